@@ -1,0 +1,61 @@
+"""What every command shares: output formats, failing cleanly with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from typing import Any, NoReturn
+
+import typer
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """Say what is wrong on stderr and stop: never a traceback."""
+    sys.stderr.write(f"rulesub: {message}\n")
+    raise typer.Exit(code)
+
+
+@contextmanager
+def readable_input() -> Iterator[None]:
+    """Turn the errors of unreadable input into clean messages with exit code 2."""
+    from validator.loader import LoadError
+    from validator.model.registry import GameFileError
+
+    try:
+        yield
+    except GameFileError as e:
+        for err in e.errors:
+            sys.stderr.write(f"{err}\n")
+        raise typer.Exit(EXIT_USAGE) from None
+    except LoadError as e:
+        fail(str(e))
+    except KeyError as e:
+        fail(str(e.args[0]) if e.args else "not found")
+
+
+def load_game_or_fail(game_id: str) -> Any:
+    from validator.model.registry import load_game
+
+    with readable_input():
+        return load_game(game_id)
+
+
+def print_json(data: Any, default: Callable[[Any], Any] | None = None) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=default or str))
+    sys.stdout.write("\n")

@@ -1,0 +1,1 @@
+"""(commands registered here as the stage is built)"""

@@ -1,0 +1,92 @@
+"""``rulesub games list`` / ``rulesub games show``: the rules as the regulation has them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from validator.cli import app
+from validator.cli.common import Format, console, load_game_or_fail, print_json, readable_input
+
+games_app = typer.Typer(help="The declared games, with their citations.", no_args_is_help=True)
+app.add_typer(games_app, name="games")
+
+
+def paytable_count(definition: Any) -> int:
+    """Paytables a game prints: each letter of a selectable table, each fixed table."""
+    return sum(len(table.all_rows()) for _, _, table in definition.tables())
+
+
+@games_app.command("list")
+def games_list(
+    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+) -> None:
+    """Every declared game: id, name, chapter, wagers, paytables."""
+    from validator.model.registry import all_games
+
+    with readable_input():
+        games = all_games()
+    rows = [
+        {
+            "id": g.id,
+            "name": g.definition.name,
+            "chapter": g.definition.chapter,
+            "kind": g.definition.kind,
+            "max_positions": g.definition.table.max_positions,
+            "wagers": len(g.definition.wagers),
+            "paytables": paytable_count(g.definition),
+        }
+        for g in games
+    ]
+    if format is Format.json:
+        print_json(rows)
+        return
+    from rich.table import Table
+
+    t = Table(title="Declared games", title_justify="left")
+    for col in ("id", "name", "chapter", "kind", "positions", "wagers", "paytables"):
+        t.add_column(
+            col, justify="right" if col in ("positions", "wagers", "paytables") else "left"
+        )
+    for r in rows:
+        t.add_row(
+            r["id"],
+            r["name"],
+            r["chapter"],
+            r["kind"],
+            str(r["max_positions"]),
+            str(r["wagers"]),
+            str(r["paytables"]),
+        )
+    console().print(t)
+
+
+@games_app.command("show")
+def games_show(
+    game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker")],
+    wager: Annotated[str | None, typer.Option("--wager", help="show one wager only")] = None,
+    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+) -> None:
+    """The game as the regulation has it: table, cards, wagers, paytables, meters, limits."""
+    from validator.cli.common import fail
+
+    g = load_game_or_fail(game)
+    d = g.definition
+    if wager is not None and wager not in d.wagers:
+        from validator.loader import did_you_mean
+
+        fail(
+            f"{game} has no wager {wager!r}{did_you_mean(wager, d.wagers)}; "
+            f"its wagers are: {', '.join(d.wagers)}"
+        )
+    if format is Format.json:
+        data = d.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if wager is not None:
+            data = {"id": d.id, "wager": wager, **data["wagers"][wager]}
+        print_json(data)
+        return
+    with readable_input():
+        from validator.cli.show import render_game
+
+        render_game(console(), g, wager)

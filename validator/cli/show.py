@@ -1,0 +1,287 @@
+"""Rendering a game for the terminal, laid out like its chapter prints it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from validator.model.game import MeterRule, Meters, Table, Wager
+from validator.model.notation import format_money, format_rate
+from validator.model.registry import Game
+
+
+def _cite(text: str) -> Text:
+    return Text(f" [{text}]", style="dim")
+
+
+def _line(label: str, value: str, cite: str | None = None) -> Text:
+    t = Text()
+    t.append(f"{label}: ", style="bold")
+    t.append(value)
+    if cite:
+        t.append_text(_cite(cite))
+    return t
+
+
+def render_game(out: Console, g: Game, only_wager: str | None = None) -> None:
+    d = g.definition
+    head = Text(d.name, style="bold")
+    head.append(f"  {d.source.chapter}", style="cyan")
+    out.print(head)
+    out.print(Text(d.source.document, style="dim"))
+    if only_wager is None:
+        out.print(_rules(g))
+    for wid, wager in d.wagers.items():
+        if only_wager in (None, wid):
+            out.print(_wager(g, wid, wager))
+    if only_wager is None and d.payout_limit:
+        pl = d.payout_limit
+        text = f"optional, per player per round; at least {format_money(pl.at_least)}" + (
+            " or the most one patron could win in a round betting the minimum wager, "
+            "whichever is greater"
+            if pl.or_max_win_at_minimum_wager
+            else ""
+        )
+        if pl.excludes:
+            text += "; excludes " + ", ".join(d.wagers[w].name for w in pl.excludes)
+        lines = [_line("Payout limit", text, pl.cite)]
+        if pl.note:
+            lines.append(Text(pl.note, style="italic"))
+        out.print(Panel(Group(*lines), title="Payout limitation", title_align="left"))
+
+
+def _rules(g: Game) -> Panel:
+    d = g.definition
+    c = d.cards
+    lines = [
+        _line("Positions", f"no more than {d.table.max_positions}", d.table.cite),
+        _line(
+            "Decks",
+            f"{c.decks}" + (f", {c.cover_cards} cover card(s)" if c.cover_cards else ""),
+            c.cite,
+        ),
+    ]
+    if c.two_decks_with_shuffler and c.two_decks_with_shuffler.allowed:
+        lines.append(
+            _line(
+                "Two decks",
+                "only with an automated card shuffling device",
+                c.two_decks_with_shuffler.cite,
+            )
+        )
+    if c.hand_dealing_requires_shuffler and c.hand_dealing_requires_shuffler.required:
+        lines.append(
+            _line(
+                "Dealing from the hand",
+                "only with an automated shuffling device",
+                c.hand_dealing_requires_shuffler.cite,
+            )
+        )
+    ch = c.change_every_hours
+    parts = []
+    if ch.hand:
+        parts.append(f"{ch.hand} h dealt by hand")
+    if ch.shoe:
+        parts.append(f"{ch.shoe} h from a manual or automated dealing shoe")
+    if ch.any:
+        parts.append(f"{ch.any} h")
+    lines.append(_line("Deck change at least every", "; ".join(parts), ch.cite))
+    for who, dealt in c.dealt.items():
+        extra = f", card(s) {', '.join(map(str, dealt.face_up))} face up" if dealt.face_up else ""
+        if dealt.when_wagered:
+            extra += f", when a {d.wagers[dealt.when_wagered].name} is placed"
+        lines.append(
+            _line(f"Dealt to {who.replace('_', ' ')}", f"{dealt.count} card(s){extra}", dealt.cite)
+        )
+    for hid, hand in d.hands.items():
+        ranking = g.rankings[hand.ranking]
+        src = (
+            f"the lower of {' and '.join(hand.losing_of)}"
+            if hand.losing_of
+            else " + ".join(hand.cards) + (f" (first {hand.first})" if hand.first else "")
+        )
+        lines.append(
+            _line(f"Hand {hid}", f"{ranking.name}, best {ranking.size} of {src}", hand.cite)
+        )
+    if d.dealer and d.dealer.qualifies:
+        q = d.dealer.qualifies
+        cat = g.evaluator(q.hand).category(q.at_least).name
+        hi = f", {q.high_card_at_least} high" if q.high_card_at_least else ""
+        lines.append(_line("Dealer qualifies with", f"{cat}{hi} or better", q.cite))
+    if d.options_fee:
+        of = d.options_fee
+        lines.append(_line(of.name, ", ".join(o.name for o in of.options.values()), of.cite))
+    if d.adjacent_boxes and d.adjacent_boxes.required:
+        lines.append(
+            _line("Adjacent boxes", "stated in the Rules Submission", d.adjacent_boxes.cite)
+        )
+    if d.note:
+        lines.append(Text(d.note, style="italic"))
+    return Panel(Group(*lines), title="Table and cards", title_align="left")
+
+
+def _wager(g: Game, wid: str, w: Wager) -> Panel:
+    parts: list[Any] = []
+    status = "optional (if specified in the Rules Submission)" if w.optional else "base game"
+    parts.append(_line("Wager", f"{wid}: {status}", w.cite))
+    if w.pays:
+        parts.append(_line("Pays", w.pays.payout.text, w.pays.cite))
+    if w.amount:
+        a = w.amount
+        rng = _range(a.min, a.max)
+        if rng:
+            parts.append(
+                _line("Amount", f"{rng} the {a.of.replace('_', ' ').title()} Wager", a.cite)
+            )
+        for rule in a.rules:
+            cond = rule.when.decision or ""
+            if rule.when.hand and rule.when.at_least:
+                floor = g.evaluator(rule.when.hand).category(rule.when.at_least).name
+                cond = f"{rule.when.hand} at least {floor}"
+            elif rule.when.hand:
+                cond = rule.when.hand
+            parts.append(
+                _line(f"  when {cond}", f"{_range(rule.min, rule.max)} the Ante", rule.cite)
+            )
+    if w.requires_equipment:
+        parts.append(
+            _line(
+                "Requires",
+                ", ".join(e.replace("_", " ") for e in w.requires_equipment),
+                w.equipment_cite,
+            )
+        )
+    if w.note:
+        parts.append(Text(w.note, style="italic"))
+    for tid, table in w.tables.items():
+        parts.append(_table(g, tid, table))
+    return Panel(Group(*parts), title=w.name, title_align="left")
+
+
+def _range(lo: int | None, hi: int | None) -> str:
+    if lo is not None and hi is not None:
+        return f"{lo}x" if lo == hi else f"{lo}x to {hi}x"
+    if hi is not None:
+        return f"up to {hi}x"
+    if lo is not None:
+        return f"at least {lo}x"
+    return ""
+
+
+def hand_names(g: Game, table: Table) -> dict[str, str]:
+    if table.events:
+        return {k: k.replace("_", " ").capitalize() for k in table.events}
+    ev = g.evaluator(table.pays_on or "")
+    return {c.id: c.name for c in ev.categories}
+
+
+def _table(g: Game, tid: str, table: Table) -> Group:
+    title = Text(f"{table.name} ", style="bold")
+    title.append(f"(table id {tid}", style="dim")
+    title.append(", selected by the certificate holder)" if table.selectable else ")", style="dim")
+    title.append_text(_cite(table.cite))
+    items: list[Any] = [Text(), title]
+    if table.source == "missing":
+        items.append(
+            Text(
+                "The regulation text of this table is missing: see the note. Nothing is invented.",
+                style="bold red",
+            )
+        )
+    columns = table.all_rows()
+    names = hand_names(g, table)
+    order = [h for h in names if any(h in rows for rows in columns.values())]
+    if columns and order:
+        rt = RichTable(show_edge=True, header_style="bold")
+        rt.add_column("Hand")
+        for label in columns:
+            rt.add_column(label, justify="right")
+        for hand in order:
+            rt.add_row(
+                names[hand],
+                *[columns[label][hand].text if hand in columns[label] else "" for label in columns],
+            )
+        items.append(rt)
+    if table.meters:
+        items.append(_meters(table.meters, table))
+    if table.only_highest:
+        items.append(_line("Only the highest hand is paid", "", table.only_highest.cite))
+    if table.envy:
+        items.append(
+            _line(
+                "Envy Bonus",
+                "paid for another player's qualifying hand, never one's own or the dealer's",
+                table.envy.cite,
+            )
+        )
+    if table.approved_hold:
+        ah = table.approved_hold
+        n = f"{ah.tables} tables, " if ah.tables else ""
+        items.append(
+            _line(
+                "Board's stated hold",
+                f"{n}{format_rate(ah.low)} to {format_rate(ah.high)}",
+                ah.cite,
+            )
+        )
+    if table.note:
+        items.append(Text(table.note, style="italic"))
+    return Group(*items)
+
+
+def _meter_cell(rule: MeterRule | None, field: str) -> str:
+    if rule is None:
+        return "N/A"
+    value = getattr(rule, field)
+    if value is None:
+        return ""
+    if field in ("seed", "reseed"):
+        return f"{format_money(value)} for 1"
+    if field.endswith("at_least"):
+        return f"at least {format_money(value)}"
+    if isinstance(value, str):
+        return "stated in the Rules Submission" if value == "stated" else value
+    return format_rate(value)
+
+
+def _meters(meters: Meters, table: Table) -> Group:
+    letters = list(meters.paytables or {}) or ["all"]
+    per = {k: meters.for_paytable(None if k == "all" else k) for k in letters}
+    names: list[str] = []
+    for rules in per.values():
+        names += [n for n in rules if n not in names]
+    rt = RichTable(
+        title="Seed, reseed and rate of progression (per unit wagered)",
+        title_justify="left",
+        header_style="bold",
+    )
+    rt.add_column("")
+    for k in letters:
+        rt.add_column("Every paytable" if k == "all" else f"Paytable {k}", justify="right")
+    fields = [
+        ("seed", "Seed"),
+        ("reseed", "Reseed"),
+        ("seed_at_least", "Initial amount"),
+        ("reseed_at_least", "Reset amount"),
+        ("increment", "Increment"),
+        ("reserve_increment", "Reserve increment"),
+    ]
+    for name in names:
+        for field, label in fields:
+            cells = [_meter_cell(per[k].get(name), field) for k in letters]
+            if any(c not in ("", "N/A") for c in cells):
+                rt.add_row(f"{label} ({name})", *cells)
+    items: list[Any] = [rt, _line("Meters", "as above", meters.cite)]
+    if meters.paid_when:
+        items.append(
+            _line(
+                "A winning hand is paid",
+                "the amount on the meter when it is the player's turn to be paid",
+                meters.paid_when.cite,
+            )
+        )
+    return Group(*items)

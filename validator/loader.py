@@ -1,0 +1,248 @@
+"""YAML in, with every value's file, line and column kept.
+
+ruamel.yaml's round-trip loader records where each key and value stands. ``load_yaml``
+turns the document into plain Python (dicts, lists, scalars) and keeps a map from JSON
+pointer to position, so any later error or finding can point at its line. It refuses, with
+the position, what a regulator's tool must never accept silently: duplicate keys, YAML tags,
+anchors that expand past a sane size, nesting past a sane depth, files over 1 MB, text that
+is not UTF-8.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MAX_BYTES = 1_000_000
+MAX_DEPTH = 50
+MAX_NODES = 200_000
+
+
+@dataclass(frozen=True)
+class Position:
+    line: int  # 1-based
+    column: int  # 1-based
+
+
+@dataclass
+class LoadError(Exception):
+    """Input that cannot be read: where, and what was expected."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.message}"
+
+
+@dataclass
+class Located:
+    """A YAML document as plain Python, with positions by JSON pointer."""
+
+    path: Path
+    data: Any
+    positions: dict[str, Position] = field(default_factory=dict)
+    key_positions: dict[str, Position] = field(default_factory=dict)
+    text: str = ""
+
+    def position(self, pointer: str, *, key: bool = False) -> Position:
+        """The position of ``pointer``, or of its nearest ancestor that has one."""
+        p = pointer
+        while True:
+            table = self.key_positions if key else self.positions
+            if p in table:
+                return table[p]
+            if key and p in self.positions:
+                return self.positions[p]
+            if p in ("", "/"):
+                return Position(1, 1)
+            p = p.rsplit("/", 1)[0]
+
+
+def pointer_escape(part: object) -> str:
+    return str(part).replace("~", "~0").replace("/", "~1")
+
+
+def join(pointer: str, part: object) -> str:
+    return f"{pointer}/{pointer_escape(part)}"
+
+
+def load_yaml(path: Path | str, *, display: str | None = None) -> Located:
+    """Read one YAML file. Raises ``LoadError`` with the position of what is wrong."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    path = Path(path)
+    name = display or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise LoadError(name, 1, 1, f"cannot read the file: {e.strerror or e}") from None
+    if len(raw) > MAX_BYTES:
+        raise LoadError(
+            name, 1, 1, f"the file is {len(raw):,} bytes; at most {MAX_BYTES:,} are read"
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise LoadError(name, line, col, "the file is not UTF-8 text") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    try:
+        doc = yaml.load(text)
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = (e.problem or e.context or "not valid YAML").strip()
+        if "duplicate key" in str(e).lower():
+            what = "duplicate key: " + (str(e).split('found duplicate key "')[-1].split('"')[0])
+            mark = e.problem_mark
+            line, col = (mark.line + 1, mark.column + 1) if mark else (line, col)
+        raise LoadError(name, line, col, f"not valid YAML: {what}") from None
+    except YAMLError as e:
+        raise LoadError(name, 1, 1, f"not valid YAML: {e}") from None
+    except RecursionError:
+        raise LoadError(name, 1, 1, f"nesting deeper than {MAX_DEPTH} levels") from None
+    located = Located(path=path, data=None, text=text)
+    counter = [0]
+    located.data = _plain(doc, "", located, name, 0, counter)
+    return located
+
+
+def _plain(node: Any, pointer: str, loc: Located, name: str, depth: int, counter: list[int]) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+
+    counter[0] += 1
+    if counter[0] > MAX_NODES:
+        pos = loc.position(pointer)
+        raise LoadError(
+            name,
+            pos.line,
+            pos.column,
+            f"more than {MAX_NODES:,} values (anchors expanding too far?)",
+        )
+    if depth > MAX_DEPTH:
+        pos = loc.position(pointer)
+        raise LoadError(name, pos.line, pos.column, f"nesting deeper than {MAX_DEPTH} levels")
+    tag = getattr(node, "tag", None)
+    tag_value = getattr(tag, "value", None) if tag is not None else None
+    if isinstance(node, TaggedScalar) or (tag_value and tag_value.startswith("!")):
+        pos = loc.position(pointer)
+        raise LoadError(
+            name, pos.line, pos.column, f"YAML tags are not accepted here ({tag_value or 'tag'})"
+        )
+    if isinstance(node, CommentedMap):
+        out: dict[str, Any] = {}
+        for k in node:
+            if not isinstance(k, str | int) or isinstance(k, bool):
+                pos = loc.position(pointer)
+                raise LoadError(name, pos.line, pos.column, f"a key must be text, not {k!r}")
+            child = join(pointer, k)
+            try:
+                kl, kc = node.lc.key(k)
+                loc.key_positions[child] = Position(kl + 1, kc + 1)
+                vl, vc = node.lc.value(k)
+                loc.positions[child] = Position(vl + 1, vc + 1)
+            except (KeyError, TypeError, AttributeError):
+                pass
+            out[str(k)] = _plain(node[k], child, loc, name, depth + 1, counter)
+        if pointer not in loc.positions and hasattr(node, "lc"):
+            loc.positions[pointer] = Position(node.lc.line + 1, node.lc.col + 1)
+        return out
+    if isinstance(node, CommentedSeq):
+        items = []
+        for i, v in enumerate(node):
+            child = join(pointer, i)
+            try:
+                il, ic = node.lc.item(i)
+                loc.positions[child] = Position(il + 1, ic + 1)
+            except (KeyError, TypeError, AttributeError):
+                pass
+            items.append(_plain(v, child, loc, name, depth + 1, counter))
+        return items
+    if isinstance(node, dt.datetime | dt.date) or node is None:
+        return node
+    if isinstance(node, bool):
+        return bool(node)
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, str):
+        return str(node)
+    return node
+
+
+# -- pydantic errors, located -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FieldError:
+    pointer: str
+    message: str
+    line: int
+    column: int
+    kind: str  # pydantic's error type: "extra_forbidden", "missing", "value_error", …
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def locate_errors(
+    exc: Any, located: Located, known_keys: dict[str, Iterable[str]] | None = None
+) -> list[FieldError]:
+    """pydantic ``ValidationError`` → errors with pointers and positions, one per problem."""
+    out: list[FieldError] = []
+    seen: set[tuple[str, str]] = set()
+    for err in exc.errors(include_url=False):
+        parts = _data_path(err["loc"], located.data, err["type"])
+        pointer = "".join(f"/{pointer_escape(p)}" for p in parts)
+        kind = err["type"]
+        msg = err["msg"]
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, ") :]
+        if kind == "extra_forbidden":
+            parent = pointer.rsplit("/", 1)[0]
+            key = parts[-1] if parts else ""
+            choices = (known_keys or {}).get(parent, ())
+            msg = f"unknown key {key!r}{did_you_mean(str(key), choices)}"
+            pos = located.position(pointer, key=True)
+        elif kind == "missing":
+            msg = f"missing required key {parts[-1]!r}" if parts else "missing"
+            pos = located.position(pointer.rsplit("/", 1)[0])
+        else:
+            pos = located.position(pointer)
+        if (pointer, msg) in seen:
+            continue
+        seen.add((pointer, msg))
+        out.append(FieldError(pointer or "/", msg, pos.line, pos.column, kind))
+    return out
+
+
+def _data_path(loc: tuple[Any, ...], data: Any, kind: str) -> list[Any]:
+    """pydantic's error location → the path in the data (union member names dropped)."""
+    out: list[Any] = []
+    cur = data
+    for i, part in enumerate(loc):
+        if isinstance(cur, dict) and str(part) in cur:
+            out.append(str(part))
+            cur = cur[str(part)]
+        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
+            out.append(part)
+            cur = cur[part]
+        elif i == len(loc) - 1 and kind == "missing":
+            out.append(part)
+        # anything else is a name pydantic adds for a union member: not in the data
+    return out

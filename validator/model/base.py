@@ -1,0 +1,101 @@
+"""Shared pieces of the models: strict base, citations, exact-value fields."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, WithJsonSchema
+
+from validator.cards import CardError, parse_rank
+from validator.model.notation import (
+    Payout,
+    format_money,
+    format_rate,
+    parse_money,
+    parse_payout,
+    parse_per_unit,
+    parse_rate,
+)
+
+
+class Strict(BaseModel):
+    """Every model refuses keys it does not know: a typo in a game file is an error."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+def _cite(value: Any) -> str:
+    if not isinstance(value, str) or "§" not in value:
+        raise ValueError(f"a citation like '§ 641a.12(d)(3)' was expected, not {value!r}")
+    return value
+
+
+Cite = Annotated[
+    str,
+    BeforeValidator(_cite),
+    WithJsonSchema({"type": "string", "pattern": "§", "description": "e.g. § 641a.12(d)(3)"}),
+]
+
+PAYOUT_PATTERN = (
+    r"^(?i:n/a|push|\$[0-9][0-9,]*(\.[0-9]{2})?|[0-9][0-9,]* (to|for) [0-9][0-9,]*"
+    r"|[0-9]+(\.[0-9]+)? ?% (of )?(the )?(meter|[a-z]+ jackpot))$"
+)
+
+PayoutField = Annotated[
+    Payout,
+    BeforeValidator(parse_payout),
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": PAYOUT_PATTERN,
+            "description": "25 to 1 | 300 for 1 | 3 to 2 | push | 100% of meter | "
+            "100% of mega jackpot | $100 | N/A",
+        }
+    ),
+]
+
+
+def _money(value: Any) -> Decimal:
+    return parse_money(value)
+
+
+Money = Annotated[
+    Decimal,
+    BeforeValidator(_money),
+    PlainSerializer(format_money, return_type=str),
+    WithJsonSchema({"type": ["string", "integer"], "description": "dollars: 5000 or '$5,000'"}),
+]
+
+PerUnit = Annotated[
+    Decimal,
+    BeforeValidator(parse_per_unit),
+    PlainSerializer(lambda d: f"{format_money(d)} for 1", return_type=str),
+    WithJsonSchema(
+        {"type": ["string", "integer"], "description": "per unit wagered: '$5,000 for 1'"}
+    ),
+]
+
+Rate = Annotated[
+    Fraction,
+    BeforeValidator(parse_rate),
+    PlainSerializer(format_rate, return_type=str),
+    WithJsonSchema({"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?%$"}),
+]
+
+
+def _rank(value: Any) -> int:
+    try:
+        return parse_rank(value)
+    except CardError as e:
+        raise ValueError(str(e)) from None
+
+
+Rank = Annotated[
+    int,
+    BeforeValidator(_rank),
+    PlainSerializer(lambda r: {14: "A", 13: "K", 12: "Q", 11: "J"}.get(r, str(r))),
+    WithJsonSchema({"type": ["string", "integer"], "description": "A K Q J 10 9 … 2"}),
+]

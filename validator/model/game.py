@@ -1,0 +1,376 @@
+"""The model of a game file (games/<id>.yaml): the chapter's rules as data.
+
+Sections owned by later stages (procedure, settlement, strategies, constraints, signage)
+have their own modules; this one holds what the chapter fixes about the table, the cards,
+the hands, the wagers and their paytables, meters and limits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from validator.model.base import Cite, Money, PayoutField, PerUnit, Rate, Strict
+
+Id = str  # a lowercase identifier: wager, table, hand, category ids
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+LETTER_PATTERN = r"^[A-Z]$"
+
+
+class Source(Strict):
+    jurisdiction: str
+    chapter: str
+    document: str
+    as_of: dt.date | None = None
+    note: str | None = None
+
+
+class TableRules(Strict):
+    max_positions: int = Field(ge=1, le=12)
+    cite: Cite
+    note: str | None = None
+
+
+class Allowed(Strict):
+    allowed: bool
+    cite: Cite
+
+
+class Required(Strict):
+    required: bool
+    cite: Cite
+    note: str | None = None
+
+
+class DeckChange(Strict):
+    """Hours between deck changes, at the most, by dealing method."""
+
+    hand: int | None = Field(default=None, ge=1)
+    shoe: int | None = Field(default=None, ge=1)
+    any: int | None = Field(default=None, ge=1, description="whatever the method (poker)")
+    cite: Cite
+
+
+class Dealt(Strict):
+    count: int = Field(ge=0)
+    face_up: list[int] = Field(default_factory=list, description="1-based positions dealt up")
+    burn_before: list[int] = Field(
+        default_factory=list, description="1-based positions a card is burned before"
+    )
+    when_wagered: Id | None = None
+    cite: Cite
+    note: str | None = None
+
+
+class Cards(Strict):
+    decks: int = Field(ge=1)
+    cover_cards: int = Field(default=0, ge=0)
+    cite: Cite
+    two_decks_with_shuffler: Allowed | None = None
+    hand_dealing_requires_shuffler: Required | None = None
+    change_every_hours: DeckChange
+    dealt: dict[Id, Dealt] = Field(default_factory=dict)
+    note: str | None = None
+
+
+class HandDef(Strict):
+    """A hand the rules speak of: a ranking over some of the cards dealt."""
+
+    ranking: str
+    cards: list[Id] = Field(default_factory=list)
+    first: int | None = Field(default=None, ge=1, description="only the first n cards dealt")
+    losing_of: list[Id] | None = Field(
+        default=None, description="the lower of these two hands (Bad Beat: paid on the loser)"
+    )
+    cite: Cite
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _cards_or_losing(self) -> HandDef:
+        if bool(self.cards) == bool(self.losing_of):
+            raise ValueError("a hand names either `cards` or `losing_of`, not both or neither")
+        return self
+
+
+class FixedPays(Strict):
+    payout: PayoutField
+    cite: Cite
+    note: str | None = None
+
+
+class When(Strict):
+    decision: str | None = None
+    hand: Id | None = None
+    at_least: Id | None = None
+
+
+class AmountRule(Strict):
+    when: When
+    min: int | None = Field(default=None, ge=0)
+    max: int | None = Field(default=None, ge=1)
+    cite: Cite
+    note: str | None = None
+
+
+class Amount(Strict):
+    """A wager sized from another (Play 1-3x Ante; Raise by flush length)."""
+
+    of: Id
+    min: int | None = Field(default=None, ge=0)
+    max: int | None = Field(default=None, ge=1)
+    cite: Cite
+    rules: list[AmountRule] = Field(default_factory=list)
+    note: str | None = None
+
+
+NA = Literal["N/A"]
+Stated = Literal["stated"]
+
+
+class MeterRule(Strict):
+    """One meter's seed, reseed and rate of progression as the chapter fixes them."""
+
+    seed: PerUnit | None = None
+    reseed: PerUnit | None = None
+    seed_at_least: Money | None = None
+    reseed_at_least: Money | None = None
+    increment: Rate | NA | Stated | None = None
+    reserve_increment: Rate | NA | Stated | None = None
+    note: str | None = None
+
+
+class CiteOnly(Strict):
+    cite: Cite
+    note: str | None = None
+
+
+class PaidWhen(Strict):
+    rule: Literal["players_turn"]
+    cite: Cite
+
+
+class Meters(Strict):
+    cite: Cite
+    paid_when: PaidWhen | None = None
+    all: dict[Id, MeterRule] | None = Field(default=None, description="for every paytable")
+    paytables: dict[str, dict[Id, MeterRule]] | None = None
+    note: str | None = None
+
+    def for_paytable(self, letter: str | None) -> dict[str, MeterRule]:
+        if self.paytables and letter in self.paytables:
+            return self.paytables[letter]
+        return self.all or {}
+
+
+Rows = dict[Id, PayoutField]
+
+
+class ApprovedHold(Strict):
+    """The hold range the Board states for a wager's paytables (a rulemaking preamble)."""
+
+    tables: int | None = Field(default=None, ge=1, description="how many tables it approved")
+    low: Rate = Field(alias="from")
+    high: Rate = Field(alias="to")
+    cite: str
+    note: str | None = None
+
+
+class Table(Strict):
+    """A paytable the wager is paid on: one fixed table, or letters the casino selects."""
+
+    name: str
+    pays_on: Id | None = None
+    also_pays_on: Id | None = None
+    events: dict[Id, str] | None = None
+    envy: CiteOnly | None = None
+    only_highest: CiteOnly | None = None
+    optional_payout: bool = False
+    cite: Cite
+    note: str | None = None
+    source: Literal["text", "missing"] = "text"
+    paytable: Rows | None = None
+    paytables: dict[str, Rows] | None = None
+    by_wager_amount: dict[str, dict[str, Rows]] | None = None
+    meters: Meters | None = None
+    approved_hold: ApprovedHold | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Table:
+        kinds = [
+            k for k in ("paytable", "paytables", "by_wager_amount") if getattr(self, k) is not None
+        ]
+        if len(kinds) != 1:
+            raise ValueError(
+                f"a table has exactly one of paytable (fixed), paytables (letters) or "
+                f"by_wager_amount; this one has {kinds or 'none'}"
+            )
+        if (self.pays_on is None) == (self.events is None):
+            raise ValueError("a table is paid either on a hand (`pays_on`) or on `events`")
+        for letter in self.paytables or {}:
+            if len(letter) != 1 or not letter.isupper():
+                raise ValueError(
+                    f"paytable {letter!r}: paytables keep the chapter's letters A, B, …"
+                )
+        if self.source == "missing" and not self.note:
+            raise ValueError("a table whose text is missing needs a `note:` of what is known")
+        return self
+
+    @property
+    def selectable(self) -> bool:
+        """Whether the certificate holder selects one of several letters."""
+        if self.paytables is not None:
+            return True
+        return any(set(t) - {"fixed"} for t in (self.by_wager_amount or {}).values())
+
+    @property
+    def letters(self) -> list[str]:
+        if self.paytables is not None:
+            return list(self.paytables)
+        letters: list[str] = []
+        for tables in (self.by_wager_amount or {}).values():
+            letters += [k for k in tables if k != "fixed" and k not in letters]
+        return letters
+
+    def rows(self, letter: str | None = None, wager_amount: str | None = None) -> Rows:
+        """The rows of the selected table (``letter``), or of the fixed one."""
+        if self.paytable is not None:
+            return self.paytable
+        if self.paytables is not None:
+            if letter is None:
+                raise KeyError("a paytable letter is needed")
+            return self.paytables[letter]
+        by_amount = self.by_wager_amount or {}
+        amount = wager_amount if wager_amount is not None else next(iter(by_amount))
+        tables = by_amount[amount]
+        return tables[letter] if letter in tables else tables["fixed"]
+
+    def all_rows(self) -> dict[str, Rows]:
+        """Every column of the table, named as `games show` prints it."""
+        if self.paytable is not None:
+            return {"Payout": self.paytable}
+        if self.paytables is not None:
+            return {f"Paytable {k}": v for k, v in self.paytables.items()}
+        out: dict[str, Rows] = {}
+        for amount, tables in (self.by_wager_amount or {}).items():
+            for letter, rows in tables.items():
+                label = f"${amount} wager" + ("" if letter == "fixed" else f", Paytable {letter}")
+                out[label] = rows
+        return out
+
+
+class OnHands(Strict):
+    choices: list[Literal["player", "dealer"]]
+    cite: Cite
+
+
+class Wager(Strict):
+    name: str
+    optional: bool
+    cite: Cite
+    note: str | None = None
+    pays: FixedPays | None = None
+    amount: Amount | None = None
+    placed_after_cards: bool = False
+    requires_equipment: list[Literal["progressive_system", "electronic_wagering_system"]] = Field(
+        default_factory=list
+    )
+    equipment_cite: Cite | None = None
+    requires_wager: list[Id] = Field(default_factory=list)
+    on_hands: OnHands | None = None
+    tables: dict[Id, Table] = Field(default_factory=dict)
+
+
+class Qualifier(Strict):
+    hand: Id
+    at_least: Id
+    high_card_at_least: int | str | None = None
+    cite: Cite
+    note: str | None = None
+
+
+class Dealer(Strict):
+    qualifies: Qualifier | None = None
+    note: str | None = None
+
+
+class PayoutLimit(Strict):
+    optional: bool = True
+    at_least: Money
+    or_max_win_at_minimum_wager: bool = False
+    excludes: list[Id] = Field(default_factory=list)
+    cite: Cite
+    note: str | None = None
+
+
+class CardRange(Strict):
+    min: int = Field(ge=0)
+    max: int = Field(ge=0)
+
+
+class OptionChoice(Strict):
+    name: str
+    cards: CardRange | None = None
+    cite: Cite
+    note: str | None = None
+
+
+class OptionsFee(Strict):
+    """A fee paid to change the cards or force the dealer (Lunar Poker's Options fee)."""
+
+    name: str
+    amount: Amount
+    options: dict[Id, OptionChoice]
+    cite: Cite
+    note: str | None = None
+
+
+class GameDefinition(Strict):
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    name: str
+    kind: Literal["banking", "nonbanking"]
+    source: Source
+    note: str | None = None
+    table: TableRules
+    cards: Cards
+    hands: dict[Id, HandDef]
+    dealer: Dealer | None = None
+    wagers: dict[Id, Wager]
+    options_fee: OptionsFee | None = None
+    payout_limit: PayoutLimit | None = None
+    adjacent_boxes: Required | None = None
+    # Sections of later stages; their models live in their own modules.
+    procedure: list[dict[str, Any]] = Field(default_factory=list)
+    settle: dict[str, Any] = Field(default_factory=dict)
+    strategies: dict[str, Any] = Field(default_factory=dict)
+    constraints: list[dict[str, Any]] = Field(default_factory=list)
+    signage: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("wagers", "hands")
+    @classmethod
+    def _ids(cls, value: dict[str, Any]) -> dict[str, Any]:
+        import re
+
+        for key in value:
+            if not re.match(ID_PATTERN, key):
+                raise ValueError(f"{key!r}: ids are lowercase words joined by underscores")
+        return value
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    def tables(self) -> list[tuple[str, str, Table]]:
+        """(wager id, table id, table) for every table of every wager, in file order."""
+        return [
+            (w, t, table) for w, wager in self.wagers.items() for t, table in wager.tables.items()
+        ]
+
+    def table_by_id(self, table_id: str) -> tuple[str, Table]:
+        for w, t, table in self.tables():
+            if t == table_id:
+                return w, table
+        raise KeyError(table_id)
+
+    @property
+    def chapter(self) -> str:
+        return self.source.chapter

@@ -1,0 +1,213 @@
+"""The regulation's figures, parsed exactly: payouts, money, rates.
+
+Payout notation as the chapters print it::
+
+    25 to 1        net +25 per unit wagered
+    3 to 2         net +3/2
+    300 for 1      returns 300 including the stake: net +299
+    push           the wager is returned
+    100% of meter  a share of the named meter (``meter`` is the primary one)
+    10% of meter
+    100% mega jackpot / 100% of mega jackpot
+    $100           a fixed sum (an Envy Bonus: paid without a stake of its own)
+    N/A            not offered in that table
+
+No float is ever produced: odds are ``Fraction``, money ``Decimal``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from fractions import Fraction
+
+
+class NotationError(ValueError):
+    """A figure that does not follow the regulation's notation."""
+
+
+class PayoutKind(StrEnum):
+    TO = "to"  # a to b: net win a/b per unit
+    FOR = "for"  # a for b: returns a/b per unit, stake included
+    PUSH = "push"
+    METER = "meter"  # a share of a progressive meter
+    FIXED = "fixed"  # a fixed sum of money
+    NA = "na"  # not offered in this table
+
+
+_NUM = r"\d{1,3}(?:,\d{3})+|\d+"
+_RATIO = re.compile(rf"^\s*({_NUM})\s+(to|for)\s+({_NUM})\s*$", re.IGNORECASE)
+_METER = re.compile(
+    r"^\s*(\d+(?:\.\d+)?)\s*%\s+(?:of\s+)?(?:the\s+)?(?:(meter)|([a-z]+)\s+jackpot)\s*$",
+    re.IGNORECASE,
+)
+_MONEY = re.compile(r"^\s*\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s*$")
+_RATE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
+_PER_UNIT = re.compile(rf"^\s*\$\s*({_NUM})(\.\d{{1,2}})?\s+for\s+1\s*$", re.IGNORECASE)
+_NA = {"n/a", "na", "-", "—"}
+
+
+def _int(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    """One cell of a paytable, exact."""
+
+    kind: PayoutKind
+    text: str
+    ratio: Fraction = Fraction(0)  # TO: net per unit; FOR: return per unit
+    share: Fraction = Fraction(0)  # METER: the share of the meter
+    meter: str = ""  # METER: which meter ("primary", "mega", "major", "minor")
+    amount: Decimal = Decimal(0)  # FIXED: the sum
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def pays(self) -> bool:
+        """Whether this cell is a payout at all (N/A is not)."""
+        return self.kind is not PayoutKind.NA
+
+    @property
+    def is_win(self) -> bool:
+        """Whether the player comes out ahead on this cell (a push is not a win)."""
+        return self.kind in (PayoutKind.TO, PayoutKind.FOR, PayoutKind.METER, PayoutKind.FIXED)
+
+    def net_units(self, meter_units: Fraction | None = None) -> Fraction:
+        """Net result per unit wagered. ``meter_units``: the meter's value per unit wagered.
+
+        A FOR payout and a meter share include the stake (it was taken when the wager was
+        placed), so the net is the return less the unit. A FIXED sum is paid on no stake of
+        its own and is therefore not expressible per unit: it raises.
+        """
+        match self.kind:
+            case PayoutKind.TO:
+                return self.ratio
+            case PayoutKind.FOR:
+                return self.ratio - 1
+            case PayoutKind.PUSH:
+                return Fraction(0)
+            case PayoutKind.METER:
+                if meter_units is None:
+                    raise NotationError(f"{self.text!r} needs the meter's value")
+                return self.share * meter_units - 1
+            case PayoutKind.NA:
+                return Fraction(-1)
+            case PayoutKind.FIXED:
+                raise NotationError(f"{self.text!r} is a fixed sum, not odds on a wager")
+        raise AssertionError(self.kind)  # pragma: no cover
+
+    def net(self, stake: Decimal, meter_value: Decimal | None = None) -> Decimal:
+        """Net money won on ``stake`` (``meter_value``: the meter's amount in dollars)."""
+        match self.kind:
+            case PayoutKind.TO:
+                return stake * self.ratio.numerator / self.ratio.denominator
+            case PayoutKind.FOR:
+                return stake * self.ratio.numerator / self.ratio.denominator - stake
+            case PayoutKind.PUSH:
+                return Decimal(0)
+            case PayoutKind.METER:
+                if meter_value is None:
+                    raise NotationError(f"{self.text!r} needs the meter's amount")
+                share = meter_value * self.share.numerator / self.share.denominator
+                return share - stake
+            case PayoutKind.FIXED:
+                return self.amount
+            case PayoutKind.NA:
+                return -stake
+        raise AssertionError(self.kind)  # pragma: no cover
+
+
+def parse_payout(value: object) -> Payout:
+    """Parse one paytable cell. Raises ``NotationError`` with what was expected."""
+    if isinstance(value, Payout):
+        return value
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise NotationError(
+            f"payout {value!r}: expected text like '25 to 1', '300 for 1', 'push', "
+            "'100% of meter', '$100' or 'N/A'"
+        )
+    text = str(value).strip()
+    low = text.lower()
+    if low in _NA:
+        return Payout(PayoutKind.NA, "N/A")
+    if low == "push":
+        return Payout(PayoutKind.PUSH, "push")
+    if m := _RATIO.match(text):
+        a, word, b = _int(m.group(1)), m.group(2).lower(), _int(m.group(3))
+        if b == 0:
+            raise NotationError(f"payout {text!r}: the second figure cannot be 0")
+        kind = PayoutKind.TO if word == "to" else PayoutKind.FOR
+        if kind is PayoutKind.FOR and a < b:
+            raise NotationError(f"payout {text!r}: 'for' returns less than the stake")
+        return Payout(kind, f"{m.group(1)} {word} {m.group(3)}", ratio=Fraction(a, b))
+    if m := _METER.match(text):
+        share = Fraction(m.group(1))
+        if not 0 < share <= 100:
+            raise NotationError(f"payout {text!r}: a meter share is between 0% and 100%")
+        meter = "primary" if m.group(2) else m.group(3).lower()
+        return Payout(PayoutKind.METER, text, share=share / 100, meter=meter)
+    if text.startswith("$") and (m := _MONEY.match(text)):
+        return Payout(PayoutKind.FIXED, text, amount=parse_money(text))
+    raise NotationError(
+        f"payout {text!r}: expected '25 to 1', '3 to 2', '300 for 1', 'push', "
+        "'100% of meter', '100% of mega jackpot', '$100' or 'N/A'"
+    )
+
+
+def parse_money(value: object) -> Decimal:
+    """``5000``, ``"$5,000"``, ``"$10.50"`` → ``Decimal``. A float is refused."""
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, (bool, float)):
+        raise NotationError(f"money {value!r}: write whole dollars or a string like '$10.50'")
+    if isinstance(value, int):
+        if value < 0:
+            raise NotationError(f"money {value!r}: cannot be negative")
+        return Decimal(value)
+    if isinstance(value, str) and (m := _MONEY.match(value)):
+        return Decimal(m.group(1).replace(",", "") + (m.group(2) or ""))
+    raise NotationError(f"money {value!r}: expected a number of dollars or a string like '$5,000'")
+
+
+def parse_rate(value: object) -> Fraction:
+    """``"29%"`` → ``Fraction(29, 100)``. A bare number is refused: it is ambiguous."""
+    if isinstance(value, str) and (m := _RATE.match(value)):
+        return Fraction(m.group(1)) / 100
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise NotationError(f"rate {value!r}: write the rate with a percent sign, e.g. '{value}%'")
+    raise NotationError(f"rate {value!r}: expected a percentage like '25%'")
+
+
+def parse_per_unit(value: object) -> Decimal:
+    """``"$5,000 for 1"`` (per unit wagered) → ``Decimal(5000)``; ``"$0"`` → 0."""
+    if isinstance(value, str) and (m := _PER_UNIT.match(value)):
+        return Decimal(m.group(1).replace(",", "") + (m.group(2) or ""))
+    try:
+        return parse_money(value)
+    except NotationError:
+        raise NotationError(
+            f"amount {value!r}: expected an amount per unit wagered like '$5,000 for 1'"
+        ) from None
+
+
+def format_money(amount: Decimal) -> str:
+    """``Decimal(100000)`` → ``$100,000``; cents shown only when there are any."""
+    q = amount.quantize(Decimal("0.01"))
+    if q == q.to_integral_value():
+        return f"${int(q):,}"
+    return f"${q:,.2f}"
+
+
+def format_rate(rate: Fraction) -> str:
+    pct = rate * 100
+    if pct.denominator == 1:
+        return f"{pct.numerator}%"
+    try:
+        return f"{Decimal(pct.numerator) / Decimal(pct.denominator):f}%"
+    except InvalidOperation:  # pragma: no cover
+        return f"{pct}%"

@@ -1,0 +1,309 @@
+"""The declared games: load, check cross-references, cache.
+
+A game file that is wrong is refused whole, with every problem's file:line:column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from validator import GAMES_DIR
+from validator.loader import LoadError, Located, did_you_mean, join, load_yaml, locate_errors
+from validator.model.game import GameDefinition, HandDef, Table
+from validator.model.notation import PayoutKind
+from validator.model.ranking import Ranking, RankingsFile
+from validator.rankings.evaluator import Evaluator
+
+RANKINGS_FILE = "rankings.yaml"
+
+
+class GameFileError(Exception):
+    """One or more problems in a game or rankings file."""
+
+    def __init__(self, errors: list[LoadError]) -> None:
+        super().__init__("\n".join(str(e) for e in errors))
+        self.errors = errors
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _validate(model: type, located: Located) -> object:
+    try:
+        return model.model_validate(located.data)
+    except ValidationError as exc:
+        name = _display(located.path)
+        raise GameFileError(
+            [
+                LoadError(name, e.line, e.column, f"{e.pointer}: {e.message}")
+                for e in locate_errors(exc, located, _known_keys(model, located.data))
+            ]
+        ) from None
+
+
+def _known_keys(model: type, data: object) -> dict[str, list[str]]:
+    """Field names by pointer, for 'did you mean' on unknown keys (top levels only)."""
+    out: dict[str, list[str]] = {"": list(model.model_fields)}  # type: ignore[attr-defined]
+    return out
+
+
+@cache
+def load_rankings(games_dir: Path = GAMES_DIR) -> dict[str, Ranking]:
+    path = games_dir / RANKINGS_FILE
+    located = load_yaml(path, display=_display(path))
+    parsed = _validate(RankingsFile, located)
+    assert isinstance(parsed, RankingsFile)
+    return {k: v.model_copy(update={"id": k}) for k, v in parsed.rankings.items()}
+
+
+@dataclass
+class Game:
+    """A loaded game: its definition, with the rankings and evaluators it uses."""
+
+    definition: GameDefinition
+    path: Path
+    rankings: dict[str, Ranking]
+    located: Located
+    _evaluators: dict[str, Evaluator] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+    def hand(self, hand_id: str) -> HandDef:
+        return self.definition.hands[hand_id]
+
+    def ranking_of(self, hand_id: str) -> Ranking:
+        return self.rankings[self.definition.hands[hand_id].ranking]
+
+    def evaluator(self, hand_id_or_ranking: str) -> Evaluator:
+        ranking_id = (
+            self.definition.hands[hand_id_or_ranking].ranking
+            if hand_id_or_ranking in self.definition.hands
+            else hand_id_or_ranking
+        )
+        if ranking_id not in self._evaluators:
+            self._evaluators[ranking_id] = _evaluator(ranking_id, self.rankings[ranking_id])
+        return self._evaluators[ranking_id]
+
+    def table(self, table_id: str) -> tuple[str, Table]:
+        return self.definition.table_by_id(table_id)
+
+
+_EVALUATORS: dict[tuple[str, int], Evaluator] = {}
+
+
+def _evaluator(ranking_id: str, ranking: Ranking) -> Evaluator:
+    key = (ranking_id, id(ranking))
+    if key not in _EVALUATORS:
+        _EVALUATORS[key] = Evaluator(ranking)
+    return _EVALUATORS[key]
+
+
+def game_paths(games_dir: Path = GAMES_DIR) -> list[Path]:
+    return sorted(p for p in games_dir.glob("*.yaml") if p.name != RANKINGS_FILE)
+
+
+def game_ids(games_dir: Path = GAMES_DIR) -> list[str]:
+    return [p.stem for p in game_paths(games_dir)]
+
+
+@cache
+def load_game(game_id: str, games_dir: Path = GAMES_DIR) -> Game:
+    path = games_dir / f"{game_id}.yaml"
+    if not path.is_file():
+        known = game_ids(games_dir)
+        raise KeyError(
+            f"no game {game_id!r}{did_you_mean(game_id, known)}; the games are: {', '.join(known)}"
+        )
+    return load_game_file(path, games_dir)
+
+
+def load_game_file(path: Path, games_dir: Path = GAMES_DIR) -> Game:
+    located = load_yaml(path, display=_display(path))
+    definition = _validate(GameDefinition, located)
+    assert isinstance(definition, GameDefinition)
+    rankings = load_rankings(games_dir)
+    errors = check_references(definition, rankings, located)
+    if definition.id != path.stem:
+        pos = located.position("/id")
+        errors.insert(
+            0,
+            LoadError(
+                _display(path),
+                pos.line,
+                pos.column,
+                f"/id: {definition.id!r} must match the file name {path.stem!r}",
+            ),
+        )
+    if errors:
+        raise GameFileError(errors)
+    return Game(definition, path, rankings, located)
+
+
+def all_games(games_dir: Path = GAMES_DIR) -> list[Game]:
+    return [load_game(p.stem, games_dir) for p in game_paths(games_dir)]
+
+
+def check_references(
+    g: GameDefinition, rankings: dict[str, Ranking], loc: Located
+) -> list[LoadError]:
+    """Every id a game file uses must name something that exists."""
+    name = _display(loc.path)
+    errors: list[LoadError] = []
+
+    def err(pointer: str, message: str) -> None:
+        pos = loc.position(pointer)
+        errors.append(LoadError(name, pos.line, pos.column, f"{pointer}: {message}"))
+
+    def categories(hand_id: str) -> list[str]:
+        hand = g.hands.get(hand_id)
+        return rankings[hand.ranking].ids if hand and hand.ranking in rankings else []
+
+    for hid, hand in g.hands.items():
+        if hand.ranking not in rankings:
+            err(
+                f"/hands/{hid}/ranking",
+                f"no ranking {hand.ranking!r}"
+                f"{did_you_mean(hand.ranking, rankings)} in games/{RANKINGS_FILE}",
+            )
+        for other in hand.losing_of or ():
+            if other not in g.hands:
+                err(f"/hands/{hid}/losing_of", f"no hand {other!r}")
+        for group in hand.cards:
+            if group not in g.cards.dealt and group not in ("community",):
+                err(
+                    f"/hands/{hid}/cards",
+                    f"no cards dealt to {group!r}"
+                    f"{did_you_mean(group, g.cards.dealt)} (see cards.dealt)",
+                )
+
+    table_ids: dict[str, str] = {}
+    for wid, wager in g.wagers.items():
+        wp = f"/wagers/{wid}"
+        if wager.amount:
+            if wager.amount.of not in g.wagers:
+                err(f"{wp}/amount/of", f"no wager {wager.amount.of!r}")
+            for i, rule in enumerate(wager.amount.rules):
+                if rule.when.hand and rule.when.hand not in g.hands:
+                    err(f"{wp}/amount/rules/{i}/when/hand", f"no hand {rule.when.hand!r}")
+                if (
+                    rule.when.at_least
+                    and rule.when.hand
+                    and rule.when.at_least not in categories(rule.when.hand)
+                ):
+                    err(
+                        f"{wp}/amount/rules/{i}/when/at_least",
+                        f"{rule.when.at_least!r} is no category of hand {rule.when.hand!r}",
+                    )
+        for other in wager.requires_wager:
+            if other not in g.wagers:
+                err(f"{wp}/requires_wager", f"no wager {other!r}")
+        for tid, table in wager.tables.items():
+            tp = f"{wp}/tables/{tid}"
+            if tid in table_ids:
+                err(tp, f"table id {tid!r} is used by wager {table_ids[tid]!r} too")
+            if tid in g.wagers and tid != wid:
+                err(tp, f"table id {tid!r} is another wager's id")
+            table_ids[tid] = wid
+            errors += _check_table(g, table, tp, categories, loc, name)
+
+    if g.dealer and g.dealer.qualifies:
+        q = g.dealer.qualifies
+        if q.hand not in g.hands:
+            err("/dealer/qualifies/hand", f"no hand {q.hand!r}")
+        elif q.at_least not in categories(q.hand):
+            err("/dealer/qualifies/at_least", f"{q.at_least!r} is no category of {q.hand!r}")
+    if g.payout_limit:
+        for w in g.payout_limit.excludes:
+            if w not in g.wagers:
+                err("/payout_limit/excludes", f"no wager {w!r}")
+    for who, dealt in g.cards.dealt.items():
+        if dealt.when_wagered and dealt.when_wagered not in g.wagers:
+            err(f"/cards/dealt/{who}/when_wagered", f"no wager {dealt.when_wagered!r}")
+    return errors
+
+
+def rankings_of(loc: Located) -> dict[str, Ranking]:
+    return load_rankings(loc.path.parent)
+
+
+def _check_table(
+    g: GameDefinition, table: Table, tp: str, categories, loc: Located, name: str
+) -> list[LoadError]:
+    errors: list[LoadError] = []
+
+    def err(pointer: str, message: str) -> None:
+        pos = loc.position(pointer)
+        errors.append(LoadError(name, pos.line, pos.column, f"{pointer}: {message}"))
+
+    if table.pays_on is not None and table.pays_on not in g.hands:
+        err(f"{tp}/pays_on", f"no hand {table.pays_on!r}{did_you_mean(table.pays_on, g.hands)}")
+        return errors
+    if table.also_pays_on is not None and table.also_pays_on not in g.hands:
+        err(f"{tp}/also_pays_on", f"no hand {table.also_pays_on!r}")
+    allowed = list(table.events or ()) if table.events else categories(table.pays_on or "")
+    columns: list[tuple[str, dict]] = []
+    if table.paytable is not None:
+        columns.append((f"{tp}/paytable", table.paytable))
+    for letter, rows in (table.paytables or {}).items():
+        columns.append((f"{tp}/paytables/{letter}", rows))
+    for amount, tables in (table.by_wager_amount or {}).items():
+        for letter, rows in tables.items():
+            columns.append((f"{tp}/by_wager_amount/{amount}/{letter}", rows))
+    for pointer, rows in columns:
+        for row, payout in rows.items():
+            if row not in allowed:
+                err(
+                    join(pointer, row),
+                    f"{row!r} is no hand of this table's ranking"
+                    f"{did_you_mean(row, allowed)}; expected one of: {', '.join(allowed)}",
+                )
+            if payout.kind is PayoutKind.METER and table.meters is None:
+                err(join(pointer, row), f"{payout.text!r} needs `meters:` on this table")
+    # every row of every column of a selectable table must be printed (N/A where blank);
+    # a refinement row may be left out: that table pays the hand as its parent category
+    refinements = set()
+    if table.pays_on in g.hands and g.hands[table.pays_on].ranking in rankings_of(loc):
+        ranking = rankings_of(loc)[g.hands[table.pays_on].ranking]
+        refinements = {c.id for c in ranking.categories if c.refines}
+    if table.paytables:
+        all_rows = {r for rows in table.paytables.values() for r in rows} - refinements
+        for letter, rows in table.paytables.items():
+            for missing in sorted(
+                all_rows - set(rows), key=lambda r: allowed.index(r) if r in allowed else 0
+            ):
+                err(
+                    f"{tp}/paytables/{letter}",
+                    f"paytable {letter} has no row {missing!r} "
+                    "(write N/A where the chapter leaves the cell blank)",
+                )
+    if table.meters:
+        letters = set(table.letters)
+        for letter in table.meters.paytables or {}:
+            if letter not in letters:
+                err(f"{tp}/meters/paytables/{letter}", f"no paytable {letter!r} in this table")
+        for letter in table.letters or [None]:
+            rows_list = []
+            if table.paytables and letter in table.paytables:
+                rows_list.append(table.paytables[letter])
+            elif table.paytable:
+                rows_list.append(table.paytable)
+            meters = table.meters.for_paytable(letter)
+            for rows in rows_list:
+                for row, payout in rows.items():
+                    if payout.kind is PayoutKind.METER and payout.meter not in meters:
+                        where = f"/paytables/{letter}" if letter else "/paytable"
+                        err(
+                            join(f"{tp}{where}", row),
+                            f"{payout.text!r}: no meter {payout.meter!r} for this paytable",
+                        )
+    return errors

@@ -1,0 +1,159 @@
+"""A generic hand evaluator, driven only by a ranking's data.
+
+``best`` finds the best hand for comparing against another hand (the chapters' "select the
+cards that form the highest possible ranking hand"), ``paying`` finds the paytable row a set
+of cards is paid on, ``holds`` lists every category a set of cards holds (Lunar Poker's
+second combination, § 589.11(e)(1)(ii)).
+
+``best`` builds the best hand directly: the highest category the cards hold, its best
+combination, then the highest remaining cards as kickers. ``best_by_subsets`` is the
+definition itself (every ``size``-card subset, the highest wins); the tests hold the two
+to agree.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from validator.cards import cards_str, rank_of
+from validator.model.ranking import Category, Ranking
+from validator.rankings.primitives import Combo, Hand, find
+
+STRAIGHT_SHAPES = frozenset({"straight", "straight_flush", "same_color_straight"})
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """The best hand a set of cards makes under one ranking."""
+
+    ranking: str
+    category: str  # the ranking category it compares as (refinements folded)
+    name: str
+    key: tuple[int, ...]  # compare keys of two HandValues of the same ranking
+    cards: Combo  # the cards of the best hand (at most the ranking's size)
+    combination: Combo  # the cards that form the category
+
+    def __str__(self) -> str:
+        return f"{self.name} ({cards_str(self.cards)})"
+
+
+class Evaluator:
+    def __init__(self, ranking: Ranking) -> None:
+        self.ranking = ranking
+        self.categories = ranking.categories
+        self.ace_low = ranking.ace_low
+        self._by_id = {c.id: c for c in self.categories}
+        top = len(self.categories)
+        self._strength = {c.id: top - i for i, c in enumerate(self.categories)}
+        for c in self.categories:  # refinements compare as their parent category
+            self._strength[c.id] = self._strength[self.parent(c).id]
+        self._comparing = [c for c in self.categories if c.refines is None]
+
+    def parent(self, category: Category) -> Category:
+        """The ranking category a refinement belongs to (itself if it refines nothing)."""
+        while category.refines is not None:
+            category = self._by_id[category.refines]
+        return category
+
+    def category(self, category_id: str) -> Category:
+        return self._by_id[category_id]
+
+    def strength(self, category_id: str) -> int:
+        return self._strength[category_id]
+
+    @property
+    def ids(self) -> list[str]:
+        return [c.id for c in self.categories]
+
+    # -- which categories a set of cards holds -------------------------------------------
+
+    def held(self, cards: Sequence[int] | Hand) -> tuple[Category, Combo]:
+        """The highest category the cards hold (refinements included) and its combination."""
+        h = cards if isinstance(cards, Hand) else Hand(cards)
+        for c in self.categories:
+            combo = find(c, h, self.ace_low)
+            if combo is not None:
+                return c, combo
+        raise ValueError(f"ranking {self.ranking.id!r} has no category for {cards_str(h.cards)}")
+
+    def holds(self, cards: Sequence[int]) -> list[tuple[Category, Combo]]:
+        """Every category the cards hold, highest first, each with its best combination."""
+        h = Hand(cards)
+        return [
+            (c, combo) for c in self.categories if (combo := find(c, h, self.ace_low)) is not None
+        ]
+
+    def paying(self, cards: Sequence[int], rows: Mapping[str, object]) -> Category | None:
+        """The paytable row the cards are paid on, or ``None``.
+
+        The hand's category is the highest it holds. A refinement the paytable has no row for
+        is paid as its parent (four aces in a table without a four-aces row is paid as
+        four-of-a-kind; a six-card royal flush where no six-card row is printed as the royal
+        flush it contains). A hand whose row is absent or ``N/A`` is not paid.
+        """
+        category, _ = self.held(cards)
+        while category.id not in rows and category.refines is not None:
+            category = self._by_id[category.refines]
+        row = rows.get(category.id)
+        if row is None or getattr(row, "pays", True) is False:
+            return None
+        return category
+
+    # -- the best hand, for comparisons ----------------------------------------------------
+
+    def best(self, cards: Sequence[int]) -> HandValue:
+        h = Hand(cards)
+        for c in self._comparing:
+            combo = find(c, h, self.ace_low)
+            if combo is not None:
+                room = self.ranking.size - len(combo)
+                kickers = tuple(x for x in h.cards if x not in combo)[:room] if room > 0 else ()
+                if self.ranking.tiebreak == "combination":
+                    kickers = ()
+                return self._value(c, combo, combo + kickers)
+        raise ValueError(f"ranking {self.ranking.id!r} has no category for {cards_str(h.cards)}")
+
+    def best_by_subsets(self, cards: Sequence[int]) -> HandValue:
+        """The definition of the best hand: the highest of every ``size``-card subset."""
+        size = self.ranking.size
+        subsets = [tuple(cards)] if len(cards) <= size else combinations(cards, size)
+        values = []
+        for sub in subsets:
+            h = Hand(sub)
+            c = next(c for c in self._comparing if find(c, h, self.ace_low) is not None)
+            combo = find(c, h, self.ace_low) or ()
+            hand = h.cards if self.ranking.tiebreak == "grouped" else combo
+            values.append(self._value(c, combo, hand))
+        return max(values, key=lambda v: v.key)
+
+    def _value(self, c: Category, combo: Combo, hand: Combo) -> HandValue:
+        if self.ranking.tiebreak == "combination":
+            tiebreak: tuple[int, ...] = tuple(rank_of(x) for x in combo)
+        elif c.shape in STRAIGHT_SHAPES:
+            tiebreak = (rank_of(combo[0]),)  # a run is written top first: 5-4-3-2-A tops at 5
+        elif c.shape == "any":  # high card: the cards, highest first
+            tiebreak = tuple(sorted((rank_of(x) for x in hand), reverse=True))
+        elif c.shape != "of_a_kind":  # the combination, then the kickers
+            kick = sorted((x for x in hand if x not in combo), reverse=True)
+            tiebreak = tuple(rank_of(x) for x in (*sorted(combo, reverse=True), *kick))
+        else:  # rank groups, largest first, then by rank: the pair, then the kickers
+            counts = Counter(rank_of(x) for x in hand)
+            order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+            tiebreak = tuple(r for r in order for _ in range(counts[r]))
+        ordered = combo + tuple(sorted((x for x in hand if x not in combo), reverse=True))
+        return HandValue(
+            self.ranking.id, c.id, c.name, (self._strength[c.id], *tiebreak), ordered, combo
+        )
+
+    def compare(self, a: Sequence[int] | HandValue, b: Sequence[int] | HandValue) -> int:
+        """1 if a ranks higher, -1 if lower, 0 for a tie."""
+        ka = (a if isinstance(a, HandValue) else self.best(a)).key
+        kb = (b if isinstance(b, HandValue) else self.best(b)).key
+        return (ka > kb) - (ka < kb)
+
+    def at_least(self, value: HandValue, category_id: str) -> bool:
+        """Whether a hand ranks at least as high as the lowest hand of ``category_id``."""
+        return value.key[0] >= self._strength[category_id]
