@@ -47,7 +47,9 @@ def games_list(
     t = Table(title="Declared games", title_justify="left")
     for col in ("id", "name", "chapter", "kind", "positions", "wagers", "paytables"):
         t.add_column(
-            col, justify="right" if col in ("positions", "wagers", "paytables") else "left"
+            col,
+            justify="right" if col in ("positions", "wagers", "paytables") else "left",
+            no_wrap=col == "id",  # an id is typed back: never cut
         )
     for r in rows:
         t.add_row(

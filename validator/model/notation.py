@@ -142,6 +142,8 @@ def parse_payout(value: object) -> Payout:
         if b == 0:
             raise NotationError(f"payout {text!r}: the second figure cannot be 0")
         kind = PayoutKind.TO if word == "to" else PayoutKind.FOR
+        if kind is PayoutKind.TO and a == 0:
+            raise NotationError(f"payout {text!r}: nothing is won; write 'push' or 'N/A'")
         if kind is PayoutKind.FOR and a < b:
             raise NotationError(f"payout {text!r}: 'for' returns less than the stake")
         return Payout(kind, f"{m.group(1)} {word} {m.group(3)}", ratio=Fraction(a, b))
