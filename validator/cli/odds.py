@@ -1,1 +1,307 @@
-"""(commands registered here as the stage is built)"""
+"""``rulesub odds``: exact hold, hit frequency and deviation of the paytable wagers.
+
+``--wager`` takes a wager id (its own table: the one named like the wager, or its only
+one) or a table id (an Envy Bonus, the Magic Card table). ``--paytable`` picks a letter
+of a selectable table; ``--all`` (or no ``--paytable``) prices every letter, side by side,
+sorted by hold. Without ``--wager``, every table of every wager of the game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from validator.cli import app
+from validator.cli.common import Format, console, fail, load_game_or_fail, print_json
+
+if TYPE_CHECKING:
+    from decimal import Decimal
+
+    from validator.odds import OddsResult
+
+
+def _meters(values: list[str]) -> Decimal | dict[str, Decimal] | None:
+    """``--meter 25000`` (the meter paying the top hand) or ``--meter mega=25000``."""
+    from validator.model.notation import NotationError, parse_money
+
+    single: Decimal | None = None
+    named: dict[str, Decimal] = {}
+    for value in values:
+        name, _, amount = value.rpartition("=")
+        try:
+            money = parse_money(amount.strip())
+        except NotationError as e:
+            fail(f"--meter {value!r}: {e}")
+        if name:
+            named[name.strip()] = money
+        elif single is not None:
+            fail("--meter: give one amount, or amounts by name (--meter mega=25000)")
+        else:
+            single = money
+    if single is not None and named:
+        fail("--meter: give one amount, or amounts by name, not both")
+    return named or single
+
+
+@app.command("odds")
+def odds(
+    game: Annotated[str, typer.Argument(help="a game id, e.g. wpt-heads-up-holdem")],
+    wager: Annotated[str | None, typer.Option("--wager", help="a wager id, or a table id")] = None,
+    paytable: Annotated[
+        str | None, typer.Option("--paytable", help="the paytable letter (A, B, …)")
+    ] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="every paytable of the wager, sorted by hold")
+    ] = False,
+    meter: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--meter",
+            help="the meter's amount in dollars instead of its seed (AMOUNT, or NAME=AMOUNT)",
+        ),
+    ] = None,
+    wager_amount: Annotated[
+        str | None,
+        typer.Option("--wager-amount", help="the wager the meter amounts go with (default $1)"),
+    ] = None,
+    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+) -> None:
+    """Exact hold % of a paytable wager, with every paying hand's combinations and
+    probability, the hit frequency and the standard deviation per unit wagered."""
+    from validator.model.notation import NotationError, parse_money
+    from validator.odds import OddsError, exact_odds, select
+
+    g = load_game_or_fail(game)
+    meters = _meters(meter or [])
+    amount = None
+    if wager_amount is not None:
+        try:
+            amount = parse_money(wager_amount)
+        except NotationError as e:
+            fail(f"--wager-amount: {e}")
+    try:
+        selection = select(g, wager, paytable, every)
+        results = []
+        for table_id, letter in selection.priced:
+            _, table = g.table(table_id)
+            with_meter = meters if (table.meters is not None or not selection.many) else None
+            results.append(exact_odds(g, table_id, letter, meter=with_meter, wager_amount=amount))
+    except OddsError as e:
+        fail(str(e))
+    if wager is not None and selection.many:
+        results.sort(key=lambda r: r.hold)
+    if format is Format.json:
+        data: Any = [r.to_json() for r in results] if selection.many else results[0].to_json()
+        print_json(data)
+        return
+    out = console()
+    out.width = max(out.width, 120)  # the exact fractions need the room
+    if not selection.many:
+        _single(out, results[0])
+    elif wager is not None:
+        _side_by_side(out, results)
+    else:
+        _every_table(out, g, results, selection.not_priced)
+
+
+# -- text -------------------------------------------------------------------------------------
+
+
+def _pct(x: Any, places: int = 4) -> str:
+    return f"{float(x) * 100:.{places}f}%"
+
+
+def _range_text(r: OddsResult) -> tuple[str, str]:
+    """The Board's stated range and the verdict, as text and a style."""
+    from validator.model.notation import format_rate
+
+    ah = r.approved_hold
+    if ah is None:
+        return "none stated", "dim"
+    rng = f"{format_rate(ah.low)}–{format_rate(ah.high)}"
+    if r.inside_approved:
+        return f"{rng}: inside", "green"
+    return f"{rng}: OUTSIDE", "bold red"
+
+
+def _hold_text(r: OddsResult) -> Any:
+    from rich.text import Text
+
+    t = Text()
+    if r.basis == "bonus":
+        t.append(f"{_pct(-r.hold)} returned per unit of the {r.wager_name}", style="bold")
+        t.append(f" (hold {_pct(r.hold)}, exact {r.hold})", style="dim")
+        return t
+    style = "bold white on red" if r.hold < 0 else "bold"
+    t.append(_pct(r.hold), style=style)
+    t.append(f"  exact {r.hold}", style="dim")
+    return t
+
+
+def _single(out: Any, r: OddsResult) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    title = Text(f"{r.label}", style="bold")
+    title.append(f"  {r.game}, {r.wager_name or r.table_name} [{r.cite}]", style="dim")
+    out.print(title)
+    if r.basis == "wager" and r.hold < 0:
+        out.print(
+            Panel(
+                Text(
+                    f"NEGATIVE HOLD {_pct(r.hold)}: the player has the edge on this paytable",
+                    style="bold white on red",
+                ),
+                border_style="red",
+            )
+        )
+    t = Table(title_justify="left")
+    for col, just in (
+        ("Hand", "left"),
+        ("Combinations", "right"),
+        ("Probability", "right"),
+        ("Exact", "right"),
+        ("Payout", "right"),
+        ("Contribution", "right"),
+    ):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for c in r.categories:
+        t.add_row(
+            c.name,
+            f"{c.combinations:,}",
+            f"{float(c.probability):.8f}",
+            str(c.probability),
+            c.payout,
+            f"{float(c.contribution):+.6f}",
+        )
+    t.add_row("Total", f"{r.total:,}", "1", "1", "", f"{float(-r.hold):+.6f}", style="bold")
+    out.print(t)
+    rng, style = _range_text(r)
+    lines = [
+        ("Bonus" if r.basis == "bonus" else "Hold", _hold_text(r)),
+        ("Board's stated range", Text(rng, style=style)),
+        ("Hit frequency", Text(f"{_pct(r.hit_frequency)}  exact {r.hit_frequency}")),
+        ("Standard deviation per unit", Text(f"{r.std_dev:.4f}  variance {r.variance}")),
+        ("Hand", Text(f"{r.hand}: {r.ranking}, from {r.cards} cards of one deck")),
+    ]
+    for m in r.meters:
+        lines.append(("Meter", Text(m.describe())))
+    for label, value in lines:
+        line = Text(f"{label}: ", style="bold")
+        line.append_text(value)
+        out.print(line)
+    for note in r.notes:
+        out.print(Text(note, style="italic"))
+
+
+def _summary(first: list[str]) -> Any:
+    from rich.table import Table
+
+    t = Table()
+    for col in first:
+        t.add_column(col)
+    for col in ("Hold", "Exact hold", "Hit frequency", "Std dev", "Board's range"):
+        t.add_column(col, justify="left" if col == "Board's range" else "right")
+    return t
+
+
+def _hold_cell(r: OddsResult) -> Any:
+    from rich.text import Text
+
+    negative = r.basis == "wager" and r.hold < 0
+    return Text(_pct(r.hold), style="bold white on red" if negative else "")
+
+
+def _summary_row(r: OddsResult) -> list[Any]:
+    from rich.text import Text
+
+    rng, style = _range_text(r)
+    return [
+        _hold_cell(r),
+        str(r.hold),
+        _pct(r.hit_frequency),
+        f"{r.std_dev:.4f}",
+        Text(rng, style=style),
+    ]
+
+
+def _side_by_side(out: Any, results: list[OddsResult]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    r0 = results[0]
+    out.print(Text(f"{r0.table_name}  {r0.game} [{r0.cite}], sorted by hold", style="bold"))
+    t = _summary(["Paytable"])
+    for r in results:
+        t.add_row(r.paytable or "fixed", *_summary_row(r))
+    out.print(t)
+    negative = [r.paytable or "fixed" for r in results if r.basis == "wager" and r.hold < 0]
+    if negative:
+        out.print(
+            Text(
+                f"NEGATIVE HOLD on paytable {', '.join(negative)}: the player has the edge",
+                style="bold white on red",
+            )
+        )
+    lines = Table(title="Payouts", title_justify="left")
+    lines.add_column("Hand")
+    lines.add_column("Combinations", justify="right")
+    for r in results:
+        lines.add_column(r.paytable or "fixed", justify="right")
+    seen: dict[str, tuple[str, int]] = {}
+    for r in results:
+        for c in r.categories:
+            if c.category != "other":
+                seen.setdefault(c.category, (c.name, c.combinations))
+    for cid, (name, n) in seen.items():
+        cells = []
+        for r in results:
+            line = next((c for c in r.categories if c.category == cid), None)
+            cells.append(line.payout if line else "—")
+        lines.add_row(name, f"{n:,}", *cells)
+    out.print(lines)
+    for m in r0.meters:
+        out.print(Text(f"Meter: {m.describe()}"))
+    for note in r0.notes:
+        out.print(Text(note, style="italic"))
+
+
+def _every_table(
+    out: Any, g: Any, results: list[OddsResult], not_priced: list[tuple[str, str]]
+) -> None:
+    from rich.text import Text
+
+    out.print(Text(f"{g.definition.name}  {g.definition.chapter}", style="bold"))
+    if not results and not not_priced:
+        out.print("No wager of this game is paid on a paytable.")
+        return
+    t = _summary(["Table", "Paytable"])
+    for r in results:
+        name = f"{r.table_name} ({r.table})" + (" (bonus)" if r.basis == "bonus" else "")
+        t.add_row(name, r.paytable or "fixed", *_summary_row(r))
+    out.print(t)
+    negative = [r.label for r in results if r.basis == "wager" and r.hold < 0]
+    if negative:
+        out.print(
+            Text(
+                "NEGATIVE HOLD (the player has the edge): " + "; ".join(negative),
+                style="bold white on red",
+            )
+        )
+    if any(r.basis == "bonus" for r in results):
+        out.print(
+            Text(
+                "(bonus): paid on a wager also settled against the dealer; its hold is minus "
+                "the bonus's return per unit of that wager.",
+                style="italic",
+            )
+        )
+    meters = {m.describe() for r in results for m in r.meters}
+    for m in sorted(meters):
+        out.print(Text(f"Meter: {m}", style="dim"))
+    if not_priced:
+        out.print(Text("Not priced:", style="bold"))
+        for table_id, reason in not_priced:
+            out.print(Text(f"  {table_id}: {reason}"))

@@ -1,0 +1,125 @@
+"""The batch evaluator against the scalar Evaluator, the reference, for every ranking."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import cards
+
+from validator.model.ranking import Ranking
+from validator.model.registry import load_rankings
+from validator.rankings.batch import BatchEvaluator, Hands, suit_masks
+from validator.rankings.evaluator import Evaluator
+
+RANKINGS = load_rankings()
+HANDS_PER_SIZE = 250
+
+
+def random_hands(seed: int, size: int, n: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((n, 52)), axis=1)[:, :size]
+
+
+def sizes_for(ranking: Ranking) -> list[int]:
+    return sorted({1, 2, 3, 4, 5, 6, 7, ranking.size, min(ranking.size + 2, 13)})
+
+
+@pytest.mark.parametrize("ranking_id", sorted(RANKINGS))
+def test_batch_agrees_with_scalar_evaluator(ranking_id: str) -> None:
+    """Highest category held and comparison key agree hand by hand, for hands of every size
+    around the ranking's own."""
+    ranking = RANKINGS[ranking_id]
+    scalar, batch = Evaluator(ranking), BatchEvaluator(ranking)
+    for size in sizes_for(ranking):
+        hands = random_hands(hash((ranking_id, size)) % 2**32, size, HANDS_PER_SIZE)
+        masks = suit_masks(hands)
+        held = batch.held(masks)
+        if ranking.low is not None:  # low hands (§ 553.4(d)) are ordered by the scalar engine
+            with pytest.raises(NotImplementedError):
+                batch.keys(masks)
+            keys = None
+        else:
+            keys = batch.keys(masks)
+        for i, row in enumerate(hands):
+            hand = [int(c) for c in row]
+            try:
+                category, _ = scalar.held(hand)
+            except ValueError:  # a ranking without a category for so few cards
+                continue
+            assert ranking.categories[held[i]].id == category.id, (size, hand)
+            if keys is not None:
+                assert keys[i] == batch.pack_key(scalar.best(hand).key), (size, hand)
+
+
+@pytest.mark.parametrize("ranking_id", ["five-card", "four-card", "lunar", "high-card-flush"])
+def test_keys_order_hands_as_compare_does(ranking_id: str) -> None:
+    """Hands of the same category tie-broken by kickers (§ 641a.6(c), § 589.6(c)): the
+    integer keys order random pairs exactly as Evaluator.compare does."""
+    ranking = RANKINGS[ranking_id]
+    scalar, batch = Evaluator(ranking), BatchEvaluator(ranking)
+    a, b = random_hands(1, 7, 400), random_hands(2, 7, 400)
+    ka, kb = batch.keys(suit_masks(a)), batch.keys(suit_masks(b))
+    for i in range(400):
+        expected = scalar.compare([int(c) for c in a[i]], [int(c) for c in b[i]])
+        assert int(np.sign(ka[i] - kb[i])) == expected
+
+
+def test_suit_masks_of_a_hand() -> None:
+    masks = suit_masks(np.array([cards("AS KS 2C 10H 10D")]))
+    assert [int(m[0]) for m in masks] == [1 << 0, 1 << 8, 1 << 8, (1 << 12) | (1 << 11)]
+
+
+def test_golden_keys_five_card() -> None:
+    """§ 677a.6(b): the wheel is the lowest straight; a pair's kickers break ties."""
+    batch = BatchEvaluator(RANKINGS["five-card"])
+    hands = np.array(
+        [
+            cards("AS 2D 3C 4H 5S KD QC"),  # five-high straight (ace low)
+            cards("6S 2D 3C 4H 5S KD QC"),  # six-high straight
+            cards("AS AD KC QH 9S 3D 2C"),  # aces, K Q 9 kickers
+            cards("AS AD KC QH 8S 3D 2C"),  # aces, K Q 8 kickers
+        ]
+    )
+    k = batch.keys(suit_masks(hands))
+    assert k[0] < k[1]
+    assert k[2] > k[3]
+    assert batch.categories[batch.held(suit_masks(hands))[0]].id == "straight"
+
+
+def test_high_card_flush_ace_plays_low_in_a_straight_flush() -> None:
+    """games/rankings.yaml encodes the reading the Board's hold range supports (§ 678a.6(d)):
+    A-2-3 of one suit is a three-card straight flush."""
+    batch = BatchEvaluator(RANKINGS["high-card-flush-straight-flush"])
+    held = batch.held(suit_masks(np.array([cards("AH 2H 3H 9C 7D 5S JC")])))
+    assert batch.categories[held[0]].id == "three_card_straight_flush"
+
+
+def test_suit_and_colour_primitives() -> None:
+    """`suit:` (Six Card Bonus table E's diamonds) and `same_color` (the Super Wager)."""
+    six = BatchEvaluator(RANKINGS["six-card-bonus"])
+    royal_d = cards("AD KD QD JD 10D 9D")
+    royal_h = cards("AH KH QH JH 10H 9H")
+    held = six.held(suit_masks(np.array([royal_d, royal_h])))
+    assert [six.categories[i].id for i in held] == [
+        "six_card_royal_flush_diamonds",
+        "six_card_royal_flush",
+    ]
+    sup = BatchEvaluator(RANKINGS["lunar-super"])
+    held = sup.held(suit_masks(np.array([cards("9H 10D JH QD KH"), cards("9H 10S JH QD KH")])))
+    assert [sup.categories[i].id for i in held] == ["same_colored_straight", "straight"]
+
+
+@pytest.mark.parametrize("ranking_id", ["five-card", "four-card", "lunar-super", "pocket-bonus"])
+def test_rank_table_path_agrees(ranking_id: str) -> None:
+    """Large batches take the best suit-free category from a table of rank multisets: the
+    same keys as the general path, and as the scalar reference on a sample."""
+    ranking = RANKINGS[ranking_id]
+    batch, scalar = BatchEvaluator(ranking), Evaluator(ranking)
+    size = min(7, max(ranking.size, 5))
+    hands = random_hands(99, size, 20_000)
+    fast = batch.keys(suit_masks(hands))
+    assert batch._rank_tables.get(size) is not None
+    general = batch._keys_among(Hands(suit_masks(hands)), batch.comparing)
+    assert (fast == general).all()
+    for i in range(0, 20_000, 97):
+        assert fast[i] == batch.pack_key(scalar.best([int(c) for c in hands[i]]).key)

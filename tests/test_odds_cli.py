@@ -1,0 +1,137 @@
+"""`rulesub odds` as a compliance officer runs it: the contract of the issue."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import run_rulesub
+from typer.testing import CliRunner
+
+from validator.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, ["odds", *args], env={"COLUMNS": "200"}, catch_exceptions=False)
+
+
+def test_json_contract_cold() -> None:
+    """A fresh interpreter: one object with the contract's fields, hold in percent."""
+    done = run_rulesub(
+        "odds",
+        "wpt-heads-up-holdem",
+        "--wager",
+        "trips_plus",
+        "--paytable",
+        "A",
+        "--format",
+        "json",
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["game"] == "wpt-heads-up-holdem"
+    assert data["wager"] == "trips_plus" and data["paytable"] == "A"
+    assert data["hold_percent"] == pytest.approx(0.740232, abs=1e-6)
+    assert data["hold_exact"] == "247579/33446140"
+    assert 0 < data["hit_frequency"] < 1
+    first = data["categories"][0]
+    assert {"category", "combinations", "probability", "payout"} <= set(first)
+    assert first == first | {"category": "royal_flush", "combinations": 4324, "payout": "100 to 1"}
+    assert data["approved_hold"]["inside"] is False
+
+
+def test_all_is_sorted_by_hold() -> None:
+    result = invoke("high-card-flush", "--wager", "flush_bonus", "--all", "--format", "json")
+    data = json.loads(result.stdout)
+    assert [d["paytable"] for d in data][:1] == ["B"] and len(data) == 8
+    holds = [d["hold_percent"] for d in data]
+    assert holds == sorted(holds)
+
+
+def test_every_wager_of_the_game() -> None:
+    result = invoke("four-card-poker", "--format", "json")
+    data = json.loads(result.stdout)
+    tables = {d["table"] for d in data}
+    assert {"ante_bonus", "aces_up", "six_card_bonus", "four_card_progressive"} <= tables
+    assert "four_card_envy_bonus" not in tables
+    text = invoke("four-card-poker").stdout
+    assert "Not priced" in text and "four_card_envy_bonus" in text
+
+
+def test_ante_names_its_bonus_table() -> None:
+    """`--wager ante`: the Ante bonus (§ 641a.12(b)) in Four Card Poker, the instant payout
+    (§ 589.12(a)) in Lunar Poker."""
+    fcp = json.loads(invoke("four-card-poker", "--wager", "ante", "--format", "json").stdout)
+    assert fcp["table"] == "ante_bonus" and fcp["basis"] == "bonus"
+    lunar = json.loads(
+        invoke("lunar-poker", "--wager", "ante", "--paytable", "h", "--format", "json").stdout
+    )
+    assert lunar["table"] == "instant_payout" and lunar["paytable"] == "H"
+
+
+def test_meter_option_is_used_and_said() -> None:
+    seed = json.loads(
+        invoke(
+            "four-card-poker",
+            "--wager",
+            "four_card_progressive",
+            "--paytable",
+            "A",
+            "--format",
+            "json",
+        ).stdout
+    )
+    given = json.loads(
+        invoke(
+            "four-card-poker",
+            "--wager",
+            "four_card_progressive",
+            "--paytable",
+            "A",
+            "--meter",
+            "$20,000",
+            "--format",
+            "json",
+        ).stdout
+    )
+    assert seed["meter_source"] == "seed" and given["meter_source"] == "--meter"
+    assert given["hold_percent"] < seed["hold_percent"]
+    text = invoke(
+        "four-card-poker", "--wager", "four_card_progressive", "--paytable", "A", "--meter", "20000"
+    ).stdout
+    assert "$20,000" in text and "--meter" in text
+
+
+def test_negative_hold_is_shown_prominently() -> None:
+    """§ 589.12(b) as printed gives the player the edge."""
+    out = invoke("lunar-poker", "--wager", "super", "--paytable", "A").stdout
+    assert "NEGATIVE HOLD -48.8037%" in out
+    data = json.loads(
+        invoke("lunar-poker", "--wager", "super", "--paytable", "A", "--format", "json").stdout
+    )
+    assert data["negative_hold"] is True and data["hold_percent"] < 0
+
+
+def test_boards_range_shown_and_flagged() -> None:
+    out = invoke("high-card-flush", "--wager", "straight_flush_bonus", "--all").stdout
+    assert "6.6%–13%: OUTSIDE" in out and "6.6%–13%: inside" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("four-card-pokr",), "did you mean"),
+        (("four-card-poker", "--wager", "aces_upp"), "did you mean 'aces_up'"),
+        (("four-card-poker", "--wager", "aces_up", "--paytable", "Z"), "no paytable 'Z'"),
+        (("four-card-poker", "--wager", "ante", "--paytable", "A"), "single table"),
+        (("four-card-poker", "--wager", "four_card_envy_bonus"), "other players"),
+        (("wpt-heads-up-holdem", "--wager", "pocket_bonus"), "§ 677a.12(d) is missing"),
+        (("four-card-poker", "--wager", "aces_up", "--meter", "lots"), "--meter"),
+    ],
+)
+def test_bad_requests_exit_2(args: tuple[str, ...], message: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr

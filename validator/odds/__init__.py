@@ -1,0 +1,108 @@
+"""Exact odds of the paytable wagers, from the game files alone.
+
+``exact_odds(game, table_id, letter)`` prices one paytable of a game file;
+``odds_for_rows(game, hand_id, rows)`` prices a table given as rows (a table a Rules
+Submission states where the regulation copy prints none, e.g. the Pocket Bonus,
+§ 677a.12(d)). Both return an ``OddsResult``: the exact hold (``Fraction``), hit
+frequency, variance per unit wagered, the combinations and probability of every paying
+row, the meter values used, and the Board's stated hold range with whether the hold lies
+inside it.
+
+How: a paytable pays on one hand (a ranking over k cards dealt from one deck); the number
+of the C(52, k) hands in each category is counted exactly by evaluating one hand per orbit
+of the suit permutations that leave the ranking unchanged, weighted by the orbit's size
+(``validator.odds.enumeration``; the batch evaluator ``validator.rankings.batch``). All
+figures are fractions; a float appears only in printed percentages and JSON numbers.
+
+Tables priced (every table paid on a plain deal of cards, whatever the player decides):
+
+- Four Card Poker: Aces Up (A–F), the Ante bonus (§ 641a.12(b)), Four-Card Progressive
+  (A, B), Five-Card Progressive (A–D), Five Card Hand Bonus, Six Card Bonus (A–E);
+- Lunar Poker: Super Wager (A–C) and the instant payout on the Ante (A–H);
+- WPT Heads-Up Hold 'Em: Trips Plus (A–D); Pocket Bonus when a table is supplied;
+- High Card Flush: Flush Bonus (A–H), Straight Flush Bonus (A–D), Progressive Jackpot (A, B).
+
+A table of a wager that is also settled against the dealer (the Ante bonus, the instant
+payout on the Ante) is a bonus with no stake of its own: its "hold" is minus its return per
+unit of that wager (``basis == "bonus"``). A meter share is valued at the meter's seed for
+the wager amount ($1 unless stated), at the least seed the chapter allows where it states
+only a floor (High Card Flush, $30,000), or at the amount given.
+
+Tables not priced, and why (``not_priced_reason`` says so for each):
+
+- Envy Bonuses (§ 641a.12(d)(5), (e)(5)): fixed sums paid for *other* players' hands; there
+  is no stake for a hold to be a share of.
+- Magic Card and Lucky Bonus (§ 641a.12(g)(3)): paid on draws of the table game system.
+- Bad Beat Bonus (§ 641a.12(f)): paid on the lower of the player's best four of five cards
+  and the dealer's best four of six. Exact odds need the joint deal of both hands: C(52, 5)
+  × C(47, 6) ≈ 2.79e13 pairs, ≈ 1.16e12 up to suit symmetry, two evaluations each; at
+  the batch evaluator's ~20 million hands a second that is more than a day of computing,
+  not a command. An exact
+  method that is fast enough exists (inclusion–exclusion over the cards the two hands
+  would share, with tables of the dealer's hands containing each set of up to three
+  cards) but is not built; no Monte Carlo figure stands in for it.
+- Lunar Poker's Bet Wager and WPT's Odds Wager and Bad Beat: paid only when the hand beats
+  the dealer's, after the player's decisions (draws, folds, raises).
+- § 677a.12(c) and (d) (WPT Bad Beat, Pocket Bonus): missing from the regulation copy; a
+  supplied Pocket Bonus table is priced with ``odds_for_rows``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+
+from validator.model.registry import Game
+from validator.odds.wagers import (
+    CategoryOdds,
+    MeterArg,
+    MeterValue,
+    NotPriced,
+    OddsError,
+    OddsResult,
+    not_priced_reason,
+    rows_odds,
+    select,
+    table_odds,
+)
+
+__all__ = [
+    "CategoryOdds",
+    "MeterValue",
+    "NotPriced",
+    "OddsError",
+    "OddsResult",
+    "exact_odds",
+    "not_priced_reason",
+    "odds_for_rows",
+    "select",
+]
+
+
+def exact_odds(
+    game: Game,
+    table_id: str,
+    letter: str | None = None,
+    *,
+    meter: MeterArg = None,
+    wager_amount: Decimal | None = None,
+) -> OddsResult:
+    """The exact odds of paytable ``letter`` of table ``table_id`` (``None`` for a fixed
+    table). ``meter``: the amount on the meter (dollars) instead of its seed, or amounts by
+    meter name; ``wager_amount``: the wager the meter amounts go with ($1 by default)."""
+    return table_odds(game, table_id, letter, meter=meter, wager_amount=wager_amount)
+
+
+def odds_for_rows(
+    game: Game,
+    hand_id: str,
+    rows: Mapping[str, object],
+    *,
+    meter: MeterArg = None,
+    table_id: str | None = None,
+    wager_amount: Decimal | None = None,
+) -> OddsResult:
+    """The exact odds of a table given as rows (category id → payout, as ``Payout`` or as
+    the chapter writes it: ``"25 to 1"``), paid on ``hand_id``. With ``table_id`` the
+    result names that table and carries its stated hold range and meters."""
+    return rows_odds(game, hand_id, rows, meter=meter, table_id=table_id, wager_amount=wager_amount)
