@@ -1,1 +1,279 @@
-"""(commands registered here as the stage is built)"""
+"""``rulesub diff``: what a paytable change means, hand by hand, with the exact hold delta.
+
+Three forms::
+
+    rulesub diff OLD NEW                                  two submissions of one game
+    rulesub diff GAME --wager W --paytable A --to C       two of the chapter's paytables
+    rulesub diff PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE
+                                                          as git's external diff driver
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from validator.cli import app
+from validator.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, print_json
+
+GIT_ARGS = 7
+DEV_NULL = "/dev/null"
+
+
+class DiffFormat(StrEnum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+class FailOn(StrEnum):
+    error = "error"
+    warning = "warning"
+
+
+@app.command("diff")
+def diff(
+    args: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="OLD NEW | GAME",
+            help="two submissions of one game; or a game id with --wager/--paytable/--to; "
+            "or the seven arguments git gives an external diff driver",
+            show_default=False,
+        ),
+    ] = None,
+    wager: Annotated[
+        str | None, typer.Option("--wager", help="GAME form: a wager id or a table id")
+    ] = None,
+    paytable: Annotated[
+        str | None, typer.Option("--paytable", help="GAME form: the old paytable letter")
+    ] = None,
+    to: Annotated[
+        str | None, typer.Option("--to", help="GAME form: the new paytable letter")
+    ] = None,
+    wager_amount: Annotated[
+        str | None,
+        typer.Option("--wager-amount", help="GAME form: the wager amount (Envy Bonus tables)"),
+    ] = None,
+    format: Annotated[
+        DiffFormat, typer.Option("--format", help="text, json or markdown (a memo)")
+    ] = DiffFormat.text,
+    fail_on: Annotated[
+        FailOn | None,
+        typer.Option("--fail-on", help="exit 1 if the new submission has errors (or warnings)"),
+    ] = None,
+) -> None:
+    """Hand by hand old and new payouts, the exact hold before and after, and new findings.
+
+    Exit 0, unless --fail-on error and the new submission has errors (1); 2 for input that
+    cannot be read, two submissions of different games, or wrong usage.
+    """
+    args = args or []
+    if len(args) == GIT_ARGS:
+        raise typer.Exit(_git(args, format, fail_on))
+    if wager is not None or paytable is not None or to is not None or len(args) == 1:
+        if len(args) != 1:
+            fail(
+                "the paytable form takes one game id: "
+                "rulesub diff GAME --wager W --paytable A --to C"
+            )
+        _tables(args[0], wager, paytable, to, wager_amount, format)
+        return
+    if len(args) != 2:
+        fail(
+            "give two submissions (rulesub diff OLD NEW), a game with --wager, --paytable and "
+            "--to, or git's seven external-diff arguments"
+        )
+    old, new = (Path(a) for a in args)
+    for path in (old, new):
+        if not path.is_file():
+            fail(f"{path}: no such file")
+    result = _submissions(_read(old), _read(new), str(old), str(new))
+    if isinstance(result, str):
+        fail(result)
+    _print(result, format)
+    raise typer.Exit(_exit(result, fail_on))
+
+
+# -- the forms ------------------------------------------------------------------------------
+
+
+def _read(path: Path, display: str | None = None) -> Any:
+    from validator.signage.checked import check_submission, describe
+
+    checked = check_submission(path, display=display)
+    if checked.unreadable:
+        for finding in checked.findings:
+            sys.stderr.write(f"rulesub: {describe(finding)}\n")
+        raise typer.Exit(EXIT_USAGE)
+    return checked
+
+
+def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
+    """The diff of two checked submissions, or why there is none (a message)."""
+    from validator.diff import diff_submissions
+    from validator.model.registry import GameFileError, load_game
+
+    games = []
+    for checked, label in ((old, old_label), (new, new_label)):
+        game_id = getattr(checked.submission, "game", None) if checked is not None else None
+        if checked is not None and not isinstance(game_id, str):
+            return (
+                f"{label}: the submission states no game (`game:`), so there is nothing to compare"
+            )
+        games.append(game_id)
+    ids = [g for g in games if g is not None]
+    if len(set(ids)) > 1:
+        return (
+            f"{old_label} is a {ids[0]} submission and {new_label} a {ids[1]} one: "
+            "a diff compares two submissions of the same game"
+        )
+    try:
+        game = load_game(ids[0])
+    except KeyError as e:
+        return str(e.args[0]) if e.args else "no such game"
+    except GameFileError as e:
+        return "\n".join(str(err) for err in e.errors)
+    return diff_submissions(
+        game,
+        old.submission if old is not None else None,
+        new.submission if new is not None else None,
+        old_findings=old.findings if old is not None else [],
+        new_findings=new.findings if new is not None else [],
+        old_label=old_label,
+        new_label=new_label,
+    )
+
+
+def _tables(
+    game_id: str,
+    wager: str | None,
+    old: str | None,
+    new: str | None,
+    wager_amount: str | None,
+    format: DiffFormat,
+) -> None:
+    from validator.cli.common import load_game_or_fail
+    from validator.diff import diff_tables
+    from validator.loader import did_you_mean
+    from validator.model.notation import NotationError, parse_money
+
+    if wager is None or old is None or new is None:
+        fail("the paytable form needs --wager, --paytable and --to")
+    game = load_game_or_fail(game_id)
+    d = game.definition
+    table_id = _table_id(game, wager, old, new)
+    _, table = d.table_by_id(table_id)
+    for letter in (old, new):
+        if letter not in table.letters:
+            fail(
+                f"{table.name} has no paytable {letter!r}{did_you_mean(letter, table.letters)}; "
+                f"its paytables are: {', '.join(table.letters) or 'none (a fixed table)'}"
+            )
+    amount = None
+    if wager_amount is not None:
+        try:
+            amount = parse_money(wager_amount)
+        except NotationError as e:
+            fail(f"--wager-amount: {e}")
+    _print(diff_tables(game, table_id, old, new, amount), format)
+
+
+def _table_id(game: Any, wager: str, old: str, new: str) -> str:
+    """The selectable table a --wager names: a table id, or the wager's own table."""
+    from validator.loader import did_you_mean
+
+    d = game.definition
+    tables = {tid: (wid, t) for wid, tid, t in d.tables()}
+    if wager in tables:
+        return wager
+    if wager not in d.wagers:
+        known = list(d.wagers) + list(tables)
+        fail(
+            f"{d.id} has no wager or table {wager!r}{did_you_mean(wager, known)}; "
+            f"its wagers are: {', '.join(d.wagers)}"
+        )
+    own = [tid for tid, t in d.wagers[wager].tables.items() if t.selectable]
+    if not own:
+        fail(f"the {d.wagers[wager].name} has no paytable the certificate holder selects")
+    if wager in own:
+        return wager
+    with_both = [tid for tid in own if {old, new} <= set(tables[tid][1].letters)]
+    return (with_both or own)[0]
+
+
+def _git(args: list[str], format: DiffFormat, fail_on: FailOn | None) -> int:
+    """git's external diff driver: ``path old-file old-hex old-mode new-file new-hex new-mode``.
+
+    A file that is no readable submission, or a change of game, is shown as a plain
+    unified diff, so that ``git diff`` never stops on it.
+    """
+    path, old_file, old_hex, _, new_file, new_hex, _ = args
+    old_label = f"a/{path} ({old_hex[:7]})" if old_file != DEV_NULL else "(new file)"
+    new_label = f"b/{path} ({new_hex[:7]})" if new_file != DEV_NULL else "(deleted)"
+    if format is DiffFormat.text:
+        sys.stdout.write(f"rulesub diff a/{path} b/{path}\n")
+    if new_file == DEV_NULL:
+        sys.stdout.write(f"{path}: deleted\n")
+        return EXIT_OK
+    old = _git_read(old_file, path) if old_file != DEV_NULL else None
+    new = _git_read(new_file, path)
+    result: Any = None
+    if new is not None and (old is not None or old_file == DEV_NULL):
+        result = _submissions(old, new, old_label, new_label)
+    if result is None or isinstance(result, str):
+        if isinstance(result, str):
+            sys.stdout.write(f"rulesub: {result}; the text diff follows\n")
+        _unified(path, old_file, new_file)
+        return EXIT_OK
+    _print(result, format)
+    return _exit(result, fail_on)
+
+
+def _git_read(file: str, path: str) -> Any:
+    from validator.signage.checked import check_submission
+
+    checked = check_submission(Path(file), display=path)
+    if checked.unreadable or not isinstance(getattr(checked.submission, "game", None), str):
+        return None
+    return checked
+
+
+def _unified(path: str, old_file: str, new_file: str) -> None:
+    def lines(file: str) -> list[str]:
+        if file == DEV_NULL:
+            return []
+        return Path(file).read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+
+    sys.stdout.writelines(
+        difflib.unified_diff(lines(old_file), lines(new_file), f"a/{path}", f"b/{path}")
+    )
+
+
+# -- output ---------------------------------------------------------------------------------
+
+
+def _print(result: Any, format: DiffFormat) -> None:
+    from validator.diff.render import render_markdown, render_terminal, to_json
+
+    if format is DiffFormat.json:
+        print_json(to_json(result))
+    elif format is DiffFormat.markdown:
+        sys.stdout.write(render_markdown(result))
+    else:
+        from validator.cli.common import console
+
+        render_terminal(result, console())
+
+
+def _exit(result: Any, fail_on: FailOn | None) -> int:
+    if fail_on is FailOn.error and result.new_errors:
+        return EXIT_FINDINGS
+    if fail_on is FailOn.warning and (result.new_errors or result.new_warnings):
+        return EXIT_FINDINGS
+    return EXIT_OK

@@ -1,1 +1,115 @@
-"""(commands registered here as the stage is built)"""
+"""``rulesub signage``: the signs a table must carry, filled with a submission's selections."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from validator.cli import app
+from validator.cli.common import EXIT_FINDINGS, fail
+
+
+class SignFormat(StrEnum):
+    text = "text"
+    markdown = "markdown"
+    html = "html"
+
+
+@app.command("signage")
+def signage(
+    submission: Annotated[Path, typer.Argument(help="a Rules Submission (YAML)")],
+    format: Annotated[
+        SignFormat, typer.Option("--format", help="text, markdown or html (print-ready)")
+    ] = SignFormat.text,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="write to this file (whole or not at all)")
+    ] = None,
+    no_cite: Annotated[
+        bool, typer.Option("--no-cite", help="leave the citations off: the printed sign")
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="print draft signage, marked DRAFT, despite errors"),
+    ] = False,
+) -> None:
+    """Every sign the submission's table needs, each line with the section requiring it.
+
+    A submission with errors gets no signage: the errors are printed, exit 1.
+    """
+    from validator.signage.checked import check_submission, describe
+
+    if not submission.is_file():
+        fail(f"{submission}: no such file")
+    if out is not None and not out.parent.is_dir():
+        fail(f"--out {out}: the directory {out.parent} does not exist")
+    checked = check_submission(submission)
+    if checked.unreadable:
+        for finding in checked.findings:
+            sys.stderr.write(f"rulesub: {describe(finding)}\n")
+        raise typer.Exit(2)
+    errors = checked.errors
+    if errors and not force:
+        sys.stderr.write(
+            f"rulesub: {submission} has {len(errors)} error(s); no signage is printed "
+            "for a submission with errors (--force prints a DRAFT):\n"
+        )
+        for finding in errors:
+            sys.stderr.write(f"  {describe(finding)}\n")
+        raise typer.Exit(EXIT_FINDINGS)
+    sub = checked.submission
+    game = _game(getattr(sub, "game", None))
+    if sub is None or game is None:
+        for finding in errors:
+            sys.stderr.write(f"  {describe(finding)}\n")
+        fail(f"{submission}: no game to draft signage for", EXIT_FINDINGS)
+    if game.definition.signage is None:  # type: ignore[attr-defined]
+        fail(f"{submission}: the game file of {sub.game} declares no signs (`signage:`)")
+    if errors:
+        sys.stderr.write(
+            f"rulesub: {submission} has {len(errors)} error(s); printing DRAFT signage\n"
+        )
+    from validator.signage.build import build_signage
+
+    signs = build_signage(game, sub, draft=bool(errors), problems=[describe(f) for f in errors])
+    text = render(signs, format, cite=not no_cite)
+    if out is None:
+        sys.stdout.write(text)
+        return
+    from validator.signage.output import write_whole
+
+    try:
+        write_whole(out, text)
+    except OSError as e:
+        fail(f"--out {out}: {e.strerror or e}")
+    sys.stderr.write(f"rulesub: wrote {len(signs.signs)} sign(s) to {out}\n")
+
+
+def _game(game_id: object) -> object | None:
+    from validator.model.registry import GameFileError, load_game
+
+    if not isinstance(game_id, str):
+        return None
+    try:
+        return load_game(game_id)
+    except KeyError:
+        return None
+    except GameFileError as e:
+        for err in e.errors:
+            sys.stderr.write(f"{err}\n")
+        raise typer.Exit(2) from None
+
+
+def render(signs: object, format: SignFormat, *, cite: bool) -> str:
+    from validator.signage.html import render_html
+    from validator.signage.render import render_markdown, render_text
+
+    renderer = {
+        SignFormat.text: render_text,
+        SignFormat.markdown: render_markdown,
+        SignFormat.html: render_html,
+    }[format]
+    return renderer(signs, cite=cite)  # type: ignore[arg-type]

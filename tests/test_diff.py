@@ -1,0 +1,552 @@
+"""`rulesub diff`: a real paytable change per game, with exact hold deltas worked out here.
+
+The holds are computed in this file from the cards alone, independently of the project's
+evaluator and odds engine: a vectorised count of all 2,598,960 five-card hands (Four Card
+Poker's best four of five, Lunar Poker's Super Wager hand), the well-known seven-card
+Poker counts (Trips Plus) and the suit-length combinatorics of seven cards (High Card
+Flush's Flush Bonus). The diff must print exactly these fractions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from validator.cli import app
+
+runner = CliRunner()
+
+HEAD = """\
+rulesub: 1
+certificate_holder: Example Downs Racing & Casino
+facility: Example Downs
+effective: 2027-01-01
+"""
+
+FOUR_CARD_POKER = (
+    HEAD
+    + """\
+game: four-card-poker
+table: {positions: 7, min_wager: 10, max_wager: 500}
+dealing: {methods: [manual_shoe], shuffler: automated_counting, decks: 2,
+          change_every_hours: {manual_shoe: 8}}
+paytables: {aces_up: A}
+adjacent_boxes: 2
+"""
+)
+
+LUNAR_POKER = (
+    HEAD
+    + """\
+game: lunar-poker
+table: {positions: 5, min_wager: 15, max_wager: 1000}
+dealing: {methods: [automated_shoe], shuffler: automated_counting, decks: 1,
+          change_every_hours: {automated_shoe: 8}}
+offered: [super]
+paytables: {instant_payout: B, super: B}
+"""
+)
+
+WPT_HEADS_UP_HOLDEM = (
+    HEAD
+    + """\
+game: wpt-heads-up-holdem
+table: {positions: 6, min_wager: 10, max_wager: 500}
+dealing: {methods: [manual_shoe], shuffler: automated, decks: 1,
+          change_every_hours: {manual_shoe: 8}}
+offered: [trips_plus]
+paytables: {trips_plus: A}
+custom_paytables:
+  bad_beat: {straight_flush: 500 to 1, four_of_a_kind: 50 to 1, full_house: 10 to 1}
+adjacent_boxes: 1
+payout_limit: 100000
+"""
+)
+
+HIGH_CARD_FLUSH = (
+    HEAD
+    + """\
+game: high-card-flush
+table: {positions: 6, min_wager: 10, max_wager: 1000}
+dealing: {methods: [automated_shoe], shuffler: automated_counting, decks: 2,
+          change_every_hours: {automated_shoe: 8}}
+offered: [flush_bonus, progressive_jackpot]
+paytables: {flush_bonus: A, progressive_jackpot: A}
+progressives:
+  progressive_jackpot:
+    wager_amount: 1
+    meters: {primary: {seed: 30000, reseed: 30000, increment: 20%}}
+equipment: {progressive_system: true}
+adjacent_boxes: 1
+payout_limit: 250000
+"""
+)
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def diff(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["diff", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def diff_json(tmp_path: Path, old: str, new: str, *extra: str) -> dict:
+    code, out, err = diff(
+        str(write(tmp_path, "old.yaml", old)),
+        str(write(tmp_path, "new.yaml", new)),
+        "--format",
+        "json",
+        *extra,
+    )
+    assert code == 0, err
+    return json.loads(out)
+
+
+def change_at(data: dict, path: str) -> dict:
+    found = [c for c in data["changes"] if c["path"] == path]
+    assert len(found) == 1, [c["path"] for c in data["changes"]]
+    return found[0]
+
+
+def hold_json(old: Fraction, new: Fraction) -> dict[str, float]:
+    return {"old": float(old * 100), "new": float(new * 100), "delta": float((new - old) * 100)}
+
+
+def hold(counts: dict[str, int], total: int, paytable: dict[str, Fraction]) -> Fraction:
+    """House hold per unit wagered: the paying hands win their odds, all others lose 1."""
+    paid = sum(counts[h] for h in paytable)
+    player = sum(counts[h] * paytable[h] for h in paytable) - (total - paid)
+    return Fraction(-player, total)
+
+
+# -- independent counts ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def five_cards() -> tuple[np.ndarray, np.ndarray]:
+    """Ranks (0 = deuce … 12 = ace) and suits of all C(52, 5) hands."""
+    flat = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations(range(52), 5)),
+        dtype=np.int8,
+        count=comb(52, 5) * 5,
+    ).reshape(-1, 5)
+    return flat // 4, flat % 4
+
+
+def _straight(sorted_ranks: np.ndarray, distinct: np.ndarray) -> np.ndarray:
+    n = sorted_ranks.shape[1]
+    wheel = np.all(sorted_ranks == np.array([*range(n - 1), 12]), axis=1)
+    return distinct & ((sorted_ranks[:, -1] - sorted_ranks[:, 0] == n - 1) | wheel)
+
+
+@pytest.fixture(scope="module")
+def aces_up_counts(five_cards: tuple[np.ndarray, np.ndarray]) -> dict[str, int]:
+    """Four Card Poker: the best four-card hand of the player's five (§ 641a.6, 11(c)(2))."""
+    ranks, suits = five_cards
+    best = np.zeros(len(ranks), dtype=np.int8)
+    for keep in itertools.combinations(range(5), 4):
+        r = np.sort(ranks[:, keep], axis=1)
+        s = suits[:, keep]
+        eq = r[:, 1:] == r[:, :-1]
+        k = eq.sum(axis=1)
+        flush = np.all(s == s[:, :1], axis=1)
+        straight = _straight(r, k == 0)
+        code = np.select(
+            [
+                k == 3,  # four of a kind
+                flush & straight,
+                (k == 2) & ((eq[:, 0] & eq[:, 1]) | (eq[:, 1] & eq[:, 2])),  # three
+                flush,
+                straight,
+                (k == 2),  # two pair: two equal neighbours, not in a row
+                k == 1,
+            ],
+            [8, 7, 6, 5, 4, 3, 2],
+            0,
+        )
+        best = np.maximum(best, code)
+    aces = (ranks == 12).sum(axis=1)
+    names = {8: "four_of_a_kind", 7: "straight_flush", 6: "three_of_a_kind", 5: "flush"}
+    names |= {4: "straight", 3: "two_pair"}
+    counts = {name: int((best == code).sum()) for code, name in names.items()}
+    counts["pair_of_aces"] = int(((best == 2) & (aces == 2)).sum())
+    return counts
+
+
+@pytest.fixture(scope="module")
+def super_counts(five_cards: tuple[np.ndarray, np.ndarray]) -> dict[str, int]:
+    """Lunar Poker's Super Wager hand, ranked as § 589.6(d), § 589.11(c)(2)(ii) rank it."""
+    ranks, suits = five_cards
+    r = np.sort(ranks, axis=1)
+    eq = r[:, 1:] == r[:, :-1]
+    k = eq.sum(axis=1)
+    quads = (r[:, 0] == r[:, 3]) | (r[:, 1] == r[:, 4])
+    full = ((r[:, 0] == r[:, 2]) & (r[:, 3] == r[:, 4])) | (
+        (r[:, 0] == r[:, 1]) & (r[:, 2] == r[:, 4])
+    )
+    three = (k >= 2) & ((r[:, 0] == r[:, 2]) | (r[:, 1] == r[:, 3]) | (r[:, 2] == r[:, 4]))
+    red = (suits == 1) | (suits == 2)
+    one_colour = np.all(red, axis=1) | np.all(~red, axis=1)
+    flush = np.all(suits == suits[:, :1], axis=1)
+    straight = _straight(r, k == 0)
+    ace_king = np.any(ranks == 12, axis=1) & np.any(ranks == 11, axis=1)
+    code = np.select(
+        [quads, straight & one_colour, full, flush, straight, three, ace_king, one_colour],
+        [8, 7, 6, 5, 4, 3, 2, 1],
+        0,
+    )
+    names = [
+        "same_colored_five",
+        "ace_king",
+        "three_of_a_kind",
+        "straight",
+        "flush",
+        "full_house",
+        "same_colored_straight",
+        "four_of_a_kind",
+    ]
+    return {name: int((code == i).sum()) for i, name in enumerate(names, 1)}
+
+
+#: The well-known counts of the best five-card hand among seven cards (of 133,784,560).
+SEVEN_CARDS = {
+    "royal_flush": 4_324,
+    "straight_flush": 37_260,
+    "four_of_a_kind": 224_848,
+    "full_house": 3_473_184,
+    "flush": 4_047_644,
+    "straight": 6_180_020,
+    "three_of_a_kind": 6_461_620,
+}
+
+
+def longest_suit_counts() -> dict[int, int]:
+    """Seven-card hands by the length of their longest suit: sum over suit splits."""
+    out: dict[int, int] = {}
+    for split in itertools.product(range(8), repeat=4):
+        if sum(split) == 7:
+            ways = 1
+            for n in split:
+                ways *= comb(13, n)
+            out[max(split)] = out.get(max(split), 0) + ways
+    return out
+
+
+def to(a: int) -> Fraction:
+    return Fraction(a)
+
+
+# -- one real paytable change per game --------------------------------------------------------
+
+
+def test_counts_are_the_known_ones(aces_up_counts: dict[str, int]) -> None:
+    """The enumeration agrees with figures anyone can check: 624 four-of-a-kinds in five
+    cards, and every split of seven cards adds up to C(52, 7)."""
+    assert aces_up_counts["four_of_a_kind"] == 624
+    assert sum(longest_suit_counts().values()) == comb(52, 7)
+    assert sum(SEVEN_CARDS.values()) < comb(52, 7)
+
+
+def test_four_card_poker_aces_up_a_to_c(tmp_path: Path, aces_up_counts: dict[str, int]) -> None:
+    """§ 641a.12(c): Aces Up from Paytable A to Paytable C, hand by hand, exact hold."""
+    a = {"four_of_a_kind": 50, "straight_flush": 30, "three_of_a_kind": 9, "flush": 6}
+    a |= {"straight": 4, "two_pair": 2, "pair_of_aces": 1}
+    c = a | {"straight_flush": 40, "three_of_a_kind": 8, "flush": 5, "two_pair": 3}
+    total = comb(52, 5)
+    old = hold(aces_up_counts, total, {h: to(p) for h, p in a.items()})
+    new = hold(aces_up_counts, total, {h: to(p) for h, p in c.items()})
+    data = diff_json(tmp_path, FOUR_CARD_POKER, FOUR_CARD_POKER.replace("aces_up: A", "aces_up: C"))
+    assert data["game"] == "four-card-poker"
+    assert data["new_findings"] == []
+    assert data["changes"] == [
+        {
+            "path": "/paytables/aces_up",
+            "old": "A",
+            "new": "C",
+            "hands": [
+                {"hand": "straight_flush", "old": "30 to 1", "new": "40 to 1"},
+                {"hand": "three_of_a_kind", "old": "9 to 1", "new": "8 to 1"},
+                {"hand": "flush", "old": "6 to 1", "new": "5 to 1"},
+                {"hand": "two_pair", "old": "2 to 1", "new": "3 to 1"},
+            ],
+            "hold_percent": hold_json(old, new),
+        }
+    ]
+    code, out, _ = diff(str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml"))
+    assert code == 0
+    assert f"exact: {old} → {new}" in " ".join(out.split())
+
+
+def test_four_card_progressive_a_to_b(tmp_path: Path, aces_up_counts: dict[str, int]) -> None:
+    """§ 641a.12(d)(1), (3): the Four-Card Progressive from A to B on a $1 wager; four aces
+    win 100% of the meter, valued at the seed the chapter fixes ($5,000 for 1 in A, $1,000
+    for 1 in B); only the highest hand is paid (§ 641a.12(d)(2))."""
+    progressive = """\
+offered: [four_card_progressive]
+progressives:
+  four_card_progressive:
+    wager_amount: 1
+    meters: {primary: {seed: 5000, reseed: 5000, increment: 29%, reserve_increment: N/A}}
+equipment: {progressive_system: true}
+"""
+    old_text = (
+        FOUR_CARD_POKER.replace(
+            "paytables: {aces_up: A}", "paytables: {aces_up: A, four_card_progressive: A}"
+        )
+        + progressive
+    )
+    new_text = old_text.replace("four_card_progressive: A}", "four_card_progressive: B}").replace(
+        "seed: 5000, reseed: 5000, increment: 29%, reserve_increment: N/A",
+        "seed: 1000, reseed: 1000, increment: 25%, reserve_increment: 5%",
+    )
+    counts = dict(aces_up_counts) | {"four_aces": 48}  # four aces and any fifth card
+    counts["four_of_a_kind"] -= 48
+    total = comb(52, 5)
+    # "300 for 1" returns 300 with the stake: net 299; the meter share nets meter − 1
+    a = {"four_aces": 4999, "four_of_a_kind": 299, "straight_flush": 99, "three_of_a_kind": 8}
+    b = a | {"four_aces": 999, "three_of_a_kind": 14}
+    old = hold(counts, total, {h: to(p) for h, p in a.items()})
+    new = hold(counts, total, {h: to(p) for h, p in b.items()})
+    data = diff_json(tmp_path, old_text, new_text)
+    change = change_at(data, "/paytables/four_card_progressive")
+    assert change["hands"] == [{"hand": "three_of_a_kind", "old": "9 for 1", "new": "15 for 1"}]
+    assert change["hold_percent"] == hold_json(old, new)
+    seed = change_at(data, "/progressives/four_card_progressive/meters/primary/seed")
+    assert (seed["old"], seed["new"], seed["hold_percent"]) == ("$5,000", "$1,000", None)
+
+
+def test_lunar_poker_super_b_to_c(tmp_path: Path, super_counts: dict[str, int]) -> None:
+    """§ 589.12(b): the Super Wager from Paytable B to C: ace-king 5 to 6, three-of-a-kind
+    8 to 7."""
+    b = {"four_of_a_kind": 250, "same_colored_straight": 150, "full_house": 100, "flush": 60}
+    b |= {"straight": 30, "three_of_a_kind": 8, "ace_king": 5, "same_colored_five": 2}
+    c = b | {"three_of_a_kind": 7, "ace_king": 6}
+    total = comb(52, 5)
+    old = hold(super_counts, total, {h: to(p) for h, p in b.items()})
+    new = hold(super_counts, total, {h: to(p) for h, p in c.items()})
+    assert new - old == Fraction(super_counts["three_of_a_kind"] - super_counts["ace_king"], total)
+    data = diff_json(tmp_path, LUNAR_POKER, LUNAR_POKER.replace("super: B", "super: C"))
+    change = change_at(data, "/paytables/super")
+    assert (change["old"], change["new"]) == ("B", "C")
+    assert change["hands"] == [
+        {"hand": "three_of_a_kind", "old": "8 to 1", "new": "7 to 1"},
+        {"hand": "ace_king", "old": "5 to 1", "new": "6 to 1"},
+    ]
+    assert change["hold_percent"] == hold_json(old, new)
+    assert len(data["changes"]) == 1
+
+
+def test_wpt_trips_plus_a_to_b(tmp_path: Path) -> None:
+    """§ 677a.12(e): Trips Plus from Paytable A to B, priced on the seven-card counts."""
+    a = {"royal_flush": 100, "straight_flush": 40, "four_of_a_kind": 30, "full_house": 9}
+    a |= {"flush": 7, "straight": 4, "three_of_a_kind": 3}
+    b = a | {"full_house": 8, "flush": 6, "straight": 5}
+    total = comb(52, 7)
+    old = hold(SEVEN_CARDS, total, {h: to(p) for h, p in a.items()})
+    new = hold(SEVEN_CARDS, total, {h: to(p) for h, p in b.items()})
+    new_text = WPT_HEADS_UP_HOLDEM.replace("trips_plus: A", "trips_plus: B")
+    data = diff_json(tmp_path, WPT_HEADS_UP_HOLDEM, new_text)
+    change = change_at(data, "/paytables/trips_plus")
+    assert change["hands"] == [
+        {"hand": "full_house", "old": "9 to 1", "new": "8 to 1"},
+        {"hand": "flush", "old": "7 to 1", "new": "6 to 1"},
+        {"hand": "straight", "old": "4 to 1", "new": "5 to 1"},
+    ]
+    assert change["hold_percent"] == hold_json(old, new)
+
+
+def test_high_card_flush_flush_bonus_a_to_d(tmp_path: Path) -> None:
+    """§ 678a.12(b): the Flush Bonus from A to D (the amended, underlined figures of D:
+    seven-card 500, six-card 50, five-card 12, four-card 1 to 1)."""
+    lengths = longest_suit_counts()
+    counts = {
+        "seven_card_flush": lengths[7],
+        "six_card_flush": lengths[6],
+        "five_card_flush": lengths[5],
+        "four_card_flush": lengths[4],
+    }
+    a = {"seven_card_flush": 300, "six_card_flush": 100, "five_card_flush": 10}
+    a |= {"four_card_flush": 1}
+    d = a | {"seven_card_flush": 500, "six_card_flush": 50, "five_card_flush": 12}
+    total = comb(52, 7)
+    old = hold(counts, total, {h: to(p) for h, p in a.items()})
+    new = hold(counts, total, {h: to(p) for h, p in d.items()})
+    data = diff_json(
+        tmp_path, HIGH_CARD_FLUSH, HIGH_CARD_FLUSH.replace("flush_bonus: A", "flush_bonus: D")
+    )
+    change = change_at(data, "/paytables/flush_bonus")
+    assert change["hands"] == [
+        {"hand": "seven_card_flush", "old": "300 to 1", "new": "500 to 1"},
+        {"hand": "six_card_flush", "old": "100 to 1", "new": "50 to 1"},
+        {"hand": "five_card_flush", "old": "10 to 1", "new": "12 to 1"},
+    ]
+    assert change["hold_percent"] == hold_json(old, new)
+    # the same two tables of the game, without submissions
+    code, out, err = diff(
+        "high-card-flush",
+        "--wager",
+        "flush_bonus",
+        "--paytable",
+        "A",
+        "--to",
+        "D",
+        "--format",
+        "json",
+    )
+    assert code == 0, err
+    assert json.loads(out) == {"game": "high-card-flush", "changes": [change], "new_findings": []}
+
+
+# -- meters, limits, dealing, findings ---------------------------------------------------------
+
+
+def test_meter_limit_and_dealing_changes(tmp_path: Path) -> None:
+    """A higher Progressive Jackpot seed lowers the hold (§ 678a.12(d)(3)); a payout limit
+    (§ 678a.12(e)) and a deck change (§ 678a.3(c)) are listed without one."""
+    new = (
+        HIGH_CARD_FLUSH.replace("seed: 30000, reseed: 30000", "seed: 40000, reseed: 40000")
+        .replace("payout_limit: 250000", "payout_limit: 300000")
+        .replace(
+            "change_every_hours: {automated_shoe: 8}", "change_every_hours: {automated_shoe: 6}"
+        )
+    )
+    data = diff_json(tmp_path, HIGH_CARD_FLUSH, new)
+    seed = change_at(data, "/progressives/progressive_jackpot/meters/primary/seed")
+    assert (seed["old"], seed["new"], seed["hands"]) == ("$30,000", "$40,000", [])
+    held = seed["hold_percent"]
+    assert held["new"] < held["old"]
+    assert held["delta"] == pytest.approx(held["new"] - held["old"], abs=1e-12)
+    reseed = change_at(data, "/progressives/progressive_jackpot/meters/primary/reseed")
+    assert reseed["hold_percent"] is None
+    limit = change_at(data, "/payout_limit")
+    assert (limit["old"], limit["new"], limit["hold_percent"]) == ("$250,000", "$300,000", None)
+    hours = change_at(data, "/dealing/change_every_hours/automated_shoe")
+    assert (hours["old"], hours["new"]) == ("8", "6")
+    assert data["changes"][0]["path"].startswith("/progressives/")  # meters before limits
+
+
+def test_new_findings_and_fail_on_error(tmp_path: Path) -> None:
+    """The new submission changes the deck every 12 hours from a shoe (at most 8,
+    § 678a.3(c)(2)): that error is new, and --fail-on error turns it into exit 1."""
+    new = HIGH_CARD_FLUSH.replace(
+        "change_every_hours: {automated_shoe: 8}", "change_every_hours: {automated_shoe: 12}"
+    )
+    data = diff_json(tmp_path, HIGH_CARD_FLUSH, new)
+    assert data["new_findings"], "the validator's new finding is reported"
+    finding = data["new_findings"][0]
+    assert finding["severity"] == "error"
+    assert finding["path"].startswith("/dealing")
+    assert set(finding) >= {"code", "message", "cite", "file", "line", "column", "hint"}
+    code, _, _ = diff(str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml"), "--fail-on", "error")
+    assert code == 1
+    # the old submission's own findings are not new: the reverse diff has none
+    code, out, _ = diff(
+        str(tmp_path / "new.yaml"),
+        str(tmp_path / "old.yaml"),
+        "--format",
+        "json",
+        "--fail-on",
+        "error",
+    )
+    assert code == 0
+    assert json.loads(out)["new_findings"] == []
+
+
+def test_different_games_exit_2(tmp_path: Path) -> None:
+    code, out, err = diff(
+        str(write(tmp_path, "a.yaml", HIGH_CARD_FLUSH)),
+        str(write(tmp_path, "b.yaml", LUNAR_POKER)),
+    )
+    assert code == 2
+    assert out == ""
+    assert "high-card-flush" in err and "lunar-poker" in err
+
+
+def test_unreadable_and_wrong_usage_exit_2(tmp_path: Path) -> None:
+    good = write(tmp_path, "good.yaml", LUNAR_POKER)
+    bad = write(tmp_path, "bad.yaml", "paytables: {super: A\n")
+    assert diff(str(good), str(bad))[0] == 2
+    assert diff(str(good), str(tmp_path / "missing.yaml"))[0] == 2
+    assert diff("lunar-poker", "--wager", "super", "--paytable", "A", "--to", "Z")[0] == 2
+    assert diff("lunar-poker", "--wager", "supper", "--paytable", "A", "--to", "B")[0] == 2
+    assert diff("a", "b", "c")[0] == 2
+
+
+def test_markdown_memo(tmp_path: Path) -> None:
+    code, out, _ = diff(
+        str(write(tmp_path, "old.yaml", FOUR_CARD_POKER)),
+        str(write(tmp_path, "new.yaml", FOUR_CARD_POKER.replace("aces_up: A", "aces_up: C"))),
+        "--format",
+        "markdown",
+    )
+    assert code == 0
+    assert out.startswith("# Paytable change: Four Card Poker\n")
+    assert "## Aces Up Wager: Paytable A → Paytable C" in out
+    assert "| Straight flush | **30 to 1** | **40 to 1** | pays more |" in out
+    assert "| Four-of-a-kind | 50 to 1 | 50 to 1 |  |" in out
+
+
+# -- git's external diff driver -----------------------------------------------------------------
+
+
+def test_git_external_diff_driver(tmp_path: Path) -> None:
+    """git calls ``cmd path old-file old-hex old-mode new-file new-hex new-mode``."""
+    old = write(tmp_path, "old.yaml", FOUR_CARD_POKER)
+    new = write(tmp_path, "new.yaml", FOUR_CARD_POKER.replace("aces_up: A", "aces_up: C"))
+    args = ["rulesubs/fcp.yaml", str(old), "a" * 40, "100644", str(new), "b" * 40, "100644"]
+    code, out, _ = diff(*args)
+    assert code == 0
+    assert out.startswith("rulesub diff a/rulesubs/fcp.yaml b/rulesubs/fcp.yaml\n")
+    assert "Paytable A → Paytable C" in out
+    # a new file: everything it selects is new
+    code, out, _ = diff(
+        "rulesubs/fcp.yaml", "/dev/null", "0" * 40, "0", str(new), "b" * 40, "100644"
+    )
+    assert code == 0 and "none → Paytable C" in out
+    # a file that is no submission: the plain text diff, and git goes on
+    notes_old = write(tmp_path, "n1.yaml", "just: notes\n")
+    notes_new = write(tmp_path, "n2.yaml", "just: other notes\n")
+    code, out, _ = diff(
+        "notes.yaml", str(notes_old), "1" * 40, "100644", str(notes_new), "2" * 40, "100644"
+    )
+    assert code == 0
+    assert "-just: notes\n+just: other notes\n" in out
+
+
+def test_a_refinement_without_a_row_is_paid_as_its_parent(tmp_path: Path) -> None:
+    """Six Card Bonus tables A-D print no six-card royal flush row: there it is paid as the
+    royal flush it holds (§ 641a.12(h)); table E pays it 200,000 or 20,000 to 1."""
+    old_text = (
+        FOUR_CARD_POKER.replace(
+            "paytables: {aces_up: A}", "paytables: {aces_up: A, six_card_bonus: D}"
+        )
+        + "offered: [six_card_bonus]\n"
+    )
+    new_text = old_text.replace("six_card_bonus: D", "six_card_bonus: E")
+    data = diff_json(tmp_path, old_text, new_text)
+    change = change_at(data, "/paytables/six_card_bonus")
+    assert change["hands"] == [
+        {"hand": "six_card_royal_flush_diamonds", "old": "1,000 to 1", "new": "200,000 to 1"},
+        {"hand": "six_card_royal_flush", "old": "1,000 to 1", "new": "20,000 to 1"},
+        {"hand": "four_of_a_kind", "old": "100 to 1", "new": "50 to 1"},
+        {"hand": "three_of_a_kind", "old": "7 to 1", "new": "5 to 1"},
+    ]
+    code, out, _ = diff(
+        str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml"), "--format", "markdown"
+    )
+    assert code == 0
+    assert (
+        "| Six-card royal flush—diamonds | **1,000 to 1 (as royal flush)** | **200,000 to 1** |"
+        in out
+    )

@@ -1,0 +1,415 @@
+"""What changes between two Rules Submissions of one game, or between two paytables.
+
+For each selection that changed: the hands as rows with the old and new payout, the exact
+hold before and after (from the odds engine), and every other stated value that changed
+(meters, limits, dealing and deck change, wagers offered). For two submissions, also the
+validator's findings that the new one has and the old did not.
+
+Reading choices, written down once:
+
+- A selection is compared as written: ``/paytables/aces_up`` from ``A`` to ``C``. Whether a
+  wager is offered at all is its own change (``/offered``).
+- A change of a progressive's meters or wager amount carries the hold of its table before
+  and after (the meter share is valued at the stated seed), when the table's letter did not
+  change; when it did, the paytable's change carries both.
+- A finding is "new" when the old submission had no finding of the same code at the same
+  place (JSON pointer); its wording may differ with the figures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from validator.diff.holds import Hold, rows_hold, table_hold
+from validator.loader import pointer_escape
+from validator.model.game import Rows, Table
+from validator.model.notation import Payout, PayoutKind, format_money, format_rate
+from validator.model.registry import Game
+
+#: How the changes are grouped, by the first part of their path, in this order.
+GROUPS = {
+    "paytables": "Paytables",
+    "custom_paytables": "Paytables",
+    "offered": "Wagers offered",
+    "progressives": "Progressive meters",
+    "payout_limit": "Limits",
+    "table": "Limits",
+    "dealing": "Dealing and deck change",
+}
+OTHER = "Other"
+
+
+@dataclass(frozen=True)
+class HandRow:
+    hand: str  # category id, as the game file names it
+    name: str  # as the chapter prints it
+    old: str | None
+    new: str | None
+    old_as: str | None = None  # the table has no row of its own: paid as this category
+    new_as: str | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.old != self.new
+
+
+@dataclass
+class Change:
+    path: str  # JSON pointer into the submission
+    old: str | None
+    new: str | None
+    title: str = ""
+    hands: list[HandRow] = field(default_factory=list)
+    hold_old: Hold | None = None
+    hold_new: Hold | None = None
+    cite: str | None = None
+
+    @property
+    def group(self) -> str:
+        return GROUPS.get(self.path.split("/")[1], OTHER)
+
+    @property
+    def hold_delta(self) -> Fraction | None:
+        if self.hold_old is None or self.hold_new is None:
+            return None
+        if self.hold_old.value is None or self.hold_new.value is None:
+            return None
+        return self.hold_new.value - self.hold_old.value
+
+    @property
+    def has_hold(self) -> bool:
+        return self.hold_old is not None or self.hold_new is not None
+
+
+@dataclass
+class GameDiff:
+    game: Game
+    old_label: str
+    new_label: str
+    changes: list[Change] = field(default_factory=list)
+    new_findings: list[Any] = field(default_factory=list)
+    new_errors: int = 0
+    new_warnings: int = 0
+    submissions: bool = True  # two submissions (False: two of the chapter's paytables)
+
+
+# -- paytables ---------------------------------------------------------------------------
+
+
+def hand_names(game: Game, table: Table) -> list[tuple[str, str]]:
+    if table.events:
+        return [(k, k.replace("_", " ").title()) for k in table.events]
+    return [(c.id, c.name) for c in game.evaluator(table.pays_on or "").categories]
+
+
+def table_title(game: Game, wid: str, tid: str, table: Table) -> str:
+    """A wager's own table goes by the wager's name; another by its own and the wager's."""
+    wager = game.definition.wagers[wid].name
+    return wager if tid == wid else f"{table.name} ({wager})"
+
+
+def _text(payout: Payout | None) -> str | None:
+    if payout is None:
+        return None
+    return "Push" if payout.kind is PayoutKind.PUSH else payout.text
+
+
+def hand_rows(game: Game, table: Table, old: Rows | None, new: Rows | None) -> list[HandRow]:
+    """The hands either table pays, with what each table pays them.
+
+    A refinement a table prints no row for (a six-card royal flush in Six Card Bonus table
+    D) is paid as the category it refines (games/rankings.yaml, ``refines``)."""
+    old, new = old or {}, new or {}
+    parents: dict[str, str] = {}
+    names = dict(hand_names(game, table))
+    if table.pays_on is not None and not table.events:
+        for c in game.evaluator(table.pays_on).categories:
+            if c.refines:
+                parents[c.id] = c.refines
+
+    def paid(rows: Rows, hand: str) -> tuple[str | None, str | None]:
+        category = hand
+        while category not in rows and category in parents:
+            category = parents[category]
+        text = _text(rows.get(category))
+        return text, (names.get(category) if text and category != hand else None)
+
+    out = []
+    for hand, name in names.items():
+        if hand in old or hand in new:
+            (a, a_as), (b, b_as) = paid(old, hand), paid(new, hand)
+            out.append(HandRow(hand, name, a, b, a_as, b_as))
+    return out
+
+
+def _amount_key(table: Table, amount: Decimal | None) -> str | None:
+    keys = list(table.by_wager_amount or {})
+    if amount is None:
+        return keys[0] if keys else None
+    return next((k for k in keys if Decimal(k) == amount), None)
+
+
+def table_rows(table: Table, letter: str | None, amount: Decimal | None = None) -> Rows | None:
+    """The rows a selection pays on, or None when the letter names no table."""
+    try:
+        if table.by_wager_amount is not None:
+            key = _amount_key(table, amount)
+            if key is None:
+                return None
+            tables = table.by_wager_amount[key]
+            return tables[letter] if letter in tables else tables.get("fixed")
+        if table.paytables is not None and letter not in table.paytables:
+            return None
+        return table.rows(letter)
+    except KeyError:
+        return None
+
+
+@dataclass(frozen=True)
+class Valuation:
+    """How a progressive is priced: the wager amount and each stated meter's seed."""
+
+    wager_amount: Decimal | None = None
+    seeds: tuple[tuple[str, Decimal], ...] = ()
+
+    def meters(self, table: Table, letter: str | None) -> dict[str, Decimal] | None:
+        """The stated seeds of the meters the selected paytable has (dollars)."""
+        names = table.meters.for_paytable(letter) if table.meters else {}
+        given = {name: seed for name, seed in self.seeds if name in names}
+        return given or None
+
+
+def valuation(submission: Any, wager_id: str) -> Valuation:
+    progressive = (getattr(submission, "progressives", None) or {}).get(wager_id)
+    if progressive is None:
+        return Valuation()
+    meters = getattr(progressive, "meters", None) or {}
+    seeds = tuple(
+        (name, m.seed) for name, m in meters.items() if getattr(m, "seed", None) is not None
+    )
+    return Valuation(getattr(progressive, "wager_amount", None), seeds)
+
+
+def _has_meter(rows: Rows | None) -> bool:
+    return any(p.kind is PayoutKind.METER for p in (rows or {}).values())
+
+
+def _hold(
+    game: Game, tid: str, table: Table, letter: str | None, rows: Rows | None, value: Valuation
+) -> Hold:
+    if rows is None:
+        return Hold(None, "no such paytable" if letter else "not selected")
+    if table.by_wager_amount is not None:
+        return table_hold(game, tid, letter, wager_amount=value.wager_amount)
+    if _has_meter(rows):
+        return table_hold(
+            game, tid, letter, wager_amount=value.wager_amount, meter=value.meters(table, letter)
+        )
+    return table_hold(game, tid, letter)
+
+
+def paytable_change(
+    game: Game,
+    tid: str,
+    old_letter: str | None,
+    new_letter: str | None,
+    old_value: Valuation = Valuation(),
+    new_value: Valuation = Valuation(),
+) -> Change:
+    """One selection of one table, from ``old_letter`` to ``new_letter``."""
+    wid, table = game.table(tid)
+    old_rows = table_rows(table, old_letter, old_value.wager_amount) if old_letter else None
+    new_rows = table_rows(table, new_letter, new_value.wager_amount) if new_letter else None
+    return Change(
+        path=f"/paytables/{pointer_escape(tid)}",
+        old=old_letter,
+        new=new_letter,
+        title=table_title(game, wid, tid, table),
+        hands=hand_rows(game, table, old_rows, new_rows),
+        hold_old=_hold(game, tid, table, old_letter, old_rows, old_value) if old_letter else None,
+        hold_new=_hold(game, tid, table, new_letter, new_rows, new_value) if new_letter else None,
+        cite=table.cite,
+    )
+
+
+def custom_change(
+    game: Game, tid: str, old_rows: dict[str, Payout] | None, new_rows: dict[str, Payout] | None
+) -> Change:
+    """A table the submission states where the chapter's text is missing."""
+    wid, table = game.table(tid)
+    return Change(
+        path=f"/custom_paytables/{pointer_escape(tid)}",
+        old="stated" if old_rows else None,
+        new="stated" if new_rows else None,
+        title=f"{table_title(game, wid, tid, table)}, as stated",
+        hands=hand_rows(game, table, old_rows, new_rows),
+        hold_old=rows_hold(game, tid, old_rows) if old_rows else None,
+        hold_new=rows_hold(game, tid, new_rows) if new_rows else None,
+        cite=table.cite,
+    )
+
+
+# -- every other stated value ---------------------------------------------------------------
+
+
+def show(value: Any) -> str:
+    """A stated value as a compliance officer reads it."""
+    match value:
+        case bool():
+            return "yes" if value else "no"
+        case Decimal():
+            return format_money(value)
+        case Fraction():
+            return format_rate(value)
+        case dt.date():
+            return value.isoformat()
+        case list() | tuple():
+            return ", ".join(show(v) for v in value)
+        case Payout():
+            return value.text
+    return str(value)
+
+
+def leaves(data: Any, pointer: str = "") -> dict[str, Any]:
+    """Every stated value by JSON pointer; a list is one value."""
+    if isinstance(data, dict):
+        out: dict[str, Any] = {}
+        for key, value in data.items():
+            out.update(leaves(value, f"{pointer}/{pointer_escape(key)}"))
+        return out
+    return {pointer: data}
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return sorted(map(show, a)) == sorted(map(show, b))
+    return a == b
+
+
+def _data(submission: Any) -> dict[str, Any]:
+    if submission is None:
+        return {}
+    data = submission.data() if hasattr(submission, "data") else dict(submission)
+    return data if isinstance(data, dict) else {}
+
+
+# -- the two entry points --------------------------------------------------------------------
+
+
+def diff_submissions(
+    game: Game,
+    old: Any,
+    new: Any,
+    *,
+    old_findings: Sequence[Any] = (),
+    new_findings: Sequence[Any] = (),
+    old_label: str = "old",
+    new_label: str = "new",
+) -> GameDiff:
+    """Every selection and stated value that changed between two submissions of ``game``."""
+    result = GameDiff(game, old_label, new_label)
+    old_data, new_data = _data(old), _data(new)
+    old_sel = old_data.get("paytables") or {}
+    new_sel = new_data.get("paytables") or {}
+    table_ids = [t for _, t, _ in game.definition.tables()]
+    paytable_changes: dict[str, Change] = {}
+    for tid in table_ids + sorted((set(old_sel) | set(new_sel)) - set(table_ids)):
+        a, b = old_sel.get(tid), new_sel.get(tid)
+        if tid not in table_ids:
+            if a != b:  # a key the game does not have: the validator says so
+                result.changes.append(Change(f"/paytables/{pointer_escape(tid)}", a, b, tid))
+            continue
+        wid, _ = game.table(tid)
+        va, vb = valuation(old, wid), valuation(new, wid)
+        if a != b or (
+            a is not None
+            and va.wager_amount != vb.wager_amount
+            and game.table(tid)[1].by_wager_amount is not None
+        ):
+            change = paytable_change(game, tid, a, b, va, vb)
+            paytable_changes[tid] = change
+            result.changes.append(change)
+    old_custom = getattr(old, "custom_paytables", None) or {}
+    new_custom = getattr(new, "custom_paytables", None) or {}
+    for tid in sorted(set(old_custom) | set(new_custom), key=_order(table_ids)):
+        a, b = old_custom.get(tid), new_custom.get(tid)
+        if a == b:
+            continue
+        if tid in table_ids:
+            result.changes.append(custom_change(game, tid, a, b))
+        else:
+            result.changes.append(
+                Change(f"/custom_paytables/{pointer_escape(tid)}", show_rows(a), show_rows(b))
+            )
+
+    before = leaves({k: v for k, v in old_data.items() if k not in _TABLES})
+    after = leaves({k: v for k, v in new_data.items() if k not in _TABLES})
+    priced: set[str] = set()
+    for pointer in list(after) + [p for p in before if p not in after]:
+        a, b = before.get(pointer), after.get(pointer)
+        if _same(a, b):
+            continue
+        change = Change(pointer, None if a is None else show(a), None if b is None else show(b))
+        parts = pointer.split("/")
+        if parts[1] == "progressives" and len(parts) > 2 and parts[2] not in priced:
+            priced.add(parts[2])
+            _price_meter_change(game, change, parts[2], old, new, old_sel, new_sel)
+        result.changes.append(change)
+    order = [*dict.fromkeys(GROUPS.values()), OTHER]
+    result.changes.sort(key=lambda c: order.index(c.group))  # stable: file order within
+    seen = {(f.code, f.path) for f in old_findings}
+    result.new_findings = [f for f in new_findings if (f.code, f.path) not in seen]
+    result.new_errors = sum(1 for f in new_findings if f.severity == "error")
+    result.new_warnings = sum(1 for f in new_findings if f.severity == "warning")
+    return result
+
+
+_TABLES = ("paytables", "custom_paytables")
+
+
+def _order(table_ids: list[str]) -> Any:
+    return lambda t: (table_ids.index(t) if t in table_ids else len(table_ids), t)
+
+
+def show_rows(rows: dict[str, Any] | None) -> str | None:
+    if not rows:
+        return None
+    return "; ".join(f"{k}: {show(v)}" for k, v in rows.items())
+
+
+def _price_meter_change(
+    game: Game, change: Change, wid: str, old: Any, new: Any, old_sel: dict, new_sel: dict
+) -> None:
+    """A progressive's meter or wager amount changed: its table's hold before and after."""
+    if wid not in game.definition.wagers:
+        return
+    for tid, table in game.definition.wagers[wid].tables.items():
+        letter_old, letter_new = old_sel.get(tid), new_sel.get(tid)
+        if table.paytables is not None and (letter_old is None or letter_old != letter_new):
+            continue  # not selected, or the paytable's own change carries the holds
+        rows = table_rows(table, letter_new)
+        if not _has_meter(rows):
+            continue
+        va, vb = valuation(old, wid), valuation(new, wid)
+        if va == vb:
+            continue
+        change.title = table_title(game, wid, tid, table)
+        change.hold_old = _hold(game, tid, table, letter_old, rows, va)
+        change.hold_new = _hold(game, tid, table, letter_new, rows, vb)
+        change.cite = table.meters.cite if table.meters else table.cite
+        return
+
+
+def diff_tables(
+    game: Game, table_id: str, old_letter: str, new_letter: str, wager_amount: Decimal | None
+) -> GameDiff:
+    """Two of the chapter's paytables for one table, side by side."""
+    value = Valuation(wager_amount=wager_amount)
+    result = GameDiff(game, f"Paytable {old_letter}", f"Paytable {new_letter}", submissions=False)
+    result.changes.append(paytable_change(game, table_id, old_letter, new_letter, value, value))
+    return result

@@ -1,0 +1,68 @@
+"""Exact holds for the diff, from the odds engine (``validator.odds``).
+
+The diff reads the engine's figures and never estimates one: where the engine is absent or
+cannot price a table, the hold is reported as unavailable, with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from validator.model.registry import Game
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A table's exact hold, or why there is none."""
+
+    value: Fraction | None
+    why_not: str | None = None
+    basis: str = "wager"  # "bonus": a bonus on another wager, its hold is minus its return
+
+
+def _engine() -> Any:
+    try:
+        import validator.odds as odds
+    except ImportError:
+        return None
+    return odds if hasattr(odds, "exact_odds") else None
+
+
+def table_hold(
+    game: Game,
+    table_id: str,
+    letter: str | None,
+    *,
+    wager_amount: Decimal | None = None,
+    meter: dict[str, Decimal] | None = None,
+) -> Hold:
+    """The exact hold of one of the chapter's tables (``letter`` None: the fixed table)."""
+    odds = _engine()
+    if odds is None:
+        return Hold(None, "the odds engine is not available")
+    kwargs: dict[str, Any] = {}
+    if wager_amount is not None:
+        kwargs["wager_amount"] = wager_amount
+    if meter:
+        kwargs["meter"] = meter
+    try:
+        result = odds.exact_odds(game, table_id, letter, **kwargs)
+    except (KeyError, ValueError, NotImplementedError, ArithmeticError) as e:
+        return Hold(None, f"the odds engine cannot price it: {e}")
+    return Hold(Fraction(result.hold), basis=getattr(result, "basis", "wager"))
+
+
+def rows_hold(game: Game, table_id: str, rows: dict[str, Any]) -> Hold:
+    """The exact hold of a table the submission states (where the chapter's text is missing)."""
+    odds = _engine()
+    if odds is None or not hasattr(odds, "odds_for_rows"):
+        return Hold(None, "the odds engine cannot price a stated table")
+    _, table = game.table(table_id)
+    try:
+        result = odds.odds_for_rows(game, table.pays_on, rows, table_id=table_id)
+    except (KeyError, ValueError, NotImplementedError, ArithmeticError) as e:
+        return Hold(None, f"the odds engine cannot price it: {e}")
+    return Hold(Fraction(result.hold), basis=getattr(result, "basis", "wager"))

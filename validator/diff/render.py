@@ -1,0 +1,283 @@
+"""A diff as a terminal report, as JSON (the contract of issue 6) and as a Markdown memo."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
+from typing import Any
+
+from validator.diff.compare import Change, GameDiff, HandRow
+from validator.diff.holds import Hold
+from validator.model.notation import parse_payout
+
+PLACES = 4
+
+
+def percent(value: Fraction, places: int = PLACES, sign: bool = False) -> str:
+    """An exact fraction as a percentage rounded half-even to ``places`` decimals."""
+    exact = Decimal(value.numerator * 100) / Decimal(value.denominator)
+    text = f"{exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)}"
+    return f"+{text}" if sign and value > 0 else text
+
+
+def direction(row: HandRow) -> str:
+    """What the change means to a patron holding that hand."""
+    if not row.changed:
+        return ""
+    if row.old is None or row.new is None:
+        return "added" if row.old is None else "removed"
+    old = parse_payout(row.old or "N/A")
+    new = parse_payout(row.new or "N/A")
+    kinds = {old.kind.value, new.kind.value}
+    a: Any = None
+    b: Any = None
+    if kinds <= {"to", "for", "push", "na"}:
+        a, b = old.net_units(), new.net_units()
+    elif kinds == {"fixed"}:
+        a, b = old.amount, new.amount
+    elif kinds == {"meter"} and old.meter == new.meter:
+        a, b = old.share, new.share
+    if a is None or a == b:
+        return "changed"
+    return "pays more" if b > a else "pays less"
+
+
+def cell(text: str | None, paid_as: str | None) -> str:
+    """A payout cell; "—" where the hand is not paid."""
+    if text is None:
+        return "—"
+    return f"{text} (as {paid_as.lower()})" if paid_as else text
+
+
+def hold_text(hold: Hold | None) -> str:
+    if hold is None:
+        return "—"
+    if hold.value is None:
+        return f"n/a ({hold.why_not})"
+    return f"{percent(hold.value)}%"
+
+
+def delta_text(change: Change) -> str:
+    delta = change.hold_delta
+    if delta is None:
+        return ""
+    return f"{percent(delta, sign=True)} percentage points"
+
+
+def selection(value: str | None, change: Change) -> str:
+    if value is None:
+        return "none"
+    if change.path.startswith("/paytables/") and len(value) == 1:
+        return f"Paytable {value}"
+    return value
+
+
+# -- JSON -------------------------------------------------------------------------------------
+
+
+def _number(value: Fraction | None) -> float | None:
+    return None if value is None else float(value * 100)
+
+
+def to_json(diff: GameDiff) -> dict[str, Any]:
+    """``{"game", "changes": [{"path", "old", "new", "hands", "hold_percent"}], "new_findings"}``.
+
+    ``hands`` lists the hands whose payout changed; ``hold_percent`` is null for a change
+    that moves no hold, and each figure is null where the engine gives none.
+    """
+    changes = []
+    for c in diff.changes:
+        hold = None
+        if c.has_hold:
+            hold = {
+                "old": _number(c.hold_old.value if c.hold_old else None),
+                "new": _number(c.hold_new.value if c.hold_new else None),
+                "delta": _number(c.hold_delta),
+            }
+        changes.append(
+            {
+                "path": c.path,
+                "old": c.old,
+                "new": c.new,
+                "hands": [
+                    {"hand": h.hand, "old": h.old, "new": h.new} for h in c.hands if h.changed
+                ],
+                "hold_percent": hold,
+            }
+        )
+    return {
+        "game": diff.game.id,
+        "changes": changes,
+        "new_findings": [_finding(f) for f in diff.new_findings],
+    }
+
+
+def _finding(finding: Any) -> dict[str, Any]:
+    if hasattr(finding, "to_dict"):
+        return finding.to_dict()
+    keys = ("code", "severity", "message", "cite", "path", "file", "line", "column", "hint")
+    return {k: getattr(finding, k, None) for k in keys}
+
+
+# -- terminal ---------------------------------------------------------------------------------
+
+
+def render_terminal(diff: GameDiff, out: Any) -> None:
+    """A rich report: per change, the hands side by side, changed cells highlighted."""
+    from rich.table import Table
+    from rich.text import Text
+
+    d = diff.game.definition
+    head = Text(f"{d.name}", style="bold")
+    head.append(f"  {d.chapter}", style="cyan")
+    out.print(head)
+    out.print(Text(f"old: {diff.old_label}\nnew: {diff.new_label}", style="dim"))
+    if not diff.changes:
+        out.print("\nNo selection or stated value changed.")
+    group = None
+    for c in diff.changes:
+        if c.group != group:
+            group = c.group
+            out.print(Text(f"\n{group}", style="bold underline"))
+        if c.hands:
+            title = Text(f"{c.title}: ", style="bold")
+            title.append(f"{selection(c.old, c)} → {selection(c.new, c)}")
+            title.append(f"  {c.path}", style="dim")
+            if c.cite:
+                title.append(f"  [{c.cite}]", style="dim")
+            out.print(title)
+            t = Table(show_edge=True, header_style="bold")
+            t.add_column("Hand")
+            t.add_column(selection(c.old, c), justify="right")
+            t.add_column(selection(c.new, c), justify="right")
+            t.add_column("")
+            for row in c.hands:
+                style = "bold yellow" if row.changed else ""
+                t.add_row(
+                    row.name,
+                    Text(cell(row.old, row.old_as), style=style),
+                    Text(cell(row.new, row.new_as), style=style),
+                    Text(direction(row), style=style),
+                )
+            out.print(t)
+        else:
+            line = Text(f"{c.path}: ", style="bold")
+            line.append(f"{c.old if c.old is not None else '(not stated)'} → ")
+            line.append(c.new if c.new is not None else "(not stated)", style="bold yellow")
+            if c.title:
+                line.append(f"  {c.title}", style="dim")
+            out.print(line)
+        if c.has_hold:
+            out.print(_hold_line(c))
+    _findings_terminal(diff, out)
+
+
+def _hold_line(c: Change) -> Any:
+    from rich.text import Text
+
+    t = Text("  Hold: ")
+    t.append(f"{hold_text(c.hold_old)} → {hold_text(c.hold_new)}")
+    if c.hold_delta is not None:
+        t.append(f"  ({delta_text(c)})", style="bold")
+    exact = [h.value for h in (c.hold_old, c.hold_new) if h is not None and h.value is not None]
+    if exact:
+        t.append("  exact: " + " → ".join(str(v) for v in exact), style="dim")
+    if any(h is not None and h.basis == "bonus" for h in (c.hold_old, c.hold_new)):
+        t.append("  (a bonus on another wager: minus its return per unit)", style="dim")
+    return t
+
+
+def _findings_terminal(diff: GameDiff, out: Any) -> None:
+    from rich.text import Text
+
+    if not diff.new_findings:
+        if diff.submissions:
+            out.print(Text("\nNo new findings.", style="dim"))
+        return
+    out.print(Text("\nNew findings (in the new submission, not in the old)", style="bold"))
+    for f in diff.new_findings:
+        line = Text(f"  {f.severity:<7} ", style="bold red" if f.severity == "error" else "")
+        line.append(f"{f.code}: {f.message}")
+        if f.cite:
+            line.append(f"  [{f.cite}]", style="dim")
+        line.append(f"  {f.file}:{f.line}:{f.column}", style="dim")
+        out.print(line)
+
+
+# -- Markdown memo ----------------------------------------------------------------------------
+
+
+def _md(text: str) -> str:
+    for ch in "\\`*_[]|<>":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def render_markdown(diff: GameDiff) -> str:
+    d = diff.game.definition
+    out = [f"# Paytable change: {_md(d.name)}", ""]
+    out.append(f"{_md(d.chapter)}  ")
+    out.append(f"Old: `{diff.old_label}`  ")
+    out.append(f"New: `{diff.new_label}`")
+    out += ["", "## Summary", ""]
+    if not diff.changes:
+        out.append("- No selection or stated value changed.")
+    for c in diff.changes:
+        item = f"- `{c.path}`: {_md(selection(c.old, c))} → {_md(selection(c.new, c))}"
+        if c.hold_delta is not None:
+            item += f"; hold {hold_text(c.hold_old)} → {hold_text(c.hold_new)} ({delta_text(c)})"
+        out.append(item)
+    if diff.submissions:
+        errors = [f for f in diff.new_findings if f.severity == "error"]
+        out.append(
+            f"- The new submission has {diff.new_errors} error(s) and {diff.new_warnings} "
+            f"warning(s); {len(diff.new_findings)} finding(s) are new"
+            + (f", {len(errors)} of them errors." if errors else ".")
+        )
+    for c in diff.changes:
+        if not c.hands:
+            continue
+        out += ["", f"## {_md(c.title)}: {_md(selection(c.old, c))} → {_md(selection(c.new, c))}"]
+        out += ["", f"`{c.path}`" + (f" ({_md(c.cite)})" if c.cite else ""), ""]
+        out.append(f"| Hand | {_md(selection(c.old, c))} | {_md(selection(c.new, c))} | |")
+        out.append("|---|---:|---:|---|")
+        for row in c.hands:
+            old, new = _md(cell(row.old, row.old_as)), _md(cell(row.new, row.new_as))
+            if row.changed:
+                old, new = f"**{old}**", f"**{new}**"
+            out.append(f"| {_md(row.name)} | {old} | {new} | {direction(row)} |")
+        if c.has_hold:
+            out += ["", _hold_md(c)]
+    others = [c for c in diff.changes if not c.hands]
+    if others:
+        out += ["", "## Other changes", "", "| What | Old | New | Hold |", "|---|---|---|---|"]
+        for c in others:
+            hold = (
+                f"{hold_text(c.hold_old)} → {hold_text(c.hold_new)} ({delta_text(c)})"
+                if c.has_hold
+                else ""
+            )
+            out.append(
+                f"| `{c.path}` | {_md(c.old or '(not stated)')} | "
+                f"{_md(c.new or '(not stated)')} | {_md(hold)} |"
+            )
+    if diff.new_findings:
+        out += ["", "## New findings", ""]
+        out.append("| Severity | Code | Message | Section | Where |")
+        out.append("|---|---|---|---|---|")
+        for f in diff.new_findings:
+            out.append(
+                f"| {f.severity} | `{f.code}` | {_md(f.message)} | {_md(f.cite or '')} | "
+                f"{_md(f'{f.file}:{f.line}:{f.column}')} |"
+            )
+    return "\n".join(out) + "\n"
+
+
+def _hold_md(c: Change) -> str:
+    text = f"Hold: {hold_text(c.hold_old)} → {hold_text(c.hold_new)}"
+    if c.hold_delta is not None:
+        text += f", **{delta_text(c)}**"
+    exact = [h.value for h in (c.hold_old, c.hold_new) if h is not None and h.value is not None]
+    if exact:
+        text += " (exact: " + " → ".join(str(v) for v in exact) + ")"
+    return _md(text).replace("\\*\\*", "**")

@@ -1,0 +1,57 @@
+"""A Rules Submission read and checked by the validator, for the commands built on it.
+
+``signage`` prints nothing for a submission with errors; ``diff`` reports the findings the
+new submission has and the old did not. Both take the validator's findings as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Checked:
+    """One submission file: its findings, and the submission when it could be read."""
+
+    file: str
+    findings: list[Any] = field(default_factory=list)  # validator.checks.findings.Finding
+    submission: Any = None  # validator.model.submission.RulesSubmission | None
+    unreadable: bool = False
+
+    @property
+    def errors(self) -> list[Any]:
+        return [f for f in self.findings if f.severity == "error"]
+
+
+def check_submission(path: Path | str, *, display: str | None = None) -> Checked:
+    """Validate one file with ``rulesub validate``'s checks."""
+    from validator.checks import validate_file
+
+    result = validate_file(Path(path))
+    checked = Checked(
+        file=display or str(path),
+        findings=list(result.findings),
+        submission=result.submission,
+        unreadable=bool(getattr(result, "unreadable", False)),
+    )
+    if display is not None:
+        checked.findings = [_relocated(f, display) for f in checked.findings]
+    return checked
+
+
+def _relocated(finding: Any, display: str) -> Any:
+    """The finding, reported against ``display`` (git's path, not its temporary file)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(finding) and hasattr(finding, "file"):
+        return dataclasses.replace(finding, file=display)
+    return finding
+
+
+def describe(finding: Any) -> str:
+    """One finding on one line: ``file:line:column: severity code: message [cite]``."""
+    cite = f" [{finding.cite}]" if getattr(finding, "cite", None) else ""
+    where = f"{finding.file}:{finding.line}:{finding.column}"
+    return f"{where}: {finding.severity} {finding.code}: {finding.message}{cite}"

@@ -1,0 +1,118 @@
+"""Signage as plain text (terminal, tests) and Markdown (a memo or a print shop's brief).
+
+Each line carries its citation in brackets unless ``cite=False`` (the printed sign). A
+paytable's citation stands on its title line and covers its rows.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from validator.signage.build import PLACEMENT, Line, Paytable, Sign, SignSet
+
+DRAFT_NOTICE = "DRAFT: the Rules Submission has errors; not for posting"
+
+
+WIDTH = 88  # the terminal text wraps long lines; HTML and Markdown do not
+
+
+def _cited(text: str, cite: str, with_cite: bool, indent: str = "") -> str:
+    """A line and its citation, wrapped with a hanging indent."""
+    line = f"{text}  [{cite}]" if with_cite else text
+    return textwrap.fill(
+        line,
+        WIDTH,
+        initial_indent=indent,
+        subsequent_indent=indent + "    ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def heading(signs: SignSet) -> list[str]:
+    """Who the signs are for: the casino, the game, the submission's date."""
+    who = " · ".join(p for p in (signs.certificate_holder, signs.facility) if p)
+    game = f"{signs.game_name} ({signs.chapter})"
+    if signs.effective:
+        game += f" · Rules Submission effective {signs.effective.isoformat()}"
+    return [who, game] if who else [game]
+
+
+def _paytable_text(table: Paytable, with_cite: bool) -> list[str]:
+    out = [_cited(table.title, table.cite, with_cite)]
+    width = max([len("Hand")] + [len(h) for h, _ in table.rows])
+    pay = max([len(table.column)] + [len(p) for _, p in table.rows])
+    out.append(f"  {'Hand'.ljust(width)}  {table.column.rjust(pay)}")
+    out += [f"  {hand.ljust(width)}  {payout.rjust(pay)}" for hand, payout in table.rows]
+    out += [_cited(line.text, line.cite, with_cite, "  ") for line in table.lines]
+    return out
+
+
+def sign_text(sign: Sign, number: int, total: int, with_cite: bool = True) -> list[str]:
+    title = f"Sign {number} of {total}: {sign.title}" if with_cite else sign.title
+    out = [f"== {title} =="]
+    if with_cite:
+        out.append(_cited(PLACEMENT[sign.placement], sign.cite, True))
+    for item in sign.items:
+        out.append("")
+        if isinstance(item, Paytable):
+            out += _paytable_text(item, with_cite)
+        else:
+            out.append(_cited(item.text, item.cite, with_cite))
+    return out
+
+
+def render_text(signs: SignSet, *, cite: bool = True) -> str:
+    lines: list[str] = []
+    if signs.draft:
+        lines += [DRAFT_NOTICE, *[f"  {p}" for p in signs.problems], ""]
+    lines += heading(signs)
+    total = len(signs.signs)
+    for i, sign in enumerate(signs.signs, 1):
+        lines.append("")
+        lines += sign_text(sign, i, total, cite)
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    """Escape what Markdown would read as markup in sign text."""
+    for ch in "\\`*_[]|<>#":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def _md_cite(cite: str, with_cite: bool) -> str:
+    return f" ({_md(cite)})" if with_cite else ""
+
+
+def render_markdown(signs: SignSet, *, cite: bool = True) -> str:
+    out: list[str] = []
+    who = signs.certificate_holder or signs.game_name
+    out.append(f"# Signage: {_md(who)}")
+    out.append("")
+    if signs.draft:
+        out.append(f"> **{_md(DRAFT_NOTICE)}**")
+        out += [f"> - {_md(p)}" for p in signs.problems]
+        out.append("")
+    out += [_md(line) + "  " for line in heading(signs)]
+    total = len(signs.signs)
+    for i, sign in enumerate(signs.signs, 1):
+        out.append("")
+        title = f"Sign {i} of {total}: {sign.title}" if cite else sign.title
+        out.append(f"## {_md(title)}")
+        if cite:
+            out += ["", f"_{_md(PLACEMENT[sign.placement])}_{_md_cite(sign.cite, True)}"]
+        for item in sign.items:
+            out.append("")
+            if isinstance(item, Paytable):
+                out.append(f"**{_md(item.title)}**{_md_cite(item.cite, cite)}")
+                out.append("")
+                out.append(f"| Hand | {_md(item.column)} |")
+                out.append("|---|---:|")
+                out += [f"| {_md(h)} | {_md(p)} |" for h, p in item.rows]
+                for line in item.lines:
+                    out += ["", _md(line.text) + _md_cite(line.cite, cite)]
+            else:
+                assert isinstance(item, Line)
+                out.append(_md(item.text) + _md_cite(item.cite, cite))
+    return "\n".join(out) + "\n"
