@@ -28,7 +28,7 @@ SIZES = {
     "high-card-flush": (7,),
     "high-card-flush-straight-flush": (7,),
     "pocket-bonus": (2,),
-    "low-ace-to-five": (4, 5, 7, 8),
+    "low-ace-to-five": (5, 7),
 }
 
 

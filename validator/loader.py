@@ -105,7 +105,8 @@ def load_yaml(path: Path | str, *, display: str | None = None) -> Located:
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         what = (e.problem or e.context or "not valid YAML").strip()
         if "duplicate key" in str(e).lower():
-            what = "duplicate key: " + (str(e).split('found duplicate key "')[-1].split('"')[0])
+            key = str(e).split('found duplicate key "')[-1].split('"')[0]
+            what = f"duplicate key {key!r}: each key may appear only once in a mapping"
             mark = e.problem_mark
             line, col = (mark.line + 1, mark.column + 1) if mark else (line, col)
         raise LoadError(name, line, col, f"not valid YAML: {what}") from None
@@ -216,8 +217,10 @@ def locate_errors(
         if kind == "extra_forbidden":
             parent = pointer.rsplit("/", 1)[0]
             key = parts[-1] if parts else ""
-            choices = (known_keys or {}).get(parent, ())
+            choices = list((known_keys or {}).get(parent, ()))
             msg = f"unknown key {key!r}{did_you_mean(str(key), choices)}"
+            if choices:
+                msg += f"; expected one of: {', '.join(choices)}"
             pos = located.position(pointer, key=True)
         elif kind == "missing":
             msg = f"missing required key {parts[-1]!r}" if parts else "missing"
@@ -228,6 +231,33 @@ def locate_errors(
             continue
         seen.add((pointer, msg))
         out.append(FieldError(pointer or "/", msg, pos.line, pos.column, kind))
+    return _fold_alternatives(out)
+
+
+def _fold_alternatives(errors: list[FieldError]) -> list[FieldError]:
+    """A value that fails every member of a union (a rate, or 'N/A', or 'stated') is one
+    problem: keep the specific message and name the literal alternatives in it."""
+    literals: dict[str, list[str]] = {}
+    for e in errors:
+        if e.kind == "literal_error":
+            literals.setdefault(e.pointer, []).append(e.message.removeprefix("Input should be "))
+    folded = {e.pointer for e in errors if e.kind != "literal_error"} & set(literals)
+    out = []
+    for e in errors:
+        if e.pointer in folded:
+            if e.kind == "literal_error":
+                continue
+            if e.pointer not in literals:  # already folded into an earlier message
+                out.append(e)
+                continue
+            e = FieldError(
+                e.pointer,
+                f"{e.message}; or {' or '.join(literals.pop(e.pointer))}",
+                e.line,
+                e.column,
+                e.kind,
+            )
+        out.append(e)
     return out
 
 

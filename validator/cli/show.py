@@ -35,9 +35,13 @@ def render_game(out: Console, g: Game, only_wager: str | None = None) -> None:
     out.print(Text(d.source.document, style="dim"))
     if only_wager is None:
         out.print(_rules(g))
+    if only_wager is None and d.kind == "nonbanking":
+        from validator.cli.show_poker import render_poker
+
+        render_poker(out, g)
     for wid, wager in d.wagers.items():
         if only_wager in (None, wid):
-            out.print(_wager(g, wid, wager))
+            out.print(_wager(g, wid, wager, out.width - 4))
     if only_wager is None and d.payout_limit:
         pl = d.payout_limit
         text = f"optional, per player per round; at least {format_money(pl.at_least)}" + (
@@ -83,13 +87,16 @@ def _rules(g: Game) -> Panel:
         )
     ch = c.change_every_hours
     parts = []
-    if ch.hand:
+    if ch and ch.hand:
         parts.append(f"{ch.hand} h dealt by hand")
-    if ch.shoe:
+    if ch and ch.shoe:
         parts.append(f"{ch.shoe} h from a manual or automated dealing shoe")
-    if ch.any:
+    if ch and ch.any:
         parts.append(f"{ch.any} h")
-    lines.append(_line("Deck change at least every", "; ".join(parts), ch.cite))
+    if ch is not None:
+        lines.append(_line("Deck change at least every", "; ".join(parts), ch.cite))
+    else:
+        lines.append(_line("Deck change", "not stated by the rule source"))
     for who, dealt in c.dealt.items():
         extra = f", card(s) {', '.join(map(str, dealt.face_up))} face up" if dealt.face_up else ""
         if dealt.when_wagered:
@@ -104,8 +111,11 @@ def _rules(g: Game) -> Panel:
             if hand.losing_of
             else " + ".join(hand.cards) + (f" (first {hand.first})" if hand.first else "")
         )
+        if hand.use:  # Omaha: exactly so many of each group
+            src = "exactly " + " + ".join(f"{n} of {grp}" for grp, n in hand.use.items())
+        qual = f", {hand.qualifier.replace('_', ' ')}" if hand.qualifier else ""
         lines.append(
-            _line(f"Hand {hid}", f"{ranking.name}, best {ranking.size} of {src}", hand.cite)
+            _line(f"Hand {hid}", f"{ranking.name}, best {ranking.size} of {src}{qual}", hand.cite)
         )
     if d.dealer and d.dealer.qualifies:
         q = d.dealer.qualifies
@@ -124,7 +134,7 @@ def _rules(g: Game) -> Panel:
     return Panel(Group(*lines), title="Table and cards", title_align="left")
 
 
-def _wager(g: Game, wid: str, w: Wager) -> Panel:
+def _wager(g: Game, wid: str, w: Wager, width: int = 200) -> Panel:
     parts: list[Any] = []
     status = "optional (if specified in the Rules Submission)" if w.optional else "base game"
     parts.append(_line("Wager", f"{wid}: {status}", w.cite))
@@ -158,7 +168,7 @@ def _wager(g: Game, wid: str, w: Wager) -> Panel:
     if w.note:
         parts.append(Text(w.note, style="italic"))
     for tid, table in w.tables.items():
-        parts.append(_table(g, tid, table))
+        parts.append(_table(g, tid, table, width))
     return Panel(Group(*parts), title=w.name, title_align="left")
 
 
@@ -179,7 +189,43 @@ def hand_names(g: Game, table: Table) -> dict[str, str]:
     return {c.id: c.name for c in ev.categories}
 
 
-def _table(g: Game, tid: str, table: Table) -> Group:
+def _side_by_side(
+    head: str, labels: list[str], rows: list[tuple[str, list[str]]], width: int, title: str = ""
+) -> list[RichTable]:
+    """Columns side by side, as the chapter prints them; when they do not fit the width,
+    split into several tables of whole columns (as the chapters split A-C and D-F), so that
+    no figure is ever cut."""
+    first = max([len(head)] + [len(name) for name, _ in rows]) + 3
+    widths = [
+        max([len(label)] + [len(cells[i]) for _, cells in rows]) + 3
+        for i, label in enumerate(labels)
+    ]
+    groups: list[list[int]] = [[]]
+    used = 1 + first
+    for i, w in enumerate(widths):
+        if groups[-1] and used + w > width:
+            groups.append([])
+            used = 1 + first
+        groups[-1].append(i)
+        used += w
+    tables = []
+    for n, group in enumerate(groups):
+        rt = RichTable(
+            title=title if n == 0 and title else None,
+            title_justify="left",
+            show_edge=True,
+            header_style="bold",
+        )
+        rt.add_column(head, overflow="fold")
+        for i in group:
+            rt.add_column(labels[i], justify="right", no_wrap=True)
+        for name, cells in rows:
+            rt.add_row(name, *[cells[i] for i in group])
+        tables.append(rt)
+    return tables
+
+
+def _table(g: Game, tid: str, table: Table, width: int = 200) -> Group:
     title = Text(f"{table.name} ", style="bold")
     title.append(f"(table id {tid}", style="dim")
     title.append(", selected by the certificate holder)" if table.selectable else ")", style="dim")
@@ -196,20 +242,18 @@ def _table(g: Game, tid: str, table: Table) -> Group:
     names = hand_names(g, table)
     order = [h for h in names if any(h in rows for rows in columns.values())]
     if columns and order:
-        rt = RichTable(show_edge=True, header_style="bold")
-        rt.add_column("Hand")
-        for label in columns:
-            rt.add_column(label, justify="right")
-        for hand in order:
-            rt.add_row(
+        rows = [
+            (
                 names[hand],
-                *[columns[label][hand].text if hand in columns[label] else "" for label in columns],
+                [columns[label][hand].text if hand in columns[label] else "" for label in columns],
             )
-        items.append(rt)
+            for hand in order
+        ]
+        items += _side_by_side("Hand", list(columns), rows, width)
     if table.meters:
-        items.append(_meters(table.meters, table))
+        items.append(_meters(table.meters, table, width))
     if table.only_highest:
-        items.append(_line("Only the highest hand is paid", "", table.only_highest.cite))
+        items.append(_line("Paid", "only the highest ranking hand formed", table.only_highest.cite))
     if table.envy:
         items.append(
             _line(
@@ -248,20 +292,13 @@ def _meter_cell(rule: MeterRule | None, field: str) -> str:
     return format_rate(value)
 
 
-def _meters(meters: Meters, table: Table) -> Group:
+def _meters(meters: Meters, table: Table, width: int = 200) -> Group:
     letters = list(meters.paytables or {}) or ["all"]
     per = {k: meters.for_paytable(None if k == "all" else k) for k in letters}
     names: list[str] = []
     for rules in per.values():
         names += [n for n in rules if n not in names]
-    rt = RichTable(
-        title="Seed, reseed and rate of progression (per unit wagered)",
-        title_justify="left",
-        header_style="bold",
-    )
-    rt.add_column("")
-    for k in letters:
-        rt.add_column("Every paytable" if k == "all" else f"Paytable {k}", justify="right")
+    labels = ["Every paytable" if k == "all" else f"Paytable {k}" for k in letters]
     fields = [
         ("seed", "Seed"),
         ("reseed", "Reseed"),
@@ -270,12 +307,16 @@ def _meters(meters: Meters, table: Table) -> Group:
         ("increment", "Increment"),
         ("reserve_increment", "Reserve increment"),
     ]
+    rows = []
     for name in names:
         for field, label in fields:
             cells = [_meter_cell(per[k].get(name), field) for k in letters]
-            if any(c not in ("", "N/A") for c in cells):
-                rt.add_row(f"{label} ({name})", *cells)
-    items: list[Any] = [rt, _line("Meters", "as above", meters.cite)]
+            # a row the chapter prints, even where it says N/A (§ 641a.12(d)(3) "Reserve")
+            if any(getattr(per[k].get(name), field, None) is not None for k in letters):
+                rows.append((f"{label} ({name})", cells))
+    title = "Seed, reseed and rate of progression (per unit wagered)"
+    items: list[Any] = [*_side_by_side("", labels, rows, width, title)]
+    items.append(_line("Meters", "as above", meters.cite))
     if meters.paid_when:
         items.append(
             _line(

@@ -85,15 +85,29 @@ class Category(Strict):
         return int(getattr(self, self.shape))
 
 
+class HandQualifier(Strict):
+    """A floor a hand must reach to win at all (Poker's "eight or better" low, § 553.10(j)):
+    its category at least ``at_least``, and, with ``max_rank``, no card ranked above it."""
+
+    at_least: str
+    max_rank: Rank | None = None
+    cite: str
+    note: str | None = None
+
+
 class Ranking(Strict):
     id: str = ""
     name: str
     size: int = Field(ge=1, le=13, description="the most cards one combination may use")
     ace_low: bool = False
+    #: ``ace-to-five``: the ace ranks below the 2, straights and flushes are not considered,
+    #: and hands rank in the inverse of the High order (§ 553.4(c), (d))
+    low: Literal["ace-to-five"] | None = None
     tiebreak: Literal["grouped", "combination"] = "grouped"
     cite: str
     note: str | None = None
     categories: list[Category]
+    qualifiers: dict[str, HandQualifier] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _consistent(self) -> Ranking:
@@ -113,6 +127,21 @@ class Ranking(Strict):
                     f"more than the ranking's size {self.size}"
                 )
             seen.add(c.id)
+        if self.low is not None:
+            for c in self.categories:
+                if c.shape not in ("of_a_kind", "any") or c.refines is not None:
+                    raise ValueError(
+                        f"ranking {self.id!r}: a low ranking ignores straights and flushes "
+                        f"(§ 553.4(d)); its categories are of_a_kind groups and `any`, "
+                        f"not {c.id!r} ({c.shape})"
+                    )
+            if self.tiebreak != "grouped":
+                raise ValueError(f"ranking {self.id!r}: a low ranking compares rank groups")
+        for qid, q in self.qualifiers.items():
+            if q.at_least not in ids:
+                raise ValueError(
+                    f"ranking {self.id!r}: qualifier {qid!r} names no category {q.at_least!r}"
+                )
         return self
 
     def category(self, category_id: str) -> Category:
@@ -126,5 +155,24 @@ class Ranking(Strict):
         return [c.id for c in self.categories]
 
 
+class CardOrder(Strict):
+    """Single cards ranked by rank, then by suit (the Stud Forced Bet, § 553.10(d); odd
+    chips, § 553.10(i)(2)(iv)): ``ranks`` and ``suits`` highest first."""
+
+    id: str = ""
+    name: str
+    ranks: list[Rank] = Field(min_length=13, max_length=13)
+    suits: list[Suit] = Field(min_length=4, max_length=4)
+    cite: str
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _complete(self) -> CardOrder:
+        if len(set(self.ranks)) != 13 or len(set(self.suits)) != 4:
+            raise ValueError(f"card order {self.id!r} must list every rank and suit once")
+        return self
+
+
 class RankingsFile(Strict):
     rankings: dict[str, Ranking]
+    card_orders: dict[str, CardOrder] = Field(default_factory=dict)

@@ -8,14 +8,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import UnionType
+from typing import Annotated, Union, get_args, get_origin
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from validator import GAMES_DIR
 from validator.loader import LoadError, Located, did_you_mean, join, load_yaml, locate_errors
+from validator.model.compose import Composed, compose
 from validator.model.game import GameDefinition, HandDef, Table
 from validator.model.notation import PayoutKind
-from validator.model.ranking import Ranking, RankingsFile
+from validator.model.poker import poker_problems
+from validator.model.ranking import CardOrder, Ranking, RankingsFile
 from validator.rankings.evaluator import Evaluator
 
 RANKINGS_FILE = "rankings.yaml"
@@ -36,32 +40,109 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _file_name(loc: Located, pointer: str, *, key: bool = False) -> str:
+    """The file a value was written in: a shared rule file for a value a game inherits."""
+    if isinstance(loc, Composed):
+        return _display(loc.layer_of(pointer, key=key).path)
+    return _display(loc.path)
+
+
 def _validate(model: type, located: Located) -> object:
     try:
         return model.model_validate(located.data)
     except ValidationError as exc:
-        name = _display(located.path)
+        errors = locate_errors(exc, located, _known_keys(model, located.data))
         raise GameFileError(
             [
-                LoadError(name, e.line, e.column, f"{e.pointer}: {e.message}")
-                for e in locate_errors(exc, located, _known_keys(model, located.data))
+                LoadError(
+                    _file_name(located, e.pointer, key=e.kind == "extra_forbidden"),
+                    e.line,
+                    e.column,
+                    f"{e.pointer}: {e.message}",
+                )
+                for e in sorted(errors, key=lambda e: (e.line, e.column))
             ]
         ) from None
 
 
+class _KnownKeys(dict):
+    """The keys a model accepts at a JSON pointer, found by walking the model's fields
+    (for 'did you mean' and 'expected one of' on unknown keys, at any depth)."""
+
+    def __init__(self, model: type) -> None:
+        super().__init__()
+        self.model = model
+
+    def __bool__(self) -> bool:
+        return True
+
+    def get(self, pointer: str, default: object = ()) -> object:  # type: ignore[override]
+        node: object = self.model
+        for part in [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]:
+            node = _step(node, part)
+            if node is None:
+                return default
+        model = _model_of(node)
+        if model is None:
+            return default
+        return [f.alias or name for name, f in model.model_fields.items()]
+
+
+def _members(annotation: object) -> list[object]:
+    """An annotation with Annotated/Optional/Union unwrapped into its members."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _members(get_args(annotation)[0])
+    if origin in (Union, UnionType):
+        return [m for a in get_args(annotation) for m in _members(a)]
+    return [annotation]
+
+
+def _model_of(annotation: object) -> type[BaseModel] | None:
+    for m in _members(annotation):
+        if isinstance(m, type) and issubclass(m, BaseModel):
+            return m
+    return None
+
+
+def _step(annotation: object, part: str) -> object | None:
+    if (model := _model_of(annotation)) is not None:
+        for name, f in model.model_fields.items():
+            if part in (name, f.alias):
+                return f.annotation
+        return None
+    for m in _members(annotation):
+        if get_origin(m) is dict:
+            return get_args(m)[1]
+        if get_origin(m) is list and part.isdigit():
+            return get_args(m)[0]
+    return None
+
+
 def _known_keys(model: type, data: object) -> dict[str, list[str]]:
-    """Field names by pointer, for 'did you mean' on unknown keys (top levels only)."""
-    out: dict[str, list[str]] = {"": list(model.model_fields)}  # type: ignore[attr-defined]
-    return out
+    """Field names by pointer, for 'did you mean' on unknown keys."""
+    return _KnownKeys(model)
 
 
 @cache
-def load_rankings(games_dir: Path = GAMES_DIR) -> dict[str, Ranking]:
+def load_rankings_file(games_dir: Path = GAMES_DIR) -> RankingsFile:
     path = games_dir / RANKINGS_FILE
     located = load_yaml(path, display=_display(path))
     parsed = _validate(RankingsFile, located)
     assert isinstance(parsed, RankingsFile)
+    return parsed
+
+
+@cache
+def load_rankings(games_dir: Path = GAMES_DIR) -> dict[str, Ranking]:
+    parsed = load_rankings_file(games_dir)
     return {k: v.model_copy(update={"id": k}) for k, v in parsed.rankings.items()}
+
+
+def load_card_orders(games_dir: Path = GAMES_DIR) -> dict[str, CardOrder]:
+    """Single-card orders (rank, then suit) of games/rankings.yaml: the Stud Forced Bet."""
+    parsed = load_rankings_file(games_dir)
+    return {k: v.model_copy(update={"id": k}) for k, v in parsed.card_orders.items()}
 
 
 @dataclass
@@ -128,7 +209,7 @@ def load_game(game_id: str, games_dir: Path = GAMES_DIR) -> Game:
 
 
 def load_game_file(path: Path, games_dir: Path = GAMES_DIR) -> Game:
-    located = load_yaml(path, display=_display(path))
+    located = compose(path, games_dir, _display)  # with the shared rule files it extends
     definition = _validate(GameDefinition, located)
     assert isinstance(definition, GameDefinition)
     rankings = load_rankings(games_dir)
@@ -162,7 +243,9 @@ def check_references(
 
     def err(pointer: str, message: str) -> None:
         pos = loc.position(pointer)
-        errors.append(LoadError(name, pos.line, pos.column, f"{pointer}: {message}"))
+        errors.append(
+            LoadError(_file_name(loc, pointer), pos.line, pos.column, f"{pointer}: {message}")
+        )
 
     def categories(hand_id: str) -> list[str]:
         hand = g.hands.get(hand_id)
@@ -229,6 +312,11 @@ def check_references(
     for who, dealt in g.cards.dealt.items():
         if dealt.when_wagered and dealt.when_wagered not in g.wagers:
             err(f"/cards/dealt/{who}/when_wagered", f"no wager {dealt.when_wagered!r}")
+    games_dir = loc.path.parent
+    for pointer, message in poker_problems(
+        g, rankings, load_card_orders(games_dir), game_ids(games_dir)
+    ):
+        err(pointer, message)
     return errors
 
 
@@ -243,7 +331,9 @@ def _check_table(
 
     def err(pointer: str, message: str) -> None:
         pos = loc.position(pointer)
-        errors.append(LoadError(name, pos.line, pos.column, f"{pointer}: {message}"))
+        errors.append(
+            LoadError(_file_name(loc, pointer), pos.line, pos.column, f"{pointer}: {message}")
+        )
 
     if table.pays_on is not None and table.pays_on not in g.hands:
         err(f"{tp}/pays_on", f"no hand {table.pays_on!r}{did_you_mean(table.pays_on, g.hands)}")
@@ -276,7 +366,9 @@ def _check_table(
         ranking = rankings_of(loc)[g.hands[table.pays_on].ranking]
         refinements = {c.id for c in ranking.categories if c.refines}
     if table.paytables:
-        all_rows = {r for rows in table.paytables.values() for r in rows} - refinements
+        # rows that are no hand at all were reported above: not "missing" from the others
+        all_rows = {r for rows in table.paytables.values() for r in rows if r in allowed}
+        all_rows -= refinements
         for letter, rows in table.paytables.items():
             for missing in sorted(
                 all_rows - set(rows), key=lambda r: allowed.index(r) if r in allowed else 0

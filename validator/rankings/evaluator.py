@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 
-from validator.cards import cards_str, rank_of
-from validator.model.ranking import Category, Ranking
-from validator.rankings.primitives import Combo, Hand, find
+from validator.cards import cards_str, rank_of, suit_of
+from validator.model.ranking import CardOrder, Category, Ranking
+from validator.rankings.primitives import SUIT_INDEX, Combo, Hand, find
 
 STRAIGHT_SHAPES = frozenset({"straight", "straight_flush", "same_color_straight"})
 
@@ -105,6 +105,8 @@ class Evaluator:
     # -- the best hand, for comparisons ----------------------------------------------------
 
     def best(self, cards: Sequence[int]) -> HandValue:
+        if self.ranking.low is not None:
+            return self._best_low(cards)
         h = Hand(cards)
         for c in self._comparing:
             combo = find(c, h, self.ace_low)
@@ -120,6 +122,8 @@ class Evaluator:
         """The definition of the best hand: the highest of every ``size``-card subset."""
         size = self.ranking.size
         subsets = [tuple(cards)] if len(cards) <= size else combinations(cards, size)
+        if self.ranking.low is not None:
+            return max((self._low_value(sub) for sub in subsets), key=lambda v: v.key)
         values = []
         for sub in subsets:
             h = Hand(sub)
@@ -148,6 +152,61 @@ class Evaluator:
             self.ranking.id, c.id, c.name, (self._strength[c.id], *tiebreak), ordered, combo
         )
 
+    def best_using(self, parts: Sequence[tuple[Sequence[int], int]]) -> HandValue:
+        """The best hand made of exactly ``n`` cards from each part: Omaha's two of the four
+        hole cards and three of the five community cards (§ 553.12(j))."""
+        for cards, n in parts:
+            if len(cards) < n:
+                raise ValueError(f"{n} cards must be used from {len(cards)}: {cards_str(cards)}")
+        best: HandValue | None = None
+        for picks in product(*(combinations(cards, n) for cards, n in parts)):
+            value = self.best([c for pick in picks for c in pick])
+            if best is None or value.key > best.key:
+                best = value
+        assert best is not None
+        return best
+
+    # -- low hands: the inverse of the High order, the ace below the 2 (§ 553.4(c), (d)) --
+
+    def _best_low(self, cards: Sequence[int]) -> HandValue:
+        """The lowest five distinct ranks make the best low whenever there are five; the
+        lowest suit is kept of each rank (the low odd chip goes by the lowest card by suit,
+        § 553.10(i)(2)(iii)). With fewer distinct ranks, pairs must play: every subset."""
+        size = self.ranking.size
+        lowest: dict[int, int] = {}
+        for c in sorted(cards, key=lambda c: (low_rank(c), suit_of(c))):
+            lowest.setdefault(low_rank(c), c)
+        if len(lowest) >= size or len(cards) <= size:
+            if len(lowest) >= size:
+                return self._low_value(tuple(lowest.values())[:size])
+            return self._low_value(tuple(cards))
+        return self.best_by_subsets(cards)
+
+    def _low_value(self, hand: Sequence[int]) -> HandValue:
+        h = Hand(hand)
+        c = next(c for c in self._comparing if find(c, h, False) is not None)
+        counts = Counter(low_rank(x) for x in hand)
+        order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+        tiebreak = tuple(r for r in order for _ in range(counts[r]))
+        # the lowest High hand is the best low: negate, so that a higher key is a better low
+        key = (-self._strength[c.id], *(-r for r in tiebreak))
+        cards = tuple(
+            sorted(hand, key=lambda x: (counts[low_rank(x)], low_rank(x), suit_of(x)), reverse=True)
+        )
+        combination = tuple(x for x in cards if counts[low_rank(x)] > 1)
+        return HandValue(self.ranking.id, c.id, c.name, key, cards, combination)
+
+    def qualifies(self, value: HandValue, qualifier_id: str) -> bool:
+        """Whether a hand meets one of the ranking's qualifiers ("eight or better":
+        no pair and no card above an eight, § 553.10(j))."""
+        q = self.ranking.qualifiers[qualifier_id]
+        if not self.at_least(value, q.at_least):
+            return False
+        if q.max_rank is None:
+            return True
+        top = max(low_rank(x) if self.ranking.low else rank_of(x) for x in value.cards)
+        return top <= q.max_rank
+
     def compare(self, a: Sequence[int] | HandValue, b: Sequence[int] | HandValue) -> int:
         """1 if a ranks higher, -1 if lower, 0 for a tie."""
         ka = (a if isinstance(a, HandValue) else self.best(a)).key
@@ -156,4 +215,20 @@ class Evaluator:
 
     def at_least(self, value: HandValue, category_id: str) -> bool:
         """Whether a hand ranks at least as high as the lowest hand of ``category_id``."""
+        if self.ranking.low is not None:
+            return value.key[0] >= -self._strength[category_id]
         return value.key[0] >= self._strength[category_id]
+
+
+def low_rank(card: int) -> int:
+    """A card's rank where the ace ranks below the 2 (1..13)."""
+    r = rank_of(card)
+    return 1 if r == 14 else r
+
+
+def card_order_key(order: CardOrder, card: int) -> tuple[int, int]:
+    """Compare single cards by rank, then by suit, as ``order`` ranks them (higher is
+    higher): the Stud Forced Bet's up-cards (§ 553.10(d)), the odd chip (§ 553.10(i)(2))."""
+    ranks = {r: len(order.ranks) - i for i, r in enumerate(order.ranks)}
+    suits = {SUIT_INDEX[s]: len(order.suits) - i for i, s in enumerate(order.suits)}
+    return ranks[rank_of(card)], suits[suit_of(card)]

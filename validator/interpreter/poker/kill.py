@@ -1,0 +1,52 @@
+"""The Kill and Half-kill options of Omaha High-low-hand Split Eight or Better (§ 553.1;
+§ 553.12(m)): after one player wins an entire qualifying pot the next hand's limits are
+twice the posted limits (Kill) or one and a half times them (Half-kill); they stay until a
+pot is split between one player winning the high hand and another the low hand, or a pot is
+less than the qualifying pot. The pot compared is the round's pot as § 553.1 defines it:
+what is awarded, after the rake and any Bad Beat contribution."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from validator.interpreter.poker.money import Cents, dollar_text
+
+
+@dataclass(frozen=True)
+class KillRule:
+    option: str  # kill | half_kill
+    multiplier: Fraction
+    qualifying_pot: Cents
+    in_effect: bool = False  # for this hand
+
+
+@dataclass(frozen=True)
+class KillResult:
+    in_effect_next: bool
+    multiplier_next: Fraction
+    reason: str
+
+
+def next_hand(
+    rule: KillRule, pot: Cents, scooped_by: int | None, split_high_low: bool, cite: str
+) -> KillResult:
+    qualifying = pot >= rule.qualifying_pot
+    name = "Kill" if rule.option == "kill" else "Half-kill"
+    size = f"the {dollar_text(pot)} pot"
+    threshold = f"the {dollar_text(rule.qualifying_pot)} qualifying pot"
+    if scooped_by is not None and qualifying:
+        on, why = True, f"seat {scooped_by} won all of {size}, at least {threshold}"
+    elif not rule.in_effect:
+        on, why = False, "no single player won an entire qualifying pot"
+    elif not qualifying:
+        on, why = False, f"{size} is less than {threshold}"
+    elif split_high_low:
+        on, why = False, "the pot was split between a high hand and a different low hand"
+    else:
+        on, why = True, "the limits stay until a pot is split high/low or under the qualifying pot"
+    mult = rule.multiplier if on else Fraction(1)
+    state = (
+        f"the {name} is in effect next hand (limits ×{mult})" if on else ("posted limits next hand")
+    )
+    return KillResult(on, mult, f"{state}: {why} [{cite}]")

@@ -1,0 +1,115 @@
+"""The rake (§ 553.15): what the house takes from the pots.
+
+- A percentage rake, at most the source's maximum rate (10%, § 553.15(b)(1)), of the pot
+  and of each side pot, rounded down to the rake unit (the table's smallest chip unless
+  stated), so that no pot is raked more than the rate; a cap applies to the round of play,
+  taken from the pots in the order they formed (the main pot first).
+- An incremental rake (§ 553.15(b)(2)): an amount taken at each predetermined level the pot
+  (all pots of the round together) reaches; capped; taken from the main pot first.
+- Time charges (§ 553.15(b)(3)): an hourly fee assessed every 20 or 30 minutes per player
+  or per table; never taken from a pot (``time_charge``).
+
+The uncalled final bet is no part of any pot, so it is never raked (§ 553.15(d)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from validator.interpreter.poker.money import Cents, dollar_text
+from validator.interpreter.poker.pots import Pot
+from validator.model.notation import format_rate
+
+
+@dataclass(frozen=True)
+class RakeRule:
+    """The rake a table takes, as its Rules Submission states it."""
+
+    kind: Literal["percentage", "incremental", "time", "none"]
+    rate: Fraction | None = None
+    cap: Cents | None = None
+    unit: Cents | None = None  # rounding unit; None: the table's smallest chip
+    levels: tuple[tuple[Cents, Cents], ...] = ()  # (pot at least, amount taken there)
+    hourly: Cents | None = None
+    every_minutes: int | None = None
+    basis: Literal["per_player", "per_table"] | None = None
+
+
+@dataclass
+class Rake:
+    by_pot: list[Cents]
+    reason: str
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> Cents:
+        return sum(self.by_pot)
+
+
+def _capped(wanted: Sequence[Cents], cap: Cents | None) -> list[Cents]:
+    out = []
+    left = cap
+    for w in wanted:
+        take = w if left is None else min(w, left)
+        out.append(take)
+        if left is not None:
+            left -= take
+    return out
+
+
+def take_rake(pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str) -> Rake:
+    if rule is None or rule.kind == "none":
+        return Rake([0] * len(pots), "no rake stated for this round")
+    unit = rule.unit or chip
+    if rule.kind == "time":
+        return Rake(
+            [0] * len(pots),
+            f"time charges are assessed by the clock, never from a pot [{cite}]",
+        )
+    cap_text = f", at most {dollar_text(rule.cap)} a round of play" if rule.cap is not None else ""
+    if rule.kind == "percentage":
+        assert rule.rate is not None
+        wanted = [int(p.amount * rule.rate // unit) * unit for p in pots]
+        taken = _capped(wanted, rule.cap)
+        lines = [
+            f"{p.name}: {format_rate(rule.rate)} of {dollar_text(p.amount)}, rounded down to "
+            f"{dollar_text(unit)}: {dollar_text(w)}"
+            + (f"; the cap leaves {dollar_text(t)}" if t != w else "")
+            for p, w, t in zip(pots, wanted, taken, strict=True)
+        ]
+        return Rake(
+            taken,
+            f"percentage rake {format_rate(rule.rate)} of each pot{cap_text} [{cite}]",
+            lines,
+        )
+    total = sum(p.amount for p in pots)
+    reached = [(level, amount) for level, amount in rule.levels if total >= level]
+    take = sum(amount for _, amount in reached)
+    if rule.cap is not None:
+        take = min(take, rule.cap)
+    take = min(take, total)
+    by_pot = []
+    for p in pots:
+        t = min(take, p.amount)
+        by_pot.append(t)
+        take -= t
+    levels = ", ".join(dollar_text(level) for level, _ in reached) or "none"
+    return Rake(
+        by_pot,
+        f"incremental rake: levels reached by the {dollar_text(total)} in the pots: {levels}"
+        f"{cap_text}; taken from the main pot first [{cite}]",
+    )
+
+
+def time_charge(rule: RakeRule, minutes: int, players: int) -> Cents:
+    """What time charges come to over ``minutes`` of play: the hourly fee assessed
+    fractionally at the end of every full period, per player or per table
+    (§ 553.15(b)(3)(i)-(iii)). A fraction of a cent is not charged."""
+    assert rule.kind == "time" and rule.hourly is not None and rule.every_minutes
+    periods = minutes // rule.every_minutes
+    per_period = Fraction(rule.hourly * rule.every_minutes, 60)
+    heads = players if rule.basis == "per_player" else 1
+    return int(per_period * periods * heads)

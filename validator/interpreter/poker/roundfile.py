@@ -1,0 +1,450 @@
+"""The poker round file: one round of nonbanking Poker as it ended, the contract of
+``rulesub settle`` for a nonbanking game (written out in the README)::
+
+    game: poker-omaha-hi-lo-8
+    chip: 1                       # optional: the table's smallest chip, dollars (default 1)
+    seats:
+      - seat: 1                   # optional: 1 = first to the dealer's left, then clockwise
+        cards: [AS, 2S, KD, 9C]   # the seat's own cards, in the order dealt
+        contributed: 40           # all it put in the pot this round: ante, blinds, bets
+        folded: false             # optional (default false)
+        all_in: false             # optional (default false)
+    board: [2H, 5C, 8D, KS, QH]   # community cards; Stud: the common card, if one was dealt
+    rake: {percent: 10%, cap: 4}  # or {levels: {10: 1, 20: 1}, cap: 3}, {time: {...}}, none
+    bad_beat:                     # optional: the table's Bad Beat rules
+      contribution: 1             # an amount, or a percentage like 5%
+      max: 1
+      min_pot: 20
+      fund: 25000                 # the fund before this round
+      qualifying: {at_least: four_of_a_kind}
+      payouts: {losing_hand: 50%, winning_hand: 25%, table: 25%}
+    kill: {option: kill, qualifying_pot: 100, in_effect: false}   # Omaha Hi-Lo 8 only
+
+Money is whole dollars (``40``) or a string (``"$12.50"``); never a float. A round that
+cannot have happened (a card twice, a wrong number of cards, a player still in who put in
+less than another without being All-in, a rake over the maximum) is refused, each problem
+with its JSON pointer and the rule it breaks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from validator.cards import CardError, card_str, parse_card
+from validator.interpreter.poker.bad_beat import BadBeatRule
+from validator.interpreter.poker.kill import KillRule
+from validator.interpreter.poker.money import Cents, dollar_text, to_cents
+from validator.interpreter.poker.rake import RakeRule
+from validator.loader import LoadError, Located, did_you_mean
+from validator.model.notation import NotationError, format_rate, parse_money, parse_rate
+from validator.model.registry import Game
+
+KEYS = ("game", "chip", "button", "seats", "board", "rake", "bad_beat", "kill")
+SEAT_KEYS = ("seat", "cards", "contributed", "folded", "all_in")
+RAKE_KEYS = ("percent", "levels", "cap", "unit", "time")
+TIME_KEYS = ("hourly", "every_minutes", "basis")
+BAD_BEAT_KEYS = ("contribution", "max", "min_pot", "fund", "qualifying", "payouts")
+PAYOUT_KEYS = ("losing_hand", "winning_hand", "table")
+KILL_KEYS = ("option", "qualifying_pot", "in_effect")
+
+
+class PokerRoundError(ValueError):
+    """A poker round file that cannot be settled: every problem with its JSON pointer."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__("\n".join(f"{p or '/'}: {m}" for p, m in problems))
+        self.problems = problems
+
+    def located(self, loc: Located) -> list[LoadError]:
+        """The problems at their file:line:column."""
+        out = []
+        for pointer, message in self.problems:
+            pos = loc.position(pointer)
+            out.append(
+                LoadError(str(loc.path), pos.line, pos.column, f"{pointer or '/'}: {message}")
+            )
+        return out
+
+
+@dataclass
+class SeatRound:
+    seat: int
+    cards: list[int]
+    contributed: Cents
+    folded: bool
+    all_in: bool
+    pointer: str
+
+
+@dataclass
+class PokerRound:
+    game: str
+    chip: Cents
+    seats: list[SeatRound]
+    board: list[int]
+    button: int | None = None
+    rake: RakeRule | None = None
+    bad_beat: BadBeatRule | None = None
+    kill: KillRule | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def seat(self, number: int) -> SeatRound:
+        return next(s for s in self.seats if s.seat == number)
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.problems: list[tuple[str, str]] = []
+
+    def err(self, pointer: str, message: str) -> None:
+        self.problems.append((pointer, message))
+
+    def keys(self, pointer: str, value: dict[str, Any], known: tuple[str, ...]) -> None:
+        for k in value:
+            if k not in known:
+                self.err(
+                    f"{pointer}/{k}",
+                    f"unknown key {k!r}{did_you_mean(str(k), known)}; expected one of: "
+                    + ", ".join(known),
+                )
+
+    def mapping(self, pointer: str, value: Any, what: str) -> dict[str, Any] | None:
+        if not isinstance(value, dict):
+            self.err(pointer, f"{what} is a mapping")
+            return None
+        return value
+
+    def cents(self, pointer: str, value: Any, *, positive: bool = False) -> Cents | None:
+        try:
+            amount = to_cents(parse_money(value))
+        except (NotationError, ValueError) as e:
+            self.err(pointer, str(e))
+            return None
+        if amount < 0 or (positive and amount == 0):
+            self.err(pointer, "an amount more than $0" if positive else "an amount of $0 or more")
+            return None
+        return amount
+
+    def rate(self, pointer: str, value: Any) -> Fraction | None:
+        try:
+            r = parse_rate(value)
+        except NotationError as e:
+            self.err(pointer, str(e))
+            return None
+        if not 0 <= r <= 1:
+            self.err(pointer, "a percentage from 0% to 100%")
+            return None
+        return r
+
+    def cards(self, pointer: str, value: Any) -> list[int]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.err(pointer, "a list of cards like [AS, 10H, 7C]")
+            return []
+        out = []
+        for i, text in enumerate(value):
+            try:
+                out.append(parse_card(str(text)))
+            except CardError as e:
+                self.err(f"{pointer}/{i}", str(e))
+        return out
+
+    def flag(self, pointer: str, value: Any) -> bool:
+        if value is None:
+            return False
+        if not isinstance(value, bool):
+            self.err(pointer, "true or false")
+            return False
+        return value
+
+
+def read_poker_round(data: Any, game: Game) -> PokerRound:
+    """Read and check a poker round file's data against the game's rules."""
+    r = _Reader()
+    d = game.definition
+    if not isinstance(data, dict):
+        raise PokerRoundError([("", "a round file is a mapping with `game:` and `seats:`")])
+    r.keys("", data, KEYS)
+    if data.get("game") != game.id:
+        r.err("/game", f"this round is settled as {game.id!r}")
+    chip = 100 if data.get("chip") is None else r.cents("/chip", data["chip"], positive=True)
+    chip = chip or 100
+    seats: list[SeatRound] = []
+    raw = data.get("seats")
+    if not isinstance(raw, list) or len(raw) < 2:
+        r.err("/seats", "a list of at least two seats, each with `cards:` and `contributed:`")
+        raw = []
+    assert d.players is not None
+    if len(raw) > d.table.max_positions:
+        r.err(
+            "/seats",
+            f"{len(raw)} seats: {d.name} is played by at most {d.table.max_positions} players "
+            f"[{d.table.cite}]",
+        )
+    last = 0
+    for i, s in enumerate(raw):
+        p = f"/seats/{i}"
+        s = r.mapping(p, s, "a seat")
+        if s is None:
+            continue
+        r.keys(p, s, SEAT_KEYS)
+        number = s.get("seat", last + 1)
+        if not isinstance(number, int) or isinstance(number, bool) or number <= last:
+            r.err(f"{p}/seat", "seats are numbered 1, 2, … from the dealer's left, increasing")
+            number = last + 1
+        last = number
+        if "contributed" not in s:
+            r.err(p, "`contributed:` is required: all the seat put in the pot this round")
+        contributed = r.cents(f"{p}/contributed", s.get("contributed", 0))
+        if contributed is not None and contributed % chip:
+            r.err(f"{p}/contributed", f"not a whole number of {dollar_text(chip)} chips")
+        folded = r.flag(f"{p}/folded", s.get("folded"))
+        all_in = r.flag(f"{p}/all_in", s.get("all_in"))
+        if folded and all_in:
+            r.err(p, "a seat is either folded or All-in, not both")
+        seats.append(
+            SeatRound(
+                number, r.cards(f"{p}/cards", s.get("cards")), contributed or 0, folded, all_in, p
+            )
+        )
+    board = r.cards("/board", data.get("board"))
+    button = data.get("button")
+    if button is not None and (
+        not isinstance(button, int) or button not in {s.seat for s in seats}
+    ):
+        r.err("/button", "the seat number of the player with the button")
+        button = None
+    rnd = PokerRound(game.id, chip, seats, board, button)
+    if "rake" in data and data["rake"] not in (None, "none"):
+        rnd.rake = _rake(r, data["rake"], game)
+    if data.get("bad_beat") is not None:
+        rnd.bad_beat = _bad_beat(r, data["bad_beat"], game)
+    if data.get("kill") is not None:
+        rnd.kill = _kill(r, data["kill"], game)
+    if not r.problems:
+        _check_cards(r, rnd, game)
+        _check_betting(r, rnd)
+    if r.problems:
+        raise PokerRoundError(r.problems)
+    return rnd
+
+
+def _rake(r: _Reader, value: Any, game: Game) -> RakeRule | None:
+    rules = game.definition.rake
+    assert rules is not None
+    v = r.mapping("/rake", value, "the rake (`{percent: 10%, cap: 4}`, `{levels: …}`, `{time: …}`)")
+    if v is None:
+        return None
+    r.keys("/rake", v, RAKE_KEYS)
+    kinds = [k for k in ("percent", "levels", "time") if k in v]
+    if len(kinds) != 1:
+        r.err("/rake", "one of `percent:`, `levels:` or `time:`")
+        return None
+    cap = r.cents("/rake/cap", v["cap"], positive=True) if v.get("cap") is not None else None
+    unit = r.cents("/rake/unit", v["unit"], positive=True) if v.get("unit") is not None else None
+    kind = kinds[0]
+    if kind == "percent":
+        rate = r.rate("/rake/percent", v["percent"])
+        pr = rules.percentage
+        if rate is not None and pr is not None and pr.max is not None and rate > pr.max:
+            r.err(
+                "/rake/percent",
+                f"a percentage rake may not exceed {format_rate(pr.max)} [{pr.cite}]",
+            )
+        return RakeRule("percentage", rate=rate, cap=cap, unit=unit)
+    if kind == "levels":
+        levels = r.mapping("/rake/levels", v["levels"], "levels (pot at least: amount taken)")
+        out = []
+        for level, amount in (levels or {}).items():
+            lp = f"/rake/levels/{level}"
+            lc = r.cents(lp, level, positive=True)
+            ac = r.cents(lp, amount, positive=True)
+            if lc is not None and ac is not None:
+                out.append((lc, ac))
+        return RakeRule("incremental", cap=cap, unit=unit, levels=tuple(sorted(out)))
+    t = r.mapping("/rake/time", v["time"], "time charges (`{hourly: 6, every_minutes: 30, …}`)")
+    if t is None:
+        return None
+    r.keys("/rake/time", t, TIME_KEYS)
+    hourly = r.cents("/rake/time/hourly", t.get("hourly"), positive=True)
+    every = t.get("every_minutes")
+    tr = rules.time
+    allowed = tr.every_minutes if tr is not None else None
+    if not isinstance(every, int) or isinstance(every, bool) or every <= 0:
+        r.err("/rake/time/every_minutes", "whole minutes, e.g. 30")
+        every = None
+    elif allowed is not None and every not in allowed:
+        assert tr is not None
+        r.err(
+            "/rake/time/every_minutes",
+            f"time charges are assessed every {' or '.join(map(str, allowed))} minutes [{tr.cite}]",
+        )
+    basis = t.get("basis", "per_player")
+    if basis not in ("per_player", "per_table"):
+        r.err("/rake/time/basis", "per_player or per_table")
+        basis = "per_player"
+    return RakeRule("time", hourly=hourly, every_minutes=every, basis=basis)
+
+
+def _bad_beat(r: _Reader, value: Any, game: Game) -> BadBeatRule | None:
+    d = game.definition
+    if d.bad_beat is None:
+        r.err("/bad_beat", f"{d.source.chapter} provides for no Bad Beat payout")
+        return None
+    v = r.mapping("/bad_beat", value, "the table's Bad Beat rules")
+    if v is None:
+        return None
+    r.keys("/bad_beat", v, BAD_BEAT_KEYS)
+    for need in ("contribution", "max", "min_pot", "qualifying", "payouts"):
+        if need not in v:
+            r.err(
+                "/bad_beat",
+                f"`{need}:` is required: the posted rules state it [{d.bad_beat.rules_cite}]",
+            )
+    rule: dict[str, Any] = {}
+    c = v.get("contribution")
+    if isinstance(c, str) and c.strip().endswith("%"):
+        rule["rate"] = r.rate("/bad_beat/contribution", c)
+    elif c is not None:
+        rule["amount"] = r.cents("/bad_beat/contribution", c, positive=True)
+    if v.get("max") is not None:
+        rule["max"] = r.cents("/bad_beat/max", v["max"], positive=True)
+    if v.get("min_pot") is not None:
+        rule["min_pot"] = r.cents("/bad_beat/min_pot", v["min_pot"]) or 0
+    rule["fund"] = r.cents("/bad_beat/fund", v.get("fund", 0)) or 0
+    q = r.mapping("/bad_beat/qualifying", v.get("qualifying", {}), "the qualifying hand")
+    if q is not None:
+        r.keys("/bad_beat/qualifying", q, ("hand", "at_least"))
+        hand = q.get("hand", "high")
+        if hand not in d.hands:
+            r.err("/bad_beat/qualifying/hand", f"no hand {hand!r} in {d.id}")
+        else:
+            rule["hand"] = hand
+            cats = game.evaluator(hand).ids
+            at_least = q.get("at_least")
+            if at_least not in cats:
+                r.err(
+                    "/bad_beat/qualifying/at_least",
+                    f"a category of the {hand} hand: {', '.join(cats)}",
+                )
+            else:
+                rule["at_least"] = at_least
+    pays = r.mapping("/bad_beat/payouts", v.get("payouts", {}), "the payouts, shares of the fund")
+    if pays is not None:
+        r.keys("/bad_beat/payouts", pays, PAYOUT_KEYS)
+        total = Fraction(0)
+        for k in PAYOUT_KEYS:
+            if k in pays:
+                share = r.rate(f"/bad_beat/payouts/{k}", pays[k])
+                if share is not None:
+                    rule[k.split("_")[0] + "_share"] = share
+                    total += share
+        if total > 1:
+            r.err("/bad_beat/payouts", "the shares come to more than the whole fund")
+    return BadBeatRule(**{k: x for k, x in rule.items() if x is not None})
+
+
+def _kill(r: _Reader, value: Any, game: Game) -> KillRule | None:
+    betting = game.definition.betting
+    assert betting is not None
+    if betting.kill is None:
+        r.err("/kill", f"{game.definition.name} has no Kill or Half-kill option")
+        return None
+    v = r.mapping("/kill", value, "the Kill option (`{option: kill, qualifying_pot: 100}`)")
+    if v is None:
+        return None
+    r.keys("/kill", v, KILL_KEYS)
+    option = v.get("option")
+    if option not in betting.kill.options:
+        r.err("/kill/option", f"one of: {', '.join(betting.kill.options)} [{betting.kill.cite}]")
+        return None
+    pot = r.cents("/kill/qualifying_pot", v.get("qualifying_pot"), positive=True)
+    in_effect = r.flag("/kill/in_effect", v.get("in_effect"))
+    if pot is None:
+        return None
+    return KillRule(option, betting.kill.options[option], pot, in_effect)
+
+
+def _check_cards(r: _Reader, rnd: PokerRound, game: Game) -> None:
+    d = game.definition
+    seen: dict[int, str] = {}
+    for pointer, cards in [(s.pointer + "/cards", s.cards) for s in rnd.seats] + [
+        ("/board", rnd.board)
+    ]:
+        for i, c in enumerate(cards):
+            if c in seen:
+                r.err(
+                    f"{pointer}/{i}", f"{card_str(c)} is dealt twice (also at {seen[c]}): one deck"
+                )
+            else:
+                seen[c] = f"{pointer}/{i}"
+    dealt = d.cards.dealt
+    per_player = dealt["player"].count
+    board_count = dealt["board"].count if "board" in dealt else 0
+    common = d.deal.common_card if d.deal else None
+    max_common = len(common.streets) if common else 0
+    live = [s for s in rnd.seats if not s.folded]
+    showdown = len(live) >= 2
+    if board_count:
+        if len(rnd.board) > board_count or (showdown and len(rnd.board) != board_count):
+            r.err(
+                "/board",
+                f"{len(rnd.board)} board cards: {d.name} deals {board_count} "
+                f"[{dealt['board'].cite}]",
+            )
+    elif len(rnd.board) > max_common:
+        r.err(
+            "/board",
+            f"{d.name} has no community cards"
+            + (f"; at most {max_common} common card(s) [{common.cite}]" if common else ""),
+        )
+    for s in rnd.seats:
+        expected = per_player - (len(rnd.board) if max_common else 0)
+        n = len(s.cards)
+        needs_all = showdown and not s.folded
+        if n > expected or (needs_all and n != expected):
+            r.err(
+                f"{s.pointer}/cards",
+                f"{n} cards: a player still in at the showdown has {expected} "
+                f"[{dealt['player'].cite}]",
+            )
+
+
+def _check_betting(r: _Reader, rnd: PokerRound) -> None:
+    """A player still in who is not All-in has matched every bet: only All-in players may
+    have put in less (§ 553.8(b)(4))."""
+    contributions = sorted((s.contributed for s in rnd.seats), reverse=True)
+    top_called = contributions[1] if len(contributions) > 1 else contributions[0]
+    live = [s for s in rnd.seats if not s.folded]
+    if not live:
+        r.err("/seats", "every seat folded: the last player still in wins the pot")
+        return
+    level = max(min(s.contributed, top_called) for s in live)
+    for s in live:
+        if not s.all_in and min(s.contributed, top_called) < level:
+            r.err(
+                f"{s.pointer}/contributed",
+                f"seat {s.seat} is still in and not All-in, yet put in "
+                f"{dollar_text(s.contributed)}, less than {dollar_text(level)}: a player calls, "
+                "raises, folds or is All-in (§ 553.8(b)(4))",
+            )
+    top = max(rnd.seats, key=lambda s: s.contributed)
+    if top.contributed > top_called:  # a last bet no one matched: no one still in called it
+        for s in live:
+            if s is not top and not s.all_in:
+                r.err(
+                    f"{s.pointer}/contributed",
+                    f"seat {s.seat} is still in and not All-in, yet did not match the last "
+                    f"{dollar_text(top.contributed - top_called)} of seat {top.seat}'s bet: a "
+                    "player calls, raises, folds or is All-in (§ 553.8(b)(4))",
+                )
+    for s in rnd.seats:
+        if s.folded and s.contributed > level:
+            r.err(
+                f"{s.pointer}/contributed",
+                f"seat {s.seat} folded after putting in more than any player still in: a bet "
+                "is called by a player still in, or it is the last bet and returns uncalled",
+            )
