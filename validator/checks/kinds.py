@@ -1,0 +1,504 @@
+"""One evaluator per constraint kind: what the kind means, for every game alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from validator.checks.facts import GameFacts
+from validator.loader import did_you_mean
+from validator.model.notation import PayoutKind, format_money, format_rate
+from validator.model.submission import MISSING, resolve
+
+if TYPE_CHECKING:  # the models of the constraints; at run time compiled ones read alike
+    from validator.model import constraints as C
+
+
+@dataclass(frozen=True)
+class Violation:
+    """Where a constraint is broken, and the specifics the rule's message needs."""
+
+    pointer: str
+    detail: str = ""
+    hint: str | None = None
+    key: bool = False  # point at the key rather than the value
+
+
+@dataclass
+class Context:
+    facts: GameFacts
+    data: dict[str, Any]  # the submission's values that are well formed, parsed
+    raw: Any = None  # the file as read: a value stated but ill formed is only here
+
+    def get(self, pointer: str) -> Any:
+        return resolve(self.data, pointer)
+
+    def stated(self, pointer: str) -> bool:
+        """Whether the file states the field at all, well formed or not."""
+        return resolve(self.raw if self.raw is not None else self.data, pointer) is not MISSING
+
+    def ill_formed(self, pointer: str) -> bool:
+        """Stated, but dropped as ill formed (a problem of form already reported)."""
+        return self.get(pointer) is MISSING and self.stated(pointer)
+
+    def played(self, wager_id: str) -> bool:
+        """A base wager is always played; an optional one when the submission offers it."""
+        wager = self.facts.wagers.get(wager_id)
+        if wager is None:
+            return False
+        return not wager.optional or wager_id in (self.data.get("offered") or ())
+
+    def holds(self, when: C.When | None) -> bool:
+        if when is None:
+            return True
+        if when.offered is not None and not self.played(when.offered):
+            return False
+        if when.field is not None:
+            value = self.get(when.field)
+            if when.stated is not None:
+                return (value is not MISSING) == when.stated
+            if value is MISSING:
+                return False
+            if when.in_ is not None:
+                return any(_same(value, v) for v in when.in_)
+            if when.contains is not None:
+                return isinstance(value, list) and any(_same(x, when.contains) for x in value)
+        return True
+
+    def selected(self, table_id: str) -> str | None:
+        """The letter the submission selects for a table, if it is one the table has."""
+        table = self.facts.table(table_id)
+        letter = (self.data.get("paytables") or {}).get(table_id)
+        return letter if letter in table.letters else None
+
+
+Evaluator = Callable[[Any, Context], Iterator[Violation]]
+EVALUATORS: dict[str, Evaluator] = {}
+
+
+def evaluator(*kinds: str) -> Callable[[Evaluator], Evaluator]:
+    def register(fn: Evaluator) -> Evaluator:
+        for k in kinds:
+            EVALUATORS[k] = fn
+        return fn
+
+    return register
+
+
+def evaluate(constraint: Any, ctx: Context) -> list[Violation]:
+    if not ctx.holds(constraint.when) and constraint.kind != "only_if":
+        return []
+    return list(EVALUATORS[constraint.kind](constraint, ctx))
+
+
+# -- values --------------------------------------------------------------------------------
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b or (isinstance(a, bool) and isinstance(b, bool) and a == b)
+    if isinstance(a, int | Decimal | Fraction) and isinstance(b, int | Decimal | Fraction):
+        return Fraction(a) == Fraction(b)
+    return a == b
+
+
+def show(value: Any, money: bool = False) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal) or (money and isinstance(value, int)):
+        return format_money(Decimal(value))
+    if isinstance(value, Fraction):
+        return format_rate(value)
+    return str(value)
+
+
+def _number(value: Any) -> Fraction | None:
+    if isinstance(value, bool) or not isinstance(value, int | Decimal | Fraction):
+        return None
+    return Fraction(value)
+
+
+# -- presence ------------------------------------------------------------------------------
+
+
+@evaluator("required", "required_if")
+def _required(c: C.Required | C.RequiredIf, ctx: Context) -> Iterator[Violation]:
+    for pointer in c.pointers:
+        if not ctx.stated(pointer):
+            yield Violation(pointer, f"{pointer} is not stated")
+
+
+@evaluator("only_if")
+def _only_if(c: C.OnlyIf, ctx: Context) -> Iterator[Violation]:
+    if ctx.holds(c.when):
+        return
+    for pointer in c.pointers:
+        if ctx.stated(pointer):
+            yield Violation(pointer, "", key=True)
+
+
+@evaluator("not_stated")
+def _not_stated(c: C.NotStated, ctx: Context) -> Iterator[Violation]:
+    for pointer in c.pointers:
+        if ctx.stated(pointer):
+            value = ctx.get(pointer)
+            shown = f" ({show(value)})" if value is not MISSING else ""
+            yield Violation(pointer, f"{pointer} is stated{shown}", key=True)
+
+
+# -- values --------------------------------------------------------------------------------
+
+
+@evaluator("choice")
+def _choice(c: C.Choice, ctx: Context) -> Iterator[Violation]:
+    for pointer in c.pointers:
+        value = ctx.get(pointer)
+        if value is not MISSING and value not in c.choices:
+            yield Violation(
+                pointer,
+                f"{value!r} is not one of them{did_you_mean(str(value), c.choices)}",
+            )
+
+
+@evaluator("one_of_values")
+def _one_of_values(c: C.OneOfValues, ctx: Context) -> Iterator[Violation]:
+    for pointer in c.pointers:
+        value = ctx.get(pointer)
+        if value is MISSING or any(_same(value, v) for v in c.values):
+            continue
+        money = isinstance(value, Decimal)
+        allowed = " or ".join(show(v, money) for v in c.values)
+        yield Violation(pointer, f"{pointer} is {show(value)}, not {allowed}")
+
+
+@evaluator("equals")
+def _equals(c: C.Equals, ctx: Context) -> Iterator[Violation]:
+    for pointer in c.pointers:
+        value = ctx.get(pointer)
+        if value is MISSING:
+            if not ctx.stated(pointer):
+                yield Violation(pointer, f"{pointer} is not stated")
+        elif not _same(value, c.value):
+            yield Violation(pointer, f"{pointer} is {show(value)}")
+
+
+def _bound(c: C.AtLeast | C.AtMost, ctx: Context, sign: int) -> Iterator[Violation]:
+    if c.than is not None:
+        limit_value = ctx.get(c.than)
+        if limit_value is MISSING:
+            return
+        label = f"{c.than} ({show(limit_value)})"
+    else:
+        limit_value = c.value
+        label = None
+    limit = _number(limit_value)
+    if limit is None:
+        return
+    for pointer in c.pointers:
+        value = ctx.get(pointer)
+        number = _number(value)
+        if number is None:
+            continue
+        if (number - limit) * sign < 0:
+            money = isinstance(value, Decimal)
+            word = "at least" if sign > 0 else "at most"
+            bound = label or show(limit_value, money)
+            yield Violation(pointer, f"{pointer} is {show(value)}; it must be {word} {bound}")
+
+
+@evaluator("at_least")
+def _at_least(c: C.AtLeast, ctx: Context) -> Iterator[Violation]:
+    return _bound(c, ctx, +1)
+
+
+@evaluator("at_most")
+def _at_most(c: C.AtMost, ctx: Context) -> Iterator[Violation]:
+    return _bound(c, ctx, -1)
+
+
+@evaluator("max_interval")
+def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
+    methods = ctx.get(c.methods_field)
+    stated = ctx.get(c.field)
+    if not isinstance(methods, list) or not isinstance(stated, dict):
+        return
+    for method in methods:
+        limit = c.hours.get(method)
+        if limit is None:
+            continue
+        hours = stated.get(method)
+        if hours is None:
+            yield Violation(
+                c.field,
+                f"no interval is stated for {method} (at most {limit} hours)",
+                hint=f"change_every_hours: {{{method}: {limit}}}",
+            )
+        elif hours > limit:
+            yield Violation(
+                f"{c.field}/{method}",
+                f"{method}: every {hours} hours, longer than {limit}",
+                hint=f"{method}: {limit} (or fewer hours)",
+            )
+
+
+# -- progressive meters --------------------------------------------------------------------
+
+_METER_FIELDS = ("seed", "reseed", "increment", "reserve_increment")
+_FIELD_NAMES = {
+    "seed": "seed",
+    "reseed": "reseed",
+    "increment": "incrementation rate",
+    "reserve_increment": "reserve incrementation rate",
+}
+
+
+@evaluator("equals_table")
+def _equals_table(c: C.EqualsTable, ctx: Context) -> Iterator[Violation]:
+    table = ctx.facts.table(c.table)
+    meters = table.meters
+    progressive = ctx.get(f"/progressives/{c.table}")
+    if meters is None or not isinstance(progressive, dict):
+        return
+    letter: str | None = None
+    if table.paytables is not None:
+        letter = ctx.selected(c.table)
+        if letter is None:
+            return  # no valid letter selected: reported by the paytable constraints
+    rules = table.meters_for(letter)
+    base = f"/progressives/{c.table}"
+    where = f"paytable {letter}" if letter else "the table"
+    fields = c.fields or list(_METER_FIELDS)
+    stated = progressive.get("meters")
+    if not isinstance(stated, dict):
+        return  # reported as a missing key
+    amount = progressive.get("wager_amount")
+    needs_amount = any(
+        getattr(rule, f) is not None for rule in rules.values() for f in ("seed", "reseed")
+    ) and any(f in fields for f in ("seed", "reseed"))
+    if needs_amount and amount is None:
+        yield Violation(
+            base,
+            "no wager_amount is stated, and the seed and reseed are fixed per unit wagered",
+            hint="wager_amount: 1 (the amount of the progressive wager, dollars)",
+        )
+    for name in stated:
+        if name not in rules:
+            expected = ", ".join(rules) or "none"
+            yield Violation(
+                f"{base}/meters/{name}",
+                f"{where} has no {name!r} meter (its meters: {expected})"
+                f"{did_you_mean(name, rules)}",
+                key=True,
+            )
+    for name, rule in rules.items():
+        meter = stated.get(name)
+        if meter is None:
+            yield Violation(
+                f"{base}/meters",
+                f"the {name!r} meter of {where} is not stated",
+                hint=f"meters: {{{name}: {_meter_hint(rule, amount)}}}",
+            )
+            continue
+        for f in fields:
+            expected = getattr(rule, f)
+            pointer = f"{base}/meters/{name}/{f}"
+            value = meter.get(f, MISSING)
+            if expected is None or expected == "stated":
+                continue
+            if expected == "N/A":
+                if value is not MISSING and value != 0:
+                    yield Violation(
+                        pointer,
+                        f"{name} meter: {_FIELD_NAMES[f]} is {show(value)}; for {where} it is N/A",
+                        hint=f"{f}: N/A (or leave it out)",
+                    )
+                continue
+            if f in ("seed", "reseed"):
+                if amount is None:
+                    continue
+                want = expected * amount
+                text = (
+                    f"{format_money(expected)} for 1 × the {format_money(amount)} wager "
+                    f"= {format_money(want)}"
+                )
+            else:
+                want = expected
+                text = format_rate(expected)
+            if value is MISSING and ctx.stated(pointer):
+                continue  # stated but ill formed: a problem of form, reported as such
+            if value is MISSING:
+                yield Violation(
+                    f"{base}/meters/{name}",
+                    f"{name} meter: {_FIELD_NAMES[f]} is not stated; for {where} it is {text}",
+                    hint=f"{f}: {_plain(want)}",
+                )
+            elif not _same(value, want):
+                yield Violation(
+                    pointer,
+                    f"{name} meter: {_FIELD_NAMES[f]} is {show(value)}; for {where} it is {text}",
+                    hint=f"{f}: {_plain(want)}",
+                )
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, Decimal):
+        return str(int(value)) if value == value.to_integral_value() else f'"{value:.2f}"'
+    if isinstance(value, Fraction):
+        return format_rate(value)
+    return str(value)
+
+
+def _meter_hint(rule: Any, amount: Any) -> str:
+    parts = []
+    for f in _METER_FIELDS:
+        v = getattr(rule, f)
+        if isinstance(v, Decimal) and amount is not None:
+            parts.append(f"{f}: {_plain(v * amount)}")
+        elif isinstance(v, Fraction):
+            parts.append(f"{f}: {format_rate(v)}")
+    return "{" + ", ".join(parts) + "}"
+
+
+# -- tables and holds ----------------------------------------------------------------------
+
+
+@evaluator("payout_limit_floor")
+def _payout_limit_floor(c: C.PayoutLimitFloor, ctx: Context) -> Iterator[Violation]:
+    from validator.checks.payout_limit import max_round_win
+
+    limit = ctx.get(c.field)
+    if not isinstance(limit, Decimal):
+        return
+    win = max_round_win(ctx)
+    floor = max(c.at_least, win.total) if win.total is not None else c.at_least
+    if limit >= floor:
+        return
+    if win.total is None:
+        detail = (
+            f"the limit {format_money(limit)} is below {format_money(c.at_least)} ({win.explain()})"
+        )
+    elif win.total > c.at_least:
+        detail = (
+            f"the limit {format_money(limit)} is below {format_money(win.total)}, the most one "
+            f"patron could win in one round betting the minimum wager: {win.explain()}"
+        )
+    else:
+        detail = (
+            f"the limit {format_money(limit)} is below {format_money(c.at_least)} (the most one "
+            f"patron could win in one round betting the minimum wager is "
+            f"{format_money(win.total)}: {win.explain()})"
+        )
+    yield Violation(c.field, detail, hint=f"payout_limit: {_plain(floor)} or more")
+
+
+@evaluator("positive_hold")
+def _positive_hold(c: C.PositiveHold, ctx: Context) -> Iterator[Violation]:
+    letter = ctx.selected(c.table)
+    if letter is None:
+        return
+    hold = ctx.facts.hold(c.table, letter)
+    if hold is None or hold.basis == "bonus":
+        return  # not priced, or a bonus paid on another wager's stake: no hold of its own
+    per_unit = _meters_per_unit(ctx, c.table)
+    figure = hold.at(per_unit)
+    if figure <= 0:
+        at = ""
+        if hold.meters:
+            values = {n: per_unit.get(n, base) for n, (base, _) in hold.meters.items()}
+            at = " with the meter at " + ", ".join(
+                f"{format_money(Decimal(v.numerator) / Decimal(v.denominator))} per unit ({n})"
+                for n, v in values.items()
+            )
+        yield Violation(
+            f"/paytables/{c.table}",
+            f"paytable {letter} has an exact hold of {_percent(figure)}{at}",
+        )
+
+
+def _meters_per_unit(ctx: Context, table_id: str) -> dict[str, Fraction]:
+    """The seeds the submission states, per unit of its wager amount ($1 if not stated)."""
+    progressive = ctx.get(f"/progressives/{table_id}")
+    if not isinstance(progressive, dict):
+        return {}
+    amount = progressive.get("wager_amount") or Decimal(1)
+    out: dict[str, Fraction] = {}
+    for name, meter in (progressive.get("meters") or {}).items():
+        seed = meter.get("seed") if isinstance(meter, dict) else None
+        if isinstance(seed, Decimal) and amount > 0:
+            out[name] = Fraction(seed) / Fraction(amount)
+    return out
+
+
+def _percent(hold: Fraction) -> str:
+    return f"{float(hold * 100):.4f}%"
+
+
+@evaluator("hold_in_range")
+def _hold_in_range(c: C.HoldInRange, ctx: Context) -> Iterator[Violation]:
+    from validator.checks.hold import custom_hold
+
+    table = ctx.facts.table(c.table)
+    rows = ctx.get(f"/custom_paytables/{c.table}")
+    if not isinstance(rows, dict) or not rows or table.approved_hold is None:
+        return
+    if list(_custom_row_problems(ctx, c.table, rows, None)):
+        return  # the rows themselves are wrong: reported by custom_table_hands
+    hold = custom_hold(ctx.facts, c.table, rows)
+    low, high, _ = table.approved_hold
+    if hold is not None and not low <= hold <= high:
+        yield Violation(
+            f"/custom_paytables/{c.table}",
+            f"its exact hold is {_percent(hold)}, outside {format_rate(low)}–{format_rate(high)}",
+        )
+
+
+@evaluator("custom_table_hands")
+def _custom_table_hands(c: C.CustomTableHands, ctx: Context) -> Iterator[Violation]:
+    rows = ctx.get(f"/custom_paytables/{c.table}")
+    if not isinstance(rows, dict):
+        return
+    yield from _custom_row_problems(ctx, c.table, rows, c.at_least)
+
+
+def _custom_row_problems(
+    ctx: Context, table_id: str, rows: dict[str, Any], at_least: str | None
+) -> Iterator[Violation]:
+    table = ctx.facts.table(table_id)
+    base = f"/custom_paytables/{table_id}"
+    if table.pays_on is None:
+        return
+    ev = ctx.facts.hands[table.pays_on]
+    winning = [cat.id for cat in ev.categories if not cat.any]
+    if not any(p.is_win for p in rows.values()):
+        yield Violation(base, "the table pays no hand")
+    for hand, payout in rows.items():
+        pointer = f"{base}/{hand}"
+        if hand not in winning:
+            yield Violation(
+                pointer,
+                f"{hand!r} is no hand the wager can win on{did_you_mean(hand, winning)}; "
+                f"the hands are: {', '.join(winning)}",
+                key=True,
+            )
+            continue
+        if at_least is not None and ev.category(hand).strength < ev.category(at_least).strength:
+            floor = ev.category(at_least).name.lower()
+            yield Violation(
+                pointer,
+                f"{ev.category(hand).name.lower()} is below {floor}, the lowest hand it pays",
+                key=True,
+            )
+        if payout.kind in (PayoutKind.METER, PayoutKind.FIXED):
+            yield Violation(
+                pointer,
+                f"{payout.text!r}: a stated table pays odds ('25 to 1', '30 for 1') or push",
+            )
+
+
+@evaluator("text_missing")
+def _text_missing(c: C.TextMissing, ctx: Context) -> Iterator[Violation]:
+    if ctx.get(f"/custom_paytables/{c.table}") is not MISSING:
+        yield Violation(f"/custom_paytables/{c.table}", "", key=True)

@@ -1,0 +1,157 @@
+"""Every finding code, with its name and a one-paragraph doc (``rulesub rules``).
+
+Codes are stable: ``rulesub/<problem>`` for the form of a submission, and
+``<game>/<constraint-id>`` for what a game's regulation demands (the constraint ids are
+written in the game file or derived from it under fixed names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from validator.checks.findings import Severity
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    cite: str | None
+    summary: str
+    doc: str
+    hint: str | None = None
+    kind: str | None = None  # the constraint kind, for a game's rule
+
+
+_GENERIC: list[tuple[str, Severity, str, str]] = [
+    (
+        "unreadable",
+        "error",
+        "The file cannot be read as a Rules Submission",
+        "The file is not UTF-8 text, not valid YAML, holds a duplicate key, a YAML tag, "
+        "anchors that would expand past a sane size or nesting past a sane depth, is larger "
+        "than 1 MB, or cannot be opened. Nothing else in it can be checked; the message gives "
+        "the line and column where reading stopped. `rulesub validate` exits with code 2, "
+        "after checking the other files it was given.",
+    ),
+    (
+        "not-a-submission",
+        "error",
+        "The file is not a mapping of submission keys",
+        "A Rules Submission is a YAML mapping that starts with `rulesub: 1` and names the "
+        "certificate holder, the facility, the game, the effective date, the table and the "
+        "dealing. An empty file, a list or a single value is none.",
+    ),
+    (
+        "unknown-key",
+        "error",
+        "A key the format does not know",
+        "Every key of a Rules Submission is defined by the format (and, under `paytables`, "
+        "`progressives` and `custom_paytables`, by the game file: its tables). An unknown key "
+        "is usually a misspelling, and a misspelt key is a choice the regulator never sees; "
+        "the message suggests the nearest known key.",
+    ),
+    (
+        "missing-key",
+        "error",
+        "A key the format requires is missing",
+        "Every submission states the format version, certificate holder, facility, game, "
+        "effective date, table (positions, minimum and maximum wager) and dealing (methods, "
+        "shuffler, decks and deck-change interval per method); each progressive states its "
+        "meters.",
+    ),
+    (
+        "wrong-type",
+        "error",
+        "A value of the wrong type",
+        "A count is a whole number, a flag is true or false, a date is written 2027-01-01, a "
+        "list is a list. Nothing is coerced: text where a number is expected is an error, "
+        "since a value the reader has to guess is a value the casino did not state.",
+    ),
+    (
+        "bad-value",
+        "error",
+        "A value outside what the format allows",
+        "The value has the right type but is not one the format accepts: a dealing method, "
+        "shuffler or wager the game does not have, money written other than as whole dollars "
+        "or a string like '$10.50', a count below 1, a payout not in the regulation's notation.",
+    ),
+    (
+        "rate-needs-percent",
+        "error",
+        "A bare number where a rate is expected",
+        "Rates of progression are written with a percent sign ('25%'). A bare number is "
+        "refused rather than guessed: 25 could mean 25% or 0.25, and 0.25 could mean 25% or "
+        "a quarter of one percent.",
+    ),
+    (
+        "unknown-game",
+        "error",
+        "The game is not one of the declared games",
+        "`game:` names a game file in games/ (`rulesub games list`). A submission for a game "
+        "that is not declared cannot be checked against its chapter.",
+    ),
+    (
+        "wager-limits",
+        "error",
+        "The minimum wager exceeds the maximum wager",
+        "A table whose minimum wager is above its maximum accepts no wager: the limits are "
+        "swapped or mistyped.",
+    ),
+]
+
+GENERIC_HINTS = {
+    "unreadable": "fix the file at the line and column given",
+    "unknown-game": "game: one of the ids `rulesub games list` prints",
+    "wager-limits": "min_wager at most max_wager",
+}
+
+
+def generic_rules() -> list[Rule]:
+    return [
+        Rule(f"rulesub/{name}", name, sev, None, summary, doc, GENERIC_HINTS.get(name))
+        for name, sev, summary, doc in _GENERIC
+    ]
+
+
+def constraint_rule(game_id: str, c: Any) -> Rule:
+    doc = f"{c.message} ({c.cite})."
+    if c.note:
+        doc += f" {c.note}"
+    doc += f" Checked as `{c.kind}`" + (f" when {_when(c.when)}." if c.when else ".")
+    return Rule(f"{game_id}/{c.id}", c.id, c.severity, c.cite, c.message, doc, c.hint, c.kind)
+
+
+def _when(when: Any) -> str:
+    parts = []
+    if when.offered:
+        parts.append(f"{when.offered} is offered")
+    if when.field:
+        if when.stated is not None:
+            parts.append(f"{when.field} is {'' if when.stated else 'not '}stated")
+        elif when.in_ is not None:
+            parts.append(f"{when.field} is {' or '.join(map(str, when.in_))}")
+        elif when.contains is not None:
+            parts.append(f"{when.field} includes {when.contains}")
+    return " and ".join(parts)
+
+
+@cache
+def all_rules() -> tuple[Rule, ...]:
+    from validator.checks.engine import constraints_for
+    from validator.model.registry import all_games
+
+    rules = generic_rules()
+    for game in all_games():
+        rules += [constraint_rule(game.id, c) for c in constraints_for(game)]
+    return tuple(rules)
+
+
+def find_rule(code: str) -> Rule | None:
+    for rule in all_rules():
+        if rule.code == code:
+            return rule
+    return None

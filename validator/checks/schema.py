@@ -1,0 +1,401 @@
+"""JSON Schemas of Rules Submissions, generated from the game files (``rulesub schema export``).
+
+``schemas/rulesub.<game>.schema.json`` lets an editor check a submission as it is typed
+(``# yaml-language-server: $schema=…``): the game's paytable letters are enums, its
+optional wagers and tables are the only keys, its limits (positions, decks, deck-change
+hours, adjacent boxes) are bounds. The yaml-language-server reads JSON Schema draft-07 and
+below, so the schemas use only keywords that draft-07 and 2020-12 read alike: no ``$ref``
+(everything is inlined), no ``$defs``/``definitions``, no array-form ``items``, no
+``dependencies``; ``if``/``then``, ``const``, ``contains`` and ``propertyNames`` mean the same
+in both. ``schemas/game.schema.json`` is the JSON Schema 2020-12 of the game files
+themselves, from the pydantic model.
+
+What a schema cannot say (meters scaled by the wager amount, payout-limit floors, holds) is
+left to ``rulesub validate``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from validator import SCHEMAS_DIR
+from validator.model.base import PAYOUT_PATTERN
+from validator.model.submission import (
+    AUTOMATED_SHUFFLERS,
+    DESCRIPTIONS,
+    EQUIPMENT,
+    METHODS,
+    REQUIRED,
+    SHUFFLERS,
+)
+
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+MONEY_PATTERN = r"^\s*\$?\s*(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?\s*$"
+RATE_PATTERN = r"^\s*\d+(\.\d+)?\s*%\s*$"
+RATE_OR_NA_PATTERN = r"^\s*(\d+(\.\d+)?\s*%|N/A|n/a|NA)\s*$"
+
+
+def _money(description: str) -> dict[str, Any]:
+    return {
+        "description": f"{description} (a number of dollars, or a string like '$5,000')",
+        "type": ["integer", "string"],
+        "minimum": 0,
+        "pattern": MONEY_PATTERN,
+    }
+
+
+def _described(key: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": DESCRIPTIONS[key], **schema} if key in DESCRIPTIONS else schema
+
+
+def _meter() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "seed": _money(DESCRIPTIONS["seed"]),
+            "reseed": _money(DESCRIPTIONS["reseed"]),
+            "increment": _described("increment", {"type": "string", "pattern": RATE_PATTERN}),
+            "reserve_increment": _described(
+                "reserve_increment", {"type": "string", "pattern": RATE_OR_NA_PATTERN}
+            ),
+        },
+    }
+
+
+def _object(properties: dict[str, Any], required: tuple[str, ...] | list[str] = ()) -> dict:
+    out: dict[str, Any] = {"type": "object", "additionalProperties": False}
+    if required:
+        out["required"] = list(required)
+    out["properties"] = properties
+    return out
+
+
+def _payout() -> dict[str, Any]:
+    return {"type": "string", "pattern": PAYOUT_PATTERN, "description": "e.g. '30 to 1', push"}
+
+
+def submission_schema(game: Any | None = None) -> dict[str, Any]:
+    """The schema of a submission for one game, or for any game (``game=None``)."""
+    from validator.model.registry import game_ids
+
+    d = game.definition if game is not None else None
+    from validator.checks.derive import deck_change_hours
+
+    hours: dict[str, int | None] = {m: None for m in METHODS}
+    if d is not None:
+        hours.update(deck_change_hours(d.cards.change_every_hours))
+    most_decks = None
+    if d is not None:
+        two = d.cards.two_decks_with_shuffler
+        most_decks = d.cards.decks + 1 if two and two.allowed else d.cards.decks
+
+    def bounded(schema: dict[str, Any], maximum: int | None) -> dict[str, Any]:
+        return {**schema, "maximum": maximum} if maximum is not None else schema
+
+    dealing = _object(
+        {
+            "methods": _described(
+                "methods",
+                {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {"type": "string", "enum": list(METHODS)},
+                },
+            ),
+            "shuffler": _described("shuffler", {"type": "string", "enum": list(SHUFFLERS)}),
+            "decks": _described("decks", bounded({"type": "integer", "minimum": 1}, most_decks)),
+            "change_every_hours": _described(
+                "change_every_hours",
+                _object({m: bounded({"type": "integer", "minimum": 1}, hours[m]) for m in METHODS}),
+            ),
+        },
+        REQUIRED["/dealing"],
+    )
+    automated = {"properties": {"shuffler": {"enum": list(AUTOMATED_SHUFFLERS)}}}
+    rules: list[dict[str, Any]] = []
+    if d is not None and d.cards.two_decks_with_shuffler and most_decks:
+        rules.append(
+            {
+                "if": {"required": ["decks"], "properties": {"decks": {"const": most_decks}}},
+                "then": automated,
+            }
+        )
+    if d is not None and d.cards.hand_dealing_requires_shuffler:
+        rules.append(
+            {
+                "if": {
+                    "required": ["methods"],
+                    "properties": {"methods": {"type": "array", "contains": {"const": "hand"}}},
+                },
+                "then": automated,
+            }
+        )
+    if d is not None:
+        for m in METHODS:
+            if hours[m] is None:
+                continue
+            rules.append(
+                {
+                    "if": {
+                        "required": ["methods"],
+                        "properties": {"methods": {"type": "array", "contains": {"const": m}}},
+                    },
+                    "then": {
+                        "properties": {"change_every_hours": {"type": "object", "required": [m]}}
+                    },
+                }
+            )
+    if rules:
+        dealing["allOf"] = rules
+
+    table = _object(
+        {
+            "positions": _described(
+                "positions",
+                bounded({"type": "integer", "minimum": 1}, d.table.max_positions if d else None),
+            ),
+            "min_wager": _money(DESCRIPTIONS["min_wager"]),
+            "max_wager": _money(DESCRIPTIONS["max_wager"]),
+        },
+        REQUIRED["/table"],
+    )
+    props: dict[str, Any] = {
+        "rulesub": _described("rulesub", {"const": 1}),
+        "certificate_holder": _described("certificate_holder", {"type": "string", "minLength": 1}),
+        "facility": _described("facility", {"type": "string", "minLength": 1}),
+        "game": _described(
+            "game", {"const": d.id} if d else {"type": "string", "enum": game_ids()}
+        ),
+        "effective": _described("effective", {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
+        "table": _described("table", table),
+        "dealing": _described("dealing", dealing),
+    }
+    if d is None:
+        props.update(
+            {
+                "offered": _described("offered", {"type": "array", "items": {"type": "string"}}),
+                "paytables": _described(
+                    "paytables",
+                    {
+                        "type": "object",
+                        "additionalProperties": {"type": "string", "pattern": "^[A-Z]$"},
+                    },
+                ),
+                "progressives": _described(
+                    "progressives",
+                    {
+                        "type": "object",
+                        "additionalProperties": _object(
+                            {
+                                "wager_amount": _money(DESCRIPTIONS["wager_amount"]),
+                                "meters": {"type": "object", "additionalProperties": _meter()},
+                            },
+                            REQUIRED["/progressives/*"],
+                        ),
+                    },
+                ),
+                "custom_paytables": _described(
+                    "custom_paytables",
+                    {
+                        "type": "object",
+                        "additionalProperties": {
+                            "type": "object",
+                            "minProperties": 1,
+                            "additionalProperties": _payout(),
+                        },
+                    },
+                ),
+            }
+        )
+    else:
+        props.update(_game_sections(game))
+    props["equipment"] = _described(
+        "equipment",
+        _object({e: _described(e, {"type": "boolean"}) for e in EQUIPMENT}),
+    )
+    props["adjacent_boxes"] = _described("adjacent_boxes", {"type": "integer", "minimum": 1})
+    props["payout_limit"] = _money(DESCRIPTIONS["payout_limit"])
+    required = list(REQUIRED[""])
+    if d is not None and d.adjacent_boxes and d.adjacent_boxes.required:
+        required.append("adjacent_boxes")
+    schema: dict[str, Any] = {
+        "$schema": DRAFT_07,
+        "title": f"Rules Submission: {d.name}" if d else "Rules Submission",
+        "description": (
+            f"A certificate holder's Rules Submission for {d.name} ({d.source.chapter}). "
+            "Generated from games/" + d.id + ".yaml by `rulesub schema export`; "
+            "`rulesub validate` checks what a schema cannot."
+            if d
+            else "A certificate holder's Rules Submission, for any declared game. Generated "
+            "by `rulesub schema export`; use rulesub.<game>.schema.json for one game's "
+            "tables and limits."
+        ),
+        **_object(props, required),
+    }
+    if d is not None:
+        _apply_bounds(schema, game)
+    return schema
+
+
+def _game_sections(game: Any) -> dict[str, Any]:
+    d = game.definition
+    optional = [w for w, wager in d.wagers.items() if wager.optional]
+    paytables: dict[str, Any] = {}
+    progressives: dict[str, Any] = {}
+    custom: dict[str, Any] = {}
+    for wid, tid, table in d.tables():
+        wager = d.wagers[wid]
+        if table.source == "missing":
+            ev = game.evaluator(table.pays_on)
+            hands = [c.id for c in ev.categories if c.shape != "any"]
+            custom[tid] = {
+                "description": f"{table.name} ({table.cite}): its text is missing from the "
+                "regulation; the table in use",
+                "type": "object",
+                "minProperties": 1,
+                "additionalProperties": False,
+                "properties": {h: _payout() for h in hands},
+            }
+            continue
+        if table.selectable and table.letters:
+            paytables[tid] = {
+                "description": f"{table.name} paytable ({table.cite}), for the {wager.name}",
+                "type": "string",
+                "enum": table.letters,
+            }
+        if table.meters is not None:
+            names: list[str] = []
+            for rules in [table.meters.all or {}, *(table.meters.paytables or {}).values()]:
+                names += [n for n in rules if n not in names]
+            progressives[tid] = {
+                "description": f"{table.name} meters ({table.meters.cite})",
+                **_object(
+                    {
+                        "wager_amount": _money(DESCRIPTIONS["wager_amount"]),
+                        "meters": {
+                            "description": DESCRIPTIONS["meters"],
+                            **_object({n: _meter() for n in names}),
+                        },
+                    },
+                    REQUIRED["/progressives/*"],
+                ),
+            }
+    out: dict[str, Any] = {
+        "offered": _described(
+            "offered",
+            {
+                "type": "array",
+                "items": {"type": "string", "enum": optional},
+            },
+        ),
+        "paytables": _described("paytables", _object(paytables)),
+        "progressives": _described("progressives", _object(progressives)),
+    }
+    if custom:
+        out["custom_paytables"] = _described("custom_paytables", _object(custom))
+    return out
+
+
+def _apply_bounds(schema: dict[str, Any], game: Any) -> None:
+    """The game's unconditional ``at_least``/``at_most`` constraints on whole numbers."""
+    from validator.checks.engine import constraints_for
+
+    for c in constraints_for(game):
+        if c.kind not in ("at_least", "at_most") or c.when is not None or c.value is None:
+            continue
+        if isinstance(c.value, bool):
+            continue
+        number = int(c.value) if c.value == int(c.value) else None
+        if number is None:
+            continue
+        for pointer in c.pointers:
+            node = _node(schema, pointer)
+            if node is None:
+                continue
+            key = "minimum" if c.kind == "at_least" else "maximum"
+            current = node.get(key)
+            if current is None or (number > current if key == "minimum" else number < current):
+                node[key] = number
+
+
+def _node(schema: dict[str, Any], pointer: str) -> dict[str, Any] | None:
+    node: Any = schema
+    for part in pointer.strip("/").split("/"):
+        props = node.get("properties") if isinstance(node, dict) else None
+        if not isinstance(props, dict) or part not in props:
+            return None
+        node = props[part]
+    return node if isinstance(node, dict) else None
+
+
+def game_schema() -> dict[str, Any]:
+    """JSON Schema 2020-12 of a game file (``GameDefinition``)."""
+    from validator.model.game import GameDefinition
+
+    schema = GameDefinition.model_json_schema(by_alias=True)
+    return {"$schema": DRAFT_2020_12, **schema}
+
+
+def schema_files() -> dict[str, dict[str, Any]]:
+    """File name → schema, for every file ``rulesub schema export`` writes."""
+    from validator.model.registry import all_games
+
+    out = {"game.schema.json": game_schema(), "rulesub.schema.json": submission_schema(None)}
+    for game in all_games():
+        out[f"rulesub.{game.id}.schema.json"] = submission_schema(game)
+    return out
+
+
+def render(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def compiled_files() -> dict[str, str]:
+    """File name → text of the compiled facts of every game (``validator/checks/compiled``)."""
+    from validator.checks.facts import compile_facts, render_facts
+    from validator.model.registry import all_games
+
+    return {
+        f"{game.id}.json": render_facts(compile_facts(game, with_holds=True))
+        for game in all_games()
+    }
+
+
+def export(
+    directory: Path = SCHEMAS_DIR, *, compiled: Path | None = None, check: bool = False
+) -> list[Path]:
+    """Write the schemas and the compiled facts (each file whole or not at all); with
+    ``check``, write nothing and return the files that are out of date."""
+    from validator.checks.facts import COMPILED_DIR
+
+    compiled = compiled or COMPILED_DIR
+    wanted = {directory / name: render(schema) for name, schema in schema_files().items()}
+    wanted.update({compiled / name: text for name, text in compiled_files().items()})
+    stale: list[Path] = []
+    for path, text in wanted.items():
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(path)
+        if not check:
+            write_whole(path, text)
+    return stale
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write a file whole or not at all: a temporary file beside it, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

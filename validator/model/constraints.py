@@ -1,0 +1,327 @@
+"""What the regulation demands of a Rules Submission, as data: the constraint vocabulary.
+
+A game file lists its constraints under ``constraints:``; the checks derive the generic
+ones (paytable letters, positions, decks, deck changes, equipment…) from the rest of the
+game file. Every constraint names the submission fields it reads by JSON pointer (``field``
+or ``fields``), may hold only ``when`` a condition holds, and carries an ``id`` (unique in
+its game: the finding code is ``<game>/<id>``), a ``cite``, a ``severity`` and a message
+written for a compliance officer.
+
+The vocabulary is closed: no expressions, no code. A demand that none of these kinds can
+say is a new, general kind here and in ``validator/checks/kinds.py``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    TypeAdapter,
+    model_validator,
+)
+
+from validator.model.base import Cite, Money, Strict
+
+Severity = Literal["error", "warning", "info"]
+CONSTRAINT_ID = r"^[a-z0-9][a-z0-9-]*$"
+POINTER = r"^(/[^/]+)+$"
+
+Pointer = Annotated[str, Field(pattern=POINTER, description="JSON pointer into the submission")]
+
+
+def _number(value: Any) -> Decimal | int | bool | str:
+    """A literal a constraint compares with: money (``"$30,000"``), a count, a word."""
+    if isinstance(value, bool | int):
+        return value
+    if isinstance(value, str) and value.lstrip().startswith("$"):
+        from validator.model.notation import parse_money
+
+        return parse_money(value)
+    if isinstance(value, str):
+        return value
+    raise ValueError(f"{value!r}: a constraint value is a whole number, '$5,000' or a word")
+
+
+def _dump_value(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        from validator.model.notation import format_money
+
+        return format_money(value)
+    return value
+
+
+Value = Annotated[
+    Decimal | int | bool | str,
+    BeforeValidator(_number),
+    PlainSerializer(_dump_value, when_used="json"),
+]
+
+
+class When(Strict):
+    """A condition: every part that is given must hold."""
+
+    # built when first validated: the validator reads compiled constraints without it
+    model_config = ConfigDict(defer_build=True)
+
+    offered: str | None = Field(
+        default=None, description="this wager is played: a base wager, or offered"
+    )
+    field: Pointer | None = None
+    in_: list[Value] | None = Field(default=None, alias="in", description="field's value is one of")
+    contains: Value | None = Field(default=None, description="field is a list holding this")
+    stated: bool | None = Field(default=None, description="field is (or is not) stated")
+
+    @model_validator(mode="after")
+    def _field_tests(self) -> When:
+        tests = [self.in_ is not None, self.contains is not None, self.stated is not None]
+        if self.field is None and any(tests):
+            raise ValueError("`in`, `contains` and `stated` test a `field`")
+        if self.field is not None and sum(tests) != 1:
+            raise ValueError("a `field` condition has exactly one of `in`, `contains`, `stated`")
+        if self.field is None and self.offered is None:
+            raise ValueError("a condition needs `offered` or `field`")
+        return self
+
+
+class _Base(Strict):
+    model_config = ConfigDict(defer_build=True)
+
+    id: str = Field(pattern=CONSTRAINT_ID)
+    cite: Cite
+    severity: Severity = "error"
+    message: str = Field(min_length=1, description="the rule, for a compliance officer")
+    hint: str | None = Field(default=None, description="what would comply")
+    note: str | None = Field(default=None, description="how the text was read, and why")
+    when: When | None = None
+
+
+class _Fields(_Base):
+    field: Pointer | None = None
+    fields: list[Pointer] | None = None
+
+    @model_validator(mode="after")
+    def _one_of_field_fields(self) -> _Fields:
+        if (self.field is None) == (self.fields is None):
+            raise ValueError("a constraint names either `field` or `fields`")
+        return self
+
+    @property
+    def pointers(self) -> list[str]:
+        return [self.field] if self.field is not None else list(self.fields or ())
+
+
+class Required(_Fields):
+    """The field must be stated (``adjacent_boxes``, § 641a.7(e))."""
+
+    kind: Literal["required"]
+
+
+class RequiredIf(_Fields):
+    """The field must be stated when the condition holds (a meter for an offered
+    progressive)."""
+
+    kind: Literal["required_if"]
+    when: When
+
+
+class OnlyIf(_Fields):
+    """The field should be stated only when the condition holds (a paytable selected for
+    a wager that is not offered)."""
+
+    kind: Literal["only_if"]
+    when: When
+
+
+class NotStated(_Fields):
+    """The field must not be stated (a payout limit where the chapter provides none)."""
+
+    kind: Literal["not_stated"]
+
+
+class Choice(_Fields):
+    """The field names one of these (a paytable letter the chapter prints)."""
+
+    kind: Literal["choice"]
+    choices: list[str] = Field(min_length=1)
+
+
+class OneOfValues(_Fields):
+    """The field's value is one of these (Envy Bonus tables for $1 and $5 wagers)."""
+
+    kind: Literal["one_of_values"]
+    values: list[Value] = Field(min_length=1)
+
+
+class Equals(_Fields):
+    """The field must be stated and equal this (the equipment an offered wager needs)."""
+
+    kind: Literal["equals"]
+    value: Value
+
+
+class _Bound(_Fields):
+    value: Value | None = None
+    than: Pointer | None = Field(default=None, description="compare with this field instead")
+
+    @model_validator(mode="after")
+    def _value_or_than(self) -> _Bound:
+        if (self.value is None) == (self.than is None):
+            raise ValueError("a bound is either a `value` or another field (`than`)")
+        return self
+
+
+class AtLeast(_Bound):
+    """The field is at least the value (reset amount ≥ $30,000, § 678a.12(d)(3))."""
+
+    kind: Literal["at_least"]
+
+
+class AtMost(_Bound):
+    """The field is at most the value (positions, § 641a.2(a))."""
+
+    kind: Literal["at_most"]
+
+
+class MaxInterval(_Base):
+    """Hours between deck changes, for every dealing method the submission uses."""
+
+    kind: Literal["max_interval"]
+    field: Pointer = "/dealing/change_every_hours"
+    methods_field: Pointer = "/dealing/methods"
+    hours: dict[str, int] = Field(min_length=1)
+
+    @property
+    def pointers(self) -> list[str]:
+        return [self.field, self.methods_field]
+
+
+MeterField = Literal["seed", "reseed", "increment", "reserve_increment"]
+
+
+class EqualsTable(_Base):
+    """The progressive's meters are exactly as the chapter's table fixes them for the
+    selected paytable, the seed and reseed scaled by the wager amount (§ 641a.12(d)(3))."""
+
+    kind: Literal["equals_table"]
+    table: str
+    fields: list[MeterField] | None = Field(
+        default=None, description="only these figures (default: every figure fixed)"
+    )
+
+
+class PayoutLimitFloor(_Base):
+    """A payout limit, when set, is at least the greater of a sum and the most one patron
+    could win in one round betting the minimum wager (§ 677a.12(f), § 678a.12(e))."""
+
+    kind: Literal["payout_limit_floor"]
+    field: Pointer = "/payout_limit"
+    at_least: Money
+
+
+class PositiveHold(_Base):
+    """The selected paytable's exact hold is positive (else the text or its transcription
+    needs a second look)."""
+
+    kind: Literal["positive_hold"]
+    table: str
+
+
+class HoldInRange(_Base):
+    """A submission-supplied table's exact hold lies in the Board's stated range."""
+
+    kind: Literal["hold_in_range"]
+    table: str
+
+
+class CustomTableHands(_Base):
+    """A submission-supplied table pays only hands the wager can win on."""
+
+    kind: Literal["custom_table_hands"]
+    table: str
+    at_least: str | None = Field(default=None, description="lowest category it may pay")
+
+
+class TextMissing(_Base):
+    """The regulation text of a table is missing: a supplied table cannot be checked
+    against it (MISSING.md)."""
+
+    kind: Literal["text_missing"]
+    table: str
+
+
+Constraint = Annotated[
+    Required
+    | RequiredIf
+    | OnlyIf
+    | NotStated
+    | Choice
+    | OneOfValues
+    | Equals
+    | AtLeast
+    | AtMost
+    | MaxInterval
+    | EqualsTable
+    | PayoutLimitFloor
+    | PositiveHold
+    | HoldInRange
+    | CustomTableHands
+    | TextMissing,
+    Field(discriminator="kind"),
+]
+
+KINDS: tuple[str, ...] = (
+    "required",
+    "required_if",
+    "only_if",
+    "not_stated",
+    "choice",
+    "one_of_values",
+    "equals",
+    "at_least",
+    "at_most",
+    "max_interval",
+    "equals_table",
+    "payout_limit_floor",
+    "positive_hold",
+    "hold_in_range",
+    "custom_table_hands",
+    "text_missing",
+)
+
+
+def _unique_ids(constraints: list[Any]) -> list[Any]:
+    seen: set[str] = set()
+    for c in constraints:
+        if c.id in seen:
+            raise ValueError(f"constraint id {c.id!r} is used twice: ids are unique in a game")
+        seen.add(c.id)
+    return constraints
+
+
+Constraints = Annotated[list[Constraint], AfterValidator(_unique_ids)]
+
+
+_ADAPTER: TypeAdapter[Any] | None = None
+
+
+def _adapter() -> TypeAdapter[Any]:
+    global _ADAPTER
+    if _ADAPTER is None:
+        _ADAPTER = TypeAdapter(list[Constraint])
+    return _ADAPTER
+
+
+def load_constraints(items: list[dict[str, Any]]) -> tuple[Any, ...]:
+    """Constraints from plain data (a game file's list, or a compiled one)."""
+    return tuple(_adapter().validate_python(items))
+
+
+def dump_constraints(constraints: Any) -> list[dict[str, Any]]:
+    """Constraints as plain JSON data that ``load_constraints`` reads back the same."""
+    return _adapter().dump_python(list(constraints), mode="json", by_alias=True, exclude_none=True)

@@ -1,0 +1,47 @@
+"""``--format markdown``: a review a compliance officer can attach to a letter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from validator import __version__
+from validator.report.text import ORDER, summary_line
+
+
+def _cell(text: str | None) -> str:
+    return (text or "").replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: Any) -> str:
+    lines = ["# Rules Submission review", ""]
+    lines.append(f"Checked with rulesub {__version__}. {summary_line(report.summary)}.")
+    lines.append("")
+    for result in report.files:
+        lines.append(f"## {_cell(result.file)}")
+        lines.append("")
+        sub = result.submission
+        if sub is not None and sub.game:
+            parts = [p for p in (sub.certificate_holder, sub.facility) if p]
+            effective = f", effective {sub.effective.isoformat()}" if sub.effective else ""
+            lines.append(f"{_cell(', '.join(parts))}: `{_cell(sub.game)}`{effective}.")
+            lines.append("")
+        if not result.findings:
+            lines.append("No findings: the submission passes every check rulesub makes.")
+            lines.append("")
+            continue
+        counts = {s: sum(1 for f in result.findings if f.severity == s) for s in ORDER}
+        lines.append(
+            f"{counts['error']} error(s), {counts['warning']} warning(s), "
+            f"{counts['info']} note(s) for information."
+        )
+        lines.append("")
+        lines.append("| # | Severity | Finding | Section | Line | What would comply | Code |")
+        lines.append("|---|---|---|---|---|---|---|")
+        findings = sorted(result.findings, key=lambda f: (ORDER[f.severity], f.line, f.column))
+        for i, f in enumerate(findings, 1):
+            lines.append(
+                f"| {i} | {f.severity} | {_cell(f.message)} | {_cell(f.cite) or '—'} | "
+                f"{f.line}:{f.column} | {_cell(f.hint) or '—'} | `{_cell(f.code)}` |"
+            )
+        lines.append("")
+    return "\n".join(lines)
