@@ -28,6 +28,7 @@ SCHEMA_KINDS = {"max-positions", "max-decks", "two-decks-need-shuffler"}
 SCHEMA_KINDS |= {"hand-dealing-needs-shuffler", "deck-change-interval"}
 SCHEMA_KINDS |= {"adjacent-boxes-stated", "one-position-per-player"}
 SCHEMA_KINDS |= {"progressive-amounts-at-least", "custom-hands"}
+SCHEMA_KINDS |= {"kill-not-offered"}  # only the Omaha Hi-lo 8 schema has `betting.kill`
 SCHEMA_GENERIC = {
     "rulesub/unknown-key",
     "rulesub/missing-key",

@@ -86,7 +86,7 @@ def test_flawed_set_covers_every_check_the_issue_lists() -> None:
 def test_examples_exit_0() -> None:
     done = run_rulesub("validate", str(EXAMPLES))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "5 files checked: 0 errors" in done.stdout
+    assert "8 files checked: 0 errors" in done.stdout
 
 
 def test_errors_exit_1_with_file_line_and_column() -> None:

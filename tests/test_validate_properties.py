@@ -176,8 +176,16 @@ def _limits(d: dict[str, Any], draw: Any) -> None:
 
 def _deck_change(d: dict[str, Any], draw: Any) -> None:
     method = d["dealing"]["methods"][0]
-    limit = 4 if method == "hand" else 8
+    rule = _constraint(d["game"], "deck-change-interval")
+    if rule is None:  # no deck-change rule (the house poker procedures): break another
+        _max_positions(d, draw)
+        return
+    limit = rule.hours[method]
     d["dealing"]["change_every_hours"][method] = limit + draw(st.integers(1, 100))
+
+
+def _constraint(game: str, cid: str) -> Any:
+    return next((c for c in facts_for(game).constraints if c.id == cid), None)
 
 
 def _bare_rate(d: dict[str, Any], draw: Any) -> None:
@@ -193,6 +201,8 @@ def _game(d: dict[str, Any], draw: Any) -> None:
 def _payout_limit(d: dict[str, Any], draw: Any) -> None:
     if d["game"] in ("wpt-heads-up-holdem", "high-card-flush"):
         d["payout_limit"] = draw(st.integers(min_value=0, max_value=49_999))
+    elif _constraint(d["game"], "hand-dealing-needs-shuffler") is None:  # Poker: none
+        _max_positions(d, draw)
     else:
         d["dealing"]["methods"] = ["hand"]
         d["dealing"]["shuffler"] = "manual"

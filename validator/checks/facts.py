@@ -535,11 +535,13 @@ def construct_constraints(items: list[dict[str, Any]]) -> tuple[Any, ...]:
     of validating a submission."""
     from types import SimpleNamespace
 
-    from validator.model.notation import parse_money
+    from validator.model.notation import parse_money, parse_rate
 
     def value(v: Any) -> Any:
         if isinstance(v, str) and v.lstrip().startswith("$"):
             return parse_money(v)
+        if isinstance(v, str) and v.rstrip().endswith("%"):
+            return parse_rate(v)
         return v
 
     out = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -106,6 +107,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def show(value: Any, money: bool = False) -> str:
+    if isinstance(value, dt.date):
+        return value.isoformat()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Decimal) or (money and isinstance(value, int)):
@@ -116,6 +119,9 @@ def show(value: Any, money: bool = False) -> str:
 
 
 def _number(value: Any) -> Fraction | None:
+    """A value bounds compare: a count, money, a rate, or a date (by its day number)."""
+    if isinstance(value, dt.date):
+        return Fraction(value.toordinal())
     if isinstance(value, bool) or not isinstance(value, int | Decimal | Fraction):
         return None
     return Fraction(value)
@@ -145,7 +151,8 @@ def _not_stated(c: C.NotStated, ctx: Context) -> Iterator[Violation]:
     for pointer in c.pointers:
         if ctx.stated(pointer):
             value = ctx.get(pointer)
-            shown = f" ({show(value)})" if value is not MISSING else ""
+            scalar = value is not MISSING and not isinstance(value, dict | list)
+            shown = f" ({show(value)})" if scalar else ""
             yield Violation(pointer, f"{pointer} is stated{shown}", key=True)
 
 

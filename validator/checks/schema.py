@@ -216,6 +216,8 @@ def submission_schema(game: Any | None = None) -> dict[str, Any]:
         )
     else:
         props.update(_game_sections(game))
+    if d is None or d.kind == "nonbanking":
+        props.update(_poker_sections(d is None or (d.betting is not None and d.betting.kill)))
     props["equipment"] = _described(
         "equipment",
         _object({e: _described(e, {"type": "boolean"}) for e in EQUIPMENT}),
@@ -242,6 +244,145 @@ def submission_schema(game: Any | None = None) -> dict[str, Any]:
     if d is not None:
         _apply_bounds(schema, game)
     return schema
+
+
+def _poker_sections(kill: Any) -> dict[str, Any]:
+    """What a nonbanking Poker table states (ch. 553): Ante, Blind and Forced Bets, betting
+    rules, rake, Bad Beat payout. Whether each is required is left to ``rulesub validate``
+    (it depends on the game and on the other values)."""
+
+    def text(key: str) -> dict[str, Any]:
+        return _described(key, {"type": "string", "minLength": 1})
+
+    def enum(key: str, values: list[str]) -> dict[str, Any]:
+        return _described(key, {"type": "string", "enum": values})
+
+    def count(key: str) -> dict[str, Any]:
+        return _described(key, {"type": "integer", "minimum": 1})
+
+    rate = _described("rate", {"type": "string", "pattern": RATE_PATTERN})
+    betting: dict[str, Any] = {
+        "max_raises": _described(
+            "max_raises",
+            {"type": ["integer", "string"], "minimum": 1, "pattern": "^unlimited$"},
+        ),
+        "raised_minimum": _described(
+            "raised_minimum",
+            _object(
+                {
+                    "allowed": _described("allowed", {"type": "boolean"}),
+                    "max_increase": _money(DESCRIPTIONS["max_increase"]),
+                    "agreement": text("agreement"),
+                }
+            ),
+        ),
+    }
+    if kill:
+        betting["kill"] = _described(
+            "kill",
+            _object(
+                {
+                    "option": enum("option", ["kill", "half_kill", "none"]),
+                    "qualifying_pot": _money(DESCRIPTIONS["qualifying_pot"]),
+                }
+            ),
+        )
+    level = _object({"pot": _money(DESCRIPTIONS["pot"]), "rake": _money("the rake taken")})
+    return {
+        "ante": _described(
+            "ante",
+            _object(
+                {
+                    "required": _described("required", {"type": "boolean"}),
+                    "amount": _money(DESCRIPTIONS["amount"]),
+                }
+            ),
+        ),
+        "blinds": _described(
+            "blinds", {"type": "array", "minItems": 1, "items": _money("a Blind Bet")}
+        ),
+        "forced_bet": _money(DESCRIPTIONS["forced_bet"]),
+        "betting": _described("betting", _object(betting)),
+        "rake": _described(
+            "rake",
+            _object(
+                {
+                    "types": _described(
+                        "types",
+                        {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": {
+                                "type": "string",
+                                "enum": ["percentage", "incremental", "time"],
+                            },
+                        },
+                    ),
+                    "methodology": text("methodology"),
+                    "maximum": _money(DESCRIPTIONS["maximum"]),
+                    "percentage": _described(
+                        "percentage",
+                        _object(
+                            {
+                                "rate": rate,
+                                "taken": enum("taken", ["per_betting_round", "end_of_round"]),
+                            }
+                        ),
+                    ),
+                    "incremental": _described(
+                        "incremental",
+                        _object(
+                            {
+                                "levels": _described(
+                                    "levels", {"type": "array", "minItems": 1, "items": level}
+                                ),
+                                "taken": enum("taken", ["as_levels_reached", "end_of_round"]),
+                            }
+                        ),
+                    ),
+                    "time": _described(
+                        "time",
+                        _object(
+                            {
+                                "basis": enum("basis", ["per_player", "per_table"]),
+                                "every_minutes": count("every_minutes"),
+                                "hourly_fee": _money(DESCRIPTIONS["hourly_fee"]),
+                            }
+                        ),
+                    ),
+                }
+            ),
+        ),
+        "bad_beat": _described(
+            "bad_beat",
+            _object(
+                {
+                    "offered": {"description": "whether it is offered", "type": "boolean"},
+                    "max_contribution": _money(DESCRIPTIONS["max_contribution"]),
+                    "contribution_method": text("contribution_method"),
+                    "minimum_pot": _money(DESCRIPTIONS["minimum_pot"]),
+                    "qualifying_hands": text("qualifying_hands"),
+                    "payouts": text("payouts"),
+                    "current_amount": _money(DESCRIPTIONS["current_amount"]),
+                    "discontinuation": _described(
+                        "discontinuation",
+                        _object(
+                            {
+                                "approved": _described(
+                                    "approved",
+                                    {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+                                ),
+                                "method": enum(
+                                    "method", ["terminate_contributions", "transfer", "both"]
+                                ),
+                                "procedure": text("procedure"),
+                            }
+                        ),
+                    ),
+                }
+            ),
+        ),
+    }
 
 
 def _game_sections(game: Any) -> dict[str, Any]:

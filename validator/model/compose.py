@@ -9,7 +9,9 @@ and a game file names them::
 A shared file is a part of a game file: any of its sections, and ``extends:`` of its own.
 The game file is the shared files merged in order, then the file itself on top: mappings
 merge key by key, anything else (a list, a figure, a text) is replaced whole, and ``null``
-removes what a shared file declared.
+removes what a shared file declared. Two lists add up instead (``ADDITIVE``): the
+``constraints:`` and the ``signage: signs:`` of every file, in order, so that a rule a shared
+file demands of every game's submission is written once beside the rule it comes from.
 
 A rule both sources state has a citation in each. A shared file writes such a citation
 (``cite``, ``*_cite``) or ``note`` as a mapping from the source's ``key`` (``source.key`` of the
@@ -31,6 +33,8 @@ from validator.loader import LoadError, Located, Position, did_you_mean, join, l
 
 INCLUDE_DIR = "include"
 MAX_DEPTH = 10
+#: Lists that add up across the files a game is composed of, rather than replace.
+ADDITIVE = (("constraints",), ("signage", "signs"))
 
 
 @dataclass
@@ -39,8 +43,19 @@ class Composed(Located):
     (file) that wrote each value."""
 
     layers: list[Located] = field(default_factory=list)
+    #: An item of an additive list, by its pointer here: its layer and pointer there.
+    renamed: dict[str, tuple[Located, str]] = field(default_factory=dict)
+
+    def _renamed(self, pointer: str) -> tuple[Located, str] | None:
+        for here, (layer, there) in self.renamed.items():
+            if pointer == here or pointer.startswith(here + "/"):
+                return layer, there + pointer[len(here) :]
+        return None
 
     def layer_of(self, pointer: str, *, key: bool = False) -> Located:
+        renamed = self._renamed(pointer)
+        if renamed is not None:
+            return renamed[0]
         p = pointer
         while True:
             for layer in reversed(self.layers):
@@ -52,6 +67,9 @@ class Composed(Located):
             p = p.rsplit("/", 1)[0]
 
     def position(self, pointer: str, *, key: bool = False) -> Position:
+        renamed = self._renamed(pointer)
+        if renamed is not None:
+            return renamed[0].position(renamed[1], key=key)
         return self.layer_of(pointer, key=key).position(pointer, key=key)
 
 
@@ -66,10 +84,24 @@ def compose(path: Path, games_dir: Path, display: Any) -> Located:
         return top
     layers = _layers(top, games_dir, display, (path.resolve(),))
     data: dict[str, Any] = {}
+    added: dict[tuple[str, ...], list[Any]] = {path: [] for path in ADDITIVE}
+    renamed: dict[str, tuple[Located, str]] = {}
     for layer in layers:
+        for keys, items in added.items():
+            own = _at(layer.data, keys)
+            for i, item in enumerate(own if isinstance(own, list) else ()):
+                renamed[join("/" + "/".join(keys), len(items))] = (
+                    layer,
+                    join("/" + "/".join(keys), i),
+                )
+                items.append(item)
         data = _merge(data, layer.data)
+    for keys, items in added.items():
+        parent = _at(data, keys[:-1])
+        if items and isinstance(parent, dict):
+            parent[keys[-1]] = items
     data["extends"] = _extends(top, display)  # the file's own, as a list
-    composed = Composed(path=path, data=data, text=top.text, layers=layers)
+    composed = Composed(path=path, data=data, text=top.text, layers=layers, renamed=renamed)
     composed.positions = dict(top.positions)
     composed.key_positions = dict(top.key_positions)
     _resolve_per_source(composed, display)
@@ -123,6 +155,12 @@ def _layers(loc: Located, games_dir: Path, display: Any, chain: tuple[Path, ...]
                 )
         out += _layers(shared, games_dir, display, (*chain, path.resolve()))
     return [*out, loc]
+
+
+def _at(data: Any, keys: tuple[str, ...]) -> Any:
+    for k in keys:
+        data = data.get(k) if isinstance(data, dict) else None
+    return data
 
 
 def _merge(base: Any, top: Any) -> Any:

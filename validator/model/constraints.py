@@ -14,6 +14,7 @@ say is a new, general kind here and in ``validator/checks/kinds.py``.
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -35,17 +36,22 @@ POINTER = r"^(/[^/]+)+$"
 Pointer = Annotated[str, Field(pattern=POINTER, description="JSON pointer into the submission")]
 
 
-def _number(value: Any) -> Decimal | int | bool | str:
-    """A literal a constraint compares with: money (``"$30,000"``), a count, a word."""
+def _number(value: Any) -> Decimal | Fraction | int | bool | str:
+    """A literal a constraint compares with: money (``"$30,000"``), a rate (``"10%"``, read
+    as an exact ``Fraction``), a count, a word."""
     if isinstance(value, bool | int):
         return value
     if isinstance(value, str) and value.lstrip().startswith("$"):
         from validator.model.notation import parse_money
 
         return parse_money(value)
+    if isinstance(value, str) and value.rstrip().endswith("%"):
+        from validator.model.notation import parse_rate
+
+        return parse_rate(value)
     if isinstance(value, str):
         return value
-    raise ValueError(f"{value!r}: a constraint value is a whole number, '$5,000' or a word")
+    raise ValueError(f"{value!r}: a constraint value is a whole number, '$5,000', '10%' or a word")
 
 
 def _dump_value(value: Any) -> Any:
@@ -53,11 +59,15 @@ def _dump_value(value: Any) -> Any:
         from validator.model.notation import format_money
 
         return format_money(value)
+    if isinstance(value, Fraction):
+        from validator.model.notation import format_rate
+
+        return format_rate(value)
     return value
 
 
 Value = Annotated[
-    Decimal | int | bool | str,
+    int | bool | Decimal | Fraction | str,
     BeforeValidator(_number),
     PlainSerializer(_dump_value, when_used="json"),
 ]
@@ -183,7 +193,8 @@ class AtLeast(_Bound):
 
 
 class AtMost(_Bound):
-    """The field is at most the value (positions, § 641a.2(a))."""
+    """The field is at most the value (positions, § 641a.2(a); a percentage rake at most
+    10%, § 553.15(b)(1)), or another field (a date on or before the effective date)."""
 
     kind: Literal["at_most"]
 

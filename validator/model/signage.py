@@ -32,6 +32,26 @@ PLACEHOLDERS: dict[str, str] = {
     "meter": "a progressive meter's name (Progressive, Mega jackpot, …)",
     "seed": "that meter's initial amount, in dollars",
     "reseed": "that meter's reset amount, in dollars",
+    # nonbanking Poker (ch. 553)
+    "max_raises": "the most raises in a betting round (when the submission restricts them)",
+    "ante": "the Ante's amount, when one is required",
+    "blinds": "the Blind Bets' amounts, in order",
+    "forced_bet": "the Forced Bet's amount",
+    "rake_percentage": "the percentage rake's rate",
+    "rake_maximum": "the maximum permissible rake, in dollars",
+    "rake_levels": "an incremental rake's amounts by pot level",
+    "rake_hourly_fee": "a time charge's hourly fee, in dollars",
+    "rake_time_basis": "per player or per table",
+    "rake_time_minutes": "how often a time charge is assessed, in minutes",
+    "kill_option": "Kill option or Half-kill option, when one is used",
+    "qualifying_pot": "the minimum value of a qualifying pot, in dollars",
+    "kill_limits": "what the option makes of the posted limits",
+    "kill_min_wager": "the minimum wager while the option is in effect",
+    "kill_max_wager": "the maximum wager while the option is in effect",
+    "bad_beat_hands": "the qualifying Bad Beat hands, when a Bad Beat payout is offered",
+    "bad_beat_amount": "the Bad Beat payout's current amount",
+    "bad_beat_max_contribution": "the most contributed from each pot to the Bad Beat payout",
+    "bad_beat_minimum_pot": "the minimum pot for a Bad Beat contribution",
 }
 
 

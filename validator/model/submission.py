@@ -106,6 +106,92 @@ class Equipment(Part):
     electronic_wagering_system: bool | None = None
 
 
+# -- nonbanking Poker (ch. 553): what a Poker table states ------------------------------------
+
+RakeType = Literal["percentage", "incremental", "time"]
+
+
+class Ante(Part):
+    """The rule governing the placement of an Ante, and its amount (§ 553.10(b))."""
+
+    required: bool | None = None
+    amount: Money | None = None
+
+
+class RaisedMinimum(Part):
+    """Raising the minimum wager when all patrons agree (§ 553.18)."""
+
+    allowed: bool | None = None
+    max_increase: Money | None = None
+    agreement: str | None = Field(default=None, min_length=1)
+
+
+class KillOption(Part):
+    """Omaha High-low Eight or Better: the Kill or Half-kill option (§ 553.12(m))."""
+
+    option: Literal["kill", "half_kill", "none"] | None = None
+    qualifying_pot: Money | None = None
+
+
+class PokerBetting(Part):
+    max_raises: Annotated[int, Field(ge=1)] | Literal["unlimited"] | None = None
+    raised_minimum: RaisedMinimum | None = None
+    kill: KillOption | None = None
+
+
+class PercentageRake(Part):
+    rate: Rate | None = None
+    taken: Literal["per_betting_round", "end_of_round"] | None = None
+
+
+class RakeLevel(Part):
+    pot: Money | None = None
+    rake: Money | None = None
+
+
+class IncrementalRake(Part):
+    levels: list[RakeLevel] | None = Field(default=None, min_length=1)
+    taken: Literal["as_levels_reached", "end_of_round"] | None = None
+
+
+class TimeRake(Part):
+    basis: Literal["per_player", "per_table"] | None = None
+    every_minutes: int | None = Field(default=None, ge=1)
+    hourly_fee: Money | None = None
+
+
+class Rake(Part):
+    """The rake: its types, methodology and maximum (§ 553.15(a))."""
+
+    types: list[RakeType] | None = Field(default=None, min_length=1)
+    methodology: str | None = Field(default=None, min_length=1)
+    maximum: Money | None = None
+    percentage: PercentageRake | None = None
+    incremental: IncrementalRake | None = None
+    time: TimeRake | None = None
+
+
+class Discontinuation(Part):
+    """The Board-approved procedure for discontinuing a Bad Beat payout (§ 553.20(i))."""
+
+    approved: dt.date | None = None
+    method: Literal["terminate_contributions", "transfer", "both"] | None = None
+    procedure: str | None = Field(default=None, min_length=1)
+
+
+class BadBeat(Part):
+    """A Bad Beat payout and its rules (§ 553.20(b))."""
+
+    offered: bool | None = None
+    max_contribution: Money | None = None
+    contribution_method: str | None = Field(default=None, min_length=1)
+    minimum_pot: Money | None = None
+    qualifying_hands: str | None = Field(default=None, min_length=1)
+    payouts: str | None = Field(default=None, min_length=1)
+    current_amount: Money | None = None
+    discontinuation: Discontinuation | None = None
+
+
 class RulesSubmission(Part):
     rulesub: Literal[1] | None = None
     certificate_holder: str | None = Field(default=None, min_length=1)
@@ -121,6 +207,13 @@ class RulesSubmission(Part):
     adjacent_boxes: int | None = Field(default=None, ge=1)
     payout_limit: Money | None = None
     custom_paytables: dict[str, dict[str, PayoutField]] | None = None
+    # nonbanking Poker
+    ante: Ante | None = None
+    blinds: list[Money] | None = Field(default=None, min_length=1)
+    forced_bet: Money | None = None
+    betting: PokerBetting | None = None
+    rake: Rake | None = None
+    bad_beat: BadBeat | None = None
 
     def data(self) -> dict[str, Any]:
         """The stated values, parsed (money ``Decimal``, rates ``Fraction``), as a tree."""
@@ -193,6 +286,46 @@ DESCRIPTIONS: dict[str, str] = {
     "adjacent_boxes": "adjacent boxes a player may wager on in one round",
     "payout_limit": "aggregate payout limit per player per round of play, dollars",
     "custom_paytables": "the table in use where the regulation text is missing",
+    # nonbanking Poker
+    "ante": "Poker: whether an Ante is required, and its amount (dollars)",
+    "required": "whether every player must place it",
+    "amount": "its amount, dollars",
+    "blinds": "Poker: the amount of each Blind Bet, in order (dollars)",
+    "forced_bet": "Poker (Stud): the amount of the Forced Bet, dollars",
+    "betting": "Poker: the raise cap, raising the minimum by agreement, the Kill option",
+    "max_raises": "the most raises in a betting round, or unlimited",
+    "raised_minimum": "raising the minimum wager when all patrons agree",
+    "allowed": "whether the minimum wager may be raised by agreement",
+    "max_increase": "the most the minimum wager may be increased, dollars",
+    "agreement": "how the dealer determines that all patrons agree",
+    "kill": "Omaha High-low Eight or Better: the Kill or Half-kill option",
+    "option": "kill | half_kill | none",
+    "qualifying_pot": "the minimum value of a qualifying pot, dollars",
+    "rake": "Poker: the rake's types, methodology and maximum",
+    "types": "rake types used: percentage, incremental, time",
+    "methodology": "how the rake is calculated",
+    "maximum": "the maximum permissible rake from one round of play, dollars",
+    "percentage": "the percentage rake",
+    "rate": "the share of each pot raked, e.g. 10%",
+    "taken": "when it is taken",
+    "incremental": "the rake taken by pot levels",
+    "levels": "the pot levels and the rake at each, e.g. [{pot: 20, rake: 1}]",
+    "pot": "the pot amount reached, dollars",
+    "time": "the rake by time charges",
+    "basis": "per_player | per_table",
+    "every_minutes": "how often the time charge is assessed: 20 or 30",
+    "hourly_fee": "the hourly fee, dollars",
+    "bad_beat": "Poker: the Bad Beat payout and its rules",
+    "max_contribution": "the most contributed from each pot, dollars",
+    "contribution_method": "how the contribution is calculated",
+    "minimum_pot": "the minimum pot for a contribution, dollars",
+    "qualifying_hands": "the Bad Beat hands that qualify",
+    "payouts": "how the Bad Beat payout is shared",
+    "current_amount": "the Bad Beat payout's current amount, dollars",
+    "discontinuation": "the Board-approved procedure for discontinuing the payout",
+    "approved": "the date the Board approved the procedure",
+    "method": "terminate_contributions | transfer | both",
+    "procedure": "the procedure, in words",
 }
 
 

@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from validator.model.game import GameDefinition, Rows, Table, Wager
-from validator.model.notation import Payout, PayoutKind, format_money
+from validator.model.notation import Payout, PayoutKind, format_money, format_rate
 from validator.model.registry import Game
 from validator.model.signage import SignDef, resolve
 
@@ -85,9 +85,10 @@ def offered_wagers(definition: GameDefinition, offered: list[str] | None) -> lis
     return [w for w, wager in definition.wagers.items() if not wager.optional or w in chosen]
 
 
-def figures(submission: Any) -> dict[str, str]:
+def figures(submission: Any, definition: GameDefinition | None = None) -> dict[str, str]:
     """The figures sign text may name, as printed; absent ones are left out."""
     out: dict[str, str] = {}
+    out.update(poker_figures(submission, definition))
     for key in ("certificate_holder", "facility"):
         if getattr(submission, key, None):
             out[key] = str(getattr(submission, key))
@@ -98,6 +99,82 @@ def figures(submission: Any) -> dict[str, str]:
             out[key] = format_money(Decimal(value))
     if getattr(submission, "payout_limit", None) is not None:
         out["payout_limit"] = format_money(Decimal(submission.payout_limit))
+    return out
+
+
+def _money(value: Any) -> str:
+    return format_money(Decimal(value))
+
+
+KILL = {
+    "kill": ("Kill option", "twice the posted limits"),
+    "half_kill": ("Half-kill option", "the posted limits increased by one-half"),
+}
+TIME_BASIS = {
+    "per_player": "per player, inactive seated players included",
+    "per_table": "per table",
+}
+
+
+def poker_figures(submission: Any, definition: GameDefinition | None) -> dict[str, str]:
+    """A Poker table's figures: raises, forced wagers, rake, Kill, Bad Beat (ch. 553).
+    A figure the submission leaves out, or whose rule it does not use, is absent."""
+    out: dict[str, str] = {}
+    betting = getattr(submission, "betting", None)
+    raises = getattr(betting, "max_raises", None)
+    if isinstance(raises, int):
+        out["max_raises"] = str(raises)
+    ante = getattr(submission, "ante", None)
+    if ante is not None and ante.required and ante.amount is not None:
+        out["ante"] = _money(ante.amount)
+    blinds = getattr(submission, "blinds", None)
+    if blinds:
+        out["blinds"] = ", ".join(_money(b) for b in blinds)
+    if getattr(submission, "forced_bet", None) is not None:
+        out["forced_bet"] = _money(submission.forced_bet)
+    rake = getattr(submission, "rake", None)
+    types = (getattr(rake, "types", None) or ()) if rake is not None else ()
+    if rake is not None and rake.maximum is not None:
+        out["rake_maximum"] = _money(rake.maximum)
+    if "percentage" in types and rake.percentage and rake.percentage.rate is not None:
+        out["rake_percentage"] = format_rate(rake.percentage.rate)
+    if "incremental" in types and rake.incremental and rake.incremental.levels:
+        levels = [lv for lv in rake.incremental.levels if lv.pot is not None and lv.rake]
+        if levels:
+            out["rake_levels"] = ", ".join(
+                f"{_money(lv.rake)} at {_money(lv.pot)}" for lv in levels
+            )
+    time = rake.time if "time" in types else None
+    if time is not None:
+        if time.hourly_fee is not None:
+            out["rake_hourly_fee"] = _money(time.hourly_fee)
+        if time.basis is not None:
+            out["rake_time_basis"] = TIME_BASIS[time.basis]
+        if time.every_minutes is not None:
+            out["rake_time_minutes"] = str(time.every_minutes)
+    kill = getattr(betting, "kill", None)
+    rules = definition.betting.kill if definition and definition.betting else None
+    if kill is not None and kill.option in KILL and rules is not None:
+        out["kill_option"], out["kill_limits"] = KILL[kill.option]
+        if kill.qualifying_pot is not None:
+            out["qualifying_pot"] = _money(kill.qualifying_pot)
+        times = rules.options.get(kill.option)
+        table = getattr(submission, "table", None)
+        for key in ("min_wager", "max_wager"):
+            value = getattr(table, key, None)
+            if times is not None and value is not None:
+                out[f"kill_{key}"] = _money(Decimal(value) * times.numerator / times.denominator)
+    bad_beat = getattr(submission, "bad_beat", None)
+    if bad_beat is not None and bad_beat.offered:
+        for key, name in (
+            ("bad_beat_amount", "current_amount"),
+            ("bad_beat_max_contribution", "max_contribution"),
+            ("bad_beat_minimum_pot", "minimum_pot"),
+        ):
+            if getattr(bad_beat, name) is not None:
+                out[key] = _money(getattr(bad_beat, name))
+        if bad_beat.qualifying_hands:
+            out["bad_beat_hands"] = bad_beat.qualifying_hands
     return out
 
 
@@ -250,7 +327,7 @@ def _sign(game: Game, sign: SignDef, submission: Any, offered: list[str]) -> Sig
     for wid in sign.payout_odds:
         if wid in offered:
             items += _wager_items(game, wid, d.wagers[wid], submission)
-    values = figures(submission)
+    values = figures(submission, d)
     for pointer in sign.lines:
         node = resolve(d, pointer)
         for line in getattr(node, "sign", None) or ():

@@ -1,0 +1,182 @@
+"""`rulesub signage` for a Poker table (ch. 553): the limits and raise cap (§ 553.18), the
+Ante and Blind Bets (§ 553.12(b), (d)), the rake (§ 553.15(c)), the Bad Beat notice with its
+current amount (§ 553.20(b)) and the Omaha Kill sign (§ 553.12(m)), worded in the game's
+rule files and filled from the submission."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from validator.cli import app
+from validator.model.registry import load_game
+from validator.signage.build import build_signage
+from validator.signage.checked import check_submission
+
+runner = CliRunner()
+
+OMAHA = """\
+rulesub: 1
+certificate_holder: Example Downs Racing & Casino
+facility: Example Downs
+game: poker-omaha-hi-lo-8
+effective: 2027-01-01
+table: {positions: 10, min_wager: 4, max_wager: 8}
+dealing: {methods: [hand], shuffler: automated_counting, decks: 1, change_every_hours: {hand: 6}}
+ante: {required: true, amount: "$0.50"}
+blinds: [2, 4]
+betting:
+  max_raises: 3
+  raised_minimum: {allowed: false}
+  kill: {option: kill, qualifying_pot: 40}
+rake:
+  types: [percentage, incremental]
+  methodology: 10% of each pot up to $30, then $4 at $40 and $5 at $50; at most $5.
+  maximum: 5
+  percentage: {rate: 10%, taken: per_betting_round}
+  incremental:
+    levels: [{pot: 40, rake: 4}, {pot: 50, rake: 5}]
+    taken: as_levels_reached
+bad_beat:
+  offered: true
+  max_contribution: 1
+  contribution_method: $1 from each pot of $15 or more
+  minimum_pot: 15
+  qualifying_hands: aces full of tens or better beaten
+  payouts: 50% to the losing hand, 25% to the winning hand, 25% shared by the table
+  current_amount: "$12,500.50"
+  discontinuation: {approved: 2026-10-01, method: terminate_contributions}
+"""
+
+OMAHA_SIGNS = [
+    (
+        ("limits", "Wagers and limits", "§ 553.18", "sign"),
+        [
+            ("Minimum wager $4; maximum wager $8", "§ 553.18"),
+            ("No more than 3 raises in a betting round", "§ 553.18"),
+            ("Ante: $0.50", "§ 553.10(b); § 553.11(b); § 553.12(b); § 553.13(b); § 553.14(b)"),
+            ("Blind Bets: $2, $4", "§ 553.11(d); § 553.12(d); § 553.13(e)"),
+        ],
+    ),
+    (
+        ("rake", "Rake", "§ 553.15(c)", "sign"),
+        [
+            ("Rake: 10% of each pot and side pot, to a maximum of $5", "§ 553.15(b)(1), (c)"),
+            ("Rake by pot level reached: $4 at $40, $5 at $50; at most $5", "§ 553.15(b)(2), (c)"),
+        ],
+    ),
+    (
+        ("bad_beat", "Bad Beat payout", "§ 553.20(b)", "sign"),
+        [
+            (
+                "This table offers a Bad Beat payout: aces full of tens or better beaten",
+                "§ 553.20(b)",
+            ),
+            ("Current Bad Beat payout: $12,500.50", "§ 553.20(b)"),
+            (
+                "Up to $1 of each pot of $15 or more is contributed to the Bad Beat payout, after "
+                "the rake; the Bad Beat payout rules are posted in the Poker room",
+                "§ 553.20(b)(1), (2), (c)",
+            ),
+        ],
+    ),
+    (
+        ("kill", "Kill or Half-kill option", "§ 553.12(m)", "sign"),
+        [
+            ("Kill option in use: the minimum value of a qualifying pot is $40", "§ 553.12(m)"),
+            (
+                "When one player wins an entire qualifying pot, the limits of the next hand are "
+                "twice the posted limits ($8 to $16) until a pot is split between a high hand and "
+                "a low hand or is less than the qualifying pot",
+                "§ 553.1 (Kill option, Half-kill option)",
+            ),
+        ],
+    ),
+]
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "submission.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def signs(path: Path, game: str) -> list[tuple[tuple[str, ...], list[tuple[str, str]]]]:
+    checked = check_submission(path)
+    assert checked.errors == []
+    built = build_signage(load_game(game), checked.submission)
+    return [
+        ((s.id, s.title, s.cite, s.placement), [(i.text, i.cite) for i in s.items])
+        for s in built.signs
+    ]
+
+
+def test_every_omaha_hi_lo_sign_line_and_citation_is_pinned(tmp_path: Path) -> None:
+    """§ 553.18, § 553.12(b), (d), (m), § 553.15(c), § 553.20(b): the Kill doubles the $4-$8
+    limits to $8-$16 (§ 553.1 Kill option)."""
+    assert signs(write(tmp_path, OMAHA), "poker-omaha-hi-lo-8") == OMAHA_SIGNS
+
+
+def test_half_kill_raises_the_limits_by_one_half_553_1(tmp_path: Path) -> None:
+    text = OMAHA.replace("option: kill,", "option: half_kill,")
+    kill = dict(signs(write(tmp_path, text), "poker-omaha-hi-lo-8"))[OMAHA_SIGNS[3][0]]
+    assert kill[0][0] == "Half-kill option in use: the minimum value of a qualifying pot is $40"
+    assert "the posted limits increased by one-half ($6 to $12)" in kill[1][0]
+
+
+def test_no_kill_sign_and_no_bad_beat_notice_where_neither_is_used(tmp_path: Path) -> None:
+    """§ 553.12(m) ("if the certificate holder elects"); § 553.20(b) (a table "that offers")."""
+    text = OMAHA.replace("option: kill, qualifying_pot: 40", "option: none")
+    text = text.split("bad_beat:")[0] + "bad_beat: {offered: false}\n"
+    ids = [s[0][0] for s in signs(write(tmp_path, text), "poker-omaha-hi-lo-8")]
+    assert ids == ["limits", "rake"]
+
+
+def test_time_charge_sign_553_15_b_3_and_c(tmp_path: Path) -> None:
+    text = OMAHA.split("rake:")[0] + (
+        "rake:\n  types: [time]\n  methodology: $6 an hour per table\n  maximum: 3\n"
+        "  time: {basis: per_table, every_minutes: 20, hourly_fee: 6}\n"
+    )
+    rake = dict(signs(write(tmp_path, text), "poker-omaha-hi-lo-8"))[
+        ("rake", "Rake", "§ 553.15(c)", "sign")
+    ]
+    assert rake == [
+        (
+            "Time charge: $6 an hour per table, assessed every 20 minutes",
+            "§ 553.15(b)(3), (c)",
+        )
+    ]
+
+
+def test_unlimited_raises_put_no_raise_line_on_the_sign_553_18(tmp_path: Path) -> None:
+    text = OMAHA.replace("max_raises: 3", "max_raises: unlimited")
+    limits = dict(signs(write(tmp_path, text), "poker-omaha-hi-lo-8"))[OMAHA_SIGNS[0][0]]
+    assert [t for t, _ in limits if "raises" in t] == []
+
+
+def test_the_command_prints_the_poker_signs(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["signage", "--no-cite", str(write(tmp_path, OMAHA))])
+    assert result.exit_code == 0, result.stderr
+    out = " ".join(result.stdout.split())
+    for title in ("Wagers and limits", "Rake", "Bad Beat payout", "Kill or Half-kill option"):
+        assert f"== {title} ==" in out
+    assert "Current Bad Beat payout: $12,500.50" in out
+    assert "§" not in out
+
+
+def test_house_razz_signs_cite_the_house_procedures(tmp_path: Path) -> None:
+    """7CS Procedures § Wagers (4): the limits bind; the procedures have no rake sign."""
+    from validator import PROJECT_ROOT
+
+    got = signs(PROJECT_ROOT / "rulesubs" / "example" / "house-razz.yaml", "house-razz")
+    assert got == [
+        (
+            ("limits", "Wagers and limits", "7CS Procedures § Wagers (4)", "sign"),
+            [
+                ("Minimum wager $5; maximum wager $10", "7CS Procedures § Wagers (4)"),
+                ("Ante: $1", "7CS Procedures § Wagers (2)(i); § Seven-Card Stud (1)"),
+                ("Forced Bet: $2", "7CS Procedures § Seven-Card Stud (3), (4)"),
+            ],
+        )
+    ]

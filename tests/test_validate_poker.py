@@ -1,0 +1,350 @@
+"""Poker Rules Submissions (ch. 553; the 7 Card Stud Game Procedures): each demand the
+regulation makes of a Poker table's submission, pinned by its section."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+from validator import PROJECT_ROOT
+from validator.checks import validate_file
+from validator.checks.engine import constraints_for
+from validator.model.registry import load_game
+
+EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"
+POKER_EXAMPLES = ("poker-holdem", "poker-omaha-hi-lo-8", "house-razz")
+
+
+def variant(tmp_path: Path, example: str, changes: dict[str, Any]) -> Path:
+    """The example with values replaced by JSON pointer (``None`` removes the key)."""
+    yaml = YAML()
+    data = yaml.load((EXAMPLES / f"{example}.yaml").read_text(encoding="utf-8"))
+    data = copy.deepcopy(data)
+    for pointer, value in changes.items():
+        parts = pointer.strip("/").split("/")
+        node = data
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        if value is None:
+            node.pop(parts[-1], None)
+        else:
+            node[parts[-1]] = value
+    path = tmp_path / f"{example}.yaml"
+    with path.open("w", encoding="utf-8") as f:
+        yaml.dump(data, f)
+    return path
+
+
+def findings(path: Path) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
+    for f in validate_file(path).findings:
+        out.setdefault(f.code, []).append(f)
+    return out
+
+
+@pytest.mark.parametrize("example", POKER_EXAMPLES)
+def test_poker_examples_are_clean(example: str) -> None:
+    assert findings(EXAMPLES / f"{example}.yaml") == {}
+
+
+# -- rake, § 553.15 -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "code", "cite"),
+    [
+        ("types", "rake-types-stated", "§ 553.15(a)(1)"),
+        ("methodology", "rake-methodology-stated", "§ 553.15(a)(2)"),
+        ("maximum", "rake-maximum-stated", "§ 553.15(a)(3)"),
+    ],
+)
+def test_rake_types_methodology_and_maximum_stated_553_15_a(
+    tmp_path: Path, field: str, code: str, cite: str
+) -> None:
+    got = findings(variant(tmp_path, "poker-holdem", {f"/rake/{field}": None}))
+    # with no types stated, the percentage section is of no stated type: a warning too
+    also = {"poker-holdem/percentage-rake-unused"} if field == "types" else set()
+    assert set(got) == {f"poker-holdem/{code}"} | also
+    (finding,) = got[f"poker-holdem/{code}"]
+    assert finding.cite == cite and finding.severity == "error"
+    assert finding.path == f"/rake/{field}"
+
+
+@pytest.mark.parametrize(("rate", "ok"), [("10%", True), ("9.5%", True), ("10.01%", False)])
+def test_percentage_rake_at_most_10_percent_553_15_b_1(tmp_path: Path, rate: str, ok: bool) -> None:
+    got = findings(variant(tmp_path, "poker-holdem", {"/rake/percentage/rate": rate}))
+    assert ("poker-holdem/percentage-rake-at-most-10" not in got) == ok
+    if not ok:
+        (finding,) = got["poker-holdem/percentage-rake-at-most-10"]
+        assert f"is {rate}; it must be at most 10%" in finding.message
+
+
+def test_percentage_rake_states_its_rate_553_15_b_1(tmp_path: Path) -> None:
+    got = findings(variant(tmp_path, "poker-holdem", {"/rake/percentage": None}))
+    assert list(got) == ["poker-holdem/percentage-rake-stated"]
+
+
+@pytest.mark.parametrize(("minutes", "ok"), [(20, True), (30, True), (15, False), (60, False)])
+def test_time_charges_every_20_or_30_minutes_553_15_b_3_iii(
+    tmp_path: Path, minutes: int, ok: bool
+) -> None:
+    path = variant(tmp_path, "poker-omaha-hi-lo-8", {"/rake/time/every_minutes": minutes})
+    got = findings(path)
+    assert ("poker-omaha-hi-lo-8/time-rake-interval" not in got) == ok
+    assert set(got) <= {"poker-omaha-hi-lo-8/time-rake-interval"}
+
+
+def test_time_charges_state_basis_interval_and_fee_553_15_b_3(tmp_path: Path) -> None:
+    got = findings(variant(tmp_path, "poker-omaha-hi-lo-8", {"/rake/time": None}))
+    paths = sorted(f.path for f in got["poker-omaha-hi-lo-8/time-rake-stated"])
+    assert paths == ["/rake/time/basis", "/rake/time/every_minutes", "/rake/time/hourly_fee"]
+    assert list(got) == ["poker-omaha-hi-lo-8/time-rake-stated"]
+
+
+def test_incremental_rake_states_its_levels_553_15_b_2(tmp_path: Path) -> None:
+    path = variant(tmp_path, "poker-holdem", {"/rake/types": ["percentage", "incremental"]})
+    assert list(findings(path)) == ["poker-holdem/incremental-rake-stated"]
+
+
+def test_rake_section_of_a_type_not_used_warns_553_15_a_1(tmp_path: Path) -> None:
+    path = variant(tmp_path, "poker-holdem", {"/rake/time": {"basis": "per_table"}})
+    got = findings(path)
+    assert list(got) == ["poker-holdem/time-rake-unused"]
+    assert got["poker-holdem/time-rake-unused"][0].severity == "warning"
+
+
+def test_ten_percent_is_read_exactly_not_as_a_float() -> None:
+    """§ 553.15(b)(1): the bound is the Fraction 1/10, compiled and validated alike."""
+    from fractions import Fraction
+
+    from validator.checks.facts import facts_for
+
+    (compiled,) = [
+        c for c in facts_for("poker-holdem").constraints if c.id == "percentage-rake-at-most-10"
+    ]
+    (model,) = [c for c in constraints_for(load_game("poker-holdem")) if c.id == compiled.id]
+    assert compiled.value == model.value == Fraction(1, 10)
+
+
+# -- Ante, Blind Bets, Forced Bet -----------------------------------------------------------
+
+
+def test_blind_bets_stated_in_holdem_553_11_d(tmp_path: Path) -> None:
+    got = findings(variant(tmp_path, "poker-holdem", {"/blinds": None}))
+    assert list(got) == ["poker-holdem/blinds-stated"]
+    assert got["poker-holdem/blinds-stated"][0].cite == "§ 553.11(d); § 553.12(d)"
+
+
+def test_ante_rule_and_amount_stated_553_11_b(tmp_path: Path) -> None:
+    got = findings(variant(tmp_path, "poker-holdem", {"/ante": None}))
+    assert list(got) == ["poker-holdem/ante-rule-stated"]
+    got = findings(variant(tmp_path, "poker-holdem", {"/ante": {"required": True}}))
+    assert list(got) == ["poker-holdem/ante-amount-stated"]
+    ok = variant(tmp_path, "poker-holdem", {"/ante": {"required": True, "amount": 1}})
+    assert findings(ok) == {}
+
+
+def test_forced_bet_stated_in_stud_553_10_d_and_553_14_d(tmp_path: Path) -> None:
+    for game, cite in (
+        ("poker-seven-card-stud", "§ 553.10(d)"),
+        ("poker-five-card-stud", "§ 553.14(d)"),
+    ):
+        eight = {"/game": game, "/blinds": None, "/table/positions": 8}
+        got = findings(variant(tmp_path, "poker-holdem", eight))
+        assert list(got) == [f"{game}/forced-bet-stated"], game
+        assert got[f"{game}/forced-bet-stated"][0].cite == cite
+        assert findings(variant(tmp_path, "poker-holdem", {**eight, "/forced_bet": 2})) == {}
+
+
+def test_blinds_in_stud_and_a_forced_bet_in_holdem_warn_553_1(tmp_path: Path) -> None:
+    path = variant(tmp_path, "poker-holdem", {"/forced_bet": 2})
+    assert list(findings(path)) == ["poker-holdem/forced-bet-not-used"]
+    stud = {"/game": "poker-seven-card-stud", "/forced_bet": 2, "/table/positions": 8}
+    path = variant(tmp_path, "poker-holdem", stud)
+    got = findings(path)
+    assert list(got) == ["poker-seven-card-stud/blinds-not-used"]
+    assert got["poker-seven-card-stud/blinds-not-used"][0].message.endswith("/blinds is stated")
+
+
+# -- Kill and Half-kill, § 553.12(m) --------------------------------------------------------
+
+
+def test_omaha_hi_lo_states_the_kill_option_553_12_m(tmp_path: Path) -> None:
+    got = findings(variant(tmp_path, "poker-omaha-hi-lo-8", {"/betting/kill": None}))
+    assert list(got) == ["poker-omaha-hi-lo-8/kill-option-stated"]
+    none = variant(tmp_path, "poker-omaha-hi-lo-8", {"/betting/kill": {"option": "none"}})
+    assert findings(none) == {}
+
+
+@pytest.mark.parametrize("option", ["kill", "half_kill"])
+def test_kill_needs_a_qualifying_pot_553_12_m(tmp_path: Path, option: str) -> None:
+    path = variant(tmp_path, "poker-omaha-hi-lo-8", {"/betting/kill": {"option": option}})
+    got = findings(path)
+    assert list(got) == ["poker-omaha-hi-lo-8/qualifying-pot-stated"]
+    assert got["poker-omaha-hi-lo-8/qualifying-pot-stated"][0].cite.startswith("§ 553.12(m)")
+
+
+def test_qualifying_pot_without_an_option_warns_553_12_m(tmp_path: Path) -> None:
+    kill = {"option": "none", "qualifying_pot": 60}
+    got = findings(variant(tmp_path, "poker-omaha-hi-lo-8", {"/betting/kill": kill}))
+    assert list(got) == ["poker-omaha-hi-lo-8/qualifying-pot-unused"]
+
+
+@pytest.mark.parametrize("game", ["poker-holdem", "poker-omaha", "poker-five-card-draw"])
+def test_kill_is_only_omaha_hi_lo_8s_553_12_m(tmp_path: Path, game: str) -> None:
+    kill = {"option": "kill", "qualifying_pot": 40}
+    changes = {"/game": game, "/betting/kill": kill, "/table/positions": 8}
+    assert list(findings(variant(tmp_path, "poker-holdem", changes))) == [
+        f"{game}/kill-not-offered"
+    ]
+
+
+# -- raises and the minimum wager, § 553.18 -------------------------------------------------
+
+
+def test_maximum_number_of_raises_stated_553_18(tmp_path: Path) -> None:
+    got = findings(variant(tmp_path, "poker-holdem", {"/betting/max_raises": None}))
+    assert list(got) == ["poker-holdem/max-raises-stated"]
+    unlimited = variant(tmp_path, "poker-holdem", {"/betting/max_raises": "unlimited"})
+    assert findings(unlimited) == {}
+
+
+def test_raising_the_minimum_by_agreement_553_18(tmp_path: Path) -> None:
+    got = findings(variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": None}))
+    assert list(got) == ["poker-holdem/raised-minimum-stated"]
+    path = variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": {"allowed": True}})
+    got = findings(path)
+    assert sorted(f.path for f in got["poker-holdem/raised-minimum-provisions"]) == [
+        "/betting/raised_minimum/agreement",
+        "/betting/raised_minimum/max_increase",
+    ]
+    path = variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": {"allowed": False}})
+    assert findings(path) == {}
+
+
+# -- Bad Beat, § 553.20 ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "code"),
+    [
+        ("max_contribution", "bad-beat-contribution-stated"),
+        ("contribution_method", "bad-beat-contribution-stated"),
+        ("minimum_pot", "bad-beat-minimum-pot-stated"),
+        ("qualifying_hands", "bad-beat-qualifying-stated"),
+        ("payouts", "bad-beat-qualifying-stated"),
+        ("discontinuation", "bad-beat-discontinuation-stated"),
+    ],
+)
+def test_bad_beat_rules_complete_553_20_b_and_i(tmp_path: Path, field: str, code: str) -> None:
+    got = findings(variant(tmp_path, "poker-holdem", {f"/bad_beat/{field}": None}))
+    assert list(got) == [f"poker-holdem/{code}"]
+    assert got[f"poker-holdem/{code}"][0].severity == "error"
+
+
+def test_bad_beat_current_amount_for_the_notice_warns_553_20_b(tmp_path: Path) -> None:
+    got = findings(variant(tmp_path, "poker-holdem", {"/bad_beat/current_amount": None}))
+    assert list(got) == ["poker-holdem/bad-beat-current-amount-stated"]
+    assert got["poker-holdem/bad-beat-current-amount-stated"][0].severity == "warning"
+
+
+@pytest.mark.parametrize(
+    ("approved", "ok"),
+    [(dt.date(2027, 1, 1), True), (dt.date(2026, 6, 30), True), (dt.date(2027, 1, 2), False)],
+)
+def test_discontinuation_approved_before_the_payout_is_offered_553_20_i(
+    tmp_path: Path, approved: dt.date, ok: bool
+) -> None:
+    path = variant(tmp_path, "poker-holdem", {"/bad_beat/discontinuation/approved": approved})
+    got = findings(path)
+    assert ("poker-holdem/bad-beat-discontinuation-approved-first" not in got) == ok
+    assert set(got) <= {"poker-holdem/bad-beat-discontinuation-approved-first"}
+
+
+def test_no_bad_beat_rules_needed_when_not_offered_553_20_a(tmp_path: Path) -> None:
+    assert findings(variant(tmp_path, "poker-holdem", {"/bad_beat": {"offered": False}})) == {}
+    assert findings(variant(tmp_path, "poker-holdem", {"/bad_beat": None})) == {}
+    got = findings(variant(tmp_path, "poker-holdem", {"/bad_beat/offered": None}))
+    assert list(got) == ["poker-holdem/bad-beat-offered-stated"]
+
+
+# -- decks and players ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("hours", "ok"), [(6, True), (5, True), (7, False)])
+def test_decks_changed_at_least_every_6_hours_553_3_b(tmp_path: Path, hours: int, ok: bool) -> None:
+    path = variant(tmp_path, "poker-holdem", {"/dealing/change_every_hours": {"hand": hours}})
+    got = findings(path)
+    assert ("poker-holdem/deck-change-interval" not in got) == ok
+    if not ok:
+        assert got["poker-holdem/deck-change-interval"][0].cite == "§ 553.3(b)"
+
+
+@pytest.mark.parametrize(
+    ("game", "most", "cite"),
+    [
+        ("poker-holdem", 10, "§ 553.11(b); § 553.12(b)"),
+        ("poker-omaha-hi-lo-8", 10, "§ 553.11(b); § 553.12(b)"),
+        ("poker-seven-card-stud", 8, "§ 553.10(b)"),
+        ("poker-five-card-draw", 8, "§ 553.13(b)"),
+        ("poker-five-card-stud", 8, "§ 553.14(b)"),
+        ("house-razz", 8, "7CS Procedures § Seven-Card Stud (1)"),
+    ],
+)
+def test_players_per_table_within_the_variants_maximum(
+    tmp_path: Path, game: str, most: int, cite: str
+) -> None:
+    """§ 553.10(b)-§ 553.14(b); 7CS Procedures § Seven-Card Stud (1) (not the 11 of § Poker
+    Overview (1): every house game is Stud)."""
+    (c,) = [c for c in constraints_for(load_game(game)) if c.id == "max-positions"]
+    assert (c.value, c.cite) == (most, cite)
+    example = "house-razz" if game.startswith("house") else "poker-holdem"
+    over = variant(tmp_path, example, {"/game": game, "/table/positions": most + 1})
+    assert f"{game}/max-positions" in findings(over)
+    at = variant(tmp_path, example, {"/game": game, "/table/positions": most})
+    assert f"{game}/max-positions" not in findings(at)
+
+
+# -- the house procedures -------------------------------------------------------------------
+
+
+def test_house_games_apply_none_of_553s_limits(tmp_path: Path) -> None:
+    """The 7 Card Stud Game Procedures set no rake rate, time charge, deck change or raise
+    rule: a 20% rake every 45 minutes, decks kept 12 hours, is not an error there."""
+    path = variant(
+        tmp_path,
+        "house-razz",
+        {
+            "/rake/percentage/rate": "20%",
+            "/rake/types": ["percentage", "time"],
+            "/rake/time": {"basis": "per_table", "every_minutes": 45, "hourly_fee": 10},
+            "/dealing/change_every_hours": {"hand": 12},
+            "/betting": None,
+        },
+    )
+    assert findings(path) == {}
+
+
+def test_house_rake_unstated_is_a_warning_not_an_error(tmp_path: Path) -> None:
+    """7CS Procedures § Poker Overview (4)(vi): 'The dealer shall collect the rake'."""
+    got = findings(variant(tmp_path, "house-razz", {"/rake": None}))
+    assert list(got) == ["house-razz/rake-stated"]
+    assert {f.severity for f in got["house-razz/rake-stated"]} == {"warning"}
+    assert len(got["house-razz/rake-stated"]) == 3
+
+
+def test_constraints_of_shared_rule_files_point_into_them() -> None:
+    """A constraint written once in games/include/ is every ch. 553 game's, and its
+    position is the shared file's line."""
+    game = load_game("poker-five-card-draw-low")
+    ids = [c.id for c in game.definition.constraints]
+    assert "percentage-rake-at-most-10" in ids and "blinds-stated" in ids
+    i = ids.index("percentage-rake-at-most-10")
+    pos = game.located.position(f"/constraints/{i}/value")
+    text = (PROJECT_ROOT / "games" / "include" / "poker-pa-553.yaml").read_text(encoding="utf-8")
+    assert text.splitlines()[pos.line - 1].strip() == "value: 10%"
