@@ -8,6 +8,7 @@ from conftest import cards
 
 from validator.model.ranking import Ranking
 from validator.model.registry import load_rankings
+from validator.rankings import batch as batch_module
 from validator.rankings.batch import BatchEvaluator, Hands, suit_masks
 from validator.rankings.evaluator import Evaluator
 
@@ -118,8 +119,60 @@ def test_rank_table_path_agrees(ranking_id: str) -> None:
     size = min(7, max(ranking.size, 5))
     hands = random_hands(99, size, 20_000)
     fast = batch.keys(suit_masks(hands))
-    assert batch._rank_tables.get(size) is not None
+    assert batch._rank_tables.get(("keys", size)) is not None
     general = batch._keys_among(Hands(suit_masks(hands)), batch.comparing)
     assert (fast == general).all()
     for i in range(0, 20_000, 97):
         assert fast[i] == batch.pack_key(scalar.best([int(c) for c in hands[i]]).key)
+
+
+def table_sizes(ranking: Ranking) -> list[int]:
+    return sorted({5, 7, min(ranking.size, 8)})
+
+
+@pytest.mark.parametrize("ranking_id", sorted(RANKINGS))
+def test_card_rows_and_tables_agree_with_the_general_path(
+    ranking_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Card rows (``held_of_cards``, ``keys_of_cards``) and suit masks through the
+    rank-multiset tables, in several slices, give what the general path gives, hand by hand,
+    and the scalar reference on a sample."""
+    monkeypatch.setattr(batch_module, "_SLICE", 1500)
+    ranking = RANKINGS[ranking_id]
+    batch, scalar = BatchEvaluator(ranking), Evaluator(ranking)
+    for size in table_sizes(ranking):
+        hands = random_hands(sorted(RANKINGS).index(ranking_id) * 100 + size, size, 5000)
+        h = Hands(suit_masks(hands))
+        held = batch._first_held(h, range(len(batch.categories)))
+        assert (batch.held_of_cards(hands.astype(np.int8)) == held).all()
+        assert (batch.held(h) == held).all()
+        if ranking.low is not None:
+            continue
+        keys = batch._keys_among(h, batch.comparing)
+        assert (batch.keys_of_cards(hands) == keys).all()
+        assert (batch.keys(h) == keys).all()
+        for i in range(0, 5000, 499):
+            assert keys[i] == batch.pack_key(scalar.best([int(c) for c in hands[i]]).key)
+
+
+def test_a_batch_of_mixed_sizes_is_evaluated_hand_by_hand() -> None:
+    """Suit masks of 7-card hands with a few 6-card hands among them: the table serves the
+    hands of the first hand's size, the general path the others."""
+    batch = BatchEvaluator(RANKINGS["five-card"])
+    seven, six = random_hands(5, 7, 5000), random_hands(6, 6, 50)
+    masks = np.concatenate((suit_masks(seven), suit_masks(six)), axis=1)
+    h = Hands(masks)
+    assert (batch.keys(h) == batch._keys_among(h, batch.comparing)).all()
+    assert (batch.held(h) == batch._first_held(h, range(len(batch.categories)))).all()
+
+
+def test_card_ints_outside_the_deck_are_refused() -> None:
+    batch = BatchEvaluator(RANKINGS["five-card"])
+    hands = random_hands(7, 7, 5000)
+    for bad in (52, -1):
+        wrong = hands.copy()
+        wrong[4321, 3] = bad
+        with pytest.raises((ValueError, IndexError)):
+            batch.keys_of_cards(wrong)
+        with pytest.raises((ValueError, IndexError)):
+            batch.held_of_cards(wrong.astype(np.int8))

@@ -16,10 +16,12 @@ from validator.model.ranking import Category, Ranking
 from validator.model.registry import Game, load_game, load_rankings
 from validator.odds import NotPriced, OddsError, exact_odds, odds_for_rows
 from validator.odds.enumeration import (
+    _suit_assignments,
     canonical_hands,
     category_counts,
     coset_representatives,
     full_enumeration_counts,
+    orbit_counts,
     symmetry_group,
 )
 
@@ -130,6 +132,73 @@ def test_suit_and_colour_rankings_match_full_enumeration() -> None:
     )
     assert len(symmetry_group(ranking)) == 2  # identity and clubs<->spades
     assert category_counts(ranking, 5) == full_enumeration_counts(ranking, 5)
+
+
+@pytest.mark.parametrize("ranking_id", sorted(RANKINGS))
+def test_counting_by_rank_multiset_equals_counting_by_orbit(ranking_id: str) -> None:
+    """Hands that cannot hold a category reading suits, counted by rank multiset and suit
+    pattern, give the same counts as evaluating one hand per suit orbit."""
+    ranking = RANKINGS[ranking_id]
+    for k in (4, 6) if ranking_id not in ("five-card", "lunar-super") else (4, 6, 7):
+        assert orbit_counts(ranking, k) == orbit_counts(ranking, k, by_rank_multiset=False), k
+
+
+def test_rank_multisets_with_colours_a_named_suit_and_a_refinement() -> None:
+    """A ranking whose colour category needs four cards of a colour (so 3-2 colour splits
+    are counted by rank multiset), with a named suit and a refinement: every one of the
+    2,598,960 hands."""
+    ranking = Ranking(
+        id="probe-colours",
+        name="probe",
+        size=5,
+        ace_low=True,
+        cite="§ test",
+        categories=[
+            Category(id="spade_pair", name="sp", ranks=["A", "K", "Q"], suit="spades"),
+            Category(id="colour", name="c4", same_color=4),
+            Category(id="run", name="r", straight=4),
+            Category(id="aces", name="a", of_a_kind=[2], min_rank="A", refines="pair"),
+            Category(id="pair", name="p", of_a_kind=[2]),
+            Category(id="other", name="o", any=True),
+        ],
+    )
+    counts = category_counts(ranking, 5)
+    assert counts == full_enumeration_counts(ranking, 5)
+    assert counts == orbit_counts(ranking, 5, by_rank_multiset=False)
+
+
+def test_rankings_of_suit_counts_only_are_counted_by_suit_counts() -> None:
+    """Flushes (one of them of a named suit) and a colour: the category is a function of how
+    many cards each suit holds, so each vector of suit counts is weighed by the product of
+    C(13, count); the same as every one of the 270,725 four-card hands."""
+    ranking = Ranking(
+        id="probe-suit-counts",
+        name="probe",
+        size=4,
+        cite="§ test",
+        categories=[
+            Category(id="four", name="f4", flush=4),
+            Category(id="hearts", name="h3", flush=3, suit="hearts"),
+            Category(id="colour", name="c4", same_color=4),
+            Category(id="three", name="f3", flush=3),
+            Category(id="other", name="o", any=True),
+        ],
+    )
+    counts = category_counts(ranking, 4)
+    assert counts == full_enumeration_counts(ranking, 4)
+    assert counts[0] == 4 * comb(13, 4)
+    assert counts[1] == comb(13, 3) * 39
+
+
+def test_suit_assignments_of_a_count_pattern() -> None:
+    """Ranks held once each: 4**n assignments; two pairs: C(4, 2)**2 = 36 in all, one of
+    them clubs 2 diamonds 2, two of them clubs 2 diamonds 1 hearts 1."""
+    assert sum(_suit_assignments((1,) * 5).values()) == 4**5
+    two_pair = _suit_assignments((2, 2))
+    assert sum(two_pair.values()) == 36
+    assert two_pair[2 | 2 << 4] == 1
+    assert two_pair[2 | 1 << 4 | 1 << 8] == 2
+    assert _suit_assignments((4,)) == {1 | 1 << 4 | 1 << 8 | 1 << 12: 1}
 
 
 def test_lunar_super_counts_match_full_enumeration_and_closed_forms() -> None:

@@ -18,6 +18,13 @@ ranking's data alone: ``held`` gives the index of the highest category each hand
 (refinements included) and ``keys`` an integer per hand that orders hands exactly as
 ``Evaluator.best(...).key`` does (``pack_key`` packs a scalar key the same way). Hands are
 sets of distinct cards of one 52-card deck.
+
+Large batches of hands of up to eight cards go through tables, built once per ranking and
+hand size on first use: a hand's rank multiset and suit counts are one additive code (a sum
+over its cards, or over its four suit masks), the multiset numbers a table holding the
+best category that reads no suit, and the suit counts say whether the hand might hold one
+that does (a flush needs five cards of a suit); only those hands take the general path.
+``keys_of_cards`` and ``held_of_cards`` take the hands as rows of card ints directly.
 """
 
 from __future__ import annotations
@@ -183,58 +190,100 @@ def counts_unary(counts: NDArray[np.int8]) -> U64:
 
 _SUIT_FREE = frozenset({"of_a_kind", "straight", "ranks", "contains", "contains_any", "any"})
 
+# A hand's rank multiset and suit counts as one additive code: the ranks 2-8 as base-5
+# digits (bits 0-16), the ranks 9-A as base-5 digits (bits 17-30), then the number of
+# cards of each suit, a nibble per suit (bits 31-46). A card's code is its rank's digit
+# and its suit's one; a suit mask's code is the sum over its ranks.
+_LOW_RANKS = 7
+_HIGH_SHIFT = 17  # 5**7 <= 2**17
+_SUIT_SHIFT = 31  # 5**6 << 17 < 2**31
+_LOW_FIELD, _HIGH_FIELD = (1 << _HIGH_SHIFT) - 1, (1 << (_SUIT_SHIFT - _HIGH_SHIFT)) - 1
+_RANK_CODE = [
+    5**r if r < _LOW_RANKS else 5 ** (r - _LOW_RANKS) << _HIGH_SHIFT for r in range(NRANKS)
+]
+_CARD_CODE = np.array(
+    [_RANK_CODE[c // 4] + (1 << (_SUIT_SHIFT + 4 * (c % 4))) for c in range(52)], dtype=np.int64
+)
+TABLE_MAX_CARDS = 8  # hands of up to this many cards take the rank-multiset tables
+_SLICE = 1 << 15
 
-class _HalfIndex:
-    """A dense index of rank multisets of up to k cards from suit masks: each mask adds the
-    base-5 digits of its ranks 2-8 (low) and 9-A (high, shifted 20 bits); each half's sum
-    is numbered densely among the halves holding at most k cards."""
+
+@cache
+def _suit_code(s: int) -> NDArray[np.int64]:
+    """A mask of suit ``s`` → its code: its ranks' digits and its card count in suit s."""
+    m = np.arange(FULL + 1, dtype=np.int64)
+    out = _popcount().astype(np.int64) << (_SUIT_SHIFT + 4 * s)
+    for r in range(NRANKS):
+        out += ((m >> r) & 1) * _RANK_CODE[r]
+    return out
+
+
+@cache
+def _suit_counts() -> NDArray[np.int8]:
+    """The suit nibbles of a code → ``(65536, 4)`` cards per suit."""
+    v = np.arange(1 << 16)
+    return np.stack([(v >> (4 * s)) & 15 for s in SUITS], axis=1).astype(np.int8)
+
+
+def _base5(digits: int) -> NDArray[np.int8]:
+    """Every number below 5**digits as its base-5 digits, lowest first."""
+    v = np.arange(5**digits)
+    return np.stack([(v // 5**d) % 5 for d in range(digits)], axis=1).astype(np.int8)
+
+
+class _RankIndex:
+    """The rank multisets of exactly ``k`` cards, numbered densely from their code: a low
+    part (ranks 2-8) with digit sum s numbers its block of ``count_high[k - s]`` slots
+    (``base_low``), and a high part is numbered among the high parts of its own digit sum
+    (``id_high``), so a hand's number is ``base_low[low] + id_high[high]``. ``counts``
+    lists the multisets by number, as ``(n, 13)`` rank counts."""
 
     def __init__(self, k: int) -> None:
-        halves = np.zeros(FULL + 1, dtype=np.int64)
-        for m in range(FULL + 1):
-            halves[m] = sum(5**r for r in range(7) if m >> r & 1) + (
-                sum(5 ** (r - 7) for r in range(7, NRANKS) if m >> r & 1) << 20
+        low, high = _base5(_LOW_RANKS), _base5(NRANKS - _LOW_RANKS)
+        low_sum, high_sum = low.sum(axis=1, dtype=np.int64), high.sum(axis=1, dtype=np.int64)
+        by_sum = np.argsort(high_sum, kind="stable")
+        count_high = np.bincount(high_sum, minlength=k + 1)
+        start_high = np.concatenate(([0], np.cumsum(count_high)[:-1]))
+        id_high = np.empty(high_sum.size, dtype=np.int64)
+        id_high[by_sum] = np.arange(high_sum.size) - start_high[high_sum[by_sum]]
+        slots = np.where(low_sum <= k, count_high[np.clip(k - low_sum, 0, None)], 0)
+        base_low = np.cumsum(slots) - slots
+        self.size = int(slots.sum())
+        self.base_low = base_low.astype(np.int32)
+        self.id_high = id_high.astype(np.int32)
+        lows = np.repeat(np.arange(low_sum.size), slots)
+        within = np.arange(self.size) - base_low[lows]
+        highs = by_sum[start_high[k - low_sum[lows]] + within]
+        self.counts = np.concatenate((low[lows], high[highs]), axis=1)
+
+    def number(self, code: NDArray[np.int64]) -> NDArray[np.int32]:
+        return self.base_low[code & _LOW_FIELD] + self.id_high[(code >> _HIGH_SHIFT) & _HIGH_FIELD]
+
+    def hands(self) -> Hands:
+        """One hand per multiset (its suits made up: suit j holds the ranks held > j times)."""
+        masks = []
+        for j in SUITS:
+            held = self.counts > j
+            masks.append(
+                (held.astype(np.uint16) << np.arange(NRANKS, dtype=np.uint16)).sum(
+                    axis=1, dtype=np.uint16
+                )
             )
-        self.halves = halves
-        self.low_id, self.low_count = self._dense(7, k)
-        self.high_id, self.high_count = self._dense(NRANKS - 7, k)
-
-    @staticmethod
-    def _dense(digits: int, k: int) -> tuple[NDArray[np.int64], int]:
-        values = np.arange(5**digits)
-        total = np.zeros_like(values)
-        rest = values.copy()
-        for _ in range(digits):
-            total += rest % 5
-            rest //= 5
-        ok = total <= k
-        ids = np.full(values.size, 0, dtype=np.int64)
-        ids[ok] = np.arange(int(ok.sum()))
-        return ids, int(ok.sum())
+        return Hands(masks)
 
 
 @cache
-def _half_index(k: int) -> _HalfIndex:
-    return _HalfIndex(k)
+def _rank_index(k: int) -> _RankIndex:
+    return _RankIndex(k)
 
 
-@cache
-def _rank_multisets(k: int) -> NDArray[np.int8]:
-    """Every multiset of k ranks with at most four of a rank, as (n, 13) counts."""
-    out: list[list[int]] = []
+class _RankTable:
+    """For hands of ``k`` cards: the value (key or category index) of the first suit-free
+    category of an order held by each rank multiset (-1 where none), and which suit counts
+    could hold a category of that order reading suits (those hands take the general path)."""
 
-    def rec(r: int, left: int, acc: list[int]) -> None:
-        if r == NRANKS:
-            if left == 0:
-                out.append(acc.copy())
-            return
-        for c in range(min(4, left) + 1):
-            acc.append(c)
-            rec(r + 1, left - c, acc)
-            acc.pop()
-
-    rec(0, k, [])
-    return np.array(out, dtype=np.int8).reshape(-1, NRANKS)
+    def __init__(self, index: _RankIndex, value: NDArray[np.int64], check: NDArray[np.bool_]):
+        self.index, self.value, self.check = index, value, check
 
 
 class Hands:
@@ -295,7 +344,7 @@ class BatchEvaluator:
                 parent = self.categories[by_id[parent.refines]]
             self.strength.append(top - by_id[parent.id])
         self.comparing = [i for i, c in enumerate(self.categories) if c.refines is None]
-        self._rank_tables: dict[int, tuple[_HalfIndex, NDArray[np.int64], int, int] | None] = {}
+        self._rank_tables: dict[tuple[str, int], _RankTable | None] = {}
         for c in self.categories:
             for option in self._options(c):
                 if len(set(option)) != len(option):
@@ -306,7 +355,17 @@ class BatchEvaluator:
     def held(self, masks: Masks | Hands) -> NDArray[np.int8]:
         """Index (into ``ranking.categories``) of the highest category each hand holds,
         refinements included: what ``Evaluator.held`` returns."""
-        return self._first_held(masks, range(len(self.categories)))
+        h = masks if isinstance(masks, Hands) else Hands(masks)
+        return self._by_table("held", h, None)
+
+    def held_of_cards(self, cards: ArrayLike) -> NDArray[np.int8]:
+        """``held`` of hands given as rows of card ints (0..51), distinct in each row."""
+        return self._by_table("held", None, _card_rows(cards))
+
+    def keys_of_cards(self, cards: ArrayLike) -> NDArray[np.int64]:
+        """``keys`` of hands given as rows of card ints (0..51), distinct in each row."""
+        self._high_only()
+        return self._by_table("keys", None, _card_rows(cards))
 
     def comparing_category(self, masks: Masks | Hands) -> NDArray[np.int8]:
         """Index of the category each hand compares as (refinements folded in)."""
@@ -417,90 +476,139 @@ class BatchEvaluator:
     def keys(self, masks: Masks | Hands) -> NDArray[np.int64]:
         """An integer per hand ordering hands as ``Evaluator.best(...).key`` does: the
         category's strength, then the tie-break ranks as digits (see ``pack_key``)."""
+        self._high_only()
+        h = masks if isinstance(masks, Hands) else Hands(masks)
+        return self._by_table("keys", h, None)
+
+    def _high_only(self) -> None:
         if self.ranking.low is not None:
             raise NotImplementedError(
                 f"ranking {self.ranking.id!r} ranks low hands (§ 553.4(d)); the batch "
                 "evaluator orders High hands only: use the scalar Evaluator"
             )
-        h = masks if isinstance(masks, Hands) else Hands(masks)
-        table = self._rank_table(h)
-        if table is None:
+
+    def _general(self, what: str, h: Hands) -> NDArray[np.int64] | NDArray[np.int8]:
+        if what == "keys":
             return self._keys_among(h, self.comparing)
-        # the best suit-free category from the rank multiset; the general path only for
-        # hands with enough cards in one suit (or colour) to hold a suit category
-        index, keys, need_suit, need_colour = table
-        pop = _popcount()
-        m = h.m
-        v = index.halves[m[0]] + index.halves[m[1]] + index.halves[m[2]] + index.halves[m[3]]
-        low, high = v & 0xFFFFF, v >> 20
-        out = keys[index.low_id[low] * index.high_count + index.high_id[high]]
-        check = out < 0
-        if need_suit <= NRANKS:
-            most = np.maximum(np.maximum(pop[m[0]], pop[m[1]]), np.maximum(pop[m[2]], pop[m[3]]))
-            check |= most >= need_suit
-        if need_colour <= 2 * NRANKS:
-            black = pop[m[0]].astype(np.int16) + pop[m[3]]
-            red = pop[m[1]].astype(np.int16) + pop[m[2]]
-            check |= np.maximum(black, red) >= need_colour
-        rows = np.flatnonzero(check)
-        if rows.size:
-            out[rows] = self._keys_among(h.subset(rows), self.comparing)
+        return self._first_held(h, range(len(self.categories)))
+
+    def _by_table(
+        self, what: str, h: Hands | None, cards: NDArray[np.integer] | None
+    ) -> NDArray[np.int64] | NDArray[np.int8]:
+        """``keys`` or ``held`` of hands given as suit masks (``h``) or card rows: the best
+        suit-free category from a table of rank multisets, the general path only for hands
+        with enough cards of one suit (or colour) to hold a category reading suits, and for
+        batches the tables do not serve (small, more than 8 cards).
+
+        The codes are summed in slices of ``_SLICE`` hands, so that the temporaries stay in
+        the processor's cache."""
+        if cards is not None:
+            n, k = cards.shape
+            small = n < 4096 and (what, k) not in self._rank_tables
+            if n == 0 or not 1 <= k <= TABLE_MAX_CARDS or small:
+                return self._general(what, Hands(suit_masks(cards)))
+        else:
+            assert h is not None
+            n = h.n
+            if n < 4096:
+                return self._general(what, h)
+            k = int(sum(_popcount()[m[0]] for m in h.m))  # the first hand's size
+            if not 1 <= k <= TABLE_MAX_CARDS:
+                return self._general(what, h)
+        table = self._rank_table(what, k)
+        if table is None:
+            return self._general(what, h if h is not None else Hands(suit_masks(cards)))
+        out = np.empty(n, dtype=table.value.dtype)
+        general: list[NDArray[np.intp]] = []
+        for start in range(0, n, _SLICE):
+            stop = min(start + _SLICE, n)
+            if cards is not None:
+                columns = cards[start:stop].T.astype(np.intp)  # gathers read contiguous indices
+                if columns.min() < 0 or columns.max() > 51:
+                    raise ValueError("cards: card ints are 0..51")
+                code = _CARD_CODE[columns[0]]
+                for j in range(1, k):
+                    code += _CARD_CODE[columns[j]]
+                other = table.check[code >> _SUIT_SHIFT]
+            else:
+                m = [x[start:stop] for x in h.m]  # type: ignore[union-attr]
+                code = _suit_code(0)[m[0]]
+                for s in (1, 2, 3):
+                    code += _suit_code(s)[m[s]]
+                suits = code >> _SUIT_SHIFT
+                # a hand of another size is left to the general path
+                other = table.check[suits] | (_suit_total()[suits] != k)
+            value = table.value.take(table.index.number(code), mode="clip")
+            out[start:stop] = value
+            rows = np.flatnonzero(other | (value < 0))
+            if rows.size:
+                general.append(rows + start)
+        if general:
+            rows = np.concatenate(general)
+            sub = h.subset(rows) if h is not None else Hands(suit_masks(cards[rows]))
+            out[rows] = self._general(what, sub)
         return out
 
-    def _rank_table(self, h: Hands) -> tuple[_HalfIndex, NDArray[np.int64], int, int] | None:
-        """For hands of one size up to 8 cards: the key of the best suit-free category of
-        every rank multiset, and how many cards of one suit or colour a suit category
-        needs. None where every category reads suits (nothing to gain)."""
-        if h.n < 4096:
-            return None
-        sizes = np.unique(
-            _popcount()[h.m[0]].astype(np.int16)
-            + _popcount()[h.m[1]]
-            + _popcount()[h.m[2]]
-            + _popcount()[h.m[3]]
-        )
-        if sizes.size != 1 or not 1 <= int(sizes[0]) <= 8:
-            return None
-        k = int(sizes[0])
-        if k in self._rank_tables:
-            return self._rank_tables[k]
-        free = [
-            i
-            for i in self.comparing
-            if self.categories[i].shape in _SUIT_FREE
-            and not self.categories[i].suited
-            and self.categories[i].suit is None
-        ]
-        suit_need, colour_need = NRANKS + 1, 2 * NRANKS + 1
-        for i in self.comparing:
+    def reads_suit_counts_only(self) -> bool:
+        """Whether every category reads only how many cards each suit or colour holds
+        (flushes, same colour, any hand): then the category is a function of suit counts."""
+        return all(c.shape in ("flush", "same_color", "any") for c in self.categories)
+
+    def _suit_needs(self, order: Sequence[int]) -> tuple[list[int], int, int]:
+        """The categories of ``order`` that read only the rank multiset, and the fewest
+        cards of one suit, and of one colour, any other needs to be held."""
+        free, suit_need, colour_need = [], NRANKS + 1, 2 * NRANKS + 1
+        for i in order:
             c = self.categories[i]
-            if i in free:
-                continue
-            if c.shape in ("same_color", "same_color_straight"):
+            if c.shape in _SUIT_FREE and not c.suited and c.suit is None:
+                free.append(i)
+            elif c.shape in ("same_color", "same_color_straight"):
                 colour_need = min(colour_need, c.same_color or c.same_color_straight or 0)
             elif c.shape in ("ranks", "contains", "contains_any"):
                 suit_need = min(suit_need, min(len(o) for o in self._options(c)))
             else:
                 suit_need = min(suit_need, c.flush or c.straight_flush or 0)
-        if not free or suit_need <= 2 or colour_need <= 2:
-            self._rank_tables[k] = None
+        return free, suit_need, colour_need
+
+    def _rank_table(self, what: str, k: int) -> _RankTable | None:
+        """The table of ``keys`` (over the comparing categories) or ``held`` (over all) for
+        hands of ``k`` cards; None where every category reads suits (nothing to gain)."""
+        if (what, k) in self._rank_tables:
+            return self._rank_tables[what, k]
+        order = self.comparing if what == "keys" else range(len(self.categories))
+        free, suit_need, colour_need = self._suit_needs(order)
+        table = None
+        if free and suit_need > 2 and colour_need > 2:
+            index = _rank_index(k)
+            hands = index.hands()
+            first = self._first_held(hands, free, allow_none=True)
+            if what == "keys":
+                value = np.full(index.size, -1, dtype=np.int64)
+                rows = np.flatnonzero(first >= 0)
+                value[rows] = self._keys_among(hands.subset(rows), free)
+            else:
+                value = first
+            counts = _suit_counts()
+            most = counts.max(axis=1)
+            colour = np.maximum(*(counts[:, a] + counts[:, b] for a, b in COLORS))
+            check = (most >= suit_need) | (colour >= colour_need)
+            table = _RankTable(index, value, check)
+        self._rank_tables[what, k] = table
+        return table
+
+    def suit_free_multisets(
+        self, k: int
+    ) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.bool_]] | None:
+        """For counting hands of ``k`` cards by rank multiset: every multiset of k ranks
+        (``(n, 13)`` counts), the category it holds when no category reading suits can be
+        held (-1: none), and, by suit counts (a nibble per suit, clubs lowest), whether a
+        hand may hold a category reading suits. None where the tables do not serve."""
+        if not 1 <= k <= TABLE_MAX_CARDS:
             return None
-        index = _half_index(k)
-        multisets = _rank_multisets(k)  # (n, 13) counts
-        synthetic = [np.zeros(len(multisets), dtype=np.uint16) for _ in SUITS]
-        for r in range(NRANKS):
-            for j in range(4):
-                synthetic[j] |= np.where(multisets[:, r] > j, 1 << r, 0).astype(np.uint16)
-        hands = Hands(synthetic)
-        keys = np.full(index.low_count * index.high_count, -1, dtype=np.int64)
-        held_free = self._first_held(hands, free, allow_none=True)
-        rows = np.flatnonzero(held_free >= 0)
-        sub = hands.subset(rows)
-        v = sum(index.halves[m] for m in sub.m)
-        slot = index.low_id[v & 0xFFFFF] * index.high_count + index.high_id[v >> 20]
-        keys[slot] = self._keys_among(sub, free)
-        self._rank_tables[k] = (index, keys, suit_need, colour_need)
-        return self._rank_tables[k]
+        table = self._rank_table("held", k)
+        if table is None:
+            return None
+        return table.index.counts, table.value.astype(np.int8), table.check
 
     def _keys_among(self, h: Hands, order: Sequence[int]) -> NDArray[np.int64]:
         """Keys of hands whose category is the first held of ``order``."""
@@ -677,6 +785,19 @@ class BatchEvaluator:
                     counts[:, r] -= (d == r + 2).astype(np.int8)
             parts += [(k.astype(np.uint64), 1) for k in take_top(counts_unary(counts), room)]
         return _join(parts, self.size)
+
+
+@cache
+def _suit_total() -> NDArray[np.int8]:
+    """The suit nibbles of a code → the number of cards."""
+    return _suit_counts().sum(axis=1, dtype=np.int8)
+
+
+def _card_rows(cards: ArrayLike) -> NDArray[np.intp]:
+    c = np.asarray(cards)
+    if c.ndim != 2:
+        raise ValueError("cards: expected a 2-d array, one hand of card ints per row")
+    return c if c.dtype.kind in "iu" else c.astype(np.intp)
 
 
 def _any(arrays: object) -> NDArray[np.bool_]:
