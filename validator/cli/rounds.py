@@ -1,1 +1,284 @@
-"""(commands registered here as the stage is built)"""
+"""``rulesub settle``, ``rulesub play`` and ``rulesub simulate``: rounds of a game.
+
+Exit codes: 0 done, 2 the input could not be used (an unreadable or impossible round, a
+table missing from the regulation text with none supplied, wrong usage).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from validator.cli import app
+from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
+
+
+@contextmanager
+def _round_input(spec: Any = None) -> Iterator[None]:
+    """Every failure of a round's input as a clean message with exit code 2."""
+    from validator.interpreter.config import ConfigError
+    from validator.interpreter.roundfile import RoundFileError
+    from validator.interpreter.rules import MissingTable
+    from validator.interpreter.scalar import RoundError
+    from validator.loader import LoadError
+    from validator.model.registry import GameFileError
+
+    try:
+        yield
+    except (GameFileError, RoundFileError, ConfigError) as e:
+        for err in e.errors:
+            sys.stderr.write(f"{err}\n")
+        raise typer.Exit(EXIT_USAGE) from None
+    except LoadError as e:
+        fail(str(e))
+    except MissingTable as e:
+        fail(str(e))
+    except RoundError as e:
+        where = ""
+        if spec is not None and spec[0] is not None:
+            f, line, col = spec[0].position(e.pointer)
+            where = f"{f}:{line}:{col}: "
+        fail(f"{where}{e}")
+    except KeyError as e:
+        fail(str(e.args[0]) if e.args else "not found")
+
+
+def _read_spec(path: Path, round_no: int | None) -> Any:
+    import json
+
+    from validator.interpreter.roundfile import read_round
+    from validator.loader import LoadError, Located, Position
+
+    if path.suffix == ".jsonl":
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            raise LoadError(str(path), 1, 1, f"cannot read the file: {e.strerror or e}") from None
+        records = [(i, ln) for i, ln in enumerate(lines, 1) if ln.strip()]
+        if not records:
+            raise LoadError(str(path), 1, 1, "the log holds no round")
+        pick = [(i, ln) for i, ln in records if round_no is None or f'"round": {round_no},' in ln]
+        if not pick:
+            raise LoadError(str(path), 1, 1, f"the log holds no round {round_no}")
+        if round_no is None and len(records) > 1:
+            raise LoadError(
+                str(path), 1, 1, f"the log holds {len(records)} rounds: say which with --round N"
+            )
+        line_no, text = pick[0]
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise LoadError(str(path), line_no, e.colno, f"not valid JSON: {e.msg}") from None
+        located = Located(path=path, data=data, positions={"": Position(line_no, 1)})
+        return read_round(path, located=located)
+    if round_no is not None:
+        fail("--round is for a log (FILE.jsonl) of `rulesub play`")
+    return read_round(path)
+
+
+@app.command("settle")
+def settle(
+    round_file: Annotated[Path, typer.Argument(help="a round file (YAML), or a play log (.jsonl)")],
+    round_no: Annotated[
+        int | None, typer.Option("--round", help="which round of a play log to settle")
+    ] = None,
+    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+) -> None:
+    """Settle one round exactly as the chapter says, wager by wager, and say why: which row
+    of the settlement table applied and which hand each side held."""
+    from validator.interpreter.narrate import print_settlement
+    from validator.interpreter.settle import settle_spec
+
+    if round_no is None and round_file.suffix != ".jsonl" and _nonbanking(round_file):
+        _settle_poker(round_file, format)
+        return
+    holder: list[Any] = [None]
+    with _round_input(holder):
+        spec = _read_spec(round_file, round_no)
+        holder[0] = spec
+        settled = settle_spec(spec)
+    if format is Format.json:
+        print_json(settled.result.to_json())
+        return
+    print_settlement(console(), settled.result)
+
+
+def _nonbanking(path: Path) -> bool:
+    """Whether a round file is of a nonbanking Poker game (settled by the pot engine)."""
+    from validator.loader import load_yaml
+    from validator.model.registry import load_game
+
+    try:
+        data = load_yaml(path).data
+        game = data.get("game") if isinstance(data, dict) else None
+        return isinstance(game, str) and load_game(game).definition.kind == "nonbanking"
+    except Exception:  # the banking reader reports what is wrong
+        return False
+
+
+def _settle_poker(path: Path, format: Format) -> None:
+    """A nonbanking round: pots and side pots, the rake, the Bad Beat, each seat's award."""
+    from validator.interpreter.poker import PokerRoundError, settle_poker_round
+    from validator.loader import load_yaml
+    from validator.model.registry import load_game
+
+    with _round_input():
+        located = load_yaml(path)
+        game = load_game(located.data["game"])
+        try:
+            settled = settle_poker_round(located.data, game)
+        except PokerRoundError as e:
+            for err in e.located(located):
+                sys.stderr.write(f"{err}\n")
+            raise typer.Exit(EXIT_USAGE) from None
+    data = settled.to_json()
+    if format is Format.json:
+        print_json(data)
+        return
+    out = console()
+    for pot in data["pots"]:
+        out.print(f"{pot.get('pot', 'pot')}: ${pot.get('amount')}")
+    for seat in data["seats"]:
+        out.print(
+            f"seat {seat['seat']}: put in ${seat['contributed']}, awarded ${seat['award']}, "
+            f"net {seat['net']}"
+        )
+        for reason in seat["reasons"]:
+            out.print(f"  {reason}")
+    out.print(f"rake ${data['rake']['total']}: {data['rake']['reason']}")
+
+
+def _rules(game: str, rulesub: Path | None) -> Any:
+    from validator.interpreter.config import load_config
+    from validator.interpreter.rules import Rules
+    from validator.model.registry import load_game
+
+    g = load_game(game)
+    return Rules(g, load_config(g, rulesub))
+
+
+@app.command("play")
+def play(
+    game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker")],
+    rulesub: Annotated[
+        Path | None, typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits")
+    ] = None,
+    seats: Annotated[int, typer.Option("--seats", min=1, help="players at the table")] = 3,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to play")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed")] = 1,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", help="a strategy of the game file (default: its own)"),
+    ] = None,
+    log: Annotated[
+        Path | None, typer.Option("--log", help="write each round to FILE.jsonl (replayable)")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no narration")] = False,
+) -> None:
+    """Deal rounds and narrate them: cards, decisions, settlement. The log holds each
+    round's cards and full deck order, so any round replays through `rulesub settle`."""
+    from validator.interpreter.narrate import narrate_round
+    from validator.interpreter.play import Table, log_line
+
+    with _round_input():
+        rules = _rules(game, rulesub)
+        _check_seats(rules, seats)
+        table = Table(rules, seats, seed, strategy, rulesub)
+        out = console()
+        lines: list[str] = []
+        for played in table.rounds(rounds):
+            if not quiet:
+                narrate_round(out, played.number, played.result)
+            if log is not None:
+                lines.append(log_line(played.record))
+    if log is not None:
+        _write_whole(log, "".join(lines))
+        out.print(
+            f"[dim]log: {log} ({rounds} round(s)); "
+            f"replay one with `rulesub settle {log} --round N`[/]"
+        )
+
+
+def _check_seats(rules: Any, seats: int) -> None:
+    game = rules.d.id
+    if seats > rules.config.positions:
+        fail(
+            f"{game} is played at {rules.config.positions} positions at most ({rules.d.table.cite})"
+        )
+    need = rules.max_cards(seats)
+    if need > 52:
+        fail(
+            f"with {seats} players a round of {game} can need {need} cards, more than one deck "
+            f"holds, and {rules.d.chapter} does not say how a round goes on when the deck runs "
+            f"out; play at most {rules.max_seats()} seats"
+        )
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Written whole or not at all: a temporary file beside it, then renamed."""
+    directory = path.resolve().parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@app.command("simulate")
+def simulate(
+    game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker")],
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to simulate")],
+    rulesub: Annotated[
+        Path | None, typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed")] = 1,
+    seats: Annotated[
+        int | None, typer.Option("--seats", min=1, help="players (default: all)")
+    ] = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", help="a strategy of the game file (default: its own)"),
+    ] = None,
+    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+) -> None:
+    """Simulate rounds with the vectorized engine: per wager the handle, the players' net,
+    the hold % with a 95% confidence interval; the element of risk; the meters."""
+    from validator.interpreter.simulate import run, summary_json
+
+    with _round_input():
+        rules = _rules(game, rulesub)
+        k = seats or rules.max_seats()
+        _check_seats(rules, k)
+        if format is Format.json:
+            stats = run(rules, rounds, seed, k, strategy)
+        else:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+            with Progress(
+                TextColumn("simulating"),
+                BarColumn(),
+                TextColumn("{task.completed:,}/{task.total:,} rounds"),
+                TimeRemainingColumn(),
+                console=console(stderr=True),
+            ) as bar:
+                task = bar.add_task("rounds", total=rounds)
+                stats = run(
+                    rules, rounds, seed, k, strategy, progress=lambda n: bar.update(task, advance=n)
+                )
+    data = summary_json(stats)
+    if format is Format.json:
+        print_json(data)
+        return
+    from validator.interpreter.simulate import print_summary
+
+    print_summary(console(), rules, stats, data)

@@ -13,6 +13,10 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from validator.model.base import Cite, Money, PayoutField, PerUnit, Rate, Strict
+from validator.model.constraints import Constraints
+from validator.model.poker import BadBeat, Betting, Deal, Players, Rake, Showdown
+from validator.model.procedure import Settle, Step, Strategies
+from validator.model.signage import Signage, Signs, check_signage
 
 Id = str  # a lowercase identifier: wager, table, hand, category ids
 ID_PATTERN = r"^[a-z][a-z0-9_]*$"
@@ -23,6 +27,11 @@ class Source(Strict):
     jurisdiction: str
     chapter: str
     document: str
+    key: str | None = Field(
+        default=None,
+        pattern=r"^[a-z][a-z0-9-]*$",
+        description="names the rule source in the per-source citations of shared rule files",
+    )
     as_of: dt.date | None = None
     note: str | None = None
 
@@ -30,6 +39,7 @@ class Source(Strict):
 class TableRules(Strict):
     max_positions: int = Field(ge=1, le=12)
     cite: Cite
+    sign: Signs | None = None
     note: str | None = None
 
 
@@ -70,7 +80,7 @@ class Cards(Strict):
     cite: Cite
     two_decks_with_shuffler: Allowed | None = None
     hand_dealing_requires_shuffler: Required | None = None
-    change_every_hours: DeckChange
+    change_every_hours: DeckChange | None = None
     dealt: dict[Id, Dealt] = Field(default_factory=dict)
     note: str | None = None
 
@@ -84,6 +94,12 @@ class HandDef(Strict):
     losing_of: list[Id] | None = Field(
         default=None, description="the lower of these two hands (Bad Beat: paid on the loser)"
     )
+    use: dict[Id, int] | None = Field(
+        default=None, description="exactly n cards of each group (Omaha: {player: 2, board: 3})"
+    )
+    qualifier: str | None = Field(
+        default=None, description="a qualifier of the ranking the hand must meet to win"
+    )
     cite: Cite
     note: str | None = None
 
@@ -91,6 +107,8 @@ class HandDef(Strict):
     def _cards_or_losing(self) -> HandDef:
         if bool(self.cards) == bool(self.losing_of):
             raise ValueError("a hand names either `cards` or `losing_of`, not both or neither")
+        if self.use is not None and set(self.use) != set(self.cards):
+            raise ValueError("`use:` names how many cards of each group in `cards`, no other")
         return self
 
 
@@ -111,6 +129,7 @@ class AmountRule(Strict):
     min: int | None = Field(default=None, ge=0)
     max: int | None = Field(default=None, ge=1)
     cite: Cite
+    sign: Signs | None = None
     note: str | None = None
 
 
@@ -122,6 +141,7 @@ class Amount(Strict):
     max: int | None = Field(default=None, ge=1)
     cite: Cite
     rules: list[AmountRule] = Field(default_factory=list)
+    sign: Signs | None = None
     note: str | None = None
 
 
@@ -153,6 +173,7 @@ class PaidWhen(Strict):
 
 class Meters(Strict):
     cite: Cite
+    sign: Signs | None = None
     paid_when: PaidWhen | None = None
     all: dict[Id, MeterRule] | None = Field(default=None, description="for every paytable")
     paytables: dict[str, dict[Id, MeterRule]] | None = None
@@ -195,6 +216,7 @@ class Table(Strict):
     by_wager_amount: dict[str, dict[str, Rows]] | None = None
     meters: Meters | None = None
     approved_hold: ApprovedHold | None = None
+    sign: Signs | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> Table:
@@ -287,6 +309,7 @@ class Qualifier(Strict):
     at_least: Id
     high_card_at_least: int | str | None = None
     cite: Cite
+    sign: Signs | None = None
     note: str | None = None
 
 
@@ -301,6 +324,7 @@ class PayoutLimit(Strict):
     or_max_win_at_minimum_wager: bool = False
     excludes: list[Id] = Field(default_factory=list)
     cite: Cite
+    sign: Signs | None = None
     note: str | None = None
 
 
@@ -313,6 +337,7 @@ class OptionChoice(Strict):
     name: str
     cards: CardRange | None = None
     cite: Cite
+    sign: Signs | None = None
     note: str | None = None
 
 
@@ -323,6 +348,7 @@ class OptionsFee(Strict):
     amount: Amount
     options: dict[Id, OptionChoice]
     cite: Cite
+    sign: Signs | None = None
     note: str | None = None
 
 
@@ -331,6 +357,12 @@ class GameDefinition(Strict):
     name: str
     kind: Literal["banking", "nonbanking"]
     source: Source
+    extends: list[str] = Field(
+        default_factory=list, description="shared rule files (games/include/) this one builds on"
+    )
+    counterparts: list[str] = Field(
+        default_factory=list, description="the same game in another rule source"
+    )
     note: str | None = None
     table: TableRules
     cards: Cards
@@ -340,12 +372,19 @@ class GameDefinition(Strict):
     options_fee: OptionsFee | None = None
     payout_limit: PayoutLimit | None = None
     adjacent_boxes: Required | None = None
+    # Nonbanking Poker (validator/model/poker.py)
+    players: Players | None = None
+    deal: Deal | None = None
+    betting: Betting | None = None
+    showdown: Showdown | None = None
+    rake: Rake | None = None
+    bad_beat: BadBeat | None = None
     # Sections of later stages; their models live in their own modules.
-    procedure: list[dict[str, Any]] = Field(default_factory=list)
-    settle: dict[str, Any] = Field(default_factory=dict)
-    strategies: dict[str, Any] = Field(default_factory=dict)
-    constraints: list[dict[str, Any]] = Field(default_factory=list)
-    signage: dict[str, Any] = Field(default_factory=dict)
+    procedure: list[Step] = Field(default_factory=list)
+    settle: Settle | None = None
+    strategies: Strategies | None = None
+    constraints: Constraints = Field(default_factory=list)
+    signage: Signage | None = None
 
     @field_validator("wagers", "hands")
     @classmethod
@@ -356,6 +395,13 @@ class GameDefinition(Strict):
             if not re.match(ID_PATTERN, key):
                 raise ValueError(f"{key!r}: ids are lowercase words joined by underscores")
         return value
+
+    @model_validator(mode="after")
+    def _signs_resolve(self) -> GameDefinition:
+        problems = check_signage(self)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
 
     # -- lookups ---------------------------------------------------------------------------
 

@@ -1,0 +1,153 @@
+"""`rulesub settle`, `play` and `simulate` as a user runs them: contracts, errors, logs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import run_rulesub
+
+GOLDEN = Path(__file__).parent / "golden"
+EXAMPLE = GOLDEN / "lunar-poker" / "01-second-combination-example.yaml"
+
+
+def test_settle_json_is_the_contract() -> None:
+    """`{"seats": [{"seat": 1, "wagers": {"ante": {"amount", "result", "net", "reason"}},
+    "net"}], "dealer": {...}}`, money as strings (§ 589.11(e)(1)(ii)'s own example)."""
+    out = run_rulesub("settle", str(EXAMPLE), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    seat = data["seats"][0]
+    assert seat["seat"] == 1
+    assert seat["wagers"]["ante"] == {
+        **seat["wagers"]["ante"],
+        "amount": "10",
+        "result": "push",
+        "net": "0",
+    }
+    bet = seat["wagers"]["bet"]
+    assert (bet["amount"], bet["result"], bet["net"]) == ("20", "win", "40")
+    assert "second combination: Ace-king" in bet["reason"]
+    assert "§ 589.11(e)(1)(ii)" in bet["reason"]
+    assert seat["net"] == "40"
+    assert data["dealer"]["qualifies"] is True
+    assert data["dealer"]["hand"]["name"] == "Ace-king"
+
+
+def test_settle_text_names_the_row_and_the_hands() -> None:
+    out = run_rulesub("settle", str(GOLDEN / "four-card-poker" / "01-tie-goes-to-player.yaml"))
+    assert out.returncode == 0, out.stderr
+    assert "§ 641a.11(c)(3)(ii)" in out.stdout
+    assert "equal to the dealer's Pair" in out.stdout
+
+
+def test_an_impossible_round_is_refused_with_its_position(tmp_path: Path) -> None:
+    f = tmp_path / "twice.yaml"
+    f.write_text(
+        "game: high-card-flush\nseats:\n  - wagers: {ante: 10}\n"
+        "    cards: [AS, KS, QS, 2H, 3D, 4C, 5C]\n    actions: [raise 1x]\n"
+        "dealer: [8H, 6H, 4H, 2S, 3C, 7D, AS]\n"
+    )
+    out = run_rulesub("settle", str(f))
+    assert out.returncode == 2
+    assert f"{f}:6:" in out.stderr and "AS appears twice" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_a_round_needing_a_missing_table_stops_naming_the_section() -> None:
+    out = run_rulesub(
+        "settle", str(GOLDEN / "wpt-heads-up-holdem" / "05-bad-beat-table-missing.yaml")
+    )
+    assert out.returncode == 2
+    assert "§ 677a.12(c)" in out.stderr and "missing" in out.stderr
+
+
+def test_an_action_the_rules_forbid_names_the_rule() -> None:
+    out = run_rulesub(
+        "settle", str(GOLDEN / "high-card-flush" / "07-raise-twice-with-a-four-card-flush.yaml")
+    )
+    assert out.returncode == 2
+    assert "§ 678a.11(b)(1)" in out.stderr
+    assert "07-raise-twice-with-a-four-card-flush.yaml:5:" in out.stderr
+
+
+def test_play_is_reproducible_and_every_logged_round_replays(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for log in (a, b):
+        out = run_rulesub(
+            "play",
+            "four-card-poker",
+            "--seats",
+            "5",
+            "--rounds",
+            "12",
+            "--seed",
+            "7",
+            "--log",
+            str(log),
+        )
+        assert out.returncode == 0, out.stderr
+        assert "round 12" in out.stdout
+    assert a.read_bytes() == b.read_bytes(), "the same seed gives the same log, byte for byte"
+    records = [json.loads(line) for line in a.read_text().splitlines()]
+    assert len(records) == 12
+    assert all(len(r["deck_order"]) == 52 for r in records)
+    for r in records:
+        out = run_rulesub("settle", str(a), "--round", str(r["round"]), "--format", "json")
+        assert out.returncode == 0, out.stderr
+        settled = json.loads(out.stdout)
+        assert {str(s["seat"]): s["net"] for s in settled["seats"]} == r["result"]["seats"]
+        assert settled["house"] == r["result"]["house"]
+
+
+def test_play_logs_differ_by_seed_and_strategy(tmp_path: Path) -> None:
+    logs = {}
+    for name, args in {
+        "s1": ("--seed", "1"),
+        "s2": ("--seed", "2"),
+        "basic": ("--seed", "1", "--strategy", "basic"),
+    }.items():
+        log = tmp_path / f"{name}.jsonl"
+        out = run_rulesub(
+            "play", "four-card-poker", "--rounds", "30", "--quiet", "--log", str(log), *args
+        )
+        assert out.returncode == 0, out.stderr
+        logs[name] = [json.loads(x) for x in log.read_text().splitlines()]
+    assert logs["s1"][0]["deck_order"] != logs["s2"][0]["deck_order"]
+    assert [r["deck_order"] for r in logs["s1"]] == [r["deck_order"] for r in logs["basic"]]
+    assert {r["strategy"] for r in logs["basic"]} == {"basic"}
+    assert [s["actions"] for r in logs["s1"] for s in r["seats"]] != [
+        s["actions"] for r in logs["basic"] for s in r["seats"]
+    ]
+
+
+def test_unknown_strategy_and_too_many_seats_are_usage_errors() -> None:
+    out = run_rulesub("play", "high-card-flush", "--strategy", "nonsense")
+    assert out.returncode == 2 and "mousseau" in out.stderr
+    out = run_rulesub("simulate", "lunar-poker", "--rounds", "10", "--seats", "5")
+    assert out.returncode == 2 and "play at most 4 seats" in out.stderr
+
+
+def test_simulate_json_is_the_contract() -> None:
+    out = run_rulesub(
+        "simulate", "high-card-flush", "--rounds", "3000", "--seed", "2", "--format", "json"
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["rounds"] == 3000
+    ante = data["wagers"]["ante"]
+    assert set(ante) >= {"handle", "player_net", "hold_percent", "ci95"}
+    assert isinstance(ante["handle"], str) and isinstance(ante["hold_percent"], float)
+    lo, hi = ante["ci95"]
+    assert lo <= ante["hold_percent"] <= hi
+    assert isinstance(data["house_edge_per_ante"], float)
+    assert data["rounds_per_second"] > 0
+    assert data["money_conserved_rounds"] == 3000
+    assert 60 < data["dealer_qualifies_percent"] < 90
+
+
+def test_simulate_text_shows_progress_and_meters() -> None:
+    out = run_rulesub("simulate", "four-card-poker", "--rounds", "2000", "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    assert "hold %" in out.stdout and "meter four_card_progressive/primary" in out.stdout
+    assert "money conserved in all 2,000 rounds" in out.stdout

@@ -1,0 +1,106 @@
+"""Rich renderings of rounds: a settled round wager by wager, a played round as narration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from validator.interpreter.results import RoundResult, money
+
+
+def _signed(text: str) -> str:
+    return text if text.startswith("-") or text == "0" else f"+{text}"
+
+
+def _style(result: str) -> str:
+    return {"win": "green", "lose": "red", "push": "yellow", "void": "magenta"}.get(result, "")
+
+
+def settlement_table(result: RoundResult) -> Any:
+    from rich.table import Table
+
+    t = Table(title=f"{result.game}: settlement", title_justify="left", show_lines=True)
+    for col in ("seat", "wager", "amount", "result", "net", "why (the row that applied)"):
+        t.add_column(col, justify="right" if col in ("seat", "amount", "net") else "left")
+    for seat in result.seats:
+        first = True
+        for spot, w in seat.wagers.items():
+            t.add_row(
+                str(seat.seat) if first else "",
+                spot + (f" ({w.placed_by})" if w.placed_by else ""),
+                money(w.amount),
+                f"[{_style(w.result)}]{w.result}[/]",
+                _signed(money(w.net)),
+                w.reason,
+            )
+            first = False
+        if seat.fees:
+            t.add_row("", "options fee", money(seat.fees), "paid", _signed(money(-seat.fees)), "")
+        t.add_row("", "[bold]seat total[/]", "", "", f"[bold]{_signed(money(seat.net))}[/]", "")
+    return t
+
+
+def dealer_lines(result: RoundResult) -> list[str]:
+    d = result.dealer
+    out = []
+    if "cards" in d:
+        line = f"dealer: {' '.join(d['cards'])}"
+        if "hand" in d:
+            line += f" — {d['hand']['name']} ({' '.join(d['hand']['cards'])})"
+        if "qualifies" in d:
+            line += ", qualifies" if d["qualifies"] else ", does not qualify"
+        if "replaced" in d:
+            line += f"; discarded {d['replaced']['discarded']}, drew {d['replaced']['drawn']}"
+        out.append(line)
+    if "community" in d:
+        out.append(f"community: {' '.join(d['community'])}")
+    for k, v in d.items():
+        if k not in ("cards", "up", "hand", "qualifies", "replaced", "community", "table_system"):
+            out.append(f"{k.replace('_', ' ')}: {' '.join(v)}")
+    if "table_system" in d:
+        out.append(
+            "table game system: "
+            + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in d["table_system"].items())
+        )
+    for t, ms in result.meters_before.items():
+        for n, v in ms.items():
+            after = result.meters_after[t][n]
+            out.append(f"meter {t}/{n}: ${money(v)} → ${money(after)}")
+    if result.void:
+        out.append(f"VOID: {result.void}")
+    return out
+
+
+def print_settlement(console: Any, result: RoundResult) -> None:
+    for line in dealer_lines(result):
+        console.print(line)
+    for seat in result.seats:
+        hands = ", ".join(f"{h.name} ({' '.join(h.to_json()['cards'])})" for h in seat.hands)
+        acts = ", ".join(seat.decisions) or "no decision"
+        console.print(
+            f"seat {seat.seat}: {' '.join(seat.to_json()['cards'])}"
+            + (f" — {hands}" if hands else "")
+            + f"; {acts}"
+        )
+    console.print(settlement_table(result))
+    console.print(f"house result: {_signed(money(result.ledger.house))}")
+
+
+def narrate_round(console: Any, number: int, result: RoundResult) -> None:
+    from rich.panel import Panel
+
+    lines = [f"[dim]{cite}[/]  {text}" for cite, text in result.events]
+    lines.append("")
+    lines += dealer_lines(result)
+    for seat in result.seats:
+        parts = []
+        for spot, w in seat.wagers.items():
+            parts.append(f"{spot} [{_style(w.result)}]{_signed(money(w.net))}[/]")
+        if seat.fees:
+            parts.append(f"fee -{money(seat.fees)}")
+        hands = ", ".join(h.name for h in seat.hands)
+        lines.append(
+            f"seat {seat.seat} {' '.join(seat.to_json()['cards'])} ({hands}): "
+            + ", ".join(parts)
+            + f"  [bold]{_signed(money(seat.net))}[/]"
+        )
+    console.print(Panel("\n".join(lines), title=f"round {number}", title_align="left"))

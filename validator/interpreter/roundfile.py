@@ -1,0 +1,294 @@
+"""The round file: one round as it was dealt and played, the contract of ``rulesub settle``::
+
+    game: lunar-poker
+    rulesub: ../rulesubs/example/lunar-poker.yaml   # optional: paytables, limits, meters
+    paytables: {super: A, instant_payout: A}         # optional: overrides or replaces the above
+    seats:
+      - wagers: {ante: 10, super: 5}
+        cards: [AS, AH, KD, 8C, 9S]
+        actions: [bet]                               # the player's decisions, in order
+    dealer: [2C, 5D, 9H, KS, AD]
+    community: []                                    # Heads-Up Hold 'Em: the five board cards
+    deck: [7H, 3S]                                   # next cards, in order
+
+Optional keys beyond the contract, all written by ``rulesub play --log``:
+
+- ``seat:`` in a seat, its position (1 = farthest to the dealer's left; default: its place
+  in the list); ``wagers: {five_card_hand_bonus: {player: 5, dealer: 5}}`` wagers on the
+  player's and on the dealer's hand;
+- ``table_system: {magic_card: 7H, lucky_bonus: 3}`` (or ``dealer``): the table game
+  system's draws;
+- ``meters: {four_card_progressive: {primary: 5123.45}}``: the meters as the round began
+  (default: the seed);
+- ``irregularity: dealer_card_exposed``: an irregularity of the chapter's § *.13 that voids
+  the round (the game file's ``settle.void`` lists them);
+- ``round``, ``seed``, ``strategy``, ``deck_order``, ``result``: what ``play`` records.
+
+A round that cannot have happened (a card twice, a wrong card count, an action the rules do
+not offer) is refused with the rule it breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from validator.cards import CardError, parse_card
+from validator.loader import LoadError, Located, did_you_mean, load_yaml
+from validator.model.notation import NotationError, parse_money
+
+KNOWN_KEYS = (
+    "game",
+    "rulesub",
+    "paytables",
+    "seats",
+    "dealer",
+    "community",
+    "deck",
+    "table_system",
+    "meters",
+    "irregularity",
+    "round",
+    "seed",
+    "strategy",
+    "deck_order",
+    "result",
+)
+SEAT_KEYS = ("seat", "wagers", "cards", "actions")
+
+
+class RoundFileError(Exception):
+    """A round file that cannot be settled: every problem with its position."""
+
+    def __init__(self, errors: list[LoadError]) -> None:
+        super().__init__("\n".join(str(e) for e in errors))
+        self.errors = errors
+
+
+@dataclass
+class SeatSpec:
+    number: int
+    wagers: dict[str, Decimal]  # spot -> stake
+    cards: list[int]
+    actions: list[str]
+    pointer: str = ""
+
+
+@dataclass
+class RoundSpec:
+    game: str
+    seats: list[SeatSpec]
+    dealer: list[int]
+    community: list[int]
+    deck: list[int]
+    rulesub: Path | None = None
+    paytables: dict[str, str] = field(default_factory=dict)
+    table_system: dict[str, tuple[str, int]] = field(default_factory=dict)
+    meters: dict[str, dict[str, Decimal]] = field(default_factory=dict)
+    irregularity: str | None = None
+    located: Located | None = None
+
+    def position(self, pointer: str) -> tuple[str, int, int]:
+        if self.located is None:
+            return ("<round>", 1, 1)
+        pos = self.located.position(pointer)
+        return (str(self.located.path), pos.line, pos.column)
+
+
+class _Reader:
+    def __init__(self, located: Located) -> None:
+        self.loc = located
+        self.errors: list[LoadError] = []
+
+    def err(self, pointer: str, message: str, key: bool = False) -> None:
+        pos = self.loc.position(pointer, key=key)
+        where = pointer or "/"
+        self.errors.append(
+            LoadError(str(self.loc.path), pos.line, pos.column, f"{where}: {message}")
+        )
+
+    def card(self, pointer: str, text: Any) -> int | None:
+        try:
+            return parse_card(str(text))
+        except CardError as e:
+            self.err(pointer, str(e))
+            return None
+
+    def cards(self, pointer: str, value: Any) -> list[int]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.err(pointer, "expected a list of cards like [AS, 10H, 7C]")
+            return []
+        out = []
+        for i, t in enumerate(value):
+            c = self.card(f"{pointer}/{i}", t)
+            if c is not None:
+                out.append(c)
+        return out
+
+    def money(self, pointer: str, value: Any) -> Decimal | None:
+        try:
+            amount = parse_money(value)
+        except NotationError as e:
+            self.err(pointer, str(e))
+            return None
+        if amount <= 0:
+            self.err(pointer, "a wager is more than $0")
+            return None
+        return amount
+
+
+def read_round(
+    path: Path | str, data: Any | None = None, located: Located | None = None
+) -> RoundSpec:
+    """Read a round file (YAML or one JSON line). Raises ``LoadError`` / ``RoundFileError``."""
+    loc = located or load_yaml(path)
+    if data is not None:
+        loc.data = data
+    r = _Reader(loc)
+    d = loc.data
+    if not isinstance(d, dict):
+        r.err("", "a round file is a mapping with `game:` and `seats:`")
+        raise RoundFileError(r.errors)
+    for k in d:
+        if k not in KNOWN_KEYS:
+            r.err(f"/{k}", f"unknown key {k!r}{did_you_mean(str(k), KNOWN_KEYS)}", key=True)
+    game = d.get("game")
+    if not isinstance(game, str):
+        r.err("/game", "the game's id is required, e.g. `game: four-card-poker`")
+    seats: list[SeatSpec] = []
+    raw_seats = d.get("seats")
+    if not isinstance(raw_seats, list) or not raw_seats:
+        r.err("/seats", "a list of seats is required, each with `wagers:` and `cards:`")
+        raw_seats = []
+    last = 0
+    for i, s in enumerate(raw_seats):
+        p = f"/seats/{i}"
+        if not isinstance(s, dict):
+            r.err(p, "a seat is a mapping with `wagers:`, `cards:` and `actions:`")
+            continue
+        for k in s:
+            if k not in SEAT_KEYS:
+                r.err(f"{p}/{k}", f"unknown key {k!r}{did_you_mean(str(k), SEAT_KEYS)}", key=True)
+        number = s.get("seat", last + 1)
+        if not isinstance(number, int) or isinstance(number, bool) or number <= last:
+            r.err(f"{p}/seat", "seats are numbered 1, 2, … from the dealer's left, in order")
+            number = last + 1
+        last = number
+        wagers: dict[str, Decimal] = {}
+        raw_w = s.get("wagers")
+        if not isinstance(raw_w, dict) or not raw_w:
+            r.err(f"{p}/wagers", "the seat's wagers are required, e.g. `wagers: {ante: 10}`")
+            raw_w = {}
+        for wid, amount in raw_w.items():
+            wp = f"{p}/wagers/{wid}"
+            if isinstance(amount, dict):
+                for side, a in amount.items():
+                    if side not in ("player", "dealer"):
+                        r.err(f"{wp}/{side}", "a wager on a hand is on `player` or `dealer`")
+                        continue
+                    m = r.money(f"{wp}/{side}", a)
+                    if m is not None:
+                        wagers[wid if side == "player" else f"{wid}.dealer"] = m
+            else:
+                m = r.money(wp, amount)
+                if m is not None:
+                    wagers[str(wid)] = m
+        actions = s.get("actions") or []
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            r.err(f"{p}/actions", "actions are a list of words like [play 3x] or [fold]")
+            actions = []
+        seats.append(
+            SeatSpec(number, wagers, r.cards(f"{p}/cards", s.get("cards")), list(actions), p)
+        )
+    spec = RoundSpec(
+        game=game if isinstance(game, str) else "",
+        seats=seats,
+        dealer=r.cards("/dealer", d.get("dealer")),
+        community=r.cards("/community", d.get("community")),
+        deck=r.cards("/deck", d.get("deck")),
+        located=loc,
+    )
+    if d.get("rulesub") is not None:
+        base = Path(path).parent if path else Path(".")
+        spec.rulesub = (base / str(d["rulesub"])).resolve()
+        if not spec.rulesub.is_file():
+            r.err("/rulesub", f"no Rules Submission at {spec.rulesub}")
+    pts = d.get("paytables") or {}
+    if not isinstance(pts, dict):
+        r.err("/paytables", "paytables are a mapping like {aces_up: C}")
+    else:
+        spec.paytables = {str(k): str(v) for k, v in pts.items()}
+    ts = d.get("table_system") or {}
+    if isinstance(ts, dict):
+        for k, v in ts.items():
+            if isinstance(v, int) and not isinstance(v, bool):
+                spec.table_system[str(k)] = ("position", v)
+            elif str(v).lower() == "dealer":
+                spec.table_system[str(k)] = ("position", 0)
+            else:
+                c = r.card(f"/table_system/{k}", v)
+                if c is not None:
+                    spec.table_system[str(k)] = ("card", c)
+    meters = d.get("meters") or {}
+    if isinstance(meters, dict):
+        for t, ms in meters.items():
+            for n, v in ms.items() if isinstance(ms, dict) else []:
+                m = _meter_money(r, f"/meters/{t}/{n}", v)
+                if m is not None:
+                    spec.meters.setdefault(str(t), {})[str(n)] = m
+    irr = d.get("irregularity")
+    if irr is not None:
+        spec.irregularity = str(irr)
+    _no_card_twice(r, spec, _deck_cite(spec.game))
+    if r.errors:
+        raise RoundFileError(r.errors)
+    return spec
+
+
+def _meter_money(r: _Reader, pointer: str, value: Any) -> Decimal | None:
+    if isinstance(value, str):
+        try:
+            return Decimal(value.replace("$", "").replace(",", ""))
+        except ArithmeticError:
+            pass
+    elif isinstance(value, int):
+        return Decimal(value)
+    r.err(pointer, "a meter amount like 5000 or '5123.45'")
+    return None
+
+
+def _deck_cite(game_id: str) -> str:
+    """The section that has the game dealt from one deck (cited when a card shows twice)."""
+    from validator.model.registry import load_game
+
+    try:
+        return f" ({load_game(game_id).definition.cards.cite})"
+    except Exception:  # an unknown game is reported when the round is settled
+        return ""
+
+
+def _no_card_twice(r: _Reader, spec: RoundSpec, cite: str) -> None:
+    seen: dict[int, str] = {}
+    places: list[tuple[str, Sequence[int]]] = [
+        *((f"{s.pointer}/cards", s.cards) for s in spec.seats),
+        ("/dealer", spec.dealer),
+        ("/community", spec.community),
+        ("/deck", spec.deck),
+    ]
+    from validator.cards import card_str
+
+    for pointer, cards in places:
+        for i, c in enumerate(cards):
+            if c in seen:
+                r.err(
+                    f"{pointer}/{i}",
+                    f"{card_str(c)} appears twice (also at {seen[c]}): the game is dealt from "
+                    f"one 52-card deck{cite}",
+                )
+            else:
+                seen[c] = f"{pointer}/{i}"

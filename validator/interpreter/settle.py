@@ -1,0 +1,210 @@
+"""Settle a round file: check it against the game's rules, then run it through the engine."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+from validator import GAMES_DIR
+from validator.interpreter.config import MeterConfig, Progressive, TableConfig, load_config
+from validator.interpreter.results import RoundResult, money
+from validator.interpreter.roundfile import RoundSpec
+from validator.interpreter.rules import Rules
+from validator.interpreter.scalar import Engine, FileSource, RoundError, Seat, parse_action
+from validator.loader import did_you_mean
+from validator.model.procedure import DealStep
+from validator.model.registry import Game, load_game
+
+
+@dataclass
+class Settled:
+    rules: Rules
+    result: RoundResult
+    spec: RoundSpec
+
+
+def settle_spec(
+    spec: RoundSpec, games_dir: Path = GAMES_DIR, strategy: str | None = None
+) -> Settled:
+    """Settle one round as the chapter says. Raises ``RoundError`` (with a pointer into the
+    round file), ``MissingTable``, ``ConfigError``, ``GameFileError`` or ``KeyError``."""
+    game = load_game(spec.game, games_dir)
+    cfg = load_config(game, spec.rulesub)
+    _override_paytables(game, cfg, spec)
+    wagered = {s for seat in spec.seats for s in seat.wagers}
+    _offer_what_was_wagered(game, cfg, spec, wagered)
+    if spec.table_system:  # the table game system drew: the table pays what it drew for
+        cfg.optional_payouts |= {t for _, t, tb in game.definition.tables() if tb.optional_payout}
+    rules = Rules(game, cfg)
+    _check_seats(rules, spec)
+    meters = rules.new_meters(spec.meters)
+    seats = [
+        Seat(s.number, dict(s.wagers), deque(s.actions), actions_pointer=f"{s.pointer}/actions")
+        for s in spec.seats
+    ]
+    if spec.irregularity is None:
+        _check_counts(rules, spec)
+    source = FileSource(
+        {s.number: s.cards for s in spec.seats}, spec.dealer, spec.community, spec.deck
+    )
+    engine = Engine(rules, None, meters)
+    result = engine.run(seats, source, dict(spec.table_system), spec.irregularity)
+    for seat, s in zip(seats, spec.seats, strict=True):
+        if seat.actions:
+            left = parse_action(seat.actions[0])
+            raise RoundError(
+                f"seat {seat.number}: {left.text!r} was never asked of the player"
+                + _why_not_asked(rules, left.option),
+                f"{s.pointer}/actions",
+            )
+    return Settled(rules, result, spec)
+
+
+def _why_not_asked(rules: Rules, option: str) -> str:
+    for d in rules.decisions.values():
+        if option in d.options:
+            o = d.options[option]
+            return f": {option} is decided at {d.id!r} only where the rules offer it ({o.cite})"
+    return f"; no decision of {rules.d.id} has the option {option!r}"
+
+
+def _override_paytables(game: Game, cfg: TableConfig, spec: RoundSpec) -> None:
+    table_ids = {t for _, t, _ in game.definition.tables()}
+    for key, letter in spec.paytables.items():
+        tid = key
+        if tid not in table_ids and key in game.definition.wagers:
+            tid = next(
+                (t for t, tb in game.definition.wagers[key].tables.items() if tb.selectable), key
+            )
+        if tid not in table_ids:
+            raise RoundError(
+                f"{key!r} is no table of {game.id}{did_you_mean(key, table_ids)}",
+                f"/paytables/{key}",
+            )
+        letters = game.table(tid)[1].letters
+        if letter not in letters:
+            raise RoundError(
+                f"{key}: no paytable {letter!r}; the chapter prints "
+                + (", ".join(letters) or "one fixed table"),
+                f"/paytables/{key}",
+            )
+        cfg.paytables[tid] = letter
+
+
+def _offer_what_was_wagered(
+    game: Game, cfg: TableConfig, spec: RoundSpec, wagered: set[str]
+) -> None:
+    """A round file records what was wagered: every optional wager in it is offered. A
+    progressive whose meter the chapter leaves to the submission needs ``meters:`` or one."""
+    d = game.definition
+    for spot in wagered:
+        wid = spot.split(".", 1)[0]
+        if wid in d.wagers and d.wagers[wid].optional:
+            cfg.offered.add(wid)
+        if wid not in d.wagers:
+            continue
+        for tid, table in d.wagers[wid].tables.items():
+            if table.meters is None or tid in cfg.progressives:
+                continue
+            given = spec.meters.get(tid)
+            if not given:
+                raise RoundError(
+                    f"the {table.name} meter's rate and amounts must be stated "
+                    f"({table.meters.cite}): give `rulesub:` (a Rules Submission) or "
+                    f"`meters: {{{tid}: {{primary: …}}}}`",
+                    "/meters",
+                )
+            cfg.progressives[tid] = Progressive(
+                Decimal(1), {n: MeterConfig(v, v, Fraction(0)) for n, v in given.items()}
+            )
+
+
+def _check_seats(rules: Rules, spec: RoundSpec) -> None:
+    d = rules.d
+    cfg = rules.config
+    for s in spec.seats:
+        p = s.pointer
+        if s.number > cfg.positions:
+            raise RoundError(
+                f"seat {s.number}: the table has {cfg.positions} positions ({d.table.cite})",
+                f"{p}/seat",
+            )
+        for spot, stake in s.wagers.items():
+            wid = rules.spot_wager(spot)
+            if spot not in rules.spots:
+                known = rules.spots
+                raise RoundError(
+                    f"seat {s.number}: {d.id} has no wager {spot!r}{did_you_mean(spot, known)}; "
+                    f"its wagers are: {', '.join(known)}",
+                    f"{p}/wagers/{wid}",
+                )
+            wager = rules.wager(wid)
+            if wager.placed_after_cards:
+                raise RoundError(
+                    f"seat {s.number}: the {wager.name} is placed after the cards are seen, by "
+                    f"the player's action ({wager.cite}); write it under `actions:`",
+                    f"{p}/wagers/{wid}",
+                )
+            for other in wager.requires_wager:
+                if other not in s.wagers:
+                    raise RoundError(
+                        f"seat {s.number}: the {wager.name} is placed only with the "
+                        f"{rules.wager(other).name} ({wager.cite})",
+                        f"{p}/wagers/{wid}",
+                    )
+            if wager.amount is not None and not wager.placed_after_cards:
+                base = s.wagers.get(wager.amount.of)
+                lo, hi = wager.amount.min or 1, wager.amount.max or wager.amount.min or 1
+                if base is None or not base * lo <= stake <= base * hi:
+                    raise RoundError(
+                        f"seat {s.number}: the {wager.name} is {lo}x"
+                        + (f" to {hi}x" if hi != lo else "")
+                        + f" the {rules.wager(wager.amount.of).name} ({wager.amount.cite})",
+                        f"{p}/wagers/{wid}",
+                    )
+            outside = stake < cfg.min_wager or (cfg.max_wager is not None and stake > cfg.max_wager)
+            if cfg.source != "defaults" and not wager.optional and outside:
+                raise RoundError(
+                    f"seat {s.number}: ${money(stake)} is outside the table's limits "
+                    f"(${money(cfg.min_wager)}"
+                    + (f" to ${money(cfg.max_wager)}" if cfg.max_wager else " or more")
+                    + f", {cfg.source})",
+                    f"{p}/wagers/{wid}",
+                )
+
+
+def _check_counts(rules: Rules, spec: RoundSpec) -> None:
+    """Every hand holds as many cards as the procedure deals (a wrong count voids a round
+    under § *.13; the round file must say so with ``irregularity: wrong_card_count``)."""
+    wagered = {rules.spot_wager(s) for seat in spec.seats for s in seat.wagers}
+    void = rules.d.settle.void.get("wrong_card_count") if rules.d.settle else None
+    hint = (
+        f"; a misdeal voids the round ({void.cite}): write `irregularity: wrong_card_count`"
+        if void
+        else ""
+    )
+
+    def cite(group: str) -> str:
+        return next(
+            (s.cite for s in rules.procedure if isinstance(s, DealStep) and group in s.cards), ""
+        )
+
+    want = rules.dealt_count("player", wagered)
+    for s in spec.seats:
+        if len(s.cards) != want:
+            raise RoundError(
+                f"seat {s.number} holds {len(s.cards)} cards; the chapter deals {want} "
+                f"({cite('player')}){hint}",
+                f"{s.pointer}/cards",
+            )
+    for group, given in (("dealer", spec.dealer), ("community", spec.community)):
+        n = rules.dealt_count(group, wagered)
+        if len(given) != n:
+            raise RoundError(
+                f"the {group} holds {len(given)} cards; the chapter deals {n} "
+                f"({cite(group)}){hint}",
+                f"/{group}",
+            )

@@ -1,0 +1,261 @@
+"""Simulated rounds with the batch engine: hold per wager with confidence intervals.
+
+Rounds are dealt in chunks (``CHUNK`` rounds at a time) from a seeded generator, so memory
+stays flat in the number of rounds. Every round is checked for money conserved::
+
+    money wagered = money returned to players + house result + meter increments - meter payouts
+
+Statistics per wager (and the Options fees): the handle, the players' net, the hold (the
+house's result as a share of the handle) with a 95% confidence interval (a ratio estimator
+over rounds); the base game's house edge per unit of its ``per`` wager and its element of
+risk (per unit of all the money the base game put at risk); the meters' trajectory.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from validator.interpreter.batch import BatchEngine, ChunkResult, from_micro
+from validator.interpreter.play import default_wagers
+from validator.interpreter.results import money
+from validator.interpreter.rules import Rules
+
+CHUNK = 20_000
+FEES = "options_fee"
+
+
+@dataclass
+class Acc:
+    """Sums over rounds of one money line: handle H and the players' net X per round."""
+
+    handle: int = 0
+    net: int = 0
+    sx: float = 0.0
+    sh: float = 0.0
+    sxx: float = 0.0
+    sxh: float = 0.0
+    shh: float = 0.0
+
+    def add(self, x: np.ndarray, h: np.ndarray) -> None:
+        self.handle += int(h.sum())
+        self.net += int(x.sum())
+        xf, hf = x.astype(np.float64), h.astype(np.float64)
+        self.sx += float(xf.sum())
+        self.sh += float(hf.sum())
+        self.sxx += float((xf * xf).sum())
+        self.sxh += float((xf * hf).sum())
+        self.shh += float((hf * hf).sum())
+
+    def hold(self) -> tuple[float, float, float] | None:
+        """(hold %, low, high) of the 95% confidence interval; ``None`` with no handle."""
+        if self.handle == 0:
+            return None
+        r = self.sx / self.sh
+        var = max(self.sxx - 2 * r * self.sxh + r * r * self.shh, 0.0)
+        se = math.sqrt(var) / self.sh
+        hold = -100 * r
+        return hold, hold - 196 * se, hold + 196 * se
+
+
+@dataclass
+class Stats:
+    game: str
+    rounds: int
+    seats: int
+    seed: int
+    strategy: str | None
+    wagers: dict[str, Acc] = field(default_factory=dict)
+    base: Acc = field(default_factory=Acc)  # per unit of the `per` wager
+    risk: Acc = field(default_factory=Acc)  # per unit of all the base game's money
+    qualified: int = 0
+    qualify_known: bool = False
+    folded: int = 0
+    seat_rounds: int = 0
+    balanced_rounds: int = 0
+    seconds: float = 0.0
+    meters: list[Any] = field(default_factory=list)
+
+
+def run(
+    rules: Rules,
+    rounds: int,
+    seed: int,
+    seats: int,
+    strategy: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    chunk: int = CHUNK,
+) -> Stats:
+    strat = rules.strategy(strategy) if rules.d.strategies else None
+    name = strategy or (rules.d.strategies.default if rules.d.strategies else None)
+    engine = BatchEngine(rules, strat, seats, default_wagers(rules))
+    stats = Stats(rules.d.id, 0, seats, seed, name)
+    rng = np.random.default_rng(seed)
+    positions = rules.config.positions
+    start = time.perf_counter()
+    left = rounds
+    while left > 0:
+        n = min(chunk, left)
+        decks, draws = deal(rng, n, positions)
+        res = engine.run(decks, draws)
+        absorb(rules, stats, res)
+        left -= n
+        if progress is not None:
+            progress(n)
+    stats.seconds = time.perf_counter() - start
+    stats.meters = list(engine.meters.values())
+    return stats
+
+
+def deal(
+    rng: np.random.Generator, n: int, positions: int
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """``n`` shuffled decks, and the table game system's draws (a card, a position)."""
+    decks = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (n, 1)), axis=1)
+    draws = {
+        "magic_card": rng.integers(0, 52, size=n),
+        "lucky_bonus": rng.integers(0, positions + 1, size=n),
+    }
+    return decks, draws
+
+
+def absorb(rules: Rules, stats: Stats, res: ChunkResult) -> None:
+    ok = res.balanced()
+    if not ok.all():
+        bad = int(np.flatnonzero(~ok)[0])
+        raise AssertionError(
+            f"money not conserved in a simulated round: wagered {res.wagered[bad]}, returned "
+            f"{res.returned_total[bad]}, house {res.house[bad]}, increments "
+            f"{res.contributions[bad]}, meter payouts {res.meter_paid[bad]} (micro-dollars)"
+        )
+    stats.balanced_rounds += res.rounds
+    stats.rounds += res.rounds
+    settle = rules.d.settle
+    assert settle is not None
+    base_x = np.zeros(res.rounds, np.int64)
+    risk_h = np.zeros(res.rounds, np.int64)
+    for spot, st in res.stakes.items():
+        h = st.sum(axis=1)
+        x = res.returned[spot].sum(axis=1) - h
+        stats.wagers.setdefault(spot, Acc()).add(x, h)
+        if rules.spot_wager(spot) in settle.base_game.wagers:
+            base_x += x
+            risk_h += h
+    if res.fees.any() or settle.base_game.fees:
+        f = res.fees.sum(axis=1)
+        stats.wagers.setdefault(FEES, Acc()).add(-f, f)
+        if settle.base_game.fees:
+            base_x -= f
+            risk_h += f
+    per = res.stakes[settle.base_game.per].sum(axis=1)
+    stats.base.add(base_x, per)
+    stats.risk.add(base_x, risk_h)
+    if res.qualifies is not None:
+        stats.qualify_known = True
+        stats.qualified += int(res.qualifies.sum())
+    stats.folded += int(res.folded.sum())
+    stats.seat_rounds += res.folded.size
+
+
+def _pct(acc: Acc) -> dict[str, Any]:
+    h = acc.hold()
+    if h is None:
+        return {"hold_percent": None, "ci95": None}
+    return {"hold_percent": round(h[0], 4), "ci95": [round(h[1], 4), round(h[2], 4)]}
+
+
+def summary_json(stats: Stats) -> dict[str, Any]:
+    wagers = {}
+    for spot, acc in stats.wagers.items():
+        wagers[spot] = {
+            "handle": money(from_micro(acc.handle)),
+            "player_net": money(from_micro(acc.net)),
+            **_pct(acc),
+        }
+    base = stats.base.hold()
+    risk = stats.risk.hold()
+    out: dict[str, Any] = {
+        "game": stats.game,
+        "rounds": stats.rounds,
+        "seats": stats.seats,
+        "seat_rounds": stats.rounds * stats.seats,
+        "seed": stats.seed,
+        "strategy": stats.strategy,
+        "wagers": wagers,
+        "house_edge_per_ante": round(base[0], 4) if base else None,
+        "house_edge_per_ante_ci95": [round(base[1], 4), round(base[2], 4)] if base else None,
+        "element_of_risk": round(risk[0], 4) if risk else None,
+        "rounds_per_second": round(stats.rounds / stats.seconds, 1) if stats.seconds else None,
+        "fold_percent": round(100 * stats.folded / stats.seat_rounds, 4)
+        if stats.seat_rounds
+        else None,
+        "money_conserved_rounds": stats.balanced_rounds,
+    }
+    if stats.qualify_known:
+        out["dealer_qualifies_percent"] = round(100 * stats.qualified / stats.rounds, 4)
+    if stats.meters:
+        out["meters"] = {
+            f"{m.table}/{m.name}": {
+                "start": money(from_micro(m.start)),
+                "end": money(from_micro(m.amount)),
+                "low": money(from_micro(m.low)),
+                "high": money(from_micro(m.high)),
+                "mean": money(from_micro(m.trajectory_sum // max(m.rounds, 1))),
+                "hits": m.hits,
+                "paid": money(from_micro(m.paid)),
+                "increments": money(from_micro(m.increments)),
+                "reseed_funded": money(from_micro(m.funded)),
+                "reserve": money(from_micro(m.reserve)),
+            }
+            for m in stats.meters
+        }
+    return out
+
+
+def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    t = Table(
+        title=f"{rules.d.name}: {data['rounds']:,} rounds × {data['seats']} seats "
+        f"(strategy {data['strategy']}, seed {data['seed']})",
+        title_justify="left",
+    )
+    for col in ("wager", "handle", "player net", "hold %", "95% CI"):
+        t.add_column(col, justify="left" if col == "wager" else "right")
+    for spot, w in data["wagers"].items():
+        ci = w["ci95"]
+        t.add_row(
+            spot,
+            f"${w['handle']}",
+            f"${w['player_net']}",
+            "—" if w["hold_percent"] is None else f"{w['hold_percent']:.3f}",
+            "—" if ci is None else f"{ci[0]:.3f} … {ci[1]:.3f}",
+        )
+    console.print(t)
+    settle = rules.d.settle
+    assert settle is not None
+    base = ", ".join(settle.base_game.wagers) + (" + fees" if settle.base_game.fees else "")
+    ci = data["house_edge_per_ante_ci95"]
+    console.print(
+        f"base game ({base}): house edge {data['house_edge_per_ante']:.3f}% of the "
+        f"{settle.base_game.per} (95% CI {ci[0]:.3f} … {ci[1]:.3f}); element of risk "
+        f"{data['element_of_risk']:.3f}%"
+    )
+    if "dealer_qualifies_percent" in data:
+        console.print(f"dealer qualifies: {data['dealer_qualifies_percent']:.2f}% of rounds")
+    console.print(f"players fold: {data['fold_percent']:.2f}% of seat-rounds")
+    for key, m in (data.get("meters") or {}).items():
+        console.print(
+            f"meter {key}: ${m['start']} → ${m['end']} (low ${m['low']}, high ${m['high']}, "
+            f"mean ${m['mean']}); {m['hits']} hit(s) paid ${m['paid']}; increments "
+            f"${m['increments']}; reseeds funded ${m['reseed_funded']}"
+        )
+    console.print(
+        f"money conserved in all {data['money_conserved_rounds']:,} rounds; "
+        f"{data['rounds_per_second']:,} rounds/s"
+    )
