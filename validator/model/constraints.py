@@ -24,6 +24,7 @@ from pydantic import (
     Field,
     PlainSerializer,
     TypeAdapter,
+    WithJsonSchema,
     model_validator,
 )
 
@@ -70,6 +71,13 @@ Value = Annotated[
     int | bool | Decimal | Fraction | str,
     BeforeValidator(_number),
     PlainSerializer(_dump_value, when_used="json"),
+    # stated, so that the schema does not change with the pydantic release
+    WithJsonSchema(
+        {
+            "type": ["integer", "boolean", "number", "string"],
+            "description": "a count, a flag, money ('$30,000'), a rate ('10%') or a word",
+        }
+    ),
 ]
 
 
