@@ -184,6 +184,11 @@ def play(
 ) -> None:
     """Deal rounds and narrate them: cards, decisions, settlement. The log holds each
     round's cards and full deck order, so any round replays through `rulesub settle`."""
+    from validator.cli.poker_rounds import is_nonbanking, play_poker
+
+    if is_nonbanking(game):  # nonbanking Poker: a session of hands, button moving
+        play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet)
+        return
     from validator.interpreter.narrate import narrate_round
     from validator.interpreter.play import Table, log_line
 
@@ -250,9 +255,17 @@ def simulate(
         typer.Option("--strategy", help="a strategy of the game file (default: its own)"),
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    hands_per_hour: Annotated[
+        int, typer.Option("--hands-per-hour", min=1, help="nonbanking Poker: rake per hour at this")
+    ] = 30,
 ) -> None:
     """Simulate rounds with the vectorized engine: per wager the handle, the players' net,
     the hold % with a 95% confidence interval; the element of risk; the meters."""
+    from validator.cli.poker_rounds import is_nonbanking, simulate_poker
+
+    if is_nonbanking(game):  # nonbanking Poker: rake per hand and hour, the Bad Beat fund
+        simulate_poker(game, rulesub, seats, rounds, seed, strategy, hands_per_hour, format)
+        return
     from validator.interpreter.simulate import run, summary_json
 
     with _round_input():

@@ -1,0 +1,100 @@
+"""``rulesub play`` and ``rulesub simulate`` for nonbanking Poker: a session at the table,
+players driven by the decision tables of ``validator.interpreter.poker.strategy``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
+
+
+def is_nonbanking(game_id: str) -> bool:
+    """Whether a game is nonbanking Poker (an unknown game is the banking path's to report)."""
+    from validator.model.registry import load_game
+
+    try:
+        return load_game(game_id).definition.kind == "nonbanking"
+    except Exception:
+        return False
+
+
+@contextmanager
+def _session_input() -> Iterator[None]:
+    from validator.interpreter.poker.session import SessionError
+    from validator.loader import LoadError
+
+    try:
+        yield
+    except SessionError as e:
+        for err in e.errors:
+            sys.stderr.write(f"{err}\n")
+        raise typer.Exit(EXIT_USAGE) from None
+    except LoadError as e:
+        fail(str(e))
+    except (KeyError, ValueError) as e:
+        fail(str(e.args[0]) if e.args else str(e))
+
+
+def _session(game_id: str, rulesub: Path | None, seats: int | None, seed: int, strategy: Any):
+    from validator.interpreter.poker.session import Session, default_setup, setup_from_submission
+    from validator.model.registry import load_game
+
+    game = load_game(game_id)
+    setup = setup_from_submission(game, rulesub) if rulesub else default_setup(game)
+    return Session(game, setup, seats or setup.positions, seed, strategy)
+
+
+def play_poker(
+    game: str,
+    rulesub: Path | None,
+    seats: int,
+    hands: int,
+    seed: int,
+    strategy: str | None,
+    log: Path | None,
+    quiet: bool,
+) -> None:
+    from validator.cli.rounds import _write_whole
+    from validator.interpreter.poker.session import log_line, narrate
+
+    out = console()
+    lines: list[str] = []
+    with _session_input():
+        session = _session(game, rulesub, seats, seed, strategy)
+        for record in session.hands(hands):
+            if not quiet:
+                narrate(out, record)
+            if log is not None:
+                lines.append(log_line(record))
+    if log is not None:
+        _write_whole(log, "".join(lines))
+        out.print(f"[dim]log: {log} ({hands} hand(s)); the same --seed writes the same log[/]")
+
+
+def simulate_poker(
+    game: str,
+    rulesub: Path | None,
+    seats: int | None,
+    hands: int,
+    seed: int,
+    strategy: str | None,
+    hands_per_hour: int,
+    format: Format,
+) -> None:
+    from validator.interpreter.poker.session import print_summary, summary
+
+    with _session_input():
+        session = _session(game, rulesub, seats, seed, strategy)
+        for _ in session.hands(hands):
+            pass
+    data = summary(session, hands_per_hour)
+    if format is Format.json:
+        print_json(data)
+        return
+    print_summary(console(), data)

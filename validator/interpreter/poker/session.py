@@ -1,0 +1,551 @@
+"""A session at a nonbanking Poker table: many rounds of play with the button moving after
+each (§ 553.11(c)(3)), the table's stakes, rake and Bad Beat rules from its Rules
+Submission, players driven by the decision tables of ``strategy``.
+
+- Stakes: ``table.min_wager``/``max_wager`` are the posted limits; a game that bets the upper
+  limit on some streets plays them as a split limit (lower = minimum, upper = maximum), the
+  others as a spread from the minimum to the maximum (§ 553.18). The Ante, Blind Bets, Forced
+  Bet and maximum raises are the submission's; the Kill of Omaha hi-lo-8 follows § 553.12(m).
+- With no submission, the documented defaults: $2-$4, Blind Bets $1 and $2 (games with
+  blinds), a $1 Forced Bet (games with one), no Ante, three raises, a percentage rake at the
+  game file's maximum rate capped at $5, no Bad Beat payout.
+- Table stakes: every seat buys in for 50 upper bets; between rounds of play (§ 553.8(b))
+  a player left with less than a round requires buys in again to that amount.
+- Time charges (§ 553.15(b)(3)) are never taken from a pot: the session reports what they
+  come to at the assumed hands per hour, but does not take them from the stacks.
+- The Bad Beat fund starts at the submission's ``current_amount``; contributions go in after
+  the rake, payouts come out of it and are paid to the players' stacks.
+- Chips are conserved in every round of play, checked as it is settled: what the players
+  put in = what they are awarded + the rake + the Bad Beat contribution.
+
+The deck order of each round comes from one ``random.Random(seed)``; the strategies are
+deterministic, so the same seed gives the same session, and the same log, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from validator.cards import card_str
+from validator.interpreter.poker.bad_beat import BadBeatRule
+from validator.interpreter.poker.betting import Limit
+from validator.interpreter.poker.kill import KillRule
+from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
+from validator.interpreter.poker.rake import RakeRule, time_charge
+from validator.interpreter.poker.strategy import MIXED, STRATEGIES, TableStrategy
+from validator.interpreter.poker.table import Hand, PlayedHand, Rules, Stakes, next_button
+from validator.loader import LoadError
+from validator.model.registry import Game
+
+DEFAULT_HANDS_PER_HOUR = 30
+BUY_IN_UPPER_BETS = 50
+
+
+class SessionError(Exception):
+    """A submission value a session cannot use: file:line:column and what is wrong."""
+
+    def __init__(self, errors: list[LoadError]) -> None:
+        super().__init__("\n".join(str(e) for e in errors))
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    stakes: Stakes
+    rules: Rules
+    positions: int
+    source: str  # the submission, or "defaults"
+
+
+# -- the table's rules ---------------------------------------------------------------------
+
+
+def _uses_upper(game: Game) -> bool:
+    deal = game.definition.deal
+    assert deal is not None
+    return any(s.betting is not None and s.betting.limit == "upper" for s in deal.streets.values())
+
+
+def _limits(game: Game, low: Cents, high: Cents) -> tuple[Limit, Limit | None]:
+    if _uses_upper(game):
+        return Limit(low, low), Limit(high, high)
+    return Limit(low, high), None
+
+
+def _has_blinds(game: Game) -> bool:
+    deal = game.definition.deal
+    assert deal is not None
+    return any(s.blinds for s in deal.streets.values())
+
+
+def default_setup(game: Game) -> TableSetup:
+    d = game.definition
+    assert d.betting is not None and d.rake is not None
+    lower, upper = _limits(game, 200, 400)
+    rate = d.rake.percentage.max if d.rake.percentage is not None else None
+    rake = RakeRule("percentage", rate=rate, cap=500) if rate else None
+    stakes = Stakes(
+        lower,
+        upper,
+        blinds=(100, 200) if _has_blinds(game) else (),
+        forced_bet=100 if d.betting.forced_bet is not None else 0,
+        max_raises=3,
+    )
+    return TableSetup(stakes, Rules(rake=rake), d.table.max_positions, "defaults")
+
+
+def _c(value: Decimal | None) -> Cents | None:
+    return None if value is None else to_cents(value)
+
+
+def setup_from_submission(game: Game, path: Path) -> TableSetup:
+    """The stakes, rake, Bad Beat and Kill a Rules Submission states."""
+    from validator.model.submission import load_submission
+
+    loaded = load_submission(path)
+    located = loaded.located
+    name = str(path)
+
+    def err(pointer: str, message: str) -> LoadError:
+        pos = located.position(pointer)
+        return LoadError(name, pos.line, pos.column, f"{pointer}: {message}")
+
+    errors = [LoadError(name, p.line, p.column, p.message) for p in loaded.problems]
+    sub = loaded.submission
+    if errors or sub is None:
+        raise SessionError(errors or [err("", "not a Rules Submission")])
+    d = game.definition
+    if sub.game != d.id:
+        raise SessionError([err("/game", f"the submission is for {sub.game!r}, not {d.id!r}")])
+    base = default_setup(game)
+    stakes = base.stakes
+    table = sub.table
+    if table is not None and table.min_wager is not None:
+        low = to_cents(table.min_wager)
+        high = to_cents(table.max_wager) if table.max_wager is not None else low
+        if high < low:
+            raise SessionError([err("/table/max_wager", "less than the minimum wager")])
+        lower, upper = _limits(game, low, high)
+        stakes = replace(stakes, lower=lower, upper=upper)
+    ante = _c(sub.ante.amount) if sub.ante and sub.ante.required else 0
+    blinds = tuple(to_cents(b) for b in sub.blinds) if sub.blinds else ()
+    forced = _c(sub.forced_bet) or 0
+    if d.betting is not None and d.betting.forced_bet is not None and not forced:
+        forced = stakes.lower.min_bet // 2 // 100 * 100 or stakes.lower.min_bet
+    if _has_blinds(game) and not blinds:
+        raise SessionError([err("/blinds", f"{d.name} is played with Blind Bets: state them")])
+    max_raises = stakes.max_raises
+    kill = None
+    if sub.betting is not None:
+        mr = sub.betting.max_raises
+        max_raises = None if mr == "unlimited" else (mr if mr is not None else max_raises)
+        k = sub.betting.kill
+        if k is not None and k.option in ("kill", "half_kill") and d.betting is not None:
+            options = d.betting.kill.options if d.betting.kill is not None else {}
+            if k.option in options and k.qualifying_pot is not None:
+                kill = KillRule(k.option, options[k.option], to_cents(k.qualifying_pot))
+    stakes = replace(
+        stakes, ante=ante or 0, blinds=blinds, forced_bet=forced, max_raises=max_raises
+    )
+    rake = _rake(sub, err)
+    bad_beat = _bad_beat(game, sub, err)
+    positions = d.table.max_positions
+    if table is not None and table.positions is not None:
+        positions = min(positions, table.positions)
+    return TableSetup(stakes, Rules(rake=rake, bad_beat=bad_beat, kill=kill), positions, name)
+
+
+def _rake(sub: Any, err: Any) -> RakeRule | None:
+    r = sub.rake
+    if r is None or not r.types:
+        return None
+    cap = _c(r.maximum)
+    kind = r.types[0]
+    if kind == "percentage" and r.percentage is not None and r.percentage.rate is not None:
+        return RakeRule("percentage", rate=r.percentage.rate, cap=cap)
+    if kind == "incremental" and r.incremental is not None and r.incremental.levels:
+        levels = tuple(
+            sorted(
+                (to_cents(lv.pot), to_cents(lv.rake))
+                for lv in r.incremental.levels
+                if lv.pot is not None and lv.rake is not None
+            )
+        )
+        return RakeRule("incremental", cap=cap, levels=levels)
+    if kind == "time" and r.time is not None and r.time.hourly_fee is not None:
+        return RakeRule(
+            "time",
+            hourly=to_cents(r.time.hourly_fee),
+            every_minutes=r.time.every_minutes or 30,
+            basis=r.time.basis or "per_player",
+        )
+    raise SessionError([err(f"/rake/{kind}", f"the {kind} rake's figures are not stated")])
+
+
+_SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*(?:to|for)\s+the\s+(losing|winning)")
+_TABLE_SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*[^,;]*(?:other|table|dealt)")
+
+
+def _bad_beat(game: Game, sub: Any, err: Any) -> BadBeatRule | None:
+    """The Bad Beat rules: the contribution and minimum pot as stated; the qualifying hand
+    and the shares read from the posted wording ("four of a kind … beaten", "50% to the
+    losing hand, 25% to the winning hand, 25% shared by the other players dealt in")."""
+    bb = sub.bad_beat
+    if bb is None or not bb.offered or game.definition.bad_beat is None:
+        return None
+    sd = game.definition.showdown
+    if sd is None or not sd.high:
+        return None
+    text = (bb.qualifying_hands or "").lower()
+    ev = game.evaluator(sd.high)
+    cats = [c for c in ev.ids if c.replace("_", " ") in text]
+    if not cats:
+        raise SessionError(
+            [err("/bad_beat/qualifying_hands", f"name a category: {', '.join(ev.ids)}")]
+        )
+    payouts = (bb.payouts or "").lower()
+    shares: dict[str, Fraction] = {}
+    for pct, who in _SHARE.findall(payouts):
+        shares[f"{who}_share"] = Fraction(pct) / 100
+    rest = _SHARE.sub("", payouts)
+    table = _TABLE_SHARE.findall(rest)
+    if table:
+        shares["table_share"] = Fraction(table[0]) / 100
+    if not shares or sum(shares.values()) > 1:
+        raise SessionError(
+            [err("/bad_beat/payouts", "shares of the fund: '50% to the losing hand, …'")]
+        )
+    return BadBeatRule(
+        amount=_c(bb.max_contribution),
+        rate=None if bb.max_contribution is not None else Fraction(1, 100),
+        max=_c(bb.max_contribution),
+        min_pot=_c(bb.minimum_pot) or 0,
+        fund=_c(bb.current_amount) or 0,
+        hand=sd.high,
+        at_least=cats[0],
+        **shares,
+    )
+
+
+# -- the session -----------------------------------------------------------------------------
+
+
+@dataclass
+class HandRecord:
+    number: int
+    button: int | None
+    played: PlayedHand
+    deck: list[int]
+    fund_before: Cents
+    fund_after: Cents
+    bad_beat_paid: Cents
+    buy_ins: dict[int, Cents]
+    kill_multiplier: Fraction
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.played.settlement
+        return {
+            "hand": self.number,
+            "button": self.button,
+            "kill_multiplier": str(self.kill_multiplier),
+            "buy_ins": {str(k): money(v) for k, v in self.buy_ins.items()},
+            "stacks_before": {str(k): money(v) for k, v in self.played.stacks_before.items()},
+            "deck": [card_str(c) for c in self.deck],
+            "board": [card_str(c) for c in self.played.board],
+            "seats": [
+                {
+                    "seat": p.seat,
+                    "cards": [card_str(c) for c in p.card_list()],
+                    "contributed": money(p.contributed),
+                    "folded": p.folded,
+                    "all_in": p.all_in and not p.folded,
+                    "award": money(s.seat(p.seat).award),
+                    "bad_beat_payout": money(s.seat(p.seat).bad_beat),
+                }
+                for p in self.played.players
+            ],
+            "sitting_out": self.played.sitting_out,
+            "pots": [money(p.pot.amount) for p in s.pots],
+            "rake": money(s.rake.total),
+            "bad_beat_contribution": money(s.bad_beat_contribution),
+            "bad_beat_paid": money(self.bad_beat_paid),
+            "fund_after": money(self.fund_after),
+            "log": self.played.log,
+        }
+
+
+@dataclass
+class Totals:
+    hands: int = 0
+    pots: Cents = 0
+    rake: Cents = 0
+    contributions: Cents = 0
+    bad_beat_in: Cents = 0
+    bad_beat_out: Cents = 0
+    bad_beat_hits: int = 0
+    showdowns: int = 0
+    buy_ins: Cents = 0
+    checked: int = 0
+    net: dict[int, Cents] = field(default_factory=dict)
+
+
+class Session:
+    def __init__(
+        self,
+        game: Game,
+        setup: TableSetup,
+        seats: int,
+        seed: int,
+        strategy: str | None = None,
+    ) -> None:
+        if not 2 <= seats <= setup.positions:
+            raise ValueError(f"{game.definition.name} seats 2 to {setup.positions} players")
+        self.game = game
+        self.setup = setup
+        self.seats = list(range(1, seats + 1))
+        self.rng = random.Random(seed)
+        names = {s: strategy or MIXED[(s - 1) % len(MIXED)] for s in self.seats}
+        self.strategy = TableStrategy(game, names)
+        st = setup.stakes
+        self.buy_in = BUY_IN_UPPER_BETS * (st.upper or st.lower).max_bet
+        self.stacks = {s: 0 for s in self.seats}
+        self.fund = setup.rules.bad_beat.fund if setup.rules.bad_beat else 0
+        self.fund_start = self.fund
+        self.kill = setup.rules.kill
+        self.button: int | None = self.seats[-1]
+        self.totals = Totals(net={s: 0 for s in self.seats})
+
+    @property
+    def strategies(self) -> dict[int, str]:
+        return dict(self.strategy.by_seat)
+
+    def hands(self, n: int) -> Iterator[HandRecord]:
+        for number in range(1, n + 1):
+            yield self.play_one(number)
+
+    def play_one(self, number: int) -> HandRecord:
+        rules = self.setup.rules
+        need = self.setup.stakes.required()
+        if self.kill is not None and self.kill.in_effect:
+            need = need * self.kill.multiplier
+        buy_ins = {}
+        for s in self.seats:  # between rounds of play a player may add to his table stakes
+            if self.stacks[s] < need:
+                buy_ins[s] = self.buy_in - self.stacks[s]
+                self.stacks[s] = self.buy_in
+        deck = list(range(52))
+        self.rng.shuffle(deck)
+        bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
+        hand_rules = Rules(rake=rules.rake, bad_beat=bad_beat, kill=self.kill)
+        hand = Hand(
+            self.game,
+            dict(self.stacks),
+            self.setup.stakes,
+            deck,
+            self.strategy,
+            button=self.button,
+            rules=hand_rules,
+            rng=self.rng,
+        )
+        self.strategy.board = hand.board  # the strategy reads the board as it is dealt
+        played = hand.play()
+        s = played.settlement
+        if not s.balanced:
+            raise RuntimeError(f"hand {number}: chips not conserved")
+        before = sum(self.stacks.values())
+        after = played.stacks_after()
+        paid = sum(a.bad_beat for a in s.seats)
+        for a in s.seats:
+            after[a.seat] += a.bad_beat
+        if sum(after.values()) != before - s.rake.total - s.bad_beat_contribution + paid:
+            raise RuntimeError(f"hand {number}: the stacks do not add up")
+        fund_before = self.fund
+        self.fund = s.bad_beat.fund_after if s.bad_beat else self.fund
+        t = self.totals
+        t.hands += 1
+        t.checked += 1
+        t.pots += sum(p.pot.amount for p in s.pots)
+        t.contributions += s.contributions
+        t.rake += s.rake.total
+        t.bad_beat_in += s.bad_beat_contribution
+        t.bad_beat_out += paid
+        t.bad_beat_hits += bool(s.bad_beat and s.bad_beat.hit)
+        t.showdowns += bool(played.showdown_order)
+        t.buy_ins += sum(buy_ins.values())
+        for seat in self.seats:
+            t.net[seat] += after[seat] - self.stacks[seat]
+        multiplier = self.kill.multiplier if self.kill and self.kill.in_effect else Fraction(1)
+        record = HandRecord(
+            number,
+            hand.button,
+            played,
+            deck,
+            fund_before,
+            self.fund,
+            paid,
+            buy_ins,
+            multiplier,
+        )
+        self.stacks = after
+        if self.kill is not None and s.kill is not None:
+            self.kill = replace(self.kill, in_effect=s.kill.in_effect_next)
+        if hand.button is not None:
+            self.button = next_button(self.seats, hand.button)
+        return record
+
+
+def log_line(record: HandRecord) -> str:
+    return json.dumps(record.to_json(), sort_keys=True, separators=(",", ":")) + "\n"
+
+
+# -- the summary -----------------------------------------------------------------------------
+
+
+def _dollars(cents: Fraction | int, places: str = "0.01") -> str:
+    d = Decimal(Fraction(cents).numerator) / Decimal(Fraction(cents).denominator) / 100
+    return str(d.quantize(Decimal(places), rounding=ROUND_HALF_EVEN))
+
+
+def summary(session: Session, hands_per_hour: int) -> dict[str, Any]:
+    t = session.totals
+    rules = session.setup.rules
+    rr = rules.rake
+    hours = Fraction(t.hands, hands_per_hour)
+    minutes = int(hours * 60)
+    time_charges = (
+        time_charge(rr, minutes, len(session.seats)) if rr is not None and rr.kind == "time" else 0
+    )
+    total = t.rake + time_charges
+    st = session.setup.stakes
+    return {
+        "game": session.game.id,
+        "rules": session.setup.source,
+        "hands": t.hands,
+        "seats": len(session.seats),
+        "strategies": {str(k): v for k, v in session.strategies.items()},
+        "stakes": {
+            "lower": [money(st.lower.min_bet), money(st.lower.max_bet)],
+            "upper": None
+            if st.upper is None
+            else [money(st.upper.min_bet), money(st.upper.max_bet)],
+            "ante": money(st.ante),
+            "blinds": [money(b) for b in st.blinds],
+            "forced_bet": money(st.forced_bet),
+            "max_raises": st.max_raises,
+            "buy_in": money(session.buy_in),
+        },
+        "hands_per_hour": hands_per_hour,
+        "hours": _dollars(hours * 100, "0.01"),
+        "showdowns": t.showdowns,
+        "pots": {"total": money(t.pots), "per_hand": _dollars(Fraction(t.pots, t.hands))},
+        "rake": {
+            "kind": rr.kind if rr is not None else "none",
+            "from_pots": money(t.rake),
+            "time_charges": money(time_charges),
+            "total": money(total),
+            "per_hand": _dollars(Fraction(total, t.hands), "0.0001"),
+            "per_hour": _dollars(Fraction(total) / hours),
+        },
+        "bad_beat": None
+        if rules.bad_beat is None
+        else {
+            "qualifying": rules.bad_beat.at_least,
+            "fund_start": money(session.fund_start),
+            "contributions": money(t.bad_beat_in),
+            "payouts": money(t.bad_beat_out),
+            "hits": t.bad_beat_hits,
+            "fund_end": money(session.fund),
+        },
+        "players": {
+            str(s): {"strategy": session.strategies[s], "net": money(t.net[s])}
+            for s in session.seats
+        },
+        "buy_ins": money(t.buy_ins),
+        "invariant": {
+            "rule": "contributions = awards + rake + Bad Beat contribution",
+            "hands_checked": t.checked,
+            "held": t.checked == t.hands,
+        },
+    }
+
+
+def narrate(out: Any, record: HandRecord) -> None:
+    """A round of play as the dealer would call it."""
+    from rich.markup import escape
+
+    s = record.played.settlement
+    head = f"[bold]hand {record.number}[/]"
+    if record.button is not None:
+        head += f", button seat {record.button}"
+    if record.kill_multiplier != 1:
+        head += f", limits ×{record.kill_multiplier} (Kill)"
+    out.print(head)
+    for seat, amount in record.buy_ins.items():
+        out.print(f"  seat {seat} buys in for {dollar_text(amount)}")
+    for line in record.played.log:
+        out.print("  " + escape(line))
+    for a in s.seats:
+        hands = "; ".join(f"{k} {v}" for k, v in a.hands.items())
+        out.print(
+            f"  seat {a.seat}: in {dollar_text(a.contributed)}, "
+            f"awarded {dollar_text(a.award)}" + (f" ({escape(hands)})" if hands else "")
+        )
+        if a.bad_beat:
+            out.print(f"  seat {a.seat}: Bad Beat payout {dollar_text(a.bad_beat)}")
+    out.print("  rake " + dollar_text(s.rake.total) + ": " + escape(s.rake.reason))
+    if s.bad_beat is not None:
+        out.print(
+            f"  Bad Beat: {escape(s.bad_beat.contribution_reason)}; "
+            f"fund {dollar_text(record.fund_after)}"
+        )
+
+
+def print_summary(out: Any, data: dict[str, Any]) -> None:
+    r = data["rake"]
+    out.print(
+        f"[bold]{data['game']}[/]: {data['hands']:,} hands, {data['seats']} seats "
+        f"({data['rules']}); {data['showdowns']:,} showdowns"
+    )
+    out.print(
+        f"rake ({r['kind']}): ${r['total']} in all (${r['from_pots']} from pots, "
+        f"${r['time_charges']} time charges); ${r['per_hand']} a hand; ${r['per_hour']} an hour "
+        f"at {data['hands_per_hour']} hands an hour"
+    )
+    bb = data["bad_beat"]
+    if bb is not None:
+        out.print(
+            f"Bad Beat fund: ${bb['fund_start']} + ${bb['contributions']} contributed - "
+            f"${bb['payouts']} paid ({bb['hits']} hits) = ${bb['fund_end']}"
+        )
+    else:
+        out.print("Bad Beat: not offered")
+    inv = data["invariant"]
+    out.print(
+        f"chips conserved in {inv['hands_checked']:,} of {data['hands']:,} hands ({inv['rule']})"
+    )
+    for seat, p in data["players"].items():
+        net = to_cents(Decimal(p["net"]))
+        out.print(f"  seat {seat} ({p['strategy']}): net {'+' * (net > 0)}{dollar_text(net)}")
+
+
+__all__ = [
+    "DEFAULT_HANDS_PER_HOUR",
+    "STRATEGIES",
+    "Session",
+    "SessionError",
+    "TableSetup",
+    "default_setup",
+    "log_line",
+    "narrate",
+    "print_summary",
+    "setup_from_submission",
+    "summary",
+]
