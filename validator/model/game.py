@@ -14,7 +14,7 @@ from pydantic import Field, field_validator, model_validator
 
 from validator.model.base import Cite, Money, PayoutField, PerUnit, Rate, Strict
 from validator.model.constraints import Constraints
-from validator.model.poker import BadBeat, Betting, Deal, Players, Rake, Showdown
+from validator.model.poker import BadBeat, Betting, Deal, Players, PokerStrategies, Rake, Showdown
 from validator.model.procedure import Settle, Step, Strategies
 from validator.model.signage import Signage, Signs, check_signage
 
@@ -379,6 +379,7 @@ class GameDefinition(Strict):
     showdown: Showdown | None = None
     rake: Rake | None = None
     bad_beat: BadBeat | None = None
+    poker_strategies: PokerStrategies | None = None
     # Sections of later stages; their models live in their own modules.
     procedure: list[Step] = Field(default_factory=list)
     settle: Settle | None = None

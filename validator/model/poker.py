@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, PlainSerializer, WithJsonSchema, model_validator
 
-from validator.model.base import Cite, Money, Rate, Strict
+from validator.model.base import Cite, Money, Rank, Rate, Strict
 from validator.model.signage import Signs
 
 StreetId = str
@@ -316,6 +316,78 @@ class BadBeat(Strict):
     note: str | None = None
 
 
+# -- players' strategies ------------------------------------------------------------------------
+
+Tier = Literal["weak", "fair", "strong", "premium"]
+#: The strength tiers, weakest first: a high-low game plays the better of its two.
+TIERS: tuple[Tier, ...] = ("weak", "fair", "strong", "premium")
+
+
+class HighTiers(Strict):
+    """The high hand's tier by the category it makes so far (the rest are ``weak``)."""
+
+    categories: dict[str, Tier] = Field(min_length=1)
+    unfinished_high_card: Rank = Field(
+        description="before five cards are out, a high card this high or higher is fair"
+    )
+    note: str | None = None
+
+
+class LowTiers(Strict):
+    """An unpaired low's tier by its highest card, the ace counting 1."""
+
+    strong_at_most: int = Field(ge=1, le=13, description="strong; premium once five cards")
+    fair_at_most: int = Field(ge=1, le=13, description="fair; also the draw's keep limit")
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> LowTiers:
+        if self.strong_at_most > self.fair_at_most:
+            raise ValueError("strong_at_most is at most fair_at_most")
+        return self
+
+
+class TierActions(Strict):
+    """What a player does with nothing to call (``free``) and facing a bet (``facing``)."""
+
+    free: Action
+    facing: Action
+
+
+class PokerStrategy(Strict):
+    name: str
+    note: str | None = None
+    actions: dict[Tier, TierActions]
+
+    @model_validator(mode="after")
+    def _every_tier(self) -> PokerStrategy:
+        missing = [t for t in TIERS if t not in self.actions]
+        if missing:
+            raise ValueError(f"no actions for tier(s): {', '.join(missing)}")
+        return self
+
+
+class PokerStrategies(Strict):
+    """The simulated players of a nonbanking Poker table: a hand's strength tier, then a
+    decision table per strategy. They are the simulator's, not the regulation's."""
+
+    source: str
+    high: HighTiers
+    low: LowTiers
+    seats_alternate: list[str] = Field(
+        min_length=1, description="with no --strategy, seat 1 plays the first, seat 2 the next..."
+    )
+    named: dict[str, PokerStrategy] = Field(min_length=1)
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _known(self) -> PokerStrategies:
+        for name in self.seats_alternate:
+            if name not in self.named:
+                raise ValueError(f"seats_alternate: no strategy {name!r}")
+        return self
+
+
 # -- cross-references -------------------------------------------------------------------------
 
 
@@ -345,7 +417,7 @@ def poker_problems(
     for i, other in enumerate(g.counterparts):
         if other == g.id or other not in game_ids:
             out.append((f"/counterparts/{i}", f"no other game {other!r}"))
-    sections = ("players", "deal", "betting", "showdown", "rake")
+    sections = ("players", "deal", "betting", "showdown", "rake", "poker_strategies")
     if g.kind == "banking":
         for name in (*sections, "bad_beat"):
             if getattr(g, name) is not None:
@@ -363,6 +435,18 @@ def poker_problems(
         hid = getattr(showdown, part)
         if hid is not None and hid not in g.hands:
             out.append((f"/showdown/{part}", f"no hand {hid!r}"))
+    high = g.hands.get(showdown.high) if showdown.high else None
+    ranking = rankings.get(high.ranking) if high else None
+    if ranking is not None:
+        ids = [c.id for c in ranking.categories]
+        for cat in g.poker_strategies.high.categories:
+            if cat not in ids:
+                out.append(
+                    (
+                        f"/poker_strategies/high/categories/{cat}",
+                        f"ranking {high.ranking!r} has no category {cat!r}",
+                    )
+                )
     for pointer, order in (
         ("/showdown/odd_chips/card_order", showdown.odd_chips.card_order),
         ("/betting/forced_bet/card_order", betting.forced_bet and betting.forced_bet.card_order),

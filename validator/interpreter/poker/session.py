@@ -40,7 +40,7 @@ from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
 from validator.interpreter.poker.rake import RakeRule, time_charge
-from validator.interpreter.poker.strategy import MIXED, STRATEGIES, TableStrategy
+from validator.interpreter.poker.strategy import TableStrategy, strategies
 from validator.interpreter.poker.table import Hand, PlayedHand, Rules, Stakes, next_button
 from validator.loader import LoadError
 from validator.model.registry import Game
@@ -312,7 +312,8 @@ class Session:
         self.setup = setup
         self.seats = list(range(1, seats + 1))
         self.rng = random.Random(seed)
-        names = {s: strategy or MIXED[(s - 1) % len(MIXED)] for s in self.seats}
+        mixed = strategies(game).seats_alternate  # with no --strategy
+        names = {s: strategy or mixed[(s - 1) % len(mixed)] for s in self.seats}
         self.strategy = TableStrategy(game, names)
         st = setup.stakes
         self.buy_in = BUY_IN_UPPER_BETS * (st.upper or st.lower).max_bet
@@ -538,7 +539,6 @@ def print_summary(out: Any, data: dict[str, Any]) -> None:
 
 __all__ = [
     "DEFAULT_HANDS_PER_HOUR",
-    "STRATEGIES",
     "Session",
     "SessionError",
     "TableSetup",
