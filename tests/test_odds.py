@@ -11,6 +11,7 @@ from math import comb
 
 import numpy as np
 import pytest
+from published import FIVE_CARD_COUNTS
 
 from validator.model.ranking import Category, Ranking
 from validator.model.registry import Game, load_game, load_rankings
@@ -27,19 +28,6 @@ from validator.odds.enumeration import (
 
 RANKINGS = load_rankings()
 
-# the well-known counts of the best five-card Poker hand
-FIVE_OF_5 = {
-    "royal_flush": 4,
-    "straight_flush": 36,
-    "four_of_a_kind": 624,
-    "full_house": 3_744,
-    "flush": 5_108,
-    "straight": 10_200,
-    "three_of_a_kind": 54_912,
-    "two_pair": 123_552,
-    "pair": 1_098_240,
-    "high_card": 1_302_540,
-}
 FIVE_OF_7 = {
     "royal_flush": 4_324,
     "straight_flush": 37_260,
@@ -93,7 +81,7 @@ def test_seven_card_counts_are_the_known_ones() -> None:
 
 def test_five_and_six_card_counts_are_the_known_ones() -> None:
     five = RANKINGS["five-card"]
-    assert dict(zip(five.ids, category_counts(five, 5), strict=True)) == FIVE_OF_5
+    assert dict(zip(five.ids, category_counts(five, 5), strict=True)) == FIVE_CARD_COUNTS
     six = RANKINGS["six-card-bonus"]
     counts = dict(zip(six.ids, category_counts(six, 6), strict=True))
     # § 641a.6(e)(1): one six-card royal flush per suit; the diamonds one is split out
@@ -405,7 +393,7 @@ def test_five_card_progressive(letter: str) -> None:
         "straight": Fraction(29),
         "three_of_a_kind": Fraction(trips - 1),
     }
-    assert r.hold == hold_of(FIVE_OF_5, nets, comb(52, 5))
+    assert r.hold == hold_of(FIVE_CARD_COUNTS, nets, comb(52, 5))
 
 
 def test_five_card_hand_bonus() -> None:
@@ -419,7 +407,7 @@ def test_five_card_hand_bonus() -> None:
         "full_house": Fraction(99),
         "flush": Fraction(49),
     }
-    assert r.hold == hold_of(FIVE_OF_5, nets, comb(52, 5))
+    assert r.hold == hold_of(FIVE_CARD_COUNTS, nets, comb(52, 5))
     assert any("dealer_five" in n for n in r.notes)
 
 

@@ -17,24 +17,12 @@ from math import comb, factorial, perm
 
 import numpy as np
 import pytest
+from published import FIVE_CARD_COUNTS
 
 from validator.rankings.evaluator import Evaluator
 
 ALL_HANDS = comb(52, 5)
 
-#: The published five-card counts.
-FIVE_CARD_COUNTS = {
-    "royal_flush": 4,
-    "straight_flush": 36,
-    "four_of_a_kind": 624,
-    "full_house": 3_744,
-    "flush": 5_108,
-    "straight": 10_200,
-    "three_of_a_kind": 54_912,
-    "two_pair": 123_552,
-    "pair": 1_098_240,
-    "high_card": 1_302_540,
-}
 
 #: The best four-card hand (§ 641a.6(b)) of each five-card hand. The independent classifier
 #: below recomputes these over every hand; they are also the figures published for Four Card

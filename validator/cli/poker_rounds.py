@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
+from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, readable_input
 
 
 def is_nonbanking(game_id: str) -> bool:
@@ -26,19 +26,18 @@ def is_nonbanking(game_id: str) -> bool:
 
 @contextmanager
 def _session_input() -> Iterator[None]:
+    """The poker session's own errors; unreadable files as every command reports them."""
     from validator.interpreter.poker.session import SessionError
-    from validator.loader import LoadError
 
-    try:
-        yield
-    except SessionError as e:
-        for err in e.errors:
-            sys.stderr.write(f"{err}\n")
-        raise typer.Exit(EXIT_USAGE) from None
-    except LoadError as e:
-        fail(str(e))
-    except (KeyError, ValueError) as e:
-        fail(str(e.args[0]) if e.args else str(e))
+    with readable_input():
+        try:
+            yield
+        except SessionError as e:
+            for err in e.errors:
+                sys.stderr.write(f"{err}\n")
+            raise typer.Exit(EXIT_USAGE) from None
+        except ValueError as e:
+            fail(str(e.args[0]) if e.args else str(e))
 
 
 def _session(game_id: str, rulesub: Path | None, seats: int | None, seed: int, strategy: Any):
