@@ -1,15 +1,58 @@
 """rulesub: table-game regulations as data.
 
 The import package is ``validator``; the distribution and the command are ``rulesub``.
+
+The game files and schemas are package data: an installed rulesub (a wheel, ``pip install
+.``, pipx, the pre-commit hook) carries them under ``validator/_data/``; a source checkout
+reads them from its own ``games/`` and ``schemas/``. ``RULESUB_GAMES_DIR`` (or ``rulesub
+--games DIR``) points at a tree of game files of one's own.
 """
 
 import os
+from importlib import resources
 from pathlib import Path
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-#: The project's root: ``games/``, ``schemas/`` and ``rulesubs/`` live here.
+#: Where the package lives; in a source checkout, its parent holds ``games/``, ``schemas/``
+#: and ``rulesubs/``.
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-#: The declared games; ``RULESUB_GAMES_DIR`` points elsewhere (a game file under review).
-GAMES_DIR = Path(os.environ.get("RULESUB_GAMES_DIR") or PROJECT_ROOT / "games")
-SCHEMAS_DIR = PROJECT_ROOT / "schemas"
+
+
+def packaged(name: str) -> Path:
+    """A data directory the package carries (``games``, ``schemas``), else the checkout's."""
+    carried = resources.files("validator").joinpath("_data", name)
+    if carried.is_dir():
+        return Path(str(carried))
+    return PROJECT_ROOT / name
+
+
+#: The declared games shipped with rulesub.
+SHIPPED_GAMES_DIR = packaged("games")
+#: The declared games in use; ``RULESUB_GAMES_DIR`` points elsewhere (a game file under review).
+GAMES_DIR = Path(os.environ.get("RULESUB_GAMES_DIR") or SHIPPED_GAMES_DIR)
+#: The schemas shipped with rulesub (read only: ``rulesub schema export`` writes where told).
+SCHEMAS_DIR = packaged("schemas")
+
+#: Not a game: the shared hand rankings beside the game files.
+RANKINGS_FILE = "rankings.yaml"
+
+
+class NoGamesError(Exception):
+    """The games directory holds no game file: every command would answer about nothing."""
+
+
+def game_files(games_dir: Path | None = None) -> list[Path]:
+    """The game files of ``games_dir`` (default: the games in use), sorted; at least one."""
+    where = games_dir or GAMES_DIR
+    found = (
+        sorted(p for p in where.glob("*.yaml") if p.name != RANKINGS_FILE)
+        if where.is_dir()
+        else []
+    )
+    if not found:
+        raise NoGamesError(
+            f"no game files (*.yaml) in {where}; point --games or RULESUB_GAMES_DIR at a "
+            "directory of game files, or leave both unset for the games rulesub ships"
+        )
+    return found

@@ -171,7 +171,9 @@ class GameFacts:
 
 def known_games(games_dir: Path = GAMES_DIR) -> list[str]:
     """The declared game ids (the game files' names), without loading any."""
-    return sorted(p.stem for p in games_dir.glob("*.yaml") if p.name != RANKINGS_FILE)
+    from validator import game_files
+
+    return [p.stem for p in game_files(games_dir)]
 
 
 # -- compiling from the game --------------------------------------------------------------

@@ -7,8 +7,34 @@ commands so that ``rulesub validate`` starts fast.
 from __future__ import annotations
 
 import importlib
+import os
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
+
+def _plain_help() -> None:
+    """Help in plain words: a parameter with a metavar (FILE, GAME, N, …) shows no Python type
+    beside it (``<list[Path]>``, ``<str>``); a choice still lists its choices."""
+    core = getattr(typer, "core", None)
+    param = getattr(core, "_TyperParameter", None)
+    if param is None or not hasattr(param, "display_type"):
+        return
+    shown = param.display_type
+
+    def display_type(self: Any, ctx: Any) -> str | None:
+        descriptor = getattr(self, "type_descriptor", None)
+        if self.metavar and not getattr(descriptor, "is_choice", False):
+            return None
+        return shown(self, ctx)  # type: ignore[no-any-return]
+
+    param.display_type = display_type
+
+
+_plain_help()
+
+#: ``-h`` and ``--help`` on every command.
+CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 app = typer.Typer(
     name="rulesub",
@@ -18,7 +44,44 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings=CONTEXT,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from validator import __version__
+
+        typer.echo(f"rulesub {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_version, is_eager=True, help="print the version and stop"
+        ),
+    ] = False,
+    games: Annotated[
+        Path | None,
+        typer.Option(
+            "--games",
+            metavar="DIR",
+            help="read the game files from DIR instead of the ones rulesub ships "
+            "(also RULESUB_GAMES_DIR)",
+        ),
+    ] = None,
+) -> None:
+    """Table-game regulations as data: validate Rules Submissions, exact odds, rounds,
+    paytable diffs and signage."""
+    if games is not None:
+        import validator
+
+        os.environ["RULESUB_GAMES_DIR"] = str(games)  # worker processes see it too
+        validator.GAMES_DIR = games
+
 
 #: Command modules, in the order their commands are listed in --help.
 COMMAND_MODULES = ("validate", "games", "odds", "rounds", "diff", "signage")

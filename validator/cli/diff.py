@@ -48,17 +48,24 @@ def diff(
         ),
     ] = None,
     wager: Annotated[
-        str | None, typer.Option("--wager", help="GAME form: a wager id or a table id")
+        str | None,
+        typer.Option("--wager", help="GAME form: a wager id or a table id", metavar="WAGER"),
     ] = None,
     paytable: Annotated[
-        str | None, typer.Option("--paytable", help="GAME form: the old paytable letter")
+        str | None,
+        typer.Option("--paytable", help="GAME form: the old paytable letter", metavar="LETTER"),
     ] = None,
     to: Annotated[
-        str | None, typer.Option("--to", help="GAME form: the new paytable letter")
+        str | None,
+        typer.Option("--to", help="GAME form: the new paytable letter", metavar="LETTER"),
     ] = None,
     wager_amount: Annotated[
         str | None,
-        typer.Option("--wager-amount", help="GAME form: the wager amount (Envy Bonus tables)"),
+        typer.Option(
+            "--wager-amount",
+            help="GAME form: the wager amount (Envy Bonus tables)",
+            metavar="AMOUNT",
+        ),
     ] = None,
     format: Annotated[
         DiffFormat, typer.Option("--format", help="text, json or markdown (a memo)")

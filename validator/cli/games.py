@@ -66,8 +66,10 @@ def games_list(
 
 @games_app.command("show")
 def games_show(
-    game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker")],
-    wager: Annotated[str | None, typer.Option("--wager", help="show one wager only")] = None,
+    game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
+    wager: Annotated[
+        str | None, typer.Option("--wager", help="show one wager only", metavar="WAGER")
+    ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
 ) -> None:
     """The game as the regulation has it: table, cards, wagers, paytables, meters, limits."""

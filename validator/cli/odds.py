@@ -46,10 +46,15 @@ def _meters(values: list[str]) -> Decimal | dict[str, Decimal] | None:
 
 @app.command("odds")
 def odds(
-    game: Annotated[str, typer.Argument(help="a game id, e.g. wpt-heads-up-holdem")],
-    wager: Annotated[str | None, typer.Option("--wager", help="a wager id, or a table id")] = None,
+    game: Annotated[
+        str, typer.Argument(help="a game id, e.g. wpt-heads-up-holdem", metavar="GAME")
+    ],
+    wager: Annotated[
+        str | None, typer.Option("--wager", help="a wager id, or a table id", metavar="WAGER")
+    ] = None,
     paytable: Annotated[
-        str | None, typer.Option("--paytable", help="the paytable letter (A, B, …)")
+        str | None,
+        typer.Option("--paytable", help="the paytable letter (A, B, …)", metavar="LETTER"),
     ] = None,
     every: Annotated[
         bool, typer.Option("--all", help="every paytable of the wager, sorted by hold")
@@ -59,11 +64,16 @@ def odds(
         typer.Option(
             "--meter",
             help="the meter's amount in dollars instead of its seed (AMOUNT, or NAME=AMOUNT)",
+            metavar="AMOUNT",
         ),
     ] = None,
     wager_amount: Annotated[
         str | None,
-        typer.Option("--wager-amount", help="the wager the meter amounts go with (default $1)"),
+        typer.Option(
+            "--wager-amount",
+            help="the wager the meter amounts go with (default $1)",
+            metavar="AMOUNT",
+        ),
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
 ) -> None:

@@ -85,9 +85,13 @@ def _read_spec(path: Path, round_no: int | None) -> Any:
 
 @app.command("settle")
 def settle(
-    round_file: Annotated[Path, typer.Argument(help="a round file (YAML), or a play log (.jsonl)")],
+    round_file: Annotated[
+        Path,
+        typer.Argument(help="a round file (YAML), or a play log (.jsonl)", metavar="ROUND_FILE"),
+    ],
     round_no: Annotated[
-        int | None, typer.Option("--round", help="which round of a play log to settle")
+        int | None,
+        typer.Option("--round", help="which round of a play log to settle", metavar="ROUND_NO"),
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
 ) -> None:
@@ -166,19 +170,27 @@ def _rules(game: str, rulesub: Path | None) -> Any:
 
 @app.command("play")
 def play(
-    game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker")],
+    game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
     rulesub: Annotated[
-        Path | None, typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits")
+        Path | None,
+        typer.Option(
+            "--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"
+        ),
     ] = None,
-    seats: Annotated[int, typer.Option("--seats", min=1, help="players at the table")] = 3,
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to play")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed")] = 1,
+    seats: Annotated[
+        int, typer.Option("--seats", min=1, help="players at the table", metavar="N")
+    ] = 3,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to play", metavar="N")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed", metavar="N")] = 1,
     strategy: Annotated[
         str | None,
-        typer.Option("--strategy", help="a strategy of the game file (default: its own)"),
+        typer.Option(
+            "--strategy", help="a strategy of the game file (default: its own)", metavar="NAME"
+        ),
     ] = None,
     log: Annotated[
-        Path | None, typer.Option("--log", help="write each round to FILE.jsonl (replayable)")
+        Path | None,
+        typer.Option("--log", help="write each round to FILE.jsonl (replayable)", metavar="FILE"),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no narration")] = False,
 ) -> None:
@@ -241,22 +253,30 @@ def _write_whole(path: Path, text: str) -> None:
 
 @app.command("simulate")
 def simulate(
-    game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker")],
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to simulate")],
+    game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to simulate", metavar="N")],
     rulesub: Annotated[
-        Path | None, typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits")
+        Path | None,
+        typer.Option(
+            "--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"
+        ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed", metavar="N")] = 1,
     seats: Annotated[
-        int | None, typer.Option("--seats", min=1, help="players (default: all)")
+        int | None, typer.Option("--seats", min=1, help="players (default: all)", metavar="N")
     ] = None,
     strategy: Annotated[
         str | None,
-        typer.Option("--strategy", help="a strategy of the game file (default: its own)"),
+        typer.Option(
+            "--strategy", help="a strategy of the game file (default: its own)", metavar="NAME"
+        ),
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
     hands_per_hour: Annotated[
-        int, typer.Option("--hands-per-hour", min=1, help="nonbanking Poker: rake per hour at this")
+        int,
+        typer.Option(
+            "--hands-per-hour", min=1, help="nonbanking Poker: rake per hour at this", metavar="N"
+        ),
     ] = 30,
 ) -> None:
     """Simulate rounds with the vectorized engine: per wager the handle, the players' net,

@@ -21,12 +21,13 @@ class SignFormat(StrEnum):
 
 @app.command("signage")
 def signage(
-    submission: Annotated[Path, typer.Argument(help="a Rules Submission (YAML)")],
+    submission: Annotated[Path, typer.Argument(help="a Rules Submission (YAML)", metavar="FILE")],
     format: Annotated[
         SignFormat, typer.Option("--format", help="text, markdown or html (print-ready)")
     ] = SignFormat.text,
     out: Annotated[
-        Path | None, typer.Option("--out", help="write to this file (whole or not at all)")
+        Path | None,
+        typer.Option("--out", help="write to this file (whole or not at all)", metavar="FILE"),
     ] = None,
     no_cite: Annotated[
         bool, typer.Option("--no-cite", help="leave the citations off: the printed sign")

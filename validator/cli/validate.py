@@ -31,7 +31,10 @@ from validator.report import ReportFormat
 def validate(
     paths: Annotated[
         list[Path],
-        typer.Argument(help="Rules Submission files or directories (*.yaml, *.yml, recursive)"),
+        typer.Argument(
+            help="Rules Submission files or directories (*.yaml, *.yml, recursive)",
+            metavar="FILE_OR_DIR",
+        ),
     ],
     format: Annotated[
         ReportFormat,
@@ -84,7 +87,8 @@ def _game_files_readable() -> Iterator[None]:
 @app.command("rules")
 def rules(
     code: Annotated[
-        str | None, typer.Argument(help="a finding code, e.g. four-card-poker/max-positions")
+        str | None,
+        typer.Argument(help="a finding code, e.g. four-card-poker/max-positions", metavar="CODE"),
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
 ) -> None:
@@ -138,7 +142,10 @@ app.add_typer(schema_app, name="schema")
 @schema_app.command("export")
 def schema_export(
     directory: Annotated[
-        Path | None, typer.Option("--dir", help="where to write (default: the project's schemas/)")
+        Path | None,
+        typer.Option(
+            "--dir", help="where to write (default: the project's schemas/)", metavar="DIR"
+        ),
     ] = None,
     check: Annotated[
         bool, typer.Option("--check", help="write nothing; exit 1 if a schema is out of date")

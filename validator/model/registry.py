@@ -190,7 +190,9 @@ def _evaluator(ranking_id: str, ranking: Ranking) -> Evaluator:
 
 
 def game_paths(games_dir: Path = GAMES_DIR) -> list[Path]:
-    return sorted(p for p in games_dir.glob("*.yaml") if p.name != RANKINGS_FILE)
+    from validator import game_files
+
+    return game_files(games_dir)
 
 
 def game_ids(games_dir: Path = GAMES_DIR) -> list[str]:
