@@ -193,9 +193,13 @@ def test_json_report_fields() -> None:
     assert rate["path"] == "/progressives/progressive_jackpot/meters/primary/increment"
 
 
-def test_text_report_groups_by_file() -> None:
+def test_full_text_report_groups_by_file() -> None:
     done = run_rulesub(
-        "validate", str(FLAWED / "lunar-poker.yaml"), str(FLAWED / "hcf-payout-limit.yaml")
+        "validate",
+        "--output-format",
+        "full",
+        str(FLAWED / "lunar-poker.yaml"),
+        str(FLAWED / "hcf-payout-limit.yaml"),
     )
     out = done.stdout
     assert out.index("hcf-payout-limit.yaml") < out.index("high-card-flush/payout-limit-floor")

@@ -5,7 +5,9 @@ Nothing the user gave is modified: files are only read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +16,7 @@ from validator.checks.findings import FileResult, Finding, Report
 from validator.loader import LoadError, Located, did_you_mean, join
 
 if TYPE_CHECKING:
+    from validator.checks.config import Settings
     from validator.checks.facts import GameFacts
     from validator.model.registry import Game
 
@@ -27,28 +30,122 @@ def display_name(path: Path) -> str:
         return str(path)
 
 
-def submission_files(paths: Iterable[Path | str]) -> list[Path]:
-    """Files and directories (recursive, ``*.yaml``/``*.yml``) → files, in order, once each."""
-    out: list[Path] = []
+#: A Rules Submission starts with its format version: ``rulesub: 1`` at the top level.
+SUBMISSION_KEY = re.compile(rb"^(?:\{\s*)?[\"']?rulesub[\"']?\s*:", re.M)
+SNIFF_BYTES = 64 * 1024
+
+
+@dataclass
+class Discovery:
+    """What a walk over files and directories found to check, and what it passed over."""
+
+    files: list[Path] = field(default_factory=list)
+    other_yaml: list[Path] = field(default_factory=list)  # YAML without a top-level rulesub:
+    excluded: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # symlink loops and the like, said aloud
+
+    @property
+    def skipped(self) -> list[str]:
+        out = list(self.notes)
+        if self.other_yaml:
+            n = len(self.other_yaml)
+            out.append(
+                f"skipped {n} YAML file{'s' if n != 1 else ''} that "
+                f"{'are' if n != 1 else 'is'} not a Rules Submission (no top-level `rulesub:` key)"
+            )
+        if self.excluded:
+            n = len(self.excluded)
+            out.append(f"excluded {n} path{'s' if n != 1 else ''} (exclude settings)")
+        return out
+
+
+def is_submission(path: Path) -> bool:
+    """Whether a regular file reads as a Rules Submission: a top-level ``rulesub:`` key."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(SNIFF_BYTES)
+    except OSError:
+        return True  # unreadable: let the reader say why, with exit code 2
+    return SUBMISSION_KEY.search(head) is not None
+
+
+def discover(paths: Iterable[Path | str], settings: Settings | None = None) -> Discovery:
+    """Files and directories → the submissions to check, in order, once each.
+
+    A file named on the command line is always checked. In a directory, the ``*.yaml`` and
+    ``*.yml`` files with a top-level ``rulesub:`` key are; other YAML (CI workflows,
+    pre-commit configuration) is counted and passed over; excluded paths are never walked.
+    An entry that is not a regular file (a FIFO, a dangling link, a link loop) is kept, so
+    that it is reported as unreadable rather than silently skipped.
+    """
+    import os
+    import stat
+
+    found = Discovery()
     seen: set[Path] = set()
+
+    def add(p: Path) -> None:
+        key = Path(os.path.abspath(p))
+        if key not in seen:
+            seen.add(key)
+            found.files.append(p)
+
     for raw in paths:
-        path = Path(raw)
-        found = (
-            sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
-            if path.is_dir()
-            else [path]
-        )
-        for p in found:
-            key = p.resolve()
-            if key not in seen:
-                seen.add(key)
-                out.append(p)
-    return out
+        top = Path(raw)
+        if not top.is_dir():
+            add(top)
+            continue
+        walked: set[tuple[int, int]] = set()
+        for directory, dirs, names in os.walk(top, followlinks=True):
+            here = Path(directory)
+            st = here.stat()
+            if (st.st_dev, st.st_ino) in walked:
+                found.notes.append(f"{here}: a symbolic link loop, not walked again")
+                dirs[:] = []
+                continue
+            walked.add((st.st_dev, st.st_ino))
+            keep = []
+            for d in sorted(dirs):
+                if settings is not None and settings.excluded(here / d):
+                    found.excluded.append(here / d)
+                else:
+                    keep.append(d)
+            dirs[:] = keep
+            for name in sorted(names):
+                p = here / name
+                if p.suffix not in SUFFIXES:
+                    continue
+                if settings is not None and settings.excluded(p):
+                    found.excluded.append(p)
+                    continue
+                try:
+                    regular = stat.S_ISREG(p.stat().st_mode)
+                except OSError:
+                    regular = False  # dangling link or loop: reported as unreadable
+                if regular and not is_submission(p):
+                    found.other_yaml.append(p)
+                    continue
+                add(p)
+    return found
 
 
-def validate_paths(paths: Iterable[Path | str]) -> Report:
+def submission_files(paths: Iterable[Path | str]) -> list[Path]:
+    """The submissions under ``paths`` (see ``discover``)."""
+    return discover(paths).files
+
+
+def validate_paths(
+    paths: Iterable[Path | str], settings: Settings | None = None, *, progress: Any = None
+) -> Report:
     """Every submission under ``paths``; a file that cannot be read does not stop the rest."""
-    return Report([validate_file(p) for p in submission_files(paths)])
+    found = discover(paths, settings)
+    results = []
+    for p in found.files:
+        results.append(validate_file(p, settings=settings))
+        if progress is not None:
+            progress()
+    fail_on = settings.fail_on if settings is not None and settings.fail_on else "error"
+    return Report(results, fail_on=fail_on, skipped=found.skipped)
 
 
 _CONSTRAINTS: dict[str, tuple[Any, tuple[Any, ...]]] = {}
@@ -78,14 +175,44 @@ def _constraints(game: Game) -> tuple[Any, ...]:
     return (*derived, *own)
 
 
-def validate_file(path: Path | str, *, display: str | None = None) -> FileResult:
-    """One submission: its findings and, when it could be read, the parsed submission."""
-    from validator.model.submission import load_submission
-
+def validate_file(
+    path: Path | str, *, display: str | None = None, settings: Settings | None = None
+) -> FileResult:
+    """One submission: its findings (waivers applied) and, when read, the submission."""
     path = Path(path)
     name = display or display_name(path)
-    if path.is_dir():
+    result = _check_file(path, name)
+    if result.unreadable or (result.submission is None and not result.findings):
+        return result
+    from validator.checks.waivers import apply_waivers
+
+    configured = settings.waivers_for(path) if settings is not None else []
+    source = str(settings.source) if settings is not None and settings.source else ""
+    result.findings, result.suppressed = apply_waivers(
+        result.findings, result.text, name, configured, source
+    )
+    return result
+
+
+def _check_file(path: Path, name: str) -> FileResult:
+    import os
+    import stat
+
+    from validator.model.submission import load_submission
+
+    try:
+        mode = path.stat().st_mode
+    except OSError as e:
+        what = "a dangling symbolic link" if path.is_symlink() else "cannot be opened"
+        if e.errno == 40:  # ELOOP
+            what = "a symbolic link loop"
+        return _unreadable(name, LoadError(name, 1, 1, f"{what} ({os.strerror(e.errno or 0)})"))
+    if stat.S_ISDIR(mode):
         return _unreadable(name, LoadError(name, 1, 1, "is a directory, not a file"))
+    if not stat.S_ISREG(mode):
+        return _unreadable(
+            name, LoadError(name, 1, 1, "not a regular file (a FIFO, socket or device); not read")
+        )
     try:
         loaded = load_submission(path, display=name)
     except LoadError as e:
@@ -96,6 +223,7 @@ def validate_file(path: Path | str, *, display: str | None = None) -> FileResult
         for p in loaded.problems
     ]
     result = FileResult(name, findings, loaded.submission)
+    result.text = located.text
     if loaded.submission is None:
         return result
     data = loaded.submission.data()

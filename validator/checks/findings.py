@@ -34,6 +34,24 @@ class Finding:
         return f"{self.file}:{self.line}:{self.column}"
 
 
+@dataclass(frozen=True)
+class Suppressed:
+    """A finding waived with a stated reason: not counted, never silently dropped."""
+
+    finding: Finding
+    reason: str
+    waiver: Literal["inline", "file", "config"]
+    where: str  # the waiver's own place: "file:line" or the configuration file
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.finding.to_dict(),
+            "reason": self.reason,
+            "waiver": self.waiver,
+            "waived_at": self.where,
+        }
+
+
 @dataclass
 class FileResult:
     """What one file gave: its findings and, when it could be read, the submission."""
@@ -42,36 +60,61 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
     submission: Any = None  # RulesSubmission | None
     unreadable: bool = False
+    suppressed: list[Suppressed] = field(default_factory=list)
+    text: str = field(default="", repr=False)  # the file as read (for its waivers)
 
     @property
     def errors(self) -> int:
         return sum(1 for f in self.findings if f.severity == "error")
 
 
+#: ``--fail-on``: the least severe finding that makes the exit code 1.
+FAIL_ON: dict[str, tuple[Severity, ...]] = {
+    "error": ("error",),
+    "warning": ("error", "warning"),
+    "info": ("error", "warning", "info"),
+    "never": (),
+}
+
+
 @dataclass
 class Report:
     files: list[FileResult] = field(default_factory=list)
+    fail_on: str = "error"
+    skipped: list[str] = field(default_factory=list)  # what a directory walk passed over, why
 
     @property
     def findings(self) -> list[Finding]:
         return [f for r in self.files for f in r.findings]
 
     @property
+    def suppressed(self) -> list[Suppressed]:
+        return [s for r in self.files for s in r.suppressed]
+
+    @property
     def summary(self) -> dict[str, int]:
         counts = Counter(f.severity for f in self.findings)
-        return {
+        out = {
             "files": len(self.files),
             "errors": counts["error"],
             "warnings": counts["warning"],
             "info": counts["info"],
         }
+        if self.suppressed:  # the plain shape stays as it was when nothing is waived
+            out["suppressed"] = len(self.suppressed)
+        return out
 
     @property
     def exit_code(self) -> int:
-        """0 no errors, 1 errors found, 2 a file could not be read."""
+        """0 nothing at ``fail_on`` or above, 1 found, 2 a file could not be read."""
         if any(r.unreadable for r in self.files):
             return EXIT_UNREADABLE
-        return EXIT_ERRORS if any(r.errors for r in self.files) else EXIT_OK
+        failing = FAIL_ON[self.fail_on]
+        return EXIT_ERRORS if any(f.severity in failing for f in self.findings) else EXIT_OK
 
     def to_dict(self) -> dict[str, Any]:
-        return {"findings": [f.to_dict() for f in self.findings], "summary": self.summary}
+        out: dict[str, Any] = {"findings": [f.to_dict() for f in self.findings]}
+        if self.suppressed:
+            out["suppressed"] = [s.to_dict() for s in self.suppressed]
+        out["summary"] = self.summary
+        return out

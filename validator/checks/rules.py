@@ -95,6 +95,30 @@ _GENERIC: list[tuple[str, Severity, str, str]] = [
         "that is not declared cannot be checked against its chapter.",
     ),
     (
+        "bad-waiver",
+        "error",
+        "A waiver comment that names no code",
+        "A waiver reads `# rulesub: ignore[CODE] -- reason` on the line of the finding, or "
+        "`# rulesub: file-ignore[CODE] -- reason` anywhere in the file. One that names no code "
+        "waives nothing; it is reported so that it is not mistaken for one that works.",
+    ),
+    (
+        "waiver-without-reason",
+        "error",
+        "A waiver that states no reason",
+        "A finding is waived only with the reason it cannot be fixed, written after `--`: "
+        "`# rulesub: ignore[lunar-poker/super-hold] -- the chapter's own tables`. The reason "
+        "is what a reviewer reads in the report; a waiver without one waives nothing.",
+    ),
+    (
+        "unused-waiver",
+        "warning",
+        "A waiver that waives nothing",
+        "No finding with the waiver's code stands on its line (or, for `file-ignore`, in its "
+        "file): the finding was fixed, or the code is misspelt. As ruff reports an unused "
+        "`noqa`, rulesub reports the waiver, so that waivers do not outlive their reason.",
+    ),
+    (
         "wager-limits",
         "error",
         "The minimum wager exceeds the maximum wager",
@@ -107,6 +131,9 @@ GENERIC_HINTS = {
     "unreadable": "fix the file at the line and column given",
     "unknown-game": "game: one of the ids `rulesub games list` prints",
     "wager-limits": "min_wager at most max_wager",
+    "bad-waiver": "# rulesub: ignore[CODE] -- why the finding cannot be fixed",
+    "waiver-without-reason": "# rulesub: ignore[CODE] -- why the finding cannot be fixed",
+    "unused-waiver": "remove the waiver, or correct its code (`rulesub rules` lists them)",
 }
 
 

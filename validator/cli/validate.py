@@ -7,8 +7,9 @@ stay inside the commands: ``rulesub validate`` starts cold.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -24,7 +25,7 @@ from validator.cli.common import (
     print_json,
     readable_input,
 )
-from validator.report import ReportFormat
+from validator.report import OutputFormat, ReportFormat
 
 
 @app.command("validate")
@@ -32,7 +33,8 @@ def validate(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            help="Rules Submission files or directories (*.yaml, *.yml, recursive)",
+            help="Rules Submission files or directories (in a directory, every YAML file with "
+            "a top-level `rulesub:` key, recursively)",
             metavar="FILE_OR_DIR",
         ),
     ],
@@ -40,30 +42,109 @@ def validate(
         ReportFormat,
         typer.Option("--format", help="text | json | sarif | markdown"),
     ] = ReportFormat.text,
+    output_format: Annotated[
+        OutputFormat,
+        typer.Option(
+            "--output-format",
+            help="the text report: one line per finding (concise) or a table per file (full)",
+        ),
+    ] = OutputFormat.concise,
+    fail_on: Annotated[
+        FailOn | None,
+        typer.Option(
+            "--fail-on",
+            help="the least severe finding that makes the exit code 1 (default: error, or the "
+            "configuration's fail-on)",
+        ),
+    ] = None,
+    exclude: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--exclude",
+            metavar="GLOB",
+            help="skip paths matching GLOB when walking a directory (repeatable; added to the "
+            "configuration's exclude)",
+        ),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            metavar="FILE",
+            help="the configuration to use (default: the nearest rulesub.toml, or "
+            "pyproject.toml with [tool.rulesub])",
+        ),
+    ] = None,
 ) -> None:
     """Check Rules Submissions against the regulation: every violation, with its section,
-    its line and what would comply. Exit 0 clean, 1 errors found, 2 unreadable input."""
+    its line and what would comply. Exit 0 clean, 1 findings at --fail-on or above, 2
+    unreadable input. Waive a finding that cannot be fixed with a reason:
+    `# rulesub: ignore[CODE] -- reason` on its line, or per-file-ignores in the
+    configuration."""
+    from dataclasses import replace
+
     from validator.checks import validate_paths
-    from validator.checks.engine import submission_files
+    from validator.checks.config import ConfigError, load_settings
+    from validator.checks.engine import discover
+    from validator.checks.findings import Report
     from validator.report import render
 
-    for p in paths:
-        if not p.exists():
-            sys.stderr.write(f"rulesub: {p}: no such file or directory\n")
-    files = submission_files(p for p in paths if p.exists())
-    if not files:
-        fail("no Rules Submissions (*.yaml, *.yml) found in " + ", ".join(map(str, paths)))
-    with _game_files_readable():
-        report = validate_paths(files)
+    try:
+        settings = load_settings(config)
+    except ConfigError as e:
+        fail(str(e))
+    if exclude:
+        settings = replace(settings, exclude=(*settings.exclude, *exclude))
+    if fail_on is not None:
+        settings = replace(settings, fail_on=fail_on.value)
+    missing = [p for p in paths if not p.exists() and not p.is_symlink()]
+    for p in missing:
+        sys.stderr.write(f"rulesub: {p}: no such file or directory\n")
+    found = discover([p for p in paths if p not in missing], settings)
+    for note in found.skipped:
+        sys.stderr.write(f"rulesub: {note}\n")
+    if not found.files:
+        if format in (ReportFormat.sarif, ReportFormat.json):
+            render(Report([], skipped=found.skipped), format, sys.stdout)
+        if missing:
+            raise typer.Exit(EXIT_USAGE)
+        fail(
+            "no Rules Submissions found in "
+            + ", ".join(map(str, paths))
+            + " (a Rules Submission is a YAML file with a top-level `rulesub:` key)"
+        )
+    with _game_files_readable(), _progress(len(found.files)) as advance:
+        report = validate_paths(found.files, settings, progress=advance)
+    report.skipped = found.skipped
     for result in report.files:
         for f in result.findings:
             if f.code == "rulesub/unreadable":
                 sys.stderr.write(f"{f.location}: {f.message}\n")
-    render(report, format, sys.stdout)
+    render(report, format, sys.stdout, output_format.value)
     code = report.exit_code
-    if len(files) < len(paths) and any(not p.exists() for p in paths):
-        code = 2
+    if missing:
+        code = EXIT_USAGE
     raise typer.Exit(code)
+
+
+class FailOn(StrEnum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+    never = "never"
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[], None] | None]:
+    """A progress bar on stderr for a batch that takes a while (never in a pipe)."""
+    if total < 50 or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task("validating", total=total)
+        yield lambda: bar.advance(task)
 
 
 @contextmanager
@@ -81,6 +162,10 @@ def _game_files_readable() -> Iterator[None]:
             for err in e.errors:
                 sys.stderr.write(f"{err}\n")
             raise typer.Exit(EXIT_USAGE) from None
+        from validator import NoGamesError
+
+        if isinstance(e, NoGamesError):
+            fail(str(e))
         raise
 
 

@@ -1,6 +1,6 @@
 """Reporters: one module per output format, each rendering the same ``Report``.
 
-``text`` (a rich table grouped by file), ``json``, ``sarif`` (SARIF 2.1.0) and
+``text`` (one line per finding, or with ``--output-format full`` a table per file), ``json``, ``sarif`` (SARIF 2.1.0) and
 ``markdown`` (a report a compliance officer can attach to a letter).
 """
 
@@ -17,12 +17,21 @@ class ReportFormat(StrEnum):
     markdown = "markdown"
 
 
-def render(report: Any, fmt: ReportFormat | str, out: TextIO) -> None:
+class OutputFormat(StrEnum):
+    """The text report's layout: one line per finding, or a table per file."""
+
+    concise = "concise"
+    full = "full"
+
+
+def render(
+    report: Any, fmt: ReportFormat | str, out: TextIO, output_format: str = "concise"
+) -> None:
     match ReportFormat(fmt):
         case ReportFormat.text:
             from validator.report.text import render_text
 
-            render_text(report, out)
+            render_text(report, out, output_format)
         case ReportFormat.json:
             from validator.report.as_json import render_json
 

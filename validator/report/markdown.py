@@ -25,9 +25,11 @@ def render_markdown(report: Any) -> str:
             effective = f", effective {sub.effective.isoformat()}" if sub.effective else ""
             lines.append(f"{_cell(', '.join(parts))}: `{_cell(sub.game)}`{effective}.")
             lines.append("")
+        waived = _waived(result)
         if not result.findings:
             lines.append("No findings: the submission passes every check rulesub makes.")
             lines.append("")
+            lines += waived
             continue
         counts = {s: sum(1 for f in result.findings if f.severity == s) for s in ORDER}
         lines.append(
@@ -44,4 +46,25 @@ def render_markdown(report: Any) -> str:
                 f"{f.line}:{f.column} | {_cell(f.hint) or '—'} | `{_cell(f.code)}` |"
             )
         lines.append("")
+        lines += waived
     return "\n".join(lines)
+
+
+def _waived(result: Any) -> list[str]:
+    """The findings waived in this file, each with the reason given and where."""
+    if not result.suppressed:
+        return []
+    lines = [
+        f"Waived ({len(result.suppressed)}), not counted:",
+        "",
+        "| Severity | Finding | Section | Line | Reason given | Waived in | Code |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for s in result.suppressed:
+        f = s.finding
+        lines.append(
+            f"| {f.severity} | {_cell(f.message)} | {_cell(f.cite) or '—'} | {f.line}:{f.column} "
+            f"| {_cell(s.reason)} | {_cell(s.where)} ({s.waiver}) | `{_cell(f.code)}` |"
+        )
+    lines.append("")
+    return lines

@@ -47,14 +47,19 @@ def _rule(code: str) -> dict[str, Any]:
     return out
 
 
+INFORMATION_URI = "https://pypi.org/project/rulesub/"
+
+
 def sarif_log(report: Any) -> dict[str, Any]:
+    waived = [(s.finding, s) for s in getattr(report, "suppressed", [])]
+    every = [(f, None) for f in report.findings] + waived
     codes: list[str] = []
-    for f in report.findings:
+    for f, _ in every:
         if f.code not in codes:
             codes.append(f.code)
     index = {code: i for i, code in enumerate(codes)}
     results = []
-    for f in report.findings:
+    for f, waiver in every:
         text = f.message + (f" ({f.cite})" if f.cite else "")
         result: dict[str, Any] = {
             "ruleId": f.code,
@@ -74,7 +79,33 @@ def sarif_log(report: Any) -> dict[str, Any]:
                 k: v for k, v in (("path", f.path), ("cite", f.cite), ("hint", f.hint)) if v
             },
         }
+        if waiver is not None:
+            result["suppressions"] = [
+                {
+                    "kind": "external" if waiver.waiver == "config" else "inSource",
+                    "status": "accepted",
+                    "justification": waiver.reason,
+                }
+            ]
         results.append(result)
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": f"{f.file}:{f.line}:{f.column}: {f.message}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri(f.file)},
+                        "region": {"startLine": max(1, f.line), "startColumn": max(1, f.column)},
+                    }
+                }
+            ],
+        }
+        for r in report.files
+        if r.unreadable
+        for f in r.findings
+    ]
+    notifications += [{"level": "note", "message": {"text": s}} for s in report.skipped]
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -84,10 +115,17 @@ def sarif_log(report: Any) -> dict[str, Any]:
                     "driver": {
                         "name": "rulesub",
                         "version": __version__,
+                        "informationUri": INFORMATION_URI,
                         "rules": [_rule(code) for code in codes],
                     }
                 },
-                "invocations": [{"executionSuccessful": True}],
+                "invocations": [
+                    {
+                        "executionSuccessful": not notifications
+                        or all(n["level"] == "note" for n in notifications),
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
                 "results": results,
             }
         ],

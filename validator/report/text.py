@@ -1,39 +1,115 @@
-"""The terminal report: one table per file, worst first within it, then a summary."""
+"""The terminal report.
+
+``concise`` (the default), as ruff and check-jsonschema print: one line per finding,
+``path:line:col: severity code message [§ section]``, the hint indented under it, a summary
+line last. Wrapped at the terminal's width between words, never inside one, so a code can
+always be pasted into ``rulesub rules CODE``; not wrapped at all when the output is not a
+terminal and no width is set (a CI log, a pipe), so that every finding is one grep-able line.
+
+``full`` is a table per file, worst first within it, then the summary.
+
+User text (keys, values, file names) is never read as markup: it is printed as it is.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import textwrap
 from typing import Any, TextIO
 
 STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
-def _columns() -> int:
-    import os
-
-    try:
-        return int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        return 0
+def width_of(out: TextIO) -> int | None:
+    """The width to wrap at: ``COLUMNS``, else the terminal's, else none."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if out.isatty():
+        return shutil.get_terminal_size().columns
+    return None
 
 
 def summary_line(summary: dict[str, int]) -> str:
     def n(count: int, word: str) -> str:
         return f"{count} {word}" + ("" if count == 1 or word == "info" else "s")
 
-    return (
+    line = (
         f"{n(summary['files'], 'file')} checked: {n(summary['errors'], 'error')}, "
         f"{n(summary['warnings'], 'warning')}, {summary['info']} info"
     )
+    if summary.get("suppressed"):
+        line += f" ({summary['suppressed']} waived)"
+    return line
 
 
-def render_text(report: Any, out: TextIO) -> None:
+def _wrap(text: str, width: int | None, indent: str) -> list[str]:
+    if width is None:
+        return [text]
+    held = text.replace("§ ", "§\u00a0")  # a section sign stays with its number
+    lines = textwrap.wrap(
+        held,
+        width=max(width, 40),
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [held]
+    return [line.replace("\u00a0", " ") for line in lines]
+
+
+def finding_lines(f: Any, width: int | None) -> list[str]:
+    """One finding as the concise report prints it (plain text)."""
+    head = f"{f.location}: {f.severity} {f.code} {f.message}"
+    if f.cite:
+        head += f" [{f.cite}]"
+    lines = _wrap(head, width, "    ")
+    if f.hint:
+        lines += _wrap(f"    hint: {f.hint}", width, "          ")
+    return lines
+
+
+def render_concise(report: Any, out: TextIO) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    width = width_of(out)
+    color = out.isatty() and "NO_COLOR" not in os.environ
+    console = Console(
+        file=out,
+        highlight=False,
+        soft_wrap=True,
+        markup=False,
+        emoji=False,
+        force_terminal=color or None,
+        no_color=not color,
+    )
+    findings = sorted(
+        (f for r in report.files if not r.unreadable for f in r.findings),
+        key=lambda f: (f.file, f.line, f.column, ORDER[f.severity], f.code),
+    )
+    for f in findings:
+        for i, line in enumerate(finding_lines(f, width)):
+            text = Text(line)
+            if i == 0:
+                start = len(f.location) + 2
+                text.stylize(STYLES[f.severity], start, start + len(f.severity))
+                text.stylize("bold", start + len(f.severity) + 1,
+                             start + len(f.severity) + 1 + len(f.code))
+            console.print(text)
+    console.print(Text(summary_line(report.summary)))
+
+
+def render_full(report: Any, out: TextIO) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    width = None if out.isatty() else max(140, _columns())
-    console = Console(file=out, highlight=False, soft_wrap=False, width=width)
+    width = width_of(out)
+    console = Console(
+        file=out, highlight=False, soft_wrap=False, width=width, markup=False, emoji=False
+    )
     for result in report.files:
         if result.unreadable:
             continue  # said on stderr with its line and column
@@ -54,12 +130,19 @@ def render_text(report: Any, out: TextIO) -> None:
         for f in findings:
             table.add_row(
                 Text(f.severity, style=STYLES[f.severity]),
-                f.code,
-                f.message,
-                f.cite or "",
-                f.location,
-                f.hint or "",
+                Text(f.code),
+                Text(f.message),
+                Text(f.cite or ""),
+                Text(f.location),
+                Text(f.hint or ""),
             )
         console.print(table)
         console.print()
-    console.print(summary_line(report.summary))
+    console.print(Text(summary_line(report.summary)))
+
+
+def render_text(report: Any, out: TextIO, output_format: str = "concise") -> None:
+    if output_format == "full":
+        render_full(report, out)
+    else:
+        render_concise(report, out)

@@ -1,0 +1,132 @@
+"""Waivers: a finding the certificate holder cannot fix, set aside with a stated reason.
+
+As ruff's ``# noqa``, in the submission itself::
+
+    increment: 3%   # rulesub: ignore[lunar-poker/super-hold] -- the chapter's own table
+    # rulesub: file-ignore[lunar-poker/super-hold] -- the chapter's own tables, all three
+
+or in the project's configuration (``per-file-ignores``, see ``validator.checks.config``).
+A waiver needs its reason (after ``--``); one without is refused and waives nothing. A
+waived finding is reported as suppressed, with its reason, and does not count towards the
+exit code; a waiver that waives nothing is itself reported, as ruff reports an unused noqa.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from validator.checks.config import ConfigWaiver
+from validator.checks.findings import Finding, Suppressed
+
+WAIVER = re.compile(r"(?:^|\s)#\s*rulesub\s*:\s*(?P<kind>file-ignore|ignore)\b(?P<rest>.*)$")
+FORM = re.compile(r"\[(?P<codes>[^\]]*)\]\s*(?:--\s*(?P<reason>.*?))?\s*$")
+
+
+@dataclass
+class Waiver:
+    codes: tuple[str, ...]
+    reason: str
+    line: int  # 1-based
+    column: int
+    whole_file: bool
+    used: set[str]
+
+
+def inline_waivers(text: str, file: str) -> tuple[list[Waiver], list[Finding]]:
+    """The waivers written in a submission's comments, and the findings about bad ones."""
+    waivers: list[Waiver] = []
+    problems: list[Finding] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if "rulesub" not in line:
+            continue
+        m = WAIVER.search(line)
+        if m is None:
+            continue
+        column = line.index("#", m.start()) + 1
+        kind = m.group("kind")
+        form = FORM.match(m.group("rest").strip())
+        codes = (
+            tuple(c.strip() for c in form.group("codes").split(",") if c.strip()) if form else ()
+        )
+        if not codes:
+            problems.append(
+                Finding(
+                    "rulesub/bad-waiver",
+                    "error",
+                    f"a waiver names the codes it waives: `# rulesub: {kind}[CODE] -- reason`",
+                    None,
+                    "",
+                    file,
+                    number,
+                    column,
+                    f"# rulesub: {kind}[CODE, …] -- why the finding cannot be fixed",
+                )
+            )
+            continue
+        reason = (form.group("reason") or "").strip() if form else ""
+        if not reason:
+            problems.append(
+                Finding(
+                    "rulesub/waiver-without-reason",
+                    "error",
+                    f"the waiver of {', '.join(codes)} states no reason, so it waives nothing",
+                    None,
+                    "",
+                    file,
+                    number,
+                    column,
+                    f"# rulesub: {kind}[{', '.join(codes)}] -- why the finding cannot be fixed",
+                )
+            )
+            continue
+        waivers.append(Waiver(codes, reason, number, column, kind == "file-ignore", set()))
+    return waivers, problems
+
+
+def apply_waivers(
+    findings: list[Finding],
+    text: str,
+    file: str,
+    configured: list[ConfigWaiver],
+    config_source: str,
+) -> tuple[list[Finding], list[Suppressed]]:
+    """Split ``findings`` into those that stand and those waived; add the waivers' own."""
+    waivers, problems = inline_waivers(text, file)
+    standing: list[Finding] = []
+    suppressed: list[Suppressed] = []
+    for f in findings:
+        hit = next(
+            (w for w in waivers if not w.whole_file and w.line == f.line and f.code in w.codes),
+            None,
+        ) or next((w for w in waivers if w.whole_file and f.code in w.codes), None)
+        if hit is not None:
+            hit.used.add(f.code)
+            kind = "file" if hit.whole_file else "inline"
+            suppressed.append(Suppressed(f, hit.reason, kind, f"{file}:{hit.line}"))
+            continue
+        rule = next((c for c in configured if c.code == f.code), None)
+        if rule is not None:
+            suppressed.append(Suppressed(f, rule.reason, "config", config_source))
+            continue
+        standing.append(f)
+    for w in waivers:
+        for code in w.codes:
+            if code not in w.used:
+                standing.append(
+                    Finding(
+                        "rulesub/unused-waiver",
+                        "warning",
+                        f"the waiver of {code} waives nothing: no such finding "
+                        + ("in this file" if w.whole_file else "on this line"),
+                        None,
+                        "",
+                        file,
+                        w.line,
+                        w.column,
+                        "remove the waiver, or correct its code (`rulesub rules` lists them)",
+                    )
+                )
+    standing += problems
+    standing.sort(key=lambda f: (f.line, f.column, f.code))
+    return standing, suppressed
