@@ -46,9 +46,7 @@ def game_files(games_dir: Path | None = None) -> list[Path]:
     """The game files of ``games_dir`` (default: the games in use), sorted; at least one."""
     where = games_dir or GAMES_DIR
     found = (
-        sorted(p for p in where.glob("*.yaml") if p.name != RANKINGS_FILE)
-        if where.is_dir()
-        else []
+        sorted(p for p in where.glob("*.yaml") if p.name != RANKINGS_FILE) if where.is_dir() else []
     )
     if not found:
         raise NoGamesError(

@@ -17,7 +17,6 @@ meter values a submission states is exact without the engine.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -181,14 +180,9 @@ def known_games(games_dir: Path = GAMES_DIR) -> list[str]:
 
 def digest(game_id: str, games_dir: Path = GAMES_DIR) -> str:
     """A digest of every file a game is read from: its own, the rankings, the includes."""
-    h = hashlib.sha256(f"facts {FACTS_VERSION}\n".encode())
-    own = games_dir / f"{game_id}.yaml"
-    paths = [own, games_dir / RANKINGS_FILE]
-    if own.is_file() and b"extends:" in own.read_bytes():  # read with its includes
-        paths += sorted((games_dir / "include").glob("*.yaml"))
-    for path in paths:
-        h.update(path.name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b""))
-    return h.hexdigest()
+    from validator.cache import game_digest
+
+    return game_digest(game_id, games_dir, f"facts {FACTS_VERSION}\n")
 
 
 def _multiple(wager: Any) -> int:

@@ -168,6 +168,14 @@ def _when(when: Any) -> str:
 
 @cache
 def all_rules() -> tuple[Rule, ...]:
+    """Every code: the generic ones, then each game's (kept in the user's cache)."""
+    from validator import GAMES_DIR
+    from validator.cache import games_digest, memo
+
+    return memo("rules", games_digest(GAMES_DIR), _all_rules)
+
+
+def _all_rules() -> tuple[Rule, ...]:
     from validator.checks.engine import constraints_for
     from validator.model.registry import all_games
 

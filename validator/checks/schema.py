@@ -17,8 +17,6 @@ left to ``rulesub validate``.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -512,13 +510,12 @@ def compiled_files() -> dict[str, str]:
 def export(
     directory: Path = SCHEMAS_DIR, *, compiled: Path | None = None, check: bool = False
 ) -> list[Path]:
-    """Write the schemas and the compiled facts (each file whole or not at all); with
-    ``check``, write nothing and return the files that are out of date."""
-    from validator.checks.facts import COMPILED_DIR
-
-    compiled = compiled or COMPILED_DIR
+    """Write the schemas into ``directory`` and, where ``compiled`` is given, the compiled
+    facts into it (each file whole or not at all); with ``check``, write nothing and return
+    the files that are out of date. Nothing is written anywhere else."""
     wanted = {directory / name: render(schema) for name, schema in schema_files().items()}
-    wanted.update({compiled / name: text for name, text in compiled_files().items()})
+    if compiled is not None:
+        wanted.update({compiled / name: text for name, text in compiled_files().items()})
     stale: list[Path] = []
     for path, text in wanted.items():
         if path.is_file() and path.read_text(encoding="utf-8") == text:
@@ -530,13 +527,8 @@ def export(
 
 
 def write_whole(path: Path, text: str) -> None:
-    """Write a file whole or not at all: a temporary file beside it, then a rename."""
+    """Write a file whole or not at all (see ``validator.files``)."""
+    from validator.files import write_whole as write
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write(path, text)

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+
 def _plain_help() -> None:
     """Help in plain words: a parameter with a metavar (FILE, GAME, N, …) shows no Python type
     beside it (``<list[Path]>``, ``<str>``); a choice still lists its choices."""

@@ -34,11 +34,14 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 @contextmanager
 def readable_input() -> Iterator[None]:
     """Turn the errors of unreadable input into clean messages with exit code 2."""
+    from validator import NoGamesError
     from validator.loader import LoadError
     from validator.model.registry import GameFileError
 
     try:
         yield
+    except NoGamesError as e:
+        fail(str(e))
     except GameFileError as e:
         for err in e.errors:
             sys.stderr.write(f"{err}\n")

@@ -23,11 +23,21 @@ def games_list(
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
 ) -> None:
     """Every declared game: id, name, chapter, wagers, paytables."""
-    from validator.model.registry import all_games
+    from validator import GAMES_DIR
+    from validator.cache import games_digest, memo
 
     with readable_input():
-        games = all_games()
-    rows = [
+        rows = memo("games-list", games_digest(GAMES_DIR), _game_rows)
+    if format is Format.json:
+        print_json(rows)
+        return
+    _print_games(rows)
+
+
+def _game_rows() -> list[dict[str, Any]]:
+    from validator.model.registry import all_games
+
+    return [
         {
             "id": g.id,
             "name": g.definition.name,
@@ -37,26 +47,25 @@ def games_list(
             "wagers": len(g.definition.wagers),
             "paytables": paytable_count(g.definition),
         }
-        for g in games
+        for g in all_games()
     ]
-    if format is Format.json:
-        print_json(rows)
-        return
-    from rich.table import Table
 
-    t = Table(title="Declared games", title_justify="left")
-    for col in ("id", "name", "chapter", "kind", "positions", "wagers", "paytables"):
-        t.add_column(
-            col,
-            justify="right" if col in ("positions", "wagers", "paytables") else "left",
-            no_wrap=col == "id",  # an id is typed back: never cut
-        )
+
+def _print_games(rows: list[dict[str, Any]]) -> None:
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title="Declared games", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    t.add_column("id", no_wrap=True)  # an id is typed back: never cut
+    t.add_column("game, chapter", ratio=1)
+    for col in ("kind", "seats", "wagers", "tables"):
+        t.add_column(col, justify="left" if col == "kind" else "right", no_wrap=True)
     for r in rows:
         t.add_row(
-            r["id"],
-            r["name"],
-            r["chapter"],
-            r["kind"],
+            Text(r["id"]),
+            Text(f"{r['name']}, {r['chapter']}"),
+            Text("poker" if r["kind"] == "nonbanking" else r["kind"]),
             str(r["max_positions"]),
             str(r["wagers"]),
             str(r["paytables"]),

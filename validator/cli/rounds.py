@@ -6,9 +6,7 @@ table missing from the regulation text with none supplied, wrong usage).
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -239,16 +237,9 @@ def _check_seats(rules: Any, seats: int) -> None:
 
 
 def _write_whole(path: Path, text: str) -> None:
-    """Written whole or not at all: a temporary file beside it, then renamed."""
-    directory = path.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from validator.files import write_whole
+
+    write_whole(path, text)
 
 
 @app.command("simulate")

@@ -211,6 +211,19 @@ def load_game(game_id: str, games_dir: Path = GAMES_DIR) -> Game:
 
 
 def load_game_file(path: Path, games_dir: Path = GAMES_DIR) -> Game:
+    """The compiled game: from the user's cache when its files are unchanged, else built."""
+    from validator import cache
+
+    key = f"{path.resolve()}\0{cache.game_digest(path.stem, path.parent)}"
+    cached = cache.load("game", key)
+    if isinstance(cached, Game):
+        return cached
+    game = _build_game(path, games_dir)
+    cache.store("game", key, game)
+    return game
+
+
+def _build_game(path: Path, games_dir: Path) -> Game:
     located = compose(path, games_dir, _display)  # with the shared rule files it extends
     definition = _validate(GameDefinition, located)
     assert isinstance(definition, GameDefinition)

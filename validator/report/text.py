@@ -95,8 +95,9 @@ def render_concise(report: Any, out: TextIO) -> None:
             if i == 0:
                 start = len(f.location) + 2
                 text.stylize(STYLES[f.severity], start, start + len(f.severity))
-                text.stylize("bold", start + len(f.severity) + 1,
-                             start + len(f.severity) + 1 + len(f.code))
+                text.stylize(
+                    "bold", start + len(f.severity) + 1, start + len(f.severity) + 1 + len(f.code)
+                )
             console.print(text)
     console.print(Text(summary_line(report.summary)))
 
