@@ -21,7 +21,8 @@ import typer
 from validator.cli import app
 from validator.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, print_json
 
-GIT_ARGS = 7
+#: git gives an external diff driver 7 arguments, and 9 for a rename or a copy.
+GIT_ARGS = (7, 9)
 DEV_NULL = "/dev/null"
 
 
@@ -43,7 +44,7 @@ def diff(
         typer.Argument(
             metavar="OLD NEW | GAME",
             help="two submissions of one game; or a game id with --wager/--paytable/--to; "
-            "or the seven arguments git gives an external diff driver",
+            "or the arguments git gives an external diff driver (7, or 9 for a rename)",
             show_default=False,
         ),
     ] = None,
@@ -81,9 +82,12 @@ def diff(
     cannot be read, two submissions of different games, or wrong usage.
     """
     args = args or []
-    if len(args) == GIT_ARGS:
+    if len(args) in GIT_ARGS:
         raise typer.Exit(_git(args, format, fail_on))
-    if wager is not None or paytable is not None or to is not None or len(args) == 1:
+    table_form = wager is not None or paytable is not None or to is not None
+    if len(args) == 1 and not table_form and Path(args[0]).exists():
+        fail(f"{args[0]} is one submission: give the one to compare it with (rulesub diff OLD NEW)")
+    if table_form or len(args) == 1:
         if len(args) != 1:
             fail(
                 "the paytable form takes one game id: "
@@ -94,7 +98,7 @@ def diff(
     if len(args) != 2:
         fail(
             "give two submissions (rulesub diff OLD NEW), a game with --wager, --paytable and "
-            "--to, or git's seven external-diff arguments"
+            "--to, or git's external-diff arguments"
         )
     old, new = (Path(a) for a in args)
     for path in (old, new):
@@ -215,28 +219,33 @@ def _table_id(game: Any, wager: str, old: str, new: str) -> str:
 
 
 def _git(args: list[str], format: DiffFormat, fail_on: FailOn | None) -> int:
-    """git's external diff driver: ``path old-file old-hex old-mode new-file new-hex new-mode``.
+    """git's external diff driver: ``path old-file old-hex old-mode new-file new-hex new-mode``,
+    and for a rename or copy two more: ``new-path`` and git's rename lines.
 
     A file that is no readable submission, or a change of game, is shown as a plain
-    unified diff, so that ``git diff`` never stops on it.
+    unified diff, so that ``git diff`` never stops on it. An added file is compared with
+    nothing; a deleted one is said to be deleted.
     """
-    path, old_file, old_hex, _, new_file, new_hex, _ = args
+    path, old_file, old_hex, _, new_file, new_hex, _ = args[:7]
+    new_path = args[7] if len(args) == 9 else path
     old_label = f"a/{path} ({old_hex[:7]})" if old_file != DEV_NULL else "(new file)"
-    new_label = f"b/{path} ({new_hex[:7]})" if new_file != DEV_NULL else "(deleted)"
+    new_label = f"b/{new_path} ({new_hex[:7]})" if new_file != DEV_NULL else "(deleted)"
     if format is DiffFormat.text:
-        sys.stdout.write(f"rulesub diff a/{path} b/{path}\n")
+        sys.stdout.write(f"rulesub diff a/{path} b/{new_path}\n")
+        if new_path != path:
+            sys.stdout.write(f"renamed: {path} -> {new_path}\n")
     if new_file == DEV_NULL:
         sys.stdout.write(f"{path}: deleted\n")
         return EXIT_OK
     old = _git_read(old_file, path) if old_file != DEV_NULL else None
-    new = _git_read(new_file, path)
+    new = _git_read(new_file, new_path)
     result: Any = None
     if new is not None and (old is not None or old_file == DEV_NULL):
         result = _submissions(old, new, old_label, new_label)
     if result is None or isinstance(result, str):
         if isinstance(result, str):
             sys.stdout.write(f"rulesub: {result}; the text diff follows\n")
-        _unified(path, old_file, new_file)
+        _unified(path, old_file, new_file, new_path)
         return EXIT_OK
     _print(result, format)
     return _exit(result, fail_on)
@@ -251,14 +260,14 @@ def _git_read(file: str, path: str) -> Any:
     return checked
 
 
-def _unified(path: str, old_file: str, new_file: str) -> None:
+def _unified(path: str, old_file: str, new_file: str, new_path: str | None = None) -> None:
     def lines(file: str) -> list[str]:
         if file == DEV_NULL:
             return []
         return Path(file).read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
 
     sys.stdout.writelines(
-        difflib.unified_diff(lines(old_file), lines(new_file), f"a/{path}", f"b/{path}")
+        difflib.unified_diff(lines(old_file), lines(new_file), f"a/{path}", f"b/{new_path or path}")
     )
 
 

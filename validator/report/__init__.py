@@ -1,6 +1,7 @@
 """Reporters: one module per output format, each rendering the same ``Report``.
 
-``text`` (one line per finding; ``--output-format full``: a table per file), ``json``, ``sarif`` (SARIF 2.1.0) and
+``text`` (one line per finding; ``--output-format full``: a table per file), ``json``,
+``sarif`` (SARIF 2.1.0) and
 ``markdown`` (a report a compliance officer can attach to a letter).
 """
 
