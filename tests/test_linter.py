@@ -1,0 +1,316 @@
+"""`rulesub validate` read as a linter: one line per finding, waivers with reasons, project
+configuration, directory discovery, and the command line's plain words (issue: rulesub works
+from any install, and reads like a linter)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from validator import PROJECT_ROOT
+
+EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"
+FLAWED = PROJECT_ROOT / "rulesubs" / "flawed"
+LUNAR = EXAMPLES / "lunar-poker.yaml"
+SUPER_HOLD = "lunar-poker/super-hold"
+
+
+def rulesub(
+    *args: str, cwd: Path | None = None, columns: int | None = 80, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    e = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "RULESUB_GAMES_DIR")}
+    if columns is not None:
+        e["COLUMNS"] = str(columns)
+    e.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-c", "from validator.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=e,
+        timeout=120,
+    )
+
+
+def lunar_text() -> str:
+    return LUNAR.read_text(encoding="utf-8")
+
+
+def super_line(text: str) -> int:
+    """The line the Super Wager hold warning points at (the paytable selected)."""
+    done = rulesub("validate", "--format", "json", str(LUNAR))
+    finding = next(f for f in json.loads(done.stdout)["findings"] if f["code"] == SUPER_HOLD)
+    return int(finding["line"])
+
+
+# -- the concise report ---------------------------------------------------------------------
+
+
+def test_concise_report_one_line_per_finding_at_80_columns() -> None:
+    done = rulesub("validate", *map(str, sorted(FLAWED.glob("fcp-*.yaml"))))
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    codes = json.loads(
+        rulesub("validate", "--format", "json", *map(str, sorted(FLAWED.glob("fcp-*.yaml")))).stdout
+    )["findings"]
+    for line in lines:
+        # wrapped between words only: a line is longer than 80 only if one word is
+        assert len(line) <= 80 or " " not in line.strip(), line
+    text = "\n".join(lines)
+    for f in codes:
+        assert f["code"] in text.split(), f"{f['code']} cut or missing"
+        assert f"{f['file']}:{f['line']}:{f['column']}: {f['severity']}" in text
+    assert lines[-1] == "8 files checked: 20 errors, 1 warning, 0 info" or lines[-1].startswith(
+        "8 files checked:"
+    )
+
+
+def test_concise_report_unwrapped_in_a_pipe() -> None:
+    """No width set and no terminal: every finding is one grep-able line, hint under it."""
+    done = rulesub("validate", str(FLAWED / "hcf-payout-limit.yaml"), columns=None)
+    first, hint, summary = done.stdout.splitlines()
+    assert first.startswith("rulesubs/flawed/hcf-payout-limit.yaml:12:15: error ")
+    assert "high-card-flush/payout-limit-floor" in first and first.endswith("[§ 678a.12(e)]")
+    assert hint.startswith("    hint: payout_limit: ")
+    assert summary == "1 file checked: 1 error, 0 warnings, 0 info"
+
+
+def test_markup_in_user_text_is_printed_as_written(tmp_path: Path) -> None:
+    bad = tmp_path / "markup.yaml"
+    bad.write_text(lunar_text().replace("facility:", "'[/]x[bold]': 1\nfacility:"))
+    for fmt in ("concise", "full"):
+        done = rulesub("validate", "--output-format", fmt, str(bad), columns=300)
+        assert done.returncode == 1, done.stderr
+        assert "Traceback" not in done.stderr
+        assert "[/]x[bold]" in done.stdout
+
+
+# -- waivers ----------------------------------------------------------------------------------
+
+
+def test_inline_waiver_with_reason_is_suppressed_and_not_counted(tmp_path: Path) -> None:
+    text = lunar_text()
+    line = super_line(text)
+    lines = text.splitlines()
+    lines[line - 1] += "  # rulesub: ignore[lunar-poker/super-hold] -- the chapter's own table"
+    sub = tmp_path / "lunar.yaml"
+    sub.write_text("\n".join(lines) + "\n")
+    assert rulesub("validate", "--fail-on", "warning", str(LUNAR)).returncode == 1
+    done = rulesub("validate", "--fail-on", "warning", str(sub))
+    assert done.returncode == 0, done.stdout
+    assert "(1 waived)" in done.stdout.splitlines()[-1]
+    data = json.loads(rulesub("validate", "--format", "json", str(sub)).stdout)
+    assert SUPER_HOLD not in {f["code"] for f in data["findings"]}
+    (waived,) = data["suppressed"]
+    assert waived["code"] == SUPER_HOLD and waived["reason"] == "the chapter's own table"
+    assert waived["waiver"] == "inline" and data["summary"]["suppressed"] == 1
+    sarif = json.loads(rulesub("validate", "--format", "sarif", str(sub)).stdout)
+    (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == SUPER_HOLD]
+    assert result["suppressions"] == [
+        {"kind": "inSource", "status": "accepted", "justification": "the chapter's own table"}
+    ]
+    md = rulesub("validate", "--format", "markdown", str(sub)).stdout
+    assert "Waived (1)" in md and "the chapter's own table" in md
+
+
+def test_waiver_without_reason_waives_nothing(tmp_path: Path) -> None:
+    text = lunar_text()
+    lines = text.splitlines()
+    lines[super_line(text) - 1] += "  # rulesub: ignore[lunar-poker/super-hold]"
+    sub = tmp_path / "lunar.yaml"
+    sub.write_text("\n".join(lines) + "\n")
+    data = json.loads(rulesub("validate", "--format", "json", str(sub)).stdout)
+    codes = {f["code"] for f in data["findings"]}
+    assert {SUPER_HOLD, "rulesub/waiver-without-reason"} <= codes
+    assert "suppressed" not in data
+
+
+def test_unused_and_file_level_waivers(tmp_path: Path) -> None:
+    sub = tmp_path / "lunar.yaml"
+    sub.write_text(
+        "# rulesub: file-ignore[lunar-poker/super-hold] -- all three chapter tables\n"
+        + lunar_text()
+        + "# rulesub: ignore[lunar-poker/max-positions] -- nothing here\n"
+    )
+    data = json.loads(rulesub("validate", "--format", "json", str(sub)).stdout)
+    assert [s["waiver"] for s in data["suppressed"]] == ["file"]
+    unused = [f for f in data["findings"] if f["code"] == "rulesub/unused-waiver"]
+    assert len(unused) == 1 and "lunar-poker/max-positions" in unused[0]["message"]
+    assert unused[0]["severity"] == "warning"
+
+
+def test_config_per_file_ignores_exclude_and_fail_on(tmp_path: Path) -> None:
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "subs" / "lunar.yaml").write_text(lunar_text())
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts" / "bad.yaml").write_text((FLAWED / "lunar-poker.yaml").read_text())
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text("on: push\njobs: {}\n")
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n")
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'x'\n\n[tool.rulesub]\n"
+        'extend-exclude = ["drafts"]\nfail-on = "warning"\n\n'
+        "[tool.rulesub.per-file-ignores]\n"
+        '"subs/lunar*.yaml" = { "lunar-poker/super-hold" = "the chapter\'s own tables" }\n'
+    )
+    done = rulesub("validate", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 file checked" in done.stdout
+    assert "skipped 2 YAML files that are not a Rules Submission" in done.stderr
+    assert "excluded 1 path" in done.stderr
+    data = json.loads(rulesub("validate", "--format", "json", ".", cwd=tmp_path).stdout)
+    assert data["suppressed"][0]["waiver"] == "config"
+    # without the waiver, fail-on = "warning" from the configuration fails the run
+    (tmp_path / "subs" / "other.yaml").write_text(lunar_text())
+    assert rulesub("validate", ".", cwd=tmp_path).returncode == 1
+    assert rulesub("validate", "--exclude", "other.yaml", ".", cwd=tmp_path).returncode == 0
+
+
+def test_config_waiver_needs_a_reason(tmp_path: Path) -> None:
+    (tmp_path / "rulesub.toml").write_text(
+        '[per-file-ignores]\n"*.yaml" = { "lunar-poker/super-hold" = "" }\n'
+    )
+    (tmp_path / "lunar.yaml").write_text(lunar_text())
+    done = rulesub("validate", "lunar.yaml", cwd=tmp_path)
+    assert done.returncode == 2 and "reason" in done.stderr and "Traceback" not in done.stderr
+
+
+# -- discovery and unreadable entries --------------------------------------------------------
+
+
+def test_fifo_and_dangling_link_in_a_directory_are_unreadable(tmp_path: Path) -> None:
+    (tmp_path / "ok.yaml").write_text(lunar_text())
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    (tmp_path / "loop").symlink_to(tmp_path)  # a directory link back up: walked once
+    done = rulesub("validate", "--format", "json", str(tmp_path))
+    assert done.returncode == 2
+    unreadable = {
+        Path(f["file"]).name
+        for f in json.loads(done.stdout)["findings"]
+        if f["code"] == "rulesub/unreadable"
+    }
+    assert unreadable == {"pipe.yaml", "gone.yaml"}
+    assert "symbolic link loop" in done.stderr
+
+
+def test_sarif_is_written_when_nothing_can_be_read(tmp_path: Path) -> None:
+    done = rulesub("validate", "--format", "sarif", str(tmp_path / "missing.yaml"))
+    assert done.returncode == 2
+    run = json.loads(done.stdout)["runs"][0]
+    assert run["results"] == [] and run["tool"]["driver"]["informationUri"]
+
+
+def test_no_game_files_is_an_error(tmp_path: Path) -> None:
+    for args in (("games", "list"), ("rules",), ("validate", str(LUNAR))):
+        done = rulesub("--games", str(tmp_path), *args)
+        assert done.returncode == 2, args
+        assert "no game files" in done.stderr and "Traceback" not in done.stderr
+
+
+# -- the command line -------------------------------------------------------------------------
+
+COMMANDS = [
+    (),
+    ("validate",),
+    ("rules",),
+    ("games",),
+    ("games", "list"),
+    ("games", "show"),
+    ("odds",),
+    ("settle",),
+    ("play",),
+    ("simulate",),
+    ("diff",),
+    ("signage",),
+    ("schema", "export"),
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "rulesub")
+def test_help_in_plain_words(command: tuple[str, ...]) -> None:
+    short = rulesub(*command, "-h", columns=100)
+    assert short.returncode == 0, short.stderr
+    assert short.stdout == rulesub(*command, "--help", columns=100).stdout
+    for python_type in ("<str>", "<int", "<path>", "list[", "<float>", "Path]"):
+        assert python_type not in short.stdout, (command, python_type)
+
+
+def test_version() -> None:
+    from validator import __version__
+
+    done = rulesub("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"rulesub {__version__}"
+
+
+def test_git_diff_driver_rename_add_delete(tmp_path: Path) -> None:
+    """git passes 7 arguments, 9 for a rename; /dev/null for an added or deleted side."""
+    old = EXAMPLES / "four-card-poker.yaml"
+    new = tmp_path / "new.yaml"
+    new.write_text(old.read_text().replace("aces_up: C", "aces_up: A"))
+    renamed = rulesub(
+        "diff",
+        "a.yaml",
+        str(old),
+        "1" * 40,
+        "100644",
+        str(new),
+        "2" * 40,
+        "100644",
+        "b.yaml",
+        "similarity index 98%\nrename from a.yaml\nrename to b.yaml\n",
+    )
+    assert renamed.returncode == 0, renamed.stderr
+    assert "renamed: a.yaml -> b.yaml" in renamed.stdout and "Paytable A" in renamed.stdout
+    added = rulesub("diff", "b.yaml", "/dev/null", "0" * 40, "0", str(new), "2" * 40, "100644")
+    assert added.returncode == 0 and "(new file)" in added.stdout
+    deleted = rulesub("diff", "b.yaml", str(new), "2" * 40, "100644", "/dev/null", "0" * 40, "0")
+    assert deleted.returncode == 0 and "deleted" in deleted.stdout
+    one = rulesub("diff", str(old))
+    assert one.returncode == 2 and "one submission" in one.stderr
+
+
+def test_written_files_keep_the_users_permissions(tmp_path: Path) -> None:
+    from validator.files import write_whole
+
+    fresh = tmp_path / "fresh.txt"
+    old = os.umask(0o027)
+    try:
+        write_whole(fresh, "a")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o640
+    kept = tmp_path / "kept.txt"
+    kept.write_text("old")
+    kept.chmod(0o604)
+    write_whole(kept, "new")
+    assert kept.read_text() == "new" and stat.S_IMODE(kept.stat().st_mode) == 0o604
+    out = tmp_path / "signs.txt"
+    out.write_text("")
+    out.chmod(0o664)
+    done = rulesub("signage", str(EXAMPLES / "four-card-poker.yaml"), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == 0o664 and "Four Card Poker" in out.read_text()
+
+
+def test_compiled_games_are_cached_by_content(tmp_path: Path) -> None:
+    """A second run reads the cache; a changed game file is a new key, never a stale entry."""
+    import shutil
+
+    games = tmp_path / "games"
+    shutil.copytree(PROJECT_ROOT / "games", games)
+    env = {"RULESUB_CACHE_DIR": str(tmp_path / "cache")}
+    first = rulesub("--games", str(games), "games", "list", "--format", "json", env=env)
+    assert first.returncode == 0
+    assert list((tmp_path / "cache").glob("games-list-*.pickle"))
+    path = games / "lunar-poker.yaml"
+    path.write_text(path.read_text().replace("name: Lunar Poker", "name: Lunar Poker Renamed", 1))
+    second = rulesub("--games", str(games), "games", "list", "--format", "json", env=env)
+    names = {g["id"]: g["name"] for g in json.loads(second.stdout)}
+    assert names["lunar-poker"] == "Lunar Poker Renamed"
