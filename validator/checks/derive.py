@@ -186,7 +186,9 @@ def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str
                 f"the regulation copy; when {offered_text}, the submission must state the table "
                 "in use, or neither the dealer nor the signs could pay it",
                 "hint": f"state it under `custom_paytables: {{{tid}: {{hand: 'N to 1', …}}}}`",
-                "note": "MISSING.md: offering the wager without stating a table is an error.",
+                "note": f"The copy of the regulation rulesub encodes lacks the text of "
+                f"{table.cite}: what is known of it is in the game file's note. Offering the "
+                "wager without stating a table is an error: nothing else could pay it.",
             }
         )
         if played:

@@ -176,6 +176,10 @@ def rules(
         typer.Argument(help="a finding code, e.g. four-card-poker/max-positions", metavar="CODE"),
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    game: Annotated[
+        str | None,
+        typer.Option("--game", metavar="GAME", help="only the codes of this game (and rulesub's)"),
+    ] = None,
 ) -> None:
     """List every finding code, or show one with its doc (as ruff does)."""
     from dataclasses import asdict
@@ -185,20 +189,27 @@ def rules(
 
     with readable_input():
         every = all_rules()
+        if game is not None:
+            from validator.checks.facts import known_games
+
+            games = known_games()
+            if game not in games:
+                fail(
+                    f"no game {game!r}{did_you_mean(game, games)}; the games are: "
+                    + ", ".join(games)
+                )
+            every = tuple(r for r in every if r.code.split("/")[0] in (game, "rulesub"))
     if code is None:
         if format is Format.json:
             print_json([asdict(r) for r in every])
             return
-        from rich.table import Table
+        from validator.report.text import _wrap, width_of
 
-        from validator.cli.common import console
-
-        t = Table(title="Finding codes", title_justify="left", header_style="bold")
-        for col in ("code", "severity", "section", "rule"):
-            t.add_column(col, overflow="fold")
+        width = width_of(sys.stdout)
         for r in every:
-            t.add_row(r.code, r.severity, r.cite or "", r.summary)
-        console().print(t)
+            head = f"{r.code} ({r.severity}" + (f", {r.cite})" if r.cite else ")")
+            lines = _wrap(head, width, "    ") + _wrap(f"    {r.summary}", width, "    ")
+            sys.stdout.write("\n".join(lines) + "\n")
         return
     rule = find_rule(code)
     if rule is None:

@@ -267,8 +267,8 @@ class CustomTableHands(_Base):
 
 
 class TextMissing(_Base):
-    """The regulation text of a table is missing: a supplied table cannot be checked
-    against it (MISSING.md)."""
+    """The regulation text of a table is missing from the copy rulesub encodes: a supplied
+    table cannot be checked against it (the game file's note says what is known of it)."""
 
     kind: Literal["text_missing"]
     table: str
