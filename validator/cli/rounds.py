@@ -48,13 +48,25 @@ def _round_input(spec: Any = None) -> Iterator[None]:
         fail(str(e.args[0]) if e.args else "not found")
 
 
+def is_log(path: Path) -> bool:
+    """A log of `rulesub play` (JSON lines, whatever its name) rather than a round file."""
+    if path.suffix == ".jsonl":
+        return True
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096) if path.is_file() else b""
+    except OSError:
+        return False
+    return head.lstrip().startswith(b'{"')
+
+
 def _read_spec(path: Path, round_no: int | None) -> Any:
     import json
 
     from validator.interpreter.roundfile import read_round
     from validator.loader import LoadError, Located, Position
 
-    if path.suffix == ".jsonl":
+    if is_log(path):
         try:
             lines = path.read_text(encoding="utf-8").splitlines()
         except OSError as e:
@@ -98,7 +110,7 @@ def settle(
     from validator.interpreter.narrate import print_settlement
     from validator.interpreter.settle import settle_spec
 
-    if round_no is None and round_file.suffix != ".jsonl" and _nonbanking(round_file):
+    if round_no is None and not is_log(round_file) and _nonbanking(round_file):
         _settle_poker(round_file, format)
         return
     holder: list[Any] = [None]
@@ -196,6 +208,8 @@ def play(
     round's cards and full deck order, so any round replays through `rulesub settle`."""
     from validator.cli.poker_rounds import is_nonbanking, play_poker
 
+    if quiet and log is None:
+        fail("--quiet prints nothing without --log FILE: give a log to write, or drop --quiet")
     if is_nonbanking(game):  # nonbanking Poker: a session of hands, button moving
         play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet)
         return
@@ -205,6 +219,7 @@ def play(
     with _round_input():
         rules = _rules(game, rulesub)
         _check_seats(rules, seats)
+        _check_tables(rules)
         table = Table(rules, seats, seed, strategy, rulesub)
         out = console()
         lines: list[str] = []
@@ -215,10 +230,30 @@ def play(
                 lines.append(log_line(played.record))
     if log is not None:
         _write_whole(log, "".join(lines))
+        from rich.text import Text
+
         out.print(
-            f"[dim]log: {log} ({rounds} round(s)); "
-            f"replay one with `rulesub settle {log} --round N`[/]"
+            Text(
+                f"log: {log} ({rounds} round(s)); replay one with "
+                f"`rulesub settle {log} --round N`",
+                style="dim",
+            )
         )
+
+
+def _check_tables(rules: Any) -> None:
+    """Refuse up front a table whose regulation text is missing and that the submission does
+    not state, rather than dealing until the first round that needs it."""
+    d, config = rules.d, rules.config
+    for wid, tid, table in d.tables():
+        wager = d.wagers[wid]
+        played = not wager.optional or wid in config.offered
+        if played and table.source == "missing" and tid not in config.custom_paytables:
+            fail(
+                f"{d.id}: the {table.name} table ({table.cite}) is missing from the regulation "
+                f"copy and {wager.name} is played in every round; give a Rules Submission "
+                f"that states it under `custom_paytables: {{{tid}: …}}` (--rulesub FILE)"
+            )
 
 
 def _check_seats(rules: Any, seats: int) -> None:
@@ -283,6 +318,7 @@ def simulate(
         rules = _rules(game, rulesub)
         k = seats or rules.max_seats()
         _check_seats(rules, k)
+        _check_tables(rules)
         if format is Format.json:
             stats = run(rules, rounds, seed, k, strategy)
         else:
