@@ -33,23 +33,29 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 @contextmanager
 def readable_input() -> Iterator[None]:
-    """Turn the errors of unreadable input into clean messages with exit code 2."""
+    """Turn the errors of unreadable input into clean messages with exit code 2.
+
+    The game models are imported only if a command loaded them: a command answered from
+    the cache must not pay for them here.
+    """
     from validator import NoGamesError
     from validator.loader import LoadError
-    from validator.model.registry import GameFileError
 
     try:
         yield
     except NoGamesError as e:
         fail(str(e))
-    except GameFileError as e:
-        for err in e.errors:
-            sys.stderr.write(f"{err}\n")
-        raise typer.Exit(EXIT_USAGE) from None
     except LoadError as e:
         fail(str(e))
     except KeyError as e:
         fail(str(e.args[0]) if e.args else "not found")
+    except Exception as e:
+        registry = sys.modules.get("validator.model.registry")
+        if registry is not None and isinstance(e, registry.GameFileError):
+            for err in e.errors:
+                sys.stderr.write(f"{err}\n")
+            raise typer.Exit(EXIT_USAGE) from None
+        raise
 
 
 def load_game_or_fail(game_id: str) -> Any:
