@@ -71,9 +71,11 @@ def test_committed_schemas_are_current() -> None:
     """`rulesub schema export` writes these; a game file changed since needs a new export."""
     for name, schema in schema_files().items():
         path = SCHEMAS_DIR / name
-        assert path.is_file(), f"{name} is missing: run `rulesub schema export --compiled validator/checks/compiled`"
+        assert path.is_file(), (
+            f"{name} is missing: run `rulesub schema export` (README: Development)"
+        )
         assert path.read_text(encoding="utf-8") == render(schema), (
-            f"{name} is out of date: run `rulesub schema export --compiled validator/checks/compiled`"
+            f"{name} is out of date: run `rulesub schema export` (README: Development)"
         )
 
 
@@ -82,7 +84,7 @@ def test_compiled_facts_are_current() -> None:
     for name, text in compiled_files().items():
         path = COMPILED_DIR / name
         assert path.is_file() and path.read_text(encoding="utf-8") == text, (
-            f"validator/checks/compiled/{name} is out of date: run `rulesub schema export --compiled validator/checks/compiled`"
+            f"validator/checks/compiled/{name} is out of date: run `rulesub schema export` (README: Development)"
         )
 
 
