@@ -84,7 +84,7 @@ def test_compiled_facts_are_current() -> None:
     for name, text in compiled_files().items():
         path = COMPILED_DIR / name
         assert path.is_file() and path.read_text(encoding="utf-8") == text, (
-            f"validator/checks/compiled/{name} is out of date: run `rulesub schema export` (README: Development)"
+            f"validator/checks/compiled/{name} is out of date: see README, Development"
         )
 
 
