@@ -181,7 +181,12 @@ def validate_file(
     """One submission: its findings (waivers applied) and, when read, the submission."""
     path = Path(path)
     name = display or display_name(path)
-    result = _check_file(path, name)
+    try:
+        result = _check_file(path, name)
+    except (ValueError, ArithmeticError, RecursionError, OverflowError, UnicodeError) as e:
+        # A value no reader should have let through: this file is reported unreadable, at
+        # its start, and every other file of the batch is still checked.
+        return _unreadable(name, LoadError(name, 1, 1, f"cannot be read: {e}"))
     if result.unreadable or (result.submission is None and not result.findings):
         return result
     from validator.checks.waivers import apply_waivers
