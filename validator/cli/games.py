@@ -52,11 +52,10 @@ def _game_rows() -> list[dict[str, Any]]:
 
 
 def _print_games(rows: list[dict[str, Any]]) -> None:
-    from rich import box
     from rich.table import Table
     from rich.text import Text
 
-    t = Table(title="Declared games", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    t = Table(title="Declared games", title_justify="left")
     t.add_column("id", no_wrap=True)  # an id is typed back: never cut
     t.add_column("game, chapter", ratio=1)
     for col in ("kind", "seats", "wagers", "tables"):

@@ -106,7 +106,6 @@ def odds(
         print_json(data)
         return
     out = console()
-    out.width = max(out.width, 120)  # the exact fractions need the room
     if not selection.many:
         _single(out, results[0])
     elif wager is not None:
@@ -167,6 +166,8 @@ def _single(out: Any, r: OddsResult) -> None:
                 border_style="red",
             )
         )
+    # The exact fractions need a wide terminal; at 80 columns they are left to --format json.
+    exact = out.width >= 100
     t = Table(title_justify="left")
     for col, just in (
         ("Hand", "left"),
@@ -176,18 +177,23 @@ def _single(out: Any, r: OddsResult) -> None:
         ("Payout", "right"),
         ("Contribution", "right"),
     ):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+        if col != "Exact" or exact:
+            t.add_column(col, justify=just)  # type: ignore[arg-type]
     for c in r.categories:
-        t.add_row(
+        cells = [
             c.name,
             f"{c.combinations:,}",
             f"{float(c.probability):.8f}",
             str(c.probability),
             c.payout,
             f"{float(c.contribution):+.6f}",
-        )
-    t.add_row("Total", f"{r.total:,}", "1", "1", "", f"{float(-r.hold):+.6f}", style="bold")
+        ]
+        t.add_row(*(cells if exact else cells[:3] + cells[4:]))
+    total = ["Total", f"{r.total:,}", "1", "1", "", f"{float(-r.hold):+.6f}"]
+    t.add_row(*(total if exact else total[:3] + total[4:]), style="bold")
     out.print(t)
+    if not exact:
+        out.print(Text("exact probabilities: --format json, or 100 columns or more", style="dim"))
     rng, style = _range_text(r)
     lines = [
         ("Bonus" if r.basis == "bonus" else "Hold", _hold_text(r)),
@@ -206,14 +212,15 @@ def _single(out: Any, r: OddsResult) -> None:
         out.print(Text(note, style="italic"))
 
 
-def _summary(first: list[str]) -> Any:
+def _summary(first: list[str], exact: bool = True) -> Any:
     from rich.table import Table
 
     t = Table()
     for col in first:
-        t.add_column(col)
+        t.add_column(col, no_wrap=col in ("Paytable", "Table"))  # ids are typed back: never cut
     for col in ("Hold", "Exact hold", "Hit frequency", "Std dev", "Board's range"):
-        t.add_column(col, justify="left" if col == "Board's range" else "right")
+        if col != "Exact hold" or exact:
+            t.add_column(col, justify="left" if col == "Board's range" else "right")
     return t
 
 
@@ -224,17 +231,18 @@ def _hold_cell(r: OddsResult) -> Any:
     return Text(_pct(r.hold), style="bold white on red" if negative else "")
 
 
-def _summary_row(r: OddsResult) -> list[Any]:
+def _summary_row(r: OddsResult, exact: bool = True) -> list[Any]:
     from rich.text import Text
 
     rng, style = _range_text(r)
-    return [
+    cells = [
         _hold_cell(r),
         str(r.hold),
         _pct(r.hit_frequency),
         f"{r.std_dev:.4f}",
         Text(rng, style=style),
     ]
+    return cells if exact else cells[:1] + cells[2:]
 
 
 def _side_by_side(out: Any, results: list[OddsResult]) -> None:
@@ -243,9 +251,10 @@ def _side_by_side(out: Any, results: list[OddsResult]) -> None:
 
     r0 = results[0]
     out.print(Text(f"{r0.table_name}  {r0.game} [{r0.cite}], sorted by hold", style="bold"))
-    t = _summary(["Paytable"])
+    exact = out.width >= 100
+    t = _summary(["Paytable"], exact)
     for r in results:
-        t.add_row(r.paytable or "fixed", *_summary_row(r))
+        t.add_row(r.paytable or "fixed", *_summary_row(r, exact))
     out.print(t)
     negative = [r.paytable or "fixed" for r in results if r.basis == "wager" and r.hold < 0]
     if negative:
@@ -255,23 +264,27 @@ def _side_by_side(out: Any, results: list[OddsResult]) -> None:
                 style="bold white on red",
             )
         )
-    lines = Table(title="Payouts", title_justify="left")
-    lines.add_column("Hand")
-    lines.add_column("Combinations", justify="right")
-    for r in results:
-        lines.add_column(r.paytable or "fixed", justify="right")
     seen: dict[str, tuple[str, int]] = {}
     for r in results:
         for c in r.categories:
             if c.category != "other":
                 seen.setdefault(c.category, (c.name, c.combinations))
-    for cid, (name, n) in seen.items():
-        cells = []
-        for r in results:
-            line = next((c for c in r.categories if c.category == cid), None)
-            cells.append(line.payout if line else "—")
-        lines.add_row(name, f"{n:,}", *cells)
-    out.print(lines)
+    # As many paytables side by side as the width holds, in groups: no figure is ever cut.
+    per_group = max(1, (out.width - 34) // 11)
+    for start in range(0, len(results), per_group):
+        group = results[start : start + per_group]
+        lines = Table(title="Payouts", title_justify="left")
+        lines.add_column("Hand")
+        lines.add_column("Combinations", justify="right", no_wrap=True)
+        for r in group:
+            lines.add_column(r.paytable or "fixed", justify="right", no_wrap=True)
+        for cid, (name, n) in seen.items():
+            cells = []
+            for r in group:
+                line = next((c for c in r.categories if c.category == cid), None)
+                cells.append(line.payout if line else "—")
+            lines.add_row(name, f"{n:,}", *cells)
+        out.print(lines)
     for m in r0.meters:
         out.print(Text(f"Meter: {m.describe()}"))
     for note in r0.notes:
@@ -287,10 +300,13 @@ def _every_table(
     if not results and not not_priced:
         out.print("No wager of this game is paid on a paytable.")
         return
-    t = _summary(["Table", "Paytable"])
+    exact = out.width >= 100
+    t = _summary(["Table", "Paytable"], exact)
     for r in results:
-        name = f"{r.table_name} ({r.table})" + (" (bonus)" if r.basis == "bonus" else "")
-        t.add_row(name, r.paytable or "fixed", *_summary_row(r))
+        name = r.table + (" (bonus)" if r.basis == "bonus" else "")
+        if exact:
+            name = f"{r.table_name} ({name})"
+        t.add_row(name, r.paytable or "fixed", *_summary_row(r, exact))
     out.print(t)
     negative = [r.label for r in results if r.basis == "wager" and r.hold < 0]
     if negative:
