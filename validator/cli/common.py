@@ -25,6 +25,17 @@ def console(stderr: bool = False) -> Any:
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
+@contextmanager
+def working(message: str) -> Iterator[None]:
+    """A spinner on stderr while something slow runs (a cold compile, an enumeration); only
+    on a terminal, never in a pipe or a log."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    with console(stderr=True).status(message):
+        yield
+
+
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     """Say what is wrong on stderr and stop: never a traceback."""
     sys.stderr.write(f"rulesub: {message}\n")

@@ -25,8 +25,9 @@ def games_list(
     """Every declared game: id, name, chapter, wagers, paytables."""
     from validator import GAMES_DIR
     from validator.cache import games_digest, memo
+    from validator.cli.common import working
 
-    with readable_input():
+    with readable_input(), working("reading the game files (kept in the cache after)"):
         rows = memo("games-list", games_digest(GAMES_DIR), _game_rows)
     if format is Format.json:
         print_json(rows)

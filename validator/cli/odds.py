@@ -90,13 +90,18 @@ def odds(
             amount = parse_money(wager_amount)
         except NotationError as e:
             fail(f"--wager-amount: {e}")
+    from validator.cli.common import working
+
     try:
-        selection = select(g, wager, paytable, every)
-        results = []
-        for table_id, letter in selection.priced:
-            _, table = g.table(table_id)
-            with_meter = meters if (table.meters is not None or not selection.many) else None
-            results.append(exact_odds(g, table_id, letter, meter=with_meter, wager_amount=amount))
+        with working("enumerating every hand"):
+            selection = select(g, wager, paytable, every)
+            results = []
+            for table_id, letter in selection.priced:
+                _, table = g.table(table_id)
+                with_meter = meters if (table.meters is not None or not selection.many) else None
+                results.append(
+                    exact_odds(g, table_id, letter, meter=with_meter, wager_amount=amount)
+                )
     except OddsError as e:
         fail(str(e))
     if wager is not None and selection.many:

@@ -185,9 +185,10 @@ def rules(
     from dataclasses import asdict
 
     from validator.checks.rules import all_rules, find_rule
+    from validator.cli.common import working
     from validator.loader import did_you_mean
 
-    with readable_input():
+    with readable_input(), working("reading the game files (kept in the cache after)"):
         every = all_rules()
         if game is not None:
             from validator.checks.facts import known_games
