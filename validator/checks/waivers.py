@@ -92,7 +92,12 @@ def apply_waivers(
     config_source: str,
 ) -> tuple[list[Finding], list[Suppressed]]:
     """Split ``findings`` into those that stand and those waived; add the waivers' own."""
+    from validator.checks.codes import redirect
+
     waivers, problems = inline_waivers(text, file)
+    for w in waivers:  # a waiver written with a code since renamed still waives it
+        w.codes = tuple(redirect(c) for c in w.codes)
+    configured = [ConfigWaiver(c.pattern, redirect(c.code), c.reason) for c in configured]
     standing: list[Finding] = []
     suppressed: list[Suppressed] = []
     for f in findings:

@@ -214,6 +214,13 @@ def rules(
         return
     rule = find_rule(code)
     if rule is None:
+        from validator.checks.codes import redirect
+
+        renamed = redirect(code)
+        rule = find_rule(renamed) if renamed != code else None
+        if rule is not None:
+            sys.stderr.write(f"rulesub: {code} was renamed {renamed}\n")
+    if rule is None:
         fail(f"no finding code {code!r}{did_you_mean(code, [r.code for r in every])}")
     if format is Format.json:
         print_json(asdict(rule))

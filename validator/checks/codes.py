@@ -1,0 +1,62 @@
+"""The committed table of every finding code, and the redirects of renamed ones (as ruff's).
+
+A finding code is an interface: a waiver, a CI filter or a SARIF baseline names it. So every
+code rulesub can report is listed in ``codes.json`` beside this module, and a code that
+disappears must leave a redirect to the code that replaced it; a test holds the table to the
+rules (``tests/test_codes.py``). ``rulesub rules OLD`` and the waivers follow redirects.
+
+    python -m validator.checks.codes     # rewrite the table from the rules (redirects kept)
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+TABLE = Path(__file__).resolve().parent / "codes.json"
+
+
+@cache
+def table() -> dict[str, Any]:
+    try:
+        data = json.loads(TABLE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    return {"codes": data.get("codes", {}), "redirects": data.get("redirects", {})}
+
+
+def redirect(code: str) -> str:
+    """The code ``code`` is now known as (itself when it was never renamed)."""
+    seen = {code}
+    redirects = table()["redirects"]
+    while code in redirects:
+        code = redirects[code]
+        if code in seen:  # a cycle would be a broken table: stop where it closes
+            break
+        seen.add(code)
+    return code
+
+
+def current_codes() -> dict[str, str]:
+    """code → severity, for every rule rulesub has now."""
+    from validator.checks.rules import all_rules
+
+    return {r.code: r.severity for r in all_rules()}
+
+
+def main() -> None:
+    from validator.files import write_whole
+
+    redirects = table()["redirects"]
+    data = {
+        "codes": dict(sorted(current_codes().items())),
+        "redirects": dict(sorted(redirects.items())),
+    }
+    write_whole(TABLE, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    print(f"wrote {TABLE.name}: {len(data['codes'])} codes, {len(redirects)} redirects")
+
+
+if __name__ == "__main__":
+    main()
