@@ -113,7 +113,7 @@ def validate(
             + ", ".join(map(str, paths))
             + " (a Rules Submission is a YAML file with a top-level `rulesub:` key)"
         )
-    with _game_files_readable(), _progress(len(found.files)) as advance:
+    with readable_input(), _progress(len(found.files)) as advance:
         report = validate_paths(found.files, settings, progress=advance)
     report.skipped = found.skipped
     for result in report.files:
@@ -145,28 +145,6 @@ def _progress(total: int) -> Iterator[Callable[[], None] | None]:
     with Progress(transient=True) as bar:
         task = bar.add_task("validating", total=total)
         yield lambda: bar.advance(task)
-
-
-@contextmanager
-def _game_files_readable() -> Iterator[None]:
-    """A broken game file (ours, not the user's) stops the command with its errors, exit 2.
-
-    Unlike ``readable_input`` this imports the game registry only if it was loaded: the
-    validator starts from the compiled facts and must not pay for the models otherwise.
-    """
-    try:
-        yield
-    except Exception as e:
-        registry = sys.modules.get("validator.model.registry")
-        if registry is not None and isinstance(e, registry.GameFileError):
-            for err in e.errors:
-                sys.stderr.write(f"{err}\n")
-            raise typer.Exit(EXIT_USAGE) from None
-        from validator import NoGamesError
-
-        if isinstance(e, NoGamesError):
-            fail(str(e))
-        raise
 
 
 @app.command("rules")
