@@ -314,3 +314,61 @@ def test_compiled_games_are_cached_by_content(tmp_path: Path) -> None:
     second = rulesub("--games", str(games), "games", "list", "--format", "json", env=env)
     names = {g["id"]: g["name"] for g in json.loads(second.stdout)}
     assert names["lunar-poker"] == "Lunar Poker Renamed"
+
+
+# -- the smaller things a new user met ---------------------------------------------------------
+
+
+def test_play_and_simulate_refuse_a_missing_table_up_front() -> None:
+    """§ 677a.12(c)'s Bad Beat table is missing from the copy: without a submission stating
+    it, Heads-Up Hold 'Em cannot be dealt, and says so before dealing."""
+    for args in (
+        ("play", "wpt-heads-up-holdem"),
+        ("simulate", "wpt-heads-up-holdem", "--rounds", "5"),
+    ):
+        done = rulesub(*args)
+        assert done.returncode == 2 and "§ 677a.12(c)" in done.stderr, args
+        assert "custom_paytables" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_play_quiet_needs_a_log() -> None:
+    done = rulesub("play", "four-card-poker", "--quiet")
+    assert done.returncode == 2 and "--log" in done.stderr
+
+
+def test_a_play_log_of_any_name_replays(tmp_path: Path) -> None:
+    missing = rulesub("play", "four-card-poker", "--log", str(tmp_path / "x[" / "]" / "l.txt"))
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+    (tmp_path / "x[" / "]").mkdir(parents=True)
+    log = tmp_path / "x[" / "]" / "log.txt"  # a path that reads as rich markup: x[/]/log.txt
+    played = rulesub("play", "four-card-poker", "--rounds", "2", "--log", str(log))
+    assert played.returncode == 0, played.stderr
+    assert "x[/]/log.txt" in played.stdout
+    replay = rulesub("settle", str(log), "--round", "2", "--format", "json")
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["game"] == "four-card-poker"
+
+
+def test_settle_says_the_submission_does_not_offer_the_wager(tmp_path: Path) -> None:
+    (tmp_path / "sub.yaml").write_text((EXAMPLES / "four-card-poker.yaml").read_text())
+    round_file = tmp_path / "round.yaml"
+    round_file.write_text(
+        "game: four-card-poker\nrulesub: sub.yaml\nseats:\n"
+        "  - wagers: {ante: 10, five_card_progressive: 1}\n"
+        "    cards: [AS, AD, 7C, 4H, 2S]\n    actions: [play 2x]\n"
+        "dealer: [QS, QD, 8S, 8D, 3H, 6C]\n"
+    )
+    done = rulesub("settle", str(round_file))
+    assert done.returncode == 2
+    assert "does not offer the Five-Card Progressive" in done.stderr
+    assert "give `rulesub:`" not in done.stderr
+
+
+def test_money_is_printed_one_way() -> None:
+    from decimal import Decimal
+
+    from validator.model.notation import format_money
+
+    assert format_money(Decimal("-238470")) == "-$238,470"
+    assert format_money(Decimal("14455.948075")) == "$14,455.95"
+    assert format_money(Decimal("1000.5")) == "$1,000.50"

@@ -107,8 +107,11 @@ def apply_waivers(
         ) or next((w for w in waivers if w.whole_file and f.code in w.codes), None)
         if hit is not None:
             hit.used.add(f.code)
-            kind = "file" if hit.whole_file else "inline"
-            suppressed.append(Suppressed(f, hit.reason, kind, f"{file}:{hit.line}"))
+            suppressed.append(
+                Suppressed(
+                    f, hit.reason, "file" if hit.whole_file else "inline", f"{file}:{hit.line}"
+                )
+            )
             continue
         rule = next((c for c in configured if c.code == f.code), None)
         if rule is not None:

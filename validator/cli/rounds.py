@@ -210,6 +210,8 @@ def play(
 
     if quiet and log is None:
         fail("--quiet prints nothing without --log FILE: give a log to write, or drop --quiet")
+    if log is not None and not (log.parent if str(log.parent) else Path(".")).is_dir():
+        fail(f"--log {log}: the directory {log.parent} does not exist")
     if is_nonbanking(game):  # nonbanking Poker: a session of hands, button moving
         play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet)
         return

@@ -43,6 +43,8 @@ def signage(
     """
     from validator.signage.checked import check_submission, describe
 
+    if submission.is_dir():
+        fail(f"{submission} is a directory: give one Rules Submission file (signs are per table)")
     if not submission.is_file():
         fail(f"{submission}: no such file")
     if out is not None and not out.parent.is_dir():

@@ -102,7 +102,15 @@ def _offer_what_was_wagered(
     d = game.definition
     for spot in wagered:
         wid = spot.split(".", 1)[0]
-        if wid in d.wagers and d.wagers[wid].optional:
+        if wid in d.wagers and d.wagers[wid].optional and wid not in cfg.offered:
+            if cfg.source != "defaults":  # the round is played under a submission
+                offered = ", ".join(sorted(cfg.offered)) or "no optional wager"
+                raise RoundError(
+                    f"the Rules Submission {cfg.source} does not offer the "
+                    f"{d.wagers[wid].name} (it offers {offered}); a round at its table "
+                    "cannot hold that wager",
+                    "/rulesub",
+                )
             cfg.offered.add(wid)
         if wid not in d.wagers:
             continue
