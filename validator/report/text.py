@@ -60,8 +60,14 @@ def _wrap(text: str, width: int | None, indent: str) -> list[str]:
 
 
 def finding_lines(f: Any, width: int | None) -> list[str]:
-    """One finding as the concise report prints it (plain text)."""
-    head = f"{f.location}: {f.severity} {f.code} {f.message}"
+    """One finding as the concise report prints it (plain text). Where it fits, the first
+    line always holds the place, the severity and the code together."""
+    lead = f"{f.location}: {f.severity} {f.code}"
+    if width is not None and len(lead) <= width:
+        lead = lead.replace(" ", "\u00a0")
+    elif width is not None:
+        lead = f"{f.location}:\u00a0{f.severity} {f.code}"
+    head = f"{lead} {f.message}"
     if f.cite:
         head += f" [{f.cite}]"
     lines = _wrap(head, width, "    ")
