@@ -84,7 +84,7 @@ def _options(
 
 
 #: Command modules, in the order their commands are listed in --help.
-COMMAND_MODULES = ("validate", "games", "odds", "rounds", "diff", "signage")
+COMMAND_MODULES = ("validate", "games", "odds", "rounds", "diff", "signage", "store")
 
 for _name in COMMAND_MODULES:
     importlib.import_module(f"validator.cli.{_name}")
