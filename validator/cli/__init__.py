@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+
 def _plain_help() -> None:
     """Help in plain words: a parameter with a metavar (FILE, GAME, N, …) shows no Python type
     beside it (``<list[Path]>``, ``<str>``); a choice still lists its choices."""
@@ -84,7 +85,17 @@ def _options(
 
 
 #: Command modules, in the order their commands are listed in --help.
-COMMAND_MODULES = ("validate", "games", "odds", "rounds", "diff", "signage", "store")
+COMMAND_MODULES = (
+    "validate",
+    "games",
+    "odds",
+    "rounds",
+    "diff",
+    "signage",
+    "store",
+    "users",
+    "serve",
+)
 
 for _name in COMMAND_MODULES:
     importlib.import_module(f"validator.cli.{_name}")
