@@ -87,10 +87,12 @@ class Web:
             return None
         return account
 
-    def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
+    def render(
+        self, request: Request, template: str, status: int = 200, **context: Any
+    ) -> Response:
         account = request.scope.get("account")
         flash = request.session.pop("flash", None) if "session" in request.scope else None
-        html = self.templates.get_template(name).render(
+        html = self.templates.get_template(template).render(
             account=account,
             csrf=csrf_token(request),
             csrf_field=CSRF_FIELD,
