@@ -17,15 +17,11 @@ import datetime as dt
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from webtools import EXAMPLE, FLAWED, PASSWORDS
+from webtools import EXAMPLE, FLAWED, PASSWORDS, served
 
 from validator.signage.checked import check_submission
 from validator.store import Store
@@ -43,24 +39,6 @@ selenium = pytest.importorskip("selenium", reason="selenium is in the test extra
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"rulesub serve stopped: {proc.stderr.read().decode()}")  # type: ignore[union-attr]
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise AssertionError("rulesub serve did not listen in time")
 
 
 @pytest.fixture(scope="module")
@@ -90,30 +68,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Stor
     )
     approved = store.record(older, "cas", display="hcf-2026.yaml").id
     store.approve(approved, "rev", on=dt.date(2026, 12, 1))
-    port = free_port()
-    env = {**os.environ, "RULESUB_SECRET_KEY": "browser-test-key"}
-    rulesub = Path(sys.executable).parent / "rulesub"
-    proc = subprocess.Popen(
-        [str(rulesub) if rulesub.exists() else "rulesub", "serve", "--db", db,
-         "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        wait_for(port, proc)
-        yield f"http://127.0.0.1:{port}", store, approved
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with served(db) as base:
+        yield base, store, approved
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM  # type: ignore[assignment]
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                "--window-size=1280,1000", "--disable-gpu"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1000",
+        "--disable-gpu",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.set_page_load_timeout(60)
@@ -168,8 +137,7 @@ def test_officer_files_reviewer_approves_and_prints_signs(
     flawed_id = file_submission(driver, base, flawed)
     expected = sorted((f.line, f.code) for f in check_submission(flawed).findings)
     rows = driver.find_elements(By.CSS_SELECTOR, "tr.finding")
-    shown = sorted((int(r.get_attribute("data-line")), r.get_attribute("data-code"))
-                   for r in rows)
+    shown = sorted((int(r.get_attribute("data-line")), r.get_attribute("data-code")) for r in rows)
     assert shown == expected and len(shown) == 3
     for r in rows:  # each finding row follows the source line it names
         above = r.find_element(By.XPATH, "preceding-sibling::tr[@id][1]")
@@ -193,6 +161,8 @@ def test_officer_files_reviewer_approves_and_prints_signs(
     driver.find_element(By.ID, "reject").click()
     assert "rejected by rev" in driver.find_element(By.ID, "flash").text
     driver.get(f"{base}/submissions/{fixed_id}")
+    # an approval date before the submission's effective date, whenever the test runs
+    driver.execute_script("document.getElementById('on').value = '2026-12-20'")
     driver.find_element(By.ID, "note").send_keys("signs checked")
     driver.find_element(By.ID, "approve").click()
     flash = driver.find_element(By.ID, "flash").text

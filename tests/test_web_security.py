@@ -134,8 +134,18 @@ def test_casino_api_reads_only_its_own(app, office: Office) -> None:
     api = TestClient(app, headers={"Authorization": f"Bearer {token}"})
     listed = api.get("/api/submissions").json()
     assert [e["id"] for e in listed] == [office.ids["example"]]
-    contract = {"id", "facility", "game", "effective", "status", "recorded_at",
-                "recorded_by", "approved_by", "approved_on", "sha256"}
+    contract = {
+        "id",
+        "facility",
+        "game",
+        "effective",
+        "status",
+        "recorded_at",
+        "recorded_by",
+        "approved_by",
+        "approved_on",
+        "sha256",
+    }
     assert contract <= set(listed[0])
     assert api.get(f"/api/submissions/{office.ids['harbour']}").status_code == 404
     assert api.get(f"/api/submissions/{office.ids['example']}").json()["findings_recorded"] == []
@@ -154,9 +164,11 @@ def test_post_without_csrf_token_is_refused_on_every_form(app, office: Office) -
     assert {"/login", "/logout", "/upload", f"/submissions/{sid}/approve"} <= set(posts)
     for path in posts:
         for data in ({}, {"csrf": "forged-token-forged-token-forged"}):
-            answer = client.post(path, data={**data, "reason": "x", "name": "rev",
-                                             "password": PASSWORDS["rev"]},
-                                 follow_redirects=False)
+            answer = client.post(
+                path,
+                data={**data, "reason": "x", "name": "rev", "password": PASSWORDS["rev"]},
+                follow_redirects=False,
+            )
             assert answer.status_code == 403, (path, data)
     assert office.store.get(sid).status == "submitted"
     assert client.get("/").status_code == 200  # still signed in: the logout was refused
@@ -167,8 +179,7 @@ def test_wrong_password_refused_and_repeated_failures_slowed(office: Office) -> 
     an attempt inside the wait is answered 429 without trying the password, even the
     right one."""
     clock = Clock()
-    app = create_app(office.db, secret="s", throttle=LoginThrottle(free=5, base=1.0,
-                                                                     clock=clock))
+    app = create_app(office.db, secret="s", throttle=LoginThrottle(free=5, base=1.0, clock=clock))
     client = TestClient(app)
     for _ in range(5):
         answer = sign_in(client, "view", "wrong-password")
@@ -205,8 +216,15 @@ def test_markup_in_a_submission_renders_as_text(app, office: Office, tmp_path: P
     path.write_text(text, encoding="utf-8")
     sid = office.store.record(path, "rev", display="<img src=x onerror=alert(3)>.yaml").id
     client = client_as(app, "rev")
-    pages = ["/", "/submissions", f"/submissions/{sid}", f"/submissions/{sid}/diff",
-             f"/submissions/{sid}/math", f"/submissions/{sid}/signs", "/audit"]
+    pages = [
+        "/",
+        "/submissions",
+        f"/submissions/{sid}",
+        f"/submissions/{sid}/diff",
+        f"/submissions/{sid}/math",
+        f"/submissions/{sid}/signs",
+        "/audit",
+    ]
     for page in pages:
         answer = client.get(page)
         assert answer.status_code == 200, page
@@ -227,9 +245,11 @@ def test_approval_is_in_the_audit_log_with_the_account(tmp_path: Path) -> None:
     app = create_app(office.db, secret="s")
     client = client_as(app, "rev")
     sid = office.ids["example"]
-    answer = client.post(f"/submissions/{sid}/approve",
-                         data={"csrf": token_of(client), "note": "checked at the table"},
-                         follow_redirects=False)
+    answer = client.post(
+        f"/submissions/{sid}/approve",
+        data={"csrf": token_of(client), "note": "checked at the table", "on": "2026-12-20"},
+        follow_redirects=False,
+    )
     assert answer.status_code == 303
     row = office.store.get(sid)
     assert (row.status, row.approved_by) == ("approved", "rev")
@@ -243,8 +263,14 @@ def test_approval_is_in_the_audit_log_with_the_account(tmp_path: Path) -> None:
 def test_open_redirect_is_refused(app) -> None:  # type: ignore[no-untyped-def]
     client = TestClient(app)
     page = client.get("/login?next=https://elsewhere.example/")
-    answer = client.post("/login", data={"csrf": csrf_of(page.text), "name": "view",
-                                         "password": PASSWORDS["view"],
-                                         "next": "//elsewhere.example/"},
-                         follow_redirects=False)
+    answer = client.post(
+        "/login",
+        data={
+            "csrf": csrf_of(page.text),
+            "name": "view",
+            "password": PASSWORDS["view"],
+            "next": "//elsewhere.example/",
+        },
+        follow_redirects=False,
+    )
     assert answer.status_code == 303 and answer.headers["location"] == "/"

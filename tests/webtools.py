@@ -3,7 +3,14 @@ sign in and post forms as a browser would (with the session's CSRF token)."""
 
 from __future__ import annotations
 
+import os
 import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,9 +50,22 @@ def other_holders_submission(tmp: Path) -> Path:
     return path
 
 
+_HASHES: dict[str, str] = {}
+_hash_password = acct.hash_password
+
+
+def _memo_hash(password: str) -> str:
+    """argon2 costs most of a second on a busy machine: each test password is hashed once
+    per test run (a real argon2id hash, with its salt), then reused by every office."""
+    if password not in _HASHES:
+        _HASHES[password] = _hash_password(password)
+    return _HASHES[password]
+
+
 def make_office(tmp: Path) -> Office:
     db = str(tmp / "office.sqlite3")
     store = Store(db)
+    acct.hash_password = _memo_hash  # type: ignore[assignment]
     acct.add(store, "rev", "reviewer", PASSWORDS["rev"], by="test")
     acct.add(store, "view", "viewer", PASSWORDS["view"], by="test")
     acct.add(store, "cas", "casino", PASSWORDS["cas"], holder=HOLDER, by="test")
@@ -71,8 +91,12 @@ def sign_in(client, name: str, password: str | None = None):  # type: ignore[no-
     page = client.get("/login")
     return client.post(
         "/login",
-        data={"csrf": csrf_of(page.text), "name": name,
-              "password": PASSWORDS[name] if password is None else password, "next": "/"},
+        data={
+            "csrf": csrf_of(page.text),
+            "name": name,
+            "password": PASSWORDS[name] if password is None else password,
+            "next": "/",
+        },
         follow_redirects=False,
     )
 
@@ -80,3 +104,45 @@ def sign_in(client, name: str, password: str | None = None):  # type: ignore[no-
 def token_of(client) -> str:  # type: ignore[no-untyped-def]
     """The signed-in session's CSRF token, as its pages carry it."""
     return csrf_of(client.get("/").text)
+
+
+RULESUB = [sys.executable, "-c", "from validator.cli import main; main()"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def served(db: str, seconds: float = 60.0) -> Iterator[str]:
+    """``rulesub serve --db DB`` on a free port of 127.0.0.1, as its base URL; stopped
+    after."""
+    port = free_port()
+    env = {**os.environ, "RULESUB_SECRET_KEY": "test-server-key"}
+    proc = subprocess.Popen(
+        [*RULESUB, "serve", "--db", db, "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + seconds
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"rulesub serve stopped: {proc.stderr.read().decode()}")  # type: ignore[union-attr]
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if time.monotonic() > deadline:
+                raise AssertionError("rulesub serve did not listen in time")
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -38,19 +38,27 @@ class Packs:
         self.store = store
         self._cache: OrderedDict[tuple[str, str | None], Any] = OrderedDict()
         self._lock = threading.Lock()
+        self._building: dict[tuple[str, str | None], threading.Lock] = {}
 
     def pack(self, row: Any) -> Any:
+        """The pack of ``row``: built once, however many requests ask for it at once."""
         old = counterpart(self.store, row)
         key = (row.sha256, None if old is None else old.sha256)
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        built = build(row, old)
-        with self._lock:
-            self._cache[key] = built
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
+            building = self._building.setdefault(key, threading.Lock())
+        with building:  # the others wait for the first to build it
+            with self._lock:
+                if key in self._cache:
+                    return self._cache[key]
+            built = build(row, old)
+            with self._lock:
+                self._cache[key] = built
+                self._building.pop(key, None)
+                while len(self._cache) > CACHE_SIZE:
+                    self._cache.popitem(last=False)
         return built
 
 
