@@ -175,8 +175,18 @@ def test_waived_findings_are_listed_with_their_reasons(db: str) -> None:
 
 def test_waiving_a_finding_the_submission_does_not_have_is_wrong_usage(db: str) -> None:
     rid = record(db, HCF)
-    out = cli("approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE,
-              "--waive", "high-card-flush/nothing=because", "--db", db)  # fmt: skip
+    out = cli(
+        "approve",
+        str(rid),
+        "--by",
+        "R",
+        "--date",
+        BEFORE_EFFECTIVE,
+        "--waive",
+        "high-card-flush/nothing=because",
+        "--db",
+        db,
+    )
     assert out.exit_code == 2
     assert "no such finding" in out.stderr
 
@@ -199,13 +209,29 @@ def test_approval_supersedes_the_approved_submission_from_its_effective_date(
     db: str, tmp_path: Path
 ) -> None:
     first = record(db, HCF)
-    assert cli("approve", str(first), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db)\
-        .exit_code == 0  # fmt: skip
-    later = amended(HCF, tmp_path / "hcf-2.yaml", ("2027-01-01", "2027-07-01"),
-                    ("flush_bonus: E", "flush_bonus: A"))  # fmt: skip
+    assert (
+        cli("approve", str(first), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db).exit_code
+        == 0
+    )
+    later = amended(
+        HCF,
+        tmp_path / "hcf-2.yaml",
+        ("2027-01-01", "2027-07-01"),
+        ("flush_bonus: E", "flush_bonus: A"),
+    )
     second = record(db, later)
-    out = cli("approve", str(second), "--by", "S", "--date", BEFORE_EFFECTIVE, "--db", db,
-              "--format", "json")  # fmt: skip
+    out = cli(
+        "approve",
+        str(second),
+        "--by",
+        "S",
+        "--date",
+        BEFORE_EFFECTIVE,
+        "--db",
+        db,
+        "--format",
+        "json",
+    )
     assert out.exit_code == 0, out.stderr
     assert as_json(out)["superseded"] == [first]
     rows = {r["id"]: r for r in as_json(cli("history", "--db", db, "--format", "json"))}
@@ -222,8 +248,10 @@ def test_an_approval_for_an_earlier_date_leaves_a_later_one_approved(
     later = record(db, amended(HCF, tmp_path / "later.yaml", ("2027-01-01", "2027-07-01")))
     earlier = record(db, HCF)
     for rid in (later, earlier):
-        assert cli("approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db)\
-            .exit_code == 0  # fmt: skip
+        assert (
+            cli("approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db).exit_code
+            == 0
+        )
     rows = {r["id"]: r["status"] for r in as_json(cli("history", "--db", db, "--format", "json"))}
     assert rows == {later: "approved", earlier: "approved"}
 
@@ -231,8 +259,9 @@ def test_an_approval_for_an_earlier_date_leaves_a_later_one_approved(
 def test_a_second_approval_for_the_same_date_is_refused(db: str, tmp_path: Path) -> None:
     one = record(db, HCF)
     two = record(db, amended(HCF, tmp_path / "two.yaml", ("flush_bonus: E", "flush_bonus: A")))
-    assert cli("approve", str(one), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db)\
-        .exit_code == 0  # fmt: skip
+    assert (
+        cli("approve", str(one), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db).exit_code == 0
+    )
     out = cli("approve", str(two), "--by", "S", "--date", BEFORE_EFFECTIVE, "--db", db)
     assert out.exit_code == 1
     assert "another approval already holds Example Downs, high-card-flush from 2027-01-01" in (
@@ -246,8 +275,9 @@ def test_one_approval_per_date_is_a_database_constraint(store: Store, tmp_path: 
     """Not a check in Python: writing two approved rows for one facility, game and effective
     date straight into the table is refused by the database itself."""
     a = store.record(HCF, "x").id
-    b = store.record(amended(HCF, tmp_path / "b.yaml", ("flush_bonus: E", "flush_bonus: A")),
-                     "x").id  # fmt: skip
+    b = store.record(
+        amended(HCF, tmp_path / "b.yaml", ("flush_bonus: E", "flush_bonus: A")), "x"
+    ).id
     with store.engine.connect() as conn, conn.begin():
         conn.execute(update(submissions).where(submissions.c.id == a).values(status="approved"))
     with pytest.raises(sa_exc.IntegrityError), store.engine.connect() as conn, conn.begin():
@@ -256,8 +286,18 @@ def test_one_approval_per_date_is_a_database_constraint(store: Store, tmp_path: 
 
 def test_reject_then_approve_is_refused(db: str) -> None:
     rid = record(db, HCF)
-    out = cli("reject", str(rid), "--by", "R", "--reason", "Flush Bonus table not in force",
-              "--db", db, "--format", "json")  # fmt: skip
+    out = cli(
+        "reject",
+        str(rid),
+        "--by",
+        "R",
+        "--reason",
+        "Flush Bonus table not in force",
+        "--db",
+        db,
+        "--format",
+        "json",
+    )
     assert out.exit_code == 0
     assert as_json(out)["status"] == "rejected"
     again = cli("approve", str(rid), "--by", "S", "--date", BEFORE_EFFECTIVE, "--db", db)
@@ -268,8 +308,11 @@ def test_reject_then_approve_is_refused(db: str) -> None:
 
 def test_an_unknown_submission_is_unreadable_input(db: str) -> None:
     record(db, HCF)
-    for args in (("approve", "99", "--by", "R"), ("reject", "99", "--by", "R", "--reason", "x"),
-                 ("show", "99")):  # fmt: skip
+    for args in (
+        ("approve", "99", "--by", "R"),
+        ("reject", "99", "--by", "R", "--reason", "x"),
+        ("show", "99"),
+    ):
         out = cli(*args, "--db", db)
         assert out.exit_code == 2
         assert "no submission 99" in out.stderr
@@ -281,8 +324,9 @@ def test_an_unknown_submission_is_unreadable_input(db: str) -> None:
 def test_history_lists_the_contracts_fields_and_filters(db: str, tmp_path: Path) -> None:
     h = record(db, HCF)
     f = record(db, FCP)
-    other = record(db, amended(HCF, tmp_path / "o.yaml", ("facility: Example Downs",
-                                                          "facility: Riverside")))  # fmt: skip
+    other = record(
+        db, amended(HCF, tmp_path / "o.yaml", ("facility: Example Downs", "facility: Riverside"))
+    )
     cli("approve", str(h), "--by", "R. Officer", "--date", BEFORE_EFFECTIVE, "--db", db)
     every = as_json(cli("history", "--db", db, "--format", "json"))
     assert [r["id"] for r in every] == [f, h, other]  # by facility, game, effective
@@ -292,8 +336,19 @@ def test_history_lists_the_contracts_fields_and_filters(db: str, tmp_path: Path)
         dt.datetime.fromisoformat(row["recorded_at"])
     approved = next(r for r in every if r["id"] == h)
     assert (approved["approved_by"], approved["approved_on"]) == ("R. Officer", BEFORE_EFFECTIVE)
-    only = as_json(cli("history", "--game", "high-card-flush", "--facility", "Example Downs",
-                       "--db", db, "--format", "json"))  # fmt: skip
+    only = as_json(
+        cli(
+            "history",
+            "--game",
+            "high-card-flush",
+            "--facility",
+            "Example Downs",
+            "--db",
+            db,
+            "--format",
+            "json",
+        )
+    )
     assert [r["id"] for r in only] == [h]
     text_out = cli("history", "--db", db).stdout
     assert "approved by R. Officer on 2026-12-01" in text_out
@@ -343,8 +398,11 @@ def test_the_retention_period_is_configurable(db: str) -> None:
     cli("reject", str(rid), "--by", "R", "--reason", "x", "--db", db)
     before = (dt.date.today() - dt.timedelta(days=400)).isoformat()
     assert cli("purge", "--before", before, "--db", db).exit_code == 1
-    out = CliRunner().invoke(app, ["purge", "--before", before, "--db", db, "--format", "json"],
-                             env={"RULESUB_RETENTION_YEARS": "1"})  # fmt: skip
+    out = CliRunner().invoke(
+        app,
+        ["purge", "--before", before, "--db", db, "--format", "json"],
+        env={"RULESUB_RETENTION_YEARS": "1"},
+    )
     assert out.exit_code == 0, out.stderr
     assert as_json(out) == {"purged": []}  # rejected today: nothing ended that long ago
 

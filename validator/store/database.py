@@ -71,9 +71,12 @@ def describe(url: str) -> str:
 
 
 def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database (``file:…?mode=ro&uri=true`` URLs included)."""
     u = make_url(url)
     if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
         return None
+    if u.query.get("uri") == "true" and u.database.startswith("file:"):
+        return Path(u.database.removeprefix("file:"))
     return Path(u.database)
 
 
