@@ -485,6 +485,7 @@ def test_the_migrations_are_package_data_found_from_the_package() -> None:
     assert migrate.MIGRATIONS.parent == Path(migrate.__file__).resolve().parent
     assert (migrate.MIGRATIONS / "env.py").is_file()
     assert migrate.known_revisions() == ["0001"]
+    assert migrate.script_head() == migrate.head() == migrate.SCHEMA_REVISION
     pyproject = (PROJECT_ROOT / "pyproject.toml").read_text()
     for pattern in ("store/migrations/*.py", "store/migrations/versions/*.py"):
         assert pattern in pyproject
