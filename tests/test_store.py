@@ -509,3 +509,29 @@ def test_the_default_database_is_in_the_users_data_directory(
     assert resolve_url("postgresql://u:p@h/d").startswith("postgresql+psycopg://")
     with pytest.raises(StoreError):
         resolve_url("mysql://u@h/d")
+
+
+def test_an_approval_is_decided_on_the_regulation_in_force(db: str, tmp_path: Path) -> None:
+    """Recorded clean; the game file then changes (here: a table of five positions, not
+    six, § 678a.2(a) as a later amendment might read): the approval re-checks the stored
+    bytes against the regulation in force and refuses; under the unchanged game files the
+    stored findings stand and it is approved."""
+    import shutil
+
+    from store_db import rulesub
+
+    games = tmp_path / "games"
+    shutil.copytree(PROJECT_ROOT / "games", games)
+    hcf_game = games / "high-card-flush.yaml"
+    text_ = hcf_game.read_text(encoding="utf-8")
+    assert "  max_positions: 6\n" in text_
+    hcf_game.write_text(text_.replace("  max_positions: 6\n", "  max_positions: 5\n"), "utf-8")
+    rid = record(db, HCF)
+    amended_rules = {"RULESUB_GAMES_DIR": str(games)}
+    refused = rulesub(
+        "approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db, env=amended_rules
+    )
+    assert refused.returncode == 1, refused.stderr
+    assert "high-card-flush/max-positions" in refused.stderr
+    approved = rulesub("approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db)
+    assert approved.returncode == 0, approved.stderr

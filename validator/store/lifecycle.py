@@ -177,8 +177,8 @@ class Store:
         except OSError as e:
             raise StoreError(f"{path}: {e.strerror or e}") from None
         name = display or str(path)
-        findings, data = _check(path, name)
-        facility, game, effective = _key(data, name)
+        findings, data = check_file(path, name)
+        facility, game, effective = filing_key(data, name)
         sha = hashlib.sha256(content).hexdigest()
         version = regulation_version(game)
         c = counts(findings)
@@ -496,7 +496,7 @@ def regulation_version(game_id: str) -> str:
     return digest(game_id)
 
 
-def _check(path: Path, name: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def check_file(path: Path, name: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The validator's findings (as ``rulesub validate --format json`` gives them) and the
     submission's data; an unreadable file is a ``StoreError``."""
     from validator.signage.checked import check_submission, describe
@@ -513,7 +513,7 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _key(data: dict[str, Any], name: str) -> tuple[str, str, dt.date]:
+def filing_key(data: dict[str, Any], name: str) -> tuple[str, str, dt.date]:
     """The facility, game and effective date a filing is kept under."""
     facility, game, effective = data.get("facility"), data.get("game"), data.get("effective")
     missing = [
@@ -560,7 +560,7 @@ def _findings_now(row: Row[Any]) -> list[dict[str, Any]]:
     the one they were checked against, else a fresh check of the stored bytes."""
     if regulation_version(row.game) == row.regulation_version:
         return list(json.loads(row.findings))
-    findings, _ = _with_file(row.content, row.filename, lambda p: _check(p, row.filename))
+    findings, _ = _with_file(row.content, row.filename, lambda p: check_file(p, row.filename))
     return list(findings)
 
 
