@@ -215,17 +215,20 @@ def variants(tmp_path: Path, prefix: str, n: int) -> list[Path]:
 
 
 def test_a_killed_record_leaves_no_half_record(db: str, tmp_path: Path) -> None:
-    """``record`` processes killed (SIGKILL) at moments spread over their work: every
-    filing stored is whole, with its audit entry; none is half there."""
+    """``record`` processes killed (SIGKILL) in the middle of their work, at moments
+    spread over a record's transaction: every filing stored is whole, with its audit
+    entry; none is half there."""
     Store(db).upgrade("setup")
     killed = 0
-    for attempt, delay in enumerate((1.2, 1.6, 2.0, 2.4)):
+    for attempt, delay in enumerate((0.0, 0.013, 0.029, 0.047, 0.071, 0.11)):
         files = variants(tmp_path, f"k{attempt}", 40)
         proc = subprocess.Popen(
             [sys.executable, "-c", RECORD_LOOP, db, *map(str, files)],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
+        assert proc.stdout is not None
+        proc.stdout.readline()  # one record committed: the process is at work
         time.sleep(delay)
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
@@ -233,7 +236,7 @@ def test_a_killed_record_leaves_no_half_record(db: str, tmp_path: Path) -> None:
         proc.communicate(timeout=60)
     assert killed > 0, "no process was still working when killed: lengthen the loop"
     stored = consistent(db)
-    assert 0 < stored < 4 * 40
+    assert 6 <= stored < 6 * 40
 
 
 # -- several processes at once -------------------------------------------------------------------

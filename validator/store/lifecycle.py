@@ -35,11 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, and_, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Row, and_, delete, insert, select, text, update
 from sqlalchemy import exc as sa_exc
 
 from validator.store import migrate
 from validator.store.database import (
+    READING,
     StoreError,
     describe,
     make_engine,
@@ -149,11 +150,15 @@ class Store:
         return describe(self.url)
 
     @contextmanager
-    def transaction(self) -> Iterator[Connection]:
-        """One transaction on a database of this rulesub's schema."""
-        with translated(self.url), self.engine.connect() as conn, conn.begin():
-            migrate.check(conn, self.url)
-            yield conn
+    def transaction(self, *, reading: bool = False) -> Iterator[Connection]:
+        """One transaction on a database of this rulesub's schema; ``reading``: one that
+        only reads (on SQLite it takes no write lock)."""
+        with translated(self.url), self.engine.connect() as conn:
+            if reading:
+                conn = conn.execution_options(**{READING: True})
+            with conn.begin():
+                migrate.check(conn, self.url)
+                yield conn
 
     def upgrade(self, by: str) -> tuple[str | None, str]:
         with translated(self.url), self.engine.connect() as conn, conn.begin():
@@ -241,6 +246,7 @@ class Store:
             with self.transaction() as conn:
                 row = self._pending(conn, submission_id, "approve")
                 held = f"{row.facility}, {row.game} from {row.effective}"
+                _one_approver(conn, row.facility, row.game)
                 findings = _findings_now(row)
                 if row.effective < on:
                     findings.append(_effective_finding(row, on))
@@ -364,7 +370,7 @@ class Store:
     # -- reading -----------------------------------------------------------------------
 
     def get(self, submission_id: int) -> Row[Any]:
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
             raise StoreError(f"no submission {submission_id} in {self.name}")
@@ -379,18 +385,18 @@ class Store:
         query = query.order_by(
             submissions.c.facility, submissions.c.game, submissions.c.effective, submissions.c.id
         )
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             return list(conn.execute(query))
 
     def events(self, submission_ids: list[int] | None = None) -> list[Row[Any]]:
         query = select(audit_log).order_by(audit_log.c.id)
         if submission_ids is not None:
             query = query.where(audit_log.c.submission_id.in_(submission_ids))
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             return list(conn.execute(query))
 
     def waivers_of(self, submission_id: int) -> list[Row[Any]]:
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             return list(
                 conn.execute(
                     select(waivers)
@@ -401,7 +407,7 @@ class Store:
 
     def approved_for(self, facility: str, game: str) -> Row[Any] | None:
         """The last approved submission of a facility and game: the latest effective."""
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             return conn.execute(
                 select(submissions)
                 .where(
@@ -416,7 +422,7 @@ class Store:
             ).first()
 
     def find_sha(self, sha: str) -> Row[Any] | None:
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             return _by_sha(conn, sha)
 
     # -- retention ---------------------------------------------------------------------
@@ -603,6 +609,18 @@ def _effective_finding(row: Row[Any], on: dt.date) -> dict[str, Any]:
         "column": column,
         "hint": f"effective: a date on or after {on}",
     }
+
+
+def _one_approver(conn: Connection, facility: str, game: str) -> None:
+    """PostgreSQL: approvals of one facility and game take turns (a transaction-scoped
+    advisory lock), so that one effective later always sees, and supersedes, one that
+    committed first. SQLite's ``BEGIN IMMEDIATE`` already serialises every writer. The
+    unique index, not this lock, is what refuses a second approval for the same date."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+            {"key": f"rulesub approve|{facility}|{game}"},
+        )
 
 
 def _audit(
