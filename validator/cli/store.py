@@ -261,7 +261,8 @@ def _timeline(rows: list[Any], events: list[Any]) -> str:
     for r in rows:
         if (r.facility, r.game) != table:
             table = (r.facility, r.game)
-            out += ["" if out else None, f"{r.facility} · {r.game}"]  # type: ignore[list-item]
+            out += [""] if out else []
+            out.append(f"{r.facility} · {r.game}")
         out.append(
             f"  #{r.id}  effective {iso(r.effective)}  {r.status.upper():<10}  "
             f"{r.filename}  sha256 {r.sha256[:12]}"
@@ -269,7 +270,7 @@ def _timeline(rows: list[Any], events: list[Any]) -> str:
         for e in by_id.get(r.id, []):
             detail = json.loads(e.detail)
             out.append(f"      {iso(e.at)}  {_event_text(e.action, e.actor, detail)}")
-    return "\n".join(x for x in out if x is not None) + "\n"
+    return "\n".join(out) + "\n"
 
 
 def _event_text(action: str, actor: str, d: dict[str, Any]) -> str:
@@ -378,13 +379,13 @@ def db_upgrade(
 def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path, str, Any]]:
     """The last approved submission of ``file``'s facility and game, as a temporary file:
     ``(path, label, row)``. Exit 2 where there is none or the file cannot be read."""
-    from validator.store.lifecycle import _check, _key
+    from validator.store.lifecycle import check_file, filing_key
 
     with _store_errors():
         from validator.checks.engine import display_name
 
-        _, data = _check(file, display_name(file))
-        facility, game, _ = _key(data, str(file))
+        _, data = check_file(file, display_name(file))
+        facility, game, _ = filing_key(data, str(file))
         row = _open(db, must_exist=True).approved_for(facility, game)
     if row is None:
         fail(f"no approved submission of {facility}, {game} in the database to compare with")

@@ -11,6 +11,7 @@ page … shall indicate the date on which it was approved").
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from validator.diff.render import cell, delta_text, direction, hold_text, percent, selection
@@ -54,10 +55,8 @@ footer.every-page { margin-top: 2em; font-size: 8pt; color: #333; }
 
 #: The foot of every printed page (a CSS page-margin box; Chromium prints them).
 PAGE_FOOT = """
-@page {{ @bottom-left {{ content: "{text}"; font-size: 7.5pt; color: #333;
-  font-family: "DejaVu Sans", sans-serif; }}
-  @bottom-right {{ content: "Page " counter(page) " of " counter(pages); font-size: 7.5pt;
-  font-family: "DejaVu Sans", sans-serif; }} }}
+@page {{ @bottom-center {{ content: "{text} · Page " counter(page) " of " counter(pages);
+  font-size: 7pt; color: #333; font-family: "DejaVu Sans", sans-serif; }} }}
 """
 
 
@@ -80,7 +79,7 @@ def _heading(key: str) -> str:
 def render_html(pack: ReviewPack) -> str:
     title = f"Review pack: {pack.value('facility')} · {pack.game_name}"
     foot = (
-        f"{pack.file} · sha256 {pack.sha256[:16]}… · regulation version "
+        f"{Path(pack.file).name} · sha256 {pack.sha256[:16]}… · regulation version "
         f"{pack.regulation_version[:12]} · Approved on: ______________"
     )
     parts = [

@@ -35,6 +35,8 @@ FILE_NAME = "rulesub.sqlite3"
 UPGRADE_HINT = "run `rulesub db upgrade` to migrate it"
 #: An arbitrary, fixed key: PostgreSQL's advisory lock serialising schema changes.
 SCHEMA_LOCK = 7_145_514
+#: The execution option of a connection that only reads.
+READING = "rulesub_reading"
 
 
 class StoreError(Exception):
@@ -71,9 +73,12 @@ def describe(url: str) -> str:
 
 
 def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database (``file:…?mode=ro&uri=true`` URLs included)."""
     u = make_url(url)
     if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
         return None
+    if u.query.get("uri") == "true" and u.database.startswith("file:"):
+        return Path(u.database.removeprefix("file:"))
     return Path(u.database)
 
 
@@ -86,7 +91,8 @@ def timeout() -> float:
 
 def make_engine(url: str) -> Engine:
     """An engine whose transactions take the write lock first (SQLite: ``BEGIN
-    IMMEDIATE``), so two writers queue instead of failing halfway."""
+    IMMEDIATE``), so two writers queue instead of failing halfway; a connection with the
+    ``READING`` execution option only reads (``BEGIN``), beside a writer."""
     wait = timeout()
     if make_url(url).get_backend_name() == "sqlite":
         engine = create_engine(url, connect_args={"timeout": wait}, poolclass=_null_pool())
@@ -100,7 +106,8 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _begin(conn: Connection) -> None:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            reading = conn.get_execution_options().get(READING, False)
+            conn.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
         return engine
     return create_engine(

@@ -35,11 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, and_, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Row, and_, delete, insert, select, text, update
 from sqlalchemy import exc as sa_exc
 
 from validator.store import migrate
 from validator.store.database import (
+    READING,
     StoreError,
     describe,
     make_engine,
@@ -149,11 +150,15 @@ class Store:
         return describe(self.url)
 
     @contextmanager
-    def transaction(self) -> Iterator[Connection]:
-        """One transaction on a database of this rulesub's schema."""
-        with translated(self.url), self.engine.connect() as conn, conn.begin():
-            migrate.check(conn, self.url)
-            yield conn
+    def transaction(self, *, reading: bool = False) -> Iterator[Connection]:
+        """One transaction on a database of this rulesub's schema; ``reading``: one that
+        only reads (on SQLite it takes no write lock)."""
+        with translated(self.url), self.engine.connect() as conn:
+            if reading:
+                conn = conn.execution_options(**{READING: True})
+            with conn.begin():
+                migrate.check(conn, self.url)
+                yield conn
 
     def upgrade(self, by: str) -> tuple[str | None, str]:
         with translated(self.url), self.engine.connect() as conn, conn.begin():
@@ -177,8 +182,8 @@ class Store:
         except OSError as e:
             raise StoreError(f"{path}: {e.strerror or e}") from None
         name = display or str(path)
-        findings, data = _check(path, name)
-        facility, game, effective = _key(data, name)
+        findings, data = check_file(path, name)
+        facility, game, effective = filing_key(data, name)
         sha = hashlib.sha256(content).hexdigest()
         version = regulation_version(game)
         c = counts(findings)
@@ -241,6 +246,7 @@ class Store:
             with self.transaction() as conn:
                 row = self._pending(conn, submission_id, "approve")
                 held = f"{row.facility}, {row.game} from {row.effective}"
+                _one_approver(conn, row.facility, row.game)
                 findings = _findings_now(row)
                 if row.effective < on:
                     findings.append(_effective_finding(row, on))
@@ -364,7 +370,7 @@ class Store:
     # -- reading -----------------------------------------------------------------------
 
     def get(self, submission_id: int) -> Row[Any]:
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
             raise StoreError(f"no submission {submission_id} in {self.name}")
@@ -379,18 +385,18 @@ class Store:
         query = query.order_by(
             submissions.c.facility, submissions.c.game, submissions.c.effective, submissions.c.id
         )
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             return list(conn.execute(query))
 
     def events(self, submission_ids: list[int] | None = None) -> list[Row[Any]]:
         query = select(audit_log).order_by(audit_log.c.id)
         if submission_ids is not None:
             query = query.where(audit_log.c.submission_id.in_(submission_ids))
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             return list(conn.execute(query))
 
     def waivers_of(self, submission_id: int) -> list[Row[Any]]:
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             return list(
                 conn.execute(
                     select(waivers)
@@ -401,7 +407,7 @@ class Store:
 
     def approved_for(self, facility: str, game: str) -> Row[Any] | None:
         """The last approved submission of a facility and game: the latest effective."""
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             return conn.execute(
                 select(submissions)
                 .where(
@@ -416,7 +422,7 @@ class Store:
             ).first()
 
     def find_sha(self, sha: str) -> Row[Any] | None:
-        with self.transaction() as conn:
+        with self.transaction(reading=True) as conn:
             return _by_sha(conn, sha)
 
     # -- retention ---------------------------------------------------------------------
@@ -496,7 +502,7 @@ def regulation_version(game_id: str) -> str:
     return digest(game_id)
 
 
-def _check(path: Path, name: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def check_file(path: Path, name: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The validator's findings (as ``rulesub validate --format json`` gives them) and the
     submission's data; an unreadable file is a ``StoreError``."""
     from validator.signage.checked import check_submission, describe
@@ -513,7 +519,7 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _key(data: dict[str, Any], name: str) -> tuple[str, str, dt.date]:
+def filing_key(data: dict[str, Any], name: str) -> tuple[str, str, dt.date]:
     """The facility, game and effective date a filing is kept under."""
     facility, game, effective = data.get("facility"), data.get("game"), data.get("effective")
     missing = [
@@ -560,7 +566,7 @@ def _findings_now(row: Row[Any]) -> list[dict[str, Any]]:
     the one they were checked against, else a fresh check of the stored bytes."""
     if regulation_version(row.game) == row.regulation_version:
         return list(json.loads(row.findings))
-    findings, _ = _with_file(row.content, row.filename, lambda p: _check(p, row.filename))
+    findings, _ = _with_file(row.content, row.filename, lambda p: check_file(p, row.filename))
     return list(findings)
 
 
@@ -603,6 +609,18 @@ def _effective_finding(row: Row[Any], on: dt.date) -> dict[str, Any]:
         "column": column,
         "hint": f"effective: a date on or after {on}",
     }
+
+
+def _one_approver(conn: Connection, facility: str, game: str) -> None:
+    """PostgreSQL: approvals of one facility and game take turns (a transaction-scoped
+    advisory lock), so that one effective later always sees, and supersedes, one that
+    committed first. SQLite's ``BEGIN IMMEDIATE`` already serialises every writer. The
+    unique index, not this lock, is what refuses a second approval for the same date."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+            {"key": f"rulesub approve|{facility}|{game}"},
+        )
 
 
 def _audit(
