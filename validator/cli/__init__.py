@@ -85,7 +85,17 @@ def _options(
 
 
 #: Command modules, in the order their commands are listed in --help.
-COMMAND_MODULES = ("validate", "games", "odds", "rounds", "diff", "signage")
+COMMAND_MODULES = (
+    "validate",
+    "games",
+    "odds",
+    "rounds",
+    "diff",
+    "signage",
+    "store",
+    "users",
+    "serve",
+)
 
 for _name in COMMAND_MODULES:
     importlib.import_module(f"validator.cli.{_name}")

@@ -75,6 +75,18 @@ def diff(
         FailOn | None,
         typer.Option("--fail-on", help="exit 1 if the new submission has errors (or warnings)"),
     ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help="`approved`: compare FILE with the last approved submission of its facility "
+            "and game, from the database (--db)",
+        ),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="with --against approved: the database (default RULESUB_DB)"),
+    ] = None,
 ) -> None:
     """Hand by hand old and new payouts, the exact hold before and after, and new findings.
 
@@ -82,6 +94,8 @@ def diff(
     cannot be read, two submissions of different games, or wrong usage.
     """
     args = args or []
+    if against is not None:
+        raise typer.Exit(_against(args, against, db, format, fail_on))
     if len(args) in GIT_ARGS:
         raise typer.Exit(_git(args, format, fail_on))
     table_form = wager is not None or paytable is not None or to is not None
@@ -112,6 +126,32 @@ def diff(
 
 
 # -- the forms ------------------------------------------------------------------------------
+
+
+def _against(
+    args: list[str], against: str, db: str | None, format: DiffFormat, fail_on: FailOn | None
+) -> int:
+    """``rulesub diff --against approved FILE``: FILE against the approved submission of
+    its facility and game in the store (``--against OLD FILE`` is ``diff OLD FILE``)."""
+    if len(args) != 1:
+        fail("--against takes one submission: rulesub diff --against approved FILE")
+    new = Path(args[0])
+    if not new.is_file():
+        fail(f"{new}: no such file")
+    if against != "approved":
+        old = Path(against)
+        if not old.is_file():
+            fail(f"--against {against}: give `approved` or an existing OLD_FILE")
+        result = _submissions(_read(old), _read(new), str(old), str(new))
+    else:
+        from validator.cli.store import approved_file
+
+        with approved_file(new, db) as (path, label, _):
+            result = _submissions(_read(path, label), _read(new), label, str(new))
+    if isinstance(result, str):
+        fail(result)
+    _print(result, format)
+    return _exit(result, fail_on)
 
 
 def _read(path: Path, display: str | None = None) -> Any:

@@ -1,8 +1,8 @@
 """Reporters: one module per output format, each rendering the same ``Report``.
 
-``text`` (one line per finding; ``--output-format full``: a table per file), ``json``,
-``sarif`` (SARIF 2.1.0) and
-``markdown`` (a report a compliance officer can attach to a letter).
+``text`` (one line per finding, or with ``--output-format full`` a table per file),
+``json``, ``sarif`` (SARIF 2.1.0) and ``markdown`` (a report a compliance officer can attach
+to a letter).
 """
 
 from __future__ import annotations

@@ -1,0 +1,138 @@
+"""A submission's life end to end from the command line, each step its own process, on
+SQLite and on PostgreSQL: record, validate, reject, amend, record, approve, supersede,
+history, diff against approved, review pack, purge refused inside retention.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from store_db import BACKENDS, EXAMPLES, amended, database, rulesub
+
+from validator.review.build import SECTIONS
+
+HCF = EXAMPLES / "high-card-flush.yaml"
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database(request.param, tmp_path)
+
+
+def run(*args: str, code: int = 0) -> str:
+    out = rulesub(*args)
+    assert out.returncode == code, f"rulesub {' '.join(args)}: {out.stderr}"
+    assert "Traceback" not in out.stderr
+    return out.stdout
+
+
+def test_a_submissions_life(db: str, tmp_path: Path) -> None:
+    # filed with a paytable the chapter does not have (§ 678a.12(b))
+    filed = amended(HCF, tmp_path / "hcf.yaml", ("flush_bonus: E", "flush_bonus: Q"))
+    first = json.loads(
+        run("record", str(filed), "--by", "C. Holder", "--db", db, "--format", "json")
+    )
+    assert first["status"] == "submitted" and first["findings"]["errors"] >= 1
+    run("validate", str(filed), code=1)
+    run(
+        "approve",
+        str(first["id"]),
+        "--by",
+        "R. Officer",
+        "--date",
+        "2026-12-01",
+        "--db",
+        db,
+        code=1,
+    )
+    run(
+        "reject",
+        str(first["id"]),
+        "--by",
+        "R. Officer",
+        "--reason",
+        "no Flush Bonus table Q",
+        "--db",
+        db,
+    )
+
+    # amended and filed again: clean, approved
+    fixed = amended(filed, tmp_path / "hcf-amended.yaml", ("flush_bonus: Q", "flush_bonus: E"))
+    run("validate", str(fixed))
+    second = json.loads(
+        run("record", str(fixed), "--by", "C. Holder", "--db", db, "--format", "json")
+    )
+    assert second["id"] != first["id"] and second["findings"]["errors"] == 0
+    run("approve", str(second["id"]), "--by", "R. Officer", "--date", "2026-12-01", "--db", db)
+
+    # a later paytable change: compared with the approved one, then approved over it
+    change = amended(
+        fixed,
+        tmp_path / "hcf-july.yaml",
+        ("2027-01-01", "2027-07-01"),
+        ("flush_bonus: E", "flush_bonus: A"),
+    )
+    diff = json.loads(
+        run("diff", "--against", "approved", str(change), "--db", db, "--format", "json")
+    )
+    paytable = next(c for c in diff["changes"] if c["path"] == "/paytables/flush_bonus")
+    assert (paytable["old"], paytable["new"]) == ("E", "A")
+    direct = json.loads(run("diff", str(fixed), str(change), "--format", "json"))
+    assert diff["changes"] == direct["changes"]  # the database's copy is the file approved
+    third = json.loads(
+        run("record", str(change), "--by", "C. Holder", "--db", db, "--format", "json")
+    )
+    approval = json.loads(
+        run(
+            "approve",
+            str(third["id"]),
+            "--by",
+            "S. Officer",
+            "--date",
+            "2027-01-15",
+            "--db",
+            db,
+            "--format",
+            "json",
+        )
+    )
+    assert approval["superseded"] == [second["id"]]
+
+    # the timeline
+    rows = {r["id"]: r for r in json.loads(run("history", "--db", db, "--format", "json"))}
+    assert {i: r["status"] for i, r in rows.items()} == {
+        first["id"]: "rejected",
+        second["id"]: "superseded",
+        third["id"]: "approved",
+    }
+    assert rows[third["id"]]["approved_by"] == "S. Officer"
+    assert rows[third["id"]]["approved_on"] == "2027-01-15"
+    assert {r["recorded_by"] for r in rows.values()} == {"C. Holder"}
+    timeline = run("history", "--db", db, "--game", "high-card-flush")
+    assert "rejected by R. Officer: no Flush Bonus table Q" in timeline
+    assert f"superseded by #{third['id']} from 2027-07-01" in timeline
+
+    # the next proposal's review pack, against what is approved now
+    proposal = amended(
+        change,
+        tmp_path / "hcf-next.yaml",
+        ("2027-07-01", "2028-01-01"),
+        ("straight_flush_bonus: C", "straight_flush_bonus: A"),
+    )
+    pack = run("review", str(proposal), "--against", "approved", "--format", "markdown", "--db", db)
+    for _, heading in SECTIONS:
+        assert heading in pack
+    assert f"approved #{third['id']}" in pack
+    assert "Straight Flush Bonus" in pack
+
+    # retention: nothing younger than five years is purged
+    today = dt.date.today().isoformat()
+    out = rulesub("purge", "--before", today, "--db", db)
+    assert out.returncode == 1
+    assert "inside the retention period" in out.stderr
+    assert len(json.loads(run("history", "--db", db, "--format", "json"))) == 3
+    assert run("show", str(first["id"]), "--db", db).encode() == filed.read_bytes()

@@ -1,0 +1,173 @@
+"""The review pack: every section present, its figures the engines', printed by Chromium.
+
+The print test renders the HTML in headless Chromium (Debian's ``chromium``), prints it to
+PDF and reads it back with ``pdftotext`` (poppler-utils): the page count, every section
+present, the sections a person would start on a new page starting one, the approval
+block whole on the last page. Skipped where Chromium or pdftotext is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from store_db import EXAMPLES, amended
+from typer.testing import CliRunner
+
+from validator import PROJECT_ROOT
+from validator.cli import app
+from validator.review import SECTIONS, build_pack, render_html, render_markdown
+from validator.review.build import PAGE_STARTS
+
+HCF = EXAMPLES / "high-card-flush.yaml"
+FCP = EXAMPLES / "four-card-poker.yaml"
+FLAWED = PROJECT_ROOT / "rulesubs" / "flawed" / "hcf-payout-limit.yaml"
+HEADINGS = dict(SECTIONS)
+APPROVAL_FIELDS = (
+    "Name of the approving officer",
+    "Date of approval",
+    "Signature",
+    "Findings waived, with the reasons",
+)
+
+
+def cli(*args: str) -> str:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+@pytest.fixture
+def proposal(tmp_path: Path) -> Path:
+    return amended(
+        FCP,
+        tmp_path / "fcp-proposal.yaml",
+        ("aces_up: C", "aces_up: A"),
+        ("2027-01-01", "2027-06-01"),
+    )
+
+
+def test_every_section_in_order_in_html_and_markdown(proposal: Path) -> None:
+    pack = build_pack(proposal, "fcp-proposal.yaml", FCP, "approved #1")
+    html, md = render_html(pack), render_markdown(pack)
+    for text in (html, md):
+        at = [text.index(heading) for _, heading in SECTIONS]
+        assert at == sorted(at)
+        assert pack.regulation_version in text
+        assert pack.sha256 in text
+    for field in APPROVAL_FIELDS:
+        assert field in html and field in md
+
+
+def test_the_changes_carry_the_exact_holds_of_the_diff(proposal: Path) -> None:
+    """The pack's hold before and after are ``rulesub diff``'s, and the math section's
+    hold of the proposed paytable is ``rulesub odds``'s."""
+    pack = build_pack(proposal, "fcp-proposal.yaml", FCP, "approved #1")
+    diff = json.loads(cli("diff", str(FCP), str(proposal), "--format", "json"))
+    aces = next(c for c in diff["changes"] if c["path"] == "/paytables/aces_up")
+    change = next(c for c in pack.diff.changes if c.path == "/paytables/aces_up")
+    assert float(change.hold_old.value * 100) == pytest.approx(aces["hold_percent"]["old"])
+    assert float(change.hold_new.value * 100) == pytest.approx(aces["hold_percent"]["new"])
+    html = render_html(pack)
+    assert f"exact: {change.hold_old.value} → {change.hold_new.value}" in html
+    odds = json.loads(
+        cli("odds", "four-card-poker", "--wager", "aces_up", "--paytable", "A", "--format", "json")
+    )
+    priced = next(p for p in pack.priced if p.title.startswith("Aces Up Wager: Paytable A"))
+    assert float(priced.result.hold * 100) == pytest.approx(odds["hold_percent"])
+    assert str(priced.result.hold) in html
+
+
+def test_the_findings_are_listed_with_sections_and_lines() -> None:
+    validated = json.loads(
+        CliRunner().invoke(app, ["validate", str(FLAWED), "--format", "json"]).stdout
+    )
+    pack = build_pack(FLAWED, "hcf-payout-limit.yaml")
+    html = render_html(pack)
+    assert validated["findings"]
+    for f in validated["findings"]:
+        assert f"{f['line']}:{f['column']}" in html
+        assert f["code"] in html
+        if f["cite"]:
+            assert f["cite"] in html
+    assert "DRAFT" in html  # the signage proofs of a submission with errors
+
+
+def test_review_against_a_file_and_unreadable_input(tmp_path: Path) -> None:
+    out = tmp_path / "pack.md"
+    r = CliRunner().invoke(
+        app, ["review", str(HCF), "--against", str(HCF), "--format", "markdown", "--out", str(out)]
+    )
+    assert r.exit_code == 0, r.stderr
+    assert "No selection or stated value changed" in out.read_text()
+    bad = PROJECT_ROOT / "rulesubs" / "flawed" / "unreadable-tag.yaml"
+    r = CliRunner().invoke(app, ["review", str(bad)])
+    assert r.exit_code == 2
+    assert "unreadable-tag.yaml:" in r.stderr
+    r = CliRunner().invoke(app, ["review", str(HCF), "--format", "pdf"])
+    assert r.exit_code == 2 and "--out" in r.stderr
+
+
+# -- printed ----------------------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium")
+PDFTOTEXT = shutil.which("pdftotext")
+printing = pytest.mark.skipif(
+    CHROMIUM is None or PDFTOTEXT is None,
+    reason="needs Debian's chromium and pdftotext (poppler-utils), as .ci/run installs",
+)
+
+
+def pdf_pages(pdf: Path) -> list[str]:
+    text = subprocess.run(
+        [str(PDFTOTEXT), "-layout", str(pdf), "-"], capture_output=True, check=True, text=True
+    ).stdout
+    pages = text.split("\f")
+    return pages[:-1] if pages and not pages[-1].strip() else pages
+
+
+def squeeze(text: str) -> str:
+    return "".join(text.split())
+
+
+def first_line(page: str) -> str:
+    return next(line.strip() for line in page.splitlines() if line.strip())
+
+
+@printing
+def test_the_printed_pack_pages(proposal: Path, tmp_path: Path) -> None:
+    pdf = tmp_path / "review.pdf"
+    r = CliRunner().invoke(
+        app,
+        ["review", str(proposal), "--against", str(FCP), "--format", "pdf", "--out", str(pdf)],
+    )
+    assert r.exit_code == 0, r.stderr
+    assert pdf.read_bytes().startswith(b"%PDF-")
+    pages = pdf_pages(pdf)
+    total = len(pages)
+    # the cover, then each page-starting section on a page of its own at least
+    assert total >= 1 + len(PAGE_STARTS)
+    assert total <= 12, "the pack of one submission stays a document a person reads"
+    for number, page in enumerate(pages, 1):
+        assert f"Page{number}of{total}" in squeeze(page), f"page {number}: no page number"
+        assert "Approved on:" in page, f"page {number}: no place for the approval date"
+    # page 1 opens with the cover; every page-starting section opens a page, in order
+    assert first_line(pages[0]) == HEADINGS["submission"]
+    openings = [first_line(p) for p in pages]
+    starts = [openings.index(HEADINGS[key]) for key in PAGE_STARTS]
+    assert starts == sorted(starts) and starts[0] > 0
+    text = "\n".join(pages)
+    for _, heading in SECTIONS:
+        assert heading in text
+    # the approval block, whole, on the last page, alone
+    assert starts[-1] == total - 1
+    for field in APPROVAL_FIELDS:
+        assert field in pages[-1]
+    # content reached the print: the changed paytable, the proofs, the regulation version
+    assert "Aces Up Wager: Paytable C → Paytable A" in text
+    assert "Sign 1 of" in text
+    pack = build_pack(proposal, "fcp-proposal.yaml")
+    assert pack.regulation_version in squeeze(text)

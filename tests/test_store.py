@@ -1,0 +1,537 @@
+"""The store of submissions, on SQLite and on a real PostgreSQL server: the same tests.
+
+A submission is kept as filed (its bytes, its sha256), with its findings when recorded and
+the regulation version they were checked against; approvals need zero error findings
+(waived ones listed with their reasons), supersede the approved submission of the same
+facility and game from their effective date, and an effective date before the approval
+date is a finding (COMAR 36.05.03.19, as the issue quotes it: rules may be implemented
+"only after receipt of written notice of approval"). Two approvals of one facility, game
+and effective date: the database refuses the second.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import exc as sa_exc
+from sqlalchemy import insert, select, text, update
+from store_db import BACKENDS, EXAMPLES, amended, database
+from typer.testing import CliRunner
+
+from validator import PROJECT_ROOT
+from validator.cli import app
+from validator.store import Refused, Store, StoreError
+from validator.store.schema import audit_log, submissions
+
+HCF = EXAMPLES / "high-card-flush.yaml"
+FCP = EXAMPLES / "four-card-poker.yaml"
+FLAWED = PROJECT_ROOT / "rulesubs" / "flawed" / "hcf-payout-limit.yaml"
+HISTORY_FIELDS = {
+    "id",
+    "facility",
+    "game",
+    "effective",
+    "status",
+    "recorded_at",
+    "recorded_by",
+    "approved_by",
+    "approved_on",
+    "sha256",
+}
+BEFORE_EFFECTIVE = "2026-12-01"  # the examples are effective 2027-01-01
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database(request.param, tmp_path)
+
+
+@pytest.fixture
+def store(db: str) -> Iterator[Store]:
+    s = Store(db)
+    yield s
+    s.dispose()
+
+
+def cli(*args: str) -> Any:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def as_json(result: Any) -> Any:
+    return json.loads(result.stdout)
+
+
+# -- record -------------------------------------------------------------------------------------
+
+
+def test_record_keeps_the_bytes_and_their_sha256_and_prints_the_contract(db: str) -> None:
+    out = cli("record", str(HCF), "--db", db, "--by", "A. Filer", "--format", "json")
+    assert out.exit_code == 0, out.stderr
+    data = as_json(out)
+    assert {"id", "status", "sha256", "findings"} <= set(data)
+    assert data["status"] == "submitted"
+    assert data["sha256"] == hashlib.sha256(HCF.read_bytes()).hexdigest()
+    assert data["findings"] == {"errors": 0, "warnings": 0, "info": 0}
+    shown = CliRunner().invoke(app, ["show", str(data["id"]), "--db", db])
+    assert shown.stdout_bytes == HCF.read_bytes()
+
+
+def test_show_returns_the_stored_bytes_unchanged(db: str, tmp_path: Path) -> None:
+    """Not re-serialised YAML: CRLF line ends, comments, non-ASCII and spacing survive."""
+    raw = (
+        HCF.read_bytes()
+        .replace(b"\n", b"\r\n")
+        .replace(b"Example Downs Racing & Casino", "Exämple Downs — Racing & Casino".encode())
+    )
+    path = tmp_path / "crlf.yaml"
+    path.write_bytes(raw)
+    rid = as_json(cli("record", str(path), "--db", db, "--format", "json"))["id"]
+    shown = CliRunner().invoke(app, ["show", str(rid), "--db", db])
+    assert shown.exit_code == 0
+    assert shown.stdout_bytes == raw
+    meta = as_json(cli("show", str(rid), "--db", db, "--format", "json"))
+    assert meta["content"].encode() == raw
+    assert meta["sha256"] == hashlib.sha256(raw).hexdigest()
+
+
+def test_recording_the_same_bytes_twice_is_one_record(db: str, tmp_path: Path) -> None:
+    first = as_json(cli("record", str(HCF), "--db", db, "--format", "json"))
+    copy = tmp_path / "same-bytes-other-name.yaml"
+    copy.write_bytes(HCF.read_bytes())
+    again = as_json(cli("record", str(copy), "--db", db, "--format", "json"))
+    assert again["id"] == first["id"] and again["already_recorded"] is True
+    assert len(as_json(cli("history", "--db", db, "--format", "json"))) == 1
+    other = amended(HCF, tmp_path / "one-byte.yaml", ("adjacent_boxes: 1", "adjacent_boxes: 2"))
+    assert as_json(cli("record", str(other), "--db", db, "--format", "json"))["id"] != first["id"]
+
+
+def test_findings_at_record_time_are_the_validators(db: str) -> None:
+    """The stored findings are exactly what ``rulesub validate --format json`` reports."""
+    validated = CliRunner().invoke(app, ["validate", str(FLAWED), "--format", "json"])
+    expected = json.loads(validated.stdout)
+    rec = as_json(cli("record", str(FLAWED), "--db", db, "--format", "json"))
+    assert rec["findings"] == {
+        "errors": expected["summary"]["errors"],
+        "warnings": expected["summary"]["warnings"],
+        "info": expected["summary"]["info"],
+    }
+    assert rec["findings"]["errors"] > 0
+    shown = as_json(cli("show", str(rec["id"]), "--db", db, "--format", "json"))
+    assert shown["findings_recorded"] == expected["findings"]
+
+
+def test_an_unreadable_submission_is_not_recorded(db: str) -> None:
+    bad = PROJECT_ROOT / "rulesubs" / "flawed" / "unreadable-duplicate-key.yaml"
+    assert cli("db", "upgrade", "--db", db).exit_code == 0
+    out = cli("record", str(bad), "--db", db)
+    assert out.exit_code == 2
+    assert "unreadable-duplicate-key.yaml:" in out.stderr
+    assert "Traceback" not in out.stderr
+    assert as_json(cli("history", "--db", db, "--format", "json")) == []
+
+
+# -- approve, reject, supersede --------------------------------------------------------------------
+
+
+def record(db: str, path: Path) -> int:
+    out = cli("record", str(path), "--db", db, "--format", "json")
+    assert out.exit_code == 0, out.stderr
+    return int(as_json(out)["id"])
+
+
+def test_an_approval_needs_zero_error_findings(db: str) -> None:
+    rid = record(db, FLAWED)
+    out = cli("approve", str(rid), "--by", "R. Officer", "--date", BEFORE_EFFECTIVE, "--db", db)
+    assert out.exit_code == 1
+    assert "error finding" in out.stderr
+    assert "high-card-flush/" in out.stderr  # each blocking finding, with its code
+    assert as_json(cli("history", "--db", db, "--format", "json"))[0]["status"] == "submitted"
+
+
+def test_waived_findings_are_listed_with_their_reasons(db: str) -> None:
+    rid = record(db, FLAWED)
+    findings = as_json(cli("show", str(rid), "--db", db, "--format", "json"))["findings_recorded"]
+    codes = sorted({f["code"] for f in findings if f["severity"] == "error"})
+    args = [f"--waive={c}=agreed with the Bureau, letter of 2026-11-02" for c in codes]
+    out = cli(
+        "approve", str(rid), "--by", "R. Officer", "--date", BEFORE_EFFECTIVE, *args, "--db", db
+    )
+    assert out.exit_code == 0, out.stderr
+    shown = as_json(cli("show", str(rid), "--db", db, "--format", "json"))
+    assert shown["status"] == "approved"
+    assert [w["code"] for w in shown["waived"]] == codes
+    assert all(w["reason"].startswith("agreed with the Bureau") for w in shown["waived"])
+    timeline = cli("history", "--db", db).stdout
+    assert f"waived {codes[0]}: agreed with the Bureau" in timeline
+
+
+def test_waiving_a_finding_the_submission_does_not_have_is_wrong_usage(db: str) -> None:
+    rid = record(db, HCF)
+    out = cli(
+        "approve",
+        str(rid),
+        "--by",
+        "R",
+        "--date",
+        BEFORE_EFFECTIVE,
+        "--waive",
+        "high-card-flush/nothing=because",
+        "--db",
+        db,
+    )
+    assert out.exit_code == 2
+    assert "no such finding" in out.stderr
+
+
+def test_an_effective_date_before_the_approval_date_is_a_finding(db: str) -> None:
+    """COMAR 36.05.03.19: rules are implemented only after the written notice of approval."""
+    rid = record(db, HCF)  # effective 2027-01-01
+    late = cli("approve", str(rid), "--by", "R", "--date", "2027-01-02", "--db", db)
+    assert late.exit_code == 1
+    assert "rulesub/effective-before-approval" in late.stderr
+    assert "COMAR 36.05.03.19" in late.stderr
+    # the finding points at the `effective:` line of the stored file
+    line = HCF.read_text().splitlines().index("effective: 2027-01-01") + 1
+    assert f":{line}:" in late.stderr
+    on_the_day = cli("approve", str(rid), "--by", "R", "--date", "2027-01-01", "--db", db)
+    assert on_the_day.exit_code == 0, on_the_day.stderr
+
+
+def test_approval_supersedes_the_approved_submission_from_its_effective_date(
+    db: str, tmp_path: Path
+) -> None:
+    first = record(db, HCF)
+    assert (
+        cli("approve", str(first), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db).exit_code
+        == 0
+    )
+    later = amended(
+        HCF,
+        tmp_path / "hcf-2.yaml",
+        ("2027-01-01", "2027-07-01"),
+        ("flush_bonus: E", "flush_bonus: A"),
+    )
+    second = record(db, later)
+    out = cli(
+        "approve",
+        str(second),
+        "--by",
+        "S",
+        "--date",
+        BEFORE_EFFECTIVE,
+        "--db",
+        db,
+        "--format",
+        "json",
+    )
+    assert out.exit_code == 0, out.stderr
+    assert as_json(out)["superseded"] == [first]
+    rows = {r["id"]: r for r in as_json(cli("history", "--db", db, "--format", "json"))}
+    assert rows[first]["status"] == "superseded"
+    assert rows[first]["superseded_by"] == second
+    assert rows[first]["superseded_on"] == "2027-07-01"
+    assert rows[second]["status"] == "approved"
+    assert (rows[second]["approved_by"], rows[second]["approved_on"]) == ("S", BEFORE_EFFECTIVE)
+
+
+def test_an_approval_for_an_earlier_date_leaves_a_later_one_approved(
+    db: str, tmp_path: Path
+) -> None:
+    later = record(db, amended(HCF, tmp_path / "later.yaml", ("2027-01-01", "2027-07-01")))
+    earlier = record(db, HCF)
+    for rid in (later, earlier):
+        assert (
+            cli("approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db).exit_code
+            == 0
+        )
+    rows = {r["id"]: r["status"] for r in as_json(cli("history", "--db", db, "--format", "json"))}
+    assert rows == {later: "approved", earlier: "approved"}
+
+
+def test_a_second_approval_for_the_same_date_is_refused(db: str, tmp_path: Path) -> None:
+    one = record(db, HCF)
+    two = record(db, amended(HCF, tmp_path / "two.yaml", ("flush_bonus: E", "flush_bonus: A")))
+    assert (
+        cli("approve", str(one), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db).exit_code == 0
+    )
+    out = cli("approve", str(two), "--by", "S", "--date", BEFORE_EFFECTIVE, "--db", db)
+    assert out.exit_code == 1
+    assert "another approval already holds Example Downs, high-card-flush from 2027-01-01" in (
+        out.stderr
+    )
+    rows = {r["id"]: r["status"] for r in as_json(cli("history", "--db", db, "--format", "json"))}
+    assert rows == {one: "approved", two: "submitted"}
+
+
+def test_one_approval_per_date_is_a_database_constraint(store: Store, tmp_path: Path) -> None:
+    """Not a check in Python: writing two approved rows for one facility, game and effective
+    date straight into the table is refused by the database itself."""
+    a = store.record(HCF, "x").id
+    b = store.record(
+        amended(HCF, tmp_path / "b.yaml", ("flush_bonus: E", "flush_bonus: A")), "x"
+    ).id
+    with store.engine.connect() as conn, conn.begin():
+        conn.execute(update(submissions).where(submissions.c.id == a).values(status="approved"))
+    with pytest.raises(sa_exc.IntegrityError), store.engine.connect() as conn, conn.begin():
+        conn.execute(update(submissions).where(submissions.c.id == b).values(status="approved"))
+
+
+def test_reject_then_approve_is_refused(db: str) -> None:
+    rid = record(db, HCF)
+    out = cli(
+        "reject",
+        str(rid),
+        "--by",
+        "R",
+        "--reason",
+        "Flush Bonus table not in force",
+        "--db",
+        db,
+        "--format",
+        "json",
+    )
+    assert out.exit_code == 0
+    assert as_json(out)["status"] == "rejected"
+    again = cli("approve", str(rid), "--by", "S", "--date", BEFORE_EFFECTIVE, "--db", db)
+    assert again.exit_code == 1
+    assert "is rejected (by R)" in again.stderr
+    assert cli("reject", str(rid), "--by", "S", "--reason", "x", "--db", db).exit_code == 1
+
+
+def test_an_unknown_submission_is_unreadable_input(db: str) -> None:
+    record(db, HCF)
+    for args in (
+        ("approve", "99", "--by", "R"),
+        ("reject", "99", "--by", "R", "--reason", "x"),
+        ("show", "99"),
+    ):
+        out = cli(*args, "--db", db)
+        assert out.exit_code == 2
+        assert "no submission 99" in out.stderr
+
+
+# -- history ------------------------------------------------------------------------------------
+
+
+def test_history_lists_the_contracts_fields_and_filters(db: str, tmp_path: Path) -> None:
+    h = record(db, HCF)
+    f = record(db, FCP)
+    other = record(
+        db, amended(HCF, tmp_path / "o.yaml", ("facility: Example Downs", "facility: Riverside"))
+    )
+    cli("approve", str(h), "--by", "R. Officer", "--date", BEFORE_EFFECTIVE, "--db", db)
+    every = as_json(cli("history", "--db", db, "--format", "json"))
+    assert [r["id"] for r in every] == [f, h, other]  # by facility, game, effective
+    for row in every:
+        assert set(row) >= HISTORY_FIELDS
+        assert row["status"] in ("submitted", "approved", "rejected", "superseded")
+        dt.datetime.fromisoformat(row["recorded_at"])
+    approved = next(r for r in every if r["id"] == h)
+    assert (approved["approved_by"], approved["approved_on"]) == ("R. Officer", BEFORE_EFFECTIVE)
+    only = as_json(
+        cli(
+            "history",
+            "--game",
+            "high-card-flush",
+            "--facility",
+            "Example Downs",
+            "--db",
+            db,
+            "--format",
+            "json",
+        )
+    )
+    assert [r["id"] for r in only] == [h]
+    text_out = cli("history", "--db", db).stdout
+    assert "approved by R. Officer on 2026-12-01" in text_out
+    assert "Riverside · high-card-flush" in text_out
+
+
+# -- retention and the audit log -------------------------------------------------------------------
+
+
+def test_purge_refuses_anything_inside_the_retention_period(db: str) -> None:
+    rid = record(db, HCF)
+    cli("reject", str(rid), "--by", "R", "--reason", "x", "--db", db)
+    today = dt.date.today()
+    out = cli("purge", "--before", today.isoformat(), "--db", db)
+    assert out.exit_code == 1
+    assert "inside the retention period of 5 years" in out.stderr
+    assert [r["id"] for r in as_json(cli("history", "--db", db, "--format", "json"))] == [rid]
+
+
+def test_purge_deletes_only_ended_filings_older_than_retention(
+    store: Store, tmp_path: Path
+) -> None:
+    long_ago = dt.datetime(2020, 3, 1, 12, tzinfo=dt.UTC)
+    rejected = store.record(FLAWED, "x", now=long_ago).id
+    store.reject(rejected, "R", "errors", now=long_ago)
+    old = store.record(HCF, "x", now=long_ago).id
+    store.approve(old, "R", on=dt.date(2020, 3, 1), now=long_ago)
+    newer = store.record(amended(HCF, tmp_path / "n.yaml", ("2027-01-01", "2027-07-01")), "x").id
+    store.approve(newer, "R", on=dt.date(2026, 12, 1), now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC))
+    now = dt.datetime(2032, 1, 1, tzinfo=dt.UTC)
+    with pytest.raises(Refused):  # 2027-06-01 is younger than five years on 2032-01-01
+        store.purge(dt.date(2027, 6, 1), "P", now=now)
+    # the supersession of `old` ended it on 2026-12-01: kept until 2031-12-01 has passed
+    assert store.purge(dt.date(2026, 12, 1), "P", now=now) == [rejected]
+    assert store.purge(dt.date(2026, 12, 2), "P", now=now) == [old]
+    left = [r.id for r in store.history()]
+    assert left == [newer]  # the approved one is never purged
+    actions = [(e.action, e.submission_id) for e in store.events()]
+    assert ("purge", rejected) in actions and ("purge", old) in actions
+    assert ("record", rejected) in actions  # the log keeps what the purge removed
+    with pytest.raises(StoreError):
+        store.purge(dt.date(2000, 1, 1), "P", retention_years=0, now=now)
+
+
+def test_the_retention_period_is_configurable(db: str) -> None:
+    rid = record(db, HCF)
+    cli("reject", str(rid), "--by", "R", "--reason", "x", "--db", db)
+    before = (dt.date.today() - dt.timedelta(days=400)).isoformat()
+    assert cli("purge", "--before", before, "--db", db).exit_code == 1
+    out = CliRunner().invoke(
+        app,
+        ["purge", "--before", before, "--db", db, "--format", "json"],
+        env={"RULESUB_RETENTION_YEARS": "1"},
+    )
+    assert out.exit_code == 0, out.stderr
+    assert as_json(out) == {"purged": []}  # rejected today: nothing ended that long ago
+
+
+def test_every_action_is_in_the_append_only_audit_log(store: Store, tmp_path: Path) -> None:
+    a = store.record(HCF, "filer").id
+    store.approve(a, "officer", on=dt.date(2026, 12, 1))
+    b = store.record(amended(HCF, tmp_path / "b.yaml", ("2027-01-01", "2027-02-01")), "filer").id
+    store.approve(b, "officer", on=dt.date(2026, 12, 1))
+    c = store.record(FLAWED, "filer").id
+    store.reject(c, "officer", "errors")
+    log = [(e.action, e.submission_id, e.actor) for e in store.events()]
+    assert log == [
+        ("record", a, "filer"),
+        ("approve", a, "officer"),
+        ("record", b, "filer"),
+        ("approve", b, "officer"),
+        ("supersede", a, "officer"),
+        ("record", c, "filer"),
+        ("reject", c, "officer"),
+    ]
+    for statement in (
+        update(audit_log).values(actor="someone else"),
+        audit_log.delete(),
+    ):
+        with (
+            pytest.raises(sa_exc.DatabaseError, match="append-only"),
+            store.engine.connect() as conn,
+            conn.begin(),
+        ):
+            conn.execute(statement)
+    with store.engine.connect() as conn, conn.begin():
+        conn.execute(
+            insert(audit_log).values(
+                at=dt.datetime.now(dt.UTC), actor="t", action="note", detail="{}"
+            )
+        )  # appending stays allowed
+        assert conn.execute(select(audit_log.c.id)).all()[-1][0] == len(log) + 1
+
+
+# -- the schema's version ----------------------------------------------------------------------
+
+
+def test_db_upgrade_creates_then_reports_current(db: str) -> None:
+    first = as_json(cli("db", "upgrade", "--db", db, "--format", "json"))
+    assert first["from"] is None and first["to"] == "0002"
+    again = as_json(cli("db", "upgrade", "--db", db, "--format", "json"))
+    assert again["from"] == again["to"] == "0002"
+
+
+def test_a_database_behind_this_rulesub_is_refused_until_upgraded(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Simulates the next rulesub (a migration 0003 after 0002) meeting this database."""
+    from validator.store import migrate
+
+    record(db, HCF)
+    monkeypatch.setattr(migrate, "head", lambda: "0003")
+    monkeypatch.setattr(migrate, "known_revisions", lambda: ["0001", "0002", "0003"])
+    for args in (("history",), ("record", str(FCP)), ("approve", "1", "--by", "R")):
+        out = cli(*args, "--db", db)
+        assert out.exit_code == 2, args
+        assert "is older than this rulesub's (0003); run `rulesub db upgrade`" in out.stderr
+
+
+def test_a_database_from_a_newer_rulesub_is_refused(store: Store) -> None:
+    store.record(HCF, "x")
+    with store.engine.connect() as conn, conn.begin():
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    out = cli("history", "--db", store.url)
+    assert out.exit_code == 2
+    assert "newer than this rulesub knows" in out.stderr
+    upgrade = cli("db", "upgrade", "--db", store.url)
+    assert upgrade.exit_code == 2
+
+
+def test_the_migrations_are_package_data_found_from_the_package() -> None:
+    from validator.store import migrate
+
+    assert migrate.MIGRATIONS.parent == Path(migrate.__file__).resolve().parent
+    assert (migrate.MIGRATIONS / "env.py").is_file()
+    assert migrate.known_revisions() == ["0001", "0002"]  # 0002: the web view's accounts
+    assert migrate.script_head() == migrate.head() == migrate.SCHEMA_REVISION
+    # hatchling's wheel carries every file of the package, the migrations with it
+    pyproject = (PROJECT_ROOT / "pyproject.toml").read_text()
+    assert 'packages = ["validator"]' in pyproject
+
+
+def test_the_default_database_is_in_the_users_data_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from validator.store import default_path, resolve_url
+
+    monkeypatch.delenv("RULESUB_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_path() == tmp_path / "data" / "rulesub" / "rulesub.sqlite3"
+    assert (
+        resolve_url(None)
+        == f"sqlite+pysqlite:///{tmp_path / 'data' / 'rulesub' / 'rulesub.sqlite3'}"
+    )
+    monkeypatch.setenv("RULESUB_DB", str(tmp_path / "env.sqlite3"))
+    assert resolve_url(None).endswith("env.sqlite3")
+    assert resolve_url(str(tmp_path / "flag.sqlite3")).endswith("flag.sqlite3")
+    assert resolve_url("postgresql://u:p@h/d").startswith("postgresql+psycopg://")
+    with pytest.raises(StoreError):
+        resolve_url("mysql://u@h/d")
+
+
+def test_an_approval_is_decided_on_the_regulation_in_force(db: str, tmp_path: Path) -> None:
+    """Recorded clean; the game file then changes (here: a table of five positions, not
+    six, § 678a.2(a) as a later amendment might read): the approval re-checks the stored
+    bytes against the regulation in force and refuses; under the unchanged game files the
+    stored findings stand and it is approved."""
+    import shutil
+
+    from store_db import rulesub
+
+    games = tmp_path / "games"
+    shutil.copytree(PROJECT_ROOT / "games", games)
+    hcf_game = games / "high-card-flush.yaml"
+    text_ = hcf_game.read_text(encoding="utf-8")
+    assert "  max_positions: 6\n" in text_
+    hcf_game.write_text(text_.replace("  max_positions: 6\n", "  max_positions: 5\n"), "utf-8")
+    rid = record(db, HCF)
+    amended_rules = {"RULESUB_GAMES_DIR": str(games)}
+    refused = rulesub(
+        "approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db, env=amended_rules
+    )
+    assert refused.returncode == 1, refused.stderr
+    assert "high-card-flush/max-positions" in refused.stderr
+    approved = rulesub("approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db)
+    assert approved.returncode == 0, approved.stderr

@@ -1,0 +1,317 @@
+"""Faults: a locked, read-only or corrupt database gives a clear message and exit 2 and
+loses nothing stored; a killed ``record`` leaves no half record; records and approvals from
+several processes at once lose nothing and approve once (SQLite and PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+from store_db import BACKENDS, EXAMPLES, amended, database, rulesub
+from typer.testing import CliRunner
+
+from validator.cli import app
+from validator.store import Store
+from validator.store.schema import audit_log, submissions
+
+HCF = EXAMPLES / "high-card-flush.yaml"
+WORKERS = 4  # processes at once: bounded, the machine is shared
+FILES_EACH = 5
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> Any:
+    result = CliRunner().invoke(app, list(args), env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[Path]:
+    """A SQLite store holding two filings, one approved."""
+    path = tmp_path / "store.sqlite3"
+    s = Store(str(path))
+    first = s.record(HCF, "filer").id
+    import datetime as dt
+
+    s.approve(first, "officer", on=dt.date(2026, 12, 1))
+    s.record(amended(HCF, tmp_path / "b.yaml", ("2027-01-01", "2027-03-01")), "filer")
+    s.dispose()
+    yield path
+
+
+def history(path: Path | str) -> list[dict[str, Any]]:
+    out = cli("history", "--db", str(path), "--format", "json")
+    assert out.exit_code == 0, out.stderr
+    return list(json.loads(out.stdout))
+
+
+# -- locked, read-only, corrupt (SQLite files) ----------------------------------------------------
+
+
+def test_a_locked_database_is_a_clear_message_and_loses_nothing(
+    sqlite_store: Path, tmp_path: Path
+) -> None:
+    before = history(sqlite_store)
+    holder = sqlite3.connect(sqlite_store, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the file
+    try:
+        new = amended(HCF, tmp_path / "c.yaml", ("2027-01-01", "2027-05-01"))
+        for args in (("record", str(new)), ("approve", "2", "--by", "R"), ("history",)):
+            out = cli(*args, "--db", str(sqlite_store), env={"RULESUB_DB_TIMEOUT": "0.3"})
+            assert out.exit_code == 2, args
+            assert "the database is locked by another program" in out.stderr
+            assert "Traceback" not in out.stderr
+    finally:
+        holder.rollback()
+        holder.close()
+    assert history(sqlite_store) == before
+    assert cli("record", str(new), "--db", str(sqlite_store)).exit_code == 0
+    assert len(history(sqlite_store)) == len(before) + 1
+
+
+def test_a_read_only_database_is_read_and_refuses_writes_clearly(
+    sqlite_store: Path, tmp_path: Path
+) -> None:
+    data = sqlite_store.read_bytes()
+    read_only = f"sqlite:///file:{sqlite_store}?mode=ro&uri=true"
+    assert [r["id"] for r in history(read_only)] == [1, 2]
+    new = amended(HCF, tmp_path / "c.yaml", ("2027-01-01", "2027-05-01"))
+    for args in (("record", str(new)), ("approve", "2", "--by", "R")):
+        out = cli(*args, "--db", read_only)
+        assert out.exit_code == 2, args
+        assert "the database is read-only here; nothing was changed" in out.stderr
+    assert sqlite_store.read_bytes() == data
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to a read-only file anyway")
+def test_a_read_only_file_refuses_writes_clearly(sqlite_store: Path, tmp_path: Path) -> None:
+    sqlite_store.chmod(0o444)
+    out = cli(
+        "record",
+        str(amended(HCF, tmp_path / "c.yaml", ("2027-01-01", "2027-05-01"))),
+        "--db",
+        str(sqlite_store),
+    )
+    assert out.exit_code == 2
+    assert "read-only" in out.stderr
+
+
+def test_a_file_that_is_no_database_is_refused_untouched(tmp_path: Path) -> None:
+    junk = tmp_path / "notes.sqlite3"
+    junk.write_bytes(b"These are an officer's notes, not a database.\n" * 200)
+    data = junk.read_bytes()
+    for args in (("history",), ("record", str(HCF)), ("db", "upgrade")):
+        out = cli(*args, "--db", str(junk))
+        assert out.exit_code == 2, args
+        assert "is not a rulesub database (not SQLite, or damaged)" in out.stderr
+    assert junk.read_bytes() == data
+
+
+def test_a_damaged_store_is_refused_untouched(sqlite_store: Path) -> None:
+    data = bytearray(sqlite_store.read_bytes())
+    page = 4096
+    assert len(data) > 3 * page
+    data[page : 3 * page] = b"\xff" * (2 * page)  # the schema's pages overwritten
+    sqlite_store.write_bytes(bytes(data))
+    for args in (("history",), ("record", str(HCF))):
+        out = cli(*args, "--db", str(sqlite_store))
+        assert out.exit_code == 2, args
+        assert "Traceback" not in out.stderr
+        assert str(sqlite_store) in out.stderr
+    assert sqlite_store.read_bytes() == bytes(data)
+
+
+def test_another_programs_database_is_refused(tmp_path: Path) -> None:
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE patrons (name TEXT)")
+    out = cli("record", str(HCF), "--db", str(other))
+    assert out.exit_code == 2
+    assert "no rulesub schema version: it is no rulesub database" in out.stderr
+
+
+# -- one transaction per record ------------------------------------------------------------------
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database(request.param, tmp_path)
+
+
+def consistent(url: str) -> int:
+    """Every stored filing is whole: its bytes hash to its sha256, and the log has its one
+    `record` entry. The number of filings."""
+    s = Store(url)
+    try:
+        with s.transaction() as conn:
+            rows = conn.execute(
+                select(submissions.c.id, submissions.c.sha256, submissions.c.content)
+            ).all()
+            logged = dict(
+                conn.execute(
+                    select(audit_log.c.submission_id, func.count())
+                    .where(audit_log.c.action == "record")
+                    .group_by(audit_log.c.submission_id)
+                ).all()
+            )
+    finally:
+        s.dispose()
+    for r in rows:
+        assert hashlib.sha256(r.content).hexdigest() == r.sha256
+        assert logged.get(r.id) == 1, f"submission {r.id} has no single record entry"
+    assert set(logged) == {r.id for r in rows}, "a record entry without its filing"
+    return len(rows)
+
+
+def test_a_failure_inside_record_leaves_nothing(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.store import lifecycle
+
+    def crash(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the process dies between the filing and its audit entry")
+
+    s = Store(db)
+    monkeypatch.setattr(lifecycle, "_audit", crash)
+    with pytest.raises(RuntimeError):
+        s.record(HCF, "filer")
+    monkeypatch.undo()
+    assert consistent(db) == 0
+    assert s.record(HCF, "filer").already is False  # the same bytes record cleanly now
+    s.dispose()
+    assert consistent(db) == 1
+
+
+RECORD_LOOP = """
+import sys
+from pathlib import Path
+from validator.store import Store
+store = Store(sys.argv[1])
+for path in sys.argv[2:]:
+    store.record(Path(path), sys.argv[1][-6:])
+    print(path, flush=True)
+"""
+
+
+def variants(tmp_path: Path, prefix: str, n: int) -> list[Path]:
+    return [
+        amended(
+            HCF,
+            tmp_path / f"{prefix}-{i}.yaml",
+            ("facility: Example Downs", f"facility: Example Downs {prefix} {i}"),
+        )
+        for i in range(n)
+    ]
+
+
+def test_a_killed_record_leaves_no_half_record(db: str, tmp_path: Path) -> None:
+    """``record`` processes killed (SIGKILL) in the middle of their work, at moments
+    spread over a record's transaction: every filing stored is whole, with its audit
+    entry; none is half there."""
+    Store(db).upgrade("setup")
+    killed = 0
+    for attempt, delay in enumerate((0.0, 0.013, 0.029, 0.047, 0.071, 0.11)):
+        files = variants(tmp_path, f"k{attempt}", 40)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", RECORD_LOOP, db, *map(str, files)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        assert proc.stdout is not None
+        proc.stdout.readline()  # one record committed: the process is at work
+        time.sleep(delay)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            killed += 1
+        proc.communicate(timeout=60)
+    assert killed > 0, "no process was still working when killed: lengthen the loop"
+    stored = consistent(db)
+    assert 6 <= stored < 6 * 40
+
+
+# -- several processes at once -------------------------------------------------------------------
+
+
+def test_concurrent_records_lose_nothing(db: str, tmp_path: Path) -> None:
+    Store(db).upgrade("setup")
+    shared = tmp_path / "shared.yaml"
+    shared.write_bytes(HCF.read_bytes())
+    batches = [[*variants(tmp_path, f"w{w}", FILES_EACH), shared] for w in range(WORKERS)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RECORD_LOOP, db, *map(str, batch)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for batch in batches
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+    assert consistent(db) == WORKERS * FILES_EACH + 1  # the shared bytes: one record
+    rows = history(db)
+    facilities = {r["facility"] for r in rows}
+    assert facilities == {"Example Downs"} | {
+        f"Example Downs w{w} {i}" for w in range(WORKERS) for i in range(FILES_EACH)
+    }
+
+
+def test_concurrent_approvals_of_one_facility_game_and_date_approve_once(
+    db: str, tmp_path: Path
+) -> None:
+    s = Store(db)
+    ids = []
+    for w in range(WORKERS):
+        copy = tmp_path / f"copy-{w}.yaml"
+        copy.write_bytes(HCF.read_bytes() + f"# copy {w}\n".encode())
+        ids.append(s.record(copy, "filer").id)
+    s.dispose()
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "from validator.cli import main; main()",
+                "approve",
+                str(i),
+                "--by",
+                f"officer {i}",
+                "--date",
+                "2026-12-01",
+                "--db",
+                db,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={k: v for k, v in os.environ.items() if k != "RULESUB_DB"},
+        )
+        for i in ids
+    ]
+    results = [(p.communicate(timeout=300), p.returncode) for p in procs]
+    codes = sorted(code for _, code in results)
+    assert codes == [0] + [1] * (WORKERS - 1), results
+    for (_, err), code in results:
+        if code == 1:
+            assert "another approval already holds" in err or "decided meanwhile" in err
+    statuses = [r["status"] for r in history(db)]
+    assert statuses.count("approved") == 1
+    assert statuses.count("submitted") == WORKERS - 1
+
+
+def test_the_command_line_agrees(db: str) -> None:
+    """The same checks run through the installed command, in its own process."""
+    out = rulesub("record", str(HCF), "--db", db, "--format", "json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["status"] == "submitted"

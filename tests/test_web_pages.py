@@ -1,0 +1,274 @@
+"""The web view's pages and API: uploads validated and recorded (findings at their lines,
+hostile input as findings, never a traceback), the API's JSON contracts, the users
+command, and a database of issue 14's schema migrated before use."""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from html import unescape
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+from webtools import EXAMPLE, FLAWED, HOLDER, Office, make_office, sign_in, token_of
+
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from validator.cli import app as cli  # noqa: E402
+from validator.signage.checked import check_submission  # noqa: E402
+from validator.store import Store, StoreError  # noqa: E402
+from validator.store import accounts as acct  # noqa: E402
+from validator.web import create_app  # noqa: E402
+
+#: An approval date before the examples' effective dates (whenever the tests run).
+APPROVED_ON = "2026-12-20"
+FINDING_ROW = re.compile(r'<tr class="finding" data-line="(\d+)" data-code="([^"]+)">')
+
+
+@pytest.fixture
+def office(tmp_path: Path) -> Office:
+    return make_office(tmp_path)
+
+
+def signed_in(office: Office, name: str) -> TestClient:
+    client = TestClient(create_app(office.db, secret="s"))
+    assert sign_in(client, name).status_code == 303
+    return client
+
+
+def upload(client: TestClient, name: str, content: bytes):  # type: ignore[no-untyped-def]
+    return client.post(
+        "/upload",
+        data={"csrf": token_of(client)},
+        files={"file": (name, content, "application/yaml")},
+        follow_redirects=False,
+    )
+
+
+@pytest.mark.parametrize(
+    "flawed", ["fcp-equipment.yaml", "fcp-format.yaml", "hcf-progressive.yaml"]
+)
+def test_findings_show_inline_at_the_validators_lines(office: Office, flawed: str) -> None:
+    """Each finding sits under the line ``rulesub validate`` gives it, with its severity,
+    code, section and hint."""
+    client = signed_in(office, "rev")
+    path = FLAWED / flawed
+    answer = upload(client, flawed, path.read_bytes())
+    assert answer.status_code == 303
+    page = client.get(answer.headers["location"]).text
+    expected = check_submission(path).findings
+    assert expected
+    shown = sorted((int(line), code) for line, code in FINDING_ROW.findall(page))
+    assert shown == sorted((f.line, f.code) for f in expected)
+    text = unescape(page)
+    for f in expected:
+        assert f.message in text
+        if f.cite:
+            assert f"[{f.cite}]" in text
+        if f.hint:
+            assert f"hint: {f.hint}" in text
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, _ in shown:  # the finding row follows its own source line
+        row = re.search(
+            rf'<tr id="L{number}"[^>]*><td class="ln">{number}</td>'
+            rf'<td class="code">(.*?)</td>',
+            page,
+        )
+        assert row and unescape(row.group(1)) == lines[number - 1]
+
+
+HOSTILE = {
+    "alias-bomb": (FLAWED / "unreadable-alias-bomb.yaml").read_bytes(),
+    "tag": (FLAWED / "unreadable-tag.yaml").read_bytes(),
+    "not-utf8": (FLAWED / "unreadable-not-utf8.yaml").read_bytes(),
+    "duplicate-key": (FLAWED / "unreadable-duplicate-key.yaml").read_bytes(),
+    "deep-nesting": b"rulesub: 1\nx: " + b"[" * 500 + b"]" * 500 + b"\n",
+    "megabyte": b"rulesub: 1\n# " + b"x" * 1_200_000 + b"\n",
+    "not-a-mapping": b"- just\n- a list\n",
+    "empty-ish": b"\n\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_hostile_uploads_get_findings_never_a_traceback(office: Office, kind: str) -> None:
+    client = signed_in(office, "cas")
+    before = len(office.store.history())
+    answer = upload(client, f"{kind}.yaml", HOSTILE[kind])
+    assert answer.status_code == 422, answer.text[:500]
+    assert "Traceback" not in answer.text
+    assert "nothing was recorded" in answer.text.lower()
+    assert len(office.store.history()) == before
+    if kind not in ("empty-ish",):
+        assert 'id="upload-findings"' in answer.text or "cannot be read" in answer.text
+
+
+def test_megabytes_are_a_finding_and_past_the_body_limit_refused_cleanly(
+    office: Office,
+) -> None:
+    client = signed_in(office, "cas")
+    answer = upload(client, "big.yaml", b"a: " + b"x" * 3_000_000)
+    assert answer.status_code == 422
+    assert "3,000,003 bytes; at most 1,000,000 are read" in answer.text
+    huge = upload(client, "huge.yaml", b"a: " + b"x" * 5_000_000)
+    assert huge.status_code == 413
+    assert "Traceback" not in huge.text
+    assert len(office.store.history()) == 2
+
+
+def test_pasted_yaml_is_recorded_and_casino_files_only_for_its_holder(office: Office) -> None:
+    client = signed_in(office, "cas")
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "effective: 2027-01-01", "effective: 2027-02-01"
+    )
+    answer = client.post(
+        "/upload",
+        data={"csrf": token_of(client), "text": text, "name": "../../etc/passwd"},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    sid = int(answer.headers["location"].rsplit("/", 1)[1])
+    row = office.store.get(sid)
+    assert row.filename == "passwd.yaml" and row.recorded_by == "cas"
+    other = text.replace(f"certificate_holder: {HOLDER}", "certificate_holder: Someone Else")
+    refused = client.post("/upload", data={"csrf": token_of(client), "text": other})
+    assert refused.status_code == 403
+    assert "Someone Else" in unescape(refused.text)
+    assert all(
+        r.certificate_holder == HOLDER
+        for r in office.store.history(game=row.game)
+        if r.recorded_by == "cas"
+    )
+
+
+def test_facilities_page_shows_approved_and_pending(office: Office) -> None:
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    page = client.get("/").text
+    assert "Example Downs" in page and "Harbour Point" in page
+    assert f'href="/submissions/{sid}">#{sid}</a> effective 2027-01-01 (0 errors' in page
+    client.post(f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON})
+    page = client.get("/").text
+    assert f'href="/submissions/{sid}">#{sid}</a> effective 2027-01-01, approved' in page
+
+
+def test_api_post_answers_the_record_json(office: Office) -> None:
+    token = acct.issue_token(office.store, "cas", by="test")
+    api = TestClient(
+        create_app(office.db, secret="s"), headers={"Authorization": f"Bearer {token}"}
+    )
+    body = (FLAWED / "hcf-progressive.yaml").read_bytes()
+    answer = api.post(
+        "/api/submissions?name=hcf.yaml", content=body, headers={"Content-Type": "application/yaml"}
+    )
+    assert answer.status_code == 201, answer.text
+    out = answer.json()
+    expected = check_submission(FLAWED / "hcf-progressive.yaml").findings
+    assert out["status"] == "submitted"
+    assert out["findings"]["errors"] == sum(f.severity == "error" for f in expected)
+    assert office.store.get(out["id"]).sha256 == out["sha256"]
+    again = api.post("/api/submissions", files={"file": ("x.yaml", body)})
+    assert again.status_code == 200 and again.json()["id"] == out["id"]
+    assert again.json()["already_recorded"] is True
+    bad = api.post("/api/submissions", content=HOSTILE["tag"])
+    assert bad.status_code == 422 and bad.json()["findings"][0]["code"] == "rulesub/unreadable"
+    listed = api.get("/api/submissions").json()
+    assert out["id"] in [e["id"] for e in listed]
+    viewer = acct.issue_token(office.store, "view", by="test")
+    refused = api.post(
+        "/api/submissions", content=body, headers={"Authorization": f"Bearer {viewer}"}
+    )
+    assert refused.status_code == 403
+
+
+def test_diff_page_shows_the_hold_delta_against_the_approved(office: Office) -> None:
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    client.post(f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON})
+    text = (
+        EXAMPLE.read_text(encoding="utf-8")
+        .replace("paytables: {flush_bonus: E,", "paytables: {flush_bonus: A,")
+        .replace("effective: 2027-01-01", "effective: 2027-03-01")
+    )
+    assert "flush_bonus: A" in text
+    answer = client.post(
+        "/upload", data={"csrf": token_of(client), "text": text}, follow_redirects=False
+    )
+    new = int(answer.headers["location"].rsplit("/", 1)[1])
+    page = unescape(client.get(f"/submissions/{new}/diff").text)
+    assert f"approved #{sid}" in page
+    assert "Paytable E" in page and "Paytable A" in page
+    assert "Hold:" in page and "percentage point" in page
+
+
+def test_users_command_adds_changes_and_removes_accounts(tmp_path: Path) -> None:
+    db = str(tmp_path / "u.sqlite3")
+    run = CliRunner().invoke
+    added = run(
+        cli,
+        ["users", "add", "ann", "--role", "casino", "--holder", HOLDER, "--db", db],
+        input="ann-password\n",
+    )
+    assert added.exit_code == 0, added.output
+    store = Store(db)
+    assert acct.authenticate(store, "ann", "ann-password") is not None
+    assert (
+        run(
+            cli, ["users", "add", "ann", "--role", "viewer", "--password", "x" * 9, "--db", db]
+        ).exit_code
+        == 2
+    )  # taken
+    assert (
+        run(
+            cli,
+            [
+                "users",
+                "add",
+                "bob",
+                "--role",
+                "viewer",
+                "--holder",
+                HOLDER,
+                "--password",
+                "x" * 9,
+                "--db",
+                db,
+            ],
+        ).exit_code
+        == 2
+    )
+    assert (
+        run(cli, ["users", "passwd", "ann", "--password", "new-password", "--db", db]).exit_code
+        == 0
+    )
+    assert acct.authenticate(store, "ann", "ann-password") is None
+    assert acct.authenticate(store, "ann", "new-password") is not None
+    row = store.transaction  # the hash, never the password, is kept
+    with row() as conn:
+        kept = conn.execute(acct.accounts.select()).first()
+    assert kept.password_hash.startswith("$argon2id$") and "new-password" not in kept.password_hash
+    assert run(cli, ["users", "remove", "ann", "--db", db]).exit_code == 0
+    assert acct.authenticate(store, "ann", "new-password") is None
+    assert run(cli, ["users", "remove", "ann", "--db", db]).exit_code == 2
+    actions = [e.action for e in store.events()]
+    assert actions == ["account-add", "account-password", "account-remove"]
+    assert "new-password" not in json.dumps([e.detail for e in store.events()])
+
+
+def test_a_database_of_the_previous_schema_is_migrated_not_reinterpreted(tmp_path: Path) -> None:
+    from alembic import command
+
+    from validator.store import migrate
+
+    db = str(tmp_path / "old.sqlite3")
+    store = Store(db)
+    with store.engine.connect() as conn, conn.begin():
+        command.upgrade(migrate.config(conn), "0001")  # type: ignore[arg-type]
+    with pytest.raises(StoreError, match="db upgrade"):
+        create_app(db)
+    assert CliRunner().invoke(cli, ["db", "upgrade", "--db", db]).exit_code == 0
+    assert create_app(db) is not None
+    acct.add(Store(db), "rev", "reviewer", "reviewer-secret", by="test")

@@ -1,0 +1,148 @@
+"""An office for the web view's tests: a store with accounts of every role, and helpers to
+sign in and post forms as a browser would (with the session's CSRF token)."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from validator.store import Store
+from validator.store import accounts as acct
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "rulesubs" / "example" / "high-card-flush.yaml"
+FLAWED = ROOT / "rulesubs" / "flawed"
+HOLDER = "Example Downs Racing & Casino"
+OTHER_HOLDER = "Harbour Point Gaming LLC"
+
+PASSWORDS = {
+    "rev": "reviewer-secret",
+    "view": "viewer-secret",
+    "cas": "casino-secret",
+    "harbour": "harbour-secret",
+}
+
+
+@dataclass
+class Office:
+    db: str
+    store: Store
+    tmp: Path
+    ids: dict[str, int] = field(default_factory=dict)
+
+
+def other_holders_submission(tmp: Path) -> Path:
+    """The example, filed by another certificate holder for another facility."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    text = text.replace(f"certificate_holder: {HOLDER}", f"certificate_holder: {OTHER_HOLDER}")
+    text = text.replace("facility: Example Downs", "facility: Harbour Point")
+    assert OTHER_HOLDER in text and "Harbour Point" in text
+    path = tmp / "harbour-hcf.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+_HASHES: dict[str, str] = {}
+_hash_password = acct.hash_password
+
+
+def _memo_hash(password: str) -> str:
+    """argon2 costs most of a second on a busy machine: each test password is hashed once
+    per test run (a real argon2id hash, with its salt), then reused by every office."""
+    if password not in _HASHES:
+        _HASHES[password] = _hash_password(password)
+    return _HASHES[password]
+
+
+def make_office(tmp: Path) -> Office:
+    db = str(tmp / "office.sqlite3")
+    store = Store(db)
+    acct.hash_password = _memo_hash  # type: ignore[assignment]
+    acct.add(store, "rev", "reviewer", PASSWORDS["rev"], by="test")
+    acct.add(store, "view", "viewer", PASSWORDS["view"], by="test")
+    acct.add(store, "cas", "casino", PASSWORDS["cas"], holder=HOLDER, by="test")
+    acct.add(store, "harbour", "casino", PASSWORDS["harbour"], holder=OTHER_HOLDER, by="test")
+    office = Office(db, store, tmp)
+    office.ids["example"] = store.record(EXAMPLE, "cas", display="high-card-flush.yaml").id
+    office.ids["harbour"] = store.record(
+        other_holders_submission(tmp), "harbour", display="harbour-hcf.yaml"
+    ).id
+    return office
+
+
+CSRF = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+def csrf_of(html: str) -> str:
+    found = CSRF.search(html)
+    assert found, "the page carries no CSRF token"
+    return found.group(1)
+
+
+def sign_in(client, name: str, password: str | None = None):  # type: ignore[no-untyped-def]
+    page = client.get("/login")
+    return client.post(
+        "/login",
+        data={
+            "csrf": csrf_of(page.text),
+            "name": name,
+            "password": PASSWORDS[name] if password is None else password,
+            "next": "/",
+        },
+        follow_redirects=False,
+    )
+
+
+def token_of(client) -> str:  # type: ignore[no-untyped-def]
+    """The signed-in session's CSRF token, as its pages carry it."""
+    return csrf_of(client.get("/").text)
+
+
+RULESUB = [sys.executable, "-c", "from validator.cli import main; main()"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def served(db: str, seconds: float = 60.0) -> Iterator[str]:
+    """``rulesub serve --db DB`` on a free port of 127.0.0.1, as its base URL; stopped
+    after."""
+    port = free_port()
+    env = {**os.environ, "RULESUB_SECRET_KEY": "test-server-key"}
+    proc = subprocess.Popen(
+        [*RULESUB, "serve", "--db", db, "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + seconds
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"rulesub serve stopped: {proc.stderr.read().decode()}")  # type: ignore[union-attr]
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if time.monotonic() > deadline:
+                raise AssertionError("rulesub serve did not listen in time")
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

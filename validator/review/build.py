@@ -1,0 +1,217 @@
+"""What goes into a review pack, gathered from the stages that compute it.
+
+The findings are the validator's (``rulesub validate``), the changes the diff's
+(``validator.diff``), the math the odds engine's (``validator.odds``), the signage proofs
+the signage builder's (``validator.signage``); the pack only puts them in one document, in
+the order an officer reads them, ending with the approval block they sign.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: The pack's sections, in order: (key, heading). Each after the first starts a page.
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("submission", "Rules Submission under review"),
+    ("findings", "Findings"),
+    ("changes", "Changes against the approved submission"),
+    ("math", "Paytable math"),
+    ("signage", "Signage proofs"),
+    ("approval", "Approval"),
+)
+#: Sections that start on a new page when printed.
+PAGE_STARTS = ("changes", "math", "signage", "approval")
+
+
+@dataclass
+class Priced:
+    """The exact odds of one selected paytable, or why there are none."""
+
+    title: str
+    cite: str | None
+    result: Any = None  # validator.odds.OddsResult
+    why_not: str | None = None
+
+
+@dataclass
+class ReviewPack:
+    file: str
+    sha256: str
+    generated_at: dt.datetime
+    submission: Any = None  # RulesSubmission
+    game: Any = None  # validator.model.registry.Game
+    findings: list[Any] = field(default_factory=list)  # validator.checks.Finding
+    regulation_version: str = ""
+    against_label: str | None = None
+    diff: Any = None  # validator.diff.GameDiff
+    diff_problem: str | None = None
+    priced: list[Priced] = field(default_factory=list)
+    signs: Any = None  # validator.signage.build.SignSet
+    signs_problem: str | None = None
+    record: Any = None  # the store's row of exactly these bytes, if recorded
+    approved: Any = None  # the store's approved row compared with, if any
+    unreadable: list[str] = field(default_factory=list)
+
+    def value(self, key: str) -> str:
+        v = getattr(self.submission, key, None) if self.submission is not None else None
+        return "" if v is None else str(v)
+
+    @property
+    def game_name(self) -> str:
+        if self.game is not None:
+            return f"{self.game.definition.name} ({self.game.definition.chapter})"
+        return self.value("game")
+
+    @property
+    def counts(self) -> dict[str, int]:
+        sev = [f.severity for f in self.findings]
+        return {
+            "errors": sev.count("error"),
+            "warnings": sev.count("warning"),
+            "info": sev.count("info"),
+        }
+
+
+def build_pack(
+    path: Path,
+    display: str,
+    old_path: Path | None = None,
+    old_label: str | None = None,
+    *,
+    record: Any = None,
+    approved: Any = None,
+    now: dt.datetime | None = None,
+) -> ReviewPack:
+    """The review pack of the submission at ``path``, compared with ``old_path``."""
+    from validator.signage.checked import check_submission, describe
+
+    content = path.read_bytes()
+    pack = ReviewPack(
+        file=display,
+        sha256=hashlib.sha256(content).hexdigest(),
+        generated_at=now or dt.datetime.now(dt.UTC),
+        record=record,
+        approved=approved,
+        against_label=old_label,
+    )
+    checked = check_submission(path, display=display)
+    if checked.unreadable or checked.submission is None:
+        pack.unreadable = [describe(f) for f in checked.findings] or [f"{display}: unreadable"]
+        return pack
+    pack.submission = checked.submission
+    pack.findings = list(checked.findings)
+    game_id = getattr(checked.submission, "game", None)
+    pack.game = _game(game_id)
+    if isinstance(game_id, str):
+        from validator.store.lifecycle import regulation_version
+
+        pack.regulation_version = regulation_version(game_id)
+    if pack.game is None:
+        pack.diff_problem = pack.signs_problem = f"no game {game_id!r} to review against"
+        return pack
+    if old_path is not None:
+        _changes(pack, checked, old_path, old_label or str(old_path))
+    pack.priced = price_selected(pack.game, checked.submission)
+    _signage(pack, checked)
+    return pack
+
+
+def _game(game_id: object) -> Any:
+    from validator.model.registry import load_game
+
+    if not isinstance(game_id, str):
+        return None
+    try:
+        return load_game(game_id)
+    except KeyError:
+        return None
+
+
+def _changes(pack: ReviewPack, new: Any, old_path: Path, old_label: str) -> None:
+    from validator.diff import diff_submissions
+    from validator.signage.checked import check_submission, describe
+
+    old = check_submission(old_path, display=old_label)
+    if old.unreadable or old.submission is None:
+        pack.diff_problem = "; ".join(describe(f) for f in old.findings)
+        return
+    if getattr(old.submission, "game", None) != pack.game.id:
+        pack.diff_problem = (
+            f"{old_label} is a {getattr(old.submission, 'game', None)} submission: "
+            f"a diff compares two submissions of {pack.game.id}"
+        )
+        return
+    pack.diff = diff_submissions(
+        pack.game,
+        old.submission,
+        new.submission,
+        old_findings=old.findings,
+        new_findings=new.findings,
+        old_label=old_label,
+        new_label=pack.file,
+    )
+
+
+def price_selected(game: Any, submission: Any) -> list[Priced]:
+    """The exact odds of every paytable the submission selects for a wager it offers, and
+    of the tables it states where the chapter's text is missing."""
+    from validator.diff.compare import table_title, valuation
+    from validator.odds import OddsError, exact_odds, not_priced_reason, odds_for_rows
+    from validator.signage.build import offered_wagers
+
+    d = game.definition
+    offered = set(offered_wagers(d, getattr(submission, "offered", None)))
+    selected = dict(getattr(submission, "paytables", None) or {})
+    custom = dict(getattr(submission, "custom_paytables", None) or {})
+    out: list[Priced] = []
+    for wid, tid, table in d.tables():
+        if wid not in offered:
+            continue
+        title = table_title(game, wid, tid, table)
+        if tid in custom:
+            try:
+                result = odds_for_rows(game, table.pays_on, custom[tid], table_id=tid)
+                out.append(Priced(f"{title}, as stated", table.cite, result))
+            except (OddsError, KeyError, ValueError) as e:
+                out.append(Priced(f"{title}, as stated", table.cite, why_not=str(e)))
+            continue
+        letter = selected.get(tid)
+        if letter is None or not table.selectable:
+            continue
+        title = f"{title}: Paytable {letter}"
+        reason = not_priced_reason(game, wid, tid)
+        if reason:
+            out.append(Priced(title, table.cite, why_not=reason))
+            continue
+        value = valuation(submission, wid)
+        kwargs: dict[str, Any] = {}
+        if value.wager_amount is not None and (table.by_wager_amount or table.meters):
+            kwargs["wager_amount"] = value.wager_amount
+        meters = value.meters(table, letter) if table.meters else None
+        if meters:
+            kwargs["meter"] = meters
+        try:
+            out.append(Priced(title, table.cite, exact_odds(game, tid, letter, **kwargs)))
+        except (OddsError, KeyError, ValueError) as e:
+            out.append(Priced(title, table.cite, why_not=str(e)))
+    return out
+
+
+def _signage(pack: ReviewPack, checked: Any) -> None:
+    from validator.signage.build import build_signage
+    from validator.signage.checked import describe
+
+    if pack.game.definition.signage is None:
+        pack.signs_problem = f"the game file of {pack.game.id} declares no signs"
+        return
+    errors = checked.errors
+    pack.signs = build_signage(
+        pack.game,
+        checked.submission,
+        draft=bool(errors),
+        problems=[describe(f) for f in errors],
+    )

@@ -1,0 +1,329 @@
+"""The review pack as one printable HTML document.
+
+Print layout (CSS paged media, US Letter): the cover with the findings on the first pages;
+the changes, the paytable math, the signage proofs and the approval block each start a new
+page, as a person assembling the pack would put them. A table row, a paytable, a sign and
+the approval block are never split across pages; a heading never ends a page. Every page
+carries the file, its sha256 and a blank for the approval date (COMAR 36.05.03.19: "Each
+page … shall indicate the date on which it was approved").
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from validator.diff.render import cell, delta_text, direction, hold_text, percent, selection
+from validator.model.notation import format_rate
+from validator.review.build import PAGE_STARTS, SECTIONS, ReviewPack
+from validator.signage.build import PLACEMENT, Line, Paytable
+
+CSS = """
+@page { size: Letter; margin: 0.6in 0.6in 0.85in 0.6in; }
+html { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; font-size: 10pt;
+  color: #000; }
+body { margin: 0; }
+h1 { font-size: 18pt; margin: 0 0 4pt 0; }
+h2 { font-size: 14pt; margin: 14pt 0 6pt 0; border-bottom: 1.5pt solid #000;
+  break-after: avoid; }
+h3 { font-size: 11pt; margin: 10pt 0 4pt 0; break-after: avoid; }
+section.page-start { break-before: page; }
+table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt 0; }
+th, td { border: 0.5pt solid #666; padding: 2pt 4pt; text-align: left; vertical-align: top; }
+th { background: #eee; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr, .keep { break-inside: avoid; }
+.changed { font-weight: bold; }
+.cite { color: #333; font-size: 8.5pt; }
+.error { color: #a00; font-weight: bold; }
+.draft { border: 2pt solid #a00; color: #a00; padding: 4pt; font-weight: bold; }
+dl.facts { display: grid; grid-template-columns: 11em 1fr; gap: 2pt 8pt; }
+dl.facts dt { font-weight: bold; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+.sign { border: 1pt solid #000; padding: 6pt 10pt; margin: 0 0 10pt 0; break-inside: avoid; }
+.sign .title { font-size: 12pt; font-weight: bold; }
+.approval { break-inside: avoid; }
+.approval .field { margin: 26pt 0 0 0; border-top: 0.75pt solid #000; padding-top: 2pt;
+  width: 70%; }
+.approval .box { display: inline-block; width: 10pt; height: 10pt; border: 1pt solid #000;
+  margin: 0 6pt 0 18pt; vertical-align: middle; }
+footer.every-page { margin-top: 2em; font-size: 8pt; color: #333; }
+@media print { footer.every-page { display: none; } }
+@media screen { body { max-width: 8in; margin: 1em auto; } }
+"""
+
+#: The foot of every printed page (a CSS page-margin box; Chromium prints them).
+PAGE_FOOT = """
+@page {{ @bottom-center {{ content: "{text} · Page " counter(page) " of " counter(pages);
+  font-size: 7pt; color: #333; font-family: "DejaVu Sans", sans-serif; }} }}
+"""
+
+
+def _css_string(text: str) -> str:
+    """``text`` inside a CSS string: quotes and backslashes escaped, one line."""
+    out = " ".join(text.split())
+    for ch in ("\\", '"', "<", ">"):
+        out = out.replace(ch, "\\" + format(ord(ch), "x") + " ")
+    return out
+
+
+def _e(value: object) -> str:
+    return escape("" if value is None else str(value))
+
+
+def _heading(key: str) -> str:
+    return dict(SECTIONS)[key]
+
+
+def render_html(pack: ReviewPack) -> str:
+    title = f"Review pack: {pack.value('facility')} · {pack.game_name}"
+    foot = (
+        f"{Path(pack.file).name} · sha256 {pack.sha256[:16]}… · regulation version "
+        f"{pack.regulation_version[:12]} · Approved on: ______________"
+    )
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{_e(title)}</title>",
+        f"<style>{CSS}{PAGE_FOOT.format(text=_css_string(foot))}</style></head><body>",
+    ]
+    for key, _ in SECTIONS:
+        cls = ' class="page-start"' if key in PAGE_STARTS else ""
+        parts.append(f'<section id="{key}"{cls}>')
+        parts.append(_SECTION[key](pack))
+        parts.append("</section>")
+    parts.append(f'<footer class="every-page">{_e(foot)}</footer>')
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _cover(pack: ReviewPack) -> str:
+    rows = [
+        ("Certificate holder", pack.value("certificate_holder")),
+        ("Facility", pack.value("facility")),
+        ("Game", pack.game_name),
+        ("Effective", pack.value("effective")),
+        ("File", pack.file),
+        ("sha256", pack.sha256),
+        ("Regulation version", pack.regulation_version or "(no game)"),
+        ("Recorded", _recorded(pack)),
+        ("Compared with", pack.against_label or "nothing (no --against)"),
+        ("Prepared", pack.generated_at.strftime("%Y-%m-%d %H:%M UTC")),
+    ]
+    facts = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in rows)
+    c = pack.counts
+    return (
+        f"<h1>{_e(_heading('submission'))}</h1>"
+        f'<dl class="facts">{facts}</dl>'
+        "<p>The regulation version is a hash of the game files the findings and the math "
+        "below were computed from; the same version gives the same figures.</p>"
+        f"<p><strong>{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} "
+        "informational finding(s).</strong></p>"
+    )
+
+
+def _recorded(pack: ReviewPack) -> str:
+    r = pack.record
+    if r is None:
+        return "not recorded in the database"
+    text = f"#{r.id}, {r.status}, recorded {r.recorded_at:%Y-%m-%d} by {r.recorded_by}"
+    if r.approved_by:
+        text += f"; approved by {r.approved_by} on {r.approved_on}"
+    return text
+
+
+def _findings(pack: ReviewPack) -> str:
+    out = [f"<h2>{_e(_heading('findings'))}</h2>"]
+    if not pack.findings:
+        out.append("<p>None: the validator finds nothing in this submission.</p>")
+        return "".join(out)
+    out.append(
+        "<table><thead><tr><th>Severity</th><th>Line</th><th>Code</th><th>Finding</th>"
+        "<th>Section</th></tr></thead><tbody>"
+    )
+    for f in pack.findings:
+        hint = f"<br><span class='cite'>What would comply: {_e(f.hint)}</span>" if f.hint else ""
+        out.append(
+            f"<tr><td class='{_e(f.severity)}'>{_e(f.severity)}</td>"
+            f"<td class='num'>{f.line}:{f.column}</td><td>{_e(f.code)}</td>"
+            f"<td>{_e(f.message)}{hint}</td><td>{_e(f.cite or '')}</td></tr>"
+        )
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _changes(pack: ReviewPack) -> str:
+    out = [f"<h2>{_e(_heading('changes'))}</h2>"]
+    if pack.against_label is None:
+        out.append("<p>Not compared: no approved submission was given (--against).</p>")
+        return "".join(out)
+    out.append(f"<p>Old: {_e(pack.against_label)}<br>New: {_e(pack.file)}</p>")
+    if pack.diff is None:
+        out.append(f"<p class='error'>No diff: {_e(pack.diff_problem)}</p>")
+        return "".join(out)
+    diff = pack.diff
+    if not diff.changes:
+        out.append("<p>No selection or stated value changed.</p>")
+    for c in diff.changes:
+        if not c.hands:
+            continue
+        out.append(
+            f"<div class='keep'><h3>{_e(c.title)}: {_e(selection(c.old, c))} → "
+            f"{_e(selection(c.new, c))}</h3><p class='cite'>{_e(c.path)} "
+            f"{_e(c.cite or '')}</p><table><thead><tr><th>Hand</th>"
+            f"<th>{_e(selection(c.old, c))}</th><th>{_e(selection(c.new, c))}</th>"
+            "<th></th></tr></thead><tbody>"
+        )
+        for row in c.hands:
+            cls = " class='num changed'" if row.changed else " class='num'"
+            out.append(
+                f"<tr><td>{_e(row.name)}</td><td{cls}>{_e(cell(row.old, row.old_as))}</td>"
+                f"<td{cls}>{_e(cell(row.new, row.new_as))}</td><td>{_e(direction(row))}</td></tr>"
+            )
+        out.append("</tbody></table>")
+        if c.has_hold:
+            out.append(f"<p>{_hold(c)}</p>")
+        out.append("</div>")
+    others = [c for c in diff.changes if not c.hands]
+    if others:
+        out.append(
+            "<h3>Other changes</h3><table><thead><tr><th>What</th><th>Old</th><th>New</th>"
+            "<th>Hold</th></tr></thead><tbody>"
+        )
+        for c in others:
+            hold = _hold(c) if c.has_hold else ""
+            out.append(
+                f"<tr><td>{_e(c.path)}</td><td>{_e(c.old or '(not stated)')}</td>"
+                f"<td>{_e(c.new or '(not stated)')}</td><td>{hold}</td></tr>"
+            )
+        out.append("</tbody></table>")
+    if diff.new_findings:
+        out.append(
+            f"<p>{len(diff.new_findings)} finding(s) are new in this submission "
+            "(listed under Findings).</p>"
+        )
+    return "".join(out)
+
+
+def _hold(c: Any) -> str:
+    text = f"Hold: {hold_text(c.hold_old)} → {hold_text(c.hold_new)}"
+    if c.hold_delta is not None:
+        text += f" (<strong>{_e(delta_text(c))}</strong>)"
+    exact = [h.value for h in (c.hold_old, c.hold_new) if h is not None and h.value is not None]
+    if exact:
+        text += " exact: " + " → ".join(_e(v) for v in exact)
+    return text
+
+
+def _math(pack: ReviewPack) -> str:
+    out = [f"<h2>{_e(_heading('math'))}</h2>"]
+    if not pack.priced:
+        out.append("<p>The submission selects no paytable the odds engine prices.</p>")
+    for p in pack.priced:
+        out.append(f"<div class='keep'><h3>{_e(p.title)}</h3>")
+        out.append(f"<p class='cite'>{_e(p.cite or '')}</p>")
+        r = p.result
+        if r is None:
+            out.append(f"<p>Not priced: {_e(p.why_not)}</p></div>")
+            continue
+        out.append(
+            "<table><thead><tr><th>Hand</th><th>Combinations</th><th>Probability</th>"
+            "<th>Payout</th><th>Contribution (%)</th></tr></thead><tbody>"
+        )
+        for c in r.categories:
+            out.append(
+                f"<tr><td>{_e(c.name)}</td><td class='num'>{c.combinations:,}</td>"
+                f"<td class='num'>{_e(c.probability)}</td><td class='num'>{_e(c.payout)}</td>"
+                f"<td class='num'>{percent(c.contribution, 6, sign=True)}</td></tr>"
+            )
+        out.append(
+            f"<tr><td><strong>Total</strong></td><td class='num'>{r.total:,}</td>"
+            "<td class='num'>1</td><td></td>"
+            f"<td class='num'>{percent(-r.hold, 6, sign=True)}</td></tr></tbody></table>"
+        )
+        label = "Returned per unit (a bonus)" if r.basis == "bonus" else "Hold"
+        figure = percent(-r.hold if r.basis == "bonus" else r.hold)
+        out.append(f"<p><strong>{label}: {figure}%</strong> exact {_e(r.hold)}")
+        ah = r.approved_hold
+        if ah is not None:
+            verdict = "inside" if r.inside_approved else "OUTSIDE"
+            out.append(
+                f"; Board's stated range {format_rate(ah.low)}–{format_rate(ah.high)}: {verdict}"
+            )
+        out.append(f"; hit frequency {percent(r.hit_frequency)}%")
+        for m in r.meters:
+            out.append(f"<br>Meter: {_e(m.describe())}")
+        out.append("</p></div>")
+    return "".join(out)
+
+
+def _signage(pack: ReviewPack) -> str:
+    out = [f"<h2>{_e(_heading('signage'))}</h2>"]
+    signs = pack.signs
+    if signs is None:
+        out.append(f"<p>No signage: {_e(pack.signs_problem)}</p>")
+        return "".join(out)
+    if signs.draft:
+        out.append(
+            "<p class='draft'>DRAFT: the submission has errors; these signs may not be "
+            "posted as they are.</p>"
+        )
+    out.append(
+        f"<p>{len(signs.signs)} sign(s), each as it is to be posted, with the section "
+        "requiring every line.</p>"
+    )
+    for n, sign in enumerate(signs.signs, 1):
+        out.append(
+            f"<div class='sign'><div class='title'>Sign {n} of {len(signs.signs)}: "
+            f"{_e(sign.title)}</div><div class='cite'>"
+            f"{_e(PLACEMENT.get(sign.placement, sign.placement))} [{_e(sign.cite)}]</div>"
+        )
+        for item in sign.items:
+            if isinstance(item, Line):
+                out.append(f"<p>{_e(item.text)} <span class='cite'>[{_e(item.cite)}]</span></p>")
+            elif isinstance(item, Paytable):
+                out.append(
+                    f"<p><strong>{_e(item.title)}</strong> "
+                    f"<span class='cite'>[{_e(item.cite)}]</span></p><table><tbody>"
+                )
+                out += [
+                    f"<tr><td>{_e(h)}</td><td class='num'>{_e(p)}</td></tr>" for h, p in item.rows
+                ]
+                out.append("</tbody></table>")
+                out += [
+                    f"<p>{_e(x.text)} <span class='cite'>[{_e(x.cite)}]</span></p>"
+                    for x in item.lines
+                ]
+        out.append("</div>")
+    return "".join(out)
+
+
+def _approval(pack: ReviewPack) -> str:
+    c = pack.counts
+    return (
+        f"<div class='approval'><h2>{_e(_heading('approval'))}</h2>"
+        f"<p>{_e(pack.value('facility'))} · {_e(pack.game_name)} · effective "
+        f"{_e(pack.value('effective'))}<br>File {_e(pack.file)}, sha256 {_e(pack.sha256)}<br>"
+        f"Regulation version {_e(pack.regulation_version)}<br>"
+        f"Findings when prepared: {c['errors']} error(s), {c['warnings']} warning(s)</p>"
+        "<p>Decision:<span class='box'></span>Approved<span class='box'></span>Rejected</p>"
+        "<div class='field'>Name of the approving officer</div>"
+        "<div class='field'>Title</div>"
+        "<div class='field'>Date of approval (YYYY-MM-DD)</div>"
+        "<div class='field'>Signature</div>"
+        "<div class='field'>Findings waived, with the reasons</div>"
+        "<p class='cite'>Rules may be implemented only after the written notice of approval; "
+        "an effective date before the approval date is a finding (COMAR 36.05.03.19).</p>"
+        "</div>"
+    )
+
+
+_SECTION = {
+    "submission": _cover,
+    "findings": _findings,
+    "changes": _changes,
+    "math": _math,
+    "signage": _signage,
+    "approval": _approval,
+}

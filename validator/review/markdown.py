@@ -1,0 +1,105 @@
+"""The review pack as one Markdown document: the same sections as the HTML, the diff and
+the signage in the words of their own Markdown renderers, one heading level down."""
+
+from __future__ import annotations
+
+from validator.review.build import SECTIONS, ReviewPack
+
+
+def _md(text: object) -> str:
+    out = "" if text is None else str(text)
+    for ch in "\\`*_[]|<>":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+def _demote(markdown: str, levels: int = 2) -> str:
+    """Headings of an embedded document, ``levels`` deeper."""
+    return "\n".join(
+        ("#" * levels + line) if line.startswith("#") else line for line in markdown.splitlines()
+    )
+
+
+def render_markdown(pack: ReviewPack) -> str:
+    h = dict(SECTIONS)
+    c = pack.counts
+    out = [f"# {h['submission']}", ""]
+    rows = [
+        ("Certificate holder", pack.value("certificate_holder")),
+        ("Facility", pack.value("facility")),
+        ("Game", pack.game_name),
+        ("Effective", pack.value("effective")),
+        ("File", pack.file),
+        ("sha256", f"`{pack.sha256}`"),
+        ("Regulation version", f"`{pack.regulation_version}`"),
+        ("Compared with", pack.against_label or "nothing (no --against)"),
+    ]
+    out += [f"- **{k}:** {v if v.startswith('`') else _md(v)}" for k, v in rows]
+    out += ["", f"**{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} info.**"]
+    out += ["", f"## {h['findings']}", ""]
+    if pack.findings:
+        out += ["| Severity | Line | Code | Finding | Section |", "|---|---:|---|---|---|"]
+        out += [
+            f"| {f.severity} | {f.line}:{f.column} | `{f.code}` | {_md(f.message)} | "
+            f"{_md(f.cite or '')} |"
+            for f in pack.findings
+        ]
+    else:
+        out.append("None: the validator finds nothing in this submission.")
+    out += ["", f"## {h['changes']}", ""]
+    if pack.against_label is None:
+        out.append("Not compared: no approved submission was given (--against).")
+    elif pack.diff is None:
+        out.append(f"No diff: {_md(pack.diff_problem)}")
+    else:
+        from validator.diff.render import render_markdown as diff_markdown
+
+        out.append(_demote(diff_markdown(pack.diff)))
+    out += ["", f"## {h['math']}", ""]
+    for p in pack.priced:
+        out += [f"### {_md(p.title)}", "", f"{_md(p.cite or '')}", ""]
+        r = p.result
+        if r is None:
+            out.append(f"Not priced: {_md(p.why_not)}")
+            out.append("")
+            continue
+        out += ["| Hand | Combinations | Probability | Payout |", "|---|---:|---:|---:|"]
+        out += [
+            f"| {_md(x.name)} | {x.combinations:,} | {x.probability} | {_md(x.payout)} |"
+            for x in r.categories
+        ]
+        from validator.diff.render import percent
+
+        out += [
+            "",
+            f"Hold {percent(r.hold)}% (exact {r.hold}); hit frequency {percent(r.hit_frequency)}%",
+            "",
+        ]
+    if not pack.priced:
+        out.append("The submission selects no paytable the odds engine prices.")
+    out += ["", f"## {h['signage']}", ""]
+    if pack.signs is None:
+        out.append(f"No signage: {_md(pack.signs_problem)}")
+    else:
+        from validator.signage.render import render_markdown as signs_markdown
+
+        out.append(_demote(signs_markdown(pack.signs)))
+    out += [
+        "",
+        f"## {h['approval']}",
+        "",
+        f"{_md(pack.value('facility'))} · {_md(pack.game_name)} · effective "
+        f"{_md(pack.value('effective'))}; sha256 `{pack.sha256}`; regulation version "
+        f"`{pack.regulation_version}`",
+        "",
+        "Decision: [ ] Approved  [ ] Rejected",
+        "",
+        "Name of the approving officer: ______________________________",
+        "",
+        "Date of approval: ______________________________",
+        "",
+        "Signature: ______________________________",
+        "",
+        "Findings waived, with the reasons: ______________________________",
+    ]
+    return "\n".join(out) + "\n"

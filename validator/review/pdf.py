@@ -1,0 +1,76 @@
+"""The review pack printed to PDF by headless Chromium (Debian's ``chromium``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+TIMEOUT_S = 180
+
+
+class PdfError(Exception):
+    """No PDF could be printed: a message for the officer."""
+
+
+def chromium() -> str | None:
+    found = os.environ.get("RULESUB_CHROMIUM")
+    if found:
+        return found
+    return next((p for name in CHROMIUM_NAMES if (p := shutil.which(name))), None)
+
+
+def print_pdf(html: str, out: Path) -> None:
+    """Print ``html`` to ``out``: written whole (a temporary file, then a rename) or not
+    at all."""
+    browser = chromium()
+    if browser is None:
+        raise PdfError(
+            "printing to PDF needs Chromium (Debian: apt-get install chromium); "
+            "--format html prints from any browser"
+        )
+    out = Path(out)
+    with tempfile.TemporaryDirectory(prefix="rulesub-review-") as tmp:
+        page = Path(tmp) / "review.html"
+        page.write_text(html, encoding="utf-8")
+        pdf = Path(tmp) / "review.pdf"
+        try:
+            done = subprocess.run(
+                [
+                    browser,
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    f"--user-data-dir={Path(tmp) / 'profile'}",
+                    "--no-pdf-header-footer",
+                    f"--print-to-pdf={pdf}",
+                    page.as_uri(),
+                ],
+                capture_output=True,
+                timeout=TIMEOUT_S,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise PdfError(f"Chromium could not print the review pack: {e}") from None
+        if done.returncode != 0 or not pdf.is_file() or pdf.stat().st_size == 0:
+            tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+            raise PdfError(
+                "Chromium could not print the review pack" + (f": {tail[0]}" if tail else "")
+            )
+        fd, staged = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(pdf.read_bytes())
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(staged, out)
+        except BaseException:
+            Path(staged).unlink(missing_ok=True)
+            raise

@@ -1,0 +1,24 @@
+"""The store of Rules Submissions: each filing as filed, its approval or rejection, the
+supersessions, and an append-only audit log, in SQLite (a file) or PostgreSQL.
+
+Public API::
+
+    Store(db) .record(path, by) .approve(id, by, on=…, waive=…) .reject(id, by, reason)
+              .history(facility, game) .get(id) .approved_for(facility, game) .purge(before, by)
+              .events(ids) .upgrade(by)
+    StoreError   the database or the input cannot be used (exit 2)
+    Refused      the rules refuse the action (exit 1)
+"""
+
+from validator.store.database import StoreError, default_path, resolve_url
+from validator.store.lifecycle import RETENTION_YEARS, Recorded, Refused, Store
+
+__all__ = [
+    "RETENTION_YEARS",
+    "Recorded",
+    "Refused",
+    "Store",
+    "StoreError",
+    "default_path",
+    "resolve_url",
+]

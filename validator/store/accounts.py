@@ -1,0 +1,256 @@
+"""The web view's accounts, their roles and API tokens, in the store's database.
+
+Three roles:
+
+- ``reviewer``: the regulator's reviewer; reads everything, approves or rejects;
+- ``viewer``: reads everything, decides nothing;
+- ``casino``: a certificate holder's compliance staff, bound to that one holder: it files
+  and reads only the submissions that name it as ``certificate_holder``.
+
+Passwords are kept as argon2id hashes (argon2-cffi), never as text; an API token is shown
+once when issued and kept as its sha256. Adding, removing an account, changing its
+password and issuing a token are written to the audit log (without the secret).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    Text,
+    delete,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy import exc as sa_exc
+
+from validator.store.database import StoreError
+from validator.store.lifecycle import Store, _audit, utcnow
+from validator.store.schema import metadata
+
+ROLES = ("reviewer", "viewer", "casino")
+MIN_PASSWORD = 8
+MAX_NAME = 64
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", Text, nullable=False, unique=True),
+    Column("role", String(16), nullable=False),
+    Column("certificate_holder", Text),
+    Column("password_hash", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    CheckConstraint("role IN ('reviewer', 'viewer', 'casino')", name="known_role"),
+    CheckConstraint(
+        "(role = 'casino') = (certificate_holder IS NOT NULL)", name="casino_has_holder"
+    ),
+)
+
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("token_sha256", String(64), nullable=False, unique=True),
+    Column("label", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    role: str
+    certificate_holder: str | None
+    password_hash: str
+
+    @property
+    def can_decide(self) -> bool:
+        """Approve or reject a submission."""
+        return self.role == "reviewer"
+
+    @property
+    def can_file(self) -> bool:
+        """Upload (record) a submission."""
+        return self.role in ("reviewer", "casino")
+
+    def sees(self, certificate_holder: str | None) -> bool:
+        """Whether a submission naming ``certificate_holder`` is this account's to read."""
+        if self.role != "casino":
+            return True
+        return certificate_holder is not None and certificate_holder == self.certificate_holder
+
+    @property
+    def session_stamp(self) -> str:
+        """Changes with the password: a session from before a password change ends."""
+        return hashlib.sha256(self.password_hash.encode()).hexdigest()[:16]
+
+
+def _hasher() -> Any:
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
+
+
+def hash_password(password: str) -> str:
+    if len(password) < MIN_PASSWORD:
+        raise StoreError(f"a password has at least {MIN_PASSWORD} characters")
+    return str(_hasher().hash(password))
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.name, row.role, row.certificate_holder, row.password_hash)
+
+
+def _check_name(name: str) -> str:
+    if not name or len(name) > MAX_NAME or any(c.isspace() or not c.isprintable() for c in name):
+        raise StoreError(f"account name {name!r}: 1 to {MAX_NAME} printable characters, no spaces")
+    return name
+
+
+def add(
+    store: Store,
+    name: str,
+    role: str,
+    password: str,
+    *,
+    holder: str | None = None,
+    by: str,
+    now: dt.datetime | None = None,
+) -> Account:
+    """A new account; a ``casino`` account names its certificate holder, no other does."""
+    _check_name(name)
+    if role not in ROLES:
+        raise StoreError(f"--role {role}: one of {', '.join(ROLES)}")
+    if role == "casino" and not holder:
+        raise StoreError("a casino account is bound to one certificate holder: give --holder")
+    if role != "casino" and holder:
+        raise StoreError(f"--holder is for casino accounts; a {role} reads every holder's")
+    digest = hash_password(password)
+    now = now or utcnow()
+    try:
+        with store.transaction() as conn:
+            new_id = conn.execute(
+                insert(accounts).values(
+                    name=name,
+                    role=role,
+                    certificate_holder=holder,
+                    password_hash=digest,
+                    created_at=now,
+                )
+            ).inserted_primary_key[0]
+            _audit(
+                conn,
+                by,
+                "account-add",
+                None,
+                {"account": name, "role": role, "certificate_holder": holder},
+                now,
+            )
+    except sa_exc.IntegrityError:
+        raise StoreError(f"there is already an account {name!r}") from None
+    return Account(new_id, name, role, holder, digest)
+
+
+def remove(store: Store, name: str, *, by: str) -> None:
+    with store.transaction() as conn:
+        row = _row(conn, name)
+        conn.execute(delete(api_tokens).where(api_tokens.c.account_id == row.id))
+        conn.execute(delete(accounts).where(accounts.c.id == row.id))
+        _audit(conn, by, "account-remove", None, {"account": name})
+
+
+def set_password(store: Store, name: str, password: str, *, by: str) -> None:
+    digest = hash_password(password)
+    with store.transaction() as conn:
+        row = _row(conn, name)
+        conn.execute(update(accounts).where(accounts.c.id == row.id).values(password_hash=digest))
+        _audit(conn, by, "account-password", None, {"account": name})
+
+
+def _row(conn: Any, name: str) -> Any:
+    row = conn.execute(select(accounts).where(accounts.c.name == name)).first()
+    if row is None:
+        raise StoreError(f"no account {name!r}")
+    return row
+
+
+def all_accounts(store: Store) -> list[Account]:
+    with store.transaction() as conn:
+        return [_account(r) for r in conn.execute(select(accounts).order_by(accounts.c.name))]
+
+
+def by_id(store: Store, account_id: int) -> Account | None:
+    with store.transaction() as conn:
+        row = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
+    return None if row is None else _account(row)
+
+
+#: Verified when the name is unknown, so that a wrong name costs what a wrong password does.
+_DUMMY: list[str] = []
+
+
+def authenticate(store: Store, name: str, password: str) -> Account | None:
+    """The account whose name and password these are, else ``None``."""
+    from argon2.exceptions import InvalidHashError, VerificationError
+
+    with store.transaction() as conn:
+        row = conn.execute(select(accounts).where(accounts.c.name == name)).first()
+    hasher = _hasher()
+    if row is None:
+        if not _DUMMY:
+            _DUMMY.append(hasher.hash(secrets.token_hex(16)))
+        with contextlib.suppress(VerificationError, InvalidHashError):
+            hasher.verify(_DUMMY[0], password)
+        return None
+    try:
+        hasher.verify(row.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return None
+    return _account(row)
+
+
+def _token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_token(store: Store, name: str, *, label: str = "api", by: str) -> str:
+    """A new API token for ``name``: returned once, kept as its sha256."""
+    token = "rst_" + secrets.token_urlsafe(32)
+    with store.transaction() as conn:
+        row = _row(conn, name)
+        conn.execute(
+            insert(api_tokens).values(
+                account_id=row.id,
+                token_sha256=_token_digest(token),
+                label=label,
+                created_at=utcnow(),
+            )
+        )
+        _audit(conn, by, "account-token", None, {"account": name, "label": label})
+    return token
+
+
+def by_token(store: Store, token: str) -> Account | None:
+    with store.transaction() as conn:
+        row = conn.execute(
+            select(accounts)
+            .join(api_tokens, api_tokens.c.account_id == accounts.c.id)
+            .where(api_tokens.c.token_sha256 == _token_digest(token))
+        ).first()
+    return None if row is None else _account(row)

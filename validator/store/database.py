@@ -1,0 +1,172 @@
+"""Opening the store: which database, its engine, its schema version, its failures.
+
+The database is ``--db URL``, else ``RULESUB_DB``, else a SQLite file in the user's data
+directory (``default_path()``: ``~/.local/share/rulesub/rulesub.sqlite3`` on Linux, as
+platformdirs places it elsewhere). A bare path is a SQLite file; ``postgresql://…`` is
+PostgreSQL through psycopg 3.
+
+A database is never reinterpreted: one whose schema is behind this rulesub's is refused
+(``StoreError`` with the ``rulesub db upgrade`` hint) until that command migrates it; one
+ahead of it (a newer rulesub wrote it) is refused too. Only an empty database is given
+the current schema without being asked, since there is nothing in it to reinterpret.
+
+Every failure of the database itself (locked, read-only, not a database, unreachable)
+becomes a ``StoreError`` with a message for the officer; the commands exit 2 on it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import make_url
+
+ENV_DB = "RULESUB_DB"
+#: How long a writer waits for another one's lock before giving up, seconds.
+ENV_TIMEOUT = "RULESUB_DB_TIMEOUT"
+DEFAULT_TIMEOUT = 15.0
+FILE_NAME = "rulesub.sqlite3"
+UPGRADE_HINT = "run `rulesub db upgrade` to migrate it"
+#: An arbitrary, fixed key: PostgreSQL's advisory lock serialising schema changes.
+SCHEMA_LOCK = 7_145_514
+#: The execution option of a connection that only reads.
+READING = "rulesub_reading"
+
+
+class StoreError(Exception):
+    """The database cannot be used as asked: a message for the officer, exit 2."""
+
+
+def default_path() -> Path:
+    from platformdirs import user_data_path
+
+    return user_data_path("rulesub", appauthor=False) / FILE_NAME
+
+
+def resolve_url(db: str | None) -> str:
+    """``--db``, else ``RULESUB_DB``, else the default SQLite file, as a SQLAlchemy URL."""
+    raw = db or os.environ.get(ENV_DB) or str(default_path())
+    if re.match(r"^[a-z][a-z0-9+]*://", raw):
+        url = make_url(raw)
+        if url.drivername in ("postgresql", "postgres"):
+            url = url.set(drivername="postgresql+psycopg")
+        elif url.drivername == "sqlite":
+            url = url.set(drivername="sqlite+pysqlite")
+        if url.get_backend_name() not in ("sqlite", "postgresql"):
+            raise StoreError(f"--db {raw}: rulesub stores in SQLite or PostgreSQL only")
+        return url.render_as_string(hide_password=False)
+    return f"sqlite+pysqlite:///{Path(raw).expanduser()}"
+
+
+def describe(url: str) -> str:
+    """The database named for a message: a file path, or the URL without its password."""
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        return u.database or ":memory:"
+    return u.render_as_string(hide_password=True)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database (``file:…?mode=ro&uri=true`` URLs included)."""
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    if u.query.get("uri") == "true" and u.database.startswith("file:"):
+        return Path(u.database.removeprefix("file:"))
+    return Path(u.database)
+
+
+def timeout() -> float:
+    try:
+        return float(os.environ.get(ENV_TIMEOUT, DEFAULT_TIMEOUT))
+    except ValueError:
+        raise StoreError(f"{ENV_TIMEOUT} must be a number of seconds") from None
+
+
+def make_engine(url: str) -> Engine:
+    """An engine whose transactions take the write lock first (SQLite: ``BEGIN
+    IMMEDIATE``), so two writers queue instead of failing halfway; a connection with the
+    ``READING`` execution option only reads (``BEGIN``), beside a writer."""
+    wait = timeout()
+    if make_url(url).get_backend_name() == "sqlite":
+        engine = create_engine(url, connect_args={"timeout": wait}, poolclass=_null_pool())
+
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi: Any, _record: Any) -> None:
+            dbapi.isolation_level = None  # rulesub says BEGIN itself
+            cursor = dbapi.cursor()
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn: Connection) -> None:
+            reading = conn.get_execution_options().get(READING, False)
+            conn.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
+        return engine
+    return create_engine(
+        url,
+        poolclass=_null_pool(),
+        connect_args={
+            "connect_timeout": max(1, int(wait)),
+            "options": f"-c lock_timeout={int(wait * 1000)}",
+        },
+    )
+
+
+def _null_pool() -> Any:
+    from sqlalchemy.pool import NullPool
+
+    return NullPool
+
+
+def problem(e: BaseException, url: str) -> StoreError:
+    """What went wrong with the database, said for the officer."""
+    where = describe(url)
+    text = str(getattr(e, "orig", None) or e).strip().splitlines()[0] if str(e) else repr(e)
+    low = text.lower()
+    if "locked" in low or "lock timeout" in low or "canceling statement due to lock" in low:
+        return StoreError(
+            f"{where}: the database is locked by another program (waited {timeout():g} s, "
+            f"{ENV_TIMEOUT} sets how long); nothing was changed, try again"
+        )
+    if "readonly" in low or "read-only" in low or "read only" in low:
+        return StoreError(
+            f"{where}: the database is read-only here; nothing was changed "
+            "(use a copy you may write, or ask for write access)"
+        )
+    if "not a database" in low or "malformed" in low or "file is encrypted" in low:
+        return StoreError(
+            f"{where}: is not a rulesub database (not SQLite, or damaged); nothing was "
+            "changed. Restore it from a backup, or give another --db"
+        )
+    if "unable to open database file" in low:
+        return StoreError(f"{where}: cannot open or create the database file here")
+    if "connection" in low or "could not" in low or "authentication" in low:
+        return StoreError(f"{where}: cannot connect: {text}")
+    return StoreError(f"{where}: {text}")
+
+
+@contextmanager
+def translated(url: str) -> Iterator[None]:
+    """Database failures as ``StoreError``s."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ProgrammingError) as e:
+        raise problem(e, url) from None
+    except sa_exc.DatabaseError as e:
+        if isinstance(e, sa_exc.IntegrityError):
+            raise
+        raise problem(e, url) from None
+
+
+def table_names(conn: Connection) -> set[str]:
+    return set(inspect(conn).get_table_names())

@@ -1,0 +1,642 @@
+"""A submission's life in the store: recorded, approved or rejected, superseded, purged.
+
+Each operation is one transaction: it checks the schema, does its work and writes its
+audit entries, or changes nothing. What the rules refuse raises ``Refused`` (the commands
+exit 1); an unknown submission or an unreadable file raises ``StoreError`` (exit 2).
+
+Readings of the rules (the regulation copies hold no text of § 601a.2 itself; the issue
+quotes COMAR 36.05.03.19, whose words these follow):
+
+- The rules an approval is decided on are the findings of the regulation in force at the
+  approval: the stored findings when the game files are unchanged since the recording, a
+  fresh check of the stored bytes otherwise (both stored with the approval).
+- An effective date before the approval date is an error finding
+  (``rulesub/effective-before-approval``): a casino "may implement" rules "only after
+  receipt of written notice of approval". Like every finding it may be waived, by name,
+  with a reason.
+- An approval supersedes each approved submission of the same facility and game whose
+  effective date is earlier than its own; one effective later (already approved for a
+  later date) stays approved. An approval for the same effective date as one that holds
+  is refused by the database (``one_approval_per_date``).
+- Retention runs from when a filing stopped being in force: its rejection, or the
+  approval that superseded it. Approved and pending filings are never purged.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Row, and_, delete, insert, select, text, update
+from sqlalchemy import exc as sa_exc
+
+from validator.store import migrate
+from validator.store.database import (
+    READING,
+    StoreError,
+    describe,
+    make_engine,
+    resolve_url,
+    sqlite_file,
+    translated,
+)
+from validator.store.schema import audit_log, submissions, waivers
+
+RETENTION_YEARS = 5
+EFFECTIVE_BEFORE_APPROVAL = "rulesub/effective-before-approval"
+APPROVAL_CITE = "COMAR 36.05.03.19"
+
+
+class Refused(Exception):
+    """The rules refuse the action; ``findings`` are the ones that stand in its way."""
+
+    def __init__(self, message: str, findings: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.findings = findings or []
+
+
+@dataclass
+class Recorded:
+    id: int
+    status: str
+    sha256: str
+    findings: list[dict[str, Any]]
+    already: bool  # the same bytes were recorded before: this is that record
+    regulation_version: str
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return counts(self.findings)
+
+
+@dataclass
+class Decision:
+    id: int
+    status: str
+    by: str
+    on: dt.date
+    superseded: list[int] = field(default_factory=list)
+    waived: list[dict[str, str]] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+
+
+def counts(findings: list[dict[str, Any]]) -> dict[str, int]:
+    sev = [f.get("severity") for f in findings]
+    return {
+        "errors": sev.count("error"),
+        "warnings": sev.count("warning"),
+        "info": sev.count("info"),
+    }
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def as_utc(value: dt.datetime | None) -> dt.datetime | None:
+    """SQLite hands back naive datetimes; the store writes UTC only."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
+def iso(value: dt.datetime | dt.date | None) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return as_utc(value).isoformat(timespec="seconds").replace("+00:00", "Z")  # type: ignore[union-attr]
+    return value.isoformat()
+
+
+def years_before(day: dt.date, years: int) -> dt.date:
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year - years, day=28)
+
+
+class Store:
+    """One database of submissions."""
+
+    def __init__(self, db: str | None = None, *, must_exist: bool = False) -> None:
+        self.url = resolve_url(db)
+        path = sqlite_file(self.url)
+        if path is not None:
+            if path.is_dir():
+                raise StoreError(f"{path}: is a directory, not a database file")
+            if not path.exists():
+                if must_exist:
+                    raise StoreError(
+                        f"{path}: no database here yet (`rulesub record` creates it); "
+                        "give --db or RULESUB_DB"
+                    )
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    raise StoreError(f"{path.parent}: cannot create: {e.strerror}") from None
+        self.engine: Engine = make_engine(self.url)
+
+    @property
+    def name(self) -> str:
+        return describe(self.url)
+
+    @contextmanager
+    def transaction(self, *, reading: bool = False) -> Iterator[Connection]:
+        """One transaction on a database of this rulesub's schema; ``reading``: one that
+        only reads (on SQLite it takes no write lock)."""
+        with translated(self.url), self.engine.connect() as conn:
+            if reading:
+                conn = conn.execution_options(**{READING: True})
+            with conn.begin():
+                migrate.check(conn, self.url)
+                yield conn
+
+    def upgrade(self, by: str) -> tuple[str | None, str]:
+        with translated(self.url), self.engine.connect() as conn, conn.begin():
+            before, after = migrate.upgrade(conn, self.url)
+            if before != after:
+                _audit(conn, by, "upgrade", None, {"from": before, "to": after})
+            return before, after
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # -- record ------------------------------------------------------------------------
+
+    def record(
+        self, path: Path, by: str, *, now: dt.datetime | None = None, display: str | None = None
+    ) -> Recorded:
+        """File a submission as it is: its bytes, its findings now, as ``submitted``."""
+        now = now or utcnow()
+        try:
+            content = path.read_bytes()
+        except OSError as e:
+            raise StoreError(f"{path}: {e.strerror or e}") from None
+        name = display or str(path)
+        findings, data = check_file(path, name)
+        facility, game, effective = filing_key(data, name)
+        sha = hashlib.sha256(content).hexdigest()
+        version = regulation_version(game)
+        c = counts(findings)
+        row = {
+            "sha256": sha,
+            "content": content,
+            "filename": name,
+            "certificate_holder": _text(data.get("certificate_holder")),
+            "facility": facility,
+            "game": game,
+            "effective": effective,
+            "recorded_at": now,
+            "recorded_by": by,
+            "regulation_version": version,
+            "findings": json.dumps(findings, ensure_ascii=False),
+            "errors": c["errors"],
+            "warnings": c["warnings"],
+            "infos": c["info"],
+            "status": "submitted",
+        }
+        try:
+            with self.transaction() as conn:
+                existing = _by_sha(conn, sha)
+                if existing is not None:
+                    return _recorded(existing, already=True)
+                new_id = conn.execute(insert(submissions).values(**row)).inserted_primary_key[0]
+                _audit(
+                    conn,
+                    by,
+                    "record",
+                    new_id,
+                    {"sha256": sha, "file": name, "findings": c, "regulation_version": version},
+                    now,
+                )
+        except sa_exc.IntegrityError:  # the same bytes, recorded at this moment elsewhere
+            with self.transaction() as conn:
+                existing = _by_sha(conn, sha)
+            if existing is None:
+                raise
+            return _recorded(existing, already=True)
+        return Recorded(new_id, "submitted", sha, findings, False, version)
+
+    # -- decisions ---------------------------------------------------------------------
+
+    def approve(
+        self,
+        submission_id: int,
+        by: str,
+        *,
+        on: dt.date | None = None,
+        note: str | None = None,
+        waive: Mapping[str, str] | None = None,
+        now: dt.datetime | None = None,
+    ) -> Decision:
+        now = now or utcnow()
+        on = on or now.date()
+        waive = dict(waive or {})
+        held = f"submission {submission_id}'s facility, game and effective date"
+        try:
+            with self.transaction() as conn:
+                row = self._pending(conn, submission_id, "approve")
+                held = f"{row.facility}, {row.game} from {row.effective}"
+                _one_approver(conn, row.facility, row.game)
+                findings = _findings_now(row)
+                if row.effective < on:
+                    findings.append(_effective_finding(row, on))
+                codes = {f["code"] for f in findings}
+                unknown = sorted(set(waive) - codes)
+                if unknown:
+                    raise StoreError(
+                        f"--waive {', '.join(unknown)}: submission {submission_id} has no "
+                        f"such finding; its findings are: {', '.join(sorted(codes)) or 'none'}"
+                    )
+                blocking = [f for f in findings if f["severity"] == "error"]
+                blocking = [f for f in blocking if f["code"] not in waive]
+                if blocking:
+                    raise Refused(
+                        f"submission {submission_id} has {len(blocking)} error finding(s); "
+                        "an approval needs none (or each waived with --waive CODE=REASON)",
+                        blocking,
+                    )
+                superseded = [
+                    r.id
+                    for r in conn.execute(
+                        select(submissions.c.id).where(
+                            submissions.c.facility == row.facility,
+                            submissions.c.game == row.game,
+                            submissions.c.status == "approved",
+                            submissions.c.effective < row.effective,
+                        )
+                    )
+                ]
+                if superseded:
+                    conn.execute(
+                        update(submissions)
+                        .where(submissions.c.id.in_(superseded))
+                        .values(
+                            status="superseded",
+                            superseded_by=row.id,
+                            superseded_on=row.effective,
+                            ended_at=now,
+                        )
+                    )
+                done = conn.execute(
+                    update(submissions)
+                    .where(submissions.c.id == row.id, submissions.c.status == "submitted")
+                    .values(
+                        status="approved",
+                        approved_by=by,
+                        approved_on=on,
+                        approval_note=note,
+                        approval_findings=json.dumps(findings, ensure_ascii=False),
+                        decided_at=now,
+                    )
+                )
+                if done.rowcount != 1:  # decided by another process meanwhile
+                    raise Refused(f"submission {submission_id} was decided meanwhile")
+                waived = [{"code": c, "reason": r} for c, r in sorted(waive.items())]
+                for w in waived:
+                    conn.execute(
+                        insert(waivers).values(
+                            submission_id=row.id, waived_by=by, waived_at=now, **w
+                        )
+                    )
+                _audit(
+                    conn,
+                    by,
+                    "approve",
+                    row.id,
+                    {"approved_on": iso(on), "note": note, "waived": waived},
+                    now,
+                )
+                for old in superseded:
+                    _audit(
+                        conn,
+                        by,
+                        "supersede",
+                        old,
+                        {"superseded_by": row.id, "from": iso(row.effective)},
+                        now,
+                    )
+        except sa_exc.IntegrityError:
+            raise Refused(
+                f"another approval already holds {held}: submission {submission_id} is not approved"
+            ) from None
+        return Decision(row.id, "approved", by, on, superseded, waived, findings)
+
+    def reject(
+        self, submission_id: int, by: str, reason: str, *, now: dt.datetime | None = None
+    ) -> Decision:
+        now = now or utcnow()
+        with self.transaction() as conn:
+            row = self._pending(conn, submission_id, "reject")
+            done = conn.execute(
+                update(submissions)
+                .where(submissions.c.id == row.id, submissions.c.status == "submitted")
+                .values(
+                    status="rejected",
+                    rejected_by=by,
+                    rejected_on=now.date(),
+                    rejection_reason=reason,
+                    decided_at=now,
+                    ended_at=now,
+                )
+            )
+            if done.rowcount != 1:
+                raise Refused(f"submission {submission_id} was decided meanwhile")
+            _audit(conn, by, "reject", row.id, {"reason": reason}, now)
+        return Decision(row.id, "rejected", by, now.date())
+
+    def _pending(self, conn: Connection, submission_id: int, verb: str) -> Row[Any]:
+        row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
+        if row is None:
+            raise StoreError(f"no submission {submission_id} in {self.name}")
+        if row.status != "submitted":
+            who = row.approved_by or row.rejected_by
+            raise Refused(
+                f"submission {submission_id} is {row.status}"
+                + (f" (by {who})" if who else "")
+                + f": only a submitted one can be {verb}d"
+            )
+        return row
+
+    # -- reading -----------------------------------------------------------------------
+
+    def get(self, submission_id: int) -> Row[Any]:
+        with self.transaction(reading=True) as conn:
+            row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
+        if row is None:
+            raise StoreError(f"no submission {submission_id} in {self.name}")
+        return row
+
+    def history(self, facility: str | None = None, game: str | None = None) -> list[Row[Any]]:
+        query = select(*[c for c in submissions.c if c.name != "content"])
+        if facility is not None:
+            query = query.where(submissions.c.facility == facility)
+        if game is not None:
+            query = query.where(submissions.c.game == game)
+        query = query.order_by(
+            submissions.c.facility, submissions.c.game, submissions.c.effective, submissions.c.id
+        )
+        with self.transaction(reading=True) as conn:
+            return list(conn.execute(query))
+
+    def events(self, submission_ids: list[int] | None = None) -> list[Row[Any]]:
+        query = select(audit_log).order_by(audit_log.c.id)
+        if submission_ids is not None:
+            query = query.where(audit_log.c.submission_id.in_(submission_ids))
+        with self.transaction(reading=True) as conn:
+            return list(conn.execute(query))
+
+    def waivers_of(self, submission_id: int) -> list[Row[Any]]:
+        with self.transaction(reading=True) as conn:
+            return list(
+                conn.execute(
+                    select(waivers)
+                    .where(waivers.c.submission_id == submission_id)
+                    .order_by(waivers.c.id)
+                )
+            )
+
+    def approved_for(self, facility: str, game: str) -> Row[Any] | None:
+        """The last approved submission of a facility and game: the latest effective."""
+        with self.transaction(reading=True) as conn:
+            return conn.execute(
+                select(submissions)
+                .where(
+                    and_(
+                        submissions.c.facility == facility,
+                        submissions.c.game == game,
+                        submissions.c.status == "approved",
+                    )
+                )
+                .order_by(submissions.c.effective.desc())
+                .limit(1)
+            ).first()
+
+    def find_sha(self, sha: str) -> Row[Any] | None:
+        with self.transaction(reading=True) as conn:
+            return _by_sha(conn, sha)
+
+    # -- retention ---------------------------------------------------------------------
+
+    def purge(
+        self,
+        before: dt.date,
+        by: str,
+        *,
+        retention_years: int = RETENTION_YEARS,
+        now: dt.datetime | None = None,
+    ) -> list[int]:
+        """Delete the rejected and superseded filings that ended before ``before``; refuse
+        a ``before`` inside the retention period."""
+        now = now or utcnow()
+        if retention_years < 1:
+            raise StoreError("the retention period is at least one year")
+        limit = years_before(now.date(), retention_years)
+        if before > limit:
+            raise Refused(
+                f"--before {before} is inside the retention period of {retention_years} "
+                f"years: filings that ended after {limit} are kept; nothing was purged"
+            )
+        cutoff = dt.datetime.combine(before, dt.time(), tzinfo=dt.UTC)
+        with self.transaction() as conn:
+            rows = list(
+                conn.execute(
+                    select(
+                        submissions.c.id,
+                        submissions.c.sha256,
+                        submissions.c.facility,
+                        submissions.c.game,
+                        submissions.c.status,
+                        submissions.c.ended_at,
+                    ).where(
+                        submissions.c.status.in_(("rejected", "superseded")),
+                        submissions.c.ended_at < cutoff,
+                    )
+                )
+            )
+            ids = [r.id for r in rows]
+            if ids:
+                conn.execute(
+                    update(submissions)
+                    .where(submissions.c.superseded_by.in_(ids))
+                    .values(superseded_by=None)
+                )
+                conn.execute(delete(waivers).where(waivers.c.submission_id.in_(ids)))
+                conn.execute(delete(submissions).where(submissions.c.id.in_(ids)))
+            for r in rows:
+                _audit(
+                    conn,
+                    by,
+                    "purge",
+                    r.id,
+                    {
+                        "sha256": r.sha256,
+                        "facility": r.facility,
+                        "game": r.game,
+                        "status": r.status,
+                        "ended_at": iso(r.ended_at),
+                        "before": iso(before),
+                        "retention_years": retention_years,
+                    },
+                    now,
+                )
+        return ids
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+
+def regulation_version(game_id: str) -> str:
+    """A hash of the game files a submission of ``game_id`` is checked against."""
+    from validator.checks.facts import digest
+
+    return digest(game_id)
+
+
+def check_file(path: Path, name: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The validator's findings (as ``rulesub validate --format json`` gives them) and the
+    submission's data; an unreadable file is a ``StoreError``."""
+    from validator.signage.checked import check_submission, describe
+
+    checked = check_submission(path, display=name)
+    if checked.unreadable or checked.submission is None:
+        raise StoreError(
+            "; ".join(describe(f) for f in checked.findings) or f"{name}: cannot be read"
+        )
+    return [f.to_dict() for f in checked.findings], checked.submission.data()
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def filing_key(data: dict[str, Any], name: str) -> tuple[str, str, dt.date]:
+    """The facility, game and effective date a filing is kept under."""
+    facility, game, effective = data.get("facility"), data.get("game"), data.get("effective")
+    missing = [
+        k
+        for k, v in (("facility", facility), ("game", game), ("effective", effective))
+        if v is None or v == ""
+    ]
+    if missing:
+        raise StoreError(
+            f"{name}: states no {', '.join(missing)}: the store files a submission under "
+            "its facility, game and effective date"
+        )
+    if isinstance(effective, str):
+        try:
+            effective = dt.date.fromisoformat(effective)
+        except ValueError:
+            raise StoreError(
+                f"{name}: effective: {effective!r} is no date (expected YYYY-MM-DD)"
+            ) from None
+    if isinstance(effective, dt.datetime):
+        effective = effective.date()
+    if not isinstance(effective, dt.date):
+        raise StoreError(f"{name}: effective: expected a date (YYYY-MM-DD)")
+    return str(facility), str(game), effective
+
+
+def _by_sha(conn: Connection, sha: str) -> Row[Any] | None:
+    return conn.execute(select(submissions).where(submissions.c.sha256 == sha)).first()
+
+
+def _recorded(row: Row[Any], *, already: bool) -> Recorded:
+    return Recorded(
+        row.id,
+        row.status,
+        row.sha256,
+        json.loads(row.findings),
+        already,
+        row.regulation_version,
+    )
+
+
+def _findings_now(row: Row[Any]) -> list[dict[str, Any]]:
+    """The findings an approval is decided on: the stored ones while the regulation is
+    the one they were checked against, else a fresh check of the stored bytes."""
+    if regulation_version(row.game) == row.regulation_version:
+        return list(json.loads(row.findings))
+    findings, _ = _with_file(row.content, row.filename, lambda p: check_file(p, row.filename))
+    return list(findings)
+
+
+def _with_file(content: bytes, filename: str, use: Any) -> Any:
+    """``use(path)`` on the stored bytes written to a temporary file."""
+    suffix = Path(filename).suffix or ".yaml"
+    fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="rulesub-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(content)
+        return use(Path(tmp))
+    finally:
+        os.unlink(tmp)
+
+
+def _effective_finding(row: Row[Any], on: dt.date) -> dict[str, Any]:
+    from validator.model.submission import read_yaml
+
+    effective, filename = row.effective, row.filename
+    try:
+        pos = _with_file(
+            row.content,
+            filename,
+            lambda p: read_yaml(p, display=filename).position("/effective"),
+        )
+        line, column = pos.line, pos.column
+    except Exception:  # the stored bytes were read once; a position is a courtesy
+        line, column = 1, 1
+    return {
+        "code": EFFECTIVE_BEFORE_APPROVAL,
+        "severity": "error",
+        "message": (
+            f"the submission is effective {effective}, before its approval on {on}: rules may "
+            "be implemented only after the written notice of approval"
+        ),
+        "cite": APPROVAL_CITE,
+        "path": "/effective",
+        "file": filename,
+        "line": line,
+        "column": column,
+        "hint": f"effective: a date on or after {on}",
+    }
+
+
+def _one_approver(conn: Connection, facility: str, game: str) -> None:
+    """PostgreSQL: approvals of one facility and game take turns (a transaction-scoped
+    advisory lock), so that one effective later always sees, and supersedes, one that
+    committed first. SQLite's ``BEGIN IMMEDIATE`` already serialises every writer. The
+    unique index, not this lock, is what refuses a second approval for the same date."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+            {"key": f"rulesub approve|{facility}|{game}"},
+        )
+
+
+def _audit(
+    conn: Connection,
+    actor: str,
+    action: str,
+    submission_id: int | None,
+    detail: dict[str, Any],
+    at: dt.datetime | None = None,
+) -> None:
+    conn.execute(
+        insert(audit_log).values(
+            at=at or utcnow(),
+            actor=actor,
+            action=action,
+            submission_id=submission_id,
+            detail=json.dumps(detail, ensure_ascii=False, default=str),
+        )
+    )

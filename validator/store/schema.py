@@ -1,0 +1,108 @@
+"""The store's tables: submissions as filed, the waivers of their approvals, the audit log.
+
+A submission row is the filing: its bytes and sha256 (one row per distinct file), who
+recorded it and when, the validator's findings at that moment and the regulation version
+they were checked against. Its ``status`` moves ``submitted`` → ``approved`` |
+``rejected``, and ``approved`` → ``superseded``; nothing else changes a filing, and nothing
+but ``rulesub purge`` deletes one.
+
+Two rules live in the database, not in Python:
+
+- ``one_approval_per_date``: at most one ``approved`` submission per facility, game and
+  effective date (a partial unique index; SQLite and PostgreSQL both have them), so of two
+  approvals racing for the same table of rules exactly one commits;
+- the audit log is append-only: triggers refuse ``UPDATE`` and ``DELETE`` on it
+  (created by the migration, in each dialect's words).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    CheckConstraint,
+    Column,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+    text,
+)
+
+STATUSES = ("submitted", "approved", "rejected", "superseded")
+
+metadata = MetaData()
+
+submissions = Table(
+    "submissions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("sha256", String(64), nullable=False, unique=True),
+    Column("content", LargeBinary, nullable=False),
+    Column("filename", Text, nullable=False),  # the name it was filed under
+    Column("certificate_holder", Text),
+    Column("facility", Text, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("effective", Date, nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("recorded_by", Text, nullable=False),
+    Column("regulation_version", String(64), nullable=False),
+    Column("findings", Text, nullable=False),  # JSON: the validator's findings when recorded
+    Column("errors", Integer, nullable=False),
+    Column("warnings", Integer, nullable=False),
+    Column("infos", Integer, nullable=False),
+    Column("status", String(16), nullable=False, server_default="submitted"),
+    Column("approved_by", Text),
+    Column("approved_on", Date),
+    Column("approval_note", Text),
+    Column("approval_findings", Text),  # JSON: the findings the approval was decided on
+    Column("rejected_by", Text),
+    Column("rejected_on", Date),
+    Column("rejection_reason", Text),
+    Column("decided_at", DateTime(timezone=True)),
+    Column("superseded_by", Integer, ForeignKey("submissions.id")),
+    Column("superseded_on", Date),  # the superseding submission's effective date
+    Column("ended_at", DateTime(timezone=True)),  # rejected or superseded: retention runs
+    CheckConstraint(
+        "status IN ('submitted', 'approved', 'rejected', 'superseded')", name="known_status"
+    ),
+)
+
+Index("submissions_by_table", submissions.c.facility, submissions.c.game, submissions.c.effective)
+Index(
+    "one_approval_per_date",
+    submissions.c.facility,
+    submissions.c.game,
+    submissions.c.effective,
+    unique=True,
+    sqlite_where=text("status = 'approved'"),
+    postgresql_where=text("status = 'approved'"),
+)
+
+waivers = Table(
+    "waivers",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "submission_id", Integer, ForeignKey("submissions.id", ondelete="CASCADE"), nullable=False
+    ),
+    Column("code", Text, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("waived_by", Text, nullable=False),
+    Column("waived_at", DateTime(timezone=True), nullable=False),
+)
+
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("submission_id", Integer),  # no foreign key: the log outlives a purged filing
+    Column("detail", Text, nullable=False),  # JSON
+)

@@ -1,0 +1,604 @@
+"""The office's web view: the ASGI application ``rulesub serve`` runs.
+
+Pages render server-side with Jinja2 (autoescape on: every value a submission or a user
+supplied is escaped); there is no JavaScript at all (``script-src 'none'``). The store is
+issue 14's (``validator.store.Store``): this module reads and decides through it only.
+
+Who sees what (``Account.sees``): a casino account only the submissions naming its
+certificate holder; another holder's submission answers 404 exactly as a missing one does.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import secrets
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from validator.store import Refused, Store, StoreError
+from validator.store import accounts as acct
+from validator.store.accounts import Account
+from validator.web.packs import Packs
+from validator.web.security import CSRF_FIELD, LoginThrottle, checked_form, csrf_token
+from validator.web.upload import Upload, UploadRefused, file_upload
+
+ENV_SECRET = "RULESUB_SECRET_KEY"
+PUBLIC = ("/login",)
+MAX_BODY = 4_000_000
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+class Web:
+    """What the handlers share: the store, the templates, the login throttle."""
+
+    def __init__(self, store: Store, throttle: LoginThrottle) -> None:
+        self.store = store
+        self.throttle = throttle
+        self.packs = Packs(store)
+        self.templates = Environment(
+            loader=PackageLoader("validator.web", "templates"),
+            autoescape=select_autoescape(default=True, default_for_string=True),
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+
+    def account(self, conn: HTTPConnection) -> Account | None:
+        """The signed-in account: by bearer token on ``/api/``, by session elsewhere."""
+        if conn.url.path.startswith("/api/") or conn.url.path == "/api":
+            auth = conn.headers.get("authorization", "")
+            scheme, _, token = auth.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                return None
+            return acct.by_token(self.store, token.strip())
+        account_id = conn.session.get("account")
+        if not isinstance(account_id, int):
+            return None
+        account = acct.by_id(self.store, account_id)
+        if account is None or conn.session.get("stamp") != account.session_stamp:
+            return None
+        return account
+
+    def render(
+        self, request: Request, template: str, status: int = 200, **context: Any
+    ) -> Response:
+        account = request.scope.get("account")
+        flash = request.session.pop("flash", None) if "session" in request.scope else None
+        html = self.templates.get_template(template).render(
+            account=account,
+            csrf=csrf_token(request),
+            csrf_field=CSRF_FIELD,
+            flash=flash,
+            request=request,
+            **context,
+        )
+        return HTMLResponse(html, status_code=status)
+
+
+class Gate:
+    """Every request but the login page's is signed in, or turned away: a page to the login
+    page (303), an ``/api/`` path with 401. Adds the security headers to every answer."""
+
+    def __init__(self, app: ASGIApp, web: Web) -> None:
+        self.app = app
+        self.web = web
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                for k, v in HEADERS.items():
+                    if k.lower().encode() not in present:
+                        headers.append((k.lower().encode(), v.encode()))
+                message["headers"] = headers
+            await send(message)
+
+        path = scope["path"]
+        if path not in PUBLIC:
+            conn = HTTPConnection(scope)
+            try:
+                account = await run_in_threadpool(self.web.account, conn)
+            except StoreError as e:
+                response: Response = PlainTextResponse(f"rulesub: {e}", status_code=503)
+                await response(scope, receive, send_with_headers)
+                return
+            if account is None:
+                if path == "/api" or path.startswith("/api/"):
+                    response = JSONResponse(
+                        {"error": "sign in with an API token: Authorization: Bearer TOKEN"},
+                        status_code=401,
+                        headers={"WWW-Authenticate": 'Bearer realm="rulesub"'},
+                    )
+                else:
+                    target = path + (
+                        f"?{scope['query_string'].decode()}" if scope.get("query_string") else ""
+                    )
+                    response = RedirectResponse(
+                        f"/login?next={quote(target, safe='')}", status_code=303
+                    )
+                await response(scope, receive, send_with_headers)
+                return
+            scope["account"] = account
+        await self.app(scope, receive, send_with_headers)
+
+
+def _web(request: Request) -> Web:
+    return request.app.state.web  # type: ignore[no-any-return]
+
+
+def _me(request: Request) -> Account:
+    return request.scope["account"]  # type: ignore[no-any-return]
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this site: never another host (an open redirect)."""
+    if not target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+# -- signing in -------------------------------------------------------------------------
+
+
+async def login_form(request: Request) -> Response:
+    return _web(request).render(
+        request, "login.html", next=_safe_next(request.query_params.get("next"))
+    )
+
+
+async def login(request: Request) -> Response:
+    web = _web(request)
+    form = await checked_form(request)
+    name = str(form.get("name") or "")
+    password = str(form.get("password") or "")
+    target = _safe_next(str(form.get("next") or "/"))
+    keys = [f"name:{name.casefold()}", f"client:{_client(request)}"]
+    wait = web.throttle.wait(keys)
+    if wait > 0:
+        refused = web.render(
+            request,
+            "login.html",
+            status=429,
+            next=target,
+            name=name,
+            error=f"Too many failed sign-ins: wait {LoginThrottle.retry_after(wait)} s "
+            "before trying again.",
+        )
+        refused.headers["Retry-After"] = LoginThrottle.retry_after(wait)
+        return refused
+    account = await run_in_threadpool(acct.authenticate, web.store, name, password)
+    if account is None:
+        web.throttle.failed(keys)
+        return web.render(
+            request,
+            "login.html",
+            status=401,
+            next=target,
+            name=name,
+            error="Wrong account name or password.",
+        )
+    web.throttle.succeeded(keys)
+    request.session.clear()
+    request.session.update(
+        {
+            "account": account.id,
+            "stamp": account.session_stamp,
+            CSRF_FIELD: secrets.token_urlsafe(32),
+        }
+    )
+    return RedirectResponse(target, status_code=303)
+
+
+async def logout(request: Request) -> Response:
+    await checked_form(request)
+    request.session.clear()
+    return RedirectResponse("/login", status_code=303)
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def _visible_rows(
+    web: Web, me: Account, facility: str | None = None, game: str | None = None
+) -> list[Any]:
+    return [r for r in web.store.history(facility, game) if me.sees(r.certificate_holder)]
+
+
+def _submission(web: Web, me: Account, raw_id: str) -> Any:
+    """The submission, if it exists and is this account's to see; else 404 (the same
+    answer for both, so that no one learns another holder's submissions exist)."""
+    try:
+        submission_id = int(raw_id)
+    except ValueError:
+        raise HTTPException(404, "no such submission") from None
+    try:
+        row = web.store.get(submission_id)
+    except StoreError:
+        raise HTTPException(404, "no such submission") from None
+    if not me.sees(row.certificate_holder):
+        raise HTTPException(404, "no such submission")
+    return row
+
+
+async def facilities(request: Request) -> Response:
+    web, me = _web(request), _me(request)
+    rows = await run_in_threadpool(_visible_rows, web, me)
+    tables: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rows:
+        t = tables.setdefault(
+            (r.facility, r.game),
+            {"facility": r.facility, "game": r.game, "approved": None, "pending": [], "count": 0},
+        )
+        t["count"] += 1
+        if r.status == "approved" and (
+            t["approved"] is None or r.effective >= t["approved"].effective
+        ):
+            t["approved"] = r
+        if r.status == "submitted":
+            t["pending"].append(r)
+    by_facility: dict[str, list[dict[str, Any]]] = {}
+    for (facility, _), t in sorted(tables.items()):
+        by_facility.setdefault(facility, []).append(t)
+    return web.render(request, "facilities.html", facilities=by_facility)
+
+
+async def submissions(request: Request) -> Response:
+    web, me = _web(request), _me(request)
+    facility = request.query_params.get("facility") or None
+    game = request.query_params.get("game") or None
+    rows = await run_in_threadpool(_visible_rows, web, me, facility, game)
+    return web.render(request, "submissions.html", rows=rows, facility=facility, game=game)
+
+
+def _annotated_lines(row: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The stored YAML line by line, each with the recorded findings at that line; the
+    findings at no line of the file come apart."""
+    text = row.content.decode("utf-8", errors="replace")
+    lines = text.splitlines() or [""]
+    findings = json.loads(row.findings)
+    at: dict[int, list[dict[str, Any]]] = {}
+    elsewhere = []
+    for f in findings:
+        line = f.get("line")
+        if isinstance(line, int) and 1 <= line <= len(lines):
+            at.setdefault(line, []).append(f)
+        else:
+            elsewhere.append(f)
+    return (
+        [{"number": i, "text": t, "findings": at.get(i, [])} for i, t in enumerate(lines, 1)],
+        elsewhere,
+    )
+
+
+def _timeline(web: Web, me: Account, row: Any) -> list[dict[str, Any]]:
+    rows = _visible_rows(web, me, row.facility, row.game)
+    events = web.store.events([r.id for r in rows])
+    by_id: dict[int, list[Any]] = {}
+    for e in events:
+        by_id.setdefault(e.submission_id, []).append(
+            {"at": e.at, "actor": e.actor, "action": e.action, "detail": json.loads(e.detail)}
+        )
+    return [{"row": r, "events": by_id.get(r.id, [])} for r in rows]
+
+
+async def submission(request: Request) -> Response:
+    web, me = _web(request), _me(request)
+
+    def gather() -> dict[str, Any]:
+        row = _submission(web, me, request.path_params["id"])
+        lines, elsewhere = _annotated_lines(row)
+        return {
+            "row": row,
+            "lines": lines,
+            "elsewhere": elsewhere,
+            "findings": json.loads(row.findings),
+            "timeline": _timeline(web, me, row),
+            "waivers": web.store.waivers_of(row.id),
+            "today": dt.date.today().isoformat(),
+        }
+
+    return web.render(request, "submission.html", **await run_in_threadpool(gather))
+
+
+def _pack_page(section: str) -> Any:
+    async def page(request: Request) -> Response:
+        from validator.review import html as review_html
+
+        web, me = _web(request), _me(request)
+
+        def gather() -> tuple[Any, Any]:
+            row = _submission(web, me, request.path_params["id"])
+            return row, web.packs.pack(row)
+
+        row, pack = await run_in_threadpool(gather)
+        body = review_html._changes(pack) if section == "diff" else review_html._math(pack)
+        return web.render(
+            request,
+            "section.html",
+            row=row,
+            section=section,
+            body=Markup(body),
+            unreadable=pack.unreadable,
+        )
+
+    return page
+
+
+async def signs(request: Request) -> Response:
+    from validator.signage.html import render_html
+
+    web, me = _web(request), _me(request)
+
+    def gather() -> tuple[Any, Any]:
+        row = _submission(web, me, request.path_params["id"])
+        return row, web.packs.pack(row)
+
+    row, pack = await run_in_threadpool(gather)
+    if pack.signs is None:
+        return web.render(
+            request,
+            "section.html",
+            status=200,
+            row=row,
+            section="signs",
+            body=None,
+            problem=pack.signs_problem or "no signs",
+            unreadable=pack.unreadable,
+        )
+    return HTMLResponse(render_html(pack.signs))
+
+
+async def review_pack(request: Request) -> Response:
+    from validator.review import render_html, render_markdown
+
+    web, me = _web(request), _me(request)
+
+    def gather() -> tuple[Any, Any]:
+        row = _submission(web, me, request.path_params["id"])
+        return row, web.packs.pack(row)
+
+    row, pack = await run_in_threadpool(gather)
+    if pack.unreadable:
+        raise HTTPException(409, "the stored submission cannot be read: no review pack")
+    if request.query_params.get("format") == "markdown":
+        text, media, ext = render_markdown(pack), "text/markdown; charset=utf-8", "md"
+    else:
+        text, media, ext = render_html(pack), "text/html; charset=utf-8", "html"
+    return Response(
+        text,
+        media_type=media,
+        headers={"Content-Disposition": f'attachment; filename="review-{row.id}.{ext}"'},
+    )
+
+
+async def raw(request: Request) -> Response:
+    web, me = _web(request), _me(request)
+    row = await run_in_threadpool(_submission, web, me, request.path_params["id"])
+    return Response(
+        row.content,
+        media_type="application/octet-stream",
+        headers={"Content-Disposition": f'attachment; filename="submission-{row.id}.yaml"'},
+    )
+
+
+async def audit(request: Request) -> Response:
+    web, me = _web(request), _me(request)
+    if me.role == "casino":
+        raise HTTPException(404, "no such page")
+    events = await run_in_threadpool(web.store.events)
+    shown = [
+        {
+            "at": e.at,
+            "actor": e.actor,
+            "action": e.action,
+            "submission_id": e.submission_id,
+            "detail": e.detail,
+        }
+        for e in reversed(events[-500:])
+    ]
+    return web.render(request, "audit.html", events=shown)
+
+
+# -- filing and deciding ------------------------------------------------------------------
+
+
+async def upload_form(request: Request) -> Response:
+    web, me = _web(request), _me(request)
+    if not me.can_file:
+        raise HTTPException(403, f"a {me.role} account does not file submissions")
+    return web.render(request, "upload.html")
+
+
+async def upload(request: Request) -> Response:
+    web, me = _web(request), _me(request)
+    try:
+        form = await checked_form(request)
+    except HTTPException as e:
+        if e.status_code not in (400, 413):
+            raise
+        return web.render(
+            request,
+            "upload.html",
+            status=413,
+            error=f"The upload could not be taken ({e.detail}): a Rules Submission is read "
+            "up to 1,000,000 bytes. Nothing was recorded.",
+            findings=[],
+        )
+    if not me.can_file:
+        raise HTTPException(403, f"a {me.role} account does not file submissions")
+    try:
+        incoming = await Upload.from_form(form)
+    except UploadRefused as e:
+        return web.render(request, "upload.html", status=422, error=e.message, findings=[])
+    try:
+        recorded = await run_in_threadpool(file_upload, web.store, me, incoming)
+    except UploadRefused as e:
+        return web.render(
+            request, "upload.html", status=e.status, error=e.message, findings=e.findings
+        )
+    request.session["flash"] = f"Submission {recorded.id} recorded as {recorded.status}" + (
+        " (these bytes were recorded before: the same record)." if recorded.already else "."
+    )
+    return RedirectResponse(f"/submissions/{recorded.id}", status_code=303)
+
+
+def _decide(verb: str) -> Any:
+    async def decide(request: Request) -> Response:
+        return await _decision(request, verb)
+
+    return decide
+
+
+async def _decision(request: Request, verb: str) -> Response:
+    web, me = _web(request), _me(request)
+    form = await checked_form(request)
+
+    def act() -> str:
+        row = _submission(web, me, request.path_params["id"])
+        if not me.can_decide:
+            raise HTTPException(403, f"a {me.role} account cannot {verb} submissions")
+        if verb == "approve":
+            on = None
+            if form.get("on"):
+                try:
+                    on = dt.date.fromisoformat(str(form.get("on")))
+                except ValueError:
+                    return "Not approved: the approval date is YYYY-MM-DD."
+            note = str(form.get("note") or "").strip() or None
+            decision = web.store.approve(row.id, me.name, on=on, note=note)
+            gone = ", ".join(f"#{i}" for i in decision.superseded)
+            return f"Submission {row.id} approved by {me.name}" + (
+                f"; it supersedes {gone}." if gone else "."
+            )
+        reason = str(form.get("reason") or "").strip()
+        if not reason:
+            return "Not rejected: a rejection states its reason."
+        web.store.reject(row.id, me.name, reason)
+        return f"Submission {row.id} rejected by {me.name}."
+
+    try:
+        request.session["flash"] = await run_in_threadpool(act)
+    except Refused as e:
+        lines = [e.message] + [
+            f"line {f.get('line')}: {f.get('severity')} {f.get('code')}: {f.get('message')}"
+            for f in e.findings
+        ]
+        request.session["flash"] = "Refused: " + " · ".join(lines)
+    except StoreError as e:
+        request.session["flash"] = f"Not done: {e}"
+    return RedirectResponse(f"/submissions/{request.path_params['id']}", status_code=303)
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 500)
+    detail = getattr(exc, "detail", None) or "error"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": detail}, status_code=status)
+    web = _web(request)
+    if "account" not in request.scope:
+        return PlainTextResponse(detail, status_code=status)
+    return web.render(request, "error.html", status=status, status_code=status, detail=detail)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """Never a traceback page: the officer sees that something failed, the log has it."""
+    return PlainTextResponse(
+        "rulesub could not answer this request; the server's log says why.", status_code=500
+    )
+
+
+def create_app(
+    db: str | None = None,
+    *,
+    secret: str | None = None,
+    throttle: LoginThrottle | None = None,
+) -> Starlette:
+    """The web application over the store at ``db`` (``--db``, else ``RULESUB_DB``, else
+    the default SQLite file). Sessions are signed with ``secret`` (else
+    ``RULESUB_SECRET_KEY``, else a key made now: sessions then end when the server stops)."""
+    from validator.web import api
+
+    store = Store(db)
+    with store.transaction():  # the schema is this rulesub's (or made, in an empty database)
+        pass
+    web = Web(store, throttle or LoginThrottle())
+    key = secret or os.environ.get(ENV_SECRET) or secrets.token_urlsafe(48)
+    routes = [
+        Route("/login", login_form, methods=["GET"]),
+        Route("/login", login, methods=["POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/", facilities, methods=["GET"]),
+        Route("/submissions", submissions, methods=["GET"]),
+        Route("/upload", upload_form, methods=["GET"]),
+        Route("/upload", upload, methods=["POST"]),
+        Route("/audit", audit, methods=["GET"]),
+        Route("/submissions/{id}", submission, methods=["GET"]),
+        Route("/submissions/{id}/diff", _pack_page("diff"), methods=["GET"]),
+        Route("/submissions/{id}/math", _pack_page("math"), methods=["GET"]),
+        Route("/submissions/{id}/signs", signs, methods=["GET"]),
+        Route("/submissions/{id}/review", review_pack, methods=["GET"]),
+        Route("/submissions/{id}/raw", raw, methods=["GET"]),
+        Route("/submissions/{id}/approve", _decide("approve"), methods=["POST"]),
+        Route("/submissions/{id}/reject", _decide("reject"), methods=["POST"]),
+        *api.routes,
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=[
+            Middleware(
+                SessionMiddleware,
+                secret_key=key,
+                session_cookie="rulesub_session",
+                same_site="lax",
+                max_age=12 * 3600,
+            ),
+            Middleware(Gate, web=web),
+        ],
+        exception_handlers={HTTPException: http_error, Exception: server_error},
+        max_body_size=MAX_BODY,
+    )
+    app.state.web = web
+    return app

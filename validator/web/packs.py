@@ -1,0 +1,77 @@
+"""A stored submission's review pack (findings, diff, math, signs) for the web pages.
+
+The pack is the review module's (``validator.review.build_pack``) built on the stored bytes
+against the submission it is compared with: for a pending or rejected one, the approved
+submission of its facility and game; for an approved or superseded one, the submission it
+superseded. Packs are kept in a small cache keyed by both filings' sha256, since the bytes
+of a filing never change.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from validator.store import Store
+
+CACHE_SIZE = 32
+
+
+def counterpart(store: Store, row: Any) -> Any:
+    """The approved submission ``row`` is compared with, or ``None``."""
+    if row.status in ("approved", "superseded"):
+        older = [r for r in store.history(row.facility, row.game) if r.superseded_by == row.id]
+        if not older:
+            return None
+        return store.get(max(older, key=lambda r: (r.effective, r.id)).id)
+    approved = store.approved_for(row.facility, row.game)
+    if approved is None or approved.id == row.id:
+        return None
+    return approved
+
+
+class Packs:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._cache: OrderedDict[tuple[str, str | None], Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self._building: dict[tuple[str, str | None], threading.Lock] = {}
+
+    def pack(self, row: Any) -> Any:
+        """The pack of ``row``: built once, however many requests ask for it at once."""
+        old = counterpart(self.store, row)
+        key = (row.sha256, None if old is None else old.sha256)
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
+            building = self._building.setdefault(key, threading.Lock())
+        with building:  # the others wait for the first to build it
+            with self._lock:
+                if key in self._cache:
+                    return self._cache[key]
+            built = build(row, old)
+            with self._lock:
+                self._cache[key] = built
+                self._building.pop(key, None)
+                while len(self._cache) > CACHE_SIZE:
+                    self._cache.popitem(last=False)
+        return built
+
+
+def build(row: Any, old: Any) -> Any:
+    from validator.review import build_pack
+
+    with tempfile.TemporaryDirectory(prefix="rulesub-web-") as tmp:
+        suffix = Path(row.filename).suffix or ".yaml"
+        path = Path(tmp) / f"submission{suffix}"
+        path.write_bytes(row.content)
+        old_path, label = None, None
+        if old is not None:
+            old_path = Path(tmp) / f"approved{Path(old.filename).suffix or '.yaml'}"
+            old_path.write_bytes(old.content)
+            label = f"approved #{old.id} ({old.filename}, effective {old.effective})"
+        return build_pack(path, row.filename, old_path, label, record=row, approved=old)

@@ -1,0 +1,110 @@
+"""A submission filed through the web view (a page's form or ``POST /api/submissions``).
+
+The bytes are checked by the validator exactly as ``rulesub validate`` checks a file (alias
+bombs, deep nesting, tags, megabytes and non-UTF-8 are its findings, shown as such), then
+recorded by the store as ``submitted``. A casino account files only for its own certificate
+holder: a submission naming another is refused before anything is recorded.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.datastructures import FormData, UploadFile
+
+from validator.store import Store, StoreError
+from validator.store.accounts import Account
+from validator.store.lifecycle import Recorded
+
+PASTED = "pasted.yaml"
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class UploadRefused(Exception):
+    """Nothing was recorded; ``findings`` (the validator's, as dicts) say why, if any."""
+
+    def __init__(
+        self, message: str, findings: list[dict[str, Any]] | None = None, status: int = 422
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.findings = findings or []
+        self.status = status  # 422 the submission's fault, 403 the account's
+
+
+@dataclass
+class Upload:
+    name: str
+    content: bytes = field(repr=False)
+
+    @staticmethod
+    def clean_name(raw: str | None) -> str:
+        """The name it is filed under: the upload's base name, in safe characters."""
+        base = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
+        base = _UNSAFE.sub("_", base).strip("._")[:100]
+        if not base:
+            return PASTED
+        if not base.endswith((".yaml", ".yml")):
+            base += ".yaml"
+        return base
+
+    @classmethod
+    async def from_form(cls, form: FormData) -> Upload:
+        """A chosen file, else the pasted text."""
+        item = form.get("file")
+        if isinstance(item, UploadFile) and item.filename:
+            content = await item.read()
+            if content:
+                return cls(cls.clean_name(item.filename), content)
+        text = form.get("text")
+        if isinstance(text, str) and text.strip():
+            return cls(
+                cls.clean_name(str(form.get("name") or PASTED)),
+                text.replace("\r\n", "\n").encode("utf-8"),
+            )
+        raise UploadRefused("Choose a file or paste the submission's YAML.")
+
+
+def file_upload(store: Store, account: Account, upload: Upload) -> Recorded:
+    """Check and record ``upload`` as ``account``; ``UploadRefused`` records nothing."""
+    from validator.signage.checked import check_submission
+
+    if not account.can_file:
+        raise UploadRefused(f"a {account.role} account does not file submissions", status=403)
+    with tempfile.TemporaryDirectory(prefix="rulesub-upload-") as tmp:
+        path = Path(tmp) / upload.name
+        path.write_bytes(upload.content)
+        checked = check_submission(path, display=upload.name)
+        if checked.unreadable or checked.submission is None:
+            raise UploadRefused(
+                f"{upload.name} cannot be read as a Rules Submission; nothing was recorded.",
+                [f.to_dict() for f in checked.findings],
+            )
+        holder = checked.submission.data().get("certificate_holder")
+        if account.role == "casino" and holder != account.certificate_holder:
+            raise UploadRefused(
+                f"{upload.name} names certificate holder {holder!r}; the account "
+                f"{account.name} files for {account.certificate_holder!r} only. "
+                "Nothing was recorded.",
+                status=403,
+            )
+        try:
+            return store.record(path, account.name, display=upload.name)
+        except StoreError as e:
+            raise UploadRefused(f"{e}. Nothing was recorded.") from None
+
+
+def record_json(recorded: Recorded) -> dict[str, Any]:
+    """The answer of ``POST /api/submissions``: ``rulesub record --format json``'s."""
+    return {
+        "id": recorded.id,
+        "status": recorded.status,
+        "sha256": recorded.sha256,
+        "findings": recorded.counts,
+        "already_recorded": recorded.already,
+        "regulation_version": recorded.regulation_version,
+    }
