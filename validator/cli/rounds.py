@@ -187,6 +187,13 @@ def play(
             "--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"
         ),
     ] = None,
+    allow_findings: Annotated[
+        bool,
+        typer.Option(
+            "--allow-findings",
+            help="play under a Rules Submission that has errors (they are printed first)",
+        ),
+    ] = False,
     seats: Annotated[
         int, typer.Option("--seats", min=1, help="players at the table", metavar="N")
     ] = 3,
@@ -210,6 +217,7 @@ def play(
 
     if quiet and log is None:
         fail("--quiet prints nothing without --log FILE: give a log to write, or drop --quiet")
+    _submission_gate(rulesub, game, allow_findings)
     if log is not None and not (log.parent if str(log.parent) else Path(".")).is_dir():
         fail(f"--log {log}: the directory {log.parent} does not exist")
     if is_nonbanking(game):  # nonbanking Poker: a session of hands, button moving
@@ -236,10 +244,34 @@ def play(
 
         out.print(
             Text(
-                f"log: {log} ({rounds} round(s)); replay one with "
-                f"`rulesub settle {log} --round N`",
+                f"log: {log} ({rounds} round(s)); replay one with `rulesub settle {log} --round N`",
                 style="dim",
             )
+        )
+
+
+def _submission_gate(rulesub: Path | None, game: str, allow: bool) -> None:
+    """A submission drives rounds only as ``rulesub validate`` reads it: one that cannot be
+    read, is for another game, or has errors (a misspelt ``paytabels:`` among them) is
+    refused with its findings, exit 2, unless the user accepts its errors."""
+    if rulesub is None:
+        return
+    from validator.checks import validate_file
+    from validator.report.text import finding_lines
+
+    result = validate_file(rulesub)
+    errors = [f for f in result.findings if f.severity == "error"]
+    for f in errors:
+        sys.stderr.write("\n".join(finding_lines(f, None)) + "\n")
+    if result.unreadable:
+        raise typer.Exit(EXIT_USAGE)
+    named = getattr(result.submission, "game", None)
+    if isinstance(named, str) and named != game:
+        fail(f"{rulesub} is a Rules Submission for {named}, not {game}")
+    if errors and not allow:
+        fail(
+            f"{rulesub} has {len(errors)} error(s) (above): fix them, or pass --allow-findings "
+            "to play under them anyway"
         )
 
 
@@ -289,6 +321,13 @@ def simulate(
             "--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"
         ),
     ] = None,
+    allow_findings: Annotated[
+        bool,
+        typer.Option(
+            "--allow-findings",
+            help="play under a Rules Submission that has errors (they are printed first)",
+        ),
+    ] = False,
     seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed", metavar="N")] = 1,
     seats: Annotated[
         int | None, typer.Option("--seats", min=1, help="players (default: all)", metavar="N")
@@ -311,6 +350,7 @@ def simulate(
     the hold % with a 95% confidence interval; the element of risk; the meters."""
     from validator.cli.poker_rounds import is_nonbanking, simulate_poker
 
+    _submission_gate(rulesub, game, allow_findings)
     if is_nonbanking(game):  # nonbanking Poker: rake per hand and hour, the Bad Beat fund
         simulate_poker(game, rulesub, seats, rounds, seed, strategy, hands_per_hour, format)
         return
