@@ -327,6 +327,10 @@ def check_references(
     for who, dealt in g.cards.dealt.items():
         if dealt.when_wagered and dealt.when_wagered not in g.wagers:
             err(f"/cards/dealt/{who}/when_wagered", f"no wager {dealt.when_wagered!r}")
+    from validator.model.references import condition_problems
+
+    for pointer, message in condition_problems(g, categories):
+        err(pointer, message)
     games_dir = loc.path.parent
     for pointer, message in poker_problems(
         g, rankings, load_card_orders(games_dir), game_ids(games_dir)

@@ -1,0 +1,59 @@
+"""A game file's conditions name ids that exist, checked once at load: a misspelt decision
+or card group is refused by every command with the same file:line:col message."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from test_linter import EXAMPLES, rulesub
+
+from validator import PROJECT_ROOT
+
+COMMANDS = [
+    ("games", "show", "{game}"),
+    ("odds", "{game}"),
+    ("play", "{game}"),
+    ("simulate", "{game}", "--rounds", "5"),
+    ("validate", "{example}"),
+]
+
+TYPOS = [
+    # (game, the line as written, the misspelling, the message's words)
+    (
+        "lunar-poker",
+        "decided: {first: declare}",
+        "decided: {frist: declare}",
+        "no decision 'frist'",
+    ),
+    (
+        "wpt-heads-up-holdem",
+        "{when: {suited: {player: true}",
+        "{when: {suited: {playr: true}",
+        "no cards dealt to 'playr'",
+    ),
+]
+
+
+@pytest.mark.parametrize("typo", TYPOS, ids=lambda t: t[0])
+def test_a_misspelt_condition_id_is_refused_by_every_command(
+    typo: tuple[str, str, str, str], tmp_path: Path
+) -> None:
+    game, written, misspelt, words = typo
+    games = tmp_path / "games"
+    shutil.copytree(PROJECT_ROOT / "games", games)
+    path = games / f"{game}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert written in text
+    path.write_text(text.replace(written, misspelt, 1), encoding="utf-8")
+    line = text[: text.index(written)].count("\n") + 1
+    messages = set()
+    for command in COMMANDS:
+        args = [a.format(game=game, example=EXAMPLES / f"{game}.yaml") for a in command]
+        done = rulesub("--games", str(games), *args, env={"RULESUB_NO_CACHE": "1"})
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        first = done.stderr.splitlines()[0]
+        assert first.startswith(f"{path}:{line}:") and words in first, (args, first)
+        messages.add(first)
+    assert len(messages) == 1  # one message, whichever command met it
