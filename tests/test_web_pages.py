@@ -272,3 +272,30 @@ def test_a_database_of_the_previous_schema_is_migrated_not_reinterpreted(tmp_pat
     assert CliRunner().invoke(cli, ["db", "upgrade", "--db", db]).exit_code == 0
     assert create_app(db) is not None
     acct.add(Store(db), "rev", "reviewer", "reviewer-secret", by="test")
+
+
+def test_an_approval_with_errors_needs_each_waived_with_a_reason(office: Office) -> None:
+    """COMAR 36.05.03.19 as the store reads it: no approval over error findings, unless
+    each is waived by name with a reason; the waivers are kept and shown."""
+    client = signed_in(office, "rev")
+    path = FLAWED / "hcf-progressive.yaml"
+    sid = int(upload(client, path.name, path.read_bytes()).headers["location"].rsplit("/", 1)[1])
+    codes = sorted({f.code for f in check_submission(path).findings})
+    refused = client.post(
+        f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON}
+    )
+    assert "Refused" in unescape(refused.text) and "3 error finding(s)" in refused.text
+    assert office.store.get(sid).status == "submitted"
+    bad = client.post(
+        f"/submissions/{sid}/approve",
+        data={"csrf": token_of(client), "on": APPROVED_ON, "waive": codes[0]},
+    )
+    assert "waiver line 1 is not" in unescape(bad.text)
+    waive = "\n".join(f"{c}: the meter is replaced before opening" for c in codes)
+    done = client.post(
+        f"/submissions/{sid}/approve",
+        data={"csrf": token_of(client), "on": APPROVED_ON, "waive": waive},
+    )
+    assert f"Submission {sid} approved by rev" in unescape(done.text)
+    assert sorted(w.code for w in office.store.waivers_of(sid)) == codes
+    assert "the meter is replaced before opening" in done.text

@@ -12,6 +12,7 @@ from __future__ import annotations
 import tempfile
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +41,12 @@ class Packs:
         self._lock = threading.Lock()
         self._building: dict[tuple[str, str | None], threading.Lock] = {}
 
-    def pack(self, row: Any) -> Any:
-        """The pack of ``row``: built once, however many requests ask for it at once."""
+    def pack(self, row: Any, sees: Callable[[str | None], bool] = lambda holder: True) -> Any:
+        """The pack of ``row``: built once, however many requests ask for it at once. The
+        counterpart is left out where the reader may not see it (another holder's)."""
         old = counterpart(self.store, row)
+        if old is not None and not sees(old.certificate_holder):
+            old = None
         key = (row.sha256, None if old is None else old.sha256)
         with self._lock:
             if key in self._cache:
