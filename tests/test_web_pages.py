@@ -250,11 +250,16 @@ def test_users_command_adds_changes_and_removes_accounts(tmp_path: Path) -> None
     with row() as conn:
         kept = conn.execute(acct.accounts.select()).first()
     assert kept.password_hash.startswith("$argon2id$") and "new-password" not in kept.password_hash
+    issued = run(cli, ["users", "token", "ann", "--label", "casino tools", "--db", db])
+    assert issued.exit_code == 0
+    token = issued.stdout.strip()
+    assert token.startswith("rst_") and acct.by_token(store, token).name == "ann"  # type: ignore[union-attr]
     assert run(cli, ["users", "remove", "ann", "--db", db]).exit_code == 0
+    assert acct.by_token(store, token) is None  # its tokens go with it
     assert acct.authenticate(store, "ann", "new-password") is None
     assert run(cli, ["users", "remove", "ann", "--db", db]).exit_code == 2
     actions = [e.action for e in store.events()]
-    assert actions == ["account-add", "account-password", "account-remove"]
+    assert actions == ["account-add", "account-password", "account-token", "account-remove"]
     assert "new-password" not in json.dumps([e.detail for e in store.events()])
 
 
@@ -299,3 +304,14 @@ def test_an_approval_with_errors_needs_each_waived_with_a_reason(office: Office)
     assert f"Submission {sid} approved by rev" in unescape(done.text)
     assert sorted(w.code for w in office.store.waivers_of(sid)) == codes
     assert "the meter is replaced before opening" in done.text
+
+
+def test_serve_refuses_a_database_it_cannot_use(tmp_path: Path) -> None:
+    """Unreadable input to ``rulesub serve``: a clear message and exit 2, no traceback."""
+    run = CliRunner().invoke
+    not_a_db = tmp_path / "notes.sqlite3"
+    not_a_db.write_text("these are not tables\n" * 100)
+    for args in (["--db", str(tmp_path)], ["--db", str(not_a_db)], ["--port", "70000"]):
+        out = run(cli, ["serve", *args])
+        assert out.exit_code == 2, (args, out.output)
+        assert out.stderr.startswith("rulesub: ") and "Traceback" not in out.output
