@@ -315,3 +315,17 @@ def test_serve_refuses_a_database_it_cannot_use(tmp_path: Path) -> None:
         out = run(cli, ["serve", *args])
         assert out.exit_code == 2, (args, out.output)
         assert out.stderr.startswith("rulesub: ") and "Traceback" not in out.output
+
+
+def test_the_review_pack_states_the_filings_status_now(office: Office) -> None:
+    """The pack is cached, but never past a decision: it states the status as it is."""
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    before = client.get(f"/submissions/{sid}/review")
+    assert before.headers["content-disposition"] == f'attachment; filename="review-{sid}.html"'
+    assert f"#{sid}, submitted" in before.text
+    client.post(f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON})
+    assert f"#{sid}, approved" in client.get(f"/submissions/{sid}/review").text
+    markdown = client.get(f"/submissions/{sid}/review?format=markdown")
+    assert markdown.headers["content-type"].startswith("text/markdown")
+    assert markdown.text.startswith("# Rules Submission under review")
