@@ -133,7 +133,9 @@ def test_casino_api_reads_only_its_own(app, office: Office) -> None:
     token = acct.issue_token(office.store, "cas", by="test")
     api = TestClient(app, headers={"Authorization": f"Bearer {token}"})
     listed = api.get("/api/submissions").json()
-    assert [e["id"] for e in listed] == [office.ids["example"]]
+    assert office.ids["example"] in [e["id"] for e in listed]
+    assert office.ids["harbour"] not in [e["id"] for e in listed]
+    assert {e["certificate_holder"] for e in listed} == {HOLDER}
     contract = {
         "id",
         "facility",
