@@ -250,11 +250,16 @@ def test_users_command_adds_changes_and_removes_accounts(tmp_path: Path) -> None
     with row() as conn:
         kept = conn.execute(acct.accounts.select()).first()
     assert kept.password_hash.startswith("$argon2id$") and "new-password" not in kept.password_hash
+    issued = run(cli, ["users", "token", "ann", "--label", "casino tools", "--db", db])
+    assert issued.exit_code == 0
+    token = issued.stdout.strip()
+    assert token.startswith("rst_") and acct.by_token(store, token).name == "ann"  # type: ignore[union-attr]
     assert run(cli, ["users", "remove", "ann", "--db", db]).exit_code == 0
+    assert acct.by_token(store, token) is None  # its tokens go with it
     assert acct.authenticate(store, "ann", "new-password") is None
     assert run(cli, ["users", "remove", "ann", "--db", db]).exit_code == 2
     actions = [e.action for e in store.events()]
-    assert actions == ["account-add", "account-password", "account-remove"]
+    assert actions == ["account-add", "account-password", "account-token", "account-remove"]
     assert "new-password" not in json.dumps([e.detail for e in store.events()])
 
 
@@ -272,3 +277,55 @@ def test_a_database_of_the_previous_schema_is_migrated_not_reinterpreted(tmp_pat
     assert CliRunner().invoke(cli, ["db", "upgrade", "--db", db]).exit_code == 0
     assert create_app(db) is not None
     acct.add(Store(db), "rev", "reviewer", "reviewer-secret", by="test")
+
+
+def test_an_approval_with_errors_needs_each_waived_with_a_reason(office: Office) -> None:
+    """COMAR 36.05.03.19 as the store reads it: no approval over error findings, unless
+    each is waived by name with a reason; the waivers are kept and shown."""
+    client = signed_in(office, "rev")
+    path = FLAWED / "hcf-progressive.yaml"
+    sid = int(upload(client, path.name, path.read_bytes()).headers["location"].rsplit("/", 1)[1])
+    codes = sorted({f.code for f in check_submission(path).findings})
+    refused = client.post(
+        f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON}
+    )
+    assert "Refused" in unescape(refused.text) and "3 error finding(s)" in refused.text
+    assert office.store.get(sid).status == "submitted"
+    bad = client.post(
+        f"/submissions/{sid}/approve",
+        data={"csrf": token_of(client), "on": APPROVED_ON, "waive": codes[0]},
+    )
+    assert "waiver line 1 is not" in unescape(bad.text)
+    waive = "\n".join(f"{c}: the meter is replaced before opening" for c in codes)
+    done = client.post(
+        f"/submissions/{sid}/approve",
+        data={"csrf": token_of(client), "on": APPROVED_ON, "waive": waive},
+    )
+    assert f"Submission {sid} approved by rev" in unescape(done.text)
+    assert sorted(w.code for w in office.store.waivers_of(sid)) == codes
+    assert "the meter is replaced before opening" in done.text
+
+
+def test_serve_refuses_a_database_it_cannot_use(tmp_path: Path) -> None:
+    """Unreadable input to ``rulesub serve``: a clear message and exit 2, no traceback."""
+    run = CliRunner().invoke
+    not_a_db = tmp_path / "notes.sqlite3"
+    not_a_db.write_text("these are not tables\n" * 100)
+    for args in (["--db", str(tmp_path)], ["--db", str(not_a_db)], ["--port", "70000"]):
+        out = run(cli, ["serve", *args])
+        assert out.exit_code == 2, (args, out.output)
+        assert out.stderr.startswith("rulesub: ") and "Traceback" not in out.output
+
+
+def test_the_review_pack_states_the_filings_status_now(office: Office) -> None:
+    """The pack is cached, but never past a decision: it states the status as it is."""
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    before = client.get(f"/submissions/{sid}/review")
+    assert before.headers["content-disposition"] == f'attachment; filename="review-{sid}.html"'
+    assert f"#{sid}, submitted" in before.text
+    client.post(f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON})
+    assert f"#{sid}, approved" in client.get(f"/submissions/{sid}/review").text
+    markdown = client.get(f"/submissions/{sid}/review?format=markdown")
+    assert markdown.headers["content-type"].startswith("text/markdown")
+    assert markdown.text.startswith("# Rules Submission under review")

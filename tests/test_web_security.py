@@ -133,7 +133,9 @@ def test_casino_api_reads_only_its_own(app, office: Office) -> None:
     token = acct.issue_token(office.store, "cas", by="test")
     api = TestClient(app, headers={"Authorization": f"Bearer {token}"})
     listed = api.get("/api/submissions").json()
-    assert [e["id"] for e in listed] == [office.ids["example"]]
+    assert office.ids["example"] in [e["id"] for e in listed]
+    assert office.ids["harbour"] not in [e["id"] for e in listed]
+    assert {e["certificate_holder"] for e in listed} == {HOLDER}
     contract = {
         "id",
         "facility",
@@ -274,3 +276,27 @@ def test_open_redirect_is_refused(app) -> None:  # type: ignore[no-untyped-def]
         follow_redirects=False,
     )
     assert answer.status_code == 303 and answer.headers["location"] == "/"
+
+
+def test_a_casino_diff_never_compares_with_another_holders_filing(tmp_path: Path) -> None:
+    """Another holder's approved filing for the same facility and game is no counterpart a
+    casino account sees (the reviewer does see it)."""
+    import datetime as dt
+
+    office = make_office(tmp_path)
+    theirs = tmp_path / "same-table.yaml"
+    theirs.write_text(
+        EXAMPLE.read_text(encoding="utf-8")
+        .replace(f"certificate_holder: {HOLDER}", f"certificate_holder: {OTHER_HOLDER}")
+        .replace("effective: 2027-01-01", "effective: 2026-12-15"),
+        encoding="utf-8",
+    )
+    rid = office.store.record(theirs, "harbour", display="same-table.yaml").id
+    office.store.approve(rid, "rev", on=dt.date(2026, 12, 1))
+    app = create_app(office.db, secret="s")
+    sid = office.ids["example"]
+    casino = client_as(app, "cas").get(f"/submissions/{sid}/diff").text
+    assert f"approved #{rid}" not in casino and "Not compared" in casino
+    assert OTHER_HOLDER not in casino
+    reviewer = client_as(app, "rev").get(f"/submissions/{sid}/diff").text
+    assert f"approved #{rid}" in reviewer

@@ -62,8 +62,9 @@ def _memo_hash(password: str) -> str:
     return _HASHES[password]
 
 
-def make_office(tmp: Path) -> Office:
-    db = str(tmp / "office.sqlite3")
+def make_office(tmp: Path, db: str | None = None) -> Office:
+    """Accounts of every role and two holders' filings, in ``db`` (else a SQLite file)."""
+    db = db or str(tmp / "office.sqlite3")
     store = Store(db)
     acct.hash_password = _memo_hash  # type: ignore[assignment]
     acct.add(store, "rev", "reviewer", PASSWORDS["rev"], by="test")

@@ -42,6 +42,11 @@ def _user() -> str:
         return "unknown"
 
 
+def _named(by: str) -> None:
+    if not by.strip():
+        fail("--by: name the officer who acts (the audit log keeps it)")
+
+
 def _date(value: str | None, option: str) -> dt.date | None:
     if value is None:
         return None
@@ -143,6 +148,7 @@ def approve(
     Exit 0 approved; 1 refused (findings, or another approval holds that facility, game and
     effective date); 2 unreadable input."""
     on = _date(date, "--date")
+    _named(by)
     waived: dict[str, str] = {}
     for w in waive or []:
         code, sep, reason = w.partition("=")
@@ -181,6 +187,7 @@ def reject(
 ) -> None:
     """Reject a submitted submission, with the reason. Exit 0 rejected; 1 refused (it is
     no longer submitted); 2 unreadable input."""
+    _named(by)
     if not reason.strip():
         fail("--reason: say why the submission is rejected")
     with _store_errors(format):

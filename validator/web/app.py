@@ -348,7 +348,7 @@ def _pack_page(section: str) -> Any:
 
         def gather() -> tuple[Any, Any]:
             row = _submission(web, me, request.path_params["id"])
-            return row, web.packs.pack(row)
+            return row, web.packs.pack(row, me.sees)
 
         row, pack = await run_in_threadpool(gather)
         body = review_html._changes(pack) if section == "diff" else review_html._math(pack)
@@ -371,7 +371,7 @@ async def signs(request: Request) -> Response:
 
     def gather() -> tuple[Any, Any]:
         row = _submission(web, me, request.path_params["id"])
-        return row, web.packs.pack(row)
+        return row, web.packs.pack(row, me.sees)
 
     row, pack = await run_in_threadpool(gather)
     if pack.signs is None:
@@ -395,7 +395,7 @@ async def review_pack(request: Request) -> Response:
 
     def gather() -> tuple[Any, Any]:
         row = _submission(web, me, request.path_params["id"])
-        return row, web.packs.pack(row)
+        return row, web.packs.pack(row, me.sees)
 
     row, pack = await run_in_threadpool(gather)
     if pack.unreadable:
@@ -482,6 +482,20 @@ async def upload(request: Request) -> Response:
     return RedirectResponse(f"/submissions/{recorded.id}", status_code=303)
 
 
+def waivers(text: str) -> dict[str, str] | str:
+    """The approval form's waivers, one a line: ``CODE: reason`` (a reason is required);
+    or what is wrong with them."""
+    out: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        code, sep, reason = line.partition(":")
+        if not sep or not code.strip() or not reason.strip():
+            return f"Not approved: waiver line {number} is not `CODE: reason`."
+        out[code.strip()] = reason.strip()
+    return out
+
+
 def _decide(verb: str) -> Any:
     async def decide(request: Request) -> Response:
         return await _decision(request, verb)
@@ -505,7 +519,10 @@ async def _decision(request: Request, verb: str) -> Response:
                 except ValueError:
                     return "Not approved: the approval date is YYYY-MM-DD."
             note = str(form.get("note") or "").strip() or None
-            decision = web.store.approve(row.id, me.name, on=on, note=note)
+            waive = waivers(str(form.get("waive") or ""))
+            if isinstance(waive, str):
+                return waive
+            decision = web.store.approve(row.id, me.name, on=on, note=note, waive=waive)
             gone = ", ".join(f"#{i}" for i in decision.superseded)
             return f"Submission {row.id} approved by {me.name}" + (
                 f"; it supersedes {gone}." if gone else "."

@@ -3,8 +3,8 @@
 The pack is the review module's (``validator.review.build_pack``) built on the stored bytes
 against the submission it is compared with: for a pending or rejected one, the approved
 submission of its facility and game; for an approved or superseded one, the submission it
-superseded. Packs are kept in a small cache keyed by both filings' sha256, since the bytes
-of a filing never change.
+superseded. Packs are kept in a small cache keyed by both filings' sha256 (the bytes of a
+filing never change) and the filing's status (which its pack's record states).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import tempfile
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +37,17 @@ def counterpart(store: Store, row: Any) -> Any:
 class Packs:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._cache: OrderedDict[tuple[str, str | None], Any] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str, str | None], Any] = OrderedDict()
         self._lock = threading.Lock()
-        self._building: dict[tuple[str, str | None], threading.Lock] = {}
+        self._building: dict[tuple[str, str, str | None], threading.Lock] = {}
 
-    def pack(self, row: Any) -> Any:
-        """The pack of ``row``: built once, however many requests ask for it at once."""
+    def pack(self, row: Any, sees: Callable[[str | None], bool] = lambda holder: True) -> Any:
+        """The pack of ``row``: built once, however many requests ask for it at once. The
+        counterpart is left out where the reader may not see it (another holder's)."""
         old = counterpart(self.store, row)
-        key = (row.sha256, None if old is None else old.sha256)
+        if old is not None and not sees(old.certificate_holder):
+            old = None
+        key = (row.sha256, row.status, None if old is None else old.sha256)
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)

@@ -81,9 +81,19 @@ class LoginThrottle:
                 longest = max(longest, last + pause - now)
         return max(0.0, longest)
 
+    #: Failures kept at most (past it, those whose wait is over are forgotten).
+    KEPT = 10_000
+
     def failed(self, keys: list[str]) -> None:
         now = self.clock()
         with self._lock:
+            if len(self._failures) >= self.KEPT:
+                self._failures = {
+                    k: (count, last)
+                    for k, (count, last) in self._failures.items()
+                    if count >= self.free
+                    and last + min(self.cap, self.base * 2 ** (count - self.free)) > now
+                }
             for key in keys:
                 count, _ = self._failures.get(key, (0, 0.0))
                 self._failures[key] = (count + 1, now)

@@ -1,0 +1,89 @@
+"""The web view over both of the store's databases, SQLite and a real PostgreSQL server
+(``RULESUB_TEST_POSTGRES_URL``, started by ``.ci/run``; the PostgreSQL half is skipped,
+with the reason, without it)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import exc as sa_exc
+from sqlalchemy import insert
+from store_db import BACKENDS, database
+from webtools import EXAMPLE, make_office, sign_in, token_of
+
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from validator.store import accounts as acct  # noqa: E402
+from validator.web import create_app  # noqa: E402
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database(request.param, tmp_path)
+
+
+def test_a_casino_account_without_its_holder_is_refused_by_the_database(
+    db: str, tmp_path: Path
+) -> None:
+    """The rule lives in the schema (``casino_has_holder``), not only in Python."""
+    office = make_office(tmp_path, db)
+    for role, holder in (
+        ("casino", None),
+        ("viewer", "Example Downs Racing & Casino"),
+        ("croupier", None),
+    ):
+        with pytest.raises(sa_exc.IntegrityError), office.store.transaction() as conn:
+            conn.execute(
+                insert(acct.accounts).values(
+                    name=f"x-{role}",
+                    role=role,
+                    certificate_holder=holder,
+                    password_hash="$argon2id$x",
+                    created_at=dt.datetime.now(dt.UTC),
+                )
+            )
+    assert {a.name for a in acct.all_accounts(office.store)} == {"rev", "view", "cas", "harbour"}
+
+
+def test_file_review_and_read_over_the_backend(db: str, tmp_path: Path) -> None:
+    office = make_office(tmp_path, db)
+    app = create_app(db, secret="s")
+    casino, reviewer, viewer = TestClient(app), TestClient(app), TestClient(app)
+    for client, name in ((casino, "cas"), (reviewer, "rev"), (viewer, "view")):
+        assert sign_in(client, name).status_code == 303
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "effective: 2027-01-01", "effective: 2027-04-01"
+    )
+    filed = casino.post(
+        "/upload", data={"csrf": token_of(casino), "text": text}, follow_redirects=False
+    )
+    assert filed.status_code == 303
+    sid = int(filed.headers["location"].rsplit("/", 1)[1])
+    assert (
+        viewer.post(f"/submissions/{sid}/approve", data={"csrf": token_of(viewer)}).status_code
+        == 403
+    )
+    assert casino.get(f"/submissions/{office.ids['harbour']}").status_code == 404
+    reviewer.post(
+        f"/submissions/{office.ids['example']}/approve",
+        data={"csrf": token_of(reviewer), "on": "2026-12-20"},
+    )
+    reviewer.post(
+        f"/submissions/{sid}/approve", data={"csrf": token_of(reviewer), "on": "2026-12-20"}
+    )
+    assert office.store.get(sid).status == "approved"
+    assert office.store.get(office.ids["example"]).status == "superseded"
+    token = acct.issue_token(office.store, "cas", by="test")
+    listed = (
+        TestClient(app).get("/api/submissions", headers={"Authorization": f"Bearer {token}"}).json()
+    )
+    assert {(e["id"], e["status"]) for e in listed} == {
+        (office.ids["example"], "superseded"),
+        (sid, "approved"),
+    }
