@@ -21,7 +21,7 @@ app = typer.Typer(
 )
 
 #: Command modules, in the order their commands are listed in --help.
-COMMAND_MODULES = ("validate", "games", "odds", "rounds", "diff", "signage")
+COMMAND_MODULES = ("validate", "games", "odds", "rounds", "diff", "signage", "par")
 
 for _name in COMMAND_MODULES:
     importlib.import_module(f"validator.cli.{_name}")
