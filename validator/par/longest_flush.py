@@ -98,30 +98,42 @@ def dealer_hands_below(
     value below ``threshold`` (at most it, with ``inclusive``)."""
     n = remaining[0].shape[0]
     t = np.broadcast_to(np.asarray(threshold, dtype=np.int64), (n,))
-    length = t >> SHIFT
+    by_size = [_C32[_POP32[s], : m + 1].T for s in remaining]  # (m + 1, n): C(size, j)
+    at = [_at_length(s, t, inclusive) for s in remaining]
+    return _below(by_size, at, t, m)
+
+
+def _at_length(s_mask: I64, t: I64, inclusive: bool) -> I64:
+    """The subsets of one suit's remaining ranks as long as ``t`` and below it (or equal)."""
     r = t & FULL_DECK
-    shorter = (np.arange(m + 1)[None, :] < np.minimum(length, m + 1)[:, None]).astype(np.int64)
-    at_length = np.clip(length, 0, m)
-    rows = np.arange(n)
-    polys = []
-    for s_mask in remaining:
-        coef = _C[_POP[s_mask], : m + 1] * shorter  # every subset shorter than t
-        at = _subsets_below(s_mask, r, length)
-        if inclusive:
-            at += ((r & ~s_mask) == 0).astype(np.int64)
-        coef[rows, at_length] = np.where(length <= m, at, coef[rows, at_length])
-        polys.append(coef)
+    at = _subsets_below(s_mask, r, t >> SHIFT)
+    if inclusive:
+        at += ((r & ~s_mask) == 0).astype(np.int64)
+    return at
+
+
+def _below(by_size: Sequence[NDArray[np.int32]], at: Sequence[I64], t: I64, m: int) -> I64:
+    """The dealer hands below ``t``: the coefficient of x^m in the product over the suits."""
+    length = (t >> SHIFT).astype(np.int32)
+    j = np.arange(m + 1, dtype=np.int32)[:, None]
+    shorter = j < length[None, :]
+    at_length = j == length[None, :]
+    polys = [
+        np.where(shorter, sizes, np.where(at_length, a.astype(np.int32)[None, :], 0))
+        for sizes, a in zip(by_size, at, strict=True)
+    ]
     low = _times(polys[0], polys[1])
     high = _times(polys[2], polys[3])
-    return (low * high[:, ::-1]).sum(axis=1)
+    # every count is below C(52, 7) < 2**31: int32 products and sums do not overflow
+    return (low * high[::-1]).sum(axis=0, dtype=np.int64)
 
 
-def _times(a: I64, b: I64) -> I64:
-    """Products of polynomials, row by row, truncated to their degree."""
+def _times(a: NDArray[np.int32], b: NDArray[np.int32]) -> NDArray[np.int32]:
+    """Products of polynomials (coefficients down the first axis), truncated to their degree."""
     out = np.zeros_like(a)
-    deg = a.shape[1]
+    deg = a.shape[0]
     for j in range(deg):
-        out[:, j:] += a[:, : deg - j] * b[:, j : j + 1]
+        out[j:] += a[: deg - j] * b[j]
     return out
 
 
@@ -157,13 +169,19 @@ def count_block(
     value = hand_values(player)
     cards_left = int(4 * _POP[deck]) - int(sum(_POP[p[0]] for p in player))
     total = comb(cards_left, m)
-    below = dealer_hands_below(remaining, value, m)
-    at_most = dealer_hands_below(remaining, value, m, inclusive=True)
-    nq = (
-        dealer_hands_below(remaining, qualifier, m)
-        if qualifier is not None
-        else np.zeros_like(below)
-    )
+    by_size = [_C32[_POP32[s], : m + 1].T.copy() for s in remaining]
+    at = [_at_length(s, value, False) for s in remaining]
+    below = _below(by_size, at, value, m)
+    r = value & FULL_DECK
+    at_or_equal = [a + ((r & ~s) == 0) for a, s in zip(at, remaining, strict=True)]
+    at_most = _below(by_size, at_or_equal, value, m)
+    if qualifier is None:
+        nq = np.zeros_like(below)
+    else:
+        q = np.full(value.shape, qualifier, dtype=np.int64)
+        # one threshold for every hand: its subsets by the suit's remaining ranks, tabled
+        table = _at_length(np.arange(1 << NRANKS, dtype=np.int64), q[:1].repeat(1 << NRANKS), False)
+        nq = _below(by_size, [table[s] for s in remaining], q, m)
     higher = np.maximum(below - nq, 0)
     lower = total - np.maximum(at_most, nq)
     equal = total - nq - higher - lower
