@@ -220,3 +220,25 @@ def test_values_match_the_evaluator_on_random_hands(rules: Rules) -> None:
         a, b = hands[i].tolist(), hands[i + 1].tolist()
         x, y = int(values[i]), int(values[i + 1])
         assert ev.compare(a, b) == (x > y) - (x < y)
+
+
+def test_simulated_figures_agree_with_the_exact_ones(flush_game: FlushGame, full: object) -> None:
+    """The batch engine, dealing Mousseau's strategy, lands within its 95% intervals of the
+    exact house edge and dealer qualification (a 1-in-20 miss per figure is possible in
+    principle; the seed is fixed, so the test is deterministic)."""
+    from validator.par.sheet import simulated_figures
+    from validator.par.simulated import SimSpec, simulate
+
+    rules_ = Rules(load_game("high-card-flush"), TableConfig.defaults(load_game("high-card-flush")))
+    strat = rules_.strategy("mousseau")
+    exact = figures(
+        flush_game, full, "mousseau", strategy_choice(flush_game, full, strat.decisions["raise"])
+    )  # type: ignore[arg-type]
+    spec = SimSpec("high-card-flush", None, "mousseau", seats=6, seed=13, rounds=60_000)
+    sim = simulated_figures(simulate(spec, workers=2), "test", spec)
+    lo, hi = sim["ci95"]
+    assert lo <= float(exact.house_edge * 100) <= hi
+    lo, hi = sim["dealer_qualifies_ci95"]
+    assert lo <= float(exact.dealer_qualifies) <= hi
+    folded = float(exact.decisions["fold"])
+    assert abs(sim["decisions"]["fold"] - folded) < 0.01

@@ -17,7 +17,9 @@ keeps the rest). Per unit wagered::
 
     long-run return = fixed + increment + p(whole-meter hit) · reseed / w
 
-(one player per hit: a jackpot shared by several players at once is left aside). The
+(one player per hit: a jackpot shared by several players at once is left aside; on a table
+with several meters the figures follow the meter of the top award, the others valued at
+their seed). The
 reserve (hidden) increment builds a reserve between two whole-meter hits, on average
 ``reserve_increment · w / p`` dollars against one reseed: the reserve funds the reseed
 when that is at least the reseed, and the difference is its surplus or shortfall per reset.
@@ -166,7 +168,8 @@ def progressive_sheet(
     whole = Fraction(0)
     for c in at_zero.categories:
         p = payouts.get(c.category) if payouts else None
-        if p is not None and getattr(p, "kind", None) is PayoutKind.METER and p.share >= 1:
+        meter_row = p is not None and getattr(p, "kind", None) is PayoutKind.METER
+        if meter_row and p.meter == top and p.share >= 1:
             whole += c.probability
     cfg = config.get(top) if config else None
     return ProgressiveSheet(table_id, letter, top, wager_amount, cfg, seed, fixed, slope, whole)

@@ -252,7 +252,7 @@ def _dask(jobs: list[tuple[SimSpec, int, int]], scheduler: str) -> Iterable[Sums
             cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True)
             client = Client(cluster)
         else:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout="3s")
     except (OSError, TimeoutError, ValueError) as e:
         raise SchedulerError(f"cannot reach the Dask scheduler {scheduler!r}: {e}") from e
     try:
