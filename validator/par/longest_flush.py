@@ -32,7 +32,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
-from multiprocessing import get_context
 
 import numpy as np
 from numpy.typing import NDArray
@@ -209,7 +208,9 @@ def count_all(k: int, m: int, qualifier: int | None, workers: int | None = 1) ->
     if n <= 1:
         parts = [count_block(*job) for job in jobs]
     else:
-        with ProcessPoolExecutor(max_workers=n, mp_context=get_context("spawn")) as pool:
+        from validator.par.simulated import pool_context
+
+        with ProcessPoolExecutor(max_workers=n, mp_context=pool_context()) as pool:
             parts = list(pool.map(_count_job, jobs))
     out = parts[0]
     for p in parts[1:]:

@@ -235,9 +235,9 @@ def _results(
             yield _job(job)
         return
     from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
 
-    with ProcessPoolExecutor(max_workers=n, mp_context=get_context("spawn")) as pool:
+    _engine(jobs[0][0])  # built once here: forked workers inherit it
+    with ProcessPoolExecutor(max_workers=n, mp_context=pool_context()) as pool:
         yield from pool.map(_job, jobs)
 
 
@@ -263,6 +263,14 @@ def _dask(jobs: list[tuple[SimSpec, int, int]], scheduler: str) -> Iterable[Sums
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def pool_context() -> Any:
+    """Fork where the platform has it (workers start with everything loaded), else spawn."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
 class SchedulerError(RuntimeError):
