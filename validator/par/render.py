@@ -133,25 +133,36 @@ def text(sheet: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+def _money(text: str | None) -> str:
+    """A money string of the JSON (``"1851933.16"``) as printed: ``$1,851,933.16``."""
+    if text is None:
+        return "—"
+    whole, _, cents = text.partition(".")
+    sign = "-" if whole.startswith("-") else ""
+    return f"{sign}${int(whole.lstrip('-')):,}.{cents or '00'}"
+
+
 def _progressive_line(p: dict[str, Any]) -> str:
     parts = [
-        f"meter ${p['meter']} on a ${p['wager_amount']} wager: return "
+        f"meter {_money(p['meter'])} on a {_money(p['wager_amount'])} wager: return "
         f"{_pct(p['return_percent_at_meter'])}",
-        f"break-even meter ${p['break_even_meter']}" if p["break_even_meter"] else "no break-even",
+        f"break-even meter {_money(p['break_even_meter'])}"
+        if p["break_even_meter"]
+        else "no break-even",
         f"top award probability {p['top_award_probability']:.3e}",
     ]
     if p["long_run_return_percent"] is not None:
         parts.append(
             f"long-run return {_pct(p['long_run_return_percent'])} (increment "
-            f"{p['increment_percent']}%, reseed ${p['reseed']})"
+            f"{p['increment_percent']}%, reseed {_money(p['reseed'])})"
         )
     r = p["reserve"]
     if r:
         verdict = "funds" if r["funds_reseed"] else "does not fund"
         parts.append(
             f"the reserve ({r['reserve_increment_percent']}%) {verdict} the reseed: "
-            f"${r['expected_reserve_per_reset']} per reset on average, surplus "
-            f"${r['surplus_per_reset']}"
+            f"{_money(r['expected_reserve_per_reset'])} per reset on average, surplus "
+            f"{_money(r['surplus_per_reset'])}"
         )
     return "; ".join(parts)
 
