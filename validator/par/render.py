@@ -127,6 +127,8 @@ def text(sheet: dict[str, Any]) -> str:
     for key, p in sheet["progressives"].items():
         out += ["", f"== Progressive {key} (paytable {p['paytable']}) =="]
         out.append(_progressive_line(p))
+    for note in sheet.get("notes") or []:
+        out += ["", note]
     if sheet["not_priced"]:
         out += ["", "Not priced:"]
         out += [f"  {k}: {v}" for k, v in sheet["not_priced"].items()]
@@ -196,6 +198,8 @@ def markdown(sheet: dict[str, Any]) -> str:
         out += ["", f"## {title}", "", _md_table(WAGER_HEAD, _wager_rows(w)), "", summary]
     for key, p in sheet["progressives"].items():
         out += ["", f"## Progressive {key}", "", _progressive_line(p)]
+    for note in sheet.get("notes") or []:
+        out += ["", note]
     return "\n".join(out) + "\n"
 
 
@@ -345,6 +349,8 @@ def html_report(sheet: dict[str, Any]) -> str:
             f"<figure class=plot>{chart}<figcaption>Return (%) versus the meter (exact; "
             "dashed: 100%)</figcaption></figure></section>"
         )
+    for note in sheet.get("notes") or []:
+        out.append(f"<p>{_h(note)}</p>")
     out.append("</body></html>\n")
     return "\n".join(out)
 

@@ -79,6 +79,14 @@ def build(req: ParRequest) -> dict[str, Any]:
         "not_priced": skipped,
     }
     out["base_game"] = base_game(req) if d.settle is not None and d.procedure else None
+    out["notes"] = []
+    if d.kind == "nonbanking":
+        out["notes"].append(
+            "A nonbanking game: the players wager against each other, the house earns the "
+            "rake. Its house figures (rake per hand and per hour, the Bad Beat fund's growth) "
+            "are simulated by `rulesub simulate` under the submission's rake and Bad Beat "
+            "rules; this par sheet has no wager against the house to price."
+        )
     progs: dict[str, Any] = {}
     for s in sheets:
         table = game.table(s.odds.table or "")[1]
