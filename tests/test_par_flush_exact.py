@@ -18,6 +18,8 @@ from itertools import combinations, pairwise
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
@@ -242,3 +244,39 @@ def test_simulated_figures_agree_with_the_exact_ones(flush_game: FlushGame, full
     assert lo <= float(exact.dealer_qualifies) <= hi
     folded = float(exact.decisions["fold"])
     assert abs(sim["decisions"]["fold"] - folded) < 0.01
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ranks=st.sets(st.integers(2, 14), min_size=4, max_size=8),
+    k=st.integers(2, 6),
+    m=st.integers(2, 4),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_counts_of_one_hand_equal_its_dealer_hands_listed(
+    ranks: set[int], k: int, m: int, seed: int
+) -> None:
+    """For any deck of some ranks in four suits and any player hand, the suit-by-suit counts
+    of the dealer hands that fail to qualify, and that a qualifying dealer beats, ties or
+    loses to, equal those found by listing every dealer hand (§ 678a.6(b), (c);
+    § 678a.11(d))."""
+    deck = [(r - 2) * 4 + s for r in sorted(ranks) for s in range(4)]
+    rng = np.random.default_rng(seed)
+    hand = tuple(int(c) for c in rng.choice(deck, k, replace=False))
+    rest = [c for c in deck if c not in hand]
+    qualifier = 3 << 13 | (1 << 7 | 1 << 1 | 1 << 0)  # a three-card flush, nine high
+    masks = [
+        np.array([sum(1 << (c // 4) for c in hand if c % 4 == s)], np.uint16) for s in range(4)
+    ]
+    deck_mask = sum(1 << (r - 2) for r in ranks)
+    dc = count_block(masks, np.ones(1, np.int64), m, qualifier, deck_mask)
+    v = plain_value(hand)
+    want = dict.fromkeys(("not_qualified", "higher", "equal", "lower"), 0)
+    for dealer in combinations(rest, m):
+        d = plain_value(dealer)
+        if not qualifies(d):
+            want["not_qualified"] += 1
+        else:
+            want["higher" if v > d else "equal" if v == d else "lower"] += 1
+    assert {key: int(c[0]) for key, c in dc.counts.items()} == want
+    assert dc.dealer_total == sum(want.values())
