@@ -73,6 +73,10 @@ def test_game_id_prices_every_paytable() -> None:
     assert data["submission"] is None
     letters = {w["paytable"] for k, w in data["wagers"].items() if w["table"] == "aces_up"}
     assert letters == set("ABCDEF")
+    # each paytable at its own meters' seeds (table D has mega, major and minor meters)
+    five = {w["paytable"] for w in data["wagers"].values() if w["table"] == "five_card_progressive"}
+    assert five == set("ABCD")
+    assert {"five_card_progressive", "five_card_progressive:D"} <= data["progressives"].keys()
     expert = data["base_game"]["strategies"]["expert"]
     assert expert["method"] == "simulated" and expert["rounds"] == 4000
     assert expert["ci95"][0] < expert["house_edge_percent"] < expert["ci95"][1]

@@ -66,7 +66,7 @@ def _wager_summary(key: str, w: dict[str, Any]) -> str:
     return (
         f"house edge {_pct(w['house_edge_percent'])} (exact {w['exact']}){basis}; hit "
         f"frequency {w['hit_frequency']:.6f}; SD {w['sd']:.4f}{cycle}"
-    ), f"{key}{paytable} [{w['cite']}]"
+    ), f"{w['name']}{paytable} ({key}) [{w['cite']}]"
 
 
 # -- text -------------------------------------------------------------------------------------
@@ -125,7 +125,8 @@ def text(sheet: dict[str, Any]) -> str:
         summary, title = _wager_summary(key, w)
         out += ["", f"== {title} ==", _table(WAGER_HEAD, _wager_rows(w)), summary]
     for key, p in sheet["progressives"].items():
-        out += ["", f"== Progressive {key} (paytable {p['paytable']}) =="]
+        letter = f" (paytable {p['paytable']})" if p["paytable"] else ""
+        out += ["", f"== Progressive {key}{letter} =="]
         out.append(_progressive_line(p))
     for note in sheet.get("notes") or []:
         out += ["", note]

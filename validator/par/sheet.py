@@ -94,6 +94,8 @@ def build(req: ParRequest) -> dict[str, Any]:
             continue
         p = cfg.progressives.get(s.odds.table or "")
         custom = cfg.custom_paytables.get(s.odds.table or "")
+        if custom is None and s.odds.paytable != cfg.letter(game, s.odds.table or ""):
+            p = None  # the submission's meters go with the paytable it selects
         sheet = progressive_sheet(
             game,
             s.odds.table or "",

@@ -42,6 +42,7 @@ class WagerSheet:
         top = self.top
         return {
             "method": "exact",
+            "name": o.table_name,
             "wager": self.wager,
             "table": o.table,
             "paytable": o.paytable,
@@ -130,14 +131,17 @@ def wager_sheets(
             letters = [cfg.letter(game, table_id)]
         amount = cfg.wager_amount(table_id) if table.meters is not None else None
         meters = meter_amounts(cfg, table_id)
+        selected = cfg.letter(game, table_id)
         for letter in letters:
+            # the submission's meters go with its selected paytable; others at their seeds
+            at = meters if letter == selected or custom is not None else None
             try:
                 if custom is not None:
                     odds = odds_for_rows(
                         game,
                         table.pays_on or "",
                         custom,
-                        meter=meters,
+                        meter=at,
                         table_id=table_id,
                         wager_amount=amount,
                     )
@@ -146,14 +150,11 @@ def wager_sheets(
                         game,
                         table_id,
                         letter,
-                        meter=meters if meters else None,
+                        meter=at or None,
                         wager_amount=amount,
                     )
-            except NotPriced as e:
-                skipped[table_id] = str(e)
-                continue
-            except OddsError as e:
-                skipped[table_id] = str(e)
+            except (NotPriced, OddsError) as e:
+                skipped[table_id if len(letters) == 1 else f"{table_id}:{letter}"] = str(e)
                 continue
             key = table_id if len(letters) == 1 or letter == letters[0] else f"{table_id}:{letter}"
             out.append(WagerSheet(key, wager_id, odds))
