@@ -25,6 +25,7 @@ from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
 from validator.model.registry import load_game
 from validator.par.longest_flush import (
+    DealerCounts,
     FlushGame,
     NotDerivable,
     choice_evs,
@@ -171,14 +172,14 @@ def test_suit_by_suit_counts_equal_a_brute_force(flush_game: FlushGame, k: int, 
 
 
 @pytest.fixture(scope="module")
-def full(flush_game: FlushGame) -> object:
+def full(flush_game: FlushGame) -> DealerCounts:
     return count_all(7, 7, flush_game.qualifier, workers=2)
 
 
-def test_published_figures(flush_game: FlushGame, full: object) -> None:
+def test_published_figures(flush_game: FlushGame, full: DealerCounts) -> None:
     """Wizard of Odds (High Card Flush): the optimal player raises 67.86% of the time, the
     dealer qualifies 75.36% of the time."""
-    f = figures(flush_game, full, "optimal", optimal_choice(flush_game, full))  # type: ignore[arg-type]
+    f = figures(flush_game, full, "optimal", optimal_choice(flush_game, full))
     raised = 1 - f.decisions["fold"]
     assert round(float(raised) * 100, 2) == 67.86
     assert round(float(f.dealer_qualifies) * 100, 2) == 75.36
@@ -187,23 +188,24 @@ def test_published_figures(flush_game: FlushGame, full: object) -> None:
     assert sum(f.distribution.values()) == 1
     assert sum(x * p for x, p in f.distribution.items()) == f.ev
     # every one of the C(52, 7) player hands is counted once
-    assert int(full.weight.sum()) == 133_784_560  # type: ignore[attr-defined]
+    assert int(full.weight.sum()) == 133_784_560
 
 
 def test_optimal_never_worse_than_a_declared_strategy(
-    rules: Rules, flush_game: FlushGame, full: object
+    rules: Rules, flush_game: FlushGame, full: DealerCounts
 ) -> None:
     """Hand by hand, and in all: the derived strategy returns at least what Mousseau's does
     (the simple strategy costs about 0.05% of the Ante)."""
     dc = full
-    best = optimal_choice(flush_game, dc)  # type: ignore[arg-type]
-    _, ev = choice_evs(flush_game, dc)  # type: ignore[arg-type]
+    best = optimal_choice(flush_game, dc)
+    _, ev = choice_evs(flush_game, dc)
     idx = np.arange(best.shape[0])
-    for name, strat in rules.d.strategies.by_name.items():  # type: ignore[union-attr]
-        choice = strategy_choice(flush_game, dc, strat.decisions["raise"])  # type: ignore[arg-type]
+    assert rules.d.strategies is not None
+    for name, strat in rules.d.strategies.by_name.items():
+        choice = strategy_choice(flush_game, dc, strat.decisions["raise"])
         assert (ev[best, idx] >= ev[choice, idx]).all()
-        f_opt = figures(flush_game, dc, "optimal", best)  # type: ignore[arg-type]
-        f = figures(flush_game, dc, name, choice)  # type: ignore[arg-type]
+        f_opt = figures(flush_game, dc, "optimal", best)
+        f = figures(flush_game, dc, name, choice)
         assert f.ev <= f_opt.ev
         assert 0 < float(f.house_edge - f_opt.house_edge) * 100 < 0.1
 
@@ -224,7 +226,9 @@ def test_values_match_the_evaluator_on_random_hands(rules: Rules) -> None:
         assert ev.compare(a, b) == (x > y) - (x < y)
 
 
-def test_simulated_figures_agree_with_the_exact_ones(flush_game: FlushGame, full: object) -> None:
+def test_simulated_figures_agree_with_the_exact_ones(
+    flush_game: FlushGame, full: DealerCounts
+) -> None:
     """The batch engine, dealing Mousseau's strategy, lands within its 95% intervals of the
     exact house edge and dealer qualification (a 1-in-20 miss per figure is possible in
     principle; the seed is fixed, so the test is deterministic)."""
@@ -235,7 +239,7 @@ def test_simulated_figures_agree_with_the_exact_ones(flush_game: FlushGame, full
     strat = rules_.strategy("mousseau")
     exact = figures(
         flush_game, full, "mousseau", strategy_choice(flush_game, full, strat.decisions["raise"])
-    )  # type: ignore[arg-type]
+    )
     spec = SimSpec("high-card-flush", None, "mousseau", seats=6, seed=13, rounds=60_000)
     sim = simulated_figures(simulate(spec, workers=2), "test", spec)
     lo, hi = sim["ci95"]
