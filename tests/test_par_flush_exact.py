@@ -177,12 +177,15 @@ def full(flush_game: FlushGame) -> DealerCounts:
 
 
 def test_published_figures(flush_game: FlushGame, full: DealerCounts) -> None:
-    """Wizard of Odds (High Card Flush): the optimal player raises 67.86% of the time, the
-    dealer qualifies 75.36% of the time."""
+    """Published (Wizard of Odds; World Casino Index, High Card Flush): the optimal player
+    raises 67.86% of the time, the dealer qualifies 75.36% of the time."""
     f = figures(flush_game, full, "optimal", optimal_choice(flush_game, full))
     raised = 1 - f.decisions["fold"]
     assert round(float(raised) * 100, 2) == 67.86
     assert round(float(f.dealer_qualifies) * 100, 2) == 75.36
+    # "a 0.08% chance the dealer will push" (World Casino Index, High Card Flush): a raised
+    # hand tying a qualifying dealer (§ 678a.11(d)(2)(ii)(B)) is the only net result of 0
+    assert round(float(f.distribution[0]) * 100, 2) == 0.08
     assert sum(f.decisions.values()) == 1
     # the result's distribution adds up and gives the same expectation
     assert sum(f.distribution.values()) == 1
