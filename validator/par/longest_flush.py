@@ -146,12 +146,14 @@ class DealerCounts:
     counts: dict[str, I64]  # outcome -> dealer hands
     dealer_total: int
 
-    def concat(self, other: DealerCounts) -> DealerCounts:
-        return DealerCounts(
-            np.concatenate([self.value, other.value]),
-            np.concatenate([self.weight, other.weight]),
-            {k: np.concatenate([v, other.counts[k]]) for k, v in self.counts.items()},
-            self.dealer_total,
+    @classmethod
+    def joined(cls, parts: Sequence[DealerCounts]) -> DealerCounts:
+        """The blocks' counts, one after the other."""
+        return cls(
+            np.concatenate([p.value for p in parts]),
+            np.concatenate([p.weight for p in parts]),
+            {k: np.concatenate([p.counts[k] for p in parts]) for k in parts[0].counts},
+            parts[0].dealer_total,
         )
 
 
@@ -168,6 +170,8 @@ def count_block(
     value = hand_values(player)
     cards_left = int(4 * _POP[deck]) - int(sum(_POP[p[0]] for p in player))
     total = comb(cards_left, m)
+    if total >= 2**31:
+        raise NotDerivable(f"{total:,} dealer hands: more than 32-bit counts hold")
     by_size = [_C32[_POP32[s], : m + 1].T.copy() for s in remaining]
     at = [_at_length(s, value, False) for s in remaining]
     below = _below(by_size, at, value, m)
@@ -212,10 +216,7 @@ def count_all(k: int, m: int, qualifier: int | None, workers: int | None = 1) ->
 
         with ProcessPoolExecutor(max_workers=n, mp_context=pool_context()) as pool:
             parts = list(pool.map(_count_job, jobs))
-    out = parts[0]
-    for p in parts[1:]:
-        out = out.concat(p)
-    return out
+    return DealerCounts.joined(parts)
 
 
 def _count_job(job: tuple[list[NDArray[np.uint16]], I64, int, int | None]) -> DealerCounts:
