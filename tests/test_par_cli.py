@@ -123,6 +123,27 @@ def test_unreadable_input_exits_2(tmp_path: Path) -> None:
     assert code == 2 and "wrong.yaml:2:" in err
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_base_game_that_cannot_be_dealt_leaves_the_rest_of_the_sheet(workers: str) -> None:
+    """The Bad Beat table of § 677a.12(c) is missing from the text and this submission
+    supplies none: the base game is not simulated, and says why; the offered Pocket Bonus,
+    whose table is missing too, is listed as not priced, with the reason."""
+    code, out, err = par(
+        str(PROJECT_ROOT / "rulesubs" / "flawed" / "wpt-missing-tables.yaml"),
+        "--format",
+        "json",
+        "--rounds",
+        "1000",
+        "--workers",
+        workers,
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert "§ 677a.12(c)" in data["base_game"]["not_simulated_because"]
+    assert data["base_game"]["strategies"] == {}
+    assert "§ 677a.12(d) is missing" in data["not_priced"]["pocket_bonus"]
+
+
 def test_unreachable_scheduler_exits_2() -> None:
     pytest.importorskip("dask.distributed")
     code, _, err = par("four-card-poker", "--rounds", "1000", "--scheduler", "tcp://127.0.0.1:9")

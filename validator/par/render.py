@@ -121,6 +121,8 @@ def text(sheet: dict[str, Any]) -> str:
                 )
         if base.get("not_exact_because"):
             out.append(f"(not derived exactly: {base['not_exact_because']})")
+        if base.get("not_simulated_because"):
+            out.append(f"(not simulated: {base['not_simulated_because']})")
     for key, w in sheet["wagers"].items():
         summary, title = _wager_summary(key, w)
         out += ["", f"== {title} ==", _table(WAGER_HEAD, _wager_rows(w)), summary]
@@ -316,6 +318,10 @@ def html_report(sheet: dict[str, Any]) -> str:
         out.append(
             _html_table(STRATEGY_HEAD, [_strategy_row(n, s) for n, s in base["strategies"].items()])
         )
+        for why in ("not_exact_because", "not_simulated_because"):
+            if base.get(why):
+                label = "Not derived exactly" if why == "not_exact_because" else "Not simulated"
+                out.append(f"<p class=method>{label}: {_h(base[why])}</p>")
         for n, s in base["strategies"].items():
             dist = s.get("result_distribution") or []
             method = (

@@ -36,6 +36,7 @@ from validator.par.longest_flush import (
 from validator.par.progressive import progressive_sheet
 from validator.par.simulated import (
     Z95,
+    CannotSimulate,
     SimSpec,
     Sums,
     interval,
@@ -125,6 +126,7 @@ def base_game(req: ParRequest) -> dict[str, Any]:
         "cite": d.settle.compare.cite if d.settle.compare else None,
         "exact_method": None,
         "not_exact_because": None,
+        "not_simulated_because": None,
         "strategies": {},
     }
     strategies: dict[str, Any] = out["strategies"]
@@ -160,12 +162,15 @@ def base_game(req: ParRequest) -> dict[str, Any]:
             strategies[name] = _exact_json(f, strat.source, req)
             strategies[name]["cost_vs_optimal_percent"] = pct(f.house_edge - best.house_edge)
             exact_done.add(name)
-    for name, strat in declared.items():
-        if name in exact_done:
-            continue
-        strategies[name] = _simulated_json(req, name, strat.source, rules)
-    if not declared and fg is None:
-        strategies["default"] = _simulated_json(req, None, "no strategy declared", rules)
+    try:
+        for name, strat in declared.items():
+            if name in exact_done:
+                continue
+            strategies[name] = _simulated_json(req, name, strat.source, rules)
+        if not declared and fg is None:
+            strategies["default"] = _simulated_json(req, None, "no strategy declared", rules)
+    except CannotSimulate as e:
+        out["not_simulated_because"] = str(e)
     return out
 
 

@@ -200,7 +200,12 @@ def run_chunk(spec: SimSpec, k: int, n: int) -> Sums:
 
 
 def _job(args: tuple[SimSpec, int, int]) -> Sums:
-    return run_chunk(*args)
+    from validator.interpreter.rules import MissingTable
+
+    try:
+        return run_chunk(*args)
+    except MissingTable as e:  # its own class does not cross a process boundary
+        raise CannotSimulate(str(e)) from None
 
 
 def simulate(
@@ -271,6 +276,11 @@ def pool_context() -> Any:
 
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+class CannotSimulate(RuntimeError):
+    """The rounds cannot be dealt as the table is configured (a table the regulation text
+    lacks and the submission does not supply), and why."""
 
 
 class SchedulerError(RuntimeError):
