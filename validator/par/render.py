@@ -105,7 +105,12 @@ def text(sheet: dict[str, Any]) -> str:
         for n, s in base["strategies"].items():
             dec = ", ".join(f"{k} {v:.4%}" for k, v in s["decisions"].items())
             q = s.get("dealer_qualifies")
-            out.append(f"{n}: decisions {dec}" + (f"; dealer qualifies {q:.4%}" if q else ""))
+            vi = s.get("volatility_index")
+            out.append(
+                f"{n}: decisions {dec}"
+                + (f"; dealer qualifies {q:.4%}" if q else "")
+                + (f"; volatility index {vi:.4f}" if vi is not None else "")
+            )
             if s["method"] == "simulated":
                 out.append(f"  house edge{_ci(s['ci95'])}; seed {s['seed']}")
             if "cost_vs_optimal_percent" in s:
