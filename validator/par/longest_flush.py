@@ -141,9 +141,9 @@ class DealerCounts:
     """For each player hand: its value, weight (hands it stands for), and how many dealer
     hands fail to qualify, or qualify and are beaten by, tie with, or beat it."""
 
-    value: I64
-    weight: I64
-    counts: dict[str, I64]  # outcome -> dealer hands
+    value: NDArray[np.int32]
+    weight: NDArray[np.int32]
+    counts: dict[str, NDArray[np.int32]]  # outcome -> dealer hands
     dealer_total: int
 
     @classmethod
@@ -188,10 +188,12 @@ def count_block(
     higher = np.maximum(below - nq, 0)
     lower = total - np.maximum(at_most, nq)
     equal = total - nq - higher - lower
+    counts = {"not_qualified": nq, "higher": higher, "equal": equal, "lower": lower}
+    # kept as 32-bit integers (each below 2**31, checked above): a quarter of the memory
     return DealerCounts(
-        value,
-        np.asarray(weight, dtype=np.int64),
-        {"not_qualified": nq, "higher": higher, "equal": equal, "lower": lower},
+        value.astype(np.int32),
+        np.asarray(weight, dtype=np.int32),
+        {k: v.astype(np.int32) for k, v in counts.items()},
         total,
     )
 
@@ -484,12 +486,16 @@ def _option_tables(game: FlushGame) -> tuple[list[Choice], I64, I64, I64]:
     return choices, net.astype(np.int64), sq.astype(np.int64), stake
 
 
-def choice_evs(game: FlushGame, dc: DealerCounts) -> tuple[list[Choice], I64]:
-    """Each choice's expected net, times the dealer total, for every player hand."""
+def choice_evs(game: FlushGame, dc: DealerCounts) -> tuple[list[Choice], NDArray[np.int32]]:
+    """Each choice's expected net, times the dealer total, for every player hand (at most
+    the largest net times the dealer hands: 32 bits hold it, checked)."""
     choices, net, _, _ = _option_tables(game)
-    ev = np.zeros((len(choices), dc.value.shape[0]), dtype=np.int64)
+    if int(np.abs(net).max()) * dc.dealer_total >= 2**31:
+        raise NotDerivable("the expected results exceed 32-bit integers")
+    net32 = net.astype(np.int32)
+    ev = np.zeros((len(choices), dc.value.shape[0]), dtype=np.int32)
     for j, out in enumerate(OUTCOMES):
-        ev += net[:, j : j + 1] * dc.counts[out][None, :]
+        ev += net32[:, j : j + 1] * dc.counts[out][None, :]
     return choices, ev
 
 
@@ -512,7 +518,7 @@ def optimal_choice(game: FlushGame, dc: DealerCounts) -> I64:
     """The index of the best choice for every hand; on equal returns, the smaller wager."""
     _, ev = choice_evs(game, dc)
     ok = allowed(game, dc)
-    masked = np.where(ok, ev, np.iinfo(np.int64).min)
+    masked = np.where(ok, ev, np.iinfo(ev.dtype).min)
     # choices are ordered fold, 1x, 2x, …: argmax keeps the first (smallest) of equals
     return np.argmax(masked, axis=0)
 
@@ -580,14 +586,14 @@ def _hand_test(game: FlushGame, t: HandTest, value: I64) -> NDArray[np.bool_]:
 def figures(game: FlushGame, dc: DealerCounts, name: str, choice: I64) -> StrategyFigures:
     """The exact figures of the strategy that takes ``choice`` for every hand."""
     choices, net, sq, stake = _option_tables(game)
-    w = dc.weight
+    w = dc.weight.astype(np.int64)
     total_hands = int(w.sum())
     denom = total_hands * dc.dealer_total
     ev_num = 0
     sq_num = 0
     dist: dict[int, int] = {}
     for j, out in enumerate(OUTCOMES):
-        c = dc.counts[out] * w
+        c = dc.counts[out].astype(np.int64) * w
         ev_num += int((net[choice, j] * c).sum())
         sq_num += int((sq[choice, j] * c).sum())
         for i in range(len(choices)):
@@ -599,7 +605,7 @@ def figures(game: FlushGame, dc: DealerCounts, name: str, choice: I64) -> Strate
         hands = int(w[choice == i].sum())
         decisions[ch.label] = Fraction(hands, total_hands)
         wager_num += hands * int(stake[i])
-    nq = int((dc.counts["not_qualified"] * w).sum())
+    nq = int((dc.counts["not_qualified"].astype(np.int64) * w).sum())
     return StrategyFigures(
         name=name,
         ev=Fraction(ev_num, denom),
