@@ -221,3 +221,20 @@ def test_html_renders_with_its_plots_and_prints_to_pdf(tmp_path: Path) -> None:
     data = pdf.read_bytes()
     assert data.startswith(b"%PDF-")
     assert len(re.findall(rb"/Type\s*/Page\b", data)) >= 2
+
+
+def test_every_format_reads_the_same_sheet(hcf: dict) -> None:
+    """Text, markdown and HTML are renderings of the JSON: the exact optimal strategy, its
+    method, the return-versus-meter plot of the Progressive Jackpot."""
+    from validator.par.render import html_report, markdown, text
+
+    page = html_report(hcf)
+    assert "exact: every player hand against every dealer hand" in page
+    assert page.count('class="bar"') == len(
+        hcf["base_game"]["strategies"]["optimal"]["result_distribution"]
+    ) * len(hcf["base_game"]["strategies"])
+    assert 'class="curve"' in page and "Progressive progressive_jackpot" in page
+    edge = f"{hcf['base_game']['strategies']['optimal']['house_edge_percent']:.4f}%"
+    for rendered in (text(hcf), markdown(hcf), page):
+        assert edge in rendered
+        assert "$1,851,933.16" in rendered  # the break-even meter of the example table
