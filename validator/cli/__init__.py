@@ -92,6 +92,7 @@ COMMAND_MODULES = (
     "rounds",
     "diff",
     "signage",
+    "par",
     "store",
     "users",
     "serve",

@@ -1,0 +1,370 @@
+"""The par sheet as text, markdown or printable HTML (with inline SVG plots).
+
+Every renderer reads the JSON of ``validator.par.sheet.build``: one computation, several
+readings. Each figure says its method (exact or simulated) and its source rules.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+
+def _pct(x: float | None, places: int = 4) -> str:
+    return "—" if x is None else f"{x:.{places}f}%"
+
+
+def _num(x: float | None, places: int = 4) -> str:
+    return "—" if x is None else f"{x:.{places}f}"
+
+
+def _ci(ci: list[float] | None) -> str:
+    return "" if not ci else f" (95% CI {ci[0]:.4f}% … {ci[1]:.4f}%)"
+
+
+# -- blocks shared by text and markdown ------------------------------------------------------
+
+
+def _wager_rows(w: dict[str, Any]) -> list[list[str]]:
+    return [
+        [
+            r["name"],
+            r["pays"],
+            f"{r['combinations']:,}",
+            f"{r['probability']:.8f}",
+            f"{r['return']:+.6f}",
+        ]
+        for r in w["return_table"]
+    ]
+
+
+WAGER_HEAD = ["Outcome", "Pays", "Combinations", "Probability", "Return"]
+STRATEGY_HEAD = ["Strategy", "Method", "House edge", "Element of risk", "Avg. total wager", "SD"]
+
+
+def _strategy_row(name: str, s: dict[str, Any]) -> list[str]:
+    edge = _pct(s["house_edge_percent"]) + (
+        f" ± {(s['ci95'][1] - s['ci95'][0]) / 2:.4f}" if s.get("ci95") else ""
+    )
+    return [
+        name,
+        s["method"] + (f" ({s['rounds']:,} rounds)" if s["method"] == "simulated" else ""),
+        edge,
+        _pct(s["element_of_risk_percent"]),
+        _num(s["average_total_wager"]),
+        _num(s["sd"]),
+    ]
+
+
+def _wager_summary(key: str, w: dict[str, Any]) -> str:
+    top = w["top_award"]
+    cycle = (
+        f"; top award ({top['outcome']}, {top['pays']}) one in {top['cycle']:,.1f}" if top else ""
+    )
+    paytable = f" paytable {w['paytable']}" if w["paytable"] else ""
+    basis = " (a bonus on the wager: edge = minus its return)" if w["basis"] == "bonus" else ""
+    return (
+        f"house edge {_pct(w['house_edge_percent'])} (exact {w['exact']}){basis}; hit "
+        f"frequency {w['hit_frequency']:.6f}; SD {w['sd']:.4f}{cycle}"
+    ), f"{w['name']}{paytable} ({key}) [{w['cite']}]"
+
+
+# -- text -------------------------------------------------------------------------------------
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(head)
+    ]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True))]
+    lines.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        lines.append(
+            "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(r, widths, strict=True))
+            )
+        )
+    return "\n".join(lines)
+
+
+def text(sheet: dict[str, Any]) -> str:
+    out = [f"Par sheet: {sheet['name']} ({sheet['chapter']})"]
+    out.append(
+        f"paytables: {sheet['paytables']}"
+        + (f" — {sheet['submission']}" if sheet["submission"] else "")
+    )
+    base = sheet.get("base_game")
+    if base:
+        out += [
+            "",
+            f"== Base game ({' + '.join(base['wagers'])}, per unit of the {base['per']}) ==",
+        ]
+        rows = [_strategy_row(n, s) for n, s in base["strategies"].items()]
+        out.append(_table(STRATEGY_HEAD, rows))
+        for n, s in base["strategies"].items():
+            dec = ", ".join(f"{k} {v:.4%}" for k, v in s["decisions"].items())
+            q = s.get("dealer_qualifies")
+            vi = s.get("volatility_index")
+            out.append(
+                f"{n}: decisions {dec}"
+                + (f"; dealer qualifies {q:.4%}" if q else "")
+                + (f"; volatility index {vi:.4f}" if vi is not None else "")
+            )
+            if s["method"] == "simulated":
+                out.append(f"  house edge{_ci(s['ci95'])}; seed {s['seed']}")
+            if "cost_vs_optimal_percent" in s:
+                out.append(
+                    f"  costs {s['cost_vs_optimal_percent']:.4f}% of the Ante more than optimal"
+                )
+            ranges = s.get("table_hold_ranges") or []
+            if ranges:
+                r = ranges[1]
+                out.append(
+                    f"  a table's hold over {r['rounds']:,} rounds should lie in "
+                    f"{r['hold_percent_range'][0]:.2f}% … {r['hold_percent_range'][1]:.2f}% (95%)"
+                )
+        if base.get("not_exact_because"):
+            out.append(f"(not derived exactly: {base['not_exact_because']})")
+        if base.get("not_simulated_because"):
+            out.append(f"(not simulated: {base['not_simulated_because']})")
+    for key, w in sheet["wagers"].items():
+        summary, title = _wager_summary(key, w)
+        out += ["", f"== {title} ==", _table(WAGER_HEAD, _wager_rows(w)), summary]
+    for key, p in sheet["progressives"].items():
+        letter = f" (paytable {p['paytable']})" if p["paytable"] else ""
+        out += ["", f"== Progressive {key}{letter} =="]
+        out.append(_progressive_line(p))
+    for note in sheet.get("notes") or []:
+        out += ["", note]
+    if sheet["not_priced"]:
+        out += ["", "Not priced:"]
+        out += [f"  {k}: {v}" for k, v in sheet["not_priced"].items()]
+    return "\n".join(out) + "\n"
+
+
+def _money(text: str | None) -> str:
+    """A money string of the JSON (``"1851933.16"``) as printed: ``$1,851,933.16``."""
+    if text is None:
+        return "—"
+    whole, _, cents = text.partition(".")
+    sign = "-" if whole.startswith("-") else ""
+    return f"{sign}${int(whole.lstrip('-')):,}.{cents or '00'}"
+
+
+def _progressive_line(p: dict[str, Any]) -> str:
+    parts = [
+        f"meter {_money(p['meter'])} on a {_money(p['wager_amount'])} wager: return "
+        f"{_pct(p['return_percent_at_meter'])}",
+        f"break-even meter {_money(p['break_even_meter'])}"
+        if p["break_even_meter"]
+        else "no break-even",
+        f"top award probability {p['top_award_probability']:.3e}",
+    ]
+    if p["long_run_return_percent"] is not None:
+        parts.append(
+            f"long-run return {_pct(p['long_run_return_percent'])} (increment "
+            f"{p['increment_percent']}%, reseed {_money(p['reseed'])})"
+        )
+    r = p["reserve"]
+    if r:
+        verdict = "funds" if r["funds_reseed"] else "does not fund"
+        parts.append(
+            f"the reserve ({r['reserve_increment_percent']}%) {verdict} the reseed: "
+            f"{_money(r['expected_reserve_per_reset'])} per reset on average, surplus "
+            f"{_money(r['surplus_per_reset'])}"
+        )
+    return "; ".join(parts)
+
+
+# -- markdown ---------------------------------------------------------------------------------
+
+
+def _md_table(head: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def markdown(sheet: dict[str, Any]) -> str:
+    out = [
+        f"# Par sheet: {sheet['name']}",
+        "",
+        f"{sheet['chapter']}; paytables: {sheet['paytables']}",
+    ]
+    base = sheet.get("base_game")
+    if base:
+        out += ["", "## Base game", ""]
+        out.append(
+            _md_table(STRATEGY_HEAD, [_strategy_row(n, s) for n, s in base["strategies"].items()])
+        )
+        for n, s in base["strategies"].items():
+            dec = ", ".join(f"{k} {v:.4%}" for k, v in s["decisions"].items())
+            out += ["", f"- **{n}** ({s['method']}): {dec}. Source: {s['source']}"]
+    for key, w in sheet["wagers"].items():
+        summary, title = _wager_summary(key, w)
+        out += ["", f"## {title}", "", _md_table(WAGER_HEAD, _wager_rows(w)), "", summary]
+    for key, p in sheet["progressives"].items():
+        out += ["", f"## Progressive {key}", "", _progressive_line(p)]
+    for note in sheet.get("notes") or []:
+        out += ["", note]
+    return "\n".join(out) + "\n"
+
+
+# -- HTML -------------------------------------------------------------------------------------
+
+CSS = """
+@page { size: letter; margin: 0.6in; }
+body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 10pt; color: #111; }
+h1 { font-size: 18pt; margin: 0 0 4pt; } h2 { font-size: 13pt; margin: 14pt 0 4pt; }
+table { border-collapse: collapse; margin: 4pt 0; page-break-inside: avoid; }
+th, td { border: 1px solid #999; padding: 2pt 5pt; } td.n { text-align: right; }
+figure { page-break-inside: avoid; margin: 6pt 0; } figcaption { font-size: 9pt; color: #333; }
+section { page-break-inside: avoid; }
+.method { font-size: 9pt; color: #444; }
+"""
+
+
+def _h(s: object) -> str:
+    return html.escape(str(s))
+
+
+def _html_table(head: list[str], rows: list[list[str]]) -> str:
+    th = "".join(f"<th>{_h(h)}</th>" for h in head)
+    body = "".join(
+        "<tr>"
+        + "".join(f"<td{'' if i == 0 else ' class=n'}>{_h(c)}</td>" for i, c in enumerate(r))
+        + "</tr>"
+        for r in rows
+    )
+    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def bar_chart(
+    points: list[tuple[str, float]], title: str, width: int = 520, height: int = 200
+) -> str:
+    """An SVG bar chart of (label, value) pairs."""
+    if not points:
+        return ""
+    top = max(v for _, v in points) or 1.0
+    n = len(points)
+    bw = (width - 60) / n
+    bars = []
+    for i, (label, v) in enumerate(points):
+        h = (height - 50) * v / top
+        x = 50 + i * bw
+        y = height - 30 - h
+        bars.append(
+            f'<rect class="bar" x="{x + 2:.1f}" y="{y:.1f}" width="{bw - 4:.1f}" height="{h:.1f}" '
+            f'fill="#4a6fa5"><title>{_h(label)}: {v:.6f}</title></rect>'
+            f'<text x="{x + bw / 2:.1f}" y="{height - 15}" font-size="9" '
+            f'text-anchor="middle">{_h(label)}</text>'
+        )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'role="img" aria-label="{_h(title)}">'
+        f'<line x1="48" y1="{height - 30}" x2="{width - 8}" y2="{height - 30}" stroke="#333"/>'
+        f'<text x="4" y="14" font-size="9">{top:.4f}</text>' + "".join(bars) + "</svg>"
+    )
+
+
+def line_chart(
+    points: list[tuple[float, float]],
+    title: str,
+    hline: float | None = None,
+    width: int = 520,
+    height: int = 220,
+) -> str:
+    """An SVG line chart of (x, y) points, with an optional horizontal reference line."""
+    if len(points) < 2:
+        return ""
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points] + ([hline] if hline is not None else [])
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    sx = (width - 70) / ((x1 - x0) or 1)
+    sy = (height - 50) / ((y1 - y0) or 1)
+
+    def px(x: float, y: float) -> str:
+        return f"{60 + (x - x0) * sx:.1f},{height - 30 - (y - y0) * sy:.1f}"
+
+    path = " ".join(px(x, y) for x, y in points)
+    ref = ""
+    if hline is not None:
+        a, b = px(x0, hline), px(x1, hline)
+        ref = f'<polyline points="{a} {b}" stroke="#a33" stroke-dasharray="4 3" fill="none"/>'
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'role="img" aria-label="{_h(title)}">'
+        f'<polyline class="curve" points="{path}" stroke="#4a6fa5" stroke-width="2" fill="none"/>'
+        f"{ref}"
+        f'<text x="4" y="14" font-size="9">{y1:.2f}%</text>'
+        f'<text x="4" y="{height - 30}" font-size="9">{y0:.2f}%</text>'
+        f'<text x="60" y="{height - 10}" font-size="9">${x0:,.0f}</text>'
+        f'<text x="{width - 90}" y="{height - 10}" font-size="9">${x1:,.0f}</text>'
+        "</svg>"
+    )
+
+
+def html_report(sheet: dict[str, Any]) -> str:
+    out = [
+        "<!doctype html><html lang=en><head><meta charset=utf-8>",
+        f"<title>Par sheet: {_h(sheet['name'])}</title><style>{CSS}</style></head><body>",
+        f"<h1>Par sheet: {_h(sheet['name'])}</h1>",
+        f"<p>{_h(sheet['chapter'])}; paytables: {_h(sheet['paytables'])}"
+        + (f" ({_h(sheet['submission'])})" if sheet["submission"] else "")
+        + "</p>",
+    ]
+    base = sheet.get("base_game")
+    if base:
+        out.append(
+            f"<h2>Base game</h2><p class=method>Wagers {_h(', '.join(base['wagers']))}; "
+            f"figures per unit of the {_h(base['per'])} [{_h(base['cite'] or '')}]</p>"
+        )
+        out.append(
+            _html_table(STRATEGY_HEAD, [_strategy_row(n, s) for n, s in base["strategies"].items()])
+        )
+        for why in ("not_exact_because", "not_simulated_because"):
+            if base.get(why):
+                label = "Not derived exactly" if why == "not_exact_because" else "Not simulated"
+                out.append(f"<p class=method>{label}: {_h(base[why])}</p>")
+        for n, s in base["strategies"].items():
+            dist = s.get("result_distribution") or []
+            method = (
+                "exact: every player hand against every dealer hand"
+                if s["method"] == "exact"
+                else f"simulated: {s['rounds']:,} rounds, seed {s['seed']}"
+            )
+            dec = "; ".join(f"{_h(k)} {v:.4%}" for k, v in s["decisions"].items())
+            chart = bar_chart(
+                [(f"{p['net']:+g}", p["probability"]) for p in dist],
+                f"Distribution of a round's result, {n}",
+            )
+            out.append(
+                f"<section><h2>{_h(n)}</h2><p class=method>{_h(method)}. "
+                f"Source: {_h(s['source'])}</p>"
+                f"<p>Decisions: {dec}</p><figure class=plot>{chart}<figcaption>Distribution of "
+                f"a round's result per unit of the {_h(base['per'])} ({_h(s['method'])})"
+                "</figcaption></figure></section>"
+            )
+    for key, w in sheet["wagers"].items():
+        summary, title = _wager_summary(key, w)
+        out.append(
+            f"<section><h2>{_h(title)}</h2>{_html_table(WAGER_HEAD, _wager_rows(w))}"
+            f"<p>{_h(summary)}</p><p class=method>exact: every hand counted "
+            f"({w['combinations']:,}); rules {_h(w['cite'])}</p></section>"
+        )
+    for key, p in sheet["progressives"].items():
+        pts = [(float(c["meter"]), c["return_percent"]) for c in p["curve"]]
+        chart = line_chart(pts, f"Return versus meter, {key}", hline=100.0)
+        out.append(
+            f"<section><h2>Progressive {_h(key)}</h2><p>{_h(_progressive_line(p))}</p>"
+            f"<figure class=plot>{chart}<figcaption>Return (%) versus the meter (exact; "
+            "dashed: 100%)</figcaption></figure></section>"
+        )
+    for note in sheet.get("notes") or []:
+        out.append(f"<p>{_h(note)}</p>")
+    out.append("</body></html>\n")
+    return "\n".join(out)
+
+
+RENDERERS = {"text": text, "markdown": markdown, "html": html_report}

@@ -1,0 +1,281 @@
+"""The par sheet of a game as a Rules Submission configures it (or of every paytable).
+
+``build`` gathers the three parts and returns the JSON contract (money as strings,
+percentages as numbers):
+
+- ``wagers``: every paytable wager, exact (``validator.par.wagers``);
+- ``base_game``: per strategy, exact where the game file's shape allows an exact method
+  (``validator.par.longest_flush``: the optimal strategy derived from the rules, and every
+  declared strategy), simulated otherwise (``validator.par.simulated``), each figure saying
+  which;
+- ``progressives``: return versus meter, break-even meter, long-run return and the reserve
+  (``validator.par.progressive``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import sqrt
+from pathlib import Path
+from typing import Any
+
+from validator.interpreter.config import TableConfig
+from validator.interpreter.rules import Rules
+from validator.model.registry import Game
+from validator.par.longest_flush import (
+    FlushGame,
+    NotDerivable,
+    StrategyFigures,
+    count_all,
+    figures,
+    optimal_choice,
+    strategy_choice,
+)
+from validator.par.progressive import progressive_sheet
+from validator.par.simulated import (
+    Z95,
+    CannotSimulate,
+    SimSpec,
+    Sums,
+    interval,
+    simulate,
+    table_hold_range,
+)
+from validator.par.wagers import pct, wager_sheets
+
+#: The volatility index: the standard deviation of one round's result times the z of a 90%
+#: two-sided interval, as slot and table par sheets commonly print it.
+VI_Z = 1.6448536269514722
+#: Rounds for which the range of a table's actual hold is printed.
+HOLD_RANGE_ROUNDS = (1_000, 10_000, 100_000, 1_000_000)
+OPTIMAL = "optimal"
+
+
+@dataclass(frozen=True)
+class ParRequest:
+    game: Game
+    config: TableConfig
+    submission: str | None  # the submission's path; None: every paytable of the game
+    rounds: int = 200_000
+    seed: int = 1
+    workers: int | None = None
+    scheduler: str | None = None
+    progress: Callable[[str, int, int], None] | None = None  # (what, done, total)
+
+
+def build(req: ParRequest) -> dict[str, Any]:
+    game, cfg = req.game, req.config
+    d = game.definition
+    every = req.submission is None
+    sheets, skipped = wager_sheets(game, cfg, every)
+    out: dict[str, Any] = {
+        "game": d.id,
+        "name": d.name,
+        "chapter": d.source.chapter,
+        "submission": req.submission,
+        "paytables": "every paytable" if every else "as the submission selects",
+        "wagers": {s.key: s.to_json() for s in sheets},
+        "not_priced": skipped,
+    }
+    out["base_game"] = base_game(req) if d.settle is not None and d.procedure else None
+    out["notes"] = []
+    if d.kind == "nonbanking":
+        out["notes"].append(
+            "A nonbanking game: the players wager against each other, the house earns the "
+            "rake. Its house figures (rake per hand and per hour, the Bad Beat fund's growth) "
+            "are simulated by `rulesub simulate` under the submission's rake and Bad Beat "
+            "rules; this par sheet has no wager against the house to price."
+        )
+    progs: dict[str, Any] = {}
+    for s in sheets:
+        table = game.table(s.odds.table or "")[1]
+        if table.meters is None:
+            continue
+        p = cfg.progressives.get(s.odds.table or "")
+        custom = cfg.custom_paytables.get(s.odds.table or "")
+        if custom is None and s.odds.paytable != cfg.letter(game, s.odds.table or ""):
+            p = None  # the submission's meters go with the paytable it selects
+        sheet = progressive_sheet(
+            game,
+            s.odds.table or "",
+            s.odds.paytable,
+            p.wager_amount if p else cfg.wager_amount(s.odds.table or ""),
+            p.meters if p else None,
+            rows=custom,
+        )
+        if sheet is not None:
+            progs[s.key] = sheet.to_json()
+    out["progressives"] = progs
+    return out
+
+
+# -- the base game ----------------------------------------------------------------------------
+
+
+def base_game(req: ParRequest) -> dict[str, Any]:
+    game, cfg = req.game, req.config
+    d = game.definition
+    rules = Rules(game, cfg)
+    assert d.settle is not None
+    declared = d.strategies.by_name if d.strategies else {}
+    out: dict[str, Any] = {
+        "per": d.settle.base_game.per,
+        "wagers": list(d.settle.base_game.wagers),
+        "cite": d.settle.compare.cite if d.settle.compare else None,
+        "exact_method": None,
+        "not_exact_because": None,
+        "not_simulated_because": None,
+        "strategies": {},
+    }
+    strategies: dict[str, Any] = out["strategies"]
+    exact_done: set[str] = set()
+    try:
+        fg = FlushGame.from_rules(rules)
+    except NotDerivable as e:
+        fg = None
+        out["not_exact_because"] = str(e)
+    if fg is not None:
+        out["exact_method"] = (
+            "every player hand, one per suit orbit; the dealer's hands counted suit by suit "
+            "(validator.par.longest_flush)"
+        )
+        if req.progress:
+            req.progress("exact base game", 0, 1)
+        dc = count_all(fg.player_cards, fg.dealer_cards, fg.qualifier, req.workers)
+        if req.progress:
+            req.progress("exact base game", 1, 1)
+        best = figures(fg, dc, OPTIMAL, optimal_choice(fg, dc))
+        strategies[OPTIMAL] = _exact_json(
+            best,
+            "Derived by rulesub from the game file: for every player hand, the choice with "
+            "the highest exact expected return (on equal returns, the smaller wager).",
+            req,
+        )
+        for name, strat in declared.items():
+            try:
+                choice = strategy_choice(fg, dc, strat.decisions.get(fg.decision, []))
+            except NotDerivable:
+                continue
+            f = figures(fg, dc, name, choice)
+            strategies[name] = _exact_json(f, strat.source, req)
+            strategies[name]["cost_vs_optimal_percent"] = pct(f.house_edge - best.house_edge)
+            exact_done.add(name)
+    try:
+        for name, strat in declared.items():
+            if name in exact_done:
+                continue
+            strategies[name] = _simulated_json(req, name, strat.source, rules)
+        if not declared and fg is None:
+            strategies["default"] = _simulated_json(req, None, "no strategy declared", rules)
+    except CannotSimulate as e:
+        out["not_simulated_because"] = str(e)
+    return out
+
+
+def _exact_json(f: StrategyFigures, source: str, req: ParRequest) -> dict[str, Any]:
+    sd = sqrt(f.variance)
+    edge = float(f.house_edge * 100)
+    return {
+        "method": "exact",
+        "source": source,
+        "house_edge_percent": pct(f.house_edge),
+        "exact": str(f.house_edge),
+        "element_of_risk_percent": pct(f.element_of_risk),
+        "element_of_risk_exact": str(f.element_of_risk),
+        "average_total_wager": float(f.average_total_wager),
+        "average_total_wager_exact": str(f.average_total_wager),
+        "sd": sd,
+        "variance_exact": str(f.variance),
+        "volatility_index": VI_Z * sd,
+        "decisions": {k: float(v) for k, v in f.decisions.items()},
+        "decisions_exact": {k: str(v) for k, v in f.decisions.items()},
+        "dealer_qualifies": float(f.dealer_qualifies),
+        "dealer_qualifies_exact": str(f.dealer_qualifies),
+        "result_distribution": [
+            {"net": x, "probability": float(q), "probability_exact": str(q)}
+            for x, q in f.distribution.items()
+        ],
+        "table_hold_ranges": _hold_ranges(edge, sd),
+    }
+
+
+def _hold_ranges(edge: float, sd: float) -> list[dict[str, Any]]:
+    return [
+        {"rounds": n, "hold_percent_range": table_hold_range(edge, sd, n)}
+        for n in HOLD_RANGE_ROUNDS
+    ]
+
+
+def _simulated_json(req: ParRequest, name: str | None, source: str, rules: Rules) -> dict[str, Any]:
+    seats = min(req.config.positions, rules.max_seats())
+    spec = SimSpec(
+        game=req.game.id,
+        submission=req.submission,
+        strategy=name,
+        seats=seats,
+        seed=req.seed,
+        rounds=req.rounds,
+    )
+    done = [0]
+
+    def tick(n: int) -> None:
+        done[0] += n
+        if req.progress:
+            req.progress(f"simulating {name or 'the base game'}", done[0], req.rounds)
+
+    sums = simulate(spec, req.workers, req.scheduler, tick)
+    return simulated_figures(sums, source, spec)
+
+
+def simulated_figures(sums: Sums, source: str, spec: SimSpec) -> dict[str, Any]:
+    edge = interval(sums.base)
+    risk = interval(sums.risk)
+    sd = sums.seat.sd_per_unit()
+    avg = Fraction(sums.risk.h, sums.base.h) if sums.base.h else None
+    out: dict[str, Any] = {
+        "method": "simulated",
+        "source": source,
+        "rounds": sums.rounds,
+        "seat_rounds": sums.seat_rounds,
+        "seats": spec.seats,
+        "seed": spec.seed,
+        "house_edge_percent": edge["value"] if edge else None,
+        "ci95": edge["ci95"] if edge else None,
+        "element_of_risk_percent": risk["value"] if risk else None,
+        "element_of_risk_ci95": risk["ci95"] if risk else None,
+        "average_total_wager": None if avg is None else round(float(avg), 6),
+        "sd": None if sd is None else round(sd, 6),
+        "volatility_index": None if sd is None else round(VI_Z * sd, 6),
+        "decisions": {k: round(v / sums.seat_rounds, 6) for k, v in sorted(sums.decisions.items())}
+        if sums.seat_rounds
+        else {},
+        "money_conserved_rounds": sums.rounds - sums.unbalanced,
+        "result_distribution": [
+            {"net": k / 2, "probability": round(v / sums.seat.n, 8)}
+            for k, v in sorted(sums.histogram.items())
+        ]
+        if sums.seat.n
+        else [],
+    }
+    if sums.qualify_known and sums.rounds:
+        p = sums.qualified / sums.rounds
+        half = Z95 * sqrt(p * (1 - p) / sums.rounds)
+        out["dealer_qualifies"] = round(p, 6)
+        out["dealer_qualifies_ci95"] = [round(p - half, 6), round(p + half, 6)]
+    if edge and sd is not None:
+        out["table_hold_ranges"] = _hold_ranges(edge["value"], sd)
+    return out
+
+
+def submission_game(path: Path) -> str:
+    """The ``game:`` a Rules Submission names (its file must be readable YAML)."""
+    from validator.loader import LoadError, load_yaml
+
+    located = load_yaml(path)
+    data = located.data
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        pos = located.position("/game") if isinstance(data, dict) else located.position("")
+        raise LoadError(str(path), pos.line, pos.column, "expected `game:` naming a game id")
+    return data["game"]

@@ -1,0 +1,307 @@
+"""Simulated base-game figures, deterministic on any number of workers or machines.
+
+The rounds are cut into chunks of ``CHUNK`` rounds; chunk ``k`` deals from its own generator,
+``SeedSequence(seed, spawn_key=(k,))``, through the batch engine
+(``validator.interpreter.batch``), and is reduced to integer sums (``Sums``: rounds, money
+in micro-dollars, its squares and cross products, decisions, dealer qualifications). Integer
+sums do not depend on the order they are added in, so the same seed gives the same figures,
+byte for byte, whether the chunks run in one process, on every core
+(``multiprocessing``), or on a Dask cluster (``--scheduler``; ``pip install rulesub[dask]``).
+
+Only the base game is dealt (no optional wager is placed): its edge, per unit of the initial
+wager and per unit of all the money it put at risk, with 95% confidence intervals from the
+ratio estimator over rounds (every seat of a round shares the dealer's hand, so the round is
+the independent unit).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+CHUNK = 20_000
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """What a worker needs to rebuild the table: the game, the submission, the strategy."""
+
+    game: str
+    submission: str | None
+    strategy: str | None
+    seats: int
+    seed: int
+    rounds: int
+    chunk: int = CHUNK
+
+    def chunks(self) -> list[tuple[int, int]]:
+        """(index, rounds) of every chunk."""
+        n = -(-self.rounds // self.chunk)
+        return [(k, min(self.chunk, self.rounds - k * self.chunk)) for k in range(n)]
+
+
+@dataclass
+class Moments:
+    """Integer sums over rounds of a result X and a handle H (micro-dollars)."""
+
+    n: int = 0
+    h: int = 0
+    x: int = 0
+    xx: int = 0
+    xh: int = 0
+    hh: int = 0
+
+    def add_arrays(self, x: np.ndarray, h: np.ndarray) -> None:
+        xo = x.astype(object)
+        ho = h.astype(object)
+        self.n += int(x.shape[0])
+        self.h += int(h.sum())
+        self.x += int(x.sum())
+        self.xx += int((xo * xo).sum())
+        self.xh += int((xo * ho).sum())
+        self.hh += int((ho * ho).sum())
+
+    def __iadd__(self, o: Moments) -> Moments:
+        self.n += o.n
+        self.h += o.h
+        self.x += o.x
+        self.xx += o.xx
+        self.xh += o.xh
+        self.hh += o.hh
+        return self
+
+    def ratio(self) -> tuple[float, float] | None:
+        """(X/H, its standard error) by the ratio estimator; ``None`` without handle."""
+        if self.h == 0 or self.n == 0:
+            return None
+        r = self.x / self.h
+        var = max(self.xx - 2 * r * self.xh + r * r * self.hh, 0.0)
+        return r, math.sqrt(var) / self.h
+
+    def sd_per_unit(self) -> float | None:
+        """The standard deviation of a round's result per unit of mean handle."""
+        if self.n < 2 or self.h == 0:
+            return None
+        mean = self.x / self.n
+        var = (self.xx - self.n * mean * mean) / (self.n - 1)
+        return math.sqrt(max(var, 0.0)) / (self.h / self.n)
+
+
+@dataclass
+class Sums:
+    rounds: int = 0
+    seat_rounds: int = 0
+    qualified: int = 0
+    qualify_known: bool = False
+    folded: int = 0
+    base: Moments = field(default_factory=Moments)  # per unit of the `per` wager
+    risk: Moments = field(default_factory=Moments)  # per unit of all the money at risk
+    seat: Moments = field(default_factory=Moments)  # one seat's result per unit of `per`
+    decisions: dict[str, int] = field(default_factory=dict)
+    histogram: dict[int, int] = field(default_factory=dict)  # seat result, half units -> seats
+    unbalanced: int = 0
+
+    def __iadd__(self, o: Sums) -> Sums:
+        self.rounds += o.rounds
+        self.seat_rounds += o.seat_rounds
+        self.qualified += o.qualified
+        self.qualify_known |= o.qualify_known
+        self.folded += o.folded
+        self.base += o.base
+        self.risk += o.risk
+        self.seat += o.seat
+        for k, v in o.decisions.items():
+            self.decisions[k] = self.decisions.get(k, 0) + v
+        for k, v in o.histogram.items():
+            self.histogram[k] = self.histogram.get(k, 0) + v
+        self.unbalanced += o.unbalanced
+        return self
+
+
+_CACHE: dict[tuple[str, str | None, str | None, int], Any] = {}
+
+
+def _engine(spec: SimSpec) -> tuple[Any, Any]:
+    key = (spec.game, spec.submission, spec.strategy, spec.seats)
+    if key not in _CACHE:
+        from validator.interpreter.batch import BatchEngine
+        from validator.interpreter.config import load_config
+        from validator.interpreter.play import default_wagers
+        from validator.interpreter.rules import Rules
+        from validator.model.registry import load_game
+
+        game = load_game(spec.game)
+        cfg = load_config(game, Path(spec.submission) if spec.submission else None)
+        cfg.offered = set()  # the base game alone
+        cfg.optional_payouts = set()
+        cfg.payout_limit = None
+        rules = Rules(game, cfg)
+        strat = rules.strategy(spec.strategy) if rules.d.strategies else None
+        _CACHE[key] = (rules, BatchEngine(rules, strat, spec.seats, default_wagers(rules)))
+    return _CACHE[key]
+
+
+def run_chunk(spec: SimSpec, k: int, n: int) -> Sums:
+    """Chunk ``k`` of ``n`` rounds, dealt from ``SeedSequence(seed, spawn_key=(k,))``."""
+    from validator.interpreter.simulate import deal
+
+    rules, engine = _engine(spec)
+    rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(k,)))
+    decks, draws = deal(rng, n, rules.config.positions)
+    res = engine.run(decks, draws)
+    out = Sums(rounds=res.rounds, seat_rounds=int(res.folded.size))
+    out.unbalanced = int((~res.balanced()).sum())
+    settle = rules.d.settle
+    base_x = np.zeros(res.rounds, np.int64)
+    risk_h = np.zeros(res.rounds, np.int64)
+    seat_x = np.zeros(res.folded.shape, np.int64)
+    for spot, st in res.stakes.items():
+        if rules.spot_wager(spot) not in settle.base_game.wagers:
+            continue
+        x = res.returned[spot] - st
+        seat_x += x
+        base_x += x.sum(axis=1)
+        risk_h += st.sum(axis=1)
+    if settle.base_game.fees:
+        base_x -= res.fees.sum(axis=1)
+        risk_h += res.fees.sum(axis=1)
+        seat_x -= res.fees
+    per = res.stakes[settle.base_game.per]
+    out.base.add_arrays(base_x, per.sum(axis=1))
+    out.risk.add_arrays(base_x, risk_h)
+    dealt = per > 0
+    out.seat.add_arrays(seat_x[dealt], per[dealt])
+    halves = np.floor_divide(2 * seat_x[dealt] + per[dealt] // 2, per[dealt])
+    keys, counts = np.unique(halves, return_counts=True)
+    out.histogram = {int(a): int(b) for a, b in zip(keys.tolist(), counts.tolist(), strict=True)}
+    if res.qualifies is not None:
+        out.qualify_known = True
+        out.qualified = int(res.qualifies.sum())
+    out.folded = int((res.folded & dealt).sum())
+    out.decisions["fold"] = out.folded
+    for spot, st in res.stakes.items():
+        wager = rules.wager(rules.spot_wager(spot))
+        if not wager.placed_after_cards or wager.amount is None:
+            continue
+        base = res.stakes[wager.amount.of]
+        placed = (st > 0) & dealt
+        multiple = np.where(placed, st // np.maximum(base, 1), 0)
+        for m in np.unique(multiple[placed]).tolist():
+            label = f"{spot} {m}x"
+            out.decisions[label] = out.decisions.get(label, 0) + int((multiple == m).sum())
+    return out
+
+
+def _job(args: tuple[SimSpec, int, int]) -> Sums:
+    from validator.interpreter.rules import MissingTable
+
+    try:
+        return run_chunk(*args)
+    except MissingTable as e:  # its own class does not cross a process boundary
+        raise CannotSimulate(str(e)) from None
+
+
+def simulate(
+    spec: SimSpec,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Sums:
+    """Every chunk of ``spec``, summed: on ``workers`` processes (``None``: every core), or
+    on the Dask scheduler at ``scheduler`` (an address, or ``local`` for a local cluster)."""
+    jobs = [(spec, k, n) for k, n in spec.chunks()]
+    total = Sums()
+    for part in _results(jobs, workers, scheduler):
+        total += part
+        if progress is not None:
+            progress(part.rounds)
+    if total.unbalanced:
+        raise AssertionError(f"money not conserved in {total.unbalanced} simulated round(s)")
+    return total
+
+
+def _results(
+    jobs: list[tuple[SimSpec, int, int]], workers: int | None, scheduler: str | None
+) -> Iterable[Sums]:
+    if scheduler is not None:
+        yield from _dask(jobs, scheduler)
+        return
+    n = workers if workers is not None else (os.cpu_count() or 1)
+    n = max(1, min(n, len(jobs)))
+    if n == 1:
+        for job in jobs:
+            yield _job(job)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    _engine(jobs[0][0])  # built once here: forked workers inherit it
+    with ProcessPoolExecutor(max_workers=n, mp_context=pool_context()) as pool:
+        yield from pool.map(_job, jobs)
+
+
+def _dask(jobs: list[tuple[SimSpec, int, int]], scheduler: str) -> Iterable[Sums]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise SchedulerError("--scheduler needs Dask: pip install 'rulesub[dask]'") from e
+    cluster = None
+    try:
+        if scheduler == "local":
+            cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True)
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout="3s")
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SchedulerError(f"cannot reach the Dask scheduler {scheduler!r}: {e}") from e
+    try:
+        futures = client.map(_job, jobs, pure=False)
+        for fut in as_completed(futures):
+            yield fut.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def pool_context() -> Any:
+    """Fork where the platform has it (workers start with everything loaded), else spawn."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+class CannotSimulate(RuntimeError):
+    """The rounds cannot be dealt as the table is configured (a table the regulation text
+    lacks and the submission does not supply), and why."""
+
+
+class SchedulerError(RuntimeError):
+    """A Dask scheduler that cannot be used, and why."""
+
+
+# -- figures ----------------------------------------------------------------------------------
+
+
+def interval(m: Moments, scale: float = 100.0, sign: float = -1.0) -> dict[str, Any] | None:
+    """The house's share of the handle in percent, with its 95% interval."""
+    r = m.ratio()
+    if r is None:
+        return None
+    value, se = r
+    lo, hi = sorted((sign * scale * (value - Z95 * se), sign * scale * (value + Z95 * se)))
+    return {"value": round(sign * scale * value, 6), "ci95": [round(lo, 6), round(hi, 6)]}
+
+
+def table_hold_range(edge: float, sd: float, rounds: int) -> list[float]:
+    """The range (95%) a table's actual hold, in percent of the initial wagers, should fall in
+    over ``rounds`` rounds: the edge ± 1.96 standard deviations of the mean result."""
+    half = Z95 * sd / math.sqrt(rounds) * 100
+    return [round(edge - half, 4), round(edge + half, 4)]

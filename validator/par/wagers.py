@@ -1,0 +1,161 @@
+"""Every paytable wager of the par sheet, from the exact odds engine (``validator.odds``).
+
+A wager's return table is the odds engine's lines as Wizard of Odds and Jacobson print
+them: outcome, pays, combinations, probability, return (probability × net result per unit);
+then the house edge, hit frequency, standard deviation and the cycle of the top award (one
+round in how many, on average, pays the wager's best line). Nothing here counts a hand: it
+reads ``OddsResult``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from math import sqrt
+from typing import Any
+
+from validator.interpreter.config import TableConfig
+from validator.model.registry import Game
+from validator.odds import NotPriced, OddsError, OddsResult, exact_odds, odds_for_rows
+from validator.odds.wagers import not_priced_reason
+
+
+@dataclass(frozen=True)
+class WagerSheet:
+    """One priced table at one paytable."""
+
+    key: str  # the table id (a wager's own table carries the wager's id)
+    wager: str
+    odds: OddsResult
+
+    @property
+    def top(self) -> Any:
+        """The paying line with the largest net result (ties: the rarest)."""
+        paying = [c for c in self.odds.categories if c.net > 0]
+        if not paying:
+            return None
+        return max(paying, key=lambda c: (c.net, -c.probability))
+
+    def to_json(self) -> dict[str, Any]:
+        o = self.odds
+        top = self.top
+        return {
+            "method": "exact",
+            "name": o.table_name,
+            "wager": self.wager,
+            "table": o.table,
+            "paytable": o.paytable,
+            "basis": o.basis,
+            "cite": o.cite,
+            "house_edge_percent": pct(o.hold),
+            "exact": str(o.hold),
+            "hit_frequency": float(o.hit_frequency),
+            "hit_frequency_exact": str(o.hit_frequency),
+            "sd": sqrt(o.variance),
+            "variance_exact": str(o.variance),
+            "combinations": o.total,
+            "return_table": [
+                {
+                    "outcome": c.category,
+                    "name": c.name,
+                    "pays": c.payout,
+                    "combinations": c.combinations,
+                    "probability": float(c.probability),
+                    "probability_exact": str(c.probability),
+                    "return": float(c.contribution),
+                    "return_exact": str(c.contribution),
+                }
+                for c in o.categories
+            ],
+            "top_award": None
+            if top is None
+            else {
+                "outcome": top.category,
+                "pays": top.payout,
+                "probability_exact": str(top.probability),
+                "cycle": float(1 / top.probability),
+                "cycle_exact": str(1 / top.probability),
+            },
+            "meters": [
+                {"meter": m.name, "amount": str(m.amount), "wager_amount": str(m.wager_amount)}
+                for m in o.meters
+            ],
+            "approved_hold": None
+            if o.approved_hold is None
+            else {
+                "from_percent": pct(o.approved_hold.low),
+                "to_percent": pct(o.approved_hold.high),
+                "inside": o.inside_approved,
+            },
+        }
+
+
+def pct(x: Fraction) -> float:
+    """A percentage for JSON: a number, rounded to 10 significant places."""
+    return float(f"{float(x * 100):.10g}")
+
+
+def meter_amounts(cfg: TableConfig, table_id: str) -> dict[str, Decimal] | None:
+    """The submission's meters for a progressive table, at their seed (dollars)."""
+    p = cfg.progressives.get(table_id)
+    if p is None:
+        return None
+    return {name: m.seed for name, m in p.meters.items()}
+
+
+def wager_sheets(
+    game: Game, cfg: TableConfig, every_paytable: bool
+) -> tuple[list[WagerSheet], dict[str, str]]:
+    """The priced tables of the offered wagers (each selected letter; every letter with
+    ``every_paytable``), and the tables that cannot be priced, with the reason."""
+    d = game.definition
+    out: list[WagerSheet] = []
+    skipped: dict[str, str] = {}
+    for wager_id, table_id, table in d.tables():
+        wager = d.wagers[wager_id]
+        if wager.optional and wager_id not in cfg.offered and not every_paytable:
+            continue
+        if table.optional_payout and table_id not in cfg.optional_payouts and not every_paytable:
+            continue
+        reason = not_priced_reason(game, wager_id, table_id)
+        custom = cfg.custom_paytables.get(table_id)
+        if reason and custom is None:
+            skipped[table_id] = reason
+            continue
+        if table.paytables is None or custom is not None:
+            letters: list[str | None] = [None]
+        elif every_paytable:
+            letters = list(table.letters)
+        else:
+            letters = [cfg.letter(game, table_id)]
+        amount = cfg.wager_amount(table_id) if table.meters is not None else None
+        meters = meter_amounts(cfg, table_id)
+        selected = cfg.letter(game, table_id)
+        for letter in letters:
+            # the submission's meters go with its selected paytable; others at their seeds
+            at = meters if letter == selected or custom is not None else None
+            try:
+                if custom is not None:
+                    odds = odds_for_rows(
+                        game,
+                        table.pays_on or "",
+                        custom,
+                        meter=at,
+                        table_id=table_id,
+                        wager_amount=amount,
+                    )
+                else:
+                    odds = exact_odds(
+                        game,
+                        table_id,
+                        letter,
+                        meter=at or None,
+                        wager_amount=amount,
+                    )
+            except (NotPriced, OddsError) as e:
+                skipped[table_id if len(letters) == 1 else f"{table_id}:{letter}"] = str(e)
+                continue
+            key = table_id if len(letters) == 1 or letter == letters[0] else f"{table_id}:{letter}"
+            out.append(WagerSheet(key, wager_id, odds))
+    return out, skipped
