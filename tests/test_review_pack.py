@@ -8,6 +8,7 @@ block whole on the last page. Skipped where Chromium or pdftotext is absent.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -171,3 +172,18 @@ def test_the_printed_pack_pages(proposal: Path, tmp_path: Path) -> None:
     assert "Sign 1 of" in text
     pack = build_pack(proposal, "fcp-proposal.yaml")
     assert pack.regulation_version in squeeze(text)
+
+
+def test_the_pack_as_json_carries_the_stages_own_figures(proposal: Path) -> None:
+    data = json.loads(cli("review", str(proposal), "--against", str(FCP), "--format", "json"))
+    diff = json.loads(cli("diff", str(FCP), str(proposal), "--format", "json"))
+    assert data["changes"] == diff
+    odds = json.loads(
+        cli("odds", "four-card-poker", "--wager", "aces_up", "--paytable", "A", "--format", "json")
+    )
+    aces = next(m for m in data["math"] if m["title"].startswith("Aces Up Wager: Paytable A"))
+    assert aces["odds"] == odds
+    assert data["findings"] == []
+    assert data["sha256"] == hashlib.sha256(proposal.read_bytes()).hexdigest()
+    titles = [s["title"] for s in data["signage"]["signs"]]
+    assert titles and all(t in cli("signage", str(proposal)) for t in titles)

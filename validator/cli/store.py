@@ -411,6 +411,7 @@ class ReviewFormat(StrEnum):
     html = "html"
     markdown = "markdown"
     pdf = "pdf"
+    json = "json"
 
 
 @app.command("review")
@@ -421,7 +422,7 @@ def review(
         typer.Option("--against", help="`approved` (from the database) or an OLD_FILE"),
     ] = None,
     format: Annotated[
-        ReviewFormat, typer.Option("--format", help="html, markdown or pdf")
+        ReviewFormat, typer.Option("--format", help="html, markdown, pdf or json")
     ] = ReviewFormat.html,
     out: Annotated[
         Path | None, typer.Option("--out", help="write to this file (whole or not at all)")
@@ -459,7 +460,12 @@ def review(
             fail(str(e))
         sys.stderr.write(f"rulesub: wrote the review pack to {out}\n")
         return
-    text = render_html(pack) if format is ReviewFormat.html else render_markdown(pack)
+    if format is ReviewFormat.json:
+        from validator.review.build import pack_json
+
+        text = json.dumps(pack_json(pack), indent=2, ensure_ascii=False, default=str) + "\n"
+    else:
+        text = render_html(pack) if format is ReviewFormat.html else render_markdown(pack)
     if out is None:
         sys.stdout.write(text)
         return

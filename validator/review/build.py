@@ -215,3 +215,51 @@ def _signage(pack: ReviewPack, checked: Any) -> None:
         draft=bool(errors),
         problems=[describe(f) for f in errors],
     )
+
+
+def pack_json(pack: ReviewPack) -> dict[str, Any]:
+    """The pack as data (``rulesub review --format json``): each section's figures as the
+    stage that computed it writes them."""
+    from validator.diff.render import to_json as diff_json
+    from validator.signage.build import Line, Paytable
+
+    def item(x: Any) -> dict[str, Any]:
+        if isinstance(x, Line):
+            return {"text": x.text, "cite": x.cite}
+        assert isinstance(x, Paytable)
+        return {
+            "paytable": x.title,
+            "cite": x.cite,
+            "rows": [list(r) for r in x.rows],
+            "lines": [{"text": line.text, "cite": line.cite} for line in x.lines],
+        }
+
+    record = pack.record
+    return {
+        "file": pack.file,
+        "sha256": pack.sha256,
+        "regulation_version": pack.regulation_version,
+        "facility": pack.value("facility") or None,
+        "game": pack.value("game") or None,
+        "effective": pack.value("effective") or None,
+        "recorded": None if record is None else {"id": record.id, "status": record.status},
+        "findings": [f.to_dict() for f in pack.findings],
+        "against": pack.against_label,
+        "changes": None if pack.diff is None else diff_json(pack.diff),
+        "math": [
+            {"title": p.title, "cite": p.cite, "odds": p.result.to_json()}
+            if p.result is not None
+            else {"title": p.title, "cite": p.cite, "not_priced": p.why_not}
+            for p in pack.priced
+        ],
+        "signage": None
+        if pack.signs is None
+        else {
+            "draft": pack.signs.draft,
+            "signs": [
+                {"title": s.title, "cite": s.cite, "items": [item(x) for x in s.items]}
+                for s in pack.signs.signs
+            ],
+        },
+    }
+

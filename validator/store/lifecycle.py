@@ -182,7 +182,8 @@ class Store:
         except OSError as e:
             raise StoreError(f"{path}: {e.strerror or e}") from None
         name = display or str(path)
-        findings, data = check_file(path, name)
+        # the findings of exactly the bytes stored, even if the file changes meanwhile
+        findings, data = _with_file(content, name, lambda p: check_file(p, name))
         facility, game, effective = filing_key(data, name)
         sha = hashlib.sha256(content).hexdigest()
         version = regulation_version(game)
