@@ -94,7 +94,7 @@ def par(
     if out is None:
         sys.stdout.write(text)
         return
-    from validator.signage.output import write_whole
+    from validator.files import write_whole
 
     try:
         write_whole(out, text)

@@ -107,15 +107,7 @@ def record(
         store = _open(db)
         rec = store.record(file, by or _user(), display=display_name(file))
     if format is Format.json:
-        out: dict[str, Any] = {
-            "id": rec.id,
-            "status": rec.status,
-            "sha256": rec.sha256,
-            "findings": rec.counts,
-            "already_recorded": rec.already,
-            "regulation_version": rec.regulation_version,
-        }
-        print_json(out)
+        print_json(rec.to_json())
         return
     c = rec.counts
     again = " (these bytes were recorded before: the same record)" if rec.already else ""
@@ -469,7 +461,7 @@ def review(
     if out is None:
         sys.stdout.write(text)
         return
-    from validator.signage.output import write_whole
+    from validator.files import write_whole
 
     try:
         write_whole(out, text)

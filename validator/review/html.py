@@ -153,7 +153,7 @@ def _findings(pack: ReviewPack) -> str:
     return "".join(out)
 
 
-def _changes(pack: ReviewPack) -> str:
+def changes_section(pack: ReviewPack) -> str:
     out = [f"<h2>{_e(_heading('changes'))}</h2>"]
     if pack.against_label is None:
         out.append("<p>Not compared: no approved submission was given (--against).</p>")
@@ -216,7 +216,7 @@ def _hold(c: Any) -> str:
     return text
 
 
-def _math(pack: ReviewPack) -> str:
+def math_section(pack: ReviewPack) -> str:
     out = [f"<h2>{_e(_heading('math'))}</h2>"]
     if not pack.priced:
         out.append("<p>The submission selects no paytable the odds engine prices.</p>")
@@ -322,8 +322,8 @@ def _approval(pack: ReviewPack) -> str:
 _SECTION = {
     "submission": _cover,
     "findings": _findings,
-    "changes": _changes,
-    "math": _math,
+    "changes": changes_section,
+    "math": math_section,
     "signage": _signage,
     "approval": _approval,
 }

@@ -64,13 +64,6 @@ def print_pdf(html: str, out: Path) -> None:
             raise PdfError(
                 "Chromium could not print the review pack" + (f": {tail[0]}" if tail else "")
             )
-        fd, staged = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(pdf.read_bytes())
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(staged, out)
-        except BaseException:
-            Path(staged).unlink(missing_ok=True)
-            raise
+        from validator.files import write_whole
+
+        write_whole(out, pdf.read_bytes())

@@ -77,6 +77,17 @@ class Recorded:
     def counts(self) -> dict[str, int]:
         return counts(self.findings)
 
+    def to_json(self) -> dict[str, Any]:
+        """The contract of ``rulesub record --format json`` and ``POST /api/submissions``."""
+        return {
+            "id": self.id,
+            "status": self.status,
+            "sha256": self.sha256,
+            "findings": self.counts,
+            "already_recorded": self.already,
+            "regulation_version": self.regulation_version,
+        }
+
 
 @dataclass
 class Decision:

@@ -351,7 +351,8 @@ def _pack_page(section: str) -> Any:
             return row, web.packs.pack(row, me.sees)
 
         row, pack = await run_in_threadpool(gather)
-        body = review_html._changes(pack) if section == "diff" else review_html._math(pack)
+        render = review_html.changes_section if section == "diff" else review_html.math_section
+        body = render(pack)
         return web.render(
             request,
             "section.html",

@@ -100,11 +100,4 @@ def file_upload(store: Store, account: Account, upload: Upload) -> Recorded:
 
 def record_json(recorded: Recorded) -> dict[str, Any]:
     """The answer of ``POST /api/submissions``: ``rulesub record --format json``'s."""
-    return {
-        "id": recorded.id,
-        "status": recorded.status,
-        "sha256": recorded.sha256,
-        "findings": recorded.counts,
-        "already_recorded": recorded.already,
-        "regulation_version": recorded.regulation_version,
-    }
+    return recorded.to_json()
