@@ -28,7 +28,7 @@ ante: {required: true, amount: "$0.50"}
 blinds: [2, 4]
 betting:
   max_raises: 3
-  raised_minimum: {allowed: false}
+  raised_minimum: {allowed: false, max_increase: 0, agreement: no increase is agreed}
   kill: {option: kill, qualifying_pot: 40}
 rake:
   types: [percentage, incremental]

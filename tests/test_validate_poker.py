@@ -215,15 +215,19 @@ def test_maximum_number_of_raises_stated_553_18(tmp_path: Path) -> None:
 
 
 def test_raising_the_minimum_by_agreement_553_18(tmp_path: Path) -> None:
-    got = findings(variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": None}))
-    assert list(got) == ["poker-holdem/raised-minimum-stated"]
-    path = variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": {"allowed": True}})
-    got = findings(path)
-    assert sorted(f.path for f in got["poker-holdem/raised-minimum-provisions"]) == [
-        "/betting/raised_minimum/agreement",
-        "/betting/raised_minimum/max_increase",
-    ]
-    path = variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": {"allowed": False}})
+    """§ 553.18: the submission "must include provisions specifying the maximum amount that
+    the minimum wager can be increased and how the dealer will determine that all of the
+    patrons have agreed": required whether or not the certificate holder would allow it."""
+    for stated in (None, {"allowed": True}, {"allowed": False}):
+        got = findings(variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": stated}))
+        assert list(got) == ["poker-holdem/raised-minimum-provisions"]
+        assert sorted(f.path for f in got["poker-holdem/raised-minimum-provisions"]) == [
+            "/betting/raised_minimum/agreement",
+            "/betting/raised_minimum/max_increase",
+        ]
+        assert {f.cite for f in got["poker-holdem/raised-minimum-provisions"]} == {"§ 553.18"}
+    provisions = {"max_increase": 2, "agreement": "every patron says yes to the dealer"}
+    path = variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": provisions})
     assert findings(path) == {}
 
 

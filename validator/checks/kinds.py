@@ -174,11 +174,17 @@ def _choice(c: C.Choice, ctx: Context) -> Iterator[Violation]:
 def _one_of_values(c: C.OneOfValues, ctx: Context) -> Iterator[Violation]:
     for pointer in c.pointers:
         value = ctx.get(pointer)
-        if value is MISSING or any(_same(value, v) for v in c.values):
+        if value is MISSING:
             continue
-        money = isinstance(value, Decimal)
-        allowed = " or ".join(show(v, money) for v in c.values)
-        yield Violation(pointer, f"{pointer} is {show(value)}, not {allowed}")
+        # a list (the dealing methods): each of its items is one of the values
+        items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+        for i, item in items:
+            if any(_same(item, v) for v in c.values):
+                continue
+            money = isinstance(item, Decimal)
+            allowed = " or ".join(show(v, money) for v in c.values)
+            at = pointer if i is None else f"{pointer}/{i}"
+            yield Violation(at, f"{at} is {show(item)}, not {allowed}")
 
 
 @evaluator("equals")

@@ -170,7 +170,8 @@ class Choice(_Fields):
 
 
 class OneOfValues(_Fields):
-    """The field's value is one of these (Envy Bonus tables for $1 and $5 wagers)."""
+    """The field's value is one of these (Envy Bonus tables for $1 and $5 wagers); of a
+    list, each item is (Poker dealt from the hand only, § 553.7(e)(1))."""
 
     kind: Literal["one_of_values"]
     values: list[Value] = Field(min_length=1)
