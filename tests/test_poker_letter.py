@@ -3,10 +3,14 @@ submission, a settled pot or a simulated session must follow, pinned by its sect
 
 from __future__ import annotations
 
+import json
+from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.conftest import run_rulesub
 from tests.test_validate_poker import findings, variant
 
 # -- the table: decks, dealing, limits --------------------------------------------------------
@@ -99,3 +103,86 @@ def test_minimum_above_maximum_cites_553_18(tmp_path: Path) -> None:
     assert "rulesub/wager-limits" in findings(
         variant(tmp_path, "high-card-flush", {"/table/min_wager": 10**6})
     )
+
+
+# -- chips, not cents: the odd chip, § 553.10(i)(2), § 553.12(j)(2) --------------------------
+
+
+def settle_json(tmp_path: Path, round_data: dict[str, Any]) -> dict[str, Any]:
+    """``rulesub settle`` of a round file, as a user runs it, read from its JSON."""
+    path = tmp_path / "round.yaml"
+    path.write_text(json.dumps(round_data), encoding="utf-8")
+    done = run_rulesub("settle", str(path), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+# Three Seven-card Stud hands tie for high: A K Q J 9 in three suits; seat 4 folded.
+THREE_WAY = [
+    {"seat": 1, "cards": ["AS", "KS", "QD", "JD", "9C", "2D", "3D"], "contributed": 6},
+    {"seat": 2, "cards": ["AH", "KH", "QC", "JC", "9D", "2H", "3H"], "contributed": 6},
+    {"seat": 3, "cards": ["AD", "KD", "QH", "JH", "9H", "2C", "4C"], "contributed": 6},
+    {"seat": 4, "cards": ["5S", "6H", "8C"], "contributed": 2, "folded": True},
+]
+
+
+@pytest.mark.parametrize(
+    ("chip", "awards"),
+    [
+        # $20 in $1 chips: $6 each and $2 over; one $1 chip to the highest card by suit
+        # (seat 1, AS), the next to the next highest (seat 2, AH): $7, $7, $6
+        (1, {1: "7", 2: "7", 3: "6"}),
+        # in quarters: $6.66 is not a number of quarters: $6.50 each, $0.50 over, a
+        # quarter each to seats 1 and 2
+        ("0.25", {1: "6.75", 2: "6.75", 3: "6.50"}),
+    ],
+)
+def test_a_three_way_tie_is_paid_in_chips_553_10_i_2_ii(
+    tmp_path: Path, chip: Any, awards: dict[int, str]
+) -> None:
+    """§ 553.10(i)(2)(ii), (iv): a tied high share "divided equally among the tied players";
+    the excess, "which may not exceed $1", to the highest card by suit: one chip at a time
+    (the game note), so no one is paid $6.66 and no one takes more than $1 of excess."""
+    got = settle_json(tmp_path, {"game": "poker-seven-card-stud", "chip": chip, "seats": THREE_WAY})
+    assert got["totals"]["balanced"]
+    assert {s["seat"]: s["award"] for s in got["seats"] if s["seat"] != 4} == awards
+    (part,) = got["pots"][0]["parts"]
+    odd = part["odd_chips"]
+    assert [o["seat"] for o in odd] == [1, 2]
+    assert all(Decimal(o["amount"]) <= 1 for o in odd)
+    assert part["odd_chip"]["seat"] == 1  # the first, as before
+    chip_cents = Decimal(str(chip))
+    for s in got["seats"]:
+        assert Decimal(s["award"]) % chip_cents == 0 or chip_cents > 1
+
+
+def test_house_procedures_give_the_whole_excess_to_one_player() -> None:
+    """7CS Procedures § Seven-Card Stud (8)(ii)(B): no $1 cap: the $2 excess goes whole to
+    the highest card by suit (the game file's borrowed rule for high poker)."""
+    from validator.interpreter.poker import settle_poker_round
+    from validator.model.registry import load_game
+
+    got = settle_poker_round(
+        {"game": "house-seven-card-stud", "seats": THREE_WAY}, load_game("house-seven-card-stud")
+    ).to_json()
+    assert {s["seat"]: s["award"] for s in got["seats"] if s["seat"] != 4} == {
+        1: "8",
+        2: "6",
+        3: "6",
+    }
+
+
+def test_a_split_pot_excess_to_the_high_hand_553_12_j_2_i(tmp_path: Path) -> None:
+    """§ 553.12(j)(2)(i): an odd $1 of a high-low pot goes to the high hand; the halves are
+    whole chips."""
+    data = {
+        "game": "poker-omaha-hi-lo-8",
+        "seats": [
+            {"seat": 1, "cards": ["AS", "2S", "KD", "9C"], "contributed": 7},  # low: A-2-5-6-8
+            {"seat": 2, "cards": ["QH", "QD", "JC", "JS"], "contributed": 7},  # high: set of queens
+            {"seat": 3, "cards": ["7C", "7D", "TS", "TH"], "contributed": 7, "folded": True},
+        ],
+        "board": ["5C", "6D", "8H", "QS", "3C"],
+    }
+    got = settle_json(tmp_path, data)
+    assert {s["seat"]: s["award"] for s in got["seats"]} == {1: "10", 2: "11", 3: "0"}

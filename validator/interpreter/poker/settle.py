@@ -183,6 +183,10 @@ def _pot_json(p: PotResult) -> dict[str, Any]:
                     "amount": money(h.odd_chip.amount),
                     "reason": h.odd_chip.reason,
                 },
+                "odd_chips": [
+                    {"seat": o.seat, "amount": money(o.amount), "reason": o.reason}
+                    for o in h.odd_chips
+                ],
             }
             for h in p.halves
         ],
@@ -282,8 +286,8 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
                 awards[share.seat].reasons.append(
                     f"{res.pot.name}{label}: {dollar_text(share.amount)}, {share.reason}"
                 )
-            if half.odd_chip is not None:
-                awards[half.odd_chip.seat].reasons.append(half.odd_chip.reason)
+            for odd in half.odd_chips:
+                awards[odd.seat].reasons.append(odd.reason)
     for seat in awards.values():
         if seat.folded:
             seat.reasons.append("folded: no interest in any pot")
