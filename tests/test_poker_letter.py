@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_rulesub
-from tests.test_validate_poker import findings, variant
+from tests.test_validate_poker import EXAMPLES, findings, variant
 
 # -- the table: decks, dealing, limits --------------------------------------------------------
 
@@ -186,3 +186,74 @@ def test_a_split_pot_excess_to_the_high_hand_553_12_j_2_i(tmp_path: Path) -> Non
     }
     got = settle_json(tmp_path, data)
     assert {s["seat"]: s["award"] for s in got["seats"]} == {1: "10", 2: "11", 3: "0"}
+
+
+# -- the time rake is paid by the players, § 553.15(b)(3) --------------------------------------
+
+
+def simulate_json(*args: str) -> dict[str, Any]:
+    done = run_rulesub("simulate", *args, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_time_charges_are_paid_from_the_players_stacks_553_15_b_3() -> None:
+    """§ 553.15(b)(3)(i)-(iii): $6 an hour from each seated player, assessed as $3 every 30
+    minutes. 120 hands at 30 an hour are 4 hours: 8 periods, $24 from each of 5 players,
+    $120 in all; the players' nets sum to minus it, and the session balances."""
+    data = simulate_json(
+        "poker-omaha-hi-lo-8",
+        "--rulesub",
+        str(EXAMPLES / "poker-omaha-hi-lo-8.yaml"),
+        "--rounds",
+        "120",
+        "--seats",
+        "5",
+    )
+    assert data["rake"]["time_charges"] == "120"
+    assert data["rake"]["from_pots"] == "0"
+    nets = [Decimal(p["net"]) for p in data["players"].values()]
+    assert sum(nets) == -120
+    assert data["session_invariant"]["held"] is True
+    assert Decimal(data["session_invariant"]["players_net"]) == -120
+    assert data["invariant"]["held"] is True
+
+
+def test_every_hand_of_a_timed_session_balances_and_charges_everyone_seated() -> None:
+    """Per hand: contributions = awards + rake + Bad Beat; per period: every seated player,
+    the ones sitting out too (§ 553.15(b)(3)(i)), pays the period's share; per session:
+    buy-ins = stacks + everything the house kept."""
+    from validator.interpreter.poker.session import Session, setup_from_submission
+    from validator.model.registry import load_game
+
+    game = load_game("poker-omaha-hi-lo-8")
+    setup = setup_from_submission(game, EXAMPLES / "poker-omaha-hi-lo-8.yaml")
+    session = Session(game, setup, 4, seed=3, hands_per_hour=20)
+    charged: list[dict[int, int]] = []
+    bought = kept = 0
+    for record in session.hands(90):
+        s = record.played.settlement
+        assert s.contributions == s.awards + s.rake.total + s.bad_beat_contribution
+        if record.time_charges:
+            charged.append(record.time_charges)
+        bought += sum(record.buy_ins.values()) + sum(record.time_buy_ins.values())
+        kept += s.rake.total + sum(record.time_charges.values())
+    # 90 hands at 20 an hour: 270 minutes, 9 periods of 30 minutes, each $3 from all four
+    assert charged == [{1: 300, 2: 300, 3: 300, 4: 300}] * 9
+    assert bought == sum(session.stacks.values()) + kept
+
+
+def test_a_per_table_charge_is_divided_among_the_seated_players_553_15_b_3_i() -> None:
+    """Per table: $10 an hour every 20 minutes is $3.33⅓ a period; the cents accrue whole
+    ($3.33, $3.33, $3.34: $10.00 an hour) and are shared among three seats, the odd cent
+    by seat."""
+    from validator.interpreter.poker.rake import RakeRule, time_charges
+
+    rule = RakeRule("time", hourly=1000, every_minutes=20, basis="per_table")
+    first = time_charges(rule, 0, 30, 10, [1, 2, 3])  # 10 hands at 30/h: one period
+    assert first == {1: 111, 2: 111, 3: 111}
+    second = time_charges(rule, 1, 30, 20, [1, 2, 3])
+    assert second == {1: 111, 2: 111, 3: 111}  # 666 - 333 cents
+    third = time_charges(rule, 2, 30, 30, [1, 2, 3])
+    assert third == {1: 112, 2: 111, 3: 111}  # 1000 - 666 = 334 cents
+    assert time_charges(rule, 3, 30, 31, [1, 2, 3]) == {}

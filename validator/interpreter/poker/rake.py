@@ -104,12 +104,48 @@ def take_rake(pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str
     )
 
 
+def accrued(rule: RakeRule, periods: int) -> Cents:
+    """The whole cents of the hourly fee accrued over ``periods`` periods (per head): the
+    fee assessed fractionally, every 20 or 30 minutes (§ 553.15(b)(3)(ii), (iii)); a
+    fraction of a cent is not charged until it makes a whole one."""
+    assert rule.kind == "time" and rule.hourly is not None and rule.every_minutes
+    return int(Fraction(rule.hourly * rule.every_minutes, 60) * periods)
+
+
 def time_charge(rule: RakeRule, minutes: int, players: int) -> Cents:
     """What time charges come to over ``minutes`` of play: the hourly fee assessed
     fractionally at the end of every full period, per player or per table
-    (§ 553.15(b)(3)(i)-(iii)). A fraction of a cent is not charged."""
-    assert rule.kind == "time" and rule.hourly is not None and rule.every_minutes
-    periods = minutes // rule.every_minutes
-    per_period = Fraction(rule.hourly * rule.every_minutes, 60)
-    heads = players if rule.basis == "per_player" else 1
-    return int(per_period * periods * heads)
+    (§ 553.15(b)(3)(i)-(iii))."""
+    assert rule.every_minutes
+    each = accrued(rule, minutes // rule.every_minutes)
+    return each * players if rule.basis == "per_player" else each
+
+
+def completed_periods(rule: RakeRule, hands_per_hour: int, hands_played: int) -> int:
+    """The time-charge periods completed once ``hands_played`` hands have been dealt."""
+    assert rule.every_minutes
+    minutes = Fraction(hands_played * 60, hands_per_hour)
+    return int(minutes // rule.every_minutes)
+
+
+def time_charges(
+    rule: RakeRule,
+    periods_before: int,
+    hands_per_hour: int,
+    hands_played: int,
+    seats: Sequence[int],
+) -> dict[int, Cents]:
+    """What each seated player pays for the periods completed since ``periods_before``.
+
+    Per player: each pays the whole cents of the fee accrued (hourly × minutes / 60) by the
+    end of the last period, less what he paid before. Per table: the table's fee accrued so,
+    divided equally among the seated players; a cent that cannot be divided is paid by the
+    lowest-numbered seats, one each."""
+    periods = completed_periods(rule, hands_per_hour, hands_played)
+    if periods == periods_before:
+        return {}
+    due = accrued(rule, periods) - accrued(rule, periods_before)
+    if rule.basis == "per_player":
+        return {seat: due for seat in seats}
+    each, left = divmod(due, len(seats))
+    return {seat: each + (1 if i < left else 0) for i, seat in enumerate(sorted(seats))}

@@ -11,12 +11,18 @@ Submission, players driven by the decision tables of ``strategy``.
   game file's maximum rate capped at $5, no Bad Beat payout.
 - Table stakes: every seat buys in for 50 upper bets; between rounds of play (§ 553.8(b))
   a player left with less than a round requires buys in again to that amount.
-- Time charges (§ 553.15(b)(3)) are never taken from a pot: the session reports what they
-  come to at the assumed hands per hour, but does not take them from the stacks.
+- Time charges (§ 553.15(b)(3)) are never taken from a pot: the clock runs at the assumed
+  hands per hour, and at the end of every period (20 or 30 minutes) the period's share of
+  the hourly fee is taken from the stacks of every seated player, players sitting out
+  included (per player), or the table's fee divided among them (per table). A fee that is
+  no whole number of cents a period is charged so that the cents charged by the end of
+  each period are the whole cents of the fee accrued (``time_charges``).
 - The Bad Beat fund starts at the submission's ``current_amount``; contributions go in after
   the rake, payouts come out of it and are paid to the players' stacks.
 - Chips are conserved in every round of play, checked as it is settled: what the players
-  put in = what they are awarded + the rake + the Bad Beat contribution.
+  put in = what they are awarded + the rake + the Bad Beat contribution; and over the
+  session: the buy-ins = the stacks + the rake from pots + the time charges + the Bad Beat
+  contributions - the Bad Beat payouts, every rake paid by a player.
 
 The deck order of each round comes from one ``random.Random(seed)``; the strategies are
 deterministic, so the same seed gives the same session, and the same log, byte for byte.
@@ -39,7 +45,7 @@ from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
-from validator.interpreter.poker.rake import RakeRule, time_charge
+from validator.interpreter.poker.rake import RakeRule, completed_periods, time_charges
 from validator.interpreter.poker.strategy import TableStrategy, strategies
 from validator.interpreter.poker.table import Hand, PlayedHand, Rules, Stakes, next_button
 from validator.loader import LoadError
@@ -249,6 +255,8 @@ class HandRecord:
     bad_beat_paid: Cents
     buy_ins: dict[int, Cents]
     kill_multiplier: Fraction
+    time_charges: dict[int, Cents] = field(default_factory=dict)  # after the hand
+    time_buy_ins: dict[int, Cents] = field(default_factory=dict)  # to pay them
 
     def to_json(self) -> dict[str, Any]:
         s = self.played.settlement
@@ -278,6 +286,8 @@ class HandRecord:
             "bad_beat_contribution": money(s.bad_beat_contribution),
             "bad_beat_paid": money(self.bad_beat_paid),
             "fund_after": money(self.fund_after),
+            "time_charges": {str(k): money(v) for k, v in self.time_charges.items()},
+            "time_buy_ins": {str(k): money(v) for k, v in self.time_buy_ins.items()},
             "log": self.played.log,
         }
 
@@ -293,6 +303,7 @@ class Totals:
     bad_beat_hits: int = 0
     showdowns: int = 0
     buy_ins: Cents = 0
+    time_charges: Cents = 0
     checked: int = 0
     net: dict[int, Cents] = field(default_factory=dict)
 
@@ -305,6 +316,7 @@ class Session:
         seats: int,
         seed: int,
         strategy: str | None = None,
+        hands_per_hour: int = DEFAULT_HANDS_PER_HOUR,
     ) -> None:
         if not 2 <= seats <= setup.positions:
             raise ValueError(f"{game.definition.name} seats 2 to {setup.positions} players")
@@ -323,6 +335,8 @@ class Session:
         self.kill = setup.rules.kill
         self.button: int | None = self.seats[-1]
         self.totals = Totals(net={s: 0 for s in self.seats})
+        self.hands_per_hour = hands_per_hour
+        self.periods_charged = 0
 
     @property
     def strategies(self) -> dict[int, str]:
@@ -396,11 +410,35 @@ class Session:
             multiplier,
         )
         self.stacks = after
+        record.time_charges, record.time_buy_ins = self.charge_time(number)
+        t.buy_ins += sum(record.time_buy_ins.values())
+        t.time_charges += sum(record.time_charges.values())
+        for seat, charge in record.time_charges.items():
+            t.net[seat] -= charge
         if self.kill is not None and s.kill is not None:
             self.kill = replace(self.kill, in_effect=s.kill.in_effect_next)
         if hand.button is not None:
             self.button = next_button(self.seats, hand.button)
         return record
+
+    def charge_time(self, hands_played: int) -> tuple[dict[int, Cents], dict[int, Cents]]:
+        """The time charges of every period the clock has completed by the end of this hand
+        (§ 553.15(b)(3)(i)-(iii)), taken from the stacks; a stack short of its charge buys
+        in first (§ 553.8(b): between rounds of play). Returns (charges, buy-ins)."""
+        rule = self.setup.rules.rake
+        if rule is None or rule.kind != "time":
+            return {}, {}
+        charges = time_charges(
+            rule, self.periods_charged, self.hands_per_hour, hands_played, self.seats
+        )
+        self.periods_charged = completed_periods(rule, self.hands_per_hour, hands_played)
+        buy_ins: dict[int, Cents] = {}
+        for seat, charge in charges.items():
+            if self.stacks[seat] < charge:
+                buy_ins[seat] = self.buy_in - self.stacks[seat]
+                self.stacks[seat] = self.buy_in
+            self.stacks[seat] -= charge
+        return {k: v for k, v in charges.items() if v}, buy_ins
 
 
 def log_line(record: HandRecord) -> str:
@@ -415,16 +453,18 @@ def _dollars(cents: Fraction | int, places: str = "0.01") -> str:
     return str(d.quantize(Decimal(places), rounding=ROUND_HALF_EVEN))
 
 
-def summary(session: Session, hands_per_hour: int) -> dict[str, Any]:
+def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, Any]:
     t = session.totals
     rules = session.setup.rules
     rr = rules.rake
+    hands_per_hour = hands_per_hour or session.hands_per_hour
     hours = Fraction(t.hands, hands_per_hour)
-    minutes = int(hours * 60)
-    time_charges = (
-        time_charge(rr, minutes, len(session.seats)) if rr is not None and rr.kind == "time" else 0
-    )
-    total = t.rake + time_charges
+    time_charged = t.time_charges
+    total = t.rake + time_charged
+    stacks = sum(session.stacks.values())
+    nets = sum(t.net.values())
+    kept = t.rake + time_charged + t.bad_beat_in - t.bad_beat_out
+    session_held = t.buy_ins == stacks + kept and nets + kept == 0
     st = session.setup.stakes
     return {
         "game": session.game.id,
@@ -450,7 +490,7 @@ def summary(session: Session, hands_per_hour: int) -> dict[str, Any]:
         "rake": {
             "kind": rr.kind if rr is not None else "none",
             "from_pots": money(t.rake),
-            "time_charges": money(time_charges),
+            "time_charges": money(time_charged),
             "total": money(total),
             "per_hand": _dollars(Fraction(total, t.hands), "0.0001"),
             "per_hour": _dollars(Fraction(total) / hours),
@@ -474,6 +514,14 @@ def summary(session: Session, hands_per_hour: int) -> dict[str, Any]:
             "rule": "contributions = awards + rake + Bad Beat contribution",
             "hands_checked": t.checked,
             "held": t.checked == t.hands,
+        },
+        "session_invariant": {
+            "rule": "buy-ins = stacks + rake from pots + time charges + Bad Beat contributions"
+            " - Bad Beat payouts; the players' nets sum to minus all the house kept",
+            "buy_ins": money(t.buy_ins),
+            "stacks": money(stacks),
+            "players_net": money(nets),
+            "held": session_held,
         },
     }
 
@@ -531,6 +579,12 @@ def print_summary(out: Any, data: dict[str, Any]) -> None:
     inv = data["invariant"]
     out.print(
         f"chips conserved in {inv['hands_checked']:,} of {data['hands']:,} hands ({inv['rule']})"
+    )
+    si = data["session_invariant"]
+    out.print(
+        f"session {'balanced' if si['held'] else 'NOT BALANCED'}: buy-ins ${si['buy_ins']} = "
+        f"stacks ${si['stacks']} + rake ${r['total']} + Bad Beat contributions - payouts; "
+        f"players' net ${si['players_net']}"
     )
     for seat, p in data["players"].items():
         net = to_cents(Decimal(p["net"]))
