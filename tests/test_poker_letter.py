@@ -257,3 +257,139 @@ def test_a_per_table_charge_is_divided_among_the_seated_players_553_15_b_3_i() -
     third = time_charges(rule, 2, 30, 30, [1, 2, 3])
     assert third == {1: 112, 2: 111, 3: 111}  # 1000 - 666 = 334 cents
     assert time_charges(rule, 3, 30, 31, [1, 2, 3]) == {}
+
+
+# -- Bad Beat rules as data, § 553.20(b)(3) ------------------------------------------------------
+
+
+def bad_beat_round(
+    seat1: list[str],
+    board: list[str],
+    qualifying: dict[str, Any],
+    seat2: tuple[str, ...] = ("4H", "3H"),
+) -> dict[str, Any]:
+    """Seat 1 loses the main pot to seat 2's straight flush (4H 3H with the hearts on the
+    board); seat 3 folded. A $10,000 fund, shares 50/25/25."""
+    return {
+        "game": "poker-holdem",
+        "seats": [
+            {"seat": 1, "cards": seat1, "contributed": 50},
+            {"seat": 2, "cards": list(seat2), "contributed": 50},
+            {"seat": 3, "cards": ["KC", "QD"], "contributed": 2, "folded": True},
+        ],
+        "board": board,
+        "rake": {"percent": "10%", "cap": 4},
+        "bad_beat": {
+            "contribution": 1,
+            "max": 1,
+            "min_pot": 20,
+            "fund": 10000,
+            "qualifying": qualifying,
+            "payouts": {"losing_hand": "50%", "winning_hand": "25%", "table": "25%"},
+        },
+    }
+
+
+EIGHTS = {"at_least": "four_of_a_kind", "rank_at_least": 8, "hole_cards": 2}
+
+
+@pytest.mark.parametrize(
+    ("seat1", "board", "qualifying", "hit"),
+    [
+        # four eights, both hole cards playing: the example's "eights or better … both play"
+        (["8S", "8C"], ["5H", "6H", "7H", "8H", "8D"], EIGHTS, True),
+        # four sevens are not "eights or better"
+        (["7S", "7C"], ["5H", "6H", "7H", "7D", "2C"], EIGHTS, False),
+        # four eights with three on the board: only one hole card plays (seat 2: 4H 5H)
+        (["8S", "2D"], ["6H", "7H", "8D", "8C", "8H"], EIGHTS | {"seat2": 1}, False),
+        (
+            ["8S", "2D"],
+            ["6H", "7H", "8D", "8C", "8H"],
+            EIGHTS | {"seat2": 1, "hole_cards": 1},
+            True,
+        ),
+        # without the hole-card rule the same hand qualifies
+        (["8S", "8C"], ["5H", "6H", "7H", "8H", "8D"], {"at_least": "four_of_a_kind"}, True),
+        # "four of a kind or better, when beaten by a straight flush": it was
+        (
+            ["AS", "AH"],
+            ["5H", "6H", "7H", "AC", "AD"],
+            {"at_least": "four_of_a_kind", "beaten_by": "straight_flush"},
+            True,
+        ),
+        # … but not when beaten by a royal flush only is asked and a straight flush won
+        (
+            ["AS", "AH"],
+            ["5H", "6H", "7H", "AC", "AD"],
+            {"at_least": "four_of_a_kind", "beaten_by": "royal_flush"},
+            False,
+        ),
+    ],
+)
+def test_settle_pays_the_bad_beat_the_data_states_553_20_b_3(
+    tmp_path: Path, seat1: list[str], board: list[str], qualifying: dict[str, Any], hit: bool
+) -> None:
+    qualifying = dict(qualifying)
+    seat2 = ("4H", "5H") if qualifying.pop("seat2", None) else ("4H", "3H")
+    got = settle_json(tmp_path, bad_beat_round(seat1, board, qualifying, seat2))
+    assert got["bad_beat"]["hit"] is hit, got["bad_beat"]["hit_reason"]
+    paid = {p["seat"]: p["amount"] for p in got["bad_beat"]["payouts"]}
+    if hit:
+        assert paid == {1: "5000.50", 2: "2500.25", 3: "2500.25"}
+    else:
+        assert paid == {}
+    assert got["totals"]["balanced"]
+
+
+def test_a_submissions_bad_beat_is_the_round_files_553_20_b() -> None:
+    """validate, settle, play and simulate read the same fields: the example's posted rule
+    ("four of a kind, eights or better, beaten; both hole cards play"; 50/25/25) becomes
+    the same rule a round file states."""
+    from validator.interpreter.poker.roundfile import read_poker_round
+    from validator.interpreter.poker.session import setup_from_submission
+    from validator.model.registry import load_game
+
+    game = load_game("poker-holdem")
+    from_submission = setup_from_submission(game, EXAMPLES / "poker-holdem.yaml").rules.bad_beat
+    data = bad_beat_round(["8S", "8C"], ["5H", "6H", "7H", "8H", "8D"], EIGHTS)
+    data["bad_beat"]["fund"] = "24318"
+    from_round = read_poker_round(data, game).bad_beat
+    assert from_submission == from_round
+    assert (from_submission.rank_at_least, from_submission.hole_cards) == (8, 2)
+
+
+def test_simulate_reports_the_bad_beat_requirements(tmp_path: Path) -> None:
+    data = simulate_json(
+        "poker-holdem", "--rulesub", str(EXAMPLES / "poker-holdem.yaml"), "--rounds", "20"
+    )
+    assert data["bad_beat"]["requirements"] == (
+        "Four-of-a-kind, eights or better, 2 of the player's own cards playing"
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "codes"),
+    [
+        ({"/bad_beat/qualifying": None}, ["poker-holdem/bad-beat-rules-as-data"]),
+        ({"/bad_beat/shares": None}, ["poker-holdem/bad-beat-rules-as-data"]),
+        ({"/bad_beat/qualifying/at_least": "quads"}, ["poker-holdem/bad-beat-categories"]),
+        ({"/bad_beat/qualifying/beaten_by": "high_card"}, ["poker-holdem/bad-beat-categories"]),
+        ({"/bad_beat/qualifying/hole_cards": 3}, ["poker-holdem/bad-beat-hole-cards"]),
+        ({"/bad_beat/shares/table": "50%"}, ["poker-holdem/bad-beat-shares-at-most-the-fund"]),
+        ({"/bad_beat/box": None}, ["poker-holdem/bad-beat-box"]),
+        ({"/bad_beat/box": False}, ["poker-holdem/bad-beat-box"]),
+    ],
+)
+def test_validate_checks_the_bad_beat_data_553_20_553_2_e(
+    tmp_path: Path, changes: dict[str, Any], codes: list[str]
+) -> None:
+    got = findings(variant(tmp_path, "poker-holdem", changes))
+    assert sorted(got) == codes
+    assert all(f.severity == "error" for fs in got.values() for f in fs)
+
+
+def test_simulate_refuses_a_bad_beat_stated_only_in_words(tmp_path: Path) -> None:
+    path = variant(tmp_path, "poker-holdem", {"/bad_beat/qualifying": None})
+    done = run_rulesub("simulate", "poker-holdem", "--rulesub", str(path), "--rounds", "5")
+    assert done.returncode == 2
+    assert "qualifying" in done.stderr and "Traceback" not in done.stderr

@@ -232,6 +232,22 @@ def _at_most(c: C.AtMost, ctx: Context) -> Iterator[Violation]:
     return _bound(c, ctx, -1)
 
 
+@evaluator("sum_at_most")
+def _sum_at_most(c: C.SumAtMost, ctx: Context) -> Iterator[Violation]:
+    limit = _number(c.value)
+    values = [(p, _number(ctx.get(p))) for p in c.pointers]
+    stated = [(p, n) for p, n in values if n is not None]
+    if limit is None or not stated:
+        return
+    total = sum((n for _, n in stated), Fraction(0))
+    if total > limit:
+        parts = " + ".join(f"{p} {show(ctx.get(p))}" for p, _ in stated)
+        yield Violation(
+            stated[0][0].rsplit("/", 1)[0],
+            f"{parts} = {show(total)}; they may come to at most {show(c.value)}",
+        )
+
+
 @evaluator("max_interval")
 def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
     methods = ctx.get(c.methods_field)

@@ -208,6 +208,14 @@ class AtMost(_Bound):
     kind: Literal["at_most"]
 
 
+class SumAtMost(_Fields):
+    """The stated fields add up to at most the value (a Bad Beat payout's shares of the fund
+    come to at most all of it, § 553.20(b)(3))."""
+
+    kind: Literal["sum_at_most"]
+    value: Value
+
+
 class MaxInterval(_Base):
     """Hours between deck changes, for every dealing method the submission uses."""
 
@@ -285,6 +293,7 @@ Constraint = Annotated[
     | Equals
     | AtLeast
     | AtMost
+    | SumAtMost
     | MaxInterval
     | EqualsTable
     | PayoutLimitFloor
@@ -305,6 +314,7 @@ KINDS: tuple[str, ...] = (
     "equals",
     "at_least",
     "at_most",
+    "sum_at_most",
     "max_interval",
     "equals_table",
     "payout_limit_floor",

@@ -16,7 +16,7 @@
       max: 1
       min_pot: 20
       fund: 25000                 # the fund before this round
-      qualifying: {at_least: four_of_a_kind}
+      qualifying: {at_least: four_of_a_kind, rank_at_least: 8, hole_cards: 2, beaten_by: straight}
       payouts: {losing_hand: 50%, winning_hand: 25%, table: 25%}
     kill: {option: kill, qualifying_pot: 100, in_effect: false}   # Omaha Hi-Lo 8 only
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from validator.cards import CardError, card_str, parse_card
+from validator.cards import CardError, card_str, parse_card, parse_rank
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, to_cents
@@ -317,7 +317,11 @@ def _bad_beat(r: _Reader, value: Any, game: Game) -> BadBeatRule | None:
     rule["fund"] = r.cents("/bad_beat/fund", v.get("fund", 0)) or 0
     q = r.mapping("/bad_beat/qualifying", v.get("qualifying", {}), "the qualifying hand")
     if q is not None:
-        r.keys("/bad_beat/qualifying", q, ("hand", "at_least"))
+        r.keys(
+            "/bad_beat/qualifying",
+            q,
+            ("hand", "at_least", "rank_at_least", "hole_cards", "beaten_by"),
+        )
         hand = q.get("hand", "high")
         if hand not in d.hands:
             r.err("/bad_beat/qualifying/hand", f"no hand {hand!r} in {d.id}")
@@ -332,6 +336,25 @@ def _bad_beat(r: _Reader, value: Any, game: Game) -> BadBeatRule | None:
                 )
             else:
                 rule["at_least"] = at_least
+            beaten_by = q.get("beaten_by")
+            if beaten_by is not None and beaten_by not in cats:
+                r.err(
+                    "/bad_beat/qualifying/beaten_by",
+                    f"a category of the {hand} hand: {', '.join(cats)}",
+                )
+            elif beaten_by is not None:
+                rule["beaten_by"] = beaten_by
+        if q.get("rank_at_least") is not None:
+            try:
+                rule["rank_at_least"] = parse_rank(q["rank_at_least"])
+            except CardError:
+                r.err("/bad_beat/qualifying/rank_at_least", "a rank: A K Q J 10 9 … 2")
+        hole = q.get("hole_cards")
+        if hole is not None:
+            if isinstance(hole, bool) or not isinstance(hole, int) or hole < 0:
+                r.err("/bad_beat/qualifying/hole_cards", "a count of the player's own cards")
+            else:
+                rule["hole_cards"] = hole
     pays = r.mapping("/bad_beat/payouts", v.get("payouts", {}), "the payouts, shares of the fund")
     if pays is not None:
         r.keys("/bad_beat/payouts", pays, PAYOUT_KEYS)

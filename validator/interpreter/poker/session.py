@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -41,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from validator.cards import card_str
-from validator.interpreter.poker.bad_beat import BadBeatRule
+from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
@@ -196,48 +195,55 @@ def _rake(sub: Any, err: Any) -> RakeRule | None:
     raise SessionError([err(f"/rake/{kind}", f"the {kind} rake's figures are not stated")])
 
 
-_SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*(?:to|for)\s+the\s+(losing|winning)")
-_TABLE_SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*[^,;]*(?:other|table|dealt)")
-
-
 def _bad_beat(game: Game, sub: Any, err: Any) -> BadBeatRule | None:
-    """The Bad Beat rules: the contribution and minimum pot as stated; the qualifying hand
-    and the shares read from the posted wording ("four of a kind … beaten", "50% to the
-    losing hand, 25% to the winning hand, 25% shared by the other players dealt in")."""
+    """The Bad Beat rules as the submission states them in data (§ 553.20(b)): the
+    contribution (a fixed ``max_contribution``, or ``contribution_rate`` of the pot after
+    the rake capped at it), the minimum pot, the fund (``current_amount``), the qualifying
+    hand (``qualifying``) and the shares of the fund (``shares``). The posted wording is
+    never read for figures: what is not stated as data is an error here."""
     bb = sub.bad_beat
     if bb is None or not bb.offered or game.definition.bad_beat is None:
         return None
     sd = game.definition.showdown
     if sd is None or not sd.high:
         return None
-    text = (bb.qualifying_hands or "").lower()
+    q, shares = bb.qualifying, bb.shares
     ev = game.evaluator(sd.high)
-    cats = [c for c in ev.ids if c.replace("_", " ") in text]
-    if not cats:
-        raise SessionError(
-            [err("/bad_beat/qualifying_hands", f"name a category: {', '.join(ev.ids)}")]
+    problems = []
+    if q is None or q.at_least is None:
+        problems.append(
+            err("/bad_beat", f"state `qualifying: {{at_least: …}}`, one of {', '.join(ev.ids)}")
         )
-    payouts = (bb.payouts or "").lower()
-    shares: dict[str, Fraction] = {}
-    for pct, who in _SHARE.findall(payouts):
-        shares[f"{who}_share"] = Fraction(pct) / 100
-    rest = _SHARE.sub("", payouts)
-    table = _TABLE_SHARE.findall(rest)
-    if table:
-        shares["table_share"] = Fraction(table[0]) / 100
-    if not shares or sum(shares.values()) > 1:
-        raise SessionError(
-            [err("/bad_beat/payouts", "shares of the fund: '50% to the losing hand, …'")]
-        )
+    else:
+        for key in ("at_least", "beaten_by"):
+            value = getattr(q, key)
+            if value is not None and value not in ev.ids:
+                problems.append(err(f"/bad_beat/qualifying/{key}", f"one of {', '.join(ev.ids)}"))
+        if q.hand not in (None, "high"):
+            problems.append(err("/bad_beat/qualifying/hand", "a Bad Beat is a high hand: high"))
+    if shares is None:
+        problems.append(err("/bad_beat", "state `shares: {losing_hand: 50%, …}`"))
+    elif sum(x or 0 for x in (shares.losing_hand, shares.winning_hand, shares.table)) > 1:
+        problems.append(err("/bad_beat/shares", "the shares come to more than the whole fund"))
+    if bb.max_contribution is None and bb.contribution_rate is None:
+        problems.append(err("/bad_beat", "state `max_contribution` (or a contribution_rate)"))
+    if problems:
+        raise SessionError(problems)
+    assert q is not None and q.at_least is not None and shares is not None
     return BadBeatRule(
-        amount=_c(bb.max_contribution),
-        rate=None if bb.max_contribution is not None else Fraction(1, 100),
+        amount=None if bb.contribution_rate is not None else _c(bb.max_contribution),
+        rate=bb.contribution_rate,
         max=_c(bb.max_contribution),
         min_pot=_c(bb.minimum_pot) or 0,
         fund=_c(bb.current_amount) or 0,
         hand=sd.high,
-        at_least=cats[0],
-        **shares,
+        at_least=q.at_least,
+        rank_at_least=q.rank_at_least,
+        hole_cards=q.hole_cards or 0,
+        beaten_by=q.beaten_by,
+        losing_share=shares.losing_hand or Fraction(0),
+        winning_share=shares.winning_hand or Fraction(0),
+        table_share=shares.table or Fraction(0),
     )
 
 
@@ -499,6 +505,7 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
         if rules.bad_beat is None
         else {
             "qualifying": rules.bad_beat.at_least,
+            "requirements": describe_floor(session.game, rules.bad_beat),
             "fund_start": money(session.fund_start),
             "contributions": money(t.bad_beat_in),
             "payouts": money(t.bad_beat_out),
