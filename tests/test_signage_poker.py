@@ -44,8 +44,11 @@ bad_beat:
   contribution_method: $1 from each pot of $15 or more
   minimum_pot: 15
   qualifying_hands: aces full of tens or better beaten
+  qualifying: {at_least: full_house, rank_at_least: A}
   payouts: 50% to the losing hand, 25% to the winning hand, 25% shared by the table
+  shares: {losing_hand: 50%, winning_hand: 25%, table: 25%}
   current_amount: "$12,500.50"
+  box: true
   discontinuation: {approved: 2026-10-01, method: terminate_contributions}
 """
 
