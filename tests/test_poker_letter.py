@@ -4,6 +4,7 @@ submission, a settled pot or a simulated session must follow, pinned by its sect
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -393,3 +394,73 @@ def test_simulate_refuses_a_bad_beat_stated_only_in_words(tmp_path: Path) -> Non
     done = run_rulesub("simulate", "poker-holdem", "--rulesub", str(path), "--rounds", "5")
     assert done.returncode == 2
     assert "qualifying" in done.stderr and "Traceback" not in done.stderr
+
+
+# -- citations: each game cites its own sections -------------------------------------------------
+
+
+def _cites(node: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if (k == "cite" or k.endswith("_cite")) and isinstance(v, str):
+                yield f"{path}/{k}", v
+            else:
+                yield from _cites(v, f"{path}/{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _cites(v, f"{path}/{i}")
+
+
+@pytest.mark.parametrize(
+    ("game_id", "own", "other"),
+    [
+        ("poker-holdem", "§ 553.11", "553.12"),
+        ("poker-omaha", "§ 553.12", "553.11"),
+        ("poker-omaha-hi-lo-8", "§ 553.12", "553.11"),
+    ],
+)
+def test_holdem_and_omaha_cite_their_own_sections_553_11_553_12(
+    game_id: str, own: str, other: str
+) -> None:
+    """§ 553.11 (Hold'em) and § 553.12 (Omaha) state the same deal word for word; each game
+    cites its own section, never the other's."""
+    from validator.model.registry import load_game
+
+    d = load_game(game_id).definition
+    cites = dict(_cites(d.model_dump(mode="json", by_alias=True)))
+    assert not {p: c for p, c in cites.items() if other in c}
+    assert d.deal.cite == f"{own}(e)"
+    assert d.wagers["blind_bet"].cite == f"§ 553.1 (Blind Bet); {own}(d)"
+
+
+@pytest.mark.parametrize(
+    ("game_id", "line", "cite"),
+    [
+        ("poker-holdem", "Blind Bets: {blinds}", "§ 553.11(d)"),
+        ("poker-omaha", "Blind Bets: {blinds}", "§ 553.12(d)"),
+        ("poker-five-card-draw", "Blind Bets: {blinds}", "§ 553.13(e)"),
+        ("poker-seven-card-stud", "Ante: {ante}", "§ 553.10(b)"),
+        ("poker-five-card-draw-low", "Ante: {ante}", "§ 553.13(b)"),
+        ("poker-five-card-stud", "Ante: {ante}", "§ 553.14(b)"),
+        ("poker-omaha-hi-lo-8", "Ante: {ante}", "§ 553.12(b)"),
+        ("poker-seven-card-stud-hi-lo-8", "Forced Bet: {forced_bet}", "§ 553.10(d)"),
+        ("poker-five-card-stud", "Forced Bet: {forced_bet}", "§ 553.14(d)"),
+    ],
+)
+def test_each_sign_line_cites_the_games_own_section(game_id: str, line: str, cite: str) -> None:
+    """The Ante, Blind Bets and Forced Bet lines of the § 553.18 sign cite the (b) or (d)
+    subsection of the game's own section, not every game's."""
+    from validator.model.registry import load_game
+
+    signs = load_game(game_id).definition.betting.limits.sign
+    assert {s.text: s.cite for s in signs}[line] == cite
+
+
+def test_games_show_states_the_house_uncalled_bet_reading(tmp_path: Path) -> None:
+    """The house procedures' rake note reads an uncalled final bet as returned unraked;
+    `games show` says so with the citation, not "not stated"."""
+    done = run_rulesub("games", "show", "house-razz")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "Uncalled final bet: not raked" in text
+    assert "Uncalled final bet: not stated" not in text

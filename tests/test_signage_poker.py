@@ -58,8 +58,8 @@ OMAHA_SIGNS = [
         [
             ("Minimum wager $4; maximum wager $8", "§ 553.18"),
             ("No more than 3 raises in a betting round", "§ 553.18"),
-            ("Ante: $0.50", "§ 553.10(b); § 553.11(b); § 553.12(b); § 553.13(b); § 553.14(b)"),
-            ("Blind Bets: $2, $4", "§ 553.11(d); § 553.12(d); § 553.13(e)"),
+            ("Ante: $0.50", "§ 553.12(b)"),
+            ("Blind Bets: $2, $4", "§ 553.12(d)"),
         ],
     ),
     (
