@@ -464,3 +464,51 @@ def test_games_show_states_the_house_uncalled_bet_reading(tmp_path: Path) -> Non
     text = " ".join(done.stdout.split())
     assert "Uncalled final bet: not raked" in text
     assert "Uncalled final bet: not stated" not in text
+
+
+# -- the Kill with side pots, § 553.1, § 553.12(m) ---------------------------------------------
+
+
+def kill_round(all_in: int, others: int) -> dict[str, Any]:
+    """Seat 1 (All-in) makes the wheel: the best high (a five-high straight) and the best
+    low; seat 2 three kings, seat 3 three queens and no low. Seat 1 scoops the main pot;
+    the side pot goes whole to seat 2's kings (no low qualifies in it)."""
+    return {
+        "game": "poker-omaha-hi-lo-8",
+        "seats": [
+            {"seat": 1, "cards": ["AS", "2S", "KD", "9C"], "contributed": all_in, "all_in": True},
+            {"seat": 2, "cards": ["KH", "KC", "JD", "TD"], "contributed": others},
+            {"seat": 3, "cards": ["QH", "QD", "JS", "TS"], "contributed": others},
+        ],
+        "board": ["3C", "4D", "5H", "KS", "QC"],
+        "kill": {"option": "kill", "qualifying_pot": 60},
+    }
+
+
+def test_a_scooped_qualifying_main_pot_kills_though_a_side_pot_goes_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """§ 553.1 (Kill option): "when one player wins an entire qualifying pot"; a side pot is
+    "a separate pot". Seat 1 wins all of the $90 main pot (at least the $60 qualifying pot),
+    seat 2 the $60 side pot: the Kill is in effect next hand (the game note's reading)."""
+    got = settle_json(tmp_path, kill_round(30, 60))
+    pots = {
+        p["pot"]: (p["awarded"], {s for part in p["parts"] for s in part["winners"]})
+        for p in got["pots"]
+    }
+    assert pots == {"main pot": ("90", {1}), "side pot 1": ("60", {2})}
+    assert got["kill"]["in_effect_next_hand"] is True
+    assert "seat 1 won all of the $90 main pot" in got["kill"]["reason"]
+
+
+def test_a_scooped_qualifying_side_pot_kills_too(tmp_path: Path) -> None:
+    """The main pot ($45) is under the $60 qualifying pot; seat 2 wins all of the $80 side
+    pot: an entire qualifying pot, so the Kill is in effect."""
+    got = settle_json(tmp_path, kill_round(15, 55))
+    assert got["kill"]["in_effect_next_hand"] is True
+    assert "side pot 1" in got["kill"]["reason"]
+
+
+def test_no_pot_scooped_at_the_qualifying_amount_no_kill(tmp_path: Path) -> None:
+    got = settle_json(tmp_path, kill_round(15, 40))  # $45 main, $50 side: neither qualifies
+    assert got["kill"]["in_effect_next_hand"] is False
