@@ -27,7 +27,9 @@ def test_two_decks_alternated_with_a_shuffler_553_3_a_d(tmp_path: Path, shuffler
         "decks": 2,
         "change_every_hours": {"hand": 6},
     }
-    assert findings(variant(tmp_path, "poker-holdem", {"/dealing": dealing})) == {}
+    rotation = {"alternated_every_round": True}
+    changes = {"/dealing": dealing, "/deck_rotation": rotation}
+    assert findings(variant(tmp_path, "poker-holdem", changes)) == {}
 
 
 def test_two_decks_in_use_without_a_shuffler_553_3_a(tmp_path: Path) -> None:
@@ -38,7 +40,10 @@ def test_two_decks_in_use_without_a_shuffler_553_3_a(tmp_path: Path) -> None:
         "decks": 2,
         "change_every_hours": {"hand": 6},
     }
-    got = findings(variant(tmp_path, "poker-holdem", {"/dealing": dealing}))
+    rotation = {"alternated_every_round": True}
+    got = findings(
+        variant(tmp_path, "poker-holdem", {"/dealing": dealing, "/deck_rotation": rotation})
+    )
     assert list(got) == ["poker-holdem/two-decks-need-shuffler"]
     assert got["poker-holdem/two-decks-need-shuffler"][0].cite == "§ 553.3(a), (d)"
     three = dict(dealing, shuffler="automated", decks=3)
@@ -512,3 +517,289 @@ def test_a_scooped_qualifying_side_pot_kills_too(tmp_path: Path) -> None:
 def test_no_pot_scooped_at_the_qualifying_amount_no_kill(tmp_path: Path) -> None:
     got = settle_json(tmp_path, kill_round(15, 40))  # $45 main, $50 side: neither qualifies
     assert got["kill"]["in_effect_next_hand"] is False
+
+
+# -- what a Poker submission may state: § 553.8(j), § 553.16(d), § 553.18, § 553.3(d) ----------
+
+
+def _random_hands(game_id: str, stakes: Any, n: int, seed: int = 7) -> list[Any]:
+    """``n`` rounds of play at a table of five, every action a random legal one."""
+    import random
+
+    from validator.interpreter.poker.table import RandomStrategy, play_hand
+    from validator.model.registry import load_game
+
+    game = load_game(game_id)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        stacks = {s: 100_000 for s in range(1, 6)}
+        out.append(play_hand(game, stacks, stakes, deck, RandomStrategy(rng), rng=rng))
+    return out
+
+
+def _betting_lines(hands: list[Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(street name, [(seat, action word)]) for every betting round logged."""
+    out = []
+    for h in hands:
+        for line in h.log:
+            if " betting: " not in line:
+                continue
+            street, acts = line.split(" betting: ", 1)
+            pairs = []
+            for act in acts.split("; "):
+                words = act.split()
+                if words[0] == "seat" and len(words) > 2:
+                    pairs.append((words[1], words[2]))
+            out.append((street, pairs))
+    return out
+
+
+def _check_raises(hands: list[Any]) -> int:
+    count = 0
+    for _, pairs in _betting_lines(hands):
+        checked: set[str] = set()
+        for seat, word in pairs:
+            if word == "check":
+                checked.add(seat)
+            elif word == "raise" and seat in checked:
+                count += 1
+    return count
+
+
+def test_a_posted_check_raise_ban_is_kept_553_8_j(tmp_path: Path) -> None:
+    """§ 553.8(j): "Unless specifically posted to the contrary, a player shall be permitted
+    to raise after the player has previously checked": a submission may post the ban; the
+    sign says so, and the dealt rounds keep it."""
+    from validator.interpreter.poker.betting import Limit
+    from validator.interpreter.poker.table import Stakes
+
+    path = variant(tmp_path, "poker-holdem", {"/betting/check_raise": False})
+    assert findings(path) == {}
+    done = run_rulesub("signage", str(path))
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "A player may not raise after checking in a betting round [§ 553.8(j)]" in text
+    free = Stakes(Limit(200, 400), blinds=(100, 200), max_raises=3)
+    assert _check_raises(_random_hands("poker-holdem", free, 150)) > 0  # it happens unbanned
+    banned = Stakes(Limit(200, 400), blinds=(100, 200), max_raises=3, check_raise=False)
+    assert _check_raises(_random_hands("poker-holdem", banned, 150)) == 0
+
+
+def test_raise_caps_by_betting_round_553_18(tmp_path: Path) -> None:
+    """§ 553.18: "any restrictions with regard to the maximum number of raises that may be
+    permitted for any round of betting": stated by street, posted, and kept."""
+    from validator.interpreter.poker.session import setup_from_submission
+    from validator.model.registry import load_game
+
+    caps = {"preflop": 4, "flop": 0, "turn": 1}
+    path = variant(tmp_path, "poker-holdem", {"/betting/max_raises_by_round": caps})
+    assert findings(path) == {}
+    text = " ".join(run_rulesub("signage", str(path)).stdout.split())
+    assert (
+        "Raises permitted by betting round: Blind Bets and hole cards: 4; Flop (three "
+        "community cards): 0; Fourth community card: 1 [§ 553.18]" in text
+    )
+    stakes = setup_from_submission(load_game("poker-holdem"), path).stakes
+    assert stakes.max_raises_by_street == caps and stakes.max_raises == 3
+    raises: dict[str, int] = {}
+    for street, pairs in _betting_lines(_random_hands("poker-holdem", stakes, 150)):
+        n = sum(1 for _, word in pairs if word == "raise")
+        raises[street] = max(raises.get(street, 0), n)
+    assert raises["Flop (three community cards)"] == 0
+    assert raises["Fourth community card"] <= 1
+    assert raises["Fifth and final community card"] <= 3
+    assert raises["Fifth and final community card"] > 1  # the general cap there, reached
+    bad = variant(tmp_path, "poker-holdem", {"/betting/max_raises_by_round": {"fifth": 2}})
+    assert list(findings(bad)) == ["rulesub/unknown-key"]
+
+
+def _stud(tmp_path: Path, game: str, betting: dict[str, Any]) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    if game.startswith("house"):
+        return variant(
+            tmp_path, "house-razz", {"/game": game, "/table/min_wager": 5, "/betting": betting}
+        )
+    provisions = {"max_increase": 0, "agreement": "no increase"}
+    return variant(
+        tmp_path,
+        "poker-holdem",
+        {
+            "/game": game,
+            "/table": {"positions": 8, "min_wager": 5, "max_wager": 10},
+            "/blinds": None,
+            "/forced_bet": 2,
+            "/bad_beat": {"offered": False},
+            "/betting": {"max_raises": 3, "raised_minimum": provisions, **betting},
+        },
+    )
+
+
+def _limits_by_street(game_id: str, path: Path) -> dict[str, tuple[int, int]]:
+    import random
+
+    from validator.interpreter.poker.session import setup_from_submission
+    from validator.interpreter.poker.table import Hand, RandomStrategy
+    from validator.model.registry import load_game
+
+    game = load_game(game_id)
+    stakes = setup_from_submission(game, path).stakes
+    hand = Hand(
+        game, {1: 10_000, 2: 10_000}, stakes, list(range(52)), RandomStrategy(random.Random(0))
+    )
+    return {
+        sid: (lim.min_bet, lim.max_bet)
+        for sid, street in game.definition.deal.streets.items()
+        for lim in [hand.limit(sid, street)]
+    }
+
+
+def test_five_ten_stud_is_one_game_under_either_rule_source_553_18(tmp_path: Path) -> None:
+    """ "$5–$10 Stud" stated as a split limit from fifth street plays the same limits under
+    ch. 553 (which sets no street: the submission does, § 553.18) and under the house
+    procedures ((12)(iv): the lower limit until fifth street)."""
+    split = {"structure": "split", "upper_from": "fifth_street"}
+    pa = _stud(tmp_path / "a", "poker-seven-card-stud", split)
+    house = _stud(tmp_path / "b", "house-seven-card-stud", split)
+    assert findings(pa) == {} and findings(house) == {}
+    lower, upper = (500, 500), (1000, 1000)
+    expected = {
+        "third_street": lower,
+        "fourth_street": lower,
+        "fifth_street": upper,
+        "sixth_street": upper,
+        "seventh_street": upper,
+    }
+    assert _limits_by_street("poker-seven-card-stud", pa) == expected
+    assert _limits_by_street("house-seven-card-stud", house) == expected
+    spread = _stud(tmp_path / "c", "poker-seven-card-stud", {"structure": "spread"})
+    assert set(_limits_by_street("poker-seven-card-stud", spread).values()) == {(500, 1000)}
+
+
+@pytest.mark.parametrize(
+    ("game", "betting", "code"),
+    [
+        (
+            "poker-seven-card-stud",
+            {"structure": "split"},
+            "poker-seven-card-stud/upper-limit-street-stated",
+        ),
+        (
+            "poker-seven-card-stud",
+            {"structure": "fixed"},
+            "poker-seven-card-stud/fixed-limit-one-amount",
+        ),
+        (
+            "poker-seven-card-stud",
+            {"structure": "split", "upper_from": "fifth"},
+            "rulesub/bad-value",
+        ),
+        (
+            "house-seven-card-stud",
+            {"structure": "split", "upper_from": "fourth_street"},
+            "house-seven-card-stud/upper-limit-street",
+        ),
+    ],
+)
+def test_the_limit_structure_is_checked_553_18(
+    tmp_path: Path, game: str, betting: dict[str, Any], code: str
+) -> None:
+    assert list(findings(_stud(tmp_path, game, betting))) == [code]
+
+
+def test_discarded_hands_shown_when_the_submission_requires_it_553_16_d(tmp_path: Path) -> None:
+    """§ 553.16(d): a losing hand may be conceded unshown "unless the certificate holder,
+    in its Rules Submission …, requires the disclosure of all discarded hands"."""
+    from validator.interpreter.poker.session import Session, setup_from_submission
+    from validator.model.registry import load_game
+
+    game = load_game("poker-holdem")
+    shown = variant(tmp_path, "poker-holdem", {"/showdown": {"discarded_hands_shown": True}})
+    assert findings(shown) == {}
+    for path, conceding in ((EXAMPLES / "poker-holdem.yaml", True), (shown, False)):
+        session = Session(game, setup_from_submission(game, path), 6, seed=4)
+        records = list(session.hands(60))
+        conceded = [s for r in records for s in r.played.conceded]
+        assert bool(conceded) is conceding
+        for r in records:
+            assert sorted(r.played.shown + r.played.conceded) == sorted(r.played.showdown_order)
+            winners = {a.seat for a in r.played.settlement.seats if a.won}
+            assert not winners & set(r.played.conceded)  # a winning hand is shown
+
+
+def test_two_decks_alternate_every_round_553_3_d(tmp_path: Path) -> None:
+    """§ 553.3(d)(1), (2): with a shuffler, "both decks shall be continuously alternated
+    in and out of play, with each deck being used for every other round of play"."""
+    from validator.interpreter.poker.session import Session, setup_from_submission
+    from validator.model.registry import load_game
+
+    two = {
+        "methods": ["hand"],
+        "shuffler": "automated",
+        "decks": 2,
+        "change_every_hours": {"hand": 6},
+    }
+    missing = variant(tmp_path, "poker-holdem", {"/dealing": two})
+    got = findings(missing)
+    assert list(got) == ["poker-holdem/decks-alternated-with-a-shuffler"]
+    assert got["poker-holdem/decks-alternated-with-a-shuffler"][0].cite == "§ 553.3(d)(1), (2)"
+    rotation = {"alternated_every_round": True, "distribution": "by the internal controls"}
+    path = variant(tmp_path, "poker-holdem", {"/dealing": two, "/deck_rotation": rotation})
+    assert findings(path) == {}
+    game = load_game("poker-holdem")
+    session = Session(game, setup_from_submission(game, path), 4, seed=1)
+    assert [r.deck_in_play for r in session.hands(4)] == ["A", "B", "A", "B"]
+
+
+# -- a percentage rake per betting round, § 553.15(b)(1)(i) -------------------------------------
+
+
+def test_settle_rakes_each_betting_round_553_15_b_1_i(tmp_path: Path) -> None:
+    """10% of each betting round, rounded down to the $1 chip: $15 then $25 put in is $1 +
+    $2 = $3, where 10% of the $40 pot at the end would be $4."""
+    data = {
+        "game": "poker-holdem",
+        "seats": [
+            {"seat": 1, "cards": ["AS", "AH"], "contributed": 20},
+            {"seat": 2, "cards": ["KS", "KH"], "contributed": 20},
+        ],
+        "board": ["2C", "7D", "9H", "JS", "3C"],
+        "rake": {"percent": "10%", "by_round": [15, 25]},
+    }
+    got = settle_json(tmp_path, data)
+    assert got["rake"]["total"] == "3"
+    assert got["rake"]["lines"][0].startswith("betting round 1: 10% of $15")
+    data["rake"] = {"percent": "10%"}
+    assert settle_json(tmp_path, data)["rake"]["total"] == "4"
+    data["rake"] = {"percent": "10%", "by_round": [15, 20]}
+    done = run_rulesub("settle", str(_write(tmp_path, data)))
+    assert done.returncode == 2 and "/rake/by_round" in done.stderr
+
+
+def _write(tmp_path: Path, data: dict[str, Any]) -> Path:
+    path = tmp_path / "bad-round.yaml"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_simulate_rakes_each_betting_round_when_stated(tmp_path: Path) -> None:
+    """A submission whose percentage rake is `taken: per_betting_round`: every simulated
+    hand is raked round by round, re-computed here from the rounds' chips."""
+    from validator.interpreter.poker.session import Session, setup_from_submission
+    from validator.model.registry import load_game
+
+    path = variant(tmp_path, "poker-holdem", {"/rake/percentage/taken": "per_betting_round"})
+    game = load_game("poker-holdem")
+    session = Session(game, setup_from_submission(game, path), 6, seed=9)
+    differs = 0
+    for record in session.hands(150):
+        s = record.played.settlement
+        rounds = list(record.played.round_put)
+        rounds[-1] -= s.uncalled.amount if s.uncalled else 0
+        wanted = sum(r * 10 // 100 // 100 * 100 for r in rounds)
+        assert s.rake.total == min(wanted, 500)
+        whole = sum(p.pot.amount for p in s.pots)
+        differs += s.rake.total != min(whole * 10 // 100 // 100 * 100, 500)
+    assert differs > 0  # rounding per round is not rounding once

@@ -274,4 +274,27 @@ def _game_keys(
                     f"the meters here are: {', '.join(names)}",
                     True,
                 )
+    betting = data.get("betting") or {}
+    if betting.get("max_raises_by_round") or betting.get("upper_from") is not None:
+        deal = facts.game().definition.deal  # a Poker game's streets, read when named
+        streets = list(deal.streets) if deal is not None else []
+        listed = f"the betting rounds follow the streets: {', '.join(streets) or 'none'}"
+        for key in betting.get("max_raises_by_round") or {}:
+            if key not in streets:
+                add(
+                    "rulesub/unknown-key",
+                    f"/betting/max_raises_by_round/{key}",
+                    f"{game_name} has no street {key!r}{did_you_mean(key, streets)}",
+                    listed,
+                    True,
+                )
+        upper = betting.get("upper_from")
+        if upper is not None and upper not in streets:
+            add(
+                "rulesub/bad-value",
+                "/betting/upper_from",
+                f"{game_name} has no street {upper!r}{did_you_mean(str(upper), streets)}",
+                listed,
+                False,
+            )
     return out

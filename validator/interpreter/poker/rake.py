@@ -36,6 +36,11 @@ class RakeRule:
     hourly: Cents | None = None
     every_minutes: int | None = None
     basis: Literal["per_player", "per_table"] | None = None
+    # a percentage rake taken after each betting round (§ 553.15(b)(1)(i)) rather than once
+    # at the end of the round of play ((ii)); ``rounds``: what each betting round of this
+    # round of play put in the pots, in order (the hand's, not the table's)
+    per_betting_round: bool = False
+    rounds: tuple[Cents, ...] | None = None
 
 
 @dataclass
@@ -60,7 +65,9 @@ def _capped(wanted: Sequence[Cents], cap: Cents | None) -> list[Cents]:
     return out
 
 
-def take_rake(pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str) -> Rake:
+def take_rake(
+    pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str, uncalled: Cents = 0
+) -> Rake:
     if rule is None or rule.kind == "none":
         return Rake([0] * len(pots), "no rake stated for this round")
     unit = rule.unit or chip
@@ -70,6 +77,8 @@ def take_rake(pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str
             f"time charges are assessed by the clock, never from a pot [{cite}]",
         )
     cap_text = f", at most {dollar_text(rule.cap)} a round of play" if rule.cap is not None else ""
+    if rule.kind == "percentage" and rule.per_betting_round and rule.rounds is not None:
+        return _per_betting_round(pots, rule, unit, cite, cap_text, uncalled)
     if rule.kind == "percentage":
         assert rule.rate is not None
         wanted = [int(p.amount * rule.rate // unit) * unit for p in pots]
@@ -101,6 +110,44 @@ def take_rake(pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str
         by_pot,
         f"incremental rake: levels reached by the {dollar_text(total)} in the pots: {levels}"
         f"{cap_text}; taken from the main pot first [{cite}]",
+    )
+
+
+def _per_betting_round(
+    pots: Sequence[Pot], rule: RakeRule, unit: Cents, cite: str, cap_text: str, uncalled: Cents
+) -> Rake:
+    """§ 553.15(b)(1)(i): the rate of what each betting round put in the pots, rounded down
+    to the rake unit round by round and extracted as play progresses; the cap is for the
+    round of play. The uncalled final bet, in the last betting round, is no part of the pot
+    (§ 553.15(d)). What is taken comes from the main pot first, then the side pots."""
+    assert rule.rate is not None and rule.rounds is not None
+    rounds = list(rule.rounds)
+    if rounds:
+        rounds[-1] -= uncalled
+    lines = []
+    left = rule.cap
+    total = 0
+    for i, put in enumerate(rounds, start=1):
+        wanted = int(put * rule.rate // unit) * unit
+        take = wanted if left is None else min(wanted, left)
+        if left is not None:
+            left -= take
+        total += take
+        lines.append(
+            f"betting round {i}: {format_rate(rule.rate)} of {dollar_text(put)}, rounded down "
+            f"to {dollar_text(unit)}: {dollar_text(wanted)}"
+            + (f"; the cap leaves {dollar_text(take)}" if take != wanted else "")
+        )
+    by_pot = []
+    for p in pots:
+        t = min(total, p.amount)
+        by_pot.append(t)
+        total -= t
+    return Rake(
+        by_pot,
+        f"percentage rake {format_rate(rule.rate)} of each betting round{cap_text}, extracted "
+        f"as play progresses; from the main pot first [{cite}]",
+        lines,
     )
 
 

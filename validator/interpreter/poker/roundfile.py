@@ -10,7 +10,8 @@
         folded: false             # optional (default false)
         all_in: false             # optional (default false)
     board: [2H, 5C, 8D, KS, QH]   # community cards; Stud: the common card, if one was dealt
-    rake: {percent: 10%, cap: 4}  # or {levels: {10: 1, 20: 1}, cap: 3}, {time: {...}}, none
+    rake: {percent: 10%, cap: 4}  # or {levels: {10: 1, 20: 1}, cap: 3}, {time: {...}}, none;
+                                  # by_round: [6, 14, 20] rakes each betting round's chips
     bad_beat:                     # optional: the table's Bad Beat rules
       contribution: 1             # an amount, or a percentage like 5%
       max: 1
@@ -43,7 +44,7 @@ from validator.model.registry import Game
 
 KEYS = ("game", "chip", "button", "seats", "board", "rake", "bad_beat", "kill")
 SEAT_KEYS = ("seat", "cards", "contributed", "folded", "all_in")
-RAKE_KEYS = ("percent", "levels", "cap", "unit", "time")
+RAKE_KEYS = ("percent", "levels", "cap", "unit", "time", "by_round")
 TIME_KEYS = ("hourly", "every_minutes", "basis")
 BAD_BEAT_KEYS = ("contribution", "max", "min_pot", "fund", "qualifying", "payouts")
 PAYOUT_KEYS = ("losing_hand", "winning_hand", "table")
@@ -227,6 +228,14 @@ def read_poker_round(data: Any, game: Game) -> PokerRound:
     if not r.problems:
         _check_cards(r, rnd, game)
         _check_betting(r, rnd)
+    if rnd.rake is not None and rnd.rake.rounds is not None:
+        put_in = sum(s.contributed for s in rnd.seats)
+        if sum(rnd.rake.rounds) != put_in:
+            r.err(
+                "/rake/by_round",
+                f"the betting rounds put in {dollar_text(sum(rnd.rake.rounds))}; the seats "
+                f"contributed {dollar_text(put_in)}",
+            )
     if r.problems:
         raise PokerRoundError(r.problems)
     return rnd
@@ -254,7 +263,23 @@ def _rake(r: _Reader, value: Any, game: Game) -> RakeRule | None:
                 "/rake/percent",
                 f"a percentage rake may not exceed {format_rate(pr.max)} [{pr.cite}]",
             )
-        return RakeRule("percentage", rate=rate, cap=cap, unit=unit)
+        by_round = None
+        if v.get("by_round") is not None:
+            rounds = v["by_round"]
+            if not isinstance(rounds, list) or not rounds:
+                r.err("/rake/by_round", "what each betting round put in the pots, in order")
+            else:
+                by_round = tuple(
+                    r.cents(f"/rake/by_round/{i}", x) or 0 for i, x in enumerate(rounds)
+                )
+        return RakeRule(
+            "percentage",
+            rate=rate,
+            cap=cap,
+            unit=unit,
+            per_betting_round=by_round is not None,
+            rounds=by_round,
+        )
     if kind == "levels":
         levels = r.mapping("/rake/levels", v["levels"], "levels (pot at least: amount taken)")
         out = []

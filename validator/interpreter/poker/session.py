@@ -68,6 +68,7 @@ class TableSetup:
     rules: Rules
     positions: int
     source: str  # the submission, or "defaults"
+    decks_alternated: bool = False  # two decks, one dealt while the other is shuffled
 
 
 # -- the table's rules ---------------------------------------------------------------------
@@ -79,9 +80,17 @@ def _uses_upper(game: Game) -> bool:
     return any(s.betting is not None and s.betting.limit == "upper" for s in deal.streets.values())
 
 
-def _limits(game: Game, low: Cents, high: Cents) -> tuple[Limit, Limit | None]:
-    if _uses_upper(game):
+def _limits(
+    game: Game, low: Cents, high: Cents, structure: str | None = None
+) -> tuple[Limit, Limit | None]:
+    """The posted limits as betting limits. A stated structure decides (§ 553.18): spread,
+    any amount from the minimum to the maximum; fixed, the one amount; split, the lower
+    limit, then the upper. Unstated, a game whose file bets the upper limit on some streets
+    is split, the others spread."""
+    if structure == "split" or (structure is None and _uses_upper(game)):
         return Limit(low, low), Limit(high, high)
+    if structure == "fixed":
+        return Limit(low, low), None
     return Limit(low, high), None
 
 
@@ -133,13 +142,34 @@ def setup_from_submission(game: Game, path: Path) -> TableSetup:
     base = default_setup(game)
     stakes = base.stakes
     table = sub.table
+    bet = sub.betting
+    structure = bet.structure if bet is not None else None
     if table is not None and table.min_wager is not None:
         low = to_cents(table.min_wager)
         high = to_cents(table.max_wager) if table.max_wager is not None else low
         if high < low:
             raise SessionError([err("/table/max_wager", "less than the minimum wager")])
-        lower, upper = _limits(game, low, high)
+        lower, upper = _limits(game, low, high, structure)
         stakes = replace(stakes, lower=lower, upper=upper)
+    streets = list(d.deal.streets) if d.deal is not None else []
+    if bet is not None:
+        problems = [
+            err(f"/betting/max_raises_by_round/{k}", f"no street {k!r}: {', '.join(streets)}")
+            for k in bet.max_raises_by_round or {}
+            if k not in streets
+        ]
+        if bet.upper_from is not None and bet.upper_from not in streets:
+            problems.append(err("/betting/upper_from", f"one of {', '.join(streets)}"))
+        if problems:
+            raise SessionError(problems)
+        stakes = replace(
+            stakes,
+            max_raises_by_street=dict(bet.max_raises_by_round or {}),
+            check_raise=bet.check_raise,
+            upper_from=bet.upper_from if structure == "split" else None,
+        )
+    if sub.showdown is not None and sub.showdown.discarded_hands_shown:
+        stakes = replace(stakes, show_all=True)
     ante = _c(sub.ante.amount) if sub.ante and sub.ante.required else 0
     blinds = tuple(to_cents(b) for b in sub.blinds) if sub.blinds else ()
     forced = _c(sub.forced_bet) or 0
@@ -165,7 +195,15 @@ def setup_from_submission(game: Game, path: Path) -> TableSetup:
     positions = d.table.max_positions
     if table is not None and table.positions is not None:
         positions = min(positions, table.positions)
-    return TableSetup(stakes, Rules(rake=rake, bad_beat=bad_beat, kill=kill), positions, name)
+    dealing, rotation = sub.dealing, sub.deck_rotation
+    alternated = (
+        dealing is not None
+        and dealing.decks == 2
+        and not (rotation is not None and rotation.alternated_every_round is False)
+    )
+    return TableSetup(
+        stakes, Rules(rake=rake, bad_beat=bad_beat, kill=kill), positions, name, alternated
+    )
 
 
 def _rake(sub: Any, err: Any) -> RakeRule | None:
@@ -175,7 +213,8 @@ def _rake(sub: Any, err: Any) -> RakeRule | None:
     cap = _c(r.maximum)
     kind = r.types[0]
     if kind == "percentage" and r.percentage is not None and r.percentage.rate is not None:
-        return RakeRule("percentage", rate=r.percentage.rate, cap=cap)
+        per_round = r.percentage.taken == "per_betting_round"
+        return RakeRule("percentage", rate=r.percentage.rate, cap=cap, per_betting_round=per_round)
     if kind == "incremental" and r.incremental is not None and r.incremental.levels:
         levels = tuple(
             sorted(
@@ -263,6 +302,7 @@ class HandRecord:
     kill_multiplier: Fraction
     time_charges: dict[int, Cents] = field(default_factory=dict)  # after the hand
     time_buy_ins: dict[int, Cents] = field(default_factory=dict)  # to pay them
+    deck_in_play: str = "A"  # with two decks alternated (§ 553.3(d)), A and B in turn
 
     def to_json(self) -> dict[str, Any]:
         s = self.played.settlement
@@ -293,6 +333,10 @@ class HandRecord:
             "bad_beat_paid": money(self.bad_beat_paid),
             "fund_after": money(self.fund_after),
             "time_charges": {str(k): money(v) for k, v in self.time_charges.items()},
+            "shown": self.played.shown,
+            "conceded": self.played.conceded,
+            "deck_in_play": self.deck_in_play,
+            "betting_rounds": [money(x) for x in self.played.round_put],
             "time_buy_ins": {str(k): money(v) for k, v in self.time_buy_ins.items()},
             "log": self.played.log,
         }
@@ -414,6 +458,7 @@ class Session:
             paid,
             buy_ins,
             multiplier,
+            deck_in_play="AB"[(number - 1) % 2] if self.setup.decks_alternated else "A",
         )
         self.stacks = after
         record.time_charges, record.time_buy_ins = self.charge_time(number)

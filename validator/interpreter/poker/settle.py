@@ -245,7 +245,9 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
         pots, uncalled = build_pots(contributions, folded)
     except PotError as e:
         raise PokerRoundError([("/seats", str(e))]) from None
-    rake = take_rake(pots, rnd.rake, rnd.chip, _rake_cite(game, rnd))
+    rake = take_rake(
+        pots, rnd.rake, rnd.chip, _rake_cite(game, rnd), uncalled.amount if uncalled else 0
+    )
     after_rake = [p.amount - r for p, r in zip(pots, rake.by_pot, strict=True)]
     bad_beat = None
     if rnd.bad_beat is not None:
