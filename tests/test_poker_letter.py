@@ -803,3 +803,28 @@ def test_simulate_rakes_each_betting_round_when_stated(tmp_path: Path) -> None:
         whole = sum(p.pot.amount for p in s.pots)
         differs += s.rake.total != min(whole * 10 // 100 // 100 * 100, 500)
     assert differs > 0  # rounding per round is not rounding once
+
+
+@pytest.mark.parametrize(
+    "game_id",
+    [
+        "poker-seven-card-stud",
+        "poker-holdem",
+        "poker-omaha",
+        "poker-five-card-draw",
+        "poker-five-card-draw-low",
+        "poker-five-card-stud",
+        "house-seven-card-stud",
+        "house-razz",
+    ],
+)
+def test_a_game_without_an_odd_chip_rule_says_which_it_borrows(game_id: str) -> None:
+    """§ 553.10(i)(2) and § 553.12(j)(2) (the house: (8)(ii)) state the odd chip for the
+    high-low split games only; every other game's file names the rule it borrows and why."""
+    from validator.model.registry import load_game
+
+    odd = load_game(game_id).definition.showdown.odd_chips
+    assert "(by analogy)" in odd.cite
+    assert odd.note and (
+        "no odd-chip rule" in odd.note or "says nothing of an odd chip" in odd.note
+    )
