@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.conftest import run_rulesub
 from tests.test_validate_poker import EXAMPLES, findings, variant
@@ -828,3 +830,31 @@ def test_a_game_without_an_odd_chip_rule_says_which_it_borrows(game_id: str) -> 
     assert odd.note and (
         "no odd-chip rule" in odd.note or "says nothing of an odd chip" in odd.note
     )
+
+
+@given(
+    chips=st.integers(min_value=1, max_value=400),
+    n=st.integers(min_value=2, max_value=9),
+    chip=st.sampled_from([25, 50, 100, 500, 2500]),
+    capped=st.booleans(),
+)
+def test_a_divided_pot_is_whole_chips_and_its_excess_a_chip_each(
+    chips: int, n: int, chip: int, capped: bool
+) -> None:
+    """§ 553.10(i)(2)(ii)-(iii): equal shares, the excess "which may not exceed $1" given a
+    chip (of at most $1) at a time; without the cap (the house procedures) the whole excess
+    to the first. Every share is a whole number of the chips the division uses."""
+    from validator.interpreter.poker.showdown import divide
+
+    amount = chips * chip
+    cap = 100 if capped else None
+    shares = divide(amount, n, chip, cap)
+    unit = chip if cap is None else min(chip, cap)
+    assert sum(shares) == amount and len(shares) == n
+    assert all(s % unit == 0 for s in shares)
+    low = min(shares)
+    assert shares == sorted(shares, reverse=True)  # the first in order is owed it first
+    if cap is not None:
+        assert all(s - low <= cap for s in shares)
+    else:
+        assert shares[1:] == [low] * (n - 1)
