@@ -126,9 +126,9 @@ def test_holdem_uses_any_number_of_hole_cards() -> None:
 @pytest.mark.parametrize(
     ("game_id", "expected"),
     [
-        # ch. 553: $11 / 3 in $1 chips is $3 and $2 over, more than the $1 cap: divided to
-        # the cent, $3.66 each and 2 cents to the highest card by suit (seat 1, AS)
-        ("poker-seven-card-stud", {1: "3.68", 2: "3.66", 3: "3.66"}),
+        # ch. 553: $11 / 3 in $1 chips is $3 and $2 over, more than the $1 one player may
+        # take: $1 to the highest card by suit (seat 1, AS), $1 to the next (seat 2, AH)
+        ("poker-seven-card-stud", {1: "4", 2: "4", 3: "3"}),
         # house procedures, no cap: $3 each and the whole $2 to seat 1
         ("house-seven-card-stud", {1: "5", 2: "3", 3: "3"}),
     ],

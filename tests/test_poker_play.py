@@ -47,23 +47,24 @@ def _cents(text: str) -> int:
 def test_chips_are_conserved_in_every_simulated_hand(game_id: str, rulesub: str | None) -> None:
     """contributions = awards + rake + Bad Beat contribution, hand by hand (§ 553.15,
     § 553.20(c)); over the session every chip bought in is on the table, raked, or in the
-    Bad Beat fund (less what it paid out)."""
+    Bad Beat fund (less what it paid out), or paid as time charges (§ 553.15(b)(3))."""
     game = load_game(game_id)
     setup = setup_from_submission(game, EXAMPLES / rulesub) if rulesub else default_setup(game)
     session = Session(game, setup, 6, seed=11)
-    bought = raked = bb_in = bb_out = 0
+    bought = raked = timed = bb_in = bb_out = 0
     buttons = []
     for record in session.hands(300):
         s = record.played.settlement
         put_in = sum(p.contributed for p in record.played.players)
         awarded = sum(a.won + a.returned for a in s.seats)
         assert put_in == awarded + sum(s.rake.by_pot) + s.bad_beat_contribution
-        bought += sum(record.buy_ins.values())
+        bought += sum(record.buy_ins.values()) + sum(record.time_buy_ins.values())
         raked += s.rake.total
+        timed += sum(record.time_charges.values())
         bb_in += s.bad_beat_contribution
         bb_out += record.bad_beat_paid
         buttons.append(record.button)
-    assert sum(session.stacks.values()) + raked + bb_in - bb_out == bought
+    assert sum(session.stacks.values()) + raked + timed + bb_in - bb_out == bought
     assert session.totals.checked == 300
     if game.definition.deal.first == "button_left":  # the button moves one seat a hand
         assert buttons[:7] == [6, 1, 2, 3, 4, 5, 6]

@@ -28,7 +28,7 @@ ante: {required: true, amount: "$0.50"}
 blinds: [2, 4]
 betting:
   max_raises: 3
-  raised_minimum: {allowed: false}
+  raised_minimum: {allowed: false, max_increase: 0, agreement: no increase is agreed}
   kill: {option: kill, qualifying_pot: 40}
 rake:
   types: [percentage, incremental]
@@ -44,8 +44,11 @@ bad_beat:
   contribution_method: $1 from each pot of $15 or more
   minimum_pot: 15
   qualifying_hands: aces full of tens or better beaten
+  qualifying: {at_least: full_house, rank_at_least: A}
   payouts: 50% to the losing hand, 25% to the winning hand, 25% shared by the table
+  shares: {losing_hand: 50%, winning_hand: 25%, table: 25%}
   current_amount: "$12,500.50"
+  box: true
   discontinuation: {approved: 2026-10-01, method: terminate_contributions}
 """
 
@@ -55,8 +58,8 @@ OMAHA_SIGNS = [
         [
             ("Minimum wager $4; maximum wager $8", "§ 553.18"),
             ("No more than 3 raises in a betting round", "§ 553.18"),
-            ("Ante: $0.50", "§ 553.10(b); § 553.11(b); § 553.12(b); § 553.13(b); § 553.14(b)"),
-            ("Blind Bets: $2, $4", "§ 553.11(d); § 553.12(d); § 553.13(e)"),
+            ("Ante: $0.50", "§ 553.12(b)"),
+            ("Blind Bets: $2, $4", "§ 553.12(d)"),
         ],
     ),
     (

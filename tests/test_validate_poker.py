@@ -137,7 +137,7 @@ def test_ten_percent_is_read_exactly_not_as_a_float() -> None:
 def test_blind_bets_stated_in_holdem_553_11_d(tmp_path: Path) -> None:
     got = findings(variant(tmp_path, "poker-holdem", {"/blinds": None}))
     assert list(got) == ["poker-holdem/blinds-stated"]
-    assert got["poker-holdem/blinds-stated"][0].cite == "§ 553.11(d); § 553.12(d)"
+    assert got["poker-holdem/blinds-stated"][0].cite == "§ 553.11(d)"
 
 
 def test_ante_rule_and_amount_stated_553_11_b(tmp_path: Path) -> None:
@@ -215,15 +215,19 @@ def test_maximum_number_of_raises_stated_553_18(tmp_path: Path) -> None:
 
 
 def test_raising_the_minimum_by_agreement_553_18(tmp_path: Path) -> None:
-    got = findings(variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": None}))
-    assert list(got) == ["poker-holdem/raised-minimum-stated"]
-    path = variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": {"allowed": True}})
-    got = findings(path)
-    assert sorted(f.path for f in got["poker-holdem/raised-minimum-provisions"]) == [
-        "/betting/raised_minimum/agreement",
-        "/betting/raised_minimum/max_increase",
-    ]
-    path = variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": {"allowed": False}})
+    """§ 553.18: the submission "must include provisions specifying the maximum amount that
+    the minimum wager can be increased and how the dealer will determine that all of the
+    patrons have agreed": required whether or not the certificate holder would allow it."""
+    for stated in (None, {"allowed": True}, {"allowed": False}):
+        got = findings(variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": stated}))
+        assert list(got) == ["poker-holdem/raised-minimum-provisions"]
+        assert sorted(f.path for f in got["poker-holdem/raised-minimum-provisions"]) == [
+            "/betting/raised_minimum/agreement",
+            "/betting/raised_minimum/max_increase",
+        ]
+        assert {f.cite for f in got["poker-holdem/raised-minimum-provisions"]} == {"§ 553.18"}
+    provisions = {"max_increase": 2, "agreement": "every patron says yes to the dealer"}
+    path = variant(tmp_path, "poker-holdem", {"/betting/raised_minimum": provisions})
     assert findings(path) == {}
 
 
@@ -288,8 +292,8 @@ def test_decks_changed_at_least_every_6_hours_553_3_b(tmp_path: Path, hours: int
 @pytest.mark.parametrize(
     ("game", "most", "cite"),
     [
-        ("poker-holdem", 10, "§ 553.11(b); § 553.12(b)"),
-        ("poker-omaha-hi-lo-8", 10, "§ 553.11(b); § 553.12(b)"),
+        ("poker-holdem", 10, "§ 553.11(b)"),
+        ("poker-omaha-hi-lo-8", 10, "§ 553.12(b)"),
         ("poker-seven-card-stud", 8, "§ 553.10(b)"),
         ("poker-five-card-draw", 8, "§ 553.13(b)"),
         ("poker-five-card-stud", 8, "§ 553.14(b)"),

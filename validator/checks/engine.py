@@ -232,12 +232,12 @@ def _check_file(path: Path, name: str) -> FileResult:
     if loaded.submission is None:
         return result
     data = loaded.submission.data()
-    findings += _wager_limits(data, located, name)
     game_id = data.get("game")
-    if isinstance(game_id, str):
-        facts = _game(game_id, located, name, findings)
-        if facts is not None:
-            findings += check_submission(facts, data, located, name)
+    facts = _game(game_id, located, name, findings) if isinstance(game_id, str) else None
+    if facts is None or not _states_wager_limits(facts):
+        findings += _wager_limits(data, located, name)
+    if facts is not None:
+        findings += check_submission(facts, data, located, name)
     findings.sort(key=lambda f: (f.line, f.column, f.code))
     return result
 
@@ -279,6 +279,15 @@ def _game(game_id: str, located: Located, name: str, findings: list[Finding]) ->
         )
         return None
     return facts_for(game_id)
+
+
+def _states_wager_limits(facts: GameFacts) -> bool:
+    """Whether the game's own constraints hold the minimum wager to the maximum, with the
+    section that says so (§ 553.18): then the generic check gives way to it."""
+    return any(
+        getattr(c, "than", None) == "/table/max_wager" and "/table/min_wager" in c.pointers
+        for c in facts.constraints
+    )
 
 
 def _wager_limits(data: dict[str, Any], located: Located, name: str) -> list[Finding]:
@@ -398,4 +407,27 @@ def _game_keys(
                     f"the meters here are: {', '.join(names)}",
                     True,
                 )
+    betting = data.get("betting") or {}
+    if betting.get("max_raises_by_round") or betting.get("upper_from") is not None:
+        deal = facts.game().definition.deal  # a Poker game's streets, read when named
+        streets = list(deal.streets) if deal is not None else []
+        listed = f"the betting rounds follow the streets: {', '.join(streets) or 'none'}"
+        for key in betting.get("max_raises_by_round") or {}:
+            if key not in streets:
+                add(
+                    "rulesub/unknown-key",
+                    f"/betting/max_raises_by_round/{key}",
+                    f"{game_name} has no street {key!r}{did_you_mean(key, streets)}",
+                    listed,
+                    True,
+                )
+        upper = betting.get("upper_from")
+        if upper is not None and upper not in streets:
+            add(
+                "rulesub/bad-value",
+                "/betting/upper_from",
+                f"{game_name} has no street {upper!r}{did_you_mean(str(upper), streets)}",
+                listed,
+                False,
+            )
     return out

@@ -174,11 +174,17 @@ def _choice(c: C.Choice, ctx: Context) -> Iterator[Violation]:
 def _one_of_values(c: C.OneOfValues, ctx: Context) -> Iterator[Violation]:
     for pointer in c.pointers:
         value = ctx.get(pointer)
-        if value is MISSING or any(_same(value, v) for v in c.values):
+        if value is MISSING:
             continue
-        money = isinstance(value, Decimal)
-        allowed = " or ".join(show(v, money) for v in c.values)
-        yield Violation(pointer, f"{pointer} is {show(value)}, not {allowed}")
+        # a list (the dealing methods): each of its items is one of the values
+        items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+        for i, item in items:
+            if any(_same(item, v) for v in c.values):
+                continue
+            money = isinstance(item, Decimal)
+            allowed = " or ".join(show(v, money) for v in c.values)
+            at = pointer if i is None else f"{pointer}/{i}"
+            yield Violation(at, f"{at} is {show(item)}, not {allowed}")
 
 
 @evaluator("equals")
@@ -224,6 +230,22 @@ def _at_least(c: C.AtLeast, ctx: Context) -> Iterator[Violation]:
 @evaluator("at_most")
 def _at_most(c: C.AtMost, ctx: Context) -> Iterator[Violation]:
     return _bound(c, ctx, -1)
+
+
+@evaluator("sum_at_most")
+def _sum_at_most(c: C.SumAtMost, ctx: Context) -> Iterator[Violation]:
+    limit = _number(c.value)
+    values = [(p, _number(ctx.get(p))) for p in c.pointers]
+    stated = [(p, n) for p, n in values if n is not None]
+    if limit is None or not stated:
+        return
+    total = sum((n for _, n in stated), Fraction(0))
+    if total > limit:
+        parts = " + ".join(f"{p} {show(ctx.get(p))}" for p, _ in stated)
+        yield Violation(
+            stated[0][0].rsplit("/", 1)[0],
+            f"{parts} = {show(total)}; they may come to at most {show(c.value)}",
+        )
 
 
 @evaluator("max_interval")

@@ -275,6 +275,17 @@ def _poker_sections(kill: Any) -> dict[str, Any]:
             ),
         ),
     }
+    betting["max_raises_by_round"] = _described(
+        "max_raises_by_round",
+        {
+            "type": "object",
+            "additionalProperties": {"type": "integer", "minimum": 0},
+            "propertyNames": {"type": "string"},
+        },
+    )
+    betting["check_raise"] = _described("check_raise", {"type": "boolean"})
+    betting["structure"] = enum("structure", ["spread", "fixed", "split"])
+    betting["upper_from"] = text("upper_from")
     if kill:
         betting["kill"] = _described(
             "kill",
@@ -359,9 +370,48 @@ def _poker_sections(kill: Any) -> dict[str, Any]:
                     "max_contribution": _money(DESCRIPTIONS["max_contribution"]),
                     "contribution_method": text("contribution_method"),
                     "minimum_pot": _money(DESCRIPTIONS["minimum_pot"]),
+                    "contribution_rate": _described(
+                        "contribution_rate", {"type": "string", "pattern": RATE_PATTERN}
+                    ),
                     "qualifying_hands": text("qualifying_hands"),
+                    "qualifying": _described(
+                        "qualifying",
+                        _object(
+                            {
+                                "hand": text("hand"),
+                                "at_least": text("at_least"),
+                                "rank_at_least": _described(
+                                    "rank_at_least", {"type": ["string", "integer"]}
+                                ),
+                                "hole_cards": _described(
+                                    "hole_cards", {"type": "integer", "minimum": 0}
+                                ),
+                                "beaten_by": text("beaten_by"),
+                            }
+                        ),
+                    ),
                     "payouts": text("payouts"),
+                    "shares": _described(
+                        "shares",
+                        _object(
+                            {
+                                "losing_hand": _described(
+                                    "losing_hand", {"type": "string", "pattern": RATE_PATTERN}
+                                ),
+                                "winning_hand": _described(
+                                    "winning_hand", {"type": "string", "pattern": RATE_PATTERN}
+                                ),
+                                "table": {
+                                    "description": "share of the fund to the other players "
+                                    "dealt in, divided equally",
+                                    "type": "string",
+                                    "pattern": RATE_PATTERN,
+                                },
+                            }
+                        ),
+                    ),
                     "current_amount": _money(DESCRIPTIONS["current_amount"]),
+                    "box": _described("box", {"type": "boolean"}),
                     "discontinuation": _described(
                         "discontinuation",
                         _object(
@@ -377,6 +427,23 @@ def _poker_sections(kill: Any) -> dict[str, Any]:
                             }
                         ),
                     ),
+                }
+            ),
+        ),
+        "showdown": _described(
+            "showdown",
+            _object(
+                {"discarded_hands_shown": _described("discarded_hands_shown", {"type": "boolean"})}
+            ),
+        ),
+        "deck_rotation": _described(
+            "deck_rotation",
+            _object(
+                {
+                    "alternated_every_round": _described(
+                        "alternated_every_round", {"type": "boolean"}
+                    ),
+                    "distribution": text("distribution"),
                 }
             ),
         ),

@@ -40,13 +40,20 @@ def _session_input() -> Iterator[None]:
             fail(str(e.args[0]) if e.args else str(e))
 
 
-def _session(game_id: str, rulesub: Path | None, seats: int | None, seed: int, strategy: Any):
+def _session(
+    game_id: str,
+    rulesub: Path | None,
+    seats: int | None,
+    seed: int,
+    strategy: Any,
+    hands_per_hour: int = 30,
+):
     from validator.interpreter.poker.session import Session, default_setup, setup_from_submission
     from validator.model.registry import load_game
 
     game = load_game(game_id)
     setup = setup_from_submission(game, rulesub) if rulesub else default_setup(game)
-    return Session(game, setup, seats or setup.positions, seed, strategy)
+    return Session(game, setup, seats or setup.positions, seed, strategy, hands_per_hour)
 
 
 def play_poker(
@@ -89,7 +96,7 @@ def simulate_poker(
     from validator.interpreter.poker.session import print_summary, summary
 
     with _session_input():
-        session = _session(game, rulesub, seats, seed, strategy)
+        session = _session(game, rulesub, seats, seed, strategy, hands_per_hour)
         for _ in session.hands(hands):
             pass
     data = summary(session, hands_per_hour)

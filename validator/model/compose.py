@@ -19,7 +19,10 @@ game) to its text::
 
     cite: {pa-553: "§ 553.10(c)", house-7cs: "7CS Procedures § Seven-Card Stud (2)"}
 
-and each game keeps its own source's. Every value keeps the file, line and column it was
+and each game keeps its own source's. Where one source gives two games the same rule in
+two sections (Hold'em § 553.11, Omaha § 553.12), the mapping names the game, or the shared
+file the game is built from, instead: the game's id first, then its shared files from the
+nearest, then its source's key. Every value keeps the file, line and column it was
 written at, so an error in a shared rule points into the shared file.
 """
 
@@ -182,6 +185,11 @@ def _per_source_key(key: str) -> bool:
 def _resolve_per_source(loc: Composed, display: Any) -> None:
     source = loc.data.get("source")
     source_key = source.get("key") if isinstance(source, dict) else None
+    # a mapping may also name the game itself, or a shared file it is built from (the
+    # nearest first): Hold'em and Omaha share one deal, each citing its own section
+    game_id = loc.data.get("id")
+    own = [game_id] if isinstance(game_id, str) else []
+    keys = [*own, *(layer.path.stem for layer in reversed(loc.layers[:-1]))]
 
     def walk(node: Any, pointer: str) -> Any:
         if isinstance(node, list):
@@ -194,6 +202,10 @@ def _resolve_per_source(loc: Composed, display: Any) -> None:
             if _per_source_key(k) and isinstance(v, dict):
                 layer = loc.layer_of(child)
                 pos = layer.position(child)
+                chosen = next((key for key in keys if key in v), None)
+                if chosen is not None:
+                    out[k] = v[chosen]
+                    continue
                 if source_key is None:
                     raise LoadError(
                         display(layer.path),

@@ -170,7 +170,8 @@ class Choice(_Fields):
 
 
 class OneOfValues(_Fields):
-    """The field's value is one of these (Envy Bonus tables for $1 and $5 wagers)."""
+    """The field's value is one of these (Envy Bonus tables for $1 and $5 wagers); of a
+    list, each item is (Poker dealt from the hand only, § 553.7(e)(1))."""
 
     kind: Literal["one_of_values"]
     values: list[Value] = Field(min_length=1)
@@ -205,6 +206,14 @@ class AtMost(_Bound):
     10%, § 553.15(b)(1)), or another field (a date on or before the effective date)."""
 
     kind: Literal["at_most"]
+
+
+class SumAtMost(_Fields):
+    """The stated fields add up to at most the value (a Bad Beat payout's shares of the fund
+    come to at most all of it, § 553.20(b)(3))."""
+
+    kind: Literal["sum_at_most"]
+    value: Value
 
 
 class MaxInterval(_Base):
@@ -284,6 +293,7 @@ Constraint = Annotated[
     | Equals
     | AtLeast
     | AtMost
+    | SumAtMost
     | MaxInterval
     | EqualsTable
     | PayoutLimitFloor
@@ -304,6 +314,7 @@ KINDS: tuple[str, ...] = (
     "equals",
     "at_least",
     "at_most",
+    "sum_at_most",
     "max_interval",
     "equals_table",
     "payout_limit_floor",

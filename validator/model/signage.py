@@ -34,6 +34,9 @@ PLACEHOLDERS: dict[str, str] = {
     "reseed": "that meter's reset amount, in dollars",
     # nonbanking Poker (ch. 553)
     "max_raises": "the most raises in a betting round (when the submission restricts them)",
+    "max_raises_by_round": "the most raises in each betting round, by street (when stated)",
+    "check_raise_ban": "the posted ban on raising after checking (when the submission posts one)",
+    "limit_structure": "spread, fixed or split limit, in words (when stated)",
     "ante": "the Ante's amount, when one is required",
     "blinds": "the Blind Bets' amounts, in order",
     "forced_bet": "the Forced Bet's amount",

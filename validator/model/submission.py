@@ -44,7 +44,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer
 
 from validator.loader import Located, did_you_mean, join, load_yaml, locate_errors, pointer_escape
-from validator.model.base import Money, PayoutField, Rate
+from validator.model.base import Money, PayoutField, Rank, Rate
 from validator.model.notation import format_rate, parse_rate
 
 FORMAT_VERSION = 1
@@ -137,6 +137,11 @@ class PokerBetting(Part):
     max_raises: Annotated[int, Field(ge=1)] | Literal["unlimited"] | None = None
     raised_minimum: RaisedMinimum | None = None
     kill: KillOption | None = None
+    # what § 553.8(j) and § 553.18 let the submission state besides
+    max_raises_by_round: dict[str, Annotated[int, Field(ge=0)]] | None = None
+    check_raise: bool | None = None
+    structure: Literal["spread", "fixed", "split"] | None = None
+    upper_from: str | None = None
 
 
 class PercentageRake(Part):
@@ -179,17 +184,56 @@ class Discontinuation(Part):
     procedure: str | None = Field(default=None, min_length=1)
 
 
+class BadBeatQualifying(Part):
+    """What makes a Bad Beat (§ 553.1 (Bad Beat); § 553.20(b)(3)), as data: the losing hand
+    ranks at least ``at_least`` (and, in that category, its ranking cards at least
+    ``rank_at_least``: four eights or better), uses at least ``hole_cards`` of the player's
+    own cards, and loses to a hand of at least ``beaten_by``."""
+
+    hand: str | None = None
+    at_least: str | None = None
+    rank_at_least: Rank | None = None
+    hole_cards: Annotated[int, Field(ge=0)] | None = None
+    beaten_by: str | None = None
+
+
+class BadBeatShares(Part):
+    """How a Bad Beat payout divides the fund (§ 553.20(b)(3)): shares of the fund."""
+
+    losing_hand: Rate | None = None
+    winning_hand: Rate | None = None
+    table: Rate | None = None
+
+
 class BadBeat(Part):
-    """A Bad Beat payout and its rules (§ 553.20(b))."""
+    """A Bad Beat payout and its rules (§ 553.20(b)): the posted wording, and the same
+    rules as data that ``settle``, ``play`` and ``simulate`` read."""
 
     offered: bool | None = None
     max_contribution: Money | None = None
     contribution_method: str | None = Field(default=None, min_length=1)
+    contribution_rate: Rate | None = None
     minimum_pot: Money | None = None
     qualifying_hands: str | None = Field(default=None, min_length=1)
+    qualifying: BadBeatQualifying | None = None
     payouts: str | None = Field(default=None, min_length=1)
+    shares: BadBeatShares | None = None
     current_amount: Money | None = None
+    box: bool | None = None
     discontinuation: Discontinuation | None = None
+
+
+class PokerShowdown(Part):
+    """Whether every hand at the showdown is shown, conceded ones too (§ 553.16(d))."""
+
+    discarded_hands_shown: bool | None = None
+
+
+class DeckRotation(Part):
+    """The two decks of a Poker table rotated in and out of play (§ 553.3(b)-(d))."""
+
+    alternated_every_round: bool | None = None
+    distribution: str | None = Field(default=None, min_length=1)
 
 
 class RulesSubmission(Part):
@@ -214,6 +258,8 @@ class RulesSubmission(Part):
     betting: PokerBetting | None = None
     rake: Rake | None = None
     bad_beat: BadBeat | None = None
+    showdown: PokerShowdown | None = None
+    deck_rotation: DeckRotation | None = None
 
     def data(self) -> dict[str, Any]:
         """The stated values, parsed (money ``Decimal``, rates ``Fraction``), as a tree."""
@@ -323,6 +369,26 @@ DESCRIPTIONS: dict[str, str] = {
     "payouts": "how the Bad Beat payout is shared",
     "current_amount": "the Bad Beat payout's current amount, dollars",
     "discontinuation": "the Board-approved procedure for discontinuing the payout",
+    "max_raises_by_round": "the most raises in each betting round, by the game's street id",
+    "check_raise": "false where a ban on raising after checking is posted (§ 553.8(j))",
+    "structure": "spread (any amount from minimum to maximum) | fixed | split (lower, then upper)",
+    "upper_from": "split limit: the street from which the upper limit (maximum wager) applies",
+    "contribution_rate": "the contribution as a share of the pot after the rake, e.g. 5%",
+    "qualifying": "the Bad Beat requirements: at_least, rank_at_least, hole_cards, beaten_by",
+    "hand": "the game's hand it is judged on (default: the high hand)",
+    "at_least": "the lowest losing hand that qualifies, a category of the ranking",
+    "rank_at_least": "within that category, its ranking cards at least this rank (8: eights)",
+    "hole_cards": "how many of the player's own cards the losing hand must use",
+    "beaten_by": "the lowest winning hand it must lose to",
+    "shares": "the payout as shares of the fund: losing_hand, winning_hand, table",
+    "losing_hand": "share of the fund to the losing hand",
+    "winning_hand": "share of the fund to the hand that beat it",
+    "box": "a transparent locked box on the drop box side of the table holds the contributions",
+    "showdown": "Poker: whether conceded hands must be shown at the showdown",
+    "discarded_hands_shown": "true where the submission requires every discarded hand shown",
+    "deck_rotation": "Poker: how the table's two decks are rotated in and out of play",
+    "alternated_every_round": "with a shuffler, the two decks alternate every round of play",
+    "distribution": "how decks with distinguishable backs are distributed among the tables",
     "approved": "the date the Board approved the procedure",
     "method": "terminate_contributions | transfer | both",
     "procedure": "the procedure, in words",

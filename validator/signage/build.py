@@ -124,6 +124,23 @@ def poker_figures(submission: Any, definition: GameDefinition | None) -> dict[st
     raises = getattr(betting, "max_raises", None)
     if isinstance(raises, int):
         out["max_raises"] = str(raises)
+    by_round = getattr(betting, "max_raises_by_round", None)
+    streets = definition.deal.streets if definition and definition.deal else {}
+    if by_round:
+        out["max_raises_by_round"] = "; ".join(
+            f"{streets[k].name if k in streets else k}: {n}" for k, n in by_round.items()
+        )
+    if getattr(betting, "check_raise", None) is False:
+        out["check_raise_ban"] = "A player may not raise after checking in a betting round"
+    structure = getattr(betting, "structure", None)
+    if structure is not None:
+        upper = getattr(betting, "upper_from", None)
+        out["limit_structure"] = {
+            "spread": "spread limit: any bet or raise from the minimum to the maximum wager",
+            "fixed": "fixed limit: every bet and raise is the posted wager",
+            "split": "split limit: the minimum wager, then the maximum wager"
+            + (f" from {streets[upper].name.lower()}" if upper in streets else ""),
+        }[structure]
     ante = getattr(submission, "ante", None)
     if ante is not None and ante.required and ante.amount is not None:
         out["ante"] = _money(ante.amount)

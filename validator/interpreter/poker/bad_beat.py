@@ -10,10 +10,16 @@ hands and payouts. Here:
   pot after the rake is less than the minimum; it is segregated from the main pot first
   (the pot the dealer awards last, § 553.7(e)(6));
 - a Bad Beat is a losing hand of the main pot at the showdown that ranks at least the
-  qualifying category; the best such losing hand takes the losing share of the fund (ties
-  divide it), the main pot's winner the winning share, the other players dealt in the
-  table share; shares are of the fund including this round's contribution, rounded down to
-  the cent, and what is not paid stays in the fund.
+  qualifying category (in that category, with ranking cards at least ``rank_at_least``:
+  "four eights or better"), uses at least ``hole_cards`` of the player's own cards among
+  its five ("both hole cards play"), and loses to a winning hand of at least
+  ``beaten_by``; the best such losing hand takes the losing share of the fund (ties divide
+  it), the main pot's winner the winning share, the other players dealt in the table
+  share; shares are of the fund including this round's contribution, rounded down to the
+  cent, and what is not paid stays in the fund.
+
+The rule is read from the same fields whether a round file (``settle``) or a Rules
+Submission (``play``, ``simulate``, ``validate``) states it.
 """
 
 from __future__ import annotations
@@ -27,6 +33,23 @@ from validator.interpreter.poker.pots import Pot
 from validator.interpreter.poker.showdown import ShownHand
 from validator.model.notation import format_rate
 from validator.model.registry import Game
+from validator.rankings.evaluator import Evaluator, HandValue
+
+RANK_NAMES = {
+    14: "aces",
+    13: "kings",
+    12: "queens",
+    11: "jacks",
+    10: "tens",
+    9: "nines",
+    8: "eights",
+    7: "sevens",
+    6: "sixes",
+    5: "fives",
+    4: "fours",
+    3: "threes",
+    2: "twos",
+}
 
 
 @dataclass(frozen=True)
@@ -38,6 +61,9 @@ class BadBeatRule:
     fund: Cents = 0
     hand: str = "high"
     at_least: str = "four_of_a_kind"
+    rank_at_least: int | None = None  # 2..14, within the at_least category
+    hole_cards: int = 0  # the player's own cards the losing hand must use
+    beaten_by: str | None = None  # the winning hand is at least this category
     losing_share: Fraction = Fraction(0)
     winning_share: Fraction = Fraction(0)
     table_share: Fraction = Fraction(0)
@@ -110,16 +136,24 @@ def pay(
         result.hit_reason = "no showdown for the main pot: no Bad Beat"
         return
     ev = game.evaluator(rule.hand)
+    floor = describe_floor(game, rule)
+
+    def value_of(seat: int) -> HandValue | None:
+        return hands[seat].high if rule.hand == "high" else hands[seat].low
+
+    if rule.beaten_by is not None:
+        best = [v for v in (value_of(s) for s in winners) if v is not None]
+        if not best or not ev.at_least(max(best, key=lambda v: v.key), rule.beaten_by):
+            beaten = ev.category(rule.beaten_by).name
+            result.hit_reason = f"the winning hand is not {beaten} or better: no Bad Beat"
+            return
     losers = []
     for seat in main.eligible:
-        if seat in winners:
-            continue
-        value = hands[seat].high if rule.hand == "high" else hands[seat].low
-        if value is not None and ev.at_least(value, rule.at_least):
+        value = value_of(seat)
+        if seat not in winners and value is not None and qualifies(ev, rule, value, hands[seat]):
             losers.append((seat, value))
-    floor = ev.category(rule.at_least).name
     if not losers:
-        result.hit_reason = f"no losing hand of {floor} or better"
+        result.hit_reason = f"no losing hand of {floor}"
         return
     top = max(v.key for _, v in losers)
     losing = [s for s, v in losers if v.key == top]
@@ -128,7 +162,7 @@ def pay(
     result.hit = True
     result.hit_reason = (
         f"seat {', '.join(map(str, losing))} lost with {hands[losing[0]].describe(rule.hand)}, "
-        f"at least {floor}: a Bad Beat [{cite}]"
+        f"{floor}: a Bad Beat [{cite}]"
     )
     for seats, share, what in (
         (losing, rule.losing_share, "losing hand"),
@@ -144,3 +178,29 @@ def pay(
                 f"Bad Beat {what}: {format_rate(share)} of the {dollar_text(fund)} fund"
                 + (f" shared by {len(seats)}" if len(seats) > 1 else "")
             )
+
+
+def qualifies(ev: Evaluator, rule: BadBeatRule, value: HandValue, hand: ShownHand) -> bool:
+    """Whether a losing hand meets the Bad Beat requirements (the winner aside)."""
+    if not ev.at_least(value, rule.at_least):
+        return False
+    in_floor = value.key[0] == ev.strength(rule.at_least)  # the floor's own category
+    if rule.rank_at_least is not None and in_floor and value.key[1] < rule.rank_at_least:
+        return False
+    own = set(hand.cards)
+    return sum(1 for c in value.cards if c in own) >= rule.hole_cards
+
+
+def describe_floor(game: Game, rule: BadBeatRule) -> str:
+    """``four of a kind, eights or better, both hole cards playing``: the rule in words."""
+    ev = game.evaluator(rule.hand)
+    text = ev.category(rule.at_least).name
+    if rule.rank_at_least is not None:
+        text += f", {RANK_NAMES[rule.rank_at_least]} or better"
+    else:
+        text += " or better"
+    if rule.hole_cards:
+        text += f", {rule.hole_cards} of the player's own cards playing"
+    if rule.beaten_by is not None:
+        text += f", beaten by {ev.category(rule.beaten_by).name} or better"
+    return text

@@ -2,8 +2,14 @@
 § 553.12(m)): after one player wins an entire qualifying pot the next hand's limits are
 twice the posted limits (Kill) or one and a half times them (Half-kill); they stay until a
 pot is split between one player winning the high hand and another the low hand, or a pot is
-less than the qualifying pot. The pot compared is the round's pot as § 553.1 defines it:
-what is awarded, after the rake and any Bad Beat contribution."""
+less than the qualifying pot. A pot compared is a pot as § 553.1 defines it: what is
+awarded, after the rake and any Bad Beat contribution.
+
+With side pots (``after_round``) each pot is "a pot" (§ 553.1, Side pot: "a separate
+pot"): one player winning the whole of any pot, main or side, that is at least the
+qualifying pot puts the Kill in effect, even when another player wins another pot of the
+round; otherwise the main pot, which every player still in contested, decides whether a
+Kill in effect ends (split high/low between two players, or under the qualifying pot)."""
 
 from __future__ import annotations
 
@@ -28,12 +34,36 @@ class KillResult:
     reason: str
 
 
+@dataclass(frozen=True)
+class PotOutcome:
+    """One pot of a round as the Kill reads it."""
+
+    name: str  # main pot, side pot 1, …
+    net: Cents  # awarded, after the rake and any Bad Beat contribution
+    scooped_by: int | None  # the one player who won all of it
+    split_high_low: bool  # a high half and a low half to different players
+
+
+def after_round(rule: KillRule, pots: list[PotOutcome], cite: str) -> KillResult:
+    """The Kill for the next hand from every pot of this round (main pot first)."""
+    for p in pots:
+        if p.scooped_by is not None and p.net >= rule.qualifying_pot:
+            return next_hand(rule, p.net, p.scooped_by, False, cite, p.name)
+    main = pots[0]
+    return next_hand(rule, main.net, None, main.split_high_low, cite, main.name)
+
+
 def next_hand(
-    rule: KillRule, pot: Cents, scooped_by: int | None, split_high_low: bool, cite: str
+    rule: KillRule,
+    pot: Cents,
+    scooped_by: int | None,
+    split_high_low: bool,
+    cite: str,
+    pot_name: str = "pot",
 ) -> KillResult:
     qualifying = pot >= rule.qualifying_pot
     name = "Kill" if rule.option == "kill" else "Half-kill"
-    size = f"the {dollar_text(pot)} pot"
+    size = f"the {dollar_text(pot)} {pot_name}"
     threshold = f"the {dollar_text(rule.qualifying_pot)} qualifying pot"
     if scooped_by is not None and qualifying:
         on, why = True, f"seat {scooped_by} won all of {size}, at least {threshold}"

@@ -36,6 +36,11 @@ class RakeRule:
     hourly: Cents | None = None
     every_minutes: int | None = None
     basis: Literal["per_player", "per_table"] | None = None
+    # a percentage rake taken after each betting round (§ 553.15(b)(1)(i)) rather than once
+    # at the end of the round of play ((ii)); ``rounds``: what each betting round of this
+    # round of play put in the pots, in order (the hand's, not the table's)
+    per_betting_round: bool = False
+    rounds: tuple[Cents, ...] | None = None
 
 
 @dataclass
@@ -60,7 +65,9 @@ def _capped(wanted: Sequence[Cents], cap: Cents | None) -> list[Cents]:
     return out
 
 
-def take_rake(pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str) -> Rake:
+def take_rake(
+    pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str, uncalled: Cents = 0
+) -> Rake:
     if rule is None or rule.kind == "none":
         return Rake([0] * len(pots), "no rake stated for this round")
     unit = rule.unit or chip
@@ -70,6 +77,8 @@ def take_rake(pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str
             f"time charges are assessed by the clock, never from a pot [{cite}]",
         )
     cap_text = f", at most {dollar_text(rule.cap)} a round of play" if rule.cap is not None else ""
+    if rule.kind == "percentage" and rule.per_betting_round and rule.rounds is not None:
+        return _per_betting_round(pots, rule, unit, cite, cap_text, uncalled)
     if rule.kind == "percentage":
         assert rule.rate is not None
         wanted = [int(p.amount * rule.rate // unit) * unit for p in pots]
@@ -104,12 +113,86 @@ def take_rake(pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str
     )
 
 
+def _per_betting_round(
+    pots: Sequence[Pot], rule: RakeRule, unit: Cents, cite: str, cap_text: str, uncalled: Cents
+) -> Rake:
+    """§ 553.15(b)(1)(i): the rate of what each betting round put in the pots, rounded down
+    to the rake unit round by round and extracted as play progresses; the cap is for the
+    round of play. The uncalled final bet, in the last betting round, is no part of the pot
+    (§ 553.15(d)). What is taken comes from the main pot first, then the side pots."""
+    assert rule.rate is not None and rule.rounds is not None
+    rounds = list(rule.rounds)
+    if rounds:
+        rounds[-1] -= uncalled
+    lines = []
+    left = rule.cap
+    total = 0
+    for i, put in enumerate(rounds, start=1):
+        wanted = int(put * rule.rate // unit) * unit
+        take = wanted if left is None else min(wanted, left)
+        if left is not None:
+            left -= take
+        total += take
+        lines.append(
+            f"betting round {i}: {format_rate(rule.rate)} of {dollar_text(put)}, rounded down "
+            f"to {dollar_text(unit)}: {dollar_text(wanted)}"
+            + (f"; the cap leaves {dollar_text(take)}" if take != wanted else "")
+        )
+    by_pot = []
+    for p in pots:
+        t = min(total, p.amount)
+        by_pot.append(t)
+        total -= t
+    return Rake(
+        by_pot,
+        f"percentage rake {format_rate(rule.rate)} of each betting round{cap_text}, extracted "
+        f"as play progresses; from the main pot first [{cite}]",
+        lines,
+    )
+
+
+def accrued(rule: RakeRule, periods: int) -> Cents:
+    """The whole cents of the hourly fee accrued over ``periods`` periods (per head): the
+    fee assessed fractionally, every 20 or 30 minutes (§ 553.15(b)(3)(ii), (iii)); a
+    fraction of a cent is not charged until it makes a whole one."""
+    assert rule.kind == "time" and rule.hourly is not None and rule.every_minutes
+    return int(Fraction(rule.hourly * rule.every_minutes, 60) * periods)
+
+
 def time_charge(rule: RakeRule, minutes: int, players: int) -> Cents:
     """What time charges come to over ``minutes`` of play: the hourly fee assessed
     fractionally at the end of every full period, per player or per table
-    (§ 553.15(b)(3)(i)-(iii)). A fraction of a cent is not charged."""
-    assert rule.kind == "time" and rule.hourly is not None and rule.every_minutes
-    periods = minutes // rule.every_minutes
-    per_period = Fraction(rule.hourly * rule.every_minutes, 60)
-    heads = players if rule.basis == "per_player" else 1
-    return int(per_period * periods * heads)
+    (§ 553.15(b)(3)(i)-(iii))."""
+    assert rule.every_minutes
+    each = accrued(rule, minutes // rule.every_minutes)
+    return each * players if rule.basis == "per_player" else each
+
+
+def completed_periods(rule: RakeRule, hands_per_hour: int, hands_played: int) -> int:
+    """The time-charge periods completed once ``hands_played`` hands have been dealt."""
+    assert rule.every_minutes
+    minutes = Fraction(hands_played * 60, hands_per_hour)
+    return int(minutes // rule.every_minutes)
+
+
+def time_charges(
+    rule: RakeRule,
+    periods_before: int,
+    hands_per_hour: int,
+    hands_played: int,
+    seats: Sequence[int],
+) -> dict[int, Cents]:
+    """What each seated player pays for the periods completed since ``periods_before``.
+
+    Per player: each pays the whole cents of the fee accrued (hourly × minutes / 60) by the
+    end of the last period, less what he paid before. Per table: the table's fee accrued so,
+    divided equally among the seated players; a cent that cannot be divided is paid by the
+    lowest-numbered seats, one each."""
+    periods = completed_periods(rule, hands_per_hour, hands_played)
+    if periods == periods_before:
+        return {}
+    due = accrued(rule, periods) - accrued(rule, periods_before)
+    if rule.basis == "per_player":
+        return {seat: due for seat in seats}
+    each, left = divmod(due, len(seats))
+    return {seat: each + (1 if i < left else 0) for i, seat in enumerate(sorted(seats))}

@@ -10,13 +10,14 @@
         folded: false             # optional (default false)
         all_in: false             # optional (default false)
     board: [2H, 5C, 8D, KS, QH]   # community cards; Stud: the common card, if one was dealt
-    rake: {percent: 10%, cap: 4}  # or {levels: {10: 1, 20: 1}, cap: 3}, {time: {...}}, none
+    rake: {percent: 10%, cap: 4}  # or {levels: {10: 1, 20: 1}, cap: 3}, {time: {...}}, none;
+                                  # by_round: [6, 14, 20] rakes each betting round's chips
     bad_beat:                     # optional: the table's Bad Beat rules
       contribution: 1             # an amount, or a percentage like 5%
       max: 1
       min_pot: 20
       fund: 25000                 # the fund before this round
-      qualifying: {at_least: four_of_a_kind}
+      qualifying: {at_least: four_of_a_kind, rank_at_least: 8, hole_cards: 2, beaten_by: straight}
       payouts: {losing_hand: 50%, winning_hand: 25%, table: 25%}
     kill: {option: kill, qualifying_pot: 100, in_effect: false}   # Omaha Hi-Lo 8 only
 
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from validator.cards import CardError, card_str, parse_card
+from validator.cards import CardError, card_str, parse_card, parse_rank
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, to_cents
@@ -43,7 +44,7 @@ from validator.model.registry import Game
 
 KEYS = ("game", "chip", "button", "seats", "board", "rake", "bad_beat", "kill")
 SEAT_KEYS = ("seat", "cards", "contributed", "folded", "all_in")
-RAKE_KEYS = ("percent", "levels", "cap", "unit", "time")
+RAKE_KEYS = ("percent", "levels", "cap", "unit", "time", "by_round")
 TIME_KEYS = ("hourly", "every_minutes", "basis")
 BAD_BEAT_KEYS = ("contribution", "max", "min_pot", "fund", "qualifying", "payouts")
 PAYOUT_KEYS = ("losing_hand", "winning_hand", "table")
@@ -227,6 +228,14 @@ def read_poker_round(data: Any, game: Game) -> PokerRound:
     if not r.problems:
         _check_cards(r, rnd, game)
         _check_betting(r, rnd)
+    if rnd.rake is not None and rnd.rake.rounds is not None:
+        put_in = sum(s.contributed for s in rnd.seats)
+        if sum(rnd.rake.rounds) != put_in:
+            r.err(
+                "/rake/by_round",
+                f"the betting rounds put in {dollar_text(sum(rnd.rake.rounds))}; the seats "
+                f"contributed {dollar_text(put_in)}",
+            )
     if r.problems:
         raise PokerRoundError(r.problems)
     return rnd
@@ -254,7 +263,23 @@ def _rake(r: _Reader, value: Any, game: Game) -> RakeRule | None:
                 "/rake/percent",
                 f"a percentage rake may not exceed {format_rate(pr.max)} [{pr.cite}]",
             )
-        return RakeRule("percentage", rate=rate, cap=cap, unit=unit)
+        by_round = None
+        if v.get("by_round") is not None:
+            rounds = v["by_round"]
+            if not isinstance(rounds, list) or not rounds:
+                r.err("/rake/by_round", "what each betting round put in the pots, in order")
+            else:
+                by_round = tuple(
+                    r.cents(f"/rake/by_round/{i}", x) or 0 for i, x in enumerate(rounds)
+                )
+        return RakeRule(
+            "percentage",
+            rate=rate,
+            cap=cap,
+            unit=unit,
+            per_betting_round=by_round is not None,
+            rounds=by_round,
+        )
     if kind == "levels":
         levels = r.mapping("/rake/levels", v["levels"], "levels (pot at least: amount taken)")
         out = []
@@ -317,7 +342,11 @@ def _bad_beat(r: _Reader, value: Any, game: Game) -> BadBeatRule | None:
     rule["fund"] = r.cents("/bad_beat/fund", v.get("fund", 0)) or 0
     q = r.mapping("/bad_beat/qualifying", v.get("qualifying", {}), "the qualifying hand")
     if q is not None:
-        r.keys("/bad_beat/qualifying", q, ("hand", "at_least"))
+        r.keys(
+            "/bad_beat/qualifying",
+            q,
+            ("hand", "at_least", "rank_at_least", "hole_cards", "beaten_by"),
+        )
         hand = q.get("hand", "high")
         if hand not in d.hands:
             r.err("/bad_beat/qualifying/hand", f"no hand {hand!r} in {d.id}")
@@ -332,6 +361,25 @@ def _bad_beat(r: _Reader, value: Any, game: Game) -> BadBeatRule | None:
                 )
             else:
                 rule["at_least"] = at_least
+            beaten_by = q.get("beaten_by")
+            if beaten_by is not None and beaten_by not in cats:
+                r.err(
+                    "/bad_beat/qualifying/beaten_by",
+                    f"a category of the {hand} hand: {', '.join(cats)}",
+                )
+            elif beaten_by is not None:
+                rule["beaten_by"] = beaten_by
+        if q.get("rank_at_least") is not None:
+            try:
+                rule["rank_at_least"] = parse_rank(q["rank_at_least"])
+            except CardError:
+                r.err("/bad_beat/qualifying/rank_at_least", "a rank: A K Q J 10 9 … 2")
+        hole = q.get("hole_cards")
+        if hole is not None:
+            if isinstance(hole, bool) or not isinstance(hole, int) or hole < 0:
+                r.err("/bad_beat/qualifying/hole_cards", "a count of the player's own cards")
+            else:
+                rule["hole_cards"] = hole
     pays = r.mapping("/bad_beat/payouts", v.get("payouts", {}), "the payouts, shares of the fund")
     if pays is not None:
         r.keys("/bad_beat/payouts", pays, PAYOUT_KEYS)

@@ -11,12 +11,18 @@ Submission, players driven by the decision tables of ``strategy``.
   game file's maximum rate capped at $5, no Bad Beat payout.
 - Table stakes: every seat buys in for 50 upper bets; between rounds of play (§ 553.8(b))
   a player left with less than a round requires buys in again to that amount.
-- Time charges (§ 553.15(b)(3)) are never taken from a pot: the session reports what they
-  come to at the assumed hands per hour, but does not take them from the stacks.
+- Time charges (§ 553.15(b)(3)) are never taken from a pot: the clock runs at the assumed
+  hands per hour, and at the end of every period (20 or 30 minutes) the period's share of
+  the hourly fee is taken from the stacks of every seated player, players sitting out
+  included (per player), or the table's fee divided among them (per table). A fee that is
+  no whole number of cents a period is charged so that the cents charged by the end of
+  each period are the whole cents of the fee accrued (``time_charges``).
 - The Bad Beat fund starts at the submission's ``current_amount``; contributions go in after
   the rake, payouts come out of it and are paid to the players' stacks.
 - Chips are conserved in every round of play, checked as it is settled: what the players
-  put in = what they are awarded + the rake + the Bad Beat contribution.
+  put in = what they are awarded + the rake + the Bad Beat contribution; and over the
+  session: the buy-ins = the stacks + the rake from pots + the time charges + the Bad Beat
+  contributions - the Bad Beat payouts, every rake paid by a player.
 
 The deck order of each round comes from one ``random.Random(seed)``; the strategies are
 deterministic, so the same seed gives the same session, and the same log, byte for byte.
@@ -26,7 +32,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -35,11 +40,11 @@ from pathlib import Path
 from typing import Any
 
 from validator.cards import card_str
-from validator.interpreter.poker.bad_beat import BadBeatRule
+from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
-from validator.interpreter.poker.rake import RakeRule, time_charge
+from validator.interpreter.poker.rake import RakeRule, completed_periods, time_charges
 from validator.interpreter.poker.strategy import TableStrategy, strategies
 from validator.interpreter.poker.table import Hand, PlayedHand, Rules, Stakes, next_button
 from validator.loader import LoadError
@@ -63,6 +68,7 @@ class TableSetup:
     rules: Rules
     positions: int
     source: str  # the submission, or "defaults"
+    decks_alternated: bool = False  # two decks, one dealt while the other is shuffled
 
 
 # -- the table's rules ---------------------------------------------------------------------
@@ -74,9 +80,17 @@ def _uses_upper(game: Game) -> bool:
     return any(s.betting is not None and s.betting.limit == "upper" for s in deal.streets.values())
 
 
-def _limits(game: Game, low: Cents, high: Cents) -> tuple[Limit, Limit | None]:
-    if _uses_upper(game):
+def _limits(
+    game: Game, low: Cents, high: Cents, structure: str | None = None
+) -> tuple[Limit, Limit | None]:
+    """The posted limits as betting limits. A stated structure decides (§ 553.18): spread,
+    any amount from the minimum to the maximum; fixed, the one amount; split, the lower
+    limit, then the upper. Unstated, a game whose file bets the upper limit on some streets
+    is split, the others spread."""
+    if structure == "split" or (structure is None and _uses_upper(game)):
         return Limit(low, low), Limit(high, high)
+    if structure == "fixed":
+        return Limit(low, low), None
     return Limit(low, high), None
 
 
@@ -128,13 +142,34 @@ def setup_from_submission(game: Game, path: Path) -> TableSetup:
     base = default_setup(game)
     stakes = base.stakes
     table = sub.table
+    bet = sub.betting
+    structure = bet.structure if bet is not None else None
     if table is not None and table.min_wager is not None:
         low = to_cents(table.min_wager)
         high = to_cents(table.max_wager) if table.max_wager is not None else low
         if high < low:
             raise SessionError([err("/table/max_wager", "less than the minimum wager")])
-        lower, upper = _limits(game, low, high)
+        lower, upper = _limits(game, low, high, structure)
         stakes = replace(stakes, lower=lower, upper=upper)
+    streets = list(d.deal.streets) if d.deal is not None else []
+    if bet is not None:
+        problems = [
+            err(f"/betting/max_raises_by_round/{k}", f"no street {k!r}: {', '.join(streets)}")
+            for k in bet.max_raises_by_round or {}
+            if k not in streets
+        ]
+        if bet.upper_from is not None and bet.upper_from not in streets:
+            problems.append(err("/betting/upper_from", f"one of {', '.join(streets)}"))
+        if problems:
+            raise SessionError(problems)
+        stakes = replace(
+            stakes,
+            max_raises_by_street=dict(bet.max_raises_by_round or {}),
+            check_raise=bet.check_raise,
+            upper_from=bet.upper_from if structure == "split" else None,
+        )
+    if sub.showdown is not None and sub.showdown.discarded_hands_shown:
+        stakes = replace(stakes, show_all=True)
     ante = _c(sub.ante.amount) if sub.ante and sub.ante.required else 0
     blinds = tuple(to_cents(b) for b in sub.blinds) if sub.blinds else ()
     forced = _c(sub.forced_bet) or 0
@@ -160,7 +195,15 @@ def setup_from_submission(game: Game, path: Path) -> TableSetup:
     positions = d.table.max_positions
     if table is not None and table.positions is not None:
         positions = min(positions, table.positions)
-    return TableSetup(stakes, Rules(rake=rake, bad_beat=bad_beat, kill=kill), positions, name)
+    dealing, rotation = sub.dealing, sub.deck_rotation
+    alternated = (
+        dealing is not None
+        and dealing.decks == 2
+        and not (rotation is not None and rotation.alternated_every_round is False)
+    )
+    return TableSetup(
+        stakes, Rules(rake=rake, bad_beat=bad_beat, kill=kill), positions, name, alternated
+    )
 
 
 def _rake(sub: Any, err: Any) -> RakeRule | None:
@@ -170,7 +213,8 @@ def _rake(sub: Any, err: Any) -> RakeRule | None:
     cap = _c(r.maximum)
     kind = r.types[0]
     if kind == "percentage" and r.percentage is not None and r.percentage.rate is not None:
-        return RakeRule("percentage", rate=r.percentage.rate, cap=cap)
+        per_round = r.percentage.taken == "per_betting_round"
+        return RakeRule("percentage", rate=r.percentage.rate, cap=cap, per_betting_round=per_round)
     if kind == "incremental" and r.incremental is not None and r.incremental.levels:
         levels = tuple(
             sorted(
@@ -190,48 +234,55 @@ def _rake(sub: Any, err: Any) -> RakeRule | None:
     raise SessionError([err(f"/rake/{kind}", f"the {kind} rake's figures are not stated")])
 
 
-_SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*(?:to|for)\s+the\s+(losing|winning)")
-_TABLE_SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*[^,;]*(?:other|table|dealt)")
-
-
 def _bad_beat(game: Game, sub: Any, err: Any) -> BadBeatRule | None:
-    """The Bad Beat rules: the contribution and minimum pot as stated; the qualifying hand
-    and the shares read from the posted wording ("four of a kind … beaten", "50% to the
-    losing hand, 25% to the winning hand, 25% shared by the other players dealt in")."""
+    """The Bad Beat rules as the submission states them in data (§ 553.20(b)): the
+    contribution (a fixed ``max_contribution``, or ``contribution_rate`` of the pot after
+    the rake capped at it), the minimum pot, the fund (``current_amount``), the qualifying
+    hand (``qualifying``) and the shares of the fund (``shares``). The posted wording is
+    never read for figures: what is not stated as data is an error here."""
     bb = sub.bad_beat
     if bb is None or not bb.offered or game.definition.bad_beat is None:
         return None
     sd = game.definition.showdown
     if sd is None or not sd.high:
         return None
-    text = (bb.qualifying_hands or "").lower()
+    q, shares = bb.qualifying, bb.shares
     ev = game.evaluator(sd.high)
-    cats = [c for c in ev.ids if c.replace("_", " ") in text]
-    if not cats:
-        raise SessionError(
-            [err("/bad_beat/qualifying_hands", f"name a category: {', '.join(ev.ids)}")]
+    problems = []
+    if q is None or q.at_least is None:
+        problems.append(
+            err("/bad_beat", f"state `qualifying: {{at_least: …}}`, one of {', '.join(ev.ids)}")
         )
-    payouts = (bb.payouts or "").lower()
-    shares: dict[str, Fraction] = {}
-    for pct, who in _SHARE.findall(payouts):
-        shares[f"{who}_share"] = Fraction(pct) / 100
-    rest = _SHARE.sub("", payouts)
-    table = _TABLE_SHARE.findall(rest)
-    if table:
-        shares["table_share"] = Fraction(table[0]) / 100
-    if not shares or sum(shares.values()) > 1:
-        raise SessionError(
-            [err("/bad_beat/payouts", "shares of the fund: '50% to the losing hand, …'")]
-        )
+    else:
+        for key in ("at_least", "beaten_by"):
+            value = getattr(q, key)
+            if value is not None and value not in ev.ids:
+                problems.append(err(f"/bad_beat/qualifying/{key}", f"one of {', '.join(ev.ids)}"))
+        if q.hand not in (None, "high"):
+            problems.append(err("/bad_beat/qualifying/hand", "a Bad Beat is a high hand: high"))
+    if shares is None:
+        problems.append(err("/bad_beat", "state `shares: {losing_hand: 50%, …}`"))
+    elif sum(x or 0 for x in (shares.losing_hand, shares.winning_hand, shares.table)) > 1:
+        problems.append(err("/bad_beat/shares", "the shares come to more than the whole fund"))
+    if bb.max_contribution is None and bb.contribution_rate is None:
+        problems.append(err("/bad_beat", "state `max_contribution` (or a contribution_rate)"))
+    if problems:
+        raise SessionError(problems)
+    assert q is not None and q.at_least is not None and shares is not None
     return BadBeatRule(
-        amount=_c(bb.max_contribution),
-        rate=None if bb.max_contribution is not None else Fraction(1, 100),
+        amount=None if bb.contribution_rate is not None else _c(bb.max_contribution),
+        rate=bb.contribution_rate,
         max=_c(bb.max_contribution),
         min_pot=_c(bb.minimum_pot) or 0,
         fund=_c(bb.current_amount) or 0,
         hand=sd.high,
-        at_least=cats[0],
-        **shares,
+        at_least=q.at_least,
+        rank_at_least=q.rank_at_least,
+        hole_cards=q.hole_cards or 0,
+        beaten_by=q.beaten_by,
+        losing_share=shares.losing_hand or Fraction(0),
+        winning_share=shares.winning_hand or Fraction(0),
+        table_share=shares.table or Fraction(0),
     )
 
 
@@ -249,6 +300,9 @@ class HandRecord:
     bad_beat_paid: Cents
     buy_ins: dict[int, Cents]
     kill_multiplier: Fraction
+    time_charges: dict[int, Cents] = field(default_factory=dict)  # after the hand
+    time_buy_ins: dict[int, Cents] = field(default_factory=dict)  # to pay them
+    deck_in_play: str = "A"  # with two decks alternated (§ 553.3(d)), A and B in turn
 
     def to_json(self) -> dict[str, Any]:
         s = self.played.settlement
@@ -278,6 +332,12 @@ class HandRecord:
             "bad_beat_contribution": money(s.bad_beat_contribution),
             "bad_beat_paid": money(self.bad_beat_paid),
             "fund_after": money(self.fund_after),
+            "time_charges": {str(k): money(v) for k, v in self.time_charges.items()},
+            "shown": self.played.shown,
+            "conceded": self.played.conceded,
+            "deck_in_play": self.deck_in_play,
+            "betting_rounds": [money(x) for x in self.played.round_put],
+            "time_buy_ins": {str(k): money(v) for k, v in self.time_buy_ins.items()},
             "log": self.played.log,
         }
 
@@ -293,6 +353,7 @@ class Totals:
     bad_beat_hits: int = 0
     showdowns: int = 0
     buy_ins: Cents = 0
+    time_charges: Cents = 0
     checked: int = 0
     net: dict[int, Cents] = field(default_factory=dict)
 
@@ -305,6 +366,7 @@ class Session:
         seats: int,
         seed: int,
         strategy: str | None = None,
+        hands_per_hour: int = DEFAULT_HANDS_PER_HOUR,
     ) -> None:
         if not 2 <= seats <= setup.positions:
             raise ValueError(f"{game.definition.name} seats 2 to {setup.positions} players")
@@ -323,6 +385,8 @@ class Session:
         self.kill = setup.rules.kill
         self.button: int | None = self.seats[-1]
         self.totals = Totals(net={s: 0 for s in self.seats})
+        self.hands_per_hour = hands_per_hour
+        self.periods_charged = 0
 
     @property
     def strategies(self) -> dict[int, str]:
@@ -394,13 +458,38 @@ class Session:
             paid,
             buy_ins,
             multiplier,
+            deck_in_play="AB"[(number - 1) % 2] if self.setup.decks_alternated else "A",
         )
         self.stacks = after
+        record.time_charges, record.time_buy_ins = self.charge_time(number)
+        t.buy_ins += sum(record.time_buy_ins.values())
+        t.time_charges += sum(record.time_charges.values())
+        for seat, charge in record.time_charges.items():
+            t.net[seat] -= charge
         if self.kill is not None and s.kill is not None:
             self.kill = replace(self.kill, in_effect=s.kill.in_effect_next)
         if hand.button is not None:
             self.button = next_button(self.seats, hand.button)
         return record
+
+    def charge_time(self, hands_played: int) -> tuple[dict[int, Cents], dict[int, Cents]]:
+        """The time charges of every period the clock has completed by the end of this hand
+        (§ 553.15(b)(3)(i)-(iii)), taken from the stacks; a stack short of its charge buys
+        in first (§ 553.8(b): between rounds of play). Returns (charges, buy-ins)."""
+        rule = self.setup.rules.rake
+        if rule is None or rule.kind != "time":
+            return {}, {}
+        charges = time_charges(
+            rule, self.periods_charged, self.hands_per_hour, hands_played, self.seats
+        )
+        self.periods_charged = completed_periods(rule, self.hands_per_hour, hands_played)
+        buy_ins: dict[int, Cents] = {}
+        for seat, charge in charges.items():
+            if self.stacks[seat] < charge:
+                buy_ins[seat] = self.buy_in - self.stacks[seat]
+                self.stacks[seat] = self.buy_in
+            self.stacks[seat] -= charge
+        return {k: v for k, v in charges.items() if v}, buy_ins
 
 
 def log_line(record: HandRecord) -> str:
@@ -415,16 +504,18 @@ def _dollars(cents: Fraction | int, places: str = "0.01") -> str:
     return str(d.quantize(Decimal(places), rounding=ROUND_HALF_EVEN))
 
 
-def summary(session: Session, hands_per_hour: int) -> dict[str, Any]:
+def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, Any]:
     t = session.totals
     rules = session.setup.rules
     rr = rules.rake
+    hands_per_hour = hands_per_hour or session.hands_per_hour
     hours = Fraction(t.hands, hands_per_hour)
-    minutes = int(hours * 60)
-    time_charges = (
-        time_charge(rr, minutes, len(session.seats)) if rr is not None and rr.kind == "time" else 0
-    )
-    total = t.rake + time_charges
+    time_charged = t.time_charges
+    total = t.rake + time_charged
+    stacks = sum(session.stacks.values())
+    nets = sum(t.net.values())
+    kept = t.rake + time_charged + t.bad_beat_in - t.bad_beat_out
+    session_held = t.buy_ins == stacks + kept and nets + kept == 0
     st = session.setup.stakes
     return {
         "game": session.game.id,
@@ -450,7 +541,7 @@ def summary(session: Session, hands_per_hour: int) -> dict[str, Any]:
         "rake": {
             "kind": rr.kind if rr is not None else "none",
             "from_pots": money(t.rake),
-            "time_charges": money(time_charges),
+            "time_charges": money(time_charged),
             "total": money(total),
             "per_hand": _dollars(Fraction(total, t.hands), "0.0001"),
             "per_hour": _dollars(Fraction(total) / hours),
@@ -459,6 +550,7 @@ def summary(session: Session, hands_per_hour: int) -> dict[str, Any]:
         if rules.bad_beat is None
         else {
             "qualifying": rules.bad_beat.at_least,
+            "requirements": describe_floor(session.game, rules.bad_beat),
             "fund_start": money(session.fund_start),
             "contributions": money(t.bad_beat_in),
             "payouts": money(t.bad_beat_out),
@@ -474,6 +566,14 @@ def summary(session: Session, hands_per_hour: int) -> dict[str, Any]:
             "rule": "contributions = awards + rake + Bad Beat contribution",
             "hands_checked": t.checked,
             "held": t.checked == t.hands,
+        },
+        "session_invariant": {
+            "rule": "buy-ins = stacks + rake from pots + time charges + Bad Beat contributions"
+            " - Bad Beat payouts; the players' nets sum to minus all the house kept",
+            "buy_ins": money(t.buy_ins),
+            "stacks": money(stacks),
+            "players_net": money(nets),
+            "held": session_held,
         },
     }
 
@@ -531,6 +631,12 @@ def print_summary(out: Any, data: dict[str, Any]) -> None:
     inv = data["invariant"]
     out.print(
         f"chips conserved in {inv['hands_checked']:,} of {data['hands']:,} hands ({inv['rule']})"
+    )
+    si = data["session_invariant"]
+    out.print(
+        f"session {'balanced' if si['held'] else 'NOT BALANCED'}: buy-ins ${si['buy_ins']} = "
+        f"stacks ${si['stacks']} + rake ${r['total']} + Bad Beat contributions - payouts; "
+        f"players' net ${si['players_net']}"
     )
     for seat, p in data["players"].items():
         net = to_cents(Decimal(p["net"]))

@@ -16,7 +16,7 @@ from typing import Any
 
 from validator.cards import card_str
 from validator.interpreter.poker.bad_beat import BadBeatResult, contribute, pay
-from validator.interpreter.poker.kill import KillResult, next_hand
+from validator.interpreter.poker.kill import KillResult, PotOutcome, after_round
 from validator.interpreter.poker.money import Cents, dollar_text, money
 from validator.interpreter.poker.pots import Pot, PotError, Uncalled, build_pots
 from validator.interpreter.poker.rake import Rake, take_rake
@@ -183,6 +183,10 @@ def _pot_json(p: PotResult) -> dict[str, Any]:
                     "amount": money(h.odd_chip.amount),
                     "reason": h.odd_chip.reason,
                 },
+                "odd_chips": [
+                    {"seat": o.seat, "amount": money(o.amount), "reason": o.reason}
+                    for o in h.odd_chips
+                ],
             }
             for h in p.halves
         ],
@@ -241,7 +245,9 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
         pots, uncalled = build_pots(contributions, folded)
     except PotError as e:
         raise PokerRoundError([("/seats", str(e))]) from None
-    rake = take_rake(pots, rnd.rake, rnd.chip, _rake_cite(game, rnd))
+    rake = take_rake(
+        pots, rnd.rake, rnd.chip, _rake_cite(game, rnd), uncalled.amount if uncalled else 0
+    )
     after_rake = [p.amount - r for p, r in zip(pots, rake.by_pot, strict=True)]
     bad_beat = None
     if rnd.bad_beat is not None:
@@ -282,8 +288,8 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
                 awards[share.seat].reasons.append(
                     f"{res.pot.name}{label}: {dollar_text(share.amount)}, {share.reason}"
                 )
-            if half.odd_chip is not None:
-                awards[half.odd_chip.seat].reasons.append(half.odd_chip.reason)
+            for odd in half.odd_chips:
+                awards[odd.seat].reasons.append(odd.reason)
     for seat in awards.values():
         if seat.folded:
             seat.reasons.append("folded: no interest in any pot")
@@ -309,13 +315,13 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     kill = None
     if rnd.kill is not None:
         assert d.betting is not None and d.betting.kill is not None
-        won = {s: a.won for s, a in awards.items() if a.won}
-        scooped = next(iter(won)) if len(won) == 1 else None
-        split = False
-        if results and len(results[0].halves) == 2:
-            hi, lo = results[0].halves
-            split = set(hi.winners) != set(lo.winners)
-        kill = next_hand(rnd.kill, sum(r.net for r in results), scooped, split, d.betting.kill.cite)
+        outcomes = []
+        for r in results:
+            won = {s for h in r.halves for s in h.winners}
+            split = len(r.halves) == 2 and set(r.halves[0].winners) != set(r.halves[1].winners)
+            scooped = next(iter(won)) if len(won) == 1 else None
+            outcomes.append(PotOutcome(r.pot.name, r.net, scooped, split))
+        kill = after_round(rnd.kill, outcomes, d.betting.kill.cite)
     forced = None
     if d.betting is not None and d.betting.forced_bet is not None:
         position = min(d.cards.dealt["player"].face_up or [0])

@@ -7,8 +7,8 @@ what cannot be divided equally.
   nothing; with no qualifying low the high hand takes the entire pot.
 - Ties divide equally (§ 553.4(e)). A split pot's excess goes to the high hand
   (§ 553.10(i)(2)(i)); a tied half's excess to the highest (high) or lowest (low) card by
-  suit ((ii)-(iv)); where the source caps the excess at $1 and the table's smallest chip
-  would leave more, the dealer makes change and divides to the cent.
+  suit ((ii)-(iv)); where the source caps the excess at $1, it is given one chip of at most
+  $1 at a time, in that order, so that every share is paid in chips (``divide``).
 """
 
 from __future__ import annotations
@@ -82,7 +82,8 @@ class Half:
     winners: tuple[int, ...]
     hands: dict[int, str]
     shares: list[Share] = field(default_factory=list)
-    odd_chip: Share | None = None
+    odd_chip: Share | None = None  # the first (or only) player given what cannot be divided
+    odd_chips: list[Share] = field(default_factory=list)  # everyone given a part of it
 
 
 @dataclass
@@ -105,15 +106,27 @@ class PotResult:
         return out
 
 
-def divide(amount: Cents, n: int, chip: Cents, cap: Cents | None) -> tuple[Cents, Cents, bool]:
-    """``amount`` divided equally among ``n`` in the table's smallest chip: (share, excess,
-    change made). Where a cap forbids an excess that large, the division goes to the cent."""
-    share = amount // (n * chip) * chip
+def divide(amount: Cents, n: int, chip: Cents, cap: Cents | None) -> list[Cents]:
+    """``amount`` divided equally among ``n`` players, in the table's chips, the excess by
+    the order the players are given in (the first is owed it first).
+
+    Where the source caps the excess ("which may not exceed $1", § 553.10(i)(2)(i)-(iii);
+    § 553.12(j)(2)(i)-(iii)) the division is in chips of at most the cap (a larger chip is
+    changed down to it), and what cannot be divided is given one such chip at a time, in
+    order: no player receives more than the cap as excess, and nobody is paid in cents a
+    chip cannot make. A three-way tie for $20 in $1 chips is $7, $7 and $6, never $6.66.
+    Where no cap is stated, the whole excess in the table's chip goes to the first."""
+    unit = chip if cap is None else min(chip, cap)
+    share = amount // (n * unit) * unit
     excess = amount - n * share
-    if cap is not None and excess > cap:
-        share = amount // n
-        return share, amount - n * share, True
-    return share, excess, False
+    if cap is None:
+        return [share + excess] + [share] * (n - 1)
+    out = []
+    for _ in range(n):
+        extra = min(unit, excess)
+        excess -= extra
+        out.append(share + extra)
+    return out
 
 
 class Splitter:
@@ -142,9 +155,10 @@ class Splitter:
 
     # -- the odd chip ------------------------------------------------------------------------
 
-    def odd_chip_seat(self, tied: Sequence[ShownHand], part: str) -> int:
-        """High: the highest card by suit, the tied hands compared from their highest card,
-        then the players' other cards. Low: the lowest card by suit, from the lowest card."""
+    def odd_chip_order(self, tied: Sequence[ShownHand], part: str) -> list[ShownHand]:
+        """The tied players in the order the excess goes to them. High: the highest card by
+        suit first, the tied hands compared from their highest card, then the players'
+        other cards. Low: the lowest card by suit first, from the lowest card."""
 
         def high_seq(h: ShownHand) -> tuple[tuple[int, int], ...]:
             assert h.high is not None
@@ -165,8 +179,11 @@ class Splitter:
             )
 
         if part == "low":
-            return min(tied, key=low_seq).seat
-        return max(tied, key=high_seq).seat
+            return sorted(tied, key=low_seq)
+        return sorted(tied, key=high_seq, reverse=True)
+
+    def odd_chip_seat(self, tied: Sequence[ShownHand], part: str) -> int:
+        return self.odd_chip_order(tied, part)[0].seat
 
     def _cite(self, part: str) -> str:
         return self.odd.cite
@@ -179,25 +196,30 @@ class Splitter:
         if len(winners) == 1:
             half.shares.append(Share(seats[0], amount, why))
             return half
-        share, excess, change = divide(amount, len(winners), self.chip, self.cap)
+        ordered = self.odd_chip_order(winners, "low" if part == "low" else "high")
+        amounts = divide(amount, len(winners), self.chip, self.cap)
+        share = min(amounts)
         tie = f"tied {len(winners)} ways, divided equally ({dollar_text(share)} each)"
-        if change:
-            tie += (
-                f"; dividing in {dollar_text(self.chip)} chips would leave more than the "
-                f"{dollar_text(self.cap or 0)} the excess may be, so the dealer makes change"
-            )
-        lucky = self.odd_chip_seat(winners, "low" if part == "low" else "high") if excess else None
+        by = "lowest" if part == "low" else "highest"
+        paid = dict(zip((h.seat for h in ordered), amounts, strict=True))
         for h in winners:
-            extra = excess if h.seat == lucky else 0
-            half.shares.append(Share(h.seat, share + extra, f"{why}; {tie}"))
-        if lucky is not None:
-            by = "lowest" if part == "low" else "highest"
-            half.odd_chip = Share(
-                lucky,
-                excess,
-                f"the {dollar_text(excess)} that cannot be divided goes to the tied player "
-                f"with the {by} card by suit [{self._cite(part)}]",
+            half.shares.append(Share(h.seat, paid[h.seat], f"{why}; {tie}"))
+        unit = self.chip if self.cap is None else min(self.chip, self.cap)
+        for rank, h in enumerate(ordered):
+            extra = paid[h.seat] - share
+            if not extra:
+                continue
+            place = "" if rank == 0 else f" (the next {by} after the player before)"
+            each = (
+                f"the {dollar_text(extra)} that cannot be divided goes to the tied player "
+                f"with the {by} card by suit"
+                if self.cap is None
+                else f"{dollar_text(extra)} of what cannot be divided equally, one "
+                f"{dollar_text(unit)} chip at most to a player, goes to the tied player with "
+                f"the {by} card by suit{place}"
             )
+            half.odd_chips.append(Share(h.seat, extra, f"{each} [{self._cite(part)}]"))
+        half.odd_chip = half.odd_chips[0] if half.odd_chips else None
         return half
 
     # -- a whole pot ------------------------------------------------------------------------
@@ -231,16 +253,14 @@ class Splitter:
             why = f"no hand qualifies for low: the highest high hand takes the entire pot [{cite}]"
             half = self.split_part("high", net, [hands[s] for s in high_seats], why)
             return PotResult(pot, rake, bad_beat, [half], why)
-        low_half, excess, change = divide(net, 2, self.chip, self.cap)
-        high_half = low_half + excess
+        high_half, low_half = divide(net, 2, self.chip, self.cap)
+        excess = high_half - min(high_half, low_half)
         why_high = f"the highest ranking high hand wins half the pot [{sd.cite}]"
         if excess:
             why_high += (
                 f"; the {dollar_text(excess)} that cannot be divided equally goes to the high "
                 f"hand [{self._cite('pot')}]"
             )
-        if change:
-            why_high += "; divided to the cent, the excess may not exceed the cap"
         halves = [
             self.split_part("high", high_half, [hands[s] for s in high_seats], why_high),
             self.split_part(

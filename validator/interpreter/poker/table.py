@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from validator.cards import cards_str
@@ -38,6 +38,11 @@ class Stakes:
     forced_bet: Cents = 0
     max_raises: int | None = None
     chip: Cents = 100
+    # what the Rules Submission may state besides (§ 553.8(j); § 553.16(d); § 553.18)
+    max_raises_by_street: dict[str, int] = field(default_factory=dict)
+    check_raise: bool | None = None  # None: the game file's rule
+    upper_from: str | None = None  # a split limit's upper limit from this street on
+    show_all: bool = False  # every hand at the showdown is shown, none conceded
 
     def required(self) -> Cents:
         """What a player must have on the table to be dealt in (§ 553.8(b)(3)): any Ante,
@@ -70,6 +75,9 @@ class PlayedHand:
     showdown_order: list[int]
     settlement: PokerSettlement
     stacks_before: dict[int, Cents] = field(default_factory=dict)
+    shown: list[int] = field(default_factory=list)  # hands shown at the showdown, in order
+    conceded: list[int] = field(default_factory=list)  # losing hands conceded unshown
+    round_put: list[Cents] = field(default_factory=list)  # chips in by each betting round
 
     def stacks_after(self) -> dict[int, Cents]:
         out = dict(self.stacks_before)
@@ -135,6 +143,9 @@ class Hand:
         self.mucked: set[int] = set()
         self.log: list[str] = []
         self.last_round: BettingRound | None = None
+        self.round_put: list[Cents] = []  # what each betting round put in the pots
+        self.put_before = 0
+        self.street_ids = list(self.deal.streets)
         self.multiplier = (
             self.rules.kill.multiplier if self.rules.kill and (self.rules.kill.in_effect) else 1
         )
@@ -175,7 +186,7 @@ class Hand:
         betting = None
         posters: list[Player] = []
         if street.blinds == "before_deal":
-            betting, posters = self.blinds(street)
+            betting, posters = self.blinds(sid, street)
         if not self.common_card(sid, street):
             self.burn(street.burn)
             for r in street.deal:
@@ -191,7 +202,7 @@ class Hand:
             + (f"; board {cards_str(self.board)}" if self.board else "")
         )
         if street.blinds == "after_deal":
-            betting, posters = self.blinds(street)
+            betting, posters = self.blinds(sid, street)
         if street.draw is not None:
             self.draw_round()
         if street.betting is not None and len(self.in_hand()) >= 2:
@@ -218,17 +229,20 @@ class Hand:
         self.say(f"a common card for every player: {cards_str(self.board[-1:])} [{cc.cite}]")
         return True
 
-    def blinds(self, street: Street) -> tuple[BettingRound, list[Player]]:
+    def blinds(self, sid: str, street: Street) -> tuple[BettingRound, list[Player]]:
         posters = self.in_hand()[: len(self.stakes.blinds)]
         rest = self.in_hand()[len(posters) :]
         order = rest + posters
-        br = self.new_round(order, street)
+        br = self.new_round(order, sid)
         for p, amount in zip(posters, self.stakes.blinds, strict=False):
             br.post(p, amount, "Blind Bet", acted=False)
         return br, posters
 
     def limit(self, sid: str, street: Street) -> Limit:
         tier = street.betting.limit if street.betting else "lower"
+        if self.stakes.upper_from is not None:  # the submission's split (§ 553.18)
+            upper = self.street_ids.index(sid) >= self.street_ids.index(self.stakes.upper_from)
+            tier = "upper" if upper else "lower"
         split = self.betting.split_limit
         if (
             split is not None
@@ -245,13 +259,18 @@ class Hand:
         ranks = [c // 4 for c in p.up_cards()]
         return len(ranks) != len(set(ranks))
 
-    def new_round(self, order: list[Player], street: Street) -> BettingRound:
+    def new_round(self, order: list[Player], sid: str) -> BettingRound:
+        """A betting round: the raise cap of its street where the submission states one
+        (§ 553.18), and check-raise unless a ban is posted (§ 553.8(j))."""
         cr = self.betting.check_raise
+        check_raise = cr.allowed if cr else True
+        if self.stakes.check_raise is not None:
+            check_raise = self.stakes.check_raise
         return BettingRound(
             order,
             self.stakes.lower,
-            max_raises=self.stakes.max_raises,
-            check_raise=cr.allowed if cr else True,
+            max_raises=self.stakes.max_raises_by_street.get(sid, self.stakes.max_raises),
+            check_raise=check_raise,
             chip=self.stakes.chip,
         )
 
@@ -267,11 +286,14 @@ class Hand:
                 order = self._from(self.showing_player(), include=True)
             else:  # left of the button (or of the blinds, when none were posted)
                 order = self.in_hand()
-            br = self.new_round(order, street)
+            br = self.new_round(order, sid)
         br.limit = self.limit(sid, street)
         if forced is not None:
             br.post(forced, self.stakes.forced_bet, "Forced Bet", acted=True)
         br.run(self.strategy.act)
+        put = sum(p.contributed for p in self.players)
+        self.round_put.append(put - self.put_before)
+        self.put_before = put
         self.last_round = br
         self.say(f"{street.name} betting: " + "; ".join(f"seat {s} {what}" for s, what in br.log))
         for p in self.order:  # a folded hand goes to the discard pile
@@ -343,27 +365,68 @@ class Hand:
             SeatRound(p.seat, p.card_list(), p.contributed, p.folded, p.all_in and not p.folded, "")
             for p in self.players
         ]
+        put = sum(p.contributed for p in self.players)
+        if put != self.put_before:  # chips in after the last betting round (none, as dealt)
+            self.round_put.append(put - self.put_before)
+        rake = self.rules.rake
+        if rake is not None and rake.per_betting_round:
+            rake = replace(rake, rounds=tuple(self.round_put))
         rnd = PokerRound(
             self.game.id,
             self.stakes.chip,
             seats,
             list(self.board),
             self.button,
-            self.rules.rake,
+            rake,
             self.rules.bad_beat,
             self.rules.kill,
         )
         settlement = settle_round(self.game, rnd)
+        order = self.showdown_order()
+        shown, conceded = self.reveal(order, settlement)
         return PlayedHand(
             self.players,
             self.sitting_out,
             list(self.board),
             list(self.burns),
             self.log,
-            self.showdown_order(),
+            order,
             settlement,
             self.stacks_before,
+            shown,
+            conceded,
+            list(self.round_put),
         )
+
+    def reveal(self, order: list[int], settlement: PokerSettlement) -> tuple[list[int], list[int]]:
+        """§ 553.16(d): the player who made the final wager shows first, the others in
+        turn; a losing hand may be conceded unshown unless the Rules Submission requires
+        every discarded hand shown."""
+        shown: list[int] = []
+        conceded: list[int] = []
+        for i, seat in enumerate(order):
+            loses = settlement.seat(seat).won == 0
+            if i > 0 and loses and not self.stakes.show_all:
+                conceded.append(seat)
+            else:
+                shown.append(seat)
+        sd = self.game.definition.showdown
+        cite = sd.order.cite if sd is not None else ""
+        if order:
+            why = (
+                "every hand is shown (Rules Submission)"
+                if self.stakes.show_all
+                else "losing hands may be conceded"
+            )
+            self.say(
+                "showdown: "
+                + "; ".join(
+                    f"seat {s} " + ("concedes without showing" if s in conceded else "shows")
+                    for s in order
+                )
+                + f"; {why} [{cite}]"
+            )
+        return shown, conceded
 
     @staticmethod
     def _seats(players: Sequence[Player]) -> str:
