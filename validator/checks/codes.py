@@ -47,11 +47,24 @@ def current_codes() -> dict[str, str]:
 
 
 def main() -> None:
+    """Rewrite the table: every current code, and every code that ever was kept with its
+    redirect. A code gone without a redirect stops the rewrite: say where it went first."""
+    import sys
+
     from validator.files import write_whole
 
-    redirects = table()["redirects"]
+    old = table()
+    redirects = dict(old["redirects"])
+    current = current_codes()
+    gone = [c for c in old["codes"] if c not in current and c not in redirects]
+    if gone:
+        sys.stderr.write(
+            "these codes are no longer reported; add each to `redirects` in "
+            f"{TABLE.name} with the code that replaced it:\n  " + "\n  ".join(gone) + "\n"
+        )
+        raise SystemExit(1)
     data = {
-        "codes": dict(sorted(current_codes().items())),
+        "codes": dict(sorted(current.items())),
         "redirects": dict(sorted(redirects.items())),
     }
     write_whole(TABLE, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
