@@ -121,7 +121,9 @@ class BatchMeter:
     res: Fraction
     per_round: int = 0  # increments per round (micro), set per chunk
     per_round_reserve: int = 0
-    increments: int = 0
+    increments: int = 0  # to the meter
+    reserve_increments: int = 0  # to its reserve
+    start_reserve: int = 0
     paid: int = 0
     funded: int = 0
     hits: int = 0
@@ -133,6 +135,7 @@ class BatchMeter:
 
     def __post_init__(self) -> None:
         self.low = self.high = self.start = self.amount
+        self.start_reserve = self.reserve
 
 
 class BatchEngine:
@@ -284,6 +287,8 @@ class _Chunk:
 
     def _step_wagers(self, step: WagersStep) -> None:
         meter_tables = self.rules.meter_tables()
+        for m in self.e.meters.values():  # this chunk's increments, counted afresh
+            m.per_round = m.per_round_reserve = 0
         for spot, st in self.stakes.items():
             self.wagered += st.sum(axis=1)
             wager = self.rules.spot_wager(spot)
@@ -862,7 +867,8 @@ class _Chunk:
                 m.trajectory_sum += gap * m.amount + m.per_round * gap * (gap + 1) // 2
                 m.amount += m.per_round * gap
                 m.reserve += m.per_round_reserve * gap
-                m.increments += (m.per_round + m.per_round_reserve) * gap
+                m.increments += m.per_round * gap
+                m.reserve_increments += m.per_round_reserve * gap
                 m.high = max(m.high, m.amount)
                 last[key] = r
 
