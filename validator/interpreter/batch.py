@@ -916,8 +916,7 @@ class _Chunk:
         lids = [
             lid
             for lid in self.returned
-            if self.rules.spot_wager(self.rules.line_spot(self.rules.lines[lid]))
-            not in rule.excludes
+            if self.rules.under_payout_limit(self.rules.line_spot(self.rules.lines[lid]))
         ]
         if not lids:
             return

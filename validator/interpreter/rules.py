@@ -255,6 +255,13 @@ class Rules:
             n -= 1
         return n
 
+    def under_payout_limit(self, spot: str) -> bool:
+        """Whether a payout on ``spot`` counts toward the aggregate payout limit: every payout
+        does, a share of a meter included, except those of the wagers the game file's
+        ``payout_limit.excludes`` names. The one rule both engines apply."""
+        rule = self.d.payout_limit
+        return rule is not None and self.spot_wager(spot) not in rule.excludes
+
     def meter_tables(self) -> dict[str, str]:
         """Wager id -> the table id its meters belong to."""
         return {self.game.table(t)[0]: t for t in self.config.progressives}

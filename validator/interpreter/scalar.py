@@ -987,8 +987,7 @@ class _Round:
         for seat in self.seats:
             total = Decimal(0)
             for ln in seat.lines.values():
-                wager = self.rules.spot_wager(ln.spot)
-                if wager in limit_rule.excludes or ln.from_meter:
+                if not self.rules.under_payout_limit(ln.spot):
                     continue
                 is_bonus = self.rules.lines[ln.line].bonus
                 stake = Decimal(0) if is_bonus else seat.stakes[ln.spot]
