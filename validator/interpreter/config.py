@@ -108,6 +108,21 @@ class TableConfig:
             return None
         return self.paytables.get(table_id) or (table.letters[0] if table.letters else None)
 
+    def select(self, game: Game, table_id: str, letter: str) -> None:
+        """Select paytable ``letter`` of ``table_id``, and with it that paytable's meters: the
+        one path by which a submission's choice and a round file's both pick a table. Meters
+        the chapter fixes for the letter are its own (scaled by the wager amount); a meter the
+        chapter leaves to the submission keeps the amounts stated for it."""
+        before = self.letter(game, table_id)
+        self.paytables[table_id] = letter
+        _, table = game.table(table_id)
+        prog = self.progressives.get(table_id)
+        if table.meters is None or prog is None or before == letter:
+            return
+        self.progressives[table_id] = Progressive(
+            prog.wager_amount, resolve_meters(table, letter, prog.wager_amount, prog.meters)
+        )
+
     def wager_amount(self, table_id: str) -> Decimal:
         p = self.progressives.get(table_id)
         return p.wager_amount if p else DEFAULT_PROGRESSIVE_WAGER
@@ -124,12 +139,29 @@ def _fully_printed(table: Any) -> bool:
     return all(r.seed is not None and r.increment not in (None, "stated") for r in rules)
 
 
+def resolve_meters(
+    table: Any, letter: str | None, amount: Decimal, stated: dict[str, MeterConfig]
+) -> dict[str, MeterConfig]:
+    """The meters of paytable ``letter``: each as the chapter fixes it for the letter, scaled
+    by the wager ``amount``; where the chapter leaves a meter to the submission, as stated."""
+    fixed = _chapter_meters(table, letter, amount, partial=True) or {}
+    out: dict[str, MeterConfig] = {}
+    for name in table.meters.for_paytable(letter):
+        if name in fixed:
+            out[name] = fixed[name]
+        elif name in stated:
+            out[name] = stated[name]
+    return out
+
+
 def _chapter_meters(
-    table: Any, letter: str | None, amount: Decimal
+    table: Any, letter: str | None, amount: Decimal, partial: bool = False
 ) -> dict[str, MeterConfig] | None:
     out: dict[str, MeterConfig] = {}
     for name, rule in table.meters.for_paytable(letter).items():
         if rule.seed is None or rule.increment in (None, "stated"):
+            if partial:
+                continue
             return None
         inc = rule.increment if isinstance(rule.increment, Fraction) else Fraction(0)
         res = rule.reserve_increment
@@ -214,7 +246,7 @@ class _Reader:
                     f"/paytables/{key}", f"no paytable {letter!r}; expected one of {t.letters}"
                 )
                 continue
-            cfg.paytables[tid] = str(letter)
+            cfg.select(self.game, tid, str(letter))
         custom = data.get("custom_paytables") or {}
         for key, rows in custom.items() if isinstance(custom, dict) else []:
             tid = key if key in table_ids else self._selectable_table(key) or key

@@ -91,7 +91,7 @@ def _override_paytables(game: Game, cfg: TableConfig, spec: RoundSpec) -> None:
                 + (", ".join(letters) or "one fixed table"),
                 f"/paytables/{key}",
             )
-        cfg.paytables[tid] = letter
+        cfg.select(game, tid, letter)
 
 
 def _offer_what_was_wagered(
