@@ -64,3 +64,71 @@ dealer: [2C, 3D, 4C, 8D, JD, QC]
         )
         w = data["seats"][0]["wagers"]["five_card_progressive"]
         assert w["net"] == f"9999.{rate}", (letter, w["reason"])
+
+
+def _round(wagers: str) -> str:
+    return f"""\
+game: four-card-poker
+seats:
+  - wagers: {{{wagers}}}
+    cards: [KS, KH, 7D, 4C, 2D]
+    actions: []
+dealer: [3C, 5D, 8H, 9S, JC, QD]
+"""
+
+
+def test_wager_prerequisites_641a_7_d_4_to_7(tmp_path: Path) -> None:
+    """§ 641a.7(d)(4)-(6): the Four-Card and Five-Card Progressive and the Bad Beat Bonus are
+    placed "after placing an Ante Wager or an Aces Up Wager, or both"; § 641a.7(d)(7): the Five
+    Card Hand Bonus "after placing an Ante Wager". `settle` refuses a round that breaks them
+    (exit 2, naming the paragraph) and settles one that keeps them."""
+    refused = {
+        "four_card_progressive: 1": "§ 641a.7(d)(4)",
+        "five_card_progressive: 1": "§ 641a.7(d)(5)",
+        "bad_beat_bonus: 5": "§ 641a.7(d)(6)",
+        "aces_up: 5, five_card_hand_bonus: 5": "§ 641a.7(d)(7)",
+    }
+    path = tmp_path / "round.yaml"
+    for wagers, cite in refused.items():
+        path.write_text(_round(wagers), encoding="utf-8")
+        out = run_rulesub("settle", str(path))
+        assert out.returncode == 2, (wagers, out.stdout)
+        assert cite in out.stderr and "placed only after" in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr
+    path.write_text(
+        _round("aces_up: 5, four_card_progressive: 1, five_card_progressive: 1, bad_beat_bonus: 5"),
+        encoding="utf-8",
+    )
+    out = run_rulesub("settle", str(path), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    wagers = json.loads(out.stdout)["seats"][0]["wagers"]
+    assert set(wagers) == {
+        "aces_up",
+        "four_card_progressive",
+        "five_card_progressive",
+        "bad_beat_bonus",
+    }
+
+
+def test_play_and_simulate_never_deal_a_wager_without_its_prerequisite() -> None:
+    """§ 641a.7(d)(4)-(7): the seats `play` and `simulate` deal place the Ante, so every
+    optional wager they place may be placed; a wager whose prerequisite is missing is left
+    out rather than dealt."""
+    from validator.interpreter.config import TableConfig
+    from validator.interpreter.play import default_wagers
+    from validator.interpreter.rules import Rules
+    from validator.model.registry import load_game
+
+    g = load_game("four-card-poker")
+    rules = Rules(g, TableConfig.defaults(g))
+    wagers = default_wagers(rules)
+    assert "ante" in wagers and "five_card_hand_bonus" in wagers
+    assert rules.missing_prerequisite({rules.spot_wager(s) for s in wagers}) is None
+    assert rules.missing_prerequisite({"five_card_hand_bonus", "aces_up"}) == (
+        "five_card_hand_bonus",
+        "the Ante Wager",
+    )
+    assert rules.missing_prerequisite({"bad_beat_bonus"}) == (
+        "bad_beat_bonus",
+        "the Ante Wager or the Aces Up Wager (or both)",
+    )

@@ -299,7 +299,8 @@ class Wager(Strict):
         default_factory=list
     )
     equipment_cite: Cite | None = None
-    requires_wager: list[Id] = Field(default_factory=list)
+    requires_wager: list[Id] = Field(default_factory=list)  # placed only with each of these
+    requires_any_wager: list[Id] = Field(default_factory=list)  # … with one of these at least
     on_hands: OnHands | None = None
     tables: dict[Id, Table] = Field(default_factory=dict)
 
