@@ -231,6 +231,20 @@ def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str
                 }
             )
         return out
+    if table.selectable and table.approved_hold and table.meters is None:
+        ah = table.approved_hold
+        out.append(
+            {
+                "id": f"{t}-published-hold-range",
+                "kind": "published_hold_range",
+                "table": tid,
+                "severity": "info",
+                "cite": f"{ah.cite}; {table.cite}",
+                "message": f"The Board's stated hold range for the {table.name} tables "
+                "disagrees with the text's exact figures",
+                "hint": "nothing to change in the submission: the exact figures of the text stand",
+            }
+        )
     if table.selectable:
         letters = table.letters
         pointer = f"/paytables/{tid}"

@@ -53,6 +53,7 @@ class Hold:
     basis: str  # "stake" (a wager of its own) or "bonus" (paid on another wager's stake)
     meters: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
     # meter name → (its value per unit wagered in ``hold``, probability × share it is paid)
+    other_reading: Fraction | None = None  # the hold under approved_hold.other_reading
 
     def at(self, per_unit: dict[str, Fraction]) -> Fraction:
         """The hold with the meters at ``per_unit`` (dollars per unit wagered)."""
@@ -81,6 +82,7 @@ class TableFacts:
     meters: dict[str, dict[str, MeterRule]] | None = None  # letter (or "*") → meters
     meters_cite: str | None = None
     approved_hold: tuple[Fraction, Fraction, str] | None = None
+    other_reading: str | None = None  # the name of approved_hold.other_reading
     holds: dict[str, Hold | None] = field(default_factory=dict)  # letter ("" fixed) → hold
 
     def meters_for(self, letter: str | None) -> dict[str, MeterRule]:
@@ -238,6 +240,7 @@ def compile_facts(game: Any, *, with_holds: bool = False) -> GameFacts:
             meters=meters,
             meters_cite=t.meters.cite if t.meters else None,
             approved_hold=(ah.low, ah.high, ah.cite) if ah else None,
+            other_reading=ah.other_reading.name if ah and ah.other_reading else None,
         )
     hands: dict[str, HandFacts] = {}
     for hid in d.hands:
@@ -304,7 +307,13 @@ def _engine_hold(game: Any, table: TableFacts, letter: str | None) -> Hold | Non
             Fraction(0),
         )
         meters[m.name] = (m.per_unit, weight)
-    return Hold(Fraction(result.hold), str(result.basis), meters)
+    other = result.other_reading_hold
+    return Hold(
+        Fraction(result.hold),
+        str(result.basis),
+        meters,
+        Fraction(other) if other is not None else None,
+    )
 
 
 def _engine_held(game: Any, hand_id: str, hand: HandFacts) -> dict[str, Fraction] | None:
@@ -358,6 +367,7 @@ def facts_to_json(f: GameFacts) -> dict[str, Any]:
             "hold": str(h.hold),
             "basis": h.basis,
             "meters": {n: [str(a), str(b)] for n, (a, b) in h.meters.items()},
+            "other_reading": str(h.other_reading) if h.other_reading is not None else None,
         }
 
     return {
@@ -402,6 +412,7 @@ def facts_to_json(f: GameFacts) -> dict[str, Any]:
                     if t.approved_hold
                     else None
                 ),
+                "other_reading": t.other_reading,
                 "holds": {k: hold(v) for k, v in sorted(t.holds.items())},
             }
             for t in f.tables.values()
@@ -444,6 +455,7 @@ def facts_from_json(data: dict[str, Any]) -> GameFacts:
             Fraction(h["hold"]),
             h["basis"],
             {n: (Fraction(a), Fraction(b)) for n, (a, b) in h["meters"].items()},
+            Fraction(h["other_reading"]) if h.get("other_reading") is not None else None,
         )
 
     tables = {}
@@ -473,6 +485,7 @@ def facts_from_json(data: dict[str, Any]) -> GameFacts:
             ),
             meters_cite=t["meters_cite"],
             approved_hold=(Fraction(ah[0]), Fraction(ah[1]), ah[2]) if ah else None,
+            other_reading=t.get("other_reading"),
             holds={k: hold(v) for k, v in t["holds"].items()},
         )
     return GameFacts(

@@ -462,6 +462,30 @@ def _hold_in_range(c: C.HoldInRange, ctx: Context) -> Iterator[Violation]:
         )
 
 
+@evaluator("published_hold_range")
+def _published_hold_range(c: C.PublishedHoldRange, ctx: Context) -> Iterator[Violation]:
+    from validator.checks.hold import odds_engine
+
+    table = ctx.facts.table(c.table)
+    if table.approved_hold is None or not ctx.played(table.wager) or odds_engine() is None:
+        return
+    from validator.odds.published import published_range_finding
+
+    holds = {letter: ctx.facts.hold(c.table, letter) for letter in table.letters}
+    if any(h is None for h in holds.values()):
+        return
+    other = None
+    if table.other_reading is not None:
+        alt = {k: h.other_reading for k, h in holds.items() if h and h.other_reading is not None}
+        other = (table.other_reading, alt)
+    low, high, _ = table.approved_hold
+    text = published_range_finding(
+        table.name, low, high, {k: h.hold for k, h in holds.items() if h}, other
+    )
+    if text:
+        yield Violation(f"/paytables/{c.table}", text)
+
+
 @evaluator("custom_table_hands")
 def _custom_table_hands(c: C.CustomTableHands, ctx: Context) -> Iterator[Violation]:
     rows = ctx.get(f"/custom_paytables/{c.table}")

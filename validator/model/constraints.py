@@ -258,6 +258,14 @@ class HoldInRange(_Base):
     table: str
 
 
+class PublishedHoldRange(_Base):
+    """Some paytable of the chapter's has an exact hold in the Board's stated range; when
+    none has, a finding about the published figures (info)."""
+
+    kind: Literal["published_hold_range"]
+    table: str
+
+
 class CustomTableHands(_Base):
     """A submission-supplied table pays only hands the wager can win on."""
 
@@ -289,6 +297,7 @@ Constraint = Annotated[
     | PayoutLimitFloor
     | PositiveHold
     | HoldInRange
+    | PublishedHoldRange
     | CustomTableHands
     | TextMissing,
     Field(discriminator="kind"),
@@ -309,6 +318,7 @@ KINDS: tuple[str, ...] = (
     "payout_limit_floor",
     "positive_hold",
     "hold_in_range",
+    "published_hold_range",
     "custom_table_hands",
     "text_missing",
 )

@@ -188,6 +188,16 @@ class Meters(Strict):
 Rows = dict[Id, PayoutField]
 
 
+class OtherReading(Strict):
+    """A reading of the ranking other than the one the text supports, priced beside it where
+    the Board's published figures disagree with the text (the figures it would give)."""
+
+    name: str = Field(description="what the reading does, e.g. 'if A-2-3 counted'")
+    ace_low: bool = Field(description="the table's ranking with an ace that may play low")
+    cite: str
+    note: str | None = None
+
+
 class ApprovedHold(Strict):
     """The hold range the Board states for a wager's paytables (a rulemaking preamble)."""
 
@@ -196,6 +206,7 @@ class ApprovedHold(Strict):
     high: Rate = Field(alias="to")
     cite: str
     note: str | None = None
+    other_reading: OtherReading | None = None
 
 
 class Table(Strict):
