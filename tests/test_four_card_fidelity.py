@@ -132,3 +132,28 @@ def test_play_and_simulate_never_deal_a_wager_without_its_prerequisite() -> None
         "bad_beat_bonus",
         "the Ante Wager or the Aces Up Wager (or both)",
     )
+
+
+def test_deck_change_findings_cite_the_paragraph_broken(tmp_path: Path) -> None:
+    """§ 641a.3(c)(1): four hours by hand; (c)(2): eight hours from a shoe. A finding cites
+    the paragraph the submission breaks, not § 641a.3(c) as a whole."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    cases = {
+        "  methods: [hand]\n  shuffler: automated_counting\n  decks: 2\n"
+        "  change_every_hours: {hand: 5}\n": "§ 641a.3(c)(1)",
+        "  methods: [manual_shoe]\n  shuffler: automated_counting\n  decks: 2\n"
+        "  change_every_hours: {manual_shoe: 9}\n": "§ 641a.3(c)(2)",
+    }
+    start = text.index("  methods:")
+    end = text.index("offered:")
+    for dealing, cite in cases.items():
+        path = tmp_path / "four-card-poker.yaml"
+        path.write_text(text[:start] + dealing + text[end:], encoding="utf-8")
+        out = run_rulesub("validate", str(path), "--format", "json")
+        assert out.returncode == 1, out.stdout
+        (finding,) = [
+            f
+            for f in json.loads(out.stdout)["findings"]
+            if f["code"] == "four-card-poker/deck-change-interval"
+        ]
+        assert finding["cite"] == cite

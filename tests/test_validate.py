@@ -311,4 +311,5 @@ def test_every_finding_code_is_a_rule() -> None:
         rule = find_rule(f.code)
         assert rule is not None, f.code
         assert rule.severity == f.severity
-        assert rule.cite == f.cite
+        # the rule's section, or the paragraph of it the submission breaks (§ 641a.3(c)(1))
+        assert f.cite == rule.cite or (rule.cite and f.cite.startswith(rule.cite + "(")), f.code

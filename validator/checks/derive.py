@@ -133,6 +133,11 @@ def _table_and_cards(g: GameDefinition) -> list[dict[str, Any]]:
                 "id": "deck-change-interval",
                 "kind": "max_interval",
                 "hours": hours,
+                **(
+                    {"cites": {m: ch.cites["hand" if m == "hand" else "shoe"] for m in hours}}
+                    if ch.cites
+                    else {}
+                ),
                 "cite": ch.cite,
                 "message": "The decks shall be changed at least every " + "; ".join(parts),
                 "hint": "change_every_hours: one entry per dealing method used, e.g. "

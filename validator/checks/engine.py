@@ -189,7 +189,7 @@ def check_submission(
                     f"{facts.id}/{c.id}",
                     c.severity,
                     message,
-                    c.cite,
+                    v.cite or c.cite,
                     v.pointer,
                     name,
                     pos.line,

@@ -535,6 +535,7 @@ _CONSTRAINT_ATTRIBUTES = (
     "than",
     "methods_field",
     "hours",
+    "cites",
     "table",
     "at_least",
 )
@@ -570,6 +571,8 @@ def construct_constraints(items: list[dict[str, Any]]) -> tuple[Any, ...]:
             fields["value"] = value(fields["value"])
         if fields["values"] is not None:
             fields["values"] = [value(v) for v in fields["values"]]
+        if fields["kind"] == "max_interval":
+            fields["cites"] = fields["cites"] or {}
         if fields["kind"] == "payout_limit_floor":
             fields["at_least"] = parse_money(fields["at_least"])
         c = SimpleNamespace(**fields)

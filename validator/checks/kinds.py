@@ -26,6 +26,7 @@ class Violation:
     detail: str = ""
     hint: str | None = None
     key: bool = False  # point at the key rather than the value
+    cite: str | None = None  # the paragraph broken, where narrower than the rule's cite
 
 
 @dataclass
@@ -242,12 +243,14 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
                 c.field,
                 f"no interval is stated for {method} (at most {limit} hours)",
                 hint=f"change_every_hours: {{{method}: {limit}}}",
+                cite=c.cites.get(method),
             )
         elif hours > limit:
             yield Violation(
                 f"{c.field}/{method}",
                 f"{method}: every {hours} hours, longer than {limit}",
                 hint=f"{method}: {limit} (or fewer hours)",
+                cite=c.cites.get(method),
             )
 
 

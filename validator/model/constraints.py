@@ -214,6 +214,9 @@ class MaxInterval(_Base):
     field: Pointer = "/dealing/change_every_hours"
     methods_field: Pointer = "/dealing/methods"
     hours: dict[str, int] = Field(min_length=1)
+    cites: dict[str, str] = Field(
+        default_factory=dict, description="the paragraph each method's limit is in"
+    )
 
     @property
     def pointers(self) -> list[str]:

@@ -61,6 +61,9 @@ class DeckChange(Strict):
     shoe: int | None = Field(default=None, ge=1)
     any: int | None = Field(default=None, ge=1, description="whatever the method (poker)")
     cite: Cite
+    cites: dict[Literal["hand", "shoe"], Cite] = Field(
+        default_factory=dict, description="the paragraph of each limit, where each has one"
+    )
 
 
 class Dealt(Strict):
