@@ -157,3 +157,76 @@ def test_deck_change_findings_cite_the_paragraph_broken(tmp_path: Path) -> None:
             if f["code"] == "four-card-poker/deck-change-interval"
         ]
         assert finding["cite"] == cite
+
+
+FIVE_CARD = ROOT / "rulesubs" / "example" / "four-card-poker-five-card.yaml"
+
+
+def _offering(tmp_path: Path, offered: str) -> Path:
+    text = FIVE_CARD.read_text(encoding="utf-8").replace(
+        "offered: [five_card_progressive, five_card_hand_bonus]", f"offered: [{offered}]"
+    )
+    path = tmp_path / "four-card-poker.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_magic_card_and_lucky_bonus_offered_as_the_submission_says(tmp_path: Path) -> None:
+    """§ 641a.12(g)(3): the certificate holder "may pay" a Magic Card or Lucky Bonus, on the
+    Five Card Hand Bonus Wager. A submission offers them by listing their table; offering
+    them without the Five Card Hand Bonus is an error citing § 641a.12(g)(3)."""
+    with_it = _offering(
+        tmp_path, "five_card_progressive, five_card_hand_bonus, magic_card_lucky_bonus"
+    )
+    out = run_rulesub("validate", str(with_it), "--format", "json")
+    assert out.returncode == 0, out.stdout
+    assert json.loads(out.stdout)["findings"] == []
+    signs = run_rulesub("signage", str(with_it)).stdout
+    assert "Magic Card   20 for 1" in signs and "Lucky Bonus   5 for 1" in signs
+    without = _offering(tmp_path, "five_card_progressive, magic_card_lucky_bonus")
+    out = run_rulesub("validate", str(without), "--format", "json")
+    assert out.returncode == 1
+    (finding,) = [f for f in json.loads(out.stdout)["findings"] if "magic-card" in f["code"]]
+    assert finding["cite"] == "§ 641a.12(g)(3)" and finding["path"] == "/offered/1"
+    assert finding["severity"] == "error"
+
+
+def test_magic_card_table_signed_only_when_offered() -> None:
+    """§ 641a.12(g)(3) "may pay": a table that does not pay them does not post them."""
+    signs = run_rulesub("signage", str(FIVE_CARD)).stdout
+    assert "Five Card Hand Bonus" in signs
+    assert "Magic Card" not in signs and "Lucky Bonus" not in signs
+
+
+def test_play_and_simulate_draw_and_pay_them_only_when_offered(tmp_path: Path) -> None:
+    """§ 641a.1, § 641a.12(g)(3): the table game system draws the Magic Card and the Lucky
+    Bonus position, and the table pays them, when the submission offers them; never
+    otherwise. The same decks simulated both ways: the Five Card Hand Bonus wagers return
+    more with them, by the 20 for 1 and 5 for 1 payouts only."""
+    from validator.interpreter.config import load_config
+    from validator.interpreter.rules import Rules
+    from validator.interpreter.simulate import run
+    from validator.model.registry import load_game
+
+    g = load_game("four-card-poker")
+    nets = {}
+    for offered in (True, False):
+        items = "five_card_progressive, five_card_hand_bonus" + (
+            ", magic_card_lucky_bonus" if offered else ""
+        )
+        path = _offering(tmp_path, items)
+        rules = Rules(g, load_config(g, path))
+        assert rules.draw_enabled("magic_card") is offered
+        stats = run(rules, 4_000, seed=5, seats=6)
+        nets[offered] = sum(
+            a.net for spot, a in stats.wagers.items() if spot.startswith("five_card_hand_bonus")
+        )
+        log = tmp_path / f"log-{offered}.jsonl"
+        out = run_rulesub(
+            "play", "four-card-poker", "--rulesub", str(path), "--rounds", "2", "--log", str(log)
+        )
+        assert out.returncode == 0, out.stderr
+        assert ("table game system draws: magic_card" in out.stdout) is offered
+    assert nets[True] > nets[False]
+    extra = nets[True] - nets[False]  # micro-dollars, on $1 wagers: $20 or $5 a payout
+    assert extra % 5_000_000 == 0

@@ -236,6 +236,17 @@ def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str
                 }
             )
         return out
+    if table.optional_payout:
+        out.append(
+            {
+                "id": f"{t}-offered-with-{dashed(wid)}",
+                "kind": "optional_payout_offered",
+                "table": tid,
+                "cite": table.cite,
+                "message": f"A {table.name} payout is made only on the {wager.name}: it is "
+                "offered only with that wager",
+            }
+        )
     if table.selectable and table.approved_hold and table.meters is None:
         ah = table.approved_hold
         out.append(

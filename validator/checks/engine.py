@@ -212,8 +212,9 @@ def _game_keys(
 
     game_name = facts.name
     optional = [w for w, wager in facts.wagers.items() if wager.optional]
+    optional_payouts = [t.id for t in facts.tables.values() if t.optional_payout]
     for i, wid in enumerate(data.get("offered") or ()):
-        if wid in optional:
+        if wid in optional or wid in optional_payouts:
             continue
         if wid in facts.wagers:
             message = (
@@ -226,7 +227,10 @@ def _game_keys(
             "rulesub/bad-value",
             f"/offered/{i}",
             message,
-            f"the optional wagers are: {', '.join(optional) or 'none'}",
+            f"the optional wagers are: {', '.join(optional) or 'none'}"
+            + (
+                f"; the optional payouts: {', '.join(optional_payouts)}" if optional_payouts else ""
+            ),
             False,
         )
     tables = facts.tables.values()

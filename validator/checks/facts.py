@@ -83,6 +83,7 @@ class TableFacts:
     meters_cite: str | None = None
     approved_hold: tuple[Fraction, Fraction, str] | None = None
     other_reading: str | None = None  # the name of approved_hold.other_reading
+    optional_payout: bool = False  # a table the certificate holder "may pay", if offered
     holds: dict[str, Hold | None] = field(default_factory=dict)  # letter ("" fixed) → hold
 
     def meters_for(self, letter: str | None) -> dict[str, MeterRule]:
@@ -241,6 +242,7 @@ def compile_facts(game: Any, *, with_holds: bool = False) -> GameFacts:
             meters_cite=t.meters.cite if t.meters else None,
             approved_hold=(ah.low, ah.high, ah.cite) if ah else None,
             other_reading=ah.other_reading.name if ah and ah.other_reading else None,
+            optional_payout=t.optional_payout,
         )
     hands: dict[str, HandFacts] = {}
     for hid in d.hands:
@@ -413,6 +415,7 @@ def facts_to_json(f: GameFacts) -> dict[str, Any]:
                     else None
                 ),
                 "other_reading": t.other_reading,
+                "optional_payout": t.optional_payout,
                 "holds": {k: hold(v) for k, v in sorted(t.holds.items())},
             }
             for t in f.tables.values()
@@ -486,6 +489,7 @@ def facts_from_json(data: dict[str, Any]) -> GameFacts:
             meters_cite=t["meters_cite"],
             approved_hold=(Fraction(ah[0]), Fraction(ah[1]), ah[2]) if ah else None,
             other_reading=t.get("other_reading"),
+            optional_payout=bool(t.get("optional_payout")),
             holds={k: hold(v) for k, v in t["holds"].items()},
         )
     return GameFacts(

@@ -489,6 +489,19 @@ def _published_hold_range(c: C.PublishedHoldRange, ctx: Context) -> Iterator[Vio
         yield Violation(f"/paytables/{c.table}", text)
 
 
+@evaluator("optional_payout_offered")
+def _optional_payout_offered(c: C.OptionalPayoutOffered, ctx: Context) -> Iterator[Violation]:
+    table = ctx.facts.table(c.table)
+    for i, item in enumerate(ctx.data.get("offered") or ()):
+        if item == c.table and not ctx.played(table.wager):
+            wager = ctx.facts.wagers[table.wager]
+            yield Violation(
+                f"/offered/{i}",
+                f"{c.table} is offered without the {wager.name}",
+                hint=f"offered: [{table.wager}, {c.table}], or leave {c.table} out",
+            )
+
+
 @evaluator("custom_table_hands")
 def _custom_table_hands(c: C.CustomTableHands, ctx: Context) -> Iterator[Violation]:
     rows = ctx.get(f"/custom_paytables/{c.table}")

@@ -269,6 +269,14 @@ class PublishedHoldRange(_Base):
     table: str
 
 
+class OptionalPayoutOffered(_Base):
+    """A payout the certificate holder "may pay" (§ 641a.12(g)(3)) is offered only with the
+    wager it is paid on."""
+
+    kind: Literal["optional_payout_offered"]
+    table: str
+
+
 class CustomTableHands(_Base):
     """A submission-supplied table pays only hands the wager can win on."""
 
@@ -301,6 +309,7 @@ Constraint = Annotated[
     | PositiveHold
     | HoldInRange
     | PublishedHoldRange
+    | OptionalPayoutOffered
     | CustomTableHands
     | TextMissing,
     Field(discriminator="kind"),
@@ -322,6 +331,7 @@ KINDS: tuple[str, ...] = (
     "positive_hold",
     "hold_in_range",
     "published_hold_range",
+    "optional_payout_offered",
     "custom_table_hands",
     "text_missing",
 )
