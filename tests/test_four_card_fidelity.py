@@ -230,3 +230,21 @@ def test_play_and_simulate_draw_and_pay_them_only_when_offered(tmp_path: Path) -
     assert nets[True] > nets[False]
     extra = nets[True] - nets[False]  # micro-dollars, on $1 wagers: $20 or $5 a payout
     assert extra % 5_000_000 == 0
+
+
+def test_every_hold_check_can_fire() -> None:
+    """A hold check on a table the odds engine cannot price never speaks: the Bad Beat Bonus
+    (§ 641a.12(f)), paid on the lower of two hands dealt together, has none; every other
+    paytable's hold check has an exact hold for every letter to judge."""
+    from validator.checks.facts import facts_for
+    from validator.checks.rules import find_rule
+
+    assert find_rule("four-card-poker/bad-beat-bonus-hold") is None
+    for game in ("four-card-poker", "lunar-poker", "wpt-heads-up-holdem", "high-card-flush"):
+        facts = facts_for(game)
+        for c in facts.constraints:
+            if c.kind != "positive_hold":
+                continue
+            table = facts.table(c.table)
+            for letter in table.letters or [None]:
+                assert facts.hold(c.table, letter) is not None, (game, c.id, letter)

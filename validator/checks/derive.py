@@ -290,7 +290,7 @@ def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str
         )
         if played:
             out.append(_unused(f"{t}-paytable-unused", pointer, wid, wager.name, table))
-        if _has_odds(table):
+        if _has_odds(g, wid, tid, table):
             out.append(
                 {
                     "id": f"{t}-hold",
@@ -336,9 +336,17 @@ def _unused(cid: str, pointer: str, wid: str, wager_name: str, table: Table) -> 
     }
 
 
-def _has_odds(table: Table) -> bool:
-    """Whether a table's exact hold means anything: paid on a hand, at odds on a stake."""
+def _has_odds(g: GameDefinition, wid: str, tid: str, table: Table) -> bool:
+    """Whether a table's exact hold means anything, paid on a hand at odds on a stake, and
+    can be had from the odds engine (not the Bad Beat Bonus: paid on the lower of two hands
+    dealt together, which the engine does not price), so that a hold check can fire."""
     if table.events is not None or table.source == "missing":
+        return False
+    try:
+        from validator.odds import not_priced_reason
+    except ImportError:  # pragma: no cover - the odds engine is part of the package
+        return False
+    if not_priced_reason(g, wid, tid) is not None:
         return False
     return not all(
         p.kind in (PayoutKind.FIXED, PayoutKind.NA)

@@ -16,7 +16,7 @@ from math import comb, sqrt
 from typing import Any, Literal
 
 from validator.loader import did_you_mean
-from validator.model.game import ApprovedHold, Table, Wager
+from validator.model.game import ApprovedHold, GameDefinition, Table, Wager
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate, parse_payout
 from validator.model.registry import Game
 from validator.odds.enumeration import category_counts
@@ -198,9 +198,9 @@ class OddsResult:
 # -- which tables can be priced ------------------------------------------------------------
 
 
-def not_priced_reason(game: Game, wager_id: str, table_id: str) -> str | None:
+def not_priced_reason(game: Game | GameDefinition, wager_id: str, table_id: str) -> str | None:
     """Why a table's exact odds cannot be computed from the game file, or None if they can."""
-    d = game.definition
+    d = game.definition if isinstance(game, Game) else game
     wager = d.wagers[wager_id]
     table = wager.tables[table_id]
     if table.source == "missing":
