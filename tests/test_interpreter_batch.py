@@ -147,6 +147,11 @@ def test_progressive_hits_settle_the_same_in_both_engines() -> None:
     assert hits["five_card_hand_bonus/primary"][0] >= 20
     for key, m in scalar.meters.meters.items():
         assert (batch.meters[key].hits, from_micro(batch.meters[key].paid)) == (m.hits, m.paid)
+        assert from_micro(batch.meters[key].reserve) == m.reserve, key
+    # § 641a.12(g)(4), as the game file reads it: the Five Card Hand Bonus's reserve moves onto
+    # the meter at each reset ($0 reseed), so it holds only what accrued since the last one
+    fchb = batch.meters["five_card_hand_bonus/primary"]
+    assert 0 <= fchb.reserve < fchb.reserve_increments and fchb.funded == 0
     assert res.balanced().all()
 
 

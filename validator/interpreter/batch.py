@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from validator.interpreter.meters import reset
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import deal_order, parse_action, second_combination
 from validator.model.notation import Payout, PayoutKind
@@ -119,6 +120,7 @@ class BatchMeter:
     reserve: int
     inc: Fraction
     res: Fraction
+    reserve_on_reset: str = "funds_reseed"
     per_round: int = 0  # increments per round (micro), set per chunk
     per_round_reserve: int = 0
     increments: int = 0  # to the meter
@@ -160,6 +162,7 @@ class BatchEngine:
                 to_micro(m.reserve),
                 m.config.increment,
                 m.config.reserve_increment,
+                m.config.reserve_on_reset,
             )
         self._evs: dict[str, BatchEvaluator] = {}
         self._tables: dict[tuple[str, int], _PayTable] = {}
@@ -891,11 +894,10 @@ class _Chunk:
                 m.paid += paid
                 m.hits += 1
                 if payout.share >= 1:
-                    remainder = m.amount - paid
-                    from_reserve = min(m.reserve, m.reseed)
-                    m.reserve -= from_reserve
-                    m.funded += m.reseed - from_reserve
-                    m.amount = m.reseed + remainder
+                    m.amount, m.reserve, funded = reset(
+                        m.amount, m.reserve, paid, m.reseed, m.reserve_on_reset
+                    )
+                    m.funded += funded
                 else:
                     m.amount -= paid
                 m.low = min(m.low, m.amount)

@@ -49,6 +49,7 @@ class MeterConfig:
     reseed: Decimal
     increment: Fraction
     reserve_increment: Fraction = Fraction(0)
+    reserve_on_reset: str = "funds_reseed"  # or "moves_to_meter" (the game file's rule)
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,7 @@ def _chapter_meters(
             reseed=(rule.reseed if rule.reseed is not None else rule.seed) * amount,
             increment=inc,
             reserve_increment=res if isinstance(res, Fraction) else Fraction(0),
+            reserve_on_reset=rule.reserve_on_reset,
         )
     return out
 
@@ -332,7 +334,11 @@ class _Reader:
             base.reserve_increment if base else Fraction(0),
         )
         return MeterConfig(
-            seed or Decimal(0), reseed or Decimal(0), inc or Fraction(0), res or Fraction(0)
+            seed or Decimal(0),
+            reseed or Decimal(0),
+            inc or Fraction(0),
+            res or Fraction(0),
+            base.reserve_on_reset if base else "funds_reseed",  # the chapter's rule
         )
 
     def rate(self, pointer: str, value: Any, default: Fraction | None) -> Fraction | None:

@@ -161,6 +161,11 @@ class MeterRule(Strict):
     reseed_at_least: Money | None = None
     increment: Rate | NA | Stated | None = None
     reserve_increment: Rate | NA | Stated | None = None
+    reserve_on_reset: Literal["funds_reseed", "moves_to_meter"] = Field(
+        default="funds_reseed",
+        description="at a reset, the reserve funds the reseed (the rest kept), or all of it "
+        "moves onto the meter",
+    )
     note: str | None = None
 
 
