@@ -542,6 +542,8 @@ _CONSTRAINT_ATTRIBUTES = (
     "cites",
     "table",
     "at_least",
+    "pays_every",
+    "except_hands",
 )
 _WHEN_ATTRIBUTES = ("offered", "field", "in_", "contains", "stated")
 

@@ -507,7 +507,34 @@ def _custom_table_hands(c: C.CustomTableHands, ctx: Context) -> Iterator[Violati
     rows = ctx.get(f"/custom_paytables/{c.table}")
     if not isinstance(rows, dict):
         return
-    yield from _custom_row_problems(ctx, c.table, rows, c.at_least)
+    if not c.pays_every:
+        yield from _custom_row_problems(ctx, c.table, rows, c.at_least)
+    elif not list(_custom_row_problems(ctx, c.table, rows, None)):  # else reported as such
+        yield from _unpaid_winners(ctx, c.table, rows, c.at_least, c.except_hands or [])
+
+
+def _unpaid_winners(
+    ctx: Context, table_id: str, rows: dict[str, Any], at_least: str | None, leave: list[str]
+) -> Iterator[Violation]:
+    """Every hand from ``at_least`` up wins the wager (but those in ``leave``): each must be
+    paid, by its own row or the row of a hand it refines (a pair row pays a pair of aces)."""
+    table = ctx.facts.table(table_id)
+    if table.pays_on is None:
+        return
+    ev = ctx.facts.hands[table.pays_on]
+    floor = ev.category(at_least).strength if at_least else None
+    for cat in ev.categories:
+        if cat.any or cat.id in leave or (floor is not None and cat.strength < floor):
+            continue
+        c: Any = cat
+        while c is not None and not (c.id in rows and rows[c.id].is_win):
+            c = ev.category(c.refines) if c.refines else None
+        if c is None:
+            yield Violation(
+                f"/custom_paytables/{table_id}",
+                f"the table pays nothing for {cat.name.lower()} ({cat.id}), a winning hand",
+                hint=f"add a row: {cat.id}: <odds>",
+            )
 
 
 def _custom_row_problems(

@@ -26,7 +26,13 @@ from numpy.typing import NDArray
 
 from validator.interpreter.meters import reset
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import deal_order, parse_action, second_combination
+from validator.interpreter.scalar import (
+    RoundError,
+    deal_order,
+    parse_action,
+    second_combination,
+    unpaid_winner,
+)
 from validator.model.notation import Payout, PayoutKind
 from validator.model.procedure import (
     DealStep,
@@ -794,6 +800,19 @@ class _Chunk:
         house = np.zeros_like(stake)
         none = m & (pidx < 0)
         if none.any():
+            if then.otherwise == "refuse":
+                hand = then.hand or pt_hand(self.rules, then.paytable)
+                v = self._seat_value(hand)
+                r, s = (int(x[0]) for x in np.nonzero(none))
+                ev = self.rules.evaluator(hand)
+                cat = ev.categories[int(v.held[r, s])] if v.held[r, s] >= 0 else None
+                raise RoundError(
+                    unpaid_winner(
+                        self.rules.table(then.paytable).name,
+                        cat.name if cat else "the hand",
+                        line.cite,
+                    )
+                )
             if then.otherwise == "push":
                 ret[none] = 0 if bonus else stake[none]
             elif then.otherwise == "lose":

@@ -283,6 +283,14 @@ class CustomTableHands(_Base):
     kind: Literal["custom_table_hands"]
     table: str
     at_least: str | None = Field(default=None, description="lowest category it may pay")
+    pays_every: bool = Field(
+        default=False,
+        description="every hand from at_least up wins: the table pays each (by its own row "
+        "or the row of a hand it refines)",
+    )
+    except_hands: list[str] = Field(
+        default_factory=list, description="hands pays_every leaves out (a hand that never wins)"
+    )
 
 
 class TextMissing(_Base):
