@@ -101,3 +101,26 @@ community: [7H, 8C, 9D, 4S, 4C]
             assert out.returncode == 0, out.stderr
             seat = json.loads(out.stdout)["seats"][0]
             assert seat["wagers"]["pocket_bonus"]["net"] == expect
+
+
+def test_payout_limit_floor_counts_outcomes_that_can_happen_together(tmp_path: Path) -> None:
+    """§ 677a.12(f): the floor is the most one patron can win in one round. A Bad Beat
+    payout needs a losing hand (§ 677a.1, § 677a.11(h)(2)(iii)(B)), so it never adds to an
+    Ante and Raise win. At a $10 minimum with a 10,000 to 1 Bad Beat straight flush, and the
+    example's Pocket Bonus (30 to 1, $300) and Trips Plus B (100 to 1, $1,000): the Bad Beat
+    outcome is $100,000 + $1,300 (Ante and Raise lost), the winning one $5,040 + $1,300 (Ante
+    $10, Raise $30, Odds royal flush 500 to 1): the floor is $101,300, not $101,340."""
+    rich = BAD_BEAT.replace("straight_flush: 500 to 1", "straight_flush: 10000 to 1")
+    code = "wpt-heads-up-holdem/payout-limit-floor"
+    for limit, ok in ((101_300, True), (101_299, False)):
+        path = _submission(tmp_path, BAD_BEAT, rich)
+        body = path.read_text(encoding="utf-8").replace(
+            'payout_limit: "$50,000"', f"payout_limit: {limit}"
+        )
+        path.write_text(body, encoding="utf-8")
+        found = _codes(path)
+        assert (code not in found) is ok, found.get(code)
+        if not ok:
+            message = found[code]["message"]
+            assert "$101,300" in message and "loses (a Bad Beat)" in message
+            assert "Raise Wager" not in message and "Ante Wager" not in message

@@ -84,6 +84,7 @@ class TableFacts:
     approved_hold: tuple[Fraction, Fraction, str] | None = None
     other_reading: str | None = None  # the name of approved_hold.other_reading
     optional_payout: bool = False  # a table the certificate holder "may pay", if offered
+    paid_when: str = "any"  # "player_lower": only when the player's hand loses
     holds: dict[str, Hold | None] = field(default_factory=dict)  # letter ("" fixed) → hold
 
     def meters_for(self, letter: str | None) -> dict[str, MeterRule]:
@@ -109,6 +110,7 @@ class WagerFacts:
     pays: Payout | None
     multiple: int  # the largest multiple of the wager it is sized from (1 if chosen freely)
     tables: list[str]
+    against_dealer: bool = False  # settled against the dealer's hand (the base game)
 
 
 @dataclass
@@ -212,6 +214,7 @@ def compile_facts(game: Any, *, with_holds: bool = False) -> GameFacts:
             w.pays.payout if w.pays else None,
             _multiple(w),
             list(w.tables),
+            bool(d.settle and wid in d.settle.base_game.wagers),
         )
         for wid, w in d.wagers.items()
     }
@@ -243,6 +246,7 @@ def compile_facts(game: Any, *, with_holds: bool = False) -> GameFacts:
             approved_hold=(ah.low, ah.high, ah.cite) if ah else None,
             other_reading=ah.other_reading.name if ah and ah.other_reading else None,
             optional_payout=t.optional_payout,
+            paid_when=t.paid_when,
         )
     hands: dict[str, HandFacts] = {}
     for hid in d.hands:
@@ -385,6 +389,7 @@ def facts_to_json(f: GameFacts) -> dict[str, Any]:
                 "pays": w.pays.text if w.pays else None,
                 "multiple": w.multiple,
                 "tables": w.tables,
+                "against_dealer": w.against_dealer,
             }
             for w in f.wagers.values()
         },
@@ -416,6 +421,7 @@ def facts_to_json(f: GameFacts) -> dict[str, Any]:
                 ),
                 "other_reading": t.other_reading,
                 "optional_payout": t.optional_payout,
+                "paid_when": t.paid_when,
                 "holds": {k: hold(v) for k, v in sorted(t.holds.items())},
             }
             for t in f.tables.values()
@@ -490,6 +496,7 @@ def facts_from_json(data: dict[str, Any]) -> GameFacts:
             approved_hold=(Fraction(ah[0]), Fraction(ah[1]), ah[2]) if ah else None,
             other_reading=t.get("other_reading"),
             optional_payout=bool(t.get("optional_payout")),
+            paid_when=t.get("paid_when", "any"),
             holds={k: hold(v) for k, v in t["holds"].items()},
         )
     return GameFacts(
@@ -503,6 +510,7 @@ def facts_from_json(data: dict[str, Any]) -> GameFacts:
                 parse_payout(w["pays"]) if w["pays"] else None,
                 w["multiple"],
                 w["tables"],
+                bool(w.get("against_dealer")),
             )
             for wid, w in data["wagers"].items()
         },

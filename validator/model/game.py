@@ -227,6 +227,11 @@ class Table(Strict):
     envy: CiteOnly | None = None
     only_highest: CiteOnly | None = None
     optional_payout: bool = False
+    paid_when: Literal["any", "player_lower"] = Field(
+        default="any",
+        description="player_lower: paid only when the player's hand loses to the dealer's "
+        "(a Bad Beat), never with a win against the dealer",
+    )
     cite: Cite
     note: str | None = None
     source: Literal["text", "missing"] = "text"
