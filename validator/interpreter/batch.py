@@ -188,12 +188,23 @@ class BatchEngine:
         return self._tables[key]
 
     def run(
-        self, decks: NDArray[Any], draws: dict[str, NDArray[np.int64]] | None = None
+        self,
+        decks: NDArray[Any],
+        draws: dict[str, NDArray[np.int64]] | None = None,
+        stakes: dict[str, I64] | None = None,
+        decided: dict[str, tuple[I64, I64, I64]] | None = None,
     ) -> ChunkResult:
         """Play ``len(decks)`` rounds, one shuffled deck (a row of 52 card ints) each;
         ``draws``: the table game system's draws per round (a card 0..51, a position 0..S
-        with 0 the dealer's)."""
-        return _Chunk(self, np.asarray(decks, dtype=np.int64), draws or {}).play()
+        with 0 the dealer's). ``stakes`` (spot → (N, S) micro-dollars, 0 where not wagered)
+        instead of the same wagers at every seat, and ``decided`` (decision id → the option's
+        index in the step and its multiple, 0 for the least, -1 for none asked) instead of the
+        strategy: a round replayed as it was played (a golden round)."""
+        chunk = _Chunk(self, np.asarray(decks, dtype=np.int64), draws or {})
+        if stakes is not None:
+            chunk.stakes = {k: np.asarray(v, dtype=np.int64) for k, v in stakes.items()}
+        chunk.scripted = decided or {}
+        return chunk.play()
 
 
 class _PayTable:
@@ -241,6 +252,7 @@ class _Chunk:
         self.decided: dict[str, NDArray[np.int64]] = {}
         self.choice_names: dict[str, list[str]] = {}
         self.stakes = {spot: np.full((N, S), v, dtype=np.int64) for spot, v in eng.wagers.items()}
+        self.scripted: dict[str, tuple[I64, I64, I64]] = {}
         self.fees = np.zeros((N, S), dtype=np.int64)
         self.pending_kind = np.zeros((N, S), dtype=np.int64)  # 0 none, 1 add, 2 exchange
         self.pending_keep = np.zeros((N, S), dtype=np.int64)
@@ -436,6 +448,14 @@ class _Chunk:
         paired = np.zeros((N, S), dtype=bool)
         open_ = asked.copy()
         rows = self.e.strategy.decisions.get(step.id, []) if self.e.strategy else []
+        if step.id in self.scripted:  # the decisions as they were made
+            rows = []
+            idx, mult, kept = self.scripted[step.id]
+            m = open_ & (idx >= 0)
+            chosen[m] = idx[m]
+            multiple[m] = mult[m]
+            keep[m] = kept[m]
+            open_ &= ~m
         for row in rows:
             if isinstance(row.then, str):
                 a = parse_action(row.then)
