@@ -23,6 +23,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -177,7 +178,7 @@ def exact_holds(rules: Rules, stats: Stats) -> dict[str, dict[str, Any]]:
             continue
         out[wager] = {
             "table": table,
-            "meters_mean": {k: money(v) for k, v in mean.items()},
+            "meters_mean": {k: money(v.quantize(Decimal("0.01"))) for k, v in mean.items()},
             "exact_hold_percent": round(float(odds.hold * 100), 4),
         }
     return out
