@@ -302,7 +302,7 @@ class _Reader:
                         self.money(f"/progressives/{wid}/wager_amount", p["wager_amount"], amount)
                         or amount
                     )
-                meters = _chapter_meters(table, cfg.letter(self.game, tid), amount) or {}
+                meters = resolve_meters(table, cfg.letter(self.game, tid), amount, {})
                 stated = p.get("meters") if isinstance(p, dict) else None
                 for name, m in stated.items() if isinstance(stated, dict) else []:
                     meters[name] = self.meter(
