@@ -87,12 +87,14 @@ def test_golden_keys_five_card() -> None:
     assert batch.categories[batch.held(suit_masks(hands))[0]].id == "straight"
 
 
-def test_high_card_flush_ace_plays_low_in_a_straight_flush() -> None:
-    """games/rankings.yaml encodes the reading the Board's hold range supports (§ 678a.6(d)):
-    A-2-3 of one suit is a three-card straight flush."""
+def test_high_card_flush_ace_plays_high_only_in_a_straight_flush() -> None:
+    """§ 678a.6(a), (d): the ace plays high only; A-2-3 of one suit is no straight flush,
+    Q-K-A is one."""
     batch = BatchEvaluator(RANKINGS["high-card-flush-straight-flush"])
-    held = batch.held(suit_masks(np.array([cards("AH 2H 3H 9C 7D 5S JC")])))
-    assert batch.categories[held[0]].id == "three_card_straight_flush"
+    hands = np.array([cards("AH 2H 3H 9C 7D 5S JC"), cards("QH KH AH 9C 7D 5S 2C")])
+    held = batch.held(suit_masks(hands))
+    ids = [batch.categories[h].id for h in held]
+    assert ids == ["no_straight_flush", "three_card_straight_flush"]
 
 
 def test_suit_and_colour_primitives() -> None:

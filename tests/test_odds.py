@@ -483,36 +483,42 @@ def _run_length(mask: int, ace_low: bool) -> int:
 
 
 @pytest.mark.parametrize(
-    ("letter", "hold"),
+    ("letter", "hold", "if_ace_low"),
     [
-        ("A", Fraction(4_376_891, 33_446_140)),
-        ("B", Fraction(524_039, 8_361_535)),
-        ("C", Fraction(1_297_279, 16_723_070)),
-        ("D", Fraction(1_235_579, 16_723_070)),
+        ("A", Fraction(6_859_213, 33_446_140), Fraction(4_376_891, 33_446_140)),
+        ("B", Fraction(4_777_163, 33_446_140), Fraction(524_039, 8_361_535)),
+        ("C", Fraction(2_604_863, 16_723_070), Fraction(1_297_279, 16_723_070)),
+        ("D", Fraction(2_550_013, 16_723_070), Fraction(1_235_579, 16_723_070)),
     ],
 )
-def test_straight_flush_bonus(letter: str, hold: Fraction) -> None:
-    """§ 678a.12(c) with an ace that may play low (the reading the Board's range supports):
-    the longest suited run, counted here by a generating function."""
-    runs = _longest_counts([_run_length(m, True) for m in range(1 << 13)])
-    counts = {f"{n}": runs[n] for n in range(3, 8)}
-    names = {"7": "seven", "6": "six", "5": "five", "4": "four", "3": "three"}
-    counts = {f"{names[k]}_card_straight_flush": v for k, v in counts.items()}
+def test_straight_flush_bonus(letter: str, hold: Fraction, if_ace_low: Fraction) -> None:
+    """§ 678a.12(c), the ace high only (§ 678a.6(a), (d): A-2-3 of one suit is no straight
+    flush): the longest suited run, counted here by a generating function. No table lies in
+    the Board's 6.6%-13.0%; the game file's other reading (an ace that may also play low) is
+    priced beside it, and recounted here with the ace below the 2."""
+    names = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
     rows = game("high-card-flush").table("straight_flush_bonus")[1].rows(letter)
     nets = {c: p.net_units() for c, p in rows.items()}
+    holds = {}
+    for ace_low in (False, True):
+        runs = _longest_counts([_run_length(m, ace_low) for m in range(1 << 13)])
+        counts = {f"{names[n]}_card_straight_flush": runs[n] for n in range(3, 8)}
+        holds[ace_low] = hold_of(counts, nets, comb(52, 7))
     r = exact_odds(game("high-card-flush"), "straight_flush_bonus", letter)
-    assert r.hold == hold_of(counts, nets, comb(52, 7)) == hold
-    assert r.inside_approved is (letter in "CD")  # 6.6%–13.0%: A above, B below
+    assert r.hold == holds[False] == hold
+    assert r.other_reading_hold == holds[True] == if_ace_low
+    assert r.inside_approved is False  # 6.6%–13.0%: every table above it
 
 
-def test_straight_flush_bonus_ace_high_only_reading() -> None:
-    """The other reading of § 678a.6(a) (no ace-low clause): every table far above the
-    Board's 6.6%–13.0%, which is why it is not the one encoded."""
+def test_straight_flush_bonus_ranking_counts_without_the_ace_low() -> None:
+    """§ 678a.6(a), (d): the ranking's seven-card counts agree with the generating function
+    of suited runs with the ace high only (28 seven-card straight flushes: 7 runs × 4
+    suits)."""
     runs = _longest_counts([_run_length(m, False) for m in range(1 << 13)])
     g = game("high-card-flush")
-    base = g.ranking_of("player_straight_flush")
-    high_only = base.model_copy(update={"ace_low": False})
-    engine = dict(zip(high_only.ids, category_counts(high_only, 7), strict=True))
+    ranking = g.ranking_of("player_straight_flush")
+    assert not ranking.ace_low
+    engine = dict(zip(ranking.ids, category_counts(ranking, 7), strict=True))
     assert engine["seven_card_straight_flush"] == runs[7] == 28
     assert engine["three_card_straight_flush"] == runs[3]
     expected = {"A": 20.5082, "B": 14.2832, "C": 15.5765, "D": 15.2485}
@@ -538,8 +544,9 @@ def test_flush_bonus(letter: str) -> None:
 
 def test_progressive_jackpot_at_the_least_seed() -> None:
     """§ 678a.12(d): 100% / 10% of a meter of at least $30,000 (§ 678a.12(d)(3)), valued at
-    $30,000 on a $1 wager; the preamble's 23% is not reached (recorded in the game file)."""
-    runs = _longest_counts([_run_length(m, True) for m in range(1 << 13)])
+    $30,000 on a $1 wager, the ace high only (§ 678a.6(a)); the preamble's 23% is not
+    reached (recorded in the game file)."""
+    runs = _longest_counts([_run_length(m, False) for m in range(1 << 13)])
     g = game("high-card-flush")
     a = exact_odds(g, "progressive_jackpot", "A")
     nets = {7: Fraction(30_000 - 1), 6: Fraction(3_000 - 1), 5: Fraction(249), 4: Fraction(39)}
@@ -548,7 +555,7 @@ def test_progressive_jackpot_at_the_least_seed() -> None:
         52, 7
     )
     assert a.hold == expected
-    assert round(a.hold_percent, 4) == 48.6468
+    assert round(a.hold_percent, 4) == 53.2611
     assert a.inside_approved is False
     assert [m.source for m in a.meters] == ["seed_at_least"]
     five = exact_odds(g, "progressive_jackpot", "A", wager_amount=Decimal(5))

@@ -115,8 +115,25 @@ def test_negative_hold_is_shown_prominently() -> None:
 
 
 def test_boards_range_shown_and_flagged() -> None:
-    out = invoke("high-card-flush", "--wager", "straight_flush_bonus", "--all").stdout
-    assert "6.6%–13%: OUTSIDE" in out and "6.6%–13%: inside" in out
+    out = invoke("wpt-heads-up-holdem", "--wager", "trips_plus", "--all").stdout
+    assert "0.75%–4.34%: OUTSIDE" in out and "0.75%–4.34%: inside" in out
+    assert "info:" not in out  # one table inside: no finding about the published range
+
+
+def test_published_straight_flush_bonus_range_is_a_finding_with_the_ace_low_holds() -> None:
+    """§ 678a.6(a), (d): the ace high only, no Straight Flush Bonus table lies in the
+    preamble's 6.6%-13.0%; `odds` says so as a finding about the published figures, with
+    the holds were A-2-3 counted (C and D would lie inside, A above, B below)."""
+    args = ("high-card-flush", "--wager", "straight_flush_bonus")
+    out = " ".join(invoke(*args, "--all").stdout.split())
+    assert "6.6%–13%: inside" not in out
+    assert "info: No Straight Flush Bonus paytable's exact hold lies in the Board's stated" in out
+    assert "A 20.5082%, B 14.2832%, C 15.5765%, D 15.2485%" in out
+    assert "they would be A 13.0864%, B 6.2673%, C 7.7574%, D 7.3885% (C, D inside" in out
+    data = json.loads(invoke(*args, "--paytable", "C", "--format", "json").stdout)
+    other = data["approved_hold"]["other_reading"]
+    assert data["approved_hold"]["inside"] is False
+    assert (other["hold_exact"], other["inside"]) == ("1297279/16723070", True)
 
 
 @pytest.mark.parametrize(

@@ -130,20 +130,20 @@ def test_lunar_ace_low_straight_flush(evaluator) -> None:
     assert ev.best(cards("KC AD 2C 3H 4S")).category == "ace_king"
 
 
-def test_high_card_flush_ace_plays_low_but_never_in_the_middle(evaluator) -> None:
-    """§ 678a.6(a) has no ace-low clause; the ranking file encodes the reading that agrees
-    with the Board's stated Straight Flush Bonus holds (its note): A-2-3 of one suit is a
-    three-card straight flush. An ace is never in the middle: K-A-2 is none."""
+def test_high_card_flush_ace_plays_high_only(evaluator) -> None:
+    """§ 678a.6(a) ranks "ace, king, queen, ... 2" with no ace-low clause (unlike § 589.6(a),
+    § 677a.6(a)): A-2-3 of one suit is not "three cards of the same suit in consecutive
+    rank" (§ 678a.6(d)); Q-K-A is, the highest three-card straight flush."""
     ev = evaluator("high-card-flush-straight-flush")
-    assert ev.ranking.ace_low
-    assert ev.held(cards("AH 2H 3H 9C 7D 5S JC"))[0].id == "three_card_straight_flush"
+    assert not ev.ranking.ace_low
+    assert ev.held(cards("AH 2H 3H 9C 7D 5S JC"))[0].id == "no_straight_flush"
     assert ev.held(cards("KH AH 2H 9C 7D 5S JC"))[0].id == "no_straight_flush"
     assert ev.held(cards("QH KH AH 9C 7D 5S 2C"))[0].id == "three_card_straight_flush"
     assert ev.held(cards("2H 3H 4H 5H 6H 7H 8H"))[0].id == "seven_card_straight_flush"
-    assert ev.held(cards("AH 2H 3H 4H 5H 6H 8C"))[0].id == "six_card_straight_flush"
+    assert ev.held(cards("AH 2H 3H 4H 5H 6H 8C"))[0].id == "five_card_straight_flush"
     # a longer run ranks higher whatever its cards; the same length by its top card
-    assert ev.compare(cards("AH 2H 3H 4H 9C 9D KS"), cards("JS QS KS 9C 7D 5H 2C")) == 1
-    assert ev.compare(cards("AH 2H 3H 9C 7D 5S JC"), cards("2S 3S 4S 9C 7D 5H JC")) == -1
+    assert ev.compare(cards("2H 3H 4H 5H 9C 9D KS"), cards("JS QS KS 9C 7D 5H 2C")) == 1
+    assert ev.compare(cards("QH KH AH 9C 7D 5S 2C"), cards("JS QS KS 9C 7D 5H 2D")) == 1
 
 
 # -- tie-breaks: the (c) subsections -----------------------------------------------------------

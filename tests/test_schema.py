@@ -218,6 +218,7 @@ def test_game_schema_paytable_letters_are_enums() -> None:
         "bad_beat_bonus",
         "five_card_hand_bonus",
         "six_card_bonus",
+        "magic_card_lucky_bonus",  # a payout the casino "may pay" (§ 641a.12(g)(3))
     ]
     assert "adjacent_boxes" in schema["required"]
 

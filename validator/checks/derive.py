@@ -133,6 +133,11 @@ def _table_and_cards(g: GameDefinition) -> list[dict[str, Any]]:
                 "id": "deck-change-interval",
                 "kind": "max_interval",
                 "hours": hours,
+                **(
+                    {"cites": {m: ch.cites["hand" if m == "hand" else "shoe"] for m in hours}}
+                    if ch.cites
+                    else {}
+                ),
                 "cite": ch.cite,
                 "message": "The decks shall be changed at least every " + "; ".join(parts),
                 "hint": "change_every_hours: one entry per dealing method used, e.g. "
@@ -233,6 +238,31 @@ def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str
                 }
             )
         return out
+    if table.optional_payout:
+        out.append(
+            {
+                "id": f"{t}-offered-with-{dashed(wid)}",
+                "kind": "optional_payout_offered",
+                "table": tid,
+                "cite": table.cite,
+                "message": f"A {table.name} payout is made only on the {wager.name}: it is "
+                "offered only with that wager",
+            }
+        )
+    if table.selectable and table.approved_hold and table.meters is None:
+        ah = table.approved_hold
+        out.append(
+            {
+                "id": f"{t}-published-hold-range",
+                "kind": "published_hold_range",
+                "table": tid,
+                "severity": "info",
+                "cite": f"{ah.cite}; {table.cite}",
+                "message": f"The Board's stated hold range for the {table.name} tables "
+                "disagrees with the text's exact figures",
+                "hint": "nothing to change in the submission: the exact figures of the text stand",
+            }
+        )
     if table.selectable:
         letters = table.letters
         pointer = f"/paytables/{tid}"
@@ -262,7 +292,7 @@ def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str
         )
         if played:
             out.append(_unused(f"{t}-paytable-unused", pointer, wid, wager.name, table))
-        if _has_odds(table):
+        if _has_odds(g, wid, tid, table):
             out.append(
                 {
                     "id": f"{t}-hold",
@@ -308,9 +338,17 @@ def _unused(cid: str, pointer: str, wid: str, wager_name: str, table: Table) -> 
     }
 
 
-def _has_odds(table: Table) -> bool:
-    """Whether a table's exact hold means anything: paid on a hand, at odds on a stake."""
+def _has_odds(g: GameDefinition, wid: str, tid: str, table: Table) -> bool:
+    """Whether a table's exact hold means anything, paid on a hand at odds on a stake, and
+    can be had from the odds engine (not the Bad Beat Bonus: paid on the lower of two hands
+    dealt together, which the engine does not price), so that a hold check can fire."""
     if table.events is not None or table.source == "missing":
+        return False
+    try:
+        from validator.odds import not_priced_reason
+    except ImportError:  # pragma: no cover - the odds engine is part of the package
+        return False
+    if not_priced_reason(g, wid, tid) is not None:
         return False
     return not all(
         p.kind in (PayoutKind.FIXED, PayoutKind.NA)

@@ -331,7 +331,7 @@ def check_submission(
                     f"{facts.id}/{c.id}",
                     c.severity,
                     message,
-                    c.cite,
+                    v.cite or c.cite,
                     v.pointer,
                     name,
                     pos.line,
@@ -354,8 +354,9 @@ def _game_keys(
 
     game_name = facts.name
     optional = [w for w, wager in facts.wagers.items() if wager.optional]
+    optional_payouts = [t.id for t in facts.tables.values() if t.optional_payout]
     for i, wid in enumerate(data.get("offered") or ()):
-        if wid in optional:
+        if wid in optional or wid in optional_payouts:
             continue
         if wid in facts.wagers:
             message = (
@@ -368,7 +369,10 @@ def _game_keys(
             "rulesub/bad-value",
             f"/offered/{i}",
             message,
-            f"the optional wagers are: {', '.join(optional) or 'none'}",
+            f"the optional wagers are: {', '.join(optional) or 'none'}"
+            + (
+                f"; the optional payouts: {', '.join(optional_payouts)}" if optional_payouts else ""
+            ),
             False,
         )
     tables = facts.tables.values()

@@ -52,6 +52,7 @@ class Hold:
     basis: str  # "stake" (a wager of its own) or "bonus" (paid on another wager's stake)
     meters: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
     # meter name → (its value per unit wagered in ``hold``, probability × share it is paid)
+    other_reading: Fraction | None = None  # the hold under approved_hold.other_reading
 
     def at(self, per_unit: dict[str, Fraction]) -> Fraction:
         """The hold with the meters at ``per_unit`` (dollars per unit wagered)."""
@@ -80,6 +81,9 @@ class TableFacts:
     meters: dict[str, dict[str, MeterRule]] | None = None  # letter (or "*") → meters
     meters_cite: str | None = None
     approved_hold: tuple[Fraction, Fraction, str] | None = None
+    other_reading: str | None = None  # the name of approved_hold.other_reading
+    optional_payout: bool = False  # a table the certificate holder "may pay", if offered
+    paid_when: str = "any"  # "player_lower": only when the player's hand loses
     holds: dict[str, Hold | None] = field(default_factory=dict)  # letter ("" fixed) → hold
 
     def meters_for(self, letter: str | None) -> dict[str, MeterRule]:
@@ -105,6 +109,7 @@ class WagerFacts:
     pays: Payout | None
     multiple: int  # the largest multiple of the wager it is sized from (1 if chosen freely)
     tables: list[str]
+    against_dealer: bool = False  # settled against the dealer's hand (the base game)
 
 
 @dataclass
@@ -205,6 +210,7 @@ def compile_facts(game: Any, *, with_holds: bool = False) -> GameFacts:
             w.pays.payout if w.pays else None,
             _multiple(w),
             list(w.tables),
+            bool(d.settle and wid in d.settle.base_game.wagers),
         )
         for wid, w in d.wagers.items()
     }
@@ -234,6 +240,9 @@ def compile_facts(game: Any, *, with_holds: bool = False) -> GameFacts:
             meters=meters,
             meters_cite=t.meters.cite if t.meters else None,
             approved_hold=(ah.low, ah.high, ah.cite) if ah else None,
+            other_reading=ah.other_reading.name if ah and ah.other_reading else None,
+            optional_payout=t.optional_payout,
+            paid_when=t.paid_when,
         )
     hands: dict[str, HandFacts] = {}
     for hid in d.hands:
@@ -300,7 +309,13 @@ def _engine_hold(game: Any, table: TableFacts, letter: str | None) -> Hold | Non
             Fraction(0),
         )
         meters[m.name] = (m.per_unit, weight)
-    return Hold(Fraction(result.hold), str(result.basis), meters)
+    other = result.other_reading_hold
+    return Hold(
+        Fraction(result.hold),
+        str(result.basis),
+        meters,
+        Fraction(other) if other is not None else None,
+    )
 
 
 def _engine_held(game: Any, hand_id: str, hand: HandFacts) -> dict[str, Fraction] | None:
@@ -354,6 +369,7 @@ def facts_to_json(f: GameFacts) -> dict[str, Any]:
             "hold": str(h.hold),
             "basis": h.basis,
             "meters": {n: [str(a), str(b)] for n, (a, b) in h.meters.items()},
+            "other_reading": str(h.other_reading) if h.other_reading is not None else None,
         }
 
     return {
@@ -369,6 +385,7 @@ def facts_to_json(f: GameFacts) -> dict[str, Any]:
                 "pays": w.pays.text if w.pays else None,
                 "multiple": w.multiple,
                 "tables": w.tables,
+                "against_dealer": w.against_dealer,
             }
             for w in f.wagers.values()
         },
@@ -398,6 +415,9 @@ def facts_to_json(f: GameFacts) -> dict[str, Any]:
                     if t.approved_hold
                     else None
                 ),
+                "other_reading": t.other_reading,
+                "optional_payout": t.optional_payout,
+                "paid_when": t.paid_when,
                 "holds": {k: hold(v) for k, v in sorted(t.holds.items())},
             }
             for t in f.tables.values()
@@ -440,6 +460,7 @@ def facts_from_json(data: dict[str, Any]) -> GameFacts:
             Fraction(h["hold"]),
             h["basis"],
             {n: (Fraction(a), Fraction(b)) for n, (a, b) in h["meters"].items()},
+            Fraction(h["other_reading"]) if h.get("other_reading") is not None else None,
         )
 
     tables = {}
@@ -469,6 +490,9 @@ def facts_from_json(data: dict[str, Any]) -> GameFacts:
             ),
             meters_cite=t["meters_cite"],
             approved_hold=(Fraction(ah[0]), Fraction(ah[1]), ah[2]) if ah else None,
+            other_reading=t.get("other_reading"),
+            optional_payout=bool(t.get("optional_payout")),
+            paid_when=t.get("paid_when", "any"),
             holds={k: hold(v) for k, v in t["holds"].items()},
         )
     return GameFacts(
@@ -482,6 +506,7 @@ def facts_from_json(data: dict[str, Any]) -> GameFacts:
                 parse_payout(w["pays"]) if w["pays"] else None,
                 w["multiple"],
                 w["tables"],
+                bool(w.get("against_dealer")),
             )
             for wid, w in data["wagers"].items()
         },
@@ -518,8 +543,11 @@ _CONSTRAINT_ATTRIBUTES = (
     "than",
     "methods_field",
     "hours",
+    "cites",
     "table",
     "at_least",
+    "pays_every",
+    "except_hands",
 )
 _WHEN_ATTRIBUTES = ("offered", "field", "in_", "contains", "stated")
 
@@ -553,6 +581,8 @@ def construct_constraints(items: list[dict[str, Any]]) -> tuple[Any, ...]:
             fields["value"] = value(fields["value"])
         if fields["values"] is not None:
             fields["values"] = [value(v) for v in fields["values"]]
+        if fields["kind"] == "max_interval":
+            fields["cites"] = fields["cites"] or {}
         if fields["kind"] == "payout_limit_floor":
             fields["at_least"] = parse_money(fields["at_least"])
         c = SimpleNamespace(**fields)

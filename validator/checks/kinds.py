@@ -26,6 +26,7 @@ class Violation:
     detail: str = ""
     hint: str | None = None
     key: bool = False  # point at the key rather than the value
+    cite: str | None = None  # the paragraph broken, where narrower than the rule's cite
 
 
 @dataclass
@@ -264,12 +265,14 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
                 c.field,
                 f"no interval is stated for {method} (at most {limit} hours)",
                 hint=f"change_every_hours: {{{method}: {limit}}}",
+                cite=c.cites.get(method),
             )
         elif hours > limit:
             yield Violation(
                 f"{c.field}/{method}",
                 f"{method}: every {hours} hours, longer than {limit}",
                 hint=f"{method}: {limit} (or fewer hours)",
+                cite=c.cites.get(method),
             )
 
 
@@ -484,12 +487,76 @@ def _hold_in_range(c: C.HoldInRange, ctx: Context) -> Iterator[Violation]:
         )
 
 
+@evaluator("published_hold_range")
+def _published_hold_range(c: C.PublishedHoldRange, ctx: Context) -> Iterator[Violation]:
+    from validator.checks.hold import odds_engine
+
+    table = ctx.facts.table(c.table)
+    if table.approved_hold is None or not ctx.played(table.wager) or odds_engine() is None:
+        return
+    from validator.odds.published import published_range_finding
+
+    holds = {letter: ctx.facts.hold(c.table, letter) for letter in table.letters}
+    if any(h is None for h in holds.values()):
+        return
+    other = None
+    if table.other_reading is not None:
+        alt = {k: h.other_reading for k, h in holds.items() if h and h.other_reading is not None}
+        other = (table.other_reading, alt)
+    low, high, _ = table.approved_hold
+    text = published_range_finding(
+        table.name, low, high, {k: h.hold for k, h in holds.items() if h}, other
+    )
+    if text:
+        yield Violation(f"/paytables/{c.table}", text)
+
+
+@evaluator("optional_payout_offered")
+def _optional_payout_offered(c: C.OptionalPayoutOffered, ctx: Context) -> Iterator[Violation]:
+    table = ctx.facts.table(c.table)
+    for i, item in enumerate(ctx.data.get("offered") or ()):
+        if item == c.table and not ctx.played(table.wager):
+            wager = ctx.facts.wagers[table.wager]
+            yield Violation(
+                f"/offered/{i}",
+                f"{c.table} is offered without the {wager.name}",
+                hint=f"offered: [{table.wager}, {c.table}], or leave {c.table} out",
+            )
+
+
 @evaluator("custom_table_hands")
 def _custom_table_hands(c: C.CustomTableHands, ctx: Context) -> Iterator[Violation]:
     rows = ctx.get(f"/custom_paytables/{c.table}")
     if not isinstance(rows, dict):
         return
-    yield from _custom_row_problems(ctx, c.table, rows, c.at_least)
+    if not c.pays_every:
+        yield from _custom_row_problems(ctx, c.table, rows, c.at_least)
+    elif not list(_custom_row_problems(ctx, c.table, rows, None)):  # else reported as such
+        yield from _unpaid_winners(ctx, c.table, rows, c.at_least, c.except_hands or [])
+
+
+def _unpaid_winners(
+    ctx: Context, table_id: str, rows: dict[str, Any], at_least: str | None, leave: list[str]
+) -> Iterator[Violation]:
+    """Every hand from ``at_least`` up wins the wager (but those in ``leave``): each must be
+    paid, by its own row or the row of a hand it refines (a pair row pays a pair of aces)."""
+    table = ctx.facts.table(table_id)
+    if table.pays_on is None:
+        return
+    ev = ctx.facts.hands[table.pays_on]
+    floor = ev.category(at_least).strength if at_least else None
+    for cat in ev.categories:
+        if cat.any or cat.id in leave or (floor is not None and cat.strength < floor):
+            continue
+        c: Any = cat
+        while c is not None and not (c.id in rows and rows[c.id].is_win):
+            c = ev.category(c.refines) if c.refines else None
+        if c is None:
+            yield Violation(
+                f"/custom_paytables/{table_id}",
+                f"the table pays nothing for {cat.name.lower()} ({cat.id}), a winning hand",
+                hint=f"add a row: {cat.id}: <odds>",
+            )
 
 
 def _custom_row_problems(

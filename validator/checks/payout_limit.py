@@ -13,7 +13,10 @@ each game file's constraint ``note:``):
 - each wager wins its best payout in the selected paytables: its fixed odds, plus the best
   row of at most one of its tables (the Odds Wager is paid on the Odds table or, losing, on
   the Bad Beat table, never on both);
-- these best payouts are added as won in one round.
+- these best payouts are added as won in one round, from outcomes that can happen together:
+  a table paid only when the player's hand loses to the dealer's (``paid_when:
+  player_lower``, a Bad Beat) is counted with the wagers settled against the dealer lost,
+  never beside their win; the floor is the better of the two outcomes.
 
 Money is exact: ``Decimal`` dollars, payouts from their ``Fraction`` odds.
 """
@@ -42,6 +45,30 @@ class RoundWin:
 
 
 def max_round_win(ctx: Any) -> RoundWin:
+    """The most one patron could win in one round, over the outcomes against the dealer
+    that can happen together (the player's hand higher; or lower, where a table pays then)."""
+    f = ctx.facts
+    lower_pays = any(
+        f.table(t).paid_when == "player_lower"
+        for w in f.wagers.values()
+        if ctx.played(w.id)
+        for t in w.tables
+    )
+    best = _round_win(ctx, player_lower=False)
+    if lower_pays:
+        other = _round_win(ctx, player_lower=True)
+        if best.total is not None and other.total is not None and other.total > best.total:
+            best = other
+        best.parts.insert(
+            0,
+            "the player's hand "
+            + ("loses (a Bad Beat)" if best is other else "wins")
+            + ", the better of the outcomes that can happen together",
+        )
+    return best
+
+
+def _round_win(ctx: Any, player_lower: bool) -> RoundWin:
     f = ctx.facts
     minimum = (ctx.data.get("table") or {}).get("min_wager")
     if not isinstance(minimum, Decimal):
@@ -52,6 +79,7 @@ def max_round_win(ctx: Any) -> RoundWin:
     for wid, wager in f.wagers.items():
         if wid in excludes or not ctx.played(wid):
             continue
+        lost = player_lower and wager.against_dealer  # its win against the dealer: none
         times = wager.multiple
         stake = minimum * times
         stake_text = (
@@ -61,12 +89,14 @@ def max_round_win(ctx: Any) -> RoundWin:
         )
         amount = Decimal(0)
         how: list[str] = []
-        if wager.pays is not None:
+        if wager.pays is not None and not lost:
             amount += wager.pays.net(stake)
             how.append(wager.pays.text)
         best: tuple[Decimal, str] | None = None
         for tid in wager.tables:
             table = f.table(tid)
+            if wager.against_dealer and (table.paid_when == "player_lower") != player_lower:
+                continue  # not in this outcome
             rows, label = _rows(ctx, tid, table)
             if rows is None:
                 win.unknown.append(f"{table.name} ({label})")

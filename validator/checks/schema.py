@@ -498,7 +498,10 @@ def _game_sections(game: Any) -> dict[str, Any]:
             "offered",
             {
                 "type": "array",
-                "items": {"type": "string", "enum": optional},
+                "items": {
+                    "type": "string",
+                    "enum": optional + [t for _, t, tb in d.tables() if tb.optional_payout],
+                },
             },
         ),
         "paytables": _described("paytables", _object(paytables)),

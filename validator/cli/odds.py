@@ -209,6 +209,18 @@ def _single(out: Any, r: OddsResult) -> None:
     ]
     for m in r.meters:
         lines.append(("Meter", Text(m.describe())))
+    ah = r.approved_hold
+    if ah is not None and ah.other_reading is not None and r.other_reading_hold is not None:
+        inside = ah.low <= r.other_reading_hold <= ah.high
+        lines.append(
+            (
+                f"Hold {ah.other_reading.name}",
+                Text(
+                    f"{_pct(r.other_reading_hold)} ({'inside' if inside else 'OUTSIDE'} the "
+                    f"range; not the text's reading, {ah.other_reading.cite})"
+                ),
+            )
+        )
     for label, value in lines:
         line = Text(f"{label}: ", style="bold")
         line.append_text(value)
@@ -292,8 +304,35 @@ def _side_by_side(out: Any, results: list[OddsResult]) -> None:
         out.print(lines)
     for m in r0.meters:
         out.print(Text(f"Meter: {m.describe()}"))
+    _published(out, results)
     for note in r0.notes:
         out.print(Text(note, style="italic"))
+
+
+def _published(out: Any, results: list[OddsResult]) -> None:
+    """The finding about the published figures, for each table all of whose paytables were
+    priced and none of which lies in the Board's stated range (not for a meter's table: its
+    hold moves with the meter)."""
+    from rich.text import Text
+
+    from validator.odds.published import published_range_finding
+
+    by_table: dict[str, list[OddsResult]] = {}
+    for r in results:
+        if r.approved_hold is not None and r.table is not None and not r.meters:
+            by_table.setdefault(r.table, []).append(r)
+    for rs in by_table.values():
+        ah = rs[0].approved_hold
+        assert ah is not None
+        other = None
+        if ah.other_reading is not None:
+            alt = {r.paytable or "": r.other_reading_hold for r in rs}
+            other = (ah.other_reading.name, {k: v for k, v in alt.items() if v is not None})
+        text = published_range_finding(
+            rs[0].table_name, ah.low, ah.high, {r.paytable or "": r.hold for r in rs}, other
+        )
+        if text:
+            out.print(Text(f"info: {text} [{ah.cite}]", style="yellow"))
 
 
 def _every_table(
@@ -332,6 +371,7 @@ def _every_table(
     meters = {m.describe() for r in results for m in r.meters}
     for m in sorted(meters):
         out.print(Text(f"Meter: {m}", style="dim"))
+    _published(out, results)
     if not_priced:
         out.print(Text("Not priced:", style="bold"))
         for table_id, reason in not_priced:

@@ -24,8 +24,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from validator.interpreter.meters import reset
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import deal_order, parse_action, second_combination
+from validator.interpreter.scalar import (
+    RoundError,
+    deal_order,
+    parse_action,
+    second_combination,
+    unpaid_winner,
+)
 from validator.model.notation import Payout, PayoutKind
 from validator.model.procedure import (
     DealStep,
@@ -119,9 +126,12 @@ class BatchMeter:
     reserve: int
     inc: Fraction
     res: Fraction
+    reserve_on_reset: str = "funds_reseed"
     per_round: int = 0  # increments per round (micro), set per chunk
     per_round_reserve: int = 0
-    increments: int = 0
+    increments: int = 0  # to the meter
+    reserve_increments: int = 0  # to its reserve
+    start_reserve: int = 0
     paid: int = 0
     funded: int = 0
     hits: int = 0
@@ -133,6 +143,7 @@ class BatchMeter:
 
     def __post_init__(self) -> None:
         self.low = self.high = self.start = self.amount
+        self.start_reserve = self.reserve
 
 
 class BatchEngine:
@@ -157,6 +168,7 @@ class BatchEngine:
                 to_micro(m.reserve),
                 m.config.increment,
                 m.config.reserve_increment,
+                m.config.reserve_on_reset,
             )
         self._evs: dict[str, BatchEvaluator] = {}
         self._tables: dict[tuple[str, int], _PayTable] = {}
@@ -176,12 +188,23 @@ class BatchEngine:
         return self._tables[key]
 
     def run(
-        self, decks: NDArray[Any], draws: dict[str, NDArray[np.int64]] | None = None
+        self,
+        decks: NDArray[Any],
+        draws: dict[str, NDArray[np.int64]] | None = None,
+        stakes: dict[str, I64] | None = None,
+        decided: dict[str, tuple[I64, I64, I64]] | None = None,
     ) -> ChunkResult:
         """Play ``len(decks)`` rounds, one shuffled deck (a row of 52 card ints) each;
         ``draws``: the table game system's draws per round (a card 0..51, a position 0..S
-        with 0 the dealer's)."""
-        return _Chunk(self, np.asarray(decks, dtype=np.int64), draws or {}).play()
+        with 0 the dealer's). ``stakes`` (spot → (N, S) micro-dollars, 0 where not wagered)
+        instead of the same wagers at every seat, and ``decided`` (decision id → the option's
+        index in the step and its multiple, 0 for the least, -1 for none asked) instead of the
+        strategy: a round replayed as it was played (a golden round)."""
+        chunk = _Chunk(self, np.asarray(decks, dtype=np.int64), draws or {})
+        if stakes is not None:
+            chunk.stakes = {k: np.asarray(v, dtype=np.int64) for k, v in stakes.items()}
+        chunk.scripted = decided or {}
+        return chunk.play()
 
 
 class _PayTable:
@@ -229,6 +252,7 @@ class _Chunk:
         self.decided: dict[str, NDArray[np.int64]] = {}
         self.choice_names: dict[str, list[str]] = {}
         self.stakes = {spot: np.full((N, S), v, dtype=np.int64) for spot, v in eng.wagers.items()}
+        self.scripted: dict[str, tuple[I64, I64, I64]] = {}
         self.fees = np.zeros((N, S), dtype=np.int64)
         self.pending_kind = np.zeros((N, S), dtype=np.int64)  # 0 none, 1 add, 2 exchange
         self.pending_keep = np.zeros((N, S), dtype=np.int64)
@@ -284,6 +308,8 @@ class _Chunk:
 
     def _step_wagers(self, step: WagersStep) -> None:
         meter_tables = self.rules.meter_tables()
+        for m in self.e.meters.values():  # this chunk's increments, counted afresh
+            m.per_round = m.per_round_reserve = 0
         for spot, st in self.stakes.items():
             self.wagered += st.sum(axis=1)
             wager = self.rules.spot_wager(spot)
@@ -422,6 +448,14 @@ class _Chunk:
         paired = np.zeros((N, S), dtype=bool)
         open_ = asked.copy()
         rows = self.e.strategy.decisions.get(step.id, []) if self.e.strategy else []
+        if step.id in self.scripted:  # the decisions as they were made
+            rows = []
+            idx, mult, kept = self.scripted[step.id]
+            m = open_ & (idx >= 0)
+            chosen[m] = idx[m]
+            multiple[m] = mult[m]
+            keep[m] = kept[m]
+            open_ &= ~m
         for row in rows:
             if isinstance(row.then, str):
                 a = parse_action(row.then)
@@ -786,6 +820,19 @@ class _Chunk:
         house = np.zeros_like(stake)
         none = m & (pidx < 0)
         if none.any():
+            if then.otherwise == "refuse":
+                hand = then.hand or pt_hand(self.rules, then.paytable)
+                v = self._seat_value(hand)
+                r, s = (int(x[0]) for x in np.nonzero(none))
+                ev = self.rules.evaluator(hand)
+                cat = ev.categories[int(v.held[r, s])] if v.held[r, s] >= 0 else None
+                raise RoundError(
+                    unpaid_winner(
+                        self.rules.table(then.paytable).name,
+                        cat.name if cat else "the hand",
+                        line.cite,
+                    )
+                )
             if then.otherwise == "push":
                 ret[none] = 0 if bonus else stake[none]
             elif then.otherwise == "lose":
@@ -862,7 +909,8 @@ class _Chunk:
                 m.trajectory_sum += gap * m.amount + m.per_round * gap * (gap + 1) // 2
                 m.amount += m.per_round * gap
                 m.reserve += m.per_round_reserve * gap
-                m.increments += (m.per_round + m.per_round_reserve) * gap
+                m.increments += m.per_round * gap
+                m.reserve_increments += m.per_round_reserve * gap
                 m.high = max(m.high, m.amount)
                 last[key] = r
 
@@ -885,11 +933,10 @@ class _Chunk:
                 m.paid += paid
                 m.hits += 1
                 if payout.share >= 1:
-                    remainder = m.amount - paid
-                    from_reserve = min(m.reserve, m.reseed)
-                    m.reserve -= from_reserve
-                    m.funded += m.reseed - from_reserve
-                    m.amount = m.reseed + remainder
+                    m.amount, m.reserve, funded = reset(
+                        m.amount, m.reserve, paid, m.reseed, m.reserve_on_reset
+                    )
+                    m.funded += funded
                 else:
                     m.amount -= paid
                 m.low = min(m.low, m.amount)
@@ -910,8 +957,7 @@ class _Chunk:
         lids = [
             lid
             for lid in self.returned
-            if self.rules.spot_wager(self.rules.line_spot(self.rules.lines[lid]))
-            not in rule.excludes
+            if self.rules.under_payout_limit(self.rules.line_spot(self.rules.lines[lid]))
         ]
         if not lids:
             return

@@ -49,6 +49,7 @@ class MeterConfig:
     reseed: Decimal
     increment: Fraction
     reserve_increment: Fraction = Fraction(0)
+    reserve_on_reset: str = "funds_reseed"  # or "moves_to_meter" (the game file's rule)
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,21 @@ class TableConfig:
             return None
         return self.paytables.get(table_id) or (table.letters[0] if table.letters else None)
 
+    def select(self, game: Game, table_id: str, letter: str) -> None:
+        """Select paytable ``letter`` of ``table_id``, and with it that paytable's meters: the
+        one path by which a submission's choice and a round file's both pick a table. Meters
+        the chapter fixes for the letter are its own (scaled by the wager amount); a meter the
+        chapter leaves to the submission keeps the amounts stated for it."""
+        before = self.letter(game, table_id)
+        self.paytables[table_id] = letter
+        _, table = game.table(table_id)
+        prog = self.progressives.get(table_id)
+        if table.meters is None or prog is None or before == letter:
+            return
+        self.progressives[table_id] = Progressive(
+            prog.wager_amount, resolve_meters(table, letter, prog.wager_amount, prog.meters)
+        )
+
     def wager_amount(self, table_id: str) -> Decimal:
         p = self.progressives.get(table_id)
         return p.wager_amount if p else DEFAULT_PROGRESSIVE_WAGER
@@ -124,12 +140,29 @@ def _fully_printed(table: Any) -> bool:
     return all(r.seed is not None and r.increment not in (None, "stated") for r in rules)
 
 
+def resolve_meters(
+    table: Any, letter: str | None, amount: Decimal, stated: dict[str, MeterConfig]
+) -> dict[str, MeterConfig]:
+    """The meters of paytable ``letter``: each as the chapter fixes it for the letter, scaled
+    by the wager ``amount``; where the chapter leaves a meter to the submission, as stated."""
+    fixed = _chapter_meters(table, letter, amount, partial=True) or {}
+    out: dict[str, MeterConfig] = {}
+    for name in table.meters.for_paytable(letter):
+        if name in fixed:
+            out[name] = fixed[name]
+        elif name in stated:
+            out[name] = stated[name]
+    return out
+
+
 def _chapter_meters(
-    table: Any, letter: str | None, amount: Decimal
+    table: Any, letter: str | None, amount: Decimal, partial: bool = False
 ) -> dict[str, MeterConfig] | None:
     out: dict[str, MeterConfig] = {}
     for name, rule in table.meters.for_paytable(letter).items():
         if rule.seed is None or rule.increment in (None, "stated"):
+            if partial:
+                continue
             return None
         inc = rule.increment if isinstance(rule.increment, Fraction) else Fraction(0)
         res = rule.reserve_increment
@@ -138,6 +171,7 @@ def _chapter_meters(
             reseed=(rule.reseed if rule.reseed is not None else rule.seed) * amount,
             increment=inc,
             reserve_increment=res if isinstance(res, Fraction) else Fraction(0),
+            reserve_on_reset=rule.reserve_on_reset,
         )
     return out
 
@@ -214,7 +248,7 @@ class _Reader:
                     f"/paytables/{key}", f"no paytable {letter!r}; expected one of {t.letters}"
                 )
                 continue
-            cfg.paytables[tid] = str(letter)
+            cfg.select(self.game, tid, str(letter))
         custom = data.get("custom_paytables") or {}
         for key, rows in custom.items() if isinstance(custom, dict) else []:
             tid = key if key in table_ids else self._selectable_table(key) or key
@@ -268,7 +302,7 @@ class _Reader:
                         self.money(f"/progressives/{wid}/wager_amount", p["wager_amount"], amount)
                         or amount
                     )
-                meters = _chapter_meters(table, cfg.letter(self.game, tid), amount) or {}
+                meters = resolve_meters(table, cfg.letter(self.game, tid), amount, {})
                 stated = p.get("meters") if isinstance(p, dict) else None
                 for name, m in stated.items() if isinstance(stated, dict) else []:
                     meters[name] = self.meter(
@@ -300,7 +334,11 @@ class _Reader:
             base.reserve_increment if base else Fraction(0),
         )
         return MeterConfig(
-            seed or Decimal(0), reseed or Decimal(0), inc or Fraction(0), res or Fraction(0)
+            seed or Decimal(0),
+            reseed or Decimal(0),
+            inc or Fraction(0),
+            res or Fraction(0),
+            base.reserve_on_reset if base else "funds_reseed",  # the chapter's rule
         )
 
     def rate(self, pointer: str, value: Any, default: Fraction | None) -> Fraction | None:

@@ -3,9 +3,11 @@
 Each wager placed on a progressive table adds ``increment`` of its amount to the meter and
 ``reserve_increment`` to the reserve. A hit pays a share of the meter, to the cent, rounded
 down; what the share leaves stays on the meter. A hit of the whole meter (100%) resets it to
-the reseed, funded first from the reserve and then by the certificate holder; a payout that
-could not be divided to the cent (a jackpot shared by several players) leaves its remainder
-on the meter after the reset. Every movement is counted, so that for any span of rounds::
+the reseed, funded first from the reserve and then by the certificate holder (where the
+game file says the reserve moves onto the meter at a reset, all of it does: ``reset``); a
+payout that could not be divided to the cent (a jackpot shared by several players) leaves
+its remainder on the meter after the reset. Every movement is counted, so that for any span
+of rounds::
 
     meter after - meter before = increments + reseed funding - payouts
 """
@@ -15,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal
 from fractions import Fraction
+from typing import TypeVar
 
 from validator.interpreter.config import MeterConfig
 
 CENT = Decimal("0.01")
+M = TypeVar("M", Decimal, int)  # dollars (the scalar engine) or micro-dollars (the batch one)
 
 
 def frac_of(amount: Decimal, share: Fraction) -> Decimal:
@@ -28,6 +32,19 @@ def frac_of(amount: Decimal, share: Fraction) -> Decimal:
 
 def floor_cents(amount: Decimal) -> Decimal:
     return amount.quantize(CENT, rounding=ROUND_FLOOR)
+
+
+def reset(amount: M, reserve: M, paid: M, reseed: M, rule: str) -> tuple[M, M, M]:
+    """A meter paid in full, reset: (its new amount, its reserve, what the certificate
+    holder funds). The reserve funds the reseed first; under ``moves_to_meter`` the whole
+    reserve moves onto the meter (the reseed, or more). What the payout left on the meter
+    stays on it. Both engines reset a meter here (dollars, or integer micro-dollars)."""
+    remainder = amount - paid
+    if rule == "moves_to_meter":
+        nothing = reserve - reserve
+        return remainder + max(reseed, reserve), nothing, max(reseed - reserve, nothing)
+    from_reserve = min(reserve, reseed)
+    return reseed + remainder, reserve - from_reserve, reseed - from_reserve
 
 
 @dataclass
@@ -73,11 +90,10 @@ class Meter:
         self.paid += paid
         self.hits += 1
         if share >= 1:
-            remainder = self.amount - paid
-            from_reserve = min(self.reserve, self.config.reseed)
-            self.reserve -= from_reserve
-            self.funded += self.config.reseed - from_reserve
-            self.amount = self.config.reseed + remainder
+            self.amount, self.reserve, funded = reset(
+                self.amount, self.reserve, paid, self.config.reseed, self.config.reserve_on_reset
+            )
+            self.funded += funded
         else:
             self.amount -= paid
         self.low = min(self.low, self.amount)

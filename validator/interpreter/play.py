@@ -28,7 +28,8 @@ from validator.model.procedure import DealStep, TableSystemStep
 def default_wagers(rules: Rules) -> dict[str, Decimal]:
     """A seat's wagers: the base wagers at the table minimum (a wager sized from another at
     its least), every optional wager offered at the minimum, a progressive at its wager
-    amount, a wager on hands on each hand."""
+    amount, a wager on hands on each hand; none without the wagers it must follow
+    (``Rules.missing_prerequisite``, e.g. § 641a.7(d)(4)-(7))."""
     cfg = rules.config
     out: dict[str, Decimal] = {}
     meter_tables = rules.meter_tables()
@@ -43,6 +44,8 @@ def default_wagers(rules: Rules) -> dict[str, Decimal]:
             out[spot] = cfg.wager_amount(meter_tables[wid])
         else:
             out[spot] = cfg.min_wager
+    while (missing := rules.missing_prerequisite({rules.spot_wager(s) for s in out})) is not None:
+        out = {s: v for s, v in out.items() if rules.spot_wager(s) != missing[0]}
     return out
 
 

@@ -255,6 +255,27 @@ class Rules:
             n -= 1
         return n
 
+    def missing_prerequisite(self, wagered: set[str]) -> tuple[str, str] | None:
+        """The first wager of ``wagered`` (wager ids) placed without the wagers it must come
+        after, as (wager id, what it needs); ``None`` when every one may be placed."""
+        for wid in sorted(wagered):
+            wager = self.wager(wid)
+            for other in wager.requires_wager:
+                if other not in wagered:
+                    return wid, f"the {self.wager(other).name}"
+            anyof = wager.requires_any_wager
+            if anyof and not set(anyof) & wagered:
+                names = " or the ".join(self.wager(o).name for o in anyof)
+                return wid, f"the {names}" + (" (or both)" if len(anyof) == 2 else "")
+        return None
+
+    def under_payout_limit(self, spot: str) -> bool:
+        """Whether a payout on ``spot`` counts toward the aggregate payout limit: every payout
+        does, a share of a meter included, except those of the wagers the game file's
+        ``payout_limit.excludes`` names. The one rule both engines apply."""
+        rule = self.d.payout_limit
+        return rule is not None and self.spot_wager(spot) not in rule.excludes
+
     def meter_tables(self) -> dict[str, str]:
         """Wager id -> the table id its meters belong to."""
         return {self.game.table(t)[0]: t for t in self.config.progressives}

@@ -875,6 +875,8 @@ class _Round:
         if payout is None or not payout.pays:
             other = then.otherwise
             held_label = self._label(then.hand or table.pays_on, category_held)
+            if other == "refuse":
+                raise RoundError(unpaid_winner(table.name, held_label, line.cite))
             if other == "push":
                 back = Decimal(0) if bonus else stake
                 return back, Decimal(0), "push", f"{table.name} prints no row for {held_label}"
@@ -987,8 +989,7 @@ class _Round:
         for seat in self.seats:
             total = Decimal(0)
             for ln in seat.lines.values():
-                wager = self.rules.spot_wager(ln.spot)
-                if wager in limit_rule.excludes or ln.from_meter:
+                if not self.rules.under_payout_limit(ln.spot):
                     continue
                 is_bonus = self.rules.lines[ln.line].bonus
                 stake = Decimal(0) if is_bonus else seat.stakes[ln.spot]
@@ -1069,6 +1070,14 @@ class _Round:
             self.ledger,
             self.narration,
         )
+
+
+def unpaid_winner(table: str, hand: str, cite: str) -> str:
+    """Why a round stops on a winning hand its table has no row for."""
+    return (
+        f"{hand} wins the wager ({cite}), but the {table} table pays nothing for it: the "
+        "table stated must pay every winning hand"
+    )
 
 
 def second_combination(

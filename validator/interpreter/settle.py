@@ -91,7 +91,7 @@ def _override_paytables(game: Game, cfg: TableConfig, spec: RoundSpec) -> None:
                 + (", ".join(letters) or "one fixed table"),
                 f"/paytables/{key}",
             )
-        cfg.paytables[tid] = letter
+        cfg.select(game, tid, letter)
 
 
 def _offer_what_was_wagered(
@@ -156,13 +156,13 @@ def _check_seats(rules: Rules, spec: RoundSpec) -> None:
                     f"the player's action ({wager.cite}); write it under `actions:`",
                     f"{p}/wagers/{wid}",
                 )
-            for other in wager.requires_wager:
-                if other not in s.wagers:
-                    raise RoundError(
-                        f"seat {s.number}: the {wager.name} is placed only with the "
-                        f"{rules.wager(other).name} ({wager.cite})",
-                        f"{p}/wagers/{wid}",
-                    )
+            missing = rules.missing_prerequisite({rules.spot_wager(x) for x in s.wagers})
+            if missing is not None and missing[0] == wid:
+                raise RoundError(
+                    f"seat {s.number}: the {wager.name} is placed only after {missing[1]} "
+                    f"({wager.cite})",
+                    f"{p}/wagers/{wid}",
+                )
             if wager.amount is not None and not wager.placed_after_cards:
                 base = s.wagers.get(wager.amount.of)
                 lo, hi = wager.amount.min or 1, wager.amount.max or wager.amount.min or 1

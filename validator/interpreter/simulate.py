@@ -5,6 +5,12 @@ stays flat in the number of rounds. Every round is checked for money conserved::
 
     money wagered = money returned to players + house result + meter increments - meter payouts
 
+and every meter, at the end, for its ledger (``check_meters``): its increments and its
+reserve's are exactly the chapter's rates times the handle of the wager that feeds it, and
+what the meter and its reserve hold is what they held plus those increments plus the reseeds
+the certificate holder funded, less what they paid. Each progressive table's exact hold at
+the meter's mean level (``exact_holds``) is reported beside the simulated hold.
+
 Statistics per wager (and the Options fees): the handle, the players' net, the hold (the
 house's result as a share of the handle) with a 95% confidence interval (a ratio estimator
 over rounds); the base game's house edge per unit of its ``per`` wager and its element of
@@ -17,6 +23,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -80,6 +87,8 @@ class Stats:
     balanced_rounds: int = 0
     seconds: float = 0.0
     meters: list[Any] = field(default_factory=list)
+    meter_handles: dict[str, int] = field(default_factory=dict)  # table/meter -> handle
+    exact: dict[str, dict[str, Any]] = field(default_factory=dict)  # wager -> exact_holds
 
 
 def run(
@@ -109,7 +118,70 @@ def run(
             progress(n)
     stats.seconds = time.perf_counter() - start
     stats.meters = list(engine.meters.values())
+    check_meters(rules, stats)
+    stats.exact = exact_holds(rules, stats)
     return stats
+
+
+def check_meters(rules: Rules, stats: Stats) -> None:
+    """Every meter's ledger, exactly: increments = rate × handle (primary and reserve), and
+    held now = held at the start + increments + reseeds funded - paid. Raises
+    ``AssertionError`` naming the meter that breaks it."""
+    feeds: dict[str, list[str]] = {}
+    for wager, table in rules.meter_tables().items():
+        feeds.setdefault(table, []).append(wager)
+    for m in stats.meters:
+        handle = sum(
+            acc.handle
+            for spot, acc in stats.wagers.items()
+            if rules.spot_wager(spot) in feeds.get(m.table, [])
+        )
+        key = f"{m.table}/{m.name}"
+        stats.meter_handles[key] = handle
+        want = (handle * m.inc, handle * m.res)
+        if (m.increments, m.reserve_increments) != want:
+            raise AssertionError(
+                f"meter {key}: increments {from_micro(m.increments)} and reserve increments "
+                f"{from_micro(m.reserve_increments)} are not {m.inc} and {m.res} of the handle "
+                f"{from_micro(handle)}"
+            )
+        held = m.amount + m.reserve - m.start - m.start_reserve
+        if held != m.increments + m.reserve_increments + m.funded - m.paid:
+            raise AssertionError(
+                f"meter {key}: it holds {from_micro(held)} more than at the start, not its "
+                "increments + reseeds funded - payouts"
+            )
+
+
+def exact_holds(rules: Rules, stats: Stats) -> dict[str, dict[str, Any]]:
+    """Each progressive table's exact hold with its meters at their mean simulated level (the
+    hold is linear in the meter, so this is the mean of the exact hold over the rounds), by
+    wager; a table the odds engine cannot price is left out."""
+    from validator.odds import OddsError, exact_odds
+
+    out: dict[str, dict[str, Any]] = {}
+    for wager, table in rules.meter_tables().items():
+        ms = [m for m in stats.meters if m.table == table]
+        if not ms or not rules.offered(wager):
+            continue
+        amount = rules.config.wager_amount(table)
+        mean = {m.name: from_micro(m.trajectory_sum // max(m.rounds, 1)) for m in ms}
+        try:
+            odds = exact_odds(
+                rules.game,
+                table,
+                rules.config.letter(rules.game, table),
+                meter=mean,
+                wager_amount=amount,
+            )
+        except OddsError:
+            continue
+        out[wager] = {
+            "table": table,
+            "meters_mean": {k: money(v.quantize(Decimal("0.01"))) for k, v in mean.items()},
+            "exact_hold_percent": round(float(odds.hold * 100), 4),
+        }
+    return out
 
 
 def deal(
@@ -177,6 +249,13 @@ def summary_json(stats: Stats) -> dict[str, Any]:
             "player_net": money(from_micro(acc.net)),
             **_pct(acc),
         }
+        exact = stats.exact.get(spot)
+        if exact is not None:
+            ci = wagers[spot]["ci95"]
+            wagers[spot]["table_exact_hold_at_mean_meter"] = {
+                **exact,
+                "within_ci95": ci is not None and ci[0] <= exact["exact_hold_percent"] <= ci[1],
+            }
     base = stats.base.hold()
     risk = stats.risk.hold()
     out: dict[str, Any] = {
@@ -209,6 +288,8 @@ def summary_json(stats: Stats) -> dict[str, Any]:
                 "hits": m.hits,
                 "paid": money(from_micro(m.paid)),
                 "increments": money(from_micro(m.increments)),
+                "reserve_increments": money(from_micro(m.reserve_increments)),
+                "handle": money(from_micro(stats.meter_handles.get(f"{m.table}/{m.name}", 0))),
                 "reseed_funded": money(from_micro(m.funded)),
                 "reserve": money(from_micro(m.reserve)),
             }
@@ -255,6 +336,21 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
             f"mean ${m['mean']}); {m['hits']} hit(s) paid ${m['paid']}; increments "
             f"${m['increments']}; reseeds funded ${m['reseed_funded']}"
         )
+    for spot, w in data["wagers"].items():
+        x = w.get("table_exact_hold_at_mean_meter")
+        if x is None:
+            continue
+        levels = ", ".join(f"{k} ${v}" for k, v in x["meters_mean"].items())
+        console.print(
+            f"{spot}: the {x['table']} table's exact hold at the mean meter ({levels}) is "
+            f"{x['exact_hold_percent']:.3f}%, "
+            + ("within" if x["within_ci95"] else "outside")
+            + " the simulated 95% CI (the wager's other lines, folds and Envy Bonuses aside)"
+        )
+    console.print(
+        "meters: increments = the chapter's rate × the handle, exactly, and each meter's "
+        "amount and reserve balance with its increments, reseeds and payouts"
+    )
     console.print(
         f"money conserved in all {data['money_conserved_rounds']:,} rounds; "
         f"{data['rounds_per_second']:,} rounds/s"

@@ -223,6 +223,9 @@ class MaxInterval(_Base):
     field: Pointer = "/dealing/change_every_hours"
     methods_field: Pointer = "/dealing/methods"
     hours: dict[str, int] = Field(min_length=1)
+    cites: dict[str, str] = Field(
+        default_factory=dict, description="the paragraph each method's limit is in"
+    )
 
     @property
     def pointers(self) -> list[str]:
@@ -267,12 +270,36 @@ class HoldInRange(_Base):
     table: str
 
 
+class PublishedHoldRange(_Base):
+    """Some paytable of the chapter's has an exact hold in the Board's stated range; when
+    none has, a finding about the published figures (info)."""
+
+    kind: Literal["published_hold_range"]
+    table: str
+
+
+class OptionalPayoutOffered(_Base):
+    """A payout the certificate holder "may pay" (§ 641a.12(g)(3)) is offered only with the
+    wager it is paid on."""
+
+    kind: Literal["optional_payout_offered"]
+    table: str
+
+
 class CustomTableHands(_Base):
     """A submission-supplied table pays only hands the wager can win on."""
 
     kind: Literal["custom_table_hands"]
     table: str
     at_least: str | None = Field(default=None, description="lowest category it may pay")
+    pays_every: bool = Field(
+        default=False,
+        description="every hand from at_least up wins: the table pays each (by its own row "
+        "or the row of a hand it refines)",
+    )
+    except_hands: list[str] = Field(
+        default_factory=list, description="hands pays_every leaves out (a hand that never wins)"
+    )
 
 
 class TextMissing(_Base):
@@ -299,6 +326,8 @@ Constraint = Annotated[
     | PayoutLimitFloor
     | PositiveHold
     | HoldInRange
+    | PublishedHoldRange
+    | OptionalPayoutOffered
     | CustomTableHands
     | TextMissing,
     Field(discriminator="kind"),
@@ -320,6 +349,8 @@ KINDS: tuple[str, ...] = (
     "payout_limit_floor",
     "positive_hold",
     "hold_in_range",
+    "published_hold_range",
+    "optional_payout_offered",
     "custom_table_hands",
     "text_missing",
 )

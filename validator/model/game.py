@@ -61,6 +61,9 @@ class DeckChange(Strict):
     shoe: int | None = Field(default=None, ge=1)
     any: int | None = Field(default=None, ge=1, description="whatever the method (poker)")
     cite: Cite
+    cites: dict[Literal["hand", "shoe"], Cite] = Field(
+        default_factory=dict, description="the paragraph of each limit, where each has one"
+    )
 
 
 class Dealt(Strict):
@@ -158,6 +161,11 @@ class MeterRule(Strict):
     reseed_at_least: Money | None = None
     increment: Rate | NA | Stated | None = None
     reserve_increment: Rate | NA | Stated | None = None
+    reserve_on_reset: Literal["funds_reseed", "moves_to_meter"] = Field(
+        default="funds_reseed",
+        description="at a reset, the reserve funds the reseed (the rest kept), or all of it "
+        "moves onto the meter",
+    )
     note: str | None = None
 
 
@@ -188,6 +196,16 @@ class Meters(Strict):
 Rows = dict[Id, PayoutField]
 
 
+class OtherReading(Strict):
+    """A reading of the ranking other than the one the text supports, priced beside it where
+    the Board's published figures disagree with the text (the figures it would give)."""
+
+    name: str = Field(description="what the reading does, e.g. 'if A-2-3 counted'")
+    ace_low: bool = Field(description="the table's ranking with an ace that may play low")
+    cite: str
+    note: str | None = None
+
+
 class ApprovedHold(Strict):
     """The hold range the Board states for a wager's paytables (a rulemaking preamble)."""
 
@@ -196,6 +214,7 @@ class ApprovedHold(Strict):
     high: Rate = Field(alias="to")
     cite: str
     note: str | None = None
+    other_reading: OtherReading | None = None
 
 
 class Table(Strict):
@@ -208,6 +227,11 @@ class Table(Strict):
     envy: CiteOnly | None = None
     only_highest: CiteOnly | None = None
     optional_payout: bool = False
+    paid_when: Literal["any", "player_lower"] = Field(
+        default="any",
+        description="player_lower: paid only when the player's hand loses to the dealer's "
+        "(a Bad Beat), never with a win against the dealer",
+    )
     cite: Cite
     note: str | None = None
     source: Literal["text", "missing"] = "text"
@@ -299,7 +323,8 @@ class Wager(Strict):
         default_factory=list
     )
     equipment_cite: Cite | None = None
-    requires_wager: list[Id] = Field(default_factory=list)
+    requires_wager: list[Id] = Field(default_factory=list)  # placed only with each of these
+    requires_any_wager: list[Id] = Field(default_factory=list)  # … with one of these at least
     on_hands: OnHands | None = None
     tables: dict[Id, Table] = Field(default_factory=dict)
 

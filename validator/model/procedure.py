@@ -144,7 +144,11 @@ class Pays(Strict):
     paytable: Id | None = None
     hand: Id | None = Field(default=None, description="default: the table's pays_on hand")
     row: Id | None = Field(default=None, description="a fixed row (events)")
-    otherwise: Literal["lose", "push", "none"] = "lose"
+    otherwise: Literal["lose", "push", "none", "refuse"] = Field(
+        default="lose",
+        description="a hand the table has no row for: loses, pushes, no bonus, or (refuse) "
+        "the round stops: the hand wins by the text, and the table must say how much",
+    )
     second_combination: bool = False
     divide_among_winners: bool = False
     envy: Id | None = None

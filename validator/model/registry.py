@@ -302,9 +302,10 @@ def check_references(
                         f"{wp}/amount/rules/{i}/when/at_least",
                         f"{rule.when.at_least!r} is no category of hand {rule.when.hand!r}",
                     )
-        for other in wager.requires_wager:
-            if other not in g.wagers:
-                err(f"{wp}/requires_wager", f"no wager {other!r}")
+        for key in ("requires_wager", "requires_any_wager"):
+            for other in getattr(wager, key):
+                if other not in g.wagers:
+                    err(f"{wp}/{key}", f"no wager {other!r}")
         for tid, table in wager.tables.items():
             tp = f"{wp}/tables/{tid}"
             if tid in table_ids:

@@ -16,7 +16,7 @@ from math import comb, sqrt
 from typing import Any, Literal
 
 from validator.loader import did_you_mean
-from validator.model.game import ApprovedHold, Table, Wager
+from validator.model.game import ApprovedHold, GameDefinition, Table, Wager
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate, parse_payout
 from validator.model.registry import Game
 from validator.odds.enumeration import category_counts
@@ -107,6 +107,7 @@ class OddsResult:
     meters: tuple[MeterValue, ...] = ()
     approved_hold: ApprovedHold | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    other_reading_hold: Fraction | None = None  # the hold under approved_hold.other_reading
 
     @property
     def hold_percent(self) -> float:
@@ -180,6 +181,15 @@ class OddsResult:
                 "tables": ah.tables,
                 "cite": ah.cite,
                 "inside": self.inside_approved,
+                "other_reading": None
+                if ah.other_reading is None or self.other_reading_hold is None
+                else {
+                    "name": ah.other_reading.name,
+                    "cite": ah.other_reading.cite,
+                    "hold_percent": round(float(self.other_reading_hold * 100), 6),
+                    "hold_exact": str(self.other_reading_hold),
+                    "inside": ah.low <= self.other_reading_hold <= ah.high,
+                },
             },
             "notes": list(self.notes),
         }
@@ -188,9 +198,9 @@ class OddsResult:
 # -- which tables can be priced ------------------------------------------------------------
 
 
-def not_priced_reason(game: Game, wager_id: str, table_id: str) -> str | None:
+def not_priced_reason(game: Game | GameDefinition, wager_id: str, table_id: str) -> str | None:
     """Why a table's exact odds cannot be computed from the game file, or None if they can."""
-    d = game.definition
+    d = game.definition if isinstance(game, Game) else game
     wager = d.wagers[wager_id]
     table = wager.tables[table_id]
     if table.source == "missing":
@@ -308,10 +318,14 @@ def price(
     *,
     basis: Basis = "wager",
     meters: Mapping[str, MeterValue] | None = None,
+    ace_low: bool | None = None,
 ) -> tuple[tuple[CategoryOdds, ...], Fraction, Fraction, Fraction, int, int]:
-    """(lines, hold, hit frequency, variance, cards, total) of ``rows`` paid on ``hand_id``."""
+    """(lines, hold, hit frequency, variance, cards, total) of ``rows`` paid on ``hand_id``;
+    ``ace_low``: priced under that reading of the hand's ranking instead of its own."""
     payouts = _rows(rows)
     ranking = game.ranking_of(hand_id)
+    if ace_low is not None and ace_low != ranking.ace_low:
+        ranking = ranking.model_copy(update={"ace_low": ace_low})
     evaluator = game.evaluator(hand_id)
     ids = ranking.ids
     for row in payouts:
@@ -408,6 +422,12 @@ def table_odds(
     basis = basis_of(wager)
     hand_id = table.pays_on or ""
     lines, hold, hit, var, k, total = price(game, hand_id, rows, basis=basis, meters=meters)
+    other = table.approved_hold.other_reading if table.approved_hold else None
+    other_hold = None
+    if other is not None:
+        other_hold = price(game, hand_id, rows, basis=basis, meters=meters, ace_low=other.ace_low)[
+            1
+        ]
     return OddsResult(
         game=game.id,
         wager=wager_id,
@@ -428,6 +448,7 @@ def table_odds(
         meters=tuple(meters.values()),
         approved_hold=table.approved_hold,
         notes=tuple(_notes(game, wager, table, basis, k)),
+        other_reading_hold=other_hold,
     )
 
 

@@ -333,7 +333,10 @@ def _wager_items(game: Game, wid: str, wager: Wager, submission: Any) -> list[It
     items: list[Item] = []
     if wager.pays is not None:
         items.append(Line(f"{wager.name} pays {payout_text(wager.pays.payout)}", wager.pays.cite))
+    offered = set(getattr(submission, "offered", None) or ())
     for tid, table in wager.tables.items():
+        if table.optional_payout and tid not in offered:
+            continue  # a payout the certificate holder "may pay": only when it does
         items += _table_items(game, wid, tid, table, submission)
     return items
 
