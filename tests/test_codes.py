@@ -25,10 +25,12 @@ def test_no_code_disappears_without_a_redirect() -> None:
     current = {r.code for r in all_rules()}
     data = codes.table()
     for code in data["codes"]:
-        assert code in current or codes.redirect(code) in current, (
+        assert code in current or codes.redirect(code) in current or code in data["removed"], (
             f"{code} is no longer reported: add a redirect to the code that replaced it "
-            "under `redirects` in validator/checks/codes.json"
+            "under `redirects` in validator/checks/codes.json, or the reason under `removed`"
         )
+    for code, reason in data["removed"].items():
+        assert code not in current and reason.strip(), code
     for old, new in data["redirects"].items():
         assert old not in current, f"{old} is redirected but still reported"
         assert codes.redirect(new) in current, f"{old} → {new}, which is no code"
@@ -38,7 +40,7 @@ def test_no_code_disappears_without_a_redirect() -> None:
 def renamed(monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     new = "lunar-poker/super-hold"
     old = "lunar-poker/super-wager-hold"
-    data = {"codes": codes.table()["codes"], "redirects": {old: new}}
+    data = {"codes": codes.table()["codes"], "redirects": {old: new}, "removed": {}}
     codes.table.cache_clear()
     monkeypatch.setattr(codes, "table", lambda: data)
     return old, new
@@ -62,3 +64,13 @@ def test_a_waiver_with_a_renamed_code_still_waives(renamed: tuple[str, str]) -> 
     text = "a: 1\nb: 2\nc: 3  # rulesub: ignore[" + old + "] -- the chapter's own table\n"
     standing, waived = apply_waivers([finding], text, "f.yaml", [], "")
     assert standing == [] and [w.finding.code for w in waived] == [new]
+
+
+def test_rules_names_a_retired_code_and_why() -> None:
+    from validator.cli import app
+
+    retired = next(iter(codes.table()["removed"]), None)
+    if retired is None:
+        pytest.skip("no code has been retired")
+    result = CliRunner().invoke(app, ["rules", retired])
+    assert result.exit_code == 1 and "was removed" in result.stderr

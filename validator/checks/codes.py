@@ -2,8 +2,9 @@
 
 A finding code is an interface: a waiver, a CI filter or a SARIF baseline names it. So every
 code rulesub can report is listed in ``codes.json`` beside this module, and a code that
-disappears must leave a redirect to the code that replaced it; a test holds the table to the
-rules (``tests/test_codes.py``). ``rulesub rules OLD`` and the waivers follow redirects.
+disappears must leave a redirect to the code that replaced it, or, where nothing replaced
+it, the reason it was retired (``removed``); a test holds the table to the rules
+(``tests/test_codes.py``). ``rulesub rules OLD`` and the waivers follow redirects.
 
     python -m validator.checks.codes     # rewrite the table from the rules (redirects kept)
 """
@@ -24,7 +25,11 @@ def table() -> dict[str, Any]:
         data = json.loads(TABLE.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         data = {}
-    return {"codes": data.get("codes", {}), "redirects": data.get("redirects", {})}
+    return {
+        "codes": data.get("codes", {}),
+        "redirects": data.get("redirects", {}),
+        "removed": data.get("removed", {}),
+    }
 
 
 def redirect(code: str) -> str:
@@ -56,16 +61,21 @@ def main() -> None:
     old = table()
     redirects = dict(old["redirects"])
     current = current_codes()
-    gone = [c for c in old["codes"] if c not in current and c not in redirects]
+    removed = dict(old["removed"])
+    gone = [
+        c for c in old["codes"] if c not in current and c not in redirects and c not in removed
+    ]
     if gone:
         sys.stderr.write(
-            "these codes are no longer reported; add each to `redirects` in "
-            f"{TABLE.name} with the code that replaced it:\n  " + "\n  ".join(gone) + "\n"
+            f"these codes are no longer reported; add each to `redirects` in {TABLE.name} "
+            "with the code that replaced it, or to `removed` with the reason it was "
+            "retired:\n  " + "\n  ".join(gone) + "\n"
         )
         raise SystemExit(1)
     data = {
         "codes": dict(sorted(current.items())),
         "redirects": dict(sorted(redirects.items())),
+        "removed": dict(sorted(removed.items())),
     }
     write_whole(TABLE, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     print(f"wrote {TABLE.name}: {len(data['codes'])} codes, {len(redirects)} redirects")

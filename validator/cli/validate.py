@@ -198,6 +198,11 @@ def rules(
         rule = find_rule(renamed) if renamed != code else None
         if rule is not None:
             sys.stderr.write(f"rulesub: {code} was renamed {renamed}\n")
+        from validator.checks.codes import table
+
+        retired = table()["removed"].get(code)
+        if rule is None and retired:
+            fail(f"{code} was removed: {retired}", code=EXIT_FINDINGS)
     if rule is None:
         fail(f"no finding code {code!r}{did_you_mean(code, [r.code for r in every])}")
     if format is Format.json:
