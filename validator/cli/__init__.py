@@ -14,9 +14,37 @@ from typing import Annotated, Any
 import typer
 
 
+#: The words a parameter's value is called by in help, where it sets no metavar of its own.
+PLAIN_WORDS = {
+    "db": "URL",
+    "by": "NAME",
+    "date": "DATE",
+    "before": "DATE",
+    "reason": "TEXT",
+    "note": "TEXT",
+    "waive": "CODE=REASON",
+    "retention_years": "YEARS",
+    "out": "FILE",
+    "file": "FILE",
+    "rounds": "N",
+    "seed": "N",
+    "workers": "N",
+    "seats": "N",
+    "round_no": "N",
+    "scheduler": "ADDRESS",
+    "against": "approved|FILE",
+    "password": "PASSWORD",
+    "holder": "HOLDER",
+    "facility": "FACILITY",
+    "game": "GAME",
+    "host": "HOST",
+    "port": "PORT",
+}
+
+
 def _plain_help() -> None:
-    """Help in plain words: a parameter with a metavar (FILE, GAME, N, …) shows no Python type
-    beside it (``<list[Path]>``, ``<str>``); a choice still lists its choices."""
+    """Help in plain words: every parameter shows what its value is (FILE, URL, N, DATE …),
+    never a Python type (``<list[Path]>``, ``<str>``); a choice still lists its choices."""
     core = getattr(typer, "core", None)
     param = getattr(core, "_TyperParameter", None)
     if param is None or not hasattr(param, "display_type"):
@@ -25,9 +53,14 @@ def _plain_help() -> None:
 
     def display_type(self: Any, ctx: Any) -> str | None:
         descriptor = getattr(self, "type_descriptor", None)
-        if self.metavar and not getattr(descriptor, "is_choice", False):
+        if getattr(descriptor, "is_choice", False):
+            return shown(self, ctx)  # type: ignore[no-any-return]
+        if self.metavar:
             return None
-        return shown(self, ctx)  # type: ignore[no-any-return]
+        if getattr(self, "is_flag", False) or getattr(self, "count", False):
+            return None
+        name = self.name or "value"
+        return PLAIN_WORDS.get(name, name.upper())
 
     param.display_type = display_type
 
