@@ -27,6 +27,7 @@ def _round_input(spec: Any = None) -> Iterator[None]:
     from validator.interpreter.roundfile import RoundFileError
     from validator.interpreter.rules import MissingTable
     from validator.interpreter.scalar import RoundError
+    from validator.interpreter.simulate import MoneyOutOfRange
     from validator.loader import LoadError
     from validator.model.registry import GameFileError
 
@@ -38,7 +39,7 @@ def _round_input(spec: Any = None) -> Iterator[None]:
         raise typer.Exit(EXIT_USAGE) from None
     except LoadError as e:
         fail(str(e))
-    except MissingTable as e:
+    except (MissingTable, MoneyOutOfRange) as e:
         fail(str(e))
     except RoundError as e:
         where = ""
@@ -258,6 +259,14 @@ def simulate(
     hands_per_hour: Annotated[
         int, typer.Option("--hands-per-hour", min=1, help="nonbanking Poker: rake per hour at this")
     ] = 30,
+    timing: Annotated[
+        bool,
+        typer.Option(
+            "--timing",
+            help="put rounds_per_second in the JSON (without it the JSON is the same bytes for "
+            "the same seed, and the speed goes to stderr)",
+        ),
+    ] = False,
 ) -> None:
     """Simulate rounds with the vectorized engine: per wager the handle, the players' net,
     the hold % with a 95% confidence interval; the element of risk; the meters."""
@@ -290,6 +299,12 @@ def simulate(
                 )
     data = summary_json(stats)
     if format is Format.json:
+        from validator.interpreter.simulate import rounds_per_second
+
+        if timing:
+            data["rounds_per_second"] = rounds_per_second(stats)
+        else:
+            sys.stderr.write(f"rulesub: {rounds_per_second(stats)} rounds/s\n")
         print_json(data)
         return
     from validator.interpreter.simulate import print_summary

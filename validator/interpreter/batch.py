@@ -73,6 +73,12 @@ def _frac_micro(amount: I64, r: Fraction) -> I64:
     return num // r.denominator
 
 
+def _payout_micro(amount: I64, r: Fraction) -> I64:
+    """A payout of ratio ``r`` on micro-dollar stakes, rounded down to the cent as the scalar
+    engine pays it (``validator.interpreter.meters.payout_of``)."""
+    return (amount * r.numerator // r.denominator) // CENT * CENT
+
+
 def masks_of(cards: NDArray[Any]) -> list[NDArray[np.uint16]]:
     """Rows of card ints (-1 for no card) → four suit masks, for ``BatchEvaluator``."""
     x = (
@@ -731,10 +737,10 @@ class _Chunk:
         zero = np.zeros_like(stake)
         match payout.kind:
             case PayoutKind.TO:
-                win = _frac_micro(stake, payout.ratio)
+                win = _payout_micro(stake, payout.ratio)
                 return (win if bonus else stake + win), -win
             case PayoutKind.FOR:
-                back = _frac_micro(stake, payout.ratio)
+                back = _payout_micro(stake, payout.ratio)
                 return back, (-back if bonus else stake - back)
             case PayoutKind.PUSH:
                 return (zero if bonus else stake), zero
@@ -845,7 +851,7 @@ class _Chunk:
             cs = [int(c) for c in cards[r, s] if c >= 0]
             cat = second_combination(ev, cs, ev.best(cs), pt.rows)
             if cat is not None:
-                ret[r, s] = int(_frac_micro(np.array([stake[r, s]]), pt.rows[cat.id].ratio)[0])
+                ret[r, s] = int(_payout_micro(np.array([stake[r, s]]), pt.rows[cat.id].ratio)[0])
         return ret, -ret
 
     # -- meters, in the chapter's order ---------------------------------------------------

@@ -30,6 +30,21 @@ def floor_cents(amount: Decimal) -> Decimal:
     return amount.quantize(CENT, rounding=ROUND_FLOOR)
 
 
+#: How a payout that is not a whole number of cents is paid. The chapters state payout odds
+#: (``7 to 3``) and no rounding; the table pays in money, whose smallest unit is the cent, so
+#: the payout is rounded down to the cent, as the meters' shares are, and the settlement
+#: says so.
+PAYOUT_ROUNDING = (
+    "rounded down to the cent (the chapter states no rounding; money is paid in cents)"
+)
+
+
+def payout_of(stake: Decimal, ratio: Fraction) -> tuple[Decimal, Decimal]:
+    """(paid, exact): ``stake`` times ``ratio``, paid rounded down to the cent."""
+    exact = frac_of(stake, ratio)
+    return floor_cents(exact), exact
+
+
 @dataclass
 class Meter:
     table: str

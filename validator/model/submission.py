@@ -43,7 +43,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer
 
-from validator.loader import Located, did_you_mean, join, load_yaml, locate_errors, pointer_escape
+from validator.loader import (
+    MAX_INT_DIGITS,
+    Located,
+    check_structure,
+    did_you_mean,
+    join,
+    locate_errors,
+    parse_yaml,
+    pointer_escape,
+    read_text,
+)
 from validator.model.base import Money, PayoutField, Rate
 from validator.model.notation import format_rate, parse_rate
 
@@ -371,10 +381,13 @@ def read_yaml(path: Path, *, display: str | None = None) -> Located:
     gives its own value or its own error. The tests hold the two readers to the same
     result on every shipped submission and on generated ones.
     """
-    fast = _read_plain(path)
+    name = display or str(path)
+    text = read_text(path, display=name)
+    check_structure(text, name)
+    fast = _read_plain(path, text)
     if fast is not None:
         return fast
-    return load_yaml(path, display=display)
+    return parse_yaml(text, path, name, checked=True)
 
 
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
@@ -391,9 +404,7 @@ class _NotPlain(Exception):
     """The document uses YAML beyond the plain subset: let the full loader read it."""
 
 
-def _read_plain(path: Path) -> Located | None:
-    from validator.loader import MAX_BYTES
-
+def _read_plain(path: Path, text: str) -> Located | None:
     try:
         import yaml
     except ImportError:  # pragma: no cover - PyYAML is a dependency
@@ -401,15 +412,8 @@ def _read_plain(path: Path) -> Located | None:
     parser = getattr(yaml, "CSafeLoader", None)
     if parser is None:
         return None
-    try:
-        raw = path.read_bytes()
-        if len(raw) > MAX_BYTES:
-            return None
-        text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    if "\t" in text:
+        return None  # libyaml takes a tab as a separator where ruamel.yaml refuses it
     if any(c in text for c in "\x85\u2028\u2029"):
         return None  # line breaks to YAML 1.1 (libyaml), not to YAML 1.2 (the loader)
     try:
@@ -518,6 +522,8 @@ def _scalar(ev: Any) -> Any:
     if value == "":
         raise _NotPlain
     if _INT.fullmatch(value):
+        if len(value.lstrip("+-")) > MAX_INT_DIGITS:
+            raise _NotPlain  # the loader refuses it, with its position
         return int(value)
     if value in _TRUE:
         return True
