@@ -160,6 +160,54 @@ def decode_text(raw: bytes, name: str) -> str:
     return text.removeprefix("\ufeff")
 
 
+class PathRefused(ValueError):
+    """A path a file names that leads outside the directories it may name."""
+
+
+def named_path(base: Path, text: object, *, also: tuple[Path, ...] = ()) -> Path:
+    """A path that a file names (``rulesub:`` in a round file or a play log), resolved
+    relative to that file, symbolic links followed. It must stay inside the file's own
+    directory, the working directory, or one of ``also`` (the games tree); anything else is
+    refused by ``PathRefused`` with a message that says nothing of the other file."""
+    if not isinstance(text, str) or not text.strip() or "\x00" in text or len(text) > 4096:
+        raise PathRefused("expected the path of a Rules Submission file, as text")
+    try:
+        target = (base.resolve().parent / text).resolve()
+        roots = [base.resolve().parent, Path.cwd().resolve(), *(r.resolve() for r in also)]
+    except (OSError, RuntimeError, ValueError):
+        raise PathRefused("the path cannot be resolved (a loop of links?)") from None
+    if not any(target == r or target.is_relative_to(r) for r in roots):
+        raise PathRefused(
+            "the path leads outside this file's directory and the working directory; a file "
+            "may only name files inside them (refused, not read)"
+        )
+    return target
+
+
+def json_line(text: str, name: str, line: int) -> Any:
+    """One line of a ``.jsonl`` log as plain Python, or ``LoadError`` at its line and column:
+    nesting past ``MAX_DEPTH`` and integers past ``MAX_INT_DIGITS`` digits are refused before
+    or while decoding (neither a deep line nor a 5,000-digit number may crash the reader)."""
+    import json
+
+    try:
+        _flow_depth(text, name)
+    except LoadError as e:
+        raise LoadError(name, line, e.column, e.message) from None
+
+    def integer(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+            raise ValueError(f"an integer of {len(digits.lstrip('-')):,} digits")
+        return int(digits)
+
+    try:
+        return json.loads(text, parse_int=integer)
+    except json.JSONDecodeError as e:
+        raise LoadError(name, line, e.colno, f"not valid JSON: {e.msg}") from None
+    except (ValueError, RecursionError) as e:
+        raise LoadError(name, line, 1, f"not valid JSON: {e}") from None
+
+
 def check_structure(text: str, name: str) -> None:
     """Refuse, cheaply and with the position, a document nested past ``MAX_DEPTH`` or with
     more than ``MAX_NODES`` values, before the round-trip parser spends seconds on it.

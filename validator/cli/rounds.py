@@ -52,16 +52,11 @@ def _round_input(spec: Any = None) -> Iterator[None]:
 
 
 def _read_spec(path: Path, round_no: int | None) -> Any:
-    import json
-
     from validator.interpreter.roundfile import read_round
-    from validator.loader import LoadError, Located, Position
+    from validator.loader import LoadError, Located, Position, json_line, read_text
 
     if path.suffix == ".jsonl":
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise LoadError(str(path), 1, 1, f"cannot read the file: {e.strerror or e}") from None
+        lines = read_text(path).splitlines()
         records = [(i, ln) for i, ln in enumerate(lines, 1) if ln.strip()]
         if not records:
             raise LoadError(str(path), 1, 1, "the log holds no round")
@@ -73,10 +68,7 @@ def _read_spec(path: Path, round_no: int | None) -> Any:
                 str(path), 1, 1, f"the log holds {len(records)} rounds: say which with --round N"
             )
         line_no, text = pick[0]
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise LoadError(str(path), line_no, e.colno, f"not valid JSON: {e.msg}") from None
+        data = json_line(text, str(path), line_no)
         located = Located(path=path, data=data, positions={"": Position(line_no, 1)})
         return read_round(path, located=located)
     if round_no is not None:
@@ -206,9 +198,13 @@ def play(
                 lines.append(log_line(played.record))
     if log is not None:
         _write_whole(log, "".join(lines))
+        from rich.text import Text
+
         out.print(
-            f"[dim]log: {log} ({rounds} round(s)); "
-            f"replay one with `rulesub settle {log} --round N`[/]"
+            Text(
+                f"log: {log} ({rounds} round(s)); replay one with `rulesub settle {log} --round N`",
+                style="dim",
+            )
         )
 
 
@@ -228,7 +224,15 @@ def _check_seats(rules: Any, seats: int) -> None:
 
 
 def _write_whole(path: Path, text: str) -> None:
-    """Written whole or not at all: a temporary file beside it, then renamed."""
+    """Written whole or not at all: a temporary file beside it, then renamed. A path that
+    cannot be written is a clean message (exit 2), never a traceback."""
+    try:
+        _replace_whole(path, text)
+    except OSError as e:
+        fail(f"cannot write the log {str(path)!r}: {e.strerror or e}")
+
+
+def _replace_whole(path: Path, text: str) -> None:
     directory = path.resolve().parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     try:
