@@ -87,9 +87,12 @@ class Part(BaseModel):
 
 
 class TableLimits(Part):
+    """The table's limits. A wager of $0 is no wager: ``settle`` refuses a round that
+    states one, so a table minimum of $0 is refused here too."""
+
     positions: int | None = Field(default=None, ge=1)
-    min_wager: Money | None = None
-    max_wager: Money | None = None
+    min_wager: Money | None = Field(default=None, gt=0)
+    max_wager: Money | None = Field(default=None, gt=0)
 
 
 class Dealing(Part):

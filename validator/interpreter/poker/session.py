@@ -155,6 +155,20 @@ def setup_from_submission(game: Game, path: Path) -> TableSetup:
     stakes = replace(
         stakes, ante=ante or 0, blinds=blinds, forced_bet=forced, max_raises=max_raises
     )
+    buy_in = BUY_IN_UPPER_BETS * (stakes.upper or stakes.lower).max_bet
+    if stakes.required() > buy_in:
+        where = "/blinds" if blinds else "/ante" if ante else "/forced_bet"
+        raise SessionError(
+            [
+                err(
+                    where,
+                    f"a player must have {dollar_text(stakes.required())} on the table to be "
+                    f"dealt in (§ 553.8(b)(3)), more than the {dollar_text(buy_in)} the "
+                    f"simulated players buy in for ({BUY_IN_UPPER_BETS} upper bets of this "
+                    "table's limits): no hand could be dealt",
+                )
+            ]
+        )
     rake = _rake(sub, err)
     bad_beat = _bad_beat(game, sub, err)
     positions = d.table.max_positions
