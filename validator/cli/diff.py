@@ -92,7 +92,9 @@ def diff(
     old, new = (Path(a) for a in args)
     for path in (old, new):
         if not path.is_file():
-            fail(f"{path}: no such file")
+            from validator.cli.signage import _unreadable
+
+            _unreadable(path)
     result = _submissions(_read(old), _read(new), str(old), str(new))
     if isinstance(result, str):
         fail(result)
@@ -124,7 +126,8 @@ def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
         game_id = getattr(checked.submission, "game", None) if checked is not None else None
         if checked is not None and not isinstance(game_id, str):
             return (
-                f"{label}: the submission states no game (`game:`), so there is nothing to compare"
+                f"{_where(checked, label)}: the submission states no game (`game:`), so there "
+                "is nothing to compare"
             )
         games.append(game_id)
     ids = [g for g in games if g is not None]
@@ -136,7 +139,8 @@ def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
     try:
         game = load_game(ids[0])
     except KeyError as e:
-        return str(e.args[0]) if e.args else "no such game"
+        checked, label = (new, new_label) if new is not None else (old, old_label)
+        return f"{_where(checked, label)}: " + (str(e.args[0]) if e.args else "no such game")
     except GameFileError as e:
         return "\n".join(str(err) for err in e.errors)
     return diff_submissions(
@@ -148,6 +152,14 @@ def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
         old_label=old_label,
         new_label=new_label,
     )
+
+
+def _where(checked: Any, label: str) -> str:
+    """``file:line:column`` of a submission's ``game:`` (its finding's position), or 1:1."""
+    for f in getattr(checked, "findings", ()):
+        if f.path == "/game":
+            return f"{label}:{f.line}:{f.column}"
+    return f"{label}:1:1"
 
 
 def _tables(

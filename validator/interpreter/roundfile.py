@@ -160,6 +160,14 @@ def read_round(
     game = d.get("game")
     if not isinstance(game, str):
         r.err("/game", "the game's id is required, e.g. `game: four-card-poker`")
+    else:
+        from validator.model.registry import GAME_ID, game_ids, shown_name
+
+        known = game_ids()
+        if not GAME_ID.fullmatch(game) or game not in known:
+            hint = did_you_mean(game, known) if len(game) <= 64 else ""
+            r.err("/game", f"no game {shown_name(game)}{hint}; the games are: {', '.join(known)}")
+            raise RoundFileError(r.errors)
     seats: list[SeatSpec] = []
     raw_seats = d.get("seats")
     if not isinstance(raw_seats, list) or not raw_seats:
