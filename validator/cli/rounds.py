@@ -23,6 +23,7 @@ from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
 @contextmanager
 def _round_input(spec: Any = None) -> Iterator[None]:
     """Every failure of a round's input as a clean message with exit code 2."""
+    from validator.interpreter.batch import InexactMoney
     from validator.interpreter.config import ConfigError
     from validator.interpreter.roundfile import RoundFileError
     from validator.interpreter.rules import MissingTable
@@ -39,7 +40,7 @@ def _round_input(spec: Any = None) -> Iterator[None]:
         raise typer.Exit(EXIT_USAGE) from None
     except LoadError as e:
         fail(str(e))
-    except (MissingTable, MoneyOutOfRange) as e:
+    except (MissingTable, MoneyOutOfRange, InexactMoney) as e:
         fail(str(e))
     except RoundError as e:
         where = ""

@@ -54,10 +54,15 @@ _BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=
 _RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int64)  # index -1: no card
 
 
+class InexactMoney(ValueError):
+    """An amount the batch engine cannot hold exactly in micro-dollars: refused, never
+    rounded silently (``rulesub simulate`` says so, exit 2)."""
+
+
 def to_micro(d: Decimal | int) -> int:
     v = Decimal(d) * MICRO
     if v != v.to_integral_value():
-        raise ValueError(f"${d} is not a whole number of micro-dollars")
+        raise InexactMoney(f"${d} is not a whole number of micro-dollars")
     return int(v)
 
 
@@ -69,7 +74,10 @@ def _frac_micro(amount: I64, r: Fraction) -> I64:
     """An exact share of micro-dollar amounts; a share that is not exact is refused."""
     num = amount * r.numerator
     if np.any(num % r.denominator):
-        raise ValueError(f"a payout of {r} on these wagers is not exact to the micro-dollar")
+        raise InexactMoney(
+            f"a share of {r} of these wagers is not a whole number of micro-dollars; the "
+            "simulation keeps money exact and cannot simulate it"
+        )
     return num // r.denominator
 
 
