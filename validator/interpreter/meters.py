@@ -39,10 +39,11 @@ PAYOUT_ROUNDING = (
 )
 
 
-def payout_of(stake: Decimal, ratio: Fraction) -> tuple[Decimal, Decimal]:
-    """(paid, exact): ``stake`` times ``ratio``, paid rounded down to the cent."""
-    exact = frac_of(stake, ratio)
-    return floor_cents(exact), exact
+def payout_of(stake: Decimal, ratio: Fraction) -> tuple[Decimal, Fraction]:
+    """(paid, exact): ``stake`` times ``ratio`` exactly, and paid rounded down to the cent."""
+    exact = Fraction(stake) * ratio
+    cents = exact.numerator * 100 // exact.denominator
+    return Decimal(cents) / 100, exact
 
 
 @dataclass

@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
@@ -936,10 +937,13 @@ class _Round:
                 return ((payout.amount if bonus else stake + payout.amount),)
         raise AssertionError(payout.kind)
 
-    def _note_rounding(self, payout: Payout, stake: Decimal, paid: Decimal, exact: Decimal) -> None:
+    def _note_rounding(
+        self, payout: Payout, stake: Decimal, paid: Decimal, exact: Fraction
+    ) -> None:
         """A payout that is not whole cents is paid rounded down; the settlement says so."""
-        if paid != exact:
-            shown = f"{exact:f}"[:16] + ("…" if len(f"{exact:f}") > 16 else "")
+        if Fraction(paid) != exact:
+            digits = f"{Decimal(exact.numerator) / Decimal(exact.denominator):f}"
+            shown = digits[:16] + ("…" if len(digits) > 16 else "")
             self._rounded = (
                 f"{payout} on ${money(stake)} is ${shown}: ${money(paid)} paid, {PAYOUT_ROUNDING}"
             )
