@@ -95,6 +95,13 @@ def read_text(path: Path | str, *, display: str | None = None) -> str:
     other encodings are named in the message, with the line and column of the first byte
     that is not UTF-8.
     """
+    name = display or str(path)
+    return decode_text(read_bytes(path, display=name), name)
+
+
+def read_bytes(path: Path | str, *, display: str | None = None) -> bytes:
+    """The bytes of one input file: a regular file only, at most ``MAX_BYTES`` (the
+    ``LoadError`` says why not)."""
     path = Path(path)
     name = display or str(path)
     try:
@@ -133,7 +140,7 @@ def read_text(path: Path | str, *, display: str | None = None) -> str:
         raise LoadError(
             name, 1, 1, f"the file is over {MAX_BYTES:,} bytes; at most {MAX_BYTES:,} are read"
         )
-    return decode_text(raw, name)
+    return raw
 
 
 def decode_text(raw: bytes, name: str) -> str:

@@ -257,10 +257,17 @@ def _git_read(file: str, path: str) -> Any:
 
 
 def _unified(path: str, old_file: str, new_file: str) -> None:
+    from validator.loader import LoadError, read_bytes
+
     def lines(file: str) -> list[str]:
         if file == DEV_NULL:
             return []
-        return Path(file).read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        try:
+            raw = read_bytes(file, display=path)
+        except LoadError as e:  # no regular file, or too big: said, not read
+            sys.stdout.write(f"rulesub: {e}\n")
+            return []
+        return raw.decode("utf-8", errors="replace").splitlines(keepends=True)
 
     sys.stdout.writelines(
         difflib.unified_diff(lines(old_file), lines(new_file), f"a/{path}", f"b/{path}")
