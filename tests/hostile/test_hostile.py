@@ -329,3 +329,30 @@ def test_settle_rounds_seven_to_three_down_to_the_cent_and_says_so(here: Path) -
     assert out.exit_code == 0, out.stderr
     assert "23.33" in out.stdout and "rounded down to the cent" in out.stdout
     assert "23.333" not in out.stdout.replace("$23.333", "")
+
+
+_HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("play", "four-card-poker", "--seed", "-1", "--quiet"),
+        ("play", "four-card-poker", "--seed", _HUGE, "--quiet"),
+        ("simulate", "four-card-poker", "--rounds", "5", "--seed", "-1"),
+        ("simulate", "four-card-poker", "--rounds", "99999999999999999999"),
+        ("play", "x[/]", "--quiet"),
+        ("play", "four-card-poker", "--strategy", "x[/]", "--quiet"),
+        ("games", "show", "[bold]x"),
+        ("games", "show", "four-card-poker", "--wager", "x[/]"),
+        ("rules", "x[/]"),
+        ("odds", "four-card-poker", "--wager", "four_card_progressive", "--meter", "٥٠"),
+        ("odds", "four-card-poker", "--wager", "four_card_progressive", "--meter", "1e999"),
+        ("odds", "four-card-poker", "--wager", "four_card_progressive", "--meter", _HUGE),
+        ("diff", "four-card-poker", "--wager", "aces_up", "--paytable", "A", "--to", "٥"),
+        ("diff", "../games/four-card-poker", "--wager", "aces_up", "--paytable", "A", "--to", "C"),
+    ],
+)
+def test_hostile_arguments_are_usage_errors_never_tracebacks(args: tuple[str, ...]) -> None:
+    out = run(*args)
+    assert not out.problem and out.exit_code == 2, out

@@ -166,7 +166,7 @@ def play(
     ] = None,
     seats: Annotated[int, typer.Option("--seats", min=1, help="players at the table")] = 3,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to play")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed")] = 1,
     strategy: Annotated[
         str | None,
         typer.Option("--strategy", help="a strategy of the game file (default: its own)"),
@@ -252,7 +252,7 @@ def simulate(
     rulesub: Annotated[
         Path | None, typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed")] = 1,
     seats: Annotated[
         int | None, typer.Option("--seats", min=1, help="players (default: all)")
     ] = None,
