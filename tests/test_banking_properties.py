@@ -202,3 +202,21 @@ def test_signage_prints_the_facility_as_written_and_the_limits_exactly(
     html = runner.invoke(app, ["signage", str(path), "--force", "--format", "html"])
     assert html.exception is None or isinstance(html.exception, SystemExit)
     assert "<script>" not in html.stdout
+
+
+@pytest.mark.parametrize("cents", [7, 1001, 33])
+def test_both_engines_round_a_payout_that_is_not_whole_cents_the_same(cents: int) -> None:
+    """Aces Up at 7 to 3 and 5 to 6 on a $0.07 (or $10.01, $0.33) Ante: the scalar engine
+    (settle, play) and the batch engine (simulate) pay the same cents, rounded down."""
+    from test_interpreter_batch import _both
+
+    from validator.model.notation import parse_payout
+
+    rules = _rules("four-card-poker", Decimal(cents) / 100)
+    odd = {"four_of_a_kind": "7 to 3", "straight_flush": "7 to 3", "three_of_a_kind": "5 to 6"}
+    rows = {"flush": "5 to 6", "straight": "7 to 3", "two_pair": "5 to 6", "pair_of_aces": "1 to 7"}
+    rules.config.custom_paytables["aces_up"] = {
+        k: parse_payout(v) for k, v in {**odd, **rows}.items()
+    }
+    compared, _ = _both("four-card-poker", 7, 300, 5, rules=rules)
+    assert compared >= 300 * 7 * 2
