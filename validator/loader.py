@@ -198,7 +198,7 @@ def json_line(text: str, name: str, line: int) -> Any:
     import json
 
     try:
-        _flow_depth(text, name)
+        check_flow_depth(text, name)
     except LoadError as e:
         raise LoadError(name, line, e.column, e.message) from None
 
@@ -222,7 +222,7 @@ def check_structure(text: str, name: str) -> None:
     libyaml's C parser streams the events; counting stops at the first bound passed. A
     document libyaml cannot parse is left to the round-trip parser, which says why.
     """
-    _flow_depth(text, name)
+    check_flow_depth(text, name)
     try:
         import yaml
     except ImportError:  # pragma: no cover - PyYAML is a dependency
@@ -251,7 +251,7 @@ def check_structure(text: str, name: str) -> None:
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
-def _flow_depth(text: str, name: str) -> None:
+def check_flow_depth(text: str, name: str) -> None:
     """Brackets opened and not yet closed, counted on the raw text: both YAML parsers take
     time quadratic in the depth of flow collections (``[[[[…``), so a depth past
     ``MAX_DEPTH`` is refused before either parses. Brackets inside quoted text count too:

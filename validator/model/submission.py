@@ -46,7 +46,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSeriali
 from validator.loader import (
     MAX_INT_DIGITS,
     Located,
-    check_structure,
+    check_flow_depth,
     did_you_mean,
     join,
     locate_errors,
@@ -386,11 +386,11 @@ def read_yaml(path: Path, *, display: str | None = None) -> Located:
     """
     name = display or str(path)
     text = read_text(path, display=name)
-    check_structure(text, name)
-    fast = _read_plain(path, text)
+    check_flow_depth(text, name)  # before libyaml: its time is quadratic in that depth
+    fast = _read_plain(path, text)  # within the depth and value bounds, or None
     if fast is not None:
         return fast
-    return parse_yaml(text, path, name, checked=True)
+    return parse_yaml(text, path, name)
 
 
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
