@@ -119,7 +119,7 @@ def _read(path: Path, display: str | None = None) -> Any:
 def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
     """The diff of two checked submissions, or why there is none (a message)."""
     from validator.diff import diff_submissions
-    from validator.model.registry import GameFileError, load_game
+    from validator.model.registry import GameFileError, load_game, shown_name
 
     games = []
     for checked, label in ((old, old_label), (new, new_label)):
@@ -133,8 +133,9 @@ def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
     ids = [g for g in games if g is not None]
     if len(set(ids)) > 1:
         return (
-            f"{old_label} is a {ids[0]} submission and {new_label} a {ids[1]} one: "
-            "a diff compares two submissions of the same game"
+            f"{_where(new, new_label)}: {old_label} is a {shown_name(ids[0])} submission and "
+            f"{new_label} a {shown_name(ids[1])} one: a diff compares two submissions of the "
+            "same game"
         )
     try:
         game = load_game(ids[0])
