@@ -21,8 +21,9 @@ from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
 
 
 @contextmanager
-def _round_input(spec: Any = None) -> Iterator[None]:
-    """Every failure of a round's input as a clean message with exit code 2."""
+def _round_input(spec: Any = None, rulesub: Path | None = None) -> Iterator[None]:
+    """Every failure of a round's input as a clean message with exit code 2. ``rulesub``:
+    the submission whose table a missing-table message points at."""
     from validator.interpreter.batch import InexactMoney
     from validator.interpreter.config import ConfigError
     from validator.interpreter.roundfile import RoundFileError
@@ -40,8 +41,17 @@ def _round_input(spec: Any = None) -> Iterator[None]:
         raise typer.Exit(EXIT_USAGE) from None
     except LoadError as e:
         fail(str(e))
-    except (MissingTable, MoneyOutOfRange, InexactMoney) as e:
-        fail(str(e))
+    except MissingTable as e:
+        where = _table_position(rulesub, e.table_id)
+        if not where and spec is not None and spec[0] is not None:
+            round_spec = spec[0]
+            where = _table_position(round_spec.rulesub, e.table_id)
+            if not where:  # the round file supplies no submission: point at its paytables
+                f, line, col = round_spec.position("/paytables")
+                where = f"{f}:{line}:{col}: "
+        fail(f"{where}{e}")
+    except (MoneyOutOfRange, InexactMoney) as e:
+        fail(f"{_table_position(rulesub, None)}{e}")
     except RoundError as e:
         where = ""
         if spec is not None and spec[0] is not None:
@@ -50,6 +60,33 @@ def _round_input(spec: Any = None) -> Iterator[None]:
         fail(f"{where}{e}")
     except KeyError as e:
         fail(str(e.args[0]) if e.args else "not found")
+
+
+def _table_position(rulesub: Path | None, table_id: str | None) -> str:
+    """``file:line:column: `` of what a submission says of a table (its custom rows, its
+    progressive's wager amount, its paytables), or of its table limits; "" without one."""
+    if rulesub is None:
+        return ""
+    from validator.loader import LoadError, load_yaml
+
+    try:
+        loc = load_yaml(rulesub)
+    except LoadError:
+        return f"{rulesub}:1:1: "
+    wagers = [table_id.split(".")[0]] if table_id else []
+    pointers = [
+        *(f"/custom_paytables/{t}" for t in ([table_id] if table_id else [])),
+        *(f"/progressives/{w}/wager_amount" for w in wagers),
+        "/custom_paytables",
+        "/progressives",
+        "/table/min_wager",
+        "/table",
+    ]
+    for pointer in pointers:
+        if pointer in loc.positions:
+            pos = loc.positions[pointer]
+            return f"{rulesub}:{pos.line}:{pos.column}: "
+    return f"{rulesub}:1:1: "
 
 
 def _read_spec(path: Path, round_no: int | None) -> Any:
@@ -186,7 +223,7 @@ def play(
     from validator.interpreter.narrate import narrate_round
     from validator.interpreter.play import Table, log_line
 
-    with _round_input():
+    with _round_input(rulesub=rulesub):
         rules = _rules(game, rulesub)
         _check_seats(rules, seats)
         table = Table(rules, seats, seed, strategy, rulesub)
@@ -282,7 +319,7 @@ def simulate(
         return
     from validator.interpreter.simulate import run, summary_json
 
-    with _round_input():
+    with _round_input(rulesub=rulesub):
         rules = _rules(game, rulesub)
         k = seats or rules.max_seats()
         _check_seats(rules, k)
