@@ -53,8 +53,10 @@ def _rules(game_id: str) -> Rules:
     return Rules(g, cfg)
 
 
-def _both(game_id: str, seats: int, rounds: int, seed: int) -> tuple[int, int]:
-    rules = _rules(game_id)
+def _both(
+    game_id: str, seats: int, rounds: int, seed: int, rules: Rules | None = None
+) -> tuple[int, int]:
+    rules = rules or _rules(game_id)
     strategy = rules.strategy(None)
     wagers = default_wagers(rules)
     batch = BatchEngine(rules, strategy, seats, wagers)

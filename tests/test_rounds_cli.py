@@ -130,7 +130,15 @@ def test_unknown_strategy_and_too_many_seats_are_usage_errors() -> None:
 
 def test_simulate_json_is_the_contract() -> None:
     out = run_rulesub(
-        "simulate", "high-card-flush", "--rounds", "3000", "--seed", "2", "--format", "json"
+        "simulate",
+        "high-card-flush",
+        "--rounds",
+        "3000",
+        "--seed",
+        "2",
+        "--format",
+        "json",
+        "--timing",
     )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
@@ -144,6 +152,16 @@ def test_simulate_json_is_the_contract() -> None:
     assert data["rounds_per_second"] > 0
     assert data["money_conserved_rounds"] == 3000
     assert 60 < data["dealer_qualifies_percent"] < 90
+
+
+def test_simulate_json_is_the_same_bytes_for_the_same_seed() -> None:
+    """The speed of a run is not in the JSON unless --timing asks: same seed, same bytes."""
+    args = ("simulate", "four-card-poker", "--rounds", "500", "--seed", "7", "--format", "json")
+    first, second = run_rulesub(*args), run_rulesub(*args)
+    assert first.returncode == second.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert "rounds_per_second" not in json.loads(first.stdout)
+    assert "rounds/s" in first.stderr
 
 
 def test_simulate_text_shows_progress_and_meters() -> None:

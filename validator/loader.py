@@ -5,13 +5,22 @@ turns the document into plain Python (dicts, lists, scalars) and keeps a map fro
 pointer to position, so any later error or finding can point at its line. It refuses, with
 the position, what a regulator's tool must never accept silently: duplicate keys, YAML tags,
 anchors that expand past a sane size, nesting past a sane depth, files over 1 MB, text that
-is not UTF-8.
+is not UTF-8, integers written other than in plain decimal, dates no calendar has, and
+anything but a regular file (a FIFO or a device is never read: it could block, or never end).
+
+``read_text`` is the one bounded reader of every input file, YAML or a ``.jsonl`` log: a
+regular file only, at most ``MAX_BYTES`` read, UTF-8 or a clear message. ``named_path``
+resolves a path that a file names (``rulesub:``, ``extends:``) and keeps it inside the
+directories the user gave.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import difflib
+import os
+import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +29,10 @@ from typing import Any
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 50
 MAX_NODES = 200_000
+#: The most digits of an integer read from any input: amounts are bounded far below this
+#: (``validator.model.notation.MAX_MONEY``), and nothing a table states needs more.
+MAX_INT_DIGITS = 18
+_DECIMAL_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
 
 
 @dataclass(frozen=True)
@@ -73,30 +86,248 @@ def join(pointer: str, part: object) -> str:
     return f"{pointer}/{pointer_escape(part)}"
 
 
-def load_yaml(path: Path | str, *, display: str | None = None) -> Located:
-    """Read one YAML file. Raises ``LoadError`` with the position of what is wrong."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+def read_text(path: Path | str, *, display: str | None = None) -> str:
+    """The text of one input file, read safely. Raises ``LoadError`` saying what is wrong.
 
+    Only a regular file is opened for reading (a FIFO would block, ``/dev/zero`` never
+    ends); at most ``MAX_BYTES`` + 1 bytes are read, so a huge file is refused without
+    being read whole. The text must be UTF-8 (a byte-order mark is dropped); UTF-16 and
+    other encodings are named in the message, with the line and column of the first byte
+    that is not UTF-8.
+    """
+    name = display or str(path)
+    return decode_text(read_bytes(path, display=name), name)
+
+
+def read_bytes(path: Path | str, *, display: str | None = None) -> bytes:
+    """The bytes of one input file: a regular file only, at most ``MAX_BYTES`` (the
+    ``LoadError`` says why not)."""
     path = Path(path)
     name = display or str(path)
     try:
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as e:
         raise LoadError(name, 1, 1, f"cannot read the file: {e.strerror or e}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = (
+                "a directory"
+                if stat.S_ISDIR(mode)
+                else "a FIFO (named pipe)"
+                if stat.S_ISFIFO(mode)
+                else "a device"
+                if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "a socket"
+                if stat.S_ISSOCK(mode)
+                else "not a regular file"
+            )
+            raise LoadError(name, 1, 1, f"cannot read the file: it is {what}, not a regular file")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as e:
+        raise LoadError(name, 1, 1, f"cannot read the file: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    raw = b"".join(chunks)
     if len(raw) > MAX_BYTES:
         raise LoadError(
-            name, 1, 1, f"the file is {len(raw):,} bytes; at most {MAX_BYTES:,} are read"
+            name, 1, 1, f"the file is over {MAX_BYTES:,} bytes; at most {MAX_BYTES:,} are read"
         )
+    return raw
+
+
+def decode_text(raw: bytes, name: str) -> str:
+    """UTF-8 bytes → text, or ``LoadError`` naming the encoding the bytes look like."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) > 1 and b"\x00" in raw[:4]):
+        raise LoadError(name, 1, 1, "the file is UTF-16 (or UTF-32) text; save it as UTF-8")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         line = raw[: e.start].count(b"\n") + 1
         col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        raise LoadError(name, line, col, "the file is not UTF-8 text") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+        byte = raw[e.start]
+        guess = " (Latin-1 or Windows-1252?)" if byte >= 0x80 else ""
+        raise LoadError(
+            name,
+            line,
+            col,
+            f"the file is not UTF-8 text (byte 0x{byte:02x}{guess}): save it as UTF-8",
+        ) from None
+    if "\x00" in text:
+        at = text.index("\x00")
+        line = text.count("\n", 0, at) + 1
+        raise LoadError(name, line, at - text.rfind("\n", 0, at), "a NUL character in the text")
+    return text.removeprefix("\ufeff")
+
+
+class PathRefused(ValueError):
+    """A path a file names that leads outside the directories it may name."""
+
+
+def named_path(base: Path, text: object, *, also: tuple[Path, ...] = ()) -> Path:
+    """A path that a file names (``rulesub:`` in a round file or a play log), resolved
+    relative to that file, symbolic links followed. It must stay inside the file's own
+    directory, the working directory, or one of ``also`` (the games tree); anything else is
+    refused by ``PathRefused`` with a message that says nothing of the other file."""
+    if not isinstance(text, str) or not text.strip() or "\x00" in text or len(text) > 4096:
+        raise PathRefused("expected the path of a Rules Submission file, as text")
+    try:
+        target = (base.resolve().parent / text).resolve()
+        roots = [base.resolve().parent, Path.cwd().resolve(), *(r.resolve() for r in also)]
+    except (OSError, RuntimeError, ValueError):
+        raise PathRefused("the path cannot be resolved (a loop of links?)") from None
+    if not any(target == r or target.is_relative_to(r) for r in roots):
+        raise PathRefused(
+            "the path leads outside this file's directory and the working directory; a file "
+            "may only name files inside them (refused, not read)"
+        )
+    return target
+
+
+def json_line(text: str, name: str, line: int) -> Any:
+    """One line of a ``.jsonl`` log as plain Python, or ``LoadError`` at its line and column:
+    nesting past ``MAX_DEPTH`` and integers past ``MAX_INT_DIGITS`` digits are refused before
+    or while decoding (neither a deep line nor a 5,000-digit number may crash the reader)."""
+    import json
+
+    try:
+        check_flow_depth(text, name)
+    except LoadError as e:
+        raise LoadError(name, line, e.column, e.message) from None
+
+    def integer(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+            raise ValueError(f"an integer of {len(digits.lstrip('-')):,} digits")
+        return int(digits)
+
+    try:
+        return json.loads(text, parse_int=integer)
+    except json.JSONDecodeError as e:
+        raise LoadError(name, line, e.colno, f"not valid JSON: {e.msg}") from None
+    except (ValueError, RecursionError) as e:
+        raise LoadError(name, line, 1, f"not valid JSON: {e}") from None
+
+
+def check_structure(text: str, name: str) -> None:
+    """Refuse, cheaply and with the position, a document nested past ``MAX_DEPTH`` or with
+    more than ``MAX_NODES`` values, before the round-trip parser spends seconds on it.
+
+    libyaml's C parser streams the events; counting stops at the first bound passed. A
+    document libyaml cannot parse is left to the round-trip parser, which says why.
+    """
+    check_flow_depth(text, name)
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - PyYAML is a dependency
+        return
+    loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    depth = nodes = 0
+    start = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    end = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    node = (yaml.ScalarEvent, yaml.AliasEvent, *start)
+    try:
+        for ev in yaml.parse(text, Loader=loader):
+            if isinstance(ev, node):
+                nodes += 1
+                if nodes > MAX_NODES:
+                    raise LoadError(name, *_mark(ev), f"more than {MAX_NODES:,} values")
+            if isinstance(ev, start):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise LoadError(name, *_mark(ev), f"nesting deeper than {MAX_DEPTH} levels")
+            elif isinstance(ev, end):
+                depth -= 1
+    except yaml.YAMLError:
+        return
+
+
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def check_flow_depth(text: str, name: str) -> None:
+    """Brackets opened and not yet closed, counted on the raw text: both YAML parsers take
+    time quadratic in the depth of flow collections (``[[[[…``), so a depth past
+    ``MAX_DEPTH`` is refused before either parses. Brackets inside quoted text count too:
+    a false alarm needs more than ``MAX_DEPTH`` of them unclosed, which no table states."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        if m.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                at = m.start()
+                line = text.count("\n", 0, at) + 1
+                col = at - text.rfind("\n", 0, at)
+                raise LoadError(name, line, col, f"nesting deeper than {MAX_DEPTH} levels")
+        elif depth:
+            depth -= 1
+
+
+def _mark(ev: Any) -> tuple[int, int]:
+    return ev.start_mark.line + 1, ev.start_mark.column + 1
+
+
+def _constructor() -> Any:
+    """ruamel.yaml's round-trip constructor, refusing with the position what no table states:
+    a date no calendar has (``2027-02-30``, year 0), an integer written other than in plain
+    ASCII decimal (hex, octal, binary, underscores: kept as text, so a field that wants a
+    number says so), an integer of more than ``MAX_INT_DIGITS`` digits."""
+    from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor
+
+    class Constructor(RoundTripConstructor):  # type: ignore[misc]
+        def construct_yaml_int(self, node: Any) -> Any:
+            text = node.value
+            if not _DECIMAL_INT.fullmatch(text):
+                return str(text)
+            if len(text.lstrip("+-")) > MAX_INT_DIGITS:
+                raise ConstructorError(
+                    None,
+                    None,
+                    f"an integer of {len(text.lstrip('+-')):,} digits; no figure of a table "
+                    f"game has more than {MAX_INT_DIGITS}",
+                    node.start_mark,
+                )
+            return int(text)
+
+        def construct_yaml_timestamp(self, node: Any, values: Any = None) -> Any:
+            try:
+                return super().construct_yaml_timestamp(node, values)
+            except (ValueError, OverflowError) as e:
+                raise ConstructorError(
+                    None,
+                    None,
+                    f"{node.value!r} is no date ({e}); a date is written like 2027-01-01",
+                    node.start_mark,
+                ) from None
+
+    Constructor.add_constructor("tag:yaml.org,2002:int", Constructor.construct_yaml_int)
+    Constructor.add_constructor("tag:yaml.org,2002:timestamp", Constructor.construct_yaml_timestamp)
+    return Constructor
+
+
+def load_yaml(path: Path | str, *, display: str | None = None) -> Located:
+    """Read one YAML file. Raises ``LoadError`` with the position of what is wrong."""
+    path = Path(path)
+    name = display or str(path)
+    return parse_yaml(read_text(path, display=name), path, name)
+
+
+def parse_yaml(text: str, path: Path, name: str, *, checked: bool = False) -> Located:
+    """YAML text (already read by ``read_text``) → ``Located``, or ``LoadError``.
+    ``checked``: ``check_structure`` has already passed the text."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    if not checked:
+        check_structure(text, name)
     yaml = YAML(typ="rt")
+    yaml.Constructor = _constructor()
     yaml.allow_duplicate_keys = False
     try:
         doc = yaml.load(text)
@@ -114,6 +345,8 @@ def load_yaml(path: Path | str, *, display: str | None = None) -> Located:
         raise LoadError(name, 1, 1, f"not valid YAML: {e}") from None
     except RecursionError:
         raise LoadError(name, 1, 1, f"nesting deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, OverflowError, TypeError) as e:  # a value the constructor refused
+        raise LoadError(name, 1, 1, f"not valid YAML: {e}") from None
     located = Located(path=path, data=None, text=text)
     counter = [0]
     located.data = _plain(doc, "", located, name, 0, counter)

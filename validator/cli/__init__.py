@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 import typer
 
-
 #: The words a parameter's value is called by in help, where it sets no metavar of its own.
 PLAIN_WORDS = {
     "db": "URL",

@@ -20,9 +20,12 @@ class Format(StrEnum):
 
 
 def console(stderr: bool = False) -> Any:
+    """The console every command prints with. Markup is off: a game id, a file name or any
+    value of the user's input holding ``[/]`` or ``[bold]`` is printed as written, never
+    read as markup (styles are given as ``rich.text.Text`` styles instead)."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    return Console(stderr=stderr, highlight=False, soft_wrap=False, markup=False)
 
 
 @contextmanager

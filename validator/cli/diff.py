@@ -117,7 +117,9 @@ def diff(
     old, new = (Path(a) for a in args)
     for path in (old, new):
         if not path.is_file():
-            fail(f"{path}: no such file")
+            from validator.cli.signage import _unreadable
+
+            _unreadable(path)
     result = _submissions(_read(old), _read(new), str(old), str(new))
     if isinstance(result, str):
         fail(result)
@@ -168,26 +170,29 @@ def _read(path: Path, display: str | None = None) -> Any:
 def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
     """The diff of two checked submissions, or why there is none (a message)."""
     from validator.diff import diff_submissions
-    from validator.model.registry import GameFileError, load_game
+    from validator.model.registry import GameFileError, load_game, shown_name
 
     games = []
     for checked, label in ((old, old_label), (new, new_label)):
         game_id = getattr(checked.submission, "game", None) if checked is not None else None
         if checked is not None and not isinstance(game_id, str):
             return (
-                f"{label}: the submission states no game (`game:`), so there is nothing to compare"
+                f"{_where(checked, label)}: the submission states no game (`game:`), so there "
+                "is nothing to compare"
             )
         games.append(game_id)
     ids = [g for g in games if g is not None]
     if len(set(ids)) > 1:
         return (
-            f"{old_label} is a {ids[0]} submission and {new_label} a {ids[1]} one: "
-            "a diff compares two submissions of the same game"
+            f"{_where(new, new_label)}: {old_label} is a {shown_name(ids[0])} submission and "
+            f"{new_label} a {shown_name(ids[1])} one: a diff compares two submissions of the "
+            "same game"
         )
     try:
         game = load_game(ids[0])
     except KeyError as e:
-        return str(e.args[0]) if e.args else "no such game"
+        checked, label = (new, new_label) if new is not None else (old, old_label)
+        return f"{_where(checked, label)}: " + (str(e.args[0]) if e.args else "no such game")
     except GameFileError as e:
         return "\n".join(str(err) for err in e.errors)
     return diff_submissions(
@@ -199,6 +204,14 @@ def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
         old_label=old_label,
         new_label=new_label,
     )
+
+
+def _where(checked: Any, label: str) -> str:
+    """``file:line:column`` of a submission's ``game:`` (its finding's position), or 1:1."""
+    for f in getattr(checked, "findings", ()):
+        if f.path == "/game":
+            return f"{label}:{f.line}:{f.column}"
+    return f"{label}:1:1"
 
 
 def _tables(
@@ -301,10 +314,17 @@ def _git_read(file: str, path: str) -> Any:
 
 
 def _unified(path: str, old_file: str, new_file: str, new_path: str | None = None) -> None:
+    from validator.loader import LoadError, read_bytes
+
     def lines(file: str) -> list[str]:
         if file == DEV_NULL:
             return []
-        return Path(file).read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        try:
+            raw = read_bytes(file, display=path)
+        except LoadError as e:  # no regular file, or too big: said, not read
+            sys.stdout.write(f"rulesub: {e}\n")
+            return []
+        return raw.decode("utf-8", errors="replace").splitlines(keepends=True)
 
     sys.stdout.writelines(
         difflib.unified_diff(lines(old_file), lines(new_file), f"a/{path}", f"b/{new_path or path}")

@@ -80,7 +80,11 @@ def play_poker(
                 lines.append(log_line(record))
     if log is not None:
         _write_whole(log, "".join(lines))
-        out.print(f"[dim]log: {log} ({hands} hand(s)); the same --seed writes the same log[/]")
+        from rich.text import Text
+
+        out.print(
+            Text(f"log: {log} ({hands} hand(s)); the same --seed writes the same log", style="dim")
+        )
 
 
 def simulate_poker(

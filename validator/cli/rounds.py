@@ -19,12 +19,15 @@ from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
 
 
 @contextmanager
-def _round_input(spec: Any = None) -> Iterator[None]:
-    """Every failure of a round's input as a clean message with exit code 2."""
+def _round_input(spec: Any = None, rulesub: Path | None = None) -> Iterator[None]:
+    """Every failure of a round's input as a clean message with exit code 2. ``rulesub``:
+    the submission whose table a missing-table message points at."""
+    from validator.interpreter.batch import InexactMoney
     from validator.interpreter.config import ConfigError
     from validator.interpreter.roundfile import RoundFileError
     from validator.interpreter.rules import MissingTable
     from validator.interpreter.scalar import RoundError
+    from validator.interpreter.simulate import MoneyOutOfRange
     from validator.loader import LoadError
     from validator.model.registry import GameFileError
 
@@ -37,7 +40,16 @@ def _round_input(spec: Any = None) -> Iterator[None]:
     except LoadError as e:
         fail(str(e))
     except MissingTable as e:
-        fail(str(e))
+        where = _table_position(rulesub, e.table_id)
+        if not where and spec is not None and spec[0] is not None:
+            round_spec = spec[0]
+            where = _table_position(round_spec.rulesub, e.table_id)
+            if not where:  # the round file supplies no submission: point at its paytables
+                f, line, col = round_spec.position("/paytables")
+                where = f"{f}:{line}:{col}: "
+        fail(f"{where}{e}")
+    except (MoneyOutOfRange, InexactMoney) as e:
+        fail(f"{_table_position(rulesub, None)}{e}")
     except RoundError as e:
         where = ""
         if spec is not None and spec[0] is not None:
@@ -52,25 +64,49 @@ def is_log(path: Path) -> bool:
     """A log of `rulesub play` (JSON lines, whatever its name) rather than a round file."""
     if path.suffix == ".jsonl":
         return True
+    if not path.is_file():  # a FIFO is never opened here: the reader names it
+        return False
     try:
         with path.open("rb") as fh:
-            head = fh.read(4096) if path.is_file() else b""
+            head = fh.read(4096)
     except OSError:
         return False
     return head.lstrip().startswith(b'{"')
 
 
-def _read_spec(path: Path, round_no: int | None) -> Any:
-    import json
+def _table_position(rulesub: Path | None, table_id: str | None) -> str:
+    """``file:line:column: `` of what a submission says of a table (its custom rows, its
+    progressive's wager amount, its paytables), or of its table limits; "" without one."""
+    if rulesub is None:
+        return ""
+    from validator.loader import LoadError, load_yaml
 
+    try:
+        loc = load_yaml(rulesub)
+    except LoadError:
+        return f"{rulesub}:1:1: "
+    wagers = [table_id.split(".")[0]] if table_id else []
+    pointers = [
+        *(f"/custom_paytables/{t}" for t in ([table_id] if table_id else [])),
+        *(f"/progressives/{w}/wager_amount" for w in wagers),
+        "/custom_paytables",
+        "/progressives",
+        "/table/min_wager",
+        "/table",
+    ]
+    for pointer in pointers:
+        if pointer in loc.positions:
+            pos = loc.positions[pointer]
+            return f"{rulesub}:{pos.line}:{pos.column}: "
+    return f"{rulesub}:1:1: "
+
+
+def _read_spec(path: Path, round_no: int | None) -> Any:
     from validator.interpreter.roundfile import read_round
-    from validator.loader import LoadError, Located, Position
+    from validator.loader import LoadError, Located, Position, json_line, read_text
 
     if is_log(path):
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise LoadError(str(path), 1, 1, f"cannot read the file: {e.strerror or e}") from None
+        lines = read_text(path).splitlines()
         records = [(i, ln) for i, ln in enumerate(lines, 1) if ln.strip()]
         if not records:
             raise LoadError(str(path), 1, 1, "the log holds no round")
@@ -82,10 +118,7 @@ def _read_spec(path: Path, round_no: int | None) -> Any:
                 str(path), 1, 1, f"the log holds {len(records)} rounds: say which with --round N"
             )
         line_no, text = pick[0]
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise LoadError(str(path), line_no, e.colno, f"not valid JSON: {e.msg}") from None
+        data = json_line(text, str(path), line_no)
         located = Located(path=path, data=data, positions={"": Position(line_no, 1)})
         return read_round(path, located=located)
     if round_no is not None:
@@ -198,7 +231,7 @@ def play(
         int, typer.Option("--seats", min=1, help="players at the table", metavar="N")
     ] = 3,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to play", metavar="N")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed", metavar="N")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed", metavar="N")] = 1,
     strategy: Annotated[
         str | None,
         typer.Option(
@@ -219,14 +252,14 @@ def play(
         fail("--quiet prints nothing without --log FILE: give a log to write, or drop --quiet")
     _submission_gate(rulesub, game, allow_findings)
     if log is not None and not (log.parent if str(log.parent) else Path(".")).is_dir():
-        fail(f"--log {log}: the directory {log.parent} does not exist")
+        fail(f"cannot write the log {str(log)!r}: the directory {log.parent} does not exist")
     if is_nonbanking(game):  # nonbanking Poker: a session of hands, button moving
         play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet)
         return
     from validator.interpreter.narrate import narrate_round
     from validator.interpreter.play import Table, log_line
 
-    with _round_input():
+    with _round_input(rulesub=rulesub):
         rules = _rules(game, rulesub)
         _check_seats(rules, seats)
         _check_tables(rules)
@@ -308,7 +341,10 @@ def _check_seats(rules: Any, seats: int) -> None:
 def _write_whole(path: Path, text: str) -> None:
     from validator.files import write_whole
 
-    write_whole(path, text)
+    try:
+        write_whole(path, text)
+    except OSError as e:
+        fail(f"cannot write the log {str(path)!r}: {e.strerror or e}")
 
 
 @app.command("simulate")
@@ -328,7 +364,7 @@ def simulate(
             help="play under a Rules Submission that has errors (they are printed first)",
         ),
     ] = False,
-    seed: Annotated[int, typer.Option("--seed", help="the shuffle's seed", metavar="N")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed", metavar="N")] = 1,
     seats: Annotated[
         int | None, typer.Option("--seats", min=1, help="players (default: all)", metavar="N")
     ] = None,
@@ -345,6 +381,14 @@ def simulate(
             "--hands-per-hour", min=1, help="nonbanking Poker: rake per hour at this", metavar="N"
         ),
     ] = 30,
+    timing: Annotated[
+        bool,
+        typer.Option(
+            "--timing",
+            help="put rounds_per_second in the JSON (without it the JSON is the same bytes for "
+            "the same seed, and the speed goes to stderr)",
+        ),
+    ] = False,
 ) -> None:
     """Simulate rounds with the vectorized engine: per wager the handle, the players' net,
     the hold % with a 95% confidence interval; the element of risk; the meters."""
@@ -356,7 +400,7 @@ def simulate(
         return
     from validator.interpreter.simulate import run, summary_json
 
-    with _round_input():
+    with _round_input(rulesub=rulesub):
         rules = _rules(game, rulesub)
         k = seats or rules.max_seats()
         _check_seats(rules, k)
@@ -379,6 +423,12 @@ def simulate(
                 )
     data = summary_json(stats)
     if format is Format.json:
+        from validator.interpreter.simulate import rounds_per_second
+
+        if timing:
+            data["rounds_per_second"] = rounds_per_second(stats)
+        else:
+            sys.stderr.write(f"rulesub: {rounds_per_second(stats)} rounds/s\n")
         print_json(data)
         return
     from validator.interpreter.simulate import print_summary

@@ -46,7 +46,7 @@ def signage(
     if submission.is_dir():
         fail(f"{submission} is a directory: give one Rules Submission file (signs are per table)")
     if not submission.is_file():
-        fail(f"{submission}: no such file")
+        _unreadable(submission)
     if out is not None and not out.parent.is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
     checked = check_submission(submission)
@@ -116,3 +116,14 @@ def render(signs: object, format: SignFormat, *, cite: bool) -> str:
         SignFormat.html: render_html,
     }[format]
     return renderer(signs, cite=cite)  # type: ignore[arg-type]
+
+
+def _unreadable(path: Path) -> None:
+    """A path that is no regular file: the reader says why (missing, a FIFO, a directory)."""
+    from validator.loader import LoadError, read_text
+
+    try:
+        read_text(path)
+    except LoadError as e:
+        fail(str(e))
+    fail(f"{path}:1:1: no such file")

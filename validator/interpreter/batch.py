@@ -61,10 +61,15 @@ _BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=
 _RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int64)  # index -1: no card
 
 
+class InexactMoney(ValueError):
+    """An amount the batch engine cannot hold exactly in micro-dollars: refused, never
+    rounded silently (``rulesub simulate`` says so, exit 2)."""
+
+
 def to_micro(d: Decimal | int) -> int:
     v = Decimal(d) * MICRO
     if v != v.to_integral_value():
-        raise ValueError(f"${d} is not a whole number of micro-dollars")
+        raise InexactMoney(f"${d} is not a whole number of micro-dollars")
     return int(v)
 
 
@@ -76,8 +81,17 @@ def _frac_micro(amount: I64, r: Fraction) -> I64:
     """An exact share of micro-dollar amounts; a share that is not exact is refused."""
     num = amount * r.numerator
     if np.any(num % r.denominator):
-        raise ValueError(f"a payout of {r} on these wagers is not exact to the micro-dollar")
+        raise InexactMoney(
+            f"a share of {r} of these wagers is not a whole number of micro-dollars; the "
+            "simulation keeps money exact and cannot simulate it"
+        )
     return num // r.denominator
+
+
+def _payout_micro(amount: I64, r: Fraction) -> I64:
+    """A payout of ratio ``r`` on micro-dollar stakes, rounded down to the cent as the scalar
+    engine pays it (``validator.interpreter.meters.payout_of``)."""
+    return (amount * r.numerator // r.denominator) // CENT * CENT
 
 
 def masks_of(cards: NDArray[Any]) -> list[NDArray[np.uint16]]:
@@ -765,10 +779,10 @@ class _Chunk:
         zero = np.zeros_like(stake)
         match payout.kind:
             case PayoutKind.TO:
-                win = _frac_micro(stake, payout.ratio)
+                win = _payout_micro(stake, payout.ratio)
                 return (win if bonus else stake + win), -win
             case PayoutKind.FOR:
-                back = _frac_micro(stake, payout.ratio)
+                back = _payout_micro(stake, payout.ratio)
                 return back, (-back if bonus else stake - back)
             case PayoutKind.PUSH:
                 return (zero if bonus else stake), zero
@@ -892,7 +906,7 @@ class _Chunk:
             cs = [int(c) for c in cards[r, s] if c >= 0]
             cat = second_combination(ev, cs, ev.best(cs), pt.rows)
             if cat is not None:
-                ret[r, s] = int(_frac_micro(np.array([stake[r, s]]), pt.rows[cat.id].ratio)[0])
+                ret[r, s] = int(_payout_micro(np.array([stake[r, s]]), pt.rows[cat.id].ratio)[0])
         return ret, -ret
 
     # -- meters, in the chapter's order ---------------------------------------------------

@@ -221,6 +221,8 @@ class _Reader:
         if isinstance(table, dict):
             if "min_wager" in table:
                 cfg.min_wager = self.money("/table/min_wager", table["min_wager"], cfg.min_wager)
+                if cfg.min_wager is not None and cfg.min_wager <= 0:
+                    self.err("/table/min_wager", "a wager is more than $0")
             if "max_wager" in table:
                 cfg.max_wager = self.money("/table/max_wager", table["max_wager"], None)
             if isinstance(table.get("positions"), int):
@@ -229,7 +231,9 @@ class _Reader:
         cfg.offered = set()
         optional_tables = {t for _, t, tb in d.tables() if tb.optional_payout}
         for i, w in enumerate(offered if isinstance(offered, list) else []):
-            if w in d.wagers and d.wagers[w].optional:
+            if not isinstance(w, str):
+                self.err(f"/offered/{i}", "an offered wager is named by its id, as text")
+            elif w in d.wagers and d.wagers[w].optional:
                 cfg.offered.add(w)
             elif w in optional_tables:
                 cfg.optional_payouts.add(w)

@@ -47,6 +47,22 @@ def reset(amount: M, reserve: M, paid: M, reseed: M, rule: str) -> tuple[M, M, M
     return reseed + remainder, reserve - from_reserve, reseed - from_reserve
 
 
+#: How a payout that is not a whole number of cents is paid. The chapters state payout odds
+#: (``7 to 3``) and no rounding; the table pays in money, whose smallest unit is the cent, so
+#: the payout is rounded down to the cent, as the meters' shares are, and the settlement
+#: says so.
+PAYOUT_ROUNDING = (
+    "rounded down to the cent (the chapter states no rounding; money is paid in cents)"
+)
+
+
+def payout_of(stake: Decimal, ratio: Fraction) -> tuple[Decimal, Fraction]:
+    """(paid, exact): ``stake`` times ``ratio`` exactly, and paid rounded down to the cent."""
+    exact = Fraction(stake) * ratio
+    cents = exact.numerator * 100 // exact.denominator
+    return Decimal(cents) / 100, exact
+
+
 @dataclass
 class Meter:
     table: str

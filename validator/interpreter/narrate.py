@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
+
 from validator.interpreter.results import RoundResult, money
 
 
@@ -28,14 +30,21 @@ def settlement_table(result: RoundResult) -> Any:
                 str(seat.seat) if first else "",
                 spot + (f" ({w.placed_by})" if w.placed_by else ""),
                 money(w.amount),
-                f"[{_style(w.result)}]{w.result}[/]",
+                Text(w.result, style=_style(w.result)),
                 _signed(money(w.net)),
                 w.reason,
             )
             first = False
         if seat.fees:
             t.add_row("", "options fee", money(seat.fees), "paid", _signed(money(-seat.fees)), "")
-        t.add_row("", "[bold]seat total[/]", "", "", f"[bold]{_signed(money(seat.net))}[/]", "")
+        t.add_row(
+            "",
+            Text("seat total", style="bold"),
+            "",
+            "",
+            Text(_signed(money(seat.net)), style="bold"),
+            "",
+        )
     return t
 
 
@@ -88,19 +97,23 @@ def print_settlement(console: Any, result: RoundResult) -> None:
 def narrate_round(console: Any, number: int, result: RoundResult) -> None:
     from rich.panel import Panel
 
-    lines = [f"[dim]{cite}[/]  {text}" for cite, text in result.events]
-    lines.append("")
-    lines += dealer_lines(result)
+    body = Text()
+    for cite, text in result.events:
+        body.append(cite, style="dim")
+        body.append(f"  {text}\n")
+    body.append("\n")
+    for line in dealer_lines(result):
+        body.append(f"{line}\n")
     for seat in result.seats:
-        parts = []
-        for spot, w in seat.wagers.items():
-            parts.append(f"{spot} [{_style(w.result)}]{_signed(money(w.net))}[/]")
-        if seat.fees:
-            parts.append(f"fee -{money(seat.fees)}")
         hands = ", ".join(h.name for h in seat.hands)
-        lines.append(
-            f"seat {seat.seat} {' '.join(seat.to_json()['cards'])} ({hands}): "
-            + ", ".join(parts)
-            + f"  [bold]{_signed(money(seat.net))}[/]"
-        )
-    console.print(Panel("\n".join(lines), title=f"round {number}", title_align="left"))
+        body.append(f"seat {seat.seat} {' '.join(seat.to_json()['cards'])} ({hands}): ")
+        for i, (spot, w) in enumerate(seat.wagers.items()):
+            body.append(f"{', ' if i else ''}{spot} ")
+            body.append(_signed(money(w.net)), style=_style(w.result))
+        if seat.fees:
+            body.append(f", fee -{money(seat.fees)}")
+        body.append("  ")
+        body.append(_signed(money(seat.net)), style="bold")
+        body.append("\n")
+    body.rstrip()
+    console.print(Panel(body, title=f"round {number}", title_align="left"))

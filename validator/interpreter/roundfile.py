@@ -160,6 +160,14 @@ def read_round(
     game = d.get("game")
     if not isinstance(game, str):
         r.err("/game", "the game's id is required, e.g. `game: four-card-poker`")
+    else:
+        from validator.model.registry import GAME_ID, game_ids, shown_name
+
+        known = game_ids()
+        if not GAME_ID.fullmatch(game) or game not in known:
+            hint = did_you_mean(game, known) if len(game) <= 64 else ""
+            r.err("/game", f"no game {shown_name(game)}{hint}; the games are: {', '.join(known)}")
+            raise RoundFileError(r.errors)
     seats: list[SeatSpec] = []
     raw_seats = d.get("seats")
     if not isinstance(raw_seats, list) or not raw_seats:
@@ -214,10 +222,20 @@ def read_round(
         located=loc,
     )
     if d.get("rulesub") is not None:
-        base = Path(path).parent if path else Path(".")
-        spec.rulesub = (base / str(d["rulesub"])).resolve()
-        if not spec.rulesub.is_file():
-            r.err("/rulesub", f"no Rules Submission at {spec.rulesub}")
+        from validator import GAMES_DIR, PROJECT_ROOT
+        from validator.loader import PathRefused, named_path
+
+        try:
+            spec.rulesub = named_path(
+                Path(path or "round.yaml"),
+                d["rulesub"],
+                also=(GAMES_DIR, PROJECT_ROOT / "rulesubs"),
+            )
+        except PathRefused as e:
+            r.err("/rulesub", str(e))
+        else:
+            if not spec.rulesub.is_file():
+                r.err("/rulesub", "no Rules Submission file at that path")
     pts = d.get("paytables") or {}
     if not isinstance(pts, dict):
         r.err("/paytables", "paytables are a mapping like {aces_up: C}")
@@ -251,15 +269,18 @@ def read_round(
 
 
 def _meter_money(r: _Reader, pointer: str, value: Any) -> Decimal | None:
-    if isinstance(value, str):
-        try:
-            return Decimal(value.replace("$", "").replace(",", ""))
-        except ArithmeticError:
-            pass
-    elif isinstance(value, int):
-        return Decimal(value)
-    r.err(pointer, "a meter amount like 5000 or '5123.45'")
-    return None
+    if isinstance(value, str) and "." in value and len(value) <= 32:
+        whole, _, part = value.partition(".")
+        if len(part) > 2 and part.isascii() and part.isdigit():  # meters keep micro-dollars
+            try:
+                return parse_money(whole) + Decimal(f"0.{part[:6]}")
+            except NotationError:
+                pass
+    try:
+        return parse_money(value)
+    except NotationError as e:
+        r.err(pointer, f"a meter amount like 5000 or '5123.45': {e}")
+        return None
 
 
 def _deck_cite(game_id: str) -> str:

@@ -17,11 +17,12 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
 from validator.cards import card_str, cards_str, parse_card, rank_of
-from validator.interpreter.meters import MeterBank, frac_of
+from validator.interpreter.meters import PAYOUT_ROUNDING, MeterBank, payout_of
 from validator.interpreter.results import (
     HandShown,
     Ledger,
@@ -289,6 +290,7 @@ class _Round:
         self.qualified_at = -1
         self.replaced: dict[str, str] | None = None
         self.meters_before = engine.meters.snapshot()
+        self._rounded = ""  # the rounding of the payout being settled, if any
 
     # -- running ------------------------------------------------------------------------
 
@@ -822,6 +824,9 @@ class _Round:
         self.ledger.house -= returned - from_meter
         gain = returned - (Decimal(0) if line.bonus else stake)
         what = f"{outcome}" + (f" ({detail})" if detail else "")
+        if self._rounded:
+            what += f" ({self._rounded})"
+            self._rounded = ""
         sign = "+" if gain > 0 else ""
         reason = (
             f"{name}: "
@@ -921,15 +926,29 @@ class _Round:
         r = payout.ratio
         match payout.kind:
             case PayoutKind.TO:
-                win = frac_of(stake, r)
+                win, exact = payout_of(stake, r)
+                self._note_rounding(payout, stake, win, exact)
                 return ((win if bonus else stake + win),)
             case PayoutKind.FOR:
-                return (frac_of(stake, r),)
+                back, exact = payout_of(stake, r)
+                self._note_rounding(payout, stake, back, exact)
+                return (back,)
             case PayoutKind.PUSH:
                 return ((Decimal(0) if bonus else stake),)
             case PayoutKind.FIXED:
                 return ((payout.amount if bonus else stake + payout.amount),)
         raise AssertionError(payout.kind)
+
+    def _note_rounding(
+        self, payout: Payout, stake: Decimal, paid: Decimal, exact: Fraction
+    ) -> None:
+        """A payout that is not whole cents is paid rounded down; the settlement says so."""
+        if Fraction(paid) != exact:
+            digits = f"{Decimal(exact.numerator) / Decimal(exact.denominator):f}"
+            shown = digits[:16] + ("…" if len(digits) > 16 else "")
+            self._rounded = (
+                f"{payout} on ${money(stake)} is ${shown}: ${money(paid)} paid, {PAYOUT_ROUNDING}"
+            )
 
     def _ways(self, line_id: str, line: Line, row_index: int) -> int:
         n = 0

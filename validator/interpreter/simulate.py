@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -102,7 +103,9 @@ def run(
 ) -> Stats:
     strat = rules.strategy(strategy) if rules.d.strategies else None
     name = strategy or (rules.d.strategies.default if rules.d.strategies else None)
-    engine = BatchEngine(rules, strat, seats, default_wagers(rules))
+    wagers = default_wagers(rules)
+    chunk = min(chunk, exact_chunk(rules, wagers, seats, rounds))
+    engine = BatchEngine(rules, strat, seats, wagers)
     stats = Stats(rules.d.id, 0, seats, seed, name)
     rng = np.random.default_rng(seed)
     positions = rules.config.positions
@@ -182,6 +185,61 @@ def exact_holds(rules: Rules, stats: Stats) -> dict[str, dict[str, Any]]:
             "exact_hold_percent": round(float(odds.hold * 100), 4),
         }
     return out
+
+
+#: The batch engine's money is int64 micro-dollars; sums over a chunk must stay below this.
+INT64_ROOM = 2**62
+
+
+class MoneyOutOfRange(ValueError):
+    """Amounts too large for the batch engine's exact arithmetic: refused, never wrapped."""
+
+
+def exact_chunk(rules: Rules, wagers: dict[str, Any], seats: int, rounds: int) -> int:
+    """The most rounds one chunk may hold so that no sum of micro-dollars can pass int64.
+
+    A round's money is bounded by every seat's stakes times the largest multiple any row of
+    any table pays, plus fixed sums; a chunk's meter payouts by every meter's seeds plus all
+    increments of the simulation. Raises ``MoneyOutOfRange`` when even one round could
+    overflow.
+    """
+    from decimal import Decimal
+
+    from validator.interpreter.batch import MICRO
+    from validator.model.notation import PayoutKind
+
+    multiple = Fraction(1)
+    fixed = Decimal(0)
+    amounts = {None, *(Decimal(v) for v in wagers.values())}
+    for _wid, tid, _table in rules.d.tables():
+        rows: dict[str, Any] = {}
+        for amount in amounts:
+            try:
+                rows.update(rules.rows(tid, amount) or {})
+            except Exception:  # a table missing from the text: reported when it is used
+                continue
+        for p in rows.values():
+            if p.kind is PayoutKind.TO:
+                multiple = max(multiple, p.ratio + 1)
+            elif p.kind is PayoutKind.FOR:
+                multiple = max(multiple, p.ratio)
+            elif p.kind is PayoutKind.FIXED:
+                fixed = max(fixed, p.amount)
+    stake = sum((Decimal(v) for v in wagers.values()), Decimal(0))
+    seeds = sum(
+        (m.seed + m.reseed for p in rules.config.progressives.values() for m in p.meters.values()),
+        Decimal(0),
+    )
+    per_round = seats * (stake * Decimal(multiple.numerator) / multiple.denominator + fixed * seats)
+    round_micro = int(per_round * MICRO) + 1
+    meters_micro = int((seeds + stake * seats * max(rounds, 1)) * MICRO) + 1
+    if round_micro + meters_micro >= INT64_ROOM:
+        raise MoneyOutOfRange(
+            f"amounts this large (${stake:,} wagered a seat, paid up to {multiple} times, over "
+            f"{rounds:,} rounds) are beyond the simulation's exact arithmetic; it refuses rather "
+            "than round or wrap"
+        )
+    return max(1, (INT64_ROOM - meters_micro) // round_micro)
 
 
 def deal(
@@ -269,7 +327,6 @@ def summary_json(stats: Stats) -> dict[str, Any]:
         "house_edge_per_ante": round(base[0], 4) if base else None,
         "house_edge_per_ante_ci95": [round(base[1], 4), round(base[2], 4)] if base else None,
         "element_of_risk": round(risk[0], 4) if risk else None,
-        "rounds_per_second": round(stats.rounds / stats.seconds, 1) if stats.seconds else None,
         "fold_percent": round(100 * stats.folded / stats.seat_rounds, 4)
         if stats.seat_rounds
         else None,
@@ -353,5 +410,11 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
     )
     console.print(
         f"money conserved in all {data['money_conserved_rounds']:,} rounds; "
-        f"{data['rounds_per_second']:,} rounds/s"
+        f"{rounds_per_second(stats):,} rounds/s"
     )
+
+
+def rounds_per_second(stats: Stats) -> float | None:
+    """The speed of a run: not part of ``summary_json``, so the same seed gives the same
+    bytes; ``simulate --format json`` writes it to stderr."""
+    return round(stats.rounds / stats.seconds, 1) if stats.seconds else None

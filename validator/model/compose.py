@@ -135,6 +135,14 @@ def _layers(loc: Located, games_dir: Path, display: Any, chain: tuple[Path, ...]
             else (loc.position("/extends"))
         )
         where = (display(loc.path), pos.line, pos.column)
+        from validator.model.registry import GAME_ID, shown_name
+
+        if not GAME_ID.fullmatch(name):
+            raise LoadError(
+                *where,
+                f"extends: {shown_name(name)} is no shared rule file's name: a name of a file "
+                f"in games/{INCLUDE_DIR}/, never a path",
+            )
         if not path.is_file():
             known = include_names(games_dir)
             raise LoadError(

@@ -37,15 +37,23 @@ class PayoutKind(StrEnum):
     NA = "na"  # not offered in this table
 
 
-_NUM = r"\d{1,3}(?:,\d{3})+|\d+"
+#: The largest amount of money any figure may state. No table takes a wager, seeds a meter
+#: or limits a payout anywhere near $1,000,000,000; a larger figure is a mistake (or an
+#: attack on the arithmetic), and refusing it keeps every engine's money exact.
+MAX_MONEY = Decimal(1_000_000_000)
+#: The largest figure of a payout ratio (``a to b``): the chapters print at most 8000 to 1.
+MAX_RATIO_FIGURE = 1_000_000
+
+# Figures are ASCII decimal digits only: ``\d`` would take "٥٠" or "５０" as 50.
+_NUM = r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+"
 _RATIO = re.compile(rf"^\s*({_NUM})\s+(to|for)\s+({_NUM})\s*$", re.IGNORECASE)
 _METER = re.compile(
-    r"^\s*(\d+(?:\.\d+)?)\s*%\s+(?:of\s+)?(?:the\s+)?(?:(meter)|([a-z]+)\s+jackpot)\s*$",
+    r"^\s*([0-9]+(?:\.[0-9]+)?)\s*%\s+(?:of\s+)?(?:the\s+)?(?:(meter)|([a-z]+)\s+jackpot)\s*$",
     re.IGNORECASE,
 )
-_MONEY = re.compile(r"^\s*\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s*$")
-_RATE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
-_PER_UNIT = re.compile(rf"^\s*\$\s*({_NUM})(\.\d{{1,2}})?\s+for\s+1\s*$", re.IGNORECASE)
+_MONEY = re.compile(r"^\s*\$?\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(\.[0-9]{1,2})?\s*$")
+_RATE = re.compile(r"^\s*([0-9]{1,3}(?:\.[0-9]{1,6})?)\s*%\s*$")
+_PER_UNIT = re.compile(rf"^\s*\$\s*({_NUM})(\.[0-9]{{1,2}})?\s+for\s+1\s*$", re.IGNORECASE)
 _NA = {"n/a", "na", "-", "—"}
 
 
@@ -139,6 +147,11 @@ def parse_payout(value: object) -> Payout:
         return Payout(PayoutKind.PUSH, "push")
     if m := _RATIO.match(text):
         a, word, b = _int(m.group(1)), m.group(2).lower(), _int(m.group(3))
+        if max(a, b) > MAX_RATIO_FIGURE:
+            raise NotationError(
+                f"payout {text!r}: a figure over {MAX_RATIO_FIGURE:,}; the chapters' largest "
+                "payout is 8000 to 1"
+            )
         if b == 0:
             raise NotationError(f"payout {text!r}: the second figure cannot be 0")
         kind = PayoutKind.TO if word == "to" else PayoutKind.FOR
@@ -164,21 +177,38 @@ def parse_payout(value: object) -> Payout:
 def parse_money(value: object) -> Decimal:
     """``5000``, ``"$5,000"``, ``"$10.50"`` → ``Decimal``. A float is refused."""
     if isinstance(value, Decimal):
-        return value
+        if not value.is_finite() or value < 0:
+            raise NotationError(f"money {value}: expected a number of dollars")
+        return _bounded(value, value)
     if isinstance(value, (bool, float)):
         raise NotationError(f"money {value!r}: write whole dollars or a string like '$10.50'")
     if isinstance(value, int):
         if value < 0:
             raise NotationError(f"money {value!r}: cannot be negative")
+        if value > MAX_MONEY:  # checked before Decimal(): a huge int stays cheap
+            return _bounded(MAX_MONEY + 1, value)
         return Decimal(value)
-    if isinstance(value, str) and (m := _MONEY.match(value)):
-        return Decimal(m.group(1).replace(",", "") + (m.group(2) or ""))
-    raise NotationError(f"money {value!r}: expected a number of dollars or a string like '$5,000'")
+    if isinstance(value, str) and len(value) <= 64 and (m := _MONEY.match(value)):
+        return _bounded(Decimal(m.group(1).replace(",", "") + (m.group(2) or "")), value)
+    shown = repr(value) if not isinstance(value, str) or len(value) <= 64 else "(a long text)"
+    raise NotationError(
+        f"money {shown}: expected a number of dollars (ASCII digits) or a string like '$5,000'"
+    )
+
+
+def _bounded(amount: Decimal, written: object) -> Decimal:
+    if amount > MAX_MONEY:
+        shown = str(written) if len(str(written)) <= 32 else f"{str(written)[:12]}…"
+        raise NotationError(
+            f"money {shown}: more than {format_money(MAX_MONEY)}; no table takes a wager, seeds "
+            "a meter or limits a payout anywhere near that"
+        )
+    return amount
 
 
 def parse_rate(value: object) -> Fraction:
     """``"29%"`` → ``Fraction(29, 100)``. A bare number is refused: it is ambiguous."""
-    if isinstance(value, str) and (m := _RATE.match(value)):
+    if isinstance(value, str) and len(value) <= 64 and (m := _RATE.match(value)):
         return Fraction(m.group(1)) / 100
     if isinstance(value, int | float) and not isinstance(value, bool):
         raise NotationError(f"rate {value!r}: write the rate with a percent sign, e.g. '{value}%'")
@@ -187,8 +217,8 @@ def parse_rate(value: object) -> Fraction:
 
 def parse_per_unit(value: object) -> Decimal:
     """``"$5,000 for 1"`` (per unit wagered) → ``Decimal(5000)``; ``"$0"`` → 0."""
-    if isinstance(value, str) and (m := _PER_UNIT.match(value)):
-        return Decimal(m.group(1).replace(",", "") + (m.group(2) or ""))
+    if isinstance(value, str) and len(value) <= 64 and (m := _PER_UNIT.match(value)):
+        return _bounded(Decimal(m.group(1).replace(",", "") + (m.group(2) or "")), value)
     try:
         return parse_money(value)
     except NotationError:

@@ -5,6 +5,7 @@ A game file that is wrong is refused whole, with every problem's file:line:colum
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -199,15 +200,25 @@ def game_ids(games_dir: Path = GAMES_DIR) -> list[str]:
     return [p.stem for p in game_paths(games_dir)]
 
 
+#: A game id, or a shared rule file's name: a file name in the games tree, never a path.
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+
+
 @cache
 def load_game(game_id: str, games_dir: Path = GAMES_DIR) -> Game:
     path = games_dir / f"{game_id}.yaml"
-    if not path.is_file():
+    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id) or not path.is_file():
         known = game_ids(games_dir)
-        raise KeyError(
-            f"no game {game_id!r}{did_you_mean(game_id, known)}; the games are: {', '.join(known)}"
-        )
+        shown = shown_name(game_id)
+        hint = did_you_mean(game_id, known) if len(shown) == len(repr(game_id)) else ""
+        raise KeyError(f"no game {shown}{hint}; the games are: {', '.join(known)}")
     return load_game_file(path, games_dir)
+
+
+def shown_name(name: object, limit: int = 64) -> str:
+    """A name from the user's input, quoted for a message, cut short when it is long."""
+    text = repr(name)
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"
 
 
 def load_game_file(path: Path, games_dir: Path = GAMES_DIR) -> Game:

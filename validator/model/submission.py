@@ -43,7 +43,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer
 
-from validator.loader import Located, did_you_mean, join, load_yaml, locate_errors, pointer_escape
+from validator.loader import (
+    MAX_INT_DIGITS,
+    Located,
+    check_flow_depth,
+    did_you_mean,
+    join,
+    locate_errors,
+    parse_yaml,
+    pointer_escape,
+    read_text,
+)
 from validator.model.base import Money, PayoutField, Rank, Rate
 from validator.model.notation import format_rate, parse_rate
 
@@ -77,9 +87,12 @@ class Part(BaseModel):
 
 
 class TableLimits(Part):
+    """The table's limits. A wager of $0 is no wager: ``settle`` refuses a round that
+    states one, so a table minimum of $0 is refused here too."""
+
     positions: int | None = Field(default=None, ge=1)
-    min_wager: Money | None = None
-    max_wager: Money | None = None
+    min_wager: Money | None = Field(default=None, gt=0)
+    max_wager: Money | None = Field(default=None, gt=0)
 
 
 class Dealing(Part):
@@ -437,10 +450,13 @@ def read_yaml(path: Path, *, display: str | None = None) -> Located:
     gives its own value or its own error. The tests hold the two readers to the same
     result on every shipped submission and on generated ones.
     """
-    fast = _read_plain(path)
+    name = display or str(path)
+    text = read_text(path, display=name)
+    check_flow_depth(text, name)  # before libyaml: its time is quadratic in that depth
+    fast = _read_plain(path, text)  # within the depth and value bounds, or None
     if fast is not None:
         return fast
-    return load_yaml(path, display=display)
+    return parse_yaml(text, path, name)
 
 
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
@@ -457,9 +473,7 @@ class _NotPlain(Exception):
     """The document uses YAML beyond the plain subset: let the full loader read it."""
 
 
-def _read_plain(path: Path) -> Located | None:
-    from validator.loader import MAX_BYTES
-
+def _read_plain(path: Path, text: str) -> Located | None:
     try:
         import yaml
     except ImportError:  # pragma: no cover - PyYAML is a dependency
@@ -467,15 +481,8 @@ def _read_plain(path: Path) -> Located | None:
     parser = getattr(yaml, "CSafeLoader", None)
     if parser is None:
         return None
-    try:
-        raw = path.read_bytes()
-        if len(raw) > MAX_BYTES:
-            return None
-        text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    if "\t" in text:
+        return None  # libyaml takes a tab as a separator where ruamel.yaml refuses it
     if any(c in text for c in "\x85\u2028\u2029"):
         return None  # line breaks to YAML 1.1 (libyaml), not to YAML 1.2 (the loader)
     try:
@@ -584,6 +591,8 @@ def _scalar(ev: Any) -> Any:
     if value == "":
         raise _NotPlain
     if _INT.fullmatch(value):
+        if len(value.lstrip("+-")) > MAX_INT_DIGITS:
+            raise _NotPlain  # the loader refuses it, with its position
         return int(value)
     if value in _TRUE:
         return True

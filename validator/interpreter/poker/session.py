@@ -190,6 +190,20 @@ def setup_from_submission(game: Game, path: Path) -> TableSetup:
     stakes = replace(
         stakes, ante=ante or 0, blinds=blinds, forced_bet=forced, max_raises=max_raises
     )
+    buy_in = BUY_IN_UPPER_BETS * (stakes.upper or stakes.lower).max_bet
+    if stakes.required() > buy_in:
+        where = "/blinds" if blinds else "/ante" if ante else "/forced_bet"
+        raise SessionError(
+            [
+                err(
+                    where,
+                    f"a player must have {dollar_text(stakes.required())} on the table to be "
+                    f"dealt in (§ 553.8(b)(3)), more than the {dollar_text(buy_in)} the "
+                    f"simulated players buy in for ({BUY_IN_UPPER_BETS} upper bets of this "
+                    "table's limits): no hand could be dealt",
+                )
+            ]
+        )
     rake = _rake(sub, err)
     bad_beat = _bad_beat(game, sub, err)
     positions = d.table.max_positions
@@ -579,41 +593,46 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
 
 
 def narrate(out: Any, record: HandRecord) -> None:
-    """A round of play as the dealer would call it."""
-    from rich.markup import escape
+    """A round of play as the dealer would call it (on a console with markup off: the text
+    is printed as written)."""
+    from rich.text import Text
 
     s = record.played.settlement
-    head = f"[bold]hand {record.number}[/]"
+    head = Text(f"hand {record.number}", style="bold")
     if record.button is not None:
-        head += f", button seat {record.button}"
+        head.append(f", button seat {record.button}")
     if record.kill_multiplier != 1:
-        head += f", limits ×{record.kill_multiplier} (Kill)"
+        head.append(f", limits ×{record.kill_multiplier} (Kill)")
     out.print(head)
     for seat, amount in record.buy_ins.items():
         out.print(f"  seat {seat} buys in for {dollar_text(amount)}")
     for line in record.played.log:
-        out.print("  " + escape(line))
+        out.print("  " + line)
     for a in s.seats:
         hands = "; ".join(f"{k} {v}" for k, v in a.hands.items())
         out.print(
             f"  seat {a.seat}: in {dollar_text(a.contributed)}, "
-            f"awarded {dollar_text(a.award)}" + (f" ({escape(hands)})" if hands else "")
+            f"awarded {dollar_text(a.award)}" + (f" ({hands})" if hands else "")
         )
         if a.bad_beat:
             out.print(f"  seat {a.seat}: Bad Beat payout {dollar_text(a.bad_beat)}")
-    out.print("  rake " + dollar_text(s.rake.total) + ": " + escape(s.rake.reason))
+    out.print("  rake " + dollar_text(s.rake.total) + ": " + s.rake.reason)
     if s.bad_beat is not None:
         out.print(
-            f"  Bad Beat: {escape(s.bad_beat.contribution_reason)}; "
-            f"fund {dollar_text(record.fund_after)}"
+            f"  Bad Beat: {s.bad_beat.contribution_reason}; fund {dollar_text(record.fund_after)}"
         )
 
 
 def print_summary(out: Any, data: dict[str, Any]) -> None:
     r = data["rake"]
+    from rich.text import Text
+
     out.print(
-        f"[bold]{data['game']}[/]: {data['hands']:,} hands, {data['seats']} seats "
-        f"({data['rules']}); {data['showdowns']:,} showdowns"
+        Text.assemble(
+            (data["game"], "bold"),
+            f": {data['hands']:,} hands, {data['seats']} seats ({data['rules']}); "
+            f"{data['showdowns']:,} showdowns",
+        )
     )
     out.print(
         f"rake ({r['kind']}): ${r['total']} in all (${r['from_pots']} from pots, "
