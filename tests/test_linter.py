@@ -350,9 +350,11 @@ def test_play_and_simulate_refuse_a_missing_table_up_front() -> None:
         assert "custom_paytables" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_play_quiet_needs_a_log() -> None:
-    done = rulesub("play", "four-card-poker", "--quiet")
-    assert done.returncode == 2 and "--log" in done.stderr
+def test_play_quiet_without_a_log_says_what_it_did() -> None:
+    for game in ("four-card-poker", "poker-holdem"):
+        done = rulesub("play", game, "--quiet", "--rounds", "2")
+        assert done.returncode == 0, done.stderr
+        assert "played, not narrated (--quiet); --log FILE keeps them" in done.stdout
 
 
 def test_a_play_log_of_any_name_replays(tmp_path: Path) -> None:

@@ -85,6 +85,10 @@ def play_poker(
         out.print(
             Text(f"log: {log} ({hands} hand(s)); the same --seed writes the same log", style="dim")
         )
+    elif quiet:  # never a silent success: say what was done, and how to keep it
+        sys.stdout.write(
+            f"{hands} hand(s) of {game} played, not narrated (--quiet); --log FILE keeps them\n"
+        )
 
 
 def simulate_poker(

@@ -248,8 +248,6 @@ def play(
     round's cards and full deck order, so any round replays through `rulesub settle`."""
     from validator.cli.poker_rounds import is_nonbanking, play_poker
 
-    if quiet and log is None:
-        fail("--quiet prints nothing without --log FILE: give a log to write, or drop --quiet")
     _submission_gate(rulesub, game, allow_findings)
     if log is not None and not (log.parent if str(log.parent) else Path(".")).is_dir():
         fail(f"cannot write the log {str(log)!r}: the directory {log.parent} does not exist")
@@ -280,6 +278,10 @@ def play(
                 f"log: {log} ({rounds} round(s)); replay one with `rulesub settle {log} --round N`",
                 style="dim",
             )
+        )
+    elif quiet:  # never a silent success: say what was done, and how to keep it
+        sys.stdout.write(
+            f"{rounds} round(s) of {game} played, not narrated (--quiet); --log FILE keeps them\n"
         )
 
 
