@@ -61,17 +61,19 @@ def _round_input(spec: Any = None, rulesub: Path | None = None) -> Iterator[None
 
 
 def is_log(path: Path) -> bool:
-    """A log of `rulesub play` (JSON lines, whatever its name) rather than a round file."""
+    """A log of `rulesub play` rather than a round file: ``.jsonl``, or, whatever its name,
+    lines of JSON that begin with the round's number (``{"round": 1, …``) as play writes
+    them. A round file written as one JSON object has no such first key."""
     if path.suffix == ".jsonl":
         return True
     if not path.is_file():  # a FIFO is never opened here: the reader names it
         return False
     try:
         with path.open("rb") as fh:
-            head = fh.read(4096)
+            head = fh.read(64)
     except OSError:
         return False
-    return head.lstrip().startswith(b'{"')
+    return head.lstrip().startswith(b'{"round":')
 
 
 def _table_position(rulesub: Path | None, table_id: str | None) -> str:
