@@ -94,17 +94,18 @@ def test_long_run_return_is_the_return_at_the_stationary_meter(
 
 def test_reserve_funding_worked_by_hand() -> None:
     """The example High Card Flush table: a $5 wager, reserve increment 5%, reseed $30,000,
-    table A's seven-card straight flush 2 in 8,361,535 (the only whole-meter hit): on average
-    4,180,767.5 rounds between resets, $0.25 a round to the reserve, $1,045,191.875 per
-    reset: the reserve funds the reseed with $1,015,191.88 to spare."""
+    table A's seven-card straight flush the only whole-meter hit. The ace plays high only
+    (§ 678a.6(a)): 7 runs (2-8 … 8-A) in 4 suits, 28 of C(52, 7) = 133,784,560 hands, 1 in
+    4,778,020: on average 4,778,020 rounds between resets, $0.25 a round to the reserve,
+    $1,194,505 per reset: the reserve funds the reseed with $1,164,505 to spare."""
     sheet = sheet_of("high-card-flush", "high-card-flush.yaml", "progressive_jackpot", "A")
-    assert sheet.whole_hit == Fraction(2, 8_361_535)
+    assert sheet.whole_hit == Fraction(28, 133_784_560) == Fraction(1, 4_778_020)
     r = sheet.reserve()
     assert r is not None
-    assert r["expected_rounds_between_resets"] == 4_180_767.5
-    assert r["expected_reserve_per_reset"] == "1045191.88"
+    assert r["expected_rounds_between_resets"] == 4_778_020
+    assert r["expected_reserve_per_reset"] == "1194505.00"
     assert r["funds_reseed"] is True
-    assert r["surplus_per_reset"] == "1015191.88"
+    assert r["surplus_per_reset"] == "1164505.00"
     j = sheet.to_json()
     assert j["meter"] == "30000.00" and j["wager_amount"] == "5.00"
     assert isinstance(j["return_percent_at_meter"], float)
