@@ -86,6 +86,7 @@ def browser() -> Iterator[webdriver.Chrome]:
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.set_page_load_timeout(60)
+    driver.implicitly_wait(15)  # a form's answer is awaited, however loaded the machine
     try:
         yield driver
     finally:
@@ -100,18 +101,26 @@ def sign_in(driver: webdriver.Chrome, base: str, name: str) -> None:
     assert driver.find_element(By.CSS_SELECTOR, "header.bar .who").text.startswith(name)
 
 
+def url_matching(driver: webdriver.Chrome, pattern: str) -> re.Match[str]:
+    """Wait for the page a click leads to (the click returns before the answer arrives)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 30).until(lambda d: re.search(pattern, d.current_url))
+    found = re.search(pattern, driver.current_url)
+    assert found, driver.current_url
+    return found
+
+
 def sign_out(driver: webdriver.Chrome) -> None:
     driver.find_element(By.CSS_SELECTOR, "header.bar form button").click()
-    assert "/login" in driver.current_url
+    url_matching(driver, "/login")
 
 
 def file_submission(driver: webdriver.Chrome, base: str, path: Path) -> int:
     driver.get(f"{base}/upload")
     driver.find_element(By.ID, "file").send_keys(str(path))
     driver.find_element(By.ID, "file-it").click()
-    found = re.search(r"/submissions/(\d+)$", driver.current_url)
-    assert found, driver.current_url
-    return int(found.group(1))
+    return int(url_matching(driver, r"/submissions/(\d+)$").group(1))
 
 
 def shot(driver: webdriver.Chrome, artefacts: Path, name: str) -> None:
@@ -148,7 +157,11 @@ def test_officer_files_reviewer_approves_and_prints_signs(
     # the fix
     fixed_id = file_submission(driver, base, EXAMPLE)
     assert "0 errors" in driver.find_element(By.ID, "counts").text
-    assert not driver.find_elements(By.CSS_SELECTOR, "tr.finding")
+    fixed = check_submission(EXAMPLE).findings  # information only (the published range)
+    assert all(f.severity != "error" for f in fixed)
+    rows = driver.find_elements(By.CSS_SELECTOR, "tr.finding")
+    shown = sorted((int(r.get_attribute("data-line")), r.get_attribute("data-code")) for r in rows)
+    assert shown == sorted((f.line, f.code) for f in fixed)
     assert not driver.find_elements(By.ID, "approve")  # a casino does not approve
     driver.get(f"{base}/")
     shot(driver, artefacts, "03-facilities-casino")
@@ -159,13 +172,17 @@ def test_officer_files_reviewer_approves_and_prints_signs(
     driver.get(f"{base}/submissions/{flawed_id}")
     driver.find_element(By.ID, "reason").send_keys("progressive meter below $30,000")
     driver.find_element(By.ID, "reject").click()
-    assert "rejected by rev" in driver.find_element(By.ID, "flash").text
+    flashes = driver.find_elements(By.ID, "flash")
+    assert flashes, driver.page_source[-3000:]
+    assert "rejected by rev" in flashes[0].text
     driver.get(f"{base}/submissions/{fixed_id}")
     # an approval date before the submission's effective date, whenever the test runs
     driver.execute_script("document.getElementById('on').value = '2026-12-20'")
     driver.find_element(By.ID, "note").send_keys("signs checked")
     driver.find_element(By.ID, "approve").click()
-    flash = driver.find_element(By.ID, "flash").text
+    flashes = driver.find_elements(By.ID, "flash")
+    assert flashes, driver.page_source[-3000:]
+    flash = flashes[0].text
     assert f"approved by rev; it supersedes #{old_id}" in flash
     assert store.get(fixed_id).status == "approved"
     assert store.get(old_id).status == "superseded"
