@@ -150,7 +150,8 @@ def test_casino_api_reads_only_its_own(app, office: Office) -> None:
     }
     assert contract <= set(listed[0])
     assert api.get(f"/api/submissions/{office.ids['harbour']}").status_code == 404
-    assert [f for f in api.get(f"/api/submissions/{office.ids['example']}").json()["findings_recorded"] if f["severity"] == "error"] == []
+    recorded = api.get(f"/api/submissions/{office.ids['example']}").json()
+    assert [f for f in recorded["findings_recorded"] if f["severity"] == "error"] == []
 
 
 def test_post_without_csrf_token_is_refused_on_every_form(app, office: Office) -> None:
