@@ -9,7 +9,6 @@ reads them from its own ``games/`` and ``schemas/``. ``RULESUB_GAMES_DIR`` (or `
 """
 
 import os
-from importlib import resources
 from pathlib import Path
 
 __version__ = "0.2.0"
@@ -20,11 +19,22 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def packaged(name: str) -> Path:
-    """A data directory the package carries (``games``, ``schemas``), else the checkout's."""
+    """A data directory the package carries (``games``, ``schemas``), else the checkout's.
+
+    An installed package is a directory on disk, so its data is found beside this file at no
+    cost; ``importlib.resources`` (slow to import) is asked only where neither is a plain
+    directory (a package imported from an archive).
+    """
+    beside = Path(__file__).resolve().parent / "_data" / name
+    if beside.is_dir():
+        return beside
+    checkout = PROJECT_ROOT / name
+    if checkout.is_dir():
+        return checkout
+    from importlib import resources
+
     carried = resources.files("validator").joinpath("_data", name)
-    if carried.is_dir():
-        return Path(str(carried))
-    return PROJECT_ROOT / name
+    return Path(str(carried))
 
 
 #: The declared games shipped with rulesub.
