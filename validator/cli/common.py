@@ -79,6 +79,21 @@ def load_game_or_fail(game_id: str) -> Any:
         return load_game(game_id)
 
 
+def emit(text: str, out: Any, what: str) -> None:
+    """A command's document to stdout, or to ``--out`` written whole (exit 2 where that
+    cannot be written), saying what was written where."""
+    if out is None:
+        sys.stdout.write(text)
+        return
+    from validator.files import write_whole
+
+    try:
+        write_whole(out, text)
+    except OSError as e:
+        fail(f"--out {out}: {e.strerror or e}")
+    sys.stderr.write(f"rulesub: wrote {what} to {out}\n")
+
+
 def print_json(data: Any, default: Callable[[Any], Any] | None = None) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=default or str))
     sys.stdout.write("\n")

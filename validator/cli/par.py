@@ -91,16 +91,9 @@ def par(
         text = json.dumps(sheet, indent=2, ensure_ascii=False) + "\n"
     else:
         text = RENDERERS[format.value](sheet)
-    if out is None:
-        sys.stdout.write(text)
-        return
-    from validator.files import write_whole
+    from validator.cli.common import emit
 
-    try:
-        write_whole(out, text)
-    except OSError as e:
-        fail(f"--out {out}: {e.strerror or e}")
-    sys.stderr.write(f"rulesub: wrote the par sheet to {out}\n")
+    emit(text, out, "the par sheet")
 
 
 def _progress(what: str, done: int, total: int) -> None:

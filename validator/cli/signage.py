@@ -79,16 +79,9 @@ def signage(
 
     signs = build_signage(game, sub, draft=bool(errors), problems=[describe(f) for f in errors])
     text = render(signs, format, cite=not no_cite)
-    if out is None:
-        sys.stdout.write(text)
-        return
-    from validator.files import write_whole
+    from validator.cli.common import emit
 
-    try:
-        write_whole(out, text)
-    except OSError as e:
-        fail(f"--out {out}: {e.strerror or e}")
-    sys.stderr.write(f"rulesub: wrote {len(signs.signs)} sign(s) to {out}\n")
+    emit(text, out, f"{len(signs.signs)} sign(s)")
 
 
 def _game(game_id: object) -> object | None:

@@ -458,16 +458,9 @@ def review(
         text = json.dumps(pack_json(pack), indent=2, ensure_ascii=False, default=str) + "\n"
     else:
         text = render_html(pack) if format is ReviewFormat.html else render_markdown(pack)
-    if out is None:
-        sys.stdout.write(text)
-        return
-    from validator.files import write_whole
+    from validator.cli.common import emit
 
-    try:
-        write_whole(out, text)
-    except OSError as e:
-        fail(f"--out {out}: {e.strerror or e}")
-    sys.stderr.write(f"rulesub: wrote the review pack to {out}\n")
+    emit(text, out, "the review pack")
 
 
 @contextmanager
