@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import unicodedata
 import zlib
 from pathlib import Path
@@ -157,28 +156,12 @@ def squeeze(text: str) -> str:
 
 
 def print_pdf(html: Path, tmp_path: Path) -> bytes:
+    """Printed by the same Chromium printer the review pack uses."""
+    from validator.review.pdf import print_pdf as print_to
+
     pdf = tmp_path / "signs.pdf"
     assert CHROMIUM is not None
-    subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            "--no-pdf-header-footer",
-            f"--print-to-pdf={pdf}",
-            html.as_uri(),
-        ],
-        capture_output=True,
-        timeout=120,
-        check=True,
-    )
+    print_to(html.read_text(encoding="utf-8"), pdf, "the signs")
     return pdf.read_bytes()
 
 

@@ -1,4 +1,5 @@
-"""The review pack printed to PDF by headless Chromium (Debian's ``chromium``)."""
+"""HTML printed to PDF by headless Chromium (Debian's ``chromium``): the review pack, and any
+print-ready page rulesub makes (signs, the par sheet)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def chromium() -> str | None:
     return next((p for name in CHROMIUM_NAMES if (p := shutil.which(name))), None)
 
 
-def print_pdf(html: str, out: Path) -> None:
+def print_pdf(html: str, out: Path, what: str = "the review pack") -> None:
     """Print ``html`` to ``out``: written whole (a temporary file, then a rename) or not
     at all."""
     browser = chromium()
@@ -44,6 +45,7 @@ def print_pdf(html: str, out: Path) -> None:
                     "--headless",
                     "--no-sandbox",
                     "--disable-gpu",
+                    "--disable-quic",
                     "--no-first-run",
                     "--disable-background-networking",
                     "--disable-component-update",
@@ -58,11 +60,11 @@ def print_pdf(html: str, out: Path) -> None:
                 check=False,
             )
         except (OSError, subprocess.TimeoutExpired) as e:
-            raise PdfError(f"Chromium could not print the review pack: {e}") from None
+            raise PdfError(f"Chromium could not print {what}: {e}") from None
         if done.returncode != 0 or not pdf.is_file() or pdf.stat().st_size == 0:
             tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
             raise PdfError(
-                "Chromium could not print the review pack" + (f": {tail[0]}" if tail else "")
+                f"Chromium could not print {what}" + (f": {tail[0]}" if tail else "")
             )
         from validator.files import write_whole
 
