@@ -80,7 +80,7 @@ def memo(kind: str, key: str, compute: Callable[[], T]) -> T:
     """``compute()``, or what it gave before for the same ``key`` and code."""
     found = load(kind, key)
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found
     value = compute()
     store(kind, key, value)
     return value

@@ -271,7 +271,8 @@ def compile_facts(game: Any, *, with_holds: bool = False) -> GameFacts:
                 if t.pays_on is not None:
                     facts.held_probabilities(t.pays_on)
                 continue
-            for letter in t.letters or [None]:
+            letters: list[str | None] = [*t.letters] if t.letters else [None]
+            for letter in letters:
                 facts.hold(tid, letter)
     return facts
 

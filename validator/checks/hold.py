@@ -42,8 +42,11 @@ def custom_hold(facts: GameFacts, table_id: str, rows: dict[str, Any]) -> Fracti
     expected = Fraction(0)
     for category, probability in held.items():
         row = category
-        while row not in rows and parent.get(row) is not None:
-            row = parent[row]
+        while row not in rows:
+            refined = parent.get(row)
+            if refined is None:
+                break
+            row = refined
         payout = rows.get(row)
         if payout is None or not payout.pays:
             expected -= probability

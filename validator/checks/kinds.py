@@ -278,7 +278,7 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
 
 # -- progressive meters --------------------------------------------------------------------
 
-_METER_FIELDS = ("seed", "reseed", "increment", "reserve_increment")
+_METER_FIELDS: tuple[C.MeterField, ...] = ("seed", "reseed", "increment", "reserve_increment")
 _FIELD_NAMES = {
     "seed": "seed",
     "reseed": "reseed",

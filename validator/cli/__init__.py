@@ -53,7 +53,7 @@ def _plain_help() -> None:
     def display_type(self: Any, ctx: Any) -> str | None:
         descriptor = getattr(self, "type_descriptor", None)
         if getattr(descriptor, "is_choice", False):
-            return shown(self, ctx)  # type: ignore[no-any-return]
+            return shown(self, ctx)
         if self.metavar:
             return None
         if getattr(self, "is_flag", False) or getattr(self, "count", False):

@@ -347,7 +347,7 @@ def _every_table(
     exact = out.width >= 100
     t = _summary(["Table", "Paytable"], exact)
     for r in results:
-        name = r.table + (" (bonus)" if r.basis == "bonus" else "")
+        name = (r.table or "") + (" (bonus)" if r.basis == "bonus" else "")
         if exact:
             name = f"{r.table_name} ({name})"
         t.add_row(name, r.paytable or "fixed", *_summary_row(r, exact))

@@ -201,34 +201,6 @@ def reject(
 # -- history, show ----------------------------------------------------------------------
 
 
-def history_entry(row: Any) -> dict[str, Any]:
-    """One submission as ``history --format json`` prints it (the contract's fields
-    first, then more)."""
-    from validator.store.lifecycle import iso
-
-    return {
-        "id": row.id,
-        "facility": row.facility,
-        "game": row.game,
-        "effective": iso(row.effective),
-        "status": row.status,
-        "recorded_at": iso(row.recorded_at),
-        "recorded_by": row.recorded_by,
-        "approved_by": row.approved_by,
-        "approved_on": iso(row.approved_on),
-        "sha256": row.sha256,
-        "certificate_holder": row.certificate_holder,
-        "file": row.filename,
-        "findings": {"errors": row.errors, "warnings": row.warnings, "info": row.infos},
-        "regulation_version": row.regulation_version,
-        "rejected_by": row.rejected_by,
-        "rejected_on": iso(row.rejected_on),
-        "rejection_reason": row.rejection_reason,
-        "superseded_by": row.superseded_by,
-        "superseded_on": iso(row.superseded_on),
-    }
-
-
 @app.command("history")
 def history(
     facility: Annotated[str | None, typer.Option("--facility", help="one facility")] = None,
@@ -242,6 +214,8 @@ def history(
         rows = store.history(facility, game)
         events = store.events([r.id for r in rows]) if format is Format.text else []
     if format is Format.json:
+        from validator.store.lifecycle import history_entry
+
         print_json([history_entry(r) for r in rows])
         return
     sys.stdout.write(_timeline(rows, events))
@@ -306,6 +280,8 @@ def show(
         sys.stdout.buffer.write(row.content)
         sys.stdout.buffer.flush()
         return
+    from validator.store.lifecycle import history_entry
+
     entry = history_entry(row)
     entry["content"] = row.content.decode("utf-8", errors="replace")
     entry["findings_recorded"] = json.loads(row.findings)

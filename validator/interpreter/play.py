@@ -154,11 +154,11 @@ class Table:
             }
             for s in seats
         ]
-        table = {g: c for g, c in _table_cards(result).items()}
+        on_table = _table_cards(result)
         n_dealer = rules.dealt_count("dealer", wagered)
-        rec["dealer"] = table.get("dealer", [])[:n_dealer]
+        rec["dealer"] = on_table.get("dealer", [])[:n_dealer]
         if any(isinstance(st, DealStep) and "community" in st.cards for st in rules.procedure):
-            rec["community"] = table.get("community", [])
+            rec["community"] = on_table.get("community", [])
         rec["deck"] = cards_str(source.extra + source.stub).split()
         if draws and any(isinstance(st, TableSystemStep) for st in rules.procedure):
             rec["table_system"] = {

@@ -398,10 +398,11 @@ def _check(rules: Rules) -> list[LoadError]:
                 if did not in decisions:
                     err(p, f"no decision {did!r} in `procedure:`")
                     continue
-                for j, row in enumerate(rows):
-                    when_ok(f"{p}/{j}/when", row.when)
-                    opt = row.then if isinstance(row.then, str) else row.then.option
-                    word = opt.split()[0] if opt.split() else ""
+                for j, advice in enumerate(rows):
+                    when_ok(f"{p}/{j}/when", advice.when)
+                    then = advice.then
+                    chosen = then if isinstance(then, str) else then.option
+                    word = chosen.split()[0] if chosen.split() else ""
                     if word not in decisions[did].options:
                         err(f"{p}/{j}/then", f"decision {did!r} has no option {word!r}")
                 if not rows or rows[-1].when != When():

@@ -437,7 +437,7 @@ def poker_problems(
             out.append((f"/showdown/{part}", f"no hand {hid!r}"))
     high = g.hands.get(showdown.high) if showdown.high else None
     ranking = rankings.get(high.ranking) if high else None
-    if ranking is not None:
+    if high is not None and ranking is not None and g.poker_strategies is not None:
         ids = [c.id for c in ranking.categories]
         for cat in g.poker_strategies.high.categories:
             if cat not in ids:

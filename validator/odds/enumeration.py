@@ -63,7 +63,7 @@ def _masks_by_count() -> tuple[NDArray[np.uint16], ...]:
 
 def _partitions(k: int) -> list[tuple[int, ...]]:
     """Card counts per suit, largest first: (p0 ≥ p1 ≥ p2 ≥ p3), each at most 13."""
-    out = []
+    out: list[tuple[int, ...]] = []
 
     def rec(left: int, parts: tuple[int, ...], cap: int) -> None:
         if len(parts) == 4:

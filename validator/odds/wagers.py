@@ -566,9 +566,10 @@ def select(game: Game, wager: str | None, paytable: str | None, every: bool) -> 
     elif wager in d.wagers:
         tables = d.wagers[wager].tables
         if not tables:
+            fixed = d.wagers[wager].pays
             raise OddsError(
                 f"the {d.wagers[wager].name} has no paytable: "
-                f"it pays {d.wagers[wager].pays.payout.text if d.wagers[wager].pays else 'nothing'}"
+                f"it pays {fixed.payout.text if fixed else 'nothing'}"
             )
         if wager in tables:
             table_id = wager

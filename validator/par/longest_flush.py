@@ -557,7 +557,9 @@ def strategy_choice(game: FlushGame, dc: DealerCounts, rows: Iterable[object]) -
     return out
 
 
-def _strategy_when(game: FlushGame, w: When, value: I64) -> NDArray[np.bool_]:
+def _strategy_when(
+    game: FlushGame, w: When, value: NDArray[np.int32] | I64
+) -> NDArray[np.bool_]:
     given = {k for k, v in w.model_dump(exclude_none=True).items() if v not in (None, [], {})}
     if given - {"hand"}:
         raise NotDerivable(f"a strategy row reads {sorted(given - {'hand'})}")
@@ -569,7 +571,7 @@ def _strategy_when(game: FlushGame, w: When, value: I64) -> NDArray[np.bool_]:
     return m
 
 
-def _hand_test(game: FlushGame, t: HandTest, value: I64) -> NDArray[np.bool_]:
+def _hand_test(game: FlushGame, t: HandTest, value: NDArray[np.int32] | I64) -> NDArray[np.bool_]:
     m = np.ones(value.shape[0], dtype=bool)
     length = value >> SHIFT
     if t.at_least is not None:

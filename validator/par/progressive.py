@@ -169,7 +169,7 @@ def progressive_sheet(
     for c in at_zero.categories:
         p = payouts.get(c.category) if payouts else None
         meter_row = p is not None and getattr(p, "kind", None) is PayoutKind.METER
-        if meter_row and p.meter == top and p.share >= 1:
+        if meter_row and p is not None and p.meter == top and p.share >= 1:
             whole += c.probability
     cfg = config.get(top) if config else None
     return ProgressiveSheet(table_id, letter, top, wager_amount, cfg, seed, fixed, slope, whole)

@@ -56,7 +56,7 @@ def _strategy_row(name: str, s: dict[str, Any]) -> list[str]:
     ]
 
 
-def _wager_summary(key: str, w: dict[str, Any]) -> str:
+def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
     top = w["top_award"]
     cycle = (
         f"; top award ({top['outcome']}, {top['pays']}) one in {top['cycle']:,.1f}" if top else ""

@@ -117,10 +117,10 @@ class Sums:
         self.base += o.base
         self.risk += o.risk
         self.seat += o.seat
-        for k, v in o.decisions.items():
-            self.decisions[k] = self.decisions.get(k, 0) + v
-        for k, v in o.histogram.items():
-            self.histogram[k] = self.histogram.get(k, 0) + v
+        for action, n in o.decisions.items():
+            self.decisions[action] = self.decisions.get(action, 0) + n
+        for result, n in o.histogram.items():
+            self.histogram[result] = self.histogram.get(result, 0) + n
         self.unbalanced += o.unbalanced
         return self
 

@@ -45,7 +45,8 @@ def _relocated(finding: Any, display: str) -> Any:
     """The finding, reported against ``display`` (git's path, not its temporary file)."""
     import dataclasses
 
-    if dataclasses.is_dataclass(finding) and hasattr(finding, "file"):
+    is_record = dataclasses.is_dataclass(finding) and not isinstance(finding, type)
+    if is_record and hasattr(finding, "file"):
         return dataclasses.replace(finding, file=display)
     return finding
 

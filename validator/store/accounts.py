@@ -145,7 +145,7 @@ def add(
     now = now or utcnow()
     try:
         with store.transaction() as conn:
-            new_id = conn.execute(
+            inserted = conn.execute(
                 insert(accounts).values(
                     name=name,
                     role=role,
@@ -153,7 +153,9 @@ def add(
                     password_hash=digest,
                     created_at=now,
                 )
-            ).inserted_primary_key[0]
+            ).inserted_primary_key
+            assert inserted is not None
+            new_id = inserted[0]
             _audit(
                 conn,
                 by,

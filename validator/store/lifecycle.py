@@ -221,7 +221,9 @@ class Store:
                 existing = _by_sha(conn, sha)
                 if existing is not None:
                     return _recorded(existing, already=True)
-                new_id = conn.execute(insert(submissions).values(**row)).inserted_primary_key[0]
+                inserted = conn.execute(insert(submissions).values(**row)).inserted_primary_key
+                assert inserted is not None
+                new_id = inserted[0]
                 _audit(
                     conn,
                     by,
@@ -652,3 +654,29 @@ def _audit(
             detail=json.dumps(detail, ensure_ascii=False, default=str),
         )
     )
+
+
+def history_entry(row: Any) -> dict[str, Any]:
+    """One submission as ``history --format json`` prints it (the contract's fields
+    first, then more)."""
+    return {
+        "id": row.id,
+        "facility": row.facility,
+        "game": row.game,
+        "effective": iso(row.effective),
+        "status": row.status,
+        "recorded_at": iso(row.recorded_at),
+        "recorded_by": row.recorded_by,
+        "approved_by": row.approved_by,
+        "approved_on": iso(row.approved_on),
+        "sha256": row.sha256,
+        "certificate_holder": row.certificate_holder,
+        "file": row.filename,
+        "findings": {"errors": row.errors, "warnings": row.warnings, "info": row.infos},
+        "regulation_version": row.regulation_version,
+        "rejected_by": row.rejected_by,
+        "rejected_on": iso(row.rejected_on),
+        "rejection_reason": row.rejection_reason,
+        "superseded_by": row.superseded_by,
+        "superseded_on": iso(row.superseded_on),
+    }

@@ -27,7 +27,7 @@ from validator.web.upload import Upload, UploadRefused, file_upload, record_json
 
 
 def _entry(row: Any) -> dict[str, Any]:
-    from validator.cli.store import history_entry
+    from validator.store.lifecycle import history_entry
 
     return history_entry(row)
 
