@@ -11,6 +11,7 @@ import datetime as dt
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from validator.model.base import Cite, Money, PayoutField, PerUnit, Rate, Strict
 from validator.model.constraints import Constraints
@@ -404,11 +405,13 @@ class GameDefinition(Strict):
     showdown: Showdown | None = None
     rake: Rake | None = None
     bad_beat: BadBeat | None = None
-    poker_strategies: PokerStrategies | None = None
+    # From the game's strategy file (games/strategies/), never from the game file: no part
+    # of the game file's schema (the strategy file has its own, strategy.schema.json).
+    poker_strategies: SkipJsonSchema[PokerStrategies | None] = None
     # Sections of later stages; their models live in their own modules.
     procedure: list[Step] = Field(default_factory=list)
     settle: Settle | None = None
-    strategies: Strategies | None = None
+    strategies: SkipJsonSchema[Strategies | None] = None  # from the strategy file
     constraints: Constraints = Field(default_factory=list)
     signage: Signage | None = None
 
