@@ -193,7 +193,8 @@ class Rules:
     def played(self, name: str | None) -> tuple[str | None, Strategy | None]:
         """The strategy a round is played with, and its name: ``name``, else the game's
         default; (None, None) for a game with no strategy file and no name asked for (each
-        decision then takes its step's default). A name a game does not have is refused."""
+        decision then takes its step's default, else its first option). A name a game does
+        not have is refused."""
         if name is None and self.d.strategies is None:
             return None, None
         strategy = self.strategy(name)
