@@ -51,11 +51,6 @@ UNREAD: dict[str, str] = {
     "rules_posted": "§ 553.20(b)(1)-(3): the Bad Beat rules a table posts (its sign says them)",
     "hourly_by_limits": "§ 553.15(b)(3): the time rake is hourly by the game's limits",
     "inactive_players_assessed": "§ 553.15(b)(3): every seated player pays the time rake",
-    # -- the chapter's rule the engine does not deal yet -----------------------------------
-    "burn_before": (
-        "the burn cards (§ 677a.11(c), (e)): a burned card changes which cards a round's deck "
-        "order deals, not the odds; the engines deal without burning"
-    ),
 }
 
 
@@ -106,5 +101,5 @@ def test_the_check_sees_a_field_that_nothing_reads() -> None:
     source = "x = rules.table.max_positions\ny = data['kind']\n"
     assert is_read("max_positions", source) and is_read("kind", source)
     assert not is_read("positions", "x = rules.table.max_positions\n")
-    assert not is_read("burn_before", reader_source())
+    assert not is_read("as_of", reader_source())
     assert is_read("pays_on", reader_source())

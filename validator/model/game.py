@@ -70,9 +70,7 @@ class DeckChange(Strict):
 class Dealt(Strict):
     count: int = Field(ge=0)
     face_up: list[int] = Field(default_factory=list, description="1-based positions dealt up")
-    burn_before: list[int] = Field(
-        default_factory=list, description="1-based positions a card is burned before"
-    )
+    # the burn cards are the procedure's (a deal step's or a street's ``burn:``), not here
     when_wagered: Id | None = None
     cite: Cite
     note: str | None = None
