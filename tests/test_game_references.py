@@ -20,15 +20,17 @@ COMMANDS = [
 ]
 
 TYPOS = [
-    # (game, the line as written, the misspelling, the message's words)
+    # (game, the file, the line as written, the misspelling, the message's words)
     (
         "lunar-poker",
+        "lunar-poker.yaml",
         "decided: {first: declare}",
         "decided: {frist: declare}",
         "no decision 'frist'",
     ),
     (
         "wpt-heads-up-holdem",
+        "strategies/wpt-heads-up-holdem.yaml",
         "{when: {suited: {player: true}",
         "{when: {suited: {playr: true}",
         "no cards dealt to 'playr'",
@@ -38,12 +40,12 @@ TYPOS = [
 
 @pytest.mark.parametrize("typo", TYPOS, ids=lambda t: t[0])
 def test_a_misspelt_condition_id_is_refused_by_every_command(
-    typo: tuple[str, str, str, str], tmp_path: Path
+    typo: tuple[str, str, str, str, str], tmp_path: Path
 ) -> None:
-    game, written, misspelt, words = typo
+    game, file, written, misspelt, words = typo
     games = tmp_path / "games"
     shutil.copytree(PROJECT_ROOT / "games", games)
-    path = games / f"{game}.yaml"
+    path = games / file
     text = path.read_text(encoding="utf-8")
     assert written in text
     path.write_text(text.replace(written, misspelt, 1), encoding="utf-8")

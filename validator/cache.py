@@ -30,6 +30,7 @@ T = TypeVar("T")
 CACHE_VERSION = 1
 RANKINGS_FILE = "rankings.yaml"
 INCLUDE_DIR = "include"
+STRATEGY_DIR = "strategies"
 
 
 def cache_dir() -> Path | None:
@@ -55,14 +56,17 @@ def code_digest() -> str:
 
 
 def game_digest(game_id: str, games_dir: Path, salt: str = "") -> str:
-    """A digest of every file a game is read from: its own, the rankings, the includes."""
+    """A digest of every file a game is read from: its own, the rankings, the includes and
+    the strategy files (``games/strategies/``: the game's own, or a shared rule file's)."""
     h = hashlib.sha256(salt.encode())
     own = games_dir / f"{game_id}.yaml"
     paths = [own, games_dir / RANKINGS_FILE]
     if own.is_file() and b"extends:" in own.read_bytes():  # read with its includes
         paths += sorted((games_dir / INCLUDE_DIR).glob("*.yaml"))
+    paths += sorted((games_dir / STRATEGY_DIR).glob("*.yaml"))
     for path in paths:
-        h.update(path.name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b""))
+        name = path.relative_to(games_dir).as_posix()
+        h.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b""))
     return h.hexdigest()
 
 

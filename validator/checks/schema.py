@@ -552,11 +552,23 @@ def game_schema() -> dict[str, Any]:
     return {"$schema": DRAFT_2020_12, **schema}
 
 
+def strategy_schema() -> dict[str, Any]:
+    """JSON Schema 2020-12 of a strategy file (``games/strategies/<game-id>.yaml``)."""
+    from validator.model.strategy_file import StrategyFile
+
+    schema = StrategyFile.model_json_schema(by_alias=True)
+    return {"$schema": DRAFT_2020_12, **schema}
+
+
 def schema_files() -> dict[str, dict[str, Any]]:
     """File name → schema, for every file ``rulesub schema export`` writes."""
     from validator.model.registry import all_games
 
-    out = {"game.schema.json": game_schema(), "rulesub.schema.json": submission_schema(None)}
+    out = {
+        "game.schema.json": game_schema(),
+        "strategy.schema.json": strategy_schema(),
+        "rulesub.schema.json": submission_schema(None),
+    }
     for game in all_games():
         out[f"rulesub.{game.id}.schema.json"] = submission_schema(game)
     return out

@@ -84,10 +84,8 @@ class Table:
         self.rules = rules
         self.n_seats = seats
         self.seed = seed
-        self.strategy_name = strategy or (
-            rules.d.strategies.default if rules.d.strategies else None
-        )
-        self.engine = Engine(rules, rules.strategy(strategy) if rules.d.strategies else None)
+        self.strategy_name, played = rules.played(strategy)
+        self.engine = Engine(rules, played)
         self.rng = np.random.default_rng(seed)
         self.rulesub = rulesub
         self.wagers = default_wagers(rules)

@@ -190,10 +190,25 @@ class Rules:
             return (rule.min or 1, rule.max or 1, rule.cite)
         return (amount.min or 1, amount.max or amount.min or 1, amount.cite)
 
+    def played(self, name: str | None) -> tuple[str | None, Strategy | None]:
+        """The strategy a round is played with, and its name: ``name``, else the game's
+        default; (None, None) for a game with no strategy file and no name asked for (each
+        decision then takes its step's default, else its first option). A name a game does
+        not have is refused."""
+        if name is None and self.d.strategies is None:
+            return None, None
+        strategy = self.strategy(name)
+        return name or (self.d.strategies.default if self.d.strategies else None), strategy
+
     def strategy(self, name: str | None) -> Strategy:
+        """A strategy of the game's strategy file (games/strategies/): ``name``, else the
+        default; the one way every engine reads them."""
         s = self.d.strategies
         if s is None:
-            raise KeyError(f"{self.d.id} declares no strategies")
+            raise KeyError(
+                f"{self.d.id} declares no strategies (they are written in "
+                f"games/strategies/{self.d.id}.yaml)"
+            )
         name = name or s.default
         if name not in s.by_name:
             from validator.loader import did_you_mean

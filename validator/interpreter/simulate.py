@@ -101,8 +101,7 @@ def run(
     progress: Callable[[int], None] | None = None,
     chunk: int = CHUNK,
 ) -> Stats:
-    strat = rules.strategy(strategy) if rules.d.strategies else None
-    name = strategy or (rules.d.strategies.default if rules.d.strategies else None)
+    name, strat = rules.played(strategy)
     wagers = default_wagers(rules)
     chunk = min(chunk, exact_chunk(rules, wagers, seats, rounds))
     engine = BatchEngine(rules, strat, seats, wagers)

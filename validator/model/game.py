@@ -11,6 +11,7 @@ import datetime as dt
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from validator.model.base import Cite, Money, PayoutField, PerUnit, Rate, Strict
 from validator.model.constraints import Constraints
@@ -69,9 +70,7 @@ class DeckChange(Strict):
 class Dealt(Strict):
     count: int = Field(ge=0)
     face_up: list[int] = Field(default_factory=list, description="1-based positions dealt up")
-    burn_before: list[int] = Field(
-        default_factory=list, description="1-based positions a card is burned before"
-    )
+    # the burn cards are the procedure's (a deal step's or a street's ``burn:``), not here
     when_wagered: Id | None = None
     cite: Cite
     note: str | None = None
@@ -404,11 +403,13 @@ class GameDefinition(Strict):
     showdown: Showdown | None = None
     rake: Rake | None = None
     bad_beat: BadBeat | None = None
-    poker_strategies: PokerStrategies | None = None
+    # From the game's strategy file (games/strategies/), never from the game file: no part
+    # of the game file's schema (the strategy file has its own, strategy.schema.json).
+    poker_strategies: SkipJsonSchema[PokerStrategies | None] = None
     # Sections of later stages; their models live in their own modules.
     procedure: list[Step] = Field(default_factory=list)
     settle: Settle | None = None
-    strategies: Strategies | None = None
+    strategies: SkipJsonSchema[Strategies | None] = None  # from the strategy file
     constraints: Constraints = Field(default_factory=list)
     signage: Signage | None = None
 

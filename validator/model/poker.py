@@ -417,9 +417,9 @@ def poker_problems(
     for i, other in enumerate(g.counterparts):
         if other == g.id or other not in game_ids:
             out.append((f"/counterparts/{i}", f"no other game {other!r}"))
-    sections = ("players", "deal", "betting", "showdown", "rake", "poker_strategies")
+    sections = ("players", "deal", "betting", "showdown", "rake")
     if g.kind == "banking":
-        for name in (*sections, "bad_beat"):
+        for name in (*sections, "bad_beat", "poker_strategies"):
             if getattr(g, name) is not None:
                 out.append((f"/{name}", "a banking game has no Poker section"))
         return out

@@ -67,8 +67,12 @@ def _one_or_many(value: Any) -> Any:
     return [value] if isinstance(value, str) else value
 
 
-IdList = Annotated[list[Id], BeforeValidator(_one_or_many)]
-Comparisons = Annotated[list[Comparison], BeforeValidator(_one_or_many)]
+# one id or a list of them (``is: pair`` or ``is: [pair, two_pair]``), as the schemas say too
+IdList = Annotated[list[Id], BeforeValidator(_one_or_many, json_schema_input_type=Id | list[Id])]
+Comparisons = Annotated[
+    list[Comparison],
+    BeforeValidator(_one_or_many, json_schema_input_type=Comparison | list[Comparison]),
+]
 
 
 def _bound(value: Any) -> Any:
@@ -82,7 +86,8 @@ class Bound(Strict):
     ranks: list[Rank] = Field(default_factory=list)
 
 
-BoundField = Annotated[Bound, BeforeValidator(_bound)]
+#: a category's id alone (``at_least: pair``), or with its leading ranks
+BoundField = Annotated[Bound, BeforeValidator(_bound, json_schema_input_type=Id | Bound)]
 
 
 class HandTest(Strict):

@@ -21,6 +21,7 @@ from validator.model.game import GameDefinition, HandDef, Table
 from validator.model.notation import PayoutKind
 from validator.model.poker import poker_problems
 from validator.model.ranking import CardOrder, Ranking, RankingsFile
+from validator.model.strategy_file import with_strategies
 from validator.rankings.evaluator import Evaluator
 
 RANKINGS_FILE = "rankings.yaml"
@@ -236,9 +237,25 @@ def load_game_file(path: Path, games_dir: Path = GAMES_DIR) -> Game:
 
 def _build_game(path: Path, games_dir: Path) -> Game:
     located = compose(path, games_dir, _display)  # with the shared rule files it extends
+    # and its players' strategies (games/strategies/), which are advice, not the law
+    located, advice_rankings = with_strategies(located, games_dir, _display, _validate)
     definition = _validate(GameDefinition, located)
     assert isinstance(definition, GameDefinition)
     rankings = load_rankings(games_dir)
+    for rid in advice_rankings:
+        if rid in rankings:
+            pos = located.position(f"/rankings/{rid}", key=True)
+            raise GameFileError(
+                [
+                    LoadError(
+                        _file_name(located, f"/rankings/{rid}", key=True),
+                        pos.line,
+                        pos.column,
+                        f"/rankings/{rid}: games/{RANKINGS_FILE} declares this ranking",
+                    )
+                ]
+            )
+    rankings = {**rankings, **advice_rankings}
     errors = check_references(definition, rankings, located)
     if definition.id != path.stem:
         pos = located.position("/id")

@@ -143,7 +143,7 @@ def _engine(spec: SimSpec) -> tuple[Any, Any]:
         cfg.optional_payouts = set()
         cfg.payout_limit = None
         rules = Rules(game, cfg)
-        strat = rules.strategy(spec.strategy) if rules.d.strategies else None
+        _, strat = rules.played(spec.strategy)
         _CACHE[key] = (rules, BatchEngine(rules, strat, spec.seats, default_wagers(rules)))
     return _CACHE[key]
 

@@ -1,5 +1,6 @@
-"""Strategies of players at a nonbanking Poker table, read from the game file's
-``poker_strategies:`` (written once, in games/include/poker.yaml, for every Poker game).
+"""Strategies of players at a nonbanking Poker table, read from the compiled game's
+``poker_strategies:`` (written once, in games/strategies/poker.yaml, for every Poker game
+built on games/include/poker.yaml).
 
 A player's hand is put in one of four strength tiers, read from the game's own showdown
 hands (no game is named here): the high hand by the category it makes so far (``high:``),
@@ -29,9 +30,14 @@ FINISHED = 5  # cards out when a hand is made: before, a high card may still be 
 
 
 def strategies(game: Game) -> PokerStrategies:
-    """The game's ``poker_strategies:`` (every nonbanking Poker game has them)."""
+    """The game's ``poker_strategies:``, from its strategy file (games/strategies/)."""
     ps = game.definition.poker_strategies
-    assert ps is not None
+    if ps is None:
+        raise KeyError(
+            f"{game.id} has no players' strategies to play with: they are written in "
+            f"games/strategies/{game.id}.yaml (or in the strategy file of a shared rule file "
+            "the game extends)"
+        )
     return ps
 
 

@@ -1,0 +1,105 @@
+"""Every field of the game-file models is read by something beyond the model: a key a game
+author writes either does something (an engine, a check, a sign, `games show` reads it) or
+is on the commented list below, which says why nothing reads it.
+
+The check is static: a field counts as read where code outside the models (the compiler,
+``validator/model/registry.py``, included) names it as an attribute (``.field``) or a key
+(``"field"``). It fails on a field read by nothing and not listed, and on a listed field that
+something now reads (the list is kept exact)."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from validator import PROJECT_ROOT
+from validator.model import (
+    base,
+    constraints,
+    game,
+    poker,
+    procedure,
+    ranking,
+    signage,
+    strategy_file,
+)
+
+#: The modules whose models are written in game, rankings and strategy files.
+GAME_FILE_MODELS = (base, constraints, game, poker, procedure, ranking, signage, strategy_file)
+#: The compiler reads the model too (the card orders of rankings.yaml).
+MODEL_READERS = ("registry.py",)
+
+UNREAD: dict[str, str] = {
+    # -- documentary: what the rule source is, shown to no engine ------------------------
+    "as_of": "the date the copy of the chapter is current to (Source)",
+    "jurisdiction": "the jurisdiction of the rule source (Source)",
+    # -- the chapter's rule, in one fixed value the engine follows unconditionally ---------
+    # (a Literal or a flag with one meaning: the engine's behaviour is the only one allowed,
+    # the key records which section states it)
+    "pot_excess_to": "§ 553.10(i)(2)(i): a split pot's excess to the high hand, always",
+    "high_ties": "§ 553.10(i)(2)(ii): a tied high half's excess by the highest card by suit",
+    "low_ties": "§ 553.10(i)(2)(iii): a tied low half's excess by the lowest card by suit",
+    "rotates": "§ 553.1 (Button): the button moves clockwise, the only way the engine moves it",
+    "concede": "§ 553.16(d): a losing hand may be conceded, as the engine lets it",
+    "final": "§ 553.15(e); § 553.7(e)(6): rake after the side pots, Bad Beat after the rake",
+    # -- what the certificate holder must post or state: no engine, no sign reads it yet ---
+    "posted": "§ 553.18: the limits are posted (the signage reads the limits themselves)",
+    "qualifying_pot_stated": "§ 553.1 (Qualifying pot); § 553.12(m): a Kill's pot is stated",
+    "rules_posted": "§ 553.20(b)(1)-(3): the Bad Beat rules a table posts (its sign says them)",
+    "hourly_by_limits": "§ 553.15(b)(3): the time rake is hourly by the game's limits",
+    "inactive_players_assessed": "§ 553.15(b)(3): every seated player pays the time rake",
+}
+
+
+def model_fields() -> dict[str, list[str]]:
+    """Field name (and alias) → the models that declare it."""
+    out: dict[str, list[str]] = {}
+    for module in GAME_FILE_MODELS:
+        for name, cls in vars(module).items():
+            if not (inspect.isclass(cls) and issubclass(cls, BaseModel)):
+                continue
+            if cls.__module__ != module.__name__:
+                continue
+            for field, info in cls.model_fields.items():
+                for key in {field, info.alias or field}:
+                    out.setdefault(key, []).append(f"{module.__name__}.{name}")
+    return out
+
+
+def reader_source() -> str:
+    root = PROJECT_ROOT / "validator"
+    paths = [p for p in root.rglob("*.py") if p.parent != root / "model" or p.name in MODEL_READERS]
+    return "\n".join(Path(p).read_text(encoding="utf-8") for p in paths)
+
+
+def is_read(field: str, source: str) -> bool:
+    f = re.escape(field)
+    return re.search(rf"\.{f}\b|[\"']{f}[\"']", source) is not None
+
+
+def test_every_game_file_field_is_read_or_listed_with_its_reason() -> None:
+    fields = model_fields()
+    source = reader_source()
+    unread = {f: where for f, where in fields.items() if not is_read(f, source)}
+    unlisted = {f: where for f, where in unread.items() if f not in UNREAD}
+    assert not unlisted, (
+        "fields of the game-file models that nothing reads: make an engine read them, "
+        f"remove them, or list them in UNREAD with the reason: {unlisted}"
+    )
+    now_read = [f for f in UNREAD if f in fields and f not in unread]
+    assert not now_read, f"read now: take them off UNREAD: {now_read}"
+    gone = [f for f in UNREAD if f not in fields]
+    assert not gone, f"no model has these fields any more: take them off UNREAD: {gone}"
+
+
+def test_the_check_sees_a_field_that_nothing_reads() -> None:
+    """The scan itself: a field named nowhere is unread; one named as an attribute or a key
+    is read."""
+    source = "x = rules.table.max_positions\ny = data['kind']\n"
+    assert is_read("max_positions", source) and is_read("kind", source)
+    assert not is_read("positions", "x = rules.table.max_positions\n")
+    assert not is_read("as_of", reader_source())
+    assert is_read("pays_on", reader_source())
