@@ -105,7 +105,7 @@ def build_pack(
     pack.submission = checked.submission
     pack.findings = list(checked.findings)
     game_id = getattr(checked.submission, "game", None)
-    pack.game = _game(game_id)
+    pack.game = checked.game()
     if isinstance(game_id, str):
         from validator.store.lifecycle import regulation_version
 
@@ -118,17 +118,6 @@ def build_pack(
     pack.priced = price_selected(pack.game, checked.submission)
     _signage(pack, checked)
     return pack
-
-
-def _game(game_id: object) -> Any:
-    from validator.model.registry import load_game
-
-    if not isinstance(game_id, str):
-        return None
-    try:
-        return load_game(game_id)
-    except KeyError:
-        return None
 
 
 def _changes(pack: ReviewPack, new: Any, old_path: Path, old_label: str) -> None:
@@ -262,4 +251,3 @@ def pack_json(pack: ReviewPack) -> dict[str, Any]:
             ],
         },
     }
-
