@@ -156,11 +156,11 @@ class Gate:
 
 
 def _web(request: Request) -> Web:
-    return request.app.state.web  # type: ignore[no-any-return]
+    return request.app.state.web
 
 
 def _me(request: Request) -> Account:
-    return request.scope["account"]  # type: ignore[no-any-return]
+    return request.scope["account"]
 
 
 def _safe_next(target: str | None) -> str:
