@@ -205,6 +205,18 @@ def test_officer_files_reviewer_approves_and_prints_signs(
     assert "Hold:" in driver.find_element(By.ID, "section-math").text
     shot(driver, artefacts, "06-math")
 
+    # the par sheet: exact figures only, the derived optimal strategy with its plot; the
+    # exact count may be made by this request (tens of seconds on a busy machine)
+    driver.set_page_load_timeout(600)
+    driver.get(f"{base}/submissions/{fixed_id}/par")
+    driver.set_page_load_timeout(60)
+    par = driver.find_element(By.ID, "section-par")
+    assert "Base game" in par.text and "optimal" in par.text and "2.6645%" in par.text
+    assert "simulated:" not in par.text
+    assert par.find_elements(By.CSS_SELECTOR, "svg rect.bar")  # drawn by the browser
+    assert par.find_elements(By.CSS_SELECTOR, "svg polyline.curve")  # return versus meter
+    shot(driver, artefacts, "07-par")
+
     driver.get(f"{base}/")
     shot(driver, artefacts, "07-facilities-reviewer")
 

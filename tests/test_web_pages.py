@@ -329,3 +329,24 @@ def test_the_review_pack_states_the_filings_status_now(office: Office) -> None:
     markdown = client.get(f"/submissions/{sid}/review?format=markdown")
     assert markdown.headers["content-type"].startswith("text/markdown")
     assert markdown.text.startswith("# Rules Submission under review")
+
+
+def test_par_page_shows_the_exact_par_sheet_of_the_submission(office: Office) -> None:
+    """The par sheet tab: `rulesub par`'s figures, exact only (no simulation in a page
+    request), the derived optimal strategy of High Card Flush with its method and source."""
+    from validator.review import build_pack
+
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    page = unescape(client.get(f"/submissions/{sid}/par").text)
+    assert 'id="section-par"' in page and "Par sheet" in page
+    sheet = build_pack(EXAMPLE, "high-card-flush.yaml").par
+    assert sheet is not None
+    optimal = sheet["base_game"]["strategies"]["optimal"]
+    assert f"{optimal['house_edge_percent']:.4f}%" in page
+    assert "exact: every player hand against every dealer hand" in page
+    assert "simulated:" not in page
+    for w in sheet["wagers"].values():
+        assert f"{w['house_edge_percent']:.4f}%" in page
+    other = signed_in(office, "cas")  # the holder's officer sees it too; another holder not
+    assert other.get(f"/submissions/{office.ids['harbour']}/par").status_code == 404

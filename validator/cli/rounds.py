@@ -17,6 +17,27 @@ import typer
 from validator.cli import app
 from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
 
+# -- the options `play` and `simulate` share, declared once -----------------------------------
+
+RulesubOption = Annotated[
+    Path | None,
+    typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"),
+]
+AllowFindingsOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-findings",
+        help="play under a Rules Submission that has errors (they are printed first)",
+    ),
+]
+SeedOption = Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed", metavar="N")]
+StrategyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--strategy", help="a strategy of the game file (default: its own)", metavar="NAME"
+    ),
+]
+
 
 @contextmanager
 def _round_input(spec: Any = None, rulesub: Path | None = None) -> Iterator[None]:
@@ -216,30 +237,14 @@ def _rules(game: str, rulesub: Path | None) -> Any:
 @app.command("play")
 def play(
     game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
-    rulesub: Annotated[
-        Path | None,
-        typer.Option(
-            "--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"
-        ),
-    ] = None,
-    allow_findings: Annotated[
-        bool,
-        typer.Option(
-            "--allow-findings",
-            help="play under a Rules Submission that has errors (they are printed first)",
-        ),
-    ] = False,
+    rulesub: RulesubOption = None,
+    allow_findings: AllowFindingsOption = False,
     seats: Annotated[
         int, typer.Option("--seats", min=1, help="players at the table", metavar="N")
     ] = 3,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to play", metavar="N")] = 1,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed", metavar="N")] = 1,
-    strategy: Annotated[
-        str | None,
-        typer.Option(
-            "--strategy", help="a strategy of the game file (default: its own)", metavar="NAME"
-        ),
-    ] = None,
+    seed: SeedOption = 1,
+    strategy: StrategyOption = None,
     log: Annotated[
         Path | None,
         typer.Option("--log", help="write each round to FILE.jsonl (replayable)", metavar="FILE"),
@@ -355,29 +360,13 @@ def _write_whole(path: Path, text: str) -> None:
 def simulate(
     game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to simulate", metavar="N")],
-    rulesub: Annotated[
-        Path | None,
-        typer.Option(
-            "--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"
-        ),
-    ] = None,
-    allow_findings: Annotated[
-        bool,
-        typer.Option(
-            "--allow-findings",
-            help="play under a Rules Submission that has errors (they are printed first)",
-        ),
-    ] = False,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed", metavar="N")] = 1,
+    rulesub: RulesubOption = None,
+    allow_findings: AllowFindingsOption = False,
+    seed: SeedOption = 1,
     seats: Annotated[
         int | None, typer.Option("--seats", min=1, help="players (default: all)", metavar="N")
     ] = None,
-    strategy: Annotated[
-        str | None,
-        typer.Option(
-            "--strategy", help="a strategy of the game file (default: its own)", metavar="NAME"
-        ),
-    ] = None,
+    strategy: StrategyOption = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
     hands_per_hour: Annotated[
         int,

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from validator.cli import app
-from validator.cli.common import EXIT_FINDINGS, fail
+from validator.cli.common import EXIT_FINDINGS, fail, readable_input
 
 
 class SignFormat(StrEnum):
@@ -64,12 +64,13 @@ def signage(
             sys.stderr.write(f"  {describe(finding)}\n")
         raise typer.Exit(EXIT_FINDINGS)
     sub = checked.submission
-    game = _game(getattr(sub, "game", None))
+    with readable_input():  # a game file that cannot be compiled: its positions, exit 2
+        game = checked.game()
     if sub is None or game is None:
         for finding in errors:
             sys.stderr.write(f"  {describe(finding)}\n")
         fail(f"{submission}: no game to draft signage for", EXIT_FINDINGS)
-    if game.definition.signage is None:  # type: ignore[attr-defined]
+    if game.definition.signage is None:
         fail(f"{submission}: the game file of {sub.game} declares no signs (`signage:`)")
     if errors:
         sys.stderr.write(
@@ -82,21 +83,6 @@ def signage(
     from validator.cli.common import emit
 
     emit(text, out, f"{len(signs.signs)} sign(s)")
-
-
-def _game(game_id: object) -> object | None:
-    from validator.model.registry import GameFileError, load_game
-
-    if not isinstance(game_id, str):
-        return None
-    try:
-        return load_game(game_id)
-    except KeyError:
-        return None
-    except GameFileError as e:
-        for err in e.errors:
-            sys.stderr.write(f"{err}\n")
-        raise typer.Exit(2) from None
 
 
 def render(signs: object, format: SignFormat, *, cite: bool) -> str:

@@ -413,7 +413,13 @@ def review(
 
         record = _record_of(file, db)
         pack = build_pack(
-            file, display_name(file), old_path, old_label, record=record, approved=old_row
+            file,
+            display_name(file),
+            old_path,
+            old_label,
+            record=record,
+            approved=old_row,
+            par_workers=None,  # the par sheet's exact count on every core
         )
     if pack.unreadable:
         for line in pack.unreadable:

@@ -186,7 +186,7 @@ def _md_table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def markdown(sheet: dict[str, Any]) -> str:
+def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     out = [
         f"# Par sheet: {sheet['name']}",
         "",
@@ -203,7 +203,8 @@ def markdown(sheet: dict[str, Any]) -> str:
             out += ["", f"- **{n}** ({s['method']}): {dec}. Source: {s['source']}"]
     for key, w in sheet["wagers"].items():
         summary, title = _wager_summary(key, w)
-        out += ["", f"## {title}", "", _md_table(WAGER_HEAD, _wager_rows(w)), "", summary]
+        table = ["", _md_table(WAGER_HEAD, _wager_rows(w))] if return_tables else []
+        out += ["", f"## {title}", *table, "", summary]
     for key, p in sheet["progressives"].items():
         out += ["", f"## Progressive {key}", "", _progressive_line(p)]
     for note in sheet.get("notes") or []:
@@ -306,10 +307,23 @@ def line_chart(
 
 
 def html_report(sheet: dict[str, Any]) -> str:
+    """The printable report: a whole HTML document."""
+    return "\n".join(
+        [
+            "<!doctype html><html lang=en><head><meta charset=utf-8>",
+            f"<title>Par sheet: {_h(sheet['name'])}</title><style>{CSS}</style></head><body>",
+            f"<h1>Par sheet: {_h(sheet['name'])}</h1>",
+            html_body(sheet),
+            "</body></html>\n",
+        ]
+    )
+
+
+def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
+    """The report's content, below its title, for a document of its own or one that holds
+    it (the review pack, the web view: those print the selected paytables' tables in their
+    own math section, so ``return_tables=False`` leaves them out here)."""
     out = [
-        "<!doctype html><html lang=en><head><meta charset=utf-8>",
-        f"<title>Par sheet: {_h(sheet['name'])}</title><style>{CSS}</style></head><body>",
-        f"<h1>Par sheet: {_h(sheet['name'])}</h1>",
         f"<p>{_h(sheet['chapter'])}; paytables: {_h(sheet['paytables'])}"
         + (f" ({_h(sheet['submission'])})" if sheet["submission"] else "")
         + "</p>",
@@ -348,8 +362,9 @@ def html_report(sheet: dict[str, Any]) -> str:
             )
     for key, w in sheet["wagers"].items():
         summary, title = _wager_summary(key, w)
+        table = _html_table(WAGER_HEAD, _wager_rows(w)) if return_tables else ""
         out.append(
-            f"<section><h2>{_h(title)}</h2>{_html_table(WAGER_HEAD, _wager_rows(w))}"
+            f"<section><h2>{_h(title)}</h2>{table}"
             f"<p>{_h(summary)}</p><p class=method>exact: every hand counted "
             f"({w['combinations']:,}); rules {_h(w['cite'])}</p></section>"
         )
@@ -363,7 +378,6 @@ def html_report(sheet: dict[str, Any]) -> str:
         )
     for note in sheet.get("notes") or []:
         out.append(f"<p>{_h(note)}</p>")
-    out.append("</body></html>\n")
     return "\n".join(out)
 
 

@@ -21,6 +21,7 @@ from math import sqrt
 from pathlib import Path
 from typing import Any
 
+from validator.cache import memo
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
 from validator.model.registry import Game
@@ -63,6 +64,9 @@ class ParRequest:
     workers: int | None = None
     scheduler: str | None = None
     progress: Callable[[str, int, int], None] | None = None  # (what, done, total)
+    #: False: exact figures only (a page request, the review pack); the strategies no exact
+    #: method covers are named under ``not_simulated_because``.
+    simulate: bool = True
 
 
 def build(req: ParRequest) -> dict[str, Any]:
@@ -141,27 +145,22 @@ def base_game(req: ParRequest) -> dict[str, Any]:
             "every player hand, one per suit orbit; the dealer's hands counted suit by suit "
             "(validator.par.longest_flush)"
         )
-        if req.progress:
-            req.progress("exact base game", 0, 1)
-        dc = count_all(fg.player_cards, fg.dealer_cards, fg.qualifier, req.workers)
-        if req.progress:
-            req.progress("exact base game", 1, 1)
-        best = figures(fg, dc, OPTIMAL, optimal_choice(fg, dc))
-        strategies[OPTIMAL] = _exact_json(
-            best,
-            "Derived by rulesub from the game file: for every player hand, the choice with "
-            "the highest exact expected return (on equal returns, the smaller wager).",
-            req,
+        exact = memo(
+            "par-exact-flush",
+            _exact_key(fg, declared),
+            lambda: _exact_flush(req, fg, declared),
         )
-        for name, strat in declared.items():
-            try:
-                choice = strategy_choice(fg, dc, strat.decisions.get(fg.decision, []))
-            except NotDerivable:
-                continue
-            f = figures(fg, dc, name, choice)
-            strategies[name] = _exact_json(f, strat.source, req)
-            strategies[name]["cost_vs_optimal_percent"] = pct(f.house_edge - best.house_edge)
-            exact_done.add(name)
+        strategies.update(exact)
+        exact_done.update(set(exact) - {OPTIMAL})
+    if not req.simulate:
+        left = [n for n in declared if n not in exact_done]
+        if not declared and fg is None:
+            left = ["the base game (no strategy declared)"]
+        if left:
+            out["not_simulated_because"] = (
+                "exact figures only were asked for: `rulesub par` simulates " + ", ".join(left)
+            )
+        return out
     try:
         for name, strat in declared.items():
             if name in exact_done:
@@ -172,6 +171,42 @@ def base_game(req: ParRequest) -> dict[str, Any]:
     except CannotSimulate as e:
         out["not_simulated_because"] = str(e)
     return out
+
+
+def _exact_key(fg: FlushGame, declared: dict[str, Any]) -> str:
+    """What the exact figures depend on: everything the method read from the game file and
+    the declared strategies' rows at its decision (the cache adds rulesub's code)."""
+    rows = {n: (s.source, s.decisions.get(fg.decision, [])) for n, s in declared.items()}
+    return repr((fg, sorted(rows.items())))
+
+
+def _exact_flush(req: ParRequest, fg: FlushGame, declared: dict[str, Any]) -> dict[str, Any]:
+    """The optimal strategy and every declared one the method can read, exactly: the dealer
+    counts are the long part (tens of seconds), so the figures are kept in the user's cache
+    (``validator.cache.memo``), keyed by ``_exact_key``."""
+    if req.progress:
+        req.progress("exact base game", 0, 1)
+    dc = count_all(fg.player_cards, fg.dealer_cards, fg.qualifier, req.workers)
+    if req.progress:
+        req.progress("exact base game", 1, 1)
+    best = figures(fg, dc, OPTIMAL, optimal_choice(fg, dc))
+    strategies = {
+        OPTIMAL: _exact_json(
+            best,
+            "Derived by rulesub from the game file: for every player hand, the choice with "
+            "the highest exact expected return (on equal returns, the smaller wager).",
+            req,
+        )
+    }
+    for name, strat in declared.items():
+        try:
+            choice = strategy_choice(fg, dc, strat.decisions.get(fg.decision, []))
+        except NotDerivable:
+            continue
+        f = figures(fg, dc, name, choice)
+        strategies[name] = _exact_json(f, strat.source, req)
+        strategies[name]["cost_vs_optimal_percent"] = pct(f.house_edge - best.house_edge)
+    return strategies
 
 
 def _exact_json(f: StrategyFigures, source: str, req: ParRequest) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 """What goes into a review pack, gathered from the stages that compute it.
 
 The findings are the validator's (``rulesub validate``), the changes the diff's
-(``validator.diff``), the math the odds engine's (``validator.odds``), the signage proofs
-the signage builder's (``validator.signage``); the pack only puts them in one document, in
+(``validator.diff``), the math the odds engine's (``validator.odds``), the par sheet
+``rulesub par``'s (``validator.par``, exact figures only: ``validator.review.par``), the
+signage proofs the signage builder's (``validator.signage``); the pack only puts them in one
+document, in
 the order an officer reads them, ending with the approval block they sign.
 """
 
@@ -12,7 +14,10 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from validator.review.par import LazyPar
 
 #: The pack's sections, in order: (key, heading). Each after the first starts a page.
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -20,11 +25,12 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("findings", "Findings"),
     ("changes", "Changes against the approved submission"),
     ("math", "Paytable math"),
+    ("par", "Par sheet"),
     ("signage", "Signage proofs"),
     ("approval", "Approval"),
 )
 #: Sections that start on a new page when printed.
-PAGE_STARTS = ("changes", "math", "signage", "approval")
+PAGE_STARTS = ("changes", "math", "par", "signage", "approval")
 
 
 @dataclass
@@ -55,6 +61,17 @@ class ReviewPack:
     record: Any = None  # the store's row of exactly these bytes, if recorded
     approved: Any = None  # the store's approved row compared with, if any
     unreadable: list[str] = field(default_factory=list)
+    lazy_par: LazyPar | None = None
+
+    @property
+    def par(self) -> dict[str, Any] | None:
+        """The par sheet (``rulesub par --format json``'s, exact figures only), made when
+        first read; ``None`` where there is none (``par_problem`` says why)."""
+        return None if self.lazy_par is None else self.lazy_par.sheet()
+
+    @property
+    def par_problem(self) -> str | None:
+        return None if self.lazy_par is None else self.lazy_par.problem
 
     def value(self, key: str) -> str:
         v = getattr(self.submission, key, None) if self.submission is not None else None
@@ -85,8 +102,11 @@ def build_pack(
     record: Any = None,
     approved: Any = None,
     now: dt.datetime | None = None,
+    par_workers: int | None = 1,
 ) -> ReviewPack:
-    """The review pack of the submission at ``path``, compared with ``old_path``."""
+    """The review pack of the submission at ``path``, compared with ``old_path``.
+    ``par_workers``: processes for the par sheet's exact base game (``None``: every core;
+    a server keeps to one, as no process pool is forked from its threads)."""
     from validator.signage.checked import check_submission, describe
 
     content = path.read_bytes()
@@ -105,30 +125,25 @@ def build_pack(
     pack.submission = checked.submission
     pack.findings = list(checked.findings)
     game_id = getattr(checked.submission, "game", None)
-    pack.game = _game(game_id)
+    pack.game = checked.game()
     if isinstance(game_id, str):
         from validator.store.lifecycle import regulation_version
 
         pack.regulation_version = regulation_version(game_id)
     if pack.game is None:
         pack.diff_problem = pack.signs_problem = f"no game {game_id!r} to review against"
+        from validator.review.par import LazyPar
+
+        pack.lazy_par = LazyPar(None, pack.diff_problem)
         return pack
     if old_path is not None:
         _changes(pack, checked, old_path, old_label or str(old_path))
     pack.priced = price_selected(pack.game, checked.submission)
+    from validator.review.par import par_input
+
+    pack.lazy_par = par_input(pack.game, path, display, par_workers)
     _signage(pack, checked)
     return pack
-
-
-def _game(game_id: object) -> Any:
-    from validator.model.registry import load_game
-
-    if not isinstance(game_id, str):
-        return None
-    try:
-        return load_game(game_id)
-    except KeyError:
-        return None
 
 
 def _changes(pack: ReviewPack, new: Any, old_path: Path, old_label: str) -> None:
@@ -252,6 +267,8 @@ def pack_json(pack: ReviewPack) -> dict[str, Any]:
             else {"title": p.title, "cite": p.cite, "not_priced": p.why_not}
             for p in pack.priced
         ],
+        "par": pack.par,
+        "par_problem": pack.par_problem,
         "signage": None
         if pack.signs is None
         else {
@@ -262,4 +279,3 @@ def pack_json(pack: ReviewPack) -> dict[str, Any]:
             ],
         },
     }
-

@@ -1,11 +1,11 @@
 """The review pack as one printable HTML document.
 
 Print layout (CSS paged media, US Letter): the cover with the findings on the first pages;
-the changes, the paytable math, the signage proofs and the approval block each start a new
-page, as a person assembling the pack would put them. A table row, a paytable, a sign and
-the approval block are never split across pages; a heading never ends a page. Every page
-carries the file, its sha256 and a blank for the approval date (COMAR 36.05.03.19: "Each
-page … shall indicate the date on which it was approved").
+the changes, the paytable math, the par sheet, the signage proofs and the approval block
+each start a new page, as a person assembling the pack would put them. A table row, a
+paytable, a sign and the approval block are never split across pages; a heading never ends a
+page. Every page carries the file, its sha256 and a blank for the approval date (COMAR
+36.05.03.19: "Each page … shall indicate the date on which it was approved").
 """
 
 from __future__ import annotations
@@ -48,6 +48,9 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
   width: 70%; }
 .approval .box { display: inline-block; width: 10pt; height: 10pt; border: 1pt solid #000;
   margin: 0 6pt 0 18pt; vertical-align: middle; }
+.par td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.par .method, .par figcaption { color: #333; font-size: 8.5pt; }
+.par section, .par figure { break-inside: avoid; margin: 0 0 6pt 0; }
 footer.every-page { margin-top: 2em; font-size: 8pt; color: #333; }
 @media print { footer.every-page { display: none; } }
 @media screen { body { max-width: 8in; margin: 1em auto; } }
@@ -258,6 +261,22 @@ def math_section(pack: ReviewPack) -> str:
     return "".join(out)
 
 
+def par_section(pack: ReviewPack) -> str:
+    """The par sheet, as ``rulesub par --format html`` renders it (its headings one level
+    down), without the return tables the math section prints."""
+    from validator.par.render import html_body
+    from validator.review.par import METHOD
+
+    out = [f"<h2>{_e(_heading('par'))}</h2>"]
+    sheet = pack.par
+    if sheet is None:
+        out.append(f"<p>No par sheet: {_e(pack.par_problem)}</p>")
+        return "".join(out)
+    body = html_body(sheet, return_tables=False).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
+    out.append(f"<p class='cite'>{_e(METHOD)}</p><div class='par'>{body}</div>")
+    return "".join(out)
+
+
 def _signage(pack: ReviewPack) -> str:
     out = [f"<h2>{_e(_heading('signage'))}</h2>"]
     signs = pack.signs
@@ -324,6 +343,7 @@ _SECTION = {
     "findings": _findings,
     "changes": changes_section,
     "math": math_section,
+    "par": par_section,
     "signage": _signage,
     "approval": _approval,
 }

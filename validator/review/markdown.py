@@ -77,6 +77,15 @@ def render_markdown(pack: ReviewPack) -> str:
         ]
     if not pack.priced:
         out.append("The submission selects no paytable the odds engine prices.")
+    out += ["", f"## {h['par']}", ""]
+    sheet = pack.par
+    if sheet is None:
+        out.append(f"No par sheet: {_md(pack.par_problem)}")
+    else:
+        from validator.par.render import markdown as par_markdown
+        from validator.review.par import METHOD
+
+        out += [_md(METHOD), "", _demote(par_markdown(sheet, return_tables=False))]
     out += ["", f"## {h['signage']}", ""]
     if pack.signs is None:
         out.append(f"No signage: {_md(pack.signs_problem)}")

@@ -63,9 +63,7 @@ def print_pdf(html: str, out: Path, what: str = "the review pack") -> None:
             raise PdfError(f"Chromium could not print {what}: {e}") from None
         if done.returncode != 0 or not pdf.is_file() or pdf.stat().st_size == 0:
             tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
-            raise PdfError(
-                f"Chromium could not print {what}" + (f": {tail[0]}" if tail else "")
-            )
+            raise PdfError(f"Chromium could not print {what}" + (f": {tail[0]}" if tail else ""))
         from validator.files import write_whole
 
         write_whole(out, pdf.read_bytes())

@@ -1,7 +1,8 @@
 """A Rules Submission read and checked by the validator, for the commands built on it.
 
 ``signage`` prints nothing for a submission with errors; ``diff`` reports the findings the
-new submission has and the old did not. Both take the validator's findings as they are.
+new submission has and the old did not. Both take the validator's findings as they are;
+``signage`` and the review pack take the game the submission names from ``Checked.game``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,20 @@ class Checked:
     @property
     def errors(self) -> list[Any]:
         return [f for f in self.findings if f.severity == "error"]
+
+    def game(self) -> Any:
+        """The game the submission names (``validator.model.registry.Game``): ``None`` where
+        it names none, or an id no game file has; a game file that cannot be compiled raises
+        ``GameFileError`` with its positions."""
+        from validator.model.registry import load_game
+
+        game_id = getattr(self.submission, "game", None)
+        if not isinstance(game_id, str):
+            return None
+        try:
+            return load_game(game_id)
+        except KeyError:
+            return None
 
 
 def check_submission(path: Path | str, *, display: str | None = None) -> Checked:

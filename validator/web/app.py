@@ -156,11 +156,11 @@ class Gate:
 
 
 def _web(request: Request) -> Web:
-    return request.app.state.web  # type: ignore[no-any-return]
+    return request.app.state.web
 
 
 def _me(request: Request) -> Account:
-    return request.scope["account"]  # type: ignore[no-any-return]
+    return request.scope["account"]
 
 
 def _safe_next(target: str | None) -> str:
@@ -351,8 +351,12 @@ def _pack_page(section: str) -> Any:
             return row, web.packs.pack(row, me.sees)
 
         row, pack = await run_in_threadpool(gather)
-        render = review_html.changes_section if section == "diff" else review_html.math_section
-        body = render(pack)
+        render = {
+            "diff": review_html.changes_section,
+            "math": review_html.math_section,
+            "par": review_html.par_section,  # exact figures only: no simulation in a request
+        }[section]
+        body = await run_in_threadpool(render, pack)  # the par sheet is made on first reading
         return web.render(
             request,
             "section.html",
@@ -596,6 +600,7 @@ def create_app(
         Route("/submissions/{id}", submission, methods=["GET"]),
         Route("/submissions/{id}/diff", _pack_page("diff"), methods=["GET"]),
         Route("/submissions/{id}/math", _pack_page("math"), methods=["GET"]),
+        Route("/submissions/{id}/par", _pack_page("par"), methods=["GET"]),
         Route("/submissions/{id}/signs", signs, methods=["GET"]),
         Route("/submissions/{id}/review", review_pack, methods=["GET"]),
         Route("/submissions/{id}/raw", raw, methods=["GET"]),

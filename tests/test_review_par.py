@@ -1,0 +1,115 @@
+"""The par sheet in the review pack: ``rulesub par``'s figures, exact only, in every format.
+
+A pack is made on request, so its par sheet simulates nothing: each figure it shows is
+exact (the wagers' house edges, High Card Flush's base game derived from the rules), and
+the strategies only a simulation prices are named with the command that simulates them.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from store_db import EXAMPLES
+from typer.testing import CliRunner
+
+from validator.cli import app
+from validator.review import build_pack, render_html, render_markdown
+from validator.review.build import pack_json
+
+HCF = EXAMPLES / "high-card-flush.yaml"
+FCP = EXAMPLES / "four-card-poker.yaml"
+#: § 678a: the optimal strategy's house edge per unit of the Ante, as the published
+#: analyses give it (2.6645%), in the exact form rulesub derives.
+HCF_OPTIMAL = "1348050875653/50592437455560"
+
+
+def test_every_figure_of_the_packs_par_sheet_is_exact() -> None:
+    """Four Card Poker's base game has no exact method here: nothing is simulated in a
+    pack, the strategies are named with `rulesub par`; every wager's edge is the odds
+    engine's exact hold of the paytable the submission selects."""
+    pack = build_pack(FCP, "four-card-poker.yaml")
+    sheet = pack.par
+    assert sheet is not None and pack.par_problem is None
+    base = sheet["base_game"]
+    assert base["strategies"] == {}
+    assert "rulesub par" in base["not_simulated_because"]
+    for name in ("expert", "basic"):
+        assert name in base["not_simulated_because"]
+    priced = {p.title: p.result for p in pack.priced if p.result is not None}
+    assert sheet["wagers"], "the selected paytables are priced"
+    compared = 0
+    for w in sheet["wagers"].values():
+        assert w["method"] == "exact"
+        odds = next(
+            (
+                r
+                for title, r in priced.items()
+                if title.startswith(w["name"]) and title.endswith(f"Paytable {w['paytable']}")
+            ),
+            None,
+        )
+        if odds is None:  # a table the math section does not list (the Ante Bonus)
+            continue
+        edge = odds.hold if w["basis"] != "bonus" else -odds.hold
+        assert Fraction(w["exact"]) == edge, w["name"]
+        compared += 1
+    assert compared >= 3  # Aces Up, the Four-Card Progressive, Six Card Bonus at least
+    html = render_html(pack)
+    section = html[html.index('<section id="par"') : html.index('<section id="signage"')]
+    for w in sheet["wagers"].values():
+        assert f"{w['house_edge_percent']:.4f}%" in section
+    assert 'class="curve"' in section  # the Four-Card Progressive's return versus meter
+    assert "Combinations" not in section  # the return tables are the math section's
+
+
+def test_high_card_flush_pack_shows_the_derived_optimal_strategy() -> None:
+    """§ 678a.6(b), (c) and § 678a.11: the base game exact, in the pack as in `rulesub par`."""
+    pack = build_pack(HCF, "high-card-flush.yaml")
+    opt = pack.par["base_game"]["strategies"]["optimal"]
+    assert opt["method"] == "exact" and opt["exact"] == HCF_OPTIMAL
+    assert "ci95" not in opt
+    html, md = render_html(pack), render_markdown(pack)
+    for text in (html, md):
+        assert "2.6645%" in text and "mousseau" in text
+    data = pack_json(pack)
+    assert data["par"]["base_game"]["strategies"]["optimal"]["exact"] == HCF_OPTIMAL
+    assert data["par_problem"] is None
+
+
+def test_a_submission_the_interpreter_cannot_read_says_why_there_is_no_par_sheet(
+    tmp_path: Path,
+) -> None:
+    bad = tmp_path / "fcp.yaml"
+    bad.write_text(FCP.read_text(encoding="utf-8").replace("aces_up: C", "aces_up: G"))
+    pack = build_pack(bad, "fcp.yaml")
+    assert pack.par is None
+    assert pack.par_problem and pack.par_problem.startswith("fcp.yaml:")
+    assert str(tmp_path) not in pack.par_problem
+    assert f"No par sheet: {pack.par_problem}" in render_markdown(pack).replace("\\", "")
+
+
+PDFTOTEXT = shutil.which("pdftotext")
+
+
+@pytest.mark.skipif(
+    shutil.which("chromium") is None or PDFTOTEXT is None,
+    reason="needs Debian's chromium and pdftotext (poppler-utils)",
+)
+def test_the_printed_pack_carries_the_par_sheet(tmp_path: Path) -> None:
+    pdf = tmp_path / "review.pdf"
+    r = CliRunner().invoke(app, ["review", str(HCF), "--format", "pdf", "--out", str(pdf)])
+    assert r.exit_code == 0, r.stderr
+    text = subprocess.run(
+        [str(PDFTOTEXT), "-layout", str(pdf), "-"], capture_output=True, check=True, text=True
+    ).stdout
+    pages = text.split("\f")
+    par = next(p for p in pages if p.strip().startswith("Par sheet"))
+    assert "Base game" in par and "2.6645%" in par and "optimal" in par
+    assert "Progressive progressive_jackpot" in text
+    data = json.loads(CliRunner().invoke(app, ["review", str(HCF), "--format", "json"]).stdout)
+    assert data["par"]["wagers"]["flush_bonus"]["paytable"] == "E"
