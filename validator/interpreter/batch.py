@@ -6,8 +6,9 @@ cards are ``(rounds, seats, cards)`` arrays (-1 where no card), hands are evalua
 generic ``BatchEvaluator`` of the ranking, a decision table's rows become boolean masks
 (the first matching row wins), money is integer micro-dollars (exact; a result that would
 not be exact is refused). What cannot be vectorized without loss stays exact and sequential:
-progressive meters are paid in the chapter's order, hit by hit, and Lunar Poker's second
-combination is looked for card by card on the few hands that win.
+progressive meters are paid in the chapter's order, hit by hit. Lunar Poker's second
+combination is looked for in every winning hand at once (``BatchEvaluator.second_combination``:
+each paying category in turn, over every subset of the hand's cards of its size).
 
 ``tests/test_interpreter_batch.py`` deals the same decks to both engines and requires the
 same settlement, wager by wager.
@@ -30,7 +31,7 @@ from validator.interpreter.scalar import (
     RoundError,
     deal_order,
     parse_action,
-    second_combination,
+    second_combination_order,
     unpaid_winner,
 )
 from validator.model.notation import Payout, PayoutKind
@@ -897,16 +898,23 @@ class _Chunk:
         return total, -total
 
     def _second(self, then: Pays, pt: _PayTable, m: B, stake: I64) -> tuple[I64, I64]:
+        """The second combination (§ 589.11(e)(1)(ii)) of every winning hand at once, paid at
+        the table's odds on the whole wager."""
         hand = then.hand or pt_hand(self.rules, pt.table_id)
+        cards, seat = self.hand_cards(hand)
+        if not seat:
+            cards = np.broadcast_to(cards[:, None, :], (self.N, self.S, cards.shape[-1]))
         ev = self.rules.evaluator(hand)
-        cards, _ = self.hand_cards(hand)
+        index = {c.id: i for i, c in enumerate(ev.categories)}
+        order = [index[c.id] for c in second_combination_order(ev.categories, pt.rows)]
+        found = self.evaluator(hand).second_combination(cards[m], order)
+        won = np.zeros(found.shape[0], dtype=np.int64)
+        st = stake[m]
+        for i in np.unique(found[found >= 0]).tolist():
+            k = found == i
+            won[k] = _payout_micro(st[k], pt.rows[ev.categories[i].id].ratio)
         ret = np.zeros_like(stake)
-        rounds, seats = np.nonzero(m)
-        for r, s in zip(rounds.tolist(), seats.tolist(), strict=True):
-            cs = [int(c) for c in cards[r, s] if c >= 0]
-            cat = second_combination(ev, cs, ev.best(cs), pt.rows)
-            if cat is not None:
-                ret[r, s] = int(_payout_micro(np.array([stake[r, s]]), pt.rows[cat.id].ratio)[0])
+        ret[m] = won
         return ret, -ret
 
     # -- meters, in the chapter's order ---------------------------------------------------

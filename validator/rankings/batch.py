@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import combinations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -471,6 +472,124 @@ class BatchEvaluator:
             )
         return ok, groups
 
+    # -- which cards form a category ---------------------------------------------------------
+
+    def combination(self, c: Category, h: Hands) -> list[U16]:
+        """The suit masks of the cards forming ``c`` in each hand that holds it, the
+        combination ``primitives.find`` picks (the best one, of each rank the highest suit
+        first); empty where the hand does not hold ``c``."""
+        none = np.zeros(h.n, dtype=np.uint16)
+        out = [none.copy() for _ in SUITS]
+        match c.shape:
+            case "of_a_kind":
+                ok, groups = self._groups(c, h)
+                for g, p in zip(groups, c.of_a_kind or (), strict=True):
+                    bit = np.where(ok, np.left_shift(1, g.clip(0).astype(np.uint16)), 0)
+                    left = np.full(h.n, p, dtype=np.int8)
+                    for s in (3, 2, 1, 0):  # the highest suits of the rank first
+                        take = ((h.m[s] & bit) != 0) & (left > 0)
+                        out[s] |= np.where(take, bit, 0).astype(np.uint16)
+                        left -= take.astype(np.int8)
+            case "flush":
+                n = c.flush or 0
+                top, top_mask, pop = _top_digits(n), _top_mask(n), _popcount()
+                best = np.zeros(h.n, dtype=np.uint64)
+                pick = np.full(h.n, -1, dtype=np.int8)
+                for s in self._suits(c):
+                    value = np.where(pop[h.m[s]] >= n, top[h.m[s]], np.uint64(0))
+                    better = value > best
+                    best = np.where(better, value, best)
+                    pick[better] = s
+                for s in SUITS:
+                    out[s] = np.where(pick == s, top_mask[h.m[s]], none)
+            case "straight" | "straight_flush":
+                n, top = self._run(c, h)
+                run = _run_mask(n)[top]
+                if c.shape == "straight":  # of each rank of the run, the highest suit
+                    for s in (3, 2, 1, 0):
+                        out[s] = run & h.m[s]
+                        run = run & ~h.m[s]
+                else:  # the run in the first suit holding it that high
+                    tops = _run_top(n, self.ace_low)
+                    done = np.zeros(h.n, dtype=bool)
+                    for s in self._suits(c):
+                        here = (tops[h.m[s]] == top) & (top > 0) & ~done
+                        out[s] = np.where(here, run, none)
+                        done |= here
+            case "ranks" | "contains" | "contains_any":
+                options = sorted(
+                    self._options(c), key=lambda o: sorted(o, reverse=True), reverse=True
+                )
+                done = np.zeros(h.n, dtype=bool)
+                for option in options:
+                    q = np.uint16(rank_mask(option))
+                    if not c.suited and c.suit is None:
+                        got = ((h.ge(1) & q) == q) & ~done
+                        left = np.where(got, q, 0).astype(np.uint16)
+                        for s in (3, 2, 1, 0):
+                            out[s] |= left & h.m[s]
+                            left &= ~h.m[s]
+                    else:
+                        got = np.zeros(h.n, dtype=bool)
+                        for s in self._suits(c):  # the first suit holding every rank
+                            here = ((h.m[s] & q) == q) & ~done & ~got
+                            out[s] |= np.where(here, q, 0).astype(np.uint16)
+                            got |= here
+                    done |= got
+            case "any":
+                pass
+            case _:
+                raise NotImplementedError(
+                    f"the batch evaluator does not pick the cards of a {c.shape} combination"
+                )
+        return out
+
+    def second_combination(self, cards: ArrayLike, order: Sequence[int]) -> NDArray[np.int8]:
+        """Lunar Poker's second combination (§ 589.11(e)(1)(ii)) of hands given as rows of
+        card ints (-1 for no card, hands of five and six cards mixed): the first category of
+        ``order`` (indices into the categories) that some ``combination_size`` cards of the
+        hand form by themselves, at least one of them outside the combination the hand
+        compares with (``Evaluator.best(...).combination``); -1 where none. What
+        ``interpreter.scalar.second_combination`` finds hand by hand, for every hand at once."""
+        c = np.asarray(cards)
+        if c.ndim != 2:
+            raise ValueError("cards: expected a 2-d array, one hand of card ints per row")
+        self._high_only()
+        present = c >= 0
+        bits = np.where(present, _CARD_BIT[np.where(present, c, 0)], np.uint64(0))
+        whole = np.bitwise_or.reduce(bits, axis=1)
+        h = Hands(_split(whole))
+        best = self.comparing_category(h)
+        won = np.zeros(h.n, dtype=np.uint64)
+        for i in np.unique(best).tolist():
+            rows = np.flatnonzero(best == i)
+            won[rows] = _join_suits(self.combination(self.categories[i], h.subset(rows)))
+        outside = whole & ~won
+        out = np.full(h.n, -1, dtype=np.int8)
+        open_ = outside != 0
+        for i in order:
+            cat = self.categories[i]
+            k = cat.combination_size
+            if cat.shape == "any" or k == 0:
+                continue
+            rows = np.flatnonzero(open_)
+            if rows.size == 0:
+                break
+            rows = rows[self.holds(cat, h.subset(rows))]
+            if rows.size == 0:
+                continue
+            b, ok_card, out_b = bits[rows], present[rows], outside[rows]
+            found = np.zeros(rows.size, dtype=bool)
+            for cols in combinations(range(c.shape[1]), k):
+                sub = np.bitwise_or.reduce(b[:, cols], axis=1)
+                maybe = ok_card[:, cols].all(axis=1) & ((sub & out_b) != 0) & ~found
+                which = np.flatnonzero(maybe)
+                if which.size:
+                    found[which[self.holds(cat, Hands(_split(sub[which])))]] = True
+            out[rows[found]] = i
+            open_[rows[found]] = False
+        return out
+
     # -- comparing hands --------------------------------------------------------------------
 
     def keys(self, masks: Masks | Hands) -> NDArray[np.int64]:
@@ -785,6 +904,29 @@ class BatchEvaluator:
                     counts[:, r] -= (d == r + 2).astype(np.int8)
             parts += [(k.astype(np.uint64), 1) for k in take_top(counts_unary(counts), room)]
         return _join(parts, self.size)
+
+
+@cache
+def _run_mask(n: int) -> U16:
+    """A run's top rank (2..14; 0: none) → the mask of its ``n`` ranks (an ace playing low is
+    the ace)."""
+    out = np.zeros(15, dtype=np.uint16)
+    for top in range(n, 15):
+        out[top] = sum(1 << ((14 if r == 1 else r) - 2) for r in range(top, top - n, -1))
+    return out
+
+
+def _split(bits: U64) -> list[U16]:
+    """Card bits (``_CARD_BIT`` layout) → four suit masks."""
+    return [((bits >> np.uint64(16 * s)) & np.uint64(FULL)).astype(np.uint16) for s in SUITS]
+
+
+def _join_suits(masks: Sequence[U16]) -> U64:
+    """Four suit masks → card bits (``_CARD_BIT`` layout)."""
+    out = np.zeros(masks[0].shape[0], dtype=np.uint64)
+    for s in SUITS:
+        out |= masks[s].astype(np.uint64) << np.uint64(16 * s)
+    return out
 
 
 @cache
