@@ -97,12 +97,20 @@ def _payout_micro(amount: I64, r: Fraction) -> I64:
 
 def masks_of(cards: NDArray[Any]) -> list[NDArray[np.uint16]]:
     """Rows of card ints (-1 for no card) → four suit masks, for ``BatchEvaluator``."""
-    x = (
-        np.bitwise_or.reduce(_BITS[cards], axis=-1)
-        if cards.shape[-1]
-        else np.zeros(cards.shape[0], np.uint64)
-    )
+    x = np.zeros(cards.shape[:-1], np.uint64)
+    for j in range(cards.shape[-1]):  # column by column: no (rows, cards) temporary
+        x |= _BITS[cards[..., j]]
     return [((x >> np.uint64(16 * s)) & np.uint64(0x1FFF)).astype(np.uint16) for s in range(4)]
+
+
+def _among(a: NDArray[Any], values: Sequence[int]) -> B:
+    """``np.isin`` for the few values of a condition: one comparison per value."""
+    if len(values) > 8:
+        return np.isin(a, values)
+    out = np.zeros(a.shape, dtype=bool)
+    for v in set(values):
+        out |= a == v
+    return out
 
 
 @dataclass
@@ -660,7 +668,7 @@ class _Chunk:
             idx = [names.index(o) for o in opts if o in names]
             if "none" in opts:  # not asked (or an option called "none")
                 idx.append(-1)
-            out &= np.isin(ch if ch is not None else np.full((N, S), -1), idx)
+            out &= _among(ch if ch is not None else np.full((N, S), -1), idx)
         for wid in w.wagered or []:
             out &= self._wagered(wid)
         for wid in w.not_wagered or []:
@@ -670,7 +678,7 @@ class _Chunk:
         if w.player is not None:
             cmp = self.compare()
             want = [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.player]
-            out &= np.isin(cmp, want)
+            out &= _among(cmp, want)
         for hid, test in (w.hand or {}).items():
             v = self._seat_value(hid)
             bev = self.evaluator(hid)
@@ -679,19 +687,19 @@ class _Chunk:
             if test.below is not None:
                 out &= v.key < bev.pack_key(self.rules.threshold(hid, test.below))
             if test.is_ is not None:
-                out &= np.isin(v.held, self._chain_indices(hid, test.is_))
+                out &= _among(v.held, self._chain_indices(hid, test.is_))
             if test.is_not is not None:
-                out &= ~np.isin(v.held, self._chain_indices(hid, test.is_not))
+                out &= ~_among(v.held, self._chain_indices(hid, test.is_not))
         if w.beats is not None:
             a, b = self._seat_value(w.beats.hand), self._seat_value(w.beats.other)
             cmp = np.sign(a.key - b.key)
-            out &= np.isin(cmp, [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.beats.is_])
+            out &= _among(cmp, [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.beats.is_])
         if w.dealer_up is not None or w.holds_dealer_up_rank is not None:
             up_rank = _RANK[self.up]
             ok = self.up >= 0
             if w.dealer_up is not None:
                 if w.dealer_up.rank_in is not None:
-                    ok = ok & np.isin(up_rank, w.dealer_up.rank_in)
+                    ok = ok & _among(up_rank, w.dealer_up.rank_in)
                 if w.dealer_up.rank_at_least is not None:
                     ok = ok & (up_rank >= w.dealer_up.rank_at_least)
             out &= ok[:, None]

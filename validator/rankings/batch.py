@@ -54,20 +54,28 @@ _NIBBLE_POP = np.array([bin(i).count("1") for i in range(16)], dtype=np.int8)
 _REPEAT = [sum(1 << (DIGIT * j) for j in range(p)) for p in range(NRANKS + 1)]
 
 
-def _bits(mask: int) -> list[int]:
-    """Rank indices (0 for a 2 … 12 for an ace) of a mask, highest first."""
-    return [i for i in range(NRANKS - 1, -1, -1) if mask >> i & 1]
+def _masks() -> NDArray[np.int64]:
+    """Every 13-bit rank mask, the index of the tables below."""
+    return np.arange(FULL + 1, dtype=np.int64)
+
+
+def _has(r: int) -> NDArray[np.bool_]:
+    """Which masks hold rank index ``r``."""
+    return (_masks() >> r & 1).astype(bool)
 
 
 @cache
 def _popcount() -> NDArray[np.int8]:
-    return np.array([bin(m).count("1") for m in range(FULL + 1)], dtype=np.int8)
+    return sum((_has(r).astype(np.int8) for r in range(NRANKS)), np.zeros(FULL + 1, np.int8))
 
 
 @cache
 def _highbit() -> NDArray[np.int8]:
     """The highest rank index of a mask, -1 for the empty mask."""
-    return np.array([m.bit_length() - 1 for m in range(FULL + 1)], dtype=np.int8)
+    out = np.full(FULL + 1, -1, dtype=np.int8)
+    for r in range(NRANKS):  # a higher rank overwrites
+        out[_has(r)] = r
+    return out
 
 
 @cache
@@ -75,16 +83,13 @@ def _run_top(n: int, ace_low: bool) -> NDArray[np.int8]:
     """Rank (2..14) of the top card of the highest run of ``n`` ranks in a mask, 0 if none;
     with ``ace_low`` an ace may end a run below the 2 (A-2-3-4-5 tops at 5)."""
     lowest_top = n if ace_low else n + 1
-    runs = [(top, ((1 << n) - 1) << (top - n + 1)) for top in range(14, lowest_top - 1, -1)]
+    wide = _masks() << 2  # bit r is rank r
+    if ace_low:
+        wide |= np.where(_has(12), 2, 0)  # the ace playing low
     out = np.zeros(FULL + 1, dtype=np.int8)
-    for m in range(FULL + 1):
-        wide = m << 2  # bit r is rank r
-        if ace_low and m >> 12 & 1:
-            wide |= 2  # the ace playing low
-        for top, run in runs:
-            if wide & run == run:
-                out[m] = top
-                break
+    for top in range(lowest_top, 15):  # a higher run overwrites
+        run = ((1 << n) - 1) << (top - n + 1)
+        out[(wide & run) == run] = top
     return out
 
 
@@ -100,26 +105,34 @@ def _run_digits(n: int) -> NDArray[np.uint64]:
     return out
 
 
+def _highest(k: int) -> list[tuple[int, NDArray[np.bool_]]]:
+    """For each rank index, highest first, which masks count it among their ``k`` highest."""
+    taken = np.zeros(FULL + 1, dtype=np.int64)
+    out = []
+    for r in range(NRANKS - 1, -1, -1):
+        take = _has(r) & (taken < k)
+        taken += take
+        out.append((r, take))
+    return out
+
+
 @cache
 def _top_digits(k: int) -> NDArray[np.uint64]:
     """The ``k`` highest ranks of a mask as ``k`` digits, highest first (0 where missing)."""
-    out = np.zeros(FULL + 1, dtype=np.uint64)
-    for m in range(1, FULL + 1):
-        digits = [r + 2 for r in _bits(m)[:k]]
-        digits += [0] * (k - len(digits))
-        value = 0
-        for d in digits:
-            value = value << DIGIT | d
-        out[m] = value
-    return out
+    value = np.zeros(FULL + 1, dtype=np.uint64)
+    taken = np.zeros(FULL + 1, dtype=np.uint64)
+    for r, take in _highest(k):
+        value = np.where(take, value << np.uint64(DIGIT) | np.uint64(r + 2), value)
+        taken += take.astype(np.uint64)
+    return value << (np.uint64(DIGIT) * (np.uint64(k) - taken))
 
 
 @cache
 def _top_mask(k: int) -> U16:
     """The mask of the ``k`` highest ranks of a mask."""
     out = np.zeros(FULL + 1, dtype=np.uint16)
-    for m in range(1, FULL + 1):
-        out[m] = sum(1 << r for r in _bits(m)[:k])
+    for r, take in _highest(k):
+        out[take] |= np.uint16(1 << r)
     return out
 
 
@@ -127,8 +140,8 @@ def _top_mask(k: int) -> U16:
 def _spread(fill: int) -> U64:
     """A mask → the nibble ``fill`` at the place of each of its ranks (rank index i at 4i)."""
     out = np.zeros(FULL + 1, dtype=np.uint64)
-    for m in range(FULL + 1):
-        out[m] = sum(fill << (DIGIT * r) for r in range(NRANKS) if m >> r & 1)
+    for r in range(NRANKS):
+        out[_has(r)] |= np.uint64(fill << (DIGIT * r))
     return out
 
 
