@@ -444,8 +444,10 @@ class _Chunk:
                 twice = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2) > 1
                 use = self.pending_paired[ex, s] & twice.any(axis=1)
                 if use.any():
-                    order = np.argsort(~twice, axis=1, kind="stable")
-                    held = np.where(use[:, None], np.take_along_axis(held, order, axis=1), held)
+                    paired_first = np.argsort(~twice, axis=1, kind="stable")
+                    held = np.where(
+                        use[:, None], np.take_along_axis(held, paired_first, axis=1), held
+                    )
                     keep = np.where(use[:, None], twice.sum(axis=1)[:, None], keep)
                 src = np.minimum(self.pos[ex][:, None] + cols[None, :] - keep, 51)
                 new = self.decks[ex[:, None], src]
@@ -583,11 +585,9 @@ class _Chunk:
     # -- hands ----------------------------------------------------------------------------
 
     def dealt(self) -> B:
-        return (
-            (self.player_dealt >= 0).any(axis=2)
-            if self.player.shape[2]
-            else np.zeros((self.N, self.S), bool)
-        )
+        if not self.player.shape[2]:
+            return np.zeros((self.N, self.S), bool)
+        return np.asarray((self.player_dealt >= 0).any(axis=2), dtype=bool)
 
     def hand_cards(self, hand_id: str) -> tuple[NDArray[np.int64], bool]:
         """(cards, per seat?) of a hand: ``(N, S, k)`` for a player's hand, ``(N, k)`` else."""
@@ -706,12 +706,12 @@ class _Chunk:
             if w.holds_dealer_up_rank is not None:
                 has = (_RANK[self.player] == up_rank[:, None, None]).any(axis=2) & ok[:, None]
                 out &= has == w.holds_dealer_up_rank
-        for group, want in (w.suited or {}).items():
+        for group, suited in (w.suited or {}).items():
             cards = self.player if group == "player" else self.table[group][:, None, :]
             suits = np.where(cards >= 0, cards % 4, -1)
             first = suits[..., :1]
             same = ((suits == first) | (suits < 0)).all(axis=-1)
-            out &= np.broadcast_to(same, (N, S)) == want
+            out &= np.broadcast_to(same, (N, S)) == suited
         if w.event is not None:
             drawn = getattr(self, "events_drawn", {}).get(w.event.id)
             if drawn is None:
@@ -732,7 +732,7 @@ class _Chunk:
                 )
                 out &= drawn[:, None] == target
         if w.any_player is not None:
-            anyp = (self.cond(w.any_player) & self.dealt()).any(axis=1)
+            anyp = np.asarray((self.cond(w.any_player) & self.dealt()).any(axis=1), dtype=bool)
             out &= anyp[:, None]
         return out
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -46,7 +47,7 @@ SUITS = range(4)
 
 U16 = NDArray[np.uint16]
 U64 = NDArray[np.uint64]
-Masks = Sequence[U16]  # four suit masks
+Masks = Sequence[U16] | U16  # four suit masks (a list, or a (4, N) array)
 
 _CARD_BIT = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)], dtype=np.uint64)
 _NIBBLE_POP = np.array([bin(i).count("1") for i in range(16)], dtype=np.int8)
@@ -317,12 +318,13 @@ class Hands:
         if not self._ge:
             a, b, c, d = self.m
             ab, cd, a_b, c_d = a & b, c & d, a | b, c | d
-            self._ge = {
+            ge: dict[int, Any] = {
                 1: a_b | c_d,
                 2: ab | cd | (a_b & c_d),
                 3: (ab & c_d) | (cd & a_b),
                 4: ab & cd,
             }
+            self._ge = ge
         if t > 4:
             return np.zeros(self.n, dtype=np.uint16)
         return self._ge[t]
@@ -505,11 +507,11 @@ class BatchEvaluator:
                         left -= take.astype(np.int8)
             case "flush":
                 n = c.flush or 0
-                top, top_mask, pop = _top_digits(n), _top_mask(n), _popcount()
+                digits, top_mask, pop = _top_digits(n), _top_mask(n), _popcount()
                 best = np.zeros(h.n, dtype=np.uint64)
                 pick = np.full(h.n, -1, dtype=np.int8)
                 for s in self._suits(c):
-                    value = np.where(pop[h.m[s]] >= n, top[h.m[s]], np.uint64(0))
+                    value = np.where(pop[h.m[s]] >= n, digits[h.m[s]], np.uint64(0))
                     better = value > best
                     best = np.where(better, value, best)
                     pick[better] = s
@@ -619,14 +621,14 @@ class BatchEvaluator:
                 "evaluator orders High hands only: use the scalar Evaluator"
             )
 
-    def _general(self, what: str, h: Hands) -> NDArray[np.int64] | NDArray[np.int8]:
+    def _general(self, what: str, h: Hands) -> NDArray[Any]:
         if what == "keys":
             return self._keys_among(h, self.comparing)
         return self._first_held(h, range(len(self.categories)))
 
     def _by_table(
         self, what: str, h: Hands | None, cards: NDArray[np.integer] | None
-    ) -> NDArray[np.int64] | NDArray[np.int8]:
+    ) -> NDArray[Any]:
         """``keys`` or ``held`` of hands given as suit masks (``h``) or card rows: the best
         suit-free category from a table of rank multisets, the general path only for hands
         with enough cards of one suit (or colour) to hold a category reading suits, and for
@@ -649,7 +651,7 @@ class BatchEvaluator:
                 return self._general(what, h)
         table = self._rank_table(what, k)
         if table is None:
-            return self._general(what, h if h is not None else Hands(suit_masks(cards)))
+            return self._general(what, h if h is not None else Hands(suit_masks(_given(cards))))
         out = np.empty(n, dtype=table.value.dtype)
         general: list[NDArray[np.intp]] = []
         for start in range(0, n, _SLICE):
@@ -677,7 +679,7 @@ class BatchEvaluator:
                 general.append(rows + start)
         if general:
             rows = np.concatenate(general)
-            sub = h.subset(rows) if h is not None else Hands(suit_masks(cards[rows]))
+            sub = h.subset(rows) if h is not None else Hands(suit_masks(_given(cards)[rows]))
             out[rows] = self._general(what, sub)
         return out
 
@@ -715,7 +717,7 @@ class BatchEvaluator:
             hands = index.hands()
             first = self._first_held(hands, free, allow_none=True)
             if what == "keys":
-                value = np.full(index.size, -1, dtype=np.int64)
+                value: NDArray[Any] = np.full(index.size, -1, dtype=np.int64)
                 rows = np.flatnonzero(first >= 0)
                 value[rows] = self._keys_among(hands.subset(rows), free)
             else:
@@ -781,16 +783,18 @@ class BatchEvaluator:
         if shape == "any":
             if combination:
                 return np.zeros(h.n, dtype=np.uint64)
-            return _join([(d, 1) for d in take_top(h.unary(), self.size)], self.size)
+            return _join(
+                [(d.astype(np.uint64), 1) for d in take_top(h.unary(), self.size)], self.size
+            )
         # the combination is a set of ranks, at most one card of each (flush, ranks, …),
         # or a multiset (same colour); then the highest other cards as kickers
         if shape == "flush":
             n = c.flush or 0
-            top = _top_digits(n)
+            top_digits = _top_digits(n)
             best = np.zeros(h.n, dtype=np.uint64)
             best_mask = np.zeros(h.n, dtype=np.uint16)
             for s in self._suits(c):
-                value = np.where(pop[h.m[s]] >= n, top[h.m[s]], np.uint64(0))
+                value = np.where(pop[h.m[s]] >= n, top_digits[h.m[s]], np.uint64(0))
                 better = value > best
                 best = np.where(better, value, best)
                 best_mask = np.where(better, _top_mask(n)[h.m[s]], best_mask)
@@ -864,7 +868,7 @@ class BatchEvaluator:
         for g, p in zip(groups, pattern, strict=True):
             place = g.astype(np.uint64) * np.uint64(DIGIT)
             nib = np.uint64(15) << place
-            u = (u & ~nib) | (((u & nib) >> np.uint64(p)) & nib)
+            u = np.asarray((u & ~nib) | (((u & nib) >> np.uint64(p)) & nib), dtype=np.uint64)
         kickers = take_top(u, room)
         out = _join(parts + [(k.astype(np.uint64), 1) for k in kickers], self.size)
         # the key orders the hand's ranks by (count, rank); that is the groups then the
@@ -946,6 +950,12 @@ def _join_suits(masks: Sequence[U16]) -> U64:
 def _suit_total() -> NDArray[np.int8]:
     """The suit nibbles of a code → the number of cards."""
     return _suit_counts().sum(axis=1, dtype=np.int8)
+
+
+def _given(cards: NDArray[np.integer] | None) -> NDArray[np.integer]:
+    """Hands as card rows, where the caller passed them (not as suit masks)."""
+    assert cards is not None
+    return cards
 
 
 def _card_rows(cards: ArrayLike) -> NDArray[np.intp]:
