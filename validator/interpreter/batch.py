@@ -6,8 +6,9 @@ cards are ``(rounds, seats, cards)`` arrays (-1 where no card), hands are evalua
 generic ``BatchEvaluator`` of the ranking, a decision table's rows become boolean masks
 (the first matching row wins), money is integer micro-dollars (exact; a result that would
 not be exact is refused). What cannot be vectorized without loss stays exact and sequential:
-progressive meters are paid in the chapter's order, hit by hit, and Lunar Poker's second
-combination is looked for card by card on the few hands that win.
+progressive meters are paid in the chapter's order, hit by hit. Lunar Poker's second
+combination is looked for in every winning hand at once (``BatchEvaluator.second_combination``:
+each paying category in turn, over every subset of the hand's cards of its size).
 
 ``tests/test_interpreter_batch.py`` deals the same decks to both engines and requires the
 same settlement, wager by wager.
@@ -30,7 +31,7 @@ from validator.interpreter.scalar import (
     RoundError,
     deal_order,
     parse_action,
-    second_combination,
+    second_combination_order,
     unpaid_winner,
 )
 from validator.model.notation import Payout, PayoutKind
@@ -96,12 +97,20 @@ def _payout_micro(amount: I64, r: Fraction) -> I64:
 
 def masks_of(cards: NDArray[Any]) -> list[NDArray[np.uint16]]:
     """Rows of card ints (-1 for no card) → four suit masks, for ``BatchEvaluator``."""
-    x = (
-        np.bitwise_or.reduce(_BITS[cards], axis=-1)
-        if cards.shape[-1]
-        else np.zeros(cards.shape[0], np.uint64)
-    )
+    x = np.zeros(cards.shape[:-1], np.uint64)
+    for j in range(cards.shape[-1]):  # column by column: no (rows, cards) temporary
+        x |= _BITS[cards[..., j]]
     return [((x >> np.uint64(16 * s)) & np.uint64(0x1FFF)).astype(np.uint16) for s in range(4)]
+
+
+def _among(a: NDArray[Any], values: Sequence[int]) -> B:
+    """``np.isin`` for the few values of a condition: one comparison per value."""
+    if len(values) > 8:
+        return np.isin(a, values)
+    out = np.zeros(a.shape, dtype=bool)
+    for v in set(values):
+        out |= a == v
+    return out
 
 
 @dataclass
@@ -435,8 +444,10 @@ class _Chunk:
                 twice = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2) > 1
                 use = self.pending_paired[ex, s] & twice.any(axis=1)
                 if use.any():
-                    order = np.argsort(~twice, axis=1, kind="stable")
-                    held = np.where(use[:, None], np.take_along_axis(held, order, axis=1), held)
+                    paired_first = np.argsort(~twice, axis=1, kind="stable")
+                    held = np.where(
+                        use[:, None], np.take_along_axis(held, paired_first, axis=1), held
+                    )
                     keep = np.where(use[:, None], twice.sum(axis=1)[:, None], keep)
                 src = np.minimum(self.pos[ex][:, None] + cols[None, :] - keep, 51)
                 new = self.decks[ex[:, None], src]
@@ -574,11 +585,9 @@ class _Chunk:
     # -- hands ----------------------------------------------------------------------------
 
     def dealt(self) -> B:
-        return (
-            (self.player_dealt >= 0).any(axis=2)
-            if self.player.shape[2]
-            else np.zeros((self.N, self.S), bool)
-        )
+        if not self.player.shape[2]:
+            return np.zeros((self.N, self.S), bool)
+        return np.asarray((self.player_dealt >= 0).any(axis=2), dtype=bool)
 
     def hand_cards(self, hand_id: str) -> tuple[NDArray[np.int64], bool]:
         """(cards, per seat?) of a hand: ``(N, S, k)`` for a player's hand, ``(N, k)`` else."""
@@ -659,7 +668,7 @@ class _Chunk:
             idx = [names.index(o) for o in opts if o in names]
             if "none" in opts:  # not asked (or an option called "none")
                 idx.append(-1)
-            out &= np.isin(ch if ch is not None else np.full((N, S), -1), idx)
+            out &= _among(ch if ch is not None else np.full((N, S), -1), idx)
         for wid in w.wagered or []:
             out &= self._wagered(wid)
         for wid in w.not_wagered or []:
@@ -669,7 +678,7 @@ class _Chunk:
         if w.player is not None:
             cmp = self.compare()
             want = [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.player]
-            out &= np.isin(cmp, want)
+            out &= _among(cmp, want)
         for hid, test in (w.hand or {}).items():
             v = self._seat_value(hid)
             bev = self.evaluator(hid)
@@ -678,31 +687,31 @@ class _Chunk:
             if test.below is not None:
                 out &= v.key < bev.pack_key(self.rules.threshold(hid, test.below))
             if test.is_ is not None:
-                out &= np.isin(v.held, self._chain_indices(hid, test.is_))
+                out &= _among(v.held, self._chain_indices(hid, test.is_))
             if test.is_not is not None:
-                out &= ~np.isin(v.held, self._chain_indices(hid, test.is_not))
+                out &= ~_among(v.held, self._chain_indices(hid, test.is_not))
         if w.beats is not None:
             a, b = self._seat_value(w.beats.hand), self._seat_value(w.beats.other)
             cmp = np.sign(a.key - b.key)
-            out &= np.isin(cmp, [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.beats.is_])
+            out &= _among(cmp, [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.beats.is_])
         if w.dealer_up is not None or w.holds_dealer_up_rank is not None:
             up_rank = _RANK[self.up]
             ok = self.up >= 0
             if w.dealer_up is not None:
                 if w.dealer_up.rank_in is not None:
-                    ok = ok & np.isin(up_rank, w.dealer_up.rank_in)
+                    ok = ok & _among(up_rank, w.dealer_up.rank_in)
                 if w.dealer_up.rank_at_least is not None:
                     ok = ok & (up_rank >= w.dealer_up.rank_at_least)
             out &= ok[:, None]
             if w.holds_dealer_up_rank is not None:
                 has = (_RANK[self.player] == up_rank[:, None, None]).any(axis=2) & ok[:, None]
                 out &= has == w.holds_dealer_up_rank
-        for group, want in (w.suited or {}).items():
+        for group, suited in (w.suited or {}).items():
             cards = self.player if group == "player" else self.table[group][:, None, :]
             suits = np.where(cards >= 0, cards % 4, -1)
             first = suits[..., :1]
             same = ((suits == first) | (suits < 0)).all(axis=-1)
-            out &= np.broadcast_to(same, (N, S)) == want
+            out &= np.broadcast_to(same, (N, S)) == suited
         if w.event is not None:
             drawn = getattr(self, "events_drawn", {}).get(w.event.id)
             if drawn is None:
@@ -723,7 +732,7 @@ class _Chunk:
                 )
                 out &= drawn[:, None] == target
         if w.any_player is not None:
-            anyp = (self.cond(w.any_player) & self.dealt()).any(axis=1)
+            anyp = np.asarray((self.cond(w.any_player) & self.dealt()).any(axis=1), dtype=bool)
             out &= anyp[:, None]
         return out
 
@@ -897,16 +906,23 @@ class _Chunk:
         return total, -total
 
     def _second(self, then: Pays, pt: _PayTable, m: B, stake: I64) -> tuple[I64, I64]:
+        """The second combination (§ 589.11(e)(1)(ii)) of every winning hand at once, paid at
+        the table's odds on the whole wager."""
         hand = then.hand or pt_hand(self.rules, pt.table_id)
+        cards, seat = self.hand_cards(hand)
+        if not seat:
+            cards = np.broadcast_to(cards[:, None, :], (self.N, self.S, cards.shape[-1]))
         ev = self.rules.evaluator(hand)
-        cards, _ = self.hand_cards(hand)
+        index = {c.id: i for i, c in enumerate(ev.categories)}
+        order = [index[c.id] for c in second_combination_order(ev.categories, pt.rows)]
+        found = self.evaluator(hand).second_combination(cards[m], order)
+        won = np.zeros(found.shape[0], dtype=np.int64)
+        st = stake[m]
+        for i in np.unique(found[found >= 0]).tolist():
+            k = found == i
+            won[k] = _payout_micro(st[k], pt.rows[ev.categories[i].id].ratio)
         ret = np.zeros_like(stake)
-        rounds, seats = np.nonzero(m)
-        for r, s in zip(rounds.tolist(), seats.tolist(), strict=True):
-            cs = [int(c) for c in cards[r, s] if c >= 0]
-            cat = second_combination(ev, cs, ev.best(cs), pt.rows)
-            if cat is not None:
-                ret[r, s] = int(_payout_micro(np.array([stake[r, s]]), pt.rows[cat.id].ratio)[0])
+        ret[m] = won
         return ret, -ret
 
     # -- meters, in the chapter's order ---------------------------------------------------

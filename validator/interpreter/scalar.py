@@ -14,7 +14,7 @@ same deck settles the same in both engines.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -1099,6 +1099,17 @@ def unpaid_winner(table: str, hand: str, cite: str) -> str:
     )
 
 
+def second_combination_order(categories: Sequence[Any], rows: dict[str, Payout]) -> list[Any]:
+    """The categories a second combination may be paid as (§ 589.11(e)(1)(ii)), in the order
+    they are looked for: the best-paying first, of two paying alike the higher-ranking."""
+    paying = [
+        (rows[c.id].net_units(), -i, c)
+        for i, c in enumerate(categories)
+        if c.id in rows and rows[c.id].is_win and c.shape != "any"
+    ]
+    return [c for _, _, c in sorted(paying, key=lambda t: (t[0], t[1]), reverse=True)]
+
+
 def second_combination(
     ev: Any, cards: list[int], value: HandValue | None, rows: dict[str, Payout]
 ) -> Any:
@@ -1111,12 +1122,7 @@ def second_combination(
     if not outside:
         return None
     whole = Hand(cards)
-    paying = [
-        (rows[c.id].net_units(), -i, c)
-        for i, c in enumerate(ev.categories)
-        if c.id in rows and rows[c.id].is_win and c.shape != "any"
-    ]
-    for _, _, cat in sorted(paying, key=lambda t: (t[0], t[1]), reverse=True):
+    for cat in second_combination_order(ev.categories, rows):
         if find(cat, whole, ev.ace_low) is None:
             continue
         k = cat.combination_size

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import combinations
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -45,7 +47,7 @@ SUITS = range(4)
 
 U16 = NDArray[np.uint16]
 U64 = NDArray[np.uint64]
-Masks = Sequence[U16]  # four suit masks
+Masks = Sequence[U16] | U16  # four suit masks (a list, or a (4, N) array)
 
 _CARD_BIT = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)], dtype=np.uint64)
 _NIBBLE_POP = np.array([bin(i).count("1") for i in range(16)], dtype=np.int8)
@@ -53,20 +55,28 @@ _NIBBLE_POP = np.array([bin(i).count("1") for i in range(16)], dtype=np.int8)
 _REPEAT = [sum(1 << (DIGIT * j) for j in range(p)) for p in range(NRANKS + 1)]
 
 
-def _bits(mask: int) -> list[int]:
-    """Rank indices (0 for a 2 … 12 for an ace) of a mask, highest first."""
-    return [i for i in range(NRANKS - 1, -1, -1) if mask >> i & 1]
+def _masks() -> NDArray[np.int64]:
+    """Every 13-bit rank mask, the index of the tables below."""
+    return np.arange(FULL + 1, dtype=np.int64)
+
+
+def _has(r: int) -> NDArray[np.bool_]:
+    """Which masks hold rank index ``r``."""
+    return (_masks() >> r & 1).astype(bool)
 
 
 @cache
 def _popcount() -> NDArray[np.int8]:
-    return np.array([bin(m).count("1") for m in range(FULL + 1)], dtype=np.int8)
+    return sum((_has(r).astype(np.int8) for r in range(NRANKS)), np.zeros(FULL + 1, np.int8))
 
 
 @cache
 def _highbit() -> NDArray[np.int8]:
     """The highest rank index of a mask, -1 for the empty mask."""
-    return np.array([m.bit_length() - 1 for m in range(FULL + 1)], dtype=np.int8)
+    out = np.full(FULL + 1, -1, dtype=np.int8)
+    for r in range(NRANKS):  # a higher rank overwrites
+        out[_has(r)] = r
+    return out
 
 
 @cache
@@ -74,16 +84,13 @@ def _run_top(n: int, ace_low: bool) -> NDArray[np.int8]:
     """Rank (2..14) of the top card of the highest run of ``n`` ranks in a mask, 0 if none;
     with ``ace_low`` an ace may end a run below the 2 (A-2-3-4-5 tops at 5)."""
     lowest_top = n if ace_low else n + 1
-    runs = [(top, ((1 << n) - 1) << (top - n + 1)) for top in range(14, lowest_top - 1, -1)]
+    wide = _masks() << 2  # bit r is rank r
+    if ace_low:
+        wide |= np.where(_has(12), 2, 0)  # the ace playing low
     out = np.zeros(FULL + 1, dtype=np.int8)
-    for m in range(FULL + 1):
-        wide = m << 2  # bit r is rank r
-        if ace_low and m >> 12 & 1:
-            wide |= 2  # the ace playing low
-        for top, run in runs:
-            if wide & run == run:
-                out[m] = top
-                break
+    for top in range(lowest_top, 15):  # a higher run overwrites
+        run = ((1 << n) - 1) << (top - n + 1)
+        out[(wide & run) == run] = top
     return out
 
 
@@ -99,26 +106,34 @@ def _run_digits(n: int) -> NDArray[np.uint64]:
     return out
 
 
+def _highest(k: int) -> list[tuple[int, NDArray[np.bool_]]]:
+    """For each rank index, highest first, which masks count it among their ``k`` highest."""
+    taken = np.zeros(FULL + 1, dtype=np.int64)
+    out = []
+    for r in range(NRANKS - 1, -1, -1):
+        take = _has(r) & (taken < k)
+        taken += take
+        out.append((r, take))
+    return out
+
+
 @cache
 def _top_digits(k: int) -> NDArray[np.uint64]:
     """The ``k`` highest ranks of a mask as ``k`` digits, highest first (0 where missing)."""
-    out = np.zeros(FULL + 1, dtype=np.uint64)
-    for m in range(1, FULL + 1):
-        digits = [r + 2 for r in _bits(m)[:k]]
-        digits += [0] * (k - len(digits))
-        value = 0
-        for d in digits:
-            value = value << DIGIT | d
-        out[m] = value
-    return out
+    value = np.zeros(FULL + 1, dtype=np.uint64)
+    taken = np.zeros(FULL + 1, dtype=np.uint64)
+    for r, take in _highest(k):
+        value = np.where(take, value << np.uint64(DIGIT) | np.uint64(r + 2), value)
+        taken += take.astype(np.uint64)
+    return value << (np.uint64(DIGIT) * (np.uint64(k) - taken))
 
 
 @cache
 def _top_mask(k: int) -> U16:
     """The mask of the ``k`` highest ranks of a mask."""
     out = np.zeros(FULL + 1, dtype=np.uint16)
-    for m in range(1, FULL + 1):
-        out[m] = sum(1 << r for r in _bits(m)[:k])
+    for r, take in _highest(k):
+        out[take] |= np.uint16(1 << r)
     return out
 
 
@@ -126,8 +141,8 @@ def _top_mask(k: int) -> U16:
 def _spread(fill: int) -> U64:
     """A mask → the nibble ``fill`` at the place of each of its ranks (rank index i at 4i)."""
     out = np.zeros(FULL + 1, dtype=np.uint64)
-    for m in range(FULL + 1):
-        out[m] = sum(fill << (DIGIT * r) for r in range(NRANKS) if m >> r & 1)
+    for r in range(NRANKS):
+        out[_has(r)] |= np.uint64(fill << (DIGIT * r))
     return out
 
 
@@ -303,12 +318,13 @@ class Hands:
         if not self._ge:
             a, b, c, d = self.m
             ab, cd, a_b, c_d = a & b, c & d, a | b, c | d
-            self._ge = {
+            ge: dict[int, Any] = {
                 1: a_b | c_d,
                 2: ab | cd | (a_b & c_d),
                 3: (ab & c_d) | (cd & a_b),
                 4: ab & cd,
             }
+            self._ge = ge
         if t > 4:
             return np.zeros(self.n, dtype=np.uint16)
         return self._ge[t]
@@ -471,6 +487,124 @@ class BatchEvaluator:
             )
         return ok, groups
 
+    # -- which cards form a category ---------------------------------------------------------
+
+    def combination(self, c: Category, h: Hands) -> list[U16]:
+        """The suit masks of the cards forming ``c`` in each hand that holds it, the
+        combination ``primitives.find`` picks (the best one, of each rank the highest suit
+        first); empty where the hand does not hold ``c``."""
+        none = np.zeros(h.n, dtype=np.uint16)
+        out = [none.copy() for _ in SUITS]
+        match c.shape:
+            case "of_a_kind":
+                ok, groups = self._groups(c, h)
+                for g, p in zip(groups, c.of_a_kind or (), strict=True):
+                    bit = np.where(ok, np.left_shift(1, g.clip(0).astype(np.uint16)), 0)
+                    left = np.full(h.n, p, dtype=np.int8)
+                    for s in (3, 2, 1, 0):  # the highest suits of the rank first
+                        take = ((h.m[s] & bit) != 0) & (left > 0)
+                        out[s] |= np.where(take, bit, 0).astype(np.uint16)
+                        left -= take.astype(np.int8)
+            case "flush":
+                n = c.flush or 0
+                digits, top_mask, pop = _top_digits(n), _top_mask(n), _popcount()
+                best = np.zeros(h.n, dtype=np.uint64)
+                pick = np.full(h.n, -1, dtype=np.int8)
+                for s in self._suits(c):
+                    value = np.where(pop[h.m[s]] >= n, digits[h.m[s]], np.uint64(0))
+                    better = value > best
+                    best = np.where(better, value, best)
+                    pick[better] = s
+                for s in SUITS:
+                    out[s] = np.where(pick == s, top_mask[h.m[s]], none)
+            case "straight" | "straight_flush":
+                n, top = self._run(c, h)
+                run = _run_mask(n)[top]
+                if c.shape == "straight":  # of each rank of the run, the highest suit
+                    for s in (3, 2, 1, 0):
+                        out[s] = run & h.m[s]
+                        run = run & ~h.m[s]
+                else:  # the run in the first suit holding it that high
+                    tops = _run_top(n, self.ace_low)
+                    done = np.zeros(h.n, dtype=bool)
+                    for s in self._suits(c):
+                        here = (tops[h.m[s]] == top) & (top > 0) & ~done
+                        out[s] = np.where(here, run, none)
+                        done |= here
+            case "ranks" | "contains" | "contains_any":
+                options = sorted(
+                    self._options(c), key=lambda o: sorted(o, reverse=True), reverse=True
+                )
+                done = np.zeros(h.n, dtype=bool)
+                for option in options:
+                    q = np.uint16(rank_mask(option))
+                    if not c.suited and c.suit is None:
+                        got = ((h.ge(1) & q) == q) & ~done
+                        left = np.where(got, q, 0).astype(np.uint16)
+                        for s in (3, 2, 1, 0):
+                            out[s] |= left & h.m[s]
+                            left &= ~h.m[s]
+                    else:
+                        got = np.zeros(h.n, dtype=bool)
+                        for s in self._suits(c):  # the first suit holding every rank
+                            here = ((h.m[s] & q) == q) & ~done & ~got
+                            out[s] |= np.where(here, q, 0).astype(np.uint16)
+                            got |= here
+                    done |= got
+            case "any":
+                pass
+            case _:
+                raise NotImplementedError(
+                    f"the batch evaluator does not pick the cards of a {c.shape} combination"
+                )
+        return out
+
+    def second_combination(self, cards: ArrayLike, order: Sequence[int]) -> NDArray[np.int8]:
+        """Lunar Poker's second combination (§ 589.11(e)(1)(ii)) of hands given as rows of
+        card ints (-1 for no card, hands of five and six cards mixed): the first category of
+        ``order`` (indices into the categories) that some ``combination_size`` cards of the
+        hand form by themselves, at least one of them outside the combination the hand
+        compares with (``Evaluator.best(...).combination``); -1 where none. What
+        ``interpreter.scalar.second_combination`` finds hand by hand, for every hand at once."""
+        c = np.asarray(cards)
+        if c.ndim != 2:
+            raise ValueError("cards: expected a 2-d array, one hand of card ints per row")
+        self._high_only()
+        present = c >= 0
+        bits = np.where(present, _CARD_BIT[np.where(present, c, 0)], np.uint64(0))
+        whole = np.bitwise_or.reduce(bits, axis=1)
+        h = Hands(_split(whole))
+        best = self.comparing_category(h)
+        won = np.zeros(h.n, dtype=np.uint64)
+        for i in np.unique(best).tolist():
+            rows = np.flatnonzero(best == i)
+            won[rows] = _join_suits(self.combination(self.categories[i], h.subset(rows)))
+        outside = whole & ~won
+        out = np.full(h.n, -1, dtype=np.int8)
+        open_ = outside != 0
+        for i in order:
+            cat = self.categories[i]
+            k = cat.combination_size
+            if cat.shape == "any" or k == 0:
+                continue
+            rows = np.flatnonzero(open_)
+            if rows.size == 0:
+                break
+            rows = rows[self.holds(cat, h.subset(rows))]
+            if rows.size == 0:
+                continue
+            b, ok_card, out_b = bits[rows], present[rows], outside[rows]
+            found = np.zeros(rows.size, dtype=bool)
+            for cols in combinations(range(c.shape[1]), k):
+                sub = np.bitwise_or.reduce(b[:, cols], axis=1)
+                maybe = ok_card[:, cols].all(axis=1) & ((sub & out_b) != 0) & ~found
+                which = np.flatnonzero(maybe)
+                if which.size:
+                    found[which[self.holds(cat, Hands(_split(sub[which])))]] = True
+            out[rows[found]] = i
+            open_[rows[found]] = False
+        return out
+
     # -- comparing hands --------------------------------------------------------------------
 
     def keys(self, masks: Masks | Hands) -> NDArray[np.int64]:
@@ -487,14 +621,14 @@ class BatchEvaluator:
                 "evaluator orders High hands only: use the scalar Evaluator"
             )
 
-    def _general(self, what: str, h: Hands) -> NDArray[np.int64] | NDArray[np.int8]:
+    def _general(self, what: str, h: Hands) -> NDArray[Any]:
         if what == "keys":
             return self._keys_among(h, self.comparing)
         return self._first_held(h, range(len(self.categories)))
 
     def _by_table(
         self, what: str, h: Hands | None, cards: NDArray[np.integer] | None
-    ) -> NDArray[np.int64] | NDArray[np.int8]:
+    ) -> NDArray[Any]:
         """``keys`` or ``held`` of hands given as suit masks (``h``) or card rows: the best
         suit-free category from a table of rank multisets, the general path only for hands
         with enough cards of one suit (or colour) to hold a category reading suits, and for
@@ -517,7 +651,7 @@ class BatchEvaluator:
                 return self._general(what, h)
         table = self._rank_table(what, k)
         if table is None:
-            return self._general(what, h if h is not None else Hands(suit_masks(cards)))
+            return self._general(what, h if h is not None else Hands(suit_masks(_given(cards))))
         out = np.empty(n, dtype=table.value.dtype)
         general: list[NDArray[np.intp]] = []
         for start in range(0, n, _SLICE):
@@ -545,7 +679,7 @@ class BatchEvaluator:
                 general.append(rows + start)
         if general:
             rows = np.concatenate(general)
-            sub = h.subset(rows) if h is not None else Hands(suit_masks(cards[rows]))
+            sub = h.subset(rows) if h is not None else Hands(suit_masks(_given(cards)[rows]))
             out[rows] = self._general(what, sub)
         return out
 
@@ -583,7 +717,7 @@ class BatchEvaluator:
             hands = index.hands()
             first = self._first_held(hands, free, allow_none=True)
             if what == "keys":
-                value = np.full(index.size, -1, dtype=np.int64)
+                value: NDArray[Any] = np.full(index.size, -1, dtype=np.int64)
                 rows = np.flatnonzero(first >= 0)
                 value[rows] = self._keys_among(hands.subset(rows), free)
             else:
@@ -649,16 +783,18 @@ class BatchEvaluator:
         if shape == "any":
             if combination:
                 return np.zeros(h.n, dtype=np.uint64)
-            return _join([(d, 1) for d in take_top(h.unary(), self.size)], self.size)
+            return _join(
+                [(d.astype(np.uint64), 1) for d in take_top(h.unary(), self.size)], self.size
+            )
         # the combination is a set of ranks, at most one card of each (flush, ranks, …),
         # or a multiset (same colour); then the highest other cards as kickers
         if shape == "flush":
             n = c.flush or 0
-            top = _top_digits(n)
+            top_digits = _top_digits(n)
             best = np.zeros(h.n, dtype=np.uint64)
             best_mask = np.zeros(h.n, dtype=np.uint16)
             for s in self._suits(c):
-                value = np.where(pop[h.m[s]] >= n, top[h.m[s]], np.uint64(0))
+                value = np.where(pop[h.m[s]] >= n, top_digits[h.m[s]], np.uint64(0))
                 better = value > best
                 best = np.where(better, value, best)
                 best_mask = np.where(better, _top_mask(n)[h.m[s]], best_mask)
@@ -732,7 +868,7 @@ class BatchEvaluator:
         for g, p in zip(groups, pattern, strict=True):
             place = g.astype(np.uint64) * np.uint64(DIGIT)
             nib = np.uint64(15) << place
-            u = (u & ~nib) | (((u & nib) >> np.uint64(p)) & nib)
+            u = np.asarray((u & ~nib) | (((u & nib) >> np.uint64(p)) & nib), dtype=np.uint64)
         kickers = take_top(u, room)
         out = _join(parts + [(k.astype(np.uint64), 1) for k in kickers], self.size)
         # the key orders the hand's ranks by (count, rank); that is the groups then the
@@ -788,9 +924,38 @@ class BatchEvaluator:
 
 
 @cache
+def _run_mask(n: int) -> U16:
+    """A run's top rank (2..14; 0: none) → the mask of its ``n`` ranks (an ace playing low is
+    the ace)."""
+    out = np.zeros(15, dtype=np.uint16)
+    for top in range(n, 15):
+        out[top] = sum(1 << ((14 if r == 1 else r) - 2) for r in range(top, top - n, -1))
+    return out
+
+
+def _split(bits: U64) -> list[U16]:
+    """Card bits (``_CARD_BIT`` layout) → four suit masks."""
+    return [((bits >> np.uint64(16 * s)) & np.uint64(FULL)).astype(np.uint16) for s in SUITS]
+
+
+def _join_suits(masks: Sequence[U16]) -> U64:
+    """Four suit masks → card bits (``_CARD_BIT`` layout)."""
+    out = np.zeros(masks[0].shape[0], dtype=np.uint64)
+    for s in SUITS:
+        out |= masks[s].astype(np.uint64) << np.uint64(16 * s)
+    return out
+
+
+@cache
 def _suit_total() -> NDArray[np.int8]:
     """The suit nibbles of a code → the number of cards."""
     return _suit_counts().sum(axis=1, dtype=np.int8)
+
+
+def _given(cards: NDArray[np.integer] | None) -> NDArray[np.integer]:
+    """Hands as card rows, where the caller passed them (not as suit masks)."""
+    assert cards is not None
+    return cards
 
 
 def _card_rows(cards: ArrayLike) -> NDArray[np.intp]:
