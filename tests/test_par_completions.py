@@ -34,8 +34,10 @@ from validator.par.completions import (
     count_situations,
     deck_cards,
     figures,
+    method_key,
     optimal_choice,
     plus_one,
+    read_derived,
     strategy_choice,
     subsets,
 )
@@ -290,3 +292,33 @@ def test_tables_hold_every_dealer_hand(game: CompletionGame) -> None:
     one = t.at_least[1].reshape(-1, t.width)
     assert (one[:, 0] == len(list(combinations(range(n - 1), 5)))).all()
     assert (one[:, -1] == 0).all()
+
+
+# -- the full deck: the figures kept in validator/par/derived -------------------------------------
+
+
+def test_kept_figures_are_derived_from_this_game_file(rules: Rules, game: CompletionGame) -> None:
+    """The figures the par sheet reads were derived from the game file as it is now (the
+    key covers the hands, ranking, deal, decision, settlement and declared strategies);
+    after a change, ``python -m validator.par.completions four-card-poker`` derives them
+    again (the benchmark times that run)."""
+    kept = read_derived("four-card-poker")
+    assert kept is not None
+    assert kept[0] == method_key(rules, game)
+
+
+def test_kept_figures_agree_with_the_published_ones() -> None:
+    """Wizard of Odds: the optimal strategy's house edge is 2.78% of the Ante, 1.30% of the
+    total wagered (Ante bonus 25/20/2); Frome: the Shuffle Master basic strategy returns about
+    98.41% of the total wagered; the optimal never worse than a declared strategy."""
+    kept = read_derived("four-card-poker")
+    assert kept is not None
+    found = kept[1]
+    best = found["optimal"]
+    # the published figures are the exact ones cut to two decimals (2.7879%, 1.3013%, 98.4168%)
+    assert Fraction(278, 10_000) <= best.house_edge < Fraction(279, 10_000)
+    assert Fraction(130, 10_000) <= best.element_of_risk < Fraction(131, 10_000)
+    assert Fraction(9841, 10_000) <= 1 - found["basic"].element_of_risk < Fraction(9842, 10_000)
+    for f in found.values():
+        assert f.ev <= best.ev
+        assert sum(f.decisions.values()) == 1 == sum(f.distribution.values())
