@@ -64,7 +64,8 @@ def test_json_contract_high_card_flush(hcf: dict) -> None:
 
 def test_game_id_prices_every_paytable() -> None:
     """Given a game id, every paytable of every wager (paytable B of Aces Up under
-    ``aces_up:B``), and the base game simulated where no exact method applies."""
+    ``aces_up:B``), and the base game exact: Four Card Poker's optimal strategy and its
+    declared ones counted (validator.par.completions)."""
     code, out, err = par(
         "four-card-poker", "--format", "json", "--rounds", "4000", "--workers", "1"
     )
@@ -77,10 +78,10 @@ def test_game_id_prices_every_paytable() -> None:
     five = {w["paytable"] for w in data["wagers"].values() if w["table"] == "five_card_progressive"}
     assert five == set("ABCD")
     assert {"five_card_progressive", "five_card_progressive:D"} <= data["progressives"].keys()
-    expert = data["base_game"]["strategies"]["expert"]
-    assert expert["method"] == "simulated" and expert["rounds"] == 4000
-    assert expert["ci95"][0] < expert["house_edge_percent"] < expert["ci95"][1]
-    assert data["base_game"]["not_exact_because"]
+    strategies = data["base_game"]["strategies"]
+    assert {s["method"] for s in strategies.values()} == {"exact"}
+    assert strategies["expert"]["cost_vs_optimal_percent"] > 0
+    assert data["base_game"]["not_exact_because"] is None
     assert "bad_beat_bonus" in data["not_priced"]
 
 
@@ -105,7 +106,7 @@ def test_text_and_markdown(fmt: str) -> None:
     )
     assert code == 0, err
     assert "Aces Up" in out or "aces_up" in out
-    assert "expert" in out and "simulated" in out
+    assert "expert" in out and "exact" in out
 
 
 def test_unreadable_input_exits_2(tmp_path: Path) -> None:
@@ -146,7 +147,7 @@ def test_a_base_game_that_cannot_be_dealt_leaves_the_rest_of_the_sheet(workers: 
 
 def test_unreachable_scheduler_exits_2() -> None:
     pytest.importorskip("dask.distributed")
-    code, _, err = par("four-card-poker", "--rounds", "1000", "--scheduler", "tcp://127.0.0.1:9")
+    code, _, err = par("lunar-poker", "--rounds", "1000", "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2
     assert "Dask scheduler" in err and "Traceback" not in err
 
@@ -176,7 +177,8 @@ def test_html_renders_with_its_plots_and_prints_to_pdf(tmp_path: Path) -> None:
     text = html.read_text(encoding="utf-8")
     assert text.count('class="bar"') >= 3  # the base game's result distribution
     assert 'class="curve"' in text  # return versus the Four-Card Progressive's meter
-    assert "simulated: 4,000 rounds" in text and "exact: every hand counted" in text
+    assert "exact: every player hand against every dealer hand" in text  # the base game
+    assert "exact: every hand counted" in text
     pdf = tmp_path / "par.pdf"
     dom = subprocess.run(
         [

@@ -347,7 +347,7 @@ class FlushGame:
                     nets[(folded, outcome)] = {}  # no dealer hand fails to qualify
                     continue
                 nets[(folded, outcome)] = {
-                    ln.wager: _line_net(rules, ln, folded, outcome, wager_id, base.per)
+                    ln.wager: line_net(rules, ln, folded, outcome, wager_id, base.per)
                     for ln in lines
                 }
         return cls(
@@ -393,7 +393,7 @@ def bound_value(length: int, ranks: Sequence[int]) -> int:
     return length << SHIFT | mask
 
 
-def _line_net(
+def line_net(
     rules: Rules, line: Line, folded: bool, outcome: str, raised_wager: str, per: str
 ) -> Fraction:
     """A base-game line's net per unit of its wager, by the first row that holds."""
@@ -402,7 +402,7 @@ def _line_net(
     if folded and line.wager == raised_wager:
         return Fraction(0)  # never placed
     for row in line.rows:
-        if _holds(row.when, folded, outcome, line.wager, raised_wager, per):
+        if row_holds(row.when, folded, outcome, line.wager, raised_wager, per):
             then = row.then
             if isinstance(then, Pays):
                 if then.win is None:
@@ -417,7 +417,7 @@ def _line_net(
     return Fraction(0)
 
 
-def _holds(w: When, folded: bool, outcome: str, wager: str, raised_wager: str, per: str) -> bool:
+def row_holds(w: When, folded: bool, outcome: str, wager: str, raised_wager: str, per: str) -> bool:
     known = {"folded", "dealer_qualifies", "player", "wagered"}
     given = {k for k, v in w.model_dump(exclude_none=True).items() if v not in (None, [], {})}
     if given - known:

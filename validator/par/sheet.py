@@ -25,6 +25,7 @@ from validator.cache import memo
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
 from validator.model.registry import Game
+from validator.par.completions import CompletionGame, exact_figures
 from validator.par.longest_flush import (
     FlushGame,
     NotDerivable,
@@ -152,6 +153,8 @@ def base_game(req: ParRequest) -> dict[str, Any]:
         )
         strategies.update(exact)
         exact_done.update(set(exact) - {OPTIMAL})
+    if fg is None:
+        exact_done |= _completions(req, rules, out)
     if not req.simulate:
         left = [n for n in declared if n not in exact_done]
         if not declared and fg is None:
@@ -207,6 +210,41 @@ def _exact_flush(req: ParRequest, fg: FlushGame, declared: dict[str, Any]) -> di
         strategies[name] = _exact_json(f, strat.source, req)
         strategies[name]["cost_vs_optimal_percent"] = pct(f.house_edge - best.house_edge)
     return strategies
+
+
+def _completions(req: ParRequest, rules: Rules, out: dict[str, Any]) -> set[str]:
+    """The base game counted by ``validator.par.completions`` where the game file has that
+    shape (Four Card Poker): the optimal strategy and every declared one, exactly."""
+    try:
+        cg = CompletionGame.from_rules(rules)
+    except NotDerivable:
+        return set()
+    out["not_exact_because"] = None
+    out["exact_method"] = (
+        "every player hand, one per suit orbit, with every up card; the dealer's completions "
+        "counted by inclusion-exclusion over the player's cards (validator.par.completions)"
+    )
+    if req.progress:
+        req.progress("exact base game", 0, 1)
+    found = exact_figures(rules, cg)
+    if req.progress:
+        req.progress("exact base game", 1, 1)
+    best = found[OPTIMAL]
+    strategies: dict[str, Any] = out["strategies"]
+    strategies[OPTIMAL] = _exact_json(
+        best,
+        "Derived by rulesub from the game file: for every player hand and dealer's up card, "
+        "the choice with the highest exact expected return (on equal returns, the smaller "
+        "wager).",
+        req,
+    )
+    declared = rules.d.strategies.by_name if rules.d.strategies else {}
+    for name, f in found.items():
+        if name == OPTIMAL or name not in declared:
+            continue
+        strategies[name] = _exact_json(f, declared[name].source, req)
+        strategies[name]["cost_vs_optimal_percent"] = pct(f.house_edge - best.house_edge)
+    return set(found) - {OPTIMAL}
 
 
 def _exact_json(f: StrategyFigures, source: str, req: ParRequest) -> dict[str, Any]:

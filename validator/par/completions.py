@@ -1,0 +1,816 @@
+"""The dealer's completions of one face-up card, counted exactly: Four Card Poker's base game.
+
+The player sees his ``k`` cards and one of the dealer's ``m`` cards (the up card ``u``), then
+decides. Whatever he decides, what matters is how many of the dealer's completions (the
+``m - 1`` hidden cards, from the cards neither he nor the up card holds) beat, tie or lose to
+his hand. Counting those by inclusion–exclusion over the player's cards::
+
+    #{H ∋ u, H ∩ P = ∅, value(H) ≥ v} = Σ_{S ⊆ P} (-1)^|S| #{H ⊇ {u} ∪ S, value(H) ≥ v}
+
+where ``H`` runs over the dealer's ``m``-card hands of the deck. A right-hand count depends
+only on the set ``T = {u} ∪ S`` up to suit relabelling (the ranking names no suit), so it is
+tabled once per orbit ``T`` of each size:
+
+- ``|T| = m``: ``H = T``, the hand's own value;
+- ``|T| = m - 1``: the values of the ``n - m + 1`` hands ``T + c``, sorted (a binary search);
+- ``|T| ≤ m - 2``: ``#{H ⊇ T, value(H) ≥ v}`` for every value ``v``, a table: each hand of
+  ``m`` cards holding ``T`` holds ``m - |T|`` sets ``T + c``, so the table of ``T`` is the sum
+  of the tables of its ``T + c``, divided by ``m - |T|`` (exactly).
+
+Every set of up to ``m - 1`` cards is numbered by the combinatorial number system, and the
+number gives its orbit, so a situation's ``2^k`` terms are a few integer operations and
+table look-ups each, over numpy arrays of situations. The player's hands are taken one per
+orbit, weighted by the orbit's size, each with every up card. Values are the ranking's own
+(``BatchEvaluator.keys``, the best hand of the ranking's size), renumbered densely.
+
+``CompletionGame.from_rules`` reads what the count needs from the game file (the hands
+compared, the cards dealt and the face-up card, the decision's options and amounts, the base
+game's settlement rows and its bonus paytable); a game outside that shape is refused with the
+reason (``NotDerivable``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from functools import partial
+from itertools import combinations
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from validator.interpreter.batch import BatchEngine
+from validator.interpreter.rules import Rules
+from validator.interpreter.scalar import deal_order
+from validator.model.procedure import DealStep, DecideStep, Line, Pays
+from validator.odds.enumeration import symmetry_group
+from validator.par.longest_flush import (
+    OUTCOMES,
+    Choice,
+    NotDerivable,
+    StrategyFigures,
+    line_net,
+    row_holds,
+)
+from validator.rankings.batch import BatchEvaluator, suit_masks
+
+I64 = NDArray[np.int64]
+I32 = NDArray[np.int32]
+FULL_RANKS = (1 << 13) - 1
+BLOCK = 100_000  # situations per block
+OPTIMAL = "optimal"
+
+
+# -- sets of cards and their orbits ---------------------------------------------------------
+
+
+def deck_cards(ranks: int = FULL_RANKS) -> I64:
+    """The cards (``4 * rank index + suit``) of a deck of every suit of the ranks in the
+    13-bit mask ``ranks``, in increasing order."""
+    return np.array([4 * r + s for r in range(13) if ranks >> r & 1 for s in range(4)], np.int64)
+
+
+def orbit_key(cards: I64) -> I64:
+    """Rows of card ints → one integer per row, the same for two rows exactly when a
+    relabelling of the suits takes one to the other: the four suit masks, sorted."""
+    masks = suit_masks(cards).astype(np.int64)
+    masks.sort(axis=0)
+    return masks[3] << 39 | masks[2] << 26 | masks[1] << 13 | masks[0]
+
+
+@dataclass
+class Orbits:
+    """Every set of ``t`` cards of the deck (by its combinatorial number, over positions in
+    the deck): its orbit; and one representative (positions, increasing) per orbit."""
+
+    t: int
+    of_set: I32  # combinatorial number -> orbit
+    reps: I64  # (orbits, t) positions
+    size: I64  # sets in each orbit
+
+    @classmethod
+    def of(cls, cards: I64, t: int) -> Orbits:
+        n = cards.shape[0]
+        pos = subsets(n, t)
+        number = colex(pos)
+        _, first, inverse, size = np.unique(
+            orbit_key(cards[pos]), return_index=True, return_inverse=True, return_counts=True
+        )
+        of_set = np.empty(comb(n, t), dtype=np.int32)
+        of_set[number] = inverse.reshape(-1)
+        return cls(t, of_set, pos[first], size.astype(np.int64))
+
+
+def subsets(n: int, t: int) -> I64:
+    """Every set of ``t`` of the positions ``0 .. n - 1``, as increasing rows."""
+    out = np.arange(n, dtype=np.int64)[:, None]
+    for _ in range(t - 1):
+        last = out[:, -1]
+        more = n - 1 - last  # positions above each row's last
+        starts = np.repeat(np.cumsum(more) - more, more)
+        new = np.repeat(last, more) + 1 + np.arange(int(more.sum())) - starts
+        out = np.concatenate([np.repeat(out, more, axis=0), new[:, None]], axis=1)
+    return out
+
+
+def complement(pos: I64, n: int) -> I64:
+    """For each set (a row of positions), the positions it does not hold, increasing."""
+    free = np.ones((pos.shape[0], n), dtype=bool)
+    free[np.arange(pos.shape[0])[:, None], pos] = False
+    return np.nonzero(free)[1].reshape(pos.shape[0], n - pos.shape[1])
+
+
+_BINOM = np.array([[comb(a, b) for b in range(8)] for a in range(64)], dtype=np.int64)
+
+
+def colex(pos: I64) -> I64:
+    """Sets as rows of increasing positions → their numbers, Σ C(p_i, i + 1)."""
+    out = np.zeros(pos.shape[0], dtype=np.int64)
+    for i in range(pos.shape[1]):
+        out += _BINOM[pos[:, i], i + 1]
+    return out
+
+
+def plus_one(pos: I64, c: I64) -> I64:
+    """The numbers of the sets ``pos`` (increasing rows) with the position ``c`` added
+    (``c`` in none of them)."""
+    below = np.zeros(pos.shape[0], dtype=np.int64)
+    out = np.zeros(pos.shape[0], dtype=np.int64)
+    for i in range(pos.shape[1]):
+        above = (c < pos[:, i]).astype(np.int64)
+        out += _BINOM[pos[:, i], i + 1 + above]
+        below += 1 - above
+    return out + _BINOM[c, below + 1]
+
+
+# -- the counts -----------------------------------------------------------------------------
+
+
+@dataclass
+class Values:
+    """The ranking's values renumbered densely (0 the lowest), for hands of any size."""
+
+    evaluator: BatchEvaluator
+    keys: I64  # sorted distinct keys
+
+    @classmethod
+    def of(cls, evaluator: BatchEvaluator, cards: I64) -> Values:
+        size = evaluator.ranking.size
+        pos = subsets(cards.shape[0], size)
+        return cls(evaluator, np.unique(evaluator.keys_of_cards(cards[pos])))
+
+    @property
+    def count(self) -> int:
+        return int(self.keys.shape[0])
+
+    def __call__(self, cards: I64) -> I64:
+        return np.searchsorted(self.keys, self.evaluator.keys_of_cards(cards)).astype(np.int64)
+
+
+@dataclass
+class CompletionTables:
+    """What the count of one situation looks up: per size ``t`` of ``T`` (1 to ``m - 1``),
+    the orbits of ``t`` cards, and for each orbit and value ``v`` how many of the dealer's
+    hands holding ``T`` are of value ``v`` or more (a flat row of ``values + 1`` per orbit,
+    the last counting none)."""
+
+    cards: I64
+    m: int
+    values: Values
+    orbits: dict[int, Orbits]
+    at_least: dict[int, NDArray[np.integer]]  # t -> flat (orbits * (values + 1))
+
+    @property
+    def width(self) -> int:
+        return self.values.count + 1
+
+    @classmethod
+    def build(cls, cards: I64, m: int, values: Values) -> CompletionTables:
+        n = cards.shape[0]
+        top = m - 1
+        nv = values.count
+        if comb(n - 1, m - 1) >= 2**31:  # pragma: no cover - far beyond any deck
+            raise NotDerivable("the dealer's hands exceed 32-bit counts")
+        orbits = {t: Orbits.of(cards, t) for t in range(1, top + 1)}
+        # |T| = m - 1: the hands T + c, for every card c
+        reps = orbits[top].reps
+        rest = complement(reps, n)
+        hands = np.concatenate(
+            [np.repeat(reps, rest.shape[1], axis=0), rest.reshape(-1, 1)], axis=1
+        )
+        last = values(cards[hands]).reshape(rest.shape)
+        at_least: dict[int, NDArray[np.integer]] = {top: _at_least_of_rows(last, nv)}
+        if top >= 2:
+            # |T| = m - 2: the values of the hands T + c + c', each hand found twice
+            o = orbits[top - 1]
+            cells = []
+            for c in range(n):
+                rows = np.nonzero((o.reps != c).all(axis=1))[0]
+                above = orbits[top].of_set[plus_one(o.reps[rows], np.full(rows.shape, c))]
+                cells.append((rows[:, None] * nv + last[above]).reshape(-1))
+            size = o.reps.shape[0] * nv
+            hist = np.bincount(np.concatenate(cells), minlength=size).reshape(-1, nv)
+            table = _at_least(_divide(hist, 2).astype(np.int32))
+            at_least[top - 1] = table.reshape(-1)
+            # smaller T: each hand holding T holds m - |T| sets T + c
+            for t in range(top - 2, 0, -1):
+                o, up = orbits[t], orbits[t + 1]
+                below = table
+                acc = np.zeros((o.reps.shape[0], nv + 1), dtype=np.int32)
+                for c in range(n):
+                    rows = np.nonzero((o.reps != c).all(axis=1))[0]
+                    above = up.of_set[plus_one(o.reps[rows], np.full(rows.shape, c))]
+                    acc[rows] += below[above]
+                table = _divide(acc, m - t)
+                at_least[t] = table.reshape(-1)
+        return cls(cards, m, values, orbits, at_least)
+
+    def situations(self, player: I64, up: I64, v: I64) -> tuple[I64, I64]:
+        """For each situation (the player's positions, increasing rows; the up card's
+        position; the player's value): the dealer's completions of value at least ``v``, and
+        above ``v``."""
+        k = player.shape[1]
+        m = self.m
+        ge = np.zeros(player.shape[0], dtype=np.int64)
+        gt = np.zeros(player.shape[0], dtype=np.int64)
+        above = (up[:, None] < player).astype(np.int64)  # the up card below a player's card
+        # per subset S (by its positions in P): Σ C(p, rank in S ∪ {u}) over its cards, and
+        # how many of its cards are below the up card
+        part: dict[tuple[int, ...], tuple[I64, I64]] = {(): (np.zeros_like(up), np.zeros_like(up))}
+        for size in range(0, min(k, m - 2) + 1):
+            sign = -1 if size % 2 else 1
+            t = size + 1
+            of_set = self.orbits[t].of_set
+            table = self.at_least[t]
+            for subset in combinations(range(k), size):
+                if subset:
+                    prev, i = subset[:-1], subset[-1]
+                    cards_part, below = part[prev]
+                    cards_part = cards_part + _BINOM[player[:, i], size + above[:, i]]
+                    below = below + 1 - above[:, i]
+                    part[subset] = (cards_part, below)
+                cards_part, below = part[subset]
+                number = cards_part + _BINOM[up, below + 1]
+                at = of_set[number].astype(np.int64) * self.width + v
+                ge += sign * table[at]
+                gt += sign * table[at + 1]
+        if k + 1 == m:  # S = P: the dealer's hand is the player's cards and the up card
+            sign = -1 if k % 2 else 1
+            whole = self.values(self.cards[np.concatenate([player, up[:, None]], axis=1)])
+            ge += sign * (whole >= v)
+            gt += sign * (whole > v)
+        return ge, gt
+
+
+def _at_least_of_rows(rows: I64, nv: int) -> NDArray[np.integer]:
+    """Rows of values → for each row and value v, how many of its values are v or more
+    (flat, ``nv + 1`` per row), in the narrowest integer type that holds them."""
+    dtype = np.uint8 if rows.shape[1] < 256 else np.int32
+    hist = np.zeros((rows.shape[0], nv + 1), dtype=dtype)
+    r = np.arange(rows.shape[0])[:, None]
+    np.add.at(hist.reshape(-1), (r * (nv + 1) + rows).reshape(-1), 1)
+    return _at_least(hist[:, :nv]).reshape(-1)
+
+
+def _divide(a: NDArray[np.integer], d: int) -> NDArray[np.integer]:
+    if (a % d).any():  # pragma: no cover - a counting error, never the data
+        raise ArithmeticError("a table of hands is not a whole multiple of its covers")
+    return a // d
+
+
+def _at_least(hist: NDArray[np.integer]) -> NDArray[np.integer]:
+    """Counts by value → counts of value at least each value (one more column: none), in
+    the counts' own integer type."""
+    out = np.zeros((hist.shape[0], hist.shape[1] + 1), dtype=hist.dtype)
+    np.cumsum(hist[:, ::-1], axis=1, dtype=hist.dtype, out=out[:, -2::-1])
+    return out
+
+
+# -- the game file, read for this method ----------------------------------------------------
+
+
+@dataclass
+class CompletionGame:
+    """What the exact method reads from a game file (``from_rules``)."""
+
+    game: str
+    player_hand: str
+    dealer_hand: str
+    player_cards: int
+    dealer_cards: int
+    up_card: int  # which of the dealer's cards is dealt face up (1-based)
+    per: str  # the wager the house edge is per unit of
+    decision: str
+    fold_option: str
+    raise_option: str
+    raise_wager: str
+    most: int  # the largest multiple of the initial wager the decision's wager may be
+    least: int
+    nets: dict[tuple[bool, str], dict[str, Fraction]]  # (folded, outcome) -> wager -> net
+    bonus: dict[tuple[bool, str], list[Fraction]]  # (folded, outcome) -> net by category
+    bonus_lines: list[str]
+    categories: list[str]  # the ranking's categories, in the evaluator's order
+    evaluator: BatchEvaluator
+    cites: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_rules(cls, rules: Rules) -> CompletionGame:
+        d = rules.d
+        settle = d.settle
+        if settle is None or settle.compare is None:
+            raise NotDerivable("the game compares no player hand with the dealer's")
+        if d.cards.decks != 1:
+            raise NotDerivable("the cards are dealt from more than one deck")
+        ph, dh = settle.compare.player, settle.compare.dealer
+        ranking = rules.game.ranking_of(ph)
+        if rules.game.ranking_of(dh).id != ranking.id:
+            raise NotDerivable("the player's and the dealer's hands rank differently")
+        if ranking.low is not None:
+            raise NotDerivable(f"the {ranking.name} ranking is a low ranking")
+        if len(symmetry_group(ranking)) != 24:
+            raise NotDerivable(f"the {ranking.name} ranking names a suit or a colour")
+        for h, owner in ((ph, "player"), (dh, "dealer")):
+            if d.hands[h].cards != [owner] or d.hands[h].first or d.hands[h].losing_of:
+                raise NotDerivable(f"hand {h!r} is not the best hand of all its owner's cards")
+        if rules.qualifier is not None:
+            raise NotDerivable("the dealer qualifies: this method counts no qualifier")
+        steps = rules.procedure
+        decides = [i for i, s in enumerate(steps) if isinstance(s, DecideStep)]
+        if len(decides) != 1:
+            raise NotDerivable("the round has not exactly one decision")
+        at = decides[0]
+        kinds = {"wagers", "deal", "table_system", "decide", "reveal", "settle"}
+        if any(s.step not in kinds for s in steps):
+            raise NotDerivable("the round has steps beyond deal, decide, reveal and settle")
+        base = settle.base_game
+        wagered = set(base.wagers)
+        k = rules.dealt_count("player", wagered)
+        m = rules.dealt_count("dealer", wagered)
+        ups = [
+            (i, p)
+            for i, s in enumerate(steps)
+            if isinstance(s, DealStep) and (s.when_wagered is None or s.when_wagered in wagered)
+            for p in s.face_up.get("dealer", [])
+        ]
+        if len(ups) != 1 or ups[0][0] > at:
+            raise NotDerivable("the player does not decide seeing exactly one dealer's card")
+        if any(
+            isinstance(s, DealStep)
+            and i > at
+            and s.cards.get("player", 0) + s.cards.get("dealer", 0)
+            for i, s in enumerate(steps)
+        ):
+            raise NotDerivable("cards are dealt after the decision")
+        if not 1 <= k < m or k + m > 52:
+            raise NotDerivable(f"{k} player cards and {m} dealer cards: not counted here")
+        step = steps[at]
+        assert isinstance(step, DecideStep)
+        fold = [o for o, opt in step.options.items() if opt.fold and opt.wager is None]
+        places = [o for o, opt in step.options.items() if opt.wager is not None and not opt.fold]
+        if len(places) != 1 or len(fold) != 1 or len(step.options) != 2:
+            raise NotDerivable("the decision is not one wager or fold")
+        if any(
+            opt.available is not None or opt.fee is not None or opt.draw is not None
+            for opt in step.options.values()
+        ):
+            raise NotDerivable("an option of the decision is conditional, paid for or draws")
+        option = step.options[places[0]]
+        wager_id = option.wager or ""
+
+        def features(hand_id: str, at_least: str) -> bool:
+            raise NotDerivable(f"the {wager_id} amount reads hand {hand_id!r}")
+
+        least, most, _ = rules.option_multiple_range(option, step.id, features)
+        if base.fees:
+            raise NotDerivable("the base game charges fees")
+        if wagered - {base.per, wager_id}:
+            raise NotDerivable("the base game has wagers beyond the initial one and the decision's")
+        evaluator = BatchEvaluator(ranking)
+        categories = [c.id for c in ranking.categories]
+        engine = BatchEngine(rules, None, 1, {})
+        nets: dict[tuple[bool, str], dict[str, Fraction]] = {}
+        bonus: dict[tuple[bool, str], list[Fraction]] = {}
+        bonus_lines: list[str] = []
+        for folded in (False, True):
+            for outcome in OUTCOMES[1:]:
+                nets[(folded, outcome)] = {}
+                bonus[(folded, outcome)] = [Fraction(0)] * len(categories)
+                for lid, ln in settle.lines.items():
+                    if ln.wager not in wagered:
+                        continue
+                    if not ln.bonus:
+                        net = line_net(rules, ln, folded, outcome, wager_id, base.per)
+                        nets[(folded, outcome)][ln.wager] = net
+                        continue
+                    if lid not in bonus_lines:
+                        bonus_lines.append(lid)
+                    by_cat = _bonus_net(rules, engine, ln, folded, outcome, wager_id, base.per, ph)
+                    bonus[(folded, outcome)] = [
+                        a + b for a, b in zip(bonus[(folded, outcome)], by_cat, strict=True)
+                    ]
+        return cls(
+            game=d.id,
+            player_hand=ph,
+            dealer_hand=dh,
+            player_cards=k,
+            dealer_cards=m,
+            up_card=ups[0][1],
+            per=base.per,
+            decision=step.id,
+            fold_option=fold[0],
+            raise_option=places[0],
+            raise_wager=wager_id,
+            most=most,
+            least=max(least, 1),
+            nets=nets,
+            bonus=bonus,
+            bonus_lines=bonus_lines,
+            categories=categories,
+            evaluator=evaluator,
+            cites=[settle.compare.cite, step.cite],
+        )
+
+    def choices(self) -> list[Choice]:
+        return [Choice(self.fold_option, 0)] + [
+            Choice(self.raise_option, r) for r in range(self.least, self.most + 1)
+        ]
+
+    def net_table(self) -> tuple[list[Choice], I64, I64]:
+        """Per choice, outcome (higher, equal, lower) and category of the player's hand: the
+        net per unit of the initial wager; and each choice's total stake."""
+        choices = self.choices()
+        outcomes = OUTCOMES[1:]
+        net = np.zeros((len(choices), len(outcomes), len(self.categories)), dtype=np.int64)
+        stake = np.zeros(len(choices), dtype=np.int64)
+        for i, ch in enumerate(choices):
+            folded = ch.multiple == 0
+            stake[i] = 1 + ch.multiple
+            for j, out in enumerate(outcomes):
+                nets = self.nets[(folded, out)]
+                x = nets.get(self.per, Fraction(0)) + ch.multiple * nets.get(
+                    self.raise_wager, Fraction(0)
+                )
+                for c, b in enumerate(self.bonus[(folded, out)]):
+                    if (x + b).denominator != 1:
+                        raise NotDerivable("a payout is not a whole multiple of the wager")
+                    net[i, j, c] = int(x + b)
+        return choices, net, stake
+
+
+def _bonus_net(
+    rules: Rules,
+    engine: BatchEngine,
+    line: Line,
+    folded: bool,
+    outcome: str,
+    raised_wager: str,
+    per: str,
+    player_hand: str,
+) -> list[Fraction]:
+    """A bonus line's net per unit of its wager, for each category of the player's hand."""
+    ncat = len(rules.game.ranking_of(player_hand).categories)
+    if line.on != "player":
+        raise NotDerivable(f"the {line.wager} bonus is on the dealer's hand")
+    if folded and line.wager == raised_wager:
+        return [Fraction(0)] * ncat
+    for row in line.rows:
+        if not row_holds(row.when, folded, outcome, line.wager, raised_wager, per):
+            continue
+        then = row.then
+        if then in ("none", "push"):
+            return [Fraction(0)] * ncat
+        if not isinstance(then, Pays) or then.paytable is None:
+            raise NotDerivable(f"the {line.wager} bonus pays other than from a paytable")
+        if (then.hand or rules.table(then.paytable).pays_on) != player_hand:
+            raise NotDerivable(f"the {then.paytable} bonus is paid on another hand")
+        if then.otherwise != "none":
+            raise NotDerivable(f"the {then.paytable} bonus loses the wager on a hand it lacks")
+        table = engine.paytable(then.paytable, 1_000_000)
+        out = []
+        for row_index in table.of_category.tolist():
+            if row_index < 0:
+                out.append(Fraction(0))
+                continue
+            payout = table.payouts[row_index]
+            if payout.kind.name != "TO":
+                raise NotDerivable(f"the {then.paytable} bonus pays other than 'to 1' odds")
+            out.append(payout.net_units())
+        return out
+    return [Fraction(0)] * ncat
+
+
+# -- every situation ----------------------------------------------------------------------------
+
+
+@dataclass
+class Situations:
+    """Every (player's hand, up card), the player's hands one per suit orbit: the weight
+    (hands the orbit holds), the player's category, and how many dealer completions the
+    player's hand is higher than, equal to and lower than."""
+
+    player: I64  # (N, k) card ints
+    up: I64  # (N,) card ints
+    weight: I64
+    category: I64
+    counts: I64  # (N, 3): higher, equal, lower
+    dealer_total: int
+
+
+def count_situations(game: CompletionGame, ranks: int = FULL_RANKS) -> Situations:
+    """Every situation of a deck of every suit of ``ranks`` (a 13-bit mask), exactly."""
+    cards = deck_cards(ranks)
+    n = cards.shape[0]
+    k, m = game.player_cards, game.dealer_cards
+    if n < k + m:
+        raise NotDerivable(f"a deck of {n} cards deals no round")
+    values = Values.of(game.evaluator, cards)
+    rep_pos = subsets(n, game.evaluator.ranking.size)
+    rep_keys = game.evaluator.keys_of_cards(cards[rep_pos])
+    first = np.unique(rep_keys, return_index=True)[1]
+    cat_of_value = game.evaluator.held_of_cards(cards[rep_pos[first]]).astype(np.int64)
+    tables = CompletionTables.build(cards, m, values)
+    players = tables.orbits[k] if k in tables.orbits else Orbits.of(cards, k)
+    total = comb(n - k - 1, m - 1)
+    parts: list[tuple[I64, I64, I64, I64, I64]] = []
+    step = max(1, BLOCK // (n - k))
+    for start in range(0, players.reps.shape[0], step):
+        reps = players.reps[start : start + step]
+        free = complement(reps, n)
+        pp = np.repeat(reps, free.shape[1], axis=0)
+        uu = free.reshape(-1)
+        v = values(cards[pp])
+        ge, gt = tables.situations(pp, uu, v)
+        counts = np.stack([total - ge, ge - gt, gt], axis=1)
+        w = np.repeat(players.size[start : start + step], free.shape[1])
+        parts.append((cards[pp], cards[uu], w, cat_of_value[v], counts))
+    return Situations(
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+        np.concatenate([p[3] for p in parts]),
+        np.concatenate([p[4] for p in parts]),
+        total,
+    )
+
+
+# -- strategies ---------------------------------------------------------------------------------
+
+
+def optimal_choice(game: CompletionGame, s: Situations) -> I64:
+    """The index of the best choice in every situation; on equal returns, the smaller wager."""
+    _, net, _ = game.net_table()
+    ev = np.zeros((net.shape[0], s.weight.shape[0]), dtype=np.int64)
+    for j in range(net.shape[1]):
+        ev += net[:, j, :][:, s.category] * s.counts[:, j][None, :]
+    # choices are ordered fold, 1x, 2x, …: argmax keeps the first (smallest) of equals
+    return np.argmax(ev, axis=0)
+
+
+def strategy_choice(rules: Rules, game: CompletionGame, s: Situations, name: str) -> I64:
+    """The choice a declared strategy makes in every situation, as the batch engine makes it
+    (one seat; the player's cards and the up card dealt where the procedure deals them)."""
+    strategy = rules.strategy(name)
+    engine = BatchEngine(rules, strategy, 1, {game.per: Decimal(1)})
+    player_at, up_at = _deal_positions(rules, game)
+    out = np.empty(s.weight.shape[0], dtype=np.int64)
+    for start in range(0, out.shape[0], BLOCK):
+        part = slice(start, start + BLOCK)
+        res = engine.run(_decks(s.player[part], s.up[part], player_at, up_at))
+        folded = res.folded[:, 0]
+        placed = res.stakes.get(game.raise_wager)
+        mult = (
+            np.zeros(folded.shape, dtype=np.int64)
+            if placed is None
+            else placed[:, 0] // res.stakes[game.per][:, 0]
+        )
+        if np.any(~folded & ((mult < game.least) | (mult > game.most))):
+            raise NotDerivable(f"strategy {name!r} places a wager the rules do not allow")
+        out[part] = np.where(folded, 0, mult - game.least + 1)
+    return out
+
+
+def _deal_positions(rules: Rules, game: CompletionGame) -> tuple[list[int], int]:
+    """Where in the deck the round deals seat 1's cards and the dealer's up card."""
+    pos = 0
+    player_at: list[int] = []
+    up_at = -1
+    for step in rules.procedure:
+        if not isinstance(step, DealStep) or step.when_wagered is not None:
+            continue
+        dealer_seen = 0
+        for who, _seat in deal_order(step, [1]):
+            if who == "player":
+                player_at.append(pos)
+            elif who == "dealer":
+                dealer_seen += 1
+                if dealer_seen in step.face_up.get("dealer", []):
+                    up_at = pos
+            pos += 1
+    if len(player_at) != game.player_cards or up_at < 0:
+        raise NotDerivable("the deal does not place the player's cards and the up card")
+    return player_at, up_at
+
+
+def _decks(player: I64, up: I64, player_at: list[int], up_at: int) -> I64:
+    """One deck per situation: the player's cards and the up card where they are dealt,
+    the other cards of the deck after them in order."""
+    n = player.shape[0]
+    used = np.zeros((n, 52), dtype=bool)
+    rows = np.arange(n)
+    used[rows[:, None], player] = True
+    used[rows, up] = True
+    decks = np.empty((n, 52), dtype=np.int64)
+    fixed = [*player_at, up_at]
+    decks[:, fixed] = np.concatenate([player, up[:, None]], axis=1)
+    decks[:, [i for i in range(52) if i not in fixed]] = np.nonzero(~used)[1].reshape(n, -1)
+    return decks
+
+
+def figures(game: CompletionGame, s: Situations, name: str, choice: I64) -> StrategyFigures:
+    """The exact figures of the strategy that takes ``choice`` in every situation."""
+    choices, net, stake = game.net_table()
+    w = s.weight
+    total_hands = int(w.sum())
+    denom = total_hands * s.dealer_total
+    ev_num = 0
+    sq_num = 0
+    dist: dict[int, int] = {}
+    for j in range(net.shape[1]):
+        x = net[choice, j, s.category]
+        c = s.counts[:, j] * w
+        ev_num += int((x * c).sum())
+        sq_num += int((x * x * c).sum())
+        for key in np.unique(x).tolist():
+            dist[key] = dist.get(key, 0) + int(c[x == key].sum())
+    decisions: dict[str, Fraction] = {}
+    wager_num = 0
+    for i, ch in enumerate(choices):
+        hands = int(w[choice == i].sum())
+        decisions[ch.label] = Fraction(hands, total_hands)
+        wager_num += hands * int(stake[i])
+    return StrategyFigures(
+        name=name,
+        ev=Fraction(ev_num, denom),
+        second_moment=Fraction(sq_num, denom),
+        average_total_wager=Fraction(wager_num, total_hands),
+        decisions=decisions,
+        dealer_qualifies=Fraction(1),
+        distribution={x: Fraction(q, denom) for x, q in sorted(dist.items()) if q},
+    )
+
+
+# -- the figures of the game file's strategies, derived and kept ---------------------------------
+
+#: Bump when the method's figures would change for the same game file.
+METHOD_VERSION = 1
+DERIVED_DIR = Path(__file__).resolve().parent / "derived"
+
+
+def method_key(rules: Rules, game: CompletionGame) -> str:
+    """A digest of everything the figures are derived from: what ``from_rules`` read (the
+    hands, their ranking, the deal, the decision, the settlement), the declared strategies'
+    decision tables, and the method's version."""
+    d = rules.d
+    ranking = rules.game.ranking_of(game.player_hand)
+    declared = d.strategies.by_name if d.strategies else {}
+    read = {
+        "method": METHOD_VERSION,
+        "ranking": ranking.model_dump(mode="json"),
+        "cards": [game.player_cards, game.dealer_cards, game.up_card],
+        "choices": [c.label for c in game.choices()],
+        "nets": {f"{f}/{o}": {w: str(x) for w, x in v.items()} for (f, o), v in game.nets.items()},
+        "bonus": {f"{f}/{o}": [str(x) for x in v] for (f, o), v in game.bonus.items()},
+        "procedure": [s.model_dump(mode="json") for s in rules.procedure],
+        "strategies": {
+            n: [r.model_dump(mode="json") for r in st.decisions.get(game.decision, [])]
+            for n, st in sorted(declared.items())
+        },
+    }
+    return hashlib.sha256(json.dumps(read, sort_keys=True).encode()).hexdigest()
+
+
+def derive(
+    rules: Rules, game: CompletionGame, progress: Callable[[str], None] | None = None
+) -> dict[str, StrategyFigures]:
+    """The optimal strategy's exact figures and every declared strategy's, counted."""
+    say = progress or (lambda _: None)
+    say("counting every situation's dealer completions")
+    s = count_situations(game)
+    out = {OPTIMAL: figures(game, s, OPTIMAL, optimal_choice(game, s))}
+    declared = rules.d.strategies.by_name if rules.d.strategies else {}
+    for name in declared:
+        say(f"the {name} strategy's choices")
+        try:
+            out[name] = figures(game, s, name, strategy_choice(rules, game, s, name))
+        except NotDerivable:
+            continue
+    return out
+
+
+def exact_figures(
+    rules: Rules, game: CompletionGame, progress: Callable[[str], None] | None = None
+) -> dict[str, StrategyFigures]:
+    """The figures kept in ``derived/`` when they were derived from this very game file (the
+    same ``method_key``), else derived now (and remembered in the user's cache)."""
+    key = method_key(rules, game)
+    kept = read_derived(game.game)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    from validator import cache
+
+    return cache.memo("par-completions", key, lambda: derive(rules, game, progress))
+
+
+def figures_json(f: StrategyFigures) -> dict[str, object]:
+    return {
+        "ev": str(f.ev),
+        "second_moment": str(f.second_moment),
+        "average_total_wager": str(f.average_total_wager),
+        "decisions": {k: str(v) for k, v in f.decisions.items()},
+        "dealer_qualifies": str(f.dealer_qualifies),
+        "distribution": {str(k): str(v) for k, v in f.distribution.items()},
+    }
+
+
+def figures_of_json(name: str, j: dict[str, Any]) -> StrategyFigures:
+    return StrategyFigures(
+        name=name,
+        ev=Fraction(j["ev"]),
+        second_moment=Fraction(j["second_moment"]),
+        average_total_wager=Fraction(j["average_total_wager"]),
+        decisions={k: Fraction(v) for k, v in j["decisions"].items()},
+        dealer_qualifies=Fraction(j["dealer_qualifies"]),
+        distribution={int(k): Fraction(v) for k, v in j["distribution"].items()},
+    )
+
+
+def read_derived(game_id: str) -> tuple[str, dict[str, StrategyFigures]] | None:
+    path = DERIVED_DIR / f"{game_id}.json"
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data["key"], {n: figures_of_json(n, f) for n, f in data["strategies"].items()}
+
+
+def write_derived(game_id: str, key: str, found: dict[str, StrategyFigures]) -> Path:
+    """Written whole (a temporary file renamed into place)."""
+    DERIVED_DIR.mkdir(exist_ok=True)
+    path = DERIVED_DIR / f"{game_id}.json"
+    body = {
+        "game": game_id,
+        "key": key,
+        "method": "validator.par.completions",
+        "note": "Derived by `python -m validator.par.completions GAME`; do not edit.",
+        "strategies": {n: figures_json(f) for n, f in found.items()},
+    }
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(body, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Derive the figures of the games named (default: every game this method covers),
+    write them to ``derived/`` and say how long each took."""
+    import sys
+    import time
+
+    from validator.interpreter.config import TableConfig
+    from validator.model.registry import game_ids, load_game
+
+    named = list(sys.argv[1:] if argv is None else argv)
+    for gid in named or game_ids():
+        g = load_game(gid)
+        rules = Rules(g, TableConfig.defaults(g))
+        try:
+            game = CompletionGame.from_rules(rules)
+        except NotDerivable as e:
+            if named:
+                print(f"{gid}: not derivable: {e}")
+            continue
+        start = time.perf_counter()
+        found = derive(rules, game, partial(_say, gid))
+        seconds = time.perf_counter() - start
+        path = write_derived(gid, method_key(rules, game), found)
+        best = found[OPTIMAL]
+        print(
+            f"{gid}: {seconds:.0f} s; optimal house edge {float(best.house_edge) * 100:.4f}% "
+            f"of the {game.per}, {float(best.element_of_risk) * 100:.4f}% of the total "
+            f"wagered; written to {path.name}"
+        )
+
+
+def _say(gid: str, what: str) -> None:
+    print(f"{gid}: {what}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
