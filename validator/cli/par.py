@@ -43,6 +43,12 @@ def par(
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, help="processes (default: every core)")
     ] = None,
+    hands_per_hour: Annotated[
+        int,
+        typer.Option(
+            "--hands-per-hour", min=1, help="nonbanking Poker: the rake and fund an hour at this"
+        ),
+    ] = 30,
     scheduler: Annotated[
         str | None,
         typer.Option("--scheduler", help="a Dask scheduler's address (or `local`)"),
@@ -82,6 +88,7 @@ def par(
             workers=workers,
             scheduler=scheduler,
             progress=_progress if sys.stderr.isatty() else None,
+            hands_per_hour=hands_per_hour,
         )
         try:
             sheet = build(req)

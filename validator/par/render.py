@@ -135,6 +135,10 @@ def text(sheet: dict[str, Any]) -> str:
         letter = f" (paytable {p['paytable']})" if p["paytable"] else ""
         out += ["", f"== Progressive {key}{letter} =="]
         out.append(_progressive_line(p))
+    if sheet.get("poker"):
+        from validator.par.poker import lines
+
+        out += ["", "== The house: rake and Bad Beat fund ==", *lines(sheet["poker"])]
     for note in sheet.get("notes") or []:
         out += ["", note]
     if sheet["not_priced"]:
@@ -206,6 +210,11 @@ def markdown(sheet: dict[str, Any]) -> str:
         out += ["", f"## {title}", "", _md_table(WAGER_HEAD, _wager_rows(w)), "", summary]
     for key, p in sheet["progressives"].items():
         out += ["", f"## Progressive {key}", "", _progressive_line(p)]
+    if sheet.get("poker"):
+        from validator.par.poker import lines
+
+        out += ["", "## The house: rake and Bad Beat fund", ""]
+        out += [f"- {line}" for line in lines(sheet["poker"])]
     for note in sheet.get("notes") or []:
         out += ["", note]
     return "\n".join(out) + "\n"
@@ -361,6 +370,12 @@ def html_report(sheet: dict[str, Any]) -> str:
             f"<figure class=plot>{chart}<figcaption>Return (%) versus the meter (exact; "
             "dashed: 100%)</figcaption></figure></section>"
         )
+    if sheet.get("poker"):
+        from validator.par.poker import lines
+
+        out.append("<section><h2>The house: rake and Bad Beat fund</h2>")
+        out += [f"<p>{_h(line)}</p>" for line in lines(sheet["poker"])]
+        out.append("</section>")
     for note in sheet.get("notes") or []:
         out.append(f"<p>{_h(note)}</p>")
     out.append("</body></html>\n")
