@@ -23,7 +23,7 @@ from validator.model.ranking import CardOrder, Category, Ranking
 from validator.rankings.primitives import SUIT_INDEX, Combo, Hand, find
 
 #: hand values remembered per evaluator before the memo starts again (bounded memory)
-MEMO_LIMIT = 1 << 20
+MEMO_LIMIT = 1 << 17
 
 STRAIGHT_SHAPES = frozenset({"straight", "straight_flush", "same_color_straight"})
 
