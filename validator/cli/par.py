@@ -17,6 +17,9 @@ import typer
 from validator.cli import app
 from validator.cli.common import EXIT_USAGE, fail
 
+ROUNDS = 200_000  # a banking game's simulated rounds per strategy, unless --rounds says
+POKER_HANDS = 2_000  # a Poker game's simulated hands: a whole table is dealt and bet each hand
+
 
 class ParFormat(StrEnum):
     text = "text"
@@ -37,12 +40,24 @@ def par(
         Path | None, typer.Option("--out", help="write to this file (whole or not at all)")
     ] = None,
     rounds: Annotated[
-        int, typer.Option("--rounds", min=1, help="rounds per simulated strategy")
-    ] = 200_000,
+        int | None,
+        typer.Option(
+            "--rounds",
+            min=1,
+            metavar="N",
+            help="rounds per simulated strategy (default 200,000; a Poker game: 2,000 hands)",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="the simulation's seed")] = 1,
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, help="processes (default: every core)")
     ] = None,
+    hands_per_hour: Annotated[
+        int,
+        typer.Option(
+            "--hands-per-hour", min=1, help="nonbanking Poker: the rake and fund an hour at this"
+        ),
+    ] = 30,
     scheduler: Annotated[
         str | None,
         typer.Option("--scheduler", help="a Dask scheduler's address (or `local`)"),
@@ -77,11 +92,12 @@ def par(
             game,
             config,
             submission,
-            rounds=rounds,
+            rounds=rounds or (POKER_HANDS if game.definition.kind == "nonbanking" else ROUNDS),
             seed=seed,
             workers=workers,
             scheduler=scheduler,
             progress=_progress if sys.stderr.isatty() else None,
+            hands_per_hour=hands_per_hour,
         )
         try:
             sheet = build(req)

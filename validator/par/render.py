@@ -135,6 +135,10 @@ def text(sheet: dict[str, Any]) -> str:
         letter = f" (paytable {p['paytable']})" if p["paytable"] else ""
         out += ["", f"== Progressive {key}{letter} =="]
         out.append(_progressive_line(p))
+    if sheet.get("poker"):
+        from validator.par.poker import lines
+
+        out += ["", "== The house: rake and Bad Beat fund ==", *lines(sheet["poker"])]
     for note in sheet.get("notes") or []:
         out += ["", note]
     if sheet["not_priced"]:
@@ -207,6 +211,11 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         out += ["", f"## {title}", *table, "", summary]
     for key, p in sheet["progressives"].items():
         out += ["", f"## Progressive {key}", "", _progressive_line(p)]
+    if sheet.get("poker"):
+        from validator.par.poker import lines
+
+        out += ["", "## The house: rake and Bad Beat fund", ""]
+        out += [f"- {line}" for line in lines(sheet["poker"])]
     for note in sheet.get("notes") or []:
         out += ["", note]
     return "\n".join(out) + "\n"
@@ -376,6 +385,12 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
             f"<figure class=plot>{chart}<figcaption>Return (%) versus the meter (exact; "
             "dashed: 100%)</figcaption></figure></section>"
         )
+    if sheet.get("poker"):
+        from validator.par.poker import lines
+
+        out.append("<section><h2>The house: rake and Bad Beat fund</h2>")
+        out += [f"<p>{_h(line)}</p>" for line in lines(sheet["poker"])]
+        out.append("</section>")
     for note in sheet.get("notes") or []:
         out.append(f"<p>{_h(note)}</p>")
     return "\n".join(out)

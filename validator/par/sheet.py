@@ -68,6 +68,7 @@ class ParRequest:
     #: False: exact figures only (a page request, the review pack); the strategies no exact
     #: method covers are named under ``not_simulated_because``.
     simulate: bool = True
+    hands_per_hour: int = 30  # nonbanking Poker: the rake and the fund an hour at this
 
 
 def build(req: ParRequest) -> dict[str, Any]:
@@ -87,12 +88,21 @@ def build(req: ParRequest) -> dict[str, Any]:
     out["base_game"] = base_game(req) if d.settle is not None and d.procedure else None
     out["notes"] = []
     if d.kind == "nonbanking":
+        from validator.par.poker import PokerSpec, house_sheet
+
         out["notes"].append(
             "A nonbanking game: the players wager against each other, the house earns the "
-            "rake. Its house figures (rake per hand and per hour, the Bad Beat fund's growth) "
-            "are simulated by `rulesub simulate` under the submission's rake and Bad Beat "
-            "rules; this par sheet has no wager against the house to price."
+            "rake. Its house figures (rake per hand and per hour, the Bad Beat fund's growth "
+            "and how often the Bad Beat is hit) are simulated under the submission's rake and "
+            "Bad Beat rules, for the players the game file's poker_strategies declare."
         )
+        if req.simulate:
+            spec = PokerSpec(d.id, req.submission, req.seed, req.rounds, req.hands_per_hour)
+            out["poker"] = house_sheet(spec, req.workers)
+        else:
+            out["notes"].append(
+                "Exact figures only were asked for: `rulesub par` simulates the house figures."
+            )
     progs: dict[str, Any] = {}
     for s in sheets:
         table = game.table(s.odds.table or "")[1]

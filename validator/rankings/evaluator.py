@@ -22,6 +22,9 @@ from validator.cards import cards_str, rank_of, suit_of
 from validator.model.ranking import CardOrder, Category, Ranking
 from validator.rankings.primitives import SUIT_INDEX, Combo, Hand, find
 
+#: hand values remembered per evaluator before the memo starts again (bounded memory)
+MEMO_LIMIT = 1 << 17
+
 STRAIGHT_SHAPES = frozenset({"straight", "straight_flush", "same_color_straight"})
 
 
@@ -51,6 +54,10 @@ class Evaluator:
         for c in self.categories:  # refinements compare as their parent category
             self._strength[c.id] = self._strength[self.parent(c).id]
         self._comparing = [c for c in self.categories if c.refines is None]
+        # the best hand of a set of cards, remembered: a poker session values the same
+        # cards many times (every action of a street, the showdown, the Bad Beat)
+        self._best: dict[tuple[int, ...], HandValue] = {}
+        self._best_using: dict[tuple[tuple[tuple[int, ...], int], ...], HandValue] = {}
 
     def parent(self, category: Category) -> Category:
         """The ranking category a refinement belongs to (itself if it refines nothing)."""
@@ -105,8 +112,19 @@ class Evaluator:
     # -- the best hand, for comparisons ----------------------------------------------------
 
     def best(self, cards: Sequence[int]) -> HandValue:
-        if self.ranking.low is not None:
-            return self._best_low(cards)
+        """The best hand the cards make. Remembered by card set: the value does not depend on
+        the order the cards are given in, except a low hand of more cards than it uses with
+        pairs that must play, whose tied subsets keep the order given (remembered so)."""
+        low = self.ranking.low is not None
+        key = tuple(cards) if low and len(cards) > self.ranking.size else tuple(sorted(cards))
+        value = self._best.get(key)
+        if value is None:
+            if len(self._best) >= MEMO_LIMIT:
+                self._best.clear()
+            value = self._best[key] = self._best_low(cards) if low else self._best_high(cards)
+        return value
+
+    def _best_high(self, cards: Sequence[int]) -> HandValue:
         h = Hand(cards)
         for c in self._comparing:
             combo = find(c, h, self.ace_low)
@@ -158,12 +176,19 @@ class Evaluator:
         for cards, n in parts:
             if len(cards) < n:
                 raise ValueError(f"{n} cards must be used from {len(cards)}: {cards_str(cards)}")
+        key = tuple((tuple(cards), n) for cards, n in parts)
+        known = self._best_using.get(key)
+        if known is not None:
+            return known
+        if len(self._best_using) >= MEMO_LIMIT:
+            self._best_using.clear()
         best: HandValue | None = None
         for picks in product(*(combinations(cards, n) for cards, n in parts)):
             value = self.best([c for pick in picks for c in pick])
             if best is None or value.key > best.key:
                 best = value
         assert best is not None
+        self._best_using[key] = best
         return best
 
     # -- low hands: the inverse of the High order, the ace below the 2 (§ 553.4(c), (d)) --

@@ -412,14 +412,14 @@ class Session:
 
     def play_one(self, number: int) -> HandRecord:
         rules = self.setup.rules
-        need = self.setup.stakes.required()
+        need: Fraction | int = self.setup.stakes.required()
         if self.kill is not None and self.kill.in_effect:
             need = need * self.kill.multiplier
         buy_ins = {}
-        for s in self.seats:  # between rounds of play a player may add to his table stakes
-            if self.stacks[s] < need:
-                buy_ins[s] = self.buy_in - self.stacks[s]
-                self.stacks[s] = self.buy_in
+        for seat in self.seats:  # between rounds of play a player may add to his table stakes
+            if self.stacks[seat] < need:
+                buy_ins[seat] = self.buy_in - self.stacks[seat]
+                self.stacks[seat] = self.buy_in
         deck = list(range(52))
         self.rng.shuffle(deck)
         bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None

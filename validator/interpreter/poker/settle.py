@@ -290,11 +290,11 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
                 )
             for odd in half.odd_chips:
                 awards[odd.seat].reasons.append(odd.reason)
-    for seat in awards.values():
-        if seat.folded:
-            seat.reasons.append("folded: no interest in any pot")
-        elif seat.won == 0 and contested:
-            seat.reasons.append("lost at the showdown")
+    for award in awards.values():
+        if award.folded:
+            award.reasons.append("folded: no interest in any pot")
+        elif award.won == 0 and contested:
+            award.reasons.append("lost at the showdown")
     if bad_beat is not None and rnd.bad_beat is not None and results:
         main = results[0]
         winners = [s for h in main.halves if h.part in ("pot", "high") for s in h.winners]

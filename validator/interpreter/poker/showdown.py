@@ -146,8 +146,9 @@ class Splitter:
 
     @staticmethod
     def best(hands: Sequence[ShownHand], part: str) -> tuple[int, ...]:
-        values = [(h.seat, h.high if part == "high" else h.low) for h in hands]
-        values = [(s, v) for s, v in values if v is not None]
+        values = [
+            (h.seat, v) for h in hands if (v := h.high if part == "high" else h.low) is not None
+        ]
         if not values:
             return ()
         top = max(v.key for _, v in values)

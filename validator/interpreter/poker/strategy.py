@@ -114,8 +114,19 @@ class TableStrategy:
                 raise KeyError(f"no strategy {name!r}: one of {', '.join(self.named)}")
         self.game = game
         self.by_seat = by_seat
-        self.board: list[int] = []
+        self._board: list[int] = []
         self._tiers: dict[tuple[tuple[int, ...], tuple[int, ...]], Tier] = {}
+
+    @property
+    def board(self) -> list[int]:
+        return self._board
+
+    @board.setter
+    def board(self, cards: list[int]) -> None:
+        """A new round of play's board: the tiers of the last round are forgotten (a
+        session's memory stays bounded)."""
+        self._board = cards
+        self._tiers.clear()
 
     def act(self, player: Player, options: Options, betting: BettingRound) -> Action:
         key = (tuple(player.card_list()), tuple(self.board))

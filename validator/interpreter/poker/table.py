@@ -13,6 +13,7 @@ import random
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Protocol
 
 from validator.cards import cards_str
@@ -130,6 +131,7 @@ class Hand:
         self.stacks_before = dict(stacks)
         self.by_seat = {p.seat: p for p in self.players}
         seats = [p.seat for p in self.players]
+        self.button: int | None
         if self.deal.first == "button_left":
             self.button = button if button in seats else seats[-1]
             self.order = [self.by_seat[s] for s in clockwise_after(seats, self.button)]
@@ -147,7 +149,9 @@ class Hand:
         self.put_before = 0
         self.street_ids = list(self.deal.streets)
         self.multiplier = (
-            self.rules.kill.multiplier if self.rules.kill and (self.rules.kill.in_effect) else 1
+            self.rules.kill.multiplier
+            if self.rules.kill and (self.rules.kill.in_effect)
+            else Fraction(1)
         )
 
     # -- helpers -----------------------------------------------------------------------------

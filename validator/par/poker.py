@@ -1,0 +1,248 @@
+"""The house's par sheet of a nonbanking Poker game: what the rake and the Bad Beat fund come
+to, under the Rules Submission's rake and Bad Beat rules, for the stated mix of players.
+
+The players wager against each other; the house earns the rake (from pots, and time
+charges) and holds the Bad Beat fund. The figures are simulated with the poker session
+engine (``validator.interpreter.poker.session``), the players' strategies read from the game
+file's ``poker_strategies:`` (with no ``--strategy``, the seats alternate as
+``seats_alternate`` says).
+
+Chunk ``k`` of ``CHUNK`` hands is a session of its own, started from the submission's table
+(the fund at its ``current_amount``, fresh stacks, the button at the last seat) and shuffled
+from ``SeedSequence(seed, spawn_key=(k,))``; each chunk is reduced to integer sums, so the
+same seed gives the same figures whatever the number of workers. Per hand means carry a 95%
+interval over hands (the normal approximation; a hand's rake is bounded by the cap, so the
+mean is well behaved).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from validator.par.simulated import Z95, pool_context
+
+CHUNK = 2_000
+
+
+@dataclass(frozen=True)
+class PokerSpec:
+    game: str
+    submission: str | None
+    seed: int
+    hands: int
+    hands_per_hour: int
+    chunk: int = CHUNK
+
+    def chunks(self) -> list[tuple[int, int]]:
+        n = -(-self.hands // self.chunk)
+        return [(k, min(self.chunk, self.hands - k * self.chunk)) for k in range(n)]
+
+
+@dataclass
+class Sum2:
+    """Integer sums of a per-hand amount in cents: count, sum, sum of squares."""
+
+    n: int = 0
+    s: int = 0
+    ss: int = 0
+
+    def add(self, x: int) -> None:
+        self.n += 1
+        self.s += x
+        self.ss += x * x
+
+    def __iadd__(self, o: Sum2) -> Sum2:
+        self.n += o.n
+        self.s += o.s
+        self.ss += o.ss
+        return self
+
+    def mean(self) -> Fraction:
+        return Fraction(self.s, self.n) if self.n else Fraction(0)
+
+    def half_width(self) -> float:
+        """1.96 standard errors of the mean, in cents."""
+        if self.n < 2:
+            return 0.0
+        var = (self.ss - Fraction(self.s * self.s, self.n)) / (self.n - 1)
+        return Z95 * math.sqrt(max(float(var), 0.0) / self.n)
+
+
+@dataclass
+class PokerSums:
+    hands: int = 0
+    rake: Sum2 = field(default_factory=Sum2)  # from pots and time charges, cents a hand
+    contributions: Sum2 = field(default_factory=Sum2)  # to the Bad Beat fund
+    payouts: Sum2 = field(default_factory=Sum2)  # from the Bad Beat fund
+    hits: int = 0
+    showdowns: int = 0
+
+    def __iadd__(self, o: PokerSums) -> PokerSums:
+        self.hands += o.hands
+        self.rake += o.rake
+        self.contributions += o.contributions
+        self.payouts += o.payouts
+        self.hits += o.hits
+        self.showdowns += o.showdowns
+        return self
+
+
+def _session(spec: PokerSpec, k: int) -> Any:
+    from validator.interpreter.poker.session import Session, default_setup, setup_from_submission
+    from validator.model.registry import load_game
+
+    game = load_game(spec.game)
+    setup = (
+        setup_from_submission(game, Path(spec.submission))
+        if spec.submission
+        else default_setup(game)
+    )
+    seed = int(np.random.SeedSequence(spec.seed, spawn_key=(k,)).generate_state(1)[0])
+    return Session(game, setup, setup.positions, seed, None, spec.hands_per_hour)
+
+
+def run_chunk(spec: PokerSpec, k: int, n: int) -> PokerSums:
+    """Chunk ``k``: ``n`` hands of a session shuffled from ``SeedSequence(seed, (k,))``."""
+    session = _session(spec, k)
+    out = PokerSums()
+    for record in session.hands(n):
+        s = record.played.settlement
+        out.hands += 1
+        out.rake.add(s.rake.total + sum(record.time_charges.values()))
+        out.contributions.add(s.bad_beat_contribution)
+        out.payouts.add(record.bad_beat_paid)
+        out.hits += bool(s.bad_beat and s.bad_beat.hit)
+        out.showdowns += bool(record.played.showdown_order)
+    return out
+
+
+def _job(args: tuple[PokerSpec, int, int]) -> PokerSums:
+    return run_chunk(*args)
+
+
+def _results(jobs: list[tuple[PokerSpec, int, int]], workers: int | None) -> Iterable[PokerSums]:
+    n = workers if workers is not None else (os.cpu_count() or 1)
+    n = max(1, min(n, len(jobs)))
+    if n == 1:
+        for job in jobs:
+            yield _job(job)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=n, mp_context=pool_context()) as pool:
+        yield from pool.map(_job, jobs)
+
+
+def simulate_house(spec: PokerSpec, workers: int | None = None) -> PokerSums:
+    total = PokerSums()
+    for part in _results([(spec, k, n) for k, n in spec.chunks()], workers):
+        total += part
+    return total
+
+
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a frequency: unlike the normal approximation it
+    stays meaningful for a rare event (a Bad Beat not hit in n hands is not a frequency of
+    exactly zero)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = hits / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+def _dollars(cents: Fraction | float) -> str:
+    d = Decimal(Fraction(cents).numerator) / Decimal(Fraction(cents).denominator) / 100
+    return str(d.quantize(Decimal("0.0001"), rounding=ROUND_HALF_EVEN))
+
+
+def _figure(m: Sum2, scale: int = 1) -> dict[str, Any]:
+    """A per-hand (scale 1) or per-hour (scale: hands an hour) mean, money as strings."""
+    mean = m.mean() * scale
+    half = Fraction(m.half_width()) * scale
+    return {"mean": _dollars(mean), "ci95": [_dollars(mean - half), _dollars(mean + half)]}
+
+
+def house_sheet(spec: PokerSpec, workers: int | None = None) -> dict[str, Any]:
+    """The ``poker`` part of the par sheet's JSON."""
+    from validator.interpreter.poker.session import Session
+
+    sums = simulate_house(spec, workers)
+    probe: Session = _session(spec, 0)
+    rules = probe.setup.rules
+    hph = spec.hands_per_hour
+    growth = Sum2(sums.hands, sums.contributions.s - sums.payouts.s, 0)
+    p = sums.hits / sums.hands if sums.hands else 0.0
+    lo, hi = wilson(sums.hits, sums.hands)
+    return {
+        "method": "simulated",
+        "rules": probe.setup.source,
+        "hands": sums.hands,
+        "seats": len(probe.seats),
+        "seed": spec.seed,
+        "strategies": {str(k): v for k, v in probe.strategies.items()},
+        "hands_per_hour": hph,
+        "rake": {
+            "kind": rules.rake.kind if rules.rake is not None else "none",
+            "per_hand": _figure(sums.rake),
+            "per_hour": _figure(sums.rake, hph),
+        },
+        "bad_beat": None
+        if rules.bad_beat is None
+        else {
+            "qualifying": rules.bad_beat.at_least,
+            "contribution_per_hand": _figure(sums.contributions),
+            "contribution_per_hour": _figure(sums.contributions, hph),
+            "paid_per_hand": _dollars(sums.payouts.mean()),
+            "fund_growth_per_hand": _dollars(growth.mean()),
+            "fund_growth_per_hour": _dollars(growth.mean() * hph),
+            "hits": sums.hits,
+            "hit_frequency": round(p, 8),
+            "hit_frequency_ci95": [round(lo, 8), round(hi, 8)],
+            "one_in_hands": round(1 / p) if p else None,
+        },
+        "showdowns": sums.showdowns,
+    }
+
+
+def lines(poker: dict[str, Any]) -> list[str]:
+    """The house's figures in words, for every format."""
+    r = poker["rake"]
+    out = [
+        f"simulated: {poker['hands']:,} hands, {poker['seats']} seats, seed {poker['seed']} "
+        f"({poker['rules']}); players: "
+        + ", ".join(f"seat {k} {v}" for k, v in poker["strategies"].items()),
+        f"rake ({r['kind']}): ${r['per_hand']['mean']} a hand (95% ${r['per_hand']['ci95'][0]}"
+        f" … ${r['per_hand']['ci95'][1]}); ${r['per_hour']['mean']} an hour at "
+        f"{poker['hands_per_hour']} hands an hour (95% ${r['per_hour']['ci95'][0]} … "
+        f"${r['per_hour']['ci95'][1]})",
+    ]
+    bb = poker["bad_beat"]
+    if bb is None:
+        out.append("Bad Beat: not offered")
+    else:
+        hit = (
+            f"hit {bb['hits']:,} times, {bb['hit_frequency']:.6%} of hands (95% "
+            f"{bb['hit_frequency_ci95'][0]:.6%} … {bb['hit_frequency_ci95'][1]:.6%})"
+            + (f", one in {bb['one_in_hands']:,}" if bb["one_in_hands"] else "")
+        )
+        out.append(
+            f"Bad Beat fund: ${bb['contribution_per_hand']['mean']} contributed a hand (95% "
+            f"${bb['contribution_per_hand']['ci95'][0]} … "
+            f"${bb['contribution_per_hand']['ci95'][1]}), "
+            f"${bb['contribution_per_hour']['mean']} an hour; grows "
+            f"${bb['fund_growth_per_hand']} a hand after payouts, "
+            f"${bb['fund_growth_per_hour']} an hour; {hit}"
+        )
+    return out
