@@ -422,6 +422,13 @@ class FormatProblem:
     column: int
     hint: str | None = None
 
+    @property
+    def misread(self) -> bool:
+        """Whether something written in the file was not read as written (an unknown or
+        misspelt key, a value of the wrong form): a command that acts on the submission's
+        figures would act on defaults instead. A key left out is reported, not misread."""
+        return self.code != "rulesub/missing-key"
+
 
 @dataclass
 class LoadedSubmission:
