@@ -27,10 +27,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from validator.loader import LoadError, Located
-from validator.model.game import Table
-from validator.model.notation import Payout, PayoutKind
 from validator.compiler import Game
+from validator.loader import LoadError, Located
+from validator.model.game import MeterRule, Table
+from validator.model.notation import Payout, PayoutKind
 
 if TYPE_CHECKING:
     from validator.model.submission import LoadedSubmission, RulesSubmission
@@ -147,7 +147,7 @@ def resolve_meters(
     by the wager ``amount``; where the chapter leaves a meter to the submission, as stated."""
     fixed = _chapter_meters(table, letter, amount, partial=True) or {}
     out: dict[str, MeterConfig] = {}
-    for name in table.meters.for_paytable(letter):
+    for name in _meter_rules(table, letter):
         if name in fixed:
             out[name] = fixed[name]
         elif name in stated:
@@ -155,11 +155,16 @@ def resolve_meters(
     return out
 
 
+def _meter_rules(table: Table, letter: str | None) -> dict[str, MeterRule]:
+    """The chapter's meters of paytable ``letter`` (none for a table without meters)."""
+    return table.meters.for_paytable(letter) if table.meters is not None else {}
+
+
 def _chapter_meters(
     table: Table, letter: str | None, amount: Decimal, partial: bool = False
 ) -> dict[str, MeterConfig] | None:
     out: dict[str, MeterConfig] = {}
-    for name, rule in table.meters.for_paytable(letter).items():
+    for name, rule in _meter_rules(table, letter).items():
         if rule.seed is None or rule.increment in (None, "stated"):
             if partial:
                 continue

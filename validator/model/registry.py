@@ -8,10 +8,11 @@ this by ``validator.compiler``, a stage above the model: the model imports no en
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from types import UnionType
-from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -61,6 +62,7 @@ def __getattr__(name: str) -> Any:
 
 
 RANKINGS_FILE = "rankings.yaml"
+M = TypeVar("M", bound=BaseModel)
 
 
 class GameFileError(Exception):
@@ -85,7 +87,7 @@ def _file_name(loc: Located, pointer: str, *, key: bool = False) -> str:
     return _display(loc.path)
 
 
-def _validate(model: type, located: Located) -> object:
+def _validate(model: type[M], located: Located) -> M:
     try:
         return model.model_validate(located.data)
     except ValidationError as exc:
@@ -103,11 +105,11 @@ def _validate(model: type, located: Located) -> object:
         ) from None
 
 
-class _KnownKeys(dict):
+class _KnownKeys(dict[str, Iterable[str]]):
     """The keys a model accepts at a JSON pointer, found by walking the model's fields
     (for 'did you mean' and 'expected one of' on unknown keys, at any depth)."""
 
-    def __init__(self, model: type) -> None:
+    def __init__(self, model: type[BaseModel]) -> None:
         super().__init__()
         self.model = model
 
@@ -157,7 +159,7 @@ def _step(annotation: object, part: str) -> object | None:
     return None
 
 
-def _known_keys(model: type, data: object) -> dict[str, list[str]]:
+def _known_keys(model: type[BaseModel], data: object) -> dict[str, Iterable[str]]:
     """Field names by pointer, for 'did you mean' on unknown keys."""
     return _KnownKeys(model)
 
@@ -395,17 +397,18 @@ def _check_table(
         for letter in table.meters.paytables or {}:
             if letter not in letters:
                 err(f"{tp}/meters/paytables/{letter}", f"no paytable {letter!r} in this table")
-        for letter in table.letters or [None]:
+        selectable: list[str | None] = [*table.letters] or [None]
+        for choice in selectable:
             rows_list = []
-            if table.paytables and letter in table.paytables:
-                rows_list.append(table.paytables[letter])
+            if table.paytables and choice in table.paytables:
+                rows_list.append(table.paytables[choice])
             elif table.paytable:
                 rows_list.append(table.paytable)
-            meters = table.meters.for_paytable(letter)
+            meters = table.meters.for_paytable(choice)
             for rows in rows_list:
                 for row, payout in rows.items():
                     if payout.kind is PayoutKind.METER and payout.meter not in meters:
-                        where = f"/paytables/{letter}" if letter else "/paytable"
+                        where = f"/paytables/{choice}" if choice else "/paytable"
                         err(
                             join(f"{tp}{where}", row),
                             f"{payout.text!r}: no meter {payout.meter!r} for this paytable",

@@ -144,7 +144,7 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
         out["kill_option"], out["kill_limits"] = KILL[kill.option]
         if kill.qualifying_pot is not None:
             out["qualifying_pot"] = _money(kill.qualifying_pot)
-        times = rules.options.get(kill.option)
+        times = next((t for o, t in rules.options.items() if o == kill.option), None)
         table = submission.table
         limits = {
             "min_wager": table.min_wager if table is not None else None,
@@ -187,7 +187,7 @@ def _betting_figures(betting: PokerBetting, streets: Mapping[str, Street]) -> di
             "spread": "spread limit: any bet or raise from the minimum to the maximum wager",
             "fixed": "fixed limit: every bet and raise is the posted wager",
             "split": "split limit: the minimum wager, then the maximum wager"
-            + (f" from {streets[upper].name.lower()}" if upper in streets else ""),
+            + (f" from {streets[upper].name.lower()}" if upper and upper in streets else ""),
         }[structure]
     return out
 
