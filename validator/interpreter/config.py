@@ -211,10 +211,12 @@ def config_from_submission(
     """The table settings a submission read by the one reader states: its table limits,
     offered wagers, selected paytables, custom tables, meters and payout limit."""
     name = str(loaded.located.path)
-    misread = [p for p in loaded.problems if p.misread]
-    if loaded.submission is None or (misread and not allow_findings):
+    refused = [p for p in loaded.problems if p.misread and not allow_findings]
+    if loaded.submission is None:
+        refused = loaded.problems
+    if refused or loaded.submission is None:
         raise ConfigError(
-            [LoadError(name, p.line, p.column, f"error {p.code} {p.message}") for p in misread]
+            [LoadError(name, p.line, p.column, f"error {p.code} {p.message}") for p in refused]
         )
     cfg = TableConfig.defaults(game)
     _Reader(game, loaded.located, cfg).read(loaded.submission)

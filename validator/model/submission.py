@@ -412,6 +412,14 @@ DESCRIPTIONS: dict[str, str] = {
 
 # -- reading a file ------------------------------------------------------------------------
 
+#: The problems of form where a value written in the file was not read as written: the
+#: commands that act on a submission's figures (play, simulate, settle, par, odds, diff)
+#: refuse them rather than act on defaults. A key left out (``rulesub/missing-key``) is
+#: reported by ``validate`` and misreads nothing.
+MISREAD = frozenset(
+    {"rulesub/unknown-key", "rulesub/wrong-type", "rulesub/bad-value", "rulesub/rate-needs-percent"}
+)
+
 
 @dataclass(frozen=True)
 class FormatProblem:
@@ -429,7 +437,7 @@ class FormatProblem:
         """Whether something written in the file was not read as written (an unknown or
         misspelt key, a value of the wrong form): a command that acts on the submission's
         figures would act on defaults instead. A key left out is reported, not misread."""
-        return self.code != "rulesub/missing-key"
+        return self.code in MISREAD
 
 
 @dataclass
