@@ -157,9 +157,8 @@ def _against(
 
 
 def _read(path: Path, display: str | None = None) -> Any:
-    from validator.signage.checked import check_submission, describe
-
     from validator.model.submission import MISREAD
+    from validator.signage.checked import check_submission, describe
 
     checked = check_submission(path, display=display)
     # unreadable, or a value written that was not read as written (a misspelt `paytabels:`):
