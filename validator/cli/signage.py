@@ -5,12 +5,15 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from validator.cli import app
 from validator.cli.common import EXIT_FINDINGS, fail
+
+if TYPE_CHECKING:
+    from validator.compiler import Game
 
 
 class SignFormat(StrEnum):
@@ -69,7 +72,7 @@ def signage(
         for finding in errors:
             sys.stderr.write(f"  {describe(finding)}\n")
         fail(f"{submission}: no game to draft signage for", EXIT_FINDINGS)
-    if game.definition.signage is None:  # type: ignore[attr-defined]
+    if game.definition.signage is None:
         fail(f"{submission}: the game file of {sub.game} declares no signs (`signage:`)")
     if errors:
         sys.stderr.write(
@@ -84,8 +87,9 @@ def signage(
     emit(text, out, f"{len(signs.signs)} sign(s)")
 
 
-def _game(game_id: object) -> object | None:
-    from validator.model.registry import GameFileError, load_game
+def _game(game_id: object) -> Game | None:
+    from validator.compiler import load_game
+    from validator.model.registry import GameFileError
 
     if not isinstance(game_id, str):
         return None
