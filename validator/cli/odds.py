@@ -8,6 +8,7 @@ sorted by hold. Without ``--wager``, every table of every wager of the game.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -75,14 +76,25 @@ def odds(
             metavar="AMOUNT",
         ),
     ] = None,
+    rulesub: Annotated[
+        Path | None,
+        typer.Option(
+            "--rulesub",
+            help="a Rules Submission: price the paytables it selects (read as validate reads it)",
+            metavar="FILE",
+        ),
+    ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
 ) -> None:
     """Exact hold % of a paytable wager, with every paying hand's combinations and
     probability, the hit frequency and the standard deviation per unit wagered."""
+    from dataclasses import replace
+
     from validator.model.notation import NotationError, parse_money
     from validator.odds import OddsError, exact_odds, select
 
     g = load_game_or_fail(game)
+    selected = _selected(g, rulesub) if rulesub is not None else None
     meters = _meters(meter or [])
     amount = None
     if wager_amount is not None:
@@ -95,6 +107,13 @@ def odds(
     try:
         with working("enumerating every hand"):
             selection = select(g, wager, paytable, every)
+            if selected is not None and paytable is None:  # the submission's letters only
+                priced = [
+                    (t, letter)
+                    for t, letter in selection.priced
+                    if letter is None or selected.get(t, letter) == letter
+                ]
+                selection = replace(selection, priced=priced)
             results = []
             for table_id, letter in selection.priced:
                 _, table = g.table(table_id)
@@ -117,6 +136,18 @@ def odds(
         _side_by_side(out, results)
     else:
         _every_table(out, g, results, selection.not_priced)
+
+
+def _selected(game: Any, rulesub: Path) -> dict[str, str]:
+    """The paytable letter a Rules Submission selects for each table of ``game``; the
+    submission read by the one reader, refused (exit 2) where a value is not read as
+    written or names what the game has not."""
+    from validator.cli.rounds import _round_input
+    from validator.interpreter.config import load_config
+
+    with _round_input(rulesub=rulesub):
+        config = load_config(game, rulesub)
+    return dict(config.paytables)
 
 
 # -- text -------------------------------------------------------------------------------------

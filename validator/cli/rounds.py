@@ -225,13 +225,13 @@ def _settle_poker(path: Path, format: Format) -> None:
     out.print(f"rake ${data['rake']['total']}: {data['rake']['reason']}")
 
 
-def _rules(game: str, rulesub: Path | None) -> Any:
+def _rules(game: str, rulesub: Path | None, allow_findings: bool) -> Any:
     from validator.interpreter.config import load_config
     from validator.interpreter.rules import Rules
     from validator.model.registry import load_game
 
     g = load_game(game)
-    return Rules(g, load_config(g, rulesub))
+    return Rules(g, load_config(g, rulesub, allow_findings=allow_findings))
 
 
 @app.command("play")
@@ -265,7 +265,7 @@ def play(
     from validator.interpreter.play import Table, log_line
 
     with _round_input(rulesub=rulesub):
-        rules = _rules(game, rulesub)
+        rules = _rules(game, rulesub, allow_findings)
         _check_seats(rules, seats)
         _check_tables(rules)
         table = Table(rules, seats, seed, strategy, rulesub)
@@ -394,7 +394,7 @@ def simulate(
     from validator.interpreter.simulate import run, summary_json
 
     with _round_input(rulesub=rulesub):
-        rules = _rules(game, rulesub)
+        rules = _rules(game, rulesub, allow_findings)
         k = seats or rules.max_seats()
         _check_seats(rules, k)
         _check_tables(rules)

@@ -1,9 +1,9 @@
-"""A table's settings for play: read from a Rules Submission, or defaults.
+"""A table's settings for play: derived from a Rules Submission, or defaults.
 
-Only the keys the interpreter needs are read, straight from the submission's YAML
-(``validator.loader.load_yaml``), so that play does not depend on the full submission model:
-``table`` (``min_wager``, ``max_wager``, ``positions``), ``offered``, ``paytables``,
-``progressives`` (``wager_amount``, ``meters``), ``payout_limit`` and ``custom_paytables``.
+The submission is the one model ``rulesub validate`` reads
+(``validator.model.submission.RulesSubmission``); of it the interpreter takes ``table``
+(``min_wager``, ``max_wager``, ``positions``), ``offered``, ``paytables``, ``progressives``
+(``wager_amount``, ``meters``), ``payout_limit`` and ``custom_paytables``.
 
 Defaults when no submission is given (``TableConfig.defaults``):
 
@@ -20,22 +20,22 @@ Defaults when no submission is given (``TableConfig.defaults``):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from validator.loader import LoadError, Located, load_yaml
-from validator.model.notation import (
-    NotationError,
-    Payout,
-    PayoutKind,
-    parse_money,
-    parse_payout,
-    parse_rate,
-)
-from validator.model.registry import Game
+from validator.compiler import Game
+from validator.loader import LoadError, Located
+from validator.model.game import MeterRule, Table
+from validator.model.notation import Payout, PayoutKind
+
+if TYPE_CHECKING:
+    from validator.model.submission import LoadedSubmission, RulesSubmission
+    from validator.model.submission import Meter as StatedMeter
+    from validator.model.submission import Progressive as StatedProgressive
 
 DEFAULT_MIN_WAGER = Decimal(10)
 DEFAULT_PROGRESSIVE_WAGER = Decimal(1)
@@ -129,7 +129,7 @@ class TableConfig:
         return p.wager_amount if p else DEFAULT_PROGRESSIVE_WAGER
 
 
-def _fully_printed(table: Any) -> bool:
+def _fully_printed(table: Table) -> bool:
     if table.source == "missing":
         return False
     if table.meters is None:
@@ -141,13 +141,13 @@ def _fully_printed(table: Any) -> bool:
 
 
 def resolve_meters(
-    table: Any, letter: str | None, amount: Decimal, stated: dict[str, MeterConfig]
+    table: Table, letter: str | None, amount: Decimal, stated: dict[str, MeterConfig]
 ) -> dict[str, MeterConfig]:
     """The meters of paytable ``letter``: each as the chapter fixes it for the letter, scaled
     by the wager ``amount``; where the chapter leaves a meter to the submission, as stated."""
     fixed = _chapter_meters(table, letter, amount, partial=True) or {}
     out: dict[str, MeterConfig] = {}
-    for name in table.meters.for_paytable(letter):
+    for name in _meter_rules(table, letter):
         if name in fixed:
             out[name] = fixed[name]
         elif name in stated:
@@ -155,11 +155,16 @@ def resolve_meters(
     return out
 
 
+def _meter_rules(table: Table, letter: str | None) -> dict[str, MeterRule]:
+    """The chapter's meters of paytable ``letter`` (none for a table without meters)."""
+    return table.meters.for_paytable(letter) if table.meters is not None else {}
+
+
 def _chapter_meters(
-    table: Any, letter: str | None, amount: Decimal, partial: bool = False
+    table: Table, letter: str | None, amount: Decimal, partial: bool = False
 ) -> dict[str, MeterConfig] | None:
     out: dict[str, MeterConfig] = {}
-    for name, rule in table.meters.for_paytable(letter).items():
+    for name, rule in _meter_rules(table, letter).items():
         if rule.seed is None or rule.increment in (None, "stated"):
             if partial:
                 continue
@@ -184,17 +189,45 @@ class ConfigError(Exception):
         self.errors = errors
 
 
-def load_config(game: Game, path: Path | str | None) -> TableConfig:
-    """The table settings of ``path`` (a Rules Submission for ``game``), or the defaults."""
-    cfg = TableConfig.defaults(game)
+def load_config(
+    game: Game, path: Path | str | None, *, allow_findings: bool = False
+) -> TableConfig:
+    """The table settings of ``path`` (a Rules Submission for ``game``), or the defaults.
+
+    The submission is read as ``rulesub validate`` reads it (``load_submission``). A value
+    written in it that the reader could not take (a misspelt ``paytabels:``, money that is
+    no amount) is refused with validate's own message, unless ``allow_findings``: then the
+    table is set from what could be read."""
     if path is None:
-        return cfg
-    located = load_yaml(path)
-    _Reader(game, located, cfg).read()
+        return TableConfig.defaults(game)
+    from validator.model.submission import load_submission
+
+    return config_from_submission(game, load_submission(path), allow_findings=allow_findings)
+
+
+def config_from_submission(
+    game: Game, loaded: LoadedSubmission, *, allow_findings: bool = False
+) -> TableConfig:
+    """The table settings a submission read by the one reader states: its table limits,
+    offered wagers, selected paytables, custom tables, meters and payout limit."""
+    name = str(loaded.located.path)
+    refused = [p for p in loaded.problems if p.misread and not allow_findings]
+    if loaded.submission is None:
+        refused = loaded.problems
+    if refused or loaded.submission is None:
+        raise ConfigError(
+            [LoadError(name, p.line, p.column, f"error {p.code} {p.message}") for p in refused]
+        )
+    cfg = TableConfig.defaults(game)
+    _Reader(game, loaded.located, cfg).read(loaded.submission)
     return cfg
 
 
 class _Reader:
+    """The interpreter's settings from the parsed submission: only what the model could
+    not check alone (ids of this game's wagers and tables, meters the chapter leaves to the
+    certificate holder) is refused here, each with its line."""
+
     def __init__(self, game: Game, located: Located, cfg: TableConfig) -> None:
         self.game = game
         self.loc = located
@@ -206,72 +239,51 @@ class _Reader:
         pos = self.loc.position(pointer)
         self.errors.append(LoadError(self.name, pos.line, pos.column, f"{pointer}: {message}"))
 
-    def read(self) -> None:
-        data = self.loc.data
+    def read(self, sub: RulesSubmission) -> None:
         d = self.game.definition
         cfg = self.cfg
-        if not isinstance(data, dict):
-            self.err("", "a Rules Submission is a mapping of keys")
-            raise ConfigError(self.errors)
-        if data.get("game") != d.id:
-            self.err("/game", f"the submission is for {data.get('game')!r}, not {d.id!r}")
+        if sub.game != d.id:
+            self.err("/game", f"the submission is for {sub.game!r}, not {d.id!r}")
             raise ConfigError(self.errors)
         cfg.source = self.name
-        table = data.get("table") or {}
-        if isinstance(table, dict):
-            if "min_wager" in table:
-                cfg.min_wager = self.money("/table/min_wager", table["min_wager"], cfg.min_wager)
-                if cfg.min_wager is not None and cfg.min_wager <= 0:
-                    self.err("/table/min_wager", "a wager is more than $0")
-            if "max_wager" in table:
-                cfg.max_wager = self.money("/table/max_wager", table["max_wager"], None)
-            if isinstance(table.get("positions"), int):
-                cfg.positions = min(int(table["positions"]), d.table.max_positions)
-        offered = data.get("offered") or []
+        if sub.table is not None:
+            if sub.table.min_wager is not None:
+                cfg.min_wager = sub.table.min_wager
+            if sub.table.max_wager is not None:
+                cfg.max_wager = sub.table.max_wager
+            if sub.table.positions is not None:
+                cfg.positions = min(sub.table.positions, d.table.max_positions)
         cfg.offered = set()
         optional_tables = {t for _, t, tb in d.tables() if tb.optional_payout}
-        for i, w in enumerate(offered if isinstance(offered, list) else []):
-            if not isinstance(w, str):
-                self.err(f"/offered/{i}", "an offered wager is named by its id, as text")
-            elif w in d.wagers and d.wagers[w].optional:
+        for i, w in enumerate(sub.offered or ()):
+            if w in d.wagers and d.wagers[w].optional:
                 cfg.offered.add(w)
             elif w in optional_tables:
                 cfg.optional_payouts.add(w)
             else:
                 self.err(f"/offered/{i}", f"{w!r} is no optional wager of {d.id}")
-        paytables = data.get("paytables") or {}
         table_ids = {t for _, t, _ in d.tables()}
-        for key, letter in paytables.items() if isinstance(paytables, dict) else []:
+        for key, letter in (sub.paytables or {}).items():
             tid = key if key in table_ids else self._selectable_table(key)
             if tid is None:
                 self.err(f"/paytables/{key}", f"{key!r} is no table of {d.id}")
                 continue
             _, t = self.game.table(tid)
-            if str(letter) not in t.letters:
+            if letter not in t.letters:
                 self.err(
                     f"/paytables/{key}", f"no paytable {letter!r}; expected one of {t.letters}"
                 )
                 continue
-            cfg.select(self.game, tid, str(letter))
-        custom = data.get("custom_paytables") or {}
-        for key, rows in custom.items() if isinstance(custom, dict) else []:
+            cfg.select(self.game, tid, letter)
+        for key, rows in (sub.custom_paytables or {}).items():
             tid = key if key in table_ids else self._selectable_table(key) or key
             if tid not in table_ids:
                 self.err(f"/custom_paytables/{key}", f"{key!r} is no table of {d.id}")
                 continue
-            if isinstance(rows, dict) and isinstance(rows.get("rows"), dict):
-                rows = rows["rows"]
-            parsed: dict[str, Payout] = {}
-            for row, cell in rows.items() if isinstance(rows, dict) else []:
-                try:
-                    parsed[str(row)] = parse_payout(cell)
-                except NotationError as e:
-                    self.err(f"/custom_paytables/{key}/{row}", str(e))
-            cfg.custom_paytables[tid] = parsed
-        limit = data.get("payout_limit")
-        if limit is not None:
-            cfg.payout_limit = self.money("/payout_limit", limit, None)
-        self.read_progressives(data.get("progressives") or {})
+            cfg.custom_paytables[tid] = dict(rows)
+        if sub.payout_limit is not None:
+            cfg.payout_limit = sub.payout_limit
+        self.read_progressives(sub.progressives or {})
         if self.errors:
             raise ConfigError(self.errors)
 
@@ -284,14 +296,7 @@ class _Reader:
                 return tid
         return next(iter(wager.tables), None)
 
-    def money(self, pointer: str, value: Any, default: Decimal | None) -> Decimal | None:
-        try:
-            return parse_money(value)
-        except NotationError as e:
-            self.err(pointer, str(e))
-            return default
-
-    def read_progressives(self, progs: Any) -> None:
+    def read_progressives(self, progs: Mapping[str, StatedProgressive]) -> None:
         cfg, d = self.cfg, self.game.definition
         # the chapter's meters for every offered progressive, then the submission's values
         cfg.progressives = {}
@@ -299,16 +304,12 @@ class _Reader:
             for tid, table in d.wagers[wid].tables.items():
                 if table.meters is None:
                     continue
-                p = progs.get(wid) if isinstance(progs, dict) else None
+                p = progs.get(wid)
                 amount = DEFAULT_PROGRESSIVE_WAGER
-                if isinstance(p, dict) and "wager_amount" in p:
-                    amount = (
-                        self.money(f"/progressives/{wid}/wager_amount", p["wager_amount"], amount)
-                        or amount
-                    )
+                if p is not None and p.wager_amount is not None:
+                    amount = p.wager_amount
                 meters = resolve_meters(table, cfg.letter(self.game, tid), amount, {})
-                stated = p.get("meters") if isinstance(p, dict) else None
-                for name, m in stated.items() if isinstance(stated, dict) else []:
+                for name, m in ((p.meters or {}) if p is not None else {}).items():
                     meters[name] = self.meter(
                         f"/progressives/{wid}/meters/{name}", m, meters.get(name)
                     )
@@ -322,41 +323,34 @@ class _Reader:
                     continue
                 cfg.progressives[tid] = Progressive(amount, meters)
 
-    def meter(self, pointer: str, m: Any, base: MeterConfig | None) -> MeterConfig:
-        if not isinstance(m, dict):
-            self.err(pointer, "a meter is a mapping: seed, reseed, increment, reserve_increment")
-            return base or MeterConfig(Decimal(0), Decimal(0), Fraction(0))
-        seed = self.money(f"{pointer}/seed", m.get("seed", base.seed if base else 0), Decimal(0))
-        reseed_raw = m.get("reseed", m.get("seed", base.reseed if base else 0))
-        reseed = self.money(f"{pointer}/reseed", reseed_raw, seed)
-        inc = self.rate(
-            f"{pointer}/increment", m.get("increment"), base.increment if base else None
+    def meter(self, pointer: str, m: StatedMeter, base: MeterConfig | None) -> MeterConfig:
+        seed = m.seed if m.seed is not None else base.seed if base else Decimal(0)
+        reseed = (
+            m.reseed
+            if m.reseed is not None
+            else m.seed
+            if m.seed is not None
+            else base.reseed
+            if base
+            else Decimal(0)
         )
-        res = self.rate(
-            f"{pointer}/reserve_increment",
-            m.get("reserve_increment"),
-            base.reserve_increment if base else Fraction(0),
+        increment = m.increment if m.increment is not None else base.increment if base else None
+        if increment is None:
+            self.err(f"{pointer}/increment", "a rate of progression like '25%' must be stated")
+        reserve = (
+            m.reserve_increment
+            if m.reserve_increment is not None
+            else base.reserve_increment
+            if base
+            else Fraction(0)
         )
         return MeterConfig(
-            seed or Decimal(0),
-            reseed or Decimal(0),
-            inc or Fraction(0),
-            res or Fraction(0),
+            seed,
+            reseed,
+            increment or Fraction(0),
+            reserve,
             base.reserve_on_reset if base else "funds_reseed",  # the chapter's rule
         )
-
-    def rate(self, pointer: str, value: Any, default: Fraction | None) -> Fraction | None:
-        if value is None:
-            if default is None:
-                self.err(pointer, "a rate of progression like '25%' must be stated")
-            return default
-        if isinstance(value, str) and value.strip().upper() in ("N/A", "NA"):
-            return Fraction(0)
-        try:
-            return parse_rate(value)
-        except NotationError as e:
-            self.err(pointer, str(e))
-            return default
 
 
 def paytable_rows(

@@ -1,30 +1,69 @@
-"""The declared games: load, check cross-references, cache.
+"""The declared games as the model sees them: read, validated, cross-references checked.
 
-A game file that is wrong is refused whole, with every problem's file:line:column.
+A game file that is wrong is refused whole, with every problem's file:line:column. The
+compiled game (``BankingGame | PokerGame``, with the evaluators of its hands) is built from
+this by ``validator.compiler``, a stage above the model: the model imports no engine.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from types import UnionType
-from typing import Annotated, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
 from validator import GAMES_DIR
 from validator.loader import LoadError, Located, did_you_mean, join, load_yaml, locate_errors
 from validator.model.compose import Composed, compose
-from validator.model.game import GameDefinition, HandDef, Table
+from validator.model.game import GameDefinition, Table
 from validator.model.notation import PayoutKind
 from validator.model.poker import poker_problems
 from validator.model.ranking import CardOrder, Ranking, RankingsFile
 from validator.model.strategy_file import with_strategies
-from validator.rankings.evaluator import Evaluator
+
+if TYPE_CHECKING:
+    from validator.compiler import (
+        BankingGame,
+        Game,
+        PokerGame,
+        all_games,
+        load_game,
+        load_game_file,
+    )
+
+__all__ = [
+    "BankingGame",
+    "Game",
+    "GameFileError",
+    "PokerGame",
+    "all_games",
+    "check_game_file",
+    "game_ids",
+    "load_game",
+    "load_game_file",
+    "load_rankings",
+    "shown_name",
+]
+
+#: The compiled game's names, at home in ``validator.compiler``, still found here by code
+#: that imports them from the registry (resolved when asked for, never at import).
+_COMPILED = ("BankingGame", "Game", "PokerGame", "all_games", "load_game", "load_game_file")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _COMPILED:
+        import validator.compiler
+
+        return getattr(validator.compiler, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 RANKINGS_FILE = "rankings.yaml"
+M = TypeVar("M", bound=BaseModel)
 
 
 class GameFileError(Exception):
@@ -49,7 +88,7 @@ def _file_name(loc: Located, pointer: str, *, key: bool = False) -> str:
     return _display(loc.path)
 
 
-def _validate(model: type, located: Located) -> object:
+def _validate(model: type[M], located: Located) -> M:
     try:
         return model.model_validate(located.data)
     except ValidationError as exc:
@@ -67,11 +106,11 @@ def _validate(model: type, located: Located) -> object:
         ) from None
 
 
-class _KnownKeys(dict):
+class _KnownKeys(dict[str, Iterable[str]]):
     """The keys a model accepts at a JSON pointer, found by walking the model's fields
     (for 'did you mean' and 'expected one of' on unknown keys, at any depth)."""
 
-    def __init__(self, model: type) -> None:
+    def __init__(self, model: type[BaseModel]) -> None:
         super().__init__()
         self.model = model
 
@@ -121,7 +160,7 @@ def _step(annotation: object, part: str) -> object | None:
     return None
 
 
-def _known_keys(model: type, data: object) -> dict[str, list[str]]:
+def _known_keys(model: type[BaseModel], data: object) -> dict[str, Iterable[str]]:
     """Field names by pointer, for 'did you mean' on unknown keys."""
     return _KnownKeys(model)
 
@@ -147,50 +186,6 @@ def load_card_orders(games_dir: Path = GAMES_DIR) -> dict[str, CardOrder]:
     return {k: v.model_copy(update={"id": k}) for k, v in parsed.card_orders.items()}
 
 
-@dataclass
-class Game:
-    """A loaded game: its definition, with the rankings and evaluators it uses."""
-
-    definition: GameDefinition
-    path: Path
-    rankings: dict[str, Ranking]
-    located: Located
-    _evaluators: dict[str, Evaluator] = field(default_factory=dict)
-
-    @property
-    def id(self) -> str:
-        return self.definition.id
-
-    def hand(self, hand_id: str) -> HandDef:
-        return self.definition.hands[hand_id]
-
-    def ranking_of(self, hand_id: str) -> Ranking:
-        return self.rankings[self.definition.hands[hand_id].ranking]
-
-    def evaluator(self, hand_id_or_ranking: str) -> Evaluator:
-        ranking_id = (
-            self.definition.hands[hand_id_or_ranking].ranking
-            if hand_id_or_ranking in self.definition.hands
-            else hand_id_or_ranking
-        )
-        if ranking_id not in self._evaluators:
-            self._evaluators[ranking_id] = _evaluator(ranking_id, self.rankings[ranking_id])
-        return self._evaluators[ranking_id]
-
-    def table(self, table_id: str) -> tuple[str, Table]:
-        return self.definition.table_by_id(table_id)
-
-
-_EVALUATORS: dict[tuple[str, int], Evaluator] = {}
-
-
-def _evaluator(ranking_id: str, ranking: Ranking) -> Evaluator:
-    key = (ranking_id, id(ranking))
-    if key not in _EVALUATORS:
-        _EVALUATORS[key] = Evaluator(ranking)
-    return _EVALUATORS[key]
-
-
 def game_paths(games_dir: Path = GAMES_DIR) -> list[Path]:
     from validator import game_files
 
@@ -205,37 +200,18 @@ def game_ids(games_dir: Path = GAMES_DIR) -> list[str]:
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
-@cache
-def load_game(game_id: str, games_dir: Path = GAMES_DIR) -> Game:
-    path = games_dir / f"{game_id}.yaml"
-    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id) or not path.is_file():
-        known = game_ids(games_dir)
-        shown = shown_name(game_id)
-        hint = did_you_mean(game_id, known) if len(shown) == len(repr(game_id)) else ""
-        raise KeyError(f"no game {shown}{hint}; the games are: {', '.join(known)}")
-    return load_game_file(path, games_dir)
-
-
 def shown_name(name: object, limit: int = 64) -> str:
     """A name from the user's input, quoted for a message, cut short when it is long."""
     text = repr(name)
     return text if len(text) <= limit else f"{text[: limit - 1]}…"
 
 
-def load_game_file(path: Path, games_dir: Path = GAMES_DIR) -> Game:
-    """The compiled game: from the user's cache when its files are unchanged, else built."""
-    from validator import cache
-
-    key = f"{path.resolve()}\0{cache.game_digest(path.stem, path.parent)}"
-    cached = cache.load("game", key)
-    if isinstance(cached, Game):
-        return cached
-    game = _build_game(path, games_dir)
-    cache.store("game", key, game)
-    return game
-
-
-def _build_game(path: Path, games_dir: Path) -> Game:
+def check_game_file(
+    path: Path, games_dir: Path = GAMES_DIR
+) -> tuple[GameDefinition, dict[str, Ranking], Located]:
+    """A game file (with the shared rule files it extends) read into its definition, every
+    cross-reference checked: the model's half of compiling a game. Raises
+    ``GameFileError`` with every problem's file:line:column."""
     located = compose(path, games_dir, _display)  # with the shared rule files it extends
     # and its players' strategies (games/strategies/), which are advice, not the law
     located, advice_rankings = with_strategies(located, games_dir, _display, _validate)
@@ -270,11 +246,18 @@ def _build_game(path: Path, games_dir: Path) -> Game:
         )
     if errors:
         raise GameFileError(errors)
-    return Game(definition, path, rankings, located)
+    return definition, rankings, located
 
 
-def all_games(games_dir: Path = GAMES_DIR) -> list[Game]:
-    return [load_game(p.stem, games_dir) for p in game_paths(games_dir)]
+def check_game_id(game_id: str, games_dir: Path = GAMES_DIR) -> Path:
+    """The game file of ``game_id``; ``KeyError`` naming the games when there is none."""
+    path = games_dir / f"{game_id}.yaml"
+    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id) or not path.is_file():
+        known = game_ids(games_dir)
+        shown = shown_name(game_id)
+        hint = did_you_mean(game_id, known) if len(shown) == len(repr(game_id)) else ""
+        raise KeyError(f"no game {shown}{hint}; the games are: {', '.join(known)}")
+    return path
 
 
 def check_references(
@@ -431,17 +414,18 @@ def _check_table(
         for letter in table.meters.paytables or {}:
             if letter not in letters:
                 err(f"{tp}/meters/paytables/{letter}", f"no paytable {letter!r} in this table")
-        for letter in table.letters or [None]:
+        selectable: list[str | None] = [*table.letters] or [None]
+        for choice in selectable:
             rows_list = []
-            if table.paytables and letter in table.paytables:
-                rows_list.append(table.paytables[letter])
+            if table.paytables and choice in table.paytables:
+                rows_list.append(table.paytables[choice])
             elif table.paytable:
                 rows_list.append(table.paytable)
-            meters = table.meters.for_paytable(letter)
+            meters = table.meters.for_paytable(choice)
             for rows in rows_list:
                 for row, payout in rows.items():
                     if payout.kind is PayoutKind.METER and payout.meter not in meters:
-                        where = f"/paytables/{letter}" if letter else "/paytable"
+                        where = f"/paytables/{choice}" if choice else "/paytable"
                         err(
                             join(f"{tp}{where}", row),
                             f"{payout.text!r}: no meter {payout.meter!r} for this paytable",

@@ -36,6 +36,7 @@ import difflib
 import re
 import types
 import typing
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -45,6 +46,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSeriali
 
 from validator.loader import (
     MAX_INT_DIGITS,
+    FieldError,
     Located,
     check_flow_depth,
     did_you_mean,
@@ -410,6 +412,14 @@ DESCRIPTIONS: dict[str, str] = {
 
 # -- reading a file ------------------------------------------------------------------------
 
+#: The problems of form where a value written in the file was not read as written: the
+#: commands that act on a submission's figures (play, simulate, settle, par, odds, diff)
+#: refuse them rather than act on defaults. A key left out (``rulesub/missing-key``) is
+#: reported by ``validate`` and misreads nothing.
+MISREAD = frozenset(
+    {"rulesub/unknown-key", "rulesub/wrong-type", "rulesub/bad-value", "rulesub/rate-needs-percent"}
+)
+
 
 @dataclass(frozen=True)
 class FormatProblem:
@@ -421,6 +431,13 @@ class FormatProblem:
     line: int
     column: int
     hint: str | None = None
+
+    @property
+    def misread(self) -> bool:
+        """Whether something written in the file was not read as written (an unknown or
+        misspelt key, a value of the wrong form): a command that acts on the submission's
+        figures would act on defaults instead. A key left out is reported, not misread."""
+        return self.code in MISREAD
 
 
 @dataclass
@@ -693,9 +710,9 @@ def empty_values(data: Any, located: Located, pointer: str = "") -> list[FormatP
 class _OneError:
     """One pydantic error, shaped like a ``ValidationError`` for ``locate_errors``."""
 
-    error: dict[str, Any]
+    error: Mapping[str, Any]
 
-    def errors(self, include_url: bool = False) -> list[dict[str, Any]]:
+    def errors(self, include_url: bool = False) -> list[Mapping[str, Any]]:
         return [self.error]
 
 
@@ -749,7 +766,7 @@ _EXPECTED = {
 }
 
 
-def _problem(err: Any, raw: dict[str, Any], located: Located) -> FormatProblem:
+def _problem(err: FieldError, raw: Mapping[str, Any], located: Located) -> FormatProblem:
     pointer, kind = err.pointer, err.kind
     name = pointer.rsplit("/", 1)[-1] or "the file"
     value = raw.get("input")
@@ -807,11 +824,11 @@ def _problem(err: Any, raw: dict[str, Any], located: Located) -> FormatProblem:
             err.column,
             DESCRIPTIONS.get(name),
         )
-    hint = DESCRIPTIONS.get(name)
+    described = DESCRIPTIONS.get(name)
     if _index(name) or pointer.startswith("/custom_paytables/"):
-        hint = None
+        described = None
     return FormatProblem(
-        "rulesub/bad-value", f"{pointer}: {err.message}", pointer, err.line, err.column, hint
+        "rulesub/bad-value", f"{pointer}: {err.message}", pointer, err.line, err.column, described
     )
 
 
@@ -938,9 +955,9 @@ def known_keys_at(pointer: str) -> list[str]:
     return list(model.model_fields) if model else []
 
 
-def known_keys(data: Any, pointer: str = "") -> dict[str, list[str]]:
+def known_keys(data: Any, pointer: str = "") -> dict[str, Iterable[str]]:
     """Field names by the pointer of every mapping in ``data`` read by a model."""
-    out: dict[str, list[str]] = {}
+    out: dict[str, Iterable[str]] = {}
     if isinstance(data, dict):
         keys = known_keys_at(pointer)
         if keys:

@@ -257,3 +257,16 @@ def card_order_key(order: CardOrder, card: int) -> tuple[int, int]:
     ranks = {r: len(order.ranks) - i for i, r in enumerate(order.ranks)}
     suits = {SUIT_INDEX[s]: len(order.suits) - i for i, s in enumerate(order.suits)}
     return ranks[rank_of(card)], suits[suit_of(card)]
+
+
+#: One evaluator per ranking, for every game and command of the process (the ranking is
+#: kept beside its evaluator, so that its id is never reused while the entry lives).
+_EVALUATORS: dict[int, tuple[Ranking, Evaluator]] = {}
+
+
+def evaluator_for(ranking: Ranking) -> Evaluator:
+    """The evaluator of ``ranking``, built once per ranking object."""
+    entry = _EVALUATORS.get(id(ranking))
+    if entry is None or entry[0] is not ranking:
+        entry = _EVALUATORS[id(ranking)] = (ranking, Evaluator(ranking))
+    return entry[1]

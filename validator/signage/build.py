@@ -17,14 +17,16 @@ Reading choices, written down once:
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
+from validator.compiler import Game
 from validator.model.game import GameDefinition, Rows, Table, Wager
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
-from validator.model.registry import Game
+from validator.model.poker import Street
 from validator.model.signage import SignDef, resolve
+from validator.model.submission import PokerBetting, Progressive, Rake, RulesSubmission
 
 PLACEMENT = {
     "layout": "Inscribed on the layout",
@@ -85,25 +87,28 @@ def offered_wagers(definition: GameDefinition, offered: list[str] | None) -> lis
     return [w for w, wager in definition.wagers.items() if not wager.optional or w in chosen]
 
 
-def figures(submission: Any, definition: GameDefinition | None = None) -> dict[str, str]:
+def figures(
+    submission: RulesSubmission, definition: GameDefinition | None = None
+) -> dict[str, str]:
     """The figures sign text may name, as printed; absent ones are left out."""
     out: dict[str, str] = {}
     out.update(poker_figures(submission, definition))
-    for key in ("certificate_holder", "facility"):
-        if getattr(submission, key, None):
-            out[key] = str(getattr(submission, key))
-    table = getattr(submission, "table", None)
-    for key in ("min_wager", "max_wager"):
-        value = getattr(table, key, None) if table is not None else None
-        if value is not None:
-            out[key] = format_money(Decimal(value))
-    if getattr(submission, "payout_limit", None) is not None:
-        out["payout_limit"] = format_money(Decimal(submission.payout_limit))
+    if submission.certificate_holder:
+        out["certificate_holder"] = submission.certificate_holder
+    if submission.facility:
+        out["facility"] = submission.facility
+    table = submission.table
+    if table is not None and table.min_wager is not None:
+        out["min_wager"] = _money(table.min_wager)
+    if table is not None and table.max_wager is not None:
+        out["max_wager"] = _money(table.max_wager)
+    if submission.payout_limit is not None:
+        out["payout_limit"] = _money(submission.payout_limit)
     return out
 
 
-def _money(value: Any) -> str:
-    return format_money(Decimal(value))
+def _money(value: Decimal) -> str:
+    return format_money(value)
 
 
 KILL = {
@@ -116,51 +121,93 @@ TIME_BASIS = {
 }
 
 
-def poker_figures(submission: Any, definition: GameDefinition | None) -> dict[str, str]:
+def poker_figures(submission: RulesSubmission, definition: GameDefinition | None) -> dict[str, str]:
     """A Poker table's figures: raises, forced wagers, rake, Kill, Bad Beat (ch. 553).
     A figure the submission leaves out, or whose rule it does not use, is absent."""
     out: dict[str, str] = {}
-    betting = getattr(submission, "betting", None)
-    raises = getattr(betting, "max_raises", None)
-    if isinstance(raises, int):
-        out["max_raises"] = str(raises)
-    by_round = getattr(betting, "max_raises_by_round", None)
+    betting = submission.betting
     streets = definition.deal.streets if definition and definition.deal else {}
+    if betting is not None:
+        out.update(_betting_figures(betting, streets))
+    ante = submission.ante
+    if ante is not None and ante.required and ante.amount is not None:
+        out["ante"] = _money(ante.amount)
+    if submission.blinds:
+        out["blinds"] = ", ".join(_money(b) for b in submission.blinds)
+    if submission.forced_bet is not None:
+        out["forced_bet"] = _money(submission.forced_bet)
+    if submission.rake is not None:
+        out.update(_rake_figures(submission.rake))
+    kill = betting.kill if betting is not None else None
+    rules = definition.betting.kill if definition and definition.betting else None
+    if kill is not None and kill.option in KILL and rules is not None:
+        out["kill_option"], out["kill_limits"] = KILL[kill.option]
+        if kill.qualifying_pot is not None:
+            out["qualifying_pot"] = _money(kill.qualifying_pot)
+        times = next((t for o, t in rules.options.items() if o == kill.option), None)
+        table = submission.table
+        limits = {
+            "min_wager": table.min_wager if table is not None else None,
+            "max_wager": table.max_wager if table is not None else None,
+        }
+        for key, value in limits.items():
+            if times is not None and value is not None:
+                out[f"kill_{key}"] = _money(value * times.numerator / times.denominator)
+    bad_beat = submission.bad_beat
+    if bad_beat is not None and bad_beat.offered:
+        amounts = {
+            "bad_beat_amount": bad_beat.current_amount,
+            "bad_beat_max_contribution": bad_beat.max_contribution,
+            "bad_beat_minimum_pot": bad_beat.minimum_pot,
+        }
+        for key, amount in amounts.items():
+            if amount is not None:
+                out[key] = _money(amount)
+        if bad_beat.qualifying_hands:
+            out["bad_beat_hands"] = bad_beat.qualifying_hands
+    return out
+
+
+def _betting_figures(betting: PokerBetting, streets: Mapping[str, Street]) -> dict[str, str]:
+    """The raise caps, the check-raise ban and the limit structure a Poker table posts."""
+    out: dict[str, str] = {}
+    if isinstance(betting.max_raises, int):
+        out["max_raises"] = str(betting.max_raises)
+    by_round = betting.max_raises_by_round
     if by_round:
         out["max_raises_by_round"] = "; ".join(
             f"{streets[k].name if k in streets else k}: {n}" for k, n in by_round.items()
         )
-    if getattr(betting, "check_raise", None) is False:
+    if betting.check_raise is False:
         out["check_raise_ban"] = "A player may not raise after checking in a betting round"
-    structure = getattr(betting, "structure", None)
+    structure = betting.structure
     if structure is not None:
-        upper = getattr(betting, "upper_from", None)
+        upper = betting.upper_from
         out["limit_structure"] = {
             "spread": "spread limit: any bet or raise from the minimum to the maximum wager",
             "fixed": "fixed limit: every bet and raise is the posted wager",
             "split": "split limit: the minimum wager, then the maximum wager"
-            + (f" from {streets[upper].name.lower()}" if upper in streets else ""),
+            + (f" from {streets[upper].name.lower()}" if upper and upper in streets else ""),
         }[structure]
-    ante = getattr(submission, "ante", None)
-    if ante is not None and ante.required and ante.amount is not None:
-        out["ante"] = _money(ante.amount)
-    blinds = getattr(submission, "blinds", None)
-    if blinds:
-        out["blinds"] = ", ".join(_money(b) for b in blinds)
-    if getattr(submission, "forced_bet", None) is not None:
-        out["forced_bet"] = _money(submission.forced_bet)
-    rake = getattr(submission, "rake", None)
-    types = (getattr(rake, "types", None) or ()) if rake is not None else ()
-    if rake is not None and rake.maximum is not None:
+    return out
+
+
+def _rake_figures(rake: Rake) -> dict[str, str]:
+    """The rake's maximum and, for each type the table uses, its rate, levels or fee."""
+    out: dict[str, str] = {}
+    types = rake.types or ()
+    if rake.maximum is not None:
         out["rake_maximum"] = _money(rake.maximum)
     if "percentage" in types and rake.percentage and rake.percentage.rate is not None:
         out["rake_percentage"] = format_rate(rake.percentage.rate)
     if "incremental" in types and rake.incremental and rake.incremental.levels:
-        levels = [lv for lv in rake.incremental.levels if lv.pot is not None and lv.rake]
+        levels = [
+            (lv.pot, lv.rake)
+            for lv in rake.incremental.levels
+            if lv.pot is not None and lv.rake is not None and lv.rake
+        ]
         if levels:
-            out["rake_levels"] = ", ".join(
-                f"{_money(lv.rake)} at {_money(lv.pot)}" for lv in levels
-            )
+            out["rake_levels"] = ", ".join(f"{_money(r)} at {_money(p)}" for p, r in levels)
     time = rake.time if "time" in types else None
     if time is not None:
         if time.hourly_fee is not None:
@@ -169,29 +216,6 @@ def poker_figures(submission: Any, definition: GameDefinition | None) -> dict[st
             out["rake_time_basis"] = TIME_BASIS[time.basis]
         if time.every_minutes is not None:
             out["rake_time_minutes"] = str(time.every_minutes)
-    kill = getattr(betting, "kill", None)
-    rules = definition.betting.kill if definition and definition.betting else None
-    if kill is not None and kill.option in KILL and rules is not None:
-        out["kill_option"], out["kill_limits"] = KILL[kill.option]
-        if kill.qualifying_pot is not None:
-            out["qualifying_pot"] = _money(kill.qualifying_pot)
-        times = rules.options.get(kill.option)
-        table = getattr(submission, "table", None)
-        for key in ("min_wager", "max_wager"):
-            value = getattr(table, key, None)
-            if times is not None and value is not None:
-                out[f"kill_{key}"] = _money(Decimal(value) * times.numerator / times.denominator)
-    bad_beat = getattr(submission, "bad_beat", None)
-    if bad_beat is not None and bad_beat.offered:
-        for key, name in (
-            ("bad_beat_amount", "current_amount"),
-            ("bad_beat_max_contribution", "max_contribution"),
-            ("bad_beat_minimum_pot", "minimum_pot"),
-        ):
-            if getattr(bad_beat, name) is not None:
-                out[key] = _money(getattr(bad_beat, name))
-        if bad_beat.qualifying_hands:
-            out["bad_beat_hands"] = bad_beat.qualifying_hands
     return out
 
 
@@ -229,7 +253,7 @@ def _rows(game: Game, table: Table, rows: Rows) -> tuple[tuple[str, str], ...]:
 
 
 def _meter_lines(
-    table: Table, rows: Rows, letter: str | None, progressive: Any
+    table: Table, rows: Rows, letter: str | None, progressive: Progressive | None
 ) -> tuple[Line, ...]:
     meters = table.meters
     if meters is None or not meters.sign:
@@ -239,19 +263,21 @@ def _meter_lines(
         if payout.kind is PayoutKind.METER and payout.meter not in used:
             used.append(payout.meter)
     rules = meters.for_paytable(letter)
-    stated = (getattr(progressive, "meters", None) or {}) if progressive is not None else {}
-    amount = getattr(progressive, "wager_amount", None) if progressive is not None else None
+    stated = (progressive.meters or {}) if progressive is not None else {}
+    amount = progressive.wager_amount if progressive is not None else None
     out: list[Line] = []
     for name in used:
         rule, given = rules.get(name), stated.get(name)
         values: dict[str, str] = {"meter": meter_name(name)}
-        for key in ("seed", "reseed"):
-            value = getattr(given, key, None) if given is not None else None
-            per_unit = getattr(rule, key, None) if rule is not None else None
+        figures = {
+            "seed": (given.seed if given else None, rule.seed if rule else None),
+            "reseed": (given.reseed if given else None, rule.reseed if rule else None),
+        }
+        for key, (value, per_unit) in figures.items():
             if value is None and per_unit is not None and amount is not None:
-                value = per_unit * Decimal(amount)
+                value = per_unit * amount
             if value is not None:
-                values[key] = format_money(Decimal(value))
+                values[key] = format_money(value)
         for sign in meters.sign:
             text = sign.fill(values)
             if text is not None:
@@ -259,10 +285,12 @@ def _meter_lines(
     return tuple(out)
 
 
-def _table_items(game: Game, wid: str, tid: str, table: Table, submission: Any) -> list[Item]:
-    paytables = getattr(submission, "paytables", None) or {}
-    custom = getattr(submission, "custom_paytables", None) or {}
-    progressive = (getattr(submission, "progressives", None) or {}).get(wid)
+def _table_items(
+    game: Game, wid: str, tid: str, table: Table, submission: RulesSubmission
+) -> list[Item]:
+    paytables = submission.paytables or {}
+    custom = submission.custom_paytables or {}
+    progressive = (submission.progressives or {}).get(wid)
     # a wager's own table goes by the wager's name ("Aces Up Wager"), others by theirs
     name = game.definition.wagers[wid].name if tid == wid else table.name
     if table.source == "missing":
@@ -299,8 +327,8 @@ def _table_items(game: Game, wid: str, tid: str, table: Table, submission: Any) 
         ]
     # by wager amount (Envy Bonus): the tables for the progressive's wager amount
     by_amount = table.by_wager_amount or {}
-    amount = getattr(progressive, "wager_amount", None) if progressive is not None else None
-    key = _amount_key(Decimal(amount) if amount is not None else None, list(by_amount))
+    amount = progressive.wager_amount if progressive is not None else None
+    key = _amount_key(amount, list(by_amount))
     items: list[Item] = []
     for amt in [key] if key else list(by_amount):
         tables = by_amount[amt]
@@ -329,11 +357,11 @@ def _table_items(game: Game, wid: str, tid: str, table: Table, submission: Any) 
     return items
 
 
-def _wager_items(game: Game, wid: str, wager: Wager, submission: Any) -> list[Item]:
+def _wager_items(game: Game, wid: str, wager: Wager, submission: RulesSubmission) -> list[Item]:
     items: list[Item] = []
     if wager.pays is not None:
         items.append(Line(f"{wager.name} pays {payout_text(wager.pays.payout)}", wager.pays.cite))
-    offered = set(getattr(submission, "offered", None) or ())
+    offered = set(submission.offered or ())
     for tid, table in wager.tables.items():
         if table.optional_payout and tid not in offered:
             continue  # a payout the certificate holder "may pay": only when it does
@@ -341,7 +369,9 @@ def _wager_items(game: Game, wid: str, wager: Wager, submission: Any) -> list[It
     return items
 
 
-def _sign(game: Game, sign: SignDef, submission: Any, offered: list[str]) -> Sign | None:
+def _sign(
+    game: Game, sign: SignDef, submission: RulesSubmission, offered: list[str]
+) -> Sign | None:
     d = game.definition
     items: list[Item] = []
     for wid in sign.payout_odds:
@@ -360,11 +390,16 @@ def _sign(game: Game, sign: SignDef, submission: Any, offered: list[str]) -> Sig
 
 
 def build_signage(
-    game: Game, submission: Any, *, draft: bool = False, problems: list[str] | None = None
+    game: Game,
+    submission: RulesSubmission,
+    *,
+    draft: bool = False,
+    problems: list[str] | None = None,
 ) -> SignSet:
-    """Every sign the submission's table needs, filled with its selections."""
+    """Every sign the submission's table needs (the submission as ``rulesub validate`` read
+    it), filled with its selections."""
     d = game.definition
-    offered = offered_wagers(d, getattr(submission, "offered", None))
+    offered = offered_wagers(d, submission.offered)
     signs = [
         s
         for sign in (d.signage.signs if d.signage else [])
@@ -374,9 +409,9 @@ def build_signage(
         game_id=d.id,
         game_name=d.name,
         chapter=d.chapter,
-        certificate_holder=str(getattr(submission, "certificate_holder", None) or ""),
-        facility=str(getattr(submission, "facility", None) or ""),
-        effective=getattr(submission, "effective", None),
+        certificate_holder=submission.certificate_holder or "",
+        facility=submission.facility or "",
+        effective=submission.effective,
         signs=tuple(signs),
         draft=draft,
         problems=tuple(problems or ()),

@@ -1,0 +1,110 @@
+"""The compiler: a game file (with the shared rule files it extends and the rankings it
+uses) → one immutable, typed game, ``BankingGame | PokerGame``.
+
+Every command consumes the compiled game; none re-reads a game's YAML. The model checks the
+file (``validator.model.registry.check_game_file``: every cross-reference, with its
+file:line:column); this stage, above the model and the hands engine, adds what the engines
+need of it (the evaluator of each hand) and keeps the result in the user's cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from validator import GAMES_DIR
+from validator.loader import Located
+from validator.model.game import GameDefinition, HandDef, Table
+from validator.model.ranking import CardOrder, Ranking
+from validator.model.registry import (
+    check_game_file,
+    check_game_id,
+    game_paths,
+    load_card_orders,
+)
+from validator.rankings.evaluator import Evaluator, evaluator_for
+
+
+@dataclass(frozen=True)
+class CompiledGame:
+    """A compiled game: its definition (frozen pydantic models), where it was read from,
+    and the rankings it uses."""
+
+    definition: GameDefinition
+    path: Path
+    rankings: Mapping[str, Ranking]
+    located: Located  # the game file's values with their positions, for messages
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+    def hand(self, hand_id: str) -> HandDef:
+        return self.definition.hands[hand_id]
+
+    def ranking_of(self, hand_id: str) -> Ranking:
+        return self.rankings[self.definition.hands[hand_id].ranking]
+
+    def evaluator(self, hand_id_or_ranking: str) -> Evaluator:
+        """The evaluator of a hand of this game (by hand id) or of a ranking (by its id)."""
+        ranking_id = (
+            self.definition.hands[hand_id_or_ranking].ranking
+            if hand_id_or_ranking in self.definition.hands
+            else hand_id_or_ranking
+        )
+        return evaluator_for(self.rankings[ranking_id])
+
+    def table(self, table_id: str) -> tuple[str, Table]:
+        return self.definition.table_by_id(table_id)
+
+
+@dataclass(frozen=True)
+class BankingGame(CompiledGame):
+    """A game against the house (``kind: banking``): wagers settled by paytables and the
+    settlement decision tables."""
+
+
+@dataclass(frozen=True)
+class PokerGame(CompiledGame):
+    """A nonbanking Poker game (``kind: nonbanking``): players against each other, the
+    house taking a rake; with the single-card orders its Stud Forced Bet is decided by."""
+
+    card_orders: Mapping[str, CardOrder]
+
+
+Game = BankingGame | PokerGame
+
+
+def compile_game(path: Path, games_dir: Path = GAMES_DIR) -> Game:
+    """The one compile function: the game file at ``path``, checked, as its typed game.
+    Raises ``GameFileError`` with every problem's file:line:column."""
+    definition, rankings, located = check_game_file(path, games_dir)
+    if definition.kind == "nonbanking":
+        orders = load_card_orders(games_dir)
+        return PokerGame(definition, path, rankings, located, orders)
+    return BankingGame(definition, path, rankings, located)
+
+
+@cache
+def load_game(game_id: str, games_dir: Path = GAMES_DIR) -> Game:
+    """The compiled game of ``game_id``; ``KeyError`` (naming the games) when there is none."""
+    return load_game_file(check_game_id(game_id, games_dir), games_dir)
+
+
+def load_game_file(path: Path, games_dir: Path = GAMES_DIR) -> Game:
+    """The compiled game: from the user's cache when its files are unchanged, else built."""
+    from validator import cache as user_cache
+
+    key = f"{path.resolve()}\0{user_cache.game_digest(path.stem, path.parent)}"
+    cached = user_cache.load("game", key)
+    if isinstance(cached, BankingGame | PokerGame):
+        return cached
+    game = compile_game(path, games_dir)
+    user_cache.store("game", key, game)
+    return game
+
+
+def all_games(games_dir: Path = GAMES_DIR) -> list[Game]:
+    return [load_game(p.stem, games_dir) for p in game_paths(games_dir)]
