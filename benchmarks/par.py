@@ -39,9 +39,9 @@ from math import comb
 
 import numpy as np
 
+from validator.compiler import load_game
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
-from validator.model.registry import load_game
 from validator.par.longest_flush import FlushGame, count_all, figures, optimal_choice
 from validator.par.sheet import simulated_figures
 from validator.par.simulated import SimSpec, simulate

@@ -15,8 +15,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from validator.compiler import load_game
 from validator.interpreter.poker.session import Session, default_setup
-from validator.model.registry import load_game
 from validator.rankings import evaluator
 
 

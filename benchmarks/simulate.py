@@ -27,12 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
+from validator.compiler import load_game
 from validator.interpreter.config import TableConfig, load_config
 from validator.interpreter.play import default_wagers
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import DeckSource, Engine, Seat
 from validator.interpreter.simulate import deal, run
-from validator.model.registry import load_game
 
 SEATS = 7
 GAMES = ("four-card-poker", "high-card-flush", "wpt-heads-up-holdem", "lunar-poker")

@@ -12,8 +12,9 @@ import pytest
 
 from validator import PROJECT_ROOT
 from validator.cards import parse_cards
+from validator.compiler import Game, load_game
 from validator.model.ranking import Ranking
-from validator.model.registry import Game, load_game, load_rankings
+from validator.model.registry import load_rankings
 from validator.rankings.evaluator import Evaluator
 
 GAMES = PROJECT_ROOT / "games"

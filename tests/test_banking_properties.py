@@ -28,6 +28,7 @@ from typer.testing import CliRunner
 from validator import PROJECT_ROOT
 from validator.cli import app
 from validator.cli.rounds import _read_spec
+from validator.compiler import load_game
 from validator.interpreter.config import TableConfig, load_config
 from validator.interpreter.meters import payout_of
 from validator.interpreter.play import Table, log_line
@@ -35,7 +36,6 @@ from validator.interpreter.rules import Rules
 from validator.interpreter.settle import settle_spec
 from validator.interpreter.simulate import run, summary_json
 from validator.loader import LoadError
-from validator.model.registry import load_game
 
 BANKING = ("four-card-poker", "lunar-poker", "wpt-heads-up-holdem", "high-card-flush")
 EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"

@@ -16,13 +16,13 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from validator.compiler import Game, load_game
 from validator.interpreter.batch import BatchEngine, from_micro, to_micro
 from validator.interpreter.config import MeterConfig, Progressive, TableConfig
 from validator.interpreter.play import default_wagers
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import DeckSource, Engine, Seat
 from validator.model.notation import parse_payout
-from validator.model.registry import Game, load_game
 
 BANKING = ["four-card-poker", "lunar-poker", "wpt-heads-up-holdem", "high-card-flush"]
 LIMITS = [None, Decimal(40), Decimal(150), Decimal(900), Decimal(50000)]

@@ -114,10 +114,10 @@ def test_play_and_simulate_never_deal_a_wager_without_its_prerequisite() -> None
     """§ 641a.7(d)(4)-(7): the seats `play` and `simulate` deal place the Ante, so every
     optional wager they place may be placed; a wager whose prerequisite is missing is left
     out rather than dealt."""
+    from validator.compiler import load_game
     from validator.interpreter.config import TableConfig
     from validator.interpreter.play import default_wagers
     from validator.interpreter.rules import Rules
-    from validator.model.registry import load_game
 
     g = load_game("four-card-poker")
     rules = Rules(g, TableConfig.defaults(g))
@@ -203,10 +203,10 @@ def test_play_and_simulate_draw_and_pay_them_only_when_offered(tmp_path: Path) -
     Bonus position, and the table pays them, when the submission offers them; never
     otherwise. The same decks simulated both ways: the Five Card Hand Bonus wagers return
     more with them, by the 20 for 1 and 5 for 1 payouts only."""
+    from validator.compiler import load_game
     from validator.interpreter.config import load_config
     from validator.interpreter.rules import Rules
     from validator.interpreter.simulate import run
-    from validator.model.registry import load_game
 
     g = load_game("four-card-poker")
     nets = {}

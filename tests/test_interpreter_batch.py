@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from validator.compiler import load_game
 from validator.interpreter.batch import BatchEngine, from_micro
 from validator.interpreter.config import TableConfig
 from validator.interpreter.play import default_wagers
@@ -22,7 +23,6 @@ from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import DeckSource, Engine, Seat
 from validator.interpreter.simulate import check_meters, deal, run
 from validator.model.notation import parse_payout
-from validator.model.registry import load_game
 
 
 def _rules(game_id: str) -> Rules:

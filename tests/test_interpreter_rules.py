@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import GAMES, cards
+from validator.compiler import load_game, load_game_file
 from validator.interpreter.config import ConfigError, MeterConfig, TableConfig, load_config
 from validator.interpreter.meters import Meter
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import deal_order, second_combination
 from validator.model.procedure import DealStep
-from validator.model.registry import GameFileError, load_game, load_game_file
+from validator.model.registry import GameFileError
 
 
 def test_defaults_offer_what_the_chapter_prints_in_full() -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import GAMES, run_rulesub
 
+from validator.compiler import load_game_file
 from validator.loader import MAX_BYTES, LoadError, load_yaml
-from validator.model.registry import GameFileError, load_game_file
+from validator.model.registry import GameFileError
 
 GAME = "four-card-poker"
 

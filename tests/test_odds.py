@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 from published import FIVE_CARD_COUNTS
 
+from validator.compiler import Game, load_game
 from validator.model.ranking import Category, Ranking
-from validator.model.registry import Game, load_game, load_rankings
+from validator.model.registry import load_rankings
 from validator.odds import NotPriced, OddsError, exact_odds, odds_for_rows
 from validator.odds.enumeration import (
     _suit_assignments,

@@ -21,9 +21,9 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from validator.compiler import load_game
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
-from validator.model.registry import load_game
 from validator.par.completions import (
     CompletionGame,
     CompletionTables,

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from validator.compiler import load_game
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
-from validator.model.registry import load_game
 from validator.par.longest_flush import (
     DealerCounts,
     FlushGame,

@@ -12,8 +12,8 @@ import numpy as np
 from typer.testing import CliRunner
 
 from validator.cli import app
+from validator.compiler import load_game
 from validator.interpreter.poker.session import Session, setup_from_submission
-from validator.model.registry import load_game
 from validator.par.poker import PokerSpec, house_sheet, run_chunk
 
 HOLDEM = Path(__file__).parent.parent / "rulesubs" / "example" / "poker-holdem.yaml"

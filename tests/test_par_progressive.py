@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 
 from validator import PROJECT_ROOT
+from validator.compiler import load_game
 from validator.interpreter.config import load_config
 from validator.model.notation import PayoutKind
-from validator.model.registry import load_game
 from validator.odds import exact_odds
 from validator.par.progressive import ProgressiveSheet, progressive_sheet
 

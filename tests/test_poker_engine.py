@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 from conftest import cards
 
+from validator.compiler import load_game
 from validator.interpreter.poker import PokerRoundError, settle_poker_round
 from validator.interpreter.poker.betting import (
     Action,
@@ -22,7 +23,6 @@ from validator.interpreter.poker.kill import KillRule, next_hand
 from validator.interpreter.poker.pots import PotError, build_pots
 from validator.interpreter.poker.rake import RakeRule, take_rake, time_charge
 from validator.interpreter.poker.table import Hand, RandomStrategy, Rules, Stakes, play_hand
-from validator.model.registry import load_game
 
 # -- pots ------------------------------------------------------------------------------------
 

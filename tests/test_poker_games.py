@@ -12,8 +12,9 @@ import pytest
 from conftest import run_rulesub
 
 from validator import GAMES_DIR
+from validator.compiler import load_game, load_game_file
 from validator.loader import LoadError
-from validator.model.registry import GameFileError, game_ids, load_game, load_game_file
+from validator.model.registry import GameFileError, game_ids
 
 PA_553 = (
     "poker-seven-card-stud",

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from validator.compiler import load_game
 from validator.interpreter.poker import settle_poker_round
 from validator.loader import load_yaml
-from validator.model.registry import load_game
 
 GOLDEN = Path(__file__).parent / "golden" / "poker"
 ROUNDS = sorted(p for p in GOLDEN.glob("*.yaml") if not p.name.endswith(".expected.yaml"))

@@ -167,8 +167,8 @@ def test_a_three_way_tie_is_paid_in_chips_553_10_i_2_ii(
 def test_house_procedures_give_the_whole_excess_to_one_player() -> None:
     """7CS Procedures § Seven-Card Stud (8)(ii)(B): no $1 cap: the $2 excess goes whole to
     the highest card by suit (the game file's borrowed rule for high poker)."""
+    from validator.compiler import load_game
     from validator.interpreter.poker import settle_poker_round
-    from validator.model.registry import load_game
 
     got = settle_poker_round(
         {"game": "house-seven-card-stud", "seats": THREE_WAY}, load_game("house-seven-card-stud")
@@ -231,8 +231,8 @@ def test_every_hand_of_a_timed_session_balances_and_charges_everyone_seated() ->
     """Per hand: contributions = awards + rake + Bad Beat; per period: every seated player,
     the ones sitting out too (§ 553.15(b)(3)(i)), pays the period's share; per session:
     buy-ins = stacks + everything the house kept."""
+    from validator.compiler import load_game
     from validator.interpreter.poker.session import Session, setup_from_submission
-    from validator.model.registry import load_game
 
     game = load_game("poker-omaha-hi-lo-8")
     setup = setup_from_submission(game, EXAMPLES / "poker-omaha-hi-lo-8.yaml")
@@ -353,9 +353,9 @@ def test_a_submissions_bad_beat_is_the_round_files_553_20_b() -> None:
     """validate, settle, play and simulate read the same fields: the example's posted rule
     ("four of a kind, eights or better, beaten; both hole cards play"; 50/25/25) becomes
     the same rule a round file states."""
+    from validator.compiler import load_game
     from validator.interpreter.poker.roundfile import read_poker_round
     from validator.interpreter.poker.session import setup_from_submission
-    from validator.model.registry import load_game
 
     game = load_game("poker-holdem")
     from_submission = setup_from_submission(game, EXAMPLES / "poker-holdem.yaml").rules.bad_beat
@@ -431,7 +431,7 @@ def test_holdem_and_omaha_cite_their_own_sections_553_11_553_12(
 ) -> None:
     """§ 553.11 (Hold'em) and § 553.12 (Omaha) state the same deal word for word; each game
     cites its own section, never the other's."""
-    from validator.model.registry import load_game
+    from validator.compiler import load_game
 
     d = load_game(game_id).definition
     cites = dict(_cites(d.model_dump(mode="json", by_alias=True)))
@@ -457,7 +457,7 @@ def test_holdem_and_omaha_cite_their_own_sections_553_11_553_12(
 def test_each_sign_line_cites_the_games_own_section(game_id: str, line: str, cite: str) -> None:
     """The Ante, Blind Bets and Forced Bet lines of the § 553.18 sign cite the (b) or (d)
     subsection of the game's own section, not every game's."""
-    from validator.model.registry import load_game
+    from validator.compiler import load_game
 
     signs = load_game(game_id).definition.betting.limits.sign
     assert {s.text: s.cite for s in signs}[line] == cite
@@ -528,8 +528,8 @@ def _random_hands(game_id: str, stakes: Any, n: int, seed: int = 7) -> list[Any]
     """``n`` rounds of play at a table of five, every action a random legal one."""
     import random
 
+    from validator.compiler import load_game
     from validator.interpreter.poker.table import RandomStrategy, play_hand
-    from validator.model.registry import load_game
 
     game = load_game(game_id)
     rng = random.Random(seed)
@@ -593,8 +593,8 @@ def test_a_posted_check_raise_ban_is_kept_553_8_j(tmp_path: Path) -> None:
 def test_raise_caps_by_betting_round_553_18(tmp_path: Path) -> None:
     """§ 553.18: "any restrictions with regard to the maximum number of raises that may be
     permitted for any round of betting": stated by street, posted, and kept."""
+    from validator.compiler import load_game
     from validator.interpreter.poker.session import setup_from_submission
-    from validator.model.registry import load_game
 
     caps = {"preflop": 4, "flop": 0, "turn": 1}
     path = variant(tmp_path, "poker-holdem", {"/betting/max_raises_by_round": caps})
@@ -642,9 +642,9 @@ def _stud(tmp_path: Path, game: str, betting: dict[str, Any]) -> Path:
 def _limits_by_street(game_id: str, path: Path) -> dict[str, tuple[int, int]]:
     import random
 
+    from validator.compiler import load_game
     from validator.interpreter.poker.session import setup_from_submission
     from validator.interpreter.poker.table import Hand, RandomStrategy
-    from validator.model.registry import load_game
 
     game = load_game(game_id)
     stakes = setup_from_submission(game, path).stakes
@@ -714,8 +714,8 @@ def test_the_limit_structure_is_checked_553_18(
 def test_discarded_hands_shown_when_the_submission_requires_it_553_16_d(tmp_path: Path) -> None:
     """§ 553.16(d): a losing hand may be conceded unshown "unless the certificate holder,
     in its Rules Submission …, requires the disclosure of all discarded hands"."""
+    from validator.compiler import load_game
     from validator.interpreter.poker.session import Session, setup_from_submission
-    from validator.model.registry import load_game
 
     game = load_game("poker-holdem")
     shown = variant(tmp_path, "poker-holdem", {"/showdown": {"discarded_hands_shown": True}})
@@ -734,8 +734,8 @@ def test_discarded_hands_shown_when_the_submission_requires_it_553_16_d(tmp_path
 def test_two_decks_alternate_every_round_553_3_d(tmp_path: Path) -> None:
     """§ 553.3(d)(1), (2): with a shuffler, "both decks shall be continuously alternated
     in and out of play, with each deck being used for every other round of play"."""
+    from validator.compiler import load_game
     from validator.interpreter.poker.session import Session, setup_from_submission
-    from validator.model.registry import load_game
 
     two = {
         "methods": ["hand"],
@@ -789,8 +789,8 @@ def _write(tmp_path: Path, data: dict[str, Any]) -> Path:
 def test_simulate_rakes_each_betting_round_when_stated(tmp_path: Path) -> None:
     """A submission whose percentage rake is `taken: per_betting_round`: every simulated
     hand is raked round by round, re-computed here from the rounds' chips."""
+    from validator.compiler import load_game
     from validator.interpreter.poker.session import Session, setup_from_submission
-    from validator.model.registry import load_game
 
     path = variant(tmp_path, "poker-holdem", {"/rake/percentage/taken": "per_betting_round"})
     game = load_game("poker-holdem")
@@ -823,7 +823,7 @@ def test_simulate_rakes_each_betting_round_when_stated(tmp_path: Path) -> None:
 def test_a_game_without_an_odd_chip_rule_says_which_it_borrows(game_id: str) -> None:
     """§ 553.10(i)(2) and § 553.12(j)(2) (the house: (8)(ii)) state the odd chip for the
     high-low split games only; every other game's file names the rule it borrows and why."""
-    from validator.model.registry import load_game
+    from validator.compiler import load_game
 
     odd = load_game(game_id).definition.showdown.odd_chips
     assert "(by analogy)" in odd.cite

@@ -13,6 +13,7 @@ import pytest
 
 from tests.conftest import run_rulesub
 from validator.cards import parse_card
+from validator.compiler import load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Options
 from validator.interpreter.poker.session import (
@@ -22,7 +23,6 @@ from validator.interpreter.poker.session import (
     summary,
 )
 from validator.interpreter.poker.strategy import decide, strength
-from validator.model.registry import load_game
 
 EXAMPLES = Path(__file__).parent.parent / "rulesubs" / "example"
 

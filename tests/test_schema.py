@@ -228,8 +228,8 @@ def test_compiled_constraints_are_the_game_files(game: str) -> None:
     """Constructed from the compiled file without validation, they equal the validated ones."""
     from validator.checks.engine import constraints_for
     from validator.checks.facts import construct_constraints
+    from validator.compiler import load_game
     from validator.model.constraints import dump_constraints
-    from validator.model.registry import load_game
 
     validated = constraints_for(load_game(game))
     compiled = construct_constraints(dump_constraints(validated))

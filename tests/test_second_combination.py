@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 from conftest import cards
 
+from validator.compiler import load_game
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import second_combination, second_combination_order
 from validator.model.ranking import Ranking
-from validator.model.registry import load_game, load_rankings
+from validator.model.registry import load_rankings
 from validator.rankings.batch import BatchEvaluator, Hands, suit_masks
 from validator.rankings.evaluator import Evaluator
 from validator.rankings.primitives import Combo

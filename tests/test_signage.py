@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from validator.cli import app
+from validator.compiler import load_game
 from validator.model.game import GameDefinition
-from validator.model.registry import load_game
 
 runner = CliRunner()
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from validator import PROJECT_ROOT
 from validator.cli import app
-from validator.model.registry import load_game
+from validator.compiler import load_game
 from validator.signage.build import Line, Paytable, SignSet, build_signage
 from validator.signage.checked import check_submission
 

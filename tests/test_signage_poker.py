@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from validator.cli import app
-from validator.model.registry import load_game
+from validator.compiler import load_game
 from validator.signage.build import build_signage
 from validator.signage.checked import check_submission
 

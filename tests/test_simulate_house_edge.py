@@ -7,10 +7,10 @@ Bet and Options fees (Lunar Poker); the edge is per unit of Ante.
 
 from __future__ import annotations
 
+from validator.compiler import load_game
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
 from validator.interpreter.simulate import run, summary_json
-from validator.model.registry import load_game
 
 
 def _simulate(game_id: str, rounds: int, seats: int, strategy: str | None, seed: int) -> dict:

@@ -11,9 +11,10 @@ import pytest
 from conftest import GAMES, run_rulesub
 
 from validator import cache
+from validator.compiler import load_game_file
 from validator.loader import LoadError, load_yaml
 from validator.model.compose import INCLUDE_DIR
-from validator.model.registry import GameFileError, load_game_file
+from validator.model.registry import GameFileError
 from validator.model.strategy_file import (
     STRATEGY_DIR,
     STRATEGY_KEYS,

@@ -504,7 +504,7 @@ def test_supplied_table_hold_outside_the_boards_range_warns(tmp_path: Path) -> N
 
 @needs_odds
 def test_supplied_hold_agrees_with_the_odds_engine() -> None:
-    from validator.model.registry import load_game
+    from validator.compiler import load_game
     from validator.odds import odds_for_rows
 
     rows = {"pair_of_aces": "25 to 1", "pair": "4 to 1", "ace_king": "10 to 1"}
@@ -551,7 +551,7 @@ def test_a_transcription_that_gives_away_the_house_is_caught(tmp_path: Path) -> 
     game_file.write_text(text, encoding="utf-8")
     from validator.checks.engine import check_submission
     from validator.checks.facts import compile_facts
-    from validator.model.registry import load_game_file
+    from validator.compiler import load_game_file
     from validator.model.submission import load_submission
 
     facts = compile_facts(load_game_file(game_file, games))

@@ -14,7 +14,7 @@ from ruamel.yaml import YAML
 from validator import PROJECT_ROOT
 from validator.checks import validate_file
 from validator.checks.engine import constraints_for
-from validator.model.registry import load_game
+from validator.compiler import load_game
 
 EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"
 POKER_EXAMPLES = ("poker-holdem", "poker-omaha-hi-lo-8", "house-razz")

@@ -18,7 +18,7 @@ from validator.loader import LoadError, Located, did_you_mean, join
 if TYPE_CHECKING:
     from validator.checks.config import Settings
     from validator.checks.facts import GameFacts
-    from validator.model.registry import Game
+    from validator.compiler import Game
 
 SUFFIXES = (".yaml", ".yml")
 

@@ -153,7 +153,7 @@ class GameFacts:
 
     def game(self) -> Any:
         if self._game is None:
-            from validator.model.registry import load_game
+            from validator.compiler import load_game
 
             self._game = load_game(self.id)
         return self._game
@@ -621,7 +621,7 @@ def facts_for(game_id: str, games_dir: Path = GAMES_DIR) -> GameFacts:
         ):
             facts = facts_from_json(data)
     if facts is None:
-        from validator.model.registry import load_game
+        from validator.compiler import load_game
 
         facts = compile_facts(load_game(game_id, games_dir))
     _FACTS[key] = facts

@@ -177,7 +177,7 @@ def all_rules() -> tuple[Rule, ...]:
 
 def _all_rules() -> tuple[Rule, ...]:
     from validator.checks.engine import constraints_for
-    from validator.model.registry import all_games
+    from validator.compiler import all_games
 
     rules = generic_rules()
     for game in all_games():

@@ -562,7 +562,7 @@ def strategy_schema() -> dict[str, Any]:
 
 def schema_files() -> dict[str, dict[str, Any]]:
     """File name → schema, for every file ``rulesub schema export`` writes."""
-    from validator.model.registry import all_games
+    from validator.compiler import all_games
 
     out = {
         "game.schema.json": game_schema(),
@@ -581,7 +581,7 @@ def render(schema: dict[str, Any]) -> str:
 def compiled_files() -> dict[str, str]:
     """File name → text of the compiled facts of every game (``validator/checks/compiled``)."""
     from validator.checks.facts import compile_facts, render_facts
-    from validator.model.registry import all_games
+    from validator.compiler import all_games
 
     return {
         f"{game.id}.json": render_facts(compile_facts(game, with_holds=True))

@@ -73,7 +73,7 @@ def readable_input() -> Iterator[None]:
 
 
 def load_game_or_fail(game_id: str) -> Any:
-    from validator.model.registry import load_game
+    from validator.compiler import load_game
 
     with readable_input():
         return load_game(game_id)

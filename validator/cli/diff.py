@@ -173,8 +173,9 @@ def _read(path: Path, display: str | None = None) -> Any:
 
 def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
     """The diff of two checked submissions, or why there is none (a message)."""
+    from validator.compiler import load_game
     from validator.diff import diff_submissions
-    from validator.model.registry import GameFileError, load_game, shown_name
+    from validator.model.registry import GameFileError, shown_name
 
     games = []
     for checked, label in ((old, old_label), (new, new_label)):

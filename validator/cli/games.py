@@ -36,7 +36,7 @@ def games_list(
 
 
 def _game_rows() -> list[dict[str, Any]]:
-    from validator.model.registry import all_games
+    from validator.compiler import all_games
 
     return [
         {

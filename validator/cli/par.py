@@ -68,8 +68,9 @@ def par(
     progressives against their meters. Simulated figures carry 95% intervals; the same seed
     gives the same figures on any number of workers."""
     from validator.cli.rounds import _round_input
+    from validator.compiler import load_game
     from validator.interpreter.config import load_config
-    from validator.model.registry import game_ids, load_game
+    from validator.model.registry import game_ids
     from validator.par.render import RENDERERS
     from validator.par.sheet import ParRequest, build, submission_game
     from validator.par.simulated import SchedulerError

@@ -16,7 +16,7 @@ from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, 
 
 def is_nonbanking(game_id: str) -> bool:
     """Whether a game is nonbanking Poker (an unknown game is the banking path's to report)."""
-    from validator.model.registry import load_game
+    from validator.compiler import load_game
 
     try:
         return load_game(game_id).definition.kind == "nonbanking"
@@ -48,8 +48,8 @@ def _session(
     strategy: Any,
     hands_per_hour: int = 30,
 ):
+    from validator.compiler import load_game
     from validator.interpreter.poker.session import Session, default_setup, setup_from_submission
-    from validator.model.registry import load_game
 
     game = load_game(game_id)
     setup = setup_from_submission(game, rulesub) if rulesub else default_setup(game)

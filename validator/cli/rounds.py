@@ -182,8 +182,8 @@ def settle(
 
 def _nonbanking(path: Path) -> bool:
     """Whether a round file is of a nonbanking Poker game (settled by the pot engine)."""
+    from validator.compiler import load_game
     from validator.loader import load_yaml
-    from validator.model.registry import load_game
 
     try:
         data = load_yaml(path).data
@@ -195,9 +195,9 @@ def _nonbanking(path: Path) -> bool:
 
 def _settle_poker(path: Path, format: Format) -> None:
     """A nonbanking round: pots and side pots, the rake, the Bad Beat, each seat's award."""
+    from validator.compiler import load_game
     from validator.interpreter.poker import PokerRoundError, settle_poker_round
     from validator.loader import load_yaml
-    from validator.model.registry import load_game
 
     with _round_input():
         located = load_yaml(path)
@@ -226,9 +226,9 @@ def _settle_poker(path: Path, format: Format) -> None:
 
 
 def _rules(game: str, rulesub: Path | None, allow_findings: bool) -> Any:
+    from validator.compiler import load_game
     from validator.interpreter.config import load_config
     from validator.interpreter.rules import Rules
-    from validator.model.registry import load_game
 
     g = load_game(game)
     return Rules(g, load_config(g, rulesub, allow_findings=allow_findings))

@@ -9,9 +9,9 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from validator.compiler import Game
 from validator.model.game import MeterRule, Meters, Table, Wager
 from validator.model.notation import format_money, format_rate
-from validator.model.registry import Game
 
 
 def _cite(text: str) -> Text:

@@ -12,8 +12,9 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from validator.compiler import Game, load_game
 from validator.model.notation import format_money, format_rate
-from validator.model.registry import Game, load_card_orders, load_game
+from validator.model.registry import load_card_orders
 
 
 @dataclass(frozen=True)

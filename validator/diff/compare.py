@@ -25,11 +25,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from validator.compiler import Game
 from validator.diff.holds import Hold, rows_hold, table_hold
 from validator.loader import pointer_escape
 from validator.model.game import Rows, Table
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
-from validator.model.registry import Game
 
 #: How the changes are grouped, by the first part of their path, in this order.
 GROUPS = {

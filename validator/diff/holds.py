@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from validator.model.registry import Game
+from validator.compiler import Game
 
 
 @dataclass(frozen=True)

@@ -285,7 +285,7 @@ def _meter_money(r: _Reader, pointer: str, value: Any) -> Decimal | None:
 
 def _deck_cite(game_id: str) -> str:
     """The section that has the game dealt from one deck (cited when a card shows twice)."""
-    from validator.model.registry import load_game
+    from validator.compiler import load_game
 
     try:
         return f" ({load_game(game_id).definition.cards.cite})"

@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
+from validator.compiler import Game
 from validator.interpreter.config import TableConfig, paytable_rows
 from validator.interpreter.meters import Meter, MeterBank
 from validator.loader import LoadError
@@ -30,7 +31,7 @@ from validator.model.procedure import (
     Strategy,
     When,
 )
-from validator.model.registry import Game, GameFileError, _display
+from validator.model.registry import GameFileError, _display
 from validator.rankings.evaluator import Evaluator
 
 

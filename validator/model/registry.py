@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from types import UnionType
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin
+from typing import Annotated, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -25,41 +25,13 @@ from validator.model.poker import poker_problems
 from validator.model.ranking import CardOrder, Ranking, RankingsFile
 from validator.model.strategy_file import with_strategies
 
-if TYPE_CHECKING:
-    from validator.compiler import (
-        BankingGame,
-        Game,
-        PokerGame,
-        all_games,
-        load_game,
-        load_game_file,
-    )
-
 __all__ = [
-    "BankingGame",
-    "Game",
     "GameFileError",
-    "PokerGame",
-    "all_games",
     "check_game_file",
     "game_ids",
-    "load_game",
-    "load_game_file",
     "load_rankings",
     "shown_name",
 ]
-
-#: The compiled game's names, at home in ``validator.compiler``, still found here by code
-#: that imports them from the registry (resolved when asked for, never at import).
-_COMPILED = ("BankingGame", "Game", "PokerGame", "all_games", "load_game", "load_game_file")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _COMPILED:
-        import validator.compiler
-
-        return getattr(validator.compiler, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 RANKINGS_FILE = "rankings.yaml"

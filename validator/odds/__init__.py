@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 
-from validator.model.registry import Game
+from validator.compiler import Game
 from validator.odds.wagers import (
     CategoryOdds,
     MeterArg,

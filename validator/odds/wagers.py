@@ -15,10 +15,10 @@ from fractions import Fraction
 from math import comb, sqrt
 from typing import Any, Literal
 
+from validator.compiler import Game
 from validator.loader import did_you_mean
 from validator.model.game import ApprovedHold, GameDefinition, Table, Wager
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate, parse_payout
-from validator.model.registry import Game
 from validator.odds.enumeration import category_counts
 
 Basis = Literal["wager", "bonus"]

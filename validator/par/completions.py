@@ -783,8 +783,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     import sys
     import time
 
+    from validator.compiler import load_game
     from validator.interpreter.config import TableConfig
-    from validator.model.registry import game_ids, load_game
+    from validator.model.registry import game_ids
 
     named = list(sys.argv[1:] if argv is None else argv)
     for gid in named or game_ids():

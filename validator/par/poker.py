@@ -97,8 +97,8 @@ class PokerSums:
 
 
 def _session(spec: PokerSpec, k: int) -> Any:
+    from validator.compiler import load_game
     from validator.interpreter.poker.session import Session, default_setup, setup_from_submission
-    from validator.model.registry import load_game
 
     game = load_game(spec.game)
     setup = (

@@ -32,9 +32,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from validator.compiler import Game
 from validator.interpreter.config import MeterConfig
 from validator.model.notation import PayoutKind
-from validator.model.registry import Game
 from validator.odds import exact_odds, odds_for_rows
 from validator.par.wagers import pct
 

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from validator.cache import memo
+from validator.compiler import Game
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
-from validator.model.registry import Game
 from validator.par.completions import CompletionGame, exact_figures
 from validator.par.longest_flush import (
     FlushGame,

@@ -131,11 +131,11 @@ _CACHE: dict[tuple[str, str | None, str | None, int], Any] = {}
 def _engine(spec: SimSpec) -> tuple[Any, Any]:
     key = (spec.game, spec.submission, spec.strategy, spec.seats)
     if key not in _CACHE:
+        from validator.compiler import load_game
         from validator.interpreter.batch import BatchEngine
         from validator.interpreter.config import load_config
         from validator.interpreter.play import default_wagers
         from validator.interpreter.rules import Rules
-        from validator.model.registry import load_game
 
         game = load_game(spec.game)
         cfg = load_config(game, Path(spec.submission) if spec.submission else None)

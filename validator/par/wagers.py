@@ -15,8 +15,8 @@ from fractions import Fraction
 from math import sqrt
 from typing import Any
 
+from validator.compiler import Game
 from validator.interpreter.config import TableConfig
-from validator.model.registry import Game
 from validator.odds import NotPriced, OddsError, OddsResult, exact_odds, odds_for_rows
 from validator.odds.wagers import not_priced_reason
 

@@ -49,7 +49,7 @@ class ReviewPack:
     sha256: str
     generated_at: dt.datetime
     submission: Any = None  # RulesSubmission
-    game: Any = None  # validator.model.registry.Game
+    game: Any = None  # validator.compiler.Game
     findings: list[Any] = field(default_factory=list)  # validator.checks.Finding
     regulation_version: str = ""
     against_label: str | None = None

@@ -34,7 +34,7 @@ class ParInput:
     """What the sheet is made from: the compiled game, the submission's table settings
     (``validator.interpreter.config.TableConfig``) and the name the pack shows."""
 
-    game: Any  # validator.model.registry.Game
+    game: Any  # validator.compiler.Game
     config: Any  # validator.interpreter.config.TableConfig
     display: str
     workers: int | None = 1

@@ -26,10 +26,10 @@ class Checked:
         return [f for f in self.findings if f.severity == "error"]
 
     def game(self) -> Any:
-        """The game the submission names (``validator.model.registry.Game``): ``None`` where
+        """The game the submission names (``validator.compiler.Game``): ``None`` where
         it names none, or an id no game file has; a game file that cannot be compiled raises
         ``GameFileError`` with its positions."""
-        from validator.model.registry import load_game
+        from validator.compiler import load_game
 
         game_id = getattr(self.submission, "game", None)
         if not isinstance(game_id, str):

@@ -28,11 +28,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from validator.compiler import Game
 from validator.interpreter.poker.money import Cents, dollar_text
 from validator.interpreter.poker.pots import Pot
 from validator.interpreter.poker.showdown import ShownHand
 from validator.model.notation import format_rate
-from validator.model.registry import Game
 from validator.rankings.evaluator import Evaluator, HandValue
 
 RANK_NAMES = {

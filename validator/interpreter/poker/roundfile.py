@@ -34,13 +34,13 @@ from fractions import Fraction
 from typing import Any
 
 from validator.cards import CardError, card_str, parse_card, parse_rank
+from validator.compiler import Game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, to_cents
 from validator.interpreter.poker.rake import RakeRule
 from validator.loader import LoadError, Located, did_you_mean
 from validator.model.notation import NotationError, format_rate, parse_money, parse_rate
-from validator.model.registry import Game
 
 KEYS = ("game", "chip", "button", "seats", "board", "rake", "bad_beat", "kill")
 SEAT_KEYS = ("seat", "cards", "contributed", "folded", "all_in")

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from validator.cards import card_str
+from validator.compiler import Game
 from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.kill import KillRule
@@ -48,7 +49,6 @@ from validator.interpreter.poker.rake import RakeRule, completed_periods, time_c
 from validator.interpreter.poker.strategy import TableStrategy, strategies
 from validator.interpreter.poker.table import Hand, PlayedHand, Rules, Stakes, next_button
 from validator.loader import LoadError
-from validator.model.registry import Game
 
 DEFAULT_HANDS_PER_HOUR = 30
 BUY_IN_UPPER_BETS = 50

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from validator.cards import card_str
+from validator.compiler import Game
 from validator.interpreter.poker.bad_beat import BadBeatResult, contribute, pay
 from validator.interpreter.poker.kill import KillResult, PotOutcome, after_round
 from validator.interpreter.poker.money import Cents, dollar_text, money
@@ -22,7 +23,7 @@ from validator.interpreter.poker.pots import Pot, PotError, Uncalled, build_pots
 from validator.interpreter.poker.rake import Rake, take_rake
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, read_poker_round
 from validator.interpreter.poker.showdown import PotResult, ShownHand, Splitter, show
-from validator.model.registry import Game, load_card_orders
+from validator.model.registry import load_card_orders
 from validator.rankings.evaluator import card_order_key
 
 

@@ -17,12 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from validator.cards import cards_str
+from validator.compiler import Game
 from validator.interpreter.poker.money import Cents, dollar_text
 from validator.interpreter.poker.pots import Pot
 from validator.model.game import GameDefinition
 from validator.model.poker import OddChips
 from validator.model.ranking import CardOrder
-from validator.model.registry import Game
 from validator.rankings.evaluator import HandValue, card_order_key, low_rank
 
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from validator.cards import rank_of
+from validator.compiler import Game
 from validator.interpreter.poker.betting import Action, BettingRound, Options, Player
 from validator.interpreter.poker.showdown import hand_value
 from validator.model.poker import TIERS, PokerStrategies, Tier
-from validator.model.registry import Game
 from validator.rankings.evaluator import HandValue
 
 FINISHED = 5  # cards out when a hand is made: before, a high card may still be fair

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from validator.cards import cards_str
+from validator.compiler import Game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Action, BettingRound, Limit, Options, Player
 from validator.interpreter.poker.kill import KillRule
@@ -25,7 +26,6 @@ from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.settle import PokerSettlement, forced_bet_seat, settle_round
 from validator.model.poker import Street
-from validator.model.registry import Game
 
 
 @dataclass(frozen=True)
