@@ -28,18 +28,31 @@ FCP = EXAMPLES / "four-card-poker.yaml"
 HCF_OPTIMAL = "1348050875653/50592437455560"
 
 
-def test_every_figure_of_the_packs_par_sheet_is_exact() -> None:
-    """Four Card Poker's base game has no exact method here: nothing is simulated in a
-    pack, the strategies are named with `rulesub par`; every wager's edge is the odds
-    engine's exact hold of the paytable the submission selects."""
-    pack = build_pack(FCP, "four-card-poker.yaml")
+def test_a_base_game_with_no_exact_method_is_not_simulated_in_a_pack() -> None:
+    """Lunar Poker's base game has no exact method: nothing is simulated in a pack, the
+    strategies are named with `rulesub par`."""
+    pack = build_pack(EXAMPLES / "lunar-poker.yaml", "lunar-poker.yaml")
     sheet = pack.par
     assert sheet is not None and pack.par_problem is None
     base = sheet["base_game"]
     assert base["strategies"] == {}
     assert "rulesub par" in base["not_simulated_because"]
-    for name in ("expert", "basic"):
+    for name in ("basic", "caribbean"):
         assert name in base["not_simulated_because"]
+
+
+def test_every_figure_of_the_packs_par_sheet_is_exact() -> None:
+    """Four Card Poker's base game is counted exactly (§ 641a.8-641a.11: every player hand
+    with every up card): the optimal and the declared strategies are exact, nothing is
+    simulated; every wager's edge is the odds engine's exact hold of the paytable the
+    submission selects."""
+    pack = build_pack(FCP, "four-card-poker.yaml")
+    sheet = pack.par
+    assert sheet is not None and pack.par_problem is None
+    base = sheet["base_game"]
+    assert set(base["strategies"]) == {"optimal", "expert", "basic"}
+    assert {s["method"] for s in base["strategies"].values()} == {"exact"}
+    assert not base.get("not_simulated_because")
     priced = {p.title: p.result for p in pack.priced if p.result is not None}
     assert sheet["wagers"], "the selected paytables are priced"
     compared = 0
