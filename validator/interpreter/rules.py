@@ -190,6 +190,16 @@ class Rules:
             return (rule.min or 1, rule.max or 1, rule.cite)
         return (amount.min or 1, amount.max or amount.min or 1, amount.cite)
 
+    def draw_cards(self, option: Option | None) -> tuple[int, int] | None:
+        """(least, most) cards a draw option takes, as its options fee states them (Lunar
+        Poker's exchange of two to five cards, § 589.11(d)(2)(i)(B)); ``None`` where the fee
+        states no range. The one rule both engines hold a draw to."""
+        fee = self.d.options_fee
+        if option is None or option.fee is None or fee is None or option.fee not in fee.options:
+            return None
+        c = fee.options[option.fee].cards
+        return (c.min, c.max) if c else None
+
     def strategy(self, name: str | None) -> Strategy:
         s = self.d.strategies
         if s is None:

@@ -434,7 +434,7 @@ class _Round:
                 a.cards = exchanged(cards.held, a.keep_paired, a.keep)
             opt = self._option_of(a)
             if a.cards:
-                rng = self._fee_cards(opt)
+                rng = self.rules.draw_cards(opt)
                 for c in a.cards:
                     if c not in cards.held:
                         raise RoundError(
@@ -454,7 +454,8 @@ class _Round:
                 if seat.taken and seat.taken[-1].startswith("exchange"):
                     seat.taken[-1] = a.text  # a strategy's exchange, now with its cards
             else:
-                n = self._fee_cards(opt)[0] if self._fee_cards(opt) else 1
+                rng = self.rules.draw_cards(opt)
+                n = rng[0] if rng else 1
                 new = self.source.next(n, f"seat {seat.number}'s draw")
             cards.add(new)
             self.version += 1
@@ -465,13 +466,6 @@ class _Round:
             if a.option in d.options:
                 return d.options[a.option]
         return None
-
-    def _fee_cards(self, opt: Option | None) -> tuple[int, int] | None:
-        fee = self.rules.d.options_fee
-        if opt is None or opt.fee is None or fee is None or opt.fee not in fee.options:
-            return None
-        c = fee.options[opt.fee].cards
-        return (c.min, c.max) if c else None
 
     def _step_decide(self, step: DecideStep) -> None:
         if step.when is not None and not self.holds(step.when, None):
