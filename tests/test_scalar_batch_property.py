@@ -304,7 +304,12 @@ def _batch(s: Setting) -> tuple[Any, BatchEngine]:
         amount, reserve = s.meters[key]
         m.amount = m.start = m.low = m.high = to_micro(amount)
         m.reserve = m.start_reserve = to_micro(reserve)
-    stakes: dict[str, Any] = {}
+    stakes: dict[str, Any] = {  # every spot the table offers before the cards; 0: not wagered
+        spot: np.zeros((N, S), np.int64)
+        for spot in rules.spots
+        if rules.offered(rules.spot_wager(spot))
+        and not rules.wager(rules.spot_wager(spot)).placed_after_cards
+    }
     for i, wagers in enumerate(s.seats):
         for spot, amount in wagers.items():
             stakes.setdefault(spot, np.zeros((N, S), np.int64))[:, i] = to_micro(amount)

@@ -341,8 +341,9 @@ class _Chunk:
             raise ValueError("the batch engine plays the same wagers every round")
 
     def _step_deal(self, step: DealStep) -> None:
-        if step.when_wagered and not any(
-            self.rules.spot_wager(s) == step.when_wagered for s in self.stakes
+        if step.when_wagered and not any(  # a stake of 0 is no wager (§ 641a.8(d))
+            self.rules.spot_wager(s) == step.when_wagered and bool((st > 0).any())
+            for s, st in self.stakes.items()
         ):
             return
         seats = list(range(1, self.S + 1)) if "player" in step.cards else []

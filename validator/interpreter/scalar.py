@@ -434,7 +434,7 @@ class _Round:
             if a.keep is not None:  # a strategy's exchange: the cards it keeps
                 a.cards = exchanged(cards.held, a.keep_paired, a.keep)
             opt = self._option_of(a)
-            if a.cards:
+            if a.cards or (opt is not None and opt.draw == "exchange"):
                 rng = self.rules.draw_cards(opt)
                 for c in a.cards:
                     if c not in cards.held:
