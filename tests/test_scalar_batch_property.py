@@ -379,3 +379,94 @@ def test_every_banking_game_is_held_to_the_property() -> None:
     for game_id in BANKING:
         strategies = load_game(game_id).definition.strategies
         assert strategies is not None and strategies.by_name, game_id
+
+
+# -- the disagreements the property found, kept as regression cases ------------------------------
+
+
+def _lunar_setting(keep: Keep, cards: str) -> Setting:
+    """One Lunar Poker seat dealt ``cards`` (the dealer's between them, one at a time), whose
+    strategy exchanges keeping ``keep`` and then folds."""
+    from validator.cards import parse_cards
+
+    game = load_game("lunar-poker")
+    rules = Rules(game, TableConfig.defaults(game))
+    strategy = Strategy(
+        name="exchange",
+        source="a regression case",
+        decisions={
+            "first": [StrategyRow(then=Choice(option="exchange", keep=keep))],
+            "after_draw": [StrategyRow(then="fold")],
+            "force": [StrategyRow(then="none")],
+        },
+    )
+    mine = parse_cards(cards)
+    rest = [c for c in range(52) if c not in mine]
+    deck = [c for k in range(5) for c in (mine[k], rest[k])] + rest[5:]
+    seat = {"ante": Decimal(10)}
+    return Setting(rules, strategy, [seat], {}, [deck], {"magic_card": [0], "lucky_bonus": [0]})
+
+
+def _refused_by_both(s: Setting) -> tuple[str, str]:
+    with pytest.raises(Refused) as scalar:
+        _scalar(s)
+    with pytest.raises(RoundError) as batch:
+        _batch(s)
+    return str(scalar.value), str(batch.value)
+
+
+def test_an_exchange_of_one_card_is_refused_by_both_engines() -> None:
+    """§ 589.11(d)(2)(i)(B): "the player shall discard between two and five cards". A
+    strategy keeping the four highest cards exchanges one: the scalar engine refused it, the
+    batch engine simulated it; both refuse it now, citing the section."""
+    scalar, batch = _refused_by_both(_lunar_setting(Keep(highest=4), "KS 9H 7D 4C 2D"))
+    assert "not 1" in scalar and "not 1" in batch
+    assert "(d)(2)(i)(B)" in scalar and _sections(scalar) == _sections(batch)
+
+
+def test_an_exchange_of_no_card_is_refused_by_both_engines() -> None:
+    """§ 589.11(d)(2)(i)(B): an exchange discards two to five cards. Keeping the paired cards
+    of a full house discards none: the scalar engine added two cards to the hand (seven held),
+    the batch engine exchanged none; both refuse it now."""
+    scalar, batch = _refused_by_both(_lunar_setting(Keep(paired=True), "KS KH KD 4C 4D"))
+    assert "not 0" in scalar and "not 0" in batch and _sections(scalar) == _sections(batch)
+
+
+def test_a_multiple_the_rules_forbid_is_refused_by_both_engines_citing_the_rule() -> None:
+    """§ 678a.11(b)(1): a Raise of one times the Ante on a three-card flush; a strategy that
+    raises the most there places 1x, and one raising 3x is refused by both engines, with the
+    rule (the batch engine raised a bare ValueError)."""
+    game = load_game("high-card-flush")
+    rules = Rules(game, TableConfig.defaults(game))
+    strategy = Strategy(
+        name="three",
+        source="a regression case",
+        decisions={"raise": [StrategyRow(then="raise 3x")]},
+    )
+    deck = list(range(52))
+    s = Setting(rules, strategy, [{"ante": Decimal(5)}], {}, [deck], {})
+    try:
+        _scalar(s)
+    except Refused as refused:
+        with pytest.raises(RoundError) as batch:
+            _batch(s)
+        assert _sections(str(refused)) == _sections(str(batch.value))
+        assert "§ 678a.11" in str(refused)
+    else:  # the hand dealt allows 3x: the same money
+        _require_the_same(s)
+
+
+def test_the_six_card_bonus_card_is_dealt_only_when_the_wager_is_placed() -> None:
+    """§ 641a.8(d): the Six Card Bonus card is dealt when a player placed the wager. A table
+    offering it where no seat wagered it: the batch engine dealt the card anyway (a stake of
+    0 counted as a wager), so every seat's cards were one off the scalar engine's."""
+    game = load_game("four-card-poker")
+    cfg = TableConfig.defaults(game)
+    cfg.progressives, cfg.offered = {}, {"six_card_bonus"}
+    rules = Rules(game, cfg)
+    seats = [{"ante": Decimal(10), "aces_up": Decimal(10)} for _ in range(3)]
+    decks = [list(range(52)), list(range(51, -1, -1))]
+    s = Setting(rules, rules.strategy(None), seats, {}, decks, {})
+    _require_the_same(s)
+    res, _ = _batch(s)
+    assert "six_card_bonus" in res.stakes and not res.stakes["six_card_bonus"].any()
