@@ -280,6 +280,8 @@ class _Chunk:
         self.pending_kind = np.zeros((N, S), dtype=np.int64)  # 0 none, 1 add, 2 exchange
         self.pending_keep = np.zeros((N, S), dtype=np.int64)
         self.pending_paired = np.zeros((N, S), dtype=bool)
+        self.pending_option = np.full((N, S), -1, dtype=np.int64)  # index in draw_options
+        self.draw_options: list[Option] = []
         self.returned: dict[str, I64] = {}  # line -> (N, S)
         self.house_line: dict[str, I64] = {}
         self.from_meter: dict[str, I64] = {}
@@ -348,8 +350,9 @@ class _Chunk:
             raise ValueError("the batch engine plays the same wagers every round")
 
     def _step_deal(self, step: DealStep) -> None:
-        if step.when_wagered and not any(
-            self.rules.spot_wager(s) == step.when_wagered for s in self.stakes
+        if step.when_wagered and not any(  # a stake of 0 is no wager (§ 641a.8(d))
+            self.rules.spot_wager(s) == step.when_wagered and bool((st > 0).any())
+            for s, st in self.stakes.items()
         ):
             return
         seats = list(range(1, self.S + 1)) if "player" in step.cards else []
@@ -449,12 +452,29 @@ class _Chunk:
                         use[:, None], np.take_along_axis(held, paired_first, axis=1), held
                     )
                     keep = np.where(use[:, None], twice.sum(axis=1)[:, None], keep)
+                self._check_exchange(ex, s, k - keep[:, 0])
                 src = np.minimum(self.pos[ex][:, None] + cols[None, :] - keep, 51)
                 new = self.decks[ex[:, None], src]
                 self.player[ex, s, :k] = np.where(cols[None, :] < keep, held, new)
                 self.pos[ex] += k - keep[:, 0]
         self.pending_kind[asked] = 0
         self.version += 1
+
+    def _check_exchange(self, rows: I64, s: int, counts: I64) -> None:
+        """An exchange of a number of cards its option does not allow (Lunar Poker's two to
+        five, § 589.11(d)(2)(i)(B)) is refused, as the scalar engine refuses it."""
+        chosen = self.pending_option[rows, s]
+        for i in np.unique(chosen).tolist():
+            opt = self.draw_options[i]
+            rng = self.rules.draw_cards(opt)
+            n = counts[chosen == i]
+            bad = (n < rng[0]) | (n > rng[1]) if rng else np.zeros(n.shape, bool)
+            if bad.any():
+                assert rng is not None
+                raise RoundError(
+                    f"seat {s + 1}: an exchange is of {rng[0]} to {rng[1]} cards, not "
+                    f"{int(n[bad][0])} ({opt.cite})"
+                )
 
     def _step_decide(self, step: DecideStep) -> None:
         N, S = self.N, self.S
@@ -521,8 +541,9 @@ class _Chunk:
             assert wager.amount is not None
             lo, hi = self._multiple_range(opt, step.id)
             mult = np.where(multiple == -1, hi, np.where(multiple == 0, lo, multiple))
-            if np.any(m & ((mult < lo) | (mult > hi))):
-                raise ValueError(f"the strategy places a {opt.wager} the rules do not allow")
+            bad = m & ((mult < lo) | (mult > hi))
+            if bad.any():
+                self._refuse_multiple(step, opt, bad, mult, lo, hi)
             base = self.stakes[wager.amount.of]
             st = np.where(m, base * mult, 0)
             self.stakes[opt.wager] = self.stakes.get(opt.wager, np.zeros_like(base)) + st
@@ -535,9 +556,33 @@ class _Chunk:
             self.wagered += fee.sum(axis=1)
             self.house += fee.sum(axis=1)
         if opt.draw is not None:
+            if not any(o is opt for o in self.draw_options):
+                self.draw_options.append(opt)
+            self.pending_option[m] = next(i for i, o in enumerate(self.draw_options) if o is opt)
             self.pending_kind[m] = 1 if opt.draw == "add" else 2
             self.pending_keep[m] = np.maximum(keep[m], 0)
             self.pending_paired[m] = paired[m]
+
+    def _refuse_multiple(
+        self, step: DecideStep, opt: Option, bad: B, mult: I64, lo: I64, hi: I64
+    ) -> None:
+        """A wager placed at a multiple the rules do not allow there is refused, citing the
+        rule that sets the range, as the scalar engine refuses it."""
+        r, s = (int(x[0]) for x in np.nonzero(bad))
+
+        def at_least(hand: str, category: str) -> bool:
+            thr = self.evaluator(hand).pack_key((self.rules.evaluator(hand).strength(category),))
+            return bool(self._seat(self.value(hand).key)[r, s] >= thr)
+
+        _, _, cite = self.rules.option_multiple_range(opt, step.id, at_least)
+        name = next(o for o, x in step.options.items() if x is opt)
+        least, most = int(lo[r, s]), int(hi[r, s])
+        allowed = f"{least}x" if least == most else f"{least}x to {most}x"
+        of = self.rules.wager(opt.wager or "").amount
+        raise RoundError(
+            f"seat {s + 1}: {name} {int(mult[r, s])}x is not allowed: {allowed} the "
+            f"{of.of if of else ''} here ({cite})"
+        )
 
     def _multiple_range(self, opt: Option, decision: str) -> tuple[I64, I64]:
         wager = self.rules.wager(opt.wager or "")

@@ -201,6 +201,16 @@ class Rules:
         strategy = self.strategy(name)
         return name or (self.d.strategies.default if self.d.strategies else None), strategy
 
+    def draw_cards(self, option: Option | None) -> tuple[int, int] | None:
+        """(least, most) cards a draw option takes, as its options fee states them (Lunar
+        Poker's exchange of two to five cards, § 589.11(d)(2)(i)(B)); ``None`` where the fee
+        states no range. The one rule both engines hold a draw to."""
+        fee = self.d.options_fee
+        if option is None or option.fee is None or fee is None or option.fee not in fee.options:
+            return None
+        c = fee.options[option.fee].cards
+        return (c.min, c.max) if c else None
+
     def strategy(self, name: str | None) -> Strategy:
         """A strategy of the game's strategy file (games/strategies/): ``name``, else the
         default; the one way every engine reads them."""

@@ -36,6 +36,7 @@ from validator.interpreter.rules import Rules
 from validator.model.game import HandDef
 from validator.model.notation import Payout, PayoutKind
 from validator.model.procedure import (
+    Compare,
     DealStep,
     DecideStep,
     DrawStep,
@@ -433,8 +434,8 @@ class _Round:
             if a.keep is not None:  # a strategy's exchange: the cards it keeps
                 a.cards = exchanged(cards.held, a.keep_paired, a.keep)
             opt = self._option_of(a)
-            if a.cards:
-                rng = self._fee_cards(opt)
+            if a.cards or (opt is not None and opt.draw == "exchange"):
+                rng = self.rules.draw_cards(opt)
                 for c in a.cards:
                     if c not in cards.held:
                         raise RoundError(
@@ -454,7 +455,8 @@ class _Round:
                 if seat.taken and seat.taken[-1].startswith("exchange"):
                     seat.taken[-1] = a.text  # a strategy's exchange, now with its cards
             else:
-                n = self._fee_cards(opt)[0] if self._fee_cards(opt) else 1
+                rng = self.rules.draw_cards(opt)
+                n = rng[0] if rng else 1
                 new = self.source.next(n, f"seat {seat.number}'s draw")
             cards.add(new)
             self.version += 1
@@ -465,13 +467,6 @@ class _Round:
             if a.option in d.options:
                 return d.options[a.option]
         return None
-
-    def _fee_cards(self, opt: Option | None) -> tuple[int, int] | None:
-        fee = self.rules.d.options_fee
-        if opt is None or opt.fee is None or fee is None or opt.fee not in fee.options:
-            return None
-        c = fee.options[opt.fee].cards
-        return (c.min, c.max) if c else None
 
     def _step_decide(self, step: DecideStep) -> None:
         if step.when is not None and not self.holds(step.when, None):
@@ -560,15 +555,15 @@ class _Round:
                     )
                 m = lo
             assert isinstance(m, int)
+            wager = self.rules.wager(opt.wager)
+            assert wager.amount is not None
             if not lo <= m <= hi:
                 allowed = f"{lo}x" if lo == hi else f"{lo}x to {hi}x"
                 raise RoundError(
                     f"seat {seat.number}: {a.option} {m}x is not allowed: {allowed} the "
-                    f"{self.rules.wager(opt.wager).amount.of} here ({cite})",  # type: ignore[union-attr]
+                    f"{wager.amount.of} here ({cite})",
                     seat.actions_pointer,
                 )
-            wager = self.rules.wager(opt.wager)
-            assert wager.amount is not None
             stake = seat.stakes[wager.amount.of] * m
             seat.stakes[opt.wager] = stake
             seat.standing.add(opt.wager)
@@ -665,9 +660,13 @@ class _Round:
         v = self.value(q[0], None)
         return v is not None and v.key >= q[1]
 
+    def _compared(self) -> Compare:
+        settle = self.rules.d.settle
+        assert settle is not None and settle.compare is not None
+        return settle.compare
+
     def compare(self, seat: Seat) -> str:
-        c = self.rules.d.settle.compare  # type: ignore[union-attr]
-        assert c is not None
+        c = self._compared()
         p, d = self.value(c.player, seat), self.value(c.dealer, seat)
         if p is None or d is None:
             raise RoundError(f"seat {seat.number}: the hands to compare are not dealt")
@@ -690,7 +689,7 @@ class _Round:
                 chose = seat.decided.get(did, "none") if seat else "none"
                 yield chose in opts, (f"chose {chose}" if chose != "none" else "")
         if w.wagered is not None:
-            yield bool(seat) and all(seat.wagered(x) for x in w.wagered), ""  # type: ignore[union-attr]
+            yield seat is not None and all(seat.wagered(x) for x in w.wagered), ""
         if w.not_wagered is not None:
             yield not (seat and any(seat.wagered(x) for x in w.not_wagered)), ""
         if w.dealer_qualifies is not None:
@@ -704,8 +703,7 @@ class _Round:
         if w.player is not None:
             assert seat is not None
             cmp = self.compare(seat)
-            c = self.rules.d.settle.compare  # type: ignore[union-attr]
-            assert c is not None
+            c = self._compared()
             mine, theirs = self.shown(c.player, seat), self.shown(c.dealer, seat)
             word = "to" if cmp == "equal" else "than"
             yield cmp in w.player, f"the player's {mine} is {cmp} {word} the dealer's {theirs}"
@@ -713,10 +711,10 @@ class _Round:
             hs = None if hid.startswith("dealer") else seat
             v = self.value(hid, hs)
             ok = v is not None
-            if ok and test.at_least is not None:
-                ok = v.key >= self.rules.threshold(hid, test.at_least)  # type: ignore[union-attr]
-            if ok and test.below is not None:
-                ok = v.key < self.rules.threshold(hid, test.below)  # type: ignore[union-attr]
+            if v is not None and test.at_least is not None:
+                ok = v.key >= self.rules.threshold(hid, test.at_least)
+            if v is not None and ok and test.below is not None:
+                ok = v.key < self.rules.threshold(hid, test.below)
             if ok and (test.is_ is not None or test.is_not is not None):
                 held = self._held_chain(hid, hs)
                 if test.is_ is not None:
@@ -727,22 +725,22 @@ class _Round:
             yield ok, (f"the {who} {self.shown(hid, hs)}" if v is not None else "")
         if w.beats is not None:
             a, b = self.value(w.beats.hand, seat), self.value(w.beats.other, seat)
-            ok = a is not None and b is not None
-            if ok:
-                cmp = "higher" if a.key > b.key else "lower" if a.key < b.key else "equal"  # type: ignore[union-attr]
+            ok = False
+            if a is not None and b is not None:
+                cmp = "higher" if a.key > b.key else "lower" if a.key < b.key else "equal"
                 ok = cmp in w.beats.is_
             yield ok, ""
         if w.dealer_up is not None or w.holds_dealer_up_rank is not None:
-            up = self.up[0] if self.up else None
-            ok = up is not None
-            if ok and w.dealer_up is not None:
+            up_rank = rank_of(self.up[0]) if self.up else None
+            ok = up_rank is not None
+            if up_rank is not None and w.dealer_up is not None:
                 if w.dealer_up.rank_in is not None:
-                    ok = rank_of(up) in w.dealer_up.rank_in  # type: ignore[arg-type]
+                    ok = up_rank in w.dealer_up.rank_in
                 if ok and w.dealer_up.rank_at_least is not None:
-                    ok = rank_of(up) >= w.dealer_up.rank_at_least  # type: ignore[arg-type]
-            if ok and w.holds_dealer_up_rank is not None:
-                mine = {rank_of(c) for c in (seat.cards["player"].held if seat else [])}
-                ok = (rank_of(up) in mine) == w.holds_dealer_up_rank  # type: ignore[arg-type]
+                    ok = up_rank >= w.dealer_up.rank_at_least
+            if up_rank is not None and ok and w.holds_dealer_up_rank is not None:
+                ranks_held = {rank_of(c) for c in (seat.cards["player"].held if seat else [])}
+                ok = (up_rank in ranks_held) == w.holds_dealer_up_rank
             yield ok, ""
         for group, want in (w.suited or {}).items():
             cards = (
@@ -758,9 +756,9 @@ class _Round:
             if ev_ is not None:
                 kind, val = ev_
                 if kind == "card":
-                    hand = self.rules.d.hands[w.event.hand] if w.event.hand else None
+                    event_hand = self.rules.d.hands[w.event.hand] if w.event.hand else None
                     hs = None if w.event.hand and w.event.hand.startswith("dealer") else seat
-                    ok = hand is not None and val in self.cards_of(hand, hs)
+                    ok = event_hand is not None and val in self.cards_of(event_hand, hs)
                     why = f"the {w.event.id.replace('_', ' ')} {card_str(val)} is in the hand"
                 else:
                     pos = 0 if side == "dealer" else (seat.number if seat else -1)
@@ -861,10 +859,11 @@ class _Round:
         assert table_id is not None
         table = self.rules.table(table_id)
         rows = self.rules.rows_or_stop(table_id, stake)
+        category: str | None
         if then.row is not None:
             category, payout = then.row, rows.get(then.row)
             hand_note = ""
-            category_held = None
+            category_held: str | None = None
         else:
             hand_id = then.hand or table.pays_on
             assert hand_id is not None
