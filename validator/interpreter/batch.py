@@ -52,7 +52,7 @@ from validator.model.procedure import (
     When,
 )
 from validator.rankings.batch import BatchEvaluator, Hands
-from validator.vocabulary import CONDITION, STEP, meaning, meaning_of
+from validator.vocabulary import CONDITION, STEP, TABLE_FEATURE, meaning, meaning_of
 
 MICRO = 1_000_000
 CENT = 10_000
@@ -784,7 +784,7 @@ class _Chunk:
     @meaning("batch", CONDITION.id, "any_player")
     def _when_any_player(self, w: When, side: str) -> B:
         assert w.any_player is not None
-        anyp = (self.cond(w.any_player) & self.dealt()).any(axis=1)
+        anyp = np.asarray((self.cond(w.any_player) & self.dealt()).any(axis=1))
         return anyp[:, None]
 
     def _wagered(self, wager: str) -> B:
@@ -1057,6 +1057,7 @@ class _Chunk:
                 cum += gain - cut
 
 
+@meaning("batch", TABLE_FEATURE.id, "pays_on")
 def pt_hand(rules: Rules, table_id: str) -> str:
     hand = rules.table(table_id).pays_on
     assert hand is not None

@@ -53,7 +53,7 @@ from validator.model.procedure import (
 )
 from validator.rankings.evaluator import HandValue
 from validator.rankings.primitives import Hand, find
-from validator.vocabulary import CONDITION, STEP, meaning, meaning_of
+from validator.vocabulary import CONDITION, STEP, TABLE_FEATURE, meaning, meaning_of
 
 #: the condition keys, in the order a row's reasons are told
 CONDITION_KEYS = tuple(When.model_fields)
@@ -896,6 +896,7 @@ class _Round:
             line_id, name, spot, i, row.cite, outcome, returned, from_meter, reason, note=row.note
         )
 
+    @meaning("scalar", TABLE_FEATURE.id, "pays_on")
     def _outcome(
         self, seat: Seat, line_id: str, line: Line, then: Any, stake: Decimal, row_index: int
     ) -> tuple[Decimal, Decimal, str, str]:

@@ -16,13 +16,14 @@ entry (``none={engine: reason}``), never by leaving a gap.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
 KindId = Literal["ranking primitive", "step", "condition", "table feature", "constraint kind"]
-Engine = Literal["scalar", "batch", "checks", "odds"]
+Engine = Literal["scalar", "batch", "checks", "odds", "show"]
 
 #: what each engine is, as the reference names it
 ENGINES: dict[str, str] = {
@@ -30,6 +31,7 @@ ENGINES: dict[str, str] = {
     "batch": "the batch engine (simulate, par): many rounds at once over numpy arrays",
     "checks": "the Rules Submission checks (validate): one evaluator per constraint kind",
     "odds": "the exact odds (odds, diff, par): enumeration of a wager's hands",
+    "show": "the rules as listed (games show)",
 }
 
 
@@ -119,11 +121,11 @@ class Word:
     #: why the word is in the vocabulary though no game file uses it (a general word)
     general: str | None = None
     #: engines of the kind that do not handle this word, and why
-    none: dict[str, str] = field(default_factory=dict)
+    none: dict[str, str] = _field(default_factory=dict)
     #: engine -> the function carrying the word's meaning (registered by the engines)
-    meanings: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    meanings: dict[str, Callable[..., Any]] = _field(default_factory=dict)
     #: other functions that read the word (commands beyond the kind's engines)
-    readers: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    readers: dict[str, list[Callable[..., Any]]] = _field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -201,7 +203,8 @@ def meaning(engine: Engine | tuple[Engine, ...], kind: str, *names: str) -> Call
             w = entry(kind, name)
             for e in engines:
                 if e not in KINDS[kind].engines:
-                    w.readers[e] = fn
+                    if fn not in w.readers.setdefault(e, []):
+                        w.readers[e].append(fn)
                     continue
                 if e in w.none:
                     raise ValueError(f"{kind} {name!r}: the entry says {e} does not handle it")

@@ -21,8 +21,8 @@ from validator.vocabulary.registry import (
     RANKING_PRIMITIVE,
     STEP,
     TABLE_FEATURE,
-    words,
 )
+from validator.vocabulary.words import FRAME
 
 STEP_MODELS = (
     procedure.WagersStep,
@@ -64,6 +64,8 @@ def _walk(obj: Any, pointer: str, cite: str) -> Iterator[tuple[Any, str, str]]:
         own = getattr(obj, "cite", None)
         if isinstance(own, str):
             cite = own
+        elif isinstance(obj, procedure.Strategy):  # player advice: its name, not a section
+            cite = f"strategy: {obj.name}"
         yield obj, pointer, cite
         for name, value in _given(obj):
             yield from _walk(value, f"{pointer}/{_alias(type(obj), name)}", cite)
@@ -75,13 +77,9 @@ def _walk(obj: Any, pointer: str, cite: str) -> Iterator[tuple[Any, str, str]]:
             yield from _walk(v, f"{pointer}/{i}", cite)
 
 
-def _feature_names() -> set[str]:
-    return {w.word for w in words(TABLE_FEATURE.id)}
-
-
 def uses_in(game_id: str, root: BaseModel) -> Iterator[Use]:
-    """Every word a game file's model states, with its pointer and nearest citation."""
-    features = _feature_names()
+    """Every word a game file's model states, with its pointer and nearest citation: every
+    field a `when:` or a table states (but a table's frame), every step and constraint."""
     for obj, pointer, cite in _walk(root, "", ""):
         if isinstance(obj, procedure.When):
             for name, value in _given(obj):
@@ -90,22 +88,22 @@ def uses_in(game_id: str, root: BaseModel) -> Iterator[Use]:
             yield Use(STEP.id, obj.step, game_id, pointer, cite, obj.step)
         elif isinstance(obj, Table):
             for name, value in _given(obj):
-                if name in features:
+                if name not in FRAME[TABLE_FEATURE.id]:
                     alias = _alias(Table, name)
                     yield Use(TABLE_FEATURE.id, name, game_id, f"{pointer}/{alias}", cite, value)
         elif getattr(obj, "kind", None) in CONSTRAINT_KINDS and hasattr(obj, "severity"):
-            yield Use(CONSTRAINT_KIND.id, obj.kind, game_id, pointer, cite, obj.kind)  # type: ignore[attr-defined]
+            yield Use(CONSTRAINT_KIND.id, obj.kind, game_id, pointer, cite, obj.kind)
 
 
 def _primitive_uses(ranking_id: str, ranking: Ranking, game_id: str) -> Iterator[Use]:
     pointer = f"/rankings/{ranking_id}"
-    primitives = {w.word for w in words(RANKING_PRIMITIVE.id)}
+    frame = FRAME[RANKING_PRIMITIVE.id]
     for name, value in _given(ranking):
-        if name in primitives:
+        if name not in frame:
             yield Use(RANKING_PRIMITIVE.id, name, game_id, f"{pointer}/{name}", ranking.cite, value)
     for i, c in enumerate(ranking.categories):
         for name, value in _given(c):
-            if name in primitives and value is not False:
+            if name not in frame and value is not False:
                 yield Use(
                     RANKING_PRIMITIVE.id,
                     name,

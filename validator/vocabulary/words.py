@@ -29,6 +29,13 @@ POKER_QUALIFIER = (
     "no batch engine plays Poker"
 )
 
+#: the fields that frame a word rather than being one: a ranking's and a category's names
+#: and citation, a table's name, rows, citation and sign
+FRAME: dict[str, frozenset[str]] = {
+    RANKING_PRIMITIVE.id: frozenset({"id", "name", "size", "cite", "note", "categories"}),
+    TABLE_FEATURE.id: frozenset({"name", "cite", "note", "sign", "paytable", "paytables"}),
+}
+
 # -- ranking primitives (games/rankings.yaml) ---------------------------------------------
 
 _R = RANKING_PRIMITIVE
