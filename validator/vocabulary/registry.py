@@ -15,6 +15,7 @@ entry (``none={engine: reason}``), never by leaving a gap.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from dataclasses import field as _field
@@ -112,10 +113,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 class Word:
     kind: KindId
     word: str
-    #: the pydantic model the word is a field of (or the step's model), and the field
-    model: type[BaseModel]
+    #: the pydantic model the word is a field of (or the step's model), by its dotted
+    #: name (imported when asked for: ``model``), and the field
+    model_name: str
     field: str
-    explanation: str
+    #: what the word does; ``None``: the model's docstring says it (constraint kinds)
+    explanation_text: str | None
     #: an example as a game file writes it; by default the first use found in games/
     example: str | None = None
     #: why the word is in the vocabulary though no game file uses it (a general word)
@@ -132,9 +135,19 @@ class Word:
         return (self.kind, self.word)
 
     @property
+    def model(self) -> type[BaseModel]:
+        module, _, name = self.model_name.rpartition(".")
+        model: type[BaseModel] = getattr(importlib.import_module(module), name)
+        return model
+
+    @property
+    def explanation(self) -> str:
+        return " ".join((self.explanation_text or self.model.__doc__ or "").split())
+
+    @property
     def schema(self) -> str:
         """The model field, as ``module.Model.field``."""
-        return f"{self.model.__module__}.{self.model.__qualname__}.{self.field}"
+        return f"{self.model_name}.{self.field}"
 
     def meaning(self, engine: str) -> Callable[..., Any]:
         try:
@@ -154,8 +167,8 @@ REGISTRY: dict[tuple[str, str], Word] = {}
 def word(
     kind: Kind,
     name: str,
-    model: type[BaseModel],
-    explanation: str,
+    model: str,
+    explanation: str | None,
     *,
     field: str | None = None,
     example: str | None = None,
@@ -168,7 +181,7 @@ def word(
         name,
         model,
         field if field is not None else name,
-        " ".join(explanation.split()),
+        " ".join(explanation.split()) if explanation is not None else None,
         example,
         general,
         dict(none or {}),

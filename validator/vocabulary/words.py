@@ -1,16 +1,15 @@
 """Every word of the game files' vocabulary, declared once: its kind, its model field, what
 it does in the domain's words, and where an engine does not handle it, why.
 
+The models are named, not imported (``rulesub validate`` starts without the game models):
+``Word.model`` imports one when it is asked for.
+
 The meanings are registered by the engines themselves (``@meaning`` in
 ``validator/rankings/``, ``validator/interpreter/``, ``validator/checks/kinds.py``).
 """
 
 from __future__ import annotations
 
-from validator.model import constraints as C
-from validator.model import procedure as P
-from validator.model.game import Table
-from validator.model.ranking import Category, Ranking
 from validator.vocabulary.registry import (
     CONDITION,
     CONSTRAINT_KIND,
@@ -42,7 +41,7 @@ _R = RANKING_PRIMITIVE
 word(
     _R,
     "of_a_kind",
-    Category,
+    "validator.model.ranking.Category",
     """Rank multiplicities, largest first: `[2]` a pair,
     `[2, 2]` two pair, `[3, 2]` a full house, `[4]` four of a kind. Of two hands of the
     category, the higher groups win, then the kickers (by the ranking's `tiebreak`).""",
@@ -50,7 +49,7 @@ word(
 word(
     _R,
     "flush",
-    Category,
+    "validator.model.ranking.Category",
     """`n` cards of one suit (`flush: 4` in Four Card Poker,
     `flush: 5` in five-card Poker); with `suit:` only that suit. The best is the one whose
     ranks, highest first, are highest.""",
@@ -58,91 +57,91 @@ word(
 word(
     _R,
     "straight",
-    Category,
+    "validator.model.ranking.Category",
     """`n` cards of consecutive ranks, of any suits; the ace
     plays high, and low below the 2 only where the ranking says `ace_low`.""",
 )
 word(
     _R,
     "straight_flush",
-    Category,
+    "validator.model.ranking.Category",
     """`n` cards of consecutive ranks, all of one suit
     (with `suit:` that suit); a higher run beats a lower one.""",
 )
 word(
     _R,
     "same_color",
-    Category,
+    "validator.model.ranking.Category",
     """`n` cards of one colour: hearts with diamonds, or
     spades with clubs (Lunar Poker's Super Wager).""",
 )
 word(
     _R,
     "same_color_straight",
-    Category,
+    "validator.model.ranking.Category",
     """`n` consecutive ranks, all of one colour, the
     suits mixed within it (Lunar Poker's Super Wager).""",
 )
 word(
     _R,
     "ranks",
-    Category,
+    "validator.model.ranking.Category",
     """An exact set of ranks, one card of each: with `suited` all of
     one suit (a royal flush, a six-card royal), with `suit:` of that suit.""",
 )
 word(
     _R,
     "contains",
-    Category,
+    "validator.model.ranking.Category",
     """The hand holds one card of each of these ranks, whatever
     else it holds (Lunar Poker's ace-king: an ace and a king).""",
 )
 word(
     _R,
     "contains_any",
-    Category,
+    "validator.model.ranking.Category",
     """The hand holds one of several rank sets (each as
     `contains`); the best set held is the combination.""",
 )
 word(
     _R,
     "any",
-    Category,
+    "validator.model.ranking.Category",
     """Any hand: the lowest category of a ranking (high card, no
     qualifying hand), compared by its high cards.""",
 )
 word(
     _R,
     "min_rank",
-    Category,
+    "validator.model.ranking.Category",
     """With `of_a_kind`, the group's rank is at least this (a pair
     of aces: `of_a_kind: [2], min_rank: A`).""",
 )
 word(
     _R,
     "max_rank",
-    Category,
+    "validator.model.ranking.Category",
     """With `of_a_kind`, the group's rank is at most this (a
     pocket pair of 2s through 10s).""",
 )
 word(
     _R,
     "suited",
-    Category,
+    "validator.model.ranking.Category",
     """With `ranks`, `contains` or `contains_any`: the cards named
     are all of one suit (a royal flush is `ranks: [A, K, Q, J, 10], suited: true`).""",
 )
 word(
     _R,
     "suit",
-    Category,
+    "validator.model.ranking.Category",
     """Restricts a flush, straight flush or rank set to one suit
     (the diamond royal of Six Card Bonus table E).""",
 )
 word(
     _R,
     "refines",
-    Category,
+    "validator.model.ranking.Category",
     """A paytable distinction inside a category of the ranking
     (four aces inside four of a kind): hands compare as the category refined, a paytable
     may pay the refinement its own row, and a table without that row pays the category's.""",
@@ -150,7 +149,7 @@ word(
 word(
     _R,
     "ace_low",
-    Ranking,
+    "validator.model.ranking.Ranking",
     """An ace may end a straight below the 2 (A-2-3-4-5, topping at
     5). Where the chapter has no such clause (High Card Flush, § 678a.6) the ace plays high
     only.""",
@@ -158,7 +157,7 @@ word(
 word(
     _R,
     "low",
-    Ranking,
+    "validator.model.ranking.Ranking",
     """`low: ace-to-five`: a low ranking. The ace ranks below the 2,
     straights and flushes are not considered, and hands rank in the inverse of the high
     order (§ 553.4(c), (d)).""",
@@ -167,7 +166,7 @@ word(
 word(
     _R,
     "tiebreak",
-    Ranking,
+    "validator.model.ranking.Ranking",
     """How two hands of one category compare: `grouped` by rank
     groups (the pair, then the kickers, as Poker does), `combination` by the ranks of the
     cards forming the category, highest first (High Card Flush's longest flush).""",
@@ -175,7 +174,7 @@ word(
 word(
     _R,
     "qualifiers",
-    Ranking,
+    "validator.model.ranking.Ranking",
     """A floor a hand must reach to win at all: Poker's "eight or
     better" low (§ 553.10(j)), its category at least `at_least`, no card above
     `max_rank`.""",
@@ -188,7 +187,7 @@ _S = STEP
 word(
     _S,
     "wagers",
-    P.WagersStep,
+    "validator.model.procedure.WagersStep",
     """The players' wagers stand ("no more bets"); progressive
     meters take their increments from the wagers placed on their tables.""",
     field="step",
@@ -196,7 +195,7 @@ word(
 word(
     _S,
     "deal",
-    P.DealStep,
+    "validator.model.procedure.DealStep",
     """Cards to the players, the dealer, the community or a named
     spot, one at a time around the table from the dealer's left, the dealer last; some face
     up, optionally after burning cards, optionally only when a wager is placed.""",
@@ -205,7 +204,7 @@ word(
 word(
     _S,
     "table_system",
-    P.TableSystemStep,
+    "validator.model.procedure.TableSystemStep",
     """A draw by the table game system: a random
     card, or a random position, that some settlement rows read (`event:`).""",
     field="step",
@@ -213,7 +212,7 @@ word(
 word(
     _S,
     "decide",
-    P.DecideStep,
+    "validator.model.procedure.DecideStep",
     """Each player asked in turn chooses one of the options:
     fold, check, a wager sized from another (Play 1-3x Ante), a fee with a draw. The choice
     comes from the round file's actions or from a strategy.""",
@@ -222,16 +221,22 @@ word(
 word(
     _S,
     "draw",
-    P.DrawStep,
+    "validator.model.procedure.DrawStep",
     """The cards the players chose at a decision are dealt: a card
     added (a sixth card) or discards replaced (an exchange).""",
     field="step",
 )
-word(_S, "reveal", P.RevealStep, """The dealer's cards are turned face up.""", field="step")
+word(
+    _S,
+    "reveal",
+    "validator.model.procedure.RevealStep",
+    """The dealer's cards are turned face up.""",
+    field="step",
+)
 word(
     _S,
     "qualify",
-    P.QualifyStep,
+    "validator.model.procedure.QualifyStep",
     """The dealer's hand is checked against the game's
     `dealer.qualifies`.""",
     field="step",
@@ -239,7 +244,7 @@ word(
 word(
     _S,
     "replace",
-    P.ReplaceStep,
+    "validator.model.procedure.ReplaceStep",
     """The dealer discards a card (the highest ranking one) and
     takes the next card from the deck, when the step's condition holds (a player bought
     it).""",
@@ -248,7 +253,7 @@ word(
 word(
     _S,
     "settle",
-    P.SettleStep,
+    "validator.model.procedure.SettleStep",
     """The dealer settles the named settlement lines for each
     player, in the chapter's order of players, each line by the first row of its decision
     table whose conditions hold.""",
@@ -258,40 +263,41 @@ word(
 # -- condition keys ----------------------------------------------------------------------------
 
 _C = CONDITION
-word(_C, "folded", P.When, """The player folded (`true`) or did not (`false`).""")
+WHEN = "validator.model.procedure.When"
+word(_C, "folded", WHEN, """The player folded (`true`) or did not (`false`).""")
 word(
     _C,
     "decided",
-    P.When,
+    "validator.model.procedure.When",
     """The option chosen at a decision: `{play: raise}`, a list of
     options for any of them, `none` for a player not asked.""",
 )
 word(
     _C,
     "wagered",
-    P.When,
+    "validator.model.procedure.When",
     """The player placed this wager (or every wager of a list),
     any amount above zero.""",
 )
-word(_C, "not_wagered", P.When, """The player placed none of these wagers.""")
+word(_C, "not_wagered", WHEN, """The player placed none of these wagers.""")
 word(
     _C,
     "dealer_qualifies",
-    P.When,
+    "validator.model.procedure.When",
     """The dealer's hand qualifies (`dealer.qualifies`), or
     does not (`false`).""",
 )
 word(
     _C,
     "player",
-    P.When,
+    "validator.model.procedure.When",
     """The player's hand compared with the dealer's (`settle.compare`):
     `higher`, `equal` or `lower`, or a list of them.""",
 )
 word(
     _C,
     "hand",
-    P.When,
+    "validator.model.procedure.When",
     """A test of a hand: `at_least` / `below` a category (with leading
     ranks: `{category: pair, ranks: [3]}` is a pair of 3s), or `is` / `is_not` one of some
     categories, refinements included.""",
@@ -299,42 +305,42 @@ word(
 word(
     _C,
     "beats",
-    P.When,
+    "validator.model.procedure.When",
     """Two hands of one ranking compared: `{hand: A, other: B, is:
     higher}`.""",
 )
 word(
     _C,
     "dealer_up",
-    P.When,
+    "validator.model.procedure.When",
     """The dealer's face-up card: its rank among `rank_in`, or at
     least `rank_at_least`.""",
 )
 word(
     _C,
     "holds_dealer_up_rank",
-    P.When,
+    "validator.model.procedure.When",
     """The player holds a card of the rank of the
     dealer's face-up card.""",
 )
 word(
     _C,
     "suited",
-    P.When,
+    "validator.model.procedure.When",
     """The cards of a group (`player`, or a named group) are all of
     one suit, or (`false`) are not.""",
 )
 word(
     _C,
     "event",
-    P.When,
+    "validator.model.procedure.When",
     """The table game system's draw favours this line's hand: a
     drawn card among the hand's cards, or a drawn position that is this line's.""",
 )
 word(
     _C,
     "any_player",
-    P.When,
+    "validator.model.procedure.When",
     """Some player dealt in satisfies the nested condition (a step
     guard: the dealer replaces a card when any player bought it).""",
 )
@@ -350,14 +356,14 @@ CHECKS_ONLY = "read by validate (and signs, show); a round does not consult it"
 word(
     _T,
     "pays_on",
-    Table,
+    "validator.model.game.Table",
     """The hand the table pays on: the row of its highest category (or
     of the category a refinement refines, where the table has no row for it).""",
 )
 word(
     _T,
     "also_pays_on",
-    Table,
+    "validator.model.game.Table",
     """The same table is also wagered on a second hand, dealt the
     same way (the Five Card Hand Bonus on the player's and on the dealer's first five cards,
     § 641a.12(g)(1)); the exact odds of one hold for the other.""",
@@ -366,7 +372,7 @@ word(
 word(
     _T,
     "events",
-    Table,
+    "validator.model.game.Table",
     """The table pays on the table game system's draws instead of a
     hand: each event a row, with what it means in words (`events: {magic_card: "one of
     the hand's cards matches the card randomly selected ..."}`).""",
@@ -379,7 +385,7 @@ word(
 word(
     _T,
     "envy",
-    Table,
+    "validator.model.game.Table",
     """An Envy Bonus table: it pays a player for other players' hands,
     never for his own or the dealer's (the settlement row says `envy: <table>`).""",
     none={
@@ -391,7 +397,7 @@ word(
 word(
     _T,
     "only_highest",
-    Table,
+    "validator.model.game.Table",
     """Only the highest ranking hand formed is paid (not one row
     per category held).""",
     none={
@@ -403,7 +409,7 @@ word(
 word(
     _T,
     "optional_payout",
-    Table,
+    "validator.model.game.Table",
     """A payout the certificate holder "may pay" (an optional
     table): offered only when the submission says so.""",
     none={
@@ -414,7 +420,7 @@ word(
 word(
     _T,
     "paid_when",
-    Table,
+    "validator.model.game.Table",
     """`player_lower`: paid only when the player's hand loses to the
     dealer's (a Bad Beat), never with a win against the dealer.""",
     none={
@@ -426,7 +432,7 @@ word(
 word(
     _T,
     "source",
-    Table,
+    "validator.model.game.Table",
     """`missing`: the copy of the regulation lacks the table; a
     submission supplies it under `custom_paytables:` and nothing is invented.""",
     none={"scalar": CHECKS_ONLY, "batch": CHECKS_ONLY},
@@ -434,21 +440,21 @@ word(
 word(
     _T,
     "by_wager_amount",
-    Table,
+    "validator.model.game.Table",
     """A table per wager amount ($1, $5), fixed or by letter
     (the Envy Bonus of a $1 and of a $5 progressive wager).""",
 )
 word(
     _T,
     "meters",
-    Table,
+    "validator.model.game.Table",
     """Progressive meters the table pays shares of: seed, reseed,
     increment and reserve increment, for every paytable or per letter.""",
 )
 word(
     _T,
     "approved_hold",
-    Table,
+    "validator.model.game.Table",
     """The hold range the Board states for the wager's tables (a
     rulemaking preamble): a supplied table's hold must lie in it; a chapter table outside
     it is reported as a finding about the published figure.""",
@@ -459,34 +465,34 @@ word(
 
 _K = CONSTRAINT_KIND
 DERIVED = "derived for every game by the checks from the game file (validator/checks/derive.py)"
-word(_K, "required", C.Required, C.Required.__doc__ or "", field="kind")
-word(_K, "required_if", C.RequiredIf, C.RequiredIf.__doc__ or "", field="kind")
-word(_K, "only_if", C.OnlyIf, C.OnlyIf.__doc__ or "", field="kind")
-word(_K, "not_stated", C.NotStated, C.NotStated.__doc__ or "", field="kind")
-word(_K, "choice", C.Choice, C.Choice.__doc__ or "", field="kind")
-word(_K, "one_of_values", C.OneOfValues, C.OneOfValues.__doc__ or "", field="kind")
-word(_K, "equals", C.Equals, C.Equals.__doc__ or "", field="kind")
-word(_K, "at_least", C.AtLeast, C.AtLeast.__doc__ or "", field="kind")
-word(_K, "at_most", C.AtMost, C.AtMost.__doc__ or "", field="kind")
-word(_K, "sum_at_most", C.SumAtMost, C.SumAtMost.__doc__ or "", field="kind")
-word(_K, "max_interval", C.MaxInterval, C.MaxInterval.__doc__ or "", field="kind")
-word(_K, "equals_table", C.EqualsTable, C.EqualsTable.__doc__ or "", field="kind")
-word(_K, "payout_limit_floor", C.PayoutLimitFloor, C.PayoutLimitFloor.__doc__ or "", field="kind")
-word(_K, "positive_hold", C.PositiveHold, C.PositiveHold.__doc__ or "", field="kind")
-word(_K, "hold_in_range", C.HoldInRange, C.HoldInRange.__doc__ or "", field="kind")
+word(_K, "required", "validator.model.constraints.Required", None, field="kind")
+word(_K, "required_if", "validator.model.constraints.RequiredIf", None, field="kind")
+word(_K, "only_if", "validator.model.constraints.OnlyIf", None, field="kind")
+word(_K, "not_stated", "validator.model.constraints.NotStated", None, field="kind")
+word(_K, "choice", "validator.model.constraints.Choice", None, field="kind")
+word(_K, "one_of_values", "validator.model.constraints.OneOfValues", None, field="kind")
+word(_K, "equals", "validator.model.constraints.Equals", None, field="kind")
+word(_K, "at_least", "validator.model.constraints.AtLeast", None, field="kind")
+word(_K, "at_most", "validator.model.constraints.AtMost", None, field="kind")
+word(_K, "sum_at_most", "validator.model.constraints.SumAtMost", None, field="kind")
+word(_K, "max_interval", "validator.model.constraints.MaxInterval", None, field="kind")
+word(_K, "equals_table", "validator.model.constraints.EqualsTable", None, field="kind")
+word(_K, "payout_limit_floor", "validator.model.constraints.PayoutLimitFloor", None, field="kind")
+word(_K, "positive_hold", "validator.model.constraints.PositiveHold", None, field="kind")
+word(_K, "hold_in_range", "validator.model.constraints.HoldInRange", None, field="kind")
 word(
     _K,
     "published_hold_range",
-    C.PublishedHoldRange,
-    C.PublishedHoldRange.__doc__ or "",
+    "validator.model.constraints.PublishedHoldRange",
+    None,
     field="kind",
 )
 word(
     _K,
     "optional_payout_offered",
-    C.OptionalPayoutOffered,
-    C.OptionalPayoutOffered.__doc__ or "",
+    "validator.model.constraints.OptionalPayoutOffered",
+    None,
     field="kind",
 )
-word(_K, "custom_table_hands", C.CustomTableHands, C.CustomTableHands.__doc__ or "", field="kind")
-word(_K, "text_missing", C.TextMissing, C.TextMissing.__doc__ or "", field="kind")
+word(_K, "custom_table_hands", "validator.model.constraints.CustomTableHands", None, field="kind")
+word(_K, "text_missing", "validator.model.constraints.TextMissing", None, field="kind")
