@@ -198,3 +198,24 @@ def test_constraint_kinds_are_evaluated_by_their_entry() -> None:
     for kind in CONSTRAINT_KINDS:
         fn = meaning_of(CONSTRAINT_KIND.id, kind, "checks")
         assert fn.__module__ == kinds.__name__
+
+
+def test_strategies_in_files_of_their_own_count_as_uses(tmp_path: Any) -> None:
+    """Player strategies kept apart from the law (games/strategies/) use condition keys too;
+    a key no entry has is found there as in a game file."""
+    from validator.vocabulary.usage import strategy_file_uses
+
+    folder = tmp_path / "strategies" / "four-card-poker"
+    folder.mkdir(parents=True)
+    (folder / "expert.yaml").write_text(
+        "decisions:\n  play:\n    - when: {dealer_up: {rank_in: [A]}, any_player: {foldd: true}}\n"
+        "      then: play 3x\n",
+        encoding="utf-8",
+    )
+    found = {(u.kind, u.word) for u in strategy_file_uses(tmp_path)}
+    assert found == {
+        (CONDITION.id, "dealer_up"),
+        (CONDITION.id, "any_player"),
+        (CONDITION.id, "foldd"),
+    }
+    assert (CONDITION.id, "foldd") not in REGISTRY

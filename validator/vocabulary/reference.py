@@ -118,10 +118,11 @@ class _Sources:
 
     def located(self, game: str) -> Any:
         if game not in self._located:
-            if game == "rankings":
+            if game == "rankings" or game.startswith("strategy: "):
                 from validator.loader import load_yaml
 
-                self._located[game] = load_yaml(self.games_dir / "rankings.yaml")
+                name = "rankings.yaml" if game == "rankings" else game.split(": ", 1)[1]
+                self._located[game] = load_yaml(self.games_dir / name)
             else:
                 from validator.model.registry import load_game
 

@@ -114,6 +114,33 @@ def _primitive_uses(ranking_id: str, ranking: Ranking, game_id: str) -> Iterator
                 )
 
 
+def _raw_when_uses(data: Any, pointer: str, name: str) -> Iterator[Use]:
+    """Condition keys of every `when:` in a file read as plain data (a strategy file)."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            here = f"{pointer}/{k}"
+            if k in ("when", "any_player") and isinstance(v, dict):
+                for key, value in v.items():
+                    yield Use(CONDITION.id, str(key), name, f"{here}/{key}", name, value)
+            yield from _raw_when_uses(v, here, name)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _raw_when_uses(v, f"{pointer}/{i}", name)
+
+
+def strategy_file_uses(games_dir: Path = GAMES_DIR) -> list[Use]:
+    """The condition keys of player strategies kept in files of their own
+    (``games/strategies/``), where there are any."""
+    from validator.loader import load_yaml
+
+    out: list[Use] = []
+    folder = games_dir / "strategies"
+    for path in sorted(folder.rglob("*.yaml")) if folder.is_dir() else []:
+        name = f"strategy: {path.relative_to(games_dir).as_posix()}"
+        out += _raw_when_uses(load_yaml(path).data, "", name)
+    return out
+
+
 def all_uses(games_dir: Path = GAMES_DIR) -> list[Use]:
     """Every use of a vocabulary word by the games of ``games_dir``: their own words, and
     the ranking primitives of the rankings their hands are evaluated by."""
@@ -126,4 +153,4 @@ def all_uses(games_dir: Path = GAMES_DIR) -> list[Use]:
         used = sorted({h.ranking for h in d.hands.values()})
         for rid in used:
             out += _primitive_uses(rid, game.rankings[rid], d.id)
-    return out
+    return out + strategy_file_uses(games_dir)
