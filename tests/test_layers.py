@@ -18,11 +18,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "validator"
 #: The stages, lowest first. A name is a top-level module or subpackage of ``validator``.
 STAGES: tuple[frozenset[str], ...] = (
     frozenset({"__init__", "cache", "files", "loader", "cards"}),  # foundations
-    frozenset({"model"}),  # what a game and a submission are
+    frozenset({"model", "vocabulary"}),  # what a game and a submission are; the words they use
     frozenset({"rankings"}),  # hand evaluation
     frozenset({"compiler"}),  # a game file compiled: the model with its evaluators
-    frozenset({"odds", "interpreter", "checks", "vocabulary"}),  # the engines
+    frozenset({"odds", "interpreter", "checks"}),  # the engines
     frozenset({"diff", "signage", "par"}),  # documents derived from a game
+    # the vocabulary's reference page (docs/vocabulary.md): where every game uses each word
+    frozenset({"vocabulary.reference", "vocabulary.usage", "vocabulary.__main__"}),
     frozenset({"store", "report"}),  # records and finding formats
     frozenset({"review"}),  # the pack printed from the store
     frozenset({"web"}),  # the office's view
@@ -31,9 +33,19 @@ STAGES: tuple[frozenset[str], ...] = (
 STAGE = {name: i for i, names in enumerate(STAGES) for name in names}
 
 
+def _named(parts: list[str]) -> str:
+    """The stage name of a module given by its parts below ``validator``: the module itself
+    where STAGES names it (``vocabulary.reference``), else its top-level package."""
+    for n in range(len(parts), 0, -1):
+        name = ".".join(parts[:n])
+        if name in STAGE and (n == 1 or name != parts[0]):
+            return name
+    return parts[0]
+
+
 def _stage_of(path: Path) -> str:
-    parts = path.relative_to(PACKAGE).parts
-    return parts[0].removesuffix(".py")
+    parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+    return _named(parts)
 
 
 def _imported(tree: ast.AST) -> list[tuple[int, str]]:
@@ -45,7 +57,7 @@ def _imported(tree: ast.AST) -> list[tuple[int, str]]:
             if parts[0] != "validator":
                 continue
             if len(parts) > 1:
-                out.append((node.lineno, parts[1]))
+                out.append((node.lineno, _named(parts[1:])))
             else:  # from validator import X: a name of the package root, or a subpackage
                 for alias in node.names:
                     name = alias.name if alias.name in STAGE else "__init__"
@@ -54,7 +66,7 @@ def _imported(tree: ast.AST) -> list[tuple[int, str]]:
             for alias in node.names:
                 parts = alias.name.split(".")
                 if parts[0] == "validator":
-                    out.append((node.lineno, parts[1] if len(parts) > 1 else "__init__"))
+                    out.append((node.lineno, _named(parts[1:]) if len(parts) > 1 else "__init__"))
     return out
 
 

@@ -40,6 +40,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from validator.compiler import Game, load_game
 from validator.interpreter.batch import BatchEngine, from_micro, to_micro
 from validator.interpreter.config import MeterConfig, Progressive, TableConfig, resolve_meters
 from validator.interpreter.rules import MissingTable, Rules
@@ -47,7 +48,7 @@ from validator.interpreter.scalar import DeckSource, Engine, RoundError, Seat
 from validator.model.game import PayoutLimit
 from validator.model.notation import Payout, PayoutKind, parse_payout
 from validator.model.procedure import Choice, Keep, Strategy, StrategyRow
-from validator.model.registry import Game, game_ids, load_game
+from validator.model.registry import game_ids
 
 BANKING = [g for g in game_ids() if load_game(g).definition.kind == "banking"]
 DRAWN = "(drawn)"  # a strategy drawn by hypothesis: one choice per decision, whatever the hand

@@ -16,6 +16,7 @@ from validator.model.constraints import load_constraints
 from validator.model.game import GameDefinition, Table
 from validator.model.notation import PayoutKind
 from validator.model.submission import AUTOMATED_SHUFFLERS, METHODS
+from validator.vocabulary import TABLE_FEATURE, meaning
 
 EQUIPMENT_NAMES = {
     "progressive_system": "a progressive table game system",
@@ -172,6 +173,7 @@ def deck_change_hours(ch: Any) -> dict[str, int]:
     return hours
 
 
+@meaning("checks", TABLE_FEATURE.id, "source", "optional_payout", "approved_hold", "meters")
 def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str, Any]]:
     wager = g.wagers[wid]
     t = dashed(tid)
@@ -338,6 +340,7 @@ def _unused(cid: str, pointer: str, wid: str, wager_name: str, table: Table) -> 
     }
 
 
+@meaning("checks", TABLE_FEATURE.id, "events")
 def _has_odds(g: GameDefinition, wid: str, tid: str, table: Table) -> bool:
     """Whether a table's exact hold means anything, paid on a hand at odds on a stake, and
     can be had from the odds engine (not the Bad Beat Bonus: paid on the lower of two hands

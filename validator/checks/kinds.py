@@ -13,6 +13,7 @@ from validator.checks.facts import GameFacts
 from validator.loader import did_you_mean
 from validator.model.notation import PayoutKind, format_money, format_rate
 from validator.model.submission import MISSING, resolve
+from validator.vocabulary import CONSTRAINT_KIND, TABLE_FEATURE, meaning, meaning_of
 
 if TYPE_CHECKING:  # the models of the constraints; at run time compiled ones read alike
     from validator.model import constraints as C
@@ -78,14 +79,14 @@ class Context:
 
 
 Evaluator = Callable[[Any, Context], Iterator[Violation]]
-EVALUATORS: dict[str, Evaluator] = {}
 
 
 def evaluator(*kinds: str) -> Callable[[Evaluator], Evaluator]:
+    """The decorated function is what each constraint kind means: the vocabulary's entry of
+    the kind carries it (``validator/vocabulary``), and ``evaluate`` looks it up there."""
+
     def register(fn: Evaluator) -> Evaluator:
-        for k in kinds:
-            EVALUATORS[k] = fn
-        return fn
+        return meaning("checks", CONSTRAINT_KIND.id, *kinds)(fn)
 
     return register
 
@@ -93,7 +94,7 @@ def evaluator(*kinds: str) -> Callable[[Evaluator], Evaluator]:
 def evaluate(constraint: Any, ctx: Context) -> list[Violation]:
     if not ctx.holds(constraint.when) and constraint.kind != "only_if":
         return []
-    return list(EVALUATORS[constraint.kind](constraint, ctx))
+    return list(meaning_of(CONSTRAINT_KIND.id, constraint.kind, "checks")(constraint, ctx))
 
 
 # -- values --------------------------------------------------------------------------------
@@ -469,6 +470,7 @@ def _percent(hold: Fraction) -> str:
 
 
 @evaluator("hold_in_range")
+@meaning("checks", TABLE_FEATURE.id, "approved_hold")
 def _hold_in_range(c: C.HoldInRange, ctx: Context) -> Iterator[Violation]:
     from validator.checks.hold import custom_hold
 
@@ -488,6 +490,7 @@ def _hold_in_range(c: C.HoldInRange, ctx: Context) -> Iterator[Violation]:
 
 
 @evaluator("published_hold_range")
+@meaning("checks", TABLE_FEATURE.id, "approved_hold")
 def _published_hold_range(c: C.PublishedHoldRange, ctx: Context) -> Iterator[Violation]:
     from validator.checks.hold import odds_engine
 

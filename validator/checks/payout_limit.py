@@ -29,6 +29,7 @@ from typing import Any
 
 from validator.checks.facts import TableFacts
 from validator.model.notation import Payout, PayoutKind, format_money
+from validator.vocabulary import TABLE_FEATURE, meaning
 
 
 @dataclass
@@ -44,6 +45,7 @@ class RoundWin:
         return text
 
 
+@meaning("checks", TABLE_FEATURE.id, "paid_when")
 def max_round_win(ctx: Any) -> RoundWin:
     """The most one patron could win in one round, over the outcomes against the dealer
     that can happen together (the player's hand higher; or lower, where a table pays then)."""

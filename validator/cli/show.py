@@ -12,6 +12,7 @@ from rich.text import Text
 from validator.compiler import Game
 from validator.model.game import MeterRule, Meters, Table, Wager
 from validator.model.notation import format_money, format_rate
+from validator.vocabulary import TABLE_FEATURE, meaning
 
 
 def _cite(text: str) -> Text:
@@ -225,6 +226,7 @@ def _side_by_side(
     return tables
 
 
+@meaning("show", TABLE_FEATURE.id, "only_highest", "envy", "meters")
 def _table(g: Game, tid: str, table: Table, width: int = 200) -> Group:
     title = Text(f"{table.name} ", style="bold")
     title.append(f"(table id {tid}", style="dim")

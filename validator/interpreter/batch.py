@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from validator.interpreter.meters import reset
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import (
+    CONDITION_KEYS,
     RoundError,
     deal_order,
     parse_action,
@@ -52,6 +53,7 @@ from validator.model.procedure import (
     When,
 )
 from validator.rankings.batch import BatchEvaluator, Hands
+from validator.vocabulary import CONDITION, STEP, TABLE_FEATURE, meaning, meaning_of
 
 MICRO = 1_000_000
 CENT = 10_000
@@ -303,7 +305,7 @@ class _Chunk:
     def play(self) -> ChunkResult:
         for i, step in enumerate(self.rules.procedure):
             self.step_index = i
-            getattr(self, f"_step_{step.step}")(step)
+            meaning_of(STEP.id, step.step, "batch")(self, step)
         self._pay_meters()
         self._payout_limit()
         returned_spot: dict[str, I64] = {
@@ -331,6 +333,7 @@ class _Chunk:
 
     # -- steps --------------------------------------------------------------------------
 
+    @meaning("batch", STEP.id, "wagers")
     def _step_wagers(self, step: WagersStep) -> None:
         meter_tables = self.rules.meter_tables()
         for m in self.e.meters.values():  # this chunk's increments, counted afresh
@@ -349,6 +352,7 @@ class _Chunk:
         if self.e.meters and np.any(self.contrib != self.contrib[0]):  # pragma: no cover
             raise ValueError("the batch engine plays the same wagers every round")
 
+    @meaning("batch", STEP.id, "deal")
     def _step_deal(self, step: DealStep) -> None:
         if step.when_wagered and not any(  # a stake of 0 is no wager (§ 641a.8(d))
             self.rules.spot_wager(s) == step.when_wagered and bool((st > 0).any())
@@ -388,19 +392,23 @@ class _Chunk:
         self.pos += len(order)
         self.version += 1
 
+    @meaning("batch", STEP.id, "table_system")
     def _step_table_system(self, step: TableSystemStep) -> None:
         self.events_drawn = {
             k: self.draws[k] for k in step.draws if k in self.draws and self.rules.draw_enabled(k)
         }
         self.event_kinds = dict(step.draws)
 
+    @meaning("batch", STEP.id, "reveal")
     def _step_reveal(self, step: RevealStep) -> None:
         pass
 
+    @meaning("batch", STEP.id, "qualify")
     def _step_qualify(self, step: QualifyStep) -> None:
         if self.qualifies is None and self.rules.qualifier is not None:
             self.qualifies = self.dealer_qualifies().copy()
 
+    @meaning("batch", STEP.id, "replace")
     def _step_replace(self, step: ReplaceStep) -> None:
         which = self.cond(step.when)[:, 0] if self.S else np.zeros(self.N, bool)
         if not which.any():
@@ -420,6 +428,7 @@ class _Chunk:
         self.pos[rows] += 1
         self.version += 1
 
+    @meaning("batch", STEP.id, "draw")
     def _step_draw(self, step: DrawStep) -> None:
         """Draws chosen at a decision, in the players' order: a card added (a sixth card), or
         the cards below the ``keep`` highest replaced by as many from the deck."""
@@ -476,6 +485,7 @@ class _Chunk:
                     f"{int(n[bad][0])} ({opt.cite})"
                 )
 
+    @meaning("batch", STEP.id, "decide")
     def _step_decide(self, step: DecideStep) -> None:
         N, S = self.N, self.S
         names = list(step.options)
@@ -607,6 +617,7 @@ class _Chunk:
             open_ &= ~m
         return lo, hi
 
+    @meaning("batch", STEP.id, "settle")
     def _step_settle(self, step: SettleStep) -> None:
         who = self.cond(step.players)
         order = (
@@ -703,10 +714,21 @@ class _Chunk:
     # -- conditions ---------------------------------------------------------------------
 
     def cond(self, w: When, side: str = "player") -> B:
+        """Where every condition key given holds, each by its meaning in the vocabulary."""
+        out = np.ones((self.N, self.S), bool)
+        for key in CONDITION_KEYS:
+            if getattr(w, key) is not None:
+                out &= meaning_of(CONDITION.id, key, "batch")(self, w, side)
+        return out
+
+    @meaning("batch", CONDITION.id, "folded")
+    def _when_folded(self, w: When, side: str) -> B:
+        return self.folded == w.folded
+
+    @meaning("batch", CONDITION.id, "decided")
+    def _when_decided(self, w: When, side: str) -> B:
         N, S = self.N, self.S
         out = np.ones((N, S), bool)
-        if w.folded is not None:
-            out &= self.folded == w.folded
         for did, opts in (w.decided or {}).items():
             ch = self.decided.get(did)
             names = self.choice_names.get(did, [])
@@ -714,16 +736,35 @@ class _Chunk:
             if "none" in opts:  # not asked (or an option called "none")
                 idx.append(-1)
             out &= _among(ch if ch is not None else np.full((N, S), -1), idx)
+        return out
+
+    @meaning("batch", CONDITION.id, "wagered")
+    def _when_wagered(self, w: When, side: str) -> B:
+        out = np.ones((self.N, self.S), bool)
         for wid in w.wagered or []:
             out &= self._wagered(wid)
+        return out
+
+    @meaning("batch", CONDITION.id, "not_wagered")
+    def _when_not_wagered(self, w: When, side: str) -> B:
+        out = np.ones((self.N, self.S), bool)
         for wid in w.not_wagered or []:
             out &= ~self._wagered(wid)
-        if w.dealer_qualifies is not None:
-            out &= (self.dealer_qualifies() == w.dealer_qualifies)[:, None]
-        if w.player is not None:
-            cmp = self.compare()
-            want = [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.player]
-            out &= _among(cmp, want)
+        return out
+
+    @meaning("batch", CONDITION.id, "dealer_qualifies")
+    def _when_dealer_qualifies(self, w: When, side: str) -> B:
+        return (self.dealer_qualifies() == w.dealer_qualifies)[:, None]
+
+    @meaning("batch", CONDITION.id, "player")
+    def _when_player(self, w: When, side: str) -> B:
+        cmp = self.compare()
+        want = [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.player or ()]
+        return _among(cmp, want)
+
+    @meaning("batch", CONDITION.id, "hand")
+    def _when_hand(self, w: When, side: str) -> B:
+        out = np.ones((self.N, self.S), bool)
         for hid, test in (w.hand or {}).items():
             v = self._seat_value(hid)
             bev = self.evaluator(hid)
@@ -735,51 +776,70 @@ class _Chunk:
                 out &= _among(v.held, self._chain_indices(hid, test.is_))
             if test.is_not is not None:
                 out &= ~_among(v.held, self._chain_indices(hid, test.is_not))
-        if w.beats is not None:
-            a, b = self._seat_value(w.beats.hand), self._seat_value(w.beats.other)
-            cmp = np.sign(a.key - b.key)
-            out &= _among(cmp, [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.beats.is_])
-        if w.dealer_up is not None or w.holds_dealer_up_rank is not None:
-            up_rank = _RANK[self.up]
-            ok = self.up >= 0
-            if w.dealer_up is not None:
-                if w.dealer_up.rank_in is not None:
-                    ok = ok & _among(up_rank, w.dealer_up.rank_in)
-                if w.dealer_up.rank_at_least is not None:
-                    ok = ok & (up_rank >= w.dealer_up.rank_at_least)
-            out &= ok[:, None]
-            if w.holds_dealer_up_rank is not None:
-                has = (_RANK[self.player] == up_rank[:, None, None]).any(axis=2) & ok[:, None]
-                out &= has == w.holds_dealer_up_rank
-        for group, suited in (w.suited or {}).items():
+        return out
+
+    @meaning("batch", CONDITION.id, "beats")
+    def _when_beats(self, w: When, side: str) -> B:
+        assert w.beats is not None
+        a, b = self._seat_value(w.beats.hand), self._seat_value(w.beats.other)
+        cmp = np.sign(a.key - b.key)
+        return _among(cmp, [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.beats.is_])
+
+    @meaning("batch", CONDITION.id, "dealer_up")
+    def _when_dealer_up(self, w: When, side: str) -> B:
+        assert w.dealer_up is not None
+        up_rank = _RANK[self.up]
+        ok = self.up >= 0
+        if w.dealer_up.rank_in is not None:
+            ok = ok & _among(up_rank, w.dealer_up.rank_in)
+        if w.dealer_up.rank_at_least is not None:
+            ok = ok & (up_rank >= w.dealer_up.rank_at_least)
+        return ok[:, None]
+
+    @meaning("batch", CONDITION.id, "holds_dealer_up_rank")
+    def _when_holds_dealer_up_rank(self, w: When, side: str) -> B:
+        up_rank = _RANK[self.up]
+        ok = (self.up >= 0)[:, None]
+        has = (_RANK[self.player] == up_rank[:, None, None]).any(axis=2) & ok
+        return ok & (has == w.holds_dealer_up_rank)
+
+    @meaning("batch", CONDITION.id, "suited")
+    def _when_suited(self, w: When, side: str) -> B:
+        N, S = self.N, self.S
+        out = np.ones((N, S), bool)
+        for group, want in (w.suited or {}).items():
             cards = self.player if group == "player" else self.table[group][:, None, :]
             suits = np.where(cards >= 0, cards % 4, -1)
             first = suits[..., :1]
             same = ((suits == first) | (suits < 0)).all(axis=-1)
-            out &= np.broadcast_to(same, (N, S)) == suited
-        if w.event is not None:
-            drawn = getattr(self, "events_drawn", {}).get(w.event.id)
-            if drawn is None:
-                out &= False
-            elif self.event_kinds[w.event.id] == "card":
-                assert w.event.hand is not None
-                cards, seat = self.hand_cards(w.event.hand)
-                if seat:
-                    hit = (cards == drawn[:, None, None]).any(axis=2)
-                else:
-                    hit = np.broadcast_to((cards == drawn[:, None]).any(axis=1)[:, None], (N, S))
-                out &= hit
-            else:
-                target = (
-                    np.zeros((N, S), np.int64)
-                    if side == "dealer"
-                    else np.broadcast_to(self.seat_numbers, (N, S))
-                )
-                out &= drawn[:, None] == target
-        if w.any_player is not None:
-            anyp = np.asarray((self.cond(w.any_player) & self.dealt()).any(axis=1), dtype=bool)
-            out &= anyp[:, None]
+            out &= np.broadcast_to(same, (N, S)) == want
         return out
+
+    @meaning("batch", CONDITION.id, "event")
+    def _when_event(self, w: When, side: str) -> B:
+        assert w.event is not None
+        N, S = self.N, self.S
+        drawn = getattr(self, "events_drawn", {}).get(w.event.id)
+        if drawn is None:
+            return np.zeros((N, S), bool)
+        if self.event_kinds[w.event.id] == "card":
+            assert w.event.hand is not None
+            cards, seat = self.hand_cards(w.event.hand)
+            if seat:
+                return (cards == drawn[:, None, None]).any(axis=2)
+            return np.broadcast_to((cards == drawn[:, None]).any(axis=1)[:, None], (N, S))
+        target = (
+            np.zeros((N, S), np.int64)
+            if side == "dealer"
+            else np.broadcast_to(self.seat_numbers, (N, S))
+        )
+        return drawn[:, None] == target
+
+    @meaning("batch", CONDITION.id, "any_player")
+    def _when_any_player(self, w: When, side: str) -> B:
+        assert w.any_player is not None
+        anyp = np.asarray((self.cond(w.any_player) & self.dealt()).any(axis=1))
+        return anyp[:, None]
 
     def _wagered(self, wager: str) -> B:
         m = np.zeros((self.N, self.S), bool)
@@ -1058,6 +1118,7 @@ class _Chunk:
                 cum += gain - cut
 
 
+@meaning("batch", TABLE_FEATURE.id, "pays_on")
 def pt_hand(rules: Rules, table_id: str) -> str:
     hand = rules.table(table_id).pays_on
     assert hand is not None

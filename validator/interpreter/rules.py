@@ -33,6 +33,7 @@ from validator.model.procedure import (
 )
 from validator.model.registry import GameFileError, _display
 from validator.rankings.evaluator import Evaluator
+from validator.vocabulary import TABLE_FEATURE, meaning
 
 
 class MissingTable(Exception):
@@ -96,6 +97,7 @@ class Rules:
     def evaluator(self, hand_id: str) -> Evaluator:
         return self.game.evaluator(hand_id)
 
+    @meaning(("scalar", "batch"), TABLE_FEATURE.id, "by_wager_amount")
     def rows(self, table_id: str, wager_amount: Decimal | None = None) -> dict[str, Payout] | None:
         key = (table_id, wager_amount if self.table(table_id).by_wager_amount else None)
         if key not in self._rows_cache:
@@ -230,6 +232,7 @@ class Rules:
             )
         return s.by_name[name]
 
+    @meaning(("scalar", "batch"), TABLE_FEATURE.id, "meters")
     def new_meters(self, start: dict[str, dict[str, Decimal]] | None = None) -> MeterBank:
         meters: dict[str, Meter] = {}
         for tid, prog in sorted(self.config.progressives.items()):

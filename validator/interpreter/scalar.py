@@ -54,6 +54,10 @@ from validator.model.procedure import (
 )
 from validator.rankings.evaluator import HandValue
 from validator.rankings.primitives import Hand, find
+from validator.vocabulary import CONDITION, STEP, TABLE_FEATURE, meaning, meaning_of
+
+#: the condition keys, in the order a row's reasons are told
+CONDITION_KEYS = tuple(When.model_fields)
 
 
 class RoundError(Exception):
@@ -320,8 +324,7 @@ class _Round:
         for step in self.rules.procedure:
             if void is not None and not isinstance(step, WagersStep | DealStep | TableSystemStep):
                 continue
-            handler = getattr(self, f"_step_{step.step}")
-            handler(step)
+            meaning_of(STEP.id, step.step, "scalar")(self, step)
         if void is not None:
             self.narrate(void.cite, f"void: {void.name}; the wagers are returned")
             for seat in self._ordered("from_dealer_right"):
@@ -339,6 +342,7 @@ class _Round:
 
     # -- steps --------------------------------------------------------------------------
 
+    @meaning("scalar", STEP.id, "wagers")
     def _step_wagers(self, step: WagersStep) -> None:
         meter_tables = self.rules.meter_tables()
         for seat in self.seats:
@@ -353,6 +357,7 @@ class _Round:
                         self.ledger.house -= c
         self.narrate(step.cite, "no more bets")
 
+    @meaning("scalar", STEP.id, "deal")
     def _step_deal(self, step: DealStep) -> None:
         if step.when_wagered and not any(s.wagered(step.when_wagered) for s in self.seats):
             return
@@ -383,6 +388,7 @@ class _Round:
             ),
         )
 
+    @meaning("scalar", STEP.id, "table_system")
     def _step_table_system(self, step: TableSystemStep) -> None:
         if step.when_wagered and not any(s.wagered(step.when_wagered) for s in self.seats):
             return
@@ -396,12 +402,14 @@ class _Round:
         shown = ", ".join(f"{k} {_event_str(v)}" for k, v in self.events.items())
         self.narrate(step.cite, f"table game system draws: {shown or 'none given'}")
 
+    @meaning("scalar", STEP.id, "reveal")
     def _step_reveal(self, step: RevealStep) -> None:
         self.revealed = True
         d = self.table.get("dealer")
         if d:
             self.narrate(step.cite, f"dealer reveals {cards_str(d.held)}")
 
+    @meaning("scalar", STEP.id, "qualify")
     def _step_qualify(self, step: QualifyStep) -> None:
         q = self.rules.qualifier
         if q is None or self.qualified_at == self.version:  # nothing changed since
@@ -411,6 +419,7 @@ class _Round:
         ok = self.dealer_qualifies()
         self.narrate(step.cite, f"dealer's {v} {'qualifies' if ok else 'does not qualify'}")
 
+    @meaning("scalar", STEP.id, "replace")
     def _step_replace(self, step: ReplaceStep) -> None:
         if not self.holds(step.when, None):
             return
@@ -424,6 +433,7 @@ class _Round:
         self.replaced = {"discarded": card_str(out), "drawn": card_str(new[0])}
         self.narrate(step.cite, f"dealer discards {card_str(out)} and draws {card_str(new[0])}")
 
+    @meaning("scalar", STEP.id, "draw")
     def _step_draw(self, step: DrawStep) -> None:
         for seat in self._ordered(step.order):
             a = seat.pending
@@ -468,6 +478,7 @@ class _Round:
                 return d.options[a.option]
         return None
 
+    @meaning("scalar", STEP.id, "decide")
     def _step_decide(self, step: DecideStep) -> None:
         if step.when is not None and not self.holds(step.when, None):
             return
@@ -592,6 +603,7 @@ class _Round:
             seat.taken.append(text)
         self.narrate(step.cite, f"seat {seat.number}: {text}")
 
+    @meaning("scalar", STEP.id, "settle")
     def _step_settle(self, step: SettleStep) -> None:
         for seat in self._ordered(step.order):
             if not self.holds(step.players, seat):
@@ -681,32 +693,55 @@ class _Round:
         return [why for _, why in self._tests(w, seat, side) if why]
 
     def _tests(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
-        if w.folded is not None:
-            f = bool(seat and seat.folded)
-            yield f == w.folded, ("the player folded" if f else "")
-        if w.decided is not None:
-            for did, opts in w.decided.items():
-                chose = seat.decided.get(did, "none") if seat else "none"
-                yield chose in opts, (f"chose {chose}" if chose != "none" else "")
-        if w.wagered is not None:
-            yield seat is not None and all(seat.wagered(x) for x in w.wagered), ""
-        if w.not_wagered is not None:
-            yield not (seat and any(seat.wagered(x) for x in w.not_wagered)), ""
-        if w.dealer_qualifies is not None:
-            q = self.dealer_qualifies()
-            hand = self.rules.qualifier[0] if self.rules.qualifier else ""
-            yield (
-                q == w.dealer_qualifies,
-                f"the dealer's {self.shown(hand, None)} "
-                + ("qualifies" if q else "does not qualify"),
-            )
-        if w.player is not None:
-            assert seat is not None
-            cmp = self.compare(seat)
-            c = self._compared()
-            mine, theirs = self.shown(c.player, seat), self.shown(c.dealer, seat)
-            word = "to" if cmp == "equal" else "than"
-            yield cmp in w.player, f"the player's {mine} is {cmp} {word} the dealer's {theirs}"
+        """Each condition key given, by its meaning in the vocabulary: whether it holds, and
+        what of the round it rests on (told in the settlement's reasons)."""
+        for key in CONDITION_KEYS:
+            if getattr(w, key) is not None:
+                yield from meaning_of(CONDITION.id, key, "scalar")(self, w, seat, side)
+
+    @meaning("scalar", CONDITION.id, "folded")
+    def _when_folded(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
+        f = bool(seat and seat.folded)
+        yield f == w.folded, ("the player folded" if f else "")
+
+    @meaning("scalar", CONDITION.id, "decided")
+    def _when_decided(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
+        for did, opts in (w.decided or {}).items():
+            chose = seat.decided.get(did, "none") if seat else "none"
+            yield chose in opts, (f"chose {chose}" if chose != "none" else "")
+
+    @meaning("scalar", CONDITION.id, "wagered")
+    def _when_wagered(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
+        yield bool(seat) and all(seat.wagered(x) for x in w.wagered or ()), ""  # type: ignore[union-attr]
+
+    @meaning("scalar", CONDITION.id, "not_wagered")
+    def _when_not_wagered(
+        self, w: When, seat: Seat | None, side: str
+    ) -> Iterator[tuple[bool, str]]:
+        yield not (seat and any(seat.wagered(x) for x in w.not_wagered or ())), ""
+
+    @meaning("scalar", CONDITION.id, "dealer_qualifies")
+    def _when_dealer_qualifies(
+        self, w: When, seat: Seat | None, side: str
+    ) -> Iterator[tuple[bool, str]]:
+        q = self.dealer_qualifies()
+        hand = self.rules.qualifier[0] if self.rules.qualifier else ""
+        yield (
+            q == w.dealer_qualifies,
+            f"the dealer's {self.shown(hand, None)} " + ("qualifies" if q else "does not qualify"),
+        )
+
+    @meaning("scalar", CONDITION.id, "player")
+    def _when_player(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
+        assert seat is not None and w.player is not None
+        cmp = self.compare(seat)
+        c = self._compared()
+        mine, theirs = self.shown(c.player, seat), self.shown(c.dealer, seat)
+        word = "to" if cmp == "equal" else "than"
+        yield cmp in w.player, f"the player's {mine} is {cmp} {word} the dealer's {theirs}"
+
+    @meaning("scalar", CONDITION.id, "hand")
+    def _when_hand(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
         for hid, test in (w.hand or {}).items():
             hs = None if hid.startswith("dealer") else seat
             v = self.value(hid, hs)
@@ -723,25 +758,41 @@ class _Round:
                     ok = not (held & set(test.is_not))
             who = "dealer's" if hid.startswith("dealer") else "player's"
             yield ok, (f"the {who} {self.shown(hid, hs)}" if v is not None else "")
-        if w.beats is not None:
-            a, b = self.value(w.beats.hand, seat), self.value(w.beats.other, seat)
-            ok = False
-            if a is not None and b is not None:
-                cmp = "higher" if a.key > b.key else "lower" if a.key < b.key else "equal"
-                ok = cmp in w.beats.is_
-            yield ok, ""
-        if w.dealer_up is not None or w.holds_dealer_up_rank is not None:
-            up_rank = rank_of(self.up[0]) if self.up else None
-            ok = up_rank is not None
-            if up_rank is not None and w.dealer_up is not None:
-                if w.dealer_up.rank_in is not None:
-                    ok = up_rank in w.dealer_up.rank_in
-                if ok and w.dealer_up.rank_at_least is not None:
-                    ok = up_rank >= w.dealer_up.rank_at_least
-            if up_rank is not None and ok and w.holds_dealer_up_rank is not None:
-                ranks_held = {rank_of(c) for c in (seat.cards["player"].held if seat else [])}
-                ok = (up_rank in ranks_held) == w.holds_dealer_up_rank
-            yield ok, ""
+
+    @meaning("scalar", CONDITION.id, "beats")
+    def _when_beats(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
+        assert w.beats is not None
+        a, b = self.value(w.beats.hand, seat), self.value(w.beats.other, seat)
+        ok = a is not None and b is not None
+        if ok:
+            cmp = "higher" if a.key > b.key else "lower" if a.key < b.key else "equal"  # type: ignore[union-attr]
+            ok = cmp in w.beats.is_
+        yield ok, ""
+
+    @meaning("scalar", CONDITION.id, "dealer_up")
+    def _when_dealer_up(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
+        assert w.dealer_up is not None
+        up = self.up[0] if self.up else None
+        ok = up is not None
+        if ok and w.dealer_up.rank_in is not None:
+            ok = rank_of(up) in w.dealer_up.rank_in  # type: ignore[arg-type]
+        if ok and w.dealer_up.rank_at_least is not None:
+            ok = rank_of(up) >= w.dealer_up.rank_at_least  # type: ignore[arg-type]
+        yield ok, ""
+
+    @meaning("scalar", CONDITION.id, "holds_dealer_up_rank")
+    def _when_holds_dealer_up_rank(
+        self, w: When, seat: Seat | None, side: str
+    ) -> Iterator[tuple[bool, str]]:
+        up = self.up[0] if self.up else None
+        ok = up is not None
+        if ok:
+            mine = {rank_of(c) for c in (seat.cards["player"].held if seat else [])}
+            ok = (rank_of(up) in mine) == w.holds_dealer_up_rank  # type: ignore[arg-type]
+        yield ok, ""
+
+    @meaning("scalar", CONDITION.id, "suited")
+    def _when_suited(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
         for group, want in (w.suited or {}).items():
             cards = (
                 (seat.cards["player"].held if seat and "player" in seat.cards else [])
@@ -749,24 +800,30 @@ class _Round:
                 else self.table.get(group, Cards()).held
             )
             yield (len({c % 4 for c in cards}) == 1) == want, ""
-        if w.event is not None:
-            ev_ = self.events.get(w.event.id)
-            ok = False
-            why = ""
-            if ev_ is not None:
-                kind, val = ev_
-                if kind == "card":
-                    event_hand = self.rules.d.hands[w.event.hand] if w.event.hand else None
-                    hs = None if w.event.hand and w.event.hand.startswith("dealer") else seat
-                    ok = event_hand is not None and val in self.cards_of(event_hand, hs)
-                    why = f"the {w.event.id.replace('_', ' ')} {card_str(val)} is in the hand"
-                else:
-                    pos = 0 if side == "dealer" else (seat.number if seat else -1)
-                    ok = val == pos
-                    why = f"the {w.event.id.replace('_', ' ')} position is {_position(val)}"
-            yield ok, why if ok else ""
-        if w.any_player is not None:
-            yield any(self.holds(w.any_player, s) for s in self.seats if s.dealt_in), ""
+
+    @meaning("scalar", CONDITION.id, "event")
+    def _when_event(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
+        assert w.event is not None
+        ev_ = self.events.get(w.event.id)
+        ok = False
+        why = ""
+        if ev_ is not None:
+            kind, val = ev_
+            if kind == "card":
+                event_hand = self.rules.d.hands[w.event.hand] if w.event.hand else None
+                hs = None if w.event.hand and w.event.hand.startswith("dealer") else seat
+                ok = event_hand is not None and val in self.cards_of(event_hand, hs)
+                why = f"the {w.event.id.replace('_', ' ')} {card_str(val)} is in the hand"
+            else:
+                pos = 0 if side == "dealer" else (seat.number if seat else -1)
+                ok = val == pos
+                why = f"the {w.event.id.replace('_', ' ')} position is {_position(val)}"
+        yield ok, why if ok else ""
+
+    @meaning("scalar", CONDITION.id, "any_player")
+    def _when_any_player(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
+        assert w.any_player is not None
+        yield any(self.holds(w.any_player, s) for s in self.seats if s.dealt_in), ""
 
     def held(self, hand_id: str, seat: Seat | None) -> Any:
         """The highest category the hand holds, refinements included (cached)."""
@@ -837,6 +894,7 @@ class _Round:
             line_id, name, spot, i, row.cite, outcome, returned, from_meter, reason, note=row.note
         )
 
+    @meaning("scalar", TABLE_FEATURE.id, "pays_on")
     def _outcome(
         self, seat: Seat, line_id: str, line: Line, then: Any, stake: Decimal, row_index: int
     ) -> tuple[Decimal, Decimal, str, str]:

@@ -20,6 +20,7 @@ from validator.loader import did_you_mean
 from validator.model.game import ApprovedHold, GameDefinition, Table, Wager
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate, parse_payout
 from validator.odds.enumeration import category_counts
+from validator.vocabulary import TABLE_FEATURE, meaning
 
 Basis = Literal["wager", "bonus"]
 OTHER = "other"
@@ -198,6 +199,7 @@ class OddsResult:
 # -- which tables can be priced ------------------------------------------------------------
 
 
+@meaning("odds", TABLE_FEATURE.id, "source", "events", "envy", "by_wager_amount")
 def not_priced_reason(game: Game | GameDefinition, wager_id: str, table_id: str) -> str | None:
     """Why a table's exact odds cannot be computed from the game file, or None if they can."""
     d = game.definition if isinstance(game, Game) else game
@@ -452,6 +454,7 @@ def table_odds(
     )
 
 
+@meaning("odds", TABLE_FEATURE.id, "also_pays_on")
 def _notes(game: Game, wager: Wager, table: Table, basis: Basis, k: int) -> list[str]:
     notes = []
     if basis == "bonus":

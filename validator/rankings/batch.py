@@ -39,6 +39,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from validator.model.ranking import Category, Ranking
 from validator.rankings.primitives import COLORS, SUIT_INDEX
+from validator.vocabulary import RANKING_PRIMITIVE, meaning
 
 NRANKS = 13
 FULL = (1 << NRANKS) - 1
@@ -80,6 +81,7 @@ def _highbit() -> NDArray[np.int8]:
 
 
 @cache
+@meaning("batch", RANKING_PRIMITIVE.id, "ace_low")
 def _run_top(n: int, ace_low: bool) -> NDArray[np.int8]:
     """Rank (2..14) of the top card of the highest run of ``n`` ranks in a mask, 0 if none;
     with ``ace_low`` an ace may end a run below the 2 (A-2-3-4-5 tops at 5)."""
@@ -346,6 +348,7 @@ class Hands:
 class BatchEvaluator:
     """One ranking's primitives over batches of hands (see the module docstring)."""
 
+    @meaning("batch", RANKING_PRIMITIVE.id, "refines")
     def __init__(self, ranking: Ranking) -> None:
         self.ranking = ranking
         self.categories = ranking.categories
@@ -406,6 +409,17 @@ class BatchEvaluator:
             raise ValueError(f"ranking {self.ranking.id!r} has no category for some hands")
         return out
 
+    @meaning(
+        "batch",
+        RANKING_PRIMITIVE.id,
+        "of_a_kind",
+        "flush",
+        "straight",
+        "straight_flush",
+        "same_color",
+        "same_color_straight",
+        "any",
+    )
     def holds(self, c: Category, h: Hands) -> NDArray[np.bool_]:
         """Whether each hand holds category ``c``."""
         n = h.n
@@ -435,6 +449,7 @@ class BatchEvaluator:
                 return np.ones(n, dtype=bool)
         raise AssertionError(c.shape)  # pragma: no cover
 
+    @meaning("batch", RANKING_PRIMITIVE.id, "suit")
     def _suits(self, c: Category) -> Sequence[int]:
         return (SUIT_INDEX[c.suit],) if c.suit else SUITS
 
@@ -448,6 +463,7 @@ class BatchEvaluator:
             return [list(o) for o in c.contains_any or ()]
         return []
 
+    @meaning("batch", RANKING_PRIMITIVE.id, "ranks", "contains", "contains_any", "suited")
     def _option_held(self, c: Category, option: Sequence[int], h: Hands) -> NDArray[np.bool_]:
         q = np.uint16(rank_mask(option))
         if not c.suited and c.suit is None:
@@ -467,6 +483,7 @@ class BatchEvaluator:
                 ok &= h.pop(h.ge(t)) >= need
         return ok
 
+    @meaning("batch", RANKING_PRIMITIVE.id, "min_rank", "max_rank")
     def _groups(self, c: Category, h: Hands) -> tuple[NDArray[np.bool_], list[NDArray[np.int8]]]:
         """Greedy rank groups of an ``of_a_kind`` pattern, highest rank first: whether the
         hand holds it, and each group's rank index (-1 where none)."""
@@ -769,6 +786,7 @@ class BatchEvaluator:
             value = value << DIGIT | (tiebreak[i] if i < len(tiebreak) else 0)
         return value
 
+    @meaning("batch", RANKING_PRIMITIVE.id, "tiebreak")
     def _tiebreak(self, c: Category, h: Hands) -> U64:
         combination = self.ranking.tiebreak == "combination"
         shape = c.shape

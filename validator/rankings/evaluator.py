@@ -21,6 +21,7 @@ from itertools import combinations, product
 from validator.cards import cards_str, rank_of, suit_of
 from validator.model.ranking import CardOrder, Category, Ranking
 from validator.rankings.primitives import SUIT_INDEX, Combo, Hand, find
+from validator.vocabulary import RANKING_PRIMITIVE, meaning
 
 #: hand values remembered per evaluator before the memo starts again (bounded memory)
 MEMO_LIMIT = 1 << 17
@@ -59,6 +60,7 @@ class Evaluator:
         self._best: dict[tuple[int, ...], HandValue] = {}
         self._best_using: dict[tuple[tuple[tuple[int, ...], int], ...], HandValue] = {}
 
+    @meaning("scalar", RANKING_PRIMITIVE.id, "refines")
     def parent(self, category: Category) -> Category:
         """The ranking category a refinement belongs to (itself if it refines nothing)."""
         while category.refines is not None:
@@ -151,6 +153,7 @@ class Evaluator:
             values.append(self._value(c, combo, hand))
         return max(values, key=lambda v: v.key)
 
+    @meaning("scalar", RANKING_PRIMITIVE.id, "tiebreak")
     def _value(self, c: Category, combo: Combo, hand: Combo) -> HandValue:
         if self.ranking.tiebreak == "combination":
             tiebreak: tuple[int, ...] = tuple(rank_of(x) for x in combo)
@@ -193,6 +196,7 @@ class Evaluator:
 
     # -- low hands: the inverse of the High order, the ace below the 2 (§ 553.4(c), (d)) --
 
+    @meaning("scalar", RANKING_PRIMITIVE.id, "low")
     def _best_low(self, cards: Sequence[int]) -> HandValue:
         """The lowest five distinct ranks make the best low whenever there are five; the
         lowest suit is kept of each rank (the low odd chip goes by the lowest card by suit,
@@ -221,6 +225,7 @@ class Evaluator:
         combination = tuple(x for x in cards if counts[low_rank(x)] > 1)
         return HandValue(self.ranking.id, c.id, c.name, key, cards, combination)
 
+    @meaning("scalar", RANKING_PRIMITIVE.id, "qualifiers")
     def qualifies(self, value: HandValue, qualifier_id: str) -> bool:
         """Whether a hand meets one of the ranking's qualifiers ("eight or better":
         no pair and no card above an eight, § 553.10(j))."""

@@ -14,6 +14,7 @@ from functools import cache
 from itertools import combinations
 
 from validator.model.ranking import Category
+from validator.vocabulary import RANKING_PRIMITIVE, meaning
 
 SUIT_INDEX = {"clubs": 0, "diamonds": 1, "hearts": 2, "spades": 3}
 COLORS = ((0, 3), (1, 2))  # black: clubs+spades; red: diamonds+hearts
@@ -73,6 +74,7 @@ def _run_cards(cards: Sequence[int], top: int, n: int) -> Combo:
     return tuple(pick[14 if r == 1 else r] for r in range(top, top - n, -1))
 
 
+@meaning("scalar", RANKING_PRIMITIVE.id, "of_a_kind", "min_rank", "max_rank")
 def of_a_kind(h: Hand, pattern: Sequence[int], lo: int, hi: int) -> Combo | None:
     if not h.groups or h.groups[0][0] < pattern[0]:
         return None
@@ -92,6 +94,7 @@ def of_a_kind(h: Hand, pattern: Sequence[int], lo: int, hi: int) -> Combo | None
     return search(0, ())
 
 
+@meaning("scalar", RANKING_PRIMITIVE.id, "flush")
 def flush(h: Hand, n: int, suit: int | None) -> Combo | None:
     best: Combo | None = None
     for s in range(4) if suit is None else (suit,):
@@ -102,6 +105,7 @@ def flush(h: Hand, n: int, suit: int | None) -> Combo | None:
     return best
 
 
+@meaning("scalar", RANKING_PRIMITIVE.id, "ace_low")
 def _run(mask: int, cards: Sequence[int], n: int, ace_low: bool) -> Combo | None:
     m = _low_ace(mask) if ace_low else mask
     for top, run in _runs(n, ace_low):
@@ -110,6 +114,7 @@ def _run(mask: int, cards: Sequence[int], n: int, ace_low: bool) -> Combo | None
     return None
 
 
+@meaning("scalar", RANKING_PRIMITIVE.id, "straight")
 def straight(h: Hand, n: int, ace_low: bool) -> Combo | None:
     return _run(h.mask, h.cards, n, ace_low)
 
@@ -118,6 +123,7 @@ def _best_run(found: list[Combo]) -> Combo | None:
     return max(found, key=lambda c: c[0] >> 2) if found else None
 
 
+@meaning("scalar", RANKING_PRIMITIVE.id, "straight_flush")
 def straight_flush(h: Hand, n: int, ace_low: bool, suit: int | None) -> Combo | None:
     found = [
         combo
@@ -127,6 +133,7 @@ def straight_flush(h: Hand, n: int, ace_low: bool, suit: int | None) -> Combo | 
     return _best_run(found)
 
 
+@meaning("scalar", RANKING_PRIMITIVE.id, "same_color")
 def same_color(h: Hand, n: int) -> Combo | None:
     best: Combo | None = None
     for a, b in COLORS:
@@ -137,6 +144,7 @@ def same_color(h: Hand, n: int) -> Combo | None:
     return best
 
 
+@meaning("scalar", RANKING_PRIMITIVE.id, "same_color_straight")
 def same_color_straight(h: Hand, n: int, ace_low: bool) -> Combo | None:
     found = []
     for a, b in COLORS:
@@ -148,6 +156,7 @@ def same_color_straight(h: Hand, n: int, ace_low: bool) -> Combo | None:
     return _best_run(found)
 
 
+@meaning("scalar", RANKING_PRIMITIVE.id, "ranks", "contains", "contains_any", "suited")
 def holds_ranks(h: Hand, ranks: Sequence[int], suited: bool, suit: int | None) -> Combo | None:
     """One card of each rank; with ``suited`` all of one suit (``suit`` if given)."""
     if not suited and suit is None:
@@ -164,6 +173,7 @@ def holds_ranks(h: Hand, ranks: Sequence[int], suited: bool, suit: int | None) -
     return None
 
 
+@meaning("scalar", RANKING_PRIMITIVE.id, "any", "suit")
 def find(category: Category, h: Hand, ace_low: bool) -> Combo | None:
     """The best combination of the hand's cards forming ``category``, or ``None``."""
     suit = SUIT_INDEX[category.suit] if category.suit else None

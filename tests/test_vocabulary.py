@@ -1,0 +1,221 @@
+"""The vocabulary registry: one entry per word of the game files, documented, used, and
+carrying each engine's meaning; the reference (docs/vocabulary.md) generated from it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, get_args
+
+import numpy as np
+import pytest
+
+from validator import PROJECT_ROOT
+from validator.interpreter.batch import _Chunk
+from validator.interpreter.scalar import _Round
+from validator.model import procedure
+from validator.model.constraints import KINDS as CONSTRAINT_KINDS
+from validator.model.game import Table
+from validator.model.ranking import SHAPES, Category, Ranking
+from validator.vocabulary import (
+    CONDITION,
+    CONSTRAINT_KIND,
+    KINDS,
+    RANKING_PRIMITIVE,
+    REGISTRY,
+    STEP,
+    TABLE_FEATURE,
+    UnknownWord,
+    entry,
+    meaning,
+    meaning_of,
+)
+from validator.vocabulary.reference import load_meanings, render, uses
+from validator.vocabulary.usage import STEP_MODELS, all_uses
+from validator.vocabulary.words import FRAME
+
+DOC = PROJECT_ROOT / "docs" / "vocabulary.md"
+
+
+@pytest.fixture(scope="module")
+def game_uses() -> list[Any]:
+    load_meanings()
+    return uses()
+
+
+def test_the_committed_reference_is_current(game_uses: list[Any]) -> None:
+    """docs/vocabulary.md is what `python -m validator.vocabulary` writes today."""
+    assert DOC.is_file(), "docs/vocabulary.md is missing: run python -m validator.vocabulary"
+    assert DOC.read_text(encoding="utf-8") == render(game_uses), (
+        "docs/vocabulary.md is stale: run python -m validator.vocabulary"
+    )
+
+
+def test_every_entry_is_documented(game_uses: list[Any]) -> None:
+    """An explanation in words, a model field that exists, and an example in the page."""
+    text = DOC.read_text(encoding="utf-8")
+    for w in REGISTRY.values():
+        assert len(w.explanation.split()) >= 5, f"{w.kind} {w.word}: explain it"
+        assert w.field in w.model.model_fields, f"{w.kind} {w.word}: no field {w.schema}"
+        section = text.split(f"### {w.kind} {w.word}\n", 1)
+        assert len(section) == 2, f"{w.kind} {w.word} has no page in the reference"
+        page = section[1].split("\n### ", 1)[0]
+        assert "**What it does.**" in page and "```yaml" in page, f"{w.kind} {w.word}"
+
+
+def test_every_entry_is_used_by_a_game_or_says_why_it_is_general(game_uses: list[Any]) -> None:
+    used = {(u.kind, u.word) for u in game_uses}
+    for w in REGISTRY.values():
+        if w.key in used:
+            assert w.general is None, f"{w.kind} {w.word} is used: it is not general any more"
+        else:
+            assert w.general, f"no game uses {w.kind} {w.word!r}: remove it, or say why it stays"
+
+
+def test_every_word_a_game_file_states_has_an_entry() -> None:
+    """Every field a `when:`, a table, a ranking or a category states (but their frame),
+    every step and every constraint kind of every game file is a word of the registry."""
+    missing = sorted(
+        {(u.kind, u.word, u.game) for u in all_uses() if (u.kind, u.word) not in REGISTRY}
+    )
+    assert not missing, f"words without an entry: {missing}"
+
+
+def test_every_word_the_models_accept_has_an_entry() -> None:
+    """The vocabulary is the models' own: a new condition key, step, shape, table feature or
+    constraint kind needs its entry before a game file can use it."""
+    expected = {
+        CONDITION.id: set(procedure.When.model_fields),
+        STEP.id: {get_args(m.model_fields["step"].annotation)[0] for m in STEP_MODELS},
+        CONSTRAINT_KIND.id: set(CONSTRAINT_KINDS),
+        RANKING_PRIMITIVE.id: (set(SHAPES) | set(Category.model_fields) | set(Ranking.model_fields))
+        - FRAME[RANKING_PRIMITIVE.id],
+        TABLE_FEATURE.id: set(Table.model_fields) - FRAME[TABLE_FEATURE.id],
+    }
+    for kind, names in expected.items():
+        have = {w for k, w in REGISTRY if k == kind}
+        assert have == names, f"{kind}: missing {names - have}, not in the model {have - names}"
+
+
+def test_step_models_cover_the_step_union() -> None:
+    union = get_args(get_args(procedure.Step)[0])
+    assert set(union) == set(STEP_MODELS)
+
+
+def test_every_engine_of_a_kind_has_a_meaning_or_says_none() -> None:
+    """Where both round engines handle a kind of word, each word carries both meanings, or
+    says in the entry why one engine does not handle it."""
+    load_meanings()
+    for w in REGISTRY.values():
+        for engine in KINDS[w.kind].engines:
+            has, none = engine in w.meanings, engine in w.none
+            assert has != none, f"{w.kind} {w.word}: {engine} " + (
+                "both has a meaning and says none" if has else "has no meaning, and no reason"
+            )
+            if none:
+                assert len(w.none[engine].split()) >= 5, f"{w.kind} {w.word}: say why"
+
+
+def test_condition_keys_and_steps_carry_each_engines_own_function() -> None:
+    load_meanings()
+    for key in procedure.When.model_fields:
+        assert meaning_of(CONDITION.id, key, "scalar").__qualname__ == f"_Round._when_{key}"
+        assert meaning_of(CONDITION.id, key, "batch").__qualname__ == f"_Chunk._when_{key}"
+    for w in REGISTRY.values():
+        if w.kind == STEP.id:
+            assert meaning_of(STEP.id, w.word, "scalar") is _Round.__dict__[f"_step_{w.word}"]
+            assert meaning_of(STEP.id, w.word, "batch") is _Chunk.__dict__[f"_step_{w.word}"]
+
+
+@pytest.fixture
+def patched_folded() -> Iterator[None]:
+    """The `folded` entry's meanings replaced: the engines must follow the entry."""
+    w = entry(CONDITION.id, "folded")
+    saved = dict(w.meanings)
+
+    def scalar(self: Any, when: Any, seat: Any, side: str) -> Iterator[tuple[bool, str]]:
+        yield False, "read from the registry"
+
+    def batch(self: Any, when: Any, side: str) -> Any:
+        return np.zeros((self.N, self.S), bool)
+
+    w.meanings.update(scalar=scalar, batch=batch)
+    yield
+    w.meanings.clear()
+    w.meanings.update(saved)
+
+
+class _RoundStub:
+    """The scalar engine's condition reading, with nothing of a round around it."""
+
+    _tests = _Round._tests
+    holds = _Round.holds
+    explain = _Round.explain
+    _when_folded = _Round._when_folded
+
+
+class _ChunkStub:
+    """The batch engine's condition reading, over 2 rounds of 3 seats."""
+
+    N, S = 2, 3
+    folded = np.array([[False, True, False], [True, True, False]])
+    cond = _Chunk.cond
+
+
+def test_both_engines_read_a_condition_through_its_registry_entry(patched_folded: None) -> None:
+    when = procedure.When(folded=False)
+    assert _RoundStub().explain(when, None) == ["read from the registry"]  # type: ignore[arg-type]
+    assert not _RoundStub().holds(when, None)  # type: ignore[arg-type]
+    assert not _ChunkStub().cond(when).any()  # type: ignore[arg-type]
+
+
+def test_unpatched_the_entries_read_the_round() -> None:
+    """`folded: false` holds for a player not folded (and tells nothing), and for the seats
+    of the batch not folded."""
+
+    class Seat:
+        folded = False
+
+    when = procedure.When(folded=False)
+    assert _RoundStub().holds(when, Seat()) is True  # type: ignore[arg-type]
+    assert _RoundStub().explain(procedure.When(folded=True), Seat()) == []  # type: ignore[arg-type]
+    assert _ChunkStub().cond(when).tolist() == [[True, False, True], [False, False, True]]  # type: ignore[arg-type]
+
+
+def test_a_meaning_for_a_word_not_in_the_vocabulary_is_refused() -> None:
+    with pytest.raises(UnknownWord, match="no condition 'foldd'"):
+        meaning("scalar", CONDITION.id, "foldd")(lambda: None)
+
+
+def test_a_meaning_where_the_entry_says_none_is_refused() -> None:
+    with pytest.raises(ValueError, match="does not handle it"):
+        meaning("batch", RANKING_PRIMITIVE.id, "low")(lambda: None)
+
+
+def test_constraint_kinds_are_evaluated_by_their_entry() -> None:
+    from validator.checks import kinds
+
+    load_meanings()
+    for kind in CONSTRAINT_KINDS:
+        fn = meaning_of(CONSTRAINT_KIND.id, kind, "checks")
+        assert fn.__module__ == kinds.__name__
+
+
+def test_strategies_in_files_of_their_own_count_as_uses(tmp_path: Any) -> None:
+    """Player strategies kept apart from the law (games/strategies/) use condition keys too;
+    a key no entry has is found there as in a game file."""
+    from validator.vocabulary.usage import strategy_file_uses
+
+    folder = tmp_path / "strategies" / "four-card-poker"
+    folder.mkdir(parents=True)
+    (folder / "expert.yaml").write_text(
+        "decisions:\n  play:\n    - when: {dealer_up: {rank_in: [A]}, any_player: {foldd: true}}\n"
+        "      then: play 3x\n",
+        encoding="utf-8",
+    )
+    found = {(u.kind, u.word) for u in strategy_file_uses(tmp_path)}
+    assert found == {
+        (CONDITION.id, "dealer_up"),
+        (CONDITION.id, "any_player"),
+        (CONDITION.id, "foldd"),
+    }
+    assert (CONDITION.id, "foldd") not in REGISTRY
