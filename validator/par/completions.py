@@ -57,6 +57,7 @@ from validator.par.longest_flush import (
     Choice,
     NotDerivable,
     StrategyFigures,
+    compared_hands,
     line_net,
     row_holds,
 )
@@ -324,15 +325,8 @@ class CompletionGame:
     @classmethod
     def from_rules(cls, rules: Rules) -> CompletionGame:
         d = rules.d
-        settle = d.settle
-        if settle is None or settle.compare is None:
-            raise NotDerivable("the game compares no player hand with the dealer's")
-        if d.cards.decks != 1:
-            raise NotDerivable("the cards are dealt from more than one deck")
-        ph, dh = settle.compare.player, settle.compare.dealer
-        ranking = rules.game.ranking_of(ph)
-        if rules.game.ranking_of(dh).id != ranking.id:
-            raise NotDerivable("the player's and the dealer's hands rank differently")
+        settle, compare, ranking = compared_hands(rules)
+        ph, dh = compare.player, compare.dealer
         if ranking.low is not None:
             raise NotDerivable(f"the {ranking.name} ranking is a low ranking")
         if len(symmetry_group(ranking)) != 24:
@@ -435,7 +429,7 @@ class CompletionGame:
             bonus_lines=bonus_lines,
             categories=categories,
             evaluator=evaluator,
-            cites=[settle.compare.cite, step.cite],
+            cites=[compare.cite, step.cite],
         )
 
     def choices(self) -> list[Choice]:

@@ -38,7 +38,18 @@ from numpy.typing import NDArray
 
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import parse_action
-from validator.model.procedure import Bound, DealStep, DecideStep, HandTest, Line, Pays, When
+from validator.model.procedure import (
+    Bound,
+    Compare,
+    DealStep,
+    DecideStep,
+    HandTest,
+    Line,
+    Pays,
+    Settle,
+    When,
+)
+from validator.model.ranking import Ranking
 from validator.odds.enumeration import canonical_hands
 
 NRANKS = 13
@@ -58,6 +69,22 @@ _C32 = np.concatenate([_C, np.zeros((NRANKS + 1, 1), np.int64)], axis=1).astype(
 
 class NotDerivable(ValueError):
     """A game file this exact method does not cover, and why."""
+
+
+def compared_hands(rules: Rules) -> tuple[Settle, Compare, Ranking]:
+    """The settlement, its comparison of the player's and the dealer's hands and their ranking,
+    of a one-deck game that settles by comparing them: what every exact method here reads
+    first (refused with the reason otherwise)."""
+    settle = rules.d.settle
+    if settle is None or settle.compare is None:
+        raise NotDerivable("the game compares no player hand with the dealer's")
+    if rules.d.cards.decks != 1:
+        raise NotDerivable("the cards are dealt from more than one deck")
+    ph, dh = settle.compare.player, settle.compare.dealer
+    ranking = rules.game.ranking_of(ph)
+    if rules.game.ranking_of(dh).id != ranking.id:
+        raise NotDerivable("the player's and the dealer's hands rank differently")
+    return settle, settle.compare, ranking
 
 
 # -- counting -------------------------------------------------------------------------------
@@ -265,15 +292,8 @@ class FlushGame:
     @classmethod
     def from_rules(cls, rules: Rules) -> FlushGame:
         d = rules.d
-        settle = d.settle
-        if settle is None or settle.compare is None:
-            raise NotDerivable("the game compares no player hand with the dealer's")
-        if d.cards.decks != 1:
-            raise NotDerivable("the cards are dealt from more than one deck")
-        ph, dh = settle.compare.player, settle.compare.dealer
-        ranking = rules.game.ranking_of(ph)
-        if rules.game.ranking_of(dh).id != ranking.id:
-            raise NotDerivable("the player's and the dealer's hands rank differently")
+        settle, compare, ranking = compared_hands(rules)
+        ph, dh = compare.player, compare.dealer
         lengths: dict[str, int] = {}
         for c in ranking.categories:
             if c.flush is None or c.suit is not None or c.refines is not None:
@@ -365,7 +385,7 @@ class FlushGame:
             raise_wager=wager_id,
             ranges=ranges,
             nets=nets,
-            cites=[settle.compare.cite, step.cite],
+            cites=[compare.cite, step.cite],
         )
 
     def choices(self) -> list[Choice]:

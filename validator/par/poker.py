@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from validator.par.simulated import Z95, pool_context
+from validator.par.simulated import Z95, chunk_plan, pool_context
 
 CHUNK = 2_000
 
@@ -43,8 +43,7 @@ class PokerSpec:
     chunk: int = CHUNK
 
     def chunks(self) -> list[tuple[int, int]]:
-        n = -(-self.hands // self.chunk)
-        return [(k, min(self.chunk, self.hands - k * self.chunk)) for k in range(n)]
+        return chunk_plan(self.hands, self.chunk)
 
 
 @dataclass

@@ -29,6 +29,13 @@ CHUNK = 20_000
 Z95 = 1.959963984540054
 
 
+def chunk_plan(total: int, size: int) -> list[tuple[int, int]]:
+    """(index, rounds) of every chunk of ``total`` rounds cut in chunks of ``size``: chunk k
+    is dealt from ``SeedSequence(seed, spawn_key=(k,))`` wherever it runs."""
+    n = -(-total // size)
+    return [(k, min(size, total - k * size)) for k in range(n)]
+
+
 @dataclass(frozen=True)
 class SimSpec:
     """What a worker needs to rebuild the table: the game, the submission, the strategy."""
@@ -43,8 +50,7 @@ class SimSpec:
 
     def chunks(self) -> list[tuple[int, int]]:
         """(index, rounds) of every chunk."""
-        n = -(-self.rounds // self.chunk)
-        return [(k, min(self.chunk, self.rounds - k * self.chunk)) for k in range(n)]
+        return chunk_plan(self.rounds, self.chunk)
 
 
 @dataclass
