@@ -10,7 +10,9 @@ file's ``poker_strategies:`` (with no ``--strategy``, the seats alternate as
 Chunk ``k`` of ``CHUNK`` hands is a session of its own, started from the submission's table
 (the fund at its ``current_amount``, fresh stacks, the button at the last seat) and shuffled
 from ``SeedSequence(seed, spawn_key=(k,))``; each chunk is reduced to integer sums, so the
-same seed gives the same figures whatever the number of workers. Per hand means carry a 95%
+same seed gives the same figures, byte for byte, whatever the number of workers, in one
+process, on every core or on a Dask cluster (``--scheduler``), as the banking simulation
+(``validator.par.simulated``) runs. Per hand means carry a 95%
 interval over hands (the normal approximation; a hand's rake is bounded by the cap, so the
 mean is well behaved).
 """
@@ -18,8 +20,6 @@ mean is well behaved).
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from validator.par.simulated import Z95, chunk_plan, pool_context
+from validator.par.simulated import Z95, chunk_plan, run_jobs
 
 CHUNK = 2_000
 
@@ -128,22 +128,14 @@ def _job(args: tuple[PokerSpec, int, int]) -> PokerSums:
     return run_chunk(*args)
 
 
-def _results(jobs: list[tuple[PokerSpec, int, int]], workers: int | None) -> Iterable[PokerSums]:
-    n = workers if workers is not None else (os.cpu_count() or 1)
-    n = max(1, min(n, len(jobs)))
-    if n == 1:
-        for job in jobs:
-            yield _job(job)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=n, mp_context=pool_context()) as pool:
-        yield from pool.map(_job, jobs)
-
-
-def simulate_house(spec: PokerSpec, workers: int | None = None) -> PokerSums:
+def simulate_house(
+    spec: PokerSpec, workers: int | None = None, scheduler: str | None = None
+) -> PokerSums:
+    """Every chunk of ``spec``, summed: on ``workers`` processes (``None``: every core), or
+    on the Dask scheduler at ``scheduler`` (an address, or ``local``), as the banking
+    simulation runs (``validator.par.simulated.run_jobs``)."""
     total = PokerSums()
-    for part in _results([(spec, k, n) for k, n in spec.chunks()], workers):
+    for part in run_jobs(_job, [(spec, k, n) for k, n in spec.chunks()], workers, scheduler):
         total += part
     return total
 
@@ -173,11 +165,13 @@ def _figure(m: Sum2, scale: int = 1) -> dict[str, Any]:
     return {"mean": _dollars(mean), "ci95": [_dollars(mean - half), _dollars(mean + half)]}
 
 
-def house_sheet(spec: PokerSpec, workers: int | None = None) -> dict[str, Any]:
+def house_sheet(
+    spec: PokerSpec, workers: int | None = None, scheduler: str | None = None
+) -> dict[str, Any]:
     """The ``poker`` part of the par sheet's JSON."""
     from validator.interpreter.poker.session import Session
 
-    sums = simulate_house(spec, workers)
+    sums = simulate_house(spec, workers, scheduler)
     probe: Session = _session(spec, 0)
     rules = probe.setup.rules
     hph = spec.hands_per_hour
@@ -201,6 +195,7 @@ def house_sheet(spec: PokerSpec, workers: int | None = None) -> dict[str, Any]:
         if rules.bad_beat is None
         else {
             "qualifying": rules.bad_beat.at_least,
+            "fund_at_start": _dollars(rules.bad_beat.fund),  # each chunk's session starts here
             "contribution_per_hand": _figure(sums.contributions),
             "contribution_per_hour": _figure(sums.contributions, hph),
             "paid_per_hand": _dollars(sums.payouts.mean()),
@@ -237,7 +232,8 @@ def lines(poker: dict[str, Any]) -> list[str]:
             + (f", one in {bb['one_in_hands']:,}" if bb["one_in_hands"] else "")
         )
         out.append(
-            f"Bad Beat fund: ${bb['contribution_per_hand']['mean']} contributed a hand (95% "
+            f"Bad Beat fund (from ${bb['fund_at_start']}): "
+            f"${bb['contribution_per_hand']['mean']} contributed a hand (95% "
             f"${bb['contribution_per_hand']['ci95'][0]} … "
             f"${bb['contribution_per_hand']['ci95'][1]}), "
             f"${bb['contribution_per_hour']['mean']} an hour; grows "

@@ -98,7 +98,7 @@ def build(req: ParRequest) -> dict[str, Any]:
         )
         if req.simulate:
             spec = PokerSpec(d.id, req.submission, req.seed, req.rounds, req.hands_per_hour)
-            out["poker"] = house_sheet(spec, req.workers)
+            out["poker"] = house_sheet(spec, req.workers, req.scheduler)
         else:
             out["notes"].append(
                 "Exact figures only were asked for: `rulesub par` simulates the house figures."

@@ -21,12 +21,14 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 CHUNK = 20_000
 Z95 = 1.959963984540054
+J = TypeVar("J")
+R = TypeVar("R")
 
 
 def chunk_plan(total: int, size: int) -> list[tuple[int, int]]:
@@ -236,23 +238,38 @@ def simulate(
 def _results(
     jobs: list[tuple[SimSpec, int, int]], workers: int | None, scheduler: str | None
 ) -> Iterable[Sums]:
+    return run_jobs(_job, jobs, workers, scheduler, lambda: _engine(jobs[0][0]))
+
+
+def run_jobs(
+    job: Callable[[J], R],
+    jobs: list[J],
+    workers: int | None,
+    scheduler: str | None,
+    before_fork: Callable[[], object] | None = None,
+) -> Iterable[R]:
+    """Every job's result: on the Dask scheduler at ``scheduler`` (an address, or ``local``
+    for a local cluster), else on ``workers`` processes (``None``: every core; one: in this
+    process). Results come in any order: the callers sum integers. ``before_fork`` builds
+    what forked workers should inherit. ``job`` is a module-level function (it is pickled)."""
     if scheduler is not None:
-        yield from _dask(jobs, scheduler)
+        yield from _dask(job, jobs, scheduler)
         return
     n = workers if workers is not None else (os.cpu_count() or 1)
     n = max(1, min(n, len(jobs)))
     if n == 1:
-        for job in jobs:
-            yield _job(job)
+        for j in jobs:
+            yield job(j)
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    _engine(jobs[0][0])  # built once here: forked workers inherit it
+    if before_fork is not None:
+        before_fork()
     with ProcessPoolExecutor(max_workers=n, mp_context=pool_context()) as pool:
-        yield from pool.map(_job, jobs)
+        yield from pool.map(job, jobs)
 
 
-def _dask(jobs: list[tuple[SimSpec, int, int]], scheduler: str) -> Iterable[Sums]:
+def _dask(job: Callable[[J], R], jobs: list[J], scheduler: str) -> Iterable[R]:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError as e:  # pragma: no cover - depends on the install
@@ -267,7 +284,7 @@ def _dask(jobs: list[tuple[SimSpec, int, int]], scheduler: str) -> Iterable[Sums
     except (OSError, TimeoutError, ValueError) as e:
         raise SchedulerError(f"cannot reach the Dask scheduler {scheduler!r}: {e}") from e
     try:
-        futures = client.map(_job, jobs, pure=False)
+        futures = client.map(job, jobs, pure=False)
         for fut in as_completed(futures):
             yield fut.result()
     finally:
