@@ -5,17 +5,22 @@ the same figures whatever the number of workers."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import random
+from collections.abc import Iterator, MutableSequence
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from validator.cards import parse_card
 from validator.cli import app
 from validator.compiler import load_game
 from validator.interpreter.poker.session import Session, setup_from_submission
+from validator.par import poker
 from validator.par.poker import PokerSpec, house_sheet, run_chunk
 
 HOLDEM = Path(__file__).parent.parent / "rulesubs" / "example" / "poker-holdem.yaml"
@@ -147,3 +152,98 @@ def test_par_cli_poker_json_extends_the_contract() -> None:
         )
         assert out.exit_code == 0, out.output
         assert "Bad Beat" in out.output and "an hour" in out.output
+
+
+# -- a Bad Beat dealt on purpose ------------------------------------------------------------
+
+
+def _cards(text: str) -> list[int]:
+    return [parse_card(c) for c in text.split()]
+
+
+#: Hold'em deals one card at a time from the button's left (seat 1, the button at seat 10),
+#: twice round, then burns one card before the flop, the turn and the river (§ 553.11).
+FIRST = _cards("2H 2C 8C KS 3D 4C 5C 2D 3H 4H")
+SECOND = _cards("3C 4D 8D QS 5H 6D AD 6H AC 5D")
+BOARD = _cards("2S 9S TS JS 3S 8S 4S 8H")  # burn, flop, burn, turn, burn, river
+TOP = FIRST + SECOND + BOARD
+BAD_BEAT_DECK = TOP + [c for c in range(52) if c not in TOP]
+
+
+class StackedShuffle(random.Random):
+    """A session's generator whose next shuffles of the deck give these decks, in order."""
+
+    def __init__(self, seed: int, decks: list[list[int]]) -> None:
+        super().__init__(seed)
+        self.decks = list(decks)
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+        if len(x) == 52 and self.decks:
+            x[:] = self.decks.pop(0)
+            return
+        super().shuffle(x)
+
+
+def test_a_bad_beat_dealt_on_purpose_is_paid_as_the_rules_give_553_20(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """§ 553.20(a)-(c) under the example submission's rules: $1 from each pot of $20 or more
+    after the rake; a Bad Beat is four of a kind, eights or better, both hole cards playing,
+    beaten; 50% of the fund to the losing hand, 25% to the winning hand, 25% shared by the
+    other players dealt in; the fund $24,318 before the hand.
+
+    The deck is stacked, and the par sheet's own session path plays it (``run_chunk`` and
+    ``house_sheet``, one hand, ten seats alternating Tight and Loose). Seat 3 holds 8C 8D,
+    seat 4 KS QS, the others small cards with no spade and no card of the board's ranks; the
+    board is 9S TS JS, 8S, 8H. Seat 3 makes four eights with both hole cards (8C 8D 8S 8H, J)
+    and loses to seat 4's king-high straight flush (9S-KS): no one else can beat or tie
+    either hand (the QS and KS are seat 4's, the 7S is not dealt).
+
+    The pot: the Blind Bets $1 and $2; seats 7 and 9 put in $2 and fold on the flop; six
+    players see the river, each putting in $2 before the flop, $2 on the flop, $4 on the
+    turn and $8 on the river (a bet and three raises): 1 + 2 · 2 + 6 · 16 = $101. The rake is
+    10%, $10.10 rounded down to $10, capped at $5; the pot after the rake, $96, is at least
+    $20: $1 goes to the fund, now $24,319 = 2,431,900 cents.
+
+    The payouts, of the fund with this hand's contribution, each rounded down to the cent:
+    seat 3, 50%: 1,215,950 cents; seat 4, 25%: 607,975; the other eight dealt in (seats 1, 2,
+    5-10, folded or not), 25% shared: 607,975 / 8 = 75,996.875, so 75,996 each, 607,968 in
+    all. Paid: 1,215,950 + 607,975 + 607,968 = 2,431,893 cents ($24,318.93); the fund after
+    the payout keeps the 7 cents the shares leave: 2,431,900 - 2,431,893 = 7.
+    """
+    made = poker._session
+
+    def stacked(spec: PokerSpec, k: int) -> Session:
+        session = made(spec, k)
+        session.rng = StackedShuffle(k, [BAD_BEAT_DECK])
+        return session
+
+    monkeypatch.setattr(poker, "_session", stacked)
+    spec = PokerSpec("poker-holdem", str(HOLDEM), seed=1, hands=1, hands_per_hour=30, chunk=1)
+    record = next(stacked(spec, 0).hands(1))
+    s = record.played.settlement
+    assert record.deck == BAD_BEAT_DECK
+    assert sum(p.contributed for p in record.played.players) == 10_100
+    assert s.rake.total == 500
+    assert s.bad_beat_contribution == 100
+    assert s.bad_beat is not None and s.bad_beat.hit
+    assert s.bad_beat.payouts == {3: 1_215_950, 4: 607_975} | {
+        seat: 75_996 for seat in (1, 2, 5, 6, 7, 8, 9, 10)
+    }
+    assert record.fund_before == 2_431_800 and record.fund_after == 7
+
+    sums = run_chunk(spec, 0, 1)  # the par sheet's chunk: the same hand
+    assert (sums.hits, sums.payouts.s, sums.contributions.s, sums.rake.s) == (
+        1,
+        2_431_893,
+        100,
+        500,
+    )
+    bb = house_sheet(spec, workers=1)["bad_beat"]
+    assert bb["hits"] == 1 and bb["one_in_hands"] == 1
+    assert bb["fund_at_start"] == "24318.0000"
+    assert bb["contribution_per_hand"]["mean"] == "1.0000"
+    assert bb["paid_per_hand"] == "24318.9300"
+    assert bb["fund_growth_per_hand"] == "-24317.9300"
+    after = Decimal(bb["fund_at_start"]) + Decimal(bb["fund_growth_per_hand"])
+    assert after == Decimal("0.07")
