@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -228,3 +229,235 @@ def test_every_format_reads_the_same_sheet(hcf: dict) -> None:
     for rendered in (text(hcf), markdown(hcf), page):
         assert edge in rendered
         assert break_even in rendered
+
+
+# -- issue 13's contract, field by field -------------------------------------------------------
+
+#: The fields of the contract that hold money: strings, never numbers.
+MONEY = {
+    "wager_amount",
+    "meter",
+    "break_even_meter",
+    "reseed",
+    "expected_reserve_per_reset",
+    "surplus_per_reset",
+    "mean",
+    "fund_at_start",
+    "paid_per_hand",
+    "fund_growth_per_hand",
+    "fund_growth_per_hour",
+}
+WAGER_FIELDS = {"method", "paytable", "house_edge_percent", "hit_frequency", "sd", "return_table"}
+STRATEGY_FIELDS = {
+    "method",
+    "house_edge_percent",
+    "element_of_risk_percent",
+    "average_total_wager",
+    "sd",
+    "decisions",
+    "dealer_qualifies",
+}
+PROGRESSIVE_FIELDS = {
+    "meter",
+    "return_percent_at_meter",
+    "break_even_meter",
+    "long_run_return_percent",
+    "reserve",
+}
+FRACTION = re.compile(r"-?\d+/\d+|-?\d+")
+
+
+def money_and_percentages(node: object, where: str = "") -> list[str]:
+    """Every field breaking the contract's types: money as strings (a decimal amount),
+    percentages as numbers. In a wager's list of ``meters``, ``meter`` names the meter and
+    ``amount`` is its money."""
+    from decimal import Decimal, InvalidOperation
+
+    bad: list[str] = []
+    if isinstance(node, dict):
+        in_meters = re.search(r"/meters/\d+$", where) is not None
+        money = {"amount", "wager_amount"} if in_meters else MONEY
+        for key, value in node.items():
+            at = f"{where}/{key}"
+            if key in money and value is not None:
+                if not isinstance(value, str):
+                    bad.append(f"{at}: money as {type(value).__name__}")
+                else:
+                    try:
+                        Decimal(value)
+                    except InvalidOperation:
+                        bad.append(f"{at}: {value!r} is not an amount")
+            elif (
+                key.endswith("_percent")
+                and value is not None
+                and (isinstance(value, bool) or not isinstance(value, int | float))
+            ):
+                bad.append(f"{at}: a percentage as {type(value).__name__}")
+            bad += money_and_percentages(value, at)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            bad += money_and_percentages(value, f"{where}/{i}")
+    return bad
+
+
+def contract_breaches(sheet: dict) -> list[str]:
+    """Where a sheet's JSON differs from issue 13's contract: the field names exactly as the
+    issue writes them, ``exact`` with exact figures only, ``ci95`` with simulated ones."""
+    bad = money_and_percentages(sheet)
+    if not isinstance(sheet.get("game"), str):
+        bad.append("/game")
+    parts: list[tuple[str, dict, set[str]]] = [
+        (f"/wagers/{k}", w, WAGER_FIELDS) for k, w in sheet["wagers"].items()
+    ]
+    if sheet["base_game"] is not None:
+        parts += [
+            (f"/base_game/strategies/{k}", s, STRATEGY_FIELDS)
+            for k, s in sheet["base_game"]["strategies"].items()
+        ]
+    for at, fig, fields in parts:
+        missing = fields - fig.keys()
+        if missing:
+            bad.append(f"{at}: missing {sorted(missing)}")
+        if fig["method"] == "exact":
+            if not FRACTION.fullmatch(fig.get("exact", "")) or "ci95" in fig:
+                bad.append(f"{at}: exact figures carry `exact` as p/q and no ci95")
+        elif fig["method"] == "simulated":
+            lo, hi = fig.get("ci95") or (None, None)
+            if "exact" in fig or lo is None or not lo <= fig["house_edge_percent"] <= hi:
+                bad.append(f"{at}: simulated figures carry ci95 [lo, hi] and no `exact`")
+        else:
+            bad.append(f"{at}: method {fig['method']!r}")
+        if not isinstance(fig.get("decisions", {}), dict):
+            bad.append(f"{at}/decisions")
+    for k, p in sheet["progressives"].items():
+        missing = PROGRESSIVE_FIELDS - p.keys()
+        if missing:
+            bad.append(f"/progressives/{k}: missing {sorted(missing)}")
+        if not isinstance(p["reserve"], dict | None):
+            bad.append(f"/progressives/{k}/reserve")
+    return bad
+
+
+def test_the_contract_on_an_exact_sheet(hcf: dict) -> None:
+    """High Card Flush: every wager, both strategies and the progressive exact."""
+    assert contract_breaches(hcf) == []
+    assert hcf["wagers"] and hcf["progressives"] and len(hcf["base_game"]["strategies"]) == 2
+
+
+@pytest.fixture(scope="module")
+def simulated_sheets() -> dict[str, dict]:
+    """Lunar Poker and Heads-Up Hold 'Em: no exact method covers their base games."""
+    out = {}
+    for game in ("lunar-poker", "wpt-heads-up-holdem"):
+        code, text, err = par(
+            str(EXAMPLES / f"{game}.yaml"), "--format", "json", "--rounds", "3000", "--workers", "1"
+        )
+        assert code == 0, err
+        out[game] = json.loads(text)
+    return out
+
+
+@pytest.mark.parametrize("game", ["lunar-poker", "wpt-heads-up-holdem"])
+def test_every_declared_strategy_simulated_with_its_interval(
+    simulated_sheets: dict[str, dict], game: str
+) -> None:
+    """Heads-Up Hold 'Em and Lunar Poker: each declared strategy simulated, with its 95%
+    interval, its number of rounds and the source it cites (the report names the strategy
+    behind every figure)."""
+    from validator.compiler import load_game
+
+    sheet = simulated_sheets[game]
+    assert contract_breaches(sheet) == []
+    declared = load_game(game).definition.strategies
+    assert declared is not None
+    strategies = sheet["base_game"]["strategies"]
+    assert set(strategies) == set(declared.by_name)
+    for name, fig in strategies.items():
+        assert fig["method"] == "simulated" and fig["rounds"] == 3000
+        assert fig["source"] == declared.by_name[name].source
+        lo, hi = fig["element_of_risk_ci95"]
+        assert lo <= fig["element_of_risk_percent"] <= hi
+        lo, hi = fig["dealer_qualifies_ci95"]
+        assert lo <= fig["dealer_qualifies"] <= hi
+        assert fig["money_conserved_rounds"] == 3000
+
+
+def test_the_contract_on_a_poker_sheet() -> None:
+    """A nonbanking game: the house's figures extend the contract, money as strings."""
+    code, text, err = par(
+        str(EXAMPLES / "poker-holdem.yaml"), "--format", "json", "--rounds", "40", "--workers", "1"
+    )
+    assert code == 0, err
+    sheet = json.loads(text)
+    assert contract_breaches(sheet) == []
+    assert sheet["poker"]["bad_beat"]["fund_at_start"] == "24318.0000"
+
+
+def test_every_exact_strategy_names_its_source(hcf: dict) -> None:
+    """The derived optimal strategy says it is rulesub's; a declared one cites its own."""
+    from validator.compiler import load_game
+
+    declared = load_game("high-card-flush").definition.strategies
+    assert declared is not None
+    strategies = hcf["base_game"]["strategies"]
+    assert strategies["optimal"]["source"].startswith("Derived by rulesub from the game file")
+    assert strategies["mousseau"]["source"] == declared.by_name["mousseau"].source
+
+
+def test_volatility_and_the_range_of_a_tables_hold(hcf: dict) -> None:
+    """Recomputed from the exact distribution of a round's result: its standard deviation,
+    the volatility index (1.645 of them) and, over n rounds, the hold range (95%): the edge
+    ± 1.96 standard deviations of the mean, a range √10 narrower every tenfold more rounds."""
+    import math
+    from fractions import Fraction
+
+    for fig in hcf["base_game"]["strategies"].values():
+        dist = [
+            (Fraction(r["net"]), Fraction(r["probability_exact"]))
+            for r in fig["result_distribution"]
+        ]
+        assert sum(p for _, p in dist) == 1
+        mean = sum(x * p for x, p in dist)
+        assert -mean == Fraction(fig["exact"])
+        variance = sum(x * x * p for x, p in dist) - mean * mean
+        assert variance == Fraction(fig["variance_exact"])
+        sd = math.sqrt(variance)
+        assert fig["sd"] == pytest.approx(sd, rel=1e-12)
+        assert fig["volatility_index"] == pytest.approx(1.6448536269514722 * sd, rel=1e-12)
+        edge = float(-mean * 100)
+        widths = []
+        for r in fig["table_hold_ranges"]:
+            lo, hi = r["hold_percent_range"]
+            half = 1.959963984540054 * sd / math.sqrt(r["rounds"]) * 100
+            assert lo == pytest.approx(edge - half, abs=1e-4)
+            assert hi == pytest.approx(edge + half, abs=1e-4)
+            widths.append(hi - lo)
+        assert [r["rounds"] for r in fig["table_hold_ranges"]] == [
+            1_000,
+            10_000,
+            100_000,
+            1_000_000,
+        ]
+        for wide, narrow in pairwise(widths):
+            assert wide / narrow == pytest.approx(math.sqrt(10), rel=1e-3)
+
+
+def test_out_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    """``--out FILE``: the file holds exactly what stdout would; a run that fails (a scheduler
+    that cannot be reached, exit 2) leaves a file already there as it was; no temporary file
+    is left beside it. (Lunar Poker's base game is simulated: the scheduler is asked.)"""
+    args = [str(EXAMPLES / "lunar-poker.yaml"), "--format", "json", "--rounds", "2000"]
+    code, stdout, err = par(*args, "--workers", "1")
+    assert code == 0, err
+    out = tmp_path / "par.json"
+    code, printed, err = par(*args, "--workers", "1", "--out", str(out))
+    assert code == 0 and printed == "" and "wrote the par sheet" in err
+    assert out.read_text(encoding="utf-8") == stdout
+    pytest.importorskip("dask.distributed")
+    out.write_bytes(b"an earlier sheet")
+    code, _, err = par(*args, "--scheduler", "tcp://127.0.0.1:9", "--out", str(out))
+    assert code == 2 and "Dask scheduler" in err
+    assert out.read_bytes() == b"an earlier sheet"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["par.json"]
+    code, _, err = par(*args, "--out", str(tmp_path / "no" / "such" / "dir.json"))
+    assert code == 2 and "does not exist" in err and "Traceback" not in err
