@@ -461,3 +461,29 @@ def test_out_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["par.json"]
     code, _, err = par(*args, "--out", str(tmp_path / "no" / "such" / "dir.json"))
     assert code == 2 and "does not exist" in err and "Traceback" not in err
+
+
+def test_every_figure_of_the_html_report_says_its_method_and_rules(hcf: dict) -> None:
+    """The printable report: the base game's figures with their method and the rules they
+    settle by; every wager's return table and every progressive's plot with their method and
+    the section of the rules that prices them."""
+    from html import escape
+
+    from validator.par.render import html_report
+
+    page = html_report(hcf)
+    base = hcf["base_game"]
+    assert f"[{escape(base['cite'])}]" in page
+    for s in base["strategies"].values():
+        assert f"Source: {escape(s['source'])}" in page
+    sections = page.split("<section>")[1:]
+    for key, w in hcf["wagers"].items():
+        section = next(x for x in sections if escape(f"({key})") in x)
+        assert f"exact: every hand counted ({w['combinations']:,}); rules {escape(w['cite'])}" in (
+            section
+        )
+    for key in hcf["progressives"]:
+        section = next(x for x in sections if x.startswith(f"<h2>Progressive {key}</h2>"))
+        cite = escape(hcf["wagers"][key]["cite"])
+        assert 'class="curve"' in section
+        assert f"(exact; dashed: 100%); rules {cite}</figcaption>" in section

@@ -380,10 +380,13 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     for key, p in sheet["progressives"].items():
         pts = [(float(c["meter"]), c["return_percent"]) for c in p["curve"]]
         chart = line_chart(pts, f"Return versus meter, {key}", hline=100.0)
+        cite = sheet["wagers"].get(key, {}).get("cite")
         out.append(
             f"<section><h2>Progressive {_h(key)}</h2><p>{_h(_progressive_line(p))}</p>"
             f"<figure class=plot>{chart}<figcaption>Return (%) versus the meter (exact; "
-            "dashed: 100%)</figcaption></figure></section>"
+            "dashed: 100%)"
+            + (f"; rules {_h(cite)}" if cite else "")
+            + "</figcaption></figure></section>"
         )
     if sheet.get("poker"):
         from validator.par.poker import lines
