@@ -322,3 +322,36 @@ def test_kept_figures_agree_with_the_published_ones() -> None:
     for f in found.values():
         assert f.ev <= best.ev
         assert sum(f.decisions.values()) == 1 == sum(f.distribution.values())
+
+
+def test_simulated_figures_agree_with_the_exact_ones() -> None:
+    """The batch engine deals Four Card Poker's basic strategy (§ 641a.11: fold, or Play 1x
+    to 3x the Ante) and lands within its 95% intervals of the exact house edge and element of
+    risk; its decision frequencies and average total wager agree within four standard errors
+    (the seed is fixed, so the test is deterministic)."""
+    from math import sqrt
+
+    from validator.par.sheet import simulated_figures
+    from validator.par.simulated import SimSpec, simulate
+
+    kept = read_derived("four-card-poker")
+    assert kept is not None
+    exact = kept[1]["basic"]
+    spec = SimSpec("four-card-poker", None, "basic", seats=3, seed=11, rounds=60_000)
+    sim = simulated_figures(simulate(spec, workers=1), "basic", spec)
+    lo, hi = sim["ci95"]
+    assert lo <= float(exact.house_edge * 100) <= hi
+    lo, hi = sim["element_of_risk_ci95"]
+    assert lo <= float(exact.element_of_risk * 100) <= hi
+    n = sim["seat_rounds"]
+    for action, p in exact.decisions.items():
+        se = sqrt(float(p) * (1 - float(p)) / n)
+        assert abs(sim["decisions"].get(action, 0.0) - float(p)) <= 4 * se + 1e-9, action
+    # a seat's total wager is 1 + m Antes, m its Play multiple: its variance from the decisions
+    wagered = {
+        1 + (0 if a == "fold" else int(a.split()[-1][:-1])): p for a, p in exact.decisions.items()
+    }
+    assert sum(w * p for w, p in wagered.items()) == exact.average_total_wager
+    var = sum(w * w * p for w, p in wagered.items()) - exact.average_total_wager**2
+    se = sqrt(float(var) / n)
+    assert abs(sim["average_total_wager"] - float(exact.average_total_wager)) <= 4 * se
