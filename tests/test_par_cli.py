@@ -186,6 +186,7 @@ def test_html_renders_with_its_plots_and_prints_to_pdf(tmp_path: Path) -> None:
     assert "exact: every player hand against every dealer hand" in text  # the base game
     assert "exact: every hand counted" in text
     pdf = tmp_path / "par.pdf"
+    assert CHROMIUM is not None
     dom = subprocess.run(
         [
             CHROMIUM,
@@ -396,6 +397,15 @@ def test_the_contract_on_a_poker_sheet() -> None:
     sheet = json.loads(text)
     assert contract_breaches(sheet) == []
     assert sheet["poker"]["bad_beat"]["fund_at_start"] == "24318.0000"
+    # the stated mix of players: the game file's seats_alternate, seat by seat
+    from validator.compiler import load_game
+
+    ps = load_game("poker-holdem").definition.poker_strategies
+    assert ps is not None
+    mix = ps.seats_alternate
+    assert sheet["poker"]["strategies"] == {
+        str(seat): mix[(seat - 1) % len(mix)] for seat in range(1, sheet["poker"]["seats"] + 1)
+    }
 
 
 def test_every_exact_strategy_names_its_source(hcf: dict) -> None:
