@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from validator import PROJECT_ROOT
 from validator.cli import app
+from validator.par.render import text
 
 EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"
 runner = CliRunner()
@@ -228,3 +229,11 @@ def test_every_format_reads_the_same_sheet(hcf: dict) -> None:
     for rendered in (text(hcf), markdown(hcf), page):
         assert edge in rendered
         assert break_even in rendered
+
+
+def test_the_sheet_names_its_rule_source_jurisdiction_and_date(hcf: dict) -> None:
+    """The par sheet's source line: the chapter, its jurisdiction (`jurisdiction`) and, where
+    the game file states one, the date the copy is current to (`as_of`; High Card Flush's
+    final-form copy states none)."""
+    assert hcf["source"] == f"{hcf['chapter']} (PA)"
+    assert text(hcf).startswith(f"Par sheet: High Card Flush ({hcf['chapter']} (PA))")
