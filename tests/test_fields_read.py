@@ -33,15 +33,8 @@ GAME_FILE_MODELS = (base, constraints, game, poker, procedure, ranking, signage,
 MODEL_READERS = ("registry.py",)
 
 UNREAD: dict[str, str] = {
-    # -- the chapter's rule, in one fixed value the engine follows unconditionally ---------
-    # (a Literal or a flag with one meaning: the engine's behaviour is the only one allowed,
-    # the key records which section states it; another value is refused at load)
-    "pot_excess_to": "§ 553.10(i)(2)(i): a split pot's excess to the high hand, always",
-    "high_ties": "§ 553.10(i)(2)(ii): a tied high half's excess by the highest card by suit",
-    "low_ties": "§ 553.10(i)(2)(iii): a tied low half's excess by the lowest card by suit",
-    "rotates": "§ 553.1 (Button): the button moves clockwise, the only way the engine moves it",
-    "concede": "§ 553.16(d): a losing hand may be conceded, as the engine lets it",
-    "final": "§ 553.15(e); § 553.7(e)(6): rake after the side pots, Bad Beat after the rake",
+    # (empty: every field is read; a field added here needs its reason, as
+    # "field": "§ …: why nothing reads it")
 }
 
 
