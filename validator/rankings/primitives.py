@@ -255,6 +255,9 @@ def _find_any(category: Category) -> Finder:
 
 #: category (by identity, kept alive here) -> its finder: each category is looked up once
 _FINDERS: dict[int, tuple[Category, Finder]] = {}
+#: categories remembered before the memo starts again (bounded memory where many rankings
+#: are built, as the property tests do)
+FINDERS_LIMIT = 1 << 12
 
 
 def finder(category: Category) -> Finder:
@@ -264,6 +267,8 @@ def finder(category: Category) -> Finder:
     if known is not None and known[0] is category:
         return known[1]
     found: Finder = meaning_of(RANKING_PRIMITIVE.id, category.shape, "scalar")(category)
+    if len(_FINDERS) >= FINDERS_LIMIT:
+        _FINDERS.clear()
     _FINDERS[id(category)] = (category, found)
     return found
 
