@@ -255,3 +255,11 @@ def test_unknown_game_from_a_fresh_process() -> None:
     assert done.returncode == 2
     assert "did you mean 'lunar-poker'?" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_show_prints_the_rule_sources_jurisdiction_and_date() -> None:
+    """`games show` heads a game with its chapter, jurisdiction and the date its copy is
+    current to (`source.jurisdiction`, `source.as_of`)."""
+    r = invoke("games", "show", "four-card-poker")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[0].endswith("58 Pa. Code ch. 641a (PA), as of 2019-08-31")

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from validator import PROJECT_ROOT
 from validator.cli import app
+from validator.par.render import text
 
 EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"
 runner = CliRunner()
@@ -502,3 +503,10 @@ def test_every_figure_of_the_html_report_says_its_method_and_rules(hcf: dict) ->
         cite = escape(hcf["wagers"][key]["cite"])
         assert 'class="curve"' in section
         assert f"(exact; dashed: 100%); rules {cite}</figcaption>" in section
+
+def test_the_sheet_names_its_rule_source_jurisdiction_and_date(hcf: dict) -> None:
+    """The par sheet's source line: the chapter, its jurisdiction (`jurisdiction`) and, where
+    the game file states one, the date the copy is current to (`as_of`; High Card Flush's
+    final-form copy states none)."""
+    assert hcf["source"] == f"{hcf['chapter']} (PA)"
+    assert text(hcf).startswith(f"Par sheet: High Card Flush ({hcf['chapter']} (PA))")

@@ -5,7 +5,9 @@ rule files and filled from the submission."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -183,3 +185,115 @@ def test_house_razz_signs_cite_the_house_procedures(tmp_path: Path) -> None:
             ],
         )
     ]
+
+
+# -- what the game's rules say a table posts or states (each field read by the signs) --------
+
+
+def _built(tmp_path: Path, text: str, game: Any = None) -> Any:
+    checked = check_submission(write(tmp_path, text))
+    return build_signage(game or load_game("poker-omaha-hi-lo-8"), checked.submission)
+
+
+def _with(game: Any, path: str, **values: Any) -> Any:
+    """The game with one rule's fields changed (the rule at ``path``, dotted)."""
+    names = path.split(".")
+    nodes = [game.definition]
+    for name in names:
+        nodes.append(getattr(nodes[-1], name))
+    node = nodes[-1].model_copy(update=values)
+    for parent, name in zip(reversed(nodes[:-1]), reversed(names), strict=True):
+        node = parent.model_copy(update={name: node})
+    return replace(game, definition=node)
+
+
+PER_PLAYER = OMAHA.split("rake:")[0] + (
+    "rake:\n  types: [time]\n  methodology: $6 an hour per player\n  maximum: 3\n"
+    "  time: {basis: per_player, every_minutes: 30, hourly_fee: 6}\n"
+)
+
+
+def test_a_per_player_time_charge_assesses_inactive_players_553_15_b_3_i(
+    tmp_path: Path,
+) -> None:
+    """§ 553.15(b)(3)(i): "If taken on a per-player basis, inactive players seated at the
+    table shall also be assessed": the sign says so where the rule
+    (`inactive_players_assessed`) does, and not where a game's rule does not."""
+    rake = ("rake", "Rake", "§ 553.15(c)", "sign")
+    lines = dict(signs(write(tmp_path, PER_PLAYER), "poker-omaha-hi-lo-8"))[rake]
+    assert lines == [
+        (
+            "Time charge: $6 an hour per player, inactive seated players included, assessed "
+            "every 30 minutes",
+            "§ 553.15(b)(3), (c)",
+        )
+    ]
+    game = _with(load_game("poker-omaha-hi-lo-8"), "rake.time", inactive_players_assessed=False)
+    built = _built(tmp_path, PER_PLAYER, game)
+    assert [i.text for s in built.signs if s.id == "rake" for i in s.items] == [
+        "Time charge: $6 an hour per player, assessed every 30 minutes"
+    ]
+
+
+def test_an_hourly_fee_needs_the_limits_it_is_based_on_553_15_b_3_ii(tmp_path: Path) -> None:
+    """§ 553.15(b)(3)(ii): the fee is "based on the minimum and maximum wagering limits"
+    (`hourly_by_limits`): a submission stating no limits is told so above the signs."""
+    text = PER_PLAYER.replace("positions: 10, min_wager: 4, max_wager: 8", "positions: 10")
+    built = _built(tmp_path, text)
+    assert any("hourly fee based on the table's minimum and maximum" in p for p in built.problems)
+    assert not _built(tmp_path, PER_PLAYER).problems
+    game = _with(load_game("poker-omaha-hi-lo-8"), "rake.time", hourly_by_limits=False)
+    assert not any("hourly fee" in p for p in _built(tmp_path, text, game).problems)
+
+
+def test_the_kill_states_its_qualifying_pot_553_1(tmp_path: Path) -> None:
+    """§ 553.1 (Qualifying pot): "an amount established by the certificate holder"
+    (`qualifying_pot_stated`): a Kill without one is said above the signs, in text."""
+    text = OMAHA.replace("kill: {option: kill, qualifying_pot: 40}", "kill: {option: kill}")
+    built = _built(tmp_path, text)
+    assert [p for p in built.problems if "qualifying pot" in p] == [
+        "the Kill option is used, but no qualifying pot is stated "
+        "[§ 553.1 (Kill option, Half-kill option, Qualifying pot); § 553.12(b), (m)]"
+    ]
+    from validator.signage.render import UNSTATED, render_text
+
+    assert render_text(built).startswith(f"{UNSTATED}\n  the Kill option is used")
+    game = _with(load_game("poker-omaha-hi-lo-8"), "betting.kill", qualifying_pot_stated=False)
+    assert not _built(tmp_path, text, game).problems
+    # a game whose Kill has no qualifying pot stated prints no qualifying pot figure
+    kill = next(s for s in _built(tmp_path, OMAHA, game).signs if s.id == "kill")
+    assert not any("qualifying pot is $40" in i.text for i in kill.items)
+
+
+def test_the_bad_beat_rules_posted_address_each_item_553_20_b(tmp_path: Path) -> None:
+    """§ 553.20(b)(1)-(3) (`rules_posted`): the posted Bad Beat payout rules state the most
+    contributed from each pot, the minimum pot, and the qualifying hands and payouts: what
+    the submission leaves out is said above the signs."""
+    text = OMAHA.replace("  minimum_pot: 15\n", "")
+    problems = _built(tmp_path, text).problems
+    assert problems == (
+        "the Bad Beat payout rules posted must state the minimum pot for a contribution "
+        "[§ 553.20(b)(1)-(3)]",
+    )
+    game = _with(load_game("poker-omaha-hi-lo-8"), "bad_beat", rules_posted=[])
+    assert _built(tmp_path, text, game).problems == ()
+
+
+def test_limits_not_posted_leave_the_limits_sign_off_553_18(tmp_path: Path) -> None:
+    """§ 553.18 (`posted`): the minimum and maximum wagers are posted; a rule saying they
+    are not leaves their lines off."""
+    assert next(s.id for s in _built(tmp_path, OMAHA).signs) == "limits"
+    game = _with(load_game("poker-omaha-hi-lo-8"), "betting.limits", posted=False)
+    assert "limits" not in [s.id for s in _built(tmp_path, OMAHA, game).signs]
+
+
+def test_the_signs_name_their_rule_source_its_jurisdiction_and_date(tmp_path: Path) -> None:
+    """The rule source (`jurisdiction`, `as_of`) in the memo and under each printed sign."""
+    built = _built(tmp_path, OMAHA)
+    assert built.source == load_game("poker-omaha-hi-lo-8").source_line
+    assert "(PA)" in built.source
+    from validator.signage.render import render_markdown
+
+    assert f"Rule source: {built.source}" in render_markdown(built)
+    assert load_game("four-card-poker").source_line == "58 Pa. Code ch. 641a (PA), as of 2019-08-31"
+    assert load_game("high-card-flush").source_line.endswith("(PA)")  # no date stated

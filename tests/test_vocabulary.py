@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from validator import PROJECT_ROOT
+from validator.cards import parse_cards
 from validator.interpreter.batch import _Chunk
 from validator.interpreter.scalar import _Round
 from validator.model import procedure
@@ -124,6 +125,95 @@ def test_condition_keys_and_steps_carry_each_engines_own_function() -> None:
         if w.kind == STEP.id:
             assert meaning_of(STEP.id, w.word, "scalar") is _Round.__dict__[f"_step_{w.word}"]
             assert meaning_of(STEP.id, w.word, "batch") is _Chunk.__dict__[f"_step_{w.word}"]
+
+
+def test_ranking_shapes_carry_each_evaluators_own_function() -> None:
+    """Each shape of a hand category has one scalar meaning (the search ``find`` runs) and
+    one vectorised meaning (what ``BatchEvaluator.holds`` and ``combination`` run), each a
+    function of its own, registered on the shape's entry."""
+    from validator.rankings import batch, primitives
+
+    load_meanings()
+    scalar = {s: meaning_of(RANKING_PRIMITIVE.id, s, "scalar") for s in SHAPES}
+    vectorised = {s: meaning_of(RANKING_PRIMITIVE.id, s, "batch") for s in SHAPES}
+    for s in SHAPES:
+        assert scalar[s] is getattr(primitives, f"_find_{s}"), s
+        assert vectorised[s].__module__ == batch.__name__, s
+    assert len(set(scalar.values())) == len(SHAPES)
+    # ranks, contains and contains_any differ only in the rank sets they list
+    assert len(set(vectorised.values())) == len(SHAPES) - 2
+
+
+def _colour_ranking() -> Ranking:
+    """A fresh ranking (its categories not yet seen by any evaluator): five of one colour
+    over anything else."""
+    return Ranking(
+        id="colours",
+        name="Colours",
+        size=5,
+        cite="§ 589.6(d)",
+        categories=[
+            Category(id="same_colored_five", name="Same colored five", same_color=5),
+            Category(id="high_card", name="High card", any=True),
+        ],
+    )
+
+
+@pytest.fixture
+def patched_same_color() -> Iterator[None]:
+    """The `same_color` entry's meanings replaced by "never held": both evaluators must
+    follow the entry."""
+    from validator.rankings.batch import Found
+
+    w = entry(RANKING_PRIMITIVE.id, "same_color")
+    saved = dict(w.meanings)
+
+    def scalar(category: Any) -> Any:
+        return lambda hand, ace_low: None
+
+    def batch(ev: Any, category: Any, hands: Any) -> Any:
+        return Found(np.zeros(hands.n, dtype=bool), lambda: [])
+
+    w.meanings.update(scalar=scalar, batch=batch)
+    yield
+    w.meanings.clear()
+    w.meanings.update(saved)
+
+
+#: five red cards, and the same with a black club in place of the 2 of hearts
+RED_FIVE = parse_cards("2h 5d 8h Jd Kh")
+MIXED_FIVE = parse_cards("2c 5d 8h Jd Kh")
+
+
+def _both_evaluators_say(ranking: Ranking) -> tuple[list[str], list[str]]:
+    from validator.rankings.batch import BatchEvaluator
+    from validator.rankings.evaluator import Evaluator
+
+    scalar = Evaluator(ranking)
+    held = BatchEvaluator(ranking).held_of_cards(np.array([RED_FIVE, MIXED_FIVE]))
+    return (
+        [scalar.held(hand)[0].id for hand in (RED_FIVE, MIXED_FIVE)],
+        [ranking.categories[i].id for i in held.tolist()],
+    )
+
+
+def test_both_evaluators_find_a_shape_through_its_registry_entry(
+    patched_same_color: None,
+) -> None:
+    """Lunar Poker's same colored five (§ 589.6(d)) with its entry patched to "never held":
+    the scalar and the batch evaluator both see high card only."""
+    assert _both_evaluators_say(_colour_ranking()) == (
+        ["high_card", "high_card"],
+        ["high_card", "high_card"],
+    )
+
+
+def test_unpatched_both_evaluators_hold_five_of_one_colour() -> None:
+    """§ 589.6(d): five red cards are a same colored five, a black club among them is not."""
+    assert _both_evaluators_say(_colour_ranking()) == (
+        ["same_colored_five", "high_card"],
+        ["same_colored_five", "high_card"],
+    )
 
 
 @pytest.fixture

@@ -59,6 +59,15 @@ class CompiledGame:
     def table(self, table_id: str) -> tuple[str, Table]:
         return self.definition.table_by_id(table_id)
 
+    @property
+    def source_line(self) -> str:
+        """The rule source the game encodes, with its jurisdiction and the date the copy is
+        current to (where the game file states one): "58 Pa. Code ch. 641a (PA), as of
+        2019-08-31"."""
+        source = self.definition.source
+        line = f"{source.chapter} ({source.jurisdiction})"
+        return line + (f", as of {source.as_of.isoformat()}" if source.as_of else "")
+
 
 @dataclass(frozen=True)
 class BankingGame(CompiledGame):

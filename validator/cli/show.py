@@ -31,7 +31,7 @@ def _line(label: str, value: str, cite: str | None = None) -> Text:
 def render_game(out: Console, g: Game, only_wager: str | None = None) -> None:
     d = g.definition
     head = Text(d.name, style="bold")
-    head.append(f"  {d.source.chapter}", style="cyan")
+    head.append(f"  {g.source_line}", style="cyan")
     out.print(head)
     out.print(Text(d.source.document, style="dim"))
     if only_wager is None:

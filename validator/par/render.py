@@ -89,7 +89,7 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 
 
 def text(sheet: dict[str, Any]) -> str:
-    out = [f"Par sheet: {sheet['name']} ({sheet['chapter']})"]
+    out = [f"Par sheet: {sheet['name']} ({sheet.get('source', sheet['chapter'])})"]
     out.append(
         f"paytables: {sheet['paytables']}"
         + (f" — {sheet['submission']}" if sheet["submission"] else "")
@@ -194,7 +194,7 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     out = [
         f"# Par sheet: {sheet['name']}",
         "",
-        f"{sheet['chapter']}; paytables: {sheet['paytables']}",
+        f"{sheet.get('source', sheet['chapter'])}; paytables: {sheet['paytables']}",
     ]
     base = sheet.get("base_game")
     if base:
@@ -333,7 +333,7 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     it (the review pack, the web view: those print the selected paytables' tables in their
     own math section, so ``return_tables=False`` leaves them out here)."""
     out = [
-        f"<p>{_h(sheet['chapter'])}; paytables: {_h(sheet['paytables'])}"
+        f"<p>{_h(sheet.get('source', sheet['chapter']))}; paytables: {_h(sheet['paytables'])}"
         + (f" ({_h(sheet['submission'])})" if sheet["submission"] else "")
         + "</p>",
     ]

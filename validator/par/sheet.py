@@ -80,6 +80,7 @@ def build(req: ParRequest) -> dict[str, Any]:
         "game": d.id,
         "name": d.name,
         "chapter": d.source.chapter,
+        "source": game.source_line,
         "submission": req.submission,
         "paytables": "every paytable" if every else "as the submission selects",
         "wagers": {s.key: s.to_json() for s in sheets},

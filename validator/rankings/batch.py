@@ -29,7 +29,8 @@ that does (a flush needs five cards of a suit); only those hands take the genera
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from typing import Any
@@ -39,7 +40,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from validator.model.ranking import Category, Ranking
 from validator.rankings.primitives import COLORS, SUIT_INDEX
-from validator.vocabulary import RANKING_PRIMITIVE, meaning
+from validator.vocabulary import RANKING_PRIMITIVE, meaning, meaning_of
 
 NRANKS = 13
 FULL = (1 << NRANKS) - 1
@@ -364,6 +365,8 @@ class BatchEvaluator:
             self.strength.append(top - by_id[parent.id])
         self.comparing = [i for i, c in enumerate(self.categories) if c.refines is None]
         self._rank_tables: dict[tuple[str, int], _RankTable | None] = {}
+        #: each category's vectorised meaning, looked up in the vocabulary once
+        self._meanings = {id(c): (c, _vectorised(c)) for c in self.categories}
         for c in self.categories:
             for option in self._options(c):
                 if len(set(option)) != len(option):
@@ -409,45 +412,17 @@ class BatchEvaluator:
             raise ValueError(f"ranking {self.ranking.id!r} has no category for some hands")
         return out
 
-    @meaning(
-        "batch",
-        RANKING_PRIMITIVE.id,
-        "of_a_kind",
-        "flush",
-        "straight",
-        "straight_flush",
-        "same_color",
-        "same_color_straight",
-        "any",
-    )
+    def found(self, c: Category, h: Hands) -> Found:
+        """Category ``c`` over the hands: its shape's vectorised meaning, read from the
+        shape's vocabulary entry (once per category of the ranking, when it is built)."""
+        meaning = self._meanings.get(id(c))
+        if meaning is None or meaning[0] is not c:
+            return _vectorised(c)(self, c, h)
+        return meaning[1](self, c, h)
+
     def holds(self, c: Category, h: Hands) -> NDArray[np.bool_]:
         """Whether each hand holds category ``c``."""
-        n = h.n
-        pop = _popcount()
-        match c.shape:
-            case "of_a_kind":
-                if c.min_rank is None and c.max_rank is None:
-                    return self._pattern_held(c.of_a_kind or (), h)
-                return self._groups(c, h)[0]
-            case "flush":
-                need = c.flush or 0
-                return _any(pop[h.m[s]] >= need for s in self._suits(c))
-            case "straight":
-                return _run_top(c.straight or 0, self.ace_low)[h.ge(1)] > 0
-            case "straight_flush":
-                run = _run_top(c.straight_flush or 0, self.ace_low)
-                return _any(run[h.m[s]] > 0 for s in self._suits(c))
-            case "same_color":
-                need = c.same_color or 0
-                return _any(pop[h.m[a]].astype(np.int16) + pop[h.m[b]] >= need for a, b in COLORS)
-            case "same_color_straight":
-                run = _run_top(c.same_color_straight or 0, self.ace_low)
-                return _any(run[h.m[a] | h.m[b]] > 0 for a, b in COLORS)
-            case "ranks" | "contains" | "contains_any":
-                return _any(self._option_held(c, option, h) for option in self._options(c))
-            case "any":
-                return np.ones(n, dtype=bool)
-        raise AssertionError(c.shape)  # pragma: no cover
+        return self.found(c, h).held
 
     @meaning("batch", RANKING_PRIMITIVE.id, "suit")
     def _suits(self, c: Category) -> Sequence[int]:
@@ -510,71 +485,7 @@ class BatchEvaluator:
         """The suit masks of the cards forming ``c`` in each hand that holds it, the
         combination ``primitives.find`` picks (the best one, of each rank the highest suit
         first); empty where the hand does not hold ``c``."""
-        none = np.zeros(h.n, dtype=np.uint16)
-        out = [none.copy() for _ in SUITS]
-        match c.shape:
-            case "of_a_kind":
-                ok, groups = self._groups(c, h)
-                for g, p in zip(groups, c.of_a_kind or (), strict=True):
-                    bit = np.where(ok, np.left_shift(1, g.clip(0).astype(np.uint16)), 0)
-                    left = np.full(h.n, p, dtype=np.int8)
-                    for s in (3, 2, 1, 0):  # the highest suits of the rank first
-                        take = ((h.m[s] & bit) != 0) & (left > 0)
-                        out[s] |= np.where(take, bit, 0).astype(np.uint16)
-                        left -= take.astype(np.int8)
-            case "flush":
-                n = c.flush or 0
-                digits, top_mask, pop = _top_digits(n), _top_mask(n), _popcount()
-                best = np.zeros(h.n, dtype=np.uint64)
-                pick = np.full(h.n, -1, dtype=np.int8)
-                for s in self._suits(c):
-                    value = np.where(pop[h.m[s]] >= n, digits[h.m[s]], np.uint64(0))
-                    better = value > best
-                    best = np.where(better, value, best)
-                    pick[better] = s
-                for s in SUITS:
-                    out[s] = np.where(pick == s, top_mask[h.m[s]], none)
-            case "straight" | "straight_flush":
-                n, top = self._run(c, h)
-                run = _run_mask(n)[top]
-                if c.shape == "straight":  # of each rank of the run, the highest suit
-                    for s in (3, 2, 1, 0):
-                        out[s] = run & h.m[s]
-                        run = run & ~h.m[s]
-                else:  # the run in the first suit holding it that high
-                    tops = _run_top(n, self.ace_low)
-                    done = np.zeros(h.n, dtype=bool)
-                    for s in self._suits(c):
-                        here = (tops[h.m[s]] == top) & (top > 0) & ~done
-                        out[s] = np.where(here, run, none)
-                        done |= here
-            case "ranks" | "contains" | "contains_any":
-                options = sorted(
-                    self._options(c), key=lambda o: sorted(o, reverse=True), reverse=True
-                )
-                done = np.zeros(h.n, dtype=bool)
-                for option in options:
-                    q = np.uint16(rank_mask(option))
-                    if not c.suited and c.suit is None:
-                        got = ((h.ge(1) & q) == q) & ~done
-                        left = np.where(got, q, 0).astype(np.uint16)
-                        for s in (3, 2, 1, 0):
-                            out[s] |= left & h.m[s]
-                            left &= ~h.m[s]
-                    else:
-                        got = np.zeros(h.n, dtype=bool)
-                        for s in self._suits(c):  # the first suit holding every rank
-                            here = ((h.m[s] & q) == q) & ~done & ~got
-                            out[s] |= np.where(here, q, 0).astype(np.uint16)
-                            got |= here
-                    done |= got
-            case "any":
-                pass
-            case _:
-                raise NotImplementedError(
-                    f"the batch evaluator does not pick the cards of a {c.shape} combination"
-                )
-        return out
+        return self.found(c, h).cards()
 
     def second_combination(self, cards: ArrayLike, order: Sequence[int]) -> NDArray[np.int8]:
         """Lunar Poker's second combination (§ 589.11(e)(1)(ii)) of hands given as rows of
@@ -939,6 +850,172 @@ class BatchEvaluator:
                     counts[:, r] -= (d == r + 2).astype(np.int8)
             parts += [(k.astype(np.uint64), 1) for k in take_top(counts_unary(counts), room)]
         return _join(parts, self.size)
+
+
+# -- each shape's vectorised meaning ---------------------------------------------------------
+#
+# One function per shape, registered on the shape's vocabulary entry: over a batch of hands,
+# which hold the category and, when asked (``Found.cards``), the cards forming it.
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A category over a batch of hands: which hands hold it (``held``), and the suit masks
+    of the cards forming it in each (``cards()``, computed when asked; empty where not held)."""
+
+    held: NDArray[np.bool_]
+    pick: Callable[[], list[U16]]
+
+    def cards(self) -> list[U16]:
+        return self.pick()
+
+
+BatchMeaning = Callable[["BatchEvaluator", Category, Hands], Found]
+
+
+def _vectorised(c: Category) -> BatchMeaning:
+    meaning: BatchMeaning = meaning_of(RANKING_PRIMITIVE.id, c.shape, "batch")
+    return meaning
+
+
+def _empty(h: Hands) -> list[U16]:
+    return [np.zeros(h.n, dtype=np.uint16) for _ in SUITS]
+
+
+def _highest_suits_first(h: Hands, ranks: U16, out: list[U16]) -> None:
+    """Of each rank of ``ranks``, the card of the highest suit holding it, into ``out``."""
+    for s in (3, 2, 1, 0):
+        out[s] |= ranks & h.m[s]
+        ranks = ranks & ~h.m[s]
+
+
+@meaning("batch", RANKING_PRIMITIVE.id, "of_a_kind")
+def _of_a_kind(ev: BatchEvaluator, c: Category, h: Hands) -> Found:
+    ranged = c.min_rank is not None or c.max_rank is not None
+    held = ev._groups(c, h)[0] if ranged else ev._pattern_held(c.of_a_kind or (), h)
+
+    def pick() -> list[U16]:
+        out = _empty(h)
+        ok, groups = ev._groups(c, h)
+        for g, p in zip(groups, c.of_a_kind or (), strict=True):
+            bit = np.where(ok, np.left_shift(1, g.clip(0).astype(np.uint16)), 0)
+            left = np.full(h.n, p, dtype=np.int8)
+            for s in (3, 2, 1, 0):  # the highest suits of the rank first
+                take = ((h.m[s] & bit) != 0) & (left > 0)
+                out[s] |= np.where(take, bit, 0).astype(np.uint16)
+                left -= take.astype(np.int8)
+        return out
+
+    return Found(held, pick)
+
+
+@meaning("batch", RANKING_PRIMITIVE.id, "flush")
+def _flush(ev: BatchEvaluator, c: Category, h: Hands) -> Found:
+    n, pop = c.flush or 0, _popcount()
+    held = _any(pop[h.m[s]] >= n for s in ev._suits(c))
+
+    def pick() -> list[U16]:
+        out = _empty(h)
+        digits, top_mask = _top_digits(n), _top_mask(n)
+        best = np.zeros(h.n, dtype=np.uint64)
+        chosen = np.full(h.n, -1, dtype=np.int8)
+        for s in ev._suits(c):  # the suit whose n highest ranks are highest
+            value = np.where(pop[h.m[s]] >= n, digits[h.m[s]], np.uint64(0))
+            better = value > best
+            best = np.where(better, value, best)
+            chosen[better] = s
+        for s in SUITS:
+            out[s] = np.where(chosen == s, top_mask[h.m[s]], out[s])
+        return out
+
+    return Found(held, pick)
+
+
+@meaning("batch", RANKING_PRIMITIVE.id, "straight")
+def _straight(ev: BatchEvaluator, c: Category, h: Hands) -> Found:
+    held = _run_top(c.straight or 0, ev.ace_low)[h.ge(1)] > 0
+
+    def pick() -> list[U16]:
+        out = _empty(h)
+        n, top = ev._run(c, h)
+        _highest_suits_first(h, _run_mask(n)[top], out)  # of each rank of the run
+        return out
+
+    return Found(held, pick)
+
+
+@meaning("batch", RANKING_PRIMITIVE.id, "straight_flush")
+def _straight_flush(ev: BatchEvaluator, c: Category, h: Hands) -> Found:
+    run = _run_top(c.straight_flush or 0, ev.ace_low)
+    held = _any(run[h.m[s]] > 0 for s in ev._suits(c))
+
+    def pick() -> list[U16]:
+        out = _empty(h)
+        n, top = ev._run(c, h)
+        mask = _run_mask(n)[top]
+        done = np.zeros(h.n, dtype=bool)
+        for s in ev._suits(c):  # the run in the first suit holding it that high
+            here = (run[h.m[s]] == top) & (top > 0) & ~done
+            out[s] = np.where(here, mask, out[s])
+            done |= here
+        return out
+
+    return Found(held, pick)
+
+
+def _not_picked(c: Category) -> Callable[[], list[U16]]:
+    def pick() -> list[U16]:
+        raise NotImplementedError(
+            f"the batch evaluator does not pick the cards of a {c.shape} combination"
+        )
+
+    return pick
+
+
+@meaning("batch", RANKING_PRIMITIVE.id, "same_color")
+def _same_color(ev: BatchEvaluator, c: Category, h: Hands) -> Found:
+    n, pop = c.same_color or 0, _popcount()
+    held = _any(pop[h.m[a]].astype(np.int16) + pop[h.m[b]] >= n for a, b in COLORS)
+    return Found(held, _not_picked(c))
+
+
+@meaning("batch", RANKING_PRIMITIVE.id, "same_color_straight")
+def _same_color_straight(ev: BatchEvaluator, c: Category, h: Hands) -> Found:
+    run = _run_top(c.same_color_straight or 0, ev.ace_low)
+    held = _any(run[h.m[a] | h.m[b]] > 0 for a, b in COLORS)
+    return Found(held, _not_picked(c))
+
+
+@meaning("batch", RANKING_PRIMITIVE.id, "ranks", "contains", "contains_any")
+def _rank_set(ev: BatchEvaluator, c: Category, h: Hands) -> Found:
+    """``ranks``, ``contains`` and ``contains_any`` differ only in the rank sets they list
+    (``_options``): one set, or several; the hand holds one card of each rank of a set."""
+    held = _any(ev._option_held(c, option, h) for option in ev._options(c))
+
+    def pick() -> list[U16]:
+        out = _empty(h)
+        options = sorted(ev._options(c), key=lambda o: sorted(o, reverse=True), reverse=True)
+        done = np.zeros(h.n, dtype=bool)
+        for option in options:  # the best set held
+            q = np.uint16(rank_mask(option))
+            if not c.suited and c.suit is None:
+                got = ((h.ge(1) & q) == q) & ~done
+                _highest_suits_first(h, np.where(got, q, 0).astype(np.uint16), out)
+            else:
+                got = np.zeros(h.n, dtype=bool)
+                for s in ev._suits(c):  # the first suit holding every rank
+                    here = ((h.m[s] & q) == q) & ~done & ~got
+                    out[s] |= np.where(here, q, 0).astype(np.uint16)
+                    got |= here
+            done |= got
+        return out
+
+    return Found(held, pick)
+
+
+@meaning("batch", RANKING_PRIMITIVE.id, "any")
+def _any_hand(ev: BatchEvaluator, c: Category, h: Hands) -> Found:
+    return Found(np.ones(h.n, dtype=bool), lambda: _empty(h))
 
 
 @cache

@@ -9,12 +9,12 @@ order hands inside a category.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
 from validator.model.ranking import Category
-from validator.vocabulary import RANKING_PRIMITIVE, meaning
+from validator.vocabulary import RANKING_PRIMITIVE, meaning, meaning_of
 
 SUIT_INDEX = {"clubs": 0, "diamonds": 1, "hearts": 2, "spades": 3}
 COLORS = ((0, 3), (1, 2))  # black: clubs+spades; red: diamonds+hearts
@@ -47,6 +47,10 @@ class Hand:
         self.groups = sorted(((len(v), r) for r, v in by_rank.items()), reverse=True)
 
 
+#: a category's search: the best combination of a hand forming it (ace low or not), or None
+Finder = Callable[[Hand, bool], Combo | None]
+
+
 def _key(combo: Combo) -> Combo:
     return combo  # card ints order by rank first: comparing cards compares ranks
 
@@ -74,7 +78,7 @@ def _run_cards(cards: Sequence[int], top: int, n: int) -> Combo:
     return tuple(pick[14 if r == 1 else r] for r in range(top, top - n, -1))
 
 
-@meaning("scalar", RANKING_PRIMITIVE.id, "of_a_kind", "min_rank", "max_rank")
+@meaning("scalar", RANKING_PRIMITIVE.id, "min_rank", "max_rank")
 def of_a_kind(h: Hand, pattern: Sequence[int], lo: int, hi: int) -> Combo | None:
     if not h.groups or h.groups[0][0] < pattern[0]:
         return None
@@ -94,7 +98,6 @@ def of_a_kind(h: Hand, pattern: Sequence[int], lo: int, hi: int) -> Combo | None
     return search(0, ())
 
 
-@meaning("scalar", RANKING_PRIMITIVE.id, "flush")
 def flush(h: Hand, n: int, suit: int | None) -> Combo | None:
     best: Combo | None = None
     for s in range(4) if suit is None else (suit,):
@@ -114,7 +117,6 @@ def _run(mask: int, cards: Sequence[int], n: int, ace_low: bool) -> Combo | None
     return None
 
 
-@meaning("scalar", RANKING_PRIMITIVE.id, "straight")
 def straight(h: Hand, n: int, ace_low: bool) -> Combo | None:
     return _run(h.mask, h.cards, n, ace_low)
 
@@ -123,7 +125,6 @@ def _best_run(found: list[Combo]) -> Combo | None:
     return max(found, key=lambda c: c[0] >> 2) if found else None
 
 
-@meaning("scalar", RANKING_PRIMITIVE.id, "straight_flush")
 def straight_flush(h: Hand, n: int, ace_low: bool, suit: int | None) -> Combo | None:
     found = [
         combo
@@ -133,7 +134,6 @@ def straight_flush(h: Hand, n: int, ace_low: bool, suit: int | None) -> Combo | 
     return _best_run(found)
 
 
-@meaning("scalar", RANKING_PRIMITIVE.id, "same_color")
 def same_color(h: Hand, n: int) -> Combo | None:
     best: Combo | None = None
     for a, b in COLORS:
@@ -144,7 +144,6 @@ def same_color(h: Hand, n: int) -> Combo | None:
     return best
 
 
-@meaning("scalar", RANKING_PRIMITIVE.id, "same_color_straight")
 def same_color_straight(h: Hand, n: int, ace_low: bool) -> Combo | None:
     found = []
     for a, b in COLORS:
@@ -156,7 +155,7 @@ def same_color_straight(h: Hand, n: int, ace_low: bool) -> Combo | None:
     return _best_run(found)
 
 
-@meaning("scalar", RANKING_PRIMITIVE.id, "ranks", "contains", "contains_any", "suited")
+@meaning("scalar", RANKING_PRIMITIVE.id, "suited")
 def holds_ranks(h: Hand, ranks: Sequence[int], suited: bool, suit: int | None) -> Combo | None:
     """One card of each rank; with ``suited`` all of one suit (``suit`` if given)."""
     if not suited and suit is None:
@@ -173,39 +172,113 @@ def holds_ranks(h: Hand, ranks: Sequence[int], suited: bool, suit: int | None) -
     return None
 
 
-@meaning("scalar", RANKING_PRIMITIVE.id, "any", "suit")
+# -- each shape's scalar meaning: given a category, the function finding it in a hand ------
+#
+# Registered on the shape's vocabulary entry and looked up once per category (``finder``):
+# the category's numbers are read then, not for every hand.
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "suit")
+def _suit(category: Category) -> int | None:
+    return SUIT_INDEX[category.suit] if category.suit else None
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "of_a_kind")
+def _find_of_a_kind(category: Category) -> Finder:
+    pattern = tuple(category.of_a_kind or ())
+    lo, hi = category.min_rank or 2, category.max_rank or 14
+    return lambda h, ace_low: of_a_kind(h, pattern, lo, hi)
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "flush")
+def _find_flush(category: Category) -> Finder:
+    n, suit = category.flush or 0, _suit(category)
+    return lambda h, ace_low: flush(h, n, suit)
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "straight")
+def _find_straight(category: Category) -> Finder:
+    n = category.straight or 0
+    return lambda h, ace_low: straight(h, n, ace_low)
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "straight_flush")
+def _find_straight_flush(category: Category) -> Finder:
+    n, suit = category.straight_flush or 0, _suit(category)
+    return lambda h, ace_low: straight_flush(h, n, ace_low, suit)
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "same_color")
+def _find_same_color(category: Category) -> Finder:
+    n = category.same_color or 0
+    return lambda h, ace_low: same_color(h, n)
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "same_color_straight")
+def _find_same_color_straight(category: Category) -> Finder:
+    n = category.same_color_straight or 0
+    return lambda h, ace_low: same_color_straight(h, n, ace_low)
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "ranks")
+def _find_ranks(category: Category) -> Finder:
+    ranks, suited, suit = tuple(category.ranks or ()), category.suited, _suit(category)
+    return lambda h, ace_low: holds_ranks(h, ranks, suited, suit)
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "contains")
+def _find_contains(category: Category) -> Finder:
+    ranks, suited, suit = tuple(category.contains or ()), category.suited, _suit(category)
+    return lambda h, ace_low: holds_ranks(h, ranks, suited, suit)
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "contains_any")
+def _find_contains_any(category: Category) -> Finder:
+    options = [tuple(o) for o in category.contains_any or ()]
+    suited, suit = category.suited, _suit(category)
+
+    def find_any(h: Hand, ace_low: bool) -> Combo | None:
+        hits = [
+            combo
+            for option in options
+            if (combo := holds_ranks(h, option, suited, suit)) is not None
+        ]
+        return max(hits, key=_rank_key) if hits else None
+
+    return find_any
+
+
+@meaning("scalar", RANKING_PRIMITIVE.id, "any")
+def _find_any(category: Category) -> Finder:
+    return lambda h, ace_low: ()
+
+
+#: category (by identity, kept alive here) -> its finder: each category is looked up once
+_FINDERS: dict[int, tuple[Category, Finder]] = {}
+#: categories remembered before the memo starts again (bounded memory where many rankings
+#: are built, as the property tests do)
+FINDERS_LIMIT = 1 << 12
+
+
+def finder(category: Category) -> Finder:
+    """The function finding ``category`` in a hand: the scalar meaning of its shape, read
+    from the shape's vocabulary entry the first time the category is asked for."""
+    known = _FINDERS.get(id(category))
+    if known is not None and known[0] is category:
+        return known[1]
+    found: Finder = meaning_of(RANKING_PRIMITIVE.id, category.shape, "scalar")(category)
+    if len(_FINDERS) >= FINDERS_LIMIT:
+        _FINDERS.clear()
+    _FINDERS[id(category)] = (category, found)
+    return found
+
+
 def find(category: Category, h: Hand, ace_low: bool) -> Combo | None:
     """The best combination of the hand's cards forming ``category``, or ``None``."""
-    suit = SUIT_INDEX[category.suit] if category.suit else None
-    match category.shape:
-        case "of_a_kind":
-            return of_a_kind(
-                h, category.of_a_kind or (), category.min_rank or 2, category.max_rank or 14
-            )
-        case "flush":
-            return flush(h, category.flush or 0, suit)
-        case "straight":
-            return straight(h, category.straight or 0, ace_low)
-        case "straight_flush":
-            return straight_flush(h, category.straight_flush or 0, ace_low, suit)
-        case "same_color":
-            return same_color(h, category.same_color or 0)
-        case "same_color_straight":
-            return same_color_straight(h, category.same_color_straight or 0, ace_low)
-        case "ranks":
-            return holds_ranks(h, category.ranks or (), category.suited, suit)
-        case "contains":
-            return holds_ranks(h, category.contains or (), category.suited, suit)
-        case "contains_any":
-            hits = [
-                combo
-                for option in category.contains_any or ()
-                if (combo := holds_ranks(h, option, category.suited, suit)) is not None
-            ]
-            return max(hits, key=_rank_key) if hits else None
-        case "any":
-            return ()
-    raise AssertionError(category.shape)  # pragma: no cover
+    known = _FINDERS.get(id(category))
+    if known is not None and known[0] is category:
+        return known[1](h, ace_low)
+    return finder(category)(h, ace_low)
 
 
 def all_combinations(category: Category, cards: Sequence[int], ace_low: bool) -> list[Combo]:

@@ -24,7 +24,7 @@ from decimal import Decimal
 from validator.compiler import Game
 from validator.model.game import GameDefinition, Rows, Table, Wager
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
-from validator.model.poker import Street
+from validator.model.poker import Street, TimeRake
 from validator.model.signage import SignDef, resolve
 from validator.model.submission import PokerBetting, Progressive, Rake, RulesSubmission
 
@@ -79,6 +79,8 @@ class SignSet:
     signs: tuple[Sign, ...]
     draft: bool = False
     problems: tuple[str, ...] = field(default=())
+    #: the rule source, its jurisdiction and date (``CompiledGame.source_line``)
+    source: str = ""
 
 
 def offered_wagers(definition: GameDefinition, offered: list[str] | None) -> list[str]:
@@ -115,9 +117,16 @@ KILL = {
     "kill": ("Kill option", "twice the posted limits"),
     "half_kill": ("Half-kill option", "the posted limits increased by one-half"),
 }
-TIME_BASIS = {
-    "per_player": "per player, inactive seated players included",
-    "per_table": "per table",
+TIME_BASIS = {"per_player": "per player", "per_table": "per table"}
+#: § 553.15(b)(3)(i): "if taken on a per-player basis, inactive players seated at the table
+#: shall also be assessed" (``inactive_players_assessed``)
+INACTIVE_ASSESSED = ", inactive seated players included"
+#: what the Bad Beat payout rules posted in the Poker room must address (§ 553.20(b)(1)-(3),
+#: ``rules_posted``), and the submission's figure that states it
+BAD_BEAT_RULES = {
+    "max_contribution_and_method": ("the most contributed from each pot", "max_contribution"),
+    "minimum_pot": ("the minimum pot for a contribution", "minimum_pot"),
+    "qualifying_hands_and_payouts": ("the qualifying hands and payouts", "qualifying_hands"),
 }
 
 
@@ -137,12 +146,13 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
     if submission.forced_bet is not None:
         out["forced_bet"] = _money(submission.forced_bet)
     if submission.rake is not None:
-        out.update(_rake_figures(submission.rake))
+        time_rules = definition.rake.time if definition and definition.rake else None
+        out.update(_rake_figures(submission.rake, time_rules))
     kill = betting.kill if betting is not None else None
     rules = definition.betting.kill if definition and definition.betting else None
     if kill is not None and kill.option in KILL and rules is not None:
         out["kill_option"], out["kill_limits"] = KILL[kill.option]
-        if kill.qualifying_pot is not None:
+        if kill.qualifying_pot is not None and rules.qualifying_pot_stated:
             out["qualifying_pot"] = _money(kill.qualifying_pot)
         times = next((t for o, t in rules.options.items() if o == kill.option), None)
         table = submission.table
@@ -192,8 +202,10 @@ def _betting_figures(betting: PokerBetting, streets: Mapping[str, Street]) -> di
     return out
 
 
-def _rake_figures(rake: Rake) -> dict[str, str]:
-    """The rake's maximum and, for each type the table uses, its rate, levels or fee."""
+def _rake_figures(rake: Rake, time_rules: TimeRake | None) -> dict[str, str]:
+    """The rake's maximum and, for each type the table uses, its rate, levels or fee; a
+    time charge per player says that inactive seated players pay it where the game's rules
+    assess them (§ 553.15(b)(3)(i))."""
     out: dict[str, str] = {}
     types = rake.types or ()
     if rake.maximum is not None:
@@ -214,6 +226,8 @@ def _rake_figures(rake: Rake) -> dict[str, str]:
             out["rake_hourly_fee"] = _money(time.hourly_fee)
         if time.basis is not None:
             out["rake_time_basis"] = TIME_BASIS[time.basis]
+            if time.basis == "per_player" and time_rules and time_rules.inactive_players_assessed:
+                out["rake_time_basis"] += INACTIVE_ASSESSED
         if time.every_minutes is not None:
             out["rake_time_minutes"] = str(time.every_minutes)
     return out
@@ -369,6 +383,37 @@ def _wager_items(game: Game, wid: str, wager: Wager, submission: RulesSubmission
     return items
 
 
+def unstated(definition: GameDefinition, submission: RulesSubmission) -> list[str]:
+    """What the game's rules say a Poker table posts or states, and the submission does not
+    give, so that its sign cannot say it: the Kill's qualifying pot (§ 553.1, where
+    ``qualifying_pot_stated``), the figures the Bad Beat payout rules must address
+    (``rules_posted``, § 553.20(b)(1)-(3)), the limits an hourly time charge is based on
+    (``hourly_by_limits``, § 553.15(b)(3)(ii))."""
+    out: list[str] = []
+    rules = definition.betting.kill if definition.betting else None
+    kill = submission.betting.kill if submission.betting else None
+    option = kill.option if kill is not None and kill.qualifying_pot is None else None
+    if rules and rules.qualifying_pot_stated and option is not None and option in KILL:
+        out.append(f"the {KILL[option][0]} is used, but no qualifying pot is stated [{rules.cite}]")
+    bad_beat = submission.bad_beat
+    if definition.bad_beat is not None and bad_beat is not None and bad_beat.offered:
+        for item in definition.bad_beat.rules_posted:
+            what, figure = BAD_BEAT_RULES[item]
+            if not getattr(bad_beat, figure):
+                cite = definition.bad_beat.rules_cite
+                out.append(f"the Bad Beat payout rules posted must state {what} [{cite}]")
+    time = definition.rake.time if definition.rake else None
+    rake = submission.rake
+    if time and time.hourly_by_limits and rake and "time" in (rake.types or ()):
+        table = submission.table
+        if table is None or table.min_wager is None or table.max_wager is None:
+            out.append(
+                "a time charge is an hourly fee based on the table's minimum and maximum "
+                f"wagers, which the submission does not state [{time.cite}]"
+            )
+    return out
+
+
 def _sign(
     game: Game, sign: SignDef, submission: RulesSubmission, offered: list[str]
 ) -> Sign | None:
@@ -380,6 +425,8 @@ def _sign(
     values = figures(submission, d)
     for pointer in sign.lines:
         node = resolve(d, pointer)
+        if getattr(node, "posted", True) is False:
+            continue  # the rule says the table need not post these (§ 553.18: ``posted``)
         for line in getattr(node, "sign", None) or ():
             text = line.fill(values)
             if text is not None:
@@ -414,5 +461,6 @@ def build_signage(
         effective=submission.effective,
         signs=tuple(signs),
         draft=draft,
-        problems=tuple(problems or ()),
+        problems=tuple(problems or ()) + tuple(unstated(d, submission)),
+        source=game.source_line,
     )

@@ -161,8 +161,10 @@ def _sign_html(signs: SignSet, sign: Sign, with_cite: bool) -> str:
     parts += [_item_html(item, with_cite) for item in sign.items]
     parts.append("</div>")
     if with_cite:
+        source = f" ({escape(signs.source)})" if signs.source else ""
         parts.append(
-            f'<div class="foot">{escape(PLACEMENT[sign.placement])}: {escape(sign.cite)}</div>'
+            f'<div class="foot">{escape(PLACEMENT[sign.placement])}: {escape(sign.cite)}'
+            f"{source}</div>"
         )
     parts.append("</section>")
     return "\n".join(parts)

@@ -29,6 +29,10 @@ def _cited(text: str, cite: str, with_cite: bool, indent: str = "") -> str:
     )
 
 
+#: said above the signs where the game's rules call for a figure the submission does not give
+UNSTATED = "The game's rules call for these on the signs; the Rules Submission does not state them:"
+
+
 def heading(signs: SignSet) -> list[str]:
     """Who the signs are for: the casino, the game, the submission's date."""
     who = " · ".join(p for p in (signs.certificate_holder, signs.facility) if p)
@@ -66,6 +70,8 @@ def render_text(signs: SignSet, *, cite: bool = True) -> str:
     lines: list[str] = []
     if signs.draft:
         lines += [DRAFT_NOTICE, *[f"  {p}" for p in signs.problems], ""]
+    elif signs.problems:
+        lines += [UNSTATED, *[f"  {p}" for p in signs.problems], ""]
     lines += heading(signs)
     total = len(signs.signs)
     for i, sign in enumerate(signs.signs, 1):
@@ -90,11 +96,13 @@ def render_markdown(signs: SignSet, *, cite: bool = True) -> str:
     who = signs.certificate_holder or signs.game_name
     out.append(f"# Signage: {_md(who)}")
     out.append("")
-    if signs.draft:
-        out.append(f"> **{_md(DRAFT_NOTICE)}**")
+    if signs.draft or signs.problems:
+        out.append(f"> **{_md(DRAFT_NOTICE if signs.draft else UNSTATED)}**")
         out += [f"> - {_md(p)}" for p in signs.problems]
         out.append("")
     out += [_md(line) + "  " for line in heading(signs)]
+    if signs.source:
+        out.append(f"Rule source: {_md(signs.source)}  ")
     total = len(signs.signs)
     for i, sign in enumerate(signs.signs, 1):
         out.append("")

@@ -47,7 +47,7 @@ from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
 from validator.interpreter.poker.rake import RakeRule, completed_periods, time_charges
 from validator.interpreter.poker.strategy import TableStrategy, strategies
-from validator.interpreter.poker.table import Hand, PlayedHand, Rules, Stakes, next_button
+from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Rules, Stakes
 from validator.loader import LoadError
 
 DEFAULT_HANDS_PER_HOUR = 30
@@ -385,7 +385,13 @@ class Session:
         if not 2 <= seats <= setup.positions:
             raise ValueError(f"{game.definition.name} seats 2 to {setup.positions} players")
         self.game = game
+        showdown, deal = game.definition.showdown, game.definition.deal
+        if showdown is not None and not showdown.order.concede:
+            # § 553.16(d): where the game lets no losing hand be conceded, all are shown
+            setup = replace(setup, stakes=replace(setup.stakes, show_all=True))
         self.setup = setup
+        rotates = deal.button.rotates if deal is not None and deal.button is not None else None
+        self.move_button = BUTTON_MOVES[rotates or "clockwise"]
         self.seats = list(range(1, seats + 1))
         self.rng = random.Random(seed)
         mixed = strategies(game).seats_alternate  # with no --strategy
@@ -483,7 +489,7 @@ class Session:
         if self.kill is not None and s.kill is not None:
             self.kill = replace(self.kill, in_effect=s.kill.in_effect_next)
         if hand.button is not None:
-            self.button = next_button(self.seats, hand.button)
+            self.button = self.move_button(self.seats, hand.button)
         return record
 
     def charge_time(self, hands_played: int) -> tuple[dict[int, Cents], dict[int, Cents]]:

@@ -137,6 +137,7 @@ class PokerSettlement:
                 }
                 for s in self.seats
             ],
+            "order": _order(self.game),
             "totals": {
                 "contributions": money(self.contributions),
                 "awards": money(self.awards),
@@ -342,6 +343,22 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
             f"{settlement.rake.total} rake, {settlement.bad_beat_contribution} Bad Beat"
         )
     return settlement
+
+
+#: the order this settlement follows (the module's docstring): what the game's ``rake.final``
+#: states, cited where it is (§ 553.15(e); § 553.7(e)(6))
+ORDER = (
+    "the pots formed, the rake taken from them, then the Bad Beat contribution, then each pot "
+    "awarded; no rake after the pots are collected"
+)
+
+
+def _order(game: Game) -> str | None:
+    """The settlement's order with the section the game states it in, or ``None`` where the
+    game states none (the engine keeps the same order)."""
+    rake = game.definition.rake
+    final = rake.final if rake is not None else None
+    return None if final is None else f"{ORDER} [{final.cite}]"
 
 
 def _rake_cite(game: Game, rnd: PokerRound) -> str:

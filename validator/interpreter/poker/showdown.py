@@ -179,9 +179,14 @@ class Splitter:
                 key(c) for c in sorted(rest, key=key)
             )
 
-        if part == "low":
+        if self.tie_rule(part) == "lowest_card_by_suit":
             return sorted(tied, key=low_seq)
-        return sorted(tied, key=high_seq, reverse=True)
+        return sorted(tied, key=high_seq, reverse=True)  # highest_card_by_suit
+
+    def tie_rule(self, part: str) -> str:
+        """How a tied half's excess is given, as the game declares it (§ 553.10(i)(2)(ii),
+        (iii)): ``highest_card_by_suit`` or ``lowest_card_by_suit``."""
+        return self.odd.low_ties if part == "low" else self.odd.high_ties
 
     def odd_chip_seat(self, tied: Sequence[ShownHand], part: str) -> int:
         return self.odd_chip_order(tied, part)[0].seat
@@ -201,7 +206,7 @@ class Splitter:
         amounts = divide(amount, len(winners), self.chip, self.cap)
         share = min(amounts)
         tie = f"tied {len(winners)} ways, divided equally ({dollar_text(share)} each)"
-        by = "lowest" if part == "low" else "highest"
+        by = self.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
         paid = dict(zip((h.seat for h in ordered), amounts, strict=True))
         for h in winners:
             half.shares.append(Share(h.seat, paid[h.seat], f"{why}; {tie}"))
@@ -254,22 +259,21 @@ class Splitter:
             why = f"no hand qualifies for low: the highest high hand takes the entire pot [{cite}]"
             half = self.split_part("high", net, [hands[s] for s in high_seats], why)
             return PotResult(pot, rake, bad_beat, [half], why)
-        high_half, low_half = divide(net, 2, self.chip, self.cap)
-        excess = high_half - min(high_half, low_half)
-        why_high = f"the highest ranking high hand wins half the pot [{sd.cite}]"
-        if excess:
-            why_high += (
-                f"; the {dollar_text(excess)} that cannot be divided equally goes to the high "
-                f"hand [{self._cite('pot')}]"
+        larger, smaller = divide(net, 2, self.chip, self.cap)
+        to = self.odd.pot_excess_to  # the half given the excess (§ 553.10(i)(2)(i): high)
+        high_half, low_half = (larger, smaller) if to == "high" else (smaller, larger)
+        part_why = {
+            "high": f"the highest ranking high hand wins half the pot [{sd.cite}]",
+            "low": f"the best qualifying low hand wins half the pot [{sd.cite}]",
+        }
+        if larger != smaller:
+            part_why[to] += (
+                f"; the {dollar_text(larger - smaller)} that cannot be divided equally goes to "
+                f"the {to} hand [{self._cite('pot')}]"
             )
         halves = [
-            self.split_part("high", high_half, [hands[s] for s in high_seats], why_high),
-            self.split_part(
-                "low",
-                low_half,
-                [hands[s] for s in low_seats],
-                f"the best qualifying low hand wins half the pot [{sd.cite}]",
-            ),
+            self.split_part("high", high_half, [hands[s] for s in high_seats], part_why["high"]),
+            self.split_part("low", low_half, [hands[s] for s in low_seats], part_why["low"]),
         ]
         if set(high_seats) == set(low_seats) and len(high_seats) == 1:
             reason = "one player has both the high and the low hand: he takes both halves"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Protocol
@@ -97,6 +97,11 @@ def clockwise_after(seats: Sequence[int], seat: int) -> list[int]:
 def next_button(seats: Sequence[int], button: int) -> int:
     """The button moves clockwise after each round of play (§ 553.11(c)(3))."""
     return clockwise_after(seats, button)[0]
+
+
+#: how the button moves after each round, by the game's ``button.rotates`` (§ 553.1
+#: (Button): "moved clockwise around the table"); the model admits no other way yet
+BUTTON_MOVES: dict[str, Callable[[Sequence[int], int], int]] = {"clockwise": next_button}
 
 
 class Hand:
