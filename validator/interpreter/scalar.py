@@ -378,9 +378,10 @@ class _Round:
                 self.up += [d[p - 1] for p in positions if p - 1 < len(d)]
         self.version += 1
         what = ", ".join(f"{n} to {g.replace('_', ' ')}" for g, n in step.cards.items())
+        burn = f"burn {step.burn} card{'s' if step.burn > 1 else ''}, then " if step.burn else ""
         self.narrate(
             step.cite,
-            f"deal {what}"
+            f"{burn}deal {what}"
             + (
                 f" (dealer's up card {cards_str(self.up)})"
                 if self.up and "dealer" in step.cards
