@@ -25,15 +25,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from validator.interpreter.errors import RoundError, unpaid_winner
 from validator.interpreter.meters import reset
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import (
     CONDITION_KEYS,
-    RoundError,
     deal_order,
     parse_action,
     second_combination_order,
-    unpaid_winner,
 )
 from validator.model.notation import Payout, PayoutKind
 from validator.model.procedure import (
@@ -152,8 +151,6 @@ class BatchMeter:
     inc: Fraction
     res: Fraction
     reserve_on_reset: str = "funds_reseed"
-    per_round: int = 0  # increments per round (micro), set per chunk
-    per_round_reserve: int = 0
     increments: int = 0  # to the meter
     reserve_increments: int = 0  # to its reserve
     start_reserve: int = 0
@@ -218,17 +215,20 @@ class BatchEngine:
         draws: dict[str, NDArray[np.int64]] | None = None,
         stakes: dict[str, I64] | None = None,
         decided: dict[str, tuple[I64, I64, I64]] | None = None,
+        void: dict[str, B] | None = None,
     ) -> ChunkResult:
         """Play ``len(decks)`` rounds, one shuffled deck (a row of 52 card ints) each;
         ``draws``: the table game system's draws per round (a card 0..51, a position 0..S
         with 0 the dealer's). ``stakes`` (spot → (N, S) micro-dollars, 0 where not wagered)
         instead of the same wagers at every seat, and ``decided`` (decision id → the option's
         index in the step and its multiple, 0 for the least, -1 for none asked) instead of the
-        strategy: a round replayed as it was played (a golden round)."""
+        strategy: a round replayed as it was played (a golden round). ``void``: an
+        irregularity of the chapter's § *.13 (``settle.void``) → the rounds it voids."""
         chunk = _Chunk(self, np.asarray(decks, dtype=np.int64), draws or {})
         if stakes is not None:
             chunk.stakes = {k: np.asarray(v, dtype=np.int64) for k, v in stakes.items()}
         chunk.scripted = decided or {}
+        chunk.void_of = {k: np.asarray(v, dtype=bool) for k, v in (void or {}).items()}
         return chunk.play()
 
 
@@ -278,6 +278,11 @@ class _Chunk:
         self.choice_names: dict[str, list[str]] = {}
         self.stakes = {spot: np.full((N, S), v, dtype=np.int64) for spot, v in eng.wagers.items()}
         self.scripted: dict[str, tuple[I64, I64, I64]] = {}
+        self.void_of: dict[str, B] = {}  # irregularity -> the rounds it voids
+        self.voided = np.zeros(N, dtype=bool)
+        self.standing: dict[str, B] = {}  # spot -> where its wager is not returned by a void
+        self.meter_inc: dict[str, I64] = {}  # table/meter -> each round's increments
+        self.meter_res: dict[str, I64] = {}  # and its reserve's
         self.fees = np.zeros((N, S), dtype=np.int64)
         self.pending_kind = np.zeros((N, S), dtype=np.int64)  # 0 none, 1 add, 2 exchange
         self.pending_keep = np.zeros((N, S), dtype=np.int64)
@@ -303,9 +308,11 @@ class _Chunk:
     # -- running ------------------------------------------------------------------------
 
     def play(self) -> ChunkResult:
+        self._void_rounds()
         for i, step in enumerate(self.rules.procedure):
             self.step_index = i
             meaning_of(STEP.id, step.step, "batch")(self, step)
+        self._settle_voided()
         self._pay_meters()
         self._payout_limit()
         returned_spot: dict[str, I64] = {
@@ -315,7 +322,9 @@ class _Chunk:
             spot = self.rules.line_spot(self.rules.lines[lid])
             returned_spot[spot] += r
             self.house += self.house_line[lid].sum(axis=1)
-        ret_total = sum((r.sum(axis=1) for r in self.returned.values()), np.zeros(self.N, np.int64))
+        for spot, stands in self.standing.items():  # a voided wager is returned
+            returned_spot[spot] += np.where(stands, 0, self.stakes[spot])
+        ret_total = sum((r.sum(axis=1) for r in returned_spot.values()), np.zeros(self.N, np.int64))
         self.house -= self.contrib
         return ChunkResult(
             self.N,
@@ -331,26 +340,46 @@ class _Chunk:
             self.folded,
         )
 
+    def _void_rounds(self) -> None:
+        """The rounds an irregularity voids (§ *.13), and in them the wagers that stand: those
+        the irregularity still settles (``Rules.stands_in_void``); every other is returned."""
+        N, S = self.N, self.S
+        self.standing = {spot: np.ones((N, S), bool) for spot in self.stakes}
+        for irregularity, rounds in self.void_of.items():
+            void = self.rules.void(irregularity)
+            if (rounds & self.voided).any():
+                raise ValueError("one irregularity voids a round")
+            self.voided |= rounds
+            for spot, stands in self.standing.items():
+                if not self.rules.stands_in_void(spot, void):
+                    stands[rounds] = False
+
+    def _settle_voided(self) -> None:
+        """In a voided round nothing is decided, revealed or settled but the lines the
+        irregularity still settles, from the dealer's right, on the cards as dealt."""
+        for irregularity, rounds in self.void_of.items():
+            if rounds.any():
+                void = self.rules.void(irregularity)
+                self.step_index = len(self.rules.procedure)
+                self._settle(void.settles, "from_dealer_right", rounds[:, None])
+
     # -- steps --------------------------------------------------------------------------
 
     @meaning("batch", STEP.id, "wagers")
     def _step_wagers(self, step: WagersStep) -> None:
         meter_tables = self.rules.meter_tables()
-        for m in self.e.meters.values():  # this chunk's increments, counted afresh
-            m.per_round = m.per_round_reserve = 0
         for spot, st in self.stakes.items():
             self.wagered += st.sum(axis=1)
             wager = self.rules.spot_wager(spot)
             if wager in meter_tables:
-                for m in self.e.meters.values():
+                standing = np.where(self.standing[spot], st, 0)  # a voided wager adds nothing
+                for key, m in self.e.meters.items():
                     if m.table == meter_tables[wager]:
-                        inc = _frac_micro(st, m.inc).sum(axis=1)
-                        res = _frac_micro(st, m.res).sum(axis=1)
+                        inc = _frac_micro(standing, m.inc).sum(axis=1)
+                        res = _frac_micro(standing, m.res).sum(axis=1)
                         self.contrib += inc + res
-                        m.per_round += int(inc[0])
-                        m.per_round_reserve += int(res[0])
-        if self.e.meters and np.any(self.contrib != self.contrib[0]):  # pragma: no cover
-            raise ValueError("the batch engine plays the same wagers every round")
+                        self.meter_inc[key] = self.meter_inc.get(key, 0) + inc
+                        self.meter_res[key] = self.meter_res.get(key, 0) + res
 
     @meaning("batch", STEP.id, "deal")
     def _step_deal(self, step: DealStep) -> None:
@@ -411,6 +440,7 @@ class _Chunk:
     @meaning("batch", STEP.id, "replace")
     def _step_replace(self, step: ReplaceStep) -> None:
         which = self.cond(step.when)[:, 0] if self.S else np.zeros(self.N, bool)
+        which &= ~self.voided
         if not which.any():
             return
         held = self.table["dealer"]
@@ -491,7 +521,7 @@ class _Chunk:
         names = list(step.options)
         self.choice_names[step.id] = names
         chosen = np.full((N, S), -1, dtype=np.int64)
-        asked = self.dealt() & ~self.folded & self.cond(step.players)
+        asked = self.dealt() & ~self.folded & self.cond(step.players) & ~self.voided[:, None]
         if step.when is not None:
             asked &= self.cond(step.when)
         available = {
@@ -619,21 +649,26 @@ class _Chunk:
 
     @meaning("batch", STEP.id, "settle")
     def _step_settle(self, step: SettleStep) -> None:
-        who = self.cond(step.players)
+        self._settle(step.lines, step.order, self.cond(step.players) & ~self.voided[:, None])
+
+    def _settle(self, lines: Sequence[str], order_word: str, who: B) -> None:
+        """Settle ``lines`` seat by seat in the order named, where ``who`` (rounds, seats)
+        holds, each line of a seat once, a wager returned by a void not at all."""
         order = (
             list(range(self.S))
-            if step.order == "from_dealer_left"
+            if order_word == "from_dealer_left"
             else list(range(self.S - 1, -1, -1))
         )
         seat_rank = np.empty(self.S, dtype=np.int64)
         seat_rank[order] = np.arange(self.S)
-        for li, lid in enumerate(step.lines):
+        for li, lid in enumerate(lines):
             line = self.rules.lines[lid]
             spot = self.rules.line_spot(line)
             if spot not in self.stakes:
                 continue
             stake = self.stakes[spot]
             lanes = (stake > 0) & who & ~self.settled.get(lid, np.zeros_like(who))
+            lanes &= self.standing.get(spot, True)
             if not lanes.any():
                 continue
             self._settle_line(lid, line, lanes, stake, seat_rank, li)
@@ -1035,17 +1070,33 @@ class _Chunk:
     def _pay_meters(self) -> None:
         meters = self.e.meters
         last = {k: -1 for k in meters}
+        zero = np.zeros(self.N + 1, np.int64)
+        # the increments before round r: inc_before[r] (of the meter), res_before[r] (reserve)
+        inc_before = {
+            k: np.concatenate([[0], np.cumsum(self.meter_inc[k])]) if k in self.meter_inc else zero
+            for k in meters
+        }
+        res_before = {
+            k: np.concatenate([[0], np.cumsum(self.meter_res[k])]) if k in self.meter_res else zero
+            for k in meters
+        }
 
         def advance(key: str, r: int) -> None:
             """The increments of the rounds up to ``r`` (each round's before its hits)."""
             m = meters[key]
-            gap = r - last[key]
+            first = last[key] + 1
+            gap = r + 1 - first
             if gap > 0:
-                m.trajectory_sum += gap * m.amount + m.per_round * gap * (gap + 1) // 2
-                m.amount += m.per_round * gap
-                m.reserve += m.per_round_reserve * gap
-                m.increments += m.per_round * gap
-                m.reserve_increments += m.per_round_reserve * gap
+                before = inc_before[key]
+                base = int(before[first])
+                # the meter at the end of each round first..r, its hits aside
+                m.trajectory_sum += gap * (m.amount - base) + int(before[first + 1 : r + 2].sum())
+                inc = int(before[r + 1]) - base
+                res = int(res_before[key][r + 1] - res_before[key][first])
+                m.amount += inc
+                m.reserve += res
+                m.increments += inc
+                m.reserve_increments += res
                 m.high = max(m.high, m.amount)
                 last[key] = r
 

@@ -22,6 +22,7 @@ from itertools import combinations
 from typing import Any
 
 from validator.cards import card_str, cards_str, parse_card, rank_of
+from validator.interpreter.errors import RoundError, unpaid_winner
 from validator.interpreter.meters import PAYOUT_ROUNDING, MeterBank, payout_of
 from validator.interpreter.results import (
     HandShown,
@@ -58,14 +59,6 @@ from validator.vocabulary import CONDITION, STEP, TABLE_FEATURE, meaning, meanin
 
 #: the condition keys, in the order a row's reasons are told
 CONDITION_KEYS = tuple(When.model_fields)
-
-
-class RoundError(Exception):
-    """A round the rules do not allow: the rule it breaks, where it sits in the round file."""
-
-    def __init__(self, message: str, pointer: str = "") -> None:
-        super().__init__(message)
-        self.pointer = pointer
 
 
 # -- dealing ----------------------------------------------------------------------------------
@@ -300,26 +293,10 @@ class _Round:
     # -- running ------------------------------------------------------------------------
 
     def play(self) -> RoundResult:
-        void = None
-        settle = self.rules.d.settle
-        assert settle is not None
-        if self.irregularity is not None:
-            if self.irregularity not in settle.void:
-                from validator.loader import did_you_mean
-
-                raise RoundError(
-                    f"no irregularity {self.irregularity!r} voids a round of {self.rules.d.id}"
-                    f"{did_you_mean(self.irregularity, settle.void)}; the chapter's are: "
-                    f"{', '.join(settle.void)}",
-                    "/irregularity",
-                )
-            void = settle.void[self.irregularity]
-        standing_lines = set(void.settles) if void else None
+        void = self.rules.void(self.irregularity) if self.irregularity is not None else None
         for seat in self.seats:
             for spot in seat.stakes:
-                wager = self.rules.spot_wager(spot)
-                lines = [lid for lid, ln in self.rules.lines.items() if ln.wager == wager]
-                if standing_lines is None or standing_lines & set(lines):
+                if void is None or self.rules.stands_in_void(spot, void):
                     seat.standing.add(spot)
         for step in self.rules.procedure:
             if void is not None and not isinstance(step, WagersStep | DealStep | TableSystemStep):
@@ -1147,14 +1124,6 @@ class _Round:
             self.ledger,
             self.narration,
         )
-
-
-def unpaid_winner(table: str, hand: str, cite: str) -> str:
-    """Why a round stops on a winning hand its table has no row for."""
-    return (
-        f"{hand} wins the wager ({cite}), but the {table} table pays nothing for it: the "
-        "table stated must pay every winning hand"
-    )
 
 
 def second_combination_order(categories: Sequence[Any], rows: dict[str, Payout]) -> list[Any]:
