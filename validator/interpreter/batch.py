@@ -168,6 +168,19 @@ class BatchMeter:
         self.start_reserve = self.reserve
 
 
+@dataclass
+class Scripted:
+    """A decision as the players made it (a golden round replayed), per (round, seat): the
+    option's index in the step (-1: not asked) and its multiple (0 the least, -1 the most);
+    an exchange keeps the ``keep_highest`` highest cards (-1: not said) or, given
+    ``keep_cards`` (rounds, seats, cards held), the cards it marks, whichever they are."""
+
+    option: I64
+    multiple: I64
+    keep_highest: I64 | None = None
+    keep_cards: B | None = None
+
+
 class BatchEngine:
     def __init__(
         self,
@@ -214,16 +227,16 @@ class BatchEngine:
         decks: NDArray[Any],
         draws: dict[str, NDArray[np.int64]] | None = None,
         stakes: dict[str, I64] | None = None,
-        decided: dict[str, tuple[I64, I64, I64]] | None = None,
+        decided: dict[str, Scripted] | None = None,
         void: dict[str, B] | None = None,
     ) -> ChunkResult:
         """Play ``len(decks)`` rounds, one shuffled deck (a row of 52 card ints) each;
         ``draws``: the table game system's draws per round (a card 0..51, a position 0..S
         with 0 the dealer's). ``stakes`` (spot → (N, S) micro-dollars, 0 where not wagered)
-        instead of the same wagers at every seat, and ``decided`` (decision id → the option's
-        index in the step and its multiple, 0 for the least, -1 for none asked) instead of the
-        strategy: a round replayed as it was played (a golden round). ``void``: an
-        irregularity of the chapter's § *.13 (``settle.void``) → the rounds it voids."""
+        instead of the same wagers at every seat, and ``decided`` (decision id → the decisions
+        as made) instead of the strategy: a round replayed as it was played (a golden round).
+        ``void``: an irregularity of the chapter's § *.13 (``settle.void``) → the rounds it
+        voids."""
         chunk = _Chunk(self, np.asarray(decks, dtype=np.int64), draws or {})
         if stakes is not None:
             chunk.stakes = {k: np.asarray(v, dtype=np.int64) for k, v in stakes.items()}
@@ -277,7 +290,7 @@ class _Chunk:
         self.decided: dict[str, NDArray[np.int64]] = {}
         self.choice_names: dict[str, list[str]] = {}
         self.stakes = {spot: np.full((N, S), v, dtype=np.int64) for spot, v in eng.wagers.items()}
-        self.scripted: dict[str, tuple[I64, I64, I64]] = {}
+        self.scripted: dict[str, Scripted] = {}
         self.void_of: dict[str, B] = {}  # irregularity -> the rounds it voids
         self.voided = np.zeros(N, dtype=bool)
         self.standing: dict[str, B] = {}  # spot -> where its wager is not returned by a void
@@ -287,6 +300,8 @@ class _Chunk:
         self.pending_kind = np.zeros((N, S), dtype=np.int64)  # 0 none, 1 add, 2 exchange
         self.pending_keep = np.zeros((N, S), dtype=np.int64)
         self.pending_paired = np.zeros((N, S), dtype=bool)
+        self.pending_named = np.zeros((N, S), dtype=bool)  # the exchange names its cards:
+        self.pending_cards: B | None = None  # (N, S, held) those it keeps
         self.pending_option = np.full((N, S), -1, dtype=np.int64)  # index in draw_options
         self.draw_options: list[Option] = []
         self.returned: dict[str, I64] = {}  # line -> (N, S)
@@ -461,7 +476,8 @@ class _Chunk:
     @meaning("batch", STEP.id, "draw")
     def _step_draw(self, step: DrawStep) -> None:
         """Draws chosen at a decision, in the players' order: a card added (a sixth card), or
-        the cards below the ``keep`` highest replaced by as many from the deck."""
+        the cards an exchange does not keep (those below the ``keep`` highest, or but the
+        paired ones, or but the cards named) replaced by as many from the deck."""
         order = range(self.S) if step.order == "from_dealer_left" else range(self.S - 1, -1, -1)
         k = self.player.shape[2]
         pad = np.full((self.N, self.S, 1), -1, dtype=np.int64)
@@ -491,12 +507,20 @@ class _Chunk:
                         use[:, None], np.take_along_axis(held, paired_first, axis=1), held
                     )
                     keep = np.where(use[:, None], twice.sum(axis=1)[:, None], keep)
+                if self.pending_cards is not None:  # the cards named, kept first
+                    kept = self.pending_cards[ex, s, :k]
+                    named = self.pending_named[ex, s]
+                    as_held = self.player[ex, s, :k]
+                    first = np.take_along_axis(as_held, np.argsort(~kept, axis=1, kind="stable"), 1)
+                    held = np.where(named[:, None], first, held)
+                    keep = np.where(named[:, None], kept.sum(axis=1)[:, None], keep)
                 self._check_exchange(ex, s, k - keep[:, 0])
                 src = np.minimum(self.pos[ex][:, None] + cols[None, :] - keep, 51)
                 new = self.decks[ex[:, None], src]
                 self.player[ex, s, :k] = np.where(cols[None, :] < keep, held, new)
                 self.pos[ex] += k - keep[:, 0]
         self.pending_kind[asked] = 0
+        self.pending_named[asked] = False
         self.version += 1
 
     def _check_exchange(self, rows: I64, s: int, counts: I64) -> None:
@@ -531,15 +555,22 @@ class _Chunk:
         multiple = np.zeros((N, S), dtype=np.int64)  # 0: none given, -1: max
         keep = np.full((N, S), -1, dtype=np.int64)
         paired = np.zeros((N, S), dtype=bool)
+        named = np.zeros((N, S), dtype=bool)
         open_ = asked.copy()
         rows = self.e.strategy.decisions.get(step.id, []) if self.e.strategy else []
         if step.id in self.scripted:  # the decisions as they were made
             rows = []
-            idx, mult, kept = self.scripted[step.id]
-            m = open_ & (idx >= 0)
-            chosen[m] = idx[m]
-            multiple[m] = mult[m]
-            keep[m] = kept[m]
+            made = self.scripted[step.id]
+            m = open_ & (made.option >= 0)
+            chosen[m] = made.option[m]
+            multiple[m] = made.multiple[m]
+            if made.keep_highest is not None:
+                keep[m] = made.keep_highest[m]
+            if made.keep_cards is not None:
+                if self.pending_cards is None:
+                    self.pending_cards = np.zeros(self.player.shape, bool)
+                self.pending_cards[m] = made.keep_cards[m]
+                named[m] = True
             open_ &= ~m
         for row in rows:
             if isinstance(row.then, str):
@@ -569,10 +600,17 @@ class _Chunk:
             m = chosen == names.index(o)
             if not m.any():
                 continue
-            self._apply(step, opt, m, multiple, keep, paired)
+            self._apply(step, opt, m, multiple, keep, paired, named)
 
     def _apply(
-        self, step: DecideStep, opt: Option, m: B, multiple: I64, keep: I64, paired: B
+        self,
+        step: DecideStep,
+        opt: Option,
+        m: B,
+        multiple: I64,
+        keep: I64,
+        paired: B,
+        named: B,
     ) -> None:
         if opt.fold:
             self.folded |= m
@@ -602,6 +640,7 @@ class _Chunk:
             self.pending_kind[m] = 1 if opt.draw == "add" else 2
             self.pending_keep[m] = np.maximum(keep[m], 0)
             self.pending_paired[m] = paired[m]
+            self.pending_named[m] = named[m]
 
     def _refuse_multiple(
         self, step: DecideStep, opt: Option, bad: B, mult: I64, lo: I64, hi: I64
