@@ -18,8 +18,10 @@ from validator.cards import card_str
 from validator.compiler import load_game
 from validator.interpreter.batch import BatchEngine, Scripted, from_micro, to_micro
 from validator.interpreter.config import TableConfig
+from validator.interpreter.dealing import DeckSource
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import DeckSource, Engine, Seat
+from validator.interpreter.scalar import Engine
+from validator.interpreter.seats import Seat
 
 ANTE = Decimal(10)
 

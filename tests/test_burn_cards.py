@@ -15,9 +15,11 @@ from validator.cards import cards_str
 from validator.compiler import load_game
 from validator.interpreter.batch import BatchEngine, _Chunk, to_micro
 from validator.interpreter.config import load_config
+from validator.interpreter.dealing import DeckSource
 from validator.interpreter.play import default_wagers
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import DeckSource, Engine, Seat
+from validator.interpreter.scalar import Engine
+from validator.interpreter.seats import Seat
 
 EXAMPLE = PROJECT_ROOT / "rulesubs" / "example" / "wpt-heads-up-holdem.yaml"
 

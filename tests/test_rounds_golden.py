@@ -99,8 +99,9 @@ def _replay_in_batch(spec: Any, settled: Any) -> str | None:
     replayed (``None`` when it was)."""
     import numpy as np
 
+    from validator.interpreter.actions import parse_action
     from validator.interpreter.batch import BatchEngine, Scripted, from_micro, to_micro
-    from validator.interpreter.scalar import deal_order, parse_action
+    from validator.interpreter.dealing import deal_order
     from validator.model.procedure import DealStep, DecideStep
 
     rules, result = settled.rules, settled.result

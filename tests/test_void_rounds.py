@@ -21,10 +21,12 @@ from validator import PROJECT_ROOT
 from validator.compiler import load_game
 from validator.interpreter.batch import BatchEngine, from_micro
 from validator.interpreter.config import load_config
+from validator.interpreter.dealing import DeckSource
 from validator.interpreter.errors import RoundError
 from validator.interpreter.play import default_wagers
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import DeckSource, Engine, Seat
+from validator.interpreter.scalar import Engine
+from validator.interpreter.seats import Seat
 
 GAMES = ["four-card-poker", "high-card-flush", "lunar-poker", "wpt-heads-up-holdem"]
 EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"

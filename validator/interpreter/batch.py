@@ -25,15 +25,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from validator.interpreter.actions import parse_action
+from validator.interpreter.dealing import deal_order
 from validator.interpreter.errors import RoundError, unpaid_winner
 from validator.interpreter.meters import reset
-from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import (
-    CONDITION_KEYS,
-    deal_order,
-    parse_action,
-    second_combination_order,
-)
+from validator.interpreter.rules import CONDITION_KEYS, Rules
+from validator.interpreter.second_combination import second_combination_order
 from validator.model.notation import Payout, PayoutKind
 from validator.model.procedure import (
     DealStep,

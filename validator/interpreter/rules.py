@@ -37,6 +37,9 @@ from validator.model.registry import GameFileError, _display
 from validator.rankings.evaluator import Evaluator
 from validator.vocabulary import TABLE_FEATURE, meaning
 
+#: the condition keys, in the order a row's reasons are told (and each engine tests them)
+CONDITION_KEYS = tuple(When.model_fields)
+
 
 class MissingTable(Exception):
     """A round needs a table the regulation text lacks and no submission supplied."""
