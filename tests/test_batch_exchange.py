@@ -16,7 +16,8 @@ import numpy as np
 
 from validator.cards import card_str
 from validator.compiler import load_game
-from validator.interpreter.batch import BatchEngine, Scripted, from_micro, to_micro
+from validator.interpreter.batch import BatchEngine, Scripted
+from validator.interpreter.batch_money import from_micro, to_micro
 from validator.interpreter.config import TableConfig
 from validator.interpreter.dealing import DeckSource
 from validator.interpreter.rules import Rules

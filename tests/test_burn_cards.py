@@ -13,7 +13,8 @@ import numpy as np
 from validator import PROJECT_ROOT
 from validator.cards import cards_str
 from validator.compiler import load_game
-from validator.interpreter.batch import BatchEngine, _Chunk, to_micro
+from validator.interpreter.batch import BatchEngine, _Chunk
+from validator.interpreter.batch_money import to_micro
 from validator.interpreter.config import load_config
 from validator.interpreter.dealing import DeckSource
 from validator.interpreter.play import default_wagers

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from validator.compiler import load_game
-from validator.interpreter.batch import BatchEngine, from_micro
+from validator.interpreter.batch import BatchEngine
+from validator.interpreter.batch_money import from_micro
 from validator.interpreter.config import TableConfig
 from validator.interpreter.dealing import DeckSource
 from validator.interpreter.play import default_wagers

@@ -100,7 +100,8 @@ def _replay_in_batch(spec: Any, settled: Any) -> str | None:
     import numpy as np
 
     from validator.interpreter.actions import parse_action
-    from validator.interpreter.batch import BatchEngine, Scripted, from_micro, to_micro
+    from validator.interpreter.batch import BatchEngine, Scripted
+    from validator.interpreter.batch_money import from_micro, to_micro
     from validator.interpreter.dealing import deal_order
     from validator.model.procedure import DealStep, DecideStep
 

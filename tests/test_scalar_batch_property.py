@@ -41,7 +41,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from validator.compiler import Game, load_game
-from validator.interpreter.batch import BatchEngine, from_micro, to_micro
+from validator.interpreter.batch import BatchEngine
+from validator.interpreter.batch_money import from_micro, to_micro
 from validator.interpreter.config import MeterConfig, Progressive, TableConfig, resolve_meters
 from validator.interpreter.dealing import DeckSource
 from validator.interpreter.errors import RoundError

@@ -19,7 +19,8 @@ import pytest
 
 from validator import PROJECT_ROOT
 from validator.compiler import load_game
-from validator.interpreter.batch import BatchEngine, from_micro
+from validator.interpreter.batch import BatchEngine
+from validator.interpreter.batch_money import from_micro
 from validator.interpreter.config import load_config
 from validator.interpreter.dealing import DeckSource
 from validator.interpreter.errors import RoundError

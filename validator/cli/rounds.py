@@ -43,7 +43,7 @@ StrategyOption = Annotated[
 def _round_input(spec: Any = None, rulesub: Path | None = None) -> Iterator[None]:
     """Every failure of a round's input as a clean message with exit code 2. ``rulesub``:
     the submission whose table a missing-table message points at."""
-    from validator.interpreter.batch import InexactMoney
+    from validator.interpreter.batch_money import InexactMoney
     from validator.interpreter.config import ConfigError
     from validator.interpreter.errors import RoundError
     from validator.interpreter.roundfile import RoundFileError

@@ -32,6 +32,7 @@ MEANING_MODULES = (
     "validator.interpreter.scalar",
     "validator.interpreter.scalar_settlement",
     "validator.interpreter.batch",
+    "validator.interpreter.batch_settlement",
     "validator.checks.kinds",
     "validator.checks.derive",
     "validator.checks.payout_limit",
