@@ -204,7 +204,7 @@ class _Chunk(ChunkDecisions):
         for irregularity, rounds in self.void_of.items():
             void = self.rules.void(irregularity)
             if (rounds & self.voided).any():
-                raise ValueError("one irregularity voids a round")
+                raise ValueError("a round is voided by one irregularity, not two")
             self.voided |= rounds
             for spot, stands in self.standing.items():
                 if not self.rules.stands_in_void(spot, void):
