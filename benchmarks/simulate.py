@@ -29,9 +29,11 @@ import numpy as np
 
 from validator.compiler import load_game
 from validator.interpreter.config import TableConfig, load_config
+from validator.interpreter.dealing import DeckSource
 from validator.interpreter.play import default_wagers
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import DeckSource, Engine, Seat
+from validator.interpreter.scalar import Engine
+from validator.interpreter.seats import Seat
 from validator.interpreter.simulate import deal, run
 
 SEATS = 7

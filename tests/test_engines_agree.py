@@ -17,11 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from validator.compiler import Game, load_game
-from validator.interpreter.batch import BatchEngine, from_micro, to_micro
+from validator.interpreter.batch import BatchEngine
+from validator.interpreter.batch_money import from_micro, to_micro
 from validator.interpreter.config import MeterConfig, Progressive, TableConfig
+from validator.interpreter.dealing import DeckSource
 from validator.interpreter.play import default_wagers
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import DeckSource, Engine, Seat
+from validator.interpreter.scalar import Engine
+from validator.interpreter.seats import Seat
 from validator.model.notation import parse_payout
 
 BANKING = ["four-card-poker", "lunar-poker", "wpt-heads-up-holdem", "high-card-flush"]

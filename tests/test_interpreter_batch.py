@@ -16,11 +16,14 @@ import numpy as np
 import pytest
 
 from validator.compiler import load_game
-from validator.interpreter.batch import BatchEngine, from_micro
+from validator.interpreter.batch import BatchEngine
+from validator.interpreter.batch_money import from_micro
 from validator.interpreter.config import TableConfig
+from validator.interpreter.dealing import DeckSource
 from validator.interpreter.play import default_wagers
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import DeckSource, Engine, Seat
+from validator.interpreter.scalar import Engine
+from validator.interpreter.seats import Seat
 from validator.interpreter.simulate import check_meters, deal, run
 from validator.model.notation import parse_payout
 

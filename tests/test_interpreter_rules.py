@@ -13,9 +13,10 @@ import pytest
 from tests.conftest import GAMES, cards
 from validator.compiler import load_game, load_game_file
 from validator.interpreter.config import ConfigError, MeterConfig, TableConfig, load_config
+from validator.interpreter.dealing import deal_order
 from validator.interpreter.meters import Meter
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import deal_order, second_combination
+from validator.interpreter.second_combination import second_combination
 from validator.model.procedure import DealStep
 from validator.model.registry import GameFileError
 

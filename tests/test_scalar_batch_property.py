@@ -41,10 +41,14 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from validator.compiler import Game, load_game
-from validator.interpreter.batch import BatchEngine, from_micro, to_micro
+from validator.interpreter.batch import BatchEngine
+from validator.interpreter.batch_money import from_micro, to_micro
 from validator.interpreter.config import MeterConfig, Progressive, TableConfig, resolve_meters
+from validator.interpreter.dealing import DeckSource
+from validator.interpreter.errors import RoundError
 from validator.interpreter.rules import MissingTable, Rules
-from validator.interpreter.scalar import DeckSource, Engine, RoundError, Seat
+from validator.interpreter.scalar import Engine
+from validator.interpreter.seats import Seat
 from validator.model.game import PayoutLimit
 from validator.model.notation import Payout, PayoutKind, parse_payout
 from validator.model.procedure import Choice, Keep, Strategy, StrategyRow

@@ -13,7 +13,7 @@ from conftest import cards
 from validator.compiler import load_game
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import second_combination, second_combination_order
+from validator.interpreter.second_combination import second_combination, second_combination_order
 from validator.model.ranking import Ranking
 from validator.model.registry import load_rankings
 from validator.rankings.batch import BatchEvaluator, Hands, suit_masks
@@ -78,7 +78,7 @@ def test_the_chapters_example_is_paid_as_ace_king() -> None:
 )
 def test_batch_second_combination_is_the_scalar_one(seed: int, deck: list[int]) -> None:
     """Hand by hand, five- and six-card hands mixed in one batch: the same category, or
-    none, as ``interpreter.scalar.second_combination``."""
+    none, as ``interpreter.second_combination.second_combination``."""
     ev, batch, rows, order = bet_rows()
     hands = dealt(seed, 3000, deck)
     got = batch.second_combination(hands, order)

@@ -43,11 +43,11 @@ StrategyOption = Annotated[
 def _round_input(spec: Any = None, rulesub: Path | None = None) -> Iterator[None]:
     """Every failure of a round's input as a clean message with exit code 2. ``rulesub``:
     the submission whose table a missing-table message points at."""
-    from validator.interpreter.batch import InexactMoney
+    from validator.interpreter.batch_money import InexactMoney
     from validator.interpreter.config import ConfigError
+    from validator.interpreter.errors import RoundError
     from validator.interpreter.roundfile import RoundFileError
     from validator.interpreter.rules import MissingTable
-    from validator.interpreter.scalar import RoundError
     from validator.interpreter.simulate import MoneyOutOfRange
     from validator.loader import LoadError
     from validator.model.registry import GameFileError

@@ -19,9 +19,11 @@ from typing import Any
 import numpy as np
 
 from validator.cards import cards_str
+from validator.interpreter.dealing import DeckSource
 from validator.interpreter.results import RoundResult, money
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import DeckSource, Engine, Seat
+from validator.interpreter.scalar import Engine
+from validator.interpreter.seats import Seat
 from validator.model.procedure import DealStep, TableSystemStep
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from validator.compiler import Game
 from validator.interpreter.config import TableConfig, paytable_rows
+from validator.interpreter.errors import RoundError
 from validator.interpreter.meters import Meter, MeterBank
 from validator.loader import LoadError
 from validator.model.game import GameDefinition, Table, Wager
@@ -29,11 +30,15 @@ from validator.model.procedure import (
     SettleStep,
     Step,
     Strategy,
+    Void,
     When,
 )
 from validator.model.registry import GameFileError, _display
 from validator.rankings.evaluator import Evaluator
 from validator.vocabulary import TABLE_FEATURE, meaning
+
+#: the condition keys, in the order a row's reasons are told (and each engine tests them)
+CONDITION_KEYS = tuple(When.model_fields)
 
 
 class MissingTable(Exception):
@@ -304,6 +309,29 @@ class Rules:
         ``payout_limit.excludes`` names. The one rule both engines apply."""
         rule = self.d.payout_limit
         return rule is not None and self.spot_wager(spot) not in rule.excludes
+
+    def void(self, irregularity: str) -> Void:
+        """The irregularity of the chapter's § *.13 that voids the round (``settle.void``);
+        one the game file does not list is refused, naming those it does."""
+        settle = self.d.settle
+        voids = settle.void if settle is not None else {}
+        if irregularity not in voids:
+            from validator.loader import did_you_mean
+
+            raise RoundError(
+                f"no irregularity {irregularity!r} voids a round of {self.d.id}"
+                f"{did_you_mean(irregularity, voids)}; the chapter's are: {', '.join(voids)}",
+                "/irregularity",
+            )
+        return voids[irregularity]
+
+    def stands_in_void(self, spot: str, void: Void) -> bool:
+        """Whether the wager on ``spot`` stands in a voided round: it is settled all the same
+        when a line of its wager is among the lines the irregularity still settles (the
+        Pocket Bonus and Trips Plus Wagers of § 677a.13(d)); every other wager is returned.
+        The one rule both engines apply."""
+        wager = self.spot_wager(spot)
+        return any(self.lines[lid].wager == wager for lid in void.settles)
 
     def meter_tables(self) -> dict[str, str]:
         """Wager id -> the table id its meters belong to."""

@@ -10,11 +10,15 @@ from pathlib import Path
 
 from validator import GAMES_DIR
 from validator.compiler import Game, load_game
+from validator.interpreter.actions import parse_action
 from validator.interpreter.config import MeterConfig, Progressive, TableConfig, load_config
+from validator.interpreter.dealing import FileSource
+from validator.interpreter.errors import RoundError
 from validator.interpreter.results import RoundResult, money
 from validator.interpreter.roundfile import RoundSpec
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import Engine, FileSource, RoundError, Seat, parse_action
+from validator.interpreter.scalar import Engine
+from validator.interpreter.seats import Seat
 from validator.loader import did_you_mean
 from validator.model.procedure import DealStep
 

@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from validator.interpreter.batch import BatchEngine, ChunkResult, from_micro
+from validator.interpreter.batch import BatchEngine, ChunkResult
+from validator.interpreter.batch_money import from_micro
 from validator.interpreter.play import default_wagers
 from validator.interpreter.results import money
 from validator.interpreter.rules import Rules
@@ -204,7 +205,7 @@ def exact_chunk(rules: Rules, wagers: dict[str, Any], seats: int, rounds: int) -
     """
     from decimal import Decimal
 
-    from validator.interpreter.batch import MICRO
+    from validator.interpreter.batch_money import MICRO
     from validator.model.notation import PayoutKind
 
     multiple = Fraction(1)

@@ -48,8 +48,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from validator.interpreter.batch import BatchEngine
+from validator.interpreter.dealing import deal_order
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import deal_order
 from validator.model.procedure import DealStep, DecideStep, Line, Pays
 from validator.odds.enumeration import symmetry_group
 from validator.par.longest_flush import (

@@ -36,8 +36,8 @@ from math import comb
 import numpy as np
 from numpy.typing import NDArray
 
+from validator.interpreter.actions import parse_action
 from validator.interpreter.rules import Rules
-from validator.interpreter.scalar import parse_action
 from validator.model.procedure import (
     Bound,
     Compare,

@@ -1,0 +1,56 @@
+"""A player's decisions as words: ``play 3x``, ``raise max``, ``fold``, ``exchange 2C 5D 9H``.
+
+A round file states its players' actions in these words; a strategy row's ``then:`` says the
+option it takes in them too, or the cards an exchange keeps (``exchanged``). Both round
+engines read them here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from validator.cards import parse_card, rank_of
+from validator.interpreter.errors import RoundError
+
+
+@dataclass
+class Action:
+    option: str
+    multiple: int | str | None = None  # an int, "max", or None
+    cards: list[int] = field(default_factory=list)  # exchange: the discards
+    keep: int | None = None  # exchange: keep the n highest cards
+    keep_paired: bool = False  # exchange: keep the cards of ranks held more than once
+    text: str = ""
+
+
+def parse_action(text: str) -> Action:
+    """``play 3x``, ``raise max``, ``fold``, ``exchange 2C 5D 9H``, ``bet``."""
+    words = text.replace(",", " ").split()
+    if not words:
+        raise RoundError("an empty action")
+    a = Action(option=words[0].lower(), text=" ".join(words))
+    for w in words[1:]:
+        lw = w.lower()
+        if lw == "max":
+            a.multiple = "max"
+        elif lw.endswith("x") and lw[:-1].isdigit():
+            a.multiple = int(lw[:-1])
+        else:
+            try:
+                a.cards.append(parse_card(w))
+            except ValueError:
+                raise RoundError(
+                    f"action {text!r}: {w!r} is neither a multiple like 2x nor a card"
+                ) from None
+    return a
+
+
+def exchanged(held: list[int], paired: bool, highest: int) -> list[int]:
+    """The cards a strategy's exchange discards: it keeps the cards of ranks held more than
+    once when ``paired`` (and the hand has any), else the ``highest`` highest cards."""
+    if paired:
+        ranks = [rank_of(c) for c in held]
+        keep = [c for c in held if ranks.count(rank_of(c)) > 1]
+        if keep:
+            return sorted((c for c in held if c not in keep), reverse=True)
+    return sorted(held, reverse=True)[highest:]

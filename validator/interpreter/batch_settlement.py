@@ -1,0 +1,285 @@
+"""The batch engine's settlement: every line of every seat of every round at once.
+
+A decision table's rows become masks over (rounds, seats), the first that holds applying;
+a paytable becomes an array over the categories of its hand's ranking (``PayTable``); a
+meter's share is left to ``batch_meters`` (paid in the chapter's order); then the aggregate
+payout limit, in the order the lines were settled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from validator.interpreter.batch_hands import ChunkHands
+from validator.interpreter.batch_money import I64, B, payout_micro, to_micro
+from validator.interpreter.errors import RoundError, unpaid_winner
+from validator.interpreter.rules import Rules
+from validator.interpreter.second_combination import second_combination_order
+from validator.model.notation import Payout, PayoutKind
+from validator.model.procedure import Line, Pays
+from validator.vocabulary import TABLE_FEATURE, meaning
+
+
+class PayTable:
+    """A paytable as arrays over the categories of its hand's ranking."""
+
+    def __init__(
+        self, rules: Rules, table_id: str, rows: dict[str, Payout], hand: str | None
+    ) -> None:
+        self.table_id = table_id
+        self.rows = rows
+        self.payouts: list[Payout] = list(rows.values())
+        names = list(rows)
+        self.row_index = {n: i for i, n in enumerate(names)}
+        self.of_category: NDArray[np.int64] = np.array([], dtype=np.int64)
+        if hand is not None:
+            ev = rules.evaluator(hand)
+            out = []
+            for cat in ev.categories:
+                c = cat
+                while c.id not in rows and c.refines is not None:
+                    c = ev.category(c.refines)
+                p = rows.get(c.id)
+                out.append(self.row_index[c.id] if p is not None and p.pays else -1)
+            self.of_category = np.array(out, dtype=np.int64)
+
+
+class ChunkSettlement(ChunkHands):
+    """Every line settled for every round and seat at once: the rows of its decision table
+    as masks (the first that holds applies), paid in micro-dollars; then the payout limit."""
+
+    def _settle(self, lines: Sequence[str], order_word: str, who: B) -> None:
+        """Settle ``lines`` seat by seat in the order named, where ``who`` (rounds, seats)
+        holds, each line of a seat once, a wager returned by a void not at all."""
+        order = (
+            list(range(self.S))
+            if order_word == "from_dealer_left"
+            else list(range(self.S - 1, -1, -1))
+        )
+        seat_rank = np.empty(self.S, dtype=np.int64)
+        seat_rank[order] = np.arange(self.S)
+        for li, lid in enumerate(lines):
+            line = self.rules.lines[lid]
+            spot = self.rules.line_spot(line)
+            if spot not in self.stakes:
+                continue
+            stake = self.stakes[spot]
+            lanes = (stake > 0) & who & ~self.settled.get(lid, np.zeros_like(who))
+            lanes &= self.standing.get(spot, True)
+            if not lanes.any():
+                continue
+            self._settle_line(lid, line, lanes, stake, seat_rank, li)
+
+    def _settle_line(
+        self, lid: str, line: Line, lanes: B, stake: I64, seat_rank: I64, line_pos: int
+    ) -> None:
+        N, S = self.N, self.S
+        row_of = np.full((N, S), -1, dtype=np.int64)
+        open_ = lanes.copy()
+        for i, row in enumerate(line.rows):
+            m = open_ & self.cond(row.when, line.on)
+            row_of[m] = i
+            open_ &= ~m
+        if open_.any():
+            raise ValueError(f"no row of settlement line {lid!r} applies to some rounds")
+        ret = self.returned.setdefault(lid, np.zeros((N, S), np.int64))
+        house = self.house_line.setdefault(lid, np.zeros((N, S), np.int64))
+        self.settled[lid] = self.settled.get(lid, np.zeros((N, S), bool)) | lanes
+        self.counter += 1
+        self.seq.setdefault(lid, np.full((N, S), -1, np.int64))[lanes] = self.counter
+        for i, row in enumerate(line.rows):
+            m = row_of == i
+            if not m.any():
+                continue
+            r, h = self._outcome(lid, line, row.then, m, stake, seat_rank, line_pos, i)
+            ret[m] = r[m]
+            house[m] = h[m]
+
+    def _money(self, payout: Payout, stake: I64, bonus: bool) -> tuple[I64, I64]:
+        """(returned, house result) of a payout, for every lane."""
+        zero = np.zeros_like(stake)
+        match payout.kind:
+            case PayoutKind.TO:
+                win = payout_micro(stake, payout.ratio)
+                return (win if bonus else stake + win), -win
+            case PayoutKind.FOR:
+                back = payout_micro(stake, payout.ratio)
+                return back, (-back if bonus else stake - back)
+            case PayoutKind.PUSH:
+                return (zero if bonus else stake), zero
+            case PayoutKind.FIXED:
+                amt = np.full_like(stake, to_micro(payout.amount))
+                return (amt if bonus else stake + amt), -amt
+        raise AssertionError(payout.kind)
+
+    def _outcome(
+        self,
+        lid: str,
+        line: Line,
+        then: Any,
+        m: B,
+        stake: I64,
+        seat_rank: I64,
+        line_pos: int,
+        row_i: int,
+    ) -> tuple[I64, I64]:
+        bonus = line.bonus
+        zero = np.zeros_like(stake)
+        if then in ("lose", "none"):
+            return zero, (zero if bonus else stake)
+        if then == "push":
+            return (zero if bonus else stake), zero
+        if then == "win":
+            pays = self.rules.wager(line.wager).pays
+            assert pays is not None
+            return self._money(pays.payout, stake, bonus)
+        assert isinstance(then, Pays)
+        if then.win is not None:
+            return self._money(then.win, stake, bonus)
+        if then.envy is not None:
+            return self._envy(then.envy, stake, m)
+        assert then.paytable is not None
+        s0 = int(stake[m][0])
+        if np.any(stake[m] != s0):  # pragma: no cover - one stake per spot
+            raise ValueError("the batch engine plays one stake per wager")
+        pt = self.e.paytable(then.paytable, s0)
+        if then.second_combination:
+            return self._second(then, pt, m, stake)
+        if then.row is not None:
+            pidx = np.full((self.N, self.S), pt.row_index.get(then.row, -1), np.int64)
+        else:
+            hand = then.hand or pt_hand(self.rules, then.paytable)
+            v = self._seat_value(hand)
+            pidx = np.where(v.held >= 0, pt.of_category[np.maximum(v.held, 0)], -1)
+        ret = np.zeros_like(stake)
+        house = np.zeros_like(stake)
+        none = m & (pidx < 0)
+        if none.any():
+            if then.otherwise == "refuse":
+                hand = then.hand or pt_hand(self.rules, then.paytable)
+                v = self._seat_value(hand)
+                r, s = (int(x[0]) for x in np.nonzero(none))
+                ev = self.rules.evaluator(hand)
+                cat = ev.categories[int(v.held[r, s])] if v.held[r, s] >= 0 else None
+                raise RoundError(
+                    unpaid_winner(
+                        self.rules.table(then.paytable).name,
+                        cat.name if cat else "the hand",
+                        line.cite,
+                    )
+                )
+            if then.otherwise == "push":
+                ret[none] = 0 if bonus else stake[none]
+            elif then.otherwise == "lose":
+                house[none] = 0 if bonus else stake[none]
+        for k, payout in enumerate(pt.payouts):
+            mk = m & (pidx == k)
+            if not mk.any():
+                continue
+            if payout.kind is PayoutKind.METER:
+                rounds, seats = np.nonzero(mk)
+                for r, s in zip(rounds.tolist(), seats.tolist(), strict=True):
+                    self.events.append(
+                        (
+                            r,
+                            self.step_index,
+                            int(seat_rank[s]),
+                            line_pos,
+                            s,
+                            lid,
+                            pt.table_id,
+                            payout,
+                            then.divide_among_winners,
+                            row_i,
+                        )
+                    )
+                house[mk] = 0 if bonus else stake[mk]
+                continue
+            r_, h_ = self._money(payout, stake, bonus)
+            ret[mk] = r_[mk]
+            house[mk] = h_[mk]
+        return ret, house
+
+    def _envy(self, table_id: str, stake: I64, m: B) -> tuple[I64, I64]:
+        s0 = int(stake[m][0])
+        pt = self.e.paytable(table_id, s0)
+        hand = pt_hand(self.rules, table_id)
+        v = self._seat_value(hand)
+        amounts = np.array(
+            [to_micro(p.amount) if p.kind is PayoutKind.FIXED else 0 for p in pt.payouts] + [0],
+            np.int64,
+        )
+        pidx = np.where(v.held >= 0, pt.of_category[np.maximum(v.held, 0)], -1)
+        each = amounts[pidx]  # -1 picks the trailing 0
+        holder = self.dealt() & ~self.folded
+        each = np.where(holder, each, 0)
+        total = each.sum(axis=1, keepdims=True) - each
+        total = np.where(m, total, 0)
+        return total, -total
+
+    def _second(self, then: Pays, pt: PayTable, m: B, stake: I64) -> tuple[I64, I64]:
+        """The second combination (§ 589.11(e)(1)(ii)) of every winning hand at once, paid at
+        the table's odds on the whole wager."""
+        hand = then.hand or pt_hand(self.rules, pt.table_id)
+        cards, seat = self.hand_cards(hand)
+        if not seat:
+            cards = np.broadcast_to(cards[:, None, :], (self.N, self.S, cards.shape[-1]))
+        ev = self.rules.evaluator(hand)
+        index = {c.id: i for i, c in enumerate(ev.categories)}
+        order = [index[c.id] for c in second_combination_order(ev.categories, pt.rows)]
+        found = self.evaluator(hand).second_combination(cards[m], order)
+        won = np.zeros(found.shape[0], dtype=np.int64)
+        st = stake[m]
+        for i in np.unique(found[found >= 0]).tolist():
+            k = found == i
+            won[k] = payout_micro(st[k], pt.rows[ev.categories[i].id].ratio)
+        ret = np.zeros_like(stake)
+        ret[m] = won
+        return ret, -ret
+
+    # -- payout limit ---------------------------------------------------------------------
+
+    def _payout_limit(self) -> None:
+        rule = self.rules.d.payout_limit
+        limit = self.rules.config.payout_limit
+        if rule is None or limit is None:
+            return
+        lim = to_micro(limit)
+        lids = [
+            lid
+            for lid in self.returned
+            if self.rules.under_payout_limit(self.rules.line_spot(self.rules.lines[lid]))
+        ]
+        if not lids:
+            return
+        seq = np.stack([self.seq[lid] for lid in lids])  # (L, N, S)
+        order = np.argsort(np.where(seq < 0, np.iinfo(np.int64).max, seq), axis=0, kind="stable")
+        cum = np.zeros((self.N, self.S), np.int64)
+        for k in range(len(lids)):
+            pick = order[k]
+            for j, lid in enumerate(lids):
+                m = pick == j
+                if not m.any():
+                    continue
+                line = self.rules.lines[lid]
+                stake = (
+                    np.zeros_like(cum) if line.bonus else self.stakes[self.rules.line_spot(line)]
+                )
+                ret = self.returned[lid]
+                gain = np.where(m & (self.seq[lid] >= 0), np.maximum(ret - stake, 0), 0)
+                cut = np.maximum(cum + gain - lim, 0)
+                cut = np.minimum(cut, gain)
+                ret -= cut
+                self.house_line[lid] += cut
+                cum += gain - cut
+
+
+@meaning("batch", TABLE_FEATURE.id, "pays_on")
+def pt_hand(rules: Rules, table_id: str) -> str:
+    hand = rules.table(table_id).pays_on
+    assert hand is not None
+    return hand

@@ -1,0 +1,144 @@
+"""The scalar engine's decisions: what each player asked chooses, and what the choice does.
+
+A round file's actions are taken in order (``play 3x``, ``exchange 2C 5D``), the step's
+default where the file says nothing; otherwise the strategy's first row whose conditions
+hold. An option places a wager sized from another (in the range its rules allow for the
+hand), pays a fee, folds, or asks for a draw (a card added, or the cards an exchange does
+not keep).
+"""
+
+from __future__ import annotations
+
+from validator.cards import card_str
+from validator.interpreter.actions import Action, parse_action
+from validator.interpreter.errors import RoundError
+from validator.interpreter.scalar_settlement import RoundSettlement
+from validator.interpreter.seats import Seat
+from validator.model.procedure import DecideStep, Option
+
+
+class RoundDecisions(RoundSettlement):
+    """Each player asked decides: from the round file's actions or from the strategy; the
+    option taken places its wager, pays its fee or asks for a draw."""
+
+    def _option_of(self, a: Action) -> Option | None:
+        for d in self.rules.decisions.values():
+            if a.option in d.options:
+                return d.options[a.option]
+        return None
+
+    def _decide(self, step: DecideStep, seat: Seat) -> None:
+        available = {
+            oid: o
+            for oid, o in step.options.items()
+            if o.available is None or self.holds(o.available, seat)
+        }
+        action: Action | None = None
+        if seat.actions is not None:
+            nxt = parse_action(seat.actions[0]) if seat.actions else None
+            if nxt is not None and nxt.option in step.options:
+                seat.actions.popleft()
+                action = nxt
+            elif step.default is not None:
+                action = Action(step.default, text=step.default)
+            elif nxt is None:
+                raise RoundError(
+                    f"seat {seat.number}: the round needs the player's decision "
+                    f"{step.id!r} ({' / '.join(available)}; {step.cite}) but no action is left",
+                    seat.actions_pointer,
+                )
+            else:
+                raise RoundError(
+                    f"seat {seat.number}: {nxt.text!r} is not a choice at decision {step.id!r}; "
+                    f"the player may: {' / '.join(available)} ({step.cite})",
+                    seat.actions_pointer,
+                )
+        else:
+            action = self._strategy_action(step, seat, available)
+        if action.option not in available:
+            opt = step.options[action.option]
+            raise RoundError(
+                f"seat {seat.number}: {action.text!r} is not allowed here ({opt.cite})",
+                seat.actions_pointer,
+            )
+        self._apply(step, seat, action, available[action.option])
+
+    def _strategy_action(
+        self, step: DecideStep, seat: Seat, available: dict[str, Option]
+    ) -> Action:
+        if self.e.strategy is not None:
+            for row in self.e.strategy.decisions.get(step.id, []):
+                if not self.holds(row.when, seat):
+                    continue
+                if isinstance(row.then, str):
+                    a = parse_action(row.then)
+                else:
+                    k = row.then.keep
+                    a = Action(
+                        row.then.option, keep=k.highest, keep_paired=k.paired, text=row.then.option
+                    )
+                if a.option in available:
+                    return a
+        if step.default is not None:
+            return Action(step.default, text=step.default)
+        first = next(iter(available))
+        return Action(first, text=first)
+
+    def _apply(self, step: DecideStep, seat: Seat, a: Action, opt: Option) -> None:
+        seat.decided[step.id] = a.option
+        text = a.text
+        if opt.fold:
+            seat.folded = True
+        if opt.wager is not None:
+            lo, hi, cite = self.rules.option_multiple_range(
+                opt, step.id, lambda h, c: self._at_least(h, seat, c)
+            )
+            m = a.multiple
+            if m == "max":
+                m = hi
+            if m is None:
+                if lo != hi:
+                    raise RoundError(
+                        f"seat {seat.number}: say how much: {a.option} "
+                        + " / ".join(f"{k}x" for k in range(lo, hi + 1))
+                        + f" ({cite})",
+                        seat.actions_pointer,
+                    )
+                m = lo
+            assert isinstance(m, int)
+            wager = self.rules.wager(opt.wager)
+            assert wager.amount is not None
+            if not lo <= m <= hi:
+                allowed = f"{lo}x" if lo == hi else f"{lo}x to {hi}x"
+                raise RoundError(
+                    f"seat {seat.number}: {a.option} {m}x is not allowed: {allowed} the "
+                    f"{wager.amount.of} here ({cite})",
+                    seat.actions_pointer,
+                )
+            stake = seat.stakes[wager.amount.of] * m
+            seat.stakes[opt.wager] = stake
+            seat.standing.add(opt.wager)
+            seat.placed_by[opt.wager] = f"{a.option} {m}x"
+            self.ledger.wagered += stake
+            self.ledger.house += stake
+            text = f"{a.option} {m}x" if lo != hi else a.option
+        if opt.fee is not None:
+            fee_def = self.rules.d.options_fee
+            assert fee_def is not None
+            fee = seat.stakes[fee_def.amount.of] * (fee_def.amount.min or 1)
+            seat.fees += fee
+            self.ledger.wagered += fee
+            self.ledger.house += fee
+        if opt.draw is not None:
+            seat.pending = a
+            if opt.draw == "exchange" and not a.cards and a.keep is None:
+                raise RoundError(
+                    f"seat {seat.number}: name the cards to exchange, e.g. "
+                    f"'exchange 2C 5D' ({opt.cite})",
+                    seat.actions_pointer,
+                )
+            if a.cards:
+                text = "exchange " + " ".join(card_str(c) for c in a.cards)
+        if a.option != step.default:  # a default choice is not an action
+            seat.taken.append(text)
+        self.narrate(step.cite, f"seat {seat.number}: {text}")
