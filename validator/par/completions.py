@@ -35,7 +35,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import partial
@@ -55,7 +55,9 @@ from validator.odds.enumeration import symmetry_group
 from validator.par.longest_flush import StrategyFigures
 from validator.par.settlement import (
     OUTCOMES,
+    BonusNets,
     Choice,
+    ExactGame,
     NotDerivable,
     choice_nets,
     compared_hands,
@@ -299,29 +301,19 @@ def _at_least(hist: NDArray[np.integer]) -> NDArray[np.integer]:
 # -- the game file, read for this method ----------------------------------------------------
 
 
-@dataclass
-class CompletionGame:
+@dataclass(kw_only=True)
+class CompletionGame(ExactGame):
     """What the exact method reads from a game file (``from_rules``)."""
 
-    game: str
-    player_hand: str
     dealer_hand: str
-    player_cards: int
-    dealer_cards: int
     up_card: int  # which of the dealer's cards is dealt face up (1-based)
-    per: str  # the wager the house edge is per unit of
-    decision: str
     fold_option: str
-    raise_option: str
-    raise_wager: str
     most: int  # the largest multiple of the initial wager the decision's wager may be
     least: int
-    nets: dict[tuple[bool, str], dict[str, Fraction]]  # (folded, outcome) -> wager -> net
-    bonus: dict[tuple[bool, str], list[Fraction]]  # (folded, outcome) -> net by category
+    bonus: BonusNets  # (folded, outcome) -> net by category
     bonus_lines: list[str]
     categories: list[str]  # the ranking's categories, in the evaluator's order
     evaluator: BatchEvaluator
-    cites: list[str] = field(default_factory=list)
 
     @classmethod
     def from_rules(cls, rules: Rules) -> CompletionGame:
@@ -378,10 +370,6 @@ class CompletionGame:
             raise NotDerivable(f"the {wager_id} amount reads hand {hand_id!r}")
 
         least, most, _ = rules.option_multiple_range(option, step.id, features)
-        if base.fees:
-            raise NotDerivable("the base game charges fees")
-        if wagered - {base.per, wager_id}:
-            raise NotDerivable("the base game has wagers beyond the initial one and the decision's")
         evaluator = BatchEvaluator(ranking)
         categories = [c.id for c in ranking.categories]
         nets, bonus, bonus_lines = read_nets(rules, settle, wager_id, OUTCOMES[1:], ph)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
@@ -49,6 +49,7 @@ from validator.odds.enumeration import canonical_hands
 from validator.par.settlement import (
     OUTCOMES,
     Choice,
+    ExactGame,
     NotDerivable,
     choice_nets,
     compared_hands,
@@ -236,25 +237,14 @@ def _count_job(job: tuple[list[NDArray[np.uint16]], I64, int, int | None]) -> De
 # -- the game file, read for this method ------------------------------------------------------
 
 
-@dataclass
-class FlushGame:
+@dataclass(kw_only=True)
+class FlushGame(ExactGame):
     """What the exact method reads from a game file (``from_rules``)."""
 
-    game: str
-    player_hand: str
-    player_cards: int
-    dealer_cards: int
     lengths: dict[str, int]  # category id -> flush length
     strengths: dict[str, int]  # category id -> strength (Evaluator.strength)
     qualifier: int | None  # the lowest qualifying value
-    per: str  # the wager the house edge is per unit of
-    decision: str
-    fold_option: str | None
-    raise_option: str
-    raise_wager: str
     ranges: dict[int, tuple[int, int]]  # flush length -> (least, most) multiple
-    nets: dict[tuple[bool, str], dict[str, Fraction]]  # (folded, outcome) -> wager -> net
-    cites: list[str] = field(default_factory=list)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -318,11 +308,6 @@ class FlushGame:
             strength, *ranks = q[1]
             cat = next(c for c, s in strengths.items() if s == strength)
             qualifier = bound_value(lengths[cat], ranks)
-        base = settle.base_game
-        if base.fees:
-            raise NotDerivable("the base game charges fees")
-        if set(base.wagers) - {base.per, wager_id}:
-            raise NotDerivable("the base game has wagers beyond the initial one and the decision's")
         # with no qualifier no dealer hand fails to qualify: that outcome is not read
         outcomes = OUTCOMES if qualifier is not None else OUTCOMES[1:]
         nets, _, _ = read_nets(rules, settle, wager_id, outcomes)
@@ -334,7 +319,7 @@ class FlushGame:
             lengths=lengths,
             strengths=strengths,
             qualifier=qualifier,
-            per=base.per,
+            per=settle.base_game.per,
             decision=step.id,
             fold_option=fold_option,
             raise_option=place,

@@ -13,7 +13,7 @@ unit of the initial wager. A settlement outside that shape is refused with the r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -81,6 +81,26 @@ class Choice:
         return self.option if self.multiple == 0 else f"{self.option} {self.multiple}x"
 
 
+@dataclass(kw_only=True)
+class ExactGame:
+    """What every exact method reads from a game file: the hands compared and the cards
+    each is dealt, the decision (its fold option and the wager it places), and the base
+    game's settlement as nets by outcome (``read_nets``). Each method's game adds what its
+    counting needs."""
+
+    game: str
+    player_hand: str
+    player_cards: int
+    dealer_cards: int
+    per: str  # the wager the house edge is per unit of
+    decision: str
+    fold_option: str | None
+    raise_option: str
+    raise_wager: str
+    nets: Nets  # (folded, outcome) -> wager -> net
+    cites: list[str] = field(default_factory=list)
+
+
 # -- each line's net, by outcome ------------------------------------------------------------
 
 
@@ -93,8 +113,13 @@ def read_nets(
 ) -> tuple[Nets, BonusNets, list[str]]:
     """Every base-game line's net per unit of its wager, by (folded, outcome); with
     ``bonus_hand``, the bonus lines' net by the category of that hand (the bonus lines, in
-    the order of the settlement), else a bonus line is refused."""
+    the order of the settlement), else a bonus line is refused. The base game is the initial
+    wager and the decision's, with no fee."""
     base = settle.base_game
+    if base.fees:
+        raise NotDerivable("the base game charges fees")
+    if set(base.wagers) - {base.per, raised_wager}:
+        raise NotDerivable("the base game has wagers beyond the initial one and the decision's")
     per = base.per
     ncat = len(rules.game.ranking_of(bonus_hand).categories) if bonus_hand else 0
     engine: BatchEngine | None = None
