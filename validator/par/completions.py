@@ -35,7 +35,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import partial
@@ -50,16 +50,19 @@ from numpy.typing import NDArray
 from validator.interpreter.batch import BatchEngine
 from validator.interpreter.dealing import deal_order
 from validator.interpreter.rules import Rules
-from validator.model.procedure import DealStep, DecideStep, Line, Pays
+from validator.model.procedure import DealStep, DecideStep
 from validator.odds.enumeration import symmetry_group
-from validator.par.longest_flush import (
+from validator.par.longest_flush import StrategyFigures
+from validator.par.settlement import (
     OUTCOMES,
+    BonusNets,
     Choice,
+    ExactGame,
     NotDerivable,
-    StrategyFigures,
+    choice_nets,
     compared_hands,
-    line_net,
-    row_holds,
+    read_nets,
+    wager_or_fold,
 )
 from validator.rankings.batch import BatchEvaluator, suit_masks
 
@@ -298,29 +301,19 @@ def _at_least(hist: NDArray[np.integer]) -> NDArray[np.integer]:
 # -- the game file, read for this method ----------------------------------------------------
 
 
-@dataclass
-class CompletionGame:
+@dataclass(kw_only=True)
+class CompletionGame(ExactGame):
     """What the exact method reads from a game file (``from_rules``)."""
 
-    game: str
-    player_hand: str
     dealer_hand: str
-    player_cards: int
-    dealer_cards: int
     up_card: int  # which of the dealer's cards is dealt face up (1-based)
-    per: str  # the wager the house edge is per unit of
-    decision: str
     fold_option: str
-    raise_option: str
-    raise_wager: str
     most: int  # the largest multiple of the initial wager the decision's wager may be
     least: int
-    nets: dict[tuple[bool, str], dict[str, Fraction]]  # (folded, outcome) -> wager -> net
-    bonus: dict[tuple[bool, str], list[Fraction]]  # (folded, outcome) -> net by category
+    bonus: BonusNets  # (folded, outcome) -> net by category
     bonus_lines: list[str]
     categories: list[str]  # the ranking's categories, in the evaluator's order
     evaluator: BatchEvaluator
-    cites: list[str] = field(default_factory=list)
 
     @classmethod
     def from_rules(cls, rules: Rules) -> CompletionGame:
@@ -367,49 +360,19 @@ class CompletionGame:
             raise NotDerivable(f"{k} player cards and {m} dealer cards: not counted here")
         step = steps[at]
         assert isinstance(step, DecideStep)
-        fold = [o for o, opt in step.options.items() if opt.fold and opt.wager is None]
-        places = [o for o, opt in step.options.items() if opt.wager is not None and not opt.fold]
-        if len(places) != 1 or len(fold) != 1 or len(step.options) != 2:
+        fold_option, place = wager_or_fold(step)
+        if fold_option is None:
             raise NotDerivable("the decision is not one wager or fold")
-        if any(
-            opt.available is not None or opt.fee is not None or opt.draw is not None
-            for opt in step.options.values()
-        ):
-            raise NotDerivable("an option of the decision is conditional, paid for or draws")
-        option = step.options[places[0]]
+        option = step.options[place]
         wager_id = option.wager or ""
 
         def features(hand_id: str, at_least: str) -> bool:
             raise NotDerivable(f"the {wager_id} amount reads hand {hand_id!r}")
 
         least, most, _ = rules.option_multiple_range(option, step.id, features)
-        if base.fees:
-            raise NotDerivable("the base game charges fees")
-        if wagered - {base.per, wager_id}:
-            raise NotDerivable("the base game has wagers beyond the initial one and the decision's")
         evaluator = BatchEvaluator(ranking)
         categories = [c.id for c in ranking.categories]
-        engine = BatchEngine(rules, None, 1, {})
-        nets: dict[tuple[bool, str], dict[str, Fraction]] = {}
-        bonus: dict[tuple[bool, str], list[Fraction]] = {}
-        bonus_lines: list[str] = []
-        for folded in (False, True):
-            for outcome in OUTCOMES[1:]:
-                nets[(folded, outcome)] = {}
-                bonus[(folded, outcome)] = [Fraction(0)] * len(categories)
-                for lid, ln in settle.lines.items():
-                    if ln.wager not in wagered:
-                        continue
-                    if not ln.bonus:
-                        net = line_net(rules, ln, folded, outcome, wager_id, base.per)
-                        nets[(folded, outcome)][ln.wager] = net
-                        continue
-                    if lid not in bonus_lines:
-                        bonus_lines.append(lid)
-                    by_cat = _bonus_net(rules, engine, ln, folded, outcome, wager_id, base.per, ph)
-                    bonus[(folded, outcome)] = [
-                        a + b for a, b in zip(bonus[(folded, outcome)], by_cat, strict=True)
-                    ]
+        nets, bonus, bonus_lines = read_nets(rules, settle, wager_id, OUTCOMES[1:], ph)
         return cls(
             game=d.id,
             player_hand=ph,
@@ -419,8 +382,8 @@ class CompletionGame:
             up_card=ups[0][1],
             per=base.per,
             decision=step.id,
-            fold_option=fold[0],
-            raise_option=places[0],
+            fold_option=fold_option,
+            raise_option=place,
             raise_wager=wager_id,
             most=most,
             least=max(least, 1),
@@ -441,64 +404,10 @@ class CompletionGame:
         """Per choice, outcome (higher, equal, lower) and category of the player's hand: the
         net per unit of the initial wager; and each choice's total stake."""
         choices = self.choices()
-        outcomes = OUTCOMES[1:]
-        net = np.zeros((len(choices), len(outcomes), len(self.categories)), dtype=np.int64)
-        stake = np.zeros(len(choices), dtype=np.int64)
-        for i, ch in enumerate(choices):
-            folded = ch.multiple == 0
-            stake[i] = 1 + ch.multiple
-            for j, out in enumerate(outcomes):
-                nets = self.nets[(folded, out)]
-                x = nets.get(self.per, Fraction(0)) + ch.multiple * nets.get(
-                    self.raise_wager, Fraction(0)
-                )
-                for c, b in enumerate(self.bonus[(folded, out)]):
-                    if (x + b).denominator != 1:
-                        raise NotDerivable("a payout is not a whole multiple of the wager")
-                    net[i, j, c] = int(x + b)
+        net, stake = choice_nets(
+            choices, OUTCOMES[1:], self.nets, self.bonus, self.per, self.raise_wager
+        )
         return choices, net, stake
-
-
-def _bonus_net(
-    rules: Rules,
-    engine: BatchEngine,
-    line: Line,
-    folded: bool,
-    outcome: str,
-    raised_wager: str,
-    per: str,
-    player_hand: str,
-) -> list[Fraction]:
-    """A bonus line's net per unit of its wager, for each category of the player's hand."""
-    ncat = len(rules.game.ranking_of(player_hand).categories)
-    if line.on != "player":
-        raise NotDerivable(f"the {line.wager} bonus is on the dealer's hand")
-    if folded and line.wager == raised_wager:
-        return [Fraction(0)] * ncat
-    for row in line.rows:
-        if not row_holds(row.when, folded, outcome, line.wager, raised_wager, per):
-            continue
-        then = row.then
-        if then in ("none", "push"):
-            return [Fraction(0)] * ncat
-        if not isinstance(then, Pays) or then.paytable is None:
-            raise NotDerivable(f"the {line.wager} bonus pays other than from a paytable")
-        if (then.hand or rules.table(then.paytable).pays_on) != player_hand:
-            raise NotDerivable(f"the {then.paytable} bonus is paid on another hand")
-        if then.otherwise != "none":
-            raise NotDerivable(f"the {then.paytable} bonus loses the wager on a hand it lacks")
-        table = engine.paytable(then.paytable, 1_000_000)
-        out = []
-        for row_index in table.of_category.tolist():
-            if row_index < 0:
-                out.append(Fraction(0))
-                continue
-            payout = table.payouts[row_index]
-            if payout.kind.name != "TO":
-                raise NotDerivable(f"the {then.paytable} bonus pays other than 'to 1' odds")
-            out.append(payout.net_units())
-        return out
-    return [Fraction(0)] * ncat
 
 
 # -- every situation ----------------------------------------------------------------------------

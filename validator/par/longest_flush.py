@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
@@ -40,51 +40,33 @@ from validator.interpreter.actions import parse_action
 from validator.interpreter.rules import Rules
 from validator.model.procedure import (
     Bound,
-    Compare,
     DealStep,
     DecideStep,
     HandTest,
-    Line,
-    Pays,
-    Settle,
     When,
 )
-from validator.model.ranking import Ranking
 from validator.odds.enumeration import canonical_hands
+from validator.par.settlement import (
+    OUTCOMES,
+    Choice,
+    ExactGame,
+    NotDerivable,
+    choice_nets,
+    compared_hands,
+    read_nets,
+    wager_or_fold,
+)
 
 NRANKS = 13
 FULL_DECK = (1 << NRANKS) - 1
 SHIFT = NRANKS  # value = length << SHIFT | rank mask
 I64 = NDArray[np.int64]
 
-#: What can happen to a player who stayed in, against the dealer's hand.
-OUTCOMES = ("not_qualified", "higher", "equal", "lower")
-
 _POP = np.array([bin(i).count("1") for i in range(1 << NRANKS)], dtype=np.int64)
 _C = np.array([[comb(a, n) for n in range(NRANKS + 2)] for a in range(NRANKS + 1)], np.int64)
 _POP32 = _POP.astype(np.int32)
 # C(a, n), with n below 0 counted as no subsets (a column of zeros at index -1)
 _C32 = np.concatenate([_C, np.zeros((NRANKS + 1, 1), np.int64)], axis=1).astype(np.int32)
-
-
-class NotDerivable(ValueError):
-    """A game file this exact method does not cover, and why."""
-
-
-def compared_hands(rules: Rules) -> tuple[Settle, Compare, Ranking]:
-    """The settlement, its comparison of the player's and the dealer's hands and their ranking,
-    of a one-deck game that settles by comparing them: what every exact method here reads
-    first (refused with the reason otherwise)."""
-    settle = rules.d.settle
-    if settle is None or settle.compare is None:
-        raise NotDerivable("the game compares no player hand with the dealer's")
-    if rules.d.cards.decks != 1:
-        raise NotDerivable("the cards are dealt from more than one deck")
-    ph, dh = settle.compare.player, settle.compare.dealer
-    ranking = rules.game.ranking_of(ph)
-    if rules.game.ranking_of(dh).id != ranking.id:
-        raise NotDerivable("the player's and the dealer's hands rank differently")
-    return settle, settle.compare, ranking
 
 
 # -- counting -------------------------------------------------------------------------------
@@ -255,37 +237,14 @@ def _count_job(job: tuple[list[NDArray[np.uint16]], I64, int, int | None]) -> De
 # -- the game file, read for this method ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One thing a player may do at the decision: fold, or place the wager at a multiple."""
-
-    option: str
-    multiple: int  # 0 for fold
-
-    @property
-    def label(self) -> str:
-        return self.option if self.multiple == 0 else f"{self.option} {self.multiple}x"
-
-
-@dataclass
-class FlushGame:
+@dataclass(kw_only=True)
+class FlushGame(ExactGame):
     """What the exact method reads from a game file (``from_rules``)."""
 
-    game: str
-    player_hand: str
-    player_cards: int
-    dealer_cards: int
     lengths: dict[str, int]  # category id -> flush length
     strengths: dict[str, int]  # category id -> strength (Evaluator.strength)
     qualifier: int | None  # the lowest qualifying value
-    per: str  # the wager the house edge is per unit of
-    decision: str
-    fold_option: str | None
-    raise_option: str
-    raise_wager: str
     ranges: dict[int, tuple[int, int]]  # flush length -> (least, most) multiple
-    nets: dict[tuple[bool, str], dict[str, Fraction]]  # (folded, outcome) -> wager -> net
-    cites: list[str] = field(default_factory=list)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -326,13 +285,8 @@ class FlushGame:
         if k > ranking.size or m > ranking.size:
             raise NotDerivable("a hand is formed from more cards than the ranking's size")
         step = decides[0]
-        fold = [o for o, opt in step.options.items() if opt.fold and opt.wager is None]
-        places = [o for o, opt in step.options.items() if opt.wager is not None and not opt.fold]
-        if len(places) != 1 or len(fold) > 1 or len(step.options) != len(places) + len(fold):
-            raise NotDerivable("the decision is not one wager or fold")
-        if any(opt.available is not None for opt in step.options.values()):
-            raise NotDerivable("an option of the decision is available only sometimes")
-        option = step.options[places[0]]
+        fold_option, place = wager_or_fold(step)
+        option = step.options[place]
         wager_id = option.wager or ""
         ev = rules.evaluator(ph)
         strengths = {c: ev.strength(c) for c in lengths}
@@ -354,22 +308,9 @@ class FlushGame:
             strength, *ranks = q[1]
             cat = next(c for c, s in strengths.items() if s == strength)
             qualifier = bound_value(lengths[cat], ranks)
-        base = settle.base_game
-        if base.fees:
-            raise NotDerivable("the base game charges fees")
-        if set(base.wagers) - {base.per, wager_id}:
-            raise NotDerivable("the base game has wagers beyond the initial one and the decision's")
-        nets: dict[tuple[bool, str], dict[str, Fraction]] = {}
-        lines = [ln for ln in settle.lines.values() if ln.wager in base.wagers]
-        for folded in (False, True):
-            for outcome in OUTCOMES:
-                if outcome == "not_qualified" and qualifier is None:
-                    nets[(folded, outcome)] = {}  # no dealer hand fails to qualify
-                    continue
-                nets[(folded, outcome)] = {
-                    ln.wager: line_net(rules, ln, folded, outcome, wager_id, base.per)
-                    for ln in lines
-                }
+        # with no qualifier no dealer hand fails to qualify: that outcome is not read
+        outcomes = OUTCOMES if qualifier is not None else OUTCOMES[1:]
+        nets, _, _ = read_nets(rules, settle, wager_id, outcomes)
         return cls(
             game=d.id,
             player_hand=ph,
@@ -378,10 +319,10 @@ class FlushGame:
             lengths=lengths,
             strengths=strengths,
             qualifier=qualifier,
-            per=base.per,
+            per=settle.base_game.per,
             decision=step.id,
-            fold_option=fold[0] if fold else None,
-            raise_option=places[0],
+            fold_option=fold_option,
+            raise_option=place,
             raise_wager=wager_id,
             ranges=ranges,
             nets=nets,
@@ -411,50 +352,6 @@ def bound_value(length: int, ranks: Sequence[int]) -> int:
         if bit > NRANKS:
             raise NotDerivable(f"no {length}-card flush starts with {list(ranks)}")
     return length << SHIFT | mask
-
-
-def line_net(
-    rules: Rules, line: Line, folded: bool, outcome: str, raised_wager: str, per: str
-) -> Fraction:
-    """A base-game line's net per unit of its wager, by the first row that holds."""
-    if line.bonus or line.on != "player":
-        raise NotDerivable(f"the {line.wager} line is a bonus or on the dealer's hand")
-    if folded and line.wager == raised_wager:
-        return Fraction(0)  # never placed
-    for row in line.rows:
-        if row_holds(row.when, folded, outcome, line.wager, raised_wager, per):
-            then = row.then
-            if isinstance(then, Pays):
-                if then.win is None:
-                    raise NotDerivable(f"the {line.wager} line pays from a table")
-                return then.win.net_units()
-            if then == "win":
-                pays = rules.wager(line.wager).pays
-                if pays is None:
-                    raise NotDerivable(f"the {line.wager} wager states no payout")
-                return pays.payout.net_units()
-            return Fraction(-1) if then == "lose" else Fraction(0)
-    return Fraction(0)
-
-
-def row_holds(w: When, folded: bool, outcome: str, wager: str, raised_wager: str, per: str) -> bool:
-    known = {"folded", "dealer_qualifies", "player", "wagered"}
-    given = {k for k, v in w.model_dump(exclude_none=True).items() if v not in (None, [], {})}
-    if given - known:
-        raise NotDerivable(f"a settlement row reads {sorted(given - known)}")
-    if w.folded is not None and w.folded != folded:
-        return False
-    qualifies = outcome != "not_qualified"
-    if w.dealer_qualifies is not None and w.dealer_qualifies != qualifies:
-        return False
-    if w.player is not None:
-        if not qualifies:
-            # the outcomes against a dealer who did not qualify are not split by comparison
-            raise NotDerivable("a settlement row compares hands against a dealer who failed")
-        if outcome not in w.player:
-            return False
-    placed = {per} | (set() if folded else {raised_wager})
-    return w.wagered is None or bool(placed & set(w.wagered))
 
 
 # -- strategies -----------------------------------------------------------------------------
@@ -488,22 +385,9 @@ class StrategyFigures:
 def _option_tables(game: FlushGame) -> tuple[list[Choice], I64, I64, I64]:
     """For each choice: its net (numerator) and squared net per outcome, and its total stake."""
     choices = game.choices()
-    net = np.zeros((len(choices), len(OUTCOMES)), dtype=object)
-    sq = np.zeros((len(choices), len(OUTCOMES)), dtype=object)
-    stake = np.zeros(len(choices), dtype=np.int64)
-    for i, ch in enumerate(choices):
-        folded = ch.multiple == 0
-        stake[i] = 1 + ch.multiple
-        for j, out in enumerate(OUTCOMES):
-            nets = game.nets[(folded, out)]
-            x = nets.get(game.per, Fraction(0)) + ch.multiple * nets.get(
-                game.raise_wager, Fraction(0)
-            )
-            if x.denominator != 1:
-                raise NotDerivable("a payout is not a whole multiple of the wager")
-            net[i, j] = int(x)
-            sq[i, j] = int(x * x)
-    return choices, net.astype(np.int64), sq.astype(np.int64), stake
+    net, stake = choice_nets(choices, OUTCOMES, game.nets, {}, game.per, game.raise_wager)
+    flat = net[:, :, 0]
+    return choices, flat, flat * flat, stake
 
 
 def choice_evs(game: FlushGame, dc: DealerCounts) -> tuple[list[Choice], NDArray[np.int32]]:
@@ -577,9 +461,7 @@ def strategy_choice(game: FlushGame, dc: DealerCounts, rows: Iterable[object]) -
     return out
 
 
-def _strategy_when(
-    game: FlushGame, w: When, value: NDArray[np.int32] | I64
-) -> NDArray[np.bool_]:
+def _strategy_when(game: FlushGame, w: When, value: NDArray[np.int32] | I64) -> NDArray[np.bool_]:
     given = {k for k, v in w.model_dump(exclude_none=True).items() if v not in (None, [], {})}
     if given - {"hand"}:
         raise NotDerivable(f"a strategy row reads {sorted(given - {'hand'})}")

@@ -26,15 +26,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from validator.par.simulated import Z95, chunk_plan, run_jobs
+from validator.par.simulated import Z95, ChunkedSpec, run_jobs
 
 CHUNK = 2_000
 
 
 @dataclass(frozen=True)
-class PokerSpec:
+class PokerSpec(ChunkedSpec):
     game: str
     submission: str | None
     seed: int
@@ -42,8 +40,9 @@ class PokerSpec:
     hands_per_hour: int
     chunk: int = CHUNK
 
-    def chunks(self) -> list[tuple[int, int]]:
-        return chunk_plan(self.hands, self.chunk)
+    @property
+    def total(self) -> int:
+        return self.hands
 
 
 @dataclass
@@ -105,7 +104,7 @@ def _session(spec: PokerSpec, k: int) -> Any:
         if spec.submission
         else default_setup(game)
     )
-    seed = int(np.random.SeedSequence(spec.seed, spawn_key=(k,)).generate_state(1)[0])
+    seed = int(spec.seed_sequence(k).generate_state(1)[0])
     return Session(game, setup, setup.positions, seed, None, spec.hands_per_hour)
 
 

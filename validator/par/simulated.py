@@ -38,8 +38,34 @@ def chunk_plan(total: int, size: int) -> list[tuple[int, int]]:
     return [(k, min(size, total - k * size)) for k in range(n)]
 
 
+class ChunkedSpec:
+    """What every par simulation's spec shares (this one's and the Poker house sheet's): a
+    worker rebuilds the table from ``game`` and ``submission``; ``total`` rounds (or hands)
+    are cut in chunks of ``chunk``, and chunk k draws from ``SeedSequence(seed,
+    spawn_key=(k,))`` wherever it runs. Each spec is a frozen dataclass that states these
+    fields in its own order."""
+
+    game: str
+    submission: str | None
+    seed: int
+    chunk: int
+
+    @property
+    def total(self) -> int:
+        """The rounds (or hands) to simulate."""
+        raise NotImplementedError
+
+    def chunks(self) -> list[tuple[int, int]]:
+        """(index, rounds) of every chunk."""
+        return chunk_plan(self.total, self.chunk)
+
+    def seed_sequence(self, k: int) -> np.random.SeedSequence:
+        """The seed sequence chunk ``k`` draws from."""
+        return np.random.SeedSequence(self.seed, spawn_key=(k,))
+
+
 @dataclass(frozen=True)
-class SimSpec:
+class SimSpec(ChunkedSpec):
     """What a worker needs to rebuild the table: the game, the submission, the strategy."""
 
     game: str
@@ -50,9 +76,9 @@ class SimSpec:
     rounds: int
     chunk: int = CHUNK
 
-    def chunks(self) -> list[tuple[int, int]]:
-        """(index, rounds) of every chunk."""
-        return chunk_plan(self.rounds, self.chunk)
+    @property
+    def total(self) -> int:
+        return self.rounds
 
 
 @dataclass
@@ -161,7 +187,7 @@ def run_chunk(spec: SimSpec, k: int, n: int) -> Sums:
     from validator.interpreter.simulate import deal
 
     rules, engine = _engine(spec)
-    rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(k,)))
+    rng = np.random.default_rng(spec.seed_sequence(k))
     decks, draws = deal(rng, n, rules.config.positions)
     res = engine.run(decks, draws)
     out = Sums(rounds=res.rounds, seat_rounds=int(res.folded.size))
