@@ -98,3 +98,23 @@ def test_session_with_tables_equals_session_searched(game_id: str) -> None:
     with searched_afresh():
         slow = _played(game_id, 25, 7)
     assert fast == slow
+
+
+@pytest.mark.parametrize("ranking_id", ["five-card", "low-ace-to-five"])
+def test_best_using_equals_every_pick_searched(ranking_id: str) -> None:
+    """§ 553.12(j): Omaha's hand is two of the four hole cards and three of the five
+    community cards. The keys read from the table pick the same hand as searching every
+    pick's value (the first of equal hands, in the order the cards are given)."""
+    from itertools import combinations, product
+
+    ev = Evaluator(RANKINGS[ranking_id])
+    rng = random.Random(553)
+    for _ in range(150):
+        cards = rng.sample(range(52), 9)
+        hole, board = cards[:4], cards[4:]
+        expected: HandValue | None = None
+        for picks in product(combinations(hole, 2), combinations(board, 3)):
+            value = ev.searched([c for pick in picks for c in pick])
+            if expected is None or value.key > expected.key:
+                expected = value
+        assert ev.best_using([(hole, 2), (board, 3)]) == expected

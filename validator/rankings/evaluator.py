@@ -259,14 +259,26 @@ class Evaluator:
             return known
         if len(self._best_using) >= MEMO_LIMIT:
             self._best_using.clear()
-        best: HandValue | None = None
+        top: tuple[int, ...] | None = None
+        chosen: list[int] = []
         for picks in product(*(combinations(cards, n) for cards, n in parts)):
-            value = self.best([c for pick in picks for c in pick])
-            if best is None or value.key > best.key:
-                best = value
-        assert best is not None
-        self._best_using[key] = best
+            cards_used = [c for pick in picks for c in pick]
+            k = self.key_of(cards_used)
+            if top is None or k > top:  # the first of equal hands, in the order given
+                top, chosen = k, cards_used
+        best = self._best_using[key] = self.best(chosen)
         return best
+
+    def key_of(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """The compare key of the best hand the cards make: read from the rank pattern's
+        table when it holds the answer, without building the hand; else ``best(cards).key``."""
+        if not (self._low and len(cards) > self._size):
+            ordered = sorted(cards, reverse=True)
+            if self.suits_idle(ordered):
+                known = self._patterns.get(tuple([c >> 2 for c in ordered]))
+                if known is not None:
+                    return known[2]
+        return self.best(cards).key
 
     # -- low hands: the inverse of the High order, the ace below the 2 (§ 553.4(c), (d)) --
 
