@@ -54,9 +54,7 @@ def _session(
 
     game = load_game(game_id)
     setup = setup_from_submission(game, rulesub) if rulesub else default_setup(game)
-    return Session(
-        game, setup, seats or setup.positions, seed, strategy, hands_per_hour, narrated
-    )
+    return Session(game, setup, seats or setup.positions, seed, strategy, hands_per_hour, narrated)
 
 
 def play_poker(

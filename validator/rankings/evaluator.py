@@ -72,9 +72,7 @@ class Evaluator:
         self._patterns: dict[tuple[int, ...], Pattern] = {}
         self._suit_need, self._color_need = suit_needs(self.categories)
         # the categories a hand whose suits are idle may hold: those reading no suit
-        self._rank_comparing = [
-            c for c in self._comparing if suit_needs([c]) == (NO_NEED, NO_NEED)
-        ]
+        self._rank_comparing = [c for c in self._comparing if suit_needs([c]) == (NO_NEED, NO_NEED)]
         self._low = ranking.low is not None
         self._size = ranking.size
 
