@@ -47,13 +47,14 @@ def _session(
     seed: int,
     strategy: Any,
     hands_per_hour: int = 30,
+    narrated: bool = True,
 ):
     from validator.compiler import load_game
     from validator.interpreter.poker.session import Session, default_setup, setup_from_submission
 
     game = load_game(game_id)
     setup = setup_from_submission(game, rulesub) if rulesub else default_setup(game)
-    return Session(game, setup, seats or setup.positions, seed, strategy, hands_per_hour)
+    return Session(game, setup, seats or setup.positions, seed, strategy, hands_per_hour, narrated)
 
 
 def play_poker(
@@ -104,7 +105,7 @@ def simulate_poker(
     from validator.interpreter.poker.session import print_summary, summary
 
     with _session_input():
-        session = _session(game, rulesub, seats, seed, strategy, hands_per_hour)
+        session = _session(game, rulesub, seats, seed, strategy, hands_per_hour, narrated=False)
         for _ in session.hands(hands):
             pass
     data = summary(session, hands_per_hour)

@@ -105,7 +105,7 @@ def _session(spec: PokerSpec, k: int) -> Any:
         else default_setup(game)
     )
     seed = int(spec.seed_sequence(k).generate_state(1)[0])
-    return Session(game, setup, setup.positions, seed, None, spec.hands_per_hour)
+    return Session(game, setup, setup.positions, seed, None, spec.hands_per_hour, False)
 
 
 def run_chunk(spec: PokerSpec, k: int, n: int) -> PokerSums:

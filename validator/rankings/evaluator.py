@@ -9,6 +9,14 @@ second combination, § 589.11(e)(1)(ii)).
 combination, then the highest remaining cards as kickers. ``best_by_subsets`` is the
 definition itself (every ``size``-card subset, the highest wins); the tests hold the two
 to agree.
+
+A rank pattern's table: where no category that reads suits can be held (no suit, nor
+colour, with as many cards as the least such category needs), the best hand is decided by
+the ranks alone, and which cards it uses by their places among the cards sorted high to
+low (of two cards of a rank, the primitives take the higher suit first). So the search is
+run once per rank pattern and its answer kept as places (``Pattern``); every later hand of
+that pattern reads it. The ranking data stays the only definition: the table holds
+nothing the search did not answer, and the tests hold the two equal.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from itertools import combinations, product
 
 from validator.cards import cards_str, rank_of, suit_of
 from validator.model.ranking import CardOrder, Category, Ranking
-from validator.rankings.primitives import SUIT_INDEX, Combo, Hand, find
+from validator.rankings.primitives import COLORS, SUIT_INDEX, Combo, Hand, find
 from validator.vocabulary import RANKING_PRIMITIVE, meaning
 
 #: hand values remembered per evaluator before the memo starts again (bounded memory)
@@ -55,10 +63,18 @@ class Evaluator:
         for c in self.categories:  # refinements compare as their parent category
             self._strength[c.id] = self._strength[self.parent(c).id]
         self._comparing = [c for c in self.categories if c.refines is None]
+        self._shape = {c.id: c.shape for c in self.categories}
         # the best hand of a set of cards, remembered: a poker session values the same
         # cards many times (every action of a street, the showdown, the Bad Beat)
         self._best: dict[tuple[int, ...], HandValue] = {}
         self._best_using: dict[tuple[tuple[tuple[int, ...], int], ...], HandValue] = {}
+        # the rank patterns' answers (see the module's doc), and when a hand may use them
+        self._patterns: dict[tuple[int, ...], Pattern] = {}
+        self._suit_need, self._color_need = suit_needs(self.categories)
+        # the categories a hand whose suits are idle may hold: those reading no suit
+        self._rank_comparing = [c for c in self._comparing if suit_needs([c]) == (NO_NEED, NO_NEED)]
+        self._low = ranking.low is not None
+        self._size = ranking.size
 
     @meaning("scalar", RANKING_PRIMITIVE.id, "refines")
     def parent(self, category: Category) -> Category:
@@ -117,18 +133,73 @@ class Evaluator:
         """The best hand the cards make. Remembered by card set: the value does not depend on
         the order the cards are given in, except a low hand of more cards than it uses with
         pairs that must play, whose tied subsets keep the order given (remembered so)."""
-        low = self.ranking.low is not None
-        key = tuple(cards) if low and len(cards) > self.ranking.size else tuple(sorted(cards))
+        low = self._low
+        key = tuple(cards) if low and len(cards) > self._size else tuple(sorted(cards))
         value = self._best.get(key)
         if value is None:
             if len(self._best) >= MEMO_LIMIT:
                 self._best.clear()
-            value = self._best[key] = self._best_low(cards) if low else self._best_high(cards)
+            value = self._best[key] = self.by_pattern(cards)
         return value
 
-    def _best_high(self, cards: Sequence[int]) -> HandValue:
+    def searched(self, cards: Sequence[int]) -> HandValue:
+        """The best hand by the plain search over the categories (no table, no memo)."""
+        return self._best_low(cards) if self._low else self._best_high(cards)
+
+    def by_pattern(self, cards: Sequence[int]) -> HandValue:
+        """The best hand read from its rank pattern's table where the suits cannot matter
+        (the search run, and its answer kept, on the pattern's first hand); else searched."""
+        ordered = sorted(cards, reverse=True)
+        ranks = tuple(c >> 2 for c in ordered)
+        if self._low and len(ordered) > self._size and len(set(ranks)) < self._size:
+            return self._best_low(cards)  # pairs must play: the order given breaks ties
+        if not self.suits_idle(ordered):
+            return self.searched(cards)
+        known = self._patterns.get(ranks)
+        if known is not None:
+            category, name, key, used, formed = known
+            return HandValue(
+                self.ranking.id,
+                category,
+                name,
+                key,
+                tuple([ordered[i] for i in used]),
+                tuple([ordered[i] for i in formed]),
+            )
+        # the categories that read suits cannot be held: they are not searched
+        value = self._best_low(cards) if self._low else self._best_high(cards, self._rank_comparing)
+        if len(self._patterns) >= MEMO_LIMIT:
+            self._patterns.clear()
+        place = {c: i for i, c in enumerate(ordered)}
+        self._patterns[ranks] = (
+            value.category,
+            value.name,
+            value.key,
+            tuple(place[c] for c in value.cards),
+            tuple(place[c] for c in value.combination),
+        )
+        return value
+
+    def suits_idle(self, cards: Sequence[int]) -> bool:
+        """Whether no category that reads suits can be held by ``cards``: no suit, nor
+        colour, has as many of them as the least such category needs."""
+        n = len(cards)
+        if n < self._suit_need and n < self._color_need:
+            return True
+        counts = [0, 0, 0, 0]
+        for c in cards:
+            counts[c & 3] += 1
+        (a, b), (c2, d) = COLORS
+        return (
+            max(counts) < self._suit_need
+            and max(counts[a] + counts[b], counts[c2] + counts[d]) < self._color_need
+        )
+
+    def _best_high(
+        self, cards: Sequence[int], categories: Sequence[Category] | None = None
+    ) -> HandValue:
         h = Hand(cards)
-        for c in self._comparing:
+        for c in self._comparing if categories is None else categories:
             combo = find(c, h, self.ace_low)
             if combo is not None:
                 room = self.ranking.size - len(combo)
@@ -155,13 +226,14 @@ class Evaluator:
 
     @meaning("scalar", RANKING_PRIMITIVE.id, "tiebreak")
     def _value(self, c: Category, combo: Combo, hand: Combo) -> HandValue:
+        shape = self._shape[c.id]
         if self.ranking.tiebreak == "combination":
             tiebreak: tuple[int, ...] = tuple(rank_of(x) for x in combo)
-        elif c.shape in STRAIGHT_SHAPES:
+        elif shape in STRAIGHT_SHAPES:
             tiebreak = (rank_of(combo[0]),)  # a run is written top first: 5-4-3-2-A tops at 5
-        elif c.shape == "any":  # high card: the cards, highest first
+        elif shape == "any":  # high card: the cards, highest first
             tiebreak = tuple(sorted((rank_of(x) for x in hand), reverse=True))
-        elif c.shape != "of_a_kind":  # the combination, then the kickers
+        elif shape != "of_a_kind":  # the combination, then the kickers
             kick = sorted((x for x in hand if x not in combo), reverse=True)
             tiebreak = tuple(rank_of(x) for x in (*sorted(combo, reverse=True), *kick))
         else:  # rank groups, largest first, then by rank: the pair, then the kickers
@@ -185,14 +257,26 @@ class Evaluator:
             return known
         if len(self._best_using) >= MEMO_LIMIT:
             self._best_using.clear()
-        best: HandValue | None = None
+        top: tuple[int, ...] | None = None
+        chosen: list[int] = []
         for picks in product(*(combinations(cards, n) for cards, n in parts)):
-            value = self.best([c for pick in picks for c in pick])
-            if best is None or value.key > best.key:
-                best = value
-        assert best is not None
-        self._best_using[key] = best
+            cards_used = [c for pick in picks for c in pick]
+            k = self.key_of(cards_used)
+            if top is None or k > top:  # the first of equal hands, in the order given
+                top, chosen = k, cards_used
+        best = self._best_using[key] = self.best(chosen)
         return best
+
+    def key_of(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """The compare key of the best hand the cards make: read from the rank pattern's
+        table when it holds the answer, without building the hand; else ``best(cards).key``."""
+        if not (self._low and len(cards) > self._size):
+            ordered = sorted(cards, reverse=True)
+            if self.suits_idle(ordered):
+                known = self._patterns.get(tuple([c >> 2 for c in ordered]))
+                if known is not None:
+                    return known[2]
+        return self.best(cards).key
 
     # -- low hands: the inverse of the High order, the ace below the 2 (§ 553.4(c), (d)) --
 
@@ -248,6 +332,33 @@ class Evaluator:
         if self.ranking.low is not None:
             return value.key[0] >= -self._strength[category_id]
         return value.key[0] >= self._strength[category_id]
+
+
+#: A rank pattern's best hand: category id, name, compare key, and the places (among the
+#: cards sorted high to low) of the hand's cards and of its combination.
+Pattern = tuple[str, str, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+NO_NEED = 1 << 8  # more cards than any hand holds
+
+
+def suit_needs(categories: Sequence[Category]) -> tuple[int, int]:
+    """The fewest cards of one suit, and of one colour, with which any of ``categories``
+    that reads suits can be held (``NO_NEED`` where none reads them). A category that
+    reads no suit (pairs, straights, high card, unsuited ranks) needs none."""
+    suit_need = color_need = NO_NEED
+    for c in categories:
+        match c.shape:
+            case "flush":
+                suit_need = min(suit_need, c.flush or 0)
+            case "straight_flush":
+                suit_need = min(suit_need, c.straight_flush or 0)
+            case "same_color":
+                color_need = min(color_need, c.same_color or 0)
+            case "same_color_straight":
+                color_need = min(color_need, c.same_color_straight or 0)
+            case "ranks" | "contains" | "contains_any" if c.suited or c.suit is not None:
+                suit_need = min(suit_need, max(c.combination_size, 1))
+    return suit_need, color_need
 
 
 def low_rank(card: int) -> int:

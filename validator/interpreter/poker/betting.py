@@ -193,8 +193,9 @@ class BettingRound:
             stack=p.stack,
         )
 
-    def act(self, p: Player, action: Action) -> None:
-        opts = self.options(p)
+    def act(self, p: Player, action: Action, opts: Options | None = None) -> None:
+        """``opts``: the options this player was offered (computed afresh if not given)."""
+        opts = self.options(p) if opts is None else opts
         if not opts.allows(action):
             raise BettingError(f"seat {p.seat} may not {action} here ({opts})")
         mine = self.street[p.seat]
@@ -229,15 +230,24 @@ class BettingRound:
         return p.seat not in self.acted or self.street[p.seat] < self.current
 
     def done(self) -> bool:
-        in_hand = [p for p in self.order if p.in_hand]
-        if len(in_hand) <= 1:
-            return True
-        pending = [p for p in in_hand if self.needs_action(p)]
-        if not pending:
+        in_hand = 0
+        pending = False
+        able: Player | None = None
+        ables = 0
+        street, current, acted = self.street, self.current, self.acted
+        for p in self.order:
+            if p.folded:
+                continue
+            in_hand += 1
+            if not p.all_in:
+                ables += 1
+                able = p
+                if p.seat not in acted or street[p.seat] < current:
+                    pending = True
+        if in_hand <= 1 or not pending:
             return True
         # one player left able to act, nothing to call and no one to bet against
-        able = [p for p in in_hand if p.can_act]
-        return len(able) == 1 and self.street[able[0].seat] >= self.current
+        return ables == 1 and able is not None and street[able.seat] >= current
 
     def run(self, decide: Decide) -> None:
         i = 0
@@ -246,7 +256,8 @@ class BettingRound:
             p = self.order[i % len(self.order)]
             i += 1
             if self.needs_action(p):
-                self.act(p, decide(p, self.options(p), self))
+                opts = self.options(p)
+                self.act(p, decide(p, opts, self), opts)
             guard += 1
             if guard > 10_000:  # pragma: no cover - a bug, never a game
                 raise RuntimeError("a betting round that does not end")

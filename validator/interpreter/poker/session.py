@@ -381,7 +381,10 @@ class Session:
         seed: int,
         strategy: str | None = None,
         hands_per_hour: int = DEFAULT_HANDS_PER_HOUR,
+        narrated: bool = True,
     ) -> None:
+        """``narrated``: each hand's log of the dealer's calls kept (``play``); off, the same
+        hands are dealt, bet and settled with no log written (``simulate``, ``par``)."""
         if not 2 <= seats <= setup.positions:
             raise ValueError(f"{game.definition.name} seats 2 to {setup.positions} players")
         self.game = game
@@ -407,6 +410,7 @@ class Session:
         self.totals = Totals(net={s: 0 for s in self.seats})
         self.hands_per_hour = hands_per_hour
         self.periods_charged = 0
+        self.narrated = narrated
 
     @property
     def strategies(self) -> dict[int, str]:
@@ -439,6 +443,7 @@ class Session:
             button=self.button,
             rules=hand_rules,
             rng=self.rng,
+            narrated=self.narrated,
         )
         self.strategy.board = hand.board  # the strategy reads the board as it is dealt
         played = hand.play()

@@ -11,11 +11,12 @@ Bad Beat contribution.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from validator.cards import card_str
-from validator.compiler import Game
+from validator.compiler import Game, PokerGame
 from validator.interpreter.poker.bad_beat import BadBeatResult, contribute, pay
 from validator.interpreter.poker.kill import KillResult, PotOutcome, after_round
 from validator.interpreter.poker.money import Cents, dollar_text, money
@@ -23,7 +24,7 @@ from validator.interpreter.poker.pots import Pot, PotError, Uncalled, build_pots
 from validator.interpreter.poker.rake import Rake, take_rake
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, read_poker_round
 from validator.interpreter.poker.showdown import PotResult, ShownHand, Splitter, show
-from validator.model.registry import load_card_orders
+from validator.model.ranking import CardOrder
 from validator.rankings.evaluator import card_order_key
 
 
@@ -211,6 +212,13 @@ def _bad_beat_json(b: BadBeatResult) -> dict[str, Any]:
     }
 
 
+def card_orders(game: Game) -> Mapping[str, CardOrder]:
+    """The single-card orders of games/rankings.yaml, read once when the game was compiled."""
+    if not isinstance(game, PokerGame):
+        raise TypeError(f"{game.id} is no nonbanking Poker game")
+    return game.card_orders
+
+
 def forced_bet_seat(game: Game, seats: list[tuple[int, int]]) -> ForcedBetCall | None:
     """Stud: who must make the Forced Bet, from each seat's first up-card (§ 553.10(d);
     § 553.14(d)): the lowest (or highest) by the game's card order, which ranks equal ranks by
@@ -219,7 +227,7 @@ def forced_bet_seat(game: Game, seats: list[tuple[int, int]]) -> ForcedBetCall |
     if d.betting is None or d.betting.forced_bet is None or not seats:
         return None
     fb = d.betting.forced_bet
-    order = load_card_orders(game.path.parent)[fb.card_order]
+    order = card_orders(game)[fb.card_order]
     pick = min if fb.by == "lowest" else max
     seat, card = pick(seats, key=lambda sc: card_order_key(order, sc[1]))
     shown = ", ".join(f"seat {s}: {card_str(c)}" for s, c in seats)
@@ -264,7 +272,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
         for s in rnd.seats:
             if not s.folded:
                 hands[s.seat] = show(game, s.seat, s.cards, rnd.board)
-    splitter = Splitter(game, load_card_orders(game.path.parent), rnd.chip)
+    splitter = Splitter(game, card_orders(game), rnd.chip)
     results = [
         splitter.settle(p, a - b, hands, r, b)
         for p, a, b, r in zip(pots, after_rake, bb_by_pot, rake.by_pot, strict=True)

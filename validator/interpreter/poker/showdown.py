@@ -13,7 +13,7 @@ what cannot be divided equally.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from validator.cards import cards_str
@@ -132,7 +132,7 @@ def divide(amount: Cents, n: int, chip: Cents, cap: Cents | None) -> list[Cents]
 class Splitter:
     """Divides pots by the game's showdown rules."""
 
-    def __init__(self, game: Game, card_orders: dict[str, CardOrder], chip: Cents) -> None:
+    def __init__(self, game: Game, card_orders: Mapping[str, CardOrder], chip: Cents) -> None:
         d: GameDefinition = game.definition
         assert d.showdown is not None
         self.game = game

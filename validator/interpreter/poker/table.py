@@ -118,6 +118,7 @@ class Hand:
         button: int | None = None,
         rules: Rules | None = None,
         rng: random.Random | None = None,
+        narrated: bool = True,
     ) -> None:
         d = game.definition
         assert d.deal is not None and d.betting is not None
@@ -149,6 +150,7 @@ class Hand:
         self.discards: list[int] = []
         self.mucked: set[int] = set()
         self.log: list[str] = []
+        self.narrated = narrated  # the dealer's calls written to ``log`` (off: no log kept)
         self.last_round: BettingRound | None = None
         self.round_put: list[Cents] = []  # what each betting round put in the pots
         self.put_before = 0
@@ -174,7 +176,8 @@ class Hand:
             self.burns.append(self.draw_card())
 
     def say(self, text: str) -> None:
-        self.log.append(text)
+        if self.narrated:
+            self.log.append(text)
 
     # -- the round ---------------------------------------------------------------------------
 
@@ -184,7 +187,10 @@ class Hand:
         if self.stakes.ante:
             for p in self.order:
                 p.put(self.stakes.ante)
-            self.say(f"antes {dollar_text(self.stakes.ante)} from seats {self._seats(self.order)}")
+            if self.narrated:
+                self.say(
+                    f"antes {dollar_text(self.stakes.ante)} from seats {self._seats(self.order)}"
+                )
         for sid, street in self.deal.streets.items():
             if len(self.in_hand()) < 2:
                 break
@@ -205,11 +211,12 @@ class Hand:
                     else:
                         for p in self.in_hand():
                             p.cards.append((self.draw_card(), r.face == "up"))
-        self.say(
-            f"{street.name}: "
-            + "; ".join(f"seat {p.seat} {cards_str(p.card_list())}" for p in self.in_hand())
-            + (f"; board {cards_str(self.board)}" if self.board else "")
-        )
+        if self.narrated:
+            self.say(
+                f"{street.name}: "
+                + "; ".join(f"seat {p.seat} {cards_str(p.card_list())}" for p in self.in_hand())
+                + (f"; board {cards_str(self.board)}" if self.board else "")
+            )
         if street.blinds == "after_deal":
             betting, posters = self.blinds(sid, street)
         if street.draw is not None:
@@ -304,7 +311,10 @@ class Hand:
         self.round_put.append(put - self.put_before)
         self.put_before = put
         self.last_round = br
-        self.say(f"{street.name} betting: " + "; ".join(f"seat {s} {what}" for s, what in br.log))
+        if self.narrated:
+            self.say(
+                f"{street.name} betting: " + "; ".join(f"seat {s} {what}" for s, what in br.log)
+            )
         for p in self.order:  # a folded hand goes to the discard pile
             if p.folded and p.seat not in self.mucked:
                 self.mucked.add(p.seat)
@@ -354,7 +364,8 @@ class Hand:
                     self.say(f"the discard pile is reshuffled for seat {p.seat}'s draw")
                 new.append((self.draw_card(), False))
             p.cards = kept + new
-            self.say(f"seat {p.seat} draws {len(out)}")
+            if self.narrated:
+                self.say(f"seat {p.seat} draws {len(out)}")
 
     # -- the end -----------------------------------------------------------------------------
 
@@ -421,7 +432,7 @@ class Hand:
                 shown.append(seat)
         sd = self.game.definition.showdown
         cite = sd.order.cite if sd is not None else ""
-        if order:
+        if order and self.narrated:
             why = (
                 "every hand is shown (Rules Submission)"
                 if self.stakes.show_all
