@@ -28,7 +28,8 @@ def same(model: Any, read: Any, where: str) -> None:
     fields = getattr(type(model), "model_fields", None)
     if fields is not None:
         assert isinstance(read, Projection), where
-        names = [*fields, *_properties(type(model))]
+        cls: Any = type(model)
+        names = [*fields, *_properties(cls)]
         assert sorted(vars(read)) == sorted(names), where
         for name in names:
             same(getattr(model, name), getattr(read, name), f"{where}.{name}")
