@@ -491,14 +491,12 @@ def _hold_in_range(c: C.HoldInRange, ctx: Context) -> Iterator[Violation]:
 @evaluator("published_hold_range")
 @meaning("checks", TABLE_FEATURE.id, "approved_hold")
 def _published_hold_range(c: C.PublishedHoldRange, ctx: Context) -> Iterator[Violation]:
-    from validator.checks.hold import odds_engine
+    from validator.checks.published import published_range_finding
 
     table = ctx.facts.table(c.table)
-    wager = ctx.facts.wager_of(c.table)
-    if table.approved_hold is None or not ctx.played(wager) or odds_engine() is None:
+    if table.approved_hold is None or not ctx.played(ctx.facts.wager_of(c.table)):
         return
-    from validator.odds.published import published_range_finding
-
+    # compiled, or asked of the odds engine (None where it is absent or cannot price one)
     holds = {letter: ctx.facts.hold(c.table, letter) for letter in table.letters}
     if any(h is None for h in holds.values()):
         return
