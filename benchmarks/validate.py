@@ -6,6 +6,7 @@ Measures, each in a fresh interpreter as a user runs it:
 
 - ``python -c pass``: the baseline, what any Python command pays to start;
 - ``rulesub validate`` on one submission, cold (budget 0.5 s wall);
+- ``rulesub validate rulesubs/example/``: the shipped examples, eight games;
 - ``rulesub validate`` on 1,000 generated submissions in one call (budget 5 s wall).
 
 Prints the best and median wall time of each and its ratio to the baseline's best. The
@@ -94,6 +95,11 @@ def main() -> None:
                 f"validate {one.relative_to(ROOT)} (cold)",
                 wall([*RULESUB, "validate", str(one)], args.runs),
                 0.5,
+            ),
+            (
+                f"validate {EXAMPLES.relative_to(ROOT)}/ (8 games, cold)",
+                wall([*RULESUB, "validate", str(EXAMPLES)], args.runs),
+                None,
             ),
             (
                 f"validate {args.files} generated submissions, one call",

@@ -354,7 +354,7 @@ def _game_keys(
 
     game_name = facts.name
     optional = [w for w, wager in facts.wagers.items() if wager.optional]
-    optional_payouts = [t.id for t in facts.tables.values() if t.optional_payout]
+    optional_payouts = [tid for tid, t in facts.tables.items() if t.optional_payout]
     for i, wid in enumerate(data.get("offered") or ()):
         if wid in optional or wid in optional_payouts:
             continue
@@ -375,11 +375,11 @@ def _game_keys(
             ),
             False,
         )
-    tables = facts.tables.values()
+    tables = facts.tables.items()
     sections = {
-        "paytables": [t.id for t in tables if t.selectable and t.letters],
-        "progressives": [t.id for t in tables if t.meters is not None],
-        "custom_paytables": [t.id for t in tables if t.source == "missing"],
+        "paytables": [tid for tid, t in tables if t.selectable and t.letters],
+        "progressives": [tid for tid, t in tables if t.meters is not None],
+        "custom_paytables": [tid for tid, t in tables if t.source == "missing"],
     }
     for section, allowed in sections.items():
         for key in data.get(section) or {}:
@@ -400,7 +400,10 @@ def _game_keys(
         if tid not in sections["progressives"]:
             continue
         table = facts.table(tid)
-        names = table.meter_names
+        meters = table.meters
+        names: list[str] = []
+        for rules in [meters.all or {}, *(meters.paytables or {}).values()] if meters else []:
+            names += [n for n in rules if n not in names]
         for meter in (progressive.get("meters") or {}) if isinstance(progressive, dict) else {}:
             if meter not in names:
                 add(
@@ -413,7 +416,7 @@ def _game_keys(
                 )
     betting = data.get("betting") or {}
     if betting.get("max_raises_by_round") or betting.get("upper_from") is not None:
-        deal = facts.game().definition.deal  # a Poker game's streets, read when named
+        deal = facts.definition.deal  # a Poker game's streets
         streets = list(deal.streets) if deal is not None else []
         listed = f"the betting rounds follow the streets: {', '.join(streets) or 'none'}"
         for key in betting.get("max_raises_by_round") or {}:

@@ -1,13 +1,17 @@
-"""What the checks need to know of a game, compiled once (``validator/checks/compiled/``).
+"""What the checks know of a game, compiled once (``validator/checks/compiled/``).
 
 Loading a game file means parsing its YAML and building the pydantic models of the whole
-game (its procedure, signs, rankings): most of a second, on a command that must answer in
-half of one. The checks need far less: the game's constraints, its tables (letters, rows,
-meters, citations), the categories of the hands a supplied table may pay, and the exact
-holds of the chapter's paytables. ``rulesub schema export`` compiles these into one JSON
-file per game, beside a digest of the game files they came from; ``facts_for`` reads that
-file when the digest still matches, and otherwise compiles the facts from the game itself
-(slower, never stale). A test holds the committed files current.
+game: most of a second, on a command that must answer in half of one. So ``rulesub schema
+export`` writes, per game, the compiled game's own objects as data (its definition, the
+rankings of its hands, its constraints; ``validator.checks.projection``) beside the
+figures only the engines can compute (the strength of each hand category, the exact holds
+of the chapter's paytables) and a digest of the game files they came from. ``facts_for``
+reads that file when the digest still matches, and otherwise builds the facts from the
+game itself (slower, never stale). A test holds the committed files current.
+
+The checks read the same names either way: the model's objects when built from the game,
+their projections when read from the file. The facts add no class of their own for what
+the model declares; what they hold of their own is computed.
 
 Holds come from the odds engine (``validator.odds``): the hold of each paytable at the
 chapter's meter values, with how it moves per dollar of meter (a hold is linear in the
@@ -19,29 +23,21 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from validator import GAMES_DIR
-from validator.model.notation import Payout, PayoutKind, parse_payout
+from validator.checks.projection import from_data, to_data
+from validator.model.notation import PayoutKind
 
-FACTS_VERSION = 1
+if TYPE_CHECKING:  # read through their projections at run time: fields and properties
+    from validator.model.game import GameDefinition, MeterRule, Table, Wager
+    from validator.model.ranking import Category, Ranking
+
+#: The compiled file's format; a file of another version is compiled again from the game.
+FACTS_VERSION = 2
 COMPILED_DIR = Path(__file__).resolve().parent / "compiled"
-RANKINGS_FILE = "rankings.yaml"
-
-Rows = dict[str, Payout]
-
-
-@dataclass(frozen=True)
-class MeterRule:
-    seed: Decimal | None = None  # per unit wagered
-    reseed: Decimal | None = None
-    seed_at_least: Decimal | None = None
-    reseed_at_least: Decimal | None = None
-    increment: Fraction | str | None = None  # a rate, "N/A" or "stated"
-    reserve_increment: Fraction | str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,91 +61,77 @@ class Hold:
 
 
 @dataclass
-class TableFacts:
-    id: str
-    wager: str
-    name: str
-    cite: str
-    source: str  # "text" | "missing"
-    pays_on: str | None
-    events: bool
-    letters: list[str]
-    selectable: bool
-    paytable: Rows | None = None
-    paytables: dict[str, Rows] | None = None
-    by_wager_amount: bool = False
-    meters: dict[str, dict[str, MeterRule]] | None = None  # letter (or "*") → meters
-    meters_cite: str | None = None
-    approved_hold: tuple[Fraction, Fraction, str] | None = None
-    other_reading: str | None = None  # the name of approved_hold.other_reading
-    optional_payout: bool = False  # a table the certificate holder "may pay", if offered
-    paid_when: str = "any"  # "player_lower": only when the player's hand loses
-    holds: dict[str, Hold | None] = field(default_factory=dict)  # letter ("" fixed) → hold
+class GameFacts:
+    """A game as the checks read it: its definition, the rankings of its hands and its
+    constraints (the model's objects, or their projections), and what is computed from
+    them: each category's strength (the hands engine), holds and held probabilities (the
+    odds engine; computed when first asked for where the compiled file has none)."""
 
-    def meters_for(self, letter: str | None) -> dict[str, MeterRule]:
-        if self.meters is None:
-            return {}
-        if letter is not None and letter in self.meters:
-            return self.meters[letter]
-        return self.meters.get("*", {})
+    definition: GameDefinition
+    rankings: dict[str, Ranking]  # ranking id → ranking, for the rankings of the hands
+    constraints: tuple[Any, ...]
+    strength: dict[str, dict[str, int]]  # ranking id → category id → strength
+    digest: str
+    holds: dict[str, dict[str, Hold | None]] = field(default_factory=dict)
+    # table id → letter ("" for a fixed table) → hold
+    held: dict[str, dict[str, Fraction] | None] = field(default_factory=dict)
+    # hand id → probability that the hand's highest held category is each category
+    _game: Any = None  # the loaded game, when compiled from it or asked for
+
+    def __post_init__(self) -> None:
+        self._tables = {
+            tid: (wid, table)
+            for wid, wager in self.definition.wagers.items()
+            for tid, table in wager.tables.items()
+        }
 
     @property
-    def meter_names(self) -> list[str]:
-        names: list[str] = []
-        for rules in (self.meters or {}).values():
-            names += [n for n in rules if n not in names]
-        return names
+    def id(self) -> str:
+        return self.definition.id
 
+    @property
+    def name(self) -> str:
+        return self.definition.name
 
-@dataclass
-class WagerFacts:
-    id: str
-    name: str
-    optional: bool
-    pays: Payout | None
-    multiple: int  # the largest multiple of the wager it is sized from (1 if chosen freely)
-    tables: list[str]
-    against_dealer: bool = False  # settled against the dealer's hand (the base game)
+    @property
+    def wagers(self) -> dict[str, Wager]:
+        return self.definition.wagers
 
+    @property
+    def tables(self) -> dict[str, Table]:
+        """Every table of every wager, by table id, in file order."""
+        return {tid: table for tid, (_, table) in self._tables.items()}
 
-@dataclass
-class Category:
-    id: str
-    name: str
-    strength: int  # refinements share their parent's
-    any: bool  # the catch-all (high card, no winning hand)
-    refines: str | None
+    def table(self, table_id: str) -> Table:
+        return self._tables[table_id][1]
 
+    def wager_of(self, table_id: str) -> str:
+        """The id of the wager a table pays."""
+        return self._tables[table_id][0]
 
-@dataclass
-class HandFacts:
-    id: str
-    categories: list[Category]
-    # probability that this hand's highest held category is each category (the tables
-    # whose text is missing are priced from these): category id → probability
-    held: dict[str, Fraction] | None = None
+    def meter_rules(self, table_id: str, letter: str | None) -> dict[str, MeterRule]:
+        """The meters of a table's paytable ``letter`` (``Meters.for_paytable``'s reading:
+        the letter's own meters, else those for every paytable)."""
+        meters = self.table(table_id).meters
+        if meters is None:
+            return {}
+        if meters.paytables and letter in meters.paytables:
+            return meters.paytables[letter]
+        return meters.all or {}
 
-    def category(self, category_id: str) -> Category:
-        for c in self.categories:
+    def ranking(self, hand_id: str) -> Ranking:
+        return self.rankings[self.definition.hands[hand_id].ranking]
+
+    def category(self, hand_id: str, category_id: str) -> Category:
+        """A category of the hand's ranking; ``KeyError`` when it has none of that id."""
+        for c in self.ranking(hand_id).categories:
             if c.id == category_id:
                 return c
         raise KeyError(category_id)
 
-
-@dataclass
-class GameFacts:
-    id: str
-    name: str
-    wagers: dict[str, WagerFacts]
-    tables: dict[str, TableFacts]
-    hands: dict[str, HandFacts]
-    payout_limit_excludes: list[str]
-    constraints: tuple[Any, ...]
-    digest: str
-    _game: Any = None  # the loaded Game, when compiled from it
-
-    def table(self, table_id: str) -> TableFacts:
-        return self.tables[table_id]
+    def strength_of(self, hand_id: str, category_id: str) -> int:
+        """How a category compares in the hand's ranking (a refinement as its parent)."""
+        return self.strength[self.definition.hands[hand_id].ranking][category_id]
 
     def game(self) -> Any:
         if self._game is None:
@@ -160,17 +142,16 @@ class GameFacts:
 
     def hold(self, table_id: str, letter: str | None) -> Hold | None:
         """The exact hold of one of the chapter's paytables (None: the engine gives none)."""
-        table = self.tables[table_id]
+        holds = self.holds.setdefault(table_id, {})
         key = letter or ""
-        if key not in table.holds:
-            table.holds[key] = _engine_hold(self.game(), table, letter)
-        return table.holds[key]
+        if key not in holds:
+            holds[key] = _engine_hold(self, table_id, letter)
+        return holds[key]
 
     def held_probabilities(self, hand_id: str) -> dict[str, Fraction] | None:
-        hand = self.hands[hand_id]
-        if hand.held is None:
-            hand.held = _engine_held(self.game(), hand_id, hand)
-        return hand.held
+        if hand_id not in self.held:
+            self.held[hand_id] = _engine_held(self, hand_id)
+        return self.held[hand_id]
 
 
 def known_games(games_dir: Path = GAMES_DIR) -> list[str]:
@@ -184,17 +165,12 @@ def known_games(games_dir: Path = GAMES_DIR) -> list[str]:
 
 
 def digest(game_id: str, games_dir: Path = GAMES_DIR) -> str:
-    """A digest of every file a game is read from: its own, the rankings, the includes."""
+    """A digest of every file a game is read from: its own, the rankings, the includes.
+    The store records it as the regulation version a submission was checked against, so
+    it does not change with the compiled file's format."""
     from validator.cache import game_digest
 
-    return game_digest(game_id, games_dir, f"facts {FACTS_VERSION}\n")
-
-
-def _multiple(wager: Any) -> int:
-    if wager.amount is None:
-        return 1
-    highs = [m for m in [wager.amount.max, *(r.max for r in wager.amount.rules)] if m]
-    return max(highs) if highs else (wager.amount.min or 1)
+    return game_digest(game_id, games_dir, "facts 1\n")
 
 
 def compile_facts(game: Any, *, with_holds: bool = False) -> GameFacts:
@@ -202,85 +178,27 @@ def compile_facts(game: Any, *, with_holds: bool = False) -> GameFacts:
     from validator.checks.engine import constraints_for
 
     d = game.definition
-    wagers = {
-        wid: WagerFacts(
-            wid,
-            w.name,
-            w.optional,
-            w.pays.payout if w.pays else None,
-            _multiple(w),
-            list(w.tables),
-            bool(d.settle and wid in d.settle.base_game.wagers),
-        )
-        for wid, w in d.wagers.items()
-    }
-    tables: dict[str, TableFacts] = {}
-    for wid, tid, t in d.tables():
-        meters = None
-        if t.meters is not None:
-            meters = {}
-            if t.meters.all is not None:
-                meters["*"] = {n: _meter_rule(r) for n, r in t.meters.all.items()}
-            for letter, rules in (t.meters.paytables or {}).items():
-                meters[letter] = {n: _meter_rule(r) for n, r in rules.items()}
-        ah = t.approved_hold
-        tables[tid] = TableFacts(
-            id=tid,
-            wager=wid,
-            name=t.name,
-            cite=t.cite,
-            source=t.source,
-            pays_on=t.pays_on,
-            events=t.events is not None,
-            letters=list(t.letters),
-            selectable=t.selectable,
-            paytable=dict(t.paytable) if t.paytable is not None else None,
-            paytables={k: dict(v) for k, v in t.paytables.items()} if t.paytables else None,
-            by_wager_amount=t.by_wager_amount is not None,
-            meters=meters,
-            meters_cite=t.meters.cite if t.meters else None,
-            approved_hold=(ah.low, ah.high, ah.cite) if ah else None,
-            other_reading=ah.other_reading.name if ah and ah.other_reading else None,
-            optional_payout=t.optional_payout,
-            paid_when=t.paid_when,
-        )
-    hands: dict[str, HandFacts] = {}
-    for hid in d.hands:
-        ev = game.evaluator(hid)
-        hands[hid] = HandFacts(
-            hid,
-            [
-                Category(c.id, c.name, ev.strength(c.id), c.shape == "any", c.refines)
-                for c in ev.categories
-            ],
-        )
+    rankings = {h.ranking: game.rankings[h.ranking] for h in d.hands.values()}
     facts = GameFacts(
-        id=d.id,
-        name=d.name,
-        wagers=wagers,
-        tables=tables,
-        hands=hands,
-        payout_limit_excludes=list(d.payout_limit.excludes) if d.payout_limit else [],
+        definition=d,
+        rankings=rankings,
         constraints=constraints_for(game),
+        strength={
+            rid: {c.id: game.evaluator(rid).strength(c.id) for c in r.categories}
+            for rid, r in rankings.items()
+        },
         digest=digest(d.id, game.path.parent),
         _game=game,
     )
     if with_holds:
-        for tid, t in tables.items():
+        for _wager, tid, t in d.tables():
             if t.source == "missing":
                 if t.pays_on is not None:
                     facts.held_probabilities(t.pays_on)
                 continue
-            letters: list[str | None] = [*t.letters] if t.letters else [None]
-            for letter in letters:
+            for letter in t.letters or [None]:
                 facts.hold(tid, letter)
     return facts
-
-
-def _meter_rule(r: Any) -> MeterRule:
-    return MeterRule(
-        r.seed, r.reseed, r.seed_at_least, r.reseed_at_least, r.increment, r.reserve_increment
-    )
 
 
 def _engine() -> Any:
@@ -289,12 +207,15 @@ def _engine() -> Any:
     return odds_engine()
 
 
-def _engine_hold(game: Any, table: TableFacts, letter: str | None) -> Hold | None:
+def _engine_hold(facts: GameFacts, table_id: str, letter: str | None) -> Hold | None:
+    table = facts.table(table_id)
+    if table.source == "missing" or table.events is not None:
+        return None
     odds = _engine()
-    if odds is None or table.source == "missing" or table.events:
+    if odds is None:
         return None
     try:
-        result = odds.exact_odds(game, table.id, letter)
+        result = odds.exact_odds(facts.game(), table_id, letter)
     except (odds.OddsError, KeyError, ValueError):
         return None
     rows = table.paytables[letter] if table.paytables and letter else (table.paytable or {})
@@ -319,13 +240,13 @@ def _engine_hold(game: Any, table: TableFacts, letter: str | None) -> Hold | Non
     )
 
 
-def _engine_held(game: Any, hand_id: str, hand: HandFacts) -> dict[str, Fraction] | None:
+def _engine_held(facts: GameFacts, hand_id: str) -> dict[str, Fraction] | None:
     odds = _engine()
     if odds is None:
         return None
-    rows = {c.id: "1 to 1" for c in hand.categories if not c.any}
+    rows = {c.id: "1 to 1" for c in facts.ranking(hand_id).categories if not c.any}
     try:
-        result = odds.odds_for_rows(game, hand_id, rows)
+        result = odds.odds_for_rows(facts.game(), hand_id, rows)
     except (odds.OddsError, KeyError, ValueError):
         return None
     return {c.category: c.probability for c in result.categories}
@@ -334,265 +255,52 @@ def _engine_held(game: Any, hand_id: str, hand: HandFacts) -> dict[str, Fraction
 # -- the compiled file ----------------------------------------------------------------------
 
 
-def _frac(x: Fraction | None) -> str | None:
-    return None if x is None else str(x)
-
-
-def _rate(x: Fraction | str | None) -> str | None:
-    return x if isinstance(x, str) or x is None else f"rate:{x}"
-
-
-def _money(x: Decimal | None) -> str | None:
-    return None if x is None else str(x)
-
-
-def _rows(rows: Rows | None) -> dict[str, str] | None:
-    return None if rows is None else {k: v.text for k, v in rows.items()}
-
-
 def facts_to_json(f: GameFacts) -> dict[str, Any]:
-    from validator.model.constraints import dump_constraints
-
-    def meter(r: MeterRule) -> dict[str, Any]:
-        return {
-            "seed": _money(r.seed),
-            "reseed": _money(r.reseed),
-            "seed_at_least": _money(r.seed_at_least),
-            "reseed_at_least": _money(r.reseed_at_least),
-            "increment": _rate(r.increment),
-            "reserve_increment": _rate(r.reserve_increment),
-        }
-
-    def hold(h: Hold | None) -> dict[str, Any] | None:
-        if h is None:
-            return None
-        return {
-            "hold": str(h.hold),
-            "basis": h.basis,
-            "meters": {n: [str(a), str(b)] for n, (a, b) in h.meters.items()},
-            "other_reading": str(h.other_reading) if h.other_reading is not None else None,
-        }
-
+    """The facts as JSON data: the model's objects through ``to_data``, then the figures."""
     return {
         "facts_version": FACTS_VERSION,
         "digest": f.digest,
-        "id": f.id,
-        "name": f.name,
-        "payout_limit_excludes": f.payout_limit_excludes,
-        "wagers": {
-            w.id: {
-                "name": w.name,
-                "optional": w.optional,
-                "pays": w.pays.text if w.pays else None,
-                "multiple": w.multiple,
-                "tables": w.tables,
-                "against_dealer": w.against_dealer,
-            }
-            for w in f.wagers.values()
+        "definition": to_data(f.definition),
+        "rankings": to_data(f.rankings),
+        "constraints": to_data(list(f.constraints)),
+        "strength": f.strength,
+        "holds": {
+            tid: {key: _hold_data(h) for key, h in sorted(holds.items())}
+            for tid, holds in f.holds.items()
         },
-        "tables": {
-            t.id: {
-                "wager": t.wager,
-                "name": t.name,
-                "cite": t.cite,
-                "source": t.source,
-                "pays_on": t.pays_on,
-                "events": t.events,
-                "letters": t.letters,
-                "selectable": t.selectable,
-                "paytable": _rows(t.paytable),
-                "paytables": (
-                    {k: _rows(v) for k, v in t.paytables.items()} if t.paytables else None
-                ),
-                "by_wager_amount": t.by_wager_amount,
-                "meters": (
-                    {k: {n: meter(r) for n, r in v.items()} for k, v in t.meters.items()}
-                    if t.meters is not None
-                    else None
-                ),
-                "meters_cite": t.meters_cite,
-                "approved_hold": (
-                    [str(t.approved_hold[0]), str(t.approved_hold[1]), t.approved_hold[2]]
-                    if t.approved_hold
-                    else None
-                ),
-                "other_reading": t.other_reading,
-                "optional_payout": t.optional_payout,
-                "paid_when": t.paid_when,
-                "holds": {k: hold(v) for k, v in sorted(t.holds.items())},
-            }
-            for t in f.tables.values()
-        },
-        "hands": {
-            h.id: {
-                "categories": [[c.id, c.name, c.strength, c.any, c.refines] for c in h.categories],
-                "held": {k: str(v) for k, v in h.held.items()} if h.held is not None else None,
-            }
-            for h in f.hands.values()
-        },
-        "constraints": dump_constraints(f.constraints),
+        "held": to_data(f.held),
     }
 
 
+def _hold_data(h: Hold | None) -> Any:
+    if h is None:
+        return None
+    return to_data({**vars(h), "meters": {n: tuple(m) for n, m in h.meters.items()}})
+
+
 def facts_from_json(data: dict[str, Any]) -> GameFacts:
-    def rows(r: dict[str, str] | None) -> Rows | None:
-        return None if r is None else {k: parse_payout(v) for k, v in r.items()}
-
-    def rate(x: str | None) -> Fraction | str | None:
-        return Fraction(x[5:]) if isinstance(x, str) and x.startswith("rate:") else x
-
-    def money(x: str | None) -> Decimal | None:
-        return None if x is None else Decimal(x)
-
-    def meter(m: dict[str, Any]) -> MeterRule:
-        return MeterRule(
-            money(m["seed"]),
-            money(m["reseed"]),
-            money(m["seed_at_least"]),
-            money(m["reseed_at_least"]),
-            rate(m["increment"]),
-            rate(m["reserve_increment"]),
-        )
-
-    def hold(h: dict[str, Any] | None) -> Hold | None:
-        if h is None:
-            return None
-        return Hold(
-            Fraction(h["hold"]),
-            h["basis"],
-            {n: (Fraction(a), Fraction(b)) for n, (a, b) in h["meters"].items()},
-            Fraction(h["other_reading"]) if h.get("other_reading") is not None else None,
-        )
-
-    tables = {}
-    for tid, t in data["tables"].items():
-        ah = t["approved_hold"]
-        tables[tid] = TableFacts(
-            id=tid,
-            wager=t["wager"],
-            name=t["name"],
-            cite=t["cite"],
-            source=t["source"],
-            pays_on=t["pays_on"],
-            events=t["events"],
-            letters=t["letters"],
-            selectable=t["selectable"],
-            paytable=rows(t["paytable"]),
-            paytables=(
-                {k: rows(v) or {} for k, v in t["paytables"].items()}
-                if t["paytables"] is not None
-                else None
-            ),
-            by_wager_amount=t["by_wager_amount"],
-            meters=(
-                {k: {n: meter(m) for n, m in v.items()} for k, v in t["meters"].items()}
-                if t["meters"] is not None
-                else None
-            ),
-            meters_cite=t["meters_cite"],
-            approved_hold=(Fraction(ah[0]), Fraction(ah[1]), ah[2]) if ah else None,
-            other_reading=t.get("other_reading"),
-            optional_payout=bool(t.get("optional_payout")),
-            paid_when=t.get("paid_when", "any"),
-            holds={k: hold(v) for k, v in t["holds"].items()},
-        )
+    """``facts_to_json``'s data, read with ``projection.from_data`` as its object hook."""
     return GameFacts(
-        id=data["id"],
-        name=data["name"],
-        wagers={
-            wid: WagerFacts(
-                wid,
-                w["name"],
-                w["optional"],
-                parse_payout(w["pays"]) if w["pays"] else None,
-                w["multiple"],
-                w["tables"],
-                bool(w.get("against_dealer")),
-            )
-            for wid, w in data["wagers"].items()
-        },
-        tables=tables,
-        hands={
-            hid: HandFacts(
-                hid,
-                [Category(*c) for c in h["categories"]],
-                {k: Fraction(v) for k, v in h["held"].items()} if h["held"] is not None else None,
-            )
-            for hid, h in data["hands"].items()
-        },
-        payout_limit_excludes=data["payout_limit_excludes"],
-        constraints=construct_constraints(data["constraints"]),
+        definition=data["definition"],
+        rankings=data["rankings"],
+        constraints=tuple(data["constraints"]),
+        strength=data["strength"],
         digest=data["digest"],
+        holds={
+            tid: {key: Hold(**h) if h is not None else None for key, h in holds.items()}
+            for tid, holds in data["holds"].items()
+        },
+        held=data["held"],
     )
 
 
-#: Every attribute a constraint of any kind has; what the compiled file leaves out is None.
-_CONSTRAINT_ATTRIBUTES = (
-    "id",
-    "kind",
-    "cite",
-    "severity",
-    "message",
-    "hint",
-    "note",
-    "when",
-    "field",
-    "fields",
-    "choices",
-    "values",
-    "value",
-    "than",
-    "methods_field",
-    "hours",
-    "cites",
-    "table",
-    "at_least",
-    "pays_every",
-    "except_hands",
-)
-_WHEN_ATTRIBUTES = ("offered", "field", "in_", "contains", "stated")
-
-
 def construct_constraints(items: list[dict[str, Any]]) -> tuple[Any, ...]:
-    """Constraints from the data ``dump_constraints`` wrote, as plain objects that read like
-    the models (``validator.model.constraints``): the compiled facts were validated when
-    compiled, and building the models' validators at every start costs more than the rest
-    of validating a submission."""
-    from types import SimpleNamespace
+    """Constraints from the data ``dump_constraints`` wrote, as the compiled file gives
+    them to the checks: validated by the model once, then read back as projections."""
+    from validator.model.constraints import load_constraints
 
-    from validator.model.notation import parse_money, parse_rate
-
-    def value(v: Any) -> Any:
-        if isinstance(v, str) and v.lstrip().startswith("$"):
-            return parse_money(v)
-        if isinstance(v, str) and v.rstrip().endswith("%"):
-            return parse_rate(v)
-        return v
-
-    out = []
-    for item in items:
-        fields = {name: item.get(name) for name in _CONSTRAINT_ATTRIBUTES}
-        if item.get("when") is not None:
-            when = dict(item["when"])
-            when["in_"] = [value(v) for v in when.pop("in")] if "in" in when else None
-            if when.get("contains") is not None:
-                when["contains"] = value(when["contains"])
-            fields["when"] = SimpleNamespace(**{k: when.get(k) for k in _WHEN_ATTRIBUTES})
-        if fields["value"] is not None:
-            fields["value"] = value(fields["value"])
-        if fields["values"] is not None:
-            fields["values"] = [value(v) for v in fields["values"]]
-        if fields["kind"] == "max_interval":
-            fields["cites"] = fields["cites"] or {}
-        if fields["kind"] == "payout_limit_floor":
-            fields["at_least"] = parse_money(fields["at_least"])
-        c = SimpleNamespace(**fields)
-        if fields["kind"] == "max_interval":
-            c.pointers = [c.field, c.methods_field]
-        elif fields["kind"] != "equals_table":
-            c.pointers = [c.field] if c.field is not None else list(c.fields or ())
-        out.append(c)
-    return tuple(out)
+    text = json.dumps(to_data(list(load_constraints(items))))
+    return tuple(json.loads(text, object_hook=from_data))
 
 
 def render_facts(f: GameFacts) -> str:
@@ -611,8 +319,8 @@ def facts_for(game_id: str, games_dir: Path = GAMES_DIR) -> GameFacts:
     facts: GameFacts | None = None
     if path.is_file():
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(path.read_text(encoding="utf-8"), object_hook=from_data)
+        except (OSError, ValueError, TypeError):
             data = None
         if (
             isinstance(data, dict)

@@ -37,8 +37,7 @@ def custom_hold(facts: GameFacts, table_id: str, rows: dict[str, Any]) -> Fracti
     held = facts.held_probabilities(table.pays_on)
     if held is None:
         return None
-    hand = facts.hands[table.pays_on]
-    parent = {c.id: c.refines for c in hand.categories}
+    parent = {c.id: c.refines for c in facts.ranking(table.pays_on).categories}
     expected = Fraction(0)
     for category, probability in held.items():
         row = category

@@ -291,16 +291,15 @@ _FIELD_NAMES = {
 @evaluator("equals_table")
 def _equals_table(c: C.EqualsTable, ctx: Context) -> Iterator[Violation]:
     table = ctx.facts.table(c.table)
-    meters = table.meters
     progressive = ctx.get(f"/progressives/{c.table}")
-    if meters is None or not isinstance(progressive, dict):
+    if table.meters is None or not isinstance(progressive, dict):
         return
     letter: str | None = None
     if table.paytables is not None:
         letter = ctx.selected(c.table)
         if letter is None:
             return  # no valid letter selected: reported by the paytable constraints
-    rules = table.meters_for(letter)
+    rules = ctx.facts.meter_rules(c.table, letter)
     base = f"/progressives/{c.table}"
     where = f"paytable {letter}" if letter else "the table"
     fields = c.fields or list(_METER_FIELDS)
@@ -481,7 +480,7 @@ def _hold_in_range(c: C.HoldInRange, ctx: Context) -> Iterator[Violation]:
     if list(_custom_row_problems(ctx, c.table, rows, None)):
         return  # the rows themselves are wrong: reported by custom_table_hands
     hold = custom_hold(ctx.facts, c.table, rows)
-    low, high, _ = table.approved_hold
+    low, high = table.approved_hold.low, table.approved_hold.high
     if hold is not None and not low <= hold <= high:
         yield Violation(
             f"/custom_paytables/{c.table}",
@@ -492,21 +491,21 @@ def _hold_in_range(c: C.HoldInRange, ctx: Context) -> Iterator[Violation]:
 @evaluator("published_hold_range")
 @meaning("checks", TABLE_FEATURE.id, "approved_hold")
 def _published_hold_range(c: C.PublishedHoldRange, ctx: Context) -> Iterator[Violation]:
-    from validator.checks.hold import odds_engine
+    from validator.checks.published import published_range_finding
 
     table = ctx.facts.table(c.table)
-    if table.approved_hold is None or not ctx.played(table.wager) or odds_engine() is None:
+    if table.approved_hold is None or not ctx.played(ctx.facts.wager_of(c.table)):
         return
-    from validator.odds.published import published_range_finding
-
+    # compiled, or asked of the odds engine (None where it is absent or cannot price one)
     holds = {letter: ctx.facts.hold(c.table, letter) for letter in table.letters}
     if any(h is None for h in holds.values()):
         return
     other = None
-    if table.other_reading is not None:
+    reading = table.approved_hold.other_reading
+    if reading is not None:
         alt = {k: h.other_reading for k, h in holds.items() if h and h.other_reading is not None}
-        other = (table.other_reading, alt)
-    low, high, _ = table.approved_hold
+        other = (reading.name, alt)
+    low, high = table.approved_hold.low, table.approved_hold.high
     text = published_range_finding(
         table.name, low, high, {k: h.hold for k, h in holds.items() if h}, other
     )
@@ -516,14 +515,13 @@ def _published_hold_range(c: C.PublishedHoldRange, ctx: Context) -> Iterator[Vio
 
 @evaluator("optional_payout_offered")
 def _optional_payout_offered(c: C.OptionalPayoutOffered, ctx: Context) -> Iterator[Violation]:
-    table = ctx.facts.table(c.table)
+    wager = ctx.facts.wager_of(c.table)
     for i, item in enumerate(ctx.data.get("offered") or ()):
-        if item == c.table and not ctx.played(table.wager):
-            wager = ctx.facts.wagers[table.wager]
+        if item == c.table and not ctx.played(wager):
             yield Violation(
                 f"/offered/{i}",
-                f"{c.table} is offered without the {wager.name}",
-                hint=f"offered: [{table.wager}, {c.table}], or leave {c.table} out",
+                f"{c.table} is offered without the {ctx.facts.wagers[wager].name}",
+                hint=f"offered: [{wager}, {c.table}], or leave {c.table} out",
             )
 
 
@@ -543,17 +541,19 @@ def _unpaid_winners(
 ) -> Iterator[Violation]:
     """Every hand from ``at_least`` up wins the wager (but those in ``leave``): each must be
     paid, by its own row or the row of a hand it refines (a pair row pays a pair of aces)."""
-    table = ctx.facts.table(table_id)
-    if table.pays_on is None:
+    hand = ctx.facts.table(table_id).pays_on
+    if hand is None:
         return
-    ev = ctx.facts.hands[table.pays_on]
-    floor = ev.category(at_least).strength if at_least else None
-    for cat in ev.categories:
-        if cat.any or cat.id in leave or (floor is not None and cat.strength < floor):
+    facts = ctx.facts
+    floor = facts.strength_of(hand, at_least) if at_least else None
+    for cat in facts.ranking(hand).categories:
+        if cat.any or cat.id in leave:
+            continue
+        if floor is not None and facts.strength_of(hand, cat.id) < floor:
             continue
         c: Any = cat
         while c is not None and not (c.id in rows and rows[c.id].is_win):
-            c = ev.category(c.refines) if c.refines else None
+            c = facts.category(hand, c.refines) if c.refines else None
         if c is None:
             yield Violation(
                 f"/custom_paytables/{table_id}",
@@ -565,29 +565,32 @@ def _unpaid_winners(
 def _custom_row_problems(
     ctx: Context, table_id: str, rows: dict[str, Any], at_least: str | None
 ) -> Iterator[Violation]:
-    table = ctx.facts.table(table_id)
+    hand = ctx.facts.table(table_id).pays_on
     base = f"/custom_paytables/{table_id}"
-    if table.pays_on is None:
+    if hand is None:
         return
-    ev = ctx.facts.hands[table.pays_on]
-    winning = [cat.id for cat in ev.categories if not cat.any]
+    facts = ctx.facts
+    winning = [cat.id for cat in facts.ranking(hand).categories if not cat.any]
     if not any(p.is_win for p in rows.values()):
         yield Violation(base, "the table pays no hand")
-    for hand, payout in rows.items():
-        pointer = f"{base}/{hand}"
-        if hand not in winning:
+    for row, payout in rows.items():
+        pointer = f"{base}/{row}"
+        if row not in winning:
             yield Violation(
                 pointer,
-                f"{hand!r} is no hand the wager can win on{did_you_mean(hand, winning)}; "
+                f"{row!r} is no hand the wager can win on{did_you_mean(row, winning)}; "
                 f"the hands are: {', '.join(winning)}",
                 key=True,
             )
             continue
-        if at_least is not None and ev.category(hand).strength < ev.category(at_least).strength:
-            floor = ev.category(at_least).name.lower()
+        if at_least is not None and (
+            facts.strength_of(hand, row) < facts.strength_of(hand, at_least)
+        ):
+            floor = facts.category(hand, at_least).name.lower()
             yield Violation(
                 pointer,
-                f"{ev.category(hand).name.lower()} is below {floor}, the lowest hand it pays",
+                f"{facts.category(hand, row).name.lower()} is below {floor}, the lowest hand "
+                "it pays",
                 key=True,
             )
         if payout.kind in (PayoutKind.METER, PayoutKind.FIXED):

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from validator.checks.facts import TableFacts
 from validator.model.notation import Payout, PayoutKind, format_money
 from validator.vocabulary import TABLE_FEATURE, meaning
+
+if TYPE_CHECKING:
+    from validator.model.game import Table, Wager
 
 
 @dataclass
@@ -52,8 +54,8 @@ def max_round_win(ctx: Any) -> RoundWin:
     f = ctx.facts
     lower_pays = any(
         f.table(t).paid_when == "player_lower"
-        for w in f.wagers.values()
-        if ctx.played(w.id)
+        for wid, w in f.wagers.items()
+        if ctx.played(wid)
         for t in w.tables
     )
     best = _round_win(ctx, player_lower=False)
@@ -75,14 +77,16 @@ def _round_win(ctx: Any, player_lower: bool) -> RoundWin:
     minimum = (ctx.data.get("table") or {}).get("min_wager")
     if not isinstance(minimum, Decimal):
         return RoundWin(None, unknown=["no minimum wager is stated"])
-    excludes = set(f.payout_limit_excludes)
+    excludes = set(f.definition.payout_limit.excludes if f.definition.payout_limit else ())
+    settle = f.definition.settle
+    against_dealer = set(settle.base_game.wagers) if settle is not None else set()
     total = Decimal(0)
     win = RoundWin(None)
     for wid, wager in f.wagers.items():
         if wid in excludes or not ctx.played(wid):
             continue
-        lost = player_lower and wager.against_dealer  # its win against the dealer: none
-        times = wager.multiple
+        lost = player_lower and wid in against_dealer  # its win against the dealer: none
+        times = _multiple(wager)
         stake = minimum * times
         stake_text = (
             f"{times} × {format_money(minimum)} = {format_money(stake)}"
@@ -92,12 +96,12 @@ def _round_win(ctx: Any, player_lower: bool) -> RoundWin:
         amount = Decimal(0)
         how: list[str] = []
         if wager.pays is not None and not lost:
-            amount += wager.pays.net(stake)
-            how.append(wager.pays.text)
+            amount += wager.pays.payout.net(stake)
+            how.append(wager.pays.payout.text)
         best: tuple[Decimal, str] | None = None
         for tid in wager.tables:
             table = f.table(tid)
-            if wager.against_dealer and (table.paid_when == "player_lower") != player_lower:
+            if wid in against_dealer and (table.paid_when == "player_lower") != player_lower:
                 continue  # not in this outcome
             rows, label = _rows(ctx, tid, table)
             if rows is None:
@@ -127,7 +131,15 @@ def _round_win(ctx: Any, player_lower: bool) -> RoundWin:
     return win
 
 
-def _rows(ctx: Any, tid: str, table: TableFacts) -> tuple[dict[str, Payout] | None, str]:
+def _multiple(wager: Wager) -> int:
+    """The largest multiple of the wager it is sized from (1 where it is chosen freely)."""
+    if wager.amount is None:
+        return 1
+    highs = [m for m in [wager.amount.max, *(r.max for r in wager.amount.rules)] if m]
+    return max(highs) if highs else (wager.amount.min or 1)
+
+
+def _rows(ctx: Any, tid: str, table: Table) -> tuple[dict[str, Payout] | None, str]:
     if table.source == "missing":
         rows = (ctx.data.get("custom_paytables") or {}).get(tid)
         return (rows, "as stated") if isinstance(rows, dict) else (None, "no table stated")
@@ -147,10 +159,10 @@ def _net(payout: Payout, stake: Decimal) -> Decimal | None:
     return payout.net(stake)
 
 
-def _hand_name(ctx: Any, table: TableFacts, hand: str) -> str:
+def _hand_name(ctx: Any, table: Table, hand: str) -> str:
     if table.pays_on is None:
         return hand.replace("_", " ")
     try:
-        return ctx.facts.hands[table.pays_on].category(hand).name.lower()
+        return ctx.facts.category(table.pays_on, hand).name.lower()
     except KeyError:
         return hand.replace("_", " ")

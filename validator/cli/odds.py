@@ -346,7 +346,7 @@ def _published(out: Any, results: list[OddsResult]) -> None:
     hold moves with the meter)."""
     from rich.text import Text
 
-    from validator.odds.published import published_range_finding
+    from validator.checks.published import published_range_finding
 
     by_table: dict[str, list[OddsResult]] = {}
     for r in results:

@@ -1,5 +1,5 @@
 """Where the Board's published hold range and the text's exact figures disagree: the finding,
-worded once for `rulesub odds` and `rulesub validate`.
+worded once for `rulesub odds` and `rulesub validate` (a check's text: it needs no engine).
 
 A table's range (``approved_hold``) comes from a rulemaking preamble; the exact holds come
 from the text. When no paytable's exact hold lies in the range, that is a finding about the
