@@ -11,12 +11,18 @@ from test_linter import EXAMPLES, rulesub
 
 from validator import PROJECT_ROOT
 
+GOLDEN = PROJECT_ROOT / "tests" / "golden"
+
 COMMANDS = [
     ("games", "show", "{game}"),
     ("odds", "{game}"),
     ("play", "{game}"),
     ("simulate", "{game}", "--rounds", "5"),
     ("validate", "{example}"),
+    ("signage", "{example}"),
+    ("diff", "{example}", "{example}"),
+    ("par", "{game}"),
+    ("settle", "{round}"),
 ]
 
 TYPOS = [
@@ -52,7 +58,13 @@ def test_a_misspelt_condition_id_is_refused_by_every_command(
     line = text[: text.index(written)].count("\n") + 1
     messages = set()
     for command in COMMANDS:
-        args = [a.format(game=game, example=EXAMPLES / f"{game}.yaml") for a in command]
+        round_file = next(
+            p for p in sorted((GOLDEN / game).glob("*.yaml")) if ".expected." not in p.name
+        )
+        args = [
+            a.format(game=game, example=EXAMPLES / f"{game}.yaml", round=round_file)
+            for a in command
+        ]
         done = rulesub("--games", str(games), *args, env={"RULESUB_NO_CACHE": "1"})
         assert done.returncode == 2, (args, done.stdout, done.stderr)
         first = done.stderr.splitlines()[0]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -135,4 +136,15 @@ for _name in COMMAND_MODULES:
 
 
 def main() -> None:
-    app()
+    """The console script. A game file that cannot be compiled is refused the same way
+    whichever command met it (its errors with file:line:col, exit 2), even where the
+    command did not expect to load a game (a submission's checks compile the game it names)."""
+    try:
+        app()
+    except Exception as e:
+        registry = sys.modules.get("validator.model.registry")
+        if registry is None or not isinstance(e, registry.GameFileError):
+            raise
+        for err in e.errors:
+            sys.stderr.write(f"{err}\n")
+        sys.exit(2)

@@ -49,7 +49,8 @@ def signage(
         _unreadable(submission)
     if out is not None and not out.parent.is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
-    checked = check_submission(submission)
+    with readable_input():  # a game file that cannot be compiled: its positions, exit 2
+        checked = check_submission(submission)
     if checked.unreadable:
         for finding in checked.findings:
             sys.stderr.write(f"rulesub: {describe(finding)}\n")
@@ -64,7 +65,7 @@ def signage(
             sys.stderr.write(f"  {describe(finding)}\n")
         raise typer.Exit(EXIT_FINDINGS)
     sub = checked.submission
-    with readable_input():  # a game file that cannot be compiled: its positions, exit 2
+    with readable_input():
         game = checked.game()
     if sub is None or game is None:
         for finding in errors:
