@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+from html import unescape
 from itertools import pairwise
 from pathlib import Path
 
@@ -185,6 +186,7 @@ def test_html_renders_with_its_plots_and_prints_to_pdf(tmp_path: Path) -> None:
     assert text.count('class="bar"') >= 3  # the base game's result distribution
     assert 'class="curve"' in text  # return versus the Four-Card Progressive's meter
     assert "exact: every player hand against every dealer hand" in text  # the base game
+    assert "inclusion-exclusion" in text  # Four Card Poker's own method, not the flush count's
     assert "exact: every hand counted" in text
     pdf = tmp_path / "par.pdf"
     assert CHROMIUM is not None
@@ -236,6 +238,8 @@ def test_every_format_reads_the_same_sheet(hcf: dict) -> None:
     for rendered in (text(hcf), markdown(hcf), page):
         assert edge in rendered
         assert break_even in rendered
+        # how the exact figure was counted
+        assert hcf["base_game"]["exact_method"] in unescape(rendered)
 
 
 # -- issue 13's contract, field by field -------------------------------------------------------

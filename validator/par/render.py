@@ -124,6 +124,8 @@ def text(sheet: dict[str, Any]) -> str:
                     f"  a table's hold over {r['rounds']:,} rounds should lie in "
                     f"{r['hold_percent_range'][0]:.2f}% … {r['hold_percent_range'][1]:.2f}% (95%)"
                 )
+        if base.get("exact_method"):
+            out.append(f"(exact: {base['exact_method']})")
         if base.get("not_exact_because"):
             out.append(f"(not derived exactly: {base['not_exact_because']})")
         if base.get("not_simulated_because"):
@@ -205,6 +207,13 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         for n, s in base["strategies"].items():
             dec = ", ".join(f"{k} {v:.4%}" for k, v in s["decisions"].items())
             out += ["", f"- **{n}** ({s['method']}): {dec}. Source: {s['source']}"]
+        for label, why in (
+            ("Exact", "exact_method"),
+            ("Not derived exactly", "not_exact_because"),
+            ("Not simulated", "not_simulated_because"),
+        ):
+            if base.get(why):
+                out += ["", f"{label}: {base[why]}"]
     for key, w in sheet["wagers"].items():
         summary, title = _wager_summary(key, w)
         table = ["", _md_table(WAGER_HEAD, _wager_rows(w))] if return_tables else []
@@ -354,6 +363,7 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
             dist = s.get("result_distribution") or []
             method = (
                 "exact: every player hand against every dealer hand"
+                + (f" ({base['exact_method']})" if base.get("exact_method") else "")
                 if s["method"] == "exact"
                 else f"simulated: {s['rounds']:,} rounds, seed {s['seed']}"
             )
