@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from validator.checks.facts import GameFacts
+from validator.model.rows import paid_row
 
 
 def odds_engine() -> Any:
@@ -40,13 +41,8 @@ def custom_hold(facts: GameFacts, table_id: str, rows: dict[str, Any]) -> Fracti
     parent = {c.id: c.refines for c in facts.ranking(table.pays_on).categories}
     expected = Fraction(0)
     for category, probability in held.items():
-        row = category
-        while row not in rows:
-            refined = parent.get(row)
-            if refined is None:
-                break
-            row = refined
-        payout = rows.get(row)
+        row = paid_row(category, parent, rows)
+        payout = rows.get(row) if row is not None else None
         if payout is None or not payout.pays:
             expected -= probability
         else:

@@ -21,6 +21,7 @@ from validator.interpreter.rules import Rules
 from validator.interpreter.second_combination import second_combination_order
 from validator.model.notation import Payout, PayoutKind
 from validator.model.procedure import Line, Pays
+from validator.model.rows import paid_row
 from validator.vocabulary import TABLE_FEATURE, meaning
 
 
@@ -39,12 +40,10 @@ class PayTable:
         if hand is not None:
             ev = rules.evaluator(hand)
             out = []
+            refines = {c.id: c.refines for c in ev.categories}
             for cat in ev.categories:
-                c = cat
-                while c.id not in rows and c.refines is not None:
-                    c = ev.category(c.refines)
-                p = rows.get(c.id)
-                out.append(self.row_index[c.id] if p is not None and p.pays else -1)
+                row = paid_row(cat.id, refines, rows)
+                out.append(self.row_index[row] if row is not None and rows[row].pays else -1)
             self.of_category = np.array(out, dtype=np.int64)
 
 

@@ -160,11 +160,7 @@ class RoundHands:
         cat = self.held(hand_id, seat)
         if cat is None:
             return None
-        ev = self.rules.evaluator(hand_id)
-        while cat.id not in rows and cat.refines is not None:
-            cat = ev.category(cat.refines)
-        row = rows.get(cat.id)
-        return cat if row is not None and row.pays else None
+        return self.rules.evaluator(hand_id).row_for(cat, rows)
 
     def _held_chain(self, hand_id: str, seat: Seat | None) -> set[str]:
         cat = self.held(hand_id, seat)

@@ -19,6 +19,7 @@ from validator.compiler import Game
 from validator.loader import did_you_mean
 from validator.model.game import ApprovedHold, GameDefinition, Table, Wager
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate, parse_payout
+from validator.model.rows import paid_row
 from validator.odds.enumeration import category_counts
 from validator.vocabulary import TABLE_FEATURE, meaning
 
@@ -345,14 +346,13 @@ def price(
     # parent), the N/A row it is refused on, or none
     by_line: dict[str, list[Any]] = {}
     names: dict[str, str] = {}
+    refines = {c.id: c.refines for c in ranking.categories}
     for cat, count in zip(ranking.categories, counts, strict=True):
         if count == 0:
             continue
-        c = cat
-        while c.id not in payouts and c.refines is not None:
-            c = evaluator.category(c.refines)
-        line = c.id if c.id in payouts else OTHER
-        names[line] = c.name if line != OTHER else "Any other hand"
+        paid = paid_row(cat.id, refines, payouts)
+        line = paid if paid is not None else OTHER
+        names[line] = evaluator.category(paid).name if paid is not None else "Any other hand"
         by_line.setdefault(line, [0])[0] += count
     lines = []
     expected = hit = square = Fraction(0)

@@ -28,6 +28,7 @@ from itertools import combinations, product
 
 from validator.cards import cards_str, rank_of, suit_of
 from validator.model.ranking import CardOrder, Category, Ranking
+from validator.model.rows import paid_row
 from validator.rankings.primitives import COLORS, SUIT_INDEX, Combo, Hand, find
 from validator.vocabulary import RANKING_PRIMITIVE, meaning
 
@@ -58,6 +59,7 @@ class Evaluator:
         self.categories = ranking.categories
         self.ace_low = ranking.ace_low
         self._by_id = {c.id: c for c in self.categories}
+        self._refines = {c.id: c.refines for c in self.categories}
         top = len(self.categories)
         self._strength = {c.id: top - i for i, c in enumerate(self.categories)}
         for c in self.categories:  # refinements compare as their parent category
@@ -119,13 +121,15 @@ class Evaluator:
         four-of-a-kind; a six-card royal flush where no six-card row is printed as the royal
         flush it contains). A hand whose row is absent or ``N/A`` is not paid.
         """
-        category, _ = self.held(cards)
-        while category.id not in rows and category.refines is not None:
-            category = self._by_id[category.refines]
-        row = rows.get(category.id)
-        if row is None or getattr(row, "pays", True) is False:
+        return self.row_for(self.held(cards)[0], rows)
+
+    def row_for(self, category: Category, rows: Mapping[str, object]) -> Category | None:
+        """The row a hand of ``category`` is paid on (``paid_row``), or ``None`` where none
+        applies or the row is ``N/A``."""
+        row_id = paid_row(category.id, self._refines, rows)
+        if row_id is None or getattr(rows[row_id], "pays", True) is False:
             return None
-        return category
+        return self._by_id[row_id]
 
     # -- the best hand, for comparisons ----------------------------------------------------
 
