@@ -54,7 +54,7 @@ class Context:
             return False
         return not wager.optional or wager_id in (self.data.get("offered") or ())
 
-    def holds(self, when: C.When | None) -> bool:
+    def holds(self, when: C.ConstraintWhen | None) -> bool:
         if when is None:
             return True
         if when.offered is not None and not self.played(when.offered):

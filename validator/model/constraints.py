@@ -81,7 +81,7 @@ Value = Annotated[
 ]
 
 
-class When(Strict):
+class ConstraintWhen(Strict):
     """A condition: every part that is given must hold."""
 
     # built when first validated: the validator reads compiled constraints without it
@@ -96,7 +96,7 @@ class When(Strict):
     stated: bool | None = Field(default=None, description="field is (or is not) stated")
 
     @model_validator(mode="after")
-    def _field_tests(self) -> When:
+    def _field_tests(self) -> ConstraintWhen:
         tests = [self.in_ is not None, self.contains is not None, self.stated is not None]
         if self.field is None and any(tests):
             raise ValueError("`in`, `contains` and `stated` test a `field`")
@@ -116,7 +116,7 @@ class _Base(Strict):
     message: str = Field(min_length=1, description="the rule, for a compliance officer")
     hint: str | None = Field(default=None, description="what would comply")
     note: str | None = Field(default=None, description="how the text was read, and why")
-    when: When | None = None
+    when: ConstraintWhen | None = None
 
 
 class _Fields(_Base):
@@ -145,7 +145,7 @@ class RequiredIf(_Fields):
     progressive)."""
 
     kind: Literal["required_if"]
-    when: When
+    when: ConstraintWhen
 
 
 class OnlyIf(_Fields):
@@ -153,7 +153,7 @@ class OnlyIf(_Fields):
     a wager that is not offered)."""
 
     kind: Literal["only_if"]
-    when: When
+    when: ConstraintWhen
 
 
 class NotStated(_Fields):

@@ -120,14 +120,16 @@ class FixedPays(Strict):
     note: str | None = None
 
 
-class When(Strict):
+class AmountWhen(Strict):
+    """When an amount rule applies: a decision taken, a hand held at least as high."""
+
     decision: str | None = None
     hand: Id | None = None
     at_least: Id | None = None
 
 
 class AmountRule(Strict):
-    when: When
+    when: AmountWhen
     min: int | None = Field(default=None, ge=0)
     max: int | None = Field(default=None, ge=1)
     cite: Cite
