@@ -241,9 +241,11 @@ class Evaluator:
             kick = sorted((x for x in hand if x not in combo), reverse=True)
             tiebreak = tuple(rank_of(x) for x in (*sorted(combo, reverse=True), *kick))
         else:  # rank groups, largest first, then by rank: the pair, then the kickers
-            counts = Counter(rank_of(x) for x in hand)
-            order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-            tiebreak = tuple(r for r in order for _ in range(counts[r]))
+            ranks = [rank_of(x) for x in hand]
+            counts: dict[int, int] = {}
+            for r in ranks:
+                counts[r] = counts.get(r, 0) + 1
+            tiebreak = tuple(sorted(ranks, key=lambda r: (counts[r], r), reverse=True))
         ordered = combo + tuple(sorted((x for x in hand if x not in combo), reverse=True))
         return HandValue(
             self.ranking.id, c.id, c.name, (self._strength[c.id], *tiebreak), ordered, combo

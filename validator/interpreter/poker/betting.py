@@ -137,7 +137,10 @@ class BettingRound:
         max_raises: int | None = None,
         check_raise: bool = True,
         chip: Cents = 100,
+        narrated: bool = True,
     ) -> None:
+        """``narrated``: each action's words kept in ``log`` (off when simulating: the
+        same round, no text written)."""
         self.order = list(order)  # clockwise, the first to act first
         self.limit = limit
         self.max_raises = max_raises
@@ -151,6 +154,7 @@ class BettingRound:
         self.checked: set[int] = set()
         self.last_aggressor: int | None = None
         self.log: list[tuple[int, str]] = []
+        self.narrated = narrated
 
     # -- forced wagers ------------------------------------------------------------------------
 
@@ -164,9 +168,10 @@ class BettingRound:
             self.last_aggressor = player.seat
         if acted:
             self.acted.add(player.seat)
-        self.log.append(
-            (player.seat, f"{what} {dollar_text(paid)}" + (" (All-in)" * player.all_in))
-        )
+        if self.narrated:
+            self.log.append(
+                (player.seat, f"{what} {dollar_text(paid)}" + (" (All-in)" * player.all_in))
+            )
 
     # -- one action --------------------------------------------------------------------------
 
@@ -220,7 +225,8 @@ class BettingRound:
             else:  # an All-in short of a full raise: the others must call it, not re-raise
                 self.may_raise -= self.acted
                 self.acted = {p.seat}
-        self.log.append((p.seat, str(action) + (" (All-in)" * p.all_in)))
+        if self.narrated:
+            self.log.append((p.seat, str(action) + (" (All-in)" * p.all_in)))
 
     # -- the round ---------------------------------------------------------------------------
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from validator.cards import rank_of
 from validator.compiler import Game
 from validator.interpreter.poker.betting import Action, BettingRound, Options, Player
 from validator.interpreter.poker.showdown import hand_value
@@ -55,34 +54,87 @@ def _value(game: Game, hand_id: str, own: Sequence[int], board: Sequence[int]) -
     return game.evaluator(hand_id).best([*own, *board])
 
 
-def _high_tier(ps: PokerStrategies, value: HandValue, cards: int) -> Tier:
-    tier = ps.high.categories.get(value.category)
-    if tier is not None:
-        return tier
-    if cards < FINISHED and max(rank_of(c) for c in value.cards) >= ps.high.unfinished_high_card:
-        return "fair"
-    return "weak"
+class _Reading:
+    """One showdown hand as the strategy reads it, resolved once per game: its evaluator and
+    the cards it must use from the player's and the board's (``use:``), if any."""
+
+    __slots__ = ("evaluator", "lowest", "use")
+
+    def __init__(self, game: Game, hand_id: str) -> None:
+        hd = game.hand(hand_id)
+        self.evaluator = game.evaluator(hand_id)
+        self.use = None if hd.use is None else tuple(hd.use.items())
+        self.lowest = self.evaluator.ids[-1]
+
+    def value(self, own: Sequence[int], board: Sequence[int]) -> HandValue:
+        """As ``_value``: the hand over ``use:``'s parts when the cards are out, else the
+        best of all the cards."""
+        use = self.use
+        if use is not None:
+            parts = {"player": own, "board": board}
+            if all(len(parts.get(g, ())) >= n for g, n in use):
+                return self.evaluator.best_using([(list(parts.get(g, ())), n) for g, n in use])
+        return self.evaluator.best([*own, *board])
 
 
-def _low_tier(game: Game, ps: PokerStrategies, hand_id: str, value: HandValue) -> Tier:
-    if value.category != game.evaluator(hand_id).ids[-1]:  # paired: no low
-        return "weak"
-    top = max(low_rank(c) for c in value.cards)
-    if top <= ps.low.strong_at_most:
-        return "premium" if len(value.cards) >= FINISHED else "strong"
-    return "fair" if top <= ps.low.fair_at_most else "weak"
+class Strength:
+    """A game's tiers, resolved once: the showdown hands' readings and the strategy's
+    thresholds as plain values (``strength`` reads the same tiers)."""
+
+    __slots__ = ("categories", "fair_at_most", "high", "low", "strong_at_most", "unfinished")
+
+    def __init__(self, game: Game) -> None:
+        sd = game.definition.showdown
+        assert sd is not None
+        ps = strategies(game)
+        self.high = _Reading(game, sd.high) if sd.high else None
+        self.low = _Reading(game, sd.low) if sd.low else None
+        self.categories: dict[str, Tier] = dict(ps.high.categories)
+        self.unfinished = ps.high.unfinished_high_card  # a rank, 2..14
+        self.strong_at_most = ps.low.strong_at_most
+        self.fair_at_most = ps.low.fair_at_most
+
+    def tier(self, own: Sequence[int], board: Sequence[int]) -> Tier:
+        best = -1
+        if self.high is not None:
+            value = self.high.value(own, board)
+            tier = self.categories.get(value.category)
+            if tier is None:
+                if len(own) + len(board) < FINISHED and (
+                    max(c >> 2 for c in value.cards) + 2 >= self.unfinished  # rank_of: 2..14
+                ):
+                    tier = "fair"
+                else:
+                    tier = "weak"
+            best = _RANK[tier]
+        if self.low is not None:
+            value = self.low.value(own, board)
+            if value.category != self.low.lowest:  # paired: no low
+                tier = "weak"
+            else:
+                top = max(low_rank(c) for c in value.cards)
+                if top <= self.strong_at_most:
+                    tier = "premium" if len(value.cards) >= FINISHED else "strong"
+                else:
+                    tier = "fair" if top <= self.fair_at_most else "weak"
+            best = max(best, _RANK[tier])
+        return TIERS[best]
+
+
+_RANK: dict[str, int] = {t: i for i, t in enumerate(TIERS)}
+_COMPILED: dict[int, tuple[Game, Strength]] = {}
+
+
+def compiled(game: Game) -> Strength:
+    """The game's ``Strength``, built on first use."""
+    known = _COMPILED.get(id(game))
+    if known is None or known[0] is not game:
+        known = _COMPILED[id(game)] = (game, Strength(game))
+    return known[1]
 
 
 def strength(game: Game, own: Sequence[int], board: Sequence[int]) -> Tier:
-    sd = game.definition.showdown
-    assert sd is not None
-    ps = strategies(game)
-    tiers: list[Tier] = []
-    if sd.high:
-        tiers.append(_high_tier(ps, _value(game, sd.high, own, board), len(own) + len(board)))
-    if sd.low:
-        tiers.append(_low_tier(game, ps, sd.low, _value(game, sd.low, own, board)))
-    return max(tiers, key=TIERS.index)
+    return compiled(game).tier(own, board)
 
 
 def decide(options: Options, wanted: str) -> Action:
@@ -116,6 +168,8 @@ class TableStrategy:
         self.by_seat = by_seat
         self._board: list[int] = []
         self._tiers: dict[tuple[tuple[int, ...], tuple[int, ...]], Tier] = {}
+        self._strength = compiled(game)
+        self._rows = {seat: strategies(game).named[name].actions for seat, name in by_seat.items()}
 
     @property
     def board(self) -> list[int]:
@@ -132,8 +186,8 @@ class TableStrategy:
         key = (tuple(player.card_list()), tuple(self.board))
         tier = self._tiers.get(key)
         if tier is None:  # a player acts several times a street on the same cards
-            tier = self._tiers[key] = strength(self.game, key[0], key[1])
-        row = self.named[self.by_seat[player.seat]].actions[tier]
+            tier = self._tiers[key] = self._strength.tier(key[0], key[1])
+        row = self._rows[player.seat][tier]
         return decide(options, row.facing if options.to_call > 0 else row.free)
 
     def discard(self, player: Player, game: Game) -> list[int]:

@@ -288,6 +288,7 @@ class Hand:
             max_raises=self.stakes.max_raises_by_street.get(sid, self.stakes.max_raises),
             check_raise=check_raise,
             chip=self.stakes.chip,
+            narrated=self.narrated,
         )
 
     def bet(self, sid: str, street: Street, br: BettingRound | None, posters: list[Player]) -> None:
