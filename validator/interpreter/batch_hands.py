@@ -192,14 +192,8 @@ class ChunkHands:
         return m
 
     def _chain_indices(self, hand_id: str, ids: Sequence[str]) -> list[int]:
+        """The categories a condition on ``ids`` holds for: those whose chain (the category
+        and every one it refines, ``Evaluator.chain``) meets ``ids``."""
         ev = self.rules.evaluator(hand_id)
-        out = []
-        for i, cat in enumerate(ev.categories):
-            c = cat
-            chain = {c.id}
-            while c.refines is not None:
-                c = ev.category(c.refines)
-                chain.add(c.id)
-            if chain & set(ids):
-                out.append(i)
-        return out
+        wanted = set(ids)
+        return [i for i, cat in enumerate(ev.categories) if wanted.intersection(ev.chain(cat))]

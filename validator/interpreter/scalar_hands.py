@@ -164,11 +164,4 @@ class RoundHands:
 
     def _held_chain(self, hand_id: str, seat: Seat | None) -> set[str]:
         cat = self.held(hand_id, seat)
-        if cat is None:
-            return set()
-        ev = self.rules.evaluator(hand_id)
-        out = {cat.id}
-        while cat.refines is not None:
-            cat = ev.category(cat.refines)
-            out.add(cat.id)
-        return out
+        return set(self.rules.evaluator(hand_id).chain(cat)) if cat is not None else set()

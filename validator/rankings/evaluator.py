@@ -88,6 +88,15 @@ class Evaluator:
     def category(self, category_id: str) -> Category:
         return self._by_id[category_id]
 
+    def chain(self, category: Category) -> tuple[str, ...]:
+        """The category and every category it refines, nearest first: a hand of four aces
+        is four aces and four-of-a-kind (a condition ``is: four_of_a_kind`` holds for it)."""
+        out = [category.id]
+        while category.refines is not None:
+            category = self._by_id[category.refines]
+            out.append(category.id)
+        return tuple(out)
+
     def strength(self, category_id: str) -> int:
         return self._strength[category_id]
 
