@@ -1,0 +1,62 @@
+"""The fast path of a nonbanking Poker session: the same rounds of play as ``table.Hand``
+(dealt, bet and settled by the same rules, the same strategies), compiled to integer
+programs and run by numba-compiled kernels, for ``simulate`` and ``par``, which keep no
+dealer's log. A round the kernels do not take (an All-in, a side pot, a Bad Beat that may
+be paid, a reshuffle, a tie whose odd chips go by suit, a Kill) is handed back and played
+by ``table.Hand``: the fast path changes no result, only how fast it is reached.
+
+Stages, each a module:
+
+- ``packed`` (in ``validator.rankings``)  a ranking's hand values as integer keys read from
+                tables built from the ranking data (``pack_key`` of the scalar key);
+- ``hand``      a round dealt and bet: ``FastTable.deal_and_bet`` -> ``DealtHand``;
+- ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``.
+
+Seats are indexed 0..n-1 in the session's seat order (seat numbers ascending). Cards are
+ints 0..51 (rank ``c >> 2``: 0 = deuce .. 12 = ace; suit ``c & 3``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+Ints = npt.NDArray[np.int64]
+Flags = npt.NDArray[np.bool_]
+
+#: the most cards a seat holds (Seven Card Stud), and the most on the board
+MAX_CARDS = 8
+MAX_BOARD = 5
+#: the most betting rounds a game has
+MAX_ROUNDS = 8
+
+
+@dataclass(slots=True)
+class DealtHand:
+    """A round of play dealt and bet, before it is settled: what ``table.Hand`` holds when
+    its last betting round ends (``Hand.finish``)."""
+
+    button: int | None  # the button's seat number as the round was dealt (``Hand.button``)
+    contributed: Ints  # [seat index] all each seat put in (ante, blinds, bets)
+    folded: Flags  # [seat index]
+    cards: Ints  # [seat index, MAX_CARDS] each seat's cards in the order dealt
+    ncards: Ints  # [seat index]
+    board: Ints  # [MAX_BOARD]
+    nboard: int
+    high: Ints  # [seat index] packed key of the seat's high hand at the showdown (0: none)
+    low: Ints  # [seat index] packed key of the seat's low hand at the showdown (0: none)
+    round_put: list[int]  # chips put in by each betting round (``PlayedHand.round_put``)
+    last_aggressor: int  # seat number of the last bet or raise of the last round, -1: none
+
+
+@dataclass(slots=True)
+class SettledHand:
+    """A dealt round settled: what the session's books need of ``PokerSettlement``."""
+
+    awards: Ints  # [seat index] won + the uncalled bet returned (``SeatAward.award``)
+    rake: int  # ``Rake.total``
+    bad_beat_contribution: int  # ``PokerSettlement.bad_beat_contribution``
+    pots: int  # sum of the pots' amounts (``sum(p.pot.amount for p in settlement.pots)``)
+    showdown: bool  # two or more hands reached the showdown (``PlayedHand.showdown_order``)
