@@ -1,0 +1,400 @@
+"""A dealt round of nonbanking Poker settled in one kernel: the uncalled final bet returned
+(§ 553.15(d)), the pot, the rake (§ 553.15(b)), the Bad Beat contribution (§ 553.20(c)),
+the showdown's high, low or high-low halves (§ 553.10(i), (j)), exactly as
+``settle.settle_round`` settles it.
+
+The table's rules (``Rules``, ``Stakes``) are compiled once to an int array; each round is
+settled by ``_settle``. A round whose result could differ from ``settle_round`` without
+more work than it is worth is handed back (``settle`` returns ``None``) and settled by
+``settle_round``:
+
+- side pots: the players still in did not all put in the same after the uncalled bet;
+- a Bad Beat that may be paid: a hand still in at the showdown, not among the main pot's
+  high winners, reaching the qualifying category (the rank, hole-card and winning-hand
+  conditions only narrow it, so they are not read: every such round is handed back);
+- a tie whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv));
+- contributions no round of play produces, or a pot no hand can win (``settle_round``
+  says why).
+
+A table with a Kill rule, or a rule this module does not read, is not settled here at all
+(``FastSettler.reason``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from validator.compiler import Game
+from validator.interpreter.poker.fast import DealtHand, Flags, Ints, SettledHand
+from validator.interpreter.poker.table import Rules, Stakes
+from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET
+
+# -- the compiled rules: indices into the parameter array -------------------------------------
+
+RAKE_KIND = 0  # one of the RAKE_* below
+RAKE_NUM = 1  # the percentage rate, num / den
+RAKE_DEN = 2
+RAKE_UNIT = 3  # the rake's rounding unit
+RAKE_CAP = 4  # -1: no cap
+BB_KIND = 5  # one of the BB_* below
+BB_AMOUNT = 6  # a fixed contribution
+BB_NUM = 7  # a contribution by rate, num / den
+BB_DEN = 8
+BB_MAX = 9  # -1: no maximum
+BB_MIN_POT = 10
+BB_FLOOR = 11  # the qualifying category's strength, as stored in a packed key's first part
+CHIP = 12
+POT_KIND = 13  # one of the POT_* below
+LOW_QUALIFIER = 14  # 1: a low hand must meet the qualifier to win
+LOW_MIN_PART = 15  # the qualifier's category floor, as stored in a packed low key's first part
+LOW_MAX_RANK = 16  # the qualifier's highest low rank (ace = 1); -1: none
+ODD_UNIT = 17  # the chip an excess is divided in (the table's chip, at most the cap)
+ODD_CAPPED = 18  # 1: the source caps the excess (one unit at a time)
+EXCESS_TO_HIGH = 19  # 1: a split pot's excess goes to the high half
+PARAMS = 20
+
+RAKE_NONE, RAKE_PERCENT, RAKE_PER_ROUND, RAKE_INCREMENTAL = 0, 1, 2, 3
+BB_NONE, BB_FIXED, BB_RATE = 0, 1, 2
+POT_HIGH, POT_LOW, POT_HIGH_LOW = 0, 1, 2
+
+#: where a packed key's first part (the category's strength) starts
+_TOP_SHIFT = PART_BITS * (KEY_PARTS - 1)
+_PART_MASK = (1 << PART_BITS) - 1
+
+#: ``_settle``'s output after the awards: rake, Bad Beat contribution, pots, showdown
+_TAIL = 4
+
+
+@njit(cache=True)
+def _divide(amount: int, n: int, unit: int, capped: bool, first: bool) -> int:
+    """``showdown.divide(amount, n, ...)``'s first (``first``) or last share for n = 2, or
+    the equal share with ``first`` False and no excess."""
+    share = amount // (n * unit) * unit
+    excess = amount - n * share
+    if not capped:
+        return share + excess if first else share
+    extra = min(unit, excess)
+    if first:
+        return share + extra
+    return share + min(unit, excess - extra)
+
+
+@njit(cache=True)
+def _excess(amount: int, n: int, unit: int) -> int:
+    """What ``showdown.divide`` cannot give equally to ``n`` players."""
+    return amount - n * (amount // (n * unit) * unit)
+
+
+@njit(cache=True)
+def _low_qualifies(key: int, params: Ints) -> bool:
+    """``Evaluator.qualifies`` read from a packed low key: the category at least the
+    qualifier's, and no card above its highest rank (the key's parts are the negated low
+    ranks)."""
+    if key == 0:
+        return False
+    if params[LOW_QUALIFIER] == 0:
+        return True
+    if ((key >> _TOP_SHIFT) & _PART_MASK) < params[LOW_MIN_PART]:
+        return False
+    top_rank = params[LOW_MAX_RANK]
+    if top_rank < 0:
+        return True
+    for i in range(1, KEY_PARTS):
+        stored = (key >> (PART_BITS * (KEY_PARTS - 1 - i))) & _PART_MASK
+        if stored == 0:
+            break
+        if PART_OFFSET - stored > top_rank:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _pay_best(keys: Ints, eligible: Flags, amount: int, params: Ints, out: Ints) -> int:
+    """One part of the pot to the best of the ``eligible`` keys (``Splitter.split_part``):
+    the number of winners paid, 0 when no hand can win it, -1 when a tie leaves an excess
+    that goes by card and suit (handed back)."""
+    n = keys.shape[0]
+    top = 0
+    for i in range(n):
+        if eligible[i] and keys[i] > top:
+            top = keys[i]
+    if top == 0:
+        return 0
+    winners = 0
+    for i in range(n):
+        if eligible[i] and keys[i] == top:
+            winners += 1
+    if winners > 1 and _excess(amount, winners, params[ODD_UNIT]) != 0:
+        return -1
+    share = amount if winners == 1 else amount // winners
+    for i in range(n):
+        if eligible[i] and keys[i] == top:
+            out[i] += share
+    return winners
+
+
+@njit(cache=True)
+def _settle(
+    contributed: Ints,
+    folded: Flags,
+    high: Ints,
+    low: Ints,
+    round_put: Ints,
+    levels: Ints,
+    params: Ints,
+    out: Ints,
+) -> bool:
+    """Settle one round into ``out`` ([seat] awards, then rake, Bad Beat contribution,
+    pots, showdown); False: handed back to ``settle_round``, ``out`` meaningless."""
+    n = contributed.shape[0]
+    for i in range(n + _TAIL):
+        out[i] = 0
+    # the uncalled final bet (pots.uncalled_bet)
+    called = contributed.copy()
+    bettor = -1
+    returned = 0
+    if n >= 2:
+        top = -1
+        second = -1
+        for i in range(n):
+            c = contributed[i]
+            if c > top:
+                second = top
+                top = c
+                bettor = i
+            elif c > second:
+                second = c
+        if top > second:
+            returned = top - second
+            called[bettor] -= returned
+        else:
+            bettor = -1
+    # one pot: every player still in put in the same (pots.build_pots)
+    live = 0
+    level = -1
+    for i in range(n):
+        if not folded[i]:
+            if live == 0:
+                level = called[i]
+            elif called[i] != level:
+                return False  # side pots
+            live += 1
+    if live == 0:
+        return False
+    pot = 0
+    for i in range(n):
+        if called[i] > level:
+            return False  # a folded player's chips no one still in called
+        pot += called[i]
+    # the rake (rake.take_rake)
+    kind = params[RAKE_KIND]
+    unit = params[RAKE_UNIT]
+    cap = params[RAKE_CAP]
+    rake = 0
+    if kind == RAKE_PERCENT:
+        rake = pot * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
+        if cap >= 0:
+            rake = min(rake, cap)
+    elif kind == RAKE_PER_ROUND:
+        left = cap
+        last = round_put.shape[0] - 1
+        for r in range(round_put.shape[0]):
+            put = round_put[r] - (returned if r == last else 0)
+            wanted = put * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
+            take = wanted if cap < 0 else min(wanted, left)
+            if cap >= 0:
+                left -= take
+            rake += take
+        rake = min(rake, pot)
+    elif kind == RAKE_INCREMENTAL:
+        for j in range(levels.shape[0]):
+            if pot >= levels[j, 0]:
+                rake += levels[j, 1]
+        if cap >= 0:
+            rake = min(rake, cap)
+        rake = min(rake, pot)
+    after_rake = pot - rake
+    # the Bad Beat contribution (bad_beat.contribute)
+    bb = 0
+    bb_kind = params[BB_KIND]
+    if bb_kind != BB_NONE and after_rake >= params[BB_MIN_POT]:
+        if bb_kind == BB_FIXED:
+            wanted = params[BB_AMOUNT]
+        else:
+            chip = params[CHIP]
+            wanted = after_rake * params[BB_NUM] // (params[BB_DEN] * chip) * chip
+        most = after_rake if params[BB_MAX] < 0 else min(params[BB_MAX], after_rake)
+        bb = min(wanted, most)
+    net = pot - rake - bb
+    # the showdown (showdown.Splitter.settle)
+    if live == 1:
+        for i in range(n):
+            if not folded[i]:
+                out[i] += net
+    else:
+        eligible = ~folded
+        pot_kind = params[POT_KIND]
+        if pot_kind == POT_HIGH:
+            paid = _pay_best(high, eligible, net, params, out)
+        elif pot_kind == POT_LOW:
+            qualifying = eligible.copy()
+            for i in range(n):
+                qualifying[i] = eligible[i] and _low_qualifies(low[i], params)
+            paid = _pay_best(low, qualifying, net, params, out)
+        else:
+            qualifying = eligible.copy()
+            any_low = False
+            for i in range(n):
+                qualifying[i] = eligible[i] and _low_qualifies(low[i], params)
+                any_low = any_low or qualifying[i]
+            if not any_low:  # the high hand takes the entire pot (§ 553.10(j))
+                paid = _pay_best(high, eligible, net, params, out)
+            else:
+                unit_odd = params[ODD_UNIT]
+                capped = params[ODD_CAPPED] == 1
+                larger = _divide(net, 2, unit_odd, capped, True)
+                smaller = _divide(net, 2, unit_odd, capped, False)
+                to_high = params[EXCESS_TO_HIGH] == 1
+                paid = _pay_best(high, eligible, larger if to_high else smaller, params, out)
+                if paid > 0:
+                    paid = _pay_best(low, qualifying, smaller if to_high else larger, params, out)
+        if paid <= 0:
+            return False
+        # a Bad Beat that may be paid: a losing high hand at the qualifying floor
+        if bb_kind != BB_NONE and pot_kind != POT_LOW:
+            top_high = 0
+            for i in range(n):
+                if eligible[i] and high[i] > top_high:
+                    top_high = high[i]
+            for i in range(n):
+                if (
+                    eligible[i]
+                    and high[i] != top_high
+                    and ((high[i] >> _TOP_SHIFT) & _PART_MASK) >= params[BB_FLOOR]
+                ):
+                    return False
+    if bettor >= 0:
+        out[bettor] += returned
+    out[n] = rake
+    out[n + 1] = bb
+    out[n + 2] = pot
+    out[n + 3] = 1 if live >= 2 else 0
+    return True
+
+
+class FastSettler:
+    """A table's rules compiled for ``_settle``; ``reason``: why this table's rounds are
+    settled by ``settle_round`` only (``None``: the kernel takes them)."""
+
+    def __init__(self, game: Game, rules: Rules, stakes: Stakes, seats: Sequence[int]) -> None:
+        self.seats = list(seats)
+        self.params = np.zeros(PARAMS, dtype=np.int64)
+        self.levels = np.zeros((0, 2), dtype=np.int64)
+        self.reason: str | None = None
+        try:
+            self._compile(game, rules, stakes)
+        except _NotTaken as e:
+            self.reason = str(e)
+
+    def _compile(self, game: Game, rules: Rules, stakes: Stakes) -> None:
+        d = game.definition
+        sd = d.showdown
+        if sd is None or d.rake is None:
+            raise _NotTaken(f"{game.id} is no nonbanking Poker game")
+        if rules.kill is not None:
+            raise _NotTaken("a Kill rule: its outcome is decided by the scalar settlement")
+        p = self.params
+        p[CHIP] = stakes.chip
+        self._compile_rake(rules, stakes)
+        self._compile_bad_beat(game, rules)
+        p[POT_KIND] = {"high": POT_HIGH, "low": POT_LOW, "high_low": POT_HIGH_LOW}[sd.pot]
+        odd = sd.odd_chips
+        cap = None if odd.cap is None else int(odd.cap * 100)
+        p[ODD_UNIT] = stakes.chip if cap is None else min(stakes.chip, cap)
+        p[ODD_CAPPED] = cap is not None
+        p[EXCESS_TO_HIGH] = odd.pot_excess_to == "high"
+        p[LOW_MAX_RANK] = -1
+        if sd.low is not None:
+            qualifier = game.hand(sd.low).qualifier
+            if qualifier is not None:
+                ev = game.evaluator(sd.low)
+                if ev.ranking.low is None:
+                    raise _NotTaken(f"the low hand {sd.low!r} is ranked high: its qualifier")
+                q = ev.ranking.qualifiers[qualifier]
+                p[LOW_QUALIFIER] = 1
+                p[LOW_MIN_PART] = -ev.strength(q.at_least) + PART_OFFSET
+                p[LOW_MAX_RANK] = -1 if q.max_rank is None else q.max_rank
+
+    def _compile_rake(self, rules: Rules, stakes: Stakes) -> None:
+        p = self.params
+        rule = rules.rake
+        p[RAKE_KIND] = RAKE_NONE
+        p[RAKE_CAP] = -1
+        p[RAKE_UNIT] = stakes.chip
+        if rule is None or rule.kind in ("none", "time"):  # time charges never touch a pot
+            return
+        p[RAKE_UNIT] = rule.unit or stakes.chip
+        p[RAKE_CAP] = -1 if rule.cap is None else rule.cap
+        if rule.kind == "percentage":
+            if rule.rate is None:
+                raise _NotTaken("a percentage rake with no rate")
+            p[RAKE_KIND] = RAKE_PER_ROUND if rule.per_betting_round else RAKE_PERCENT
+            p[RAKE_NUM] = rule.rate.numerator
+            p[RAKE_DEN] = rule.rate.denominator
+            return
+        p[RAKE_KIND] = RAKE_INCREMENTAL
+        self.levels = np.array(rule.levels, dtype=np.int64).reshape(-1, 2)
+
+    def _compile_bad_beat(self, game: Game, rules: Rules) -> None:
+        p = self.params
+        rule = rules.bad_beat
+        p[BB_KIND] = BB_NONE
+        p[BB_MAX] = -1
+        if rule is None:
+            return
+        if game.definition.bad_beat is None:
+            raise _NotTaken(f"{game.id} states no Bad Beat")
+        if rule.amount is not None:
+            p[BB_KIND] = BB_FIXED
+            p[BB_AMOUNT] = rule.amount
+        elif rule.rate is not None:
+            p[BB_KIND] = BB_RATE
+            p[BB_NUM] = rule.rate.numerator
+            p[BB_DEN] = rule.rate.denominator
+        else:
+            raise _NotTaken("a Bad Beat contribution with neither an amount nor a rate")
+        p[BB_MAX] = -1 if rule.max is None else rule.max
+        p[BB_MIN_POT] = rule.min_pot
+        ev = game.evaluator(rule.hand)
+        if ev.ranking.low is not None:
+            raise _NotTaken(f"a Bad Beat on the low hand {rule.hand!r}")
+        p[BB_FLOOR] = ev.strength(rule.at_least) + PART_OFFSET
+
+    def settle(self, dealt: DealtHand, fund: int) -> SettledHand | None:
+        """The round settled, or ``None``: settle it with ``settle_round``. ``fund``, the
+        Bad Beat fund before the round, decides nothing here: a round whose Bad Beat may be
+        paid from it is handed back."""
+        if self.reason is not None:
+            return None
+        n = len(self.seats)
+        out: Ints = np.empty(n + _TAIL, dtype=np.int64)
+        round_put = np.array(dealt.round_put, dtype=np.int64)
+        if not _settle(
+            dealt.contributed,
+            dealt.folded,
+            dealt.high,
+            dealt.low,
+            round_put,
+            self.levels,
+            self.params,
+            out,
+        ):
+            return None
+        return SettledHand(out[:n], int(out[n]), int(out[n + 1]), int(out[n + 2]), bool(out[n + 3]))
+
+
+class _NotTaken(Exception):
+    """A table rule the kernel does not settle."""
