@@ -1,0 +1,455 @@
+"""The Poker fast path's settlement (``fast.settle``) held equal to ``settle_round``.
+
+Every round the kernel settles must award each seat, rake, contribute to the Bad Beat fund
+and count the pot exactly as the scalar settlement does on the same ``PokerRound``
+(§ 553.15 the rake and the uncalled bet; § 553.20(c) the Bad Beat contribution;
+§ 553.10(i), (j) the high, low and high-low halves); every round it hands back must be one
+the module says it hands back (side pots, a Bad Beat that may be paid, an odd chip by card
+and suit, a Kill rule). The DealtHand's keys are built with the scalar evaluator
+(``showdown.show``) and ``pack_key``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from validator.cards import parse_cards
+from validator.compiler import Game, load_game
+from validator.interpreter.poker.bad_beat import BadBeatRule
+from validator.interpreter.poker.betting import Limit
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
+from validator.interpreter.poker.fast.settle import FastSettler, _settle
+from validator.interpreter.poker.kill import KillRule
+from validator.interpreter.poker.rake import RakeRule
+from validator.interpreter.poker.roundfile import PokerRound, SeatRound
+from validator.interpreter.poker.session import Session, default_setup, setup_from_submission
+from validator.interpreter.poker.settle import PokerSettlement, settle_round
+from validator.interpreter.poker.showdown import show
+from validator.interpreter.poker.table import Rules, Stakes
+from validator.rankings.packed import pack_key
+
+POKER = (
+    "poker-seven-card-stud",
+    "poker-seven-card-stud-hi-lo",
+    "poker-seven-card-stud-hi-lo-8",
+    "poker-holdem",
+    "poker-omaha",
+    "poker-omaha-hi-lo-8",
+    "poker-five-card-draw",
+    "poker-five-card-draw-low",
+    "poker-five-card-stud",
+    "house-seven-card-stud",
+    "house-seven-card-stud-hi-lo-8",
+    "house-razz",
+)
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "rulesubs" / "example"
+
+RAKES = ("defaults", "percentage", "per_betting_round", "incremental", "time", "none")
+
+#: the Texas Hold'em example submission's Bad Beat (four eights or better, both hole cards),
+#: a contribution by rate, and a floor low enough that rounds reach it
+BAD_BEATS = ("none", "example", "rate", "two_pair")
+
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _rake(game: Game, kind: str, rng: random.Random) -> RakeRule | None:
+    rate = rng.choice([Fraction(1, 10), Fraction(1, 20), Fraction(3, 40)])
+    cap = rng.choice([None, 300, 500])
+    unit = rng.choice([None, 25, 50])
+    if kind == "defaults":
+        return default_setup(game).rules.rake
+    if kind == "percentage":
+        return RakeRule("percentage", rate=rate, cap=cap, unit=unit)
+    if kind == "per_betting_round":
+        return RakeRule("percentage", rate=rate, cap=cap, unit=unit, per_betting_round=True)
+    if kind == "incremental":
+        levels = ((1000, 100), (2000, 100), (4000, 150))
+        return RakeRule("incremental", cap=cap, levels=levels)
+    if kind == "time":
+        return RakeRule("time", hourly=600, every_minutes=30, basis="per_player")
+    return None
+
+
+def _bad_beat(game: Game, kind: str) -> BadBeatRule | None:
+    d = game.definition
+    if kind == "none" or d.bad_beat is None or d.showdown is None or not d.showdown.high:
+        return None
+    holdem = load_game("poker-holdem")
+    example = setup_from_submission(holdem, EXAMPLES / "poker-holdem.yaml").rules.bad_beat
+    assert example is not None
+    if kind == "example":
+        return example
+    if kind == "rate":
+        return replace(example, amount=None, rate=Fraction(1, 20), max=200, min_pot=0)
+    return replace(example, at_least="two_pair", rank_at_least=None, hole_cards=0)
+
+
+def _deal(game: Game, players: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """Each player's cards and the board, from one shuffled deck, as many as the game
+    deals."""
+    dealt = game.definition.cards.dealt
+    own = dealt["player"].count
+    board = dealt["board"].count if "board" in dealt else 0
+    deck = list(range(52))
+    rng.shuffle(deck)
+    cards = [deck[i * own : (i + 1) * own] for i in range(players)]
+    return cards, deck[players * own : players * own + board]
+
+
+def _contributions(
+    players: int, rng: random.Random, chip: int
+) -> tuple[list[int], list[bool], list[int]]:
+    """Contributions and folds of a round of play with no All-in: the players still in put
+    in the same, a bettor may have bet more that nobody called, folded players put in at
+    most that; now and then the players still in put in different amounts (side pots)."""
+    step = rng.choice([chip, 25, 50, 100])
+    folded = [rng.random() < 0.4 for _ in range(players)]
+    if all(folded):
+        folded[rng.randrange(players)] = False
+    level = step * rng.randrange(0, 80)
+    put = [level if not f else step * rng.randrange(0, level // step + 1) for f in folded]
+    if rng.random() < 0.1:  # side pots (a player still in who put in less)
+        live = [i for i, f in enumerate(folded) if not f]
+        put[rng.choice(live)] = step * rng.randrange(0, 80)
+    uncalled = 0
+    if rng.random() < 0.4:  # the final bet, called by no one
+        bettor = rng.randrange(players)
+        uncalled = step * rng.randrange(1, 6)
+        put[bettor] += uncalled
+    rounds = rng.randrange(1, 5)
+    total = sum(put)
+    cuts = sorted(rng.randrange(0, total - uncalled + 1) for _ in range(rounds - 1))
+    bounds = [0, *cuts, total - uncalled]
+    round_put = [b - a for a, b in itertools.pairwise(bounds)]
+    round_put[-1] += uncalled
+    return put, folded, round_put
+
+
+def _dealt(
+    game: Game,
+    cards: list[list[int]],
+    board: list[int],
+    put: list[int],
+    folded: list[bool],
+    round_put: list[int],
+) -> DealtHand:
+    n = len(cards)
+    hand_cards = np.zeros((n, MAX_CARDS), dtype=np.int64)
+    high = np.zeros(n, dtype=np.int64)
+    low = np.zeros(n, dtype=np.int64)
+    for i, own in enumerate(cards):
+        hand_cards[i, : len(own)] = own
+        if not folded[i]:
+            shown = show(game, i + 1, own, board)
+            high[i] = pack_key(shown.high.key) if shown.high is not None else 0
+            low[i] = pack_key(shown.low.key) if shown.low is not None else 0
+    board_cards = np.zeros(MAX_BOARD, dtype=np.int64)
+    board_cards[: len(board)] = board
+    return DealtHand(
+        None,
+        np.array(put, dtype=np.int64),
+        np.array(folded, dtype=np.bool_),
+        hand_cards,
+        np.array([len(c) for c in cards], dtype=np.int64),
+        board_cards,
+        len(board),
+        high,
+        low,
+        list(round_put),
+        -1,
+    )
+
+
+def _scalar(
+    game: Game,
+    rules: Rules,
+    chip: int,
+    cards: list[list[int]],
+    board: list[int],
+    put: list[int],
+    folded: list[bool],
+    round_put: list[int],
+) -> PokerSettlement:
+    """The round as ``Hand.finish`` hands it to ``settle_round``."""
+    seats = [
+        SeatRound(i + 1, list(c), p, f, False, "")
+        for i, (c, p, f) in enumerate(zip(cards, put, folded, strict=True))
+    ]
+    rake = rules.rake
+    if rake is not None and rake.per_betting_round:
+        rake = replace(rake, rounds=tuple(round_put))
+    rnd = PokerRound(game.id, chip, seats, list(board), None, rake, rules.bad_beat, rules.kill)
+    return settle_round(game, rnd)
+
+
+def _assert_equal(fast: SettledHand, s: PokerSettlement, n: int) -> None:
+    assert [int(a) for a in fast.awards] == [s.seat(i + 1).award for i in range(n)]
+    assert fast.rake == s.rake.total
+    assert fast.bad_beat_contribution == s.bad_beat_contribution
+    assert fast.pots == sum(p.pot.amount for p in s.pots)
+    assert fast.showdown == (sum(not a.folded for a in s.seats) >= 2)
+
+
+def _handed_back_for_a_reason(s: PokerSettlement) -> bool:
+    """A round the kernel hands back: side pots (the players still in did not all put in the
+    same), a losing hand at the Bad Beat floor, or a tie's excess given by card and suit."""
+    called = {a.seat: a.contributed - a.returned for a in s.seats}
+    if len(s.pots) > 1 or len({called[a.seat] for a in s.seats if not a.folded}) > 1:
+        return True
+    odd = any(h.odd_chips and len(h.winners) > 1 for p in s.pots for h in p.halves)
+    if odd:
+        return True
+    bb = s.round.bad_beat
+    if bb is None or not s.pots or len(s.pots[0].pot.eligible) < 2:
+        return False
+    game = s.game
+    ev = game.evaluator(bb.hand)
+    winners = {w for h in s.pots[0].halves if h.part in ("pot", "high") for w in h.winners}
+    strength = ev.strength(bb.at_least)
+    losers = [
+        a.seat
+        for a in s.seats
+        if not a.folded and a.seat not in winners and a.seat in s.pots[0].pot.eligible
+    ]
+    cards = {sr.seat: sr.cards for sr in s.round.seats}
+    for seat in losers:
+        value = show(game, seat, cards[seat], s.round.board).high
+        if value is not None and value.key[0] >= strength:
+            return True
+    return False
+
+
+@FAST
+@given(
+    game_id=st.sampled_from(POKER),
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(2, 8),
+    rake=st.sampled_from(RAKES),
+    bad_beat=st.sampled_from(BAD_BEATS),
+    chip=st.sampled_from([100, 25]),
+)
+def test_kernel_settles_as_settle_round_or_hands_back(
+    game_id: str, seed: int, players: int, rake: str, bad_beat: str, chip: int
+) -> None:
+    """§ 553.15(b), (d); § 553.20(c); § 553.10(i), (j): the kernel's settlement is the
+    scalar settlement's, seat by seat, or the round is handed back for a stated reason;
+    a Bad Beat the scalar settlement pays is never settled by the kernel."""
+    game = load_game(game_id)
+    rng = random.Random(seed)
+    rules = Rules(rake=_rake(game, rake, rng), bad_beat=_bad_beat(game, bad_beat))
+    cards, board = _deal(game, players, rng)
+    put, folded, round_put = _contributions(players, rng, chip)
+    dealt = _dealt(game, cards, board, put, folded, round_put)
+    settler = FastSettler(game, rules, Stakes(Limit(200, 400), chip=chip), range(1, players + 1))
+    assert settler.reason is None
+    fast = settler.settle(dealt, 0)
+    try:
+        s = _scalar(game, rules, chip, cards, board, put, folded, round_put)
+    except Exception:  # contributions no round produces, a pot no hand wins
+        assert fast is None
+        return
+    if fast is None:
+        assert _handed_back_for_a_reason(s), s.to_json()
+        return
+    _assert_equal(fast, s, players)
+    assert not (s.bad_beat is not None and s.bad_beat.hit)
+    # the same kernel as plain Python (NUMBA_DISABLE_JIT=1) gives the same
+    out = np.empty(players + 4, dtype=np.int64)
+    assert getattr(_settle, "py_func", _settle)(
+        dealt.contributed,
+        dealt.folded,
+        dealt.high,
+        dealt.low,
+        np.array(round_put, dtype=np.int64),
+        settler.levels,
+        settler.params,
+        out,
+    )
+    assert [int(a) for a in out[:players]] == [int(a) for a in fast.awards]
+
+
+# -- hand-worked rounds -------------------------------------------------------------------------
+
+
+def _golden(
+    game_id: str,
+    hands: list[str],
+    board: str,
+    put: list[int],
+    folded: list[bool] | None = None,
+    rules: Rules | None = None,
+) -> tuple[SettledHand | None, PokerSettlement, FastSettler]:
+    game = load_game(game_id)
+    rules = rules or Rules()
+    cards = [parse_cards(h) for h in hands]
+    shared = parse_cards(board) if board else []
+    folded = folded or [False] * len(hands)
+    round_put = [sum(put)]
+    dealt = _dealt(game, cards, shared, put, folded, round_put)
+    settler = FastSettler(game, rules, Stakes(Limit(200, 400)), range(1, len(hands) + 1))
+    s = _scalar(game, rules, 100, cards, shared, put, folded, round_put)
+    return settler.settle(dealt, 0), s, settler
+
+
+def test_board_plays_for_both_pot_divided_equally_after_the_rake() -> None:
+    """§ 553.4(e) ties divide equally; § 553.15(b)(1): 10% of $20 is $2, so each of the two
+    hands playing the board's straight takes $9."""
+    rake = RakeRule("percentage", rate=Fraction(1, 10), cap=500)
+    fast, s, _ = _golden(
+        "poker-holdem", ["2c 3d", "2h 4s"], "Th Jc Qd Ks Ah", [1000, 1000], rules=Rules(rake)
+    )
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [900, 900]
+    assert (fast.rake, fast.pots, fast.showdown) == (200, 2000, True)
+    _assert_equal(fast, s, 2)
+
+
+def test_uncalled_bet_returned_and_not_raked() -> None:
+    """§ 553.15(d): seat 1's last $3, called by nobody, returns to it, no part of the pot;
+    the $15 pot ($6 + $6 + $3) raked 10% ($1.50 rounded down to the $1 chip: $1) goes to
+    seat 1, the only player still in."""
+    rake = RakeRule("percentage", rate=Fraction(1, 10))
+    fast, s, _ = _golden(
+        "poker-holdem",
+        ["As Ad", "2c 7d", "3h 8s"],
+        "",
+        [900, 600, 300],
+        folded=[False, True, True],
+        rules=Rules(rake),
+    )
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [300 + 1500 - 100, 0, 0]
+    assert (fast.rake, fast.pots, fast.showdown) == (100, 1500, False)
+    _assert_equal(fast, s, 3)
+
+
+def test_high_low_halves_with_the_excess_to_the_high_hand() -> None:
+    """§ 553.10(i)(2)(i): a $15 pot split high and low in $1 chips, the odd $1 to the high
+    half: $8 high (seat 1's flush), $7 low (seat 2's 5-4-3-2-A, eight or better)."""
+    fast, s, _ = _golden(
+        "poker-omaha-hi-lo-8",
+        ["Kh Qh 9c 9d", "Ac 2d Ks Kd"],
+        "3h 4h 5c 8h Jd",
+        [750, 750],
+    )
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [800, 700]
+    _assert_equal(fast, s, 2)
+
+
+def test_tie_with_an_odd_chip_is_handed_back() -> None:
+    """§ 553.10(i)(2)(ii): a $19 pot tied two ways leaves $1 that goes by the highest card
+    by suit: the scalar settlement gives it, the kernel hands the round back."""
+    fast, s, _ = _golden("poker-holdem", ["2c 3d", "2h 4s"], "Th Jc Qd Ks Ah", [950, 950])
+    assert fast is None
+    assert any(h.odd_chips for p in s.pots for h in p.halves)
+
+
+def test_side_pots_are_handed_back() -> None:
+    """§ 553.8(b)(4): a player still in who put in less makes a side pot."""
+    fast, s, _ = _golden(
+        "poker-holdem", ["As Ad", "Ks Kd", "Qs Qd"], "2c 7h 9d Jc 3s", [500, 900, 900]
+    )
+    assert fast is None
+    assert len(s.pots) == 2
+
+
+def test_payable_bad_beat_is_handed_back() -> None:
+    """§ 553.20: four eights using both hole cards lose to a straight flush: the example
+    submission's Bad Beat is paid by the scalar settlement, so the kernel hands it back."""
+    game = load_game("poker-holdem")
+    rules = Rules(bad_beat=_bad_beat(game, "example"))
+    fast, s, _ = _golden(
+        "poker-holdem", ["8d 8c", "Qd Kd"], "8s 8h 9d Td Jd", [1500, 1500], rules=rules
+    )
+    assert fast is None
+    assert s.bad_beat is not None and s.bad_beat.hit
+
+
+def test_bad_beat_contribution_when_no_hand_reaches_the_floor() -> None:
+    """§ 553.20(c): $1 from a $30 pot (at least the $20 minimum) goes to the fund after the
+    rake; a pair of aces beats a pair of kings and nobody is near four of a kind."""
+    game = load_game("poker-holdem")
+    rules = Rules(RakeRule("percentage", rate=Fraction(1, 10), cap=500), _bad_beat(game, "example"))
+    fast, s, _ = _golden(
+        "poker-holdem", ["As Ad", "Ks Kd"], "2c 7h 9d Jc 3s", [1500, 1500], rules=rules
+    )
+    assert fast is not None
+    assert (fast.rake, fast.bad_beat_contribution) == (300, 100)
+    assert [int(a) for a in fast.awards] == [3000 - 300 - 100, 0]
+    _assert_equal(fast, s, 2)
+
+
+def test_a_kill_rule_is_left_to_the_scalar_settlement() -> None:
+    """A Kill's outcome decides the next round's limits (§ 553.18): not settled here."""
+    game = load_game("poker-omaha-hi-lo-8")
+    kill = KillRule("half_kill", Fraction(3, 2), 6000)
+    settler = FastSettler(game, Rules(kill=kill), Stakes(Limit(200, 400)), [1, 2])
+    assert settler.reason is not None and "Kill" in settler.reason
+
+
+# -- realistic rounds: a session's hands --------------------------------------------------------
+
+
+def _setup(game: Game):
+    example = EXAMPLES / f"{game.id}.yaml"
+    return setup_from_submission(game, example) if example.exists() else default_setup(game)
+
+
+def session_rounds(
+    game_id: str, hands: int, seed: int = 1
+) -> list[tuple[SettledHand | None, PokerSettlement, int]]:
+    """A session's hands (no log kept), each settled by the kernel and by ``settle_round``
+    (as the session did it): (kernel's result, scalar settlement, seats)."""
+    game = load_game(game_id)
+    setup = _setup(game)
+    session = Session(game, setup, min(6, setup.positions), seed, narrated=False)
+    rules = replace(setup.rules, kill=None)  # a Kill is the scalar path's
+    settler = FastSettler(game, rules, setup.stakes, session.seats)
+    out = []
+    for record in session.hands(hands):
+        played = record.played
+        by_seat = {p.seat: p for p in played.players}
+        if len(by_seat) != len(session.seats):
+            continue  # a seat sitting out: not a round the fast path deals
+        players = [by_seat[s] for s in session.seats]
+        cards = [p.card_list() for p in players]
+        put = [p.contributed for p in players]
+        folded = [p.folded for p in players]
+        dealt = _dealt(game, cards, played.board, put, folded, played.round_put)
+        fast = settler.settle(dealt, record.fund_before)
+        out.append((fast, played.settlement, len(players)))
+    return out
+
+
+@pytest.mark.parametrize("game_id", POKER)
+def test_session_rounds_settle_as_the_session_did(game_id: str) -> None:
+    """Rounds as a session deals and bets them (the example submission's rake and Bad Beat
+    where there is one, else the defaults), settled by the kernel or handed back."""
+    for fast, s, n in session_rounds(game_id, 25):
+        if fast is None:
+            continue
+        _assert_equal(fast, s, n)
+        assert not (s.bad_beat is not None and s.bad_beat.hit)
+
+
+if __name__ == "__main__":  # the hand-back rate on a session's rounds: GAME... [--hands N]
+    count = int(sys.argv[sys.argv.index("--hands") + 1]) if "--hands" in sys.argv else 300
+    for gid in [a for a in sys.argv[1:] if a in POKER] or POKER:
+        rounds = session_rounds(gid, count)
+        back = sum(f is None for f, _, _ in rounds)
+        sides = sum(f is None and len(s.pots) > 1 for f, s, _ in rounds)
+        rate = back / len(rounds)
+        print(f"{gid:32} {back:4}/{len(rounds)} handed back ({rate:.1%}), side pots {sides}")
