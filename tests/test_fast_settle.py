@@ -2,10 +2,11 @@
 
 Every round the kernel settles must award each seat, rake, contribute to the Bad Beat fund
 and count the pot exactly as the scalar settlement does on the same ``PokerRound``
-(§ 553.15 the rake and the uncalled bet; § 553.20(c) the Bad Beat contribution;
-§ 553.10(i), (j) the high, low and high-low halves); every round it hands back must be one
-the module says it hands back (side pots, a Bad Beat that may be paid, an odd chip by card
-and suit, a Kill rule). The DealtHand's keys are built with the scalar evaluator
+(§ 553.8(b)(4) the main pot and the All-in players' side pots; § 553.15 the rake of each
+pot and the uncalled bet; § 553.20(c) the Bad Beat contribution; § 553.10(i), (j) the
+high, low and high-low halves of each pot); every round it hands back must be one the
+module says it hands back (a Bad Beat that may be paid, an odd chip by card and suit, a
+Kill rule). The DealtHand's keys are built with the scalar evaluator
 (``showdown.show``) and ``pack_key``.
 """
 
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from validator.cards import parse_cards
@@ -110,22 +111,29 @@ def _deal(game: Game, players: int, rng: random.Random) -> tuple[list[list[int]]
 
 def _contributions(
     players: int, rng: random.Random, chip: int
-) -> tuple[list[int], list[bool], list[int]]:
-    """Contributions and folds of a round of play with no All-in: the players still in put
-    in the same, a bettor may have bet more that nobody called, folded players put in at
-    most that; now and then the players still in put in different amounts (side pots)."""
+) -> tuple[list[int], list[bool], list[bool], list[int]]:
+    """Contributions, folds and All-ins of a round of play: the players still in put in the
+    same, except the All-in players, whose stakes ran out below it (§ 553.8(b)(4): side
+    pots), now and then one who put in nothing at all; a bettor may have bet more that
+    nobody called; folded players put in at most what the players still in did; now and
+    then a player still in put in an amount no round of play produces."""
     step = rng.choice([chip, 25, 50, 100])
     folded = [rng.random() < 0.4 for _ in range(players)]
     if all(folded):
         folded[rng.randrange(players)] = False
     level = step * rng.randrange(0, 80)
     put = [level if not f else step * rng.randrange(0, level // step + 1) for f in folded]
-    if rng.random() < 0.1:  # side pots (a player still in who put in less)
-        live = [i for i, f in enumerate(folded) if not f]
+    live = [i for i, f in enumerate(folded) if not f]
+    if len(live) >= 2 and rng.random() < 0.5:  # All-ins: at least one player stays at the top
+        for i in rng.sample(live, rng.randrange(1, len(live))):
+            put[i] = step * rng.randrange(0, level // step + 1) if rng.random() < 0.9 else 0
+    if rng.random() < 0.05:  # a player still in who put in any amount
         put[rng.choice(live)] = step * rng.randrange(0, 80)
+    top_live = max(put[i] for i in live)
+    all_in = [not f and p < top_live for p, f in zip(put, folded, strict=True)]
     uncalled = 0
     if rng.random() < 0.4:  # the final bet, called by no one
-        bettor = rng.randrange(players)
+        bettor = rng.choice(live) if rng.random() < 0.9 else rng.randrange(players)
         uncalled = step * rng.randrange(1, 6)
         put[bettor] += uncalled
     rounds = rng.randrange(1, 5)
@@ -134,7 +142,7 @@ def _contributions(
     bounds = [0, *cuts, total - uncalled]
     round_put = [b - a for a, b in itertools.pairwise(bounds)]
     round_put[-1] += uncalled
-    return put, folded, round_put
+    return put, folded, all_in, round_put
 
 
 def _dealt(
@@ -181,11 +189,13 @@ def _scalar(
     put: list[int],
     folded: list[bool],
     round_put: list[int],
+    all_in: list[bool] | None = None,
 ) -> PokerSettlement:
     """The round as ``Hand.finish`` hands it to ``settle_round``."""
+    all_in = all_in or [False] * len(cards)
     seats = [
-        SeatRound(i + 1, list(c), p, f, False, "")
-        for i, (c, p, f) in enumerate(zip(cards, put, folded, strict=True))
+        SeatRound(i + 1, list(c), p, f, a, "")
+        for i, (c, p, f, a) in enumerate(zip(cards, put, folded, all_in, strict=True))
     ]
     rake = rules.rake
     if rake is not None and rake.per_betting_round:
@@ -203,11 +213,8 @@ def _assert_equal(fast: SettledHand, s: PokerSettlement, n: int) -> None:
 
 
 def _handed_back_for_a_reason(s: PokerSettlement) -> bool:
-    """A round the kernel hands back: side pots (the players still in did not all put in the
-    same), a losing hand at the Bad Beat floor, or a tie's excess given by card and suit."""
-    called = {a.seat: a.contributed - a.returned for a in s.seats}
-    if len(s.pots) > 1 or len({called[a.seat] for a in s.seats if not a.folded}) > 1:
-        return True
+    """A round the kernel hands back: a losing hand of the main pot at the Bad Beat floor,
+    or a tie's excess, in any pot, given by card and suit. Side pots are no reason."""
     odd = any(h.odd_chips and len(h.winners) > 1 for p in s.pots for h in p.halves)
     if odd:
         return True
@@ -243,23 +250,28 @@ def _handed_back_for_a_reason(s: PokerSettlement) -> bool:
 def test_kernel_settles_as_settle_round_or_hands_back(
     game_id: str, seed: int, players: int, rake: str, bad_beat: str, chip: int
 ) -> None:
-    """§ 553.15(b), (d); § 553.20(c); § 553.10(i), (j): the kernel's settlement is the
-    scalar settlement's, seat by seat, or the round is handed back for a stated reason;
-    a Bad Beat the scalar settlement pays is never settled by the kernel."""
+    """§ 553.8(b)(4); § 553.15(b), (d); § 553.20(c); § 553.10(i), (j): the kernel's
+    settlement is the scalar settlement's, seat by seat, All-ins and side pots included, or
+    the round is handed back for a stated reason; a Bad Beat the scalar settlement pays is
+    never settled by the kernel."""
     game = load_game(game_id)
     rng = random.Random(seed)
     rules = Rules(rake=_rake(game, rake, rng), bad_beat=_bad_beat(game, bad_beat))
     cards, board = _deal(game, players, rng)
-    put, folded, round_put = _contributions(players, rng, chip)
+    put, folded, all_in, round_put = _contributions(players, rng, chip)
     dealt = _dealt(game, cards, board, put, folded, round_put)
     settler = FastSettler(game, rules, Stakes(Limit(200, 400), chip=chip), range(1, players + 1))
     assert settler.reason is None
     fast = settler.settle(dealt, 0)
     try:
-        s = _scalar(game, rules, chip, cards, board, put, folded, round_put)
+        s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
     except Exception:  # contributions no round produces, a pot no hand wins
         assert fast is None
         return
+    event(
+        ("side pots " if len(s.pots) > 1 else "one pot ")
+        + ("handed back" if fast is None else "settled")
+    )
     if fast is None:
         assert _handed_back_for_a_reason(s), s.to_json()
         return
@@ -357,13 +369,98 @@ def test_tie_with_an_odd_chip_is_handed_back() -> None:
     assert any(h.odd_chips for p in s.pots for h in p.halves)
 
 
-def test_side_pots_are_handed_back() -> None:
-    """§ 553.8(b)(4): a player still in who put in less makes a side pot."""
+def test_side_pot_raked_pot_by_pot_and_the_uncalled_bet_returned() -> None:
+    """§ 553.8(b)(4): seat 1, All-in for $5, is eligible only for the $15 main pot, which
+    its aces win; seats 2 and 3 contest the $8 side pot ($4 each), which seat 2's kings
+    win; seat 3's last $3 nobody called returns to it (§ 553.15(d)). § 553.15(b)(1): 10%
+    of each pot rounded down to the $1 chip: $1 of the main pot, nothing of the side pot
+    (10% of the $23 in the pots together would be $2)."""
+    rake = RakeRule("percentage", rate=Fraction(1, 10), cap=500)
     fast, s, _ = _golden(
-        "poker-holdem", ["As Ad", "Ks Kd", "Qs Qd"], "2c 7h 9d Jc 3s", [500, 900, 900]
+        "poker-holdem",
+        ["As Ad", "Ks Kd", "Qs Qd"],
+        "2c 7h 9d Jc 3s",
+        [500, 900, 1200],
+        rules=Rules(rake),
+    )
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [1500 - 100, 800, 300]
+    assert (fast.rake, fast.pots, fast.showdown) == (100, 2300, True)
+    assert [p.pot.amount for p in s.pots] == [1500, 800]
+    _assert_equal(fast, s, 3)
+
+
+def test_rake_cap_taken_from_the_main_pot_first() -> None:
+    """§ 553.15(b)(1): 10% in 25-cent units, at most $2 a round of play: $1.50 of the $15
+    main pot, then the $0.75 wanted of the $8 side pot capped to the $0.50 left."""
+    rake = RakeRule("percentage", rate=Fraction(1, 10), cap=200, unit=25)
+    fast, s, _ = _golden(
+        "poker-holdem",
+        ["As Ad", "Ks Kd", "Qs Qd"],
+        "2c 7h 9d Jc 3s",
+        [500, 900, 900],
+        rules=Rules(rake),
+    )
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [1500 - 150, 800 - 50, 0]
+    assert fast.rake == 200 and s.rake.by_pot == [150, 50]
+    _assert_equal(fast, s, 3)
+
+
+def test_side_pot_of_a_high_low_game_with_no_qualifying_low() -> None:
+    """§ 553.10(i), (j): the $15 main pot splits between seat 2's flush (high) and the
+    All-in seat 1's 5-4-3-2-A (low) in $1 chips, the odd $1 to the high half
+    ((i)(2)(i)): $8 and $7; no hand eligible for the $8 side pot (seats 2 and 3) qualifies
+    for low, so seat 2's flush takes all of it."""
+    fast, s, _ = _golden(
+        "poker-omaha-hi-lo-8",
+        ["Ac 2d Ks Kd", "Kh Qh 9c 9d", "Jc Js Tc Ts"],
+        "3h 4h 5c 8h Jd",
+        [500, 900, 900],
+    )
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [700, 800 + 800, 0]
+    assert len(s.pots) == 2
+    _assert_equal(fast, s, 3)
+
+
+def test_bad_beat_contribution_from_the_main_pot_first() -> None:
+    """§ 553.20(c): after the rake ($1 of the main pot), the $22 in the pots reaches the
+    example's $20 minimum: its $1 contribution is segregated from the main pot."""
+    game = load_game("poker-holdem")
+    rules = Rules(RakeRule("percentage", rate=Fraction(1, 10), cap=500), _bad_beat(game, "example"))
+    fast, s, _ = _golden(
+        "poker-holdem", ["As Ad", "Ks Kd", "Qs Qd"], "2c 7h 9d Jc 3s", [500, 900, 900], rules=rules
+    )
+    assert fast is not None
+    assert (fast.rake, fast.bad_beat_contribution) == (100, 100)
+    assert [int(a) for a in fast.awards] == [1500 - 100 - 100, 800, 0]
+    _assert_equal(fast, s, 3)
+
+
+def test_a_player_still_in_who_put_in_nothing_wins_no_pot() -> None:
+    """§ 553.8(b)(4)(i): an All-in player is eligible only for the pot he contributed to;
+    seat 1 put in nothing, so its aces win nothing and seat 2's kings take the $18."""
+    fast, s, _ = _golden(
+        "poker-holdem", ["As Ad", "Ks Kd", "Qs Qd"], "2c 7h 9d Jc 3s", [0, 900, 900]
+    )
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [0, 1800, 0]
+    assert [p.pot.eligible for p in s.pots] == [(2, 3)]
+    _assert_equal(fast, s, 3)
+
+
+def test_a_tie_in_a_side_pot_with_an_odd_chip_is_handed_back() -> None:
+    """§ 553.10(i)(2)(ii): seats 2 and 3 tie for the $9 side pot; its odd $1 goes by card
+    and suit, so the kernel hands the round back."""
+    fast, s, _ = _golden(
+        "poker-holdem",
+        ["As Ad", "Kh 2d", "Kc 2s"],
+        "Ks 7h 9d Jc 3s",
+        [500, 950, 950],
     )
     assert fast is None
-    assert len(s.pots) == 2
+    assert any(h.odd_chips for h in s.pots[1].halves)
 
 
 def test_payable_bad_beat_is_handed_back() -> None:
@@ -440,6 +537,7 @@ def test_session_rounds_settle_as_the_session_did(game_id: str) -> None:
     where there is one, else the defaults), settled by the kernel or handed back."""
     for fast, s, n in session_rounds(game_id, 25):
         if fast is None:
+            assert _handed_back_for_a_reason(s), s.to_json()
             continue
         _assert_equal(fast, s, n)
         assert not (s.bad_beat is not None and s.bad_beat.hit)

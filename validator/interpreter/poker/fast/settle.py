@@ -1,20 +1,24 @@
 """A dealt round of nonbanking Poker settled in one kernel: the uncalled final bet returned
-(§ 553.15(d)), the pot, the rake (§ 553.15(b)), the Bad Beat contribution (§ 553.20(c)),
-the showdown's high, low or high-low halves (§ 553.10(i), (j)), exactly as
-``settle.settle_round`` settles it.
+(§ 553.15(d)), the main pot and the side pots of the All-in players (§ 553.8(b)(4)), the
+rake of each pot (§ 553.15(b)), the Bad Beat contribution (§ 553.20(c)), each pot's
+showdown among the players eligible for it, high, low or high-low halves (§ 553.10(i),
+(j)), exactly as ``settle.settle_round`` settles it (``pots.build_pots``,
+``rake.take_rake``, ``bad_beat.contribute``, ``showdown.Splitter.settle``).
 
 The table's rules (``Rules``, ``Stakes``) are compiled once to an int array; each round is
 settled by ``_settle``. A round whose result could differ from ``settle_round`` without
 more work than it is worth is handed back (``settle`` returns ``None``) and settled by
 ``settle_round``:
 
-- side pots: the players still in did not all put in the same after the uncalled bet;
-- a Bad Beat that may be paid: a hand still in at the showdown, not among the main pot's
-  high winners, reaching the qualifying category (the rank, hole-card and winning-hand
+- a Bad Beat that may be paid: a hand eligible for the main pot, not among its high
+  winners, reaching the qualifying category (the rank, hole-card and winning-hand
   conditions only narrow it, so they are not read: every such round is handed back);
-- a tie whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv));
+- a tie in any pot whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv));
 - contributions no round of play produces, or a pot no hand can win (``settle_round``
   says why).
+
+A player still in who put in nothing while others put in chips is eligible for no pot, as
+``build_pots`` forms them (every pot's level is above nothing).
 
 A table with a Kill rule, or a rule this module does not read, is not settled here at all
 (``FastSettler.reason``).
@@ -172,52 +176,98 @@ def _settle(
             called[bettor] -= returned
         else:
             bettor = -1
-    # one pot: every player still in put in the same (pots.build_pots)
+    # the main pot and the side pots (pots.build_pots): a layer closed by every distinct
+    # contribution of a player still in, contested by the players still in who reached it
     live = 0
-    level = -1
+    top_live = -1
     for i in range(n):
         if not folded[i]:
-            if live == 0:
-                level = called[i]
-            elif called[i] != level:
-                return False  # side pots
             live += 1
+            top_live = max(top_live, called[i])
     if live == 0:
         return False
-    pot = 0
     for i in range(n):
-        if called[i] > level:
+        if called[i] > top_live:
             return False  # a folded player's chips no one still in called
-        pot += called[i]
-    # the rake (rake.take_rake)
+    level_of = np.empty(n, dtype=np.int64)  # the pots' levels, ascending
+    npots = 0
+    for i in range(n):
+        c = called[i]
+        if folded[i] or c <= 0:
+            continue
+        at = npots
+        for j in range(npots):
+            if level_of[j] == c:
+                at = -1
+                break
+            if level_of[j] > c:
+                at = j
+                break
+        if at < 0:
+            continue
+        for j in range(npots, at, -1):
+            level_of[j] = level_of[j - 1]
+        level_of[at] = c
+        npots += 1
+    if npots == 0:  # nobody put anything in: an empty pot for the players still in
+        level_of[0] = 0
+        npots = 1
+    amount = np.zeros(npots, dtype=np.int64)
+    eligible = np.zeros((npots, n), dtype=np.bool_)
+    contenders = np.zeros(npots, dtype=np.int64)
+    pot = 0
+    below = 0
+    for k in range(npots):
+        lev = level_of[k]
+        for i in range(n):
+            c = called[i]
+            amount[k] += min(c, lev) - min(c, below)
+            if not folded[i] and c >= lev:
+                eligible[k, i] = True
+                contenders[k] += 1
+        pot += amount[k]
+        below = lev
+    # the rake (rake.take_rake), each pot's part, the main pot first
     kind = params[RAKE_KIND]
     unit = params[RAKE_UNIT]
     cap = params[RAKE_CAP]
+    rake_of = np.zeros(npots, dtype=np.int64)
     rake = 0
-    if kind == RAKE_PERCENT:
-        rake = pot * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
-        if cap >= 0:
-            rake = min(rake, cap)
-    elif kind == RAKE_PER_ROUND:
+    if kind == RAKE_PERCENT:  # the rate of each pot, the cap across the pots in order
         left = cap
-        last = round_put.shape[0] - 1
-        for r in range(round_put.shape[0]):
-            put = round_put[r] - (returned if r == last else 0)
-            wanted = put * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
+        for k in range(npots):
+            wanted = amount[k] * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
             take = wanted if cap < 0 else min(wanted, left)
             if cap >= 0:
                 left -= take
+            rake_of[k] = take
             rake += take
-        rake = min(rake, pot)
-    elif kind == RAKE_INCREMENTAL:
-        for j in range(levels.shape[0]):
-            if pot >= levels[j, 0]:
-                rake += levels[j, 1]
-        if cap >= 0:
-            rake = min(rake, cap)
-        rake = min(rake, pot)
+    else:
+        if kind == RAKE_PER_ROUND:
+            left = cap
+            last = round_put.shape[0] - 1
+            for r in range(round_put.shape[0]):
+                put = round_put[r] - (returned if r == last else 0)
+                wanted = put * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
+                take = wanted if cap < 0 else min(wanted, left)
+                if cap >= 0:
+                    left -= take
+                rake += take
+        elif kind == RAKE_INCREMENTAL:
+            for j in range(levels.shape[0]):
+                if pot >= levels[j, 0]:
+                    rake += levels[j, 1]
+            if cap >= 0:
+                rake = min(rake, cap)
+            rake = min(rake, pot)
+        left = rake
+        for k in range(npots):
+            take = min(left, amount[k])
+            rake_of[k] = take
+            left -= take
+        rake -= left  # what no pot held is not taken
     after_rake = pot - rake
-    # the Bad Beat contribution (bad_beat.contribute)
+    # the Bad Beat contribution (bad_beat.contribute), from the main pot first
     bb = 0
     bb_kind = params[BB_KIND]
     if bb_kind != BB_NONE and after_rake >= params[BB_MIN_POT]:
@@ -228,54 +278,58 @@ def _settle(
             wanted = after_rake * params[BB_NUM] // (params[BB_DEN] * chip) * chip
         most = after_rake if params[BB_MAX] < 0 else min(params[BB_MAX], after_rake)
         bb = min(wanted, most)
-    net = pot - rake - bb
-    # the showdown (showdown.Splitter.settle)
-    if live == 1:
-        for i in range(n):
-            if not folded[i]:
-                out[i] += net
-    else:
-        eligible = ~folded
-        pot_kind = params[POT_KIND]
-        if pot_kind == POT_HIGH:
-            paid = _pay_best(high, eligible, net, params, out)
-        elif pot_kind == POT_LOW:
-            qualifying = eligible.copy()
+    # each pot awarded by the showdown among its eligible players (showdown.Splitter.settle)
+    left_bb = bb
+    pot_kind = params[POT_KIND]
+    qualifying = np.zeros(n, dtype=np.bool_)
+    for k in range(npots):
+        take_bb = min(left_bb, amount[k] - rake_of[k])
+        left_bb -= take_bb
+        net = amount[k] - rake_of[k] - take_bb
+        mask = eligible[k]
+        if contenders[k] == 1:
             for i in range(n):
-                qualifying[i] = eligible[i] and _low_qualifies(low[i], params)
+                if mask[i]:
+                    out[i] += net
+            continue
+        if pot_kind == POT_HIGH:
+            paid = _pay_best(high, mask, net, params, out)
+        elif pot_kind == POT_LOW:
+            for i in range(n):
+                qualifying[i] = mask[i] and _low_qualifies(low[i], params)
             paid = _pay_best(low, qualifying, net, params, out)
         else:
-            qualifying = eligible.copy()
             any_low = False
             for i in range(n):
-                qualifying[i] = eligible[i] and _low_qualifies(low[i], params)
+                qualifying[i] = mask[i] and _low_qualifies(low[i], params)
                 any_low = any_low or qualifying[i]
             if not any_low:  # the high hand takes the entire pot (§ 553.10(j))
-                paid = _pay_best(high, eligible, net, params, out)
+                paid = _pay_best(high, mask, net, params, out)
             else:
                 unit_odd = params[ODD_UNIT]
                 capped = params[ODD_CAPPED] == 1
                 larger = _divide(net, 2, unit_odd, capped, True)
                 smaller = _divide(net, 2, unit_odd, capped, False)
                 to_high = params[EXCESS_TO_HIGH] == 1
-                paid = _pay_best(high, eligible, larger if to_high else smaller, params, out)
+                paid = _pay_best(high, mask, larger if to_high else smaller, params, out)
                 if paid > 0:
                     paid = _pay_best(low, qualifying, smaller if to_high else larger, params, out)
         if paid <= 0:
             return False
-        # a Bad Beat that may be paid: a losing high hand at the qualifying floor
-        if bb_kind != BB_NONE and pot_kind != POT_LOW:
-            top_high = 0
-            for i in range(n):
-                if eligible[i] and high[i] > top_high:
-                    top_high = high[i]
-            for i in range(n):
-                if (
-                    eligible[i]
-                    and high[i] != top_high
-                    and ((high[i] >> _TOP_SHIFT) & _PART_MASK) >= params[BB_FLOOR]
-                ):
-                    return False
+    # a Bad Beat that may be paid: a losing high hand of the main pot at the qualifying floor
+    if bb_kind != BB_NONE and pot_kind != POT_LOW and contenders[0] >= 2:
+        main = eligible[0]
+        top_high = 0
+        for i in range(n):
+            if main[i] and high[i] > top_high:
+                top_high = high[i]
+        for i in range(n):
+            if (
+                main[i]
+                and high[i] != top_high
+                and ((high[i] >> _TOP_SHIFT) & _PART_MASK) >= params[BB_FLOOR]
+            ):
+                return False
     if bettor >= 0:
         out[bettor] += returned
     out[n] = rake
