@@ -212,15 +212,15 @@ def _assert_equal(fast: SettledHand, s: PokerSettlement, n: int) -> None:
     assert fast.showdown == (sum(not a.folded for a in s.seats) >= 2)
 
 
-def _handed_back_for_a_reason(s: PokerSettlement) -> bool:
-    """A round the kernel hands back: a losing hand of the main pot at the Bad Beat floor,
-    or a tie's excess, in any pot, given by card and suit. Side pots are no reason."""
-    odd = any(h.odd_chips and len(h.winners) > 1 for p in s.pots for h in p.halves)
-    if odd:
-        return True
+def _hand_back_reason(s: PokerSettlement) -> str | None:
+    """Why the kernel hands a round back: a tie's excess, in any pot, given by card and
+    suit, or a losing hand of the main pot at the Bad Beat floor; ``None``: no reason.
+    Side pots are no reason."""
+    if any(h.odd_chips and len(h.winners) > 1 for p in s.pots for h in p.halves):
+        return "odd chip by suit"
     bb = s.round.bad_beat
     if bb is None or not s.pots or len(s.pots[0].pot.eligible) < 2:
-        return False
+        return None
     game = s.game
     ev = game.evaluator(bb.hand)
     winners = {w for h in s.pots[0].halves if h.part in ("pot", "high") for w in h.winners}
@@ -234,8 +234,12 @@ def _handed_back_for_a_reason(s: PokerSettlement) -> bool:
     for seat in losers:
         value = show(game, seat, cards[seat], s.round.board).high
         if value is not None and value.key[0] >= strength:
-            return True
-    return False
+            return "Bad Beat floor"
+    return None
+
+
+def _handed_back_for_a_reason(s: PokerSettlement) -> bool:
+    return _hand_back_reason(s) is not None
 
 
 @FAST
@@ -547,7 +551,15 @@ if __name__ == "__main__":  # the hand-back rate on a session's rounds: GAME... 
     count = int(sys.argv[sys.argv.index("--hands") + 1]) if "--hands" in sys.argv else 300
     for gid in [a for a in sys.argv[1:] if a in POKER] or POKER:
         rounds = session_rounds(gid, count)
-        back = sum(f is None for f, _, _ in rounds)
-        sides = sum(f is None and len(s.pots) > 1 for f, s, _ in rounds)
-        rate = back / len(rounds)
-        print(f"{gid:32} {back:4}/{len(rounds)} handed back ({rate:.1%}), side pots {sides}")
+        back = [s for f, s, _ in rounds if f is None]
+        sides = sum(len(s.pots) > 1 for s in back)
+        why: dict[str, int] = {}
+        for s in back:
+            reason = _hand_back_reason(s) or "no stated reason"
+            why[reason] = why.get(reason, 0) + 1
+        rate = len(back) / len(rounds)
+        reasons = ", ".join(f"{k} {v}" for k, v in sorted(why.items()))
+        print(
+            f"{gid:32} {len(back):4}/{len(rounds)} handed back ({rate:.1%}), "
+            f"side pots {sides}" + (f"; {reasons}" if reasons else "")
+        )
