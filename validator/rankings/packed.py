@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from validator.cache import memo
 from validator.model.ranking import Ranking
 from validator.rankings.evaluator import NO_NEED, Evaluator, suit_needs
 
@@ -65,6 +66,11 @@ def unpack_key(packed: int) -> tuple[int, ...]:
 # evaluator's answer among the categories that read suits (0 where none is held). The best
 # hand is the higher of the two: the categories that read suits can only be held in that one
 # suit, and they fill the hand (no kickers from the other cards), which the build checks.
+#
+# The evaluator is asked for every rank pattern of up to the ranking's size; a pattern of more
+# cards holds the best of its hands of ``size`` cards (the definition, ``best_by_subsets``),
+# read as the highest of its patterns of one card fewer. The tests hold every pattern equal
+# to ``Evaluator.best``. Its combination (``kept_mask``) is not kept.
 
 #: the most cards a packed hand holds
 MAX_PACKED = 7
@@ -78,8 +84,10 @@ MIN_SUIT_NEED = 4
 T_OFFSET, T_BASE, T_RANK_KEY, T_RANK_FORMED, T_SUITED_KEY, T_SUITED_FORMED, T_CATEGORY, T_PARAMS = (
     range(8)
 )
+#: the rank table's combination of a hand of more cards than the ranking's size: not kept
+FORMED_UNKNOWN = -1
 # the parameters' order in tables[T_PARAMS]
-P_SUIT_NEED = 0
+P_SUIT_NEED, P_SIZE = 0, 1
 
 
 def _ways() -> npt.NDArray[np.int64]:
@@ -109,7 +117,8 @@ def pattern_offsets() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
 
 
 def _patterns(n: int) -> list[tuple[int, ...]]:
-    """Every rank pattern of n cards, as the ranks (0..12) ascending."""
+    """Every rank pattern of n cards, as the ranks (0..12) ascending, in the order of their
+    index (``pattern_offsets``): by the count of the deuces, then of the treys, ..."""
     out: list[tuple[int, ...]] = []
 
     def extend(r: int, left: int, acc: tuple[int, ...]) -> None:
@@ -128,6 +137,12 @@ def _idle_hand(ranks: Sequence[int]) -> list[int]:
     """Cards of these ranks dealt round the suits: a rank's copies in distinct suits, no suit
     holding more than ceil(n / 4) cards."""
     return [(r << 2) | (i & 3) for i, r in enumerate(ranks)]
+
+
+def _without(ranks: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    """The rank pattern with one card of ``rank`` taken out."""
+    i = ranks.index(rank)
+    return ranks[:i] + ranks[i + 1 :]
 
 
 def _place_mask(ordered: Sequence[int], chosen: Sequence[int]) -> int:
@@ -183,17 +198,22 @@ def build(ranking: Ranking) -> PackedRanking:
     ev = Evaluator(ranking)
     offset, base = pattern_offsets()
     total = int(base[MAX_PACKED + 1])
-    rank_key = np.zeros(total, dtype=np.int64)
-    rank_formed = np.zeros(total, dtype=np.int64)
+
+    rank_key = [0] * total
+    rank_formed = [0] * total
     try:
+        place: dict[tuple[int, ...], int] = {}  # a pattern's index: in the order enumerated
         for n in range(1, MAX_PACKED + 1):
-            for ranks in _patterns(n):
+            for i, ranks in enumerate(_patterns(n), start=int(base[n])):
+                place[ranks] = i
+                if n > ranking.size:  # the best of its hands of one card fewer
+                    rank_key[i] = max(rank_key[place[_without(ranks, r)]] for r in set(ranks))
+                    rank_formed[i] = FORMED_UNKNOWN
+                    continue
                 cards = _idle_hand(ranks)
                 value = ev.best(cards)
-                i = _pattern_index(offset, base, ranks)
-                ordered = sorted(cards, reverse=True)
                 rank_key[i] = pack_key(value.key)
-                rank_formed[i] = _place_mask(ordered, value.combination)
+                rank_formed[i] = _place_mask(sorted(cards, reverse=True), value.combination)
         suit_need, _ = suit_needs(ranking.categories)
         reads_suits = {c.id for c in ranking.categories if suit_needs([c])[0] != NO_NEED}
         suited_key = np.zeros(1 << RANKS, dtype=np.int64)
@@ -225,10 +245,19 @@ def build(ranking: Ranking) -> PackedRanking:
             strength = ev.strength(c.id)
             part = -strength if ranking.low is not None else strength
             category[part + PART_OFFSET] = ids.index(c.id)
-    params = np.array([suit_need], dtype=np.int64)
+    params = np.array([suit_need, ranking.size], dtype=np.int64)
     return PackedRanking(
         ranking.id,
-        (offset, base, rank_key, rank_formed, suited_key, suited_formed, category, params),
+        (
+            offset,
+            base,
+            np.array(rank_key, dtype=np.int64),
+            np.array(rank_formed, dtype=np.int64),
+            suited_key,
+            suited_formed,
+            category,
+            params,
+        ),
     )
 
 
@@ -250,48 +279,75 @@ _PACKED: dict[int, tuple[Ranking, PackedRanking]] = {}
 
 
 def packed(evaluator: Evaluator) -> PackedRanking:
-    """The tables of the evaluator's ranking, built once per ranking per process."""
+    """The tables of the evaluator's ranking, built once per ranking per process and kept in
+    the user's cache, keyed by the ranking's content (and rulesub's code), so that only the
+    first run builds them; ``NotPackable`` with the reason where they cannot be built."""
     ranking = evaluator.ranking
     entry = _PACKED.get(id(ranking))
     if entry is None or entry[0] is not ranking:
-        entry = _PACKED[id(ranking)] = (ranking, build(ranking))
+        reason = packable(ranking)
+        if reason is not None:
+            raise NotPackable(f"ranking {ranking.id!r} cannot be packed: {reason}")
+        tables = memo("packed-ranking", ranking.model_dump_json(), lambda: build(ranking))
+        entry = _PACKED[id(ranking)] = (ranking, tables)
     return entry[1]
 
 
 # -- the kernels' functions -----------------------------------------------------------------
+#
+# A hand is read without allocating: its rank counts in one int (3 bits a rank), its suits'
+# ranks in another (16 bits a suit). Every function takes ``PackedRanking.tables`` first.
+
+COUNT_BITS = 3
+SUIT_BITS = 16
+RANK_SET = (1 << RANKS) - 1
 
 
 @njit(cache=True)
-def _index(tables: Tables, counts: npt.NDArray[np.int64], n: int) -> int:
+def _read(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> tuple[int, int, int, int]:
+    """(packed key, rank pattern index, the suit whose categories decide or -1, suit ranks)."""
+    counts = 0
+    suits = 0
+    for j in range(n):
+        c = cards[j]
+        counts += 1 << (COUNT_BITS * (c >> 2))
+        suits |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
     offset = tables[T_OFFSET]
     i = tables[T_BASE][n]
     left = n
     for r in range(RANKS):
-        c = counts[r]
-        i += offset[r, left, c]
-        left -= c
-    return i
+        k = (counts >> (COUNT_BITS * r)) & 7
+        i += offset[r, left, k]
+        left -= k
+    key = tables[T_RANK_KEY][i]
+    need = tables[T_PARAMS][P_SUIT_NEED]
+    deciding = -1
+    ranks = 0
+    if n >= need:
+        for s in range(4):
+            mask = (suits >> (SUIT_BITS * s)) & RANK_SET
+            if _bits(mask) >= need:
+                suited = tables[T_SUITED_KEY][mask]
+                if suited > key:
+                    key = suited
+                    deciding = s
+                    ranks = mask
+    return key, i, deciding, ranks
+
+
+@njit(cache=True)
+def _bits(x: int) -> int:
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
 
 
 @njit(cache=True)
 def best_key(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> int:
     """The packed key of the best hand of ``cards[:n]`` (``pack_key(ev.best(...).key)``)."""
-    counts = np.zeros(RANKS, dtype=np.int64)
-    suit_count = np.zeros(4, dtype=np.int64)
-    suit_mask = np.zeros(4, dtype=np.int64)
-    for j in range(n):
-        c = cards[j]
-        counts[c >> 2] += 1
-        suit_count[c & 3] += 1
-        suit_mask[c & 3] |= 1 << (c >> 2)
-    key = tables[T_RANK_KEY][_index(tables, counts, n)]
-    need = tables[T_PARAMS][P_SUIT_NEED]
-    for s in range(4):
-        if suit_count[s] >= need:
-            suited = tables[T_SUITED_KEY][suit_mask[s]]
-            if suited > key:
-                key = suited
-    return key
+    return _read(tables, cards, n)[0]
 
 
 @njit(cache=True)
@@ -306,7 +362,7 @@ def best_key_using(
 ) -> int:
     """The packed key of the best hand of exactly ``k_own`` of ``own[:n_own]`` and ``k_board``
     of ``board[:n_board]`` (Omaha's two and three, § 553.12(j)); 0 where too few cards."""
-    hand = np.zeros(k_own + k_board, dtype=np.int64)
+    hand = np.empty(k_own + k_board, dtype=np.int64)
     top = 0
     for a in range(1 << n_own):
         if _bits(a) != k_own:
@@ -324,19 +380,10 @@ def best_key_using(
                 if b >> i & 1:
                     hand[m] = board[i]
                     m += 1
-            key = best_key(tables, hand, m)
+            key = _read(tables, hand, m)[0]
             if key > top:
                 top = key
     return top
-
-
-@njit(cache=True)
-def _bits(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @njit(cache=True)
@@ -357,26 +404,13 @@ def key_part(key: int, i: int) -> int:
 @njit(cache=True)
 def kept_mask(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> int:
     """Bit i set when ``cards[i]`` forms the category of the best hand of ``cards[:n]`` (the
-    cards a draw keeps)."""
-    counts = np.zeros(RANKS, dtype=np.int64)
-    suit_count = np.zeros(4, dtype=np.int64)
-    suit_mask = np.zeros(4, dtype=np.int64)
-    for j in range(n):
-        c = cards[j]
-        counts[c >> 2] += 1
-        suit_count[c & 3] += 1
-        suit_mask[c & 3] |= 1 << (c >> 2)
-    i = _index(tables, counts, n)
-    key = tables[T_RANK_KEY][i]
-    suit = -1
-    need = tables[T_PARAMS][P_SUIT_NEED]
-    for s in range(4):
-        if suit_count[s] >= need and tables[T_SUITED_KEY][suit_mask[s]] > key:
-            key = tables[T_SUITED_KEY][suit_mask[s]]
-            suit = s
+    cards a draw keeps), for at most the ranking's size of cards."""
+    if n > tables[T_PARAMS][P_SIZE]:
+        raise ValueError("kept_mask: more cards than a hand of the ranking")
+    _, i, suit, ranks = _read(tables, cards, n)
     out = 0
     if suit >= 0:
-        formed = tables[T_SUITED_FORMED][suit_mask[suit]]
+        formed = tables[T_SUITED_FORMED][ranks]
         for j in range(n):
             c = cards[j]
             if c & 3 == suit and formed >> (c >> 2) & 1:
