@@ -363,6 +363,12 @@ def best_key_using(
     """The packed key of the best hand of exactly ``k_own`` of ``own[:n_own]`` and ``k_board``
     of ``board[:n_board]`` (Omaha's two and three, § 553.12(j)); 0 where too few cards."""
     hand = np.empty(k_own + k_board, dtype=np.int64)
+    boards = np.empty(1 << n_board, dtype=np.int64)  # the board's picks of k_board cards
+    n_boards = 0
+    for b in range(1 << n_board):
+        if _bits(b) == k_board:
+            boards[n_boards] = b
+            n_boards += 1
     top = 0
     for a in range(1 << n_own):
         if _bits(a) != k_own:
@@ -372,9 +378,8 @@ def best_key_using(
             if a >> i & 1:
                 hand[j] = own[i]
                 j += 1
-        for b in range(1 << n_board):
-            if _bits(b) != k_board:
-                continue
+        for p in range(n_boards):
+            b = boards[p]
             m = j
             for i in range(n_board):
                 if b >> i & 1:
