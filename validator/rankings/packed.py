@@ -76,8 +76,8 @@ def unpack_key(packed: int) -> tuple[int, ...]:
 MAX_PACKED = 7
 RANKS = 13
 MAX_OF_A_RANK = 4
-#: a suit that reads suits needs at least this many cards to be packed: two suits cannot then
-#: both hold it among MAX_PACKED cards, and a rank pattern has a hand whose suits are idle
+#: the fewest cards a category that reads suits may need, to be packed: two suits cannot then
+#: both hold it among MAX_PACKED cards, and every rank pattern has a hand whose suits are idle
 MIN_SUIT_NEED = 4
 
 # the tables' order in ``PackedRanking.tables``
@@ -259,20 +259,6 @@ def build(ranking: Ranking) -> PackedRanking:
             params,
         ),
     )
-
-
-def _pattern_index(
-    offset: npt.NDArray[np.int64], base: npt.NDArray[np.int64], ranks: Sequence[int]
-) -> int:
-    counts = [0] * RANKS
-    for r in ranks:
-        counts[r] += 1
-    i = int(base[len(ranks)])
-    left = len(ranks)
-    for r in range(RANKS):
-        i += int(offset[r, left, counts[r]])
-        left -= counts[r]
-    return i
 
 
 _PACKED: dict[int, tuple[Ranking, PackedRanking]] = {}
