@@ -379,7 +379,8 @@ def best_key_using(
 
 @njit(cache=True)
 def category_index(tables: Tables, key: int) -> int:
-    """The index in ``ev.ids`` of the category of the hand of packed ``key``."""
+    """The index in ``ev.ids`` of the category of the hand of packed ``key`` (-1 for 0, no
+    hand)."""
     return tables[T_CATEGORY][(key >> (PART_BITS * (KEY_PARTS - 1))) & PART_MASK]
 
 
