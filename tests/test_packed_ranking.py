@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from validator.cards import parse_cards
 from validator.compiler import PokerGame, load_game
 from validator.model.ranking import Ranking
 from validator.rankings.evaluator import Evaluator, HandValue
@@ -95,6 +96,28 @@ def _agree(ev: Evaluator, pr: PackedRanking, cards: Sequence[int]) -> HandValue:
         expect = sum(1 << i for i, c in enumerate(cards) if c in value.combination)
         assert kept_mask(pr.tables, arr, len(cards)) == expect, (cards, value)
     return value
+
+
+@pytest.mark.parametrize(
+    ("ranking_id", "hand", "key", "category"),
+    [
+        # § 553.4(a), (b): a royal flush, the highest hand, over a pair's cards
+        ("five-card", "AS KS QS JS 10S 2c 3d", (10, 14, 13, 12, 11, 10), "royal_flush"),
+        # § 553.4(b): the ace plays low in 5-4-3-2-A, a straight topped by the 5 (over a pair)
+        ("five-card", "5h 4d 3c 2s Ah Kd Kc", (5, 5), "straight"),
+        # Razz (7CS Procedures § Seven-Card Stud (12)): four ranks of seven cards, a pair must
+        # play; the aces are the best pair (§ 553.4(d)): A-A-4-3-2, keys negated
+        ("low-ace-to-five", "4c 3s AS 2d AH 3h 2c", (-2, -1, -1, -4, -3, -2), "pair"),
+    ],
+)
+def test_hand_worked_keys(
+    rankings: dict[str, Ranking], ranking_id: str, hand: str, key: tuple[int, ...], category: str
+) -> None:
+    ev = Evaluator(rankings[ranking_id])
+    tables = packed(ev).tables
+    got = best_key(tables, np.array(parse_cards(hand), dtype=np.int64), 7)
+    assert got == pack_key(key)
+    assert ev.ids[category_index(tables, got)] == category
 
 
 def test_the_rank_pattern_index_is_perfect() -> None:
