@@ -11,11 +11,24 @@ The tables that read keys without building a ``HandValue`` are held equal to it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from validator.cache import memo
+from validator.model.ranking import Ranking
+from validator.rankings.evaluator import NO_NEED, Evaluator, suit_needs
 
 #: parts of a key: the strength and at most six tiebreak ranks
 KEY_PARTS = 7
 PART_BITS = 5
 PART_OFFSET = 16
+PART_MASK = (1 << PART_BITS) - 1
+
+#: a ranking's tables, as the kernels take them (``PackedRanking.tables``)
+Tables = tuple[npt.NDArray[np.int64], ...]
 
 
 def pack_key(key: Sequence[int]) -> int:
@@ -42,3 +55,365 @@ def unpack_key(packed: int) -> tuple[int, ...]:
             break
         parts.append(stored - PART_OFFSET)
     return tuple(parts)
+
+
+# -- a ranking's tables, filled by the scalar evaluator -------------------------------------
+#
+# A hand of n cards (1..MAX_PACKED) is read as its rank counts and, where a suit holds as many
+# cards as the least suit-reading category needs, that suit's ranks. The rank table holds, per
+# rank pattern (the counts of the 13 ranks), the evaluator's own answer for a hand of that
+# pattern whose suits are idle; the suited table holds, per set of ranks of one suit, the
+# evaluator's answer among the categories that read suits (0 where none is held). The best
+# hand is the higher of the two: the categories that read suits can only be held in that one
+# suit, and they fill the hand (no kickers from the other cards), which the build checks.
+#
+# The evaluator is asked for every rank pattern of up to the ranking's size; a pattern of more
+# cards holds the best of its hands of ``size`` cards (the definition, ``best_by_subsets``),
+# read as the highest of its patterns of one card fewer. The tests hold every pattern equal
+# to ``Evaluator.best``. Its combination (``kept_mask``) is not kept.
+
+#: the most cards a packed hand holds
+MAX_PACKED = 7
+RANKS = 13
+MAX_OF_A_RANK = 4
+#: the fewest cards a category that reads suits may need, to be packed: two suits cannot then
+#: both hold it among MAX_PACKED cards, and every rank pattern has a hand whose suits are idle
+MIN_SUIT_NEED = 4
+
+# the tables' order in ``PackedRanking.tables``
+T_OFFSET, T_BASE, T_RANK_KEY, T_RANK_FORMED, T_SUITED_KEY, T_SUITED_FORMED, T_CATEGORY, T_PARAMS = (
+    range(8)
+)
+#: the rank table's combination of a hand of more cards than the ranking's size: not kept
+FORMED_UNKNOWN = -1
+# the parameters' order in tables[T_PARAMS]
+P_SUIT_NEED, P_SIZE = 0, 1
+
+
+def _ways() -> npt.NDArray[np.int64]:
+    """ways[r, m]: the rank patterns of m cards over ranks r..12 (at most 4 of a rank)."""
+    ways = np.zeros((RANKS + 1, MAX_PACKED + 1), dtype=np.int64)
+    ways[RANKS, 0] = 1
+    for r in range(RANKS - 1, -1, -1):
+        for m in range(MAX_PACKED + 1):
+            ways[r, m] = sum(ways[r + 1, m - c] for c in range(min(m, MAX_OF_A_RANK) + 1))
+    return ways
+
+
+def pattern_offsets() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The perfect index of a rank pattern: ``base[n] + sum(offset[r, m_r, c_r])`` over the
+    ranks, where ``c_r`` is the count of rank r and ``m_r`` the cards at ranks r and above."""
+    ways = _ways()
+    offset = np.zeros((RANKS, MAX_PACKED + 1, MAX_OF_A_RANK + 1), dtype=np.int64)
+    for r in range(RANKS):
+        for m in range(MAX_PACKED + 1):
+            for c in range(1, MAX_OF_A_RANK + 1):
+                below = m - (c - 1)
+                offset[r, m, c] = offset[r, m, c - 1] + (ways[r + 1, below] if below >= 0 else 0)
+    base = np.zeros(MAX_PACKED + 2, dtype=np.int64)
+    for n in range(MAX_PACKED + 1):
+        base[n + 1] = base[n] + ways[0, n]
+    return offset, base
+
+
+def _patterns(n: int) -> list[tuple[int, ...]]:
+    """Every rank pattern of n cards, as the ranks (0..12) ascending, in the order of their
+    index (``pattern_offsets``): by the count of the deuces, then of the treys, ..."""
+    out: list[tuple[int, ...]] = []
+
+    def extend(r: int, left: int, acc: tuple[int, ...]) -> None:
+        if r == RANKS:
+            if left == 0:
+                out.append(acc)
+            return
+        for c in range(min(left, MAX_OF_A_RANK) + 1):
+            extend(r + 1, left - c, acc + (r,) * c)
+
+    extend(0, n, ())
+    return out
+
+
+def _idle_hand(ranks: Sequence[int]) -> list[int]:
+    """Cards of these ranks dealt round the suits: a rank's copies in distinct suits, no suit
+    holding more than ceil(n / 4) cards."""
+    return [(r << 2) | (i & 3) for i, r in enumerate(ranks)]
+
+
+def _without(ranks: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    """The rank pattern with one card of ``rank`` taken out."""
+    i = ranks.index(rank)
+    return ranks[:i] + ranks[i + 1 :]
+
+
+def _place_mask(ordered: Sequence[int], chosen: Sequence[int]) -> int:
+    place = {c: i for i, c in enumerate(ordered)}
+    mask = 0
+    for c in chosen:
+        mask |= 1 << place[c]
+    return mask
+
+
+def _rank_mask(chosen: Sequence[int]) -> int:
+    mask = 0
+    for c in chosen:
+        mask |= 1 << (c >> 2)
+    return mask
+
+
+class NotPackable(ValueError):
+    """A ranking the tables cannot hold: the kernels fall back to the scalar engine."""
+
+
+def packable(ranking: Ranking) -> str | None:
+    """Why ``ranking`` cannot be packed, or None: the tables hold hands whose suit-reading
+    categories are flushes (straight flushes, suited ranks) of one, any, suit of at least
+    ``MIN_SUIT_NEED`` cards, filling the hand."""
+    suit_need, color_need = suit_needs(ranking.categories)
+    if color_need != NO_NEED:
+        return "a category reads colours (same_color, same_color_straight)"
+    for c in ranking.categories:
+        if c.suit is not None:
+            return f"category {c.id!r} reads one named suit ({c.suit})"
+    if suit_need < MIN_SUIT_NEED:
+        return (
+            f"a category reads suits over {suit_need} card(s): fewer than {MIN_SUIT_NEED},"
+            " two suits may hold it at once"
+        )
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class PackedRanking:
+    """A ranking's hand values as tables; ``tables`` is the first argument of the kernels."""
+
+    ranking_id: str
+    tables: tuple[npt.NDArray[np.int64], ...]
+
+
+def build(ranking: Ranking) -> PackedRanking:
+    """Fill the tables by asking the scalar evaluator; ``NotPackable`` with the reason."""
+    reason = packable(ranking)
+    if reason is not None:
+        raise NotPackable(f"ranking {ranking.id!r} cannot be packed: {reason}")
+    ev = Evaluator(ranking)
+    offset, base = pattern_offsets()
+    total = int(base[MAX_PACKED + 1])
+
+    rank_key = [0] * total
+    rank_formed = [0] * total
+    try:
+        place: dict[tuple[int, ...], int] = {}  # a pattern's index: in the order enumerated
+        for n in range(1, MAX_PACKED + 1):
+            for i, ranks in enumerate(_patterns(n), start=int(base[n])):
+                place[ranks] = i
+                if n > ranking.size:  # the best of its hands of one card fewer
+                    rank_key[i] = max(rank_key[place[_without(ranks, r)]] for r in set(ranks))
+                    rank_formed[i] = FORMED_UNKNOWN
+                    continue
+                cards = _idle_hand(ranks)
+                value = ev.best(cards)
+                rank_key[i] = pack_key(value.key)
+                rank_formed[i] = _place_mask(sorted(cards, reverse=True), value.combination)
+        suit_need, _ = suit_needs(ranking.categories)
+        reads_suits = {c.id for c in ranking.categories if suit_needs([c])[0] != NO_NEED}
+        suited_key = np.zeros(1 << RANKS, dtype=np.int64)
+        suited_formed = np.zeros(1 << RANKS, dtype=np.int64)
+        if suit_need != NO_NEED:
+            for mask in range(1 << RANKS):
+                n = mask.bit_count()
+                if not suit_need <= n <= MAX_PACKED:
+                    continue
+                cards = [r << 2 for r in range(RANKS) if mask >> r & 1]
+                value = ev.best(cards)
+                if value.category not in reads_suits:
+                    continue
+                if len(value.cards) != len(value.combination):
+                    raise NotPackable(
+                        f"ranking {ranking.id!r} cannot be packed: category"
+                        f" {value.category!r} reads suits and takes kickers"
+                    )
+                suited_key[mask] = pack_key(value.key)
+                suited_formed[mask] = _rank_mask(value.combination)
+    except ValueError as e:  # a key the packing cannot hold
+        if isinstance(e, NotPackable):
+            raise
+        raise NotPackable(f"ranking {ranking.id!r} cannot be packed: {e}") from e
+    category = np.full(1 << PART_BITS, -1, dtype=np.int64)
+    ids = ev.ids
+    for c in ranking.categories:
+        if c.refines is None:
+            strength = ev.strength(c.id)
+            part = -strength if ranking.low is not None else strength
+            category[part + PART_OFFSET] = ids.index(c.id)
+    params = np.array([suit_need, ranking.size], dtype=np.int64)
+    return PackedRanking(
+        ranking.id,
+        (
+            offset,
+            base,
+            np.array(rank_key, dtype=np.int64),
+            np.array(rank_formed, dtype=np.int64),
+            suited_key,
+            suited_formed,
+            category,
+            params,
+        ),
+    )
+
+
+_PACKED: dict[int, tuple[Ranking, PackedRanking]] = {}
+
+
+def packed(evaluator: Evaluator) -> PackedRanking:
+    """The tables of the evaluator's ranking, built once per ranking per process and kept in
+    the user's cache, keyed by the ranking's content (and rulesub's code), so that only the
+    first run builds them; ``NotPackable`` with the reason where they cannot be built."""
+    ranking = evaluator.ranking
+    entry = _PACKED.get(id(ranking))
+    if entry is None or entry[0] is not ranking:
+        reason = packable(ranking)
+        if reason is not None:
+            raise NotPackable(f"ranking {ranking.id!r} cannot be packed: {reason}")
+        tables = memo("packed-ranking", ranking.model_dump_json(), lambda: build(ranking))
+        entry = _PACKED[id(ranking)] = (ranking, tables)
+    return entry[1]
+
+
+# -- the kernels' functions -----------------------------------------------------------------
+#
+# A hand is read without allocating: its rank counts in one int (3 bits a rank), its suits'
+# ranks in another (16 bits a suit). Every function takes ``PackedRanking.tables`` first.
+
+COUNT_BITS = 3
+SUIT_BITS = 16
+RANK_SET = (1 << RANKS) - 1
+
+
+@njit(cache=True)
+def _read(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> tuple[int, int, int, int]:
+    """(packed key, rank pattern index, the suit whose categories decide or -1, suit ranks)."""
+    counts = 0
+    suits = 0
+    for j in range(n):
+        c = cards[j]
+        counts += 1 << (COUNT_BITS * (c >> 2))
+        suits |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
+    offset = tables[T_OFFSET]
+    i = tables[T_BASE][n]
+    left = n
+    for r in range(RANKS):
+        k = (counts >> (COUNT_BITS * r)) & 7
+        i += offset[r, left, k]
+        left -= k
+    key = tables[T_RANK_KEY][i]
+    need = tables[T_PARAMS][P_SUIT_NEED]
+    deciding = -1
+    ranks = 0
+    if n >= need:
+        for s in range(4):
+            mask = (suits >> (SUIT_BITS * s)) & RANK_SET
+            if _bits(mask) >= need:
+                suited = tables[T_SUITED_KEY][mask]
+                if suited > key:
+                    key = suited
+                    deciding = s
+                    ranks = mask
+    return key, i, deciding, ranks
+
+
+@njit(cache=True)
+def _bits(x: int) -> int:
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def best_key(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> int:
+    """The packed key of the best hand of ``cards[:n]`` (``pack_key(ev.best(...).key)``)."""
+    return _read(tables, cards, n)[0]
+
+
+@njit(cache=True)
+def best_key_using(
+    tables: Tables,
+    own: npt.NDArray[np.int64],
+    n_own: int,
+    board: npt.NDArray[np.int64],
+    n_board: int,
+    k_own: int,
+    k_board: int,
+) -> int:
+    """The packed key of the best hand of exactly ``k_own`` of ``own[:n_own]`` and ``k_board``
+    of ``board[:n_board]`` (Omaha's two and three, § 553.12(j)); 0 where too few cards."""
+    hand = np.empty(k_own + k_board, dtype=np.int64)
+    boards = np.empty(1 << n_board, dtype=np.int64)  # the board's picks of k_board cards
+    n_boards = 0
+    for b in range(1 << n_board):
+        if _bits(b) == k_board:
+            boards[n_boards] = b
+            n_boards += 1
+    top = 0
+    for a in range(1 << n_own):
+        if _bits(a) != k_own:
+            continue
+        j = 0
+        for i in range(n_own):
+            if a >> i & 1:
+                hand[j] = own[i]
+                j += 1
+        for p in range(n_boards):
+            b = boards[p]
+            m = j
+            for i in range(n_board):
+                if b >> i & 1:
+                    hand[m] = board[i]
+                    m += 1
+            key = _read(tables, hand, m)[0]
+            if key > top:
+                top = key
+    return top
+
+
+@njit(cache=True)
+def category_index(tables: Tables, key: int) -> int:
+    """The index in ``ev.ids`` of the category of the hand of packed ``key`` (-1 for 0, no
+    hand)."""
+    return tables[T_CATEGORY][(key >> (PART_BITS * (KEY_PARTS - 1))) & PART_MASK]
+
+
+@njit(cache=True)
+def key_part(key: int, i: int) -> int:
+    """Part i of the unpacked key (the strength, then the tiebreak ranks); 0 where absent."""
+    stored = (key >> (PART_BITS * (KEY_PARTS - 1 - i))) & PART_MASK
+    if stored == 0:
+        return 0
+    return stored - PART_OFFSET
+
+
+@njit(cache=True)
+def kept_mask(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> int:
+    """Bit i set when ``cards[i]`` forms the category of the best hand of ``cards[:n]`` (the
+    cards a draw keeps), for at most the ranking's size of cards."""
+    if n > tables[T_PARAMS][P_SIZE]:
+        raise ValueError("kept_mask: more cards than a hand of the ranking")
+    _, i, suit, ranks = _read(tables, cards, n)
+    out = 0
+    if suit >= 0:
+        formed = tables[T_SUITED_FORMED][ranks]
+        for j in range(n):
+            c = cards[j]
+            if c & 3 == suit and formed >> (c >> 2) & 1:
+                out |= 1 << j
+        return out
+    formed = tables[T_RANK_FORMED][i]
+    for j in range(n):  # card j's place among the cards sorted high to low
+        place = 0
+        for m in range(n):
+            if cards[m] > cards[j]:
+                place += 1
+        if formed >> place & 1:
+            out |= 1 << j
+    return out
