@@ -214,7 +214,7 @@ def compile_program(
             prog.forced_order[c] = k
         p[P_FORCED_HIGHEST] = betting.forced_bet.by == "highest"
     ps = strategies(game)
-    tier_index = {t: i for i, t in enumerate(TIERS)}
+    tier_index: dict[str, int] = {t: i for i, t in enumerate(TIERS)}
     try:
         if sd.high:
             ev = game.evaluator(sd.high)
@@ -251,8 +251,8 @@ def compile_program(
     rows = np.zeros((n_seats, len(TIERS), 2), dtype=np.int64)
     for seat in range(1, n_seats + 1):
         actions = named[strategy_by_seat[seat]].actions
-        for t, tier in enumerate(TIERS):
-            rows[seat - 1, t, 0] = ACTIONS[actions[tier].free]
-            rows[seat - 1, t, 1] = ACTIONS[actions[tier].facing]
+        for t, named_tier in enumerate(TIERS):
+            rows[seat - 1, t, 0] = ACTIONS[actions[named_tier].free]
+            rows[seat - 1, t, 1] = ACTIONS[actions[named_tier].facing]
     prog.rows = rows
     return prog
