@@ -39,10 +39,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from validator.cards import card_str
 from validator.compiler import Game
 from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
 from validator.interpreter.poker.betting import Limit
+from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
 from validator.interpreter.poker.rake import RakeRule, completed_periods, time_charges
@@ -411,6 +414,9 @@ class Session:
         self.hands_per_hour = hands_per_hour
         self.periods_charged = 0
         self.narrated = narrated
+        # the fast path: rounds dealt and bet by the kernel where no log is kept
+        self.fast_rounds = 0  # rounds the kernel dealt and bet
+        self.fast = None if narrated else FastTable(game, setup, self.seats, names)
 
     @property
     def strategies(self) -> dict[int, str]:
@@ -446,7 +452,15 @@ class Session:
             narrated=self.narrated,
         )
         self.strategy.board = hand.board  # the strategy reads the board as it is dealt
-        played = hand.play()
+        dealt = None
+        if self.fast is not None and self.fast.reason is None:
+            stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
+            dealt = self.fast.deal_and_bet(np.array(deck, dtype=np.int64), stacks, self.button)
+        if dealt is not None:
+            self.fast_rounds += 1
+            played = played_from_dealt(hand, dealt, self.fast.program.faces)  # type: ignore[union-attr]
+        else:
+            played = hand.play()
         s = played.settlement
         if not s.balanced:
             raise RuntimeError(f"hand {number}: chips not conserved")

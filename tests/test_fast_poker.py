@@ -1,0 +1,222 @@
+"""The Poker fast path (issue 13): a round dealt and bet by the kernel equals the round
+``table.Hand`` plays on the same deck, stacks and button, in every Poker game; a session
+played through the fast path equals today's, hand by hand and in its summary.
+
+The kernel may hand a round back (an All-in, the Stud common card of § 553.10(h), the draw's
+reshuffle of § 553.13(g)(2)): then ``table.Hand`` plays it, and the session is unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from validator.compiler import Game, all_games, load_game
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
+from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.session import (
+    Session,
+    TableSetup,
+    default_setup,
+    setup_from_submission,
+    summary,
+)
+from validator.interpreter.poker.showdown import show
+from validator.interpreter.poker.strategy import TableStrategy, strategies
+from validator.interpreter.poker.table import Hand, PlayedHand, Rules
+from validator.rankings.packed import pack_key
+
+ROOT = Path(__file__).resolve().parent.parent
+POKER = sorted(g.id for g in all_games() if g.definition.kind == "nonbanking" and g.definition.deal)
+SUBMISSIONS = sorted(p for p in (ROOT / "rulesubs" / "example").glob("*.yaml") if p.stem in POKER)
+
+
+def test_every_poker_game_is_covered() -> None:
+    assert len(POKER) == 12
+
+
+@cache
+def _setups_of(game_id: str) -> tuple[TableSetup, ...]:
+    game = load_game(game_id)
+    out = [default_setup(game)]
+    out += [setup_from_submission(game, p) for p in SUBMISSIONS if p.stem == game.id]
+    return tuple(out)
+
+
+def _setups(game: Game) -> tuple[TableSetup, ...]:
+    """The documented defaults and each example Rules Submission of the game."""
+    return _setups_of(game.id)
+
+
+def dealt_from_played(hand: Hand, played: PlayedHand, seats: int) -> DealtHand:
+    """A scalar round as the kernel reports it: keys of the showdown hands by ``pack_key``
+    of the scalar ``HandValue.key`` (a low that does not qualify: 0)."""
+    game = hand.game
+    contributed = np.zeros(seats, dtype=np.int64)
+    folded = np.ones(seats, dtype=np.bool_)
+    cards = np.zeros((seats, MAX_CARDS), dtype=np.int64)
+    ncards = np.zeros(seats, dtype=np.int64)
+    high = np.zeros(seats, dtype=np.int64)
+    low = np.zeros(seats, dtype=np.int64)
+    board = np.zeros(MAX_BOARD, dtype=np.int64)
+    board[: len(played.board)] = played.board
+    in_hand = [p for p in played.players if not p.folded]
+    for p in played.players:
+        i = p.seat - 1
+        contributed[i] = p.contributed
+        folded[i] = p.folded
+        own = p.card_list()
+        cards[i, : len(own)] = own
+        ncards[i] = len(own)
+        if len(in_hand) >= 2 and not p.folded:
+            shown = show(game, p.seat, own, played.board)
+            high[i] = pack_key(shown.high.key) if shown.high else 0
+            low[i] = pack_key(shown.low.key) if shown.low and shown.low_qualifies else 0
+    last = hand.last_round
+    aggressor = last.last_aggressor if last is not None else None
+    return DealtHand(
+        hand.button,
+        contributed,
+        folded,
+        cards,
+        ncards,
+        board,
+        len(played.board),
+        high,
+        low,
+        list(played.round_put),
+        -1 if aggressor is None else aggressor,
+    )
+
+
+def assert_same(fast: DealtHand, scalar: DealtHand) -> None:
+    for name in DealtHand.__slots__:
+        a, b = getattr(fast, name), getattr(scalar, name)
+        if isinstance(a, np.ndarray):
+            assert np.array_equal(a, b), (name, a, b)
+        else:
+            assert a == b, (name, a, b)
+
+
+def _names(game: Game, seats: int) -> dict[int, str]:
+    mixed = strategies(game).seats_alternate
+    return {s: mixed[(s - 1) % len(mixed)] for s in range(1, seats + 1)}
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[str, int, int, dict[int, int], int, int]:
+    """(game, setup index, seats, stacks, button, the deck's shuffle seed)."""
+    game_id = draw(st.sampled_from(POKER))
+    game = load_game(game_id)
+    index = draw(st.integers(0, len(_setups(game)) - 1))
+    setup = _setups(game)[index]
+    seats = draw(st.integers(2, setup.positions))
+    need = setup.stakes.required()
+    top = 50 * (setup.stakes.upper or setup.stakes.lower).max_bet
+    chip = setup.stakes.chip
+    # stacks from short of a round's requirement (sitting out) to a full buy-in, some short
+    # enough to go All-in (handed back)
+    stacks = {
+        s: draw(st.integers(max(need // chip - 2, 0), top // chip)) * chip
+        for s in range(1, seats + 1)
+    }
+    button = draw(st.integers(1, seats))
+    return game_id, index, seats, stacks, button, draw(st.integers(0, 2**32))
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(tables())
+def test_a_round_the_kernel_takes_equals_the_scalar_round(
+    table: tuple[str, int, int, dict[int, int], int, int],
+) -> None:
+    """Each round the kernel deals and bets is ``Hand.play``'s on the same deck, stacks and
+    button: the cards (§ 553.13's draw included), every seat's chips in, who folded, the
+    chips of each betting round, the last aggressor (§ 553.16(d)) and the showdown keys."""
+    game_id, index, seats, stacks, button, seed = table
+    game = load_game(game_id)
+    setup = _setups(game)[index]
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    names = _names(game, seats)
+    fast = FastTable(game, setup, list(range(1, seats + 1)), names)
+    if fast.reason is not None:
+        return
+    stack_array = np.array([stacks[s] for s in range(1, seats + 1)], dtype=np.int64)
+    dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button)
+    if sum(st >= setup.stakes.required() for st in stacks.values()) < 2:
+        assert dealt is None
+        return
+    strategy = TableStrategy(game, names)
+    rules = setup.rules
+    hand = Hand(
+        game,
+        dict(stacks),
+        setup.stakes,
+        deck,
+        strategy,
+        button=button,
+        rules=Rules(rake=rules.rake, bad_beat=rules.bad_beat, kill=rules.kill),
+        rng=random.Random(0),
+        narrated=False,
+    )
+    strategy.board = hand.board
+    played = hand.play()
+    if dealt is None:  # handed back: the scalar round needed what the kernel does not do
+        went_all_in = any(p.all_in for p in played.players)
+        assert (
+            went_all_in
+            or game.definition.deal.common_card
+            or any(  # type: ignore[union-attr]
+                s.draw
+                for s in game.definition.deal.streets.values()  # type: ignore[union-attr]
+            )
+        )
+        return
+    assert not any(p.all_in for p in played.players)
+    assert_same(dealt, dealt_from_played(hand, played, seats))
+
+
+def _session_pair(game: Game, setup: TableSetup, seats: int, seed: int) -> tuple[Session, Session]:
+    fast = Session(game, setup, seats, seed, narrated=False)
+    scalar = Session(game, setup, seats, seed, narrated=False)
+    scalar.fast = None
+    return fast, scalar
+
+
+CASES = [
+    (gid, i, seats)
+    for gid in POKER
+    for i in range(len(_setups(load_game(gid))))
+    for seats in (2, _setups(load_game(gid))[i].positions)
+]
+
+
+@pytest.mark.parametrize(("game_id", "setup_index", "seats"), CASES)
+def test_a_session_on_the_fast_path_equals_todays(
+    game_id: str, setup_index: int, seats: int
+) -> None:
+    """Whole sessions, fast vs scalar, same seed: every hand's record, the totals, the
+    stacks, the Bad Beat fund and the summary JSON, byte for byte (the button moves
+    § 553.11(c)(3), the time charges § 553.15(b)(3), the rake § 553.15 as today)."""
+    game = load_game(game_id)
+    setup = _setups(game)[setup_index]
+    fast, scalar = _session_pair(game, setup, seats, 20261123 + seats)
+    for a, b in zip(fast.hands(150), scalar.hands(150), strict=True):
+        assert json.dumps(a.to_json()) == json.dumps(b.to_json()), a.number
+    assert fast.totals == scalar.totals
+    assert fast.stacks == scalar.stacks
+    assert fast.fund == scalar.fund
+    assert json.dumps(summary(fast)) == json.dumps(summary(scalar))
+    if fast.fast is not None and fast.fast.reason is None and seats == 2:
+        assert fast.fast_rounds > 0  # heads-up rounds are taken, not all handed back

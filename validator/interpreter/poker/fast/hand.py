@@ -1,0 +1,720 @@
+"""A round of play dealt and bet in one numba kernel, as ``table.Hand.play`` deals and bets it
+up to ``Hand.finish``: antes, Blind Bets before or after the deal, burns, cards to the players
+still in and to the board, the draw, the Forced Bet and the best hand showing, split limits
+and their open pair, raise caps and check-raise, each seat's decision table by its tier.
+
+The kernel hands a round back (``deal_and_bet`` returns None, and the round is played by
+``table.Hand``) where it would differ or needs what it does not do: a put that reaches a
+player's whole stack (an All-in), the Stud common card (§ 553.10(h)), a draw the deck cannot
+give without reshuffling the discards (§ 553.13(g)(2)), fewer than two players dealt in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from validator.compiler import Game
+from validator.interpreter.poker.betting import BettingRound
+from validator.interpreter.poker.fast import (
+    MAX_BOARD,
+    MAX_CARDS,
+    MAX_ROUNDS,
+    DealtHand,
+    Ints,
+    SettledHand,
+)
+from validator.interpreter.poker.fast.program import (
+    BET,
+    BLINDS_AFTER,
+    BLINDS_BEFORE,
+    CALL,
+    CHECK,
+    FINISHED,
+    FOLD,
+    OPENS_FORCED,
+    OPENS_SHOWING,
+    P_ANTE,
+    P_CHECK_RAISE,
+    P_FAIR_AT_MOST,
+    P_FORCED_BET,
+    P_FORCED_HIGHEST,
+    P_HAS_HIGH,
+    P_HAS_LOW,
+    P_HIGH_BOARD,
+    P_HIGH_BOARD_COUNTS,
+    P_HIGH_OWN,
+    P_LOW_BOARD,
+    P_LOW_BOARD_COUNTS,
+    P_LOW_LOWEST,
+    P_LOW_OWN,
+    P_LOW_QUALIFIES,
+    P_LOWER_MAX,
+    P_LOWER_MIN,
+    P_STRONG_AT_MOST,
+    P_UNFINISHED,
+    P_UPPER_MAX,
+    P_UPPER_MIN,
+    RAISE,
+    S_BLINDS,
+    S_BURN,
+    S_COMMON,
+    S_DRAW,
+    S_MAX_RAISES,
+    S_NSTEPS,
+    S_OPEN_PAIR,
+    S_OPENS,
+    S_STEP0,
+    S_UPPER,
+    T_BOARD,
+    T_ROUNDS,
+    Program,
+    compile_program,
+)
+from validator.interpreter.poker.table import Hand, PlayedHand
+from validator.rankings.packed import best_key, best_key_using, category_index, kept_mask, key_part
+
+# the round's scalars, in ``rs``
+R_CURRENT, R_RAISES, R_AGGRESSOR, R_MAX_RAISES, R_CHECK_RAISE, R_MIN, R_MAX = range(7)
+# what the kernel reports
+TAKEN, HANDED_BACK = 0, 1
+
+
+@njit(cache=True)
+def _reading(tables, own, n_own, board, n_board, k_own, k_board):  # type: ignore[no-untyped-def]
+    """``strategy._Reading.value``: over ``use:`` when its cards are out, else all."""
+    if k_own >= 0 and n_own >= k_own and n_board >= k_board:
+        return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
+    allc = np.empty(n_own + n_board, dtype=np.int64)
+    allc[:n_own] = own[:n_own]
+    allc[n_own:] = board[:n_board]
+    return best_key(tables, allc, n_own + n_board)
+
+
+@njit(cache=True)
+def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
+    """``strategy.Strength.tier``: 0 weak .. 3 premium."""
+    best = -1
+    if params[P_HAS_HIGH]:
+        key = _reading(
+            high_tables, own, n_own, board, n_board, params[P_HIGH_OWN], params[P_HIGH_BOARD]
+        )
+        tier = high_tiers[category_index(high_tables, key)]
+        if tier < 0:
+            top = 0
+            for j in range(n_own):
+                top = max(top, own[j] >> 2)
+            for j in range(n_board):
+                top = max(top, board[j] >> 2)
+            tier = 1 if n_own + n_board < FINISHED and top + 2 >= params[P_UNFINISHED] else 0
+        best = tier
+    if params[P_HAS_LOW]:
+        key = _reading(
+            low_tables, own, n_own, board, n_board, params[P_LOW_OWN], params[P_LOW_BOARD]
+        )
+        if category_index(low_tables, key) != params[P_LOW_LOWEST]:
+            tier = 0
+        else:
+            top = -key_part(key, 1)
+            n = 0
+            for i in range(1, 7):
+                if key_part(key, i) != 0:
+                    n += 1
+            if top <= params[P_STRONG_AT_MOST]:
+                tier = 3 if n >= FINISHED else 2
+            else:
+                tier = 1 if top <= params[P_FAIR_AT_MOST] else 0
+        best = max(best, tier)
+    return best
+
+
+@njit(cache=True)
+def _showdown_key(tables, own, n_own, board, n_board, k_own, k_board, board_counts):  # type: ignore[no-untyped-def]
+    """``showdown.hand_value``'s key."""
+    if k_own >= 0:
+        return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
+    if board_counts:
+        return _reading(tables, own, n_own, board, n_board, -1, 0)
+    return best_key(tables, own, n_own)
+
+
+@njit(cache=True)
+def _low_rank(card):  # type: ignore[no-untyped-def]
+    r = card >> 2
+    return 1 if r == 12 else r + 2
+
+
+@njit(cache=True)
+def _put(i, amount, stack, contributed):  # type: ignore[no-untyped-def]
+    """``Player.put``; False where it reaches the whole stack (an All-in: handed back)."""
+    if amount >= stack[i]:
+        return False
+    stack[i] -= amount
+    contributed[i] += amount
+    return True
+
+
+@njit(cache=True)
+def _new_round(rorder, m, street, acted, may_raise, checked, rs, max_raises, check_raise):  # type: ignore[no-untyped-def]
+    for j in range(m):
+        i = rorder[j]
+        street[i] = 0
+        acted[i] = False
+        may_raise[i] = True
+        checked[i] = False
+    rs[R_CURRENT] = 0
+    rs[R_RAISES] = 0
+    rs[R_AGGRESSOR] = -1
+    rs[R_MAX_RAISES] = max_raises
+    rs[R_CHECK_RAISE] = check_raise
+
+
+@njit(cache=True)
+def _post(i, amount, acts, stack, contributed, street, acted, rs):  # type: ignore[no-untyped-def]
+    """``BettingRound.post``."""
+    if not _put(i, amount, stack, contributed):
+        return False
+    street[i] += amount
+    if street[i] > rs[R_CURRENT]:
+        rs[R_CURRENT] = street[i]
+        rs[R_AGGRESSOR] = i
+    if acts:
+        acted[i] = True
+    return True
+
+
+@njit(cache=True)
+def _run(  # type: ignore[no-untyped-def]
+    rorder,
+    m,
+    rs,
+    stack,
+    contributed,
+    folded,
+    street,
+    acted,
+    may_raise,
+    checked,
+    tiers,
+    rows,
+):
+    """``BettingRound.run`` with ``TableStrategy.act`` and ``strategy.decide``; False where
+    an All-in would be made."""
+    guard = 0
+    k = 0
+    while True:
+        # done(): with no All-in, every player still in is able to act
+        in_hand = 0
+        pending = False
+        for j in range(m):
+            i = rorder[j]
+            if folded[i]:
+                continue
+            in_hand += 1
+            if not acted[i] or street[i] < rs[R_CURRENT]:
+                pending = True
+        if in_hand <= 1 or not pending:
+            return True
+        i = rorder[k % m]
+        k += 1
+        guard += 1
+        if guard > 10_000:
+            return False
+        if folded[i] or (acted[i] and street[i] >= rs[R_CURRENT]):
+            continue
+        # options()
+        current = rs[R_CURRENT]
+        mine = street[i]
+        to_call = max(0, current - mine)
+        reach = mine + stack[i]
+        can_bet = current == 0 and stack[i] > 0
+        bet_to = min(rs[R_MIN], reach)
+        capped = rs[R_MAX_RAISES] >= 0 and rs[R_RAISES] >= rs[R_MAX_RAISES]
+        reopened = may_raise[i] and (rs[R_CHECK_RAISE] != 0 or not checked[i])
+        can_raise = current > 0 and reach > current and not capped and reopened
+        raise_to = min(current + rs[R_MIN], reach)
+        # decide()
+        wanted = rows[i, tiers[i], 1 if to_call > 0 else 0]
+        kind = -1
+        if wanted == RAISE:
+            if can_raise:
+                kind = RAISE
+            else:
+                wanted = CALL
+        if kind < 0 and wanted == BET:
+            if can_bet:
+                kind = BET
+            else:
+                wanted = CALL if to_call > 0 else CHECK
+        if kind < 0:
+            if wanted == FOLD and to_call == 0:
+                wanted = CHECK
+            if wanted == CALL and not to_call > 0:
+                wanted = CHECK
+            if wanted == CHECK and to_call != 0:
+                wanted = CALL
+            kind = wanted
+        # act()
+        acted[i] = True
+        if kind == FOLD:
+            folded[i] = True
+        elif kind == CHECK:
+            checked[i] = True
+        elif kind == CALL:
+            if not _put(i, to_call, stack, contributed):
+                return False
+            street[i] += to_call
+        else:
+            to = bet_to if kind == BET else raise_to
+            if not _put(i, to - mine, stack, contributed):
+                return False
+            street[i] = to
+            if kind == RAISE:
+                rs[R_RAISES] += 1
+            rs[R_CURRENT] = max(current, to)
+            rs[R_AGGRESSOR] = i
+            # a full bet or raise (no All-in here): the betting reopens to everyone else
+            for j in range(m):
+                may_raise[rorder[j]] = True
+                acted[rorder[j]] = False
+            acted[i] = True
+
+
+@njit(cache=True)
+def _deal_and_bet(  # type: ignore[no-untyped-def]
+    params,
+    streets,
+    steps,
+    blinds,
+    rows,
+    high_tiers,
+    forced_order,
+    faces,
+    high_tables,
+    low_tables,
+    showing_tables,
+    deck,
+    order,
+    stacks,
+    contributed,
+    folded,
+    cards,
+    ncards,
+    board,
+    out_n,
+    high,
+    low,
+    round_put,
+):
+    """One round; ``out_n`` = [cards on the board, betting rounds, last aggressor]."""
+    n = stacks.shape[0]
+    stack = stacks.copy()
+    no = order.shape[0]
+    street = np.zeros(n, dtype=np.int64)
+    acted = np.zeros(n, dtype=np.bool_)
+    may_raise = np.zeros(n, dtype=np.bool_)
+    checked = np.zeros(n, dtype=np.bool_)
+    tiers = np.zeros(n, dtype=np.int64)
+    rs = np.zeros(7, dtype=np.int64)
+    rorder = np.zeros(no, dtype=np.int64)
+    hand = np.zeros(no, dtype=np.int64)
+    own = np.zeros(MAX_CARDS, dtype=np.int64)
+    top = 0  # next card of the deck
+    nboard = 0
+    nrounds = 0
+    put_before = 0
+    last_aggressor = -1
+    lower_min, lower_max = params[P_LOWER_MIN], params[P_LOWER_MAX]
+    upper_min, upper_max = params[P_UPPER_MIN], params[P_UPPER_MAX]
+    first_up = -1
+    for k in range(faces.shape[0]):
+        if faces[k] == 1:
+            first_up = k
+            break
+    ante = params[P_ANTE]
+    if ante > 0:
+        for j in range(no):
+            if not _put(order[j], ante, stack, contributed):
+                return HANDED_BACK
+    for si in range(streets.shape[0]):
+        nh = 0
+        for j in range(no):
+            if not folded[order[j]]:
+                hand[nh] = order[j]
+                nh += 1
+        if nh < 2:
+            break
+        s = streets[si]
+        have_round = False
+        m = 0
+        for when in range(2):
+            if when == 1:
+                # the street's cards (after the Blind Bets posted before the deal)
+                per_player = 0
+                for t in range(s[S_STEP0], s[S_STEP0] + s[S_NSTEPS]):
+                    if steps[t, T_BOARD] == 0:
+                        per_player += steps[t, T_ROUNDS]
+                if s[S_COMMON] and 52 - top < s[S_BURN] + nh * per_player:
+                    return HANDED_BACK  # the Stud common card (§ 553.10(h))
+                top += s[S_BURN]
+                for t in range(s[S_STEP0], s[S_STEP0] + s[S_NSTEPS]):
+                    for _ in range(steps[t, T_ROUNDS]):
+                        if steps[t, T_BOARD] == 1:
+                            if top >= 52:
+                                return HANDED_BACK
+                            board[nboard] = deck[top]
+                            nboard += 1
+                            top += 1
+                        else:
+                            for j in range(nh):
+                                if top >= 52:
+                                    return HANDED_BACK
+                                i = hand[j]
+                                cards[i, ncards[i]] = deck[top]
+                                ncards[i] += 1
+                                top += 1
+            if (when == 0 and s[S_BLINDS] == BLINDS_BEFORE) or (
+                when == 1 and s[S_BLINDS] == BLINDS_AFTER
+            ):
+                nb = min(blinds.shape[0], nh)
+                m = 0
+                for j in range(nb, nh):
+                    rorder[m] = hand[j]
+                    m += 1
+                for j in range(nb):
+                    rorder[m] = hand[j]
+                    m += 1
+                _new_round(
+                    rorder,
+                    m,
+                    street,
+                    acted,
+                    may_raise,
+                    checked,
+                    rs,
+                    s[S_MAX_RAISES],
+                    params[P_CHECK_RAISE],
+                )
+                for j in range(nb):
+                    if not _post(hand[j], blinds[j], False, stack, contributed, street, acted, rs):
+                        return HANDED_BACK
+                have_round = True
+        if s[S_DRAW]:
+            for j in range(nh):
+                i = hand[j]
+                nc = ncards[i]
+                for c in range(nc):
+                    own[c] = cards[i, c]
+                keep = 0
+                if params[P_HAS_HIGH]:
+                    key = best_key(high_tables, own, nc)
+                    if (
+                        params[P_HIGH_OWN] >= 0
+                        and params[P_HIGH_BOARD] == 0
+                        and (nc >= params[P_HIGH_OWN])
+                    ):
+                        key = best_key_using(high_tables, own, nc, board, 0, params[P_HIGH_OWN], 0)
+                    if high_tiers[category_index(high_tables, key)] >= 0:
+                        keep |= kept_mask(high_tables, own, nc)
+                    else:
+                        hi = 0
+                        for c in range(nc):
+                            if own[c] > own[hi]:
+                                hi = c
+                        keep |= 1 << hi
+                if params[P_HAS_LOW]:
+                    seen = 0
+                    for lr in range(1, 14):
+                        if lr > params[P_FAIR_AT_MOST]:
+                            break
+                        for c in range(nc):
+                            if _low_rank(own[c]) == lr and not (seen >> lr) & 1:
+                                seen |= 1 << lr
+                                keep |= 1 << c
+                nk = 0
+                for c in range(nc):
+                    if (keep >> c) & 1:
+                        cards[i, nk] = own[c]
+                        nk += 1
+                if 52 - top < nc - nk:
+                    return HANDED_BACK  # the discards reshuffled (§ 553.13(g)(2))
+                for c in range(nk, nc):
+                    cards[i, c] = deck[top]
+                    top += 1
+        if s[S_OPENS] < 0 or nh < 2:
+            continue
+        forced = -1
+        if not have_round:
+            opens = s[S_OPENS]
+            start = 0
+            if opens == OPENS_FORCED:
+                best = -1
+                for j in range(nh):
+                    v = forced_order[cards[hand[j], first_up]]
+                    if params[P_FORCED_HIGHEST]:
+                        v = 1000 - v
+                    if best < 0 or v < best:
+                        best = v
+                        start = j
+                forced = hand[start]
+                start += 1
+            elif opens == OPENS_SHOWING:
+                bestkey = -1
+                for j in range(nh):
+                    i = hand[j]
+                    nu = 0
+                    for c in range(ncards[i]):
+                        if faces[c] == 1:
+                            own[nu] = cards[i, c]
+                            nu += 1
+                    key = best_key(showing_tables, own, nu)
+                    if key > bestkey or (key == bestkey and i < hand[start]):
+                        bestkey = key
+                        start = j
+            m = 0
+            for j in range(nh):
+                rorder[m] = hand[(start + j) % nh]
+                m += 1
+            _new_round(
+                rorder,
+                m,
+                street,
+                acted,
+                may_raise,
+                checked,
+                rs,
+                s[S_MAX_RAISES],
+                params[P_CHECK_RAISE],
+            )
+        upper = s[S_UPPER] != 0
+        if s[S_OPEN_PAIR] and not upper:
+            for j in range(nh):
+                i = hand[j]
+                seen = 0
+                for c in range(ncards[i]):
+                    if faces[c] == 1:
+                        r = cards[i, c] >> 2
+                        if (seen >> r) & 1:
+                            upper = True
+                        seen |= 1 << r
+        rs[R_MIN] = upper_min if upper else lower_min
+        rs[R_MAX] = upper_max if upper else lower_max
+        forced_bet = params[P_FORCED_BET]
+        if forced >= 0 and not _post(
+            forced, forced_bet, True, stack, contributed, street, acted, rs
+        ):
+            return HANDED_BACK
+        for j in range(m):
+            i = rorder[j]
+            tiers[i] = _tier(
+                params,
+                high_tiers,
+                high_tables,
+                low_tables,
+                cards[i],
+                ncards[i],
+                board,
+                nboard,
+            )
+        if not _run(
+            rorder,
+            m,
+            rs,
+            stack,
+            contributed,
+            folded,
+            street,
+            acted,
+            may_raise,
+            checked,
+            tiers,
+            rows,
+        ):
+            return HANDED_BACK
+        put = 0
+        for i in range(n):
+            put += contributed[i]
+        round_put[nrounds] = put - put_before
+        nrounds += 1
+        put_before = put
+        last_aggressor = rs[R_AGGRESSOR]
+    put = 0
+    for i in range(n):
+        put += contributed[i]
+    if put != put_before:
+        round_put[nrounds] = put - put_before
+        nrounds += 1
+    nh = 0
+    for j in range(no):
+        if not folded[order[j]]:
+            nh += 1
+    if nh >= 2:
+        for j in range(no):
+            i = order[j]
+            if folded[i]:
+                continue
+            if params[P_HAS_HIGH]:
+                high[i] = _showdown_key(
+                    high_tables,
+                    cards[i],
+                    ncards[i],
+                    board,
+                    nboard,
+                    params[P_HIGH_OWN],
+                    params[P_HIGH_BOARD],
+                    params[P_HIGH_BOARD_COUNTS],
+                )
+            if params[P_HAS_LOW]:
+                key = _showdown_key(
+                    low_tables,
+                    cards[i],
+                    ncards[i],
+                    board,
+                    nboard,
+                    params[P_LOW_OWN],
+                    params[P_LOW_BOARD],
+                    params[P_LOW_BOARD_COUNTS],
+                )
+                low[i] = key if key >= params[P_LOW_QUALIFIES] else 0
+    out_n[0] = nboard
+    out_n[1] = nrounds
+    out_n[2] = last_aggressor
+    return TAKEN
+
+
+class FastTable:
+    """A table's rounds dealt and bet by the kernel; ``reason`` says why it takes none."""
+
+    def __init__(
+        self,
+        game: Game,
+        setup: Any,
+        seats: Sequence[int],
+        strategy_by_seat: dict[int, str],
+    ) -> None:
+        self.game = game
+        self.seats = list(seats)
+        if self.seats != list(range(1, len(self.seats) + 1)):
+            self.program = Program("seats other than 1..n")
+        else:
+            self.program = compile_program(game, setup, len(self.seats), strategy_by_seat)
+        self.reason = self.program.reason
+        self.required = int(setup.stakes.required())
+
+    def deal_and_bet(self, deck: Ints, stacks: Ints, button: int | None) -> DealtHand | None:
+        """The round dealt from ``deck`` (as ``table.Hand`` deals it) and bet, or None: the
+        round is played by ``table.Hand``."""
+        prog = self.program
+        if prog.reason is not None:
+            return None
+        n = len(self.seats)
+        players = [i for i in range(n) if stacks[i] >= self.required]
+        if len(players) < 2:
+            return None
+        dealt_button: int | None = None
+        if prog.params[0]:  # dealt from the button's left
+            seats = [i + 1 for i in players]
+            dealt_button = button if button in seats else seats[-1]
+            b = dealt_button - 1
+            later = [i for i in players if i > b]
+            order = later + [i for i in players if i <= b]
+        else:
+            order = players
+        folded = np.ones(n, dtype=np.bool_)
+        folded[players] = False
+        contributed = np.zeros(n, dtype=np.int64)
+        cards = np.zeros((n, MAX_CARDS), dtype=np.int64)
+        ncards = np.zeros(n, dtype=np.int64)
+        board = np.zeros(MAX_BOARD, dtype=np.int64)
+        out_n = np.zeros(3, dtype=np.int64)
+        high = np.zeros(n, dtype=np.int64)
+        low = np.zeros(n, dtype=np.int64)
+        round_put = np.zeros(MAX_ROUNDS, dtype=np.int64)
+        status = _deal_and_bet(
+            prog.params,
+            prog.streets,
+            prog.steps,
+            prog.blinds,
+            prog.rows,
+            prog.high_tiers,
+            prog.forced_order,
+            prog.faces,
+            prog.high_tables,
+            prog.low_tables,
+            prog.showing_tables,
+            np.asarray(deck, dtype=np.int64),
+            np.array(order, dtype=np.int64),
+            np.asarray(stacks, dtype=np.int64),
+            contributed,
+            folded,
+            cards,
+            ncards,
+            board,
+            out_n,
+            high,
+            low,
+            round_put,
+        )
+        if status != TAKEN:
+            return None
+        aggressor = int(out_n[2])
+        return DealtHand(
+            dealt_button,
+            contributed,
+            folded,
+            cards,
+            ncards,
+            board,
+            int(out_n[0]),
+            high,
+            low,
+            [int(x) for x in round_put[: out_n[1]]],
+            aggressor + 1 if aggressor >= 0 else -1,
+        )
+
+
+def played_from_dealt(hand: Hand, dealt: DealtHand, faces: Ints) -> PlayedHand:
+    """``hand`` (not yet played) brought to where the kernel's round ended, then finished by
+    ``Hand.finish``: settled by the scalar ``settle_round``, shown and conceded as a played
+    round is. The cards burned are not kept (no log is)."""
+    for p in hand.players:
+        i = p.seat - 1
+        p.contributed = int(dealt.contributed[i])
+        p.stack -= p.contributed
+        p.folded = bool(dealt.folded[i])
+        n = int(dealt.ncards[i])
+        p.cards = [
+            (int(c), k < len(faces) and faces[k] == 1) for k, c in enumerate(dealt.cards[i, :n])
+        ]
+    hand.board[:] = [int(c) for c in dealt.board[: dealt.nboard]]
+    hand.round_put = list(dealt.round_put)
+    hand.put_before = sum(p.contributed for p in hand.players)
+    if dealt.round_put:
+        last = BettingRound([], hand.stakes.lower, narrated=False)
+        last.last_aggressor = dealt.last_aggressor if dealt.last_aggressor >= 0 else None
+        hand.last_round = last
+    return hand.finish()
+
+
+def settled(played: PlayedHand, seats: int) -> SettledHand:
+    """A played round's settlement as the books read it."""
+    s = played.settlement
+    awards = np.zeros(seats, dtype=np.int64)
+    for a in s.seats:
+        awards[a.seat - 1] = a.award
+    return SettledHand(
+        awards,
+        s.rake.total,
+        s.bad_beat_contribution,
+        sum(p.pot.amount for p in s.pots),
+        bool(played.showdown_order),
+    )
+
+
+def settle_scalar(hand: Hand, dealt: DealtHand, faces: Ints, seats: int) -> SettledHand:
+    """A dealt round settled by the scalar ``settle_round`` (the fallback of the kernel
+    settlement)."""
+    return settled(played_from_dealt(hand, dealt, faces), seats)
