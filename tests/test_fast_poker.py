@@ -22,6 +22,7 @@ from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
 from validator.interpreter.poker.fast.hand import FastTable
 from validator.interpreter.poker.session import (
+    HandRecord,
     Session,
     TableSetup,
     default_setup,
@@ -202,6 +203,30 @@ CASES = [
 ]
 
 
+def _books(record: HandRecord) -> dict[str, object]:
+    """What a round leaves the books (a round the fast path settles keeps no log)."""
+    return {
+        k: getattr(record, k)
+        for k in (
+            "number",
+            "button",
+            "deck",
+            "fund_before",
+            "fund_after",
+            "bad_beat_paid",
+            "buy_ins",
+            "kill_multiplier",
+            "time_charges",
+            "time_buy_ins",
+            "deck_in_play",
+            "rake",
+            "bad_beat_contribution",
+            "showdown",
+            "bad_beat_hit",
+        )
+    }
+
+
 @pytest.mark.parametrize(("game_id", "setup_index", "seats"), CASES)
 def test_a_session_on_the_fast_path_equals_todays(
     game_id: str, setup_index: int, seats: int
@@ -213,7 +238,8 @@ def test_a_session_on_the_fast_path_equals_todays(
     setup = _setups(game)[setup_index]
     fast, scalar = _session_pair(game, setup, seats, 20261123 + seats)
     for a, b in zip(fast.hands(150), scalar.hands(150), strict=True):
-        assert json.dumps(a.to_json()) == json.dumps(b.to_json()), a.number
+        assert _books(a) == _books(b), a.number
+        assert fast.stacks == scalar.stacks, a.number
     assert fast.totals == scalar.totals
     assert fast.stacks == scalar.stacks
     assert fast.fund == scalar.fund

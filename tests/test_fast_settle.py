@@ -512,11 +512,12 @@ def _setup(game: Game):
 def session_rounds(
     game_id: str, hands: int, seed: int = 1
 ) -> list[tuple[SettledHand | None, PokerSettlement, int]]:
-    """A session's hands (no log kept), each settled by the kernel and by ``settle_round``
-    (as the session did it): (kernel's result, scalar settlement, seats)."""
+    """A session's hands, each settled by the kernel and by ``settle_round`` (as the session
+    did it): (kernel's result, scalar settlement, seats). The log is kept, so that every
+    round is played by ``table.Hand`` and keeps its settlement."""
     game = load_game(game_id)
     setup = _setup(game)
-    session = Session(game, setup, min(6, setup.positions), seed, narrated=False)
+    session = Session(game, setup, min(6, setup.positions), seed, narrated=True)
     rules = replace(setup.rules, kill=None)  # a Kill is the scalar path's
     settler = FastSettler(game, rules, setup.stakes, session.seats)
     out = []

@@ -113,13 +113,12 @@ def run_chunk(spec: PokerSpec, k: int, n: int) -> PokerSums:
     session = _session(spec, k)
     out = PokerSums()
     for record in session.hands(n):
-        s = record.played.settlement
         out.hands += 1
-        out.rake.add(s.rake.total + sum(record.time_charges.values()))
-        out.contributions.add(s.bad_beat_contribution)
+        out.rake.add(record.rake + sum(record.time_charges.values()))
+        out.contributions.add(record.bad_beat_contribution)
         out.payouts.add(record.bad_beat_paid)
-        out.hits += bool(s.bad_beat and s.bad_beat.hit)
-        out.showdowns += bool(record.played.showdown_order)
+        out.hits += record.bad_beat_hit
+        out.showdowns += record.showdown
     return out
 
 

@@ -46,9 +46,11 @@ from validator.compiler import Game
 from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
+from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
 from validator.interpreter.poker.rake import RakeRule, completed_periods, time_charges
+from validator.interpreter.poker.settle import SeatAward
 from validator.interpreter.poker.strategy import TableStrategy, strategies
 from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Rules, Stakes
 from validator.loader import LoadError
@@ -306,11 +308,58 @@ def _bad_beat(game: Game, sub: Any, err: Any) -> BadBeatRule | None:
 # -- the session -----------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
+class Outcome:
+    """What a round of play leaves the session's books, seat by seat in the session's seat
+    order: from ``table.Hand`` (``played``, the whole settlement kept) or from the fast
+    path's kernels (no ``PlayedHand``: no log is kept)."""
+
+    button: int | None  # the button as the round was dealt
+    contributed: list[Cents]
+    award: list[Cents]  # won + the uncalled bet returned
+    bad_beat: list[Cents]  # paid from the Bad Beat fund
+    rake: Cents
+    bad_beat_contribution: Cents
+    pots: Cents
+    showdown: bool
+    bad_beat_hit: bool = False
+    kill_next: bool | None = None  # the Kill in effect next round (None: no Kill rule)
+    played: PlayedHand | None = None
+
+    @property
+    def contributions(self) -> Cents:
+        return sum(self.contributed)
+
+    @property
+    def awards(self) -> Cents:
+        return sum(self.award)
+
+    @staticmethod
+    def of_played(played: PlayedHand, button: int | None, seats: list[int]) -> Outcome:
+        s = played.settlement
+        by_seat = {a.seat: a for a in s.seats}
+        zero = SeatAward(0, 0, False, False)
+        rows = [by_seat.get(seat, zero) for seat in seats]
+        return Outcome(
+            button,
+            [a.contributed for a in rows],
+            [a.award for a in rows],
+            [a.bad_beat for a in rows],
+            s.rake.total,
+            s.bad_beat_contribution,
+            sum(p.pot.amount for p in s.pots),
+            bool(played.showdown_order),
+            bool(s.bad_beat and s.bad_beat.hit),
+            None if s.kill is None else s.kill.in_effect_next,
+            played,
+        )
+
+
 @dataclass
 class HandRecord:
     number: int
     button: int | None
-    played: PlayedHand
+    played: PlayedHand | None  # None: dealt, bet and settled by the fast path (no log kept)
     deck: list[int]
     fund_before: Cents
     fund_after: Cents
@@ -320,8 +369,14 @@ class HandRecord:
     time_charges: dict[int, Cents] = field(default_factory=dict)  # after the hand
     time_buy_ins: dict[int, Cents] = field(default_factory=dict)  # to pay them
     deck_in_play: str = "A"  # with two decks alternated (§ 553.3(d)), A and B in turn
+    rake: Cents = 0  # from the pots
+    bad_beat_contribution: Cents = 0
+    showdown: bool = False
+    bad_beat_hit: bool = False
 
     def to_json(self) -> dict[str, Any]:
+        if self.played is None:
+            raise ValueError("a round played by the fast path keeps no log")
         s = self.played.settlement
         return {
             "hand": self.number,
@@ -417,6 +472,11 @@ class Session:
         # the fast path: rounds dealt and bet by the kernel where no log is kept
         self.fast_rounds = 0  # rounds the kernel dealt and bet
         self.fast = None if narrated else FastTable(game, setup, self.seats, names)
+        self.fast_settled = 0  # rounds the settlement kernel settled
+        self.settler: FastSettler | None = None
+        if self.fast is not None and self.fast.reason is None:
+            settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
+            self.settler = settler if settler.reason is None else None
 
     @property
     def strategies(self) -> dict[int, str]:
@@ -427,7 +487,6 @@ class Session:
             yield self.play_one(number)
 
     def play_one(self, number: int) -> HandRecord:
-        rules = self.setup.rules
         need: Fraction | int = self.setup.stakes.required()
         if self.kill is not None and self.kill.in_effect:
             need = need * self.kill.multiplier
@@ -438,59 +497,39 @@ class Session:
                 self.stacks[seat] = self.buy_in
         deck = list(range(52))
         self.rng.shuffle(deck)
-        bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
-        hand_rules = Rules(rake=rules.rake, bad_beat=bad_beat, kill=self.kill)
-        hand = Hand(
-            self.game,
-            dict(self.stacks),
-            self.setup.stakes,
-            deck,
-            self.strategy,
-            button=self.button,
-            rules=hand_rules,
-            rng=self.rng,
-            narrated=self.narrated,
-        )
-        self.strategy.board = hand.board  # the strategy reads the board as it is dealt
-        dealt = None
-        if self.fast is not None and self.fast.reason is None:
-            stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-            dealt = self.fast.deal_and_bet(np.array(deck, dtype=np.int64), stacks, self.button)
-        if dealt is not None:
-            self.fast_rounds += 1
-            played = played_from_dealt(hand, dealt, self.fast.program.faces)  # type: ignore[union-attr]
-        else:
-            played = hand.play()
-        s = played.settlement
-        if not s.balanced:
+        outcome = self._fast_round(deck) if self.fast is not None else None
+        if outcome is None:
+            outcome = self._scalar_round(deck)
+        if outcome.contributions != outcome.awards + outcome.rake + outcome.bad_beat_contribution:
             raise RuntimeError(f"hand {number}: chips not conserved")
         before = sum(self.stacks.values())
-        after = played.stacks_after()
-        paid = sum(a.bad_beat for a in s.seats)
-        for a in s.seats:
-            after[a.seat] += a.bad_beat
-        if sum(after.values()) != before - s.rake.total - s.bad_beat_contribution + paid:
+        after = dict(self.stacks)
+        for i, seat in enumerate(self.seats):
+            after[seat] += outcome.award[i] + outcome.bad_beat[i] - outcome.contributed[i]
+        paid = sum(outcome.bad_beat)
+        if sum(after.values()) != before - outcome.rake - outcome.bad_beat_contribution + paid:
             raise RuntimeError(f"hand {number}: the stacks do not add up")
         fund_before = self.fund
-        self.fund = s.bad_beat.fund_after if s.bad_beat else self.fund
+        if self.setup.rules.bad_beat is not None:
+            self.fund += outcome.bad_beat_contribution - paid
         t = self.totals
         t.hands += 1
         t.checked += 1
-        t.pots += sum(p.pot.amount for p in s.pots)
-        t.contributions += s.contributions
-        t.rake += s.rake.total
-        t.bad_beat_in += s.bad_beat_contribution
+        t.pots += outcome.pots
+        t.contributions += outcome.contributions
+        t.rake += outcome.rake
+        t.bad_beat_in += outcome.bad_beat_contribution
         t.bad_beat_out += paid
-        t.bad_beat_hits += bool(s.bad_beat and s.bad_beat.hit)
-        t.showdowns += bool(played.showdown_order)
+        t.bad_beat_hits += outcome.bad_beat_hit
+        t.showdowns += outcome.showdown
         t.buy_ins += sum(buy_ins.values())
         for seat in self.seats:
             t.net[seat] += after[seat] - self.stacks[seat]
         multiplier = self.kill.multiplier if self.kill and self.kill.in_effect else Fraction(1)
         record = HandRecord(
             number,
-            hand.button,
-            played,
+            outcome.button,
+            outcome.played,
             deck,
             fund_before,
             self.fund,
@@ -498,6 +537,10 @@ class Session:
             buy_ins,
             multiplier,
             deck_in_play="AB"[(number - 1) % 2] if self.setup.decks_alternated else "A",
+            rake=outcome.rake,
+            bad_beat_contribution=outcome.bad_beat_contribution,
+            showdown=outcome.showdown,
+            bad_beat_hit=outcome.bad_beat_hit,
         )
         self.stacks = after
         record.time_charges, record.time_buy_ins = self.charge_time(number)
@@ -505,11 +548,62 @@ class Session:
         t.time_charges += sum(record.time_charges.values())
         for seat, charge in record.time_charges.items():
             t.net[seat] -= charge
-        if self.kill is not None and s.kill is not None:
-            self.kill = replace(self.kill, in_effect=s.kill.in_effect_next)
-        if hand.button is not None:
-            self.button = self.move_button(self.seats, hand.button)
+        if self.kill is not None and outcome.kill_next is not None:
+            self.kill = replace(self.kill, in_effect=outcome.kill_next)
+        if outcome.button is not None:
+            self.button = self.move_button(self.seats, outcome.button)
         return record
+
+    def _hand(self, deck: list[int]) -> Hand:
+        """The round as ``table.Hand`` deals, bets and settles it."""
+        rules = self.setup.rules
+        bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
+        hand = Hand(
+            self.game,
+            dict(self.stacks),
+            self.setup.stakes,
+            deck,
+            self.strategy,
+            button=self.button,
+            rules=Rules(rake=rules.rake, bad_beat=bad_beat, kill=self.kill),
+            rng=self.rng,
+            narrated=self.narrated,
+        )
+        self.strategy.board = hand.board  # the strategy reads the board as it is dealt
+        return hand
+
+    def _scalar_round(self, deck: list[int]) -> Outcome:
+        hand = self._hand(deck)
+        return Outcome.of_played(hand.play(), hand.button, self.seats)
+
+    def _fast_round(self, deck: list[int]) -> Outcome | None:
+        """The round dealt and bet by the kernel and settled by the settlement kernel;
+        what either hands back is done by ``table.Hand`` (a settlement handed back, from
+        where the kernel's round ended). None: the whole round is played by ``Hand``."""
+        fast, settler = self.fast, self.settler
+        if fast is None or fast.reason is not None:
+            return None
+        stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
+        dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stacks, self.button)
+        if dealt is None:
+            return None
+        self.fast_rounds += 1
+        settled = None if settler is None else settler.settle(dealt, self.fund)
+        if settled is None:
+            played = played_from_dealt(self._hand(deck), dealt, fast.program.faces)
+            return Outcome.of_played(played, dealt.button, self.seats)
+        self.fast_settled += 1
+        n = len(self.seats)
+        return Outcome(
+            dealt.button,
+            [int(x) for x in dealt.contributed],
+            [int(x) for x in settled.awards],
+            [0] * n,
+            settled.rake,
+            settled.bad_beat_contribution,
+            settled.pots,
+            settled.showdown,
+        )
 
     def charge_time(self, hands_played: int) -> tuple[dict[int, Cents], dict[int, Cents]]:
         """The time charges of every period the clock has completed by the end of this hand
@@ -622,7 +716,10 @@ def narrate(out: Any, record: HandRecord) -> None:
     is printed as written)."""
     from rich.text import Text
 
-    s = record.played.settlement
+    played = record.played
+    if played is None:
+        raise ValueError("a round played by the fast path keeps no log to narrate")
+    s = played.settlement
     head = Text(f"hand {record.number}", style="bold")
     if record.button is not None:
         head.append(f", button seat {record.button}")
@@ -631,7 +728,7 @@ def narrate(out: Any, record: HandRecord) -> None:
     out.print(head)
     for seat, amount in record.buy_ins.items():
         out.print(f"  seat {seat} buys in for {dollar_text(amount)}")
-    for line in record.played.log:
+    for line in played.log:
         out.print("  " + line)
     for a in s.seats:
         hands = "; ".join(f"{k} {v}" for k, v in a.hands.items())
