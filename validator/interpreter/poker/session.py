@@ -452,15 +452,7 @@ class Session:
             narrated=self.narrated,
         )
         self.strategy.board = hand.board  # the strategy reads the board as it is dealt
-        dealt = None
-        if self.fast is not None and self.fast.reason is None:
-            stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-            dealt = self.fast.deal_and_bet(np.array(deck, dtype=np.int64), stacks, self.button)
-        if dealt is not None:
-            self.fast_rounds += 1
-            played = played_from_dealt(hand, dealt, self.fast.program.faces)  # type: ignore[union-attr]
-        else:
-            played = hand.play()
+        played = self.play_fast(hand, deck) or hand.play()
         s = played.settlement
         if not s.balanced:
             raise RuntimeError(f"hand {number}: chips not conserved")
@@ -510,6 +502,19 @@ class Session:
         if hand.button is not None:
             self.button = self.move_button(self.seats, hand.button)
         return record
+
+    def play_fast(self, hand: Hand, deck: list[int]) -> PlayedHand | None:
+        """The round dealt and bet by the kernel (the same deck, stacks and button), then
+        finished by ``Hand.finish``; None where the kernel does not take it."""
+        fast = self.fast
+        if fast is None or fast.reason is not None:
+            return None
+        stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
+        dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stacks, self.button)
+        if dealt is None:
+            return None
+        self.fast_rounds += 1
+        return played_from_dealt(hand, dealt, fast.program.faces)
 
     def charge_time(self, hands_played: int) -> tuple[dict[int, Cents], dict[int, Cents]]:
         """The time charges of every period the clock has completed by the end of this hand
