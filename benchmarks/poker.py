@@ -56,7 +56,8 @@ def _fresh(game_id: str) -> None:
 
 
 def compile_time(game_id: str) -> float:
-    """CPU seconds of the kernels' first call (JIT compile or numba's cache), one round."""
+    """CPU seconds of the first round: the kernels JIT-compiled (or read from numba's cache)
+    and the rankings' packed tables built."""
     game = load_game(game_id)
     setup = default_setup(game)
     start = time.process_time()
@@ -110,7 +111,8 @@ def main() -> None:
         print(
             f"{game_id}: {kern:,.0f} hands/s kernel ({taken}/{args.hands} rounds taken, "
             f"x{kern / fast:.2f} of {fast:,.0f} hands/s table, no log), {base:,.0f} hands/s "
-            f"searched with the log; JIT {jit:.1f}s apart (goal 10,000 hands/s)",
+            f"searched with the log; first round (JIT, tables) {jit:.1f}s apart "
+            "(goal 10,000 hands/s)",
             flush=True,
         )
 

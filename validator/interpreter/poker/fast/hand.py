@@ -12,7 +12,7 @@ give without reshuffling the discards (§ 553.13(g)(2)), fewer than two players 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -75,6 +75,9 @@ from validator.interpreter.poker.fast.program import (
     compile_program,
 )
 from validator.interpreter.poker.table import Hand, PlayedHand
+
+if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
+    from validator.interpreter.poker.session import TableSetup
 from validator.rankings.packed import best_key, best_key_using, category_index, kept_mask, key_part
 
 # the round's scalars, in ``rs``
@@ -591,7 +594,7 @@ class FastTable:
     def __init__(
         self,
         game: Game,
-        setup: Any,
+        setup: TableSetup,
         seats: Sequence[int],
         strategy_by_seat: dict[int, str],
     ) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from validator.interpreter.poker.strategy import strategies
 from validator.model.poker import TIERS
 from validator.rankings.evaluator import Evaluator, card_order_key
 from validator.rankings.packed import NotPackable, Tables, pack_key, packed
+
+if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
+    from validator.interpreter.poker.session import TableSetup
 
 # street.blinds
 NO_BLINDS, BLINDS_BEFORE, BLINDS_AFTER = 0, 1, 2
@@ -138,12 +142,9 @@ def _low_threshold(game: Game, hand_id: str) -> int:
 
 
 def compile_program(
-    game: Game, setup: object, n_seats: int, strategy_by_seat: dict[int, str]
+    game: Game, setup: TableSetup, n_seats: int, strategy_by_seat: dict[int, str]
 ) -> Program:
     """The table as the kernel reads it; seats are 1..n_seats (the session's)."""
-    from validator.interpreter.poker.session import TableSetup
-
-    assert isinstance(setup, TableSetup)
     reason = _reason(game, setup.rules.kill is not None)
     if reason is not None:
         return Program(reason)
