@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -107,6 +108,24 @@ def _deal(game: Game, players: int, rng: random.Random) -> tuple[list[list[int]]
     rng.shuffle(deck)
     cards = [deck[i * own : (i + 1) * own] for i in range(players)]
     return cards, deck[players * own : players * own + board]
+
+
+def _deal_ties(game: Game, players: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """A deal that ties: as ``_deal``, then some players given the first player's ranks in
+    other suits (where those cards are still in the deck), so that hands tie unless a suit
+    makes a flush and the order by card and suit decides the excess."""
+    cards, board = _deal(game, players, rng)
+    used = {c for own in cards for c in own} | set(board)
+    for j in rng.sample(range(1, players), rng.randrange(1, players)):
+        used -= set(cards[j])
+        for _ in range(8):
+            suits = rng.sample(range(4), 4)
+            copy = [(c >> 2) << 2 | suits[c & 3] for c in cards[0]]
+            if not used & set(copy):
+                cards[j] = copy
+                break
+        used |= set(cards[j])
+    return cards, board
 
 
 def _contributions(
@@ -244,15 +263,18 @@ def _handed_back_for_a_reason(s: PokerSettlement) -> bool:
     return _hand_back_reason(s) is not None
 
 
+ROUNDS = {
+    "game_id": st.sampled_from(POKER),
+    "seed": st.integers(0, 2**32 - 1),
+    "players": st.integers(2, 8),
+    "rake": st.sampled_from(RAKES),
+    "bad_beat": st.sampled_from(BAD_BEATS),
+    "chip": st.sampled_from([100, 25]),
+}
+
+
 @FAST
-@given(
-    game_id=st.sampled_from(POKER),
-    seed=st.integers(0, 2**32 - 1),
-    players=st.integers(2, 8),
-    rake=st.sampled_from(RAKES),
-    bad_beat=st.sampled_from(BAD_BEATS),
-    chip=st.sampled_from([100, 25]),
-)
+@given(**ROUNDS)
 def test_kernel_settles_as_settle_round_or_hands_back(
     game_id: str, seed: int, players: int, rake: str, bad_beat: str, chip: int
 ) -> None:
@@ -260,10 +282,34 @@ def test_kernel_settles_as_settle_round_or_hands_back(
     settlement is the scalar settlement's, seat by seat, All-ins and side pots included, or
     the round is handed back for a stated reason; a Bad Beat the scalar settlement pays is
     never settled by the kernel."""
+    _check_round(game_id, seed, players, rake, bad_beat, chip, _deal)
+
+
+@FAST
+@given(**ROUNDS)
+def test_ties_settle_as_settle_round_the_excess_by_card_and_suit(
+    game_id: str, seed: int, players: int, rake: str, bad_beat: str, chip: int
+) -> None:
+    """§ 553.10(i)(2)(ii), (iii): rounds dealt to tie (players holding the same ranks in
+    other suits): each tied part's excess goes to the seats in the order by card and suit,
+    as the scalar settlement gives it, in every pot; such a round is never handed back for
+    it (only for a Bad Beat that may be paid)."""
+    _check_round(game_id, seed, players, rake, bad_beat, chip, _deal_ties)
+
+
+def _check_round(
+    game_id: str,
+    seed: int,
+    players: int,
+    rake: str,
+    bad_beat: str,
+    chip: int,
+    deal: Callable[[Game, int, random.Random], tuple[list[list[int]], list[int]]],
+) -> None:
     game = load_game(game_id)
     rng = random.Random(seed)
     rules = Rules(rake=_rake(game, rake, rng), bad_beat=_bad_beat(game, bad_beat))
-    cards, board = _deal(game, players, rng)
+    cards, board = deal(game, players, rng)
     put, folded, all_in, round_put = _contributions(players, rng, chip)
     dealt = _dealt(game, cards, board, put, folded, round_put)
     settler = FastSettler(game, rules, Stakes(Limit(200, 400), chip=chip), range(1, players + 1))
