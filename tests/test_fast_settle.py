@@ -666,7 +666,10 @@ if __name__ == "__main__":  # the hand-back rate on a session's rounds: GAME... 
             why[reason] = why.get(reason, 0) + 1
         rate = len(back) / len(rounds)
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(why.items()))
+        by_suit = sum(f is not None and _odd_chip_by_suit(s) for f, s, _ in rounds)
         print(
             f"{gid:32} {len(back):4}/{len(rounds)} handed back ({rate:.1%}), "
-            f"side pots {sides}" + (f"; {reasons}" if reasons else "")
+            f"side pots {sides}"
+            + (f"; {reasons}" if reasons else "")
+            + f"; settled with an odd chip by suit {by_suit}"
         )
