@@ -4,10 +4,10 @@ Every round the kernel settles must award each seat, rake, contribute to the Bad
 and count the pot exactly as the scalar settlement does on the same ``PokerRound``
 (§ 553.8(b)(4) the main pot and the All-in players' side pots; § 553.15 the rake of each
 pot and the uncalled bet; § 553.20(c) the Bad Beat contribution; § 553.10(i), (j) the
-high, low and high-low halves of each pot); every round it hands back must be one the
-module says it hands back (a Bad Beat that may be paid, an odd chip by card and suit, a
-Kill rule). The DealtHand's keys are built with the scalar evaluator
-(``showdown.show``) and ``pack_key``.
+high, low and high-low halves of each pot, a tie's excess by card and suit
+(§ 553.10(i)(2)(ii), (iii)) included); every round it hands back must be one the module
+says it hands back (a Bad Beat that may be paid, a Kill rule). The DealtHand's keys are
+built with the scalar evaluator (``showdown.show``) and ``pack_key``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -29,7 +30,7 @@ from validator.compiler import Game, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
-from validator.interpreter.poker.fast.settle import FastSettler, _settle
+from validator.interpreter.poker.fast.settle import NEEDS_ORDER, SETTLED, FastSettler, _settle
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
@@ -107,6 +108,24 @@ def _deal(game: Game, players: int, rng: random.Random) -> tuple[list[list[int]]
     rng.shuffle(deck)
     cards = [deck[i * own : (i + 1) * own] for i in range(players)]
     return cards, deck[players * own : players * own + board]
+
+
+def _deal_ties(game: Game, players: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """A deal that ties: as ``_deal``, then some players given the first player's ranks in
+    other suits (where those cards are still in the deck), so that hands tie unless a suit
+    makes a flush and the order by card and suit decides the excess."""
+    cards, board = _deal(game, players, rng)
+    used = {c for own in cards for c in own} | set(board)
+    for j in rng.sample(range(1, players), rng.randrange(1, players)):
+        used -= set(cards[j])
+        for _ in range(8):
+            suits = rng.sample(range(4), 4)
+            copy = [(c >> 2) << 2 | suits[c & 3] for c in cards[0]]
+            if not used & set(copy):
+                cards[j] = copy
+                break
+        used |= set(cards[j])
+    return cards, board
 
 
 def _contributions(
@@ -212,12 +231,14 @@ def _assert_equal(fast: SettledHand, s: PokerSettlement, n: int) -> None:
     assert fast.showdown == (sum(not a.folded for a in s.seats) >= 2)
 
 
+def _odd_chip_by_suit(s: PokerSettlement) -> bool:
+    """A tie's excess, in any pot, given by card and suit (§ 553.10(i)(2)(ii), (iii))."""
+    return any(h.odd_chips and len(h.winners) > 1 for p in s.pots for h in p.halves)
+
+
 def _hand_back_reason(s: PokerSettlement) -> str | None:
-    """Why the kernel hands a round back: a tie's excess, in any pot, given by card and
-    suit, or a losing hand of the main pot at the Bad Beat floor; ``None``: no reason.
-    Side pots are no reason."""
-    if any(h.odd_chips and len(h.winners) > 1 for p in s.pots for h in p.halves):
-        return "odd chip by suit"
+    """Why the kernel hands a round back: a losing hand of the main pot at the Bad Beat
+    floor; ``None``: no reason. Side pots and a tie's excess by card and suit are none."""
     bb = s.round.bad_beat
     if bb is None or not s.pots or len(s.pots[0].pot.eligible) < 2:
         return None
@@ -242,15 +263,18 @@ def _handed_back_for_a_reason(s: PokerSettlement) -> bool:
     return _hand_back_reason(s) is not None
 
 
+ROUNDS = {
+    "game_id": st.sampled_from(POKER),
+    "seed": st.integers(0, 2**32 - 1),
+    "players": st.integers(2, 8),
+    "rake": st.sampled_from(RAKES),
+    "bad_beat": st.sampled_from(BAD_BEATS),
+    "chip": st.sampled_from([100, 25]),
+}
+
+
 @FAST
-@given(
-    game_id=st.sampled_from(POKER),
-    seed=st.integers(0, 2**32 - 1),
-    players=st.integers(2, 8),
-    rake=st.sampled_from(RAKES),
-    bad_beat=st.sampled_from(BAD_BEATS),
-    chip=st.sampled_from([100, 25]),
-)
+@given(**ROUNDS)
 def test_kernel_settles_as_settle_round_or_hands_back(
     game_id: str, seed: int, players: int, rake: str, bad_beat: str, chip: int
 ) -> None:
@@ -258,10 +282,34 @@ def test_kernel_settles_as_settle_round_or_hands_back(
     settlement is the scalar settlement's, seat by seat, All-ins and side pots included, or
     the round is handed back for a stated reason; a Bad Beat the scalar settlement pays is
     never settled by the kernel."""
+    _check_round(game_id, seed, players, rake, bad_beat, chip, _deal)
+
+
+@FAST
+@given(**ROUNDS)
+def test_ties_settle_as_settle_round_the_excess_by_card_and_suit(
+    game_id: str, seed: int, players: int, rake: str, bad_beat: str, chip: int
+) -> None:
+    """§ 553.10(i)(2)(ii), (iii): rounds dealt to tie (players holding the same ranks in
+    other suits): each tied part's excess goes to the seats in the order by card and suit,
+    as the scalar settlement gives it, in every pot; such a round is never handed back for
+    it (only for a Bad Beat that may be paid)."""
+    _check_round(game_id, seed, players, rake, bad_beat, chip, _deal_ties)
+
+
+def _check_round(
+    game_id: str,
+    seed: int,
+    players: int,
+    rake: str,
+    bad_beat: str,
+    chip: int,
+    deal: Callable[[Game, int, random.Random], tuple[list[list[int]], list[int]]],
+) -> None:
     game = load_game(game_id)
     rng = random.Random(seed)
     rules = Rules(rake=_rake(game, rake, rng), bad_beat=_bad_beat(game, bad_beat))
-    cards, board = _deal(game, players, rng)
+    cards, board = deal(game, players, rng)
     put, folded, all_in, round_put = _contributions(players, rng, chip)
     dealt = _dealt(game, cards, board, put, folded, round_put)
     settler = FastSettler(game, rules, Stakes(Limit(200, 400), chip=chip), range(1, players + 1))
@@ -275,15 +323,19 @@ def test_kernel_settles_as_settle_round_or_hands_back(
     event(
         ("side pots " if len(s.pots) > 1 else "one pot ")
         + ("handed back" if fast is None else "settled")
+        + (", odd chip by suit" if _odd_chip_by_suit(s) else "")
     )
     if fast is None:
         assert _handed_back_for_a_reason(s), s.to_json()
         return
     _assert_equal(fast, s, players)
     assert not (s.bad_beat is not None and s.bad_beat.hit)
-    # the same kernel as plain Python (NUMBA_DISABLE_JIT=1) gives the same
+    # the same kernel as plain Python (NUMBA_DISABLE_JIT=1) gives the same, asking for the
+    # order by card and suit exactly when the scalar settlement gives an excess by it
+    py_settle = getattr(_settle, "py_func", _settle)
     out = np.empty(players + 4, dtype=np.int64)
-    assert getattr(_settle, "py_func", _settle)(
+    tied = np.zeros((2, players), dtype=np.bool_)
+    args = (
         dealt.contributed,
         dealt.folded,
         dealt.high,
@@ -291,8 +343,20 @@ def test_kernel_settles_as_settle_round_or_hands_back(
         np.array(round_put, dtype=np.int64),
         settler.levels,
         settler.params,
-        out,
     )
+    unordered = np.full((2, players), -1, dtype=np.int64)
+    first = py_settle(*args, unordered, tied, out)
+    assert first == (NEEDS_ORDER if _odd_chip_by_suit(s) else SETTLED)
+    if first == NEEDS_ORDER:
+        tied_seats = {
+            w - 1
+            for p in s.pots
+            for h in p.halves
+            if h.odd_chips and len(h.winners) > 1
+            for w in h.winners
+        }
+        assert {int(i) for i in np.flatnonzero(tied.any(axis=0))} >= tied_seats
+        assert py_settle(*args, settler.odd_chip_priority(dealt, tied), tied, out) == SETTLED
     assert [int(a) for a in out[:players]] == [int(a) for a in fast.awards]
 
 
@@ -365,12 +429,50 @@ def test_high_low_halves_with_the_excess_to_the_high_hand() -> None:
     _assert_equal(fast, s, 2)
 
 
-def test_tie_with_an_odd_chip_is_handed_back() -> None:
-    """§ 553.10(i)(2)(ii): a $19 pot tied two ways leaves $1 that goes by the highest card
-    by suit: the scalar settlement gives it, the kernel hands the round back."""
+def test_board_plays_for_two_the_odd_chip_to_the_highest_card_by_suit() -> None:
+    """§ 553.10(i)(2)(ii): the board's straight plays for both; the $19 pot divides $9
+    each and the $1 that cannot be divided goes to the highest ranking card by suit: the
+    board's cards tie, so the players' own cards decide, seat 2's 4s above seat 1's 3d."""
     fast, s, _ = _golden("poker-holdem", ["2c 3d", "2h 4s"], "Th Jc Qd Ks Ah", [950, 950])
-    assert fast is None
-    assert any(h.odd_chips for p in s.pots for h in p.halves)
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [900, 1000]
+    assert [o.seat for p in s.pots for h in p.halves for o in h.odd_chips] == [2]
+    _assert_equal(fast, s, 2)
+
+
+def test_three_way_tie_the_excess_one_dollar_at_a_time_in_card_order() -> None:
+    """§ 553.10(i)(2)(ii): a $20 pot ($6 from each of three players, $2 from seat 4, who
+    folded) tied three ways in $1 chips: $6 each and $2 that cannot be divided, at most $1
+    to a player ("which may not exceed $1"), in the order of the highest card by suit:
+    seat 3 (6d), then seat 2 (4s); seat 1 (3d) takes $6."""
+    fast, s, _ = _golden(
+        "poker-holdem",
+        ["2c 3d", "2h 4s", "5c 6d", "7c 8c"],
+        "Th Jc Qd Ks Ah",
+        [600, 600, 600, 200],
+        folded=[False, False, False, True],
+    )
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [600, 700, 700, 0]
+    _assert_equal(fast, s, 4)
+
+
+def test_low_half_tied_the_odd_chip_to_the_lowest_card_by_suit() -> None:
+    """§ 553.10(i)(2)(iii): seat 3's heart flush takes the $9 high half; seats 1 and 2 tie
+    for the $9 low half with 5-4-3-2-A: $4 each, and the $1 that cannot be divided goes to
+    the lowest ranking low card by suit: the aces first, seat 1's Ac below seat 2's Ad
+    (though seat 2's deuce, 2c, is below seat 1's 2d)."""
+    fast, s, _ = _golden(
+        "poker-omaha-hi-lo-8",
+        ["Ac 2d Ks Kd", "Ad 2c Qs Qd", "Kh Qh 9c 9d"],
+        "3h 4h 5c 8h Jd",
+        [600, 600, 600],
+    )
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [500, 400, 900]
+    low = [h for p in s.pots for h in p.halves if h.part == "low"]
+    assert [o.seat for o in low[0].odd_chips] == [1]
+    _assert_equal(fast, s, 3)
 
 
 def test_side_pot_raked_pot_by_pot_and_the_uncalled_bet_returned() -> None:
@@ -454,17 +556,21 @@ def test_a_player_still_in_who_put_in_nothing_wins_no_pot() -> None:
     _assert_equal(fast, s, 3)
 
 
-def test_a_tie_in_a_side_pot_with_an_odd_chip_is_handed_back() -> None:
-    """§ 553.10(i)(2)(ii): seats 2 and 3 tie for the $9 side pot; its odd $1 goes by card
-    and suit, so the kernel hands the round back."""
+def test_a_tie_in_a_side_pot_with_an_odd_chip_by_card_and_suit() -> None:
+    """§ 553.8(b)(4); § 553.10(i)(2)(ii): seat 1's aces take the $15 main pot; seats 2 and
+    3 tie for the $9 side pot with kings and twos, $4 each, and its odd $1 goes to the
+    highest card by suit: the hands' cards compared from the highest, Ks and Kh against Ks
+    and Kc: seat 2's Kh."""
     fast, s, _ = _golden(
         "poker-holdem",
         ["As Ad", "Kh 2d", "Kc 2s"],
         "Ks 7h 9d Jc 3s",
         [500, 950, 950],
     )
-    assert fast is None
-    assert any(h.odd_chips for h in s.pots[1].halves)
+    assert fast is not None
+    assert [int(a) for a in fast.awards] == [1500, 500, 400]
+    assert [o.seat for o in s.pots[1].halves[0].odd_chips] == [2]
+    _assert_equal(fast, s, 3)
 
 
 def test_payable_bad_beat_is_handed_back() -> None:
@@ -560,7 +666,10 @@ if __name__ == "__main__":  # the hand-back rate on a session's rounds: GAME... 
             why[reason] = why.get(reason, 0) + 1
         rate = len(back) / len(rounds)
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(why.items()))
+        by_suit = sum(f is not None and _odd_chip_by_suit(s) for f, s, _ in rounds)
         print(
             f"{gid:32} {len(back):4}/{len(rounds)} handed back ({rate:.1%}), "
-            f"side pots {sides}" + (f"; {reasons}" if reasons else "")
+            f"side pots {sides}"
+            + (f"; {reasons}" if reasons else "")
+            + f"; settled with an odd chip by suit {by_suit}"
         )

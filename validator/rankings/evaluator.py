@@ -382,12 +382,20 @@ def low_rank(card: int) -> int:
     return 1 if r == 14 else r
 
 
+#: each card order's places of the ranks and the suits, built once per order object (the
+#: order kept beside them, so that its id is never reused while the entry lives)
+_CARD_ORDER_PLACES: dict[int, tuple[CardOrder, dict[int, int], dict[int, int]]] = {}
+
+
 def card_order_key(order: CardOrder, card: int) -> tuple[int, int]:
     """Compare single cards by rank, then by suit, as ``order`` ranks them (higher is
     higher): the Stud Forced Bet's up-cards (§ 553.10(d)), the odd chip (§ 553.10(i)(2))."""
-    ranks = {r: len(order.ranks) - i for i, r in enumerate(order.ranks)}
-    suits = {SUIT_INDEX[s]: len(order.suits) - i for i, s in enumerate(order.suits)}
-    return ranks[rank_of(card)], suits[suit_of(card)]
+    entry = _CARD_ORDER_PLACES.get(id(order))
+    if entry is None or entry[0] is not order:
+        ranks = {r: len(order.ranks) - i for i, r in enumerate(order.ranks)}
+        suits = {SUIT_INDEX[s]: len(order.suits) - i for i, s in enumerate(order.suits)}
+        entry = _CARD_ORDER_PLACES[id(order)] = (order, ranks, suits)
+    return entry[1][rank_of(card)], entry[2][suit_of(card)]
 
 
 #: One evaluator per ranking, for every game and command of the process (the ranking is

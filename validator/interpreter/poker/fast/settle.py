@@ -13,9 +13,18 @@ more work than it is worth is handed back (``settle`` returns ``None``) and sett
 - a Bad Beat that may be paid: a hand eligible for the main pot, not among its high
   winners, reaching the qualifying category (the rank, hole-card and winning-hand
   conditions only narrow it, so they are not read: every such round is handed back);
-- a tie in any pot whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv));
 - contributions no round of play produces, or a pot no hand can win (``settle_round``
   says why).
+
+A tie whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv)) is settled
+in two calls of the kernel: the first reports which seats tie, in any pot, for a part
+(high or low) with an excess (``NEEDS_ORDER``, the ``tied`` array); ``FastSettler`` then
+orders those seats as the scalar showdown does (``showdown.show`` of each, then
+``Splitter.odd_chip_order``: the one definition of the order by card and suit), and the
+second call divides each tied part as ``showdown.divide`` does, the excess in that order
+(the ``priority`` array). The order of a subset of seats is the order of all of them
+restricted to it (each hand's place is given by a key of its own), so one priority per part
+and seat serves every pot.
 
 A player still in who put in nothing while others put in chips is eligible for no pot, as
 ``build_pots`` forms them (every pot's level is above nothing).
@@ -33,6 +42,8 @@ from numba import njit
 
 from validator.compiler import Game
 from validator.interpreter.poker.fast import DealtHand, Flags, Ints, SettledHand
+from validator.interpreter.poker.settle import card_orders
+from validator.interpreter.poker.showdown import ShownHand, Splitter, show
 from validator.interpreter.poker.table import Rules, Stakes
 from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET
 
@@ -70,6 +81,12 @@ _PART_MASK = (1 << PART_BITS) - 1
 
 #: ``_settle``'s output after the awards: rake, Bad Beat contribution, pots, showdown
 _TAIL = 4
+
+#: ``_settle``'s result: the round settled; handed back to ``settle_round``; a tie's excess
+#: to be given by card and suit, the tied seats in ``tied`` (call again with ``priority``)
+SETTLED, HANDED_BACK, NEEDS_ORDER = 0, 1, 2
+#: the parts of a pot, the rows of ``priority`` and ``tied``
+HIGH, LOW = 0, 1
 
 
 @njit(cache=True)
@@ -116,10 +133,22 @@ def _low_qualifies(key: int, params: Ints) -> bool:
 
 
 @njit(cache=True)
-def _pay_best(keys: Ints, eligible: Flags, amount: int, params: Ints, out: Ints) -> int:
+def _pay_best(
+    keys: Ints,
+    eligible: Flags,
+    amount: int,
+    params: Ints,
+    priority: Ints,
+    tied: Flags,
+    out: Ints,
+) -> int:
     """One part of the pot to the best of the ``eligible`` keys (``Splitter.split_part``):
     the number of winners paid, 0 when no hand can win it, -1 when a tie leaves an excess
-    that goes by card and suit (handed back)."""
+    that goes by card and suit and ``priority`` (each seat's place in the order by card and
+    suit, -1: not given) does not order the tied seats: they are marked in ``tied``, nothing
+    is paid. Ordered, the tied seats are paid as ``showdown.divide`` pays them in that
+    order: an equal share each in the chip, the excess to the first (no cap), or one chip
+    of at most the cap at a time, in order (§ 553.10(i)(2)(ii)-(iv))."""
     n = keys.shape[0]
     top = 0
     for i in range(n):
@@ -131,12 +160,39 @@ def _pay_best(keys: Ints, eligible: Flags, amount: int, params: Ints, out: Ints)
     for i in range(n):
         if eligible[i] and keys[i] == top:
             winners += 1
-    if winners > 1 and _excess(amount, winners, params[ODD_UNIT]) != 0:
-        return -1
-    share = amount if winners == 1 else amount // winners
+    if winners == 1:
+        for i in range(n):
+            if eligible[i] and keys[i] == top:
+                out[i] += amount
+        return 1
+    unit = params[ODD_UNIT]
+    excess = _excess(amount, winners, unit)
+    if excess == 0:
+        for i in range(n):
+            if eligible[i] and keys[i] == top:
+                out[i] += amount // winners
+        return winners
+    ordered = True
     for i in range(n):
-        if eligible[i] and keys[i] == top:
-            out[i] += share
+        if eligible[i] and keys[i] == top and priority[i] < 0:
+            ordered = False
+    if not ordered:
+        for i in range(n):
+            if eligible[i] and keys[i] == top:
+                tied[i] = True
+        return -1
+    share = amount // (winners * unit) * unit
+    # the most of the excess one player receives: a chip of at most the cap, else all of it
+    room = unit if params[ODD_CAPPED] == 1 else excess
+    for i in range(n):
+        if not (eligible[i] and keys[i] == top):
+            continue
+        place = 0  # how many tied seats the excess reaches before this one
+        for j in range(n):
+            if eligible[j] and keys[j] == top and priority[j] < priority[i]:
+                place += 1
+        extra = min(room, max(0, excess - place * room))
+        out[i] += share + extra
     return winners
 
 
@@ -149,13 +205,21 @@ def _settle(
     round_put: Ints,
     levels: Ints,
     params: Ints,
+    priority: Ints,
+    tied: Flags,
     out: Ints,
-) -> bool:
+) -> int:
     """Settle one round into ``out`` ([seat] awards, then rake, Bad Beat contribution,
-    pots, showdown); False: handed back to ``settle_round``, ``out`` meaningless."""
+    pots, showdown): ``SETTLED``; ``HANDED_BACK`` to ``settle_round``, ``out``
+    meaningless; ``NEEDS_ORDER``: a tie's excess goes by card and suit among seats
+    ``priority`` ([part, seat], -1: not given) does not order, marked in ``tied`` ([part,
+    seat], cleared here first), ``out`` meaningless: call again with their order."""
     n = contributed.shape[0]
     for i in range(n + _TAIL):
         out[i] = 0
+    for part in range(2):
+        for i in range(n):
+            tied[part, i] = False
     # the uncalled final bet (pots.uncalled_bet)
     called = contributed.copy()
     bettor = -1
@@ -185,10 +249,10 @@ def _settle(
             live += 1
             top_live = max(top_live, called[i])
     if live == 0:
-        return False
+        return HANDED_BACK
     for i in range(n):
         if called[i] > top_live:
-            return False  # a folded player's chips no one still in called
+            return HANDED_BACK  # a folded player's chips no one still in called
     level_of = np.empty(n, dtype=np.int64)  # the pots' levels, ascending
     npots = 0
     for i in range(n):
@@ -282,6 +346,7 @@ def _settle(
     left_bb = bb
     pot_kind = params[POT_KIND]
     qualifying = np.zeros(n, dtype=np.bool_)
+    needs_order = False
     for k in range(npots):
         take_bb = min(left_bb, amount[k] - rake_of[k])
         left_bb -= take_bb
@@ -292,30 +357,37 @@ def _settle(
                 if mask[i]:
                     out[i] += net
             continue
+        hp, ht = priority[HIGH], tied[HIGH]
+        lp, lt = priority[LOW], tied[LOW]
         if pot_kind == POT_HIGH:
-            paid = _pay_best(high, mask, net, params, out)
+            paid = _pay_best(high, mask, net, params, hp, ht, out)
         elif pot_kind == POT_LOW:
             for i in range(n):
                 qualifying[i] = mask[i] and _low_qualifies(low[i], params)
-            paid = _pay_best(low, qualifying, net, params, out)
+            paid = _pay_best(low, qualifying, net, params, lp, lt, out)
         else:
             any_low = False
             for i in range(n):
                 qualifying[i] = mask[i] and _low_qualifies(low[i], params)
                 any_low = any_low or qualifying[i]
             if not any_low:  # the high hand takes the entire pot (§ 553.10(j))
-                paid = _pay_best(high, mask, net, params, out)
+                paid = _pay_best(high, mask, net, params, hp, ht, out)
             else:
                 unit_odd = params[ODD_UNIT]
                 capped = params[ODD_CAPPED] == 1
                 larger = _divide(net, 2, unit_odd, capped, True)
                 smaller = _divide(net, 2, unit_odd, capped, False)
                 to_high = params[EXCESS_TO_HIGH] == 1
-                paid = _pay_best(high, mask, larger if to_high else smaller, params, out)
-                if paid > 0:
-                    paid = _pay_best(low, qualifying, smaller if to_high else larger, params, out)
-        if paid <= 0:
-            return False
+                high_half = larger if to_high else smaller
+                low_half = smaller if to_high else larger
+                paid = _pay_best(high, mask, high_half, params, hp, ht, out)
+                if paid != 0:
+                    low_paid = _pay_best(low, qualifying, low_half, params, lp, lt, out)
+                    paid = low_paid if low_paid <= 0 else paid
+        if paid == 0:
+            return HANDED_BACK
+        if paid < 0:
+            needs_order = True  # the other pots still read, so that one call orders all
     # a Bad Beat that may be paid: a losing high hand of the main pot at the qualifying floor
     if bb_kind != BB_NONE and pot_kind != POT_LOW and contenders[0] >= 2:
         main = eligible[0]
@@ -329,14 +401,16 @@ def _settle(
                 and high[i] != top_high
                 and ((high[i] >> _TOP_SHIFT) & _PART_MASK) >= params[BB_FLOOR]
             ):
-                return False
+                return HANDED_BACK
+    if needs_order:
+        return NEEDS_ORDER
     if bettor >= 0:
         out[bettor] += returned
     out[n] = rake
     out[n + 1] = bb
     out[n + 2] = pot
     out[n + 3] = 1 if live >= 2 else 0
-    return True
+    return SETTLED
 
 
 class FastSettler:
@@ -344,10 +418,15 @@ class FastSettler:
     settled by ``settle_round`` only (``None``: the kernel takes them)."""
 
     def __init__(self, game: Game, rules: Rules, stakes: Stakes, seats: Sequence[int]) -> None:
+        self.game = game
         self.seats = list(seats)
         self.params = np.zeros(PARAMS, dtype=np.int64)
         self.levels = np.zeros((0, 2), dtype=np.int64)
         self.reason: str | None = None
+        self.splitter: Splitter | None = None
+        n = len(self.seats)
+        self._unordered: Ints = np.full((2, n), -1, dtype=np.int64)  # no priority given
+        self._tied: Flags = np.zeros((2, n), dtype=np.bool_)
         try:
             self._compile(game, rules, stakes)
         except _NotTaken as e:
@@ -360,6 +439,7 @@ class FastSettler:
             raise _NotTaken(f"{game.id} is no nonbanking Poker game")
         if rules.kill is not None:
             raise _NotTaken("a Kill rule: its outcome is decided by the scalar settlement")
+        self.splitter = Splitter(game, card_orders(game), stakes.chip)
         p = self.params
         p[CHIP] = stakes.chip
         self._compile_rake(rules, stakes)
@@ -436,7 +516,8 @@ class FastSettler:
         n = len(self.seats)
         out: Ints = np.empty(n + _TAIL, dtype=np.int64)
         round_put = np.array(dealt.round_put, dtype=np.int64)
-        if not _settle(
+        tied = self._tied
+        args = (
             dealt.contributed,
             dealt.folded,
             dealt.high,
@@ -444,10 +525,35 @@ class FastSettler:
             round_put,
             self.levels,
             self.params,
-            out,
-        ):
+        )
+        status = _settle(*args, self._unordered, tied, out)
+        if status == NEEDS_ORDER:
+            status = _settle(*args, self.odd_chip_priority(dealt, tied), tied, out)
+        if status != SETTLED:
             return None
         return SettledHand(out[:n], int(out[n]), int(out[n + 1]), int(out[n + 2]), bool(out[n + 3]))
+
+    def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints:
+        """Each ``tied`` seat's place ([part, seat]; -1: not tied) in the order the excess
+        of a tied part goes (§ 553.10(i)(2)(ii)-(iv)), as the scalar showdown orders them:
+        each seat's cards shown (``showdown.show``: the cards its hand uses) and ordered by
+        ``Splitter.odd_chip_order``."""
+        assert self.splitter is not None
+        priority: Ints = np.full(tied.shape, -1, dtype=np.int64)
+        board = [int(c) for c in dealt.board[: dealt.nboard]]
+        shown: dict[int, ShownHand] = {}
+        for part, name in ((HIGH, "high"), (LOW, "low")):
+            seats = [int(i) for i in np.flatnonzero(tied[part])]
+            if not seats:
+                continue
+            for i in seats:
+                if i not in shown:
+                    own = [int(c) for c in dealt.cards[i, : dealt.ncards[i]]]
+                    shown[i] = show(self.game, i, own, board)
+            ordered = self.splitter.odd_chip_order([shown[i] for i in seats], name)
+            for place, hand in enumerate(ordered):
+                priority[part, hand.seat] = place
+        return priority
 
 
 class _NotTaken(Exception):
