@@ -2,8 +2,10 @@
 ``table.Hand`` plays on the same deck, stacks and button, in every Poker game; a session
 played through the fast path equals today's, hand by hand and in its summary.
 
-The kernel may hand a round back (an All-in, the Stud common card of § 553.10(h), the draw's
-reshuffle of § 553.13(g)(2)): then ``table.Hand`` plays it, and the session is unchanged.
+The kernel deals the Stud common card (§ 553.10(h)) and the draw's reshuffle of the discard
+pile (§ 553.13(g)(2)) with the session's generator, and leaves it where ``Hand`` leaves it.
+It may hand a round back (an All-in): then ``table.Hand`` plays it, and the session is
+unchanged.
 """
 
 from __future__ import annotations
@@ -142,7 +144,9 @@ def test_a_round_the_kernel_takes_equals_the_scalar_round(
 ) -> None:
     """Each round the kernel deals and bets is ``Hand.play``'s on the same deck, stacks and
     button: the cards (§ 553.13's draw included), every seat's chips in, who folded, the
-    chips of each betting round, the last aggressor (§ 553.16(d)) and the showdown keys."""
+    chips of each betting round, the last aggressor (§ 553.16(d)) and the showdown keys; the
+    common card (§ 553.10(h)) and the reshuffled discards (§ 553.13(g)(2)) drawn from the
+    same generator, left in the same state (untouched where the round is handed back)."""
     game_id, index, seats, stacks, button, seed = table
     game = load_game(game_id)
     setup = _setups(game)[index]
@@ -153,7 +157,8 @@ def test_a_round_the_kernel_takes_equals_the_scalar_round(
     if fast.reason is not None:
         return
     stack_array = np.array([stacks[s] for s in range(1, seats + 1)], dtype=np.int64)
-    dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button)
+    fast_rng, scalar_rng = random.Random(seed + 1), random.Random(seed + 1)
+    dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
     if sum(st >= setup.stakes.required() for st in stacks.values()) < 2:
         assert dealt is None
         return
@@ -167,24 +172,18 @@ def test_a_round_the_kernel_takes_equals_the_scalar_round(
         strategy,
         button=button,
         rules=Rules(rake=rules.rake, bad_beat=rules.bad_beat, kill=rules.kill),
-        rng=random.Random(0),
+        rng=scalar_rng,
         narrated=False,
     )
     strategy.board = hand.board
     played = hand.play()
     if dealt is None:  # handed back: the scalar round needed what the kernel does not do
-        went_all_in = any(p.all_in for p in played.players)
-        assert (
-            went_all_in
-            or game.definition.deal.common_card
-            or any(  # type: ignore[union-attr]
-                s.draw
-                for s in game.definition.deal.streets.values()  # type: ignore[union-attr]
-            )
-        )
+        assert any(p.all_in for p in played.players)
+        assert fast_rng.getstate() == random.Random(seed + 1).getstate()
         return
     assert not any(p.all_in for p in played.players)
     assert_same(dealt, dealt_from_played(hand, played, seats))
+    assert fast_rng.getstate() == scalar_rng.getstate()
 
 
 def _session_pair(game: Game, setup: TableSetup, seats: int, seed: int) -> tuple[Session, Session]:
