@@ -2,8 +2,10 @@
 ``table.Hand`` plays on the same deck, stacks and button, in every Poker game; a session
 played through the fast path equals today's, hand by hand and in its summary.
 
-The kernel may hand a round back (an All-in, the Stud common card of § 553.10(h), the draw's
-reshuffle of § 553.13(g)(2)): then ``table.Hand`` plays it, and the session is unchanged.
+The kernel deals the Stud common card (§ 553.10(h)) and the draw's reshuffle of the discard
+pile (§ 553.13(g)(2)) with the session's generator, and leaves it where ``Hand`` leaves it.
+It may hand a round back (an All-in): then ``table.Hand`` plays it, and the session is
+unchanged.
 """
 
 from __future__ import annotations
@@ -143,7 +145,9 @@ def test_a_round_the_kernel_takes_equals_the_scalar_round(
 ) -> None:
     """Each round the kernel deals and bets is ``Hand.play``'s on the same deck, stacks and
     button: the cards (§ 553.13's draw included), every seat's chips in, who folded, the
-    chips of each betting round, the last aggressor (§ 553.16(d)) and the showdown keys."""
+    chips of each betting round, the last aggressor (§ 553.16(d)) and the showdown keys; the
+    common card (§ 553.10(h)) and the reshuffled discards (§ 553.13(g)(2)) drawn from the
+    same generator, left in the same state (untouched where the round is handed back)."""
     game_id, index, seats, stacks, button, seed = table
     game = load_game(game_id)
     setup = _setups(game)[index]
@@ -154,7 +158,8 @@ def test_a_round_the_kernel_takes_equals_the_scalar_round(
     if fast.reason is not None:
         return
     stack_array = np.array([stacks[s] for s in range(1, seats + 1)], dtype=np.int64)
-    dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button)
+    fast_rng, scalar_rng = random.Random(seed + 1), random.Random(seed + 1)
+    dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
     if sum(st >= setup.stakes.required() for st in stacks.values()) < 2:
         assert dealt is None
         return
@@ -168,24 +173,18 @@ def test_a_round_the_kernel_takes_equals_the_scalar_round(
         strategy,
         button=button,
         rules=Rules(rake=rules.rake, bad_beat=rules.bad_beat, kill=rules.kill),
-        rng=random.Random(0),
+        rng=scalar_rng,
         narrated=False,
     )
     strategy.board = hand.board
     played = hand.play()
     if dealt is None:  # handed back: the scalar round needed what the kernel does not do
-        went_all_in = any(p.all_in for p in played.players)
-        assert (
-            went_all_in
-            or game.definition.deal.common_card
-            or any(  # type: ignore[union-attr]
-                s.draw
-                for s in game.definition.deal.streets.values()  # type: ignore[union-attr]
-            )
-        )
+        assert any(p.all_in for p in played.players)
+        assert fast_rng.getstate() == random.Random(seed + 1).getstate()
         return
     assert not any(p.all_in for p in played.players)
     assert_same(dealt, dealt_from_played(hand, played, seats))
+    assert fast_rng.getstate() == scalar_rng.getstate()
 
 
 def _session_pair(game: Game, setup: TableSetup, seats: int, seed: int) -> tuple[Session, Session]:
@@ -246,3 +245,97 @@ def test_a_session_on_the_fast_path_equals_todays(
     assert json.dumps(summary(fast)) == json.dumps(summary(scalar))
     if fast.fast is not None and fast.fast.reason is None and seats == 2:
         assert fast.fast_rounds > 0  # heads-up rounds are taken, not all handed back
+
+
+RESHUFFLING = [
+    gid
+    for gid in POKER
+    if load_game(gid).definition.deal.common_card  # type: ignore[union-attr]
+    or any(s.draw for s in load_game(gid).definition.deal.streets.values())  # type: ignore[union-attr]
+]
+
+
+class FullTable:
+    """A game's full table at the defaults, every seat bought in; each round's deck and then
+    its reshuffles drawn from one generator, as a session draws them."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game = load_game(game_id)
+        self.setup = default_setup(self.game)
+        self.seats = self.setup.positions
+        self.names = _names(self.game, self.seats)
+        self.fast = FastTable(self.game, self.setup, list(range(1, self.seats + 1)), self.names)
+        assert self.fast.reason is None
+        buy_in = 50 * (self.setup.stakes.upper or self.setup.stakes.lower).max_bet
+        self.stacks = {s: buy_in for s in self.names}
+
+    def round(self, seed: int) -> tuple[DealtHand | None, PlayedHand, bool, bool, bool]:
+        """(the kernel's round, ``Hand.play``'s, whether ``Hand`` drew from the generator,
+        whether the generators are left equal, whether the kernel's is untouched)."""
+        fast_rng, scalar_rng = random.Random(seed), random.Random(seed)
+        deck = list(range(52))
+        fast_rng.shuffle(deck)
+        scalar_rng.shuffle(list(range(52)))  # advanced as fast_rng is
+        before = scalar_rng.getstate()
+        stacks = np.array(list(self.stacks.values()), dtype=np.int64)
+        dealt = self.fast.deal_and_bet(np.array(deck, dtype=np.int64), stacks, 1, fast_rng)
+        strategy = TableStrategy(self.game, self.names)
+        hand = Hand(
+            self.game,
+            dict(self.stacks),
+            self.setup.stakes,
+            deck,
+            strategy,
+            button=1,
+            rules=self.setup.rules,
+            rng=scalar_rng,
+            narrated=False,
+        )
+        strategy.board = hand.board
+        played = hand.play()
+        if dealt is not None:
+            assert_same(dealt, dealt_from_played(hand, played, self.seats))
+        drew = scalar_rng.getstate() != before
+        after = fast_rng.getstate()
+        return dealt, played, drew, after == scalar_rng.getstate(), after == before
+
+
+@pytest.mark.parametrize("game_id", RESHUFFLING)
+def test_the_common_card_and_the_reshuffled_discards_are_dealt_by_the_kernel(
+    game_id: str,
+) -> None:
+    """The rounds where ``Hand`` deals the Stud common card (§ 553.10(h)) or reshuffles
+    the discard pile for the draw (§ 553.13(g)(2)) are taken by the kernel, dealt and bet
+    as ``Hand`` deals and bets them, and leave the generator in the same state; a round
+    handed back (an All-in) leaves it untouched."""
+    table = FullTable(game_id)
+    reshuffled = taken = 0
+    for seed in range(60):
+        dealt, played, drew, same, untouched = table.round(seed)
+        if dealt is None:
+            assert any(p.all_in for p in played.players)
+            assert untouched  # still where the deck's shuffle left it
+            continue
+        taken += 1
+        assert same
+        common = table.game.definition.deal.common_card is not None and bool(played.board)  # type: ignore[union-attr]
+        reshuffled += common or drew
+    assert taken >= 50
+    assert reshuffled > 0
+
+
+def test_the_burn_cards_shuffled_for_the_common_card_in_the_kernel() -> None:
+    """§ 553.10(h): when the stock is down to ``shuffle_burns_when_left`` card(s) and the
+    common card is due, the burn cards are shuffled with it (``Hand.common_card``); the
+    kernel shuffles the same pile with the same generator: the same board card, the same
+    generator state after."""
+    table = FullTable("poker-seven-card-stud")
+    found = 0
+    for seed in range(600):
+        dealt, played, drew, same, _ = table.round(seed)
+        if dealt is not None and drew:
+            assert same and len(played.board) == 1
+            found += 1
+            if found == 3:
+                break
+    assert found == 3

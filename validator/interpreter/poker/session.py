@@ -45,7 +45,9 @@ from validator.cards import card_str
 from validator.compiler import Game
 from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
 from validator.interpreter.poker.betting import Limit
+from validator.interpreter.poker.fast import Ints
 from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
+from validator.interpreter.poker.fast.mt import restore, shuffle, state_of
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
@@ -454,7 +456,11 @@ class Session:
         rotates = deal.button.rotates if deal is not None and deal.button is not None else None
         self.move_button = BUTTON_MOVES[rotates or "clockwise"]
         self.seats = list(range(1, seats + 1))
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        # on the fast path, the generator's state as the kernels advance it (``mt``): the
+        # deck shuffled and the piles reshuffled with no state carried in and out of Python
+        # each round; written back to ``_rng`` before ``table.Hand`` draws from it
+        self._mt: Ints | None = None
         mixed = strategies(game).seats_alternate  # with no --strategy
         names = {s: strategy or mixed[(s - 1) % len(mixed)] for s in self.seats}
         self.strategy = TableStrategy(game, names)
@@ -479,6 +485,22 @@ class Session:
             self.settler = settler if settler.reason is None else None
 
     @property
+    def rng(self) -> random.Random:
+        """The session's generator: each round's deck, and the reshuffles of a round."""
+        self._sync_rng()
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._mt = None
+
+    def _sync_rng(self) -> None:
+        if self._mt is not None:
+            restore(self._rng, self._mt)
+            self._mt = None
+
+    @property
     def strategies(self) -> dict[int, str]:
         return dict(self.strategy.by_seat)
 
@@ -495,9 +517,18 @@ class Session:
             if self.stacks[seat] < need:
                 buy_ins[seat] = self.buy_in - self.stacks[seat]
                 self.stacks[seat] = self.buy_in
-        deck = list(range(52))
-        self.rng.shuffle(deck)
-        outcome = self._fast_round(deck) if self.fast is not None else None
+        fast = self.fast is not None and self.fast.reason is None
+        if fast and type(self._rng) is random.Random:  # the generator CPython's, as ``mt``'s
+            if self._mt is None:
+                self._mt = state_of(self._rng)
+            cards = np.arange(52, dtype=np.int64)
+            shuffle(self._mt, cards, 52)  # ``rng.shuffle`` of the deck
+            deck = cards.tolist()
+        else:
+            deck = list(range(52))
+            self.rng.shuffle(deck)
+            cards = np.array(deck, dtype=np.int64)
+        outcome = self._fast_round(deck, cards) if fast else None
         if outcome is None:
             outcome = self._scalar_round(deck)
         if outcome.contributions != outcome.awards + outcome.rake + outcome.bad_beat_contribution:
@@ -566,17 +597,18 @@ class Session:
             self.strategy,
             button=self.button,
             rules=Rules(rake=rules.rake, bad_beat=bad_beat, kill=self.kill),
-            rng=self.rng,
+            rng=self._rng,
             narrated=self.narrated,
         )
         self.strategy.board = hand.board  # the strategy reads the board as it is dealt
         return hand
 
     def _scalar_round(self, deck: list[int]) -> Outcome:
+        self._sync_rng()  # ``table.Hand`` draws from the session's generator
         hand = self._hand(deck)
         return Outcome.of_played(hand.play(), hand.button, self.seats)
 
-    def _fast_round(self, deck: list[int]) -> Outcome | None:
+    def _fast_round(self, deck: list[int], cards: Ints) -> Outcome | None:
         """The round dealt and bet by the kernel and settled by the settlement kernel;
         what either hands back is done by ``table.Hand`` (a settlement handed back, from
         where the kernel's round ended). None: the whole round is played by ``Hand``."""
@@ -584,7 +616,9 @@ class Session:
         if fast is None or fast.reason is not None:
             return None
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stacks, self.button)
+        # the kernel reshuffles with ``_mt``, advanced only where it takes the round (a
+        # generator not CPython's own: a round that reshuffles is handed back)
+        dealt = fast.deal_and_bet(cards, stacks, self.button, self._mt)
         if dealt is None:
             return None
         self.fast_rounds += 1

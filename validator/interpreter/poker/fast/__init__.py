@@ -2,13 +2,16 @@
 (dealt, bet and settled by the same rules, the same strategies), compiled to integer
 programs and run by numba-compiled kernels, for ``simulate`` and ``par``, which keep no
 dealer's log. A round the kernels do not take (an All-in, a side pot, a Bad Beat that may
-be paid, a reshuffle, a tie whose odd chips go by suit, a Kill) is handed back and played
-by ``table.Hand``: the fast path changes no result, only how fast it is reached.
+be paid, a tie whose odd chips go by suit, a Kill) is handed back and played by
+``table.Hand``: the fast path changes no result, only how fast it is reached. The Stud
+common card and the draw's reshuffle are dealt in the kernel, with the session's generator.
 
 Stages, each a module:
 
 - ``packed`` (in ``validator.rankings``)  a ranking's hand values as integer keys read from
                 tables built from the ranking data (``pack_key`` of the scalar key);
+- ``mt``        the session's ``random.Random`` (CPython's MT19937) in the kernels: the
+                piles reshuffled in a round, the generator left as ``rng.shuffle`` leaves it;
 - ``hand``      a round dealt and bet: ``FastTable.deal_and_bet`` -> ``DealtHand``;
 - ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``.
 

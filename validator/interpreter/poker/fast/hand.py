@@ -5,12 +5,18 @@ and their open pair, raise caps and check-raise, each seat's decision table by i
 
 The kernel hands a round back (``deal_and_bet`` returns None, and the round is played by
 ``table.Hand``) where it would differ or needs what it does not do: a put that reaches a
-player's whole stack (an All-in), the Stud common card (§ 553.10(h)), a draw the deck cannot
-give without reshuffling the discards (§ 553.13(g)(2)), fewer than two players dealt in.
+player's whole stack (an All-in), fewer than two players dealt in, a deck that runs out even
+after its reshuffle (``table.Hand`` raises), a reshuffle with no generator state given.
+
+The Stud common card (§ 553.10(h)) and the draw's reshuffle of the discard pile
+(§ 553.13(g)(2)) are dealt here, the piles shuffled by the session's generator run in the
+kernel (``mt``): the same cards as ``Hand.common_card`` and ``Hand.draw_round`` deal, and the
+generator left where ``rng.shuffle`` leaves it.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -27,6 +33,8 @@ from validator.interpreter.poker.fast import (
     Ints,
     SettledHand,
 )
+from validator.interpreter.poker.fast.mt import restore, shuffle
+from validator.interpreter.poker.fast.mt import state_of as rng_state
 from validator.interpreter.poker.fast.program import (
     BET,
     BLINDS_AFTER,
@@ -54,6 +62,7 @@ from validator.interpreter.poker.fast.program import (
     P_LOW_QUALIFIES,
     P_LOWER_MAX,
     P_LOWER_MIN,
+    P_SHUFFLE_BURNS,
     P_STRONG_AT_MOST,
     P_UNFINISHED,
     P_UPPER_MAX,
@@ -84,6 +93,8 @@ from validator.rankings.packed import best_key, best_key_using, category_index, 
 R_CURRENT, R_RAISES, R_AGGRESSOR, R_MAX_RAISES, R_CHECK_RAISE, R_MIN, R_MAX = range(7)
 # what the kernel reports
 TAKEN, HANDED_BACK = 0, 1
+#: no generator given: a round that must reshuffle is handed back
+NO_RNG = np.zeros(0, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -300,6 +311,7 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     low_tables,
     showing_tables,
     deck,
+    rng,
     order,
     stacks,
     contributed,
@@ -312,7 +324,8 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     low,
     round_put,
 ):
-    """One round; ``out_n`` = [cards on the board, betting rounds, last aggressor]."""
+    """One round; ``out_n`` = [cards on the board, betting rounds, last aggressor, 1 where
+    the generator ``rng`` (``mt`` state; empty: none given) was drawn from and advanced]."""
     n = stacks.shape[0]
     stack = stacks.copy()
     no = order.shape[0]
@@ -325,7 +338,18 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     rorder = np.zeros(no, dtype=np.int64)
     hand = np.zeros(no, dtype=np.int64)
     own = np.zeros(MAX_CARDS, dtype=np.int64)
-    top = 0  # next card of the deck
+    # the stock: ``stock[top:end]`` (the deck, then a reshuffled pile)
+    stock = deck.copy()
+    top = 0
+    end = stock.shape[0]
+    burns = np.zeros(52, dtype=np.int64)
+    nburns = 0
+    discards = np.zeros(52, dtype=np.int64)  # the discard pile (§ 553.13(g)(2))
+    ndiscards = 0
+    mucked = np.zeros(n, dtype=np.bool_)
+    pile = np.zeros(52, dtype=np.int64)
+    gen = rng.copy()  # advanced by the reshuffles; handed back only where the round is taken
+    drew = False
     nboard = 0
     nrounds = 0
     put_before = 0
@@ -360,25 +384,50 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                 for t in range(s[S_STEP0], s[S_STEP0] + s[S_NSTEPS]):
                     if steps[t, T_BOARD] == 0:
                         per_player += steps[t, T_ROUNDS]
-                if s[S_COMMON] and 52 - top < s[S_BURN] + nh * per_player:
-                    return HANDED_BACK  # the Stud common card (§ 553.10(h))
-                top += s[S_BURN]
-                for t in range(s[S_STEP0], s[S_STEP0] + s[S_NSTEPS]):
-                    for _ in range(steps[t, T_ROUNDS]):
-                        if steps[t, T_BOARD] == 1:
-                            if top >= 52:
-                                return HANDED_BACK
-                            board[nboard] = deck[top]
-                            nboard += 1
-                            top += 1
-                        else:
-                            for j in range(nh):
-                                if top >= 52:
+                if s[S_COMMON] and end - top < s[S_BURN] + nh * per_player:
+                    # § 553.10(h): one card burned and one to the board for every player,
+                    # the burn cards shuffled into the stock first when it is down to
+                    # ``shuffle_burns_when_left`` (``Hand.common_card``)
+                    if end - top <= params[P_SHUFFLE_BURNS]:
+                        if gen.shape[0] == 0:
+                            return HANDED_BACK
+                        size = nburns + end - top
+                        pile[:nburns] = burns[:nburns]
+                        pile[nburns:size] = stock[top:end]
+                        shuffle(gen, pile, size)
+                        drew = True
+                        stock[:size] = pile[:size]
+                        top, end, nburns = 0, size, 0
+                    if end - top < 2:
+                        return HANDED_BACK  # the deck ran out
+                    burns[nburns] = stock[top]
+                    nburns += 1
+                    board[nboard] = stock[top + 1]
+                    nboard += 1
+                    top += 2
+                else:
+                    for _ in range(s[S_BURN]):
+                        if top >= end:
+                            return HANDED_BACK
+                        burns[nburns] = stock[top]
+                        nburns += 1
+                        top += 1
+                    for t in range(s[S_STEP0], s[S_STEP0] + s[S_NSTEPS]):
+                        for _ in range(steps[t, T_ROUNDS]):
+                            if steps[t, T_BOARD] == 1:
+                                if top >= end:
                                     return HANDED_BACK
-                                i = hand[j]
-                                cards[i, ncards[i]] = deck[top]
-                                ncards[i] += 1
+                                board[nboard] = stock[top]
+                                nboard += 1
                                 top += 1
+                            else:
+                                for j in range(nh):
+                                    if top >= end:
+                                        return HANDED_BACK
+                                    i = hand[j]
+                                    cards[i, ncards[i]] = stock[top]
+                                    ncards[i] += 1
+                                    top += 1
             if (when == 0 and s[S_BLINDS] == BLINDS_BEFORE) or (
                 when == 1 and s[S_BLINDS] == BLINDS_AFTER
             ):
@@ -442,10 +491,20 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                     if (keep >> c) & 1:
                         cards[i, nk] = own[c]
                         nk += 1
-                if 52 - top < nc - nk:
-                    return HANDED_BACK  # the discards reshuffled (§ 553.13(g)(2))
+                    else:
+                        discards[ndiscards] = own[c]
+                        ndiscards += 1
                 for c in range(nk, nc):
-                    cards[i, c] = deck[top]
+                    if top >= end:
+                        # § 553.13(g)(2): the discard pile (this player's discards in it)
+                        # reshuffled to be the stock
+                        if gen.shape[0] == 0 or ndiscards == 0:
+                            return HANDED_BACK
+                        shuffle(gen, discards, ndiscards)
+                        drew = True
+                        stock[:ndiscards] = discards[:ndiscards]
+                        top, end, ndiscards = 0, ndiscards, 0
+                    cards[i, c] = stock[top]
                     top += 1
         if s[S_OPENS] < 0 or nh < 2:
             continue
@@ -544,6 +603,13 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
         nrounds += 1
         put_before = put
         last_aggressor = rs[R_AGGRESSOR]
+        for j in range(no):  # a folded hand goes to the discard pile
+            i = order[j]
+            if folded[i] and not mucked[i]:
+                mucked[i] = True
+                for c in range(ncards[i]):
+                    discards[ndiscards] = cards[i, c]
+                    ndiscards += 1
     put = 0
     for i in range(n):
         put += contributed[i]
@@ -585,6 +651,9 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     out_n[0] = nboard
     out_n[1] = nrounds
     out_n[2] = last_aggressor
+    if drew:
+        rng[:] = gen
+        out_n[3] = 1
     return TAKEN
 
 
@@ -607,9 +676,19 @@ class FastTable:
         self.reason = self.program.reason
         self.required = int(setup.stakes.required())
 
-    def deal_and_bet(self, deck: Ints, stacks: Ints, button: int | None) -> DealtHand | None:
+    def deal_and_bet(
+        self,
+        deck: Ints,
+        stacks: Ints,
+        button: int | None,
+        rng: random.Random | Ints | None = None,
+    ) -> DealtHand | None:
         """The round dealt from ``deck`` (as ``table.Hand`` deals it) and bet, or None: the
-        round is played by ``table.Hand``."""
+        round is played by ``table.Hand``. ``rng`` is the session's generator, which shuffles
+        the burn cards for the common card (§ 553.10(h)) and the discard pile for the draw
+        (§ 553.13(g)(2)): a ``random.Random`` (set to the advanced state where the kernel
+        drew from it), or its ``mt`` state (advanced in place); None: a round that needs a
+        reshuffle is handed back. A round handed back leaves the generator untouched."""
         prog = self.program
         if prog.reason is not None:
             return None
@@ -632,7 +711,13 @@ class FastTable:
         cards = np.zeros((n, MAX_CARDS), dtype=np.int64)
         ncards = np.zeros(n, dtype=np.int64)
         board = np.zeros(MAX_BOARD, dtype=np.int64)
-        out_n = np.zeros(3, dtype=np.int64)
+        out_n = np.zeros(4, dtype=np.int64)
+        if rng is None:
+            state = NO_RNG
+        elif isinstance(rng, np.ndarray):
+            state = rng
+        else:
+            state = rng_state(rng)
         high = np.zeros(n, dtype=np.int64)
         low = np.zeros(n, dtype=np.int64)
         round_put = np.zeros(MAX_ROUNDS, dtype=np.int64)
@@ -649,6 +734,7 @@ class FastTable:
             prog.low_tables,
             prog.showing_tables,
             np.asarray(deck, dtype=np.int64),
+            state,
             np.array(order, dtype=np.int64),
             np.asarray(stacks, dtype=np.int64),
             contributed,
@@ -663,6 +749,8 @@ class FastTable:
         )
         if status != TAKEN:
             return None
+        if out_n[3] and isinstance(rng, random.Random):
+            restore(rng, state)
         aggressor = int(out_n[2])
         return DealtHand(
             dealt_button,

@@ -69,7 +69,8 @@ T_BOARD, T_UP, T_ROUNDS = range(3)
     P_HIGH_BOARD_COUNTS,
     P_LOW_BOARD_COUNTS,
 ) = range(23)
-PARAMS = 23
+P_SHUFFLE_BURNS = 23  # the Stud common card: the burns reshuffled at this many cards left
+PARAMS = 24
 
 FINISHED = 5  # as ``strategy.FINISHED``
 
@@ -174,6 +175,7 @@ def compile_program(
     faces: list[int] = []
     split = betting.split_limit
     common = deal.common_card
+    p[P_SHUFFLE_BURNS] = common.shuffle_burns_when_left if common is not None else -1
     for i, (sid, street) in enumerate(deal.streets.items()):
         row = streets[i]
         row[S_BURN] = street.burn
