@@ -2,8 +2,9 @@
 ``table.Hand`` plays on the same deck, stacks and button, in every Poker game; a session
 played through the fast path equals today's, hand by hand and in its summary.
 
-The kernel may hand a round back (an All-in, the Stud common card of § 553.10(h), the draw's
-reshuffle of § 553.13(g)(2)): then ``table.Hand`` plays it, and the session is unchanged.
+The kernel plays All-ins (§ 553.8(b)(4)) as ``BettingRound`` does; it may hand a round back
+(the Stud common card of § 553.10(h), the draw's reshuffle of § 553.13(g)(2)): then
+``table.Hand`` plays it, and the session is unchanged.
 """
 
 from __future__ import annotations
@@ -119,10 +120,11 @@ def tables(draw: st.DrawFn) -> tuple[str, int, int, dict[int, int], int, int]:
     setup = _setups(game)[index]
     seats = draw(st.integers(2, setup.positions))
     need = setup.stakes.required()
-    top = 50 * (setup.stakes.upper or setup.stakes.lower).max_bet
+    most = (setup.stakes.upper or setup.stakes.lower).max_bet
+    # stacks from short of a round's requirement (sitting out) to a full buy-in, or (short
+    # tables) to a few bets more than it: All-ins in most rounds
+    top = need + most * draw(st.sampled_from((1, 3, 6))) if draw(st.booleans()) else 50 * most
     chip = setup.stakes.chip
-    # stacks from short of a round's requirement (sitting out) to a full buy-in, some short
-    # enough to go All-in (handed back)
     stacks = {
         s: draw(st.integers(max(need // chip - 2, 0), top // chip)) * chip
         for s in range(1, seats + 1)
@@ -173,18 +175,14 @@ def test_a_round_the_kernel_takes_equals_the_scalar_round(
     strategy.board = hand.board
     played = hand.play()
     if dealt is None:  # handed back: the scalar round needed what the kernel does not do
-        went_all_in = any(p.all_in for p in played.players)
-        assert (
-            went_all_in
-            or game.definition.deal.common_card
-            or any(  # type: ignore[union-attr]
-                s.draw
-                for s in game.definition.deal.streets.values()  # type: ignore[union-attr]
-            )
+        assert game.definition.deal.common_card or any(  # type: ignore[union-attr]
+            s.draw
+            for s in game.definition.deal.streets.values()  # type: ignore[union-attr]
         )
         return
-    assert not any(p.all_in for p in played.players)
     assert_same(dealt, dealt_from_played(hand, played, seats))
+    for p in played.players:  # All-in (§ 553.8(b)(4)): the whole stack put in
+        assert p.all_in == (stacks[p.seat] - int(dealt.contributed[p.seat - 1]) == 0)
 
 
 def _session_pair(game: Game, setup: TableSetup, seats: int, seed: int) -> tuple[Session, Session]:
