@@ -298,13 +298,22 @@ def _read(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> tuple[int, in
         c = cards[j]
         counts += 1 << (COUNT_BITS * (c >> 2))
         suits |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
+    return _read_counts(tables, counts, suits, n)
+
+
+@njit(cache=True)
+def _read_counts(tables: Tables, counts: int, suits: int, n: int) -> tuple[int, int, int, int]:
+    """``_read`` of a hand of n cards given as its rank counts and its suits' ranks."""
     offset = tables[T_OFFSET]
     i = tables[T_BASE][n]
     left = n
     for r in range(RANKS):
         k = (counts >> (COUNT_BITS * r)) & 7
-        i += offset[r, left, k]
-        left -= k
+        if k:  # offset[r, left, 0] is 0
+            i += offset[r, left, k]
+            left -= k
+            if left == 0:
+                break
     key = tables[T_RANK_KEY][i]
     need = tables[T_PARAMS][P_SUIT_NEED]
     deciding = -1
@@ -372,6 +381,60 @@ def best_key_using(
                     hand[m] = board[i]
                     m += 1
             key = _read(tables, hand, m)[0]
+            if key > top:
+                top = key
+    return top
+
+
+@njit(cache=True)
+def picks(
+    cards: npt.NDArray[np.int64],
+    n: int,
+    k: int,
+    counts: npt.NDArray[np.int64],
+    suits: npt.NDArray[np.int64],
+) -> int:
+    """Each choice of ``k`` of ``cards[:n]`` read once, as ``_read`` reads a hand: its rank
+    counts in ``counts`` and its suits' ranks in ``suits`` (both at least C(n, k) long, in
+    the order of ``best_key_using``'s picks); how many choices."""
+    m = 0
+    for a in range(1 << n):
+        if _bits(a) != k:
+            continue
+        counted = 0
+        suited = 0
+        for i in range(n):
+            if a >> i & 1:
+                c = cards[i]
+                counted += 1 << (COUNT_BITS * (c >> 2))
+                suited |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
+        counts[m] = counted
+        suits[m] = suited
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def best_key_of_picks(
+    tables: Tables,
+    own_counts: npt.NDArray[np.int64],
+    own_suits: npt.NDArray[np.int64],
+    n_own: int,
+    board_counts: npt.NDArray[np.int64],
+    board_suits: npt.NDArray[np.int64],
+    n_board: int,
+    size: int,
+) -> int:
+    """``best_key_using`` over choices already read by ``picks``: the best of every own
+    choice joined to every board choice (``size`` cards each); 0 where either has none. A
+    street's board choices are read once for every seat, a seat's own once for both its
+    hands."""
+    top = 0
+    for a in range(n_own):
+        oc = own_counts[a]
+        os = own_suits[a]
+        for b in range(n_board):
+            key = _read_counts(tables, oc + board_counts[b], os | board_suits[b], size)[0]
             if key > top:
                 top = key
     return top
