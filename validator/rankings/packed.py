@@ -301,7 +301,7 @@ def _read(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> tuple[int, in
     return _read_counts(tables, counts, suits, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _read_counts(tables: Tables, counts: int, suits: int, n: int) -> tuple[int, int, int, int]:
     """``_read`` of a hand of n cards given as its rank counts and its suits' ranks."""
     offset = tables[T_OFFSET]
@@ -319,14 +319,14 @@ def _read_counts(tables: Tables, counts: int, suits: int, n: int) -> tuple[int, 
     deciding = -1
     ranks = 0
     if n >= need:
+        suited_key = tables[T_SUITED_KEY]  # 0 for a suit of fewer than ``need`` cards
         for s in range(4):
             mask = (suits >> (SUIT_BITS * s)) & RANK_SET
-            if _bits(mask) >= need:
-                suited = tables[T_SUITED_KEY][mask]
-                if suited > key:
-                    key = suited
-                    deciding = s
-                    ranks = mask
+            suited = suited_key[mask]
+            if suited > key:
+                key = suited
+                deciding = s
+                ranks = mask
     return key, i, deciding, ranks
 
 
