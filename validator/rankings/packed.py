@@ -309,24 +309,21 @@ def _read_counts(tables: Tables, counts: int, suits: int, n: int) -> tuple[int, 
     left = n
     for r in range(RANKS):
         k = (counts >> (COUNT_BITS * r)) & 7
-        if k:  # offset[r, left, 0] is 0
-            i += offset[r, left, k]
-            left -= k
-            if left == 0:
-                break
+        i += offset[r, left, k]
+        left -= k
     key = tables[T_RANK_KEY][i]
     need = tables[T_PARAMS][P_SUIT_NEED]
     deciding = -1
     ranks = 0
     if n >= need:
-        suited_key = tables[T_SUITED_KEY]  # 0 for a suit of fewer than ``need`` cards
         for s in range(4):
             mask = (suits >> (SUIT_BITS * s)) & RANK_SET
-            suited = suited_key[mask]
-            if suited > key:
-                key = suited
-                deciding = s
-                ranks = mask
+            if _bits(mask) >= need:
+                suited = tables[T_SUITED_KEY][mask]
+                if suited > key:
+                    key = suited
+                    deciding = s
+                    ranks = mask
     return key, i, deciding, ranks
 
 

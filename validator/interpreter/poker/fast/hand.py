@@ -273,25 +273,9 @@ def _run(  # type: ignore[no-untyped-def]
     checked,
     tiers,
     rows,
-    params,
-    high_tiers,
-    high_tables,
-    low_tables,
-    cards,
-    ncards,
-    board,
-    nboard,
-    bpicks,
-    nbp,
-    opicks,
-    keys,
-    kstamp,
-    epoch,
 ):
     """``BettingRound.run`` with ``TableStrategy.act`` and ``strategy.decide``; False where
-    it would not end (a bug, never a game). All-in: ``stack[i] == 0``. A seat's tier is read
-    when it first acts on the street (``tiers[i] < 0``: not yet), its keys kept in
-    ``keys[i]`` with ``kstamp[i] = epoch``."""
+    it would not end (a bug, never a game). All-in: ``stack[i] == 0``."""
     guard = 0
     k = 0
     while True:
@@ -335,22 +319,6 @@ def _run(  # type: ignore[no-untyped-def]
         can_raise = current > 0 and reach > current and not capped and reopened
         raise_to = min(current + rs[R_MIN], reach)
         # decide()
-        if tiers[i] < 0:
-            tiers[i] = _tier(
-                params,
-                high_tiers,
-                high_tables,
-                low_tables,
-                cards[i],
-                ncards[i],
-                board,
-                nboard,
-                bpicks,
-                nbp,
-                opicks,
-                keys[i],
-            )
-            kstamp[i] = epoch
         wanted = rows[i, tiers[i], 1 if to_call > 0 else 0]
         kind = -1
         if wanted == RAISE:
@@ -633,9 +601,26 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
         forced_bet = params[P_FORCED_BET]
         if forced >= 0:
             _post(forced, forced_bet, True, stack, contributed, street, acted, rs)
+        # each seat able to act reads its hand once on the street (an All-in acts no more)
         _board_picks(params, board, nboard, bpicks, nbp)
         for j in range(m):
-            tiers[rorder[j]] = -1
+            i = rorder[j]
+            if stack[i] > 0:
+                tiers[i] = _tier(
+                    params,
+                    high_tiers,
+                    high_tables,
+                    low_tables,
+                    cards[i],
+                    ncards[i],
+                    board,
+                    nboard,
+                    bpicks,
+                    nbp,
+                    opicks,
+                    keys[i],
+                )
+                kstamp[i] = epoch
         if not _run(
             rorder,
             m,
@@ -649,20 +634,6 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
             checked,
             tiers,
             rows,
-            params,
-            high_tiers,
-            high_tables,
-            low_tables,
-            cards,
-            ncards,
-            board,
-            nboard,
-            bpicks,
-            nbp,
-            opicks,
-            keys,
-            kstamp,
-            epoch,
         ):
             return HANDED_BACK
         put = 0
