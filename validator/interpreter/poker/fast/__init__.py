@@ -1,8 +1,8 @@
 """The fast path of a nonbanking Poker session: the same rounds of play as ``table.Hand``
 (dealt, bet and settled by the same rules, the same strategies), compiled to integer
 programs and run by numba-compiled kernels, for ``simulate`` and ``par``, which keep no
-dealer's log. A round the kernels do not take (an All-in, a side pot, a Bad Beat that may
-be paid, a reshuffle, a tie whose odd chips go by suit, a Kill) is handed back and played
+dealer's log. A round the kernels do not take (the Stud common card, a reshuffle, a Bad
+Beat that may be paid, a tie whose odd chips go by suit, a Kill) is handed back and played
 by ``table.Hand``: the fast path changes no result, only how fast it is reached.
 
 Stages, each a module:
