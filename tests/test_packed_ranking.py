@@ -236,7 +236,7 @@ def test_omaha_two_of_four_and_three_of_the_board(
     k_own=st.integers(0, 4),
     k_board=st.integers(0, 3),
 )
-def test_choices_read_once_and_joined_equal_best_key_using(
+def test_choices_read_once_and_joined_equal_every_hand_read_whole(
     cards: list[int],
     n_own: int,
     n_board: int,
@@ -245,8 +245,9 @@ def test_choices_read_once_and_joined_equal_best_key_using(
     rankings: dict[str, Ranking],
 ) -> None:
     """§ 553.12(j) read the fast way: each choice of the hole cards and of the board read
-    once by ``picks`` and joined by ``best_key_of_picks`` gives ``best_key_using``'s key
-    (0 where too few cards), for any counts of cards and of cards used."""
+    once by ``picks`` and joined by counts (``best_key_of_picks``, ``best_key_using``) gives
+    the best ``best_key`` of every hand of those choices read whole (0 where too few cards),
+    for any counts of cards and of cards used."""
     if not 0 < k_own + k_board <= 5:
         return
     own = np.array(cards[:n_own] + [0] * (8 - n_own), dtype=np.int64)
@@ -259,9 +260,14 @@ def test_choices_read_once_and_joined_equal_best_key_using(
     assert nb == len(list(combinations(range(n_board), k_board)))
     for ranking_id in POKER_RANKINGS:
         tables = packed(Evaluator(rankings[ranking_id])).tables
-        want = best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
-        got = best_key_of_picks(tables, oc, os_, no, bc, bs, nb, k_own + k_board)
-        assert got == want
+        whole = [
+            best_key(tables, np.array([*a, *b], dtype=np.int64), k_own + k_board)
+            for a in combinations(cards[:n_own], k_own)
+            for b in combinations(cards[8 : 8 + n_board], k_board)
+        ]
+        want = max(whole, default=0)
+        assert best_key_using(tables, own, n_own, board, n_board, k_own, k_board) == want
+        assert best_key_of_picks(tables, oc, os_, no, bc, bs, nb, k_own + k_board) == want
 
 
 def test_omaha_with_too_few_cards_holds_no_hand(rankings: dict[str, Ranking]) -> None:

@@ -353,34 +353,17 @@ def best_key_using(
     k_board: int,
 ) -> int:
     """The packed key of the best hand of exactly ``k_own`` of ``own[:n_own]`` and ``k_board``
-    of ``board[:n_board]`` (Omaha's two and three, § 553.12(j)); 0 where too few cards."""
-    hand = np.empty(k_own + k_board, dtype=np.int64)
-    boards = np.empty(1 << n_board, dtype=np.int64)  # the board's picks of k_board cards
-    n_boards = 0
-    for b in range(1 << n_board):
-        if _bits(b) == k_board:
-            boards[n_boards] = b
-            n_boards += 1
-    top = 0
-    for a in range(1 << n_own):
-        if _bits(a) != k_own:
-            continue
-        j = 0
-        for i in range(n_own):
-            if a >> i & 1:
-                hand[j] = own[i]
-                j += 1
-        for p in range(n_boards):
-            b = boards[p]
-            m = j
-            for i in range(n_board):
-                if b >> i & 1:
-                    hand[m] = board[i]
-                    m += 1
-            key = _read(tables, hand, m)[0]
-            if key > top:
-                top = key
-    return top
+    of ``board[:n_board]`` (Omaha's two and three, § 553.12(j)); 0 where too few cards. Each
+    choice of either part is read once (``picks``) and every pair joined by its counts."""
+    ko, kb = 1 << n_own, 1 << n_board
+    scratch = np.empty(2 * (ko + kb), dtype=np.int64)
+    own_counts, own_suits = scratch[:ko], scratch[ko : 2 * ko]
+    board_counts, board_suits = scratch[2 * ko : 2 * ko + kb], scratch[2 * ko + kb :]
+    no = picks(own, n_own, k_own, own_counts, own_suits)
+    nb = picks(board, n_board, k_board, board_counts, board_suits)
+    return best_key_of_picks(
+        tables, own_counts, own_suits, no, board_counts, board_suits, nb, k_own + k_board
+    )
 
 
 @njit(cache=True)

@@ -80,15 +80,7 @@ from validator.interpreter.poker.fast.program import (
     compile_program,
 )
 from validator.interpreter.poker.table import Hand, PlayedHand
-from validator.rankings.packed import (
-    best_key,
-    best_key_of_picks,
-    best_key_using,
-    category_index,
-    kept_mask,
-    key_part,
-    picks,
-)
+from validator.rankings.packed import best_key, best_key_using, category_index, kept_mask, key_part
 
 # the round's scalars, in ``rs``
 R_CURRENT, R_RAISES, R_AGGRESSOR, R_MAX_RAISES, R_CHECK_RAISE, R_MIN, R_MAX = range(7)
@@ -97,32 +89,10 @@ TAKEN, HANDED_BACK = 0, 1
 
 
 @njit(cache=True)
-def _board_picks(params, board, n_board, bpicks, nbp):  # type: ignore[no-untyped-def]
-    """The board's choices under each showdown hand's ``use:`` (0: high, 1: low), read once a
-    street for every seat: ``bpicks[h, 0]`` rank counts, ``bpicks[h, 1]`` suits, ``nbp[h]``
-    how many (``packed.picks``)."""
-    for h in range(2):
-        k_own = params[P_HIGH_OWN] if h == 0 else params[P_LOW_OWN]
-        k_board = params[P_HIGH_BOARD] if h == 0 else params[P_LOW_BOARD]
-        nbp[h] = 0
-        if k_own >= 0:
-            nbp[h] = picks(board, n_board, k_board, bpicks[h, 0], bpicks[h, 1])
-
-
-@njit(cache=True)
-def _using(tables, own, n_own, k_own, k_board, bpick, nb, opicks):  # type: ignore[no-untyped-def]
-    """``best_key_using`` with the board's choices read (``_board_picks``)."""
-    no = picks(own, n_own, k_own, opicks[0], opicks[1])
-    return best_key_of_picks(
-        tables, opicks[0], opicks[1], no, bpick[0], bpick[1], nb, k_own + k_board
-    )
-
-
-@njit(cache=True)
-def _reading(tables, own, n_own, board, n_board, k_own, k_board, bpick, nb, opicks):  # type: ignore[no-untyped-def]
+def _reading(tables, own, n_own, board, n_board, k_own, k_board):  # type: ignore[no-untyped-def]
     """``strategy._Reading.value``: over ``use:`` when its cards are out, else all."""
     if k_own >= 0 and n_own >= k_own and n_board >= k_board:
-        return _using(tables, own, n_own, k_own, k_board, bpick, nb, opicks)
+        return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
     allc = np.empty(n_own + n_board, dtype=np.int64)
     allc[:n_own] = own[:n_own]
     allc[n_own:] = board[:n_board]
@@ -130,37 +100,13 @@ def _reading(tables, own, n_own, board, n_board, k_own, k_board, bpick, nb, opic
 
 
 @njit(cache=True)
-def _tier(  # type: ignore[no-untyped-def]
-    params,
-    high_tiers,
-    high_tables,
-    low_tables,
-    own,
-    n_own,
-    board,
-    n_board,
-    bpicks,
-    nbp,
-    opicks,
-    keys,
-):
-    """``strategy.Strength.tier``: 0 weak .. 3 premium; the high and low keys read in
-    ``keys`` (the showdown's own where ``use:``'s cards are out)."""
+def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
+    """``strategy.Strength.tier``: 0 weak .. 3 premium."""
     best = -1
     if params[P_HAS_HIGH]:
         key = _reading(
-            high_tables,
-            own,
-            n_own,
-            board,
-            n_board,
-            params[P_HIGH_OWN],
-            params[P_HIGH_BOARD],
-            bpicks[0],
-            nbp[0],
-            opicks,
+            high_tables, own, n_own, board, n_board, params[P_HIGH_OWN], params[P_HIGH_BOARD]
         )
-        keys[0] = key
         tier = high_tiers[category_index(high_tables, key)]
         if tier < 0:
             top = 0
@@ -172,18 +118,8 @@ def _tier(  # type: ignore[no-untyped-def]
         best = tier
     if params[P_HAS_LOW]:
         key = _reading(
-            low_tables,
-            own,
-            n_own,
-            board,
-            n_board,
-            params[P_LOW_OWN],
-            params[P_LOW_BOARD],
-            bpicks[1],
-            nbp[1],
-            opicks,
+            low_tables, own, n_own, board, n_board, params[P_LOW_OWN], params[P_LOW_BOARD]
         )
-        keys[1] = key
         if category_index(low_tables, key) != params[P_LOW_LOWEST]:
             tier = 0
         else:
@@ -201,19 +137,12 @@ def _tier(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _showdown_key(  # type: ignore[no-untyped-def]
-    tables, own, n_own, board, n_board, k_own, k_board, board_counts, bpick, nb, opicks, known
-):
-    """``showdown.hand_value``'s key; ``known``: the key ``_tier`` read on these cards (-1:
-    none), the same where ``use:``'s cards are out."""
+def _showdown_key(tables, own, n_own, board, n_board, k_own, k_board, board_counts):  # type: ignore[no-untyped-def]
+    """``showdown.hand_value``'s key."""
     if k_own >= 0:
-        if known >= 0 and n_own >= k_own and n_board >= k_board:
-            return known
-        if n_own < k_own:
-            return 0
-        return _using(tables, own, n_own, k_own, k_board, bpick, nb, opicks)
+        return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
     if board_counts:
-        return _reading(tables, own, n_own, board, n_board, -1, 0, bpick, nb, opicks)
+        return _reading(tables, own, n_own, board, n_board, -1, 0)
     return best_key(tables, own, n_own)
 
 
@@ -405,13 +334,6 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     rorder = np.zeros(no, dtype=np.int64)
     hand = np.zeros(no, dtype=np.int64)
     own = np.zeros(MAX_CARDS, dtype=np.int64)
-    # the choices of cards under ``use:`` (Omaha's two and three), read once and joined
-    bpicks = np.zeros((2, 2, 1 << MAX_BOARD), dtype=np.int64)
-    nbp = np.zeros(2, dtype=np.int64)
-    opicks = np.zeros((2, 1 << MAX_CARDS), dtype=np.int64)
-    keys = np.full((n, 2), -1, dtype=np.int64)  # [seat index] high, low read for its tier
-    kstamp = np.full(n, -1, dtype=np.int64)  # [seat index] the epoch they were read in
-    epoch = 0  # the street whose cards are out (bumped as each street is dealt)
     top = 0  # next card of the deck
     nboard = 0
     nrounds = 0
@@ -436,7 +358,6 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                 nh += 1
         if nh < 2:
             break
-        epoch = si + 1
         s = streets[si]
         have_round = False
         m = 0
@@ -601,26 +522,18 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
         forced_bet = params[P_FORCED_BET]
         if forced >= 0:
             _post(forced, forced_bet, True, stack, contributed, street, acted, rs)
-        # each seat able to act reads its hand once on the street (an All-in acts no more)
-        _board_picks(params, board, nboard, bpicks, nbp)
         for j in range(m):
             i = rorder[j]
-            if stack[i] > 0:
-                tiers[i] = _tier(
-                    params,
-                    high_tiers,
-                    high_tables,
-                    low_tables,
-                    cards[i],
-                    ncards[i],
-                    board,
-                    nboard,
-                    bpicks,
-                    nbp,
-                    opicks,
-                    keys[i],
-                )
-                kstamp[i] = epoch
+            tiers[i] = _tier(
+                params,
+                high_tiers,
+                high_tables,
+                low_tables,
+                cards[i],
+                ncards[i],
+                board,
+                nboard,
+            )
         if not _run(
             rorder,
             m,
@@ -654,12 +567,10 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
         if not folded[order[j]]:
             nh += 1
     if nh >= 2:
-        _board_picks(params, board, nboard, bpicks, nbp)
         for j in range(no):
             i = order[j]
             if folded[i]:
                 continue
-            fresh = kstamp[i] == epoch
             if params[P_HAS_HIGH]:
                 high[i] = _showdown_key(
                     high_tables,
@@ -670,10 +581,6 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                     params[P_HIGH_OWN],
                     params[P_HIGH_BOARD],
                     params[P_HIGH_BOARD_COUNTS],
-                    bpicks[0],
-                    nbp[0],
-                    opicks,
-                    keys[i, 0] if fresh else -1,
                 )
             if params[P_HAS_LOW]:
                 key = _showdown_key(
@@ -685,10 +592,6 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                     params[P_LOW_OWN],
                     params[P_LOW_BOARD],
                     params[P_LOW_BOARD_COUNTS],
-                    bpicks[1],
-                    nbp[1],
-                    opicks,
-                    keys[i, 1] if fresh else -1,
                 )
                 low[i] = key if key >= params[P_LOW_QUALIFIES] else 0
     out_n[0] = nboard
