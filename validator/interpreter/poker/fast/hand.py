@@ -524,6 +524,8 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
             _post(forced, forced_bet, True, stack, contributed, street, acted, rs)
         for j in range(m):
             i = rorder[j]
+            if stack[i] == 0:  # All-in: he acts no more
+                continue
             tiers[i] = _tier(
                 params,
                 high_tiers,
