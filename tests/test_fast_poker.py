@@ -2,10 +2,10 @@
 ``table.Hand`` plays on the same deck, stacks and button, in every Poker game; a session
 played through the fast path equals today's, hand by hand and in its summary.
 
-The kernel deals the Stud common card (§ 553.10(h)) and the draw's reshuffle of the discard
-pile (§ 553.13(g)(2)) with the session's generator, and leaves it where ``Hand`` leaves it.
-It may hand a round back (an All-in): then ``table.Hand`` plays it, and the session is
-unchanged.
+The kernel plays All-ins (§ 553.8(b)(4)) as ``BettingRound`` does, and deals the Stud
+common card (§ 553.10(h)) and the draw's reshuffle of the discard pile (§ 553.13(g)(2)) with
+the session's generator, leaving it where ``Hand`` leaves it. A round it hands back is
+played by ``table.Hand``, and the session is unchanged.
 """
 
 from __future__ import annotations
@@ -122,10 +122,11 @@ def tables(draw: st.DrawFn) -> tuple[str, int, int, dict[int, int], int, int]:
     setup = _setups(game)[index]
     seats = draw(st.integers(2, setup.positions))
     need = setup.stakes.required()
-    top = 50 * (setup.stakes.upper or setup.stakes.lower).max_bet
+    most = (setup.stakes.upper or setup.stakes.lower).max_bet
+    # stacks from short of a round's requirement (sitting out) to a full buy-in, or (short
+    # tables) to a few bets more than it: All-ins in most rounds
+    top = need + most * draw(st.sampled_from((1, 3, 6))) if draw(st.booleans()) else 50 * most
     chip = setup.stakes.chip
-    # stacks from short of a round's requirement (sitting out) to a full buy-in, some short
-    # enough to go All-in (handed back)
     stacks = {
         s: draw(st.integers(max(need // chip - 2, 0), top // chip)) * chip
         for s in range(1, seats + 1)
@@ -178,13 +179,13 @@ def test_a_round_the_kernel_takes_equals_the_scalar_round(
     )
     strategy.board = hand.board
     played = hand.play()
-    if dealt is None:  # handed back: the scalar round needed what the kernel does not do
-        assert any(p.all_in for p in played.players)
-        assert fast_rng.getstate() == random.Random(seed + 1).getstate()
-        return
-    assert not any(p.all_in for p in played.players)
+    # every round two players are dealt into and ``Hand`` plays is the kernel's: All-ins,
+    # the common card and the draw's reshuffle included
+    assert dealt is not None
     assert_same(dealt, dealt_from_played(hand, played, seats))
     assert fast_rng.getstate() == scalar_rng.getstate()
+    for p in played.players:  # All-in (§ 553.8(b)(4)): the whole stack put in
+        assert p.all_in == (stacks[p.seat] - int(dealt.contributed[p.seat - 1]) == 0)
 
 
 def _session_pair(game: Game, setup: TableSetup, seats: int, seed: int) -> tuple[Session, Session]:

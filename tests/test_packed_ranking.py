@@ -34,6 +34,7 @@ from validator.rankings.packed import (
     _patterns,
     _read,
     best_key,
+    best_key_of_picks,
     best_key_using,
     build,
     category_index,
@@ -43,6 +44,7 @@ from validator.rankings.packed import (
     packable,
     packed,
     pattern_offsets,
+    picks,
 )
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -219,6 +221,53 @@ def test_omaha_two_of_four_and_three_of_the_board(
         value = ev.best_using([(own, 2), (board, 3)])
         got = best_key_using(packed(ev).tables, np.array(own), 4, np.array(board), n_board, 2, 3)
         assert got == pack_key(value.key)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.one_of(
+        st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True),
+        st.lists(st.integers(0, 23), min_size=13, max_size=13, unique=True),  # low ranks
+        st.permutations(range(20)).map(lambda p: p[:13]),  # pairs and trips
+        st.permutations(range(0, 52, 4)).map(list),  # one suit: flushes
+    ),
+    n_own=st.integers(0, 8),
+    n_board=st.integers(0, 5),
+    k_own=st.integers(0, 4),
+    k_board=st.integers(0, 3),
+)
+def test_choices_read_once_and_joined_equal_every_hand_read_whole(
+    cards: list[int],
+    n_own: int,
+    n_board: int,
+    k_own: int,
+    k_board: int,
+    rankings: dict[str, Ranking],
+) -> None:
+    """§ 553.12(j) read the fast way: each choice of the hole cards and of the board read
+    once by ``picks`` and joined by counts (``best_key_of_picks``, ``best_key_using``) gives
+    the best ``best_key`` of every hand of those choices read whole (0 where too few cards),
+    for any counts of cards and of cards used."""
+    if not 0 < k_own + k_board <= 5:
+        return
+    own = np.array(cards[:n_own] + [0] * (8 - n_own), dtype=np.int64)
+    board = np.array(cards[8 : 8 + n_board] + [0] * (5 - n_board), dtype=np.int64)
+    oc, os_ = np.zeros(256, dtype=np.int64), np.zeros(256, dtype=np.int64)
+    bc, bs = np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64)
+    no = picks(own, n_own, k_own, oc, os_)
+    nb = picks(board, n_board, k_board, bc, bs)
+    assert no == len(list(combinations(range(n_own), k_own)))
+    assert nb == len(list(combinations(range(n_board), k_board)))
+    for ranking_id in POKER_RANKINGS:
+        tables = packed(Evaluator(rankings[ranking_id])).tables
+        whole = [
+            best_key(tables, np.array([*a, *b], dtype=np.int64), k_own + k_board)
+            for a in combinations(cards[:n_own], k_own)
+            for b in combinations(cards[8 : 8 + n_board], k_board)
+        ]
+        want = max(whole, default=0)
+        assert best_key_using(tables, own, n_own, board, n_board, k_own, k_board) == want
+        assert best_key_of_picks(tables, oc, os_, no, bc, bs, nb, k_own + k_board) == want
 
 
 def test_omaha_with_too_few_cards_holds_no_hand(rankings: dict[str, Ranking]) -> None:

@@ -298,6 +298,12 @@ def _read(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> tuple[int, in
         c = cards[j]
         counts += 1 << (COUNT_BITS * (c >> 2))
         suits |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
+    return _read_counts(tables, counts, suits, n)
+
+
+@njit(cache=True, inline="always")
+def _read_counts(tables: Tables, counts: int, suits: int, n: int) -> tuple[int, int, int, int]:
+    """``_read`` of a hand of n cards given as its rank counts and its suits' ranks."""
     offset = tables[T_OFFSET]
     i = tables[T_BASE][n]
     left = n
@@ -347,31 +353,68 @@ def best_key_using(
     k_board: int,
 ) -> int:
     """The packed key of the best hand of exactly ``k_own`` of ``own[:n_own]`` and ``k_board``
-    of ``board[:n_board]`` (Omaha's two and three, § 553.12(j)); 0 where too few cards."""
-    hand = np.empty(k_own + k_board, dtype=np.int64)
-    boards = np.empty(1 << n_board, dtype=np.int64)  # the board's picks of k_board cards
-    n_boards = 0
-    for b in range(1 << n_board):
-        if _bits(b) == k_board:
-            boards[n_boards] = b
-            n_boards += 1
-    top = 0
-    for a in range(1 << n_own):
-        if _bits(a) != k_own:
+    of ``board[:n_board]`` (Omaha's two and three, § 553.12(j)); 0 where too few cards. Each
+    choice of either part is read once (``picks``) and every pair joined by its counts."""
+    ko, kb = 1 << n_own, 1 << n_board
+    scratch = np.empty(2 * (ko + kb), dtype=np.int64)
+    own_counts, own_suits = scratch[:ko], scratch[ko : 2 * ko]
+    board_counts, board_suits = scratch[2 * ko : 2 * ko + kb], scratch[2 * ko + kb :]
+    no = picks(own, n_own, k_own, own_counts, own_suits)
+    nb = picks(board, n_board, k_board, board_counts, board_suits)
+    return best_key_of_picks(
+        tables, own_counts, own_suits, no, board_counts, board_suits, nb, k_own + k_board
+    )
+
+
+@njit(cache=True)
+def picks(
+    cards: npt.NDArray[np.int64],
+    n: int,
+    k: int,
+    counts: npt.NDArray[np.int64],
+    suits: npt.NDArray[np.int64],
+) -> int:
+    """Each choice of ``k`` of ``cards[:n]`` read once, as ``_read`` reads a hand: its rank
+    counts in ``counts`` and its suits' ranks in ``suits`` (both at least C(n, k) long, in
+    the order of ``best_key_using``'s picks); how many choices."""
+    m = 0
+    for a in range(1 << n):
+        if _bits(a) != k:
             continue
-        j = 0
-        for i in range(n_own):
+        counted = 0
+        suited = 0
+        for i in range(n):
             if a >> i & 1:
-                hand[j] = own[i]
-                j += 1
-        for p in range(n_boards):
-            b = boards[p]
-            m = j
-            for i in range(n_board):
-                if b >> i & 1:
-                    hand[m] = board[i]
-                    m += 1
-            key = _read(tables, hand, m)[0]
+                c = cards[i]
+                counted += 1 << (COUNT_BITS * (c >> 2))
+                suited |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
+        counts[m] = counted
+        suits[m] = suited
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def best_key_of_picks(
+    tables: Tables,
+    own_counts: npt.NDArray[np.int64],
+    own_suits: npt.NDArray[np.int64],
+    n_own: int,
+    board_counts: npt.NDArray[np.int64],
+    board_suits: npt.NDArray[np.int64],
+    n_board: int,
+    size: int,
+) -> int:
+    """``best_key_using`` over choices already read by ``picks``: the best of every own
+    choice joined to every board choice (``size`` cards each); 0 where either has none. A
+    street's board choices are read once for every seat, a seat's own once for both its
+    hands."""
+    top = 0
+    for a in range(n_own):
+        oc = own_counts[a]
+        os = own_suits[a]
+        for b in range(n_board):
+            key = _read_counts(tables, oc + board_counts[b], os | board_suits[b], size)[0]
             if key > top:
                 top = key
     return top

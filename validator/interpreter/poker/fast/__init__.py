@@ -1,10 +1,11 @@
 """The fast path of a nonbanking Poker session: the same rounds of play as ``table.Hand``
 (dealt, bet and settled by the same rules, the same strategies), compiled to integer
 programs and run by numba-compiled kernels, for ``simulate`` and ``par``, which keep no
-dealer's log. A round the kernels do not take (an All-in, a side pot, a Bad Beat that may
-be paid, a tie whose odd chips go by suit, a Kill) is handed back and played by
-``table.Hand``: the fast path changes no result, only how fast it is reached. The Stud
-common card and the draw's reshuffle are dealt in the kernel, with the session's generator.
+dealer's log. All-ins and side pots, the Stud common card and the draw's reshuffle (with the
+session's generator run in the kernel, ``mt``), odd chips by card and suit are all taken. A
+round the kernels do not take (a Bad Beat that may be paid; every round at a table with a
+Kill) is handed back to ``table.Hand`` or ``settle_round``: the fast path changes no result,
+only how fast it is reached.
 
 Stages, each a module:
 

@@ -3,10 +3,15 @@ up to ``Hand.finish``: antes, Blind Bets before or after the deal, burns, cards 
 still in and to the board, the draw, the Forced Bet and the best hand showing, split limits
 and their open pair, raise caps and check-raise, each seat's decision table by its tier.
 
+A put that reaches a player's whole stack makes him All-in (§ 553.8(b)(4)) as
+``BettingRound`` does: he acts no more, a bet or raise is capped at what he can reach, an
+All-in short of a full raise does not reopen the betting to those who have acted, and the
+streets are dealt to him to the showdown.
+
 The kernel hands a round back (``deal_and_bet`` returns None, and the round is played by
-``table.Hand``) where it would differ or needs what it does not do: a put that reaches a
-player's whole stack (an All-in), fewer than two players dealt in, a deck that runs out even
-after its reshuffle (``table.Hand`` raises), a reshuffle with no generator state given.
+``table.Hand``) where it would differ or needs what it does not do: fewer than two players
+dealt in, a deck that runs out even after its reshuffle (``table.Hand`` raises), a reshuffle
+with no generator state given.
 
 The Stud common card (§ 553.10(h)) and the draw's reshuffle of the discard pile
 (§ 553.13(g)(2)) are dealt here, the piles shuffled by the session's generator run in the
@@ -163,12 +168,12 @@ def _low_rank(card):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _put(i, amount, stack, contributed):  # type: ignore[no-untyped-def]
-    """``Player.put``; False where it reaches the whole stack (an All-in: handed back)."""
-    if amount >= stack[i]:
-        return False
-    stack[i] -= amount
-    contributed[i] += amount
-    return True
+    """``Player.put``: no more than the stack; the chips put. A player whose stack is 0 is
+    All-in (every player dealt in starts with more than 0: ``Stakes.required``)."""
+    paid = min(amount, stack[i])
+    stack[i] -= paid
+    contributed[i] += paid
+    return paid
 
 
 @njit(cache=True)
@@ -188,16 +193,13 @@ def _new_round(rorder, m, street, acted, may_raise, checked, rs, max_raises, che
 
 @njit(cache=True)
 def _post(i, amount, acts, stack, contributed, street, acted, rs):  # type: ignore[no-untyped-def]
-    """``BettingRound.post``."""
-    if not _put(i, amount, stack, contributed):
-        return False
-    street[i] += amount
+    """``BettingRound.post`` (All-in where the stack is short)."""
+    street[i] += _put(i, amount, stack, contributed)
     if street[i] > rs[R_CURRENT]:
         rs[R_CURRENT] = street[i]
         rs[R_AGGRESSOR] = i
     if acts:
         acted[i] = True
-    return True
 
 
 @njit(cache=True)
@@ -216,28 +218,37 @@ def _run(  # type: ignore[no-untyped-def]
     rows,
 ):
     """``BettingRound.run`` with ``TableStrategy.act`` and ``strategy.decide``; False where
-    an All-in would be made."""
+    it would not end (a bug, never a game). All-in: ``stack[i] == 0``."""
     guard = 0
     k = 0
     while True:
-        # done(): with no All-in, every player still in is able to act
+        # done()
         in_hand = 0
         pending = False
+        ables = 0
+        able = -1
         for j in range(m):
             i = rorder[j]
             if folded[i]:
                 continue
             in_hand += 1
-            if not acted[i] or street[i] < rs[R_CURRENT]:
-                pending = True
+            if stack[i] > 0:
+                ables += 1
+                able = i
+                if not acted[i] or street[i] < rs[R_CURRENT]:
+                    pending = True
         if in_hand <= 1 or not pending:
+            return True
+        # one player left able to act, nothing to call and no one to bet against
+        if ables == 1 and street[able] >= rs[R_CURRENT]:
             return True
         i = rorder[k % m]
         k += 1
         guard += 1
         if guard > 10_000:
             return False
-        if folded[i] or (acted[i] and street[i] >= rs[R_CURRENT]):
+        # needs_action()
+        if folded[i] or stack[i] == 0 or (acted[i] and street[i] >= rs[R_CURRENT]):
             continue
         # options()
         current = rs[R_CURRENT]
@@ -278,22 +289,23 @@ def _run(  # type: ignore[no-untyped-def]
         elif kind == CHECK:
             checked[i] = True
         elif kind == CALL:
-            if not _put(i, to_call, stack, contributed):
-                return False
-            street[i] += to_call
+            street[i] += _put(i, to_call, stack, contributed)
         else:
             to = bet_to if kind == BET else raise_to
-            if not _put(i, to - mine, stack, contributed):
-                return False
-            street[i] = to
+            street[i] += _put(i, to - mine, stack, contributed)
+            total = street[i]
+            full = total - current >= rs[R_MIN] or current == 0
             if kind == RAISE:
                 rs[R_RAISES] += 1
-            rs[R_CURRENT] = max(current, to)
+            rs[R_CURRENT] = max(current, total)
             rs[R_AGGRESSOR] = i
-            # a full bet or raise (no All-in here): the betting reopens to everyone else
             for j in range(m):
-                may_raise[rorder[j]] = True
-                acted[rorder[j]] = False
+                o = rorder[j]
+                if full:  # the betting reopens to everyone else
+                    may_raise[o] = True
+                elif acted[o]:  # an All-in short of a full raise: call it, not re-raise
+                    may_raise[o] = False
+                acted[o] = False
             acted[i] = True
 
 
@@ -364,8 +376,7 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     ante = params[P_ANTE]
     if ante > 0:
         for j in range(no):
-            if not _put(order[j], ante, stack, contributed):
-                return HANDED_BACK
+            _put(order[j], ante, stack, contributed)
     for si in range(streets.shape[0]):
         nh = 0
         for j in range(no):
@@ -451,8 +462,7 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                     params[P_CHECK_RAISE],
                 )
                 for j in range(nb):
-                    if not _post(hand[j], blinds[j], False, stack, contributed, street, acted, rs):
-                        return HANDED_BACK
+                    _post(hand[j], blinds[j], False, stack, contributed, street, acted, rs)
                 have_round = True
         if s[S_DRAW]:
             for j in range(nh):
@@ -524,9 +534,16 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                 forced = hand[start]
                 start += 1
             elif opens == OPENS_SHOWING:
+                # among the players able to act (none: all still in)
+                ables = 0
+                for j in range(nh):
+                    if stack[hand[j]] > 0:
+                        ables += 1
                 bestkey = -1
                 for j in range(nh):
                     i = hand[j]
+                    if ables > 0 and stack[i] == 0:
+                        continue
                     nu = 0
                     for c in range(ncards[i]):
                         if faces[c] == 1:
@@ -565,12 +582,12 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
         rs[R_MIN] = upper_min if upper else lower_min
         rs[R_MAX] = upper_max if upper else lower_max
         forced_bet = params[P_FORCED_BET]
-        if forced >= 0 and not _post(
-            forced, forced_bet, True, stack, contributed, street, acted, rs
-        ):
-            return HANDED_BACK
+        if forced >= 0:
+            _post(forced, forced_bet, True, stack, contributed, street, acted, rs)
         for j in range(m):
             i = rorder[j]
+            if stack[i] == 0:  # All-in: he acts no more
+                continue
             tiers[i] = _tier(
                 params,
                 high_tiers,
@@ -776,6 +793,7 @@ def played_from_dealt(hand: Hand, dealt: DealtHand, faces: Ints) -> PlayedHand:
         p.contributed = int(dealt.contributed[i])
         p.stack -= p.contributed
         p.folded = bool(dealt.folded[i])
+        p.all_in = p.stack == 0  # every player dealt in starts with more than 0
         n = int(dealt.ncards[i])
         p.cards = [
             (int(c), k < len(faces) and faces[k] == 1) for k, c in enumerate(dealt.cards[i, :n])
