@@ -346,3 +346,33 @@ def test_the_functions_run_as_plain_python() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.permutations(range(52)), st.sampled_from(["poker-omaha", "poker-omaha-hi-lo-8"]))
+def test_best_pick_using_takes_the_cards_best_using_takes(deck: list[int], game_id: str) -> None:
+    """§ 553.12(j): exactly two of the player's four cards and three of the five on the
+    board; the cards ``packed.best_pick_using`` picks make the very ``HandValue`` (cards
+    included, the first of equal choices) that ``Evaluator.best_using`` returns."""
+    from validator.rankings.packed import best_pick_using
+
+    game = load_game(game_id)
+    own, board = deck[:4], deck[4:9]
+    sd = game.definition.showdown
+    assert sd is not None
+    for hand_id in (sd.high, sd.low):
+        if not hand_id:
+            continue
+        ev = game.evaluator(hand_id)
+        mask = best_pick_using(
+            packed(ev).tables,
+            np.array(own, dtype=np.int64),
+            4,
+            2,
+            np.array(board, dtype=np.int64),
+            5,
+            3,
+        )
+        chosen = [c for i, c in enumerate(own) if mask >> i & 1]
+        chosen += [c for j, c in enumerate(board) if mask >> (16 + j) & 1]
+        assert ev.best(chosen) == ev.best_using([(own, 2), (board, 3)])

@@ -460,3 +460,61 @@ def kept_mask(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> int:
         if formed >> place & 1:
             out |= 1 << j
     return out
+
+
+@njit(cache=True)
+def _next_combination(idx: npt.NDArray[np.int64], k: int, n: int) -> bool:
+    """``idx[:k]`` advanced to the next choice of ``k`` of ``range(n)`` in
+    ``itertools.combinations``' order; False after the last."""
+    i = k - 1
+    while i >= 0 and idx[i] == i + n - k:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for j in range(i + 1, k):
+        idx[j] = idx[j - 1] + 1
+    return True
+
+
+@njit(cache=True)
+def best_pick_using(
+    tables: Tables,
+    first: npt.NDArray[np.int64],
+    n_first: int,
+    k_first: int,
+    second: npt.NDArray[np.int64],
+    n_second: int,
+    k_second: int,
+) -> int:
+    """Which cards ``Evaluator.best_using`` takes for ``[(first[:n_first], k_first),
+    (second[:n_second], k_second)]``: the first of the best choices in the order of
+    ``itertools.product`` over ``itertools.combinations``, as positions (bit i of the low 16
+    bits: ``first[i]``; of the next 16: ``second[i]``); -1 where too few cards."""
+    if k_first > n_first or k_second > n_second:
+        return -1
+    a = np.arange(max(k_first, 1), dtype=np.int64)
+    hand = np.empty(k_first + k_second, dtype=np.int64)
+    top = -1
+    chosen = -1
+    more_a = True
+    while more_a:
+        b = np.arange(max(k_second, 1), dtype=np.int64)
+        more_b = True
+        while more_b:
+            for i in range(k_first):
+                hand[i] = first[a[i]]
+            for j in range(k_second):
+                hand[k_first + j] = second[b[j]]
+            key = best_key(tables, hand, k_first + k_second)
+            if key > top:  # the first of equal hands, as best_using keeps it
+                top = key
+                mask = 0
+                for i in range(k_first):
+                    mask |= 1 << a[i]
+                for j in range(k_second):
+                    mask |= 1 << (16 + b[j])
+                chosen = mask
+            more_b = _next_combination(b, k_second, n_second)
+        more_a = _next_combination(a, k_first, n_first)
+    return chosen

@@ -45,7 +45,14 @@ from validator.interpreter.poker.fast import DealtHand, Flags, Ints, SettledHand
 from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import ShownHand, Splitter, show
 from validator.interpreter.poker.table import Rules, Stakes
-from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET
+from validator.rankings.packed import (
+    KEY_PARTS,
+    PART_BITS,
+    PART_OFFSET,
+    NotPackable,
+    best_pick_using,
+    packed,
+)
 
 # -- the compiled rules: indices into the parameter array -------------------------------------
 
@@ -541,19 +548,55 @@ class FastSettler:
         assert self.splitter is not None
         priority: Ints = np.full(tied.shape, -1, dtype=np.int64)
         board = [int(c) for c in dealt.board[: dealt.nboard]]
-        shown: dict[int, ShownHand] = {}
         for part, name in ((HIGH, "high"), (LOW, "low")):
             seats = [int(i) for i in np.flatnonzero(tied[part])]
             if not seats:
                 continue
-            for i in seats:
-                if i not in shown:
-                    own = [int(c) for c in dealt.cards[i, : dealt.ncards[i]]]
-                    shown[i] = show(self.game, i, own, board)
-            ordered = self.splitter.odd_chip_order([shown[i] for i in seats], name)
+            shown = [
+                self._shown(i, [int(c) for c in dealt.cards[i, : dealt.ncards[i]]], board, name)
+                for i in seats
+            ]
+            ordered = self.splitter.odd_chip_order(shown, name)
             for place, hand in enumerate(ordered):
                 priority[part, hand.seat] = place
         return priority
+
+    def _shown(self, seat: int, own: list[int], board: list[int], part: str) -> ShownHand:
+        """A tied seat's hand of ``part`` as ``showdown.show`` values it (the cards it uses).
+        A hand of set parts (Omaha's two and three, § 553.12(j)) takes the cards
+        ``Evaluator.best_using`` would take, found by ``packed.best_pick_using`` instead of
+        its search over every choice; a tied low qualifies (only qualifying lows tie)."""
+        sd = self.game.definition.showdown
+        assert sd is not None
+        hand_id = sd.high if part == "high" else sd.low
+        use = self.game.hand(hand_id).use if hand_id else None
+        if hand_id is None or use is None or len(use) != 2:
+            return show(self.game, seat, own, board)
+        ev = self.game.evaluator(hand_id)
+        try:
+            tables = packed(ev).tables
+        except NotPackable:
+            return show(self.game, seat, own, board)
+        groups = {"player": own, "board": board}
+        (g1, k1), (g2, k2) = use.items()
+        first, second = groups.get(g1, []), groups.get(g2, [])
+        mask = best_pick_using(
+            tables,
+            np.array(first or [0], dtype=np.int64),
+            len(first),
+            k1,
+            np.array(second or [0], dtype=np.int64),
+            len(second),
+            k2,
+        )
+        if mask < 0:
+            return show(self.game, seat, own, board)
+        chosen = [c for i, c in enumerate(first) if mask >> i & 1]
+        chosen += [c for j, c in enumerate(second) if mask >> (16 + j) & 1]
+        value = ev.best(chosen)
+        if part == "high":
+            return ShownHand(seat, tuple(own), value, None, False)
+        return ShownHand(seat, tuple(own), None, value, True)
 
 
 class _NotTaken(Exception):
