@@ -58,6 +58,7 @@ from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Ru
 from validator.loader import LoadError
 
 DEFAULT_HANDS_PER_HOUR = 30
+ONE = Fraction(1)  # the limits' multiplier where no Kill is in effect
 BUY_IN_UPPER_BETS = 50
 
 
@@ -556,7 +557,7 @@ class Session:
         t.buy_ins += sum(buy_ins.values())
         for seat in self.seats:
             t.net[seat] += after[seat] - self.stacks[seat]
-        multiplier = self.kill.multiplier if self.kill and self.kill.in_effect else Fraction(1)
+        multiplier = self.kill.multiplier if self.kill and self.kill.in_effect else ONE
         record = HandRecord(
             number,
             outcome.button,
@@ -630,8 +631,8 @@ class Session:
         n = len(self.seats)
         return Outcome(
             dealt.button,
-            [int(x) for x in dealt.contributed],
-            [int(x) for x in settled.awards],
+            dealt.contributed.tolist(),
+            settled.awards.tolist(),
             [0] * n,
             settled.rake,
             settled.bad_beat_contribution,

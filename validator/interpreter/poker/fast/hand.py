@@ -710,7 +710,8 @@ class FastTable:
         if prog.reason is not None:
             return None
         n = len(self.seats)
-        players = [i for i in range(n) if stacks[i] >= self.required]
+        required = self.required
+        players = [i for i, stack in enumerate(stacks.tolist()) if stack >= required]
         if len(players) < 2:
             return None
         dealt_button: int | None = None
@@ -779,7 +780,7 @@ class FastTable:
             int(out_n[0]),
             high,
             low,
-            [int(x) for x in round_put[: out_n[1]]],
+            round_put[: out_n[1]].tolist(),
             aggressor + 1 if aggressor >= 0 else -1,
         )
 
