@@ -130,7 +130,9 @@ def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_boar
                 top = max(top, board[j] >> 2)
             tier = 1 if n_own + n_board < FINISHED and top + 2 >= params[P_UNFINISHED] else 0
         best = tier
-    if params[P_HAS_LOW]:
+    if params[P_HAS_LOW] and best < 3 and not _low_possible(params, board, n_own, n_board):
+        best = max(best, 0)
+    elif params[P_HAS_LOW] and best < 3:
         key = _reading(
             low_tables, own, n_own, board, n_board, params[P_LOW_OWN], params[P_LOW_BOARD]
         )
@@ -148,6 +150,27 @@ def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_boar
                 tier = 1 if top <= params[P_FAIR_AT_MOST] else 0
         best = max(best, tier)
     return best
+
+
+@njit(cache=True)
+def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def]
+    """Whether the low can be better than weak: not where the hand must use ``k_board``
+    board cards and the board has fewer distinct ranks at or below the fair limit (every
+    such low is then paired or tops above it: weak). Where a tier is already premium the
+    low is not read at all (the better of the two is taken)."""
+    k_own, k_board = params[P_LOW_OWN], params[P_LOW_BOARD]
+    if k_own < 0 or n_own < k_own or n_board < k_board:
+        return True  # valued over all the cards: read it
+    seen = 0
+    for j in range(n_board):
+        r = _low_rank(board[j])
+        if r <= params[P_FAIR_AT_MOST]:
+            seen |= 1 << r
+    n = 0
+    while seen:
+        seen &= seen - 1
+        n += 1
+    return n >= k_board
 
 
 @njit(cache=True)
