@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from validator.cards import parse_cards
-from validator.compiler import Game, load_game
+from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
@@ -40,20 +40,7 @@ from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.table import Rules, Stakes
 from validator.rankings.packed import pack_key
 
-POKER = (
-    "poker-seven-card-stud",
-    "poker-seven-card-stud-hi-lo",
-    "poker-seven-card-stud-hi-lo-8",
-    "poker-holdem",
-    "poker-omaha",
-    "poker-omaha-hi-lo-8",
-    "poker-five-card-draw",
-    "poker-five-card-draw-low",
-    "poker-five-card-stud",
-    "house-seven-card-stud",
-    "house-seven-card-stud-hi-lo-8",
-    "house-razz",
-)
+POKER = tuple(g.id for g in all_games() if g.definition.kind == "nonbanking")
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "rulesubs" / "example"
 
