@@ -46,6 +46,17 @@ from validator.compiler import Game
 from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import Ints
+from validator.interpreter.poker.fast.block import (
+    F_BAD_BEAT,
+    F_BUTTON,
+    F_CONTRIBUTED,
+    F_POTS,
+    F_RAKE,
+    F_SHOWDOWN,
+    HANDED_BACK,
+    NOT_CONSERVED,
+    BlockTable,
+)
 from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
 from validator.interpreter.poker.fast.mt import restore, shuffle, state_of
 from validator.interpreter.poker.fast.settle import FastSettler
@@ -58,6 +69,8 @@ from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Ru
 from validator.loader import LoadError
 
 DEFAULT_HANDS_PER_HOUR = 30
+#: the most rounds the fast path plays in one call of its block kernel
+BLOCK_ROUNDS = 256
 ONE = Fraction(1)  # the limits' multiplier where no Kill is in effect
 BUY_IN_UPPER_BETS = 50
 
@@ -484,6 +497,11 @@ class Session:
         if self.fast is not None and self.fast.reason is None:
             settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
             self.settler = settler if settler.reason is None else None
+        # rounds played a block at a time where both kernels take the table (``block``)
+        self.block: BlockTable | None = None
+        if self.settler is not None and self.fast is not None and self.kill is None:
+            block = BlockTable(self.fast, self.settler, self.buy_in)
+            self.block = block if block.reason is None else None
 
     @property
     def rng(self) -> random.Random:
@@ -506,8 +524,16 @@ class Session:
         return dict(self.strategy.by_seat)
 
     def hands(self, n: int) -> Iterator[HandRecord]:
-        for number in range(1, n + 1):
-            yield self.play_one(number)
+        """``n`` rounds of play, a record each. On the fast path they are played a block at
+        a time (``_block``): the session's state (stacks, button, Bad Beat fund, books) is
+        that after the block when its first record is read."""
+        number = 1
+        while number <= n:
+            records, handed_back = self._block(number, n + 1 - number)
+            if handed_back:
+                records.append(self.play_one(number + len(records)))
+            yield from records
+            number += len(records)
 
     def play_one(self, number: int) -> HandRecord:
         need: Fraction | int = self.setup.stakes.required()
@@ -575,16 +601,96 @@ class Session:
             bad_beat_hit=outcome.bad_beat_hit,
         )
         self.stacks = after
-        record.time_charges, record.time_buy_ins = self.charge_time(number)
-        t.buy_ins += sum(record.time_buy_ins.values())
-        t.time_charges += sum(record.time_charges.values())
-        for seat, charge in record.time_charges.items():
-            t.net[seat] -= charge
+        self._charge_time(record)
         if self.kill is not None and outcome.kill_next is not None:
             self.kill = replace(self.kill, in_effect=outcome.kill_next)
         if outcome.button is not None:
             self.button = self.move_button(self.seats, outcome.button)
         return record
+
+    def _charge_time(self, record: HandRecord) -> None:
+        """The time charges due at the end of the record's round, on its record and in the
+        books."""
+        t = self.totals
+        record.time_charges, record.time_buy_ins = self.charge_time(record.number)
+        t.buy_ins += sum(record.time_buy_ins.values())
+        t.time_charges += sum(record.time_charges.values())
+        for seat, charge in record.time_charges.items():
+            t.net[seat] -= charge
+
+    def _block(self, number: int, limit: int) -> tuple[list[HandRecord], bool]:
+        """Up to ``limit`` rounds from round ``number`` played by the block kernel, and
+        whether it handed back the round after them (to be played by ``play_one``). No
+        block kernel: no rounds, handed back. A block ends where a time-charge period
+        does, so the charges are taken from the stacks that round leaves."""
+        block = self.block
+        if block is None or type(self._rng) is not random.Random:
+            return [], True
+        if self._mt is None:
+            self._mt = state_of(self._rng)
+        rounds = min(limit, BLOCK_ROUNDS, self._rounds_to_period_end(number))
+        stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
+        played = block.play(self._mt, stacks, self.button, rounds)
+        k = played.played
+        if played.stopped == NOT_CONSERVED:
+            raise RuntimeError(f"hand {number + k}: chips not conserved")
+        self.fast_rounds += k
+        self.fast_settled += k
+        figures = played.figures[:k]
+        buy_ins = played.buy_ins[:k]
+        t = self.totals
+        t.hands += k
+        t.checked += k
+        t.pots += int(figures[:, F_POTS].sum())
+        t.contributions += int(figures[:, F_CONTRIBUTED].sum())
+        t.rake += int(figures[:, F_RAKE].sum())
+        t.bad_beat_in += int(figures[:, F_BAD_BEAT].sum())
+        t.showdowns += int(figures[:, F_SHOWDOWN].sum())
+        t.buy_ins += int(buy_ins.sum())
+        for seat, net in zip(self.seats, played.nets[:k].sum(axis=0).tolist(), strict=True):
+            t.net[seat] += net
+        self.stacks = dict(zip(self.seats, stacks.tolist(), strict=True))
+        self.button = block.button if block.button is not None else self.button
+        offered = self.setup.rules.bad_beat is not None
+        alternated = self.setup.decks_alternated
+        records = []
+        for r, (deck, buys, row) in enumerate(
+            zip(played.decks[:k].tolist(), buy_ins.tolist(), figures.tolist(), strict=True)
+        ):
+            fund_before = self.fund
+            if offered:  # no Bad Beat is paid in a block: a round that may pay it is handed back
+                self.fund += row[F_BAD_BEAT]
+            records.append(
+                HandRecord(
+                    number + r,
+                    row[F_BUTTON] if row[F_BUTTON] > 0 else None,
+                    None,
+                    deck,
+                    fund_before,
+                    self.fund,
+                    0,
+                    {seat: b for seat, b in zip(self.seats, buys, strict=True) if b},
+                    ONE,
+                    deck_in_play="AB"[(number + r - 1) % 2] if alternated else "A",
+                    rake=row[F_RAKE],
+                    bad_beat_contribution=row[F_BAD_BEAT],
+                    showdown=bool(row[F_SHOWDOWN]),
+                )
+            )
+        if records:
+            self._charge_time(records[-1])  # the only round of the block that ends a period
+        return records, played.stopped == HANDED_BACK
+
+    def _rounds_to_period_end(self, number: int) -> int:
+        """How many rounds from round ``number`` to the end of the current time-charge
+        period, that round included (``completed_periods``); no time charge: no end."""
+        rule = self.setup.rules.rake
+        if rule is None or rule.kind != "time":
+            return BLOCK_ROUNDS
+        assert rule.every_minutes
+        # the period ends with the first round whose hands played reach its minutes
+        next_end = -(-(self.periods_charged + 1) * rule.every_minutes * self.hands_per_hour // 60)
+        return max(1, next_end - number + 1)
 
     def _hand(self, deck: list[int]) -> Hand:
         """The round as ``table.Hand`` deals, bets and settles it."""

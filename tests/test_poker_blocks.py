@@ -1,0 +1,136 @@
+"""Rounds of play run a block at a time in one kernel (``fast/block.py``) equal the same
+rounds run one at a time (``Session.play_one`` around the same kernels), which
+``test_fast_poker`` holds equal to ``table.Hand``: every record, the books, the stacks, the
+Bad Beat fund, the time charges, the summary.
+
+The tables are chosen so that the block's edges are crossed often: a time charge every
+few rounds (§ 553.15(b)(3)), a Bad Beat that qualifies on a common hand (§ 553.20: a
+round that may pay it is handed back), two decks alternated (§ 553.3(d)), and between
+rounds the buy-ins of § 553.8(b)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from validator.compiler import all_games, load_game
+from validator.interpreter.poker.bad_beat import BadBeatRule
+from validator.interpreter.poker.rake import RakeRule
+from validator.interpreter.poker.session import (
+    BLOCK_ROUNDS,
+    HandRecord,
+    Session,
+    TableSetup,
+    default_setup,
+)
+
+POKER = sorted(g.id for g in all_games() if g.definition.kind == "nonbanking")
+HANDS = 120
+
+
+def _books(record: HandRecord) -> dict[str, object]:
+    keys = [k for k in HandRecord.__dataclass_fields__ if k != "played"]
+    return {k: getattr(record, k) for k in keys}
+
+
+def _time_rake(setup: TableSetup, basis: str, minutes: int) -> TableSetup:
+    """A time charge (§ 553.15(b)(3)) of $7 an hour: a period ends every few rounds, and
+    $7 is no whole number of cents a 20-minute period."""
+    rake = RakeRule("time", hourly=700, every_minutes=minutes, basis=basis)  # type: ignore[arg-type]
+    return replace(setup, rules=replace(setup.rules, rake=rake))
+
+
+def _bad_beat(game_id: str, setup: TableSetup) -> TableSetup:
+    """A Bad Beat on any two pair or better beaten (§ 553.20), 10% of each pot up to $1:
+    many rounds may pay it and are handed back from the block."""
+    game = load_game(game_id)
+    sd = game.definition.showdown
+    if sd is None or sd.high is None or game.definition.bad_beat is None:
+        return setup  # no Bad Beat on a low hand
+    ids = game.evaluator(sd.high).ids
+    floor = "two_pair" if "two_pair" in ids else ids[len(ids) // 2]
+    rule = BadBeatRule(
+        rate=Fraction(1, 10),
+        max=100,
+        fund=5_000_00,
+        hand=sd.high,
+        at_least=floor,
+        losing_share=Fraction(1, 2),
+        winning_share=Fraction(1, 4),
+        table_share=Fraction(1, 4),
+    )
+    return replace(setup, rules=replace(setup.rules, bad_beat=rule))
+
+
+def _tables(game_id: str) -> list[tuple[str, TableSetup]]:
+    game = load_game(game_id)
+    base = default_setup(game)
+    return [
+        ("defaults", base),
+        ("time per player, 20 minutes", _time_rake(base, "per_player", 20)),
+        ("time per table, 30 minutes", _time_rake(base, "per_table", 30)),
+        ("bad beat on two pair", _bad_beat(game_id, base)),
+        ("two decks alternated", replace(base, decks_alternated=True)),
+    ]
+
+
+def _pair(game_id: str, setup: TableSetup, seats: int, seed: int) -> tuple[Session, Session]:
+    game = load_game(game_id)
+    blocks = Session(game, setup, seats, seed, narrated=False, hands_per_hour=36)
+    rounds = Session(game, setup, seats, seed, narrated=False, hands_per_hour=36)
+    rounds.block = None
+    return blocks, rounds
+
+
+@pytest.mark.parametrize("game_id", POKER)
+def test_rounds_played_a_block_at_a_time_equal_rounds_played_one_at_a_time(game_id: str) -> None:
+    """Every table of the game: the same records in the same order, the same books, stacks,
+    fund and summary, byte for byte; the blocks take rounds (none of these tables has a
+    Kill)."""
+    for i, (name, setup) in enumerate(_tables(game_id)):
+        seats = setup.positions if i % 2 == 0 else 3
+        blocks, rounds = _pair(game_id, setup, seats, 1123 + i)
+        assert blocks.block is not None, name
+        for a, b in zip(blocks.hands(HANDS), rounds.hands(HANDS), strict=True):
+            assert _books(a) == _books(b), (name, a.number)
+        assert blocks.totals == rounds.totals, name
+        assert blocks.stacks == rounds.stacks, name
+        assert blocks.fund == rounds.fund, name
+        assert blocks.button == rounds.button, name
+        assert blocks.rng.getstate() == rounds.rng.getstate(), name
+        assert json.dumps(summary_of(blocks)) == json.dumps(summary_of(rounds)), name
+        assert blocks.fast_rounds > 0, name
+
+
+def summary_of(session: Session) -> dict[str, object]:
+    from validator.interpreter.poker.session import summary
+
+    return summary(session)
+
+
+def test_a_time_charge_is_taken_where_its_period_ends_553_15_b_3() -> None:
+    """§ 553.15(b)(3): at 36 hands an hour a 20-minute period ends with every 12th round;
+    the block ends there, so each period's charge is on the record of the round that ends
+    it and on no other, and every seat pays the period's whole cents of $7 an hour."""
+    game_id = "poker-holdem"
+    setup = _time_rake(default_setup(load_game(game_id)), "per_player", 20)
+    blocks, _ = _pair(game_id, setup, 6, 7)
+    charged = [r.number for r in blocks.hands(48) if r.time_charges]
+    assert charged == [12, 24, 36, 48]
+    assert blocks.totals.time_charges == 6 * (700 * 80 // 60)  # 80 minutes at $7 an hour
+
+
+def test_a_long_session_crosses_many_blocks() -> None:
+    """More rounds than a block holds: the rounds after each block's end go on from where
+    it left the stacks, the button and the generator."""
+    game_id = "poker-holdem"
+    setup = default_setup(load_game(game_id))
+    blocks, rounds = _pair(game_id, setup, 6, 99)
+    n = 2 * BLOCK_ROUNDS + 17
+    for a, b in zip(blocks.hands(n), rounds.hands(n), strict=True):
+        assert _books(a) == _books(b), a.number
+    assert blocks.stacks == rounds.stacks
+    assert blocks.totals == rounds.totals

@@ -1,0 +1,268 @@
+"""A block of rounds of play run in one kernel: between rounds, what ``Session.play_one``
+does in Python (§ 553.8(b): a player short of what a round requires buys in again; the
+deck shuffled by the session's generator; the button moved clockwise after each round,
+§ 553.11(c)(3); the books kept and chips checked conserved), around the same two kernels a
+single round runs (``hand._deal_and_bet``, ``settle._settle``). What a round costs in
+Python (the wrappers' arrays, the books, the record) is paid once a block instead.
+
+The block stops before the first round either kernel hands back (a Bad Beat that may be
+paid, a tie whose excess goes by card and suit, a deck that runs out): the stacks, the
+button and the generator are left as the last round taken left them, so that
+``Session.play_one`` plays that round as it plays any other, from the same deck.
+
+A table the block does not run (a Kill, whose limits change from round to round; a
+settlement or dealing kernel that takes no round; a generator not CPython's) is played
+round by round, as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, MAX_ROUNDS, Flags, Ints
+from validator.interpreter.poker.fast.hand import TAKEN, FastTable, _deal_and_bet
+from validator.interpreter.poker.fast.mt import shuffle
+from validator.interpreter.poker.fast.settle import _TAIL, SETTLED, FastSettler, _settle
+
+# -- the table's facts, in ``table`` ---------------------------------------------------------
+
+T_REQUIRED = 0  # what a player must have to be dealt in (``Stakes.required``)
+T_BUY_IN = 1  # what a player short of it buys in to
+T_FROM_BUTTON = 2  # 1: dealt from the button's left (the button moves after each round)
+TABLE = 3
+
+# -- each round's figures, in ``figures`` ------------------------------------------------------
+
+F_RAKE, F_BAD_BEAT, F_POTS, F_SHOWDOWN, F_CONTRIBUTED, F_BUTTON = range(6)
+FIGURES = 6
+
+#: why a block stopped
+PLAYED, HANDED_BACK, NOT_CONSERVED = 0, 1, 2
+
+
+@njit(cache=True)
+def _play_block(  # type: ignore[no-untyped-def]
+    program,
+    settlement,
+    table,
+    rng,
+    stacks,
+    button,
+    rounds,
+    decks,
+    buy_ins,
+    nets,
+    figures,
+):
+    """Up to ``rounds`` rounds; returns (rounds played, ``PLAYED`` / ``HANDED_BACK`` /
+    ``NOT_CONSERVED``: why it stopped, the round after the last played). ``stacks`` ([seat
+    index]), ``button`` ([seat number], -1: none) and ``rng`` (``mt`` state) are advanced
+    round by round; the round handed back leaves them untouched. Round r's deck, buy-ins
+    and net result by seat, and figures (``F_*``) are written in row r."""
+    params, streets, steps, blinds = program[0], program[1], program[2], program[3]
+    rows, high_tiers, forced_order, faces = program[4], program[5], program[6], program[7]
+    high_tables, low_tables, showing_tables = program[8], program[9], program[10]
+    levels, settle_params, priority, tied = (
+        settlement[0],
+        settlement[1],
+        settlement[2],
+        settlement[3],
+    )
+    n = stacks.shape[0]
+    required = table[T_REQUIRED]
+    saved = rng.copy()
+    order = np.zeros(n, dtype=np.int64)
+    contributed = np.zeros(n, dtype=np.int64)
+    folded = np.zeros(n, dtype=np.bool_)
+    cards = np.zeros((n, MAX_CARDS), dtype=np.int64)
+    ncards = np.zeros(n, dtype=np.int64)
+    board = np.zeros(MAX_BOARD, dtype=np.int64)
+    out_n = np.zeros(4, dtype=np.int64)
+    high = np.zeros(n, dtype=np.int64)
+    low = np.zeros(n, dtype=np.int64)
+    round_put = np.zeros(MAX_ROUNDS, dtype=np.int64)
+    out = np.zeros(n + _TAIL, dtype=np.int64)
+    stack = np.zeros(n, dtype=np.int64)
+    for r in range(rounds):
+        saved[:] = rng
+        # between rounds of play a player may add to his table stakes (§ 553.8(b))
+        for i in range(n):
+            stack[i] = stacks[i]
+            buy_ins[r, i] = 0
+            if stack[i] < required:
+                buy_ins[r, i] = table[T_BUY_IN] - stack[i]
+                stack[i] = table[T_BUY_IN]
+        deck = decks[r]
+        for c in range(52):
+            deck[c] = c
+        shuffle(rng, deck, 52)
+        # the players dealt in, from the button's left (``FastTable.deal_and_bet``)
+        m = 0
+        last = -1
+        for i in range(n):
+            folded[i] = stack[i] < required
+            if not folded[i]:
+                m += 1
+                last = i + 1
+        if m < 2:
+            rng[:] = saved
+            return r, HANDED_BACK
+        dealt_button = -1
+        if table[T_FROM_BUTTON]:
+            dealt_button = button[0]
+            if dealt_button < 1 or dealt_button > n or folded[dealt_button - 1]:
+                dealt_button = last
+        k = 0  # no button (-1): the seats in order
+        for i in range(n):
+            if not folded[i] and i >= dealt_button:  # seat index i is seat number i + 1
+                order[k] = i
+                k += 1
+        for i in range(n):
+            if not folded[i] and i < dealt_button:
+                order[k] = i
+                k += 1
+        contributed[:] = 0
+        cards[:] = 0
+        ncards[:] = 0
+        board[:] = 0
+        out_n[:] = 0
+        high[:] = 0
+        low[:] = 0
+        round_put[:] = 0
+        status = _deal_and_bet(
+            params,
+            streets,
+            steps,
+            blinds,
+            rows,
+            high_tiers,
+            forced_order,
+            faces,
+            high_tables,
+            low_tables,
+            showing_tables,
+            deck,
+            rng,
+            order[:m],
+            stack,
+            contributed,
+            folded,
+            cards,
+            ncards,
+            board,
+            out_n,
+            high,
+            low,
+            round_put,
+        )
+        if status != TAKEN:
+            rng[:] = saved
+            return r, HANDED_BACK
+        status = _settle(
+            contributed,
+            folded,
+            high,
+            low,
+            round_put[: out_n[1]],
+            levels,
+            settle_params,
+            priority,
+            tied,
+            out,
+        )
+        if status != SETTLED:
+            rng[:] = saved
+            return r, HANDED_BACK
+        put = 0
+        awarded = 0
+        for i in range(n):
+            put += contributed[i]
+            awarded += out[i]
+        rake, bad_beat = out[n], out[n + 1]
+        if put != awarded + rake + bad_beat:
+            rng[:] = saved
+            return r, NOT_CONSERVED
+        for i in range(n):
+            nets[r, i] = out[i] - contributed[i]
+            stacks[i] = stack[i] + nets[r, i]
+        figures[r, F_RAKE] = rake
+        figures[r, F_BAD_BEAT] = bad_beat
+        figures[r, F_POTS] = out[n + 2]
+        figures[r, F_SHOWDOWN] = out[n + 3]
+        figures[r, F_CONTRIBUTED] = put
+        figures[r, F_BUTTON] = dealt_button
+        if dealt_button > 0:  # clockwise to the next seat (``table.next_button``)
+            button[0] = dealt_button % n + 1
+    return rounds, PLAYED
+
+
+@dataclass(slots=True)
+class Block:
+    """What ``_play_block`` played: ``played`` rounds, row r of each array for round r."""
+
+    played: int
+    stopped: int  # PLAYED, HANDED_BACK or NOT_CONSERVED (the round after the last played)
+    decks: Ints  # [round, 52]
+    buy_ins: Ints  # [round, seat index]
+    nets: Ints  # [round, seat index] awards - contributions
+    figures: Ints  # [round, F_*]
+
+
+class BlockTable:
+    """A table's rounds played a block at a time; ``reason`` says why it plays none."""
+
+    def __init__(self, fast: FastTable, settler: FastSettler | None, buy_in: int) -> None:
+        self.reason: str | None = fast.reason or (settler.reason if settler else "no settler")
+        self.seats = len(fast.seats)
+        self.button: int | None = None
+        if self.reason is not None or settler is None:
+            return
+        prog = fast.program
+        self.program = (
+            prog.params,
+            prog.streets,
+            prog.steps,
+            prog.blinds,
+            prog.rows,
+            prog.high_tiers,
+            prog.forced_order,
+            prog.faces,
+            prog.high_tables,
+            prog.low_tables,
+            prog.showing_tables,
+        )
+        priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
+        tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
+        self.settlement = (settler.levels, settler.params, priority, tied)
+        self.table = np.zeros(TABLE, dtype=np.int64)
+        self.table[T_REQUIRED] = fast.required
+        self.table[T_BUY_IN] = buy_in
+        self.table[T_FROM_BUTTON] = int(prog.params[0])
+
+    def play(self, rng: Ints, stacks: Ints, button: int | None, rounds: int) -> Block:
+        """Up to ``rounds`` rounds from ``stacks`` and ``button`` (advanced in place, as
+        ``rng``); the button after them in ``self.button``."""
+        n = self.seats
+        decks = np.empty((rounds, 52), dtype=np.int64)
+        buy_ins = np.empty((rounds, n), dtype=np.int64)
+        nets = np.empty((rounds, n), dtype=np.int64)
+        figures = np.empty((rounds, FIGURES), dtype=np.int64)
+        at = np.array([-1 if button is None else button], dtype=np.int64)
+        played, stopped = _play_block(
+            self.program,
+            self.settlement,
+            self.table,
+            rng,
+            stacks,
+            at,
+            rounds,
+            decks,
+            buy_ins,
+            nets,
+            figures,
+        )
+        self.button = None if at[0] < 0 else int(at[0])
+        return Block(int(played), int(stopped), decks, buy_ins, nets, figures)
