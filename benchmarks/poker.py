@@ -9,11 +9,12 @@ to the cent (the table and the log change no result). Measured with ``time.proce
 run measures it cold (``--warm N`` plays N hands first, unmeasured, both ways).
 Goal (issue 13): at least 10,000 hands per second.
 
-The kernel path (rounds dealt and bet by the numba kernel, ``fast``) is measured against
+The kernel path (rounds played a block at a time by the numba kernels, ``fast/block.py``;
+a round the block hands back played alone by ``play_one``) is measured against
 the same session with the kernel off (today's no-log path), same seed, same results
 required; the kernels' JIT compile (or load from numba's cache) happens in a warm-up round
-before the clock starts, and its time is reported apart. Rounds the kernel hands back to
-``table.Hand`` are counted.
+before the clock starts, and its time is reported apart. The rounds played in blocks are
+counted (the others were handed back).
 
     python benchmarks/poker.py [--hands 500] [--warm 0] [--games poker-holdem,...]
 """
@@ -56,13 +57,17 @@ def _fresh(game_id: str) -> None:
 
 
 def compile_time(game_id: str) -> float:
-    """CPU seconds of the first round: the kernels JIT-compiled (or read from numba's cache)
-    and the rankings' packed tables built."""
+    """CPU seconds of the first rounds: the kernels JIT-compiled (or read from numba's
+    cache) and the rankings' packed tables built; a round of a block, and a round played
+    alone (as a round a block hands back is), each loads its kernels."""
     game = load_game(game_id)
     setup = default_setup(game)
     start = time.process_time()
     session = Session(game, setup, setup.positions, 0, narrated=False)
     next(session.hands(1))
+    alone = Session(game, setup, setup.positions, 0, narrated=False)
+    alone.block = None
+    next(alone.hands(1))
     return time.process_time() - start
 
 
@@ -83,7 +88,7 @@ def rate(
         pass
     spent = time.process_time() - start
     result = (session.totals.rake, session.fund, tuple(sorted(session.stacks.items())))
-    return hands / spent, result, session.fast_rounds
+    return hands / spent, result, session.block_rounds
 
 
 def main() -> None:
@@ -109,7 +114,8 @@ def main() -> None:
         assert fast_result == base_result, f"{game_id}: the fast path changed a result"
         assert kern_result == fast_result, f"{game_id}: the kernel changed a result"
         print(
-            f"{game_id}: {kern:,.0f} hands/s kernel ({taken}/{args.hands} rounds taken, "
+            f"{game_id}: {kern:,.0f} hands/s kernel ({taken}/{args.hands + args.warm} rounds in "
+            "blocks, "
             f"x{kern / fast:.2f} of {fast:,.0f} hands/s table, no log), {base:,.0f} hands/s "
             f"searched with the log; first round (JIT, tables) {jit:.1f}s apart "
             "(goal 10,000 hands/s)",

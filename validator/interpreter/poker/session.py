@@ -499,6 +499,7 @@ class Session:
             self.settler = settler if settler.reason is None else None
         # rounds played a block at a time where both kernels take the table (``block``)
         self.block: BlockTable | None = None
+        self.block_rounds = 0  # rounds played in blocks (the others by ``play_one``)
         if self.settler is not None and self.fast is not None and self.kill is None:
             block = BlockTable(self.fast, self.settler, self.buy_in)
             self.block = block if block.reason is None else None
@@ -624,7 +625,9 @@ class Session:
         block kernel: no rounds, handed back. A block ends where a time-charge period
         does, so the charges are taken from the stacks that round leaves."""
         block = self.block
-        if block is None or type(self._rng) is not random.Random:
+        if self.fast is None or self.settler is None or type(self._rng) is not random.Random:
+            block = None  # a kernel taken off the session (the books compared without it)
+        if block is None:
             return [], True
         if self._mt is None:
             self._mt = state_of(self._rng)
@@ -636,6 +639,7 @@ class Session:
             raise RuntimeError(f"hand {number + k}: chips not conserved")
         self.fast_rounds += k
         self.fast_settled += k
+        self.block_rounds += k
         figures = played.figures[:k]
         buy_ins = played.buy_ins[:k]
         t = self.totals

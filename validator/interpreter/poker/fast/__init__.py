@@ -14,7 +14,9 @@ Stages, each a module:
 - ``mt``        the session's ``random.Random`` (CPython's MT19937) in the kernels: the
                 piles reshuffled in a round, the generator left as ``rng.shuffle`` leaves it;
 - ``hand``      a round dealt and bet: ``FastTable.deal_and_bet`` -> ``DealtHand``;
-- ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``.
+- ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``;
+- ``block``     rounds played a block at a time in one call (between rounds, what
+                ``Session.play_one`` does), stopping before a round either kernel hands back.
 
 Seats are indexed 0..n-1 in the session's seat order (seat numbers ascending). Cards are
 ints 0..51 (rank ``c >> 2``: 0 = deuce .. 12 = ace; suit ``c & 3``).
