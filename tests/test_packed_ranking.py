@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from validator.cache import PerObject
 from validator.cards import parse_cards
 from validator.compiler import PokerGame, load_game
 from validator.model.ranking import Ranking
@@ -311,11 +312,11 @@ def test_the_tables_kept_in_the_cache_are_the_tables_built(
 
     monkeypatch.setenv("RULESUB_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("RULESUB_NO_CACHE", raising=False)
-    monkeypatch.setattr(module, "_PACKED", {})
+    monkeypatch.setattr(module, "_packed", PerObject(module._read_or_build))
     ranking = rankings["low-ace-to-five"]
     first = packed(Evaluator(ranking))
     assert list(tmp_path.iterdir())
-    monkeypatch.setattr(module, "_PACKED", {})
+    monkeypatch.setattr(module, "_packed", PerObject(module._read_or_build))
     monkeypatch.setattr(module, "build", lambda r: pytest.fail("built again"))
     again = packed(Evaluator(ranking))
     assert again is not first

@@ -22,7 +22,7 @@ import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -128,3 +128,37 @@ def store(kind: str, key: str, value: Any) -> None:
             raise
     except Exception:
         return  # a read-only or full cache directory: the command goes on uncached
+
+
+# -- for the life of the process ----------------------------------------------------------------
+
+K = TypeVar("K")
+
+
+class PerObject(Generic[K, T]):
+    """A value built once per object, for the life of the process: an evaluator per
+    ranking, a game's strategy strengths, a category's finder, a card order's places, a
+    ranking's packed tables. Keyed by the object's identity (the models are compared by
+    value, and two equal rankings of two games are two objects); the object is kept beside
+    its value, so that its id is never reused while the entry lives. ``limit``: the entries
+    are forgotten when that many are kept (bounded memory where many objects are built, as
+    the property tests build rankings)."""
+
+    __slots__ = ("_build", "_built", "_limit")
+
+    def __init__(self, build: Callable[[K], T], limit: int | None = None) -> None:
+        self._build = build
+        self._built: dict[int, tuple[K, T]] = {}
+        self._limit = limit
+
+    def __call__(self, obj: K) -> T:
+        entry = self._built.get(id(obj))
+        if entry is None or entry[0] is not obj:
+            value = self._build(obj)
+            if self._limit is not None and len(self._built) >= self._limit:
+                self._built.clear()
+            entry = self._built[id(obj)] = (obj, value)
+        return entry[1]
+
+    def clear(self) -> None:
+        self._built.clear()

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
+from validator.cache import PerObject
 from validator.cards import cards_str, rank_of, suit_of
 from validator.model.ranking import CardOrder, Category, Ranking
 from validator.model.rows import paid_row
@@ -382,30 +383,23 @@ def low_rank(card: int) -> int:
     return 1 if r == 14 else r
 
 
-#: each card order's places of the ranks and the suits, built once per order object (the
-#: order kept beside them, so that its id is never reused while the entry lives)
-_CARD_ORDER_PLACES: dict[int, tuple[CardOrder, dict[int, int], dict[int, int]]] = {}
+def _places(order: CardOrder) -> tuple[dict[int, int], dict[int, int]]:
+    """Each rank's and each suit's place in ``order`` (higher is higher)."""
+    ranks = {r: len(order.ranks) - i for i, r in enumerate(order.ranks)}
+    suits = {SUIT_INDEX[s]: len(order.suits) - i for i, s in enumerate(order.suits)}
+    return ranks, suits
+
+
+#: each card order's places, built once per order object
+_card_order_places = PerObject(_places)
 
 
 def card_order_key(order: CardOrder, card: int) -> tuple[int, int]:
     """Compare single cards by rank, then by suit, as ``order`` ranks them (higher is
     higher): the Stud Forced Bet's up-cards (§ 553.10(d)), the odd chip (§ 553.10(i)(2))."""
-    entry = _CARD_ORDER_PLACES.get(id(order))
-    if entry is None or entry[0] is not order:
-        ranks = {r: len(order.ranks) - i for i, r in enumerate(order.ranks)}
-        suits = {SUIT_INDEX[s]: len(order.suits) - i for i, s in enumerate(order.suits)}
-        entry = _CARD_ORDER_PLACES[id(order)] = (order, ranks, suits)
-    return entry[1][rank_of(card)], entry[2][suit_of(card)]
+    ranks, suits = _card_order_places(order)
+    return ranks[rank_of(card)], suits[suit_of(card)]
 
 
-#: One evaluator per ranking, for every game and command of the process (the ranking is
-#: kept beside its evaluator, so that its id is never reused while the entry lives).
-_EVALUATORS: dict[int, tuple[Ranking, Evaluator]] = {}
-
-
-def evaluator_for(ranking: Ranking) -> Evaluator:
-    """The evaluator of ``ranking``, built once per ranking object."""
-    entry = _EVALUATORS.get(id(ranking))
-    if entry is None or entry[0] is not ranking:
-        entry = _EVALUATORS[id(ranking)] = (ranking, Evaluator(ranking))
-    return entry[1]
+#: One evaluator per ranking object, for every game and command of the process.
+evaluator_for: PerObject[Ranking, Evaluator] = PerObject(lambda ranking: Evaluator(ranking))

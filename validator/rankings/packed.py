@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from validator.cache import memo
+from validator.cache import PerObject, memo
 from validator.model.ranking import Ranking
 from validator.rankings.evaluator import NO_NEED, Evaluator, suit_needs
 
@@ -261,22 +261,22 @@ def build(ranking: Ranking) -> PackedRanking:
     )
 
 
-_PACKED: dict[int, tuple[Ranking, PackedRanking]] = {}
-
-
 def packed(evaluator: Evaluator) -> PackedRanking:
     """The tables of the evaluator's ranking, built once per ranking per process and kept in
     the user's cache, keyed by the ranking's content (and rulesub's code), so that only the
     first run builds them; ``NotPackable`` with the reason where they cannot be built."""
-    ranking = evaluator.ranking
-    entry = _PACKED.get(id(ranking))
-    if entry is None or entry[0] is not ranking:
-        reason = packable(ranking)
-        if reason is not None:
-            raise NotPackable(f"ranking {ranking.id!r} cannot be packed: {reason}")
-        tables = memo("packed-ranking", ranking.model_dump_json(), lambda: build(ranking))
-        entry = _PACKED[id(ranking)] = (ranking, tables)
-    return entry[1]
+    return _packed(evaluator.ranking)
+
+
+def _read_or_build(ranking: Ranking) -> PackedRanking:
+    reason = packable(ranking)
+    if reason is not None:
+        raise NotPackable(f"ranking {ranking.id!r} cannot be packed: {reason}")
+    return memo("packed-ranking", ranking.model_dump_json(), lambda: build(ranking))
+
+
+#: each ranking's tables, once per ranking object
+_packed = PerObject(_read_or_build)
 
 
 # -- the kernels' functions -----------------------------------------------------------------

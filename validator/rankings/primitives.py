@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
 
+from validator.cache import PerObject
 from validator.model.ranking import Category
 from validator.vocabulary import RANKING_PRIMITIVE, meaning, meaning_of
 
@@ -253,31 +254,23 @@ def _find_any(category: Category) -> Finder:
     return lambda h, ace_low: ()
 
 
-#: category (by identity, kept alive here) -> its finder: each category is looked up once
-_FINDERS: dict[int, tuple[Category, Finder]] = {}
-#: categories remembered before the memo starts again (bounded memory where many rankings
-#: are built, as the property tests do)
+#: categories remembered before the memo of finders starts again (bounded memory where many
+#: rankings are built, as the property tests do)
 FINDERS_LIMIT = 1 << 12
 
 
-def finder(category: Category) -> Finder:
-    """The function finding ``category`` in a hand: the scalar meaning of its shape, read
-    from the shape's vocabulary entry the first time the category is asked for."""
-    known = _FINDERS.get(id(category))
-    if known is not None and known[0] is category:
-        return known[1]
+def _finder(category: Category) -> Finder:
     found: Finder = meaning_of(RANKING_PRIMITIVE.id, category.shape, "scalar")(category)
-    if len(_FINDERS) >= FINDERS_LIMIT:
-        _FINDERS.clear()
-    _FINDERS[id(category)] = (category, found)
     return found
+
+
+#: The function finding ``category`` in a hand: the scalar meaning of its shape, read from
+#: the shape's vocabulary entry the first time the category is asked for.
+finder: PerObject[Category, Finder] = PerObject(_finder, FINDERS_LIMIT)
 
 
 def find(category: Category, h: Hand, ace_low: bool) -> Combo | None:
     """The best combination of the hand's cards forming ``category``, or ``None``."""
-    known = _FINDERS.get(id(category))
-    if known is not None and known[0] is category:
-        return known[1](h, ace_low)
     return finder(category)(h, ace_low)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from validator.cache import PerObject
 from validator.compiler import Game
 from validator.interpreter.poker.betting import Action, BettingRound, Options, Player
 from validator.interpreter.poker.showdown import hand_value
@@ -122,15 +123,8 @@ class Strength:
 
 
 _RANK: dict[str, int] = {t: i for i, t in enumerate(TIERS)}
-_COMPILED: dict[int, tuple[Game, Strength]] = {}
-
-
-def compiled(game: Game) -> Strength:
-    """The game's ``Strength``, built on first use."""
-    known = _COMPILED.get(id(game))
-    if known is None or known[0] is not game:
-        known = _COMPILED[id(game)] = (game, Strength(game))
-    return known[1]
+#: The game's ``Strength``, built on first use.
+compiled: PerObject[Game, Strength] = PerObject(lambda game: Strength(game))
 
 
 def strength(game: Game, own: Sequence[int], board: Sequence[int]) -> Tier:
