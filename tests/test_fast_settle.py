@@ -30,7 +30,13 @@ from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
-from validator.interpreter.poker.fast.settle import NEEDS_ORDER, SETTLED, FastSettler, _settle
+from validator.interpreter.poker.fast.settle import (
+    _TAIL,
+    NEEDS_ORDER,
+    SETTLED,
+    FastSettler,
+    _settle,
+)
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
@@ -216,6 +222,7 @@ def _assert_equal(fast: SettledHand, s: PokerSettlement, n: int) -> None:
     assert fast.bad_beat_contribution == s.bad_beat_contribution
     assert fast.pots == sum(p.pot.amount for p in s.pots)
     assert fast.showdown == (sum(not a.folded for a in s.seats) >= 2)
+    assert fast.kill_next == (None if s.kill is None else s.kill.in_effect_next)
 
 
 def _odd_chip_by_suit(s: PokerSettlement) -> bool:
@@ -320,7 +327,7 @@ def _check_round(
     # the same kernel as plain Python (NUMBA_DISABLE_JIT=1) gives the same, asking for the
     # order by card and suit exactly when the scalar settlement gives an excess by it
     py_settle = getattr(_settle, "py_func", _settle)
-    out = np.empty(players + 4, dtype=np.int64)
+    out = np.empty(players + _TAIL, dtype=np.int64)
     tied = np.zeros((2, players), dtype=np.bool_)
     args = (
         dealt.contributed,
@@ -586,12 +593,13 @@ def test_bad_beat_contribution_when_no_hand_reaches_the_floor() -> None:
     _assert_equal(fast, s, 2)
 
 
-def test_a_kill_rule_is_left_to_the_scalar_settlement() -> None:
-    """A Kill's outcome decides the next round's limits (§ 553.18): not settled here."""
+def test_a_kill_rule_is_settled_here() -> None:
+    """A Kill's outcome decides the next round's limits (§ 553.12(m)): the kernel says it
+    (``tests/test_fast_kill.py`` holds it equal to ``kill.after_round``)."""
     game = load_game("poker-omaha-hi-lo-8")
     kill = KillRule("half_kill", Fraction(3, 2), 6000)
     settler = FastSettler(game, Rules(kill=kill), Stakes(Limit(200, 400)), [1, 2])
-    assert settler.reason is not None and "Kill" in settler.reason
+    assert settler.reason is None
 
 
 # -- realistic rounds: a session's hands --------------------------------------------------------
@@ -611,8 +619,7 @@ def session_rounds(
     game = load_game(game_id)
     setup = _setup(game)
     session = Session(game, setup, min(6, setup.positions), seed, narrated=True)
-    rules = replace(setup.rules, kill=None)  # a Kill is the scalar path's
-    settler = FastSettler(game, rules, setup.stakes, session.seats)
+    settler = FastSettler(game, setup.rules, setup.stakes, session.seats)
     out = []
     for record in session.hands(hands):
         played = record.played
@@ -624,7 +631,7 @@ def session_rounds(
         put = [p.contributed for p in players]
         folded = [p.folded for p in players]
         dealt = _dealt(game, cards, played.board, put, folded, played.round_put)
-        fast = settler.settle(dealt, record.fund_before)
+        fast = settler.settle(dealt, record.fund_before, record.kill_multiplier != 1)
         out.append((fast, played.settlement, len(players)))
     return out
 

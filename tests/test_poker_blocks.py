@@ -5,8 +5,8 @@ Bad Beat fund, the time charges, the summary.
 
 The tables are chosen so that the block's edges are crossed often: a time charge every
 few rounds (§ 553.15(b)(3)), a Bad Beat that qualifies on a common hand (§ 553.20: a
-round that may pay it is handed back), two decks alternated (§ 553.3(d)), and between
-rounds the buy-ins of § 553.8(b)."""
+round that may pay it is handed back), two decks alternated (§ 553.3(d)), a Half-kill
+(§ 553.12(m)), and between rounds the buy-ins of § 553.8(b)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import pytest
 
 from validator.compiler import all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
+from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.session import (
     BLOCK_ROUNDS,
@@ -74,7 +75,18 @@ def _tables(game_id: str) -> list[tuple[str, TableSetup]]:
         ("time per table, 30 minutes", _time_rake(base, "per_table", 30)),
         ("bad beat on two pair", _bad_beat(game_id, base)),
         ("two decks alternated", replace(base, decks_alternated=True)),
+        *_kill(game_id, base),
     ]
+
+
+def _kill(game_id: str, setup: TableSetup) -> list[tuple[str, TableSetup]]:
+    """A Half-kill over a $20 pot (§ 553.12(m)) where the game offers one: the limits go up
+    and down between rounds of a block."""
+    kill = load_game(game_id).definition.betting.kill  # type: ignore[union-attr]
+    if kill is None or "half_kill" not in kill.options:
+        return []
+    rule = KillRule("half_kill", Fraction(kill.options["half_kill"]), 2000)
+    return [("half-kill over $20", replace(setup, rules=replace(setup.rules, kill=rule)))]
 
 
 def _pair(game_id: str, setup: TableSetup, seats: int, seed: int) -> tuple[Session, Session]:

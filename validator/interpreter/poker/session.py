@@ -50,6 +50,7 @@ from validator.interpreter.poker.fast.block import (
     F_BAD_BEAT,
     F_BUTTON,
     F_CONTRIBUTED,
+    F_KILL,
     F_POTS,
     F_RAKE,
     F_SHOWDOWN,
@@ -500,8 +501,9 @@ class Session:
         # rounds played a block at a time where both kernels take the table (``block``)
         self.block: BlockTable | None = None
         self.block_rounds = 0  # rounds played in blocks (the others by ``play_one``)
-        if self.settler is not None and self.fast is not None and self.kill is None:
-            block = BlockTable(self.fast, self.settler, self.buy_in)
+        if self.settler is not None and self.fast is not None:
+            multiplier = self.kill.multiplier if self.kill is not None else None
+            block = BlockTable(self.fast, self.settler, self.buy_in, multiplier)
             self.block = block if block.reason is None else None
 
     @property
@@ -633,7 +635,7 @@ class Session:
             self._mt = state_of(self._rng)
         rounds = min(limit, BLOCK_ROUNDS, self._rounds_to_period_end(number))
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        played = block.play(self._mt, stacks, self.button, rounds)
+        played = block.play(self._mt, stacks, self.button, self._killed(), rounds)
         k = played.played
         if played.stopped == NOT_CONSERVED:
             raise RuntimeError(f"hand {number + k}: chips not conserved")
@@ -655,6 +657,9 @@ class Session:
             t.net[seat] += net
         self.stacks = dict(zip(self.seats, stacks.tolist(), strict=True))
         self.button = block.button if block.button is not None else self.button
+        kill = self.kill
+        if kill is not None:
+            self.kill = replace(kill, in_effect=block.kill)
         offered = self.setup.rules.bad_beat is not None
         alternated = self.setup.decks_alternated
         records = []
@@ -674,7 +679,7 @@ class Session:
                     self.fund,
                     0,
                     {seat: b for seat, b in zip(self.seats, buys, strict=True) if b},
-                    ONE,
+                    kill.multiplier if kill is not None and row[F_KILL] else ONE,
                     deck_in_play="AB"[(number + r - 1) % 2] if alternated else "A",
                     rake=row[F_RAKE],
                     bad_beat_contribution=row[F_BAD_BEAT],
@@ -719,6 +724,10 @@ class Session:
         hand = self._hand(deck)
         return Outcome.of_played(hand.play(), hand.button, self.seats)
 
+    def _killed(self) -> bool:
+        """The Kill is in effect this round (§ 553.12(m))."""
+        return self.kill is not None and self.kill.in_effect
+
     def _fast_round(self, deck: list[int], cards: Ints) -> Outcome | None:
         """The round dealt and bet by the kernel and settled by the settlement kernel;
         what either hands back is done by ``table.Hand`` (a settlement handed back, from
@@ -729,11 +738,12 @@ class Session:
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
         # the kernel reshuffles with ``_mt``, advanced only where it takes the round (a
         # generator not CPython's own: a round that reshuffles is handed back)
-        dealt = fast.deal_and_bet(cards, stacks, self.button, self._mt)
+        killed = self._killed()
+        dealt = fast.deal_and_bet(cards, stacks, self.button, self._mt, killed)
         if dealt is None:
             return None
         self.fast_rounds += 1
-        settled = None if settler is None else settler.settle(dealt, self.fund)
+        settled = None if settler is None else settler.settle(dealt, self.fund, killed)
         if settled is None:
             played = played_from_dealt(self._hand(deck), dealt, fast.program.faces)
             return Outcome.of_played(played, dealt.button, self.seats)
@@ -748,6 +758,7 @@ class Session:
             settled.bad_beat_contribution,
             settled.pots,
             settled.showdown,
+            kill_next=settled.kill_next,
         )
 
     def charge_time(self, hands_played: int) -> tuple[dict[int, Cents], dict[int, Cents]]:

@@ -2,9 +2,9 @@
 (dealt, bet and settled by the same rules, the same strategies), compiled to integer
 programs and run by numba-compiled kernels, for ``simulate`` and ``par``, which keep no
 dealer's log. All-ins and side pots, the Stud common card and the draw's reshuffle (with the
-session's generator run in the kernel, ``mt``), odd chips by card and suit are all taken. A
-round the kernels do not take (a Bad Beat that may be paid; every round at a table with a
-Kill) is handed back to ``table.Hand`` or ``settle_round``: the fast path changes no result,
+session's generator run in the kernel, ``mt``), odd chips by card and suit, the Kill's
+limits (§ 553.12(m)) are all taken. A round the kernels do not take (a Bad Beat that may be
+paid) is handed back to ``table.Hand`` or ``settle_round``: the fast path changes no result,
 only how fast it is reached.
 
 Stages, each a module:
@@ -66,3 +66,4 @@ class SettledHand:
     bad_beat_contribution: int  # ``PokerSettlement.bad_beat_contribution``
     pots: int  # sum of the pots' amounts (``sum(p.pot.amount for p in settlement.pots)``)
     showdown: bool  # two or more hands reached the showdown (``PlayedHand.showdown_order``)
+    kill_next: bool | None = None  # the Kill in effect next round (None: no Kill rule)

@@ -10,14 +10,16 @@ paid, a tie whose excess goes by card and suit, a deck that runs out): the stack
 button and the generator are left as the last round taken left them, so that
 ``Session.play_one`` plays that round as it plays any other, from the same deck.
 
-A table the block does not run (a Kill, whose limits change from round to round; a
-settlement or dealing kernel that takes no round; a generator not CPython's) is played
-round by round, as before.
+A table's Kill (§ 553.12(m)) goes on from round to round in the block: the limits of a round
+are the Kill's where the last round's settlement put it in effect. A table the block does
+not run (a settlement or dealing kernel that takes no round; a generator not CPython's) is
+played round by round, as before.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from numba import njit
@@ -25,19 +27,33 @@ from numba import njit
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, MAX_ROUNDS, Flags, Ints
 from validator.interpreter.poker.fast.hand import TAKEN, FastTable, _deal_and_bet
 from validator.interpreter.poker.fast.mt import shuffle
-from validator.interpreter.poker.fast.settle import _TAIL, SETTLED, FastSettler, _settle
+from validator.interpreter.poker.fast.settle import (
+    _TAIL,
+    KILL_IN_EFFECT,
+    SETTLED,
+    FastSettler,
+    _settle,
+)
 
 # -- the table's facts, in ``table`` ---------------------------------------------------------
 
 T_REQUIRED = 0  # what a player must have to be dealt in (``Stakes.required``)
 T_BUY_IN = 1  # what a player short of it buys in to
 T_FROM_BUTTON = 2  # 1: dealt from the button's left (the button moves after each round)
-TABLE = 3
+T_KILL_NUM = 3  # the Kill's multiplier of the limits, num / den (§ 553.12(m)); 1 / 1: none
+T_KILL_DEN = 4
+TABLE = 5
+
+# -- what goes on from round to round, in ``state`` ------------------------------------------
+
+S_BUTTON = 0  # the button's seat number, -1: none
+S_KILL = 1  # 1: the Kill is in effect
+STATE = 2
 
 # -- each round's figures, in ``figures`` ------------------------------------------------------
 
-F_RAKE, F_BAD_BEAT, F_POTS, F_SHOWDOWN, F_CONTRIBUTED, F_BUTTON = range(6)
-FIGURES = 6
+F_RAKE, F_BAD_BEAT, F_POTS, F_SHOWDOWN, F_CONTRIBUTED, F_BUTTON, F_KILL = range(7)
+FIGURES = 7
 
 #: why a block stopped
 PLAYED, HANDED_BACK, NOT_CONSERVED = 0, 1, 2
@@ -50,7 +66,7 @@ def _play_block(  # type: ignore[no-untyped-def]
     table,
     rng,
     stacks,
-    button,
+    state,
     rounds,
     decks,
     buy_ins,
@@ -59,12 +75,13 @@ def _play_block(  # type: ignore[no-untyped-def]
 ):
     """Up to ``rounds`` rounds; returns (rounds played, ``PLAYED`` / ``HANDED_BACK`` /
     ``NOT_CONSERVED``: why it stopped, the round after the last played). ``stacks`` ([seat
-    index]), ``button`` ([seat number], -1: none) and ``rng`` (``mt`` state) are advanced
-    round by round; the round handed back leaves them untouched. Round r's deck, buy-ins
-    and net result by seat, and figures (``F_*``) are written in row r."""
-    params, streets, steps, blinds = program[0], program[1], program[2], program[3]
+    index]), ``state`` (``S_*``: the button, the Kill) and ``rng`` (``mt`` state) are
+    advanced round by round; the round handed back leaves them untouched. Round r's deck,
+    buy-ins and net result by seat, and figures (``F_*``) are written in row r."""
+    posted, streets, steps, blinds = program[0], program[1], program[2], program[3]
     rows, high_tiers, forced_order, faces = program[4], program[5], program[6], program[7]
     high_tables, low_tables, showing_tables = program[8], program[9], program[10]
+    killed = program[11]
     levels, settle_params, priority, tied = (
         settlement[0],
         settlement[1],
@@ -88,11 +105,15 @@ def _play_block(  # type: ignore[no-untyped-def]
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):
         saved[:] = rng
-        # between rounds of play a player may add to his table stakes (§ 553.8(b))
+        kill = state[S_KILL]
+        # between rounds of play a player may add to his table stakes (§ 553.8(b)); under
+        # a Kill, what a round requires at its limits
+        num = table[T_KILL_NUM] if kill else 1
+        den = table[T_KILL_DEN] if kill else 1
         for i in range(n):
             stack[i] = stacks[i]
             buy_ins[r, i] = 0
-            if stack[i] < required:
+            if stack[i] * den < required * num:
                 buy_ins[r, i] = table[T_BUY_IN] - stack[i]
                 stack[i] = table[T_BUY_IN]
         deck = decks[r]
@@ -112,7 +133,7 @@ def _play_block(  # type: ignore[no-untyped-def]
             return r, HANDED_BACK
         dealt_button = -1
         if table[T_FROM_BUTTON]:
-            dealt_button = button[0]
+            dealt_button = state[S_BUTTON]
             if dealt_button < 1 or dealt_button > n or folded[dealt_button - 1]:
                 dealt_button = last
         k = 0  # no button (-1): the seats in order
@@ -133,7 +154,7 @@ def _play_block(  # type: ignore[no-untyped-def]
         low[:] = 0
         round_put[:] = 0
         status = _deal_and_bet(
-            params,
+            killed if kill else posted,
             streets,
             steps,
             blinds,
@@ -161,6 +182,7 @@ def _play_block(  # type: ignore[no-untyped-def]
         if status != TAKEN:
             rng[:] = saved
             return r, HANDED_BACK
+        settle_params[KILL_IN_EFFECT] = kill
         status = _settle(
             contributed,
             folded,
@@ -194,8 +216,11 @@ def _play_block(  # type: ignore[no-untyped-def]
         figures[r, F_SHOWDOWN] = out[n + 3]
         figures[r, F_CONTRIBUTED] = put
         figures[r, F_BUTTON] = dealt_button
+        figures[r, F_KILL] = kill
         if dealt_button > 0:  # clockwise to the next seat (``table.next_button``)
-            button[0] = dealt_button % n + 1
+            state[S_BUTTON] = dealt_button % n + 1
+        if out[n + 4] >= 0:  # the Kill in effect next round, or not
+            state[S_KILL] = out[n + 4]
     return rounds, PLAYED
 
 
@@ -214,10 +239,18 @@ class Block:
 class BlockTable:
     """A table's rounds played a block at a time; ``reason`` says why it plays none."""
 
-    def __init__(self, fast: FastTable, settler: FastSettler | None, buy_in: int) -> None:
+    def __init__(
+        self,
+        fast: FastTable,
+        settler: FastSettler | None,
+        buy_in: int,
+        kill: Fraction | None = None,
+    ) -> None:
+        """``kill``: the multiplier of the limits of the table's Kill (None: no Kill)."""
         self.reason: str | None = fast.reason or (settler.reason if settler else "no settler")
         self.seats = len(fast.seats)
         self.button: int | None = None
+        self.kill = False
         if self.reason is not None or settler is None:
             return
         prog = fast.program
@@ -233,6 +266,7 @@ class BlockTable:
             prog.high_tables,
             prog.low_tables,
             prog.showing_tables,
+            prog.killed,
         )
         priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
@@ -241,28 +275,37 @@ class BlockTable:
         self.table[T_REQUIRED] = fast.required
         self.table[T_BUY_IN] = buy_in
         self.table[T_FROM_BUTTON] = int(prog.params[0])
+        multiplier = kill if kill is not None else Fraction(1)
+        self.table[T_KILL_NUM] = multiplier.numerator
+        self.table[T_KILL_DEN] = multiplier.denominator
 
-    def play(self, rng: Ints, stacks: Ints, button: int | None, rounds: int) -> Block:
-        """Up to ``rounds`` rounds from ``stacks`` and ``button`` (advanced in place, as
-        ``rng``); the button after them in ``self.button``."""
+    def play(
+        self, rng: Ints, stacks: Ints, button: int | None, kill: bool, rounds: int
+    ) -> Block:
+        """Up to ``rounds`` rounds from ``stacks``, ``button`` and the Kill in effect or not
+        (``stacks`` and ``rng`` advanced in place); the button and the Kill after them in
+        ``self.button`` and ``self.kill``."""
         n = self.seats
         decks = np.empty((rounds, 52), dtype=np.int64)
         buy_ins = np.empty((rounds, n), dtype=np.int64)
         nets = np.empty((rounds, n), dtype=np.int64)
         figures = np.empty((rounds, FIGURES), dtype=np.int64)
-        at = np.array([-1 if button is None else button], dtype=np.int64)
+        state = np.zeros(STATE, dtype=np.int64)
+        state[S_BUTTON] = -1 if button is None else button
+        state[S_KILL] = kill
         played, stopped = _play_block(
             self.program,
             self.settlement,
             self.table,
             rng,
             stacks,
-            at,
+            state,
             rounds,
             decks,
             buy_ins,
             nets,
             figures,
         )
-        self.button = None if at[0] < 0 else int(at[0])
+        self.button = None if state[S_BUTTON] < 0 else int(state[S_BUTTON])
+        self.kill = bool(state[S_KILL])
         return Block(int(played), int(stopped), decks, buy_ins, nets, figures)

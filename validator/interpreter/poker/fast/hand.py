@@ -722,13 +722,15 @@ class FastTable:
         stacks: Ints,
         button: int | None,
         rng: random.Random | Ints | None = None,
+        kill_in_effect: bool = False,
     ) -> DealtHand | None:
         """The round dealt from ``deck`` (as ``table.Hand`` deals it) and bet, or None: the
         round is played by ``table.Hand``. ``rng`` is the session's generator, which shuffles
         the burn cards for the common card (§ 553.10(h)) and the discard pile for the draw
         (§ 553.13(g)(2)): a ``random.Random`` (set to the advanced state where the kernel
         drew from it), or its ``mt`` state (advanced in place); None: a round that needs a
-        reshuffle is handed back. A round handed back leaves the generator untouched."""
+        reshuffle is handed back. A round handed back leaves the generator untouched.
+        ``kill_in_effect``: the limits are the Kill's (§ 553.12(m))."""
         prog = self.program
         if prog.reason is not None:
             return None
@@ -763,7 +765,7 @@ class FastTable:
         low = np.zeros(n, dtype=np.int64)
         round_put = np.zeros(MAX_ROUNDS, dtype=np.int64)
         status = _deal_and_bet(
-            prog.params,
+            prog.killed if kill_in_effect else prog.params,
             prog.streets,
             prog.steps,
             prog.blinds,

@@ -81,6 +81,8 @@ class Program:
 
     reason: str | None
     params: Ints = field(default_factory=lambda: np.zeros(PARAMS, dtype=np.int64))
+    #: ``params`` with the limits a Kill in effect multiplies (§ 553.12(m))
+    killed: Ints = field(default_factory=lambda: np.zeros(PARAMS, dtype=np.int64))
     streets: Ints = field(default_factory=lambda: np.zeros((0, STREET_COLUMNS), dtype=np.int64))
     steps: Ints = field(default_factory=lambda: np.zeros((0, 3), dtype=np.int64))
     blinds: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -98,12 +100,10 @@ class Program:
     street_ids: list[str] = field(default_factory=list)
 
 
-def _reason(game: Game, stakes_kill: bool) -> str | None:
+def _reason(game: Game) -> str | None:
     d = game.definition
     if d.deal is None or d.betting is None or d.showdown is None:
         return "no deal, betting or showdown section"
-    if stakes_kill:
-        return "a Kill changes the limits from round to round"
     return None
 
 
@@ -146,7 +146,7 @@ def compile_program(
     game: Game, setup: TableSetup, n_seats: int, strategy_by_seat: dict[int, str]
 ) -> Program:
     """The table as the kernel reads it; seats are 1..n_seats (the session's)."""
-    reason = _reason(game, setup.rules.kill is not None)
+    reason = _reason(game)
     if reason is not None:
         return Program(reason)
     d = game.definition
@@ -258,4 +258,12 @@ def compile_program(
             rows[seat - 1, t, 0] = ACTIONS[actions[named_tier].free]
             rows[seat - 1, t, 1] = ACTIONS[actions[named_tier].facing]
     prog.rows = rows
+    prog.killed = p.copy()
+    kill = setup.rules.kill
+    if kill is not None:  # the limits a Kill multiplies, in whole chips (``Limit.times``)
+        killed = prog.killed
+        m, chip = kill.multiplier, stakes.chip
+        lower, upper = stakes.lower.times(m, chip), (stakes.upper or stakes.lower).times(m, chip)
+        killed[P_LOWER_MIN], killed[P_LOWER_MAX] = lower.min_bet, lower.max_bet
+        killed[P_UPPER_MIN], killed[P_UPPER_MAX] = upper.min_bet, upper.max_bet
     return prog

@@ -29,8 +29,9 @@ and seat serves every pot.
 A player still in who put in nothing while others put in chips is eligible for no pot, as
 ``build_pots`` forms them (every pot's level is above nothing).
 
-A table with a Kill rule, or a rule this module does not read, is not settled here at all
-(``FastSettler.reason``).
+A table's Kill (§ 553.12(m)) is read as ``kill.after_round`` reads it: each round's result
+says whether it is in effect the next (the limits are the dealing kernel's). A rule this
+module does not read keeps the table out of it (``FastSettler.reason``).
 """
 
 from __future__ import annotations
@@ -76,7 +77,10 @@ LOW_MAX_RANK = 16  # the qualifier's highest low rank (ace = 1); -1: none
 ODD_UNIT = 17  # the chip an excess is divided in (the table's chip, at most the cap)
 ODD_CAPPED = 18  # 1: the source caps the excess (one unit at a time)
 EXCESS_TO_HIGH = 19  # 1: a split pot's excess goes to the high half
-PARAMS = 20
+KILL_RULE = 20  # 1: the table has a Kill (§ 553.12(m)); the round's result says if it is on next
+KILL_IN_EFFECT = 21  # 1: the Kill is in effect this round (set round by round)
+KILL_QUALIFYING = 22  # the qualifying pot
+PARAMS = 23
 
 RAKE_NONE, RAKE_PERCENT, RAKE_PER_ROUND, RAKE_INCREMENTAL = 0, 1, 2, 3
 BB_NONE, BB_FIXED, BB_RATE = 0, 1, 2
@@ -86,8 +90,9 @@ POT_HIGH, POT_LOW, POT_HIGH_LOW = 0, 1, 2
 _TOP_SHIFT = PART_BITS * (KEY_PARTS - 1)
 _PART_MASK = (1 << PART_BITS) - 1
 
-#: ``_settle``'s output after the awards: rake, Bad Beat contribution, pots, showdown
-_TAIL = 4
+#: ``_settle``'s output after the awards: rake, Bad Beat contribution, pots, showdown, the
+#: Kill in effect next round (1, 0; -1: no Kill rule)
+_TAIL = 5
 
 #: ``_settle``'s result: the round settled; handed back to ``settle_round``; a tie's excess
 #: to be given by card and suit, the tied seats in ``tied`` (call again with ``priority``)
@@ -354,15 +359,24 @@ def _settle(
     pot_kind = params[POT_KIND]
     qualifying = np.zeros(n, dtype=np.bool_)
     needs_order = False
+    # what the Kill reads of each pot (kill.PotOutcome): its net, the one player who won
+    # all of it (-1: none), whether a high half and a low half went to different players
+    net_of = np.zeros(npots, dtype=np.int64)
+    scooped = np.full(npots, -1, dtype=np.int64)
+    split = np.zeros(npots, dtype=np.bool_)
+    won_high = np.zeros(n, dtype=np.bool_)
+    won_low = np.zeros(n, dtype=np.bool_)
     for k in range(npots):
         take_bb = min(left_bb, amount[k] - rake_of[k])
         left_bb -= take_bb
         net = amount[k] - rake_of[k] - take_bb
+        net_of[k] = net
         mask = eligible[k]
         if contenders[k] == 1:
             for i in range(n):
                 if mask[i]:
                     out[i] += net
+                    scooped[k] = i
             continue
         hp, ht = priority[HIGH], tied[HIGH]
         lp, lt = priority[LOW], tied[LOW]
@@ -395,6 +409,24 @@ def _settle(
             return HANDED_BACK
         if paid < 0:
             needs_order = True  # the other pots still read, so that one call orders all
+        if params[KILL_RULE]:  # the winners of each half of this pot (``kill.PotOutcome``)
+            if pot_kind == POT_LOW:
+                _best_of(low, qualifying, won_high)
+            else:
+                _best_of(high, mask, won_high)
+            halves = pot_kind == POT_HIGH_LOW and _any_low(low, mask, params)
+            if halves:
+                _best_of(low, qualifying, won_low)
+            winners = 0
+            for i in range(n):
+                if halves:
+                    split[k] = split[k] or won_high[i] != won_low[i]
+                    won_high[i] = won_high[i] or won_low[i]
+                if won_high[i]:
+                    winners += 1
+                    scooped[k] = i
+            if winners != 1:
+                scooped[k] = -1
     # a Bad Beat that may be paid: a losing high hand of the main pot at the qualifying floor
     if bb_kind != BB_NONE and pot_kind != POT_LOW and contenders[0] >= 2:
         main = eligible[0]
@@ -417,7 +449,43 @@ def _settle(
     out[n + 1] = bb
     out[n + 2] = pot
     out[n + 3] = 1 if live >= 2 else 0
+    out[n + 4] = _kill_next(params, net_of, scooped, split) if params[KILL_RULE] else -1
     return SETTLED
+
+
+@njit(cache=True)
+def _best_of(keys: Ints, eligible: Flags, best: Flags) -> None:
+    """``best``: the eligible seats holding the highest key (none where no key is held)."""
+    top = 0
+    for i in range(keys.shape[0]):
+        if eligible[i] and keys[i] > top:
+            top = keys[i]
+    for i in range(keys.shape[0]):
+        best[i] = top > 0 and eligible[i] and keys[i] == top
+
+
+@njit(cache=True)
+def _any_low(low: Ints, eligible: Flags, params: Ints) -> bool:
+    """An eligible seat holds a qualifying low."""
+    for i in range(low.shape[0]):  # noqa: SIM110 (numba compiles no generator in any())
+        if eligible[i] and _low_qualifies(low[i], params):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _kill_next(params: Ints, net_of: Ints, scooped: Ints, split: Flags) -> int:
+    """The Kill in effect next round (``kill.after_round``, § 553.12(m)): one player winning
+    all of any pot of at least the qualifying pot puts it on; otherwise a Kill in effect
+    stays unless the main pot is under the qualifying pot or split high/low between
+    different players."""
+    q = params[KILL_QUALIFYING]
+    for k in range(net_of.shape[0]):
+        if scooped[k] >= 0 and net_of[k] >= q:
+            return 1
+    if params[KILL_IN_EFFECT] == 0 or net_of[0] < q or split[0]:
+        return 0
+    return 1
 
 
 class FastSettler:
@@ -444,10 +512,11 @@ class FastSettler:
         sd = d.showdown
         if sd is None or d.rake is None:
             raise _NotTaken(f"{game.id} is no nonbanking Poker game")
-        if rules.kill is not None:
-            raise _NotTaken("a Kill rule: its outcome is decided by the scalar settlement")
-        self.splitter = Splitter(game, card_orders(game), stakes.chip)
         p = self.params
+        if rules.kill is not None:
+            p[KILL_RULE] = 1
+            p[KILL_QUALIFYING] = rules.kill.qualifying_pot
+        self.splitter = Splitter(game, card_orders(game), stakes.chip)
         p[CHIP] = stakes.chip
         self._compile_rake(rules, stakes)
         self._compile_bad_beat(game, rules)
@@ -514,12 +583,15 @@ class FastSettler:
             raise _NotTaken(f"a Bad Beat on the low hand {rule.hand!r}")
         p[BB_FLOOR] = ev.strength(rule.at_least) + PART_OFFSET
 
-    def settle(self, dealt: DealtHand, fund: int) -> SettledHand | None:
+    def settle(
+        self, dealt: DealtHand, fund: int, kill_in_effect: bool = False
+    ) -> SettledHand | None:
         """The round settled, or ``None``: settle it with ``settle_round``. ``fund``, the
         Bad Beat fund before the round, decides nothing here: a round whose Bad Beat may be
-        paid from it is handed back."""
+        paid from it is handed back. ``kill_in_effect``: the table's Kill is on this round."""
         if self.reason is not None:
             return None
+        self.params[KILL_IN_EFFECT] = kill_in_effect
         n = len(self.seats)
         out: Ints = np.empty(n + _TAIL, dtype=np.int64)
         round_put = np.array(dealt.round_put, dtype=np.int64)
@@ -538,7 +610,15 @@ class FastSettler:
             status = _settle(*args, self.odd_chip_priority(dealt, tied), tied, out)
         if status != SETTLED:
             return None
-        return SettledHand(out[:n], int(out[n]), int(out[n + 1]), int(out[n + 2]), bool(out[n + 3]))
+        kill = int(out[n + 4])
+        return SettledHand(
+            out[:n],
+            int(out[n]),
+            int(out[n + 1]),
+            int(out[n + 2]),
+            bool(out[n + 3]),
+            None if kill < 0 else bool(kill),
+        )
 
     def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints:
         """Each ``tied`` seat's place ([part, seat]; -1: not tied) in the order the excess
