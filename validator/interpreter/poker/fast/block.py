@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, MAX_ROUNDS, Flags, Ints
-from validator.interpreter.poker.fast.hand import TAKEN, FastTable, _deal_and_bet
+from validator.interpreter.poker.fast.hand import TAKEN, FastTable, _deal_and_bet, deal_order
 from validator.interpreter.poker.fast.mt import shuffle
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
@@ -120,31 +120,12 @@ def _play_block(  # type: ignore[no-untyped-def]
         for c in range(52):
             deck[c] = c
         shuffle(rng, deck, 52)
-        # the players dealt in, from the button's left (``FastTable.deal_and_bet``)
-        m = 0
-        last = -1
-        for i in range(n):
-            folded[i] = stack[i] < required
-            if not folded[i]:
-                m += 1
-                last = i + 1
+        m, dealt_button = deal_order(
+            stack, required, state[S_BUTTON], table[T_FROM_BUTTON], folded, order
+        )
         if m < 2:
             rng[:] = saved
             return r, HANDED_BACK
-        dealt_button = -1
-        if table[T_FROM_BUTTON]:
-            dealt_button = state[S_BUTTON]
-            if dealt_button < 1 or dealt_button > n or folded[dealt_button - 1]:
-                dealt_button = last
-        k = 0  # no button (-1): the seats in order
-        for i in range(n):
-            if not folded[i] and i >= dealt_button:  # seat index i is seat number i + 1
-                order[k] = i
-                k += 1
-        for i in range(n):
-            if not folded[i] and i < dealt_button:
-                order[k] = i
-                k += 1
         contributed[:] = 0
         cards[:] = 0
         ncards[:] = 0
@@ -279,9 +260,7 @@ class BlockTable:
         self.table[T_KILL_NUM] = multiplier.numerator
         self.table[T_KILL_DEN] = multiplier.denominator
 
-    def play(
-        self, rng: Ints, stacks: Ints, button: int | None, kill: bool, rounds: int
-    ) -> Block:
+    def play(self, rng: Ints, stacks: Ints, button: int | None, kill: bool, rounds: int) -> Block:
         """Up to ``rounds`` rounds from ``stacks``, ``button`` and the Kill in effect or not
         (``stacks`` and ``rng`` advanced in place); the button and the Kill after them in
         ``self.button`` and ``self.kill``."""

@@ -697,6 +697,38 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     return TAKEN
 
 
+@njit(cache=True)
+def deal_order(stacks, required, button, from_button, folded, order):  # type: ignore[no-untyped-def]
+    """The players dealt in (§ 553.8(b)(3): a stack of at least ``required``), marked not
+    ``folded`` and listed in ``order`` (seat indices) from the button's left where the game
+    is ``from_button`` (the button as given, else the last player dealt in: seat numbers,
+    -1 none), else in seat order; returns (players dealt in, the button as dealt, -1:
+    none), as ``table.Hand`` seats a round."""
+    n = stacks.shape[0]
+    m = 0
+    last = -1
+    for i in range(n):
+        folded[i] = stacks[i] < required
+        if not folded[i]:
+            m += 1
+            last = i + 1
+    dealt_button = -1
+    if from_button:
+        dealt_button = button
+        if dealt_button < 1 or dealt_button > n or folded[dealt_button - 1]:
+            dealt_button = last
+    k = 0  # seat index i is seat number i + 1: the seats after the button's, then the rest
+    for i in range(n):
+        if not folded[i] and i >= dealt_button:
+            order[k] = i
+            k += 1
+    for i in range(n):
+        if not folded[i] and i < dealt_button:
+            order[k] = i
+            k += 1
+    return m, dealt_button
+
+
 class FastTable:
     """A table's rounds dealt and bet by the kernel; ``reason`` says why it takes none."""
 
@@ -735,21 +767,15 @@ class FastTable:
         if prog.reason is not None:
             return None
         n = len(self.seats)
-        required = self.required
-        players = [i for i, stack in enumerate(stacks.tolist()) if stack >= required]
-        if len(players) < 2:
-            return None
-        dealt_button: int | None = None
-        if prog.params[0]:  # dealt from the button's left
-            seats = [i + 1 for i in players]
-            dealt_button = button if button in seats else seats[-1]
-            b = dealt_button - 1
-            later = [i for i in players if i > b]
-            order = later + [i for i in players if i <= b]
-        else:
-            order = players
         folded = np.ones(n, dtype=np.bool_)
-        folded[players] = False
+        order = np.zeros(n, dtype=np.int64)
+        stacks = np.asarray(stacks, dtype=np.int64)
+        players, at = deal_order(
+            stacks, self.required, -1 if button is None else button, prog.params[0], folded, order
+        )
+        if players < 2:
+            return None
+        dealt_button = int(at) if at > 0 else None
         contributed = np.zeros(n, dtype=np.int64)
         cards = np.zeros((n, MAX_CARDS), dtype=np.int64)
         ncards = np.zeros(n, dtype=np.int64)
@@ -778,8 +804,8 @@ class FastTable:
             prog.showing_tables,
             np.asarray(deck, dtype=np.int64),
             state,
-            np.array(order, dtype=np.int64),
-            np.asarray(stacks, dtype=np.int64),
+            order[:players],
+            stacks,
             contributed,
             folded,
             cards,
