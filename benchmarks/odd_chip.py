@@ -4,6 +4,15 @@ fast path: ``FastSettler.settle`` (two kernel calls and the tied seats shown and
 against ``settle_round`` on the tied rounds (what the fast path handed them back to before),
 in the same script, on the same rounds.
 
+Then the order itself, on the same tied rounds' tied seats: the kernel
+(``FastSettler.odd_chip_priority``: ``odd_chip.odd_chip_order``; and the kernel called from
+a kernel over the rounds, as a block of rounds calls it) against the Python route
+it replaces (``FastSettler.shown_priority``: ``showdown.show`` of each tied seat and
+``Splitter.odd_chip_order``), both giving the same places. The Python route is timed twice:
+with the evaluators' memos of card sets as the repetitions leave them ("memo", each round's
+hands valued before), and with them emptied before each repetition ("fresh", as a session's
+new rounds meet them; the rank-pattern tables stay warm).
+
 Rounds are dealt to tie (players holding the same ranks in other suits, as the tests deal
 them); a round counts as tied where the scalar settlement gives an excess by card and suit.
 Both settlements must award the same. Measured with ``time.process_time``, one process; the
@@ -19,6 +28,9 @@ import random
 import time
 from collections.abc import Callable
 
+import numpy as np
+from numba import njit
+
 from tests.test_fast_settle import (
     _contributions,
     _deal_ties,
@@ -26,11 +38,13 @@ from tests.test_fast_settle import (
     _odd_chip_by_suit,
     _scalar,
 )
-from validator.compiler import load_game
+from validator.compiler import Game, load_game
 from validator.interpreter.poker.betting import Limit
-from validator.interpreter.poker.fast import DealtHand
-from validator.interpreter.poker.fast.settle import FastSettler
+from validator.interpreter.poker.fast import DealtHand, Flags, Ints
+from validator.interpreter.poker.fast.odd_chip import odd_chip_order
+from validator.interpreter.poker.fast.settle import FastSettler, _settle
 from validator.interpreter.poker.table import Rules, Stakes
+from validator.rankings.packed import Tables
 
 GAMES = ("poker-holdem", "poker-omaha", "poker-omaha-hi-lo-8")
 PLAYERS = 6
@@ -75,11 +89,90 @@ def measure(game_id: str, count: int, seed: int = 13) -> str:
     us_tied = _per_round(lambda: [settler.settle(d, 0) for d, _ in tied], count)
     us_plain = _per_round(lambda: [settler.settle(d, 0) for d in plain], count)
     us_scalar = _per_round(lambda: [_scalar(game, rules, CHIP, *a) for _, a in tied], count)
+    seats = [(d, _tied_seats(settler, d)) for d, _ in tied]
+    for d, t in seats:
+        kernel, python = settler.odd_chip_priority(d, t), settler.shown_priority(d, t)
+        assert kernel.tolist() == python.tolist()
+    us_kernel = _per_round(lambda: [settler.odd_chip_priority(d, t) for d, t in seats], count)
+    stacked = (
+        np.stack([d.cards for d, _ in seats]),
+        np.stack([d.ncards for d, _ in seats]),
+        np.stack([d.board for d, _ in seats]),
+        np.array([d.nboard for d, _ in seats], dtype=np.int64),
+        np.stack([t for _, t in seats]),
+    )
+    priority = np.empty((2, PLAYERS), dtype=np.int64)
+    assert _in_a_kernel(*stacked, *settler.order_arrays, priority) == len(seats)
+    us_loop = _per_round(lambda: _in_a_kernel(*stacked, *settler.order_arrays, priority), count)
+    us_memo = _per_round(lambda: [settler.shown_priority(d, t) for d, t in seats], count)
+    us_fresh = _per_round(
+        lambda: _fresh(game, lambda: [settler.shown_priority(*a) for a in seats]), count
+    )
     return (
         f"{game_id:22} tie by suit {us_tied:8.1f} us/round, no such tie {us_plain:6.1f} us "
         f"({us_tied / us_plain:5.1f}x); settle_round on the ties {us_scalar:8.1f} us "
-        f"({us_scalar / us_tied:4.1f}x the fast settlement's)"
+        f"({us_scalar / us_tied:4.1f}x the fast settlement's)\n"
+        f"{'':22} the order: kernel {us_kernel:6.1f} us/round ({us_loop:5.1f} us called "
+        f"from a kernel); Python route "
+        f"{us_memo:7.1f} us memo ({us_memo / us_kernel:5.1f}x), "
+        f"{us_fresh:7.1f} us fresh ({us_fresh / us_kernel:5.1f}x)"
     )
+
+
+@njit
+def _in_a_kernel(
+    cards: Ints,
+    ncards: Ints,
+    board: Ints,
+    nboard: Ints,
+    tied: Flags,
+    keys: Ints,
+    spec: Ints,
+    high_tables: Tables,
+    low_tables: Tables,
+    priority: Ints,
+) -> int:
+    """``odd_chip_order`` of every round ([round, ...] arrays) called from a kernel, as a
+    block of rounds calls it: how many rounds it ordered."""
+    ordered = 0
+    for r in range(cards.shape[0]):
+        ordered += odd_chip_order(
+            cards[r],
+            ncards[r],
+            board[r],
+            nboard[r],
+            tied[r],
+            keys,
+            spec,
+            high_tables,
+            low_tables,
+            priority,
+        )
+    return ordered
+
+
+def _tied_seats(settler: FastSettler, dealt: DealtHand) -> np.ndarray:
+    """The seats the first kernel call marks tied ([part, seat]) in a round with a tie."""
+    n = len(settler.seats)
+    tied = np.zeros((2, n), dtype=np.bool_)
+    out = np.empty(n + 4, dtype=np.int64)
+    round_put = np.array(dealt.round_put, dtype=np.int64)
+    unordered = np.full((2, n), -1, dtype=np.int64)
+    args = (dealt.contributed, dealt.folded, dealt.high, dealt.low, round_put)
+    _settle(*args, settler.levels, settler.params, unordered, tied, out)
+    return tied
+
+
+def _fresh(game: Game, work: Callable[[], object]) -> object:
+    """``work`` with the game's evaluators' memos of card sets emptied first."""
+    sd = game.definition.showdown
+    assert sd is not None
+    for hand_id in (sd.high, sd.low):
+        if hand_id is not None:
+            ev = game.evaluator(hand_id)
+            ev._best.clear()
+            ev._best_using.clear()
+    return work()
 
 
 def main() -> None:
