@@ -14,7 +14,8 @@ Stages, each a module:
 - ``mt``        the session's ``random.Random`` (CPython's MT19937) in the kernels: the
                 piles reshuffled in a round, the generator left as ``rng.shuffle`` leaves it;
 - ``hand``      a round dealt and bet: ``FastTable.deal_and_bet`` -> ``DealtHand``;
-- ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``.
+- ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``;
+- ``odd_chip``  the order a tie's excess goes in by card and suit (``odd_chip_order``).
 
 Seats are indexed 0..n-1 in the session's seat order (seat numbers ascending). Cards are
 ints 0..51 (rank ``c >> 2``: 0 = deuce .. 12 = ace; suit ``c & 3``).

@@ -20,11 +20,12 @@ A tie whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv)) 
 in two calls of the kernel: the first reports which seats tie, in any pot, for a part
 (high or low) with an excess (``NEEDS_ORDER``, the ``tied`` array); ``FastSettler`` then
 orders those seats as the scalar showdown does (``showdown.show`` of each, then
-``Splitter.odd_chip_order``: the one definition of the order by card and suit), and the
-second call divides each tied part as ``showdown.divide`` does, the excess in that order
-(the ``priority`` array). The order of a subset of seats is the order of all of them
-restricted to it (each hand's place is given by a key of its own), so one priority per part
-and seat serves every pot.
+``Splitter.odd_chip_order``: the one definition of the order by card and suit) by the
+kernel ``odd_chip.odd_chip_order``, which reads the hands' cards as ``show`` does (or, for a
+hand it cannot read, by ``show`` itself), and the second call divides each tied part as
+``showdown.divide`` does, the excess in that order (the ``priority`` array). The order of
+a subset of seats is the order of all of them restricted to it (each hand's place is given
+by a key of its own), so one priority per part and seat serves every pot.
 
 A player still in who put in nothing while others put in chips is eligible for no pot, as
 ``build_pots`` forms them (every pot's level is above nothing).
