@@ -50,6 +50,7 @@ from validator.rankings.packed import (
     T_SUITED_FORMED,
     NotPackable,
     Tables,
+    _next_combination,
     _read,
     best_key,
     best_pick_using,
@@ -96,7 +97,8 @@ def _first_best_choice(tables: Tables, hand: Ints, n: int, size: int, pick: Ints
     idx = np.arange(size, dtype=np.int64)
     top = -1
     chosen = 0
-    while True:
+    more = True
+    while more:
         for i in range(size):
             pick[i] = hand[idx[i]]
         key = best_key(tables, pick, size)
@@ -105,14 +107,8 @@ def _first_best_choice(tables: Tables, hand: Ints, n: int, size: int, pick: Ints
             chosen = 0
             for i in range(size):
                 chosen |= 1 << pick[i]
-        i = size - 1
-        while i >= 0 and idx[i] == i + n - size:
-            i -= 1
-        if i < 0:
-            return chosen
-        idx[i] += 1
-        for j in range(i + 1, size):
-            idx[j] = idx[j - 1] + 1
+        more = _next_combination(idx, size, n)
+    return chosen
 
 
 @njit(cache=True)
