@@ -20,10 +20,18 @@ from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS
-from validator.interpreter.poker.fast.odd_chip import PRESENT, odd_chip_order
+from validator.interpreter.poker.fast.odd_chip import (
+    _MOST_CHOICES,
+    PRESENT,
+    USE_BOARD,
+    USE_OWN,
+    _first_best_using,
+    odd_chip_order,
+)
 from validator.interpreter.poker.fast.settle import HIGH, LOW, FastSettler
 from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.table import Rules, Stakes
+from validator.rankings.packed import best_pick_using
 
 POKER = tuple(
     g.id for g in all_games() if g.definition.kind == "nonbanking" and g.definition.showdown
@@ -227,3 +235,37 @@ def test_lowest_card_by_suit_pairs_must_play_the_first_best_choice_553_10_i_2_ii
     )
     assert kernel == [1, 0]
     assert kernel == scalar
+
+
+@ORDERS
+@given(
+    game_id=st.sampled_from(POKER),
+    seed=st.integers(0, 2**32 - 1),
+    part=st.sampled_from([HIGH, LOW]),
+    few_ranks=st.booleans(),
+)
+def test_first_best_choice_is_best_pick_using_s(
+    game_id: str, seed: int, part: int, few_ranks: bool
+) -> None:
+    """§ 553.12(j): a hand of set parts (Omaha's two of the player's and three of the
+    board) uses the cards ``packed.best_pick_using`` picks (``Evaluator.best_using``'s
+    first best choice); ``_first_best_using`` reads each part's choices once and must pick
+    the same, either part listed first."""
+    game = load_game(game_id)
+    settler = _settler(game, 2)
+    spec = settler.order_arrays[1]
+    if spec[part, PRESENT] != 1 or spec[part, USE_OWN] < 0:
+        return
+    tables = settler.order_arrays[2 + part]
+    rng = random.Random(seed)
+    cards, board = (_deal_few_ranks if few_ranks else _deal)(game, 1, rng)
+    own = np.array(cards[0], dtype=np.int64)
+    shared = np.array(board, dtype=np.int64)
+    k_own, k_board = int(spec[part, USE_OWN]), int(spec[part, USE_BOARD])
+    choices = np.empty((_MOST_CHOICES, 3), dtype=np.int64)
+    for first, k1, second, k2 in ((own, k_own, shared, k_board), (shared, k_board, own, k_own)):
+        mask = best_pick_using(tables, first, len(first), k1, second, len(second), k2)
+        picked = {int(c) for i, c in enumerate(first) if mask >> i & 1}
+        picked |= {int(c) for j, c in enumerate(second) if mask >> (16 + j) & 1}
+        fast = _first_best_using(tables, first, len(first), k1, second, len(second), k2, choices)
+        assert {c for c in range(52) if fast >> c & 1} == picked

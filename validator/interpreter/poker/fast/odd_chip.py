@@ -14,8 +14,8 @@ Which cards a hand uses is read as the scalar evaluator chooses them, since whic
 equal cards it takes decides the suit compared:
 
 - a hand of set parts (``use:``, Omaha's two and three, § 553.12(j)): the first of the best
-  choices in ``Evaluator.best_using``'s order (``packed.best_pick_using``); the hand of five
-  uses all five;
+  choices in ``Evaluator.best_using``'s order (``packed.best_pick_using``'s, read here with
+  each part's choices read once, ``_first_best_using``); the hand of five uses all five;
 - a hand of at most the ranking's size of cards uses them all;
 - a high hand of more: a flush (straight flush) uses the cards of its suit the suited table
   formed; any other hand the ranks of its best hand (those of any choice of ``size`` cards
@@ -38,22 +38,26 @@ round by ``showdown.show`` and ``Splitter.odd_chip_order``.
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 from numba import njit
 
 from validator.compiler import Game
-from validator.interpreter.poker.fast import Flags, Ints
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, Flags, Ints
 from validator.interpreter.poker.showdown import Splitter
 from validator.rankings.evaluator import card_order_key, low_rank
 from validator.rankings.packed import (
+    COUNT_BITS,
     MAX_PACKED,
+    SUIT_BITS,
     T_SUITED_FORMED,
     NotPackable,
     Tables,
     _next_combination,
     _read,
+    _read_counts,
     best_key,
-    best_pick_using,
     packable,
     packed,
 )
@@ -71,6 +75,9 @@ WITH_OWN = 7  # 1: the hand reads the player's cards (no ``use:``)
 WITH_BOARD = 8  # 1: the hand reads the board (no ``use:``)
 SPEC = 9
 
+#: the most choices ``_first_best_using`` reads of a hand's two parts (any k of at most
+#: ``MAX_CARDS`` and of at most ``MAX_BOARD``)
+_MOST_CHOICES = comb(MAX_CARDS, MAX_CARDS // 2) + comb(MAX_BOARD, MAX_BOARD // 2)
 #: the rows of ``keys`` and ``spec`` (``settle.HIGH``, ``settle.LOW``)
 _PARTS = 2
 _HIGH = 0
@@ -112,6 +119,62 @@ def _first_best_choice(tables: Tables, hand: Ints, n: int, size: int, pick: Ints
 
 
 @njit(cache=True)
+def _choices(cards: Ints, n: int, k: int, out: Ints) -> int:
+    """Each choice of ``k`` of ``cards[:n]``, in ``itertools.combinations``' order, read
+    once into a row of ``out``: its rank counts and its suits' ranks (as ``packed.picks``
+    reads them) and its cards (bit c for card c); how many choices."""
+    idx = np.arange(max(k, 1), dtype=np.int64)
+    m = 0
+    more = True
+    while more:
+        counts = 0
+        suits = 0
+        chosen = 0
+        for i in range(k):
+            c = cards[idx[i]]
+            counts += 1 << (COUNT_BITS * (c >> 2))
+            suits |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
+            chosen |= 1 << c
+        out[m, 0] = counts
+        out[m, 1] = suits
+        out[m, 2] = chosen
+        m += 1
+        more = _next_combination(idx, k, n)
+    return m
+
+
+@njit(cache=True)
+def _first_best_using(
+    tables: Tables,
+    first: Ints,
+    n_first: int,
+    k_first: int,
+    second: Ints,
+    n_second: int,
+    k_second: int,
+    choices: Ints,
+) -> int:
+    """The cards (bit c for card c) ``packed.best_pick_using`` picks for the same parts:
+    the first of the best choices in ``itertools.product``'s order over each part's
+    ``itertools.combinations``, each part's choices read once (``_choices``) and every pair
+    joined by its counts, as ``packed.best_key_of_picks`` joins them."""
+    n1 = _choices(first, n_first, k_first, choices)
+    n2 = _choices(second, n_second, k_second, choices[n1:])
+    size = k_first + k_second
+    top = -1
+    chosen = 0
+    for a in range(n1):
+        counts = choices[a, 0]
+        suits = choices[a, 1]
+        for b in range(n1, n1 + n2):
+            key = _read_counts(tables, counts + choices[b, 0], suits | choices[b, 1], size)[0]
+            if key > top:
+                top = key
+                chosen = choices[a, 2] | choices[b, 2]
+    return chosen
+
+
+@njit(cache=True)
 def _used(
     tables: Tables,
     spec: Ints,
@@ -121,28 +184,20 @@ def _used(
     n_board: int,
     hand: Ints,
     pick: Ints,
+    choices: Ints,
 ) -> int:
     """The cards the hand uses (``HandValue.cards`` of ``showdown.show``'s value), bit c for
-    card c; -1 where they cannot be read here. ``hand`` and ``pick``: scratch."""
+    card c; -1 where they cannot be read here. ``hand``, ``pick`` and ``choices``:
+    scratch."""
     size = spec[SIZE]
     if spec[USE_OWN] >= 0:  # Omaha's two and three: the first best choice
         k_own = spec[USE_OWN]
         k_board = spec[USE_BOARD]
-        own_first = spec[OWN_FIRST] == 1
-        if own_first:
-            mask = best_pick_using(tables, own, n_own, k_own, board, n_board, k_board)
-        else:
-            mask = best_pick_using(tables, board, n_board, k_board, own, n_own, k_own)
-        if mask < 0 or k_own + k_board > size:
+        if k_own + k_board > size or k_own > n_own or k_board > n_board:
             return -1
-        out = 0
-        for i in range(n_own):
-            if mask >> (i if own_first else 16 + i) & 1:
-                out |= 1 << own[i]
-        for j in range(n_board):
-            if mask >> (16 + j if own_first else j) & 1:
-                out |= 1 << board[j]
-        return out
+        if spec[OWN_FIRST] == 1:
+            return _first_best_using(tables, own, n_own, k_own, board, n_board, k_board, choices)
+        return _first_best_using(tables, board, n_board, k_board, own, n_own, k_own, choices)
     # the hand's cards as ``hand_value`` lists them
     n = 0
     for group in range(2):
@@ -257,6 +312,8 @@ def odd_chip_order(
     hand = np.empty(width, dtype=np.int64)
     pick = np.empty(width, dtype=np.int64)
     group = np.empty(width, dtype=np.int64)
+    # each part's choices of a hand of set parts: at most C(8, 4) + C(5, 2) rows
+    choices = np.empty((_MOST_CHOICES, 3), dtype=np.int64)
     for part in range(_PARTS):
         for i in range(n):
             priority[part, i] = -1
@@ -277,7 +334,7 @@ def odd_chip_order(
             if not tied[part, i]:
                 continue
             own = cards[i]
-            used = _used(tables, row, own, ncards[i], board, nboard, hand, pick)
+            used = _used(tables, row, own, ncards[i], board, nboard, hand, pick, choices)
             if used < 0:
                 return False
             for k in range(width):
