@@ -251,27 +251,21 @@ def _used(
                 out |= 1 << c
         return out
     # the ranks of a choice of ``size`` cards with the best key: each rank's highest suits
-    for a in range(1 << n):
-        m = 0
-        for i in range(n):
-            if a >> i & 1:
-                pick[m] = hand[i]
-                m += 1
-        if m != size or best_key(tables, pick, size) != key:
+    held = 0
+    for i in range(n):
+        held |= 1 << hand[i]
+    for a in range(_choices(hand, n, size, choices)):
+        counts = choices[a, 0]
+        if _read_counts(tables, counts, choices[a, 1], size)[0] != key:
             continue
         out = 0
-        for i in range(size):
-            r = pick[i] >> 2
+        for r in range(13):
+            left = (counts >> (COUNT_BITS * r)) & 7
             for s in range(3, -1, -1):  # spades, hearts, diamonds, clubs
                 c = r << 2 | s
-                if out >> c & 1:
-                    continue
-                present = False
-                for j in range(n):
-                    present = present or hand[j] == c
-                if present:
+                if left > 0 and held >> c & 1:
                     out |= 1 << c
-                    break
+                    left -= 1
         return out
     return -1
 
