@@ -15,6 +15,7 @@ Stages, each a module:
                 piles reshuffled in a round, the generator left as ``rng.shuffle`` leaves it;
 - ``hand``      a round dealt and bet: ``FastTable.deal_and_bet`` -> ``DealtHand``;
 - ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``;
+- ``odd_chip``  the order a tie's excess goes in by card and suit (``odd_chip_order``);
 - ``block``     rounds played a block at a time in one call (between rounds, what
                 ``Session.play_one`` does), stopping before a round either kernel hands back.
 

@@ -20,11 +20,12 @@ A tie whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv)) 
 in two calls of the kernel: the first reports which seats tie, in any pot, for a part
 (high or low) with an excess (``NEEDS_ORDER``, the ``tied`` array); ``FastSettler`` then
 orders those seats as the scalar showdown does (``showdown.show`` of each, then
-``Splitter.odd_chip_order``: the one definition of the order by card and suit), and the
-second call divides each tied part as ``showdown.divide`` does, the excess in that order
-(the ``priority`` array). The order of a subset of seats is the order of all of them
-restricted to it (each hand's place is given by a key of its own), so one priority per part
-and seat serves every pot.
+``Splitter.odd_chip_order``: the one definition of the order by card and suit) by the
+kernel ``odd_chip.odd_chip_order``, which reads the hands' cards as ``show`` does (or, for a
+hand it cannot read, by ``show`` itself), and the second call divides each tied part as
+``showdown.divide`` does, the excess in that order (the ``priority`` array). The order of
+a subset of seats is the order of all of them restricted to it (each hand's place is given
+by a key of its own), so one priority per part and seat serves every pot.
 
 A player still in who put in nothing while others put in chips is eligible for no pot, as
 ``build_pots`` forms them (every pot's level is above nothing).
@@ -43,17 +44,16 @@ from numba import njit
 
 from validator.compiler import Game
 from validator.interpreter.poker.fast import DealtHand, Flags, Ints, SettledHand
-from validator.interpreter.poker.settle import card_orders
-from validator.interpreter.poker.showdown import ShownHand, Splitter, show
-from validator.interpreter.poker.table import Rules, Stakes
-from validator.rankings.packed import (
-    KEY_PARTS,
-    PART_BITS,
-    PART_OFFSET,
-    NotPackable,
-    best_pick_using,
-    packed,
+from validator.interpreter.poker.fast.odd_chip import (
+    OrderArrays,
+    compile_order,
+    odd_chip_order,
+    unread,
 )
+from validator.interpreter.poker.settle import card_orders
+from validator.interpreter.poker.showdown import Splitter, show
+from validator.interpreter.poker.table import Rules, Stakes
+from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET
 
 # -- the compiled rules: indices into the parameter array -------------------------------------
 
@@ -499,6 +499,9 @@ class FastSettler:
         self.levels = np.zeros((0, 2), dtype=np.int64)
         self.reason: str | None = None
         self.splitter: Splitter | None = None
+        #: ``odd_chip.odd_chip_order``'s arrays for this table: each part's card keys, tie
+        #: rule and hand (``spec``), and the packed tables of the high and the low hand
+        self.order_arrays: OrderArrays = unread()
         n = len(self.seats)
         self._unordered: Ints = np.full((2, n), -1, dtype=np.int64)  # no priority given
         self._tied: Flags = np.zeros((2, n), dtype=np.bool_)
@@ -517,6 +520,7 @@ class FastSettler:
             p[KILL_RULE] = 1
             p[KILL_QUALIFYING] = rules.kill.qualifying_pot
         self.splitter = Splitter(game, card_orders(game), stakes.chip)
+        self.order_arrays = compile_order(game, self.splitter)
         p[CHIP] = stakes.chip
         self._compile_rake(rules, stakes)
         self._compile_bad_beat(game, rules)
@@ -623,8 +627,18 @@ class FastSettler:
     def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints:
         """Each ``tied`` seat's place ([part, seat]; -1: not tied) in the order the excess
         of a tied part goes (§ 553.10(i)(2)(ii)-(iv)), as the scalar showdown orders them:
-        each seat's cards shown (``showdown.show``: the cards its hand uses) and ordered by
-        ``Splitter.odd_chip_order``."""
+        by the kernel ``odd_chip.odd_chip_order`` with this table's ``order_arrays``, or,
+        where it cannot read a part's hand, each seat's cards shown (``showdown.show``) and
+        ordered by ``Splitter.odd_chip_order``."""
+        priority: Ints = np.empty(tied.shape, dtype=np.int64)
+        args = (dealt.cards, dealt.ncards, dealt.board, dealt.nboard, tied)
+        if odd_chip_order(*args, *self.order_arrays, priority):
+            return priority
+        return self.shown_priority(dealt, tied)
+
+    def shown_priority(self, dealt: DealtHand, tied: Flags) -> Ints:
+        """``odd_chip_priority`` by the scalar showdown: ``showdown.show`` of each tied
+        seat, ordered by ``Splitter.odd_chip_order`` (the order's definition)."""
         assert self.splitter is not None
         priority: Ints = np.full(tied.shape, -1, dtype=np.int64)
         board = [int(c) for c in dealt.board[: dealt.nboard]]
@@ -633,50 +647,13 @@ class FastSettler:
             if not seats:
                 continue
             shown = [
-                self._shown(i, [int(c) for c in dealt.cards[i, : dealt.ncards[i]]], board, name)
+                show(self.game, i, [int(c) for c in dealt.cards[i, : dealt.ncards[i]]], board)
                 for i in seats
             ]
             ordered = self.splitter.odd_chip_order(shown, name)
             for place, hand in enumerate(ordered):
                 priority[part, hand.seat] = place
         return priority
-
-    def _shown(self, seat: int, own: list[int], board: list[int], part: str) -> ShownHand:
-        """A tied seat's hand of ``part`` as ``showdown.show`` values it (the cards it uses).
-        A hand of set parts (Omaha's two and three, § 553.12(j)) takes the cards
-        ``Evaluator.best_using`` would take, found by ``packed.best_pick_using`` instead of
-        its search over every choice; a tied low qualifies (only qualifying lows tie)."""
-        sd = self.game.definition.showdown
-        assert sd is not None
-        hand_id = sd.high if part == "high" else sd.low
-        use = self.game.hand(hand_id).use if hand_id else None
-        if hand_id is None or use is None or len(use) != 2:
-            return show(self.game, seat, own, board)
-        ev = self.game.evaluator(hand_id)
-        try:
-            tables = packed(ev).tables
-        except NotPackable:
-            return show(self.game, seat, own, board)
-        groups = {"player": own, "board": board}
-        (g1, k1), (g2, k2) = use.items()
-        first, second = groups.get(g1, []), groups.get(g2, [])
-        mask = best_pick_using(
-            tables,
-            np.array(first or [0], dtype=np.int64),
-            len(first),
-            k1,
-            np.array(second or [0], dtype=np.int64),
-            len(second),
-            k2,
-        )
-        if mask < 0:
-            return show(self.game, seat, own, board)
-        chosen = [c for i, c in enumerate(first) if mask >> i & 1]
-        chosen += [c for j, c in enumerate(second) if mask >> (16 + j) & 1]
-        value = ev.best(chosen)
-        if part == "high":
-            return ShownHand(seat, tuple(own), value, None, False)
-        return ShownHand(seat, tuple(own), None, value, True)
 
 
 class _NotTaken(Exception):
