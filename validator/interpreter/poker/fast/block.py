@@ -5,8 +5,9 @@ deck shuffled by the session's generator; the button moved clockwise after each 
 single round runs (``hand._deal_and_bet``, ``settle._settle``). What a round costs in
 Python (the wrappers' arrays, the books, the record) is paid once a block instead.
 
-The block stops before the first round either kernel hands back (a Bad Beat that may be
-paid, a tie whose excess goes by card and suit, a deck that runs out): the stacks, the
+A tie whose excess goes by card and suit is ordered in the block (``odd_chip``). The block
+stops before the first round either kernel hands back (a Bad Beat that may be paid, a tie
+whose hands ``odd_chip`` cannot read, a deck that runs out): the stacks, the
 button and the generator are left as the last round taken left them, so that
 ``Session.play_one`` plays that round as it plays any other, from the same deck.
 
@@ -27,9 +28,11 @@ from numba import njit
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, MAX_ROUNDS, Flags, Ints
 from validator.interpreter.poker.fast.hand import TAKEN, FastTable, _deal_and_bet, deal_order
 from validator.interpreter.poker.fast.mt import shuffle
+from validator.interpreter.poker.fast.odd_chip import odd_chip_order
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
     KILL_IN_EFFECT,
+    NEEDS_ORDER,
     SETTLED,
     FastSettler,
     _settle,
@@ -82,12 +85,10 @@ def _play_block(  # type: ignore[no-untyped-def]
     rows, high_tiers, forced_order, faces = program[4], program[5], program[6], program[7]
     high_tables, low_tables, showing_tables = program[8], program[9], program[10]
     killed = program[11]
-    levels, settle_params, priority, tied = (
-        settlement[0],
-        settlement[1],
-        settlement[2],
-        settlement[3],
-    )
+    levels, settle_params = settlement[0], settlement[1]
+    unordered, tied, ordered = settlement[2], settlement[3], settlement[4]
+    order_keys, order_spec = settlement[5], settlement[6]
+    order_high, order_low = settlement[7], settlement[8]
     n = stacks.shape[0]
     required = table[T_REQUIRED]
     saved = rng.copy()
@@ -164,18 +165,23 @@ def _play_block(  # type: ignore[no-untyped-def]
             rng[:] = saved
             return r, HANDED_BACK
         settle_params[KILL_IN_EFFECT] = kill
-        status = _settle(
-            contributed,
-            folded,
-            high,
-            low,
-            round_put[: out_n[1]],
-            levels,
-            settle_params,
-            priority,
+        put_by_round = round_put[: out_n[1]]
+        args = (contributed, folded, high, low, put_by_round, levels, settle_params)
+        status = _settle(*args, unordered, tied, out)
+        # a tie's excess by card and suit (§ 553.10(i)(2)): the tied seats ordered, settled again
+        if status == NEEDS_ORDER and odd_chip_order(
+            cards,
+            ncards,
+            board,
+            out_n[0],
             tied,
-            out,
-        )
+            order_keys,
+            order_spec,
+            order_high,
+            order_low,
+            ordered,
+        ):
+            status = _settle(*args, ordered, tied, out)
         if status != SETTLED:
             rng[:] = saved
             return r, HANDED_BACK
@@ -249,9 +255,21 @@ class BlockTable:
             prog.showing_tables,
             prog.killed,
         )
-        priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
+        unordered: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
-        self.settlement = (settler.levels, settler.params, priority, tied)
+        ordered: Ints = np.full((2, self.seats), -1, dtype=np.int64)
+        keys, spec, high_tables, low_tables = settler.order_arrays
+        self.settlement = (
+            settler.levels,
+            settler.params,
+            unordered,
+            tied,
+            ordered,
+            keys,
+            spec,
+            high_tables,
+            low_tables,
+        )
         self.table = np.zeros(TABLE, dtype=np.int64)
         self.table[T_REQUIRED] = fast.required
         self.table[T_BUY_IN] = buy_in
