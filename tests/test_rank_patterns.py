@@ -124,8 +124,9 @@ def test_best_using_equals_every_pick_searched(ranking_id: str) -> None:
 def test_a_session_without_the_log_plays_the_same_hands(game_id: str) -> None:
     """``simulate`` and ``par`` play with the dealer's log not written (the fast path's
     kernels, or ``table.Hand`` without its log): every hand's deck, button, rake, Bad Beat
-    contribution and payout, showdown and buy-ins, the stacks after it, to the cent, and the
-    session's fund and totals are those of the narrated session ``play`` runs."""
+    contribution and payout, showdown and buy-ins, to the cent, and the session's stacks,
+    fund and totals are those of the narrated session ``play`` runs (the quiet session plays
+    a block of rounds at a time: its stacks are compared at the end)."""
     game = load_game(game_id)
     setup = default_setup(game)
     told = Session(game, setup, setup.positions, 11)
@@ -145,6 +146,5 @@ def test_a_session_without_the_log_plays_the_same_hands(game_id: str) -> None:
     )
     for a, b in zip(told.hands(20), quiet.hands(20), strict=True):
         assert [getattr(a, f) for f in figures] == [getattr(b, f) for f in figures]
-        assert told.stacks == quiet.stacks
         assert b.played is None or b.played.log == []
     assert (told.stacks, told.fund, told.totals) == (quiet.stacks, quiet.fund, quiet.totals)
