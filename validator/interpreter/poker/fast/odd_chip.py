@@ -29,7 +29,7 @@ equal cards it takes decides the suit compared:
   (``Evaluator.best_by_subsets``).
 
 The arrays compiled once per table (``FastSettler.order_arrays``): ``keys`` [part, card],
-each card's place under the part's tie rule (higher is higher, never 0); ``spec`` [part,
+each card's place under the part's tie rule (by rank, then suit; never 0); ``spec`` [part,
 ``SPEC``] the hand a part is ordered by (below); the packed tables of the high part's hand
 and of the low part's. A part whose hand this module cannot read (``spec[part, PRESENT]``
 0) makes ``odd_chip_order`` return False where a seat ties for it: the caller orders that
