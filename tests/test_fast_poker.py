@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from validator.rankings.packed import pack_key
 
 ROOT = Path(__file__).resolve().parent.parent
 POKER = sorted(g.id for g in all_games() if g.definition.kind == "nonbanking" and g.definition.deal)
+OMAHA = ("poker-omaha", "poker-omaha-hi-lo-8")
 SUBMISSIONS = sorted(p for p in (ROOT / "rulesubs" / "example").glob("*.yaml") if p.stem in POKER)
 
 
@@ -114,9 +116,11 @@ def _names(game: Game, seats: int) -> dict[int, str]:
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> tuple[str, int, int, dict[int, int], int, int]:
+def tables(
+    draw: st.DrawFn, games: Sequence[str] = tuple(POKER)
+) -> tuple[str, int, int, dict[int, int], int, int]:
     """(game, setup index, seats, stacks, button, the deck's shuffle seed)."""
-    game_id = draw(st.sampled_from(POKER))
+    game_id = draw(st.sampled_from(games))
     game = load_game(game_id)
     index = draw(st.integers(0, len(_setups(game)) - 1))
     setup = _setups(game)[index]
@@ -149,6 +153,26 @@ def test_a_round_the_kernel_takes_equals_the_scalar_round(
     chips of each betting round, the last aggressor (§ 553.16(d)) and the showdown keys; the
     common card (§ 553.10(h)) and the reshuffled discards (§ 553.13(g)(2)) drawn from the
     same generator, left in the same state (untouched where the round is handed back)."""
+    _check_round(table)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(tables(OMAHA))
+def test_an_omaha_round_the_kernel_takes_equals_the_scalar_round(
+    table: tuple[str, int, int, dict[int, int], int, int],
+) -> None:
+    """§ 553.12(j): exactly two of the player's four cards and three of the board, read for
+    the tiers once a street (the board's choices once for every seat) and kept for the
+    showdown: every decision and showdown key as ``Hand.play``'s, high and eight-or-better
+    low."""
+    _check_round(table)
+
+
+def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
     game_id, index, seats, stacks, button, seed = table
     game = load_game(game_id)
     setup = _setups(game)[index]

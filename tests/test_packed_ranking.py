@@ -28,10 +28,10 @@ from validator.model.ranking import Ranking
 from validator.rankings.evaluator import Evaluator, HandValue
 from validator.rankings.packed import (
     FIVE,
+    FIVE_AT,
     FIVE_VALUES,
     KEY_PARTS,
     MAX_PACKED,
-    T_FIVE_KEY,
     T_RANK_KEY,
     NotPackable,
     PackedRanking,
@@ -291,9 +291,9 @@ def test_choices_read_once_and_joined_equal_every_hand_read_whole(
 def test_every_five_card_rank_pattern_has_its_own_sum(
     pair: tuple[Evaluator, PackedRanking],
 ) -> None:
-    """The rank values of ``T_FIVE_KEY``: the 6,175 rank patterns of five cards (at most four
-    of a rank) have as many distinct sums, and the key read at each sum is the rank table's
-    key of a hand of that pattern (the suits are read apart)."""
+    """The rank values of the five-card keys (``FIVE_AT``): the 6,175 rank patterns of five
+    cards (at most four of a rank) have as many distinct sums, and the key read at each sum
+    is the rank table's key of a hand of that pattern (the suits are read apart)."""
     _, pr = pair
     rng = random.Random(55)
     sums = set()
@@ -302,7 +302,7 @@ def test_every_five_card_rank_pattern_has_its_own_sum(
         sums.add(total)
         cards = np.array(_dealt(rng, ranks), dtype=np.int64)
         index = _read(pr.tables, cards, FIVE)[1]
-        assert pr.tables[T_FIVE_KEY][total] == pr.tables[T_RANK_KEY][index], ranks
+        assert pr.tables[T_RANK_KEY][FIVE_AT + total] == pr.tables[T_RANK_KEY][index], ranks
     assert len(sums) == len(_patterns(FIVE)) == 6175
 
 

@@ -84,8 +84,6 @@ MIN_SUIT_NEED = 4
 T_OFFSET, T_BASE, T_RANK_KEY, T_RANK_FORMED, T_SUITED_KEY, T_SUITED_FORMED, T_CATEGORY, T_PARAMS = (
     range(8)
 )
-#: the rank table's keys of five cards, by the sum of their ranks' ``FIVE_VALUES``
-T_FIVE_KEY = 8
 #: the cards of a hand read by the sum of its ranks' values (Omaha's two and three)
 FIVE = 5
 #: a value per rank (deuce .. ace) whose sums over the ranks of any five cards (at most four
@@ -124,6 +122,11 @@ def pattern_offsets() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     for n in range(MAX_PACKED + 1):
         base[n + 1] = base[n] + ways[0, n]
     return offset, base
+
+
+#: where the rank table holds its keys of five cards again, by the sum of their ranks'
+#: ``FIVE_VALUES`` (after every rank pattern's key: one array fewer for the kernels to pass)
+FIVE_AT = int(pattern_offsets()[1][MAX_PACKED + 1])
 
 
 def _patterns(n: int) -> list[tuple[int, ...]]:
@@ -256,7 +259,7 @@ def build(ranking: Ranking) -> PackedRanking:
             part = -strength if ranking.low is not None else strength
             category[part + PART_OFFSET] = ids.index(c.id)
     params = np.array([suit_need, ranking.size], dtype=np.int64)
-    five_key = np.zeros(MAX_OF_A_RANK * int(FIVE_VALUES[-1]) + int(FIVE_VALUES[-2]) + 1, np.int64)
+    five_key = [0] * (MAX_OF_A_RANK * int(FIVE_VALUES[-1]) + int(FIVE_VALUES[-2]) + 1)
     for i, ranks in enumerate(_patterns(FIVE), start=int(base[FIVE])):
         five_key[sum(int(FIVE_VALUES[r]) for r in ranks)] = rank_key[i]
     return PackedRanking(
@@ -264,13 +267,12 @@ def build(ranking: Ranking) -> PackedRanking:
         (
             offset,
             base,
-            np.array(rank_key, dtype=np.int64),
+            np.array(rank_key + five_key, dtype=np.int64),
             np.array(rank_formed, dtype=np.int64),
             suited_key,
             suited_formed,
             category,
             params,
-            five_key,
         ),
     )
 
@@ -493,10 +495,10 @@ def best_key_of_five(
     n_board: int,
 ) -> int:
     """``best_key_of_picks`` of five-card hands over choices read by ``five_picks``: each
-    join's rank key read at the sum of its parts' sums (``T_FIVE_KEY``), and its suits only
+    join's rank key read at the sum of its parts' sums (``FIVE_AT``), and its suits only
     where one suit holds as many cards as the suit-reading categories need; 0 where either
     part has no choice. The best of every own choice joined to every board choice."""
-    five_key = tables[T_FIVE_KEY]
+    rank_key = tables[T_RANK_KEY]
     suited_key = tables[T_SUITED_KEY]
     need = tables[T_PARAMS][P_SUIT_NEED]
     # a suit holding ``need`` of the five cards: bit 3 of its count set after this add
@@ -507,7 +509,7 @@ def best_key_of_five(
         oc = own_suit_counts[a]
         osu = own_suits[a]
         for b in range(n_board):
-            key = five_key[os + board_sums[b]]
+            key = rank_key[FIVE_AT + os + board_sums[b]]
             if add:
                 held = (oc + board_suit_counts[b] + add) & SUIT_COUNT_HIGH
                 if held:
