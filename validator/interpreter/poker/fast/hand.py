@@ -134,7 +134,7 @@ def _using_key(params, r, tables, own, n_own, board, n_board, bpicks, nbpicks, o
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _out(k_own, k_board, n_own, n_board):  # type: ignore[no-untyped-def]
     """Whether a reading's ``use:`` (k_own >= 0) has its cards out."""
     return k_own >= 0 and n_own >= k_own and n_board >= k_board
@@ -151,8 +151,56 @@ def _reading(tables, own, n_own, board, n_board, k_own, k_board):  # type: ignor
     return best_key(tables, allc, n_own + n_board)
 
 
+@njit(cache=True, inline="always")
+def _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
+    """The high hand's tier, its packed ``key`` read."""
+    tier = high_tiers[category_index(high_tables, key)]
+    if tier < 0:
+        top = 0
+        for j in range(n_own):
+            top = max(top, own[j] >> 2)
+        for j in range(n_board):
+            top = max(top, board[j] >> 2)
+        tier = 1 if n_own + n_board < FINISHED and top + 2 >= params[P_UNFINISHED] else 0
+    return tier
+
+
+@njit(cache=True, inline="always")
+def _low_tier(params, low_tables, key):  # type: ignore[no-untyped-def]
+    """The low hand's tier, its packed ``key`` read."""
+    if category_index(low_tables, key) != params[P_LOW_LOWEST]:
+        return 0
+    top = -key_part(key, 1)
+    n = 0
+    for i in range(1, 7):
+        if key_part(key, i) != 0:
+            n += 1
+    if top <= params[P_STRONG_AT_MOST]:
+        return 3 if n >= FINISHED else 2
+    return 1 if top <= params[P_FAIR_AT_MOST] else 0
+
+
 @njit(cache=True)
-def _tier(  # type: ignore[no-untyped-def]
+def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
+    """``strategy.Strength.tier``: 0 weak .. 3 premium."""
+    best = -1
+    if params[P_HAS_HIGH]:
+        key = _reading(
+            high_tables, own, n_own, board, n_board, params[P_HIGH_OWN], params[P_HIGH_BOARD]
+        )
+        best = _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board)
+    if params[P_HAS_LOW] and best < 3 and not _low_possible(params, board, n_own, n_board):
+        best = max(best, 0)
+    elif params[P_HAS_LOW] and best < 3:
+        key = _reading(
+            low_tables, own, n_own, board, n_board, params[P_LOW_OWN], params[P_LOW_BOARD]
+        )
+        best = max(best, _low_tier(params, low_tables, key))
+    return best
+
+
+@njit(cache=True)
+def _tier_using(  # type: ignore[no-untyped-def]
     params,
     high_tiers,
     high_tables,
@@ -164,32 +212,25 @@ def _tier(  # type: ignore[no-untyped-def]
     bpicks,
     nbpicks,
     opicks,
-    known,
 ):
-    """``strategy.Strength.tier``: 0 weak .. 3 premium. ``known[HIGH]``, ``known[LOW]``: the
-    keys read over ``use:`` (the showdown's), ``UNREAD`` where not read so."""
+    """``_tier`` of a game whose hands are read over ``use:`` (Omaha, § 553.12(j)), each
+    read by ``_using_key`` once its cards are out: (the tier, the high key and the low key
+    so read, the showdown's, ``UNREAD`` where not read so). A function apart from ``_tier``:
+    the games without ``use:`` pass no scratch."""
     best = -1
-    known[HIGH] = UNREAD
-    known[LOW] = UNREAD
+    high = UNREAD
+    low = UNREAD
     if params[P_HAS_HIGH]:
         if _out(params[P_HIGH_OWN], params[P_HIGH_BOARD], n_own, n_board):
             key = _using_key(
                 params, HIGH, high_tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
             )
-            known[HIGH] = key
+            high = key
         else:
             key = _reading(
                 high_tables, own, n_own, board, n_board, params[P_HIGH_OWN], params[P_HIGH_BOARD]
             )
-        tier = high_tiers[category_index(high_tables, key)]
-        if tier < 0:
-            top = 0
-            for j in range(n_own):
-                top = max(top, own[j] >> 2)
-            for j in range(n_board):
-                top = max(top, board[j] >> 2)
-            tier = 1 if n_own + n_board < FINISHED and top + 2 >= params[P_UNFINISHED] else 0
-        best = tier
+        best = _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board)
     if params[P_HAS_LOW] and best < 3 and not _low_possible(params, board, n_own, n_board):
         best = max(best, 0)
     elif params[P_HAS_LOW] and best < 3:
@@ -197,25 +238,13 @@ def _tier(  # type: ignore[no-untyped-def]
             key = _using_key(
                 params, LOW, low_tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
             )
-            known[LOW] = key
+            low = key
         else:
             key = _reading(
                 low_tables, own, n_own, board, n_board, params[P_LOW_OWN], params[P_LOW_BOARD]
             )
-        if category_index(low_tables, key) != params[P_LOW_LOWEST]:
-            tier = 0
-        else:
-            top = -key_part(key, 1)
-            n = 0
-            for i in range(1, 7):
-                if key_part(key, i) != 0:
-                    n += 1
-            if top <= params[P_STRONG_AT_MOST]:
-                tier = 3 if n >= FINISHED else 2
-            else:
-                tier = 1 if top <= params[P_FAIR_AT_MOST] else 0
-        best = max(best, tier)
-    return best
+        best = max(best, _low_tier(params, low_tables, key))
+    return best, high, low
 
 
 @njit(cache=True)
@@ -455,6 +484,9 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     known = np.full((n, 2), UNREAD, dtype=np.int64)
     known_at = np.full(n, -1, dtype=np.int64)
     changed_at = -1
+    using = (params[P_HAS_HIGH] and params[P_HIGH_OWN] >= 0) or (
+        params[P_HAS_LOW] and params[P_LOW_OWN] >= 0
+    )
     # the stock: ``stock[top:end]`` (the deck, then a reshuffled pile)
     stock = deck.copy()
     top = 0
@@ -695,7 +727,19 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
             i = rorder[j]
             if stack[i] == 0:  # All-in: he acts no more
                 continue
-            tiers[i] = _tier(
+            if not using:
+                tiers[i] = _tier(
+                    params,
+                    high_tiers,
+                    high_tables,
+                    low_tables,
+                    cards[i],
+                    ncards[i],
+                    board,
+                    nboard,
+                )
+                continue
+            tiers[i], known[i, HIGH], known[i, LOW] = _tier_using(
                 params,
                 high_tiers,
                 high_tables,
@@ -707,7 +751,6 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                 bpicks,
                 nbpicks,
                 opicks,
-                known[i],
             )
             known_at[i] = si
         if not _run(
