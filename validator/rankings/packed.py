@@ -343,7 +343,7 @@ def _read_counts(tables: Tables, counts: int, suits: int, n: int) -> tuple[int, 
     return key, i, deciding, ranks
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bits(x: int) -> int:
     n = 0
     while x:
