@@ -335,12 +335,12 @@ def test_five_card_hands_read_by_sums_equal_the_choices_joined_by_counts(
     b5 = np.zeros((3, 32), dtype=np.int64)
     no = picks(own, n_own, k_own, oc, os_)
     nb = picks(board, n_board, k_board, bc, bs)
-    assert five_picks(own, n_own, k_own, o5[0], o5[1], o5[2]) == no
-    assert five_picks(board, n_board, k_board, b5[0], b5[1], b5[2]) == nb
+    assert five_picks(own, n_own, k_own, o5) == no
+    assert five_picks(board, n_board, k_board, b5) == nb
     for ranking_id in POKER_RANKINGS:
         ev = Evaluator(rankings[ranking_id])
         tables = packed(ev).tables
-        got = best_key_of_five(tables, o5[0], o5[1], o5[2], no, b5[0], b5[1], b5[2], nb)
+        got = best_key_of_five(tables, o5, no, b5, nb)
         assert got == best_key_of_picks(tables, oc, os_, no, bc, bs, nb, FIVE)
         assert got == best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
         if no and nb:

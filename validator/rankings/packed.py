@@ -374,11 +374,11 @@ def best_key_using(
     and every pair joined by its counts (its sums)."""
     ko, kb = 1 << n_own, 1 << n_board
     if k_own + k_board == FIVE:
-        scratch = np.empty(3 * (ko + kb), dtype=np.int64)
-        o, b = scratch[: 3 * ko].reshape(3, ko), scratch[3 * ko :].reshape(3, kb)
-        no = five_picks(own, n_own, k_own, o[0], o[1], o[2])
-        nb = five_picks(board, n_board, k_board, b[0], b[1], b[2])
-        return best_key_of_five(tables, o[0], o[1], o[2], no, b[0], b[1], b[2], nb)
+        o = np.empty((3, ko), dtype=np.int64)
+        b = np.empty((3, kb), dtype=np.int64)
+        no = five_picks(own, n_own, k_own, o)
+        nb = five_picks(board, n_board, k_board, b)
+        return best_key_of_five(tables, o, no, b, nb)
     scratch = np.empty(2 * (ko + kb), dtype=np.int64)
     own_counts, own_suits = scratch[:ko], scratch[ko : 2 * ko]
     board_counts, board_suits = scratch[2 * ko : 2 * ko + kb], scratch[2 * ko + kb :]
@@ -450,18 +450,11 @@ SUIT_COUNT_HIGH = 0x8888
 
 
 @njit(cache=True)
-def five_picks(
-    cards: npt.NDArray[np.int64],
-    n: int,
-    k: int,
-    sums: npt.NDArray[np.int64],
-    suit_counts: npt.NDArray[np.int64],
-    suits: npt.NDArray[np.int64],
-) -> int:
+def five_picks(cards: npt.NDArray[np.int64], n: int, k: int, out: npt.NDArray[np.int64]) -> int:
     """Each choice of ``k`` of ``cards[:n]`` read once as a part of a five-card hand, in
-    ``picks``' order: the sum of its ranks' ``FIVE_VALUES`` in ``sums``, each suit's count of
-    its cards in ``suit_counts`` (``SUIT_COUNT_BITS`` a suit) and its suits' ranks in
-    ``suits`` (as ``_read``); how many choices."""
+    ``picks``' order, one column of ``out`` (3 rows, at least C(n, k) columns) a choice: the
+    sum of its ranks' ``FIVE_VALUES`` (row 0), each suit's count of its cards (row 1,
+    ``SUIT_COUNT_BITS`` a suit) and its suits' ranks (row 2, as ``_read``); how many."""
     m = 0
     for a in range(1 << n):
         if _bits(a) != k:
@@ -475,9 +468,9 @@ def five_picks(
                 summed += FIVE_VALUES[c >> 2]
                 counted += 1 << (SUIT_COUNT_BITS * (c & 3))
                 suited |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
-        sums[m] = summed
-        suit_counts[m] = counted
-        suits[m] = suited
+        out[0, m] = summed
+        out[1, m] = counted
+        out[2, m] = suited
         m += 1
     return m
 
@@ -485,13 +478,9 @@ def five_picks(
 @njit(cache=True)
 def best_key_of_five(
     tables: Tables,
-    own_sums: npt.NDArray[np.int64],
-    own_suit_counts: npt.NDArray[np.int64],
-    own_suits: npt.NDArray[np.int64],
+    own: npt.NDArray[np.int64],
     n_own: int,
-    board_sums: npt.NDArray[np.int64],
-    board_suit_counts: npt.NDArray[np.int64],
-    board_suits: npt.NDArray[np.int64],
+    board: npt.NDArray[np.int64],
     n_board: int,
 ) -> int:
     """``best_key_of_picks`` of five-card hands over choices read by ``five_picks``: each
@@ -505,18 +494,18 @@ def best_key_of_five(
     add = (8 - need) * 0x1111 if need <= FIVE else 0
     top = 0
     for a in range(n_own):
-        os = own_sums[a]
-        oc = own_suit_counts[a]
-        osu = own_suits[a]
+        os = own[0, a]
+        oc = own[1, a]
+        osu = own[2, a]
         for b in range(n_board):
-            key = rank_key[FIVE_AT + os + board_sums[b]]
+            key = rank_key[FIVE_AT + os + board[0, b]]
             if add:
-                held = (oc + board_suit_counts[b] + add) & SUIT_COUNT_HIGH
+                held = (oc + board[1, b] + add) & SUIT_COUNT_HIGH
                 if held:
                     s = 0
                     while not (held >> (SUIT_COUNT_BITS * s + 3)) & 1:
                         s += 1
-                    suited = suited_key[((osu | board_suits[b]) >> (SUIT_BITS * s)) & RANK_SET]
+                    suited = suited_key[((osu | board[2, b]) >> (SUIT_BITS * s)) & RANK_SET]
                     if suited > key:
                         key = suited
             if key > top:

@@ -126,12 +126,10 @@ def _using_key(params, r, tables, own, n_own, board, n_board, bpicks, nbpicks, o
         return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
     b = bpicks[r]
     if nbpicks[r, 1] != n_board:  # the board read once a street (its cards only added to)
-        nbpicks[r, 0] = five_picks(board, n_board, k_board, b[0], b[1], b[2])
+        nbpicks[r, 0] = five_picks(board, n_board, k_board, b)
         nbpicks[r, 1] = n_board
-    no = five_picks(own, n_own, k_own, opicks[0], opicks[1], opicks[2])
-    return best_key_of_five(
-        tables, opicks[0], opicks[1], opicks[2], no, b[0], b[1], b[2], nbpicks[r, 0]
-    )
+    no = five_picks(own, n_own, k_own, opicks)
+    return best_key_of_five(tables, opicks, no, b, nbpicks[r, 0])
 
 
 @njit(cache=True, inline="always")
