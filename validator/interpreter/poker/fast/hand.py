@@ -143,6 +143,8 @@ def _reading(tables, own, n_own, board, n_board, k_own, k_board):  # type: ignor
     """``strategy._Reading.value``: over ``use:`` when its cards are out, else all."""
     if _out(k_own, k_board, n_own, n_board):
         return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
+    if n_board == 0:  # before the board: the player's cards alone, no copy made
+        return best_key(tables, own, n_own)
     allc = np.empty(n_own + n_board, dtype=np.int64)
     allc[:n_own] = own[:n_own]
     allc[n_own:] = board[:n_board]
