@@ -11,7 +11,10 @@ played by ``table.Hand``, and the session is unchanged.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -364,3 +367,55 @@ def test_the_burn_cards_shuffled_for_the_common_card_in_the_kernel() -> None:
             if found == 3:
                 break
     assert found == 3
+
+
+_PLAIN_OMAHA = """
+import json, random, sys
+import numpy as np
+from validator.compiler import load_game
+from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.session import default_setup
+from validator.interpreter.poker.strategy import strategies
+out = []
+for game_id in ("poker-omaha", "poker-omaha-hi-lo-8"):
+    game = load_game(game_id)
+    setup = default_setup(game)
+    seats = setup.positions
+    mixed = strategies(game).seats_alternate
+    names = {s: mixed[(s - 1) % len(mixed)] for s in range(1, seats + 1)}
+    table = FastTable(game, setup, list(range(1, seats + 1)), names)
+    rng = random.Random(int(sys.argv[1]))
+    need = setup.stakes.required()
+    for _ in range(12):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        stacks = [need + rng.randrange(0, 40 * setup.stakes.chip + 1, setup.stakes.chip)
+                  for _ in range(seats)]
+        dealt = table.deal_and_bet(np.array(deck), np.array(stacks), rng.randint(1, seats))
+        out.append(None if dealt is None else [
+            dealt.contributed.tolist(), dealt.folded.tolist(), dealt.high.tolist(),
+            dealt.low.tolist(), dealt.round_put])
+print(json.dumps(out))
+"""
+
+
+def test_the_omaha_kernel_runs_as_plain_python() -> None:
+    """``NUMBA_DISABLE_JIT=1`` (how a failing kernel is debugged): Omaha's rounds read by
+    rank sums, the board's choices kept a street and the keys kept for the showdown, give
+    the compiled kernel's chips, folds and showdown keys (§ 553.12(j))."""
+    runs = []
+    for disabled in (True, False):
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+        if disabled:
+            env["NUMBA_DISABLE_JIT"] = "1"
+        done = subprocess.run(
+            [sys.executable, "-c", _PLAIN_OMAHA, "13"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout))
+    assert runs[0] == runs[1]
+    assert sum(r is not None and any(r[2]) for r in runs[0]) >= 6  # showdowns among them
