@@ -11,7 +11,11 @@ played by ``table.Hand``, and the session is unchanged.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -38,6 +42,7 @@ from validator.rankings.packed import pack_key
 
 ROOT = Path(__file__).resolve().parent.parent
 POKER = sorted(g.id for g in all_games() if g.definition.kind == "nonbanking" and g.definition.deal)
+OMAHA = ("poker-omaha", "poker-omaha-hi-lo-8")
 SUBMISSIONS = sorted(p for p in (ROOT / "rulesubs" / "example").glob("*.yaml") if p.stem in POKER)
 
 
@@ -114,9 +119,11 @@ def _names(game: Game, seats: int) -> dict[int, str]:
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> tuple[str, int, int, dict[int, int], int, int]:
+def tables(
+    draw: st.DrawFn, games: Sequence[str] = tuple(POKER)
+) -> tuple[str, int, int, dict[int, int], int, int]:
     """(game, setup index, seats, stacks, button, the deck's shuffle seed)."""
-    game_id = draw(st.sampled_from(POKER))
+    game_id = draw(st.sampled_from(games))
     game = load_game(game_id)
     index = draw(st.integers(0, len(_setups(game)) - 1))
     setup = _setups(game)[index]
@@ -149,6 +156,26 @@ def test_a_round_the_kernel_takes_equals_the_scalar_round(
     chips of each betting round, the last aggressor (§ 553.16(d)) and the showdown keys; the
     common card (§ 553.10(h)) and the reshuffled discards (§ 553.13(g)(2)) drawn from the
     same generator, left in the same state (untouched where the round is handed back)."""
+    _check_round(table)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(tables(OMAHA))
+def test_an_omaha_round_the_kernel_takes_equals_the_scalar_round(
+    table: tuple[str, int, int, dict[int, int], int, int],
+) -> None:
+    """§ 553.12(j): exactly two of the player's four cards and three of the board, read for
+    the tiers once a street (the board's choices once for every seat) and kept for the
+    showdown: every decision and showdown key as ``Hand.play``'s, high and eight-or-better
+    low."""
+    _check_round(table)
+
+
+def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
     game_id, index, seats, stacks, button, seed = table
     game = load_game(game_id)
     setup = _setups(game)[index]
@@ -340,3 +367,55 @@ def test_the_burn_cards_shuffled_for_the_common_card_in_the_kernel() -> None:
             if found == 3:
                 break
     assert found == 3
+
+
+_PLAIN_OMAHA = """
+import json, random, sys
+import numpy as np
+from validator.compiler import load_game
+from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.session import default_setup
+from validator.interpreter.poker.strategy import strategies
+out = []
+for game_id in ("poker-omaha", "poker-omaha-hi-lo-8"):
+    game = load_game(game_id)
+    setup = default_setup(game)
+    seats = setup.positions
+    mixed = strategies(game).seats_alternate
+    names = {s: mixed[(s - 1) % len(mixed)] for s in range(1, seats + 1)}
+    table = FastTable(game, setup, list(range(1, seats + 1)), names)
+    rng = random.Random(int(sys.argv[1]))
+    need = setup.stakes.required()
+    for _ in range(12):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        stacks = [need + rng.randrange(0, 40 * setup.stakes.chip + 1, setup.stakes.chip)
+                  for _ in range(seats)]
+        dealt = table.deal_and_bet(np.array(deck), np.array(stacks), rng.randint(1, seats))
+        out.append(None if dealt is None else [
+            dealt.contributed.tolist(), dealt.folded.tolist(), dealt.high.tolist(),
+            dealt.low.tolist(), dealt.round_put])
+print(json.dumps(out))
+"""
+
+
+def test_the_omaha_kernel_runs_as_plain_python() -> None:
+    """``NUMBA_DISABLE_JIT=1`` (how a failing kernel is debugged): Omaha's rounds read by
+    rank sums, the board's choices kept a street and the keys kept for the showdown, give
+    the compiled kernel's chips, folds and showdown keys (§ 553.12(j))."""
+    runs = []
+    for disabled in (True, False):
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+        if disabled:
+            env["NUMBA_DISABLE_JIT"] = "1"
+        done = subprocess.run(
+            [sys.executable, "-c", _PLAIN_OMAHA, "13"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout))
+    assert runs[0] == runs[1]
+    assert sum(r is not None and any(r[2]) for r in runs[0]) >= 6  # showdowns among them

@@ -28,17 +28,23 @@ from validator.compiler import PokerGame, load_game
 from validator.model.ranking import Ranking
 from validator.rankings.evaluator import Evaluator, HandValue
 from validator.rankings.packed import (
+    FIVE,
+    FIVE_AT,
+    FIVE_VALUES,
     KEY_PARTS,
     MAX_PACKED,
+    T_RANK_KEY,
     NotPackable,
     PackedRanking,
     _patterns,
     _read,
     best_key,
+    best_key_of_five,
     best_key_of_picks,
     best_key_using,
     build,
     category_index,
+    five_picks,
     kept_mask,
     key_part,
     pack_key,
@@ -187,6 +193,18 @@ two_suits = st.lists(
     max_size=7,
     unique=True,
 )
+
+
+def two_suits_of(n: int) -> st.SearchStrategy[list[int]]:
+    """n cards of two suits only: flushes, and hands one card short of them."""
+    return st.lists(
+        st.integers(0, 12).flatmap(lambda r: st.sampled_from([r << 2 | 1, r << 2 | 3])),
+        min_size=n,
+        max_size=n,
+        unique=True,
+    )
+
+
 any_cards = st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True)
 few_ranks = st.lists(st.integers(0, 19), min_size=5, max_size=7, unique=True)
 
@@ -271,6 +289,68 @@ def test_choices_read_once_and_joined_equal_every_hand_read_whole(
         assert best_key_of_picks(tables, oc, os_, no, bc, bs, nb, k_own + k_board) == want
 
 
+def test_every_five_card_rank_pattern_has_its_own_sum(
+    pair: tuple[Evaluator, PackedRanking],
+) -> None:
+    """The rank values of the five-card keys (``FIVE_AT``): the 6,175 rank patterns of five
+    cards (at most four of a rank) have as many distinct sums, and the key read at each sum
+    is the rank table's key of a hand of that pattern (the suits are read apart)."""
+    _, pr = pair
+    rng = random.Random(55)
+    sums = set()
+    for ranks in _patterns(FIVE):
+        total = sum(int(FIVE_VALUES[r]) for r in ranks)
+        sums.add(total)
+        cards = np.array(_dealt(rng, ranks), dtype=np.int64)
+        index = _read(pr.tables, cards, FIVE)[1]
+        assert pr.tables[T_RANK_KEY][FIVE_AT + total] == pr.tables[T_RANK_KEY][index], ranks
+    assert len(sums) == len(_patterns(FIVE)) == 6175
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.one_of(
+        st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True),
+        st.lists(st.integers(0, 23), min_size=13, max_size=13, unique=True),  # low ranks
+        st.permutations(range(20)).map(lambda p: p[:13]),  # pairs and trips
+        st.permutations(range(0, 52, 4)).map(list),  # one suit: flushes
+        two_suits_of(13),  # flushes of either suit, broken ones
+    ),
+    n_own=st.integers(0, 8),
+    n_board=st.integers(0, 5),
+    k_own=st.integers(0, 5),
+)
+def test_five_card_hands_read_by_sums_equal_the_choices_joined_by_counts(
+    cards: list[int], n_own: int, n_board: int, k_own: int, rankings: dict[str, Ranking]
+) -> None:
+    """§ 553.12(j) (two of the player's cards and three of the board) read by rank sums:
+    ``five_picks`` and ``best_key_of_five`` give ``best_key_of_picks``' key for every split
+    of five cards between the parts, and ``Evaluator.best_using``'s where both parts can
+    give their share (0 where one cannot)."""
+    k_board = FIVE - k_own
+    own = np.array(cards[:n_own] + [0] * (8 - n_own), dtype=np.int64)
+    board = np.array(cards[8 : 8 + n_board] + [0] * (5 - n_board), dtype=np.int64)
+    oc, os_ = np.zeros(256, dtype=np.int64), np.zeros(256, dtype=np.int64)
+    bc, bs = np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64)
+    o5 = np.zeros((3, 256), dtype=np.int64)
+    b5 = np.zeros((3, 32), dtype=np.int64)
+    no = picks(own, n_own, k_own, oc, os_)
+    nb = picks(board, n_board, k_board, bc, bs)
+    assert five_picks(own, n_own, k_own, o5) == no
+    assert five_picks(board, n_board, k_board, b5) == nb
+    for ranking_id in POKER_RANKINGS:
+        ev = Evaluator(rankings[ranking_id])
+        tables = packed(ev).tables
+        got = best_key_of_five(tables, o5, no, b5, nb)
+        assert got == best_key_of_picks(tables, oc, os_, no, bc, bs, nb, FIVE)
+        assert got == best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
+        if no and nb:
+            parts = [(cards[:n_own], k_own), (cards[8 : 8 + n_board], k_board)]
+            assert got == pack_key(ev.best_using(parts).key)
+        else:
+            assert got == 0
+
+
 def test_omaha_with_too_few_cards_holds_no_hand(rankings: dict[str, Ranking]) -> None:
     ev = Evaluator(rankings["five-card"])
     own = np.array([48, 49, 50, 51], dtype=np.int64)
@@ -330,13 +410,19 @@ def test_the_functions_run_as_plain_python() -> None:
         "import random, numpy as np\n"
         "from validator.model.registry import load_rankings\n"
         "from validator.rankings.evaluator import Evaluator\n"
-        "from validator.rankings.packed import best_key, kept_mask, pack_key, packed\n"
+        "from validator.rankings.packed import best_key, best_key_using, kept_mask, pack_key\n"
+        "from validator.rankings.packed import packed\n"
         "rng = random.Random(7)\n"
         "for rid in ('five-card', 'low-ace-to-five'):\n"
         "    ev = Evaluator(load_rankings()[rid]); t = packed(ev).tables\n"
         "    for _ in range(300):\n"
         "        c = rng.sample(range(52), rng.randint(1, 7))\n"
         "        assert best_key(t, np.array(c), len(c)) == pack_key(ev.best(c).key), c\n"
+        "    for _ in range(30):\n"
+        "        c = rng.sample(range(52), 9)\n"
+        "        v = ev.best_using([(c[:4], 2), (c[4:], 3)])\n"
+        "        k = best_key_using(t, np.array(c[:4]), 4, np.array(c[4:]), 5, 2, 3)\n"
+        "        assert k == pack_key(v.key), c\n"
         "    c = [51, 47, 43, 39, 35]\n"
         "    assert kept_mask(t, np.array(c), 5) == (31 if rid == 'five-card' else 0)\n"
         "print('ok')\n"

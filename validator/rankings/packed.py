@@ -84,6 +84,14 @@ MIN_SUIT_NEED = 4
 T_OFFSET, T_BASE, T_RANK_KEY, T_RANK_FORMED, T_SUITED_KEY, T_SUITED_FORMED, T_CATEGORY, T_PARAMS = (
     range(8)
 )
+#: the cards of a hand read by the sum of its ranks' values (Omaha's two and three)
+FIVE = 5
+#: a value per rank (deuce .. ace) whose sums over the ranks of any five cards (at most four
+#: of a rank) all differ: the smallest such, found greedily. A five-card hand's rank pattern
+#: is then one sum, added from the sums of its parts (``five_picks``)
+FIVE_VALUES = np.array(
+    [0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415], dtype=np.int64
+)
 #: the rank table's combination of a hand of more cards than the ranking's size: not kept
 FORMED_UNKNOWN = -1
 # the parameters' order in tables[T_PARAMS]
@@ -114,6 +122,11 @@ def pattern_offsets() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     for n in range(MAX_PACKED + 1):
         base[n + 1] = base[n] + ways[0, n]
     return offset, base
+
+
+#: where the rank table holds its keys of five cards again, by the sum of their ranks'
+#: ``FIVE_VALUES`` (after every rank pattern's key: one array fewer for the kernels to pass)
+FIVE_AT = int(pattern_offsets()[1][MAX_PACKED + 1])
 
 
 def _patterns(n: int) -> list[tuple[int, ...]]:
@@ -246,12 +259,15 @@ def build(ranking: Ranking) -> PackedRanking:
             part = -strength if ranking.low is not None else strength
             category[part + PART_OFFSET] = ids.index(c.id)
     params = np.array([suit_need, ranking.size], dtype=np.int64)
+    five_key = [0] * (MAX_OF_A_RANK * int(FIVE_VALUES[-1]) + int(FIVE_VALUES[-2]) + 1)
+    for i, ranks in enumerate(_patterns(FIVE), start=int(base[FIVE])):
+        five_key[sum(int(FIVE_VALUES[r]) for r in ranks)] = rank_key[i]
     return PackedRanking(
         ranking.id,
         (
             offset,
             base,
-            np.array(rank_key, dtype=np.int64),
+            np.array(rank_key + five_key, dtype=np.int64),
             np.array(rank_formed, dtype=np.int64),
             suited_key,
             suited_formed,
@@ -327,7 +343,7 @@ def _read_counts(tables: Tables, counts: int, suits: int, n: int) -> tuple[int, 
     return key, i, deciding, ranks
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bits(x: int) -> int:
     n = 0
     while x:
@@ -354,8 +370,15 @@ def best_key_using(
 ) -> int:
     """The packed key of the best hand of exactly ``k_own`` of ``own[:n_own]`` and ``k_board``
     of ``board[:n_board]`` (Omaha's two and three, § 553.12(j)); 0 where too few cards. Each
-    choice of either part is read once (``picks``) and every pair joined by its counts."""
+    choice of either part is read once (``picks``, ``five_picks`` for a hand of five cards)
+    and every pair joined by its counts (its sums)."""
     ko, kb = 1 << n_own, 1 << n_board
+    if k_own + k_board == FIVE:
+        o = np.empty((3, ko), dtype=np.int64)
+        b = np.empty((3, kb), dtype=np.int64)
+        no = five_picks(own, n_own, k_own, o)
+        nb = five_picks(board, n_board, k_board, b)
+        return best_key_of_five(tables, o, no, b, nb)
     scratch = np.empty(2 * (ko + kb), dtype=np.int64)
     own_counts, own_suits = scratch[:ko], scratch[ko : 2 * ko]
     board_counts, board_suits = scratch[2 * ko : 2 * ko + kb], scratch[2 * ko + kb :]
@@ -415,6 +438,76 @@ def best_key_of_picks(
         os = own_suits[a]
         for b in range(n_board):
             key = _read_counts(tables, oc + board_counts[b], os | board_suits[b], size)[0]
+            if key > top:
+                top = key
+    return top
+
+
+#: a suit's count of cards in ``five_picks``' suit counts: 4 bits a suit
+SUIT_COUNT_BITS = 4
+#: bit 3 of every suit's count: set in ``count + 8 - need`` where the suit holds ``need``
+SUIT_COUNT_HIGH = 0x8888
+
+
+@njit(cache=True)
+def five_picks(cards: npt.NDArray[np.int64], n: int, k: int, out: npt.NDArray[np.int64]) -> int:
+    """Each choice of ``k`` of ``cards[:n]`` read once as a part of a five-card hand, in
+    ``picks``' order, one column of ``out`` (3 rows, at least C(n, k) columns) a choice: the
+    sum of its ranks' ``FIVE_VALUES`` (row 0), each suit's count of its cards (row 1,
+    ``SUIT_COUNT_BITS`` a suit) and its suits' ranks (row 2, as ``_read``); how many."""
+    m = 0
+    for a in range(1 << n):
+        if _bits(a) != k:
+            continue
+        summed = 0
+        counted = 0
+        suited = 0
+        for i in range(n):
+            if a >> i & 1:
+                c = cards[i]
+                summed += FIVE_VALUES[c >> 2]
+                counted += 1 << (SUIT_COUNT_BITS * (c & 3))
+                suited |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
+        out[0, m] = summed
+        out[1, m] = counted
+        out[2, m] = suited
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def best_key_of_five(
+    tables: Tables,
+    own: npt.NDArray[np.int64],
+    n_own: int,
+    board: npt.NDArray[np.int64],
+    n_board: int,
+) -> int:
+    """``best_key_of_picks`` of five-card hands over choices read by ``five_picks``: each
+    join's rank key read at the sum of its parts' sums (``FIVE_AT``), and its suits only
+    where one suit holds as many cards as the suit-reading categories need; 0 where either
+    part has no choice. The best of every own choice joined to every board choice."""
+    rank_key = tables[T_RANK_KEY]
+    suited_key = tables[T_SUITED_KEY]
+    need = tables[T_PARAMS][P_SUIT_NEED]
+    # a suit holding ``need`` of the five cards: bit 3 of its count set after this add
+    add = (8 - need) * 0x1111 if need <= FIVE else 0
+    top = 0
+    for a in range(n_own):
+        os = own[0, a]
+        oc = own[1, a]
+        osu = own[2, a]
+        for b in range(n_board):
+            key = rank_key[FIVE_AT + os + board[0, b]]
+            if add:
+                held = (oc + board[1, b] + add) & SUIT_COUNT_HIGH
+                if held:
+                    s = 0
+                    while not (held >> (SUIT_COUNT_BITS * s + 3)) & 1:
+                        s += 1
+                    suited = suited_key[((osu | board[2, b]) >> (SUIT_BITS * s)) & RANK_SET]
+                    if suited > key:
+                        key = suited
             if key > top:
                 top = key
     return top

@@ -92,7 +92,16 @@ from validator.interpreter.poker.table import Hand, PlayedHand
 
 if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
     from validator.interpreter.poker.session import TableSetup
-from validator.rankings.packed import best_key, best_key_using, category_index, kept_mask, key_part
+from validator.rankings.packed import (
+    FIVE,
+    best_key,
+    best_key_of_five,
+    best_key_using,
+    category_index,
+    five_picks,
+    kept_mask,
+    key_part,
+)
 
 # the round's scalars, in ``rs``
 R_CURRENT, R_RAISES, R_AGGRESSOR, R_MAX_RAISES, R_CHECK_RAISE, R_MIN, R_MAX = range(7)
@@ -100,17 +109,75 @@ R_CURRENT, R_RAISES, R_AGGRESSOR, R_MAX_RAISES, R_CHECK_RAISE, R_MIN, R_MAX = ra
 TAKEN, HANDED_BACK = 0, 1
 #: no generator given: a round that must reshuffle is handed back
 NO_RNG = np.zeros(0, dtype=np.int64)
+# the two readings of a hand, their rows in the kernel's scratch
+HIGH, LOW = 0, 1
+#: a key not read (``known``)
+UNREAD = -1
+
+
+@njit(cache=True)
+def _using_key(params, r, tables, own, n_own, board, n_board, bpicks, nbpicks, opicks):  # type: ignore[no-untyped-def]
+    """``best_key_using`` of reading r (HIGH, LOW) over its ``use:``, the cards being out:
+    a five-card hand read by ``five_picks``, the board's choices read once for every seat
+    (``bpicks[r]``, ``nbpicks[r]`` = [choices, cards on the board when read; -1 none])."""
+    k_own = params[P_HIGH_OWN] if r == HIGH else params[P_LOW_OWN]
+    k_board = params[P_HIGH_BOARD] if r == HIGH else params[P_LOW_BOARD]
+    if k_own + k_board != FIVE:
+        return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
+    b = bpicks[r]
+    if nbpicks[r, 1] != n_board:  # the board read once a street (its cards only added to)
+        nbpicks[r, 0] = five_picks(board, n_board, k_board, b)
+        nbpicks[r, 1] = n_board
+    no = five_picks(own, n_own, k_own, opicks)
+    return best_key_of_five(tables, opicks, no, b, nbpicks[r, 0])
+
+
+@njit(cache=True, inline="always")
+def _out(k_own, k_board, n_own, n_board):  # type: ignore[no-untyped-def]
+    """Whether a reading's ``use:`` (k_own >= 0) has its cards out."""
+    return k_own >= 0 and n_own >= k_own and n_board >= k_board
 
 
 @njit(cache=True)
 def _reading(tables, own, n_own, board, n_board, k_own, k_board):  # type: ignore[no-untyped-def]
     """``strategy._Reading.value``: over ``use:`` when its cards are out, else all."""
-    if k_own >= 0 and n_own >= k_own and n_board >= k_board:
+    if _out(k_own, k_board, n_own, n_board):
         return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
+    if n_board == 0:  # before the board: the player's cards alone, no copy made
+        return best_key(tables, own, n_own)
     allc = np.empty(n_own + n_board, dtype=np.int64)
     allc[:n_own] = own[:n_own]
     allc[n_own:] = board[:n_board]
     return best_key(tables, allc, n_own + n_board)
+
+
+@njit(cache=True, inline="always")
+def _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
+    """The high hand's tier, its packed ``key`` read."""
+    tier = high_tiers[category_index(high_tables, key)]
+    if tier < 0:
+        top = 0
+        for j in range(n_own):
+            top = max(top, own[j] >> 2)
+        for j in range(n_board):
+            top = max(top, board[j] >> 2)
+        tier = 1 if n_own + n_board < FINISHED and top + 2 >= params[P_UNFINISHED] else 0
+    return tier
+
+
+@njit(cache=True, inline="always")
+def _low_tier(params, low_tables, key):  # type: ignore[no-untyped-def]
+    """The low hand's tier, its packed ``key`` read."""
+    if category_index(low_tables, key) != params[P_LOW_LOWEST]:
+        return 0
+    top = -key_part(key, 1)
+    n = 0
+    for i in range(1, 7):
+        if key_part(key, i) != 0:
+            n += 1
+    if top <= params[P_STRONG_AT_MOST]:
+        return 3 if n >= FINISHED else 2
+    return 1 if top <= params[P_FAIR_AT_MOST] else 0
 
 
 @njit(cache=True)
@@ -121,35 +188,63 @@ def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_boar
         key = _reading(
             high_tables, own, n_own, board, n_board, params[P_HIGH_OWN], params[P_HIGH_BOARD]
         )
-        tier = high_tiers[category_index(high_tables, key)]
-        if tier < 0:
-            top = 0
-            for j in range(n_own):
-                top = max(top, own[j] >> 2)
-            for j in range(n_board):
-                top = max(top, board[j] >> 2)
-            tier = 1 if n_own + n_board < FINISHED and top + 2 >= params[P_UNFINISHED] else 0
-        best = tier
+        best = _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board)
     if params[P_HAS_LOW] and best < 3 and not _low_possible(params, board, n_own, n_board):
         best = max(best, 0)
     elif params[P_HAS_LOW] and best < 3:
         key = _reading(
             low_tables, own, n_own, board, n_board, params[P_LOW_OWN], params[P_LOW_BOARD]
         )
-        if category_index(low_tables, key) != params[P_LOW_LOWEST]:
-            tier = 0
-        else:
-            top = -key_part(key, 1)
-            n = 0
-            for i in range(1, 7):
-                if key_part(key, i) != 0:
-                    n += 1
-            if top <= params[P_STRONG_AT_MOST]:
-                tier = 3 if n >= FINISHED else 2
-            else:
-                tier = 1 if top <= params[P_FAIR_AT_MOST] else 0
-        best = max(best, tier)
+        best = max(best, _low_tier(params, low_tables, key))
     return best
+
+
+@njit(cache=True)
+def _tier_using(  # type: ignore[no-untyped-def]
+    params,
+    high_tiers,
+    high_tables,
+    low_tables,
+    own,
+    n_own,
+    board,
+    n_board,
+    bpicks,
+    nbpicks,
+    opicks,
+):
+    """``_tier`` of a game whose hands are read over ``use:`` (Omaha, § 553.12(j)), each
+    read by ``_using_key`` once its cards are out: (the tier, the high key and the low key
+    so read, the showdown's, ``UNREAD`` where not read so). A function apart from ``_tier``:
+    the games without ``use:`` pass no scratch."""
+    best = -1
+    high = UNREAD
+    low = UNREAD
+    if params[P_HAS_HIGH]:
+        if _out(params[P_HIGH_OWN], params[P_HIGH_BOARD], n_own, n_board):
+            key = _using_key(
+                params, HIGH, high_tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
+            )
+            high = key
+        else:
+            key = _reading(
+                high_tables, own, n_own, board, n_board, params[P_HIGH_OWN], params[P_HIGH_BOARD]
+            )
+        best = _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board)
+    if params[P_HAS_LOW] and best < 3 and not _low_possible(params, board, n_own, n_board):
+        best = max(best, 0)
+    elif params[P_HAS_LOW] and best < 3:
+        if _out(params[P_LOW_OWN], params[P_LOW_BOARD], n_own, n_board):
+            key = _using_key(
+                params, LOW, low_tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
+            )
+            low = key
+        else:
+            key = _reading(
+                low_tables, own, n_own, board, n_board, params[P_LOW_OWN], params[P_LOW_BOARD]
+            )
+        best = max(best, _low_tier(params, low_tables, key))
+    return best, high, low
 
 
 @njit(cache=True)
@@ -174,10 +269,17 @@ def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def _showdown_key(tables, own, n_own, board, n_board, k_own, k_board, board_counts):  # type: ignore[no-untyped-def]
-    """``showdown.hand_value``'s key."""
+def _showdown_key(  # type: ignore[no-untyped-def]
+    params, r, tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
+):
+    """``showdown.hand_value``'s key of reading r (HIGH, LOW)."""
+    k_own = params[P_HIGH_OWN] if r == HIGH else params[P_LOW_OWN]
+    k_board = params[P_HIGH_BOARD] if r == HIGH else params[P_LOW_BOARD]
+    board_counts = params[P_HIGH_BOARD_COUNTS] if r == HIGH else params[P_LOW_BOARD_COUNTS]
+    if _out(k_own, k_board, n_own, n_board):
+        return _using_key(params, r, tables, own, n_own, board, n_board, bpicks, nbpicks, opicks)
     if k_own >= 0:
-        return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
+        return 0  # too few cards for ``use:``: no hand
     if board_counts:
         return _reading(tables, own, n_own, board, n_board, -1, 0)
     return best_key(tables, own, n_own)
@@ -373,6 +475,18 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     rorder = np.zeros(no, dtype=np.int64)
     hand = np.zeros(no, dtype=np.int64)
     own = np.zeros(MAX_CARDS, dtype=np.int64)
+    # a reading's choices of the board (read once a street) and of a seat's cards
+    bpicks = np.empty((2, 3, 1 << MAX_BOARD), dtype=np.int64)
+    nbpicks = np.full((2, 2), -1, dtype=np.int64)
+    opicks = np.empty((3, 1 << MAX_CARDS), dtype=np.int64)
+    # each seat's keys read over ``use:`` by its last tier, at street ``known_at``; reused
+    # at the showdown where no card was dealt or drawn since (``changed_at``)
+    known = np.full((n, 2), UNREAD, dtype=np.int64)
+    known_at = np.full(n, -1, dtype=np.int64)
+    changed_at = -1
+    using = (params[P_HAS_HIGH] and params[P_HIGH_OWN] >= 0) or (
+        params[P_HAS_LOW] and params[P_LOW_OWN] >= 0
+    )
     # the stock: ``stock[top:end]`` (the deck, then a reshuffled pile)
     stock = deck.copy()
     top = 0
@@ -414,6 +528,7 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
         for when in range(2):
             if when == 1:
                 # the street's cards (after the Blind Bets posted before the deal)
+                changed_at = si
                 per_player = 0
                 for t in range(s[S_STEP0], s[S_STEP0] + s[S_NSTEPS]):
                     if steps[t, T_BOARD] == 0:
@@ -488,6 +603,7 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                     _post(hand[j], blinds[j], False, stack, contributed, street, acted, rs)
                 have_round = True
         if s[S_DRAW]:
+            changed_at = si
             for j in range(nh):
                 i = hand[j]
                 nc = ncards[i]
@@ -611,7 +727,19 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
             i = rorder[j]
             if stack[i] == 0:  # All-in: he acts no more
                 continue
-            tiers[i] = _tier(
+            if not using:
+                tiers[i] = _tier(
+                    params,
+                    high_tiers,
+                    high_tables,
+                    low_tables,
+                    cards[i],
+                    ncards[i],
+                    board,
+                    nboard,
+                )
+                continue
+            tiers[i], known[i, HIGH], known[i, LOW] = _tier_using(
                 params,
                 high_tiers,
                 high_tables,
@@ -620,7 +748,11 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                 ncards[i],
                 board,
                 nboard,
+                bpicks,
+                nbpicks,
+                opicks,
             )
+            known_at[i] = si
         if not _run(
             rorder,
             m,
@@ -665,28 +797,39 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
             i = order[j]
             if folded[i]:
                 continue
+            fresh = known_at[i] >= changed_at  # no card dealt or drawn since its tier
             if params[P_HAS_HIGH]:
-                high[i] = _showdown_key(
-                    high_tables,
-                    cards[i],
-                    ncards[i],
-                    board,
-                    nboard,
-                    params[P_HIGH_OWN],
-                    params[P_HIGH_BOARD],
-                    params[P_HIGH_BOARD_COUNTS],
-                )
+                if fresh and known[i, HIGH] != UNREAD:
+                    high[i] = known[i, HIGH]
+                else:
+                    high[i] = _showdown_key(
+                        params,
+                        HIGH,
+                        high_tables,
+                        cards[i],
+                        ncards[i],
+                        board,
+                        nboard,
+                        bpicks,
+                        nbpicks,
+                        opicks,
+                    )
             if params[P_HAS_LOW]:
-                key = _showdown_key(
-                    low_tables,
-                    cards[i],
-                    ncards[i],
-                    board,
-                    nboard,
-                    params[P_LOW_OWN],
-                    params[P_LOW_BOARD],
-                    params[P_LOW_BOARD_COUNTS],
-                )
+                if fresh and known[i, LOW] != UNREAD:
+                    key = known[i, LOW]
+                else:
+                    key = _showdown_key(
+                        params,
+                        LOW,
+                        low_tables,
+                        cards[i],
+                        ncards[i],
+                        board,
+                        nboard,
+                        bpicks,
+                        nbpicks,
+                        opicks,
+                    )
                 low[i] = key if key >= params[P_LOW_QUALIFIES] else 0
     out_n[0] = nboard
     out_n[1] = nrounds
