@@ -475,18 +475,19 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     rorder = np.zeros(no, dtype=np.int64)
     hand = np.zeros(no, dtype=np.int64)
     own = np.zeros(MAX_CARDS, dtype=np.int64)
-    # a reading's choices of the board (read once a street) and of a seat's cards
-    bpicks = np.empty((2, 3, 1 << MAX_BOARD), dtype=np.int64)
+    # a reading's choices of the board (read once a street) and of a seat's cards, where a
+    # hand is read over ``use:`` (``_tier_using``)
+    using = (params[P_HAS_HIGH] and params[P_HIGH_OWN] >= 0) or (
+        params[P_HAS_LOW] and params[P_LOW_OWN] >= 0
+    )
+    bpicks = np.empty((2, 3, (1 << MAX_BOARD) if using else 0), dtype=np.int64)
     nbpicks = np.full((2, 2), -1, dtype=np.int64)
-    opicks = np.empty((3, 1 << MAX_CARDS), dtype=np.int64)
+    opicks = np.empty((3, (1 << MAX_CARDS) if using else 0), dtype=np.int64)
     # each seat's keys read over ``use:`` by its last tier, at street ``known_at``; reused
     # at the showdown where no card was dealt or drawn since (``changed_at``)
     known = np.full((n, 2), UNREAD, dtype=np.int64)
     known_at = np.full(n, -1, dtype=np.int64)
     changed_at = -1
-    using = (params[P_HAS_HIGH] and params[P_HIGH_OWN] >= 0) or (
-        params[P_HAS_LOW] and params[P_LOW_OWN] >= 0
-    )
     # the stock: ``stock[top:end]`` (the deck, then a reshuffled pile)
     stock = deck.copy()
     top = 0
