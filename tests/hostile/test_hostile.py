@@ -120,6 +120,21 @@ def _check(tally: Tally, quiet: bool = False) -> None:
     assert not tally.problems, tally.summary() + "\n\n" + "\n\n".join(tally.examples)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _poker_kernels_compiled() -> None:
+    """The Poker kernels compiled (or read from numba's cache) before any command is timed:
+    a first run's compile (a minute or more, once per installation) is the process's, not
+    a hang on the input read. One round of every nonbanking game, whose tables give the
+    kernels each of their argument types."""
+    from validator.compiler import all_games
+    from validator.interpreter.poker.session import Session, default_setup
+
+    for game in all_games():
+        if game.definition.kind == "nonbanking":
+            setup = default_setup(game)
+            next(Session(game, setup, setup.positions, 0, narrated=False).hands(1))
+
+
 @pytest.fixture
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Commands run from the project root, as a user's checkout would; inputs in tmp."""
