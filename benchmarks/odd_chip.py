@@ -46,7 +46,7 @@ from validator.compiler import Game, load_game
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import DealtHand, Flags, Ints
 from validator.interpreter.poker.fast.odd_chip import odd_chip_order
-from validator.interpreter.poker.fast.settle import HIGH, LOW, FastSettler, _settle
+from validator.interpreter.poker.fast.settle import FastSettler, _settle
 from validator.interpreter.poker.showdown import ShownHand, show
 from validator.interpreter.poker.table import Rules, Stakes
 from validator.rankings.packed import Tables, best_pick_using, packed
@@ -163,23 +163,10 @@ def previous_priority(settler: FastSettler, dealt: DealtHand, tied: Flags) -> In
     """The route the kernel replaced, as ``FastSettler`` had it: each tied seat's hand
     shown (a hand of set parts, Omaha's, by ``packed.best_pick_using`` and
     ``Evaluator.best`` of the cards it picks; any other by ``showdown.show``) and ordered
-    by ``Splitter.odd_chip_order``."""
-    assert settler.splitter is not None
-    priority: Ints = np.full(tied.shape, -1, dtype=np.int64)
-    board = [int(c) for c in dealt.board[: dealt.nboard]]
-    for part, name in ((HIGH, "high"), (LOW, "low")):
-        seats = [int(i) for i in np.flatnonzero(tied[part])]
-        if not seats:
-            continue
-        shown = [
-            _previous_shown(
-                settler, i, [int(c) for c in dealt.cards[i, : dealt.ncards[i]]], board, name
-            )
-            for i in seats
-        ]
-        for place, hand in enumerate(settler.splitter.odd_chip_order(shown, name)):
-            priority[part, hand.seat] = place
-    return priority
+    by ``Splitter.odd_chip_order`` (``FastSettler.shown_priority``)."""
+    return settler.shown_priority(
+        dealt, tied, lambda i, own, board, part: _previous_shown(settler, i, own, board, part)
+    )
 
 
 def _previous_shown(

@@ -37,7 +37,7 @@ module does not read keeps the table out of it (``FastSettler.reason``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba import njit
@@ -51,7 +51,7 @@ from validator.interpreter.poker.fast.odd_chip import (
     unread,
 )
 from validator.interpreter.poker.settle import card_orders
-from validator.interpreter.poker.showdown import Splitter, show
+from validator.interpreter.poker.showdown import ShownHand, Splitter, show
 from validator.interpreter.poker.table import Rules, Stakes
 from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET
 
@@ -488,6 +488,10 @@ def _kill_next(params: Ints, net_of: Ints, scooped: Ints, split: Flags) -> int:
     return 1
 
 
+#: a tied seat's hand of a part as shown (seat index, own cards, board, part)
+ShownAs = Callable[[int, list[int], list[int], str], ShownHand]
+
+
 class FastSettler:
     """A table's rules compiled for ``_settle``; ``reason``: why this table's rounds are
     settled by ``settle_round`` only (``None``: the kernel takes them)."""
@@ -636,9 +640,12 @@ class FastSettler:
             return priority
         return self.shown_priority(dealt, tied)
 
-    def shown_priority(self, dealt: DealtHand, tied: Flags) -> Ints:
+    def shown_priority(
+        self, dealt: DealtHand, tied: Flags, shown_as: ShownAs | None = None
+    ) -> Ints:
         """``odd_chip_priority`` by the scalar showdown: ``showdown.show`` of each tied
-        seat, ordered by ``Splitter.odd_chip_order`` (the order's definition)."""
+        seat (or ``shown_as(seat index, own cards, board, part)``), ordered by
+        ``Splitter.odd_chip_order`` (the order's definition)."""
         assert self.splitter is not None
         priority: Ints = np.full(tied.shape, -1, dtype=np.int64)
         board = [int(c) for c in dealt.board[: dealt.nboard]]
@@ -646,8 +653,11 @@ class FastSettler:
             seats = [int(i) for i in np.flatnonzero(tied[part])]
             if not seats:
                 continue
+            own = {i: [int(c) for c in dealt.cards[i, : dealt.ncards[i]]] for i in seats}
             shown = [
-                show(self.game, i, [int(c) for c in dealt.cards[i, : dealt.ncards[i]]], board)
+                show(self.game, i, own[i], board)
+                if shown_as is None
+                else shown_as(i, own[i], board, name)
                 for i in seats
             ]
             ordered = self.splitter.odd_chip_order(shown, name)
