@@ -36,7 +36,7 @@ from validator.cli import app
 from validator.store import Store
 from validator.store import accounts as acct
 from validator.store.chain import GENESIS, entry_hash
-from validator.store.lifecycle import FACILITY_OF_ANOTHER_HOLDER, _audit, years_before
+from validator.store.lifecycle import FACILITY_OF_ANOTHER_HOLDER, years_before
 from validator.store.schema import audit_log, submissions, waivers
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -60,7 +60,9 @@ def cli(*args: str) -> Any:
     return result
 
 
-def harbour_filing(tmp: Path, facility: str = "Example Downs", effective: str = "2027-01-01") -> Path:
+def harbour_filing(
+    tmp: Path, facility: str = "Example Downs", effective: str = "2027-01-01"
+) -> Path:
     """Another certificate holder's filing, for ``facility``."""
     return amended(
         HCF,
@@ -338,8 +340,8 @@ def test_an_approval_never_supersedes_another_holders_filing(db: str, tmp_path: 
     assert store.get(ours).status == "approved" and store.get(theirs).status == "submitted"
     # a reviewer gives the facility to the other holder: its approval is allowed, and
     # still supersedes nothing of the first holder's
-    assert cli("facilities", "set", "Example Downs", "--holder", OTHER_HOLDER, "--by", "rev",
-               "--db", db).exit_code == 0  # fmt: skip
+    given = ("facilities", "set", "Example Downs", "--holder", OTHER_HOLDER, "--by", "rev")
+    assert cli(*given, "--db", db).exit_code == 0
     decided = store.approve(theirs, "rev", on=dt.date(2026, 12, 1))
     assert decided.superseded == []
     assert store.get(ours).status == "approved"
@@ -354,8 +356,8 @@ def test_an_approval_never_supersedes_another_holders_filing(db: str, tmp_path: 
             "filing_holders": [HOLDER, OTHER_HOLDER],
         }
     ]
-    again = cli("record", str(amended(HCF, tmp_path / "o.yaml", ("2027-01-01", "2027-05-01"))),
-                "--db", db)  # fmt: skip
+    later = amended(HCF, tmp_path / "o.yaml", ("2027-01-01", "2027-05-01"))
+    again = cli("record", str(later), "--db", db)
     assert again.exit_code == 1 and "belongs to another certificate holder" in again.stderr
     store.dispose()
 

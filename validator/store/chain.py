@@ -61,7 +61,9 @@ def entry_hash(
     detail: str,
     prev_hash: str,
 ) -> str:
-    return hashlib.sha256(canonical(at, actor, action, submission_id, detail, prev_hash)).hexdigest()
+    return hashlib.sha256(
+        canonical(at, actor, action, submission_id, detail, prev_hash)
+    ).hexdigest()
 
 
 def hash_of(row: Any) -> str:

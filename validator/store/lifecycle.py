@@ -44,6 +44,7 @@ from sqlalchemy import Connection, Engine, Row, and_, delete, func, insert, sele
 from sqlalchemy import exc as sa_exc
 
 from validator.store import migrate
+from validator.store.chain import GENESIS, Break, Head, entry_hash, walk
 from validator.store.database import (
     READING,
     StoreError,
@@ -53,7 +54,6 @@ from validator.store.database import (
     sqlite_file,
     translated,
 )
-from validator.store.chain import GENESIS, Break, Head, entry_hash, walk
 from validator.store.schema import audit_log, facilities, submissions, waivers
 
 RETENTION_YEARS = 5
@@ -208,13 +208,14 @@ class Store:
         findings, data = _with_file(content, name, lambda p: check_file(p, name))
         facility, game, effective = filing_key(data, name)
         sha = hashlib.sha256(content).hexdigest()
+        holder = _text(data.get("certificate_holder"))
         version = regulation_version(game)
         c = counts(findings)
         row = {
             "sha256": sha,
             "content": content,
             "filename": name,
-            "certificate_holder": _text(data.get("certificate_holder")),
+            "certificate_holder": holder,
             "facility": facility,
             "game": game,
             "effective": effective,
@@ -232,7 +233,7 @@ class Store:
                 existing = _by_sha(conn, sha)
                 if existing is not None:
                     return _recorded(existing, already=True)
-                _own_facility(conn, facility, row["certificate_holder"], content, name, "recorded")
+                _own_facility(conn, facility, holder, content, name, "recorded")
                 inserted = conn.execute(insert(submissions).values(**row)).inserted_primary_key
                 assert inserted is not None
                 new_id = inserted[0]
@@ -274,7 +275,12 @@ class Store:
                 held = f"{row.facility}, {row.game} from {row.effective}"
                 _one_approver(conn, row.facility, row.game)
                 _own_facility(
-                    conn, row.facility, row.certificate_holder, row.content, row.filename, "approved"
+                    conn,
+                    row.facility,
+                    row.certificate_holder,
+                    row.content,
+                    row.filename,
+                    "approved",
                 )
                 findings = _findings_now(row)
                 if row.effective < on:
