@@ -282,6 +282,19 @@ def test_audit_verify_names_the_first_broken_entry(db: str, how: str) -> None:
     store.dispose()
 
 
+def test_on_sqlite_entries_cut_from_the_end_are_named(tmp_path: Path) -> None:
+    """SQLite gives ids without gaps: the last id given shows a log cut short."""
+    db = str(tmp_path / "store.sqlite3")
+    store = _logged_store(db)
+    with store.engine.connect() as conn, conn.begin():
+        _drop_triggers(conn)
+        conn.execute(text("DELETE FROM audit_log WHERE id >= 6"))
+    out = cli("audit", "verify", "--db", db)
+    assert out.exit_code == 1
+    assert "broken at entry #6: entries #6 to #7 were deleted from the end" in out.stderr
+    store.dispose()
+
+
 def test_the_head_is_printed_by_history_and_given_by_the_api(db: str, tmp_path: Path) -> None:
     office = make_office(tmp_path, db)
     head = office.store.audit_head()

@@ -487,9 +487,23 @@ class Store:
         return Head(int(count), last.id, last.entry_hash, as_utc(last.at))
 
     def verify_audit(self) -> tuple[Head, Break | None]:
-        """Walk the whole chain: the head reached and the first break, if any."""
+        """Walk the whole chain: the head reached and the first break, if any. On SQLite,
+        whose ids are given without gaps, the last id given is checked too: entries cut
+        from the end of the log show there (unless that counter was rewritten as well)."""
         with self.transaction(reading=True) as conn:
-            return walk(conn.execute(select(audit_log).order_by(audit_log.c.id)))
+            head, broken = walk(conn.execute(select(audit_log).order_by(audit_log.c.id)))
+            if broken is None and conn.dialect.name == "sqlite":
+                given = conn.execute(
+                    text("SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'")
+                ).scalar()
+                last = head.entry or 0
+                if given is not None and int(given) > last:
+                    broken = Break(
+                        last + 1,
+                        f"entries #{last + 1} to #{given} were deleted from the end of the "
+                        f"log: ids up to #{given} were given",
+                    )
+            return head, broken
 
     # -- facilities ------------------------------------------------------------------------
 
