@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import signal
 import subprocess
@@ -279,6 +280,39 @@ def test_audit_verify_names_the_first_broken_entry(db: str, how: str) -> None:
     assert f"broken at entry #{broken}" in out.stderr and reason in out.stderr
     report = json.loads(cli("audit", "verify", "--db", db, "--format", "json").stdout)
     assert report["intact"] is False and report["broken"]["entry"] == broken
+    store.dispose()
+
+
+FILING_EDITS = {
+    "status": ("UPDATE submissions SET status = 'approved', approved_by = 'x'", "it says approved"),
+    "bytes": ("UPDATE submissions SET content = :changed", "no longer give its sha256"),
+    "text": ("UPDATE submissions SET content = 'not bytes'", "no longer give its sha256"),
+    "rehashed": (
+        "UPDATE submissions SET content = :changed, sha256 = :sha",
+        "not the one the audit log recorded",
+    ),
+}
+CHANGED = HCF.read_bytes() + b"# changed\n"
+
+
+@pytest.mark.parametrize("how", list(FILING_EDITS))
+def test_audit_verify_holds_each_filing_to_the_log(db: str, how: str) -> None:
+    """A rejected filing made approved, or its bytes changed, in the database directly: the
+    chain holds, and the filing is named as not matching it."""
+    store = Store(db)
+    sid = store.record(HCF, "filer").id
+    store.reject(sid, "rev", "bad table")
+    assert cli("audit", "verify", "--db", db).exit_code == 0
+    statement, reason = FILING_EDITS[how]
+    with store.engine.connect() as conn, conn.begin():
+        given = {"changed": CHANGED, "sha": hashlib.sha256(CHANGED).hexdigest()}
+        conn.execute(text(statement), {k: v for k, v in given.items() if f":{k}" in statement})
+    out = cli("audit", "verify", "--db", db)
+    assert out.exit_code == 1
+    assert f"submission {sid} does not match the audit log" in out.stderr and reason in out.stderr
+    report = json.loads(cli("audit", "verify", "--db", db, "--format", "json").stdout)
+    assert report["broken"] is None and report["intact"] is False
+    assert [f["submission"] for f in report["filings"]] == [sid]
     store.dispose()
 
 

@@ -335,19 +335,23 @@ app.add_typer(audit_app, name="audit")
 
 @audit_app.command("verify")
 def audit_verify(db: DbOption = None, format: FormatOption = Format.text) -> None:
-    """Walk the audit log's hash chain from its first entry. Exit 0 intact; 1 an entry was
-    edited, deleted or inserted out of order (the first broken entry named); 2 no database.
+    """Walk the audit log's hash chain from its first entry, and hold each filing to it.
+    Exit 0 intact; 1 an entry was edited, deleted or inserted out of order (the first
+    broken entry named), or a filing no longer says what the log says of it; 2 no database.
 
     Entries removed from the end, or a log rewritten whole, show only against a chain head
     written down before (`rulesub history` prints it, every review pack carries it)."""
     with _store_errors(format):
-        head, broken = _open(db, must_exist=True).verify_audit()
+        store = _open(db, must_exist=True)
+        head, broken = store.verify_audit()
+        filings = store.unmatched_filings()
     if format is Format.json:
         print_json(
             {
-                "intact": broken is None,
+                "intact": broken is None and not filings,
                 "head": head.to_json(),
                 "broken": None if broken is None else broken.to_json(),
+                "filings": filings,
             }
         )
     elif broken is None:
@@ -358,7 +362,13 @@ def audit_verify(db: DbOption = None, format: FormatOption = Format.text) -> Non
             f"rulesub: the audit log is broken at entry #{broken.entry}: {broken.reason}\n"
             f"  the chain holds for {held} (head {head.hash})\n"
         )
-    if broken is not None:
+    if format is Format.text:
+        for f in filings:
+            sys.stderr.write(
+                f"rulesub: submission {f['submission']} does not match the audit log: "
+                f"{f['reason']}\n"
+            )
+    if broken is not None or filings:
         raise typer.Exit(EXIT_FINDINGS)
 
 

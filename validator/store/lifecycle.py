@@ -57,6 +57,8 @@ from validator.store.database import (
 from validator.store.schema import audit_log, facilities, submissions, waivers
 
 RETENTION_YEARS = 5
+#: The audit actions that set a filing's status.
+DECIDED = {"approve": "approved", "reject": "rejected", "supersede": "superseded"}
 EFFECTIVE_BEFORE_APPROVAL = "rulesub/effective-before-approval"
 APPROVAL_CITE = "COMAR 36.05.03.19"
 FACILITY_OF_ANOTHER_HOLDER = "rulesub/facility-of-another-holder"
@@ -504,6 +506,51 @@ class Store:
                         f"log: ids up to #{given} were given",
                     )
             return head, broken
+
+    def unmatched_filings(self) -> list[dict[str, Any]]:
+        """The filings that no longer say what the audit log says of them: bytes that no
+        longer give their sha256, a sha256 other than their ``record`` entry's, a status
+        other than their decisions' (a row edited in the database directly). Only as
+        trustworthy as the chain: ``verify_audit`` first."""
+        with self.transaction(reading=True) as conn:
+            told: dict[int, tuple[str | None, str]] = {}
+            for e in conn.execute(
+                select(audit_log.c.submission_id, audit_log.c.action, audit_log.c.detail)
+                .where(audit_log.c.submission_id.is_not(None))
+                .order_by(audit_log.c.id)
+            ):
+                sha, status = told.get(e.submission_id, (None, "none"))
+                if e.action == "record":
+                    sha, status = json.loads(e.detail).get("sha256"), "submitted"
+                elif e.action in DECIDED:
+                    status = DECIDED[e.action]
+                elif e.action == "purge":
+                    sha, status = None, "none"
+                told[e.submission_id] = (sha, status)
+            out = []
+            rows = conn.execute(
+                select(
+                    submissions.c.id,
+                    submissions.c.sha256,
+                    submissions.c.content,
+                    submissions.c.status,
+                ).order_by(submissions.c.id)
+            )
+            for r in rows:
+                sha, status = told.get(r.id, (None, "none"))
+                content = r.content if isinstance(r.content, bytes) else str(r.content).encode()
+                if hashlib.sha256(content).hexdigest() != r.sha256:
+                    reason = "its bytes no longer give its sha256"
+                elif sha is None:
+                    reason = "the audit log holds no record of it"
+                elif sha != r.sha256:
+                    reason = "its sha256 is not the one the audit log recorded"
+                elif status != r.status:
+                    reason = f"it says {r.status}; the audit log says {status}"
+                else:
+                    continue
+                out.append({"submission": r.id, "reason": reason})
+        return out
 
     # -- facilities ------------------------------------------------------------------------
 
