@@ -152,9 +152,10 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 def consistent(url: str) -> int:
     """Every stored filing is whole: its bytes hash to its sha256, and the log has its one
-    `record` entry. The number of filings."""
+    `record` entry; the audit log's hash chain holds. The number of filings."""
     s = Store(url)
     try:
+        assert s.verify_audit()[1] is None, "the audit log's chain is broken"
         with s.transaction() as conn:
             rows = conn.execute(
                 select(submissions.c.id, submissions.c.sha256, submissions.c.content)

@@ -1,5 +1,6 @@
 """A submission's life from the command line: ``record``, ``approve``, ``reject``,
-``history``, ``show``, ``purge``, ``db upgrade`` and the review pack, ``review``.
+``history``, ``show``, ``purge``, ``db upgrade``, ``audit verify``, ``facilities`` and the
+review pack, ``review``.
 
 Every command takes ``--db URL`` (else ``RULESUB_DB``, else the SQLite file in the user's
 data directory) and ``--format json``. Exit codes: 0 done, 1 the rules refuse it, 2 input
@@ -213,12 +214,14 @@ def history(
         store = _open(db, must_exist=True)
         rows = store.history(facility, game)
         events = store.events([r.id for r in rows]) if format is Format.text else []
+        head = store.audit_head() if format is Format.text else None
     if format is Format.json:
         from validator.store.lifecycle import history_entry
 
         print_json([history_entry(r) for r in rows])
         return
     sys.stdout.write(_timeline(rows, events))
+    sys.stdout.write(f"\naudit log chain head: {head}\n")
 
 
 def _timeline(rows: list[Any], events: list[Any]) -> str:
@@ -322,6 +325,103 @@ def purge(
     sys.stdout.write(
         f"purged {len(ids)} filing(s){': ' if ids else ''}{', '.join(f'#{i}' for i in ids)}\n"
     )
+
+
+# -- the audit log's chain ---------------------------------------------------------------
+
+audit_app = typer.Typer(help="The audit log and its hash chain.", no_args_is_help=True)
+app.add_typer(audit_app, name="audit")
+
+
+@audit_app.command("verify")
+def audit_verify(db: DbOption = None, format: FormatOption = Format.text) -> None:
+    """Walk the audit log's hash chain from its first entry, and hold each filing to it.
+    Exit 0 intact; 1 an entry was edited, deleted or inserted out of order (the first
+    broken entry named), or a filing no longer says what the log says of it; 2 no database.
+
+    Entries removed from the end, or a log rewritten whole, show only against a chain head
+    written down before (`rulesub history` prints it, every review pack carries it)."""
+    with _store_errors(format):
+        store = _open(db, must_exist=True)
+        head, broken = store.verify_audit()
+        filings = store.unmatched_filings()
+    if format is Format.json:
+        print_json(
+            {
+                "intact": broken is None and not filings,
+                "head": head.to_json(),
+                "broken": None if broken is None else broken.to_json(),
+                "filings": filings,
+            }
+        )
+    elif broken is None:
+        sys.stdout.write(f"the audit log is intact: chain head {head}\n")
+    else:
+        held = "no entry" if head.entry is None else f"entries up to #{head.entry}"
+        sys.stderr.write(
+            f"rulesub: the audit log is broken at entry #{broken.entry}: {broken.reason}\n"
+            f"  the chain holds for {held} (head {head.hash})\n"
+        )
+    if format is Format.text:
+        for f in filings:
+            sys.stderr.write(
+                f"rulesub: submission {f['submission']} does not match the audit log: "
+                f"{f['reason']}\n"
+            )
+    if broken is not None or filings:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+# -- facilities and their certificate holders ------------------------------------------------
+
+facilities_app = typer.Typer(
+    help="Which certificate holder each facility belongs to.", no_args_is_help=True
+)
+app.add_typer(facilities_app, name="facilities")
+
+
+@facilities_app.command("list")
+def facilities_list(db: DbOption = None, format: FormatOption = Format.text) -> None:
+    """Each facility with the certificate holder it belongs to: the one a reviewer set, else
+    the holder of its approved filings."""
+    with _store_errors(format):
+        known = _open(db, must_exist=True).facilities()
+    if format is Format.json:
+        print_json(known)
+        return
+    if not known:
+        sys.stdout.write("no facilities recorded\n")
+        return
+    for f in known:
+        if f["set_by"] is not None:
+            how = f"set by {f['set_by']} on {f['set_at'][:10]}"
+        elif f["certificate_holder"] is not None:
+            how = "by its approved filings"
+        elif f["approved_holders"]:
+            how = "disputed: approved filings of " + ", ".join(f["approved_holders"])
+        else:
+            how = "no approved filing yet"
+        holder = f["certificate_holder"] or "-"
+        sys.stdout.write(f"{f['facility']}: {holder} ({how})\n")
+
+
+@facilities_app.command("set")
+def facilities_set(
+    facility: Annotated[str, typer.Argument(metavar="FACILITY", help="the facility's name")],
+    holder: Annotated[str, typer.Option("--holder", help="the certificate holder it belongs to")],
+    by: Annotated[str | None, typer.Option("--by", help="who sets it")] = None,
+    db: DbOption = None,
+    format: FormatOption = Format.text,
+) -> None:
+    """Set which certificate holder a facility belongs to (the audit log keeps it): filings
+    of any other holder for it are refused, when recorded and when approved."""
+    with _store_errors(format):
+        was = _open(db).set_facility(facility, holder, by or _user())
+    if format is Format.json:
+        print_json({"facility": facility, "certificate_holder": holder, "was": was})
+        return
+    before = f" (was {was})" if was is not None and was != holder else ""
+    sys.stdout.write(f"{facility}: belongs to {holder}{before}\n")
 
 
 db_app = typer.Typer(help="The database of submissions.", no_args_is_help=True)

@@ -6,6 +6,8 @@ Public API::
     Store(db) .record(path, by) .approve(id, by, on=…, waive=…) .reject(id, by, reason)
               .history(facility, game) .get(id) .approved_for(facility, game) .purge(before, by)
               .events(ids) .upgrade(by)
+              .audit_head() .verify_audit() .unmatched_filings()   the audit log's hash chain
+              .facilities() .set_facility(facility, holder, by)    a facility's one holder
     StoreError   the database or the input cannot be used (exit 2)
     Refused      the rules refuse the action (exit 1)
 """

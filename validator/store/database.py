@@ -61,6 +61,12 @@ def resolve_url(db: str | None) -> str:
         if url.get_backend_name() not in ("sqlite", "postgresql"):
             raise StoreError(f"--db {raw}: rulesub stores in SQLite or PostgreSQL only")
         return url.render_as_string(hide_password=False)
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]+:", raw):
+        # a URI that is not a database URL (`file:/x`, `sqlite:x`): never a file of that name
+        raise StoreError(
+            f"--db {raw}: not a database URL nor a file path; give a SQLite file path "
+            "(e.g. ./rulesub.sqlite3) or postgresql://USER@HOST/DATABASE"
+        )
     return f"sqlite+pysqlite:///{Path(raw).expanduser()}"
 
 

@@ -19,7 +19,12 @@ quotes COMAR 36.05.03.19, whose words these follow):
   later date) stays approved. An approval for the same effective date as one that holds
   is refused by the database (``one_approval_per_date``).
 - Retention runs from when a filing stopped being in force: its rejection, or the
-  approval that superseded it. Approved and pending filings are never purged.
+  approval that superseded it. Approved and pending filings are never purged. A purge
+  deletes filings, never audit entries: it appends its own.
+- A facility belongs to one certificate holder: the one a reviewer set
+  (``rulesub facilities set``), else the holder of its approved filings. A filing of
+  another holder for it is refused (``rulesub/facility-of-another-holder``), when recorded
+  and when approved, and an approval supersedes only its own holder's filings.
 """
 
 from __future__ import annotations
@@ -35,10 +40,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, and_, delete, insert, select, text, update
+from sqlalchemy import Connection, Engine, Row, and_, delete, func, insert, select, text, update
 from sqlalchemy import exc as sa_exc
 
 from validator.store import migrate
+from validator.store.chain import GENESIS, Break, Head, entry_hash, walk
 from validator.store.database import (
     READING,
     StoreError,
@@ -48,11 +54,18 @@ from validator.store.database import (
     sqlite_file,
     translated,
 )
-from validator.store.schema import audit_log, submissions, waivers
+from validator.store.schema import audit_log, facilities, submissions, waivers
 
 RETENTION_YEARS = 5
+#: The audit actions that set a filing's status.
+DECIDED = {"approve": "approved", "reject": "rejected", "supersede": "superseded"}
 EFFECTIVE_BEFORE_APPROVAL = "rulesub/effective-before-approval"
 APPROVAL_CITE = "COMAR 36.05.03.19"
+FACILITY_OF_ANOTHER_HOLDER = "rulesub/facility-of-another-holder"
+#: An arbitrary, fixed key: PostgreSQL's advisory lock under which the chain grows.
+AUDIT_LOCK = 7_145_515
+#: The largest id a database key holds (SQLite's and PostgreSQL's 64-bit integers).
+MAX_ID = 2**63 - 1
 
 
 class Refused(Exception):
@@ -197,13 +210,14 @@ class Store:
         findings, data = _with_file(content, name, lambda p: check_file(p, name))
         facility, game, effective = filing_key(data, name)
         sha = hashlib.sha256(content).hexdigest()
+        holder = _text(data.get("certificate_holder"))
         version = regulation_version(game)
         c = counts(findings)
         row = {
             "sha256": sha,
             "content": content,
             "filename": name,
-            "certificate_holder": _text(data.get("certificate_holder")),
+            "certificate_holder": holder,
             "facility": facility,
             "game": game,
             "effective": effective,
@@ -221,6 +235,7 @@ class Store:
                 existing = _by_sha(conn, sha)
                 if existing is not None:
                     return _recorded(existing, already=True)
+                _own_facility(conn, facility, holder, content, name, "recorded")
                 inserted = conn.execute(insert(submissions).values(**row)).inserted_primary_key
                 assert inserted is not None
                 new_id = inserted[0]
@@ -261,6 +276,14 @@ class Store:
                 row = self._pending(conn, submission_id, "approve")
                 held = f"{row.facility}, {row.game} from {row.effective}"
                 _one_approver(conn, row.facility, row.game)
+                _own_facility(
+                    conn,
+                    row.facility,
+                    row.certificate_holder,
+                    row.content,
+                    row.filename,
+                    "approved",
+                )
                 findings = _findings_now(row)
                 if row.effective < on:
                     findings.append(_effective_finding(row, on))
@@ -287,6 +310,9 @@ class Store:
                             submissions.c.game == row.game,
                             submissions.c.status == "approved",
                             submissions.c.effective < row.effective,
+                            submissions.c.certificate_holder.is_not_distinct_from(
+                                row.certificate_holder
+                            ),
                         )
                     )
                 ]
@@ -369,6 +395,7 @@ class Store:
         return Decision(row.id, "rejected", by, now.date())
 
     def _pending(self, conn: Connection, submission_id: int, verb: str) -> Row[Any]:
+        self._known(submission_id)
         row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
             raise StoreError(f"no submission {submission_id} in {self.name}")
@@ -383,7 +410,13 @@ class Store:
 
     # -- reading -----------------------------------------------------------------------
 
+    def _known(self, submission_id: int) -> None:
+        """An id no database key can hold names no submission (not a database error)."""
+        if not 0 < submission_id <= MAX_ID:
+            raise StoreError(f"no submission {submission_id} in {self.name}")
+
     def get(self, submission_id: int) -> Row[Any]:
+        self._known(submission_id)
         with self.transaction(reading=True) as conn:
             row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
@@ -438,6 +471,158 @@ class Store:
     def find_sha(self, sha: str) -> Row[Any] | None:
         with self.transaction(reading=True) as conn:
             return _by_sha(conn, sha)
+
+    # -- the audit log's chain -----------------------------------------------------------
+
+    def audit_head(self) -> Head:
+        """The head of the audit log's hash chain, as stored: what ``history`` prints and
+        every review pack carries, for anyone to compare with ``audit verify`` later."""
+        with self.transaction(reading=True) as conn:
+            last = conn.execute(
+                select(audit_log.c.id, audit_log.c.entry_hash, audit_log.c.at)
+                .order_by(audit_log.c.id.desc())
+                .limit(1)
+            ).first()
+            count = conn.execute(select(func.count()).select_from(audit_log)).scalar_one()
+        if last is None:
+            return Head(0, None, GENESIS)
+        return Head(int(count), last.id, last.entry_hash, as_utc(last.at))
+
+    def verify_audit(self) -> tuple[Head, Break | None]:
+        """Walk the whole chain: the head reached and the first break, if any. On SQLite,
+        whose ids are given without gaps, the last id given is checked too: entries cut
+        from the end of the log show there (unless that counter was rewritten as well)."""
+        with self.transaction(reading=True) as conn:
+            head, broken = walk(conn.execute(select(audit_log).order_by(audit_log.c.id)))
+            if broken is None and conn.dialect.name == "sqlite":
+                given = conn.execute(
+                    text("SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'")
+                ).scalar()
+                last = head.entry or 0
+                if given is not None and int(given) > last:
+                    broken = Break(
+                        last + 1,
+                        f"entries #{last + 1} to #{given} were deleted from the end of the "
+                        f"log: ids up to #{given} were given",
+                    )
+            return head, broken
+
+    def unmatched_filings(self) -> list[dict[str, Any]]:
+        """The filings that no longer say what the audit log says of them: bytes that no
+        longer give their sha256, a sha256 other than their ``record`` entry's, a status
+        other than their decisions' (a row edited in the database directly). Only as
+        trustworthy as the chain: ``verify_audit`` first."""
+        with self.transaction(reading=True) as conn:
+            told: dict[int, tuple[str | None, str]] = {}
+            for e in conn.execute(
+                select(audit_log.c.submission_id, audit_log.c.action, audit_log.c.detail)
+                .where(audit_log.c.submission_id.is_not(None))
+                .order_by(audit_log.c.id)
+            ):
+                sha, status = told.get(e.submission_id, (None, "none"))
+                if e.action == "record":
+                    sha, status = json.loads(e.detail).get("sha256"), "submitted"
+                elif e.action in DECIDED:
+                    status = DECIDED[e.action]
+                elif e.action == "purge":
+                    sha, status = None, "none"
+                told[e.submission_id] = (sha, status)
+            out = []
+            rows = conn.execute(
+                select(
+                    submissions.c.id,
+                    submissions.c.sha256,
+                    submissions.c.content,
+                    submissions.c.status,
+                ).order_by(submissions.c.id)
+            )
+            for r in rows:
+                sha, status = told.get(r.id, (None, "none"))
+                content = r.content if isinstance(r.content, bytes) else str(r.content).encode()
+                if hashlib.sha256(content).hexdigest() != r.sha256:
+                    reason = "its bytes no longer give its sha256"
+                elif sha is None:
+                    reason = "the audit log holds no record of it"
+                elif sha != r.sha256:
+                    reason = "its sha256 is not the one the audit log recorded"
+                elif status != r.status:
+                    reason = f"it says {r.status}; the audit log says {status}"
+                else:
+                    continue
+                out.append({"submission": r.id, "reason": reason})
+        return out
+
+    # -- facilities ------------------------------------------------------------------------
+
+    def facilities(self) -> list[dict[str, Any]]:
+        """Every facility the store knows, with the certificate holder it belongs to: the
+        one a reviewer set, else the holder(s) of its approved filings."""
+        with self.transaction(reading=True) as conn:
+            set_rows = {r.facility: r for r in conn.execute(select(facilities))}
+            approved: dict[str, list[str]] = {}
+            known: dict[str, list[str]] = {}
+            rows = conn.execute(
+                select(
+                    submissions.c.facility, submissions.c.certificate_holder, submissions.c.status
+                ).order_by(submissions.c.id)
+            )
+            for r in rows:
+                holder = r.certificate_holder or ""
+                if holder not in known.setdefault(r.facility, []):
+                    known[r.facility].append(holder)
+                if r.status == "approved" and holder not in approved.setdefault(r.facility, []):
+                    approved[r.facility].append(holder)
+        out = []
+        for name in sorted(set(set_rows) | set(known)):
+            s = set_rows.get(name)
+            held = approved.get(name, [])
+            out.append(
+                {
+                    "facility": name,
+                    "certificate_holder": s.certificate_holder
+                    if s is not None
+                    else (held[0] if len(held) == 1 else None),
+                    "set_by": None if s is None else s.set_by,
+                    "set_at": None if s is None else iso(s.set_at),
+                    "approved_holders": held,
+                    "filing_holders": known.get(name, []),
+                }
+            )
+        return out
+
+    def set_facility(
+        self, facility: str, holder: str, by: str, *, now: dt.datetime | None = None
+    ) -> str | None:
+        """A reviewer sets which certificate holder ``facility`` belongs to; the holder it
+        was set to before, if any."""
+        now = now or utcnow()
+        if not facility.strip() or not holder.strip():
+            raise StoreError("name the facility and its certificate holder")
+        with self.transaction() as conn:
+            was = conn.execute(
+                select(facilities.c.certificate_holder).where(facilities.c.facility == facility)
+            ).scalar()
+            if was is None:
+                conn.execute(
+                    insert(facilities).values(
+                        facility=facility, certificate_holder=holder, set_by=by, set_at=now
+                    )
+                )
+            else:
+                conn.execute(
+                    update(facilities)
+                    .where(facilities.c.facility == facility)
+                    .values(certificate_holder=holder, set_by=by, set_at=now)
+                )
+            _audit(
+                conn,
+                by,
+                "facility-holder",
+                None,
+                {"facility": facility, "certificate_holder": holder, "was": was},
+                now,
+            )
+        return was
 
     # -- retention ---------------------------------------------------------------------
 
@@ -585,7 +770,20 @@ def _findings_now(row: Row[Any]) -> list[dict[str, Any]]:
 
 
 def _with_file(content: bytes, filename: str, use: Any) -> Any:
-    """``use(path)`` on the stored bytes written to a temporary file."""
+    """``use(path)`` on the stored bytes: where the system has anonymous files (Linux's
+    ``memfd_create``), one that lives in memory only and vanishes with the process, so that
+    a killed ``record`` leaves no copy behind; else a temporary file, removed after."""
+    memfd = getattr(os, "memfd_create", None)
+    if memfd is not None:
+        fd = memfd("rulesub-check", getattr(os, "MFD_CLOEXEC", 0))
+        try:
+            with os.fdopen(fd, "wb", closefd=False) as f:
+                f.write(content)
+            path = Path(f"/proc/self/fd/{fd}")
+            if path.exists():
+                return use(path)
+        finally:
+            os.close(fd)
     suffix = Path(filename).suffix or ".yaml"
     fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="rulesub-")
     try:
@@ -596,19 +794,22 @@ def _with_file(content: bytes, filename: str, use: Any) -> Any:
         os.unlink(tmp)
 
 
-def _effective_finding(row: Row[Any], on: dt.date) -> dict[str, Any]:
+def _position(content: bytes, filename: str, pointer: str) -> tuple[int, int]:
+    """Where ``pointer`` is in the bytes: line and column (1, 1 where it cannot be told)."""
     from validator.model.submission import read_yaml
 
-    effective, filename = row.effective, row.filename
     try:
         pos = _with_file(
-            row.content,
-            filename,
-            lambda p: read_yaml(p, display=filename).position("/effective"),
+            content, filename, lambda p: read_yaml(p, display=filename).position(pointer)
         )
-        line, column = pos.line, pos.column
-    except Exception:  # the stored bytes were read once; a position is a courtesy
-        line, column = 1, 1
+        return pos.line, pos.column
+    except Exception:  # the bytes were read once; a position is a courtesy
+        return 1, 1
+
+
+def _effective_finding(row: Row[Any], on: dt.date) -> dict[str, Any]:
+    effective, filename = row.effective, row.filename
+    line, column = _position(row.content, filename, "/effective")
     return {
         "code": EFFECTIVE_BEFORE_APPROVAL,
         "severity": "error",
@@ -623,6 +824,60 @@ def _effective_finding(row: Row[Any], on: dt.date) -> dict[str, Any]:
         "column": column,
         "hint": f"effective: a date on or after {on}",
     }
+
+
+def _facility_holder(conn: Connection, facility: str, holder: str | None) -> bool:
+    """Whether ``facility`` is ``holder``'s, or no one's yet: the holder a reviewer set,
+    else the holder of its approved filings."""
+    owner = conn.execute(
+        select(facilities.c.certificate_holder).where(facilities.c.facility == facility)
+    ).scalar()
+    if owner is not None:
+        return bool(owner == holder)
+    other = conn.execute(
+        select(submissions.c.id)
+        .where(
+            submissions.c.facility == facility,
+            submissions.c.status == "approved",
+            submissions.c.certificate_holder.is_distinct_from(holder),
+        )
+        .limit(1)
+    ).first()
+    return other is None
+
+
+def _own_facility(
+    conn: Connection,
+    facility: str,
+    holder: str | None,
+    content: bytes,
+    filename: str,
+    verb: str,
+) -> None:
+    """Refuse a filing for a facility that belongs to another certificate holder. The
+    message names neither that holder nor its filings (a casino account reads it)."""
+    if _facility_holder(conn, facility, holder):
+        return
+    line, column = _position(content, filename, "/facility")
+    message = (
+        f"facility {facility!r} belongs to another certificate holder: a filing of "
+        f"{holder!r} for it cannot be {verb}"
+    )
+    raise Refused(
+        f"{message}; nothing was changed",
+        [
+            {
+                "code": FACILITY_OF_ANOTHER_HOLDER,
+                "severity": "error",
+                "message": message,
+                "path": "/facility",
+                "file": filename,
+                "line": line,
+                "column": column,
+                "hint": "a reviewer sets which certificate holder a facility belongs to",
+            }
+        ],
+    )
 
 
 def _one_approver(conn: Connection, facility: str, game: str) -> None:
@@ -645,13 +900,27 @@ def _audit(
     detail: dict[str, Any],
     at: dt.datetime | None = None,
 ) -> None:
+    """Append an entry to the audit log, chained to the entry before it. Appends take
+    turns (SQLite: every writer holds the write lock; PostgreSQL: an advisory lock held to
+    the end of the transaction), so the chain's order is the ids' order."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": AUDIT_LOCK})
+    when = as_utc(at or utcnow())
+    assert when is not None
+    body = json.dumps(detail, ensure_ascii=False, default=str)
+    prev = conn.execute(
+        select(audit_log.c.entry_hash).order_by(audit_log.c.id.desc()).limit(1)
+    ).scalar()
+    prev = prev or GENESIS
     conn.execute(
         insert(audit_log).values(
-            at=at or utcnow(),
+            at=when,
             actor=actor,
             action=action,
             submission_id=submission_id,
-            detail=json.dumps(detail, ensure_ascii=False, default=str),
+            detail=body,
+            prev_hash=prev,
+            entry_hash=entry_hash(when, actor, action, submission_id, body, prev),
         )
     )
 

@@ -13,6 +13,13 @@ Two rules live in the database, not in Python:
   approvals racing for the same table of rules exactly one commits;
 - the audit log is append-only: triggers refuse ``UPDATE`` and ``DELETE`` on it
   (created by the migration, in each dialect's words).
+
+Ids of filings and audit entries come from a sequence that never goes back (SQLite
+``AUTOINCREMENT``, a PostgreSQL identity): a purged filing's id is never given again, so no
+audit entry can attach to another filing. Each audit entry carries the hash chain
+(``prev_hash``, ``entry_hash``: ``validator.store.chain``). ``facilities`` holds the
+certificate holder a reviewer set for a facility (else the holder of its approved filings
+holds it).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from sqlalchemy import (
     Date,
     DateTime,
     ForeignKey,
+    Identity,
     Index,
     Integer,
     LargeBinary,
@@ -40,7 +48,7 @@ metadata = MetaData()
 submissions = Table(
     "submissions",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("id", Integer, Identity(always=True), primary_key=True),
     Column("sha256", String(64), nullable=False, unique=True),
     Column("content", LargeBinary, nullable=False),
     Column("filename", Text, nullable=False),  # the name it was filed under
@@ -70,6 +78,7 @@ submissions = Table(
     CheckConstraint(
         "status IN ('submitted', 'approved', 'rejected', 'superseded')", name="known_status"
     ),
+    sqlite_autoincrement=True,
 )
 
 Index("submissions_by_table", submissions.c.facility, submissions.c.game, submissions.c.effective)
@@ -99,10 +108,22 @@ waivers = Table(
 audit_log = Table(
     "audit_log",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("id", Integer, Identity(always=True), primary_key=True),
     Column("at", DateTime(timezone=True), nullable=False),
     Column("actor", Text, nullable=False),
     Column("action", String(32), nullable=False),
     Column("submission_id", Integer),  # no foreign key: the log outlives a purged filing
     Column("detail", Text, nullable=False),  # JSON
+    Column("prev_hash", String(64), nullable=False),  # the entry before's entry_hash
+    Column("entry_hash", String(64), nullable=False),  # sha256 of this entry's content
+    sqlite_autoincrement=True,
+)
+
+facilities = Table(
+    "facilities",
+    metadata,
+    Column("facility", Text, primary_key=True),
+    Column("certificate_holder", Text, nullable=False),
+    Column("set_by", Text, nullable=False),
+    Column("set_at", DateTime(timezone=True), nullable=False),
 )

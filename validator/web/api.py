@@ -5,7 +5,10 @@
 - ``GET /api/submissions/{id}``: one of them, with its recorded findings;
 - ``POST /api/submissions``: file one (the YAML as the body, or a multipart ``file``;
   ``?name=`` names it); answers ``rulesub record --format json``'s object, 201 (200 when
-  the same bytes were recorded before), 422 with the findings when it cannot be read.
+  the same bytes were recorded before), 422 with the findings when it cannot be read, 403
+  with nothing recorded when its facility belongs to another certificate holder;
+- ``GET /api/audit/head``: the head of the audit log's hash chain (``entries``, ``entry``,
+  ``hash``, ``at``), as ``rulesub history`` prints it and ``rulesub audit verify`` checks it.
 
 Any other ``/api/`` path answers 404 once signed in, 401 before.
 """
@@ -89,6 +92,17 @@ async def post_submission(request: Request) -> Response:
     return JSONResponse(record_json(recorded), status_code=200 if recorded.already else 201)
 
 
+async def audit_head(request: Request) -> Response:
+    """The chain's head, for any signed-in account: a casino keeps it beside its filings,
+    and a later ``rulesub audit verify`` shows whether the log still holds it. It names
+    no filing and no holder."""
+    from validator.web.app import _me, _web
+
+    web, _ = _web(request), _me(request)
+    head = await run_in_threadpool(web.store.audit_head)
+    return JSONResponse(head.to_json())
+
+
 async def unknown(request: Request) -> Response:
     raise HTTPException(404, "no such API path")
 
@@ -97,5 +111,6 @@ routes = [
     Route("/api/submissions", list_submissions, methods=["GET"]),
     Route("/api/submissions", post_submission, methods=["POST"]),
     Route("/api/submissions/{id}", one_submission, methods=["GET"]),
+    Route("/api/audit/head", audit_head, methods=["GET"]),
     Route("/api/{rest:path}", unknown, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
 ]

@@ -38,6 +38,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from validator.store import Refused, Store, StoreError
 from validator.store import accounts as acct
 from validator.store.accounts import Account
+from validator.store.lifecycle import MAX_ID
 from validator.web.packs import Packs
 from validator.web.security import CSRF_FIELD, LoginThrottle, checked_form, csrf_token
 from validator.web.upload import Upload, UploadRefused, file_upload
@@ -247,12 +248,10 @@ def _visible_rows(
 def _submission(web: Web, me: Account, raw_id: str) -> Any:
     """The submission, if it exists and is this account's to see; else 404 (the same
     answer for both, so that no one learns another holder's submissions exist)."""
+    if not (raw_id.isascii() and raw_id.isdigit()) or not 0 < int(raw_id) <= MAX_ID:
+        raise HTTPException(404, "no such submission")  # "+5", "٥", past 2^63: no key holds it
     try:
-        submission_id = int(raw_id)
-    except ValueError:
-        raise HTTPException(404, "no such submission") from None
-    try:
-        row = web.store.get(submission_id)
+        row = web.store.get(int(raw_id))
     except StoreError:
         raise HTTPException(404, "no such submission") from None
     if not me.sees(row.certificate_holder):

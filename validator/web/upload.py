@@ -3,7 +3,8 @@
 The bytes are checked by the validator exactly as ``rulesub validate`` checks a file (alias
 bombs, deep nesting, tags, megabytes and non-UTF-8 are its findings, shown as such), then
 recorded by the store as ``submitted``. A casino account files only for its own certificate
-holder: a submission naming another is refused before anything is recorded.
+holder: a submission naming another is refused before anything is recorded, and so is one
+for a facility that belongs to another holder (403, the store's refusal).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from starlette.datastructures import FormData, UploadFile
 
-from validator.store import Store, StoreError
+from validator.store import Refused, Store, StoreError
 from validator.store.accounts import Account
 from validator.store.lifecycle import Recorded
 
@@ -94,6 +95,8 @@ def file_upload(store: Store, account: Account, upload: Upload) -> Recorded:
             )
         try:
             return store.record(path, account.name, display=upload.name)
+        except Refused as e:  # a facility of another certificate holder
+            raise UploadRefused(f"{e.message}.", e.findings, status=403) from None
         except StoreError as e:
             raise UploadRefused(f"{e}. Nothing was recorded.") from None
 

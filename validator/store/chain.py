@@ -1,0 +1,130 @@
+"""The audit log's hash chain: each entry holds the hash of the entry before it
+(``prev_hash``) and the hash of its own content with that link (``entry_hash``), as
+Certificate Transparency's log and git's commits do.
+
+An entry's hash is SHA-256 over its canonical content: a JSON object with sorted keys and no
+spaces, of ``action``, ``actor``, ``at`` (UTC, ISO 8601 to the microsecond),
+``detail`` (the stored JSON text, as stored), ``prev_hash`` and ``submission_id``. The first
+entry's ``prev_hash`` is ``GENESIS``. Entries are chained in the order of their ids.
+
+This format is part of the record: every database written since schema 0003 holds hashes
+computed so, and ``rulesub audit verify`` recomputes them. Never change it.
+
+What the chain proves, and what it does not (``docs/security.md``): an entry edited, deleted
+or inserted out of order anywhere before the last entry breaks the chain at that place. The
+last entries, or the whole log rewritten with fresh hashes, are shown only against a head
+written down elsewhere (``rulesub history`` prints it, every review pack carries it).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+GENESIS = "0" * 64
+
+
+def _at(value: dt.datetime) -> str:
+    """``at`` as hashed: SQLite hands back naive UTC datetimes, PostgreSQL aware ones."""
+    utc = value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+    return utc.isoformat(timespec="microseconds")
+
+
+def canonical(
+    at: dt.datetime,
+    actor: str,
+    action: str,
+    submission_id: int | None,
+    detail: str,
+    prev_hash: str,
+) -> bytes:
+    content = {
+        "action": action,
+        "actor": actor,
+        "at": _at(at),
+        "detail": detail,
+        "prev_hash": prev_hash,
+        "submission_id": submission_id,
+    }
+    return json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def entry_hash(
+    at: dt.datetime,
+    actor: str,
+    action: str,
+    submission_id: int | None,
+    detail: str,
+    prev_hash: str,
+) -> str:
+    return hashlib.sha256(
+        canonical(at, actor, action, submission_id, detail, prev_hash)
+    ).hexdigest()
+
+
+def hash_of(row: Any) -> str:
+    """The hash an audit row's content gives (whatever its ``entry_hash`` says)."""
+    return entry_hash(row.at, row.actor, row.action, row.submission_id, row.detail, row.prev_hash)
+
+
+@dataclass(frozen=True)
+class Head:
+    """The head of the chain: its last entry and that entry's hash (``GENESIS`` and no
+    entry while the log is empty)."""
+
+    entries: int
+    entry: int | None
+    hash: str
+    at: dt.datetime | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entries": self.entries,
+            "entry": self.entry,
+            "hash": self.hash,
+            "at": None if self.at is None else _at(self.at).replace("+00:00", "Z"),
+        }
+
+    def __str__(self) -> str:
+        if self.entry is None:
+            return f"{self.hash} (the audit log is empty)"
+        return f"{self.hash} (entry #{self.entry}, {self.entries} entries)"
+
+
+@dataclass(frozen=True)
+class Break:
+    """The first place the chain does not hold."""
+
+    entry: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entry": self.entry, "reason": self.reason}
+
+
+def walk(rows: Iterable[Any]) -> tuple[Head, Break | None]:
+    """Walk audit rows in id order: the head reached, and the first break if any. A break
+    is named at the first entry that does not hold: one whose content no longer gives its
+    hash (edited), or one that does not link to the entry before it (an entry deleted
+    before it, or it or its neighbour inserted out of order)."""
+    prev_hash, prev_id, count, last = GENESIS, None, 0, None
+    for row in rows:
+        if row.prev_hash != prev_hash:
+            where = "the start of the log" if prev_id is None else f"entry #{prev_id}"
+            return Head(count, prev_id, prev_hash), Break(
+                row.id,
+                f"entry #{row.id} does not follow {where}: an entry between them was "
+                "deleted, or one of them was inserted out of order",
+            )
+        if hash_of(row) != row.entry_hash:
+            return Head(count, prev_id, prev_hash), Break(
+                row.id,
+                f"entry #{row.id} was changed after it was written: its content no longer "
+                "gives its hash",
+            )
+        prev_hash, prev_id, count, last = row.entry_hash, row.id, count + 1, row
+    return Head(count, prev_id, prev_hash, None if last is None else last.at), None
