@@ -10,13 +10,17 @@ each game file's constraint ``note:``):
 - each wager chosen freely is placed at the table minimum; a wager the rules size from
   another (the Raise, the Odds) is placed at the largest multiple the rules allow, since the
   maximum amount is asked for;
-- each wager wins its best payout in the selected paytables: its fixed odds, plus the best
-  row of at most one of its tables (the Odds Wager is paid on the Odds table or, losing, on
-  the Bad Beat table, never on both);
-- these best payouts are added as won in one round, from outcomes that can happen together:
-  a table paid only when the player's hand loses to the dealer's (``paid_when:
-  player_lower``, a Bad Beat) is counted with the wagers settled against the dealer lost,
-  never beside their win; the floor is the better of the two outcomes.
+- the player's cards are dealt once: every table that pays on the same hand (the Odds, Bad
+  Beat and Trips Plus tables all pay on the player's seven-card hand) is paid the row of
+  one category of it, the category whose rows add up to the most; a table on another hand
+  (the Pocket Bonus, on the player's two cards) is paid its best row, the game file's note
+  showing a deal where it comes with the other hand's best (a pair of aces in a losing
+  straight flush);
+- the outcomes against the dealer are counted apart: a table paid only when the player's
+  hand loses to the dealer's (``paid_when: player_lower``, a Bad Beat) is counted with the
+  wagers settled against the dealer lost, never beside their win, and on a hand that can
+  lose (``can_lose``: never a royal flush, whose row is priced at zero); the floor is the
+  better of the two outcomes.
 
 Money is exact: ``Decimal`` dollars, payouts from their ``Fraction`` odds.
 """
