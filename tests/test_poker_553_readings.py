@@ -7,8 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run_rulesub
+from validator.compiler import load_game
 from validator.interpreter.poker.rake import RakeRule, time_charges
+from validator.interpreter.poker.session import Session, setup_from_submission, summary
 
 EXAMPLES = Path(__file__).parent.parent / "rulesubs" / "example"
 OMAHA = EXAMPLES / "poker-omaha-hi-lo-8.yaml"
@@ -66,6 +70,23 @@ def test_every_assessment_takes_at_most_the_maximum_553_15_a_3() -> None:
     assert time_charges(per_table, 0, 30, 10, [1, 2, 3]) == {1: 84, 2: 83, 3: 83}
     uncapped = RakeRule("time", hourly=800, every_minutes=30, basis="per_player")
     assert time_charges(uncapped, 0, 30, 15, [1]) == {1: 400}
+
+
+@pytest.mark.parametrize("narrated", [True, False])
+def test_play_and_simulate_charge_at_most_the_maximum_553_15_a_3(
+    tmp_path: Path, narrated: bool
+) -> None:
+    """`play` (each hand narrated) and `simulate` (blocks of hands in the kernel), under a
+    submission stating $8 an hour every 30 minutes and a $2 maximum: 120 hands at 30 an
+    hour is 4 hours, 8 periods of $2 (not $4) for each of 4 players = $64."""
+    path = _variant(
+        tmp_path, OMAHA, ("  maximum: 3\n", "  maximum: 2\n"), ("hourly_fee: 6}", "hourly_fee: 8}")
+    )
+    game = load_game("poker-omaha-hi-lo-8")
+    session = Session(game, setup_from_submission(game, path), 4, seed=2, narrated=narrated)
+    for _ in session.hands(120):
+        pass
+    assert summary(session, 30)["rake"]["time_charges"] == "64"
 
 
 # -- § 553.18: raise caps ---------------------------------------------------------------------
