@@ -524,17 +524,32 @@ def test_side_pot_of_a_high_low_game_with_no_qualifying_low() -> None:
     _assert_equal(fast, s, 3)
 
 
-def test_bad_beat_contribution_from_the_main_pot_first() -> None:
-    """§ 553.20(c): after the rake ($1 of the main pot), the $22 in the pots reaches the
-    example's $20 minimum: its $1 contribution is segregated from the main pot."""
+def test_bad_beat_contribution_from_each_pot_a_side_pot_being_one() -> None:
+    """§ 553.20(c): "extract from each pot … a prescribed contribution"; § 553.1: a side
+    pot is "a separate pot". The example's $1 from each pot of $20 or more after the rake:
+    the $75 main pot, raked 10% to the $5 cap, keeps $70 and gives $1 (seat 1's aces win
+    $69); the $48 side pot, the cap spent, gives $1 too (seat 2's kings win $47). With $5,
+    $9 and $9 put in, neither the $14 main pot nor the $8 side pot reaches $20: nothing."""
     game = load_game("poker-holdem")
     rules = Rules(RakeRule("percentage", rate=Fraction(1, 10), cap=500), _bad_beat(game, "example"))
+    fast, s, _ = _golden(
+        "poker-holdem",
+        ["As Ad", "Ks Kd", "Qs Qd"],
+        "2c 7h 9d Jc 3s",
+        [2500, 4900, 4900],
+        rules=rules,
+    )
+    assert fast is not None
+    assert (fast.rake, fast.bad_beat_contribution) == (500, 200)
+    assert s.bad_beat is not None and s.bad_beat.by_pot == [100, 100]
+    assert [int(a) for a in fast.awards] == [6900, 4700, 0]
+    _assert_equal(fast, s, 3)
     fast, s, _ = _golden(
         "poker-holdem", ["As Ad", "Ks Kd", "Qs Qd"], "2c 7h 9d Jc 3s", [500, 900, 900], rules=rules
     )
     assert fast is not None
-    assert (fast.rake, fast.bad_beat_contribution) == (100, 100)
-    assert [int(a) for a in fast.awards] == [1500 - 100 - 100, 800, 0]
+    assert (fast.rake, fast.bad_beat_contribution) == (100, 0)
+    assert [int(a) for a in fast.awards] == [1500 - 100, 800, 0]
     _assert_equal(fast, s, 3)
 
 

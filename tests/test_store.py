@@ -4,8 +4,8 @@ A submission is kept as filed (its bytes, its sha256), with its findings when re
 the regulation version they were checked against; approvals need zero error findings
 (waived ones listed with their reasons), supersede the approved submission of the same
 facility and game from their effective date, and an effective date before the approval
-date is a finding (COMAR 36.05.03.19, as the issue quotes it: rules may be implemented
-"only after receipt of written notice of approval"). Two approvals of one facility, game
+date is a finding by the office's policy (on by default, citing no regulation: rules are
+implemented only after the written notice of approval). Two approvals of one facility, game
 and effective date: the database refuses the second.
 """
 
@@ -195,17 +195,36 @@ def test_waiving_a_finding_the_submission_does_not_have_is_wrong_usage(db: str) 
 
 
 def test_an_effective_date_before_the_approval_date_is_a_finding(db: str) -> None:
-    """COMAR 36.05.03.19: rules are implemented only after the written notice of approval."""
+    """The office's policy, on by default: rules are implemented only after the written
+    notice of approval. No other jurisdiction's rule is cited for it: the chapters state
+    none."""
     rid = record(db, HCF)  # effective 2027-01-01
     late = cli("approve", str(rid), "--by", "R", "--date", "2027-01-02", "--db", db)
     assert late.exit_code == 1
     assert "rulesub/effective-before-approval" in late.stderr
-    assert "COMAR 36.05.03.19" in late.stderr
+    assert "office's policy" in late.stderr
+    assert "COMAR" not in late.stderr and "36.05" not in late.stderr
     # the finding points at the `effective:` line of the stored file
     line = HCF.read_text().splitlines().index("effective: 2027-01-01") + 1
     assert f":{line}:" in late.stderr
     on_the_day = cli("approve", str(rid), "--by", "R", "--date", "2027-01-01", "--db", db)
     assert on_the_day.exit_code == 0, on_the_day.stderr
+
+
+def test_the_effective_date_policy_is_the_offices_to_turn_off(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An office that does not hold the policy turns it off: the approval after the
+    effective date then stands with no finding; a setting that is neither on nor off is
+    refused (exit 2)."""
+    rid = record(db, HCF)  # effective 2027-01-01
+    monkeypatch.setenv("RULESUB_POLICY_EFFECTIVE_BEFORE_APPROVAL", "maybe")
+    bad = cli("approve", str(rid), "--by", "R", "--date", "2027-01-02", "--db", db)
+    assert bad.exit_code == 2 and "on or off" in bad.stderr
+    monkeypatch.setenv("RULESUB_POLICY_EFFECTIVE_BEFORE_APPROVAL", "off")
+    late = cli("approve", str(rid), "--by", "R", "--date", "2027-01-02", "--db", db)
+    assert late.exit_code == 0, late.stderr
+    assert "effective-before-approval" not in late.stdout + late.stderr
 
 
 def test_approval_supersedes_the_approved_submission_from_its_effective_date(

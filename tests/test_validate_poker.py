@@ -93,7 +93,9 @@ def test_percentage_rake_states_its_rate_553_15_b_1(tmp_path: Path) -> None:
 def test_time_charges_every_20_or_30_minutes_553_15_b_3_iii(
     tmp_path: Path, minutes: int, ok: bool
 ) -> None:
-    path = variant(tmp_path, "poker-omaha-hi-lo-8", {"/rake/time/every_minutes": minutes})
+    # the maximum at $6, the hourly fee: no assessment of $6 an hour is over it
+    changes = {"/rake/time/every_minutes": minutes, "/rake/maximum": 6}
+    path = variant(tmp_path, "poker-omaha-hi-lo-8", changes)
     got = findings(path)
     assert ("poker-omaha-hi-lo-8/time-rake-interval" not in got) == ok
     assert set(got) <= {"poker-omaha-hi-lo-8/time-rake-interval"}

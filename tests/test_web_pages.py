@@ -280,7 +280,7 @@ def test_a_database_of_the_previous_schema_is_migrated_not_reinterpreted(tmp_pat
 
 
 def test_an_approval_with_errors_needs_each_waived_with_a_reason(office: Office) -> None:
-    """COMAR 36.05.03.19 as the store reads it: no approval over error findings, unless
+    """The store's rule: no approval over error findings, unless
     each is waived by name with a reason; the waivers are kept and shown."""
     client = signed_in(office, "rev")
     path = FLAWED / "hcf-progressive.yaml"

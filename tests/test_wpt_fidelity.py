@@ -103,24 +103,98 @@ community: [7H, 8C, 9D, 4S, 4C]
             assert seat["wagers"]["pocket_bonus"]["net"] == expect
 
 
+def _with_limit(path: Path, limit: int | str) -> Path:
+    body = path.read_text(encoding="utf-8")
+    path.write_text(body.replace('payout_limit: "$50,000"', f"payout_limit: {limit}"), "utf-8")
+    return path
+
+
 def test_payout_limit_floor_counts_outcomes_that_can_happen_together(tmp_path: Path) -> None:
-    """§ 677a.12(f): the floor is the most one patron can win in one round. A Bad Beat
-    payout needs a losing hand (§ 677a.1, § 677a.11(h)(2)(iii)(B)), so it never adds to an
-    Ante and Raise win. At a $10 minimum with a 10,000 to 1 Bad Beat straight flush, and the
-    example's Pocket Bonus (30 to 1, $300) and Trips Plus B (100 to 1, $1,000): the Bad Beat
-    outcome is $100,000 + $1,300 (Ante and Raise lost), the winning one $5,040 + $1,300 (Ante
-    $10, Raise $30, Odds royal flush 500 to 1): the floor is $101,300, not $101,340."""
+    """§ 677a.12(f): the floor is the most one patron can win in one round, on one hand. A
+    Bad Beat payout needs a losing hand (§ 677a.1, § 677a.11(h)(2)(iii)(B)), so it never
+    adds to an Ante and Raise win; and the Trips Plus is settled on the same seven cards
+    (§ 677a.7(d)(3), § 677a.11(i)(2)), so beside a Bad Beat straight flush it pays the
+    straight flush, never the royal flush. At a $10 minimum with a 10,000 to 1 Bad Beat
+    straight flush, the example's Pocket Bonus (pair of aces 30 to 1, $300) and Trips Plus B
+    (straight flush 40 to 1, $400): the Bad Beat outcome is $100,000 + $300 + $400 =
+    $100,700 (Ante and Raise lost); the winning one $5,040 + $1,000 + $300 (Ante $10, Raise
+    $30, Odds and Trips Plus royal flush 500 and 100 to 1, Pocket Bonus): the floor is
+    $100,700, not $101,300."""
     rich = BAD_BEAT.replace("straight_flush: 500 to 1", "straight_flush: 10000 to 1")
     code = "wpt-heads-up-holdem/payout-limit-floor"
-    for limit, ok in ((101_300, True), (101_299, False)):
-        path = _submission(tmp_path, BAD_BEAT, rich)
-        body = path.read_text(encoding="utf-8").replace(
-            'payout_limit: "$50,000"', f"payout_limit: {limit}"
-        )
-        path.write_text(body, encoding="utf-8")
+    for limit, ok in ((100_700, True), (100_699, False)):
+        path = _with_limit(_submission(tmp_path, BAD_BEAT, rich), limit)
         found = _codes(path)
         assert (code not in found) is ok, found.get(code)
         if not ok:
             message = found[code]["message"]
-            assert "$101,300" in message and "loses (a Bad Beat)" in message
+            assert "$100,700" in message and "loses (a Bad Beat)" in message
+            assert "straight flush 40 to 1" in message and "royal flush" not in message
             assert "Raise Wager" not in message and "Ante Wager" not in message
+
+
+def test_the_floor_of_the_worked_example_is_50000_677a_12_f(tmp_path: Path) -> None:
+    """§ 677a.12(f): "not less than $50,000 or the maximum amount that one patron could win
+    per round when betting the minimum wager". $25 minimum, Trips Plus A, Bad Beat straight
+    flush 1,960 to 1, no Pocket Bonus: the Bad Beat round pays $49,000 + $1,000 (Trips Plus
+    straight flush 40 to 1) = $50,000; a winning royal flush $25 + $75 + $12,500 + $2,500 =
+    $15,100. A $50,000 limit is lawful (it was refused at $51,500); $49,999 is not. A Bad
+    Beat row for a royal flush (5,000 to 1) changes nothing: it can never be paid."""
+    worked = BAD_BEAT.replace("straight_flush: 500 to 1", "straight_flush: 1960 to 1")
+    path = _submission(tmp_path, BAD_BEAT, worked)
+    body = path.read_text(encoding="utf-8")
+    for old, new in (
+        ("min_wager: 10,", "min_wager: 25,"),
+        ("offered: [pocket_bonus, trips_plus]", "offered: [trips_plus]"),
+        ("paytables: {trips_plus: B}", "paytables: {trips_plus: A}"),
+        (POCKET, ""),
+    ):
+        assert old in body
+        body = body.replace(old, new)
+    path.write_text(body, encoding="utf-8")
+    code = "wpt-heads-up-holdem/payout-limit-floor"
+    assert code not in _codes(path)
+    assert code in _codes(_with_limit(path, 49_999))
+    royal = path.read_text(encoding="utf-8")
+    for old, new in (
+        ("payout_limit: 49999", 'payout_limit: "$50,000"'),
+        ("    straight_flush: 1960", "    royal_flush: 5000 to 1\n    straight_flush: 1960"),
+    ):
+        assert old in royal
+        royal = royal.replace(old, new)
+    path.write_text(royal, encoding="utf-8")
+    found = _codes(path)
+    assert code not in found
+    never = found["wpt-heads-up-holdem/bad-beat-royal-flush-never-paid"]
+    assert never["severity"] == "info"
+    assert never["path"] == "/custom_paytables/bad_beat/royal_flush"
+    assert "can never be paid" in never["message"]
+
+
+def test_the_floors_bad_beat_round_can_be_dealt_677a_12_f(tmp_path: Path) -> None:
+    """The round the floor counts, dealt: A♠ A♥ against the dealer's 6♠ 7♣, board 2♠ 3♠ 4♠
+    5♠ K♣. The player's five-high straight flush loses to the dealer's six-high one (a
+    qualifying hand), so the Odds Wager is paid on the Bad Beat table, 10,000 to 1
+    ($100,000); the Pocket Bonus pays the pair of aces 30 to 1 ($300), the Trips Plus B the
+    straight flush 40 to 1 ($400): $100,700 won, the floor of the test above."""
+    rich = BAD_BEAT.replace("straight_flush: 500 to 1", "straight_flush: 10000 to 1")
+    rulesub = _with_limit(_submission(tmp_path, BAD_BEAT, rich), 100_700)
+    path = tmp_path / "round.yaml"
+    path.write_text(
+        f"""\
+game: wpt-heads-up-holdem
+rulesub: {rulesub}
+seats:
+  - wagers: {{ante: 10, odds: 10, pocket_bonus: 10, trips_plus: 10}}
+    cards: [AS, AH]
+    actions: [raise 3x]
+dealer: [6S, 7C]
+community: [2S, 3S, 4S, 5S, KC]
+""",
+        encoding="utf-8",
+    )
+    out = run_rulesub("settle", str(path), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    wagers = json.loads(out.stdout)["seats"][0]["wagers"]
+    won = {w: wagers[w]["net"] for w in ("odds", "pocket_bonus", "trips_plus")}
+    assert won == {"odds": "100000", "pocket_bonus": "300", "trips_plus": "400"}

@@ -237,9 +237,18 @@ def _check_file(path: Path, name: str) -> FileResult:
     if facts is None or not _states_wager_limits(facts):
         findings += _wager_limits(data, located, name)
     if facts is not None:
-        findings += check_submission(facts, data, located, name)
+        game_findings = check_submission(facts, data, located, name)
+        # a value the game's own rule refuses, with its section, stands for the form's
+        # generic refusal of it (a Kill option § 553.12(m) does not name)
+        cited = {f.path for f in game_findings if f.severity == "error" and f.cite}
+        findings[:] = [f for f in findings if not (f.code in _REFUSED and f.path in cited)]
+        findings += game_findings
     findings.sort(key=lambda f: (f.line, f.column, f.code))
     return result
+
+
+#: The form's refusals of a value that a game's rule may refuse in its own words.
+_REFUSED = frozenset({"rulesub/bad-value"})
 
 
 def _unreadable(name: str, e: LoadError) -> FileResult:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -143,6 +143,8 @@ def _required(c: C.Required | C.RequiredIf, ctx: Context) -> Iterator[Violation]
 def _only_if(c: C.OnlyIf, ctx: Context) -> Iterator[Violation]:
     if ctx.holds(c.when):
         return
+    if c.when is not None and c.when.field is not None and ctx.ill_formed(c.when.field):
+        return  # what it depends on is refused already: no reading of it to contradict
     for pointer in c.pointers:
         if ctx.stated(pointer):
             yield Violation(pointer, "", key=True)
@@ -165,6 +167,9 @@ def _not_stated(c: C.NotStated, ctx: Context) -> Iterator[Violation]:
 def _choice(c: C.Choice, ctx: Context) -> Iterator[Violation]:
     for pointer in c.pointers:
         value = ctx.get(pointer)
+        if value is MISSING and ctx.ill_formed(pointer) and ctx.raw is not None:
+            value = resolve(ctx.raw, pointer)  # a word the form refused: the rule says why
+            value = value if isinstance(value, str) else MISSING
         if value is not MISSING and value not in c.choices:
             yield Violation(
                 pointer,
@@ -212,8 +217,7 @@ def _bound(c: C.AtLeast | C.AtMost, ctx: Context, sign: int) -> Iterator[Violati
     limit = _number(limit_value)
     if limit is None:
         return
-    for pointer in c.pointers:
-        value = ctx.get(pointer)
+    for pointer, value in _bounded(ctx, c.pointers):
         number = _number(value)
         if number is None:
             continue
@@ -222,6 +226,17 @@ def _bound(c: C.AtLeast | C.AtMost, ctx: Context, sign: int) -> Iterator[Violati
             word = "at least" if sign > 0 else "at most"
             bound = label or show(limit_value, money)
             yield Violation(pointer, f"{pointer} is {show(value)}; it must be {word} {bound}")
+
+
+def _bounded(ctx: Context, pointers: Iterable[str]) -> Iterator[tuple[str, Any]]:
+    """The values a bound holds: each field's, or each value of a field that is a map (the
+    raises permitted in each betting round, each held to the one restriction)."""
+    for pointer in pointers:
+        value = ctx.get(pointer)
+        if isinstance(value, dict):
+            yield from ((f"{pointer}/{k}", v) for k, v in value.items())
+        else:
+            yield pointer, value
 
 
 @evaluator("at_least")
@@ -426,6 +441,31 @@ def _payout_limit_floor(c: C.PayoutLimitFloor, ctx: Context) -> Iterator[Violati
     yield Violation(c.field, detail, hint=f"payout_limit: {_plain(floor)} or more")
 
 
+@evaluator("time_charge_at_most")
+def _time_charge_at_most(c: C.TimeChargeAtMost, ctx: Context) -> Iterator[Violation]:
+    from validator.interpreter.poker.money import to_cents
+    from validator.interpreter.poker.rake import assessment
+
+    time, maximum = ctx.get(c.field), ctx.get(c.than)
+    if not isinstance(time, dict) or not isinstance(maximum, Decimal):
+        return
+    fee, every = time.get("hourly_fee"), time.get("every_minutes")
+    if not isinstance(fee, Decimal) or not isinstance(every, int) or every <= 0:
+        return
+    taken = assessment(to_cents(fee), every)
+    if taken <= to_cents(maximum):
+        return
+    who = "each player" if time.get("basis", "per_player") == "per_player" else "the table"
+    yield Violation(
+        f"{c.field}/hourly_fee",
+        f"{format_money(fee)} an hour assessed every {every} minutes takes "
+        f"{format_money(Decimal(taken.numerator) / taken.denominator / 100)} from {who} at "
+        f"each assessment, more than the stated maximum {format_money(maximum)}",
+        hint=f"maximum: at least {_plain(Decimal(taken.numerator) / taken.denominator / 100)}"
+        f", or an hourly fee of at most {_plain(maximum * 60 / every)}",
+    )
+
+
 @evaluator("positive_hold")
 def _positive_hold(c: C.PositiveHold, ctx: Context) -> Iterator[Violation]:
     letter = ctx.selected(c.table)
@@ -530,10 +570,30 @@ def _custom_table_hands(c: C.CustomTableHands, ctx: Context) -> Iterator[Violati
     rows = ctx.get(f"/custom_paytables/{c.table}")
     if not isinstance(rows, dict):
         return
-    if not c.pays_every:
+    if c.never_paid:
+        yield from _never_paid(ctx, c.table, rows)
+    elif not c.pays_every:
         yield from _custom_row_problems(ctx, c.table, rows, c.at_least)
     elif not list(_custom_row_problems(ctx, c.table, rows, None)):  # else reported as such
         yield from _unpaid_winners(ctx, c.table, rows, c.at_least, c.except_hands or [])
+
+
+def _never_paid(ctx: Context, table_id: str, rows: dict[str, Any]) -> Iterator[Violation]:
+    """The rows of a table paid only on a losing hand, for a hand that never loses."""
+    from validator.checks.payout_limit import can_lose
+
+    hand = ctx.facts.table(table_id).pays_on
+    if hand is None:
+        return
+    for row in rows:
+        if isinstance(row, str) and not can_lose(ctx, hand, row):
+            name = ctx.facts.category(hand, row).name.lower()
+            yield Violation(
+                f"/custom_paytables/{table_id}/{row}",
+                f"the {name} row can never be paid; the payout limit's floor counts it as zero",
+                hint=f"remove the {row} row",
+                key=True,
+            )
 
 
 def _unpaid_winners(

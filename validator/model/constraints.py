@@ -255,6 +255,16 @@ class PayoutLimitFloor(_Base):
     at_least: Money
 
 
+class TimeChargeAtMost(_Base):
+    """A rake based on time charges is a rake: what one assessment takes (a period's share
+    of the hourly fee, from each player or from the table) is at most the maximum
+    permissible rake the submission states (§ 553.15(a)(3), (b)(3))."""
+
+    kind: Literal["time_charge_at_most"]
+    field: Pointer = "/rake/time"
+    than: Pointer = "/rake/maximum"
+
+
 class PositiveHold(_Base):
     """The selected paytable's exact hold is positive (else the text or its transcription
     needs a second look)."""
@@ -300,6 +310,11 @@ class CustomTableHands(_Base):
     except_hands: list[str] = Field(
         default_factory=list, description="hands pays_every leaves out (a hand that never wins)"
     )
+    never_paid: bool = Field(
+        default=False,
+        description="report each row for a hand that can never lose: a table paid only on "
+        "a losing hand (a Bad Beat) never pays it, and the payout limit prices it at zero",
+    )
 
 
 class TextMissing(_Base):
@@ -324,6 +339,7 @@ Constraint = Annotated[
     | MaxInterval
     | EqualsTable
     | PayoutLimitFloor
+    | TimeChargeAtMost
     | PositiveHold
     | HoldInRange
     | PublishedHoldRange
@@ -347,6 +363,7 @@ KINDS: tuple[str, ...] = (
     "max_interval",
     "equals_table",
     "payout_limit_floor",
+    "time_charge_at_most",
     "positive_hold",
     "hold_in_range",
     "published_hold_range",

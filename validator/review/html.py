@@ -4,8 +4,7 @@ Print layout (CSS paged media, US Letter): the cover with the findings on the fi
 the changes, the paytable math, the par sheet, the signage proofs and the approval block
 each start a new page, as a person assembling the pack would put them. A table row, a
 paytable, a sign and the approval block are never split across pages; a heading never ends a
-page. Every page carries the file, its sha256 and a blank for the approval date (COMAR
-36.05.03.19: "Each page … shall indicate the date on which it was approved").
+page. Every page carries the file, its sha256 and a blank for the approval date.
 """
 
 from __future__ import annotations
@@ -332,8 +331,8 @@ def _approval(pack: ReviewPack) -> str:
         "<div class='field'>Date of approval (YYYY-MM-DD)</div>"
         "<div class='field'>Signature</div>"
         "<div class='field'>Findings waived, with the reasons</div>"
-        "<p class='cite'>Rules may be implemented only after the written notice of approval; "
-        "an effective date before the approval date is a finding (COMAR 36.05.03.19).</p>"
+        "<p class='cite'>The office's policy: rules are implemented only after the written "
+        "notice of approval; an effective date before the approval date is a finding.</p>"
         "</div>"
     )
 

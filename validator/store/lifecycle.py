@@ -4,16 +4,17 @@ Each operation is one transaction: it checks the schema, does its work and write
 audit entries, or changes nothing. What the rules refuse raises ``Refused`` (the commands
 exit 1); an unknown submission or an unreadable file raises ``StoreError`` (exit 2).
 
-Readings of the rules (the regulation copies hold no text of § 601a.2 itself; the issue
-quotes COMAR 36.05.03.19, whose words these follow):
+Readings of the rules (the regulation copies hold no text of § 601a.2 itself), and the
+office's policy:
 
 - The rules an approval is decided on are the findings of the regulation in force at the
   approval: the stored findings when the game files are unchanged since the recording, a
   fresh check of the stored bytes otherwise (both stored with the approval).
-- An effective date before the approval date is an error finding
-  (``rulesub/effective-before-approval``): a casino "may implement" rules "only after
-  receipt of written notice of approval". Like every finding it may be waived, by name,
-  with a reason.
+- By the office's policy (``OfficePolicy``), not by any regulation the project encodes, an
+  effective date before the approval date is an error finding
+  (``rulesub/effective-before-approval``): rules are implemented only after the written
+  approval. The policy is on unless the office turns it off; like every finding it may be
+  waived, by name, with a reason.
 - An approval supersedes each approved submission of the same facility and game whose
   effective date is earlier than its own; one effective later (already approved for a
   later date) stays approved. An approval for the same effective date as one that holds
@@ -60,12 +61,35 @@ RETENTION_YEARS = 5
 #: The audit actions that set a filing's status.
 DECIDED = {"approve": "approved", "reject": "rejected", "supersede": "superseded"}
 EFFECTIVE_BEFORE_APPROVAL = "rulesub/effective-before-approval"
-APPROVAL_CITE = "COMAR 36.05.03.19"
 FACILITY_OF_ANOTHER_HOLDER = "rulesub/facility-of-another-holder"
 #: An arbitrary, fixed key: PostgreSQL's advisory lock under which the chain grows.
 AUDIT_LOCK = 7_145_515
 #: The largest id a database key holds (SQLite's and PostgreSQL's 64-bit integers).
 MAX_ID = 2**63 - 1
+#: The office's policy on an effective date before the approval date: ``on`` (the default)
+#: or ``off``.
+POLICY_EFFECTIVE_BEFORE_APPROVAL = "RULESUB_POLICY_EFFECTIVE_BEFORE_APPROVAL"
+_SWITCH = {"on": True, "true": True, "yes": True, "1": True}
+_SWITCH |= {"off": False, "false": False, "no": False, "0": False}
+
+
+@dataclass(frozen=True)
+class OfficePolicy:
+    """What the office holds itself to beyond the regulations: the store's settings that
+    cite no section. ``effective_before_approval``: an approval dated after the
+    submission's effective date is an error finding (on by default)."""
+
+    effective_before_approval: bool = True
+
+    @classmethod
+    def from_environment(cls) -> OfficePolicy:
+        value = os.environ.get(POLICY_EFFECTIVE_BEFORE_APPROVAL, "on").strip().lower()
+        if value not in _SWITCH:
+            raise StoreError(
+                f"{POLICY_EFFECTIVE_BEFORE_APPROVAL}={value!r}: the office's policy on an "
+                "effective date before the approval date is on or off"
+            )
+        return cls(effective_before_approval=_SWITCH[value])
 
 
 class Refused(Exception):
@@ -151,7 +175,10 @@ def years_before(day: dt.date, years: int) -> dt.date:
 class Store:
     """One database of submissions."""
 
-    def __init__(self, db: str | None = None, *, must_exist: bool = False) -> None:
+    def __init__(
+        self, db: str | None = None, *, must_exist: bool = False, policy: OfficePolicy | None = None
+    ) -> None:
+        self.policy = policy or OfficePolicy.from_environment()
         self.url = resolve_url(db)
         path = sqlite_file(self.url)
         if path is not None:
@@ -285,7 +312,7 @@ class Store:
                     "approved",
                 )
                 findings = _findings_now(row)
-                if row.effective < on:
+                if self.policy.effective_before_approval and row.effective < on:
                     findings.append(_effective_finding(row, on))
                 codes = {f["code"] for f in findings}
                 unknown = sorted(set(waive) - codes)
@@ -814,10 +841,10 @@ def _effective_finding(row: Row[Any], on: dt.date) -> dict[str, Any]:
         "code": EFFECTIVE_BEFORE_APPROVAL,
         "severity": "error",
         "message": (
-            f"the submission is effective {effective}, before its approval on {on}: rules may "
-            "be implemented only after the written notice of approval"
+            f"the submission is effective {effective}, before its approval on {on}: by the "
+            "office's policy, rules are implemented only after the written notice of approval"
         ),
-        "cite": APPROVAL_CITE,
+        "cite": None,
         "path": "/effective",
         "file": filename,
         "line": line,

@@ -478,6 +478,7 @@ word(_K, "sum_at_most", "validator.model.constraints.SumAtMost", None, field="ki
 word(_K, "max_interval", "validator.model.constraints.MaxInterval", None, field="kind")
 word(_K, "equals_table", "validator.model.constraints.EqualsTable", None, field="kind")
 word(_K, "payout_limit_floor", "validator.model.constraints.PayoutLimitFloor", None, field="kind")
+word(_K, "time_charge_at_most", "validator.model.constraints.TimeChargeAtMost", None, field="kind")
 word(_K, "positive_hold", "validator.model.constraints.PositiveHold", None, field="kind")
 word(_K, "hold_in_range", "validator.model.constraints.HoldInRange", None, field="kind")
 word(

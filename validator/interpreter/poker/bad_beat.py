@@ -5,10 +5,11 @@ The Rules Submission states (§ 553.20(b)) the most that can be contributed from
 how the contribution is calculated, the minimum pot for a contribution, and the qualifying
 hands and payouts. Here:
 
-- the contribution is a fixed amount or a percentage (rounded down to the table's smallest
-  chip) of the round's pot after the rake, at most the stated maximum, and nothing when the
-  pot after the rake is less than the minimum; it is segregated from the main pot first
-  (the pot the dealer awards last, § 553.7(e)(6));
+- the contribution is taken "from each pot" (§ 553.20(c)), and a side pot is "a separate
+  pot" (§ 553.1): each pot of the round, the main pot and each side pot, gives a fixed
+  amount or a percentage (rounded down to the table's smallest chip) of itself after the
+  rake, at most the stated maximum "from each pot" (§ 553.20(b)(1)), and nothing when it
+  is less than the minimum pot after the rake (§ 553.20(b)(2));
 - a Bad Beat is a losing hand of the main pot at the showdown that ranks at least the
   qualifying category (in that category, with ranking cards at least ``rank_at_least``:
   "four eights or better"), uses at least ``hole_cards`` of the player's own cards among
@@ -88,37 +89,42 @@ class BadBeatResult:
 def contribute(
     rule: BadBeatRule, pots: Sequence[Pot], after_rake: Sequence[Cents], chip: Cents, cite: str
 ) -> BadBeatResult:
-    total = sum(after_rake)
-    if total < rule.min_pot:
-        return BadBeatResult(
-            0,
-            f"the pot after the rake, {dollar_text(total)}, is under the "
-            f"{dollar_text(rule.min_pot)} minimum for a contribution [{cite}]",
-            [0] * len(pots),
-            rule.fund,
+    """The contribution of each pot after the rake (§ 553.20(c): "extract from each pot";
+    § 553.1: a side pot is "a separate pot"), each at most the stated maximum and nothing
+    from a pot under the minimum."""
+    by_pot: list[Cents] = []
+    parts: list[str] = []
+    for p, net in zip(pots, after_rake, strict=True):
+        take, how = _from_pot(rule, net, chip)
+        by_pot.append(take)
+        parts.append(f"{p.name}: {how}" if len(pots) > 1 else how)
+    take = sum(by_pot)
+    return BadBeatResult(
+        take,
+        f"{'; '.join(parts)}: {dollar_text(take)}, segregated after the rake [{cite}]",
+        by_pot,
+        rule.fund,
+    )
+
+
+def _from_pot(rule: BadBeatRule, net: Cents, chip: Cents) -> tuple[Cents, str]:
+    """What one pot, ``net`` after the rake, contributes, and how."""
+    if net < rule.min_pot:
+        return 0, (
+            f"the pot after the rake, {dollar_text(net)}, is under the "
+            f"{dollar_text(rule.min_pot)} minimum for a contribution"
         )
     if rule.amount is not None:
         wanted = rule.amount
         how = f"{dollar_text(rule.amount)} from the pot"
     else:
         assert rule.rate is not None
-        wanted = int(total * rule.rate // chip) * chip
-        how = f"{format_rate(rule.rate)} of the {dollar_text(total)} pot after the rake"
-    take = min(wanted, total if rule.max is None else min(rule.max, total))
+        wanted = int(net * rule.rate // chip) * chip
+        how = f"{format_rate(rule.rate)} of the {dollar_text(net)} pot after the rake"
+    take = min(wanted, net if rule.max is None else min(rule.max, net))
     if rule.max is not None and wanted > rule.max:
         how += f", at most {dollar_text(rule.max)}"
-    by_pot = []
-    left = take
-    for amount in after_rake:
-        t = min(left, amount)
-        by_pot.append(t)
-        left -= t
-    return BadBeatResult(
-        take,
-        f"{how}: {dollar_text(take)}, segregated after the rake [{cite}]",
-        by_pot,
-        rule.fund,
-    )
+    return take, how
 
 
 def pay(

@@ -7,7 +7,10 @@
 - An incremental rake (§ 553.15(b)(2)): an amount taken at each predetermined level the pot
   (all pots of the round together) reaches; capped; taken from the main pot first.
 - Time charges (§ 553.15(b)(3)): an hourly fee assessed every 20 or 30 minutes per player
-  or per table; never taken from a pot (``time_charge``).
+  or per table; never taken from a pot (``time_charge``). "A rake based on time charges"
+  is a rake, so the submission's "maximum permissible rake" (§ 553.15(a)(3)) binds it: one
+  assessment (a period's share, from each player or from the table) takes at most the
+  stated maximum (``assessment``).
 
 The uncalled final bet is no part of any pot, so it is never raked (§ 553.15(d)).
 """
@@ -151,12 +154,21 @@ def _per_betting_round(
     )
 
 
+def assessment(hourly: Cents, every_minutes: int, maximum: Cents | None = None) -> Fraction:
+    """What one assessment takes, in cents (per player, or from the table): the hourly fee
+    assessed fractionally every 20 or 30 minutes (§ 553.15(b)(3)(ii), (iii)), at most the
+    maximum permissible rake stated (§ 553.15(a)(3)): a rake based on time charges is a
+    rake (§ 553.15(b)(3))."""
+    share = Fraction(hourly * every_minutes, 60)
+    return share if maximum is None else min(share, Fraction(maximum))
+
+
 def accrued(rule: RakeRule, periods: int) -> Cents:
-    """The whole cents of the hourly fee accrued over ``periods`` periods (per head): the
-    fee assessed fractionally, every 20 or 30 minutes (§ 553.15(b)(3)(ii), (iii)); a
-    fraction of a cent is not charged until it makes a whole one."""
+    """The whole cents of the time charges accrued over ``periods`` periods (per head):
+    each period's ``assessment``; a fraction of a cent is not charged until it makes a
+    whole one."""
     assert rule.kind == "time" and rule.hourly is not None and rule.every_minutes
-    return int(Fraction(rule.hourly * rule.every_minutes, 60) * periods)
+    return int(assessment(rule.hourly, rule.every_minutes, rule.cap) * periods)
 
 
 def time_charge(rule: RakeRule, minutes: int, players: int) -> Cents:

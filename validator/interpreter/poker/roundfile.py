@@ -311,7 +311,7 @@ def _rake(r: _Reader, value: Any, game: Game) -> RakeRule | None:
     if basis not in ("per_player", "per_table"):
         r.err("/rake/time/basis", "per_player or per_table")
         basis = "per_player"
-    return RakeRule("time", hourly=hourly, every_minutes=every, basis=basis)
+    return RakeRule("time", cap=cap, hourly=hourly, every_minutes=every, basis=basis)
 
 
 def _bad_beat(r: _Reader, value: Any, game: Game) -> BadBeatRule | None:

@@ -263,6 +263,7 @@ def _rake(sub: Any, err: Any) -> RakeRule | None:
     if kind == "time" and r.time is not None and r.time.hourly_fee is not None:
         return RakeRule(
             "time",
+            cap=cap,
             hourly=to_cents(r.time.hourly_fee),
             every_minutes=r.time.every_minutes or 30,
             basis=r.time.basis or "per_player",

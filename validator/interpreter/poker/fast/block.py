@@ -62,6 +62,9 @@ FIGURES = 7
 PLAYED, HANDED_BACK, NOT_CONSERVED = 0, 1, 2
 
 
+# numba's cache of this kernel holds the settlement it calls (``settle._settle``, the Bad
+# Beat contribution from each pot included) but is keyed on this file alone: a change
+# there is marked here too, so that no cached kernel settles by the old rules.
 @njit(cache=True)
 def _play_block(  # type: ignore[no-untyped-def]
     program,

@@ -342,20 +342,25 @@ def _settle(
             rake_of[k] = take
             left -= take
         rake -= left  # what no pot held is not taken
-    after_rake = pot - rake
-    # the Bad Beat contribution (bad_beat.contribute), from the main pot first
+    # the Bad Beat contribution (bad_beat.contribute): from each pot, a side pot being a
+    # separate pot, of at least the minimum after the rake, each at most the maximum
     bb = 0
     bb_kind = params[BB_KIND]
-    if bb_kind != BB_NONE and after_rake >= params[BB_MIN_POT]:
-        if bb_kind == BB_FIXED:
-            wanted = params[BB_AMOUNT]
-        else:
-            chip = params[CHIP]
-            wanted = after_rake * params[BB_NUM] // (params[BB_DEN] * chip) * chip
-        most = after_rake if params[BB_MAX] < 0 else min(params[BB_MAX], after_rake)
-        bb = min(wanted, most)
+    bb_of = np.zeros(npots, dtype=np.int64)
+    if bb_kind != BB_NONE:
+        for k in range(npots):
+            net_k = amount[k] - rake_of[k]
+            if net_k < params[BB_MIN_POT]:
+                continue
+            if bb_kind == BB_FIXED:
+                wanted = params[BB_AMOUNT]
+            else:
+                chip = params[CHIP]
+                wanted = net_k * params[BB_NUM] // (params[BB_DEN] * chip) * chip
+            most = net_k if params[BB_MAX] < 0 else min(params[BB_MAX], net_k)
+            bb_of[k] = min(wanted, most)
+            bb += bb_of[k]
     # each pot awarded by the showdown among its eligible players (showdown.Splitter.settle)
-    left_bb = bb
     pot_kind = params[POT_KIND]
     qualifying = np.zeros(n, dtype=np.bool_)
     needs_order = False
@@ -367,9 +372,7 @@ def _settle(
     won_high = np.zeros(n, dtype=np.bool_)
     won_low = np.zeros(n, dtype=np.bool_)
     for k in range(npots):
-        take_bb = min(left_bb, amount[k] - rake_of[k])
-        left_bb -= take_bb
-        net = amount[k] - rake_of[k] - take_bb
+        net = amount[k] - rake_of[k] - bb_of[k]
         net_of[k] = net
         mask = eligible[k]
         if contenders[k] == 1:

@@ -1,0 +1,204 @@
+"""Ch. 553 as the chapter writes it, worked by hand: the time charge under the stated rake
+maximum (§ 553.15), raise caps that agree (§ 553.18), "pot" for the Bad Beat contribution
+(§ 553.20(c)) and the Kill (§ 553.12(m)) read the same way, and the Kill's options."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_rulesub
+from validator.compiler import load_game
+from validator.interpreter.poker.rake import RakeRule, time_charges
+from validator.interpreter.poker.session import Session, setup_from_submission, summary
+
+EXAMPLES = Path(__file__).parent.parent / "rulesubs" / "example"
+OMAHA = EXAMPLES / "poker-omaha-hi-lo-8.yaml"
+HOLDEM = EXAMPLES / "poker-holdem.yaml"
+
+
+def _variant(tmp_path: Path, source: Path, *edits: tuple[str, str]) -> Path:
+    text = source.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / source.name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _findings(path: Path) -> dict[str, dict]:
+    out = run_rulesub("validate", str(path), "--format", "json")
+    return {f["code"]: f for f in json.loads(out.stdout)["findings"]}
+
+
+# -- § 553.15: the time charge and the maximum permissible rake ------------------------------
+
+
+def test_a_time_charge_over_the_stated_maximum_is_an_error_553_15_a_3_b_3(
+    tmp_path: Path,
+) -> None:
+    """§ 553.15(a)(3): the submission states "The amount of maximum permissible rake";
+    (b)(3): "A rake based on time charges" is a rake. $8 an hour assessed every 30 minutes
+    takes $4 a player at each assessment, over a stated $2 maximum: an error. The example's
+    $6 an hour every 30 minutes ($3) under its $3 maximum is clean."""
+    code = "poker-omaha-hi-lo-8/time-charge-within-maximum"
+    assert code not in _findings(OMAHA)
+    over = _variant(
+        tmp_path,
+        OMAHA,
+        ("  maximum: 3\n", "  maximum: 2\n"),
+        ("hourly_fee: 6}", "hourly_fee: 8}"),
+    )
+    found = _findings(over)[code]
+    assert found["severity"] == "error"
+    assert found["cite"] == "§ 553.15(a)(3), (b)(3)"
+    assert "$4 from each player" in found["message"] and "maximum $2" in found["message"]
+
+
+def test_every_assessment_takes_at_most_the_maximum_553_15_a_3() -> None:
+    """The engines' one reading of it (``play``, ``simulate``): per player, $8 an hour every
+    30 minutes with a $2 maximum takes $2 from each player at each period, never $4: 15
+    hands at 30 an hour is one period. Per table, $10 an hour every 20 minutes is $3.33⅓ a
+    period, capped at $2.50, divided among three players: 84¢, 83¢, 83¢."""
+    per_player = RakeRule("time", cap=200, hourly=800, every_minutes=30, basis="per_player")
+    assert time_charges(per_player, 0, 30, 15, [1, 2]) == {1: 200, 2: 200}
+    assert time_charges(per_player, 1, 30, 30, [1, 2]) == {1: 200, 2: 200}
+    per_table = RakeRule("time", cap=250, hourly=1000, every_minutes=20, basis="per_table")
+    assert time_charges(per_table, 0, 30, 10, [1, 2, 3]) == {1: 84, 2: 83, 3: 83}
+    uncapped = RakeRule("time", hourly=800, every_minutes=30, basis="per_player")
+    assert time_charges(uncapped, 0, 30, 15, [1]) == {1: 400}
+
+
+@pytest.mark.parametrize("narrated", [True, False])
+def test_play_and_simulate_charge_at_most_the_maximum_553_15_a_3(
+    tmp_path: Path, narrated: bool
+) -> None:
+    """`play` (each hand narrated) and `simulate` (blocks of hands in the kernel), under a
+    submission stating $8 an hour every 30 minutes and a $2 maximum: 120 hands at 30 an
+    hour is 4 hours, 8 periods of $2 (not $4) for each of 4 players = $64."""
+    path = _variant(
+        tmp_path, OMAHA, ("  maximum: 3\n", "  maximum: 2\n"), ("hourly_fee: 6}", "hourly_fee: 8}")
+    )
+    game = load_game("poker-omaha-hi-lo-8")
+    session = Session(game, setup_from_submission(game, path), 4, seed=2, narrated=narrated)
+    for _ in session.hands(120):
+        pass
+    assert summary(session, 30)["rake"]["time_charges"] == "64"
+
+
+# -- § 553.18: raise caps ---------------------------------------------------------------------
+
+
+def test_raise_caps_that_contradict_each_other_are_an_error_553_18(tmp_path: Path) -> None:
+    """§ 553.18: the sign states "any restriction on the maximum number of raises permitted
+    in a round of betting". `max_raises: 3` and four raises before the flop post two limits
+    for one betting round: an error. A round allowed fewer, or any cap under "unlimited",
+    agrees."""
+    code = "poker-holdem/raise-caps-agree"
+    more = _variant(
+        tmp_path,
+        HOLDEM,
+        ("  max_raises: 3\n", "  max_raises: 3\n  max_raises_by_round: {preflop: 4, flop: 2}\n"),
+    )
+    found = _findings(more)[code]
+    assert found["severity"] == "error" and found["cite"] == "§ 553.18"
+    assert found["path"] == "/betting/max_raises_by_round/preflop"
+    for agreeing in (
+        "  max_raises: 3\n  max_raises_by_round: {preflop: 2}\n",
+        "  max_raises: unlimited\n  max_raises_by_round: {preflop: 4}\n",
+    ):
+        fine = _variant(tmp_path, HOLDEM, ("  max_raises: 3\n", agreeing))
+        assert code not in _findings(fine)
+
+
+# -- § 553.12(m): the Kill's options -------------------------------------------------------------
+
+
+def test_an_unknown_kill_option_is_refused_citing_553_12_m(tmp_path: Path) -> None:
+    """§ 553.12(m): "the certificate holder may use either the Half-kill or Kill option".
+    A quarter kill is no option of the chapter: an error citing the section (and no warning
+    that reads the refused word as "neither")."""
+    path = _variant(tmp_path, OMAHA, ("option: half_kill", "option: quarter_kill"))
+    found = _findings(path)
+    refused = found["poker-omaha-hi-lo-8/kill-option-known"]
+    assert refused["severity"] == "error" and refused["cite"] == "§ 553.12(m)"
+    assert "quarter_kill" in refused["message"]
+    assert "rulesub/bad-value" not in found
+    assert "poker-omaha-hi-lo-8/qualifying-pot-unused" not in found
+
+
+# -- "pot": each pot of the round, a side pot being one -------------------------------------------
+
+BAD_BEAT_ROUND = """\
+game: poker-holdem
+seats:
+  - {{seat: 1, cards: [AS, AH], contributed: {all_in}, all_in: true}}
+  - {{seat: 2, cards: [KS, KH], contributed: 50}}
+  - {{seat: 3, cards: [QS, QH], contributed: 50}}
+board: [3C, 8D, 9H, JC, 4S]
+rake: none
+bad_beat:
+  contribution: 1
+  max: 1
+  min_pot: 20
+  fund: 1000
+  qualifying: {{at_least: four_of_a_kind}}
+  payouts: {{losing_hand: 50%, winning_hand: 25%, table: 25%}}
+"""
+
+
+def _settle(tmp_path: Path, text: str) -> dict:
+    path = tmp_path / "round.yaml"
+    path.write_text(text, encoding="utf-8")
+    out = run_rulesub("settle", str(path), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_the_bad_beat_contribution_comes_from_each_pot_a_side_pot_being_one_553_20_c(
+    tmp_path: Path,
+) -> None:
+    """§ 553.20(c): "extract from each pot … a prescribed contribution"; § 553.1: "Side
+    pot—A separate pot formed when one or more players are All-in". $1 from each pot of
+    $20 or more. Seat 1 All-in for $25, seats 2 and 3 $50: a $75 main pot (aces win, $74)
+    and a $50 side pot (kings win, $49): $2 contributed. All-in for $45: a $135 main pot and
+    a $10 side pot, under the minimum: $1 contributed, the side pot paid whole."""
+    got = _settle(tmp_path, BAD_BEAT_ROUND.format(all_in=25))
+    assert [p["bad_beat_contribution"] for p in got["pots"]] == ["1", "1"]
+    assert got["bad_beat"]["contribution"] == "2"
+    assert {s["seat"]: s["award"] for s in got["seats"]} == {1: "74", 2: "49", 3: "0"}
+    got = _settle(tmp_path, BAD_BEAT_ROUND.format(all_in=45))
+    assert [p["bad_beat_contribution"] for p in got["pots"]] == ["1", "0"]
+    assert {s["seat"]: s["award"] for s in got["seats"]} == {1: "134", 2: "10", 3: "0"}
+
+
+KILL_ROUND = """\
+game: poker-omaha-hi-lo-8
+seats:
+  - {{seat: 1, cards: [9C, 9D, 5S, 6H], contributed: {all_in}, all_in: true}}
+  - {{seat: 2, cards: [AS, AD, 7C, 7D], contributed: 100}}
+  - {{seat: 3, cards: [QS, QD, 8C, 3S], contributed: 100}}
+board: [KC, KD, 9H, 9S, 2C]
+rake: none
+kill: {{option: kill, qualifying_pot: 100, in_effect: false}}
+"""
+
+
+def test_the_kill_reads_each_pot_a_side_pot_being_one_553_12_m(tmp_path: Path) -> None:
+    """§ 553.1 (Kill option): "when one player wins an entire qualifying pot"; (Side pot):
+    "A separate pot". No low can be made (one board card of eight or under). Seat 1 All-in
+    for $50 scoops the $150 main pot with four nines while seat 2 takes the $100 side pot:
+    seat 1 won an entire qualifying pot, the Kill is on. All-in for $20: the $60 main pot is
+    under the $100 qualifying pot, but seat 2 scoops the $160 side pot, an entire qualifying
+    pot: the Kill is on again."""
+    got = _settle(tmp_path, KILL_ROUND.format(all_in=50))
+    assert [p["amount"] for p in got["pots"]] == ["150", "100"]
+    assert got["kill"]["in_effect_next_hand"] is True
+    assert "seat 1 won all of the $150 main pot" in got["kill"]["reason"]
+    got = _settle(tmp_path, KILL_ROUND.format(all_in=20))
+    assert [p["amount"] for p in got["pots"]] == ["60", "160"]
+    assert got["kill"]["in_effect_next_hand"] is True
+    assert "seat 2 won all of the $160 side pot 1" in got["kill"]["reason"]
