@@ -310,3 +310,14 @@ def test_a_real_server_ignores_forwarded_for_unless_a_proxy_is_trusted(
         forged = ["203.0.113.9"] * 6  # one client, as the proxy names it
         assert attempts(base, forged, "wrong-password") == [401] * 5 + [429]
         assert attempts(base, ["192.0.2.44"], PASSWORDS["view"]) == [303]
+
+
+def test_signing_in_again_makes_a_new_session_and_ends_the_old(office: Office) -> None:
+    """ASVS V3.2.1: a new session key at every sign-in; the key the browser held before
+    (which someone may have planted or copied) opens nothing afterwards."""
+    app = create_app(office.db, secret="s")
+    browser = signed_in(app, "view")
+    before = copy_of(browser, app)
+    assert sign_in(browser, "view").status_code == 303
+    assert browser.get("/", follow_redirects=False).status_code == 200
+    assert before.get("/", follow_redirects=False).status_code == 303

@@ -8,7 +8,6 @@ from typing import Any
 from validator import __version__
 from validator.report.text import ORDER, summary_line
 
-
 #: Read as markup by a Markdown renderer; each is written after a backslash.
 _MARKUP = "\\`*_[]|#"
 _ENTITY_LIKE = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
