@@ -266,7 +266,8 @@ def test_one_clients_failures_do_not_lock_the_owner_out_from_another(office: Off
 def test_the_account_wide_slowdown_is_bounded() -> None:
     """Failures from many clients slow the account down for everyone, never longer than
     ``account_cap`` after the last failure, so a guesser spread over many addresses gets
-    one try per 30 s and the owner waits 30 s at most."""
+    one try per 30 s and the owner waits 30 s at most; from an address the owner signed in
+    from before, not at all."""
     clock = Clock()
     throttle = LoginThrottle(free=5, account_free=20, account_cap=30.0, clock=clock)
     for i in range(20):
@@ -282,6 +283,11 @@ def test_the_account_wide_slowdown_is_bounded() -> None:
     clock.now += 30.0
     assert throttle.begin("192.0.2.1", "rev") == 0  # the owner's try
     throttle.succeeded("192.0.2.1", "rev")
+    # the guesser goes on; from the address it signed in from, the owner is not slowed
+    clock.now += 30.0
+    assert throttle.begin("198.51.100.201", "rev") == 0
+    assert throttle.begin("198.51.100.202", "rev") == 30.0
+    assert throttle.begin("192.0.2.1", "rev") == 0
 
 
 def test_a_real_server_ignores_forwarded_for_unless_a_proxy_is_trusted(

@@ -78,7 +78,8 @@ class LoginThrottle:
       attempts, each further one waits ``base · 2^(n - account_free)`` s, at most
       ``account_cap`` — a bounded slowdown: a guesser spread over many clients gets one try
       per ``account_cap`` seconds, and the owner, from a client of their own, waits at most
-      ``account_cap`` seconds after the last failure, never longer.
+      ``account_cap`` seconds after the last failure, never longer; from an address that
+      has signed in to the account before (the last ``KEPT`` such), not at all.
 
     ``begin`` counts the attempt (under a lock) before the password is checked, so that
     thirty attempts sent at once are not all tried; an attempt turned away is not counted,
@@ -94,6 +95,7 @@ class LoginThrottle:
     clock: Callable[[], float] = time.monotonic
     _pairs: dict[tuple[str, str], tuple[int, float]] = field(default_factory=dict)
     _accounts: dict[str, tuple[int, float]] = field(default_factory=dict)
+    _known: dict[tuple[str, str], None] = field(default_factory=dict)  # oldest first
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     #: Counts kept at most in each table (past it, those whose wait is over are forgotten).
@@ -107,6 +109,8 @@ class LoginThrottle:
     def _wait(self, client: str, name: str, now: float) -> float:
         count, last = self._pairs.get((client, name), (0, 0.0))
         pair = last + self._pause(count, self.free, self.cap) - now if count else 0.0
+        if (client, name) in self._known:
+            return max(0.0, pair)
         count, last = self._accounts.get(name, (0, 0.0))
         whole = last + self._pause(count, self.account_free, self.account_cap) - now
         return max(0.0, pair, whole if count else 0.0)
@@ -131,6 +135,10 @@ class LoginThrottle:
         name = name.casefold()
         with self._lock:
             self._pairs.pop((client, name), None)
+            self._known.pop((client, name), None)
+            self._known[(client, name)] = None
+            while len(self._known) > self.KEPT:
+                del self._known[next(iter(self._known))]
             count, last = self._accounts.get(name, (0, 0.0))
             if count <= 1:
                 self._accounts.pop(name, None)
