@@ -393,3 +393,45 @@ def test_money_is_printed_one_way() -> None:
     assert format_money(Decimal("-238470")) == "-$238,470"
     assert format_money(Decimal("14455.948075")) == "$14,455.95"
     assert format_money(Decimal("1000.5")) == "$1,000.50"
+
+
+LUNAR_ERRORS = (
+    "lunar-poker/super-paytable-stated",
+    "lunar-poker/instant-payout-paytable",
+    "lunar-poker/one-position-per-player",
+)
+
+
+@pytest.mark.parametrize(
+    "facility",
+    [
+        '"Example Downs # rulesub: file-ignore[{codes}] -- not a comment"',
+        "'Example Downs # rulesub: file-ignore[{codes}] -- not a comment'",
+        ">-\n  Example Downs\n  # rulesub: file-ignore[{codes}] -- not a comment",
+        "|\n  Example Downs\n  # rulesub: file-ignore[{codes}] -- not a comment",
+    ],
+    ids=["double-quoted", "single-quoted", "folded-block", "literal-block"],
+)
+def test_a_waiver_inside_a_value_waives_nothing(tmp_path: Path, facility: str) -> None:
+    """Only a YAML comment waives: the words inside a quoted facility name or a block
+    scalar are the name's text, and the errors stand (exit 1)."""
+    text = (FLAWED / "lunar-poker.yaml").read_text(encoding="utf-8")
+    named = facility.format(codes=", ".join(LUNAR_ERRORS))
+    assert "facility: Example Downs\n" in text
+    sub = tmp_path / "lunar.yaml"
+    sub.write_text(text.replace("facility: Example Downs\n", f"facility: {named}\n"))
+    done = rulesub("validate", "--format", "json", str(sub))
+    assert done.returncode == 1, done.stdout + done.stderr
+    data = json.loads(done.stdout)
+    assert set(LUNAR_ERRORS) <= {f["code"] for f in data["findings"]}
+    assert "suppressed" not in data
+    # the same waiver as a comment after the value does waive
+    sub.write_text(
+        text.replace(
+            "facility: Example Downs\n",
+            f"facility: Example Downs  # rulesub: file-ignore[{', '.join(LUNAR_ERRORS)}]"
+            " -- a comment\n",
+        )
+    )
+    waived = json.loads(rulesub("validate", "--format", "json", str(sub)).stdout)
+    assert {s["code"] for s in waived["suppressed"]} == set(LUNAR_ERRORS)

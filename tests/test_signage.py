@@ -498,7 +498,7 @@ def test_out_failing_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(os, "replace", refuse)
     code, _, err = signage(str(write(tmp_path, LUNAR_POKER)), "--out", str(out))
     assert code == 2
-    assert "No space left on device" in err
+    assert "no space left on the device" in err
     assert out.read_text(encoding="utf-8") == "the old signs\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["signs.txt", "submission.yaml"]
 

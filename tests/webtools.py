@@ -117,13 +117,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(db: str, seconds: float = 60.0) -> Iterator[str]:
-    """``rulesub serve --db DB`` on a free port of 127.0.0.1, as its base URL; stopped
-    after."""
+def served(db: str, seconds: float = 60.0, extra: list[str] | None = None) -> Iterator[str]:
+    """``rulesub serve --db DB`` (and ``extra`` options) on a free port of 127.0.0.1, as its
+    base URL; stopped after."""
     port = free_port()
     env = {**os.environ, "RULESUB_SECRET_KEY": "test-server-key"}
     proc = subprocess.Popen(
-        [*RULESUB, "serve", "--db", db, "--port", str(port)],
+        [*RULESUB, "serve", "--db", db, "--port", str(port), *(extra or [])],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -290,6 +290,7 @@ def handmade() -> list[Case]:
         Case("garbage.jsonl", b"{not json\n", "log"),
     ]
     rnd = (GOLDEN / "lunar-poker" / "01-second-combination-example.yaml").read_text()
+    fcp_round = (GOLDEN / "four-card-poker" / "01-tie-goes-to-player.yaml").read_text()
     cases += [
         Case("outside-rulesub.yaml", (rnd + "rulesub: /etc/passwd\n").encode(), "round"),
         Case(
@@ -299,6 +300,10 @@ def handmade() -> list[Case]:
             "game-path.yaml",
             rnd.replace("game: lunar-poker", "game: ../games/lunar-poker").encode(),
             "round",
+        ),
+        *(
+            Case(f"action-{label}.yaml", fcp_round.replace("play 1x", action).encode(), "round")
+            for label, action in ACTIONS.items()
         ),
         Case(
             "seven-to-three.yaml",
@@ -310,6 +315,18 @@ def handmade() -> list[Case]:
         ),
     ]
     return cases
+
+
+#: Actions a round file may hold that no table takes: each refused at its own line.
+ACTIONS = {
+    "huge-multiple": "play " + "9" * 5000 + "x",
+    "full-width-digit": "play ２x",
+    "arabic-indic-digit": "play ٢x",
+    "negative-multiple": "play -1x",
+    "fraction-multiple": "play 1.5x",
+    "underscored-multiple": "play 1_0x",
+    "markup": "play [/]x",
+}
 
 
 def _alias_bomb() -> str:

@@ -372,3 +372,86 @@ _HUGE = "9" * 5000
 def test_hostile_arguments_are_usage_errors_never_tracebacks(args: tuple[str, ...]) -> None:
     out = run(*args)
     assert not out.problem and out.exit_code == 2, out
+
+
+# -- issue 24: every input an answer ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("action", "refusal"),
+    [
+        ("play " + _HUGE + "x", "is no multiple"),  # not a ValueError from int()
+        ("play ２x", "is no multiple"),  # a full-width 2 is not read as 2x
+        ("play ٢x", "is no multiple"),
+        ("play -1x", "is no multiple"),
+        ("play 1.5x", "is no multiple"),
+    ],
+    ids=["5000-digits", "full-width", "arabic-indic", "negative", "fraction"],
+)
+def test_an_action_no_table_takes_is_refused_at_its_own_line(
+    here: Path, action: str, refusal: str
+) -> None:
+    """A multiple is ASCII digits then x; anything else that looks like one is refused,
+    exit 2, at the line and column of the action itself (the sixth line of the round)."""
+    text = Path("tests/golden/four-card-poker/01-tie-goes-to-player.yaml").read_text()
+    lines = text.splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if "play 1x" in line)
+    column = lines[number - 1].index("play 1x") + 1
+    rnd = _write(here, "round.yaml", text.replace("play 1x", action))
+    for args in (("settle", str(rnd)), ("settle", str(rnd), "--format", "json")):
+        out = run(*args, located=str(rnd))
+        assert not out.problem and out.exit_code == 2, out
+        assert f"{rnd}:{number}:{column}:" in out.stderr and refusal in out.stderr
+        assert len(out.stderr) < 600  # 5,000 digits are not echoed back
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        ("rulesub.toml", 'fail-on = ["warning"]\n', "fail-on: expected one of"),
+        ("rulesub.toml", "fail-on = 3\n", "fail-on: expected one of"),
+        ("rulesub.toml", "fail-on = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+        ("rulesub.toml", "exclude = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+        ("pyproject.toml", "tool = 1\n", "a table of settings"),
+        ("pyproject.toml", "[tool]\nrulesub = [1]\n", "a table of settings"),
+    ],
+    ids=["fail-on-list", "fail-on-number", "nested-fail-on", "nested-exclude", "tool", "rulesub"],
+)
+def test_a_hostile_config_is_a_clear_refusal(here: Path, name: str, text: str, said: str) -> None:
+    config = _write(here, name, text)
+    sub = _write(here, "sub.yaml", _example())
+    out = run("validate", "--config", str(config), str(sub))
+    assert not out.problem and out.exit_code == 2, out
+    assert str(config) in out.stderr and said in out.stderr
+
+
+def test_markup_in_submission_fields_never_reaches_markdown_as_html(here: Path) -> None:
+    """The Markdown review pack and the Markdown report of ``validate`` show every field
+    as written: rendered by a CommonMark renderer with HTML allowed, no tag of the
+    submission's comes out, whatever backticks or line breaks surround it."""
+    markdown_it = pytest.importorskip("markdown_it")
+    hostile = {
+        "certificate_holder": '"<img src=x onerror=alert(1)> & Co"',
+        "facility": '"`<script>alert(2)</script>` &lt;b&gt; Downs"',
+    }
+    text = _example()
+    for key, value in hostile.items():
+        text = re.sub(rf"^{key}: .*$", f"{key}: {value}", text, count=1, flags=re.M)
+    text += '"a`<iframe src=x>`b": 1\n'  # an unknown key, quoted in a finding and the diff
+    sub = _write(here, "<b>pack.yaml", text)
+    old = _write(here, "old.yaml", _example())
+    documents = {
+        "review pack": run("review", str(sub), "--against", str(old), "--format", "markdown"),
+        "validate": run("validate", str(sub), "--format", "markdown"),
+    }
+    renderer = markdown_it.MarkdownIt("commonmark", {"html": True})
+    for what, out in documents.items():
+        assert not out.problem and out.exit_code in (0, 1), (what, out)
+        html = renderer.render(out.stdout).lower()
+        for tag in ("<img", "<script", "<iframe", "<b>"):
+            assert tag not in html, (what, tag)
+        assert "&lt;script&gt;" in html or what == "validate"
+    pack = markdown_it.MarkdownIt("commonmark", {"html": True}).render(
+        documents["review pack"].stdout
+    )
+    assert "&lt;img src=x onerror=alert(1)&gt; &amp; Co" in pack

@@ -106,8 +106,11 @@ def load_settings(config: Path | None = None, *, cwd: Path | None = None) -> Set
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: arrays or tables nested too deeply to read") from None
     if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("rulesub", {})
+        tool = data.get("tool", {})
+        table = tool.get("rulesub", {}) if isinstance(tool, dict) else None
         where = "[tool.rulesub]"
     else:
         table = data
@@ -139,7 +142,7 @@ def _settings(table: Any, path: Path, where: str) -> Settings:
     exclude = globs("exclude") if "exclude" in table else DEFAULT_EXCLUDE
     exclude += globs("extend-exclude")
     fail_on = table.get("fail-on")
-    if fail_on is not None and fail_on not in FAIL_ON:
+    if fail_on is not None and (not isinstance(fail_on, str) or fail_on not in FAIL_ON):
         raise bad("fail-on", f"one of {', '.join(FAIL_ON)}")
     ignores: list[ConfigWaiver] = []
     per_file = table.get("per-file-ignores", {})

@@ -6,6 +6,8 @@ As ruff's ``# noqa``, in the submission itself::
     # rulesub: file-ignore[lunar-poker/super-hold] -- the chapter's own tables, all three
 
 or in the project's configuration (``per-file-ignores``, see ``validator.checks.config``).
+Only a YAML comment waives: the same words inside a value (a quoted facility name, a block
+scalar) are the value's text, and waive nothing (``comment_marks``).
 A waiver needs its reason (after ``--``); one without is refused and waives nothing. A
 waived finding is reported as suppressed, with its reason, and does not count towards the
 exit code; a waiver that waives nothing is itself reported, as ruff reports an unused noqa.
@@ -13,6 +15,7 @@ exit code; a waiver that waives nothing is itself reported, as ruff reports an u
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -33,17 +36,54 @@ class Waiver:
     used: set[str]
 
 
+class _Comments:
+    """Which ``#`` of a text begin a YAML comment: those outside every scalar token, as the
+    YAML scanner reads the text (up to where it can read it: past a scanning error no
+    ``#`` is taken for a comment)."""
+
+    def __init__(self, text: str) -> None:
+        import yaml
+
+        loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.limit = len(text)
+        try:
+            for token in yaml.scan(text, Loader=loader):
+                if isinstance(token, yaml.ScalarToken):
+                    self.starts.append(token.start_mark.index)
+                    self.ends.append(token.end_mark.index)
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            self.limit = mark.index if mark is not None else 0
+        except (ValueError, RecursionError):
+            self.limit = 0
+
+    def begins_comment(self, index: int) -> bool:
+        if index >= self.limit:
+            return False
+        at = bisect.bisect_right(self.starts, index) - 1
+        return at < 0 or index >= self.ends[at]
+
+
 def inline_waivers(text: str, file: str) -> tuple[list[Waiver], list[Finding]]:
     """The waivers written in a submission's comments, and the findings about bad ones."""
     waivers: list[Waiver] = []
     problems: list[Finding] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    comments: _Comments | None = None
+    offset = 0
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
+        start, offset = offset, offset + len(line)
+        line = line.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
         if "rulesub" not in line:
             continue
         m = WAIVER.search(line)
         if m is None:
             continue
         column = line.index("#", m.start()) + 1
+        comments = comments or _Comments(text)
+        if not comments.begins_comment(start + column - 1):
+            continue  # the words are inside a value: its text, no waiver
         kind = m.group("kind")
         form = FORM.match(m.group("rest").strip())
         codes = (

@@ -6,6 +6,7 @@ commands so that ``rulesub validate`` starts fast.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from validator.files import WriteError, reason
 
 #: The words a parameter's value is called by in help, where it sets no metavar of its own.
 PLAIN_WORDS = {
@@ -141,6 +144,14 @@ def main() -> None:
     command did not expect to load a game (a submission's checks compile the game it names)."""
     try:
         app()
+    except OSError as e:
+        if not isinstance(e, WriteError) and e.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        # a file that could not be written, wherever: said in words, exit 2, no traceback
+        what = f"cannot write {e.filename}" if e.filename else "cannot write"
+        why = e.strerror if isinstance(e, WriteError) else reason(e)
+        sys.stderr.write(f"rulesub: {what}: {why}\n")
+        sys.exit(2)
     except Exception as e:
         registry = sys.modules.get("validator.model.registry")
         if registry is None or not isinstance(e, registry.GameFileError):

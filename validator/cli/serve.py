@@ -25,11 +25,36 @@ def serve(
     port: Annotated[
         int, typer.Option("--port", metavar="PORT", help="the port to listen on")
     ] = 8000,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            "--secure-cookies",
+            help="mark the session cookie Secure (behind a proxy that speaks HTTPS)",
+        ),
+    ] = False,
+    proxy_headers: Annotated[
+        bool,
+        typer.Option(
+            "--proxy-headers",
+            help="take the client's address and scheme from X-Forwarded-For and "
+            "X-Forwarded-Proto, from the proxies --forwarded-allow-ips names only",
+        ),
+    ] = False,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar="ADDRESSES",
+            help="the proxies trusted with --proxy-headers, comma-separated addresses or "
+            "networks (this machine's unless given)",
+        ),
+    ] = None,
 ) -> None:
     """The web view: facilities and games, submissions with their findings at their lines,
     diffs with hold deltas, signs, odds, review packs; approvals by reviewers; a JSON API.
     Accounts: `rulesub users add`. Sessions are signed with RULESUB_SECRET_KEY (else a key
-    made at start: sessions end when the server stops)."""
+    made at start). The sign-in throttle counts attempts by the connection's address:
+    X-Forwarded-For is ignored unless --proxy-headers names a trusted proxy."""
     import uvicorn
 
     from validator.store import StoreError
@@ -38,8 +63,10 @@ def serve(
 
     if not 0 < port < 65536:
         fail(f"--port {port}: a port is 1 to 65535")
+    if forwarded_allow_ips is not None and not proxy_headers:
+        fail("--forwarded-allow-ips names the proxies --proxy-headers trusts: give both")
     try:
-        web = create_app(db)
+        web = create_app(db, secure_cookies=secure_cookies)
     except StoreError as e:
         fail(str(e))
     store = web.state.web.store
@@ -54,4 +81,12 @@ def serve(
             f"rulesub: listening on {host}: put it behind a proxy that speaks HTTPS; "
             "passwords and session cookies cross the network as sent\n"
         )
-    uvicorn.run(web, host=host, port=port, log_level="info", server_header=False)
+    uvicorn.run(
+        web,
+        host=host,
+        port=port,
+        log_level="info",
+        server_header=False,
+        proxy_headers=proxy_headers,
+        forwarded_allow_ips=(forwarded_allow_ips or "127.0.0.1,::1") if proxy_headers else None,
+    )

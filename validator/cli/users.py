@@ -104,7 +104,7 @@ def passwd(
     password: PasswordOption = None,
     db: DbOption = None,
 ) -> None:
-    """Set an account's password; its open sessions end."""
+    """Set an account's password; its open sessions end and its API tokens are revoked."""
     from validator.store import accounts
 
     secret = password if password is not None else _ask_password()
@@ -116,15 +116,35 @@ def passwd(
 @users_app.command("token")
 def token(
     name: Annotated[str, typer.Argument(metavar="NAME")],
-    label: Annotated[str, typer.Option("--label", help="what the token is for")] = "api",
+    label: Annotated[
+        str | None,
+        typer.Option(
+            "--label", help="what the token is for (with --revoke: only the tokens of this label)"
+        ),
+    ] = None,
+    revoke: Annotated[
+        bool,
+        typer.Option("--revoke", help="revoke the account's API tokens instead of issuing one"),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Issue an API token for the account (`Authorization: Bearer TOKEN`); it is printed
-    once and kept only as its hash."""
+    once and kept only as its hash. With --revoke, the account's tokens stop working (a
+    password change revokes them too)."""
     from validator.store import accounts
 
+    if revoke:
+        with _store_errors():
+            count = accounts.revoke_tokens(
+                _open(db, must_exist=True), name, label=label, by=_user()
+            )
+        which = f" labelled {label}" if label is not None else ""
+        sys.stdout.write(f"account {name}: {count} API token(s){which} revoked\n")
+        return
     with _store_errors():
-        secret = accounts.issue_token(_open(db, must_exist=True), name, label=label, by=_user())
+        secret = accounts.issue_token(
+            _open(db, must_exist=True), name, label=label or "api", by=_user()
+        )
     sys.stdout.write(secret + "\n")
 
 

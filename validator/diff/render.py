@@ -208,22 +208,28 @@ def _findings_terminal(diff: GameDiff, out: Any) -> None:
 
 
 def _md(text: str) -> str:
-    for ch in "\\`*_[]|<>":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    from validator.report.markdown import md_text
+
+    return md_text(text)
+
+
+def _code(text: str) -> str:
+    from validator.report.markdown import md_code
+
+    return md_code(text)
 
 
 def render_markdown(diff: GameDiff) -> str:
     d = diff.game.definition
     out = [f"# Paytable change: {_md(d.name)}", ""]
     out.append(f"{_md(d.chapter)}  ")
-    out.append(f"Old: `{diff.old_label}`  ")
-    out.append(f"New: `{diff.new_label}`")
+    out.append(f"Old: {_code(diff.old_label)}  ")
+    out.append(f"New: {_code(diff.new_label)}")
     out += ["", "## Summary", ""]
     if not diff.changes:
         out.append("- No selection or stated value changed.")
     for c in diff.changes:
-        item = f"- `{c.path}`: {_md(selection(c.old, c))} → {_md(selection(c.new, c))}"
+        item = f"- {_code(c.path)}: {_md(selection(c.old, c))} → {_md(selection(c.new, c))}"
         if c.hold_delta is not None:
             item += f"; hold {hold_text(c.hold_old)} → {hold_text(c.hold_new)} ({delta_text(c)})"
         out.append(item)
@@ -238,7 +244,7 @@ def render_markdown(diff: GameDiff) -> str:
         if not c.hands:
             continue
         out += ["", f"## {_md(c.title)}: {_md(selection(c.old, c))} → {_md(selection(c.new, c))}"]
-        out += ["", f"`{c.path}`" + (f" ({_md(c.cite)})" if c.cite else ""), ""]
+        out += ["", _code(c.path) + (f" ({_md(c.cite)})" if c.cite else ""), ""]
         out.append(f"| Hand | {_md(selection(c.old, c))} | {_md(selection(c.new, c))} | |")
         out.append("|---|---:|---:|---|")
         for row in c.hands:
@@ -258,7 +264,7 @@ def render_markdown(diff: GameDiff) -> str:
                 else ""
             )
             out.append(
-                f"| `{c.path}` | {_md(c.old or '(not stated)')} | "
+                f"| {_code(c.path)} | {_md(c.old or '(not stated)')} | "
                 f"{_md(c.new or '(not stated)')} | {_md(hold)} |"
             )
     if diff.new_findings:

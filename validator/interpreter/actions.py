@@ -7,10 +7,20 @@ engines read them here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from validator.cards import parse_card, rank_of
 from validator.interpreter.errors import RoundError
+
+#: A multiple as a round file writes it: ASCII digits, then ``x`` (``2x``, ``10x``).
+MULTIPLE = re.compile(r"([0-9]{1,9})x", re.ASCII)
+#: What looks like a multiple but is none: a sign, other digits, too many of them.
+LIKE_MULTIPLE = re.compile(r"[+\-−]?[\d.,_]+x", re.UNICODE)
+
+
+def _shown(word: str, limit: int = 24) -> str:
+    return repr(word if len(word) <= limit else word[:limit] + "…")
 
 
 @dataclass
@@ -33,14 +43,21 @@ def parse_action(text: str) -> Action:
         lw = w.lower()
         if lw == "max":
             a.multiple = "max"
-        elif lw.endswith("x") and lw[:-1].isdigit():
-            a.multiple = int(lw[:-1])
+        elif (m := MULTIPLE.fullmatch(lw)) is not None:
+            a.multiple = int(m.group(1))
+        elif LIKE_MULTIPLE.fullmatch(lw):
+            raise RoundError(
+                f"action {_shown(a.text, 40)}: {_shown(w)} is no multiple: a multiple is a whole "
+                "number of times the wager from 1 to 999,999,999, in the digits 0 to 9, "
+                "then x, like 2x"
+            )
         else:
             try:
                 a.cards.append(parse_card(w))
             except ValueError:
                 raise RoundError(
-                    f"action {text!r}: {w!r} is neither a multiple like 2x nor a card"
+                    f"action {_shown(a.text, 40)}: {_shown(w)} is neither a multiple like 2x "
+                    "nor a card"
                 ) from None
     return a
 

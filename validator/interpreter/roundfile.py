@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from validator.cards import CardError, parse_card
+from validator.interpreter.actions import parse_action
+from validator.interpreter.errors import RoundError
 from validator.loader import LoadError, Located, did_you_mean, load_yaml
 from validator.model.notation import NotationError, parse_money
 
@@ -210,6 +212,11 @@ def read_round(
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             r.err(f"{p}/actions", "actions are a list of words like [play 3x] or [fold]")
             actions = []
+        for i, action in enumerate(actions):
+            try:
+                parse_action(action)
+            except RoundError as e:  # refused at its own line, before any card is dealt
+                r.err(f"{p}/actions/{i}", str(e))
         seats.append(
             SeatSpec(number, wagers, r.cards(f"{p}/cards", s.get("cards")), list(actions), p)
         )

@@ -3,14 +3,8 @@ the signage in the words of their own Markdown renderers, one heading level down
 
 from __future__ import annotations
 
+from validator.report.markdown import md_text as _md
 from validator.review.build import SECTIONS, ReviewPack
-
-
-def _md(text: object) -> str:
-    out = "" if text is None else str(text)
-    for ch in "\\`*_[]|<>":
-        out = out.replace(ch, "\\" + ch)
-    return out
 
 
 def _demote(markdown: str, levels: int = 2) -> str:

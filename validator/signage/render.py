@@ -81,10 +81,10 @@ def render_text(signs: SignSet, *, cite: bool = True) -> str:
 
 
 def _md(text: str) -> str:
-    """Escape what Markdown would read as markup in sign text."""
-    for ch in "\\`*_[]|<>#":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    """Escape what Markdown would read as markup (or HTML) in sign text."""
+    from validator.report.markdown import md_text
+
+    return md_text(text)
 
 
 def _md_cite(cite: str, with_cite: bool) -> str:

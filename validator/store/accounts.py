@@ -9,7 +9,12 @@ Three roles:
 
 Passwords are kept as argon2id hashes (argon2-cffi), never as text; an API token is shown
 once when issued and kept as its sha256. Adding, removing an account, changing its
-password and issuing a token are written to the audit log (without the secret).
+password, issuing and revoking tokens are written to the audit log (without the secret).
+
+A web session is kept here too (``sessions``): its cookie carries a random session key, the
+store only that key's sha256. Signing out deletes the row; a password change deletes every
+session of the account and revokes its API tokens; removing the account deletes both. A
+cookie copied before any of these is refused afterwards, whatever its signature.
 """
 
 from __future__ import annotations
@@ -71,6 +76,20 @@ api_tokens = Table(
 )
 
 
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("session_sha256", String(64), nullable=False, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+#: A session ends this long after signing in, whatever happens meanwhile.
+SESSION_HOURS = 12
+
+
 @dataclass(frozen=True)
 class Account:
     id: int
@@ -94,11 +113,6 @@ class Account:
         if self.role != "casino":
             return True
         return certificate_holder is not None and certificate_holder == self.certificate_holder
-
-    @property
-    def session_stamp(self) -> str:
-        """Changes with the password: a session from before a password change ends."""
-        return hashlib.sha256(self.password_hash.encode()).hexdigest()[:16]
 
 
 def _hasher() -> Any:
@@ -172,17 +186,28 @@ def add(
 def remove(store: Store, name: str, *, by: str) -> None:
     with store.transaction() as conn:
         row = _row(conn, name)
+        conn.execute(delete(sessions).where(sessions.c.account_id == row.id))
         conn.execute(delete(api_tokens).where(api_tokens.c.account_id == row.id))
         conn.execute(delete(accounts).where(accounts.c.id == row.id))
         _audit(conn, by, "account-remove", None, {"account": name})
 
 
 def set_password(store: Store, name: str, password: str, *, by: str) -> None:
+    """A new password: every session of the account ends and its API tokens are revoked,
+    in the same transaction."""
     digest = hash_password(password)
     with store.transaction() as conn:
         row = _row(conn, name)
         conn.execute(update(accounts).where(accounts.c.id == row.id).values(password_hash=digest))
-        _audit(conn, by, "account-password", None, {"account": name})
+        ended = conn.execute(delete(sessions).where(sessions.c.account_id == row.id)).rowcount
+        revoked = conn.execute(delete(api_tokens).where(api_tokens.c.account_id == row.id)).rowcount
+        _audit(
+            conn,
+            by,
+            "account-password",
+            None,
+            {"account": name, "sessions_ended": ended, "tokens_revoked": revoked},
+        )
 
 
 def _row(conn: Any, name: str) -> Any:
@@ -246,6 +271,61 @@ def issue_token(store: Store, name: str, *, label: str = "api", by: str) -> str:
         )
         _audit(conn, by, "account-token", None, {"account": name, "label": label})
     return token
+
+
+def revoke_tokens(store: Store, name: str, *, label: str | None = None, by: str) -> int:
+    """Revoke the account's API tokens (only those of ``label`` when given): how many."""
+    with store.transaction() as conn:
+        row = _row(conn, name)
+        which = api_tokens.c.account_id == row.id
+        if label is not None:
+            which = which & (api_tokens.c.label == label)
+        revoked = int(conn.execute(delete(api_tokens).where(which)).rowcount)
+        _audit(
+            conn,
+            by,
+            "account-token-revoke",
+            None,
+            {"account": name, "label": label, "revoked": revoked},
+        )
+    return revoked
+
+
+def begin_session(store: Store, account: Account, *, now: dt.datetime | None = None) -> str:
+    """A new session for ``account``: its key, for the cookie (the store keeps its sha256).
+    Sessions past their end are swept out on the way."""
+    key = secrets.token_urlsafe(32)
+    now = now or utcnow()
+    with store.transaction() as conn:
+        conn.execute(delete(sessions).where(sessions.c.expires_at <= now))
+        conn.execute(
+            insert(sessions).values(
+                account_id=account.id,
+                session_sha256=_token_digest(key),
+                created_at=now,
+                expires_at=now + dt.timedelta(hours=SESSION_HOURS),
+            )
+        )
+    return key
+
+
+def by_session(store: Store, key: str, *, now: dt.datetime | None = None) -> Account | None:
+    """The account of a session that has not ended, else ``None``."""
+    now = now or utcnow()
+    with store.transaction() as conn:
+        row = conn.execute(
+            select(accounts)
+            .join(sessions, sessions.c.account_id == accounts.c.id)
+            .where(sessions.c.session_sha256 == _token_digest(key))
+            .where(sessions.c.expires_at > now)
+        ).first()
+    return None if row is None else _account(row)
+
+
+def end_session(store: Store, key: str) -> None:
+    """Sign out: the session's row goes, so a copy of its cookie opens nothing."""
+    with store.transaction() as conn:
+        conn.execute(delete(sessions).where(sessions.c.session_sha256 == _token_digest(key)))
 
 
 def by_token(store: Store, token: str) -> Account | None:

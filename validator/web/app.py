@@ -40,10 +40,17 @@ from validator.store import accounts as acct
 from validator.store.accounts import Account
 from validator.store.lifecycle import MAX_ID
 from validator.web.packs import Packs
-from validator.web.security import CSRF_FIELD, LoginThrottle, checked_form, csrf_token
+from validator.web.security import (
+    CSRF_FIELD,
+    LoginThrottle,
+    SecureCookies,
+    checked_form,
+    csrf_token,
+)
 from validator.web.upload import Upload, UploadRefused, file_upload
 
 ENV_SECRET = "RULESUB_SECRET_KEY"
+SESSION_KEY = "session"  # the session's key, in the signed cookie; the store holds its hash
 PUBLIC = ("/login",)
 MAX_BODY = 4_000_000
 HEADERS = {
@@ -80,13 +87,10 @@ class Web:
             if scheme.lower() != "bearer" or not token.strip():
                 return None
             return acct.by_token(self.store, token.strip())
-        account_id = conn.session.get("account")
-        if not isinstance(account_id, int):
+        key = conn.session.get(SESSION_KEY)
+        if not isinstance(key, str) or not key:
             return None
-        account = acct.by_id(self.store, account_id)
-        if account is None or conn.session.get("stamp") != account.session_stamp:
-            return None
-        return account
+        return acct.by_session(self.store, key)
 
     def render(
         self, request: Request, template: str, status: int = 200, **context: Any
@@ -193,8 +197,8 @@ async def login(request: Request) -> Response:
     name = str(form.get("name") or "")
     password = str(form.get("password") or "")
     target = _safe_next(str(form.get("next") or "/"))
-    keys = [f"name:{name.casefold()}", f"client:{_client(request)}"]
-    wait = web.throttle.wait(keys)
+    client = _client(request)
+    wait = web.throttle.begin(client, name)  # counted before the password is tried
     if wait > 0:
         refused = web.render(
             request,
@@ -209,7 +213,6 @@ async def login(request: Request) -> Response:
         return refused
     account = await run_in_threadpool(acct.authenticate, web.store, name, password)
     if account is None:
-        web.throttle.failed(keys)
         return web.render(
             request,
             "login.html",
@@ -218,20 +221,22 @@ async def login(request: Request) -> Response:
             name=name,
             error="Wrong account name or password.",
         )
-    web.throttle.succeeded(keys)
+    web.throttle.succeeded(client, name)
+    key = await run_in_threadpool(acct.begin_session, web.store, account)
+    old = request.session.get(SESSION_KEY)
+    if isinstance(old, str) and old:
+        await run_in_threadpool(acct.end_session, web.store, old)
     request.session.clear()
-    request.session.update(
-        {
-            "account": account.id,
-            "stamp": account.session_stamp,
-            CSRF_FIELD: secrets.token_urlsafe(32),
-        }
-    )
+    request.session.update({SESSION_KEY: key, CSRF_FIELD: secrets.token_urlsafe(32)})
     return RedirectResponse(target, status_code=303)
 
 
 async def logout(request: Request) -> Response:
+    """Sign out: the session ends in the store, not only in this browser."""
     await checked_form(request)
+    key = request.session.get(SESSION_KEY)
+    if isinstance(key, str) and key:
+        await run_in_threadpool(acct.end_session, _web(request).store, key)
     request.session.clear()
     return RedirectResponse("/login", status_code=303)
 
@@ -576,10 +581,12 @@ def create_app(
     *,
     secret: str | None = None,
     throttle: LoginThrottle | None = None,
+    secure_cookies: bool = False,
 ) -> Starlette:
     """The web application over the store at ``db`` (``--db``, else ``RULESUB_DB``, else
     the default SQLite file). Sessions are signed with ``secret`` (else
-    ``RULESUB_SECRET_KEY``, else a key made now: sessions then end when the server stops)."""
+    ``RULESUB_SECRET_KEY``, else a key made now) and kept in the store; the session cookie
+    is ``Secure`` over HTTPS, and always with ``secure_cookies``."""
     from validator.web import api
 
     store = Store(db)
@@ -610,12 +617,14 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[
+            Middleware(SecureCookies, always=secure_cookies),
             Middleware(
                 SessionMiddleware,
                 secret_key=key,
                 session_cookie="rulesub_session",
                 same_site="lax",
-                max_age=12 * 3600,
+                max_age=acct.SESSION_HOURS * 3600,
+                https_only=secure_cookies,
             ),
             Middleware(Gate, web=web),
         ],
