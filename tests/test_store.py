@@ -505,7 +505,8 @@ def test_the_migrations_are_package_data_found_from_the_package() -> None:
 
     assert migrate.MIGRATIONS.parent == Path(migrate.__file__).resolve().parent
     assert (migrate.MIGRATIONS / "env.py").is_file()
-    # 0002: the web view's accounts; 0003: ids never given twice, the chain, facilities; 0004: its sessions
+    # 0002: the web view's accounts; 0003: ids never given twice, the chain, facilities;
+    # 0004: the web view's sessions
     assert migrate.known_revisions() == ["0001", "0002", "0003", "0004"]
     assert migrate.script_head() == migrate.head() == migrate.SCHEMA_REVISION
     # hatchling's wheel carries every file of the package, the migrations with it
