@@ -450,24 +450,24 @@ def test_every_action_is_in_the_append_only_audit_log(store: Store, tmp_path: Pa
 
 def test_db_upgrade_creates_then_reports_current(db: str) -> None:
     first = as_json(cli("db", "upgrade", "--db", db, "--format", "json"))
-    assert first["from"] is None and first["to"] == "0002"
+    assert first["from"] is None and first["to"] == "0003"
     again = as_json(cli("db", "upgrade", "--db", db, "--format", "json"))
-    assert again["from"] == again["to"] == "0002"
+    assert again["from"] == again["to"] == "0003"
 
 
 def test_a_database_behind_this_rulesub_is_refused_until_upgraded(
     db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Simulates the next rulesub (a migration 0003 after 0002) meeting this database."""
+    """Simulates the next rulesub (a migration 0004 after 0003) meeting this database."""
     from validator.store import migrate
 
     record(db, HCF)
-    monkeypatch.setattr(migrate, "head", lambda: "0003")
-    monkeypatch.setattr(migrate, "known_revisions", lambda: ["0001", "0002", "0003"])
+    monkeypatch.setattr(migrate, "head", lambda: "0004")
+    monkeypatch.setattr(migrate, "known_revisions", lambda: ["0001", "0002", "0003", "0004"])
     for args in (("history",), ("record", str(FCP)), ("approve", "1", "--by", "R")):
         out = cli(*args, "--db", db)
         assert out.exit_code == 2, args
-        assert "is older than this rulesub's (0003); run `rulesub db upgrade`" in out.stderr
+        assert "is older than this rulesub's (0004); run `rulesub db upgrade`" in out.stderr
 
 
 def test_a_database_from_a_newer_rulesub_is_refused(store: Store) -> None:
@@ -486,7 +486,8 @@ def test_the_migrations_are_package_data_found_from_the_package() -> None:
 
     assert migrate.MIGRATIONS.parent == Path(migrate.__file__).resolve().parent
     assert (migrate.MIGRATIONS / "env.py").is_file()
-    assert migrate.known_revisions() == ["0001", "0002"]  # 0002: the web view's accounts
+    # 0002: the web view's accounts; 0003: withdrawn and replaced filings
+    assert migrate.known_revisions() == ["0001", "0002", "0003"]
     assert migrate.script_head() == migrate.head() == migrate.SCHEMA_REVISION
     # hatchling's wheel carries every file of the package, the migrations with it
     pyproject = (PROJECT_ROOT / "pyproject.toml").read_text()

@@ -3,7 +3,8 @@
 A submission row is the filing: its bytes and sha256 (one row per distinct file), who
 recorded it and when, the validator's findings at that moment and the regulation version
 they were checked against. Its ``status`` moves ``submitted`` → ``approved`` |
-``rejected``, and ``approved`` → ``superseded``; nothing else changes a filing, and nothing
+``rejected`` | ``withdrawn`` (by its holder) | ``replaced`` (by the holder's newer filing for
+the same date, when that is approved), and ``approved`` → ``superseded``; nothing else changes a filing, and nothing
 but ``rulesub purge`` deletes one.
 
 Two rules live in the database, not in Python:
@@ -33,7 +34,7 @@ from sqlalchemy import (
     text,
 )
 
-STATUSES = ("submitted", "approved", "rejected", "superseded")
+STATUSES = ("submitted", "approved", "rejected", "superseded", "withdrawn", "replaced")
 
 metadata = MetaData()
 
@@ -68,11 +69,13 @@ submissions = Table(
     Column("superseded_on", Date),  # the superseding submission's effective date
     Column("ended_at", DateTime(timezone=True)),  # rejected or superseded: retention runs
     CheckConstraint(
-        "status IN ('submitted', 'approved', 'rejected', 'superseded')", name="known_status"
+        "status IN ('submitted', 'approved', 'rejected', 'superseded', 'withdrawn', 'replaced')",
+        name="known_status",
     ),
 )
 
 Index("submissions_by_table", submissions.c.facility, submissions.c.game, submissions.c.effective)
+Index("submissions_by_status", submissions.c.status, submissions.c.recorded_at)
 Index(
     "one_approval_per_date",
     submissions.c.facility,
@@ -106,3 +109,5 @@ audit_log = Table(
     Column("submission_id", Integer),  # no foreign key: the log outlives a purged filing
     Column("detail", Text, nullable=False),  # JSON
 )
+
+Index("audit_log_by_submission", audit_log.c.submission_id, audit_log.c.id)

@@ -1,0 +1,60 @@
+"""Two more ends of a filing's life: ``withdrawn`` (its holder took it back before a
+decision) and ``replaced`` (a newer filing of the same holder for the same facility, game
+and effective date was approved in its place).
+
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-11-26
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+OLD = "status IN ('submitted', 'approved', 'rejected', 'superseded')"
+NEW = "status IN ('submitted', 'approved', 'rejected', 'superseded', 'withdrawn', 'replaced')"
+
+
+def _known_status(check: str) -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        op.drop_constraint("known_status", "submissions", type_="check")
+        op.create_check_constraint("known_status", "submissions", check)
+        return
+    # SQLite changes a table's CHECK only by rebuilding the table. Dropping the old one
+    # deletes its rows first, which would cascade to their waivers: they are set aside and
+    # put back. The indexes are made again as the first migration made them.
+    op.execute("CREATE TEMP TABLE kept_waivers AS SELECT * FROM waivers")
+    op.drop_index("one_approval_per_date", "submissions")
+    op.drop_index("submissions_by_table", "submissions")
+    with op.batch_alter_table("submissions", recreate="always") as batch:
+        batch.drop_constraint("known_status", type_="check")
+        batch.create_check_constraint("known_status", sa.text(check))
+    op.execute("DELETE FROM waivers")
+    op.execute("INSERT INTO waivers SELECT * FROM kept_waivers")
+    op.execute("DROP TABLE kept_waivers")
+    op.create_index("submissions_by_table", "submissions", ["facility", "game", "effective"])
+    op.create_index(
+        "one_approval_per_date",
+        "submissions",
+        ["facility", "game", "effective"],
+        unique=True,
+        sqlite_where=sa.text("status = 'approved'"),
+    )
+
+
+def upgrade() -> None:
+    _known_status(NEW)
+    op.create_index("submissions_by_status", "submissions", ["status", "recorded_at"])
+    op.create_index("audit_log_by_submission", "audit_log", ["submission_id", "id"])
+
+
+def downgrade() -> None:
+    op.drop_index("audit_log_by_submission", "audit_log")
+    op.drop_index("submissions_by_status", "submissions")
+    _known_status(OLD)
