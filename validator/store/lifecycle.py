@@ -369,9 +369,7 @@ class Store:
             _audit(conn, by, "reject", row.id, {"reason": reason}, now)
         return Decision(row.id, "rejected", by, now.date())
 
-    def withdraw(
-        self, submission_id: int, by: str, *, now: dt.datetime | None = None
-    ) -> Decision:
+    def withdraw(self, submission_id: int, by: str, *, now: dt.datetime | None = None) -> Decision:
         """The holder takes back its pending filing: ``withdrawn``, audited, kept."""
         now = now or utcnow()
         with self.transaction() as conn:
@@ -390,9 +388,7 @@ class Store:
         """The pending filings a filing would replace if approved: the same holder's, for
         the same facility, game and effective date, filed before it."""
         with self.transaction(reading=True) as conn:
-            row = conn.execute(
-                select(submissions).where(submissions.c.id == submission_id)
-            ).first()
+            row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
             return [] if row is None else _earlier_pending(conn, row)
 
     def _pending(self, conn: Connection, submission_id: int, verb: str) -> Row[Any]:

@@ -4,8 +4,8 @@ A submission row is the filing: its bytes and sha256 (one row per distinct file)
 recorded it and when, the validator's findings at that moment and the regulation version
 they were checked against. Its ``status`` moves ``submitted`` → ``approved`` |
 ``rejected`` | ``withdrawn`` (by its holder) | ``replaced`` (by the holder's newer filing for
-the same date, when that is approved), and ``approved`` → ``superseded``; nothing else changes a filing, and nothing
-but ``rulesub purge`` deletes one.
+the same date, when that is approved), and ``approved`` → ``superseded``; nothing else
+changes a filing, and nothing but ``rulesub purge`` deletes one.
 
 Two rules live in the database, not in Python:
 

@@ -25,9 +25,15 @@ PAGE_SIZE = 50
 
 #: The list's orders, as ``sort=`` names them; the first is the default (newest first).
 SORTS: dict[str, tuple[str, Any]] = {
-    "-recorded": ("Newest filed first", (submissions.c.recorded_at.desc(), submissions.c.id.desc())),
+    "-recorded": (
+        "Newest filed first",
+        (submissions.c.recorded_at.desc(), submissions.c.id.desc()),
+    ),
     "recorded": ("Oldest filed first", (submissions.c.recorded_at, submissions.c.id)),
-    "-effective": ("Latest effective first", (submissions.c.effective.desc(), submissions.c.id.desc())),
+    "-effective": (
+        "Latest effective first",
+        (submissions.c.effective.desc(), submissions.c.id.desc()),
+    ),
     "effective": ("Earliest effective first", (submissions.c.effective, submissions.c.id)),
     "facility": ("Facility, game", (submissions.c.facility, submissions.c.game, submissions.c.id)),
     "holder": ("Certificate holder", (submissions.c.certificate_holder, submissions.c.id)),
@@ -177,7 +183,7 @@ def _conditions(f: Filters, *, with_status: bool = True) -> list[Any]:
             c.approval_note,
             c.rejection_reason,
         )
-        matches = [func.lower(col).like(pattern, escape="\\") for col in texts]
+        matches: list[Any] = [func.lower(col).like(pattern, escape="\\") for col in texts]
         if f.q.lstrip("#").isdigit():
             matches.append(c.id == int(f.q.lstrip("#")))
         if named:
@@ -401,4 +407,3 @@ def audit_stream(store: Store, f: AuditFilters, batch: int = 2000) -> Iterator[l
             return
         yield [(e, facts.get(e.submission_id)) for e in rows]
         after = rows[-1].id
-
