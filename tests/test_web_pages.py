@@ -152,7 +152,7 @@ def test_facilities_page_shows_approved_and_pending(office: Office) -> None:
     assert f'href="/submissions/{sid}">#{sid}</a></td>' in page.split('id="pending"')[1]
     client.post(f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON})
     page = client.get("/").text
-    assert f'href="/submissions/{sid}">#{sid}</a> effective 2027-01-01, approved' in page
+    assert f'href="/submissions/{sid}">#{sid}</a> effective 2027-01-01</td>' in page
 
 
 def test_api_post_answers_the_record_json(office: Office) -> None:

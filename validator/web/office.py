@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
-from sqlalchemy import case, func, select
+from sqlalchemy import and_, case, func, or_, select
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -144,30 +144,33 @@ def _me(request: Request) -> Account:
 
 def _replacing(store: Any, rows: list[Any]) -> dict[int, list[int]]:
     """For each pending row, the same holder's earlier pending filings it would replace."""
-    pend = [r for r in rows if r.status == "submitted"]
+    pend = [r.id for r in rows if r.status == "submitted"]
     if not pend:
         return {}
-    query = select(
-        subs.c.id, subs.c.facility, subs.c.game, subs.c.effective, subs.c.certificate_holder
-    )
-    query = query.where(
-        subs.c.status == "submitted",
-        subs.c.facility.in_({r.facility for r in pend}),
-        subs.c.game.in_({r.game for r in pend}),
-        subs.c.effective.in_({r.effective for r in pend}),
-    )
-    with store.transaction(reading=True) as conn:
-        others = list(conn.execute(query))
-    out: dict[int, list[int]] = {}
-    for r in pend:
-        key = (r.facility, r.game, r.effective, r.certificate_holder)
-        earlier = sorted(
-            o.id
-            for o in others
-            if (o.facility, o.game, o.effective, o.certificate_holder) == key and o.id < r.id
+    new, old = subs.alias("new"), subs.alias("old")
+    query = (
+        select(new.c.id, old.c.id)
+        .join(
+            old,
+            and_(
+                old.c.facility == new.c.facility,
+                old.c.game == new.c.game,
+                old.c.effective == new.c.effective,
+                or_(
+                    old.c.certificate_holder == new.c.certificate_holder,
+                    and_(old.c.certificate_holder.is_(None), new.c.certificate_holder.is_(None)),
+                ),
+                old.c.status == "submitted",
+                old.c.id < new.c.id,
+            ),
         )
-        if earlier:
-            out[r.id] = earlier
+        .where(new.c.id.in_(pend))
+        .order_by(new.c.id, old.c.id)
+    )
+    out: dict[int, list[int]] = {}
+    with store.transaction(reading=True) as conn:
+        for new_id, old_id in conn.execute(query):
+            out.setdefault(new_id, []).append(old_id)
     return out
 
 
@@ -186,7 +189,7 @@ def _tables(store: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
         )
         approved = {}
         for r in conn.execute(
-            select(subs.c.id, subs.c.facility, subs.c.game, subs.c.effective, subs.c.approved_on)
+            select(subs.c.id, subs.c.facility, subs.c.game, subs.c.effective)
             .where(seen, subs.c.status == "approved")
             .order_by(subs.c.effective)
         ):

@@ -18,10 +18,26 @@ from urllib.parse import urlencode
 from sqlalchemy import Select, and_, func, or_, select
 
 from validator.store import Store
-from validator.store.accounts import Account
+from validator.store.accounts import Account, accounts
 from validator.store.schema import STATUSES, audit_log, submissions
 
 PAGE_SIZE = 50
+
+#: What the audit log records, as its ``action`` column names it.
+ACTIONS = (
+    "record",
+    "approve",
+    "reject",
+    "withdraw",
+    "supersede",
+    "replace",
+    "purge",
+    "upgrade",
+    "account-add",
+    "account-remove",
+    "account-password",
+    "account-token",
+)
 
 #: The list's orders, as ``sort=`` names them; the first is the default (newest first).
 SORTS: dict[str, tuple[str, Any]] = {
@@ -168,22 +184,21 @@ def visible_to(me: Account) -> Any:
     return and_(True)
 
 
-def _conditions(f: Filters, *, with_status: bool = True) -> list[Any]:
+def _conditions(f: Filters, dialect: str, *, with_status: bool = True) -> list[Any]:
     c = submissions.c
     where: list[Any] = []
     if f.q:
         pattern = _like(f.q)
         named = [gid for gid, name in game_names().items() if f.q.casefold() in name.casefold()]
-        texts = (
-            c.certificate_holder,
-            c.facility,
-            c.game,
-            c.filename,
-            c.findings,
-            c.approval_note,
-            c.rejection_reason,
-        )
-        matches: list[Any] = [func.lower(col).like(pattern, escape="\\") for col in texts]
+        # the listed columns only (the listing index holds them): a search reads no filing.
+        # SQLite's LIKE ignores the case of ASCII letters (and its lower() knows no others).
+        texts = (c.certificate_holder, c.facility, c.game, c.filename)
+        matches: list[Any] = [
+            col.ilike(pattern, escape="\\")
+            if dialect == "postgresql"
+            else col.like(pattern, escape="\\")
+            for col in texts
+        ]
         if f.q.lstrip("#").isdigit():
             matches.append(c.id == int(f.q.lstrip("#")))
         if named:
@@ -220,8 +235,9 @@ class SubmissionPage:
 def search_submissions(store: Store, me: Account, f: Filters) -> SubmissionPage:
     """One page of the filings ``f`` selects among those ``me`` may read."""
     seen = visible_to(me)
-    where = [seen, *_conditions(f)]
-    by_status_where = [seen, *_conditions(f, with_status=False)]
+    dialect = store.engine.dialect.name
+    where = [seen, *_conditions(f, dialect)]
+    by_status_where = [seen, *_conditions(f, dialect, with_status=False)]
     with store.transaction(reading=True) as conn:
         by_status = {
             s: n
@@ -234,26 +250,28 @@ def search_submissions(store: Store, me: Account, f: Filters) -> SubmissionPage:
         total = by_status.get(f.status, 0) if f.status else sum(by_status.values())
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(f.page, pages)
-        query: Select[Any] = (
-            select(*LISTED)
+        # the page's ids from the listing index, then those rows: a search never reads
+        # the filings it does not show
+        ids: Select[Any] = (
+            select(submissions.c.id)
             .where(*where)
             .order_by(*SORTS[f.sort][1])
             .limit(PAGE_SIZE)
             .offset((page - 1) * PAGE_SIZE)
         )
-        rows = list(conn.execute(query))
-        choices = {
-            name: [
-                v
-                for (v,) in conn.execute(
-                    select(col).where(seen, col.is_not(None)).distinct().order_by(col)
-                )
-            ]
-            for name, col in (
-                ("facilities", submissions.c.facility),
-                ("games", submissions.c.game),
-                ("holders", submissions.c.certificate_holder),
+        shown = [i for (i,) in conn.execute(ids)]
+        found = {r.id: r for r in conn.execute(select(*LISTED).where(submissions.c.id.in_(shown)))}
+        rows = [found[i] for i in shown]
+        combos = list(
+            conn.execute(
+                select(submissions.c.facility, submissions.c.game, submissions.c.certificate_holder)
+                .where(seen)
+                .distinct()
             )
+        )
+        choices = {
+            name: sorted({r[i] for r in combos if r[i] is not None})
+            for i, name in enumerate(("facilities", "games", "holders"))
         }
     return SubmissionPage(
         rows,
@@ -380,11 +398,10 @@ def search_audit(store: Store, f: AuditFilters) -> AuditPage:
                 .offset((page - 1) * PAGE_SIZE)
             )
         )
-        actions = [a for (a,) in conn.execute(select(audit_log.c.action).distinct())]
-        actors = [a for (a,) in conn.execute(select(audit_log.c.actor).distinct())]
+        actors = [a for (a,) in conn.execute(select(accounts.c.name).order_by(accounts.c.name))]
         facts = _filing_facts(conn, {e.submission_id for e in events if e.submission_id})
     return AuditPage(
-        events, total, page, pages, replace(f, page=page), sorted(actions), sorted(actors), facts
+        events, total, page, pages, replace(f, page=page), list(ACTIONS), actors, facts
     )
 
 

@@ -1,6 +1,7 @@
 """Two more ends of a filing's life: ``withdrawn`` (its holder took it back before a
 decision) and ``replaced`` (a newer filing of the same holder for the same facility, game
-and effective date was approved in its place).
+and effective date was approved in its place); and the indexes the office's lists and the
+audit log's filters read.
 
 Revision ID: 0003
 Revises: 0002
@@ -18,6 +19,24 @@ branch_labels = None
 depends_on = None
 
 OLD = "status IN ('submitted', 'approved', 'rejected', 'superseded')"
+#: The office's lists and searches read these indexes (schema.py says why).
+LISTING = [
+    "recorded_at",
+    "id",
+    "status",
+    "facility",
+    "game",
+    "effective",
+    "certificate_holder",
+    "filename",
+]
+CHOICES = ["facility", "game", "certificate_holder", "status"]
+AUDIT_INDEXES = {
+    "audit_log_by_submission": ["submission_id", "id"],
+    "audit_log_by_actor": ["actor", "action", "id"],
+    "audit_log_by_action": ["action", "id"],
+    "audit_log_by_time": ["at"],
+}
 NEW = "status IN ('submitted', 'approved', 'rejected', 'superseded', 'withdrawn', 'replaced')"
 
 
@@ -50,11 +69,15 @@ def _known_status(check: str) -> None:
 
 def upgrade() -> None:
     _known_status(NEW)
-    op.create_index("submissions_by_status", "submissions", ["status", "recorded_at"])
-    op.create_index("audit_log_by_submission", "audit_log", ["submission_id", "id"])
+    op.create_index("submissions_listing", "submissions", LISTING)
+    op.create_index("submissions_choices", "submissions", CHOICES)
+    for name, columns in AUDIT_INDEXES.items():
+        op.create_index(name, "audit_log", columns)
 
 
 def downgrade() -> None:
-    op.drop_index("audit_log_by_submission", "audit_log")
-    op.drop_index("submissions_by_status", "submissions")
+    for name in AUDIT_INDEXES:
+        op.drop_index(name, "audit_log")
+    op.drop_index("submissions_choices", "submissions")
+    op.drop_index("submissions_listing", "submissions")
     _known_status(OLD)
