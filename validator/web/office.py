@@ -386,7 +386,8 @@ def pdf_answer(html: str, name: str, what: str) -> tuple[bytes | None, str | Non
         try:
             print_pdf(html, out, what)
         except PdfError as e:
-            return None, str(e)
+            said = str(e) if "--" not in str(e) else f"Chromium could not print {what}"
+            return None, f"{said}. Open the HTML version and print it from your browser."
         return out.read_bytes(), None
 
 

@@ -47,16 +47,36 @@ def _known_status(check: str) -> None:
         return
     # SQLite changes a table's CHECK only by rebuilding the table. Dropping the old one
     # deletes its rows first, which would cascade to their waivers: they are set aside and
-    # put back. The indexes are made again as the first migration made them.
+    # put back. The indexes are made again as the first migration made them, and ids that
+    # were never to be reused (AUTOINCREMENT) stay so.
     op.execute("CREATE TEMP TABLE kept_waivers AS SELECT * FROM waivers")
     op.drop_index("one_approval_per_date", "submissions")
     op.drop_index("submissions_by_table", "submissions")
-    with op.batch_alter_table("submissions", recreate="always") as batch:
+    made = (
+        op.get_bind()
+        .exec_driver_sql(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'submissions'"
+        )
+        .scalar()
+    )
+    kept = {"sqlite_autoincrement": True} if "AUTOINCREMENT" in str(made).upper() else {}
+    bind = op.get_bind()
+    last = (
+        bind.exec_driver_sql("SELECT seq FROM sqlite_sequence WHERE name = 'submissions'").scalar()
+        if kept
+        else None
+    )
+    with op.batch_alter_table("submissions", recreate="always", table_kwargs=kept) as batch:
         batch.drop_constraint("known_status", type_="check")
         batch.create_check_constraint("known_status", sa.text(check))
     op.execute("DELETE FROM waivers")
     op.execute("INSERT INTO waivers SELECT * FROM kept_waivers")
     op.execute("DROP TABLE kept_waivers")
+    if last is not None:  # the highest id ever given, even one since purged, stays given
+        bind.exec_driver_sql("DELETE FROM sqlite_sequence WHERE name = 'submissions'")
+        bind.exec_driver_sql(
+            "INSERT INTO sqlite_sequence (name, seq) VALUES ('submissions', ?)", (int(last),)
+        )
     op.create_index("submissions_by_table", "submissions", ["facility", "game", "effective"])
     op.create_index(
         "one_approval_per_date",
