@@ -1,15 +1,22 @@
 """Time per request of ``rulesub serve``, beside its cheapest page on the same server.
 
     python benchmarks/serve.py [--runs 20] [--filed 100] [--concurrent 50]
+                               [--office 10000] [--audit 100000]
 
 Starts ``rulesub serve`` on 127.0.0.1 over a fresh SQLite store holding ``--filed``
-submissions (variations of the shipped High Card Flush example) and accounts of each role,
-then measures, one request at a time:
+submissions (variations of the shipped High Card Flush example, each validated and
+recorded), ``--office`` more written straight to the table (copies of one of them under
+other facilities, holders, dates and statuses) and ``--audit`` audit entries in all, and
+accounts of each role, then measures, one request at a time:
 
 - ``GET /login``: the baseline, what any answer of the server costs (no database);
-- the facilities page, a submission's page with its findings, the submissions list,
-  ``GET /api/submissions``, the math page (its pack cached after the first build), and
-  ``POST /api/submissions`` (validate and record a new filing);
+- the home page, a submission's page with its findings, the submissions list (whole and
+  filtered: a search, a status, a facility, an order, a later page), ``GET
+  /api/submissions`` (likewise), the audit log's page (whole and filtered), the math page
+  (its pack cached after the first build), and ``POST /api/submissions`` (validate and
+  record a new filing);
+- the audit log's CSV export: its first bytes and the whole, and whether it streams
+  (no ``Content-Length``: the server never holds the export whole);
 
 and then ``--concurrent`` uploads and as many page loads at once (wall time per request).
 Prints the median and best of each in milliseconds and the median's ratio to the baseline's.
@@ -61,6 +68,75 @@ def seed(db: str, count: int) -> tuple[str, int]:
     return token, first
 
 
+FACILITIES = [f"Facility {i:02d}" for i in range(40)]
+HOLDERS = [f"Holder {i} Gaming LLC" for i in range(8)]
+
+
+def bulk(db: str, sid: int, filings: int, entries: int) -> None:
+    """``filings`` copies of filing ``sid`` under other facilities, holders, dates and
+    statuses, and audit entries up to ``entries`` in all, written in a few transactions."""
+    import datetime as dt
+    import hashlib
+    import json
+
+    from sqlalchemy import func, insert, select
+
+    from validator.store import Store
+    from validator.store.schema import audit_log, submissions
+
+    store = Store(db)
+    start = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
+    statuses = ["submitted", "approved", "rejected", "superseded", "withdrawn"]
+    with store.transaction() as conn:
+        row = conn.execute(select(submissions).where(submissions.c.id == sid)).one()._asdict()
+        row.pop("id")
+        rows = []
+        for i in range(filings):
+            content = row["content"] + f"# office copy {i}\n".encode()
+            status = statuses[i % len(statuses)]
+            rows.append(
+                {
+                    **row,
+                    "content": content,
+                    "sha256": hashlib.sha256(content).hexdigest(),
+                    "filename": f"filing-{i}.yaml",
+                    "facility": FACILITIES[i % len(FACILITIES)],
+                    "certificate_holder": HOLDERS[i % len(HOLDERS)],
+                    "effective": dt.date(2026, 1, 1) + dt.timedelta(days=i % 700),
+                    "recorded_at": start + dt.timedelta(minutes=53 * i),
+                    # one approval per facility, game and date: the rest are decided otherwise
+                    "status": "submitted" if status == "approved" and i >= 1400 else status,
+                }
+            )
+        conn.execute(insert(submissions), rows)
+        have = conn.execute(select(func.count()).select_from(audit_log)).scalar() or 0
+        events = [
+            {
+                "at": start + dt.timedelta(minutes=5 * i),
+                "actor": ["rev", "cas", "ana", "bo"][i % 4],
+                "action": ["record", "approve", "reject", "withdraw"][i % 4],
+                "submission_id": 1 + i % max(1, filings),
+                "detail": json.dumps({"reason": "benchmark", "note": None, "waived": []}),
+            }
+            for i in range(max(0, entries - have))
+        ]
+        for at in range(0, len(events), 20_000):
+            conn.execute(insert(audit_log), events[at : at + 20_000])
+    store.dispose()
+
+
+def streamed(client: object, path: str) -> tuple[float, float, bool]:
+    """Seconds to the first bytes of ``path``, to the last, and whether it streamed."""
+    start = time.perf_counter()
+    with client.stream("GET", path) as answer:  # type: ignore[attr-defined]
+        assert answer.status_code == 200, answer.status_code
+        first = None
+        for _ in answer.iter_bytes():
+            first = first or time.perf_counter() - start
+        whole = time.perf_counter() - start
+        return first or whole, whole, "content-length" not in answer.headers
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -80,6 +156,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--filed", type=int, default=100)
+    parser.add_argument("--office", type=int, default=10_000)
+    parser.add_argument("--audit", type=int, default=100_000)
     parser.add_argument("--concurrent", type=int, default=50)
     args = parser.parse_args()
 
@@ -88,6 +166,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="rulesub-bench-") as tmp:
         db = str(Path(tmp) / "bench.sqlite3")
         token, sid = seed(db, args.filed)
+        bulk(db, sid, args.office, args.audit)
         port = free_port()
         env = {**os.environ, "RULESUB_SECRET_KEY": "benchmark"}
         proc = subprocess.Popen(
@@ -118,9 +197,39 @@ def main() -> None:
                 assert response.status_code < 300, (response.status_code, response.text[:200])
                 return response
 
+            filtered = "/submissions?q=Gaming&status=submitted&facility=Facility+07&sort=recorded"
+            audit_filtered = "/audit?actor=ana&action=reject&page=3"
+            page.get(filtered)  # the games' names are read once, on a first search
             measures: list[tuple[str, list[float]]] = [
                 ("GET /login (baseline)", timed(lambda i: ok(page.get("/login")), args.runs)),
-                ("GET / (facilities)", timed(lambda i: ok(page.get("/")), args.runs)),
+                ("GET / (pending, facilities)", timed(lambda i: ok(page.get("/")), args.runs)),
+                (
+                    "GET /submissions?q=…&status=…&facility=…",
+                    timed(lambda i: ok(page.get(filtered)), args.runs),
+                ),
+                (
+                    "GET /submissions?q=… (a search)",
+                    timed(lambda i: ok(page.get("/submissions?q=filing-12")), args.runs),
+                ),
+                (
+                    "GET /submissions?status=…&page=40",
+                    timed(
+                        lambda i: ok(page.get("/submissions?status=rejected&page=40")), args.runs
+                    ),
+                ),
+                (
+                    "GET /api/submissions?q=…&status=…",
+                    timed(lambda i: ok(api.get("/api" + filtered)), args.runs),
+                ),
+                ("GET /audit (newest 50)", timed(lambda i: ok(page.get("/audit")), args.runs)),
+                (
+                    "GET /audit?actor=…&action=…&page=3",
+                    timed(lambda i: ok(page.get(audit_filtered)), args.runs),
+                ),
+                (
+                    "GET /audit?submission=…",
+                    timed(lambda i: ok(page.get(f"/audit?submission={sid + 7}")), args.runs),
+                ),
                 (
                     f"GET /submissions ({args.filed} rows)",
                     timed(lambda i: ok(page.get("/submissions")), args.runs),
@@ -167,12 +276,17 @@ def main() -> None:
                 return wall / (2 * n)
 
             per = asyncio.run(burst())
+            first_bytes, whole, streams = streamed(page, "/audit?format=csv")
         finally:
             proc.terminate()
             proc.wait(timeout=15)
 
     floor = statistics.median(measures[0][1])
-    print(f"rulesub serve on 127.0.0.1, {args.filed} filings, {args.runs} runs each")
+    total = args.filed + args.office
+    print(
+        f"rulesub serve on 127.0.0.1, {total:,} filings, {args.audit:,} audit entries, "
+        f"{args.runs} runs each"
+    )
     print(f"{'request':<42} {'median ms':>10} {'best ms':>9} {'× baseline':>11}")
     for label, times in measures:
         med = statistics.median(times)
@@ -181,6 +295,17 @@ def main() -> None:
         f"{args.concurrent} uploads + {args.concurrent} page loads at once: "
         f"{per * 1000:.1f} ms wall per request ({per / floor:.1f} × baseline)"
     )
+    print(
+        f"GET /audit?format=csv ({args.audit:,} entries): first bytes after "
+        f"{first_bytes * 1000:.0f} ms, whole after {whole * 1000:.0f} ms, "
+        + ("streamed (no Content-Length)" if streams else "NOT streamed")
+    )
+    worst = max(
+        statistics.median(t) / floor
+        for label, t in measures
+        if label.startswith(("GET /submissions?", "GET /audit"))
+    )
+    print(f"the filtered lists and the audit pages: at most {worst:.1f} × baseline (aim: ≤ 5)")
 
 
 if __name__ == "__main__":

@@ -238,7 +238,7 @@ def test_markup_in_a_submission_renders_as_text(app, office: Office, tmp_path: P
     page = client.get(f"/submissions/{sid}").text
     assert "&lt;script&gt;alert(1)&lt;/script&gt; Downs" in page
     assert "&lt;script&gt;alert(2)&lt;/script&gt;" in page  # the line, and the finding's words
-    pack = client.get(f"/submissions/{sid}/review")
+    pack = client.get(f"/submissions/{sid}/review?format=html")
     assert pack.headers["content-disposition"].startswith("attachment")
     assert "<script" not in pack.text.lower()
 

@@ -59,7 +59,13 @@ from validator.store.schema import audit_log, facilities, submissions, waivers
 
 RETENTION_YEARS = 5
 #: The audit actions that set a filing's status.
-DECIDED = {"approve": "approved", "reject": "rejected", "supersede": "superseded"}
+DECIDED = {
+    "approve": "approved",
+    "reject": "rejected",
+    "supersede": "superseded",
+    "withdraw": "withdrawn",
+    "replace": "replaced",
+}
 EFFECTIVE_BEFORE_APPROVAL = "rulesub/effective-before-approval"
 FACILITY_OF_ANOTHER_HOLDER = "rulesub/facility-of-another-holder"
 #: An arbitrary, fixed key: PostgreSQL's advisory lock under which the chain grows.
@@ -392,6 +398,7 @@ class Store:
                         {"superseded_by": row.id, "from": iso(row.effective)},
                         now,
                     )
+                _replace_earlier(conn, row, by, now)
         except sa_exc.IntegrityError:
             raise Refused(
                 f"another approval already holds {held}: submission {submission_id} is not approved"
@@ -420,6 +427,28 @@ class Store:
                 raise Refused(f"submission {submission_id} was decided meanwhile")
             _audit(conn, by, "reject", row.id, {"reason": reason}, now)
         return Decision(row.id, "rejected", by, now.date())
+
+    def withdraw(self, submission_id: int, by: str, *, now: dt.datetime | None = None) -> Decision:
+        """The holder takes back its pending filing: ``withdrawn``, audited, kept."""
+        now = now or utcnow()
+        with self.transaction() as conn:
+            row = self._pending(conn, submission_id, "withdraw")
+            done = conn.execute(
+                update(submissions)
+                .where(submissions.c.id == row.id, submissions.c.status == "submitted")
+                .values(status="withdrawn", decided_at=now, ended_at=now)
+            )
+            if done.rowcount != 1:
+                raise Refused(f"submission {submission_id} was decided meanwhile")
+            _audit(conn, by, "withdraw", row.id, {}, now)
+        return Decision(row.id, "withdrawn", by, now.date())
+
+    def replaces(self, submission_id: int) -> list[int]:
+        """The pending filings a filing would replace if approved: the same holder's, for
+        the same facility, game and effective date, filed before it."""
+        with self.transaction(reading=True) as conn:
+            row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
+            return [] if row is None else _earlier_pending(conn, row)
 
     def _pending(self, conn: Connection, submission_id: int, verb: str) -> Row[Any]:
         self._known(submission_id)
@@ -917,6 +946,39 @@ def _one_approver(conn: Connection, facility: str, game: str) -> None:
             text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
             {"key": f"rulesub approve|{facility}|{game}"},
         )
+
+
+def _earlier_pending(conn: Connection, row: Row[Any]) -> list[int]:
+    c = submissions.c
+    holder = (
+        c.certificate_holder.is_(None)
+        if row.certificate_holder is None
+        else c.certificate_holder == row.certificate_holder
+    )
+    query = select(c.id).where(
+        c.facility == row.facility,
+        c.game == row.game,
+        c.effective == row.effective,
+        holder,
+        c.status == "submitted",
+        c.id < row.id,
+    )
+    return [r.id for r in conn.execute(query.order_by(c.id))]
+
+
+def _replace_earlier(conn: Connection, row: Row[Any], by: str, now: dt.datetime) -> list[int]:
+    """An approved filing replaces the same holder's earlier pending filings for the same
+    facility, game and effective date: they end ``replaced``, each audited."""
+    earlier = _earlier_pending(conn, row)
+    if earlier:
+        conn.execute(
+            update(submissions)
+            .where(submissions.c.id.in_(earlier), submissions.c.status == "submitted")
+            .values(status="replaced", superseded_by=row.id, decided_at=now, ended_at=now)
+        )
+    for old in earlier:
+        _audit(conn, by, "replace", old, {"replaced_by": row.id}, now)
+    return earlier
 
 
 def _audit(

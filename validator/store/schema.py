@@ -3,8 +3,9 @@
 A submission row is the filing: its bytes and sha256 (one row per distinct file), who
 recorded it and when, the validator's findings at that moment and the regulation version
 they were checked against. Its ``status`` moves ``submitted`` → ``approved`` |
-``rejected``, and ``approved`` → ``superseded``; nothing else changes a filing, and nothing
-but ``rulesub purge`` deletes one.
+``rejected`` | ``withdrawn`` (by its holder) | ``replaced`` (by the holder's newer filing for
+the same date, when that is approved), and ``approved`` → ``superseded``; nothing else
+changes a filing, and nothing but ``rulesub purge`` deletes one.
 
 Two rules live in the database, not in Python:
 
@@ -41,7 +42,7 @@ from sqlalchemy import (
     text,
 )
 
-STATUSES = ("submitted", "approved", "rejected", "superseded")
+STATUSES = ("submitted", "approved", "rejected", "superseded", "withdrawn", "replaced")
 
 metadata = MetaData()
 
@@ -76,12 +77,33 @@ submissions = Table(
     Column("superseded_on", Date),  # the superseding submission's effective date
     Column("ended_at", DateTime(timezone=True)),  # rejected or superseded: retention runs
     CheckConstraint(
-        "status IN ('submitted', 'approved', 'rejected', 'superseded')", name="known_status"
+        "status IN ('submitted', 'approved', 'rejected', 'superseded', 'withdrawn', 'replaced')",
+        name="known_status",
     ),
     sqlite_autoincrement=True,
 )
 
 Index("submissions_by_table", submissions.c.facility, submissions.c.game, submissions.c.effective)
+#: The office's lists read this index, not the table: in SQLite a filing's bytes sit inside
+#: its row, and a search that read the rows would read every filing whole.
+Index(
+    "submissions_listing",
+    submissions.c.recorded_at,
+    submissions.c.id,
+    submissions.c.status,
+    submissions.c.facility,
+    submissions.c.game,
+    submissions.c.effective,
+    submissions.c.certificate_holder,
+    submissions.c.filename,
+)
+Index(
+    "submissions_choices",
+    submissions.c.facility,
+    submissions.c.game,
+    submissions.c.certificate_holder,
+    submissions.c.status,
+)
 Index(
     "one_approval_per_date",
     submissions.c.facility,
@@ -127,3 +149,8 @@ facilities = Table(
     Column("set_by", Text, nullable=False),
     Column("set_at", DateTime(timezone=True), nullable=False),
 )
+
+Index("audit_log_by_submission", audit_log.c.submission_id, audit_log.c.id)
+Index("audit_log_by_actor", audit_log.c.actor, audit_log.c.action, audit_log.c.id)
+Index("audit_log_by_action", audit_log.c.action, audit_log.c.id)
+Index("audit_log_by_time", audit_log.c.at)

@@ -1,7 +1,10 @@
 """The JSON API for a casino's own tools (``Authorization: Bearer TOKEN``, same roles).
 
-- ``GET /api/submissions[?facility=F&game=G]``: the submissions the account may read, each
-  as ``rulesub history --format json`` prints it;
+- ``GET /api/submissions``: the submissions the account may read, each as ``rulesub
+  history --format json`` prints it, searched and paged as the submissions page is (``q``,
+  ``status``, ``game``, ``facility``, ``holder``, ``effective_from``, ``effective_to``,
+  ``sort``, ``page``: 50 a page), the total and the page in ``X-Total-Count``, ``X-Page``,
+  ``X-Pages`` and a ``Link`` to the next page;
 - ``GET /api/submissions/{id}``: one of them, with its recorded findings;
 - ``POST /api/submissions``: file one (the YAML as the body, or a multipart ``file``;
   ``?name=`` names it); answers ``rulesub record --format json``'s object, 201 (200 when
@@ -36,17 +39,9 @@ def _entry(row: Any) -> dict[str, Any]:
 
 
 async def list_submissions(request: Request) -> Response:
-    from validator.web.app import _me, _visible_rows, _web
+    from validator.web.office import api_submissions
 
-    web, me = _web(request), _me(request)
-    rows = await run_in_threadpool(
-        _visible_rows,
-        web,
-        me,
-        request.query_params.get("facility") or None,
-        request.query_params.get("game") or None,
-    )
-    return JSONResponse([_entry(r) for r in rows])
+    return await api_submissions(request)
 
 
 async def one_submission(request: Request) -> Response:

@@ -264,36 +264,6 @@ def _submission(web: Web, me: Account, raw_id: str) -> Any:
     return row
 
 
-async def facilities(request: Request) -> Response:
-    web, me = _web(request), _me(request)
-    rows = await run_in_threadpool(_visible_rows, web, me)
-    tables: dict[tuple[str, str], dict[str, Any]] = {}
-    for r in rows:
-        t = tables.setdefault(
-            (r.facility, r.game),
-            {"facility": r.facility, "game": r.game, "approved": None, "pending": [], "count": 0},
-        )
-        t["count"] += 1
-        if r.status == "approved" and (
-            t["approved"] is None or r.effective >= t["approved"].effective
-        ):
-            t["approved"] = r
-        if r.status == "submitted":
-            t["pending"].append(r)
-    by_facility: dict[str, list[dict[str, Any]]] = {}
-    for (facility, _), t in sorted(tables.items()):
-        by_facility.setdefault(facility, []).append(t)
-    return web.render(request, "facilities.html", facilities=by_facility)
-
-
-async def submissions(request: Request) -> Response:
-    web, me = _web(request), _me(request)
-    facility = request.query_params.get("facility") or None
-    game = request.query_params.get("game") or None
-    rows = await run_in_threadpool(_visible_rows, web, me, facility, game)
-    return web.render(request, "submissions.html", rows=rows, facility=facility, game=game)
-
-
 def _annotated_lines(row: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The stored YAML line by line, each with the recorded findings at that line; the
     findings at no line of the file come apart."""
@@ -338,6 +308,7 @@ async def submission(request: Request) -> Response:
             "findings": json.loads(row.findings),
             "timeline": _timeline(web, me, row),
             "waivers": web.store.waivers_of(row.id),
+            "replaces": web.store.replaces(row.id) if row.status == "submitted" else [],
             "today": dt.date.today().isoformat(),
         }
 
@@ -355,6 +326,18 @@ def _pack_page(section: str) -> Any:
             return row, web.packs.pack(row, me.sees)
 
         row, pack = await run_in_threadpool(gather)
+        if section == "par" and request.query_params.get("format") == "pdf":
+            from validator.web.office import par_pdf_html, pdf_answer, pdf_response
+
+            html = await run_in_threadpool(par_pdf_html, pack)
+            data, problem = (
+                (None, pack.par_problem or "no par sheet")
+                if html is None
+                else (
+                    await run_in_threadpool(pdf_answer, html, f"par-{row.id}.pdf", "the par sheet")
+                )
+            )
+            return pdf_response(web, request, row, data, problem, f"par-{row.id}.pdf")
         render = {
             "diff": review_html.changes_section,
             "math": review_html.math_section,
@@ -394,7 +377,9 @@ async def signs(request: Request) -> Response:
             problem=pack.signs_problem or "no signs",
             unreadable=pack.unreadable,
         )
-    return HTMLResponse(render_html(pack.signs))
+    from validator.web.office import document_page
+
+    return document_page(web, request, row, render_html(pack.signs), "signs")
 
 
 async def review_pack(request: Request) -> Response:
@@ -409,7 +394,20 @@ async def review_pack(request: Request) -> Response:
     row, pack = await run_in_threadpool(gather)
     if pack.unreadable:
         raise HTTPException(409, "the stored submission cannot be read: no review pack")
-    if request.query_params.get("format") == "markdown":
+    fmt = request.query_params.get("format")
+    if fmt == "pdf":
+        from validator.web.office import pdf_answer, pdf_response
+
+        name = f"review-{row.id}.pdf"
+        data, problem = await run_in_threadpool(
+            pdf_answer, render_html(pack), name, "the review pack"
+        )
+        return pdf_response(web, request, row, data, problem, name)
+    if fmt not in ("markdown", "html"):  # read in the browser, inside the office's pages
+        from validator.web.office import document_page
+
+        return document_page(web, request, row, render_html(pack), "review")
+    if fmt == "markdown":
         text, media, ext = render_markdown(pack), "text/markdown; charset=utf-8", "md"
     else:
         text, media, ext = render_html(pack), "text/html; charset=utf-8", "html"
@@ -428,24 +426,6 @@ async def raw(request: Request) -> Response:
         media_type="application/octet-stream",
         headers={"Content-Disposition": f'attachment; filename="submission-{row.id}.yaml"'},
     )
-
-
-async def audit(request: Request) -> Response:
-    web, me = _web(request), _me(request)
-    if me.role == "casino":
-        raise HTTPException(404, "no such page")
-    events = await run_in_threadpool(web.store.events)
-    shown = [
-        {
-            "at": e.at,
-            "actor": e.actor,
-            "action": e.action,
-            "submission_id": e.submission_id,
-            "detail": e.detail,
-        }
-        for e in reversed(events[-500:])
-    ]
-    return web.render(request, "audit.html", events=shown)
 
 
 # -- filing and deciding ------------------------------------------------------------------
@@ -587,22 +567,21 @@ def create_app(
     the default SQLite file). Sessions are signed with ``secret`` (else
     ``RULESUB_SECRET_KEY``, else a key made now) and kept in the store; the session cookie
     is ``Secure`` over HTTPS, and always with ``secure_cookies``."""
-    from validator.web import api
+    from validator.web import api, office
 
     store = Store(db)
     with store.transaction():  # the schema is this rulesub's (or made, in an empty database)
         pass
     web = Web(store, throttle or LoginThrottle())
+    office.install(web)
     key = secret or os.environ.get(ENV_SECRET) or secrets.token_urlsafe(48)
     routes = [
         Route("/login", login_form, methods=["GET"]),
         Route("/login", login, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
-        Route("/", facilities, methods=["GET"]),
-        Route("/submissions", submissions, methods=["GET"]),
+        *office.office_routes(),  # home, submissions, audit, withdraw
         Route("/upload", upload_form, methods=["GET"]),
         Route("/upload", upload, methods=["POST"]),
-        Route("/audit", audit, methods=["GET"]),
         Route("/submissions/{id}", submission, methods=["GET"]),
         Route("/submissions/{id}/diff", _pack_page("diff"), methods=["GET"]),
         Route("/submissions/{id}/math", _pack_page("math"), methods=["GET"]),

@@ -1,0 +1,387 @@
+"""The office's working pages: finding filings (search, filters, sort, pages of 50, counts,
+the same on the API), the home page of pending filings, the audit log in words and its
+exports, a holder's withdrawal, a filing that replaces a pending one, and the review pack and
+par sheet as PDF. Each on SQLite and on PostgreSQL (where ``RULESUB_TEST_POSTGRES_URL`` is
+set)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import warnings
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from sqlalchemy import insert, select
+from store_db import BACKENDS, database
+from webtools import EXAMPLE, HOLDER, OTHER_HOLDER, Office, make_office, sign_in, token_of
+
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from validator.store import accounts as acct  # noqa: E402
+from validator.store.schema import audit_log, submissions  # noqa: E402
+from validator.web import create_app  # noqa: E402
+from validator.web.office import audit_words, chain_place  # noqa: E402
+
+APPROVED_ON = "2026-12-20"
+
+
+@pytest.fixture(params=BACKENDS)
+def office(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Office]:
+    for db in database(request.param, tmp_path):
+        yield make_office(tmp_path, db)
+
+
+def client_of(office: Office, name: str) -> TestClient:
+    client = TestClient(create_app(office.db, secret="s"))
+    assert sign_in(client, name).status_code == 303
+    return client
+
+
+def clones(office: Office, sid: int, count: int, **change: object) -> list[int]:
+    """``count`` more filings like ``sid`` (other bytes), written straight to the table:
+    enough rows for the pages without validating each."""
+    with office.store.transaction() as conn:
+        row = conn.execute(select(submissions).where(submissions.c.id == sid)).one()._asdict()
+        row.pop("id")
+        ids = []
+        for i in range(count):
+            content = row["content"] + f"# clone {i} {change}\n".encode()
+            values = {**row, **change, "content": content}
+            values["sha256"] = hashlib.sha256(content).hexdigest()
+            values["recorded_at"] = row["recorded_at"] + dt.timedelta(minutes=i + 1)
+            ids.append(conn.execute(insert(submissions).values(**values)).inserted_primary_key[0])
+    return ids
+
+
+def listed(page: str) -> list[int]:
+    table = page.split('id="submissions"', 1)[1].split("</table>", 1)[0]
+    return [int(n) for n in re.findall(r'<a href="/submissions/(\d+)">#\d+</a>', table)]
+
+
+# -- finding work -----------------------------------------------------------------------------
+
+
+def test_search_finds_by_facility_holder_game_name_and_file(office: Office) -> None:
+    rev = client_of(office, "rev")
+    mine, theirs = office.ids["example"], office.ids["harbour"]
+    assert listed(rev.get("/submissions?q=harbour point").text) == [theirs]
+    assert listed(rev.get("/submissions?q=example downs racing").text) == [mine]
+    assert set(listed(rev.get("/submissions?q=High Card Flush").text)) == {mine, theirs}
+    assert listed(rev.get("/submissions?q=harbour-hcf.yaml").text) == [theirs]
+    assert listed(rev.get("/submissions?q=no such thing anywhere").text) == []
+    assert listed(rev.get("/submissions?q=100%25").text) == []  # a wildcard is a character
+    assert listed(rev.get(f"/submissions?facility=Harbour Point&holder={OTHER_HOLDER}").text) == [
+        theirs
+    ]
+
+
+def test_a_casino_searches_only_its_own_filings(office: Office) -> None:
+    """Another holder's filing is not found, not counted and not offered as a choice."""
+    cas = client_of(office, "cas")
+    page = cas.get("/submissions?q=Harbour").text
+    assert listed(page) == [] and "Harbour Point" not in page
+    assert listed(cas.get("/submissions").text) == [office.ids["example"]]
+
+
+def test_filters_sort_and_pages_of_fifty_keep_the_filters_in_links(office: Office) -> None:
+    sid = office.ids["example"]
+    later = clones(office, sid, 60, effective=dt.date(2027, 6, 1))
+    rev = client_of(office, "rev")
+    first = rev.get("/submissions?status=submitted&facility=Example Downs&sort=recorded").text
+    assert "61 found, page 1 of 2" in unescape(first)
+    assert listed(first)[:2] == [sid, later[0]] and len(listed(first)) == 50
+    nxt = re.search(r'<a href="([^"]+)" rel="next"', first)
+    assert nxt is not None
+    link = unescape(nxt.group(1))
+    for kept in ("status=submitted", "facility=Example+Downs", "sort=recorded", "page=2"):
+        assert kept in link
+    second = rev.get(link).text
+    assert listed(second) == later[49:]
+    ranged = rev.get("/submissions?effective_from=2027-05-01&effective_to=2027-06-30").text
+    assert "60 found" in ranged and sid not in listed(ranged)
+    newest = rev.get("/submissions?facility=Example Downs").text
+    assert listed(newest)[0] == later[-1]
+    counts = rev.get("/submissions?status=approved").text
+    assert "0 found" in counts and "submitted 62" in counts  # the counts whatever status=
+
+
+def test_unreadable_filters_are_said_not_silently_ignored(office: Office) -> None:
+    rev = client_of(office, "rev")
+    page = unescape(rev.get("/submissions?status=lost&effective_from=tomorrow").text)
+    assert "Not applied: status 'lost'" in page
+    assert "effective from 'tomorrow' (a date is YYYY-MM-DD)" in page
+
+
+def test_the_api_takes_the_same_parameters_with_page_and_total(office: Office) -> None:
+    clones(office, office.ids["example"], 55)
+    token = acct.issue_token(office.store, "cas", by="test")
+    api = TestClient(
+        create_app(office.db, secret="s"), headers={"Authorization": f"Bearer {token}"}
+    )
+    first = api.get("/api/submissions?status=submitted&sort=recorded")
+    assert first.headers["x-total-count"] == "56" and first.headers["x-pages"] == "2"
+    assert len(first.json()) == 50 and first.json()[0]["id"] == office.ids["example"]
+    assert {e["certificate_holder"] for e in first.json()} == {HOLDER}
+    nxt = re.fullmatch(r'<([^>]+)>; rel="next"', first.headers["link"])
+    assert nxt and "status=submitted" in nxt.group(1) and "page=2" in nxt.group(1)
+    second = api.get(nxt.group(1))
+    assert second.headers["x-page"] == "2" and len(second.json()) == 6
+    assert api.get("/api/submissions?q=Harbour").headers["x-total-count"] == "0"
+
+
+def test_home_lists_pending_filings_oldest_first_with_age_and_holder(office: Office) -> None:
+    theirs = office.ids["harbour"]
+    with office.store.transaction() as conn:  # filed three days ago: the oldest
+        from sqlalchemy import update
+
+        old = dt.datetime.now(dt.UTC) - dt.timedelta(days=3, hours=1)
+        conn.execute(update(submissions).where(submissions.c.id == theirs).values(recorded_at=old))
+    page = client_of(office, "rev").get("/").text
+    pending = page.split('id="pending"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r'<a href="/submissions/(\d+)">', pending)
+    assert [int(r) for r in rows] == [theirs, office.ids["example"]]
+    first_row = pending.split("<tr>")[2]
+    assert "3 days" in first_row and unescape(OTHER_HOLDER) in unescape(first_row)
+    assert "High Card Flush" in first_row
+    casino = client_of(office, "cas").get("/").text
+    assert "Harbour" not in casino
+
+
+# -- the record -------------------------------------------------------------------------------
+
+
+def test_audit_reads_each_event_in_words_filtered_to_a_filing(office: Office) -> None:
+    """The story of one filing: filed, approved with a waiver, in words, newest first."""
+    flawed = EXAMPLE.read_text(encoding="utf-8").replace(
+        "effective: 2027-01-01", "effective: 2026-12-01"
+    )
+    path = office.tmp / "early.yaml"
+    path.write_text(flawed, encoding="utf-8")
+    sid = office.store.record(path, "cas", display="early.yaml").id
+    rev = client_of(office, "rev")
+    rev.post(
+        f"/submissions/{sid}/approve",
+        data={
+            "csrf": token_of(rev),
+            "on": APPROVED_ON,
+            "waive": "rulesub/effective-before-approval: the meter was certified early",
+        },
+    )
+    assert office.store.get(sid).status == "approved"
+    page = unescape(rev.get(f"/audit?submission={sid}").text)
+    words = re.findall(r'<td class="words"[^>]*>(?:<a [^>]+>)?(.*?)(?:</a>)?</td>', page)
+    assert words == [
+        f"rev approved #{sid} (Example Downs · High Card Flush, effective 2026-12-01) on "
+        f"{APPROVED_ON}, with 1 waiver: rulesub/effective-before-approval: the meter was "
+        "certified early",
+        f"cas filed #{sid} (Example Downs · High Card Flush, effective 2026-12-01) as "
+        "early.yaml: 0 errors, 0 warnings",
+    ]
+    assert "2 entries" in page
+    by_action = unescape(rev.get("/audit?action=account-add&actor=test").text)
+    assert "test added the casino account cas for Example Downs Racing & Casino" in by_action
+    tomorrow = (dt.date.today() + dt.timedelta(days=1)).isoformat()
+    assert "0 entries" in rev.get(f"/audit?date_from={tomorrow}").text
+
+
+def test_audit_pages_and_shows_each_entrys_place_in_the_chain(office: Office) -> None:
+    with office.store.transaction() as conn:
+        now = dt.datetime.now(dt.UTC)
+        for i in range(120):
+            conn.execute(
+                insert(audit_log).values(
+                    at=now,
+                    actor="rev",
+                    action="note",
+                    submission_id=None,
+                    detail=json.dumps({"i": i}),
+                )
+            )
+    rev = client_of(office, "rev")
+    page = rev.get("/audit?actor=rev").text
+    assert "120 entries" in page and "page 1 of 3" in page
+    sequences = [int(n) for n in re.findall(r'<span class="chain">(\d+)', page)]
+    assert len(sequences) == 50 and sequences == sorted(sequences, reverse=True)
+    last = rev.get("/audit?actor=rev&page=3").text
+    assert len(re.findall(r'<span class="chain">', last)) == 20
+    chained = SimpleNamespace(id=7, entry_hash="0123456789abcdef" * 4)
+    assert chain_place(chained) == {"sequence": 7, "hash": "0123456789ab"}
+    assert chain_place(SimpleNamespace(id=7)) == {"sequence": 7, "hash": None}
+
+
+def test_audit_exports_csv_and_json_streamed_and_casinos_never_see_the_log(office: Office) -> None:
+    rev = client_of(office, "rev")
+    sid = office.ids["example"]
+    answer = rev.get(f"/audit?format=csv&submission={sid}")
+    assert answer.headers["content-type"].startswith("text/csv")
+    assert "content-length" not in answer.headers  # streamed, not built whole
+    rows = list(csv.DictReader(io.StringIO(answer.text)))
+    assert [r["action"] for r in rows] == ["record"]
+    assert rows[0]["words"].startswith(f"cas filed #{sid} (Example Downs · High Card Flush")
+    assert json.loads(rows[0]["detail"])["file"] == "high-card-flush.yaml"
+    everything = rev.get("/audit?format=json").json()
+    assert [e["sequence"] for e in everything] == sorted(e["sequence"] for e in everything)
+    assert {"record", "account-add"} <= {e["action"] for e in everything}
+    cas = client_of(office, "cas")
+    for path in ("/audit", "/audit?format=csv", "/audit?format=json"):
+        assert cas.get(path).status_code == 404
+
+
+def test_audit_words_of_every_action() -> None:
+    def event(action: str, detail: dict[str, object], sid: int | None = 3) -> SimpleNamespace:
+        return SimpleNamespace(
+            actor="ana", action=action, submission_id=sid, detail=json.dumps(detail)
+        )
+
+    assert audit_words(event("reject", {"reason": "paytable B is not approved"})) == (
+        "ana rejected #3: paytable B is not approved"
+    )
+    assert audit_words(event("withdraw", {})) == "ana withdrew #3"
+    assert (
+        audit_words(event("replace", {"replaced_by": 9}))
+        == "#3 was replaced by #9 (ana's approval)"
+    )
+    assert audit_words(event("supersede", {"superseded_by": 9, "from": "2027-01-01"})) == (
+        "#3 was superseded by #9 from 2027-01-01 (ana's approval)"
+    )
+    assert audit_words(event("upgrade", {"from": "0002", "to": "0003"}, None)) == (
+        "ana upgraded the database's schema from 0002 to 0003"
+    )
+
+
+# -- a filing's life --------------------------------------------------------------------------
+
+
+def test_a_casino_withdraws_its_own_pending_filing_which_is_kept(office: Office) -> None:
+    sid = office.ids["example"]
+    rev, cas, harbour = (client_of(office, n) for n in ("rev", "cas", "harbour"))
+    assert 'id="withdraw"' in cas.get(f"/submissions/{sid}").text
+    assert 'id="withdraw"' not in rev.get(f"/submissions/{sid}").text
+    refused = rev.post(f"/submissions/{sid}/withdraw", data={"csrf": token_of(rev)})
+    assert refused.status_code == 403
+    other = harbour.post(f"/submissions/{sid}/withdraw", data={"csrf": token_of(harbour)})
+    assert other.status_code == 404
+    no_token = cas.post(f"/submissions/{sid}/withdraw", data={})
+    assert no_token.status_code in (400, 403)
+    assert office.store.get(sid).status == "submitted"
+    done = cas.post(f"/submissions/{sid}/withdraw", data={"csrf": token_of(cas)})
+    assert done.status_code == 200 and "withdrawn by cas" in done.text
+    assert office.store.get(sid).status == "withdrawn"
+    again = cas.post(f"/submissions/{sid}/withdraw", data={"csrf": token_of(cas)})
+    assert "Refused: submission" in again.text and "is withdrawn" in again.text
+    words = unescape(rev.get(f"/audit?submission={sid}&action=withdraw").text)
+    assert f"cas withdrew #{sid} (Example Downs · High Card Flush" in words
+    assert listed(rev.get("/submissions?status=withdrawn").text) == [sid]
+    late = rev.post(f"/submissions/{sid}/approve", data={"csrf": token_of(rev), "on": APPROVED_ON})
+    assert "only a submitted one can be approved" in late.text
+
+
+def test_a_newer_filing_for_the_same_date_replaces_the_pending_one(office: Office) -> None:
+    first = office.ids["example"]
+    fixed = EXAMPLE.read_text(encoding="utf-8") + "# the corrected filing\n"
+    path = office.tmp / "hcf-fixed.yaml"
+    path.write_text(fixed, encoding="utf-8")
+    second = office.store.record(path, "cas", display="hcf-fixed.yaml").id
+    rev = client_of(office, "rev")
+    page = unescape(rev.get(f"/submissions/{second}").text)
+    assert f'This filing replaces <a href="/submissions/{first}">#{first}</a> (' in page
+    assert f"replaces #{first}" in unescape(rev.get("/submissions?status=submitted").text)
+    assert 'id="replaces"' not in rev.get(f"/submissions/{first}").text
+    rev.post(f"/submissions/{second}/approve", data={"csrf": token_of(rev), "on": APPROVED_ON})
+    assert office.store.get(first).status == "replaced"
+    assert office.store.get(first).superseded_by == second
+    assert (
+        f'Replaced</dt><dd id="replaced-by">by <a href="/submissions/{second}">'
+        in rev.get(f"/submissions/{first}").text
+    )
+    story = unescape(rev.get(f"/audit?submission={first}").text)
+    assert (
+        f"#{first} (Example Downs · High Card Flush, effective 2027-01-01) was replaced by "
+        f"#{second} (rev's approval)" in story
+    )
+
+
+def test_another_holders_filing_for_the_same_date_is_not_replaced(office: Office) -> None:
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        f"certificate_holder: {HOLDER}", "certificate_holder: Someone Else LLC"
+    )
+    path = office.tmp / "someone.yaml"
+    path.write_text(text, encoding="utf-8")
+    other = office.store.record(path, "rev", display="someone.yaml").id
+    assert office.store.replaces(other) == []
+    office.store.approve(other, "rev", on=dt.date(2026, 12, 20))
+    assert office.store.get(office.ids["example"]).status == "submitted"
+
+
+# -- the documents ----------------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def pdf_pages(data: bytes, tmp: Path) -> int:
+    path = tmp / "out.pdf"
+    path.write_bytes(data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
+    found = re.search(r"^Pages:\s+(\d+)", info.stdout, re.M)
+    assert found
+    return int(found.group(1))
+
+
+@pytest.mark.skipif(not (CHROMIUM and shutil.which("pdfinfo")), reason="needs chromium and pdfinfo")
+def test_review_pack_and_par_sheet_download_as_pdf(tmp_path: Path) -> None:
+    office = make_office(tmp_path)
+    rev = client_of(office, "rev")
+    sid = office.ids["example"]
+    page = rev.get(f"/submissions/{sid}/review").text
+    assert "content-disposition" not in rev.get(f"/submissions/{sid}/review").headers
+    assert 'id="review-pdf"' in page and 'header class="bar"' in page
+    pack = rev.get(f"/submissions/{sid}/review?format=pdf")
+    assert pack.headers["content-type"] == "application/pdf"
+    assert pack.headers["content-disposition"] == f'attachment; filename="review-{sid}.pdf"'
+    assert pack.content.startswith(b"%PDF") and pdf_pages(pack.content, tmp_path) >= 3
+    par = rev.get(f"/submissions/{sid}/par?format=pdf")
+    assert par.headers["content-type"] == "application/pdf"
+    assert pdf_pages(par.content, tmp_path) >= 1
+
+
+def test_without_chromium_the_pdf_page_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from validator.review import pdf
+
+    monkeypatch.setattr(pdf, "chromium", lambda: None)
+    office = make_office(tmp_path)
+    rev = client_of(office, "rev")
+    answer = rev.get(f"/submissions/{office.ids['example']}/review?format=pdf")
+    assert answer.status_code == 503
+    assert "Chromium is not installed" in answer.text and 'header class="bar"' in answer.text
+
+
+def test_pages_speak_in_names_not_ids_or_flags(tmp_path: Path) -> None:
+    """The game by its chapter's name; the signs page inside the navigation; no
+    command-line flag in what a page says (the filed YAML quoted as filed aside)."""
+    office = make_office(tmp_path)
+    rev = client_of(office, "rev")
+    sid = office.ids["example"]
+    for path in ("/", "/submissions", f"/submissions/{sid}", f"/submissions/{sid}/signs", "/audit"):
+        page = rev.get(path).text
+        assert 'header class="bar"' in page, path
+        shown = re.sub(
+            r"<style.*?</style>|<table class=\"source\".*?</table>", " ", page, flags=re.S
+        )
+        shown = unescape(re.sub(r"<[^>]+>", " ", shown))
+        assert not re.search(r"(?<![\w-])--[a-z]", shown), (path, re.findall(r"--[a-z]+", shown))
+        assert "high-card-flush " not in shown.replace("high-card-flush.yaml", ""), path
+    assert "High Card Flush" in rev.get("/").text

@@ -1,0 +1,452 @@
+"""The office's working pages: the home page (what awaits a decision, oldest first), the
+submissions list with its search, the audit log in words with its exports, a holder's
+withdrawal of a pending filing, and the review pack and par sheet printed to PDF.
+
+The searches are ``validator.web.queries``'s (done by the database); the events' words are
+``audit_words``'s, the one place an audit entry becomes a sentence (the page, the CSV and
+the JSON export say the same).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+from sqlalchemy import and_, case, func, or_, select
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+
+from validator.store import Refused, StoreError
+from validator.store.accounts import Account
+from validator.store.lifecycle import history_entry, iso
+from validator.store.schema import submissions as subs
+from validator.web import queries
+from validator.web.queries import AuditFilters, Filters, game_name
+from validator.web.security import checked_form
+
+# -- words ------------------------------------------------------------------------------------
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def age(since: dt.datetime | None, now: dt.datetime | None = None) -> str:
+    """How long ago, as an office says it: ``3 days``, ``5 hours``, ``12 minutes``."""
+    if since is None:
+        return ""
+    now = now or dt.datetime.now(dt.UTC)
+    if since.tzinfo is None:
+        since = since.replace(tzinfo=dt.UTC)
+    seconds = max(0, int((now - since).total_seconds()))
+    if seconds >= 2 * 86400:
+        return plural(seconds // 86400, "day")
+    if seconds >= 3600:
+        return plural(seconds // 3600, "hour")
+    return plural(max(1, seconds // 60), "minute")
+
+
+def _filing(sid: int | None, facts: Any) -> str:
+    if sid is None:
+        return ""
+    if facts is None:
+        return f"#{sid}"
+    return f"#{sid} ({facts.facility} · {game_name(facts.game)}, effective {facts.effective})"
+
+
+def audit_words(event: Any, facts: Any = None) -> str:
+    """An audit entry as a sentence: ``rev approved #12 (…), effective 2027-01-01, with 1
+    waiver: CODE: reason``. ``facts``: the filing's facility, game and effective date."""
+    try:
+        d = json.loads(event.detail) if isinstance(event.detail, str) else dict(event.detail)
+    except ValueError:
+        d = {}
+    who, sid, what = event.actor, event.submission_id, event.action
+    filing = _filing(sid, facts)
+    if what == "record":
+        f = d.get("findings") or {}
+        found = ", ".join(
+            plural(int(f.get(k, 0)), w) for k, w in (("errors", "error"), ("warnings", "warning"))
+        )
+        name = d.get("file")
+        return f"{who} filed {filing}" + (f" as {name}" if name else "") + f": {found}"
+    if what == "approve":
+        waived = d.get("waived") or []
+        out = f"{who} approved {filing}"
+        if d.get("approved_on"):
+            out += f" on {d['approved_on']}"
+        if waived:
+            out += f", with {plural(len(waived), 'waiver')}: " + "; ".join(
+                f"{w.get('code')}: {w.get('reason')}" for w in waived
+            )
+        if d.get("note"):
+            out += f" (note: {d['note']})"
+        return out
+    if what == "reject":
+        return f"{who} rejected {filing}: {d.get('reason', '')}"
+    if what == "withdraw":
+        return f"{who} withdrew {filing}"
+    if what == "supersede":
+        by_new = f"#{d.get('superseded_by')} from {d.get('from')}"
+        return f"{filing} was superseded by {by_new} ({who}'s approval)"
+    if what == "replace":
+        return f"{filing} was replaced by #{d.get('replaced_by')} ({who}'s approval)"
+    if what == "purge":
+        return (
+            f"{who} purged #{sid} ({d.get('facility')} · {game_name(str(d.get('game')))}, "
+            f"{d.get('status')}, ended {str(d.get('ended_at', ''))[:10]}) after the "
+            f"{d.get('retention_years')}-year retention period"
+        )
+    if what == "upgrade":
+        before = d.get("from") or "nothing"
+        return f"{who} upgraded the database's schema from {before} to {d.get('to')}"
+    if what == "account-add":
+        holder = d.get("certificate_holder")
+        return f"{who} added the {d.get('role')} account {d.get('account')}" + (
+            f" for {holder}" if holder else ""
+        )
+    if what == "account-remove":
+        return f"{who} removed the account {d.get('account')}"
+    if what == "account-password":
+        return f"{who} set a new password for the account {d.get('account')}"
+    if what == "account-token":
+        label = d.get("label")
+        return f"{who} issued an API token to {d.get('account')}" + (f" ({label})" if label else "")
+    return f"{who}: {what.replace('-', ' ')}" + (f" {filing}" if filing else "")
+
+
+def chain_place(event: Any) -> dict[str, Any]:
+    """The entry's place in the audit chain: its sequence number, and its hash where the
+    log is hash-chained."""
+    entry_hash = getattr(event, "entry_hash", None)
+    return {"sequence": event.id, "hash": entry_hash[:12] if entry_hash else None}
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _web(request: Request) -> Any:
+    return request.app.state.web
+
+
+def _me(request: Request) -> Account:
+    return request.scope["account"]
+
+
+def _replacing(store: Any, rows: list[Any]) -> dict[int, list[int]]:
+    """For each pending row, the same holder's earlier pending filings it would replace."""
+    pend = [r.id for r in rows if r.status == "submitted"]
+    if not pend:
+        return {}
+    new, old = subs.alias("new"), subs.alias("old")
+    query = (
+        select(new.c.id, old.c.id)
+        .join(
+            old,
+            and_(
+                old.c.facility == new.c.facility,
+                old.c.game == new.c.game,
+                old.c.effective == new.c.effective,
+                or_(
+                    old.c.certificate_holder == new.c.certificate_holder,
+                    and_(old.c.certificate_holder.is_(None), new.c.certificate_holder.is_(None)),
+                ),
+                old.c.status == "submitted",
+                old.c.id < new.c.id,
+            ),
+        )
+        .where(new.c.id.in_(pend))
+        .order_by(new.c.id, old.c.id)
+    )
+    out: dict[int, list[int]] = {}
+    with store.transaction(reading=True) as conn:
+        for new_id, old_id in conn.execute(query):
+            out.setdefault(new_id, []).append(old_id)
+    return out
+
+
+def _tables(store: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
+    """Each facility's games: how many filings, how many pending, the approval in force."""
+    seen = queries.visible_to(me)
+    pending = func.sum(case((subs.c.status == "submitted", 1), else_=0))
+    with store.transaction(reading=True) as conn:
+        counted = list(
+            conn.execute(
+                select(subs.c.facility, subs.c.game, func.count(), pending)
+                .where(seen)
+                .group_by(subs.c.facility, subs.c.game)
+                .order_by(subs.c.facility, subs.c.game)
+            )
+        )
+        approved = {}
+        for r in conn.execute(
+            select(subs.c.id, subs.c.facility, subs.c.game, subs.c.effective)
+            .where(seen, subs.c.status == "approved")
+            .order_by(subs.c.effective)
+        ):
+            approved[(r.facility, r.game)] = r  # the latest effective holds
+    out: dict[str, list[dict[str, Any]]] = {}
+    for facility, game, count, waiting in counted:
+        out.setdefault(facility, []).append(
+            {
+                "game": game,
+                "name": game_name(game),
+                "count": count,
+                "pending": int(waiting or 0),
+                "approved": approved.get((facility, game)),
+            }
+        )
+    return out
+
+
+# -- pages ------------------------------------------------------------------------------------
+
+
+async def home(request: Request) -> Response:
+    web, me = _web(request), _me(request)
+
+    def gather() -> dict[str, Any]:
+        rows, total = queries.pending(web.store, me, limit=queries.PAGE_SIZE)
+        return {
+            "pending": rows,
+            "pending_total": total,
+            "replacing": _replacing(web.store, rows),
+            "tables": _tables(web.store, me),
+        }
+
+    return web.render(request, "home.html", **await run_in_threadpool(gather))
+
+
+async def submissions(request: Request) -> Response:
+    web, me = _web(request), _me(request)
+    filters = Filters.of(request.query_params)
+
+    def gather() -> dict[str, Any]:
+        found = queries.search_submissions(web.store, me, filters)
+        return {"found": found, "replacing": _replacing(web.store, found.rows)}
+
+    return web.render(
+        request,
+        "submissions.html",
+        sorts={k: v[0] for k, v in queries.SORTS.items()},
+        statuses=queries.STATUSES,
+        **await run_in_threadpool(gather),
+    )
+
+
+async def api_submissions(request: Request) -> Response:
+    """``GET /api/submissions``: the list's parameters; the body is the page's filings (50
+    a page, each as ``history --format json`` prints it), the headers say the page and the
+    total: ``X-Total-Count``, ``X-Page``, ``X-Pages`` and a ``Link`` to the next page."""
+    web, me = _web(request), _me(request)
+    filters = Filters.of(request.query_params)
+    found = await run_in_threadpool(queries.search_submissions, web.store, me, filters)
+    headers = {
+        "X-Total-Count": str(found.total),
+        "X-Page": str(found.page),
+        "X-Pages": str(found.pages),
+    }
+    if found.page < found.pages:
+        headers["Link"] = (
+            f'<{found.filters.link("/api/submissions", page=found.page + 1)}>; rel="next"'
+        )
+    return JSONResponse([history_entry(r) for r in found.rows], headers=headers)
+
+
+def _reviewer_only(me: Account) -> None:
+    if me.role == "casino":
+        raise HTTPException(404, "no such page")
+
+
+def _event_json(event: Any, facts: Any) -> dict[str, Any]:
+    place = chain_place(event)
+    try:
+        detail = json.loads(event.detail)
+    except ValueError:
+        detail = event.detail
+    return {
+        "sequence": place["sequence"],
+        "entry_hash": getattr(event, "entry_hash", None),
+        "at": iso(event.at),
+        "account": event.actor,
+        "action": event.action,
+        "submission": event.submission_id,
+        "words": audit_words(event, facts),
+        "detail": detail,
+    }
+
+
+CSV_FIELDS = ["sequence", "entry_hash", "at", "account", "action", "submission", "words", "detail"]
+
+
+def _csv_lines(web: Any, filters: AuditFilters) -> Iterator[str]:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
+    writer.writeheader()
+    for batch in queries.audit_stream(web.store, filters):
+        for event, facts in batch:
+            row = _event_json(event, facts)
+            row["detail"] = json.dumps(row["detail"], ensure_ascii=False)
+            writer.writerow(row)
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    yield out.getvalue()
+
+
+def _json_lines(web: Any, filters: AuditFilters) -> Iterator[str]:
+    yield "["
+    first = True
+    for batch in queries.audit_stream(web.store, filters):
+        for event, facts in batch:
+            yield ("" if first else ",\n") + json.dumps(
+                _event_json(event, facts), ensure_ascii=False
+            )
+            first = False
+    yield "]\n"
+
+
+async def audit(request: Request) -> Response:
+    web, me = _web(request), _me(request)
+    _reviewer_only(me)
+    filters = AuditFilters.of(request.query_params)
+    fmt = request.query_params.get("format", "html")
+    if fmt in ("csv", "json"):
+        media = "text/csv; charset=utf-8" if fmt == "csv" else "application/json"
+        lines = _csv_lines(web, filters) if fmt == "csv" else _json_lines(web, filters)
+        return StreamingResponse(
+            lines,
+            media_type=media,
+            headers={"Content-Disposition": f'attachment; filename="audit-log.{fmt}"'},
+        )
+    found = await run_in_threadpool(queries.search_audit, web.store, filters)
+    events = [
+        {
+            "event": e,
+            "words": audit_words(e, found.facts.get(e.submission_id)),
+            "place": chain_place(e),
+        }
+        for e in found.events
+    ]
+    return web.render(request, "audit.html", found=found, events=events)
+
+
+# -- a filing's life --------------------------------------------------------------------------
+
+
+async def withdraw(request: Request) -> Response:
+    """``POST /submissions/{id}/withdraw``: the holder's casino account takes back its own
+    pending filing; it stays in the record as ``withdrawn``."""
+    from validator.web.app import _submission
+
+    web, me = _web(request), _me(request)
+    await checked_form(request)
+
+    def act() -> str:
+        row = _submission(web, me, request.path_params["id"])
+        if me.role != "casino":
+            raise HTTPException(
+                403, "only the certificate holder's casino account withdraws its filing"
+            )
+        web.store.withdraw(row.id, me.name)
+        return f"Submission {row.id} withdrawn by {me.name}; it stays in the record."
+
+    try:
+        request.session["flash"] = await run_in_threadpool(act)
+    except Refused as e:
+        request.session["flash"] = f"Refused: {e.message}"
+    except StoreError as e:
+        request.session["flash"] = f"Not done: {e}"
+    return RedirectResponse(f"/submissions/{request.path_params['id']}", status_code=303)
+
+
+# -- documents --------------------------------------------------------------------------------
+
+
+def pdf_answer(html: str, name: str, what: str) -> tuple[bytes | None, str | None]:
+    """``html`` printed by Chromium on the server: the PDF's bytes, or why there is none."""
+    from validator.review.pdf import PdfError, chromium, print_pdf
+
+    if chromium() is None:
+        return None, (
+            f"This server cannot print {what} to PDF: Chromium is not installed on it. "
+            "Open the HTML version and print it from your browser."
+        )
+    with tempfile.TemporaryDirectory(prefix="rulesub-pdf-") as tmp:
+        out = Path(tmp) / name
+        try:
+            print_pdf(html, out, what)
+        except PdfError as e:
+            said = str(e) if "--" not in str(e) else f"Chromium could not print {what}"
+            return None, f"{said}. Open the HTML version and print it from your browser."
+        return out.read_bytes(), None
+
+
+def pdf_response(
+    web: Any, request: Request, row: Any, data: bytes | None, problem: str | None, name: str
+) -> Response:
+    if data is None:
+        return web.render(
+            request,
+            "section.html",
+            status=503,
+            row=row,
+            section="pdf",
+            body=None,
+            problem=problem,
+            unreadable=None,
+        )
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def document_page(web: Any, request: Request, row: Any, html: str, section: str) -> Response:
+    """A printable document (the review pack, the signs) read in the browser, inside the
+    office's pages: its body and its style, under the navigation and the filing's tabs."""
+    body = html.split("<body>", 1)[1].rsplit("</body>", 1)[0] if "<body>" in html else html
+    style = html.split("<style>", 1)[1].split("</style>", 1)[0] if "<style>" in html else ""
+    return web.render(
+        request,
+        "document.html",
+        row=row,
+        section=section,
+        body=Markup(body),
+        doc_style=Markup(style.replace("</", "<\\/")),
+    )
+
+
+def par_pdf_html(pack: Any) -> str | None:
+    from validator.par.render import html_report
+
+    return None if pack.par is None else html_report(pack.par)
+
+
+def install(web: Any) -> None:
+    """What every page may say: a game's name, how long ago."""
+    web.templates.globals.update(game_name=game_name, age=age, plural=plural)
+
+
+def office_routes() -> list[Any]:
+    from starlette.routing import Route
+
+    return [
+        Route("/", home, methods=["GET"]),
+        Route("/submissions", submissions, methods=["GET"]),
+        Route("/audit", audit, methods=["GET"]),
+        Route("/submissions/{id}/withdraw", withdraw, methods=["POST"]),
+    ]
+
+
+__all__ = ["api_submissions", "audit_words", "office_routes", "pdf_answer"]

@@ -1,0 +1,426 @@
+"""The office's searches, done by the database: the submissions list (filters, sort, a page
+of 50, counts by status) and the audit log (filters, a page, a streamed export).
+
+Every query carries the account's visibility in its ``WHERE``: a casino account reads only
+the filings naming its certificate holder, and never the audit log (the pages answer 404).
+Nothing here reads all rows into Python: the database filters, counts, sorts and pages.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
+from urllib.parse import urlencode
+
+from sqlalchemy import Select, and_, func, or_, select
+
+from validator.store import Store
+from validator.store.accounts import Account, accounts
+from validator.store.schema import STATUSES, audit_log, submissions
+
+PAGE_SIZE = 50
+
+#: What the audit log records, as its ``action`` column names it.
+ACTIONS = (
+    "record",
+    "approve",
+    "reject",
+    "withdraw",
+    "supersede",
+    "replace",
+    "purge",
+    "upgrade",
+    "account-add",
+    "account-remove",
+    "account-password",
+    "account-token",
+)
+
+#: The list's orders, as ``sort=`` names them; the first is the default (newest first).
+SORTS: dict[str, tuple[str, Any]] = {
+    "-recorded": (
+        "Newest filed first",
+        (submissions.c.recorded_at.desc(), submissions.c.id.desc()),
+    ),
+    "recorded": ("Oldest filed first", (submissions.c.recorded_at, submissions.c.id)),
+    "-effective": (
+        "Latest effective first",
+        (submissions.c.effective.desc(), submissions.c.id.desc()),
+    ),
+    "effective": ("Earliest effective first", (submissions.c.effective, submissions.c.id)),
+    "facility": ("Facility, game", (submissions.c.facility, submissions.c.game, submissions.c.id)),
+    "holder": ("Certificate holder", (submissions.c.certificate_holder, submissions.c.id)),
+    "status": ("Status", (submissions.c.status, submissions.c.id)),
+}
+
+LISTED = [c for c in submissions.c if c.name != "content"]
+
+
+@cache
+def game_names() -> dict[str, str]:
+    """Each shipped game's id and its name as its chapter writes it (``High Card Flush``)."""
+    from validator.compiler import load_game
+    from validator.model.registry import game_ids
+
+    names = {}
+    for gid in game_ids():
+        try:
+            names[gid] = load_game(gid).definition.name
+        except Exception:  # a game file that does not compile keeps its id as its name
+            names[gid] = gid
+    return names
+
+
+def game_name(game_id: str) -> str:
+    """A game's name for a page; a game this rulesub does not ship keeps the name filed."""
+    from validator.compiler import load_game
+
+    try:
+        return str(load_game(game_id).definition.name)
+    except Exception:
+        return game_id
+
+
+def _day(text: str | None) -> dt.date | None:
+    if not text:
+        return None
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        return None
+
+
+def _page(text: str | None) -> int:
+    try:
+        return max(1, int(text or 1))
+    except ValueError:
+        return 1
+
+
+def _like(text: str) -> str:
+    """``text`` as a LIKE pattern matching it anywhere, its wildcards taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped.casefold()}%"
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The submissions list's parameters, as ``/submissions`` and ``/api/submissions``
+    take them; a value that does not parse is dropped (and said, in ``ignored``)."""
+
+    q: str = ""
+    status: str = ""
+    game: str = ""
+    facility: str = ""
+    holder: str = ""
+    effective_from: dt.date | None = None
+    effective_to: dt.date | None = None
+    sort: str = "-recorded"
+    page: int = 1
+    ignored: tuple[str, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def of(cls, params: Mapping[str, str]) -> Filters:
+        ignored = []
+        status = (params.get("status") or "").strip()
+        if status and status not in STATUSES:
+            ignored.append(f"status {status!r} (one of {', '.join(STATUSES)})")
+            status = ""
+        sort = (params.get("sort") or "-recorded").strip()
+        if sort not in SORTS:
+            ignored.append(f"sort {sort!r}")
+            sort = "-recorded"
+        days = {}
+        for name in ("effective_from", "effective_to"):
+            raw = params.get(name) or ""
+            days[name] = _day(raw)
+            if raw and days[name] is None:
+                ignored.append(f"{name.replace('_', ' ')} {raw!r} (a date is YYYY-MM-DD)")
+        return cls(
+            q=(params.get("q") or "").strip(),
+            status=status,
+            game=(params.get("game") or "").strip(),
+            facility=(params.get("facility") or "").strip(),
+            holder=(params.get("holder") or "").strip(),
+            effective_from=days["effective_from"],
+            effective_to=days["effective_to"],
+            sort=sort,
+            page=_page(params.get("page")),
+            ignored=tuple(ignored),
+        )
+
+    def params(self, **change: Any) -> dict[str, str]:
+        """The filters as query parameters (the defaults left out), ``change`` applied."""
+        f = replace(self, **change)
+        out = {
+            "q": f.q,
+            "status": f.status,
+            "game": f.game,
+            "facility": f.facility,
+            "holder": f.holder,
+            "effective_from": f.effective_from.isoformat() if f.effective_from else "",
+            "effective_to": f.effective_to.isoformat() if f.effective_to else "",
+            "sort": "" if f.sort == "-recorded" else f.sort,
+            "page": "" if f.page == 1 else str(f.page),
+        }
+        return {k: v for k, v in out.items() if v}
+
+    def link(self, path: str = "/submissions", **change: Any) -> str:
+        query = urlencode(self.params(**change))
+        return f"{path}?{query}" if query else path
+
+    @property
+    def any(self) -> bool:
+        return bool(self.params(sort="-recorded", page=1))
+
+
+def visible_to(me: Account) -> Any:
+    """The ``WHERE`` that keeps an account to the filings it may read."""
+    if me.role == "casino":
+        return submissions.c.certificate_holder == me.certificate_holder
+    return and_(True)
+
+
+def _conditions(f: Filters, dialect: str, *, with_status: bool = True) -> list[Any]:
+    c = submissions.c
+    where: list[Any] = []
+    if f.q:
+        pattern = _like(f.q)
+        named = [gid for gid, name in game_names().items() if f.q.casefold() in name.casefold()]
+        # the listed columns only (the listing index holds them): a search reads no filing.
+        # SQLite's LIKE ignores the case of ASCII letters (and its lower() knows no others).
+        texts = (c.certificate_holder, c.facility, c.game, c.filename)
+        matches: list[Any] = [
+            col.ilike(pattern, escape="\\")
+            if dialect == "postgresql"
+            else col.like(pattern, escape="\\")
+            for col in texts
+        ]
+        if f.q.lstrip("#").isdigit():
+            matches.append(c.id == int(f.q.lstrip("#")))
+        if named:
+            matches.append(c.game.in_(named))
+        where.append(or_(*matches))
+    if f.status and with_status:
+        where.append(c.status == f.status)
+    if f.game:
+        where.append(c.game == f.game)
+    if f.facility:
+        where.append(c.facility == f.facility)
+    if f.holder:
+        where.append(c.certificate_holder == f.holder)
+    if f.effective_from:
+        where.append(c.effective >= f.effective_from)
+    if f.effective_to:
+        where.append(c.effective <= f.effective_to)
+    return where
+
+
+@dataclass
+class SubmissionPage:
+    rows: list[Any]
+    total: int
+    page: int
+    pages: int
+    by_status: dict[str, int]  # the filters' matches by status, whatever ``status=`` says
+    filters: Filters
+    facilities: list[str]
+    games: list[str]
+    holders: list[str]
+
+
+def search_submissions(store: Store, me: Account, f: Filters) -> SubmissionPage:
+    """One page of the filings ``f`` selects among those ``me`` may read."""
+    seen = visible_to(me)
+    dialect = store.engine.dialect.name
+    where = [seen, *_conditions(f, dialect)]
+    by_status_where = [seen, *_conditions(f, dialect, with_status=False)]
+    with store.transaction(reading=True) as conn:
+        by_status = {
+            s: n
+            for s, n in conn.execute(
+                select(submissions.c.status, func.count())
+                .where(*by_status_where)
+                .group_by(submissions.c.status)
+            )
+        }
+        total = by_status.get(f.status, 0) if f.status else sum(by_status.values())
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(f.page, pages)
+        # the page's ids from the listing index, then those rows: a search never reads
+        # the filings it does not show
+        ids: Select[Any] = (
+            select(submissions.c.id)
+            .where(*where)
+            .order_by(*SORTS[f.sort][1])
+            .limit(PAGE_SIZE)
+            .offset((page - 1) * PAGE_SIZE)
+        )
+        shown = [i for (i,) in conn.execute(ids)]
+        found = {r.id: r for r in conn.execute(select(*LISTED).where(submissions.c.id.in_(shown)))}
+        rows = [found[i] for i in shown]
+        combos = list(
+            conn.execute(
+                select(submissions.c.facility, submissions.c.game, submissions.c.certificate_holder)
+                .where(seen)
+                .distinct()
+            )
+        )
+        choices = {
+            name: sorted({r[i] for r in combos if r[i] is not None})
+            for i, name in enumerate(("facilities", "games", "holders"))
+        }
+    return SubmissionPage(
+        rows,
+        total,
+        page,
+        pages,
+        {s: by_status.get(s, 0) for s in STATUSES},
+        replace(f, page=page),
+        **choices,
+    )
+
+
+def pending(store: Store, me: Account, limit: int = 200) -> tuple[list[Any], int]:
+    """The filings awaiting a decision, oldest first, and how many there are."""
+    where = [visible_to(me), submissions.c.status == "submitted"]
+    with store.transaction(reading=True) as conn:
+        total = conn.execute(select(func.count()).select_from(submissions).where(*where)).scalar()
+        rows = list(
+            conn.execute(
+                select(*LISTED)
+                .where(*where)
+                .order_by(submissions.c.recorded_at, submissions.c.id)
+                .limit(limit)
+            )
+        )
+    return rows, int(total or 0)
+
+
+# -- the audit log ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuditFilters:
+    """``/audit``'s parameters: ``submission`` (a filing's number), ``actor`` (an account),
+    ``action``, ``date_from`` and ``date_to`` (UTC days, both included), ``page``."""
+
+    submission: int | None = None
+    actor: str = ""
+    action: str = ""
+    date_from: dt.date | None = None
+    date_to: dt.date | None = None
+    page: int = 1
+
+    @classmethod
+    def of(cls, params: Mapping[str, str]) -> AuditFilters:
+        raw = (params.get("submission") or "").strip().lstrip("#")
+        return cls(
+            submission=int(raw) if raw.isdigit() else None,
+            actor=(params.get("actor") or "").strip(),
+            action=(params.get("action") or "").strip(),
+            date_from=_day(params.get("date_from")),
+            date_to=_day(params.get("date_to")),
+            page=_page(params.get("page")),
+        )
+
+    def params(self, **change: Any) -> dict[str, str]:
+        f = replace(self, **change)
+        out = {
+            "submission": "" if f.submission is None else str(f.submission),
+            "actor": f.actor,
+            "action": f.action,
+            "date_from": f.date_from.isoformat() if f.date_from else "",
+            "date_to": f.date_to.isoformat() if f.date_to else "",
+            "page": "" if f.page == 1 else str(f.page),
+        }
+        return {k: v for k, v in out.items() if v}
+
+    def link(self, path: str = "/audit", **change: Any) -> str:
+        query = urlencode(self.params(**change))
+        return f"{path}?{query}" if query else path
+
+    def where(self) -> list[Any]:
+        c = audit_log.c
+        out: list[Any] = []
+        if self.submission is not None:
+            out.append(c.submission_id == self.submission)
+        if self.actor:
+            out.append(c.actor == self.actor)
+        if self.action:
+            out.append(c.action == self.action)
+        if self.date_from:
+            out.append(c.at >= dt.datetime.combine(self.date_from, dt.time(), tzinfo=dt.UTC))
+        if self.date_to:
+            end = self.date_to + dt.timedelta(days=1)
+            out.append(c.at < dt.datetime.combine(end, dt.time(), tzinfo=dt.UTC))
+        return out
+
+
+@dataclass
+class AuditPage:
+    events: list[Any]
+    total: int
+    page: int
+    pages: int
+    filters: AuditFilters
+    actions: list[str]
+    actors: list[str]
+    facts: dict[int, Any]  # the filings the page's events name: id → row (facility, game…)
+
+
+def _filing_facts(conn: Any, ids: set[int]) -> dict[int, Any]:
+    if not ids:
+        return {}
+    c = submissions.c
+    query = select(c.id, c.facility, c.game, c.effective, c.certificate_holder, c.filename)
+    return {r.id: r for r in conn.execute(query.where(c.id.in_(sorted(ids))))}
+
+
+def search_audit(store: Store, f: AuditFilters) -> AuditPage:
+    """One page of the audit log, newest first, as ``f`` selects it."""
+    where = f.where()
+    with store.transaction(reading=True) as conn:
+        total = int(
+            conn.execute(select(func.count()).select_from(audit_log).where(*where)).scalar() or 0
+        )
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(f.page, pages)
+        events = list(
+            conn.execute(
+                select(audit_log)
+                .where(*where)
+                .order_by(audit_log.c.id.desc())
+                .limit(PAGE_SIZE)
+                .offset((page - 1) * PAGE_SIZE)
+            )
+        )
+        actors = [a for (a,) in conn.execute(select(accounts.c.name).order_by(accounts.c.name))]
+        facts = _filing_facts(conn, {e.submission_id for e in events if e.submission_id})
+    return AuditPage(
+        events, total, page, pages, replace(f, page=page), list(ACTIONS), actors, facts
+    )
+
+
+def audit_stream(store: Store, f: AuditFilters, batch: int = 2000) -> Iterator[list[Any]]:
+    """Every event ``f`` selects, oldest first, a batch at a time (keyset pagination: each
+    batch is its own short read, so an export of the whole log never holds it in memory)."""
+    after = 0
+    while True:
+        with store.transaction(reading=True) as conn:
+            rows = list(
+                conn.execute(
+                    select(audit_log)
+                    .where(*f.where(), audit_log.c.id > after)
+                    .order_by(audit_log.c.id)
+                    .limit(batch)
+                )
+            )
+            facts = _filing_facts(conn, {e.submission_id for e in rows if e.submission_id})
+        if not rows:
+            return
+        yield [(e, facts.get(e.submission_id)) for e in rows]
+        after = rows[-1].id
