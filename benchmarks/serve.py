@@ -82,6 +82,7 @@ def bulk(db: str, sid: int, filings: int, entries: int) -> None:
     from sqlalchemy import func, insert, select
 
     from validator.store import Store
+    from validator.store.chain import GENESIS, entry_hash
     from validator.store.schema import audit_log, submissions
 
     store = Store(db)
@@ -120,6 +121,21 @@ def bulk(db: str, sid: int, filings: int, entries: int) -> None:
             }
             for i in range(max(0, entries - have))
         ]
+        # each entry chained to the one before it, as the store appends them
+        prev = conn.execute(
+            select(audit_log.c.entry_hash).order_by(audit_log.c.id.desc()).limit(1)
+        ).scalar()
+        prev = prev or GENESIS
+        for event in events:
+            event["prev_hash"] = prev
+            prev = event["entry_hash"] = entry_hash(
+                event["at"],
+                event["actor"],
+                event["action"],
+                event["submission_id"],
+                event["detail"],
+                prev,
+            )
         for at in range(0, len(events), 20_000):
             conn.execute(insert(audit_log), events[at : at + 20_000])
     store.dispose()

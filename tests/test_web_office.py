@@ -30,7 +30,8 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 from starlette.testclient import TestClient  # noqa: E402
 
 from validator.store import accounts as acct  # noqa: E402
-from validator.store.schema import audit_log, submissions  # noqa: E402
+from validator.store.lifecycle import _audit  # noqa: E402
+from validator.store.schema import submissions  # noqa: E402
 from validator.web import create_app  # noqa: E402
 from validator.web.office import audit_words, chain_place  # noqa: E402
 
@@ -200,15 +201,7 @@ def test_audit_pages_and_shows_each_entrys_place_in_the_chain(office: Office) ->
     with office.store.transaction() as conn:
         now = dt.datetime.now(dt.UTC)
         for i in range(120):
-            conn.execute(
-                insert(audit_log).values(
-                    at=now,
-                    actor="rev",
-                    action="note",
-                    submission_id=None,
-                    detail=json.dumps({"i": i}),
-                )
-            )
+            _audit(conn, "rev", "note", None, {"i": i}, now)
     rev = client_of(office, "rev")
     page = rev.get("/audit?actor=rev").text
     assert "120 entries" in page and "page 1 of 3" in page
