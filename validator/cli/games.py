@@ -7,7 +7,15 @@ from typing import Annotated, Any
 import typer
 
 from validator.cli import app
-from validator.cli.common import Format, console, load_game_or_fail, print_json, readable_input
+from validator.cli.common import (
+    AS_OF_HELP,
+    Format,
+    console,
+    game_as_of,
+    load_game_or_fail,
+    print_json,
+    readable_input,
+)
 
 games_app = typer.Typer(help="The declared games, with their citations.", no_args_is_help=True)
 app.add_typer(games_app, name="games")
@@ -80,11 +88,14 @@ def games_show(
         str | None, typer.Option("--wager", help="show one wager only", metavar="WAGER")
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    as_of: Annotated[
+        str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)
+    ] = None,
 ) -> None:
     """The game as the regulation has it: table, cards, wagers, paytables, meters, limits."""
     from validator.cli.common import fail
 
-    g = load_game_or_fail(game)
+    g = game_as_of(load_game_or_fail(game), as_of)
     d = g.definition
     if wager is not None and wager not in d.wagers:
         from validator.loader import did_you_mean

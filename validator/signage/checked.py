@@ -40,11 +40,16 @@ class Checked:
             return None
 
 
-def check_submission(path: Path | str, *, display: str | None = None) -> Checked:
+def check_submission(
+    path: Path | str, *, display: str | None = None, as_of: Any = None
+) -> Checked:
     """Validate one file with ``rulesub validate``'s checks."""
     from validator.checks import validate_file
 
-    result = validate_file(Path(path))
+    from validator.checks.config import Settings
+
+    settings = Settings(Path.cwd(), as_of=as_of) if as_of is not None else None
+    result = validate_file(Path(path), settings=settings)
     checked = Checked(
         file=display or str(path),
         findings=list(result.findings),

@@ -1,0 +1,114 @@
+"""Whether the encoded text was the regulation on a date: the findings a submission's
+effective date (or ``--as-of``) gets from the game's history (``validator.model.history``).
+
+- before the chapter's adoption: ``<game>/before-adoption``, an error;
+- after its rescission: ``<game>/not-in-force``, a warning naming the rescinding notice and
+  the successor chapter, and saying the successor is not encoded here (offices hold filings
+  effective today and later for every game: they keep exit 0);
+- where an amendment's text differs on the date and is not held:
+  ``<game>/amendment-not-encoded``, information naming the sections and notices.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from validator.checks.findings import Finding, Severity
+from validator.checks.rules import Rule
+from validator.model.history import InForce, describe, in_force, section_list
+
+#: name → (severity, summary, doc)
+RULES: dict[str, tuple[Severity, str, str]] = {
+    "before-adoption": (
+        "error",
+        "The effective date is before the chapter was adopted",
+        "A submission is checked against the rules in force on its effective date. On a "
+        "date before the chapter's adoption no rule of the game was in force: the message "
+        "names the adopting Pennsylvania Bulletin notice.",
+    ),
+    "not-in-force": (
+        "warning",
+        "The chapter was rescinded before the effective date",
+        "The encoded chapter was rescinded (or superseded) before the submission's effective "
+        "date; the message names the rescinding Pennsylvania Bulletin notice and the chapter "
+        "that replaced it, which is not encoded here. The submission is still checked "
+        "against the encoded text, so that an office's later filings keep their findings, "
+        "but that text is no longer the regulation.",
+    ),
+    "amendment-not-encoded": (
+        "info",
+        "Sections in force on the effective date are not encoded",
+        "An amendment changed sections whose wording on the submission's effective date is "
+        "not held here (an earlier wording, or an amendment's text that is missing): the "
+        "message names the sections and the notices. The submission is checked against the "
+        "encoded text.",
+    ),
+}
+
+
+def in_force_rules(game_id: str, definition: Any) -> list[Rule]:
+    """The history's codes of a game with a history."""
+    if not definition.history:
+        return []
+    cite = definition.history[0].citation
+    return [
+        Rule(f"{game_id}/{name}", name, sev, cite, summary, doc)
+        for name, (sev, summary, doc) in RULES.items()
+    ]
+
+
+def messages(chapter: str, state: InForce) -> list[tuple[str, Severity, str, str]]:
+    """(rule name, severity, message, citation) for what a date means for the file."""
+    date = state.date.isoformat()
+    out: list[tuple[str, Severity, str, str]] = []
+    if state.before_adoption is not None:
+        e = state.before_adoption
+        out.append(
+            (
+                "before-adoption",
+                "error",
+                f"{chapter} was not in force on {date}: it was adopted by {describe(e)}, "
+                f"effective {e.date.isoformat()}",
+                e.citation,
+            )
+        )
+        return out
+    if state.ended is not None:
+        e = state.ended
+        successor = e.successor or "a later chapter"
+        encoded = "" if e.successor_encoded else ", which is not encoded here"
+        out.append(
+            (
+                "not-in-force",
+                "warning",
+                f"{chapter} was not in force on {date}: it was {e.kind} by {describe(e)} and "
+                f"replaced by {successor}{encoded}; checked against {chapter} as encoded",
+                e.citation,
+            )
+        )
+    if state.not_encoded:
+        notices = ", ".join(describe(e) for e in state.not_encoded)
+        out.append(
+            (
+                "amendment-not-encoded",
+                "info",
+                f"{chapter} as in force on {date} differs from the encoded text where "
+                f"{notices} amended it ({section_list(state.not_encoded)}): that wording is "
+                "not encoded here; checked against the encoded text",
+                "; ".join(e.citation for e in state.not_encoded),
+            )
+        )
+    return out
+
+
+def findings(
+    facts: Any, date: dt.date, name: str, pointer: str, line: int, column: int
+) -> list[Finding]:
+    """The findings of ``date`` for a submission of the game ``facts`` reads."""
+    definition = facts.definition
+    state = in_force(definition, date)
+    return [
+        Finding(f"{facts.id}/{rule}", sev, message, cite, pointer, name, line, column)
+        for rule, sev, message, cite in messages(definition.chapter, state)
+    ]
