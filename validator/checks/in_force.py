@@ -77,7 +77,7 @@ def messages(chapter: str, state: InForce) -> list[tuple[str, Severity, str, str
     if state.ended is not None:
         e = state.ended
         successor = e.successor or "a later chapter"
-        encoded = "" if e.successor_encoded else ", which is not encoded here"
+        encoded = "" if e.successor_encoded else " (not encoded here)"
         out.append(
             (
                 "not-in-force",
