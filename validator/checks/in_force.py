@@ -47,19 +47,33 @@ RULES: dict[str, tuple[Severity, str, str]] = {
 }
 
 
+def rule_cites(definition: Any) -> dict[str, str]:
+    """Each history code's Bulletin citation, for the games whose history has it: the
+    adoption; the rescission; the amendments."""
+    events = definition.history
+    if not events:
+        return {}
+    out = {"before-adoption": events[0].citation}
+    ends = [e for e in events if e.kind in ("rescinded", "superseded")]
+    if ends:
+        out["not-in-force"] = ends[0].citation
+    amended = [e.citation for e in events if e.kind == "amended"]
+    if amended or events[0].text == "missing":
+        out["amendment-not-encoded"] = "; ".join(amended or [events[0].citation])
+    return out
+
+
 def in_force_rules(game_id: str, definition: Any) -> list[Rule]:
     """The history's codes of a game with a history."""
-    if not definition.history:
-        return []
-    cite = definition.history[0].citation
     return [
-        Rule(f"{game_id}/{name}", name, sev, cite, summary, doc)
-        for name, (sev, summary, doc) in RULES.items()
+        Rule(f"{game_id}/{name}", name, RULES[name][0], cite, RULES[name][1], RULES[name][2])
+        for name, cite in rule_cites(definition).items()
     ]
 
 
-def messages(chapter: str, state: InForce) -> list[tuple[str, Severity, str, str]]:
+def messages(definition: Any, state: InForce) -> list[tuple[str, Severity, str, str]]:
     """(rule name, severity, message, citation) for what a date means for the file."""
+    chapter, cites = definition.chapter, rule_cites(definition)
     date = state.date.isoformat()
     out: list[tuple[str, Severity, str, str]] = []
     if state.before_adoption is not None:
@@ -87,7 +101,7 @@ def messages(chapter: str, state: InForce) -> list[tuple[str, Severity, str, str
                 e.citation,
             )
         )
-    if state.not_encoded:
+    if state.not_encoded and state.ended is None:  # after the end, the warning says it
         notices = ", ".join(describe(e) for e in state.not_encoded)
         out.append(
             (
@@ -96,7 +110,7 @@ def messages(chapter: str, state: InForce) -> list[tuple[str, Severity, str, str
                 f"{chapter} as in force on {date} differs from the encoded text where "
                 f"{notices} amended it ({section_list(state.not_encoded)}): that wording is "
                 "not encoded here; checked against the encoded text",
-                "; ".join(e.citation for e in state.not_encoded),
+                cites["amendment-not-encoded"],
             )
         )
     return out
@@ -110,5 +124,5 @@ def findings(
     state = in_force(definition, date)
     return [
         Finding(f"{facts.id}/{rule}", sev, message, cite, pointer, name, line, column)
-        for rule, sev, message, cite in messages(definition.chapter, state)
+        for rule, sev, message, cite in messages(definition, state)
     ]

@@ -128,7 +128,7 @@ def game_as_of(game: Any, when: str | None) -> Any:
     date = parse_date(when)
     definition = game.definition
     state = in_force(definition, date)
-    for _rule, severity, message, cite in messages(definition.chapter, state):
+    for _rule, severity, message, cite in messages(definition, state):
         if severity == "error":
             fail(f"{game.id}: {message} [{cite}]")
         sys.stderr.write(f"rulesub: {game.id}: {severity}: {message} [{cite}]\n")
