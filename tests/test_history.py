@@ -197,7 +197,9 @@ def test_a_paytable_added_by_an_amendment_shows_in_the_regulations_diff() -> Non
     table = table.model_copy(update={"letters_dated": {"F": new}})
     wager = d.wagers[wid].model_copy(update={"tables": {"aces_up": table}})
     dated = replace(game, definition=d.model_copy(update={"wagers": {**d.wagers, wid: wager}}))
-    assert "F" not in as_of(dated.definition, dt.date(2019, 8, 30)).table_by_id("aces_up")[1].letters
+    assert (
+        "F" not in as_of(dated.definition, dt.date(2019, 8, 30)).table_by_id("aces_up")[1].letters
+    )
     diff = diff_dates(dated, dt.date(2019, 1, 1), dt.date(2020, 1, 1))
     [added] = [c for c in diff.changes if c.path == "/paytables/aces_up/F"]
     assert (added.old, added.new, added.cite) == (None, "F", "49 Pa.B. 4956")

@@ -18,7 +18,6 @@ not know (a misspelt ``exclude`` would otherwise check what was meant to be skip
 from __future__ import annotations
 
 import datetime as dt
-
 import re
 import tomllib
 from dataclasses import dataclass, field

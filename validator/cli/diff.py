@@ -99,9 +99,7 @@ def diff(
             help="GAME form: what the regulation itself changed from this date to --to DATE",
         ),
     ] = None,
-    as_of: Annotated[
-        str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)
-    ] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """Hand by hand old and new payouts, the exact hold before and after, and new findings.
 

@@ -89,9 +89,7 @@ def games_show(
         str | None, typer.Option("--wager", help="show one wager only", metavar="WAGER")
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
-    as_of: Annotated[
-        str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)
-    ] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """The game as the regulation has it: table, cards, wagers, paytables, meters, limits."""
     from validator.cli.common import fail

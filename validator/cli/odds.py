@@ -93,9 +93,7 @@ def odds(
         ),
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
-    as_of: Annotated[
-        str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)
-    ] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """Exact hold % of a paytable wager, with every paying hand's combinations and
     probability, the hit frequency and the standard deviation per unit wagered."""

@@ -64,9 +64,7 @@ def par(
         str | None,
         typer.Option("--scheduler", help="a Dask scheduler's address (or `local`)"),
     ] = None,
-    as_of: Annotated[
-        str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)
-    ] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """The par sheet: every wager's return table and house edge, the base game per strategy
     (the optimal one derived from the rules where exact enumeration is feasible), the

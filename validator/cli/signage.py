@@ -43,9 +43,7 @@ def signage(
         bool,
         typer.Option("--force", help="print draft signage, marked DRAFT, despite errors"),
     ] = False,
-    as_of: Annotated[
-        str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)
-    ] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """Every sign the submission's table needs, each line with the section requiring it.
 

@@ -17,9 +17,9 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import (
+    AS_OF_HELP,
     EXIT_FINDINGS,
     EXIT_OK,
-    AS_OF_HELP,
     EXIT_USAGE,
     Format,
     fail,
@@ -77,9 +77,7 @@ def validate(
             "pyproject.toml with [tool.rulesub])",
         ),
     ] = None,
-    as_of: Annotated[
-        str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)
-    ] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """Check Rules Submissions against the regulation: every violation, with its section,
     its line and what would comply. Exit 0 clean, 1 findings at --fail-on or above, 2

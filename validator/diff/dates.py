@@ -32,7 +32,8 @@ def _columns(definition: GameDefinition) -> dict[tuple[str, str | None], tuple[s
     """(table id, letter or None for a fixed table) → (wager id, table), in file order."""
     out: dict[tuple[str, str | None], tuple[str, Table]] = {}
     for wid, tid, table in definition.tables():
-        for letter in table.letters or [None]:
+        letters: list[str | None] = list(table.letters) or [None]
+        for letter in letters:
             out[(tid, letter)] = (wid, table)
     return out
 

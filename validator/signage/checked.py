@@ -40,12 +40,9 @@ class Checked:
             return None
 
 
-def check_submission(
-    path: Path | str, *, display: str | None = None, as_of: Any = None
-) -> Checked:
+def check_submission(path: Path | str, *, display: str | None = None, as_of: Any = None) -> Checked:
     """Validate one file with ``rulesub validate``'s checks."""
     from validator.checks import validate_file
-
     from validator.checks.config import Settings
 
     settings = Settings(Path.cwd(), as_of=as_of) if as_of is not None else None
