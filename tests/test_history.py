@@ -160,6 +160,26 @@ def test_validate_as_of_overrides_the_effective_date(tmp_path: Path) -> None:
         (["games", "show", "poker-holdem", "--as-of", "2010-03-05"], "40 Pa.B. 1156"),
         (["games", "show", "four-card-poker", "--as-of", "2012-07-06"], "42 Pa.B. 4333"),
         (["diff", "lunar-poker", "--from", "2013-01-01", "--to", "2014-01-01"], "43 Pa.B. 7087"),
+        (
+            ["odds", "four-card-poker", "--wager", "aces_up", "--as-of", "2012-01-01"],
+            "42 Pa.B. 4333",
+        ),
+        (["par", "four-card-poker", "--as-of", "2012-01-01"], "42 Pa.B. 4333"),
+        (
+            [
+                "diff",
+                "four-card-poker",
+                "--wager",
+                "aces_up",
+                "--paytable",
+                "A",
+                "--to",
+                "B",
+                "--as-of",
+                "2012-01-01",
+            ],
+            "42 Pa.B. 4333",
+        ),
     ],
 )
 def test_as_of_before_adoption_is_refused_with_the_adoption_citation(
@@ -208,3 +228,25 @@ def test_a_paytable_added_by_an_amendment_shows_in_the_regulations_diff() -> Non
         "/regulation/2019-08-31"
     ]
     assert diff_dates(dated, dt.date(2020, 1, 1), dt.date(2021, 1, 1)).changes == []
+
+
+def test_signage_as_of_before_adoption_prints_no_sign() -> None:
+    example = PROJECT_ROOT / "rulesubs" / "example" / "lunar-poker.yaml"
+    result = runner.invoke(app, ["signage", str(example), "--as-of", "2013-01-01"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "lunar-poker/before-adoption" in result.stderr and "43 Pa.B. 7087" in result.stderr
+
+
+def test_diff_from_to_lists_the_notices_between_the_dates_and_says_their_text_is_missing() -> None:
+    argv = ["diff", "four-card-poker", "--from", "2014-01-01", "--to", "2015-01-01"]
+    result = runner.invoke(app, [*argv, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    changes = json.loads(result.stdout)["changes"]
+    assert [c["path"] for c in changes] == ["/regulation/2014-08-16", "/regulation/2014-12-13"]
+    assert all("not held" in c["new"] for c in changes)
+    assert "as in force on 2014-01-01 differs" in result.stderr
+
+
+def test_dates_are_written_as_dates() -> None:
+    result = runner.invoke(app, ["games", "show", "poker-holdem", "--as-of", "May 2011"])
+    assert result.exit_code == 2 and "YYYY-MM-DD" in result.stderr
