@@ -291,8 +291,8 @@ def _in_force(
     from validator.checks.in_force import findings
 
     date = as_of if as_of is not None else data.get("effective")
-    if not isinstance(date, dt.date):
-        return []
+    if not isinstance(date, dt.date) or isinstance(date, dt.datetime):
+        return []  # no date, or not one: the form's own findings say so
     pointer = "" if as_of is not None else "/effective"
     pos = located.position(pointer) if pointer else located.position("/game")
     return findings(facts, date, name, pointer, pos.line, pos.column)

@@ -70,8 +70,8 @@ class Event(Strict):
     """One event of a chapter's life, as the Bulletin published it."""
 
     date: dt.date = Field(description="the day the event took effect")
-    citation: BulletinCite
-    kind: EventKind
+    citation: BulletinCite = Field(description="the Pennsylvania Bulletin notice, '42 Pa.B. 2686'")
+    kind: EventKind = Field(description="adopted, amended, rescinded or superseded")
     sections: list[str] = Field(
         default_factory=list,
         description="the sections it touched ('§ 641a.12'); empty where the whole chapter "
@@ -85,8 +85,10 @@ class Event(Strict):
     successor: str | None = Field(
         default=None, description="the chapter that replaced this one (rescinded, superseded)"
     )
-    successor_encoded: bool = False
-    note: str | None = None
+    successor_encoded: bool = Field(
+        default=False, description="whether the successor chapter is encoded here"
+    )
+    note: str | None = Field(default=None, description="what the notice says, in its words")
 
     @model_validator(mode="after")
     def _kind_fields(self) -> Event:
@@ -103,14 +105,14 @@ class Event(Strict):
 class Dated(Strict):
     """When a value is the regulation's, with the Bulletin notice that says so."""
 
-    since: dt.date
-    cite: BulletinCite
+    since: dt.date = Field(description="the day the value's wording took effect")
+    cite: BulletinCite = Field(description="the Bulletin notice that put it in force")
     earlier: Literal["none", "missing"] = Field(
         description="before `since`: none, the value did not exist; missing, it had a "
         "wording that is not held here"
     )
-    until: dt.date | None = None
-    until_cite: BulletinCite | None = None
+    until: dt.date | None = Field(default=None, description="the day a later notice removed it")
+    until_cite: BulletinCite | None = Field(default=None, description="the notice that removed it")
     note: str | None = None
 
     @model_validator(mode="after")
