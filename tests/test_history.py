@@ -250,3 +250,13 @@ def test_diff_from_to_lists_the_notices_between_the_dates_and_says_their_text_is
 def test_dates_are_written_as_dates() -> None:
     result = runner.invoke(app, ["games", "show", "poker-holdem", "--as-of", "May 2011"])
     assert result.exit_code == 2 and "YYYY-MM-DD" in result.stderr
+
+
+def test_the_shipped_examples_effective_2027_keep_exit_0_with_the_warning() -> None:
+    """Offices hold filings effective today and later for every game: the rescission of
+    chs. 553 and 589 is a warning on the examples, never a failure."""
+    result = runner.invoke(app, ["validate", str(EXAMPLE.parent), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    warned = {f["code"] for f in json.loads(result.stdout)["findings"]}
+    assert {"poker-holdem/not-in-force", "lunar-poker/not-in-force"} <= warned
+    assert not any(c.startswith("four-card-poker/") for c in warned)  # ch. 641a in force
