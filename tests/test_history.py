@@ -260,3 +260,11 @@ def test_the_shipped_examples_effective_2027_keep_exit_0_with_the_warning() -> N
     warned = {f["code"] for f in json.loads(result.stdout)["findings"]}
     assert {"poker-holdem/not-in-force", "lunar-poker/not-in-force"} <= warned
     assert not any(c.startswith("four-card-poker/") for c in warned)  # ch. 641a in force
+
+
+def test_games_show_heads_the_chapter_with_its_life() -> None:
+    out = runner.invoke(app, ["games", "show", "poker-holdem"], env={"COLUMNS": "300"}).stdout
+    assert (
+        "In force from March 6, 2010 (40 Pa.B. 1156); amended 40 Pa.B. 5167; rescinded by "
+        "42 Pa.B. 2686 (May 12, 2012), replaced by 58 Pa. Code ch. 637a (not encoded here)"
+    ) in out

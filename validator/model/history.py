@@ -213,9 +213,14 @@ def section_list(events: list[Event]) -> str:
     return text
 
 
+def long_date(date: dt.date) -> str:
+    """A date as the Bulletin writes it: "May 12, 2012"."""
+    return f"{date.strftime('%B')} {date.day}, {date.year}"
+
+
 def describe(event: Event) -> str:
     """An event as a reader cites it: "42 Pa.B. 2686 (May 12, 2012)"."""
-    return f"{event.citation} ({event.date.strftime('%B')} {event.date.day}, {event.date.year})"
+    return f"{event.citation} ({long_date(event.date)})"
 
 
 # -- the values in force on a date ---------------------------------------------------------
@@ -246,3 +251,24 @@ def as_of(definition: GameDefinition, date: dt.date) -> GameDefinition:
     if not changed:
         return definition
     return definition.model_copy(update={"wagers": wagers})
+
+
+def standing(definition: GameDefinition) -> str | None:
+    """The chapter's life in one line, as `games show` heads it: "In force from March 6,
+    2010 (40 Pa.B. 1156); amended 40 Pa.B. 5167; rescinded by 42 Pa.B. 2686 (May 12, 2012),
+    replaced by 58 Pa. Code ch. 637a (not encoded here)"."""
+    events = list(definition.history)
+    if not events:
+        return definition.undated
+    first = events[0]
+    line = f"In force from {long_date(first.date)} ({first.citation})"
+    amended = [e.citation for e in events if e.kind == "amended"]
+    if amended:
+        line += f"; amended {', '.join(amended)}"
+    for e in events:
+        if e.kind in ("rescinded", "superseded"):
+            line += f"; {e.kind} by {describe(e)}"
+            if e.successor:
+                encoded = "" if e.successor_encoded else " (not encoded here)"
+                line += f", replaced by {e.successor}{encoded}"
+    return line
