@@ -268,3 +268,30 @@ def test_games_show_heads_the_chapter_with_its_life() -> None:
         "In force from March 6, 2010 (40 Pa.B. 1156); amended 40 Pa.B. 5167; rescinded by "
         "42 Pa.B. 2686 (May 12, 2012), replaced by 58 Pa. Code ch. 637a (not encoded here)"
     ) in out
+
+
+def test_a_selected_paytable_not_yet_in_force_is_an_error() -> None:
+    """A letter a notice added after the effective date is not the rules of that date."""
+    from types import SimpleNamespace
+
+    from validator.checks.in_force import findings as date_findings
+    from validator.model.submission import load_submission
+
+    d = load_game("four-card-poker").definition
+    wid, table = d.table_by_id("aces_up")
+    new = Dated(since=dt.date(2019, 8, 31), cite="49 Pa.B. 4956", earlier="none")
+    table = table.model_copy(update={"letters_dated": {"C": new}})
+    wager = d.wagers[wid].model_copy(update={"tables": {"aces_up": table}})
+    facts = SimpleNamespace(
+        id="four-card-poker",
+        definition=d.model_copy(update={"wagers": {**d.wagers, wid: wager}}),
+    )
+    example = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
+    located = load_submission(example, display="x.yaml").located
+    assert located.data["paytables"]["aces_up"] == "C"
+    found = date_findings(facts, dt.date(2019, 1, 1), "x.yaml", "/effective", 1, 1, located)
+    [f] = [f for f in found if f.code == "four-card-poker/paytable-not-in-force"]
+    assert f.severity == "error" and f.cite == "49 Pa.B. 4956" and f.path == "/paytables/aces_up"
+    assert "added by 49 Pa.B. 4956, effective 2019-08-31" in f.message
+    later = date_findings(facts, dt.date(2020, 1, 1), "x.yaml", "/effective", 1, 1, located)
+    assert not any(f.code.endswith("/paytable-not-in-force") for f in later)

@@ -295,7 +295,7 @@ def _in_force(
         return []  # no date, or not one: the form's own findings say so
     pointer = "" if as_of is not None else "/effective"
     pos = located.position(pointer) if pointer else located.position("/game")
-    return findings(facts, date, name, pointer, pos.line, pos.column)
+    return findings(facts, date, name, pointer, pos.line, pos.column, located)
 
 
 def _states_wager_limits(facts: GameFacts) -> bool:

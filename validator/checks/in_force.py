@@ -16,7 +16,7 @@ from typing import Any
 
 from validator.checks.findings import Finding, Severity
 from validator.checks.rules import Rule
-from validator.model.history import InForce, describe, in_force, section_list
+from validator.model.history import InForce, dated_in_force, describe, in_force, section_list
 
 #: name → (severity, summary, doc)
 RULES: dict[str, tuple[Severity, str, str]] = {
@@ -35,6 +35,13 @@ RULES: dict[str, tuple[Severity, str, str]] = {
         "that replaced it, which is not encoded here. The submission is still checked "
         "against the encoded text, so that an office's later filings keep their findings, "
         "but that text is no longer the regulation.",
+    ),
+    "paytable-not-in-force": (
+        "error",
+        "A paytable selected that was not in force on the effective date",
+        "The paytable (or its letter) is dated in the game file: a Pennsylvania Bulletin "
+        "notice added it after the submission's effective date, or removed it before. The "
+        "message names the notice.",
     ),
     "amendment-not-encoded": (
         "info",
@@ -57,10 +64,19 @@ def rule_cites(definition: Any) -> dict[str, str]:
     ends = [e for e in events if e.kind in ("rescinded", "superseded")]
     if ends:
         out["not-in-force"] = ends[0].citation
+    dated = [d for t in _tables(definition).values() for d in (t.dated, *t.letters_dated.values())]
+    dated = [d for d in dated if d is not None and (d.earlier == "none" or d.until is not None)]
+    if dated:
+        out["paytable-not-in-force"] = "; ".join(sorted({d.cite for d in dated}))
     amended = [e.citation for e in events if e.kind == "amended"]
     if amended or events[0].text == "missing":
         out["amendment-not-encoded"] = "; ".join(amended or [events[0].citation])
     return out
+
+
+def _tables(definition: Any) -> dict[str, Any]:
+    """Table id → table, from the model or the checks' projection of it (fields only)."""
+    return {tid: t for w in definition.wagers.values() for tid, t in w.tables.items()}
 
 
 def in_force_rules(game_id: str, definition: Any) -> list[Rule]:
@@ -117,12 +133,58 @@ def messages(definition: Any, state: InForce) -> list[tuple[str, Severity, str, 
 
 
 def findings(
-    facts: Any, date: dt.date, name: str, pointer: str, line: int, column: int
+    facts: Any,
+    date: dt.date,
+    name: str,
+    pointer: str,
+    line: int,
+    column: int,
+    located: Any = None,
 ) -> list[Finding]:
-    """The findings of ``date`` for a submission of the game ``facts`` reads."""
+    """The findings of ``date`` for a submission of the game ``facts`` reads: the chapter's,
+    then each selected paytable whose date excludes ``date`` (where ``located``, the
+    submission read with its positions, is given)."""
     definition = facts.definition
     state = in_force(definition, date)
-    return [
+    out = [
         Finding(f"{facts.id}/{rule}", sev, message, cite, pointer, name, line, column)
         for rule, sev, message, cite in messages(definition, state)
     ]
+    if located is not None and state.before_adoption is None:
+        out += _selected_out_of_force(facts, date, name, located)
+    return out
+
+
+def _selected_out_of_force(facts: Any, date: dt.date, name: str, located: Any) -> list[Finding]:
+    """A selected paytable (``paytables: {table: letter}``) not in force on ``date``."""
+    selected = located.data.get("paytables") if isinstance(located.data, dict) else None
+    out: list[Finding] = []
+    for tid, letter in (selected or {}).items():
+        table = _tables(facts.definition).get(tid)
+        if table is None:
+            continue  # an unknown table: the form's checks say so
+        dated = table.letters_dated.get(letter) if isinstance(letter, str) else None
+        for d, what in ((table.dated, table.name), (dated, f"{table.name} paytable {letter}")):
+            if d is None or dated_in_force(d, date):
+                continue
+            removed = d.until is not None and date >= d.until
+            how = (
+                f"removed by {d.until_cite}, effective {d.until}"
+                if removed
+                else f"added by {d.cite}, effective {d.since}"
+            )
+            pointer = f"/paytables/{tid}"
+            pos = located.position(pointer)
+            out.append(
+                Finding(
+                    f"{facts.id}/paytable-not-in-force",
+                    "error",
+                    f"{what} was not in force on {date.isoformat()}: {how}",
+                    d.until_cite if removed else d.cite,
+                    pointer,
+                    name,
+                    pos.line,
+                    pos.column,
+                )
+            )
+    return out

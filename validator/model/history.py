@@ -124,11 +124,16 @@ class Dated(Strict):
         return self
 
     def in_force(self, date: dt.date) -> bool:
-        """Whether the value is the regulation's on ``date`` (its earlier wording counts
-        where it had one: the file's value stands for it, flagged by the checks)."""
-        if self.until is not None and date >= self.until:
-            return False
-        return date >= self.since or self.earlier == "missing"
+        return dated_in_force(self, date)
+
+
+def dated_in_force(dated: Any, date: dt.date) -> bool:
+    """Whether a dated value is the regulation's on ``date`` (its earlier wording counts
+    where it had one: the file's value stands for it, flagged by the checks). Reads only
+    fields, so that the checks' projection of a ``Dated`` answers too."""
+    if dated.until is not None and date >= dated.until:
+        return False
+    return bool(date >= dated.since or dated.earlier == "missing")
 
 
 def check_history(events: list[Event]) -> list[str]:
