@@ -13,6 +13,7 @@ from jsonschema import Draft7Validator, Draft202012Validator
 
 from validator import PROJECT_ROOT, SCHEMAS_DIR
 from validator.checks.facts import COMPILED_DIR, facts_for, known_games
+from validator.checks.in_force import RULES as IN_FORCE
 from validator.checks.rules import all_rules
 from validator.checks.schema import DRAFT_2020_12, compiled_files, render, schema_files
 from validator.loader import LoadError, load_yaml
@@ -93,8 +94,9 @@ def test_compiled_facts_are_used(game: str) -> None:
     """A current compiled file is read as it is: no game model is built to validate."""
     facts = facts_for(game)
     assert facts._game is None
+    # the history's codes (checks/in_force.py) are the date's, not constraints of the file
     assert [c.id for c in facts.constraints] == [
-        r.name for r in all_rules() if r.code.startswith(f"{game}/")
+        r.name for r in all_rules() if r.code.startswith(f"{game}/") and r.name not in IN_FORCE
     ]
 
 

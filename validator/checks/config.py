@@ -17,6 +17,7 @@ not know (a misspelt ``exclude`` would otherwise check what was meant to be skip
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -63,6 +64,8 @@ class Settings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     fail_on: str | None = None
     ignores: tuple[ConfigWaiver, ...] = field(default_factory=tuple)
+    #: Check against the rules in force on this date, not each submission's `effective:`.
+    as_of: dt.date | None = None
 
     def excluded(self, path: Path) -> bool:
         return matches_any(path, self.exclude, self.root)

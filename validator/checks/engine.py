@@ -5,6 +5,7 @@ Nothing the user gave is modified: files are only read.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -182,7 +183,7 @@ def validate_file(
     path = Path(path)
     name = display or display_name(path)
     try:
-        result = _check_file(path, name)
+        result = _check_file(path, name, settings.as_of if settings is not None else None)
     except (ValueError, ArithmeticError, RecursionError, OverflowError, UnicodeError) as e:
         # A value no reader should have let through: this file is reported unreadable, at
         # its start, and every other file of the batch is still checked.
@@ -199,7 +200,7 @@ def validate_file(
     return result
 
 
-def _check_file(path: Path, name: str) -> FileResult:
+def _check_file(path: Path, name: str, as_of: dt.date | None = None) -> FileResult:
     import os
     import stat
 
@@ -237,6 +238,7 @@ def _check_file(path: Path, name: str) -> FileResult:
     if facts is None or not _states_wager_limits(facts):
         findings += _wager_limits(data, located, name)
     if facts is not None:
+        findings += _in_force(facts, data, located, name, as_of)
         game_findings = check_submission(facts, data, located, name)
         # a value the game's own rule refuses, with its section, stands for the form's
         # generic refusal of it (a Kill option § 553.12(m) does not name)
@@ -288,6 +290,21 @@ def _game(game_id: str, located: Located, name: str, findings: list[Finding]) ->
         )
         return None
     return facts_for(game_id)
+
+
+def _in_force(
+    facts: GameFacts, data: dict[str, Any], located: Located, name: str, as_of: dt.date | None
+) -> list[Finding]:
+    """What the date the submission is checked for (``--as-of``, else its own
+    ``effective:``) means for the game's encoded text (``checks/in_force.py``)."""
+    from validator.checks.in_force import findings
+
+    date = as_of if as_of is not None else data.get("effective")
+    if not isinstance(date, dt.date) or isinstance(date, dt.datetime):
+        return []  # no date, or not one: the form's own findings say so
+    pointer = "" if as_of is not None else "/effective"
+    pos = located.position(pointer) if pointer else located.position("/game")
+    return findings(facts, date, name, pointer, pos.line, pos.column, located)
 
 
 def _states_wager_limits(facts: GameFacts) -> bool:

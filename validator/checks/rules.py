@@ -177,11 +177,13 @@ def all_rules() -> tuple[Rule, ...]:
 
 def _all_rules() -> tuple[Rule, ...]:
     from validator.checks.engine import constraints_for
+    from validator.checks.in_force import in_force_rules
     from validator.compiler import all_games
 
     rules = generic_rules()
     for game in all_games():
         rules += [constraint_rule(game.id, c) for c in constraints_for(game)]
+        rules += in_force_rules(game.id, game.definition)
     return tuple(rules)
 
 

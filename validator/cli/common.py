@@ -97,3 +97,40 @@ def emit(text: str, out: Any, what: str) -> None:
 def print_json(data: Any, default: Callable[[Any], Any] | None = None) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=default or str))
     sys.stdout.write("\n")
+
+
+#: ``--as-of DATE``: the rules in force on a date (`games show`, `odds`, `validate`,
+#: `signage`, `par`, `diff GAME`).
+AS_OF_HELP = "the rules in force on this date (YYYY-MM-DD); refused before the chapter's adoption"
+
+
+def parse_date(text: str, flag: str = "--as-of") -> Any:
+    """A date the user typed, as ``datetime.date``; exit 2 with what was expected."""
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        fail(f"{flag} {text!r}: a date written YYYY-MM-DD was expected, e.g. 2027-01-01")
+
+
+def game_as_of(game: Any, when: str | None) -> Any:
+    """The compiled game with the values in force on ``when`` (``model.history.as_of``).
+    Before the chapter's adoption: refused, exit 2, naming the adopting notice. Where the
+    encoded text was not the regulation on the date, a note on stderr says why."""
+    if when is None:
+        return game
+    from dataclasses import replace
+
+    from validator.checks.in_force import messages
+    from validator.model.history import as_of, in_force
+
+    date = parse_date(when)
+    definition = game.definition
+    state = in_force(definition, date)
+    for _rule, severity, message, cite in messages(definition, state):
+        if severity == "error":
+            fail(f"{game.id}: {message} [{cite}]")
+        sys.stderr.write(f"rulesub: {game.id}: {severity}: {message} [{cite}]\n")
+    resolved = as_of(definition, date)
+    return game if resolved is definition else replace(game, definition=resolved)

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from validator.cli import app
-from validator.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, print_json
+from validator.cli.common import AS_OF_HELP, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, print_json
 
 #: git gives an external diff driver 7 arguments, and 9 for a rename or a copy.
 GIT_ARGS = (7, 9)
@@ -58,7 +58,11 @@ def diff(
     ] = None,
     to: Annotated[
         str | None,
-        typer.Option("--to", help="GAME form: the new paytable letter", metavar="LETTER"),
+        typer.Option(
+            "--to",
+            help="GAME form: the new paytable letter; with --from, the later date",
+            metavar="LETTER|DATE",
+        ),
     ] = None,
     wager_amount: Annotated[
         str | None,
@@ -87,6 +91,15 @@ def diff(
         str | None,
         typer.Option("--db", help="with --against approved: the database (default RULESUB_DB)"),
     ] = None,
+    from_date: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="DATE",
+            help="GAME form: what the regulation itself changed from this date to --to DATE",
+        ),
+    ] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """Hand by hand old and new payouts, the exact hold before and after, and new findings.
 
@@ -98,6 +111,11 @@ def diff(
         raise typer.Exit(_against(args, against, db, format, fail_on))
     if len(args) in GIT_ARGS:
         raise typer.Exit(_git(args, format, fail_on))
+    if from_date is not None:
+        if len(args) != 1 or to is None:
+            fail("the dates form takes one game id: rulesub diff GAME --from DATE --to DATE")
+        _dates(args[0], from_date, to, format)
+        return
     table_form = wager is not None or paytable is not None or to is not None
     if len(args) == 1 and not table_form and Path(args[0]).exists():
         fail(f"{args[0]} is one submission: give the one to compare it with (rulesub diff OLD NEW)")
@@ -107,7 +125,7 @@ def diff(
                 "the paytable form takes one game id: "
                 "rulesub diff GAME --wager W --paytable A --to C"
             )
-        _tables(args[0], wager, paytable, to, wager_amount, format)
+        _tables(args[0], wager, paytable, to, wager_amount, format, as_of)
         return
     if len(args) != 2:
         fail(
@@ -226,15 +244,16 @@ def _tables(
     new: str | None,
     wager_amount: str | None,
     format: DiffFormat,
+    as_of: str | None = None,
 ) -> None:
-    from validator.cli.common import load_game_or_fail
+    from validator.cli.common import game_as_of, load_game_or_fail
     from validator.diff import diff_tables
     from validator.loader import did_you_mean
     from validator.model.notation import NotationError, parse_money
 
     if wager is None or old is None or new is None:
         fail("the paytable form needs --wager, --paytable and --to")
-    game = load_game_or_fail(game_id)
+    game = game_as_of(load_game_or_fail(game_id), as_of)
     d = game.definition
     table_id = _table_id(game, wager, old, new)
     _, table = d.table_by_id(table_id)
@@ -251,6 +270,18 @@ def _tables(
         except NotationError as e:
             fail(f"--wager-amount: {e}")
     _print(diff_tables(game, table_id, old, new, amount), format)
+
+
+def _dates(game_id: str, old: str, new: str, format: DiffFormat) -> None:
+    """``rulesub diff GAME --from DATE --to DATE``: the regulation's own changes."""
+    from validator.cli.common import game_as_of, load_game_or_fail, parse_date
+    from validator.diff.dates import diff_dates
+
+    game = load_game_or_fail(game_id)
+    old_date, new_date = parse_date(old, "--from"), parse_date(new, "--to")
+    for when in (old, new):
+        game_as_of(game, when)  # refused before the adoption; notes where the text is not held
+    _print(diff_dates(game, old_date, new_date), format)
 
 
 def _table_id(game: Any, wager: str, old: str, new: str) -> str:

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Any
 
 import typer
 
 from validator.cli import app
-from validator.cli.common import Format, console, load_game_or_fail, print_json, readable_input
+from validator.cli.common import (
+    AS_OF_HELP,
+    Format,
+    console,
+    game_as_of,
+    load_game_or_fail,
+    print_json,
+    readable_input,
+)
 
 games_app = typer.Typer(help="The declared games, with their citations.", no_args_is_help=True)
 app.add_typer(games_app, name="games")
@@ -80,11 +89,12 @@ def games_show(
         str | None, typer.Option("--wager", help="show one wager only", metavar="WAGER")
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """The game as the regulation has it: table, cards, wagers, paytables, meters, limits."""
     from validator.cli.common import fail
 
-    g = load_game_or_fail(game)
+    g = game_as_of(load_game_or_fail(game), as_of)
     d = g.definition
     if wager is not None and wager not in d.wagers:
         from validator.loader import did_you_mean
@@ -103,3 +113,51 @@ def games_show(
         from validator.cli.show import render_game
 
         render_game(console(), g, wager)
+
+
+@games_app.command("history")
+def games_history(
+    game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
+    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+) -> None:
+    """The chapter's life: each event with its date, its Pennsylvania Bulletin citation, its
+    kind (adopted, amended, rescinded, superseded), the sections it touched and what changed
+    where the text is known."""
+    g = load_game_or_fail(game)
+    d = g.definition
+    rows = [_event_row(e) for e in d.history]
+    if format is Format.json:
+        print_json(rows)
+        if d.undated:
+            sys.stderr.write(f"rulesub: {game}: {d.undated}\n")
+        return
+    out = console()
+    out.print(f"{d.name}, {d.chapter}")
+    if not rows:
+        out.print(d.undated or "The game file records no history.")
+        return
+    for r in rows:
+        out.print(f"{r['date']}  {r['citation']}  {r['kind']}")
+        if r["sections"]:
+            out.print(f"    sections: {', '.join(r['sections'])}")
+        if r["note"]:
+            out.print(f"    {r['note']}")
+
+
+def _event_row(e: Any) -> dict[str, Any]:
+    """One event as `games history --format json` gives it."""
+    note = e.note or ""
+    if e.successor:
+        encoded = "" if e.successor_encoded else " (not encoded here)"
+        note = f"Replaced by {e.successor}{encoded}. " + note
+    if e.text == "missing":
+        note += " The text this notice gave is not held here (text: missing)."
+    elif e.text == "encoded":
+        note += " The game file encodes the text this notice gave."
+    return {
+        "date": e.date.isoformat(),
+        "citation": e.citation,
+        "kind": e.kind,
+        "sections": list(e.sections),
+        "note": note.strip(),
+    }

@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from validator.cli import app
-from validator.cli.common import Format, console, fail, load_game_or_fail, print_json
+from validator.cli.common import (
+    AS_OF_HELP,
+    Format,
+    console,
+    fail,
+    game_as_of,
+    load_game_or_fail,
+    print_json,
+)
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -85,6 +93,7 @@ def odds(
         ),
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """Exact hold % of a paytable wager, with every paying hand's combinations and
     probability, the hit frequency and the standard deviation per unit wagered."""
@@ -93,7 +102,7 @@ def odds(
     from validator.model.notation import NotationError, parse_money
     from validator.odds import OddsError, exact_odds, select
 
-    g = load_game_or_fail(game)
+    g = game_as_of(load_game_or_fail(game), as_of)
     selected = _selected(g, rulesub) if rulesub is not None else None
     meters = _meters(meter or [])
     amount = None

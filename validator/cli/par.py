@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from validator.cli import app
-from validator.cli.common import EXIT_USAGE, fail
+from validator.cli.common import AS_OF_HELP, EXIT_USAGE, fail, game_as_of
 
 ROUNDS = 200_000  # a banking game's simulated rounds per strategy, unless --rounds says
 #: a Poker game's simulated hands, a whole table dealt and bet each: the slowest game
@@ -64,6 +64,7 @@ def par(
         str | None,
         typer.Option("--scheduler", help="a Dask scheduler's address (or `local`)"),
     ] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """The par sheet: every wager's return table and house edge, the base game per strategy
     (the optimal one derived from the rules where exact enumeration is feasible), the
@@ -82,13 +83,13 @@ def par(
     path = Path(target)
     with _round_input():
         if path.is_file():
-            game = load_game(submission_game(path))
+            game = game_as_of(load_game(submission_game(path)), as_of)
             config = load_config(game, path)
             submission: str | None = str(path)
         else:
             if target not in game_ids():
                 fail(f"{target}: neither a file nor a game id; games: {', '.join(game_ids())}")
-            game = load_game(target)
+            game = game_as_of(load_game(target), as_of)
             config = load_config(game, None)
             submission = None
         req = ParRequest(

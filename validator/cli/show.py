@@ -34,6 +34,11 @@ def render_game(out: Console, g: Game, only_wager: str | None = None) -> None:
     head.append(f"  {g.source_line}", style="cyan")
     out.print(head)
     out.print(Text(d.source.document, style="dim"))
+    from validator.model.history import standing
+
+    line = standing(d)
+    if line:
+        out.print(Text(line, style="dim"))
     if only_wager is None:
         out.print(_rules(g))
     if only_wager is None and d.kind == "nonbanking":

@@ -10,7 +10,14 @@ from typing import Annotated
 import typer
 
 from validator.cli import app
-from validator.cli.common import EXIT_FINDINGS, fail, readable_input
+from validator.cli.common import (
+    AS_OF_HELP,
+    EXIT_FINDINGS,
+    fail,
+    game_as_of,
+    parse_date,
+    readable_input,
+)
 
 
 class SignFormat(StrEnum):
@@ -36,6 +43,7 @@ def signage(
         bool,
         typer.Option("--force", help="print draft signage, marked DRAFT, despite errors"),
     ] = False,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """Every sign the submission's table needs, each line with the section requiring it.
 
@@ -50,7 +58,9 @@ def signage(
     if out is not None and not out.parent.is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
     with readable_input():  # a game file that cannot be compiled: its positions, exit 2
-        checked = check_submission(submission)
+        checked = check_submission(
+            submission, as_of=parse_date(as_of) if as_of is not None else None
+        )
     if checked.unreadable:
         for finding in checked.findings:
             sys.stderr.write(f"rulesub: {describe(finding)}\n")
@@ -67,6 +77,8 @@ def signage(
     sub = checked.submission
     with readable_input():
         game = checked.game()
+    if game is not None:
+        game = game_as_of(game, as_of)
     if sub is None or game is None:
         for finding in errors:
             sys.stderr.write(f"  {describe(finding)}\n")

@@ -17,11 +17,13 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import (
+    AS_OF_HELP,
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
     Format,
     fail,
+    parse_date,
     print_json,
     readable_input,
 )
@@ -75,6 +77,7 @@ def validate(
             "pyproject.toml with [tool.rulesub])",
         ),
     ] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """Check Rules Submissions against the regulation: every violation, with its section,
     its line and what would comply. Exit 0 clean, 1 findings at --fail-on or above, 2
@@ -97,6 +100,8 @@ def validate(
         settings = replace(settings, exclude=(*settings.exclude, *exclude))
     if fail_on is not None:
         settings = replace(settings, fail_on=fail_on.value)
+    if as_of is not None:
+        settings = replace(settings, as_of=parse_date(as_of))
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     for p in missing:
         sys.stderr.write(f"rulesub: {p}: no such file or directory\n")

@@ -40,6 +40,7 @@ GROUPS = {
     "payout_limit": "Limits",
     "table": "Limits",
     "dealing": "Dealing and deck change",
+    "regulation": "Regulation notices",
 }
 OTHER = "Other"
 

@@ -160,6 +160,10 @@ def render_terminal(diff: GameDiff, out: Any) -> None:
                     Text(direction(row), style=style),
                 )
             out.print(t)
+        elif c.path.startswith("/regulation/"):  # a Bulletin notice between the two dates
+            line = Text(f"{c.path.rsplit('/', 1)[1]}  ", style="bold")
+            line.append(c.new or "", style="bold yellow")
+            out.print(line)
         else:
             line = Text(f"{c.path}: ", style="bold")
             line.append(f"{c.old if c.old is not None else '(not stated)'} → ")

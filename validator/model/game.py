@@ -15,6 +15,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from validator.model.base import Cite, Money, PayoutField, PerUnit, Rate, Strict
 from validator.model.constraints import Constraints
+from validator.model.history import Dated, Event, check_history
 from validator.model.poker import BadBeat, Betting, Deal, Players, PokerStrategies, Rake, Showdown
 from validator.model.procedure import Settle, Step, Strategies
 from validator.model.signage import Signage, Signs, check_signage
@@ -242,6 +243,10 @@ class Table(Strict):
     meters: Meters | None = None
     approved_hold: ApprovedHold | None = None
     sign: Signs | None = None
+    dated: Dated | None = Field(default=None, description="when the table is the regulation's")
+    letters_dated: dict[str, Dated] = Field(
+        default_factory=dict, description="when each paytable letter is the regulation's"
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> Table:
@@ -262,6 +267,9 @@ class Table(Strict):
                 )
         if self.source == "missing" and not self.note:
             raise ValueError("a table whose text is missing needs a `note:` of what is known")
+        stray = set(self.letters_dated) - set(self.paytables or {})
+        if stray:
+            raise ValueError(f"letters_dated: no paytable {sorted(stray)} in this table")
         return self
 
     @property
@@ -328,6 +336,7 @@ class Wager(Strict):
     requires_any_wager: list[Id] = Field(default_factory=list)  # … with one of these at least
     on_hands: OnHands | None = None
     tables: dict[Id, Table] = Field(default_factory=dict)
+    dated: Dated | None = Field(default=None, description="when the wager is the regulation's")
 
 
 class Qualifier(Strict):
@@ -414,6 +423,13 @@ class GameDefinition(Strict):
     strategies: SkipJsonSchema[Strategies | None] = None  # from the strategy file
     constraints: Constraints = Field(default_factory=list)
     signage: Signage | None = None
+    # The regulation through time (validator/model/history.py).
+    history: list[Event] = Field(
+        default_factory=list, description="the chapter's life: adopted, amended, rescinded"
+    )
+    undated: str | None = Field(
+        default=None, description="a rule source with no dates: what it says of its dates"
+    )
 
     @field_validator("wagers", "hands")
     @classmethod
@@ -427,7 +443,9 @@ class GameDefinition(Strict):
 
     @model_validator(mode="after")
     def _signs_resolve(self) -> GameDefinition:
-        problems = check_signage(self)
+        problems = check_signage(self) + check_history(self.history)
+        if self.history and self.undated:
+            problems.append("a game file has a `history:` or says it is `undated:`, not both")
         if problems:
             raise ValueError("; ".join(problems))
         return self

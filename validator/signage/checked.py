@@ -40,11 +40,13 @@ class Checked:
             return None
 
 
-def check_submission(path: Path | str, *, display: str | None = None) -> Checked:
+def check_submission(path: Path | str, *, display: str | None = None, as_of: Any = None) -> Checked:
     """Validate one file with ``rulesub validate``'s checks."""
     from validator.checks import validate_file
+    from validator.checks.config import Settings
 
-    result = validate_file(Path(path))
+    settings = Settings(Path.cwd(), as_of=as_of) if as_of is not None else None
+    result = validate_file(Path(path), settings=settings)
     checked = Checked(
         file=display or str(path),
         findings=list(result.findings),

@@ -236,6 +236,7 @@ def render(all_word_uses: list[Use], games_dir: Path = GAMES_DIR) -> str:
         entries = [w for w in REGISTRY.values() if w.kind == kind.id]
         out += [f"- [{kind.title}](#{_anchor(kind.title)}) ({len(entries)})"]
     out.append("")
+    out += [f"- [{THROUGH_TIME}](#{_anchor(THROUGH_TIME)})", ""]
     for kind in KINDS.values():
         entries = [w for w in REGISTRY.values() if w.kind == kind.id]
         out += [f"## {kind.title}", "", kind.about, ""]
@@ -255,7 +256,43 @@ def render(all_word_uses: list[Use], games_dir: Path = GAMES_DIR) -> str:
         out.append("")
         for w in entries:
             out += _entry(w, by_word[w.key], sources)
+    out += _through_time()
     return "\n".join(out).rstrip() + "\n"
+
+
+THROUGH_TIME = "The regulation through time"
+
+
+def _through_time() -> list[str]:
+    """The words of a game file's history and dated values (``validator.model.history``),
+    from the models' own descriptions; no engine reads them in a round."""
+    from validator.model.game import GameDefinition, Table, Wager
+    from validator.model.history import KINDS as EVENT_KINDS
+    from validator.model.history import Dated, Event
+
+    out = [
+        f"## {THROUGH_TIME}",
+        "",
+        "When the encoded text was the regulation: the chapter's events, each with its "
+        "Pennsylvania Bulletin citation, and the dates of values that changed. Read by "
+        "validate (a submission's effective date), `--as-of`, `games history` and "
+        f"`diff GAME --from --to`. Event kinds: {', '.join(f'`{k}`' for k in EVENT_KINDS)}.",
+        "",
+        "| word | in | what it says |",
+        "|---|---|---|",
+    ]
+    rows: list[tuple[str, str, Any]] = [
+        ("history", "game file", GameDefinition.model_fields["history"]),
+        ("undated", "game file", GameDefinition.model_fields["undated"]),
+        ("dated", "wager", Wager.model_fields["dated"]),
+        ("dated", "paytable", Table.model_fields["dated"]),
+        ("letters_dated", "paytable", Table.model_fields["letters_dated"]),
+    ]
+    rows += [(k, "history event", f) for k, f in Event.model_fields.items()]
+    rows += [(k, "`dated:`", f) for k, f in Dated.model_fields.items()]
+    for word_, where, f in rows:
+        out.append(f"| `{word_}` | {where} | {f.description or 'a note in words'} |")
+    return [*out, ""]
 
 
 def _anchor(title: str) -> str:

@@ -437,6 +437,33 @@ word(
     submission supplies it under `custom_paytables:` and nothing is invented.""",
     none={"scalar": CHECKS_ONLY, "batch": CHECKS_ONLY},
 )
+DATED_ONLY = (
+    "decided before a round: the rules in force on a date (`--as-of`, a submission's "
+    "effective date) leave out a table or letter not in force then; a round never reads it"
+)
+word(
+    _T,
+    "dated",
+    "validator.model.game.Table",
+    """When the table is the regulation's: `since` the date a Bulletin
+    notice (`cite`, "49 Pa.B. 4956") put its wording in force, and `until` a later notice
+    removed it; before `since` it did not exist (`earlier: none`) or had a wording not held
+    here (`earlier: missing`).""",
+    none={"scalar": DATED_ONLY, "batch": DATED_ONLY},
+)
+word(
+    _T,
+    "letters_dated",
+    "validator.model.game.Table",
+    """When each paytable letter is the regulation's, as `dated` says
+    for a whole table: a letter a notice added to an existing wager is out of the rules in
+    force before it.""",
+    example="""letters_dated:
+  F: {since: 2019-08-31, cite: "49 Pa.B. 4956", earlier: none}""",
+    general="a letter added or removed by a notice whose text is held; none of the encoded "
+    "notices is known to have added or removed one letter alone",
+    none={"scalar": DATED_ONLY, "batch": DATED_ONLY},
+)
 word(
     _T,
     "by_wager_amount",

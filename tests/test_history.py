@@ -1,0 +1,297 @@
+"""The regulation as of a date: each chapter's history with its Bulletin citations, and a
+submission checked against the rules in force on its effective date."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+from typer.testing import CliRunner
+
+from validator import PROJECT_ROOT
+from validator.cli import app
+from validator.compiler import all_games, load_game
+from validator.model.history import BULLETIN, Dated, as_of, in_force
+
+EXAMPLE = PROJECT_ROOT / "rulesubs" / "example" / "poker-holdem.yaml"
+runner = CliRunner()
+
+
+def history(game: str) -> list[dict[str, object]]:
+    result = runner.invoke(app, ["games", "history", game, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_ch_553_history_adopted_amended_rescinded() -> None:
+    """Ch. 553: 40 Pa.B. 1156 (March 6, 2010), amended 40 Pa.B. 5167 (September 11, 2010),
+    rescinded by 42 Pa.B. 2686 (May 12, 2012), replaced by ch. 637a."""
+    events = history("poker-holdem")
+    assert [(e["date"], e["citation"], e["kind"]) for e in events] == [
+        ("2010-03-06", "40 Pa.B. 1156", "adopted"),
+        ("2010-09-11", "40 Pa.B. 5167", "amended"),
+        ("2012-05-12", "42 Pa.B. 2686", "rescinded"),
+    ]
+    assert set(events[0]) == {"date", "citation", "kind", "sections", "note"}
+    assert "text: missing" in str(events[1]["note"])
+    assert "637a" in str(events[2]["note"])
+    assert history("poker-seven-card-stud") == events  # every ch. 553 game shares it
+
+
+def test_ch_641a_history_from_the_source_notes() -> None:
+    """Ch. 641a: 42 Pa.B. 4333 (effective July 7, 2012), 44 Pa.B. 5463 (August 16, 2014),
+    44 Pa.B. 7683 (December 13, 2014), 49 Pa.B. 4956 (August 31, 2019)."""
+    events = history("four-card-poker")
+    assert [(e["date"], e["citation"], e["kind"]) for e in events] == [
+        ("2012-07-07", "42 Pa.B. 4333", "adopted"),
+        ("2014-08-16", "44 Pa.B. 5463", "amended"),
+        ("2014-12-13", "44 Pa.B. 7683", "amended"),
+        ("2019-08-31", "49 Pa.B. 4956", "amended"),
+    ]
+    # § 641a.8 carries no 44 Pa.B. 5463 in its Source note; § 641a.12 all three
+    assert "§ 641a.8" not in events[1]["sections"]  # type: ignore[operator]
+    assert all("§ 641a.12" in e["sections"] for e in events[1:])  # type: ignore[operator]
+    assert all("§ 641a.3" not in e["sections"] for e in events)  # type: ignore[operator]
+
+
+def test_ch_589_history_rescinded_by_46_pa_b_5540() -> None:
+    events = history("lunar-poker")
+    assert [(e["date"], e["citation"], e["kind"]) for e in events] == [
+        ("2013-12-07", "43 Pa.B. 7087", "adopted"),
+        ("2016-08-27", "46 Pa.B. 5540", "rescinded"),
+    ]
+    assert "668a" in str(events[1]["note"])
+
+
+@pytest.mark.parametrize("game", ["wpt-heads-up-holdem", "high-card-flush"])
+def test_chs_677a_678a_record_the_proposal_and_no_guessed_adoption(game: str) -> None:
+    assert history(game) == []
+    text = runner.invoke(app, ["games", "history", game]).stdout
+    assert "45 Pa.B. 4764" in text and "not found" in text
+
+
+@pytest.mark.parametrize("game", ["house-seven-card-stud", "house-razz"])
+def test_house_procedures_say_they_carry_no_dates(game: str) -> None:
+    assert load_game(game).definition.undated
+    assert "carry no dates" in runner.invoke(app, ["games", "history", game]).stdout
+
+
+def test_every_date_cites_the_bulletin_and_every_amended_table_is_dated() -> None:
+    """An event or dated value without a Bulletin citation fails; so does a paytable whose
+    section has an amendment history but carries no date."""
+    for game in all_games():
+        d = game.definition
+        for e in d.history:
+            assert BULLETIN.match(e.citation), (game.id, e)
+        amended = {s for e in d.history if e.kind == "amended" for s in e.sections}
+        for _, tid, table in d.tables():
+            sections = set(re.findall(r"§ \d+a?\.\d+", table.cite))
+            if sections & amended:
+                assert table.dated is not None, f"{game.id}: {tid} ({table.cite}) has no date"
+            for dated in [table.dated, *table.letters_dated.values()]:
+                if dated is not None:
+                    assert BULLETIN.match(dated.cite), (game.id, tid)
+
+
+def test_an_uncited_date_is_refused() -> None:
+    with pytest.raises(ValidationError, match="Pennsylvania Bulletin citation"):
+        Dated.model_validate({"since": "2019-08-31", "cite": "§ 641a.12", "earlier": "none"})
+
+
+def submission(tmp_path: Path, effective: str) -> Path:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^effective: .*$", f"effective: {effective}", text)
+    text = re.sub(r"(?m)^(\s*approved:) \d{4}-\d{2}-\d{2}", r"\1 2010-03-06", text)
+    path = tmp_path / f"holdem-{effective}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def findings(path: Path, *args: str) -> tuple[int, list[dict[str, object]]]:
+    result = runner.invoke(app, ["validate", str(path), "--format", "json", *args])
+    data = json.loads(result.stdout)
+    return result.exit_code, data["findings"]
+
+
+def test_poker_effective_2010_06_01_is_clean_against_ch_553_as_adopted(tmp_path: Path) -> None:
+    code, found = findings(submission(tmp_path, "2010-06-01"))
+    assert (code, found) == (0, [])
+
+
+def test_poker_effective_2011_06_01_is_told_the_40_pa_b_5167_text_is_not_encoded(
+    tmp_path: Path,
+) -> None:
+    code, found = findings(submission(tmp_path, "2011-06-01"))
+    assert code == 0
+    [f] = found
+    assert f["code"] == "poker-holdem/amendment-not-encoded" and f["severity"] == "info"
+    assert "40 Pa.B. 5167" in str(f["message"]) and "sections not known" in str(f["message"])
+
+
+def test_poker_effective_2027_01_01_is_warned_with_42_pa_b_2686(tmp_path: Path) -> None:
+    code, found = findings(submission(tmp_path, "2027-01-01"))
+    assert code == 0  # a warning: offices hold filings effective today and later
+    [warning] = found
+    assert warning["severity"] == "warning" and warning["cite"] == "42 Pa.B. 2686"
+    assert "ch. 637a" in str(warning["message"]) and "not encoded" in str(warning["message"])
+
+
+def test_effective_before_adoption_is_an_error(tmp_path: Path) -> None:
+    code, found = findings(submission(tmp_path, "2009-12-31"))
+    assert code == 1
+    assert any(
+        f["code"] == "poker-holdem/before-adoption" and f["cite"] == "40 Pa.B. 1156" for f in found
+    )
+
+
+def test_validate_as_of_overrides_the_effective_date(tmp_path: Path) -> None:
+    _, found = findings(submission(tmp_path, "2010-06-01"), "--as-of", "2013-01-01")
+    # after the rescission the warning alone: it names the notice and the successor
+    assert [f["code"] for f in found] == ["poker-holdem/not-in-force"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "cite"),
+    [
+        (["games", "show", "poker-holdem", "--as-of", "2010-03-05"], "40 Pa.B. 1156"),
+        (["games", "show", "four-card-poker", "--as-of", "2012-07-06"], "42 Pa.B. 4333"),
+        (["diff", "lunar-poker", "--from", "2013-01-01", "--to", "2014-01-01"], "43 Pa.B. 7087"),
+        (
+            ["odds", "four-card-poker", "--wager", "aces_up", "--as-of", "2012-01-01"],
+            "42 Pa.B. 4333",
+        ),
+        (["par", "four-card-poker", "--as-of", "2012-01-01"], "42 Pa.B. 4333"),
+        (
+            [
+                "diff",
+                "four-card-poker",
+                "--wager",
+                "aces_up",
+                "--paytable",
+                "A",
+                "--to",
+                "B",
+                "--as-of",
+                "2012-01-01",
+            ],
+            "42 Pa.B. 4333",
+        ),
+    ],
+)
+def test_as_of_before_adoption_is_refused_with_the_adoption_citation(
+    argv: list[str], cite: str
+) -> None:
+    result = runner.invoke(app, argv)
+    assert result.exit_code == 2
+    assert cite in result.stderr and "not in force" in result.stderr
+
+
+def test_as_of_on_the_adoption_day_is_served() -> None:
+    result = runner.invoke(app, ["games", "show", "four-card-poker", "--as-of", "2012-07-07"])
+    assert result.exit_code == 0, result.output
+    assert "not encoded" in result.stderr  # § 641a.12 as adopted is not held
+
+
+def test_in_force_states() -> None:
+    d = load_game("four-card-poker").definition
+    assert in_force(d, dt.date(2019, 8, 31)).not_encoded == []
+    late = in_force(d, dt.date(2014, 9, 1)).not_encoded
+    assert [e.citation for e in late] == ["44 Pa.B. 7683", "49 Pa.B. 4956"]
+
+
+def test_a_paytable_added_by_an_amendment_shows_in_the_regulations_diff() -> None:
+    """A letter dated `since` an amendment with `earlier: none` is out of the rules before
+    it, and `diff GAME --from --to` shows it added, with its hold."""
+    from dataclasses import replace
+
+    from validator.diff.dates import diff_dates
+
+    game = load_game("four-card-poker")
+    d = game.definition
+    wid, table = d.table_by_id("aces_up")
+    new = Dated(since=dt.date(2019, 8, 31), cite="49 Pa.B. 4956", earlier="none")
+    table = table.model_copy(update={"letters_dated": {"F": new}})
+    wager = d.wagers[wid].model_copy(update={"tables": {"aces_up": table}})
+    dated = replace(game, definition=d.model_copy(update={"wagers": {**d.wagers, wid: wager}}))
+    assert (
+        "F" not in as_of(dated.definition, dt.date(2019, 8, 30)).table_by_id("aces_up")[1].letters
+    )
+    diff = diff_dates(dated, dt.date(2019, 1, 1), dt.date(2020, 1, 1))
+    [added] = [c for c in diff.changes if c.path == "/paytables/aces_up/F"]
+    assert (added.old, added.new, added.cite) == (None, "F", "49 Pa.B. 4956")
+    assert added.hold_new is not None and added.hold_new.value is not None
+    assert [c.path for c in diff.changes if c.path.startswith("/regulation")] == [
+        "/regulation/2019-08-31"
+    ]
+    assert diff_dates(dated, dt.date(2020, 1, 1), dt.date(2021, 1, 1)).changes == []
+
+
+def test_signage_as_of_before_adoption_prints_no_sign() -> None:
+    example = PROJECT_ROOT / "rulesubs" / "example" / "lunar-poker.yaml"
+    result = runner.invoke(app, ["signage", str(example), "--as-of", "2013-01-01"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "lunar-poker/before-adoption" in result.stderr and "43 Pa.B. 7087" in result.stderr
+
+
+def test_diff_from_to_lists_the_notices_between_the_dates_and_says_their_text_is_missing() -> None:
+    argv = ["diff", "four-card-poker", "--from", "2014-01-01", "--to", "2015-01-01"]
+    result = runner.invoke(app, [*argv, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    changes = json.loads(result.stdout)["changes"]
+    assert [c["path"] for c in changes] == ["/regulation/2014-08-16", "/regulation/2014-12-13"]
+    assert all("not held" in c["new"] for c in changes)
+    assert "as in force on 2014-01-01 differs" in result.stderr
+
+
+def test_dates_are_written_as_dates() -> None:
+    result = runner.invoke(app, ["games", "show", "poker-holdem", "--as-of", "May 2011"])
+    assert result.exit_code == 2 and "YYYY-MM-DD" in result.stderr
+
+
+def test_the_shipped_examples_effective_2027_keep_exit_0_with_the_warning() -> None:
+    """Offices hold filings effective today and later for every game: the rescission of
+    chs. 553 and 589 is a warning on the examples, never a failure."""
+    result = runner.invoke(app, ["validate", str(EXAMPLE.parent), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    warned = {f["code"] for f in json.loads(result.stdout)["findings"]}
+    assert {"poker-holdem/not-in-force", "lunar-poker/not-in-force"} <= warned
+    assert not any(c.startswith("four-card-poker/") for c in warned)  # ch. 641a in force
+
+
+def test_games_show_heads_the_chapter_with_its_life() -> None:
+    out = runner.invoke(app, ["games", "show", "poker-holdem"], env={"COLUMNS": "300"}).stdout
+    assert (
+        "In force from March 6, 2010 (40 Pa.B. 1156); amended 40 Pa.B. 5167; rescinded by "
+        "42 Pa.B. 2686 (May 12, 2012), replaced by 58 Pa. Code ch. 637a (not encoded here)"
+    ) in out
+
+
+def test_a_selected_paytable_not_yet_in_force_is_an_error() -> None:
+    """A letter a notice added after the effective date is not the rules of that date."""
+    from types import SimpleNamespace
+
+    from validator.checks.in_force import findings as date_findings
+    from validator.model.submission import load_submission
+
+    d = load_game("four-card-poker").definition
+    wid, table = d.table_by_id("aces_up")
+    new = Dated(since=dt.date(2019, 8, 31), cite="49 Pa.B. 4956", earlier="none")
+    table = table.model_copy(update={"letters_dated": {"C": new}})
+    wager = d.wagers[wid].model_copy(update={"tables": {"aces_up": table}})
+    facts = SimpleNamespace(
+        id="four-card-poker",
+        definition=d.model_copy(update={"wagers": {**d.wagers, wid: wager}}),
+    )
+    example = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
+    located = load_submission(example, display="x.yaml").located
+    assert located.data["paytables"]["aces_up"] == "C"
+    found = date_findings(facts, dt.date(2019, 1, 1), "x.yaml", "/effective", 1, 1, located)
+    [f] = [f for f in found if f.code == "four-card-poker/paytable-not-in-force"]
+    assert f.severity == "error" and f.cite == "49 Pa.B. 4956" and f.path == "/paytables/aces_up"
+    assert "added by 49 Pa.B. 4956, effective 2019-08-31" in f.message
+    later = date_findings(facts, dt.date(2020, 1, 1), "x.yaml", "/effective", 1, 1, located)
+    assert not any(f.code.endswith("/paytable-not-in-force") for f in later)
