@@ -370,7 +370,7 @@ def test_a_play_log_of_any_name_replays(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "does not exist" in missing.stderr
     (tmp_path / "x[" / "]").mkdir(parents=True)
     log = tmp_path / "x[" / "]" / "log.txt"  # a path that reads as rich markup: x[/]/log.txt
-    played = rulesub("play", "four-card-poker", "--rounds", "2", "--log", str(log))
+    played = rulesub("play", "four-card-poker", "--rounds", "2", "--log", str(log), columns=400)
     assert played.returncode == 0, played.stderr
     assert "x[/]/log.txt" in played.stdout
     replay = rulesub("settle", str(log), "--round", "2", "--format", "json")

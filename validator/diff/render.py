@@ -212,13 +212,13 @@ def _findings_terminal(diff: GameDiff, out: Any) -> None:
 
 
 def _md(text: str) -> str:
-    from validator.report.markdown import md_text
+    from validator.markdown import md_text
 
     return md_text(text)
 
 
 def _code(text: str) -> str:
-    from validator.report.markdown import md_code
+    from validator.markdown import md_code
 
     return md_code(text)
 

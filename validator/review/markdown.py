@@ -3,7 +3,7 @@ the signage in the words of their own Markdown renderers, one heading level down
 
 from __future__ import annotations
 
-from validator.report.markdown import md_text as _md
+from validator.markdown import md_text as _md
 from validator.review.build import SECTIONS, ReviewPack
 
 

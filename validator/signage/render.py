@@ -82,7 +82,7 @@ def render_text(signs: SignSet, *, cite: bool = True) -> str:
 
 def _md(text: str) -> str:
     """Escape what Markdown would read as markup (or HTML) in sign text."""
-    from validator.report.markdown import md_text
+    from validator.markdown import md_text
 
     return md_text(text)
 
