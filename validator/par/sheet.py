@@ -69,6 +69,7 @@ class ParRequest:
     #: method covers are named under ``not_simulated_because``.
     simulate: bool = True
     hands_per_hour: int = 30  # nonbanking Poker: the rake and the fund an hour at this
+    tables: int | None = None  # nonbanking Poker: independent tables (None: one a worker)
 
 
 def build(req: ParRequest) -> dict[str, Any]:
@@ -98,7 +99,12 @@ def build(req: ParRequest) -> dict[str, Any]:
             "Bad Beat rules, for the players the game file's poker_strategies declare."
         )
         if req.simulate:
-            spec = PokerSpec(d.id, req.submission, req.seed, req.rounds, req.hands_per_hour)
+            from validator.par.simulated import worker_count
+
+            tables = req.tables or worker_count(req.workers)
+            spec = PokerSpec(
+                d.id, req.submission, req.seed, req.rounds, req.hands_per_hour, tables=tables
+            )
             out["poker"] = house_sheet(spec, req.workers, req.scheduler)
         else:
             out["notes"].append(
