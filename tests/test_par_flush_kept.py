@@ -15,9 +15,9 @@ from validator.compiler import load_game
 from validator.interpreter.config import TableConfig, load_config
 from validator.interpreter.rules import Rules
 from validator.par import longest_flush
+from validator.par import sheet as sheet_module
 from validator.par.completions import read_derived
 from validator.par.longest_flush import FlushGame, method_key
-from validator.par import sheet as sheet_module
 from validator.par.sheet import ParRequest, build
 
 GAME = "high-card-flush"
