@@ -23,6 +23,7 @@ import os
 import resource
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -30,6 +31,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "rulesubs" / "example"
+#: the command line; where it is not installed, this checkout's through this Python
+COMMAND = (
+    [found]
+    if (found := shutil.which("rulesub"))
+    else [sys.executable, "-c", "from validator.cli import main; main()"]
+)
 GOALS = {
     "four-card-poker": 3e6,
     "high-card-flush": 3e6,
@@ -43,7 +50,7 @@ def rulesub(*args: str) -> tuple[float, float, str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     out = subprocess.run(
-        [shutil.which("rulesub") or "rulesub", *args],
+        [*COMMAND, *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -63,7 +70,10 @@ def best(repeat: int, *args: str) -> tuple[float, float, str]:
 
 
 def scaling(name: str, args: list[str], n: int, repeat: int, rows: list[list[str]]) -> None:
-    """One worker against ``n`` processes and a local Dask cluster of ``n``."""
+    """One worker against ``n`` processes and a local Dask cluster of ``n`` (after one
+    small untimed run: a first run compiles the Poker kernels)."""
+    small = [a if b != "--rounds" else "200" for b, a in zip(["", *args], args, strict=True)]
+    rulesub(*small, "--workers", "1")
     one, _, ref = best(repeat, *args, "--workers", "1")
     for how in (["--workers", str(n)], ["--scheduler", "local", "--workers", str(n)]):
         wall, _, out = best(repeat, *args, *how)
@@ -177,19 +187,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--quick", action="store_true", help="sizes / 20, for a small machine")
+    parser.add_argument("--size", type=float, default=1.0, help="sizes / this")
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
-    n, q = args.max_workers, 20 if args.quick else 1
+    n, q = args.max_workers, 20 if args.quick else args.size
     rows: list[list[str]] = []
-    sim = ["simulate", "high-card-flush", "--rounds", str(2_000_000 // q), "--format", "json"]
+    sim = ["simulate", "high-card-flush", "--rounds", str(int(2_000_000 // q)), "--format", "json"]
     scaling("simulate High Card Flush", sim, n, args.repeat, rows)
-    par = ["par", "lunar-poker", "--rounds", str(1_000_000 // q), "--format", "json"]
+    par = ["par", "lunar-poker", "--rounds", str(int(1_000_000 // q)), "--format", "json"]
     scaling("par Lunar Poker", par, n, args.repeat, rows)
     room = ["par", str(EXAMPLES / "poker-holdem.yaml"), "--format", "json"]
-    room += ["--rounds", str(320_000 // q), "--tables", str(n)]
+    room += ["--rounds", str(int(320_000 // q)), "--tables", str(n)]
     scaling(f"par Hold'em, {n} tables", room, n, args.repeat, rows)
-    engine_rates(400_000 // q, rows)
-    record_costs(100 // q * 2 if q > 1 else 100, args.repeat, rows)
+    engine_rates(int(400_000 // q), rows)
+    record_costs(max(10, int(100 // q)), args.repeat, rows)
     head = ["figure", "1 worker / this", "N workers / that", "ratio", "same bytes"]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(5)]
     print(f"{os.cpu_count()} CPUs here, {n} workers; sizes / {q}")
