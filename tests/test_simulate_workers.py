@@ -110,3 +110,13 @@ def test_poker_room_sums_its_tables_and_still_balances(room_one: str) -> None:
     one = CliRunner().invoke(app, [*POKER, "--tables", "1"])
     assert json.loads(one.stdout)["tables"] == 1
     assert json.loads(one.stdout)["pots"] != data["pots"]
+
+
+@pytest.mark.parametrize("command", ["simulate", "par"])
+def test_tables_of_a_banking_game_are_refused(command: str) -> None:
+    """``--tables`` seats a nonbanking Poker room; a banking game's rounds are shared among
+    the workers, so the option is refused there rather than ignored."""
+    args = [command, "high-card-flush", "--rounds", "10", "--tables", "3"]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2
+    assert "banking game" in r.stderr and "Traceback" not in r.stderr

@@ -101,6 +101,8 @@ def par(
             game = load_game(target)
             config = load_config(game, None)
             submission = None
+        if tables is not None and game.definition.kind != "nonbanking":
+            fail(f"--tables: {game.definition.id} is a banking game; no Poker room to seat")
         req = ParRequest(
             game,
             config,

@@ -421,6 +421,8 @@ def simulate(
             scheduler,
         )
         return
+    if tables != 1:
+        fail(f"--tables: {game} is a banking game; its rounds are shared among the --workers")
     from validator.interpreter.simulate import summary_json
     from validator.par.simulated import SchedulerError
 
