@@ -72,7 +72,7 @@ def best(repeat: int, *args: str) -> tuple[float, float, str]:
 def scaling(name: str, args: list[str], n: int, repeat: int, rows: list[list[str]]) -> None:
     """One worker against ``n`` processes and a local Dask cluster of ``n`` (after one
     small untimed run: a first run compiles the Poker kernels)."""
-    small = [a if b != "--rounds" else "200" for b, a in zip(["", *args], args, strict=True)]
+    small = [a if b != "--rounds" else "200" for b, a in zip(["", *args[:-1]], args, strict=True)]
     rulesub(*small, "--workers", "1")
     one, _, ref = best(repeat, *args, "--workers", "1")
     for how in (["--workers", str(n)], ["--scheduler", "local", "--workers", str(n)]):
