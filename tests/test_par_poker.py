@@ -108,11 +108,48 @@ def test_par_cli_poker_scheduler_gives_the_same_bytes(dask_cluster: str) -> None
     """``rulesub par --scheduler ADDRESS`` on a Poker submission: the JSON is byte for byte
     the one a single process prints."""
     args = ["par", str(HOLDEM), "--format", "json", "--rounds", "120", "--seed", "9"]
-    one = CliRunner().invoke(app, [*args, "--workers", "1"])
-    dask = CliRunner().invoke(app, [*args, "--scheduler", dask_cluster])
+    one = CliRunner().invoke(app, [*args, "--workers", "1", "--tables", "3"])
+    dask = CliRunner().invoke(app, [*args, "--scheduler", dask_cluster, "--tables", "3"])
     assert one.exit_code == dask.exit_code == 0, dask.output
     assert dask.stdout == one.stdout
     assert json.loads(one.stdout)["poker"]["hands"] == 120
+
+
+# -- a room of tables: --tables N, byte-identical for any number of workers -------------------
+
+ROOM = ["par", str(HOLDEM), "--format", "json", "--rounds", "60", "--seed", "5", "--tables", "4"]
+
+
+@pytest.fixture(scope="module")
+def room_one_worker() -> str:
+    r = CliRunner().invoke(app, [*ROOM, "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+@pytest.mark.parametrize(
+    "how", [["--workers", "2"], ["--workers", "4"], ["--scheduler", "local", "--workers", "2"]]
+)
+def test_par_tables_same_bytes_on_any_workers_and_a_local_cluster(
+    room_one_worker: str, how: list[str]
+) -> None:
+    """Four tables of 15 hands each, table k shuffled from ``SeedSequence(5, (k,))``: the
+    room's figures are the same bytes on one, two or four processes and a local cluster."""
+    r = CliRunner().invoke(app, [*ROOM, *how])
+    assert r.exit_code == 0, r.output
+    assert r.stdout == room_one_worker
+
+
+def test_par_tables_share_the_hands_and_default_to_the_workers(room_one_worker: str) -> None:
+    """The hands are shared among the tables, which play apart (another number of tables
+    deals other hands); without ``--tables`` there is one table a worker."""
+    poker_sheet = json.loads(room_one_worker)["poker"]
+    assert poker_sheet["tables"] == 4 and poker_sheet["hands"] == 60
+    args = [a for a in ROOM if a not in ("--tables", "4")]
+    two = CliRunner().invoke(app, [*args, "--workers", "2"])
+    assert two.exit_code == 0, two.output
+    assert json.loads(two.stdout)["poker"]["tables"] == 2
+    assert json.loads(two.stdout)["poker"] != poker_sheet
 
 
 def test_par_cli_poker_unreachable_scheduler_exits_2() -> None:

@@ -65,11 +65,21 @@ def par(
         typer.Option("--scheduler", help="a Dask scheduler's address (or `local`)"),
     ] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
+    tables: Annotated[
+        int | None,
+        typer.Option(
+            "--tables",
+            min=1,
+            metavar="N",
+            help="nonbanking Poker: independent tables sharing the hands (default: the workers)",
+        ),
+    ] = None,
 ) -> None:
     """The par sheet: every wager's return table and house edge, the base game per strategy
     (the optimal one derived from the rules where exact enumeration is feasible), the
     progressives against their meters. Simulated figures carry 95% intervals; the same seed
-    gives the same figures on any number of workers."""
+    gives the same figures on any number of workers (a Poker game's: at the same number of
+    tables)."""
     from validator.cli.rounds import _round_input
     from validator.compiler import load_game
     from validator.interpreter.config import load_config
@@ -92,6 +102,8 @@ def par(
             game = game_as_of(load_game(target), as_of)
             config = load_config(game, None)
             submission = None
+        if tables is not None and game.definition.kind != "nonbanking":
+            fail(f"--tables: {game.definition.id} is a banking game; no Poker room to seat")
         req = ParRequest(
             game,
             config,
@@ -102,6 +114,7 @@ def par(
             scheduler=scheduler,
             progress=_progress if sys.stderr.isatty() else None,
             hands_per_hour=hands_per_hour,
+            tables=tables,
         )
         try:
             sheet = build(req)

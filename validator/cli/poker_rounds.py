@@ -101,14 +101,28 @@ def simulate_poker(
     strategy: str | None,
     hands_per_hour: int,
     format: Format,
+    tables: int = 1,
+    workers: int | None = None,
+    scheduler: str | None = None,
 ) -> None:
+    """``hands`` hands shared among ``tables`` independent tables (table k shuffled from
+    ``SeedSequence(seed, spawn_key=(k,))``), played on ``workers`` processes or through the
+    Dask scheduler at ``scheduler``, the room's figures summed: the same seed and tables
+    give the same bytes whatever the workers."""
     from validator.interpreter.poker.session import print_summary, summary
+    from validator.par.poker import PokerSpec, room
+    from validator.par.simulated import SchedulerError
 
+    source = str(rulesub) if rulesub is not None else None
+    spec = PokerSpec(
+        game, source, seed, hands, hands_per_hour, tables=tables, seats=seats, strategy=strategy
+    )
     with _session_input():
-        session = _session(game, rulesub, seats, seed, strategy, hands_per_hour, narrated=False)
-        for _ in session.hands(hands):
-            pass
-    data = summary(session, hands_per_hour)
+        try:
+            session = room(spec, workers, scheduler)
+        except SchedulerError as e:
+            fail(str(e), EXIT_USAGE)
+    data = {**summary(session, hands_per_hour), "tables": len(spec.chunks())}
     if format is Format.json:
         print_json(data)
         return

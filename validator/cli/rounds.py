@@ -374,6 +374,23 @@ def simulate(
             "--hands-per-hour", min=1, help="nonbanking Poker: rake per hour at this", metavar="N"
         ),
     ] = 30,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="processes (default: every core)", metavar="N"),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", help="a Dask scheduler's address (or `local`)"),
+    ] = None,
+    tables: Annotated[
+        int,
+        typer.Option(
+            "--tables",
+            min=1,
+            help="nonbanking Poker: independent tables sharing the hands (default 1)",
+            metavar="N",
+        ),
+    ] = 1,
     timing: Annotated[
         bool,
         typer.Option(
@@ -384,36 +401,48 @@ def simulate(
     ] = False,
 ) -> None:
     """Simulate rounds with the vectorized engine: per wager the handle, the players' net,
-    the hold % with a 95% confidence interval; the element of risk; the meters."""
+    the hold % with a 95% confidence interval; the element of risk; the meters. The same
+    seed gives the same figures on any number of workers or through Dask."""
     from validator.cli.poker_rounds import is_nonbanking, simulate_poker
 
     _submission_gate(rulesub, game, allow_findings)
     if is_nonbanking(game):  # nonbanking Poker: rake per hand and hour, the Bad Beat fund
-        simulate_poker(game, rulesub, seats, rounds, seed, strategy, hands_per_hour, format)
+        simulate_poker(
+            game,
+            rulesub,
+            seats,
+            rounds,
+            seed,
+            strategy,
+            hands_per_hour,
+            format,
+            tables,
+            workers,
+            scheduler,
+        )
         return
-    from validator.interpreter.simulate import run, summary_json
+    if tables != 1:
+        fail(f"--tables: {game} is a banking game; its rounds are shared among the --workers")
+    from validator.interpreter.simulate import summary_json
+    from validator.par.simulated import SchedulerError
+
+    source = str(rulesub) if rulesub is not None else None
+    spread = {
+        "workers": workers,
+        "scheduler": scheduler,
+        "submission": source,
+        "allow_findings": allow_findings,
+    }
 
     with _round_input(rulesub=rulesub):
         rules = _rules(game, rulesub, allow_findings)
         k = seats or rules.max_seats()
         _check_seats(rules, k)
         _check_tables(rules)
-        if format is Format.json:
-            stats = run(rules, rounds, seed, k, strategy)
-        else:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-            with Progress(
-                TextColumn("simulating"),
-                BarColumn(),
-                TextColumn("{task.completed:,}/{task.total:,} rounds"),
-                TimeRemainingColumn(),
-                console=console(stderr=True),
-            ) as bar:
-                task = bar.add_task("rounds", total=rounds)
-                stats = run(
-                    rules, rounds, seed, k, strategy, progress=lambda n: bar.update(task, advance=n)
-                )
+        try:
+            stats = _simulated(rules, rounds, seed, k, strategy, format, spread)
+        except SchedulerError as e:
+            fail(str(e), EXIT_USAGE)
     data = summary_json(stats)
     if format is Format.json:
         from validator.interpreter.simulate import rounds_per_second
@@ -427,3 +456,39 @@ def simulate(
     from validator.interpreter.simulate import print_summary
 
     print_summary(console(), rules, stats, data)
+
+
+def _simulated(
+    rules: Any,
+    rounds: int,
+    seed: int,
+    seats: int,
+    strategy: str | None,
+    format: Format,
+    spread: dict[str, Any],
+) -> Any:
+    """The simulation's sums, with a progress bar on stderr unless the output is JSON;
+    ``spread``: the workers, the Dask scheduler, the submission the workers rebuild from."""
+    from validator.interpreter.simulate import run
+
+    if format is Format.json:
+        return run(rules, rounds, seed, seats, strategy, **spread)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,} rounds"),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+    ) as bar:
+        task = bar.add_task("rounds", total=rounds)
+        return run(
+            rules,
+            rounds,
+            seed,
+            seats,
+            strategy,
+            progress=lambda n: bar.update(task, advance=n),
+            **spread,
+        )

@@ -90,30 +90,71 @@ def _open(db: str | None, *, must_exist: bool = False) -> Any:
 
 @app.command("record")
 def record(
-    file: Annotated[Path, typer.Argument(help="a Rules Submission as filed (YAML)")],
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE...",
+            help="Rules Submissions as filed (YAML), or directories of them",
+        ),
+    ],
     by: Annotated[
         str | None, typer.Option("--by", help="who records it (default: the login name)")
     ] = None,
     db: DbOption = None,
     format: FormatOption = Format.text,
 ) -> None:
-    """Store a submission exactly as filed, with its findings now, as `submitted`.
+    """Store each submission exactly as filed, with its findings now, as `submitted`: one
+    transaction each, so one that cannot be read does not stop the others.
 
-    The same bytes recorded twice are one record. Exit 0 recorded, 2 unreadable."""
-    if not file.is_file():
-        fail(f"{file}: no such file")
-    from validator.checks.engine import display_name
+    The same bytes recorded twice are one record. A directory records the submissions in
+    it, as `rulesub validate` finds them. With --format json: one file, its record; more,
+    a list in the order given. Exit 0 recorded, 2 one or more unreadable (each named)."""
+    from validator.checks.engine import discover, display_name
 
+    for f in files:
+        if not f.exists():
+            fail(f"{f}: no such file")
+    found = discover(files).files
+    if not found:
+        fail(f"no Rules Submission in {', '.join(str(f) for f in files)}")
+    from validator.store import StoreError
+
+    who = by or _user()
+    out: list[dict[str, Any]] = []
+    unreadable = 0
     with _store_errors(format):
         store = _open(db)
-        rec = store.record(file, by or _user(), display=display_name(file))
+        for path in found:
+            name = display_name(path)
+            try:
+                rec = store.record(path, who, display=name)
+            except StoreError as e:
+                if not path.is_file() or name in str(e) or str(path) in str(e):
+                    unreadable += 1
+                    sys.stderr.write(f"rulesub: {e}\n")
+                    out.append({"file": name, "unreadable": str(e)})
+                    continue
+                raise  # the database, not the file: stop
+            out.append({"file": name, **rec.to_json()})
+            if format is Format.text:
+                _say_recorded(rec, name if len(found) > 1 else None)
     if format is Format.json:
-        print_json(rec.to_json())
-        return
+        if len(files) > 1 or files[0].is_dir():
+            print_json(out)
+        elif not unreadable:  # one file named: its record, as ever
+            print_json({k: v for k, v in out[0].items() if k != "file"})
+    if unreadable:
+        n = len(found) - unreadable
+        sys.stderr.write(f"rulesub: {n} recorded, {unreadable} unreadable (not recorded)\n")
+        raise typer.Exit(EXIT_USAGE)
+
+
+def _say_recorded(rec: Any, name: str | None) -> None:
+    """One record, as the text output says it; ``name``: the file, where several are."""
     c = rec.counts
     again = " (these bytes were recorded before: the same record)" if rec.already else ""
     sys.stdout.write(
-        f"submission {rec.id}: {rec.status}{again}\n"
+        (f"{name}\n" if name else "") + f"submission {rec.id}: {rec.status}{again}\n"
         f"  sha256 {rec.sha256}\n"
         f"  findings: {c['errors']} error(s), {c['warnings']} warning(s), {c['info']} info\n"
         f"  regulation version {rec.regulation_version[:16]}\n"

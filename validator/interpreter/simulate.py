@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from validator.interpreter.batch_money import from_micro
 from validator.interpreter.play import default_wagers
 from validator.interpreter.results import money
 from validator.interpreter.rules import Rules
+from validator.par.simulated import ChunkedSpec, run_jobs
+
+T = TypeVar("T")
 
 CHUNK = 20_000
 FEES = "options_fee"
@@ -60,6 +63,16 @@ class Acc:
         self.sxx += float((xf * xf).sum())
         self.sxh += float((xf * hf).sum())
         self.shh += float((hf * hf).sum())
+
+    def merge(self, o: Acc) -> None:
+        """Add another chunk's sums (floats: in chunk order, for the same bytes)."""
+        self.handle += o.handle
+        self.net += o.net
+        self.sx += o.sx
+        self.sh += o.sh
+        self.sxx += o.sxx
+        self.sxh += o.sxh
+        self.shh += o.shh
 
     def hold(self) -> tuple[float, float, float] | None:
         """(hold %, low, high) of the 95% confidence interval; ``None`` with no handle."""
@@ -93,6 +106,26 @@ class Stats:
     exact: dict[str, dict[str, Any]] = field(default_factory=dict)  # wager -> exact_holds
 
 
+@dataclass(frozen=True)
+class RunSpec(ChunkedSpec):
+    """What a worker needs to deal chunks of a simulation: it rebuilds the table from the
+    game and the submission; chunk k deals from ``SeedSequence(seed, spawn_key=(k,))``
+    (``validator.par.simulated``: the one seeding rule of every simulation)."""
+
+    game: str
+    submission: str | None
+    allow_findings: bool
+    strategy: str | None
+    seats: int
+    seed: int
+    rounds: int
+    chunk: int = CHUNK
+
+    @property
+    def total(self) -> int:
+        return self.rounds
+
+
 def run(
     rules: Rules,
     rounds: int,
@@ -101,29 +134,99 @@ def run(
     strategy: str | None = None,
     progress: Callable[[int], None] | None = None,
     chunk: int = CHUNK,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    submission: str | None = None,
+    allow_findings: bool = False,
 ) -> Stats:
+    """``rounds`` rounds in chunks of ``chunk``, chunk k dealt from ``SeedSequence(seed,
+    spawn_key=(k,))`` and the chunks' sums added in chunk order: the same seed gives the
+    same figures, byte for byte, on ``workers`` processes (``None``: every core) or on the
+    Dask scheduler at ``scheduler`` (``local``: a local cluster), where the workers rebuild
+    the table from the game id and ``submission``. With a progressive meter in play every
+    round is paid from the meter the rounds before it left, so the chunks run in order in
+    this process, one meter trajectory, whatever the workers."""
     name, strat = rules.played(strategy)
     wagers = default_wagers(rules)
     chunk = min(chunk, exact_chunk(rules, wagers, seats, rounds))
     engine = BatchEngine(rules, strat, seats, wagers)
     stats = Stats(rules.d.id, 0, seats, seed, name)
-    rng = np.random.default_rng(seed)
-    positions = rules.config.positions
+    spec = RunSpec(rules.d.id, submission, allow_findings, strategy, seats, seed, rounds, chunk)
     start = time.perf_counter()
-    left = rounds
-    while left > 0:
-        n = min(chunk, left)
-        decks, draws = deal(rng, n, positions)
-        res = engine.run(decks, draws)
-        absorb(rules, stats, res)
-        left -= n
-        if progress is not None:
-            progress(n)
+    if engine.meters or (scheduler is None and workers == 1):
+        for k, n in spec.chunks():
+            rng = np.random.default_rng(spec.seed_sequence(k))
+            decks, draws = deal(rng, n, rules.config.positions)
+            absorb(rules, stats, engine.run(decks, draws))
+            if progress is not None:
+                progress(n)
+    else:
+        _ENGINES[_key(spec)] = (rules, engine)  # forked workers inherit the table
+        jobs = [(spec, k, n) for k, n in spec.chunks()]
+        for part in in_order(run_jobs(_job, jobs, workers, scheduler)):
+            merge(stats, part)
+            if progress is not None:
+                progress(part.rounds)
     stats.seconds = time.perf_counter() - start
     stats.meters = list(engine.meters.values())
     check_meters(rules, stats)
     stats.exact = exact_holds(rules, stats)
     return stats
+
+
+_ENGINES: dict[tuple[Any, ...], tuple[Rules, BatchEngine]] = {}
+
+
+def _key(spec: RunSpec) -> tuple[Any, ...]:
+    return (spec.game, spec.submission, spec.allow_findings, spec.strategy, spec.seats)
+
+
+def _job(args: tuple[RunSpec, int, int]) -> tuple[int, Stats]:
+    """Chunk ``k`` of ``n`` rounds, its sums (a worker builds the table once per spec)."""
+    spec, k, n = args
+    key = _key(spec)
+    if key not in _ENGINES:
+        from pathlib import Path
+
+        from validator.compiler import load_game
+        from validator.interpreter.config import load_config
+
+        game = load_game(spec.game)
+        sub = Path(spec.submission) if spec.submission else None
+        rules = Rules(game, load_config(game, sub, allow_findings=spec.allow_findings))
+        _, strat = rules.played(spec.strategy)
+        _ENGINES[key] = (rules, BatchEngine(rules, strat, spec.seats, default_wagers(rules)))
+    rules, engine = _ENGINES[key]
+    out = Stats(spec.game, 0, spec.seats, spec.seed, None)
+    decks, draws = deal(np.random.default_rng(spec.seed_sequence(k)), n, rules.config.positions)
+    absorb(rules, out, engine.run(decks, draws))
+    return k, out
+
+
+def in_order(parts: Iterable[tuple[int, T]]) -> Iterator[T]:
+    """Results tagged with their chunk index, in any order, yielded in chunk order: sums of
+    floating-point moments are then added in the same order however the chunks ran."""
+    held: dict[int, T] = {}
+    want = 0
+    for k, part in parts:
+        held[k] = part
+        while want in held:
+            yield held.pop(want)
+            want += 1
+
+
+def merge(stats: Stats, part: Stats) -> None:
+    """Add one chunk's sums to the run's (money lines in the order they first appear)."""
+    for spot, acc in part.wagers.items():
+        stats.wagers.setdefault(spot, Acc()).merge(acc)
+    stats.base.merge(part.base)
+    stats.risk.merge(part.risk)
+    stats.rounds += part.rounds
+    stats.balanced_rounds += part.balanced_rounds
+    stats.qualified += part.qualified
+    stats.qualify_known |= part.qualify_known
+    stats.folded += part.folded
+    stats.seat_rounds += part.seat_rounds
 
 
 def check_meters(rules: Rules, stats: Stats) -> None:

@@ -663,15 +663,21 @@ def read_derived(game_id: str) -> tuple[str, dict[str, StrategyFigures]] | None:
     return data["key"], {n: figures_of_json(n, f) for n, f in data["strategies"].items()}
 
 
-def write_derived(game_id: str, key: str, found: dict[str, StrategyFigures]) -> Path:
-    """Written whole (a temporary file renamed into place)."""
+def write_derived(
+    game_id: str,
+    key: str,
+    found: dict[str, StrategyFigures],
+    method: str = "validator.par.completions",
+) -> Path:
+    """Written whole (a temporary file renamed into place); ``method``: the module that
+    derived them (``python -m`` it, with the game, to derive them again)."""
     DERIVED_DIR.mkdir(exist_ok=True)
     path = DERIVED_DIR / f"{game_id}.json"
     body = {
         "game": game_id,
         "key": key,
-        "method": "validator.par.completions",
-        "note": "Derived by `python -m validator.par.completions GAME`; do not edit.",
+        "method": method,
+        "note": f"Derived by `python -m {method} GAME`; do not edit.",
         "strategies": {n: figures_json(f) for n, f in found.items()},
     }
     tmp = path.with_suffix(".json.tmp")

@@ -26,12 +26,15 @@ game's wagers. A game file outside that shape is refused with the reason (``NotD
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -519,3 +522,111 @@ def figures(game: FlushGame, dc: DealerCounts, name: str, choice: I64) -> Strate
         dealer_qualifies=1 - Fraction(nq, denom),
         distribution={x: Fraction(n, denom) for x, n in sorted(dist.items()) if n},
     )
+
+
+# -- the figures of the game file's strategies, derived and kept ---------------------------------
+
+#: Bump when the method's figures would change for the same game file.
+METHOD_VERSION = 1
+OPTIMAL = "optimal"
+
+
+def _plain(x: object) -> object:
+    """``x`` as JSON can hold it, the same for the same value on any machine or version."""
+    if hasattr(x, "model_dump"):
+        return x.model_dump(mode="json")  # type: ignore[attr-defined]
+    if hasattr(x, "__dataclass_fields__"):
+        return {k: _plain(getattr(x, k)) for k in x.__dataclass_fields__}  # type: ignore[attr-defined]
+    if isinstance(x, dict):
+        return sorted([json.dumps(_plain(k), sort_keys=True), _plain(v)] for k, v in x.items())
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    if isinstance(x, bool | int | str | float) or x is None:
+        return x
+    return str(x)  # Fraction, Decimal
+
+
+def method_key(game: FlushGame, declared: dict[str, Any]) -> str:
+    """A digest of everything the figures are derived from: what ``from_rules`` read from
+    the game file (the hands, their ranking's flush lengths and strengths, the deal, the
+    qualifier, the decision, every line's net), the declared strategies' decision tables,
+    and the method's version; never rulesub's code."""
+    read = {
+        "method": METHOD_VERSION,
+        "game": _plain(game),
+        "strategies": {
+            n: [_plain(r) for r in st.decisions.get(game.decision, [])]
+            for n, st in sorted(declared.items())
+        },
+    }
+    return hashlib.sha256(json.dumps(read, sort_keys=True).encode()).hexdigest()
+
+
+def derive(
+    game: FlushGame, declared: dict[str, Any], workers: int | None = 1
+) -> dict[str, StrategyFigures]:
+    """The optimal strategy's exact figures and every declared strategy's this method can
+    read, counted (the dealer counts on ``workers`` processes)."""
+    dc = count_all(game.player_cards, game.dealer_cards, game.qualifier, workers)
+    out = {OPTIMAL: figures(game, dc, OPTIMAL, optimal_choice(game, dc))}
+    for name, strat in declared.items():
+        try:
+            choice = strategy_choice(game, dc, strat.decisions.get(game.decision, []))
+        except NotDerivable:
+            continue
+        out[name] = figures(game, dc, name, choice)
+    return out
+
+
+def exact_figures(
+    game: FlushGame, declared: dict[str, Any], workers: int | None = 1
+) -> dict[str, StrategyFigures]:
+    """The figures kept in ``derived/`` when they were derived from this very game file (the
+    same ``method_key``), else derived now (and remembered in the user's cache)."""
+    from validator import cache
+    from validator.par.completions import read_derived
+
+    key = method_key(game, declared)
+    kept = read_derived(game.game)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    return cache.memo("par-longest-flush", key, lambda: derive(game, declared, workers))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Derive the figures of the games named (default: every game this method covers),
+    write them to ``derived/`` and say how long each took."""
+    import sys
+    import time
+
+    from validator.compiler import load_game
+    from validator.interpreter.config import TableConfig
+    from validator.model.registry import game_ids
+    from validator.par.completions import write_derived
+
+    named = list(sys.argv[1:] if argv is None else argv)
+    for gid in named or game_ids():
+        g = load_game(gid)
+        if g.definition.settle is None or not g.definition.procedure:
+            continue  # nothing to settle: no base game to count
+        rules = Rules(g, TableConfig.defaults(g))
+        try:
+            game = FlushGame.from_rules(rules)
+        except NotDerivable as e:
+            if named:
+                print(f"{gid}: not derivable: {e}")
+            continue
+        declared = g.definition.strategies.by_name if g.definition.strategies else {}
+        start = time.perf_counter()
+        found = derive(game, declared, None)
+        seconds = time.perf_counter() - start
+        path = write_derived(gid, method_key(game, declared), found, "validator.par.longest_flush")
+        best = found[OPTIMAL]
+        print(
+            f"{gid}: {seconds:.0f} s; optimal house edge {float(best.house_edge) * 100:.4f}% "
+            f"written to {path.name}"
+        )
+
+
+if __name__ == "__main__":
+    main()

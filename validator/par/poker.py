@@ -20,7 +20,7 @@ mean is well behaved).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -33,16 +33,31 @@ CHUNK = 2_000
 
 @dataclass(frozen=True)
 class PokerSpec(ChunkedSpec):
+    """The hands to play: with ``tables`` they are shared among that many independent
+    tables as evenly as they divide (table k: chunk k, shuffled from ``SeedSequence(seed,
+    spawn_key=(k,))``), else cut in sessions of ``chunk`` hands. ``seats`` and ``strategy``:
+    the table's players (``None``: every position, the seats alternating as the game file
+    says)."""
+
     game: str
     submission: str | None
     seed: int
     hands: int
     hands_per_hour: int
     chunk: int = CHUNK
+    tables: int | None = None
+    seats: int | None = None
+    strategy: str | None = None
 
     @property
     def total(self) -> int:
         return self.hands
+
+    def chunks(self) -> list[tuple[int, int]]:
+        if self.tables is None:
+            return super().chunks()
+        q, r = divmod(self.hands, self.tables)
+        return [(k, q + (k < r)) for k in range(self.tables) if q + (k < r)]
 
 
 @dataclass
@@ -105,7 +120,15 @@ def _session(spec: PokerSpec, k: int) -> Any:
         else default_setup(game)
     )
     seed = int(spec.seed_sequence(k).generate_state(1)[0])
-    return Session(game, setup, setup.positions, seed, None, spec.hands_per_hour, False)
+    seats = spec.seats or setup.positions
+    return Session(game, setup, seats, seed, spec.strategy, spec.hands_per_hour, False)
+
+
+def _warm(spec: PokerSpec) -> None:
+    """One hand in this process before the workers fork: they inherit the compiled Poker
+    kernels instead of each loading them."""
+    for _ in _session(spec, 0).hands(1):
+        pass
 
 
 def run_chunk(spec: PokerSpec, k: int, n: int) -> PokerSums:
@@ -133,9 +156,40 @@ def simulate_house(
     on the Dask scheduler at ``scheduler`` (an address, or ``local``), as the banking
     simulation runs (``validator.par.simulated.run_jobs``)."""
     total = PokerSums()
-    for part in run_jobs(_job, [(spec, k, n) for k, n in spec.chunks()], workers, scheduler):
+    jobs = [(spec, k, n) for k, n in spec.chunks()]
+    for part in run_jobs(_job, jobs, workers, scheduler, lambda: _warm(spec)):
         total += part
     return total
+
+
+def _table_job(args: tuple[PokerSpec, int, int]) -> tuple[Any, dict[int, int], int]:
+    """Table ``k``: ``n`` hands of its own session; its totals, stacks and Bad Beat fund."""
+    session = _session(*args[:2])
+    for _ in session.hands(args[2]):
+        pass
+    return session.totals, session.stacks, session.fund
+
+
+def room(spec: PokerSpec, workers: int | None = None, scheduler: str | None = None) -> Any:
+    """Every table of ``spec`` played (on ``workers`` processes or the Dask scheduler at
+    ``scheduler``) and summed into table 0's session as dealt: the hands, pots, rake, Bad
+    Beat money and every seat's net added over the tables, the fund at the start plus every
+    table's change to it. Sums of integers: the same bytes however the tables ran."""
+    probe = _session(spec, 0)
+    t = probe.totals
+    fund = probe.fund
+    jobs = [(spec, k, n) for k, n in spec.chunks()]
+    for part, stacks, end in run_jobs(_table_job, jobs, workers, scheduler, lambda: _warm(spec)):
+        for f in fields(part):
+            if f.name != "net":  # every other total is a count or cents
+                setattr(t, f.name, getattr(t, f.name) + getattr(part, f.name))
+        for seat, net in part.net.items():
+            t.net[seat] = t.net.get(seat, 0) + net
+        for seat, chips in stacks.items():
+            probe.stacks[seat] = probe.stacks.get(seat, 0) + chips
+        fund += end - probe.fund_start
+    probe.fund = fund
+    return probe
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:
@@ -180,6 +234,7 @@ def house_sheet(
         "method": "simulated",
         "rules": probe.setup.source,
         "hands": sums.hands,
+        "tables": len(spec.chunks()),
         "seats": len(probe.seats),
         "seed": spec.seed,
         "strategies": {str(k): v for k, v in probe.strategies.items()},
@@ -212,7 +267,8 @@ def lines(poker: dict[str, Any]) -> list[str]:
     """The house's figures in words, for every format."""
     r = poker["rake"]
     out = [
-        f"simulated: {poker['hands']:,} hands, {poker['seats']} seats, seed {poker['seed']} "
+        f"simulated: {poker['hands']:,} hands at {poker['tables']:,} table(s) of "
+        f"{poker['seats']} seats, seed {poker['seed']} "
         f"({poker['rules']}); players: "
         + ", ".join(f"seat {k} {v}" for k, v in poker["strategies"].items()),
         f"rake ({r['kind']}): ${r['per_hand']['mean']} a hand (95% ${r['per_hand']['ci95'][0]}"

@@ -21,20 +21,12 @@ from math import sqrt
 from pathlib import Path
 from typing import Any
 
-from validator.cache import memo
 from validator.compiler import Game
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
 from validator.par.completions import CompletionGame, exact_figures
-from validator.par.longest_flush import (
-    FlushGame,
-    NotDerivable,
-    StrategyFigures,
-    count_all,
-    figures,
-    optimal_choice,
-    strategy_choice,
-)
+from validator.par.longest_flush import FlushGame, NotDerivable, StrategyFigures
+from validator.par.longest_flush import exact_figures as flush_figures
 from validator.par.progressive import progressive_sheet
 from validator.par.simulated import (
     Z95,
@@ -69,6 +61,7 @@ class ParRequest:
     #: method covers are named under ``not_simulated_because``.
     simulate: bool = True
     hands_per_hour: int = 30  # nonbanking Poker: the rake and the fund an hour at this
+    tables: int | None = None  # nonbanking Poker: independent tables (None: one a worker)
 
 
 def build(req: ParRequest) -> dict[str, Any]:
@@ -98,7 +91,12 @@ def build(req: ParRequest) -> dict[str, Any]:
             "Bad Beat rules, for the players the game file's poker_strategies declare."
         )
         if req.simulate:
-            spec = PokerSpec(d.id, req.submission, req.seed, req.rounds, req.hands_per_hour)
+            from validator.par.simulated import worker_count
+
+            tables = req.tables or worker_count(req.workers)
+            spec = PokerSpec(
+                d.id, req.submission, req.seed, req.rounds, req.hands_per_hour, tables=tables
+            )
             out["poker"] = house_sheet(spec, req.workers, req.scheduler)
         else:
             out["notes"].append(
@@ -157,11 +155,7 @@ def base_game(req: ParRequest) -> dict[str, Any]:
             "every player hand, one per suit orbit; the dealer's hands counted suit by suit "
             "(validator.par.longest_flush)"
         )
-        exact = memo(
-            "par-exact-flush",
-            _exact_key(fg, declared),
-            lambda: _exact_flush(req, fg, declared),
-        )
+        exact = _exact_flush(req, fg, declared)
         strategies.update(exact)
         exact_done.update(set(exact) - {OPTIMAL})
     if fg is None:
@@ -187,23 +181,17 @@ def base_game(req: ParRequest) -> dict[str, Any]:
     return out
 
 
-def _exact_key(fg: FlushGame, declared: dict[str, Any]) -> str:
-    """What the exact figures depend on: everything the method read from the game file and
-    the declared strategies' rows at its decision (the cache adds rulesub's code)."""
-    rows = {n: (s.source, s.decisions.get(fg.decision, [])) for n, s in declared.items()}
-    return repr((fg, sorted(rows.items())))
-
-
 def _exact_flush(req: ParRequest, fg: FlushGame, declared: dict[str, Any]) -> dict[str, Any]:
-    """The optimal strategy and every declared one the method can read, exactly: the dealer
-    counts are the long part (tens of seconds), so the figures are kept in the user's cache
-    (``validator.cache.memo``), keyed by ``_exact_key``."""
+    """The optimal strategy and every declared one the method can read, exactly: the
+    figures shipped in ``derived/`` where they were derived from this very game file, else
+    counted (the dealer counts are the long part, tens of seconds) and kept in the user's
+    cache (``validator.par.longest_flush.exact_figures``)."""
     if req.progress:
         req.progress("exact base game", 0, 1)
-    dc = count_all(fg.player_cards, fg.dealer_cards, fg.qualifier, req.workers)
+    found = flush_figures(fg, declared, req.workers)
     if req.progress:
         req.progress("exact base game", 1, 1)
-    best = figures(fg, dc, OPTIMAL, optimal_choice(fg, dc))
+    best = found[OPTIMAL]
     strategies = {
         OPTIMAL: _exact_json(
             best,
@@ -213,11 +201,9 @@ def _exact_flush(req: ParRequest, fg: FlushGame, declared: dict[str, Any]) -> di
         )
     }
     for name, strat in declared.items():
-        try:
-            choice = strategy_choice(fg, dc, strat.decisions.get(fg.decision, []))
-        except NotDerivable:
+        if name == OPTIMAL or name not in found:
             continue
-        f = figures(fg, dc, name, choice)
+        f = found[name]
         strategies[name] = _exact_json(f, strat.source, req)
         strategies[name]["cost_vs_optimal_percent"] = pct(f.house_edge - best.house_edge)
     return strategies

@@ -276,12 +276,13 @@ def run_jobs(
 ) -> Iterable[R]:
     """Every job's result: on the Dask scheduler at ``scheduler`` (an address, or ``local``
     for a local cluster), else on ``workers`` processes (``None``: every core; one: in this
-    process). Results come in any order: the callers sum integers. ``before_fork`` builds
+    process; a local Dask cluster: as many worker processes). Results come in any order: the
+    callers sum integers, or put them back in chunk order. ``before_fork`` builds
     what forked workers should inherit. ``job`` is a module-level function (it is pickled)."""
     if scheduler is not None:
-        yield from _dask(job, jobs, scheduler)
+        yield from _dask(job, jobs, scheduler, workers)
         return
-    n = workers if workers is not None else (os.cpu_count() or 1)
+    n = worker_count(workers)
     n = max(1, min(n, len(jobs)))
     if n == 1:
         for j in jobs:
@@ -295,7 +296,14 @@ def run_jobs(
         yield from pool.map(job, jobs)
 
 
-def _dask(job: Callable[[J], R], jobs: list[J], scheduler: str) -> Iterable[R]:
+def worker_count(workers: int | None) -> int:
+    """The processes ``--workers`` asks for: ``None`` is every core."""
+    return workers if workers is not None else (os.cpu_count() or 1)
+
+
+def _dask(
+    job: Callable[[J], R], jobs: list[J], scheduler: str, workers: int | None = None
+) -> Iterable[R]:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError as e:  # pragma: no cover - depends on the install
@@ -303,7 +311,10 @@ def _dask(job: Callable[[J], R], jobs: list[J], scheduler: str) -> Iterable[R]:
     cluster = None
     try:
         if scheduler == "local":
-            cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True)
+            n = max(1, min(worker_count(workers), len(jobs)))
+            cluster = LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+            )
             client = Client(cluster)
         else:
             client = Client(scheduler, timeout="3s")

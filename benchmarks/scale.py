@@ -1,0 +1,212 @@
+"""Every core, in one run: each figure a ratio measured side by side on this machine.
+
+- ``simulate`` (High Card Flush, no meter in play) and ``par`` (Lunar Poker's simulated
+  strategies; a Poker room of tables) on one worker and on ``--max-workers``, through
+  processes and through a local Dask cluster (``--scheduler local``): the speed-up, the
+  efficiency (speed-up / workers), and whether the JSON is the same bytes;
+- the banking batch engine's seat-rounds per CPU second on each game (every seat, the base
+  game's default table) against the batch evaluator's own seven-card hands per CPU second;
+- ``record``: many files in one call against one call each (CPU and wall), and one file's
+  ``record`` against its ``validate`` (CPU).
+
+Wall times are the best of ``--repeat`` runs; CPU is the children's user + system time.
+The default sizes are for a machine of 16 cores (about 5 minutes in all); ``--quick``
+divides them by 20 for a small machine.
+
+    python benchmarks/scale.py [--max-workers N] [--quick] [--repeat 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "rulesubs" / "example"
+#: the command line; where it is not installed, this checkout's through this Python
+COMMAND = (
+    [found]
+    if (found := shutil.which("rulesub"))
+    else [sys.executable, "-c", "from validator.cli import main; main()"]
+)
+GOALS = {
+    "four-card-poker": 3e6,
+    "high-card-flush": 3e6,
+    "wpt-heads-up-holdem": 3e6,
+    "lunar-poker": 2e6,
+}
+
+
+def rulesub(*args: str) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the process and its children, stdout) of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    out = subprocess.run(
+        [*COMMAND, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode not in (0, 2):
+        raise SystemExit(f"rulesub {' '.join(args)} failed:\n{out.stderr[-2000:]}")
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu, out.stdout
+
+
+def best(repeat: int, *args: str) -> tuple[float, float, str]:
+    runs = [rulesub(*args) for _ in range(repeat)]
+    return min(r[0] for r in runs), min(r[1] for r in runs), runs[0][2]
+
+
+def scaling(name: str, args: list[str], n: int, repeat: int, rows: list[list[str]]) -> None:
+    """One worker against ``n`` processes and a local Dask cluster of ``n`` (after one
+    small untimed run: a first run compiles the Poker kernels)."""
+    small = [a if b != "--rounds" else "200" for b, a in zip(["", *args[:-1]], args, strict=True)]
+    rulesub(*small, "--workers", "1")
+    one, _, ref = best(repeat, *args, "--workers", "1")
+    for how in (["--workers", str(n)], ["--scheduler", "local", "--workers", str(n)]):
+        wall, _, out = best(repeat, *args, *how)
+        label = "processes" if how[0] == "--workers" else "local Dask"
+        rows.append(
+            [
+                f"{name}, {label}",
+                f"{one:.2f} s",
+                f"{wall:.2f} s",
+                f"{one / wall:.2f}x ({one / wall / n:.0%} of {n})",
+                "yes" if out == ref else "NO",
+            ]
+        )
+
+
+def engine_rates(rounds: int, rows: list[list[str]]) -> None:
+    """Seat-rounds per CPU second of the batch engine against the evaluator's hands."""
+    import numpy as np
+
+    from validator.compiler import load_game
+    from validator.interpreter.config import load_config
+    from validator.interpreter.rules import Rules
+    from validator.interpreter.simulate import run
+    from validator.model.registry import load_rankings
+    from validator.rankings.batch import BatchEvaluator
+
+    batch = BatchEvaluator(load_rankings()["five-card"])
+    hands = np.argsort(np.random.default_rng(1).random((400_000, 52)), axis=1)[:, :7]
+    hands = hands.astype(np.int8)
+    batch.keys_of_cards(hands[:8192])
+    evaluator = _per_cpu_second(lambda: batch.keys_of_cards(hands), len(hands))
+    rows.append(["evaluator: seven-card hands / CPU s", f"{evaluator:,.0f}", "", "", ""])
+    for game_id, goal in GOALS.items():
+        game = load_game(game_id)
+        rules = Rules(game, load_config(game, EXAMPLES / f"{game_id}.yaml"))
+        seats = rules.config.positions
+        run(rules, 2_000, 1, seats)  # tables and evaluators built, untimed
+        start = time.process_time()
+        stats = run(rules, rounds, 1, seats)
+        rate = stats.seat_rounds / (time.process_time() - start)
+        rows.append(
+            [
+                f"engine: {game_id} seat-rounds / CPU s",
+                f"{rate:,.0f}",
+                f"goal {goal:,.0f}",
+                f"{rate / evaluator:.3f} of the evaluator",
+                "",
+            ]
+        )
+
+
+def _per_cpu_second(work: Callable[[], object], n: int, repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        work()
+        times.append(time.process_time() - start)
+    return n / min(times)
+
+
+def record_costs(files: int, repeat: int, rows: list[list[str]]) -> None:
+    """``files`` distinct filings in one call against one call each; one file's record
+    against its validate."""
+    src = (EXAMPLES / "high-card-flush.yaml").read_text()
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp) / "filings"
+        d.mkdir()
+        for i in range(files):
+            text = src.replace("facility: Example Downs", f"facility: Facility {i:05d}", 1)
+            (d / f"f{i:05d}.yaml").write_text(text)
+        one_wall, one_cpu, _ = rulesub("record", str(d), "--db", str(Path(tmp) / "one.db"))
+        each_wall = each_cpu = 0.0
+        for p in sorted(d.iterdir()):
+            wall, cpu, _ = rulesub("record", str(p), "--db", str(Path(tmp) / "each.db"))
+            each_wall += wall
+            each_cpu += cpu
+        rows.append(
+            [
+                f"record {files} files: one call vs one call each (CPU)",
+                f"{one_cpu:.2f} s",
+                f"{each_cpu:.2f} s",
+                f"{each_cpu / one_cpu:.1f}x",
+                "",
+            ]
+        )
+        rows.append(
+            [
+                f"record {files} files: one call vs one call each (wall)",
+                f"{one_wall:.2f} s",
+                f"{each_wall:.2f} s",
+                f"{each_wall / one_wall:.1f}x",
+                "",
+            ]
+        )
+        f = str(d / "f00000.yaml")
+        db = str(Path(tmp) / "each.db")
+        validate = best(max(repeat, 5), "validate", f)[1]
+        record = best(max(repeat, 5), "record", f, "--db", db)[1]
+        rows.append(
+            [
+                "record one file vs validate it (CPU)",
+                f"{record:.3f} s",
+                f"{validate:.3f} s",
+                f"{record / validate:.2f}x (goal 1.5x)",
+                "",
+            ]
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--quick", action="store_true", help="sizes / 20, for a small machine")
+    parser.add_argument("--size", type=float, default=1.0, help="sizes / this")
+    parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_args()
+    n, q = args.max_workers, 20 if args.quick else args.size
+    rows: list[list[str]] = []
+    sim = ["simulate", "high-card-flush", "--rounds", str(int(2_000_000 // q)), "--format", "json"]
+    scaling("simulate High Card Flush", sim, n, args.repeat, rows)
+    par = ["par", "lunar-poker", "--rounds", str(int(1_000_000 // q)), "--format", "json"]
+    scaling("par Lunar Poker", par, n, args.repeat, rows)
+    room = ["par", str(EXAMPLES / "poker-holdem.yaml"), "--format", "json"]
+    room += ["--rounds", str(int(320_000 // q)), "--tables", str(n)]
+    scaling(f"par Hold'em, {n} tables", room, n, args.repeat, rows)
+    engine_rates(int(400_000 // q), rows)
+    record_costs(max(10, int(100 // q)), args.repeat, rows)
+    head = ["figure", "1 worker / this", "N workers / that", "ratio", "same bytes"]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(5)]
+    print(f"{os.cpu_count()} CPUs here, {n} workers; sizes / {q}")
+    for r in [head, *rows]:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+
+
+if __name__ == "__main__":
+    main()
