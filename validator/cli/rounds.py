@@ -212,17 +212,19 @@ def _settle_poker(path: Path, format: Format) -> None:
     if format is Format.json:
         print_json(data)
         return
+    from validator.money import format_money as m
+
     out = console()
     for pot in data["pots"]:
-        out.print(f"{pot.get('pot', 'pot')}: ${pot.get('amount')}")
+        out.print(f"{pot.get('pot', 'pot')}: {m(pot.get('amount'))}")
     for seat in data["seats"]:
         out.print(
-            f"seat {seat['seat']}: put in ${seat['contributed']}, awarded ${seat['award']}, "
-            f"net {seat['net']}"
+            f"seat {seat['seat']}: put in {m(seat['contributed'])}, awarded {m(seat['award'])}, "
+            f"net {m(seat['net'])}"
         )
         for reason in seat["reasons"]:
             out.print(f"  {reason}")
-    out.print(f"rake ${data['rake']['total']}: {data['rake']['reason']}")
+    out.print(f"rake {m(data['rake']['total'])}: {data['rake']['reason']}")
 
 
 def _rules(game: str, rulesub: Path | None, allow_findings: bool) -> Any:
