@@ -12,7 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from validator.checks.findings import FileResult, Finding, Report
+from validator.checks.findings import FileResult, Finding, Report, root_causes
 from validator.loader import LoadError, Located, did_you_mean, join
 
 if TYPE_CHECKING:
@@ -238,6 +238,7 @@ def _check_file(path: Path, name: str) -> FileResult:
         findings += _wager_limits(data, located, name)
     if facts is not None:
         findings += check_submission(facts, data, located, name)
+    findings[:] = root_causes(findings, located.positions)
     findings.sort(key=lambda f: (f.line, f.column, f.code))
     return result
 

@@ -15,6 +15,7 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import Format, console, fail, load_game_or_fail, print_json
+from validator.cli.options import FormatOption, OutOption, prints_result
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -46,6 +47,7 @@ def _meters(values: list[str]) -> Decimal | dict[str, Decimal] | None:
 
 
 @app.command("odds")
+@prints_result("the odds")
 def odds(
     game: Annotated[
         str, typer.Argument(help="a game id, e.g. wpt-heads-up-holdem", metavar="GAME")
@@ -84,7 +86,8 @@ def odds(
             metavar="FILE",
         ),
     ] = None,
-    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Exact hold % of a paytable wager, with every paying hand's combinations and
     probability, the hit frequency and the standard deviation per unit wagered."""
