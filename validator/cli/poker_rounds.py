@@ -90,7 +90,8 @@ def play_poker(
         from rich.text import Text
 
         out.print(
-            Text(f"log: {log} ({hands} hand(s)); the same --seed writes the same log", style="dim")
+            Text(f"log: {log} ({hands} hand(s)); the same --seed writes the same log", style="dim"),
+            soft_wrap=True,  # the path is copied back: never cut
         )
     elif quiet and format is Format.text:  # never a silent success: say what was done
         sys.stdout.write(

@@ -287,7 +287,8 @@ def play(
             Text(
                 f"log: {log} ({rounds} round(s)); replay one with `rulesub settle {log} --round N`",
                 style="dim",
-            )
+            ),
+            soft_wrap=True,  # the path is copied back: never cut
         )
     elif quiet and format is Format.text:  # never a silent success: say what was done
         sys.stdout.write(
