@@ -168,3 +168,23 @@ def test_readme_console_block(index: int, tmp_path: Path) -> None:
         assert pattern(step.expected).fullmatch(brackets_tight(printed)), (
             f"README line {start}: `{step.command}` printed:\n{printed}"
         )
+
+
+def test_the_pre_commit_snippet_names_this_release_and_a_hook_it_has() -> None:
+    """The README's pre-commit snippet works as written: its hook is the one
+    .pre-commit-hooks.yaml declares, its rev this release's tag (CI runs it:
+    .ci/install-check)."""
+    import yaml
+
+    from validator import __version__
+
+    text = README.read_text(encoding="utf-8")
+    found = re.search(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", text, re.S)
+    assert found is not None
+    config = yaml.safe_load(found.group(1))
+    (repo,) = config["repos"]
+    assert repo["rev"] == f"v{__version__}"
+    hooks = yaml.safe_load((PROJECT_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert [h["id"] for h in repo["hooks"]] == [hooks[0]["id"]]
+    changelog = (PROJECT_ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"## {__version__}\n" in changelog
