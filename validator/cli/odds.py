@@ -47,7 +47,7 @@ def _meters(values: list[str]) -> Decimal | dict[str, Decimal] | None:
 
 
 @app.command("odds")
-@prints_result("the odds")
+@prints_result("the odds", param="out_file")
 def odds(
     game: Annotated[
         str, typer.Argument(help="a game id, e.g. wpt-heads-up-holdem", metavar="GAME")
@@ -87,7 +87,7 @@ def odds(
         ),
     ] = None,
     format: FormatOption = Format.text,
-    out: OutOption = None,
+    out_file: OutOption = None,
 ) -> None:
     """Exact hold % of a paytable wager, with every paying hand's combinations and
     probability, the hit frequency and the standard deviation per unit wagered."""

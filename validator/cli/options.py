@@ -177,13 +177,14 @@ def written_to(out: Path | None, what: str) -> Iterator[None]:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def prints_result(what: str) -> Callable[[F], F]:
-    """A command whose printed result ``--out FILE`` sends to a file (its ``out`` parameter)."""
+def prints_result(what: str, param: str = "out") -> Callable[[F], F]:
+    """A command whose printed result ``--out FILE`` sends to a file: its parameter ``param``
+    (``out``, or another name where the command's body calls its console ``out``)."""
 
     def decorate(command: F) -> F:
         @functools.wraps(command)
         def run(*args: Any, **kwargs: Any) -> Any:
-            with written_to(kwargs.get("out"), what):
+            with written_to(kwargs.get(param), what):
                 return command(*args, **kwargs)
 
         return run  # type: ignore[return-value]

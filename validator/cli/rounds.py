@@ -229,7 +229,7 @@ def _rules(game: str, rulesub: Path | None, allow_findings: bool) -> Any:
 
 
 @app.command("play")
-@prints_result("the rounds")
+@prints_result("the rounds", param="out_file")
 def play(
     game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
     rulesub: RulesubOption = None,
@@ -246,7 +246,7 @@ def play(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no narration")] = False,
     format: FormatOption = Format.text,
-    out: OutOption = None,
+    out_file: OutOption = None,
 ) -> None:
     """Deal rounds and narrate them: cards, decisions, settlement. The log holds each
     round's cards and full deck order, so any round replays through `rulesub settle`.

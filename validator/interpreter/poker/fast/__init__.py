@@ -82,7 +82,7 @@ def kernels_cached() -> bool:
 
         from validator.interpreter.poker.fast import block
 
-        index = block._play_block._cache._cache_file._index_path
+        index = getattr(block._play_block, "_cache")._cache_file._index_path  # noqa: B009
         return bool(Path(index).exists())
     except Exception:  # numba's cache is its own business: never fail a run over it
         return True
