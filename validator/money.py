@@ -91,4 +91,3 @@ def format_money(amount: Amount | str, *, cents: bool | None = None) -> str:
     if cents is None and part == 0:
         return f"{sign}${whole:,}"
     return f"{sign}${whole:,}.{part:02d}"
-

@@ -208,6 +208,5 @@ def is_regulation_note(code: str) -> bool:
     if game not in known_games():
         return False
     return any(
-        c.id == constraint and c.kind in REGULATION_NOTE_KINDS
-        for c in facts_for(game).constraints
+        c.id == constraint and c.kind in REGULATION_NOTE_KINDS for c in facts_for(game).constraints
     )

@@ -74,8 +74,7 @@ def validate(
         typer.Option(
             "--stdin-filename",
             metavar="NAME",
-            help="with `-` for FILE_OR_DIR: the name the submission read from stdin is "
-            "reported by",
+            help="with `-` for FILE_OR_DIR: the name the submission read from stdin is reported by",
         ),
     ] = None,
     show_regulation_notes: RegulationNotesOption = False,
