@@ -221,3 +221,13 @@ def test_exit_codes_of_validate() -> None:
     invoke("validate", str(FLAWED / "lunar-poker.yaml"), code=1)
     invoke("validate", str(FLAWED / "unreadable-tag.yaml"), code=2)
     invoke("validate", "--format", "nonsense", str(EXAMPLES), code=2)
+
+
+def test_out_is_not_written_when_the_input_cannot_be_read(tmp_path: Path) -> None:
+    """Files we write are whole or not at all: an unreadable submission (exit 2) leaves no
+    report behind; a report of findings (exit 1) is the result, and is written."""
+    target = tmp_path / "report.txt"
+    invoke("validate", str(FLAWED / "unreadable-tag.yaml"), "--out", str(target), code=2)
+    assert not target.exists()
+    invoke("validate", str(FLAWED / "lunar-poker.yaml"), "--out", str(target), code=1)
+    assert "lunar-poker/one-position-per-player" in target.read_text(encoding="utf-8")
