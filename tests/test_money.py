@@ -100,3 +100,14 @@ def test_simulate_prints_money_with_the_sign_first() -> None:
     assert result.exit_code == 0, result.output
     assert "$-" not in result.output
     assert "-$" in result.output
+
+
+def test_displayed_figures_to_more_places_round_half_up() -> None:
+    """A mean rake per hand is shown to the hundredth of a cent, half up like every displayed
+    figure (the Poker summary rounded half to even)."""
+    from validator.money import displayed
+
+    assert displayed(Fraction(5, 20000), 4) == "0.0003"  # 0.00025: half to even gave 0.0002
+    assert displayed(Fraction(-5, 20000), 4) == "-0.0003"
+    assert displayed(Decimal("2.125")) == "2.13"
+    assert displayed(Decimal("7"), 0) == "7"

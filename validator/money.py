@@ -65,6 +65,15 @@ def half_up_to_cent(amount: Decimal) -> Decimal:
     return amount.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
+def displayed(amount: Amount | str, places: int = 2) -> str:
+    """A displayed figure to ``places`` decimals, half up (away from zero), no ``$``: a mean
+    rake per hand to the hundredth of a cent (``places=4``), an hourly figure to the cent."""
+    units = _half_up(_exact(amount) * 10**places)
+    whole, part = divmod(abs(units), 10**places)
+    sign = "-" if units < 0 else ""
+    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
+
+
 def plain_money(amount: Amount | str) -> str:
     """A displayed figure for JSON: to the cent, half up, no ``$`` and no commas:
     ``Fraction(1, 200)`` → ``"0.01"``, ``-12.5`` → ``"-12.50"``."""

@@ -34,7 +34,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -68,7 +68,7 @@ from validator.interpreter.poker.settle import SeatAward
 from validator.interpreter.poker.strategy import TableStrategy, strategies
 from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Rules, Stakes
 from validator.loader import LoadError
-from validator.money import format_money
+from validator.money import displayed, format_money
 
 DEFAULT_HANDS_PER_HOUR = 30
 #: the most rounds the fast path plays in one call of its block kernel
@@ -790,8 +790,8 @@ def log_line(record: HandRecord) -> str:
 
 
 def _dollars(cents: Fraction | int, places: str = "0.01") -> str:
-    d = Decimal(Fraction(cents).numerator) / Decimal(Fraction(cents).denominator) / 100
-    return str(d.quantize(Decimal(places), rounding=ROUND_HALF_EVEN))
+    """Cents as a displayed figure in dollars to ``places`` (half up: ``validator.money``)."""
+    return displayed(Fraction(cents) / 100, len(places) - 2)
 
 
 def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, Any]:
