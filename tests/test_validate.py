@@ -41,7 +41,7 @@ def test_flawed_file_triggers_exactly_the_codes_it_states(path: Path) -> None:
     expected = expected_codes(path)
     if _needs_odds(expected) and not HAS_ODDS:
         pytest.skip("validator.odds is not importable")
-    report = validate_paths([path])
+    report = validate_paths([path], regulation_notes=True)  # the notes are listed too
     assert {f.code for f in report.findings} == expected
 
 

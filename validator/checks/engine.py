@@ -135,13 +135,17 @@ def submission_files(paths: Iterable[Path | str]) -> list[Path]:
 
 
 def validate_paths(
-    paths: Iterable[Path | str], settings: Settings | None = None, *, progress: Any = None
+    paths: Iterable[Path | str],
+    settings: Settings | None = None,
+    *,
+    progress: Any = None,
+    regulation_notes: bool = False,
 ) -> Report:
     """Every submission under ``paths``; a file that cannot be read does not stop the rest."""
     found = discover(paths, settings)
     results = []
     for p in found.files:
-        results.append(validate_file(p, settings=settings))
+        results.append(validate_file(p, settings=settings, regulation_notes=regulation_notes))
         if progress is not None:
             progress()
     fail_on = settings.fail_on if settings is not None and settings.fail_on else "error"
@@ -176,9 +180,15 @@ def _constraints(game: Game) -> tuple[Any, ...]:
 
 
 def validate_file(
-    path: Path | str, *, display: str | None = None, settings: Settings | None = None
+    path: Path | str,
+    *,
+    display: str | None = None,
+    settings: Settings | None = None,
+    regulation_notes: bool = False,
 ) -> FileResult:
-    """One submission: its findings (waivers applied) and, when read, the submission."""
+    """One submission: its findings (waivers applied) and, when read, the submission. Facts
+    about the regulation itself (``checks.rules.REGULATION_NOTE_KINDS``), which the
+    submission cannot act on, only with ``regulation_notes``."""
     path = Path(path)
     name = display or display_name(path)
     try:
@@ -196,6 +206,10 @@ def validate_file(
     result.findings, result.suppressed = apply_waivers(
         result.findings, result.text, name, configured, source
     )
+    if not regulation_notes:
+        from validator.checks.rules import is_regulation_note
+
+        result.findings = [f for f in result.findings if not is_regulation_note(f.code)]
     return result
 
 

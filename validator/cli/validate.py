@@ -101,8 +101,8 @@ def validate(
     if fail_on is not None:
         settings = replace(settings, fail_on=fail_on.value)
     if [str(p) for p in paths] == ["-"]:
-        report = _from_stdin(stdin_filename or "-", settings)
-        _finish(report, format, output_format.value, show_regulation_notes, missing=False)
+        report = _from_stdin(stdin_filename or "-", settings, show_regulation_notes)
+        _finish(report, format, output_format.value, missing=False)
     if "-" in map(str, paths):
         fail("`-` (stdin) is the only FILE_OR_DIR when given")
     if stdin_filename is not None:
@@ -124,12 +124,14 @@ def validate(
             + " (a Rules Submission is a YAML file with a top-level `rulesub:` key)"
         )
     with readable_input(), _progress(len(found.files)) as advance:
-        report = validate_paths(found.files, settings, progress=advance)
+        report = validate_paths(
+            found.files, settings, progress=advance, regulation_notes=show_regulation_notes
+        )
     report.skipped = found.skipped
-    _finish(report, format, output_format.value, show_regulation_notes, missing=bool(missing))
+    _finish(report, format, output_format.value, missing=bool(missing))
 
 
-def _from_stdin(name: str, settings: Any) -> Any:
+def _from_stdin(name: str, settings: Any, regulation_notes: bool) -> Any:
     """One submission read from stdin, reported under ``name`` (``--stdin-filename``)."""
     import tempfile
 
@@ -140,21 +142,16 @@ def _from_stdin(name: str, settings: Any) -> Any:
     with tempfile.TemporaryDirectory() as where:
         path = Path(where) / "stdin.yaml"
         path.write_bytes(data)
-        result = validate_file(path, display=name, settings=settings)
+        result = validate_file(
+            path, display=name, settings=settings, regulation_notes=regulation_notes
+        )
     return Report([result], fail_on=settings.fail_on or "error")
 
 
-def _finish(
-    report: Any, format: ReportFormat, layout: str, regulation_notes: bool, *, missing: bool
-) -> NoReturn:
+def _finish(report: Any, format: ReportFormat, layout: str, *, missing: bool) -> NoReturn:
     """Print the report and stop with its exit code (2 where a path was missing)."""
     from validator.report import render
 
-    if not regulation_notes:
-        from validator.checks.rules import is_regulation_note
-
-        for result in report.files:
-            result.findings = [f for f in result.findings if not is_regulation_note(f.code)]
     for result in report.files:
         for f in result.findings:
             if f.code == "rulesub/unreadable":
