@@ -48,14 +48,64 @@ def games() -> dict[str, Game]:
     return {g: load_game(g, GAMES) for g in GAME_IDS}
 
 
+def in_process(
+    args: tuple[str, ...] | list[str], env: dict[str, str], cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The command run as ``main()`` runs it (its exit code, stdout and stderr apart), in this
+    interpreter: a second's start-up saved per call. ``env`` is the whole environment it
+    sees; the environment, the working directory and the games in use are restored after.
+    An exception that escapes is a traceback on stderr and exit 1, as from a process."""
+    import traceback
+
+    from typer.testing import CliRunner
+
+    import validator
+    from validator.cli import main
+
+    saved_env, saved_cwd, saved_games = dict(os.environ), os.getcwd(), validator.GAMES_DIR
+    saved_argv = sys.argv
+    code: int = 0
+    try:
+        with CliRunner().isolation(env=None) as (out, err, _):
+            os.environ.clear()
+            os.environ.update(env)
+            games = env.get("RULESUB_GAMES_DIR")
+            validator.GAMES_DIR = Path(games) if games else validator.SHIPPED_GAMES_DIR
+            if cwd is not None:
+                os.chdir(cwd)
+            sys.argv = ["rulesub", *args]
+            try:
+                main()
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            except Exception:
+                sys.stderr.write(traceback.format_exc())
+                code = 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+            stdout, stderr = out.getvalue(), err.getvalue()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved_env)
+        os.chdir(saved_cwd)
+        validator.GAMES_DIR = saved_games
+        sys.argv = saved_argv
+    return subprocess.CompletedProcess(
+        ["rulesub", *args], code, stdout.decode("utf-8"), stderr.decode("utf-8")
+    )
+
+
 def run_rulesub(*args: str, games_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the command as a user would, in a fresh interpreter (``RULESUB_GAMES_DIR`` set
-    when a game directory under test is given)."""
+    """Run the command as a user would (``RULESUB_GAMES_DIR`` set when a game directory
+    under test is given): in this interpreter, or, with a game directory of its own, in a
+    fresh one (module defaults read the games in use once, at import)."""
     env = dict(os.environ)
     env.pop("RULESUB_GAMES_DIR", None)
     if games_dir is not None:
         env["RULESUB_GAMES_DIR"] = str(games_dir)
     env["COLUMNS"] = "200"
+    if games_dir is None:
+        return in_process(args, env)
     return subprocess.run(
         [sys.executable, "-c", "from validator.cli import main; main()", *args],
         capture_output=True,

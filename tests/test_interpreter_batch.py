@@ -100,6 +100,7 @@ def _both(
         ("high-card-flush", 6, 400),
     ],
 )
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_same_decks_same_settlement(game_id: str, seats: int, rounds: int) -> None:
     compared, folded = _both(game_id, seats, rounds, seed=20)
     assert compared >= rounds * seats * 2

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import in_process
 
 from validator import PROJECT_ROOT
 
@@ -28,6 +29,8 @@ def rulesub(
     if columns is not None:
         e["COLUMNS"] = str(columns)
     e.update(env or {})
+    if "RULESUB_GAMES_DIR" not in e and "--games" not in args:
+        return in_process(args, e, cwd)
     return subprocess.run(
         [sys.executable, "-c", "from validator.cli import main; main()", *args],
         capture_output=True,

@@ -508,6 +508,7 @@ def test_every_figure_of_the_html_report_says_its_method_and_rules(hcf: dict) ->
         assert 'class="curve"' in section
         assert f"(exact; dashed: 100%); rules {cite}</figcaption>" in section
 
+
 def test_the_sheet_names_its_rule_source_jurisdiction_and_date(hcf: dict) -> None:
     """The par sheet's source line: the chapter, its jurisdiction (`jurisdiction`) and, where
     the game file states one, the date the copy is current to (`as_of`; High Card Flush's

@@ -203,6 +203,7 @@ def reduced(
     return ranks, count_situations(game, mask)
 
 
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_every_situation_counted_as_the_brute_force_counts(
     reduced: tuple[tuple[int, ...], Situations],
 ) -> None:
@@ -218,6 +219,7 @@ def test_every_situation_counted_as_the_brute_force_counts(
         assert tuple(s.counts[i].tolist()) == brute[key], key
 
 
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_exact_optimal_figures_equal_the_brute_force(
     reduced: tuple[tuple[int, ...], Situations], game: CompletionGame
 ) -> None:

@@ -176,6 +176,7 @@ def full(flush_game: FlushGame) -> DealerCounts:
     return count_all(7, 7, flush_game.qualifier, workers=2)
 
 
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_published_figures(flush_game: FlushGame, full: DealerCounts) -> None:
     """Published (Wizard of Odds; World Casino Index, High Card Flush): the optimal player
     raises 67.86% of the time, the dealer qualifies 75.36% of the time."""
@@ -194,6 +195,7 @@ def test_published_figures(flush_game: FlushGame, full: DealerCounts) -> None:
     assert int(full.weight.sum()) == 133_784_560
 
 
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_optimal_never_worse_than_a_declared_strategy(
     rules: Rules, flush_game: FlushGame, full: DealerCounts
 ) -> None:
@@ -229,6 +231,7 @@ def test_values_match_the_evaluator_on_random_hands(rules: Rules) -> None:
         assert ev.compare(a, b) == (x > y) - (x < y)
 
 
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_simulated_figures_agree_with_the_exact_ones(
     flush_game: FlushGame, full: DealerCounts
 ) -> None:

@@ -81,6 +81,7 @@ def dask_cluster() -> Iterator[str]:
         yield cluster.scheduler_address
 
 
+@pytest.mark.slow  # a local Dask cluster started and a Poker sheet simulated: over 20 s
 def test_same_seed_same_json_through_a_local_dask_cluster(
     one_worker: str, dask_cluster: str
 ) -> None:

@@ -128,6 +128,7 @@ def five_card(evaluator: Callable[[str], Evaluator]) -> Evaluator:
     return evaluator("five-card")
 
 
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_five_card_hands_fall_in_the_known_counts(five_card: Evaluator) -> None:
     """All 2,598,960 hands: 4 royal flushes, 36 straight flushes, 624, 3,744, 5,108,
     10,200, 54,912, 123,552, 1,098,240, 1,302,540 (held and best agree on every class)."""
@@ -142,6 +143,7 @@ def test_five_card_hands_fall_in_the_known_counts(five_card: Evaluator) -> None:
     assert sum(counts.values()) == ALL_HANDS
 
 
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_lunar_ranking_counts_ace_king_inside_high_card(evaluator) -> None:
     """§ 589.6(b)(10): ace-king sits between one pair and the rest. Of the 1,302,540
     five-card hands with no pair, straight or flush, those with an ace and a king are
@@ -222,6 +224,7 @@ PAIR_OF_ACES = (
 )
 
 
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_best_four_of_five_distribution(evaluator) -> None:
     """§ 641a.11(c)(2): the four cards that form the highest hand. Over every five-card hand
     the engine's best four-card category matches the independent count, and the paytable

@@ -7,6 +7,8 @@ Bet and Options fees (Lunar Poker); the edge is per unit of Ante.
 
 from __future__ import annotations
 
+import pytest
+
 from validator.compiler import load_game
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
@@ -24,6 +26,7 @@ def _within(value: float, ci: list[float]) -> bool:
     return ci[0] <= value <= ci[1]
 
 
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_four_card_poker_ante_play_edge() -> None:
     """Published: 2.78% of the Ante (1.30% of the total wagered) under the optimal strategy
     (wizardofodds.com, as reported by John Grochowski, Atlantic City Weekly, 2022-08-22);
@@ -43,6 +46,7 @@ def test_four_card_poker_ante_play_edge() -> None:
     assert expert["house_edge_per_ante"] < basic["house_edge_per_ante"]
 
 
+@pytest.mark.slow  # over 20 s: `pytest -m "not slow"` leaves it out
 def test_high_card_flush_edge_and_dealer_qualification() -> None:
     """Published: a house edge of about 3% with the dealer qualifying about 75% of the time
     (75.36%, worldcasinoindex.com "High Card Flush"), under Charles Mousseau's strategy

@@ -11,7 +11,7 @@ reads them from its own ``games/`` and ``schemas/``. ``RULESUB_GAMES_DIR`` (or `
 import os
 from pathlib import Path
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 #: Where the package lives; in a source checkout, its parent holds ``games/``, ``schemas/``
 #: and ``rulesubs/``.

@@ -62,9 +62,7 @@ def main() -> None:
     redirects = dict(old["redirects"])
     current = current_codes()
     removed = dict(old["removed"])
-    gone = [
-        c for c in old["codes"] if c not in current and c not in redirects and c not in removed
-    ]
+    gone = [c for c in old["codes"] if c not in current and c not in redirects and c not in removed]
     if gone:
         sys.stderr.write(
             f"these codes are no longer reported; add each to `redirects` in {TABLE.name} "

@@ -13,7 +13,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from validator.checks.findings import FileResult, Finding, Report
+from validator.checks.findings import FileResult, Finding, Report, root_causes
 from validator.loader import LoadError, Located, did_you_mean, join
 
 if TYPE_CHECKING:
@@ -136,13 +136,17 @@ def submission_files(paths: Iterable[Path | str]) -> list[Path]:
 
 
 def validate_paths(
-    paths: Iterable[Path | str], settings: Settings | None = None, *, progress: Any = None
+    paths: Iterable[Path | str],
+    settings: Settings | None = None,
+    *,
+    progress: Any = None,
+    regulation_notes: bool = False,
 ) -> Report:
     """Every submission under ``paths``; a file that cannot be read does not stop the rest."""
     found = discover(paths, settings)
     results = []
     for p in found.files:
-        results.append(validate_file(p, settings=settings))
+        results.append(validate_file(p, settings=settings, regulation_notes=regulation_notes))
         if progress is not None:
             progress()
     fail_on = settings.fail_on if settings is not None and settings.fail_on else "error"
@@ -177,9 +181,15 @@ def _constraints(game: Game) -> tuple[Any, ...]:
 
 
 def validate_file(
-    path: Path | str, *, display: str | None = None, settings: Settings | None = None
+    path: Path | str,
+    *,
+    display: str | None = None,
+    settings: Settings | None = None,
+    regulation_notes: bool = False,
 ) -> FileResult:
-    """One submission: its findings (waivers applied) and, when read, the submission."""
+    """One submission: its findings (waivers applied) and, when read, the submission. Facts
+    about the regulation itself (``checks.rules.REGULATION_NOTE_KINDS``), which the
+    submission cannot act on, only with ``regulation_notes``."""
     path = Path(path)
     name = display or display_name(path)
     try:
@@ -197,6 +207,10 @@ def validate_file(
     result.findings, result.suppressed = apply_waivers(
         result.findings, result.text, name, configured, source
     )
+    if not regulation_notes:
+        from validator.checks.rules import is_regulation_note
+
+        result.findings = [f for f in result.findings if not is_regulation_note(f.code)]
     return result
 
 
@@ -245,6 +259,7 @@ def _check_file(path: Path, name: str, as_of: dt.date | None = None) -> FileResu
         cited = {f.path for f in game_findings if f.severity == "error" and f.cite}
         findings[:] = [f for f in findings if not (f.code in _REFUSED and f.path in cited)]
         findings += game_findings
+    findings[:] = root_causes(findings, located.positions)
     findings.sort(key=lambda f: (f.line, f.column, f.code))
     return result
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Container
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -32,6 +34,34 @@ class Finding:
     @property
     def location(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
+
+
+_RENAME = re.compile(r"rename it to (['\"])(.+)\1$")
+
+
+def root_causes(findings: list[Finding], stated: Container[str]) -> list[Finding]:
+    """Root cause first: a finding about a key under an unknown (or misspelt) key is not
+    reported, nor one about the key it was meant to be where that key is not stated (a
+    misspelt ``paytabels:`` leaves every ``/paytables/…`` unstated); the unknown key's own
+    finding, with its did-you-mean, is. ``stated``: the pointers the file states."""
+    under: list[str] = []
+    for f in findings:
+        if f.code != "rulesub/unknown-key" or not f.path:
+            continue
+        under.append(f.path)
+        meant = _RENAME.search(f.hint or "")
+        if meant:
+            intended = f"{f.path.rsplit('/', 1)[0]}/{meant.group(2)}"
+            if intended not in stated:
+                under.append(intended)
+    if not under:
+        return findings
+    return [
+        f
+        for f in findings
+        if f.code == "rulesub/unknown-key"
+        or not any(f.path == u or f.path.startswith(u + "/") for u in under)
+    ]
 
 
 @dataclass(frozen=True)

@@ -192,3 +192,23 @@ def find_rule(code: str) -> Rule | None:
         if rule.code == code:
             return rule
     return None
+
+
+#: Kinds of finding that state a fact about the regulation itself (a published hold range
+#: no table meets), which the submission cannot act on: ``odds``, ``par`` and ``games show``
+#: say them; ``validate`` reports them only with ``--show-regulation-notes``.
+REGULATION_NOTE_KINDS = frozenset({"published_hold_range"})
+
+
+def is_regulation_note(code: str) -> bool:
+    """Whether a finding code is a fact about the regulation rather than the submission."""
+    game, _, constraint = code.partition("/")
+    if game == "rulesub" or not constraint:
+        return False
+    from validator.checks.facts import facts_for, known_games
+
+    if game not in known_games():
+        return False
+    return any(
+        c.id == constraint and c.kind in REGULATION_NOTE_KINDS for c in facts_for(game).constraints
+    )

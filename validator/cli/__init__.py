@@ -132,6 +132,7 @@ COMMAND_MODULES = (
     "store",
     "users",
     "serve",
+    "tools",
 )
 
 for _name in COMMAND_MODULES:
@@ -142,6 +143,10 @@ def main() -> None:
     """The console script. A game file that cannot be compiled is refused the same way
     whichever command met it (its errors with file:line:col, exit 2), even where the
     command did not expect to load a game (a submission's checks compile the game it names)."""
+    if "_RULESUB_COMPLETE" in os.environ:  # a shell asking for completions
+        from typer.completion import completion_init
+
+        completion_init()
     try:
         app()
     except OSError as e:

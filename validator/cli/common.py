@@ -6,17 +6,15 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import StrEnum
 from typing import Any, NoReturn
 
 import typer
 
+from validator.cli.options import Format
+
+__all__ = ["EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "Format"]
+
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
 
 
 def console(stderr: bool = False) -> Any:

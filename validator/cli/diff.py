@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,24 +19,22 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import AS_OF_HELP, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, print_json
+from validator.cli.options import DiffFailOn as FailOn
+from validator.cli.options import (
+    DiffFailOnOption,
+    DiffFormat,
+    DiffFormatOption,
+    OutOption,
+    prints_result,
+)
 
 #: git gives an external diff driver 7 arguments, and 9 for a rename or a copy.
 GIT_ARGS = (7, 9)
 DEV_NULL = "/dev/null"
 
 
-class DiffFormat(StrEnum):
-    text = "text"
-    json = "json"
-    markdown = "markdown"
-
-
-class FailOn(StrEnum):
-    error = "error"
-    warning = "warning"
-
-
 @app.command("diff")
+@prints_result("the comparison")
 def diff(
     args: Annotated[
         list[str] | None,
@@ -72,13 +69,8 @@ def diff(
             metavar="AMOUNT",
         ),
     ] = None,
-    format: Annotated[
-        DiffFormat, typer.Option("--format", help="text, json or markdown (a memo)")
-    ] = DiffFormat.text,
-    fail_on: Annotated[
-        FailOn | None,
-        typer.Option("--fail-on", help="exit 1 if the new submission has errors (or warnings)"),
-    ] = None,
+    format: DiffFormatOption = DiffFormat.text,
+    fail_on: DiffFailOnOption = None,
     against: Annotated[
         str | None,
         typer.Option(
@@ -100,6 +92,7 @@ def diff(
         ),
     ] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
+    out: OutOption = None,
 ) -> None:
     """Hand by hand old and new payouts, the exact hold before and after, and new findings.
 

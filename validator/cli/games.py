@@ -17,6 +17,7 @@ from validator.cli.common import (
     print_json,
     readable_input,
 )
+from validator.cli.options import FormatOption, OutOption, prints_result
 
 games_app = typer.Typer(help="The declared games, with their citations.", no_args_is_help=True)
 app.add_typer(games_app, name="games")
@@ -28,8 +29,10 @@ def paytable_count(definition: Any) -> int:
 
 
 @games_app.command("list")
+@prints_result("the games")
 def games_list(
-    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Every declared game: id, name, chapter, wagers, paytables."""
     from validator import GAMES_DIR
@@ -83,12 +86,14 @@ def _print_games(rows: list[dict[str, Any]]) -> None:
 
 
 @games_app.command("show")
+@prints_result("the game")
 def games_show(
     game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
     wager: Annotated[
         str | None, typer.Option("--wager", help="show one wager only", metavar="WAGER")
     ] = None,
-    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    format: FormatOption = Format.text,
+    out: OutOption = None,
     as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """The game as the regulation has it: table, cards, wagers, paytables, meters, limits."""

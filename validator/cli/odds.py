@@ -23,6 +23,7 @@ from validator.cli.common import (
     load_game_or_fail,
     print_json,
 )
+from validator.cli.options import FormatOption, OutOption, prints_result
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -54,6 +55,7 @@ def _meters(values: list[str]) -> Decimal | dict[str, Decimal] | None:
 
 
 @app.command("odds")
+@prints_result("the odds", param="out_file")
 def odds(
     game: Annotated[
         str, typer.Argument(help="a game id, e.g. wpt-heads-up-holdem", metavar="GAME")
@@ -92,7 +94,8 @@ def odds(
             metavar="FILE",
         ),
     ] = None,
-    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    format: FormatOption = Format.text,
+    out_file: OutOption = None,
     as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
     """Exact hold % of a paytable wager, with every paying hand's combinations and

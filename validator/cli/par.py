@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -16,6 +15,8 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import AS_OF_HELP, EXIT_USAGE, fail, game_as_of
+from validator.cli.options import DocumentFormat as ParFormat
+from validator.cli.options import DocumentFormatOption, OutOption
 
 ROUNDS = 200_000  # a banking game's simulated rounds per strategy, unless --rounds says
 #: a Poker game's simulated hands, a whole table dealt and bet each: the slowest game
@@ -23,24 +24,13 @@ ROUNDS = 200_000  # a banking game's simulated rounds per strategy, unless --rou
 POKER_HANDS = 5_000
 
 
-class ParFormat(StrEnum):
-    text = "text"
-    json = "json"
-    markdown = "markdown"
-    html = "html"
-
-
 @app.command("par")
 def par(
     target: Annotated[
         str, typer.Argument(metavar="SUBMISSION_OR_GAME", help="a Rules Submission or a game id")
     ],
-    format: Annotated[
-        ParFormat, typer.Option("--format", help="text, json, markdown or html (printable)")
-    ] = ParFormat.text,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="write to this file (whole or not at all)")
-    ] = None,
+    format: DocumentFormatOption = ParFormat.text,
+    out: OutOption = None,
     rounds: Annotated[
         int | None,
         typer.Option(
@@ -116,6 +106,10 @@ def par(
             hands_per_hour=hands_per_hour,
             tables=tables,
         )
+        if game.definition.kind == "nonbanking":
+            from validator.cli.tools import first_poker_run_note
+
+            first_poker_run_note()
         try:
             sheet = build(req)
         except SchedulerError as e:

@@ -66,27 +66,34 @@ def play_poker(
     strategy: str | None,
     log: Path | None,
     quiet: bool,
+    format: Format = Format.text,
 ) -> None:
     from validator.cli.rounds import _write_whole
     from validator.interpreter.poker.session import log_line, narrate
 
-    out = console()
+    out = console(stderr=format is Format.json)
     lines: list[str] = []
+    records: list[Any] = []
     with _session_input():
         session = _session(game, rulesub, seats, seed, strategy)
         for record in session.hands(hands):
-            if not quiet:
+            if format is Format.json:
+                records.append(record.to_json())
+            elif not quiet:
                 narrate(out, record)
             if log is not None:
                 lines.append(log_line(record))
+    if format is Format.json:
+        print_json(records)
     if log is not None:
         _write_whole(log, "".join(lines))
         from rich.text import Text
 
         out.print(
-            Text(f"log: {log} ({hands} hand(s)); the same --seed writes the same log", style="dim")
+            Text(f"log: {log} ({hands} hand(s)); the same --seed writes the same log", style="dim"),
+            soft_wrap=True,  # the path is copied back: never cut
         )
-    elif quiet:  # never a silent success: say what was done, and how to keep it
+    elif quiet and format is Format.text:  # never a silent success: say what was done
         sys.stdout.write(
             f"{hands} hand(s) of {game} played, not narrated (--quiet); --log FILE keeps them\n"
         )
@@ -109,6 +116,7 @@ def simulate_poker(
     ``SeedSequence(seed, spawn_key=(k,))``), played on ``workers`` processes or through the
     Dask scheduler at ``scheduler``, the room's figures summed: the same seed and tables
     give the same bytes whatever the workers."""
+    from validator.cli.tools import first_poker_run_note
     from validator.interpreter.poker.session import print_summary, summary
     from validator.par.poker import PokerSpec, room
     from validator.par.simulated import SchedulerError
@@ -117,6 +125,7 @@ def simulate_poker(
     spec = PokerSpec(
         game, source, seed, hands, hands_per_hour, tables=tables, seats=seats, strategy=strategy
     )
+    first_poker_run_note()
     with _session_input():
         try:
             session = room(spec, workers, scheduler)

@@ -16,27 +16,17 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
+from validator.cli.options import (
+    AllowFindingsOption,
+    FormatOption,
+    OutOption,
+    RulesubOption,
+    SeedOption,
+    StrategyOption,
+    prints_result,
+)
 
-# -- the options `play` and `simulate` share, declared once -----------------------------------
-
-RulesubOption = Annotated[
-    Path | None,
-    typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"),
-]
-AllowFindingsOption = Annotated[
-    bool,
-    typer.Option(
-        "--allow-findings",
-        help="play under a Rules Submission that has errors (they are printed first)",
-    ),
-]
-SeedOption = Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed", metavar="N")]
-StrategyOption = Annotated[
-    str | None,
-    typer.Option(
-        "--strategy", help="a strategy of the game file (default: its own)", metavar="NAME"
-    ),
-]
+# the options `play` and `simulate` share are declared once, in validator.cli.options
 
 
 @contextmanager
@@ -150,6 +140,7 @@ def _read_spec(path: Path, round_no: int | None) -> Any:
 
 
 @app.command("settle")
+@prints_result("the settlement")
 def settle(
     round_file: Annotated[
         Path,
@@ -159,7 +150,8 @@ def settle(
         int | None,
         typer.Option("--round", help="which round of a play log to settle", metavar="ROUND_NO"),
     ] = None,
-    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Settle one round exactly as the chapter says, wager by wager, and say why: which row
     of the settlement table applied and which hand each side held."""
@@ -212,17 +204,19 @@ def _settle_poker(path: Path, format: Format) -> None:
     if format is Format.json:
         print_json(data)
         return
+    from validator.money import format_money as m
+
     out = console()
     for pot in data["pots"]:
-        out.print(f"{pot.get('pot', 'pot')}: ${pot.get('amount')}")
+        out.print(f"{pot.get('pot', 'pot')}: {m(pot.get('amount'))}")
     for seat in data["seats"]:
         out.print(
-            f"seat {seat['seat']}: put in ${seat['contributed']}, awarded ${seat['award']}, "
-            f"net {seat['net']}"
+            f"seat {seat['seat']}: put in {m(seat['contributed'])}, awarded {m(seat['award'])}, "
+            f"net {m(seat['net'])}"
         )
         for reason in seat["reasons"]:
             out.print(f"  {reason}")
-    out.print(f"rake ${data['rake']['total']}: {data['rake']['reason']}")
+    out.print(f"rake {m(data['rake']['total'])}: {data['rake']['reason']}")
 
 
 def _rules(game: str, rulesub: Path | None, allow_findings: bool) -> Any:
@@ -235,6 +229,7 @@ def _rules(game: str, rulesub: Path | None, allow_findings: bool) -> Any:
 
 
 @app.command("play")
+@prints_result("the rounds", param="out_file")
 def play(
     game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
     rulesub: RulesubOption = None,
@@ -250,16 +245,19 @@ def play(
         typer.Option("--log", help="write each round to FILE.jsonl (replayable)", metavar="FILE"),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no narration")] = False,
+    format: FormatOption = Format.text,
+    out_file: OutOption = None,
 ) -> None:
     """Deal rounds and narrate them: cards, decisions, settlement. The log holds each
-    round's cards and full deck order, so any round replays through `rulesub settle`."""
+    round's cards and full deck order, so any round replays through `rulesub settle`.
+    With --format json, the rounds as the log holds them, in one JSON list."""
     from validator.cli.poker_rounds import is_nonbanking, play_poker
 
     _submission_gate(rulesub, game, allow_findings)
     if log is not None and not (log.parent if str(log.parent) else Path(".")).is_dir():
         fail(f"cannot write the log {str(log)!r}: the directory {log.parent} does not exist")
     if is_nonbanking(game):  # nonbanking Poker: a session of hands, button moving
-        play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet)
+        play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet, format)
         return
     from validator.interpreter.narrate import narrate_round
     from validator.interpreter.play import Table, log_line
@@ -269,13 +267,18 @@ def play(
         _check_seats(rules, seats)
         _check_tables(rules)
         table = Table(rules, seats, seed, strategy, rulesub)
-        out = console()
+        out = console(stderr=format is Format.json)
         lines: list[str] = []
+        records: list[Any] = []
         for played in table.rounds(rounds):
-            if not quiet:
+            if format is Format.json:
+                records.append(played.record)
+            elif not quiet:
                 narrate_round(out, played.number, played.result)
             if log is not None:
                 lines.append(log_line(played.record))
+    if format is Format.json:
+        print_json(records)
     if log is not None:
         _write_whole(log, "".join(lines))
         from rich.text import Text
@@ -284,9 +287,10 @@ def play(
             Text(
                 f"log: {log} ({rounds} round(s)); replay one with `rulesub settle {log} --round N`",
                 style="dim",
-            )
+            ),
+            soft_wrap=True,  # the path is copied back: never cut
         )
-    elif quiet:  # never a silent success: say what was done, and how to keep it
+    elif quiet and format is Format.text:  # never a silent success: say what was done
         sys.stdout.write(
             f"{rounds} round(s) of {game} played, not narrated (--quiet); --log FILE keeps them\n"
         )
@@ -357,6 +361,7 @@ def _write_whole(path: Path, text: str) -> None:
 
 
 @app.command("simulate")
+@prints_result("the simulation")
 def simulate(
     game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to simulate", metavar="N")],
@@ -367,7 +372,8 @@ def simulate(
         int | None, typer.Option("--seats", min=1, help="players (default: all)", metavar="N")
     ] = None,
     strategy: StrategyOption = None,
-    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    format: FormatOption = Format.text,
+    out: OutOption = None,
     hands_per_hour: Annotated[
         int,
         typer.Option(

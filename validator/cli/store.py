@@ -24,16 +24,9 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, Format, fail, print_json
+from validator.cli.options import DbOption, FormatOption, OutOption, prints_result
 
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        help="the database: a SQLite file or postgresql://… "
-        "(default: RULESUB_DB, else rulesub.sqlite3 in the user's data directory)",
-    ),
-]
-FormatOption = Annotated[Format, typer.Option("--format", help="text or json")]
+# --db and --format, with every command's --out, are declared once in validator.cli.options
 
 
 def _user() -> str:
@@ -89,6 +82,7 @@ def _open(db: str | None, *, must_exist: bool = False) -> Any:
 
 
 @app.command("record")
+@prints_result("the record")
 def record(
     files: Annotated[
         list[Path],
@@ -102,6 +96,7 @@ def record(
     ] = None,
     db: DbOption = None,
     format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Store each submission exactly as filed, with its findings now, as `submitted`: one
     transaction each, so one that cannot be read does not stop the others.
@@ -120,7 +115,7 @@ def record(
     from validator.store import StoreError
 
     who = by or _user()
-    out: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] = []
     unreadable = 0
     with _store_errors(format):
         store = _open(db)
@@ -132,17 +127,17 @@ def record(
                 if not path.is_file() or name in str(e) or str(path) in str(e):
                     unreadable += 1
                     sys.stderr.write(f"rulesub: {e}\n")
-                    out.append({"file": name, "unreadable": str(e)})
+                    results.append({"file": name, "unreadable": str(e)})
                     continue
                 raise  # the database, not the file: stop
-            out.append({"file": name, **rec.to_json()})
+            results.append({"file": name, **rec.to_json()})
             if format is Format.text:
                 _say_recorded(rec, name if len(found) > 1 else None)
     if format is Format.json:
         if len(files) > 1 or files[0].is_dir():
-            print_json(out)
+            print_json(results)
         elif not unreadable:  # one file named: its record, as ever
-            print_json({k: v for k, v in out[0].items() if k != "file"})
+            print_json({k: v for k, v in results[0].items() if k != "file"})
     if unreadable:
         n = len(found) - unreadable
         sys.stderr.write(f"rulesub: {n} recorded, {unreadable} unreadable (not recorded)\n")
@@ -162,6 +157,7 @@ def _say_recorded(rec: Any, name: str | None) -> None:
 
 
 @app.command("approve")
+@prints_result("the decision")
 def approve(
     submission_id: Annotated[int, typer.Argument(metavar="ID", help="the submission's id")],
     by: Annotated[str, typer.Option("--by", help="who approves it")],
@@ -175,6 +171,7 @@ def approve(
     ] = None,
     db: DbOption = None,
     format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Approve a submitted submission: it needs zero error findings (or each waived);
     it supersedes the approved one of its facility and game from its effective date.
@@ -212,12 +209,14 @@ def approve(
 
 
 @app.command("reject")
+@prints_result("the decision")
 def reject(
     submission_id: Annotated[int, typer.Argument(metavar="ID", help="the submission's id")],
     by: Annotated[str, typer.Option("--by", help="who rejects it")],
     reason: Annotated[str, typer.Option("--reason", help="why")],
     db: DbOption = None,
     format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Reject a submitted submission, with the reason. Exit 0 rejected; 1 refused (it is
     no longer submitted); 2 unreadable input."""
@@ -244,11 +243,13 @@ def reject(
 
 
 @app.command("history")
+@prints_result("the history")
 def history(
     facility: Annotated[str | None, typer.Option("--facility", help="one facility")] = None,
     game: Annotated[str | None, typer.Option("--game", help="one game id")] = None,
     db: DbOption = None,
     format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """The timeline of the submissions: statuses, dates and who acted."""
     with _store_errors(format):
@@ -310,10 +311,12 @@ def _event_text(action: str, actor: str, d: dict[str, Any]) -> str:
 
 
 @app.command("show")
+@prints_result("the filing")
 def show(
     submission_id: Annotated[int, typer.Argument(metavar="ID", help="the submission's id")],
     db: DbOption = None,
     format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """The stored submission: its bytes exactly as filed (json: with its record)."""
     with _store_errors(format):
@@ -338,6 +341,7 @@ def show(
 
 
 @app.command("purge")
+@prints_result("what was purged")
 def purge(
     before: Annotated[
         str, typer.Option("--before", help="purge filings that ended before this date")
@@ -353,6 +357,7 @@ def purge(
     by: Annotated[str | None, typer.Option("--by", help="who purges")] = None,
     db: DbOption = None,
     format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Delete rejected and superseded filings that ended before --before; refuses (exit 1)
     a date inside the retention period. Approved and pending filings are never purged."""
@@ -470,10 +475,12 @@ app.add_typer(db_app, name="db")
 
 
 @db_app.command("upgrade")
+@prints_result("the upgrade")
 def db_upgrade(
     by: Annotated[str | None, typer.Option("--by", help="who upgrades")] = None,
     db: DbOption = None,
     format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Migrate the database to this rulesub's schema (creating it if empty)."""
     with _store_errors(format):

@@ -14,7 +14,8 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import Format, fail, print_json
-from validator.cli.store import DbOption, FormatOption, _open, _store_errors, _user
+from validator.cli.options import DbOption, FormatOption, OutOption, prints_result
+from validator.cli.store import _open, _store_errors, _user
 
 users_app = typer.Typer(
     help="Accounts of the web view (`rulesub serve`): reviewer, viewer, casino.",
@@ -50,6 +51,7 @@ def _ask_password() -> str:
 
 
 @users_app.command("add")
+@prints_result("the account")
 def add(
     name: Annotated[str, typer.Argument(metavar="NAME", help="the account's login name")],
     role: Annotated[Role, typer.Option("--role", help="reviewer, viewer or casino")],
@@ -64,6 +66,7 @@ def add(
     password: PasswordOption = None,
     db: DbOption = None,
     format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Add an account. A casino account reads and files only its certificate holder's
     submissions."""
@@ -149,7 +152,8 @@ def token(
 
 
 @users_app.command("list")
-def list_(db: DbOption = None, format: FormatOption = Format.text) -> None:
+@prints_result("the accounts")
+def list_(db: DbOption = None, format: FormatOption = Format.text, out: OutOption = None) -> None:
     """The accounts, their roles and certificate holders."""
     from validator.store import accounts
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -27,38 +26,32 @@ from validator.cli.common import (
     print_json,
     readable_input,
 )
+from validator.cli.options import (
+    FailOnOption,
+    FormatOption,
+    OutOption,
+    OutputFormatOption,
+    RegulationNotesOption,
+    ReportFormatOption,
+    prints_result,
+)
 from validator.report import OutputFormat, ReportFormat
 
 
 @app.command("validate")
+@prints_result("the report")
 def validate(
     paths: Annotated[
         list[Path],
         typer.Argument(
             help="Rules Submission files or directories (in a directory, every YAML file with "
-            "a top-level `rulesub:` key, recursively)",
+            "a top-level `rulesub:` key, recursively); `-` reads one from stdin",
             metavar="FILE_OR_DIR",
         ),
     ],
-    format: Annotated[
-        ReportFormat,
-        typer.Option("--format", help="text | json | sarif | markdown"),
-    ] = ReportFormat.text,
-    output_format: Annotated[
-        OutputFormat,
-        typer.Option(
-            "--output-format",
-            help="the text report: one line per finding (concise) or a table per file (full)",
-        ),
-    ] = OutputFormat.concise,
-    fail_on: Annotated[
-        FailOn | None,
-        typer.Option(
-            "--fail-on",
-            help="the least severe finding that makes the exit code 1 (default: error, or the "
-            "configuration's fail-on)",
-        ),
-    ] = None,
+    format: ReportFormatOption = ReportFormat.text,
+    output_format: OutputFormatOption = OutputFormat.concise,
+    fail_on: FailOnOption = None,
     exclude: Annotated[
         list[str] | None,
         typer.Option(
@@ -78,6 +71,16 @@ def validate(
         ),
     ] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
+    out: OutOption = None,
+    stdin_filename: Annotated[
+        str | None,
+        typer.Option(
+            "--stdin-filename",
+            metavar="NAME",
+            help="with `-` for FILE_OR_DIR: the name the submission read from stdin is reported by",
+        ),
+    ] = None,
+    show_regulation_notes: RegulationNotesOption = False,
 ) -> None:
     """Check Rules Submissions against the regulation: every violation, with its section,
     its line and what would comply. Exit 0 clean, 1 findings at --fail-on or above, 2
@@ -102,6 +105,13 @@ def validate(
         settings = replace(settings, fail_on=fail_on.value)
     if as_of is not None:
         settings = replace(settings, as_of=parse_date(as_of))
+    if [str(p) for p in paths] == ["-"]:
+        report = _from_stdin(stdin_filename or "-", settings, show_regulation_notes)
+        _finish(report, format, output_format.value, missing=False)
+    if "-" in map(str, paths):
+        fail("`-` (stdin) is the only FILE_OR_DIR when given")
+    if stdin_filename is not None:
+        fail("--stdin-filename names a submission read from stdin: give `-` as FILE_OR_DIR")
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     for p in missing:
         sys.stderr.write(f"rulesub: {p}: no such file or directory\n")
@@ -119,24 +129,40 @@ def validate(
             + " (a Rules Submission is a YAML file with a top-level `rulesub:` key)"
         )
     with readable_input(), _progress(len(found.files)) as advance:
-        report = validate_paths(found.files, settings, progress=advance)
+        report = validate_paths(
+            found.files, settings, progress=advance, regulation_notes=show_regulation_notes
+        )
     report.skipped = found.skipped
+    _finish(report, format, output_format.value, missing=bool(missing))
+
+
+def _from_stdin(name: str, settings: Any, regulation_notes: bool) -> Any:
+    """One submission read from stdin, reported under ``name`` (``--stdin-filename``)."""
+    import tempfile
+
+    from validator.checks import validate_file
+    from validator.checks.findings import Report
+
+    data = sys.stdin.buffer.read()
+    with tempfile.TemporaryDirectory() as where:
+        path = Path(where) / "stdin.yaml"
+        path.write_bytes(data)
+        result = validate_file(
+            path, display=name, settings=settings, regulation_notes=regulation_notes
+        )
+    return Report([result], fail_on=settings.fail_on or "error")
+
+
+def _finish(report: Any, format: ReportFormat, layout: str, *, missing: bool) -> NoReturn:
+    """Print the report and stop with its exit code (2 where a path was missing)."""
+    from validator.report import render
+
     for result in report.files:
         for f in result.findings:
             if f.code == "rulesub/unreadable":
                 sys.stderr.write(f"{f.location}: {f.message}\n")
-    render(report, format, sys.stdout, output_format.value)
-    code = report.exit_code
-    if missing:
-        code = EXIT_USAGE
-    raise typer.Exit(code)
-
-
-class FailOn(StrEnum):
-    error = "error"
-    warning = "warning"
-    info = "info"
-    never = "never"
+    render(report, format, sys.stdout, layout)
+    raise typer.Exit(EXIT_USAGE if missing else report.exit_code)
 
 
 @contextmanager
@@ -153,16 +179,18 @@ def _progress(total: int) -> Iterator[Callable[[], None] | None]:
 
 
 @app.command("rules")
+@prints_result("the finding codes")
 def rules(
     code: Annotated[
         str | None,
         typer.Argument(help="a finding code, e.g. four-card-poker/max-positions", metavar="CODE"),
     ] = None,
-    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    format: FormatOption = Format.text,
     game: Annotated[
         str | None,
         typer.Option("--game", metavar="GAME", help="only the codes of this game (and rulesub's)"),
     ] = None,
+    out: OutOption = None,
 ) -> None:
     """List every finding code, or show one with its doc (as ruff does)."""
     from dataclasses import asdict
@@ -232,6 +260,7 @@ app.add_typer(schema_app, name="schema")
 
 
 @schema_app.command("export")
+@prints_result("the list of schemas")
 def schema_export(
     directory: Annotated[
         Path,
@@ -249,6 +278,8 @@ def schema_export(
     check: Annotated[
         bool, typer.Option("--check", help="write nothing; exit 1 if a file is out of date")
     ] = False,
+    format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Write rulesub.schema.json, one rulesub.<game>.schema.json per game and
     game.schema.json, generated from the game files, into DIR (default ./schemas). Nothing
@@ -257,10 +288,15 @@ def schema_export(
 
     with readable_input():
         stale = export(directory, compiled=compiled, check=check)
+    if format is Format.json:
+        key = "out_of_date" if check else "written"
+        print_json({"dir": str(directory), key: [str(p) for p in stale]})
     if check:
         for path in stale:
             sys.stderr.write(f"rulesub: {path} is out of date (run `rulesub schema export`)\n")
         raise typer.Exit(EXIT_FINDINGS if stale else EXIT_OK)
+    if format is Format.json:
+        return
     for path in stale:
         sys.stdout.write(f"wrote {path}\n")
     if not stale:

@@ -34,6 +34,7 @@ from validator.interpreter.batch_money import from_micro
 from validator.interpreter.play import default_wagers
 from validator.interpreter.results import money
 from validator.interpreter.rules import Rules
+from validator.money import format_money
 from validator.par.simulated import ChunkedSpec, run_jobs
 
 T = TypeVar("T")
@@ -472,8 +473,8 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
         ci = w["ci95"]
         t.add_row(
             spot,
-            f"${w['handle']}",
-            f"${w['player_net']}",
+            format_money(w["handle"], cents=True),
+            format_money(w["player_net"], cents=True),
             "—" if w["hold_percent"] is None else f"{w['hold_percent']:.3f}",
             "—" if ci is None else f"{ci[0]:.3f} … {ci[1]:.3f}",
         )
@@ -491,16 +492,18 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
         console.print(f"dealer qualifies: {data['dealer_qualifies_percent']:.2f}% of rounds")
     console.print(f"players fold: {data['fold_percent']:.2f}% of seat-rounds")
     for key, m in (data.get("meters") or {}).items():
+        d = {k: format_money(v, cents=True) for k, v in m.items() if k != "hits"}
         console.print(
-            f"meter {key}: ${m['start']} → ${m['end']} (low ${m['low']}, high ${m['high']}, "
-            f"mean ${m['mean']}); {m['hits']} hit(s) paid ${m['paid']}; increments "
-            f"${m['increments']}; reseeds funded ${m['reseed_funded']}"
+            f"meter {key}: {d['start']} → {d['end']} (low {d['low']}, high {d['high']}, "
+            f"mean {d['mean']}); {m['hits']} hit(s) paid {d['paid']}; increments "
+            f"{d['increments']}; reseeds funded {d['reseed_funded']}"
         )
     for spot, w in data["wagers"].items():
         x = w.get("table_exact_hold_at_mean_meter")
         if x is None:
             continue
-        levels = ", ".join(f"{k} ${v}" for k, v in x["meters_mean"].items())
+        means = x["meters_mean"].items()
+        levels = ", ".join(f"{k} {format_money(v, cents=True)}" for k, v in means)
         console.print(
             f"{spot}: the {x['table']} table's exact hold at the mean meter ({levels}) is "
             f"{x['exact_hold_percent']:.3f}%, "

@@ -229,14 +229,10 @@ def parse_per_unit(value: object) -> Decimal:
 
 def format_money(amount: Decimal) -> str:
     """``Decimal(100000)`` → ``$100,000``, ``Decimal(-238470)`` → ``-$238,470``; to the cent
-    (half up), cents shown only when there are any."""
-    from decimal import ROUND_HALF_UP
+    (half up), cents shown only when there are any (``validator.money.format_money``)."""
+    from validator.money import format_money as printed
 
-    q = amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    sign, q = ("-", -q) if q < 0 else ("", q)
-    if q == q.to_integral_value():
-        return f"{sign}${int(q):,}"
-    return f"{sign}${q:,.2f}"
+    return printed(amount)
 
 
 def format_rate(rate: Fraction) -> str:

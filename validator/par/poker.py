@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
-from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from validator.money import displayed
 from validator.par.simulated import Z95, ChunkedSpec, run_jobs
 
 CHUNK = 2_000
@@ -206,8 +206,7 @@ def wilson(hits: int, n: int) -> tuple[float, float]:
 
 
 def _dollars(cents: Fraction | float) -> str:
-    d = Decimal(Fraction(cents).numerator) / Decimal(Fraction(cents).denominator) / 100
-    return str(d.quantize(Decimal("0.0001"), rounding=ROUND_HALF_EVEN))
+    return displayed(Fraction(cents) / 100, 4)  # half up (validator.money)
 
 
 def _figure(m: Sum2, scale: int = 1) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from typing import Any
 from validator.compiler import Game
 from validator.interpreter.config import MeterConfig
 from validator.model.notation import PayoutKind
+from validator.money import plain_money
 from validator.odds import exact_odds, odds_for_rows
 from validator.par.wagers import pct
 
@@ -121,11 +122,9 @@ class ProgressiveSheet:
 
 
 def money(x: Fraction) -> str:
-    """Dollars to the cent, as a string (rounded half up; for display of derived figures)."""
-    cents = (x * 100).__round__()
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}{cents // 100}.{cents % 100:02d}"
+    """Dollars to the cent, as a string (rounded half up; for display of derived figures):
+    ``validator.money.plain_money``."""
+    return plain_money(x)
 
 
 def progressive_sheet(

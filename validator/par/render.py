@@ -9,6 +9,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from validator.money import format_money
+
 
 def _pct(x: float | None, places: int = 4) -> str:
     return "—" if x is None else f"{x:.{places}f}%"
@@ -153,9 +155,7 @@ def _money(text: str | None) -> str:
     """A money string of the JSON (``"1851933.16"``) as printed: ``$1,851,933.16``."""
     if text is None:
         return "—"
-    whole, _, cents = text.partition(".")
-    sign = "-" if whole.startswith("-") else ""
-    return f"{sign}${int(whole.lstrip('-')):,}.{cents or '00'}"
+    return format_money(text, cents=True)
 
 
 def _progressive_line(p: dict[str, Any]) -> str:

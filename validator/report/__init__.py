@@ -1,8 +1,8 @@
 """Reporters: one module per output format, each rendering the same ``Report``.
 
 ``text`` (one line per finding, or with ``--output-format full`` a table per file),
-``json``, ``sarif`` (SARIF 2.1.0) and ``markdown`` (a report a compliance officer can attach
-to a letter).
+``json``, ``sarif`` (SARIF 2.1.0), ``markdown`` (a report a compliance officer can attach
+to a letter) and ``github`` (GitHub Actions annotations).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ class ReportFormat(StrEnum):
     json = "json"
     sarif = "sarif"
     markdown = "markdown"
+    github = "github"
 
 
 class OutputFormat(StrEnum):
@@ -45,3 +46,7 @@ def render(
             from validator.report.markdown import render_markdown
 
             out.write(render_markdown(report))
+        case ReportFormat.github:
+            from validator.report.github import render_github
+
+            out.write(render_github(report))

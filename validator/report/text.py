@@ -108,14 +108,62 @@ def render_concise(report: Any, out: TextIO) -> None:
     console.print(Text(summary_line(report.summary)))
 
 
+#: The least width the full report's message and hint columns need to be read as prose.
+MESSAGE_COLUMN, HINT_COLUMN = 40, 24
+
+
+def table_width(findings: list[Any]) -> int:
+    """The width the full report's table needs so that no word is broken: the severity, code
+    and location columns whole, the section to 24, the message and hint as prose."""
+    if not findings:
+        return 0
+    code = max(min(len(f.code), 48) for f in findings)
+    section = max(min(len(f.cite or ""), 24) for f in findings)
+    location = max(len(f.location) for f in findings)
+    return len("severity") + code + section + location + MESSAGE_COLUMN + HINT_COLUMN + 5 * 3
+
+
+def render_stacked(report: Any, out: TextIO, width: int) -> None:
+    """The full report where the terminal is narrower than its table: each finding a block
+    (its severity and code, where, the section, the message, the hint), wrapped at word
+    boundaries only."""
+    lines: list[str] = []
+    for result in report.files:
+        if result.unreadable:
+            continue
+        if not result.findings:
+            lines.append(f"{result.file}  no findings")
+            continue
+        lines.append(result.file)
+        for f in sorted(result.findings, key=lambda f: (f.line, f.column, ORDER[f.severity])):
+            lines += _wrap(f"  {f.severity} {f.code}", width, "    ")
+            where = f"    at {f.location}" + (f", {f.cite}" if f.cite else "")
+            lines += _wrap(where, width, "      ")
+            lines += _wrap(f"    {f.message}", width, "    ")
+            if f.hint:
+                lines += _wrap(f"    hint: {f.hint}", width, "          ")
+            lines.append("")
+    lines.append(summary_line(report.summary))
+    out.write("\n".join(lines) + "\n")
+
+
 def render_full(report: Any, out: TextIO) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
     width = width_of(out)
+    needed = table_width(report.findings)
+    if width is not None and width < needed:
+        render_stacked(report, out, width)
+        return
     console = Console(
-        file=out, highlight=False, soft_wrap=False, width=width, markup=False, emoji=False
+        file=out,
+        highlight=False,
+        soft_wrap=False,
+        width=width or max(needed, 80),
+        markup=False,
+        emoji=False,
     )
     for result in report.files:
         if result.unreadable:
@@ -128,7 +176,8 @@ def render_full(report: Any, out: TextIO) -> None:
         console.print(head)
         table = Table(show_edge=False, header_style="bold", pad_edge=False, expand=False)
         table.add_column("severity", no_wrap=True)
-        table.add_column("code", overflow="fold", max_width=48)
+        longest = max(min(len(f.code), 48) for f in result.findings)
+        table.add_column("code", overflow="fold", min_width=longest, max_width=48)
         table.add_column("message", overflow="fold", ratio=3)
         table.add_column("section", overflow="fold", max_width=24)
         table.add_column("location", no_wrap=True)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
+
+from validator.money import format_money
 
 Cents = int
 
@@ -28,6 +31,4 @@ def money(cents: Cents) -> str:
 
 def dollar_text(cents: Cents) -> str:
     """``$10``, ``$7.50``, ``$10,001``: for reasons written to a reader."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}${whole:,}" + ("" if part == 0 else f".{part:02d}")
+    return format_money(Fraction(cents, 100))

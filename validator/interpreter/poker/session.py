@@ -34,7 +34,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -68,6 +68,7 @@ from validator.interpreter.poker.settle import SeatAward
 from validator.interpreter.poker.strategy import TableStrategy, strategies
 from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Rules, Stakes
 from validator.loader import LoadError
+from validator.money import displayed, format_money
 
 DEFAULT_HANDS_PER_HOUR = 30
 #: the most rounds the fast path plays in one call of its block kernel
@@ -790,8 +791,8 @@ def log_line(record: HandRecord) -> str:
 
 
 def _dollars(cents: Fraction | int, places: str = "0.01") -> str:
-    d = Decimal(Fraction(cents).numerator) / Decimal(Fraction(cents).denominator) / 100
-    return str(d.quantize(Decimal(places), rounding=ROUND_HALF_EVEN))
+    """Cents as a displayed figure in dollars to ``places`` (half up: ``validator.money``)."""
+    return displayed(Fraction(cents) / 100, len(places) - 2)
 
 
 def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, Any]:
@@ -902,6 +903,15 @@ def narrate(out: Any, record: HandRecord) -> None:
         )
 
 
+def _printed(figures: dict[str, Any]) -> dict[str, str]:
+    """The money strings of a summary's section as printed (``-$1,234.50``)."""
+    return {
+        k: format_money(v, cents=True)
+        for k, v in figures.items()
+        if isinstance(v, str) and v.lstrip("-").replace(".", "", 1).isdigit()
+    }
+
+
 def print_summary(out: Any, data: dict[str, Any]) -> None:
     r = data["rake"]
     from rich.text import Text
@@ -913,16 +923,18 @@ def print_summary(out: Any, data: dict[str, Any]) -> None:
             f"{data['showdowns']:,} showdowns",
         )
     )
+    m = _printed(r)
     out.print(
-        f"rake ({r['kind']}): ${r['total']} in all (${r['from_pots']} from pots, "
-        f"${r['time_charges']} time charges); ${r['per_hand']} a hand; ${r['per_hour']} an hour "
-        f"at {data['hands_per_hour']} hands an hour"
+        f"rake ({r['kind']}): {m['total']} in all ({m['from_pots']} from pots, "
+        f"{m['time_charges']} time charges); ${r['per_hand']} a hand; {m['per_hour']} an "
+        f"hour at {data['hands_per_hour']} hands an hour"
     )
     bb = data["bad_beat"]
     if bb is not None:
+        b = _printed(bb)
         out.print(
-            f"Bad Beat fund: ${bb['fund_start']} + ${bb['contributions']} contributed - "
-            f"${bb['payouts']} paid ({bb['hits']} hits) = ${bb['fund_end']}"
+            f"Bad Beat fund: {b['fund_start']} + {b['contributions']} contributed - "
+            f"{b['payouts']} paid ({bb['hits']} hits) = {b['fund_end']}"
         )
     else:
         out.print("Bad Beat: not offered")
@@ -931,10 +943,11 @@ def print_summary(out: Any, data: dict[str, Any]) -> None:
         f"chips conserved in {inv['hands_checked']:,} of {data['hands']:,} hands ({inv['rule']})"
     )
     si = data["session_invariant"]
+    s = _printed(si)
     out.print(
-        f"session {'balanced' if si['held'] else 'NOT BALANCED'}: buy-ins ${si['buy_ins']} = "
-        f"stacks ${si['stacks']} + rake ${r['total']} + Bad Beat contributions - payouts; "
-        f"players' net ${si['players_net']}"
+        f"session {'balanced' if si['held'] else 'NOT BALANCED'}: buy-ins {s['buy_ins']} = "
+        f"stacks {s['stacks']} + rake {m['total']} + Bad Beat contributions - payouts; "
+        f"players' net {s['players_net']}"
     )
     for seat, p in data["players"].items():
         net = to_cents(Decimal(p["net"]))

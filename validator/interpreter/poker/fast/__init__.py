@@ -68,3 +68,21 @@ class SettledHand:
     pots: int  # sum of the pots' amounts (``sum(p.pot.amount for p in settlement.pots)``)
     showdown: bool  # two or more hands reached the showdown (``PlayedHand.showdown_order``)
     kill_next: bool | None = None  # the Kill in effect next round (None: no Kill rule)
+
+
+#: About how long the first run after an install compiles the kernels (two cores).
+COMPILE_SECONDS = 90
+
+
+def kernels_cached() -> bool:
+    """Whether numba's cache already holds the compiled kernels, so that a run starts in
+    about a second; where the cache cannot be asked, they are taken to be there."""
+    try:
+        from pathlib import Path
+
+        from validator.interpreter.poker.fast import block
+
+        index = getattr(block._play_block, "_cache")._cache_file._index_path  # noqa: B009
+        return bool(Path(index).exists())
+    except Exception:  # numba's cache is its own business: never fail a run over it
+        return True

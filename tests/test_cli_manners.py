@@ -1,0 +1,206 @@
+"""A linter's manners (issue 28): stdin, shell completion, the full report at any width, the
+root cause first, regulation notes only when asked, GitHub annotations, a first Poker run
+that speaks. In process (Typer's runner), except where a real shell or terminal is the point.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from validator import PROJECT_ROOT
+from validator.cli import app
+
+EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"
+FLAWED = PROJECT_ROOT / "rulesubs" / "flawed"
+FCP = EXAMPLES / "four-card-poker.yaml"
+HCF = EXAMPLES / "high-card-flush.yaml"
+
+
+def invoke(*args: str, stdin: str | None = None, columns: int = 200) -> Any:
+    return CliRunner().invoke(app, list(args), input=stdin, env={"COLUMNS": str(columns)})
+
+
+def misspelt(tmp_path: Path) -> Path:
+    """The example Four Card Poker submission with `paytables:` misspelt `paytabels:`."""
+    text = FCP.read_text(encoding="utf-8")
+    assert "\npaytables:" in text
+    path = tmp_path / "misspelt.yaml"
+    path.write_text(text.replace("\npaytables:", "\npaytabels:"), encoding="utf-8")
+    return path
+
+
+# -- stdin ----------------------------------------------------------------------------------
+
+
+def test_validate_reads_stdin_named_by_stdin_filename() -> None:
+    text = (FLAWED / "lunar-poker.yaml").read_text(encoding="utf-8")
+    result = invoke("validate", "-", "--stdin-filename", "subs/lunar.yaml", stdin=text)
+    assert result.exit_code == 1
+    assert "subs/lunar.yaml:12:17: error lunar-poker/one-position-per-player" in result.stdout
+    clean = invoke("validate", "-", stdin=FCP.read_text(encoding="utf-8"))
+    assert clean.exit_code == 0, clean.output
+    assert clean.stdout.startswith("1 file checked: 0 errors")
+
+
+def test_stdin_unreadable_is_exit_2_and_named() -> None:
+    result = invoke("validate", "-", "--stdin-filename", "x.yaml", stdin="a: [\n")
+    assert result.exit_code == 2
+    assert "x.yaml:" in result.output
+
+
+def test_stdin_filename_without_stdin_is_usage() -> None:
+    assert invoke("validate", str(FCP), "--stdin-filename", "x.yaml").exit_code == 2
+    assert invoke("validate", "-", str(FCP), stdin="").exit_code == 2
+
+
+# -- root cause first -------------------------------------------------------------------------
+
+
+def test_a_misspelt_key_is_reported_not_its_consequences(tmp_path: Path) -> None:
+    """`paytabels:` printed five "/paytables/… is not stated" errors before the real one."""
+    data = json.loads(invoke("validate", "--format", "json", str(misspelt(tmp_path))).stdout)
+    codes = [f["code"] for f in data["findings"]]
+    assert codes == ["rulesub/unknown-key"]
+    assert "did you mean 'paytables'" in data["findings"][0]["message"]
+
+
+def test_a_real_key_beside_a_misspelt_one_is_still_checked(tmp_path: Path) -> None:
+    """Where `paytables:` is stated too, what is wrong in it is still reported."""
+    text = FCP.read_text(encoding="utf-8").replace(
+        "\npaytables:", "\npaytabels: {aces_up: A}\npaytables:"
+    )
+    assert "  aces_up: C" in text
+    text = text.replace("  aces_up: C", "  aces_up: Z", 1)
+    path = tmp_path / "both.yaml"
+    path.write_text(text, encoding="utf-8")
+    data = json.loads(invoke("validate", "--format", "json", str(path)).stdout)
+    codes = {f["code"] for f in data["findings"]}
+    assert "rulesub/unknown-key" in codes
+    assert "four-card-poker/aces-up-paytable" in codes
+
+
+# -- regulation notes -----------------------------------------------------------------------
+
+
+def test_regulation_notes_only_when_asked() -> None:
+    """The Board's published range no Straight Flush Bonus table meets is a fact about the
+    regulation (Final-form rulemaking 125-192, preamble; § 678a.12(c)), not the submission."""
+    plain = invoke("validate", str(HCF))
+    assert plain.exit_code == 0
+    assert "published-hold-range" not in plain.stdout
+    asked = invoke("validate", "--show-regulation-notes", str(HCF))
+    assert asked.exit_code == 0
+    assert "high-card-flush/straight-flush-bonus-published-hold-range" in asked.stdout
+
+
+# -- the full report at any width -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("columns", [60, 80, 100])
+def test_full_report_never_breaks_a_word(columns: int) -> None:
+    path = FLAWED / "lunar-poker.yaml"
+    result = invoke("validate", "--output-format", "full", str(path), columns=columns)
+    assert result.exit_code == 1
+    words = set(
+        json.loads(invoke("validate", "--format", "json", str(path)).stdout)["findings"][0][
+            "message"
+        ].split()
+    )
+    printed = set(result.stdout.split())
+    assert words <= printed, sorted(words - printed)
+    assert "lunar-poker/one-position-per-player" in printed
+    for line in result.stdout.splitlines():
+        long_words = [w for w in line.split() if len(w) > columns]
+        assert len(line) <= columns or long_words, line
+
+
+def test_full_report_is_a_table_where_it_fits() -> None:
+    result = invoke("validate", "--output-format", "full", str(FLAWED / "lunar-poker.yaml"))
+    assert "severity" in result.stdout and "hint" in result.stdout
+    assert "lunar-poker/instant-payout-paytable " in result.stdout
+
+
+# -- GitHub annotations ----------------------------------------------------------------------
+
+
+def test_github_annotations() -> None:
+    result = invoke("validate", "--format", "github", str(FLAWED / "lunar-poker.yaml"))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines and all(line.startswith(("::error ", "::warning ", "::notice ")) for line in lines)
+    first = next(x for x in lines if "one-position-per-player" in x)
+    assert first.startswith("::error file=rulesubs/flawed/lunar-poker.yaml,line=12,col=17,")
+    assert "title=lunar-poker/one-position-per-player::" in first
+    assert "\n" not in first and "%0A" in first  # the hint on its own line, escaped
+
+
+# -- completion ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_prints_a_script(shell: str) -> None:
+    result = invoke("completion", shell)
+    assert result.exit_code == 0
+    assert "_RULESUB_COMPLETE" in result.stdout and "rulesub" in result.stdout
+
+
+def test_completion_completes_commands_and_choices() -> None:
+    """As bash asks: the words so far, the one being completed (the installed script: the
+    shell calls it by its name)."""
+    script = Path(sys.executable).parent / "rulesub"
+    if not script.exists():
+        pytest.skip("no rulesub script beside this interpreter")
+
+    def complete(words: str, cword: int) -> list[str]:
+        env = {
+            **os.environ,
+            "_RULESUB_COMPLETE": "complete_bash",
+            "COMP_WORDS": words,
+            "COMP_CWORD": str(cword),
+        }
+        done = subprocess.run(
+            [str(script)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return done.stdout.split()
+
+    assert "validate" in complete("rulesub val", 1)
+    assert complete("rulesub validate --format ", 3) == [
+        "text",
+        "json",
+        "sarif",
+        "markdown",
+        "github",
+    ]
+
+
+# -- a first Poker run speaks ---------------------------------------------------------------
+
+
+def test_a_first_poker_run_says_the_kernels_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.cli import tools
+    from validator.interpreter.poker import fast
+
+    monkeypatch.setattr(fast, "kernels_cached", lambda: False)
+    import io
+
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    tools.first_poker_run_note()
+    assert "compiling the Poker kernels once" in err.getvalue()
+    assert f"about {fast.COMPILE_SECONDS} s" in err.getvalue()
+    monkeypatch.setattr(fast, "kernels_cached", lambda: True)
+    err.truncate(0)
+    tools.first_poker_run_note()
+    assert err.getvalue().strip("\x00") == ""

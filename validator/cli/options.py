@@ -1,0 +1,192 @@
+"""The options commands share, each defined once (as check-jsonschema's ``common_options``).
+
+One output vocabulary: every command that prints a result takes ``--format`` with ``text``
+and ``json`` (plus formats of its own) and ``--out FILE``; ``--output-format concise|full``
+is ``validate``'s text layout only. Exit codes everywhere: 0 fine, 1 findings or a rule
+refused it, 2 unreadable input or usage (``validator.cli.common``).
+
+A command declares ``format: FormatOption = Format.text`` and ``out: OutOption = None`` and,
+where it prints through the console rather than writing a document itself, is decorated
+with :func:`prints_result`, which sends what it prints to ``--out`` written whole.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stdout
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from validator.report import OutputFormat, ReportFormat
+
+# -- the formats ---------------------------------------------------------------------------
+
+
+class Format(StrEnum):
+    """What every command that prints a result can print: for a reader, or for a program."""
+
+    text = "text"
+    json = "json"
+
+
+class DocumentFormat(StrEnum):
+    """A document a person files or prints (the par sheet): also Markdown and HTML."""
+
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+    html = "html"
+
+
+class DiffFormat(StrEnum):
+    """A paytable change: also a Markdown memo."""
+
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+class FailOn(StrEnum):
+    """The least severe finding that makes the exit code 1."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+    never = "never"
+
+
+class DiffFailOn(StrEnum):
+    """``diff --fail-on``: the new submission's errors (or warnings too) make it exit 1."""
+
+    error = "error"
+    warning = "warning"
+
+
+# -- the options ---------------------------------------------------------------------------
+
+FormatOption = Annotated[Format, typer.Option("--format", help="text or json")]
+DocumentFormatOption = Annotated[
+    DocumentFormat, typer.Option("--format", help="text, json, markdown or html (printable)")
+]
+DiffFormatOption = Annotated[
+    DiffFormat, typer.Option("--format", help="text, json or markdown (a memo)")
+]
+ReportFormatOption = Annotated[
+    ReportFormat,
+    typer.Option(
+        "--format",
+        help="text | json | sarif | markdown | github (GitHub Actions annotations)",
+    ),
+]
+#: ``validate``'s text layout; ``concise`` and ``full`` as ruff names them.
+OutputFormatOption = Annotated[
+    OutputFormat,
+    typer.Option(
+        "--output-format",
+        help="the text report: one line per finding (concise) or a table per file (full; "
+        "each finding a block where the terminal is narrower than the table)",
+    ),
+]
+OutOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--out", metavar="FILE", help="write to FILE instead of stdout (whole or not at all)"
+    ),
+]
+FailOnOption = Annotated[
+    FailOn | None,
+    typer.Option(
+        "--fail-on",
+        help="the least severe finding that makes the exit code 1 (default: error, or the "
+        "configuration's fail-on)",
+    ),
+]
+DiffFailOnOption = Annotated[
+    DiffFailOn | None,
+    typer.Option("--fail-on", help="exit 1 if the new submission has errors (or warnings)"),
+]
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="the database: a SQLite file or postgresql://… "
+        "(default: RULESUB_DB, else rulesub.sqlite3 in the user's data directory)",
+    ),
+]
+RulesubOption = Annotated[
+    Path | None,
+    typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"),
+]
+AllowFindingsOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-findings",
+        help="play under a Rules Submission that has errors (they are printed first)",
+    ),
+]
+SeedOption = Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed", metavar="N")]
+StrategyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--strategy", help="a strategy of the game file (default: its own)", metavar="NAME"
+    ),
+]
+#: Facts about the regulation itself (a published hold range no table meets): shown by
+#: ``odds``, ``par`` and ``games show``, and by ``validate`` only when asked.
+RegulationNotesOption = Annotated[
+    bool,
+    typer.Option(
+        "--show-regulation-notes",
+        help="also report facts about the regulation itself (a published hold range no "
+        "table meets), which a submission cannot act on",
+    ),
+]
+
+
+# -- --out for a command that prints ---------------------------------------------------------
+
+
+@contextmanager
+def written_to(out: Path | None, what: str) -> Iterator[None]:
+    """What the block prints to stdout goes to ``out`` instead, written whole once it is
+    done: also when it ends with exit 1 (the findings are the result), never when it
+    fails with exit 2 (nothing is written)."""
+    if out is None:
+        yield
+        return
+    from validator.cli.common import emit, fail
+
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        fail(f"--out {out}: the directory {out.parent} does not exist")
+    buffer = io.StringIO()
+    try:
+        with redirect_stdout(buffer):
+            yield
+    except typer.Exit as e:
+        if e.exit_code in (0, 1):
+            emit(buffer.getvalue(), out, what)
+        raise
+    emit(buffer.getvalue(), out, what)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def prints_result(what: str, param: str = "out") -> Callable[[F], F]:
+    """A command whose printed result ``--out FILE`` sends to a file: its parameter ``param``
+    (``out``, or another name where the command's body calls its console ``out``)."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            with written_to(kwargs.get(param), what):
+                return command(*args, **kwargs)
+
+        return run  # type: ignore[return-value]
+
+    return decorate

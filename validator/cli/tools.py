@@ -1,0 +1,70 @@
+"""``rulesub completion`` (a shell's completion script) and ``rulesub warm`` (the Poker
+kernels compiled ahead, for images and CI)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from validator.cli import app
+
+
+class Shell(StrEnum):
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+
+
+@app.command("completion")
+def completion(
+    shell: Annotated[Shell, typer.Argument(help="bash, zsh or fish", metavar="SHELL")],
+) -> None:
+    """Print the completion script of SHELL: commands, options and their choices complete
+    on Tab. bash: add `eval "$(rulesub completion bash)"` to ~/.bashrc; zsh: the same with
+    zsh in ~/.zshrc; fish: `rulesub completion fish > ~/.config/fish/completions/rulesub.fish`."""
+    from typer._completion_shared import get_completion_script
+
+    script = get_completion_script(
+        prog_name="rulesub", complete_var="_RULESUB_COMPLETE", shell=shell.value
+    )
+    sys.stdout.write(script.rstrip("\n") + "\n")
+
+
+def first_poker_run_note() -> None:
+    """Say on stderr, before a first Poker run, that the kernels compile once and about how
+    long: a silent minute and a half reads as a hang."""
+    from validator.interpreter.poker.fast import COMPILE_SECONDS, kernels_cached
+
+    if not kernels_cached():
+        sys.stderr.write(
+            "rulesub: compiling the Poker kernels once (about "
+            f"{COMPILE_SECONDS} s on two cores); numba keeps them, so later runs start in "
+            "about a second (`rulesub warm` compiles them ahead)\n"
+        )
+
+
+@app.command("warm")
+def warm() -> None:
+    """Compile the Poker kernels ahead (numba keeps them in its cache), so that the first
+    `simulate` or `par` of a Poker game starts at once: for container images and CI."""
+    from validator.cli.common import readable_input
+    from validator.compiler import all_games
+    from validator.interpreter.poker.session import Session, default_setup
+
+    first_poker_run_note()
+    start = time.perf_counter()
+    with readable_input():
+        for game in all_games():
+            if game.definition.kind != "nonbanking":
+                continue
+            setup = default_setup(game)
+            session = Session(game, setup, setup.positions, 1, None, 30, False)
+            for _ in session.hands(20):
+                pass
+    sys.stderr.write(
+        f"rulesub: the Poker kernels are ready ({time.perf_counter() - start:.0f} s)\n"
+    )
