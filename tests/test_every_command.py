@@ -50,6 +50,10 @@ COMMANDS = (
     "users passwd",
     "users token",
     "users list",
+    "audit verify",
+    "facilities list",
+    "facilities set",
+    "games history",
 )
 
 #: Commands that act rather than print a result (a server, a script for the shell, a
@@ -151,6 +155,8 @@ def test_validate_rules_and_schema_export_print_json(tmp_path: Path) -> None:
 def test_games_odds_and_diff_print_json() -> None:
     assert any(g["id"] == "lunar-poker" for g in _json("games", "list"))
     assert _json("games", "show", "lunar-poker")["id"] == "lunar-poker"
+    events = _json("games", "history", "lunar-poker")
+    assert {"date", "citation", "kind", "sections", "note"} <= set(events[0])
     odds = _json("odds", "four-card-poker", "--wager", "aces_up", "--paytable", "A")
     assert odds["table"] == "aces_up"
     changed = _json("diff", "four-card-poker", "--wager", "aces_up", "--paytable", "A", "--to", "B")
@@ -182,6 +188,10 @@ def test_the_store_commands_print_json(tmp_path: Path) -> None:
     )
     assert added
     assert [a["name"] for a in _json("users", "list", "--db", db)] == ["viewer1"]
+    assert _json("audit", "verify", "--db", db)["intact"] is True
+    held = _json("facilities", "set", "Example Downs", "--holder", "C. Holder", "--db", db)
+    assert held["certificate_holder"] == "C. Holder"
+    assert [f["facility"] for f in _json("facilities", "list", "--db", db)] == ["Example Downs"]
 
 
 # -- --out: the same bytes as printed -------------------------------------------------------

@@ -121,9 +121,11 @@ def games_show(
 
 
 @games_app.command("history")
+@prints_result("the chapter's history", param="out_file")
 def games_history(
     game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
-    format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    format: FormatOption = Format.text,
+    out_file: OutOption = None,
 ) -> None:
     """The chapter's life: each event with its date, its Pennsylvania Bulletin citation, its
     kind (adopted, amended, rescinded, superseded), the sections it touched and what changed

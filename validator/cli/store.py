@@ -380,7 +380,10 @@ app.add_typer(audit_app, name="audit")
 
 
 @audit_app.command("verify")
-def audit_verify(db: DbOption = None, format: FormatOption = Format.text) -> None:
+@prints_result("the audit log's verification")
+def audit_verify(
+    db: DbOption = None, format: FormatOption = Format.text, out: OutOption = None
+) -> None:
     """Walk the audit log's hash chain from its first entry, and hold each filing to it.
     Exit 0 intact; 1 an entry was edited, deleted or inserted out of order (the first
     broken entry named), or a filing no longer says what the log says of it; 2 no database.
@@ -427,7 +430,10 @@ app.add_typer(facilities_app, name="facilities")
 
 
 @facilities_app.command("list")
-def facilities_list(db: DbOption = None, format: FormatOption = Format.text) -> None:
+@prints_result("the facilities")
+def facilities_list(
+    db: DbOption = None, format: FormatOption = Format.text, out: OutOption = None
+) -> None:
     """Each facility with the certificate holder it belongs to: the one a reviewer set, else
     the holder of its approved filings."""
     with _store_errors(format):
@@ -452,12 +458,14 @@ def facilities_list(db: DbOption = None, format: FormatOption = Format.text) -> 
 
 
 @facilities_app.command("set")
+@prints_result("the facility's holder")
 def facilities_set(
     facility: Annotated[str, typer.Argument(metavar="FACILITY", help="the facility's name")],
     holder: Annotated[str, typer.Option("--holder", help="the certificate holder it belongs to")],
     by: Annotated[str | None, typer.Option("--by", help="who sets it")] = None,
     db: DbOption = None,
     format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Set which certificate holder a facility belongs to (the audit log keeps it): filings
     of any other holder for it are refused, when recorded and when approved."""
