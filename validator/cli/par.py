@@ -72,11 +72,11 @@ def par(
     tables)."""
     from validator.cli.rounds import _round_input
     from validator.compiler import load_game
+    from validator.interpreter.chunks import SchedulerError
     from validator.interpreter.config import load_config
     from validator.model.registry import game_ids
     from validator.par.render import RENDERERS
     from validator.par.sheet import ParRequest, build, submission_game
-    from validator.par.simulated import SchedulerError
 
     if out is not None and not out.parent.is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")

@@ -117,9 +117,9 @@ def simulate_poker(
     Dask scheduler at ``scheduler``, the room's figures summed: the same seed and tables
     give the same bytes whatever the workers."""
     from validator.cli.tools import first_poker_run_note
+    from validator.interpreter.chunks import SchedulerError
     from validator.interpreter.poker.session import print_summary, summary
     from validator.par.poker import PokerSpec, room
-    from validator.par.simulated import SchedulerError
 
     source = str(rulesub) if rulesub is not None else None
     spec = PokerSpec(

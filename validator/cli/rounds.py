@@ -429,8 +429,8 @@ def simulate(
         return
     if tables != 1:
         fail(f"--tables: {game} is a banking game; its rounds are shared among the --workers")
+    from validator.interpreter.chunks import SchedulerError
     from validator.interpreter.simulate import summary_json
-    from validator.par.simulated import SchedulerError
 
     source = str(rulesub) if rulesub is not None else None
     spread = {

@@ -31,11 +31,11 @@ import numpy as np
 
 from validator.interpreter.batch import BatchEngine, ChunkResult
 from validator.interpreter.batch_money import from_micro
+from validator.interpreter.chunks import ChunkedSpec, run_jobs
 from validator.interpreter.play import default_wagers
 from validator.interpreter.results import money
 from validator.interpreter.rules import Rules
 from validator.money import format_money
-from validator.par.simulated import ChunkedSpec, run_jobs
 
 T = TypeVar("T")
 

@@ -226,7 +226,7 @@ def count_all(k: int, m: int, qualifier: int | None, workers: int | None = 1) ->
     if n <= 1:
         parts = [count_block(*job) for job in jobs]
     else:
-        from validator.par.simulated import pool_context
+        from validator.interpreter.chunks import pool_context
 
         with ProcessPoolExecutor(max_workers=n, mp_context=pool_context()) as pool:
             parts = list(pool.map(_count_job, jobs))

@@ -25,8 +25,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from validator.interpreter.chunks import ChunkedSpec, run_jobs
 from validator.money import displayed
-from validator.par.simulated import Z95, ChunkedSpec, run_jobs
+from validator.par.simulated import Z95
 
 CHUNK = 2_000
 

@@ -91,7 +91,7 @@ def build(req: ParRequest) -> dict[str, Any]:
             "Bad Beat rules, for the players the game file's poker_strategies declare."
         )
         if req.simulate:
-            from validator.par.simulated import worker_count
+            from validator.interpreter.chunks import worker_count
 
             tables = req.tables or worker_count(req.workers)
             spec = PokerSpec(

@@ -1,0 +1,124 @@
+"""A simulation's chunks and seeds, one rule for every simulation (``simulate``, banking and
+Poker; the par sheet's figures): ``total`` rounds are cut into chunks, and chunk k draws from
+``SeedSequence(seed, spawn_key=(k,))`` wherever it runs (in this process, on ``workers``
+processes, or on a Dask cluster), so the same seed gives the same bytes on any number of
+workers."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import numpy as np
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+def chunk_plan(total: int, size: int) -> list[tuple[int, int]]:
+    """(index, rounds) of every chunk of ``total`` rounds cut in chunks of ``size``: chunk k
+    is dealt from ``SeedSequence(seed, spawn_key=(k,))`` wherever it runs."""
+    n = -(-total // size)
+    return [(k, min(size, total - k * size)) for k in range(n)]
+
+
+class ChunkedSpec:
+    """What every par simulation's spec shares (this one's and the Poker house sheet's): a
+    worker rebuilds the table from ``game`` and ``submission``; ``total`` rounds (or hands)
+    are cut in chunks of ``chunk``, and chunk k draws from ``SeedSequence(seed,
+    spawn_key=(k,))`` wherever it runs. Each spec is a frozen dataclass that states these
+    fields in its own order."""
+
+    game: str
+    submission: str | None
+    seed: int
+    chunk: int
+
+    @property
+    def total(self) -> int:
+        """The rounds (or hands) to simulate."""
+        raise NotImplementedError
+
+    def chunks(self) -> list[tuple[int, int]]:
+        """(index, rounds) of every chunk."""
+        return chunk_plan(self.total, self.chunk)
+
+    def seed_sequence(self, k: int) -> np.random.SeedSequence:
+        """The seed sequence chunk ``k`` draws from."""
+        return np.random.SeedSequence(self.seed, spawn_key=(k,))
+
+
+def run_jobs(
+    job: Callable[[J], R],
+    jobs: list[J],
+    workers: int | None,
+    scheduler: str | None,
+    before_fork: Callable[[], object] | None = None,
+) -> Iterable[R]:
+    """Every job's result: on the Dask scheduler at ``scheduler`` (an address, or ``local``
+    for a local cluster), else on ``workers`` processes (``None``: every core; one: in this
+    process; a local Dask cluster: as many worker processes). Results come in any order: the
+    callers sum integers, or put them back in chunk order. ``before_fork`` builds
+    what forked workers should inherit. ``job`` is a module-level function (it is pickled)."""
+    if scheduler is not None:
+        yield from _dask(job, jobs, scheduler, workers)
+        return
+    n = worker_count(workers)
+    n = max(1, min(n, len(jobs)))
+    if n == 1:
+        for j in jobs:
+            yield job(j)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    if before_fork is not None:
+        before_fork()
+    with ProcessPoolExecutor(max_workers=n, mp_context=pool_context()) as pool:
+        yield from pool.map(job, jobs)
+
+
+def worker_count(workers: int | None) -> int:
+    """The processes ``--workers`` asks for: ``None`` is every core."""
+    return workers if workers is not None else (os.cpu_count() or 1)
+
+
+def _dask(
+    job: Callable[[J], R], jobs: list[J], scheduler: str, workers: int | None = None
+) -> Iterable[R]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise SchedulerError("--scheduler needs Dask: pip install 'rulesub[dask]'") from e
+    cluster = None
+    try:
+        if scheduler == "local":
+            n = max(1, min(worker_count(workers), len(jobs)))
+            cluster = LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout="3s")
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SchedulerError(f"cannot reach the Dask scheduler {scheduler!r}: {e}") from e
+    try:
+        futures = client.map(job, jobs, pure=False)
+        for fut in as_completed(futures):
+            yield fut.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def pool_context() -> Any:
+    """Fork where the platform has it (workers start with everything loaded), else spawn."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+class SchedulerError(RuntimeError):
+    """A Dask scheduler that cannot be used, and why."""
