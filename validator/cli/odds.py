@@ -15,6 +15,7 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import Format, console, fail, load_game_or_fail, print_json
+from validator.cli.gate import AllowFindingsOption, submission_gate
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -85,16 +86,19 @@ def odds(
         ),
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    allow_findings: AllowFindingsOption = False,
 ) -> None:
     """Exact hold % of a paytable wager, with every paying hand's combinations and
-    probability, the hit frequency and the standard deviation per unit wagered."""
+    probability, the hit frequency and the standard deviation per unit wagered. A Rules
+    Submission with errors is refused with them (exit 1), unless --allow-findings."""
     from dataclasses import replace
 
     from validator.model.notation import NotationError, parse_money
     from validator.odds import OddsError, exact_odds, select
 
     g = load_game_or_fail(game)
-    selected = _selected(g, rulesub) if rulesub is not None else None
+    gate = submission_gate(rulesub, allow=allow_findings, what="odds", game=game)
+    selected = _selected(g, rulesub, allow_findings) if rulesub is not None else None
     meters = _meters(meter or [])
     amount = None
     if wager_amount is not None:
@@ -127,9 +131,14 @@ def odds(
         results.sort(key=lambda r: r.hold)
     if format is Format.json:
         data: Any = [r.to_json() for r in results] if selection.many else results[0].to_json()
+        if gate.draft:  # each priced table carries the mark, whichever shape the JSON has
+            for item in data if isinstance(data, list) else [data]:
+                item["draft"] = gate.mark()
         print_json(data)
         return
     out = console()
+    for line in gate.banner_lines():
+        out.print(line)
     if not selection.many:
         _single(out, results[0])
     elif wager is not None:
@@ -138,7 +147,7 @@ def odds(
         _every_table(out, g, results, selection.not_priced)
 
 
-def _selected(game: Any, rulesub: Path) -> dict[str, str]:
+def _selected(game: Any, rulesub: Path, allow_findings: bool = False) -> dict[str, str]:
     """The paytable letter a Rules Submission selects for each table of ``game``; the
     submission read by the one reader, refused (exit 2) where a value is not read as
     written or names what the game has not."""
@@ -146,7 +155,7 @@ def _selected(game: Any, rulesub: Path) -> dict[str, str]:
     from validator.interpreter.config import load_config
 
     with _round_input(rulesub=rulesub):
-        config = load_config(game, rulesub)
+        config = load_config(game, rulesub, allow_findings=allow_findings)
     return dict(config.paytables)
 
 

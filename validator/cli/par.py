@@ -1,6 +1,7 @@
 """``rulesub par``: the game's math report (par sheet), exact where it can be.
 
-Exit codes: 0 done, 2 input that cannot be used (an unreadable submission, an unknown game,
+Exit codes: 0 done, 1 a Rules Submission with errors (no sheet, unless --allow-findings),
+2 input that cannot be used (an unreadable submission, an unknown game,
 a Dask scheduler that cannot be reached, wrong usage).
 """
 
@@ -16,6 +17,7 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import EXIT_USAGE, fail
+from validator.cli.gate import AllowFindingsOption, submission_gate
 
 ROUNDS = 200_000  # a banking game's simulated rounds per strategy, unless --rounds says
 #: a Poker game's simulated hands, a whole table dealt and bet each: the slowest game
@@ -28,6 +30,7 @@ class ParFormat(StrEnum):
     json = "json"
     markdown = "markdown"
     html = "html"
+    pdf = "pdf"
 
 
 @app.command("par")
@@ -36,7 +39,8 @@ def par(
         str, typer.Argument(metavar="SUBMISSION_OR_GAME", help="a Rules Submission or a game id")
     ],
     format: Annotated[
-        ParFormat, typer.Option("--format", help="text, json, markdown or html (printable)")
+        ParFormat,
+        typer.Option("--format", help="text, json, markdown, html (printable) or pdf"),
     ] = ParFormat.text,
     out: Annotated[
         Path | None, typer.Option("--out", help="write to this file (whole or not at all)")
@@ -64,11 +68,13 @@ def par(
         str | None,
         typer.Option("--scheduler", help="a Dask scheduler's address (or `local`)"),
     ] = None,
+    allow_findings: AllowFindingsOption = False,
 ) -> None:
     """The par sheet: every wager's return table and house edge, the base game per strategy
     (the optimal one derived from the rules where exact enumeration is feasible), the
     progressives against their meters. Simulated figures carry 95% intervals; the same seed
-    gives the same figures on any number of workers."""
+    gives the same figures on any number of workers. A Rules Submission with errors is
+    refused with them (exit 1), unless --allow-findings: the sheet is then marked DRAFT."""
     from validator.cli.rounds import _round_input
     from validator.compiler import load_game
     from validator.interpreter.config import load_config
@@ -79,11 +85,14 @@ def par(
 
     if out is not None and not out.parent.is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
+    if format is ParFormat.pdf and out is None:
+        fail("--format pdf needs --out FILE")
     path = Path(target)
+    gate = submission_gate(path if path.is_file() else None, allow=allow_findings, what="par sheet")
     with _round_input():
         if path.is_file():
             game = load_game(submission_game(path))
-            config = load_config(game, path)
+            config = load_config(game, path, allow_findings=allow_findings)
             submission: str | None = str(path)
         else:
             if target not in game_ids():
@@ -106,6 +115,17 @@ def par(
             sheet = build(req)
         except SchedulerError as e:
             fail(str(e), EXIT_USAGE)
+    if gate.draft:
+        sheet["draft"] = gate.mark()
+    if format is ParFormat.pdf:
+        from validator.review.pdf import PdfError, print_pdf
+
+        try:
+            print_pdf(RENDERERS["html"](sheet), out, "the par sheet")  # type: ignore[arg-type]
+        except PdfError as e:
+            fail(str(e))
+        sys.stderr.write(f"rulesub: wrote the par sheet to {out}\n")
+        return
     if format is ParFormat.json:
         text = json.dumps(sheet, indent=2, ensure_ascii=False) + "\n"
     else:

@@ -12,6 +12,7 @@ from typing import Any
 import typer
 
 from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, readable_input
+from validator.cli.gate import Gate
 
 
 def is_nonbanking(game_id: str) -> bool:
@@ -66,6 +67,7 @@ def play_poker(
     strategy: str | None,
     log: Path | None,
     quiet: bool,
+    gate: Gate | None = None,
 ) -> None:
     from validator.cli.rounds import _write_whole
     from validator.interpreter.poker.session import log_line, narrate
@@ -78,7 +80,7 @@ def play_poker(
             if not quiet:
                 narrate(out, record)
             if log is not None:
-                lines.append(log_line(record))
+                lines.append(_marked(log_line(record), gate))
     if log is not None:
         _write_whole(log, "".join(lines))
         from rich.text import Text
@@ -92,6 +94,16 @@ def play_poker(
         )
 
 
+def _marked(line: str, gate: Gate | None) -> str:
+    """A hand's log line, marked DRAFT with the submission's errors where it has any."""
+    if gate is None or not gate.draft:
+        return line
+    import json
+
+    data = {**json.loads(line), "draft": gate.notes}
+    return json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
+
+
 def simulate_poker(
     game: str,
     rulesub: Path | None,
@@ -101,6 +113,7 @@ def simulate_poker(
     strategy: str | None,
     hands_per_hour: int,
     format: Format,
+    gate: Gate | None = None,
 ) -> None:
     from validator.interpreter.poker.session import print_summary, summary
 
@@ -109,6 +122,8 @@ def simulate_poker(
         for _ in session.hands(hands):
             pass
     data = summary(session, hands_per_hour)
+    if gate is not None and gate.draft:
+        data["draft"] = gate.mark()
     if format is Format.json:
         print_json(data)
         return

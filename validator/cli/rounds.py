@@ -16,19 +16,13 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
+from validator.cli.gate import AllowFindingsOption, Gate, submission_gate
 
 # -- the options `play` and `simulate` share, declared once -----------------------------------
 
 RulesubOption = Annotated[
     Path | None,
     typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"),
-]
-AllowFindingsOption = Annotated[
-    bool,
-    typer.Option(
-        "--allow-findings",
-        help="play under a Rules Submission that has errors (they are printed first)",
-    ),
 ]
 SeedOption = Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed", metavar="N")]
 StrategyOption = Annotated[
@@ -160,9 +154,11 @@ def settle(
         typer.Option("--round", help="which round of a play log to settle", metavar="ROUND_NO"),
     ] = None,
     format: Annotated[Format, typer.Option("--format", help="text or json")] = Format.text,
+    allow_findings: AllowFindingsOption = False,
 ) -> None:
     """Settle one round exactly as the chapter says, wager by wager, and say why: which row
-    of the settlement table applied and which hand each side held."""
+    of the settlement table applied and which hand each side held. A round under a Rules
+    Submission with errors is refused with them (exit 1), unless --allow-findings."""
     from validator.interpreter.narrate import print_settlement
     from validator.interpreter.settle import settle_spec
 
@@ -173,10 +169,15 @@ def settle(
     with _round_input(holder):
         spec = _read_spec(round_file, round_no)
         holder[0] = spec
+        gate = submission_gate(
+            spec.rulesub, allow=allow_findings, what="settlement", game=spec.game
+        )
         settled = settle_spec(spec)
     if format is Format.json:
-        print_json(settled.result.to_json())
+        data = settled.result.to_json()
+        print_json({**data, "draft": gate.mark()} if gate.draft else data)
         return
+    _draft_banner(gate)
     print_settlement(console(), settled.result)
 
 
@@ -255,11 +256,12 @@ def play(
     round's cards and full deck order, so any round replays through `rulesub settle`."""
     from validator.cli.poker_rounds import is_nonbanking, play_poker
 
-    _submission_gate(rulesub, game, allow_findings)
+    gate = submission_gate(rulesub, allow=allow_findings, what="rounds", game=game)
     if log is not None and not (log.parent if str(log.parent) else Path(".")).is_dir():
         fail(f"cannot write the log {str(log)!r}: the directory {log.parent} does not exist")
+    _draft_banner(gate)
     if is_nonbanking(game):  # nonbanking Poker: a session of hands, button moving
-        play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet)
+        play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet, gate)
         return
     from validator.interpreter.narrate import narrate_round
     from validator.interpreter.play import Table, log_line
@@ -275,7 +277,7 @@ def play(
             if not quiet:
                 narrate_round(out, played.number, played.result)
             if log is not None:
-                lines.append(log_line(played.record))
+                lines.append(log_line(marked(played.record, gate)))
     if log is not None:
         _write_whole(log, "".join(lines))
         from rich.text import Text
@@ -292,29 +294,15 @@ def play(
         )
 
 
-def _submission_gate(rulesub: Path | None, game: str, allow: bool) -> None:
-    """A submission drives rounds only as ``rulesub validate`` reads it: one that cannot be
-    read, is for another game, or has errors (a misspelt ``paytabels:`` among them) is
-    refused with its findings, exit 2, unless the user accepts its errors."""
-    if rulesub is None:
-        return
-    from validator.checks import validate_file
-    from validator.report.text import finding_lines
+def _draft_banner(gate: Gate) -> None:
+    """A DRAFT's banner at the head of what a command prints."""
+    for line in gate.banner_lines():
+        sys.stdout.write(line + "\n")
 
-    result = validate_file(rulesub)
-    errors = [f for f in result.findings if f.severity == "error"]
-    for f in errors:
-        sys.stderr.write("\n".join(finding_lines(f, None)) + "\n")
-    if result.unreadable:
-        raise typer.Exit(EXIT_USAGE)
-    named = getattr(result.submission, "game", None)
-    if isinstance(named, str) and named != game:
-        fail(f"{rulesub} is a Rules Submission for {named}, not {game}")
-    if errors and not allow:
-        fail(
-            f"{rulesub} has {len(errors)} error(s) (above): fix them, or pass --allow-findings "
-            "to play under them anyway"
-        )
+
+def marked(record: dict[str, Any], gate: Gate) -> dict[str, Any]:
+    """A log's record, marked DRAFT with the submission's errors where it has any."""
+    return {**record, "draft": gate.notes} if gate.draft else record
 
 
 def _check_tables(rules: Any) -> None:
@@ -387,9 +375,11 @@ def simulate(
     the hold % with a 95% confidence interval; the element of risk; the meters."""
     from validator.cli.poker_rounds import is_nonbanking, simulate_poker
 
-    _submission_gate(rulesub, game, allow_findings)
+    gate = submission_gate(rulesub, allow=allow_findings, what="simulation", game=game)
+    if format is not Format.json:
+        _draft_banner(gate)
     if is_nonbanking(game):  # nonbanking Poker: rake per hand and hour, the Bad Beat fund
-        simulate_poker(game, rulesub, seats, rounds, seed, strategy, hands_per_hour, format)
+        simulate_poker(game, rulesub, seats, rounds, seed, strategy, hands_per_hour, format, gate)
         return
     from validator.interpreter.simulate import run, summary_json
 
@@ -415,6 +405,8 @@ def simulate(
                     rules, rounds, seed, k, strategy, progress=lambda n: bar.update(task, advance=n)
                 )
     data = summary_json(stats)
+    if gate.draft:
+        data["draft"] = gate.mark()
     if format is Format.json:
         from validator.interpreter.simulate import rounds_per_second
 

@@ -433,7 +433,7 @@ def review(
         except PdfError as e:
             fail(str(e))
         sys.stderr.write(f"rulesub: wrote the review pack to {out}\n")
-        return
+        raise typer.Exit(_exit_code(pack))
     if format is ReviewFormat.json:
         from validator.review.build import pack_json
 
@@ -443,6 +443,13 @@ def review(
     from validator.cli.common import emit
 
     emit(text, out, "the review pack")
+    raise typer.Exit(_exit_code(pack))
+
+
+def _exit_code(pack: Any) -> int:
+    """The pack is written whatever the submission holds (reviewing a flawed filing is its
+    job); exit 1 when the submission has errors, as ``validate``."""
+    return EXIT_FINDINGS if pack.counts["errors"] else 0
 
 
 @contextmanager
