@@ -115,6 +115,10 @@ def par(
             sheet = build(req)
         except SchedulerError as e:
             fail(str(e), EXIT_USAGE)
+    if submission is not None:
+        from validator.review.cover import identification
+
+        sheet["identification"] = identification(path, game.id)
     if gate.draft:
         sheet["draft"] = gate.mark()
     if format is ParFormat.pdf:

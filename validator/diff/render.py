@@ -8,6 +8,7 @@ from typing import Any
 
 from validator.diff.compare import Change, GameDiff, HandRow
 from validator.diff.holds import Hold
+from validator.diff.names import field_name
 from validator.model.notation import parse_payout
 
 PLACES = 4
@@ -223,7 +224,10 @@ def render_markdown(diff: GameDiff) -> str:
     if not diff.changes:
         out.append("- No selection or stated value changed.")
     for c in diff.changes:
-        item = f"- `{c.path}`: {_md(selection(c.old, c))} → {_md(selection(c.new, c))}"
+        item = (
+            f"- {_md(field_name(diff.game, c.path))}: {_md(selection(c.old, c))} → "
+            f"{_md(selection(c.new, c))}"
+        )
         if c.hold_delta is not None:
             item += f"; hold {hold_text(c.hold_old)} → {hold_text(c.hold_new)} ({delta_text(c)})"
         out.append(item)
@@ -238,7 +242,7 @@ def render_markdown(diff: GameDiff) -> str:
         if not c.hands:
             continue
         out += ["", f"## {_md(c.title)}: {_md(selection(c.old, c))} → {_md(selection(c.new, c))}"]
-        out += ["", f"`{c.path}`" + (f" ({_md(c.cite)})" if c.cite else ""), ""]
+        out += ["", field_name(diff.game, c.path) + (f" ({_md(c.cite)})" if c.cite else ""), ""]
         out.append(f"| Hand | {_md(selection(c.old, c))} | {_md(selection(c.new, c))} | |")
         out.append("|---|---:|---:|---|")
         for row in c.hands:
@@ -258,7 +262,7 @@ def render_markdown(diff: GameDiff) -> str:
                 else ""
             )
             out.append(
-                f"| `{c.path}` | {_md(c.old or '(not stated)')} | "
+                f"| {_md(field_name(diff.game, c.path))} | {_md(c.old or '(not stated)')} | "
                 f"{_md(c.new or '(not stated)')} | {_md(hold)} |"
             )
     if diff.new_findings:

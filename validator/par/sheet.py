@@ -85,6 +85,11 @@ def build(req: ParRequest) -> dict[str, Any]:
         "paytables": "every paytable" if every else "as the submission selects",
         "wagers": {s.key: s.to_json() for s in sheets},
         "not_priced": skipped,
+        # the chapter's names of the game's wagers and tables, for the documents' words
+        "names": {
+            **{w: wager.name for w, wager in d.wagers.items()},
+            **{t: table.name for _, t, table in d.tables()},
+        },
     }
     out["base_game"] = base_game(req) if d.settle is not None and d.procedure else None
     out["notes"] = []
@@ -102,7 +107,7 @@ def build(req: ParRequest) -> dict[str, Any]:
             out["poker"] = house_sheet(spec, req.workers, req.scheduler)
         else:
             out["notes"].append(
-                "Exact figures only were asked for: `rulesub par` simulates the house figures."
+                "Exact figures only were asked for: the full par sheet simulates the house figures."
             )
     progs: dict[str, Any] = {}
     for s in sheets:
@@ -154,8 +159,7 @@ def base_game(req: ParRequest) -> dict[str, Any]:
         out["not_exact_because"] = str(e)
     if fg is not None:
         out["exact_method"] = (
-            "every player hand, one per suit orbit; the dealer's hands counted suit by suit "
-            "(validator.par.longest_flush)"
+            "every player hand, one per suit orbit; the dealer's hands counted suit by suit"
         )
         exact = memo(
             "par-exact-flush",
@@ -172,7 +176,7 @@ def base_game(req: ParRequest) -> dict[str, Any]:
             left = ["the base game (no strategy declared)"]
         if left:
             out["not_simulated_because"] = (
-                "exact figures only were asked for: `rulesub par` simulates " + ", ".join(left)
+                "exact figures only were asked for: the full par sheet simulates " + ", ".join(left)
             )
         return out
     try:
@@ -233,7 +237,7 @@ def _completions(req: ParRequest, rules: Rules, out: dict[str, Any]) -> set[str]
     out["not_exact_because"] = None
     out["exact_method"] = (
         "every player hand, one per suit orbit, with every up card; the dealer's completions "
-        "counted by inclusion-exclusion over the player's cards (validator.par.completions)"
+        "counted by inclusion-exclusion over the player's cards"
     )
     if req.progress:
         req.progress("exact base game", 0, 1)
