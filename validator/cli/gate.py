@@ -71,8 +71,9 @@ def draft_note(finding: Any) -> str:
 
 
 def submission_gate(path: Path | None, *, allow: bool, what: str, game: str | None = None) -> Gate:
-    """Read ``path`` as ``rulesub validate`` reads it. Unreadable, or a submission for
-    another ``game``: exit 2. Errors: printed, then exit 1 unless ``allow`` (a DRAFT)."""
+    """Read ``path`` as ``rulesub validate`` reads it. Unreadable, naming no game, or a
+    submission for another ``game``: exit 2. Errors: printed, then exit 1 unless ``allow``
+    (a DRAFT)."""
     if path is None:
         return Gate()
     from validator.checks import validate_file
@@ -82,10 +83,10 @@ def submission_gate(path: Path | None, *, allow: bool, what: str, game: str | No
     errors = [f for f in result.findings if f.severity == "error"]
     for f in errors:
         sys.stderr.write("\n".join(finding_lines(f, None)) + "\n")
-    if result.unreadable:
-        raise typer.Exit(EXIT_USAGE)
     named = getattr(result.submission, "game", None)
-    if game is not None and isinstance(named, str) and named != game:
+    if result.unreadable or not isinstance(named, str):  # no game to compute: unusable
+        raise typer.Exit(EXIT_USAGE)
+    if game is not None and named != game:
         fail(f"{path} is a Rules Submission for {named}, not {game}")
     if errors and not allow:
         fail(

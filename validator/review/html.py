@@ -90,7 +90,7 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
     """The pack as one printable page. ``pages``: the page each section starts on, where a
     first printing found them (``validator.review.pdf.print_paged``), for the contents."""
     title = f"Review pack: {pack.value('facility')} · {pack.game_name}"
-    foot = f"{Path(pack.file).name} · sha256 {pack.sha256} · Approved on: ______________"
+    foot = f"sha256 {pack.sha256} · Approved on: ______________"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
