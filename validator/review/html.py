@@ -34,6 +34,7 @@ table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt 0; }
 th, td { border: 0.5pt solid #666; padding: 2pt 4pt; text-align: left; vertical-align: top; }
 th { background: #eee; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.v { white-space: nowrap; }
 tr, .keep { break-inside: avoid; }
 .changed { font-weight: bold; }
 .cite { color: #333; font-size: 8.5pt; }
@@ -271,8 +272,8 @@ def changes_section(pack: ReviewPack) -> str:
             hold = _hold(c) if c.has_hold else ""
             out.append(
                 f"<tr><td>{_e(field_name(pack.game, c.path))}</td>"
-                f"<td>{_e(c.old or '(not stated)')}</td>"
-                f"<td>{_e(c.new or '(not stated)')}</td><td>{hold}</td></tr>"
+                f"<td class='v'>{_e(c.old or '(not stated)')}</td>"
+                f"<td class='v'>{_e(c.new or '(not stated)')}</td><td>{hold}</td></tr>"
             )
         out.append("</tbody></table>")
     if diff.new_findings:
