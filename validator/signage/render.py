@@ -40,7 +40,7 @@ UNSTATED = "The game's rules call for these on the signs; the Rules Submission d
 def heading(signs: SignSet) -> list[str]:
     """Who the signs are for: the casino, the game, the submission's date."""
     who = " · ".join(p for p in (signs.certificate_holder, signs.facility) if p)
-    game = f"{signs.game_name} ({signs.chapter})"
+    game = f"{signs.game_name} ({signs.chapter})" if signs.chapter else signs.game_name
     if signs.effective:
         game += f" · Rules Submission effective {signs.effective.isoformat()}"
     return [who, game] if who else [game]
@@ -136,7 +136,8 @@ _LETTER = re.compile(r",? Paytable [A-Z]\b")
 
 def as_posted(signs: SignSet) -> SignSet:
     """The signs as a patron sees them: no paytable letters (the chapter's labels for the
-    certificate holder's choice); the payout column headed "Payout"."""
+    certificate holder's choice), no chapter or filing date in the heading; the payout
+    column headed "Payout"."""
 
     def posted(item: Item) -> Item:
         if not isinstance(item, Paytable):
@@ -145,6 +146,8 @@ def as_posted(signs: SignSet) -> SignSet:
 
     return replace(
         signs,
+        chapter="",  # the chapter and the filing's date are the proof's, not the patron's
+        effective=None,
         signs=tuple(replace(s, items=tuple(posted(i) for i in s.items)) for s in signs.signs),
     )
 
