@@ -194,3 +194,18 @@ def test_the_signs_printed_for_patrons(tmp_path: Path) -> None:
     holdem = squeeze("\n".join(pages_of(tmp_path / "poker-holdem.pdf")))
     assert "Bad Beat payout: the current amount is shown on the meter" in holdem
     assert "24,318" not in holdem
+
+
+def test_the_markdown_documents_speak_to_people(flawed_proposal: Path, tmp_path: Path) -> None:
+    """The review pack and the par sheet as Markdown memos: the same words as their pages."""
+    out = tmp_path / "pack.md"
+    assert run("review", str(flawed_proposal), "--against", str(FCP), "--format", "markdown",
+               "--out", str(out)) == 1  # fmt: skip
+    quoted = [q for q in flawed_proposal.read_text(encoding="utf-8").splitlines() if "seed" in q]
+    memo = out.read_text(encoding="utf-8").replace("\\", "")
+    assert leaks(memo, [q.strip() for q in quoted]) == []
+    assert "Effective date: 2027-01-01 → 2027-06-01" in memo
+    par = tmp_path / "par.md"
+    assert run("par", str(FCP), "--format", "markdown", "--out", str(par), "--rounds", "500",
+               "--workers", "1") == 0  # fmt: skip
+    assert leaks(par.read_text(encoding="utf-8").replace("\\", "")) == []

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail
+from validator.signage.checked import draft_note
 
 AllowFindingsOption = Annotated[
     bool,
@@ -62,12 +63,6 @@ class Gate:
             "not for use until they are fixed:",
             *(f"  - {n}" for n in self.notes),
         ]
-
-
-def draft_note(finding: Any) -> str:
-    """One finding as a document lists it: ``file, line N: message (§ …)``."""
-    cite = f" ({finding.cite})" if getattr(finding, "cite", None) else ""
-    return f"{Path(str(finding.file)).name}, line {finding.line}: {finding.message}{cite}"
 
 
 def submission_gate(path: Path | None, *, allow: bool, what: str, game: str | None = None) -> Gate:

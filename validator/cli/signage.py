@@ -87,8 +87,8 @@ def signage(
         sys.stderr.write(
             f"rulesub: {submission} has {len(errors)} error(s); printing DRAFT signage\n"
         )
-    from validator.cli.gate import draft_note
     from validator.signage.build import build_signage
+    from validator.signage.checked import draft_note
 
     signs = build_signage(game, sub, draft=bool(errors), problems=[draft_note(f) for f in errors])
     text = render(signs, format, cite=not printed)

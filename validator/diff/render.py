@@ -267,13 +267,10 @@ def render_markdown(diff: GameDiff) -> str:
             )
     if diff.new_findings:
         out += ["", "## New findings", ""]
-        out.append("| Severity | Code | Message | Section | Where |")
-        out.append("|---|---|---|---|---|")
-        for f in diff.new_findings:
-            out.append(
-                f"| {f.severity} | `{f.code}` | {_md(f.message)} | {_md(f.cite or '')} | "
-                f"{_md(f'{f.file}:{f.line}:{f.column}')} |"
-            )
+        out.append("| Severity | Finding | Section | Line |")
+        out.append("|---|---|---|---:|")
+        for f in diff.new_findings:  # a memo a person reads: no finding codes, no paths
+            out.append(f"| {f.severity} | {_md(f.message)} | {_md(f.cite or '')} | {f.line} |")
     return "\n".join(out) + "\n"
 
 

@@ -93,11 +93,23 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _draft_lines(sheet: dict[str, Any]) -> list[str]:
+    draft = sheet.get("draft")
+    if not draft:
+        return []
+    return [
+        "DRAFT: made under a Rules Submission with errors; not for use until they are fixed:",
+        *(f"  - {n}" for n in draft["findings"]),
+        "",
+    ]
+
+
 def text(sheet: dict[str, Any]) -> str:
-    out = [f"Par sheet: {sheet['name']} ({sheet.get('source', sheet['chapter'])})"]
+    out = _draft_lines(sheet)
+    out.append(f"Par sheet: {sheet['name']} ({sheet.get('source', sheet['chapter'])})")
     out.append(
         f"paytables: {sheet['paytables']}"
-        + (f" — {sheet['submission']}" if sheet["submission"] else "")
+        + (f" — {Path(sheet['submission']).name}" if sheet["submission"] else "")
     )
     base = sheet.get("base_game")
     if base:
@@ -139,8 +151,9 @@ def text(sheet: dict[str, Any]) -> str:
         summary, title = _wager_summary(key, w)
         out += ["", f"== {title} ==", _table(WAGER_HEAD, _wager_rows(w)), summary]
     for key, p in sheet["progressives"].items():
-        letter = f" (paytable {p['paytable']})" if p["paytable"] else ""
-        out += ["", f"== Progressive {key}{letter} =="]
+        letter = f", Paytable {p['paytable']}" if p["paytable"] else ""
+        name = sheet.get("names", {}).get(key, key)
+        out += ["", f"== Progressive: {name}{letter} =="]
         out.append(_progressive_line(p))
     if sheet.get("poker"):
         from validator.par.poker import lines
@@ -198,7 +211,9 @@ def _md_table(head: list[str], rows: list[list[str]]) -> str:
 
 
 def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
+    draft = [f"> {line}" if line else "" for line in _draft_lines(sheet)]
     out = [
+        *draft,
         f"# Par sheet: {sheet['name']}",
         "",
         f"{sheet.get('source', sheet['chapter'])}; paytables: {sheet['paytables']}",
@@ -224,7 +239,8 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         table = ["", _md_table(WAGER_HEAD, _wager_rows(w))] if return_tables else []
         out += ["", f"## {title}", *table, "", summary]
     for key, p in sheet["progressives"].items():
-        out += ["", f"## Progressive {key}", "", _progressive_line(p)]
+        name = sheet.get("names", {}).get(key, key)
+        out += ["", f"## Progressive: {name}", "", _progressive_line(p)]
     if sheet.get("poker"):
         from validator.par.poker import lines
 

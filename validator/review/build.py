@@ -227,7 +227,7 @@ def price_selected(game: Any, submission: Any) -> list[Priced]:
 
 def _signage(pack: ReviewPack, checked: Any) -> None:
     from validator.signage.build import build_signage
-    from validator.signage.checked import describe
+    from validator.signage.checked import draft_note
 
     if pack.game.definition.signage is None:
         pack.signs_problem = f"the game file of {pack.game.id} declares no signs"
@@ -237,7 +237,7 @@ def _signage(pack: ReviewPack, checked: Any) -> None:
         pack.game,
         checked.submission,
         draft=bool(errors),
-        problems=[describe(f) for f in errors],
+        problems=[draft_note(f) for f in errors],
     )
 
 

@@ -53,9 +53,18 @@ def render_markdown(pack: ReviewPack) -> str:
     elif pack.diff is None:
         out.append(f"No diff: {_md(pack.diff_problem)}")
     else:
-        from validator.diff.render import render_markdown as diff_markdown
+        from dataclasses import replace
+        from pathlib import Path
 
-        out.append(_demote(diff_markdown(pack.diff)))
+        from validator.diff.render import render_markdown as diff_markdown
+        from validator.review.html import shown_label
+
+        shown = replace(  # the submissions by their names, never the directories they sit in
+            pack.diff,
+            old_label=shown_label(pack.against_label),
+            new_label=Path(pack.file).name,
+        )
+        out.append(_demote(diff_markdown(shown)))
     out += ["", f"## {h['math']}", ""]
     for p in pack.priced:
         out += [f"### {_md(p.title)}", "", f"{_md(p.cite or '')}", ""]
