@@ -522,3 +522,34 @@ def test_the_sheet_names_its_rule_source_jurisdiction_and_date(hcf: dict) -> Non
     final-form copy states none)."""
     assert hcf["source"] == f"{hcf['chapter']} (PA)"
     assert text(hcf).startswith(f"Par sheet: High Card Flush ({hcf['chapter']} (PA))")
+
+
+def test_published_figures_set_beside_the_computed_ones(hcf: dict) -> None:
+    """The figures the strategy files publish (wizardofodds.com: Mousseau's strategy about
+    3% of the Ante, the dealer qualifying about 75%) beside the computed ones: agrees to the
+    published digits, or differs with the reason."""
+    from types import SimpleNamespace
+
+    from validator.compiler import load_game
+    from validator.model.procedure import PublishedFigure
+    from validator.par.render import html_report
+    from validator.par.sheet import published_figures
+
+    rows = {(r["strategy"], r["figure"]): r for r in hcf["published"]}
+    edge = rows[("mousseau", "house edge")]
+    assert edge["published"] == "3%" and edge["agrees"] is True
+    assert (
+        edge["computed_percent"] == hcf["base_game"]["strategies"]["mousseau"]["house_edge_percent"]
+    )
+    assert rows[("mousseau", "dealer qualifies")]["agrees"] is True
+    # a published figure the count does not bear out differs, and says why
+    mousseau = load_game("high-card-flush").definition.strategies.by_name["mousseau"]
+    wrong = mousseau.model_copy(
+        update={"published": [PublishedFigure(figure="house_edge", value="2.50%", by="a memo")]}
+    )
+    fake = SimpleNamespace(strategies=SimpleNamespace(by_name={"mousseau": wrong}))
+    [row] = published_figures(fake, hcf["base_game"])
+    assert row["agrees"] is False and "strategy or paytable" in row["reason"]
+    page = html_report(hcf)
+    assert "Published figures beside the computed ones" in page
+    assert "Base game, mousseau: house edge" in page and "agrees" in page

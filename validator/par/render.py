@@ -397,6 +397,21 @@ def published_table(sheet: dict[str, Any]) -> str:
         rows.append(
             [f"{w['name']}{paytable}", where, published, _pct(w["house_edge_percent"]), verdict]
         )
+    for f in sheet.get("published") or []:
+        got = f["computed_percent"]
+        if f["agrees"]:
+            verdict = "agrees"
+        else:
+            verdict = f"differs: {f['reason']}" if got is not None else str(f["reason"])
+        rows.append(
+            [
+                f"Base game, {f['strategy']}: {f['figure']}",
+                str(f["by"]),
+                str(f["published"]),
+                "—" if got is None else _pct(got),
+                verdict,
+            ]
+        )
     if not rows:
         return ""
     return "<h2>Published figures beside the computed ones</h2>" + _html_table(

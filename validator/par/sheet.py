@@ -92,6 +92,7 @@ def build(req: ParRequest) -> dict[str, Any]:
         },
     }
     out["base_game"] = base_game(req) if d.settle is not None and d.procedure else None
+    out["published"] = published_figures(d, out["base_game"])
     out["notes"] = []
     if d.kind == "nonbanking":
         from validator.par.poker import PokerSpec, house_sheet
@@ -129,6 +130,54 @@ def build(req: ParRequest) -> dict[str, Any]:
         if sheet is not None:
             progs[s.key] = sheet.to_json()
     out["progressives"] = progs
+    return out
+
+
+# -- published figures -----------------------------------------------------------------------
+
+#: a published figure's name, and how the sheet's strategy figures give it (in percent)
+PUBLISHED = {
+    "house_edge": ("house edge", lambda s: s["house_edge_percent"]),
+    "element_of_risk": ("element of risk", lambda s: s["element_of_risk_percent"]),
+    "return": ("return of the total wagered", lambda s: 100 - s["element_of_risk_percent"]),
+    "dealer_qualifies": ("dealer qualifies", lambda s: 100 * s["dealer_qualifies"]),
+}
+
+
+def published_figures(d: Any, base: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Every figure the strategy files publish, beside the computed one. It agrees where the
+    computed figure, rounded or cut to the published digits, is the published one."""
+    from validator.model.notation import parse_rate
+
+    out: list[dict[str, Any]] = []
+    named = d.strategies.by_name if d.strategies else {}
+    computed = (base or {}).get("strategies", {})
+    for name, strategy in named.items():
+        for f in strategy.published:
+            of = f.strategy or name
+            label, value = PUBLISHED[f.figure]
+            row: dict[str, Any] = {
+                "strategy": of,
+                "figure": label,
+                "published": f.value,
+                "by": f.by,
+                "computed_percent": None,
+                "agrees": None,
+                "reason": f.reason,
+            }
+            figures = computed.get(of)
+            if figures is not None:
+                got = float(value(figures))
+                published = float(parse_rate(f.value) * 100)
+                digits = len(f.value.rstrip("%").partition(".")[2])
+                unit = 10.0**-digits
+                row["computed_percent"] = got
+                row["agrees"] = abs(got - published) <= unit / 2 or 0 <= got - published < unit
+                if not row["agrees"] and row["reason"] is None:
+                    row["reason"] = "not given by the source; its strategy or paytable may differ"
+            else:
+                row["reason"] = f.reason or "not computed on this sheet"
+            out.append(row)
     return out
 
 
