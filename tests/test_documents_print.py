@@ -209,3 +209,20 @@ def test_the_markdown_documents_speak_to_people(flawed_proposal: Path, tmp_path:
     assert run("par", str(FCP), "--format", "markdown", "--out", str(par), "--rounds", "500",
                "--workers", "1") == 0  # fmt: skip
     assert leaks(par.read_text(encoding="utf-8").replace("\\", "")) == []
+
+
+def test_the_audit_chain_head_on_the_cover_when_the_store_has_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A filing from the store: the cover names its audit chain's head where the store
+    offers one (``Store.audit_head()``), and leaves the line off where it offers none."""
+    from validator.store import Store
+
+    db = f"sqlite:///{tmp_path / 'store.db'}"
+    assert run("record", str(FCP), "--by", "C. Holder", "--db", db) == 0
+    pack = tmp_path / "pack.html"
+    assert run("review", str(FCP), "--db", db, "--out", str(pack)) == 0
+    assert "Audit chain head" not in pack.read_text() or hasattr(Store, "audit_head")
+    monkeypatch.setattr(Store, "audit_head", lambda self: "9f2c" * 16, raising=False)
+    assert run("review", str(FCP), "--db", db, "--out", str(pack)) == 0
+    assert f"<dt>Audit chain head</dt><dd>{'9f2c' * 16}</dd>" in pack.read_text()

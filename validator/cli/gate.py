@@ -17,7 +17,6 @@ from typing import Annotated, Any
 import typer
 
 from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail
-from validator.signage.checked import draft_note
 
 AllowFindingsOption = Annotated[
     bool,
@@ -46,6 +45,8 @@ class Gate:
     @property
     def notes(self) -> list[str]:
         """Each error in a person's words: the file and line, what is wrong, the section."""
+        from validator.signage.checked import draft_note  # lazily: commands start fast
+
         return [draft_note(f) for f in self.errors]
 
     def mark(self) -> dict[str, Any] | None:

@@ -10,7 +10,7 @@ import html
 from pathlib import Path
 from typing import Any
 
-from validator.review import plots
+from validator.par import printed
 
 
 def _pct(x: float | None, places: int = 4) -> str:
@@ -285,18 +285,9 @@ def _html_table(head: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
 
-#: the foot of every printed page: the sheet's sha256 (of its submission) and page N of M
-PAGE_FOOT = """
-@page {{ @bottom-center {{ content: "{text} · Page " counter(page) " of " counter(pages);
-  font-size: 7pt; color: #333; font-family: "DejaVu Sans", sans-serif; }} }}
-"""
-
-
 def html_report(sheet: dict[str, Any]) -> str:
     """The printable report: a whole HTML document, its identification block and every
     wager's house edge on page 1."""
-    from validator.review.html import _css_string
-
     ident = sheet.get("identification") or {}
     foot = f"Par sheet: {sheet['name']}" + (
         f" · sha256 {ident['sha256']}" if ident.get("sha256") else ""
@@ -305,7 +296,7 @@ def html_report(sheet: dict[str, Any]) -> str:
         [
             "<!doctype html><html lang=en><head><meta charset=utf-8>",
             f"<title>Par sheet: {_h(sheet['name'])}</title>"
-            f"<style>{CSS}{PAGE_FOOT.format(text=_css_string(foot))}</style></head><body>",
+            f"<style>{CSS}{printed.page_foot(foot)}</style></head><body>",
             draft_banner(sheet),
             f"<h1>Par sheet: {_h(sheet['name'])}</h1>",
             identification(sheet),
@@ -452,7 +443,7 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
                 else f"simulated: {s['rounds']:,} rounds, seed {s['seed']}"
             )
             dec = "; ".join(f"{_h(k)} {v:.4%}" for k, v in s["decisions"].items())
-            chart = plots.bar_chart(
+            chart = printed.bar_chart(
                 [(f"{p['net']:+g}", p["probability"] * 100) for p in dist],
                 title=f"A round's result, {n}: house edge {_pct(s['house_edge_percent'])}",
                 xlabel=f"Net result (units of the {names.get(base['per'], base['per'])})",
@@ -478,7 +469,7 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     for key, p in sheet["progressives"].items():
         pts = [(float(c["meter"]), c["return_percent"]) for c in p["curve"]]
         name = sheet["wagers"].get(key, {}).get("name", key)
-        chart = plots.line_chart(
+        chart = printed.line_chart(
             pts,
             title=f"Return versus the meter, {name}",
             xlabel=f"Meter amount ($, on a {_money(p['wager_amount'])} wager)",

@@ -16,6 +16,7 @@ from typing import Any
 
 from validator.diff.render import cell, delta_text, direction, hold_text, percent, selection
 from validator.model.notation import format_rate
+from validator.par.printed import page_foot
 from validator.review.build import PAGE_STARTS, SECTIONS, ReviewPack
 from validator.review.cover import field_name
 from validator.signage.build import PLACEMENT, Line, Paytable
@@ -64,20 +65,6 @@ footer.every-page { display: none; } }
 @media screen { body { max-width: 8in; margin: 1em auto; } }
 """
 
-#: The foot of every printed page (a CSS page-margin box; Chromium prints them).
-PAGE_FOOT = """
-@page {{ @bottom-center {{ content: "{text} · Page " counter(page) " of " counter(pages);
-  font-size: 7pt; color: #333; font-family: "DejaVu Sans", sans-serif; }} }}
-"""
-
-
-def _css_string(text: str) -> str:
-    """``text`` inside a CSS string: quotes and backslashes escaped, one line."""
-    out = " ".join(text.split())
-    for ch in ("\\", '"', "<", ">"):
-        out = out.replace(ch, "\\" + format(ord(ch), "x") + " ")
-    return out
-
 
 def _e(value: object) -> str:
     return escape("" if value is None else str(value))
@@ -96,7 +83,7 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{_e(title)}</title>",
-        f"<style>{CSS}{PAGE_FOOT.format(text=_css_string(foot))}</style></head><body>",
+        f"<style>{CSS}{page_foot(foot)}</style></head><body>",
     ]
     for key, _ in SECTIONS:
         cls = ' class="page-start"' if key in PAGE_STARTS else ""

@@ -1,11 +1,32 @@
-"""The documents' plots: matplotlib figures as SVG inside the HTML, so a printed PDF stays
-vector. Every plot has titled axes with their units, gridlines, the exact figure marked and
-its method stated; the same figures give the same bytes (no date, a fixed hash salt)."""
+"""What a printed document needs (the par sheet, the review pack): the foot of every page,
+and the plots, matplotlib figures as SVG inside the HTML, so a printed PDF stays vector.
+Every plot has titled axes with their units, gridlines, the exact figure marked and its
+method stated; the same figures give the same bytes (no date, a fixed hash salt)."""
 
 from __future__ import annotations
 
 import io
 from typing import Any
+
+#: The foot of every printed page (a CSS page-margin box; Chromium prints them).
+PAGE_FOOT = """
+@page {{ @bottom-center {{ content: "{text} · Page " counter(page) " of " counter(pages);
+  font-size: 7pt; color: #333; font-family: "DejaVu Sans", sans-serif; }} }}
+"""
+
+
+def page_foot(text: str) -> str:
+    """The CSS that prints ``text`` and "Page N of M" at the foot of every page."""
+    return PAGE_FOOT.format(text=css_string(text))
+
+
+def css_string(text: str) -> str:
+    """``text`` inside a CSS string: quotes and backslashes escaped, one line."""
+    out = " ".join(text.split())
+    for ch in ("\\", '"', "<", ">"):
+        out = out.replace(ch, "\\" + format(ord(ch), "x") + " ")
+    return out
+
 
 #: the SVG's element ids are drawn from this salt, not at random: the same figures, the same bytes
 HASH_SALT = "rulesub"
