@@ -128,7 +128,8 @@ def test_the_review_pack_pages(flawed_proposal: Path, review_pages: list[str]) -
     summary = squeeze(review_pages[1])
     assert summary.startswith("Summary")
     assert "Aces Up Wager 3.8917% 2.7759% -1.1158 percentage points" in summary
-    assert "Errors 2" in summary and "Approval" in summary
+    assert "Errors 2" in summary
+    assert f"signed in the Approval block, page {len(review_pages)}" in summary
     text = squeeze("\n".join(review_pages))
     # a finding quotes the submission's own line; a change is named by its field
     assert 'line 26: primary: {seed: "$1,200"' in text

@@ -262,8 +262,10 @@ th, td { border: 1px solid #999; padding: 2pt 5pt; } td.n { text-align: right; }
 figure { page-break-inside: avoid; margin: 6pt 0; } figcaption { font-size: 9pt; color: #333; }
 section { page-break-inside: avoid; }
 .method { font-size: 9pt; color: #444; }
-dl.facts { display: grid; grid-template-columns: 11em 1fr; gap: 2pt 8pt; margin: 4pt 0 8pt; }
-dl.facts dt { font-weight: bold; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2pt 12pt;
+  margin: 4pt 0 8pt; }
+dl.facts dt { font-weight: bold; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; font-size: 9pt; }
 .draft { border: 2pt solid #a00; color: #a00; padding: 4pt; margin-bottom: 8pt; }
 .rest > :first-child { break-before: page; }
 svg { max-width: 100%; height: auto; }

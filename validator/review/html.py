@@ -41,7 +41,7 @@ tr, .keep { break-inside: avoid; }
 .cite { color: #333; font-size: 8.5pt; }
 .error { color: #a00; font-weight: bold; }
 .draft { border: 2pt solid #a00; color: #a00; padding: 4pt; font-weight: bold; }
-dl.facts { display: grid; grid-template-columns: 11em 1fr; gap: 2pt 8pt; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2pt 12pt; }
 dl.facts dt { font-weight: bold; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .sign { border: 1pt solid #000; padding: 6pt 10pt; margin: 0 0 10pt 0; break-inside: avoid; }
@@ -88,7 +88,12 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
     for key, _ in SECTIONS:
         cls = ' class="page-start"' if key in PAGE_STARTS else ""
         parts.append(f'<section id="{key}"{cls}>')
-        parts.append(_cover(pack, pages or {}) if key == "submission" else _SECTION[key](pack))
+        if key == "submission":
+            parts.append(_cover(pack, pages or {}))
+        elif key == "summary":
+            parts.append(summary_section(pack, (pages or {}).get("approval")))
+        else:
+            parts.append(_SECTION[key](pack))
         parts.append("</section>")
     parts.append(f'<footer class="every-page">{_e(foot)}</footer>')
     parts.append("</body></html>")
@@ -153,12 +158,13 @@ def _cover(pack: ReviewPack, pages: dict[str, int]) -> str:
     )
 
 
-def summary_section(pack: ReviewPack) -> str:
+def summary_section(pack: ReviewPack, approval_page: int | None = None) -> str:
     """One page first: each wager's hold before and after, the findings by severity, where
     the decision is signed."""
     from validator.review.cover import hold_rows
 
     c = pack.counts
+    where = f"page {approval_page}" if approval_page else "on the last page of this pack"
     rows = "".join(
         f"<tr><td>{_e(w)}</td><td class='num'>{_e(a)}</td><td class='num'>{_e(b)}</td>"
         f"<td class='num'>{_e(d)}</td></tr>"
@@ -173,7 +179,7 @@ def summary_section(pack: ReviewPack) -> str:
         f"<tr><td>Warnings</td><td class='num'>{c['warnings']}</td></tr>"
         f"<tr><td>Informational</td><td class='num'>{c['info']}</td></tr></tbody></table>"
         f"<p>The decision is signed in the <a href='#approval'>{_e(_heading('approval'))}</a> "
-        "block, on the last page of this pack.</p>"
+        f"block, {where}.</p>"
     )
 
 
@@ -402,7 +408,6 @@ def _approval(pack: ReviewPack) -> str:
 
 
 _SECTION = {
-    "summary": summary_section,
     "findings": _findings,
     "changes": changes_section,
     "math": math_section,
