@@ -101,7 +101,7 @@ def test_meter_option_is_used_and_said() -> None:
     text = invoke(
         "four-card-poker", "--wager", "four_card_progressive", "--paytable", "A", "--meter", "20000"
     ).stdout
-    assert "$20,000" in text and "--meter" in text
+    assert "$20,000" in text and "(the meter's amount priced)" in text
 
 
 def test_negative_hold_is_shown_prominently() -> None:

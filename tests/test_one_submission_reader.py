@@ -41,18 +41,20 @@ def _round_file(tmp_path: Path, typo: Path) -> Path:
     return path
 
 
+#: a misspelt key is a finding (an error): every command computing from the submission refuses
+#: it as validate counts it, exit 1; diff refuses to compare what the file does not say, exit 2
 COMMANDS: dict[str, tuple[Callable[[Path, Path], list[str]], int]] = {
     "validate": (lambda typo, tmp: ["validate", str(typo)], 1),
-    "play": (lambda typo, tmp: ["play", "high-card-flush", "--rulesub", str(typo)], 2),
+    "play": (lambda typo, tmp: ["play", "high-card-flush", "--rulesub", str(typo)], 1),
     "simulate": (
         lambda typo, tmp: ["simulate", "high-card-flush", "--rounds", "20", "--rulesub", str(typo)],
-        2,
+        1,
     ),
-    "settle": (lambda typo, tmp: ["settle", str(_round_file(tmp, typo))], 2),
+    "settle": (lambda typo, tmp: ["settle", str(_round_file(tmp, typo))], 1),
     "signage": (lambda typo, tmp: ["signage", str(typo)], 1),
     "diff": (lambda typo, tmp: ["diff", str(EXAMPLE), str(typo)], 2),
-    "odds": (lambda typo, tmp: ["odds", "high-card-flush", "--rulesub", str(typo)], 2),
-    "par": (lambda typo, tmp: ["par", str(typo), "--rounds", "100"], 2),
+    "odds": (lambda typo, tmp: ["odds", "high-card-flush", "--rulesub", str(typo)], 1),
+    "par": (lambda typo, tmp: ["par", str(typo), "--rounds", "100"], 1),
 }
 
 

@@ -145,9 +145,11 @@ def test_a_base_game_that_cannot_be_dealt_leaves_the_rest_of_the_sheet(workers: 
         "1000",
         "--workers",
         workers,
+        "--allow-findings",  # its errors are the missing tables: the sheet is a DRAFT
     )
     assert code == 0, err
     data = json.loads(out)
+    assert any("§ 677a.12(c)" in note for note in data["draft"]["findings"])
     assert "§ 677a.12(c)" in data["base_game"]["not_simulated_because"]
     assert data["base_game"]["strategies"] == {}
     assert "§ 677a.12(d) is missing" in data["not_priced"]["pocket_bonus"]
@@ -183,8 +185,8 @@ def test_html_renders_with_its_plots_and_prints_to_pdf(tmp_path: Path) -> None:
     )
     assert code == 0, err
     text = html.read_text(encoding="utf-8")
-    assert text.count('class="bar"') >= 3  # the base game's result distribution
-    assert 'class="curve"' in text  # return versus the Four-Card Progressive's meter
+    assert text.count("Probability (%)") >= 3  # the base game's result distribution
+    assert "Return to the player (%)" in text  # return versus the Four-Card Progressive's meter
     assert "exact: every player hand against every dealer hand" in text  # the base game
     assert "inclusion-exclusion" in text  # Four Card Poker's own method, not the flush count's
     assert "exact: every hand counted" in text
@@ -210,7 +212,7 @@ def test_html_renders_with_its_plots_and_prints_to_pdf(tmp_path: Path) -> None:
         text=True,
     ).stdout
     # rendered by the browser: the SVG elements are in the live DOM
-    assert dom.count("<svg") >= 2 and "<polyline" in dom
+    assert dom.count("<svg") >= 2 and "<path" in dom
     from validator.review.pdf import print_pdf  # the one Chromium printer
 
     print_pdf(text, pdf, "the par sheet")
@@ -226,10 +228,14 @@ def test_every_format_reads_the_same_sheet(hcf: dict) -> None:
 
     page = html_report(hcf)
     assert "exact: every player hand against every dealer hand" in page
-    assert page.count('class="bar"') == len(
-        hcf["base_game"]["strategies"]["optimal"]["result_distribution"]
-    ) * len(hcf["base_game"]["strategies"])
-    assert 'class="curve"' in page and "Progressive progressive_jackpot" in page
+    # one plot per strategy's result distribution, one per progressive's return curve,
+    # each with its axes titled and units given
+    plots = len(hcf["base_game"]["strategies"]) + len(hcf["progressives"])
+    assert page.count("<svg") == plots
+    assert page.count("Probability (%)") == len(hcf["base_game"]["strategies"])
+    assert "Return to the player (%)" in page and "Meter amount ($" in page
+    name = hcf["wagers"]["progressive_jackpot"]["name"]
+    assert f"Progressive: {name}" in page
     from decimal import Decimal
 
     edge = f"{hcf['base_game']['strategies']['optimal']['house_edge_percent']:.4f}%"
@@ -497,15 +503,16 @@ def test_every_figure_of_the_html_report_says_its_method_and_rules(hcf: dict) ->
     for s in base["strategies"].values():
         assert f"Source: {escape(s['source'])}" in page
     sections = page.split("<section>")[1:]
-    for key, w in hcf["wagers"].items():
-        section = next(x for x in sections if escape(f"({key})") in x)
+    for w in hcf["wagers"].values():
+        section = next(x for x in sections if x.startswith(f"<h2>{escape(w['name'])}"))
         assert f"exact: every hand counted ({w['combinations']:,}); rules {escape(w['cite'])}" in (
             section
         )
     for key in hcf["progressives"]:
-        section = next(x for x in sections if x.startswith(f"<h2>Progressive {key}</h2>"))
+        name = escape(hcf["wagers"][key]["name"])
+        section = next(x for x in sections if x.startswith(f"<h2>Progressive: {name}</h2>"))
         cite = escape(hcf["wagers"][key]["cite"])
-        assert 'class="curve"' in section
+        assert "<svg" in section and "Return to the player (%)" in section
         assert f"(exact; dashed: 100%); rules {cite}</figcaption>" in section
 
 
@@ -515,3 +522,34 @@ def test_the_sheet_names_its_rule_source_jurisdiction_and_date(hcf: dict) -> Non
     final-form copy states none)."""
     assert hcf["source"] == f"{hcf['chapter']} (PA)"
     assert text(hcf).startswith(f"Par sheet: High Card Flush ({hcf['chapter']} (PA))")
+
+
+def test_published_figures_set_beside_the_computed_ones(hcf: dict) -> None:
+    """The figures the strategy files publish (wizardofodds.com: Mousseau's strategy about
+    3% of the Ante, the dealer qualifying about 75%) beside the computed ones: agrees to the
+    published digits, or differs with the reason."""
+    from types import SimpleNamespace
+
+    from validator.compiler import load_game
+    from validator.model.procedure import PublishedFigure
+    from validator.par.render import html_report
+    from validator.par.sheet import published_figures
+
+    rows = {(r["strategy"], r["figure"]): r for r in hcf["published"]}
+    edge = rows[("mousseau", "house edge")]
+    assert edge["published"] == "3%" and edge["agrees"] is True
+    assert (
+        edge["computed_percent"] == hcf["base_game"]["strategies"]["mousseau"]["house_edge_percent"]
+    )
+    assert rows[("mousseau", "dealer qualifies")]["agrees"] is True
+    # a published figure the count does not bear out differs, and says why
+    mousseau = load_game("high-card-flush").definition.strategies.by_name["mousseau"]
+    wrong = mousseau.model_copy(
+        update={"published": [PublishedFigure(figure="house_edge", value="2.50%", by="a memo")]}
+    )
+    fake = SimpleNamespace(strategies=SimpleNamespace(by_name={"mousseau": wrong}))
+    [row] = published_figures(fake, hcf["base_game"])
+    assert row["agrees"] is False and "strategy or paytable" in row["reason"]
+    page = html_report(hcf)
+    assert "Published figures beside the computed ones" in page
+    assert "Base game, mousseau: house edge" in page and "agrees" in page

@@ -12,6 +12,7 @@ import hashlib
 import json
 import shutil
 import subprocess
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -89,11 +90,14 @@ def test_the_findings_are_listed_with_sections_and_lines() -> None:
     pack = build_pack(FLAWED, "hcf-payout-limit.yaml")
     html = render_html(pack)
     assert validated["findings"]
+    lines = FLAWED.read_text(encoding="utf-8").splitlines()
     for f in validated["findings"]:
-        assert f"{f['line']}:{f['column']}" in html
-        assert f["code"] in html
+        assert f"<td class='num'>{f['line']}</td>" in html
+        assert f["code"] not in html  # an internal id: the message and section say it
         if f["cite"]:
-            assert f["cite"] in html
+            assert escape(f["cite"]) in html
+        # the submission's own line, quoted under the finding
+        assert f"line {f['line']}: <code>{escape(lines[f['line'] - 1].rstrip())}</code>" in html
     assert "DRAFT" in html  # the signage proofs of a submission with errors
 
 

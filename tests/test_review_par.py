@@ -30,13 +30,13 @@ HCF_OPTIMAL = "1348050875653/50592437455560"
 
 def test_a_base_game_with_no_exact_method_is_not_simulated_in_a_pack() -> None:
     """Lunar Poker's base game has no exact method: nothing is simulated in a pack, the
-    strategies are named with `rulesub par`."""
+    strategies are named, for the full par sheet."""
     pack = build_pack(EXAMPLES / "lunar-poker.yaml", "lunar-poker.yaml")
     sheet = pack.par
     assert sheet is not None and pack.par_problem is None
     base = sheet["base_game"]
     assert base["strategies"] == {}
-    assert "rulesub par" in base["not_simulated_because"]
+    assert "the full par sheet simulates" in base["not_simulated_because"]
     for name in ("basic", "caribbean"):
         assert name in base["not_simulated_because"]
 
@@ -76,7 +76,7 @@ def test_every_figure_of_the_packs_par_sheet_is_exact() -> None:
     section = html[html.index('<section id="par"') : html.index('<section id="signage"')]
     for w in sheet["wagers"].values():
         assert f"{w['house_edge_percent']:.4f}%" in section
-    assert 'class="curve"' in section  # the Four-Card Progressive's return versus meter
+    assert "Return to the player (%)" in section  # the Four-Card Progressive's return curve
     assert "Combinations" not in section  # the return tables are the math section's
 
 
@@ -123,6 +123,6 @@ def test_the_printed_pack_carries_the_par_sheet(tmp_path: Path) -> None:
     pages = text.split("\f")
     par = next(p for p in pages if p.strip().startswith("Par sheet"))
     assert "Base game" in par and "2.6645%" in par and "optimal" in par
-    assert "Progressive progressive_jackpot" in text
+    assert "Progressive: Progressive Jackpot" in text
     data = json.loads(CliRunner().invoke(app, ["review", str(HCF), "--format", "json"]).stdout)
     assert data["par"]["wagers"]["flush_bonus"]["paytable"] == "E"

@@ -569,3 +569,24 @@ def test_dealer_notice_sits_with_the_dealer_qualification(
 
     node = resolve(load_game(game).definition, pointer)
     assert [(s.text, s.cite) for s in node.sign] == [(text, cite)]
+
+
+def test_json_gives_every_sign_line_with_its_section(tmp_path: Path) -> None:
+    """--format json: every line with the section requiring it; --print the posted words
+    (no paytable letter), still with the sections, a proof's data."""
+    import json
+
+    path = write(tmp_path, FOUR_CARD_POKER)
+    code, out, _ = signage(str(path), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["draft"] is False and data["game"] == "Four Card Poker"
+    items = [item for sign in data["signs"] for item in sign["items"]]
+    assert all(item["section"].startswith("§") for item in items)
+    aces = next(i for i in items if i.get("paytable", "").startswith("Aces Up Wager"))
+    assert aces["paytable"] == "Aces Up Wager, Paytable C" and aces["section"] == "§ 641a.12(c)"
+    assert {"hand": "Pair of aces", "payout": "1 to 1"} in aces["rows"]
+    code, out, _ = signage(str(path), "--format", "json", "--print")
+    posted = json.loads(out)
+    titles = [i.get("paytable") for s in posted["signs"] for i in s["items"]]
+    assert "Aces Up Wager" in titles and not any("Paytable" in (t or "") for t in titles)

@@ -189,6 +189,10 @@ def render_and_check(submission: Path, tmp_path: Path, *extra: str) -> None:
     signs = build_signage(
         load_game(checked.submission.game), checked.submission, draft=bool(checked.errors)
     )
+    if "--no-cite" in extra or "--print" in extra:  # the signs as posted: no paytable letters
+        from validator.signage.render import as_posted
+
+        signs = as_posted(signs)
     pages = pdf_pages(print_pdf(out, tmp_path))
     assert len(pages) == len(signs.signs), "one page per sign"
     for i, page in enumerate(pages):

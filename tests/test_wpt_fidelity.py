@@ -71,7 +71,8 @@ def test_a_pocket_bonus_table_pays_a_pair_and_an_ace_with_a_face_card(tmp_path: 
 
 def test_settle_never_settles_a_winning_pocket_bonus_as_a_loss(tmp_path: Path) -> None:
     """§ 677a.7(d)(2), § 677a.11(i)(1)(i): ace-king wins the Pocket Bonus Wager. Under a
-    stated table that pays pairs only, the round stops (exit 2) and says why; under the
+    stated table that pays pairs only, settle refuses the submission's error (exit 1), and
+    under --allow-findings the round stops (exit 2) and says why; under the
     example's table it is paid 15 to 1."""
     pairs_only = "  pocket_bonus:\n    pair_of_aces: 30 to 1\n    pair: 3 to 1\n"
     for rulesub, expect in (
@@ -94,6 +95,10 @@ community: [7H, 8C, 9D, 4S, 4C]
         )
         out = run_rulesub("settle", str(path), "--format", "json")
         if expect is None:
+            # the stated table is an error validate reports: settle refuses it (exit 1) ...
+            assert out.returncode == 1 and "pocket-bonus-pays-every-winning-hand" in out.stderr
+            # ... and, told to go on, still never settles the winning hand as a loss
+            out = run_rulesub("settle", str(path), "--format", "json", "--allow-findings")
             assert out.returncode == 2, out.stdout
             assert "Ace-king wins the wager" in out.stderr
             assert "pays nothing for it" in out.stderr

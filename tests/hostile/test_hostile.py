@@ -223,14 +223,14 @@ def _example(name: str = "four-card-poker") -> str:
 
 def test_money_past_the_bound_is_a_finding_not_a_wrapped_simulation(here: Path) -> None:
     """No table takes a $10^12 wager: validate says so at the line (a finding, exit 1),
-    play and simulate refuse it (exit 2), nothing simulates wrapped money."""
+    play and simulate refuse it with that finding (exit 1), nothing simulates wrapped money."""
     path = _write(here, "big.yaml", _example().replace("min_wager: 10", "min_wager: 1000000000000"))
     checked = run("validate", str(path), "--format", "json")
     assert checked.exit_code == 1
     finding = json.loads(checked.stdout)["findings"][0]
     assert finding["line"] == 9 and "$1,000,000,000" in finding["message"]
     sim = run("simulate", "four-card-poker", "--rulesub", str(path), "--rounds", "10")
-    assert sim.exit_code == 2 and f"{path}:9:" in sim.stderr
+    assert sim.exit_code == 1 and f"{path}:9:" in sim.stderr
 
 
 def test_amounts_inside_the_bound_are_refused_by_simulate_when_they_could_wrap(here: Path) -> None:

@@ -7,6 +7,7 @@ upwards is used (``rulesub.toml`` before ``pyproject.toml`` in one directory), o
     [tool.rulesub]                       # in rulesub.toml: the same keys at the top level
     exclude = ["drafts", "archive/**"]   # never checked when found in a directory
     fail-on = "warning"                  # error (default) | warning | info | never
+    office = "Bureau of Gaming Operations"  # the office named on the review pack's cover
 
     [tool.rulesub.per-file-ignores]      # glob -> {code: the reason it is waived}
     "rulesubs/lunar-*.yaml" = { "lunar-poker/super-hold" = "the chapter's own tables" }
@@ -27,7 +28,7 @@ from typing import Any
 from validator.checks.findings import FAIL_ON
 
 CONFIG_FILES = ("rulesub.toml", "pyproject.toml")
-KEYS = ("exclude", "extend-exclude", "fail-on", "per-file-ignores")
+KEYS = ("exclude", "extend-exclude", "fail-on", "per-file-ignores", "office")
 
 #: Never walked into when a directory is checked (a project's own exclude adds to these).
 DEFAULT_EXCLUDE = (
@@ -66,6 +67,7 @@ class Settings:
     ignores: tuple[ConfigWaiver, ...] = field(default_factory=tuple)
     #: Check against the rules in force on this date, not each submission's `effective:`.
     as_of: dt.date | None = None
+    office: str | None = None
 
     def excluded(self, path: Path) -> bool:
         return matches_any(path, self.exclude, self.root)
@@ -147,6 +149,9 @@ def _settings(table: Any, path: Path, where: str) -> Settings:
     fail_on = table.get("fail-on")
     if fail_on is not None and (not isinstance(fail_on, str) or fail_on not in FAIL_ON):
         raise bad("fail-on", f"one of {', '.join(FAIL_ON)}")
+    office = table.get("office")
+    if office is not None and (not isinstance(office, str) or not office.strip()):
+        raise bad("office", "the office's name (a string)")
     ignores: list[ConfigWaiver] = []
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
@@ -165,6 +170,7 @@ def _settings(table: Any, path: Path, where: str) -> Settings:
         exclude=exclude,
         fail_on=fail_on,
         ignores=tuple(ignores),
+        office=office.strip() if office else None,
     )
 
 

@@ -96,14 +96,16 @@ def diff(
 ) -> None:
     """Hand by hand old and new payouts, the exact hold before and after, and new findings.
 
-    Exit 0, unless --fail-on error and the new submission has errors (1); 2 for input that
-    cannot be read, two submissions of different games, or wrong usage.
+    Exit 0; 1 when the new submission has errors (as validate; --fail-on warning also for
+    warnings; git's driver form exits 1 only with --fail-on); 2 for input that cannot be
+    read, two submissions of different games, or wrong usage.
     """
     args = args or []
+    if len(args) in GIT_ARGS and against is None:  # git stops at a driver that exits 1
+        raise typer.Exit(_git(args, format, fail_on))
+    fail_on = fail_on or FailOn.error  # a submission with errors: exit 1, as validate
     if against is not None:
         raise typer.Exit(_against(args, against, db, format, fail_on))
-    if len(args) in GIT_ARGS:
-        raise typer.Exit(_git(args, format, fail_on))
     if from_date is not None:
         if len(args) != 1 or to is None:
             fail("the dates form takes one game id: rulesub diff GAME --from DATE --to DATE")

@@ -23,6 +23,7 @@ from validator.cli.common import (
     load_game_or_fail,
     print_json,
 )
+from validator.cli.gate import AllowFindingsOption, submission_gate
 from validator.cli.options import FormatOption, OutOption, prints_result
 
 if TYPE_CHECKING:
@@ -97,16 +98,19 @@ def odds(
     format: FormatOption = Format.text,
     out_file: OutOption = None,
     as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
+    allow_findings: AllowFindingsOption = False,
 ) -> None:
     """Exact hold % of a paytable wager, with every paying hand's combinations and
-    probability, the hit frequency and the standard deviation per unit wagered."""
+    probability, the hit frequency and the standard deviation per unit wagered. A Rules
+    Submission with errors is refused with them (exit 1), unless --allow-findings."""
     from dataclasses import replace
 
     from validator.model.notation import NotationError, parse_money
     from validator.odds import OddsError, exact_odds, select
 
     g = game_as_of(load_game_or_fail(game), as_of)
-    selected = _selected(g, rulesub) if rulesub is not None else None
+    gate = submission_gate(rulesub, allow=allow_findings, what="odds", game=game)
+    selected = _selected(g, rulesub, allow_findings) if rulesub is not None else None
     meters = _meters(meter or [])
     amount = None
     if wager_amount is not None:
@@ -139,9 +143,14 @@ def odds(
         results.sort(key=lambda r: r.hold)
     if format is Format.json:
         data: Any = [r.to_json() for r in results] if selection.many else results[0].to_json()
+        if gate.draft:  # each priced table carries the mark, whichever shape the JSON has
+            for item in data if isinstance(data, list) else [data]:
+                item["draft"] = gate.mark()
         print_json(data)
         return
     out = console()
+    for line in gate.banner_lines():
+        out.print(line)
     if not selection.many:
         _single(out, results[0])
     elif wager is not None:
@@ -150,7 +159,7 @@ def odds(
         _every_table(out, g, results, selection.not_priced)
 
 
-def _selected(game: Any, rulesub: Path) -> dict[str, str]:
+def _selected(game: Any, rulesub: Path, allow_findings: bool = False) -> dict[str, str]:
     """The paytable letter a Rules Submission selects for each table of ``game``; the
     submission read by the one reader, refused (exit 2) where a value is not read as
     written or names what the game has not."""
@@ -158,7 +167,7 @@ def _selected(game: Any, rulesub: Path) -> dict[str, str]:
     from validator.interpreter.config import load_config
 
     with _round_input(rulesub=rulesub):
-        config = load_config(game, rulesub)
+        config = load_config(game, rulesub, allow_findings=allow_findings)
     return dict(config.paytables)
 
 

@@ -35,12 +35,14 @@ class Format(StrEnum):
 
 
 class DocumentFormat(StrEnum):
-    """A document a person files or prints (the par sheet): also Markdown and HTML."""
+    """A document a person files or prints (the par sheet): also Markdown, HTML and PDF
+    (HTML printed by Chromium)."""
 
     text = "text"
     json = "json"
     markdown = "markdown"
     html = "html"
+    pdf = "pdf"
 
 
 class DiffFormat(StrEnum):
@@ -71,7 +73,7 @@ class DiffFailOn(StrEnum):
 
 FormatOption = Annotated[Format, typer.Option("--format", help="text or json")]
 DocumentFormatOption = Annotated[
-    DocumentFormat, typer.Option("--format", help="text, json, markdown or html (printable)")
+    DocumentFormat, typer.Option("--format", help="text, json, markdown, html (printable) or pdf")
 ]
 DiffFormatOption = Annotated[
     DiffFormat, typer.Option("--format", help="text, json or markdown (a memo)")
@@ -126,7 +128,8 @@ AllowFindingsOption = Annotated[
     bool,
     typer.Option(
         "--allow-findings",
-        help="play under a Rules Submission that has errors (they are printed first)",
+        help="run under a Rules Submission that has errors: what is written is marked DRAFT "
+        "with the errors listed",
     ),
 ]
 SeedOption = Annotated[int, typer.Option("--seed", min=0, help="the shuffle's seed", metavar="N")]

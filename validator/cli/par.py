@@ -1,6 +1,7 @@
 """``rulesub par``: the game's math report (par sheet), exact where it can be.
 
-Exit codes: 0 done, 2 input that cannot be used (an unreadable submission, an unknown game,
+Exit codes: 0 done, 1 a Rules Submission with errors (no sheet, unless --allow-findings),
+2 input that cannot be used (an unreadable submission, an unknown game,
 a Dask scheduler that cannot be reached, wrong usage).
 """
 
@@ -15,6 +16,7 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import AS_OF_HELP, EXIT_USAGE, fail, game_as_of
+from validator.cli.gate import AllowFindingsOption, submission_gate
 from validator.cli.options import DocumentFormat as ParFormat
 from validator.cli.options import DocumentFormatOption, OutOption
 
@@ -64,12 +66,14 @@ def par(
             help="nonbanking Poker: independent tables sharing the hands (default: the workers)",
         ),
     ] = None,
+    allow_findings: AllowFindingsOption = False,
 ) -> None:
     """The par sheet: every wager's return table and house edge, the base game per strategy
     (the optimal one derived from the rules where exact enumeration is feasible), the
     progressives against their meters. Simulated figures carry 95% intervals; the same seed
     gives the same figures on any number of workers (a Poker game's: at the same number of
-    tables)."""
+    tables). A Rules Submission with errors is refused with them (exit 1), unless
+    --allow-findings: the sheet is then marked DRAFT."""
     from validator.cli.rounds import _round_input
     from validator.compiler import load_game
     from validator.interpreter.chunks import SchedulerError
@@ -80,11 +84,14 @@ def par(
 
     if out is not None and not out.parent.is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
+    if format is ParFormat.pdf and out is None:
+        fail("--format pdf needs --out FILE")
     path = Path(target)
+    gate = submission_gate(path if path.is_file() else None, allow=allow_findings, what="par sheet")
     with _round_input():
         if path.is_file():
             game = game_as_of(load_game(submission_game(path)), as_of)
-            config = load_config(game, path)
+            config = load_config(game, path, allow_findings=allow_findings)
             submission: str | None = str(path)
         else:
             if target not in game_ids():
@@ -114,6 +121,21 @@ def par(
             sheet = build(req)
         except SchedulerError as e:
             fail(str(e), EXIT_USAGE)
+    if submission is not None:
+        from validator.review.cover import identification
+
+        sheet["identification"] = identification(path, game.id)
+    if gate.draft:
+        sheet["draft"] = gate.mark()
+    if format is ParFormat.pdf:
+        from validator.review.pdf import PdfError, print_pdf
+
+        try:
+            print_pdf(RENDERERS["html"](sheet), out, "the par sheet")  # type: ignore[arg-type]
+        except PdfError as e:
+            fail(str(e))
+        sys.stderr.write(f"rulesub: wrote the par sheet to {out}\n")
+        return
     if format is ParFormat.json:
         text = json.dumps(sheet, indent=2, ensure_ascii=False) + "\n"
     else:

@@ -12,6 +12,7 @@ from typing import Any
 import typer
 
 from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, readable_input
+from validator.cli.gate import Gate
 
 
 def is_nonbanking(game_id: str) -> bool:
@@ -67,6 +68,7 @@ def play_poker(
     log: Path | None,
     quiet: bool,
     format: Format = Format.text,
+    gate: Gate | None = None,
 ) -> None:
     from validator.cli.rounds import _write_whole
     from validator.interpreter.poker.session import log_line, narrate
@@ -78,11 +80,14 @@ def play_poker(
         session = _session(game, rulesub, seats, seed, strategy)
         for record in session.hands(hands):
             if format is Format.json:
-                records.append(record.to_json())
+                as_json = record.to_json()
+                if gate is not None and gate.draft:
+                    as_json["draft"] = gate.notes
+                records.append(as_json)
             elif not quiet:
                 narrate(out, record)
             if log is not None:
-                lines.append(log_line(record))
+                lines.append(_marked(log_line(record), gate))
     if format is Format.json:
         print_json(records)
     if log is not None:
@@ -99,6 +104,16 @@ def play_poker(
         )
 
 
+def _marked(line: str, gate: Gate | None) -> str:
+    """A hand's log line, marked DRAFT with the submission's errors where it has any."""
+    if gate is None or not gate.draft:
+        return line
+    import json
+
+    data = {**json.loads(line), "draft": gate.notes}
+    return json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
+
+
 def simulate_poker(
     game: str,
     rulesub: Path | None,
@@ -111,6 +126,7 @@ def simulate_poker(
     tables: int = 1,
     workers: int | None = None,
     scheduler: str | None = None,
+    gate: Gate | None = None,
 ) -> None:
     """``hands`` hands shared among ``tables`` independent tables (table k shuffled from
     ``SeedSequence(seed, spawn_key=(k,))``), played on ``workers`` processes or through the
@@ -132,6 +148,8 @@ def simulate_poker(
         except SchedulerError as e:
             fail(str(e), EXIT_USAGE)
     data = {**summary(session, hands_per_hour), "tables": len(spec.chunks())}
+    if gate is not None and gate.draft:
+        data["draft"] = gate.mark()
     if format is Format.json:
         print_json(data)
         return

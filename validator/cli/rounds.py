@@ -16,6 +16,7 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
+from validator.cli.gate import Gate, submission_gate
 from validator.cli.options import (
     AllowFindingsOption,
     FormatOption,
@@ -152,9 +153,11 @@ def settle(
     ] = None,
     format: FormatOption = Format.text,
     out: OutOption = None,
+    allow_findings: AllowFindingsOption = False,
 ) -> None:
     """Settle one round exactly as the chapter says, wager by wager, and say why: which row
-    of the settlement table applied and which hand each side held."""
+    of the settlement table applied and which hand each side held. A round under a Rules
+    Submission with errors is refused with them (exit 1), unless --allow-findings."""
     from validator.interpreter.narrate import print_settlement
     from validator.interpreter.settle import settle_spec
 
@@ -165,10 +168,15 @@ def settle(
     with _round_input(holder):
         spec = _read_spec(round_file, round_no)
         holder[0] = spec
+        gate = submission_gate(
+            spec.rulesub, allow=allow_findings, what="settlement", game=spec.game
+        )
         settled = settle_spec(spec)
     if format is Format.json:
-        print_json(settled.result.to_json())
+        data = settled.result.to_json()
+        print_json({**data, "draft": gate.mark()} if gate.draft else data)
         return
+    _draft_banner(gate)
     print_settlement(console(), settled.result)
 
 
@@ -253,11 +261,13 @@ def play(
     With --format json, the rounds as the log holds them, in one JSON list."""
     from validator.cli.poker_rounds import is_nonbanking, play_poker
 
-    _submission_gate(rulesub, game, allow_findings)
+    gate = submission_gate(rulesub, allow=allow_findings, what="rounds", game=game)
     if log is not None and not (log.parent if str(log.parent) else Path(".")).is_dir():
         fail(f"cannot write the log {str(log)!r}: the directory {log.parent} does not exist")
+    if format is not Format.json:
+        _draft_banner(gate)
     if is_nonbanking(game):  # nonbanking Poker: a session of hands, button moving
-        play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet, format)
+        play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet, format, gate)
         return
     from validator.interpreter.narrate import narrate_round
     from validator.interpreter.play import Table, log_line
@@ -272,11 +282,11 @@ def play(
         records: list[Any] = []
         for played in table.rounds(rounds):
             if format is Format.json:
-                records.append(played.record)
+                records.append(marked(played.record, gate))
             elif not quiet:
                 narrate_round(out, played.number, played.result)
             if log is not None:
-                lines.append(log_line(played.record))
+                lines.append(log_line(marked(played.record, gate)))
     if format is Format.json:
         print_json(records)
     if log is not None:
@@ -296,29 +306,15 @@ def play(
         )
 
 
-def _submission_gate(rulesub: Path | None, game: str, allow: bool) -> None:
-    """A submission drives rounds only as ``rulesub validate`` reads it: one that cannot be
-    read, is for another game, or has errors (a misspelt ``paytabels:`` among them) is
-    refused with its findings, exit 2, unless the user accepts its errors."""
-    if rulesub is None:
-        return
-    from validator.checks import validate_file
-    from validator.report.text import finding_lines
+def _draft_banner(gate: Gate) -> None:
+    """A DRAFT's banner at the head of what a command prints."""
+    for line in gate.banner_lines():
+        sys.stdout.write(line + "\n")
 
-    result = validate_file(rulesub)
-    errors = [f for f in result.findings if f.severity == "error"]
-    for f in errors:
-        sys.stderr.write("\n".join(finding_lines(f, None)) + "\n")
-    if result.unreadable:
-        raise typer.Exit(EXIT_USAGE)
-    named = getattr(result.submission, "game", None)
-    if isinstance(named, str) and named != game:
-        fail(f"{rulesub} is a Rules Submission for {named}, not {game}")
-    if errors and not allow:
-        fail(
-            f"{rulesub} has {len(errors)} error(s) (above): fix them, or pass --allow-findings "
-            "to play under them anyway"
-        )
+
+def marked(record: dict[str, Any], gate: Gate) -> dict[str, Any]:
+    """A log's record, marked DRAFT with the submission's errors where it has any."""
+    return {**record, "draft": gate.notes} if gate.draft else record
 
 
 def _check_tables(rules: Any) -> None:
@@ -411,7 +407,9 @@ def simulate(
     seed gives the same figures on any number of workers or through Dask."""
     from validator.cli.poker_rounds import is_nonbanking, simulate_poker
 
-    _submission_gate(rulesub, game, allow_findings)
+    gate = submission_gate(rulesub, allow=allow_findings, what="simulation", game=game)
+    if format is not Format.json:
+        _draft_banner(gate)
     if is_nonbanking(game):  # nonbanking Poker: rake per hand and hour, the Bad Beat fund
         simulate_poker(
             game,
@@ -425,6 +423,7 @@ def simulate(
             tables,
             workers,
             scheduler,
+            gate,
         )
         return
     if tables != 1:
@@ -450,6 +449,8 @@ def simulate(
         except SchedulerError as e:
             fail(str(e), EXIT_USAGE)
     data = summary_json(stats)
+    if gate.draft:
+        data["draft"] = gate.mark()
     if format is Format.json:
         from validator.interpreter.simulate import rounds_per_second
 

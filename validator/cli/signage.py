@@ -18,36 +18,46 @@ from validator.cli.common import (
     parse_date,
     readable_input,
 )
+from validator.cli.gate import AllowFindingsOption
 
 
 class SignFormat(StrEnum):
     text = "text"
     markdown = "markdown"
     html = "html"
+    json = "json"
 
 
 @app.command("signage")
 def signage(
     submission: Annotated[Path, typer.Argument(help="a Rules Submission (YAML)", metavar="FILE")],
     format: Annotated[
-        SignFormat, typer.Option("--format", help="text, markdown or html (print-ready)")
+        SignFormat,
+        typer.Option("--format", help="text, markdown, html (print-ready) or json"),
     ] = SignFormat.text,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="write to this file (whole or not at all)", metavar="FILE"),
     ] = None,
-    no_cite: Annotated[
-        bool, typer.Option("--no-cite", help="leave the citations off: the printed sign")
-    ] = False,
-    force: Annotated[
+    printed: Annotated[
         bool,
-        typer.Option("--force", help="print draft signage, marked DRAFT, despite errors"),
+        typer.Option(
+            "--print",
+            "--no-cite",
+            help="the finished sign as posted: no sections or other proof marks",
+        ),
+    ] = False,
+    allow_findings: AllowFindingsOption = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="the same as --allow-findings", hidden=True)
     ] = False,
     as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,
 ) -> None:
-    """Every sign the submission's table needs, each line with the section requiring it.
+    """Every sign the submission's table needs: proofs by default, each line with the
+    section requiring it; --print makes the finished signs.
 
-    A submission with errors gets no signage: the errors are printed, exit 1.
+    A submission with errors gets no signage: the errors are printed, exit 1
+    (--allow-findings prints a DRAFT marked with them).
     """
     from validator.signage.checked import check_submission, describe
 
@@ -66,10 +76,10 @@ def signage(
             sys.stderr.write(f"rulesub: {describe(finding)}\n")
         raise typer.Exit(2)
     errors = checked.errors
-    if errors and not force:
+    if errors and not (force or allow_findings):
         sys.stderr.write(
             f"rulesub: {submission} has {len(errors)} error(s); no signage is printed "
-            "for a submission with errors (--force prints a DRAFT):\n"
+            "for a submission with errors (--allow-findings prints a DRAFT):\n"
         )
         for finding in errors:
             sys.stderr.write(f"  {describe(finding)}\n")
@@ -90,9 +100,10 @@ def signage(
             f"rulesub: {submission} has {len(errors)} error(s); printing DRAFT signage\n"
         )
     from validator.signage.build import build_signage
+    from validator.signage.checked import draft_note
 
-    signs = build_signage(game, sub, draft=bool(errors), problems=[describe(f) for f in errors])
-    text = render(signs, format, cite=not no_cite)
+    signs = build_signage(game, sub, draft=bool(errors), problems=[draft_note(f) for f in errors])
+    text = render(signs, format, cite=not printed)
     from validator.cli.common import emit
 
     emit(text, out, f"{len(signs.signs)} sign(s)")
@@ -100,14 +111,15 @@ def signage(
 
 def render(signs: object, format: SignFormat, *, cite: bool) -> str:
     from validator.signage.html import render_html
-    from validator.signage.render import render_markdown, render_text
+    from validator.signage.render import as_posted, render_json, render_markdown, render_text
 
     renderer = {
         SignFormat.text: render_text,
         SignFormat.markdown: render_markdown,
         SignFormat.html: render_html,
+        SignFormat.json: render_json,
     }[format]
-    return renderer(signs, cite=cite)  # type: ignore[arg-type]
+    return renderer(signs if cite else as_posted(signs), cite=cite)  # type: ignore[arg-type]
 
 
 def _unreadable(path: Path) -> None:

@@ -552,6 +552,14 @@ def review(
         Path | None, typer.Option("--out", help="write to this file (whole or not at all)")
     ] = None,
     db: DbOption = None,
+    office: Annotated[
+        str | None,
+        typer.Option(
+            "--office",
+            metavar="NAME",
+            help="the office named on the cover (default: [tool.rulesub] office)",
+        ),
+    ] = None,
 ) -> None:
     """The review pack an officer reads and signs: findings, the diff against the approved
     submission with the holds before and after, the math of the selected paytables, the
@@ -581,15 +589,19 @@ def review(
         for line in pack.unreadable:
             sys.stderr.write(f"rulesub: {line}\n")
         raise typer.Exit(EXIT_USAGE)
+    pack.office = office or _office_setting()
+    if record is not None:
+        pack.audit_head = _audit_head(db)
     if format is ReviewFormat.pdf:
+        from validator.review.html import paged_review
         from validator.review.pdf import PdfError, print_pdf
 
         try:
-            print_pdf(render_html(pack), out)  # type: ignore[arg-type]
+            print_pdf(paged_review(pack), out)  # type: ignore[arg-type]
         except PdfError as e:
             fail(str(e))
         sys.stderr.write(f"rulesub: wrote the review pack to {out}\n")
-        return
+        raise typer.Exit(_exit_code(pack))
     if format is ReviewFormat.json:
         from validator.review.build import pack_json
 
@@ -599,6 +611,13 @@ def review(
     from validator.cli.common import emit
 
     emit(text, out, "the review pack")
+    raise typer.Exit(_exit_code(pack))
+
+
+def _exit_code(pack: Any) -> int:
+    """The pack is written whatever the submission holds (reviewing a flawed filing is its
+    job); exit 1 when the submission has errors, as ``validate``."""
+    return EXIT_FINDINGS if pack.counts["errors"] else 0
 
 
 @contextmanager
@@ -615,6 +634,29 @@ def _against(
         if not old.is_file():
             fail(f"--against {against}: give `approved` or an existing OLD_FILE")
         yield old, str(old), None
+
+
+def _office_setting() -> str:
+    """``[tool.rulesub] office`` of the configuration in force ("" where none says)."""
+    from validator.checks.config import ConfigError, load_settings
+
+    try:
+        return load_settings().office or ""
+    except ConfigError as e:
+        fail(str(e))
+
+
+def _audit_head(db: str | None) -> str | None:
+    """The head of the store's audit chain, where the store offers one (its
+    ``audit_head()``); None where it does not, or cannot be read."""
+    from validator.store import StoreError
+
+    try:
+        head = getattr(_open(db, must_exist=True), "audit_head", None)
+        value = head() if callable(head) else None
+    except StoreError:
+        return None
+    return None if value is None else str(value)
 
 
 def _record_of(file: Path, db: str | None) -> Any:

@@ -8,6 +8,7 @@ from typing import Any
 
 from validator.diff.compare import Change, GameDiff, HandRow
 from validator.diff.holds import Hold
+from validator.diff.names import field_name
 from validator.model.notation import parse_payout
 
 PLACES = 4
@@ -233,7 +234,10 @@ def render_markdown(diff: GameDiff) -> str:
     if not diff.changes:
         out.append("- No selection or stated value changed.")
     for c in diff.changes:
-        item = f"- {_code(c.path)}: {_md(selection(c.old, c))} → {_md(selection(c.new, c))}"
+        item = (
+            f"- {_md(field_name(diff.game, c.path))}: {_md(selection(c.old, c))} → "
+            f"{_md(selection(c.new, c))}"
+        )
         if c.hold_delta is not None:
             item += f"; hold {hold_text(c.hold_old)} → {hold_text(c.hold_new)} ({delta_text(c)})"
         out.append(item)
@@ -248,7 +252,11 @@ def render_markdown(diff: GameDiff) -> str:
         if not c.hands:
             continue
         out += ["", f"## {_md(c.title)}: {_md(selection(c.old, c))} → {_md(selection(c.new, c))}"]
-        out += ["", _code(c.path) + (f" ({_md(c.cite)})" if c.cite else ""), ""]
+        out += [
+            "",
+            _md(field_name(diff.game, c.path)) + (f" ({_md(c.cite)})" if c.cite else ""),
+            "",
+        ]
         out.append(f"| Hand | {_md(selection(c.old, c))} | {_md(selection(c.new, c))} | |")
         out.append("|---|---:|---:|---|")
         for row in c.hands:
@@ -268,18 +276,15 @@ def render_markdown(diff: GameDiff) -> str:
                 else ""
             )
             out.append(
-                f"| {_code(c.path)} | {_md(c.old or '(not stated)')} | "
+                f"| {_md(field_name(diff.game, c.path))} | {_md(c.old or '(not stated)')} | "
                 f"{_md(c.new or '(not stated)')} | {_md(hold)} |"
             )
     if diff.new_findings:
         out += ["", "## New findings", ""]
-        out.append("| Severity | Code | Message | Section | Where |")
-        out.append("|---|---|---|---|---|")
-        for f in diff.new_findings:
-            out.append(
-                f"| {f.severity} | `{f.code}` | {_md(f.message)} | {_md(f.cite or '')} | "
-                f"{_md(f'{f.file}:{f.line}:{f.column}')} |"
-            )
+        out.append("| Severity | Finding | Section | Line |")
+        out.append("|---|---|---|---:|")
+        for f in diff.new_findings:  # a memo a person reads: no finding codes, no paths
+            out.append(f"| {f.severity} | {_md(f.message)} | {_md(f.cite or '')} | {f.line} |")
     return "\n".join(out) + "\n"
 
 

@@ -22,7 +22,8 @@ Optional keys beyond the contract, all written by ``rulesub play --log``:
   (default: the seed);
 - ``irregularity: dealer_card_exposed``: an irregularity of the chapter's § *.13 that voids
   the round (the game file's ``settle.void`` lists them);
-- ``round``, ``seed``, ``strategy``, ``deck_order``, ``result``: what ``play`` records.
+- ``round``, ``seed``, ``strategy``, ``deck_order``, ``result``: what ``play`` records;
+  ``draft``: the errors of the submission it played under with ``--allow-findings``.
 
 A round that cannot have happened (a card twice, a wrong card count, an action the rules do
 not offer) is refused with the rule it breaks.
@@ -58,6 +59,7 @@ KNOWN_KEYS = (
     "strategy",
     "deck_order",
     "result",
+    "draft",
 )
 SEAT_KEYS = ("seat", "wagers", "cards", "actions")
 

@@ -359,10 +359,40 @@ class StrategyRow(Strict):
     note: str | None = None
 
 
+def _published_rate(value: object) -> str:
+    from validator.model.notation import parse_rate
+
+    parse_rate(value)  # a percentage as published, kept as written: its digits are its precision
+    return str(value)
+
+
+class PublishedFigure(Strict):
+    """A figure a source publishes for a strategy, set beside the computed one on the par
+    sheet: agrees when they match to the published digits, else differs with ``reason``."""
+
+    figure: Literal["house_edge", "element_of_risk", "return", "dealer_qualifies"] = Field(
+        description="house edge per unit of the initial wager; element of risk (per unit of "
+        "all the money wagered); return of the total wagered; how often the dealer qualifies"
+    )
+    value: Annotated[str, BeforeValidator(_published_rate)] = Field(
+        description="as published, e.g. '2.78%' (its digits are its precision)"
+    )
+    strategy: Id | None = Field(
+        default=None,
+        description="the strategy the figure is for, where not this one ('optimal': the "
+        "one derived from the rules)",
+    )
+    by: str = Field(description="who published it, and where")
+    reason: str | None = Field(
+        default=None, description="why the computed figure differs, where it does"
+    )
+
+
 class Strategy(Strict):
     name: str
     source: str
     note: str | None = None
+    published: list[PublishedFigure] = Field(default_factory=list)
     decisions: dict[Id, list[StrategyRow]]
 
 

@@ -52,7 +52,7 @@ class MeterValue:
         where = {
             "seed": "the seed",
             "seed_at_least": "the least seed the chapter allows",
-            "--meter": "given with --meter",
+            "--meter": "the meter's amount priced",
         }[self.source]
         return (
             f"{self.name} meter {format_money(self.amount)} on a "
@@ -221,8 +221,8 @@ def not_priced_reason(game: Game | GameDefinition, wager_id: str, table_id: str)
         return "paid on no hand"
     if hand.losing_of:
         return (
-            f"paid on the lower of {' and '.join(hand.losing_of)}: the odds need the joint "
-            "deal of both hands (see validator.odds)"
+            f"paid on the lower of {len(hand.losing_of)} hands dealt: the odds need the joint "
+            "deal of both hands"
         )
     if wager.amount is not None:
         return (

@@ -7,9 +7,11 @@ readings. Each figure says its method (exact or simulated) and its source rules.
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import Any
 
 from validator.money import format_money
+from validator.par import printed
 
 
 def _pct(x: float | None, places: int = 4) -> str:
@@ -61,14 +63,16 @@ def _strategy_row(name: str, s: dict[str, Any]) -> list[str]:
 def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
     top = w["top_award"]
     cycle = (
-        f"; top award ({top['outcome']}, {top['pays']}) one in {top['cycle']:,.1f}" if top else ""
+        f"; top award ({top.get('name', top['outcome'])}, {top['pays']}) one in {top['cycle']:,.1f}"
+        if top
+        else ""
     )
-    paytable = f" paytable {w['paytable']}" if w["paytable"] else ""
+    paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
     basis = " (a bonus on the wager: edge = minus its return)" if w["basis"] == "bonus" else ""
     return (
         f"house edge {_pct(w['house_edge_percent'])} (exact {w['exact']}){basis}; hit "
         f"frequency {w['hit_frequency']:.6f}; SD {w['sd']:.4f}{cycle}"
-    ), f"{w['name']}{paytable} ({key}) [{w['cite']}]"
+    ), f"{w['name']}{paytable} [{w['cite']}]"
 
 
 # -- text -------------------------------------------------------------------------------------
@@ -90,11 +94,23 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _draft_lines(sheet: dict[str, Any]) -> list[str]:
+    draft = sheet.get("draft")
+    if not draft:
+        return []
+    return [
+        "DRAFT: made under a Rules Submission with errors; not for use until they are fixed:",
+        *(f"  - {n}" for n in draft["findings"]),
+        "",
+    ]
+
+
 def text(sheet: dict[str, Any]) -> str:
-    out = [f"Par sheet: {sheet['name']} ({sheet.get('source', sheet['chapter'])})"]
+    out = _draft_lines(sheet)
+    out.append(f"Par sheet: {sheet['name']} ({sheet.get('source', sheet['chapter'])})")
     out.append(
         f"paytables: {sheet['paytables']}"
-        + (f" — {sheet['submission']}" if sheet["submission"] else "")
+        + (f" — {Path(sheet['submission']).name}" if sheet["submission"] else "")
     )
     base = sheet.get("base_game")
     if base:
@@ -136,8 +152,9 @@ def text(sheet: dict[str, Any]) -> str:
         summary, title = _wager_summary(key, w)
         out += ["", f"== {title} ==", _table(WAGER_HEAD, _wager_rows(w)), summary]
     for key, p in sheet["progressives"].items():
-        letter = f" (paytable {p['paytable']})" if p["paytable"] else ""
-        out += ["", f"== Progressive {key}{letter} =="]
+        letter = f", Paytable {p['paytable']}" if p["paytable"] else ""
+        name = sheet.get("names", {}).get(key, key)
+        out += ["", f"== Progressive: {name}{letter} =="]
         out.append(_progressive_line(p))
     if sheet.get("poker"):
         from validator.par.poker import lines
@@ -193,7 +210,9 @@ def _md_table(head: list[str], rows: list[list[str]]) -> str:
 
 
 def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
+    draft = [f"> {line}" if line else "" for line in _draft_lines(sheet)]
     out = [
+        *draft,
         f"# Par sheet: {sheet['name']}",
         "",
         f"{sheet.get('source', sheet['chapter'])}; paytables: {sheet['paytables']}",
@@ -219,7 +238,8 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         table = ["", _md_table(WAGER_HEAD, _wager_rows(w))] if return_tables else []
         out += ["", f"## {title}", *table, "", summary]
     for key, p in sheet["progressives"].items():
-        out += ["", f"## Progressive {key}", "", _progressive_line(p)]
+        name = sheet.get("names", {}).get(key, key)
+        out += ["", f"## Progressive: {name}", "", _progressive_line(p)]
     if sheet.get("poker"):
         from validator.par.poker import lines
 
@@ -236,11 +256,18 @@ CSS = """
 @page { size: letter; margin: 0.6in; }
 body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 10pt; color: #111; }
 h1 { font-size: 18pt; margin: 0 0 4pt; } h2 { font-size: 13pt; margin: 14pt 0 4pt; }
-table { border-collapse: collapse; margin: 4pt 0; page-break-inside: avoid; }
+table { border-collapse: collapse; margin: 4pt 0; page-break-inside: avoid; width: 100%; }
 th, td { border: 1px solid #999; padding: 2pt 5pt; } td.n { text-align: right; }
 figure { page-break-inside: avoid; margin: 6pt 0; } figcaption { font-size: 9pt; color: #333; }
 section { page-break-inside: avoid; }
 .method { font-size: 9pt; color: #444; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2pt 12pt;
+  margin: 4pt 0 8pt; }
+dl.facts dt { font-weight: bold; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; font-size: 9pt; }
+.draft { border: 2pt solid #a00; color: #a00; padding: 4pt; margin-bottom: 8pt; }
+.rest > :first-child { break-before: page; }
+svg { max-width: 100%; height: auto; }
 """
 
 
@@ -259,81 +286,128 @@ def _html_table(head: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def bar_chart(
-    points: list[tuple[str, float]], title: str, width: int = 520, height: int = 200
-) -> str:
-    """An SVG bar chart of (label, value) pairs."""
-    if not points:
-        return ""
-    top = max(v for _, v in points) or 1.0
-    n = len(points)
-    bw = (width - 60) / n
-    bars = []
-    for i, (label, v) in enumerate(points):
-        h = (height - 50) * v / top
-        x = 50 + i * bw
-        y = height - 30 - h
-        bars.append(
-            f'<rect class="bar" x="{x + 2:.1f}" y="{y:.1f}" width="{bw - 4:.1f}" height="{h:.1f}" '
-            f'fill="#4a6fa5"><title>{_h(label)}: {v:.6f}</title></rect>'
-            f'<text x="{x + bw / 2:.1f}" y="{height - 15}" font-size="9" '
-            f'text-anchor="middle">{_h(label)}</text>'
-        )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'role="img" aria-label="{_h(title)}">'
-        f'<line x1="48" y1="{height - 30}" x2="{width - 8}" y2="{height - 30}" stroke="#333"/>'
-        f'<text x="4" y="14" font-size="9">{top:.4f}</text>' + "".join(bars) + "</svg>"
-    )
-
-
-def line_chart(
-    points: list[tuple[float, float]],
-    title: str,
-    hline: float | None = None,
-    width: int = 520,
-    height: int = 220,
-) -> str:
-    """An SVG line chart of (x, y) points, with an optional horizontal reference line."""
-    if len(points) < 2:
-        return ""
-    xs = [p[0] for p in points]
-    ys = [p[1] for p in points] + ([hline] if hline is not None else [])
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    sx = (width - 70) / ((x1 - x0) or 1)
-    sy = (height - 50) / ((y1 - y0) or 1)
-
-    def px(x: float, y: float) -> str:
-        return f"{60 + (x - x0) * sx:.1f},{height - 30 - (y - y0) * sy:.1f}"
-
-    path = " ".join(px(x, y) for x, y in points)
-    ref = ""
-    if hline is not None:
-        a, b = px(x0, hline), px(x1, hline)
-        ref = f'<polyline points="{a} {b}" stroke="#a33" stroke-dasharray="4 3" fill="none"/>'
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'role="img" aria-label="{_h(title)}">'
-        f'<polyline class="curve" points="{path}" stroke="#4a6fa5" stroke-width="2" fill="none"/>'
-        f"{ref}"
-        f'<text x="4" y="14" font-size="9">{y1:.2f}%</text>'
-        f'<text x="4" y="{height - 30}" font-size="9">{y0:.2f}%</text>'
-        f'<text x="60" y="{height - 10}" font-size="9">${x0:,.0f}</text>'
-        f'<text x="{width - 90}" y="{height - 10}" font-size="9">${x1:,.0f}</text>'
-        "</svg>"
-    )
-
-
 def html_report(sheet: dict[str, Any]) -> str:
-    """The printable report: a whole HTML document."""
+    """The printable report: a whole HTML document, its identification block and every
+    wager's house edge on page 1."""
+    ident = sheet.get("identification") or {}
+    foot = f"Par sheet: {sheet['name']}" + (
+        f" · sha256 {ident['sha256']}" if ident.get("sha256") else ""
+    )
     return "\n".join(
         [
             "<!doctype html><html lang=en><head><meta charset=utf-8>",
-            f"<title>Par sheet: {_h(sheet['name'])}</title><style>{CSS}</style></head><body>",
+            f"<title>Par sheet: {_h(sheet['name'])}</title>"
+            f"<style>{CSS}{printed.page_foot(foot)}</style></head><body>",
+            draft_banner(sheet),
             f"<h1>Par sheet: {_h(sheet['name'])}</h1>",
+            identification(sheet),
+            summary_table(sheet),
+            published_table(sheet),
+            "<div class=rest>",
             html_body(sheet),
-            "</body></html>\n",
+            "</div></body></html>\n",
         ]
+    )
+
+
+def draft_banner(sheet: dict[str, Any]) -> str:
+    draft = sheet.get("draft")
+    if not draft:
+        return ""
+    items = "".join(f"<li>{_h(n)}</li>" for n in draft["findings"])
+    return (
+        "<div class=draft><strong>DRAFT</strong>: made under a Rules Submission with errors; "
+        f"not for use until they are fixed.<ul>{items}</ul></div>"
+    )
+
+
+def identification(sheet: dict[str, Any]) -> str:
+    """Who and what the sheet is for: holder, facility, game, effective date, regulation
+    version, the submission's sha256, prepared on."""
+    ident = sheet.get("identification") or {}
+    rows = [
+        ("Certificate holder", ident.get("certificate_holder")),
+        ("Facility", ident.get("facility")),
+        ("Game", f"{sheet['name']} ({sheet.get('source', sheet['chapter'])})"),
+        ("Effective date", ident.get("effective")),
+        ("Regulation version", ident.get("regulation_version")),
+        ("Submission sha256", ident.get("sha256")),
+        ("Prepared on", ident.get("prepared_on")),
+        ("Paytables", sheet["paytables"]),
+    ]
+    facts = "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in rows if v)
+    return f"<dl class=facts>{facts}</dl>"
+
+
+def summary_table(sheet: dict[str, Any]) -> str:
+    """Every wager's house edge, and the base game's per strategy: the sheet at a glance."""
+    rows: list[list[str]] = []
+    base = sheet.get("base_game")
+    if base:
+        for n, st in base["strategies"].items():
+            rows.append([f"Base game, {n}", _strategy_edge(st), st["method"]])
+    for w in sheet["wagers"].values():
+        paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
+        rows.append([f"{w['name']}{paytable}", _pct(w["house_edge_percent"]), "exact"])
+    for k, v in sheet.get("not_priced", {}).items():
+        name = sheet.get("names", {}).get(k, k)
+        rows.append([name, "not priced", str(v)])
+    return "<h2>House edge of every wager</h2>" + _html_table(
+        ["Wager", "House edge", "Method"], rows
+    )
+
+
+def _strategy_edge(s: dict[str, Any]) -> str:
+    edge = _pct(s["house_edge_percent"])
+    if s.get("ci95"):
+        edge += f" ± {(s['ci95'][1] - s['ci95'][0]) / 2:.4f}"
+    return edge
+
+
+def published_table(sheet: dict[str, Any]) -> str:
+    """Every published figure the game files name beside the computed one: agrees, or
+    differs with the reason."""
+    rows: list[list[str]] = []
+    for w in sheet["wagers"].values():
+        ah = w.get("approved_hold")
+        if not ah:
+            continue
+        published = f"{ah['from_percent']:g}% – {ah['to_percent']:g}%"
+        where = f"the Board's stated hold range ({ah.get('cite', '')})"
+        if ah["inside"]:
+            verdict = "agrees: the exact hold lies in the range"
+        else:
+            verdict = "differs: the exact hold lies outside the range; the exact figure stands"
+            other = ah.get("other_reading")
+            if other:
+                verdict += (
+                    f" (reading of the ranking: {other['name']}, "
+                    f"{_pct(other['hold_percent'])}"
+                    + (", inside the range)" if other["inside"] else ")")
+                )
+        paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
+        rows.append(
+            [f"{w['name']}{paytable}", where, published, _pct(w["house_edge_percent"]), verdict]
+        )
+    for f in sheet.get("published") or []:
+        got = f["computed_percent"]
+        if f["agrees"]:
+            verdict = "agrees"
+        else:
+            verdict = f"differs: {f['reason']}" if got is not None else str(f["reason"])
+        rows.append(
+            [
+                f"Base game, {f['strategy']}: {f['figure']}",
+                str(f["by"]),
+                str(f["published"]),
+                "—" if got is None else _pct(got),
+                verdict,
+            ]
+        )
+    if not rows:
+        return ""
+    return "<h2>Published figures beside the computed ones</h2>" + _html_table(
+        ["Wager", "Published by", "Published", "Computed (exact)", "Agrees or differs"], rows
     )
 
 
@@ -343,14 +417,16 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     own math section, so ``return_tables=False`` leaves them out here)."""
     out = [
         f"<p>{_h(sheet.get('source', sheet['chapter']))}; paytables: {_h(sheet['paytables'])}"
-        + (f" ({_h(sheet['submission'])})" if sheet["submission"] else "")
+        + (f" ({_h(Path(sheet['submission']).name)})" if sheet["submission"] else "")
         + "</p>",
     ]
     base = sheet.get("base_game")
+    names = sheet.get("names", {})
     if base:
         out.append(
-            f"<h2>Base game</h2><p class=method>Wagers {_h(', '.join(base['wagers']))}; "
-            f"figures per unit of the {_h(base['per'])} [{_h(base['cite'] or '')}]</p>"
+            f"<h2>Base game</h2><p class=method>Wagers "
+            f"{_h(', '.join(names.get(w, w) for w in base['wagers']))}; figures per unit of "
+            f"the {_h(names.get(base['per'], base['per']))} [{_h(base['cite'] or '')}]</p>"
         )
         out.append(
             _html_table(STRATEGY_HEAD, [_strategy_row(n, s) for n, s in base["strategies"].items()])
@@ -368,15 +444,19 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
                 else f"simulated: {s['rounds']:,} rounds, seed {s['seed']}"
             )
             dec = "; ".join(f"{_h(k)} {v:.4%}" for k, v in s["decisions"].items())
-            chart = bar_chart(
-                [(f"{p['net']:+g}", p["probability"]) for p in dist],
-                f"Distribution of a round's result, {n}",
+            chart = printed.bar_chart(
+                [(f"{p['net']:+g}", p["probability"] * 100) for p in dist],
+                title=f"A round's result, {n}: house edge {_pct(s['house_edge_percent'])}",
+                xlabel=f"Net result (units of the {names.get(base['per'], base['per'])})",
+                ylabel="Probability (%)",
+                method=method.split(" (")[0],
             )
             out.append(
                 f"<section><h2>{_h(n)}</h2><p class=method>{_h(method)}. "
                 f"Source: {_h(s['source'])}</p>"
                 f"<p>Decisions: {dec}</p><figure class=plot>{chart}<figcaption>Distribution of "
-                f"a round's result per unit of the {_h(base['per'])} ({_h(s['method'])})"
+                f"a round's result per unit of the {_h(names.get(base['per'], base['per']))} "
+                f"({_h(s['method'])})"
                 "</figcaption></figure></section>"
             )
     for key, w in sheet["wagers"].items():
@@ -389,10 +469,19 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         )
     for key, p in sheet["progressives"].items():
         pts = [(float(c["meter"]), c["return_percent"]) for c in p["curve"]]
-        chart = line_chart(pts, f"Return versus meter, {key}", hline=100.0)
+        name = sheet["wagers"].get(key, {}).get("name", key)
+        chart = printed.line_chart(
+            pts,
+            title=f"Return versus the meter, {name}",
+            xlabel=f"Meter amount ($, on a {_money(p['wager_amount'])} wager)",
+            ylabel="Return to the player (%)",
+            method="exact: every hand counted, the meter's share valued at each amount",
+            mark_y=("100% (break-even)", 100.0),
+            mark_x=(f"meter {_money(p['meter'])}", float(p["meter"])),
+        )
         cite = sheet["wagers"].get(key, {}).get("cite")
         out.append(
-            f"<section><h2>Progressive {_h(key)}</h2><p>{_h(_progressive_line(p))}</p>"
+            f"<section><h2>Progressive: {_h(name)}</h2><p>{_h(_progressive_line(p))}</p>"
             f"<figure class=plot>{chart}<figcaption>Return (%) versus the meter (exact; "
             "dashed: 100%)"
             + (f"; rules {_h(cite)}" if cite else "")

@@ -78,8 +78,14 @@ def build(req: ParRequest) -> dict[str, Any]:
         "paytables": "every paytable" if every else "as the submission selects",
         "wagers": {s.key: s.to_json() for s in sheets},
         "not_priced": skipped,
+        # the chapter's names of the game's wagers and tables, for the documents' words
+        "names": {
+            **{w: wager.name for w, wager in d.wagers.items()},
+            **{t: table.name for _, t, table in d.tables()},
+        },
     }
     out["base_game"] = base_game(req) if d.settle is not None and d.procedure else None
+    out["published"] = published_figures(d, out["base_game"])
     out["notes"] = []
     if d.kind == "nonbanking":
         from validator.par.poker import PokerSpec, house_sheet
@@ -100,7 +106,7 @@ def build(req: ParRequest) -> dict[str, Any]:
             out["poker"] = house_sheet(spec, req.workers, req.scheduler)
         else:
             out["notes"].append(
-                "Exact figures only were asked for: `rulesub par` simulates the house figures."
+                "Exact figures only were asked for: the full par sheet simulates the house figures."
             )
     progs: dict[str, Any] = {}
     for s in sheets:
@@ -122,6 +128,54 @@ def build(req: ParRequest) -> dict[str, Any]:
         if sheet is not None:
             progs[s.key] = sheet.to_json()
     out["progressives"] = progs
+    return out
+
+
+# -- published figures -----------------------------------------------------------------------
+
+#: a published figure's name, and how the sheet's strategy figures give it (in percent)
+PUBLISHED = {
+    "house_edge": ("house edge", lambda s: s["house_edge_percent"]),
+    "element_of_risk": ("element of risk", lambda s: s["element_of_risk_percent"]),
+    "return": ("return of the total wagered", lambda s: 100 - s["element_of_risk_percent"]),
+    "dealer_qualifies": ("dealer qualifies", lambda s: 100 * s["dealer_qualifies"]),
+}
+
+
+def published_figures(d: Any, base: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Every figure the strategy files publish, beside the computed one. It agrees where the
+    computed figure, rounded or cut to the published digits, is the published one."""
+    from validator.model.notation import parse_rate
+
+    out: list[dict[str, Any]] = []
+    named = d.strategies.by_name if d.strategies else {}
+    computed = (base or {}).get("strategies", {})
+    for name, strategy in named.items():
+        for f in strategy.published:
+            of = f.strategy or name
+            label, value = PUBLISHED[f.figure]
+            row: dict[str, Any] = {
+                "strategy": of,
+                "figure": label,
+                "published": f.value,
+                "by": f.by,
+                "computed_percent": None,
+                "agrees": None,
+                "reason": f.reason,
+            }
+            figures = computed.get(of)
+            if figures is not None:
+                got = float(value(figures))
+                published = float(parse_rate(f.value) * 100)
+                digits = len(f.value.rstrip("%").partition(".")[2])
+                unit = 10.0**-digits
+                row["computed_percent"] = got
+                row["agrees"] = abs(got - published) <= unit / 2 or 0 <= got - published < unit
+                if not row["agrees"] and row["reason"] is None:
+                    row["reason"] = "not given by the source; its strategy or paytable may differ"
+            else:
+                row["reason"] = f.reason or "not computed on this sheet"
+            out.append(row)
     return out
 
 
@@ -152,8 +206,7 @@ def base_game(req: ParRequest) -> dict[str, Any]:
         out["not_exact_because"] = str(e)
     if fg is not None:
         out["exact_method"] = (
-            "every player hand, one per suit orbit; the dealer's hands counted suit by suit "
-            "(validator.par.longest_flush)"
+            "every player hand, one per suit orbit; the dealer's hands counted suit by suit"
         )
         exact = _exact_flush(req, fg, declared)
         strategies.update(exact)
@@ -166,7 +219,7 @@ def base_game(req: ParRequest) -> dict[str, Any]:
             left = ["the base game (no strategy declared)"]
         if left:
             out["not_simulated_because"] = (
-                "exact figures only were asked for: `rulesub par` simulates " + ", ".join(left)
+                "exact figures only were asked for: the full par sheet simulates " + ", ".join(left)
             )
         return out
     try:
@@ -219,7 +272,7 @@ def _completions(req: ParRequest, rules: Rules, out: dict[str, Any]) -> set[str]
     out["not_exact_because"] = None
     out["exact_method"] = (
         "every player hand, one per suit orbit, with every up card; the dealer's completions "
-        "counted by inclusion-exclusion over the player's cards (validator.par.completions)"
+        "counted by inclusion-exclusion over the player's cards"
     )
     if req.progress:
         req.progress("exact base game", 0, 1)

@@ -72,6 +72,7 @@ class WagerSheet:
             if top is None
             else {
                 "outcome": top.category,
+                "name": top.name,
                 "pays": top.payout,
                 "probability_exact": str(top.probability),
                 "cycle": float(1 / top.probability),
@@ -87,6 +88,14 @@ class WagerSheet:
                 "from_percent": pct(o.approved_hold.low),
                 "to_percent": pct(o.approved_hold.high),
                 "inside": o.inside_approved,
+                "cite": o.approved_hold.cite,
+                "other_reading": None
+                if o.approved_hold.other_reading is None or o.other_reading_hold is None
+                else {
+                    "name": o.approved_hold.other_reading.name,
+                    "hold_percent": pct(o.other_reading_hold),
+                    "inside": o.approved_hold.low <= o.other_reading_hold <= o.approved_hold.high,
+                },
             },
         }
 

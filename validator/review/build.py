@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 #: The pack's sections, in order: (key, heading). Each after the first starts a page.
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("submission", "Rules Submission under review"),
+    ("summary", "Summary"),
     ("findings", "Findings"),
     ("changes", "Changes against the approved submission"),
     ("math", "Paytable math"),
@@ -30,7 +31,7 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("approval", "Approval"),
 )
 #: Sections that start on a new page when printed.
-PAGE_STARTS = ("changes", "math", "par", "signage", "approval")
+PAGE_STARTS = ("summary", "findings", "changes", "math", "par", "signage", "approval")
 
 
 @dataclass
@@ -62,6 +63,10 @@ class ReviewPack:
     approved: Any = None  # the store's approved row compared with, if any
     unreadable: list[str] = field(default_factory=list)
     lazy_par: LazyPar | None = None
+    office: str = ""  # the office reviewing: `[tool.rulesub] office`, or --office
+    prepared_by: str = ""
+    audit_head: str | None = None  # the store's audit chain head, when the pack is from it
+    content: bytes = b""  # the filing's own bytes: findings quote its lines
 
     @property
     def par(self) -> dict[str, Any] | None:
@@ -110,7 +115,11 @@ def build_pack(
     from validator.signage.checked import check_submission, describe
 
     content = path.read_bytes()
+    from validator import __version__
+
     pack = ReviewPack(
+        content=content,
+        prepared_by=f"rulesub {__version__}",
         file=display,
         sha256=hashlib.sha256(content).hexdigest(),
         generated_at=now or dt.datetime.now(dt.UTC),
@@ -218,7 +227,7 @@ def price_selected(game: Any, submission: Any) -> list[Priced]:
 
 def _signage(pack: ReviewPack, checked: Any) -> None:
     from validator.signage.build import build_signage
-    from validator.signage.checked import describe
+    from validator.signage.checked import draft_note
 
     if pack.game.definition.signage is None:
         pack.signs_problem = f"the game file of {pack.game.id} declares no signs"
@@ -228,7 +237,7 @@ def _signage(pack: ReviewPack, checked: Any) -> None:
         pack.game,
         checked.submission,
         draft=bool(errors),
-        problems=[describe(f) for f in errors],
+        problems=[draft_note(f) for f in errors],
     )
 
 

@@ -4,7 +4,8 @@ Print layout (CSS paged media, US Letter): the cover with the findings on the fi
 the changes, the paytable math, the par sheet, the signage proofs and the approval block
 each start a new page, as a person assembling the pack would put them. A table row, a
 paytable, a sign and the approval block are never split across pages; a heading never ends a
-page. Every page carries the file, its sha256 and a blank for the approval date.
+page. Every page carries the file, its sha256, a blank for the approval date and its
+number ("Page N of M"); the cover's contents give the page each section starts on.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 
 from validator.diff.render import cell, delta_text, direction, hold_text, percent, selection
 from validator.model.notation import format_rate
+from validator.par.printed import page_foot
 from validator.review.build import PAGE_STARTS, SECTIONS, ReviewPack
+from validator.review.cover import field_name
 from validator.signage.build import PLACEMENT, Line, Paytable
 
 CSS = """
@@ -32,12 +35,13 @@ table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt 0; }
 th, td { border: 0.5pt solid #666; padding: 2pt 4pt; text-align: left; vertical-align: top; }
 th { background: #eee; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.v { white-space: nowrap; }
 tr, .keep { break-inside: avoid; }
 .changed { font-weight: bold; }
 .cite { color: #333; font-size: 8.5pt; }
 .error { color: #a00; font-weight: bold; }
 .draft { border: 2pt solid #a00; color: #a00; padding: 4pt; font-weight: bold; }
-dl.facts { display: grid; grid-template-columns: 11em 1fr; gap: 2pt 8pt; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2pt 12pt; }
 dl.facts dt { font-weight: bold; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .sign { border: 1pt solid #000; padding: 6pt 10pt; margin: 0 0 10pt 0; break-inside: avoid; }
@@ -50,24 +54,16 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .par td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .par .method, .par figcaption { color: #333; font-size: 8.5pt; }
 .par section, .par figure { break-inside: avoid; margin: 0 0 6pt 0; }
+blockquote.quote { margin: 2pt 0 0 0; padding: 1pt 4pt; border-left: 2pt solid #999;
+  font-size: 8.5pt; }
+table.toc { width: 60%; }
 footer.every-page { margin-top: 2em; font-size: 8pt; color: #333; }
-@media print { footer.every-page { display: none; } }
+@media print { blockquote.quote { margin: 2pt 0 0 0; padding: 1pt 4pt; border-left: 2pt solid #999;
+  font-size: 8.5pt; }
+table.toc { width: 60%; }
+footer.every-page { display: none; } }
 @media screen { body { max-width: 8in; margin: 1em auto; } }
 """
-
-#: The foot of every printed page (a CSS page-margin box; Chromium prints them).
-PAGE_FOOT = """
-@page {{ @bottom-center {{ content: "{text} · Page " counter(page) " of " counter(pages);
-  font-size: 7pt; color: #333; font-family: "DejaVu Sans", sans-serif; }} }}
-"""
-
-
-def _css_string(text: str) -> str:
-    """``text`` inside a CSS string: quotes and backslashes escaped, one line."""
-    out = " ".join(text.split())
-    for ch in ("\\", '"', "<", ">"):
-        out = out.replace(ch, "\\" + format(ord(ch), "x") + " ")
-    return out
 
 
 def _e(value: object) -> str:
@@ -78,50 +74,112 @@ def _heading(key: str) -> str:
     return dict(SECTIONS)[key]
 
 
-def render_html(pack: ReviewPack) -> str:
+def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
+    """The pack as one printable page. ``pages``: the page each section starts on, where a
+    first printing found them (``validator.review.pdf.print_paged``), for the contents."""
     title = f"Review pack: {pack.value('facility')} · {pack.game_name}"
-    foot = (
-        f"{Path(pack.file).name} · sha256 {pack.sha256[:16]}… · regulation version "
-        f"{pack.regulation_version[:12]} · Approved on: ______________"
-    )
+    foot = f"sha256 {pack.sha256} · Approved on: ______________"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{_e(title)}</title>",
-        f"<style>{CSS}{PAGE_FOOT.format(text=_css_string(foot))}</style></head><body>",
+        f"<style>{CSS}{page_foot(foot)}</style></head><body>",
     ]
     for key, _ in SECTIONS:
         cls = ' class="page-start"' if key in PAGE_STARTS else ""
         parts.append(f'<section id="{key}"{cls}>')
-        parts.append(_SECTION[key](pack))
+        if key == "submission":
+            parts.append(_cover(pack, pages or {}))
+        elif key == "summary":
+            parts.append(summary_section(pack, (pages or {}).get("approval")))
+        else:
+            parts.append(_SECTION[key](pack))
         parts.append("</section>")
     parts.append(f'<footer class="every-page">{_e(foot)}</footer>')
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
-def _cover(pack: ReviewPack) -> str:
+def paged_review(pack: ReviewPack) -> str:
+    """The pack's HTML with its contents' page numbers, found by printing it once (the
+    contents keep their size, so no page moves; without ``pdftotext`` no numbers)."""
+    from validator.review.pdf import render_pdf, section_pages
+
+    first = render_pdf(render_html(pack), "the review pack")
+    return render_html(pack, section_pages(first, dict(SECTIONS[1:])))
+
+
+def shown_label(label: str | None) -> str:
+    """The submission compared with, as a person names it: the store's record as it
+    describes itself, a file by its name (never the directories it sits in)."""
+    if not label:
+        return ""
+    return label if label.startswith("approved") else Path(label).name
+
+
+def cover_facts(pack: ReviewPack) -> list[tuple[str, str]]:
+    """The cover's facts, in order; the audit chain's head only when the store gave one."""
     rows = [
+        ("Office", pack.office or "(no office set)"),
         ("Certificate holder", pack.value("certificate_holder")),
         ("Facility", pack.value("facility")),
         ("Game", pack.game_name),
-        ("Effective", pack.value("effective")),
-        ("File", pack.file),
-        ("sha256", pack.sha256),
+        ("Effective date", pack.value("effective")),
+        ("File", Path(pack.file).name),
+        ("Filing sha256", pack.sha256),
         ("Regulation version", pack.regulation_version or "(no game)"),
+        ("Prepared on", pack.generated_at.strftime("%Y-%m-%d %H:%M UTC")),
+        ("Prepared by", pack.prepared_by),
         ("Recorded", _recorded(pack)),
-        ("Compared with", pack.against_label or "nothing (no --against)"),
-        ("Prepared", pack.generated_at.strftime("%Y-%m-%d %H:%M UTC")),
+        ("Compared with", shown_label(pack.against_label) or "nothing: no approved submission"),
     ]
-    facts = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in rows)
+    if pack.audit_head:
+        rows.append(("Audit chain head", pack.audit_head))
+    return rows
+
+
+def _cover(pack: ReviewPack, pages: dict[str, int]) -> str:
+    facts = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in cover_facts(pack))
     c = pack.counts
+    toc = "".join(
+        f"<tr><td><a href='#{key}'>{_e(heading)}</a></td>"
+        f"<td class='num'>{pages.get(key, '')}</td></tr>"
+        for key, heading in SECTIONS[1:]
+    )
     return (
         f"<h1>{_e(_heading('submission'))}</h1>"
         f'<dl class="facts">{facts}</dl>'
         "<p>The regulation version is a hash of the game files the findings and the math "
-        "below were computed from; the same version gives the same figures.</p>"
+        "were computed from; the same version gives the same figures.</p>"
         f"<p><strong>{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} "
         "informational finding(s).</strong></p>"
+        "<h2>Contents</h2><table class='toc'><thead><tr><th>Section</th><th>Page</th></tr>"
+        f"</thead><tbody>{toc}</tbody></table>"
+    )
+
+
+def summary_section(pack: ReviewPack, approval_page: int | None = None) -> str:
+    """One page first: each wager's hold before and after, the findings by severity, where
+    the decision is signed."""
+    from validator.review.cover import hold_rows
+
+    c = pack.counts
+    where = f"page {approval_page}" if approval_page else "on the last page of this pack"
+    rows = "".join(
+        f"<tr><td>{_e(w)}</td><td class='num'>{_e(a)}</td><td class='num'>{_e(b)}</td>"
+        f"<td class='num'>{_e(d)}</td></tr>"
+        for w, a, b, d in hold_rows(pack)
+    )
+    return (
+        f"<h2>{_e(_heading('summary'))}</h2>"
+        "<h3>Hold of each wager</h3><table><thead><tr><th>Wager</th><th>Before</th>"
+        f"<th>After</th><th>Change</th></tr></thead><tbody>{rows}</tbody></table>"
+        "<h3>Findings by severity</h3><table><tbody>"
+        f"<tr><td>Errors</td><td class='num'>{c['errors']}</td></tr>"
+        f"<tr><td>Warnings</td><td class='num'>{c['warnings']}</td></tr>"
+        f"<tr><td>Informational</td><td class='num'>{c['info']}</td></tr></tbody></table>"
+        f"<p>The decision is signed in the <a href='#approval'>{_e(_heading('approval'))}</a> "
+        f"block, {where}.</p>"
     )
 
 
@@ -140,16 +198,24 @@ def _findings(pack: ReviewPack) -> str:
     if not pack.findings:
         out.append("<p>None: the validator finds nothing in this submission.</p>")
         return "".join(out)
+    from validator.review.cover import quoted_line
+
     out.append(
-        "<table><thead><tr><th>Severity</th><th>Line</th><th>Code</th><th>Finding</th>"
+        "<table><thead><tr><th>Severity</th><th>Line</th><th>Finding</th>"
         "<th>Section</th></tr></thead><tbody>"
     )
     for f in pack.findings:
         hint = f"<br><span class='cite'>What would comply: {_e(f.hint)}</span>" if f.hint else ""
+        quote = quoted_line(pack, f.line)
+        said = (
+            f"<blockquote class='quote'>line {f.line}: <code>{_e(quote)}</code></blockquote>"
+            if quote
+            else ""
+        )
         out.append(
             f"<tr><td class='{_e(f.severity)}'>{_e(f.severity)}</td>"
-            f"<td class='num'>{f.line}:{f.column}</td><td>{_e(f.code)}</td>"
-            f"<td>{_e(f.message)}{hint}</td><td>{_e(f.cite or '')}</td></tr>"
+            f"<td class='num'>{f.line}</td>"
+            f"<td>{_e(f.message)}{hint}{said}</td><td>{_e(f.cite or '')}</td></tr>"
         )
     out.append("</tbody></table>")
     return "".join(out)
@@ -158,9 +224,11 @@ def _findings(pack: ReviewPack) -> str:
 def changes_section(pack: ReviewPack) -> str:
     out = [f"<h2>{_e(_heading('changes'))}</h2>"]
     if pack.against_label is None:
-        out.append("<p>Not compared: no approved submission was given (--against).</p>")
+        out.append("<p>Not compared: no approved submission was given.</p>")
         return "".join(out)
-    out.append(f"<p>Old: {_e(pack.against_label)}<br>New: {_e(pack.file)}</p>")
+    out.append(
+        f"<p>Old: {_e(shown_label(pack.against_label))}<br>New: {_e(Path(pack.file).name)}</p>"
+    )
     if pack.diff is None:
         out.append(f"<p class='error'>No diff: {_e(pack.diff_problem)}</p>")
         return "".join(out)
@@ -172,7 +240,7 @@ def changes_section(pack: ReviewPack) -> str:
             continue
         out.append(
             f"<div class='keep'><h3>{_e(c.title)}: {_e(selection(c.old, c))} → "
-            f"{_e(selection(c.new, c))}</h3><p class='cite'>{_e(c.path)} "
+            f"{_e(selection(c.new, c))}</h3><p class='cite'>{_e(field_name(pack.game, c.path))} "
             f"{_e(c.cite or '')}</p><table><thead><tr><th>Hand</th>"
             f"<th>{_e(selection(c.old, c))}</th><th>{_e(selection(c.new, c))}</th>"
             "<th></th></tr></thead><tbody>"
@@ -196,8 +264,9 @@ def changes_section(pack: ReviewPack) -> str:
         for c in others:
             hold = _hold(c) if c.has_hold else ""
             out.append(
-                f"<tr><td>{_e(c.path)}</td><td>{_e(c.old or '(not stated)')}</td>"
-                f"<td>{_e(c.new or '(not stated)')}</td><td>{hold}</td></tr>"
+                f"<tr><td>{_e(field_name(pack.game, c.path))}</td>"
+                f"<td class='v'>{_e(c.old or '(not stated)')}</td>"
+                f"<td class='v'>{_e(c.new or '(not stated)')}</td><td>{hold}</td></tr>"
             )
         out.append("</tbody></table>")
     if diff.new_findings:
@@ -322,7 +391,8 @@ def _approval(pack: ReviewPack) -> str:
     return (
         f"<div class='approval'><h2>{_e(_heading('approval'))}</h2>"
         f"<p>{_e(pack.value('facility'))} · {_e(pack.game_name)} · effective "
-        f"{_e(pack.value('effective'))}<br>File {_e(pack.file)}, sha256 {_e(pack.sha256)}<br>"
+        f"{_e(pack.value('effective'))}<br>File {_e(Path(pack.file).name)}, sha256 "
+        f"{_e(pack.sha256)}<br>"
         f"Regulation version {_e(pack.regulation_version)}<br>"
         f"Findings when prepared: {c['errors']} error(s), {c['warnings']} warning(s)</p>"
         "<p>Decision:<span class='box'></span>Approved<span class='box'></span>Rejected</p>"
@@ -338,7 +408,6 @@ def _approval(pack: ReviewPack) -> str:
 
 
 _SECTION = {
-    "submission": _cover,
     "findings": _findings,
     "changes": changes_section,
     "math": math_section,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from validator.markdown import md_text as _md
 from validator.review.build import SECTIONS, ReviewPack
+from validator.review.cover import hold_rows, quoted_line
+from validator.review.html import cover_facts
 
 
 def _demote(markdown: str, levels: int = 2) -> str:
@@ -18,37 +20,45 @@ def render_markdown(pack: ReviewPack) -> str:
     h = dict(SECTIONS)
     c = pack.counts
     out = [f"# {h['submission']}", ""]
-    rows = [
-        ("Certificate holder", pack.value("certificate_holder")),
-        ("Facility", pack.value("facility")),
-        ("Game", pack.game_name),
-        ("Effective", pack.value("effective")),
-        ("File", pack.file),
-        ("sha256", f"`{pack.sha256}`"),
-        ("Regulation version", f"`{pack.regulation_version}`"),
-        ("Compared with", pack.against_label or "nothing (no --against)"),
-    ]
-    out += [f"- **{k}:** {v if v.startswith('`') else _md(v)}" for k, v in rows]
+    out += [f"- **{k}:** {_md(v)}" for k, v in cover_facts(pack)]
     out += ["", f"**{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} info.**"]
+    out += ["", "Contents: " + " · ".join(_md(heading) for _, heading in SECTIONS[1:])]
+    out += [
+        "",
+        f"## {h['summary']}",
+        "",
+        "| Wager | Before | After | Change |",
+        "|---|---:|---:|---:|",
+    ]
+    out += [f"| {_md(w)} | {_md(a)} | {_md(b)} | {_md(d)} |" for w, a, b, d in hold_rows(pack)]
+    out += ["", f"The decision is signed under {h['approval']}, at the end of this pack."]
     out += ["", f"## {h['findings']}", ""]
     if pack.findings:
-        out += ["| Severity | Line | Code | Finding | Section |", "|---|---:|---|---|---|"]
-        out += [
-            f"| {f.severity} | {f.line}:{f.column} | `{f.code}` | {_md(f.message)} | "
-            f"{_md(f.cite or '')} |"
-            for f in pack.findings
-        ]
+        for f in pack.findings:
+            out.append(f"- **{f.severity}**, line {f.line}: {_md(f.message)} ({_md(f.cite or '')})")
+            quote = quoted_line(pack, f.line)
+            if quote:
+                out.append(f"  > line {f.line}: `{quote.strip()}`")
     else:
         out.append("None: the validator finds nothing in this submission.")
     out += ["", f"## {h['changes']}", ""]
     if pack.against_label is None:
-        out.append("Not compared: no approved submission was given (--against).")
+        out.append("Not compared: no approved submission was given.")
     elif pack.diff is None:
         out.append(f"No diff: {_md(pack.diff_problem)}")
     else:
-        from validator.diff.render import render_markdown as diff_markdown
+        from dataclasses import replace
+        from pathlib import Path
 
-        out.append(_demote(diff_markdown(pack.diff)))
+        from validator.diff.render import render_markdown as diff_markdown
+        from validator.review.html import shown_label
+
+        shown = replace(  # the submissions by their names, never the directories they sit in
+            pack.diff,
+            old_label=shown_label(pack.against_label),
+            new_label=Path(pack.file).name,
+        )
+        out.append(_demote(diff_markdown(shown)))
     out += ["", f"## {h['math']}", ""]
     for p in pack.priced:
         out += [f"### {_md(p.title)}", "", f"{_md(p.cite or '')}", ""]

@@ -24,20 +24,18 @@ def chromium() -> str | None:
     return next((p for name in CHROMIUM_NAMES if (p := shutil.which(name))), None)
 
 
-def print_pdf(html: str, out: Path, what: str = "the review pack") -> None:
-    """Print ``html`` to ``out``: written whole (a temporary file, then a rename) or not
-    at all."""
+def render_pdf(html: str, what: str = "the document") -> bytes:
+    """``html`` printed by headless Chromium: the PDF's bytes (``PdfError`` where none)."""
     browser = chromium()
     if browser is None:
         raise PdfError(
             "printing to PDF needs Chromium (Debian: apt-get install chromium); "
             "--format html prints from any browser"
         )
-    out = Path(out)
-    with tempfile.TemporaryDirectory(prefix="rulesub-review-") as tmp:
-        page = Path(tmp) / "review.html"
+    with tempfile.TemporaryDirectory(prefix="rulesub-print-") as tmp:
+        page = Path(tmp) / "page.html"
         page.write_text(html, encoding="utf-8")
-        pdf = Path(tmp) / "review.pdf"
+        pdf = Path(tmp) / "page.pdf"
         try:
             done = subprocess.run(
                 [
@@ -64,6 +62,39 @@ def print_pdf(html: str, out: Path, what: str = "the review pack") -> None:
         if done.returncode != 0 or not pdf.is_file() or pdf.stat().st_size == 0:
             tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
             raise PdfError(f"Chromium could not print {what}" + (f": {tail[0]}" if tail else ""))
-        from validator.files import write_whole
+        return pdf.read_bytes()
 
-        write_whole(out, pdf.read_bytes())
+
+def print_pdf(html: str, out: Path, what: str = "the review pack") -> None:
+    """Print ``html`` to ``out``: written whole (a temporary file, then a rename) or not
+    at all."""
+    from validator.files import write_whole
+
+    write_whole(Path(out), render_pdf(html, what))
+
+
+def page_texts(pdf: bytes) -> list[str] | None:
+    """Each page's text (poppler's ``pdftotext``); None where it is not installed."""
+    tool = shutil.which("pdftotext")
+    if tool is None:
+        return None
+    try:
+        done = subprocess.run(
+            [tool, "-layout", "-", "-"], input=pdf, capture_output=True, timeout=60, check=True
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.decode("utf-8", errors="replace").split("\f")
+
+
+def section_pages(pdf: bytes, headings: dict[str, str]) -> dict[str, int]:
+    """The page each section starts on: the first page that opens with its heading."""
+    pages = page_texts(pdf) or []
+    found: dict[str, int] = {}
+    for key, heading in headings.items():
+        for number, text in enumerate(pages, 1):
+            first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+            if first == heading:
+                found[key] = number
+                break
+    return found

@@ -130,6 +130,10 @@ BAD_BEAT_RULES = {
 }
 
 
+#: a live meter's amount on a sign: never a printed number, which is stale once printed
+ON_THE_METER = "the current amount is shown on the meter"
+
+
 def poker_figures(submission: RulesSubmission, definition: GameDefinition | None) -> dict[str, str]:
     """A Poker table's figures: raises, forced wagers, rake, Kill, Bad Beat (ch. 553).
     A figure the submission leaves out, or whose rule it does not use, is absent."""
@@ -165,8 +169,8 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
                 out[f"kill_{key}"] = _money(value * times.numerator / times.denominator)
     bad_beat = submission.bad_beat
     if bad_beat is not None and bad_beat.offered:
+        out["bad_beat_amount"] = ON_THE_METER  # live: stale the moment it is printed
         amounts = {
-            "bad_beat_amount": bad_beat.current_amount,
             "bad_beat_max_contribution": bad_beat.max_contribution,
             "bad_beat_minimum_pot": bad_beat.minimum_pot,
         }

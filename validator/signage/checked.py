@@ -73,3 +73,10 @@ def describe(finding: Any) -> str:
     cite = f" [{finding.cite}]" if getattr(finding, "cite", None) else ""
     where = f"{finding.file}:{finding.line}:{finding.column}"
     return f"{where}: {finding.severity} {finding.code}: {finding.message}{cite}"
+
+
+def draft_note(finding: Any) -> str:
+    """One finding as a document lists it (a DRAFT's list, a pack's signs): ``file, line N:
+    message (§ …)`` — no finding code, no directories."""
+    cite = f" ({finding.cite})" if getattr(finding, "cite", None) else ""
+    return f"{Path(str(finding.file)).name}, line {finding.line}: {finding.message}{cite}"

@@ -6,9 +6,13 @@ paytable's citation stands on its title line and covers its rows.
 
 from __future__ import annotations
 
+import json
+import re
 import textwrap
+from dataclasses import replace
+from typing import Any
 
-from validator.signage.build import PLACEMENT, Line, Paytable, Sign, SignSet
+from validator.signage.build import PLACEMENT, Item, Line, Paytable, Sign, SignSet
 
 DRAFT_NOTICE = "DRAFT: the Rules Submission has errors; not for posting"
 
@@ -36,7 +40,7 @@ UNSTATED = "The game's rules call for these on the signs; the Rules Submission d
 def heading(signs: SignSet) -> list[str]:
     """Who the signs are for: the casino, the game, the submission's date."""
     who = " · ".join(p for p in (signs.certificate_holder, signs.facility) if p)
-    game = f"{signs.game_name} ({signs.chapter})"
+    game = f"{signs.game_name} ({signs.chapter})" if signs.chapter else signs.game_name
     if signs.effective:
         game += f" · Rules Submission effective {signs.effective.isoformat()}"
     return [who, game] if who else [game]
@@ -124,3 +128,64 @@ def render_markdown(signs: SignSet, *, cite: bool = True) -> str:
                 assert isinstance(item, Line)
                 out.append(_md(item.text) + _md_cite(item.cite, cite))
     return "\n".join(out) + "\n"
+
+
+#: a paytable's letter in a title ("Aces Up Wager, Paytable C"): a proof mark, not the patron's
+_LETTER = re.compile(r",? Paytable [A-Z]\b")
+
+
+def as_posted(signs: SignSet) -> SignSet:
+    """The signs as a patron sees them: no paytable letters (the chapter's labels for the
+    certificate holder's choice), no chapter or filing date in the heading; the payout
+    column headed "Payout"."""
+
+    def posted(item: Item) -> Item:
+        if not isinstance(item, Paytable):
+            return item
+        return replace(item, title=_LETTER.sub("", item.title), column="Payout")
+
+    return replace(
+        signs,
+        chapter="",  # the chapter and the filing's date are the proof's, not the patron's
+        effective=None,
+        signs=tuple(replace(s, items=tuple(posted(i) for i in s.items)) for s in signs.signs),
+    )
+
+
+def render_json(signs: SignSet, *, cite: bool = True) -> str:
+    """Every sign as data: each line with the section that requires it (always: the JSON is
+    a proof; ``cite=False`` gives the posted words)."""
+
+    def line(x: Line) -> dict[str, str]:
+        return {"text": x.text, "section": x.cite}
+
+    def item(x: Item) -> dict[str, Any]:
+        if isinstance(x, Line):
+            return line(x)
+        return {
+            "paytable": x.title,
+            "section": x.cite,
+            "column": x.column,
+            "rows": [{"hand": h, "payout": p} for h, p in x.rows],
+            "lines": [line(m) for m in x.lines],
+        }
+
+    data = {
+        "certificate_holder": signs.certificate_holder,
+        "facility": signs.facility,
+        "game": signs.game_name,
+        "chapter": signs.chapter,
+        "effective": signs.effective.isoformat() if signs.effective else None,
+        "draft": signs.draft,
+        "findings" if signs.draft else "unstated": list(signs.problems),
+        "signs": [
+            {
+                "title": s.title,
+                "section": s.cite,
+                "placement": PLACEMENT[s.placement],
+                "items": [item(i) for i in s.items],
+            }
+            for s in signs.signs
+        ],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

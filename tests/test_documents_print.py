@@ -1,0 +1,229 @@
+"""The documents an officer signs, printed by Chromium and read back with pdftotext.
+
+The review pack, the par sheet and the signs: the cover's fields, the contents with the page
+each section starts on, "Page N of M" and the filing's sha256 on every page, plots with
+titled axes, and on no page an internal identifier, a JSON pointer, a module name, a
+command-line flag or another jurisdiction's code. Skipped where Chromium or pdftotext is
+absent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from store_db import EXAMPLES, amended
+from typer.testing import CliRunner
+
+from validator.cli import app
+from validator.review import SECTIONS
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("chromium") is None or shutil.which("pdftotext") is None,
+    reason="printing needs Debian's chromium and poppler's pdftotext",
+)
+
+FCP = EXAMPLES / "four-card-poker.yaml"
+HOLDEM = EXAMPLES / "poker-holdem.yaml"
+OFFICE = "Bureau of Gaming Operations"
+
+#: what no page a person reads may carry
+LEAKS = {
+    "an internal id": re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b"),
+    "a JSON pointer": re.compile(r"(?<![\w.)])/[a-z_]+(?:/[a-z_0-9]+)+"),
+    "a module name": re.compile(r"\bvalidator\.[a-z_]+"),
+    "a command-line flag": re.compile(r"(?<![\w-])--[a-z][a-z-]+"),
+    "another jurisdiction's code": re.compile(r"\bCOMAR\b|N\.J\.A\.C\.|\bNRS\b|\bMd\. Code\b"),
+}
+
+
+def squeeze(text: str) -> str:
+    return " ".join(text.split())
+
+
+def pages_of(pdf: Path) -> list[str]:
+    out = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, check=True, text=True
+    )
+    return [p for p in out.stdout.split("\f") if p.strip()]
+
+
+def leaks(page: str, quoted: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+    """Every leak on ``page``, the submission's own lines quoted under a finding aside."""
+    text = squeeze(page)
+    for line in quoted:
+        text = text.replace(squeeze(line), "")
+    return [f"{what}: {m.group(0)!r}" for what, r in LEAKS.items() for m in r.finditer(text)]
+
+
+def run(*args: str) -> int:
+    return CliRunner().invoke(app, list(args)).exit_code
+
+
+@pytest.fixture(scope="module")
+def flawed_proposal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Aces Up C → A, effective date moved, and a meter seed of $1,200 where
+    § 641a.12(d)(3) fixes $1,000: a proposal with changes and findings."""
+    return amended(
+        FCP,
+        tmp_path_factory.mktemp("review") / "fcp-proposal.yaml",
+        ("aces_up: C", "aces_up: A"),
+        ("2027-01-01", "2027-06-01"),
+        ('seed: "$1,000"', 'seed: "$1,200"'),
+    )
+
+
+@pytest.fixture(scope="module")
+def review_pages(flawed_proposal: Path) -> list[str]:
+    pdf = flawed_proposal.with_suffix(".pdf")
+    code = run(
+        "review", str(flawed_proposal), "--against", str(FCP), "--office", OFFICE,
+        "--format", "pdf", "--out", str(pdf),
+    )  # fmt: skip
+    assert code == 1, "the pack is written, and exit 1: the submission has errors"
+    return pages_of(pdf)
+
+
+@pytest.mark.slow  # the pack is printed twice: once to find its pages, once with them
+def test_the_review_pack_cover_and_contents(flawed_proposal: Path, review_pages: list[str]) -> None:
+    cover = squeeze(review_pages[0])
+    sha = hashlib.sha256(flawed_proposal.read_bytes()).hexdigest()
+    for field, value in (
+        ("Office", OFFICE),
+        ("Certificate holder", "Example Downs Racing & Casino"),
+        ("Facility", "Example Downs"),
+        ("Game", "Four Card Poker (58 Pa. Code ch. 641a)"),
+        ("Effective date", "2027-06-01"),
+        ("Filing sha256", sha),
+        ("Prepared by", "rulesub"),
+    ):
+        assert f"{field} {value}" in cover, field
+    assert re.search(r"Regulation version [0-9a-f]{64}", cover)
+    assert re.search(r"Prepared on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC", cover)
+    assert "Audit chain head" not in cover  # not from the store: no chain to name
+    # the contents: each section with the page it starts on, and it does start there
+    assert "Contents" in cover
+    for _, heading in SECTIONS[1:]:
+        found = re.search(rf"{re.escape(heading)} (\d+)", cover)
+        assert found, f"{heading}: not in the contents with a page"
+        page = review_pages[int(found.group(1)) - 1]
+        assert page.strip().splitlines()[0] == heading, f"{heading}: not on its page"
+
+
+@pytest.mark.slow
+def test_the_review_pack_pages(flawed_proposal: Path, review_pages: list[str]) -> None:
+    sha = hashlib.sha256(flawed_proposal.read_bytes()).hexdigest()
+    total = len(review_pages)
+    quoted = flawed_proposal.read_text(encoding="utf-8").splitlines()
+    for number, page in enumerate(review_pages, 1):
+        flat = squeeze(page).replace(" ", "")
+        assert f"Page{number}of{total}" in flat, f"page {number}: no page number"
+        assert sha in flat, f"page {number}: no sha256"
+        assert leaks(page, [q for q in quoted if "seed" in q]) == [], f"page {number}"
+    # the summary first: every wager's hold before and after, the findings by severity
+    summary = squeeze(review_pages[1])
+    assert summary.startswith("Summary")
+    assert "Aces Up Wager 3.8917% 2.7759% -1.1158 percentage points" in summary
+    assert "Errors 2" in summary
+    assert f"signed in the Approval block, page {len(review_pages)}" in summary
+    text = squeeze("\n".join(review_pages))
+    # a finding quotes the submission's own line; a change is named by its field
+    assert 'line 26: primary: {seed: "$1,200"' in text
+    assert "Effective date 2027-01-01 2027-06-01" in text
+    # the plots: titled axes with units, the method stated
+    assert "Probability (%)" in text and "Net result (units of the Ante Wager)" in text
+    assert "Return to the player (%)" in text and "Method: exact" in text
+
+
+def test_the_office_from_the_settings(
+    flawed_proposal: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.rulesub]\noffice = "Office of the Examiner"\n')
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "pack.html"
+    assert run("review", str(flawed_proposal), "--out", str(out)) == 1
+    assert "<dt>Office</dt><dd>Office of the Examiner</dd>" in out.read_text()
+
+
+def test_the_par_sheet_printed(tmp_path: Path) -> None:
+    pdf = tmp_path / "par.pdf"
+    code = run(
+        "par", str(FCP), "--format", "pdf", "--out", str(pdf), "--rounds", "2000",
+        "--workers", "1",
+    )  # fmt: skip
+    assert code == 0
+    pages = pages_of(pdf)
+    first = squeeze(pages[0])
+    sha = hashlib.sha256(FCP.read_bytes()).hexdigest()
+    for field in (
+        "Certificate holder Example Downs Racing & Casino",
+        "Facility Example Downs",
+        "Effective date 2027-01-01",
+        f"Submission sha256 {sha}",
+        "House edge of every wager",
+        "Base game, optimal 2.7879%",
+        "Aces Up, Paytable C 3.8917%",
+    ):
+        assert field in first, field
+    assert re.search(r"Regulation version [0-9a-f]{64}", first)
+    for number, page in enumerate(pages, 1):
+        flat = squeeze(page).replace(" ", "")
+        assert f"Page{number}of{len(pages)}" in flat and sha in flat, f"page {number}"
+        assert leaks(page) == [], f"page {number}"
+    text = squeeze("\n".join(pages))
+    assert "Probability (%)" in text and "Return to the player (%)" in text
+
+
+def test_the_signs_printed_for_patrons(tmp_path: Path) -> None:
+    """--print: no section, no paytable letter; § 553.20(b)'s live Bad Beat amount is the
+    meter's, never a printed number."""
+    from validator.review.pdf import render_pdf
+
+    for sub in (FCP, HOLDEM):
+        html = tmp_path / f"{sub.stem}.html"
+        assert run("signage", str(sub), "--print", "--format", "html", "--out", str(html)) == 0
+        pdf = tmp_path / f"{sub.stem}.pdf"
+        pdf.write_bytes(render_pdf(html.read_text(encoding="utf-8")))
+        for page in pages_of(pdf):
+            assert leaks(page) == []
+            assert "§" not in page and "Pa. Code" not in page
+            assert not re.search(r"Paytable [A-Z]\b", page)
+    holdem = squeeze("\n".join(pages_of(tmp_path / "poker-holdem.pdf")))
+    assert "Bad Beat payout: the current amount is shown on the meter" in holdem
+    assert "24,318" not in holdem
+
+
+def test_the_markdown_documents_speak_to_people(flawed_proposal: Path, tmp_path: Path) -> None:
+    """The review pack and the par sheet as Markdown memos: the same words as their pages."""
+    out = tmp_path / "pack.md"
+    assert run("review", str(flawed_proposal), "--against", str(FCP), "--format", "markdown",
+               "--out", str(out)) == 1  # fmt: skip
+    quoted = [q for q in flawed_proposal.read_text(encoding="utf-8").splitlines() if "seed" in q]
+    memo = out.read_text(encoding="utf-8").replace("\\", "")
+    assert leaks(memo, [q.strip() for q in quoted]) == []
+    assert "Effective date: 2027-01-01 → 2027-06-01" in memo
+    par = tmp_path / "par.md"
+    assert run("par", str(FCP), "--format", "markdown", "--out", str(par), "--rounds", "500",
+               "--workers", "1") == 0  # fmt: skip
+    assert leaks(par.read_text(encoding="utf-8").replace("\\", "")) == []
+
+
+def test_the_audit_chain_head_on_the_cover_when_the_store_has_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A filing from the store: the cover names its audit chain's head where the store
+    offers one (``Store.audit_head()``), and leaves the line off where it offers none."""
+    from validator.store import Store
+
+    db = f"sqlite:///{tmp_path / 'store.db'}"
+    assert run("record", str(FCP), "--by", "C. Holder", "--db", db) == 0
+    pack = tmp_path / "pack.html"
+    assert run("review", str(FCP), "--db", db, "--out", str(pack)) == 0
+    assert "Audit chain head" not in pack.read_text() or hasattr(Store, "audit_head")
+    monkeypatch.setattr(Store, "audit_head", lambda self: "9f2c" * 16, raising=False)
+    assert run("review", str(FCP), "--db", db, "--out", str(pack)) == 0
+    assert f"<dt>Audit chain head</dt><dd>{'9f2c' * 16}</dd>" in pack.read_text()

@@ -1,0 +1,90 @@
+"""One behaviour for a Rules Submission with errors, for every command that computes from one.
+
+``par``, ``signage``, ``play``, ``simulate``, ``settle`` (a round under a submission) and
+``odds --rulesub`` refuse a submission with errors: its findings on stderr, exit 1. With
+``--allow-findings`` they run, and every page, sheet, sign and log they write is marked
+DRAFT with the findings listed (``Gate.draft``, ``Gate.notes``). A submission that cannot be
+read at all is refused with exit 2, whatever the flag says.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail
+from validator.cli.options import AllowFindingsOption
+
+__all__ = ["AllowFindingsOption", "Gate", "submission_gate"]
+
+#: The word every document made under errors carries.
+DRAFT = "DRAFT"
+
+
+@dataclass
+class Gate:
+    """A submission let through: its errors (none for a clean one, or for no submission)."""
+
+    path: Path | None = None
+    errors: list[Any] = field(default_factory=list)  # validator.checks.findings.Finding
+
+    @property
+    def draft(self) -> bool:
+        return bool(self.errors)
+
+    @property
+    def notes(self) -> list[str]:
+        """Each error in a person's words: the file and line, what is wrong, the section."""
+        from validator.signage.checked import draft_note  # lazily: commands start fast
+
+        return [draft_note(f) for f in self.errors]
+
+    def mark(self) -> dict[str, Any] | None:
+        """What a JSON document carries under ``"draft"``: ``None`` for a clean submission."""
+        if not self.draft:
+            return None
+        return {"reason": "made under a Rules Submission with errors", "findings": self.notes}
+
+    def banner_lines(self) -> list[str]:
+        """The DRAFT banner of a text document: one heading line, then each finding."""
+        if not self.draft:
+            return []
+        return [
+            f"{DRAFT}: made under a Rules Submission with {len(self.errors)} error(s); "
+            "not for use until they are fixed:",
+            *(f"  - {n}" for n in self.notes),
+        ]
+
+
+def submission_gate(path: Path | None, *, allow: bool, what: str, game: str | None = None) -> Gate:
+    """Read ``path`` as ``rulesub validate`` reads it. Unreadable, naming no game, or a
+    submission for another ``game``: exit 2. Errors: printed, then exit 1 unless ``allow``
+    (a DRAFT)."""
+    if path is None:
+        return Gate()
+    from validator.checks import validate_file
+    from validator.report.text import finding_lines
+
+    result = validate_file(path)
+    errors = [f for f in result.findings if f.severity == "error"]
+    for f in errors:
+        sys.stderr.write("\n".join(finding_lines(f, None)) + "\n")
+    named = getattr(result.submission, "game", None)
+    if result.unreadable or not isinstance(named, str):  # no game to compute: unusable
+        raise typer.Exit(EXIT_USAGE)
+    if game is not None and named != game:
+        fail(f"{path} is a Rules Submission for {named}, not {game}")
+    if errors and not allow:
+        fail(
+            f"{path} has {len(errors)} error(s) (above): rulesub makes no {what} from a "
+            "submission with errors; fix them, or pass --allow-findings for a DRAFT marked "
+            "with them",
+            EXIT_FINDINGS,
+        )
+    if errors:
+        sys.stderr.write(f"rulesub: {path} has {len(errors)} error(s): {what} marked DRAFT\n")
+    return Gate(path, errors)

@@ -1,0 +1,58 @@
+"""A change's field in a person's words, for every document that names one (the diff's memo,
+the review pack): never the JSON pointer the diff keeps it by."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: a submission's field as an officer calls it (the Rules Submission's own headings)
+FIELD_NAMES = {
+    "effective": "Effective date",
+    "certificate_holder": "Certificate holder",
+    "facility": "Facility",
+    "table": "Table",
+    "positions": "positions",
+    "min_wager": "minimum wager",
+    "max_wager": "maximum wager",
+    "dealing": "Dealing",
+    "methods": "methods",
+    "decks": "decks",
+    "shuffler": "shuffler",
+    "change_every_hours": "deck change, hours",
+    "offered": "Wagers offered",
+    "paytables": "paytable",
+    "custom_paytables": "stated paytable",
+    "progressives": "progressive",
+    "meters": "meter",
+    "primary": "primary",
+    "seed": "seed",
+    "reseed": "reseed",
+    "increment": "rate of progression",
+    "reserve_increment": "reserve rate",
+    "wager_amount": "wager amount",
+    "equipment": "Equipment",
+    "payout_limit": "Payout limit",
+    "adjacent_boxes": "Adjacent wagering areas",
+    "rake": "Rake",
+    "bad_beat": "Bad Beat payout",
+    "betting": "Betting",
+    "blinds": "Blind Bets",
+    "ante": "Ante",
+}
+
+
+def field_name(game: Any, pointer: str) -> str:
+    """A change's field as a person names it: ``/effective`` is "Effective date",
+    ``/paytables/aces_up`` "Aces Up paytable", ``/table/max_wager`` "Table maximum wager";
+    a wager or table id is its name in the chapter."""
+    parts = [p for p in pointer.split("/") if p]
+    names: dict[str, str] = {}
+    if game is not None:
+        d = game.definition
+        names.update({w: wager.name for w, wager in d.wagers.items()})
+        names.update({t: table.name for _, t, table in d.tables()})
+    words = [names.get(p) or FIELD_NAMES.get(p) or p.replace("_", " ") for p in parts]
+    if len(parts) >= 2 and parts[0] in ("paytables", "custom_paytables", "progressives"):
+        words = [words[1], words[0], *words[2:]]  # "Aces Up paytable", "… progressive meter"
+    text = " ".join(words)
+    return text[:1].upper() + text[1:] if text else "The submission"

@@ -1,0 +1,150 @@
+"""What a printed document needs (the par sheet, the review pack): the foot of every page,
+and the plots, matplotlib figures as SVG inside the HTML, so a printed PDF stays vector.
+Every plot has titled axes with their units, gridlines, the exact figure marked and its
+method stated; the same figures give the same bytes (no date, a fixed hash salt)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+#: The foot of every printed page (a CSS page-margin box; Chromium prints them).
+PAGE_FOOT = """
+@page {{ @bottom-center {{ content: "{text} · Page " counter(page) " of " counter(pages);
+  font-size: 7pt; color: #333; font-family: "DejaVu Sans", sans-serif; }} }}
+"""
+
+
+def page_foot(text: str) -> str:
+    """The CSS that prints ``text`` and "Page N of M" at the foot of every page."""
+    return PAGE_FOOT.format(text=css_string(text))
+
+
+def css_string(text: str) -> str:
+    """``text`` inside a CSS string: quotes and backslashes escaped, one line."""
+    out = " ".join(text.split())
+    for ch in ("\\", '"', "<", ">"):
+        out = out.replace(ch, "\\" + format(ord(ch), "x") + " ")
+    return out
+
+
+#: the SVG's element ids are drawn from this salt, not at random: the same figures, the same bytes
+HASH_SALT = "rulesub"
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams.update(
+        {
+            "svg.hashsalt": HASH_SALT,
+            "svg.fonttype": "none",  # text stays text: searchable in the PDF
+            "font.family": "DejaVu Sans",
+            "font.size": 8,
+            "axes.grid": True,
+            "grid.color": "#cccccc",
+            "grid.linewidth": 0.5,
+        }
+    )
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _svg(fig: Any) -> str:
+    plt = _pyplot()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg") :]  # inline: no XML declaration or doctype
+
+
+def bar_chart(
+    points: list[tuple[str, float]],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    method: str,
+    mark: tuple[str, float] | None = None,
+) -> str:
+    """Bars of (label, value); ``mark``: a figure drawn as a dashed line and named."""
+    if not points:
+        return ""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 2.6))
+    labels = [label for label, _ in points]
+    ax.bar(range(len(points)), [v for _, v in points], color="#4a6fa5", zorder=2)
+    ax.set_xticks(range(len(points)), labels)
+    if mark is not None:
+        ax.axhline(mark[1], color="#a33333", linestyle="--", linewidth=1, zorder=3)
+        ax.annotate(
+            mark[0],
+            (0.99, mark[1]),
+            xycoords=("axes fraction", "data"),
+            ha="right",
+            va="bottom",
+            color="#a33333",
+        )
+    _dress(ax, title, xlabel, ylabel, method)
+    return _svg(fig)
+
+
+def line_chart(
+    points: list[tuple[float, float]],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    method: str,
+    mark_y: tuple[str, float] | None = None,
+    mark_x: tuple[str, float] | None = None,
+) -> str:
+    """A curve of (x, y); ``mark_y`` a horizontal reference, ``mark_x`` the exact point."""
+    if len(points) < 2:
+        return ""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 2.6))
+    ax.plot([x for x, _ in points], [y for _, y in points], color="#4a6fa5", linewidth=1.5)
+    if mark_y is not None:
+        ax.axhline(mark_y[1], color="#a33333", linestyle="--", linewidth=1)
+        ax.annotate(
+            mark_y[0],
+            (0.01, mark_y[1]),
+            xycoords=("axes fraction", "data"),
+            va="bottom",
+            color="#a33333",
+        )
+    if mark_x is not None:
+        ax.axvline(mark_x[1], color="#333333", linestyle=":", linewidth=1)
+        ax.annotate(
+            mark_x[0],
+            (mark_x[1], 0.02),
+            xycoords=("data", "axes fraction"),
+            ha="left",
+            color="#333333",
+            rotation=90,
+            va="bottom",
+        )
+    _dress(ax, title, xlabel, ylabel, method)
+    return _svg(fig)
+
+
+def _dress(ax: Any, title: str, xlabel: str, ylabel: str, method: str) -> None:
+    ax.set_title(title, fontsize=9, loc="left")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, zorder=0)
+    ax.set_axisbelow(True)
+    ax.text(
+        1.0,
+        -0.32,
+        f"Method: {method}",
+        transform=ax.transAxes,
+        ha="right",
+        va="top",
+        fontsize=7,
+        color="#444444",
+    )
