@@ -596,12 +596,12 @@ def test_raise_caps_by_betting_round_553_18(tmp_path: Path) -> None:
     from validator.compiler import load_game
     from validator.interpreter.poker.session import setup_from_submission
 
-    caps = {"preflop": 4, "flop": 0, "turn": 1}
+    caps = {"preflop": 3, "flop": 0, "turn": 1}  # within the general cap of 3 (raise-caps-agree)
     path = variant(tmp_path, "poker-holdem", {"/betting/max_raises_by_round": caps})
     assert findings(path) == {}
     text = " ".join(run_rulesub("signage", str(path)).stdout.split())
     assert (
-        "Raises permitted by betting round: Blind Bets and hole cards: 4; Flop (three "
+        "Raises permitted by betting round: Blind Bets and hole cards: 3; Flop (three "
         "community cards): 0; Fourth community card: 1 [§ 553.18]" in text
     )
     stakes = setup_from_submission(load_game("poker-holdem"), path).stakes

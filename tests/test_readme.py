@@ -102,11 +102,21 @@ def _broken_submission(where: Path) -> dict[str, str]:
     return {}
 
 
+def _meter_500(where: Path) -> dict[str, str]:
+    text = (PROJECT_ROOT / "rulesubs/example/four-card-poker.yaml").read_text(encoding="utf-8")
+    assert 'primary: {seed: "$1,000"' in text
+    (where / "meter-500.yaml").write_text(
+        text.replace('primary: {seed: "$1,000"', 'primary: {seed: "$500"', 1), "utf-8"
+    )
+    return {}
+
+
 #: Files an example needs that the checkout does not ship, by a word of its command.
 SETUP: dict[str, Callable[[Path], dict[str, str]]] = {
     "`pair_of_ace:` mistyped": _mistyped_game,
     "old/four-card-poker.yaml": _old_submission,
     "broken.yaml": _broken_submission,
+    "meter-500.yaml": _meter_500,
 }
 
 

@@ -213,8 +213,11 @@ def test_officer_files_reviewer_approves_and_prints_signs(
     par = driver.find_element(By.ID, "section-par")
     assert "Base game" in par.text and "optimal" in par.text and "2.6645%" in par.text
     assert "simulated:" not in par.text
-    assert par.find_elements(By.CSS_SELECTOR, "svg rect.bar")  # drawn by the browser
-    assert par.find_elements(By.CSS_SELECTOR, "svg polyline.curve")  # return versus meter
+    # matplotlib's plots, drawn by the browser: the distribution and the return against the
+    # meter, each with titled axes
+    plots = [p.get_attribute("innerHTML") for p in par.find_elements(By.CSS_SELECTOR, "svg")]
+    assert any("Probability (%)" in p for p in plots)
+    assert any("Return to the player (%)" in p for p in plots)
     shot(driver, artefacts, "07-par")
 
     driver.get(f"{base}/")

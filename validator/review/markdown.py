@@ -3,6 +3,7 @@ the signage in the words of their own Markdown renderers, one heading level down
 
 from __future__ import annotations
 
+from validator.markdown import md_code as _code
 from validator.markdown import md_text as _md
 from validator.review.build import SECTIONS, ReviewPack
 from validator.review.cover import hold_rows, quoted_line
@@ -38,7 +39,7 @@ def render_markdown(pack: ReviewPack) -> str:
             out.append(f"- **{f.severity}**, line {f.line}: {_md(f.message)} ({_md(f.cite or '')})")
             quote = quoted_line(pack, f.line)
             if quote:
-                out.append(f"  > line {f.line}: `{quote.strip()}`")
+                out.append(f"  > line {f.line}: {_code(quote.strip())}")
     else:
         out.append("None: the validator finds nothing in this submission.")
     out += ["", f"## {h['changes']}", ""]
