@@ -119,20 +119,21 @@ def record(
     unreadable = 0
     with _store_errors(format):
         store = _open(db)
-        for path in found:
-            name = display_name(path)
-            try:
-                rec = store.record(path, who, display=name)
-            except StoreError as e:
-                if not path.is_file() or name in str(e) or str(path) in str(e):
-                    unreadable += 1
-                    sys.stderr.write(f"rulesub: {e}\n")
-                    results.append({"file": name, "unreadable": str(e)})
-                    continue
-                raise  # the database, not the file: stop
-            results.append({"file": name, **rec.to_json()})
-            if format is Format.text:
-                _say_recorded(rec, name if len(found) > 1 else None)
+        with store.session(many=len(found) > 1):  # one connection, one transaction a file
+            for path in found:
+                name = display_name(path)
+                try:
+                    rec = store.record(path, who, display=name)
+                except StoreError as e:
+                    if not path.is_file() or name in str(e) or str(path) in str(e):
+                        unreadable += 1
+                        sys.stderr.write(f"rulesub: {e}\n")
+                        results.append({"file": name, "unreadable": str(e)})
+                        continue
+                    raise  # the database, not the file: stop
+                results.append({"file": name, **rec.to_json()})
+                if format is Format.text:
+                    _say_recorded(rec, name if len(found) > 1 else None)
     if format is Format.json:
         if len(files) > 1 or files[0].is_dir():
             print_json(results)
