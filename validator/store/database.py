@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,8 @@ UPGRADE_HINT = "run `rulesub db upgrade` to migrate it"
 SCHEMA_LOCK = 7_145_514
 #: The execution option of a connection that only reads.
 READING = "rulesub_reading"
+#: SQLite's rollback journals, one of which a store's file is kept in between commands.
+ROLLBACK_JOURNALS = ("delete", "truncate", "persist")
 
 
 class StoreError(Exception):
@@ -130,6 +132,46 @@ def _null_pool() -> Any:
     from sqlalchemy.pool import NullPool
 
     return NullPool
+
+
+def write_ahead(conn: Connection) -> str | None:
+    """SQLite: journal a run of many commits in a write-ahead log; the journal mode it
+    replaced (for ``write_back``), or ``None`` where nothing changed.
+
+    Each commit stays durable: ``synchronous = FULL`` syncs the log to disk at every
+    commit, so a filing ``record`` reported survives a crash or a power cut, as in the
+    rollback journal; it costs one sync per commit where the rollback journal costs
+    several. Where the mode cannot change (read-only, not a database, another program
+    holding it) nothing changes and the run is only slower."""
+    if conn.dialect.name != "sqlite":
+        return None
+    import sqlite3
+
+    raw = conn.connection.dbapi_connection
+    assert raw is not None
+    try:
+        before = str(raw.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+        if before not in ROLLBACK_JOURNALS:
+            return None
+        now = str(raw.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+        raw.execute("PRAGMA synchronous = FULL")
+    except sqlite3.Error:  # the transactions that follow say what is wrong with the database
+        return None
+    return before if now == "wal" else None
+
+
+def write_back(conn: Connection, mode: str | None) -> None:
+    """Back to the journal mode ``write_ahead`` replaced: the log checkpointed into the
+    database file and removed, so the file alone is the whole store again. Where another
+    program reads it meanwhile, it stays in write-ahead mode (as durable) until next time."""
+    import sqlite3
+
+    if mode not in ROLLBACK_JOURNALS:
+        return
+    raw = conn.connection.dbapi_connection
+    assert raw is not None
+    with suppress(sqlite3.Error):
+        raw.execute(f"PRAGMA journal_mode = {mode}")
 
 
 def problem(e: BaseException, url: str) -> StoreError:

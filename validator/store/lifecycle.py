@@ -54,6 +54,8 @@ from validator.store.database import (
     resolve_url,
     sqlite_file,
     translated,
+    write_ahead,
+    write_back,
 )
 from validator.store.schema import audit_log, facilities, submissions, waivers
 
@@ -201,6 +203,7 @@ class Store:
                 except OSError as e:
                     raise StoreError(f"{path.parent}: cannot create: {e.strerror}") from None
         self.engine: Engine = make_engine(self.url)
+        self._held: Connection | None = None
 
     @property
     def name(self) -> str:
@@ -210,12 +213,31 @@ class Store:
     def transaction(self, *, reading: bool = False) -> Iterator[Connection]:
         """One transaction on a database of this rulesub's schema; ``reading``: one that
         only reads (on SQLite it takes no write lock)."""
+        if self._held is not None and not reading:
+            with translated(self.url), self._held.begin():
+                migrate.check(self._held, self.url)
+                yield self._held
+            return
         with translated(self.url), self.engine.connect() as conn:
             if reading:
                 conn = conn.execution_options(**{READING: True})
             with conn.begin():
                 migrate.check(conn, self.url)
                 yield conn
+
+    @contextmanager
+    def session(self, *, many: bool = False) -> Iterator[None]:
+        """The writing transactions within on one connection, each still its own
+        transaction committed before the next (``record`` of many files); ``many``: on
+        SQLite, their commits journalled ahead (``database.write_ahead``), as durable."""
+        with translated(self.url), self.engine.connect() as conn:
+            mode = write_ahead(conn) if many else None
+            self._held = conn
+            try:
+                yield
+            finally:
+                self._held = None
+                write_back(conn, mode)
 
     def upgrade(self, by: str) -> tuple[str | None, str]:
         with translated(self.url), self.engine.connect() as conn, conn.begin():
