@@ -97,6 +97,32 @@ Index(
     submissions.c.certificate_holder,
     submissions.c.filename,
 )
+#: The same, status first: a list filtered by status, and the counts by status, read a part of
+#: it (a filing of another status is never passed over one by one).
+Index(
+    "submissions_by_status",
+    submissions.c.status,
+    submissions.c.recorded_at,
+    submissions.c.id,
+    submissions.c.facility,
+    submissions.c.game,
+    submissions.c.effective,
+    submissions.c.certificate_holder,
+    submissions.c.filename,
+)
+#: And facility first: one facility's filings, and the pending filings of the same
+#: facility, game and date that a filing would replace.
+Index(
+    "submissions_by_facility",
+    submissions.c.facility,
+    submissions.c.game,
+    submissions.c.effective,
+    submissions.c.status,
+    submissions.c.certificate_holder,
+    submissions.c.id,
+    submissions.c.recorded_at,
+    submissions.c.filename,
+)
 Index(
     "submissions_choices",
     submissions.c.facility,

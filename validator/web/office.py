@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import case, func, select
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -144,34 +144,10 @@ def _me(request: Request) -> Account:
 
 def _replacing(store: Any, rows: list[Any]) -> dict[int, list[int]]:
     """For each pending row, the same holder's earlier pending filings it would replace."""
-    pend = [r.id for r in rows if r.status == "submitted"]
-    if not pend:
+    if not any(r.status == "submitted" for r in rows):
         return {}
-    new, old = subs.alias("new"), subs.alias("old")
-    query = (
-        select(new.c.id, old.c.id)
-        .join(
-            old,
-            and_(
-                old.c.facility == new.c.facility,
-                old.c.game == new.c.game,
-                old.c.effective == new.c.effective,
-                or_(
-                    old.c.certificate_holder == new.c.certificate_holder,
-                    and_(old.c.certificate_holder.is_(None), new.c.certificate_holder.is_(None)),
-                ),
-                old.c.status == "submitted",
-                old.c.id < new.c.id,
-            ),
-        )
-        .where(new.c.id.in_(pend))
-        .order_by(new.c.id, old.c.id)
-    )
-    out: dict[int, list[int]] = {}
     with store.transaction(reading=True) as conn:
-        for new_id, old_id in conn.execute(query):
-            out.setdefault(new_id, []).append(old_id)
-    return out
+        return queries.replacing(conn, rows)
 
 
 def _tables(store: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
@@ -230,16 +206,16 @@ async def submissions(request: Request) -> Response:
     web, me = _web(request), _me(request)
     filters = Filters.of(request.query_params)
 
-    def gather() -> dict[str, Any]:
-        found = queries.search_submissions(web.store, me, filters)
-        return {"found": found, "replacing": _replacing(web.store, found.rows)}
-
+    found = await run_in_threadpool(
+        queries.search_submissions, web.store, me, filters, with_replacing=True
+    )
     return web.render(
         request,
         "submissions.html",
         sorts={k: v[0] for k, v in queries.SORTS.items()},
         statuses=queries.STATUSES,
-        **await run_in_threadpool(gather),
+        found=found,
+        replacing=found.replacing,
     )
 
 

@@ -74,6 +74,7 @@ def game_names() -> dict[str, str]:
     return names
 
 
+@cache
 def game_name(game_id: str) -> str:
     """A game's name for a page; a game this rulesub does not ship keeps the name filed."""
     from validator.compiler import load_game
@@ -184,26 +185,13 @@ def visible_to(me: Account) -> Any:
     return and_(True)
 
 
-def _conditions(f: Filters, dialect: str, *, with_status: bool = True) -> list[Any]:
+def _conditions(
+    f: Filters, dialect: str, choices: Mapping[str, list[str]], *, with_status: bool = True
+) -> list[Any]:
     c = submissions.c
     where: list[Any] = []
     if f.q:
-        pattern = _like(f.q)
-        named = [gid for gid, name in game_names().items() if f.q.casefold() in name.casefold()]
-        # the listed columns only (the listing index holds them): a search reads no filing.
-        # SQLite's LIKE ignores the case of ASCII letters (and its lower() knows no others).
-        texts = (c.certificate_holder, c.facility, c.game, c.filename)
-        matches: list[Any] = [
-            col.ilike(pattern, escape="\\")
-            if dialect == "postgresql"
-            else col.like(pattern, escape="\\")
-            for col in texts
-        ]
-        if f.q.lstrip("#").isdigit():
-            matches.append(c.id == int(f.q.lstrip("#")))
-        if named:
-            matches.append(c.game.in_(named))
-        where.append(or_(*matches))
+        where.append(or_(*_search(f.q, dialect, choices)))
     if f.status and with_status:
         where.append(c.status == f.status)
     if f.game:
@@ -219,6 +207,40 @@ def _conditions(f: Filters, dialect: str, *, with_status: bool = True) -> list[A
     return where
 
 
+def _search(q: str, dialect: str, choices: Mapping[str, list[str]]) -> list[Any]:
+    """What ``q=`` matches: a certificate holder, facility or game (its id or its name) or
+    file name containing it, whatever the case, or the filing's number. Holders,
+    facilities and games are few: the ones containing ``q`` are found among the list's
+    choices and asked for by value (an index reads them); only the file name is matched in
+    the database, in the listing index. The filings' text is never read by a search."""
+    c = submissions.c
+    folded = q.casefold()
+    names = game_names()
+    found: list[Any] = []
+    for column, values in (
+        (c.certificate_holder, choices["holders"]),
+        (c.facility, choices["facilities"]),
+        (c.game, choices["games"]),
+    ):
+        hits = [
+            v
+            for v in values
+            if folded in v.casefold() or (column is c.game and folded in names.get(v, v).casefold())
+        ]
+        if hits:
+            found.append(column.in_(hits))
+    pattern = _like(q)
+    # SQLite's LIKE ignores the case of ASCII letters (and its lower() knows no others).
+    found.append(
+        c.filename.ilike(pattern, escape="\\")
+        if dialect == "postgresql"
+        else c.filename.like(pattern, escape="\\")
+    )
+    if q.lstrip("#").isdigit():
+        found.append(c.id == int(q.lstrip("#")))
+    return found
+
+
 @dataclass
 class SubmissionPage:
     rows: list[Any]
@@ -230,15 +252,81 @@ class SubmissionPage:
     facilities: list[str]
     games: list[str]
     holders: list[str]
+    replacing: dict[int, list[int]] = field(default_factory=dict)
 
 
-def search_submissions(store: Store, me: Account, f: Filters) -> SubmissionPage:
-    """One page of the filings ``f`` selects among those ``me`` may read."""
+#: The list's choices (facilities, games, holders) as last read, by database and account
+#: visibility, with the audit log's last entry then: a filing is recorded or purged only
+#: with an entry in the log, so while its last entry is the same, so are the choices.
+_CHOICES: dict[tuple[str, str | None], tuple[int, dict[str, list[str]]]] = {}
+
+
+def _choices(conn: Any, url: str, me: Account) -> dict[str, list[str]]:
+    """The facilities, games and certificate holders of the filings ``me`` may read."""
+    key = (url, me.certificate_holder if me.role == "casino" else None)
+    last = int(conn.execute(select(func.max(audit_log.c.id))).scalar() or 0)
+    kept = _CHOICES.get(key)
+    if kept is not None and kept[0] == last:
+        return kept[1]
+    c = submissions.c
+    combos = list(
+        conn.execute(
+            select(c.facility, c.game, c.certificate_holder).where(visible_to(me)).distinct()
+        )
+    )
+    choices = {
+        name: sorted({r[i] for r in combos if r[i] is not None})
+        for i, name in enumerate(("facilities", "games", "holders"))
+    }
+    if len(_CHOICES) > 64:
+        _CHOICES.clear()
+    _CHOICES[key] = (last, choices)
+    return choices
+
+
+def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
+    """For each pending row, the same holder's earlier pending filings it would replace
+    (same facility, game and effective date). One query reads the pending filings of those
+    dates from an index; they are matched to the rows here."""
+    pend = [r for r in rows if r.status == "submitted"]
+    if not pend:
+        return {}
+    c = submissions.c
+    keys = sorted({(r.facility, r.game, r.effective) for r in pend})
+    same_date: dict[tuple[Any, ...], list[Any]] = {}
+    # each date looked up in the facility's index (the status is checked here: asked of the
+    # database, it would read every pending filing's entry instead)
+    dates = [and_(c.facility == f, c.game == g, c.effective == e) for f, g, e in keys]
+    for o in conn.execute(
+        select(c.id, c.facility, c.game, c.effective, c.certificate_holder, c.status)
+        .where(or_(*dates))
+        .order_by(c.id)
+    ):
+        if o.status == "submitted":
+            same_date.setdefault((o.facility, o.game, o.effective), []).append(o)
+    out: dict[int, list[int]] = {}
+    for r in sorted(pend, key=lambda r: r.id):
+        older = [
+            o.id
+            for o in same_date.get((r.facility, r.game, r.effective), [])
+            if o.id < r.id and o.certificate_holder == r.certificate_holder
+        ]
+        if older:
+            out[r.id] = older
+    return out
+
+
+def search_submissions(
+    store: Store, me: Account, f: Filters, *, with_replacing: bool = False
+) -> SubmissionPage:
+    """One page of the filings ``f`` selects among those ``me`` may read (``with_replacing``:
+    and, for each pending one, the earlier pending filings it would replace)."""
     seen = visible_to(me)
     dialect = store.engine.dialect.name
-    where = [seen, *_conditions(f, dialect)]
-    by_status_where = [seen, *_conditions(f, dialect, with_status=False)]
     with store.transaction(reading=True) as conn:
+        choices = _choices(conn, store.url, me)
+        where = [seen, *_conditions(f, dialect, choices)]
+        by_status_where = [seen, *_conditions(f, dialect, choices, with_status=False)]
         by_status = {
             s: n
             for s, n in conn.execute(
@@ -262,17 +350,7 @@ def search_submissions(store: Store, me: Account, f: Filters) -> SubmissionPage:
         shown = [i for (i,) in conn.execute(ids)]
         found = {r.id: r for r in conn.execute(select(*LISTED).where(submissions.c.id.in_(shown)))}
         rows = [found[i] for i in shown]
-        combos = list(
-            conn.execute(
-                select(submissions.c.facility, submissions.c.game, submissions.c.certificate_holder)
-                .where(seen)
-                .distinct()
-            )
-        )
-        choices = {
-            name: sorted({r[i] for r in combos if r[i] is not None})
-            for i, name in enumerate(("facilities", "games", "holders"))
-        }
+        replaced = replacing(conn, rows) if with_replacing else {}
     return SubmissionPage(
         rows,
         total,
@@ -281,6 +359,7 @@ def search_submissions(store: Store, me: Account, f: Filters) -> SubmissionPage:
         {s: by_status.get(s, 0) for s in STATUSES},
         replace(f, page=page),
         **choices,
+        replacing=replaced,
     )
 
 
