@@ -83,7 +83,6 @@ submissions = Table(
     sqlite_autoincrement=True,
 )
 
-Index("submissions_by_table", submissions.c.facility, submissions.c.game, submissions.c.effective)
 #: The office's lists read this index, not the table: in SQLite a filing's bytes sit inside
 #: its row, and a search that read the rows would read every filing whole.
 Index(
@@ -110,8 +109,8 @@ Index(
     submissions.c.certificate_holder,
     submissions.c.filename,
 )
-#: And facility first: one facility's filings, and the pending filings of the same
-#: facility, game and date that a filing would replace.
+#: And facility first: one facility's filings, a table of rules' filings (facility, game,
+#: effective date), and the pending ones of the same date that a filing would replace.
 Index(
     "submissions_by_facility",
     submissions.c.facility,

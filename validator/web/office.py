@@ -124,6 +124,16 @@ def audit_words(event: Any, facts: Any = None) -> str:
     return f"{who}: {what.replace('-', ' ')}" + (f" {filing}" if filing else "")
 
 
+def status_badge(status: str) -> Markup:
+    """A filing's status as every page shows it (its class colours it)."""
+    return Markup('<span class="status status-{0}">{0}</span>').format(status)
+
+
+def finding_counts(row: Any) -> str:
+    """``2 errors, 1 warning``: a filing's findings when it was recorded."""
+    return f"{plural(row.errors, 'error')}, {plural(row.warnings, 'warning')}"
+
+
 def chain_place(event: Any) -> dict[str, Any]:
     """The entry's place in the audit chain: its sequence number, and its hash where the
     log is hash-chained."""
@@ -410,8 +420,11 @@ def par_pdf_html(pack: Any) -> str | None:
 
 
 def install(web: Any) -> None:
-    """What every page may say: a game's name, how long ago."""
-    web.templates.globals.update(game_name=game_name, age=age, plural=plural)
+    """What every page may say: a game's name, how long ago, a status, a filing's findings
+    (functions, not the templates' macros: a list calls them on every row)."""
+    web.templates.globals.update(
+        game_name=game_name, age=age, plural=plural, status=status_badge, counts=finding_counts
+    )
 
 
 def office_routes() -> list[Any]:

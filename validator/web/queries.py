@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 from urllib.parse import urlencode
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import Select, and_, func, or_, select
 
@@ -255,17 +256,23 @@ class SubmissionPage:
     replacing: dict[int, list[int]] = field(default_factory=dict)
 
 
-#: The list's choices (facilities, games, holders) as last read, by database and account
-#: visibility, with the audit log's last entry then: a filing is recorded or purged only
-#: with an entry in the log, so while its last entry is the same, so are the choices.
-_CHOICES: dict[tuple[str, str | None], tuple[int, dict[str, list[str]]]] = {}
+#: The list's choices (facilities, games, holders) as last read from a SQLite store, by
+#: account visibility, with the audit log's last entry then: a filing is recorded or purged
+#: only with an entry in the log, and SQLite's writers take turns (the entries' ids follow
+#: the commits), so while the last entry is the same, so are the choices. (PostgreSQL's
+#: writers commit in any order: it reads them every time, from its own caches.)
+_CHOICES: WeakKeyDictionary[Any, dict[str | None, tuple[int, dict[str, list[str]]]]] = (
+    WeakKeyDictionary()
+)
 
 
-def _choices(conn: Any, url: str, me: Account) -> dict[str, list[str]]:
+def _choices(conn: Any, engine: Any, me: Account) -> dict[str, list[str]]:
     """The facilities, games and certificate holders of the filings ``me`` may read."""
-    key = (url, me.certificate_holder if me.role == "casino" else None)
-    last = int(conn.execute(select(func.max(audit_log.c.id))).scalar() or 0)
-    kept = _CHOICES.get(key)
+    sqlite = engine.dialect.name == "sqlite"
+    kept_here = _CHOICES.setdefault(engine, {}) if sqlite else {}
+    key = me.certificate_holder if me.role == "casino" else None
+    last = int(conn.execute(select(func.max(audit_log.c.id))).scalar() or 0) if sqlite else 0
+    kept = kept_here.get(key)
     if kept is not None and kept[0] == last:
         return kept[1]
     c = submissions.c
@@ -278,9 +285,9 @@ def _choices(conn: Any, url: str, me: Account) -> dict[str, list[str]]:
         name: sorted({r[i] for r in combos if r[i] is not None})
         for i, name in enumerate(("facilities", "games", "holders"))
     }
-    if len(_CHOICES) > 64:
-        _CHOICES.clear()
-    _CHOICES[key] = (last, choices)
+    if len(kept_here) > 64:
+        kept_here.clear()
+    kept_here[key] = (last, choices)
     return choices
 
 
@@ -324,7 +331,7 @@ def search_submissions(
     seen = visible_to(me)
     dialect = store.engine.dialect.name
     with store.transaction(reading=True) as conn:
-        choices = _choices(conn, store.url, me)
+        choices = _choices(conn, store.engine, me)
         where = [seen, *_conditions(f, dialect, choices)]
         by_status_where = [seen, *_conditions(f, dialect, choices, with_status=False)]
         by_status = {

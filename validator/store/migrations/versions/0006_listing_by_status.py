@@ -1,7 +1,8 @@
 """The office's list filtered by status or by facility: indexes of the listed columns that
 start with the status, and with the facility, game and effective date, so a page of
 ``rejected`` filings, the counts by status, one facility's filings and the pending filings
-a filing would replace are read from an index, never from the filings' rows.
+a filing would replace are read from an index, never from the filings' rows. The facility's
+index takes the place of the one of facility, game and date alone (it starts with them).
 
 Revision ID: 0006
 Revises: 0005
@@ -44,8 +45,10 @@ BY_FACILITY = [
 def upgrade() -> None:
     op.create_index("submissions_by_status", "submissions", BY_STATUS)
     op.create_index("submissions_by_facility", "submissions", BY_FACILITY)
+    op.drop_index("submissions_by_table", "submissions")
 
 
 def downgrade() -> None:
+    op.create_index("submissions_by_table", "submissions", ["facility", "game", "effective"])
     op.drop_index("submissions_by_facility", "submissions")
     op.drop_index("submissions_by_status", "submissions")
