@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from sqlalchemy import insert, select
@@ -62,7 +63,9 @@ def clones(office: Office, sid: int, count: int, **change: object) -> list[int]:
             values = {**row, **change, "content": content}
             values["sha256"] = hashlib.sha256(content).hexdigest()
             values["recorded_at"] = row["recorded_at"] + dt.timedelta(minutes=i + 1)
-            ids.append(conn.execute(insert(submissions).values(**values)).inserted_primary_key[0])
+            made = conn.execute(insert(submissions).values(**values)).inserted_primary_key
+            assert made is not None
+            ids.append(made[0])
     return ids
 
 
@@ -117,7 +120,7 @@ def test_the_list_reads_indexes_never_the_filings_it_does_not_show(tmp_path: Pat
     office = make_office(tmp_path)
     clones(office, office.ids["example"], 60)
     store = office.store
-    said: list[tuple[str, object]] = []
+    said: list[tuple[str, Any]] = []
 
     def keep(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
         if "submissions" in statement and not statement.startswith("EXPLAIN"):
