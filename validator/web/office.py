@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from sqlalchemy import case, func, select
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -126,7 +126,8 @@ def audit_words(event: Any, facts: Any = None) -> str:
 
 def status_badge(status: str) -> Markup:
     """A filing's status as every page shows it (its class colours it)."""
-    return Markup('<span class="status status-{0}">{0}</span>').format(status)
+    shown = escape(status)
+    return Markup(f'<span class="status status-{shown}">{shown}</span>')
 
 
 def finding_counts(row: Any) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlencode
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Select, and_, func, or_, select
+from sqlalchemy import Select, and_, bindparam, func, or_, select
 
 from validator.store import Store
 from validator.store.accounts import Account, accounts
@@ -291,6 +291,28 @@ def _choices(conn: Any, engine: Any, me: Account) -> dict[str, list[str]]:
     return choices
 
 
+@cache
+def _same_dates(count: int) -> Select[Any]:
+    """The filings of ``count`` tables of rules and dates (facility, game, effective date),
+    each looked up in the facility's index. The status is checked by the caller: asked of
+    the database, it would read every pending filing's entry instead. One statement for
+    each count, so it is built and compiled once."""
+    c = submissions.c
+    dates = [
+        and_(
+            c.facility == bindparam(f"facility{i}"),
+            c.game == bindparam(f"game{i}"),
+            c.effective == bindparam(f"effective{i}"),
+        )
+        for i in range(count)
+    ]
+    return (
+        select(c.id, c.facility, c.game, c.effective, c.certificate_holder, c.status)
+        .where(or_(*dates))
+        .order_by(c.id)
+    )
+
+
 def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
     """For each pending row, the same holder's earlier pending filings it would replace
     (same facility, game and effective date). One query reads the pending filings of those
@@ -298,17 +320,12 @@ def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
     pend = [r for r in rows if r.status == "submitted"]
     if not pend:
         return {}
-    c = submissions.c
     keys = sorted({(r.facility, r.game, r.effective) for r in pend})
     same_date: dict[tuple[Any, ...], list[Any]] = {}
-    # each date looked up in the facility's index (the status is checked here: asked of the
-    # database, it would read every pending filing's entry instead)
-    dates = [and_(c.facility == f, c.game == g, c.effective == e) for f, g, e in keys]
-    for o in conn.execute(
-        select(c.id, c.facility, c.game, c.effective, c.certificate_holder, c.status)
-        .where(or_(*dates))
-        .order_by(c.id)
-    ):
+    values = {}
+    for i, (facility, game, effective) in enumerate(keys):
+        values.update({f"facility{i}": facility, f"game{i}": game, f"effective{i}": effective})
+    for o in conn.execute(_same_dates(len(keys)), values):
         if o.status == "submitted":
             same_date.setdefault((o.facility, o.game, o.effective), []).append(o)
     out: dict[int, list[int]] = {}
