@@ -3,6 +3,7 @@ start with the status, and with the facility, game and effective date, so a page
 ``rejected`` filings, the counts by status, one facility's filings and the pending filings
 a filing would replace are read from an index, never from the filings' rows. The facility's
 index takes the place of the one of facility, game and date alone (it starts with them).
+The status alone, the narrowest index, is what the counts by status read.
 
 Revision ID: 0006
 Revises: 0005
@@ -44,6 +45,7 @@ BY_FACILITY = [
 
 def upgrade() -> None:
     op.create_index("submissions_by_status", "submissions", BY_STATUS)
+    op.create_index("submissions_status", "submissions", ["status"])
     op.create_index("submissions_by_facility", "submissions", BY_FACILITY)
     op.drop_index("submissions_by_table", "submissions")
 
@@ -51,4 +53,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.create_index("submissions_by_table", "submissions", ["facility", "game", "effective"])
     op.drop_index("submissions_by_facility", "submissions")
+    op.drop_index("submissions_status", "submissions")
     op.drop_index("submissions_by_status", "submissions")
