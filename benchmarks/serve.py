@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,7 +112,7 @@ def bulk(db: str, sid: int, filings: int, entries: int) -> None:
             )
         conn.execute(insert(submissions), rows)
         have = conn.execute(select(func.count()).select_from(audit_log)).scalar() or 0
-        events = [
+        events: list[dict[str, Any]] = [
             {
                 "at": start + dt.timedelta(minutes=5 * i),
                 "actor": ["rev", "cas", "ana", "bo"][i % 4],
