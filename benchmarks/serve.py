@@ -35,8 +35,8 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "rulesubs" / "example" / "high-card-flush.yaml"
