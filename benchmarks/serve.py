@@ -36,6 +36,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "rulesubs" / "example" / "high-card-flush.yaml"
@@ -111,7 +112,7 @@ def bulk(db: str, sid: int, filings: int, entries: int) -> None:
             )
         conn.execute(insert(submissions), rows)
         have = conn.execute(select(func.count()).select_from(audit_log)).scalar() or 0
-        events = [
+        events: list[dict[str, Any]] = [
             {
                 "at": start + dt.timedelta(minutes=5 * i),
                 "actor": ["rev", "cas", "ana", "bo"][i % 4],
@@ -247,7 +248,7 @@ def main() -> None:
                     timed(lambda i: ok(page.get(f"/audit?submission={sid + 7}")), args.runs),
                 ),
                 (
-                    f"GET /submissions ({args.filed} rows)",
+                    "GET /submissions (newest 50)",
                     timed(lambda i: ok(page.get("/submissions")), args.runs),
                 ),
                 (

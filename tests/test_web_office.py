@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from sqlalchemy import insert, select
@@ -62,7 +63,9 @@ def clones(office: Office, sid: int, count: int, **change: object) -> list[int]:
             values = {**row, **change, "content": content}
             values["sha256"] = hashlib.sha256(content).hexdigest()
             values["recorded_at"] = row["recorded_at"] + dt.timedelta(minutes=i + 1)
-            ids.append(conn.execute(insert(submissions).values(**values)).inserted_primary_key[0])
+            made = conn.execute(insert(submissions).values(**values)).inserted_primary_key
+            assert made is not None
+            ids.append(made[0])
     return ids
 
 
@@ -86,6 +89,69 @@ def test_search_finds_by_facility_holder_game_name_and_file(office: Office) -> N
     assert listed(rev.get(f"/submissions?facility=Harbour Point&holder={OTHER_HOLDER}").text) == [
         theirs
     ]
+
+
+def test_a_newly_recorded_facility_is_offered_and_found_at_once(office: Office) -> None:
+    """The list's choices are kept between pages only while the audit log stays as it was:
+    a filing recorded since is offered and found on the next page load."""
+    rev = client_of(office, "rev")
+    assert "Lakeside Lanes" not in rev.get("/submissions").text
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "facility: Example Downs", "facility: Lakeside Lanes"
+    )
+    path = office.tmp / "lakeside.yaml"
+    path.write_text(text, encoding="utf-8")
+    new = office.store.record(path, "cas", display="lakeside.yaml").id
+    page = rev.get("/submissions").text
+    assert "<option>Lakeside Lanes</option>" in page
+    assert listed(rev.get("/submissions?q=lakeside lanes").text) == [new]
+    assert listed(rev.get("/submissions?q=LAKESIDE.YAML").text) == [new]
+
+
+def test_the_list_reads_indexes_never_the_filings_it_does_not_show(tmp_path: Path) -> None:
+    """Every query of a filtered, searched page (and of the filings it would replace) is
+    answered from an index; only the page's own filings are read whole (by their number).
+    SQLite keeps a filing's bytes in its row: a plan that read rows would read them all."""
+    from sqlalchemy import event
+
+    from validator.store.accounts import Account
+    from validator.web import queries
+
+    office = make_office(tmp_path)
+    clones(office, office.ids["example"], 60)
+    store = office.store
+    said: list[tuple[str, Any]] = []
+
+    def keep(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        if "submissions" in statement and not statement.startswith("EXPLAIN"):
+            said.append((statement, parameters))
+
+    event.listen(store.engine, "before_cursor_execute", keep)
+    reviewer = Account(0, "rev", "reviewer", None, "")
+    for params in (
+        {"status": "submitted", "facility": "Example Downs", "q": "example", "sort": "recorded"},
+        {"status": "submitted", "page": "2"},
+        {"q": "hcf", "sort": "facility"},
+        {},
+    ):
+        found = queries.search_submissions(
+            store, reviewer, queries.Filters.of(params), with_replacing=True
+        )
+        assert found.rows
+    event.remove(store.engine, "before_cursor_execute", keep)
+    assert said
+    with store.engine.connect() as conn:
+        for statement, parameters in said:
+            plan = [
+                row[-1]
+                for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters)
+            ]
+            for step in plan:
+                if "submissions" in step or " new " in f" {step} " or " old " in f" {step} ":
+                    assert "COVERING INDEX" in step or "INTEGER PRIMARY KEY" in step, (
+                        statement,
+                        plan,
+                    )
 
 
 def test_a_casino_searches_only_its_own_filings(office: Office) -> None:

@@ -82,7 +82,6 @@ submissions = Table(
     sqlite_autoincrement=True,
 )
 
-Index("submissions_by_table", submissions.c.facility, submissions.c.game, submissions.c.effective)
 #: The office's lists read this index, not the table: in SQLite a filing's bytes sit inside
 #: its row, and a search that read the rows would read every filing whole.
 Index(
@@ -94,6 +93,34 @@ Index(
     submissions.c.game,
     submissions.c.effective,
     submissions.c.certificate_holder,
+    submissions.c.filename,
+)
+#: The same, status first: a list filtered by status reads a part of it (a filing of another
+#: status is never passed over one by one).
+Index(
+    "submissions_by_status",
+    submissions.c.status,
+    submissions.c.recorded_at,
+    submissions.c.id,
+    submissions.c.facility,
+    submissions.c.game,
+    submissions.c.effective,
+    submissions.c.certificate_holder,
+    submissions.c.filename,
+)
+#: The counts by status read the narrowest index there is: the status alone.
+Index("submissions_status", submissions.c.status)
+#: And facility first: one facility's filings, a table of rules' filings (facility, game,
+#: effective date), and the pending ones of the same date that a filing would replace.
+Index(
+    "submissions_by_facility",
+    submissions.c.facility,
+    submissions.c.game,
+    submissions.c.effective,
+    submissions.c.status,
+    submissions.c.certificate_holder,
+    submissions.c.id,
+    submissions.c.recorded_at,
     submissions.c.filename,
 )
 Index(

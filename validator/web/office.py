@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup
-from sqlalchemy import and_, case, func, or_, select
+from markupsafe import Markup, escape
+from sqlalchemy import case, func, select
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -124,6 +124,17 @@ def audit_words(event: Any, facts: Any = None) -> str:
     return f"{who}: {what.replace('-', ' ')}" + (f" {filing}" if filing else "")
 
 
+def status_badge(status: str) -> Markup:
+    """A filing's status as every page shows it (its class colours it)."""
+    shown = escape(status)
+    return Markup(f'<span class="status status-{shown}">{shown}</span>')
+
+
+def finding_counts(row: Any) -> str:
+    """``2 errors, 1 warning``: a filing's findings when it was recorded."""
+    return f"{plural(row.errors, 'error')}, {plural(row.warnings, 'warning')}"
+
+
 def chain_place(event: Any) -> dict[str, Any]:
     """The entry's place in the audit chain: its sequence number, and its hash where the
     log is hash-chained."""
@@ -144,34 +155,10 @@ def _me(request: Request) -> Account:
 
 def _replacing(store: Any, rows: list[Any]) -> dict[int, list[int]]:
     """For each pending row, the same holder's earlier pending filings it would replace."""
-    pend = [r.id for r in rows if r.status == "submitted"]
-    if not pend:
+    if not any(r.status == "submitted" for r in rows):
         return {}
-    new, old = subs.alias("new"), subs.alias("old")
-    query = (
-        select(new.c.id, old.c.id)
-        .join(
-            old,
-            and_(
-                old.c.facility == new.c.facility,
-                old.c.game == new.c.game,
-                old.c.effective == new.c.effective,
-                or_(
-                    old.c.certificate_holder == new.c.certificate_holder,
-                    and_(old.c.certificate_holder.is_(None), new.c.certificate_holder.is_(None)),
-                ),
-                old.c.status == "submitted",
-                old.c.id < new.c.id,
-            ),
-        )
-        .where(new.c.id.in_(pend))
-        .order_by(new.c.id, old.c.id)
-    )
-    out: dict[int, list[int]] = {}
     with store.transaction(reading=True) as conn:
-        for new_id, old_id in conn.execute(query):
-            out.setdefault(new_id, []).append(old_id)
-    return out
+        return queries.replacing(conn, rows)
 
 
 def _tables(store: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
@@ -230,16 +217,16 @@ async def submissions(request: Request) -> Response:
     web, me = _web(request), _me(request)
     filters = Filters.of(request.query_params)
 
-    def gather() -> dict[str, Any]:
-        found = queries.search_submissions(web.store, me, filters)
-        return {"found": found, "replacing": _replacing(web.store, found.rows)}
-
+    found = await run_in_threadpool(
+        queries.search_submissions, web.store, me, filters, with_replacing=True
+    )
     return web.render(
         request,
         "submissions.html",
         sorts={k: v[0] for k, v in queries.SORTS.items()},
         statuses=queries.STATUSES,
-        **await run_in_threadpool(gather),
+        found=found,
+        replacing=found.replacing,
     )
 
 
@@ -434,8 +421,11 @@ def par_pdf_html(pack: Any) -> str | None:
 
 
 def install(web: Any) -> None:
-    """What every page may say: a game's name, how long ago."""
-    web.templates.globals.update(game_name=game_name, age=age, plural=plural)
+    """What every page may say: a game's name, how long ago, a status, a filing's findings
+    (functions, not the templates' macros: a list calls them on every row)."""
+    web.templates.globals.update(
+        game_name=game_name, age=age, plural=plural, status=status_badge, counts=finding_counts
+    )
 
 
 def office_routes() -> list[Any]:

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 from urllib.parse import urlencode
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import Select, and_, func, or_, select
+from sqlalchemy import Select, and_, bindparam, func, or_, select
 
 from validator.store import Store
 from validator.store.accounts import Account, accounts
@@ -74,6 +75,7 @@ def game_names() -> dict[str, str]:
     return names
 
 
+@cache
 def game_name(game_id: str) -> str:
     """A game's name for a page; a game this rulesub does not ship keeps the name filed."""
     from validator.compiler import load_game
@@ -184,26 +186,13 @@ def visible_to(me: Account) -> Any:
     return and_(True)
 
 
-def _conditions(f: Filters, dialect: str, *, with_status: bool = True) -> list[Any]:
+def _conditions(
+    f: Filters, dialect: str, choices: Mapping[str, list[str]], *, with_status: bool = True
+) -> list[Any]:
     c = submissions.c
     where: list[Any] = []
     if f.q:
-        pattern = _like(f.q)
-        named = [gid for gid, name in game_names().items() if f.q.casefold() in name.casefold()]
-        # the listed columns only (the listing index holds them): a search reads no filing.
-        # SQLite's LIKE ignores the case of ASCII letters (and its lower() knows no others).
-        texts = (c.certificate_holder, c.facility, c.game, c.filename)
-        matches: list[Any] = [
-            col.ilike(pattern, escape="\\")
-            if dialect == "postgresql"
-            else col.like(pattern, escape="\\")
-            for col in texts
-        ]
-        if f.q.lstrip("#").isdigit():
-            matches.append(c.id == int(f.q.lstrip("#")))
-        if named:
-            matches.append(c.game.in_(named))
-        where.append(or_(*matches))
+        where.append(or_(*_search(f.q, dialect, choices)))
     if f.status and with_status:
         where.append(c.status == f.status)
     if f.game:
@@ -219,6 +208,40 @@ def _conditions(f: Filters, dialect: str, *, with_status: bool = True) -> list[A
     return where
 
 
+def _search(q: str, dialect: str, choices: Mapping[str, list[str]]) -> list[Any]:
+    """What ``q=`` matches: a certificate holder, facility or game (its id or its name) or
+    file name containing it, whatever the case, or the filing's number. Holders,
+    facilities and games are few: the ones containing ``q`` are found among the list's
+    choices and asked for by value (an index reads them); only the file name is matched in
+    the database, in the listing index. The filings' text is never read by a search."""
+    c = submissions.c
+    folded = q.casefold()
+    names = game_names()
+    found: list[Any] = []
+    for column, values in (
+        (c.certificate_holder, choices["holders"]),
+        (c.facility, choices["facilities"]),
+        (c.game, choices["games"]),
+    ):
+        hits = [
+            v
+            for v in values
+            if folded in v.casefold() or (column is c.game and folded in names.get(v, v).casefold())
+        ]
+        if hits:
+            found.append(column.in_(hits))
+    pattern = _like(q)
+    # SQLite's LIKE ignores the case of ASCII letters (and its lower() knows no others).
+    found.append(
+        c.filename.ilike(pattern, escape="\\")
+        if dialect == "postgresql"
+        else c.filename.like(pattern, escape="\\")
+    )
+    if q.lstrip("#").isdigit():
+        found.append(c.id == int(q.lstrip("#")))
+    return found
+
+
 @dataclass
 class SubmissionPage:
     rows: list[Any]
@@ -230,15 +253,104 @@ class SubmissionPage:
     facilities: list[str]
     games: list[str]
     holders: list[str]
+    replacing: dict[int, list[int]] = field(default_factory=dict)
 
 
-def search_submissions(store: Store, me: Account, f: Filters) -> SubmissionPage:
-    """One page of the filings ``f`` selects among those ``me`` may read."""
+#: The list's choices (facilities, games, holders) as last read from a SQLite store, by
+#: account visibility, with the audit log's last entry then: a filing is recorded or purged
+#: only with an entry in the log, and SQLite's writers take turns (the entries' ids follow
+#: the commits), so while the last entry is the same, so are the choices. (PostgreSQL's
+#: writers commit in any order: it reads them every time, from its own caches.)
+_CHOICES: WeakKeyDictionary[Any, dict[str | None, tuple[int, dict[str, list[str]]]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _choices(conn: Any, engine: Any, me: Account) -> dict[str, list[str]]:
+    """The facilities, games and certificate holders of the filings ``me`` may read."""
+    sqlite = engine.dialect.name == "sqlite"
+    kept_here = _CHOICES.setdefault(engine, {}) if sqlite else {}
+    key = me.certificate_holder if me.role == "casino" else None
+    last = int(conn.execute(select(func.max(audit_log.c.id))).scalar() or 0) if sqlite else 0
+    kept = kept_here.get(key)
+    if kept is not None and kept[0] == last:
+        return kept[1]
+    c = submissions.c
+    combos = list(
+        conn.execute(
+            select(c.facility, c.game, c.certificate_holder).where(visible_to(me)).distinct()
+        )
+    )
+    choices = {
+        name: sorted({r[i] for r in combos if r[i] is not None})
+        for i, name in enumerate(("facilities", "games", "holders"))
+    }
+    if len(kept_here) > 64:
+        kept_here.clear()
+    kept_here[key] = (last, choices)
+    return choices
+
+
+@cache
+def _same_dates(count: int) -> Select[Any]:
+    """The filings of ``count`` tables of rules and dates (facility, game, effective date),
+    each looked up in the facility's index. The status is checked by the caller: asked of
+    the database, it would read every pending filing's entry instead. One statement for
+    each count, so it is built and compiled once."""
+    c = submissions.c
+    dates = [
+        and_(
+            c.facility == bindparam(f"facility{i}"),
+            c.game == bindparam(f"game{i}"),
+            c.effective == bindparam(f"effective{i}"),
+        )
+        for i in range(count)
+    ]
+    return (
+        select(c.id, c.facility, c.game, c.effective, c.certificate_holder, c.status)
+        .where(or_(*dates))
+        .order_by(c.id)
+    )
+
+
+def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
+    """For each pending row, the same holder's earlier pending filings it would replace
+    (same facility, game and effective date). One query reads the pending filings of those
+    dates from an index; they are matched to the rows here."""
+    pend = [r for r in rows if r.status == "submitted"]
+    if not pend:
+        return {}
+    keys = sorted({(r.facility, r.game, r.effective) for r in pend})
+    same_date: dict[tuple[Any, ...], list[Any]] = {}
+    values = {}
+    for i, (facility, game, effective) in enumerate(keys):
+        values.update({f"facility{i}": facility, f"game{i}": game, f"effective{i}": effective})
+    for o in conn.execute(_same_dates(len(keys)), values):
+        if o.status == "submitted":
+            same_date.setdefault((o.facility, o.game, o.effective), []).append(o)
+    out: dict[int, list[int]] = {}
+    for r in sorted(pend, key=lambda r: r.id):
+        older = [
+            o.id
+            for o in same_date.get((r.facility, r.game, r.effective), [])
+            if o.id < r.id and o.certificate_holder == r.certificate_holder
+        ]
+        if older:
+            out[r.id] = older
+    return out
+
+
+def search_submissions(
+    store: Store, me: Account, f: Filters, *, with_replacing: bool = False
+) -> SubmissionPage:
+    """One page of the filings ``f`` selects among those ``me`` may read (``with_replacing``:
+    and, for each pending one, the earlier pending filings it would replace)."""
     seen = visible_to(me)
     dialect = store.engine.dialect.name
-    where = [seen, *_conditions(f, dialect)]
-    by_status_where = [seen, *_conditions(f, dialect, with_status=False)]
     with store.transaction(reading=True) as conn:
+        choices = _choices(conn, store.engine, me)
+        where = [seen, *_conditions(f, dialect, choices)]
+        by_status_where = [seen, *_conditions(f, dialect, choices, with_status=False)]
         by_status = {
             s: n
             for s, n in conn.execute(
@@ -262,17 +374,7 @@ def search_submissions(store: Store, me: Account, f: Filters) -> SubmissionPage:
         shown = [i for (i,) in conn.execute(ids)]
         found = {r.id: r for r in conn.execute(select(*LISTED).where(submissions.c.id.in_(shown)))}
         rows = [found[i] for i in shown]
-        combos = list(
-            conn.execute(
-                select(submissions.c.facility, submissions.c.game, submissions.c.certificate_holder)
-                .where(seen)
-                .distinct()
-            )
-        )
-        choices = {
-            name: sorted({r[i] for r in combos if r[i] is not None})
-            for i, name in enumerate(("facilities", "games", "holders"))
-        }
+        replaced = replacing(conn, rows) if with_replacing else {}
     return SubmissionPage(
         rows,
         total,
@@ -281,6 +383,7 @@ def search_submissions(store: Store, me: Account, f: Filters) -> SubmissionPage:
         {s: by_status.get(s, 0) for s in STATUSES},
         replace(f, page=page),
         **choices,
+        replacing=replaced,
     )
 
 
