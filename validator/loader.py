@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from validator.errors import RulesubError
+
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 50
 MAX_NODES = 200_000
@@ -42,7 +44,7 @@ class Position:
 
 
 @dataclass
-class LoadError(Exception):
+class LoadError(RulesubError):
     """Input that cannot be read: where, and what was expected."""
 
     file: str
@@ -167,7 +169,7 @@ def decode_text(raw: bytes, name: str) -> str:
     return text.removeprefix("\ufeff")
 
 
-class PathRefused(ValueError):
+class PathRefused(RulesubError, ValueError):
     """A path a file names that leads outside the directories it may name."""
 
 

@@ -9,8 +9,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, readable_input
 from validator.cli.gate import Gate
 
@@ -27,16 +25,11 @@ def is_nonbanking(game_id: str) -> bool:
 
 @contextmanager
 def _session_input() -> Iterator[None]:
-    """The poker session's own errors; unreadable files as every command reports them."""
-    from validator.interpreter.poker.session import SessionError
-
+    """The poker session's own errors, and unreadable files, as every command reports them
+    (``readable_input``); a value a hand cannot take, by its message."""
     with readable_input():
         try:
             yield
-        except SessionError as e:
-            for err in e.errors:
-                sys.stderr.write(f"{err}\n")
-            raise typer.Exit(EXIT_USAGE) from None
         except ValueError as e:
             fail(str(e.args[0]) if e.args else str(e))
 

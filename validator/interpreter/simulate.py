@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine, ChunkResult
 from validator.interpreter.batch_money import from_micro
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
@@ -295,7 +296,7 @@ def exact_holds(rules: Rules, stats: Stats) -> dict[str, dict[str, Any]]:
 INT64_ROOM = 2**62
 
 
-class MoneyOutOfRange(ValueError):
+class MoneyOutOfRange(RulesubError, ValueError):
     """Amounts too large for the batch engine's exact arithmetic: refused, never wrapped."""
 
 

@@ -17,6 +17,7 @@ from typing import Annotated, TypeVar, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 
 from validator import GAMES_DIR
+from validator.errors import LocatedErrors
 from validator.loader import LoadError, Located, did_you_mean, join, load_yaml, locate_errors
 from validator.model.compose import Composed, compose
 from validator.model.game import GameDefinition, Table
@@ -38,12 +39,8 @@ RANKINGS_FILE = "rankings.yaml"
 M = TypeVar("M", bound=BaseModel)
 
 
-class GameFileError(Exception):
+class GameFileError(LocatedErrors):
     """One or more problems in a game or rankings file."""
-
-    def __init__(self, errors: list[LoadError]) -> None:
-        super().__init__("\n".join(str(e) for e in errors))
-        self.errors = errors
 
 
 def _display(path: Path) -> str:

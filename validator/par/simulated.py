@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from validator.errors import RulesubError
 from validator.interpreter.chunks import (
     ChunkedSpec,
     run_jobs,
@@ -236,7 +237,7 @@ def _results(
     return run_jobs(_job, jobs, workers, scheduler, lambda: _engine(jobs[0][0]))
 
 
-class CannotSimulate(RuntimeError):
+class CannotSimulate(RulesubError, RuntimeError):
     """The rounds cannot be dealt as the table is configured (a table the regulation text
     lacks and the submission does not supply), and why."""
 

@@ -44,6 +44,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Row, and_, delete, func, insert, select, text, update
 from sqlalchemy import exc as sa_exc
 
+from validator.errors import RulesubError
 from validator.store import migrate
 from validator.store.chain import GENESIS, Break, Head, entry_hash, walk
 from validator.store.database import (
@@ -98,7 +99,7 @@ class OfficePolicy:
         return cls(effective_before_approval=_SWITCH[value])
 
 
-class Refused(Exception):
+class Refused(RulesubError):
     """The rules refuse the action; ``findings`` are the ones that stand in its way."""
 
     def __init__(self, message: str, findings: list[dict[str, Any]] | None = None) -> None:

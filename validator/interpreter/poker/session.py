@@ -43,6 +43,7 @@ import numpy as np
 
 from validator.cards import card_str
 from validator.compiler import Game
+from validator.errors import LocatedErrors
 from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import Ints
@@ -77,12 +78,8 @@ ONE = Fraction(1)  # the limits' multiplier where no Kill is in effect
 BUY_IN_UPPER_BETS = 50
 
 
-class SessionError(Exception):
+class SessionError(LocatedErrors):
     """A submission value a session cannot use: file:line:column and what is wrong."""
-
-    def __init__(self, errors: list[LoadError]) -> None:
-        super().__init__("\n".join(str(e) for e in errors))
-        self.errors = errors
 
 
 @dataclass(frozen=True)

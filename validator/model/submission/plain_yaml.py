@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from validator.errors import RulesubError
 from validator.loader import MAX_INT_DIGITS, Located, check_flow_depth, join, parse_yaml, read_text
 
 
@@ -43,7 +44,7 @@ _TRUE, _FALSE, _NULL = (
 )
 
 
-class _NotPlain(Exception):
+class _NotPlain(RulesubError):
     """The document uses YAML beyond the plain subset: let the full loader read it."""
 
 
