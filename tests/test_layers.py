@@ -18,7 +18,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "validator"
 #: The stages, lowest first. A name is a top-level module or subpackage of ``validator``.
 STAGES: tuple[frozenset[str], ...] = (
     # foundations
-    frozenset({"__init__", "cache", "errors", "files", "loader", "cards", "markdown", "money"}),
+    frozenset(
+        {"__init__", "cache", "errors", "files", "jsonout", "loader", "cards", "markdown", "money"}
+    ),
     frozenset({"model", "vocabulary"}),  # what a game and a submission are; the words they use
     frozenset({"rankings"}),  # hand evaluation
     frozenset({"compiler"}),  # a game file compiled: the model with its evaluators

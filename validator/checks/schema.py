@@ -16,11 +16,10 @@ left to ``rulesub validate``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from validator import SCHEMAS_DIR
+from validator import SCHEMAS_DIR, jsonout
 from validator.model.base import PAYOUT_PATTERN
 from validator.model.submission import (
     AUTOMATED_SHUFFLERS,
@@ -575,7 +574,7 @@ def schema_files() -> dict[str, dict[str, Any]]:
 
 
 def render(schema: dict[str, Any]) -> str:
-    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.dumps(schema, indent=2) + "\n"
 
 
 def compiled_files() -> dict[str, str]:

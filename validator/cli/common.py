@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -10,6 +9,7 @@ from typing import Any, NoReturn
 
 import typer
 
+from validator import jsonout
 from validator.cli.options import Format
 from validator.errors import RulesubError, messages
 
@@ -88,7 +88,7 @@ def emit(text: str, out: Any, what: str) -> None:
 
 
 def print_json(data: Any, default: Callable[[Any], Any] | None = None) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=default or str))
+    sys.stdout.write(jsonout.dumps(data, indent=2, default=default or jsonout.plain))
     sys.stdout.write("\n")
 
 

@@ -7,13 +7,13 @@ a Dask scheduler that cannot be reached, wrong usage).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from validator import jsonout
 from validator.cli import app
 from validator.cli.common import AS_OF_HELP, EXIT_USAGE, fail, game_as_of
 from validator.cli.gate import AllowFindingsOption, submission_gate
@@ -137,7 +137,7 @@ def par(
         sys.stderr.write(f"rulesub: wrote the par sheet to {out}\n")
         return
     if format is ParFormat.json:
-        text = json.dumps(sheet, indent=2, ensure_ascii=False) + "\n"
+        text = jsonout.dumps(sheet, indent=2) + "\n"
     else:
         text = RENDERERS[format.value](sheet)
     from validator.cli.common import emit

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from validator import jsonout
 from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, readable_input
 from validator.cli.gate import Gate
 
@@ -104,7 +105,7 @@ def _marked(line: str, gate: Gate | None) -> str:
     import json
 
     data = {**json.loads(line), "draft": gate.notes}
-    return json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
+    return jsonout.dumps(data, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n"
 
 
 def simulate_poker(

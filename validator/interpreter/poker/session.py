@@ -30,7 +30,6 @@ deterministic, so the same seed gives the same session, and the same log, byte f
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -41,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from validator import jsonout
 from validator.cards import card_str
 from validator.compiler import Game
 from validator.errors import LocatedErrors
@@ -781,7 +781,10 @@ class Session:
 
 
 def log_line(record: HandRecord) -> str:
-    return json.dumps(record.to_json(), sort_keys=True, separators=(",", ":")) + "\n"
+    return (
+        jsonout.dumps(record.to_json(), sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+        + "\n"
+    )
 
 
 # -- the summary -----------------------------------------------------------------------------
