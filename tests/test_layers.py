@@ -19,7 +19,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "validator"
 STAGES: tuple[frozenset[str], ...] = (
     # foundations
     frozenset(
-        {"__init__", "cache", "errors", "files", "jsonout", "loader", "cards", "markdown", "money"}
+        {
+            "__init__",
+            "cache",
+            "errors",
+            "files",
+            "jsonout",
+            "pointer",
+            "loader",
+            "cards",
+            "markdown",
+            "money",
+        }
     ),
     frozenset({"model", "vocabulary"}),  # what a game and a submission are; the words they use
     frozenset({"rankings"}),  # hand evaluation

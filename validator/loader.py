@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from validator.errors import RulesubError
+from validator.pointer import join
+from validator.pointer import of as pointer_of
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 50
@@ -78,14 +80,6 @@ class Located:
             if p in ("", "/"):
                 return Position(1, 1)
             p = p.rsplit("/", 1)[0]
-
-
-def pointer_escape(part: object) -> str:
-    return str(part).replace("~", "~0").replace("/", "~1")
-
-
-def join(pointer: str, part: object) -> str:
-    return f"{pointer}/{pointer_escape(part)}"
 
 
 def read_text(path: Path | str, *, display: str | None = None) -> str:
@@ -444,7 +438,7 @@ def locate_errors(
     seen: set[tuple[str, str]] = set()
     for err in exc.errors(include_url=False):
         parts = _data_path(err["loc"], located.data, err["type"])
-        pointer = "".join(f"/{pointer_escape(p)}" for p in parts)
+        pointer = pointer_of(parts)
         kind = err["type"]
         msg = err["msg"]
         if msg.startswith("Value error, "):

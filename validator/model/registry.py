@@ -18,13 +18,14 @@ from pydantic import BaseModel, ValidationError
 
 from validator import GAMES_DIR
 from validator.errors import LocatedErrors
-from validator.loader import LoadError, Located, did_you_mean, join, load_yaml, locate_errors
+from validator.loader import LoadError, Located, did_you_mean, load_yaml, locate_errors
 from validator.model.compose import Composed, compose
 from validator.model.game import GameDefinition, Table
 from validator.model.notation import PayoutKind
 from validator.model.poker import poker_problems
 from validator.model.ranking import CardOrder, Ranking, RankingsFile
 from validator.model.strategy_file import with_strategies
+from validator.pointer import join, parts
 
 __all__ = [
     "GameFileError",
@@ -88,7 +89,7 @@ class _KnownKeys(dict[str, Iterable[str]]):
 
     def get(self, pointer: str, default: object = ()) -> object:  # type: ignore[override]
         node: object = self.model
-        for part in [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]:
+        for part in parts(pointer):
             node = _step(node, part)
             if node is None:
                 return default

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from validator.errors import RulesubError
-from validator.loader import MAX_INT_DIGITS, Located, check_flow_depth, join, parse_yaml, read_text
+from validator.loader import MAX_INT_DIGITS, Located, check_flow_depth, parse_yaml, read_text
+from validator.pointer import join
 
 
 def read_yaml(path: Path, *, display: str | None = None) -> Located:
