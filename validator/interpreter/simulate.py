@@ -19,7 +19,6 @@ risk (per unit of all the money the base game put at risk); the meters' trajecto
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine, ChunkResult
 from validator.interpreter.batch_money import from_micro
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
+from validator.interpreter.moments import ratio_estimate
 from validator.interpreter.play import default_wagers
 from validator.interpreter.results import money
 from validator.interpreter.rules import Rules
@@ -80,9 +80,7 @@ class Acc:
         """(hold %, low, high) of the 95% confidence interval; ``None`` with no handle."""
         if self.handle == 0:
             return None
-        r = self.sx / self.sh
-        var = max(self.sxx - 2 * r * self.sxh + r * r * self.shh, 0.0)
-        se = math.sqrt(var) / self.sh
+        r, se = ratio_estimate(self.sx, self.sh, self.sxx, self.sxh, self.shh)
         hold = -100 * r
         return hold, hold - 196 * se, hold + 196 * se
 

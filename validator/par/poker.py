@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
+from validator.interpreter.moments import Z95, mean_half_width
 from validator.money import displayed
-from validator.par.simulated import Z95
 
 CHUNK = 2_000
 
@@ -85,10 +85,7 @@ class Sum2:
 
     def half_width(self) -> float:
         """1.96 standard errors of the mean, in cents."""
-        if self.n < 2:
-            return 0.0
-        var = (self.ss - Fraction(self.s * self.s, self.n)) / (self.n - 1)
-        return Z95 * math.sqrt(max(float(var), 0.0) / self.n)
+        return mean_half_width(self.n, self.s, self.ss)
 
 
 @dataclass
