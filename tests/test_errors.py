@@ -94,3 +94,27 @@ def test_a_configuration_error_reads_as_one_message_or_each_problem_at_its_place
 ) -> None:
     assert messages(error) == lines
     assert str(error) == "\n".join(line.removeprefix("rulesub: ") for line in lines)
+
+
+def test_the_one_place_says_an_error_and_stops_with_its_exit_code(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import typer
+
+    from validator.cli.common import refuse
+    from validator.model.registry import GameFileError
+
+    class _Stale(RulesubError):
+        exit_code = 1
+
+    with pytest.raises(typer.Exit) as stopped:
+        refuse(_Stale("the approval is stale"), "sub.yaml:2:1: ")
+    assert stopped.value.exit_code == 1
+    assert capsys.readouterr().err == "rulesub: sub.yaml:2:1: the approval is stale\n"
+    broken = GameFileError(
+        [LoadError("g.yaml", 4, 7, "no such wager"), LoadError("g.yaml", 9, 2, "x")]
+    )
+    with pytest.raises(typer.Exit) as stopped:
+        refuse(broken)
+    assert stopped.value.exit_code == 2
+    assert capsys.readouterr().err == "g.yaml:4:7: no such wager\ng.yaml:9:2: x\n"

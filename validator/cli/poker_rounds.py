@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from validator import jsonout
-from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, readable_input
+from validator.cli.common import Format, console, fail, print_json, readable_input, refuse
 from validator.cli.gate import Gate
 
 
@@ -140,7 +140,7 @@ def simulate_poker(
         try:
             session = room(spec, workers, scheduler)
         except SchedulerError as e:
-            fail(str(e), EXIT_USAGE)
+            refuse(e)
     data = {**summary(session, hands_per_hour), "tables": len(spec.chunks())}
     if gate is not None and gate.draft:
         data["draft"] = gate.mark()
