@@ -42,3 +42,19 @@ def test_the_half_width_of_a_mean() -> None:
     # amounts 1, 3: mean 2, sample variance 2, standard error 1
     assert mean_half_width(2, 4, 10) == Z95 * 1.0
     assert mean_half_width(1, 5, 25) == 0.0
+
+
+def test_sums_add_field_by_field_in_every_accumulator() -> None:
+    from validator.par.poker import Sum2
+
+    a, b = Moments(1, 2, 3, 4, 5, 6), Moments(10, 20, 30, 40, 50, 60)
+    a += b
+    assert a == Moments(11, 22, 33, 44, 55, 66)
+    s = Sum2(1, 5, 25)
+    s += Sum2(2, 4, 10)
+    assert (s.n, s.s, s.ss) == (3, 9, 35)
+    acc, part = Acc(), Acc()
+    part.add(np.array([-1, 3]), np.array([1, 2]))
+    acc.merge(part)
+    acc.merge(part)
+    assert (acc.handle, acc.net, acc.sx, acc.sxx, acc.sxh, acc.shh) == (6, 4, 4.0, 20.0, 10.0, 10.0)

@@ -11,13 +11,25 @@ unit); a per-hand amount's mean from its count, sum and sum of squares.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
+from typing import Any, TypeVar
 
 import numpy as np
 
 #: The two-sided 95% quantile of the normal distribution.
 Z95 = 1.959963984540054
+
+S = TypeVar("S")
+
+
+def add_sums(into: S, other: S) -> S:
+    """Add ``other``'s sums into ``into``, field by field (a dataclass of sums: one chunk's
+    added to the running total, in chunk order)."""
+    target: Any = into
+    for f in fields(target):
+        setattr(target, f.name, getattr(target, f.name) + getattr(other, f.name))
+    return into
 
 
 def ratio_estimate(x: float, h: float, xx: float, xh: float, hh: float) -> tuple[float, float]:
@@ -59,13 +71,7 @@ class Moments:
         self.hh += int((ho * ho).sum())
 
     def __iadd__(self, o: Moments) -> Moments:
-        self.n += o.n
-        self.h += o.h
-        self.x += o.x
-        self.xx += o.xx
-        self.xh += o.xh
-        self.hh += o.hh
-        return self
+        return add_sums(self, o)
 
     def ratio(self) -> tuple[float, float] | None:
         """(X/H, its standard error) by the ratio estimator; ``None`` without handle."""

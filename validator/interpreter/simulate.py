@@ -32,7 +32,7 @@ from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine, ChunkResult
 from validator.interpreter.batch_money import from_micro
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
-from validator.interpreter.moments import ratio_estimate
+from validator.interpreter.moments import add_sums, ratio_estimate
 from validator.interpreter.play import default_wagers
 from validator.interpreter.results import money
 from validator.interpreter.rules import Rules
@@ -68,13 +68,7 @@ class Acc:
 
     def merge(self, o: Acc) -> None:
         """Add another chunk's sums (floats: in chunk order, for the same bytes)."""
-        self.handle += o.handle
-        self.net += o.net
-        self.sx += o.sx
-        self.sh += o.sh
-        self.sxx += o.sxx
-        self.sxh += o.sxh
-        self.shh += o.shh
+        add_sums(self, o)
 
     def hold(self) -> tuple[float, float, float] | None:
         """(hold %, low, high) of the 95% confidence interval; ``None`` with no handle."""

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
-from validator.interpreter.moments import Z95, mean_half_width
+from validator.interpreter.moments import Z95, add_sums, mean_half_width
 from validator.money import displayed
 
 CHUNK = 2_000
@@ -75,10 +75,7 @@ class Sum2:
         self.ss += x * x
 
     def __iadd__(self, o: Sum2) -> Sum2:
-        self.n += o.n
-        self.s += o.s
-        self.ss += o.ss
-        return self
+        return add_sums(self, o)
 
     def mean(self) -> Fraction:
         return Fraction(self.s, self.n) if self.n else Fraction(0)
