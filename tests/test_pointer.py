@@ -32,3 +32,11 @@ def test_a_path_of_keys_and_indices_as_a_pointer() -> None:
 def test_the_submission_reader_splits_as_the_one_module_does() -> None:
     assert split_pointer("/custom_paytables/a~1b/0") == ["custom_paytables", "a/b", "0"]
     assert split_pointer("/") == split_pointer("") == []
+
+
+def test_a_diff_names_an_escaped_key_as_written_never_as_its_escape() -> None:
+    """Documents speak to people: a key holding '/' is printed with its '/', not '~1'."""
+    from validator.diff.names import field_name
+
+    assert "~1" not in field_name(None, "/custom_paytables/a~1b")
+    assert field_name(None, "/custom_paytables/a~1b") == "A/b stated paytable"

@@ -29,6 +29,7 @@ from validator.model.submission import (
     REQUIRED,
     SHUFFLERS,
 )
+from validator.pointer import parts
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -535,7 +536,7 @@ def _apply_bounds(schema: dict[str, Any], game: Any) -> None:
 
 def _node(schema: dict[str, Any], pointer: str) -> dict[str, Any] | None:
     node: Any = schema
-    for part in pointer.strip("/").split("/"):
+    for part in parts("/" + pointer.strip("/")):
         props = node.get("properties") if isinstance(node, dict) else None
         if not isinstance(props, dict) or part not in props:
             return None

@@ -29,7 +29,7 @@ from validator.compiler import Game
 from validator.diff.holds import Hold, rows_hold, table_hold
 from validator.model.game import Rows, Table
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
-from validator.pointer import escape
+from validator.pointer import escape, parts
 
 #: How the changes are grouped, by the first part of their path, in this order.
 GROUPS = {
@@ -72,7 +72,7 @@ class Change:
 
     @property
     def group(self) -> str:
-        return GROUPS.get(self.path.split("/")[1], OTHER)
+        return GROUPS.get(parts(self.path)[0], OTHER)
 
     @property
     def hold_delta(self) -> Fraction | None:
@@ -356,10 +356,10 @@ def diff_submissions(
         if _same(a, b):
             continue
         change = Change(pointer, None if a is None else show(a), None if b is None else show(b))
-        parts = pointer.split("/")
-        if parts[1] == "progressives" and len(parts) > 2 and parts[2] not in priced:
-            priced.add(parts[2])
-            _price_meter_change(game, change, parts[2], old, new, old_sel, new_sel)
+        keys = parts(pointer)
+        if keys[0] == "progressives" and len(keys) > 1 and keys[1] not in priced:
+            priced.add(keys[1])
+            _price_meter_change(game, change, keys[1], old, new, old_sel, new_sel)
         result.changes.append(change)
     order = [*dict.fromkeys(GROUPS.values()), OTHER]
     result.changes.sort(key=lambda c: order.index(c.group))  # stable: file order within

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from validator import GAMES_DIR, jsonout
+from validator.pointer import parts
 from validator.vocabulary.registry import ENGINES, KINDS, REGISTRY, Word
 from validator.vocabulary.usage import Use, all_uses
 
@@ -100,7 +101,7 @@ def flow(value: Any) -> str:
 
 
 def _at(data: Any, pointer: str) -> Any:
-    for part in [p for p in pointer.split("/") if p]:
+    for part in [p for p in parts(pointer) if p]:
         if isinstance(data, list):
             data = data[int(part)]
         elif isinstance(data, dict) and part in data:
