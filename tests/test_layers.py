@@ -18,7 +18,20 @@ PACKAGE = Path(__file__).resolve().parent.parent / "validator"
 #: The stages, lowest first. A name is a top-level module or subpackage of ``validator``.
 STAGES: tuple[frozenset[str], ...] = (
     # foundations
-    frozenset({"__init__", "cache", "files", "loader", "cards", "markdown", "money"}),
+    frozenset(
+        {
+            "__init__",
+            "cache",
+            "errors",
+            "files",
+            "jsonout",
+            "pointer",
+            "loader",
+            "cards",
+            "markdown",
+            "money",
+        }
+    ),
     frozenset({"model", "vocabulary"}),  # what a game and a submission are; the words they use
     frozenset({"rankings"}),  # hand evaluation
     frozenset({"compiler"}),  # a game file compiled: the model with its evaluators
@@ -90,3 +103,118 @@ def test_no_import_from_a_higher_stage(path: Path) -> None:
         if target in STAGE and STAGE[target] > STAGE[own]
     ]
     assert not upward, "\n".join(upward)
+
+
+# -- inside a folder: modules, not only stages -------------------------------------------
+
+
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULE_NAMES = {_module_of(p): p for p in MODULES}
+
+
+def _at_import(tree: ast.Module) -> list[ast.stmt]:
+    """The statements a module runs when imported: its top level, inside ``if``/``try``
+    blocks too, but never under ``if TYPE_CHECKING`` nor inside a function or class body."""
+    out: list[ast.stmt] = []
+    todo: list[ast.stmt] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If):
+            test = ast.unparse(node.test)
+            if test.endswith("TYPE_CHECKING"):
+                todo.extend(node.orelse)
+                continue
+            todo.extend(node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            todo.extend(node.body + node.orelse + node.finalbody)
+            for handler in node.handlers:
+                todo.extend(handler.body)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            out.append(node)
+    return out
+
+
+def _targets(module: str, node: ast.stmt) -> set[str]:
+    """The modules of validator an import statement loads."""
+    names: list[str] = []
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    elif isinstance(node, ast.ImportFrom):
+        if node.level:
+            is_package = MODULE_NAMES.get(module, Path()).name == "__init__.py"
+            base = module.split(".")[: len(module.split(".")) - node.level + is_package]
+            source = ".".join([*base, node.module] if node.module else base)
+        else:
+            source = node.module or ""
+        names = [  # a submodule named by ``from package import module``, else the package
+            f"{source}.{a.name}" if f"{source}.{a.name}" in MODULE_NAMES else source
+            for a in node.names
+        ]
+    found = set()
+    for name in names:  # the module itself; the packages above it are not counted: a
+        parts = name.split(".")  # package's __init__ may import its own modules
+        for n in range(len(parts), 0, -1):
+            if ".".join(parts[:n]) in MODULE_NAMES:
+                found.add(".".join(parts[:n]))
+                break
+    return found - {module}
+
+
+def _import_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULE_NAMES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        graph[name] = set().union(*(_targets(name, s) for s in _at_import(tree)))
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle_between_modules_at_import_time() -> None:
+    """Inside a folder as across stages: a module imported first never needs, while it is
+    being imported, a module that needs it back (imports inside functions are the cure for
+    a cycle only where the two modules really are one concept)."""
+    cycles = _cycles(_import_graph())
+    assert not cycles, "\n".join(" ↔ ".join(c) for c in cycles)
+
+
+def test_the_import_graph_sees_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []

@@ -11,6 +11,8 @@ reads them from its own ``games/`` and ``schemas/``. ``RULESUB_GAMES_DIR`` (or `
 import os
 from pathlib import Path
 
+from validator.errors import RulesubError
+
 __version__ = "0.3.0"
 
 #: Where the package lives; in a source checkout, its parent holds ``games/``, ``schemas/``
@@ -48,7 +50,7 @@ SCHEMAS_DIR = packaged("schemas")
 RANKINGS_FILE = "rankings.yaml"
 
 
-class NoGamesError(Exception):
+class NoGamesError(RulesubError):
     """The games directory holds no game file: every command would answer about nothing."""
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from validator.errors import RulesubError
+
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -53,7 +55,7 @@ RANK_WORDS = {
 DECK: tuple[int, ...] = tuple(range(52))
 
 
-class CardError(ValueError):
+class CardError(RulesubError, ValueError):
     """A card that cannot be read."""
 
 

@@ -20,11 +20,13 @@ import stat
 import tempfile
 from pathlib import Path
 
+from validator.errors import RulesubError
+
 #: Where a path names a stream of this process or a device, never a file to replace.
 _STREAM_ROOTS = ("/dev/", "/proc/")
 
 
-class WriteError(OSError):
+class WriteError(RulesubError, OSError):
     """A file rulesub could not write; ``strerror`` says why, in words."""
 
 

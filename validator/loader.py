@@ -26,6 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from validator.errors import RulesubError
+from validator.pointer import join
+from validator.pointer import of as pointer_of
+
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 50
 MAX_NODES = 200_000
@@ -42,7 +46,7 @@ class Position:
 
 
 @dataclass
-class LoadError(Exception):
+class LoadError(RulesubError):
     """Input that cannot be read: where, and what was expected."""
 
     file: str
@@ -76,14 +80,6 @@ class Located:
             if p in ("", "/"):
                 return Position(1, 1)
             p = p.rsplit("/", 1)[0]
-
-
-def pointer_escape(part: object) -> str:
-    return str(part).replace("~", "~0").replace("/", "~1")
-
-
-def join(pointer: str, part: object) -> str:
-    return f"{pointer}/{pointer_escape(part)}"
 
 
 def read_text(path: Path | str, *, display: str | None = None) -> str:
@@ -167,7 +163,7 @@ def decode_text(raw: bytes, name: str) -> str:
     return text.removeprefix("\ufeff")
 
 
-class PathRefused(ValueError):
+class PathRefused(RulesubError, ValueError):
     """A path a file names that leads outside the directories it may name."""
 
 
@@ -442,7 +438,7 @@ def locate_errors(
     seen: set[tuple[str, str]] = set()
     for err in exc.errors(include_url=False):
         parts = _data_path(err["loc"], located.data, err["type"])
-        pointer = "".join(f"/{pointer_escape(p)}" for p in parts)
+        pointer = pointer_of(parts)
         kind = err["type"]
         msg = err["msg"]
         if msg.startswith("Value error, "):

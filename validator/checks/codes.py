@@ -16,6 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from validator import jsonout
+
 TABLE = Path(__file__).resolve().parent / "codes.json"
 
 
@@ -75,7 +77,7 @@ def main() -> None:
         "redirects": dict(sorted(redirects.items())),
         "removed": dict(sorted(removed.items())),
     }
-    write_whole(TABLE, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    write_whole(TABLE, jsonout.dumps(data, indent=1) + "\n")
     print(f"wrote {TABLE.name}: {len(data['codes'])} codes, {len(redirects)} redirects")
 
 

@@ -26,6 +26,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from validator.checks.findings import FAIL_ON
+from validator.errors import ConfigError
 
 CONFIG_FILES = ("rulesub.toml", "pyproject.toml")
 KEYS = ("exclude", "extend-exclude", "fail-on", "per-file-ignores", "office")
@@ -45,10 +46,6 @@ DEFAULT_EXCLUDE = (
     ".ruff_cache",
     ".pytest_cache",
 )
-
-
-class ConfigError(Exception):
-    """A configuration file that cannot be used: its path and what is wrong, exit 2."""
 
 
 @dataclass(frozen=True)

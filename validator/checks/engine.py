@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from validator.checks.findings import FileResult, Finding, Report, root_causes
-from validator.loader import LoadError, Located, did_you_mean, join
+from validator.loader import LoadError, Located, did_you_mean
+from validator.pointer import join
 
 if TYPE_CHECKING:
     from validator.checks.config import Settings

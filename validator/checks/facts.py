@@ -27,7 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from validator import GAMES_DIR
+from validator import GAMES_DIR, jsonout
 from validator.checks.projection import from_data, to_data
 from validator.model.notation import PayoutKind
 
@@ -299,12 +299,12 @@ def construct_constraints(items: list[dict[str, Any]]) -> tuple[Any, ...]:
     them to the checks: validated by the model once, then read back as projections."""
     from validator.model.constraints import load_constraints
 
-    text = json.dumps(to_data(list(load_constraints(items))))
+    text = jsonout.dumps(to_data(list(load_constraints(items))), ensure_ascii=True)
     return tuple(json.loads(text, object_hook=from_data))
 
 
 def render_facts(f: GameFacts) -> str:
-    return json.dumps(facts_to_json(f), indent=1, ensure_ascii=False) + "\n"
+    return jsonout.dumps(facts_to_json(f), indent=1) + "\n"
 
 
 _FACTS: dict[tuple[str, Path], GameFacts] = {}

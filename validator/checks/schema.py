@@ -16,11 +16,10 @@ left to ``rulesub validate``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from validator import SCHEMAS_DIR
+from validator import SCHEMAS_DIR, jsonout
 from validator.model.base import PAYOUT_PATTERN
 from validator.model.submission import (
     AUTOMATED_SHUFFLERS,
@@ -30,6 +29,7 @@ from validator.model.submission import (
     REQUIRED,
     SHUFFLERS,
 )
+from validator.pointer import parts
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -536,7 +536,7 @@ def _apply_bounds(schema: dict[str, Any], game: Any) -> None:
 
 def _node(schema: dict[str, Any], pointer: str) -> dict[str, Any] | None:
     node: Any = schema
-    for part in pointer.strip("/").split("/"):
+    for part in parts("/" + pointer.strip("/")):
         props = node.get("properties") if isinstance(node, dict) else None
         if not isinstance(props, dict) or part not in props:
             return None
@@ -575,7 +575,7 @@ def schema_files() -> dict[str, dict[str, Any]]:
 
 
 def render(schema: dict[str, Any]) -> str:
-    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.dumps(schema, indent=2) + "\n"
 
 
 def compiled_files() -> dict[str, str]:

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from validator.errors import RulesubError, messages
 from validator.files import WriteError, reason
 
 #: The words a parameter's value is called by in help, where it sets no metavar of its own.
@@ -140,9 +141,10 @@ for _name in COMMAND_MODULES:
 
 
 def main() -> None:
-    """The console script. A game file that cannot be compiled is refused the same way
-    whichever command met it (its errors with file:line:col, exit 2), even where the
-    command did not expect to load a game (a submission's checks compile the game it names)."""
+    """The console script. An error of rulesub that no command placed is refused the same
+    way whichever command met it (``validator.errors.messages``, its exit code): a game file
+    that cannot be compiled with its errors at file:line:col, exit 2, even where the command
+    did not expect to load a game (a submission's checks compile the game it names)."""
     if "_RULESUB_COMPLETE" in os.environ:  # a shell asking for completions
         from typer.completion import completion_init
 
@@ -157,10 +159,7 @@ def main() -> None:
         why = e.strerror if isinstance(e, WriteError) else reason(e)
         sys.stderr.write(f"rulesub: {what}: {why}\n")
         sys.exit(2)
-    except Exception as e:
-        registry = sys.modules.get("validator.model.registry")
-        if registry is None or not isinstance(e, registry.GameFileError):
-            raise
-        for err in e.errors:
-            sys.stderr.write(f"{err}\n")
-        sys.exit(2)
+    except RulesubError as e:
+        for line in messages(e):
+            sys.stderr.write(f"{line}\n")
+        sys.exit(e.exit_code)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -10,7 +9,9 @@ from typing import Any, NoReturn
 
 import typer
 
+from validator import jsonout
 from validator.cli.options import Format
+from validator.errors import RulesubError, messages
 
 __all__ = ["EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "Format"]
 
@@ -43,31 +44,25 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise typer.Exit(code)
 
 
+def refuse(e: RulesubError, where: str = "") -> NoReturn:
+    """The one place an error of rulesub becomes what the officer reads (``messages``) and
+    the exit code the command stops with (the error's ``exit_code``). ``where``:
+    ``file:line:column: `` of the input, where the caller knows it and the error does not."""
+    for line in messages(e, where):
+        sys.stderr.write(f"{line}\n")
+    raise typer.Exit(e.exit_code)
+
+
 @contextmanager
 def readable_input() -> Iterator[None]:
-    """Turn the errors of unreadable input into clean messages with exit code 2.
-
-    The game models are imported only if a command loaded them: a command answered from
-    the cache must not pay for them here.
-    """
-    from validator import NoGamesError
-    from validator.loader import LoadError
-
+    """Turn the errors of unreadable input into clean messages with exit code 2: every
+    error of rulesub as ``refuse`` says it, an unknown name as its message."""
     try:
         yield
-    except NoGamesError as e:
-        fail(str(e))
-    except LoadError as e:
-        fail(str(e))
+    except RulesubError as e:
+        refuse(e)
     except KeyError as e:
         fail(str(e.args[0]) if e.args else "not found")
-    except Exception as e:
-        registry = sys.modules.get("validator.model.registry")
-        if registry is not None and isinstance(e, registry.GameFileError):
-            for err in e.errors:
-                sys.stderr.write(f"{err}\n")
-            raise typer.Exit(EXIT_USAGE) from None
-        raise
 
 
 def load_game_or_fail(game_id: str) -> Any:
@@ -93,7 +88,7 @@ def emit(text: str, out: Any, what: str) -> None:
 
 
 def print_json(data: Any, default: Callable[[Any], Any] | None = None) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=default or str))
+    sys.stdout.write(jsonout.dumps(data, indent=2, default=default or jsonout.plain))
     sys.stdout.write("\n")
 
 

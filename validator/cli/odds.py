@@ -22,6 +22,7 @@ from validator.cli.common import (
     game_as_of,
     load_game_or_fail,
     print_json,
+    refuse,
 )
 from validator.cli.gate import AllowFindingsOption, submission_gate
 from validator.cli.options import FormatOption, OutOption, prints_result
@@ -138,7 +139,7 @@ def odds(
                     exact_odds(g, table_id, letter, meter=with_meter, wager_amount=amount)
                 )
     except OddsError as e:
-        fail(str(e))
+        refuse(e)
     if wager is not None and selection.many:
         results.sort(key=lambda r: r.hold)
     if format is Format.json:

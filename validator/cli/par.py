@@ -7,15 +7,15 @@ a Dask scheduler that cannot be reached, wrong usage).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from validator import jsonout
 from validator.cli import app
-from validator.cli.common import AS_OF_HELP, EXIT_USAGE, fail, game_as_of
+from validator.cli.common import AS_OF_HELP, fail, game_as_of, refuse
 from validator.cli.gate import AllowFindingsOption, submission_gate
 from validator.cli.options import DocumentFormat as ParFormat
 from validator.cli.options import DocumentFormatOption, OutOption
@@ -120,7 +120,7 @@ def par(
         try:
             sheet = build(req)
         except SchedulerError as e:
-            fail(str(e), EXIT_USAGE)
+            refuse(e)
     if submission is not None:
         from validator.review.cover import identification
 
@@ -133,11 +133,11 @@ def par(
         try:
             print_pdf(RENDERERS["html"](sheet), out, "the par sheet")  # type: ignore[arg-type]
         except PdfError as e:
-            fail(str(e))
+            refuse(e)
         sys.stderr.write(f"rulesub: wrote the par sheet to {out}\n")
         return
     if format is ParFormat.json:
-        text = json.dumps(sheet, indent=2, ensure_ascii=False) + "\n"
+        text = jsonout.dumps(sheet, indent=2) + "\n"
     else:
         text = RENDERERS[format.value](sheet)
     from validator.cli.common import emit

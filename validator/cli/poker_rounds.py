@@ -9,9 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import typer
-
-from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, readable_input
+from validator import jsonout
+from validator.cli.common import Format, console, fail, print_json, readable_input, refuse
 from validator.cli.gate import Gate
 
 
@@ -27,16 +26,11 @@ def is_nonbanking(game_id: str) -> bool:
 
 @contextmanager
 def _session_input() -> Iterator[None]:
-    """The poker session's own errors; unreadable files as every command reports them."""
-    from validator.interpreter.poker.session import SessionError
-
+    """The poker session's own errors, and unreadable files, as every command reports them
+    (``readable_input``); a value a hand cannot take, by its message."""
     with readable_input():
         try:
             yield
-        except SessionError as e:
-            for err in e.errors:
-                sys.stderr.write(f"{err}\n")
-            raise typer.Exit(EXIT_USAGE) from None
         except ValueError as e:
             fail(str(e.args[0]) if e.args else str(e))
 
@@ -111,7 +105,7 @@ def _marked(line: str, gate: Gate | None) -> str:
     import json
 
     data = {**json.loads(line), "draft": gate.notes}
-    return json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
+    return jsonout.dumps(data, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n"
 
 
 def simulate_poker(
@@ -146,7 +140,7 @@ def simulate_poker(
         try:
             session = room(spec, workers, scheduler)
         except SchedulerError as e:
-            fail(str(e), EXIT_USAGE)
+            refuse(e)
     data = {**summary(session, hands_per_hour), "tables": len(spec.chunks())}
     if gate is not None and gate.draft:
         data["draft"] = gate.mark()

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from validator.cli import app
-from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json
+from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, refuse
 from validator.cli.gate import Gate, submission_gate
 from validator.cli.options import (
     AllowFindingsOption,
@@ -26,6 +26,7 @@ from validator.cli.options import (
     StrategyOption,
     prints_result,
 )
+from validator.errors import RulesubError
 
 # the options `play` and `simulate` share are declared once, in validator.cli.options
 
@@ -34,42 +35,38 @@ from validator.cli.options import (
 def _round_input(spec: Any = None, rulesub: Path | None = None) -> Iterator[None]:
     """Every failure of a round's input as a clean message with exit code 2. ``rulesub``:
     the submission whose table a missing-table message points at."""
-    from validator.interpreter.batch_money import InexactMoney
-    from validator.interpreter.config import ConfigError
-    from validator.interpreter.errors import RoundError
-    from validator.interpreter.roundfile import RoundFileError
-    from validator.interpreter.rules import MissingTable
-    from validator.interpreter.simulate import MoneyOutOfRange
-    from validator.loader import LoadError
-    from validator.model.registry import GameFileError
-
     try:
         yield
-    except (GameFileError, RoundFileError, ConfigError) as e:
-        for err in e.errors:
-            sys.stderr.write(f"{err}\n")
-        raise typer.Exit(EXIT_USAGE) from None
-    except LoadError as e:
-        fail(str(e))
-    except MissingTable as e:
+    except RulesubError as e:
+        refuse(e, _where(e, spec, rulesub))
+    except KeyError as e:
+        fail(str(e.args[0]) if e.args else "not found")
+
+
+def _where(e: RulesubError, spec: Any, rulesub: Path | None) -> str:
+    """``file:line:column: `` of what a round's error is about, where the error itself does
+    not say: a missing table in the submission or the round file, money out of range at the
+    submission's table, a round the rules refuse at its place in the round file."""
+    from validator.interpreter.batch_money import InexactMoney
+    from validator.interpreter.errors import RoundError
+    from validator.interpreter.rules import MissingTable
+    from validator.interpreter.simulate import MoneyOutOfRange
+
+    round_spec = spec[0] if spec is not None else None
+    if isinstance(e, MissingTable):
         where = _table_position(rulesub, e.table_id)
-        if not where and spec is not None and spec[0] is not None:
-            round_spec = spec[0]
+        if not where and round_spec is not None:
             where = _table_position(round_spec.rulesub, e.table_id)
             if not where:  # the round file supplies no submission: point at its paytables
                 f, line, col = round_spec.position("/paytables")
                 where = f"{f}:{line}:{col}: "
-        fail(f"{where}{e}")
-    except (MoneyOutOfRange, InexactMoney) as e:
-        fail(f"{_table_position(rulesub, None)}{e}")
-    except RoundError as e:
-        where = ""
-        if spec is not None and spec[0] is not None:
-            f, line, col = spec[0].position(e.pointer)
-            where = f"{f}:{line}:{col}: "
-        fail(f"{where}{e}")
-    except KeyError as e:
-        fail(str(e.args[0]) if e.args else "not found")
+        return where
+    if isinstance(e, MoneyOutOfRange | InexactMoney):
+        return _table_position(rulesub, None)
+    if isinstance(e, RoundError) and round_spec is not None:
+        f, line, col = round_spec.position(e.pointer)
+        return f"{f}:{line}:{col}: "
+    return ""
 
 
 def is_log(path: Path) -> bool:
@@ -428,7 +425,6 @@ def simulate(
         return
     if tables != 1:
         fail(f"--tables: {game} is a banking game; its rounds are shared among the --workers")
-    from validator.interpreter.chunks import SchedulerError
     from validator.interpreter.simulate import summary_json
 
     source = str(rulesub) if rulesub is not None else None
@@ -444,10 +440,7 @@ def simulate(
         k = seats or rules.max_seats()
         _check_seats(rules, k)
         _check_tables(rules)
-        try:
-            stats = _simulated(rules, rounds, seed, k, strategy, format, spread)
-        except SchedulerError as e:
-            fail(str(e), EXIT_USAGE)
+        stats = _simulated(rules, rounds, seed, k, strategy, format, spread)
     data = summary_json(stats)
     if gate.draft:
         data["draft"] = gate.mark()

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from validator.cli import app
-from validator.cli.common import fail
+from validator.cli.common import fail, refuse
 from validator.cli.store import DbOption
 
 
@@ -68,7 +68,7 @@ def serve(
     try:
         web = create_app(db, secure_cookies=secure_cookies)
     except StoreError as e:
-        fail(str(e))
+        refuse(e)
     store = web.state.web.store
     sys.stderr.write(f"rulesub: serving {store.name} on http://{host}:{port}/\n")
     if not os.environ.get(ENV_SECRET):

@@ -17,6 +17,7 @@ from validator.cli.common import (
     game_as_of,
     parse_date,
     readable_input,
+    refuse,
 )
 from validator.cli.gate import AllowFindingsOption
 
@@ -129,5 +130,5 @@ def _unreadable(path: Path) -> None:
     try:
         read_text(path)
     except LoadError as e:
-        fail(str(e))
+        refuse(e)
     fail(f"{path}:1:1: no such file")

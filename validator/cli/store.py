@@ -22,6 +22,7 @@ from typing import Annotated, Any
 
 import typer
 
+from validator import jsonout
 from validator.cli import app
 from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, Format, fail, print_json
 from validator.cli.options import DbOption, FormatOption, OutOption, prints_result
@@ -620,7 +621,7 @@ def review(
     if format is ReviewFormat.json:
         from validator.review.build import pack_json
 
-        text = json.dumps(pack_json(pack), indent=2, ensure_ascii=False, default=str) + "\n"
+        text = jsonout.dumps(pack_json(pack), indent=2) + "\n"
     else:
         text = render_html(pack) if format is ReviewFormat.html else render_markdown(pack)
     from validator.cli.common import emit

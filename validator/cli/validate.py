@@ -25,6 +25,7 @@ from validator.cli.common import (
     parse_date,
     print_json,
     readable_input,
+    refuse,
 )
 from validator.cli.options import (
     FailOnOption,
@@ -98,7 +99,7 @@ def validate(
     try:
         settings = load_settings(config)
     except ConfigError as e:
-        fail(str(e))
+        refuse(e)
     if exclude:
         settings = replace(settings, exclude=(*settings.exclude, *exclude))
     if fail_on is not None:

@@ -27,9 +27,9 @@ from typing import Any
 
 from validator.compiler import Game
 from validator.diff.holds import Hold, rows_hold, table_hold
-from validator.loader import pointer_escape
 from validator.model.game import Rows, Table
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
+from validator.pointer import escape, parts
 
 #: How the changes are grouped, by the first part of their path, in this order.
 GROUPS = {
@@ -72,7 +72,7 @@ class Change:
 
     @property
     def group(self) -> str:
-        return GROUPS.get(self.path.split("/")[1], OTHER)
+        return GROUPS.get(parts(self.path)[0], OTHER)
 
     @property
     def hold_delta(self) -> Fraction | None:
@@ -227,7 +227,7 @@ def paytable_change(
     old_rows = table_rows(table, old_letter, old_value.wager_amount) if old_letter else None
     new_rows = table_rows(table, new_letter, new_value.wager_amount) if new_letter else None
     return Change(
-        path=f"/paytables/{pointer_escape(tid)}",
+        path=f"/paytables/{escape(tid)}",
         old=old_letter,
         new=new_letter,
         title=table_title(game, wid, tid, table),
@@ -244,7 +244,7 @@ def custom_change(
     """A table the submission states where the chapter's text is missing."""
     wid, table = game.table(tid)
     return Change(
-        path=f"/custom_paytables/{pointer_escape(tid)}",
+        path=f"/custom_paytables/{escape(tid)}",
         old="stated" if old_rows else None,
         new="stated" if new_rows else None,
         title=f"{table_title(game, wid, tid, table)}, as stated",
@@ -281,7 +281,7 @@ def leaves(data: Any, pointer: str = "") -> dict[str, Any]:
     if isinstance(data, dict):
         out: dict[str, Any] = {}
         for key, value in data.items():
-            out.update(leaves(value, f"{pointer}/{pointer_escape(key)}"))
+            out.update(leaves(value, f"{pointer}/{escape(key)}"))
         return out
     return {pointer: data}
 
@@ -323,7 +323,7 @@ def diff_submissions(
         a, b = old_sel.get(tid), new_sel.get(tid)
         if tid not in table_ids:
             if a != b:  # a key the game does not have: the validator says so
-                result.changes.append(Change(f"/paytables/{pointer_escape(tid)}", a, b, tid))
+                result.changes.append(Change(f"/paytables/{escape(tid)}", a, b, tid))
             continue
         wid, _ = game.table(tid)
         va, vb = valuation(old, wid), valuation(new, wid)
@@ -345,7 +345,7 @@ def diff_submissions(
             result.changes.append(custom_change(game, tid, a, b))
         else:
             result.changes.append(
-                Change(f"/custom_paytables/{pointer_escape(tid)}", show_rows(a), show_rows(b))
+                Change(f"/custom_paytables/{escape(tid)}", show_rows(a), show_rows(b))
             )
 
     before = leaves({k: v for k, v in old_data.items() if k not in _TABLES})
@@ -356,10 +356,10 @@ def diff_submissions(
         if _same(a, b):
             continue
         change = Change(pointer, None if a is None else show(a), None if b is None else show(b))
-        parts = pointer.split("/")
-        if parts[1] == "progressives" and len(parts) > 2 and parts[2] not in priced:
-            priced.add(parts[2])
-            _price_meter_change(game, change, parts[2], old, new, old_sel, new_sel)
+        keys = parts(pointer)
+        if keys[0] == "progressives" and len(keys) > 1 and keys[1] not in priced:
+            priced.add(keys[1])
+            _price_meter_change(game, change, keys[1], old, new, old_sel, new_sel)
         result.changes.append(change)
     order = [*dict.fromkeys(GROUPS.values()), OTHER]
     result.changes.sort(key=lambda c: order.index(c.group))  # stable: file order within

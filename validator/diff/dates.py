@@ -23,9 +23,9 @@ from validator.diff.compare import (
     table_rows,
     table_title,
 )
-from validator.loader import pointer_escape
 from validator.model.game import GameDefinition, Rows, Table
 from validator.model.history import as_of, describe
+from validator.pointer import escape
 
 
 def _columns(definition: GameDefinition) -> dict[tuple[str, str | None], tuple[str, Table]]:
@@ -77,7 +77,7 @@ def diff_dates(game: Game, old: dt.date, new: dt.date) -> GameDiff:
         dated = dated or table.dated
         result.changes.append(
             Change(
-                path=f"/paytables/{pointer_escape(tid)}" + (f"/{letter}" if letter else ""),
+                path=f"/paytables/{escape(tid)}" + (f"/{letter}" if letter else ""),
                 old=label if old_rows is not None else None,
                 new=label if new_rows is not None else None,
                 title=table_title(game, wid, tid, table),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from validator.pointer import parts as pointer_parts
+
 #: a submission's field as an officer calls it (the Rules Submission's own headings)
 FIELD_NAMES = {
     "effective": "Effective date",
@@ -45,7 +47,7 @@ def field_name(game: Any, pointer: str) -> str:
     """A change's field as a person names it: ``/effective`` is "Effective date",
     ``/paytables/aces_up`` "Aces Up paytable", ``/table/max_wager`` "Table maximum wager";
     a wager or table id is its name in the chapter."""
-    parts = [p for p in pointer.split("/") if p]
+    parts = [p for p in pointer_parts(pointer) if p]
     names: dict[str, str] = {}
     if game is not None:
         d = game.definition

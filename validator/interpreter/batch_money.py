@@ -14,13 +14,15 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
+from validator.errors import RulesubError
+
 MICRO = 1_000_000
 CENT = 10_000
 I64 = NDArray[np.int64]
 B = NDArray[np.bool_]
 
 
-class InexactMoney(ValueError):
+class InexactMoney(RulesubError, ValueError):
     """An amount the batch engine cannot hold exactly in micro-dollars: refused, never
     rounded silently (``rulesub simulate`` says so, exit 2)."""
 

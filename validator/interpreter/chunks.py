@@ -12,6 +12,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from validator.errors import RulesubError
+
 J = TypeVar("J")
 R = TypeVar("R")
 
@@ -120,5 +122,5 @@ def pool_context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-class SchedulerError(RuntimeError):
+class SchedulerError(RulesubError, RuntimeError):
     """A Dask scheduler that cannot be used, and why."""

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from validator.compiler import Game
+from validator.errors import ConfigError
 from validator.loader import LoadError, Located
 from validator.model.game import MeterRule, Table
 from validator.model.notation import Payout, PayoutKind
@@ -179,14 +180,6 @@ def _chapter_meters(
             reserve_on_reset=rule.reserve_on_reset,
         )
     return out
-
-
-class ConfigError(Exception):
-    """A submission value the interpreter cannot use: file:line:column and what is wrong."""
-
-    def __init__(self, errors: list[LoadError]) -> None:
-        super().__init__("\n".join(str(e) for e in errors))
-        self.errors = errors
 
 
 def load_config(

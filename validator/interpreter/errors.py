@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from validator.errors import RulesubError
 
-class RoundError(Exception):
+
+class RoundError(RulesubError):
     """A round the rules do not allow: the rule it breaks, where it sits in the round file."""
 
     def __init__(self, message: str, pointer: str = "") -> None:

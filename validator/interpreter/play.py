@@ -9,7 +9,6 @@ settle`` replays the round exactly. ``deck_order`` keeps the whole shuffled deck
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -18,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from validator import jsonout
 from validator.cards import cards_str
 from validator.interpreter.dealing import DeckSource
 from validator.interpreter.results import RoundResult, money
@@ -188,4 +188,4 @@ def _table_cards(result: RoundResult) -> dict[str, list[str]]:
 
 
 def log_line(record: dict[str, Any]) -> str:
-    return json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n"
+    return jsonout.dumps(record, separators=(", ", ": ")) + "\n"

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from validator.cards import CardError, parse_card
+from validator.errors import LocatedErrors
 from validator.interpreter.actions import parse_action
 from validator.interpreter.errors import RoundError
 from validator.loader import LoadError, Located, did_you_mean, load_yaml
@@ -64,12 +65,8 @@ KNOWN_KEYS = (
 SEAT_KEYS = ("seat", "wagers", "cards", "actions")
 
 
-class RoundFileError(Exception):
+class RoundFileError(LocatedErrors):
     """A round file that cannot be settled: every problem with its position."""
-
-    def __init__(self, errors: list[LoadError]) -> None:
-        super().__init__("\n".join(str(e) for e in errors))
-        self.errors = errors
 
 
 @dataclass

@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any
 
 from validator.compiler import Game
+from validator.errors import RulesubError
 from validator.interpreter.config import TableConfig, paytable_rows
 from validator.interpreter.errors import RoundError
 from validator.interpreter.meters import Meter, MeterBank
@@ -41,7 +42,7 @@ from validator.vocabulary import TABLE_FEATURE, meaning
 CONDITION_KEYS = tuple(When.model_fields)
 
 
-class MissingTable(Exception):
+class MissingTable(RulesubError):
     """A round needs a table the regulation text lacks and no submission supplied."""
 
     def __init__(self, table_id: str, table: Table, why: str = "") -> None:

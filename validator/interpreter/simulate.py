@@ -19,7 +19,6 @@ risk (per unit of all the money the base game put at risk); the meters' trajecto
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -29,9 +28,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine, ChunkResult
 from validator.interpreter.batch_money import from_micro
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
+from validator.interpreter.moments import add_sums, ratio_estimate
 from validator.interpreter.play import default_wagers
 from validator.interpreter.results import money
 from validator.interpreter.rules import Rules
@@ -67,21 +68,13 @@ class Acc:
 
     def merge(self, o: Acc) -> None:
         """Add another chunk's sums (floats: in chunk order, for the same bytes)."""
-        self.handle += o.handle
-        self.net += o.net
-        self.sx += o.sx
-        self.sh += o.sh
-        self.sxx += o.sxx
-        self.sxh += o.sxh
-        self.shh += o.shh
+        add_sums(self, o)
 
     def hold(self) -> tuple[float, float, float] | None:
         """(hold %, low, high) of the 95% confidence interval; ``None`` with no handle."""
         if self.handle == 0:
             return None
-        r = self.sx / self.sh
-        var = max(self.sxx - 2 * r * self.sxh + r * r * self.shh, 0.0)
-        se = math.sqrt(var) / self.sh
+        r, se = ratio_estimate(self.sx, self.sh, self.sxx, self.sxh, self.shh)
         hold = -100 * r
         return hold, hold - 196 * se, hold + 196 * se
 
@@ -295,7 +288,7 @@ def exact_holds(rules: Rules, stats: Stats) -> dict[str, dict[str, Any]]:
 INT64_ROOM = 2**62
 
 
-class MoneyOutOfRange(ValueError):
+class MoneyOutOfRange(RulesubError, ValueError):
     """Amounts too large for the batch engine's exact arithmetic: refused, never wrapped."""
 
 

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from validator.loader import LoadError, Located, Position, did_you_mean, join, load_yaml
+from validator.loader import LoadError, Located, Position, did_you_mean, load_yaml
+from validator.pointer import join
 
 INCLUDE_DIR = "include"
 MAX_DEPTH = 10

@@ -23,8 +23,10 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from fractions import Fraction
 
+from validator.errors import RulesubError
 
-class NotationError(ValueError):
+
+class NotationError(RulesubError, ValueError):
     """A figure that does not follow the regulation's notation."""
 
 

@@ -17,13 +17,15 @@ from typing import Annotated, TypeVar, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 
 from validator import GAMES_DIR
-from validator.loader import LoadError, Located, did_you_mean, join, load_yaml, locate_errors
+from validator.errors import LocatedErrors
+from validator.loader import LoadError, Located, did_you_mean, load_yaml, locate_errors
 from validator.model.compose import Composed, compose
 from validator.model.game import GameDefinition, Table
 from validator.model.notation import PayoutKind
 from validator.model.poker import poker_problems
 from validator.model.ranking import CardOrder, Ranking, RankingsFile
 from validator.model.strategy_file import with_strategies
+from validator.pointer import join, parts
 
 __all__ = [
     "GameFileError",
@@ -38,12 +40,8 @@ RANKINGS_FILE = "rankings.yaml"
 M = TypeVar("M", bound=BaseModel)
 
 
-class GameFileError(Exception):
+class GameFileError(LocatedErrors):
     """One or more problems in a game or rankings file."""
-
-    def __init__(self, errors: list[LoadError]) -> None:
-        super().__init__("\n".join(str(e) for e in errors))
-        self.errors = errors
 
 
 def _display(path: Path) -> str:
@@ -91,7 +89,7 @@ class _KnownKeys(dict[str, Iterable[str]]):
 
     def get(self, pointer: str, default: object = ()) -> object:  # type: ignore[override]
         node: object = self.model
-        for part in [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]:
+        for part in parts(pointer):
             node = _step(node, part)
             if node is None:
                 return default

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, Field, field_validator, model_validator
 
 from validator.model.base import Cite, Strict
+from validator.pointer import parts
 
 #: Figures a sign line may name, filled from the Rules Submission when signage is printed.
 PLACEHOLDERS: dict[str, str] = {
@@ -150,8 +151,7 @@ class Signage(Strict):
 def resolve(root: object, pointer: str) -> object:
     """Follow a JSON pointer through models (attributes), dicts (keys) and lists (indices)."""
     node = root
-    for raw in pointer.split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
+    for part in parts(pointer):
         if isinstance(node, dict):
             if part not in node:
                 raise KeyError(pointer)

@@ -16,6 +16,7 @@ from math import comb, sqrt
 from typing import Any, Literal
 
 from validator.compiler import Game
+from validator.errors import RulesubError
 from validator.loader import did_you_mean
 from validator.model.game import ApprovedHold, GameDefinition, Table, Wager
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate, parse_payout
@@ -27,7 +28,7 @@ Basis = Literal["wager", "bonus"]
 OTHER = "other"
 
 
-class OddsError(ValueError):
+class OddsError(RulesubError, ValueError):
     """A request the odds engine cannot answer: what was asked, and why not."""
 
 

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from validator import jsonout
 from validator.interpreter.batch import BatchEngine
 from validator.interpreter.dealing import deal_order
 from validator.interpreter.rules import Rules
@@ -597,7 +598,9 @@ def method_key(rules: Rules, game: CompletionGame) -> str:
             for n, st in sorted(declared.items())
         },
     }
-    return hashlib.sha256(json.dumps(read, sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(
+        jsonout.dumps(read, sort_keys=True, ensure_ascii=True).encode()
+    ).hexdigest()
 
 
 def derive(
@@ -681,7 +684,7 @@ def write_derived(
         "strategies": {n: figures_json(f) for n, f in found.items()},
     }
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(body, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    tmp.write_text(jsonout.dumps(body, indent=1, ensure_ascii=True) + "\n", encoding="utf-8")
     os.replace(tmp, path)
     return path
 

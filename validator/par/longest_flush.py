@@ -27,7 +27,6 @@ game's wagers. A game file outside that shape is refused with the reason (``NotD
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -39,6 +38,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from validator import jsonout
 from validator.interpreter.actions import parse_action
 from validator.interpreter.rules import Rules
 from validator.model.procedure import (
@@ -538,7 +538,10 @@ def _plain(x: object) -> object:
     if hasattr(x, "__dataclass_fields__"):
         return {k: _plain(getattr(x, k)) for k in x.__dataclass_fields__}  # type: ignore[attr-defined]
     if isinstance(x, dict):
-        return sorted([json.dumps(_plain(k), sort_keys=True), _plain(v)] for k, v in x.items())
+        return sorted(
+            [jsonout.dumps(_plain(k), sort_keys=True, ensure_ascii=True), _plain(v)]
+            for k, v in x.items()
+        )
     if isinstance(x, list | tuple):
         return [_plain(v) for v in x]
     if isinstance(x, bool | int | str | float) or x is None:
@@ -559,7 +562,9 @@ def method_key(game: FlushGame, declared: dict[str, Any]) -> str:
             for n, st in sorted(declared.items())
         },
     }
-    return hashlib.sha256(json.dumps(read, sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(
+        jsonout.dumps(read, sort_keys=True, ensure_ascii=True).encode()
+    ).hexdigest()
 
 
 def derive(

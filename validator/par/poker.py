@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
+from validator.interpreter.moments import Z95, add_sums, mean_half_width
 from validator.money import displayed
-from validator.par.simulated import Z95
 
 CHUNK = 2_000
 
@@ -75,20 +75,14 @@ class Sum2:
         self.ss += x * x
 
     def __iadd__(self, o: Sum2) -> Sum2:
-        self.n += o.n
-        self.s += o.s
-        self.ss += o.ss
-        return self
+        return add_sums(self, o)
 
     def mean(self) -> Fraction:
         return Fraction(self.s, self.n) if self.n else Fraction(0)
 
     def half_width(self) -> float:
         """1.96 standard errors of the mean, in cents."""
-        if self.n < 2:
-            return 0.0
-        var = (self.ss - Fraction(self.s * self.s, self.n)) / (self.n - 1)
-        return Z95 * math.sqrt(max(float(var), 0.0) / self.n)
+        return mean_half_width(self.n, self.s, self.ss)
 
 
 @dataclass

@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
+from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine
 from validator.interpreter.rules import Rules
 from validator.model.procedure import Compare, DecideStep, Line, Pays, Settle, When
@@ -34,7 +35,7 @@ Nets = dict[tuple[bool, str], dict[str, Fraction]]
 BonusNets = dict[tuple[bool, str], list[Fraction]]
 
 
-class NotDerivable(ValueError):
+class NotDerivable(RulesubError, ValueError):
     """A game file this exact method does not cover, and why."""
 
 

@@ -24,13 +24,14 @@ from typing import Any
 
 import numpy as np
 
+from validator.errors import RulesubError
 from validator.interpreter.chunks import (
     ChunkedSpec,
     run_jobs,
 )
+from validator.interpreter.moments import Z95, Moments
 
 CHUNK = 20_000
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -48,53 +49,6 @@ class SimSpec(ChunkedSpec):
     @property
     def total(self) -> int:
         return self.rounds
-
-
-@dataclass
-class Moments:
-    """Integer sums over rounds of a result X and a handle H (micro-dollars)."""
-
-    n: int = 0
-    h: int = 0
-    x: int = 0
-    xx: int = 0
-    xh: int = 0
-    hh: int = 0
-
-    def add_arrays(self, x: np.ndarray, h: np.ndarray) -> None:
-        xo = x.astype(object)
-        ho = h.astype(object)
-        self.n += int(x.shape[0])
-        self.h += int(h.sum())
-        self.x += int(x.sum())
-        self.xx += int((xo * xo).sum())
-        self.xh += int((xo * ho).sum())
-        self.hh += int((ho * ho).sum())
-
-    def __iadd__(self, o: Moments) -> Moments:
-        self.n += o.n
-        self.h += o.h
-        self.x += o.x
-        self.xx += o.xx
-        self.xh += o.xh
-        self.hh += o.hh
-        return self
-
-    def ratio(self) -> tuple[float, float] | None:
-        """(X/H, its standard error) by the ratio estimator; ``None`` without handle."""
-        if self.h == 0 or self.n == 0:
-            return None
-        r = self.x / self.h
-        var = max(self.xx - 2 * r * self.xh + r * r * self.hh, 0.0)
-        return r, math.sqrt(var) / self.h
-
-    def sd_per_unit(self) -> float | None:
-        """The standard deviation of a round's result per unit of mean handle."""
-        if self.n < 2 or self.h == 0:
-            return None
-        mean = self.x / self.n
-        var = (self.xx - self.n * mean * mean) / (self.n - 1)
-        return math.sqrt(max(var, 0.0)) / (self.h / self.n)
 
 
 @dataclass
@@ -236,7 +190,7 @@ def _results(
     return run_jobs(_job, jobs, workers, scheduler, lambda: _engine(jobs[0][0]))
 
 
-class CannotSimulate(RuntimeError):
+class CannotSimulate(RulesubError, RuntimeError):
     """The rounds cannot be dealt as the table is configured (a table the regulation text
     lacks and the submission does not supply), and why."""
 

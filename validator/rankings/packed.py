@@ -18,6 +18,7 @@ import numpy.typing as npt
 from numba import njit
 
 from validator.cache import PerObject, memo
+from validator.errors import RulesubError
 from validator.model.ranking import Ranking
 from validator.rankings.evaluator import NO_NEED, Evaluator, suit_needs
 
@@ -173,7 +174,7 @@ def _rank_mask(chosen: Sequence[int]) -> int:
     return mask
 
 
-class NotPackable(ValueError):
+class NotPackable(RulesubError, ValueError):
     """A ranking the tables cannot hold: the kernels fall back to the scalar engine."""
 
 

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from validator import jsonout
 
 
 def render_json(report: Any) -> str:
-    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    return jsonout.dumps(report.to_dict(), indent=2) + "\n"

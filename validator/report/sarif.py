@@ -5,12 +5,11 @@ columns of 1 or more and partial fingerprints that survive unrelated edits."""
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
-from validator import __version__
+from validator import __version__, jsonout
 
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -133,4 +132,4 @@ def sarif_log(report: Any) -> dict[str, Any]:
 
 
 def render_sarif(report: Any) -> str:
-    return json.dumps(sarif_log(report), indent=2, ensure_ascii=False) + "\n"
+    return jsonout.dumps(sarif_log(report), indent=2) + "\n"

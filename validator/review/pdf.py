@@ -9,11 +9,13 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from validator.errors import RulesubError
+
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 TIMEOUT_S = 180
 
 
-class PdfError(Exception):
+class PdfError(RulesubError):
     """No PDF could be printed: a message for the officer."""
 
 

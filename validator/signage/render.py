@@ -6,12 +6,12 @@ paytable's citation stands on its title line and covers its rows.
 
 from __future__ import annotations
 
-import json
 import re
 import textwrap
 from dataclasses import replace
 from typing import Any
 
+from validator import jsonout
 from validator.signage.build import PLACEMENT, Item, Line, Paytable, Sign, SignSet
 
 DRAFT_NOTICE = "DRAFT: the Rules Submission has errors; not for posting"
@@ -188,4 +188,4 @@ def render_json(signs: SignSet, *, cite: bool = True) -> str:
             for s in signs.signs
         ],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return jsonout.dumps(data, indent=2) + "\n"

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from validator import jsonout
 
 GENESIS = "0" * 64
 
@@ -50,7 +51,7 @@ def canonical(
         "prev_hash": prev_hash,
         "submission_id": submission_id,
     }
-    return json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+    return jsonout.dumps(content, sort_keys=True, separators=(",", ":")).encode()
 
 
 def entry_hash(

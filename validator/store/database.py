@@ -27,6 +27,8 @@ from sqlalchemy import Connection, Engine, create_engine, event, inspect
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 
+from validator.errors import RulesubError
+
 ENV_DB = "RULESUB_DB"
 #: How long a writer waits for another one's lock before giving up, seconds.
 ENV_TIMEOUT = "RULESUB_DB_TIMEOUT"
@@ -41,7 +43,7 @@ READING = "rulesub_reading"
 ROLLBACK_JOURNALS = ("delete", "truncate", "persist")
 
 
-class StoreError(Exception):
+class StoreError(RulesubError):
     """The database cannot be used as asked: a message for the officer, exit 2."""
 
 

@@ -44,6 +44,8 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Row, and_, delete, func, insert, select, text, update
 from sqlalchemy import exc as sa_exc
 
+from validator import jsonout
+from validator.errors import RulesubError
 from validator.store import migrate
 from validator.store.chain import GENESIS, Break, Head, entry_hash, walk
 from validator.store.database import (
@@ -100,7 +102,7 @@ class OfficePolicy:
         return cls(effective_before_approval=_SWITCH[value])
 
 
-class Refused(Exception):
+class Refused(RulesubError):
     """The rules refuse the action; ``findings`` are the ones that stand in its way."""
 
     def __init__(self, message: str, findings: list[dict[str, Any]] | None = None) -> None:
@@ -279,7 +281,7 @@ class Store:
             "recorded_at": now,
             "recorded_by": by,
             "regulation_version": version,
-            "findings": json.dumps(findings, ensure_ascii=False),
+            "findings": jsonout.dumps(findings),
             "errors": c["errors"],
             "warnings": c["warnings"],
             "infos": c["info"],
@@ -390,7 +392,7 @@ class Store:
                         approved_by=by,
                         approved_on=on,
                         approval_note=note,
-                        approval_findings=json.dumps(findings, ensure_ascii=False),
+                        approval_findings=jsonout.dumps(findings),
                         decided_at=now,
                     )
                 )
@@ -1018,7 +1020,7 @@ def _audit(
         conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": AUDIT_LOCK})
     when = as_utc(at or utcnow())
     assert when is not None
-    body = json.dumps(detail, ensure_ascii=False, default=str)
+    body = jsonout.dumps(detail)
     prev = conn.execute(
         select(audit_log.c.entry_hash).order_by(audit_log.c.id.desc()).limit(1)
     ).scalar()

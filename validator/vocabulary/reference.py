@@ -11,7 +11,6 @@ the registry itself (``registry``, ``words``) sits with the models.
 from __future__ import annotations
 
 import importlib
-import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -19,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from validator import GAMES_DIR
+from validator import GAMES_DIR, jsonout
+from validator.pointer import parts
 from validator.vocabulary.registry import ENGINES, KINDS, REGISTRY, Word
 from validator.vocabulary.usage import Use, all_uses
 
@@ -97,11 +97,11 @@ def flow(value: Any) -> str:
     text = str(value)
     if _PLAIN.match(text) and text not in ("true", "false", "null", "yes", "no"):
         return text
-    return json.dumps(text, ensure_ascii=False)
+    return jsonout.dumps(text)
 
 
 def _at(data: Any, pointer: str) -> Any:
-    for part in [p for p in pointer.split("/") if p]:
+    for part in [p for p in parts(pointer) if p]:
         if isinstance(data, list):
             data = data[int(part)]
         elif isinstance(data, dict) and part in data:

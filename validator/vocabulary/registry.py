@@ -23,6 +23,8 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
+from validator.errors import RulesubError
+
 KindId = Literal["ranking primitive", "step", "condition", "table feature", "constraint kind"]
 Engine = Literal["scalar", "batch", "checks", "odds", "show"]
 
@@ -157,7 +159,7 @@ class Word:
             raise LookupError(f"{self.kind} {self.word!r} has no {engine} meaning: {why}") from None
 
 
-class UnknownWord(LookupError):
+class UnknownWord(RulesubError, LookupError):
     """A registration or a lookup names a word the vocabulary does not have."""
 
 

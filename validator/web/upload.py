@@ -17,6 +17,7 @@ from typing import Any
 
 from starlette.datastructures import FormData, UploadFile
 
+from validator.errors import RulesubError
 from validator.store import Refused, Store, StoreError
 from validator.store.accounts import Account
 from validator.store.lifecycle import Recorded
@@ -25,7 +26,7 @@ PASTED = "pasted.yaml"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-class UploadRefused(Exception):
+class UploadRefused(RulesubError):
     """Nothing was recorded; ``findings`` (the validator's, as dicts) say why, if any."""
 
     def __init__(

@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
+from validator.errors import RulesubError
 from validator.interpreter.poker.money import Cents, dollar_text
 
 Kind = Literal["fold", "check", "call", "bet", "raise"]
 
 
-class BettingError(ValueError):
+class BettingError(RulesubError, ValueError):
     """An action the rules do not offer the player at that point."""
 
 

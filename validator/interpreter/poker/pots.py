@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
 
+from validator.errors import RulesubError
 from validator.interpreter.poker.money import Cents
 
 
-class PotError(ValueError):
+class PotError(RulesubError, ValueError):
     """Contributions that no round of play can have produced."""
 
 

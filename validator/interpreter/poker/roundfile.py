@@ -35,6 +35,7 @@ from typing import Any
 
 from validator.cards import CardError, card_str, parse_card, parse_rank
 from validator.compiler import Game
+from validator.errors import RulesubError
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, to_cents
@@ -51,7 +52,7 @@ PAYOUT_KEYS = ("losing_hand", "winning_hand", "table")
 KILL_KEYS = ("option", "qualifying_pot", "in_effect")
 
 
-class PokerRoundError(ValueError):
+class PokerRoundError(RulesubError, ValueError):
     """A poker round file that cannot be settled: every problem with its JSON pointer."""
 
     def __init__(self, problems: list[tuple[str, str]]) -> None:

@@ -30,7 +30,6 @@ deterministic, so the same seed gives the same session, and the same log, byte f
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -41,8 +40,10 @@ from typing import Any
 
 import numpy as np
 
+from validator import jsonout
 from validator.cards import card_str
 from validator.compiler import Game
+from validator.errors import LocatedErrors
 from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import Ints
@@ -77,12 +78,8 @@ ONE = Fraction(1)  # the limits' multiplier where no Kill is in effect
 BUY_IN_UPPER_BETS = 50
 
 
-class SessionError(Exception):
+class SessionError(LocatedErrors):
     """A submission value a session cannot use: file:line:column and what is wrong."""
-
-    def __init__(self, errors: list[LoadError]) -> None:
-        super().__init__("\n".join(str(e) for e in errors))
-        self.errors = errors
 
 
 @dataclass(frozen=True)
@@ -784,7 +781,10 @@ class Session:
 
 
 def log_line(record: HandRecord) -> str:
-    return json.dumps(record.to_json(), sort_keys=True, separators=(",", ":")) + "\n"
+    return (
+        jsonout.dumps(record.to_json(), sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+        + "\n"
+    )
 
 
 # -- the summary -----------------------------------------------------------------------------

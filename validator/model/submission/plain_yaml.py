@@ -7,7 +7,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from validator.loader import MAX_INT_DIGITS, Located, check_flow_depth, join, parse_yaml, read_text
+from validator.errors import RulesubError
+from validator.loader import MAX_INT_DIGITS, Located, check_flow_depth, parse_yaml, read_text
+from validator.pointer import join
 
 
 def read_yaml(path: Path, *, display: str | None = None) -> Located:
@@ -43,7 +45,7 @@ _TRUE, _FALSE, _NULL = (
 )
 
 
-class _NotPlain(Exception):
+class _NotPlain(RulesubError):
     """The document uses YAML beyond the plain subset: let the full loader read it."""
 
 

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel
 
-from validator.loader import join, pointer_escape
 from validator.model.submission.document import RulesSubmission
+from validator.pointer import join, of, parts
 
 
 def prune(data: Any, pointers: list[str]) -> bool:
@@ -19,15 +19,15 @@ def prune(data: Any, pointers: list[str]) -> bool:
     removed = False
 
     def key(p: str) -> tuple[int, list[Any]]:
-        parts = [int(x) if is_index(x) else x for x in split_pointer(p)]
-        return (-len(parts), [(-x if isinstance(x, int) else 0) for x in parts])
+        keys = [int(x) if is_index(x) else x for x in split_pointer(p)]
+        return (-len(keys), [(-x if isinstance(x, int) else 0) for x in keys])
 
     for pointer in sorted(set(pointers), key=key):
-        parts = split_pointer(pointer)
-        if not parts:
+        keys = split_pointer(pointer)
+        if not keys:
             continue
-        parent = resolve(data, "".join(f"/{pointer_escape(p)}" for p in parts[:-1]))
-        last = parts[-1]
+        parent = resolve(data, of(keys[:-1]))
+        last = keys[-1]
         if isinstance(parent, dict) and last in parent:
             del parent[last]
             removed = True
@@ -45,7 +45,7 @@ def is_index(part: str) -> bool:
 def split_pointer(pointer: str) -> list[str]:
     if pointer in ("", "/"):
         return []
-    return [p.replace("~1", "/").replace("~0", "~") for p in pointer.lstrip("/").split("/")]
+    return parts("/" + pointer.lstrip("/"))
 
 
 class _Missing:

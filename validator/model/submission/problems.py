@@ -10,10 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from validator.loader import FieldError, Located, did_you_mean, join
+from validator.loader import FieldError, Located, did_you_mean
 from validator.model.submission.descriptions import DESCRIPTIONS
 from validator.model.submission.document import REQUIRED
 from validator.model.submission.pointers import is_index, known_keys_at, resolve
+from validator.pointer import join
 
 #: The problems of form where a value written in the file was not read as written: the
 #: commands that act on a submission's figures (play, simulate, settle, par, odds, diff)

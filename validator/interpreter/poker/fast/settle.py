@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit
 
 from validator.compiler import Game
+from validator.errors import RulesubError
 from validator.interpreter.poker.fast import DealtHand, Flags, Ints, SettledHand
 from validator.interpreter.poker.fast.odd_chip import (
     OrderArrays,
@@ -669,5 +670,5 @@ class FastSettler:
         return priority
 
 
-class _NotTaken(Exception):
+class _NotTaken(RulesubError):
     """A table rule the kernel does not settle."""
