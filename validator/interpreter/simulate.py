@@ -104,7 +104,7 @@ class Stats:
 class RunSpec(ChunkedSpec):
     """What a worker needs to deal chunks of a simulation: it rebuilds the table from the
     game and the submission; chunk k deals from ``SeedSequence(seed, spawn_key=(k,))``
-    (``validator.par.simulated``: the one seeding rule of every simulation)."""
+    (``validator.interpreter.chunks``: the one seeding rule of every simulation)."""
 
     game: str
     submission: str | None
