@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
@@ -124,3 +125,27 @@ def pool_context() -> Any:
 
 class SchedulerError(RulesubError, RuntimeError):
     """A Dask scheduler that cannot be used, and why."""
+
+
+#: Rounds a chunk deals (its generator: ``SeedSequence(seed, spawn_key=(k,))``).
+CHUNK = 20_000
+
+
+@dataclass(frozen=True)
+class SimSpec(ChunkedSpec):
+    """What a worker needs to deal chunks of a banking simulation (``simulate`` and the par
+    sheet alike): it rebuilds the table from the game id, the submission and the strategy;
+    ``allow_findings`` lets a submission with errors through (a DRAFT)."""
+
+    game: str
+    submission: str | None
+    strategy: str | None
+    seats: int
+    seed: int
+    rounds: int
+    chunk: int = CHUNK
+    allow_findings: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.rounds

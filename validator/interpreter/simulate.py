@@ -31,7 +31,7 @@ import numpy as np
 from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine, ChunkResult
 from validator.interpreter.batch_money import from_micro
-from validator.interpreter.chunks import ChunkedSpec, run_jobs
+from validator.interpreter.chunks import CHUNK, SimSpec, run_jobs
 from validator.interpreter.moments import add_sums, ratio_estimate
 from validator.interpreter.play import default_wagers
 from validator.interpreter.results import money
@@ -40,7 +40,6 @@ from validator.money import format_money
 
 T = TypeVar("T")
 
-CHUNK = 20_000
 FEES = "options_fee"
 
 
@@ -100,26 +99,6 @@ class Stats:
     exact: dict[str, dict[str, Any]] = field(default_factory=dict)  # wager -> exact_holds
 
 
-@dataclass(frozen=True)
-class RunSpec(ChunkedSpec):
-    """What a worker needs to deal chunks of a simulation: it rebuilds the table from the
-    game and the submission; chunk k deals from ``SeedSequence(seed, spawn_key=(k,))``
-    (``validator.interpreter.chunks``: the one seeding rule of every simulation)."""
-
-    game: str
-    submission: str | None
-    allow_findings: bool
-    strategy: str | None
-    seats: int
-    seed: int
-    rounds: int
-    chunk: int = CHUNK
-
-    @property
-    def total(self) -> int:
-        return self.rounds
-
-
 def run(
     rules: Rules,
     rounds: int,
@@ -145,7 +124,9 @@ def run(
     chunk = min(chunk, exact_chunk(rules, wagers, seats, rounds))
     engine = BatchEngine(rules, strat, seats, wagers)
     stats = Stats(rules.d.id, 0, seats, seed, name)
-    spec = RunSpec(rules.d.id, submission, allow_findings, strategy, seats, seed, rounds, chunk)
+    spec = SimSpec(
+        rules.d.id, submission, strategy, seats, seed, rounds, chunk, allow_findings=allow_findings
+    )
     start = time.perf_counter()
     if engine.meters or (scheduler is None and workers == 1):
         for k, n in spec.chunks():
@@ -171,11 +152,11 @@ def run(
 _ENGINES: dict[tuple[Any, ...], tuple[Rules, BatchEngine]] = {}
 
 
-def _key(spec: RunSpec) -> tuple[Any, ...]:
+def _key(spec: SimSpec) -> tuple[Any, ...]:
     return (spec.game, spec.submission, spec.allow_findings, spec.strategy, spec.seats)
 
 
-def _job(args: tuple[RunSpec, int, int]) -> tuple[int, Stats]:
+def _job(args: tuple[SimSpec, int, int]) -> tuple[int, Stats]:
     """Chunk ``k`` of ``n`` rounds, its sums (a worker builds the table once per spec)."""
     spec, k, n = args
     key = _key(spec)

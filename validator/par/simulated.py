@@ -26,29 +26,10 @@ import numpy as np
 
 from validator.errors import RulesubError
 from validator.interpreter.chunks import (
-    ChunkedSpec,
+    SimSpec,
     run_jobs,
 )
 from validator.interpreter.moments import Z95, Moments
-
-CHUNK = 20_000
-
-
-@dataclass(frozen=True)
-class SimSpec(ChunkedSpec):
-    """What a worker needs to rebuild the table: the game, the submission, the strategy."""
-
-    game: str
-    submission: str | None
-    strategy: str | None
-    seats: int
-    seed: int
-    rounds: int
-    chunk: int = CHUNK
-
-    @property
-    def total(self) -> int:
-        return self.rounds
 
 
 @dataclass
