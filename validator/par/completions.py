@@ -627,12 +627,21 @@ def exact_figures(
     """The figures kept in ``derived/`` when they were derived from this very game file (the
     same ``method_key``), else derived now (and remembered in the user's cache)."""
     key = method_key(rules, game)
-    kept = read_derived(game.game)
+    return kept_or_derived(game.game, key, "par-completions", lambda: derive(rules, game, progress))
+
+
+def kept_or_derived(
+    game_id: str, key: str, memo: str, derive_now: Callable[[], dict[str, StrategyFigures]]
+) -> dict[str, StrategyFigures]:
+    """Exact strategy figures: those shipped in ``derived/`` when their key is ``key`` (what
+    they were derived from), else ``derive_now()``, remembered in the user's cache under
+    ``memo`` and ``key``. Both exact methods keep their figures so."""
+    kept = read_derived(game_id)
     if kept is not None and kept[0] == key:
         return kept[1]
     from validator import cache
 
-    return cache.memo("par-completions", key, lambda: derive(rules, game, progress))
+    return cache.memo(memo, key, derive_now)
 
 
 def figures_json(f: StrategyFigures) -> dict[str, object]:

@@ -588,14 +588,12 @@ def exact_figures(
 ) -> dict[str, StrategyFigures]:
     """The figures kept in ``derived/`` when they were derived from this very game file (the
     same ``method_key``), else derived now (and remembered in the user's cache)."""
-    from validator import cache
-    from validator.par.completions import read_derived
+    from validator.par.completions import kept_or_derived
 
     key = method_key(game, declared)
-    kept = read_derived(game.game)
-    if kept is not None and kept[0] == key:
-        return kept[1]
-    return cache.memo("par-longest-flush", key, lambda: derive(game, declared, workers))
+    return kept_or_derived(
+        game.game, key, "par-longest-flush", lambda: derive(game, declared, workers)
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
