@@ -13,6 +13,7 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,3 +76,14 @@ def amended(source: Path, target: Path, *replace: tuple[str, str]) -> Path:
         text = text.replace(old, new)
     target.write_text(text, encoding="utf-8")
     return target
+
+
+def cli(*args: str) -> Any:
+    """A store command run in process (Typer's runner): its result, never a traceback."""
+    from typer.testing import CliRunner
+
+    from validator.cli import app
+
+    result = CliRunner().invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result

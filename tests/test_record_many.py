@@ -7,14 +7,11 @@ import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from store_db import BACKENDS, EXAMPLES, database
-from typer.testing import CliRunner
+from store_db import BACKENDS, EXAMPLES, cli, database
 
 from validator import PROJECT_ROOT
-from validator.cli import app
 
 UNREADABLE = PROJECT_ROOT / "rulesubs" / "flawed" / "unreadable-duplicate-key.yaml"
 GOOD = ("high-card-flush.yaml", "four-card-poker.yaml", "lunar-poker.yaml")
@@ -23,12 +20,6 @@ GOOD = ("high-card-flush.yaml", "four-card-poker.yaml", "lunar-poker.yaml")
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield from database(request.param, tmp_path)
-
-
-def cli(*args: str) -> Any:
-    result = CliRunner().invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
 
 
 @pytest.fixture

@@ -29,11 +29,9 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, insert, select, text
-from store_db import BACKENDS, EXAMPLES, amended, database
-from typer.testing import CliRunner
+from store_db import BACKENDS, EXAMPLES, amended, cli, database
 from webtools import HOLDER, OTHER_HOLDER, make_office, sign_in, token_of
 
-from validator.cli import app
 from validator.store import Store
 from validator.store import accounts as acct
 from validator.store.chain import GENESIS, entry_hash
@@ -53,12 +51,6 @@ TWO_TO_THE_63 = 2**63
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield from database(request.param, tmp_path)
-
-
-def cli(*args: str) -> Any:
-    result = CliRunner().invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
 
 
 def harbour_filing(
