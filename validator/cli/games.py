@@ -64,25 +64,39 @@ def _game_rows() -> list[dict[str, Any]]:
     ]
 
 
+#: Below this width the five facts of a game share one cell under its name, so that the name
+#: and chapter are not cut into a column a word wide.
+STACKED_BELOW = 110
+
+
 def _print_games(rows: list[dict[str, Any]]) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    out = console()
+    stacked = out.width < STACKED_BELOW
     t = Table(title="Declared games", title_justify="left")
     t.add_column("id", no_wrap=True)  # an id is typed back: never cut
     t.add_column("game, chapter", ratio=1)
-    for col in ("kind", "seats", "wagers", "tables"):
-        t.add_column(col, justify="left" if col == "kind" else "right", no_wrap=True)
+    if not stacked:
+        for col in ("kind", "seats", "wagers", "tables"):
+            t.add_column(col, justify="left" if col == "kind" else "right", no_wrap=True)
     for r in rows:
+        kind = "poker" if r["kind"] == "nonbanking" else r["kind"]
+        if stacked:
+            facts = f"{kind}; {r['max_positions']} seats, {r['wagers']} wagers, "
+            facts += f"{r['paytables']} paytables"
+            t.add_row(Text(r["id"]), Text(f"{r['name']}, {r['chapter']}\n{facts}"))
+            continue
         t.add_row(
             Text(r["id"]),
             Text(f"{r['name']}, {r['chapter']}"),
-            Text("poker" if r["kind"] == "nonbanking" else r["kind"]),
+            Text(kind),
             str(r["max_positions"]),
             str(r["wagers"]),
             str(r["paytables"]),
         )
-    console().print(t)
+    out.print(t)
 
 
 @games_app.command("show")
@@ -146,9 +160,26 @@ def games_history(
     for r in rows:
         out.print(f"{r['date']}  {r['citation']}  {r['kind']}")
         if r["sections"]:
-            out.print(f"    sections: {', '.join(r['sections'])}")
+            out.print(_indented(f"sections: {', '.join(r['sections'])}", out.width))
         if r["note"]:
-            out.print(f"    {r['note']}")
+            out.print(_indented(r["note"], out.width))
+
+
+def _indented(text: str, width: int) -> str:
+    """``text`` wrapped under a four-space indent, never breaking a section sign from its
+    number (``§ 641a.12`` stays on one line)."""
+    import textwrap
+
+    glued = text.replace("§ ", "§\x00")
+    lines = textwrap.wrap(
+        glued,
+        width=max(width, 40),
+        initial_indent="    ",
+        subsequent_indent="    ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return "\n".join(lines).replace("§\x00", "§ ")
 
 
 def _event_row(e: Any) -> dict[str, Any]:
