@@ -113,3 +113,11 @@ def run_rulesub(*args: str, games_dir: Path | None = None) -> subprocess.Complet
         env=env,
         timeout=60,
     )
+
+
+@pytest.fixture(autouse=True)
+def _documents_prepared_at_a_fixed_moment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Documents made twice in a test (the par sheet on 1 and 4 workers) state the same
+    preparation time even across a minute's turn: SOURCE_DATE_EPOCH, as an office that
+    rebuilds a filed document sets it (``validator.clock``; tests/test_clock.py unsets it)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798761600")  # 2027-01-01 00:00 UTC

@@ -22,6 +22,7 @@ STAGES: tuple[frozenset[str], ...] = (
         {
             "__init__",
             "cache",
+            "clock",
             "errors",
             "files",
             "jsonout",

@@ -85,3 +85,45 @@ def test_moments_are_exact_integers() -> None:
     big = np.array([4_000_000_000_000, -4_000_000_000_000], dtype=np.int64)
     m.add_arrays(big, np.array([1, 1], dtype=np.int64))
     assert m.xx == 2 * 4_000_000_000_000**2
+
+
+def test_strategies_dealt_in_one_go_equal_each_dealt_alone() -> None:
+    """A par sheet hands every strategy's chunks out together (no worker waits at the end of
+    one strategy); each strategy's sums are those it has when simulated alone."""
+    from validator.par.simulated import simulate_all
+
+    specs = [
+        SimSpec("lunar-poker", None, name, 2, 7, 3_000, chunk=1_000)
+        for name in ("basic", "caribbean")
+    ]
+    together = simulate_all(specs, workers=2)
+    for spec, sums in zip(specs, together, strict=True):
+        assert figures_json(sums, spec) == figures_json(simulate(spec, workers=1), spec)
+    assert figures_json(together[0], specs[0]) != figures_json(together[1], specs[1])
+
+
+def test_the_par_sheet_hands_its_strategies_out_in_one_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import validator.par.simulated as simulated
+
+    calls: list[int] = []
+    handed_out = simulated.run_jobs
+
+    def counted(job, jobs, *rest):  # type: ignore[no-untyped-def]
+        calls.append(len(jobs))
+        return handed_out(job, jobs, *rest)
+
+    monkeypatch.setattr(simulated, "run_jobs", counted)
+    from typer.testing import CliRunner
+
+    from validator.cli import app
+
+    args = ["par", "lunar-poker", "--rounds", "2000", "--workers", "1", "--format", "json"]
+    result = CliRunner().invoke(app, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    sheet = json.loads(result.stdout)
+    strategies = sheet["base_game"]["strategies"]
+    simulated_names = [n for n, s in strategies.items() if s["method"] == "simulated"]
+    assert len(simulated_names) >= 2
+    assert calls == [len(simulated_names)]  # one call, one chunk a strategy

@@ -34,7 +34,7 @@ from validator.par.simulated import (
     SimSpec,
     Sums,
     interval,
-    simulate,
+    simulate_all,
     table_hold_range,
 )
 from validator.par.wagers import pct, wager_sheets
@@ -222,15 +222,22 @@ def base_game(req: ParRequest) -> dict[str, Any]:
                 "exact figures only were asked for: the full par sheet simulates " + ", ".join(left)
             )
         return out
+    wanted: list[tuple[str, str | None, str]] = [
+        (name, name, strat.source) for name, strat in declared.items()
+    ]
+    wanted = [w for w in wanted if w[0] not in exact_done]
+    if not declared and fg is None:
+        wanted = [("default", None, "no strategy declared")]
     try:
-        for name, strat in declared.items():
-            if name in exact_done:
-                continue
-            strategies[name] = _simulated_json(req, name, strat.source, rules)
-        if not declared and fg is None:
-            strategies["default"] = _simulated_json(req, None, "no strategy declared", rules)
-    except CannotSimulate as e:
-        out["not_simulated_because"] = str(e)
+        strategies.update(_simulated_json(req, wanted, rules))
+    except CannotSimulate:
+        # one strategy's round the table cannot deal: the ones before it are kept, as
+        # when they were simulated one by one
+        try:
+            for w in wanted:
+                strategies.update(_simulated_json(req, [w], rules))
+        except CannotSimulate as e:
+            out["not_simulated_because"] = str(e)
     return out
 
 
@@ -331,25 +338,36 @@ def _hold_ranges(edge: float, sd: float) -> list[dict[str, Any]]:
     ]
 
 
-def _simulated_json(req: ParRequest, name: str | None, source: str, rules: Rules) -> dict[str, Any]:
+def _simulated_json(
+    req: ParRequest, wanted: list[tuple[str, str | None, str]], rules: Rules
+) -> dict[str, Any]:
+    """The figures of each wanted strategy (its key, its name or None for the base game's
+    default, its source), their chunks dealt in one go on ``req.workers``."""
     seats = min(req.config.positions, rules.max_seats())
-    spec = SimSpec(
-        game=req.game.id,
-        submission=req.submission,
-        strategy=name,
-        seats=seats,
-        seed=req.seed,
-        rounds=req.rounds,
-    )
+    specs = [
+        SimSpec(
+            game=req.game.id,
+            submission=req.submission,
+            strategy=name,
+            seats=seats,
+            seed=req.seed,
+            rounds=req.rounds,
+        )
+        for _, name, _ in wanted
+    ]
     done = [0]
+    label = ", ".join(name or "the base game" for _, name, _ in wanted)
 
     def tick(n: int) -> None:
         done[0] += n
         if req.progress:
-            req.progress(f"simulating {name or 'the base game'}", done[0], req.rounds)
+            req.progress(f"simulating {label}", done[0], req.rounds * len(specs))
 
-    sums = simulate(spec, req.workers, req.scheduler, tick)
-    return simulated_figures(sums, source, spec)
+    all_sums = simulate_all(specs, req.workers, req.scheduler, tick)
+    return {
+        key: simulated_figures(sums, source, spec)
+        for (key, _, source), spec, sums in zip(wanted, specs, all_sums, strict=True)
+    }
 
 
 def simulated_figures(sums: Sums, source: str, spec: SimSpec) -> dict[str, Any]:

@@ -137,11 +137,13 @@ def run_chunk(spec: SimSpec, k: int, n: int) -> Sums:
     return out
 
 
-def _job(args: tuple[SimSpec, int, int]) -> Sums:
+def _job(args: tuple[int, SimSpec, int, int]) -> tuple[int, Sums]:
+    """Chunk ``k`` of ``n`` rounds of the ``i``-th spec, tagged with ``i``."""
     from validator.interpreter.rules import MissingTable
 
+    i, spec, k, n = args
     try:
-        return run_chunk(*args)
+        return i, run_chunk(spec, k, n)
     except MissingTable as e:  # its own class does not cross a process boundary
         raise CannotSimulate(str(e)) from None
 
@@ -154,21 +156,37 @@ def simulate(
 ) -> Sums:
     """Every chunk of ``spec``, summed: on ``workers`` processes (``None``: every core), or
     on the Dask scheduler at ``scheduler`` (an address, or ``local`` for a local cluster)."""
-    jobs = [(spec, k, n) for k, n in spec.chunks()]
-    total = Sums()
-    for part in _results(jobs, workers, scheduler):
-        total += part
+    return simulate_all([spec], workers, scheduler, progress)[0]
+
+
+def simulate_all(
+    specs: list[SimSpec],
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Sums]:
+    """Every chunk of every spec (a par sheet's strategies), handed out in one go, so that
+    no worker waits at the end of one strategy for the last chunk of it: each spec's sums,
+    in the order of ``specs``. Integer sums make the order the chunks end in irrelevant."""
+    jobs = [(i, spec, k, n) for i, spec in enumerate(specs) for k, n in spec.chunks()]
+    totals = [Sums() for _ in specs]
+    for i, part in _results(jobs, specs, workers, scheduler):
+        totals[i] += part
         if progress is not None:
             progress(part.rounds)
-    if total.unbalanced:
-        raise AssertionError(f"money not conserved in {total.unbalanced} simulated round(s)")
-    return total
+    for total in totals:
+        if total.unbalanced:
+            raise AssertionError(f"money not conserved in {total.unbalanced} simulated round(s)")
+    return totals
 
 
 def _results(
-    jobs: list[tuple[SimSpec, int, int]], workers: int | None, scheduler: str | None
-) -> Iterable[Sums]:
-    return run_jobs(_job, jobs, workers, scheduler, lambda: _engine(jobs[0][0]))
+    jobs: list[tuple[int, SimSpec, int, int]],
+    specs: list[SimSpec],
+    workers: int | None,
+    scheduler: str | None,
+) -> Iterable[tuple[int, Sums]]:
+    return run_jobs(_job, jobs, workers, scheduler, lambda: [_engine(s) for s in specs])
 
 
 class CannotSimulate(RulesubError, RuntimeError):

@@ -116,13 +116,14 @@ def build_pack(
 
     content = path.read_bytes()
     from validator import __version__
+    from validator.clock import prepared_at
 
     pack = ReviewPack(
         content=content,
         prepared_by=f"rulesub {__version__}",
         file=display,
         sha256=hashlib.sha256(content).hexdigest(),
-        generated_at=now or dt.datetime.now(dt.UTC),
+        generated_at=now or prepared_at(),
         record=record,
         approved=approved,
         against_label=old_label,

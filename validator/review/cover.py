@@ -56,9 +56,9 @@ def identification(path: Path, game_id: str) -> dict[str, str | None]:
     """What a document made from one submission is identified by: the certificate holder,
     the facility, the effective date, the regulation version, the file's sha256, when it was
     prepared."""
-    import datetime as dt
     import hashlib
 
+    from validator.clock import prepared_at
     from validator.model.submission import load_submission
     from validator.store.lifecycle import regulation_version
 
@@ -74,5 +74,5 @@ def identification(path: Path, game_id: str) -> dict[str, str | None]:
         "effective": value("effective"),
         "regulation_version": regulation_version(game_id),
         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-        "prepared_on": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "prepared_on": prepared_at().strftime("%Y-%m-%d %H:%M UTC"),
     }
