@@ -52,7 +52,7 @@ def test_simulate_and_the_par_sheet_give_one_interval_for_the_same_sums() -> Non
     assert abs((high - low) / 2 - 196 * se) > 1e-4  # wide enough that 1.96 would show
 
 
-def _numbers(path: Path) -> list[tuple[int, float]]:
+def _numbers(path: Path) -> list[tuple[int, object]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return [
         (n.lineno, n.value)
