@@ -35,7 +35,7 @@ def test_simulate_reads_its_hold_through_the_same_estimator() -> None:
     hold, low, high = acc.hold() or (0.0, 0.0, 0.0)
     r, se = ratio_estimate(-2, 4, 6, -4, 6)
     assert hold == -100 * r == 50.0
-    assert (low, high) == (hold - 196 * se, hold + 196 * se)
+    assert (low, high) == (hold - 100 * Z95 * se, hold + 100 * Z95 * se)
 
 
 def test_the_half_width_of_a_mean() -> None:

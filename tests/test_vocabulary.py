@@ -13,6 +13,7 @@ from validator import PROJECT_ROOT
 from validator.cards import parse_cards
 from validator.interpreter.batch import _Chunk
 from validator.interpreter.scalar import _Round
+from validator.interpreter.scalar_conditions import RoundConditions
 from validator.model import procedure
 from validator.model.constraints import KINDS as CONSTRAINT_KINDS
 from validator.model.game import Table
@@ -119,7 +120,9 @@ def test_every_engine_of_a_kind_has_a_meaning_or_says_none() -> None:
 def test_condition_keys_and_steps_carry_each_engines_own_function() -> None:
     load_meanings()
     for key in procedure.When.model_fields:
-        assert meaning_of(CONDITION.id, key, "scalar").__qualname__ == f"_Round._when_{key}"
+        assert (
+            meaning_of(CONDITION.id, key, "scalar").__qualname__ == f"RoundConditions._when_{key}"
+        )
         assert meaning_of(CONDITION.id, key, "batch").__qualname__ == f"_Chunk._when_{key}"
     for w in REGISTRY.values():
         if w.kind == STEP.id:
@@ -237,10 +240,10 @@ def patched_folded() -> Iterator[None]:
 class _RoundStub:
     """The scalar engine's condition reading, with nothing of a round around it."""
 
-    _tests = _Round._tests
-    holds = _Round.holds
-    explain = _Round.explain
-    _when_folded = _Round._when_folded
+    _tests = RoundConditions._tests
+    holds = RoundConditions.holds
+    explain = RoundConditions.explain
+    _when_folded = RoundConditions._when_folded
 
 
 class _ChunkStub:

@@ -12,26 +12,43 @@ from __future__ import annotations
 from validator.cards import card_str
 from validator.interpreter.actions import Action, parse_action
 from validator.interpreter.errors import RoundError
-from validator.interpreter.scalar_settlement import RoundSettlement
+from validator.interpreter.rules import Rules
+from validator.interpreter.scalar_conditions import RoundConditions
+from validator.interpreter.scalar_hands import RoundHands
+from validator.interpreter.scalar_state import RoundState
 from validator.interpreter.seats import Seat
-from validator.model.procedure import DecideStep, Option
+from validator.model.procedure import DecideStep, Option, Strategy
 
 
-class RoundDecisions(RoundSettlement):
+class RoundDecisions:
     """Each player asked decides: from the round file's actions or from the strategy; the
     option taken places its wager, pays its fee or asks for a draw."""
 
-    def _option_of(self, a: Action) -> Option | None:
+    def __init__(
+        self,
+        rules: Rules,
+        strategy: Strategy | None,
+        state: RoundState,
+        hands: RoundHands,
+        conditions: RoundConditions,
+    ) -> None:
+        self.rules = rules
+        self.strategy = strategy
+        self.state = state
+        self.hands = hands
+        self.conditions = conditions
+
+    def option_of(self, a: Action) -> Option | None:
         for d in self.rules.decisions.values():
             if a.option in d.options:
                 return d.options[a.option]
         return None
 
-    def _decide(self, step: DecideStep, seat: Seat) -> None:
+    def decide(self, step: DecideStep, seat: Seat) -> None:
         available = {
             oid: o
             for oid, o in step.options.items()
-            if o.available is None or self.holds(o.available, seat)
+            if o.available is None or self.conditions.holds(o.available, seat)
         }
         action: Action | None = None
         if seat.actions is not None:
@@ -66,9 +83,9 @@ class RoundDecisions(RoundSettlement):
     def _strategy_action(
         self, step: DecideStep, seat: Seat, available: dict[str, Option]
     ) -> Action:
-        if self.e.strategy is not None:
-            for row in self.e.strategy.decisions.get(step.id, []):
-                if not self.holds(row.when, seat):
+        if self.strategy is not None:
+            for row in self.strategy.decisions.get(step.id, []):
+                if not self.conditions.holds(row.when, seat):
                     continue
                 if isinstance(row.then, str):
                     a = parse_action(row.then)
@@ -91,7 +108,7 @@ class RoundDecisions(RoundSettlement):
             seat.folded = True
         if opt.wager is not None:
             lo, hi, cite = self.rules.option_multiple_range(
-                opt, step.id, lambda h, c: self._at_least(h, seat, c)
+                opt, step.id, lambda h, c: self.hands.at_least(h, seat, c)
             )
             m = a.multiple
             if m == "max":
@@ -119,16 +136,16 @@ class RoundDecisions(RoundSettlement):
             seat.stakes[opt.wager] = stake
             seat.standing.add(opt.wager)
             seat.placed_by[opt.wager] = f"{a.option} {m}x"
-            self.ledger.wagered += stake
-            self.ledger.house += stake
+            self.state.ledger.wagered += stake
+            self.state.ledger.house += stake
             text = f"{a.option} {m}x" if lo != hi else a.option
         if opt.fee is not None:
             fee_def = self.rules.d.options_fee
             assert fee_def is not None
             fee = seat.stakes[fee_def.amount.of] * (fee_def.amount.min or 1)
             seat.fees += fee
-            self.ledger.wagered += fee
-            self.ledger.house += fee
+            self.state.ledger.wagered += fee
+            self.state.ledger.house += fee
         if opt.draw is not None:
             seat.pending = a
             if opt.draw == "exchange" and not a.cards and a.keep is None:
@@ -141,4 +158,4 @@ class RoundDecisions(RoundSettlement):
                 text = "exchange " + " ".join(card_str(c) for c in a.cards)
         if a.option != step.default:  # a default choice is not an action
             seat.taken.append(text)
-        self.narrate(step.cite, f"seat {seat.number}: {text}")
+        self.state.narrate(step.cite, f"seat {seat.number}: {text}")

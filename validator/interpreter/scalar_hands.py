@@ -1,80 +1,36 @@
-"""The scalar engine's round: its state and the hands it holds.
+"""The scalar engine's hands: what each hand of the round is worth, as the cards stand.
 
-``RoundHands`` is the ground floor of the scalar engine's round (``scalar._Round``): the
-seats, the cards on the table, the ledger and the narration, and every hand's value, best
-category and paying row, cached per version of the cards (a draw or a dealer's replacement
-makes a new version). Settlement (``scalar_settlement``) and decisions
-(``scalar_decisions``) build on it; the steps and the conditions are the round's own.
+A hand of the game file (``hands:``) is made of card groups (the player's, the dealer's,
+the community cards) or is the lower of two hands (Bad Beat). ``RoundHands`` gives its
+cards, its value and best five cards, the highest category it holds and the row of a
+paytable it is paid on, the dealer's qualifying and the comparison of the player's hand
+with the dealer's, each cached until the cards change (a new version of ``RoundState``).
+It reads the round's cards and changes nothing.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from validator.interpreter.dealing import CardSource
 from validator.interpreter.errors import RoundError
-from validator.interpreter.results import HandShown, Ledger
-from validator.interpreter.seats import Cards, Seat
+from validator.interpreter.results import HandShown
+from validator.interpreter.rules import Rules
+from validator.interpreter.scalar_state import RoundState
+from validator.interpreter.seats import Seat
 from validator.model.game import HandDef
 from validator.model.notation import Payout
-from validator.model.procedure import Compare, When
+from validator.model.procedure import Compare
 from validator.rankings.evaluator import HandValue
-
-if TYPE_CHECKING:
-    from validator.interpreter.scalar import Engine
 
 
 class RoundHands:
-    """The state of one round (the seats, the cards on the table, the ledger, the narration)
-    and the hands it holds: each hand's value, cached until the cards change."""
+    """The hands of one round: each hand's value, cached per version of the cards."""
 
-    def __init__(
-        self,
-        engine: Engine,
-        seats: list[Seat],
-        source: CardSource,
-        table_system: Any,
-        irregularity: str | None,
-    ) -> None:
-        self.e = engine
-        self.rules = engine.rules
-        self.seats = seats
-        self.by_number = {s.number: s for s in seats}
-        self.source = source
-        self.table_system = table_system
-        self.irregularity = irregularity
-        self.table: dict[str, Cards] = {}  # dealer, community, named spots
-        self.up: list[int] = []
-        self.events: dict[str, tuple[str, int]] = {}
-        self.narration: list[tuple[str, str]] = []
-        self.ledger = Ledger()
-        self.pots: dict[str, Decimal] = {}
-        self.version = 0
+    def __init__(self, rules: Rules, state: RoundState) -> None:
+        self.rules = rules
+        self.state = state
         self._values: dict[tuple[str, int, int], HandValue | None] = {}
         self._held: dict[tuple[str, int, int], Any] = {}
-        self.revealed = False
-        self.qualified_at = -1
-        self.replaced: dict[str, str] | None = None
-        self.meters_before = engine.meters.snapshot()
-        self._rounded = ""  # the rounding of the payout being settled, if any
-
-    def narrate(self, cite: str, text: str) -> None:
-        self.narration.append((cite, text))
-
-    def _ordered(self, order: str) -> list[Seat]:
-        seats = sorted(self.seats, key=lambda s: s.number)
-        return seats if order == "from_dealer_left" else seats[::-1]
-
-    # the conditions (``scalar._Round``): whether a `when:` holds for a seat, and why
-
-    def holds(self, w: When, seat: Seat | None, side: str = "player") -> bool:
-        raise NotImplementedError
-
-    def explain(self, w: When, seat: Seat | None, side: str = "player") -> list[str]:
-        raise NotImplementedError
-
-    # -- hands ----------------------------------------------------------------------------
 
     def cards_of(self, hand: HandDef, seat: Seat | None) -> list[int]:
         out: list[int] = []
@@ -84,14 +40,14 @@ class RoundHands:
                     return []
                 c = seat.cards["player"]
             else:
-                if group not in self.table:
+                if group not in self.state.table:
                     return []
-                c = self.table[group]
+                c = self.state.table[group]
             out += c.dealt[: hand.first] if hand.first else c.held
         return out
 
     def value(self, hand_id: str, seat: Seat | None) -> HandValue | None:
-        key = (hand_id, seat.number if seat else 0, self.version)
+        key = (hand_id, seat.number if seat else 0, self.state.version)
         if key not in self._values:
             self._values[key] = self._compute(hand_id, seat)
         return self._values[key]
@@ -124,7 +80,7 @@ class RoundHands:
             return HandShown(hand_id, "no hand", [])
         return HandShown(hand_id, v.name, list(v.cards))
 
-    def _at_least(self, hand_id: str, seat: Seat | None, category: str) -> bool:
+    def at_least(self, hand_id: str, seat: Seat | None, category: str) -> bool:
         v = self.value(hand_id, seat)
         return v is not None and v.key[0] >= self.rules.evaluator(hand_id).strength(category)
 
@@ -135,13 +91,13 @@ class RoundHands:
         v = self.value(q[0], None)
         return v is not None and v.key >= q[1]
 
-    def _compared(self) -> Compare:
+    def compared(self) -> Compare:
         settle = self.rules.d.settle
         assert settle is not None and settle.compare is not None
         return settle.compare
 
     def compare(self, seat: Seat) -> str:
-        c = self._compared()
+        c = self.compared()
         p, d = self.value(c.player, seat), self.value(c.dealer, seat)
         if p is None or d is None:
             raise RoundError(f"seat {seat.number}: the hands to compare are not dealt")
@@ -149,7 +105,7 @@ class RoundHands:
 
     def held(self, hand_id: str, seat: Seat | None) -> Any:
         """The highest category the hand holds, refinements included (cached)."""
-        key = (hand_id, seat.number if seat else 0, self.version)
+        key = (hand_id, seat.number if seat else 0, self.state.version)
         if key not in self._held:
             cards = self.hand_cards(hand_id, seat)
             self._held[key] = self.rules.evaluator(hand_id).held(cards)[0] if cards else None
@@ -162,6 +118,6 @@ class RoundHands:
             return None
         return self.rules.evaluator(hand_id).row_for(cat, rows)
 
-    def _held_chain(self, hand_id: str, seat: Seat | None) -> set[str]:
+    def held_chain(self, hand_id: str, seat: Seat | None) -> set[str]:
         cat = self.held(hand_id, seat)
         return set(self.rules.evaluator(hand_id).chain(cat)) if cat is not None else set()

@@ -3,8 +3,8 @@
 The first row whose conditions hold applies; its ``then:`` is paid (a push, a loss, odds, a
 paytable's row for the hand, a share of a meter, an Envy Bonus, a second combination) in
 exact ``Decimal``, the row's citation and the facts it rested on kept in the reason. Then
-the aggregate payout limit (in the order the wagers were settled) and the round's result,
-seat by seat, a voided wager returned.
+the aggregate payout limit, in the order the wagers were settled. The money moved is
+written to the round's ledger; the result is told by ``scalar_result``.
 """
 
 from __future__ import annotations
@@ -13,11 +13,14 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from validator.cards import card_str, cards_str
+from validator.cards import cards_str
 from validator.interpreter.errors import RoundError, unpaid_winner
-from validator.interpreter.meters import PAYOUT_ROUNDING, payout_of
-from validator.interpreter.results import LineResult, RoundResult, SeatResult, WagerResult, money
+from validator.interpreter.meters import PAYOUT_ROUNDING, MeterBank, payout_of
+from validator.interpreter.results import LineResult, money
+from validator.interpreter.rules import Rules
+from validator.interpreter.scalar_conditions import RoundConditions
 from validator.interpreter.scalar_hands import RoundHands
+from validator.interpreter.scalar_state import RoundState
 from validator.interpreter.seats import Seat
 from validator.interpreter.second_combination import second_combination
 from validator.model.notation import Payout, PayoutKind
@@ -25,30 +28,49 @@ from validator.model.procedure import Line, Pays
 from validator.vocabulary import TABLE_FEATURE, meaning
 
 
-class RoundSettlement(RoundHands):
+class RoundSettlement:
     """Each settlement line settled by the first row of its decision table whose conditions
-    hold, the payout limit applied, and the round's result told wager by wager."""
+    hold, and the payout limit applied."""
 
-    def _settle_line(self, seat: Seat, line_id: str, line: Line) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        meters: MeterBank,
+        state: RoundState,
+        hands: RoundHands,
+        conditions: RoundConditions,
+    ) -> None:
+        self.rules = rules
+        self.meters = meters
+        self.state = state
+        self.hands = hands
+        self.conditions = conditions
+        self._rounded = ""  # the rounding of the payout being settled, if any
+
+    def settle_line(self, seat: Seat, line_id: str, line: Line) -> None:
         spot = self.rules.line_spot(line)
         stake = seat.stakes.get(spot)
         if not stake or line_id in seat.lines or spot not in seat.standing:
             return
         i, row = next(
-            ((k, r) for k, r in enumerate(line.rows) if self.holds(r.when, seat, line.on)),
+            (
+                (k, r)
+                for k, r in enumerate(line.rows)
+                if self.conditions.holds(r.when, seat, line.on)
+            ),
             (-1, None),
         )
         if row is None:
             raise RoundError(f"no row of settlement line {line_id!r} applies to seat {seat.number}")
         name = line.name or self.rules.wager(line.wager).name
-        facts = self.explain(row.when, seat, line.on)
+        facts = self.conditions.explain(row.when, seat, line.on)
         returned, from_meter, outcome, detail = self._outcome(
             seat, line_id, line, row.then, stake, i
         )
         if from_meter:
-            self.ledger.meter_paid += from_meter
-        self.ledger.returned += returned
-        self.ledger.house -= returned - from_meter
+            self.state.ledger.meter_paid += from_meter
+        self.state.ledger.returned += returned
+        self.state.ledger.house -= returned - from_meter
         gain = returned - (Decimal(0) if line.bonus else stake)
         what = f"{outcome}" + (f" ({detail})" if detail else "")
         if self._rounded:
@@ -98,11 +120,11 @@ class RoundSettlement(RoundHands):
             hand_id = then.hand or table.pays_on
             assert hand_id is not None
             hs = None if hand_id.startswith("dealer") else seat
-            cat = self.paying(hand_id, hs, rows)
+            cat = self.hands.paying(hand_id, hs, rows)
             category, payout = (cat.id, rows[cat.id]) if cat else (None, None)
-            held = self.held(hand_id, hs)
+            held = self.hands.held(hand_id, hs)
             category_held = held.id if held is not None else None
-            v = self.value(hand_id, hs)
+            v = self.hands.value(hand_id, hs)
             hand_note = cards_str(v.cards) if v is not None else ""
             if then.second_combination:
                 return self._second(seat, hand_id, rows, stake, table.name)
@@ -121,14 +143,14 @@ class RoundSettlement(RoundHands):
         if hand_note:
             label += f" ({hand_note})"
         if payout.kind is PayoutKind.METER:
-            meter = self.e.meters.get(table_id, payout.meter)
+            meter = self.meters.get(table_id, payout.meter)
             key = f"{line_id}/{meter.key}"
             if then.divide_among_winners:
-                if key not in self.pots:
+                if key not in self.state.pots:
                     ways = self._ways(line_id, line, row_index)
-                    self.pots[key] = meter.pay(payout.share, ways)
-                    self.narrate(table.cite, f"{table.name}: {payout} divided {ways} way(s)")
-                each = self.pots[key]
+                    self.state.pots[key] = meter.pay(payout.share, ways)
+                    self.state.narrate(table.cite, f"{table.name}: {payout} divided {ways} way(s)")
+                each = self.state.pots[key]
             else:
                 each = meter.pay(payout.share)
             return (
@@ -181,12 +203,12 @@ class RoundSettlement(RoundHands):
 
     def _ways(self, line_id: str, line: Line, row_index: int) -> int:
         n = 0
-        for s in self.seats:
+        for s in self.state.seats:
             spot = self.rules.line_spot(line)
             if not s.stakes.get(spot) or spot not in s.standing:
                 continue
             for i, row in enumerate(line.rows):
-                if self.holds(row.when, s, line.on):
+                if self.conditions.holds(row.when, s, line.on):
                     n += i == row_index
                     break
         return max(n, 1)
@@ -198,10 +220,10 @@ class RoundSettlement(RoundHands):
         assert hand_id is not None
         total = Decimal(0)
         who = []
-        for other in self.seats:
+        for other in self.state.seats:
             if other is seat or other.folded or not other.dealt_in:
                 continue
-            cat = self.paying(hand_id, other, rows)
+            cat = self.hands.paying(hand_id, other, rows)
             if cat is None:
                 continue
             p = rows[cat.id]
@@ -214,8 +236,8 @@ class RoundSettlement(RoundHands):
     def _second(
         self, seat: Seat, hand_id: str, rows: dict[str, Payout], stake: Decimal, table_name: str
     ) -> tuple[Decimal, Decimal, str, str]:
-        v = self.value(hand_id, seat)
-        cards = self.hand_cards(hand_id, seat)
+        v = self.hands.value(hand_id, seat)
+        cards = self.hands.hand_cards(hand_id, seat)
         cat = second_combination(self.rules.evaluator(hand_id), cards, v, rows)
         if cat is None:
             return Decimal(0), Decimal(0), "no bonus", ""
@@ -229,12 +251,12 @@ class RoundSettlement(RoundHands):
 
     # -- payout limit ---------------------------------------------------------------------
 
-    def _apply_payout_limit(self) -> None:
+    def apply_payout_limit(self) -> None:
         limit_rule = self.rules.d.payout_limit
         limit = self.rules.config.payout_limit
         if limit_rule is None or limit is None:
             return
-        for seat in self.seats:
+        for seat in self.state.seats:
             total = Decimal(0)
             for ln in seat.lines.values():
                 if not self.rules.under_payout_limit(ln.spot):
@@ -246,80 +268,11 @@ class RoundSettlement(RoundHands):
                     cut = total + gain - limit
                     ln.returned -= cut
                     ln.limited = cut
-                    self.ledger.returned -= cut
-                    self.ledger.house += cut
+                    self.state.ledger.returned -= cut
+                    self.state.ledger.house += cut
                     ln.reason += (
                         f"; ${money(cut)} withheld: the aggregate payout limit of "
                         f"${money(limit)} per player per round [{limit_rule.cite}]"
                     )
                     gain -= cut
                 total += gain
-
-    # -- the result -----------------------------------------------------------------------
-
-    def _result(self, void: str | None) -> RoundResult:
-        seats_out = []
-        settle = self.rules.d.settle
-        assert settle is not None
-        for seat in sorted(self.seats, key=lambda s: s.number):
-            wagers: dict[str, WagerResult] = {}
-            for spot in self.rules.spots:
-                if spot not in seat.stakes:
-                    continue
-                wr = WagerResult(spot, seat.stakes[spot], placed_by=seat.placed_by.get(spot, ""))
-                wr.lines = [ln for ln in seat.lines.values() if ln.spot == spot]
-                if spot not in seat.standing:
-                    wr.void = True
-                    self.ledger.returned += wr.amount
-                    self.ledger.house -= wr.amount
-                wagers[spot] = wr
-            hands = []
-            if seat.dealt_in and settle.compare:
-                hands.append(self.shown(settle.compare.player, seat))
-            seats_out.append(
-                SeatResult(
-                    seat.number,
-                    list(seat.cards["player"].held) if seat.dealt_in else [],
-                    wagers,
-                    list(seat.taken),
-                    hands,
-                    seat.fees,
-                    seat.folded,
-                )
-            )
-        dealer: dict[str, Any] = {}
-        if "dealer" in self.table:
-            d = self.table["dealer"]
-            dealer["cards"] = cards_str(d.dealt).split()
-            if self.up:
-                dealer["up"] = cards_str(self.up).split()
-            if settle.compare:
-                dealer["hand"] = self.shown(settle.compare.dealer, None).to_json()
-            if self.rules.qualifier:
-                dealer["qualifies"] = self.dealer_qualifies()
-            if self.replaced:
-                dealer["replaced"] = self.replaced
-        if "community" in self.table:
-            dealer["community"] = cards_str(self.table["community"].held).split()
-        for g, c in self.table.items():
-            if g not in ("dealer", "community"):
-                dealer[g] = cards_str(c.held).split()
-        if self.events:
-            dealer["table_system"] = {k: event_str(v) for k, v in self.events.items()}
-        if not self.ledger.balanced():  # pragma: no cover - an engine bug
-            raise AssertionError(f"money not conserved in the round: {self.ledger}")
-        return RoundResult(
-            self.rules.d.id,
-            seats_out,
-            dealer,
-            void,
-            self.meters_before,
-            self.e.meters.snapshot(),
-            self.ledger,
-            self.narration,
-        )
-
-
-def event_str(v: tuple[str, int]) -> str:
-    kind, val = v
-    return card_str(val) if kind == "card" else ("dealer" if val == 0 else str(val))

@@ -32,7 +32,7 @@ from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine, ChunkResult
 from validator.interpreter.batch_money import from_micro
 from validator.interpreter.chunks import CHUNK, SimSpec, run_jobs
-from validator.interpreter.moments import add_sums, ratio_estimate
+from validator.interpreter.moments import Z95, add_sums, ratio_estimate
 from validator.interpreter.play import default_wagers
 from validator.interpreter.results import money
 from validator.interpreter.rules import Rules
@@ -75,7 +75,8 @@ class Acc:
             return None
         r, se = ratio_estimate(self.sx, self.sh, self.sxx, self.sxh, self.shh)
         hold = -100 * r
-        return hold, hold - 196 * se, hold + 196 * se
+        half = 100 * Z95 * se
+        return hold, hold - half, hold + half
 
 
 @dataclass

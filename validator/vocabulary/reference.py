@@ -30,6 +30,7 @@ MEANING_MODULES = (
     "validator.rankings.batch",
     "validator.interpreter.rules",
     "validator.interpreter.scalar",
+    "validator.interpreter.scalar_conditions",
     "validator.interpreter.scalar_settlement",
     "validator.interpreter.batch",
     "validator.interpreter.batch_settlement",
