@@ -120,3 +120,17 @@ def test_play_and_simulate_deal_the_same_first_rounds_for_the_same_seed() -> Non
     assert [r["deck"] for r in played] == [[card_str(c) for c in r.deck] for r in simulated]
     assert [r["button"] for r in played] == [r.button for r in simulated]
     assert [r["rake"] for r in played] == [money(r.rake) for r in simulated]
+
+
+def test_the_decks_of_seed_1_are_pinned() -> None:
+    """What ``play --seed 1`` and ``simulate --seed 1`` deal first, pinned: a change to the
+    seeding rule, to the words or to the shuffle changes every Poker log and figure, and
+    must be seen here first."""
+    stream = Stream(chunk_rng(1))
+    first = " ".join(card_str(c) for c in stream.deck())
+    assert first == (
+        "8H 7C 4C QD 6C AC 5H 4S 8D TS 2D QS JH 7D 9D JC 3S 6S 5D KS JS 6H 3D 9H AS 9C 4D 2C "
+        "TD 2H 7H 8C JD AD KD 3C 7S KC QC 8S TH 5C QH AH 2S 4H 3H 5S 6D KH TC 9S"
+    )
+    assert " ".join(card_str(c) for c in stream.deck()[:6]) == "9C KS 9D 3S 8D 9H"
+    assert stream.read == 2 * 51

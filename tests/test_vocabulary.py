@@ -341,7 +341,7 @@ def test_the_poker_words_carry_each_engines_own_function() -> None:
         "kill": kill.next_hand,
         "half_kill": kill.next_hand,
     }
-    kernels = dict.fromkeys(
+    kernels: dict[str, object] = dict.fromkeys(
         ("forced_bet", "showing", "left_of_blinds", "left_of_button"), program.opens_code
     )
     kernels |= dict.fromkeys(
