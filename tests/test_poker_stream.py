@@ -134,3 +134,19 @@ def test_the_decks_of_seed_1_are_pinned() -> None:
     )
     assert " ".join(card_str(c) for c in stream.deck()[:6]) == "9C KS 9D 3S 8D 9H"
     assert stream.read == 2 * 51
+
+
+def test_a_word_drawn_again_is_read_and_counted() -> None:
+    """A word at or above the largest multiple of the bound is passed over, and the stream
+    reads the next one, drawn from the generator where the array ran out."""
+    stream = Stream(chunk_rng(2))
+    stream.words = np.array([1, SPAN - 1], dtype=np.int64)  # one unread word, drawn again
+    shuffled = stream.shuffled(np.arange(3, dtype=np.int64))
+    fresh = chunk_rng(2).integers(0, SPAN, size=2, dtype=np.int64)
+    expected = np.arange(3, dtype=np.int64)
+    j = int(fresh[0] % 3)
+    expected[2], expected[j] = expected[j], expected[2]
+    j = int(fresh[1] % 2)
+    expected[1], expected[j] = expected[j], expected[1]
+    assert shuffled.tolist() == expected.tolist()
+    assert stream.read == 3

@@ -90,7 +90,7 @@ class Stream:
             if at >= 0:
                 w[AT] = at
                 return out
-            need = 2 * (w.shape[0] - int(w[AT]))  # words drawn again: more of them
+            need = 2 * (w.shape[0] - int(w[AT])) + 8  # words drawn again: more of them
 
     def shuffle(self, pile: MutableSequence[int]) -> None:
         """``pile`` shuffled in place (what ``table.Hand`` asks of its generator)."""
