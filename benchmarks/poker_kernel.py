@@ -80,7 +80,7 @@ def _in_a_loop(program, rounds):  # type: ignore[no-untyped-def]
     played), the program's arguments once, the rounds' own stacked one row a round."""
     (params, streets, steps, blinds, rows, high_tiers, forced_order, faces) = program[:8]
     high_tables, low_tables, showing_tables = program[8:]
-    deck, rng, order, stacks, contributed, folded, cards, ncards = rounds[:8]
+    deck, stream, order, stacks, contributed, folded, cards, ncards = rounds[:8]
     board, out_n, high, low, round_put = rounds[8:]
     for r in range(deck.shape[0]):
         hand._deal_and_bet(
@@ -96,7 +96,7 @@ def _in_a_loop(program, rounds):  # type: ignore[no-untyped-def]
             low_tables,
             showing_tables,
             deck[r],
-            rng[r],
+            stream[r],
             order[r],
             stacks[r],
             contributed[r],

@@ -4,7 +4,7 @@ played through the fast path equals today's, hand by hand and in its summary.
 
 The kernel plays All-ins (§ 553.8(b)(4)) as ``BettingRound`` does, and deals the Stud
 common card (§ 553.10(h)) and the draw's reshuffle of the discard pile (§ 553.13(g)(2)) with
-the session's generator, leaving it where ``Hand`` leaves it. A round it hands back is
+the session's random stream, leaving it where ``Hand`` leaves it. A round it hands back is
 played by ``table.Hand``, and the session is unchanged.
 """
 
@@ -25,8 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from validator.compiler import Game, all_games, load_game
+from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
 from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.session import (
     HandRecord,
     Session,
@@ -186,7 +188,7 @@ def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
     if fast.reason is not None:
         return
     stack_array = np.array([stacks[s] for s in range(1, seats + 1)], dtype=np.int64)
-    fast_rng, scalar_rng = random.Random(seed + 1), random.Random(seed + 1)
+    fast_rng, scalar_rng = Stream(chunk_rng(seed + 1)), Stream(chunk_rng(seed + 1))
     dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
     if sum(st >= setup.stakes.required() for st in stacks.values()) < 2:
         assert dealt is None
@@ -210,7 +212,7 @@ def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
     # the common card and the draw's reshuffle included
     assert dealt is not None
     assert_same(dealt, dealt_from_played(hand, played, seats))
-    assert fast_rng.getstate() == scalar_rng.getstate()
+    assert fast_rng.read == scalar_rng.read
     for p in played.players:  # All-in (§ 553.8(b)(4)): the whole stack put in
         assert p.all_in == (stacks[p.seat] - int(dealt.contributed[p.seat - 1]) == 0)
 
@@ -285,7 +287,7 @@ RESHUFFLING = [
 
 class FullTable:
     """A game's full table at the defaults, every seat bought in; each round's deck and then
-    its reshuffles drawn from one generator, as a session draws them."""
+    its reshuffles read from one random stream, as a session reads them."""
 
     def __init__(self, game_id: str) -> None:
         self.game = load_game(game_id)
@@ -298,13 +300,12 @@ class FullTable:
         self.stacks = {s: buy_in for s in self.names}
 
     def round(self, seed: int) -> tuple[DealtHand | None, PlayedHand, bool, bool, bool]:
-        """(the kernel's round, ``Hand.play``'s, whether ``Hand`` drew from the generator,
-        whether the generators are left equal, whether the kernel's is untouched)."""
-        fast_rng, scalar_rng = random.Random(seed), random.Random(seed)
-        deck = list(range(52))
-        fast_rng.shuffle(deck)
-        scalar_rng.shuffle(list(range(52)))  # advanced as fast_rng is
-        before = scalar_rng.getstate()
+        """(the kernel's round, ``Hand.play``'s, whether ``Hand`` read from the stream,
+        whether the streams are left equal, whether the kernel's is untouched)."""
+        fast_rng, scalar_rng = Stream(chunk_rng(seed)), Stream(chunk_rng(seed))
+        deck = fast_rng.deck()
+        assert scalar_rng.deck() == deck  # advanced as fast_rng is
+        before = scalar_rng.read
         stacks = np.array(list(self.stacks.values()), dtype=np.int64)
         dealt = self.fast.deal_and_bet(np.array(deck, dtype=np.int64), stacks, 1, fast_rng)
         strategy = TableStrategy(self.game, self.names)
@@ -323,9 +324,9 @@ class FullTable:
         played = hand.play()
         if dealt is not None:
             assert_same(dealt, dealt_from_played(hand, played, self.seats))
-        drew = scalar_rng.getstate() != before
-        after = fast_rng.getstate()
-        return dealt, played, drew, after == scalar_rng.getstate(), after == before
+        drew = scalar_rng.read != before
+        after = fast_rng.read
+        return dealt, played, drew, after == scalar_rng.read, after == before
 
 
 @pytest.mark.parametrize("game_id", RESHUFFLING)
@@ -334,7 +335,7 @@ def test_the_common_card_and_the_reshuffled_discards_are_dealt_by_the_kernel(
 ) -> None:
     """The rounds where ``Hand`` deals the Stud common card (§ 553.10(h)) or reshuffles
     the discard pile for the draw (§ 553.13(g)(2)) are taken by the kernel, dealt and bet
-    as ``Hand`` deals and bets them, and leave the generator in the same state; a round
+    as ``Hand`` deals and bets them, and leave the stream at the same word; a round
     handed back (an All-in) leaves it untouched."""
     table = FullTable(game_id)
     reshuffled = taken = 0
@@ -355,8 +356,8 @@ def test_the_common_card_and_the_reshuffled_discards_are_dealt_by_the_kernel(
 def test_the_burn_cards_shuffled_for_the_common_card_in_the_kernel() -> None:
     """§ 553.10(h): when the stock is down to ``shuffle_burns_when_left`` card(s) and the
     common card is due, the burn cards are shuffled with it (``Hand.common_card``); the
-    kernel shuffles the same pile with the same generator: the same board card, the same
-    generator state after."""
+    kernel shuffles the same pile from the same stream: the same board card, the stream at
+    the same word after."""
     table = FullTable("poker-seven-card-stud")
     found = 0
     for seed in range(600):

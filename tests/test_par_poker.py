@@ -5,20 +5,19 @@ the same figures whatever the number of workers."""
 from __future__ import annotations
 
 import json
-import random
-from collections.abc import Iterator, MutableSequence
+from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from validator.cards import parse_card
 from validator.cli import app
 from validator.compiler import load_game
+from validator.interpreter.chunks import chunk_rng
+from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.session import Session, setup_from_submission
 from validator.par import poker
 from validator.par.poker import PokerSpec, house_sheet, run_chunk
@@ -27,14 +26,14 @@ HOLDEM = Path(__file__).parent.parent / "rulesubs" / "example" / "poker-holdem.y
 
 
 def test_rake_per_hand_is_the_mean_of_the_sessions_rakes_553_15() -> None:
-    """Chunk 0's sums equal an independent session, dealt from the same SeedSequence and
-    read from its per-hand records (rake from pots, Bad Beat contributions and payouts)."""
+    """Chunk 0's sums equal an independent session played with the seed alone, as ``play
+    --seed 7`` plays it (chunk 0 of seed 7: the same stream), read from its per-hand records
+    (rake from pots, Bad Beat contributions and payouts)."""
     spec = PokerSpec("poker-holdem", str(HOLDEM), seed=7, hands=60, hands_per_hour=30, chunk=60)
     sums = run_chunk(spec, 0, 60)
     game = load_game("poker-holdem")
     setup = setup_from_submission(game, HOLDEM)
-    seed = int(np.random.SeedSequence(7, spawn_key=(0,)).generate_state(1)[0])
-    session = Session(game, setup, setup.positions, seed)
+    session = Session(game, setup, setup.positions, 7)
     rakes = [r.played.settlement.rake.total for r in session.hands(60)]
     assert sums.hands == 60
     assert sums.rake.s == sum(rakes) == session.totals.rake
@@ -208,18 +207,15 @@ TOP = FIRST + SECOND + BOARD
 BAD_BEAT_DECK = TOP + [c for c in range(52) if c not in TOP]
 
 
-class StackedShuffle(random.Random):
-    """A session's generator whose next shuffles of the deck give these decks, in order."""
+class StackedShuffle(Stream):
+    """A session's random stream whose next decks are these decks, in order."""
 
     def __init__(self, seed: int, decks: list[list[int]]) -> None:
-        super().__init__(seed)
+        super().__init__(chunk_rng(seed))
         self.decks = list(decks)
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
-        if len(x) == 52 and self.decks:
-            x[:] = self.decks.pop(0)
-            return
-        super().shuffle(x)
+    def deck(self) -> list[int]:
+        return self.decks.pop(0) if self.decks else super().deck()
 
 
 def test_a_bad_beat_dealt_on_purpose_is_paid_as_the_rules_give_553_20(
@@ -253,7 +249,8 @@ def test_a_bad_beat_dealt_on_purpose_is_paid_as_the_rules_give_553_20(
 
     def stacked(spec: PokerSpec, k: int) -> Session:
         session = made(spec, k)
-        session.rng = StackedShuffle(k, [BAD_BEAT_DECK])
+        session.stream = StackedShuffle(k, [BAD_BEAT_DECK])
+        session.block = None  # the deck dealt round by round, where the stack is read
         return session
 
     monkeypatch.setattr(poker, "_session", stacked)

@@ -17,11 +17,13 @@ from validator.interpreter.scalar_conditions import RoundConditions
 from validator.model import procedure
 from validator.model.constraints import KINDS as CONSTRAINT_KINDS
 from validator.model.game import Table
+from validator.model.poker import Kill, Rake, StreetBetting
 from validator.model.ranking import SHAPES, Category, Ranking
 from validator.vocabulary import (
     CONDITION,
     CONSTRAINT_KIND,
     KINDS,
+    POKER_WORD,
     RANKING_PRIMITIVE,
     REGISTRY,
     STEP,
@@ -32,7 +34,7 @@ from validator.vocabulary import (
     meaning_of,
 )
 from validator.vocabulary.reference import load_meanings, render, uses
-from validator.vocabulary.usage import STEP_MODELS, all_uses
+from validator.vocabulary.usage import RAKE_KINDS, STEP_MODELS, all_uses
 from validator.vocabulary.words import FRAME
 
 DOC = PROJECT_ROOT / "docs" / "vocabulary.md"
@@ -92,6 +94,9 @@ def test_every_word_the_models_accept_has_an_entry() -> None:
         RANKING_PRIMITIVE.id: (set(SHAPES) | set(Category.model_fields) | set(Ranking.model_fields))
         - FRAME[RANKING_PRIMITIVE.id],
         TABLE_FEATURE.id: set(Table.model_fields) - FRAME[TABLE_FEATURE.id],
+        POKER_WORD.id: set(get_args(StreetBetting.model_fields["opens"].annotation))
+        | set(RAKE_KINDS)
+        | set(get_args(get_args(Kill.model_fields["options"].annotation)[0])),
     }
     for kind, names in expected.items():
         have = {w for k, w in REGISTRY if k == kind}
@@ -312,3 +317,67 @@ def test_strategies_in_files_of_their_own_count_as_uses(tmp_path: Any) -> None:
         (CONDITION.id, "foldd"),
     }
     assert (CONDITION.id, "foldd") not in REGISTRY
+
+
+def test_the_rake_kinds_are_the_rake_models_own() -> None:
+    """A Poker game file's `rake:` states its kinds as fields of their own (§ 553.15(b)(1)-(3):
+    percentage, incremental, time charges)."""
+    assert set(RAKE_KINDS) <= set(Rake.model_fields)
+
+
+def test_the_poker_words_carry_each_engines_own_function() -> None:
+    """Who opens, the rake's kinds and the Kill's options: ``table.Hand`` (play, settle) and
+    the kernels' compiler (simulate, par) register their own meaning of each."""
+    from validator.interpreter.poker import kill, rake
+    from validator.interpreter.poker.fast import program, settle
+    from validator.interpreter.poker.table import Hand
+
+    load_meanings()
+    scalar = {
+        "forced_bet": Hand._opened_by_forced_bet,
+        "showing": Hand._opened_by_showing,
+        "left_of_blinds": Hand._opened_left_of_button,
+        "left_of_button": Hand._opened_left_of_button,
+        "percentage": rake.take_rake,
+        "incremental": rake.take_rake,
+        "time": rake.time_charges,
+        "kill": kill.next_hand,
+        "half_kill": kill.next_hand,
+    }
+    kernels: dict[str, object] = dict.fromkeys(
+        ("forced_bet", "showing", "left_of_blinds", "left_of_button"), program.opens_code
+    )
+    kernels |= dict.fromkeys(
+        ("percentage", "incremental", "time"), settle.FastSettler._compile_rake
+    )
+    kernels |= dict.fromkeys(("kill", "half_kill"), program.kill_limits)
+    for name, fn in scalar.items():
+        assert meaning_of(POKER_WORD.id, name, "scalar") is fn, name
+        assert meaning_of(POKER_WORD.id, name, "kernels") is kernels[name], name
+    assert program.opens_code("forced_bet") == program.OPENS_FORCED
+    assert program.opens_code("showing") == program.OPENS_SHOWING
+
+
+def test_table_hand_reads_who_opens_through_the_registry_entry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Stud round's first street is opened by the Forced Bet (§ 553.10(d)), the later ones
+    by the best hand showing (§ 553.10(f)): ``table.Hand`` finds each through its entry."""
+    from validator.compiler import load_game
+    from validator.interpreter.poker.session import Session, default_setup
+
+    load_meanings()
+    asked: list[str] = []
+    for name in ("forced_bet", "showing"):
+        w = entry(POKER_WORD.id, name)
+        own = w.meanings["scalar"]
+
+        def counted(hand: Any, own: Any = own, name: str = name) -> Any:
+            asked.append(name)
+            return own(hand)
+
+        monkeypatch.setitem(w.meanings, "scalar", counted)
+    game = load_game("poker-seven-card-stud")
+    session = Session(game, default_setup(game), 4, 3)
+    next(session.hands(1))
+    assert asked[0] == "forced_bet" and set(asked) <= {"forced_bet", "showing"}

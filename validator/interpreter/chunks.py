@@ -19,6 +19,19 @@ J = TypeVar("J")
 R = TypeVar("R")
 
 
+def chunk_seed(seed: int, k: int) -> np.random.SeedSequence:
+    """The seed sequence chunk (or table) ``k`` of a simulation seeded ``seed`` draws from."""
+    return np.random.SeedSequence(seed, spawn_key=(k,))
+
+
+def chunk_rng(seed: int | np.random.SeedSequence, k: int = 0) -> np.random.Generator:
+    """The generator chunk ``k`` of a simulation seeded ``seed`` draws from (a seed sequence
+    given: its own); a session played alone with a seed is chunk 0, so that it deals what the
+    simulation's first chunk deals."""
+    seq = seed if isinstance(seed, np.random.SeedSequence) else chunk_seed(seed, k)
+    return np.random.default_rng(seq)
+
+
 def chunk_plan(total: int, size: int) -> list[tuple[int, int]]:
     """(index, rounds) of every chunk of ``total`` rounds cut in chunks of ``size``: chunk k
     is dealt from ``SeedSequence(seed, spawn_key=(k,))`` wherever it runs."""
@@ -49,7 +62,7 @@ class ChunkedSpec:
 
     def seed_sequence(self, k: int) -> np.random.SeedSequence:
         """The seed sequence chunk ``k`` draws from."""
-        return np.random.SeedSequence(self.seed, spawn_key=(k,))
+        return chunk_seed(self.seed, k)
 
 
 def run_jobs(

@@ -114,9 +114,10 @@ def _session(spec: PokerSpec, k: int) -> Any:
         if spec.submission
         else default_setup(game)
     )
-    seed = int(spec.seed_sequence(k).generate_state(1)[0])
     seats = spec.seats or setup.positions
-    return Session(game, setup, seats, seed, spec.strategy, spec.hands_per_hour, False)
+    return Session(
+        game, setup, seats, spec.seed_sequence(k), spec.strategy, spec.hands_per_hour, False
+    )
 
 
 def _warm(spec: PokerSpec) -> None:

@@ -1,10 +1,11 @@
 """The vocabulary registry: every word a game file may speak, one entry each.
 
 A word is a ranking primitive (``flush: 4``), a procedure step (``step: deal``), a condition
-key (``when: {dealer_qualifies: false}``), a table feature (``envy:``) or a constraint kind
-(``kind: at_least``). Its entry (``Word``) carries the kind, the model field it corresponds
-to (its schema), its explanation and, where the words of its kind are general, the reason
-it stands in the vocabulary though no game uses it.
+key (``when: {dealer_qualifies: false}``), a table feature (``envy:``), a constraint kind
+(``kind: at_least``) or a Poker word (``opens: forced_bet``, ``rake: {percentage: …}``,
+``kill: {options: {half_kill: 1.5}}``). Its entry (``Word``) carries the kind, the model
+field it corresponds to (its schema), its explanation and, where the words of its kind are
+general, the reason it stands in the vocabulary though no game uses it.
 
 What a word *does* lives in the engines, which sit above the models: each engine registers
 its meaning of a word with ``@meaning(engine, kind, word…)`` on the function that carries
@@ -25,8 +26,10 @@ from pydantic import BaseModel
 
 from validator.errors import RulesubError
 
-KindId = Literal["ranking primitive", "step", "condition", "table feature", "constraint kind"]
-Engine = Literal["scalar", "batch", "checks", "odds", "show"]
+KindId = Literal[
+    "ranking primitive", "step", "condition", "table feature", "constraint kind", "poker word"
+]
+Engine = Literal["scalar", "batch", "checks", "odds", "show", "kernels"]
 
 #: what each engine is, as the reference names it
 ENGINES: dict[str, str] = {
@@ -35,6 +38,8 @@ ENGINES: dict[str, str] = {
     "checks": "the Rules Submission checks (validate): one evaluator per constraint kind",
     "odds": "the exact odds (odds, diff, par): enumeration of a wager's hands",
     "show": "the rules as listed (games show)",
+    "kernels": "the Poker kernels (simulate, par): rounds of a Poker session dealt, bet and "
+    "settled by numba-compiled code",
 }
 
 
@@ -105,6 +110,18 @@ CONSTRAINT_KIND = _kind(
         "What the regulation demands of a Rules Submission (`constraints:`), from a closed "
         "vocabulary: each kind is one evaluator of the checks; a finding's code is "
         "`<game>/<constraint id>`.",
+    )
+)
+
+POKER_WORD = _kind(
+    Kind(
+        "poker word",
+        "Poker words",
+        ("scalar", "kernels"),
+        "The words of a nonbanking Poker game file for who opens a street's betting "
+        "(`betting: {opens: …}`), the kinds of rake a certificate holder may take (`rake:`) "
+        "and the Kill's options (`betting.kill.options`). The scalar engine (`play`, "
+        "`settle`) and the Poker kernels (`simulate`, `par`) each register their meaning.",
     )
 )
 

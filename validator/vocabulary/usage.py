@@ -14,10 +14,12 @@ from validator import GAMES_DIR
 from validator.model import procedure
 from validator.model.constraints import KINDS as CONSTRAINT_KINDS
 from validator.model.game import Table
+from validator.model.poker import Kill, Rake, StreetBetting
 from validator.model.ranking import Category, Ranking
 from validator.vocabulary.registry import (
     CONDITION,
     CONSTRAINT_KIND,
+    POKER_WORD,
     RANKING_PRIMITIVE,
     STEP,
     TABLE_FEATURE,
@@ -93,6 +95,26 @@ def uses_in(game_id: str, root: BaseModel) -> Iterator[Use]:
                     yield Use(TABLE_FEATURE.id, name, game_id, f"{pointer}/{alias}", cite, value)
         elif getattr(obj, "kind", None) in CONSTRAINT_KINDS and hasattr(obj, "severity"):
             yield Use(CONSTRAINT_KIND.id, obj.kind, game_id, pointer, cite, obj.kind)
+        else:
+            yield from _poker_uses(obj, game_id, pointer, cite)
+
+
+#: the kinds of rake a Poker game file's ``rake:`` states
+RAKE_KINDS = ("percentage", "incremental", "time")
+
+
+def _poker_uses(obj: Any, game_id: str, pointer: str, cite: str) -> Iterator[Use]:
+    """The Poker words: who opens a street's betting, the kinds of rake, the Kill's
+    options."""
+    if isinstance(obj, StreetBetting):
+        yield Use(POKER_WORD.id, obj.opens, game_id, f"{pointer}/opens", cite, obj.opens)
+    elif isinstance(obj, Rake):
+        for name, value in _given(obj):
+            if name in RAKE_KINDS:
+                yield Use(POKER_WORD.id, name, game_id, f"{pointer}/{name}", cite, value)
+    elif isinstance(obj, Kill):
+        for option, figure in obj.options.items():
+            yield Use(POKER_WORD.id, option, game_id, f"{pointer}/options/{option}", cite, figure)
 
 
 def _primitive_uses(ranking_id: str, ranking: Ranking, game_id: str) -> Iterator[Use]:

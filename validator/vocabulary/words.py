@@ -13,6 +13,7 @@ from __future__ import annotations
 from validator.vocabulary.registry import (
     CONDITION,
     CONSTRAINT_KIND,
+    POKER_WORD,
     RANKING_PRIMITIVE,
     STEP,
     TABLE_FEATURE,
@@ -524,3 +525,85 @@ word(
 )
 word(_K, "custom_table_hands", "validator.model.constraints.CustomTableHands", None, field="kind")
 word(_K, "text_missing", "validator.model.constraints.TextMissing", None, field="kind")
+
+# -- Poker words (nonbanking Poker game files) ------------------------------------------------
+
+_P = POKER_WORD
+OPENS = "validator.model.poker.StreetBetting"
+RAKE = "validator.model.poker.Rake"
+KILL = "validator.model.poker.Kill"
+word(
+    _P,
+    "forced_bet",
+    OPENS,
+    """The street's betting is opened by the Forced Bet: the player whose up-card is lowest
+    (or highest, as `betting.forced_bet.by` says; ties by suit in `card_order`) posts it, a
+    live bet, and the players to his left act after him, he last.""",
+    field="opens",
+)
+word(
+    _P,
+    "showing",
+    OPENS,
+    """The player whose cards face up make the best hand (of the ranking
+    `betting.first_to_act` names; ties to the player nearest the dealer's left) acts first,
+    the others in turn to his left; a player All-in is passed over where another can act.""",
+    field="opens",
+)
+word(
+    _P,
+    "left_of_blinds",
+    OPENS,
+    """The player to the left of the Blind Bets acts first, the players who posted them
+    last, in turn; where no Blind Bet was posted on the street, as `left_of_button`.""",
+    field="opens",
+)
+word(
+    _P,
+    "left_of_button",
+    OPENS,
+    """The first player still in to the left of the button acts first, the others in turn
+    to his left, the button last.""",
+    field="opens",
+)
+word(
+    _P,
+    "percentage",
+    RAKE,
+    """A percentage rake: at most the `max` rate of each pot and side pot, rounded down to
+    the table's smallest chip, taken after each betting round or at the end of the round of
+    play; a cap applies to the round of play, taken from the pots in the order they formed.
+    The uncalled final bet is never raked.""",
+)
+word(
+    _P,
+    "incremental",
+    RAKE,
+    """An incremental rake: a fixed amount taken as the pot reaches each stated level
+    (`levels: [{pot: 20, rake: 1}, …]`), at most the cap, taken from the main pot first.""",
+)
+word(
+    _P,
+    "time",
+    RAKE,
+    """A rake by time charges: an hourly fee by the game's limits, charged every 20 or 30
+    minutes per player or per table, from the seated players' stacks at the end of each
+    period, never from a pot.""",
+)
+word(
+    _P,
+    "kill",
+    KILL,
+    """The Kill option: after one player wins an entire qualifying pot, the limits of the
+    next round of play are multiplied by the game file's figure (2); they stay until a pot
+    is split high and low or is less than the qualifying pot.""",
+    field="options",
+)
+word(
+    _P,
+    "half_kill",
+    KILL,
+    """The Half-kill option: as the Kill, the limits of the next round of play increased by
+    one-half (the game file's figure, 1.5), in whole chips.""",
+    field="options",
+)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from validator.interpreter.poker.money import Cents, dollar_text
+from validator.vocabulary import POKER_WORD, meaning
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ def after_round(rule: KillRule, pots: list[PotOutcome], cite: str) -> KillResult
     return next_hand(rule, main.net, None, main.split_high_low, cite, main.name)
 
 
+@meaning("scalar", POKER_WORD.id, "kill", "half_kill")
 def next_hand(
     rule: KillRule,
     pot: Cents,

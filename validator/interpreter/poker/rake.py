@@ -25,6 +25,7 @@ from typing import Literal
 from validator.interpreter.poker.money import Cents, dollar_text
 from validator.interpreter.poker.pots import Pot
 from validator.model.notation import format_rate
+from validator.vocabulary import POKER_WORD, meaning
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ def _capped(wanted: Sequence[Cents], cap: Cents | None) -> list[Cents]:
     return out
 
 
+@meaning("scalar", POKER_WORD.id, "percentage", "incremental")
 def take_rake(
     pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str, uncalled: Cents = 0
 ) -> Rake:
@@ -187,6 +189,7 @@ def completed_periods(rule: RakeRule, hands_per_hour: int, hands_played: int) ->
     return int(minutes // rule.every_minutes)
 
 
+@meaning("scalar", POKER_WORD.id, "time")
 def time_charges(
     rule: RakeRule,
     periods_before: int,

@@ -24,13 +24,15 @@ Submission, players driven by the decision tables of ``strategy``.
   session: the buy-ins = the stacks + the rake from pots + the time charges + the Bad Beat
   contributions - the Bad Beat payouts, every rake paid by a player.
 
-The deck order of each round comes from one ``random.Random(seed)``; the strategies are
-deterministic, so the same seed gives the same session, and the same log, byte for byte.
+The deck order of each round, and every pile reshuffled in a round, comes from one random
+stream (``fast.stream``): numpy's ``Generator`` seeded as every simulation's table k is
+(``validator.interpreter.chunks``), table 0 where a seed alone is given, so that ``play`` and
+``simulate`` deal the same first rounds for the same seed. The strategies are deterministic,
+so the same seed gives the same session, and the same log, byte for byte.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -44,9 +46,9 @@ from validator import jsonout
 from validator.cards import card_str
 from validator.compiler import Game
 from validator.errors import LocatedErrors
+from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
 from validator.interpreter.poker.betting import Limit
-from validator.interpreter.poker.fast import Ints
 from validator.interpreter.poker.fast.block import (
     F_BAD_BEAT,
     F_BUTTON,
@@ -60,8 +62,8 @@ from validator.interpreter.poker.fast.block import (
     BlockTable,
 )
 from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
-from validator.interpreter.poker.fast.mt import restore, shuffle, state_of
 from validator.interpreter.poker.fast.settle import FastSettler
+from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
 from validator.interpreter.poker.rake import RakeRule, completed_periods, time_charges
@@ -452,13 +454,15 @@ class Session:
         game: Game,
         setup: TableSetup,
         seats: int,
-        seed: int,
+        seed: int | np.random.SeedSequence,
         strategy: str | None = None,
         hands_per_hour: int = DEFAULT_HANDS_PER_HOUR,
         narrated: bool = True,
     ) -> None:
-        """``narrated``: each hand's log of the dealer's calls kept (``play``); off, the same
-        hands are dealt, bet and settled with no log written (``simulate``, ``par``)."""
+        """``seed``: the stream's seed, as a simulation's table 0 is seeded, or a table's
+        own seed sequence (``ChunkedSpec.seed_sequence``). ``narrated``: each hand's log of
+        the dealer's calls kept (``play``); off, the same hands are dealt, bet and settled
+        with no log written (``simulate``, ``par``)."""
         if not 2 <= seats <= setup.positions:
             raise ValueError(f"{game.definition.name} seats 2 to {setup.positions} players")
         self.game = game
@@ -470,11 +474,8 @@ class Session:
         rotates = deal.button.rotates if deal is not None and deal.button is not None else None
         self.move_button = BUTTON_MOVES[rotates or "clockwise"]
         self.seats = list(range(1, seats + 1))
-        self._rng = random.Random(seed)
-        # on the fast path, the generator's state as the kernels advance it (``mt``): the
-        # deck shuffled and the piles reshuffled with no state carried in and out of Python
-        # each round; written back to ``_rng`` before ``table.Hand`` draws from it
-        self._mt: Ints | None = None
+        # every deck and every reshuffle, read by the kernels and ``table.Hand`` alike
+        self.stream = Stream(chunk_rng(seed))
         mixed = strategies(game).seats_alternate  # with no --strategy
         names = {s: strategy or mixed[(s - 1) % len(mixed)] for s in self.seats}
         self.strategy = TableStrategy(game, names)
@@ -506,22 +507,6 @@ class Session:
             self.block = block if block.reason is None else None
 
     @property
-    def rng(self) -> random.Random:
-        """The session's generator: each round's deck, and the reshuffles of a round."""
-        self._sync_rng()
-        return self._rng
-
-    @rng.setter
-    def rng(self, rng: random.Random) -> None:
-        self._rng = rng
-        self._mt = None
-
-    def _sync_rng(self) -> None:
-        if self._mt is not None:
-            restore(self._rng, self._mt)
-            self._mt = None
-
-    @property
     def strategies(self) -> dict[int, str]:
         return dict(self.strategy.by_seat)
 
@@ -547,17 +532,8 @@ class Session:
                 buy_ins[seat] = self.buy_in - self.stacks[seat]
                 self.stacks[seat] = self.buy_in
         fast = self.fast is not None and self.fast.reason is None
-        if fast and type(self._rng) is random.Random:  # the generator CPython's, as ``mt``'s
-            if self._mt is None:
-                self._mt = state_of(self._rng)
-            cards = np.arange(52, dtype=np.int64)
-            shuffle(self._mt, cards, 52)  # ``rng.shuffle`` of the deck
-            deck = cards.tolist()
-        else:
-            deck = list(range(52))
-            self.rng.shuffle(deck)
-            cards = np.array(deck, dtype=np.int64)
-        outcome = self._fast_round(deck, cards) if fast else None
+        deck = self.stream.deck()
+        outcome = self._fast_round(deck) if fast else None
         if outcome is None:
             outcome = self._scalar_round(deck)
         if outcome.contributions != outcome.awards + outcome.rake + outcome.bad_beat_contribution:
@@ -626,15 +602,13 @@ class Session:
         block kernel: no rounds, handed back. A block ends where a time-charge period
         does, so the charges are taken from the stacks that round leaves."""
         block = self.block
-        if self.fast is None or self.settler is None or type(self._rng) is not random.Random:
+        if self.fast is None or self.settler is None:
             block = None  # a kernel taken off the session (the books compared without it)
         if block is None:
             return [], True
-        if self._mt is None:
-            self._mt = state_of(self._rng)
         rounds = min(limit, BLOCK_ROUNDS, self._rounds_to_period_end(number))
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        played = block.play(self._mt, stacks, self.button, self._killed(), rounds)
+        played = block.play(self.stream, stacks, self.button, self._killed(), rounds)
         k = played.played
         if played.stopped == NOT_CONSERVED:
             raise RuntimeError(f"hand {number + k}: chips not conserved")
@@ -712,14 +686,13 @@ class Session:
             self.strategy,
             button=self.button,
             rules=Rules(rake=rules.rake, bad_beat=bad_beat, kill=self.kill),
-            rng=self._rng,
+            rng=self.stream,
             narrated=self.narrated,
         )
         self.strategy.board = hand.board  # the strategy reads the board as it is dealt
         return hand
 
     def _scalar_round(self, deck: list[int]) -> Outcome:
-        self._sync_rng()  # ``table.Hand`` draws from the session's generator
         hand = self._hand(deck)
         return Outcome.of_played(hand.play(), hand.button, self.seats)
 
@@ -727,7 +700,7 @@ class Session:
         """The Kill is in effect this round (§ 553.12(m))."""
         return self.kill is not None and self.kill.in_effect
 
-    def _fast_round(self, deck: list[int], cards: Ints) -> Outcome | None:
+    def _fast_round(self, deck: list[int]) -> Outcome | None:
         """The round dealt and bet by the kernel and settled by the settlement kernel;
         what either hands back is done by ``table.Hand`` (a settlement handed back, from
         where the kernel's round ended). None: the whole round is played by ``Hand``."""
@@ -735,10 +708,10 @@ class Session:
         if fast is None or fast.reason is not None:
             return None
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        # the kernel reshuffles with ``_mt``, advanced only where it takes the round (a
-        # generator not CPython's own: a round that reshuffles is handed back)
+        # the kernel reshuffles from the stream, advanced only where it takes the round
         killed = self._killed()
-        dealt = fast.deal_and_bet(cards, stacks, self.button, self._mt, killed)
+        cards = np.array(deck, dtype=np.int64)
+        dealt = fast.deal_and_bet(cards, stacks, self.button, self.stream, killed)
         if dealt is None:
             return None
         self.fast_rounds += 1

@@ -11,21 +11,24 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Protocol
 
 from validator.cards import cards_str
 from validator.compiler import Game
+from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Action, BettingRound, Limit, Options, Player
+from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.settle import PokerSettlement, forced_bet_seat, settle_round
 from validator.model.poker import Street
+from validator.vocabulary import POKER_WORD, meaning, meaning_of
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,13 @@ def next_button(seats: Sequence[int], button: int) -> int:
 BUTTON_MOVES: dict[str, Callable[[Sequence[int], int], int]] = {"clockwise": next_button}
 
 
+class Shuffles(Protocol):
+    """What shuffles the piles a round reshuffles: the session's random stream
+    (``fast.stream.Stream``)."""
+
+    def shuffle(self, pile: MutableSequence[int]) -> None: ...
+
+
 class Hand:
     """One round of play in progress."""
 
@@ -117,7 +127,7 @@ class Hand:
         *,
         button: int | None = None,
         rules: Rules | None = None,
-        rng: random.Random | None = None,
+        rng: Shuffles | None = None,
         narrated: bool = True,
     ) -> None:
         d = game.definition
@@ -130,7 +140,7 @@ class Hand:
         self.stakes = stakes
         self.strategy = strategy
         self.rules = rules or Rules()
-        self.rng = rng or random.Random(0)
+        self.rng = rng or Stream(chunk_rng(0))  # the reshuffles (a session's: its stream)
         need = stakes.required()
         self.players = [Player(s, st) for s, st in sorted(stacks.items()) if st >= need]
         self.sitting_out = sorted(s for s, st in stacks.items() if st < need)
@@ -291,18 +301,30 @@ class Hand:
             narrated=self.narrated,
         )
 
+    @meaning("scalar", POKER_WORD.id, "forced_bet")
+    def _opened_by_forced_bet(self) -> tuple[list[Player], Player | None]:
+        """The Forced Bet's player opens (§ 553.10(d)); the players to his left act after
+        him, he last."""
+        forced = self.forced_bet_player()
+        return [*self._from(forced, include=False), forced], forced
+
+    @meaning("scalar", POKER_WORD.id, "showing")
+    def _opened_by_showing(self) -> tuple[list[Player], Player | None]:
+        """The best hand showing acts first (§ 553.10(f)), the others in turn."""
+        return self._from(self.showing_player(), include=True), None
+
+    @meaning("scalar", POKER_WORD.id, "left_of_blinds", "left_of_button")
+    def _opened_left_of_button(self) -> tuple[list[Player], Player | None]:
+        """The players in turn from the button's left: a street whose Blind Bets were
+        posted has its round already, opened to the left of the blinds."""
+        return self.in_hand(), None
+
     def bet(self, sid: str, street: Street, br: BettingRound | None, posters: list[Player]) -> None:
         assert street.betting is not None
         opens = street.betting.opens
         forced: Player | None = None
-        if br is None:
-            if opens == "forced_bet":
-                forced = self.forced_bet_player()
-                order = [*self._from(forced, include=False), forced]
-            elif opens == "showing":
-                order = self._from(self.showing_player(), include=True)
-            else:  # left of the button (or of the blinds, when none were posted)
-                order = self.in_hand()
+        if br is None:  # who opens: the word's meaning in the vocabulary's entry
+            order, forced = meaning_of(POKER_WORD.id, opens, "scalar")(self)
             br = self.new_round(order, sid)
         br.limit = self.limit(sid, street)
         if forced is not None:
@@ -463,7 +485,7 @@ def play_hand(
     *,
     button: int | None = None,
     rules: Rules | None = None,
-    rng: random.Random | None = None,
+    rng: Shuffles | None = None,
 ) -> PlayedHand:
     """Deal, bet and settle one round of play."""
     return Hand(game, stacks, stakes, deck, strategy, button=button, rules=rules, rng=rng).play()

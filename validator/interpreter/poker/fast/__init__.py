@@ -1,8 +1,8 @@
 """The fast path of a nonbanking Poker session: the same rounds of play as ``table.Hand``
 (dealt, bet and settled by the same rules, the same strategies), compiled to integer
 programs and run by numba-compiled kernels, for ``simulate`` and ``par``, which keep no
-dealer's log. All-ins and side pots, the Stud common card and the draw's reshuffle (with the
-session's generator run in the kernel, ``mt``), odd chips by card and suit, the Kill's
+dealer's log. All-ins and side pots, the Stud common card and the draw's reshuffle (from the
+session's random stream, ``stream``), odd chips by card and suit, the Kill's
 limits (§ 553.12(m)) are all taken. A round the kernels do not take (a Bad Beat that may be
 paid) is handed back to ``table.Hand`` or ``settle_round``: the fast path changes no result,
 only how fast it is reached.
@@ -11,8 +11,8 @@ Stages, each a module:
 
 - ``packed`` (in ``validator.rankings``)  a ranking's hand values as integer keys read from
                 tables built from the ranking data (``pack_key`` of the scalar key);
-- ``mt``        the session's ``random.Random`` (CPython's MT19937) in the kernels: the
-                piles reshuffled in a round, the generator left as ``rng.shuffle`` leaves it;
+- ``stream``    the session's random words (numpy's ``Generator``, seeded as every
+                simulation): the deck and the piles reshuffled in a round;
 - ``hand``      a round dealt and bet: ``FastTable.deal_and_bet`` -> ``DealtHand``;
 - ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``;
 - ``odd_chip``  the order a tie's excess goes in by card and suit (``odd_chip_order``);

@@ -1,20 +1,19 @@
 """A block of rounds of play run in one kernel: between rounds, what ``Session.play_one``
 does in Python (§ 553.8(b): a player short of what a round requires buys in again; the
-deck shuffled by the session's generator; the button moved clockwise after each round,
+deck shuffled from the session's random stream; the button moved clockwise after each round,
 § 553.11(c)(3); the books kept and chips checked conserved), around the same two kernels a
 single round runs (``hand._deal_and_bet``, ``settle._settle``). What a round costs in
 Python (the wrappers' arrays, the books, the record) is paid once a block instead.
 
 A tie whose excess goes by card and suit is ordered in the block (``odd_chip``). The block
 stops before the first round either kernel hands back (a Bad Beat that may be paid, a tie
-whose hands ``odd_chip`` cannot read, a deck that runs out): the stacks, the
-button and the generator are left as the last round taken left them, so that
+whose hands ``odd_chip`` cannot read, a deck that runs out, a stream out of words): the
+stacks, the button and the stream are left as the last round taken left them, so that
 ``Session.play_one`` plays that round as it plays any other, from the same deck.
 
 A table's Kill (§ 553.12(m)) goes on from round to round in the block: the limits of a round
 are the Kill's where the last round's settlement put it in effect. A table the block does
-not run (a settlement or dealing kernel that takes no round; a generator not CPython's) is
-played round by round, as before.
+not run (a settlement or dealing kernel that takes no round) is played round by round.
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ from numba import njit
 
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, MAX_ROUNDS, Flags, Ints
 from validator.interpreter.poker.fast.hand import TAKEN, FastTable, _deal_and_bet, deal_order
-from validator.interpreter.poker.fast.mt import shuffle
 from validator.interpreter.poker.fast.odd_chip import odd_chip_order
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
@@ -37,6 +35,7 @@ from validator.interpreter.poker.fast.settle import (
     FastSettler,
     _settle,
 )
+from validator.interpreter.poker.fast.stream import AT, Stream, shuffle
 
 # -- the table's facts, in ``table`` ---------------------------------------------------------
 
@@ -58,6 +57,10 @@ STATE = 2
 F_RAKE, F_BAD_BEAT, F_POTS, F_SHOWDOWN, F_CONTRIBUTED, F_BUTTON, F_KILL = range(7)
 FIGURES = 7
 
+#: the unread words a block is given a round (a deck reads 51; a reshuffle up to 51 more):
+#: a block that runs out hands back the round, which is dealt from the same words
+BLOCK_WORDS = 64
+
 #: why a block stopped
 PLAYED, HANDED_BACK, NOT_CONSERVED = 0, 1, 2
 
@@ -70,7 +73,7 @@ def _play_block(  # type: ignore[no-untyped-def]
     program,
     settlement,
     table,
-    rng,
+    stream,
     stacks,
     state,
     rounds,
@@ -81,7 +84,7 @@ def _play_block(  # type: ignore[no-untyped-def]
 ):
     """Up to ``rounds`` rounds; returns (rounds played, ``PLAYED`` / ``HANDED_BACK`` /
     ``NOT_CONSERVED``: why it stopped, the round after the last played). ``stacks`` ([seat
-    index]), ``state`` (``S_*``: the button, the Kill) and ``rng`` (``mt`` state) are
+    index]), ``state`` (``S_*``: the button, the Kill) and ``stream`` (its next word) are
     advanced round by round; the round handed back leaves them untouched. Round r's deck,
     buy-ins and net result by seat, and figures (``F_*``) are written in row r."""
     posted, streets, steps, blinds = program[0], program[1], program[2], program[3]
@@ -94,7 +97,6 @@ def _play_block(  # type: ignore[no-untyped-def]
     order_high, order_low = settlement[7], settlement[8]
     n = stacks.shape[0]
     required = table[T_REQUIRED]
-    saved = rng.copy()
     order = np.zeros(n, dtype=np.int64)
     contributed = np.zeros(n, dtype=np.int64)
     folded = np.zeros(n, dtype=np.bool_)
@@ -108,7 +110,7 @@ def _play_block(  # type: ignore[no-untyped-def]
     out = np.zeros(n + _TAIL, dtype=np.int64)
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):
-        saved[:] = rng
+        saved = stream[AT]
         kill = state[S_KILL]
         # between rounds of play a player may add to his table stakes (§ 553.8(b)); under
         # a Kill, what a round requires at its limits
@@ -123,12 +125,15 @@ def _play_block(  # type: ignore[no-untyped-def]
         deck = decks[r]
         for c in range(52):
             deck[c] = c
-        shuffle(rng, deck, 52)
+        at = shuffle(stream, saved, deck, 52)
+        if at < 0:  # the words ran out: more are drawn for the round
+            return r, HANDED_BACK
+        stream[AT] = at
         m, dealt_button = deal_order(
             stack, required, state[S_BUTTON], table[T_FROM_BUTTON], folded, order
         )
         if m < 2:
-            rng[:] = saved
+            stream[AT] = saved
             return r, HANDED_BACK
         contributed[:] = 0
         cards[:] = 0
@@ -151,7 +156,7 @@ def _play_block(  # type: ignore[no-untyped-def]
             low_tables,
             showing_tables,
             deck,
-            rng,
+            stream,
             order[:m],
             stack,
             contributed,
@@ -165,7 +170,7 @@ def _play_block(  # type: ignore[no-untyped-def]
             round_put,
         )
         if status != TAKEN:
-            rng[:] = saved
+            stream[AT] = saved
             return r, HANDED_BACK
         settle_params[KILL_IN_EFFECT] = kill
         put_by_round = round_put[: out_n[1]]
@@ -186,7 +191,7 @@ def _play_block(  # type: ignore[no-untyped-def]
         ):
             status = _settle(*args, ordered, tied, out)
         if status != SETTLED:
-            rng[:] = saved
+            stream[AT] = saved
             return r, HANDED_BACK
         put = 0
         awarded = 0
@@ -195,7 +200,7 @@ def _play_block(  # type: ignore[no-untyped-def]
             awarded += out[i]
         rake, bad_beat = out[n], out[n + 1]
         if put != awarded + rake + bad_beat:
-            rng[:] = saved
+            stream[AT] = saved
             return r, NOT_CONSERVED
         for i in range(n):
             nets[r, i] = out[i] - contributed[i]
@@ -281,9 +286,11 @@ class BlockTable:
         self.table[T_KILL_NUM] = multiplier.numerator
         self.table[T_KILL_DEN] = multiplier.denominator
 
-    def play(self, rng: Ints, stacks: Ints, button: int | None, kill: bool, rounds: int) -> Block:
+    def play(
+        self, stream: Stream, stacks: Ints, button: int | None, kill: bool, rounds: int
+    ) -> Block:
         """Up to ``rounds`` rounds from ``stacks``, ``button`` and the Kill in effect or not
-        (``stacks`` and ``rng`` advanced in place); the button and the Kill after them in
+        (``stacks`` and ``stream`` advanced in place); the button and the Kill after them in
         ``self.button`` and ``self.kill``."""
         n = self.seats
         decks = np.empty((rounds, 52), dtype=np.int64)
@@ -297,7 +304,7 @@ class BlockTable:
             self.program,
             self.settlement,
             self.table,
-            rng,
+            stream.ensure(rounds * BLOCK_WORDS),
             stacks,
             state,
             rounds,

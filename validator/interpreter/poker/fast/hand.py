@@ -14,14 +14,13 @@ dealt in, a deck that runs out even after its reshuffle (``table.Hand`` raises),
 with no generator state given.
 
 The Stud common card (§ 553.10(h)) and the draw's reshuffle of the discard pile
-(§ 553.13(g)(2)) are dealt here, the piles shuffled by the session's generator run in the
-kernel (``mt``): the same cards as ``Hand.common_card`` and ``Hand.draw_round`` deal, and the
-generator left where ``rng.shuffle`` leaves it.
+(§ 553.13(g)(2)) are dealt here, the piles shuffled from the session's random stream
+(``stream``): the same cards as ``Hand.common_card`` and ``Hand.draw_round`` deal, and the
+stream left where ``Stream.shuffle`` leaves it.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -38,8 +37,6 @@ from validator.interpreter.poker.fast import (
     Ints,
     SettledHand,
 )
-from validator.interpreter.poker.fast.mt import restore, shuffle
-from validator.interpreter.poker.fast.mt import state_of as rng_state
 from validator.interpreter.poker.fast.program import (
     BET,
     BLINDS_AFTER,
@@ -88,6 +85,7 @@ from validator.interpreter.poker.fast.program import (
     Program,
     compile_program,
 )
+from validator.interpreter.poker.fast.stream import AT, NO_WORDS, Stream, shuffle
 from validator.interpreter.poker.table import Hand, PlayedHand
 
 if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
@@ -107,8 +105,10 @@ from validator.rankings.packed import (
 R_CURRENT, R_RAISES, R_AGGRESSOR, R_MAX_RAISES, R_CHECK_RAISE, R_MIN, R_MAX = range(7)
 # what the kernel reports
 TAKEN, HANDED_BACK = 0, 1
-#: no generator given: a round that must reshuffle is handed back
-NO_RNG = np.zeros(0, dtype=np.int64)
+#: the unread words a round is given (a shuffle reads one a card, bar one, and another
+#: where a word is drawn again, about once in 10**17): a round that runs out of them is
+#: handed back, and ``table.Hand`` deals it from the same words
+ROUND_WORDS = 256
 # the two readings of a hand, their rows in the kernel's scratch
 HIGH, LOW = 0, 1
 #: a key not read (``known``)
@@ -448,7 +448,7 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     low_tables,
     showing_tables,
     deck,
-    rng,
+    stream,
     order,
     stacks,
     contributed,
@@ -462,7 +462,7 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     round_put,
 ):
     """One round; ``out_n`` = [cards on the board, betting rounds, last aggressor, 1 where
-    the generator ``rng`` (``mt`` state; empty: none given) was drawn from and advanced]."""
+    the random ``stream`` (empty: none given) was read from and advanced]."""
     n = stacks.shape[0]
     stack = stacks.copy()
     no = order.shape[0]
@@ -498,7 +498,8 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     ndiscards = 0
     mucked = np.zeros(n, dtype=np.bool_)
     pile = np.zeros(52, dtype=np.int64)
-    gen = rng.copy()  # advanced by the reshuffles; handed back only where the round is taken
+    # the stream's next word, advanced by the reshuffles; kept only where the round is taken
+    at = stream[AT] if stream.shape[0] > 0 else 0
     drew = False
     nboard = 0
     nrounds = 0
@@ -539,12 +540,14 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                     # the burn cards shuffled into the stock first when it is down to
                     # ``shuffle_burns_when_left`` (``Hand.common_card``)
                     if end - top <= params[P_SHUFFLE_BURNS]:
-                        if gen.shape[0] == 0:
+                        if stream.shape[0] == 0:
                             return HANDED_BACK
                         size = nburns + end - top
                         pile[:nburns] = burns[:nburns]
                         pile[nburns:size] = stock[top:end]
-                        shuffle(gen, pile, size)
+                        at = shuffle(stream, at, pile, size)
+                        if at < 0:
+                            return HANDED_BACK  # the words ran out
                         drew = True
                         stock[:size] = pile[:size]
                         top, end, nburns = 0, size, 0
@@ -648,9 +651,11 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
                     if top >= end:
                         # § 553.13(g)(2): the discard pile (this player's discards in it)
                         # reshuffled to be the stock
-                        if gen.shape[0] == 0 or ndiscards == 0:
+                        if stream.shape[0] == 0 or ndiscards == 0:
                             return HANDED_BACK
-                        shuffle(gen, discards, ndiscards)
+                        at = shuffle(stream, at, discards, ndiscards)
+                        if at < 0:
+                            return HANDED_BACK  # the words ran out
                         drew = True
                         stock[:ndiscards] = discards[:ndiscards]
                         top, end, ndiscards = 0, ndiscards, 0
@@ -836,7 +841,7 @@ def _deal_and_bet(  # type: ignore[no-untyped-def]
     out_n[1] = nrounds
     out_n[2] = last_aggressor
     if drew:
-        rng[:] = gen
+        stream[AT] = at
         out_n[3] = 1
     return TAKEN
 
@@ -897,15 +902,15 @@ class FastTable:
         deck: Ints,
         stacks: Ints,
         button: int | None,
-        rng: random.Random | Ints | None = None,
+        stream: Stream | None = None,
         kill_in_effect: bool = False,
     ) -> DealtHand | None:
         """The round dealt from ``deck`` (as ``table.Hand`` deals it) and bet, or None: the
-        round is played by ``table.Hand``. ``rng`` is the session's generator, which shuffles
-        the burn cards for the common card (§ 553.10(h)) and the discard pile for the draw
-        (§ 553.13(g)(2)): a ``random.Random`` (set to the advanced state where the kernel
-        drew from it), or its ``mt`` state (advanced in place); None: a round that needs a
-        reshuffle is handed back. A round handed back leaves the generator untouched.
+        round is played by ``table.Hand``. ``stream`` is the session's random stream, which
+        shuffles the burn cards for the common card (§ 553.10(h)) and the discard pile for
+        the draw (§ 553.13(g)(2)), advanced where the kernel read from it; None: a round
+        that needs a reshuffle is handed back. A round handed back leaves the stream where
+        it was.
         ``kill_in_effect``: the limits are the Kill's (§ 553.12(m))."""
         prog = self.program
         if prog.reason is not None:
@@ -925,12 +930,7 @@ class FastTable:
         ncards = np.zeros(n, dtype=np.int64)
         board = np.zeros(MAX_BOARD, dtype=np.int64)
         out_n = np.zeros(4, dtype=np.int64)
-        if rng is None:
-            state = NO_RNG
-        elif isinstance(rng, np.ndarray):
-            state = rng
-        else:
-            state = rng_state(rng)
+        words = NO_WORDS if stream is None else stream.ensure(ROUND_WORDS)
         high = np.zeros(n, dtype=np.int64)
         low = np.zeros(n, dtype=np.int64)
         round_put = np.zeros(MAX_ROUNDS, dtype=np.int64)
@@ -947,7 +947,7 @@ class FastTable:
             prog.low_tables,
             prog.showing_tables,
             np.asarray(deck, dtype=np.int64),
-            state,
+            words,
             order[:players],
             stacks,
             contributed,
@@ -962,8 +962,6 @@ class FastTable:
         )
         if status != TAKEN:
             return None
-        if out_n[3] and isinstance(rng, random.Random):
-            restore(rng, state)
         aggressor = int(out_n[2])
         return DealtHand(
             dealt_button,

@@ -24,6 +24,7 @@ from validator.interpreter.poker.strategy import strategies
 from validator.model.poker import TIERS
 from validator.rankings.evaluator import Evaluator, card_order_key
 from validator.rankings.packed import NotPackable, Tables, pack_key, packed
+from validator.vocabulary import POKER_WORD, meaning
 
 if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
     from validator.interpreter.poker.session import TableSetup
@@ -191,7 +192,7 @@ def compile_program(
         row[S_DRAW] = street.draw is not None
         if street.draw is not None and any(faces):
             return Program("a draw from a hand with cards face up")
-        row[S_OPENS] = -1 if street.betting is None else OPENS[street.betting.opens]
+        row[S_OPENS] = -1 if street.betting is None else opens_code(street.betting.opens)
         tier = street.betting.limit if street.betting else "lower"
         if stakes.upper_from is not None:
             tier = "upper" if i >= ids.index(stakes.upper_from) else "lower"
@@ -258,12 +259,28 @@ def compile_program(
             rows[seat - 1, t, 0] = ACTIONS[actions[named_tier].free]
             rows[seat - 1, t, 1] = ACTIONS[actions[named_tier].facing]
     prog.rows = rows
-    prog.killed = p.copy()
+    prog.killed = kill_limits(p, setup)
+    return prog
+
+
+@meaning("kernels", POKER_WORD.id, "forced_bet", "showing", "left_of_blinds", "left_of_button")
+def opens_code(opens: str) -> int:
+    """Who opens a street's betting, as the kernel reads it (``S_OPENS``): the Forced
+    Bet's player, the best hand showing, or the players in turn from the button's left (a
+    street whose Blind Bets were posted opened to the left of the blinds)."""
+    return OPENS[opens]
+
+
+@meaning("kernels", POKER_WORD.id, "kill", "half_kill")
+def kill_limits(params: Ints, setup: TableSetup) -> Ints:
+    """``params`` with the limits the table's Kill or Half-kill multiplies, in whole chips
+    (``Limit.times``), for the rounds it is in effect (§ 553.12(m))."""
+    killed = params.copy()
     kill = setup.rules.kill
-    if kill is not None:  # the limits a Kill multiplies, in whole chips (``Limit.times``)
-        killed = prog.killed
+    if kill is not None:
+        stakes = setup.stakes
         m, chip = kill.multiplier, stakes.chip
         lower, upper = stakes.lower.times(m, chip), (stakes.upper or stakes.lower).times(m, chip)
         killed[P_LOWER_MIN], killed[P_LOWER_MAX] = lower.min_bet, lower.max_bet
         killed[P_UPPER_MIN], killed[P_UPPER_MAX] = upper.min_bet, upper.max_bet
-    return prog
+    return killed

@@ -55,6 +55,7 @@ from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import ShownHand, Splitter, show
 from validator.interpreter.poker.table import Rules, Stakes
 from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET
+from validator.vocabulary import POKER_WORD, meaning
 
 # -- the compiled rules: indices into the parameter array -------------------------------------
 
@@ -550,7 +551,12 @@ class FastSettler:
                 p[LOW_MIN_PART] = -ev.strength(q.at_least) + PART_OFFSET
                 p[LOW_MAX_RANK] = -1 if q.max_rank is None else q.max_rank
 
+    @meaning("kernels", POKER_WORD.id, "percentage", "incremental", "time")
     def _compile_rake(self, rules: Rules, stakes: Stakes) -> None:
+        """The table's rake as the settlement kernel takes it from the pots (``RAKE_*``): a
+        percentage of each pot (each betting round's chips, where it is taken round by
+        round), the incremental levels; a rake by time charges takes nothing from a pot (the
+        session charges the stacks at the end of each period)."""
         p = self.params
         rule = rules.rake
         p[RAKE_KIND] = RAKE_NONE
