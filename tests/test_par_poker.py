@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from validator.cards import parse_card
 from validator.cli import app
 from validator.compiler import load_game
-from validator.interpreter.poker.session import Session, setup_from_submission
+from validator.interpreter.poker.session import Session
+from validator.interpreter.settings import read_settings
 from validator.par import poker
 from validator.par.poker import PokerSpec, house_sheet, run_chunk
 
@@ -32,7 +33,7 @@ def test_rake_per_hand_is_the_mean_of_the_sessions_rakes_553_15() -> None:
     spec = PokerSpec("poker-holdem", str(HOLDEM), seed=7, hands=60, hands_per_hour=30, chunk=60)
     sums = run_chunk(spec, 0, 60)
     game = load_game("poker-holdem")
-    setup = setup_from_submission(game, HOLDEM)
+    setup = read_settings(game, HOLDEM)
     seed = int(np.random.SeedSequence(7, spawn_key=(0,)).generate_state(1)[0])
     session = Session(game, setup, setup.positions, seed)
     rakes = [r.played.settlement.rake.total for r in session.hands(60)]
