@@ -78,7 +78,7 @@ def read_settings(
         return default_settings(game)
     from validator.model.submission import load_submission
 
-    return settings_of(game, load_submission(path), allow_findings=allow_findings)
+    return _settings_of(game, load_submission(path), allow_findings=allow_findings)
 
 
 @overload
@@ -94,22 +94,10 @@ def default_settings(game: Game) -> TableSettings:
     return TableConfig.defaults(game)
 
 
-@overload
-def settings_of(
-    game: BankingGame, loaded: LoadedSubmission, *, allow_findings: bool = False
-) -> TableConfig: ...
-@overload
-def settings_of(
-    game: PokerGame, loaded: LoadedSubmission, *, allow_findings: bool = False
-) -> TableSetup: ...
-@overload
-def settings_of(
-    game: Game, loaded: LoadedSubmission, *, allow_findings: bool = False
-) -> TableSettings: ...
-def settings_of(
+def _settings_of(
     game: Game, loaded: LoadedSubmission, *, allow_findings: bool = False
 ) -> TableSettings:
-    """The table settings a submission already read states (see the module's docstring)."""
+    """The table settings a submission read states (see the module's docstring)."""
     place = _Place(loaded.located)
     refused = [p for p in loaded.problems if p.misread and not allow_findings]
     if loaded.submission is None:
