@@ -86,16 +86,36 @@ def test_a_submission_for_another_game_is_one_error_for_both_kinds(
     assert str(error).endswith(f"/game: the submission is for {other!r}, not {game_id!r}")
 
 
-def test_a_poker_table_under_a_submission_with_errors_is_a_draft(tmp_path: Path) -> None:
+def _no_effective(game_id: str, tmp_path: Path) -> tuple[Path, int]:
+    """The shipped example of ``game_id`` without its required ``effective:`` date."""
+    text = (EXAMPLES / f"{game_id}.yaml").read_text()
+    path = tmp_path / f"{game_id}-no-effective.yaml"
+    path.write_text("".join(ln for ln in text.splitlines(True) if not ln.startswith("effective:")))
+    return path, 0
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        (_misspelt, "unknown key 'paytabels'"),
+        (_no_effective, "missing required key 'effective'"),
+    ],
+)
+def test_a_poker_table_under_a_submission_with_errors_is_a_draft(
+    fault: Any, said: str, tmp_path: Path
+) -> None:
     """With --allow-findings a Poker table is played from what the submission states, as a
-    banking table is, and its log marked DRAFT (it was refused, exit 2, with the misspelt
-    key's message and no code, before the one reader)."""
-    path, _ = _misspelt(POKER, tmp_path)
-    done = rulesub("play", POKER, "--rulesub", str(path), "--allow-findings", "--seed", "3")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("DRAFT: made under a Rules Submission with 1 error(s)")
-    assert "unknown key 'paytabels'" in done.stdout
-    assert "rulesub: " in done.stderr and "marked DRAFT" in done.stderr
+    banking table is, and what it prints marked DRAFT. (Before the one reader, a Poker table
+    said "marked DRAFT", then refused the submission, exit 2, where a banking one played.)"""
+    path, _ = fault(POKER, tmp_path)
+    for command in ("play", "simulate"):
+        args = [command, POKER, "--rulesub", str(path), "--allow-findings", "--seed", "3"]
+        done = rulesub(*args, *(["--rounds", "20", "--workers", "1"] * (command == "simulate")))
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("DRAFT: made under a Rules Submission with 1 error(s)")
+        assert said in done.stdout
+        assert f"rulesub: {path} has 1 error(s)" in done.stderr
+        assert f"{path}:" not in done.stderr.split("marked DRAFT", 1)[1]
 
 
 _opened: list[str] = []
