@@ -27,7 +27,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from validator.compiler import all_games, load_game
-from validator.interpreter.poker.session import Session, default_setup
+from validator.interpreter.poker.session import Session
+from validator.interpreter.poker.setup import default_setup
 from validator.rankings import evaluator
 
 

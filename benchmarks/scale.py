@@ -96,8 +96,8 @@ def engine_rates(rounds: int, rows: list[list[str]]) -> None:
     import numpy as np
 
     from validator.compiler import load_game
-    from validator.interpreter.config import load_config
     from validator.interpreter.rules import Rules
+    from validator.interpreter.settings import read_settings
     from validator.interpreter.simulate import run
     from validator.model.registry import load_rankings
     from validator.rankings.batch import BatchEvaluator
@@ -110,7 +110,7 @@ def engine_rates(rounds: int, rows: list[list[str]]) -> None:
     rows.append(["evaluator: seven-card hands / CPU s", f"{evaluator:,.0f}", "", "", ""])
     for game_id, goal in GOALS.items():
         game = load_game(game_id)
-        rules = Rules(game, load_config(game, EXAMPLES / f"{game_id}.yaml"))
+        rules = Rules(game, read_settings(game, EXAMPLES / f"{game_id}.yaml"))
         seats = rules.config.positions
         run(rules, 2_000, 1, seats)  # tables and evaluators built, untimed
         start = time.process_time()

@@ -28,12 +28,13 @@ from pathlib import Path
 import numpy as np
 
 from validator.compiler import load_game
-from validator.interpreter.config import TableConfig, load_config
+from validator.interpreter.config import TableConfig
 from validator.interpreter.dealing import DeckSource
 from validator.interpreter.play import default_wagers
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import Engine
 from validator.interpreter.seats import Seat
+from validator.interpreter.settings import read_settings
 from validator.interpreter.simulate import deal, run
 
 SEATS = 7
@@ -53,7 +54,7 @@ def every_wager(game_id: str) -> Rules:
     """The example submission's table with every optional wager it may offer on: the
     submission's, the chapter's defaults, and every table the certificate holder "may pay"."""
     game = load_game(game_id)
-    cfg = load_config(game, EXAMPLES / f"{game_id}.yaml")
+    cfg = read_settings(game, EXAMPLES / f"{game_id}.yaml")
     defaults = TableConfig.defaults(game)
     cfg.offered |= defaults.offered
     for table_id, progressive in defaults.progressives.items():

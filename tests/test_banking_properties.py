@@ -29,10 +29,11 @@ from validator import PROJECT_ROOT
 from validator.cli import app
 from validator.cli.rounds import _read_spec
 from validator.compiler import load_game
-from validator.interpreter.config import TableConfig, load_config
+from validator.interpreter.config import TableConfig
 from validator.interpreter.meters import payout_of
 from validator.interpreter.play import Table, log_line
 from validator.interpreter.rules import MissingTable, Rules
+from validator.interpreter.settings import read_settings
 from validator.interpreter.settle import settle_spec
 from validator.interpreter.simulate import run, summary_json
 from validator.loader import LoadError
@@ -56,7 +57,9 @@ def _rules(game_id: str, min_wager: Decimal | None = None, example: bool = False
     """The game's rules at the chapter's defaults (or the example submission's table, which
     supplies the tables the regulation text lacks), at ``min_wager``."""
     game = load_game(game_id)
-    cfg = load_config(game, EXAMPLES / f"{game_id}.yaml") if example else TableConfig.defaults(game)
+    cfg = (
+        read_settings(game, EXAMPLES / f"{game_id}.yaml") if example else TableConfig.defaults(game)
+    )
     if min_wager is not None:
         cfg.min_wager = min_wager
     return Rules(game, cfg)

@@ -15,19 +15,19 @@ from validator.cards import cards_str
 from validator.compiler import load_game
 from validator.interpreter.batch import BatchEngine, _Chunk
 from validator.interpreter.batch_money import to_micro
-from validator.interpreter.config import load_config
 from validator.interpreter.dealing import DeckSource
 from validator.interpreter.play import default_wagers
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import Engine
 from validator.interpreter.seats import Seat
+from validator.interpreter.settings import read_settings
 
 EXAMPLE = PROJECT_ROOT / "rulesubs" / "example" / "wpt-heads-up-holdem.yaml"
 
 
 def _rules() -> Rules:
     game = load_game("wpt-heads-up-holdem")
-    return Rules(game, load_config(game, EXAMPLE))
+    return Rules(game, read_settings(game, EXAMPLE))
 
 
 def _deck(seed: int) -> list[int]:

@@ -52,9 +52,9 @@ def test_every_exception_class_of_the_package_derives_from_the_one_base() -> Non
 
 def test_one_config_error_for_the_configuration_and_the_submission() -> None:
     from validator.checks import config as checks_config
-    from validator.interpreter import config as interpreter_config
+    from validator.interpreter import settings
 
-    assert checks_config.ConfigError is interpreter_config.ConfigError is ConfigError
+    assert checks_config.ConfigError is settings.ConfigError is ConfigError
 
 
 def test_callers_catching_the_builtin_kinds_still_catch_them() -> None:

@@ -20,7 +20,8 @@ from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.kill import KillRule
-from validator.interpreter.poker.session import Session, TableSetup, default_setup, summary
+from validator.interpreter.poker.session import Session, summary
+from validator.interpreter.poker.setup import TableSetup, default_setup
 from validator.interpreter.poker.table import Rules, Stakes
 
 #: the games whose file offers a Kill (read from the game files)

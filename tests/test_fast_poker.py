@@ -29,17 +29,12 @@ from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
 from validator.interpreter.poker.fast.hand import FastTable
 from validator.interpreter.poker.fast.stream import Stream
-from validator.interpreter.poker.session import (
-    HandRecord,
-    Session,
-    TableSetup,
-    default_setup,
-    setup_from_submission,
-    summary,
-)
+from validator.interpreter.poker.session import HandRecord, Session, summary
+from validator.interpreter.poker.setup import TableSetup, default_setup
 from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.strategy import TableStrategy, strategies
 from validator.interpreter.poker.table import Hand, PlayedHand, Rules
+from validator.interpreter.settings import read_settings
 from validator.rankings.packed import pack_key
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +51,7 @@ def test_every_poker_game_is_covered() -> None:
 def _setups_of(game_id: str) -> tuple[TableSetup, ...]:
     game = load_game(game_id)
     out = [default_setup(game)]
-    out += [setup_from_submission(game, p) for p in SUBMISSIONS if p.stem == game.id]
+    out += [read_settings(game, p) for p in SUBMISSIONS if p.stem == game.id]
     return tuple(out)
 
 
@@ -375,7 +370,7 @@ import json, random, sys
 import numpy as np
 from validator.compiler import load_game
 from validator.interpreter.poker.fast.hand import FastTable
-from validator.interpreter.poker.session import default_setup
+from validator.interpreter.poker.setup import default_setup
 from validator.interpreter.poker.strategy import strategies
 out = []
 for game_id in ("poker-omaha", "poker-omaha-hi-lo-8"):

@@ -40,10 +40,12 @@ from validator.interpreter.poker.fast.settle import (
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
-from validator.interpreter.poker.session import Session, default_setup, setup_from_submission
+from validator.interpreter.poker.session import Session
 from validator.interpreter.poker.settle import PokerSettlement, settle_round
+from validator.interpreter.poker.setup import default_setup
 from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.table import Rules, Stakes
+from validator.interpreter.settings import read_settings
 from validator.rankings.packed import pack_key
 
 POKER = tuple(g.id for g in all_games() if g.definition.kind == "nonbanking")
@@ -82,7 +84,7 @@ def _bad_beat(game: Game, kind: str) -> BadBeatRule | None:
     if kind == "none" or d.bad_beat is None or d.showdown is None or not d.showdown.high:
         return None
     holdem = load_game("poker-holdem")
-    example = setup_from_submission(holdem, EXAMPLES / "poker-holdem.yaml").rules.bad_beat
+    example = read_settings(holdem, EXAMPLES / "poker-holdem.yaml").rules.bad_beat
     assert example is not None
     if kind == "example":
         return example
@@ -622,7 +624,7 @@ def test_a_kill_rule_is_settled_here() -> None:
 
 def _setup(game: Game):
     example = EXAMPLES / f"{game.id}.yaml"
-    return setup_from_submission(game, example) if example.exists() else default_setup(game)
+    return read_settings(game, example) if example.exists() else default_setup(game)
 
 
 def session_rounds(

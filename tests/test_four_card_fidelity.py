@@ -204,8 +204,8 @@ def test_play_and_simulate_draw_and_pay_them_only_when_offered(tmp_path: Path) -
     otherwise. The same decks simulated both ways: the Five Card Hand Bonus wagers return
     more with them, by the 20 for 1 and 5 for 1 payouts only."""
     from validator.compiler import load_game
-    from validator.interpreter.config import load_config
     from validator.interpreter.rules import Rules
+    from validator.interpreter.settings import read_settings
     from validator.interpreter.simulate import run
 
     g = load_game("four-card-poker")
@@ -215,7 +215,7 @@ def test_play_and_simulate_draw_and_pay_them_only_when_offered(tmp_path: Path) -
             ", magic_card_lucky_bonus" if offered else ""
         )
         path = _offering(tmp_path, items)
-        rules = Rules(g, load_config(g, path))
+        rules = Rules(g, read_settings(g, path))
         assert rules.draw_enabled("magic_card") is offered
         stats = run(rules, 4_000, seed=5, seats=6)
         nets[offered] = sum(

@@ -12,11 +12,13 @@ import pytest
 
 from tests.conftest import GAMES, cards
 from validator.compiler import load_game, load_game_file
-from validator.interpreter.config import ConfigError, MeterConfig, TableConfig, load_config
+from validator.errors import ConfigError
+from validator.interpreter.config import MeterConfig, TableConfig
 from validator.interpreter.dealing import deal_order
 from validator.interpreter.meters import Meter
 from validator.interpreter.rules import Rules
 from validator.interpreter.second_combination import second_combination
+from validator.interpreter.settings import read_settings
 from validator.model.procedure import DealStep
 from validator.model.registry import GameFileError
 
@@ -45,7 +47,7 @@ def test_a_submission_sets_the_table(tmp_path: Path) -> None:
         "    meters: {primary: {seed: 5000, reseed: 5000, increment: 25%, reserve_increment: 5%}}\n"
     )
     g = load_game("four-card-poker")
-    cfg = load_config(g, f)
+    cfg = read_settings(g, f)
     assert (cfg.positions, cfg.min_wager, cfg.max_wager) == (5, Decimal(25), Decimal(500))
     assert cfg.offered == {"four_card_progressive"}
     assert cfg.optional_payouts == {"magic_card_lucky_bonus"}
@@ -65,7 +67,7 @@ def test_a_submission_value_that_cannot_be_used_points_at_its_line(tmp_path: Pat
     f = tmp_path / "bad.yaml"
     f.write_text("rulesub: 1\ngame: four-card-poker\npaytables: {aces_up: Z}\n")
     with pytest.raises(ConfigError) as e:
-        load_config(load_game("four-card-poker"), f)
+        read_settings(load_game("four-card-poker"), f)
     assert f"{f}:3:" in str(e.value) and "no paytable 'Z'" in str(e.value)
 
 

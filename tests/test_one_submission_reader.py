@@ -15,7 +15,9 @@ import pytest
 from test_linter import EXAMPLES, rulesub
 
 from validator.compiler import BankingGame, PokerGame, load_game
-from validator.interpreter.config import ConfigError, TableConfig, load_config
+from validator.errors import ConfigError
+from validator.interpreter.config import TableConfig
+from validator.interpreter.settings import read_settings
 from validator.model.submission import load_submission
 
 EXAMPLE = EXAMPLES / "high-card-flush.yaml"
@@ -83,7 +85,7 @@ def test_the_table_comes_from_the_model_validate_reads() -> None:
     loaded = load_submission(EXAMPLE)
     sub = loaded.submission
     assert sub is not None and not loaded.problems
-    cfg = load_config(game, EXAMPLE)
+    cfg = read_settings(game, EXAMPLE)
     assert sub.table is not None and sub.table.positions is not None
     assert (cfg.min_wager, cfg.max_wager) == (sub.table.min_wager, sub.table.max_wager)
     assert cfg.positions == min(sub.table.positions, game.definition.table.max_positions)
@@ -109,11 +111,11 @@ def test_allow_findings_plays_what_could_be_read(tmp_path: Path) -> None:
     typo, _ = _typo(tmp_path)
     game = load_game("high-card-flush")
     with pytest.raises(ConfigError) as refused:
-        load_config(game, typo)
+        read_settings(game, typo)
     assert MESSAGE in str(refused.value)
-    cfg = load_config(game, typo, allow_findings=True)
+    cfg = read_settings(game, typo, allow_findings=True)
     assert cfg.paytables == {} and cfg.letter(game, "flush_bonus") == "A"
-    assert cfg.payout_limit == load_config(game, EXAMPLE).payout_limit
+    assert cfg.payout_limit == read_settings(game, EXAMPLE).payout_limit
 
 
 def test_the_compiled_game_is_one_immutable_typed_object() -> None:

@@ -12,8 +12,9 @@ import pytest
 
 from validator import cache
 from validator.compiler import load_game
-from validator.interpreter.config import TableConfig, load_config
+from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
+from validator.interpreter.settings import read_settings
 from validator.par import longest_flush
 from validator.par import sheet as sheet_module
 from validator.par.completions import read_derived
@@ -71,7 +72,7 @@ def test_a_first_par_after_an_upgrade_counts_nothing(
     monkeypatch.setattr(longest_flush, "count_all", no_count)
     monkeypatch.setattr(sheet_module, "count_all", no_count, raising=False)
     g = load_game(GAME)
-    sheet = build(ParRequest(g, load_config(g, None), None, simulate=False))
+    sheet = build(ParRequest(g, read_settings(g, None), None, simulate=False))
     kept = read_derived(GAME)
     assert kept is not None
     got = sheet["base_game"]["strategies"]["optimal"]

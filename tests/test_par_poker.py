@@ -18,7 +18,8 @@ from validator.cli import app
 from validator.compiler import load_game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.fast.stream import Stream
-from validator.interpreter.poker.session import Session, setup_from_submission
+from validator.interpreter.poker.session import Session
+from validator.interpreter.settings import read_settings
 from validator.par import poker
 from validator.par.poker import PokerSpec, house_sheet, run_chunk
 
@@ -32,7 +33,7 @@ def test_rake_per_hand_is_the_mean_of_the_sessions_rakes_553_15() -> None:
     spec = PokerSpec("poker-holdem", str(HOLDEM), seed=7, hands=60, hands_per_hour=30, chunk=60)
     sums = run_chunk(spec, 0, 60)
     game = load_game("poker-holdem")
-    setup = setup_from_submission(game, HOLDEM)
+    setup = read_settings(game, HOLDEM)
     session = Session(game, setup, setup.positions, 7)
     rakes = [r.played.settlement.rake.total for r in session.hands(60)]
     assert sums.hands == 60

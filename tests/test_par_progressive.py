@@ -14,7 +14,7 @@ import pytest
 
 from validator import PROJECT_ROOT
 from validator.compiler import load_game
-from validator.interpreter.config import load_config
+from validator.interpreter.settings import read_settings
 from validator.model.notation import PayoutKind
 from validator.odds import exact_odds
 from validator.par.progressive import ProgressiveSheet, progressive_sheet
@@ -31,7 +31,7 @@ CASES = [
 
 def sheet_of(game_id: str, submission: str, table: str, letter: str) -> ProgressiveSheet:
     game = load_game(game_id)
-    cfg = load_config(game, EXAMPLES / submission)
+    cfg = read_settings(game, EXAMPLES / submission)
     p = cfg.progressives[table]
     sheet = progressive_sheet(game, table, letter, p.wager_amount, p.meters)
     assert sheet is not None

@@ -12,7 +12,8 @@ import pytest
 from tests.conftest import run_rulesub
 from validator.compiler import load_game
 from validator.interpreter.poker.rake import RakeRule, time_charges
-from validator.interpreter.poker.session import Session, setup_from_submission, summary
+from validator.interpreter.poker.session import Session, summary
+from validator.interpreter.settings import read_settings
 
 EXAMPLES = Path(__file__).parent.parent / "rulesubs" / "example"
 OMAHA = EXAMPLES / "poker-omaha-hi-lo-8.yaml"
@@ -83,7 +84,7 @@ def test_play_and_simulate_charge_at_most_the_maximum_553_15_a_3(
         tmp_path, OMAHA, ("  maximum: 3\n", "  maximum: 2\n"), ("hourly_fee: 6}", "hourly_fee: 8}")
     )
     game = load_game("poker-omaha-hi-lo-8")
-    session = Session(game, setup_from_submission(game, path), 4, seed=2, narrated=narrated)
+    session = Session(game, read_settings(game, path), 4, seed=2, narrated=narrated)
     for _ in session.hands(120):
         pass
     assert summary(session, 30)["rake"]["time_charges"] == "64"

@@ -232,10 +232,11 @@ def test_every_hand_of_a_timed_session_balances_and_charges_everyone_seated() ->
     the ones sitting out too (§ 553.15(b)(3)(i)), pays the period's share; per session:
     buy-ins = stacks + everything the house kept."""
     from validator.compiler import load_game
-    from validator.interpreter.poker.session import Session, setup_from_submission
+    from validator.interpreter.poker.session import Session
+    from validator.interpreter.settings import read_settings
 
     game = load_game("poker-omaha-hi-lo-8")
-    setup = setup_from_submission(game, EXAMPLES / "poker-omaha-hi-lo-8.yaml")
+    setup = read_settings(game, EXAMPLES / "poker-omaha-hi-lo-8.yaml")
     session = Session(game, setup, 4, seed=3, hands_per_hour=20)
     charged: list[dict[int, int]] = []
     bought = kept = 0
@@ -355,10 +356,10 @@ def test_a_submissions_bad_beat_is_the_round_files_553_20_b() -> None:
     the same rule a round file states."""
     from validator.compiler import load_game
     from validator.interpreter.poker.roundfile import read_poker_round
-    from validator.interpreter.poker.session import setup_from_submission
+    from validator.interpreter.settings import read_settings
 
     game = load_game("poker-holdem")
-    from_submission = setup_from_submission(game, EXAMPLES / "poker-holdem.yaml").rules.bad_beat
+    from_submission = read_settings(game, EXAMPLES / "poker-holdem.yaml").rules.bad_beat
     data = bad_beat_round(["8S", "8C"], ["5H", "6H", "7H", "8H", "8D"], EIGHTS)
     data["bad_beat"]["fund"] = "24318"
     from_round = read_poker_round(data, game).bad_beat
@@ -594,7 +595,7 @@ def test_raise_caps_by_betting_round_553_18(tmp_path: Path) -> None:
     """§ 553.18: "any restrictions with regard to the maximum number of raises that may be
     permitted for any round of betting": stated by street, posted, and kept."""
     from validator.compiler import load_game
-    from validator.interpreter.poker.session import setup_from_submission
+    from validator.interpreter.settings import read_settings
 
     caps = {"preflop": 3, "flop": 0, "turn": 1}  # within the general cap of 3 (raise-caps-agree)
     path = variant(tmp_path, "poker-holdem", {"/betting/max_raises_by_round": caps})
@@ -604,7 +605,7 @@ def test_raise_caps_by_betting_round_553_18(tmp_path: Path) -> None:
         "Raises permitted by betting round: Blind Bets and hole cards: 3; Flop (three "
         "community cards): 0; Fourth community card: 1 [§ 553.18]" in text
     )
-    stakes = setup_from_submission(load_game("poker-holdem"), path).stakes
+    stakes = read_settings(load_game("poker-holdem"), path).stakes
     assert stakes.max_raises_by_street == caps and stakes.max_raises == 3
     raises: dict[str, int] = {}
     for street, pairs in _betting_lines(_random_hands("poker-holdem", stakes, 150)):
@@ -643,11 +644,11 @@ def _limits_by_street(game_id: str, path: Path) -> dict[str, tuple[int, int]]:
     import random
 
     from validator.compiler import load_game
-    from validator.interpreter.poker.session import setup_from_submission
     from validator.interpreter.poker.table import Hand, RandomStrategy
+    from validator.interpreter.settings import read_settings
 
     game = load_game(game_id)
-    stakes = setup_from_submission(game, path).stakes
+    stakes = read_settings(game, path).stakes
     hand = Hand(
         game, {1: 10_000, 2: 10_000}, stakes, list(range(52)), RandomStrategy(random.Random(0))
     )
@@ -715,13 +716,14 @@ def test_discarded_hands_shown_when_the_submission_requires_it_553_16_d(tmp_path
     """§ 553.16(d): a losing hand may be conceded unshown "unless the certificate holder,
     in its Rules Submission …, requires the disclosure of all discarded hands"."""
     from validator.compiler import load_game
-    from validator.interpreter.poker.session import Session, setup_from_submission
+    from validator.interpreter.poker.session import Session
+    from validator.interpreter.settings import read_settings
 
     game = load_game("poker-holdem")
     shown = variant(tmp_path, "poker-holdem", {"/showdown": {"discarded_hands_shown": True}})
     assert findings(shown) == {}
     for path, conceding in ((EXAMPLES / "poker-holdem.yaml", True), (shown, False)):
-        session = Session(game, setup_from_submission(game, path), 6, seed=4)
+        session = Session(game, read_settings(game, path), 6, seed=4)
         records = list(session.hands(60))
         conceded = [s for r in records for s in r.played.conceded]
         assert bool(conceded) is conceding
@@ -735,7 +737,8 @@ def test_two_decks_alternate_every_round_553_3_d(tmp_path: Path) -> None:
     """§ 553.3(d)(1), (2): with a shuffler, "both decks shall be continuously alternated
     in and out of play, with each deck being used for every other round of play"."""
     from validator.compiler import load_game
-    from validator.interpreter.poker.session import Session, setup_from_submission
+    from validator.interpreter.poker.session import Session
+    from validator.interpreter.settings import read_settings
 
     two = {
         "methods": ["hand"],
@@ -751,7 +754,7 @@ def test_two_decks_alternate_every_round_553_3_d(tmp_path: Path) -> None:
     path = variant(tmp_path, "poker-holdem", {"/dealing": two, "/deck_rotation": rotation})
     assert findings(path) == {}
     game = load_game("poker-holdem")
-    session = Session(game, setup_from_submission(game, path), 4, seed=1)
+    session = Session(game, read_settings(game, path), 4, seed=1)
     assert [r.deck_in_play for r in session.hands(4)] == ["A", "B", "A", "B"]
 
 
@@ -790,11 +793,12 @@ def test_simulate_rakes_each_betting_round_when_stated(tmp_path: Path) -> None:
     """A submission whose percentage rake is `taken: per_betting_round`: every simulated
     hand is raked round by round, re-computed here from the rounds' chips."""
     from validator.compiler import load_game
-    from validator.interpreter.poker.session import Session, setup_from_submission
+    from validator.interpreter.poker.session import Session
+    from validator.interpreter.settings import read_settings
 
     path = variant(tmp_path, "poker-holdem", {"/rake/percentage/taken": "per_betting_round"})
     game = load_game("poker-holdem")
-    session = Session(game, setup_from_submission(game, path), 6, seed=9)
+    session = Session(game, read_settings(game, path), 6, seed=9)
     differs = 0
     for record in session.hands(150):
         s = record.played.settlement

@@ -16,13 +16,10 @@ from validator.cards import parse_card
 from validator.compiler import load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Options
-from validator.interpreter.poker.session import (
-    Session,
-    default_setup,
-    setup_from_submission,
-    summary,
-)
+from validator.interpreter.poker.session import Session, summary
+from validator.interpreter.poker.setup import default_setup
 from validator.interpreter.poker.strategy import decide, strength
+from validator.interpreter.settings import read_settings
 
 EXAMPLES = Path(__file__).parent.parent / "rulesubs" / "example"
 
@@ -49,7 +46,7 @@ def test_chips_are_conserved_in_every_simulated_hand(game_id: str, rulesub: str 
     § 553.20(c)); over the session every chip bought in is on the table, raked, or in the
     Bad Beat fund (less what it paid out), or paid as time charges (§ 553.15(b)(3))."""
     game = load_game(game_id)
-    setup = setup_from_submission(game, EXAMPLES / rulesub) if rulesub else default_setup(game)
+    setup = read_settings(game, EXAMPLES / rulesub) if rulesub else default_setup(game)
     session = Session(game, setup, 6, seed=11)
     bought = raked = timed = bb_in = bb_out = 0
     buttons = []
@@ -131,7 +128,7 @@ def test_time_charges_are_reported_by_the_clock_not_taken_from_pots() -> None:
     """§ 553.15(b)(3): $6 an hour per player assessed every 30 minutes; 300 hands at 30 an
     hour is 4 hours, 8 periods of $3 for each of 4 players = $96."""
     game = load_game("poker-omaha-hi-lo-8")
-    setup = setup_from_submission(game, EXAMPLES / "poker-omaha-hi-lo-8.yaml")
+    setup = read_settings(game, EXAMPLES / "poker-omaha-hi-lo-8.yaml")
     session = Session(game, setup, 4, seed=2)
     for _ in session.hands(120):
         pass
@@ -144,7 +141,7 @@ def test_time_charges_are_reported_by_the_clock_not_taken_from_pots() -> None:
 def test_bad_beat_rules_are_read_from_the_submission() -> None:
     """§ 553.20(b): $1 from each pot of $20 or more; four of a kind beaten; 50/25/25."""
     game = load_game("poker-holdem")
-    rule = setup_from_submission(game, EXAMPLES / "poker-holdem.yaml").rules.bad_beat
+    rule = read_settings(game, EXAMPLES / "poker-holdem.yaml").rules.bad_beat
     assert rule is not None
     assert (rule.amount, rule.max, rule.min_pot, rule.fund) == (100, 100, 2000, 2_431_800)
     assert rule.at_least == "four_of_a_kind"

@@ -12,7 +12,6 @@ from decimal import Decimal
 from validator import PROJECT_ROOT
 from validator.cards import parse_cards
 from validator.compiler import load_game
-from validator.interpreter.config import load_config
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import _Round
 from validator.interpreter.scalar_conditions import RoundConditions
@@ -21,6 +20,7 @@ from validator.interpreter.scalar_hands import RoundHands
 from validator.interpreter.scalar_settlement import RoundSettlement
 from validator.interpreter.scalar_state import RoundState
 from validator.interpreter.seats import Cards, Seat
+from validator.interpreter.settings import read_settings
 from validator.model.procedure import When
 
 EXAMPLE = PROJECT_ROOT / "rulesubs" / "example" / "high-card-flush.yaml"
@@ -29,7 +29,7 @@ EXAMPLE = PROJECT_ROOT / "rulesubs" / "example" / "high-card-flush.yaml"
 def _high_card_flush(player: str, dealer: str) -> tuple[Rules, RoundState, Seat]:
     """A round of High Card Flush with one seat, its cards dealt by hand: no deck, no steps."""
     game = load_game("high-card-flush")
-    rules = Rules(game, load_config(game, EXAMPLE))
+    rules = Rules(game, read_settings(game, EXAMPLE))
     seat = Seat(1, {"ante": Decimal(10)}, None)
     cards = Cards()
     cards.add(parse_cards(player))

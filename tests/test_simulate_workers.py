@@ -13,14 +13,14 @@ from typer.testing import CliRunner
 
 from validator.cli import app
 from validator.compiler import load_game
-from validator.interpreter.config import load_config
 from validator.interpreter.rules import Rules
+from validator.interpreter.settings import read_settings
 from validator.interpreter.simulate import run, summary_json
 
 
 def _json(game_id: str, rounds: int, **kw: object) -> str:
     g = load_game(game_id)
-    stats = run(Rules(g, load_config(g, None)), rounds, 2026, 3, None, chunk=1_500, **kw)  # type: ignore[arg-type]
+    stats = run(Rules(g, read_settings(g, None)), rounds, 2026, 3, None, chunk=1_500, **kw)  # type: ignore[arg-type]
     return json.dumps(summary_json(stats), indent=2)
 
 

@@ -21,13 +21,13 @@ from validator import PROJECT_ROOT
 from validator.compiler import load_game
 from validator.interpreter.batch import BatchEngine
 from validator.interpreter.batch_money import from_micro
-from validator.interpreter.config import load_config
 from validator.interpreter.dealing import DeckSource
 from validator.interpreter.errors import RoundError
 from validator.interpreter.play import default_wagers
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import Engine
 from validator.interpreter.seats import Seat
+from validator.interpreter.settings import read_settings
 
 GAMES = ["four-card-poker", "high-card-flush", "lunar-poker", "wpt-heads-up-holdem"]
 EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"
@@ -35,7 +35,7 @@ EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"
 
 def _rules(game_id: str) -> Rules:
     game = load_game(game_id)
-    return Rules(game, load_config(game, EXAMPLES / f"{game_id}.yaml"))
+    return Rules(game, read_settings(game, EXAMPLES / f"{game_id}.yaml"))
 
 
 def _cases() -> list[tuple[str, str]]:

@@ -127,7 +127,8 @@ def _poker_kernels_compiled() -> None:
     a hang on the input read. One round of every nonbanking game, whose tables give the
     kernels each of their argument types."""
     from validator.compiler import all_games
-    from validator.interpreter.poker.session import Session, default_setup
+    from validator.interpreter.poker.session import Session
+    from validator.interpreter.poker.setup import default_setup
 
     for game in all_games():
         if game.definition.kind == "nonbanking":

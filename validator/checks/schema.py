@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from validator import SCHEMAS_DIR, jsonout
+from validator.compiler import PokerGame
 from validator.model.base import PAYOUT_PATTERN
 from validator.model.submission import (
     AUTOMATED_SHUFFLERS,
@@ -214,7 +215,7 @@ def submission_schema(game: Any | None = None) -> dict[str, Any]:
         )
     else:
         props.update(_game_sections(game))
-    if d is None or d.kind == "nonbanking":
+    if game is None or isinstance(game, PokerGame):
         props.update(_poker_sections(d is None or (d.betting is not None and d.betting.kill)))
     props["equipment"] = _described(
         "equipment",

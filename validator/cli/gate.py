@@ -9,17 +9,21 @@ read at all is refused with exit 2, whatever the flag says.
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 
 from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail
 from validator.cli.options import AllowFindingsOption
 
-__all__ = ["AllowFindingsOption", "Gate", "submission_gate"]
+__all__ = ["AllowFindingsOption", "Gate", "reads_once", "submission_gate"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: The word every document made under errors carries.
 DRAFT = "DRAFT"
@@ -88,3 +92,18 @@ def submission_gate(path: Path | None, *, allow: bool, what: str, game: str | No
     if errors:
         sys.stderr.write(f"rulesub: {path} has {len(errors)} error(s): {what} marked DRAFT\n")
     return Gate(path, errors)
+
+
+def reads_once(command: F) -> F:
+    """A command that reads its Rules Submission from disk once: the gate, the reader of
+    the table's settings and every other stage of the command share that one read
+    (``validator.model.submission.read_once``)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        from validator.model.submission import read_once
+
+        with read_once():
+            return command(*args, **kwargs)
+
+    return run  # type: ignore[return-value]

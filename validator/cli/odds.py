@@ -24,7 +24,7 @@ from validator.cli.common import (
     print_json,
     refuse,
 )
-from validator.cli.gate import AllowFindingsOption, submission_gate
+from validator.cli.gate import AllowFindingsOption, reads_once, submission_gate
 from validator.cli.options import FormatOption, OutOption, prints_result
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def _meters(values: list[str]) -> Decimal | dict[str, Decimal] | None:
 
 @app.command("odds")
 @prints_result("the odds", param="out_file")
+@reads_once
 def odds(
     game: Annotated[
         str, typer.Argument(help="a game id, e.g. wpt-heads-up-holdem", metavar="GAME")
@@ -165,11 +166,13 @@ def _selected(game: Any, rulesub: Path, allow_findings: bool = False) -> dict[st
     submission read by the one reader, refused (exit 2) where a value is not read as
     written or names what the game has not."""
     from validator.cli.rounds import _round_input
-    from validator.interpreter.config import load_config
+    from validator.interpreter.config import TableConfig
+    from validator.interpreter.settings import read_settings
 
     with _round_input(rulesub=rulesub):
-        config = load_config(game, rulesub, allow_findings=allow_findings)
-    return dict(config.paytables)
+        settings = read_settings(game, rulesub, allow_findings=allow_findings)
+    # a Poker table's wagers are paid from no paytable: it selects none
+    return dict(settings.paytables) if isinstance(settings, TableConfig) else {}
 
 
 # -- text -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import typer
 from validator import jsonout
 from validator.cli import app
 from validator.cli.common import AS_OF_HELP, fail, game_as_of, refuse
-from validator.cli.gate import AllowFindingsOption, submission_gate
+from validator.cli.gate import AllowFindingsOption, reads_once, submission_gate
 from validator.cli.options import DocumentFormat as ParFormat
 from validator.cli.options import DocumentFormatOption, OutOption
 
@@ -27,6 +27,7 @@ POKER_HANDS = 5_000
 
 
 @app.command("par")
+@reads_once
 def par(
     target: Annotated[
         str, typer.Argument(metavar="SUBMISSION_OR_GAME", help="a Rules Submission or a game id")
@@ -75,9 +76,9 @@ def par(
     tables). A Rules Submission with errors is refused with them (exit 1), unless
     --allow-findings: the sheet is then marked DRAFT."""
     from validator.cli.rounds import _round_input
-    from validator.compiler import load_game
+    from validator.compiler import PokerGame, load_game
     from validator.interpreter.chunks import SchedulerError
-    from validator.interpreter.config import load_config
+    from validator.interpreter.settings import read_settings
     from validator.model.registry import game_ids
     from validator.par.render import RENDERERS
     from validator.par.sheet import ParRequest, build, submission_game
@@ -91,21 +92,22 @@ def par(
     with _round_input():
         if path.is_file():
             game = game_as_of(load_game(submission_game(path)), as_of)
-            config = load_config(game, path, allow_findings=allow_findings)
+            config = read_settings(game, path, allow_findings=allow_findings)
             submission: str | None = str(path)
         else:
             if target not in game_ids():
                 fail(f"{target}: neither a file nor a game id; games: {', '.join(game_ids())}")
             game = game_as_of(load_game(target), as_of)
-            config = load_config(game, None)
+            config = read_settings(game, None)
             submission = None
-        if tables is not None and game.definition.kind != "nonbanking":
+        poker = isinstance(game, PokerGame)
+        if tables is not None and not poker:
             fail(f"--tables: {game.definition.id} is a banking game; no Poker room to seat")
         req = ParRequest(
             game,
             config,
             submission,
-            rounds=rounds or (POKER_HANDS if game.definition.kind == "nonbanking" else ROUNDS),
+            rounds=rounds or (POKER_HANDS if poker else ROUNDS),
             seed=seed,
             workers=workers,
             scheduler=scheduler,
@@ -113,7 +115,7 @@ def par(
             hands_per_hour=hands_per_hour,
             tables=tables,
         )
-        if game.definition.kind == "nonbanking":
+        if poker:
             from validator.cli.tools import first_poker_run_note
 
             first_poker_run_note()

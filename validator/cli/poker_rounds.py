@@ -7,21 +7,26 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from validator import jsonout
 from validator.cli.common import Format, console, fail, print_json, readable_input, refuse
 from validator.cli.gate import Gate
 
+if TYPE_CHECKING:
+    from validator.compiler import PokerGame
 
-def is_nonbanking(game_id: str) -> bool:
-    """Whether a game is nonbanking Poker (an unknown game is the banking path's to report)."""
-    from validator.compiler import load_game
+
+def poker_game(game_id: str) -> PokerGame | None:
+    """The compiled game of ``game_id`` where it is nonbanking Poker; ``None`` for a banking
+    game, and for an unknown game or an unreadable game file (the banking path reports it)."""
+    from validator.compiler import PokerGame, load_game
 
     try:
-        return load_game(game_id).definition.kind == "nonbanking"
+        game = load_game(game_id)
     except Exception:
-        return False
+        return None
+    return game if isinstance(game, PokerGame) else None
 
 
 @contextmanager
@@ -35,25 +40,8 @@ def _session_input() -> Iterator[None]:
             fail(str(e.args[0]) if e.args else str(e))
 
 
-def _session(
-    game_id: str,
-    rulesub: Path | None,
-    seats: int | None,
-    seed: int,
-    strategy: Any,
-    hands_per_hour: int = 30,
-    narrated: bool = True,
-):
-    from validator.compiler import load_game
-    from validator.interpreter.poker.session import Session, default_setup, setup_from_submission
-
-    game = load_game(game_id)
-    setup = setup_from_submission(game, rulesub) if rulesub else default_setup(game)
-    return Session(game, setup, seats or setup.positions, seed, strategy, hands_per_hour, narrated)
-
-
 def play_poker(
-    game: str,
+    game: PokerGame,
     rulesub: Path | None,
     seats: int,
     hands: int,
@@ -63,15 +51,18 @@ def play_poker(
     quiet: bool,
     format: Format = Format.text,
     gate: Gate | None = None,
+    allow_findings: bool = False,
 ) -> None:
     from validator.cli.rounds import _write_whole
-    from validator.interpreter.poker.session import log_line, narrate
+    from validator.interpreter.poker.session import Session, log_line, narrate
+    from validator.interpreter.settings import read_settings
 
     out = console(stderr=format is Format.json)
     lines: list[str] = []
     records: list[Any] = []
     with _session_input():
-        session = _session(game, rulesub, seats, seed, strategy)
+        setup = read_settings(game, rulesub, allow_findings=allow_findings)
+        session = Session(game, setup, seats or setup.positions, seed, strategy)
         for record in session.hands(hands):
             if format is Format.json:
                 as_json = record.to_json()
@@ -94,7 +85,7 @@ def play_poker(
         )
     elif quiet and format is Format.text:  # never a silent success: say what was done
         sys.stdout.write(
-            f"{hands} hand(s) of {game} played, not narrated (--quiet); --log FILE keeps them\n"
+            f"{hands} hand(s) of {game.id} played, not narrated (--quiet); --log FILE keeps them\n"
         )
 
 
@@ -109,7 +100,7 @@ def _marked(line: str, gate: Gate | None) -> str:
 
 
 def simulate_poker(
-    game: str,
+    game: PokerGame,
     rulesub: Path | None,
     seats: int | None,
     hands: int,
@@ -121,6 +112,7 @@ def simulate_poker(
     workers: int | None = None,
     scheduler: str | None = None,
     gate: Gate | None = None,
+    allow_findings: bool = False,
 ) -> None:
     """``hands`` hands shared among ``tables`` independent tables (table k shuffled from
     ``SeedSequence(seed, spawn_key=(k,))``), played on ``workers`` processes or through the
@@ -129,14 +121,24 @@ def simulate_poker(
     from validator.cli.tools import first_poker_run_note
     from validator.interpreter.chunks import SchedulerError
     from validator.interpreter.poker.session import print_summary, summary
+    from validator.interpreter.settings import read_settings
     from validator.par.poker import PokerSpec, room
 
     source = str(rulesub) if rulesub is not None else None
-    spec = PokerSpec(
-        game, source, seed, hands, hands_per_hour, tables=tables, seats=seats, strategy=strategy
-    )
     first_poker_run_note()
     with _session_input():
+        setup = read_settings(game, rulesub, allow_findings=allow_findings)
+        spec = PokerSpec(
+            game.id,
+            source,
+            seed,
+            hands,
+            hands_per_hour,
+            tables=tables,
+            seats=seats,
+            strategy=strategy,
+            settings=setup,
+        )
         try:
             session = room(spec, workers, scheduler)
         except SchedulerError as e:

@@ -16,7 +16,7 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, refuse
-from validator.cli.gate import Gate, submission_gate
+from validator.cli.gate import Gate, reads_once, submission_gate
 from validator.cli.options import (
     AllowFindingsOption,
     FormatOption,
@@ -90,10 +90,11 @@ def _table_position(rulesub: Path | None, table_id: str | None) -> str:
     progressive's wager amount, its paytables), or of its table limits; "" without one."""
     if rulesub is None:
         return ""
-    from validator.loader import LoadError, load_yaml
+    from validator.loader import LoadError
+    from validator.model.submission import load_submission
 
     try:
-        loc = load_yaml(rulesub)
+        loc = load_submission(rulesub).located
     except LoadError:
         return f"{rulesub}:1:1: "
     wagers = [table_id.split(".")[0]] if table_id else []
@@ -139,6 +140,7 @@ def _read_spec(path: Path, round_no: int | None) -> Any:
 
 @app.command("settle")
 @prints_result("the settlement")
+@reads_once
 def settle(
     round_file: Annotated[
         Path,
@@ -179,15 +181,15 @@ def settle(
 
 def _nonbanking(path: Path) -> bool:
     """Whether a round file is of a nonbanking Poker game (settled by the pot engine)."""
-    from validator.compiler import load_game
+    from validator.cli.poker_rounds import poker_game
     from validator.loader import load_yaml
 
     try:
         data = load_yaml(path).data
-        game = data.get("game") if isinstance(data, dict) else None
-        return isinstance(game, str) and load_game(game).definition.kind == "nonbanking"
     except Exception:  # the banking reader reports what is wrong
         return False
+    game = data.get("game") if isinstance(data, dict) else None
+    return isinstance(game, str) and poker_game(game) is not None
 
 
 def _settle_poker(path: Path, format: Format) -> None:
@@ -225,16 +227,20 @@ def _settle_poker(path: Path, format: Format) -> None:
 
 
 def _rules(game: str, rulesub: Path | None, allow_findings: bool) -> Any:
-    from validator.compiler import load_game
-    from validator.interpreter.config import load_config
-    from validator.interpreter.rules import Rules
+    """A banking game's rules at the table ``rulesub`` sets (the defaults without one)."""
+    from validator.compiler import BankingGame, load_game
+    from validator.interpreter.rules import Rules, not_playable
+    from validator.interpreter.settings import read_settings
 
     g = load_game(game)
-    return Rules(g, load_config(g, rulesub, allow_findings=allow_findings))
+    if not isinstance(g, BankingGame):
+        raise not_playable(g)
+    return Rules(g, read_settings(g, rulesub, allow_findings=allow_findings))
 
 
 @app.command("play")
 @prints_result("the rounds", param="out_file")
+@reads_once
 def play(
     game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
     rulesub: RulesubOption = None,
@@ -256,15 +262,18 @@ def play(
     """Deal rounds and narrate them: cards, decisions, settlement. The log holds each
     round's cards and full deck order, so any round replays through `rulesub settle`.
     With --format json, the rounds as the log holds them, in one JSON list."""
-    from validator.cli.poker_rounds import is_nonbanking, play_poker
+    from validator.cli.poker_rounds import play_poker, poker_game
 
     gate = submission_gate(rulesub, allow=allow_findings, what="rounds", game=game)
     if log is not None and not (log.parent if str(log.parent) else Path(".")).is_dir():
         fail(f"cannot write the log {str(log)!r}: the directory {log.parent} does not exist")
     if format is not Format.json:
         _draft_banner(gate)
-    if is_nonbanking(game):  # nonbanking Poker: a session of hands, button moving
-        play_poker(game, rulesub, seats, rounds, seed, strategy, log, quiet, format, gate)
+    poker = poker_game(game)
+    if poker is not None:  # nonbanking Poker: a session of hands, button moving
+        play_poker(
+            poker, rulesub, seats, rounds, seed, strategy, log, quiet, format, gate, allow_findings
+        )
         return
     from validator.interpreter.narrate import narrate_round
     from validator.interpreter.play import Table, log_line
@@ -355,6 +364,7 @@ def _write_whole(path: Path, text: str) -> None:
 
 @app.command("simulate")
 @prints_result("the simulation")
+@reads_once
 def simulate(
     game: Annotated[str, typer.Argument(help="a game id, e.g. four-card-poker", metavar="GAME")],
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="rounds to simulate", metavar="N")],
@@ -402,14 +412,15 @@ def simulate(
     """Simulate rounds with the vectorized engine: per wager the handle, the players' net,
     the hold % with a 95% confidence interval; the element of risk; the meters. The same
     seed gives the same figures on any number of workers or through Dask."""
-    from validator.cli.poker_rounds import is_nonbanking, simulate_poker
+    from validator.cli.poker_rounds import poker_game, simulate_poker
 
     gate = submission_gate(rulesub, allow=allow_findings, what="simulation", game=game)
     if format is not Format.json:
         _draft_banner(gate)
-    if is_nonbanking(game):  # nonbanking Poker: rake per hand and hour, the Bad Beat fund
+    poker = poker_game(game)
+    if poker is not None:  # nonbanking Poker: rake per hand and hour, the Bad Beat fund
         simulate_poker(
-            game,
+            poker,
             rulesub,
             seats,
             rounds,
@@ -421,6 +432,7 @@ def simulate(
             workers,
             scheduler,
             gate,
+            allow_findings,
         )
         return
     if tables != 1:

@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from validator.compiler import Game
+from validator.compiler import Game, PokerGame
 from validator.model.game import MeterRule, Meters, Table, Wager
 from validator.model.notation import format_money, format_rate
 from validator.vocabulary import TABLE_FEATURE, meaning
@@ -41,7 +41,7 @@ def render_game(out: Console, g: Game, only_wager: str | None = None) -> None:
         out.print(Text(line, style="dim"))
     if only_wager is None:
         out.print(_rules(g))
-    if only_wager is None and d.kind == "nonbanking":
+    if only_wager is None and isinstance(g, PokerGame):
         from validator.cli.show_poker import render_poker
 
         render_poker(out, g)

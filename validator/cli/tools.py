@@ -52,16 +52,17 @@ def warm() -> None:
     """Compile the Poker kernels ahead (numba keeps them in its cache), so that the first
     `simulate` or `par` of a Poker game starts at once: for container images and CI."""
     from validator.cli.common import readable_input
-    from validator.compiler import all_games
-    from validator.interpreter.poker.session import Session, default_setup
+    from validator.compiler import PokerGame, all_games
+    from validator.interpreter.poker.session import Session
+    from validator.interpreter.settings import default_settings
 
     first_poker_run_note()
     start = time.perf_counter()
     with readable_input():
         for game in all_games():
-            if game.definition.kind != "nonbanking":
+            if not isinstance(game, PokerGame):
                 continue
-            setup = default_setup(game)
+            setup = default_settings(game)
             session = Session(game, setup, setup.positions, 1, None, 30, False)
             for _ in session.hands(20):
                 pass

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from validator.errors import RulesubError
+
+if TYPE_CHECKING:
+    from validator.interpreter.config import TableConfig
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -40,16 +43,29 @@ def chunk_plan(total: int, size: int) -> list[tuple[int, int]]:
 
 
 class ChunkedSpec:
-    """What every par simulation's spec shares (this one's and the Poker house sheet's): a
-    worker rebuilds the table from ``game`` and ``submission``; ``total`` rounds (or hands)
-    are cut in chunks of ``chunk``, and chunk k draws from ``SeedSequence(seed,
-    spawn_key=(k,))`` wherever it runs. Each spec is a frozen dataclass that states these
-    fields in its own order."""
+    """What every par simulation's spec shares (this one's and the Poker house sheet's): the
+    table's ``settings``, read once from ``submission`` where the spec is made (given, or
+    read by the one reader, ``validator.interpreter.settings``), travel with the spec, so
+    that no worker reads the submission again; ``total`` rounds (or hands) are cut in chunks
+    of ``chunk``, and chunk k draws from ``SeedSequence(seed, spawn_key=(k,))`` wherever it
+    runs. Each spec is a frozen dataclass that states these fields in its own order."""
 
     game: str
     submission: str | None
     seed: int
     chunk: int
+    settings: Any
+
+    def _settle_table(self, allow_findings: bool = False) -> None:
+        """The submission's table settings (the defaults without one), where none were
+        given: read now, once."""
+        if self.settings is None:
+            from validator.compiler import load_game
+            from validator.interpreter.settings import read_settings
+
+            game = load_game(self.game)
+            table = read_settings(game, self.submission, allow_findings=allow_findings)
+            object.__setattr__(self, "settings", table)
 
     @property
     def total(self) -> int:
@@ -147,8 +163,8 @@ CHUNK = 20_000
 @dataclass(frozen=True)
 class SimSpec(ChunkedSpec):
     """What a worker needs to deal chunks of a banking simulation (``simulate`` and the par
-    sheet alike): it rebuilds the table from the game id, the submission and the strategy;
-    ``allow_findings`` lets a submission with errors through (a DRAFT)."""
+    sheet alike): it rebuilds the table from the game id, the table's settings and the
+    strategy; ``allow_findings`` lets a submission with errors through (a DRAFT)."""
 
     game: str
     submission: str | None
@@ -158,6 +174,17 @@ class SimSpec(ChunkedSpec):
     rounds: int
     chunk: int = CHUNK
     allow_findings: bool = False
+    settings: TableConfig | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._settle_table(self.allow_findings)
+
+    def table(self) -> TableConfig:
+        """The table's settings (a banking game's)."""
+        from validator.interpreter.config import TableConfig
+
+        assert isinstance(self.settings, TableConfig)
+        return self.settings
 
     @property
     def total(self) -> int:

@@ -1,7 +1,9 @@
-"""A table's settings for play: derived from a Rules Submission, or defaults.
+"""A banking table's settings for play (``TableConfig``): derived from a Rules Submission,
+or defaults.
 
-The submission is the one model ``rulesub validate`` reads
-(``validator.model.submission.RulesSubmission``); of it the interpreter takes ``table``
+A submission's settings are read by the one reader of a submission's table settings
+(``validator.interpreter.settings``), for this kind of game and nonbanking Poker alike; of
+the submission (the one model ``rulesub validate`` reads) a banking table takes ``table``
 (``min_wager``, ``max_wager``, ``positions``), ``offered``, ``paytables``, ``progressives``
 (``wager_amount``, ``meters``), ``payout_limit`` and ``custom_paytables``.
 
@@ -20,23 +22,13 @@ Defaults when no submission is given (``TableConfig.defaults``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from validator.compiler import Game
-from validator.errors import ConfigError
-from validator.loader import LoadError, Located
 from validator.model.game import MeterRule, Table
 from validator.model.notation import Payout, PayoutKind
-
-if TYPE_CHECKING:
-    from validator.model.submission import LoadedSubmission, RulesSubmission
-    from validator.model.submission import Meter as StatedMeter
-    from validator.model.submission import Progressive as StatedProgressive
 
 DEFAULT_MIN_WAGER = Decimal(10)
 DEFAULT_PROGRESSIVE_WAGER = Decimal(1)
@@ -180,170 +172,6 @@ def _chapter_meters(
             reserve_on_reset=rule.reserve_on_reset,
         )
     return out
-
-
-def load_config(
-    game: Game, path: Path | str | None, *, allow_findings: bool = False
-) -> TableConfig:
-    """The table settings of ``path`` (a Rules Submission for ``game``), or the defaults.
-
-    The submission is read as ``rulesub validate`` reads it (``load_submission``). A value
-    written in it that the reader could not take (a misspelt ``paytabels:``, money that is
-    no amount) is refused with validate's own message, unless ``allow_findings``: then the
-    table is set from what could be read."""
-    if path is None:
-        return TableConfig.defaults(game)
-    from validator.model.submission import load_submission
-
-    return config_from_submission(game, load_submission(path), allow_findings=allow_findings)
-
-
-def config_from_submission(
-    game: Game, loaded: LoadedSubmission, *, allow_findings: bool = False
-) -> TableConfig:
-    """The table settings a submission read by the one reader states: its table limits,
-    offered wagers, selected paytables, custom tables, meters and payout limit."""
-    name = str(loaded.located.path)
-    refused = [p for p in loaded.problems if p.misread and not allow_findings]
-    if loaded.submission is None:
-        refused = loaded.problems
-    if refused or loaded.submission is None:
-        raise ConfigError(
-            [LoadError(name, p.line, p.column, f"error {p.code} {p.message}") for p in refused]
-        )
-    cfg = TableConfig.defaults(game)
-    _Reader(game, loaded.located, cfg).read(loaded.submission)
-    return cfg
-
-
-class _Reader:
-    """The interpreter's settings from the parsed submission: only what the model could
-    not check alone (ids of this game's wagers and tables, meters the chapter leaves to the
-    certificate holder) is refused here, each with its line."""
-
-    def __init__(self, game: Game, located: Located, cfg: TableConfig) -> None:
-        self.game = game
-        self.loc = located
-        self.cfg = cfg
-        self.errors: list[LoadError] = []
-        self.name = str(located.path)
-
-    def err(self, pointer: str, message: str) -> None:
-        pos = self.loc.position(pointer)
-        self.errors.append(LoadError(self.name, pos.line, pos.column, f"{pointer}: {message}"))
-
-    def read(self, sub: RulesSubmission) -> None:
-        d = self.game.definition
-        cfg = self.cfg
-        if sub.game != d.id:
-            self.err("/game", f"the submission is for {sub.game!r}, not {d.id!r}")
-            raise ConfigError(self.errors)
-        cfg.source = self.name
-        if sub.table is not None:
-            if sub.table.min_wager is not None:
-                cfg.min_wager = sub.table.min_wager
-            if sub.table.max_wager is not None:
-                cfg.max_wager = sub.table.max_wager
-            if sub.table.positions is not None:
-                cfg.positions = min(sub.table.positions, d.table.max_positions)
-        cfg.offered = set()
-        optional_tables = {t for _, t, tb in d.tables() if tb.optional_payout}
-        for i, w in enumerate(sub.offered or ()):
-            if w in d.wagers and d.wagers[w].optional:
-                cfg.offered.add(w)
-            elif w in optional_tables:
-                cfg.optional_payouts.add(w)
-            else:
-                self.err(f"/offered/{i}", f"{w!r} is no optional wager of {d.id}")
-        table_ids = {t for _, t, _ in d.tables()}
-        for key, letter in (sub.paytables or {}).items():
-            tid = key if key in table_ids else self._selectable_table(key)
-            if tid is None:
-                self.err(f"/paytables/{key}", f"{key!r} is no table of {d.id}")
-                continue
-            _, t = self.game.table(tid)
-            if letter not in t.letters:
-                self.err(
-                    f"/paytables/{key}", f"no paytable {letter!r}; expected one of {t.letters}"
-                )
-                continue
-            cfg.select(self.game, tid, letter)
-        for key, rows in (sub.custom_paytables or {}).items():
-            tid = key if key in table_ids else self._selectable_table(key) or key
-            if tid not in table_ids:
-                self.err(f"/custom_paytables/{key}", f"{key!r} is no table of {d.id}")
-                continue
-            cfg.custom_paytables[tid] = dict(rows)
-        if sub.payout_limit is not None:
-            cfg.payout_limit = sub.payout_limit
-        self.read_progressives(sub.progressives or {})
-        if self.errors:
-            raise ConfigError(self.errors)
-
-    def _selectable_table(self, wager_id: str) -> str | None:
-        wager = self.game.definition.wagers.get(wager_id)
-        if wager is None:
-            return None
-        for tid, t in wager.tables.items():
-            if t.selectable:
-                return tid
-        return next(iter(wager.tables), None)
-
-    def read_progressives(self, progs: Mapping[str, StatedProgressive]) -> None:
-        cfg, d = self.cfg, self.game.definition
-        # the chapter's meters for every offered progressive, then the submission's values
-        cfg.progressives = {}
-        for wid in sorted(cfg.offered | {w for w, x in d.wagers.items() if not x.optional}):
-            for tid, table in d.wagers[wid].tables.items():
-                if table.meters is None:
-                    continue
-                p = progs.get(wid)
-                amount = DEFAULT_PROGRESSIVE_WAGER
-                if p is not None and p.wager_amount is not None:
-                    amount = p.wager_amount
-                meters = resolve_meters(table, cfg.letter(self.game, tid), amount, {})
-                for name, m in ((p.meters or {}) if p is not None else {}).items():
-                    meters[name] = self.meter(
-                        f"/progressives/{wid}/meters/{name}", m, meters.get(name)
-                    )
-                expected = table.meters.for_paytable(cfg.letter(self.game, tid))
-                missing = [n for n in expected if n not in meters]
-                if missing:
-                    self.err(
-                        f"/progressives/{wid}",
-                        f"the meters {missing} of {wid!r} must be stated ({table.meters.cite})",
-                    )
-                    continue
-                cfg.progressives[tid] = Progressive(amount, meters)
-
-    def meter(self, pointer: str, m: StatedMeter, base: MeterConfig | None) -> MeterConfig:
-        seed = m.seed if m.seed is not None else base.seed if base else Decimal(0)
-        reseed = (
-            m.reseed
-            if m.reseed is not None
-            else m.seed
-            if m.seed is not None
-            else base.reseed
-            if base
-            else Decimal(0)
-        )
-        increment = m.increment if m.increment is not None else base.increment if base else None
-        if increment is None:
-            self.err(f"{pointer}/increment", "a rate of progression like '25%' must be stated")
-        reserve = (
-            m.reserve_increment
-            if m.reserve_increment is not None
-            else base.reserve_increment
-            if base
-            else Fraction(0)
-        )
-        return MeterConfig(
-            seed,
-            reseed,
-            increment or Fraction(0),
-            reserve,
-            base.reserve_on_reset if base else "funds_reseed",  # the chapter's rule
-        )
 
 
 def paytable_rows(

@@ -72,9 +72,7 @@ class Rules:
     def __post_init__(self) -> None:
         d = self.game.definition
         if not d.procedure or d.settle is None:
-            raise GameFileError(
-                [self._error("", f"{d.id} has no `procedure:` and `settle:` to play it by")]
-            )
+            raise not_playable(self.game)
         errors = _check(self)
         if errors:
             raise GameFileError(errors)
@@ -342,6 +340,14 @@ class Rules:
         loc = self.game.located
         pos = loc.position(pointer)
         return LoadError(_display(loc.path), pos.line, pos.column, f"{pointer}: {message}")
+
+
+def not_playable(game: Game) -> GameFileError:
+    """The error of a game with no banking round to play (a nonbanking Poker game)."""
+    loc = game.located
+    pos = loc.position("")
+    message = f": {game.id} has no `procedure:` and `settle:` to play it by"
+    return GameFileError([LoadError(_display(loc.path), pos.line, pos.column, message)])
 
 
 # -- cross-references ------------------------------------------------------------------------

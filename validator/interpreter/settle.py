@@ -11,14 +11,15 @@ from pathlib import Path
 from validator import GAMES_DIR
 from validator.compiler import Game, load_game
 from validator.interpreter.actions import parse_action
-from validator.interpreter.config import MeterConfig, Progressive, TableConfig, load_config
+from validator.interpreter.config import MeterConfig, Progressive, TableConfig
 from validator.interpreter.dealing import FileSource
 from validator.interpreter.errors import RoundError
 from validator.interpreter.results import RoundResult, money
 from validator.interpreter.roundfile import RoundSpec
-from validator.interpreter.rules import Rules
+from validator.interpreter.rules import Rules, not_playable
 from validator.interpreter.scalar import Engine
 from validator.interpreter.seats import Seat
+from validator.interpreter.settings import read_settings
 from validator.loader import did_you_mean
 from validator.model.procedure import DealStep
 
@@ -36,7 +37,9 @@ def settle_spec(
     """Settle one round as the chapter says. Raises ``RoundError`` (with a pointer into the
     round file), ``MissingTable``, ``ConfigError``, ``GameFileError`` or ``KeyError``."""
     game = load_game(spec.game, games_dir)
-    cfg = load_config(game, spec.rulesub)
+    cfg = read_settings(game, spec.rulesub)
+    if not isinstance(cfg, TableConfig):  # nonbanking Poker: no banking round to settle
+        raise not_playable(game)
     _override_paytables(game, cfg, spec)
     wagered = {s for seat in spec.seats for s in seat.wagers}
     _offer_what_was_wagered(game, cfg, spec, wagered)

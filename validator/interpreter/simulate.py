@@ -117,7 +117,8 @@ def run(
     spawn_key=(k,))`` and the chunks' sums added in chunk order: the same seed gives the
     same figures, byte for byte, on ``workers`` processes (``None``: every core) or on the
     Dask scheduler at ``scheduler`` (``local``: a local cluster), where the workers rebuild
-    the table from the game id and ``submission``. With a progressive meter in play every
+    the table from the game id and the table's settings (``rules.config``, read from
+    ``submission``). With a progressive meter in play every
     round is paid from the meter the rounds before it left, so the chunks run in order in
     this process, one meter trajectory, whatever the workers."""
     name, strat = rules.played(strategy)
@@ -126,7 +127,15 @@ def run(
     engine = BatchEngine(rules, strat, seats, wagers)
     stats = Stats(rules.d.id, 0, seats, seed, name)
     spec = SimSpec(
-        rules.d.id, submission, strategy, seats, seed, rounds, chunk, allow_findings=allow_findings
+        rules.d.id,
+        submission,
+        strategy,
+        seats,
+        seed,
+        rounds,
+        chunk,
+        allow_findings=allow_findings,
+        settings=rules.config,
     )
     start = time.perf_counter()
     if engine.meters or (scheduler is None and workers == 1):
@@ -162,14 +171,9 @@ def _job(args: tuple[SimSpec, int, int]) -> tuple[int, Stats]:
     spec, k, n = args
     key = _key(spec)
     if key not in _ENGINES:
-        from pathlib import Path
-
         from validator.compiler import load_game
-        from validator.interpreter.config import load_config
 
-        game = load_game(spec.game)
-        sub = Path(spec.submission) if spec.submission else None
-        rules = Rules(game, load_config(game, sub, allow_findings=spec.allow_findings))
+        rules = Rules(load_game(spec.game), spec.table())
         _, strat = rules.played(spec.strategy)
         _ENGINES[key] = (rules, BatchEngine(rules, strat, spec.seats, default_wagers(rules)))
     rules, engine = _ENGINES[key]

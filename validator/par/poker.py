@@ -22,12 +22,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
 from validator.interpreter.moments import Z95, add_sums, mean_half_width
 from validator.money import displayed
+
+if TYPE_CHECKING:
+    from validator.interpreter.poker.setup import TableSetup
 
 CHUNK = 2_000
 
@@ -38,7 +40,8 @@ class PokerSpec(ChunkedSpec):
     tables as evenly as they divide (table k: chunk k, shuffled from ``SeedSequence(seed,
     spawn_key=(k,))``), else cut in sessions of ``chunk`` hands. ``seats`` and ``strategy``:
     the table's players (``None``: every position, the seats alternating as the game file
-    says)."""
+    says). ``settings``: the table as the submission sets it (read from ``submission`` when
+    not given)."""
 
     game: str
     submission: str | None
@@ -49,6 +52,17 @@ class PokerSpec(ChunkedSpec):
     tables: int | None = None
     seats: int | None = None
     strategy: str | None = None
+    settings: TableSetup | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._settle_table()
+
+    def table(self) -> TableSetup:
+        """The table's settings (a nonbanking Poker game's)."""
+        from validator.interpreter.poker.setup import TableSetup
+
+        assert isinstance(self.settings, TableSetup)
+        return self.settings
 
     @property
     def total(self) -> int:
@@ -106,14 +120,10 @@ class PokerSums:
 
 def _session(spec: PokerSpec, k: int) -> Any:
     from validator.compiler import load_game
-    from validator.interpreter.poker.session import Session, default_setup, setup_from_submission
+    from validator.interpreter.poker.session import Session
 
     game = load_game(spec.game)
-    setup = (
-        setup_from_submission(game, Path(spec.submission))
-        if spec.submission
-        else default_setup(game)
-    )
+    setup = spec.table()
     seats = spec.seats or setup.positions
     return Session(
         game, setup, seats, spec.seed_sequence(k), spec.strategy, spec.hands_per_hour, False

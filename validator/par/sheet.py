@@ -21,9 +21,10 @@ from math import sqrt
 from pathlib import Path
 from typing import Any
 
-from validator.compiler import Game
+from validator.compiler import Game, PokerGame
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
+from validator.interpreter.settings import TableSettings
 from validator.par.completions import CompletionGame, exact_figures
 from validator.par.longest_flush import FlushGame, NotDerivable, StrategyFigures
 from validator.par.longest_flush import exact_figures as flush_figures
@@ -50,7 +51,7 @@ OPTIMAL = "optimal"
 @dataclass(frozen=True)
 class ParRequest:
     game: Game
-    config: TableConfig
+    config: TableSettings  # the table's settings: a banking game's, or a Poker game's
     submission: str | None  # the submission's path; None: every paytable of the game
     rounds: int = 200_000
     seed: int = 1
@@ -63,12 +64,19 @@ class ParRequest:
     hands_per_hour: int = 30  # nonbanking Poker: the rake and the fund an hour at this
     tables: int | None = None  # nonbanking Poker: independent tables (None: one a worker)
 
+    def banking(self) -> TableConfig:
+        """The settings of a banking game's table."""
+        assert isinstance(self.config, TableConfig)
+        return self.config
+
 
 def build(req: ParRequest) -> dict[str, Any]:
-    game, cfg = req.game, req.config
+    game = req.game
     d = game.definition
     every = req.submission is None
-    sheets, skipped = wager_sheets(game, cfg, every)
+    poker = isinstance(game, PokerGame)
+    # a Poker table's wagers (the Ante, the Blind Bets) are paid from no paytable
+    sheets, skipped = ([], {}) if poker else wager_sheets(game, req.banking(), every)
     out: dict[str, Any] = {
         "game": d.id,
         "name": d.name,
@@ -87,7 +95,8 @@ def build(req: ParRequest) -> dict[str, Any]:
     out["base_game"] = base_game(req) if d.settle is not None and d.procedure else None
     out["published"] = published_figures(d, out["base_game"])
     out["notes"] = []
-    if d.kind == "nonbanking":
+    if poker:
+        from validator.interpreter.poker.setup import TableSetup
         from validator.par.poker import PokerSpec, house_sheet
 
         out["notes"].append(
@@ -100,8 +109,15 @@ def build(req: ParRequest) -> dict[str, Any]:
             from validator.interpreter.chunks import worker_count
 
             tables = req.tables or worker_count(req.workers)
+            setup = req.config if isinstance(req.config, TableSetup) else None
             spec = PokerSpec(
-                d.id, req.submission, req.seed, req.rounds, req.hands_per_hour, tables=tables
+                d.id,
+                req.submission,
+                req.seed,
+                req.rounds,
+                req.hands_per_hour,
+                tables=tables,
+                settings=setup,
             )
             out["poker"] = house_sheet(spec, req.workers, req.scheduler)
         else:
@@ -110,6 +126,7 @@ def build(req: ParRequest) -> dict[str, Any]:
             )
     progs: dict[str, Any] = {}
     for s in sheets:
+        cfg = req.banking()
         table = game.table(s.odds.table or "")[1]
         if table.meters is None:
             continue
@@ -183,9 +200,9 @@ def published_figures(d: Any, base: dict[str, Any] | None) -> list[dict[str, Any
 
 
 def base_game(req: ParRequest) -> dict[str, Any]:
-    game, cfg = req.game, req.config
+    game = req.game
     d = game.definition
-    rules = Rules(game, cfg)
+    rules = Rules(game, req.banking())
     assert d.settle is not None
     declared = d.strategies.by_name if d.strategies else {}
     out: dict[str, Any] = {
@@ -352,6 +369,7 @@ def _simulated_json(
             seats=seats,
             seed=req.seed,
             rounds=req.rounds,
+            settings=req.banking(),
         )
         for _, name, _ in wanted
     ]
@@ -412,9 +430,10 @@ def simulated_figures(sums: Sums, source: str, spec: SimSpec) -> dict[str, Any]:
 
 def submission_game(path: Path) -> str:
     """The ``game:`` a Rules Submission names (its file must be readable YAML)."""
-    from validator.loader import LoadError, load_yaml
+    from validator.loader import LoadError
+    from validator.model.submission import load_submission
 
-    located = load_yaml(path)
+    located = load_submission(path).located
     data = located.data
     if not isinstance(data, dict) or not isinstance(data.get("game"), str):
         pos = located.position("/game") if isinstance(data, dict) else located.position("")

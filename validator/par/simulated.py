@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -69,17 +68,16 @@ _CACHE: dict[tuple[str, str | None, str | None, int], Any] = {}
 def _engine(spec: SimSpec) -> tuple[Any, Any]:
     key = (spec.game, spec.submission, spec.strategy, spec.seats)
     if key not in _CACHE:
+        from dataclasses import replace
+
         from validator.compiler import load_game
         from validator.interpreter.batch import BatchEngine
-        from validator.interpreter.config import load_config
         from validator.interpreter.play import default_wagers
         from validator.interpreter.rules import Rules
 
         game = load_game(spec.game)
-        cfg = load_config(game, Path(spec.submission) if spec.submission else None)
-        cfg.offered = set()  # the base game alone
-        cfg.optional_payouts = set()
-        cfg.payout_limit = None
+        # the base game alone: no optional wager, no optional payout, no payout limit
+        cfg = replace(spec.table(), offered=set(), optional_payouts=set(), payout_limit=None)
         rules = Rules(game, cfg)
         _, strat = rules.played(spec.strategy)
         _CACHE[key] = (rules, BatchEngine(rules, strat, spec.seats, default_wagers(rules)))

@@ -59,7 +59,7 @@ def identification(path: Path, game_id: str) -> dict[str, str | None]:
     import hashlib
 
     from validator.clock import prepared_at
-    from validator.model.submission import load_submission
+    from validator.model.submission import load_submission, submission_bytes
     from validator.store.lifecycle import regulation_version
 
     sub = load_submission(path).submission
@@ -73,6 +73,6 @@ def identification(path: Path, game_id: str) -> dict[str, str | None]:
         "facility": value("facility"),
         "effective": value("effective"),
         "regulation_version": regulation_version(game_id),
-        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "sha256": hashlib.sha256(submission_bytes(path)).hexdigest(),
         "prepared_on": prepared_at().strftime("%Y-%m-%d %H:%M UTC"),
     }

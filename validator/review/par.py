@@ -32,10 +32,10 @@ _ONE_AT_A_TIME = threading.Lock()
 @dataclass
 class ParInput:
     """What the sheet is made from: the compiled game, the submission's table settings
-    (``validator.interpreter.config.TableConfig``) and the name the pack shows."""
+    (``validator.interpreter.settings.TableSettings``) and the name the pack shows."""
 
     game: Any  # validator.compiler.Game
-    config: Any  # validator.interpreter.config.TableConfig
+    config: Any  # validator.interpreter.settings.TableSettings
     display: str
     workers: int | None = 1
 
@@ -69,11 +69,12 @@ def made(given: ParInput) -> dict[str, Any]:
 def par_input(game: Any, path: Any, display: str, workers: int | None) -> LazyPar:
     """The submission's table settings read now (its file may be a temporary one), the
     sheet made later; a submission whose settings cannot be used has none, and says why."""
-    from validator.interpreter.config import ConfigError, load_config
+    from validator.errors import ConfigError
+    from validator.interpreter.settings import read_settings
     from validator.loader import LoadError
 
     try:
-        config = load_config(game, path)
+        config = read_settings(game, path)
     except ConfigError as e:
         return LazyPar(None, "; ".join(_shown(str(err), path, display) for err in e.errors))
     except LoadError as e:

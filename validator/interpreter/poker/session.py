@@ -37,7 +37,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,10 +44,8 @@ import numpy as np
 from validator import jsonout
 from validator.cards import card_str
 from validator.compiler import Game
-from validator.errors import LocatedErrors
 from validator.interpreter.chunks import chunk_rng
-from validator.interpreter.poker.bad_beat import BadBeatRule, describe_floor
-from validator.interpreter.poker.betting import Limit
+from validator.interpreter.poker.bad_beat import describe_floor
 from validator.interpreter.poker.fast.block import (
     F_BAD_BEAT,
     F_BUTTON,
@@ -64,263 +61,18 @@ from validator.interpreter.poker.fast.block import (
 from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.fast.stream import Stream
-from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
-from validator.interpreter.poker.rake import RakeRule, completed_periods, time_charges
+from validator.interpreter.poker.rake import completed_periods, time_charges
 from validator.interpreter.poker.settle import SeatAward
+from validator.interpreter.poker.setup import BUY_IN_UPPER_BETS, TableSetup
 from validator.interpreter.poker.strategy import TableStrategy, strategies
-from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Rules, Stakes
-from validator.loader import LoadError
+from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Rules
 from validator.money import displayed, format_money
 
 DEFAULT_HANDS_PER_HOUR = 30
 #: the most rounds the fast path plays in one call of its block kernel
 BLOCK_ROUNDS = 256
 ONE = Fraction(1)  # the limits' multiplier where no Kill is in effect
-BUY_IN_UPPER_BETS = 50
-
-
-class SessionError(LocatedErrors):
-    """A submission value a session cannot use: file:line:column and what is wrong."""
-
-
-@dataclass(frozen=True)
-class TableSetup:
-    stakes: Stakes
-    rules: Rules
-    positions: int
-    source: str  # the submission, or "defaults"
-    decks_alternated: bool = False  # two decks, one dealt while the other is shuffled
-
-
-# -- the table's rules ---------------------------------------------------------------------
-
-
-def _uses_upper(game: Game) -> bool:
-    deal = game.definition.deal
-    assert deal is not None
-    return any(s.betting is not None and s.betting.limit == "upper" for s in deal.streets.values())
-
-
-def _limits(
-    game: Game, low: Cents, high: Cents, structure: str | None = None
-) -> tuple[Limit, Limit | None]:
-    """The posted limits as betting limits. A stated structure decides (§ 553.18): spread,
-    any amount from the minimum to the maximum; fixed, the one amount; split, the lower
-    limit, then the upper. Unstated, a game whose file bets the upper limit on some streets
-    is split, the others spread."""
-    if structure == "split" or (structure is None and _uses_upper(game)):
-        return Limit(low, low), Limit(high, high)
-    if structure == "fixed":
-        return Limit(low, low), None
-    return Limit(low, high), None
-
-
-def _has_blinds(game: Game) -> bool:
-    deal = game.definition.deal
-    assert deal is not None
-    return any(s.blinds for s in deal.streets.values())
-
-
-def default_setup(game: Game) -> TableSetup:
-    d = game.definition
-    assert d.betting is not None and d.rake is not None
-    lower, upper = _limits(game, 200, 400)
-    rate = d.rake.percentage.max if d.rake.percentage is not None else None
-    rake = RakeRule("percentage", rate=rate, cap=500) if rate else None
-    stakes = Stakes(
-        lower,
-        upper,
-        blinds=(100, 200) if _has_blinds(game) else (),
-        forced_bet=100 if d.betting.forced_bet is not None else 0,
-        max_raises=3,
-    )
-    return TableSetup(stakes, Rules(rake=rake), d.table.max_positions, "defaults")
-
-
-def _c(value: Decimal | None) -> Cents | None:
-    return None if value is None else to_cents(value)
-
-
-def setup_from_submission(game: Game, path: Path) -> TableSetup:
-    """The stakes, rake, Bad Beat and Kill a Rules Submission states."""
-    from validator.model.submission import load_submission
-
-    loaded = load_submission(path)
-    located = loaded.located
-    name = str(path)
-
-    def err(pointer: str, message: str) -> LoadError:
-        pos = located.position(pointer)
-        return LoadError(name, pos.line, pos.column, f"{pointer}: {message}")
-
-    errors = [LoadError(name, p.line, p.column, p.message) for p in loaded.problems]
-    sub = loaded.submission
-    if errors or sub is None:
-        raise SessionError(errors or [err("", "not a Rules Submission")])
-    d = game.definition
-    if sub.game != d.id:
-        raise SessionError([err("/game", f"the submission is for {sub.game!r}, not {d.id!r}")])
-    base = default_setup(game)
-    stakes = base.stakes
-    table = sub.table
-    bet = sub.betting
-    structure = bet.structure if bet is not None else None
-    if table is not None and table.min_wager is not None:
-        low = to_cents(table.min_wager)
-        high = to_cents(table.max_wager) if table.max_wager is not None else low
-        if high < low:
-            raise SessionError([err("/table/max_wager", "less than the minimum wager")])
-        lower, upper = _limits(game, low, high, structure)
-        stakes = replace(stakes, lower=lower, upper=upper)
-    streets = list(d.deal.streets) if d.deal is not None else []
-    if bet is not None:
-        problems = [
-            err(f"/betting/max_raises_by_round/{k}", f"no street {k!r}: {', '.join(streets)}")
-            for k in bet.max_raises_by_round or {}
-            if k not in streets
-        ]
-        if bet.upper_from is not None and bet.upper_from not in streets:
-            problems.append(err("/betting/upper_from", f"one of {', '.join(streets)}"))
-        if problems:
-            raise SessionError(problems)
-        stakes = replace(
-            stakes,
-            max_raises_by_street=dict(bet.max_raises_by_round or {}),
-            check_raise=bet.check_raise,
-            upper_from=bet.upper_from if structure == "split" else None,
-        )
-    if sub.showdown is not None and sub.showdown.discarded_hands_shown:
-        stakes = replace(stakes, show_all=True)
-    ante = _c(sub.ante.amount) if sub.ante and sub.ante.required else 0
-    blinds = tuple(to_cents(b) for b in sub.blinds) if sub.blinds else ()
-    forced = _c(sub.forced_bet) or 0
-    if d.betting is not None and d.betting.forced_bet is not None and not forced:
-        forced = stakes.lower.min_bet // 2 // 100 * 100 or stakes.lower.min_bet
-    if _has_blinds(game) and not blinds:
-        raise SessionError([err("/blinds", f"{d.name} is played with Blind Bets: state them")])
-    max_raises = stakes.max_raises
-    kill = None
-    if sub.betting is not None:
-        mr = sub.betting.max_raises
-        max_raises = None if mr == "unlimited" else (mr if mr is not None else max_raises)
-        k = sub.betting.kill
-        if k is not None and k.option in ("kill", "half_kill") and d.betting is not None:
-            options = d.betting.kill.options if d.betting.kill is not None else {}
-            if k.option in options and k.qualifying_pot is not None:
-                kill = KillRule(k.option, options[k.option], to_cents(k.qualifying_pot))
-    stakes = replace(
-        stakes, ante=ante or 0, blinds=blinds, forced_bet=forced, max_raises=max_raises
-    )
-    buy_in = BUY_IN_UPPER_BETS * (stakes.upper or stakes.lower).max_bet
-    if stakes.required() > buy_in:
-        where = "/blinds" if blinds else "/ante" if ante else "/forced_bet"
-        raise SessionError(
-            [
-                err(
-                    where,
-                    f"a player must have {dollar_text(stakes.required())} on the table to be "
-                    f"dealt in (§ 553.8(b)(3)), more than the {dollar_text(buy_in)} the "
-                    f"simulated players buy in for ({BUY_IN_UPPER_BETS} upper bets of this "
-                    "table's limits): no hand could be dealt",
-                )
-            ]
-        )
-    rake = _rake(sub, err)
-    bad_beat = _bad_beat(game, sub, err)
-    positions = d.table.max_positions
-    if table is not None and table.positions is not None:
-        positions = min(positions, table.positions)
-    dealing, rotation = sub.dealing, sub.deck_rotation
-    alternated = (
-        dealing is not None
-        and dealing.decks == 2
-        and not (rotation is not None and rotation.alternated_every_round is False)
-    )
-    return TableSetup(
-        stakes, Rules(rake=rake, bad_beat=bad_beat, kill=kill), positions, name, alternated
-    )
-
-
-def _rake(sub: Any, err: Any) -> RakeRule | None:
-    r = sub.rake
-    if r is None or not r.types:
-        return None
-    cap = _c(r.maximum)
-    kind = r.types[0]
-    if kind == "percentage" and r.percentage is not None and r.percentage.rate is not None:
-        per_round = r.percentage.taken == "per_betting_round"
-        return RakeRule("percentage", rate=r.percentage.rate, cap=cap, per_betting_round=per_round)
-    if kind == "incremental" and r.incremental is not None and r.incremental.levels:
-        levels = tuple(
-            sorted(
-                (to_cents(lv.pot), to_cents(lv.rake))
-                for lv in r.incremental.levels
-                if lv.pot is not None and lv.rake is not None
-            )
-        )
-        return RakeRule("incremental", cap=cap, levels=levels)
-    if kind == "time" and r.time is not None and r.time.hourly_fee is not None:
-        return RakeRule(
-            "time",
-            cap=cap,
-            hourly=to_cents(r.time.hourly_fee),
-            every_minutes=r.time.every_minutes or 30,
-            basis=r.time.basis or "per_player",
-        )
-    raise SessionError([err(f"/rake/{kind}", f"the {kind} rake's figures are not stated")])
-
-
-def _bad_beat(game: Game, sub: Any, err: Any) -> BadBeatRule | None:
-    """The Bad Beat rules as the submission states them in data (§ 553.20(b)): the
-    contribution (a fixed ``max_contribution``, or ``contribution_rate`` of the pot after
-    the rake capped at it), the minimum pot, the fund (``current_amount``), the qualifying
-    hand (``qualifying``) and the shares of the fund (``shares``). The posted wording is
-    never read for figures: what is not stated as data is an error here."""
-    bb = sub.bad_beat
-    if bb is None or not bb.offered or game.definition.bad_beat is None:
-        return None
-    sd = game.definition.showdown
-    if sd is None or not sd.high:
-        return None
-    q, shares = bb.qualifying, bb.shares
-    ev = game.evaluator(sd.high)
-    problems = []
-    if q is None or q.at_least is None:
-        problems.append(
-            err("/bad_beat", f"state `qualifying: {{at_least: …}}`, one of {', '.join(ev.ids)}")
-        )
-    else:
-        for key in ("at_least", "beaten_by"):
-            value = getattr(q, key)
-            if value is not None and value not in ev.ids:
-                problems.append(err(f"/bad_beat/qualifying/{key}", f"one of {', '.join(ev.ids)}"))
-        if q.hand not in (None, "high"):
-            problems.append(err("/bad_beat/qualifying/hand", "a Bad Beat is a high hand: high"))
-    if shares is None:
-        problems.append(err("/bad_beat", "state `shares: {losing_hand: 50%, …}`"))
-    elif sum(x or 0 for x in (shares.losing_hand, shares.winning_hand, shares.table)) > 1:
-        problems.append(err("/bad_beat/shares", "the shares come to more than the whole fund"))
-    if bb.max_contribution is None and bb.contribution_rate is None:
-        problems.append(err("/bad_beat", "state `max_contribution` (or a contribution_rate)"))
-    if problems:
-        raise SessionError(problems)
-    assert q is not None and q.at_least is not None and shares is not None
-    return BadBeatRule(
-        amount=None if bb.contribution_rate is not None else _c(bb.max_contribution),
-        rate=bb.contribution_rate,
-        max=_c(bb.max_contribution),
-        min_pot=_c(bb.minimum_pot) or 0,
-        fund=_c(bb.current_amount) or 0,
-        hand=sd.high,
-        at_least=q.at_least,
-        rank_at_least=q.rank_at_least,
-        hole_cards=q.hole_cards or 0,
-        beaten_by=q.beaten_by,
-        losing_share=shares.losing_hand or Fraction(0),
-        winning_share=shares.winning_hand or Fraction(0),
-        table_share=shares.table or Fraction(0),
-    )
 
 
 # -- the session -----------------------------------------------------------------------------
@@ -930,12 +682,9 @@ def print_summary(out: Any, data: dict[str, Any]) -> None:
 __all__ = [
     "DEFAULT_HANDS_PER_HOUR",
     "Session",
-    "SessionError",
     "TableSetup",
-    "default_setup",
     "log_line",
     "narrate",
     "print_summary",
-    "setup_from_submission",
     "summary",
 ]

@@ -92,6 +92,8 @@ from validator.model.submission.reading import (
     LoadedSubmission,
     load_submission,
     parse_submission,
+    read_once,
+    submission_bytes,
 )
 from validator.model.submission.table import (
     AUTOMATED_SHUFFLERS,
@@ -150,6 +152,8 @@ __all__ = [
     "load_submission",
     "missing_keys",
     "parse_submission",
+    "read_once",
     "read_yaml",
     "resolve",
+    "submission_bytes",
 ]

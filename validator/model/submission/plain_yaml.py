@@ -8,11 +8,18 @@ from pathlib import Path
 from typing import Any
 
 from validator.errors import RulesubError
-from validator.loader import MAX_INT_DIGITS, Located, check_flow_depth, parse_yaml, read_text
+from validator.loader import (
+    MAX_INT_DIGITS,
+    Located,
+    check_flow_depth,
+    decode_text,
+    parse_yaml,
+    read_text,
+)
 from validator.pointer import join
 
 
-def read_yaml(path: Path, *, display: str | None = None) -> Located:
+def read_yaml(path: Path, *, display: str | None = None, raw: bytes | None = None) -> Located:
     """``load_yaml``'s result, read through libyaml when the document is plain.
 
     ``validator.loader.load_yaml`` reads with ruamel.yaml's pure-Python round-trip parser,
@@ -24,10 +31,11 @@ def read_yaml(path: Path, *, display: str | None = None) -> Located:
     than as plain decimal integers, dates with times, empty values, nesting or size past
     the loader's limits, text that is not UTF-8) is read by ``load_yaml`` itself, which
     gives its own value or its own error. The tests hold the two readers to the same
-    result on every shipped submission and on generated ones.
+    result on every shipped submission and on generated ones. ``raw``: the file's bytes,
+    where they were read already.
     """
     name = display or str(path)
-    text = read_text(path, display=name)
+    text = read_text(path, display=name) if raw is None else decode_text(raw, name)
     check_flow_depth(text, name)  # before libyaml: its time is quadratic in that depth
     fast = _read_plain(path, text)  # within the depth and value bounds, or None
     if fast is not None:

@@ -4,12 +4,15 @@ could be read."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from validator.loader import Located, locate_errors
+from validator.loader import Located, locate_errors, read_bytes
 from validator.model.submission.document import RulesSubmission
 from validator.model.submission.plain_yaml import read_yaml
 from validator.model.submission.pointers import known_keys, prune
@@ -29,10 +32,55 @@ class LoadedSubmission:
     problems: list[FormatProblem] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class _Read:
+    """One submission file as a command read it: its bytes, and what they parse to."""
+
+    raw: bytes
+    loaded: LoadedSubmission
+
+    def copy(self) -> LoadedSubmission:
+        kept = self.loaded
+        return LoadedSubmission(kept.located, kept.submission, list(kept.problems))
+
+
+#: The submissions one command has read, by their absolute path (see ``read_once``).
+_READ: ContextVar[dict[str, _Read] | None] = ContextVar("read", default=None)
+
+
+@contextmanager
+def read_once() -> Iterator[None]:
+    """Within, each submission file is read from disk and parsed once, however many stages
+    of one command ask for it (the gate that validates it, the reader of its table
+    settings, the cover that identifies it): every stage sees the same bytes, even if the
+    file changes while the command runs (its digest, ``submission_bytes``, included).
+    Outside, every call reads the file."""
+    token = _READ.set({})
+    try:
+        yield
+    finally:
+        _READ.reset(token)
+
+
 def load_submission(path: Path | str, *, display: str | None = None) -> LoadedSubmission:
     """Read and parse one submission. Raises ``LoadError`` when the file cannot be read."""
-    located = read_yaml(Path(path), display=display)
-    return parse_submission(located)
+    read = _READ.get()
+    if read is None:
+        return parse_submission(read_yaml(Path(path), display=display))
+    key = os.path.abspath(path)
+    if key not in read:
+        raw = read_bytes(path, display=display or str(path))
+        located = read_yaml(Path(path), display=display, raw=raw)
+        read[key] = _Read(raw, parse_submission(located))
+    return read[key].copy()
+
+
+def submission_bytes(path: Path | str) -> bytes:
+    """The bytes of a submission file: as this command read them (``read_once``), else as
+    they are on disk now."""
+    read = _READ.get()
+    kept = read.get(os.path.abspath(path)) if read is not None else None
+    return kept.raw if kept is not None else Path(path).read_bytes()
 
 
 def parse_submission(located: Located) -> LoadedSubmission:
