@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -115,9 +115,12 @@ def run_rulesub(*args: str, games_dir: Path | None = None) -> subprocess.Complet
     )
 
 
-@pytest.fixture(autouse=True)
-def _documents_prepared_at_a_fixed_moment(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(autouse=True, scope="session")
+def _documents_prepared_at_a_fixed_moment() -> Iterator[None]:
     """Documents made twice in a test (the par sheet on 1 and 4 workers) state the same
     preparation time even across a minute's turn: SOURCE_DATE_EPOCH, as an office that
-    rebuilds a filed document sets it (``validator.clock``; tests/test_clock.py unsets it)."""
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798761600")  # 2027-01-01 00:00 UTC
+    rebuilds a filed document sets it (``validator.clock``; tests/test_clock.py unsets it).
+    Session-wide, so that module fixtures see it too."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SOURCE_DATE_EPOCH", "1798761600")  # 2027-01-01 00:00 UTC
+        yield
