@@ -287,11 +287,17 @@ def test_a_selected_paytable_not_yet_in_force_is_an_error() -> None:
         definition=d.model_copy(update={"wagers": {**d.wagers, wid: wager}}),
     )
     example = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
-    located = load_submission(example, display="x.yaml").located
-    assert located.data["paytables"]["aces_up"] == "C"
-    found = date_findings(facts, dt.date(2019, 1, 1), "x.yaml", "/effective", 1, 1, located)
+    loaded = load_submission(example, display="x.yaml")
+    submission, located = loaded.submission, loaded.located
+    assert submission is not None and submission.paytables is not None
+    assert submission.paytables["aces_up"] == "C"
+    found = date_findings(
+        facts, dt.date(2019, 1, 1), "x.yaml", "/effective", 1, 1, submission, located
+    )
     [f] = [f for f in found if f.code == "four-card-poker/paytable-not-in-force"]
     assert f.severity == "error" and f.cite == "49 Pa.B. 4956" and f.path == "/paytables/aces_up"
     assert "added by 49 Pa.B. 4956, effective 2019-08-31" in f.message
-    later = date_findings(facts, dt.date(2020, 1, 1), "x.yaml", "/effective", 1, 1, located)
+    later = date_findings(
+        facts, dt.date(2020, 1, 1), "x.yaml", "/effective", 1, 1, submission, located
+    )
     assert not any(f.code.endswith("/paytable-not-in-force") for f in later)

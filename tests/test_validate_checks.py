@@ -558,6 +558,6 @@ def test_a_transcription_that_gives_away_the_house_is_caught(tmp_path: Path) -> 
     sub = variant(tmp_path, "four-card-poker", {"/paytables/aces_up": "A"})
     loaded = load_submission(sub)
     assert loaded.submission is not None
-    found = check_submission(facts, loaded.submission.data(), loaded.located, "s.yaml")
+    found = check_submission(facts, loaded.submission, loaded.located, "s.yaml")
     (finding,) = [f for f in found if f.code == "four-card-poker/aces-up-hold"]
     assert "paytable A has an exact hold of -" in finding.message

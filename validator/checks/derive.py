@@ -174,6 +174,74 @@ def deck_change_hours(ch: Any) -> dict[str, int]:
 
 
 @meaning("checks", TABLE_FEATURE.id, "source", "optional_payout", "approved_hold", "meters")
+def _custom_table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str, Any]]:
+    """A table whose regulation text is missing: the submission states the table in use."""
+    wager = g.wagers[wid]
+    t = dashed(tid)
+    out: list[dict[str, Any]] = []
+    played = _when_played(g, wid)
+    offered_text = f"the {wager.name} is offered" if wager.optional else "the game is played"
+    pointer = f"/custom_paytables/{tid}"
+    out.append(
+        {
+            "id": f"{t}-custom-table-stated",
+            "kind": "required_if" if played else "required",
+            "field": pointer,
+            **played,
+            "cite": table.cite,
+            "message": f"The text of the {table.name} table ({table.cite}) is missing from "
+            f"the regulation copy; when {offered_text}, the submission must state the table "
+            "in use, or neither the dealer nor the signs could pay it",
+            "hint": f"state it under `custom_paytables: {{{tid}: {{hand: 'N to 1', …}}}}`",
+            "note": f"The copy of the regulation rulesub encodes lacks the text of "
+            f"{table.cite}: what is known of it is in the game file's note. Offering the "
+            "wager without stating a table is an error: nothing else could pay it.",
+        }
+    )
+    if played:
+        out.append(_unused(f"{t}-custom-table-unused", pointer, wid, wager.name, table))
+    out.append(
+        {
+            "id": f"{t}-text-missing",
+            "kind": "text_missing",
+            "table": tid,
+            "severity": "info",
+            "cite": table.cite,
+            "message": f"The regulation text of the {table.name} table ({table.cite}) is "
+            "missing; the table stated here cannot be checked against it. Its hands and, "
+            "where the Board stated one, its hold range are checked instead",
+        }
+    )
+    out.append(
+        {
+            "id": f"{t}-custom-hands",
+            "kind": "custom_table_hands",
+            "table": tid,
+            "cite": table.cite,
+            "message": f"A stated {table.name} table pays only hands the wager can win on",
+            "hint": "name each row by a category of the hand's ranking "
+            "(`rulesub games show " + g.id + "`)",
+        }
+    )
+    if table.approved_hold:
+        ah = table.approved_hold
+        from validator.model.notation import format_rate
+
+        out.append(
+            {
+                "id": f"{t}-custom-hold",
+                "kind": "hold_in_range",
+                "table": tid,
+                "severity": "warning",
+                "cite": f"{table.cite}; {ah.cite}",
+                "message": f"The exact hold of a stated {table.name} table lies in the "
+                f"Board's stated range, {format_rate(ah.low)} to {format_rate(ah.high)}",
+                "hint": "check the table against the one the Board approved",
+            }
+        )
+    return out
+
+
 def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str, Any]]:
     wager = g.wagers[wid]
     t = dashed(tid)
@@ -181,65 +249,7 @@ def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str
     played = _when_played(g, wid)
     offered_text = f"the {wager.name} is offered" if wager.optional else "the game is played"
     if table.source == "missing":
-        pointer = f"/custom_paytables/{tid}"
-        out.append(
-            {
-                "id": f"{t}-custom-table-stated",
-                "kind": "required_if" if played else "required",
-                "field": pointer,
-                **played,
-                "cite": table.cite,
-                "message": f"The text of the {table.name} table ({table.cite}) is missing from "
-                f"the regulation copy; when {offered_text}, the submission must state the table "
-                "in use, or neither the dealer nor the signs could pay it",
-                "hint": f"state it under `custom_paytables: {{{tid}: {{hand: 'N to 1', …}}}}`",
-                "note": f"The copy of the regulation rulesub encodes lacks the text of "
-                f"{table.cite}: what is known of it is in the game file's note. Offering the "
-                "wager without stating a table is an error: nothing else could pay it.",
-            }
-        )
-        if played:
-            out.append(_unused(f"{t}-custom-table-unused", pointer, wid, wager.name, table))
-        out.append(
-            {
-                "id": f"{t}-text-missing",
-                "kind": "text_missing",
-                "table": tid,
-                "severity": "info",
-                "cite": table.cite,
-                "message": f"The regulation text of the {table.name} table ({table.cite}) is "
-                "missing; the table stated here cannot be checked against it. Its hands and, "
-                "where the Board stated one, its hold range are checked instead",
-            }
-        )
-        out.append(
-            {
-                "id": f"{t}-custom-hands",
-                "kind": "custom_table_hands",
-                "table": tid,
-                "cite": table.cite,
-                "message": f"A stated {table.name} table pays only hands the wager can win on",
-                "hint": "name each row by a category of the hand's ranking "
-                "(`rulesub games show " + g.id + "`)",
-            }
-        )
-        if table.approved_hold:
-            ah = table.approved_hold
-            from validator.model.notation import format_rate
-
-            out.append(
-                {
-                    "id": f"{t}-custom-hold",
-                    "kind": "hold_in_range",
-                    "table": tid,
-                    "severity": "warning",
-                    "cite": f"{table.cite}; {ah.cite}",
-                    "message": f"The exact hold of a stated {table.name} table lies in the "
-                    f"Board's stated range, {format_rate(ah.low)} to {format_rate(ah.high)}",
-                    "hint": "check the table against the one the Board approved",
-                }
-            )
-        return out
+        return _custom_table(g, wid, tid, table)
     if table.optional_payout:
         out.append(
             {

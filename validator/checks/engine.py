@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from validator.checks.findings import FileResult, Finding, Report, root_causes
+from validator.checks.rules import constraint_rules, generic_rule
 from validator.loader import LoadError, Located, did_you_mean
 from validator.pointer import join
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from validator.checks.config import Settings
     from validator.checks.facts import GameFacts
     from validator.compiler import Game
+    from validator.model.submission import RulesSubmission
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -239,22 +240,30 @@ def _check_file(path: Path, name: str, as_of: dt.date | None = None) -> FileResu
     except LoadError as e:
         return _unreadable(name, e)
     located = loaded.located
-    findings = [
-        Finding(p.code, "error", p.message, None, p.pointer, name, p.line, p.column, p.hint)
+    findings = [  # the reader says where each problem of form is
+        generic_rule(p.code).finding(
+            name,
+            pointer=p.pointer,
+            at="given",
+            line=p.line,
+            column=p.column,
+            message=p.message,
+            hint=p.hint,
+        )
         for p in loaded.problems
     ]
     result = FileResult(name, findings, loaded.submission)
     result.text = located.text
-    if loaded.submission is None:
+    submission = loaded.submission
+    if submission is None:
         return result
-    data = loaded.submission.data()
-    game_id = data.get("game")
-    facts = _game(game_id, located, name, findings) if isinstance(game_id, str) else None
+    game_id = submission.game
+    facts = _game(game_id, located, name, findings) if game_id is not None else None
     if facts is None or not _states_wager_limits(facts):
-        findings += _wager_limits(data, located, name)
+        findings += _wager_limits(submission, located, name)
     if facts is not None:
-        findings += _in_force(facts, data, located, name, as_of)
-        game_findings = check_submission(facts, data, located, name)
+        findings += _in_force(facts, submission, located, name, as_of)
+        game_findings = check_submission(facts, submission, located, name)
         # a value the game's own rule refuses, with its section, stands for the form's
         # generic refusal of it (a Kill option § 553.12(m) does not name)
         cited = {f.path for f in game_findings if f.severity == "error" and f.cite}
@@ -270,16 +279,8 @@ _REFUSED = frozenset({"rulesub/bad-value"})
 
 
 def _unreadable(name: str, e: LoadError) -> FileResult:
-    finding = Finding(
-        "rulesub/unreadable",
-        "error",
-        e.message,
-        None,
-        "",
-        e.file,
-        max(e.line, 1),
-        max(e.column, 1),
-        "fix the file at this line and column",
+    finding = generic_rule("rulesub/unreadable").finding(
+        e.file, line=e.line, column=e.column, message=e.message
     )
     return FileResult(name, [finding], None, unreadable=True)
 
@@ -289,19 +290,14 @@ def _game(game_id: str, located: Located, name: str, findings: list[Finding]) ->
 
     known = known_games()
     if game_id not in known:
-        pos = located.position("/game")
         findings.append(
-            Finding(
-                "rulesub/unknown-game",
-                "error",
-                f"no game {game_id!r}{did_you_mean(game_id, known)}; "
-                f"the games are: {', '.join(known)}",
-                None,
-                "/game",
+            generic_rule("rulesub/unknown-game").finding(
                 name,
-                pos.line,
-                pos.column,
-                f"game: one of {', '.join(known)}",
+                located=located,
+                pointer="/game",
+                game=game_id,
+                close=did_you_mean(game_id, known),
+                games=", ".join(known),
             )
         )
         return None
@@ -309,18 +305,22 @@ def _game(game_id: str, located: Located, name: str, findings: list[Finding]) ->
 
 
 def _in_force(
-    facts: GameFacts, data: dict[str, Any], located: Located, name: str, as_of: dt.date | None
+    facts: GameFacts,
+    submission: RulesSubmission,
+    located: Located,
+    name: str,
+    as_of: dt.date | None,
 ) -> list[Finding]:
     """What the date the submission is checked for (``--as-of``, else its own
     ``effective:``) means for the game's encoded text (``checks/in_force.py``)."""
     from validator.checks.in_force import findings
 
-    date = as_of if as_of is not None else data.get("effective")
+    date = as_of if as_of is not None else submission.effective
     if not isinstance(date, dt.date) or isinstance(date, dt.datetime):
         return []  # no date, or not one: the form's own findings say so
     pointer = "" if as_of is not None else "/effective"
     pos = located.position(pointer) if pointer else located.position("/game")
-    return findings(facts, date, name, pointer, pos.line, pos.column, located)
+    return findings(facts, date, name, pointer, pos.line, pos.column, submission, located)
 
 
 def _states_wager_limits(facts: GameFacts) -> bool:
@@ -332,151 +332,172 @@ def _states_wager_limits(facts: GameFacts) -> bool:
     )
 
 
-def _wager_limits(data: dict[str, Any], located: Located, name: str) -> list[Finding]:
-    table = data.get("table") or {}
-    lo, hi = table.get("min_wager"), table.get("max_wager")
-    if isinstance(lo, Decimal) and isinstance(hi, Decimal) and lo > hi:
-        from validator.model.notation import format_money
+def _wager_limits(submission: RulesSubmission, located: Located, name: str) -> list[Finding]:
+    table = submission.table
+    lo, hi = (table.min_wager, table.max_wager) if table is not None else (None, None)
+    if lo is None or hi is None or lo <= hi:
+        return []
+    from validator.model.notation import format_money
 
-        pos = located.position("/table/min_wager")
-        return [
-            Finding(
-                "rulesub/wager-limits",
-                "error",
-                f"the minimum wager {format_money(lo)} is above the maximum wager "
-                f"{format_money(hi)}",
-                None,
-                "/table/min_wager",
-                name,
-                pos.line,
-                pos.column,
-                "min_wager at most max_wager",
-            )
-        ]
-    return []
+    rule = generic_rule("rulesub/wager-limits")
+    return [
+        rule.finding(
+            name,
+            located=located,
+            pointer="/table/min_wager",
+            low=format_money(lo),
+            high=format_money(hi),
+        )
+    ]
 
 
 def check_submission(
-    facts: GameFacts, data: dict[str, Any], located: Located, name: str
+    facts: GameFacts, submission: RulesSubmission, located: Located, name: str
 ) -> list[Finding]:
     """The game-aware checks of form, then every constraint of the game."""
     from validator.checks.kinds import Context, evaluate
 
-    findings = _game_keys(facts, data, located, name)
-    ctx = Context(facts, data, located.data)
+    findings = _game_keys(facts, submission, located, name)
+    ctx = Context(facts, submission, located.data)
+    rules = constraint_rules(facts.id, facts.constraints)
     for c in facts.constraints:
+        rule = rules[c.id]
         for v in evaluate(c, ctx):
-            pos = located.position(v.pointer, key=v.key)
-            message = f"{c.message}: {v.detail}" if v.detail else c.message
             findings.append(
-                Finding(
-                    f"{facts.id}/{c.id}",
-                    c.severity,
-                    message,
-                    v.cite or c.cite,
-                    v.pointer,
+                rule.finding(
                     name,
-                    pos.line,
-                    pos.column,
-                    v.hint or c.hint,
+                    located=located,
+                    pointer=v.pointer,
+                    at="key" if v.key else None,
+                    detail=v.detail,
+                    cite=v.cite,
+                    hint=v.hint,
                 )
             )
     return findings
 
 
 def _game_keys(
-    facts: GameFacts, data: dict[str, Any], located: Located, name: str
+    facts: GameFacts, submission: RulesSubmission, located: Located, name: str
 ) -> list[Finding]:
     """Keys and values that only the game file can tell right from wrong."""
-    out: list[Finding] = []
+    return [
+        *_offered(facts, submission, located, name),
+        *_table_keys(facts, submission, located, name),
+        *_streets(facts, submission, located, name),
+    ]
 
-    def add(code: str, pointer: str, message: str, hint: str | None, key: bool) -> None:
-        pos = located.position(pointer, key=key)
-        out.append(Finding(code, "error", message, None, pointer, name, pos.line, pos.column, hint))
 
-    game_name = facts.name
+def _offered(
+    facts: GameFacts, submission: RulesSubmission, located: Located, name: str
+) -> Iterator[Finding]:
+    """Each wager ``offered`` lists: an optional wager (or optional payout) of the game."""
+    rule = generic_rule("rulesub/bad-value")
     optional = [w for w, wager in facts.wagers.items() if wager.optional]
     optional_payouts = [tid for tid, t in facts.tables.items() if t.optional_payout]
-    for i, wid in enumerate(data.get("offered") or ()):
+    hint = f"the optional wagers are: {', '.join(optional) or 'none'}" + (
+        f"; the optional payouts: {', '.join(optional_payouts)}" if optional_payouts else ""
+    )
+    for i, wid in enumerate(submission.offered or ()):
         if wid in optional or wid in optional_payouts:
             continue
         if wid in facts.wagers:
             message = (
-                f"/offered/{i}: {wid!r} is a base wager of {game_name}, always played; "
+                f"/offered/{i}: {wid!r} is a base wager of {facts.name}, always played; "
                 "`offered` lists optional wagers"
             )
         else:
-            message = f"/offered/{i}: {game_name} has no wager {wid!r}{did_you_mean(wid, optional)}"
-        add(
-            "rulesub/bad-value",
-            f"/offered/{i}",
-            message,
-            f"the optional wagers are: {', '.join(optional) or 'none'}"
-            + (
-                f"; the optional payouts: {', '.join(optional_payouts)}" if optional_payouts else ""
-            ),
-            False,
+            message = (
+                f"/offered/{i}: {facts.name} has no wager {wid!r}{did_you_mean(wid, optional)}"
+            )
+        yield rule.finding(
+            name, located=located, pointer=f"/offered/{i}", message=message, hint=hint
         )
+
+
+#: What a key of each section of tables names: the tables of the game it may name.
+_TABLE_SECTIONS = {
+    "paytables": "a table whose paytable the certificate holder selects",
+    "progressives": "a progressive table",
+    "custom_paytables": "a table whose regulation text is missing",
+}
+
+
+def _table_keys(
+    facts: GameFacts, submission: RulesSubmission, located: Located, name: str
+) -> Iterator[Finding]:
+    """The tables named under ``paytables``, ``progressives`` and ``custom_paytables``, and
+    the meters of each progressive: the game's own."""
+    rule = generic_rule("rulesub/unknown-key")
     tables = facts.tables.items()
-    sections = {
+    allowed = {
         "paytables": [tid for tid, t in tables if t.selectable and t.letters],
         "progressives": [tid for tid, t in tables if t.meters is not None],
         "custom_paytables": [tid for tid, t in tables if t.source == "missing"],
     }
-    for section, allowed in sections.items():
-        for key in data.get(section) or {}:
-            if key not in allowed:
-                what = {
-                    "paytables": "a table whose paytable the certificate holder selects",
-                    "progressives": "a progressive table",
-                    "custom_paytables": "a table whose regulation text is missing",
-                }[section]
-                add(
-                    "rulesub/unknown-key",
-                    join(f"/{section}", key),
-                    f"unknown key {key!r}{did_you_mean(key, allowed)}: not {what} of {game_name}",
-                    f"the keys here are: {', '.join(allowed) or 'none'}",
-                    True,
+    stated = {
+        "paytables": submission.paytables,
+        "progressives": submission.progressives,
+        "custom_paytables": submission.custom_paytables,
+    }
+    for section, what in _TABLE_SECTIONS.items():
+        keys = allowed[section]
+        for key in stated[section] or {}:
+            if key not in keys:
+                yield rule.finding(
+                    name,
+                    located=located,
+                    pointer=join(f"/{section}", key),
+                    message=f"unknown key {key!r}{did_you_mean(key, keys)}: not {what} of "
+                    f"{facts.name}",
+                    hint=f"the keys here are: {', '.join(keys) or 'none'}",
                 )
-    for tid, progressive in (data.get("progressives") or {}).items():
-        if tid not in sections["progressives"]:
+    for tid, progressive in (submission.progressives or {}).items():
+        if tid not in allowed["progressives"]:
             continue
         table = facts.table(tid)
         meters = table.meters
         names: list[str] = []
         for rules in [meters.all or {}, *(meters.paytables or {}).values()] if meters else []:
             names += [n for n in rules if n not in names]
-        for meter in (progressive.get("meters") or {}) if isinstance(progressive, dict) else {}:
+        for meter in progressive.meters or {}:
             if meter not in names:
-                add(
-                    "rulesub/unknown-key",
-                    f"/progressives/{tid}/meters/{meter}",
-                    f"unknown meter {meter!r}{did_you_mean(meter, names)}: the {table.name} "
-                    f"meters are {', '.join(names)}",
-                    f"the meters here are: {', '.join(names)}",
-                    True,
+                yield rule.finding(
+                    name,
+                    located=located,
+                    pointer=f"/progressives/{tid}/meters/{meter}",
+                    message=f"unknown meter {meter!r}{did_you_mean(meter, names)}: the "
+                    f"{table.name} meters are {', '.join(names)}",
+                    hint=f"the meters here are: {', '.join(names)}",
                 )
-    betting = data.get("betting") or {}
-    if betting.get("max_raises_by_round") or betting.get("upper_from") is not None:
-        deal = facts.definition.deal  # a Poker game's streets
-        streets = list(deal.streets) if deal is not None else []
-        listed = f"the betting rounds follow the streets: {', '.join(streets) or 'none'}"
-        for key in betting.get("max_raises_by_round") or {}:
-            if key not in streets:
-                add(
-                    "rulesub/unknown-key",
-                    f"/betting/max_raises_by_round/{key}",
-                    f"{game_name} has no street {key!r}{did_you_mean(key, streets)}",
-                    listed,
-                    True,
-                )
-        upper = betting.get("upper_from")
-        if upper is not None and upper not in streets:
-            add(
-                "rulesub/bad-value",
-                "/betting/upper_from",
-                f"{game_name} has no street {upper!r}{did_you_mean(str(upper), streets)}",
-                listed,
-                False,
+
+
+def _streets(
+    facts: GameFacts, submission: RulesSubmission, located: Located, name: str
+) -> Iterator[Finding]:
+    """The betting rounds a Poker table names (``max_raises_by_round``, ``upper_from``):
+    the game's streets."""
+    betting = submission.betting
+    if betting is None or not (betting.max_raises_by_round or betting.upper_from is not None):
+        return
+    deal = facts.definition.deal  # a Poker game's streets
+    streets = list(deal.streets) if deal is not None else []
+    listed = f"the betting rounds follow the streets: {', '.join(streets) or 'none'}"
+    for key in betting.max_raises_by_round or {}:
+        if key not in streets:
+            yield generic_rule("rulesub/unknown-key").finding(
+                name,
+                located=located,
+                pointer=f"/betting/max_raises_by_round/{key}",
+                message=f"{facts.name} has no street {key!r}{did_you_mean(key, streets)}",
+                hint=listed,
             )
-    return out
+    upper = betting.upper_from
+    if upper is not None and upper not in streets:
+        yield generic_rule("rulesub/bad-value").finding(
+            name,
+            located=located,
+            pointer="/betting/upper_from",
+            message=f"{facts.name} has no street {upper!r}{did_you_mean(str(upper), streets)}",
+            hint=listed,
+        )

@@ -15,17 +15,19 @@ import datetime as dt
 from typing import Any
 
 from validator.checks.findings import Finding, Severity
-from validator.checks.rules import Rule
+from validator.checks.rules import Placement, Rule
 from validator.model.history import InForce, dated_in_force, describe, in_force, section_list
 
-#: name → (severity, summary, doc)
-RULES: dict[str, tuple[Severity, str, str]] = {
+#: name → (severity, summary, doc, message): the message a template of the values the date
+#: gives (``messages``)
+RULES: dict[str, tuple[Severity, str, str, str]] = {
     "before-adoption": (
         "error",
         "The effective date is before the chapter was adopted",
         "A submission is checked against the rules in force on its effective date. On a "
         "date before the chapter's adoption no rule of the game was in force: the message "
         "names the adopting Pennsylvania Bulletin notice.",
+        "{chapter} was not in force on {date}: it was adopted by {notice}, effective {since}",
     ),
     "not-in-force": (
         "warning",
@@ -35,6 +37,8 @@ RULES: dict[str, tuple[Severity, str, str]] = {
         "that replaced it, which is not encoded here. The submission is still checked "
         "against the encoded text, so that an office's later filings keep their findings, "
         "but that text is no longer the regulation.",
+        "{chapter} was not in force on {date}: it was {how} by {notice} and replaced by "
+        "{successor}{encoded}; checked against {chapter} as encoded",
     ),
     "paytable-not-in-force": (
         "error",
@@ -42,6 +46,7 @@ RULES: dict[str, tuple[Severity, str, str]] = {
         "The paytable (or its letter) is dated in the game file: a Pennsylvania Bulletin "
         "notice added it after the submission's effective date, or removed it before. The "
         "message names the notice.",
+        "{what} was not in force on {date}: {how}",
     ),
     "amendment-not-encoded": (
         "info",
@@ -50,6 +55,9 @@ RULES: dict[str, tuple[Severity, str, str]] = {
         "not held here (an earlier wording, or an amendment's text that is missing): the "
         "message names the sections and the notices. The submission is checked against the "
         "encoded text.",
+        "{chapter} as in force on {date} differs from the encoded text where {notices} "
+        "amended it ({sections}): that wording is not encoded here; checked against the "
+        "encoded text",
     ),
 }
 
@@ -81,54 +89,54 @@ def _tables(definition: Any) -> dict[str, Any]:
 
 def in_force_rules(game_id: str, definition: Any) -> list[Rule]:
     """The history's codes of a game with a history."""
-    return [
-        Rule(f"{game_id}/{name}", name, RULES[name][0], cite, RULES[name][1], RULES[name][2])
-        for name, cite in rule_cites(definition).items()
-    ]
+    return [in_force_rule(game_id, name, cite) for name, cite in rule_cites(definition).items()]
+
+
+def in_force_rule(game_id: str, name: str, cite: str | None) -> Rule:
+    """One history code of a game: a chapter's finding is placed where the date is (the
+    check gives it), a paytable's at the paytable selected."""
+    severity, summary, doc, message = RULES[name]
+    at: Placement = "value" if name == "paytable-not-in-force" else "given"
+    return Rule(f"{game_id}/{name}", name, severity, cite, summary, doc, message=message, at=at)
 
 
 def messages(definition: Any, state: InForce) -> list[tuple[str, Severity, str, str]]:
     """(rule name, severity, message, citation) for what a date means for the file."""
+    return [
+        (name, RULES[name][0], RULES[name][3].format(**values), cite)
+        for name, values, cite in _fired(definition, state)
+    ]
+
+
+def _fired(definition: Any, state: InForce) -> list[tuple[str, dict[str, Any], str]]:
+    """(rule name, the values of its message, citation) for what a date means."""
     chapter, cites = definition.chapter, rule_cites(definition)
     date = state.date.isoformat()
-    out: list[tuple[str, Severity, str, str]] = []
+    out: list[tuple[str, dict[str, Any], str]] = []
     if state.before_adoption is not None:
         e = state.before_adoption
-        out.append(
-            (
-                "before-adoption",
-                "error",
-                f"{chapter} was not in force on {date}: it was adopted by {describe(e)}, "
-                f"effective {e.date.isoformat()}",
-                e.citation,
-            )
-        )
+        values = {"chapter": chapter, "date": date, "notice": describe(e)}
+        out.append(("before-adoption", {**values, "since": e.date.isoformat()}, e.citation))
         return out
     if state.ended is not None:
         e = state.ended
-        successor = e.successor or "a later chapter"
-        encoded = "" if e.successor_encoded else " (not encoded here)"
-        out.append(
-            (
-                "not-in-force",
-                "warning",
-                f"{chapter} was not in force on {date}: it was {e.kind} by {describe(e)} and "
-                f"replaced by {successor}{encoded}; checked against {chapter} as encoded",
-                e.citation,
-            )
-        )
+        values = {
+            "chapter": chapter,
+            "date": date,
+            "how": e.kind,
+            "notice": describe(e),
+            "successor": e.successor or "a later chapter",
+            "encoded": "" if e.successor_encoded else " (not encoded here)",
+        }
+        out.append(("not-in-force", values, e.citation))
     if state.not_encoded and state.ended is None:  # after the end, the warning says it
-        notices = ", ".join(describe(e) for e in state.not_encoded)
-        out.append(
-            (
-                "amendment-not-encoded",
-                "info",
-                f"{chapter} as in force on {date} differs from the encoded text where "
-                f"{notices} amended it ({section_list(state.not_encoded)}): that wording is "
-                "not encoded here; checked against the encoded text",
-                cites["amendment-not-encoded"],
-            )
-        )
+        values = {
+            "chapter": chapter,
+            "date": date,
+            "notices": ", ".join(describe(e) for e in state.not_encoded),
+            "sections": section_list(state.not_encoded),
+        }
+        out.append(("amendment-not-encoded", values, cites["amendment-not-encoded"]))
     return out
 
 
@@ -139,31 +147,36 @@ def findings(
     pointer: str,
     line: int,
     column: int,
+    submission: Any = None,
     located: Any = None,
 ) -> list[Finding]:
     """The findings of ``date`` for a submission of the game ``facts`` reads: the chapter's,
-    then each selected paytable whose date excludes ``date`` (where ``located``, the
-    submission read with its positions, is given)."""
+    placed at ``line`` and ``column``, then each paytable the submission selects whose date
+    excludes ``date`` (where ``submission`` and ``located``, the file read with its
+    positions, are given)."""
     definition = facts.definition
     state = in_force(definition, date)
     out = [
-        Finding(f"{facts.id}/{rule}", sev, message, cite, pointer, name, line, column)
-        for rule, sev, message, cite in messages(definition, state)
+        in_force_rule(facts.id, rule, None).finding(
+            name, pointer=pointer, line=line, column=column, cite=cite, **values
+        )
+        for rule, values, cite in _fired(definition, state)
     ]
-    if located is not None and state.before_adoption is None:
-        out += _selected_out_of_force(facts, date, name, located)
+    if submission is not None and state.before_adoption is None:
+        out += _selected_out_of_force(facts, date, name, submission, located)
     return out
 
 
-def _selected_out_of_force(facts: Any, date: dt.date, name: str, located: Any) -> list[Finding]:
+def _selected_out_of_force(
+    facts: Any, date: dt.date, name: str, submission: Any, located: Any
+) -> list[Finding]:
     """A selected paytable (``paytables: {table: letter}``) not in force on ``date``."""
-    selected = located.data.get("paytables") if isinstance(located.data, dict) else None
     out: list[Finding] = []
-    for tid, letter in (selected or {}).items():
+    for tid, letter in (submission.paytables or {}).items():
         table = _tables(facts.definition).get(tid)
         if table is None:
             continue  # an unknown table: the form's checks say so
-        dated = table.letters_dated.get(letter) if isinstance(letter, str) else None
+        dated = table.letters_dated.get(letter)
         for d, what in ((table.dated, table.name), (dated, f"{table.name} paytable {letter}")):
             if d is None or dated_in_force(d, date):
                 continue
@@ -173,18 +186,16 @@ def _selected_out_of_force(facts: Any, date: dt.date, name: str, located: Any) -
                 if removed
                 else f"added by {d.cite}, effective {d.since}"
             )
-            pointer = f"/paytables/{tid}"
-            pos = located.position(pointer)
+            rule = in_force_rule(facts.id, "paytable-not-in-force", None)
             out.append(
-                Finding(
-                    f"{facts.id}/paytable-not-in-force",
-                    "error",
-                    f"{what} was not in force on {date.isoformat()}: {how}",
-                    d.until_cite if removed else d.cite,
-                    pointer,
+                rule.finding(
                     name,
-                    pos.line,
-                    pos.column,
+                    located=located,
+                    pointer=f"/paytables/{tid}",
+                    cite=d.until_cite if removed else d.cite,
+                    what=what,
+                    date=date.isoformat(),
+                    how=how,
                 )
             )
     return out

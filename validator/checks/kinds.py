@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from validator.checks.facts import GameFacts
 from validator.loader import did_you_mean
 from validator.model.notation import PayoutKind, format_money, format_rate
-from validator.model.submission import MISSING, resolve
+from validator.model.submission import MISSING, RulesSubmission, TimeRake, resolve
+from validator.model.submission.pointers import stated_items
 from validator.vocabulary import CONSTRAINT_KIND, TABLE_FEATURE, meaning, meaning_of
 
 if TYPE_CHECKING:  # the models of the constraints; at run time compiled ones read alike
@@ -33,15 +34,17 @@ class Violation:
 @dataclass
 class Context:
     facts: GameFacts
-    data: dict[str, Any]  # the submission's values that are well formed, parsed
+    submission: RulesSubmission  # the submission's values that are well formed, parsed
     raw: Any = None  # the file as read: a value stated but ill formed is only here
 
     def get(self, pointer: str) -> Any:
-        return resolve(self.data, pointer)
+        return resolve(self.submission, pointer)
 
     def stated(self, pointer: str) -> bool:
         """Whether the file states the field at all, well formed or not."""
-        return resolve(self.raw if self.raw is not None else self.data, pointer) is not MISSING
+        return (
+            resolve(self.raw if self.raw is not None else self.submission, pointer) is not MISSING
+        )
 
     def ill_formed(self, pointer: str) -> bool:
         """Stated, but dropped as ill formed (a problem of form already reported)."""
@@ -52,7 +55,7 @@ class Context:
         wager = self.facts.wagers.get(wager_id)
         if wager is None:
             return False
-        return not wager.optional or wager_id in (self.data.get("offered") or ())
+        return not wager.optional or wager_id in (self.submission.offered or ())
 
     def holds(self, when: C.ConstraintWhen | None) -> bool:
         if when is None:
@@ -74,7 +77,7 @@ class Context:
     def selected(self, table_id: str) -> str | None:
         """The letter the submission selects for a table, if it is one the table has."""
         table = self.facts.table(table_id)
-        letter = (self.data.get("paytables") or {}).get(table_id)
+        letter = (self.submission.paytables or {}).get(table_id)
         return letter if letter in table.letters else None
 
 
@@ -155,7 +158,8 @@ def _not_stated(c: C.NotStated, ctx: Context) -> Iterator[Violation]:
     for pointer in c.pointers:
         if ctx.stated(pointer):
             value = ctx.get(pointer)
-            scalar = value is not MISSING and not isinstance(value, dict | list)
+            scalar = value is not MISSING and stated_items(value) is None
+            scalar = scalar and not isinstance(value, list)
             shown = f" ({show(value)})" if scalar else ""
             yield Violation(pointer, f"{pointer} is stated{shown}", key=True)
 
@@ -233,8 +237,9 @@ def _bounded(ctx: Context, pointers: Iterable[str]) -> Iterator[tuple[str, Any]]
     raises permitted in each betting round, each held to the one restriction)."""
     for pointer in pointers:
         value = ctx.get(pointer)
-        if isinstance(value, dict):
-            yield from ((f"{pointer}/{k}", v) for k, v in value.items())
+        items = stated_items(value)
+        if items is not None:
+            yield from ((f"{pointer}/{k}", v) for k, v in items.items())
         else:
             yield pointer, value
 
@@ -307,7 +312,7 @@ _FIELD_NAMES = {
 def _equals_table(c: C.EqualsTable, ctx: Context) -> Iterator[Violation]:
     table = ctx.facts.table(c.table)
     progressive = ctx.get(f"/progressives/{c.table}")
-    if table.meters is None or not isinstance(progressive, dict):
+    if table.meters is None or progressive is MISSING:
         return
     letter: str | None = None
     if table.paytables is not None:
@@ -318,10 +323,10 @@ def _equals_table(c: C.EqualsTable, ctx: Context) -> Iterator[Violation]:
     base = f"/progressives/{c.table}"
     where = f"paytable {letter}" if letter else "the table"
     fields = c.fields or list(_METER_FIELDS)
-    stated = progressive.get("meters")
-    if not isinstance(stated, dict):
+    stated = progressive.meters
+    if stated is None:
         return  # reported as a missing key
-    amount = progressive.get("wager_amount")
+    amount = progressive.wager_amount
     needs_amount = any(
         getattr(rule, f) is not None for rule in rules.values() for f in ("seed", "reseed")
     ) and any(f in fields for f in ("seed", "reseed"))
@@ -352,7 +357,7 @@ def _equals_table(c: C.EqualsTable, ctx: Context) -> Iterator[Violation]:
         for f in fields:
             expected = getattr(rule, f)
             pointer = f"{base}/meters/{name}/{f}"
-            value = meter.get(f, MISSING)
+            value = resolve(meter, f)
             if expected is None or expected == "stated":
                 continue
             if expected == "N/A":
@@ -447,15 +452,15 @@ def _time_charge_at_most(c: C.TimeChargeAtMost, ctx: Context) -> Iterator[Violat
     from validator.interpreter.poker.rake import assessment
 
     time, maximum = ctx.get(c.field), ctx.get(c.than)
-    if not isinstance(time, dict) or not isinstance(maximum, Decimal):
+    if not isinstance(time, TimeRake) or not isinstance(maximum, Decimal):
         return
-    fee, every = time.get("hourly_fee"), time.get("every_minutes")
+    fee, every = time.hourly_fee, time.every_minutes
     if not isinstance(fee, Decimal) or not isinstance(every, int) or every <= 0:
         return
     taken = assessment(to_cents(fee), every)
     if taken <= to_cents(maximum):
         return
-    who = "each player" if time.get("basis", "per_player") == "per_player" else "the table"
+    who = "each player" if (time.basis or "per_player") == "per_player" else "the table"
     yield Violation(
         f"{c.field}/hourly_fee",
         f"{format_money(fee)} an hour assessed every {every} minutes takes "
@@ -493,12 +498,12 @@ def _positive_hold(c: C.PositiveHold, ctx: Context) -> Iterator[Violation]:
 def _meters_per_unit(ctx: Context, table_id: str) -> dict[str, Fraction]:
     """The seeds the submission states, per unit of its wager amount ($1 if not stated)."""
     progressive = ctx.get(f"/progressives/{table_id}")
-    if not isinstance(progressive, dict):
+    if progressive is MISSING:
         return {}
-    amount = progressive.get("wager_amount") or Decimal(1)
+    amount = progressive.wager_amount or Decimal(1)
     out: dict[str, Fraction] = {}
-    for name, meter in (progressive.get("meters") or {}).items():
-        seed = meter.get("seed") if isinstance(meter, dict) else None
+    for name, meter in (progressive.meters or {}).items():
+        seed = meter.seed
         if isinstance(seed, Decimal) and amount > 0:
             out[name] = Fraction(seed) / Fraction(amount)
     return out
@@ -556,7 +561,7 @@ def _published_hold_range(c: C.PublishedHoldRange, ctx: Context) -> Iterator[Vio
 @evaluator("optional_payout_offered")
 def _optional_payout_offered(c: C.OptionalPayoutOffered, ctx: Context) -> Iterator[Violation]:
     wager = ctx.facts.wager_of(c.table)
-    for i, item in enumerate(ctx.data.get("offered") or ()):
+    for i, item in enumerate(ctx.submission.offered or ()):
         if item == c.table and not ctx.played(wager):
             yield Violation(
                 f"/offered/{i}",

@@ -92,7 +92,7 @@ def _round_win(ctx: Any, player_lower: bool) -> RoundWin:
     stake, and the player's cards dealt once. Tables that pay on the same hand are paid on
     the same category of it, the best for the sum of them all; in a losing outcome that
     hand is one that can lose (``can_lose``)."""
-    minimum = (ctx.data.get("table") or {}).get("min_wager")
+    minimum = ctx.get("/table/min_wager")
     if not isinstance(minimum, Decimal):
         return RoundWin(None, unknown=["no minimum wager is stated"])
     win = RoundWin(None)
@@ -248,7 +248,7 @@ def _multiple(wager: Wager) -> int:
 
 def _rows(ctx: Any, tid: str, table: Table) -> tuple[dict[str, Payout] | None, str]:
     if table.source == "missing":
-        rows = (ctx.data.get("custom_paytables") or {}).get(tid)
+        rows = ctx.get(f"/custom_paytables/{tid}")
         return (rows, "as stated") if isinstance(rows, dict) else (None, "no table stated")
     if table.paytable is not None:
         return table.paytable, "table"

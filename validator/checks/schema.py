@@ -80,11 +80,13 @@ def _payout() -> dict[str, Any]:
     return {"type": "string", "pattern": PAYOUT_PATTERN, "description": "e.g. '30 to 1', push"}
 
 
-def submission_schema(game: Any | None = None) -> dict[str, Any]:
-    """The schema of a submission for one game, or for any game (``game=None``)."""
-    from validator.model.registry import game_ids
+def _bounded(schema: dict[str, Any], maximum: int | None) -> dict[str, Any]:
+    return {**schema, "maximum": maximum} if maximum is not None else schema
 
-    d = game.definition if game is not None else None
+
+def _dealing(d: Any | None) -> dict[str, Any]:
+    """The dealing: methods, shuffler, decks and deck-change hours, bounded by the game's
+    limits (``d``: its definition, or None for any game)."""
     from validator.checks.derive import deck_change_hours
 
     hours: dict[str, int | None] = {m: None for m in METHODS}
@@ -94,9 +96,6 @@ def submission_schema(game: Any | None = None) -> dict[str, Any]:
     if d is not None:
         two = d.cards.two_decks_with_shuffler
         most_decks = d.cards.decks + 1 if two and two.allowed else d.cards.decks
-
-    def bounded(schema: dict[str, Any], maximum: int | None) -> dict[str, Any]:
-        return {**schema, "maximum": maximum} if maximum is not None else schema
 
     dealing = _object(
         {
@@ -109,10 +108,12 @@ def submission_schema(game: Any | None = None) -> dict[str, Any]:
                 },
             ),
             "shuffler": _described("shuffler", {"type": "string", "enum": list(SHUFFLERS)}),
-            "decks": _described("decks", bounded({"type": "integer", "minimum": 1}, most_decks)),
+            "decks": _described("decks", _bounded({"type": "integer", "minimum": 1}, most_decks)),
             "change_every_hours": _described(
                 "change_every_hours",
-                _object({m: bounded({"type": "integer", "minimum": 1}, hours[m]) for m in METHODS}),
+                _object(
+                    {m: _bounded({"type": "integer", "minimum": 1}, hours[m]) for m in METHODS}
+                ),
             ),
         },
         REQUIRED["/dealing"],
@@ -154,11 +155,58 @@ def submission_schema(game: Any | None = None) -> dict[str, Any]:
     if rules:
         dealing["allOf"] = rules
 
+    return dealing
+
+
+def _any_game_sections() -> dict[str, Any]:
+    """The sections whose keys a game's tables name, for any game: not bounded by one."""
+    return {
+        "offered": _described("offered", {"type": "array", "items": {"type": "string"}}),
+        "paytables": _described(
+            "paytables",
+            {
+                "type": "object",
+                "additionalProperties": {"type": "string", "pattern": "^[A-Z]$"},
+            },
+        ),
+        "progressives": _described(
+            "progressives",
+            {
+                "type": "object",
+                "additionalProperties": _object(
+                    {
+                        "wager_amount": _money(DESCRIPTIONS["wager_amount"]),
+                        "meters": {"type": "object", "additionalProperties": _meter()},
+                    },
+                    REQUIRED["/progressives/*"],
+                ),
+            },
+        ),
+        "custom_paytables": _described(
+            "custom_paytables",
+            {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "additionalProperties": _payout(),
+                },
+            },
+        ),
+    }
+
+
+def submission_schema(game: Any | None = None) -> dict[str, Any]:
+    """The schema of a submission for one game, or for any game (``game=None``)."""
+    from validator.model.registry import game_ids
+
+    d = game.definition if game is not None else None
+    dealing = _dealing(d)
     table = _object(
         {
             "positions": _described(
                 "positions",
-                bounded({"type": "integer", "minimum": 1}, d.table.max_positions if d else None),
+                _bounded({"type": "integer", "minimum": 1}, d.table.max_positions if d else None),
             ),
             "min_wager": _money(DESCRIPTIONS["min_wager"]),
             "max_wager": _money(DESCRIPTIONS["max_wager"]),
@@ -177,42 +225,7 @@ def submission_schema(game: Any | None = None) -> dict[str, Any]:
         "dealing": _described("dealing", dealing),
     }
     if d is None:
-        props.update(
-            {
-                "offered": _described("offered", {"type": "array", "items": {"type": "string"}}),
-                "paytables": _described(
-                    "paytables",
-                    {
-                        "type": "object",
-                        "additionalProperties": {"type": "string", "pattern": "^[A-Z]$"},
-                    },
-                ),
-                "progressives": _described(
-                    "progressives",
-                    {
-                        "type": "object",
-                        "additionalProperties": _object(
-                            {
-                                "wager_amount": _money(DESCRIPTIONS["wager_amount"]),
-                                "meters": {"type": "object", "additionalProperties": _meter()},
-                            },
-                            REQUIRED["/progressives/*"],
-                        ),
-                    },
-                ),
-                "custom_paytables": _described(
-                    "custom_paytables",
-                    {
-                        "type": "object",
-                        "additionalProperties": {
-                            "type": "object",
-                            "minProperties": 1,
-                            "additionalProperties": _payout(),
-                        },
-                    },
-                ),
-            }
-        )
+        props.update(_any_game_sections())
     else:
         props.update(_game_sections(game))
     if game is None or isinstance(game, PokerGame):
@@ -245,21 +258,20 @@ def submission_schema(game: Any | None = None) -> dict[str, Any]:
     return schema
 
 
-def _poker_sections(kill: Any) -> dict[str, Any]:
-    """What a nonbanking Poker table states (ch. 553): Ante, Blind and Forced Bets, betting
-    rules, rake, Bad Beat payout. Whether each is required is left to ``rulesub validate``
-    (it depends on the game and on the other values)."""
+def _text(key: str) -> dict[str, Any]:
+    return _described(key, {"type": "string", "minLength": 1})
 
-    def text(key: str) -> dict[str, Any]:
-        return _described(key, {"type": "string", "minLength": 1})
 
-    def enum(key: str, values: list[str]) -> dict[str, Any]:
-        return _described(key, {"type": "string", "enum": values})
+def _enum(key: str, values: list[str]) -> dict[str, Any]:
+    return _described(key, {"type": "string", "enum": values})
 
-    def count(key: str) -> dict[str, Any]:
-        return _described(key, {"type": "integer", "minimum": 1})
 
-    rate = _described("rate", {"type": "string", "pattern": RATE_PATTERN})
+def _count(key: str) -> dict[str, Any]:
+    return _described(key, {"type": "integer", "minimum": 1})
+
+
+def _betting(kill: Any) -> dict[str, Any]:
+    """The betting rules a Poker table states (the Kill option where the game has one)."""
     betting: dict[str, Any] = {
         "max_raises": _described(
             "max_raises",
@@ -271,7 +283,7 @@ def _poker_sections(kill: Any) -> dict[str, Any]:
                 {
                     "allowed": _described("allowed", {"type": "boolean"}),
                     "max_increase": _money(DESCRIPTIONS["max_increase"]),
-                    "agreement": text("agreement"),
+                    "agreement": _text("agreement"),
                 }
             ),
         ),
@@ -285,19 +297,153 @@ def _poker_sections(kill: Any) -> dict[str, Any]:
         },
     )
     betting["check_raise"] = _described("check_raise", {"type": "boolean"})
-    betting["structure"] = enum("structure", ["spread", "fixed", "split"])
-    betting["upper_from"] = text("upper_from")
+    betting["structure"] = _enum("structure", ["spread", "fixed", "split"])
+    betting["upper_from"] = _text("upper_from")
     if kill:
         betting["kill"] = _described(
             "kill",
             _object(
                 {
-                    "option": enum("option", ["kill", "half_kill", "none"]),
+                    "option": _enum("option", ["kill", "half_kill", "none"]),
                     "qualifying_pot": _money(DESCRIPTIONS["qualifying_pot"]),
                 }
             ),
         )
+    return betting
+
+
+def _rake() -> dict[str, Any]:
+    """The rake: its types, methodology, maximum and each type's terms (§ 553.15)."""
     level = _object({"pot": _money(DESCRIPTIONS["pot"]), "rake": _money("the rake taken")})
+    return _described(
+        "rake",
+        _object(
+            {
+                "types": _described(
+                    "types",
+                    {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "string",
+                            "enum": ["percentage", "incremental", "time"],
+                        },
+                    },
+                ),
+                "methodology": _text("methodology"),
+                "maximum": _money(DESCRIPTIONS["maximum"]),
+                "percentage": _described(
+                    "percentage",
+                    _object(
+                        {
+                            "rate": _described("rate", {"type": "string", "pattern": RATE_PATTERN}),
+                            "taken": _enum("taken", ["per_betting_round", "end_of_round"]),
+                        }
+                    ),
+                ),
+                "incremental": _described(
+                    "incremental",
+                    _object(
+                        {
+                            "levels": _described(
+                                "levels", {"type": "array", "minItems": 1, "items": level}
+                            ),
+                            "taken": _enum("taken", ["as_levels_reached", "end_of_round"]),
+                        }
+                    ),
+                ),
+                "time": _described(
+                    "time",
+                    _object(
+                        {
+                            "basis": _enum("basis", ["per_player", "per_table"]),
+                            "every_minutes": _count("every_minutes"),
+                            "hourly_fee": _money(DESCRIPTIONS["hourly_fee"]),
+                        }
+                    ),
+                ),
+            }
+        ),
+    )
+
+
+def _bad_beat() -> dict[str, Any]:
+    """The Bad Beat payout: its fund, qualifying hands, shares and discontinuation."""
+    return _described(
+        "bad_beat",
+        _object(
+            {
+                "offered": {"description": "whether it is offered", "type": "boolean"},
+                "max_contribution": _money(DESCRIPTIONS["max_contribution"]),
+                "contribution_method": _text("contribution_method"),
+                "minimum_pot": _money(DESCRIPTIONS["minimum_pot"]),
+                "contribution_rate": _described(
+                    "contribution_rate", {"type": "string", "pattern": RATE_PATTERN}
+                ),
+                "qualifying_hands": _text("qualifying_hands"),
+                "qualifying": _described(
+                    "qualifying",
+                    _object(
+                        {
+                            "hand": _text("hand"),
+                            "at_least": _text("at_least"),
+                            "rank_at_least": _described(
+                                "rank_at_least", {"type": ["string", "integer"]}
+                            ),
+                            "hole_cards": _described(
+                                "hole_cards", {"type": "integer", "minimum": 0}
+                            ),
+                            "beaten_by": _text("beaten_by"),
+                        }
+                    ),
+                ),
+                "payouts": _text("payouts"),
+                "shares": _described(
+                    "shares",
+                    _object(
+                        {
+                            "losing_hand": _described(
+                                "losing_hand", {"type": "string", "pattern": RATE_PATTERN}
+                            ),
+                            "winning_hand": _described(
+                                "winning_hand", {"type": "string", "pattern": RATE_PATTERN}
+                            ),
+                            "table": {
+                                "description": "share of the fund to the other players "
+                                "dealt in, divided equally",
+                                "type": "string",
+                                "pattern": RATE_PATTERN,
+                            },
+                        }
+                    ),
+                ),
+                "current_amount": _money(DESCRIPTIONS["current_amount"]),
+                "box": _described("box", {"type": "boolean"}),
+                "discontinuation": _described(
+                    "discontinuation",
+                    _object(
+                        {
+                            "approved": _described(
+                                "approved",
+                                {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+                            ),
+                            "method": _enum(
+                                "method", ["terminate_contributions", "transfer", "both"]
+                            ),
+                            "procedure": _text("procedure"),
+                        }
+                    ),
+                ),
+            }
+        ),
+    )
+
+
+def _poker_sections(kill: Any) -> dict[str, Any]:
+    """What a nonbanking Poker table states (ch. 553): Ante, Blind and Forced Bets, betting
+    rules, rake, Bad Beat payout. Whether each is required is left to ``rulesub validate``
+    (it depends on the game and on the other values)."""
+
     return {
         "ante": _described(
             "ante",
@@ -312,125 +458,9 @@ def _poker_sections(kill: Any) -> dict[str, Any]:
             "blinds", {"type": "array", "minItems": 1, "items": _money("a Blind Bet")}
         ),
         "forced_bet": _money(DESCRIPTIONS["forced_bet"]),
-        "betting": _described("betting", _object(betting)),
-        "rake": _described(
-            "rake",
-            _object(
-                {
-                    "types": _described(
-                        "types",
-                        {
-                            "type": "array",
-                            "minItems": 1,
-                            "items": {
-                                "type": "string",
-                                "enum": ["percentage", "incremental", "time"],
-                            },
-                        },
-                    ),
-                    "methodology": text("methodology"),
-                    "maximum": _money(DESCRIPTIONS["maximum"]),
-                    "percentage": _described(
-                        "percentage",
-                        _object(
-                            {
-                                "rate": rate,
-                                "taken": enum("taken", ["per_betting_round", "end_of_round"]),
-                            }
-                        ),
-                    ),
-                    "incremental": _described(
-                        "incremental",
-                        _object(
-                            {
-                                "levels": _described(
-                                    "levels", {"type": "array", "minItems": 1, "items": level}
-                                ),
-                                "taken": enum("taken", ["as_levels_reached", "end_of_round"]),
-                            }
-                        ),
-                    ),
-                    "time": _described(
-                        "time",
-                        _object(
-                            {
-                                "basis": enum("basis", ["per_player", "per_table"]),
-                                "every_minutes": count("every_minutes"),
-                                "hourly_fee": _money(DESCRIPTIONS["hourly_fee"]),
-                            }
-                        ),
-                    ),
-                }
-            ),
-        ),
-        "bad_beat": _described(
-            "bad_beat",
-            _object(
-                {
-                    "offered": {"description": "whether it is offered", "type": "boolean"},
-                    "max_contribution": _money(DESCRIPTIONS["max_contribution"]),
-                    "contribution_method": text("contribution_method"),
-                    "minimum_pot": _money(DESCRIPTIONS["minimum_pot"]),
-                    "contribution_rate": _described(
-                        "contribution_rate", {"type": "string", "pattern": RATE_PATTERN}
-                    ),
-                    "qualifying_hands": text("qualifying_hands"),
-                    "qualifying": _described(
-                        "qualifying",
-                        _object(
-                            {
-                                "hand": text("hand"),
-                                "at_least": text("at_least"),
-                                "rank_at_least": _described(
-                                    "rank_at_least", {"type": ["string", "integer"]}
-                                ),
-                                "hole_cards": _described(
-                                    "hole_cards", {"type": "integer", "minimum": 0}
-                                ),
-                                "beaten_by": text("beaten_by"),
-                            }
-                        ),
-                    ),
-                    "payouts": text("payouts"),
-                    "shares": _described(
-                        "shares",
-                        _object(
-                            {
-                                "losing_hand": _described(
-                                    "losing_hand", {"type": "string", "pattern": RATE_PATTERN}
-                                ),
-                                "winning_hand": _described(
-                                    "winning_hand", {"type": "string", "pattern": RATE_PATTERN}
-                                ),
-                                "table": {
-                                    "description": "share of the fund to the other players "
-                                    "dealt in, divided equally",
-                                    "type": "string",
-                                    "pattern": RATE_PATTERN,
-                                },
-                            }
-                        ),
-                    ),
-                    "current_amount": _money(DESCRIPTIONS["current_amount"]),
-                    "box": _described("box", {"type": "boolean"}),
-                    "discontinuation": _described(
-                        "discontinuation",
-                        _object(
-                            {
-                                "approved": _described(
-                                    "approved",
-                                    {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
-                                ),
-                                "method": enum(
-                                    "method", ["terminate_contributions", "transfer", "both"]
-                                ),
-                                "procedure": text("procedure"),
-                            }
-                        ),
-                    ),
-                }
-            ),
-        ),
+        "betting": _described("betting", _object(_betting(kill))),
+        "rake": _rake(),
+        "bad_beat": _bad_beat(),
         "showdown": _described(
             "showdown",
             _object(
@@ -444,7 +474,7 @@ def _poker_sections(kill: Any) -> dict[str, Any]:
                     "alternated_every_round": _described(
                         "alternated_every_round", {"type": "boolean"}
                     ),
-                    "distribution": text("distribution"),
+                    "distribution": _text("distribution"),
                 }
             ),
         ),

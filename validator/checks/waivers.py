@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from validator.checks.config import ConfigWaiver
 from validator.checks.findings import Finding, Suppressed
+from validator.checks.rules import generic_rule
 
 WAIVER = re.compile(r"(?:^|\s)#\s*rulesub\s*:\s*(?P<kind>file-ignore|ignore)\b(?P<rest>.*)$")
 FORM = re.compile(r"\[(?P<codes>[^\]]*)\]\s*(?:--\s*(?P<reason>.*?))?\s*$")
@@ -91,32 +92,16 @@ def inline_waivers(text: str, file: str) -> tuple[list[Waiver], list[Finding]]:
         )
         if not codes:
             problems.append(
-                Finding(
-                    "rulesub/bad-waiver",
-                    "error",
-                    f"a waiver names the codes it waives: `# rulesub: {kind}[CODE] -- reason`",
-                    None,
-                    "",
-                    file,
-                    number,
-                    column,
-                    f"# rulesub: {kind}[CODE, …] -- why the finding cannot be fixed",
+                generic_rule("rulesub/bad-waiver").finding(
+                    file, line=number, column=column, kind=kind
                 )
             )
             continue
         reason = (form.group("reason") or "").strip() if form else ""
         if not reason:
             problems.append(
-                Finding(
-                    "rulesub/waiver-without-reason",
-                    "error",
-                    f"the waiver of {', '.join(codes)} states no reason, so it waives nothing",
-                    None,
-                    "",
-                    file,
-                    number,
-                    column,
-                    f"# rulesub: {kind}[{', '.join(codes)}] -- why the finding cannot be fixed",
+                generic_rule("rulesub/waiver-without-reason").finding(
+                    file, line=number, column=column, kind=kind, codes=", ".join(codes)
                 )
             )
             continue
@@ -162,17 +147,12 @@ def apply_waivers(
         for code in w.codes:
             if code not in w.used:
                 standing.append(
-                    Finding(
-                        "rulesub/unused-waiver",
-                        "warning",
-                        f"the waiver of {code} waives nothing: no such finding "
-                        + ("in this file" if w.whole_file else "on this line"),
-                        None,
-                        "",
+                    generic_rule("rulesub/unused-waiver").finding(
                         file,
-                        w.line,
-                        w.column,
-                        "remove the waiver, or correct its code (`rulesub rules` lists them)",
+                        line=w.line,
+                        column=w.column,
+                        code=code,
+                        where="in this file" if w.whole_file else "on this line",
                     )
                 )
     standing += problems

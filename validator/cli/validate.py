@@ -194,8 +194,6 @@ def rules(
     out: OutOption = None,
 ) -> None:
     """List every finding code, or show one with its doc (as ruff does)."""
-    from dataclasses import asdict
-
     from validator.checks.rules import all_rules, find_rule
     from validator.cli.common import working
     from validator.loader import did_you_mean
@@ -214,7 +212,7 @@ def rules(
             every = tuple(r for r in every if r.code.split("/")[0] in (game, "rulesub"))
     if code is None:
         if format is Format.json:
-            print_json([asdict(r) for r in every])
+            print_json([r.to_dict() for r in every])
             return
         from validator.report.text import _wrap, width_of
 
@@ -240,7 +238,7 @@ def rules(
     if rule is None:
         fail(f"no finding code {code!r}{did_you_mean(code, [r.code for r in every])}")
     if format is Format.json:
-        print_json(asdict(rule))
+        print_json(rule.to_dict())
         return
     lines = [
         f"{rule.code} ({rule.name})",

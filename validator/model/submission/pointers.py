@@ -37,6 +37,20 @@ def prune(data: Any, pointers: list[str]) -> bool:
     return removed
 
 
+def stated_items(value: Any) -> dict[str, Any] | None:
+    """The keys and values a mapping states: a mapping's own, a model part's stated fields
+    (those not None); None for anything else."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, BaseModel):
+        return {
+            name: getattr(value, name)
+            for name in type(value).model_fields
+            if getattr(value, name) is not None
+        }
+    return None
+
+
 def is_index(part: str) -> bool:
     """A JSON pointer part that is a list index (ASCII digits only: '¹' is a key)."""
     return part.isascii() and part.isdigit()
@@ -57,10 +71,15 @@ MISSING: Any = _Missing()
 
 
 def resolve(data: Any, pointer: str) -> Any:
-    """The value at ``pointer`` in ``data``, or ``MISSING``."""
+    """The value at ``pointer`` in ``data`` (the file as read, or the submission's model:
+    a field is stated when it is not None), or ``MISSING``."""
     cur = data
     for part in split_pointer(pointer):
-        if isinstance(cur, dict) and part in cur:
+        if isinstance(cur, BaseModel) and part in type(cur).model_fields:
+            cur = getattr(cur, part)
+            if cur is None:
+                return MISSING
+        elif isinstance(cur, dict) and part in cur:
             cur = cur[part]
         elif isinstance(cur, list) and is_index(part) and int(part) < len(cur):
             cur = cur[int(part)]
