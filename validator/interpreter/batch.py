@@ -251,20 +251,25 @@ class _Chunk(ChunkDecisions):
         for k, who in enumerate(order):
             if who[0] != "burn":
                 by.setdefault(who, []).append(k)
-        new_player = []
-        for s in seats:
-            ks = by.get(("player", s), [])
-            new_player.append(
-                self.decks[rows[:, None], self.pos[:, None] + np.array(ks, dtype=np.int64)]
-            )
-        if new_player:
-            block = np.stack(new_player, axis=1)  # (N, S, k)
+        # every round at the same place in its deck (no card drawn yet): columns
+        same = bool(self.N) and bool((self.pos == self.pos[0]).all())
+
+        def take(ks: list[int] | list[list[int]]) -> NDArray[np.int64]:
+            k = np.array(ks, dtype=np.int64)
+            if same:
+                return self.decks[:, int(self.pos[0]) + k]
+            shape = (-1,) + (1,) * k.ndim
+            return self.decks[rows.reshape(shape), self.pos.reshape(shape) + k]
+
+        if seats:
+            # (N, S, k): each seat's cards (every seat is dealt as many)
+            block = take([by.get(("player", s), []) for s in seats])
             self.player = np.concatenate([self.player, block], axis=2)
             self.player_dealt = np.concatenate([self.player_dealt, block], axis=2)
         for (group, _), ks in by.items():
             if group == "player":
                 continue
-            cards = self.decks[rows[:, None], self.pos[:, None] + np.array(ks, dtype=np.int64)]
+            cards = take(ks)
             self.table[group] = np.concatenate(
                 [self.table.get(group, np.zeros((self.N, 0), np.int64)), cards], axis=1
             )

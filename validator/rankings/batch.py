@@ -365,6 +365,7 @@ class BatchEvaluator:
             self.strength.append(top - by_id[parent.id])
         self.comparing = [i for i, c in enumerate(self.categories) if c.refines is None]
         self._rank_tables: dict[tuple[str, int], _RankTable | None] = {}
+        self._suit_table_cache: dict[str, NDArray[Any] | None] = {}
         #: each category's vectorised meaning, looked up in the vocabulary once
         self._meanings = {id(c): (c, _vectorised(c)) for c in self.categories}
         for c in self.categories:
@@ -577,6 +578,9 @@ class BatchEvaluator:
             k = int(sum(_popcount()[m[0]] for m in h.m))  # the first hand's size
             if not 1 <= k <= TABLE_MAX_CARDS:
                 return self._general(what, h)
+        by_suit = self._suit_tables(what)
+        if by_suit is not None:
+            return self._by_suit(what, by_suit, h, cards)
         table = self._rank_table(what, k)
         if table is None:
             return self._general(what, h if h is not None else Hands(suit_masks(_given(cards))))
@@ -610,6 +614,67 @@ class BatchEvaluator:
             sub = h.subset(rows) if h is not None else Hands(suit_masks(_given(cards)[rows]))
             out[rows] = self._general(what, sub)
         return out
+
+    def _suit_tables(self, what: str) -> NDArray[Any] | None:
+        """For a ranking whose every category is held by the cards of one suit alone (a
+        flush, a straight flush, any hand) and, for ``keys``, compares by the combination's
+        ranks with no refinement: ``(4, 8192)``, the value of each suit's mask as a hand by
+        itself (``held``: the first category it holds, ``len(categories)`` where none;
+        ``keys``: its key, -1 where none). A hand then holds the first category any of its
+        suits holds, and its key is the highest of its suits' keys (a longer flush or run
+        is stronger; of one length, the suit whose combination's ranks are highest); None
+        for any other ranking."""
+        if what in self._suit_table_cache:
+            return self._suit_table_cache[what]
+        order = self.comparing if what == "keys" else range(len(self.categories))
+        per_suit = all(
+            self.categories[i].shape in ("flush", "straight_flush", "any") for i in order
+        )
+        if what == "keys":
+            per_suit &= self.ranking.tiebreak == "combination" and len(order) == len(
+                self.categories
+            )
+        table: NDArray[Any] | None = None
+        if per_suit:
+            empty = np.zeros(FULL + 1, dtype=np.uint16)
+            rows = []
+            for s in SUITS:
+                h = Hands([_masks().astype(np.uint16) if j == s else empty for j in SUITS])
+                first = self._first_held(h, order, allow_none=True).astype(np.int64)
+                if what == "held":
+                    rows.append(np.where(first >= 0, first, len(self.categories)))
+                    continue
+                value = np.full(FULL + 1, -1, dtype=np.int64)
+                some = np.flatnonzero(first >= 0)
+                value[some] = self._keys_among(h.subset(some), order)
+                rows.append(value)
+            table = np.stack(rows)
+        self._suit_table_cache[what] = table
+        return table
+
+    def _by_suit(
+        self,
+        what: str,
+        table: NDArray[Any],
+        h: Hands | None,
+        cards: NDArray[np.integer] | None,
+    ) -> NDArray[Any]:
+        """``keys`` or ``held`` from the suits' tables (``_suit_tables``); a hand none of
+        whose suits holds a category takes the general path (which refuses it)."""
+        if cards is not None:
+            if cards.min() < 0 or cards.max() > 51:
+                raise ValueError("cards: card ints are 0..51")
+            h = Hands(suit_masks(cards))
+        assert h is not None
+        out = table[0][h.m[0]]
+        pick = np.maximum if what == "keys" else np.minimum
+        for s in (1, 2, 3):
+            pick(out, table[s][h.m[s]], out=out)
+        none = out < 0 if what == "keys" else out >= len(self.categories)
+        if none.any():
+            rows = np.flatnonzero(none)
+            out[rows] = self._general(what, h.subset(rows))
+        return out if what == "keys" else out.astype(np.int8)
 
     def reads_suit_counts_only(self) -> bool:
         """Whether every category reads only how many cards each suit or colour holds
