@@ -152,11 +152,9 @@ class ChunkHands:
         else:
             cards, _ = self.hand_cards(hand_id)
             flat = cards.reshape(-1, cards.shape[-1])
-            h = Hands(masks_of(flat))
-            ev = self.evaluator(hand_id)
+            held, keys = self.evaluator(hand_id).held_and_keys(Hands(masks_of(flat)))
             v = _Value(
-                ev.held(h).astype(np.int64).reshape(cards.shape[:-1]),
-                ev.keys(h).reshape(cards.shape[:-1]),
+                held.astype(np.int64).reshape(cards.shape[:-1]), keys.reshape(cards.shape[:-1])
             )
         self._values[key] = v
         return v

@@ -555,38 +555,63 @@ class BatchEvaluator:
             return self._keys_among(h, self.comparing)
         return self._first_held(h, range(len(self.categories)))
 
+    def held_and_keys(self, masks: Masks | Hands) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
+        """``held`` and ``keys`` of the same hands at once (each hand's rank multiset is
+        numbered once for both tables)."""
+        self._high_only()
+        h = masks if isinstance(masks, Hands) else Hands(masks)
+        held, keys = self._by_tables(("held", "keys"), h, None)
+        return held, keys
+
     def _by_table(
         self, what: str, h: Hands | None, cards: NDArray[np.integer] | None
     ) -> NDArray[Any]:
-        """``keys`` or ``held`` of hands given as suit masks (``h``) or card rows: the best
-        suit-free category from a table of rank multisets, the general path only for hands
-        with enough cards of one suit (or colour) to hold a category reading suits, and for
-        batches the tables do not serve (small, more than 8 cards).
+        """``keys`` or ``held`` of hands given as suit masks (``h``) or card rows (see
+        ``_by_tables``)."""
+        return self._by_tables((what,), h, cards)[0]
+
+    def _by_tables(
+        self, whats: Sequence[str], h: Hands | None, cards: NDArray[np.integer] | None
+    ) -> list[NDArray[Any]]:
+        """``keys`` or ``held`` (each of ``whats``) of hands given as suit masks (``h``) or
+        card rows: the best suit-free category from a table of rank multisets, the general
+        path only for hands with enough cards of one suit (or colour) to hold a category
+        reading suits, and for batches the tables do not serve (small, more than 8 cards);
+        a ranking held suit by suit from its suits' tables (``_suit_tables``).
 
         The codes are summed in slices of ``_SLICE`` hands, so that the temporaries stay in
         the processor's cache."""
+
+        def hands() -> Hands:
+            return h if h is not None else Hands(suit_masks(_given(cards)))
+
         if cards is not None:
             n, k = cards.shape
-            small = n < 4096 and (what, k) not in self._rank_tables
+            small = n < 4096 and any((w, k) not in self._rank_tables for w in whats)
             if n == 0 or not 1 <= k <= TABLE_MAX_CARDS or small:
-                return self._general(what, Hands(suit_masks(cards)))
+                return [self._general(w, hands()) for w in whats]
         else:
             assert h is not None
             n = h.n
             if n < 4096:
-                return self._general(what, h)
+                return [self._general(w, h) for w in whats]
             k = int(sum(_popcount()[m[0]] for m in h.m))  # the first hand's size
             if not 1 <= k <= TABLE_MAX_CARDS:
-                return self._general(what, h)
-        by_suit = self._suit_tables(what)
-        if by_suit is not None:
-            return self._by_suit(what, by_suit, h, cards)
-        table = self._rank_table(what, k)
-        if table is None:
-            return self._general(what, h if h is not None else Hands(suit_masks(_given(cards))))
-        out = np.empty(n, dtype=table.value.dtype)
-        general: list[NDArray[np.intp]] = []
-        for start in range(0, n, _SLICE):
+                return [self._general(w, h) for w in whats]
+        results: list[NDArray[Any] | None] = []
+        tables: list[tuple[int, _RankTable]] = []
+        for i, what in enumerate(whats):
+            by_suit = self._suit_tables(what)
+            table = self._rank_table(what, k) if by_suit is None else None
+            if by_suit is not None:
+                results.append(self._by_suit(what, by_suit, h, cards))
+            elif table is None:
+                results.append(self._general(what, hands()))
+            else:
+                results.append(np.empty(n, dtype=table.value.dtype))
+                tables.append((i, table))
+        general: list[list[NDArray[np.intp]]] = [[] for _ in whats]
+        for start in range(0, n, _SLICE) if tables else ():
             stop = min(start + _SLICE, n)
             if cards is not None:
                 columns = cards[start:stop].T.astype(np.intp)  # gathers read contiguous indices
@@ -595,7 +620,8 @@ class BatchEvaluator:
                 code = _CARD_CODE[columns[0]]
                 for j in range(1, k):
                     code += _CARD_CODE[columns[j]]
-                other = table.check[code >> _SUIT_SHIFT]
+                suits = code >> _SUIT_SHIFT
+                other_size = None
             else:
                 m = [x[start:stop] for x in h.m]  # type: ignore[union-attr]
                 code = _suit_code(0)[m[0]]
@@ -603,17 +629,23 @@ class BatchEvaluator:
                     code += _suit_code(s)[m[s]]
                 suits = code >> _SUIT_SHIFT
                 # a hand of another size is left to the general path
-                other = table.check[suits] | (_suit_total()[suits] != k)
-            value = table.value.take(table.index.number(code), mode="clip")
-            out[start:stop] = value
-            rows = np.flatnonzero(other | (value < 0))
-            if rows.size:
-                general.append(rows + start)
-        if general:
-            rows = np.concatenate(general)
-            sub = h.subset(rows) if h is not None else Hands(suit_masks(_given(cards)[rows]))
-            out[rows] = self._general(what, sub)
-        return out
+                other_size = _suit_total()[suits] != k
+            number = tables[0][1].index.number(code)  # one index for every table of k cards
+            for i, table in tables:
+                other = table.check[suits]
+                if other_size is not None:
+                    other |= other_size
+                value = table.value.take(number, mode="clip")
+                results[i][start:stop] = value  # type: ignore[index]
+                rows = np.flatnonzero(other | (value < 0))
+                if rows.size:
+                    general[i].append(rows + start)
+        for i, _table in tables:
+            if general[i]:
+                rows = np.concatenate(general[i])
+                sub = h.subset(rows) if h is not None else Hands(suit_masks(_given(cards)[rows]))
+                results[i][rows] = self._general(whats[i], sub)  # type: ignore[index]
+        return [r for r in results if r is not None]
 
     def _suit_tables(self, what: str) -> NDArray[Any] | None:
         """For a ranking whose every category is held by the cards of one suit alone (a
