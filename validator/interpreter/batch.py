@@ -523,10 +523,9 @@ class _Chunk(ChunkDecisions):
 
     @meaning("batch", CONDITION.id, "holds_dealer_up_rank")
     def _when_holds_dealer_up_rank(self, w: When, side: str) -> B:
-        up_rank = RANK[self.up]
         ok = (self.up >= 0)[:, None]
-        has = (RANK[self.player] == up_rank[:, None, None]).any(axis=2) & ok
-        return ok & (has == w.holds_dealer_up_rank)
+        has = ((self.player_ranks() >> RANK[self.up].astype(np.int32)[:, None]) & 1).astype(bool)
+        return ok & ((has & ok) == w.holds_dealer_up_rank)
 
     @meaning("batch", CONDITION.id, "suited")
     def _when_suited(self, w: When, side: str) -> B:

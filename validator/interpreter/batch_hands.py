@@ -9,7 +9,7 @@ conditions are the chunk's own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=np.uint64)
 RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int64)
+RANK_BIT = np.array([1 << (c // 4 + 2) for c in range(52)] + [0], dtype=np.int32)
 
 
 def masks_of(cards: NDArray[Any]) -> list[NDArray[np.uint16]]:
@@ -101,6 +102,7 @@ class ChunkHands:
         self.events: list[tuple[Any, ...]] = []
         self.version = 0
         self._values: dict[tuple[str, int], _Value] = {}
+        self._figures: dict[tuple[str, int], NDArray[Any]] = {}
         self.wagered = np.zeros(N, dtype=np.int64)
         self.house = np.zeros(N, dtype=np.int64)
         self.contrib = np.zeros(N, dtype=np.int64)
@@ -113,10 +115,33 @@ class ChunkHands:
     def cond(self, w: When, side: str = "player") -> B:
         raise NotImplementedError
 
+    def _cached(self, name: str, make: Callable[[], NDArray[Any]]) -> NDArray[Any]:
+        """A figure of the cards held, computed once until the cards change (``version``)."""
+        key = (name, self.version)
+        if key not in self._figures:
+            self._figures[key] = make()
+        return self._figures[key]
+
     def dealt(self) -> B:
-        if not self.player.shape[2]:
-            return np.zeros((self.N, self.S), bool)
-        return np.asarray((self.player_dealt >= 0).any(axis=2), dtype=bool)
+        """Where a seat was dealt cards (a copy: callers combine it in place)."""
+
+        def make() -> B:
+            if not self.player.shape[2]:
+                return np.zeros((self.N, self.S), bool)
+            return np.asarray((self.player_dealt >= 0).any(axis=2), dtype=bool)
+
+        return self._cached("dealt", make).copy()
+
+    def player_ranks(self) -> NDArray[np.int32]:
+        """The ranks each seat holds, as a mask (bit r: rank r; no card: no bit)."""
+
+        def make() -> NDArray[np.int32]:
+            out = np.zeros((self.N, self.S), np.int32)
+            for j in range(self.player.shape[2]):
+                out |= RANK_BIT[self.player[:, :, j]]
+            return out
+
+        return self._cached("ranks", make)
 
     def hand_cards(self, hand_id: str) -> tuple[NDArray[np.int64], bool]:
         """(cards, per seat?) of a hand: ``(N, S, k)`` for a player's hand, ``(N, k)`` else."""
@@ -177,10 +202,15 @@ class ChunkHands:
         return v.key >= self.evaluator(q[0]).pack_key(q[1])
 
     def compare(self) -> I64:
+        """The player's hand against the dealer's: 1 higher, 0 equal, -1 lower."""
         c = self.rules.d.settle.compare  # type: ignore[union-attr]
         assert c is not None
-        p, d = self._seat_value(c.player), self._seat_value(c.dealer)
-        return np.sign(p.key - d.key)
+
+        def make() -> I64:
+            p, d = self._seat_value(c.player), self._seat_value(c.dealer)
+            return np.sign(p.key - d.key)
+
+        return self._cached("compare", make)
 
     def _wagered(self, wager: str) -> B:
         m = np.zeros((self.N, self.S), bool)

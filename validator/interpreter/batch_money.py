@@ -40,6 +40,10 @@ def from_micro(m: int) -> Decimal:
 
 def frac_micro(amount: I64, r: Fraction) -> I64:
     """An exact share of micro-dollar amounts; a share that is not exact is refused."""
+    if amount.size and amount.min() == amount.max():  # one amount: one product
+        one = int(amount.flat[0]) * r.numerator
+        if one % r.denominator == 0:
+            return np.full_like(amount, one // r.denominator)
     num = amount * r.numerator
     if np.any(num % r.denominator):
         raise InexactMoney(

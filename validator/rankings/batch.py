@@ -611,6 +611,7 @@ class BatchEvaluator:
                 results.append(np.empty(n, dtype=table.value.dtype))
                 tables.append((i, table))
         general: list[list[NDArray[np.intp]]] = [[] for _ in whats]
+        resized: list[NDArray[np.intp]] = []  # hands of another size: their own tables
         for start in range(0, n, _SLICE) if tables else ():
             stop = min(start + _SLICE, n)
             if cards is not None:
@@ -628,16 +629,18 @@ class BatchEvaluator:
                 for s in (1, 2, 3):
                     code += _suit_code(s)[m[s]]
                 suits = code >> _SUIT_SHIFT
-                # a hand of another size is left to the general path
                 other_size = _suit_total()[suits] != k
+                rows = np.flatnonzero(other_size)
+                if rows.size:
+                    resized.append(rows + start)
             number = tables[0][1].index.number(code)  # one index for every table of k cards
             for i, table in tables:
-                other = table.check[suits]
-                if other_size is not None:
-                    other |= other_size
                 value = table.value.take(number, mode="clip")
                 results[i][start:stop] = value  # type: ignore[index]
-                rows = np.flatnonzero(other | (value < 0))
+                other = table.check[suits] | (value < 0)
+                if other_size is not None:
+                    other &= ~other_size
+                rows = np.flatnonzero(other)
                 if rows.size:
                     general[i].append(rows + start)
         for i, _table in tables:
@@ -645,6 +648,11 @@ class BatchEvaluator:
                 rows = np.concatenate(general[i])
                 sub = h.subset(rows) if h is not None else Hands(suit_masks(_given(cards)[rows]))
                 results[i][rows] = self._general(whats[i], sub)  # type: ignore[index]
+        if resized and h is not None:  # each size in turn (the first such hand's next)
+            rows = np.concatenate(resized)
+            again = self._by_tables([whats[i] for i, _ in tables], h.subset(rows), None)
+            for (i, _table), part in zip(tables, again, strict=True):
+                results[i][rows] = part  # type: ignore[index]
         return [r for r in results if r is not None]
 
     def _suit_tables(self, what: str) -> NDArray[Any] | None:
