@@ -311,10 +311,10 @@ class _Chunk(ChunkDecisions):
         idx = np.argmax(ranks == top, axis=1)
         rows = np.flatnonzero(which)
         new = self.decks[rows, self.pos[rows]]
-        kept = held[rows].copy()
-        kept = np.array(
-            [np.concatenate([np.delete(kept[i], idx[r]), [new[i]]]) for i, r in enumerate(rows)]
-        )
+        # each row's held cards but the one replaced, in their order, then the new card
+        j = np.arange(held.shape[1] - 1)[None, :]
+        src = j + (j >= idx[rows][:, None])
+        kept = np.concatenate([np.take_along_axis(held[rows], src, axis=1), new[:, None]], axis=1)
         self.table["dealer"][rows] = kept
         self.pos[rows] += 1
         self.version += 1

@@ -177,7 +177,11 @@ class ChunkHands:
         else:
             cards, _ = self.hand_cards(hand_id)
             flat = cards.reshape(-1, cards.shape[-1])
-            held, keys = self.evaluator(hand_id).held_and_keys(Hands(masks_of(flat)))
+            ev = self.evaluator(hand_id)
+            if flat.size and flat.min() >= 0:  # every hand whole: its card ints as they are
+                held, keys = ev.held_and_keys_of_cards(flat)
+            else:
+                held, keys = ev.held_and_keys(Hands(masks_of(flat)))
             v = _Value(
                 held.astype(np.int64).reshape(cards.shape[:-1]), keys.reshape(cards.shape[:-1])
             )

@@ -563,6 +563,15 @@ class BatchEvaluator:
         held, keys = self._by_tables(("held", "keys"), h, None)
         return held, keys
 
+    def held_and_keys_of_cards(
+        self, cards: ArrayLike
+    ) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
+        """``held_and_keys`` of hands given as rows of card ints (0..51), distinct in each
+        row."""
+        self._high_only()
+        held, keys = self._by_tables(("held", "keys"), None, _card_rows(cards))
+        return held, keys
+
     def _by_table(
         self, what: str, h: Hands | None, cards: NDArray[np.integer] | None
     ) -> NDArray[Any]:
