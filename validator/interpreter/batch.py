@@ -28,9 +28,16 @@ from numpy.typing import NDArray
 
 from validator.interpreter.actions import parse_action
 from validator.interpreter.batch_decisions import ChunkDecisions
-from validator.interpreter.batch_hands import RANK, among
+from validator.interpreter.batch_hands import RANK, all_last, among, any_last
 from validator.interpreter.batch_meters import BatchMeter, pay_meters
-from validator.interpreter.batch_money import I64, B, frac_micro, from_micro, to_micro
+from validator.interpreter.batch_money import (
+    I64,
+    B,
+    frac_micro,
+    from_micro,
+    row_sums,
+    to_micro,
+)
 from validator.interpreter.batch_settlement import PayTable
 from validator.interpreter.dealing import deal_order
 from validator.interpreter.rules import CONDITION_KEYS, Rules
@@ -177,10 +184,10 @@ class _Chunk(ChunkDecisions):
         for lid, r in self.returned.items():
             spot = self.rules.line_spot(self.rules.lines[lid])
             returned_spot[spot] += r
-            self.house += self.house_line[lid].sum(axis=1)
+            self.house += row_sums(self.house_line[lid])
         for spot, stands in self.standing.items():  # a voided wager is returned
             returned_spot[spot] += np.where(stands, 0, self.stakes[spot])
-        ret_total = sum((r.sum(axis=1) for r in returned_spot.values()), np.zeros(self.N, np.int64))
+        ret_total = sum((row_sums(r) for r in returned_spot.values()), np.zeros(self.N, np.int64))
         self.house -= self.contrib
         return ChunkResult(
             self.N,
@@ -225,14 +232,14 @@ class _Chunk(ChunkDecisions):
     def _step_wagers(self, step: WagersStep) -> None:
         meter_tables = self.rules.meter_tables()
         for spot, st in self.stakes.items():
-            self.wagered += st.sum(axis=1)
+            self.wagered += row_sums(st)
             wager = self.rules.spot_wager(spot)
             if wager in meter_tables:
                 standing = np.where(self.standing[spot], st, 0)  # a voided wager adds nothing
                 for key, m in self.e.meters.items():
                     if m.table == meter_tables[wager]:
-                        inc = frac_micro(standing, m.inc).sum(axis=1)
-                        res = frac_micro(standing, m.res).sum(axis=1)
+                        inc = row_sums(frac_micro(standing, m.inc))
+                        res = row_sums(frac_micro(standing, m.res))
                         self.contrib += inc + res
                         self.meter_inc[key] = self.meter_inc.get(key, 0) + inc
                         self.meter_res[key] = self.meter_res.get(key, 0) + res
@@ -533,9 +540,9 @@ class _Chunk(ChunkDecisions):
         out = np.ones((N, S), bool)
         for group, want in (w.suited or {}).items():
             cards = self.player if group == "player" else self.table[group][:, None, :]
-            suits = np.where(cards >= 0, cards % 4, -1)
+            suits = np.where(cards >= 0, cards & 3, -1)  # a card's suit: its int % 4
             first = suits[..., :1]
-            same = ((suits == first) | (suits < 0)).all(axis=-1)
+            same = all_last((suits == first) | (suits < 0))
             out &= np.broadcast_to(same, (N, S)) == want
         return out
 
@@ -550,8 +557,8 @@ class _Chunk(ChunkDecisions):
             assert w.event.hand is not None
             cards, seat = self.hand_cards(w.event.hand)
             if seat:
-                return (cards == drawn[:, None, None]).any(axis=2)
-            return np.broadcast_to((cards == drawn[:, None]).any(axis=1)[:, None], (N, S))
+                return any_last(cards == drawn[:, None, None])
+            return np.broadcast_to(any_last(cards == drawn[:, None])[:, None], (N, S))
         target = (
             np.zeros((N, S), np.int64)
             if side == "dealer"
@@ -562,5 +569,5 @@ class _Chunk(ChunkDecisions):
     @meaning("batch", CONDITION.id, "any_player")
     def _when_any_player(self, w: When, side: str) -> B:
         assert w.any_player is not None
-        anyp = np.asarray((self.cond(w.any_player) & self.dealt()).any(axis=1))
+        anyp = any_last(self.cond(w.any_player) & self.dealt())
         return anyp[:, None]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from validator.interpreter.batch_money import I64, B
+from validator.interpreter.batch_money import I64, B, row_sums
 from validator.interpreter.batch_settlement import ChunkSettlement
 from validator.interpreter.errors import RoundError
 from validator.model.procedure import DecideStep, Option
@@ -44,14 +44,14 @@ class ChunkDecisions(ChunkSettlement):
             base = self.stakes[wager.amount.of]
             st = np.where(m, base * mult, 0)
             self.stakes[opt.wager] = self.stakes.get(opt.wager, np.zeros_like(base)) + st
-            self.wagered += st.sum(axis=1)
+            self.wagered += row_sums(st)
         if opt.fee is not None:
             fee_def = self.rules.d.options_fee
             assert fee_def is not None
             fee = np.where(m, self.stakes[fee_def.amount.of] * (fee_def.amount.min or 1), 0)
             self.fees += fee
-            self.wagered += fee.sum(axis=1)
-            self.house += fee.sum(axis=1)
+            self.wagered += row_sums(fee)
+            self.house += row_sums(fee)
         if opt.draw is not None:
             if not any(o is opt for o in self.draw_options):
                 self.draw_options.append(opt)

@@ -47,6 +47,20 @@ def among(a: NDArray[Any], values: Sequence[int]) -> B:
     return out
 
 
+def any_last(a: B) -> B:
+    """``a.any(axis=-1)``, by counting (several times faster over a few columns)."""
+    if a.shape[-1] > 255:
+        return np.asarray(a.any(axis=-1))
+    return np.asarray(np.einsum("...k->...", a.view(np.uint8)) > 0)
+
+
+def all_last(a: B) -> B:
+    """``a.all(axis=-1)``, by counting (several times faster over a few columns)."""
+    if a.shape[-1] > 255:
+        return np.asarray(a.all(axis=-1))
+    return np.asarray(np.einsum("...k->...", a.view(np.uint8)) == a.shape[-1])
+
+
 @dataclass
 class _Value:
     held: NDArray[np.int64]  # category index (refinements included)
@@ -128,7 +142,7 @@ class ChunkHands:
         def make() -> B:
             if not self.player.shape[2]:
                 return np.zeros((self.N, self.S), bool)
-            return np.asarray((self.player_dealt >= 0).any(axis=2), dtype=bool)
+            return any_last(self.player_dealt >= 0)
 
         return self._cached("dealt", make).copy()
 

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from validator.interpreter.batch_hands import ChunkHands
-from validator.interpreter.batch_money import I64, B, payout_micro, to_micro
+from validator.interpreter.batch_money import I64, B, payout_micro, row_sums, to_micro
 from validator.interpreter.errors import RoundError, unpaid_winner
 from validator.interpreter.rules import Rules
 from validator.interpreter.second_combination import second_combination_order
@@ -110,8 +110,8 @@ class ChunkSettlement(ChunkHands):
                 continue
             lane = _Lanes(m, idx, flat_stake[idx])
             r, h = self._outcome(lid, line, row.then, lane, seat_rank, line_pos, i)
-            np.put(ret, idx, r)
-            np.put(house, idx, h)
+            _flat(ret)[idx] = r
+            _flat(house)[idx] = h
 
     def _lane(self, a: NDArray[Any], idx: NDArray[np.intp]) -> NDArray[Any]:
         """A per-seat ``(N, S)`` or per-round ``(N,)`` array at lanes (flat indices)."""
@@ -235,7 +235,7 @@ class ChunkSettlement(ChunkHands):
         each = amounts[pidx]  # -1 picks the trailing 0
         holder = self.dealt() & ~self.folded
         each = np.where(holder, each, 0)
-        total = self._lane(each.sum(axis=1, keepdims=True) - each, lane.idx)
+        total = self._lane(row_sums(each)[:, None] - each, lane.idx)
         return total, -total
 
     def _second(self, then: Pays, pt: PayTable, lane: _Lanes) -> tuple[I64, I64]:
@@ -297,6 +297,12 @@ class ChunkSettlement(ChunkHands):
         ret = self.returned[lid]
         stake = 0 if line.bonus else self.stakes[self.rules.line_spot(line)]
         return np.where(self.seq[lid] >= 0, np.maximum(ret - stake, 0), 0)
+
+
+def _flat(a: I64) -> I64:
+    """A C-contiguous array's elements as one axis, a view written through."""
+    assert a.flags.c_contiguous
+    return a.reshape(-1)
 
 
 @meaning("batch", TABLE_FEATURE.id, "pays_on")
