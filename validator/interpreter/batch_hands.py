@@ -117,6 +117,8 @@ class ChunkHands:
         self.version = 0
         self._values: dict[tuple[str, int], _Value] = {}
         self._figures: dict[tuple[str, int], NDArray[Any]] = {}
+        # hand -> the cards it was last evaluated on, and its value then
+        self._last: dict[str, tuple[NDArray[np.int64], _Value]] = {}
         self.wagered = np.zeros(N, dtype=np.int64)
         self.house = np.zeros(N, dtype=np.int64)
         self.contrib = np.zeros(N, dtype=np.int64)
@@ -190,17 +192,40 @@ class ChunkHands:
             )
         else:
             cards, _ = self.hand_cards(hand_id)
-            flat = cards.reshape(-1, cards.shape[-1])
-            ev = self.evaluator(hand_id)
-            if flat.size and flat.min() >= 0:  # every hand whole: its card ints as they are
-                held, keys = ev.held_and_keys_of_cards(flat)
-            else:
-                held, keys = ev.held_and_keys(Hands(masks_of(flat)))
-            v = _Value(
-                held.astype(np.int64).reshape(cards.shape[:-1]), keys.reshape(cards.shape[:-1])
-            )
+            v = self._evaluated(hand_id, cards)
         self._values[key] = v
         return v
+
+    def _evaluated(self, hand_id: str, cards: NDArray[np.int64]) -> _Value:
+        """The hand's category and key where its cards are: those of the hands whose cards
+        have not changed since it was last evaluated kept, the others evaluated."""
+        shape = cards.shape[:-1]
+        last = self._last.get(hand_id)
+        if last is None or last[0].shape != cards.shape:
+            held, keys = self._evaluate(hand_id, cards.reshape(-1, cards.shape[-1]))
+            v = _Value(held.reshape(shape), keys.reshape(shape))
+        else:
+            changed = np.flatnonzero(any_last(cards != last[0]))
+            v = last[1]
+            if changed.size:
+                v = _Value(v.held.copy(), v.key.copy())
+                rows = cards.reshape(-1, cards.shape[-1])[changed]
+                v.held.reshape(-1)[changed], v.key.reshape(-1)[changed] = self._evaluate(
+                    hand_id, rows
+                )
+        self._last[hand_id] = (cards, v)
+        return v
+
+    def _evaluate(
+        self, hand_id: str, flat: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """(category, key) of hands given as rows of card ints (-1: no card)."""
+        ev = self.evaluator(hand_id)
+        if flat.size and flat.min() >= 0:  # every hand whole: its card ints as they are
+            held, keys = ev.held_and_keys_of_cards(flat)
+        else:
+            held, keys = ev.held_and_keys(Hands(masks_of(flat)))
+        return held.astype(np.int64), keys
 
     def _seat_value(self, hand_id: str) -> _Value:
         v = self.value(hand_id)
