@@ -392,6 +392,8 @@ class BatchEvaluator:
 
     def comparing_category(self, masks: Masks | Hands) -> NDArray[np.int8]:
         """Index of the category each hand compares as (refinements folded in)."""
+        if len(self.comparing) == len(self.categories):  # no refinement: the one held
+            return self.held(masks)
         return self._first_held(masks, self.comparing)
 
     def _first_held(
