@@ -409,6 +409,11 @@ class _Chunk(ChunkDecisions):
                 self.pending_cards[m] = made.keep_cards[m]
                 named[m] = True
             open_ &= ~m
+        # the rule each lane follows (the strategy's first row that holds, else the
+        # default): its number in `which` (0: none), what it says in `said` (choice,
+        # multiple, keep, paired), looked up once for every lane
+        which = np.zeros((N, S), np.int16)
+        said: list[tuple[int, int, int, bool]] = [(-1, 0, -1, False)]
         for row in rows:
             if isinstance(row.then, str):
                 a = parse_action(row.then)
@@ -421,17 +426,25 @@ class _Chunk(ChunkDecisions):
             m = open_ & self.cond(row.when) & available[a.option]
             if not m.any():
                 continue
-            chosen[m] = names.index(a.option)
-            multiple[m] = -1 if a.multiple == "max" else (a.multiple or 0)
-            keep[m] = k_keep
-            paired[m] = k_paired
+            mult = -1 if a.multiple == "max" else (a.multiple or 0)
+            which += m * np.int16(len(said))
+            said.append((names.index(a.option), mult, k_keep, k_paired))
             open_ &= ~m
         if open_.any():
             fallback = step.default if step.default is not None else None
             for o in [fallback] if fallback else names:
                 m = open_ & available[o]
-                chosen[m] = names.index(o)
+                which += m * np.int16(len(said))
+                said.append((names.index(o), 0, -1, False))
                 open_ &= ~m
+        if len(said) > 1:
+            assert len(said) < np.iinfo(np.int16).max
+            got = which > 0 if step.id in self.scripted else None
+            said_chosen, said_multiple, said_keep, said_paired = zip(*said, strict=True)
+            chosen = _said(said_chosen, which, got, chosen)
+            multiple = _said(said_multiple, which, got, multiple)
+            keep = _said(said_keep, which, got, keep)
+            paired = _said(said_paired, which, got, paired)
         self.decided[step.id] = chosen
         for o, opt in step.options.items():
             m = chosen == names.index(o)
@@ -571,3 +584,10 @@ class _Chunk(ChunkDecisions):
         assert w.any_player is not None
         anyp = any_last(self.cond(w.any_player) & self.dealt())
         return anyp[:, None]
+
+
+def _said(values: tuple[Any, ...], which: NDArray[np.int16], got: B | None, was: Any) -> Any:
+    """Each lane's value under the rule it follows (``which``: its index in ``values``);
+    where ``got`` is false (a decision as it was made), the value it had."""
+    out = np.array(values, dtype=was.dtype)[which]
+    return out if got is None else np.where(got, out, was)

@@ -55,11 +55,12 @@ class ChunkDecisions(ChunkSettlement):
         if opt.draw is not None:
             if not any(o is opt for o in self.draw_options):
                 self.draw_options.append(opt)
-            self.pending_option[m] = next(i for i, o in enumerate(self.draw_options) if o is opt)
-            self.pending_kind[m] = 1 if opt.draw == "add" else 2
-            self.pending_keep[m] = np.maximum(keep[m], 0)
-            self.pending_paired[m] = paired[m]
-            self.pending_named[m] = named[m]
+            index = next(i for i, o in enumerate(self.draw_options) if o is opt)
+            np.putmask(self.pending_option, m, index)
+            np.putmask(self.pending_kind, m, 1 if opt.draw == "add" else 2)
+            np.putmask(self.pending_keep, m, np.maximum(keep, 0))
+            np.putmask(self.pending_paired, m, paired)
+            np.putmask(self.pending_named, m, named)
 
     def _refuse_multiple(
         self, step: DecideStep, opt: Option, bad: B, mult: I64, lo: I64, hi: I64
