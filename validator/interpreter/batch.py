@@ -54,7 +54,7 @@ from validator.model.procedure import (
     WagersStep,
     When,
 )
-from validator.rankings.batch import BatchEvaluator
+from validator.rankings.batch import BatchEvaluator, shared_evaluator
 from validator.vocabulary import CONDITION, STEP, meaning, meaning_of
 
 
@@ -122,7 +122,7 @@ class BatchEngine:
     def evaluator(self, hand_id: str) -> BatchEvaluator:
         ranking = self.rules.d.hands[hand_id].ranking
         if ranking not in self._evs:
-            self._evs[ranking] = BatchEvaluator(self.rules.game.rankings[ranking])
+            self._evs[ranking] = shared_evaluator(self.rules.game.rankings[ranking])
         return self._evs[ranking]
 
     def paytable(self, table_id: str, stake: int) -> PayTable:
@@ -352,8 +352,9 @@ class _Chunk(ChunkDecisions):
                 keep = self.pending_keep[ex, s][:, None]
                 # `paired`: the cards of ranks held more than once first, if any
                 ranks = RANK[held]
-                twice = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2) > 1
-                use = self.pending_paired[ex, s] & twice.any(axis=1)
+                same = (ranks[:, :, None] == ranks[:, None, :]).view(np.uint8)
+                twice = np.einsum("ijk->ij", same) > 1  # cards of a rank held twice or more
+                use = self.pending_paired[ex, s] & any_last(twice)
                 if use.any():
                     paired_first = np.argsort(~twice, axis=1, kind="stable")
                     held = np.where(

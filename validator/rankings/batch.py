@@ -968,6 +968,20 @@ class BatchEvaluator:
         return _join(parts, self.size)
 
 
+_SHARED: dict[int, BatchEvaluator] = {}
+
+
+def shared_evaluator(ranking: Ranking) -> BatchEvaluator:
+    """The batch evaluator of a ranking, one per ranking in a process: its tables (built on
+    first use, a fraction of a second each) serve every engine playing that ranking."""
+    ev = _SHARED.get(id(ranking))
+    if ev is None or ev.ranking is not ranking:
+        if len(_SHARED) >= 64:  # rankings loaded again and again (tests): start afresh
+            _SHARED.clear()
+        ev = _SHARED[id(ranking)] = BatchEvaluator(ranking)
+    return ev
+
+
 # -- each shape's vectorised meaning ---------------------------------------------------------
 #
 # One function per shape, registered on the shape's vocabulary entry: over a batch of hands,
