@@ -427,7 +427,7 @@ class _Chunk(ChunkDecisions):
             m = open_ & self.cond(row.when) & available[a.option]
             if not m.any():
                 continue
-            mult = -1 if a.multiple == "max" else (a.multiple or 0)
+            mult = -1 if a.multiple == "max" else int(a.multiple or 0)
             which += m * np.int16(len(said))
             said.append((names.index(a.option), mult, k_keep, k_paired))
             open_ &= ~m

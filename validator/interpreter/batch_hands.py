@@ -110,7 +110,8 @@ class ChunkHands:
         self.house_line: dict[str, I64] = {}
         self.from_meter: dict[str, I64] = {}
         self.settled: dict[str, B] = {}
-        self.seq: dict[str, I64] = {}
+        # line -> when it was settled where: (the settlement's number, its lanes), in order
+        self.seq: dict[str, list[tuple[int, B]]] = {}
         self.counter = 0
         self.step_index = 0  # the step being run: the meters pay hits in its order
         self.events: list[tuple[Any, ...]] = []

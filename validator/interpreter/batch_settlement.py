@@ -102,7 +102,7 @@ class ChunkSettlement(ChunkHands):
         house = self.house_line.setdefault(lid, np.zeros((N, S), np.int64))
         self.settled[lid] = self.settled.get(lid, np.zeros((N, S), bool)) | lanes
         self.counter += 1
-        np.putmask(self.seq.setdefault(lid, np.full((N, S), -1, np.int64)), lanes, self.counter)
+        self.seq.setdefault(lid, []).append((self.counter, lanes))
         flat_stake = stake.reshape(-1)
         for i, (row, m) in enumerate(zip(line.rows, chosen, strict=True)):
             idx = np.flatnonzero(m)
@@ -110,8 +110,10 @@ class ChunkSettlement(ChunkHands):
                 continue
             lane = _Lanes(m, idx, flat_stake[idx])
             r, h = self._outcome(lid, line, row.then, lane, seat_rank, line_pos, i)
-            _flat(ret)[idx] = r
-            _flat(house)[idx] = h
+            if r is not None:  # each lane is settled once a line: where None, it stays 0
+                _flat(ret)[idx] = r
+            if h is not None:
+                _flat(house)[idx] = h
 
     def _lane(self, a: NDArray[Any], idx: NDArray[np.intp]) -> NDArray[Any]:
         """A per-seat ``(N, S)`` or per-round ``(N,)`` array at lanes (flat indices)."""
@@ -143,15 +145,14 @@ class ChunkSettlement(ChunkHands):
         seat_rank: I64,
         line_pos: int,
         row_i: int,
-    ) -> tuple[I64, I64]:
-        """(returned, house result) of a row's outcome at its lanes."""
+    ) -> tuple[I64 | None, I64 | None]:
+        """(returned, house result) of a row's outcome at its lanes; None: nothing."""
         bonus = line.bonus
         stake = lane.stake
-        zero = np.zeros_like(stake)
         if then in ("lose", "none"):
-            return zero, (zero if bonus else stake)
+            return None, (None if bonus else stake)
         if then == "push":
-            return (zero if bonus else stake), zero
+            return (None if bonus else stake), None
         if then == "win":
             pays = self.rules.wager(line.wager).pays
             assert pays is not None
@@ -274,7 +275,7 @@ class ChunkSettlement(ChunkHands):
         gains = [self._gain(lid) for lid in lids]
         if int(sum(gains, np.zeros((self.N, self.S), np.int64)).max(initial=0)) <= lim:
             return  # no lane's winnings, all its lines together, reach the limit
-        seq = np.stack([self.seq[lid] for lid in lids])  # (L, N, S)
+        seq = np.stack([self._seq(lid) for lid in lids])  # (L, N, S)
         order = np.argsort(np.where(seq < 0, np.iinfo(np.int64).max, seq), axis=0, kind="stable")
         cum = np.zeros((self.N, self.S), np.int64)
         for k in range(len(lids)):
@@ -296,7 +297,14 @@ class ChunkSettlement(ChunkHands):
         line = self.rules.lines[lid]
         ret = self.returned[lid]
         stake = 0 if line.bonus else self.stakes[self.rules.line_spot(line)]
-        return np.where(self.seq[lid] >= 0, np.maximum(ret - stake, 0), 0)
+        return np.where(self.settled[lid], np.maximum(ret - stake, 0), 0)
+
+    def _seq(self, lid: str) -> I64:
+        """When each lane of a line was settled (the settlement's number; -1: never)."""
+        out = np.full((self.N, self.S), -1, np.int64)
+        for counter, lanes in self.seq.get(lid, []):
+            out[lanes] = counter
+        return out
 
 
 def _flat(a: I64) -> I64:
