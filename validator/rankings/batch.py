@@ -163,10 +163,9 @@ def suit_masks(cards: ArrayLike) -> U16:
     c = np.asarray(cards)
     if c.ndim != 2:
         raise ValueError("cards: expected a 2-d array, one hand of card ints per row")
-    cols = np.ascontiguousarray(c.T, dtype=np.intp)
-    x = _CARD_BIT[cols[0]].copy()
-    for col in cols[1:]:
-        x |= _CARD_BIT[col]
+    x = _CARD_BIT[c[:, 0]] if c.shape[1] else np.zeros(c.shape[0], np.uint64)
+    for j in range(1, c.shape[1]):  # column by column: no transposed copy
+        x |= _CARD_BIT[c[:, j]]
     out = np.empty((4, c.shape[0]), dtype=np.uint16)
     for s in SUITS:
         out[s] = (x >> np.uint64(16 * s)) & np.uint64(FULL)
@@ -593,8 +592,14 @@ class BatchEvaluator:
         The codes are summed in slices of ``_SLICE`` hands, so that the temporaries stay in
         the processor's cache."""
 
-        def hands() -> Hands:
-            return h if h is not None else Hands(suit_masks(_given(cards)))
+        made: list[Hands] = []
+
+        def hands() -> Hands:  # the hands as suit masks, made once
+            if h is not None:
+                return h
+            if not made:
+                made.append(Hands(suit_masks(_given(cards))))
+            return made[0]
 
         if cards is not None:
             n, k = cards.shape
@@ -615,7 +620,9 @@ class BatchEvaluator:
             by_suit = self._suit_tables(what)
             table = self._rank_table(what, k) if by_suit is None else None
             if by_suit is not None:
-                results.append(self._by_suit(what, by_suit, h, cards))
+                if cards is not None and (cards.min() < 0 or cards.max() > 51):
+                    raise ValueError("cards: card ints are 0..51")
+                results.append(self._by_suit(what, by_suit, hands()))
             elif table is None:
                 results.append(self._general(what, hands()))
             else:
@@ -703,20 +710,9 @@ class BatchEvaluator:
         self._suit_table_cache[what] = table
         return table
 
-    def _by_suit(
-        self,
-        what: str,
-        table: NDArray[Any],
-        h: Hands | None,
-        cards: NDArray[np.integer] | None,
-    ) -> NDArray[Any]:
+    def _by_suit(self, what: str, table: NDArray[Any], h: Hands) -> NDArray[Any]:
         """``keys`` or ``held`` from the suits' tables (``_suit_tables``); a hand none of
         whose suits holds a category takes the general path (which refuses it)."""
-        if cards is not None:
-            if cards.min() < 0 or cards.max() > 51:
-                raise ValueError("cards: card ints are 0..51")
-            h = Hands(suit_masks(cards))
-        assert h is not None
         out = table[0][h.m[0]]
         pick = np.maximum if what == "keys" else np.minimum
         for s in (1, 2, 3):
