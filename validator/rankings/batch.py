@@ -502,7 +502,7 @@ class BatchEvaluator:
         self._high_only()
         present = c >= 0
         bits = np.where(present, _CARD_BIT[np.where(present, c, 0)], np.uint64(0))
-        whole = np.bitwise_or.reduce(bits, axis=1)
+        whole = _or_columns(bits, range(c.shape[1]))
         h = Hands(_split(whole))
         best = self.comparing_category(h)
         won = np.zeros(h.n, dtype=np.uint64)
@@ -523,11 +523,13 @@ class BatchEvaluator:
             rows = rows[self.holds(cat, h.subset(rows))]
             if rows.size == 0:
                 continue
-            b, ok_card, out_b = bits[rows], present[rows], outside[rows]
+            b, ok_card, out_b = bits[rows].T.copy(), present[rows].T.copy(), outside[rows]
             found = np.zeros(rows.size, dtype=bool)
             for cols in combinations(range(c.shape[1]), k):
-                sub = np.bitwise_or.reduce(b[:, cols], axis=1)
-                maybe = ok_card[:, cols].all(axis=1) & ((sub & out_b) != 0) & ~found
+                sub = _or_columns(b.T, cols)
+                maybe = ((sub & out_b) != 0) & ~found
+                for j in cols:  # every card of the subset is there
+                    maybe &= ok_card[j]
                 which = np.flatnonzero(maybe)
                 if which.size:
                     found[which[self.holds(cat, Hands(_split(sub[which])))]] = True
@@ -1151,6 +1153,16 @@ def _run_mask(n: int) -> U16:
     out = np.zeros(15, dtype=np.uint16)
     for top in range(n, 15):
         out[top] = sum(1 << ((14 if r == 1 else r) - 2) for r in range(top, top - n, -1))
+    return out
+
+
+def _or_columns(bits: U64, cols: Sequence[int]) -> U64:
+    """The bitwise or of some columns of a ``(rows, cards)`` array, column by column."""
+    if not len(cols):
+        return np.zeros(bits.shape[0], dtype=np.uint64)
+    out = bits[:, cols[0]].copy()
+    for j in cols[1:]:
+        out |= bits[:, j]
     return out
 
 
