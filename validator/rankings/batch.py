@@ -754,7 +754,9 @@ class BatchEvaluator:
         order = self.comparing if what == "keys" else range(len(self.categories))
         free, suit_need, colour_need = self._suit_needs(order)
         table = None
-        if free and suit_need > 2 and colour_need > 2:
+        # two cards of a suit (or colour) are found in most hands of three cards or more:
+        # a table of such a ranking only serves hands of two cards
+        if free and (min(suit_need, colour_need) > 2 or k <= 2):
             index = _rank_index(k)
             hands = index.hands()
             first = self._first_held(hands, free, allow_none=True)
