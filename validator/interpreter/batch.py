@@ -553,10 +553,13 @@ class _Chunk(ChunkDecisions):
         N, S = self.N, self.S
         out = np.ones((N, S), bool)
         for group, want in (w.suited or {}).items():
-            cards = self.player if group == "player" else self.table[group][:, None, :]
-            suits = np.where(cards >= 0, cards & 3, -1)  # a card's suit: its int % 4
-            first = suits[..., :1]
-            same = all_last((suits == first) | (suits < 0))
+
+            def make(group: str = group) -> B:
+                cards = self.player if group == "player" else self.table[group][:, None, :]
+                suits = np.where(cards >= 0, cards & 3, -1)  # a card's suit: its int % 4
+                return all_last((suits == suits[..., :1]) | (suits < 0))
+
+            same = self._cached(f"suited {group}", make)
             out &= np.broadcast_to(same, (N, S)) == want
         return out
 
