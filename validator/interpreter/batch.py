@@ -10,6 +10,13 @@ progressive meters are paid in the chapter's order, hit by hit. Lunar Poker's se
 combination is looked for in every winning hand at once (``BatchEvaluator.second_combination``:
 each paying category in turn, over every subset of the hand's cards of its size).
 
+Where the time goes is kept to whole-chunk operations: a hand is evaluated once per deal,
+and again only where its cards changed (a draw, a replaced dealer card); a row of a
+decision table or of a settlement line is found for every lane at once, and its outcome
+computed only at the lanes it applies to; a stake that is the same everywhere is paid by
+one product; the figures a step reads more than once (who was dealt, the comparison, the
+ranks held) are kept until the cards change.
+
 The chunk stands on ``batch_hands`` (its state and the hands it holds), ``batch_settlement``
 (the decision tables as masks, the payout limit), ``batch_decisions`` (what an option
 chosen does) and ``batch_meters`` (the meters, hit by hit); money is ``batch_money``.

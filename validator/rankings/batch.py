@@ -24,7 +24,12 @@ hand size on first use: a hand's rank multiset and suit counts are one additive 
 over its cards, or over its four suit masks), the multiset numbers a table holding the
 best category that reads no suit, and the suit counts say whether the hand might hold one
 that does (a flush needs five cards of a suit); only those hands take the general path.
-``keys_of_cards`` and ``held_of_cards`` take the hands as rows of card ints directly.
+Hands of other sizes in the same batch go through their own size's table. A ranking whose
+every category is held by the cards of one suit alone (High Card Flush: the longest flush,
+or straight flush, of a suit) is read instead from a table of each suit's 8,192 masks, the
+hand's value being its best suit's (``_suit_tables``). ``keys_of_cards`` and
+``held_of_cards`` take the hands as rows of card ints directly; ``held_and_keys`` finds
+both at once. ``shared_evaluator`` keeps one evaluator (and its tables) per ranking.
 """
 
 from __future__ import annotations
