@@ -178,3 +178,46 @@ def test_card_ints_outside_the_deck_are_refused() -> None:
             batch.keys_of_cards(wrong)
         with pytest.raises((ValueError, IndexError)):
             batch.held_of_cards(wrong.astype(np.int8))
+
+
+def test_a_batch_of_several_sizes_takes_each_sizes_table() -> None:
+    """Many hands of each of three sizes, interleaved (a Lunar Poker table after some
+    players bought a sixth card): every size through its own rank-multiset table, each hand
+    as the general path evaluates it."""
+    batch = BatchEvaluator(RANKINGS["lunar"])
+    parts = [suit_masks(random_hands(10 + size, size, 5000)) for size in (5, 6, 7)]
+    masks = np.stack([p.T for p in parts], axis=1).reshape(-1, 4).T
+    h = Hands(masks)
+    keys = batch._keys_among(h, batch.comparing)
+    held = batch._first_held(h, range(len(batch.categories)))
+    got_held, got_keys = batch.held_and_keys(h)
+    assert (got_keys == keys).all() and (got_held == held).all()
+    assert {k for w, k in batch._rank_tables if w == "keys"} == {5, 6, 7}
+
+
+@pytest.mark.parametrize("ranking_id", ["high-card-flush", "high-card-flush-straight-flush"])
+def test_a_ranking_held_suit_by_suit_is_read_from_its_suits_tables(ranking_id: str) -> None:
+    """§ 678a.6(b)-(d): the longest flush (or straight flush) of one suit is the hand; of two
+    as long, the one with the highest cards. The hand's category and key are then its best
+    suit's, read from a table of each suit's 8,192 masks: as the general path finds them,
+    for hands of every size up to eight cards."""
+    ranking = RANKINGS[ranking_id]
+    batch = BatchEvaluator(ranking)
+    assert batch._suit_tables("keys") is not None and batch._suit_tables("held") is not None
+    for size in range(1, 9):
+        hands = random_hands(size, size, 5000)
+        h = Hands(suit_masks(hands))
+        keys = batch._keys_among(h, batch.comparing)
+        held = batch._first_held(h, range(len(batch.categories)))
+        assert (batch.keys(h) == keys).all() and (batch.held(h) == held).all()
+        assert (batch.keys_of_cards(hands) == keys).all()
+        assert (batch.held_of_cards(hands) == held).all()
+        got_held, got_keys = batch.held_and_keys_of_cards(hands)
+        assert (got_keys == keys).all() and (got_held == held).all()
+
+
+@pytest.mark.parametrize("ranking_id", ["five-card", "four-card", "lunar-super", "pocket-bonus"])
+def test_rankings_reading_more_than_one_suit_have_no_suits_tables(ranking_id: str) -> None:
+    """A pair, a straight or a kicker reads cards of several suits: no table of one suit's
+    masks can say what the hand holds."""
+    assert BatchEvaluator(RANKINGS[ranking_id])._suit_tables("held") is None

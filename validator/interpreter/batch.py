@@ -10,6 +10,13 @@ progressive meters are paid in the chapter's order, hit by hit. Lunar Poker's se
 combination is looked for in every winning hand at once (``BatchEvaluator.second_combination``:
 each paying category in turn, over every subset of the hand's cards of its size).
 
+Where the time goes is kept to whole-chunk operations: a hand is evaluated once per deal,
+and again only where its cards changed (a draw, a replaced dealer card); a row of a
+decision table or of a settlement line is found for every lane at once, and its outcome
+computed only at the lanes it applies to; a stake that is the same everywhere is paid by
+one product; the figures a step reads more than once (who was dealt, the comparison, the
+ranks held) are kept until the cards change.
+
 The chunk stands on ``batch_hands`` (its state and the hands it holds), ``batch_settlement``
 (the decision tables as masks, the payout limit), ``batch_decisions`` (what an option
 chosen does) and ``batch_meters`` (the meters, hit by hit); money is ``batch_money``.
@@ -28,9 +35,16 @@ from numpy.typing import NDArray
 
 from validator.interpreter.actions import parse_action
 from validator.interpreter.batch_decisions import ChunkDecisions
-from validator.interpreter.batch_hands import RANK, among
+from validator.interpreter.batch_hands import RANK, all_last, among, any_last
 from validator.interpreter.batch_meters import BatchMeter, pay_meters
-from validator.interpreter.batch_money import I64, B, frac_micro, from_micro, to_micro
+from validator.interpreter.batch_money import (
+    I64,
+    B,
+    frac_micro,
+    from_micro,
+    row_sums,
+    to_micro,
+)
 from validator.interpreter.batch_settlement import PayTable
 from validator.interpreter.dealing import deal_order
 from validator.interpreter.rules import CONDITION_KEYS, Rules
@@ -47,7 +61,7 @@ from validator.model.procedure import (
     WagersStep,
     When,
 )
-from validator.rankings.batch import BatchEvaluator
+from validator.rankings.batch import BatchEvaluator, shared_evaluator
 from validator.vocabulary import CONDITION, STEP, meaning, meaning_of
 
 
@@ -115,7 +129,7 @@ class BatchEngine:
     def evaluator(self, hand_id: str) -> BatchEvaluator:
         ranking = self.rules.d.hands[hand_id].ranking
         if ranking not in self._evs:
-            self._evs[ranking] = BatchEvaluator(self.rules.game.rankings[ranking])
+            self._evs[ranking] = shared_evaluator(self.rules.game.rankings[ranking])
         return self._evs[ranking]
 
     def paytable(self, table_id: str, stake: int) -> PayTable:
@@ -177,10 +191,10 @@ class _Chunk(ChunkDecisions):
         for lid, r in self.returned.items():
             spot = self.rules.line_spot(self.rules.lines[lid])
             returned_spot[spot] += r
-            self.house += self.house_line[lid].sum(axis=1)
+            self.house += row_sums(self.house_line[lid])
         for spot, stands in self.standing.items():  # a voided wager is returned
             returned_spot[spot] += np.where(stands, 0, self.stakes[spot])
-        ret_total = sum((r.sum(axis=1) for r in returned_spot.values()), np.zeros(self.N, np.int64))
+        ret_total = sum((row_sums(r) for r in returned_spot.values()), np.zeros(self.N, np.int64))
         self.house -= self.contrib
         return ChunkResult(
             self.N,
@@ -225,14 +239,14 @@ class _Chunk(ChunkDecisions):
     def _step_wagers(self, step: WagersStep) -> None:
         meter_tables = self.rules.meter_tables()
         for spot, st in self.stakes.items():
-            self.wagered += st.sum(axis=1)
+            self.wagered += row_sums(st)
             wager = self.rules.spot_wager(spot)
             if wager in meter_tables:
                 standing = np.where(self.standing[spot], st, 0)  # a voided wager adds nothing
                 for key, m in self.e.meters.items():
                     if m.table == meter_tables[wager]:
-                        inc = frac_micro(standing, m.inc).sum(axis=1)
-                        res = frac_micro(standing, m.res).sum(axis=1)
+                        inc = row_sums(frac_micro(standing, m.inc))
+                        res = row_sums(frac_micro(standing, m.res))
                         self.contrib += inc + res
                         self.meter_inc[key] = self.meter_inc.get(key, 0) + inc
                         self.meter_res[key] = self.meter_res.get(key, 0) + res
@@ -251,20 +265,25 @@ class _Chunk(ChunkDecisions):
         for k, who in enumerate(order):
             if who[0] != "burn":
                 by.setdefault(who, []).append(k)
-        new_player = []
-        for s in seats:
-            ks = by.get(("player", s), [])
-            new_player.append(
-                self.decks[rows[:, None], self.pos[:, None] + np.array(ks, dtype=np.int64)]
-            )
-        if new_player:
-            block = np.stack(new_player, axis=1)  # (N, S, k)
+        # every round at the same place in its deck (no card drawn yet): columns
+        same = bool(self.N) and bool((self.pos == self.pos[0]).all())
+
+        def take(ks: list[int] | list[list[int]]) -> NDArray[np.int64]:
+            k = np.array(ks, dtype=np.int64)
+            if same:
+                return self.decks[:, int(self.pos[0]) + k]
+            shape = (-1,) + (1,) * k.ndim
+            return self.decks[rows.reshape(shape), self.pos.reshape(shape) + k]
+
+        if seats:
+            # (N, S, k): each seat's cards (every seat is dealt as many)
+            block = take([by.get(("player", s), []) for s in seats])
             self.player = np.concatenate([self.player, block], axis=2)
             self.player_dealt = np.concatenate([self.player_dealt, block], axis=2)
         for (group, _), ks in by.items():
             if group == "player":
                 continue
-            cards = self.decks[rows[:, None], self.pos[:, None] + np.array(ks, dtype=np.int64)]
+            cards = take(ks)
             self.table[group] = np.concatenate(
                 [self.table.get(group, np.zeros((self.N, 0), np.int64)), cards], axis=1
             )
@@ -306,10 +325,10 @@ class _Chunk(ChunkDecisions):
         idx = np.argmax(ranks == top, axis=1)
         rows = np.flatnonzero(which)
         new = self.decks[rows, self.pos[rows]]
-        kept = held[rows].copy()
-        kept = np.array(
-            [np.concatenate([np.delete(kept[i], idx[r]), [new[i]]]) for i, r in enumerate(rows)]
-        )
+        # each row's held cards but the one replaced, in their order, then the new card
+        j = np.arange(held.shape[1] - 1)[None, :]
+        src = j + (j >= idx[rows][:, None])
+        kept = np.concatenate([np.take_along_axis(held[rows], src, axis=1), new[:, None]], axis=1)
         self.table["dealer"][rows] = kept
         self.pos[rows] += 1
         self.version += 1
@@ -340,8 +359,9 @@ class _Chunk(ChunkDecisions):
                 keep = self.pending_keep[ex, s][:, None]
                 # `paired`: the cards of ranks held more than once first, if any
                 ranks = RANK[held]
-                twice = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2) > 1
-                use = self.pending_paired[ex, s] & twice.any(axis=1)
+                same = (ranks[:, :, None] == ranks[:, None, :]).view(np.uint8)
+                twice = np.einsum("ijk->ij", same) > 1  # cards of a rank held twice or more
+                use = self.pending_paired[ex, s] & any_last(twice)
                 if use.any():
                     paired_first = np.argsort(~twice, axis=1, kind="stable")
                     held = np.where(
@@ -397,6 +417,11 @@ class _Chunk(ChunkDecisions):
                 self.pending_cards[m] = made.keep_cards[m]
                 named[m] = True
             open_ &= ~m
+        # the rule each lane follows (the strategy's first row that holds, else the
+        # default): its number in `which` (0: none), what it says in `said` (choice,
+        # multiple, keep, paired), looked up once for every lane
+        which = np.zeros((N, S), np.int16)
+        said: list[tuple[int, int, int, bool]] = [(-1, 0, -1, False)]
         for row in rows:
             if isinstance(row.then, str):
                 a = parse_action(row.then)
@@ -409,17 +434,25 @@ class _Chunk(ChunkDecisions):
             m = open_ & self.cond(row.when) & available[a.option]
             if not m.any():
                 continue
-            chosen[m] = names.index(a.option)
-            multiple[m] = -1 if a.multiple == "max" else (a.multiple or 0)
-            keep[m] = k_keep
-            paired[m] = k_paired
+            mult = -1 if a.multiple == "max" else int(a.multiple or 0)
+            which += m * np.int16(len(said))
+            said.append((names.index(a.option), mult, k_keep, k_paired))
             open_ &= ~m
         if open_.any():
             fallback = step.default if step.default is not None else None
             for o in [fallback] if fallback else names:
                 m = open_ & available[o]
-                chosen[m] = names.index(o)
+                which += m * np.int16(len(said))
+                said.append((names.index(o), 0, -1, False))
                 open_ &= ~m
+        if len(said) > 1:
+            assert len(said) < np.iinfo(np.int16).max
+            got = which > 0 if step.id in self.scripted else None
+            said_chosen, said_multiple, said_keep, said_paired = zip(*said, strict=True)
+            chosen = _said(said_chosen, which, got, chosen)
+            multiple = _said(said_multiple, which, got, multiple)
+            keep = _said(said_keep, which, got, keep)
+            paired = _said(said_paired, which, got, paired)
         self.decided[step.id] = chosen
         for o, opt in step.options.items():
             m = chosen == names.index(o)
@@ -518,20 +551,22 @@ class _Chunk(ChunkDecisions):
 
     @meaning("batch", CONDITION.id, "holds_dealer_up_rank")
     def _when_holds_dealer_up_rank(self, w: When, side: str) -> B:
-        up_rank = RANK[self.up]
         ok = (self.up >= 0)[:, None]
-        has = (RANK[self.player] == up_rank[:, None, None]).any(axis=2) & ok
-        return ok & (has == w.holds_dealer_up_rank)
+        has = ((self.player_ranks() >> RANK[self.up].astype(np.int32)[:, None]) & 1).astype(bool)
+        return ok & ((has & ok) == w.holds_dealer_up_rank)
 
     @meaning("batch", CONDITION.id, "suited")
     def _when_suited(self, w: When, side: str) -> B:
         N, S = self.N, self.S
         out = np.ones((N, S), bool)
         for group, want in (w.suited or {}).items():
-            cards = self.player if group == "player" else self.table[group][:, None, :]
-            suits = np.where(cards >= 0, cards % 4, -1)
-            first = suits[..., :1]
-            same = ((suits == first) | (suits < 0)).all(axis=-1)
+
+            def make(group: str = group) -> B:
+                cards = self.player if group == "player" else self.table[group][:, None, :]
+                suits = np.where(cards >= 0, cards & 3, -1)  # a card's suit: its int % 4
+                return all_last((suits == suits[..., :1]) | (suits < 0))
+
+            same = self._cached(f"suited {group}", make)
             out &= np.broadcast_to(same, (N, S)) == want
         return out
 
@@ -546,8 +581,8 @@ class _Chunk(ChunkDecisions):
             assert w.event.hand is not None
             cards, seat = self.hand_cards(w.event.hand)
             if seat:
-                return (cards == drawn[:, None, None]).any(axis=2)
-            return np.broadcast_to((cards == drawn[:, None]).any(axis=1)[:, None], (N, S))
+                return any_last(cards == drawn[:, None, None])
+            return np.broadcast_to(any_last(cards == drawn[:, None])[:, None], (N, S))
         target = (
             np.zeros((N, S), np.int64)
             if side == "dealer"
@@ -558,5 +593,12 @@ class _Chunk(ChunkDecisions):
     @meaning("batch", CONDITION.id, "any_player")
     def _when_any_player(self, w: When, side: str) -> B:
         assert w.any_player is not None
-        anyp = np.asarray((self.cond(w.any_player) & self.dealt()).any(axis=1))
+        anyp = any_last(self.cond(w.any_player) & self.dealt())
         return anyp[:, None]
+
+
+def _said(values: tuple[Any, ...], which: NDArray[np.int16], got: B | None, was: Any) -> Any:
+    """Each lane's value under the rule it follows (``which``: its index in ``values``);
+    where ``got`` is false (a decision as it was made), the value it had."""
+    out = np.array(values, dtype=was.dtype)[which]
+    return out if got is None else np.where(got, out, was)

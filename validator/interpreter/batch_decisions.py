@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from validator.interpreter.batch_money import I64, B
+from validator.interpreter.batch_money import I64, B, row_sums
 from validator.interpreter.batch_settlement import ChunkSettlement
 from validator.interpreter.errors import RoundError
 from validator.model.procedure import DecideStep, Option
@@ -44,22 +44,23 @@ class ChunkDecisions(ChunkSettlement):
             base = self.stakes[wager.amount.of]
             st = np.where(m, base * mult, 0)
             self.stakes[opt.wager] = self.stakes.get(opt.wager, np.zeros_like(base)) + st
-            self.wagered += st.sum(axis=1)
+            self.wagered += row_sums(st)
         if opt.fee is not None:
             fee_def = self.rules.d.options_fee
             assert fee_def is not None
             fee = np.where(m, self.stakes[fee_def.amount.of] * (fee_def.amount.min or 1), 0)
             self.fees += fee
-            self.wagered += fee.sum(axis=1)
-            self.house += fee.sum(axis=1)
+            self.wagered += row_sums(fee)
+            self.house += row_sums(fee)
         if opt.draw is not None:
             if not any(o is opt for o in self.draw_options):
                 self.draw_options.append(opt)
-            self.pending_option[m] = next(i for i, o in enumerate(self.draw_options) if o is opt)
-            self.pending_kind[m] = 1 if opt.draw == "add" else 2
-            self.pending_keep[m] = np.maximum(keep[m], 0)
-            self.pending_paired[m] = paired[m]
-            self.pending_named[m] = named[m]
+            index = next(i for i, o in enumerate(self.draw_options) if o is opt)
+            np.putmask(self.pending_option, m, index)
+            np.putmask(self.pending_kind, m, 1 if opt.draw == "add" else 2)
+            np.putmask(self.pending_keep, m, np.maximum(keep, 0))
+            np.putmask(self.pending_paired, m, paired)
+            np.putmask(self.pending_named, m, named)
 
     def _refuse_multiple(
         self, step: DecideStep, opt: Option, bad: B, mult: I64, lo: I64, hi: I64

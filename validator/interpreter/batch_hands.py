@@ -9,7 +9,7 @@ conditions are the chunk's own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=np.uint64)
 RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int64)
+RANK_BIT = np.array([1 << (c // 4 + 2) for c in range(52)] + [0], dtype=np.int32)
 
 
 def masks_of(cards: NDArray[Any]) -> list[NDArray[np.uint16]]:
@@ -44,6 +45,20 @@ def among(a: NDArray[Any], values: Sequence[int]) -> B:
     for v in set(values):
         out |= a == v
     return out
+
+
+def any_last(a: B) -> B:
+    """``a.any(axis=-1)``, by counting (several times faster over a few columns)."""
+    if a.shape[-1] > 255:
+        return np.asarray(a.any(axis=-1))
+    return np.asarray(np.einsum("...k->...", a.view(np.uint8)) > 0)
+
+
+def all_last(a: B) -> B:
+    """``a.all(axis=-1)``, by counting (several times faster over a few columns)."""
+    if a.shape[-1] > 255:
+        return np.asarray(a.all(axis=-1))
+    return np.asarray(np.einsum("...k->...", a.view(np.uint8)) == a.shape[-1])
 
 
 @dataclass
@@ -95,12 +110,16 @@ class ChunkHands:
         self.house_line: dict[str, I64] = {}
         self.from_meter: dict[str, I64] = {}
         self.settled: dict[str, B] = {}
-        self.seq: dict[str, I64] = {}
+        # line -> when it was settled where: (the settlement's number, its lanes), in order
+        self.seq: dict[str, list[tuple[int, B]]] = {}
         self.counter = 0
         self.step_index = 0  # the step being run: the meters pay hits in its order
         self.events: list[tuple[Any, ...]] = []
         self.version = 0
         self._values: dict[tuple[str, int], _Value] = {}
+        self._figures: dict[tuple[str, int], NDArray[Any]] = {}
+        # hand -> the cards it was last evaluated on, and its value then
+        self._last: dict[str, tuple[NDArray[np.int64], _Value]] = {}
         self.wagered = np.zeros(N, dtype=np.int64)
         self.house = np.zeros(N, dtype=np.int64)
         self.contrib = np.zeros(N, dtype=np.int64)
@@ -113,10 +132,33 @@ class ChunkHands:
     def cond(self, w: When, side: str = "player") -> B:
         raise NotImplementedError
 
+    def _cached(self, name: str, make: Callable[[], NDArray[Any]]) -> NDArray[Any]:
+        """A figure of the cards held, computed once until the cards change (``version``)."""
+        key = (name, self.version)
+        if key not in self._figures:
+            self._figures[key] = make()
+        return self._figures[key]
+
     def dealt(self) -> B:
-        if not self.player.shape[2]:
-            return np.zeros((self.N, self.S), bool)
-        return np.asarray((self.player_dealt >= 0).any(axis=2), dtype=bool)
+        """Where a seat was dealt cards (a copy: callers combine it in place)."""
+
+        def make() -> B:
+            if not self.player.shape[2]:
+                return np.zeros((self.N, self.S), bool)
+            return any_last(self.player_dealt >= 0)
+
+        return self._cached("dealt", make).copy()
+
+    def player_ranks(self) -> NDArray[np.int32]:
+        """The ranks each seat holds, as a mask (bit r: rank r; no card: no bit)."""
+
+        def make() -> NDArray[np.int32]:
+            out = np.zeros((self.N, self.S), np.int32)
+            for j in range(self.player.shape[2]):
+                out |= RANK_BIT[self.player[:, :, j]]
+            return out
+
+        return self._cached("ranks", make)
 
     def hand_cards(self, hand_id: str) -> tuple[NDArray[np.int64], bool]:
         """(cards, per seat?) of a hand: ``(N, S, k)`` for a player's hand, ``(N, k)`` else."""
@@ -151,15 +193,40 @@ class ChunkHands:
             )
         else:
             cards, _ = self.hand_cards(hand_id)
-            flat = cards.reshape(-1, cards.shape[-1])
-            h = Hands(masks_of(flat))
-            ev = self.evaluator(hand_id)
-            v = _Value(
-                ev.held(h).astype(np.int64).reshape(cards.shape[:-1]),
-                ev.keys(h).reshape(cards.shape[:-1]),
-            )
+            v = self._evaluated(hand_id, cards)
         self._values[key] = v
         return v
+
+    def _evaluated(self, hand_id: str, cards: NDArray[np.int64]) -> _Value:
+        """The hand's category and key where its cards are: those of the hands whose cards
+        have not changed since it was last evaluated kept, the others evaluated."""
+        shape = cards.shape[:-1]
+        last = self._last.get(hand_id)
+        if last is None or last[0].shape != cards.shape:
+            held, keys = self._evaluate(hand_id, cards.reshape(-1, cards.shape[-1]))
+            v = _Value(held.reshape(shape), keys.reshape(shape))
+        else:
+            changed = np.flatnonzero(any_last(cards != last[0]))
+            v = last[1]
+            if changed.size:
+                v = _Value(v.held.copy(), v.key.copy())
+                rows = cards.reshape(-1, cards.shape[-1])[changed]
+                v.held.reshape(-1)[changed], v.key.reshape(-1)[changed] = self._evaluate(
+                    hand_id, rows
+                )
+        self._last[hand_id] = (cards, v)
+        return v
+
+    def _evaluate(
+        self, hand_id: str, flat: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """(category, key) of hands given as rows of card ints (-1: no card)."""
+        ev = self.evaluator(hand_id)
+        if flat.size and flat.min() >= 0:  # every hand whole: its card ints as they are
+            held, keys = ev.held_and_keys_of_cards(flat)
+        else:
+            held, keys = ev.held_and_keys(Hands(masks_of(flat)))
+        return held.astype(np.int64), keys
 
     def _seat_value(self, hand_id: str) -> _Value:
         v = self.value(hand_id)
@@ -179,10 +246,15 @@ class ChunkHands:
         return v.key >= self.evaluator(q[0]).pack_key(q[1])
 
     def compare(self) -> I64:
+        """The player's hand against the dealer's: 1 higher, 0 equal, -1 lower."""
         c = self.rules.d.settle.compare  # type: ignore[union-attr]
         assert c is not None
-        p, d = self._seat_value(c.player), self._seat_value(c.dealer)
-        return np.sign(p.key - d.key)
+
+        def make() -> I64:
+            p, d = self._seat_value(c.player), self._seat_value(c.dealer)
+            return np.sign(p.key - d.key)
+
+        return self._cached("compare", make)
 
     def _wagered(self, wager: str) -> B:
         m = np.zeros((self.N, self.S), bool)

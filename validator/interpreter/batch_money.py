@@ -27,6 +27,14 @@ class InexactMoney(RulesubError, ValueError):
     rounded silently (``rulesub simulate`` says so, exit 2)."""
 
 
+def row_sums(a: I64) -> I64:
+    """Each row's sum of an ``(N, S)`` array of micro-dollars: exact integer sums, as
+    ``a.sum(axis=1)`` gives, by ``einsum`` (several times faster over a few columns)."""
+    if a.dtype != np.int64 or a.ndim != 2:
+        return np.asarray(a.sum(axis=1))
+    return np.einsum("ij->i", a)
+
+
 def to_micro(d: Decimal | int) -> int:
     v = Decimal(d) * MICRO
     if v != v.to_integral_value():
@@ -40,6 +48,10 @@ def from_micro(m: int) -> Decimal:
 
 def frac_micro(amount: I64, r: Fraction) -> I64:
     """An exact share of micro-dollar amounts; a share that is not exact is refused."""
+    if amount.size and amount.min() == amount.max():  # one amount: one product
+        one = int(amount.flat[0]) * r.numerator
+        if one % r.denominator == 0:
+            return np.full_like(amount, one // r.denominator)
     num = amount * r.numerator
     if np.any(num % r.denominator):
         raise InexactMoney(
@@ -52,4 +64,7 @@ def frac_micro(amount: I64, r: Fraction) -> I64:
 def payout_micro(amount: I64, r: Fraction) -> I64:
     """A payout of ratio ``r`` on micro-dollar stakes, rounded down to the cent as the scalar
     engine pays it (``validator.interpreter.meters.payout_of``)."""
+    if amount.size and amount.min() == amount.max():  # one stake: one payout
+        one = int(amount.flat[0]) * r.numerator // r.denominator // CENT * CENT
+        return np.full_like(amount, one)
     return (amount * r.numerator // r.denominator) // CENT * CENT

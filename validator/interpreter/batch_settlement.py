@@ -9,13 +9,14 @@ payout limit, in the order the lines were settled.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from validator.interpreter.batch_hands import ChunkHands
-from validator.interpreter.batch_money import I64, B, payout_micro, to_micro
+from validator.interpreter.batch_money import I64, B, payout_micro, row_sums, to_micro
 from validator.interpreter.errors import RoundError, unpaid_winner
 from validator.interpreter.rules import Rules
 from validator.interpreter.second_combination import second_combination_order
@@ -47,6 +48,16 @@ class PayTable:
             self.of_category = np.array(out, dtype=np.int64)
 
 
+@dataclass(frozen=True, slots=True)
+class _Lanes:
+    """The lanes a row of a line settles: as a mask over (rounds, seats), as flat indices
+    (ascending: the mask's order), and the stake at each."""
+
+    m: B
+    idx: NDArray[np.intp]
+    stake: I64
+
+
 class ChunkSettlement(ChunkHands):
     """Every line settled for every round and seat at once: the rows of its decision table
     as masks (the first that holds applies), paid in micro-dollars; then the payout limit."""
@@ -76,12 +87,14 @@ class ChunkSettlement(ChunkHands):
     def _settle_line(
         self, lid: str, line: Line, lanes: B, stake: I64, seat_rank: I64, line_pos: int
     ) -> None:
+        """The first row of the line's table that holds, lane by lane; each row's outcome
+        computed for the lanes (flat indices over rounds and seats) it applies to only."""
         N, S = self.N, self.S
-        row_of = np.full((N, S), -1, dtype=np.int64)
         open_ = lanes.copy()
-        for i, row in enumerate(line.rows):
+        chosen = []
+        for row in line.rows:
             m = open_ & self.cond(row.when, line.on)
-            row_of[m] = i
+            chosen.append(m)
             open_ &= ~m
         if open_.any():
             raise ValueError(f"no row of settlement line {lid!r} applies to some rounds")
@@ -89,18 +102,25 @@ class ChunkSettlement(ChunkHands):
         house = self.house_line.setdefault(lid, np.zeros((N, S), np.int64))
         self.settled[lid] = self.settled.get(lid, np.zeros((N, S), bool)) | lanes
         self.counter += 1
-        self.seq.setdefault(lid, np.full((N, S), -1, np.int64))[lanes] = self.counter
-        for i, row in enumerate(line.rows):
-            m = row_of == i
-            if not m.any():
+        self.seq.setdefault(lid, []).append((self.counter, lanes))
+        flat_stake = stake.reshape(-1)
+        for i, (row, m) in enumerate(zip(line.rows, chosen, strict=True)):
+            idx = np.flatnonzero(m)
+            if not idx.size:
                 continue
-            r, h = self._outcome(lid, line, row.then, m, stake, seat_rank, line_pos, i)
-            ret[m] = r[m]
-            house[m] = h[m]
+            lane = _Lanes(m, idx, flat_stake[idx])
+            r, h = self._outcome(lid, line, row.then, lane, seat_rank, line_pos, i)
+            if r is not None:  # each lane is settled once a line: where None, it stays 0
+                _flat(ret)[idx] = r
+            if h is not None:
+                _flat(house)[idx] = h
+
+    def _lane(self, a: NDArray[Any], idx: NDArray[np.intp]) -> NDArray[Any]:
+        """A per-seat ``(N, S)`` or per-round ``(N,)`` array at lanes (flat indices)."""
+        return a.reshape(-1)[idx] if a.ndim == 2 else a[idx // self.S]
 
     def _money(self, payout: Payout, stake: I64, bonus: bool) -> tuple[I64, I64]:
-        """(returned, house result) of a payout, for every lane."""
-        zero = np.zeros_like(stake)
+        """(returned, house result) of a payout, for every lane of ``stake``."""
         match payout.kind:
             case PayoutKind.TO:
                 win = payout_micro(stake, payout.ratio)
@@ -109,7 +129,8 @@ class ChunkSettlement(ChunkHands):
                 back = payout_micro(stake, payout.ratio)
                 return back, (-back if bonus else stake - back)
             case PayoutKind.PUSH:
-                return (zero if bonus else stake), zero
+                zero = np.zeros_like(stake)
+                return (zero if bonus else stake.copy()), zero
             case PayoutKind.FIXED:
                 amt = np.full_like(stake, to_micro(payout.amount))
                 return (amt if bonus else stake + amt), -amt
@@ -120,18 +141,18 @@ class ChunkSettlement(ChunkHands):
         lid: str,
         line: Line,
         then: Any,
-        m: B,
-        stake: I64,
+        lane: _Lanes,
         seat_rank: I64,
         line_pos: int,
         row_i: int,
-    ) -> tuple[I64, I64]:
+    ) -> tuple[I64 | None, I64 | None]:
+        """(returned, house result) of a row's outcome at its lanes; None: nothing."""
         bonus = line.bonus
-        zero = np.zeros_like(stake)
+        stake = lane.stake
         if then in ("lose", "none"):
-            return zero, (zero if bonus else stake)
+            return None, (None if bonus else stake)
         if then == "push":
-            return (zero if bonus else stake), zero
+            return (None if bonus else stake), None
         if then == "win":
             pays = self.rules.wager(line.wager).pays
             assert pays is not None
@@ -140,28 +161,29 @@ class ChunkSettlement(ChunkHands):
         if then.win is not None:
             return self._money(then.win, stake, bonus)
         if then.envy is not None:
-            return self._envy(then.envy, stake, m)
+            return self._envy(then.envy, lane)
         assert then.paytable is not None
-        s0 = int(stake[m][0])
-        if np.any(stake[m] != s0):  # pragma: no cover - one stake per spot
+        s0 = int(stake[0])
+        if np.any(stake != s0):  # pragma: no cover - one stake per spot
             raise ValueError("the batch engine plays one stake per wager")
         pt = self.e.paytable(then.paytable, s0)
         if then.second_combination:
-            return self._second(then, pt, m, stake)
+            return self._second(then, pt, lane)
         if then.row is not None:
-            pidx = np.full((self.N, self.S), pt.row_index.get(then.row, -1), np.int64)
+            pidx = np.full(stake.size, pt.row_index.get(then.row, -1), np.int64)
         else:
-            hand = then.hand or pt_hand(self.rules, then.paytable)
-            v = self._seat_value(hand)
-            pidx = np.where(v.held >= 0, pt.of_category[np.maximum(v.held, 0)], -1)
+            held = self._lane(
+                self.value(then.hand or pt_hand(self.rules, then.paytable)).held, lane.idx
+            )
+            pidx = np.where(held >= 0, pt.of_category[np.maximum(held, 0)], -1)
         ret = np.zeros_like(stake)
         house = np.zeros_like(stake)
-        none = m & (pidx < 0)
+        none = pidx < 0
         if none.any():
             if then.otherwise == "refuse":
                 hand = then.hand or pt_hand(self.rules, then.paytable)
+                r, s = divmod(int(lane.idx[none][0]), self.S)
                 v = self._seat_value(hand)
-                r, s = (int(x[0]) for x in np.nonzero(none))
                 ev = self.rules.evaluator(hand)
                 cat = ev.categories[int(v.held[r, s])] if v.held[r, s] >= 0 else None
                 raise RoundError(
@@ -176,12 +198,12 @@ class ChunkSettlement(ChunkHands):
             elif then.otherwise == "lose":
                 house[none] = 0 if bonus else stake[none]
         for k, payout in enumerate(pt.payouts):
-            mk = m & (pidx == k)
-            if not mk.any():
+            sel = np.flatnonzero(pidx == k)
+            if not sel.size:
                 continue
             if payout.kind is PayoutKind.METER:
-                rounds, seats = np.nonzero(mk)
-                for r, s in zip(rounds.tolist(), seats.tolist(), strict=True):
+                for flat in lane.idx[sel].tolist():
+                    r, s = divmod(flat, self.S)
                     self.events.append(
                         (
                             r,
@@ -196,16 +218,14 @@ class ChunkSettlement(ChunkHands):
                             row_i,
                         )
                     )
-                house[mk] = 0 if bonus else stake[mk]
+                house[sel] = 0 if bonus else stake[sel]
                 continue
-            r_, h_ = self._money(payout, stake, bonus)
-            ret[mk] = r_[mk]
-            house[mk] = h_[mk]
+            ret[sel], house[sel] = self._money(payout, stake[sel], bonus)
         return ret, house
 
-    def _envy(self, table_id: str, stake: I64, m: B) -> tuple[I64, I64]:
-        s0 = int(stake[m][0])
-        pt = self.e.paytable(table_id, s0)
+    def _envy(self, table_id: str, lane: _Lanes) -> tuple[I64, I64]:
+        """What every other seat's hand pays the lane's player (an Envy Bonus)."""
+        pt = self.e.paytable(table_id, int(lane.stake[0]))
         hand = pt_hand(self.rules, table_id)
         v = self._seat_value(hand)
         amounts = np.array(
@@ -216,11 +236,10 @@ class ChunkSettlement(ChunkHands):
         each = amounts[pidx]  # -1 picks the trailing 0
         holder = self.dealt() & ~self.folded
         each = np.where(holder, each, 0)
-        total = each.sum(axis=1, keepdims=True) - each
-        total = np.where(m, total, 0)
+        total = self._lane(row_sums(each)[:, None] - each, lane.idx)
         return total, -total
 
-    def _second(self, then: Pays, pt: PayTable, m: B, stake: I64) -> tuple[I64, I64]:
+    def _second(self, then: Pays, pt: PayTable, lane: _Lanes) -> tuple[I64, I64]:
         """The second combination (§ 589.11(e)(1)(ii)) of every winning hand at once, paid at
         the table's odds on the whole wager."""
         hand = then.hand or pt_hand(self.rules, pt.table_id)
@@ -230,15 +249,13 @@ class ChunkSettlement(ChunkHands):
         ev = self.rules.evaluator(hand)
         index = {c.id: i for i, c in enumerate(ev.categories)}
         order = [index[c.id] for c in second_combination_order(ev.categories, pt.rows)]
-        found = self.evaluator(hand).second_combination(cards[m], order)
+        found = self.evaluator(hand).second_combination(cards[lane.m], order)
         won = np.zeros(found.shape[0], dtype=np.int64)
-        st = stake[m]
+        st = lane.stake
         for i in np.unique(found[found >= 0]).tolist():
             k = found == i
             won[k] = payout_micro(st[k], pt.rows[ev.categories[i].id].ratio)
-        ret = np.zeros_like(stake)
-        ret[m] = won
-        return ret, -ret
+        return won, -won
 
     # -- payout limit ---------------------------------------------------------------------
 
@@ -255,7 +272,10 @@ class ChunkSettlement(ChunkHands):
         ]
         if not lids:
             return
-        seq = np.stack([self.seq[lid] for lid in lids])  # (L, N, S)
+        gains = [self._gain(lid) for lid in lids]
+        if int(sum(gains, np.zeros((self.N, self.S), np.int64)).max(initial=0)) <= lim:
+            return  # no lane's winnings, all its lines together, reach the limit
+        seq = np.stack([self._seq(lid) for lid in lids])  # (L, N, S)
         order = np.argsort(np.where(seq < 0, np.iinfo(np.int64).max, seq), axis=0, kind="stable")
         cum = np.zeros((self.N, self.S), np.int64)
         for k in range(len(lids)):
@@ -264,17 +284,33 @@ class ChunkSettlement(ChunkHands):
                 m = pick == j
                 if not m.any():
                     continue
-                line = self.rules.lines[lid]
-                stake = (
-                    np.zeros_like(cum) if line.bonus else self.stakes[self.rules.line_spot(line)]
-                )
                 ret = self.returned[lid]
-                gain = np.where(m & (self.seq[lid] >= 0), np.maximum(ret - stake, 0), 0)
+                gain = np.where(m, gains[j], 0)
                 cut = np.maximum(cum + gain - lim, 0)
                 cut = np.minimum(cut, gain)
                 ret -= cut
                 self.house_line[lid] += cut
                 cum += gain - cut
+
+    def _gain(self, lid: str) -> I64:
+        """What a settled line won beyond its wager (a bonus line: all it returned)."""
+        line = self.rules.lines[lid]
+        ret = self.returned[lid]
+        stake = 0 if line.bonus else self.stakes[self.rules.line_spot(line)]
+        return np.where(self.settled[lid], np.maximum(ret - stake, 0), 0)
+
+    def _seq(self, lid: str) -> I64:
+        """When each lane of a line was settled (the settlement's number; -1: never)."""
+        out = np.full((self.N, self.S), -1, np.int64)
+        for counter, lanes in self.seq.get(lid, []):
+            out[lanes] = counter
+        return out
+
+
+def _flat(a: I64) -> I64:
+    """A C-contiguous array's elements as one axis, a view written through."""
+    assert a.flags.c_contiguous
+    return a.reshape(-1)
 
 
 @meaning("batch", TABLE_FEATURE.id, "pays_on")

@@ -30,7 +30,7 @@ import numpy as np
 
 from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine, ChunkResult
-from validator.interpreter.batch_money import from_micro
+from validator.interpreter.batch_money import from_micro, row_sums
 from validator.interpreter.chunks import CHUNK, SimSpec, run_jobs
 from validator.interpreter.moments import Z95, add_sums, ratio_estimate
 from validator.interpreter.play import default_wagers
@@ -353,19 +353,19 @@ def absorb(rules: Rules, stats: Stats, res: ChunkResult) -> None:
     base_x = np.zeros(res.rounds, np.int64)
     risk_h = np.zeros(res.rounds, np.int64)
     for spot, st in res.stakes.items():
-        h = st.sum(axis=1)
-        x = res.returned[spot].sum(axis=1) - h
+        h = row_sums(st)
+        x = row_sums(res.returned[spot]) - h
         stats.wagers.setdefault(spot, Acc()).add(x, h)
         if rules.spot_wager(spot) in settle.base_game.wagers:
             base_x += x
             risk_h += h
     if res.fees.any() or settle.base_game.fees:
-        f = res.fees.sum(axis=1)
+        f = row_sums(res.fees)
         stats.wagers.setdefault(FEES, Acc()).add(-f, f)
         if settle.base_game.fees:
             base_x -= f
             risk_h += f
-    per = res.stakes[settle.base_game.per].sum(axis=1)
+    per = row_sums(res.stakes[settle.base_game.per])
     stats.base.add(base_x, per)
     stats.risk.add(base_x, risk_h)
     if res.qualifies is not None:

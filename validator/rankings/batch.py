@@ -24,7 +24,12 @@ hand size on first use: a hand's rank multiset and suit counts are one additive 
 over its cards, or over its four suit masks), the multiset numbers a table holding the
 best category that reads no suit, and the suit counts say whether the hand might hold one
 that does (a flush needs five cards of a suit); only those hands take the general path.
-``keys_of_cards`` and ``held_of_cards`` take the hands as rows of card ints directly.
+Hands of other sizes in the same batch go through their own size's table. A ranking whose
+every category is held by the cards of one suit alone (High Card Flush: the longest flush,
+or straight flush, of a suit) is read instead from a table of each suit's 8,192 masks, the
+hand's value being its best suit's (``_suit_tables``). ``keys_of_cards`` and
+``held_of_cards`` take the hands as rows of card ints directly; ``held_and_keys`` finds
+both at once. ``shared_evaluator`` keeps one evaluator (and its tables) per ranking.
 """
 
 from __future__ import annotations
@@ -163,10 +168,9 @@ def suit_masks(cards: ArrayLike) -> U16:
     c = np.asarray(cards)
     if c.ndim != 2:
         raise ValueError("cards: expected a 2-d array, one hand of card ints per row")
-    cols = np.ascontiguousarray(c.T, dtype=np.intp)
-    x = _CARD_BIT[cols[0]].copy()
-    for col in cols[1:]:
-        x |= _CARD_BIT[col]
+    x = _CARD_BIT[c[:, 0]] if c.shape[1] else np.zeros(c.shape[0], np.uint64)
+    for j in range(1, c.shape[1]):  # column by column: no transposed copy
+        x |= _CARD_BIT[c[:, j]]
     out = np.empty((4, c.shape[0]), dtype=np.uint16)
     for s in SUITS:
         out[s] = (x >> np.uint64(16 * s)) & np.uint64(FULL)
@@ -365,6 +369,7 @@ class BatchEvaluator:
             self.strength.append(top - by_id[parent.id])
         self.comparing = [i for i, c in enumerate(self.categories) if c.refines is None]
         self._rank_tables: dict[tuple[str, int], _RankTable | None] = {}
+        self._suit_table_cache: dict[str, NDArray[Any] | None] = {}
         #: each category's vectorised meaning, looked up in the vocabulary once
         self._meanings = {id(c): (c, _vectorised(c)) for c in self.categories}
         for c in self.categories:
@@ -391,6 +396,8 @@ class BatchEvaluator:
 
     def comparing_category(self, masks: Masks | Hands) -> NDArray[np.int8]:
         """Index of the category each hand compares as (refinements folded in)."""
+        if len(self.comparing) == len(self.categories):  # no refinement: the one held
+            return self.held(masks)
         return self._first_held(masks, self.comparing)
 
     def _first_held(
@@ -500,7 +507,7 @@ class BatchEvaluator:
         self._high_only()
         present = c >= 0
         bits = np.where(present, _CARD_BIT[np.where(present, c, 0)], np.uint64(0))
-        whole = np.bitwise_or.reduce(bits, axis=1)
+        whole = _or_columns(bits, range(c.shape[1]))
         h = Hands(_split(whole))
         best = self.comparing_category(h)
         won = np.zeros(h.n, dtype=np.uint64)
@@ -521,11 +528,13 @@ class BatchEvaluator:
             rows = rows[self.holds(cat, h.subset(rows))]
             if rows.size == 0:
                 continue
-            b, ok_card, out_b = bits[rows], present[rows], outside[rows]
+            b, ok_card, out_b = bits[rows].T.copy(), present[rows].T.copy(), outside[rows]
             found = np.zeros(rows.size, dtype=bool)
             for cols in combinations(range(c.shape[1]), k):
-                sub = np.bitwise_or.reduce(b[:, cols], axis=1)
-                maybe = ok_card[:, cols].all(axis=1) & ((sub & out_b) != 0) & ~found
+                sub = _or_columns(b.T, cols)
+                maybe = ((sub & out_b) != 0) & ~found
+                for j in cols:  # every card of the subset is there
+                    maybe &= ok_card[j]
                 which = np.flatnonzero(maybe)
                 if which.size:
                     found[which[self.holds(cat, Hands(_split(sub[which])))]] = True
@@ -554,35 +563,81 @@ class BatchEvaluator:
             return self._keys_among(h, self.comparing)
         return self._first_held(h, range(len(self.categories)))
 
+    def held_and_keys(self, masks: Masks | Hands) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
+        """``held`` and ``keys`` of the same hands at once (each hand's rank multiset is
+        numbered once for both tables)."""
+        self._high_only()
+        h = masks if isinstance(masks, Hands) else Hands(masks)
+        held, keys = self._by_tables(("held", "keys"), h, None)
+        return held, keys
+
+    def held_and_keys_of_cards(
+        self, cards: ArrayLike
+    ) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
+        """``held_and_keys`` of hands given as rows of card ints (0..51), distinct in each
+        row."""
+        self._high_only()
+        held, keys = self._by_tables(("held", "keys"), None, _card_rows(cards))
+        return held, keys
+
     def _by_table(
         self, what: str, h: Hands | None, cards: NDArray[np.integer] | None
     ) -> NDArray[Any]:
-        """``keys`` or ``held`` of hands given as suit masks (``h``) or card rows: the best
-        suit-free category from a table of rank multisets, the general path only for hands
-        with enough cards of one suit (or colour) to hold a category reading suits, and for
-        batches the tables do not serve (small, more than 8 cards).
+        """``keys`` or ``held`` of hands given as suit masks (``h``) or card rows (see
+        ``_by_tables``)."""
+        return self._by_tables((what,), h, cards)[0]
+
+    def _by_tables(
+        self, whats: Sequence[str], h: Hands | None, cards: NDArray[np.integer] | None
+    ) -> list[NDArray[Any]]:
+        """``keys`` or ``held`` (each of ``whats``) of hands given as suit masks (``h``) or
+        card rows: the best suit-free category from a table of rank multisets, the general
+        path only for hands with enough cards of one suit (or colour) to hold a category
+        reading suits, and for batches the tables do not serve (small, more than 8 cards);
+        a ranking held suit by suit from its suits' tables (``_suit_tables``).
 
         The codes are summed in slices of ``_SLICE`` hands, so that the temporaries stay in
         the processor's cache."""
+
+        made: list[Hands] = []
+
+        def hands() -> Hands:  # the hands as suit masks, made once
+            if h is not None:
+                return h
+            if not made:
+                made.append(Hands(suit_masks(_given(cards))))
+            return made[0]
+
         if cards is not None:
             n, k = cards.shape
-            small = n < 4096 and (what, k) not in self._rank_tables
+            small = n < 4096 and any((w, k) not in self._rank_tables for w in whats)
             if n == 0 or not 1 <= k <= TABLE_MAX_CARDS or small:
-                return self._general(what, Hands(suit_masks(cards)))
+                return [self._general(w, hands()) for w in whats]
         else:
             assert h is not None
             n = h.n
             if n < 4096:
-                return self._general(what, h)
+                return [self._general(w, h) for w in whats]
             k = int(sum(_popcount()[m[0]] for m in h.m))  # the first hand's size
             if not 1 <= k <= TABLE_MAX_CARDS:
-                return self._general(what, h)
-        table = self._rank_table(what, k)
-        if table is None:
-            return self._general(what, h if h is not None else Hands(suit_masks(_given(cards))))
-        out = np.empty(n, dtype=table.value.dtype)
-        general: list[NDArray[np.intp]] = []
-        for start in range(0, n, _SLICE):
+                return [self._general(w, h) for w in whats]
+        results: list[NDArray[Any] | None] = []
+        tables: list[tuple[int, _RankTable]] = []
+        for i, what in enumerate(whats):
+            by_suit = self._suit_tables(what)
+            table = self._rank_table(what, k) if by_suit is None else None
+            if by_suit is not None:
+                if cards is not None and (cards.min() < 0 or cards.max() > 51):
+                    raise ValueError("cards: card ints are 0..51")
+                results.append(self._by_suit(what, by_suit, hands()))
+            elif table is None:
+                results.append(self._general(what, hands()))
+            else:
+                results.append(np.empty(n, dtype=table.value.dtype))
+                tables.append((i, table))
+        general: list[list[NDArray[np.intp]]] = [[] for _ in whats]
+        resized: list[NDArray[np.intp]] = []  # hands of another size: their own tables
+        for start in range(0, n, _SLICE) if tables else ():
             stop = min(start + _SLICE, n)
             if cards is not None:
                 columns = cards[start:stop].T.astype(np.intp)  # gathers read contiguous indices
@@ -591,25 +646,89 @@ class BatchEvaluator:
                 code = _CARD_CODE[columns[0]]
                 for j in range(1, k):
                     code += _CARD_CODE[columns[j]]
-                other = table.check[code >> _SUIT_SHIFT]
+                suits = code >> _SUIT_SHIFT
+                other_size = None
             else:
                 m = [x[start:stop] for x in h.m]  # type: ignore[union-attr]
                 code = _suit_code(0)[m[0]]
                 for s in (1, 2, 3):
                     code += _suit_code(s)[m[s]]
                 suits = code >> _SUIT_SHIFT
-                # a hand of another size is left to the general path
-                other = table.check[suits] | (_suit_total()[suits] != k)
-            value = table.value.take(table.index.number(code), mode="clip")
-            out[start:stop] = value
-            rows = np.flatnonzero(other | (value < 0))
-            if rows.size:
-                general.append(rows + start)
-        if general:
-            rows = np.concatenate(general)
-            sub = h.subset(rows) if h is not None else Hands(suit_masks(_given(cards)[rows]))
-            out[rows] = self._general(what, sub)
-        return out
+                other_size = _suit_total()[suits] != k
+                rows = np.flatnonzero(other_size)
+                if rows.size:
+                    resized.append(rows + start)
+            number = tables[0][1].index.number(code)  # one index for every table of k cards
+            for i, table in tables:
+                value = table.value.take(number, mode="clip")
+                results[i][start:stop] = value  # type: ignore[index]
+                other = table.check[suits] | (value < 0)
+                if other_size is not None:
+                    other &= ~other_size
+                rows = np.flatnonzero(other)
+                if rows.size:
+                    general[i].append(rows + start)
+        for i, _table in tables:
+            if general[i]:
+                rows = np.concatenate(general[i])
+                sub = h.subset(rows) if h is not None else Hands(suit_masks(_given(cards)[rows]))
+                results[i][rows] = self._general(whats[i], sub)  # type: ignore[index]
+        if resized and h is not None:  # each size in turn (the first such hand's next)
+            rows = np.concatenate(resized)
+            again = self._by_tables([whats[i] for i, _ in tables], h.subset(rows), None)
+            for (i, _table), part in zip(tables, again, strict=True):
+                results[i][rows] = part  # type: ignore[index]
+        return [r for r in results if r is not None]
+
+    def _suit_tables(self, what: str) -> NDArray[Any] | None:
+        """For a ranking whose every category is held by the cards of one suit alone (a
+        flush, a straight flush, any hand) and, for ``keys``, compares by the combination's
+        ranks with no refinement: ``(4, 8192)``, the value of each suit's mask as a hand by
+        itself (``held``: the first category it holds, ``len(categories)`` where none;
+        ``keys``: its key, -1 where none). A hand then holds the first category any of its
+        suits holds, and its key is the highest of its suits' keys (a longer flush or run
+        is stronger; of one length, the suit whose combination's ranks are highest); None
+        for any other ranking."""
+        if what in self._suit_table_cache:
+            return self._suit_table_cache[what]
+        order = self.comparing if what == "keys" else range(len(self.categories))
+        per_suit = all(
+            self.categories[i].shape in ("flush", "straight_flush", "any") for i in order
+        )
+        if what == "keys":
+            per_suit &= self.ranking.tiebreak == "combination" and len(order) == len(
+                self.categories
+            )
+        table: NDArray[Any] | None = None
+        if per_suit:
+            empty = np.zeros(FULL + 1, dtype=np.uint16)
+            rows = []
+            for s in SUITS:
+                h = Hands([_masks().astype(np.uint16) if j == s else empty for j in SUITS])
+                first = self._first_held(h, order, allow_none=True).astype(np.int64)
+                if what == "held":
+                    rows.append(np.where(first >= 0, first, len(self.categories)))
+                    continue
+                value = np.full(FULL + 1, -1, dtype=np.int64)
+                some = np.flatnonzero(first >= 0)
+                value[some] = self._keys_among(h.subset(some), order)
+                rows.append(value)
+            table = np.stack(rows)
+        self._suit_table_cache[what] = table
+        return table
+
+    def _by_suit(self, what: str, table: NDArray[Any], h: Hands) -> NDArray[Any]:
+        """``keys`` or ``held`` from the suits' tables (``_suit_tables``); a hand none of
+        whose suits holds a category takes the general path (which refuses it)."""
+        out = table[0][h.m[0]]
+        pick = np.maximum if what == "keys" else np.minimum
+        for s in (1, 2, 3):
+            pick(out, table[s][h.m[s]], out=out)
+        none = out < 0 if what == "keys" else out >= len(self.categories)
+        if none.any():
+            rows = np.flatnonzero(none)
+            out[rows] = self._general(what, h.subset(rows))
+        return out if what == "keys" else out.astype(np.int8)
 
     def reads_suit_counts_only(self) -> bool:
         """Whether every category reads only how many cards each suit or colour holds
@@ -640,7 +759,9 @@ class BatchEvaluator:
         order = self.comparing if what == "keys" else range(len(self.categories))
         free, suit_need, colour_need = self._suit_needs(order)
         table = None
-        if free and suit_need > 2 and colour_need > 2:
+        # two cards of a suit (or colour) are found in most hands of three cards or more:
+        # a table of such a ranking only serves hands of two cards
+        if free and (min(suit_need, colour_need) > 2 or k <= 2):
             index = _rank_index(k)
             hands = index.hands()
             first = self._first_held(hands, free, allow_none=True)
@@ -852,6 +973,20 @@ class BatchEvaluator:
         return _join(parts, self.size)
 
 
+_SHARED: dict[int, BatchEvaluator] = {}
+
+
+def shared_evaluator(ranking: Ranking) -> BatchEvaluator:
+    """The batch evaluator of a ranking, one per ranking in a process: its tables (built on
+    first use, a fraction of a second each) serve every engine playing that ranking."""
+    ev = _SHARED.get(id(ranking))
+    if ev is None or ev.ranking is not ranking:
+        if len(_SHARED) >= 64:  # rankings loaded again and again (tests): start afresh
+            _SHARED.clear()
+        ev = _SHARED[id(ranking)] = BatchEvaluator(ranking)
+    return ev
+
+
 # -- each shape's vectorised meaning ---------------------------------------------------------
 #
 # One function per shape, registered on the shape's vocabulary entry: over a batch of hands,
@@ -1025,6 +1160,16 @@ def _run_mask(n: int) -> U16:
     out = np.zeros(15, dtype=np.uint16)
     for top in range(n, 15):
         out[top] = sum(1 << ((14 if r == 1 else r) - 2) for r in range(top, top - n, -1))
+    return out
+
+
+def _or_columns(bits: U64, cols: Sequence[int]) -> U64:
+    """The bitwise or of some columns of a ``(rows, cards)`` array, column by column."""
+    if not len(cols):
+        return np.zeros(bits.shape[0], dtype=np.uint64)
+    out = bits[:, cols[0]].copy()
+    for j in cols[1:]:
+        out |= bits[:, j]
     return out
 
 
