@@ -569,7 +569,9 @@ def create_app(
     is ``Secure`` over HTTPS, and always with ``secure_cookies``."""
     from validator.web import api, office
 
-    store = Store(db)
+    store = Store(
+        db, pooled=True
+    )  # a server: its connections kept open, from one request to the next
     with store.transaction():  # the schema is this rulesub's (or made, in an empty database)
         pass
     web = Web(store, throttle or LoginThrottle())

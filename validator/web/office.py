@@ -135,6 +135,23 @@ def finding_counts(row: Any) -> str:
     return f"{plural(row.errors, 'error')}, {plural(row.warnings, 'warning')}"
 
 
+def numbers(ids: list[int]) -> str:
+    """Filings by number: ``#3, #7``."""
+    return ", ".join(f"#{n}" for n in ids)
+
+
+def decided(row: Any) -> str:
+    """How a filing's decision reads in a list: ``approved 2027-01-01 by rev``, ``withdrawn
+    2026-12-02``, or nothing while it waits."""
+    if row.approved_by:
+        return f"approved {row.approved_on} by {row.approved_by}"
+    if row.rejected_by:
+        return f"rejected {row.rejected_on} by {row.rejected_by}"
+    if row.status in ("withdrawn", "replaced") and row.decided_at:
+        return f"{row.status} {row.decided_at.strftime('%Y-%m-%d')}"
+    return ""
+
+
 def chain_place(event: Any) -> dict[str, Any]:
     """The entry's place in the audit chain: its sequence number, and its hash where the
     log is hash-chained."""
@@ -424,7 +441,13 @@ def install(web: Any) -> None:
     """What every page may say: a game's name, how long ago, a status, a filing's findings
     (functions, not the templates' macros: a list calls them on every row)."""
     web.templates.globals.update(
-        game_name=game_name, age=age, plural=plural, status=status_badge, counts=finding_counts
+        game_name=game_name,
+        age=age,
+        plural=plural,
+        status=status_badge,
+        counts=finding_counts,
+        numbers=numbers,
+        decided=decided,
     )
 
 
