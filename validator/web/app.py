@@ -77,6 +77,7 @@ class Web:
             autoescape=select_autoescape(default=True, default_for_string=True),
             trim_blocks=True,
             lstrip_blocks=True,
+            auto_reload=False,  # the templates are the package's: read once, never changed
         )
 
     def account(self, conn: HTTPConnection) -> Account | None:

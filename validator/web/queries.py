@@ -59,7 +59,9 @@ SORTS: dict[str, tuple[str, Any]] = {
     "status": ("Status", (submissions.c.status, submissions.c.id)),
 }
 
-LISTED = [c for c in submissions.c if c.name != "content"]
+#: A listed filing's columns: all but its bytes and the findings' JSON (a list shows their
+#: counts), the widest values of a row.
+LISTED = [c for c in submissions.c if c.name not in ("content", "findings", "approval_findings")]
 
 
 @cache

@@ -10,8 +10,8 @@ the transaction that records or purges the filing, whichever program writes it:
 - PostgreSQL: a table of ``tsvector`` (the ``simple`` configuration: words as written,
   lower-cased, no stemming), one row per filing, under a GIN index. Its words are split
   where SQLite's are (at every character that is not a letter or a digit), so the same
-  search finds the same filings in both. Bytes that are not UTF-8 give only the file
-  name's words.
+  search finds the same filings in both. Bytes that are not UTF-8 text give only the
+  file name's words.
 
 A filing's file name and bytes never change after it is recorded: the words are written
 when it is recorded and taken away when it is purged. A later migration that remakes the
@@ -47,19 +47,17 @@ END""",
 END""",
 ]
 
-#: A filing's words: its file name's and, where its bytes are UTF-8, its text's.
+#: A filing's words: its file name's and its text's; only its file name's where its bytes
+#: are not UTF-8 text (a NUL byte, another encoding) or its words more than a ``tsvector``
+#: holds (1 MB), so that recording a filing never fails for its words.
 POSTGRESQL_WORDS = """
 CREATE FUNCTION submissions_words(filename text, content bytea) RETURNS tsvector
 LANGUAGE plpgsql AS $$
-DECLARE body text := '';
 BEGIN
-  BEGIN
-    body := convert_from(content, 'UTF8');
-  EXCEPTION WHEN others THEN
-    body := '';
-  END;
-  RETURN to_tsvector('simple',
-    regexp_replace(filename || ' ' || body, '[^[:alnum:]]+', ' ', 'g'));
+  RETURN to_tsvector('simple', regexp_replace(
+    filename || ' ' || convert_from(content, 'UTF8'), '[^[:alnum:]]+', ' ', 'g'));
+EXCEPTION WHEN others THEN
+  RETURN to_tsvector('simple', regexp_replace(filename, '[^[:alnum:]]+', ' ', 'g'));
 END $$
 """
 
