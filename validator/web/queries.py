@@ -390,8 +390,8 @@ def _by_status(
     conn: Any, engine: Any, me: Account, f: Filters, head: int, choices: Mapping[str, list[str]]
 ) -> dict[str, int]:
     """How many filings the filters but ``status`` select, by status (kept per head)."""
-    key = ("by status", me.certificate_holder if me.role == "casino" else None)
-    key += (replace(f, status="", sort="-recorded", page=1),)
+    seen = me.certificate_holder if me.role == "casino" else None
+    key = ("by status", seen, replace(f, status="", sort="-recorded", page=1))
     kept = KEPT.get(engine, key)
     if kept is not None and kept[0] == head:
         return dict(kept[1])
