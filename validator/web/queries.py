@@ -4,6 +4,8 @@ of 50, counts by status) and the audit log (filters, a page, a streamed export).
 Every query carries the account's visibility in its ``WHERE``: a casino account reads only
 the filings naming its certificate holder, and never the audit log (the pages answer 404).
 Nothing here reads all rows into Python: the database filters, counts, sorts and pages.
+The counts and the list's choices are kept while the audit log's last entry stays the same
+(``KeptByHead``), and ``q``'s words are looked up in the filings' full-text index.
 """
 
 from __future__ import annotations
