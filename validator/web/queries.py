@@ -423,18 +423,17 @@ def search_submissions(
         total = by_status.get(f.status, 0) if f.status else sum(by_status.values())
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(f.page, pages)
-        # the page's ids from the listing index, then those rows: a search never reads
-        # the filings it does not show
+        # the page's ids from the listing index, and only those rows, in one statement: a
+        # search never reads the filings it does not show
+        order = SORTS[f.sort][1]
         ids: Select[Any] = (
             select(submissions.c.id)
             .where(*where)
-            .order_by(*SORTS[f.sort][1])
+            .order_by(*order)
             .limit(PAGE_SIZE)
             .offset((page - 1) * PAGE_SIZE)
         )
-        shown = [i for (i,) in conn.execute(ids)]
-        found = {r.id: r for r in conn.execute(select(*LISTED).where(submissions.c.id.in_(shown)))}
-        rows = [found[i] for i in shown]
+        rows = list(conn.execute(select(*LISTED).where(submissions.c.id.in_(ids)).order_by(*order)))
         replaced = replacing(conn, rows) if with_replacing else {}
     return SubmissionPage(
         rows,
