@@ -7,7 +7,8 @@ Starts ``rulesub serve`` on 127.0.0.1 over a fresh SQLite store holding ``--file
 submissions (variations of the shipped High Card Flush example, each validated and
 recorded), ``--office`` more written straight to the table (copies of one of them under
 other facilities, holders, dates and statuses) and ``--audit`` audit entries in all, and
-accounts of each role, then measures, one request at a time:
+accounts of each role, then measures, one request at a time (the reads in turns, one of
+each then again, so that the machine's load weighs on each alike):
 
 - ``GET /login``: the baseline, what any answer of the server costs (no database);
 - the home page, a submission's page with its findings, the submissions list (whole and
@@ -169,6 +170,21 @@ def timed(call: Callable[[int], object], runs: int) -> list[float]:
     return out
 
 
+def interleaved(
+    calls: list[tuple[str, Callable[[int], object]]], runs: int
+) -> list[tuple[str, list[float]]]:
+    """Each call timed ``runs`` times, in turns (one of each, then again): a machine
+    busier at one moment than at another weighs on every request alike, the baseline's
+    too, so their ratios hold."""
+    times: dict[str, list[float]] = {label: [] for label, _ in calls}
+    for i in range(runs):
+        for label, call in calls:
+            start = time.perf_counter()
+            call(i)
+            times[label].append(time.perf_counter() - start)
+    return list(times.items())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
@@ -217,60 +233,46 @@ def main() -> None:
             filtered = "/submissions?q=Gaming&status=submitted&facility=Facility+07&sort=recorded"
             audit_filtered = "/audit?actor=ana&action=reject&page=3"
             page.get(filtered)  # the games' names are read once, on a first search
-            measures: list[tuple[str, list[float]]] = [
-                ("GET /login (baseline)", timed(lambda i: ok(page.get("/login")), args.runs)),
-                ("GET / (pending, facilities)", timed(lambda i: ok(page.get("/")), args.runs)),
-                (
-                    "GET /submissions?q=…&status=…&facility=…",
-                    timed(lambda i: ok(page.get(filtered)), args.runs),
-                ),
+            reads: list[tuple[str, Callable[[int], object]]] = [
+                ("GET /login (baseline)", lambda i: ok(page.get("/login"))),
+                ("GET / (pending, facilities)", lambda i: ok(page.get("/"))),
+                ("GET /submissions?q=…&status=…&facility=…", lambda i: ok(page.get(filtered))),
                 (
                     "GET /submissions?q=… (a search)",
-                    timed(lambda i: ok(page.get("/submissions?q=filing-12")), args.runs),
+                    lambda i: ok(page.get("/submissions?q=filing-12")),
                 ),
                 (
                     "GET /submissions?status=…&page=40",
-                    timed(
-                        lambda i: ok(page.get("/submissions?status=rejected&page=40")), args.runs
-                    ),
+                    lambda i: ok(page.get("/submissions?status=rejected&page=40")),
                 ),
-                (
-                    "GET /api/submissions?q=…&status=…",
-                    timed(lambda i: ok(api.get("/api" + filtered)), args.runs),
-                ),
-                ("GET /audit (newest 50)", timed(lambda i: ok(page.get("/audit")), args.runs)),
-                (
-                    "GET /audit?actor=…&action=…&page=3",
-                    timed(lambda i: ok(page.get(audit_filtered)), args.runs),
-                ),
+                ("GET /api/submissions?q=…&status=…", lambda i: ok(api.get("/api" + filtered))),
+                ("GET /audit (newest 50)", lambda i: ok(page.get("/audit"))),
+                ("GET /audit?actor=…&action=…&page=3", lambda i: ok(page.get(audit_filtered))),
                 (
                     "GET /audit?submission=…",
-                    timed(lambda i: ok(page.get(f"/audit?submission={sid + 7}")), args.runs),
+                    lambda i: ok(page.get(f"/audit?submission={sid + 7}")),
                 ),
-                (
-                    "GET /submissions (newest 50)",
-                    timed(lambda i: ok(page.get("/submissions")), args.runs),
-                ),
+                ("GET /submissions (newest 50)", lambda i: ok(page.get("/submissions"))),
                 (
                     "GET /submissions/ID (findings inline)",
-                    timed(lambda i: ok(page.get(f"/submissions/{sid}")), args.runs),
+                    lambda i: ok(page.get(f"/submissions/{sid}")),
                 ),
                 (
                     "GET /submissions/ID/math (cached pack)",
-                    timed(lambda i: ok(page.get(f"/submissions/{sid}/math")), args.runs),
+                    lambda i: ok(page.get(f"/submissions/{sid}/math")),
                 ),
-                (
-                    "GET /api/submissions",
-                    timed(lambda i: ok(api.get("/api/submissions")), args.runs),
-                ),
+                ("GET /api/submissions", lambda i: ok(api.get("/api/submissions"))),
+            ]
+            measures = interleaved(reads, args.runs)
+            measures.append(
                 (
                     "POST /api/submissions (validate, record)",
                     timed(
                         lambda i: ok(api.post("/api/submissions", content=filing(10_000 + i))),
                         args.runs,
                     ),
-                ),
-            ]
+                )
+            )
 
             async def burst() -> float:
                 n = args.concurrent

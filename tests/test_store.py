@@ -467,21 +467,23 @@ def test_every_action_is_in_the_append_only_audit_log(store: Store, tmp_path: Pa
 
 def test_db_upgrade_creates_then_reports_current(db: str) -> None:
     first = as_json(cli("db", "upgrade", "--db", db, "--format", "json"))
-    assert first["from"] is None and first["to"] == "0006"
+    assert first["from"] is None and first["to"] == "0007"
     again = as_json(cli("db", "upgrade", "--db", db, "--format", "json"))
-    assert again["from"] == again["to"] == "0006"
+    assert again["from"] == again["to"] == "0007"
 
 
 def test_a_database_behind_this_rulesub_is_refused_until_upgraded(
     db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Simulates the next rulesub (a migration 0099 after 0006) meeting this database."""
+    """Simulates the next rulesub (a migration 0099 after 0007) meeting this database."""
     from validator.store import migrate
 
     record(db, HCF)
     monkeypatch.setattr(migrate, "head", lambda: "0099")
     monkeypatch.setattr(
-        migrate, "known_revisions", lambda: ["0001", "0002", "0003", "0004", "0005", "0006", "0099"]
+        migrate,
+        "known_revisions",
+        lambda: ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0099"],
     )
     for args in (("history",), ("record", str(FCP)), ("approve", "1", "--by", "R")):
         out = cli(*args, "--db", db)
@@ -507,8 +509,8 @@ def test_the_migrations_are_package_data_found_from_the_package() -> None:
     assert (migrate.MIGRATIONS / "env.py").is_file()
     # 0002: the web view's accounts; 0003: ids never given twice, the chain, facilities;
     # 0004: the web view's sessions; 0005: withdrawn and replaced filings; 0006: the list
-    # by status's index
-    assert migrate.known_revisions() == ["0001", "0002", "0003", "0004", "0005", "0006"]
+    # by status's index; 0007: the filings' words (the search's full-text index)
+    assert migrate.known_revisions() == ["0001", "0002", "0003", "0004", "0005", "0006", "0007"]
     assert migrate.script_head() == migrate.head() == migrate.SCHEMA_REVISION
     # hatchling's wheel carries every file of the package, the migrations with it
     pyproject = (PROJECT_ROOT / "pyproject.toml").read_text()

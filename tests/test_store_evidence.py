@@ -188,7 +188,7 @@ def test_the_migration_chains_the_old_log_and_gives_ids_past_every_one_named(db:
     out = cli("history", "--db", db)
     assert out.exit_code == 2 and "rulesub db upgrade" in out.stderr
     up = json.loads(cli("db", "upgrade", "--by", "admin", "--db", db, "--format", "json").stdout)
-    assert (up["from"], up["to"]) == ("0002", "0006")
+    assert (up["from"], up["to"]) == ("0002", "0007")
     store = Store(db)
     head, broken = store.verify_audit()
     assert broken is None and head.entries == 5  # four old entries and the upgrade

@@ -24,7 +24,16 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, select
 from store_db import BACKENDS, database
-from webtools import EXAMPLE, HOLDER, OTHER_HOLDER, Office, make_office, sign_in, token_of
+from webtools import (
+    EXAMPLE,
+    HOLDER,
+    OTHER_HOLDER,
+    Office,
+    make_office,
+    other_holders_submission,
+    sign_in,
+    token_of,
+)
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
@@ -85,7 +94,8 @@ def test_search_finds_by_facility_holder_game_name_and_file(office: Office) -> N
     assert set(listed(rev.get("/submissions?q=High Card Flush").text)) == {mine, theirs}
     assert listed(rev.get("/submissions?q=harbour-hcf.yaml").text) == [theirs]
     assert listed(rev.get("/submissions?q=no such thing anywhere").text) == []
-    assert listed(rev.get("/submissions?q=100%25").text) == []  # a wildcard is a character
+    for wildcard in ("%25", "_", "*", '"'):  # a character, never a wildcard or an operator
+        assert listed(rev.get(f"/submissions?q={wildcard}").text) == []
     assert listed(rev.get(f"/submissions?facility=Harbour Point&holder={OTHER_HOLDER}").text) == [
         theirs
     ]
@@ -106,6 +116,96 @@ def test_a_newly_recorded_facility_is_offered_and_found_at_once(office: Office) 
     assert "<option>Lakeside Lanes</option>" in page
     assert listed(rev.get("/submissions?q=lakeside lanes").text) == [new]
     assert listed(rev.get("/submissions?q=LAKESIDE.YAML").text) == [new]
+
+
+def test_search_finds_words_of_the_filings_text_never_another_holders(office: Office) -> None:
+    """``q`` searches the filing's text too (holder, facility, game name, file name, text),
+    in the full-text index the database keeps as filings are recorded and purged: each word
+    of the search as the start of a word of the file name or text, in any order."""
+    memo = other_holders_submission(office.tmp).read_text(encoding="utf-8")
+    path = office.tmp / "memo.yaml"
+    path.write_text(memo + "# Dealing procedures per memorandum Zephyrine-42\n", encoding="utf-8")
+    new = office.store.record(path, "harbour", display="memo.yaml").id
+    rev, cas = client_of(office, "rev"), client_of(office, "cas")
+    assert listed(rev.get("/submissions?q=zephyrine").text) == [new]
+    assert listed(rev.get("/submissions?q=42 Zephyr").text) == [new]
+    assert listed(rev.get("/submissions?q=memorandum zephyrine-43").text) == []  # every word
+    assert listed(rev.get("/submissions?q=memo").text) == [new]  # its file name's word
+    assert listed(rev.get("/submissions?q=zephyrine&status=approved").text) == []
+    token = acct.issue_token(office.store, "rev", by="test")
+    api = TestClient(
+        create_app(office.db, secret="s"), headers={"Authorization": f"Bearer {token}"}
+    )
+    assert api.get("/api/submissions?q=zephyrine").headers["x-total-count"] == "1"
+    # the casino of another holder neither finds nor counts it
+    page = cas.get("/submissions?q=zephyrine").text
+    assert listed(page) == [] and "0 found" in page
+    assert listed(cas.get("/submissions?q=dealing procedures").text) == []
+
+
+def test_a_purged_filing_leaves_the_search(tmp_path: Path) -> None:
+    """Purging a filing takes its words out of the full-text index with it (SQLite's index
+    stays whole: its integrity check passes)."""
+    from sqlalchemy import text
+
+    office = make_office(tmp_path)
+    old = office.ids["harbour"]
+    long_ago = dt.datetime(2015, 3, 1, tzinfo=dt.UTC)
+    office.store.reject(old, "rev", "incomplete", now=long_ago)
+    rev = client_of(office, "rev")
+    assert listed(rev.get("/submissions?q=harbour-hcf").text) == [old]
+    assert office.store.purge(dt.date(2016, 1, 1), "rev") == [old]
+    assert listed(rev.get("/submissions?q=harbour-hcf").text) == []
+    with office.store.transaction() as conn:
+        conn.execute(
+            text("INSERT INTO submissions_text (submissions_text) VALUES ('integrity-check')")
+        )
+        assert conn.execute(text("SELECT count(*) FROM submissions_text")).scalar() == 1
+
+
+def test_a_page_asks_only_the_schemas_version_on_connections_kept_open(office: Office) -> None:
+    """The server keeps its connections open from one request to the next and reads the
+    database's tables once, at start-up: a signed-in page opens no connection and asks the
+    database for its schema's version only, never for its tables."""
+    from sqlalchemy import event
+
+    app = create_app(office.db, secret="s")
+    client = TestClient(app)
+    assert sign_in(client, "rev").status_code == 303
+    engine = app.state.web.store.engine
+    said: list[str] = []
+    opened: list[object] = []
+    event.listen(engine, "before_cursor_execute", lambda *a: said.append(a[2]))
+    event.listen(engine, "connect", lambda *a: opened.append(a))
+    for path in ("/", "/submissions?q=harbour", "/audit", f"/submissions/{office.ids['example']}"):
+        assert client.get(path).status_code == 200, path
+    assert opened == []
+    asked = " ".join(said).lower()
+    assert "alembic_version" in asked
+    for catalogue in ("sqlite_master", "information_schema", "pg_catalog", "pg_class"):
+        assert catalogue not in asked
+
+
+def test_the_counts_follow_the_record_as_it_grows(office: Office) -> None:
+    """Counts are kept while the audit log's last entry is the same, and follow each
+    change: a decision moves a filing between the status counts, and the audit log's
+    totals grow by the entries since."""
+    rev = client_of(office, "rev")
+
+    def total(path: str) -> int:
+        found = re.search(r'id="total">(\d+) (found|entr)', rev.get(path).text)
+        assert found is not None, path
+        return int(found.group(1))
+
+    log, mine = total("/audit"), total("/audit?actor=rev")
+    pending = total("/submissions?status=submitted")
+    assert total("/submissions?status=rejected") == 0
+    office.store.reject(office.ids["harbour"], "rev", "incomplete")
+    assert total("/audit") == log + 1 and total("/audit?actor=rev") == mine + 1
+    assert total("/audit?actor=rev&action=reject") == 1
+    assert total("/submissions?status=submitted") == pending - 1
+    assert total("/submissions?status=rejected") == 1
+    assert total("/audit") == log + 1  # and again, kept
 
 
 def test_the_list_reads_indexes_never_the_filings_it_does_not_show(tmp_path: Path) -> None:
@@ -147,6 +247,8 @@ def test_the_list_reads_indexes_never_the_filings_it_does_not_show(tmp_path: Pat
                 for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters)
             ]
             for step in plan:
+                if step.startswith("SCAN submissions_text VIRTUAL TABLE"):
+                    continue  # the filings' words: the full-text index
                 if "submissions" in step or " new " in f" {step} " or " old " in f" {step} ":
                     assert "COVERING INDEX" in step or "INTEGER PRIMARY KEY" in step, (
                         statement,

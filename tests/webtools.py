@@ -43,8 +43,8 @@ def other_holders_submission(tmp: Path) -> Path:
     """The example, filed by another certificate holder for another facility."""
     text = EXAMPLE.read_text(encoding="utf-8")
     text = text.replace(f"certificate_holder: {HOLDER}", f"certificate_holder: {OTHER_HOLDER}")
-    text = text.replace("facility: Example Downs", "facility: Harbour Point")
-    assert OTHER_HOLDER in text and "Harbour Point" in text
+    text = text.replace("Example Downs", "Harbour Point")  # its facility, in its comments too
+    assert OTHER_HOLDER in text and "Harbour Point" in text and "Example Downs" not in text
     path = tmp / "harbour-hcf.yaml"
     path.write_text(text, encoding="utf-8")
     return path

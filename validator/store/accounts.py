@@ -312,7 +312,7 @@ def begin_session(store: Store, account: Account, *, now: dt.datetime | None = N
 def by_session(store: Store, key: str, *, now: dt.datetime | None = None) -> Account | None:
     """The account of a session that has not ended, else ``None``."""
     now = now or utcnow()
-    with store.transaction() as conn:
+    with store.transaction(reading=True) as conn:
         row = conn.execute(
             select(accounts)
             .join(sessions, sessions.c.account_id == accounts.c.id)
@@ -329,7 +329,7 @@ def end_session(store: Store, key: str) -> None:
 
 
 def by_token(store: Store, token: str) -> Account | None:
-    with store.transaction() as conn:
+    with store.transaction(reading=True) as conn:
         row = conn.execute(
             select(accounts)
             .join(api_tokens, api_tokens.c.account_id == accounts.c.id)

@@ -99,13 +99,20 @@ def timeout() -> float:
         raise StoreError(f"{ENV_TIMEOUT} must be a number of seconds") from None
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, pooled: bool = False) -> Engine:
     """An engine whose transactions take the write lock first (SQLite: ``BEGIN
     IMMEDIATE``), so two writers queue instead of failing halfway; a connection with the
-    ``READING`` execution option only reads (``BEGIN``), beside a writer."""
+    ``READING`` execution option only reads (``BEGIN``), beside a writer.
+
+    A command opens a connection for each transaction and closes it after (nothing stays
+    open between commands); ``pooled``: a long-running process (``rulesub serve``) keeps
+    its connections open in a pool and hands them from one transaction to the next."""
     wait = timeout()
+    pool = _pool(pooled)
     if make_url(url).get_backend_name() == "sqlite":
-        engine = create_engine(url, connect_args={"timeout": wait}, poolclass=_null_pool())
+        # a pooled connection serves one thread at a time, whichever thread takes it
+        args: dict[str, Any] = {"timeout": wait} | ({"check_same_thread": False} if pooled else {})
+        engine = create_engine(url, connect_args=args, **pool)
 
         @event.listens_for(engine, "connect")
         def _connect(dbapi: Any, _record: Any) -> None:
@@ -122,7 +129,8 @@ def make_engine(url: str) -> Engine:
         return engine
     return create_engine(
         url,
-        poolclass=_null_pool(),
+        **pool,
+        pool_pre_ping=pooled,  # a connection the server dropped meanwhile is replaced
         connect_args={
             "connect_timeout": max(1, int(wait)),
             "options": f"-c lock_timeout={int(wait * 1000)}",
@@ -130,10 +138,17 @@ def make_engine(url: str) -> Engine:
     )
 
 
-def _null_pool() -> Any:
-    from sqlalchemy.pool import NullPool
+#: A pooled engine's connections: kept open, and opened beyond them at a busy moment.
+POOL_SIZE = 8
+POOL_OVERFLOW = 32
 
-    return NullPool
+
+def _pool(pooled: bool) -> dict[str, Any]:
+    from sqlalchemy.pool import NullPool, QueuePool
+
+    if not pooled:
+        return {"poolclass": NullPool}
+    return {"poolclass": QueuePool, "pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
 
 
 def write_ahead(conn: Connection) -> str | None:

@@ -186,8 +186,15 @@ class Store:
     """One database of submissions."""
 
     def __init__(
-        self, db: str | None = None, *, must_exist: bool = False, policy: OfficePolicy | None = None
+        self,
+        db: str | None = None,
+        *,
+        must_exist: bool = False,
+        policy: OfficePolicy | None = None,
+        pooled: bool = False,
     ) -> None:
+        """``pooled``: keep connections open between transactions (a server's store; a
+        command's opens one for each transaction)."""
         self.policy = policy or OfficePolicy.from_environment()
         self.url = resolve_url(db)
         path = sqlite_file(self.url)
@@ -204,8 +211,11 @@ class Store:
                     path.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as e:
                     raise StoreError(f"{path.parent}: cannot create: {e.strerror}") from None
-        self.engine: Engine = make_engine(self.url)
+        self.engine: Engine = make_engine(self.url, pooled=pooled)
         self._held: Connection | None = None
+        #: A transaction has found this rulesub's schema and committed: the next ones ask
+        #: only for the schema's version (``migrate.confirm``).
+        self._schema_seen = False
 
     @property
     def name(self) -> str:
@@ -217,15 +227,23 @@ class Store:
         only reads (on SQLite it takes no write lock)."""
         if self._held is not None and not reading:
             with translated(self.url), self._held.begin():
-                migrate.check(self._held, self.url)
+                self._check(self._held)
                 yield self._held
+            self._schema_seen = True
             return
         with translated(self.url), self.engine.connect() as conn:
             if reading:
                 conn = conn.execution_options(**{READING: True})
             with conn.begin():
-                migrate.check(conn, self.url)
+                self._check(conn)
                 yield conn
+        self._schema_seen = True
+
+    def _check(self, conn: Connection) -> None:
+        if self._schema_seen:
+            migrate.confirm(conn, self.url)
+        else:
+            migrate.check(conn, self.url)
 
     @contextmanager
     def session(self, *, many: bool = False) -> Iterator[None]:

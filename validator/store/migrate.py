@@ -19,7 +19,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 VERSION_TABLE = "alembic_version"
 #: This rulesub's schema: the head of ``migrations/versions`` (a test holds them equal), so
 #: that a command checks the version without loading Alembic.
-SCHEMA_REVISION = "0006"
+SCHEMA_REVISION = "0007"
 
 
 def config(connection: Connection | None = None) -> object:
@@ -112,6 +112,16 @@ def check(conn: Connection, url: str) -> None:
         _lock(conn)
         if state(conn, url) == "empty":  # another process may have created it meanwhile
             _upgrade_in(conn)
+
+
+def confirm(conn: Connection, url: str) -> None:
+    """``check`` for a database already found of this rulesub's schema: its version only
+    is read again (one row), and anything else than this rulesub's is checked whole."""
+    from sqlalchemy import text
+
+    rev = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
+    if rev != [head()]:
+        check(conn, url)
 
 
 def upgrade(conn: Connection, url: str) -> tuple[str | None, str]:

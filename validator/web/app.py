@@ -77,6 +77,7 @@ class Web:
             autoescape=select_autoescape(default=True, default_for_string=True),
             trim_blocks=True,
             lstrip_blocks=True,
+            auto_reload=False,  # the templates are the package's: read once, never changed
         )
 
     def account(self, conn: HTTPConnection) -> Account | None:
@@ -569,7 +570,9 @@ def create_app(
     is ``Secure`` over HTTPS, and always with ``secure_cookies``."""
     from validator.web import api, office
 
-    store = Store(db)
+    store = Store(
+        db, pooled=True
+    )  # a server: its connections kept open, from one request to the next
     with store.transaction():  # the schema is this rulesub's (or made, in an empty database)
         pass
     web = Web(store, throttle or LoginThrottle())

@@ -4,11 +4,15 @@ of 50, counts by status) and the audit log (filters, a page, a streamed export).
 Every query carries the account's visibility in its ``WHERE``: a casino account reads only
 the filings naming its certificate holder, and never the audit log (the pages answer 404).
 Nothing here reads all rows into Python: the database filters, counts, sorts and pages.
+The counts and the list's choices are kept while the audit log's last entry stays the same
+(``KeptByHead``), and ``q``'s words are looked up in the filings' full-text index.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
+import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -16,7 +20,7 @@ from typing import Any
 from urllib.parse import urlencode
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Select, and_, bindparam, func, or_, select
+from sqlalchemy import Select, and_, bindparam, false, func, literal_column, or_, select, text
 
 from validator.store import Store
 from validator.store.accounts import Account, accounts
@@ -57,7 +61,9 @@ SORTS: dict[str, tuple[str, Any]] = {
     "status": ("Status", (submissions.c.status, submissions.c.id)),
 }
 
-LISTED = [c for c in submissions.c if c.name != "content"]
+#: A listed filing's columns: all but its bytes and the findings' JSON (a list shows their
+#: counts), the widest values of a row.
+LISTED = [c for c in submissions.c if c.name not in ("content", "findings", "approval_findings")]
 
 
 @cache
@@ -100,12 +106,6 @@ def _page(text: str | None) -> int:
         return max(1, int(text or 1))
     except ValueError:
         return 1
-
-
-def _like(text: str) -> str:
-    """``text`` as a LIKE pattern matching it anywhere, its wildcards taken literally."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped.casefold()}%"
 
 
 @dataclass(frozen=True)
@@ -209,11 +209,12 @@ def _conditions(
 
 
 def _search(q: str, dialect: str, choices: Mapping[str, list[str]]) -> list[Any]:
-    """What ``q=`` matches: a certificate holder, facility or game (its id or its name) or
-    file name containing it, whatever the case, or the filing's number. Holders,
-    facilities and games are few: the ones containing ``q`` are found among the list's
-    choices and asked for by value (an index reads them); only the file name is matched in
-    the database, in the listing index. The filings' text is never read by a search."""
+    """What ``q=`` matches: a certificate holder, facility or game (its id or its name)
+    containing it, whatever the case; the filing's number; or a filing whose file name and
+    text hold each of its words (each word as the start of one: ``lake`` finds Lakeside).
+    Holders, facilities and games are few: the ones containing ``q`` are found among the
+    list's choices and asked for by value (an index reads them); the words are looked up in
+    the filings' full-text index (migration 0007), never in the filings' bytes."""
     c = submissions.c
     folded = q.casefold()
     names = game_names()
@@ -230,16 +231,36 @@ def _search(q: str, dialect: str, choices: Mapping[str, list[str]]) -> list[Any]
         ]
         if hits:
             found.append(column.in_(hits))
-    pattern = _like(q)
-    # SQLite's LIKE ignores the case of ASCII letters (and its lower() knows no others).
-    found.append(
-        c.filename.ilike(pattern, escape="\\")
-        if dialect == "postgresql"
-        else c.filename.like(pattern, escape="\\")
-    )
+    words = words_of(q)
+    if words:
+        found.append(c.id.in_(_with_words(dialect, words)))
     if q.lstrip("#").isdigit():
         found.append(c.id == int(q.lstrip("#")))
-    return found
+    return found or [false()]
+
+
+def words_of(text: str) -> list[str]:
+    """A search's words, as the full-text index splits a filing's text: runs of letters
+    and digits, lower-cased."""
+    return re.findall(r"[^\W_]+", text.casefold())
+
+
+def _with_words(dialect: str, words: list[str]) -> Any:
+    """The ids of the filings whose file name or text has a word starting with each of
+    ``words``."""
+    if dialect == "postgresql":
+        query = " & ".join(f"{w}:*" for w in words)
+        return (
+            select(literal_column("id"))
+            .select_from(text("submissions_text"))
+            .where(text("words @@ to_tsquery('simple', :words)").bindparams(words=query))
+        )
+    query = " ".join(f'"{w}"*' for w in words)  # quoted: no word is read as an operator
+    return (
+        select(literal_column("rowid"))
+        .select_from(text("submissions_text"))
+        .where(text("submissions_text MATCH :words").bindparams(words=query))
+    )
 
 
 @dataclass
@@ -256,25 +277,52 @@ class SubmissionPage:
     replacing: dict[int, list[int]] = field(default_factory=dict)
 
 
-#: The list's choices (facilities, games, holders) as last read from a SQLite store, by
-#: account visibility, with the audit log's last entry then: a filing is recorded or purged
-#: only with an entry in the log, and SQLite's writers take turns (the entries' ids follow
-#: the commits), so while the last entry is the same, so are the choices. (PostgreSQL's
-#: writers commit in any order: it reads them every time, from its own caches.)
-_CHOICES: WeakKeyDictionary[Any, dict[str | None, tuple[int, dict[str, list[str]]]]] = (
-    WeakKeyDictionary()
-)
+class KeptByHead:
+    """Figures that change only with an entry in the audit log, kept while the log's last
+    entry is the same: the list's choices and its counts by status, and the audit log's
+    counts (those grown only by the entries since).
+
+    A filing is recorded, decided or purged only with an entry in the log, in the same
+    transaction, and the log only grows; its appends take turns to the end of their
+    transactions (SQLite's writers, PostgreSQL's advisory lock), so its ids follow the
+    commits: the entries up to an id are all there once that id is. The head is read
+    before the figures, so what is kept for a head is never older than it.
+    """
+
+    #: Figures kept per store, at most (past it, all are forgotten and read again).
+    MOST = 256
+
+    def __init__(self) -> None:
+        self._kept: WeakKeyDictionary[Any, dict[Any, tuple[int, Any]]] = WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def head(conn: Any) -> int:
+        """The audit log's last entry's id (0: none)."""
+        return int(conn.execute(select(func.max(audit_log.c.id))).scalar() or 0)
+
+    def get(self, engine: Any, key: Any) -> tuple[int, Any] | None:
+        """What was kept for ``key``, with the head it was read at."""
+        with self._lock:
+            return self._kept.get(engine, {}).get(key)
+
+    def put(self, engine: Any, key: Any, head: int, value: Any) -> None:
+        with self._lock:
+            here = self._kept.setdefault(engine, {})
+            if len(here) >= self.MOST:
+                here.clear()
+            here[key] = (head, value)
 
 
-def _choices(conn: Any, engine: Any, me: Account) -> dict[str, list[str]]:
+KEPT = KeptByHead()
+
+
+def _choices(conn: Any, engine: Any, me: Account, head: int) -> dict[str, list[str]]:
     """The facilities, games and certificate holders of the filings ``me`` may read."""
-    sqlite = engine.dialect.name == "sqlite"
-    kept_here = _CHOICES.setdefault(engine, {}) if sqlite else {}
-    key = me.certificate_holder if me.role == "casino" else None
-    last = int(conn.execute(select(func.max(audit_log.c.id))).scalar() or 0) if sqlite else 0
-    kept = kept_here.get(key)
-    if kept is not None and kept[0] == last:
-        return kept[1]
+    key = ("choices", me.certificate_holder if me.role == "casino" else None)
+    kept = KEPT.get(engine, key)
+    if kept is not None and kept[0] == head:
+        return dict(kept[1])
     c = submissions.c
     combos = list(
         conn.execute(
@@ -285,31 +333,30 @@ def _choices(conn: Any, engine: Any, me: Account) -> dict[str, list[str]]:
         name: sorted({r[i] for r in combos if r[i] is not None})
         for i, name in enumerate(("facilities", "games", "holders"))
     }
-    if len(kept_here) > 64:
-        kept_here.clear()
-    kept_here[key] = (last, choices)
-    return choices
+    KEPT.put(engine, key, head, choices)
+    return dict(choices)
 
 
 @cache
 def _same_dates(count: int) -> Select[Any]:
-    """The filings of ``count`` tables of rules and dates (facility, game, effective date),
-    each looked up in the facility's index. The status is checked by the caller: asked of
-    the database, it would read every pending filing's entry instead. One statement for
-    each count, so it is built and compiled once."""
+    """The pending filings of ``count`` tables of rules and dates (facility, game,
+    effective date), each looked up in the facility's index by all four. Each date names
+    the status in its own parameter: one status common to them all, SQLite would read the
+    status's index instead, every pending filing's entry. One statement for each count, so
+    it is built and compiled once."""
     c = submissions.c
     dates = [
         and_(
             c.facility == bindparam(f"facility{i}"),
             c.game == bindparam(f"game{i}"),
             c.effective == bindparam(f"effective{i}"),
+            c.status == bindparam(f"status{i}"),
         )
         for i in range(count)
     ]
     return (
-        select(c.id, c.facility, c.game, c.effective, c.certificate_holder, c.status)
-        .where(or_(*dates))
-        .order_by(c.id)
+        # no order asked: SQLite would read a filing's row to give the order of its ids
+        select(c.id, c.facility, c.game, c.effective, c.certificate_holder).where(or_(*dates))
     )
 
 
@@ -321,23 +368,44 @@ def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
     if not pend:
         return {}
     keys = sorted({(r.facility, r.game, r.effective) for r in pend})
-    same_date: dict[tuple[Any, ...], list[Any]] = {}
+    same_date: dict[tuple[Any, ...], list[tuple[int, Any]]] = {}
     values = {}
     for i, (facility, game, effective) in enumerate(keys):
         values.update({f"facility{i}": facility, f"game{i}": game, f"effective{i}": effective})
-    for o in conn.execute(_same_dates(len(keys)), values):
-        if o.status == "submitted":
-            same_date.setdefault((o.facility, o.game, o.effective), []).append(o)
+        values[f"status{i}"] = "submitted"
+    for oid, facility, game, effective, holder in conn.execute(_same_dates(len(keys)), values):
+        same_date.setdefault((facility, game, effective), []).append((oid, holder))
     out: dict[int, list[int]] = {}
     for r in sorted(pend, key=lambda r: r.id):
-        older = [
-            o.id
-            for o in same_date.get((r.facility, r.game, r.effective), [])
-            if o.id < r.id and o.certificate_holder == r.certificate_holder
-        ]
+        rid, holder = r.id, r.certificate_holder
+        older = sorted(
+            o
+            for o, h in same_date.get((r.facility, r.game, r.effective), ())
+            if o < rid and h == holder
+        )
         if older:
-            out[r.id] = older
+            out[rid] = older
     return out
+
+
+def _by_status(
+    conn: Any, engine: Any, me: Account, f: Filters, head: int, choices: Mapping[str, list[str]]
+) -> dict[str, int]:
+    """How many filings the filters but ``status`` select, by status (kept per head)."""
+    seen = me.certificate_holder if me.role == "casino" else None
+    key = ("by status", seen, replace(f, status="", sort="-recorded", page=1))
+    kept = KEPT.get(engine, key)
+    if kept is not None and kept[0] == head:
+        return dict(kept[1])
+    where = [visible_to(me), *_conditions(f, engine.dialect.name, choices, with_status=False)]
+    counted = {
+        s: int(n)
+        for s, n in conn.execute(
+            select(submissions.c.status, func.count()).where(*where).group_by(submissions.c.status)
+        )
+    }
+    KEPT.put(engine, key, head, counted)
+    return dict(counted)
 
 
 def search_submissions(
@@ -348,32 +416,24 @@ def search_submissions(
     seen = visible_to(me)
     dialect = store.engine.dialect.name
     with store.transaction(reading=True) as conn:
-        choices = _choices(conn, store.engine, me)
+        head = KEPT.head(conn)
+        choices = _choices(conn, store.engine, me, head)
         where = [seen, *_conditions(f, dialect, choices)]
-        by_status_where = [seen, *_conditions(f, dialect, choices, with_status=False)]
-        by_status = {
-            s: n
-            for s, n in conn.execute(
-                select(submissions.c.status, func.count())
-                .where(*by_status_where)
-                .group_by(submissions.c.status)
-            )
-        }
+        by_status = _by_status(conn, store.engine, me, f, head, choices)
         total = by_status.get(f.status, 0) if f.status else sum(by_status.values())
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(f.page, pages)
-        # the page's ids from the listing index, then those rows: a search never reads
-        # the filings it does not show
+        # the page's ids from the listing index, and only those rows, in one statement: a
+        # search never reads the filings it does not show
+        order = SORTS[f.sort][1]
         ids: Select[Any] = (
             select(submissions.c.id)
             .where(*where)
-            .order_by(*SORTS[f.sort][1])
+            .order_by(*order)
             .limit(PAGE_SIZE)
             .offset((page - 1) * PAGE_SIZE)
         )
-        shown = [i for (i,) in conn.execute(ids)]
-        found = {r.id: r for r in conn.execute(select(*LISTED).where(submissions.c.id.in_(shown)))}
-        rows = [found[i] for i in shown]
+        rows = list(conn.execute(select(*LISTED).where(submissions.c.id.in_(ids)).order_by(*order)))
         replaced = replacing(conn, rows) if with_replacing else {}
     return SubmissionPage(
         rows,
@@ -483,13 +543,31 @@ def _filing_facts(conn: Any, ids: set[int]) -> dict[int, Any]:
     return {r.id: r for r in conn.execute(query.where(c.id.in_(sorted(ids))))}
 
 
+def _audit_total(conn: Any, engine: Any, f: AuditFilters) -> int:
+    """How many entries ``f`` selects: counted once, then only among the entries since
+    (the log only grows, its ids following the commits)."""
+    head = KEPT.head(conn)
+    key = ("audit", replace(f, page=1))
+    kept = KEPT.get(engine, key)
+    upto = audit_log.c.id <= head
+    if kept is not None and kept[0] == head:
+        return int(kept[1])
+    if kept is not None and kept[0] < head:
+        since = audit_log.c.id > kept[0]
+        query = select(func.count()).select_from(audit_log).where(*f.where(), since, upto)
+        total = int(kept[1]) + int(conn.execute(query).scalar() or 0)
+    else:
+        query = select(func.count()).select_from(audit_log).where(*f.where(), upto)
+        total = int(conn.execute(query).scalar() or 0)
+    KEPT.put(engine, key, head, total)
+    return total
+
+
 def search_audit(store: Store, f: AuditFilters) -> AuditPage:
     """One page of the audit log, newest first, as ``f`` selects it."""
     where = f.where()
     with store.transaction(reading=True) as conn:
-        total = int(
-            conn.execute(select(func.count()).select_from(audit_log).where(*where)).scalar() or 0
-        )
+        total = _audit_total(conn, store.engine, f)
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(f.page, pages)
         events = list(
