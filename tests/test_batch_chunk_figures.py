@@ -13,7 +13,7 @@ import pytest
 
 from validator.compiler import load_game
 from validator.interpreter.batch import BatchEngine, _Chunk
-from validator.interpreter.batch_hands import all_last, any_last
+from validator.interpreter.batch_hands import ChunkHands, all_last, any_last
 from validator.interpreter.batch_money import payout_micro, row_sums
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
@@ -27,7 +27,7 @@ def _chunk(cards: np.ndarray) -> _Chunk:
     engine = BatchEngine(rules, rules.strategy(None), cards.shape[1], {"ante": Decimal(5)})
     decks, _ = deal(np.random.default_rng(3), cards.shape[0], rules.config.positions)
     chunk = _Chunk(engine, decks, {})
-    chunk.player, chunk.player_dealt = cards.copy(), cards.copy()
+    chunk.state.player, chunk.state.player_dealt = cards.copy(), cards.copy()
     return chunk
 
 
@@ -41,23 +41,23 @@ def test_a_hand_is_re_evaluated_only_where_its_cards_changed(
     decks = np.argsort(rng.random((6000, 52)), axis=1)
     cards = decks[:, :15].reshape(6000, 3, 5)
     chunk = _chunk(cards)
-    before = chunk.value("player_five")
+    before = chunk.hands.value("player_five")
     evaluated: list[int] = []
-    real = _Chunk._evaluate
+    real = ChunkHands._evaluate
 
-    def counting(self: _Chunk, hand_id: str, flat: Any) -> Any:
+    def counting(self: ChunkHands, hand_id: str, flat: Any) -> Any:
         evaluated.append(len(flat))
         return real(self, hand_id, flat)
 
-    monkeypatch.setattr(_Chunk, "_evaluate", counting)
+    monkeypatch.setattr(ChunkHands, "_evaluate", counting)
     exchanged = rng.random((6000, 3)) < 0.25
     after = cards.copy()
     after[exchanged, :3] = decks[:, 15:18].repeat(3, axis=0).reshape(6000, 3, 3)[exchanged]
-    chunk.player[:] = after
-    chunk.version += 1
-    got = chunk.value("player_five")
+    chunk.state.player[:] = after
+    chunk.state.version += 1
+    got = chunk.hands.value("player_five")
     assert evaluated == [int(exchanged.sum())]
-    fresh = _chunk(after).value("player_five")
+    fresh = _chunk(after).hands.value("player_five")
     assert (got.key == fresh.key).all() and (got.held == fresh.held).all()
     assert (got.key[~exchanged] == before.key[~exchanged]).all()
     assert (got.key[exchanged] != before.key[exchanged]).any()

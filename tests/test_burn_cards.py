@@ -60,14 +60,14 @@ def test_the_batch_engine_burns_the_same_cards() -> None:
     wagers = default_wagers(rules)
     decks = [_deck(seed) for seed in range(20)]
     engine = BatchEngine(rules, rules.strategy(None), 3, wagers)
-    chunk = _Chunk(engine, np.array(decks, dtype=np.int64), {})
-    chunk.stakes = {s: np.full((20, 3), to_micro(v), np.int64) for s, v in wagers.items()}
+    stakes = {s: np.full((20, 3), to_micro(v), np.int64) for s, v in wagers.items()}
+    chunk = _Chunk(engine, np.array(decks, dtype=np.int64), {}, stakes)
     chunk.play()
     for r, deck in enumerate(decks):
         seats = [Seat(k, dict(wagers), None) for k in (1, 2, 3)]
         out = Engine(rules, rules.strategy(None)).run(seats, DeckSource(deck), {})
-        board = [int(c) for c in chunk.table["community"][r]]
+        board = [int(c) for c in chunk.state.table["community"][r]]
         assert cards_str(board).split() == out.dealer["community"], f"round {r}"
         burned = {deck[8], deck[12]}
-        assert not burned & {int(c) for c in chunk.player[r].ravel()}
+        assert not burned & {int(c) for c in chunk.state.player[r].ravel()}
         assert not burned & set(board)

@@ -12,6 +12,7 @@ import pytest
 from validator import PROJECT_ROOT
 from validator.cards import parse_cards
 from validator.interpreter.batch import _Chunk
+from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.scalar import _Round
 from validator.interpreter.scalar_conditions import RoundConditions
 from validator.model import procedure
@@ -128,7 +129,9 @@ def test_condition_keys_and_steps_carry_each_engines_own_function() -> None:
         assert (
             meaning_of(CONDITION.id, key, "scalar").__qualname__ == f"RoundConditions._when_{key}"
         )
-        assert meaning_of(CONDITION.id, key, "batch").__qualname__ == f"_Chunk._when_{key}"
+        assert (
+            meaning_of(CONDITION.id, key, "batch").__qualname__ == f"ChunkConditions._when_{key}"
+        )
     for w in REGISTRY.values():
         if w.kind == STEP.id:
             assert meaning_of(STEP.id, w.word, "scalar") is _Round.__dict__[f"_step_{w.word}"]
@@ -234,7 +237,7 @@ def patched_folded() -> Iterator[None]:
         yield False, "read from the registry"
 
     def batch(self: Any, when: Any, side: str) -> Any:
-        return np.zeros((self.N, self.S), bool)
+        return np.zeros((self.state.N, self.state.S), bool)
 
     w.meanings.update(scalar=scalar, batch=batch)
     yield
@@ -251,12 +254,20 @@ class _RoundStub:
     _when_folded = RoundConditions._when_folded
 
 
-class _ChunkStub:
-    """The batch engine's condition reading, over 2 rounds of 3 seats."""
+class _ChunkStateStub:
+    """2 rounds of 3 seats, some folded."""
 
     N, S = 2, 3
     folded = np.array([[False, True, False], [True, True, False]])
-    cond = _Chunk.cond
+
+
+class _ChunkStub:
+    """The batch engine's condition reading, with nothing of a chunk around it but its
+    folds."""
+
+    state = _ChunkStateStub()
+    cond = ChunkConditions.cond
+    _when_folded = ChunkConditions._when_folded
 
 
 def test_both_engines_read_a_condition_through_its_registry_entry(patched_folded: None) -> None:

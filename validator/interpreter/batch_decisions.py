@@ -1,27 +1,144 @@
-"""The batch engine's decisions: what an option chosen does, for every round and seat at once.
+"""The batch engine's decisions: the players' choices, for every round and seat at once.
 
-The choice itself is made in the ``decide`` step (``batch._Chunk``): the decisions as made
-(a golden round replayed, ``Scripted``) or the strategy's rows as masks. Here it places its
-wager (a multiple outside the range the rules allow for the hand is refused, citing the
-rule, as the scalar engine refuses it), pays its fee, folds, or asks for a draw, whose
-count of cards its option bounds (§ 589.11(d)(2)(i)(B)).
+The choice is the decisions as made (a golden round replayed, ``Scripted``), else the
+strategy's first row that holds, else the step's default, each row a mask over (rounds,
+seats). The option chosen places its wager (a multiple outside the range the rules allow
+for the hand is refused, citing the rule, as the scalar engine refuses it), pays its fee,
+folds, or asks for a draw, whose count of cards its option bounds (§ 589.11(d)(2)(i)(B)).
+The decisions read the chunk's hands and conditions and write the choices into its state.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
+from numpy.typing import NDArray
 
+from validator.interpreter.actions import parse_action
+from validator.interpreter.batch_conditions import ChunkConditions
+from validator.interpreter.batch_hands import ChunkHands
 from validator.interpreter.batch_money import I64, B, row_sums
-from validator.interpreter.batch_settlement import ChunkSettlement
+from validator.interpreter.batch_state import ChunkState
 from validator.interpreter.errors import RoundError
-from validator.model.procedure import DecideStep, Option
+from validator.interpreter.rules import Rules
+from validator.model.procedure import DecideStep, Option, Strategy
 
 
-class ChunkDecisions(ChunkSettlement):
-    """What an option chosen does, for every round and seat that chose it: a wager placed
-    at a multiple its rules allow, a fee paid, a fold, a draw asked for."""
+@dataclass
+class Scripted:
+    """A decision as the players made it (a golden round replayed), per (round, seat): the
+    option's index in the step (-1: not asked) and its multiple (0 the least, -1 the most);
+    an exchange keeps the ``keep_highest`` highest cards (-1: not said) or, given
+    ``keep_cards`` (rounds, seats, cards held), the cards it marks, whichever they are."""
 
-    def _apply(
+    option: I64
+    multiple: I64
+    keep_highest: I64 | None = None
+    keep_cards: B | None = None
+
+
+class ChunkDecisions:
+    """Each player asked decides, by the decisions as made or the strategy; the option
+    taken places its wager at a multiple its rules allow, pays a fee, folds or asks for a
+    draw."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        strategy: Strategy | None,
+        scripted: dict[str, Scripted],
+        state: ChunkState,
+        hands: ChunkHands,
+        conditions: ChunkConditions,
+    ) -> None:
+        self.rules = rules
+        self.strategy = strategy
+        self.scripted = scripted  # decision id -> the decisions as made
+        self.state = state
+        self.hands = hands
+        self.conditions = conditions
+
+    def decide(self, step: DecideStep) -> None:
+        """Every seat asked (dealt in, not folded, the step's players) decides; the option
+        each chose is recorded and applied."""
+        state, cond = self.state, self.conditions.cond
+        N, S = state.N, state.S
+        names = list(step.options)
+        state.choice_names[step.id] = names
+        chosen = np.full((N, S), -1, dtype=np.int64)
+        asked = self.hands.dealt() & ~state.folded & cond(step.players) & ~state.voided[:, None]
+        if step.when is not None:
+            asked &= cond(step.when)
+        available = {
+            o: (cond(opt.available) if opt.available else np.ones((N, S), bool))
+            for o, opt in step.options.items()
+        }
+        multiple = np.zeros((N, S), dtype=np.int64)  # 0: none given, -1: max
+        keep = np.full((N, S), -1, dtype=np.int64)
+        paired = np.zeros((N, S), dtype=bool)
+        named = np.zeros((N, S), dtype=bool)
+        open_ = asked.copy()
+        rows = self.strategy.decisions.get(step.id, []) if self.strategy else []
+        if step.id in self.scripted:  # the decisions as they were made
+            rows = []
+            made = self.scripted[step.id]
+            m = open_ & (made.option >= 0)
+            chosen[m] = made.option[m]
+            multiple[m] = made.multiple[m]
+            if made.keep_highest is not None:
+                keep[m] = made.keep_highest[m]
+            if made.keep_cards is not None:
+                if state.pending_cards is None:
+                    state.pending_cards = np.zeros(state.player.shape, bool)
+                state.pending_cards[m] = made.keep_cards[m]
+                named[m] = True
+            open_ &= ~m
+        # the rule each lane follows (the strategy's first row that holds, else the
+        # default): its number in `which` (0: none), what it says in `said` (choice,
+        # multiple, keep, paired), looked up once for every lane
+        which = np.zeros((N, S), np.int16)
+        said: list[tuple[int, int, int, bool]] = [(-1, 0, -1, False)]
+        for row in rows:
+            if isinstance(row.then, str):
+                a = parse_action(row.then)
+                k_keep, k_paired = -1, False
+            else:
+                a = parse_action(row.then.option)
+                k_keep, k_paired = row.then.keep.highest, row.then.keep.paired
+            if a.option not in available:
+                continue
+            m = open_ & cond(row.when) & available[a.option]
+            if not m.any():
+                continue
+            mult = -1 if a.multiple == "max" else int(a.multiple or 0)
+            which += m * np.int16(len(said))
+            said.append((names.index(a.option), mult, k_keep, k_paired))
+            open_ &= ~m
+        if open_.any():
+            fallback = step.default if step.default is not None else None
+            for o in [fallback] if fallback else names:
+                m = open_ & available[o]
+                which += m * np.int16(len(said))
+                said.append((names.index(o), 0, -1, False))
+                open_ &= ~m
+        if len(said) > 1:
+            assert len(said) < np.iinfo(np.int16).max
+            got = which > 0 if step.id in self.scripted else None
+            said_chosen, said_multiple, said_keep, said_paired = zip(*said, strict=True)
+            chosen = _said(said_chosen, which, got, chosen)
+            multiple = _said(said_multiple, which, got, multiple)
+            keep = _said(said_keep, which, got, keep)
+            paired = _said(said_paired, which, got, paired)
+        state.decided[step.id] = chosen
+        for o, opt in step.options.items():
+            m = chosen == names.index(o)
+            if not m.any():
+                continue
+            self.apply(step, opt, m, multiple, keep, paired, named)
+
+    def apply(
         self,
         step: DecideStep,
         opt: Option,
@@ -31,8 +148,10 @@ class ChunkDecisions(ChunkSettlement):
         paired: B,
         named: B,
     ) -> None:
+        """What the option does where ``m`` (rounds, seats) chose it."""
+        state = self.state
         if opt.fold:
-            self.folded |= m
+            state.folded |= m
         if opt.wager is not None:
             wager = self.rules.wager(opt.wager)
             assert wager.amount is not None
@@ -41,26 +160,26 @@ class ChunkDecisions(ChunkSettlement):
             bad = m & ((mult < lo) | (mult > hi))
             if bad.any():
                 self._refuse_multiple(step, opt, bad, mult, lo, hi)
-            base = self.stakes[wager.amount.of]
+            base = state.stakes[wager.amount.of]
             st = np.where(m, base * mult, 0)
-            self.stakes[opt.wager] = self.stakes.get(opt.wager, np.zeros_like(base)) + st
-            self.wagered += row_sums(st)
+            state.stakes[opt.wager] = state.stakes.get(opt.wager, np.zeros_like(base)) + st
+            state.wagered += row_sums(st)
         if opt.fee is not None:
             fee_def = self.rules.d.options_fee
             assert fee_def is not None
-            fee = np.where(m, self.stakes[fee_def.amount.of] * (fee_def.amount.min or 1), 0)
-            self.fees += fee
-            self.wagered += row_sums(fee)
-            self.house += row_sums(fee)
+            fee = np.where(m, state.stakes[fee_def.amount.of] * (fee_def.amount.min or 1), 0)
+            state.fees += fee
+            state.wagered += row_sums(fee)
+            state.house += row_sums(fee)
         if opt.draw is not None:
-            if not any(o is opt for o in self.draw_options):
-                self.draw_options.append(opt)
-            index = next(i for i, o in enumerate(self.draw_options) if o is opt)
-            np.putmask(self.pending_option, m, index)
-            np.putmask(self.pending_kind, m, 1 if opt.draw == "add" else 2)
-            np.putmask(self.pending_keep, m, np.maximum(keep, 0))
-            np.putmask(self.pending_paired, m, paired)
-            np.putmask(self.pending_named, m, named)
+            if not any(o is opt for o in state.draw_options):
+                state.draw_options.append(opt)
+            index = next(i for i, o in enumerate(state.draw_options) if o is opt)
+            np.putmask(state.pending_option, m, index)
+            np.putmask(state.pending_kind, m, 1 if opt.draw == "add" else 2)
+            np.putmask(state.pending_keep, m, np.maximum(keep, 0))
+            np.putmask(state.pending_paired, m, paired)
+            np.putmask(state.pending_named, m, named)
 
     def _refuse_multiple(
         self, step: DecideStep, opt: Option, bad: B, mult: I64, lo: I64, hi: I64
@@ -70,8 +189,9 @@ class ChunkDecisions(ChunkSettlement):
         r, s = (int(x[0]) for x in np.nonzero(bad))
 
         def at_least(hand: str, category: str) -> bool:
-            thr = self.evaluator(hand).pack_key((self.rules.evaluator(hand).strength(category),))
-            return bool(self._seat(self.value(hand).key)[r, s] >= thr)
+            strength = self.rules.evaluator(hand).strength(category)
+            thr = self.hands.evaluator(hand).pack_key((strength,))
+            return bool(self.hands.at_seats(self.hands.value(hand).key)[r, s] >= thr)
 
         _, _, cite = self.rules.option_multiple_range(opt, step.id, at_least)
         name = next(o for o, x in step.options.items() if x is opt)
@@ -87,7 +207,7 @@ class ChunkDecisions(ChunkSettlement):
         wager = self.rules.wager(opt.wager or "")
         amount = wager.amount
         assert amount is not None
-        N, S = self.N, self.S
+        N, S = self.state.N, self.state.S
         lo = np.full((N, S), amount.min or 1, dtype=np.int64)
         hi = np.full((N, S), amount.max or amount.min or 1, dtype=np.int64)
         open_ = np.ones((N, S), bool)
@@ -97,21 +217,21 @@ class ChunkDecisions(ChunkSettlement):
                 continue
             m = open_.copy()
             if w.hand is not None and w.at_least is not None:
-                v = self.value(w.hand)
+                v = self.hands.value(w.hand)
                 ev = self.rules.evaluator(w.hand)
-                thr = self.evaluator(w.hand).pack_key((ev.strength(w.at_least),))
-                m &= self._seat(v.key) >= thr
+                thr = self.hands.evaluator(w.hand).pack_key((ev.strength(w.at_least),))
+                m &= self.hands.at_seats(v.key) >= thr
             lo[m] = rule.min or 1
             hi[m] = rule.max or 1
             open_ &= ~m
         return lo, hi
 
-    def _check_exchange(self, rows: I64, s: int, counts: I64) -> None:
+    def check_exchange(self, rows: I64, s: int, counts: I64) -> None:
         """An exchange of a number of cards its option does not allow (Lunar Poker's two to
         five, § 589.11(d)(2)(i)(B)) is refused, as the scalar engine refuses it."""
-        chosen = self.pending_option[rows, s]
+        chosen = self.state.pending_option[rows, s]
         for i in np.unique(chosen).tolist():
-            opt = self.draw_options[i]
+            opt = self.state.draw_options[i]
             rng = self.rules.draw_cards(opt)
             n = counts[chosen == i]
             bad = (n < rng[0]) | (n > rng[1]) if rng else np.zeros(n.shape, bool)
@@ -121,3 +241,10 @@ class ChunkDecisions(ChunkSettlement):
                     f"seat {s + 1}: an exchange is of {rng[0]} to {rng[1]} cards, not "
                     f"{int(n[bad][0])} ({opt.cite})"
                 )
+
+
+def _said(values: tuple[Any, ...], which: NDArray[np.int16], got: B | None, was: Any) -> Any:
+    """Each lane's value under the rule it follows (``which``: its index in ``values``);
+    where ``got`` is false (a decision as it was made), the value it had."""
+    out = np.array(values, dtype=was.dtype)[which]
+    return out if got is None else np.where(got, out, was)

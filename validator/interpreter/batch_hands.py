@@ -1,28 +1,28 @@
-"""The batch engine's chunk of rounds: its state and the hands it holds.
+"""The batch engine's hands: what each hand of a chunk is worth, for every round and seat.
 
-``ChunkHands`` is the ground floor of a chunk (``batch._Chunk``): the cards of every round
-as arrays, the stakes and decisions, and every hand's category and key for every round and
-seat at once, by the generic ``BatchEvaluator`` of its ranking. Settlement
-(``batch_settlement``) and decisions (``batch_decisions``) build on it; the steps and the
-conditions are the chunk's own.
+A hand of the game file is made of card groups (the player's, the dealer's, the community
+cards) or is the lower of two hands (Bad Beat). ``ChunkHands`` gives its cards and its
+category and key for every round and seat at once, by the generic ``BatchEvaluator`` of its
+ranking, the dealer's qualifying and the comparison of the player's hand with the dealer's,
+each cached until the cards change (a new version of the ``ChunkState``); a hand whose cards
+changed in some rounds only (a draw) is evaluated again in those rounds only. It reads the
+chunk's cards and changes nothing. The array helpers the engine tests and sums with
+(``among``, ``any_last``, ``all_last``) live here too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from validator.interpreter.batch_money import I64, B
-from validator.model.procedure import Option, When
+from validator.interpreter.batch_state import ChunkState
+from validator.interpreter.rules import Rules
 from validator.rankings.batch import BatchEvaluator, Hands
-
-if TYPE_CHECKING:
-    from validator.interpreter.batch import BatchEngine, Scripted
-
 
 BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=np.uint64)
 RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int64)
@@ -62,132 +62,96 @@ def all_last(a: B) -> B:
 
 
 @dataclass
-class _Value:
+class Value:
+    """A hand's value in every round (and seat): its category and its key."""
+
     held: NDArray[np.int64]  # category index (refinements included)
     key: NDArray[np.int64]
 
 
 class ChunkHands:
-    """The state of a chunk of rounds (cards as ``(rounds, seats, cards)`` arrays, -1 where
-    no card; stakes, folds, decisions, what each line returned) and the hands it holds:
-    each hand's category and key for every round and seat, cached until the cards change."""
+    """The hands of a chunk: each hand's category and key for every round and seat, and the
+    figures of the cards held (who was dealt, the ranks held, the comparison), each cached
+    until the cards change (a new version of the ``ChunkState``). It reads the cards and
+    changes nothing."""
 
     def __init__(
-        self, eng: BatchEngine, decks: NDArray[np.int64], draws: dict[str, NDArray[np.int64]]
+        self,
+        rules: Rules,
+        evaluator: Callable[[str], BatchEvaluator],
+        state: ChunkState,
     ) -> None:
-        self.e = eng
-        self.rules = eng.rules
-        self.N = decks.shape[0]
-        self.S = eng.S
-        self.decks = decks
-        self.draws = draws
-        self.pos = np.zeros(self.N, dtype=np.int64)
-        N, S = self.N, self.S
-        self.player = np.full((N, S, 0), -1, dtype=np.int64)  # held
-        self.player_dealt = np.full((N, S, 0), -1, dtype=np.int64)
-        self.table: dict[str, NDArray[np.int64]] = {}  # held
-        self.table_dealt: dict[str, NDArray[np.int64]] = {}
-        self.up = np.full(N, -1, dtype=np.int64)
-        self.folded = np.zeros((N, S), dtype=bool)
-        self.decided: dict[str, NDArray[np.int64]] = {}
-        self.choice_names: dict[str, list[str]] = {}
-        self.stakes = {spot: np.full((N, S), v, dtype=np.int64) for spot, v in eng.wagers.items()}
-        self.scripted: dict[str, Scripted] = {}
-        self.void_of: dict[str, B] = {}  # irregularity -> the rounds it voids
-        self.voided = np.zeros(N, dtype=bool)
-        self.standing: dict[str, B] = {}  # spot -> where its wager is not returned by a void
-        self.meter_inc: dict[str, I64] = {}  # table/meter -> each round's increments
-        self.meter_res: dict[str, I64] = {}  # and its reserve's
-        self.fees = np.zeros((N, S), dtype=np.int64)
-        self.pending_kind = np.zeros((N, S), dtype=np.int64)  # 0 none, 1 add, 2 exchange
-        self.pending_keep = np.zeros((N, S), dtype=np.int64)
-        self.pending_paired = np.zeros((N, S), dtype=bool)
-        self.pending_named = np.zeros((N, S), dtype=bool)  # the exchange names its cards:
-        self.pending_cards: B | None = None  # (N, S, held) those it keeps
-        self.pending_option = np.full((N, S), -1, dtype=np.int64)  # index in draw_options
-        self.draw_options: list[Option] = []
-        self.returned: dict[str, I64] = {}  # line -> (N, S)
-        self.house_line: dict[str, I64] = {}
-        self.from_meter: dict[str, I64] = {}
-        self.settled: dict[str, B] = {}
-        # line -> when it was settled where: (the settlement's number, its lanes), in order
-        self.seq: dict[str, list[tuple[int, B]]] = {}
-        self.counter = 0
-        self.step_index = 0  # the step being run: the meters pay hits in its order
-        self.events: list[tuple[Any, ...]] = []
-        self.version = 0
-        self._values: dict[tuple[str, int], _Value] = {}
+        self.rules = rules
+        self._evaluators = evaluator  # a hand's ranking's, shared between chunks
+        self.state = state
+        self._values: dict[tuple[str, int], Value] = {}
         self._figures: dict[tuple[str, int], NDArray[Any]] = {}
         # hand -> the cards it was last evaluated on, and its value then
-        self._last: dict[str, tuple[NDArray[np.int64], _Value]] = {}
-        self.wagered = np.zeros(N, dtype=np.int64)
-        self.house = np.zeros(N, dtype=np.int64)
-        self.contrib = np.zeros(N, dtype=np.int64)
-        self.meter_paid = np.zeros(N, dtype=np.int64)
-        self.qualifies: B | None = None
-        self.seat_numbers = np.arange(1, S + 1, dtype=np.int64)
+        self._last: dict[str, tuple[NDArray[np.int64], Value]] = {}
 
-    # the conditions (``batch._Chunk``): where a `when:` holds, for every round and seat
-
-    def cond(self, w: When, side: str = "player") -> B:
-        raise NotImplementedError
-
-    def _cached(self, name: str, make: Callable[[], NDArray[Any]]) -> NDArray[Any]:
+    def cached(self, name: str, make: Callable[[], NDArray[Any]]) -> NDArray[Any]:
         """A figure of the cards held, computed once until the cards change (``version``)."""
-        key = (name, self.version)
+        key = (name, self.state.version)
         if key not in self._figures:
             self._figures[key] = make()
         return self._figures[key]
 
+    def evaluator(self, hand_id: str) -> BatchEvaluator:
+        return self._evaluators(hand_id)
+
     def dealt(self) -> B:
         """Where a seat was dealt cards (a copy: callers combine it in place)."""
+        st = self.state
 
         def make() -> B:
-            if not self.player.shape[2]:
-                return np.zeros((self.N, self.S), bool)
-            return any_last(self.player_dealt >= 0)
+            if not st.player.shape[2]:
+                return np.zeros((st.N, st.S), bool)
+            return any_last(st.player_dealt >= 0)
 
-        return self._cached("dealt", make).copy()
+        return self.cached("dealt", make).copy()
 
     def player_ranks(self) -> NDArray[np.int32]:
         """The ranks each seat holds, as a mask (bit r: rank r; no card: no bit)."""
+        st = self.state
 
         def make() -> NDArray[np.int32]:
-            out = np.zeros((self.N, self.S), np.int32)
-            for j in range(self.player.shape[2]):
-                out |= RANK_BIT[self.player[:, :, j]]
+            out = np.zeros((st.N, st.S), np.int32)
+            for j in range(st.player.shape[2]):
+                out |= RANK_BIT[st.player[:, :, j]]
             return out
 
-        return self._cached("ranks", make)
+        return self.cached("ranks", make)
 
     def hand_cards(self, hand_id: str) -> tuple[NDArray[np.int64], bool]:
         """(cards, per seat?) of a hand: ``(N, S, k)`` for a player's hand, ``(N, k)`` else."""
+        st = self.state
         hand = self.rules.d.hands[hand_id]
         parts = []
         seat = "player" in hand.cards
         for group in hand.cards:
             if group == "player":
-                src = self.player_dealt[:, :, : hand.first] if hand.first else self.player
+                src = st.player_dealt[:, :, : hand.first] if hand.first else st.player
             else:
-                t = self.table_dealt if hand.first else self.table
-                src = t.get(group, np.zeros((self.N, 0), np.int64))
+                t = st.table_dealt if hand.first else st.table
+                src = t.get(group, np.zeros((st.N, 0), np.int64))
                 if hand.first:
                     src = src[:, : hand.first]
                 if seat:
-                    src = np.broadcast_to(src[:, None, :], (self.N, self.S, src.shape[1]))
+                    src = np.broadcast_to(src[:, None, :], (st.N, st.S, src.shape[1]))
             parts.append(src)
         return np.concatenate(parts, axis=-1), seat
 
-    def value(self, hand_id: str) -> _Value:
-        key = (hand_id, self.version)
+    def value(self, hand_id: str) -> Value:
+        """The hand's category and key: ``(N, S)`` for a player's hand, ``(N,)`` else."""
+        key = (hand_id, self.state.version)
         if key in self._values:
             return self._values[key]
         hand = self.rules.d.hands[hand_id]
         if hand.losing_of:
-            a, b = (self._seat_value(h) for h in hand.losing_of)
+            a, b = (self.seat_value(h) for h in hand.losing_of)
             a_low = a.key < b.key
             tie = a.key == b.key
-            v = _Value(
+            v = Value(
                 np.where(tie, -1, np.where(a_low, a.held, b.held)),
                 np.where(tie, -1, np.where(a_low, a.key, b.key)),
             )
@@ -197,19 +161,19 @@ class ChunkHands:
         self._values[key] = v
         return v
 
-    def _evaluated(self, hand_id: str, cards: NDArray[np.int64]) -> _Value:
+    def _evaluated(self, hand_id: str, cards: NDArray[np.int64]) -> Value:
         """The hand's category and key where its cards are: those of the hands whose cards
         have not changed since it was last evaluated kept, the others evaluated."""
         shape = cards.shape[:-1]
         last = self._last.get(hand_id)
         if last is None or last[0].shape != cards.shape:
             held, keys = self._evaluate(hand_id, cards.reshape(-1, cards.shape[-1]))
-            v = _Value(held.reshape(shape), keys.reshape(shape))
+            v = Value(held.reshape(shape), keys.reshape(shape))
         else:
             changed = np.flatnonzero(any_last(cards != last[0]))
             v = last[1]
             if changed.size:
-                v = _Value(v.held.copy(), v.key.copy())
+                v = Value(v.held.copy(), v.key.copy())
                 rows = cards.reshape(-1, cards.shape[-1])[changed]
                 v.held.reshape(-1)[changed], v.key.reshape(-1)[changed] = self._evaluate(
                     hand_id, rows
@@ -228,20 +192,20 @@ class ChunkHands:
             held, keys = ev.held_and_keys(Hands(masks_of(flat)))
         return held.astype(np.int64), keys
 
-    def _seat_value(self, hand_id: str) -> _Value:
+    def seat_value(self, hand_id: str) -> Value:
+        """The hand's value at every seat: a hand of the table repeated for each."""
         v = self.value(hand_id)
-        return _Value(self._seat(v.held), self._seat(v.key))
+        return Value(self.at_seats(v.held), self.at_seats(v.key))
 
-    def _seat(self, a: NDArray[Any]) -> NDArray[Any]:
-        return a if a.ndim == 2 else np.broadcast_to(a[:, None], (self.N, self.S))
-
-    def evaluator(self, hand_id: str) -> BatchEvaluator:
-        return self.e.evaluator(hand_id)
+    def at_seats(self, a: NDArray[Any]) -> NDArray[Any]:
+        """A per-round ``(N,)`` figure as ``(N, S)``; a per-seat one as it is."""
+        st = self.state
+        return a if a.ndim == 2 else np.broadcast_to(a[:, None], (st.N, st.S))
 
     def dealer_qualifies(self) -> B:
         q = self.rules.qualifier
         if q is None:
-            return np.ones(self.N, bool)
+            return np.ones(self.state.N, bool)
         v = self.value(q[0])
         return v.key >= self.evaluator(q[0]).pack_key(q[1])
 
@@ -251,19 +215,12 @@ class ChunkHands:
         assert c is not None
 
         def make() -> I64:
-            p, d = self._seat_value(c.player), self._seat_value(c.dealer)
+            p, d = self.seat_value(c.player), self.seat_value(c.dealer)
             return np.sign(p.key - d.key)
 
-        return self._cached("compare", make)
+        return self.cached("compare", make)
 
-    def _wagered(self, wager: str) -> B:
-        m = np.zeros((self.N, self.S), bool)
-        for spot, st in self.stakes.items():
-            if spot == wager or spot.startswith(wager + "."):
-                m |= st > 0
-        return m
-
-    def _chain_indices(self, hand_id: str, ids: Sequence[str]) -> list[int]:
+    def chain_indices(self, hand_id: str, ids: Sequence[str]) -> list[int]:
         """The categories a condition on ``ids`` holds for: those whose chain (the category
         and every one it refines, ``Evaluator.chain``) meets ``ids``."""
         ev = self.rules.evaluator(hand_id)

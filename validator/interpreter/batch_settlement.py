@@ -1,22 +1,26 @@
 """The batch engine's settlement: every line of every seat of every round at once.
 
-A decision table's rows become masks over (rounds, seats), the first that holds applying;
-a paytable becomes an array over the categories of its hand's ranking (``PayTable``); a
-meter's share is left to ``batch_meters`` (paid in the chapter's order); then the aggregate
-payout limit, in the order the lines were settled.
+A decision table's rows become masks over (rounds, seats), the first that holds applying
+(``batch_conditions``); a paytable becomes an array over the categories of its hand's
+ranking (``PayTable``); a meter's share is left to ``batch_meters`` (paid in the chapter's
+order); then the aggregate payout limit, in the order the lines were settled. The
+settlement reads the chunk's hands and conditions and writes what each line returned, and
+kept, into the chunk's state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.batch_hands import ChunkHands
 from validator.interpreter.batch_money import I64, B, payout_micro, row_sums, to_micro
+from validator.interpreter.batch_state import ChunkState
 from validator.interpreter.errors import RoundError, unpaid_winner
 from validator.interpreter.rules import Rules
 from validator.interpreter.second_combination import second_combination_order
@@ -58,28 +62,40 @@ class _Lanes:
     stake: I64
 
 
-class ChunkSettlement(ChunkHands):
+class ChunkSettlement:
     """Every line settled for every round and seat at once: the rows of its decision table
     as masks (the first that holds applies), paid in micro-dollars; then the payout limit."""
 
-    def _settle(self, lines: Sequence[str], order_word: str, who: B) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        paytable: Callable[[str, int], PayTable],
+        state: ChunkState,
+        hands: ChunkHands,
+        conditions: ChunkConditions,
+    ) -> None:
+        self.rules = rules
+        self.paytable = paytable  # a paytable at a stake, shared between chunks
+        self.state = state
+        self.hands = hands
+        self.conditions = conditions
+
+    def settle(self, lines: Sequence[str], order_word: str, who: B) -> None:
         """Settle ``lines`` seat by seat in the order named, where ``who`` (rounds, seats)
         holds, each line of a seat once, a wager returned by a void not at all."""
-        order = (
-            list(range(self.S))
-            if order_word == "from_dealer_left"
-            else list(range(self.S - 1, -1, -1))
-        )
-        seat_rank = np.empty(self.S, dtype=np.int64)
-        seat_rank[order] = np.arange(self.S)
+        state = self.state
+        S = state.S
+        order = list(range(S)) if order_word == "from_dealer_left" else list(range(S - 1, -1, -1))
+        seat_rank = np.empty(S, dtype=np.int64)
+        seat_rank[order] = np.arange(S)
         for li, lid in enumerate(lines):
             line = self.rules.lines[lid]
             spot = self.rules.line_spot(line)
-            if spot not in self.stakes:
+            if spot not in state.stakes:
                 continue
-            stake = self.stakes[spot]
-            lanes = (stake > 0) & who & ~self.settled.get(lid, np.zeros_like(who))
-            lanes &= self.standing.get(spot, True)
+            stake = state.stakes[spot]
+            lanes = (stake > 0) & who & ~state.settled.get(lid, np.zeros_like(who))
+            lanes &= state.standing.get(spot, True)
             if not lanes.any():
                 continue
             self._settle_line(lid, line, lanes, stake, seat_rank, li)
@@ -89,20 +105,21 @@ class ChunkSettlement(ChunkHands):
     ) -> None:
         """The first row of the line's table that holds, lane by lane; each row's outcome
         computed for the lanes (flat indices over rounds and seats) it applies to only."""
-        N, S = self.N, self.S
+        state = self.state
+        N, S = state.N, state.S
         open_ = lanes.copy()
         chosen = []
         for row in line.rows:
-            m = open_ & self.cond(row.when, line.on)
+            m = open_ & self.conditions.cond(row.when, line.on)
             chosen.append(m)
             open_ &= ~m
         if open_.any():
             raise ValueError(f"no row of settlement line {lid!r} applies to some rounds")
-        ret = self.returned.setdefault(lid, np.zeros((N, S), np.int64))
-        house = self.house_line.setdefault(lid, np.zeros((N, S), np.int64))
-        self.settled[lid] = self.settled.get(lid, np.zeros((N, S), bool)) | lanes
-        self.counter += 1
-        self.seq.setdefault(lid, []).append((self.counter, lanes))
+        ret = state.returned.setdefault(lid, np.zeros((N, S), np.int64))
+        house = state.house_line.setdefault(lid, np.zeros((N, S), np.int64))
+        state.settled[lid] = state.settled.get(lid, np.zeros((N, S), bool)) | lanes
+        state.counter += 1
+        state.seq.setdefault(lid, []).append((state.counter, lanes))
         flat_stake = stake.reshape(-1)
         for i, (row, m) in enumerate(zip(line.rows, chosen, strict=True)):
             idx = np.flatnonzero(m)
@@ -117,7 +134,7 @@ class ChunkSettlement(ChunkHands):
 
     def _lane(self, a: NDArray[Any], idx: NDArray[np.intp]) -> NDArray[Any]:
         """A per-seat ``(N, S)`` or per-round ``(N,)`` array at lanes (flat indices)."""
-        return a.reshape(-1)[idx] if a.ndim == 2 else a[idx // self.S]
+        return a.reshape(-1)[idx] if a.ndim == 2 else a[idx // self.state.S]
 
     def _money(self, payout: Payout, stake: I64, bonus: bool) -> tuple[I64, I64]:
         """(returned, house result) of a payout, for every lane of ``stake``."""
@@ -166,14 +183,15 @@ class ChunkSettlement(ChunkHands):
         s0 = int(stake[0])
         if np.any(stake != s0):  # pragma: no cover - one stake per spot
             raise ValueError("the batch engine plays one stake per wager")
-        pt = self.e.paytable(then.paytable, s0)
+        pt = self.paytable(then.paytable, s0)
         if then.second_combination:
             return self._second(then, pt, lane)
         if then.row is not None:
             pidx = np.full(stake.size, pt.row_index.get(then.row, -1), np.int64)
         else:
             held = self._lane(
-                self.value(then.hand or pt_hand(self.rules, then.paytable)).held, lane.idx
+                self.hands.value(then.hand or pt_hand(self.rules, then.paytable)).held,
+                lane.idx,
             )
             pidx = np.where(held >= 0, pt.of_category[np.maximum(held, 0)], -1)
         ret = np.zeros_like(stake)
@@ -182,8 +200,8 @@ class ChunkSettlement(ChunkHands):
         if none.any():
             if then.otherwise == "refuse":
                 hand = then.hand or pt_hand(self.rules, then.paytable)
-                r, s = divmod(int(lane.idx[none][0]), self.S)
-                v = self._seat_value(hand)
+                r, s = divmod(int(lane.idx[none][0]), self.state.S)
+                v = self.hands.seat_value(hand)
                 ev = self.rules.evaluator(hand)
                 cat = ev.categories[int(v.held[r, s])] if v.held[r, s] >= 0 else None
                 raise RoundError(
@@ -203,11 +221,11 @@ class ChunkSettlement(ChunkHands):
                 continue
             if payout.kind is PayoutKind.METER:
                 for flat in lane.idx[sel].tolist():
-                    r, s = divmod(flat, self.S)
-                    self.events.append(
+                    r, s = divmod(flat, self.state.S)
+                    self.state.events.append(
                         (
                             r,
-                            self.step_index,
+                            self.state.step_index,
                             int(seat_rank[s]),
                             line_pos,
                             s,
@@ -225,16 +243,16 @@ class ChunkSettlement(ChunkHands):
 
     def _envy(self, table_id: str, lane: _Lanes) -> tuple[I64, I64]:
         """What every other seat's hand pays the lane's player (an Envy Bonus)."""
-        pt = self.e.paytable(table_id, int(lane.stake[0]))
+        pt = self.paytable(table_id, int(lane.stake[0]))
         hand = pt_hand(self.rules, table_id)
-        v = self._seat_value(hand)
+        v = self.hands.seat_value(hand)
         amounts = np.array(
             [to_micro(p.amount) if p.kind is PayoutKind.FIXED else 0 for p in pt.payouts] + [0],
             np.int64,
         )
         pidx = np.where(v.held >= 0, pt.of_category[np.maximum(v.held, 0)], -1)
         each = amounts[pidx]  # -1 picks the trailing 0
-        holder = self.dealt() & ~self.folded
+        holder = self.hands.dealt() & ~self.state.folded
         each = np.where(holder, each, 0)
         total = self._lane(row_sums(each)[:, None] - each, lane.idx)
         return total, -total
@@ -243,13 +261,14 @@ class ChunkSettlement(ChunkHands):
         """The second combination (§ 589.11(e)(1)(ii)) of every winning hand at once, paid at
         the table's odds on the whole wager."""
         hand = then.hand or pt_hand(self.rules, pt.table_id)
-        cards, seat = self.hand_cards(hand)
+        cards, seat = self.hands.hand_cards(hand)
         if not seat:
-            cards = np.broadcast_to(cards[:, None, :], (self.N, self.S, cards.shape[-1]))
+            shape = (self.state.N, self.state.S, cards.shape[-1])
+            cards = np.broadcast_to(cards[:, None, :], shape)
         ev = self.rules.evaluator(hand)
         index = {c.id: i for i, c in enumerate(ev.categories)}
         order = [index[c.id] for c in second_combination_order(ev.categories, pt.rows)]
-        found = self.evaluator(hand).second_combination(cards[lane.m], order)
+        found = self.hands.evaluator(hand).second_combination(cards[lane.m], order)
         won = np.zeros(found.shape[0], dtype=np.int64)
         st = lane.stake
         for i in np.unique(found[found >= 0]).tolist():
@@ -259,50 +278,51 @@ class ChunkSettlement(ChunkHands):
 
     # -- payout limit ---------------------------------------------------------------------
 
-    def _payout_limit(self) -> None:
+    def payout_limit(self) -> None:
         rule = self.rules.d.payout_limit
         limit = self.rules.config.payout_limit
         if rule is None or limit is None:
             return
         lim = to_micro(limit)
+        state = self.state
         lids = [
             lid
-            for lid in self.returned
+            for lid in state.returned
             if self.rules.under_payout_limit(self.rules.line_spot(self.rules.lines[lid]))
         ]
         if not lids:
             return
         gains = [self._gain(lid) for lid in lids]
-        if int(sum(gains, np.zeros((self.N, self.S), np.int64)).max(initial=0)) <= lim:
+        if int(sum(gains, np.zeros((state.N, state.S), np.int64)).max(initial=0)) <= lim:
             return  # no lane's winnings, all its lines together, reach the limit
         seq = np.stack([self._seq(lid) for lid in lids])  # (L, N, S)
         order = np.argsort(np.where(seq < 0, np.iinfo(np.int64).max, seq), axis=0, kind="stable")
-        cum = np.zeros((self.N, self.S), np.int64)
+        cum = np.zeros((state.N, state.S), np.int64)
         for k in range(len(lids)):
             pick = order[k]
             for j, lid in enumerate(lids):
                 m = pick == j
                 if not m.any():
                     continue
-                ret = self.returned[lid]
+                ret = state.returned[lid]
                 gain = np.where(m, gains[j], 0)
                 cut = np.maximum(cum + gain - lim, 0)
                 cut = np.minimum(cut, gain)
                 ret -= cut
-                self.house_line[lid] += cut
+                state.house_line[lid] += cut
                 cum += gain - cut
 
     def _gain(self, lid: str) -> I64:
         """What a settled line won beyond its wager (a bonus line: all it returned)."""
         line = self.rules.lines[lid]
-        ret = self.returned[lid]
-        stake = 0 if line.bonus else self.stakes[self.rules.line_spot(line)]
-        return np.where(self.settled[lid], np.maximum(ret - stake, 0), 0)
+        ret = self.state.returned[lid]
+        stake = 0 if line.bonus else self.state.stakes[self.rules.line_spot(line)]
+        return np.where(self.state.settled[lid], np.maximum(ret - stake, 0), 0)
 
     def _seq(self, lid: str) -> I64:
         """When each lane of a line was settled (the settlement's number; -1: never)."""
-        out = np.full((self.N, self.S), -1, np.int64)
-        for counter, lanes in self.seq.get(lid, []):
+        out = np.full((self.state.N, self.state.S), -1, np.int64)
+        for counter, lanes in self.state.seq.get(lid, []):
             out[lanes] = counter
         return out
 

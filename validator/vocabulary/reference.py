@@ -33,6 +33,7 @@ MEANING_MODULES = (
     "validator.interpreter.scalar_conditions",
     "validator.interpreter.scalar_settlement",
     "validator.interpreter.batch",
+    "validator.interpreter.batch_conditions",
     "validator.interpreter.batch_settlement",
     "validator.checks.kinds",
     "validator.checks.derive",
