@@ -129,9 +129,7 @@ def test_condition_keys_and_steps_carry_each_engines_own_function() -> None:
         assert (
             meaning_of(CONDITION.id, key, "scalar").__qualname__ == f"RoundConditions._when_{key}"
         )
-        assert (
-            meaning_of(CONDITION.id, key, "batch").__qualname__ == f"ChunkConditions._when_{key}"
-        )
+        assert meaning_of(CONDITION.id, key, "batch").__qualname__ == f"ChunkConditions._when_{key}"
     for w in REGISTRY.values():
         if w.kind == STEP.id:
             assert meaning_of(STEP.id, w.word, "scalar") is _Round.__dict__[f"_step_{w.word}"]
