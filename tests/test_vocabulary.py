@@ -373,7 +373,8 @@ def test_table_hand_reads_who_opens_through_the_registry_entry(
     """A Stud round's first street is opened by the Forced Bet (§ 553.10(d)), the later ones
     by the best hand showing (§ 553.10(f)): ``table.Hand`` finds each through its entry."""
     from validator.compiler import load_game
-    from validator.interpreter.poker.session import Session, default_setup
+    from validator.interpreter.poker.session import Session
+    from validator.interpreter.poker.setup import default_setup
 
     load_meanings()
     asked: list[str] = []
