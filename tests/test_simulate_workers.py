@@ -35,7 +35,7 @@ def test_banking_same_bytes_on_any_number_of_workers(hcf_one: str, workers: int)
     assert _json("high-card-flush", 6_000, workers=workers) == hcf_one
 
 
-@pytest.mark.slow  # a local Dask cluster started; the cluster path stays quick in the Poker room's test
+@pytest.mark.slow  # a local Dask cluster; quick: the Poker room's below
 def test_banking_same_bytes_through_a_local_dask_cluster(hcf_one: str) -> None:
     pytest.importorskip("dask.distributed")
     assert _json("high-card-flush", 6_000, workers=2, scheduler="local") == hcf_one
