@@ -35,6 +35,7 @@ def _cents(text: str) -> int:
     return int(Decimal(text) * 100)
 
 
+@pytest.mark.slow  # every Poker example simulated
 @pytest.mark.parametrize(
     ("game_id", "rulesub"),
     [

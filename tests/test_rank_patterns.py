@@ -90,6 +90,7 @@ def _played(game_id: str, hands: int, seed: int) -> list[str]:
     return [log_line(r) for r in session.hands(hands)]
 
 
+@pytest.mark.slow  # whole sessions, tables against search
 @pytest.mark.parametrize("game_id", POKER_GAMES)
 def test_session_with_tables_equals_session_searched(game_id: str) -> None:
     """§ 553.10(i): who wins each pot decides every award; the round logs (cards, stacks,

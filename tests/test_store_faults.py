@@ -215,6 +215,7 @@ def variants(tmp_path: Path, prefix: str, n: int) -> list[Path]:
     ]
 
 
+@pytest.mark.slow  # processes killed mid-record
 def test_a_killed_record_leaves_no_half_record(db: str, tmp_path: Path) -> None:
     """``record`` processes killed (SIGKILL) in the middle of their work, at moments
     spread over a record's transaction: every filing stored is whole, with its audit
