@@ -329,6 +329,7 @@ class FullTable:
         return dealt, played, drew, after == scalar_rng.getstate(), after == before
 
 
+@pytest.mark.slow  # whole sessions on both paths
 @pytest.mark.parametrize("game_id", RESHUFFLING)
 def test_the_common_card_and_the_reshuffled_discards_are_dealt_by_the_kernel(
     game_id: str,

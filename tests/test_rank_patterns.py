@@ -22,6 +22,7 @@ RANKINGS = load_rankings()
 POKER_GAMES = [g.id for g in all_games() if g.definition.kind == "nonbanking"]
 
 
+@pytest.mark.slow  # many hands, tables against search
 @pytest.mark.parametrize("ranking_id", sorted(RANKINGS))
 def test_table_equals_search_over_many_hands(ranking_id: str) -> None:
     """One evaluator, its table filled by the first hand of each pattern and read by every
