@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,31 @@ from validator.rankings.evaluator import Evaluator
 
 GAMES = PROJECT_ROOT / "games"
 GAME_IDS = ("four-card-poker", "lunar-poker", "wpt-heads-up-holdem", "high-card-flush")
+
+
+def _one_command_tree() -> None:
+    """Typer builds the whole command tree (every command's options, from its type hints)
+    each time a command runs: about half a second, where the command itself often takes a
+    tenth of that. The tree is the same for every run, so the commands run in this process
+    (``CliRunner``, ``main()``) share the one first built; a command run in a process of its
+    own builds its own, as a user's does."""
+    import typer.main
+    import typer.testing
+
+    build = typer.main.get_command
+    built: dict[int, tuple[object, Any]] = {}
+
+    def get_command(typer_instance: typer.Typer) -> Any:
+        key = id(typer_instance)
+        if key not in built:  # the instance is kept, so that its id is never reused
+            built[key] = (typer_instance, build(typer_instance))
+        return built[key][1]
+
+    typer.main.get_command = get_command
+    typer.testing._get_command = get_command  # type: ignore[attr-defined]
+
+
+_one_command_tree()
 
 
 def cards(text: str) -> list[int]:

@@ -217,7 +217,11 @@ def test_signage_prints_the_facility_as_written_and_the_limits_exactly(
     assert "<script>" not in html.stdout
 
 
-@pytest.mark.parametrize("cents", [7, 1001, 33])
+@pytest.mark.parametrize(
+    # one amount in the quick subset; the others take the same branch (full suite)
+    "cents",
+    [7, pytest.param(1001, marks=pytest.mark.slow), pytest.param(33, marks=pytest.mark.slow)],
+)
 def test_both_engines_round_a_payout_that_is_not_whole_cents_the_same(cents: int) -> None:
     """Aces Up at 7 to 3 and 5 to 6 on a $0.07 (or $10.01, $0.33) Ante: the scalar engine
     (settle, play) and the batch engine (simulate) pay the same cents, rounded down."""

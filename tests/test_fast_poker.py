@@ -251,6 +251,7 @@ def _books(record: HandRecord) -> dict[str, object]:
     }
 
 
+@pytest.mark.slow  # whole sessions on both paths, every game
 @pytest.mark.parametrize(("game_id", "setup_index", "seats"), CASES)
 def test_a_session_on_the_fast_path_equals_todays(
     game_id: str, setup_index: int, seats: int
@@ -324,6 +325,7 @@ class FullTable:
         return dealt, played, drew, after == scalar_rng.read, after == before
 
 
+@pytest.mark.slow  # whole sessions on both paths
 @pytest.mark.parametrize("game_id", RESHUFFLING)
 def test_the_common_card_and_the_reshuffled_discards_are_dealt_by_the_kernel(
     game_id: str,
@@ -395,6 +397,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow  # the kernel interpreted, not compiled
 def test_the_omaha_kernel_runs_as_plain_python() -> None:
     """``NUMBA_DISABLE_JIT=1`` (how a failing kernel is debugged): Omaha's rounds read by
     rank sums, the board's choices kept a street and the keys kept for the showdown, give

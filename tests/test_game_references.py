@@ -44,6 +44,7 @@ TYPOS = [
 ]
 
 
+@pytest.mark.slow  # every command in a process of its own, on a copy of the games
 @pytest.mark.parametrize("typo", TYPOS, ids=lambda t: t[0])
 def test_a_misspelt_condition_id_is_refused_by_every_command(
     typo: tuple[str, str, str, str, str], tmp_path: Path

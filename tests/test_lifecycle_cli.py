@@ -1,6 +1,7 @@
-"""A submission's life end to end from the command line, each step its own process, on
-SQLite and on PostgreSQL: record, validate, reject, amend, record, approve, supersede,
-history, diff against approved, review pack, purge refused inside retention.
+"""A submission's life end to end from the command line, on SQLite and on PostgreSQL:
+record, validate, reject, amend, record, approve, supersede, history, diff against approved,
+review pack, purge refused inside retention. Each step is run as ``main()`` runs it, in this
+process (the store's commands in processes of their own: tests/test_store_faults.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 def run(*args: str, code: int = 0) -> str:
-    out = rulesub(*args)
+    out = rulesub(*args, own_process=False)
     assert out.returncode == code, f"rulesub {' '.join(args)}: {out.stderr}"
     assert "Traceback" not in out.stderr
     return out.stdout
@@ -131,7 +132,7 @@ def test_a_submissions_life(db: str, tmp_path: Path) -> None:
 
     # retention: nothing younger than five years is purged
     today = dt.date.today().isoformat()
-    out = rulesub("purge", "--before", today, "--db", db)
+    out = rulesub("purge", "--before", today, "--db", db, own_process=False)
     assert out.returncode == 1
     assert "inside the retention period" in out.stderr
     assert len(json.loads(run("history", "--db", db, "--format", "json"))) == 3

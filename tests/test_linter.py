@@ -329,6 +329,7 @@ def test_written_files_keep_the_users_permissions(tmp_path: Path) -> None:
     assert stat.S_IMODE(out.stat().st_mode) == 0o664 and "Four Card Poker" in out.read_text()
 
 
+@pytest.mark.slow  # every game compiled, cold and warm
 def test_compiled_games_are_cached_by_content(tmp_path: Path) -> None:
     """A second run reads the cache; a changed game file is a new key, never a stale entry."""
     import shutil

@@ -291,6 +291,7 @@ def test_command_refuses_invalid_yaml_with_exit_2(games_dir: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # commands in processes of their own
 def test_the_games_dir_override_is_used(games_dir: Path) -> None:
     (games_dir / f"{GAME}.yaml").write_text(
         original().replace("name: Four Card Poker\n", "name: Four Card Poker Under Review\n"),

@@ -123,6 +123,7 @@ def test_suit_and_colour_rankings_match_full_enumeration() -> None:
     assert category_counts(ranking, 5) == full_enumeration_counts(ranking, 5)
 
 
+@pytest.mark.slow  # two whole enumerations
 @pytest.mark.parametrize("ranking_id", sorted(RANKINGS))
 def test_counting_by_rank_multiset_equals_counting_by_orbit(ranking_id: str) -> None:
     """Hands that cannot hold a category reading suits, counted by rank multiset and suit

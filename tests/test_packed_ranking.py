@@ -160,7 +160,15 @@ def _dealt(rng: random.Random, ranks: Sequence[int]) -> list[int]:
     return cards
 
 
-@pytest.mark.parametrize("n", range(1, MAX_PACKED + 1))
+@pytest.mark.parametrize(
+    "n",
+    [
+        # every six- and seven-card pattern: whole enumerations (up to 25 s a ranking), in
+        # the full suite only
+        pytest.param(n, marks=[pytest.mark.slow] if n >= MAX_PACKED - 1 else [])
+        for n in range(1, MAX_PACKED + 1)
+    ],
+)
 def test_every_rank_pattern(pair: tuple[Evaluator, PackedRanking], n: int) -> None:
     """Every rank pattern of n cards, suits at random: the key (and the kept cards) of every
     pattern the tables hold, those read from one card fewer included."""

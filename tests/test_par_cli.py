@@ -88,6 +88,7 @@ def test_game_id_prices_every_paytable() -> None:
     assert "bad_beat_bonus" in data["not_priced"]
 
 
+@pytest.mark.slow  # a sheet simulated on one, two and four processes
 def test_same_seed_same_json_with_one_two_or_four_workers() -> None:
     """The whole sheet, byte for byte: Heads-Up Hold 'Em's base game is simulated (no exact
     method covers it), 50,000 rounds in three chunks of 20,000 at most."""

@@ -145,6 +145,7 @@ def test_plain_value_is_the_game_files_ranking(rules: Rules) -> None:
         assert ev.compare(a, b) == plain
 
 
+@pytest.mark.slow  # a brute force
 @pytest.mark.parametrize(("k", "m"), [(3, 3), (5, 3)])
 def test_suit_by_suit_counts_equal_a_brute_force(flush_game: FlushGame, k: int, m: int) -> None:
     """The same code on a 28-card deck: exact EV, choices and qualification agree."""

@@ -128,6 +128,7 @@ def room_one_worker() -> str:
     return r.stdout
 
 
+@pytest.mark.slow  # worker processes and a local Dask cluster
 @pytest.mark.parametrize(
     "how", [["--workers", "2"], ["--workers", "4"], ["--scheduler", "local", "--workers", "2"]]
 )

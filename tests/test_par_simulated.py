@@ -40,6 +40,7 @@ def test_same_seed_same_json_on_any_number_of_workers(one_worker: str, workers: 
     assert figures_json(simulate(SPEC, workers=workers)) == one_worker
 
 
+@pytest.mark.slow  # a local Dask cluster; quick: the one in tests/test_par_poker.py
 def test_same_seed_same_json_through_a_local_dask_cluster(one_worker: str) -> None:
     distributed = pytest.importorskip("dask.distributed")
     with (

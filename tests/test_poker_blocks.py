@@ -92,6 +92,7 @@ def _pair(game_id: str, setup: TableSetup, seats: int, seed: int) -> tuple[Sessi
     return blocks, rounds
 
 
+@pytest.mark.slow  # whole sessions played two ways
 @pytest.mark.parametrize("game_id", POKER)
 def test_rounds_played_a_block_at_a_time_equal_rounds_played_one_at_a_time(game_id: str) -> None:
     """Every table of the game: the same records in the same order, the same books, stacks,

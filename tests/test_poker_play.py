@@ -32,6 +32,7 @@ def _cents(text: str) -> int:
     return int(Decimal(text) * 100)
 
 
+@pytest.mark.slow  # every Poker example simulated
 @pytest.mark.parametrize(
     ("game_id", "rulesub"),
     [

@@ -23,6 +23,7 @@ RANKINGS = load_rankings()
 POKER_GAMES = [g.id for g in all_games() if g.definition.kind == "nonbanking"]
 
 
+@pytest.mark.slow  # many hands, tables against search
 @pytest.mark.parametrize("ranking_id", sorted(RANKINGS))
 def test_table_equals_search_over_many_hands(ranking_id: str) -> None:
     """One evaluator, its table filled by the first hand of each pattern and read by every
@@ -91,6 +92,7 @@ def _played(game_id: str, hands: int, seed: int) -> list[str]:
     return [log_line(r) for r in session.hands(hands)]
 
 
+@pytest.mark.slow  # whole sessions, tables against search
 @pytest.mark.parametrize("game_id", POKER_GAMES)
 def test_session_with_tables_equals_session_searched(game_id: str) -> None:
     """§ 553.10(i): who wins each pot decides every award; the round logs (cards, stacks,

@@ -61,6 +61,7 @@ def _hands_with_structure(rng: random.Random, n: int, count: int) -> list[list[i
     return out
 
 
+@pytest.mark.slow  # every ranking against its definition, by search
 @pytest.mark.parametrize("ranking_id", RANKING_IDS)
 def test_best_agrees_with_its_definition(evaluator, ranking_id: str) -> None:
     """``best`` builds the hand directly; ``best_by_subsets`` takes the highest of every

@@ -363,6 +363,7 @@ def _require_the_same(s: Setting) -> None:
 # -- the property, game by game -----------------------------------------------------------------
 
 
+@pytest.mark.slow  # a property over every table
 @pytest.mark.parametrize(("game_id", "strategy"), CASES)
 @settings(
     max_examples=EXAMPLES,

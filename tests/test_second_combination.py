@@ -67,6 +67,7 @@ def test_the_chapters_example_is_paid_as_ace_king() -> None:
     assert names == [scalar_second(ev, rows, h) for h in hands]
 
 
+@pytest.mark.slow  # many hands on both engines
 @pytest.mark.parametrize(
     ("seed", "deck"),
     [

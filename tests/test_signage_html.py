@@ -205,6 +205,7 @@ def render_and_check(submission: Path, tmp_path: Path, *extra: str) -> None:
             assert "DRAFT" in text
 
 
+@pytest.mark.slow  # every example printed by a browser
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_each_example_prints_one_page_per_sign(example: Path, tmp_path: Path) -> None:
     render_and_check(example, tmp_path)

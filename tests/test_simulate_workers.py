@@ -35,6 +35,7 @@ def test_banking_same_bytes_on_any_number_of_workers(hcf_one: str, workers: int)
     assert _json("high-card-flush", 6_000, workers=workers) == hcf_one
 
 
+@pytest.mark.slow  # a local Dask cluster; quick: the Poker room's below
 def test_banking_same_bytes_through_a_local_dask_cluster(hcf_one: str) -> None:
     pytest.importorskip("dask.distributed")
     assert _json("high-card-flush", 6_000, workers=2, scheduler="local") == hcf_one
@@ -64,6 +65,7 @@ def test_the_draws_are_pinned() -> None:
 CLI = ["simulate", "high-card-flush", "--rounds", "41000", "--seed", "3", "--format", "json"]
 
 
+@pytest.mark.slow  # 41,000 rounds three ways and a local Dask cluster
 def test_cli_simulate_same_bytes_for_workers_and_a_local_cluster() -> None:
     """Three chunks of the command's own size: one process, two, and a local cluster."""
     outs = []

@@ -559,5 +559,7 @@ def test_an_approval_is_decided_on_the_regulation_in_force(db: str, tmp_path: Pa
     )
     assert refused.returncode == 1, refused.stderr
     assert "high-card-flush/max-positions" in refused.stderr
-    approved = rulesub("approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db)
+    approved = rulesub(
+        "approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db, own_process=False
+    )
     assert approved.returncode == 0, approved.stderr

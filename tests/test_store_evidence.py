@@ -254,6 +254,7 @@ TAMPERING = {
 }
 
 
+@pytest.mark.slow  # the log broken at every entry in turn
 @pytest.mark.parametrize("how", list(TAMPERING))
 def test_audit_verify_names_the_first_broken_entry(db: str, how: str) -> None:
     store = _logged_store(db)

@@ -215,6 +215,7 @@ def variants(tmp_path: Path, prefix: str, n: int) -> list[Path]:
     ]
 
 
+@pytest.mark.slow  # processes killed mid-record
 def test_a_killed_record_leaves_no_half_record(db: str, tmp_path: Path) -> None:
     """``record`` processes killed (SIGKILL) in the middle of their work, at moments
     spread over a record's transaction: every filing stored is whole, with its audit
@@ -243,6 +244,7 @@ def test_a_killed_record_leaves_no_half_record(db: str, tmp_path: Path) -> None:
 # -- several processes at once -------------------------------------------------------------------
 
 
+@pytest.mark.slow  # processes racing
 def test_concurrent_records_lose_nothing(db: str, tmp_path: Path) -> None:
     Store(db).upgrade("setup")
     shared = tmp_path / "shared.yaml"
@@ -268,6 +270,7 @@ def test_concurrent_records_lose_nothing(db: str, tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.slow  # processes racing
 def test_concurrent_approvals_of_one_facility_game_and_date_approve_once(
     db: str, tmp_path: Path
 ) -> None:

@@ -29,11 +29,14 @@ from validator.store import accounts as acct
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and DRIVER),
-    reason="the browser tests need Debian's chromium and chromium-driver "
-    "(apt-get install chromium chromium-driver; .ci/run installs them)",
-)
+pytestmark = [
+    pytest.mark.slow,  # a browser walk: over 20 s; the pages themselves: tests/test_web_pages.py
+    pytest.mark.skipif(
+        not (CHROMIUM and DRIVER),
+        reason="the browser tests need Debian's chromium and chromium-driver "
+        "(apt-get install chromium chromium-driver; .ci/run installs them)",
+    ),
+]
 selenium = pytest.importorskip("selenium", reason="selenium is in the test extras")
 
 from selenium import webdriver  # noqa: E402

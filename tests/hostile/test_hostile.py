@@ -144,22 +144,40 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+#: The handmade inputs whose size is the attack (a flow list of 250,000 items; aliases that
+#: would expand past a billion nodes): every command spends seconds on each, so they run in
+#: the full suite only (``slow``).
+LARGE = ("wide.yaml", "alias-bomb.yaml")
+
+#: The sample of mutations in parts: the first in the quick subset, every part in the full
+#: suite (each mutation in exactly one part), spread over the workers.
+PARTS = 3
+
+
+def _every_command_on(cases: list[Case], here: Path) -> None:
+    tally = Tally()
+    for case in cases:
+        path = case.write(here)
+        tally.inputs += 1
+        run_every_command(case, path, tally, here)
+    _check(tally)
+
+
 def test_every_command_on_the_handmade_corpus(here: Path) -> None:
-    tally = Tally()
-    for case in handmade():
-        path = case.write(here)
-        tally.inputs += 1
-        run_every_command(case, path, tally, here)
-    _check(tally)
+    _every_command_on([c for c in handmade() if c.name not in LARGE], here)
 
 
-def test_every_command_on_mutations_of_the_shipped_files(here: Path) -> None:
-    tally = Tally()
-    for case in sample_mutations(MUTATIONS, SEED):
-        path = case.write(here)
-        tally.inputs += 1
-        run_every_command(case, path, tally, here)
-    _check(tally)
+@pytest.mark.slow  # seconds per command on each
+@pytest.mark.parametrize("name", LARGE)
+def test_every_command_on_a_large_handmade_input(here: Path, name: str) -> None:
+    _every_command_on([c for c in handmade() if c.name == name], here)
+
+
+@pytest.mark.parametrize(
+    "part", [pytest.param(k, marks=[pytest.mark.slow] if k else []) for k in range(PARTS)]
+)
+def test_every_command_on_mutations_of_the_shipped_files(here: Path, part: int) -> None:
+    _every_command_on(sample_mutations(MUTATIONS, SEED)[part::PARTS], here)
 
 
 @settings(
@@ -195,13 +213,17 @@ def _read_both(path: Path) -> tuple[object, object]:
     return attempt(read_yaml), attempt(load_yaml)
 
 
-def test_the_fast_reader_and_the_loader_agree_on_the_whole_corpus(tmp_path: Path) -> None:
+@pytest.mark.parametrize("large", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_the_fast_reader_and_the_loader_agree_on_the_whole_corpus(
+    tmp_path: Path, large: bool
+) -> None:
     """``validate`` reads through libyaml when it can; every other command through ruamel.
     On every YAML input of the corpus they read the same values at the same positions, or
-    refuse it at the same place with the same message (a tab before ``[`` included)."""
+    refuse it at the same place with the same message (a tab before ``[`` included). The
+    large inputs (seconds each) apart, in the full suite only."""
     cases = [c for c in handmade() + sample_mutations(MUTATIONS * 3) if c.name.endswith(".yaml")]
     for case in cases:
-        if case.special:
+        if case.special or (case.name in LARGE) != large:
             continue
         path = case.write(tmp_path)
         fast, slow = _read_both(path)
