@@ -250,13 +250,14 @@ async def home(request: Request) -> Response:
     web, me = _web(request), _me(request)
 
     def gather() -> dict[str, Any]:
-        rows, total = queries.pending(web.store, me, limit=queries.PAGE_SIZE)
-        return {
-            "pending": rows,
-            "pending_total": total,
-            "replacing": _replacing(web.store, rows),
-            "tables": _tables(web.store, me),
-        }
+        with web.reads(request):
+            rows, total = queries.pending(web.store, me, limit=queries.PAGE_SIZE)
+            return {
+                "pending": rows,
+                "pending_total": total,
+                "replacing": _replacing(web.store, rows),
+                "tables": _tables(web.store, me),
+            }
 
     return web.render(request, "home.html", **await run_in_threadpool(gather))
 
@@ -265,9 +266,11 @@ async def submissions(request: Request) -> Response:
     web, me = _web(request), _me(request)
     filters = Filters.of(request.query_params)
 
-    found = await run_in_threadpool(
-        queries.search_submissions, web.store, me, filters, with_replacing=True
-    )
+    def gather() -> queries.SubmissionPage:
+        with web.reads(request):
+            return queries.search_submissions(web.store, me, filters, with_replacing=True)
+
+    found = await run_in_threadpool(gather)
     return web.render(
         request,
         "submissions.html",
@@ -284,7 +287,12 @@ async def api_submissions(request: Request) -> Response:
     total: ``X-Total-Count``, ``X-Page``, ``X-Pages`` and a ``Link`` to the next page."""
     web, me = _web(request), _me(request)
     filters = Filters.of(request.query_params)
-    found = await run_in_threadpool(queries.search_submissions, web.store, me, filters)
+
+    def gather() -> queries.SubmissionPage:
+        with web.reads(request):
+            return queries.search_submissions(web.store, me, filters)
+
+    found = await run_in_threadpool(gather)
     headers = {
         "X-Total-Count": str(found.total),
         "X-Page": str(found.page),
@@ -356,6 +364,7 @@ async def audit(request: Request) -> Response:
     filters = AuditFilters.of(request.query_params)
     fmt = request.query_params.get("format", "html")
     if fmt in ("csv", "json"):
+        await run_in_threadpool(web.release, request)  # each batch is its own short read
         media = "text/csv; charset=utf-8" if fmt == "csv" else "application/json"
         lines = _csv_lines(web, filters) if fmt == "csv" else _json_lines(web, filters)
         return StreamingResponse(
@@ -363,7 +372,12 @@ async def audit(request: Request) -> Response:
             media_type=media,
             headers={"Content-Disposition": f'attachment; filename="audit-log.{fmt}"'},
         )
-    found = await run_in_threadpool(queries.search_audit, web.store, filters)
+
+    def gather() -> queries.AuditPage:
+        with web.reads(request):
+            return queries.search_audit(web.store, filters)
+
+    found = await run_in_threadpool(gather)
     events = [
         {
             "event": e,
