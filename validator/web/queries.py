@@ -354,15 +354,15 @@ def _choices(conn: Any, engine: Any, me: Account, head: int) -> dict[str, list[s
 
 @cache
 def _same_dates(count: int) -> Any:
-    """The pending filings of ``count`` holders' tables of rules and dates (facility,
-    game, effective date, certificate holder) numbered below a bound, with the number of
-    the table each is of: each table's a range of the facility's index, read from it alone
-    (never a filing's row, whose bytes come before its facility). One statement for each
-    count, so it is built and compiled once."""
+    """For each of ``count`` (facility, game, effective date, certificate holder), the
+    pending filings numbered below a bound, each with the number of the one it is of. Each
+    is a range of the facility's index, read from it alone (never from a filing's row,
+    whose bytes come before its facility). One statement for each count, so it is built
+    and compiled once."""
     c = submissions.c
     return union_all(
         *(
-            select(c.id, literal_column(str(i)).label("date")).where(
+            select(c.id, literal_column(str(i)).label("which")).where(
                 c.facility == bindparam(f"facility{i}"),
                 c.game == bindparam(f"game{i}"),
                 c.effective == bindparam(f"effective{i}"),
@@ -395,8 +395,8 @@ def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
         values.update({f"facility{i}": facility, f"game{i}": game, f"effective{i}": effective})
         values.update({f"holder{i}": holder, f"below{i}": below[keys[i]]})
     same: dict[tuple[Any, ...], list[int]] = {}
-    for oid, date in conn.execute(_same_dates(len(keys)), values):
-        same.setdefault(keys[date], []).append(oid)
+    for oid, which in conn.execute(_same_dates(len(keys)), values):
+        same.setdefault(keys[which], []).append(oid)
     out: dict[int, list[int]] = {}
     for r in pend:
         key = (r.facility, r.game, r.effective, r.certificate_holder)
