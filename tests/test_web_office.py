@@ -625,3 +625,28 @@ def test_the_filtered_list_reads_a_facility_from_its_index_on_sqlite(office: Off
     with sqlite3.connect(office.db) as raw:
         plan = " ".join(r[3] for r in raw.execute(f"EXPLAIN QUERY PLAN {sql}", params))
     assert "submissions_by_facility" in plan and "submissions_by_status" not in plan, plan
+
+
+def test_the_home_pages_kept_tables_are_each_accounts_own_and_follow_the_log(
+    office: Office,
+) -> None:
+    """The facilities' tables and the pending count, kept between page loads, are kept per
+    certificate holder: a reviewer's loading them first never shows a casino another
+    holder's facility; a filing recorded since (an entry in the audit log) shows at once."""
+    app = create_app(office.db, secret="s")
+    rev, cas = TestClient(app), TestClient(app)
+    assert sign_in(rev, "rev").status_code == 303
+    assert sign_in(cas, "cas").status_code == 303
+    assert "<h3>Harbour Point</h3>" in rev.get("/").text
+    mine = cas.get("/").text
+    assert "<h3>Example Downs</h3>" in mine and "Harbour Point" not in mine
+    assert "(1, oldest first)" in mine
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "facility: Example Downs", "facility: Lakeside Lanes"
+    )
+    path = office.tmp / "lakeside.yaml"
+    path.write_text(text, encoding="utf-8")
+    office.store.record(path, "cas", display="lakeside.yaml")
+    mine = cas.get("/").text
+    assert "<h3>Lakeside Lanes</h3>" in mine and "(2, oldest first)" in mine
+    assert "<h3>Lakeside Lanes</h3>" in rev.get("/").text
