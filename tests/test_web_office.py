@@ -546,3 +546,107 @@ def test_pages_speak_in_names_not_ids_or_flags(tmp_path: Path) -> None:
         assert not re.search(r"(?<![\w-])--[a-z]", shown), (path, re.findall(r"--[a-z]+", shown))
         assert "high-card-flush " not in shown.replace("high-card-flush.yaml", ""), path
     assert "High Card Flush" in rev.get("/").text
+
+
+# -- one transaction a page -------------------------------------------------------------------
+
+
+def test_a_page_reads_who_is_asking_and_what_it_shows_in_one_transaction(office: Office) -> None:
+    """The session's (or the API token's) account and the page's rows are read on one
+    connection, in one transaction, which has ended before the answer is sent; a page
+    that answers without reading (a casino at the audit log: 404) ends it too."""
+    from sqlalchemy import event
+
+    app = create_app(office.db, secret="s")
+    engine = app.state.web.store.engine
+    taken: list[int] = []
+    begun: list[int] = []
+    event.listen(engine, "checkout", lambda *_: taken.append(1))
+    event.listen(engine, "begin", lambda *_: begun.append(1))
+    rev, cas = TestClient(app), TestClient(app)
+    assert sign_in(rev, "rev").status_code == 303
+    assert sign_in(cas, "cas").status_code == 303
+    bearer = acct.issue_token(office.store, "cas", by="test")
+    api = TestClient(app, headers={"Authorization": f"Bearer {bearer}"})
+    pages = [
+        (rev, "/", 200),
+        (rev, "/submissions?q=example&status=submitted&facility=Example+Downs", 200),
+        (rev, "/audit?action=record", 200),
+        (cas, "/submissions", 200),
+        (cas, "/audit", 404),
+        (api, "/api/submissions?status=submitted", 200),
+    ]
+    for client, path, status in pages:
+        taken.clear()
+        begun.clear()
+        assert client.get(path).status_code == status, path
+        assert (len(taken), len(begun)) == (1, 1), path
+        assert engine.pool.checkedout() == 0, path  # the transaction ended
+    assert "Example Downs" in rev.get("/").text  # still the page it was
+
+
+def test_no_write_joins_a_shared_reading_transaction(office: Office) -> None:
+    """A write inside a page's shared reading transaction is refused (on SQLite its commit
+    would wait on the read lock held by that very transaction)."""
+    store = office.store
+    reading = store.open_reading()
+    with (
+        pytest.raises(RuntimeError, match="shared reading"),
+        store.shared(reading, close=True),
+        store.transaction(),
+    ):
+        pass
+    with store.transaction() as conn:  # the store writes again once it has ended
+        conn.execute(select(submissions.c.id)).all()
+
+
+def test_the_filtered_list_reads_a_facility_from_its_index_on_sqlite(office: Office) -> None:
+    """On SQLite, a list filtered by facility and status (in the order of filing) reads the
+    facility's filings from its index, not every filing of that status."""
+    import sqlite3
+
+    from sqlalchemy import event
+
+    if not office.db.endswith(".sqlite3"):
+        pytest.skip("SQLite's query plan")
+    app = create_app(office.db, secret="s")
+    said: list[tuple[str, Any]] = []
+    event.listen(
+        app.state.web.store.engine,
+        "before_cursor_execute",
+        lambda _c, _cur, sql, params, *_: said.append((sql, params)),
+    )
+    rev = TestClient(app)
+    assert sign_in(rev, "rev").status_code == 303
+    said.clear()
+    page = rev.get("/submissions?q=example&status=submitted&facility=Example+Downs&sort=recorded")
+    assert listed(page.text) == [office.ids["example"]]
+    sql, params = next((s, p) for s, p in said if "ORDER BY" in s and "LIMIT" in s)
+    with sqlite3.connect(office.db) as raw:
+        plan = " ".join(r[3] for r in raw.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+    assert "submissions_by_facility" in plan and "submissions_by_status" not in plan, plan
+
+
+def test_the_home_pages_kept_tables_are_each_accounts_own_and_follow_the_log(
+    office: Office,
+) -> None:
+    """The facilities' tables and the pending count, kept between page loads, are kept per
+    certificate holder: a reviewer's loading them first never shows a casino another
+    holder's facility; a filing recorded since (an entry in the audit log) shows at once."""
+    app = create_app(office.db, secret="s")
+    rev, cas = TestClient(app), TestClient(app)
+    assert sign_in(rev, "rev").status_code == 303
+    assert sign_in(cas, "cas").status_code == 303
+    assert "<h3>Harbour Point</h3>" in rev.get("/").text
+    mine = cas.get("/").text
+    assert "<h3>Example Downs</h3>" in mine and "Harbour Point" not in mine
+    assert "(1, oldest first)" in mine
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "facility: Example Downs", "facility: Lakeside Lanes"
+    )
+    path = office.tmp / "lakeside.yaml"
+    path.write_text(text, encoding="utf-8")
+    office.store.record(path, "cas", display="lakeside.yaml")
+    mine = cas.get("/").text
+    assert "<h3>Lakeside Lanes</h3>" in mine and "(2, oldest first)" in mine
+    assert "<h3>Lakeside Lanes</h3>" in rev.get("/").text

@@ -37,6 +37,7 @@ import os
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -213,6 +214,8 @@ class Store:
                     raise StoreError(f"{path.parent}: cannot create: {e.strerror}") from None
         self.engine: Engine = make_engine(self.url, pooled=pooled)
         self._held: Connection | None = None
+        #: The reading transaction of the work in hand (``shared``): its reads join it.
+        self._shared: ContextVar[Connection | None] = ContextVar("rulesub_shared", default=None)
         #: A transaction has found this rulesub's schema and committed: the next ones ask
         #: only for the schema's version (``migrate.confirm``).
         self._schema_seen = False
@@ -225,6 +228,13 @@ class Store:
     def transaction(self, *, reading: bool = False) -> Iterator[Connection]:
         """One transaction on a database of this rulesub's schema; ``reading``: one that
         only reads (on SQLite it takes no write lock)."""
+        shared = self._shared.get()
+        if shared is not None:  # a read within the work's one reading transaction
+            if not reading:  # SQLite: its commit would wait on the read lock held here
+                raise RuntimeError("a write inside a shared reading transaction")
+            with translated(self.url):
+                yield shared
+            return
         if self._held is not None and not reading:
             with translated(self.url), self._held.begin():
                 self._check(self._held)
@@ -238,6 +248,35 @@ class Store:
                 self._check(conn)
                 yield conn
         self._schema_seen = True
+
+    def open_reading(self) -> Connection:
+        """A reading transaction begun (the schema checked) and left open, for the reads of
+        one piece of work (a web request: who is asking, then the page's queries) to share
+        through ``shared``; closing the connection ends it."""
+        with translated(self.url):
+            conn = self.engine.connect().execution_options(**{READING: True})
+            try:
+                conn.begin()
+                self._check(conn)
+            except BaseException:
+                conn.close()
+                raise
+        self._schema_seen = True
+        return conn
+
+    @contextmanager
+    def shared(self, conn: Connection, *, close: bool = False) -> Iterator[None]:
+        """Within: ``transaction(reading=True)`` is ``conn``'s open transaction (no new
+        connection, no new check); ``close``: the connection is closed on leaving (its
+        transaction ends). Writing transactions are their own, as ever."""
+        token = self._shared.set(conn)
+        try:
+            yield
+        finally:
+            self._shared.reset(token)
+            if close:
+                with translated(self.url):
+                    conn.close()
 
     def _check(self, conn: Connection) -> None:
         if self._schema_seen:

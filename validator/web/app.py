@@ -14,6 +14,7 @@ import datetime as dt
 import json
 import os
 import secrets
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -52,6 +53,10 @@ from validator.web.upload import Upload, UploadRefused, file_upload
 ENV_SECRET = "RULESUB_SECRET_KEY"
 SESSION_KEY = "session"  # the session's key, in the signed cookie; the store holds its hash
 PUBLIC = ("/login",)
+#: The pages that only read: who is asking and what the page shows are read in one
+#: transaction (``Web.reads``).
+READING_PAGES = frozenset({"/", "/submissions", "/audit", "/api/submissions"})
+READS = "rulesub.reads"  # the scope's key of that transaction, until the page takes it
 MAX_BODY = 4_000_000
 HEADERS = {
     "Content-Security-Policy": (
@@ -92,6 +97,35 @@ class Web:
         if not isinstance(key, str) or not key:
             return None
         return acct.by_session(self.store, key)
+
+    def signed_in(self, conn: HTTPConnection, keep: bool) -> tuple[Account | None, Any]:
+        """Who is asking, read in a reading transaction; ``keep``: that transaction is
+        returned open for the page's own reads (``reads``), else ended here."""
+        reading = self.store.open_reading()
+        try:
+            with self.store.shared(reading):
+                account = self.account(conn)
+        except BaseException:
+            reading.close()
+            raise
+        if keep and account is not None:
+            return account, reading
+        reading.close()
+        return account, None
+
+    def reads(self, request: HTTPConnection) -> AbstractContextManager[None]:
+        """The page's reads, in the transaction that found who is asking (where the gate
+        kept it open), which ends when they are done: before the page is rendered."""
+        reading = request.scope.pop(READS, None)
+        if reading is None:
+            return nullcontext()
+        return self.store.shared(reading, close=True)
+
+    def release(self, request: HTTPConnection) -> None:
+        """End the transaction the gate kept for the page, unused."""
+        reading = request.scope.pop(READS, None)
+        if reading is not None:
+            reading.close()
 
     def render(
         self, request: Request, template: str, status: int = 200, **context: Any
@@ -135,8 +169,9 @@ class Gate:
         path = scope["path"]
         if path not in PUBLIC:
             conn = HTTPConnection(scope)
+            keep = scope["method"] in ("GET", "HEAD") and path in READING_PAGES
             try:
-                account = await run_in_threadpool(self.web.account, conn)
+                account, reading = await run_in_threadpool(self.web.signed_in, conn, keep)
             except StoreError as e:
                 response: Response = PlainTextResponse(f"rulesub: {e}", status_code=503)
                 await response(scope, receive, send_with_headers)
@@ -158,6 +193,14 @@ class Gate:
                 await response(scope, receive, send_with_headers)
                 return
             scope["account"] = account
+            if reading is not None:
+                scope[READS] = reading
+                try:
+                    await self.app(scope, receive, send_with_headers)
+                finally:
+                    if READS in scope:  # the page answered without reading
+                        await run_in_threadpool(self.web.release, HTTPConnection(scope))
+                return
         await self.app(scope, receive, send_with_headers)
 
 

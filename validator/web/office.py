@@ -159,7 +159,8 @@ def submission_row(row: Any, replacing: dict[int, list[int]]) -> Markup:
     """A filing's row in the submissions list: its number (and the filings it would
     replace), facility, game, effective date, status, findings, holder, filing, decision
     and file name, each value escaped. Made here, in one call, not by the template: a list
-    of 50 makes it 50 times a page."""
+    of 50 makes it 50 times a page. Dates, numbers and counts are written as they are (no
+    character of theirs is escaped); what a person wrote is escaped."""
     sid = row.id
     replaces = (
         f' <span class="replaces">replaces {escape(numbers(replacing[sid]))}</span>'
@@ -173,13 +174,54 @@ def submission_row(row: Any, replacing: dict[int, list[int]]) -> Markup:
         f"{replaces}</td>\n"
         f'    <td data-label="Facility">{escape(row.facility)}</td>'
         f'<td data-label="Game">{escape(game_name(row.game))}</td>'
-        f'<td data-label="Effective">{escape(row.effective)}</td>\n'
+        f'<td data-label="Effective">{row.effective}</td>\n'
         f'    <td data-label="Status">{status_badge(row.status)}</td>'
-        f'<td data-label="Findings">{escape(finding_counts(row))}</td>\n'
+        f'<td data-label="Findings">{finding_counts(row)}</td>\n'
         f'    <td data-label="Certificate holder">{escape(holder)}</td>\n'
-        f'    <td data-label="Filed">{escape(filed)} by {escape(row.recorded_by)}</td>\n'
+        f'    <td data-label="Filed">{filed} by {escape(row.recorded_by)}</td>\n'
         f'    <td data-label="Decided">{escape(decided(row))}</td>\n'
         f'    <td data-label="File">{escape(row.filename)}</td>\n  </tr>'
+    )
+
+
+def pending_row(row: Any, replacing: dict[int, list[int]], now: dt.datetime) -> Markup:
+    """A filing's row on the home page: its number (and the filings it would replace),
+    how long it has waited, holder, facility, game, effective date and findings, each value
+    escaped; made here in one call, as ``submission_row``."""
+    sid = row.id
+    replaces = (
+        f' <span class="replaces">replaces {escape(numbers(replacing[sid]))}</span>'
+        if sid in replacing
+        else ""
+    )
+    return Markup(
+        f'  <tr>\n    <td class="num" data-label="Filing"><a href="/submissions/{sid}">#{sid}</a>'
+        f"{replaces}</td>\n"
+        f'    <td data-label="Waiting">{age(row.recorded_at, now)}</td>\n'
+        f'    <td data-label="Certificate holder">'
+        f"{escape(row.certificate_holder or '(not stated)')}</td>\n"
+        f'    <td data-label="Facility">{escape(row.facility)}</td>\n'
+        f'    <td data-label="Game">{escape(game_name(row.game))}</td>\n'
+        f'    <td data-label="Effective">{row.effective}</td>\n'
+        f'    <td data-label="Findings">{finding_counts(row)}</td>\n  </tr>'
+    )
+
+
+def audit_row(event: Any, words: str) -> Markup:
+    """An audit entry's row on the audit page: its place in the chain, when, and what
+    happened in words (a link to the filing it is about), each value escaped."""
+    place = chain_place(event)
+    chain = f"{place['sequence']}" + (f" · {escape(place['hash'])}" if place["hash"] else "")
+    said = escape(words)
+    what = (
+        f'<a href="/submissions/{int(event.submission_id)}">{said}</a>'
+        if event.submission_id
+        else said
+    )
+    return Markup(
+        f'  <tr>\n    <td data-label="Entry"><span class="chain">{chain}</span></td>\n'
+        f'    <td data-label="When">{event.at.strftime("%Y-%m-%d %H:%M:%S")}</td>\n'
+        f'    <td class="words" data-label="What">{what}</td>\n  </tr>'
     )
 
 
@@ -209,26 +251,41 @@ def _replacing(store: Any, rows: list[Any]) -> dict[int, list[int]]:
         return queries.replacing(conn, rows)
 
 
-def _tables(store: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
+def _facilities(web: Any, me: Account) -> Markup:
+    """The home page's facilities and their games, as the page shows them: they change
+    only with an entry in the audit log, so they are kept, made, while its last is the same."""
+    store = web.store
+    with store.transaction(reading=True) as conn:
+        head = queries.KEPT.head(conn)
+        key = ("facilities", me.certificate_holder if me.role == "casino" else None)
+        kept = queries.KEPT.get(store.engine, key)
+        if kept is not None and kept[0] == head:
+            return Markup(kept[1])
+        tables = _tables(conn, me)
+    made = Markup(web.templates.get_template("_facilities.html").render(tables=tables))
+    queries.KEPT.put(store.engine, key, head, made)
+    return made
+
+
+def _tables(conn: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
     """Each facility's games: how many filings, how many pending, the approval in force."""
     seen = queries.visible_to(me)
     pending = func.sum(case((subs.c.status == "submitted", 1), else_=0))
-    with store.transaction(reading=True) as conn:
-        counted = list(
-            conn.execute(
-                select(subs.c.facility, subs.c.game, func.count(), pending)
-                .where(seen)
-                .group_by(subs.c.facility, subs.c.game)
-                .order_by(subs.c.facility, subs.c.game)
-            )
+    counted = list(
+        conn.execute(
+            select(subs.c.facility, subs.c.game, func.count(), pending)
+            .where(seen)
+            .group_by(subs.c.facility, subs.c.game)
+            .order_by(subs.c.facility, subs.c.game)
         )
-        approved = {}
-        for r in conn.execute(
-            select(subs.c.id, subs.c.facility, subs.c.game, subs.c.effective)
-            .where(seen, subs.c.status == "approved")
-            .order_by(subs.c.effective)
-        ):
-            approved[(r.facility, r.game)] = r  # the latest effective holds
+    )
+    approved = {}
+    for r in conn.execute(
+        select(subs.c.id, subs.c.facility, subs.c.game, subs.c.effective)
+        .where(seen, subs.c.status == "approved")
+        .order_by(subs.c.effective)
+    ):
+        approved[(r.facility, r.game)] = r  # the latest effective holds
     out: dict[str, list[dict[str, Any]]] = {}
     for facility, game, count, waiting in counted:
         out.setdefault(facility, []).append(
@@ -250,13 +307,15 @@ async def home(request: Request) -> Response:
     web, me = _web(request), _me(request)
 
     def gather() -> dict[str, Any]:
-        rows, total = queries.pending(web.store, me, limit=queries.PAGE_SIZE)
-        return {
-            "pending": rows,
-            "pending_total": total,
-            "replacing": _replacing(web.store, rows),
-            "tables": _tables(web.store, me),
-        }
+        with web.reads(request):
+            rows, total = queries.pending(web.store, me, limit=queries.PAGE_SIZE)
+            return {
+                "pending": rows,
+                "pending_total": total,
+                "replacing": _replacing(web.store, rows),
+                "facilities": _facilities(web, me),
+                "now": dt.datetime.now(dt.UTC),
+            }
 
     return web.render(request, "home.html", **await run_in_threadpool(gather))
 
@@ -265,9 +324,11 @@ async def submissions(request: Request) -> Response:
     web, me = _web(request), _me(request)
     filters = Filters.of(request.query_params)
 
-    found = await run_in_threadpool(
-        queries.search_submissions, web.store, me, filters, with_replacing=True
-    )
+    def gather() -> queries.SubmissionPage:
+        with web.reads(request):
+            return queries.search_submissions(web.store, me, filters, with_replacing=True)
+
+    found = await run_in_threadpool(gather)
     return web.render(
         request,
         "submissions.html",
@@ -284,7 +345,12 @@ async def api_submissions(request: Request) -> Response:
     total: ``X-Total-Count``, ``X-Page``, ``X-Pages`` and a ``Link`` to the next page."""
     web, me = _web(request), _me(request)
     filters = Filters.of(request.query_params)
-    found = await run_in_threadpool(queries.search_submissions, web.store, me, filters)
+
+    def gather() -> queries.SubmissionPage:
+        with web.reads(request):
+            return queries.search_submissions(web.store, me, filters)
+
+    found = await run_in_threadpool(gather)
     headers = {
         "X-Total-Count": str(found.total),
         "X-Page": str(found.page),
@@ -356,6 +422,7 @@ async def audit(request: Request) -> Response:
     filters = AuditFilters.of(request.query_params)
     fmt = request.query_params.get("format", "html")
     if fmt in ("csv", "json"):
+        await run_in_threadpool(web.release, request)  # each batch is its own short read
         media = "text/csv; charset=utf-8" if fmt == "csv" else "application/json"
         lines = _csv_lines(web, filters) if fmt == "csv" else _json_lines(web, filters)
         return StreamingResponse(
@@ -363,7 +430,12 @@ async def audit(request: Request) -> Response:
             media_type=media,
             headers={"Content-Disposition": f'attachment; filename="audit-log.{fmt}"'},
         )
-    found = await run_in_threadpool(queries.search_audit, web.store, filters)
+
+    def gather() -> queries.AuditPage:
+        with web.reads(request):
+            return queries.search_audit(web.store, filters)
+
+    found = await run_in_threadpool(gather)
     events = [
         {
             "event": e,
@@ -480,6 +552,8 @@ def install(web: Any) -> None:
         numbers=numbers,
         decided=decided,
         submission_row=submission_row,
+        pending_row=pending_row,
+        audit_row=audit_row,
     )
 
 
