@@ -174,7 +174,7 @@ def submission_row(row: Any, replacing: dict[int, list[int]]) -> Markup:
         f"{replaces}</td>\n"
         f'    <td data-label="Facility">{escape(row.facility)}</td>'
         f'<td data-label="Game">{escape(game_name(row.game))}</td>'
-        f'<td data-label="Effective">{row.effective}</td>\n'
+        f'<td class="date" data-label="Effective">{row.effective}</td>\n'
         f'    <td data-label="Status">{status_badge(row.status)}</td>'
         f'<td data-label="Findings">{finding_counts(row)}</td>\n'
         f'    <td data-label="Certificate holder">{escape(holder)}</td>\n'
@@ -202,7 +202,7 @@ def pending_row(row: Any, replacing: dict[int, list[int]], now: dt.datetime) -> 
         f"{escape(row.certificate_holder or '(not stated)')}</td>\n"
         f'    <td data-label="Facility">{escape(row.facility)}</td>\n'
         f'    <td data-label="Game">{escape(game_name(row.game))}</td>\n'
-        f'    <td data-label="Effective">{row.effective}</td>\n'
+        f'    <td class="date" data-label="Effective">{row.effective}</td>\n'
         f'    <td data-label="Findings">{finding_counts(row)}</td>\n  </tr>'
     )
 
