@@ -156,6 +156,7 @@ def test_a_base_game_that_cannot_be_dealt_leaves_the_rest_of_the_sheet(workers: 
     assert "§ 677a.12(d) is missing" in data["not_priced"]["pocket_bonus"]
 
 
+@pytest.mark.slow  # a long run beside its quick kin; the full suite keeps it
 def test_unreachable_scheduler_exits_2() -> None:
     pytest.importorskip("dask.distributed")
     code, _, err = par("lunar-poker", "--rounds", "1000", "--scheduler", "tcp://127.0.0.1:9")

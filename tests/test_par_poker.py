@@ -154,6 +154,7 @@ def test_par_tables_share_the_hands_and_default_to_the_workers(room_one_worker: 
     assert json.loads(two.stdout)["poker"] != poker_sheet
 
 
+@pytest.mark.slow  # a long run beside its quick kin; the full suite keeps it
 def test_par_cli_poker_unreachable_scheduler_exits_2() -> None:
     pytest.importorskip("dask.distributed")
     r = CliRunner().invoke(

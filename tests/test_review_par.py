@@ -113,6 +113,7 @@ PDFTOTEXT = shutil.which("pdftotext")
     shutil.which("chromium") is None or PDFTOTEXT is None,
     reason="needs Debian's chromium and pdftotext (poppler-utils)",
 )
+@pytest.mark.slow  # a long run beside its quick kin; the full suite keeps it
 def test_the_printed_pack_carries_the_par_sheet(tmp_path: Path) -> None:
     pdf = tmp_path / "review.pdf"
     r = CliRunner().invoke(app, ["review", str(HCF), "--format", "pdf", "--out", str(pdf)])

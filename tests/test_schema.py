@@ -174,24 +174,17 @@ def test_both_drafts_accept_the_examples(path: Path) -> None:
         assert list(validator(generic).iter_errors(data)) == []
 
 
-def _flawed() -> list[Path]:
-    out = []
-    for path in sorted(FLAWED.glob("*.yaml")):
-        try:
-            load_yaml(path)
-        except LoadError:
-            continue  # unreadable: no schema sees it either
-        out.append(path)
-    return out
-
-
-@pytest.mark.parametrize("path", _flawed(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted(FLAWED.glob("*.yaml")), ids=lambda p: p.stem)
 def test_both_drafts_reject_the_flawed_ones_the_schema_can_tell(path: Path) -> None:
+    try:
+        loaded = load_yaml(path)
+    except LoadError:
+        pytest.skip("unreadable: no schema sees it (validate's own tests hold its message)")
     from test_validate import expected_codes
 
     expected = expected_codes(path)
     stated = any(_schema_states(c) for c in expected)
-    data = plain(load_yaml(path).data)
+    data = plain(loaded.data)
     schema = schema_for(data)
     verdicts = {v.__name__: bool(list(v(schema).iter_errors(data))) for v in VALIDATORS}
     assert verdicts == {v.__name__: stated for v in VALIDATORS}, expected

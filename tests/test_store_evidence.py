@@ -479,6 +479,7 @@ for path in sys.argv[2:]:
 """
 
 
+@pytest.mark.slow  # a long run beside its quick kin; the full suite keeps it
 def test_a_killed_record_leaves_no_temporary_copy(tmp_path: Path) -> None:
     """``record`` processes killed (SIGKILL) at moments spread over their work: their
     temporary directory stays empty (the bytes are checked from memory, not a copy)."""

@@ -163,6 +163,7 @@ def test_a_strategy_hand_may_not_redeclare_a_hand_of_the_rules(games_dir: Path) 
     assert "the game file declares this hand" in message
 
 
+@pytest.mark.slow  # a long run beside its quick kin; the full suite keeps it
 def test_a_game_with_no_strategy_file_still_works(games_dir: Path) -> None:
     """High Card Flush with no strategy file: it loads with no strategies, rounds are played
     on each decision's default, and asking for a strategy by name is a usage error."""

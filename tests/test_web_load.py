@@ -26,6 +26,7 @@ def variants(count: int) -> list[bytes]:
     return [f"{text}# filing {i} of the load test\n".encode() for i in range(count)]
 
 
+@pytest.mark.slow  # a long run beside its quick kin; the full suite keeps it
 def test_fifty_concurrent_uploads_and_page_loads_lose_nothing(tmp_path: Path) -> None:
     office = make_office(tmp_path)
     token = acct.issue_token(office.store, "cas", by="test")

@@ -500,6 +500,7 @@ def pdf_pages(data: bytes, tmp: Path) -> int:
     return int(found.group(1))
 
 
+@pytest.mark.slow  # a long run beside its quick kin; the full suite keeps it
 @pytest.mark.skipif(not (CHROMIUM and shutil.which("pdfinfo")), reason="needs chromium and pdfinfo")
 def test_review_pack_and_par_sheet_download_as_pdf(tmp_path: Path) -> None:
     office = make_office(tmp_path)

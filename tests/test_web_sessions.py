@@ -290,6 +290,7 @@ def test_the_account_wide_slowdown_is_bounded() -> None:
     assert throttle.begin("192.0.2.1", "rev") == 0
 
 
+@pytest.mark.slow  # a long run beside its quick kin; the full suite keeps it
 def test_a_real_server_ignores_forwarded_for_unless_a_proxy_is_trusted(
     office: Office,
 ) -> None:
