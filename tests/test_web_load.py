@@ -66,7 +66,7 @@ def test_fifty_concurrent_uploads_and_page_loads_lose_nothing(tmp_path: Path) ->
     with served(office.db) as base:
         uploaded, loaded = asyncio.run(load(base))
 
-    assert [r.status_code for r in uploaded] == [201] * UPLOADS
+    assert [r.status_code for r in uploaded] == [201] * UPLOADS, uploaded[0].text
     assert [r.status_code for r in loaded] == [200] * PAGE_LOADS
     assert all(
         "Submission #" in r.text or "Facilities" in r.text or "Submissions" in r.text

@@ -169,7 +169,14 @@ class Gate:
         path = scope["path"]
         if path not in PUBLIC:
             conn = HTTPConnection(scope)
-            keep = scope["method"] in ("GET", "HEAD") and path in READING_PAGES
+            # one transaction for who is asking and the page's reads, where a reader never
+            # holds back a writer: on SQLite the page's reads wait for a thread of their own,
+            # and a transaction kept open across that wait starves the uploads' commits
+            keep = (
+                scope["method"] in ("GET", "HEAD")
+                and path in READING_PAGES
+                and not self.web.store.readers_block_writers
+            )
             try:
                 account, reading = await run_in_threadpool(self.web.signed_in, conn, keep)
             except StoreError as e:
