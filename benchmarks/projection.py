@@ -27,21 +27,14 @@ from __future__ import annotations
 import argparse
 import heapq
 import os
-import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-COMMAND = (
-    [found]
-    if (found := shutil.which("rulesub"))
-    else [sys.executable, "-c", "from validator.cli import main; main()"]
-)
+from scale import COMMAND  # the command line, as the other scaling figures run it
 
 
 def recorded_run(args: list[str]) -> tuple[float, list[list[float]]]:
