@@ -25,9 +25,10 @@ class ChunkConditions:
         self.state = state
         self.hands = hands
 
-    def cond(self, w: When, side: str = "player") -> B:
-        """Where every condition key given holds, each by its meaning in the vocabulary."""
-        out = np.ones((self.state.N, self.state.S), bool)
+    def cond(self, w: When, side: str = "player", within: B | None = None) -> B:
+        """Where every condition key given holds, each by its meaning in the vocabulary
+        (``within``: only there, a mask of (rounds, seats) the answer is a part of)."""
+        out = np.ones((self.state.N, self.state.S), bool) if within is None else within.copy()
         for key in CONDITION_KEYS:
             if getattr(w, key) is not None:
                 out &= meaning_of(CONDITION.id, key, "batch")(self, w, side)

@@ -109,20 +109,21 @@ class ChunkDecisions:
                 k_keep, k_paired = row.then.keep.highest, row.then.keep.paired
             if a.option not in available:
                 continue
-            m = open_ & cond(row.when) & available[a.option]
+            m = cond(row.when, within=open_)
+            m &= available[a.option]
             if not m.any():
                 continue
             mult = -1 if a.multiple == "max" else int(a.multiple or 0)
-            which += m * np.int16(len(said))
+            np.putmask(which, m, len(said))  # m is a part of open_: no rule there yet
             said.append((names.index(a.option), mult, k_keep, k_paired))
-            open_ &= ~m
+            open_ ^= m
         if open_.any():
             fallback = step.default if step.default is not None else None
             for o in [fallback] if fallback else names:
                 m = open_ & available[o]
-                which += m * np.int16(len(said))
+                np.putmask(which, m, len(said))
                 said.append((names.index(o), 0, -1, False))
-                open_ &= ~m
+                open_ ^= m
         if len(said) > 1:
             assert len(said) < np.iinfo(np.int16).max
             got = which > 0 if step.id in self.scripted else None
