@@ -42,7 +42,7 @@ from validator.interpreter.batch_hands import RANK, ChunkHands, any_last
 from validator.interpreter.batch_meters import BatchMeter, pay_meters
 from validator.interpreter.batch_money import I64, B, frac_micro, from_micro, row_sums, to_micro
 from validator.interpreter.batch_settlement import ChunkSettlement, PayTable
-from validator.interpreter.batch_state import ChunkState
+from validator.interpreter.batch_state import CARD, ChunkState
 from validator.interpreter.dealing import deal_order
 from validator.interpreter.rules import Rules
 from validator.model.procedure import (
@@ -138,8 +138,18 @@ class BatchEngine:
         as made) instead of the strategy: a round replayed as it was played (a golden round).
         ``void``: an irregularity of the chapter's § *.13 (``settle.void``) → the rounds it
         voids."""
-        chunk = _Chunk(self, np.asarray(decks, dtype=np.int64), draws or {}, stakes, decided, void)
+        chunk = _Chunk(self, card_rows(decks), draws or {}, stakes, decided, void)
         return chunk.play()
+
+
+def card_rows(decks: Any) -> NDArray[np.int8]:
+    """Decks (rows of card ints 0..51) as the chunk holds cards: a byte each."""
+    d = np.asarray(decks)
+    if d.dtype != CARD:
+        if d.size and (d.min() < 0 or d.max() > 51):
+            raise ValueError("a deck's cards are the card ints 0..51")
+        d = d.astype(CARD)
+    return d
 
 
 class _Chunk:
@@ -150,7 +160,7 @@ class _Chunk:
     def __init__(
         self,
         engine: BatchEngine,
-        decks: NDArray[np.int64],
+        decks: NDArray[np.int8],
         draws: dict[str, NDArray[np.int64]],
         stakes: dict[str, I64] | None = None,
         decided: dict[str, Scripted] | None = None,
@@ -277,7 +287,7 @@ class _Chunk:
         same = bool(N) and bool((state.pos == state.pos[0]).all())
         decks, pos = state.decks, state.pos
 
-        def take(ks: list[int] | list[list[int]]) -> NDArray[np.int64]:
+        def take(ks: list[int] | list[list[int]]) -> NDArray[np.int8]:
             k = np.array(ks, dtype=np.int64)
             if same:
                 return decks[:, int(pos[0]) + k]
@@ -287,17 +297,20 @@ class _Chunk:
         if seats:
             # (N, S, k): each seat's cards (every seat is dealt as many)
             block = take([by.get(("player", s), []) for s in seats])
-            state.player = np.concatenate([state.player, block], axis=2)
-            state.player_dealt = np.concatenate([state.player_dealt, block], axis=2)
+            if state.player.shape[2]:
+                state.player = np.concatenate([state.player, block], axis=2)
+                state.player_dealt = np.concatenate([state.player_dealt, block], axis=2)
+            else:  # the first cards: as taken (two arrays: a draw changes the held only)
+                state.player, state.player_dealt = block, block.copy()
         for (group, _), ks in by.items():
             if group == "player":
                 continue
             cards = take(ks)
             state.table[group] = np.concatenate(
-                [state.table.get(group, np.zeros((N, 0), np.int64)), cards], axis=1
+                [state.table.get(group, np.zeros((N, 0), CARD)), cards], axis=1
             )
             state.table_dealt[group] = np.concatenate(
-                [state.table_dealt.get(group, np.zeros((N, 0), np.int64)), cards], axis=1
+                [state.table_dealt.get(group, np.zeros((N, 0), CARD)), cards], axis=1
             )
         for group, positions in step.face_up.items():
             if group == "dealer" and state.up[0] < 0:
@@ -353,7 +366,7 @@ class _Chunk:
         N, S = state.N, state.S
         order = range(S) if step.order == "from_dealer_left" else range(S - 1, -1, -1)
         k = state.player.shape[2]
-        pad = np.full((N, S, 1), -1, dtype=np.int64)
+        pad = np.full((N, S, 1), -1, dtype=CARD)
         state.player = player = np.concatenate([state.player, pad], axis=2)
         state.player_dealt = np.concatenate([state.player_dealt, pad], axis=2)
         decks, pos = state.decks, state.pos

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from validator.interpreter.batch_money import I64, B
-from validator.interpreter.batch_state import ChunkState
+from validator.interpreter.batch_state import CARD, ChunkState
 from validator.interpreter.rules import Rules
 from validator.rankings.batch import BatchEvaluator, Hands
 
@@ -65,7 +65,7 @@ def all_last(a: B) -> B:
 class Value:
     """A hand's value in every round (and seat): its category and its key."""
 
-    held: NDArray[np.int64]  # category index (refinements included)
+    held: NDArray[np.int8]  # category index (refinements included; -1: none)
     key: NDArray[np.int64]
 
 
@@ -87,7 +87,7 @@ class ChunkHands:
         self._values: dict[tuple[str, int], Value] = {}
         self._figures: dict[tuple[str, int], NDArray[Any]] = {}
         # hand -> the cards it was last evaluated on, and its value then
-        self._last: dict[str, tuple[NDArray[np.int64], Value]] = {}
+        self._last: dict[str, tuple[NDArray[np.int8], Value]] = {}
 
     def cached(self, name: str, make: Callable[[], NDArray[Any]]) -> NDArray[Any]:
         """A figure of the cards held, computed once until the cards change (``version``)."""
@@ -122,7 +122,7 @@ class ChunkHands:
 
         return self.cached("ranks", make)
 
-    def hand_cards(self, hand_id: str) -> tuple[NDArray[np.int64], bool]:
+    def hand_cards(self, hand_id: str) -> tuple[NDArray[np.int8], bool]:
         """(cards, per seat?) of a hand: ``(N, S, k)`` for a player's hand, ``(N, k)`` else."""
         st = self.state
         hand = self.rules.d.hands[hand_id]
@@ -133,7 +133,7 @@ class ChunkHands:
                 src = st.player_dealt[:, :, : hand.first] if hand.first else st.player
             else:
                 t = st.table_dealt if hand.first else st.table
-                src = t.get(group, np.zeros((st.N, 0), np.int64))
+                src = t.get(group, np.zeros((st.N, 0), CARD))
                 if hand.first:
                     src = src[:, : hand.first]
                 if seat:
@@ -161,7 +161,7 @@ class ChunkHands:
         self._values[key] = v
         return v
 
-    def _evaluated(self, hand_id: str, cards: NDArray[np.int64]) -> Value:
+    def _evaluated(self, hand_id: str, cards: NDArray[np.int8]) -> Value:
         """The hand's category and key where its cards are: those of the hands whose cards
         have not changed since it was last evaluated kept, the others evaluated."""
         shape = cards.shape[:-1]
@@ -182,15 +182,15 @@ class ChunkHands:
         return v
 
     def _evaluate(
-        self, hand_id: str, flat: NDArray[np.int64]
-    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        self, hand_id: str, flat: NDArray[np.int8]
+    ) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
         """(category, key) of hands given as rows of card ints (-1: no card)."""
         ev = self.evaluator(hand_id)
         if flat.size and flat.min() >= 0:  # every hand whole: its card ints as they are
             held, keys = ev.held_and_keys_of_cards(flat)
         else:
             held, keys = ev.held_and_keys(Hands(masks_of(flat)))
-        return held.astype(np.int64), keys
+        return held.astype(np.int8, copy=False), keys
 
     def seat_value(self, hand_id: str) -> Value:
         """The hand's value at every seat: a hand of the table repeated for each."""

@@ -341,6 +341,9 @@ class ChunkSettlement:
         ]
         if not lids:
             return
+        most = sum(int(state.returned[lid].max(initial=0)) for lid in lids)
+        if most <= lim:
+            return  # no lane's lines, all of them together, return as much as the limit
         gains = [self._gain(lid) for lid in lids]
         if int(sum(gains, np.zeros((state.N, state.S), np.int64)).max(initial=0)) <= lim:
             return  # no lane's winnings, all its lines together, reach the limit

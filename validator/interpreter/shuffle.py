@@ -14,6 +14,8 @@ itself.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
@@ -24,7 +26,7 @@ _WORDS_PER_DECK = 40
 
 @njit(cache=True)
 def _fisher_yates(
-    raw: NDArray[np.uint64], has: int, kept: np.uint64, out: NDArray[np.int64]
+    raw: NDArray[np.uint64], has: int, kept: np.uint64, out: NDArray[np.integer[Any]]
 ) -> tuple[int, int, np.uint64]:
     """Shuffle each row of ``out`` (filled here with ``0..k-1``) from ``raw`` as numpy's
     ``random_interval`` draws; (words used, a half word kept?, the half word kept), or
@@ -65,15 +67,19 @@ def _fisher_yates(
     return used, has, kept
 
 
-def shuffled_decks(rng: np.random.Generator, n: int, cards: int = 52) -> NDArray[np.int64]:
-    """``n`` shuffled decks of ``cards`` card ints: exactly
+def shuffled_decks(
+    rng: np.random.Generator, n: int, cards: int = 52, dtype: type[np.integer[Any]] = np.int8
+) -> NDArray[Any]:
+    """``n`` shuffled decks of ``cards`` card ints (of ``dtype``): exactly
     ``rng.permuted(np.tile(np.arange(cards), (n, 1)), axis=1)``, the generator left where
     that leaves it."""
     bg = rng.bit_generator
+    if np.iinfo(dtype).max < cards - 1:
+        raise ValueError(f"{cards} cards do not fit {np.dtype(dtype).name}")
     if type(bg) is not np.random.PCG64 or not 0 < cards <= 1 << 31:
-        return rng.permuted(np.tile(np.arange(cards, dtype=np.int64), (n, 1)), axis=1)
+        return rng.permuted(np.tile(np.arange(cards, dtype=dtype), (n, 1)), axis=1)
     start = bg.state
-    out = np.empty((n, cards), dtype=np.int64)
+    out = np.empty((n, cards), dtype=dtype)
     words = n * _WORDS_PER_DECK + 64
     while True:
         raw = bg.random_raw(words)
