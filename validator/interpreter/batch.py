@@ -38,7 +38,14 @@ from numpy.typing import NDArray
 
 from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.batch_decisions import ChunkDecisions, Scripted
-from validator.interpreter.batch_hands import RANK, ChunkHands, any_last
+from validator.interpreter.batch_hands import (
+    RANK,
+    ChunkHands,
+    any_last,
+    descending,
+    first_where,
+    pick,
+)
 from validator.interpreter.batch_meters import BatchMeter, pay_meters
 from validator.interpreter.batch_money import I64, B, frac_micro, from_micro, row_sums, to_micro
 from validator.interpreter.batch_settlement import ChunkSettlement, PayTable
@@ -208,7 +215,7 @@ class _Chunk:
             returned_spot[spot] += r
             state.house += row_sums(state.house_line[lid])
         for spot, stands in state.standing.items():  # a voided wager is returned
-            returned_spot[spot] += np.where(stands, 0, state.stakes[spot])
+            returned_spot[spot] += state.stakes[spot] * ~stands
         ret_total = sum((row_sums(r) for r in returned_spot.values()), np.zeros(N, np.int64))
         state.house -= state.contrib
         return ChunkResult(
@@ -258,7 +265,7 @@ class _Chunk:
             state.wagered += row_sums(st)
             wager = self.rules.spot_wager(spot)
             if wager in meter_tables:
-                standing = np.where(state.standing[spot], st, 0)  # a voided wager adds nothing
+                standing = st * state.standing[spot]  # a voided wager adds nothing
                 for key, m in self.meters.items():
                     if m.table == meter_tables[wager]:
                         inc = row_sums(frac_micro(standing, m.inc))
@@ -373,7 +380,7 @@ class _Chunk:
         asked = self.conditions.cond(step.players)
         cols = np.arange(k)
         for s in order:
-            kind = np.where(asked[:, s], state.pending_kind[:, s], 0)
+            kind = state.pending_kind[:, s] * asked[:, s]
             add = np.flatnonzero(kind == 1)
             if add.size:
                 c = decks[add, pos[add]]
@@ -382,7 +389,7 @@ class _Chunk:
                 pos[add] += 1
             ex = np.flatnonzero(kind == 2)
             if ex.size:
-                held = -np.sort(-player[ex, s, :k], axis=1)  # highest card first
+                held = descending(player[ex, s, :k])  # highest card first
                 keep = state.pending_keep[ex, s][:, None]
                 # `paired`: the cards of ranks held more than once first, if any
                 ranks = RANK[held]
@@ -390,25 +397,22 @@ class _Chunk:
                 twice = np.einsum("ijk->ij", same) > 1  # cards of a rank held twice or more
                 use = state.pending_paired[ex, s] & any_last(twice)
                 if use.any():
-                    paired_first = np.argsort(~twice, axis=1, kind="stable")
-                    held = np.where(
-                        use[:, None], np.take_along_axis(held, paired_first, axis=1), held
-                    )
-                    keep = np.where(use[:, None], twice.sum(axis=1)[:, None], keep)
+                    held = pick(use[:, None], first_where(held, twice), held)
+                    keep = pick(use[:, None], twice.sum(axis=1)[:, None], keep)
                 if state.pending_cards is not None:  # the cards named, kept first
                     kept = state.pending_cards[ex, s, :k]
                     named = state.pending_named[ex, s]
                     as_held = player[ex, s, :k]
-                    first = np.take_along_axis(as_held, np.argsort(~kept, axis=1, kind="stable"), 1)
-                    held = np.where(named[:, None], first, held)
-                    keep = np.where(named[:, None], kept.sum(axis=1)[:, None], keep)
+                    first = first_where(as_held, kept)
+                    held = pick(named[:, None], first, held)
+                    keep = pick(named[:, None], kept.sum(axis=1)[:, None], keep)
                 self.decisions.check_exchange(ex, s, k - keep[:, 0])
                 src = np.minimum(pos[ex][:, None] + cols[None, :] - keep, 51)
-                new = decks[ex[:, None], src]
-                player[ex, s, :k] = np.where(cols[None, :] < keep, held, new)
+                new = decks.reshape(-1).take(ex[:, None] * decks.shape[1] + src)
+                player[ex, s, :k] = pick(cols[None, :] < keep, held, new)
                 pos[ex] += k - keep[:, 0]
-        state.pending_kind[asked] = 0
-        state.pending_named[asked] = False
+        state.pending_kind *= ~asked  # the draws asked for are made
+        state.pending_named &= ~asked
         state.version += 1
 
     @meaning("batch", STEP.id, "decide")

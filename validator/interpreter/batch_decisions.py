@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from validator.interpreter.actions import parse_action
 from validator.interpreter.batch_conditions import ChunkConditions
-from validator.interpreter.batch_hands import ChunkHands
+from validator.interpreter.batch_hands import ChunkHands, pick
 from validator.interpreter.batch_money import I64, B, row_sums
 from validator.interpreter.batch_state import ChunkState
 from validator.interpreter.errors import RoundError
@@ -71,9 +71,9 @@ class ChunkDecisions:
         asked = self.hands.dealt() & ~state.folded & cond(step.players) & ~state.voided[:, None]
         if step.when is not None:
             asked &= cond(step.when)
+        # where each option is available (None: everywhere)
         available = {
-            o: (cond(opt.available) if opt.available else np.ones((N, S), bool))
-            for o, opt in step.options.items()
+            o: (cond(opt.available) if opt.available else None) for o, opt in step.options.items()
         }
         multiple = np.zeros((N, S), dtype=np.int64)  # 0: none given, -1: max
         keep = np.full((N, S), -1, dtype=np.int64)
@@ -110,18 +110,21 @@ class ChunkDecisions:
             if a.option not in available:
                 continue
             m = cond(row.when, within=open_)
-            m &= available[a.option]
+            where = available[a.option]
+            if where is not None:
+                m &= where
             if not m.any():
                 continue
             mult = -1 if a.multiple == "max" else int(a.multiple or 0)
-            np.putmask(which, m, len(said))  # m is a part of open_: no rule there yet
+            which += m * np.int16(len(said))  # m is a part of open_: no rule there yet
             said.append((names.index(a.option), mult, k_keep, k_paired))
             open_ ^= m
         if open_.any():
             fallback = step.default if step.default is not None else None
             for o in [fallback] if fallback else names:
-                m = open_ & available[o]
-                np.putmask(which, m, len(said))
+                where = available[o]
+                m = open_.copy() if where is None else open_ & where
+                which += m * np.int16(len(said))
                 said.append((names.index(o), 0, -1, False))
                 open_ ^= m
         if len(said) > 1:
@@ -157,18 +160,19 @@ class ChunkDecisions:
             wager = self.rules.wager(opt.wager)
             assert wager.amount is not None
             lo, hi = self._multiple_range(opt, step.id)
-            mult = np.where(multiple == -1, hi, np.where(multiple == 0, lo, multiple))
+            # the most where -1 was said, the least where 0 (none given)
+            mult = multiple + (multiple == 0) * lo + (multiple == -1) * (hi + 1)
             bad = m & ((mult < lo) | (mult > hi))
             if bad.any():
                 self._refuse_multiple(step, opt, bad, mult, lo, hi)
             base = state.stakes[wager.amount.of]
-            st = np.where(m, base * mult, 0)
+            st = base * mult * m
             state.stakes[opt.wager] = state.stakes.get(opt.wager, np.zeros_like(base)) + st
             state.wagered += row_sums(st)
         if opt.fee is not None:
             fee_def = self.rules.d.options_fee
             assert fee_def is not None
-            fee = np.where(m, state.stakes[fee_def.amount.of] * (fee_def.amount.min or 1), 0)
+            fee = state.stakes[fee_def.amount.of] * (fee_def.amount.min or 1) * m
             state.fees += fee
             state.wagered += row_sums(fee)
             state.house += row_sums(fee)
@@ -176,11 +180,11 @@ class ChunkDecisions:
             if not any(o is opt for o in state.draw_options):
                 state.draw_options.append(opt)
             index = next(i for i, o in enumerate(state.draw_options) if o is opt)
-            np.putmask(state.pending_option, m, index)
-            np.putmask(state.pending_kind, m, 1 if opt.draw == "add" else 2)
-            np.putmask(state.pending_keep, m, np.maximum(keep, 0))
-            np.putmask(state.pending_paired, m, paired)
-            np.putmask(state.pending_named, m, named)
+            state.pending_option = pick(m, index, state.pending_option)
+            state.pending_kind = pick(m, 1 if opt.draw == "add" else 2, state.pending_kind)
+            state.pending_keep = pick(m, np.maximum(keep, 0), state.pending_keep)
+            state.pending_paired = pick(m, paired, state.pending_paired)
+            state.pending_named = pick(m, named, state.pending_named)
 
     def _refuse_multiple(
         self, step: DecideStep, opt: Option, bad: B, mult: I64, lo: I64, hi: I64
@@ -231,7 +235,8 @@ class ChunkDecisions:
         """An exchange of a number of cards its option does not allow (Lunar Poker's two to
         five, § 589.11(d)(2)(i)(B)) is refused, as the scalar engine refuses it."""
         chosen = self.state.pending_option[rows, s]
-        for i in np.unique(chosen).tolist():
+        options = np.flatnonzero(np.bincount(chosen)) if chosen.min(initial=0) >= 0 else None
+        for i in (np.unique(chosen) if options is None else options).tolist():
             opt = self.state.draw_options[i]
             rng = self.rules.draw_cards(opt)
             n = counts[chosen == i]

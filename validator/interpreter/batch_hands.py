@@ -25,7 +25,7 @@ from validator.interpreter.rules import Rules
 from validator.rankings.batch import BatchEvaluator, Hands
 
 BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=np.uint64)
-RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int64)
+RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int8)
 RANK_BIT = np.array([1 << (c // 4 + 2) for c in range(52)] + [0], dtype=np.int32)
 
 
@@ -47,6 +47,16 @@ def among(a: NDArray[Any], values: Sequence[int]) -> B:
     return out
 
 
+def pick(m: B, a: Any, b: Any) -> NDArray[Any]:
+    """``np.where(m, a, b)`` of integers (or booleans), as ``b + m * (a - b)``: arithmetic
+    over whole arrays, several times faster than numpy's select lane by lane on a mask that
+    follows the cards (a branch mispredicted at every other lane). ``a - b`` must fit the
+    arrays' integer type (cards, counts, micro-dollars: far from it)."""
+    if np.asarray(a).dtype == bool and np.asarray(b).dtype == bool:
+        return np.asarray((m & a) | (~m & b))
+    return np.asarray(b + m * (np.asarray(a) - b))
+
+
 def any_last(a: B) -> B:
     """``a.any(axis=-1)``, by counting (several times faster over a few columns)."""
     if a.shape[-1] > 255:
@@ -59,6 +69,40 @@ def all_last(a: B) -> B:
     if a.shape[-1] > 255:
         return np.asarray(a.all(axis=-1))
     return np.asarray(np.einsum("...k->...", a.view(np.uint8)) == a.shape[-1])
+
+
+def descending(a: NDArray[Any]) -> NDArray[Any]:
+    """Each row sorted highest first, as ``-np.sort(-a, axis=1)``: over a few columns by a
+    sorting network of whole columns (odd-even transposition), not row by row."""
+    k = a.shape[1]
+    if k > 8:
+        return -np.sort(-a, axis=1)
+    cols = [a[:, j] for j in range(k)]
+    for turn in range(k):
+        for j in range(turn % 2, k - 1, 2):
+            x, y = cols[j], cols[j + 1]
+            cols[j], cols[j + 1] = np.maximum(x, y), np.minimum(x, y)
+    return np.stack(cols, axis=1) if k else a.copy()
+
+
+def first_where(a: NDArray[Any], m: B) -> NDArray[Any]:
+    """Each row's entries where ``m`` holds first, then the others, each in their order (as
+    ``np.take_along_axis(a, np.argsort(~m, axis=1, kind="stable"), 1)``): over a few
+    columns by odd-even transposition of whole columns, swapping only out of order."""
+    k = a.shape[1]
+    if k > 8:
+        return np.take_along_axis(a, np.argsort(~m, axis=1, kind="stable"), 1)
+    vals = [a[:, j] for j in range(k)]
+    later = [~m[:, j] for j in range(k)]
+    for turn in range(k):
+        for j in range(turn % 2, k - 1, 2):
+            swap = later[j] & ~later[j + 1]
+            vals[j], vals[j + 1] = (
+                pick(swap, vals[j + 1], vals[j]),
+                pick(swap, vals[j], vals[j + 1]),
+            )
+            later[j], later[j + 1] = later[j] & later[j + 1], later[j] | later[j + 1]
+    return np.stack(vals, axis=1) if k else a.copy()
 
 
 @dataclass
@@ -152,8 +196,8 @@ class ChunkHands:
             a_low = a.key < b.key
             tie = a.key == b.key
             v = Value(
-                np.where(tie, -1, np.where(a_low, a.held, b.held)),
-                np.where(tie, -1, np.where(a_low, a.key, b.key)),
+                pick(tie, -1, pick(a_low, a.held, b.held)).astype(np.int8),
+                pick(tie, -1, np.minimum(a.key, b.key)),
             )
         else:
             cards, _ = self.hand_cards(hand_id)
@@ -166,13 +210,22 @@ class ChunkHands:
         have not changed since it was last evaluated kept, the others evaluated."""
         shape = cards.shape[:-1]
         last = self._last.get(hand_id)
-        if last is None or last[0].shape != cards.shape:
+        before = None if last is None else last[0]
+        if before is not None and before.shape[:-1] == shape:
+            wider = cards.shape[-1] - before.shape[-1]
+            if wider > 0:  # cards added (a draw): the hand as it was had none there
+                pad = np.full((*shape, wider), -1, dtype=before.dtype)
+                before = np.concatenate([before, pad], axis=-1)
+        if last is None or before is None or before.shape != cards.shape:
             held, keys = self._evaluate(hand_id, cards.reshape(-1, cards.shape[-1]))
             v = Value(held.reshape(shape), keys.reshape(shape))
         else:
-            changed = np.flatnonzero(any_last(cards != last[0]))
+            changed = np.flatnonzero(any_last(cards != before))
             v = last[1]
-            if changed.size:
+            if changed.size == v.key.size:  # every hand changed: valued as they are
+                held, keys = self._evaluate(hand_id, cards.reshape(-1, cards.shape[-1]))
+                v = Value(held.reshape(shape), keys.reshape(shape))
+            elif changed.size:
                 v = Value(v.held.copy(), v.key.copy())
                 rows = cards.reshape(-1, cards.shape[-1])[changed]
                 v.held.reshape(-1)[changed], v.key.reshape(-1)[changed] = self._evaluate(
@@ -184,12 +237,27 @@ class ChunkHands:
     def _evaluate(
         self, hand_id: str, flat: NDArray[np.int8]
     ) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
-        """(category, key) of hands given as rows of card ints (-1: no card)."""
+        """(category, key) of hands given as rows of card ints (-1: no card): the hands of
+        each size by their card ints (a row's cards in their order, its -1s left out), a
+        hand of no card by its suit masks."""
         ev = self.evaluator(hand_id)
-        if flat.size and flat.min() >= 0:  # every hand whole: its card ints as they are
+        if not flat.size:
+            held, keys = ev.held_and_keys(Hands(masks_of(flat)))
+        elif flat.min() >= 0:  # every hand whole: its card ints as they are
             held, keys = ev.held_and_keys_of_cards(flat)
         else:
-            held, keys = ev.held_and_keys(Hands(masks_of(flat)))
+            present = flat >= 0
+            counts = np.einsum("ij->i", present.view(np.uint8))  # a row's cards (< 256)
+            held = np.empty(flat.shape[0], dtype=np.int8)
+            keys = np.empty(flat.shape[0], dtype=np.int64)
+            for size in np.flatnonzero(np.bincount(counts)).tolist():
+                rows = np.flatnonzero(counts == size)
+                if size:  # each row's `size` cards, row by row
+                    cards = flat[rows][present[rows]].reshape(-1, size)
+                    part = ev.held_and_keys_of_cards(cards)
+                else:
+                    part = ev.held_and_keys(Hands(masks_of(flat[rows])))
+                held[rows], keys[rows] = part
         return held.astype(np.int8, copy=False), keys
 
     def seat_value(self, hand_id: str) -> Value:

@@ -59,7 +59,9 @@ class PayTable:
                 out.append(self.row_index[row] if row is not None and rows[row].pays else -1)
             self.of_category = np.array(out, dtype=np.int64)
         #: a hand's category (held + 1; 0: none) -> its row + 1 (0: the table has none)
-        self.code_of_held = np.concatenate([[0], self.of_category + 1]).astype(np.int64)
+        small = len(self.payouts) < np.iinfo(np.int8).max  # a byte each: a faster gather
+        code = np.concatenate([[0], self.of_category + 1])
+        self.code_of_held = code.astype(np.int8 if small else np.int64)
         #: (bonus?, otherwise) -> what each row returns and keeps at this table's stake
         self.outcomes: dict[tuple[bool, str], _Outcomes] = {}
 
@@ -295,14 +297,12 @@ class ChunkSettlement:
         pt = self.paytable(table_id, int(lane.stake[0]))
         hand = pt_hand(self.rules, table_id)
         v = self.hands.seat_value(hand)
-        amounts = np.array(
-            [to_micro(p.amount) if p.kind is PayoutKind.FIXED else 0 for p in pt.payouts] + [0],
+        amounts = np.array(  # by row + 1; 0: a hand the table has no row for
+            [0] + [to_micro(p.amount) if p.kind is PayoutKind.FIXED else 0 for p in pt.payouts],
             np.int64,
         )
-        pidx = np.where(v.held >= 0, pt.of_category[np.maximum(v.held, 0)], -1)
-        each = amounts[pidx]  # -1 picks the trailing 0
         holder = self.hands.dealt() & ~self.state.folded
-        each = np.where(holder, each, 0)
+        each = amounts.take(pt.code_of_held.take(v.held + 1)) * holder
         total = self._lane(row_sums(each)[:, None] - each, lane.idx)
         return total, -total
 
