@@ -252,5 +252,11 @@ class ChunkDecisions:
 def _said(values: tuple[Any, ...], which: NDArray[np.int16], got: B | None, was: Any) -> Any:
     """Each lane's value under the rule it follows (``which``: its index in ``values``);
     where ``got`` is false (a decision as it was made), the value it had."""
-    out = np.array(values, dtype=was.dtype)[which]
+    if got is None and len(set(values)) == 1:  # one value said everywhere
+        return np.full(which.shape, values[0], dtype=was.dtype)
+    said = np.array(values, dtype=np.int64)
+    if said.min() >= -128 and said.max() <= 127:  # gathered as bytes: several times faster
+        out = said.astype(np.int8).take(which).astype(was.dtype)
+    else:
+        out = said.astype(was.dtype).take(which)
     return out if got is None else np.where(got, out, was)
