@@ -61,7 +61,7 @@ class PayTable:
         #: a hand's category (held + 1; 0: none) -> its row + 1 (0: the table has none)
         small = len(self.payouts) < np.iinfo(np.int8).max  # a byte each: a faster gather
         code = np.concatenate([[0], self.of_category + 1])
-        self.code_of_held = code.astype(np.int8 if small else np.int64)
+        self.code_of_held: NDArray[np.integer[Any]] = code.astype(np.int8 if small else np.int64)
         #: (bonus?, otherwise) -> what each row returns and keeps at this table's stake
         self.outcomes: dict[tuple[bool, str], _Outcomes] = {}
 
@@ -212,6 +212,7 @@ class ChunkSettlement:
         pt = self.paytable(then.paytable, s0)
         if then.second_combination:
             return self._second(then, pt, lane)
+        code: NDArray[np.integer[Any]]
         if then.row is not None:
             code = np.full(stake.size, pt.row_index.get(then.row, -1) + 1, np.int64)
         else:
