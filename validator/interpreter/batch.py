@@ -350,7 +350,7 @@ class _Chunk:
         if not which.any():
             return
         held = state.table["dealer"]
-        ranks = np.where(held >= 0, RANK[held], -1)
+        ranks = np.where(held >= 0, RANK.take(held), -1)
         top = ranks.max(axis=1, keepdims=True)
         # of the cards of the highest rank, the one dealt first (the held order is the dealt order)
         idx = np.argmax(ranks == top, axis=1)
@@ -392,7 +392,7 @@ class _Chunk:
                 held = descending(player[ex, s, :k])  # highest card first
                 keep = state.pending_keep[ex, s][:, None]
                 # `paired`: the cards of ranks held more than once first, if any
-                ranks = RANK[held]
+                ranks = RANK.take(held)
                 same = (ranks[:, :, None] == ranks[:, None, :]).view(np.uint8)
                 twice = np.einsum("ijk->ij", same) > 1  # cards of a rank held twice or more
                 use = state.pending_paired[ex, s] & any_last(twice)

@@ -113,7 +113,7 @@ class ChunkConditions:
     def _when_dealer_up(self, w: When, side: str) -> B:
         assert w.dealer_up is not None
         up = self.state.up
-        up_rank = RANK[up]
+        up_rank = RANK.take(up)
         ok = up >= 0
         if w.dealer_up.rank_in is not None:
             ok = ok & among(up_rank, w.dealer_up.rank_in)
@@ -128,7 +128,7 @@ class ChunkConditions:
 
         def make() -> B:  # where a seat holds a card of the face-up card's rank
             ranks = self.hands.player_ranks()
-            return ((ranks >> RANK[up].astype(np.int32)[:, None]) & 1).astype(bool) & ok
+            return ((ranks >> RANK.take(up).astype(np.int32)[:, None]) & 1).astype(bool) & ok
 
         has = self.hands.cached("holds the face-up rank", make)
         return ok & (has == w.holds_dealer_up_rank)

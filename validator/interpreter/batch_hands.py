@@ -161,7 +161,7 @@ class ChunkHands:
         def make() -> NDArray[np.int32]:
             out = np.zeros((st.N, st.S), np.int32)
             for j in range(st.player.shape[2]):
-                out |= RANK_BIT[st.player[:, :, j]]
+                out |= RANK_BIT.take(st.player[:, :, j])  # a small table: take is faster
             return out
 
         return self.cached("ranks", make)
