@@ -26,7 +26,7 @@ from validator.rankings.batch import BatchEvaluator, Hands
 
 BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=np.uint64)
 RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int8)
-RANK_BIT = np.array([1 << (c // 4 + 2) for c in range(52)] + [0], dtype=np.int32)
+RANK_BIT = np.array([1 << (c // 4 + 2) for c in range(52)] + [0], dtype=np.uint16)
 
 
 def masks_of(cards: NDArray[Any]) -> list[NDArray[np.uint16]]:
@@ -154,12 +154,12 @@ class ChunkHands:
 
         return self.cached("dealt", make).copy()
 
-    def player_ranks(self) -> NDArray[np.int32]:
+    def player_ranks(self) -> NDArray[np.uint16]:
         """The ranks each seat holds, as a mask (bit r: rank r; no card: no bit)."""
         st = self.state
 
-        def make() -> NDArray[np.int32]:
-            out = np.zeros((st.N, st.S), np.int32)
+        def make() -> NDArray[np.uint16]:
+            out = np.zeros((st.N, st.S), np.uint16)
             for j in range(st.player.shape[2]):
                 out |= RANK_BIT.take(st.player[:, :, j])  # a small table: take is faster
             return out

@@ -303,7 +303,7 @@ class ChunkSettlement:
             np.int64,
         )
         holder = self.hands.dealt() & ~self.state.folded
-        each = amounts.take(pt.code_of_held.take(v.held + 1)) * holder
+        each = amounts[pt.code_of_held.take(v.held + 1)] * holder
         total = self._lane(row_sums(each)[:, None] - each, lane.idx)
         return total, -total
 
