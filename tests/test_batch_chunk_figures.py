@@ -85,3 +85,67 @@ def test_a_payout_on_one_stake_is_the_payout_on_each() -> None:
             == one * ratio.numerator // ratio.denominator // 10_000 * 10_000
         ).all()
         assert payout_micro(mixed, ratio)[0, 1] == payout_micro(one, ratio)[0, 1]
+
+
+def test_a_card_bought_values_again_only_the_hands_that_bought(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """§ 589.11(d)(2)(ii): some players buy a sixth card. A draw gives every seat a sixth
+    place (no card where none was bought); only the hands that bought are valued again, each
+    as a fresh evaluation of its cards values it."""
+    rng = np.random.default_rng(9)
+    decks = np.argsort(rng.random((6000, 52)), axis=1)
+    cards = decks[:, :15].reshape(6000, 3, 5)
+    chunk = _chunk(cards)
+    before = chunk.hands.value("player_five")
+    evaluated: list[int] = []
+    real = ChunkHands._evaluate
+
+    def counting(self: ChunkHands, hand_id: str, flat: Any) -> Any:
+        evaluated.append(len(flat))
+        return real(self, hand_id, flat)
+
+    monkeypatch.setattr(ChunkHands, "_evaluate", counting)
+    bought = rng.random((6000, 3)) < 0.3
+    after = np.concatenate([cards, np.full((6000, 3, 1), -1)], axis=2)
+    after[bought, 5] = decks[:, 15:18][bought]
+    chunk.state.player = after.copy()
+    chunk.state.version += 1
+    got = chunk.hands.value("player_five")
+    assert evaluated == [int(bought.sum())]
+    assert (got.key[~bought] == before.key[~bought]).all()
+    fresh = _chunk(cards).hands
+    fresh.state.player = after.copy()
+    want = fresh.value("player_five")
+    assert (got.key == want.key).all() and (got.held == want.held).all()
+
+
+def test_hands_of_several_sizes_are_valued_as_their_suit_masks_value_them() -> None:
+    """Hands of five and six cards (and of none) mixed in one batch, -1 for no card: each
+    size is valued by its card ints, as the evaluator values the same hands' suit masks."""
+    from validator.interpreter.batch_hands import masks_of
+    from validator.rankings.batch import Hands
+
+    rng = np.random.default_rng(10)
+    flat = np.argsort(rng.random((9000, 52)), axis=1)[:, :6].astype(np.int8)
+    flat[rng.random(9000) < 0.5, rng.integers(0, 6)] = -1
+    flat[:3] = -1
+    chunk = _chunk(np.argsort(rng.random((4, 52)), axis=1)[:, :10].reshape(4, 2, 5))
+    held, keys = chunk.hands._evaluate("player_five", flat)
+    ev = chunk.hands.evaluator("player_five")
+    want_held, want_keys = ev.held_and_keys(Hands(masks_of(flat)))
+    assert (held == want_held).all() and (keys == want_keys).all()
+
+
+@pytest.mark.parametrize("k", range(10))
+def test_rows_sorted_and_partitioned_as_numpy_does(k: int) -> None:
+    """The draw's orderings (highest card first; the paired or named cards first, each in
+    their order) by whole columns give numpy's row-by-row sort and stable argsort."""
+    from validator.interpreter.batch_hands import descending, first_where
+
+    rng = np.random.default_rng(k)
+    a = rng.integers(-1, 52, size=(500, k)).astype(np.int8)
+    m = rng.random((500, k)) < 0.4
+    assert (descending(a) == -np.sort(-a, axis=1)).all()
+    want = np.take_along_axis(a, np.argsort(~m, axis=1, kind="stable"), 1)
+    assert (first_where(a, m) == want).all()

@@ -38,11 +38,18 @@ from numpy.typing import NDArray
 
 from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.batch_decisions import ChunkDecisions, Scripted
-from validator.interpreter.batch_hands import RANK, ChunkHands, any_last
+from validator.interpreter.batch_hands import (
+    RANK,
+    ChunkHands,
+    any_last,
+    descending,
+    first_where,
+    pick,
+)
 from validator.interpreter.batch_meters import BatchMeter, pay_meters
 from validator.interpreter.batch_money import I64, B, frac_micro, from_micro, row_sums, to_micro
 from validator.interpreter.batch_settlement import ChunkSettlement, PayTable
-from validator.interpreter.batch_state import ChunkState
+from validator.interpreter.batch_state import CARD, ChunkState
 from validator.interpreter.dealing import deal_order
 from validator.interpreter.rules import Rules
 from validator.model.procedure import (
@@ -138,8 +145,18 @@ class BatchEngine:
         as made) instead of the strategy: a round replayed as it was played (a golden round).
         ``void``: an irregularity of the chapter's § *.13 (``settle.void``) → the rounds it
         voids."""
-        chunk = _Chunk(self, np.asarray(decks, dtype=np.int64), draws or {}, stakes, decided, void)
+        chunk = _Chunk(self, card_rows(decks), draws or {}, stakes, decided, void)
         return chunk.play()
+
+
+def card_rows(decks: Any) -> NDArray[np.int8]:
+    """Decks (rows of card ints 0..51) as the chunk holds cards: a byte each."""
+    d = np.asarray(decks)
+    if d.dtype != CARD:
+        if d.size and (d.min() < 0 or d.max() > 51):
+            raise ValueError("a deck's cards are the card ints 0..51")
+        d = d.astype(CARD)
+    return d
 
 
 class _Chunk:
@@ -150,7 +167,7 @@ class _Chunk:
     def __init__(
         self,
         engine: BatchEngine,
-        decks: NDArray[np.int64],
+        decks: NDArray[np.int8],
         draws: dict[str, NDArray[np.int64]],
         stakes: dict[str, I64] | None = None,
         decided: dict[str, Scripted] | None = None,
@@ -198,7 +215,7 @@ class _Chunk:
             returned_spot[spot] += r
             state.house += row_sums(state.house_line[lid])
         for spot, stands in state.standing.items():  # a voided wager is returned
-            returned_spot[spot] += np.where(stands, 0, state.stakes[spot])
+            returned_spot[spot] += state.stakes[spot] * ~stands
         ret_total = sum((row_sums(r) for r in returned_spot.values()), np.zeros(N, np.int64))
         state.house -= state.contrib
         return ChunkResult(
@@ -248,7 +265,7 @@ class _Chunk:
             state.wagered += row_sums(st)
             wager = self.rules.spot_wager(spot)
             if wager in meter_tables:
-                standing = np.where(state.standing[spot], st, 0)  # a voided wager adds nothing
+                standing = st * state.standing[spot]  # a voided wager adds nothing
                 for key, m in self.meters.items():
                     if m.table == meter_tables[wager]:
                         inc = row_sums(frac_micro(standing, m.inc))
@@ -277,7 +294,7 @@ class _Chunk:
         same = bool(N) and bool((state.pos == state.pos[0]).all())
         decks, pos = state.decks, state.pos
 
-        def take(ks: list[int] | list[list[int]]) -> NDArray[np.int64]:
+        def take(ks: list[int] | list[list[int]]) -> NDArray[np.int8]:
             k = np.array(ks, dtype=np.int64)
             if same:
                 return decks[:, int(pos[0]) + k]
@@ -287,17 +304,20 @@ class _Chunk:
         if seats:
             # (N, S, k): each seat's cards (every seat is dealt as many)
             block = take([by.get(("player", s), []) for s in seats])
-            state.player = np.concatenate([state.player, block], axis=2)
-            state.player_dealt = np.concatenate([state.player_dealt, block], axis=2)
+            if state.player.shape[2]:
+                state.player = np.concatenate([state.player, block], axis=2)
+                state.player_dealt = np.concatenate([state.player_dealt, block], axis=2)
+            else:  # the first cards: as taken (two arrays: a draw changes the held only)
+                state.player, state.player_dealt = block, block.copy()
         for (group, _), ks in by.items():
             if group == "player":
                 continue
             cards = take(ks)
             state.table[group] = np.concatenate(
-                [state.table.get(group, np.zeros((N, 0), np.int64)), cards], axis=1
+                [state.table.get(group, np.zeros((N, 0), CARD)), cards], axis=1
             )
             state.table_dealt[group] = np.concatenate(
-                [state.table_dealt.get(group, np.zeros((N, 0), np.int64)), cards], axis=1
+                [state.table_dealt.get(group, np.zeros((N, 0), CARD)), cards], axis=1
             )
         for group, positions in step.face_up.items():
             if group == "dealer" and state.up[0] < 0:
@@ -330,7 +350,7 @@ class _Chunk:
         if not which.any():
             return
         held = state.table["dealer"]
-        ranks = np.where(held >= 0, RANK[held], -1)
+        ranks = np.where(held >= 0, RANK.take(held), -1)
         top = ranks.max(axis=1, keepdims=True)
         # of the cards of the highest rank, the one dealt first (the held order is the dealt order)
         idx = np.argmax(ranks == top, axis=1)
@@ -353,14 +373,14 @@ class _Chunk:
         N, S = state.N, state.S
         order = range(S) if step.order == "from_dealer_left" else range(S - 1, -1, -1)
         k = state.player.shape[2]
-        pad = np.full((N, S, 1), -1, dtype=np.int64)
+        pad = np.full((N, S, 1), -1, dtype=CARD)
         state.player = player = np.concatenate([state.player, pad], axis=2)
         state.player_dealt = np.concatenate([state.player_dealt, pad], axis=2)
         decks, pos = state.decks, state.pos
         asked = self.conditions.cond(step.players)
         cols = np.arange(k)
         for s in order:
-            kind = np.where(asked[:, s], state.pending_kind[:, s], 0)
+            kind = state.pending_kind[:, s] * asked[:, s]
             add = np.flatnonzero(kind == 1)
             if add.size:
                 c = decks[add, pos[add]]
@@ -369,33 +389,30 @@ class _Chunk:
                 pos[add] += 1
             ex = np.flatnonzero(kind == 2)
             if ex.size:
-                held = -np.sort(-player[ex, s, :k], axis=1)  # highest card first
+                held = descending(player[ex, s, :k])  # highest card first
                 keep = state.pending_keep[ex, s][:, None]
                 # `paired`: the cards of ranks held more than once first, if any
-                ranks = RANK[held]
+                ranks = RANK.take(held)
                 same = (ranks[:, :, None] == ranks[:, None, :]).view(np.uint8)
                 twice = np.einsum("ijk->ij", same) > 1  # cards of a rank held twice or more
                 use = state.pending_paired[ex, s] & any_last(twice)
                 if use.any():
-                    paired_first = np.argsort(~twice, axis=1, kind="stable")
-                    held = np.where(
-                        use[:, None], np.take_along_axis(held, paired_first, axis=1), held
-                    )
-                    keep = np.where(use[:, None], twice.sum(axis=1)[:, None], keep)
+                    held = pick(use[:, None], first_where(held, twice), held)
+                    keep = pick(use[:, None], twice.sum(axis=1)[:, None], keep)
                 if state.pending_cards is not None:  # the cards named, kept first
                     kept = state.pending_cards[ex, s, :k]
                     named = state.pending_named[ex, s]
                     as_held = player[ex, s, :k]
-                    first = np.take_along_axis(as_held, np.argsort(~kept, axis=1, kind="stable"), 1)
-                    held = np.where(named[:, None], first, held)
-                    keep = np.where(named[:, None], kept.sum(axis=1)[:, None], keep)
+                    first = first_where(as_held, kept)
+                    held = pick(named[:, None], first, held)
+                    keep = pick(named[:, None], kept.sum(axis=1)[:, None], keep)
                 self.decisions.check_exchange(ex, s, k - keep[:, 0])
                 src = np.minimum(pos[ex][:, None] + cols[None, :] - keep, 51)
-                new = decks[ex[:, None], src]
-                player[ex, s, :k] = np.where(cols[None, :] < keep, held, new)
+                new = decks.reshape(-1).take(ex[:, None] * decks.shape[1] + src)
+                player[ex, s, :k] = pick(cols[None, :] < keep, held, new)
                 pos[ex] += k - keep[:, 0]
-        state.pending_kind[asked] = 0
-        state.pending_named[asked] = False
+        state.pending_kind *= ~asked  # the draws asked for are made
+        state.pending_named &= ~asked
         state.version += 1
 
     @meaning("batch", STEP.id, "decide")

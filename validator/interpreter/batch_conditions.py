@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from validator.interpreter.batch_hands import RANK, ChunkHands, all_last, among, any_last
+from validator.interpreter.batch_hands import RANK, ChunkHands, all_last, among, any_last, pick
 from validator.interpreter.batch_money import B
 from validator.interpreter.batch_state import ChunkState
 from validator.interpreter.rules import CONDITION_KEYS, Rules
@@ -25,9 +25,10 @@ class ChunkConditions:
         self.state = state
         self.hands = hands
 
-    def cond(self, w: When, side: str = "player") -> B:
-        """Where every condition key given holds, each by its meaning in the vocabulary."""
-        out = np.ones((self.state.N, self.state.S), bool)
+    def cond(self, w: When, side: str = "player", within: B | None = None) -> B:
+        """Where every condition key given holds, each by its meaning in the vocabulary
+        (``within``: only there, a mask of (rounds, seats) the answer is a part of)."""
+        out = np.ones((self.state.N, self.state.S), bool) if within is None else within.copy()
         for key in CONDITION_KEYS:
             if getattr(w, key) is not None:
                 out &= meaning_of(CONDITION.id, key, "batch")(self, w, side)
@@ -112,7 +113,7 @@ class ChunkConditions:
     def _when_dealer_up(self, w: When, side: str) -> B:
         assert w.dealer_up is not None
         up = self.state.up
-        up_rank = RANK[up]
+        up_rank = RANK.take(up)
         ok = up >= 0
         if w.dealer_up.rank_in is not None:
             ok = ok & among(up_rank, w.dealer_up.rank_in)
@@ -124,9 +125,13 @@ class ChunkConditions:
     def _when_holds_dealer_up_rank(self, w: When, side: str) -> B:
         up = self.state.up
         ok = (up >= 0)[:, None]
-        ranks = self.hands.player_ranks()
-        has = ((ranks >> RANK[up].astype(np.int32)[:, None]) & 1).astype(bool)
-        return ok & ((has & ok) == w.holds_dealer_up_rank)
+
+        def make() -> B:  # where a seat holds a card of the face-up card's rank
+            ranks = self.hands.player_ranks()
+            return ((ranks >> RANK.take(up).astype(np.int32)[:, None]) & 1).astype(bool) & ok
+
+        has = self.hands.cached("holds the face-up rank", make)
+        return ok & (has == w.holds_dealer_up_rank)
 
     @meaning("batch", CONDITION.id, "suited")
     def _when_suited(self, w: When, side: str) -> B:
@@ -137,7 +142,7 @@ class ChunkConditions:
 
             def make(group: str = group) -> B:
                 cards = st.player if group == "player" else st.table[group][:, None, :]
-                suits = np.where(cards >= 0, cards & 3, -1)  # a card's suit: its int % 4
+                suits = pick(cards >= 0, cards & 3, -1)  # a card's suit: its int % 4
                 return all_last((suits == suits[..., :1]) | (suits < 0))
 
             same = self.hands.cached(f"suited {group}", make)

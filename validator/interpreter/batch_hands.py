@@ -20,13 +20,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from validator.interpreter.batch_money import I64, B
-from validator.interpreter.batch_state import ChunkState
+from validator.interpreter.batch_state import CARD, ChunkState
 from validator.interpreter.rules import Rules
 from validator.rankings.batch import BatchEvaluator, Hands
 
 BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=np.uint64)
-RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int64)
-RANK_BIT = np.array([1 << (c // 4 + 2) for c in range(52)] + [0], dtype=np.int32)
+RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int8)
+RANK_BIT = np.array([1 << (c // 4 + 2) for c in range(52)] + [0], dtype=np.uint16)
 
 
 def masks_of(cards: NDArray[Any]) -> list[NDArray[np.uint16]]:
@@ -47,6 +47,16 @@ def among(a: NDArray[Any], values: Sequence[int]) -> B:
     return out
 
 
+def pick(m: B, a: Any, b: Any) -> NDArray[Any]:
+    """``np.where(m, a, b)`` of integers (or booleans), as ``b + m * (a - b)``: arithmetic
+    over whole arrays, several times faster than numpy's select lane by lane on a mask that
+    follows the cards (a branch mispredicted at every other lane). ``a - b`` must fit the
+    arrays' integer type (cards, counts, micro-dollars: far from it)."""
+    if np.asarray(a).dtype == bool and np.asarray(b).dtype == bool:
+        return np.asarray((m & a) | (~m & b))
+    return np.asarray(b + m * (np.asarray(a) - b))
+
+
 def any_last(a: B) -> B:
     """``a.any(axis=-1)``, by counting (several times faster over a few columns)."""
     if a.shape[-1] > 255:
@@ -61,11 +71,45 @@ def all_last(a: B) -> B:
     return np.asarray(np.einsum("...k->...", a.view(np.uint8)) == a.shape[-1])
 
 
+def descending(a: NDArray[Any]) -> NDArray[Any]:
+    """Each row sorted highest first, as ``-np.sort(-a, axis=1)``: over a few columns by a
+    sorting network of whole columns (odd-even transposition), not row by row."""
+    k = a.shape[1]
+    if k > 8:
+        return -np.sort(-a, axis=1)
+    cols = [a[:, j] for j in range(k)]
+    for turn in range(k):
+        for j in range(turn % 2, k - 1, 2):
+            x, y = cols[j], cols[j + 1]
+            cols[j], cols[j + 1] = np.maximum(x, y), np.minimum(x, y)
+    return np.stack(cols, axis=1) if k else a.copy()
+
+
+def first_where(a: NDArray[Any], m: B) -> NDArray[Any]:
+    """Each row's entries where ``m`` holds first, then the others, each in their order (as
+    ``np.take_along_axis(a, np.argsort(~m, axis=1, kind="stable"), 1)``): over a few
+    columns by odd-even transposition of whole columns, swapping only out of order."""
+    k = a.shape[1]
+    if k > 8:
+        return np.take_along_axis(a, np.argsort(~m, axis=1, kind="stable"), 1)
+    vals = [a[:, j] for j in range(k)]
+    later = [~m[:, j] for j in range(k)]
+    for turn in range(k):
+        for j in range(turn % 2, k - 1, 2):
+            swap = later[j] & ~later[j + 1]
+            vals[j], vals[j + 1] = (
+                pick(swap, vals[j + 1], vals[j]),
+                pick(swap, vals[j], vals[j + 1]),
+            )
+            later[j], later[j + 1] = later[j] & later[j + 1], later[j] | later[j + 1]
+    return np.stack(vals, axis=1) if k else a.copy()
+
+
 @dataclass
 class Value:
     """A hand's value in every round (and seat): its category and its key."""
 
-    held: NDArray[np.int64]  # category index (refinements included)
+    held: NDArray[np.int8]  # category index (refinements included; -1: none)
     key: NDArray[np.int64]
 
 
@@ -87,7 +131,7 @@ class ChunkHands:
         self._values: dict[tuple[str, int], Value] = {}
         self._figures: dict[tuple[str, int], NDArray[Any]] = {}
         # hand -> the cards it was last evaluated on, and its value then
-        self._last: dict[str, tuple[NDArray[np.int64], Value]] = {}
+        self._last: dict[str, tuple[NDArray[np.int8], Value]] = {}
 
     def cached(self, name: str, make: Callable[[], NDArray[Any]]) -> NDArray[Any]:
         """A figure of the cards held, computed once until the cards change (``version``)."""
@@ -110,19 +154,19 @@ class ChunkHands:
 
         return self.cached("dealt", make).copy()
 
-    def player_ranks(self) -> NDArray[np.int32]:
+    def player_ranks(self) -> NDArray[np.uint16]:
         """The ranks each seat holds, as a mask (bit r: rank r; no card: no bit)."""
         st = self.state
 
-        def make() -> NDArray[np.int32]:
-            out = np.zeros((st.N, st.S), np.int32)
+        def make() -> NDArray[np.uint16]:
+            out = np.zeros((st.N, st.S), np.uint16)
             for j in range(st.player.shape[2]):
-                out |= RANK_BIT[st.player[:, :, j]]
+                out |= RANK_BIT.take(st.player[:, :, j])  # a small table: take is faster
             return out
 
         return self.cached("ranks", make)
 
-    def hand_cards(self, hand_id: str) -> tuple[NDArray[np.int64], bool]:
+    def hand_cards(self, hand_id: str) -> tuple[NDArray[np.int8], bool]:
         """(cards, per seat?) of a hand: ``(N, S, k)`` for a player's hand, ``(N, k)`` else."""
         st = self.state
         hand = self.rules.d.hands[hand_id]
@@ -133,7 +177,7 @@ class ChunkHands:
                 src = st.player_dealt[:, :, : hand.first] if hand.first else st.player
             else:
                 t = st.table_dealt if hand.first else st.table
-                src = t.get(group, np.zeros((st.N, 0), np.int64))
+                src = t.get(group, np.zeros((st.N, 0), CARD))
                 if hand.first:
                     src = src[:, : hand.first]
                 if seat:
@@ -152,8 +196,8 @@ class ChunkHands:
             a_low = a.key < b.key
             tie = a.key == b.key
             v = Value(
-                np.where(tie, -1, np.where(a_low, a.held, b.held)),
-                np.where(tie, -1, np.where(a_low, a.key, b.key)),
+                pick(tie, -1, pick(a_low, a.held, b.held)).astype(np.int8),
+                pick(tie, -1, np.minimum(a.key, b.key)),
             )
         else:
             cards, _ = self.hand_cards(hand_id)
@@ -161,18 +205,27 @@ class ChunkHands:
         self._values[key] = v
         return v
 
-    def _evaluated(self, hand_id: str, cards: NDArray[np.int64]) -> Value:
+    def _evaluated(self, hand_id: str, cards: NDArray[np.int8]) -> Value:
         """The hand's category and key where its cards are: those of the hands whose cards
         have not changed since it was last evaluated kept, the others evaluated."""
         shape = cards.shape[:-1]
         last = self._last.get(hand_id)
-        if last is None or last[0].shape != cards.shape:
+        before = None if last is None else last[0]
+        if before is not None and before.shape[:-1] == shape:
+            wider = cards.shape[-1] - before.shape[-1]
+            if wider > 0:  # cards added (a draw): the hand as it was had none there
+                pad = np.full((*shape, wider), -1, dtype=before.dtype)
+                before = np.concatenate([before, pad], axis=-1)
+        if last is None or before is None or before.shape != cards.shape:
             held, keys = self._evaluate(hand_id, cards.reshape(-1, cards.shape[-1]))
             v = Value(held.reshape(shape), keys.reshape(shape))
         else:
-            changed = np.flatnonzero(any_last(cards != last[0]))
+            changed = np.flatnonzero(any_last(cards != before))
             v = last[1]
-            if changed.size:
+            if changed.size == v.key.size:  # every hand changed: valued as they are
+                held, keys = self._evaluate(hand_id, cards.reshape(-1, cards.shape[-1]))
+                v = Value(held.reshape(shape), keys.reshape(shape))
+            elif changed.size:
                 v = Value(v.held.copy(), v.key.copy())
                 rows = cards.reshape(-1, cards.shape[-1])[changed]
                 v.held.reshape(-1)[changed], v.key.reshape(-1)[changed] = self._evaluate(
@@ -182,15 +235,30 @@ class ChunkHands:
         return v
 
     def _evaluate(
-        self, hand_id: str, flat: NDArray[np.int64]
-    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """(category, key) of hands given as rows of card ints (-1: no card)."""
+        self, hand_id: str, flat: NDArray[np.int8]
+    ) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
+        """(category, key) of hands given as rows of card ints (-1: no card): the hands of
+        each size by their card ints (a row's cards in their order, its -1s left out), a
+        hand of no card by its suit masks."""
         ev = self.evaluator(hand_id)
-        if flat.size and flat.min() >= 0:  # every hand whole: its card ints as they are
+        if not flat.size:
+            held, keys = ev.held_and_keys(Hands(masks_of(flat)))
+        elif flat.min() >= 0:  # every hand whole: its card ints as they are
             held, keys = ev.held_and_keys_of_cards(flat)
         else:
-            held, keys = ev.held_and_keys(Hands(masks_of(flat)))
-        return held.astype(np.int64), keys
+            present = flat >= 0
+            counts = np.einsum("ij->i", present.view(np.uint8))  # a row's cards (< 256)
+            held = np.empty(flat.shape[0], dtype=np.int8)
+            keys = np.empty(flat.shape[0], dtype=np.int64)
+            for size in np.flatnonzero(np.bincount(counts)).tolist():
+                rows = np.flatnonzero(counts == size)
+                if size:  # each row's `size` cards, row by row
+                    cards = flat[rows][present[rows]].reshape(-1, size)
+                    part = ev.held_and_keys_of_cards(cards)
+                else:
+                    part = ev.held_and_keys(Hands(masks_of(flat[rows])))
+                held[rows], keys[rows] = part
+        return held.astype(np.int8, copy=False), keys
 
     def seat_value(self, hand_id: str) -> Value:
         """The hand's value at every seat: a hand of the table repeated for each."""

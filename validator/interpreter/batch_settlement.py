@@ -11,6 +11,7 @@ kept, into the chunk's state.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,14 @@ from numpy.typing import NDArray
 
 from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.batch_hands import ChunkHands
-from validator.interpreter.batch_money import I64, B, payout_micro, row_sums, to_micro
+from validator.interpreter.batch_money import (
+    I64,
+    B,
+    InexactMoney,
+    payout_micro,
+    row_sums,
+    to_micro,
+)
 from validator.interpreter.batch_state import ChunkState
 from validator.interpreter.errors import RoundError, unpaid_winner
 from validator.interpreter.rules import Rules
@@ -50,6 +58,24 @@ class PayTable:
                 row = paid_row(cat.id, refines, rows)
                 out.append(self.row_index[row] if row is not None and rows[row].pays else -1)
             self.of_category = np.array(out, dtype=np.int64)
+        #: a hand's category (held + 1; 0: none) -> its row + 1 (0: the table has none)
+        small = len(self.payouts) < np.iinfo(np.int8).max  # a byte each: a faster gather
+        code = np.concatenate([[0], self.of_category + 1])
+        self.code_of_held: NDArray[np.integer[Any]] = code.astype(np.int8 if small else np.int64)
+        #: (bonus?, otherwise) -> what each row returns and keeps at this table's stake
+        self.outcomes: dict[tuple[bool, str], _Outcomes] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcomes:
+    """A paytable's outcomes at one stake, by row + 1 (0: a hand the table has no row for):
+    what each returns (``ret``) and keeps for the house (``house``); the rows settled lane
+    by lane instead (``by_lane``: a meter's share, paid in the chapter's order, and a payout
+    that is not a sum of money here) by their row index."""
+
+    ret: I64
+    house: I64
+    by_lane: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,9 +136,9 @@ class ChunkSettlement:
         open_ = lanes.copy()
         chosen = []
         for row in line.rows:
-            m = open_ & self.conditions.cond(row.when, line.on)
+            m = self.conditions.cond(row.when, line.on, open_)
             chosen.append(m)
-            open_ &= ~m
+            open_ ^= m  # m is a part of open_
         if open_.any():
             raise ValueError(f"no row of settlement line {lid!r} applies to some rounds")
         ret = state.returned.setdefault(lid, np.zeros((N, S), np.int64))
@@ -186,19 +212,18 @@ class ChunkSettlement:
         pt = self.paytable(then.paytable, s0)
         if then.second_combination:
             return self._second(then, pt, lane)
+        code: NDArray[np.integer[Any]]
         if then.row is not None:
-            pidx = np.full(stake.size, pt.row_index.get(then.row, -1), np.int64)
+            code = np.full(stake.size, pt.row_index.get(then.row, -1) + 1, np.int64)
         else:
             held = self._lane(
                 self.hands.value(then.hand or pt_hand(self.rules, then.paytable)).held,
                 lane.idx,
             )
-            pidx = np.where(held >= 0, pt.of_category[np.maximum(held, 0)], -1)
-        ret = np.zeros_like(stake)
-        house = np.zeros_like(stake)
-        none = pidx < 0
-        if none.any():
-            if then.otherwise == "refuse":
+            code = pt.code_of_held.take(held + 1)
+        if then.otherwise == "refuse":
+            none = code == 0
+            if none.any():
                 hand = then.hand or pt_hand(self.rules, then.paytable)
                 r, s = divmod(int(lane.idx[none][0]), self.state.S)
                 v = self.hands.seat_value(hand)
@@ -211,12 +236,12 @@ class ChunkSettlement:
                         line.cite,
                     )
                 )
-            if then.otherwise == "push":
-                ret[none] = 0 if bonus else stake[none]
-            elif then.otherwise == "lose":
-                house[none] = 0 if bonus else stake[none]
-        for k, payout in enumerate(pt.payouts):
-            sel = np.flatnonzero(pidx == k)
+        outcomes = self._outcomes(pt, s0, bonus, then.otherwise)
+        ret = outcomes.ret.take(code)
+        house = outcomes.house.take(code)
+        for k in outcomes.by_lane:
+            payout = pt.payouts[k]
+            sel = np.flatnonzero(code == k + 1)
             if not sel.size:
                 continue
             if payout.kind is PayoutKind.METER:
@@ -241,19 +266,44 @@ class ChunkSettlement:
             ret[sel], house[sel] = self._money(payout, stake[sel], bonus)
         return ret, house
 
+    def _outcomes(self, pt: PayTable, stake: int, bonus: bool, otherwise: str) -> _Outcomes:
+        """What each row of a paytable returns and keeps at one stake (made once a table):
+        a hand it has no row for as ``otherwise`` says, a meter's share and a payout that
+        is not a sum of money (not offered, inexact) left to the lanes that hold them."""
+        key = (bonus, otherwise)
+        if key in pt.outcomes:
+            return pt.outcomes[key]
+        one = np.array([stake], dtype=np.int64)
+        ret = [stake if otherwise == "push" and not bonus else 0]
+        house = [stake if otherwise == "lose" and not bonus else 0]
+        by_lane = []
+        for k, payout in enumerate(pt.payouts):
+            money = None
+            if payout.kind not in (PayoutKind.METER, PayoutKind.NA):
+                with suppress(InexactMoney):  # refused again at a lane that holds the row
+                    money = self._money(payout, one, bonus)
+            if money is None:
+                by_lane.append(k)
+                ret.append(0)
+                house.append(0)
+            else:
+                ret.append(int(money[0][0]))
+                house.append(int(money[1][0]))
+        out = _Outcomes(np.array(ret, np.int64), np.array(house, np.int64), tuple(by_lane))
+        pt.outcomes[key] = out
+        return out
+
     def _envy(self, table_id: str, lane: _Lanes) -> tuple[I64, I64]:
         """What every other seat's hand pays the lane's player (an Envy Bonus)."""
         pt = self.paytable(table_id, int(lane.stake[0]))
         hand = pt_hand(self.rules, table_id)
         v = self.hands.seat_value(hand)
-        amounts = np.array(
-            [to_micro(p.amount) if p.kind is PayoutKind.FIXED else 0 for p in pt.payouts] + [0],
+        amounts = np.array(  # by row + 1; 0: a hand the table has no row for
+            [0] + [to_micro(p.amount) if p.kind is PayoutKind.FIXED else 0 for p in pt.payouts],
             np.int64,
         )
-        pidx = np.where(v.held >= 0, pt.of_category[np.maximum(v.held, 0)], -1)
-        each = amounts[pidx]  # -1 picks the trailing 0
         holder = self.hands.dealt() & ~self.state.folded
-        each = np.where(holder, each, 0)
+        each = amounts[pt.code_of_held.take(v.held + 1)] * holder
         total = self._lane(row_sums(each)[:, None] - each, lane.idx)
         return total, -total
 
@@ -292,6 +342,9 @@ class ChunkSettlement:
         ]
         if not lids:
             return
+        most = sum(int(state.returned[lid].max(initial=0)) for lid in lids)
+        if most <= lim:
+            return  # no lane's lines, all of them together, return as much as the limit
         gains = [self._gain(lid) for lid in lids]
         if int(sum(gains, np.zeros((state.N, state.S), np.int64)).max(initial=0)) <= lim:
             return  # no lane's winnings, all its lines together, reach the limit

@@ -20,13 +20,16 @@ from numpy.typing import NDArray
 from validator.interpreter.batch_money import I64, B
 from validator.model.procedure import Option
 
+#: a card int (0..51; -1: no card), as every card array of a chunk holds it: a byte
+CARD = np.int8
+
 
 class ChunkState:
     """A chunk of rounds: its cards, stakes, choices, settlements and money, as arrays."""
 
     def __init__(
         self,
-        decks: NDArray[np.int64],
+        decks: NDArray[np.int8],
         draws: dict[str, NDArray[np.int64]],
         seats: int,
         stakes: dict[str, I64],
@@ -37,11 +40,11 @@ class ChunkState:
         self.decks = decks
         self.draws = draws  # the table game system's draws, per round
         self.pos = np.zeros(N, dtype=np.int64)  # the next card of each round's deck
-        self.player = np.full((N, S, 0), -1, dtype=np.int64)  # held
-        self.player_dealt = np.full((N, S, 0), -1, dtype=np.int64)
-        self.table: dict[str, NDArray[np.int64]] = {}  # held
-        self.table_dealt: dict[str, NDArray[np.int64]] = {}
-        self.up = np.full(N, -1, dtype=np.int64)  # the dealer's face-up card
+        self.player = np.full((N, S, 0), -1, dtype=CARD)  # held
+        self.player_dealt = np.full((N, S, 0), -1, dtype=CARD)
+        self.table: dict[str, NDArray[np.int8]] = {}  # held
+        self.table_dealt: dict[str, NDArray[np.int8]] = {}
+        self.up = np.full(N, -1, dtype=CARD)  # the dealer's face-up card
         self.seat_numbers = np.arange(1, S + 1, dtype=np.int64)
         self.events_drawn: dict[str, NDArray[np.int64]] = {}  # the table system's, enabled
         self.event_kinds: dict[str, str] = {}

@@ -36,6 +36,7 @@ from validator.interpreter.moments import Z95, add_sums, ratio_estimate
 from validator.interpreter.play import default_wagers
 from validator.interpreter.results import money
 from validator.interpreter.rules import Rules
+from validator.interpreter.shuffle import shuffled_decks
 from validator.money import format_money
 
 T = TypeVar("T")
@@ -329,7 +330,7 @@ def deal(
     rng: np.random.Generator, n: int, positions: int
 ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """``n`` shuffled decks, and the table game system's draws (a card, a position)."""
-    decks = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (n, 1)), axis=1)
+    decks = shuffled_decks(rng, n)
     draws = {
         "magic_card": rng.integers(0, 52, size=n),
         "lucky_bonus": rng.integers(0, positions + 1, size=n),

@@ -530,14 +530,18 @@ class BatchEvaluator:
                 continue
             b, ok_card, out_b = bits[rows].T.copy(), present[rows].T.copy(), outside[rows]
             found = np.zeros(rows.size, dtype=bool)
+            subsets, of_row = [], []  # every subset that may form it, then all asked at once
             for cols in combinations(range(c.shape[1]), k):
                 sub = _or_columns(b.T, cols)
-                maybe = ((sub & out_b) != 0) & ~found
+                maybe = (sub & out_b) != 0
                 for j in cols:  # every card of the subset is there
                     maybe &= ok_card[j]
                 which = np.flatnonzero(maybe)
-                if which.size:
-                    found[which[self.holds(cat, Hands(_split(sub[which])))]] = True
+                subsets.append(sub[which])
+                of_row.append(which)
+            asked = np.concatenate(subsets)
+            if asked.size:
+                found[np.concatenate(of_row)[self.holds(cat, Hands(_split(asked)))]] = True
             out[rows[found]] = i
             open_[rows[found]] = False
         return out

@@ -1,0 +1,43 @@
+"""A chunk's decks: dealt as numpy's ``Generator.permuted`` deals them, the generator left
+where it leaves it, so that the same seed simulates the same rounds, byte for byte."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from validator.interpreter.batch import card_rows
+from validator.interpreter.chunks import chunk_rng
+from validator.interpreter.shuffle import shuffled_decks
+
+
+def _permuted(rng: np.random.Generator, n: int) -> np.ndarray:
+    return rng.permuted(np.tile(np.arange(52, dtype=np.int64), (n, 1)), axis=1)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 3000])
+@pytest.mark.parametrize("half_word_kept", [False, True])
+def test_the_decks_are_numpys_and_so_is_every_later_draw(n: int, half_word_kept: bool) -> None:
+    for seed in range(4):
+        ours, numpys = chunk_rng(seed, seed), chunk_rng(seed, seed)
+        if half_word_kept:  # a 32-bit draw before: half of a 64-bit word is kept
+            ours.integers(0, 52, 1), numpys.integers(0, 52, 1)
+        decks = shuffled_decks(ours, n)
+        assert decks.dtype == np.int8
+        assert (decks == _permuted(numpys, n)).all()
+        assert ours.bit_generator.state == numpys.bit_generator.state
+        assert (ours.integers(0, 52, 50) == numpys.integers(0, 52, 50)).all()
+        assert (ours.random(5) == numpys.random(5)).all()
+
+
+def test_another_bit_generator_is_dealt_by_numpy_itself() -> None:
+    ours = np.random.Generator(np.random.MT19937(5))
+    numpys = np.random.Generator(np.random.MT19937(5))
+    assert (shuffled_decks(ours, 40, dtype=np.int64) == _permuted(numpys, 40)).all()
+    assert (ours.integers(0, 52, 50) == numpys.integers(0, 52, 50)).all()
+
+
+def test_a_deck_of_cards_outside_the_deck_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"0\.\.51"):
+        card_rows(np.array([[0, 1, 52]]))
+    assert card_rows(np.array([[0, 51]])).dtype == np.int8
