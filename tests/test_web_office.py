@@ -553,10 +553,10 @@ def test_pages_speak_in_names_not_ids_or_flags(tmp_path: Path) -> None:
 
 
 def test_a_page_reads_who_is_asking_and_what_it_shows_in_one_transaction(office: Office) -> None:
-    """On PostgreSQL the session's (or the API token's) account and the page's rows are
-    read on one connection, in one transaction, which has ended before the answer is sent;
-    a page that answers without reading (a casino at the audit log: 404) ends it too. On
-    SQLite, where an open reader holds back every writer, each reads in its own."""
+    """The session's (or the API token's) account and the page's rows are read on one
+    connection, in one transaction, which has ended before the answer is sent (on SQLite an
+    open reader holds back every writer); a page that answers without reading (a casino at
+    the audit log: 404) ends it too."""
     from sqlalchemy import event
 
     app = create_app(office.db, secret="s")
@@ -582,10 +582,7 @@ def test_a_page_reads_who_is_asking_and_what_it_shows_in_one_transaction(office:
         taken.clear()
         begun.clear()
         assert client.get(path).status_code == status, path
-        if app.state.web.store.readers_block_writers:  # SQLite: the page reads on its own
-            assert len(taken) == len(begun) >= 1, path
-        else:
-            assert (len(taken), len(begun)) == (1, 1), path
+        assert (len(taken), len(begun)) == (1, 1), path
         assert engine.pool.checkedout() == 0, path  # the transaction ended
     assert "Example Downs" in rev.get("/").text  # still the page it was
 

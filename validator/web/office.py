@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from sqlalchemy import case, func, select
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from validator.store import Refused, StoreError
@@ -303,32 +303,30 @@ def _tables(conn: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
 # -- pages ------------------------------------------------------------------------------------
 
 
+def _home_reads(web: Any, conn: HTTPConnection, me: Account) -> dict[str, Any]:
+    rows, total = queries.pending(web.store, me, limit=queries.PAGE_SIZE)
+    return {
+        "pending": rows,
+        "pending_total": total,
+        "replacing": _replacing(web.store, rows),
+        "facilities": _facilities(web, me),
+        "now": dt.datetime.now(dt.UTC),
+    }
+
+
 async def home(request: Request) -> Response:
-    web, me = _web(request), _me(request)
+    web = _web(request)
+    return web.render(request, "home.html", **await web.page_reads(request))
 
-    def gather() -> dict[str, Any]:
-        with web.reads(request):
-            rows, total = queries.pending(web.store, me, limit=queries.PAGE_SIZE)
-            return {
-                "pending": rows,
-                "pending_total": total,
-                "replacing": _replacing(web.store, rows),
-                "facilities": _facilities(web, me),
-                "now": dt.datetime.now(dt.UTC),
-            }
 
-    return web.render(request, "home.html", **await run_in_threadpool(gather))
+def _list_reads(web: Any, conn: HTTPConnection, me: Account) -> queries.SubmissionPage:
+    filters = Filters.of(conn.query_params)
+    return queries.search_submissions(web.store, me, filters, with_replacing=True)
 
 
 async def submissions(request: Request) -> Response:
-    web, me = _web(request), _me(request)
-    filters = Filters.of(request.query_params)
-
-    def gather() -> queries.SubmissionPage:
-        with web.reads(request):
-            return queries.search_submissions(web.store, me, filters, with_replacing=True)
-
-    found = await run_in_threadpool(gather)
+    web = _web(request)
+    found = await web.page_reads(request)
     return web.render(
         request,
         "submissions.html",
@@ -339,18 +337,15 @@ async def submissions(request: Request) -> Response:
     )
 
 
+def _api_list_reads(web: Any, conn: HTTPConnection, me: Account) -> queries.SubmissionPage:
+    return queries.search_submissions(web.store, me, Filters.of(conn.query_params))
+
+
 async def api_submissions(request: Request) -> Response:
     """``GET /api/submissions``: the list's parameters; the body is the page's filings (50
     a page, each as ``history --format json`` prints it), the headers say the page and the
     total: ``X-Total-Count``, ``X-Page``, ``X-Pages`` and a ``Link`` to the next page."""
-    web, me = _web(request), _me(request)
-    filters = Filters.of(request.query_params)
-
-    def gather() -> queries.SubmissionPage:
-        with web.reads(request):
-            return queries.search_submissions(web.store, me, filters)
-
-    found = await run_in_threadpool(gather)
+    found = await _web(request).page_reads(request)
     headers = {
         "X-Total-Count": str(found.total),
         "X-Page": str(found.page),
@@ -416,13 +411,21 @@ def _json_lines(web: Any, filters: AuditFilters) -> Iterator[str]:
     yield "]\n"
 
 
+def _audit_reads(web: Any, conn: HTTPConnection, me: Account) -> queries.AuditPage | None:
+    """The audit log's page; nothing for a casino account (the page answers 404) nor for
+    an export (it reads in batches of its own, as it streams)."""
+    if me.role == "casino" or conn.query_params.get("format", "html") in ("csv", "json"):
+        return None
+    return queries.search_audit(web.store, AuditFilters.of(conn.query_params))
+
+
 async def audit(request: Request) -> Response:
     web, me = _web(request), _me(request)
     _reviewer_only(me)
-    filters = AuditFilters.of(request.query_params)
+    found = await web.page_reads(request)
     fmt = request.query_params.get("format", "html")
     if fmt in ("csv", "json"):
-        await run_in_threadpool(web.release, request)  # each batch is its own short read
+        filters = AuditFilters.of(request.query_params)
         media = "text/csv; charset=utf-8" if fmt == "csv" else "application/json"
         lines = _csv_lines(web, filters) if fmt == "csv" else _json_lines(web, filters)
         return StreamingResponse(
@@ -430,12 +433,6 @@ async def audit(request: Request) -> Response:
             media_type=media,
             headers={"Content-Disposition": f'attachment; filename="audit-log.{fmt}"'},
         )
-
-    def gather() -> queries.AuditPage:
-        with web.reads(request):
-            return queries.search_audit(web.store, filters)
-
-    found = await run_in_threadpool(gather)
     events = [
         {
             "event": e,
@@ -541,8 +538,18 @@ def par_pdf_html(pack: Any) -> str | None:
 
 
 def install(web: Any) -> None:
-    """What every page may say: a game's name, how long ago, a status, a filing's findings
-    (functions, not the templates' macros: a list calls them on every row)."""
+    """How the pages that only read read what they show (with who is asking, in one
+    transaction: ``Web.signed_in``), and what every page may say: a game's name, how long
+    ago, a status, a filing's findings (functions, not the templates' macros: a list calls
+    them on every row)."""
+    web.readers.update(
+        {
+            "/": _home_reads,
+            "/submissions": _list_reads,
+            "/api/submissions": _api_list_reads,
+            "/audit": _audit_reads,
+        }
+    )
     web.templates.globals.update(
         game_name=game_name,
         age=age,
