@@ -13,10 +13,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 import threading
+from collections import namedtuple
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode
 from weakref import WeakKeyDictionary
 
@@ -75,6 +76,17 @@ SORTS: dict[str, tuple[str, Any]] = {
 #: A listed filing's columns: all but its bytes and the findings' JSON (a list shows their
 #: counts), the widest values of a row.
 LISTED = [c for c in submissions.c if c.name not in ("content", "findings", "approval_findings")]
+
+
+def named(columns: list[Any], name: str) -> Any:
+    """A named tuple of ``columns``' names: the rows a page reads value by value (50 rows of
+    a dozen values each) are read as these, whose values are quicker to read than a
+    database row's."""
+    return cast(Any, namedtuple)(name, [c.name for c in columns])
+
+
+#: A listed filing: ``LISTED``'s values by name.
+Listed = named(LISTED, "Listed")
 
 
 @cache
@@ -516,7 +528,7 @@ def search_submissions(
         page = min(f.page, pages)
         shape, values = _bound(f, me, dialect, choices)
         values.update(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
-        rows = list(conn.execute(_listing(shape, dialect, f.sort), values))
+        rows = [Listed._make(r) for r in conn.execute(_listing(shape, dialect, f.sort), values)]
         replaced = replacing(conn, rows) if with_replacing else {}
     return SubmissionPage(
         rows,
@@ -530,29 +542,35 @@ def search_submissions(
     )
 
 
+@cache
+def _pending(casino: bool) -> tuple[Select[Any], Select[Any]]:
+    """How many filings await a decision, and the first ``:limit`` of them, oldest first
+    (``casino``: those naming the holder ``:seen``)."""
+    c = submissions.c
+    where = [c.status == "submitted"]
+    if casino:
+        where.append(c.certificate_holder == bindparam("seen"))
+    count = select(func.count()).select_from(submissions).where(*where)
+    rows = select(*LISTED).where(*where).order_by(c.recorded_at, c.id).limit(bindparam("limit"))
+    return count, rows
+
+
 def pending(store: Store, me: Account, limit: int = 200) -> tuple[list[Any], int]:
     """The filings awaiting a decision, oldest first, and how many there are (that count
     kept while the audit log's last entry is the same)."""
-    where = [visible_to(me), submissions.c.status == "submitted"]
+    casino = me.role == "casino"
+    counting, listing = _pending(casino)
+    values: dict[str, Any] = {"seen": me.certificate_holder} if casino else {}
     with store.transaction(reading=True) as conn:
         head = KEPT.head(conn)
-        key = ("pending", me.certificate_holder if me.role == "casino" else None)
+        key = ("pending", me.certificate_holder if casino else None)
         kept = KEPT.get(store.engine, key)
         if kept is not None and kept[0] == head:
             total = kept[1]
         else:
-            total = conn.execute(
-                select(func.count()).select_from(submissions).where(*where)
-            ).scalar()
+            total = conn.execute(counting, values).scalar()
             KEPT.put(store.engine, key, head, total)
-        rows = list(
-            conn.execute(
-                select(*LISTED)
-                .where(*where)
-                .order_by(submissions.c.recorded_at, submissions.c.id)
-                .limit(limit)
-            )
-        )
+        rows = [Listed._make(r) for r in conn.execute(listing, {**values, "limit": limit})]
     return rows, int(total or 0)
 
 
@@ -677,11 +695,15 @@ FACTS = select(
 
 ACTORS = select(accounts.c.name).order_by(accounts.c.name)
 
+#: An audit entry's values by name; a filing's that an entry names (``_filing_facts``).
+Entry = named(list(audit_log.c), "Entry")
+Facts = named(list(FACTS.selected_columns), "Facts")
+
 
 def _filing_facts(conn: Any, ids: set[int]) -> dict[int, Any]:
     if not ids:
         return {}
-    return {r.id: r for r in conn.execute(FACTS, {"ids": sorted(ids)})}
+    return {r.id: r for r in map(Facts._make, conn.execute(FACTS, {"ids": sorted(ids)}))}
 
 
 def _audit_total(conn: Any, engine: Any, f: AuditFilters) -> int:
@@ -710,7 +732,7 @@ def search_audit(store: Store, f: AuditFilters) -> AuditPage:
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(f.page, pages)
         at = {"limit": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE}
-        events = list(conn.execute(_audit_query(shape, True), {**values, **at}))
+        events = [Entry._make(e) for e in conn.execute(_audit_query(shape, True), {**values, **at})]
         actors = [a for (a,) in conn.execute(ACTORS)]
         facts = _filing_facts(conn, {e.submission_id for e in events if e.submission_id})
     return AuditPage(
@@ -726,7 +748,10 @@ def audit_stream(store: Store, f: AuditFilters, batch: int = 2000) -> Iterator[l
     after = 0
     while True:
         with store.transaction(reading=True) as conn:
-            rows = list(conn.execute(query, {**values, "after": after, "limit": batch}))
+            rows = [
+                Entry._make(e)
+                for e in conn.execute(query, {**values, "after": after, "limit": batch})
+            ]
             facts = _filing_facts(conn, {e.submission_id for e in rows if e.submission_id})
         if not rows:
             return
