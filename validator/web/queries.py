@@ -427,7 +427,7 @@ def _same_dates(count: int) -> Any:
     pending filings numbered below a bound, each with the number of the one it is of. Each
     is a range of the facility's index, read from it alone (never from a filing's row,
     whose bytes come before its facility). One statement for each count, so it is built
-    and compiled once."""
+    and compiled once (SQLite's: PostgreSQL reads them with ``SAME_DATES_POSTGRESQL``)."""
     c = submissions.c
     return union_all(
         *(
@@ -446,6 +446,35 @@ def _same_dates(count: int) -> Any:
     )
 
 
+#: PostgreSQL's ``_same_dates``: one statement whatever the count, the keys given as arrays
+#: (its plan made once, where a union of one part per key is planned part by part, anew
+#: for each count); each key's pending filings read from the facility's index.
+SAME_DATES_POSTGRESQL = text("""
+SELECT s.id, k.which - 1 AS which
+FROM unnest(CAST(:facilities AS text[]), CAST(:games AS text[]), CAST(:effectives AS date[]),
+            CAST(:holders AS text[]), CAST(:belows AS integer[]))
+     WITH ORDINALITY AS k (facility, game, effective, holder, below, which)
+JOIN submissions AS s
+  ON s.facility = k.facility AND s.game = k.game AND s.effective = k.effective
+ AND s.status = 'submitted' AND s.id < k.below
+ AND s.certificate_holder IS NOT DISTINCT FROM k.holder
+""")
+
+
+def _older_pending(conn: Any, keys: list[tuple[Any, ...]], below: list[int]) -> Any:
+    """For each (facility, game, effective date, certificate holder) of ``keys``, the
+    pending filings numbered below its bound in ``below``: (filing, the key's index)."""
+    if conn.dialect.name == "postgresql":
+        columns = ("facilities", "games", "effectives", "holders")
+        values: dict[str, Any] = {name: [k[i] for k in keys] for i, name in enumerate(columns)}
+        return conn.execute(SAME_DATES_POSTGRESQL, {**values, "belows": below})
+    values = {"pending": "submitted"}
+    for i, (facility, game, effective, holder) in enumerate(keys):
+        values.update({f"facility{i}": facility, f"game{i}": game, f"effective{i}": effective})
+        values.update({f"holder{i}": holder, f"below{i}": below[i]})
+    return conn.execute(_same_dates(len(keys)), values)
+
+
 def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
     """For each pending row, the same holder's earlier pending filings it would replace
     (same facility, game and effective date). One query reads from an index only the
@@ -459,12 +488,8 @@ def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
         key = (r.facility, r.game, r.effective, r.certificate_holder)
         below[key] = max(below.get(key, 0), r.id)
     keys = list(below)
-    values: dict[str, Any] = {"pending": "submitted"}
-    for i, (facility, game, effective, holder) in enumerate(keys):
-        values.update({f"facility{i}": facility, f"game{i}": game, f"effective{i}": effective})
-        values.update({f"holder{i}": holder, f"below{i}": below[keys[i]]})
     same: dict[tuple[Any, ...], list[int]] = {}
-    for oid, which in conn.execute(_same_dates(len(keys)), values):
+    for oid, which in _older_pending(conn, keys, [below[k] for k in keys]):
         same.setdefault(keys[which], []).append(oid)
     out: dict[int, list[int]] = {}
     for r in pend:
