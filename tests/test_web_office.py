@@ -143,6 +143,21 @@ def test_search_finds_words_of_the_filings_text_never_another_holders(office: Of
     assert listed(cas.get("/submissions?q=dealing procedures").text) == []
 
 
+def test_a_filing_number_with_its_hash_finds_that_filing_alone(office: Office) -> None:
+    """``q=#N`` is filing N: not also every filing whose text has a word starting with N
+    (the example's text has many numbers); ``q=N`` is that filing or those words."""
+    rev = client_of(office, "rev")
+    sid = office.ids["example"]
+    assert listed(rev.get(f"/submissions?q=%23{sid}").text) == [sid]
+    assert len(listed(rev.get(f"/submissions?q={sid}").text)) > 1
+    assert listed(rev.get("/submissions?q=%23999999").text) == []
+    token = acct.issue_token(office.store, "rev", by="test")
+    api = TestClient(
+        create_app(office.db, secret="s"), headers={"Authorization": f"Bearer {token}"}
+    )
+    assert api.get(f"/api/submissions?q=%23{sid}").headers["x-total-count"] == "1"
+
+
 def test_a_purged_filing_leaves_the_search(tmp_path: Path) -> None:
     """Purging a filing takes its words out of the full-text index with it (SQLite's index
     stays whole: its integrity check passes)."""

@@ -287,10 +287,13 @@ def _search(q: str, dialect: str, choices: Mapping[str, list[str]]) -> dict[str,
     """What ``q=`` matches, each by its name in ``_where``: a certificate holder, facility
     or game (its id or its name) containing it, whatever the case; the filing's number; or
     a filing whose file name and text hold each of its words (each word as the start of
-    one: ``lake`` finds Lakeside). Holders, facilities and games are few: the ones
-    containing ``q`` are found among the list's choices and asked for by value (an index
-    reads them); the words are looked up in the filings' full-text index (migration 0007),
-    never in the filings' bytes. Nothing found: an empty dict (the search matches none)."""
+    one: ``lake`` finds Lakeside). ``#12`` is filing 12 alone (the ``#`` says a number is
+    meant, not the many words starting with 12). Holders, facilities and games are few: the
+    ones containing ``q`` are found among the list's choices and asked for by value (an
+    index reads them); the words are looked up in the filings' full-text index (migration
+    0007), never in the filings' bytes. Nothing found: an empty dict (matches none)."""
+    if q.startswith("#") and q[1:].isdigit():  # `#12`: that filing, by its number alone
+        return {"q_number": int(q[1:])}
     folded = q.casefold()
     names = game_names()
     found: dict[str, Any] = {}
