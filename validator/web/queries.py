@@ -11,6 +11,7 @@ The counts and the list's choices are kept while the audit log's last entry stay
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import threading
 from collections import namedtuple
@@ -31,7 +32,6 @@ from sqlalchemy import (
     or_,
     select,
     text,
-    union_all,
 )
 
 from validator.store import Store
@@ -424,34 +424,24 @@ def _choices(conn: Any, engine: Any, me: Account, head: int) -> dict[str, list[s
     return dict(choices)
 
 
-@cache
-def _same_dates(count: int) -> Any:
-    """For each of ``count`` (facility, game, effective date, certificate holder), the
-    pending filings numbered below a bound, each with the number of the one it is of. Each
-    is a range of the facility's index, read from it alone (never from a filing's row,
-    whose bytes come before its facility). One statement for each count, so it is built
-    and compiled once (SQLite's: PostgreSQL reads them with ``SAME_DATES_POSTGRESQL``)."""
-    c = submissions.c
-    return union_all(
-        *(
-            select(c.id, literal_column(str(i)).label("which")).where(
-                c.facility == bindparam(f"facility{i}"),
-                c.game == bindparam(f"game{i}"),
-                c.effective == bindparam(f"effective{i}"),
-                c.status == bindparam("pending"),
-                c.certificate_holder.is_not_distinct_from(
-                    bindparam(f"holder{i}", type_=c.certificate_holder.type)
-                ),
-                c.id < bindparam(f"below{i}"),
-            )
-            for i in range(count)
-        )
-    )
-
-
-#: PostgreSQL's ``_same_dates``: one statement whatever the count, the keys given as arrays
-#: (its plan made once, where a union of one part per key is planned part by part, anew
-#: for each count); each key's pending filings read from the facility's index.
+#: For each (facility, game, effective date, certificate holder, bound) of ``:keys``, the
+#: pending filings of that table and holder numbered below the bound, with the key's place
+#: in ``:keys``: one statement whatever the count of keys (made and planned once), each
+#: key's filings a range of the facility's index, read from it alone (never from a filing's
+#: row, whose bytes come before its facility).
+#:
+#: SQLite: the keys as a JSON array, walked first (``CROSS JOIN`` keeps them the outer
+#: loop, where the planner would otherwise walk every pending filing).
+SAME_DATES_SQLITE = text("""
+SELECT s.id, k.key AS which
+FROM json_each(:keys) AS k
+CROSS JOIN submissions AS s
+  ON s.facility = json_extract(k.value, '$[0]') AND s.game = json_extract(k.value, '$[1]')
+ AND s.effective = json_extract(k.value, '$[2]') AND s.status = 'submitted'
+ AND s.certificate_holder IS json_extract(k.value, '$[3]')
+ AND s.id < json_extract(k.value, '$[4]')
+""")
+#: PostgreSQL: the keys as arrays, one for each part of a key.
 SAME_DATES_POSTGRESQL = text("""
 SELECT s.id, k.which - 1 AS which
 FROM unnest(CAST(:facilities AS text[]), CAST(:games AS text[]), CAST(:effectives AS date[]),
@@ -469,13 +459,10 @@ def _older_pending(conn: Any, keys: list[tuple[Any, ...]], below: list[int]) -> 
     pending filings numbered below its bound in ``below``: (filing, the key's index)."""
     if conn.dialect.name == "postgresql":
         columns = ("facilities", "games", "effectives", "holders")
-        values: dict[str, Any] = {name: [k[i] for k in keys] for i, name in enumerate(columns)}
+        values = {name: [k[i] for k in keys] for i, name in enumerate(columns)}
         return conn.execute(SAME_DATES_POSTGRESQL, {**values, "belows": below})
-    values = {"pending": "submitted"}
-    for i, (facility, game, effective, holder) in enumerate(keys):
-        values.update({f"facility{i}": facility, f"game{i}": game, f"effective{i}": effective})
-        values.update({f"holder{i}": holder, f"below{i}": below[i]})
-    return conn.execute(_same_dates(len(keys)), values)
+    rows = [[f, g, e.isoformat(), h, b] for (f, g, e, h), b in zip(keys, below, strict=True)]
+    return conn.execute(SAME_DATES_SQLITE, {"keys": json.dumps(rows)})
 
 
 def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
