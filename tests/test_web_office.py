@@ -644,6 +644,43 @@ def test_the_filtered_list_reads_a_facility_from_its_index_on_sqlite(office: Off
     assert "submissions_by_facility" in plan and "submissions_by_status" not in plan, plan
 
 
+def test_the_filings_a_list_would_replace_are_read_from_the_facilitys_index_on_sqlite(
+    office: Office,
+) -> None:
+    """On SQLite, the earlier pending filings of a list's pending ones (same facility, game,
+    effective date and holder) are read in one statement, each table's from the facility's
+    index: never by walking every pending filing, nor from the filings' rows."""
+    import sqlite3
+
+    from sqlalchemy import event
+
+    if not office.db.endswith(".sqlite3"):
+        pytest.skip("SQLite's query plan")
+    first = office.ids["example"]
+    path = office.tmp / "hcf-again.yaml"
+    path.write_text(EXAMPLE.read_text(encoding="utf-8") + "# again\n", encoding="utf-8")
+    second = office.store.record(path, "cas", display="hcf-again.yaml").id
+    app = create_app(office.db, secret="s")
+    said: list[tuple[str, Any]] = []
+    event.listen(
+        app.state.web.store.engine,
+        "before_cursor_execute",
+        lambda _c, _cur, sql, params, *_: said.append((sql, params)),
+    )
+    rev = TestClient(app)
+    assert sign_in(rev, "rev").status_code == 303
+    said.clear()
+    page = unescape(rev.get("/submissions?status=submitted").text)
+    assert f"replaces #{first}" in page and second in listed(page)
+    asked = [(s, p) for s, p in said if "json_each" in s]
+    assert len(asked) == 1, [s for s, _ in said]
+    sql, params = asked[0]
+    with sqlite3.connect(office.db) as raw:
+        plan = [r[3] for r in raw.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
+    assert plan[0].startswith("SCAN k"), plan  # the keys walked first
+    assert "COVERING INDEX submissions_by_facility" in plan[1], plan
+
+
 def test_the_home_pages_kept_tables_are_each_accounts_own_and_follow_the_log(
     office: Office,
 ) -> None:

@@ -117,7 +117,7 @@ class Web:
         """What the page shows, as the gate read it with who is asking (else read now)."""
         if READ in request.scope:
             return request.scope.pop(READ)
-        reader = self.readers[request.url.path]
+        reader = self.readers[request.scope["path"]]
         return await run_in_threadpool(reader, self, request, request.scope["account"])
 
     def render(
