@@ -1,9 +1,11 @@
 """Time per request of ``rulesub serve``, beside its cheapest page on the same server.
 
     python benchmarks/serve.py [--runs 20] [--filed 100] [--concurrent 50]
-                               [--office 10000] [--audit 100000]
+                               [--office 10000] [--audit 100000] [--postgres URL]
 
-Starts ``rulesub serve`` on 127.0.0.1 over a fresh SQLite store holding ``--filed``
+Starts ``rulesub serve`` on 127.0.0.1 over a fresh SQLite store (``--postgres``: a fresh
+database on that PostgreSQL server, whose role may create databases, dropped afterwards)
+holding ``--filed``
 submissions (variations of the shipped High Card Flush example, each validated and
 recorded), ``--office`` more written straight to the table (copies of one of them under
 other facilities, holders, dates and statuses) and ``--audit`` audit entries in all, and
@@ -35,7 +37,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -140,7 +144,35 @@ def bulk(db: str, sid: int, filings: int, entries: int) -> None:
             )
         for at in range(0, len(events), 20_000):
             conn.execute(insert(audit_log), events[at : at + 20_000])
+    if store.engine.dialect.name == "postgresql":
+        # what autovacuum does to tables after such a load, before the office reads them:
+        # their statistics, and the visibility map that lets a list read an index alone
+        with store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            for table in ("submissions", "submissions_text", "audit_log"):
+                conn.exec_driver_sql(f"VACUUM ANALYZE {table}")
     store.dispose()
+
+
+@contextmanager
+def fresh_store(tmp: str, postgres: str | None) -> Iterator[str]:
+    """A new, empty store: a SQLite file in ``tmp``, or a database of its own on the
+    PostgreSQL server ``postgres`` (dropped afterwards)."""
+    if postgres is None:
+        yield str(Path(tmp) / "bench.sqlite3")
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    admin = make_url(postgres).set(drivername="postgresql")
+    conninfo = admin.render_as_string(hide_password=False)
+    name = f"rulesub_bench_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield admin.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def streamed(client: object, path: str) -> tuple[float, float, bool]:
@@ -192,12 +224,15 @@ def main() -> None:
     parser.add_argument("--office", type=int, default=10_000)
     parser.add_argument("--audit", type=int, default=100_000)
     parser.add_argument("--concurrent", type=int, default=50)
+    parser.add_argument("--postgres", metavar="URL", default=None)
     args = parser.parse_args()
 
     import httpx
 
-    with tempfile.TemporaryDirectory(prefix="rulesub-bench-") as tmp:
-        db = str(Path(tmp) / "bench.sqlite3")
+    with (
+        tempfile.TemporaryDirectory(prefix="rulesub-bench-") as tmp,
+        fresh_store(tmp, args.postgres) as db,
+    ):
         token, sid = seed(db, args.filed)
         bulk(db, sid, args.office, args.audit)
         port = free_port()
@@ -303,8 +338,8 @@ def main() -> None:
     floor = statistics.median(measures[0][1])
     total = args.filed + args.office
     print(
-        f"rulesub serve on 127.0.0.1, {total:,} filings, {args.audit:,} audit entries, "
-        f"{args.runs} runs each"
+        f"rulesub serve on 127.0.0.1 over {'PostgreSQL' if args.postgres else 'SQLite'}, "
+        f"{total:,} filings, {args.audit:,} audit entries, {args.runs} runs each"
     )
     print(f"{'request':<42} {'median ms':>10} {'best ms':>9} {'× baseline':>11}")
     for label, times in measures:

@@ -35,6 +35,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     delete,
     insert,
     select,
@@ -309,16 +310,26 @@ def begin_session(store: Store, account: Account, *, now: dt.datetime | None = N
     return key
 
 
+#: Who is asking, read on every request of the web view: the statements are made once
+#: (building one again for each request costs more than running it).
+BY_SESSION = (
+    select(accounts)
+    .join(sessions, sessions.c.account_id == accounts.c.id)
+    .where(sessions.c.session_sha256 == bindparam("digest"))
+    .where(sessions.c.expires_at > bindparam("now", type_=sessions.c.expires_at.type))
+)
+BY_TOKEN = (
+    select(accounts)
+    .join(api_tokens, api_tokens.c.account_id == accounts.c.id)
+    .where(api_tokens.c.token_sha256 == bindparam("digest"))
+)
+
+
 def by_session(store: Store, key: str, *, now: dt.datetime | None = None) -> Account | None:
     """The account of a session that has not ended, else ``None``."""
     now = now or utcnow()
     with store.transaction(reading=True) as conn:
-        row = conn.execute(
-            select(accounts)
-            .join(sessions, sessions.c.account_id == accounts.c.id)
-            .where(sessions.c.session_sha256 == _token_digest(key))
-            .where(sessions.c.expires_at > now)
-        ).first()
+        row = conn.execute(BY_SESSION, {"digest": _token_digest(key), "now": now}).first()
     return None if row is None else _account(row)
 
 
@@ -330,9 +341,5 @@ def end_session(store: Store, key: str) -> None:
 
 def by_token(store: Store, token: str) -> Account | None:
     with store.transaction(reading=True) as conn:
-        row = conn.execute(
-            select(accounts)
-            .join(api_tokens, api_tokens.c.account_id == accounts.c.id)
-            .where(api_tokens.c.token_sha256 == _token_digest(token))
-        ).first()
+        row = conn.execute(BY_TOKEN, {"digest": _token_digest(token)}).first()
     return None if row is None else _account(row)

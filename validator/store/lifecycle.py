@@ -249,13 +249,6 @@ class Store:
                 yield conn
         self._schema_seen = True
 
-    @property
-    def readers_block_writers(self) -> bool:
-        """Whether an open reading transaction holds back every writer's commit (SQLite's
-        shared lock; PostgreSQL's readers never do): a reading transaction is then kept no
-        longer than its own reads, never across a wait for a thread."""
-        return self.engine.dialect.name == "sqlite"
-
     def open_reading(self) -> Connection:
         """A reading transaction begun (the schema checked) and left open, for the reads of
         one piece of work (a web request: who is asking, then the page's queries) to share

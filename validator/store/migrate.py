@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, TextClause
 
 from validator.store.database import SCHEMA_LOCK, UPGRADE_HINT, StoreError, describe, table_names
 
@@ -57,10 +57,16 @@ def known_revisions() -> list[str]:
     return list(reversed(revs))
 
 
-def current(conn: Connection) -> str | None:
+@cache
+def _version_query() -> TextClause:
+    """The schema version's one row, read at every transaction: the statement made once."""
     from sqlalchemy import text
 
-    revs = [r[0] for r in conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}"))]
+    return text(f"SELECT version_num FROM {VERSION_TABLE}")
+
+
+def current(conn: Connection) -> str | None:
+    revs = [r[0] for r in conn.execute(_version_query())]
     if len(revs) > 1:
         raise StoreError(f"the database records {len(revs)} schema versions: {', '.join(revs)}")
     return revs[0] if revs else None
@@ -117,9 +123,7 @@ def check(conn: Connection, url: str) -> None:
 def confirm(conn: Connection, url: str) -> None:
     """``check`` for a database already found of this rulesub's schema: its version only
     is read again (one row), and anything else than this rulesub's is checked whole."""
-    from sqlalchemy import text
-
-    rev = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
+    rev = conn.execute(_version_query()).scalars().all()
     if rev != [head()]:
         check(conn, url)
 

@@ -14,7 +14,7 @@ import datetime as dt
 import json
 import os
 import secrets
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -53,10 +53,10 @@ from validator.web.upload import Upload, UploadRefused, file_upload
 ENV_SECRET = "RULESUB_SECRET_KEY"
 SESSION_KEY = "session"  # the session's key, in the signed cookie; the store holds its hash
 PUBLIC = ("/login",)
-#: The pages that only read: who is asking and what the page shows are read in one
-#: transaction (``Web.reads``).
-READING_PAGES = frozenset({"/", "/submissions", "/audit", "/api/submissions"})
-READS = "rulesub.reads"  # the scope's key of that transaction, until the page takes it
+READ = "rulesub.read"  # the scope's key of what the gate read for a page, until it takes it
+
+#: How a page that only reads reads what it shows, as the account asking (``Web.readers``).
+Reader = Callable[["Web", HTTPConnection, Account], Any]
 MAX_BODY = 4_000_000
 HEADERS = {
     "Content-Security-Policy": (
@@ -77,6 +77,8 @@ class Web:
         self.store = store
         self.throttle = throttle
         self.packs = Packs(store)
+        #: The pages that only read (by path, their GET), and how each reads what it shows.
+        self.readers: dict[str, Reader] = {}
         self.templates = Environment(
             loader=PackageLoader("validator.web", "templates"),
             autoescape=select_autoescape(default=True, default_for_string=True),
@@ -98,34 +100,25 @@ class Web:
             return None
         return acct.by_session(self.store, key)
 
-    def signed_in(self, conn: HTTPConnection, keep: bool) -> tuple[Account | None, Any]:
-        """Who is asking, read in a reading transaction; ``keep``: that transaction is
-        returned open for the page's own reads (``reads``), else ended here."""
-        reading = self.store.open_reading()
-        try:
-            with self.store.shared(reading):
-                account = self.account(conn)
-        except BaseException:
-            reading.close()
-            raise
-        if keep and account is not None:
-            return account, reading
-        reading.close()
-        return account, None
+    def signed_in(
+        self, conn: HTTPConnection, reader: Reader | None = None
+    ) -> tuple[Account | None, Any]:
+        """Who is asking, and with ``reader`` (a page that only reads) what the page shows,
+        read as that account: both in one transaction, ended within this one call (on a
+        worker thread: a transaction is never kept open across a wait for a thread, where
+        on SQLite an open reader would hold back every writer's commit)."""
+        with self.store.shared(self.store.open_reading(), close=True):
+            account = self.account(conn)
+            if reader is None or account is None:
+                return account, None
+            return account, reader(self, conn, account)
 
-    def reads(self, request: HTTPConnection) -> AbstractContextManager[None]:
-        """The page's reads, in the transaction that found who is asking (where the gate
-        kept it open), which ends when they are done: before the page is rendered."""
-        reading = request.scope.pop(READS, None)
-        if reading is None:
-            return nullcontext()
-        return self.store.shared(reading, close=True)
-
-    def release(self, request: HTTPConnection) -> None:
-        """End the transaction the gate kept for the page, unused."""
-        reading = request.scope.pop(READS, None)
-        if reading is not None:
-            reading.close()
+    async def page_reads(self, request: Request) -> Any:
+        """What the page shows, as the gate read it with who is asking (else read now)."""
+        if READ in request.scope:
+            return request.scope.pop(READ)
+        reader = self.readers[request.scope["path"]]
+        return await run_in_threadpool(reader, self, request, request.scope["account"])
 
     def render(
         self, request: Request, template: str, status: int = 200, **context: Any
@@ -169,16 +162,10 @@ class Gate:
         path = scope["path"]
         if path not in PUBLIC:
             conn = HTTPConnection(scope)
-            # one transaction for who is asking and the page's reads, where a reader never
-            # holds back a writer: on SQLite the page's reads wait for a thread of their own,
-            # and a transaction kept open across that wait starves the uploads' commits
-            keep = (
-                scope["method"] in ("GET", "HEAD")
-                and path in READING_PAGES
-                and not self.web.store.readers_block_writers
-            )
+            # a page that only reads is read with who is asking: one call on a worker thread
+            reader = self.web.readers.get(path) if scope["method"] in ("GET", "HEAD") else None
             try:
-                account, reading = await run_in_threadpool(self.web.signed_in, conn, keep)
+                account, found = await run_in_threadpool(self.web.signed_in, conn, reader)
             except StoreError as e:
                 response: Response = PlainTextResponse(f"rulesub: {e}", status_code=503)
                 await response(scope, receive, send_with_headers)
@@ -200,14 +187,8 @@ class Gate:
                 await response(scope, receive, send_with_headers)
                 return
             scope["account"] = account
-            if reading is not None:
-                scope[READS] = reading
-                try:
-                    await self.app(scope, receive, send_with_headers)
-                finally:
-                    if READS in scope:  # the page answered without reading
-                        await run_in_threadpool(self.web.release, HTTPConnection(scope))
-                return
+            if reader is not None:
+                scope[READ] = found
         await self.app(scope, receive, send_with_headers)
 
 

@@ -13,8 +13,9 @@ import csv
 import datetime as dt
 import io
 import json
+import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from markupsafe import Markup, escape
 from sqlalchemy import case, func, select
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from validator.store import Refused, StoreError
@@ -133,6 +134,20 @@ def status_badge(status: str) -> Markup:
     return Markup(f'<span class="status status-{shown}">{shown}</span>')
 
 
+_MARKUP = re.compile("[&<>\"']")
+
+
+def said(value: str) -> str:
+    """``value`` as HTML text, escaped as ``markupsafe.escape`` escapes it: a table's names,
+    file names and dates mostly hold nothing to escape, and are then written as they are."""
+    return str(escape(value)) if _MARKUP.search(value) else value
+
+
+def rows(row: Callable[..., str], items: list[Any], *more: Any) -> Markup:
+    """A table's rows, each made by ``row(item, *more)``, in one call from the template."""
+    return Markup("\n".join([row(item, *more) for item in items]))
+
+
 def finding_counts(row: Any) -> str:
     """``2 errors, 1 warning``: a filing's findings when it was recorded."""
     return f"{plural(row.errors, 'error')}, {plural(row.warnings, 'warning')}"
@@ -155,7 +170,7 @@ def decided(row: Any) -> str:
     return ""
 
 
-def submission_row(row: Any, replacing: dict[int, list[int]]) -> Markup:
+def submission_row(row: Any, replacing: dict[int, list[int]]) -> str:
     """A filing's row in the submissions list: its number (and the filings it would
     replace), facility, game, effective date, status, findings, holder, filing, decision
     and file name, each value escaped. Made here, in one call, not by the template: a list
@@ -163,62 +178,63 @@ def submission_row(row: Any, replacing: dict[int, list[int]]) -> Markup:
     character of theirs is escaped); what a person wrote is escaped."""
     sid = row.id
     replaces = (
-        f' <span class="replaces">replaces {escape(numbers(replacing[sid]))}</span>'
+        f' <span class="replaces">replaces {said(numbers(replacing[sid]))}</span>'
         if sid in replacing
         else ""
     )
     holder = row.certificate_holder or "(not stated)"
     filed = row.recorded_at.strftime("%Y-%m-%d %H:%M")
-    return Markup(
+    return (
         f'  <tr>\n    <td class="num" data-label="Filing"><a href="/submissions/{sid}">#{sid}</a>'
         f"{replaces}</td>\n"
-        f'    <td data-label="Facility">{escape(row.facility)}</td>'
-        f'<td data-label="Game">{escape(game_name(row.game))}</td>'
+        f'    <td data-label="Facility">{said(row.facility)}</td>'
+        f'<td data-label="Game">{said(game_name(row.game))}</td>'
         f'<td class="date" data-label="Effective">{row.effective}</td>\n'
         f'    <td data-label="Status">{status_badge(row.status)}</td>'
         f'<td data-label="Findings">{finding_counts(row)}</td>\n'
-        f'    <td data-label="Certificate holder">{escape(holder)}</td>\n'
-        f'    <td data-label="Filed">{filed} by {escape(row.recorded_by)}</td>\n'
-        f'    <td data-label="Decided">{escape(decided(row))}</td>\n'
-        f'    <td data-label="File">{escape(row.filename)}</td>\n  </tr>'
+        f'    <td data-label="Certificate holder">{said(holder)}</td>\n'
+        f'    <td data-label="Filed">{filed} by {said(row.recorded_by)}</td>\n'
+        f'    <td data-label="Decided">{said(decided(row))}</td>\n'
+        f'    <td data-label="File">{said(row.filename)}</td>\n  </tr>'
     )
 
 
-def pending_row(row: Any, replacing: dict[int, list[int]], now: dt.datetime) -> Markup:
+def pending_row(row: Any, replacing: dict[int, list[int]], now: dt.datetime) -> str:
     """A filing's row on the home page: its number (and the filings it would replace),
     how long it has waited, holder, facility, game, effective date and findings, each value
     escaped; made here in one call, as ``submission_row``."""
     sid = row.id
     replaces = (
-        f' <span class="replaces">replaces {escape(numbers(replacing[sid]))}</span>'
+        f' <span class="replaces">replaces {said(numbers(replacing[sid]))}</span>'
         if sid in replacing
         else ""
     )
-    return Markup(
+    return (
         f'  <tr>\n    <td class="num" data-label="Filing"><a href="/submissions/{sid}">#{sid}</a>'
         f"{replaces}</td>\n"
         f'    <td data-label="Waiting">{age(row.recorded_at, now)}</td>\n'
         f'    <td data-label="Certificate holder">'
-        f"{escape(row.certificate_holder or '(not stated)')}</td>\n"
-        f'    <td data-label="Facility">{escape(row.facility)}</td>\n'
-        f'    <td data-label="Game">{escape(game_name(row.game))}</td>\n'
+        f"{said(row.certificate_holder or '(not stated)')}</td>\n"
+        f'    <td data-label="Facility">{said(row.facility)}</td>\n'
+        f'    <td data-label="Game">{said(game_name(row.game))}</td>\n'
         f'    <td class="date" data-label="Effective">{row.effective}</td>\n'
         f'    <td data-label="Findings">{finding_counts(row)}</td>\n  </tr>'
     )
 
 
-def audit_row(event: Any, words: str) -> Markup:
+def audit_row(event: Any, facts: dict[int, Any]) -> str:
     """An audit entry's row on the audit page: its place in the chain, when, and what
-    happened in words (a link to the filing it is about), each value escaped."""
+    happened in words (a link to the filing it is about; ``facts``: the filings the page's
+    entries name), each value escaped."""
     place = chain_place(event)
-    chain = f"{place['sequence']}" + (f" · {escape(place['hash'])}" if place["hash"] else "")
-    said = escape(words)
+    chain = f"{place['sequence']}" + (f" · {said(place['hash'])}" if place["hash"] else "")
+    words = said(audit_words(event, facts.get(event.submission_id)))
     what = (
-        f'<a href="/submissions/{int(event.submission_id)}">{said}</a>'
+        f'<a href="/submissions/{int(event.submission_id)}">{words}</a>'
         if event.submission_id
-        else said
+        else words
     )
-    return Markup(
+    return (
         f'  <tr>\n    <td data-label="Entry"><span class="chain">{chain}</span></td>\n'
         f'    <td data-label="When">{event.at.strftime("%Y-%m-%d %H:%M:%S")}</td>\n'
         f'    <td class="words" data-label="What">{what}</td>\n  </tr>'
@@ -303,32 +319,30 @@ def _tables(conn: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
 # -- pages ------------------------------------------------------------------------------------
 
 
+def _home_reads(web: Any, conn: HTTPConnection, me: Account) -> dict[str, Any]:
+    rows, total = queries.pending(web.store, me, limit=queries.PAGE_SIZE)
+    return {
+        "pending": rows,
+        "pending_total": total,
+        "replacing": _replacing(web.store, rows),
+        "facilities": _facilities(web, me),
+        "now": dt.datetime.now(dt.UTC),
+    }
+
+
 async def home(request: Request) -> Response:
-    web, me = _web(request), _me(request)
+    web = _web(request)
+    return web.render(request, "home.html", **await web.page_reads(request))
 
-    def gather() -> dict[str, Any]:
-        with web.reads(request):
-            rows, total = queries.pending(web.store, me, limit=queries.PAGE_SIZE)
-            return {
-                "pending": rows,
-                "pending_total": total,
-                "replacing": _replacing(web.store, rows),
-                "facilities": _facilities(web, me),
-                "now": dt.datetime.now(dt.UTC),
-            }
 
-    return web.render(request, "home.html", **await run_in_threadpool(gather))
+def _list_reads(web: Any, conn: HTTPConnection, me: Account) -> queries.SubmissionPage:
+    filters = Filters.of(conn.query_params)
+    return queries.search_submissions(web.store, me, filters, with_replacing=True)
 
 
 async def submissions(request: Request) -> Response:
-    web, me = _web(request), _me(request)
-    filters = Filters.of(request.query_params)
-
-    def gather() -> queries.SubmissionPage:
-        with web.reads(request):
-            return queries.search_submissions(web.store, me, filters, with_replacing=True)
-
-    found = await run_in_threadpool(gather)
+    web = _web(request)
+    found = await web.page_reads(request)
     return web.render(
         request,
         "submissions.html",
@@ -339,18 +353,15 @@ async def submissions(request: Request) -> Response:
     )
 
 
+def _api_list_reads(web: Any, conn: HTTPConnection, me: Account) -> queries.SubmissionPage:
+    return queries.search_submissions(web.store, me, Filters.of(conn.query_params))
+
+
 async def api_submissions(request: Request) -> Response:
     """``GET /api/submissions``: the list's parameters; the body is the page's filings (50
     a page, each as ``history --format json`` prints it), the headers say the page and the
     total: ``X-Total-Count``, ``X-Page``, ``X-Pages`` and a ``Link`` to the next page."""
-    web, me = _web(request), _me(request)
-    filters = Filters.of(request.query_params)
-
-    def gather() -> queries.SubmissionPage:
-        with web.reads(request):
-            return queries.search_submissions(web.store, me, filters)
-
-    found = await run_in_threadpool(gather)
+    found = await _web(request).page_reads(request)
     headers = {
         "X-Total-Count": str(found.total),
         "X-Page": str(found.page),
@@ -416,13 +427,21 @@ def _json_lines(web: Any, filters: AuditFilters) -> Iterator[str]:
     yield "]\n"
 
 
+def _audit_reads(web: Any, conn: HTTPConnection, me: Account) -> queries.AuditPage | None:
+    """The audit log's page; nothing for a casino account (the page answers 404) nor for
+    an export (it reads in batches of its own, as it streams)."""
+    if me.role == "casino" or conn.query_params.get("format", "html") in ("csv", "json"):
+        return None
+    return queries.search_audit(web.store, AuditFilters.of(conn.query_params))
+
+
 async def audit(request: Request) -> Response:
     web, me = _web(request), _me(request)
     _reviewer_only(me)
-    filters = AuditFilters.of(request.query_params)
+    found = await web.page_reads(request)
     fmt = request.query_params.get("format", "html")
     if fmt in ("csv", "json"):
-        await run_in_threadpool(web.release, request)  # each batch is its own short read
+        filters = AuditFilters.of(request.query_params)
         media = "text/csv; charset=utf-8" if fmt == "csv" else "application/json"
         lines = _csv_lines(web, filters) if fmt == "csv" else _json_lines(web, filters)
         return StreamingResponse(
@@ -430,21 +449,7 @@ async def audit(request: Request) -> Response:
             media_type=media,
             headers={"Content-Disposition": f'attachment; filename="audit-log.{fmt}"'},
         )
-
-    def gather() -> queries.AuditPage:
-        with web.reads(request):
-            return queries.search_audit(web.store, filters)
-
-    found = await run_in_threadpool(gather)
-    events = [
-        {
-            "event": e,
-            "words": audit_words(e, found.facts.get(e.submission_id)),
-            "place": chain_place(e),
-        }
-        for e in found.events
-    ]
-    return web.render(request, "audit.html", found=found, events=events)
+    return web.render(request, "audit.html", found=found)
 
 
 # -- a filing's life --------------------------------------------------------------------------
@@ -541,8 +546,18 @@ def par_pdf_html(pack: Any) -> str | None:
 
 
 def install(web: Any) -> None:
-    """What every page may say: a game's name, how long ago, a status, a filing's findings
-    (functions, not the templates' macros: a list calls them on every row)."""
+    """How the pages that only read read what they show (with who is asking, in one
+    transaction: ``Web.signed_in``), and what every page may say: a game's name, how long
+    ago, a status, a filing's findings (functions, not the templates' macros: a list calls
+    them on every row)."""
+    web.readers.update(
+        {
+            "/": _home_reads,
+            "/submissions": _list_reads,
+            "/api/submissions": _api_list_reads,
+            "/audit": _audit_reads,
+        }
+    )
     web.templates.globals.update(
         game_name=game_name,
         age=age,
@@ -554,6 +569,7 @@ def install(web: Any) -> None:
         submission_row=submission_row,
         pending_row=pending_row,
         audit_row=audit_row,
+        rows=rows,
     )
 
 

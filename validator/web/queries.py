@@ -11,12 +11,14 @@ The counts and the list's choices are kept while the audit log's last entry stay
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import threading
+from collections import namedtuple
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
-from typing import Any
+from functools import cache, lru_cache
+from typing import Any, cast
 from urllib.parse import urlencode
 from weakref import WeakKeyDictionary
 
@@ -30,7 +32,6 @@ from sqlalchemy import (
     or_,
     select,
     text,
-    union_all,
 )
 
 from validator.store import Store
@@ -75,6 +76,17 @@ SORTS: dict[str, tuple[str, Any]] = {
 #: A listed filing's columns: all but its bytes and the findings' JSON (a list shows their
 #: counts), the widest values of a row.
 LISTED = [c for c in submissions.c if c.name not in ("content", "findings", "approval_findings")]
+
+
+def named(columns: list[Any], name: str) -> Any:
+    """A named tuple of ``columns``' names: the rows a page reads value by value (50 rows of
+    a dozen values each) are read as these, whose values are quicker to read than a
+    database row's."""
+    return cast(Any, namedtuple)(name, [c.name for c in columns])
+
+
+#: A listed filing: ``LISTED``'s values by name.
+Listed = named(LISTED, "Listed")
 
 
 @cache
@@ -197,61 +209,112 @@ def visible_to(me: Account) -> Any:
     return and_(True)
 
 
-def _conditions(
-    f: Filters, dialect: str, choices: Mapping[str, list[str]], *, with_status: bool = True
-) -> list[Any]:
-    c = submissions.c
-    where: list[Any] = []
+#: The list's statements are made once for each shape of filters (which ones are given,
+#: the order), their values bound when they run: building a statement again for each
+#: request costs more than the database's answer to it. Shapes are few; these many kept.
+SHAPES = 512
+
+
+def _bound(
+    f: Filters,
+    me: Account,
+    dialect: str,
+    choices: Mapping[str, list[str]],
+    *,
+    with_status: bool = True,
+) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """The filters' conditions by name (the statement's shape, for ``_where``), and the
+    values they are run with. ``seen`` keeps a casino account to its holder's filings."""
+    names: list[str] = []
+    values: dict[str, Any] = {}
+
+    def put(name: str, value: Any) -> None:
+        names.append(name)
+        values[name] = value
+
+    if me.role == "casino":
+        put("seen", me.certificate_holder)
     if f.q:
-        where.append(or_(*_search(f.q, dialect, choices)))
+        found = _search(f.q, dialect, choices)
+        names.extend(found or ["q_none"])
+        values.update(found)
     if f.status and with_status:
         # SQLite, not knowing how many filings a facility or a status holds, would walk the
         # status's index for its order and test every filing of that status; a facility's
         # filings are fewer: its index is read (`|| ''` keeps the status's from being used)
-        status = c.status.concat("") if f.facility and dialect == "sqlite" else c.status
-        where.append(status == f.status)
-    if f.game:
-        where.append(c.game == f.game)
-    if f.facility:
-        where.append(c.facility == f.facility)
-    if f.holder:
-        where.append(c.certificate_holder == f.holder)
-    if f.effective_from:
-        where.append(c.effective >= f.effective_from)
-    if f.effective_to:
-        where.append(c.effective <= f.effective_to)
-    return where
+        apart = f.facility and dialect == "sqlite"
+        names.append("status_apart" if apart else "status")
+        values["status"] = f.status
+    for name in ("game", "facility", "holder", "effective_from", "effective_to"):
+        value = getattr(f, name)
+        if value:
+            put(name, value)
+    return tuple(names), values
 
 
-def _search(q: str, dialect: str, choices: Mapping[str, list[str]]) -> list[Any]:
-    """What ``q=`` matches: a certificate holder, facility or game (its id or its name)
-    containing it, whatever the case; the filing's number; or a filing whose file name and
-    text hold each of its words (each word as the start of one: ``lake`` finds Lakeside).
-    Holders, facilities and games are few: the ones containing ``q`` are found among the
-    list's choices and asked for by value (an index reads them); the words are looked up in
-    the filings' full-text index (migration 0007), never in the filings' bytes."""
+@lru_cache(maxsize=SHAPES)
+def _where(shape: tuple[str, ...], dialect: str) -> tuple[Any, ...]:
+    """The ``WHERE`` of a shape of filters (``_bound``), each value a parameter named as
+    its condition."""
     c = submissions.c
+    made = {
+        "seen": lambda: c.certificate_holder == bindparam("seen"),
+        "status": lambda: c.status == bindparam("status"),
+        "status_apart": lambda: c.status.concat("") == bindparam("status"),
+        "game": lambda: c.game == bindparam("game"),
+        "facility": lambda: c.facility == bindparam("facility"),
+        "holder": lambda: c.certificate_holder == bindparam("holder"),
+        "effective_from": lambda: c.effective >= bindparam("effective_from"),
+        "effective_to": lambda: c.effective <= bindparam("effective_to"),
+    }
+    searched = {
+        "q_holders": lambda: c.certificate_holder.in_(bindparam("q_holders", expanding=True)),
+        "q_facilities": lambda: c.facility.in_(bindparam("q_facilities", expanding=True)),
+        "q_games": lambda: c.game.in_(bindparam("q_games", expanding=True)),
+        "q_words": lambda: c.id.in_(_with_words(dialect)),
+        "q_number": lambda: c.id == bindparam("q_number"),
+        "q_none": false,
+    }
+    where: list[Any] = []
+    found = [searched[name]() for name in shape if name in searched]
+    if found:
+        where.append(or_(*found))
+    where.extend(made[name]() for name in shape if name in made)
+    return tuple(where)
+
+
+def _search(q: str, dialect: str, choices: Mapping[str, list[str]]) -> dict[str, Any]:
+    """What ``q=`` matches, each by its name in ``_where``: a certificate holder, facility
+    or game (its id or its name) containing it, whatever the case; the filing's number; or
+    a filing whose file name and text hold each of its words (each word as the start of
+    one: ``lake`` finds Lakeside). ``#12`` is filing 12 alone (the ``#`` says a number is
+    meant, not the many words starting with 12). Holders, facilities and games are few: the
+    ones containing ``q`` are found among the list's choices and asked for by value (an
+    index reads them); the words are looked up in the filings' full-text index (migration
+    0007), never in the filings' bytes. Nothing found: an empty dict (matches none)."""
+    if q.startswith("#") and q[1:].isdigit():  # `#12`: that filing, by its number alone
+        return {"q_number": int(q[1:])}
     folded = q.casefold()
     names = game_names()
-    found: list[Any] = []
-    for column, values in (
-        (c.certificate_holder, choices["holders"]),
-        (c.facility, choices["facilities"]),
-        (c.game, choices["games"]),
+    found: dict[str, Any] = {}
+    for name, values, named in (
+        ("q_holders", choices["holders"], False),
+        ("q_facilities", choices["facilities"], False),
+        ("q_games", choices["games"], True),
     ):
         hits = [
             v
             for v in values
-            if folded in v.casefold() or (column is c.game and folded in names.get(v, v).casefold())
+            if folded in v.casefold() or (named and folded in names.get(v, v).casefold())
         ]
         if hits:
-            found.append(column.in_(hits))
+            found[name] = hits
     words = words_of(q)
     if words:
-        found.append(c.id.in_(_with_words(dialect, words)))
+        found["q_words"] = _words_query(words, dialect)
     if q.lstrip("#").isdigit():
-        found.append(c.id == int(q.lstrip("#")))
-    return found or [false()]
+        found["q_number"] = int(q.lstrip("#"))
+    return found
 
 
 def words_of(text: str) -> list[str]:
@@ -260,22 +323,28 @@ def words_of(text: str) -> list[str]:
     return re.findall(r"[^\W_]+", text.casefold())
 
 
-def _with_words(dialect: str, words: list[str]) -> Any:
-    """The ids of the filings whose file name or text has a word starting with each of
-    ``words``."""
+@lru_cache(maxsize=2)
+def _with_words(dialect: str) -> Any:
+    """The ids of the filings whose file name or text has a word starting with each of the
+    words ``:q_words`` gives (``_words_query``)."""
     if dialect == "postgresql":
-        query = " & ".join(f"{w}:*" for w in words)
         return (
             select(literal_column("id"))
             .select_from(text("submissions_text"))
-            .where(text("words @@ to_tsquery('simple', :words)").bindparams(words=query))
+            .where(text("words @@ to_tsquery('simple', :q_words)"))
         )
-    query = " ".join(f'"{w}"*' for w in words)  # quoted: no word is read as an operator
     return (
         select(literal_column("rowid"))
         .select_from(text("submissions_text"))
-        .where(text("submissions_text MATCH :words").bindparams(words=query))
+        .where(text("submissions_text MATCH :q_words"))
     )
+
+
+def _words_query(words: list[str], dialect: str) -> str:
+    """The full-text index's query for each of ``words`` as the start of a word."""
+    if dialect == "postgresql":
+        return " & ".join(f"{w}:*" for w in words)
+    return " ".join(f'"{w}"*' for w in words)  # quoted: no word is read as an operator
 
 
 @dataclass
@@ -311,10 +380,13 @@ class KeptByHead:
         self._kept: WeakKeyDictionary[Any, dict[Any, tuple[int, Any]]] = WeakKeyDictionary()
         self._lock = threading.Lock()
 
-    @staticmethod
-    def head(conn: Any) -> int:
+    #: The audit log's last entry's id, read by every page: the statement made once.
+    HEAD = select(func.max(audit_log.c.id))
+
+    @classmethod
+    def head(cls, conn: Any) -> int:
         """The audit log's last entry's id (0: none)."""
-        return int(conn.execute(select(func.max(audit_log.c.id))).scalar() or 0)
+        return int(conn.execute(cls.HEAD).scalar() or 0)
 
     def get(self, engine: Any, key: Any) -> tuple[int, Any] | None:
         """What was kept for ``key``, with the head it was read at."""
@@ -352,29 +424,45 @@ def _choices(conn: Any, engine: Any, me: Account, head: int) -> dict[str, list[s
     return dict(choices)
 
 
-@cache
-def _same_dates(count: int) -> Any:
-    """For each of ``count`` (facility, game, effective date, certificate holder), the
-    pending filings numbered below a bound, each with the number of the one it is of. Each
-    is a range of the facility's index, read from it alone (never from a filing's row,
-    whose bytes come before its facility). One statement for each count, so it is built
-    and compiled once."""
-    c = submissions.c
-    return union_all(
-        *(
-            select(c.id, literal_column(str(i)).label("which")).where(
-                c.facility == bindparam(f"facility{i}"),
-                c.game == bindparam(f"game{i}"),
-                c.effective == bindparam(f"effective{i}"),
-                c.status == bindparam("pending"),
-                c.certificate_holder.is_not_distinct_from(
-                    bindparam(f"holder{i}", type_=c.certificate_holder.type)
-                ),
-                c.id < bindparam(f"below{i}"),
-            )
-            for i in range(count)
-        )
-    )
+#: For each (facility, game, effective date, certificate holder, bound) of ``:keys``, the
+#: pending filings of that table and holder numbered below the bound, with the key's place
+#: in ``:keys``: one statement whatever the count of keys (made and planned once), each
+#: key's filings a range of the facility's index, read from it alone (never from a filing's
+#: row, whose bytes come before its facility).
+#:
+#: SQLite: the keys as a JSON array, walked first (``CROSS JOIN`` keeps them the outer
+#: loop, where the planner would otherwise walk every pending filing).
+SAME_DATES_SQLITE = text("""
+SELECT s.id, k.key AS which
+FROM json_each(:keys) AS k
+CROSS JOIN submissions AS s
+  ON s.facility = json_extract(k.value, '$[0]') AND s.game = json_extract(k.value, '$[1]')
+ AND s.effective = json_extract(k.value, '$[2]') AND s.status = 'submitted'
+ AND s.certificate_holder IS json_extract(k.value, '$[3]')
+ AND s.id < json_extract(k.value, '$[4]')
+""")
+#: PostgreSQL: the keys as arrays, one for each part of a key.
+SAME_DATES_POSTGRESQL = text("""
+SELECT s.id, k.which - 1 AS which
+FROM unnest(CAST(:facilities AS text[]), CAST(:games AS text[]), CAST(:effectives AS date[]),
+            CAST(:holders AS text[]), CAST(:belows AS integer[]))
+     WITH ORDINALITY AS k (facility, game, effective, holder, below, which)
+JOIN submissions AS s
+  ON s.facility = k.facility AND s.game = k.game AND s.effective = k.effective
+ AND s.status = 'submitted' AND s.id < k.below
+ AND s.certificate_holder IS NOT DISTINCT FROM k.holder
+""")
+
+
+def _older_pending(conn: Any, keys: list[tuple[Any, ...]], below: list[int]) -> Any:
+    """For each (facility, game, effective date, certificate holder) of ``keys``, the
+    pending filings numbered below its bound in ``below``: (filing, the key's index)."""
+    if conn.dialect.name == "postgresql":
+        columns = ("facilities", "games", "effectives", "holders")
+        values = {name: [k[i] for k in keys] for i, name in enumerate(columns)}
+        return conn.execute(SAME_DATES_POSTGRESQL, {**values, "belows": below})
+    rows = [[f, g, e.isoformat(), h, b] for (f, g, e, h), b in zip(keys, below, strict=True)]
+    return conn.execute(SAME_DATES_SQLITE, {"keys": json.dumps(rows)})
 
 
 def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
@@ -390,12 +478,8 @@ def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
         key = (r.facility, r.game, r.effective, r.certificate_holder)
         below[key] = max(below.get(key, 0), r.id)
     keys = list(below)
-    values: dict[str, Any] = {"pending": "submitted"}
-    for i, (facility, game, effective, holder) in enumerate(keys):
-        values.update({f"facility{i}": facility, f"game{i}": game, f"effective{i}": effective})
-        values.update({f"holder{i}": holder, f"below{i}": below[keys[i]]})
     same: dict[tuple[Any, ...], list[int]] = {}
-    for oid, which in conn.execute(_same_dates(len(keys)), values):
+    for oid, which in _older_pending(conn, keys, [below[k] for k in keys]):
         same.setdefault(keys[which], []).append(oid)
     out: dict[int, list[int]] = {}
     for r in pend:
@@ -404,6 +488,28 @@ def replacing(conn: Any, rows: list[Any]) -> dict[int, list[int]]:
         if older:
             out[r.id] = older
     return out
+
+
+@lru_cache(maxsize=SHAPES)
+def _counting(shape: tuple[str, ...], dialect: str) -> Select[Any]:
+    c = submissions.c
+    return select(c.status, func.count()).where(*_where(shape, dialect)).group_by(c.status)
+
+
+@lru_cache(maxsize=SHAPES)
+def _listing(shape: tuple[str, ...], dialect: str, sort: str) -> Select[Any]:
+    """A page of the filings a shape of filters selects: the page's ids from the listing
+    index, and only those rows, in one statement (a search never reads the filings it does
+    not show). ``:limit`` and ``:offset`` say the page."""
+    order = SORTS[sort][1]
+    ids = (
+        select(submissions.c.id)
+        .where(*_where(shape, dialect))
+        .order_by(*order)
+        .limit(bindparam("limit"))
+        .offset(bindparam("offset"))
+    )
+    return select(*LISTED).where(submissions.c.id.in_(ids)).order_by(*order)
 
 
 def _by_status(
@@ -415,13 +521,9 @@ def _by_status(
     kept = KEPT.get(engine, key)
     if kept is not None and kept[0] == head:
         return dict(kept[1])
-    where = [visible_to(me), *_conditions(f, engine.dialect.name, choices, with_status=False)]
-    counted = {
-        s: int(n)
-        for s, n in conn.execute(
-            select(submissions.c.status, func.count()).where(*where).group_by(submissions.c.status)
-        )
-    }
+    dialect = engine.dialect.name
+    shape, values = _bound(f, me, dialect, choices, with_status=False)
+    counted = {s: int(n) for s, n in conn.execute(_counting(shape, dialect), values)}
     KEPT.put(engine, key, head, counted)
     return dict(counted)
 
@@ -431,27 +533,17 @@ def search_submissions(
 ) -> SubmissionPage:
     """One page of the filings ``f`` selects among those ``me`` may read (``with_replacing``:
     and, for each pending one, the earlier pending filings it would replace)."""
-    seen = visible_to(me)
     dialect = store.engine.dialect.name
     with store.transaction(reading=True) as conn:
         head = KEPT.head(conn)
         choices = _choices(conn, store.engine, me, head)
-        where = [seen, *_conditions(f, dialect, choices)]
         by_status = _by_status(conn, store.engine, me, f, head, choices)
         total = by_status.get(f.status, 0) if f.status else sum(by_status.values())
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(f.page, pages)
-        # the page's ids from the listing index, and only those rows, in one statement: a
-        # search never reads the filings it does not show
-        order = SORTS[f.sort][1]
-        ids: Select[Any] = (
-            select(submissions.c.id)
-            .where(*where)
-            .order_by(*order)
-            .limit(PAGE_SIZE)
-            .offset((page - 1) * PAGE_SIZE)
-        )
-        rows = list(conn.execute(select(*LISTED).where(submissions.c.id.in_(ids)).order_by(*order)))
+        shape, values = _bound(f, me, dialect, choices)
+        values.update(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+        rows = [Listed._make(r) for r in conn.execute(_listing(shape, dialect, f.sort), values)]
         replaced = replacing(conn, rows) if with_replacing else {}
     return SubmissionPage(
         rows,
@@ -465,29 +557,35 @@ def search_submissions(
     )
 
 
+@cache
+def _pending(casino: bool) -> tuple[Select[Any], Select[Any]]:
+    """How many filings await a decision, and the first ``:limit`` of them, oldest first
+    (``casino``: those naming the holder ``:seen``)."""
+    c = submissions.c
+    where = [c.status == "submitted"]
+    if casino:
+        where.append(c.certificate_holder == bindparam("seen"))
+    count = select(func.count()).select_from(submissions).where(*where)
+    rows = select(*LISTED).where(*where).order_by(c.recorded_at, c.id).limit(bindparam("limit"))
+    return count, rows
+
+
 def pending(store: Store, me: Account, limit: int = 200) -> tuple[list[Any], int]:
     """The filings awaiting a decision, oldest first, and how many there are (that count
     kept while the audit log's last entry is the same)."""
-    where = [visible_to(me), submissions.c.status == "submitted"]
+    casino = me.role == "casino"
+    counting, listing = _pending(casino)
+    values: dict[str, Any] = {"seen": me.certificate_holder} if casino else {}
     with store.transaction(reading=True) as conn:
         head = KEPT.head(conn)
-        key = ("pending", me.certificate_holder if me.role == "casino" else None)
+        key = ("pending", me.certificate_holder if casino else None)
         kept = KEPT.get(store.engine, key)
         if kept is not None and kept[0] == head:
             total = kept[1]
         else:
-            total = conn.execute(
-                select(func.count()).select_from(submissions).where(*where)
-            ).scalar()
+            total = conn.execute(counting, values).scalar()
             KEPT.put(store.engine, key, head, total)
-        rows = list(
-            conn.execute(
-                select(*LISTED)
-                .where(*where)
-                .order_by(submissions.c.recorded_at, submissions.c.id)
-                .limit(limit)
-            )
-        )
+        rows = [Listed._make(r) for r in conn.execute(listing, {**values, "limit": limit})]
     return rows, int(total or 0)
 
 
@@ -534,21 +632,59 @@ class AuditFilters:
         query = urlencode(self.params(**change))
         return f"{path}?{query}" if query else path
 
-    def where(self) -> list[Any]:
-        c = audit_log.c
-        out: list[Any] = []
+    def bound(self) -> tuple[tuple[str, ...], dict[str, Any]]:
+        """The filters given, by name (the shape of ``_audit_where``), and their values:
+        the days as the instants they start and end at (UTC; the last day included)."""
+        values: dict[str, Any] = {}
         if self.submission is not None:
-            out.append(c.submission_id == self.submission)
+            values["submission"] = self.submission
         if self.actor:
-            out.append(c.actor == self.actor)
+            values["actor"] = self.actor
         if self.action:
-            out.append(c.action == self.action)
+            values["action"] = self.action
         if self.date_from:
-            out.append(c.at >= dt.datetime.combine(self.date_from, dt.time(), tzinfo=dt.UTC))
+            values["at_from"] = dt.datetime.combine(self.date_from, dt.time(), tzinfo=dt.UTC)
         if self.date_to:
             end = self.date_to + dt.timedelta(days=1)
-            out.append(c.at < dt.datetime.combine(end, dt.time(), tzinfo=dt.UTC))
-        return out
+            values["at_to"] = dt.datetime.combine(end, dt.time(), tzinfo=dt.UTC)
+        return tuple(values), values
+
+
+@lru_cache(maxsize=64)
+def _audit_where(shape: tuple[str, ...]) -> tuple[Any, ...]:
+    """The ``WHERE`` of a shape of the audit log's filters (``AuditFilters.bound``)."""
+    c = audit_log.c
+    made = {
+        "submission": lambda: c.submission_id == bindparam("submission"),
+        "actor": lambda: c.actor == bindparam("actor"),
+        "action": lambda: c.action == bindparam("action"),
+        "at_from": lambda: c.at >= bindparam("at_from"),
+        "at_to": lambda: c.at < bindparam("at_to"),
+    }
+    return tuple(made[name]() for name in shape)
+
+
+@lru_cache(maxsize=64)
+def _audit_query(shape: tuple[str, ...], newest_first: bool) -> Select[Any]:
+    """The entries a shape of filters selects: newest first, a page (``:limit`` from
+    ``:offset``); or oldest first, those after the entry ``:after`` (an export's batch)."""
+    c = audit_log.c
+    query = select(audit_log).where(*_audit_where(shape))
+    if newest_first:
+        return query.order_by(c.id.desc()).limit(bindparam("limit")).offset(bindparam("offset"))
+    return query.where(c.id > bindparam("after")).order_by(c.id).limit(bindparam("limit"))
+
+
+@lru_cache(maxsize=64)
+def _audit_count(shape: tuple[str, ...]) -> Select[Any]:
+    """How many entries a shape of filters selects among those after ``:since`` up to
+    ``:upto``."""
+    c = audit_log.c
+    return (
+        select(func.count())
+        .select_from(audit_log)
+        .where(*_audit_where(shape), c.id > bindparam("since"), c.id <= bindparam("upto"))
+    )
 
 
 @dataclass
@@ -563,12 +699,26 @@ class AuditPage:
     facts: dict[int, Any]  # the filings the page's events name: id → row (facility, game…)
 
 
+FACTS = select(
+    submissions.c.id,
+    submissions.c.facility,
+    submissions.c.game,
+    submissions.c.effective,
+    submissions.c.certificate_holder,
+    submissions.c.filename,
+).where(submissions.c.id.in_(bindparam("ids", expanding=True)))
+
+ACTORS = select(accounts.c.name).order_by(accounts.c.name)
+
+#: An audit entry's values by name; a filing's that an entry names (``_filing_facts``).
+Entry = named(list(audit_log.c), "Entry")
+Facts = named(list(FACTS.selected_columns), "Facts")
+
+
 def _filing_facts(conn: Any, ids: set[int]) -> dict[int, Any]:
     if not ids:
         return {}
-    c = submissions.c
-    query = select(c.id, c.facility, c.game, c.effective, c.certificate_holder, c.filename)
-    return {r.id: r for r in conn.execute(query.where(c.id.in_(sorted(ids))))}
+    return {r.id: r for r in map(Facts._make, conn.execute(FACTS, {"ids": sorted(ids)}))}
 
 
 def _audit_total(conn: Any, engine: Any, f: AuditFilters) -> int:
@@ -577,37 +727,28 @@ def _audit_total(conn: Any, engine: Any, f: AuditFilters) -> int:
     head = KEPT.head(conn)
     key = ("audit", replace(f, page=1))
     kept = KEPT.get(engine, key)
-    upto = audit_log.c.id <= head
     if kept is not None and kept[0] == head:
         return int(kept[1])
-    if kept is not None and kept[0] < head:
-        since = audit_log.c.id > kept[0]
-        query = select(func.count()).select_from(audit_log).where(*f.where(), since, upto)
-        total = int(kept[1]) + int(conn.execute(query).scalar() or 0)
-    else:
-        query = select(func.count()).select_from(audit_log).where(*f.where(), upto)
-        total = int(conn.execute(query).scalar() or 0)
+    since, before = (kept[0], int(kept[1])) if kept is not None and kept[0] < head else (0, 0)
+    shape, values = f.bound()
+    query = _audit_count(shape)
+    total = before + int(
+        conn.execute(query, {**values, "since": since, "upto": head}).scalar() or 0
+    )
     KEPT.put(engine, key, head, total)
     return total
 
 
 def search_audit(store: Store, f: AuditFilters) -> AuditPage:
     """One page of the audit log, newest first, as ``f`` selects it."""
-    where = f.where()
+    shape, values = f.bound()
     with store.transaction(reading=True) as conn:
         total = _audit_total(conn, store.engine, f)
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(f.page, pages)
-        events = list(
-            conn.execute(
-                select(audit_log)
-                .where(*where)
-                .order_by(audit_log.c.id.desc())
-                .limit(PAGE_SIZE)
-                .offset((page - 1) * PAGE_SIZE)
-            )
-        )
-        actors = [a for (a,) in conn.execute(select(accounts.c.name).order_by(accounts.c.name))]
+        at = {"limit": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE}
+        events = [Entry._make(e) for e in conn.execute(_audit_query(shape, True), {**values, **at})]
+        actors = [a for (a,) in conn.execute(ACTORS)]
         facts = _filing_facts(conn, {e.submission_id for e in events if e.submission_id})
     return AuditPage(
         events, total, page, pages, replace(f, page=page), list(ACTIONS), actors, facts
@@ -617,17 +758,15 @@ def search_audit(store: Store, f: AuditFilters) -> AuditPage:
 def audit_stream(store: Store, f: AuditFilters, batch: int = 2000) -> Iterator[list[Any]]:
     """Every event ``f`` selects, oldest first, a batch at a time (keyset pagination: each
     batch is its own short read, so an export of the whole log never holds it in memory)."""
+    shape, values = f.bound()
+    query = _audit_query(shape, False)
     after = 0
     while True:
         with store.transaction(reading=True) as conn:
-            rows = list(
-                conn.execute(
-                    select(audit_log)
-                    .where(*f.where(), audit_log.c.id > after)
-                    .order_by(audit_log.c.id)
-                    .limit(batch)
-                )
-            )
+            rows = [
+                Entry._make(e)
+                for e in conn.execute(query, {**values, "after": after, "limit": batch})
+            ]
             facts = _filing_facts(conn, {e.submission_id for e in rows if e.submission_id})
         if not rows:
             return
