@@ -44,6 +44,7 @@ from validator.interpreter.poker.fast.settle import (
 )
 from validator.interpreter.poker.fast.stream import AT, Stream, shuffle
 
+
 class Between(NamedTuple):
     """The table's facts between rounds."""
 

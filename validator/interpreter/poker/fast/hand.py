@@ -878,7 +878,7 @@ def _showdown_keys(params, kernel, order, out, reads):  # type: ignore[no-untype
         fresh = reads.known_at[i] >= reads.changed_at[0]
         own, n_own, board, n_board = out.cards[i], out.ncards[i], out.board, out.nboard[0]
         for r in range(2):
-            if r == HIGH and not params.has_high or r == LOW and not params.has_low:
+            if (r == HIGH and not params.has_high) or (r == LOW and not params.has_low):
                 continue
             if fresh and reads.known[i, r] != UNREAD:
                 key = reads.known[i, r]
@@ -1035,8 +1035,12 @@ class FastTable:
         order = np.zeros(n, dtype=np.int64)
         stacks = np.asarray(stacks, dtype=np.int64)
         players, at = deal_order(
-            stacks, self.required, -1 if button is None else button, prog.params.button_left,
-            out.folded, order,
+            stacks,
+            self.required,
+            -1 if button is None else button,
+            prog.params.button_left,
+            out.folded,
+            order,
         )
         if players < 2:
             return None

@@ -38,6 +38,7 @@ OPENS_FORCED, OPENS_SHOWING, OPENS_IN_ORDER = 0, 1, 2
 ACTIONS = {"fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 4}
 FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
 
+
 class Params(NamedTuple):
     """The table's figures and switches, as the round kernel reads them."""
 
