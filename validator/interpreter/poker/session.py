@@ -50,6 +50,7 @@ from validator.interpreter.poker.fast.block import (
     HANDED_BACK,
     NOT_CONSERVED,
     BlockTable,
+    Figures,
 )
 from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
 from validator.interpreter.poker.fast.settle import FastSettler
@@ -381,29 +382,31 @@ class Session:
         offered = self.setup.rules.bad_beat is not None
         alternated = self.setup.decks_alternated
         records = []
-        rows = zip(*(f[:k].tolist() for f in figs), strict=True)
+        rows: list[dict[str, int]] = [
+            dict(zip(Figures._fields, values, strict=True))
+            for values in zip(*(f[:k].tolist() for f in figs), strict=True)
+        ]
         for r, (deck, buys, row) in enumerate(
             zip(played.decks[:k].tolist(), buy_ins.tolist(), rows, strict=True)
         ):
-            row = figs._make(row)
             fund_before = self.fund
             if offered:  # no Bad Beat is paid in a block: a round that may pay it is handed back
-                self.fund += row.bad_beat
+                self.fund += row["bad_beat"]
             records.append(
                 HandRecord(
                     number + r,
-                    row.button if row.button > 0 else None,
+                    row["button"] if row["button"] > 0 else None,
                     None,
                     deck,
                     fund_before,
                     self.fund,
                     0,
                     {seat: b for seat, b in zip(self.seats, buys, strict=True) if b},
-                    kill.multiplier if kill is not None and row.kill else ONE,
+                    kill.multiplier if kill is not None and row["kill"] else ONE,
                     deck_in_play="AB"[(number + r - 1) % 2] if alternated else "A",
-                    rake=row.rake,
-                    bad_beat_contribution=row.bad_beat,
-                    showdown=bool(row.showdown),
+                    rake=row["rake"],
+                    bad_beat_contribution=row["bad_beat"],
+                    showdown=bool(row["showdown"]),
                 )
             )
         if records:

@@ -43,6 +43,7 @@ from validator.interpreter.poker.fast.settle import (
     _settle,
 )
 from validator.interpreter.poker.fast.stream import AT, Stream, shuffle
+from validator.rankings.packed import Tables
 
 
 class Between(NamedTuple):
@@ -74,6 +75,22 @@ class Figures(NamedTuple):
     kill: Ints  # 1: the Kill was in effect
 
 
+class Settlement(NamedTuple):
+    """The table's settlement as the block settles each round: ``settle._settle``'s rules
+    (the incremental rake's levels, the rules' array) and its priorities and ties (none
+    given; tied; ordered), ``odd_chip.odd_chip_order``'s arrays."""
+
+    levels: Ints
+    params: Ints
+    unordered: Ints
+    tied: Flags
+    ordered: Ints
+    order_keys: Ints
+    order_spec: Ints
+    high_tables: Tables
+    low_tables: Tables
+
+
 def figures(rounds: int) -> Figures:
     """``Figures`` for ``rounds`` rounds, not yet written."""
     return Figures(*(np.empty(rounds, dtype=np.int64) for _ in Figures._fields))
@@ -87,9 +104,6 @@ BLOCK_WORDS = 64
 PLAYED, HANDED_BACK, NOT_CONSERVED = 0, 1, 2
 
 
-# numba's cache of this kernel holds the settlement it calls (``settle._settle``, the Bad
-# Beat contribution from each pot included) but is keyed on this file alone: a change
-# there is marked here too, so that no cached kernel settles by the old rules.
 @njit(cache=True, inline="always")
 def _buy_ins(table, kill, stacks, stack, buy_ins):  # type: ignore[no-untyped-def]
     """Between rounds of play a player may add to his table stakes (§ 553.8(b)): one short
@@ -120,25 +134,24 @@ def _clear(out):  # type: ignore[no-untyped-def]
 def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def]
     """The round in ``out`` settled into ``result``: ``SETTLED`` or not; a tie's excess
     by card and suit (§ 553.10(i)(2)) ordered and the round settled again."""
-    levels, settle_params = settlement[0], settlement[1]
-    unordered, tied, ordered = settlement[2], settlement[3], settlement[4]
-    settle_params[KILL_IN_EFFECT] = kill
+    s = settlement
+    s.params[KILL_IN_EFFECT] = kill
     put_by_round = out.round_put[: out.nrounds[0]]
-    args = (out.contributed, out.folded, out.high, out.low, put_by_round, levels, settle_params)
-    status = _settle(*args, unordered, tied, result)
+    args = (out.contributed, out.folded, out.high, out.low, put_by_round, s.levels, s.params)
+    status = _settle(*args, s.unordered, s.tied, result)
     if status == NEEDS_ORDER and odd_chip_order(
         out.cards,
         out.ncards,
         out.board,
         out.nboard[0],
-        tied,
-        settlement[5],
-        settlement[6],
-        settlement[7],
-        settlement[8],
-        ordered,
+        s.tied,
+        s.order_keys,
+        s.order_spec,
+        s.high_tables,
+        s.low_tables,
+        s.ordered,
     ):
-        status = _settle(*args, ordered, tied, result)
+        status = _settle(*args, s.ordered, s.tied, result)
     return status
 
 
@@ -247,7 +260,7 @@ class BlockTable:
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
         ordered: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         keys, spec, high_tables, low_tables = settler.order_arrays
-        self.settlement = (
+        self.settlement = Settlement(
             settler.levels,
             settler.params,
             unordered,

@@ -170,7 +170,7 @@ def _pay_best(
             top = keys[i]
     if top == 0:
         return 0
-    winners = np.int64(0)  # int64 from the start: one compiled ``_excess``
+    winners = int(np.int64(0))  # int64 from the start: one compiled ``_excess``
     for i in range(n):
         if eligible[i] and keys[i] == top:
             winners += 1
