@@ -502,42 +502,49 @@ def _run(bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-def
 
 @njit(cache=True, inline="always")
 def _stock(deck, stream):  # type: ignore[no-untyped-def]
-    """The stock of a round dealt from ``deck``, its piles empty."""
-    z = np.zeros
-    at = stream[AT] if stream.shape[0] > 0 else 0
+    """The stock of a round dealt from ``deck``, its piles empty (the counts and the piles
+    each views of one array: two allocations a round)."""
+    counts = np.zeros(6, dtype=np.int64)
+    counts[1] = deck.shape[0]
+    counts[4] = stream[AT] if stream.shape[0] > 0 else 0
+    piles = np.zeros(3 * 52, dtype=np.int64)
     return Stock(
         deck.copy(),
-        _one(0),
-        _one(deck.shape[0]),
-        z(52, np.int64),
-        _one(0),
-        z(52, np.int64),
-        _one(0),
-        z(52, np.int64),
+        counts[0:1],
+        counts[1:2],
+        piles[0:52],
+        counts[2:3],
+        piles[52:104],
+        counts[3:4],
+        piles[104:156],
         stream,
-        _one(at),
-        _one(0),
+        counts[4:5],
+        counts[5:6],
     )
 
 
 @njit(cache=True, inline="always")
 def _betting(n, players):  # type: ignore[no-untyped-def]
-    """A betting round's arrays for ``n`` seats, ``players`` dealt in."""
-    z = np.zeros
+    """A betting round's arrays for ``n`` seats, ``players`` dealt in (the counts views
+    of one array, the flags of another)."""
+    counts = np.zeros(7, dtype=np.int64)
+    counts[3] = -1  # no aggressor
+    counts[4] = -1  # no raise cap
+    flags = np.zeros(3 * n, dtype=np.bool_)
     return Betting(
-        z(players, np.int64),
-        _one(0),
-        z(n, np.int64),
-        z(n, np.bool_),
-        z(n, np.bool_),
-        z(n, np.bool_),
-        z(n, np.int64),
-        _one(0),
-        _one(0),
-        _one(-1),
-        _one(-1),
-        _one(0),
-        _one(0),
+        np.zeros(players, dtype=np.int64),
+        counts[0:1],
+        np.zeros(n, dtype=np.int64),
+        flags[0:n],
+        flags[n : 2 * n],
+        flags[2 * n : 3 * n],
+        np.zeros(n, dtype=np.int64),
+        counts[2:3],  # the bet to call
+        counts[5:6],  # the raises made
+        counts[3:4],  # the aggressor
+        counts[4:5],  # the raise cap
+        counts[6:7],  # check-raise
+        counts[1:2],  # the limit's bet
     )
 
 
