@@ -20,8 +20,8 @@ counted (the others were handed back).
 
 ``--against REV`` measures instead the kernel path of this checkout against the same path
 of the code at git revision REV (``HEAD~1``: the previous commit), each game played in a
-process of its own by each side in turn, ``--repeat`` times, interleaved: the ratio of the
-median hands per CPU second (this checkout's over REV's; 1.0 or more: no slower), the
+process of its own by each side in turn, ``--repeat`` times, interleaved: the median of the
+runs' ratios of hands per CPU second (this checkout's over REV's; 1.0 or more: no slower), the
 same rake, Bad Beat fund and stacks required. REV's kernels compile into a numba cache of
 their own (kept under the system's temporary folder by revision), before the clock starts.
 
@@ -173,10 +173,12 @@ def against(rev: str, games: list[str], hands: int, warm: int, seed: int, repeat
             assert result_now == result_then, f"{game_id}: a result differs from {rev}'s"
             theirs.append(rate_then)
             ours.append(rate_now)
+        ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
         now, then = statistics.median(ours), statistics.median(theirs)
         print(
-            f"{game_id}: x{now / then:.2f} ({now:,.0f} hands/s against {then:,.0f} at {rev}; "
-            f"runs {', '.join(f'{a / b:.2f}' for a, b in zip(ours, theirs, strict=True))})",
+            f"{game_id}: x{statistics.median(ratios):.2f} (the median of the runs' ratios "
+            f"{', '.join(f'{r:.2f}' for r in ratios)}; {now:,.0f} hands/s against {then:,.0f} "
+            f"at {rev})",
             flush=True,
         )
 
