@@ -259,55 +259,55 @@ def _low_tier(params, low_tables, key):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _tier(params, kernel, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
-    """``strategy.Strength.tier``: 0 weak .. 3 premium."""
+def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
+    """``strategy.Strength.tier``: 0 weak .. 3 premium. (The tables are passed, not the
+    ``Kernel``: a record of many arrays costs a reference count each in a call.)"""
     best = -1
     if params.has_high:
-        tables = kernel.high_tables
-        key = _reading(tables, own, n_own, board, n_board, params.high_own, params.high_board)
-        best = _high_tier(params, kernel.high_tiers, tables, key, own, n_own, board, n_board)
+        key = _reading(high_tables, own, n_own, board, n_board, params.high_own, params.high_board)
+        best = _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board)
     if params.has_low and best < 3 and not _low_possible(params, board, n_own, n_board):
         best = max(best, 0)
     elif params.has_low and best < 3:
-        key = _reading(
-            kernel.low_tables, own, n_own, board, n_board, params.low_own, params.low_board
-        )
-        best = max(best, _low_tier(params, kernel.low_tables, key))
+        key = _reading(low_tables, own, n_own, board, n_board, params.low_own, params.low_board)
+        best = max(best, _low_tier(params, low_tables, key))
     return best
 
 
 @njit(cache=True)
-def _tier_using(params, kernel, reads, i, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
+def _tier_using(  # type: ignore[no-untyped-def]
+    params, high_tiers, high_tables, low_tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
+):
     """``_tier`` of a game whose hands are read over ``use:`` (Omaha, § 553.12(j)), each
-    read by ``_using_key`` once its cards are out, the keys so read (the showdown's) kept
-    in ``reads.known[i]`` (``UNREAD`` where not read so). A function apart from ``_tier``:
-    the games without ``use:`` need no scratch."""
+    read by ``_using_key`` once its cards are out: (the tier, the high key and the low key
+    so read, the showdown's, ``UNREAD`` where not read so). A function apart from
+    ``_tier``: the games without ``use:`` need no scratch."""
     best = -1
-    reads.known[i, HIGH] = UNREAD
-    reads.known[i, LOW] = UNREAD
+    high = UNREAD
+    low = UNREAD
     k_own, k_board = params.high_own, params.high_board
     if params.has_high:
-        tables = kernel.high_tables
+        tables = high_tables
         if _out(k_own, k_board, n_own, n_board):
-            b, nb, opicks = reads.bpicks[HIGH], reads.nbpicks[HIGH], reads.opicks
+            b, nb = bpicks[HIGH], nbpicks[HIGH]
             key = _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
-            reads.known[i, HIGH] = key
+            high = key
         else:
             key = _reading(tables, own, n_own, board, n_board, k_own, k_board)
-        best = _high_tier(params, kernel.high_tiers, tables, key, own, n_own, board, n_board)
+        best = _high_tier(params, high_tiers, tables, key, own, n_own, board, n_board)
     k_own, k_board = params.low_own, params.low_board
     if params.has_low and best < 3 and not _low_possible(params, board, n_own, n_board):
         best = max(best, 0)
     elif params.has_low and best < 3:
-        tables = kernel.low_tables
+        tables = low_tables
         if _out(k_own, k_board, n_own, n_board):
-            b, nb, opicks = reads.bpicks[LOW], reads.nbpicks[LOW], reads.opicks
+            b, nb = bpicks[LOW], nbpicks[LOW]
             key = _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
-            reads.known[i, LOW] = key
+            low = key
         else:
             key = _reading(tables, own, n_own, board, n_board, k_own, k_board)
         best = max(best, _low_tier(params, tables, key))
-    return best
+    return best, high, low
 
 
 @njit(cache=True)
@@ -390,7 +390,7 @@ def _post(i, amount, acts, stack, contributed, bets):  # type: ignore[no-untyped
 
 
 @njit(cache=True, inline="always")
-def _action_pending(bets, stack, folded):  # type: ignore[no-untyped-def]
+def _action_pending(order, m, street, acted, current, stack, folded):  # type: ignore[no-untyped-def]
     """``BettingRound.done``'s negation: two or more players still in, one of them able to
     act who has not acted or owes chips, and not one player alone able to act with nothing
     to call."""
@@ -398,17 +398,15 @@ def _action_pending(bets, stack, folded):  # type: ignore[no-untyped-def]
     pending = False
     ables = 0
     able = -1
-    street = bets.street
-    current = bets.current[0]
-    for j in range(bets.n[0]):
-        i = bets.order[j]
+    for j in range(m):
+        i = order[j]
         if folded[i]:
             continue
         in_hand += 1
         if stack[i] > 0:
             ables += 1
             able = i
-            if not bets.acted[i] or street[i] < current:
+            if not acted[i] or street[i] < current:
                 pending = True
     if in_hand <= 1 or not pending:
         return False
@@ -443,58 +441,61 @@ def _act(i, bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-
     tier's row, and its effect (``BettingRound.act``): a bet or raise capped at what he
     can reach; a full one reopens the betting, an All-in short of it does not (§
     553.8(b)(4))."""
+    street, acted, may_raise, order = bets.street, bets.acted, bets.may_raise, bets.order
     current = bets.current[0]
-    mine = bets.street[i]
+    mine = street[i]
     to_call = max(0, current - mine)
     reach = mine + stack[i]
     can_bet = current == 0 and stack[i] > 0
     bet = bets.bet[0]
     capped = bets.max_raises[0] >= 0 and bets.raises[0] >= bets.max_raises[0]
-    reopened = bets.may_raise[i] and (bets.check_raise[0] != 0 or not bets.checked[i])
+    reopened = may_raise[i] and (bets.check_raise[0] != 0 or not bets.checked[i])
     can_raise = current > 0 and reach > current and not capped and reopened
     wanted = rows[i, bets.tiers[i], 1 if to_call > 0 else 0]
     kind = _decide(wanted, to_call, can_bet, can_raise)
-    bets.acted[i] = True
+    acted[i] = True
     if kind == FOLD:
         folded[i] = True
     elif kind == CHECK:
         bets.checked[i] = True
     elif kind == CALL:
-        bets.street[i] += _put(i, to_call, stack, contributed)
+        street[i] += _put(i, to_call, stack, contributed)
     else:
         to = min(bet, reach) if kind == BET else min(current + bet, reach)
-        bets.street[i] += _put(i, to - mine, stack, contributed)
-        total = bets.street[i]
+        street[i] += _put(i, to - mine, stack, contributed)
+        total = street[i]
         full = total - current >= bet or current == 0
         if kind == RAISE:
             bets.raises[0] += 1
         bets.current[0] = max(current, total)
         bets.aggressor[0] = i
         for j in range(bets.n[0]):
-            o = bets.order[j]
+            o = order[j]
             if full:  # the betting reopens to everyone else
-                bets.may_raise[o] = True
-            elif bets.acted[o]:  # an All-in short of a full raise: call it, not re-raise
-                bets.may_raise[o] = False
-            bets.acted[o] = False
-        bets.acted[i] = True
+                may_raise[o] = True
+            elif acted[o]:  # an All-in short of a full raise: call it, not re-raise
+                may_raise[o] = False
+            acted[o] = False
+        acted[i] = True
 
 
 @njit(cache=True)
 def _run(bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-def]
     """``BettingRound.run`` with ``TableStrategy.act`` and ``strategy.decide``; False where
-    it would not end (a bug, never a game). All-in: ``stack[i] == 0``."""
+    it would not end (a bug, never a game). All-in: ``stack[i] == 0``. The record's
+    arrays are read once here, not at each player's turn."""
     guard = 0
     k = 0
     m = bets.n[0]
-    while _action_pending(bets, stack, folded):
-        i = bets.order[k % m]
+    order, street, acted, current = bets.order, bets.street, bets.acted, bets.current
+    while _action_pending(order, m, street, acted, current[0], stack, folded):
+        i = order[k % m]
         k += 1
         guard += 1
         if guard > 10_000:
             return False
         # needs_action()
-        if folded[i] or stack[i] == 0 or (bets.acted[i] and bets.street[i] >= bets.current[0]):
+        if folded[i] or stack[i] == 0 or (acted[i] and street[i] >= current[0]):
             continue
         _act(i, bets, stack, contributed, folded, rows)
     return True
@@ -621,30 +622,33 @@ def _deal_street(params, kernel, si, hand, nh, stock, out):  # type: ignore[no-u
     top, end = stock.top[0], stock.end[0]
     if streets.common[si] and end - top < streets.burn[si] + nh * per_player:
         return _deal_common_card(params, stock, out)
-    cards = stock.cards
+    cards, burns, nburns = stock.cards, stock.burns, stock.nburns[0]
+    board, nboard, dealt, ndealt = out.board, out.nboard[0], out.cards, out.ncards
     for _ in range(streets.burn[si]):
         if top >= end:
             return False
-        stock.burns[stock.nburns[0]] = cards[top]
-        stock.nburns[0] += 1
+        burns[nburns] = cards[top]
+        nburns += 1
         top += 1
     for t in range(first, last):
         for _ in range(steps.rounds[t]):
             if steps.to_board[t] == 1:
                 if top >= end:
                     return False
-                out.board[out.nboard[0]] = cards[top]
-                out.nboard[0] += 1
+                board[nboard] = cards[top]
+                nboard += 1
                 top += 1
                 continue
             for j in range(nh):
                 if top >= end:
                     return False
                 i = hand[j]
-                out.cards[i, out.ncards[i]] = cards[top]
-                out.ncards[i] += 1
+                dealt[i, ndealt[i]] = cards[top]
+                ndealt[i] += 1
                 top += 1
     stock.top[0] = top
+    stock.nburns[0] = nburns
+    out.nboard[0] = nboard
     return True
 
 
@@ -841,15 +845,35 @@ def _limit_bet(params, kernel, si, hand, nh, out, bets):  # type: ignore[no-unty
 def _read_tiers(params, kernel, si, stack, out, reads, bets, using):  # type: ignore[no-untyped-def]
     """Each player able to act reads his hand's tier (``bets.tiers``), and, where a hand is
     read over ``use:``, keeps the keys so read (``reads.known``, at street ``si``)."""
+    order, cards, ncards, board, n_board = (
+        bets.order,
+        out.cards,
+        out.ncards,
+        out.board,
+        out.nboard[0],
+    )
+    tiers, tables, low_tables = kernel.high_tiers, kernel.high_tables, kernel.low_tables
     for j in range(bets.n[0]):
-        i = bets.order[j]
+        i = order[j]
         if stack[i] == 0:  # All-in: he acts no more
             continue
-        own, n_own, board, n_board = out.cards[i], out.ncards[i], out.board, out.nboard[0]
+        own, n_own = cards[i], ncards[i]
         if not using:
-            bets.tiers[i] = _tier(params, kernel, own, n_own, board, n_board)
+            bets.tiers[i] = _tier(params, tiers, tables, low_tables, own, n_own, board, n_board)
             continue
-        bets.tiers[i] = _tier_using(params, kernel, reads, i, own, n_own, board, n_board)
+        bets.tiers[i], reads.known[i, HIGH], reads.known[i, LOW] = _tier_using(
+            params,
+            tiers,
+            tables,
+            low_tables,
+            own,
+            n_own,
+            board,
+            n_board,
+            reads.bpicks,
+            reads.nbpicks,
+            reads.opicks,
+        )
         reads.known_at[i] = si
 
 
@@ -858,18 +882,22 @@ def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: 
     """A betting round ended: the chips it took (``round_put``), its last aggressor, and
     each hand folded in it to the discard pile; returns all put in so far."""
     put = 0
-    for i in range(out.contributed.shape[0]):
-        put += out.contributed[i]
+    contributed = out.contributed
+    for i in range(contributed.shape[0]):
+        put += contributed[i]
     out.round_put[out.nrounds[0]] = put - put_before
     out.nrounds[0] += 1
     out.last_aggressor[0] = bets.aggressor[0]
+    folded, cards, ncards = out.folded, out.cards, out.ncards
+    discards, nd = stock.discards, stock.ndiscards[0]
     for j in range(order.shape[0]):
         i = order[j]
-        if out.folded[i] and not mucked[i]:
+        if folded[i] and not mucked[i]:
             mucked[i] = True
-            for c in range(out.ncards[i]):
-                stock.discards[stock.ndiscards[0]] = out.cards[i, c]
-                stock.ndiscards[0] += 1
+            for c in range(ncards[i]):
+                discards[nd] = cards[i, c]
+                nd += 1
+    stock.ndiscards[0] = nd
     return put
 
 
