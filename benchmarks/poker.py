@@ -17,14 +17,29 @@ before the clock starts, and its time is reported apart. The rounds played in bl
 counted (the others were handed back).
 
     python benchmarks/poker.py [--hands 500] [--warm 0] [--games poker-holdem,...]
+
+``--against REV`` measures instead the kernel path of this checkout against the same path
+of the code at git revision REV (``HEAD~1``: the previous commit), each game played in a
+process of its own by each side in turn, ``--repeat`` times, interleaved: the median of the
+runs' ratios of hands per CPU second (this checkout's over REV's; 1.0 or more: no slower), the
+same rake, Bad Beat fund and stacks required. REV's kernels compile into a numba cache of
+their own (kept under the system's temporary folder by revision), before the clock starts.
+
+    python benchmarks/poker.py --against HEAD~1 [--hands 2000] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from validator.compiler import all_games, load_game
 from validator.interpreter.poker.session import Session
@@ -92,18 +107,99 @@ def rate(
     return hands / spent, result, session.block_rounds
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+#: one side's measure, run in a process of its own with that side's code first on the path
+CHILD = """
+import sys, time
+from validator.compiler import load_game
+from validator.interpreter.poker.session import Session
+from validator.interpreter.poker.setup import default_setup
+game_id, hands, warm, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+game = load_game(game_id)
+setup = default_setup(game)
+next(Session(game, setup, setup.positions, 0, narrated=False).hands(1))  # the kernels loaded
+session = Session(game, setup, setup.positions, seed, narrated=False)
+played = session.hands(warm + hands)
+for _ in range(warm):
+    next(played)
+start = time.process_time()
+for _ in played:
+    pass
+spent = time.process_time() - start
+print(hands / spent)
+print(repr((session.totals.rake, session.fund, sorted(session.stacks.items()))))
+"""
+
+
+def _tree(rev: str) -> tuple[Path, Path]:
+    """The code at ``rev`` unpacked in a temporary folder, and a numba cache of its own."""
+    sha = subprocess.run(
+        ["git", "rev-parse", rev], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    base = Path(tempfile.gettempdir()) / f"rulesub-bench-{sha[:12]}"
+    tree, cache = base / "tree", base / "numba"
+    if not (tree / "validator").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "archive", sha], cwd=ROOT, check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    cache.mkdir(exist_ok=True)
+    return tree, cache
+
+
+def _side(tree: Path, cache: Path | None, args: list[str]) -> tuple[float, str]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, *args], env=env, check=True, capture_output=True, text=True
+    ).stdout.splitlines()
+    return float(out[0]), out[1]
+
+
+def against(rev: str, games: list[str], hands: int, warm: int, seed: int, repeat: int) -> None:
+    """This checkout's kernel path against ``rev``'s, interleaved, game by game."""
+    tree, cache = _tree(rev)
+    own_cache = os.environ.get("NUMBA_CACHE_DIR")
+    for game_id in games:
+        args = [game_id, str(hands), str(warm), str(seed)]
+        ours: list[float] = []
+        theirs: list[float] = []
+        for _ in range(repeat):
+            rate_then, result_then = _side(tree, cache, args)
+            rate_now, result_now = _side(ROOT, Path(own_cache) if own_cache else None, args)
+            assert result_now == result_then, f"{game_id}: a result differs from {rev}'s"
+            theirs.append(rate_then)
+            ours.append(rate_now)
+        ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
+        now, then = statistics.median(ours), statistics.median(theirs)
+        print(
+            f"{game_id}: x{statistics.median(ratios):.2f} (the median of the runs' ratios "
+            f"{', '.join(f'{r:.2f}' for r in ratios)}; {now:,.0f} hands/s against {then:,.0f} "
+            f"at {rev})",
+            flush=True,
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=500)
     ap.add_argument("--warm", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", default="")
+    ap.add_argument("--against", default="", metavar="REV")
+    ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     games = (
         args.games.split(",")
         if args.games
         else [g.id for g in all_games() if g.definition.kind == "nonbanking"]
     )
+    if args.against:
+        against(args.against, games, args.hands, args.warm, args.seed, args.repeat)
+        return
     for game_id in games:
         jit = compile_time(game_id)
         with table_bypassed():

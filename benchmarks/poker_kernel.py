@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -70,45 +71,36 @@ def measure(game_id: str, rounds: int, bets: int, seed: int, passes: int) -> str
     )
 
 
-#: the arguments of ``_deal_and_bet`` that are the round's own (the deck .. round_put)
-ROUND_ARGS = slice(11, 24)
+#: the arguments of ``_deal_and_bet`` that are the table's (the limits, the compiled table)
+TABLE_ARGS = 2
 
 
 @njit
-def _in_a_loop(program, rounds):  # type: ignore[no-untyped-def]
+def _in_a_loop(params, kernel, deck, stream, order, stacks, out):  # type: ignore[no-untyped-def]
     """Each round's ``_deal_and_bet`` called from compiled code (as a block of rounds is
-    played), the program's arguments once, the rounds' own stacked one row a round."""
-    (params, streets, steps, blinds, rows, high_tiers, forced_order, faces) = program[:8]
-    high_tables, low_tables, showing_tables = program[8:]
-    deck, stream, order, stacks, contributed, folded, cards, ncards = rounds[:8]
-    board, out_n, high, low, round_put = rounds[8:]
+    played), the table's arguments once, the rounds' own stacked one row a round (each
+    field of the ``Outcome`` too)."""
     for r in range(deck.shape[0]):
-        hand._deal_and_bet(
-            params,
-            streets,
-            steps,
-            blinds,
-            rows,
-            high_tiers,
-            forced_order,
-            faces,
-            high_tables,
-            low_tables,
-            showing_tables,
-            deck[r],
-            stream[r],
-            order[r],
-            stacks[r],
-            contributed[r],
-            folded[r],
-            cards[r],
-            ncards[r],
-            board[r],
-            out_n[r],
-            high[r],
-            low[r],
-            round_put[r],
-        )
+        dealt = _row(out, r)
+        hand._deal_and_bet(params, kernel, deck[r], stream[r], order[r], stacks[r], dealt)
+
+
+@njit
+def _row(out, r):  # type: ignore[no-untyped-def]
+    return hand.Outcome(
+        out[0][r],
+        out[1][r],
+        out[2][r],
+        out[3][r],
+        out[4][r],
+        out[5][r],
+        out[6][r],
+        out[7][r],
+        out[8][r],
+        out[9][r],
+        out[10][r],
+        out[11][r],
+    )
 
 
 def kernel_alone(
@@ -131,19 +123,27 @@ def kernel_alone(
             table.deal_and_bet(*r)
     finally:
         hand._deal_and_bet = kernel
-    program = tuple(calls[0][: ROUND_ARGS.start])
-    own: list[list[Ints]] = [[c[i] for c in calls] for i in range(24)[ROUND_ARGS]]  # type: ignore[misc]
-    _in_a_loop(program, tuple(np.stack(a[:1]) for a in own))  # the JIT, before the clock
+    fixed = calls[0][:TABLE_ARGS]
+
+    def stacked(rounds: int) -> list[Any]:
+        """The rounds' own arguments, one row a round (each field of the ``Outcome``)."""
+        own: list[Any] = [
+            np.stack([cast(Any, c[i]) for c in calls[:rounds]]) for i in range(TABLE_ARGS, 6)
+        ]
+        outs: list[Any] = [c[6] for c in calls[:rounds]]
+        return [*own, tuple(np.stack([o[k] for o in outs]) for k in range(12))]
+
+    _in_a_loop(*fixed, *stacked(1))  # the JIT, before the clock
     best = looped = float("inf")
     for _ in range(passes):  # the least of a few passes: the machine is shared
-        fresh = [tuple(a.copy() if isinstance(a, np.ndarray) else a for a in c) for c in calls]
+        fresh = [(*c[:6], hand.Outcome(*(a.copy() for a in cast(Any, c[6])))) for c in calls]
         start = time.process_time()
         for args in fresh:
             kernel(*args)
         best = min(best, time.process_time() - start)
-        stacked = tuple(np.stack(a) for a in own)
+        rows = stacked(len(calls))
         start = time.process_time()
-        _in_a_loop(program, stacked)
+        _in_a_loop(*fixed, *rows)
         looped = min(looped, time.process_time() - start)
     return best, looped
 

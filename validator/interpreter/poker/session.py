@@ -47,16 +47,10 @@ from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.bad_beat import describe_floor
 from validator.interpreter.poker.fast.block import (
-    F_BAD_BEAT,
-    F_BUTTON,
-    F_CONTRIBUTED,
-    F_KILL,
-    F_POTS,
-    F_RAKE,
-    F_SHOWDOWN,
     HANDED_BACK,
     NOT_CONSERVED,
     BlockTable,
+    Figures,
 )
 from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
 from validator.interpreter.poker.fast.settle import FastSettler
@@ -367,16 +361,16 @@ class Session:
         self.fast_rounds += k
         self.fast_settled += k
         self.block_rounds += k
-        figures = played.figures[:k]
+        figs = played.figures
         buy_ins = played.buy_ins[:k]
         t = self.totals
         t.hands += k
         t.checked += k
-        t.pots += int(figures[:, F_POTS].sum())
-        t.contributions += int(figures[:, F_CONTRIBUTED].sum())
-        t.rake += int(figures[:, F_RAKE].sum())
-        t.bad_beat_in += int(figures[:, F_BAD_BEAT].sum())
-        t.showdowns += int(figures[:, F_SHOWDOWN].sum())
+        t.pots += int(figs.pots[:k].sum())
+        t.contributions += int(figs.contributed[:k].sum())
+        t.rake += int(figs.rake[:k].sum())
+        t.bad_beat_in += int(figs.bad_beat[:k].sum())
+        t.showdowns += int(figs.showdown[:k].sum())
         t.buy_ins += int(buy_ins.sum())
         for seat, net in zip(self.seats, played.nets[:k].sum(axis=0).tolist(), strict=True):
             t.net[seat] += net
@@ -388,27 +382,31 @@ class Session:
         offered = self.setup.rules.bad_beat is not None
         alternated = self.setup.decks_alternated
         records = []
+        rows: list[dict[str, int]] = [
+            dict(zip(Figures._fields, values, strict=True))
+            for values in zip(*(f[:k].tolist() for f in figs), strict=True)
+        ]
         for r, (deck, buys, row) in enumerate(
-            zip(played.decks[:k].tolist(), buy_ins.tolist(), figures.tolist(), strict=True)
+            zip(played.decks[:k].tolist(), buy_ins.tolist(), rows, strict=True)
         ):
             fund_before = self.fund
             if offered:  # no Bad Beat is paid in a block: a round that may pay it is handed back
-                self.fund += row[F_BAD_BEAT]
+                self.fund += row["bad_beat"]
             records.append(
                 HandRecord(
                     number + r,
-                    row[F_BUTTON] if row[F_BUTTON] > 0 else None,
+                    row["button"] if row["button"] > 0 else None,
                     None,
                     deck,
                     fund_before,
                     self.fund,
                     0,
                     {seat: b for seat, b in zip(self.seats, buys, strict=True) if b},
-                    kill.multiplier if kill is not None and row[F_KILL] else ONE,
+                    kill.multiplier if kill is not None and row["kill"] else ONE,
                     deck_in_play="AB"[(number + r - 1) % 2] if alternated else "A",
-                    rake=row[F_RAKE],
-                    bad_beat_contribution=row[F_BAD_BEAT],
-                    showdown=bool(row[F_SHOWDOWN]),
+                    rake=row["rake"],
+                    bad_beat_contribution=row["bad_beat"],
+                    showdown=bool(row["showdown"]),
                 )
             )
         if records:

@@ -71,7 +71,7 @@ class SettledHand:
 
 
 #: About how long the first run after an install compiles the kernels (two cores).
-COMPILE_SECONDS = 90
+COMPILE_SECONDS = 60
 
 
 def kernels_cached() -> bool:

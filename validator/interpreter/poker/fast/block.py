@@ -20,12 +20,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, MAX_ROUNDS, Flags, Ints
-from validator.interpreter.poker.fast.hand import TAKEN, FastTable, _deal_and_bet, deal_order
+from validator.interpreter.poker.fast import Flags, Ints
+from validator.interpreter.poker.fast.hand import (
+    TAKEN,
+    FastTable,
+    _deal_and_bet,
+    deal_order,
+    outcome,
+)
 from validator.interpreter.poker.fast.odd_chip import odd_chip_order
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
@@ -36,26 +43,58 @@ from validator.interpreter.poker.fast.settle import (
     _settle,
 )
 from validator.interpreter.poker.fast.stream import AT, Stream, shuffle
+from validator.rankings.packed import Tables
 
-# -- the table's facts, in ``table`` ---------------------------------------------------------
 
-T_REQUIRED = 0  # what a player must have to be dealt in (``Stakes.required``)
-T_BUY_IN = 1  # what a player short of it buys in to
-T_FROM_BUTTON = 2  # 1: dealt from the button's left (the button moves after each round)
-T_KILL_NUM = 3  # the Kill's multiplier of the limits, num / den (§ 553.12(m)); 1 / 1: none
-T_KILL_DEN = 4
-TABLE = 5
+class Between(NamedTuple):
+    """The table's facts between rounds."""
 
-# -- what goes on from round to round, in ``state`` ------------------------------------------
+    required: int  # what a player must have to be dealt in (``Stakes.required``)
+    buy_in: int  # what a player short of it buys in to
+    from_button: int  # 1: dealt from the button's left (the button moves after each round)
+    kill_num: int  # the Kill's multiplier of the limits, num / den (§ 553.12(m)); 1 / 1: none
+    kill_den: int
 
-S_BUTTON = 0  # the button's seat number, -1: none
-S_KILL = 1  # 1: the Kill is in effect
-STATE = 2
 
-# -- each round's figures, in ``figures`` ------------------------------------------------------
+class Carried(NamedTuple):
+    """What goes on from round to round (one-element arrays)."""
 
-F_RAKE, F_BAD_BEAT, F_POTS, F_SHOWDOWN, F_CONTRIBUTED, F_BUTTON, F_KILL = range(7)
-FIGURES = 7
+    button: Ints  # the button's seat number, -1: none
+    kill: Ints  # 1: the Kill is in effect
+
+
+class Figures(NamedTuple):
+    """Each round's figures, one entry a round in each array."""
+
+    rake: Ints
+    bad_beat: Ints  # the Bad Beat contribution
+    pots: Ints  # the pots' amounts
+    showdown: Ints  # 1: two or more hands reached the showdown
+    contributed: Ints  # all the players put in
+    button: Ints  # the button's seat number as the round was dealt, -1: none
+    kill: Ints  # 1: the Kill was in effect
+
+
+class Settlement(NamedTuple):
+    """The table's settlement as the block settles each round: ``settle._settle``'s rules
+    (the incremental rake's levels, the rules' array) and its priorities and ties (none
+    given; tied; ordered), ``odd_chip.odd_chip_order``'s arrays."""
+
+    levels: Ints
+    params: Ints
+    unordered: Ints
+    tied: Flags
+    ordered: Ints
+    order_keys: Ints
+    order_spec: Ints
+    high_tables: Tables
+    low_tables: Tables
+
+
+def figures(rounds: int) -> Figures:
+    """``Figures`` for ``rounds`` rounds, not yet written."""
+    return Figures(*(np.empty(rounds, dtype=np.int64) for _ in Figures._fields))
+
 
 #: the unread words a block is given a round (a deck reads 51; a reshuffle up to 51 more):
 #: a block that runs out hands back the round, which is dealt from the same words
@@ -65,63 +104,80 @@ BLOCK_WORDS = 64
 PLAYED, HANDED_BACK, NOT_CONSERVED = 0, 1, 2
 
 
+@njit(cache=True, inline="always")
+def _buy_ins(table, kill, stacks, stack, buy_ins):  # type: ignore[no-untyped-def]
+    """Between rounds of play a player may add to his table stakes (§ 553.8(b)): one short
+    of what a round requires (under a Kill, what it requires at its limits) buys in."""
+    num = table.kill_num if kill else 1
+    den = table.kill_den if kill else 1
+    for i in range(stacks.shape[0]):
+        stack[i] = stacks[i]
+        buy_ins[i] = 0
+        if stack[i] * den < table.required * num:
+            buy_ins[i] = table.buy_in - stack[i]
+            stack[i] = table.buy_in
+
+
+@njit(cache=True, inline="always")
+def _clear(out):  # type: ignore[no-untyped-def]
+    """A round's ``Outcome`` emptied for the next (who folded is set by ``deal_order``)."""
+    out.contributed[:] = 0
+    out.cards[:] = 0
+    out.ncards[:] = 0
+    out.board[:] = 0
+    out.high[:] = 0
+    out.low[:] = 0
+    out.round_put[:] = 0
+
+
+@njit(cache=True, inline="always")
+def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def]
+    """The round in ``out`` settled into ``result``: ``SETTLED`` or not; a tie's excess
+    by card and suit (§ 553.10(i)(2)) ordered and the round settled again."""
+    s = settlement
+    s.params[KILL_IN_EFFECT] = kill
+    put_by_round = out.round_put[: out.nrounds[0]]
+    args = (out.contributed, out.folded, out.high, out.low, put_by_round, s.levels, s.params)
+    status = _settle(*args, s.unordered, s.tied, result)
+    if status == NEEDS_ORDER and odd_chip_order(
+        out.cards,
+        out.ncards,
+        out.board,
+        out.nboard[0],
+        s.tied,
+        s.order_keys,
+        s.order_spec,
+        s.high_tables,
+        s.low_tables,
+        s.ordered,
+    ):
+        status = _settle(*args, s.ordered, s.tied, result)
+    return status
+
+
 # numba's cache of this kernel holds the settlement it calls (``settle._settle``, the Bad
 # Beat contribution from each pot included) but is keyed on this file alone: a change
 # there is marked here too, so that no cached kernel settles by the old rules.
 @njit(cache=True)
 def _play_block(  # type: ignore[no-untyped-def]
-    program,
-    settlement,
-    table,
-    stream,
-    stacks,
-    state,
-    rounds,
-    decks,
-    buy_ins,
-    nets,
-    figures,
+    params, killed, kernel, settlement, table, stream, stacks, state, decks, buy_ins, nets, figs
 ):
-    """Up to ``rounds`` rounds; returns (rounds played, ``PLAYED`` / ``HANDED_BACK`` /
-    ``NOT_CONSERVED``: why it stopped, the round after the last played). ``stacks`` ([seat
-    index]), ``state`` (``S_*``: the button, the Kill) and ``stream`` (its next word) are
-    advanced round by round; the round handed back leaves them untouched. Round r's deck,
-    buy-ins and net result by seat, and figures (``F_*``) are written in row r."""
-    posted, streets, steps, blinds = program[0], program[1], program[2], program[3]
-    rows, high_tiers, forced_order, faces = program[4], program[5], program[6], program[7]
-    high_tables, low_tables, showing_tables = program[8], program[9], program[10]
-    killed = program[11]
-    levels, settle_params = settlement[0], settlement[1]
-    unordered, tied, ordered = settlement[2], settlement[3], settlement[4]
-    order_keys, order_spec = settlement[5], settlement[6]
-    order_high, order_low = settlement[7], settlement[8]
+    """Up to ``decks.shape[0]`` rounds; returns (rounds played, ``PLAYED`` /
+    ``HANDED_BACK`` / ``NOT_CONSERVED``: why it stopped, the round after the last played).
+    ``stacks`` ([seat index]), ``state`` (``Carried``: the button, the Kill) and ``stream``
+    (its next word) are advanced round by round; the round handed back leaves them
+    untouched. Round r's deck, buy-ins and net result by seat are written in row r, its
+    ``Figures`` in entry r."""
     n = stacks.shape[0]
-    required = table[T_REQUIRED]
+    rounds = decks.shape[0]
     order = np.zeros(n, dtype=np.int64)
-    contributed = np.zeros(n, dtype=np.int64)
-    folded = np.zeros(n, dtype=np.bool_)
-    cards = np.zeros((n, MAX_CARDS), dtype=np.int64)
-    ncards = np.zeros(n, dtype=np.int64)
-    board = np.zeros(MAX_BOARD, dtype=np.int64)
-    out_n = np.zeros(4, dtype=np.int64)
-    high = np.zeros(n, dtype=np.int64)
-    low = np.zeros(n, dtype=np.int64)
-    round_put = np.zeros(MAX_ROUNDS, dtype=np.int64)
-    out = np.zeros(n + _TAIL, dtype=np.int64)
+    out = outcome(n)
+    result = np.zeros(n + _TAIL, dtype=np.int64)
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):
         saved = stream[AT]
-        kill = state[S_KILL]
-        # between rounds of play a player may add to his table stakes (§ 553.8(b)); under
-        # a Kill, what a round requires at its limits
-        num = table[T_KILL_NUM] if kill else 1
-        den = table[T_KILL_DEN] if kill else 1
-        for i in range(n):
-            stack[i] = stacks[i]
-            buy_ins[r, i] = 0
-            if stack[i] * den < required * num:
-                buy_ins[r, i] = table[T_BUY_IN] - stack[i]
-                stack[i] = table[T_BUY_IN]
+        kill = state.kill[0]
+        _buy_ins(table, kill, stacks, stack, buy_ins[r])
         deck = decks[r]
         for c in range(52):
             deck[c] = c
@@ -130,92 +186,42 @@ def _play_block(  # type: ignore[no-untyped-def]
             return r, HANDED_BACK
         stream[AT] = at
         m, dealt_button = deal_order(
-            stack, required, state[S_BUTTON], table[T_FROM_BUTTON], folded, order
+            stack, table.required, state.button[0], table.from_button, out.folded, order
         )
         if m < 2:
             stream[AT] = saved
             return r, HANDED_BACK
-        contributed[:] = 0
-        cards[:] = 0
-        ncards[:] = 0
-        board[:] = 0
-        out_n[:] = 0
-        high[:] = 0
-        low[:] = 0
-        round_put[:] = 0
-        status = _deal_and_bet(
-            killed if kill else posted,
-            streets,
-            steps,
-            blinds,
-            rows,
-            high_tiers,
-            forced_order,
-            faces,
-            high_tables,
-            low_tables,
-            showing_tables,
-            deck,
-            stream,
-            order[:m],
-            stack,
-            contributed,
-            folded,
-            cards,
-            ncards,
-            board,
-            out_n,
-            high,
-            low,
-            round_put,
-        )
-        if status != TAKEN:
-            stream[AT] = saved
-            return r, HANDED_BACK
-        settle_params[KILL_IN_EFFECT] = kill
-        put_by_round = round_put[: out_n[1]]
-        args = (contributed, folded, high, low, put_by_round, levels, settle_params)
-        status = _settle(*args, unordered, tied, out)
-        # a tie's excess by card and suit (§ 553.10(i)(2)): the tied seats ordered, settled again
-        if status == NEEDS_ORDER and odd_chip_order(
-            cards,
-            ncards,
-            board,
-            out_n[0],
-            tied,
-            order_keys,
-            order_spec,
-            order_high,
-            order_low,
-            ordered,
+        _clear(out)
+        limits = killed if kill else params
+        if (
+            _deal_and_bet(limits, kernel, deck, stream, order[:m], stack, out) != TAKEN
+            or _settle_round(settlement, kill, out, result) != SETTLED
         ):
-            status = _settle(*args, ordered, tied, out)
-        if status != SETTLED:
             stream[AT] = saved
             return r, HANDED_BACK
         put = 0
         awarded = 0
         for i in range(n):
-            put += contributed[i]
-            awarded += out[i]
-        rake, bad_beat = out[n], out[n + 1]
+            put += out.contributed[i]
+            awarded += result[i]
+        rake, bad_beat = result[n], result[n + 1]
         if put != awarded + rake + bad_beat:
             stream[AT] = saved
             return r, NOT_CONSERVED
         for i in range(n):
-            nets[r, i] = out[i] - contributed[i]
+            nets[r, i] = result[i] - out.contributed[i]
             stacks[i] = stack[i] + nets[r, i]
-        figures[r, F_RAKE] = rake
-        figures[r, F_BAD_BEAT] = bad_beat
-        figures[r, F_POTS] = out[n + 2]
-        figures[r, F_SHOWDOWN] = out[n + 3]
-        figures[r, F_CONTRIBUTED] = put
-        figures[r, F_BUTTON] = dealt_button
-        figures[r, F_KILL] = kill
+        figs.rake[r] = rake
+        figs.bad_beat[r] = bad_beat
+        figs.pots[r] = result[n + 2]
+        figs.showdown[r] = result[n + 3]
+        figs.contributed[r] = put
+        figs.button[r] = dealt_button
+        figs.kill[r] = kill
         if dealt_button > 0:  # clockwise to the next seat (``table.next_button``)
-            state[S_BUTTON] = dealt_button % n + 1
-        if out[n + 4] >= 0:  # the Kill in effect next round, or not
-            state[S_KILL] = out[n + 4]
+            state.button[0] = dealt_button % n + 1
+        if result[n + 4] >= 0:  # the Kill in effect next round, or not
+            state.kill[0] = result[n + 4]
     return rounds, PLAYED
 
 
@@ -228,7 +234,7 @@ class Block:
     decks: Ints  # [round, 52]
     buy_ins: Ints  # [round, seat index]
     nets: Ints  # [round, seat index] awards - contributions
-    figures: Ints  # [round, F_*]
+    figures: Figures  # [round] each figure
 
 
 class BlockTable:
@@ -249,25 +255,12 @@ class BlockTable:
         if self.reason is not None or settler is None:
             return
         prog = fast.program
-        self.program = (
-            prog.params,
-            prog.streets,
-            prog.steps,
-            prog.blinds,
-            prog.rows,
-            prog.high_tiers,
-            prog.forced_order,
-            prog.faces,
-            prog.high_tables,
-            prog.low_tables,
-            prog.showing_tables,
-            prog.killed,
-        )
+        self.params, self.killed, self.kernel = prog.params, prog.killed, fast.kernel
         unordered: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
         ordered: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         keys, spec, high_tables, low_tables = settler.order_arrays
-        self.settlement = (
+        self.settlement = Settlement(
             settler.levels,
             settler.params,
             unordered,
@@ -278,13 +271,14 @@ class BlockTable:
             high_tables,
             low_tables,
         )
-        self.table = np.zeros(TABLE, dtype=np.int64)
-        self.table[T_REQUIRED] = fast.required
-        self.table[T_BUY_IN] = buy_in
-        self.table[T_FROM_BUTTON] = int(prog.params[0])
         multiplier = kill if kill is not None else Fraction(1)
-        self.table[T_KILL_NUM] = multiplier.numerator
-        self.table[T_KILL_DEN] = multiplier.denominator
+        self.table = Between(
+            int(fast.required),
+            int(buy_in),
+            int(prog.params.button_left),
+            multiplier.numerator,
+            multiplier.denominator,
+        )
 
     def play(
         self, stream: Stream, stacks: Ints, button: int | None, kill: bool, rounds: int
@@ -296,23 +290,25 @@ class BlockTable:
         decks = np.empty((rounds, 52), dtype=np.int64)
         buy_ins = np.empty((rounds, n), dtype=np.int64)
         nets = np.empty((rounds, n), dtype=np.int64)
-        figures = np.empty((rounds, FIGURES), dtype=np.int64)
-        state = np.zeros(STATE, dtype=np.int64)
-        state[S_BUTTON] = -1 if button is None else button
-        state[S_KILL] = kill
+        figs = figures(rounds)
+        state = Carried(
+            np.array([-1 if button is None else button], dtype=np.int64),
+            np.array([int(kill)], dtype=np.int64),
+        )
         played, stopped = _play_block(
-            self.program,
+            self.params,
+            self.killed,
+            self.kernel,
             self.settlement,
             self.table,
             stream.ensure(rounds * BLOCK_WORDS),
             stacks,
             state,
-            rounds,
             decks,
             buy_ins,
             nets,
-            figures,
+            figs,
         )
-        self.button = None if state[S_BUTTON] < 0 else int(state[S_BUTTON])
-        self.kill = bool(state[S_KILL])
-        return Block(int(played), int(stopped), decks, buy_ins, nets, figures)
+        self.button = None if state.button[0] < 0 else int(state.button[0])
+        self.kill = bool(state.kill[0])
+        return Block(int(played), int(stopped), decks, buy_ins, nets, figs)

@@ -22,7 +22,7 @@ stream left where ``Stream.shuffle`` leaves it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -34,6 +34,7 @@ from validator.interpreter.poker.fast import (
     MAX_CARDS,
     MAX_ROUNDS,
     DealtHand,
+    Flags,
     Ints,
     SettledHand,
 )
@@ -47,41 +48,7 @@ from validator.interpreter.poker.fast.program import (
     FOLD,
     OPENS_FORCED,
     OPENS_SHOWING,
-    P_ANTE,
-    P_CHECK_RAISE,
-    P_FAIR_AT_MOST,
-    P_FORCED_BET,
-    P_FORCED_HIGHEST,
-    P_HAS_HIGH,
-    P_HAS_LOW,
-    P_HIGH_BOARD,
-    P_HIGH_BOARD_COUNTS,
-    P_HIGH_OWN,
-    P_LOW_BOARD,
-    P_LOW_BOARD_COUNTS,
-    P_LOW_LOWEST,
-    P_LOW_OWN,
-    P_LOW_QUALIFIES,
-    P_LOWER_MAX,
-    P_LOWER_MIN,
-    P_SHUFFLE_BURNS,
-    P_STRONG_AT_MOST,
-    P_UNFINISHED,
-    P_UPPER_MAX,
-    P_UPPER_MIN,
     RAISE,
-    S_BLINDS,
-    S_BURN,
-    S_COMMON,
-    S_DRAW,
-    S_MAX_RAISES,
-    S_NSTEPS,
-    S_OPEN_PAIR,
-    S_OPENS,
-    S_STEP0,
-    S_UPPER,
-    T_BOARD,
-    T_ROUNDS,
     Program,
     compile_program,
 )
@@ -101,8 +68,6 @@ from validator.rankings.packed import (
     key_part,
 )
 
-# the round's scalars, in ``rs``
-R_CURRENT, R_RAISES, R_AGGRESSOR, R_MAX_RAISES, R_CHECK_RAISE, R_MIN, R_MAX = range(7)
 # what the kernel reports
 TAKEN, HANDED_BACK = 0, 1
 #: the unread words a round is given (a shuffle reads one a card, bar one, and another
@@ -111,25 +76,127 @@ TAKEN, HANDED_BACK = 0, 1
 ROUND_WORDS = 256
 # the two readings of a hand, their rows in the kernel's scratch
 HIGH, LOW = 0, 1
-#: a key not read (``known``)
+#: a key not read (``Readings.known``)
 UNREAD = -1
 
 
+class Stock(NamedTuple):
+    """The cards not yet dealt and the piles beside them: ``cards[top:end]`` (the deck,
+    then a pile reshuffled to be the stock), the burn cards, the discard pile (§
+    553.13(g)(2)); the session's random ``stream`` (empty: none given) and its next word
+    ``at``, kept only where the round is taken. One-element arrays hold the counts."""
+
+    cards: Ints
+    top: Ints
+    end: Ints
+    burns: Ints
+    nburns: Ints
+    discards: Ints
+    ndiscards: Ints
+    pile: Ints  # scratch: the burns and the stock reshuffled together
+    stream: Ints
+    at: Ints
+    drew: Ints  # 1: a pile was reshuffled from the stream
+
+
+class Betting(NamedTuple):
+    """A betting round (``BettingRound``): the players in the order they act
+    (``order[:n]``), what each put in on this street, who acted, may raise, checked, each
+    player's tier; the bet to call, the raises made, the last aggressor (-1: none), the
+    raise cap (-1: none), whether check-raise is allowed, the bet and raise of the limit."""
+
+    order: Ints
+    n: Ints
+    street: Ints
+    acted: Flags
+    may_raise: Flags
+    checked: Flags
+    tiers: Ints
+    current: Ints
+    raises: Ints
+    aggressor: Ints
+    max_raises: Ints
+    check_raise: Ints
+    bet: Ints
+
+
+class Readings(NamedTuple):
+    """The hands read during a round: a seat's cards copied (``own``); where a hand is
+    read over ``use:``, each reading's choices of the board (read once a street:
+    ``bpicks[r]``, ``nbpicks[r]`` = [choices, cards on the board when read; -1 none]) and
+    of a seat's cards (``opicks``); each seat's keys read by its last tier (``known``) at
+    street ``known_at``, reused at the showdown where no card was dealt or drawn since
+    (``changed_at``)."""
+
+    own: Ints
+    bpicks: Ints
+    nbpicks: Ints
+    opicks: Ints
+    known: Ints
+    known_at: Ints
+    changed_at: Ints
+
+
+class Outcome(NamedTuple):
+    """What a round leaves (``DealtHand``'s arrays): all each seat put in, who folded, the
+    cards of each seat and of the board, the showdown's keys (0: none), the chips put in
+    by each betting round; one-element arrays: the cards on the board, the betting
+    rounds, the seat index of the last bet or raise of the last round (-1: none), 1 where
+    the random stream was read from and advanced."""
+
+    contributed: Ints
+    folded: Flags
+    cards: Ints
+    ncards: Ints
+    board: Ints
+    high: Ints
+    low: Ints
+    round_put: Ints
+    nboard: Ints
+    nrounds: Ints
+    last_aggressor: Ints
+    drew: Ints
+
+
 @njit(cache=True)
-def _using_key(params, r, tables, own, n_own, board, n_board, bpicks, nbpicks, opicks):  # type: ignore[no-untyped-def]
-    """``best_key_using`` of reading r (HIGH, LOW) over its ``use:``, the cards being out:
-    a five-card hand read by ``five_picks``, the board's choices read once for every seat
-    (``bpicks[r]``, ``nbpicks[r]`` = [choices, cards on the board when read; -1 none])."""
-    k_own = params[P_HIGH_OWN] if r == HIGH else params[P_LOW_OWN]
-    k_board = params[P_HIGH_BOARD] if r == HIGH else params[P_LOW_BOARD]
+def outcome(n):  # type: ignore[no-untyped-def]
+    """An empty ``Outcome`` for ``n`` seats."""
+    return Outcome(
+        np.zeros(n, dtype=np.int64),
+        np.ones(n, dtype=np.bool_),
+        np.zeros((n, MAX_CARDS), dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(MAX_BOARD, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(MAX_ROUNDS, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def _one(value):  # type: ignore[no-untyped-def]
+    """A one-element array holding ``value``."""
+    out = np.empty(1, dtype=np.int64)
+    out[0] = value
+    return out
+
+
+@njit(cache=True)
+def _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks):  # type: ignore[no-untyped-def]
+    """``best_key_using`` of a reading over its ``use:`` (k_own, k_board), the cards being
+    out: a five-card hand read by ``five_picks``, the board's choices read once for every
+    seat (``b``, ``nb``: the reading's row of ``Readings.bpicks``, ``nbpicks``)."""
     if k_own + k_board != FIVE:
         return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
-    b = bpicks[r]
-    if nbpicks[r, 1] != n_board:  # the board read once a street (its cards only added to)
-        nbpicks[r, 0] = five_picks(board, n_board, k_board, b)
-        nbpicks[r, 1] = n_board
+    if nb[1] != n_board:  # the board read once a street (its cards only added to)
+        nb[0] = five_picks(board, n_board, k_board, b)
+        nb[1] = n_board
     no = five_picks(own, n_own, k_own, opicks)
-    return best_key_of_five(tables, opicks, no, b, nbpicks[r, 0])
+    return best_key_of_five(tables, opicks, no, b, nb[0])
 
 
 @njit(cache=True, inline="always")
@@ -139,16 +206,24 @@ def _out(k_own, k_board, n_own, n_board):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _all_key(tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
+    """The best hand of the player's cards and the board's together."""
+    if n_board == 0:  # before the board: the player's cards alone, no copy made
+        return best_key(tables, own, n_own)
+    allc = np.empty(n_own + n_board, dtype=np.int64)
+    for c in range(n_own):
+        allc[c] = own[c]
+    for c in range(n_board):
+        allc[n_own + c] = board[c]
+    return best_key(tables, allc, n_own + n_board)
+
+
+@njit(cache=True)
 def _reading(tables, own, n_own, board, n_board, k_own, k_board):  # type: ignore[no-untyped-def]
     """``strategy._Reading.value``: over ``use:`` when its cards are out, else all."""
     if _out(k_own, k_board, n_own, n_board):
         return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
-    if n_board == 0:  # before the board: the player's cards alone, no copy made
-        return best_key(tables, own, n_own)
-    allc = np.empty(n_own + n_board, dtype=np.int64)
-    allc[:n_own] = own[:n_own]
-    allc[n_own:] = board[:n_board]
-    return best_key(tables, allc, n_own + n_board)
+    return _all_key(tables, own, n_own, board, n_board)
 
 
 @njit(cache=True, inline="always")
@@ -161,89 +236,77 @@ def _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board)
             top = max(top, own[j] >> 2)
         for j in range(n_board):
             top = max(top, board[j] >> 2)
-        tier = 1 if n_own + n_board < FINISHED and top + 2 >= params[P_UNFINISHED] else 0
+        tier = 1 if n_own + n_board < FINISHED and top + 2 >= params.unfinished else 0
     return tier
 
 
 @njit(cache=True, inline="always")
 def _low_tier(params, low_tables, key):  # type: ignore[no-untyped-def]
     """The low hand's tier, its packed ``key`` read."""
-    if category_index(low_tables, key) != params[P_LOW_LOWEST]:
+    if category_index(low_tables, key) != params.low_lowest:
         return 0
-    top = -key_part(key, 1)
+    top = 0
     n = 0
     for i in range(1, 7):
-        if key_part(key, i) != 0:
+        part = key_part(key, i)
+        if i == 1:
+            top = -part
+        if part != 0:
             n += 1
-    if top <= params[P_STRONG_AT_MOST]:
+    if top <= params.strong_at_most:
         return 3 if n >= FINISHED else 2
-    return 1 if top <= params[P_FAIR_AT_MOST] else 0
+    return 1 if top <= params.fair_at_most else 0
 
 
 @njit(cache=True)
 def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
-    """``strategy.Strength.tier``: 0 weak .. 3 premium."""
+    """``strategy.Strength.tier``: 0 weak .. 3 premium. (The tables are passed, not the
+    ``Kernel``: a record of many arrays costs a reference count each in a call.)"""
     best = -1
-    if params[P_HAS_HIGH]:
-        key = _reading(
-            high_tables, own, n_own, board, n_board, params[P_HIGH_OWN], params[P_HIGH_BOARD]
-        )
+    if params.has_high:
+        key = _reading(high_tables, own, n_own, board, n_board, params.high_own, params.high_board)
         best = _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board)
-    if params[P_HAS_LOW] and best < 3 and not _low_possible(params, board, n_own, n_board):
+    if params.has_low and best < 3 and not _low_possible(params, board, n_own, n_board):
         best = max(best, 0)
-    elif params[P_HAS_LOW] and best < 3:
-        key = _reading(
-            low_tables, own, n_own, board, n_board, params[P_LOW_OWN], params[P_LOW_BOARD]
-        )
+    elif params.has_low and best < 3:
+        key = _reading(low_tables, own, n_own, board, n_board, params.low_own, params.low_board)
         best = max(best, _low_tier(params, low_tables, key))
     return best
 
 
 @njit(cache=True)
 def _tier_using(  # type: ignore[no-untyped-def]
-    params,
-    high_tiers,
-    high_tables,
-    low_tables,
-    own,
-    n_own,
-    board,
-    n_board,
-    bpicks,
-    nbpicks,
-    opicks,
+    params, high_tiers, high_tables, low_tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
 ):
     """``_tier`` of a game whose hands are read over ``use:`` (Omaha, § 553.12(j)), each
     read by ``_using_key`` once its cards are out: (the tier, the high key and the low key
-    so read, the showdown's, ``UNREAD`` where not read so). A function apart from ``_tier``:
-    the games without ``use:`` pass no scratch."""
+    so read, the showdown's, ``UNREAD`` where not read so). A function apart from
+    ``_tier``: the games without ``use:`` need no scratch."""
     best = -1
     high = UNREAD
     low = UNREAD
-    if params[P_HAS_HIGH]:
-        if _out(params[P_HIGH_OWN], params[P_HIGH_BOARD], n_own, n_board):
-            key = _using_key(
-                params, HIGH, high_tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
-            )
+    k_own, k_board = params.high_own, params.high_board
+    if params.has_high:
+        tables = high_tables
+        if _out(k_own, k_board, n_own, n_board):
+            b, nb = bpicks[HIGH], nbpicks[HIGH]
+            key = _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
             high = key
         else:
-            key = _reading(
-                high_tables, own, n_own, board, n_board, params[P_HIGH_OWN], params[P_HIGH_BOARD]
-            )
-        best = _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board)
-    if params[P_HAS_LOW] and best < 3 and not _low_possible(params, board, n_own, n_board):
+            key = _reading(tables, own, n_own, board, n_board, k_own, k_board)
+        best = _high_tier(params, high_tiers, tables, key, own, n_own, board, n_board)
+    k_own, k_board = params.low_own, params.low_board
+    if params.has_low and best < 3 and not _low_possible(params, board, n_own, n_board):
         best = max(best, 0)
-    elif params[P_HAS_LOW] and best < 3:
-        if _out(params[P_LOW_OWN], params[P_LOW_BOARD], n_own, n_board):
-            key = _using_key(
-                params, LOW, low_tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
-            )
+    elif params.has_low and best < 3:
+        tables = low_tables
+        if _out(k_own, k_board, n_own, n_board):
+            b, nb = bpicks[LOW], nbpicks[LOW]
+            key = _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
             low = key
         else:
-            key = _reading(
-                low_tables, own, n_own, board, n_board, params[P_LOW_OWN], params[P_LOW_BOARD]
-            )
-        best = max(best, _low_tier(params, low_tables, key))
+            key = _reading(tables, own, n_own, board, n_board, k_own, k_board)
+        best = max(best, _low_tier(params, tables, key))
     return best, high, low
 
 
@@ -253,13 +316,13 @@ def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def
     board cards and the board has fewer distinct ranks at or below the fair limit (every
     such low is then paired or tops above it: weak). Where a tier is already premium the
     low is not read at all (the better of the two is taken)."""
-    k_own, k_board = params[P_LOW_OWN], params[P_LOW_BOARD]
+    k_own, k_board = params.low_own, params.low_board
     if k_own < 0 or n_own < k_own or n_board < k_board:
         return True  # valued over all the cards: read it
     seen = 0
     for j in range(n_board):
         r = _low_rank(board[j])
-        if r <= params[P_FAIR_AT_MOST]:
+        if r <= params.fair_at_most:
             seen |= 1 << r
     n = 0
     while seen:
@@ -269,19 +332,15 @@ def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def _showdown_key(  # type: ignore[no-untyped-def]
-    params, r, tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
-):
-    """``showdown.hand_value``'s key of reading r (HIGH, LOW)."""
-    k_own = params[P_HIGH_OWN] if r == HIGH else params[P_LOW_OWN]
-    k_board = params[P_HIGH_BOARD] if r == HIGH else params[P_LOW_BOARD]
-    board_counts = params[P_HIGH_BOARD_COUNTS] if r == HIGH else params[P_LOW_BOARD_COUNTS]
+def _showdown_key(tables, k_own, k_board, board_counts, own, n_own, board, n_board, b, nb, opicks):  # type: ignore[no-untyped-def]
+    """``showdown.hand_value``'s key of a reading (its ``use:`` k_own, k_board; whether
+    the board counts without one; its rows ``b``, ``nb`` of the board's choices)."""
     if _out(k_own, k_board, n_own, n_board):
-        return _using_key(params, r, tables, own, n_own, board, n_board, bpicks, nbpicks, opicks)
+        return _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
     if k_own >= 0:
         return 0  # too few cards for ``use:``: no hand
     if board_counts:
-        return _reading(tables, own, n_own, board, n_board, -1, 0)
+        return _all_key(tables, own, n_own, board, n_board)
     return best_key(tables, own, n_own)
 
 
@@ -291,558 +350,648 @@ def _low_rank(card):  # type: ignore[no-untyped-def]
     return 1 if r == 12 else r + 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(i, amount, stack, contributed):  # type: ignore[no-untyped-def]
     """``Player.put``: no more than the stack; the chips put. A player whose stack is 0 is
-    All-in (every player dealt in starts with more than 0: ``Stakes.required``)."""
+    All-in (§ 553.8(b)(4); every player dealt in starts with more than 0:
+    ``Stakes.required``)."""
     paid = min(amount, stack[i])
     stack[i] -= paid
     contributed[i] += paid
     return paid
 
 
-@njit(cache=True)
-def _new_round(rorder, m, street, acted, may_raise, checked, rs, max_raises, check_raise):  # type: ignore[no-untyped-def]
+@njit(cache=True, inline="always")
+def _new_round(bets, m, max_raises, check_raise):  # type: ignore[no-untyped-def]
+    """A betting round opened to ``bets.order[:m]``."""
+    bets.n[0] = m
     for j in range(m):
-        i = rorder[j]
-        street[i] = 0
-        acted[i] = False
-        may_raise[i] = True
-        checked[i] = False
-    rs[R_CURRENT] = 0
-    rs[R_RAISES] = 0
-    rs[R_AGGRESSOR] = -1
-    rs[R_MAX_RAISES] = max_raises
-    rs[R_CHECK_RAISE] = check_raise
+        i = bets.order[j]
+        bets.street[i] = 0
+        bets.acted[i] = False
+        bets.may_raise[i] = True
+        bets.checked[i] = False
+    bets.current[0] = 0
+    bets.raises[0] = 0
+    bets.aggressor[0] = -1
+    bets.max_raises[0] = max_raises
+    bets.check_raise[0] = check_raise
 
 
-@njit(cache=True)
-def _post(i, amount, acts, stack, contributed, street, acted, rs):  # type: ignore[no-untyped-def]
+@njit(cache=True, inline="always")
+def _post(i, amount, acts, stack, contributed, bets):  # type: ignore[no-untyped-def]
     """``BettingRound.post`` (All-in where the stack is short)."""
-    street[i] += _put(i, amount, stack, contributed)
-    if street[i] > rs[R_CURRENT]:
-        rs[R_CURRENT] = street[i]
-        rs[R_AGGRESSOR] = i
+    bets.street[i] += _put(i, amount, stack, contributed)
+    if bets.street[i] > bets.current[0]:
+        bets.current[0] = bets.street[i]
+        bets.aggressor[0] = i
     if acts:
+        bets.acted[i] = True
+
+
+@njit(cache=True, inline="always")
+def _action_pending(order, m, street, acted, current, stack, folded):  # type: ignore[no-untyped-def]
+    """``BettingRound.done``'s negation: two or more players still in, one of them able to
+    act who has not acted or owes chips, and not one player alone able to act with nothing
+    to call."""
+    in_hand = 0
+    pending = False
+    ables = 0
+    able = -1
+    for j in range(m):
+        i = order[j]
+        if folded[i]:
+            continue
+        in_hand += 1
+        if stack[i] > 0:
+            ables += 1
+            able = i
+            if not acted[i] or street[i] < current:
+                pending = True
+    if in_hand <= 1 or not pending:
+        return False
+    # one player left able to act, nothing to call and no one to bet against
+    return not (ables == 1 and street[able] >= current)
+
+
+@njit(cache=True, inline="always")
+def _decide(wanted, to_call, can_bet, can_raise):  # type: ignore[no-untyped-def]
+    """``strategy.decide``: the wanted action where the options allow it, else the
+    nearest they do."""
+    if wanted == RAISE:
+        if can_raise:
+            return RAISE
+        wanted = CALL
+    if wanted == BET:
+        if can_bet:
+            return BET
+        wanted = CALL if to_call > 0 else CHECK
+    if wanted == FOLD and to_call == 0:
+        wanted = CHECK
+    if wanted == CALL and not to_call > 0:
+        wanted = CHECK
+    if wanted == CHECK and to_call != 0:
+        wanted = CALL
+    return wanted
+
+
+@njit(cache=True, inline="always")
+def _act(i, bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-def]
+    """Player ``i``'s turn: his options (``BettingRound.options``), the decision of his
+    tier's row, and its effect (``BettingRound.act``): a bet or raise capped at what he
+    can reach; a full one reopens the betting, an All-in short of it does not (§
+    553.8(b)(4))."""
+    street, acted, may_raise, order = bets.street, bets.acted, bets.may_raise, bets.order
+    current = bets.current[0]
+    mine = street[i]
+    to_call = max(0, current - mine)
+    reach = mine + stack[i]
+    can_bet = current == 0 and stack[i] > 0
+    bet = bets.bet[0]
+    capped = bets.max_raises[0] >= 0 and bets.raises[0] >= bets.max_raises[0]
+    reopened = may_raise[i] and (bets.check_raise[0] != 0 or not bets.checked[i])
+    can_raise = current > 0 and reach > current and not capped and reopened
+    wanted = rows[i, bets.tiers[i], 1 if to_call > 0 else 0]
+    kind = _decide(wanted, to_call, can_bet, can_raise)
+    acted[i] = True
+    if kind == FOLD:
+        folded[i] = True
+    elif kind == CHECK:
+        bets.checked[i] = True
+    elif kind == CALL:
+        street[i] += _put(i, to_call, stack, contributed)
+    else:
+        to = min(bet, reach) if kind == BET else min(current + bet, reach)
+        street[i] += _put(i, to - mine, stack, contributed)
+        total = street[i]
+        full = total - current >= bet or current == 0
+        if kind == RAISE:
+            bets.raises[0] += 1
+        bets.current[0] = max(current, total)
+        bets.aggressor[0] = i
+        for j in range(bets.n[0]):
+            o = order[j]
+            if full:  # the betting reopens to everyone else
+                may_raise[o] = True
+            elif acted[o]:  # an All-in short of a full raise: call it, not re-raise
+                may_raise[o] = False
+            acted[o] = False
         acted[i] = True
 
 
 @njit(cache=True)
-def _run(  # type: ignore[no-untyped-def]
-    rorder,
-    m,
-    rs,
-    stack,
-    contributed,
-    folded,
-    street,
-    acted,
-    may_raise,
-    checked,
-    tiers,
-    rows,
-):
+def _run(bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-def]
     """``BettingRound.run`` with ``TableStrategy.act`` and ``strategy.decide``; False where
-    it would not end (a bug, never a game). All-in: ``stack[i] == 0``."""
+    it would not end (a bug, never a game). All-in: ``stack[i] == 0``. The record's
+    arrays are read once here, not at each player's turn."""
     guard = 0
     k = 0
-    while True:
-        # done()
-        in_hand = 0
-        pending = False
-        ables = 0
-        able = -1
-        for j in range(m):
-            i = rorder[j]
-            if folded[i]:
-                continue
-            in_hand += 1
-            if stack[i] > 0:
-                ables += 1
-                able = i
-                if not acted[i] or street[i] < rs[R_CURRENT]:
-                    pending = True
-        if in_hand <= 1 or not pending:
-            return True
-        # one player left able to act, nothing to call and no one to bet against
-        if ables == 1 and street[able] >= rs[R_CURRENT]:
-            return True
-        i = rorder[k % m]
+    m = bets.n[0]
+    order, street, acted, current = bets.order, bets.street, bets.acted, bets.current
+    while _action_pending(order, m, street, acted, current[0], stack, folded):
+        i = order[k % m]
         k += 1
         guard += 1
         if guard > 10_000:
             return False
         # needs_action()
-        if folded[i] or stack[i] == 0 or (acted[i] and street[i] >= rs[R_CURRENT]):
+        if folded[i] or stack[i] == 0 or (acted[i] and street[i] >= current[0]):
             continue
-        # options()
-        current = rs[R_CURRENT]
-        mine = street[i]
-        to_call = max(0, current - mine)
-        reach = mine + stack[i]
-        can_bet = current == 0 and stack[i] > 0
-        bet_to = min(rs[R_MIN], reach)
-        capped = rs[R_MAX_RAISES] >= 0 and rs[R_RAISES] >= rs[R_MAX_RAISES]
-        reopened = may_raise[i] and (rs[R_CHECK_RAISE] != 0 or not checked[i])
-        can_raise = current > 0 and reach > current and not capped and reopened
-        raise_to = min(current + rs[R_MIN], reach)
-        # decide()
-        wanted = rows[i, tiers[i], 1 if to_call > 0 else 0]
-        kind = -1
-        if wanted == RAISE:
-            if can_raise:
-                kind = RAISE
-            else:
-                wanted = CALL
-        if kind < 0 and wanted == BET:
-            if can_bet:
-                kind = BET
-            else:
-                wanted = CALL if to_call > 0 else CHECK
-        if kind < 0:
-            if wanted == FOLD and to_call == 0:
-                wanted = CHECK
-            if wanted == CALL and not to_call > 0:
-                wanted = CHECK
-            if wanted == CHECK and to_call != 0:
-                wanted = CALL
-            kind = wanted
-        # act()
-        acted[i] = True
-        if kind == FOLD:
-            folded[i] = True
-        elif kind == CHECK:
-            checked[i] = True
-        elif kind == CALL:
-            street[i] += _put(i, to_call, stack, contributed)
-        else:
-            to = bet_to if kind == BET else raise_to
-            street[i] += _put(i, to - mine, stack, contributed)
-            total = street[i]
-            full = total - current >= rs[R_MIN] or current == 0
-            if kind == RAISE:
-                rs[R_RAISES] += 1
-            rs[R_CURRENT] = max(current, total)
-            rs[R_AGGRESSOR] = i
-            for j in range(m):
-                o = rorder[j]
-                if full:  # the betting reopens to everyone else
-                    may_raise[o] = True
-                elif acted[o]:  # an All-in short of a full raise: call it, not re-raise
-                    may_raise[o] = False
-                acted[o] = False
-            acted[i] = True
+        _act(i, bets, stack, contributed, folded, rows)
+    return True
 
 
-@njit(cache=True)
-def _deal_and_bet(  # type: ignore[no-untyped-def]
-    params,
-    streets,
-    steps,
-    blinds,
-    rows,
-    high_tiers,
-    forced_order,
-    faces,
-    high_tables,
-    low_tables,
-    showing_tables,
-    deck,
-    stream,
-    order,
-    stacks,
-    contributed,
-    folded,
-    cards,
-    ncards,
-    board,
-    out_n,
-    high,
-    low,
-    round_put,
-):
-    """One round; ``out_n`` = [cards on the board, betting rounds, last aggressor, 1 where
-    the random ``stream`` (empty: none given) was read from and advanced]."""
-    n = stacks.shape[0]
-    stack = stacks.copy()
-    no = order.shape[0]
-    street = np.zeros(n, dtype=np.int64)
-    acted = np.zeros(n, dtype=np.bool_)
-    may_raise = np.zeros(n, dtype=np.bool_)
-    checked = np.zeros(n, dtype=np.bool_)
-    tiers = np.zeros(n, dtype=np.int64)
-    rs = np.zeros(7, dtype=np.int64)
-    rorder = np.zeros(no, dtype=np.int64)
-    hand = np.zeros(no, dtype=np.int64)
-    own = np.zeros(MAX_CARDS, dtype=np.int64)
-    # a reading's choices of the board (read once a street) and of a seat's cards, where a
-    # hand is read over ``use:`` (``_tier_using``)
-    using = (params[P_HAS_HIGH] and params[P_HIGH_OWN] >= 0) or (
-        params[P_HAS_LOW] and params[P_LOW_OWN] >= 0
+@njit(cache=True, inline="always")
+def _stock(deck, stream):  # type: ignore[no-untyped-def]
+    """The stock of a round dealt from ``deck``, its piles empty (the counts and the piles
+    each views of one array: two allocations a round)."""
+    counts = np.zeros(6, dtype=np.int64)
+    counts[1] = deck.shape[0]
+    counts[4] = stream[AT] if stream.shape[0] > 0 else 0
+    piles = np.zeros(3 * 52, dtype=np.int64)
+    return Stock(
+        deck.copy(),
+        counts[0:1],
+        counts[1:2],
+        piles[0:52],
+        counts[2:3],
+        piles[52:104],
+        counts[3:4],
+        piles[104:156],
+        stream,
+        counts[4:5],
+        counts[5:6],
     )
-    bpicks = np.empty((2, 3, (1 << MAX_BOARD) if using else 0), dtype=np.int64)
-    nbpicks = np.full((2, 2), -1, dtype=np.int64)
-    opicks = np.empty((3, (1 << MAX_CARDS) if using else 0), dtype=np.int64)
-    # each seat's keys read over ``use:`` by its last tier, at street ``known_at``; reused
-    # at the showdown where no card was dealt or drawn since (``changed_at``)
-    known = np.full((n, 2), UNREAD, dtype=np.int64)
-    known_at = np.full(n, -1, dtype=np.int64)
-    changed_at = -1
-    # the stock: ``stock[top:end]`` (the deck, then a reshuffled pile)
-    stock = deck.copy()
-    top = 0
-    end = stock.shape[0]
-    burns = np.zeros(52, dtype=np.int64)
-    nburns = 0
-    discards = np.zeros(52, dtype=np.int64)  # the discard pile (§ 553.13(g)(2))
-    ndiscards = 0
-    mucked = np.zeros(n, dtype=np.bool_)
-    pile = np.zeros(52, dtype=np.int64)
-    # the stream's next word, advanced by the reshuffles; kept only where the round is taken
-    at = stream[AT] if stream.shape[0] > 0 else 0
-    drew = False
-    nboard = 0
-    nrounds = 0
-    put_before = 0
-    last_aggressor = -1
-    lower_min, lower_max = params[P_LOWER_MIN], params[P_LOWER_MAX]
-    upper_min, upper_max = params[P_UPPER_MIN], params[P_UPPER_MAX]
+
+
+@njit(cache=True, inline="always")
+def _betting(n, players):  # type: ignore[no-untyped-def]
+    """A betting round's arrays for ``n`` seats, ``players`` dealt in (the counts views
+    of one array, the flags of another)."""
+    counts = np.zeros(7, dtype=np.int64)
+    counts[3] = -1  # no aggressor
+    counts[4] = -1  # no raise cap
+    flags = np.zeros(3 * n, dtype=np.bool_)
+    return Betting(
+        np.zeros(players, dtype=np.int64),
+        counts[0:1],
+        np.zeros(n, dtype=np.int64),
+        flags[0:n],
+        flags[n : 2 * n],
+        flags[2 * n : 3 * n],
+        np.zeros(n, dtype=np.int64),
+        counts[2:3],  # the bet to call
+        counts[5:6],  # the raises made
+        counts[3:4],  # the aggressor
+        counts[4:5],  # the raise cap
+        counts[6:7],  # check-raise
+        counts[1:2],  # the limit's bet
+    )
+
+
+@njit(cache=True, inline="always")
+def _readings(n, using):  # type: ignore[no-untyped-def]
+    """The scratch of the hands read in a round (the choices only ``using``: a hand
+    read over ``use:``)."""
+    return Readings(
+        np.zeros(MAX_CARDS, dtype=np.int64),
+        np.empty((2, 3, (1 << MAX_BOARD) if using else 0), dtype=np.int64),
+        np.full((2, 2), -1, dtype=np.int64),
+        np.empty((3, (1 << MAX_CARDS) if using else 0), dtype=np.int64),
+        np.full((n, 2), UNREAD, dtype=np.int64),
+        np.full(n, -1, dtype=np.int64),
+        _one(-1),
+    )
+
+
+@njit(cache=True, inline="always")
+def _reshuffle(stock, pile, size):  # type: ignore[no-untyped-def]
+    """``pile[:size]`` shuffled from the stream to be the stock; False where no stream
+    was given or its words ran out."""
+    if stock.stream.shape[0] == 0:
+        return False
+    at = shuffle(stock.stream, stock.at[0], pile, size)
+    if at < 0:
+        return False  # the words ran out
+    stock.at[0] = at
+    stock.drew[0] = 1
+    for c in range(size):
+        stock.cards[c] = pile[c]
+    stock.top[0] = 0
+    stock.end[0] = size
+    return True
+
+
+@njit(cache=True, inline="always")
+def _deal_common_card(params, stock, out):  # type: ignore[no-untyped-def]
+    """§ 553.10(h): too few cards for every player: one card burned and one to the board
+    for every player, the burn cards shuffled into the stock first when it is down to
+    ``shuffle_burns_when_left`` (``Hand.common_card``); False: the round is handed back."""
+    top, end, nburns = stock.top[0], stock.end[0], stock.nburns[0]
+    if end - top <= params.shuffle_burns:
+        pile = stock.pile
+        for c in range(nburns):
+            pile[c] = stock.burns[c]
+        for c in range(end - top):
+            pile[nburns + c] = stock.cards[top + c]
+        if not _reshuffle(stock, pile, nburns + end - top):
+            return False
+        top, end, nburns = 0, stock.end[0], 0
+    if end - top < 2:
+        return False  # the deck ran out
+    stock.burns[nburns] = stock.cards[top]
+    stock.nburns[0] = nburns + 1
+    out.board[out.nboard[0]] = stock.cards[top + 1]
+    out.nboard[0] += 1
+    stock.top[0] = top + 2
+    return True
+
+
+@njit(cache=True, inline="always")
+def _deal_street(params, kernel, si, hand, nh, stock, out):  # type: ignore[no-untyped-def]
+    """Street ``si``'s cards: its burns (§ 553.10(f), § 553.11(g)), then each deal step, a
+    round of cards to each player still in (``hand[:nh]``) or cards to the board; the Stud
+    common card where the stock is short (§ 553.10(h)). False: the deck ran out or a
+    reshuffle could not be made, the round is handed back."""
+    streets, steps = kernel.streets, kernel.steps
+    first, last = streets.step0[si], streets.step0[si] + streets.nsteps[si]
+    per_player = 0
+    for t in range(first, last):
+        if steps.to_board[t] == 0:
+            per_player += steps.rounds[t]
+    top, end = stock.top[0], stock.end[0]
+    if streets.common[si] and end - top < streets.burn[si] + nh * per_player:
+        return _deal_common_card(params, stock, out)
+    cards, burns, nburns = stock.cards, stock.burns, stock.nburns[0]
+    board, nboard, dealt, ndealt = out.board, out.nboard[0], out.cards, out.ncards
+    for _ in range(streets.burn[si]):
+        if top >= end:
+            return False
+        burns[nburns] = cards[top]
+        nburns += 1
+        top += 1
+    for t in range(first, last):
+        for _ in range(steps.rounds[t]):
+            if steps.to_board[t] == 1:
+                if top >= end:
+                    return False
+                board[nboard] = cards[top]
+                nboard += 1
+                top += 1
+                continue
+            for j in range(nh):
+                if top >= end:
+                    return False
+                i = hand[j]
+                dealt[i, ndealt[i]] = cards[top]
+                ndealt[i] += 1
+                top += 1
+    stock.top[0] = top
+    stock.nburns[0] = nburns
+    out.nboard[0] = nboard
+    return True
+
+
+@njit(cache=True, inline="always")
+def _post_antes(ante, order, stack, contributed):  # type: ignore[no-untyped-def]
+    """Each player dealt in places the Ante (§ 553.10(b), § 553.11(b))."""
+    if ante > 0:
+        for j in range(order.shape[0]):
+            _put(order[j], ante, stack, contributed)
+
+
+@njit(cache=True, inline="always")
+def _post_blinds(params, kernel, si, hand, nh, stack, contributed, bets):  # type: ignore[no-untyped-def]
+    """The Blind Bets from the button's left (§ 553.11(d), § 553.13(e)), the betting round
+    opened to the players after them, the blinds last."""
+    blinds = kernel.blinds
+    nb = min(blinds.shape[0], nh)
+    m = 0
+    for j in range(nb, nh):
+        bets.order[m] = hand[j]
+        m += 1
+    for j in range(nb):
+        bets.order[m] = hand[j]
+        m += 1
+    _new_round(bets, m, kernel.streets.max_raises[si], params.check_raise)
+    for j in range(nb):
+        _post(hand[j], blinds[j], False, stack, contributed, bets)
+
+
+@njit(cache=True, inline="always")
+def _kept(params, kernel, own, nc):  # type: ignore[no-untyped-def]
+    """The cards a player keeps at the draw (bit c for card c): a made high hand's cards,
+    else his highest card; the low cards up to the fair limit, one of a rank."""
+    keep = 0
+    if params.has_high:
+        tables = kernel.high_tables
+        key = best_key(tables, own, nc)
+        if params.high_own >= 0 and params.high_board == 0 and (nc >= params.high_own):
+            # the hand of the player's cards alone (``high_board``, 0 here, not a constant: one
+            # compiled reading serves every call)
+            zero = params.high_board
+            key = best_key_using(tables, own, nc, own, zero, params.high_own, zero)
+        if kernel.high_tiers[category_index(tables, key)] >= 0:
+            keep |= kept_mask(tables, own, nc)
+        else:
+            hi = 0
+            for c in range(nc):
+                if own[c] > own[hi]:
+                    hi = c
+            keep |= 1 << hi
+    if params.has_low:
+        seen = 0
+        for lr in range(1, 14):
+            if lr > params.fair_at_most:
+                break
+            for c in range(nc):
+                if _low_rank(own[c]) == lr and not (seen >> lr) & 1:
+                    seen |= 1 << lr
+                    keep |= 1 << c
+    return keep
+
+
+@njit(cache=True, inline="always")
+def _draw(params, kernel, hand, nh, stock, out, own):  # type: ignore[no-untyped-def]
+    """§ 553.13(g): each player still in discards what he does not keep and draws as many,
+    the discard pile (his discards in it) reshuffled to be the stock where the stock runs
+    out (§ 553.13(g)(2)). False: no reshuffle could be made, the round is handed back."""
+    for j in range(nh):
+        i = hand[j]
+        nc = out.ncards[i]
+        for c in range(nc):
+            own[c] = out.cards[i, c]
+        keep = _kept(params, kernel, own, nc)
+        nk = 0
+        for c in range(nc):
+            if (keep >> c) & 1:
+                out.cards[i, nk] = own[c]
+                nk += 1
+            else:
+                stock.discards[stock.ndiscards[0]] = own[c]
+                stock.ndiscards[0] += 1
+        for c in range(nk, nc):
+            if stock.top[0] >= stock.end[0]:
+                nd = stock.ndiscards[0]
+                if nd == 0 or not _reshuffle(stock, stock.discards, nd):
+                    return False
+                stock.ndiscards[0] = 0
+            out.cards[i, c] = stock.cards[stock.top[0]]
+            stock.top[0] += 1
+    return True
+
+
+@njit(cache=True, inline="always")
+def _players_in(order, folded, hand):  # type: ignore[no-untyped-def]
+    """The players still in, in ``hand`` in the order dealt; how many."""
+    nh = 0
+    for j in range(order.shape[0]):
+        if not folded[order[j]]:
+            hand[nh] = order[j]
+            nh += 1
+    return nh
+
+
+@njit(cache=True, inline="always")
+def _forced_bet_player(params, kernel, hand, nh, cards):  # type: ignore[no-untyped-def]
+    """The place in ``hand`` of the player who places the Forced Bet: the lowest (or
+    highest) ranked up-card (§ 553.10(d))."""
+    faces = kernel.faces
     first_up = -1
     for k in range(faces.shape[0]):
         if faces[k] == 1:
             first_up = k
             break
-    ante = params[P_ANTE]
-    if ante > 0:
-        for j in range(no):
-            _put(order[j], ante, stack, contributed)
-    for si in range(streets.shape[0]):
-        nh = 0
-        for j in range(no):
-            if not folded[order[j]]:
-                hand[nh] = order[j]
-                nh += 1
+    best = -1
+    start = 0
+    for j in range(nh):
+        v = kernel.forced_order[cards[hand[j], first_up]]
+        if params.forced_highest:
+            v = 1000 - v
+        if best < 0 or v < best:
+            best = v
+            start = j
+    return start
+
+
+@njit(cache=True, inline="always")
+def _best_showing(kernel, hand, nh, stack, out, own):  # type: ignore[no-untyped-def]
+    """The place in ``hand`` of the player with the highest ranking hand showing, the one
+    closest to the dealer's left among equals (§ 553.10(f)(1), (2)), among the players
+    able to act (none: all still in)."""
+    ables = 0
+    for j in range(nh):
+        if stack[hand[j]] > 0:
+            ables += 1
+    faces = kernel.faces
+    start = 0
+    bestkey = -1
+    for j in range(nh):
+        i = hand[j]
+        if ables > 0 and stack[i] == 0:
+            continue
+        nu = 0
+        for c in range(out.ncards[i]):
+            if faces[c] == 1:
+                own[nu] = out.cards[i, c]
+                nu += 1
+        key = best_key(kernel.showing_tables, own, nu)
+        if key > bestkey or (key == bestkey and i < hand[start]):
+            bestkey = key
+            start = j
+    return start
+
+
+@njit(cache=True, inline="always")
+def _open_betting(params, kernel, si, hand, nh, stack, out, own, bets):  # type: ignore[no-untyped-def]
+    """A betting round with no Blind Bets opened: by the Forced Bet's player, the player
+    after him first to act (§ 553.10(d), (e)); by the best hand showing (§ 553.10(f)); or
+    in turn from the button's left. Returns the Forced Bet's player (-1: none)."""
+    opens = kernel.streets.opens[si]
+    start = 0
+    forced = -1
+    if opens == OPENS_FORCED:
+        start = _forced_bet_player(params, kernel, hand, nh, out.cards)
+        forced = hand[start]
+        start += 1
+    elif opens == OPENS_SHOWING:
+        start = _best_showing(kernel, hand, nh, stack, out, own)
+    for j in range(nh):
+        bets.order[j] = hand[(start + j) % nh]
+    _new_round(bets, nh, kernel.streets.max_raises[si], params.check_raise)
+    return forced
+
+
+@njit(cache=True, inline="always")
+def _limit_bet(params, kernel, si, hand, nh, out, bets):  # type: ignore[no-untyped-def]
+    """The street's bet: the upper limit's on an upper street or where an open pair shows
+    on the split limit's street, else the lower's."""
+    upper = kernel.streets.upper[si] != 0
+    if kernel.streets.open_pair[si] and not upper:
+        faces = kernel.faces
+        for j in range(nh):
+            i = hand[j]
+            seen = 0
+            for c in range(out.ncards[i]):
+                if faces[c] == 1:
+                    r = out.cards[i, c] >> 2
+                    if (seen >> r) & 1:
+                        upper = True
+                    seen |= 1 << r
+    bets.bet[0] = params.upper_min if upper else params.lower_min
+
+
+@njit(cache=True, inline="always")
+def _read_tiers(params, kernel, si, stack, out, reads, bets, using):  # type: ignore[no-untyped-def]
+    """Each player able to act reads his hand's tier (``bets.tiers``), and, where a hand is
+    read over ``use:``, keeps the keys so read (``reads.known``, at street ``si``)."""
+    order, cards, ncards, board, n_board = (
+        bets.order,
+        out.cards,
+        out.ncards,
+        out.board,
+        out.nboard[0],
+    )
+    tiers, tables, low_tables = kernel.high_tiers, kernel.high_tables, kernel.low_tables
+    for j in range(bets.n[0]):
+        i = order[j]
+        if stack[i] == 0:  # All-in: he acts no more
+            continue
+        own, n_own = cards[i], ncards[i]
+        if not using:
+            bets.tiers[i] = _tier(params, tiers, tables, low_tables, own, n_own, board, n_board)
+            continue
+        bets.tiers[i], reads.known[i, HIGH], reads.known[i, LOW] = _tier_using(
+            params,
+            tiers,
+            tables,
+            low_tables,
+            own,
+            n_own,
+            board,
+            n_board,
+            reads.bpicks,
+            reads.nbpicks,
+            reads.opicks,
+        )
+        reads.known_at[i] = si
+
+
+@njit(cache=True, inline="always")
+def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: ignore[no-untyped-def]
+    """A betting round ended: the chips it took (``round_put``), its last aggressor, and
+    each hand folded in it to the discard pile; returns all put in so far."""
+    put = 0
+    contributed = out.contributed
+    for i in range(contributed.shape[0]):
+        put += contributed[i]
+    out.round_put[out.nrounds[0]] = put - put_before
+    out.nrounds[0] += 1
+    out.last_aggressor[0] = bets.aggressor[0]
+    folded, cards, ncards = out.folded, out.cards, out.ncards
+    discards, nd = stock.discards, stock.ndiscards[0]
+    for j in range(order.shape[0]):
+        i = order[j]
+        if folded[i] and not mucked[i]:
+            mucked[i] = True
+            for c in range(ncards[i]):
+                discards[nd] = cards[i, c]
+                nd += 1
+    stock.ndiscards[0] = nd
+    return put
+
+
+@njit(cache=True, inline="always")
+def _showdown_keys(params, kernel, order, out, reads):  # type: ignore[no-untyped-def]
+    """Each hand still in read for the showdown (§ 553.7(d)): its high key, and its low
+    key where it qualifies (0: none); a key its last tier read is taken where no card was
+    dealt or drawn since."""
+    for j in range(order.shape[0]):
+        i = order[j]
+        if out.folded[i]:
+            continue
+        fresh = reads.known_at[i] >= reads.changed_at[0]
+        own, n_own, board, n_board = out.cards[i], out.ncards[i], out.board, out.nboard[0]
+        for r in range(2):
+            if (r == HIGH and not params.has_high) or (r == LOW and not params.has_low):
+                continue
+            if fresh and reads.known[i, r] != UNREAD:
+                key = reads.known[i, r]
+            else:
+                tables = kernel.high_tables if r == HIGH else kernel.low_tables
+                k_own = params.high_own if r == HIGH else params.low_own
+                k_board = params.high_board if r == HIGH else params.low_board
+                counts = params.high_board_counts if r == HIGH else params.low_board_counts
+                b, nb, opicks = reads.bpicks[r], reads.nbpicks[r], reads.opicks
+                key = _showdown_key(
+                    tables, k_own, k_board, counts, own, n_own, board, n_board, b, nb, opicks
+                )
+            if r == HIGH:
+                out.high[i] = key
+            else:
+                out.low[i] = key if key >= params.low_qualifies else 0
+
+
+@njit(cache=True)
+def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ignore[no-untyped-def]
+    """One round dealt from ``deck`` to the players dealt in (``order``, seat indices) and
+    bet, from ``stacks``, into ``out`` (an ``Outcome``): the Ante, then street by street
+    the Blind Bets, the cards, the draw and a betting round; the hands still in read for
+    the showdown. ``stream``: the session's random words (empty: none given), advanced
+    where a pile was reshuffled. Returns ``TAKEN`` or ``HANDED_BACK``."""
+    n = stacks.shape[0]
+    out.nboard[0] = 0
+    out.nrounds[0] = 0
+    out.last_aggressor[0] = -1
+    out.drew[0] = 0
+    stack = stacks.copy()
+    stock = _stock(deck, stream)
+    bets = _betting(n, order.shape[0])
+    using = (params.has_high and params.high_own >= 0) or (params.has_low and params.low_own >= 0)
+    reads = _readings(n, using)
+    hand = np.zeros(order.shape[0], dtype=np.int64)
+    mucked = np.zeros(n, dtype=np.bool_)
+    streets = kernel.streets
+    put_before = 0
+    _post_antes(params.ante, order, stack, out.contributed)
+    for si in range(streets.burn.shape[0]):
+        nh = _players_in(order, out.folded, hand)
         if nh < 2:
             break
-        s = streets[si]
-        have_round = False
-        m = 0
-        for when in range(2):
-            if when == 1:
-                # the street's cards (after the Blind Bets posted before the deal)
-                changed_at = si
-                per_player = 0
-                for t in range(s[S_STEP0], s[S_STEP0] + s[S_NSTEPS]):
-                    if steps[t, T_BOARD] == 0:
-                        per_player += steps[t, T_ROUNDS]
-                if s[S_COMMON] and end - top < s[S_BURN] + nh * per_player:
-                    # § 553.10(h): one card burned and one to the board for every player,
-                    # the burn cards shuffled into the stock first when it is down to
-                    # ``shuffle_burns_when_left`` (``Hand.common_card``)
-                    if end - top <= params[P_SHUFFLE_BURNS]:
-                        if stream.shape[0] == 0:
-                            return HANDED_BACK
-                        size = nburns + end - top
-                        pile[:nburns] = burns[:nburns]
-                        pile[nburns:size] = stock[top:end]
-                        at = shuffle(stream, at, pile, size)
-                        if at < 0:
-                            return HANDED_BACK  # the words ran out
-                        drew = True
-                        stock[:size] = pile[:size]
-                        top, end, nburns = 0, size, 0
-                    if end - top < 2:
-                        return HANDED_BACK  # the deck ran out
-                    burns[nburns] = stock[top]
-                    nburns += 1
-                    board[nboard] = stock[top + 1]
-                    nboard += 1
-                    top += 2
-                else:
-                    for _ in range(s[S_BURN]):
-                        if top >= end:
-                            return HANDED_BACK
-                        burns[nburns] = stock[top]
-                        nburns += 1
-                        top += 1
-                    for t in range(s[S_STEP0], s[S_STEP0] + s[S_NSTEPS]):
-                        for _ in range(steps[t, T_ROUNDS]):
-                            if steps[t, T_BOARD] == 1:
-                                if top >= end:
-                                    return HANDED_BACK
-                                board[nboard] = stock[top]
-                                nboard += 1
-                                top += 1
-                            else:
-                                for j in range(nh):
-                                    if top >= end:
-                                        return HANDED_BACK
-                                    i = hand[j]
-                                    cards[i, ncards[i]] = stock[top]
-                                    ncards[i] += 1
-                                    top += 1
-            if (when == 0 and s[S_BLINDS] == BLINDS_BEFORE) or (
-                when == 1 and s[S_BLINDS] == BLINDS_AFTER
-            ):
-                nb = min(blinds.shape[0], nh)
-                m = 0
-                for j in range(nb, nh):
-                    rorder[m] = hand[j]
-                    m += 1
-                for j in range(nb):
-                    rorder[m] = hand[j]
-                    m += 1
-                _new_round(
-                    rorder,
-                    m,
-                    street,
-                    acted,
-                    may_raise,
-                    checked,
-                    rs,
-                    s[S_MAX_RAISES],
-                    params[P_CHECK_RAISE],
-                )
-                for j in range(nb):
-                    _post(hand[j], blinds[j], False, stack, contributed, street, acted, rs)
-                have_round = True
-        if s[S_DRAW]:
-            changed_at = si
-            for j in range(nh):
-                i = hand[j]
-                nc = ncards[i]
-                for c in range(nc):
-                    own[c] = cards[i, c]
-                keep = 0
-                if params[P_HAS_HIGH]:
-                    key = best_key(high_tables, own, nc)
-                    if (
-                        params[P_HIGH_OWN] >= 0
-                        and params[P_HIGH_BOARD] == 0
-                        and (nc >= params[P_HIGH_OWN])
-                    ):
-                        key = best_key_using(high_tables, own, nc, board, 0, params[P_HIGH_OWN], 0)
-                    if high_tiers[category_index(high_tables, key)] >= 0:
-                        keep |= kept_mask(high_tables, own, nc)
-                    else:
-                        hi = 0
-                        for c in range(nc):
-                            if own[c] > own[hi]:
-                                hi = c
-                        keep |= 1 << hi
-                if params[P_HAS_LOW]:
-                    seen = 0
-                    for lr in range(1, 14):
-                        if lr > params[P_FAIR_AT_MOST]:
-                            break
-                        for c in range(nc):
-                            if _low_rank(own[c]) == lr and not (seen >> lr) & 1:
-                                seen |= 1 << lr
-                                keep |= 1 << c
-                nk = 0
-                for c in range(nc):
-                    if (keep >> c) & 1:
-                        cards[i, nk] = own[c]
-                        nk += 1
-                    else:
-                        discards[ndiscards] = own[c]
-                        ndiscards += 1
-                for c in range(nk, nc):
-                    if top >= end:
-                        # § 553.13(g)(2): the discard pile (this player's discards in it)
-                        # reshuffled to be the stock
-                        if stream.shape[0] == 0 or ndiscards == 0:
-                            return HANDED_BACK
-                        at = shuffle(stream, at, discards, ndiscards)
-                        if at < 0:
-                            return HANDED_BACK  # the words ran out
-                        drew = True
-                        stock[:ndiscards] = discards[:ndiscards]
-                        top, end, ndiscards = 0, ndiscards, 0
-                    cards[i, c] = stock[top]
-                    top += 1
-        if s[S_OPENS] < 0 or nh < 2:
+        opened = streets.blinds[si] == BLINDS_BEFORE
+        if opened:
+            _post_blinds(params, kernel, si, hand, nh, stack, out.contributed, bets)
+        if not _deal_street(params, kernel, si, hand, nh, stock, out):
+            return HANDED_BACK
+        reads.changed_at[0] = si
+        if streets.blinds[si] == BLINDS_AFTER:
+            _post_blinds(params, kernel, si, hand, nh, stack, out.contributed, bets)
+            opened = True
+        if streets.draw[si] and not _draw(params, kernel, hand, nh, stock, out, reads.own):
+            return HANDED_BACK
+        if streets.opens[si] < 0:
             continue
         forced = -1
-        if not have_round:
-            opens = s[S_OPENS]
-            start = 0
-            if opens == OPENS_FORCED:
-                best = -1
-                for j in range(nh):
-                    v = forced_order[cards[hand[j], first_up]]
-                    if params[P_FORCED_HIGHEST]:
-                        v = 1000 - v
-                    if best < 0 or v < best:
-                        best = v
-                        start = j
-                forced = hand[start]
-                start += 1
-            elif opens == OPENS_SHOWING:
-                # among the players able to act (none: all still in)
-                ables = 0
-                for j in range(nh):
-                    if stack[hand[j]] > 0:
-                        ables += 1
-                bestkey = -1
-                for j in range(nh):
-                    i = hand[j]
-                    if ables > 0 and stack[i] == 0:
-                        continue
-                    nu = 0
-                    for c in range(ncards[i]):
-                        if faces[c] == 1:
-                            own[nu] = cards[i, c]
-                            nu += 1
-                    key = best_key(showing_tables, own, nu)
-                    if key > bestkey or (key == bestkey and i < hand[start]):
-                        bestkey = key
-                        start = j
-            m = 0
-            for j in range(nh):
-                rorder[m] = hand[(start + j) % nh]
-                m += 1
-            _new_round(
-                rorder,
-                m,
-                street,
-                acted,
-                may_raise,
-                checked,
-                rs,
-                s[S_MAX_RAISES],
-                params[P_CHECK_RAISE],
-            )
-        upper = s[S_UPPER] != 0
-        if s[S_OPEN_PAIR] and not upper:
-            for j in range(nh):
-                i = hand[j]
-                seen = 0
-                for c in range(ncards[i]):
-                    if faces[c] == 1:
-                        r = cards[i, c] >> 2
-                        if (seen >> r) & 1:
-                            upper = True
-                        seen |= 1 << r
-        rs[R_MIN] = upper_min if upper else lower_min
-        rs[R_MAX] = upper_max if upper else lower_max
-        forced_bet = params[P_FORCED_BET]
+        if not opened:
+            forced = _open_betting(params, kernel, si, hand, nh, stack, out, reads.own, bets)
+        _limit_bet(params, kernel, si, hand, nh, out, bets)
         if forced >= 0:
-            _post(forced, forced_bet, True, stack, contributed, street, acted, rs)
-        for j in range(m):
-            i = rorder[j]
-            if stack[i] == 0:  # All-in: he acts no more
-                continue
-            if not using:
-                tiers[i] = _tier(
-                    params,
-                    high_tiers,
-                    high_tables,
-                    low_tables,
-                    cards[i],
-                    ncards[i],
-                    board,
-                    nboard,
-                )
-                continue
-            tiers[i], known[i, HIGH], known[i, LOW] = _tier_using(
-                params,
-                high_tiers,
-                high_tables,
-                low_tables,
-                cards[i],
-                ncards[i],
-                board,
-                nboard,
-                bpicks,
-                nbpicks,
-                opicks,
-            )
-            known_at[i] = si
-        if not _run(
-            rorder,
-            m,
-            rs,
-            stack,
-            contributed,
-            folded,
-            street,
-            acted,
-            may_raise,
-            checked,
-            tiers,
-            rows,
-        ):
+            _post(forced, params.forced_bet, True, stack, out.contributed, bets)
+        _read_tiers(params, kernel, si, stack, out, reads, bets, using)
+        if not _run(bets, stack, out.contributed, out.folded, kernel.rows):
             return HANDED_BACK
-        put = 0
-        for i in range(n):
-            put += contributed[i]
-        round_put[nrounds] = put - put_before
-        nrounds += 1
-        put_before = put
-        last_aggressor = rs[R_AGGRESSOR]
-        for j in range(no):  # a folded hand goes to the discard pile
-            i = order[j]
-            if folded[i] and not mucked[i]:
-                mucked[i] = True
-                for c in range(ncards[i]):
-                    discards[ndiscards] = cards[i, c]
-                    ndiscards += 1
+        put_before = _close_betting_round(order, bets, stock, out, mucked, put_before)
     put = 0
     for i in range(n):
-        put += contributed[i]
+        put += out.contributed[i]
     if put != put_before:
-        round_put[nrounds] = put - put_before
-        nrounds += 1
-    nh = 0
-    for j in range(no):
-        if not folded[order[j]]:
-            nh += 1
-    if nh >= 2:
-        for j in range(no):
-            i = order[j]
-            if folded[i]:
-                continue
-            fresh = known_at[i] >= changed_at  # no card dealt or drawn since its tier
-            if params[P_HAS_HIGH]:
-                if fresh and known[i, HIGH] != UNREAD:
-                    high[i] = known[i, HIGH]
-                else:
-                    high[i] = _showdown_key(
-                        params,
-                        HIGH,
-                        high_tables,
-                        cards[i],
-                        ncards[i],
-                        board,
-                        nboard,
-                        bpicks,
-                        nbpicks,
-                        opicks,
-                    )
-            if params[P_HAS_LOW]:
-                if fresh and known[i, LOW] != UNREAD:
-                    key = known[i, LOW]
-                else:
-                    key = _showdown_key(
-                        params,
-                        LOW,
-                        low_tables,
-                        cards[i],
-                        ncards[i],
-                        board,
-                        nboard,
-                        bpicks,
-                        nbpicks,
-                        opicks,
-                    )
-                low[i] = key if key >= params[P_LOW_QUALIFIES] else 0
-    out_n[0] = nboard
-    out_n[1] = nrounds
-    out_n[2] = last_aggressor
-    if drew:
-        stream[AT] = at
-        out_n[3] = 1
+        out.round_put[out.nrounds[0]] = put - put_before
+        out.nrounds[0] += 1
+    if _players_in(order, out.folded, hand) >= 2:
+        _showdown_keys(params, kernel, order, out, reads)
+    if stock.drew[0]:
+        stream[AT] = stock.at[0]
+        out.drew[0] = 1
     return TAKEN
 
 
@@ -895,6 +1044,7 @@ class FastTable:
         else:
             self.program = compile_program(game, setup, len(self.seats), strategy_by_seat)
         self.reason = self.program.reason
+        self.kernel = self.program.kernel()
         self.required = int(setup.stakes.required())
 
     def deal_and_bet(
@@ -916,64 +1066,44 @@ class FastTable:
         if prog.reason is not None:
             return None
         n = len(self.seats)
-        folded = np.ones(n, dtype=np.bool_)
+        out = outcome(n)
         order = np.zeros(n, dtype=np.int64)
         stacks = np.asarray(stacks, dtype=np.int64)
         players, at = deal_order(
-            stacks, self.required, -1 if button is None else button, prog.params[0], folded, order
+            stacks,
+            self.required,
+            -1 if button is None else button,
+            prog.params.button_left,
+            out.folded,
+            order,
         )
         if players < 2:
             return None
         dealt_button = int(at) if at > 0 else None
-        contributed = np.zeros(n, dtype=np.int64)
-        cards = np.zeros((n, MAX_CARDS), dtype=np.int64)
-        ncards = np.zeros(n, dtype=np.int64)
-        board = np.zeros(MAX_BOARD, dtype=np.int64)
-        out_n = np.zeros(4, dtype=np.int64)
         words = NO_WORDS if stream is None else stream.ensure(ROUND_WORDS)
-        high = np.zeros(n, dtype=np.int64)
-        low = np.zeros(n, dtype=np.int64)
-        round_put = np.zeros(MAX_ROUNDS, dtype=np.int64)
         status = _deal_and_bet(
             prog.killed if kill_in_effect else prog.params,
-            prog.streets,
-            prog.steps,
-            prog.blinds,
-            prog.rows,
-            prog.high_tiers,
-            prog.forced_order,
-            prog.faces,
-            prog.high_tables,
-            prog.low_tables,
-            prog.showing_tables,
+            self.kernel,
             np.asarray(deck, dtype=np.int64),
             words,
             order[:players],
             stacks,
-            contributed,
-            folded,
-            cards,
-            ncards,
-            board,
-            out_n,
-            high,
-            low,
-            round_put,
+            out,
         )
         if status != TAKEN:
             return None
-        aggressor = int(out_n[2])
+        aggressor = int(out.last_aggressor[0])
         return DealtHand(
             dealt_button,
-            contributed,
-            folded,
-            cards,
-            ncards,
-            board,
-            int(out_n[0]),
-            high,
-            low,
-            round_put[: out_n[1]].tolist(),
+            out.contributed,
+            out.folded,
+            out.cards,
+            out.ncards,
+            out.board,
+            int(out.nboard[0]),
+            out.high,
+            out.low,
+            out.round_put[: out.nrounds[0]].tolist(),
             aggressor + 1 if aggressor >= 0 else -1,
         )
 

@@ -199,7 +199,7 @@ def _used(
             return _first_best_using(tables, own, n_own, k_own, board, n_board, k_board, choices)
         return _first_best_using(tables, board, n_board, k_board, own, n_own, k_own, choices)
     # the hand's cards as ``hand_value`` lists them
-    n = 0
+    n = int(np.int64(0))  # an int64 from the start: one compiled ``_first_best_choice``
     for group in range(2):
         from_own = (group == 0) == (spec[OWN_FIRST] == 1)
         if from_own and spec[WITH_OWN] == 1:
@@ -333,13 +333,13 @@ def odd_chip_order(
                 return False
             for k in range(width):
                 seq[i, k] = 0
-            m = 0
+            m = int(np.int64(0))  # int64 from the start: one compiled ``_sorted_into``
             for c in range(52):
                 if used >> c & 1:
                     group[m] = key[c]
                     m += 1
-            at = _sorted_into(group, m, lowest, seq[i], 0)
-            m = 0
+            at = _sorted_into(group, m, lowest, seq[i], int(np.int64(0)))
+            m = int(np.int64(0))
             for j in range(ncards[i]):  # the player's other cards
                 c = own[j]
                 if not used >> c & 1:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -38,40 +38,82 @@ OPENS_FORCED, OPENS_SHOWING, OPENS_IN_ORDER = 0, 1, 2
 ACTIONS = {"fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 4}
 FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
 
-# columns of ``Program.streets``
-S_BURN, S_BLINDS, S_STEP0, S_NSTEPS, S_DRAW, S_OPENS, S_UPPER, S_OPEN_PAIR = range(8)
-S_MAX_RAISES, S_COMMON = 8, 9
-STREET_COLUMNS = 10
-# columns of ``Program.steps``: to the board (1) or the players (0), face up (1), rounds
-T_BOARD, T_UP, T_ROUNDS = range(3)
-# ``Program.params``
-(
-    P_BUTTON_LEFT,
-    P_ANTE,
-    P_FORCED_BET,
-    P_LOWER_MIN,
-    P_LOWER_MAX,
-    P_UPPER_MIN,
-    P_UPPER_MAX,
-    P_CHECK_RAISE,
-    P_REQUIRED,
-    P_FORCED_HIGHEST,
-    P_HAS_HIGH,
-    P_HIGH_OWN,
-    P_HIGH_BOARD,
-    P_HAS_LOW,
-    P_LOW_OWN,
-    P_LOW_BOARD,
-    P_UNFINISHED,
-    P_STRONG_AT_MOST,
-    P_FAIR_AT_MOST,
-    P_LOW_LOWEST,
-    P_LOW_QUALIFIES,
-    P_HIGH_BOARD_COUNTS,
-    P_LOW_BOARD_COUNTS,
-) = range(23)
-P_SHUFFLE_BURNS = 23  # the Stud common card: the burns reshuffled at this many cards left
-PARAMS = 24
+
+class Params(NamedTuple):
+    """The table's figures and switches, as the round kernel reads them."""
+
+    button_left: int  # 1: dealt from the button's left (the button moves after each round)
+    ante: int
+    forced_bet: int
+    lower_min: int  # the lower limit's bet, and its most
+    lower_max: int
+    upper_min: int  # the upper limit's (the lower's where the game has one)
+    upper_max: int
+    check_raise: int  # 1: a player who checked may raise (§ 553.8(j))
+    required: int  # what a player must have to be dealt in (§ 553.8(b)(3))
+    forced_highest: int  # 1: the Forced Bet goes to the highest up-card (§ 553.10(d)(2))
+    has_high: int  # 1: the showdown reads a high hand
+    high_own: int  # its ``use:``: cards of the player's, of the board's (-1: no ``use:``)
+    high_board: int
+    has_low: int  # 1: the showdown reads a low hand
+    low_own: int
+    low_board: int
+    unfinished: int  # the strategy's unfinished high card
+    strong_at_most: int  # the strategy's strong and fair lows
+    fair_at_most: int
+    low_lowest: int  # the low ranking's last category
+    low_qualifies: int  # the lowest packed key of a qualifying low
+    high_board_counts: int  # 1: the board counts for the high hand (no ``use:``)
+    low_board_counts: int
+    shuffle_burns: int  # the Stud common card: the burns reshuffled at this many cards left
+
+
+def no_params() -> Params:
+    """The figures of a table the kernel does not take."""
+    return Params(*([0] * len(Params._fields)))
+
+
+class Streets(NamedTuple):
+    """The game's streets, in order: one entry a street in each array."""
+
+    burn: Ints  # the cards burned before the street's cards
+    blinds: Ints  # NO_BLINDS, BLINDS_BEFORE or BLINDS_AFTER the deal
+    step0: Ints  # the street's first deal step (in ``Steps``)
+    nsteps: Ints  # how many
+    draw: Ints  # 1: the players draw (§ 553.13(g))
+    opens: Ints  # who opens the betting (``OPENS``); -1: no betting on the street
+    upper: Ints  # 1: bet at the upper limit
+    open_pair: Ints  # 1: the upper limit where an open pair shows
+    max_raises: Ints  # the raise cap; -1: none
+    common: Ints  # 1: the Stud common card may be dealt (§ 553.10(h))
+
+
+def no_streets() -> Streets:
+    return Streets(*(np.zeros(0, dtype=np.int64) for _ in Streets._fields))
+
+
+class Steps(NamedTuple):
+    """The deal steps of every street, in order: one entry a step in each array."""
+
+    to_board: Ints  # 1: to the board, 0: to each player
+    face_up: Ints  # 1: face up
+    rounds: Ints  # how many rounds of cards
+
+
+class Kernel(NamedTuple):
+    """The compiled table as the round kernel takes it (``Program.kernel``)."""
+
+    streets: Streets
+    steps: Steps
+    blinds: Ints  # each Blind Bet, in order from the button's left
+    rows: Ints  # [seat index, tier, free/facing] the wanted action
+    high_tiers: Ints  # [high category index] tier index, -1: none
+    forced_order: Ints  # [card] the Forced Bet's card order (higher is higher)
+    faces: Ints  # [card position] 1 where a seat's card there is dealt face up
+    high_tables: Tables
+    low_tables: Tables
+    showing_tables: Tables
+
 
 FINISHED = 5  # as ``strategy.FINISHED``
 
@@ -81,11 +123,13 @@ class Program:
     """The compiled table; ``reason`` is None where the kernel takes it."""
 
     reason: str | None
-    params: Ints = field(default_factory=lambda: np.zeros(PARAMS, dtype=np.int64))
+    params: Params = field(default_factory=no_params)
     #: ``params`` with the limits a Kill in effect multiplies (§ 553.12(m))
-    killed: Ints = field(default_factory=lambda: np.zeros(PARAMS, dtype=np.int64))
-    streets: Ints = field(default_factory=lambda: np.zeros((0, STREET_COLUMNS), dtype=np.int64))
-    steps: Ints = field(default_factory=lambda: np.zeros((0, 3), dtype=np.int64))
+    killed: Params = field(default_factory=no_params)
+    streets: Streets = field(default_factory=no_streets)
+    steps: Steps = field(
+        default_factory=lambda: Steps(*(np.zeros(0, dtype=np.int64) for _ in range(3)))
+    )
     blinds: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     #: [seat index, tier, free/facing] the wanted action
     rows: Ints = field(default_factory=lambda: np.zeros((0, 4, 2), dtype=np.int64))
@@ -99,6 +143,21 @@ class Program:
     low_tables: Tables = ()
     showing_tables: Tables = ()
     street_ids: list[str] = field(default_factory=list)
+
+    def kernel(self) -> Kernel:
+        """The arrays the round kernel reads."""
+        return Kernel(
+            self.streets,
+            self.steps,
+            self.blinds,
+            self.rows,
+            self.high_tiers,
+            self.forced_order,
+            self.faces,
+            self.high_tables,
+            self.low_tables,
+            self.showing_tables,
+        )
 
 
 def _reason(game: Game) -> str | None:
@@ -151,107 +210,42 @@ def compile_program(
     if reason is not None:
         return Program(reason)
     d = game.definition
-    deal, betting, sd = d.deal, d.betting, d.showdown
-    assert deal is not None and betting is not None and sd is not None
+    deal, betting = d.deal, d.betting
+    assert deal is not None and betting is not None
     stakes = setup.stakes
     prog = Program(None)
-    p = prog.params
-    p[P_BUTTON_LEFT] = deal.first == "button_left"
-    p[P_ANTE] = stakes.ante
-    p[P_FORCED_BET] = stakes.forced_bet
-    p[P_LOWER_MIN], p[P_LOWER_MAX] = stakes.lower.min_bet, stakes.lower.max_bet
+    p: dict[str, Any] = dict.fromkeys(Params._fields, 0)
+    p["button_left"] = deal.first == "button_left"
+    p["ante"] = stakes.ante
+    p["forced_bet"] = stakes.forced_bet
+    p["lower_min"], p["lower_max"] = stakes.lower.min_bet, stakes.lower.max_bet
     upper = stakes.upper or stakes.lower
-    p[P_UPPER_MIN], p[P_UPPER_MAX] = upper.min_bet, upper.max_bet
+    p["upper_min"], p["upper_max"] = upper.min_bet, upper.max_bet
     cr = betting.check_raise
     check_raise = cr.allowed if cr else True
     if stakes.check_raise is not None:
         check_raise = stakes.check_raise
-    p[P_CHECK_RAISE] = check_raise
-    p[P_REQUIRED] = stakes.required()
+    p["check_raise"] = check_raise
+    p["required"] = stakes.required()
     prog.blinds = np.array(stakes.blinds, dtype=np.int64)
-    ids = list(deal.streets)
-    prog.street_ids = ids
-    streets = np.zeros((len(ids), STREET_COLUMNS), dtype=np.int64)
-    steps: list[tuple[int, int, int]] = []
-    faces: list[int] = []
-    split = betting.split_limit
     common = deal.common_card
-    p[P_SHUFFLE_BURNS] = common.shuffle_burns_when_left if common is not None else -1
-    for i, (sid, street) in enumerate(deal.streets.items()):
-        row = streets[i]
-        row[S_BURN] = street.burn
-        row[S_BLINDS] = {None: NO_BLINDS, "before_deal": BLINDS_BEFORE, "after_deal": BLINDS_AFTER}[
-            street.blinds
-        ]
-        row[S_STEP0] = len(steps)
-        for r in street.deal:
-            steps.append((int(r.to == "board"), int(r.face == "up"), r.rounds))
-            if r.to == "player":
-                faces += [int(r.face == "up")] * r.rounds
-        row[S_NSTEPS] = len(street.deal)
-        row[S_DRAW] = street.draw is not None
-        if street.draw is not None and any(faces):
-            return Program("a draw from a hand with cards face up")
-        row[S_OPENS] = -1 if street.betting is None else opens_code(street.betting.opens)
-        tier = street.betting.limit if street.betting else "lower"
-        if stakes.upper_from is not None:
-            tier = "upper" if i >= ids.index(stakes.upper_from) else "lower"
-        row[S_UPPER] = tier == "upper" and stakes.upper is not None
-        row[S_OPEN_PAIR] = (
-            split is not None
-            and split.open_pair == "upper"
-            and split.open_pair_street == sid
-            and stakes.upper is not None
-        )
-        raises = stakes.max_raises_by_street.get(sid, stakes.max_raises)
-        row[S_MAX_RAISES] = -1 if raises is None else raises
-        row[S_COMMON] = common is not None and sid in common.streets
-    prog.streets = streets
-    prog.steps = np.array(steps, dtype=np.int64).reshape(-1, 3)
-    prog.faces = np.array(faces, dtype=np.int64)
-    if len(faces) > 8 or sum(r for b, _, r in steps if b) > 5:
-        return Program("more cards than a seat or the board holds")
+    p["shuffle_burns"] = common.shuffle_burns_when_left if common is not None else -1
+    reason = _compile_streets(game, setup, prog)
+    if reason is not None:
+        return Program(reason)
     if betting.forced_bet is not None:
         order = card_orders(game)[betting.forced_bet.card_order]
         keys = sorted(range(52), key=lambda c: card_order_key(order, c))
         for k, c in enumerate(keys):
             prog.forced_order[c] = k
-        p[P_FORCED_HIGHEST] = betting.forced_bet.by == "highest"
-    ps = strategies(game)
-    tier_index: dict[str, int] = {t: i for i, t in enumerate(TIERS)}
+        p["forced_highest"] = betting.forced_bet.by == "highest"
     try:
-        if sd.high:
-            ev = game.evaluator(sd.high)
-            prog.high_tables = _tables(ev)
-            p[P_HAS_HIGH] = 1
-            p[P_HIGH_OWN], p[P_HIGH_BOARD], p[P_HIGH_BOARD_COUNTS] = _use(game, sd.high)
-            prog.high_tiers = np.array(
-                [tier_index.get(ps.high.categories.get(c, ""), -1) for c in ev.ids],
-                dtype=np.int64,
-            )
-            p[P_UNFINISHED] = ps.high.unfinished_high_card
-        if sd.low:
-            ev = game.evaluator(sd.low)
-            if ev.ranking.low is None:
-                return Program(f"low hand {sd.low!r} is not ranked as a low")
-            prog.low_tables = _tables(ev)
-            p[P_HAS_LOW] = 1
-            p[P_LOW_OWN], p[P_LOW_BOARD], p[P_LOW_BOARD_COUNTS] = _use(game, sd.low)
-            p[P_STRONG_AT_MOST] = ps.low.strong_at_most
-            p[P_FAIR_AT_MOST] = ps.low.fair_at_most
-            p[P_LOW_LOWEST] = len(ev.ids) - 1
-            p[P_LOW_QUALIFIES] = _low_threshold(game, sd.low)
-        if betting.first_to_act is not None:
-            prog.showing_tables = _tables(game.evaluator(betting.first_to_act.ranking))
+        reason = _compile_hands(game, prog, p)
     except NotPackable as e:
         return Program(str(e))
-    if not prog.high_tables:
-        prog.high_tables = prog.low_tables
-    if not prog.low_tables:
-        prog.low_tables = prog.high_tables
-    if not prog.showing_tables:
-        prog.showing_tables = prog.high_tables
-    named = ps.named
+    if reason is not None:
+        return Program(reason)
+    named = strategies(game).named
     rows = np.zeros((n_seats, len(TIERS), 2), dtype=np.int64)
     for seat in range(1, n_seats + 1):
         actions = named[strategy_by_seat[seat]].actions
@@ -259,28 +253,122 @@ def compile_program(
             rows[seat - 1, t, 0] = ACTIONS[actions[named_tier].free]
             rows[seat - 1, t, 1] = ACTIONS[actions[named_tier].facing]
     prog.rows = rows
-    prog.killed = kill_limits(p, setup)
+    prog.params = Params(**{k: int(v) for k, v in p.items()})
+    prog.killed = kill_limits(prog.params, setup)
     return prog
+
+
+def _compile_streets(game: Game, setup: TableSetup, prog: Program) -> str | None:
+    """``prog.streets``, ``steps`` and ``faces`` from the game's deal; why the kernel
+    cannot take them (None: it can)."""
+    d = game.definition
+    deal, betting = d.deal, d.betting
+    assert deal is not None and betting is not None
+    stakes = setup.stakes
+    ids = list(deal.streets)
+    prog.street_ids = ids
+    cols: dict[str, list[int]] = {k: [] for k in Streets._fields}
+    steps: list[tuple[int, int, int]] = []
+    faces: list[int] = []
+    split = betting.split_limit
+    common = deal.common_card
+    for i, (sid, street) in enumerate(deal.streets.items()):
+        cols["burn"].append(street.burn)
+        blinds = {None: NO_BLINDS, "before_deal": BLINDS_BEFORE, "after_deal": BLINDS_AFTER}
+        cols["blinds"].append(blinds[street.blinds])
+        cols["step0"].append(len(steps))
+        for r in street.deal:
+            steps.append((int(r.to == "board"), int(r.face == "up"), r.rounds))
+            if r.to == "player":
+                faces += [int(r.face == "up")] * r.rounds
+        cols["nsteps"].append(len(street.deal))
+        cols["draw"].append(street.draw is not None)
+        if street.draw is not None and any(faces):
+            return "a draw from a hand with cards face up"
+        cols["opens"].append(-1 if street.betting is None else opens_code(street.betting.opens))
+        tier = street.betting.limit if street.betting else "lower"
+        if stakes.upper_from is not None:
+            tier = "upper" if i >= ids.index(stakes.upper_from) else "lower"
+        cols["upper"].append(tier == "upper" and stakes.upper is not None)
+        cols["open_pair"].append(
+            split is not None
+            and split.open_pair == "upper"
+            and split.open_pair_street == sid
+            and stakes.upper is not None
+        )
+        raises = stakes.max_raises_by_street.get(sid, stakes.max_raises)
+        cols["max_raises"].append(-1 if raises is None else raises)
+        cols["common"].append(common is not None and sid in common.streets)
+    prog.streets = Streets(**{k: np.array(v, dtype=np.int64) for k, v in cols.items()})
+    rows = np.array(steps, dtype=np.int64).reshape(-1, 3)
+    prog.steps = Steps(*(np.ascontiguousarray(rows[:, k]) for k in range(3)))
+    prog.faces = np.array(faces, dtype=np.int64)
+    if len(faces) > 8 or sum(r for b, _, r in steps if b) > 5:
+        return "more cards than a seat or the board holds"
+    return None
+
+
+def _compile_hands(game: Game, prog: Program, p: dict[str, Any]) -> str | None:
+    """The showdown's hands, their ``use:``, the tiers of the strategy and the ranking of
+    the hand showing, into ``prog`` and ``p``; why the kernel cannot take them."""
+    d = game.definition
+    sd, betting = d.showdown, d.betting
+    assert sd is not None and betting is not None
+    ps = strategies(game)
+    tier_index: dict[str, int] = {t: i for i, t in enumerate(TIERS)}
+    if sd.high:
+        ev = game.evaluator(sd.high)
+        prog.high_tables = _tables(ev)
+        p["has_high"] = 1
+        p["high_own"], p["high_board"], p["high_board_counts"] = _use(game, sd.high)
+        prog.high_tiers = np.array(
+            [tier_index.get(ps.high.categories.get(c, ""), -1) for c in ev.ids],
+            dtype=np.int64,
+        )
+        p["unfinished"] = ps.high.unfinished_high_card
+    if sd.low:
+        ev = game.evaluator(sd.low)
+        if ev.ranking.low is None:
+            return f"low hand {sd.low!r} is not ranked as a low"
+        prog.low_tables = _tables(ev)
+        p["has_low"] = 1
+        p["low_own"], p["low_board"], p["low_board_counts"] = _use(game, sd.low)
+        p["strong_at_most"] = ps.low.strong_at_most
+        p["fair_at_most"] = ps.low.fair_at_most
+        p["low_lowest"] = len(ev.ids) - 1
+        p["low_qualifies"] = _low_threshold(game, sd.low)
+    if betting.first_to_act is not None:
+        prog.showing_tables = _tables(game.evaluator(betting.first_to_act.ranking))
+    if not prog.high_tables:
+        prog.high_tables = prog.low_tables
+    if not prog.low_tables:
+        prog.low_tables = prog.high_tables
+    if not prog.showing_tables:
+        prog.showing_tables = prog.high_tables
+    return None
 
 
 @meaning("kernels", POKER_WORD.id, "forced_bet", "showing", "left_of_blinds", "left_of_button")
 def opens_code(opens: str) -> int:
-    """Who opens a street's betting, as the kernel reads it (``S_OPENS``): the Forced
+    """Who opens a street's betting, as the kernel reads it (``Streets.opens``): the Forced
     Bet's player, the best hand showing, or the players in turn from the button's left (a
     street whose Blind Bets were posted opened to the left of the blinds)."""
     return OPENS[opens]
 
 
 @meaning("kernels", POKER_WORD.id, "kill", "half_kill")
-def kill_limits(params: Ints, setup: TableSetup) -> Ints:
+def kill_limits(params: Params, setup: TableSetup) -> Params:
     """``params`` with the limits the table's Kill or Half-kill multiplies, in whole chips
     (``Limit.times``), for the rounds it is in effect (§ 553.12(m))."""
-    killed = params.copy()
     kill = setup.rules.kill
-    if kill is not None:
-        stakes = setup.stakes
-        m, chip = kill.multiplier, stakes.chip
-        lower, upper = stakes.lower.times(m, chip), (stakes.upper or stakes.lower).times(m, chip)
-        killed[P_LOWER_MIN], killed[P_LOWER_MAX] = lower.min_bet, lower.max_bet
-        killed[P_UPPER_MIN], killed[P_UPPER_MAX] = upper.min_bet, upper.max_bet
-    return killed
+    if kill is None:
+        return params
+    stakes = setup.stakes
+    m, chip = kill.multiplier, stakes.chip
+    lower, upper = stakes.lower.times(m, chip), (stakes.upper or stakes.lower).times(m, chip)
+    return params._replace(
+        lower_min=int(lower.min_bet),
+        lower_max=int(lower.max_bet),
+        upper_min=int(upper.min_bet),
+        upper_max=int(upper.max_bet),
+    )

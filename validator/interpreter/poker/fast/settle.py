@@ -170,7 +170,7 @@ def _pay_best(
             top = keys[i]
     if top == 0:
         return 0
-    winners = 0
+    winners = int(np.int64(0))  # int64 from the start: one compiled ``_excess``
     for i in range(n):
         if eligible[i] and keys[i] == top:
             winners += 1
@@ -210,6 +210,229 @@ def _pay_best(
     return winners
 
 
+@njit(cache=True, inline="always")
+def _uncalled_bet(contributed: Ints, called: Ints) -> tuple[int, int]:
+    """The uncalled final bet (``pots.uncalled_bet``, § 553.15(d)): taken out of ``called``;
+    (the seat it goes back to, -1: none; the amount)."""
+    n = contributed.shape[0]
+    if n < 2:
+        return -1, 0
+    bettor = -1
+    top = -1
+    second = -1
+    for i in range(n):
+        c = contributed[i]
+        if c > top:
+            second = top
+            top = c
+            bettor = i
+        elif c > second:
+            second = c
+    if top <= second:
+        return -1, 0
+    called[bettor] -= top - second
+    return bettor, top - second
+
+
+@njit(cache=True, inline="always")
+def _pot_levels(called: Ints, folded: Flags, level_of: Ints) -> int:
+    """The levels of the main pot and the side pots (``pots.build_pots``, §
+    553.8(b)(4)(iii)), ascending in ``level_of``: every distinct contribution of a player
+    still in; how many pots (one empty pot where nobody put anything in)."""
+    npots = 0
+    for i in range(called.shape[0]):
+        c = called[i]
+        if folded[i] or c <= 0:
+            continue
+        at = npots
+        for j in range(npots):
+            if level_of[j] == c:
+                at = -1
+                break
+            if level_of[j] > c:
+                at = j
+                break
+        if at < 0:
+            continue
+        for j in range(npots, at, -1):
+            level_of[j] = level_of[j - 1]
+        level_of[at] = c
+        npots += 1
+    if npots == 0:  # nobody put anything in: an empty pot for the players still in
+        level_of[0] = 0
+        npots = 1
+    return npots
+
+
+@njit(cache=True, inline="always")
+def _take_rake(
+    params: Ints, amount: Ints, pot: int, round_put: Ints, returned: int, levels: Ints
+) -> tuple[int, Ints]:
+    """The rake (``rake.take_rake``, § 553.15(b)), each pot's part, the main pot first: a
+    percentage of each pot, the cap across the pots in order; a percentage of each
+    betting round's chips; or the incremental levels of the whole pot. (The rake, each
+    pot's part.)"""
+    npots = amount.shape[0]
+    kind = params[RAKE_KIND]
+    unit = params[RAKE_UNIT]
+    cap = params[RAKE_CAP]
+    rake_of = np.zeros(npots, dtype=np.int64)
+    rake = 0
+    if kind == RAKE_PERCENT:
+        left = cap
+        for k in range(npots):
+            wanted = amount[k] * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
+            take = wanted if cap < 0 else min(wanted, left)
+            if cap >= 0:
+                left -= take
+            rake_of[k] = take
+            rake += take
+        return rake, rake_of
+    if kind == RAKE_PER_ROUND:
+        left = cap
+        last = round_put.shape[0] - 1
+        for r in range(round_put.shape[0]):
+            put = round_put[r] - (returned if r == last else 0)
+            wanted = put * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
+            take = wanted if cap < 0 else min(wanted, left)
+            if cap >= 0:
+                left -= take
+            rake += take
+    elif kind == RAKE_INCREMENTAL:
+        for j in range(levels.shape[0]):
+            if pot >= levels[j, 0]:
+                rake += levels[j, 1]
+        if cap >= 0:
+            rake = min(rake, cap)
+        rake = min(rake, pot)
+    left = rake
+    for k in range(npots):
+        take = min(left, amount[k])
+        rake_of[k] = take
+        left -= take
+    return rake - left, rake_of  # what no pot held is not taken
+
+
+@njit(cache=True, inline="always")
+def _bad_beat_contributions(params: Ints, amount: Ints, rake_of: Ints) -> tuple[int, Ints]:
+    """The Bad Beat contribution (``bad_beat.contribute``, § 553.20(c)): from each pot, a
+    side pot being a separate pot, of at least the minimum after the rake, each at most
+    the maximum. (The contribution, each pot's part.)"""
+    npots = amount.shape[0]
+    bb = 0
+    bb_kind = params[BB_KIND]
+    bb_of = np.zeros(npots, dtype=np.int64)
+    if bb_kind == BB_NONE:
+        return bb, bb_of
+    for k in range(npots):
+        net_k = amount[k] - rake_of[k]
+        if net_k < params[BB_MIN_POT]:
+            continue
+        if bb_kind == BB_FIXED:
+            wanted = params[BB_AMOUNT]
+        else:
+            chip = params[CHIP]
+            wanted = net_k * params[BB_NUM] // (params[BB_DEN] * chip) * chip
+        most = net_k if params[BB_MAX] < 0 else min(params[BB_MAX], net_k)
+        bb_of[k] = min(wanted, most)
+        bb += bb_of[k]
+    return bb, bb_of
+
+
+@njit(cache=True, inline="always")
+def _award_pot(
+    net: int,
+    mask: Flags,
+    high: Ints,
+    low: Ints,
+    params: Ints,
+    priority: Ints,
+    tied: Flags,
+    qualifying: Flags,
+    out: Ints,
+) -> int:
+    """One pot of ``net`` chips awarded by the showdown among the players of ``mask``
+    (``showdown.Splitter.settle``): to the high hand, the low hand, or split high-low
+    halves, the high hand taking all where no low qualifies (§ 553.10(j)); what
+    ``_pay_best`` returns of the pot (0: no hand can win it, -1: a tie to be ordered)."""
+    n = mask.shape[0]
+    pot_kind = params[POT_KIND]
+    hp, ht = priority[HIGH], tied[HIGH]
+    lp, lt = priority[LOW], tied[LOW]
+    if pot_kind == POT_HIGH:
+        return _pay_best(high, mask, net, params, hp, ht, out)
+    any_low = False
+    for i in range(n):
+        qualifying[i] = mask[i] and _low_qualifies(low[i], params)
+        any_low = any_low or qualifying[i]
+    if pot_kind == POT_LOW:
+        return _pay_best(low, qualifying, net, params, lp, lt, out)
+    if not any_low:  # the high hand takes the entire pot (§ 553.10(j))
+        return _pay_best(high, mask, net, params, hp, ht, out)
+    unit_odd = params[ODD_UNIT]
+    capped = params[ODD_CAPPED] == 1
+    larger = _divide(net, 2, unit_odd, capped, True)
+    smaller = _divide(net, 2, unit_odd, capped, False)
+    to_high = params[EXCESS_TO_HIGH] == 1
+    high_half = larger if to_high else smaller
+    low_half = smaller if to_high else larger
+    paid = _pay_best(high, mask, high_half, params, hp, ht, out)
+    if paid != 0:
+        low_paid = _pay_best(low, qualifying, low_half, params, lp, lt, out)
+        paid = low_paid if low_paid <= 0 else paid
+    return paid
+
+
+@njit(cache=True, inline="always")
+def _pot_winner(
+    high: Ints,
+    low: Ints,
+    mask: Flags,
+    qualifying: Flags,
+    params: Ints,
+    won_high: Flags,
+    won_low: Flags,
+) -> tuple[int, bool]:
+    """What the Kill reads of a pot (``kill.PotOutcome``): the one player who won all of
+    it (-1: none), and whether a high half and a low half went to different players."""
+    pot_kind = params[POT_KIND]
+    if pot_kind == POT_LOW:
+        _best_of(low, qualifying, won_high)
+    else:
+        _best_of(high, mask, won_high)
+    halves = pot_kind == POT_HIGH_LOW and _any_low(low, mask, params)
+    if halves:
+        _best_of(low, qualifying, won_low)
+    winners = 0
+    scooped = -1
+    split = False
+    for i in range(mask.shape[0]):
+        if halves:
+            split = split or won_high[i] != won_low[i]
+            won_high[i] = won_high[i] or won_low[i]
+        if won_high[i]:
+            winners += 1
+            scooped = i
+    return (scooped if winners == 1 else -1), split
+
+
+@njit(cache=True, inline="always")
+def _bad_beat_may_be_paid(high: Ints, main: Flags, params: Ints) -> bool:
+    """A losing high hand of the main pot at the qualifying floor (§ 553.20)."""
+    top_high = 0
+    for i in range(high.shape[0]):
+        if main[i] and high[i] > top_high:
+            top_high = high[i]
+    for i in range(high.shape[0]):
+        if (
+            main[i]
+            and high[i] != top_high
+            and ((high[i] >> _TOP_SHIFT) & _PART_MASK) >= params[BB_FLOOR]
+        ):
+            return True
+    return False
+
+
 @njit(cache=True)
 def _settle(
     contributed: Ints,
@@ -234,28 +457,8 @@ def _settle(
     for part in range(2):
         for i in range(n):
             tied[part, i] = False
-    # the uncalled final bet (pots.uncalled_bet)
     called = contributed.copy()
-    bettor = -1
-    returned = 0
-    if n >= 2:
-        top = -1
-        second = -1
-        for i in range(n):
-            c = contributed[i]
-            if c > top:
-                second = top
-                top = c
-                bettor = i
-            elif c > second:
-                second = c
-        if top > second:
-            returned = top - second
-            called[bettor] -= returned
-        else:
-            bettor = -1
-    # the main pot and the side pots (pots.build_pots): a layer closed by every distinct
-    # contribution of a player still in, contested by the players still in who reached it
+    bettor, returned = _uncalled_bet(contributed, called)
     live = 0
     top_live = -1
     for i in range(n):
@@ -267,35 +470,14 @@ def _settle(
     for i in range(n):
         if called[i] > top_live:
             return HANDED_BACK  # a folded player's chips no one still in called
-    level_of = np.empty(n, dtype=np.int64)  # the pots' levels, ascending
-    npots = 0
-    for i in range(n):
-        c = called[i]
-        if folded[i] or c <= 0:
-            continue
-        at = npots
-        for j in range(npots):
-            if level_of[j] == c:
-                at = -1
-                break
-            if level_of[j] > c:
-                at = j
-                break
-        if at < 0:
-            continue
-        for j in range(npots, at, -1):
-            level_of[j] = level_of[j - 1]
-        level_of[at] = c
-        npots += 1
-    if npots == 0:  # nobody put anything in: an empty pot for the players still in
-        level_of[0] = 0
-        npots = 1
+    level_of = np.empty(n, dtype=np.int64)
+    npots = _pot_levels(called, folded, level_of)
     amount = np.zeros(npots, dtype=np.int64)
     eligible = np.zeros((npots, n), dtype=np.bool_)
     contenders = np.zeros(npots, dtype=np.int64)
     pot = 0
     below = 0
-    for k in range(npots):
+    for k in range(npots):  # a layer contested by the players still in who reached it
         lev = level_of[k]
         for i in range(n):
             c = called[i]
@@ -305,69 +487,10 @@ def _settle(
                 contenders[k] += 1
         pot += amount[k]
         below = lev
-    # the rake (rake.take_rake), each pot's part, the main pot first
-    kind = params[RAKE_KIND]
-    unit = params[RAKE_UNIT]
-    cap = params[RAKE_CAP]
-    rake_of = np.zeros(npots, dtype=np.int64)
-    rake = 0
-    if kind == RAKE_PERCENT:  # the rate of each pot, the cap across the pots in order
-        left = cap
-        for k in range(npots):
-            wanted = amount[k] * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
-            take = wanted if cap < 0 else min(wanted, left)
-            if cap >= 0:
-                left -= take
-            rake_of[k] = take
-            rake += take
-    else:
-        if kind == RAKE_PER_ROUND:
-            left = cap
-            last = round_put.shape[0] - 1
-            for r in range(round_put.shape[0]):
-                put = round_put[r] - (returned if r == last else 0)
-                wanted = put * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
-                take = wanted if cap < 0 else min(wanted, left)
-                if cap >= 0:
-                    left -= take
-                rake += take
-        elif kind == RAKE_INCREMENTAL:
-            for j in range(levels.shape[0]):
-                if pot >= levels[j, 0]:
-                    rake += levels[j, 1]
-            if cap >= 0:
-                rake = min(rake, cap)
-            rake = min(rake, pot)
-        left = rake
-        for k in range(npots):
-            take = min(left, amount[k])
-            rake_of[k] = take
-            left -= take
-        rake -= left  # what no pot held is not taken
-    # the Bad Beat contribution (bad_beat.contribute): from each pot, a side pot being a
-    # separate pot, of at least the minimum after the rake, each at most the maximum
-    bb = 0
-    bb_kind = params[BB_KIND]
-    bb_of = np.zeros(npots, dtype=np.int64)
-    if bb_kind != BB_NONE:
-        for k in range(npots):
-            net_k = amount[k] - rake_of[k]
-            if net_k < params[BB_MIN_POT]:
-                continue
-            if bb_kind == BB_FIXED:
-                wanted = params[BB_AMOUNT]
-            else:
-                chip = params[CHIP]
-                wanted = net_k * params[BB_NUM] // (params[BB_DEN] * chip) * chip
-            most = net_k if params[BB_MAX] < 0 else min(params[BB_MAX], net_k)
-            bb_of[k] = min(wanted, most)
-            bb += bb_of[k]
-    # each pot awarded by the showdown among its eligible players (showdown.Splitter.settle)
-    pot_kind = params[POT_KIND]
+    rake, rake_of = _take_rake(params, amount, pot, round_put, returned, levels)
+    bb, bb_of = _bad_beat_contributions(params, amount, rake_of)
     qualifying = np.zeros(n, dtype=np.bool_)
     needs_order = False
-    # what the Kill reads of each pot (kill.PotOutcome): its net, the one player who won
-    # all of it (-1: none), whether a high half and a low half went to different players
     net_of = np.zeros(npots, dtype=np.int64)
     scooped = np.full(npots, -1, dtype=np.int64)
     split = np.zeros(npots, dtype=np.bool_)
@@ -383,69 +506,22 @@ def _settle(
                     out[i] += net
                     scooped[k] = i
             continue
-        hp, ht = priority[HIGH], tied[HIGH]
-        lp, lt = priority[LOW], tied[LOW]
-        if pot_kind == POT_HIGH:
-            paid = _pay_best(high, mask, net, params, hp, ht, out)
-        elif pot_kind == POT_LOW:
-            for i in range(n):
-                qualifying[i] = mask[i] and _low_qualifies(low[i], params)
-            paid = _pay_best(low, qualifying, net, params, lp, lt, out)
-        else:
-            any_low = False
-            for i in range(n):
-                qualifying[i] = mask[i] and _low_qualifies(low[i], params)
-                any_low = any_low or qualifying[i]
-            if not any_low:  # the high hand takes the entire pot (§ 553.10(j))
-                paid = _pay_best(high, mask, net, params, hp, ht, out)
-            else:
-                unit_odd = params[ODD_UNIT]
-                capped = params[ODD_CAPPED] == 1
-                larger = _divide(net, 2, unit_odd, capped, True)
-                smaller = _divide(net, 2, unit_odd, capped, False)
-                to_high = params[EXCESS_TO_HIGH] == 1
-                high_half = larger if to_high else smaller
-                low_half = smaller if to_high else larger
-                paid = _pay_best(high, mask, high_half, params, hp, ht, out)
-                if paid != 0:
-                    low_paid = _pay_best(low, qualifying, low_half, params, lp, lt, out)
-                    paid = low_paid if low_paid <= 0 else paid
+        paid = _award_pot(net, mask, high, low, params, priority, tied, qualifying, out)
         if paid == 0:
             return HANDED_BACK
         if paid < 0:
             needs_order = True  # the other pots still read, so that one call orders all
-        if params[KILL_RULE]:  # the winners of each half of this pot (``kill.PotOutcome``)
-            if pot_kind == POT_LOW:
-                _best_of(low, qualifying, won_high)
-            else:
-                _best_of(high, mask, won_high)
-            halves = pot_kind == POT_HIGH_LOW and _any_low(low, mask, params)
-            if halves:
-                _best_of(low, qualifying, won_low)
-            winners = 0
-            for i in range(n):
-                if halves:
-                    split[k] = split[k] or won_high[i] != won_low[i]
-                    won_high[i] = won_high[i] or won_low[i]
-                if won_high[i]:
-                    winners += 1
-                    scooped[k] = i
-            if winners != 1:
-                scooped[k] = -1
-    # a Bad Beat that may be paid: a losing high hand of the main pot at the qualifying floor
-    if bb_kind != BB_NONE and pot_kind != POT_LOW and contenders[0] >= 2:
-        main = eligible[0]
-        top_high = 0
-        for i in range(n):
-            if main[i] and high[i] > top_high:
-                top_high = high[i]
-        for i in range(n):
-            if (
-                main[i]
-                and high[i] != top_high
-                and ((high[i] >> _TOP_SHIFT) & _PART_MASK) >= params[BB_FLOOR]
-            ):
-                return HANDED_BACK
+        if params[KILL_RULE]:
+            scooped[k], split[k] = _pot_winner(
+                high, low, mask, qualifying, params, won_high, won_low
+            )
+    if (
+        params[BB_KIND] != BB_NONE
+        and params[POT_KIND] != POT_LOW
+        and contenders[0] >= 2
+        and _bad_beat_may_be_paid(high, eligible[0], params)
+    ):
+        return HANDED_BACK
     if needs_order:
         return NEEDS_ORDER
     if bettor >= 0:
