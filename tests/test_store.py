@@ -50,7 +50,7 @@ BEFORE_EFFECTIVE = "2026-12-01"  # the examples are effective 2027-01-01
 
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database(request.param, tmp_path)
+    yield from database(request.param, tmp_path, migrated=True)
 
 
 @pytest.fixture
@@ -465,7 +465,8 @@ def test_every_action_is_in_the_append_only_audit_log(store: Store, tmp_path: Pa
 # -- the schema's version ----------------------------------------------------------------------
 
 
-def test_db_upgrade_creates_then_reports_current(db: str) -> None:
+def test_db_upgrade_creates_then_reports_current(empty_db: str) -> None:
+    db = empty_db
     first = as_json(cli("db", "upgrade", "--db", db, "--format", "json"))
     assert first["from"] is None and first["to"] == "0007"
     again = as_json(cli("db", "upgrade", "--db", db, "--format", "json"))
