@@ -473,6 +473,63 @@ def test_db_upgrade_creates_then_reports_current(empty_db: str) -> None:
     assert again["from"] == again["to"] == "0007"
 
 
+def _schema_and_rows(url: str) -> tuple[object, ...]:
+    """What a database holds, as SQL sees it: each table's columns, indexes and rows, its
+    triggers, and the schema version."""
+    from sqlalchemy import inspect
+
+    store = Store(url)
+    with store.engine.connect() as conn:
+        seen = inspect(conn)
+        tables = {
+            name: (
+                [(c["name"], str(c["type"]), c["nullable"]) for c in seen.get_columns(name)],
+                sorted(
+                    (i["name"], tuple(i["column_names"]), i["unique"])
+                    for i in seen.get_indexes(name)
+                ),
+                conn.execute(text(f"SELECT count(*) FROM {name}")).scalar_one(),
+            )
+            for name in sorted(seen.get_table_names())
+        }
+        triggers = sorted(
+            conn.execute(
+                text("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+                if conn.dialect.name == "sqlite"
+                else text("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
+            ).scalars()
+        )
+        version = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    store.dispose()
+    return tables, triggers, version
+
+
+def test_the_tests_migrated_database_is_the_one_a_first_command_makes(
+    empty_db: str, tmp_path: Path
+) -> None:
+    """The store's tests run on copies of one database migrated once per test process
+    (``store_db.database(..., migrated=True)``): each copy is of this rulesub's schema
+    with nothing in it, and a filing recorded into it leaves the same tables, columns,
+    indexes, triggers, rows and schema version as a first ``record`` into an empty
+    database; a copy written to leaves the next copy empty."""
+    backend = "postgresql" if empty_db.startswith("postgresql") else "sqlite"
+    record(empty_db, HCF)  # the first command: the migrations run
+    made = _schema_and_rows(empty_db)
+    assert made[2] == ["0007"] and made[0]["submissions"][2] == 1
+    for k in (1, 2):
+        (tmp_path / str(k)).mkdir()
+        copy = database(backend, tmp_path / str(k), migrated=True)
+        url = next(copy)
+        try:
+            tables, triggers, version = _schema_and_rows(url)
+            assert version == ["0007"] and triggers == made[1]
+            assert [tables[n][2] for n in ("submissions", "audit_log", "accounts")] == [0, 0, 0]
+            record(url, HCF)
+            assert _schema_and_rows(url) == made
+        finally:
+            copy.close()
+
+
 def test_a_database_behind_this_rulesub_is_refused_until_upgraded(
     db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
