@@ -595,6 +595,27 @@ def test_the_default_database_is_in_the_users_data_directory(
         resolve_url("mysql://u@h/d")
 
 
+def test_store_commands_in_one_process_ask_the_collector_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store command sets aside what the process holds from the cycle collector once a
+    process (``gc.freeze``); counting what is set aside walks all of it, so a process that
+    runs many commands (a test run, in process) asks for the count once, not at each."""
+    import gc
+
+    import validator.cli.store as module
+
+    asked: list[int] = []
+    count = gc.get_freeze_count
+    monkeypatch.setattr(module, "_SET_ASIDE", [])
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: asked.append(1) or count())
+    db = str(tmp_path / "store.sqlite3")
+    record(db, HCF)
+    assert cli("history", "--db", db).exit_code == 0
+    assert cli("show", "1", "--db", db).exit_code == 0
+    assert len(asked) == 1
+
+
 def test_an_approval_is_decided_on_the_regulation_in_force(db: str, tmp_path: Path) -> None:
     """Recorded clean; the game file then changes (here: a table of five positions, not
     six, § 678a.2(a) as a later amendment might read): the approval re-checks the stored
