@@ -150,3 +150,12 @@ def _documents_prepared_at_a_fixed_moment() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SOURCE_DATE_EPOCH", "1798761600")  # 2027-01-01 00:00 UTC
         yield
+
+
+@pytest.fixture(params=("sqlite", "postgresql"))
+def empty_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of each of the store's backends (``store_db.database``), which the
+    first command given it migrates to this rulesub's schema: for the tests of that."""
+    from store_db import database
+
+    yield from database(request.param, tmp_path)

@@ -3,13 +3,21 @@
 ``RULESUB_TEST_POSTGRES_URL`` names a PostgreSQL database whose role may create databases
 (``.ci/run`` starts Debian's server and exports it); each test gets a database of its own,
 dropped afterwards. Without the variable the PostgreSQL half is skipped, with the reason.
+
+A test gets an empty database, which its first command gives this rulesub's schema (the
+migrations run), or, asked ``migrated``, one already of this rulesub's schema: a copy of a
+database migrated once per test process in exactly that way (the SQLite file copied; on
+PostgreSQL ``CREATE DATABASE … TEMPLATE``), the migrations not run again for every test.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,27 +36,92 @@ def postgres_url() -> str | None:
     return os.environ.get(POSTGRES_ENV) or None
 
 
-def database(backend: str, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database of ``backend``: its URL."""
-    if backend == "sqlite":
-        yield str(tmp_path / "store.sqlite3")
-        return
+#: The migrated databases of this test process, by backend: the SQLite file, the
+#: PostgreSQL database's name.
+_TEMPLATES: dict[str, str] = {}
+
+
+def _given_the_schema(url: str) -> None:
+    """The schema as a command's first transaction on an empty database gives it."""
+    from validator.store import Store
+
+    store = Store(url)
+    with store.transaction():
+        pass
+    store.dispose()
+
+
+def _sqlite_template() -> str:
+    if "sqlite" not in _TEMPLATES:
+        folder = Path(tempfile.mkdtemp(prefix="rulesub-template-"))
+        atexit.register(shutil.rmtree, folder, True)
+        path = folder / "store.sqlite3"
+        _given_the_schema(str(path))
+        _TEMPLATES["sqlite"] = str(path)
+    return _TEMPLATES["sqlite"]
+
+
+def _postgres_admin() -> tuple[Any, str]:
+    from sqlalchemy.engine import make_url
+
     base = postgres_url()
     if base is None:
         pytest.skip(f"no PostgreSQL server: set {POSTGRES_ENV} (.ci/run does)")
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    name = f"rulesub_t_{uuid.uuid4().hex[:12]}"
     admin = make_url(base).set(drivername="postgresql")
-    conninfo = admin.render_as_string(hide_password=False)
+    return admin, admin.render_as_string(hide_password=False)
+
+
+def _postgres_template() -> str:
+    if "postgresql" not in _TEMPLATES:
+        import psycopg
+
+        admin, conninfo = _postgres_admin()
+        name = f"rulesub_template_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        atexit.register(_drop, conninfo, name)
+        _given_the_schema(admin.set(database=name).render_as_string(hide_password=False))
+        _TEMPLATES["postgresql"] = name
+    return _TEMPLATES["postgresql"]
+
+
+def _drop(conninfo: str, name: str) -> None:
+    """The database dropped, whoever is still connected to it: a test's connection left
+    open (``FORCE``), or the server's autovacuum, which ``FORCE`` may not end (it belongs to
+    no role: PostgreSQL refuses) and a plain ``DROP DATABASE`` ends itself."""
+    import psycopg
+
     with psycopg.connect(conninfo, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        try:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        except psycopg.errors.InsufficientPrivilege:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def migrated_sqlite(path: Path) -> str:
+    """A SQLite file at ``path`` of this rulesub's schema, nothing in it: its URL."""
+    shutil.copyfile(_sqlite_template(), path)
+    return str(path)
+
+
+def database(backend: str, tmp_path: Path, *, migrated: bool = False) -> Iterator[str]:
+    """A fresh database of ``backend``, empty or (``migrated``) of this rulesub's schema
+    and nothing in it: its URL."""
+    if backend == "sqlite":
+        path = tmp_path / "store.sqlite3"
+        yield migrated_sqlite(path) if migrated else str(path)
+        return
+    admin, conninfo = _postgres_admin()
+    import psycopg
+
+    template = f' TEMPLATE "{_postgres_template()}"' if migrated else ""
+    name = f"rulesub_t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"{template}')
     try:
         yield admin.set(database=name).render_as_string(hide_password=False)
     finally:
-        with psycopg.connect(conninfo, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _drop(conninfo, name)
 
 
 def rulesub(

@@ -28,7 +28,7 @@ GOOD = ("high-card-flush.yaml", "four-card-poker.yaml", "lunar-poker.yaml")
 
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database(request.param, tmp_path)
+    yield from database(request.param, tmp_path, migrated=True)
 
 
 def filings(where: Path, n: int) -> list[Path]:

@@ -50,7 +50,7 @@ BEFORE_EFFECTIVE = "2026-12-01"  # the examples are effective 2027-01-01
 
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database(request.param, tmp_path)
+    yield from database(request.param, tmp_path, migrated=True)
 
 
 @pytest.fixture
@@ -465,11 +465,69 @@ def test_every_action_is_in_the_append_only_audit_log(store: Store, tmp_path: Pa
 # -- the schema's version ----------------------------------------------------------------------
 
 
-def test_db_upgrade_creates_then_reports_current(db: str) -> None:
+def test_db_upgrade_creates_then_reports_current(empty_db: str) -> None:
+    db = empty_db
     first = as_json(cli("db", "upgrade", "--db", db, "--format", "json"))
     assert first["from"] is None and first["to"] == "0007"
     again = as_json(cli("db", "upgrade", "--db", db, "--format", "json"))
     assert again["from"] == again["to"] == "0007"
+
+
+def _schema_and_rows(url: str) -> tuple[object, ...]:
+    """What a database holds, as SQL sees it: each table's columns, indexes and rows, its
+    triggers, and the schema version."""
+    from sqlalchemy import inspect
+
+    store = Store(url)
+    with store.engine.connect() as conn:
+        seen = inspect(conn)
+        tables = {
+            name: (
+                [(c["name"], str(c["type"]), c["nullable"]) for c in seen.get_columns(name)],
+                sorted(
+                    (i["name"], tuple(i["column_names"]), i["unique"])
+                    for i in seen.get_indexes(name)
+                ),
+                conn.execute(text(f"SELECT count(*) FROM {name}")).scalar_one(),
+            )
+            for name in sorted(seen.get_table_names())
+        }
+        triggers = sorted(
+            conn.execute(
+                text("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+                if conn.dialect.name == "sqlite"
+                else text("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
+            ).scalars()
+        )
+        version = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    store.dispose()
+    return tables, triggers, version
+
+
+def test_the_tests_migrated_database_is_the_one_a_first_command_makes(
+    empty_db: str, tmp_path: Path
+) -> None:
+    """The store's tests run on copies of one database migrated once per test process
+    (``store_db.database(..., migrated=True)``): each copy is of this rulesub's schema
+    with nothing in it, and a filing recorded into it leaves the same tables, columns,
+    indexes, triggers, rows and schema version as a first ``record`` into an empty
+    database; a copy written to leaves the next copy empty."""
+    backend = "postgresql" if empty_db.startswith("postgresql") else "sqlite"
+    record(empty_db, HCF)  # the first command: the migrations run
+    made = _schema_and_rows(empty_db)
+    assert made[2] == ["0007"] and made[0]["submissions"][2] == 1
+    for k in (1, 2):
+        (tmp_path / str(k)).mkdir()
+        copy = database(backend, tmp_path / str(k), migrated=True)
+        url = next(copy)
+        try:
+            tables, triggers, version = _schema_and_rows(url)
+            assert version == ["0007"] and triggers == made[1]
+            assert [tables[n][2] for n in ("submissions", "audit_log", "accounts")] == [0, 0, 0]
+            record(url, HCF)
+            assert _schema_and_rows(url) == made
+        finally:
+            copy.close()
 
 
 def test_a_database_behind_this_rulesub_is_refused_until_upgraded(
@@ -535,6 +593,27 @@ def test_the_default_database_is_in_the_users_data_directory(
     assert resolve_url("postgresql://u:p@h/d").startswith("postgresql+psycopg://")
     with pytest.raises(StoreError):
         resolve_url("mysql://u@h/d")
+
+
+def test_store_commands_in_one_process_ask_the_collector_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store command sets aside what the process holds from the cycle collector once a
+    process (``gc.freeze``); counting what is set aside walks all of it, so a process that
+    runs many commands (a test run, in process) asks for the count once, not at each."""
+    import gc
+
+    import validator.cli.store as module
+
+    asked: list[int] = []
+    count = gc.get_freeze_count
+    monkeypatch.setattr(module, "_SET_ASIDE", [])
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: asked.append(1) or count())
+    db = str(tmp_path / "store.sqlite3")
+    record(db, HCF)
+    assert cli("history", "--db", db).exit_code == 0
+    assert cli("show", "1", "--db", db).exit_code == 0
+    assert len(asked) == 1
 
 
 def test_an_approval_is_decided_on_the_regulation_in_force(db: str, tmp_path: Path) -> None:

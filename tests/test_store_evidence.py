@@ -50,7 +50,7 @@ TWO_TO_THE_63 = 2**63
 
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database(request.param, tmp_path)
+    yield from database(request.param, tmp_path, migrated=True)
 
 
 def harbour_filing(
@@ -183,7 +183,10 @@ def sa_audit_0002() -> Any:
     )
 
 
-def test_the_migration_chains_the_old_log_and_gives_ids_past_every_one_named(db: str) -> None:
+def test_the_migration_chains_the_old_log_and_gives_ids_past_every_one_named(
+    empty_db: str,
+) -> None:
+    db = empty_db
     _database_of_schema_0002(db)
     out = cli("history", "--db", db)
     assert out.exit_code == 2 and "rulesub db upgrade" in out.stderr

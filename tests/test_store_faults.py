@@ -147,7 +147,7 @@ def test_another_programs_database_is_refused(tmp_path: Path) -> None:
 
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database(request.param, tmp_path)
+    yield from database(request.param, tmp_path, migrated=True)
 
 
 def consistent(url: str) -> int:

@@ -25,7 +25,7 @@ from validator.web import create_app  # noqa: E402
 
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database(request.param, tmp_path)
+    yield from database(request.param, tmp_path, migrated=True)
 
 
 def test_a_casino_account_without_its_holder_is_refused_by_the_database(

@@ -50,7 +50,7 @@ APPROVED_ON = "2026-12-20"
 
 @pytest.fixture(params=BACKENDS)
 def office(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Office]:
-    for db in database(request.param, tmp_path):
+    for db in database(request.param, tmp_path, migrated=True):
         yield make_office(tmp_path, db)
 
 

@@ -337,39 +337,46 @@ def _alias_bomb() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _mutation_sites(values: tuple[str, ...]) -> Iterator[tuple[Path, str, int, str]]:
+    """Where ``mutations`` replaces a value, in its order: each file, key (one the file
+    holds) and value's index, with the file's kind."""
+    files = [(p, "submission", SUBMISSION_KEYS) for p in example_submissions()]
+    files += [(p, "round", ROUND_KEYS) for p in golden_rounds()]
+    for path, kind, keys in files:
+        text = path.read_text(encoding="utf-8")
+        for key in keys:
+            if _replace_value(text, key, "") is not None:
+                for i in range(len(values)):
+                    yield path, key, i, kind
+
+
+def _mutation(site: tuple[Path, str, int, str], values: tuple[str, ...]) -> Case:
+    path, key, i, kind = site
+    out = _replace_value(path.read_text(encoding="utf-8"), key, values[i])
+    assert out is not None
+    if kind == "round":
+        return Case(f"{path.parent.name}.{path.stem}.{key}.{i}.yaml", out.encode("utf-8"), kind)
+    return Case(f"{path.stem}.{key}.{i}.yaml", out.encode("utf-8"))
+
+
 def mutations(values: tuple[str, ...] = HOSTILE_VALUES) -> Iterator[Case]:
     """Each example submission and golden round with one field replaced by each value."""
-    for path in example_submissions():
-        text = path.read_text(encoding="utf-8")
-        for key in SUBMISSION_KEYS:
-            for i, raw in enumerate(values):
-                out = _replace_value(text, key, raw)
-                if out is not None:
-                    yield Case(f"{path.stem}.{key}.{i}.yaml", out.encode("utf-8"))
-    for path in golden_rounds():
-        text = path.read_text(encoding="utf-8")
-        for key in ROUND_KEYS:
-            for i, raw in enumerate(values):
-                out = _replace_value(text, key, raw)
-                if out is not None:
-                    yield Case(
-                        f"{path.parent.name}.{path.stem}.{key}.{i}.yaml",
-                        out.encode("utf-8"),
-                        "round",
-                    )
+    for site in _mutation_sites(values):
+        yield _mutation(site, values)
 
 
 def sample_mutations(n: int, seed: int = 12) -> list[Case]:
     """``n`` mutations, half of submissions and half of round files, drawn at random from
-    every file, field and value (deterministic for a seed)."""
+    every file, field and value (deterministic for a seed): the draw made among the places
+    of every mutation, and only the mutations drawn written out."""
     import random
 
-    every = list(mutations())
+    every = list(_mutation_sites(HOSTILE_VALUES))
     rng = random.Random(seed)
     rng.shuffle(every)
-    subs = [c for c in every if c.kind == "submission"][: n - n // 2]
-    rounds = [c for c in every if c.kind == "round"][: n // 2]
-    return subs + rounds
+    subs = [site for site in every if site[3] == "submission"][: n - n // 2]
+    rounds = [site for site in every if site[3] == "round"][: n // 2]
+    return [_mutation(site, HOSTILE_VALUES) for site in subs + rounds]
 
 
 # -- hypothesis strategies ----------------------------------------------------------------------

@@ -213,16 +213,24 @@ def _read_both(path: Path) -> tuple[object, object]:
     return attempt(read_yaml), attempt(load_yaml)
 
 
-@pytest.mark.parametrize("large", [False, pytest.param(True, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    ("large", "part"),
+    [
+        (False, 0),
+        *(pytest.param(False, k, marks=pytest.mark.slow) for k in range(1, PARTS)),
+        pytest.param(True, None, marks=pytest.mark.slow),
+    ],
+)
 def test_the_fast_reader_and_the_loader_agree_on_the_whole_corpus(
-    tmp_path: Path, large: bool
+    tmp_path: Path, large: bool, part: int | None
 ) -> None:
     """``validate`` reads through libyaml when it can; every other command through ruamel.
     On every YAML input of the corpus they read the same values at the same positions, or
     refuse it at the same place with the same message (a tab before ``[`` included). The
-    large inputs (seconds each) apart, in the full suite only."""
+    large inputs (seconds each) apart, in the full suite only; the rest in ``PARTS`` parts
+    (each input in exactly one), the first in the quick subset, every one in the full suite."""
     cases = [c for c in handmade() + sample_mutations(MUTATIONS * 3) if c.name.endswith(".yaml")]
-    for case in cases:
+    for case in cases if part is None else cases[part::PARTS]:
         if case.special or (case.name in LARGE) != large:
             continue
         path = case.write(tmp_path)

@@ -56,11 +56,20 @@ def _set_aside() -> None:
     is set aside from the cycle collector (``gc.freeze``), once a process. SQLAlchemy's
     import and the command's work make tens of thousands of objects, and each collection
     they start would walk everything held, for nothing: it all lives until the command
-    ends. A tenth of a ``record``'s time."""
+    ends. A tenth of a ``record``'s time. Asked once a process: the count of what is set
+    aside is itself a walk of all of it, and a process that runs many commands (the
+    tests, in process) would walk it again at each."""
+    if _SET_ASIDE:
+        return
+    _SET_ASIDE.append(True)
     import gc
 
     if not gc.get_freeze_count():
         gc.freeze()
+
+
+#: Whether ``_set_aside`` has run in this process.
+_SET_ASIDE: list[bool] = []
 
 
 @contextmanager
