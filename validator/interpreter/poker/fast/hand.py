@@ -638,12 +638,12 @@ def _deal_common_card(params, stock, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _deal_street(params, kernel, si, hand, nh, stock, out):  # type: ignore[no-untyped-def]
+def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ignore[no-untyped-def]
     """Street ``si``'s cards: its burns (§ 553.10(f), § 553.11(g)), then each deal step, a
     round of cards to each player still in (``hand[:nh]``) or cards to the board; the Stud
     common card where the stock is short (§ 553.10(h)). False: the deck ran out or a
     reshuffle could not be made, the round is handed back."""
-    streets, to_board, rounds = kernel.streets, kernel.steps.to_board, kernel.steps.rounds
+    to_board, rounds = steps.to_board, steps.rounds
     first, last = streets.step0[si], streets.step0[si] + streets.nsteps[si]
     per_player = 0
     for t in range(first, last):
@@ -691,10 +691,9 @@ def _post_antes(ante, order, stack, contributed):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True, inline="always")
-def _post_blinds(params, kernel, si, hand, nh, stack, contributed, bets):  # type: ignore[no-untyped-def]
+def _post_blinds(params, blinds, max_raises, hand, nh, stack, contributed, bets):  # type: ignore[no-untyped-def]
     """The Blind Bets from the button's left (§ 553.11(d), § 553.13(e)), the betting round
     opened to the players after them, the blinds last."""
-    blinds = kernel.blinds
     nb = min(blinds.shape[0], nh)
     m = 0
     for j in range(nb, nh):
@@ -703,25 +702,24 @@ def _post_blinds(params, kernel, si, hand, nh, stack, contributed, bets):  # typ
     for j in range(nb):
         bets.order[m] = hand[j]
         m += 1
-    _new_round(bets, m, kernel.streets.max_raises[si], params.check_raise)
+    _new_round(bets, m, max_raises, params.check_raise)
     for j in range(nb):
         _post(hand[j], blinds[j], False, stack, contributed, bets)
 
 
 @njit(cache=True, inline="always")
-def _kept(params, kernel, own, nc):  # type: ignore[no-untyped-def]
+def _kept(params, high_tiers, tables, own, nc):  # type: ignore[no-untyped-def]
     """The cards a player keeps at the draw (bit c for card c): a made high hand's cards,
     else his highest card; the low cards up to the fair limit, one of a rank."""
     keep = 0
     if params.has_high:
-        tables = kernel.high_tables
         key = best_key(tables, own, nc)
         if params.high_own >= 0 and params.high_board == 0 and (nc >= params.high_own):
             # the hand of the player's cards alone (``high_board``, 0 here, not a constant: one
             # compiled reading serves every call)
             zero = params.high_board
             key = best_key_using(tables, own, nc, own, zero, params.high_own, zero)
-        if kernel.high_tiers[category_index(tables, key)] >= 0:
+        if high_tiers[category_index(tables, key)] >= 0:
             keep |= kept_mask(tables, own, nc)
         else:
             hi = 0
@@ -742,7 +740,7 @@ def _kept(params, kernel, own, nc):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _draw(params, kernel, hand, nh, stock, out, own):  # type: ignore[no-untyped-def]
+def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: ignore[no-untyped-def]
     """§ 553.13(g): each player still in discards what he does not keep and draws as many,
     the discard pile (his discards in it) reshuffled to be the stock where the stock runs
     out (§ 553.13(g)(2)). False: no reshuffle could be made, the round is handed back."""
@@ -751,7 +749,7 @@ def _draw(params, kernel, hand, nh, stock, out, own):  # type: ignore[no-untyped
         nc = out.ncards[i]
         for c in range(nc):
             own[c] = out.cards[i, c]
-        keep = _kept(params, kernel, own, nc)
+        keep = _kept(params, high_tiers, high_tables, own, nc)
         nk = 0
         for c in range(nc):
             if (keep >> c) & 1:
@@ -783,10 +781,9 @@ def _players_in(order, folded, hand):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _forced_bet_player(params, kernel, hand, nh, cards):  # type: ignore[no-untyped-def]
+def _forced_bet_player(params, faces, forced_order, hand, nh, cards):  # type: ignore[no-untyped-def]
     """The place in ``hand`` of the player who places the Forced Bet: the lowest (or
     highest) ranked up-card (§ 553.10(d))."""
-    faces = kernel.faces
     first_up = -1
     for k in range(faces.shape[0]):
         if faces[k] == 1:
@@ -795,7 +792,7 @@ def _forced_bet_player(params, kernel, hand, nh, cards):  # type: ignore[no-unty
     best = -1
     start = 0
     for j in range(nh):
-        v = kernel.forced_order[cards[hand[j], first_up]]
+        v = forced_order[cards[hand[j], first_up]]
         if params.forced_highest:
             v = 1000 - v
         if best < 0 or v < best:
@@ -805,7 +802,7 @@ def _forced_bet_player(params, kernel, hand, nh, cards):  # type: ignore[no-unty
 
 
 @njit(cache=True, inline="always")
-def _best_showing(kernel, hand, nh, stack, out, own):  # type: ignore[no-untyped-def]
+def _best_showing(faces, showing_tables, hand, nh, stack, out, own):  # type: ignore[no-untyped-def]
     """The place in ``hand`` of the player with the highest ranking hand showing, the one
     closest to the dealer's left among equals (§ 553.10(f)(1), (2)), among the players
     able to act (none: all still in)."""
@@ -813,7 +810,6 @@ def _best_showing(kernel, hand, nh, stack, out, own):  # type: ignore[no-untyped
     for j in range(nh):
         if stack[hand[j]] > 0:
             ables += 1
-    faces = kernel.faces
     start = 0
     bestkey = -1
     for j in range(nh):
@@ -825,7 +821,7 @@ def _best_showing(kernel, hand, nh, stack, out, own):  # type: ignore[no-untyped
             if faces[c] == 1:
                 own[nu] = out.cards[i, c]
                 nu += 1
-        key = best_key(kernel.showing_tables, own, nu)
+        key = best_key(showing_tables, own, nu)
         if key > bestkey or (key == bestkey and i < hand[start]):
             bestkey = key
             start = j
@@ -833,32 +829,33 @@ def _best_showing(kernel, hand, nh, stack, out, own):  # type: ignore[no-untyped
 
 
 @njit(cache=True, inline="always")
-def _open_betting(params, kernel, si, hand, nh, stack, out, own, bets):  # type: ignore[no-untyped-def]
+def _open_betting(
+    params, streets, faces, forced_order, showing, si, hand, nh, stack, out, own, bets
+):  # type: ignore[no-untyped-def]
     """A betting round with no Blind Bets opened: by the Forced Bet's player, the player
     after him first to act (§ 553.10(d), (e)); by the best hand showing (§ 553.10(f)); or
     in turn from the button's left. Returns the Forced Bet's player (-1: none)."""
-    opens = kernel.streets.opens[si]
+    opens = streets.opens[si]
     start = 0
     forced = -1
     if opens == OPENS_FORCED:
-        start = _forced_bet_player(params, kernel, hand, nh, out.cards)
+        start = _forced_bet_player(params, faces, forced_order, hand, nh, out.cards)
         forced = hand[start]
         start += 1
     elif opens == OPENS_SHOWING:
-        start = _best_showing(kernel, hand, nh, stack, out, own)
+        start = _best_showing(faces, showing, hand, nh, stack, out, own)
     for j in range(nh):
         bets.order[j] = hand[(start + j) % nh]
-    _new_round(bets, nh, kernel.streets.max_raises[si], params.check_raise)
+    _new_round(bets, nh, streets.max_raises[si], params.check_raise)
     return forced
 
 
 @njit(cache=True, inline="always")
-def _limit_bet(params, kernel, si, hand, nh, out, bets):  # type: ignore[no-untyped-def]
+def _limit_bet(params, streets, faces, si, hand, nh, out, bets):  # type: ignore[no-untyped-def]
     """The street's bet: the upper limit's on an upper street or where an open pair shows
     on the split limit's street, else the lower's."""
-    upper = kernel.streets.upper[si] != 0
-    if kernel.streets.open_pair[si] and not upper:
-        faces = kernel.faces
+    upper = streets.upper[si] != 0
+    if streets.open_pair[si] and not upper:
         for j in range(nh):
             i = hand[j]
             seen = 0
@@ -872,7 +869,7 @@ def _limit_bet(params, kernel, si, hand, nh, out, bets):  # type: ignore[no-unty
 
 
 @njit(cache=True, inline="always")
-def _read_tiers(params, kernel, si, stack, out, reads, bets, using):  # type: ignore[no-untyped-def]
+def _read_tiers(params, tiers, tables, low_tables, si, stack, out, reads, bets, using):  # type: ignore[no-untyped-def]
     """Each player able to act reads his hand's tier (``bets.tiers``), and, where a hand is
     read over ``use:``, keeps the keys so read (``reads.known``, at street ``si``)."""
     order, cards, ncards, board, n_board = (
@@ -882,7 +879,6 @@ def _read_tiers(params, kernel, si, stack, out, reads, bets, using):  # type: ig
         out.board,
         out.nboard[0],
     )
-    tiers, tables, low_tables = kernel.high_tiers, kernel.high_tables, kernel.low_tables
     read, known, known_at = bets.tiers, reads.known, reads.known_at
     bpicks, nbpicks, opicks = reads.bpicks, reads.nbpicks, reads.opicks
     for j in range(bets.counts[PLAYERS]):
@@ -934,7 +930,7 @@ def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: 
 
 
 @njit(cache=True, inline="always")
-def _showdown_keys(params, kernel, order, out, reads):  # type: ignore[no-untyped-def]
+def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type: ignore[no-untyped-def]
     """Each hand still in read for the showdown (§ 553.7(d)): its high key, and its low
     key where it qualifies (0: none); a key its last tier read is taken where no card was
     dealt or drawn since."""
@@ -960,7 +956,7 @@ def _showdown_keys(params, kernel, order, out, reads):  # type: ignore[no-untype
             if fresh and known[i, r] != UNREAD:
                 key = known[i, r]
             else:
-                tables = kernel.high_tables if r == HIGH else kernel.low_tables
+                tables = high_tables if r == HIGH else low_tables
                 k_own = params.high_own if r == HIGH else params.low_own
                 k_board = params.high_board if r == HIGH else params.low_board
                 counts = params.high_board_counts if r == HIGH else params.low_board_counts
@@ -993,7 +989,10 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     reads = _readings(n, using)
     hand = np.zeros(order.shape[0], dtype=np.int64)
     mucked = np.zeros(n, dtype=np.bool_)
-    streets = kernel.streets
+    # the compiled table's arrays read once: a record passed to a part costs a reference
+    # count for each of its arrays
+    streets, steps, blinds, faces = kernel.streets, kernel.steps, kernel.blinds, kernel.faces
+    high_tiers, high_tables, low_tables = kernel.high_tiers, kernel.high_tables, kernel.low_tables
     put_before = 0
     _post_antes(params.ante, order, stack, out.contributed)
     for si in range(streets.burn.shape[0]):
@@ -1002,24 +1001,43 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
             break
         opened = streets.blinds[si] == BLINDS_BEFORE
         if opened:
-            _post_blinds(params, kernel, si, hand, nh, stack, out.contributed, bets)
-        if not _deal_street(params, kernel, si, hand, nh, stock, out):
+            _post_blinds(
+                params, blinds, streets.max_raises[si], hand, nh, stack, out.contributed, bets
+            )
+        if not _deal_street(params, streets, steps, si, hand, nh, stock, out):
             return HANDED_BACK
         reads.changed_at[0] = si
         if streets.blinds[si] == BLINDS_AFTER:
-            _post_blinds(params, kernel, si, hand, nh, stack, out.contributed, bets)
+            _post_blinds(
+                params, blinds, streets.max_raises[si], hand, nh, stack, out.contributed, bets
+            )
             opened = True
-        if streets.draw[si] and not _draw(params, kernel, hand, nh, stock, out, reads.own):
+        if streets.draw[si] and not _draw(
+            params, high_tiers, high_tables, hand, nh, stock, out, reads.own
+        ):
             return HANDED_BACK
         if streets.opens[si] < 0:
             continue
         forced = -1
         if not opened:
-            forced = _open_betting(params, kernel, si, hand, nh, stack, out, reads.own, bets)
-        _limit_bet(params, kernel, si, hand, nh, out, bets)
+            forced = _open_betting(
+                params,
+                streets,
+                faces,
+                kernel.forced_order,
+                kernel.showing_tables,
+                si,
+                hand,
+                nh,
+                stack,
+                out,
+                reads.own,
+                bets,
+            )
+        _limit_bet(params, streets, faces, si, hand, nh, out, bets)
         if forced >= 0:
             _post(forced, params.forced_bet, True, stack, out.contributed, bets)
-        _read_tiers(params, kernel, si, stack, out, reads, bets, using)
+        _read_tiers(params, high_tiers, high_tables, low_tables, si, stack, out, reads, bets, using)
         if not _run(bets, stack, out.contributed, out.folded, kernel.rows):
             return HANDED_BACK
         put_before = _close_betting_round(order, bets, stock, out, mucked, put_before)
@@ -1030,7 +1048,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         out.round_put[out.nrounds[0]] = put - put_before
         out.nrounds[0] += 1
     if _players_in(order, out.folded, hand) >= 2:
-        _showdown_keys(params, kernel, order, out, reads)
+        _showdown_keys(params, high_tables, low_tables, order, out, reads)
     if stock.drew[0]:
         stream[AT] = stock.at[0]
         out.drew[0] = 1
