@@ -353,7 +353,7 @@ def _bits(x: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_key(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> int:
     """The packed key of the best hand of ``cards[:n]`` (``pack_key(ev.best(...).key)``)."""
     return _read(tables, cards, n)[0]

@@ -3,7 +3,8 @@ does in Python (§ 553.8(b): a player short of what a round requires buys in aga
 deck shuffled from the session's random stream; the button moved clockwise after each round,
 § 553.11(c)(3); the books kept and chips checked conserved), around the same two kernels a
 single round runs (``hand._deal_and_bet``, ``settle._settle``). What a round costs in
-Python (the wrappers' arrays, the books, the record) is paid once a block instead.
+Python (the wrappers' arrays, the books, the record) is paid once a block instead; what
+the round kernel reads from its named records it reads once a part, not at each turn.
 
 A tie whose excess goes by card and suit is ordered in the block (``odd_chip``). The block
 stops before the first round either kernel hands back (a Bad Beat that may be paid, a tie

@@ -78,6 +78,9 @@ ROUND_WORDS = 256
 HIGH, LOW = 0, 1
 #: a key not read (``Readings.known``)
 UNREAD = -1
+#: ``Betting.counts``: the players in the round, the limit's bet, the bet to call, the
+#: aggressor, the raise cap, the raises made, check-raise
+PLAYERS, BET_SIZE, CURRENT, AGGRESSOR, MAX_RAISES, RAISES, CHECK_RAISE = range(7)
 
 
 class Stock(NamedTuple):
@@ -112,6 +115,7 @@ class Betting(NamedTuple):
     may_raise: Flags
     checked: Flags
     tiers: Ints
+    counts: Ints  # the counts below, one array (``PLAYERS`` .. ``CHECK_RAISE``)
     current: Ints
     raises: Ints
     aggressor: Ints
@@ -205,7 +209,7 @@ def _out(k_own, k_board, n_own, n_board):  # type: ignore[no-untyped-def]
     return k_own >= 0 and n_own >= k_own and n_board >= k_board
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _all_key(tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
     """The best hand of the player's cards and the board's together."""
     if n_board == 0:  # before the board: the player's cards alone, no copy made
@@ -218,7 +222,7 @@ def _all_key(tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def
     return best_key(tables, allc, n_own + n_board)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reading(tables, own, n_own, board, n_board, k_own, k_board):  # type: ignore[no-untyped-def]
     """``strategy._Reading.value``: over ``use:`` when its cards are out, else all."""
     if _out(k_own, k_board, n_own, n_board):
@@ -258,7 +262,7 @@ def _low_tier(params, low_tables, key):  # type: ignore[no-untyped-def]
     return 1 if top <= params.fair_at_most else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
     """``strategy.Strength.tier``: 0 weak .. 3 premium. (The tables are passed, not the
     ``Kernel``: a record of many arrays costs a reference count each in a call.)"""
@@ -364,18 +368,26 @@ def _put(i, amount, stack, contributed):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def _new_round(bets, m, max_raises, check_raise):  # type: ignore[no-untyped-def]
     """A betting round opened to ``bets.order[:m]``."""
-    bets.n[0] = m
+    order, street, acted, may_raise, checked = (
+        bets.order,
+        bets.street,
+        bets.acted,
+        bets.may_raise,
+        bets.checked,
+    )
     for j in range(m):
-        i = bets.order[j]
-        bets.street[i] = 0
-        bets.acted[i] = False
-        bets.may_raise[i] = True
-        bets.checked[i] = False
-    bets.current[0] = 0
-    bets.raises[0] = 0
-    bets.aggressor[0] = -1
-    bets.max_raises[0] = max_raises
-    bets.check_raise[0] = check_raise
+        i = order[j]
+        street[i] = 0
+        acted[i] = False
+        may_raise[i] = True
+        checked[i] = False
+    rs = bets.counts
+    rs[PLAYERS] = m
+    rs[CURRENT] = 0
+    rs[RAISES] = 0
+    rs[AGGRESSOR] = -1
+    rs[MAX_RAISES] = max_raises
+    rs[CHECK_RAISE] = check_raise
 
 
 @njit(cache=True, inline="always")
@@ -436,28 +448,29 @@ def _decide(wanted, to_call, can_bet, can_raise):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True, inline="always")
-def _act(i, bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-def]
+def _act(
+    i, order, m, street, acted, may_raise, checked, tiers, rs, stack, contributed, folded, rows
+):  # type: ignore[no-untyped-def]
     """Player ``i``'s turn: his options (``BettingRound.options``), the decision of his
     tier's row, and its effect (``BettingRound.act``): a bet or raise capped at what he
     can reach; a full one reopens the betting, an All-in short of it does not (§
-    553.8(b)(4))."""
-    street, acted, may_raise, order = bets.street, bets.acted, bets.may_raise, bets.order
-    current = bets.current[0]
+    553.8(b)(4)). ``rs``: the betting round's counts (``Betting.counts``)."""
+    current = rs[CURRENT]
     mine = street[i]
     to_call = max(0, current - mine)
     reach = mine + stack[i]
     can_bet = current == 0 and stack[i] > 0
-    bet = bets.bet[0]
-    capped = bets.max_raises[0] >= 0 and bets.raises[0] >= bets.max_raises[0]
-    reopened = may_raise[i] and (bets.check_raise[0] != 0 or not bets.checked[i])
+    bet = rs[BET_SIZE]
+    capped = rs[MAX_RAISES] >= 0 and rs[RAISES] >= rs[MAX_RAISES]
+    reopened = may_raise[i] and (rs[CHECK_RAISE] != 0 or not checked[i])
     can_raise = current > 0 and reach > current and not capped and reopened
-    wanted = rows[i, bets.tiers[i], 1 if to_call > 0 else 0]
+    wanted = rows[i, tiers[i], 1 if to_call > 0 else 0]
     kind = _decide(wanted, to_call, can_bet, can_raise)
     acted[i] = True
     if kind == FOLD:
         folded[i] = True
     elif kind == CHECK:
-        bets.checked[i] = True
+        checked[i] = True
     elif kind == CALL:
         street[i] += _put(i, to_call, stack, contributed)
     else:
@@ -466,10 +479,10 @@ def _act(i, bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-
         total = street[i]
         full = total - current >= bet or current == 0
         if kind == RAISE:
-            bets.raises[0] += 1
-        bets.current[0] = max(current, total)
-        bets.aggressor[0] = i
-        for j in range(bets.n[0]):
+            rs[RAISES] += 1
+        rs[CURRENT] = max(current, total)
+        rs[AGGRESSOR] = i
+        for j in range(m):
             o = order[j]
             if full:  # the betting reopens to everyone else
                 may_raise[o] = True
@@ -483,21 +496,37 @@ def _act(i, bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-
 def _run(bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-def]
     """``BettingRound.run`` with ``TableStrategy.act`` and ``strategy.decide``; False where
     it would not end (a bug, never a game). All-in: ``stack[i] == 0``. The record's
-    arrays are read once here, not at each player's turn."""
+    arrays are read once here and passed on alone: a record's field read at each turn
+    costs a reference count."""
     guard = 0
     k = 0
-    m = bets.n[0]
-    order, street, acted, current = bets.order, bets.street, bets.acted, bets.current
-    while _action_pending(order, m, street, acted, current[0], stack, folded):
+    order, street, acted, may_raise = bets.order, bets.street, bets.acted, bets.may_raise
+    checked, tiers, rs = bets.checked, bets.tiers, bets.counts
+    m = rs[PLAYERS]
+    while _action_pending(order, m, street, acted, rs[CURRENT], stack, folded):
         i = order[k % m]
         k += 1
         guard += 1
         if guard > 10_000:
             return False
         # needs_action()
-        if folded[i] or stack[i] == 0 or (acted[i] and street[i] >= current[0]):
+        if folded[i] or stack[i] == 0 or (acted[i] and street[i] >= rs[CURRENT]):
             continue
-        _act(i, bets, stack, contributed, folded, rows)
+        _act(
+            i,
+            order,
+            m,
+            street,
+            acted,
+            may_raise,
+            checked,
+            tiers,
+            rs,
+            stack,
+            contributed,
+            folded,
+            rows,
+        )
     return True
 
 
@@ -540,6 +569,7 @@ def _betting(n, players):  # type: ignore[no-untyped-def]
         flags[n : 2 * n],
         flags[2 * n : 3 * n],
         np.zeros(n, dtype=np.int64),
+        counts,
         counts[2:3],  # the bet to call
         counts[5:6],  # the raises made
         counts[3:4],  # the aggressor
@@ -608,17 +638,17 @@ def _deal_common_card(params, stock, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _deal_street(params, kernel, si, hand, nh, stock, out):  # type: ignore[no-untyped-def]
+def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ignore[no-untyped-def]
     """Street ``si``'s cards: its burns (§ 553.10(f), § 553.11(g)), then each deal step, a
     round of cards to each player still in (``hand[:nh]``) or cards to the board; the Stud
     common card where the stock is short (§ 553.10(h)). False: the deck ran out or a
     reshuffle could not be made, the round is handed back."""
-    streets, steps = kernel.streets, kernel.steps
+    to_board, rounds = steps.to_board, steps.rounds
     first, last = streets.step0[si], streets.step0[si] + streets.nsteps[si]
     per_player = 0
     for t in range(first, last):
-        if steps.to_board[t] == 0:
-            per_player += steps.rounds[t]
+        if to_board[t] == 0:
+            per_player += rounds[t]
     top, end = stock.top[0], stock.end[0]
     if streets.common[si] and end - top < streets.burn[si] + nh * per_player:
         return _deal_common_card(params, stock, out)
@@ -631,8 +661,8 @@ def _deal_street(params, kernel, si, hand, nh, stock, out):  # type: ignore[no-u
         nburns += 1
         top += 1
     for t in range(first, last):
-        for _ in range(steps.rounds[t]):
-            if steps.to_board[t] == 1:
+        for _ in range(rounds[t]):
+            if to_board[t] == 1:
                 if top >= end:
                     return False
                 board[nboard] = cards[top]
@@ -661,10 +691,9 @@ def _post_antes(ante, order, stack, contributed):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True, inline="always")
-def _post_blinds(params, kernel, si, hand, nh, stack, contributed, bets):  # type: ignore[no-untyped-def]
+def _post_blinds(params, blinds, max_raises, hand, nh, stack, contributed, bets):  # type: ignore[no-untyped-def]
     """The Blind Bets from the button's left (§ 553.11(d), § 553.13(e)), the betting round
     opened to the players after them, the blinds last."""
-    blinds = kernel.blinds
     nb = min(blinds.shape[0], nh)
     m = 0
     for j in range(nb, nh):
@@ -673,25 +702,24 @@ def _post_blinds(params, kernel, si, hand, nh, stack, contributed, bets):  # typ
     for j in range(nb):
         bets.order[m] = hand[j]
         m += 1
-    _new_round(bets, m, kernel.streets.max_raises[si], params.check_raise)
+    _new_round(bets, m, max_raises, params.check_raise)
     for j in range(nb):
         _post(hand[j], blinds[j], False, stack, contributed, bets)
 
 
 @njit(cache=True, inline="always")
-def _kept(params, kernel, own, nc):  # type: ignore[no-untyped-def]
+def _kept(params, high_tiers, tables, own, nc):  # type: ignore[no-untyped-def]
     """The cards a player keeps at the draw (bit c for card c): a made high hand's cards,
     else his highest card; the low cards up to the fair limit, one of a rank."""
     keep = 0
     if params.has_high:
-        tables = kernel.high_tables
         key = best_key(tables, own, nc)
         if params.high_own >= 0 and params.high_board == 0 and (nc >= params.high_own):
             # the hand of the player's cards alone (``high_board``, 0 here, not a constant: one
             # compiled reading serves every call)
             zero = params.high_board
             key = best_key_using(tables, own, nc, own, zero, params.high_own, zero)
-        if kernel.high_tiers[category_index(tables, key)] >= 0:
+        if high_tiers[category_index(tables, key)] >= 0:
             keep |= kept_mask(tables, own, nc)
         else:
             hi = 0
@@ -712,7 +740,7 @@ def _kept(params, kernel, own, nc):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _draw(params, kernel, hand, nh, stock, out, own):  # type: ignore[no-untyped-def]
+def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: ignore[no-untyped-def]
     """§ 553.13(g): each player still in discards what he does not keep and draws as many,
     the discard pile (his discards in it) reshuffled to be the stock where the stock runs
     out (§ 553.13(g)(2)). False: no reshuffle could be made, the round is handed back."""
@@ -721,7 +749,7 @@ def _draw(params, kernel, hand, nh, stock, out, own):  # type: ignore[no-untyped
         nc = out.ncards[i]
         for c in range(nc):
             own[c] = out.cards[i, c]
-        keep = _kept(params, kernel, own, nc)
+        keep = _kept(params, high_tiers, high_tables, own, nc)
         nk = 0
         for c in range(nc):
             if (keep >> c) & 1:
@@ -753,10 +781,9 @@ def _players_in(order, folded, hand):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _forced_bet_player(params, kernel, hand, nh, cards):  # type: ignore[no-untyped-def]
+def _forced_bet_player(params, faces, forced_order, hand, nh, cards):  # type: ignore[no-untyped-def]
     """The place in ``hand`` of the player who places the Forced Bet: the lowest (or
     highest) ranked up-card (§ 553.10(d))."""
-    faces = kernel.faces
     first_up = -1
     for k in range(faces.shape[0]):
         if faces[k] == 1:
@@ -765,7 +792,7 @@ def _forced_bet_player(params, kernel, hand, nh, cards):  # type: ignore[no-unty
     best = -1
     start = 0
     for j in range(nh):
-        v = kernel.forced_order[cards[hand[j], first_up]]
+        v = forced_order[cards[hand[j], first_up]]
         if params.forced_highest:
             v = 1000 - v
         if best < 0 or v < best:
@@ -775,7 +802,7 @@ def _forced_bet_player(params, kernel, hand, nh, cards):  # type: ignore[no-unty
 
 
 @njit(cache=True, inline="always")
-def _best_showing(kernel, hand, nh, stack, out, own):  # type: ignore[no-untyped-def]
+def _best_showing(faces, showing_tables, hand, nh, stack, out, own):  # type: ignore[no-untyped-def]
     """The place in ``hand`` of the player with the highest ranking hand showing, the one
     closest to the dealer's left among equals (§ 553.10(f)(1), (2)), among the players
     able to act (none: all still in)."""
@@ -783,7 +810,6 @@ def _best_showing(kernel, hand, nh, stack, out, own):  # type: ignore[no-untyped
     for j in range(nh):
         if stack[hand[j]] > 0:
             ables += 1
-    faces = kernel.faces
     start = 0
     bestkey = -1
     for j in range(nh):
@@ -795,7 +821,7 @@ def _best_showing(kernel, hand, nh, stack, out, own):  # type: ignore[no-untyped
             if faces[c] == 1:
                 own[nu] = out.cards[i, c]
                 nu += 1
-        key = best_key(kernel.showing_tables, own, nu)
+        key = best_key(showing_tables, own, nu)
         if key > bestkey or (key == bestkey and i < hand[start]):
             bestkey = key
             start = j
@@ -803,32 +829,33 @@ def _best_showing(kernel, hand, nh, stack, out, own):  # type: ignore[no-untyped
 
 
 @njit(cache=True, inline="always")
-def _open_betting(params, kernel, si, hand, nh, stack, out, own, bets):  # type: ignore[no-untyped-def]
+def _open_betting(
+    params, streets, faces, forced_order, showing, si, hand, nh, stack, out, own, bets
+):  # type: ignore[no-untyped-def]
     """A betting round with no Blind Bets opened: by the Forced Bet's player, the player
     after him first to act (§ 553.10(d), (e)); by the best hand showing (§ 553.10(f)); or
     in turn from the button's left. Returns the Forced Bet's player (-1: none)."""
-    opens = kernel.streets.opens[si]
+    opens = streets.opens[si]
     start = 0
     forced = -1
     if opens == OPENS_FORCED:
-        start = _forced_bet_player(params, kernel, hand, nh, out.cards)
+        start = _forced_bet_player(params, faces, forced_order, hand, nh, out.cards)
         forced = hand[start]
         start += 1
     elif opens == OPENS_SHOWING:
-        start = _best_showing(kernel, hand, nh, stack, out, own)
+        start = _best_showing(faces, showing, hand, nh, stack, out, own)
     for j in range(nh):
         bets.order[j] = hand[(start + j) % nh]
-    _new_round(bets, nh, kernel.streets.max_raises[si], params.check_raise)
+    _new_round(bets, nh, streets.max_raises[si], params.check_raise)
     return forced
 
 
 @njit(cache=True, inline="always")
-def _limit_bet(params, kernel, si, hand, nh, out, bets):  # type: ignore[no-untyped-def]
+def _limit_bet(params, streets, faces, si, hand, nh, out, bets):  # type: ignore[no-untyped-def]
     """The street's bet: the upper limit's on an upper street or where an open pair shows
     on the split limit's street, else the lower's."""
-    upper = kernel.streets.upper[si] != 0
-    if kernel.streets.open_pair[si] and not upper:
-        faces = kernel.faces
+    upper = streets.upper[si] != 0
+    if streets.open_pair[si] and not upper:
         for j in range(nh):
             i = hand[j]
             seen = 0
@@ -842,7 +869,7 @@ def _limit_bet(params, kernel, si, hand, nh, out, bets):  # type: ignore[no-unty
 
 
 @njit(cache=True, inline="always")
-def _read_tiers(params, kernel, si, stack, out, reads, bets, using):  # type: ignore[no-untyped-def]
+def _read_tiers(params, tiers, tables, low_tables, si, stack, out, reads, bets, using):  # type: ignore[no-untyped-def]
     """Each player able to act reads his hand's tier (``bets.tiers``), and, where a hand is
     read over ``use:``, keeps the keys so read (``reads.known``, at street ``si``)."""
     order, cards, ncards, board, n_board = (
@@ -852,16 +879,17 @@ def _read_tiers(params, kernel, si, stack, out, reads, bets, using):  # type: ig
         out.board,
         out.nboard[0],
     )
-    tiers, tables, low_tables = kernel.high_tiers, kernel.high_tables, kernel.low_tables
-    for j in range(bets.n[0]):
+    read, known, known_at = bets.tiers, reads.known, reads.known_at
+    bpicks, nbpicks, opicks = reads.bpicks, reads.nbpicks, reads.opicks
+    for j in range(bets.counts[PLAYERS]):
         i = order[j]
         if stack[i] == 0:  # All-in: he acts no more
             continue
         own, n_own = cards[i], ncards[i]
         if not using:
-            bets.tiers[i] = _tier(params, tiers, tables, low_tables, own, n_own, board, n_board)
+            read[i] = _tier(params, tiers, tables, low_tables, own, n_own, board, n_board)
             continue
-        bets.tiers[i], reads.known[i, HIGH], reads.known[i, LOW] = _tier_using(
+        read[i], known[i, HIGH], known[i, LOW] = _tier_using(
             params,
             tiers,
             tables,
@@ -870,11 +898,11 @@ def _read_tiers(params, kernel, si, stack, out, reads, bets, using):  # type: ig
             n_own,
             board,
             n_board,
-            reads.bpicks,
-            reads.nbpicks,
-            reads.opicks,
+            bpicks,
+            nbpicks,
+            opicks,
         )
-        reads.known_at[i] = si
+        known_at[i] = si
 
 
 @njit(cache=True, inline="always")
@@ -902,34 +930,44 @@ def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: 
 
 
 @njit(cache=True, inline="always")
-def _showdown_keys(params, kernel, order, out, reads):  # type: ignore[no-untyped-def]
+def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type: ignore[no-untyped-def]
     """Each hand still in read for the showdown (§ 553.7(d)): its high key, and its low
     key where it qualifies (0: none); a key its last tier read is taken where no card was
     dealt or drawn since."""
+    folded, cards, ncards, board, n_board = (
+        out.folded,
+        out.cards,
+        out.ncards,
+        out.board,
+        out.nboard[0],
+    )
+    known, known_at, changed_at = reads.known, reads.known_at, reads.changed_at[0]
+    bpicks, nbpicks, opicks = reads.bpicks, reads.nbpicks, reads.opicks
+    high, low = out.high, out.low
     for j in range(order.shape[0]):
         i = order[j]
-        if out.folded[i]:
+        if folded[i]:
             continue
-        fresh = reads.known_at[i] >= reads.changed_at[0]
-        own, n_own, board, n_board = out.cards[i], out.ncards[i], out.board, out.nboard[0]
+        fresh = known_at[i] >= changed_at
+        own, n_own = cards[i], ncards[i]
         for r in range(2):
             if (r == HIGH and not params.has_high) or (r == LOW and not params.has_low):
                 continue
-            if fresh and reads.known[i, r] != UNREAD:
-                key = reads.known[i, r]
+            if fresh and known[i, r] != UNREAD:
+                key = known[i, r]
             else:
-                tables = kernel.high_tables if r == HIGH else kernel.low_tables
+                tables = high_tables if r == HIGH else low_tables
                 k_own = params.high_own if r == HIGH else params.low_own
                 k_board = params.high_board if r == HIGH else params.low_board
                 counts = params.high_board_counts if r == HIGH else params.low_board_counts
-                b, nb, opicks = reads.bpicks[r], reads.nbpicks[r], reads.opicks
+                b, nb = bpicks[r], nbpicks[r]
                 key = _showdown_key(
                     tables, k_own, k_board, counts, own, n_own, board, n_board, b, nb, opicks
                 )
             if r == HIGH:
-                out.high[i] = key
+                high[i] = key
             else:
-                out.low[i] = key if key >= params.low_qualifies else 0
+                low[i] = key if key >= params.low_qualifies else 0
 
 
 @njit(cache=True)
@@ -951,7 +989,10 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     reads = _readings(n, using)
     hand = np.zeros(order.shape[0], dtype=np.int64)
     mucked = np.zeros(n, dtype=np.bool_)
-    streets = kernel.streets
+    # the compiled table's arrays read once: a record passed to a part costs a reference
+    # count for each of its arrays
+    streets, steps, blinds, faces = kernel.streets, kernel.steps, kernel.blinds, kernel.faces
+    high_tiers, high_tables, low_tables = kernel.high_tiers, kernel.high_tables, kernel.low_tables
     put_before = 0
     _post_antes(params.ante, order, stack, out.contributed)
     for si in range(streets.burn.shape[0]):
@@ -960,24 +1001,43 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
             break
         opened = streets.blinds[si] == BLINDS_BEFORE
         if opened:
-            _post_blinds(params, kernel, si, hand, nh, stack, out.contributed, bets)
-        if not _deal_street(params, kernel, si, hand, nh, stock, out):
+            _post_blinds(
+                params, blinds, streets.max_raises[si], hand, nh, stack, out.contributed, bets
+            )
+        if not _deal_street(params, streets, steps, si, hand, nh, stock, out):
             return HANDED_BACK
         reads.changed_at[0] = si
         if streets.blinds[si] == BLINDS_AFTER:
-            _post_blinds(params, kernel, si, hand, nh, stack, out.contributed, bets)
+            _post_blinds(
+                params, blinds, streets.max_raises[si], hand, nh, stack, out.contributed, bets
+            )
             opened = True
-        if streets.draw[si] and not _draw(params, kernel, hand, nh, stock, out, reads.own):
+        if streets.draw[si] and not _draw(
+            params, high_tiers, high_tables, hand, nh, stock, out, reads.own
+        ):
             return HANDED_BACK
         if streets.opens[si] < 0:
             continue
         forced = -1
         if not opened:
-            forced = _open_betting(params, kernel, si, hand, nh, stack, out, reads.own, bets)
-        _limit_bet(params, kernel, si, hand, nh, out, bets)
+            forced = _open_betting(
+                params,
+                streets,
+                faces,
+                kernel.forced_order,
+                kernel.showing_tables,
+                si,
+                hand,
+                nh,
+                stack,
+                out,
+                reads.own,
+                bets,
+            )
+        _limit_bet(params, streets, faces, si, hand, nh, out, bets)
         if forced >= 0:
             _post(forced, params.forced_bet, True, stack, out.contributed, bets)
-        _read_tiers(params, kernel, si, stack, out, reads, bets, using)
+        _read_tiers(params, high_tiers, high_tables, low_tables, si, stack, out, reads, bets, using)
         if not _run(bets, stack, out.contributed, out.folded, kernel.rows):
             return HANDED_BACK
         put_before = _close_betting_round(order, bets, stock, out, mucked, put_before)
@@ -988,7 +1048,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         out.round_put[out.nrounds[0]] = put - put_before
         out.nrounds[0] += 1
     if _players_in(order, out.folded, hand) >= 2:
-        _showdown_keys(params, kernel, order, out, reads)
+        _showdown_keys(params, high_tables, low_tables, order, out, reads)
     if stock.drew[0]:
         stream[AT] = stock.at[0]
         out.drew[0] = 1
