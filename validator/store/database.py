@@ -133,7 +133,6 @@ def make_engine(url: str, *, pooled: bool = False) -> Engine:
     return create_engine(
         url,
         **pool,
-        pool_pre_ping=pooled,  # a connection the server dropped meanwhile is replaced
         connect_args={
             "connect_timeout": max(1, int(wait)),
             "options": f"-c lock_timeout={int(wait * 1000)}",
