@@ -133,18 +133,14 @@ def make_engine(url: str, *, pooled: bool = False) -> Engine:
     return create_engine(
         url,
         **pool,
+        pool_pre_ping=pooled,  # a connection the server dropped meanwhile is replaced
         connect_args={
             "connect_timeout": max(1, int(wait)),
             "options": f"-c lock_timeout={int(wait * 1000)}",
-        }
-        # a kept connection runs the same few statements all day: each prepared (parsed
-        # once) from its second run, where psycopg waits for the fifth
-        | ({"prepare_threshold": PREPARE_AFTER} if pooled else {}),
+        },
     )
 
 
-#: A pooled PostgreSQL connection prepares a statement once it has run it this many times.
-PREPARE_AFTER = 1
 #: A pooled engine's connections: kept open, and opened beyond them at a busy moment.
 POOL_SIZE = 8
 POOL_OVERFLOW = 32

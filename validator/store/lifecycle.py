@@ -242,8 +242,12 @@ class Store:
                 yield self._held
             self._schema_seen = True
             return
-        with translated(self.url), self._begun(reading=reading) as conn, _begun_of(conn):
-            yield conn
+        with translated(self.url), self.engine.connect() as conn:
+            if reading:
+                conn = conn.execution_options(**{READING: True})
+            with conn.begin():
+                self._check(conn)
+                yield conn
         self._schema_seen = True
 
     def open_reading(self) -> Connection:
@@ -251,36 +255,15 @@ class Store:
         one piece of work (a web request: who is asking, then the page's queries) to share
         through ``shared``; closing the connection ends it."""
         with translated(self.url):
-            conn = self._begun(reading=True, kept=True)
-        self._schema_seen = True
-        return conn
-
-    def _begun(self, *, reading: bool, kept: bool = False) -> Connection:
-        """A connection with its transaction begun and the schema checked (``kept``: the
-        audit head read with it, see ``_check``).
-
-        A kept connection the database dropped meanwhile (a restart) fails the
-        transaction's first statement, the schema's check, before anything is read or
-        written: the pool then drops it and every connection opened before, and the
-        transaction begins again once on a new connection (so no statement is spent
-        asking each connection whether it is still alive before using it)."""
-        for attempt in (1, 2):
-            conn = self.engine.connect()
-            if reading:
-                conn = conn.execution_options(**{READING: True})
+            conn = self.engine.connect().execution_options(**{READING: True})
             try:
                 conn.begin()
-                self._check(conn, reading=kept)
-            except sa_exc.DBAPIError as e:
-                conn.close()
-                if e.connection_invalidated and attempt == 1:
-                    continue
-                raise
+                self._check(conn, reading=True)
             except BaseException:
                 conn.close()
                 raise
-            return conn
-        raise AssertionError("unreachable")
+        self._schema_seen = True
+        return conn
 
     @contextmanager
     def shared(self, conn: Connection, *, close: bool = False) -> Iterator[None]:
@@ -1085,14 +1068,6 @@ def _replace_earlier(conn: Connection, row: Row[Any], by: str, now: dt.datetime)
     for old in earlier:
         _audit(conn, by, "replace", old, {"replaced_by": row.id}, now)
     return earlier
-
-
-def _begun_of(conn: Connection) -> Any:
-    """The transaction ``Store._begun`` began on ``conn``: committed on leaving it, else
-    rolled back."""
-    begun = conn.get_transaction()
-    assert begun is not None
-    return begun
 
 
 def _audit(
