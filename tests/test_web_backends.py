@@ -87,3 +87,44 @@ def test_file_review_and_read_over_the_backend(db: str, tmp_path: Path) -> None:
         (office.ids["example"], "superseded"),
         (sid, "approved"),
     }
+
+
+def test_a_running_server_replaces_the_connections_a_database_restart_dropped(
+    db: str, tmp_path: Path
+) -> None:
+    """The server keeps its connections open between requests; when the database ends
+    them all (a PostgreSQL restart, here each server process terminated by the
+    administrator), the next pages and writes are served on new connections, not
+    answered with an error, and nothing is lost or written twice."""
+    if not db.startswith("postgresql"):
+        pytest.skip("SQLite keeps no server connection to drop")
+    from sqlalchemy import create_engine, text
+
+    office = make_office(tmp_path, db)
+    app = create_app(db, secret="s")
+    reviewer = TestClient(app)
+    assert sign_in(reviewer, "rev").status_code == 303
+    for path in ("/", "/submissions", "/audit"):
+        assert reviewer.get(path).status_code == 200
+    before = len(office.store.events())
+    admin = create_engine(db.replace("postgresql://", "postgresql+psycopg://", 1))
+    with admin.connect() as conn:
+        ended = conn.execute(
+            text(
+                "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()) AS t"
+            )
+        ).scalar_one()
+    admin.dispose()
+    assert ended >= 1  # the server's kept connections
+    for path in ("/audit", "/submissions", "/"):
+        page = reviewer.get(path)
+        assert page.status_code == 200, (path, page.text)
+    approved = reviewer.post(
+        f"/submissions/{office.ids['example']}/approve",
+        data={"csrf": token_of(reviewer), "on": "2026-12-20"},
+        follow_redirects=False,
+    )
+    assert approved.status_code == 303
+    assert office.store.get(office.ids["example"]).status == "approved"
+    assert len(office.store.events()) == before + 1

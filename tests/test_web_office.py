@@ -201,6 +201,51 @@ def test_a_page_asks_only_the_schemas_version_on_connections_kept_open(office: O
         assert catalogue not in asked
 
 
+def test_a_page_reads_the_audit_head_with_the_schemas_version(office: Office) -> None:
+    """A page's transaction asks the schema's version and the audit log's last entry in
+    one statement: no statement of its own for the head, and the head is that
+    transaction's only (a later page reads it again, after an entry written meanwhile)."""
+    from sqlalchemy import event
+
+    app = create_app(office.db, secret="s")
+    client = TestClient(app)
+    assert sign_in(client, "rev").status_code == 303
+    said: list[str] = []
+    event.listen(app.state.web.store.engine, "before_cursor_execute", lambda *a: said.append(a[2]))
+
+    def total() -> int:
+        found = re.search(r'id="total">(\d+) entr', client.get("/audit").text)
+        assert found is not None
+        return int(found.group(1))
+
+    before = total()
+    heads = [s for s in said if "max(audit_log.id)" in s.replace('"', "").lower()]
+    assert heads == [], heads
+    assert any("alembic_version" in s and "audit_log" in s for s in said)
+    with office.store.transaction() as conn:
+        _audit(conn, "rev", "note", None, {"said": "written between two pages"})
+    assert total() == before + 1
+
+
+def test_a_running_servers_pages_refuse_a_schema_changed_under_it(office: Office) -> None:
+    """Each page's transaction reads the schema's version again: a database a newer
+    rulesub changed under the running server is refused (503, the message for the
+    officer) instead of being read as this one's, and served again once it is back."""
+    from sqlalchemy import text
+
+    client = client_of(office, "rev")
+    assert client.get("/submissions").status_code == 200
+    with office.store.transaction() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    for path in ("/submissions", "/audit", "/"):
+        refused = client.get(path)
+        assert refused.status_code == 503, path
+        assert "newer than this rulesub knows" in refused.text
+    with office.store.engine.connect() as conn, conn.begin():
+        conn.execute(text("UPDATE alembic_version SET version_num = '0007'"))
+    assert client.get("/audit").status_code == 200
+
+
 def test_the_counts_follow_the_record_as_it_grows(office: Office) -> None:
     """Counts are kept while the audit log's last entry is the same, and follow each
     change: a decision moves a filing between the status counts, and the audit log's

@@ -39,6 +39,9 @@ UPGRADE_HINT = "run `rulesub db upgrade` to migrate it"
 SCHEMA_LOCK = 7_145_514
 #: The execution option of a connection that only reads.
 READING = "rulesub_reading"
+#: A reading transaction's audit head, read with its schema version: in the connection's
+#: ``info``, as ``(transaction, id)``, so that it is this transaction's only.
+AUDIT_HEAD = "rulesub_audit_head"
 #: SQLite's rollback journals, one of which a store's file is kept in between commands.
 ROLLBACK_JOURNALS = ("delete", "truncate", "persist")
 
@@ -231,6 +234,14 @@ def translated(url: str) -> Iterator[None]:
         if isinstance(e, sa_exc.IntegrityError):
             raise
         raise problem(e, url) from None
+
+
+def audit_head_read(conn: Connection) -> int | None:
+    """The audit head this reading transaction read with its schema version, else ``None``."""
+    kept = conn.info.get(AUDIT_HEAD)
+    if kept is None or kept[0] is not conn.get_transaction():
+        return None
+    return int(kept[1])
 
 
 def table_names(conn: Connection) -> set[str]:

@@ -50,6 +50,7 @@ from validator.errors import RulesubError
 from validator.store import migrate
 from validator.store.chain import GENESIS, Break, Head, entry_hash, walk
 from validator.store.database import (
+    AUDIT_HEAD,
     READING,
     StoreError,
     describe,
@@ -257,7 +258,7 @@ class Store:
             conn = self.engine.connect().execution_options(**{READING: True})
             try:
                 conn.begin()
-                self._check(conn)
+                self._check(conn, reading=True)
             except BaseException:
                 conn.close()
                 raise
@@ -278,11 +279,18 @@ class Store:
                 with translated(self.url):
                     conn.close()
 
-    def _check(self, conn: Connection) -> None:
-        if self._schema_seen:
+    def _check(self, conn: Connection, *, reading: bool = False) -> None:
+        """The schema checked; ``reading`` (a transaction that only reads, left open): the
+        audit head read in the same statement, kept for ``audit_head_read``."""
+        conn.info.pop(AUDIT_HEAD, None)
+        if not self._schema_seen:
+            migrate.check(conn, self.url)
+        elif not reading:
             migrate.confirm(conn, self.url)
         else:
-            migrate.check(conn, self.url)
+            head = migrate.confirm_reading(conn, self.url)
+            if head is not None:
+                conn.info[AUDIT_HEAD] = (conn.get_transaction(), head)
 
     @contextmanager
     def session(self, *, many: bool = False) -> Iterator[None]:

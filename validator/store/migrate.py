@@ -120,12 +120,31 @@ def check(conn: Connection, url: str) -> None:
             _upgrade_in(conn)
 
 
+@cache
+def _version_and_head_query() -> TextClause:
+    """The schema version's row with the audit log's last entry's id: one statement."""
+    from sqlalchemy import text
+
+    return text(f"SELECT version_num, (SELECT max(id) FROM audit_log) FROM {VERSION_TABLE}")
+
+
 def confirm(conn: Connection, url: str) -> None:
     """``check`` for a database already found of this rulesub's schema: its version only
     is read again (one row), and anything else than this rulesub's is checked whole."""
     rev = conn.execute(_version_query()).scalars().all()
     if rev != [head()]:
         check(conn, url)
+
+
+def confirm_reading(conn: Connection, url: str) -> int | None:
+    """``confirm`` for a transaction that only reads, in the same statement reading the
+    audit log's last entry's id (0: none), which that transaction then sees throughout;
+    ``None`` where the schema was not this rulesub's and was checked whole."""
+    rows = conn.execute(_version_and_head_query()).all()
+    if [r[0] for r in rows] != [head()]:
+        check(conn, url)
+        return None
+    return int(rows[0][1] or 0)
 
 
 def upgrade(conn: Connection, url: str) -> tuple[str | None, str]:

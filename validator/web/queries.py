@@ -36,6 +36,7 @@ from sqlalchemy import (
 
 from validator.store import Store
 from validator.store.accounts import Account, accounts
+from validator.store.database import audit_head_read
 from validator.store.schema import STATUSES, audit_log, submissions
 
 PAGE_SIZE = 50
@@ -385,7 +386,11 @@ class KeptByHead:
 
     @classmethod
     def head(cls, conn: Any) -> int:
-        """The audit log's last entry's id (0: none)."""
+        """The audit log's last entry's id (0: none): as the reading transaction read it
+        with its schema version, else read now."""
+        read = audit_head_read(conn)
+        if read is not None:
+            return read
         return int(conn.execute(cls.HEAD).scalar() or 0)
 
     def get(self, engine: Any, key: Any) -> tuple[int, Any] | None:
