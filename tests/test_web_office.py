@@ -662,15 +662,11 @@ def test_no_write_joins_a_shared_reading_transaction(office: Office) -> None:
         conn.execute(select(submissions.c.id)).all()
 
 
-def test_the_filtered_list_reads_a_facility_from_its_index_on_sqlite(office: Office) -> None:
-    """On SQLite, a list filtered by facility and status (in the order of filing) reads the
-    facility's filings from its index, not every filing of that status."""
-    import sqlite3
-
+def _reviewer_heard(office: Office) -> tuple[TestClient, list[tuple[str, Any]]]:
+    """A reviewer signed in to a new server over ``office``'s store, and the statements
+    (with their values) that server sends from then on."""
     from sqlalchemy import event
 
-    if not office.db.endswith(".sqlite3"):
-        pytest.skip("SQLite's query plan")
     app = create_app(office.db, secret="s")
     said: list[tuple[str, Any]] = []
     event.listen(
@@ -681,6 +677,17 @@ def test_the_filtered_list_reads_a_facility_from_its_index_on_sqlite(office: Off
     rev = TestClient(app)
     assert sign_in(rev, "rev").status_code == 303
     said.clear()
+    return rev, said
+
+
+def test_the_filtered_list_reads_a_facility_from_its_index_on_sqlite(office: Office) -> None:
+    """On SQLite, a list filtered by facility and status (in the order of filing) reads the
+    facility's filings from its index, not every filing of that status."""
+    import sqlite3
+
+    if not office.db.endswith(".sqlite3"):
+        pytest.skip("SQLite's query plan")
+    rev, said = _reviewer_heard(office)
     page = rev.get("/submissions?q=example&status=submitted&facility=Example+Downs&sort=recorded")
     assert listed(page.text) == [office.ids["example"]]
     sql, params = next((s, p) for s, p in said if "ORDER BY" in s and "LIMIT" in s)
@@ -697,24 +704,13 @@ def test_the_filings_a_list_would_replace_are_read_from_the_facilitys_index_on_s
     index: never by walking every pending filing, nor from the filings' rows."""
     import sqlite3
 
-    from sqlalchemy import event
-
     if not office.db.endswith(".sqlite3"):
         pytest.skip("SQLite's query plan")
     first = office.ids["example"]
     path = office.tmp / "hcf-again.yaml"
     path.write_text(EXAMPLE.read_text(encoding="utf-8") + "# again\n", encoding="utf-8")
     second = office.store.record(path, "cas", display="hcf-again.yaml").id
-    app = create_app(office.db, secret="s")
-    said: list[tuple[str, Any]] = []
-    event.listen(
-        app.state.web.store.engine,
-        "before_cursor_execute",
-        lambda _c, _cur, sql, params, *_: said.append((sql, params)),
-    )
-    rev = TestClient(app)
-    assert sign_in(rev, "rev").status_code == 303
-    said.clear()
+    rev, said = _reviewer_heard(office)
     page = unescape(rev.get("/submissions?status=submitted").text)
     assert f"replaces #{first}" in page and second in listed(page)
     asked = [(s, p) for s, p in said if "json_each" in s]
