@@ -45,6 +45,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from validator.model.ranking import Category, Ranking
 from validator.rankings.primitives import COLORS, SUIT_INDEX
+from validator.rankings.table_kernels import numbers_of_cards, suit_table_values, table_values
 from validator.vocabulary import RANKING_PRIMITIVE, meaning, meaning_of
 
 NRANKS = 13
@@ -631,9 +632,10 @@ class BatchEvaluator:
             by_suit = self._suit_tables(what)
             table = self._rank_table(what, k) if by_suit is None else None
             if by_suit is not None:
-                if cards is not None and (cards.min() < 0 or cards.max() > 51):
-                    raise ValueError("cards: card ints are 0..51")
-                results.append(self._by_suit(what, by_suit, hands()))
+                if cards is not None:
+                    results.append(self._by_suit_of_cards(what, by_suit, cards))
+                else:
+                    results.append(self._by_suit(what, by_suit, hands()))
             elif table is None:
                 results.append(self._general(what, hands()))
             else:
@@ -641,34 +643,25 @@ class BatchEvaluator:
                 tables.append((i, table))
         general: list[list[NDArray[np.intp]]] = [[] for _ in whats]
         resized: list[NDArray[np.intp]] = []  # hands of another size: their own tables
-        for start in range(0, n, _SLICE) if tables else ():
+        if tables and cards is not None:
+            self._tables_of_cards(cards, tables, results, general)
+        for start in range(0, n, _SLICE) if tables and cards is None else ():
             stop = min(start + _SLICE, n)
-            if cards is not None:
-                columns = cards[start:stop].T.astype(np.intp)  # gathers read contiguous indices
-                if columns.min() < 0 or columns.max() > 51:
-                    raise ValueError("cards: card ints are 0..51")
-                code = _CARD_CODE[columns[0]]
-                for j in range(1, k):
-                    code += _CARD_CODE[columns[j]]
-                suits = code >> _SUIT_SHIFT
-                other_size = None
-            else:
-                m = [x[start:stop] for x in h.m]  # type: ignore[union-attr]
-                code = _suit_code(0)[m[0]]
-                for s in (1, 2, 3):
-                    code += _suit_code(s)[m[s]]
-                suits = code >> _SUIT_SHIFT
-                other_size = _suit_total()[suits] != k
-                rows = np.flatnonzero(other_size)
-                if rows.size:
-                    resized.append(rows + start)
+            m = [x[start:stop] for x in h.m]  # type: ignore[union-attr]
+            code = _suit_code(0)[m[0]]
+            for s in (1, 2, 3):
+                code += _suit_code(s)[m[s]]
+            suits = code >> _SUIT_SHIFT
+            other_size = _suit_total()[suits] != k
+            rows = np.flatnonzero(other_size)
+            if rows.size:
+                resized.append(rows + start)
             number = tables[0][1].index.number(code)  # one index for every table of k cards
             for i, table in tables:
                 value = table.value.take(number, mode="clip")
                 results[i][start:stop] = value  # type: ignore[index]
                 other = table.check[suits] | (value < 0)
-                if other_size is not None:
-                    other &= ~other_size
+                other &= ~other_size
                 rows = np.flatnonzero(other)
                 if rows.size:
                     general[i].append(rows + start)
@@ -683,6 +676,54 @@ class BatchEvaluator:
             for (i, _table), part in zip(tables, again, strict=True):
                 results[i][rows] = part  # type: ignore[index]
         return [r for r in results if r is not None]
+
+    def _tables_of_cards(
+        self,
+        cards: NDArray[np.integer],
+        tables: list[tuple[int, _RankTable]],
+        results: list[NDArray[Any] | None],
+        general: list[list[NDArray[np.intp]]],
+    ) -> None:
+        """The tables' values of hands given as card rows, in one compiled pass each: every
+        hand numbered once among the multisets of its size, then each table read there;
+        the hands a table does not answer listed in ``general``."""
+        n = cards.shape[0]
+        number = np.empty(n, dtype=np.int32)
+        suits = np.empty(n, dtype=np.int32)
+        index = tables[0][1].index
+        if not numbers_of_cards(
+            cards,
+            _CARD_CODE,
+            index.base_low,
+            index.id_high,
+            _LOW_FIELD,
+            _HIGH_SHIFT,
+            _HIGH_FIELD,
+            _SUIT_SHIFT,
+            number,
+            suits,
+        ):
+            raise ValueError("cards: card ints are 0..51")
+        rows = np.empty(n, dtype=np.int64)
+        for i, table in tables:
+            out = results[i]
+            assert out is not None
+            got = table_values(number, suits, table.value, table.check, out, rows)
+            if got:
+                general[i].append(rows[:got].copy())
+
+    def _by_suit_of_cards(
+        self, what: str, table: NDArray[Any], cards: NDArray[np.integer]
+    ) -> NDArray[Any]:
+        """``_by_suit`` of hands given as card rows, in one compiled pass."""
+        out = np.empty(cards.shape[0], dtype=table.dtype)
+        if not suit_table_values(cards, _CARD_BIT, table, what == "keys", out):
+            raise ValueError("cards: card ints are 0..51")
+        none = out < 0 if what == "keys" else out >= len(self.categories)
+        if none.any():
+            rows = np.flatnonzero(none)
+            out[rows] = self._general(what, Hands(suit_masks(cards[rows])))
+        return out if what == "keys" else out.astype(np.int8)
 
     def _suit_tables(self, what: str) -> NDArray[Any] | None:
         """For a ranking whose every category is held by the cards of one suit alone (a

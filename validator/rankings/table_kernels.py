@@ -1,0 +1,95 @@
+"""The batch evaluator's table lookups over hands given as rows of card ints, each in one
+compiled pass over the hands (no slices, no temporaries the size of the batch but the
+answers): a hand's additive code (its rank multiset and suit counts, a sum over its cards)
+numbered among the multisets of its size, then each table read at that number; or a hand's
+four suit masks, each read in a table of the suit's 8,192 masks. The tables and the codes
+are the batch evaluator's (``validator.rankings.batch``); these loops only read them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+
+@njit(cache=True)
+def numbers_of_cards(
+    cards: NDArray[Any],
+    card_code: NDArray[np.int64],
+    base_low: NDArray[np.int32],
+    id_high: NDArray[np.int32],
+    low_field: int,
+    high_shift: int,
+    high_field: int,
+    suit_shift: int,
+    number: NDArray[np.int32],
+    suits: NDArray[np.int32],
+) -> bool:
+    """Each hand's number among the rank multisets of its size (``number``) and its suit
+    counts, a nibble per suit (``suits``); False where a card is not 0..51."""
+    n, k = cards.shape
+    for r in range(n):
+        code = np.int64(0)
+        for j in range(k):
+            c = np.int64(cards[r, j])
+            if c < 0 or c > 51:
+                return False
+            code += card_code[c]
+        number[r] = base_low[code & low_field] + id_high[(code >> high_shift) & high_field]
+        suits[r] = np.int32(code >> suit_shift)
+    return True
+
+
+@njit(cache=True)
+def table_values(
+    number: NDArray[np.int32],
+    suits: NDArray[np.int32],
+    value: NDArray[Any],
+    check: NDArray[np.bool_],
+    out: NDArray[Any],
+    general: NDArray[np.int64],
+) -> int:
+    """Each hand's value in a table of rank multisets (``out``), and the hands the table
+    does not answer (their suits might hold a category reading suits, or no category of
+    the table is held) in ``general``, in order; returns how many those are."""
+    last = value.shape[0] - 1
+    g = 0
+    for r in range(number.shape[0]):
+        i = number[r]
+        v = value[min(max(i, 0), last)]
+        out[r] = v
+        if check[suits[r]] or v < 0:
+            general[g] = r
+            g += 1
+    return g
+
+
+@njit(cache=True)
+def suit_table_values(
+    cards: NDArray[Any],
+    card_bit: NDArray[np.uint64],
+    table: NDArray[Any],
+    highest: bool,
+    out: NDArray[Any],
+) -> bool:
+    """Each hand's value read suit by suit in a ``(4, 8192)`` table of each suit's masks:
+    the highest of its suits' (``highest``) or the lowest; False where a card is not
+    0..51."""
+    n, k = cards.shape
+    for r in range(n):
+        x = np.uint64(0)
+        for j in range(k):
+            c = np.int64(cards[r, j])
+            if c < 0 or c > 51:
+                return False
+            x |= card_bit[c]
+        best = table[0, np.int64(x & np.uint64(0x1FFF))]
+        for s in range(1, 4):
+            v = table[s, np.int64((x >> np.uint64(16 * s)) & np.uint64(0x1FFF))]
+            if (v > best) if highest else (v < best):
+                best = v
+        out[r] = best
+    return True
