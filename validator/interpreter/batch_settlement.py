@@ -20,6 +20,16 @@ from numpy.typing import NDArray
 
 from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.batch_hands import ChunkHands
+from validator.interpreter.batch_kernels import (
+    LOSE,
+    PAY_FIXED,
+    PAY_FOR,
+    PAY_PUSH,
+    PAY_TO,
+    PUSH,
+    paytable_lanes,
+    row_money,
+)
 from validator.interpreter.batch_money import (
     I64,
     B,
@@ -76,6 +86,7 @@ class _Outcomes:
     ret: I64
     house: I64
     by_lane: tuple[int, ...]
+    special: B  # by row + 1: settled lane by lane
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,15 +159,75 @@ class ChunkSettlement:
         state.seq.setdefault(lid, []).append((state.counter, lanes))
         flat_stake = stake.reshape(-1)
         for i, (row, m) in enumerate(zip(line.rows, chosen, strict=True)):
-            idx = np.flatnonzero(m)
-            if not idx.size:
+            if not m.any() or self._compiled(line, row.then, m, stake, ret, house):
                 continue
+            idx = np.flatnonzero(m)
             lane = _Lanes(m, idx, flat_stake[idx])
             r, h = self._outcome(lid, line, row.then, lane, seat_rank, line_pos, i)
             if r is not None:  # each lane is settled once a line: where None, it stays 0
                 _flat(ret)[idx] = r
             if h is not None:
                 _flat(house)[idx] = h
+
+    def _compiled(self, line: Line, then: Any, m: B, stake: I64, ret: I64, house: I64) -> bool:
+        """A row's outcome at its lanes in one compiled pass, where it is a loss, a push, a
+        payout of the stake, or a paytable's row by the hand's category at one stake;
+        False where the row is left to ``_outcome`` (nothing written then that it does
+        not write again)."""
+        lanes, st = m.reshape(-1), stake.reshape(-1)
+        if then in ("lose", "none") or then == "push":
+            kind = LOSE if then != "push" else PUSH
+            row_money(lanes, st, kind, 0, 1, 0, line.bonus, _flat(ret), _flat(house))
+            return True
+        if not isinstance(then, Pays | str):
+            return False
+        payout = None
+        if then == "win":
+            pays = self.rules.wager(line.wager).pays
+            payout = pays.payout if pays is not None else None
+        elif isinstance(then, Pays) and then.win is not None:
+            payout = then.win
+        if payout is not None:
+            return self._compiled_money(payout, lanes, st, line.bonus, ret, house)
+        if not isinstance(then, Pays) or then.paytable is None or then.second_combination:
+            return False
+        if then.row is not None or then.envy is not None:
+            return False
+        most = int(st.max())
+        if not np.all((st == most) | (st == 0)):  # one stake at every lane wagered
+            return False
+        pt = self.paytable(then.paytable, most)
+        held = self.hands.value(then.hand or pt_hand(self.rules, then.paytable)).held
+        outcomes = self._outcomes(pt, most, line.bonus, then.otherwise)
+        none, special = paytable_lanes(
+            lanes,
+            np.ascontiguousarray(held).reshape(-1),
+            0 if held.ndim == 2 else self.state.S,
+            pt.code_of_held,
+            outcomes.ret,
+            outcomes.house,
+            outcomes.special,
+            _flat(ret),
+            _flat(house),
+        )
+        return not special and not (none and then.otherwise == "refuse")
+
+    def _compiled_money(
+        self, payout: Payout, lanes: B, st: I64, bonus: bool, ret: I64, house: I64
+    ) -> bool:
+        """``_money`` of a payout at the lanes, in one compiled pass (False: left to it)."""
+        kind = _KINDS.get(payout.kind)
+        if kind is None:
+            return False
+        num, den, amount = 0, 1, 0
+        if kind == PAY_FIXED:
+            amount = to_micro(payout.amount)
+        elif kind != PAY_PUSH:
+            num, den = payout.ratio.numerator, payout.ratio.denominator
+            if int(st.max(initial=0)) * num >= 1 << 62:  # beyond int64: left to Python
+                return False
+        row_money(lanes, st, kind, num, den, amount, bonus, _flat(ret), _flat(house))
+        return True
 
     def _lane(self, a: NDArray[Any], idx: NDArray[np.intp]) -> NDArray[Any]:
         """A per-seat ``(N, S)`` or per-round ``(N,)`` array at lanes (flat indices)."""
@@ -289,7 +360,9 @@ class ChunkSettlement:
             else:
                 ret.append(int(money[0][0]))
                 house.append(int(money[1][0]))
-        out = _Outcomes(np.array(ret, np.int64), np.array(house, np.int64), tuple(by_lane))
+        special = np.zeros(len(ret), dtype=bool)
+        special[[k + 1 for k in by_lane]] = True
+        out = _Outcomes(np.array(ret, np.int64), np.array(house, np.int64), tuple(by_lane), special)
         pt.outcomes[key] = out
         return out
 
@@ -378,6 +451,14 @@ class ChunkSettlement:
         for counter, lanes in self.state.seq.get(lid, []):
             out[lanes] = counter
         return out
+
+
+_KINDS = {
+    PayoutKind.TO: PAY_TO,
+    PayoutKind.FOR: PAY_FOR,
+    PayoutKind.PUSH: PAY_PUSH,
+    PayoutKind.FIXED: PAY_FIXED,
+}
 
 
 def _flat(a: I64) -> I64:

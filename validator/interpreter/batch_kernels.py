@@ -1,0 +1,93 @@
+"""Compiled passes of the batch engine: a step that would take several numpy passes over a
+chunk's lanes (rounds × seats), each with its temporaries, done in one loop over them.
+
+Each reads and writes flat C-ordered views of the chunk's ``(rounds, seats)`` arrays; what
+it computes is what the numpy passes it replaces computed, lane by lane (the money in
+integer micro-dollars, a payout rounded down to the cent, as ``batch_money`` pays it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+#: what a row of a settlement line does with the stake (``row_money``'s ``kind``)
+LOSE, PUSH, PAY_TO, PAY_FOR, PAY_PUSH, PAY_FIXED = range(6)
+_CENT = 10_000
+
+
+@njit(cache=True)
+def row_money(
+    m: NDArray[np.bool_],
+    stake: NDArray[np.int64],
+    kind: int,
+    num: int,
+    den: int,
+    amount: int,
+    bonus: bool,
+    ret: NDArray[np.int64],
+    house: NDArray[np.int64],
+) -> None:
+    """A row's outcome at the lanes ``m`` holds: lost (the house keeps the stake, a bonus
+    line nothing), pushed, or paid (``num``/``den`` to one or for one, a push, a fixed
+    ``amount``), written into what the line returns (``ret``) and keeps (``house``)."""
+    for p in range(m.shape[0]):
+        if not m[p]:
+            continue
+        s = stake[p]
+        if kind == LOSE:
+            if not bonus:
+                house[p] = s
+        elif kind == PUSH:
+            if not bonus:
+                ret[p] = s
+        elif kind == PAY_TO:
+            win = s * num // den // _CENT * _CENT
+            ret[p] = win if bonus else s + win
+            house[p] = -win
+        elif kind == PAY_FOR:
+            back = s * num // den // _CENT * _CENT
+            ret[p] = back
+            house[p] = -back if bonus else s - back
+        elif kind == PAY_PUSH:
+            ret[p] = 0 if bonus else s
+            house[p] = 0
+        else:
+            ret[p] = amount if bonus else s + amount
+            house[p] = -amount
+
+
+@njit(cache=True)
+def paytable_lanes(
+    m: NDArray[np.bool_],
+    held: NDArray[np.int8],
+    seats: int,
+    code_of_held: NDArray[Any],
+    ret_of: NDArray[np.int64],
+    house_of: NDArray[np.int64],
+    by_lane: NDArray[np.bool_],
+    ret: NDArray[np.int64],
+    house: NDArray[np.int64],
+) -> tuple[int, int]:
+    """A paytable's row at the lanes ``m`` holds, by the category each lane's hand holds
+    (``held``: per lane, or per round where ``seats`` > 0, each round's for its seats):
+    what the row returns and keeps (by row + 1, ``ret_of`` and ``house_of``), written into
+    ``ret`` and ``house``. Returns how many of the lanes hold a hand the table has no row
+    for, and how many a row settled lane by lane (``by_lane``): where either matters, the
+    caller settles the row's lanes again itself."""
+    none = 0
+    special = 0
+    for p in range(m.shape[0]):
+        if m[p]:
+            h = held[p // seats] if seats > 0 else held[p]
+            c = code_of_held[h + 1]
+            ret[p] = ret_of[c]
+            house[p] = house_of[c]
+            if c == 0:
+                none += 1
+            elif by_lane[c]:
+                special += 1
+    return none, special
