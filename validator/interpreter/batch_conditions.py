@@ -105,8 +105,7 @@ class ChunkConditions:
     @meaning("batch", CONDITION.id, "beats")
     def _when_beats(self, w: When, side: str) -> B:
         assert w.beats is not None
-        a, b = self.hands.seat_value(w.beats.hand), self.hands.seat_value(w.beats.other)
-        cmp = np.sign(a.key - b.key)
+        cmp = self.hands.compare_keys(w.beats.hand, w.beats.other)
         return among(cmp, [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.beats.is_])
 
     @meaning("batch", CONDITION.id, "dealer_up")

@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from validator.interpreter.actions import parse_action
 from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.batch_hands import ChunkHands, pick
+from validator.interpreter.batch_kernels import place_wager
 from validator.interpreter.batch_money import I64, B, row_sums
 from validator.interpreter.batch_state import ChunkState
 from validator.interpreter.errors import RoundError
@@ -160,15 +161,16 @@ class ChunkDecisions:
             wager = self.rules.wager(opt.wager)
             assert wager.amount is not None
             lo, hi = self._multiple_range(opt, step.id)
-            # the most where -1 was said, the least where 0 (none given)
-            mult = multiple + (multiple == 0) * lo + (multiple == -1) * (hi + 1)
-            bad = m & ((mult < lo) | (mult > hi))
-            if bad.any():
-                self._refuse_multiple(step, opt, bad, mult, lo, hi)
             base = state.stakes[wager.amount.of]
-            st = base * mult * m
-            state.stakes[opt.wager] = state.stakes.get(opt.wager, np.zeros_like(base)) + st
-            state.wagered += row_sums(st)
+            placed = state.stakes.get(opt.wager, np.zeros_like(base)).copy()
+            added = np.zeros(state.N, dtype=np.int64)
+            # the most where -1 was said, the least where 0 (none given)
+            if place_wager(*(_flat(a) for a in (m, multiple, lo, hi, base, placed)), added):
+                mult = multiple + (multiple == 0) * lo + (multiple == -1) * (hi + 1)
+                bad = m & ((mult < lo) | (mult > hi))
+                self._refuse_multiple(step, opt, bad, mult, lo, hi)
+            state.stakes[opt.wager] = placed
+            state.wagered += added
         if opt.fee is not None:
             fee_def = self.rules.d.options_fee
             assert fee_def is not None
@@ -260,3 +262,8 @@ def _said(values: tuple[Any, ...], which: NDArray[np.int16], got: B | None, was:
     else:
         out = said.astype(was.dtype).take(which)
     return out if got is None else np.where(got, out, was)
+
+
+def _flat(a: NDArray[Any]) -> NDArray[Any]:
+    """An ``(N, S)`` array's lanes as one axis (C order): a view of a C-contiguous array."""
+    return np.ascontiguousarray(a).reshape(-1)

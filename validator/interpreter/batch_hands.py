@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from validator.interpreter.batch_money import I64, B
+from validator.interpreter.batch_kernels import changed_rows, compare_keys, lower_of
+from validator.interpreter.batch_money import B
 from validator.interpreter.batch_state import CARD, ChunkState
 from validator.interpreter.rules import Rules
 from validator.rankings.batch import BatchEvaluator, Hands
@@ -27,6 +28,16 @@ from validator.rankings.batch import BatchEvaluator, Hands
 BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=np.uint64)
 RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int8)
 RANK_BIT = np.array([1 << (c // 4 + 2) for c in range(52)] + [0], dtype=np.uint16)
+
+
+def _changed(cards: NDArray[np.int8], before: NDArray[np.int8]) -> NDArray[np.int64]:
+    """The hands (flat indices) whose cards differ from those before (as many cards or
+    fewer: a card added where the hand had none), in order."""
+    k = cards.shape[-1]
+    now = np.ascontiguousarray(cards).reshape(-1, k)
+    was = np.ascontiguousarray(before).reshape(-1, before.shape[-1])
+    rows = np.empty(now.shape[0], dtype=np.int64)
+    return rows[: changed_rows(now, was, rows)]
 
 
 def masks_of(cards: NDArray[Any]) -> list[NDArray[np.uint16]]:
@@ -193,11 +204,12 @@ class ChunkHands:
         hand = self.rules.d.hands[hand_id]
         if hand.losing_of:
             a, b = (self.seat_value(h) for h in hand.losing_of)
-            a_low = a.key < b.key
-            tie = a.key == b.key
-            v = Value(
-                pick(tie, -1, pick(a_low, a.held, b.held)).astype(np.int8),
-                pick(tie, -1, np.minimum(a.key, b.key)),
+            st = self.state
+            v = Value(np.empty((st.N, st.S), np.int8), np.empty((st.N, st.S), np.int64))
+            lower_of(
+                *(np.ascontiguousarray(x).reshape(-1) for x in (a.held, a.key, b.held, b.key)),
+                v.held.reshape(-1),
+                v.key.reshape(-1),
             )
         else:
             cards, _ = self.hand_cards(hand_id)
@@ -211,16 +223,13 @@ class ChunkHands:
         shape = cards.shape[:-1]
         last = self._last.get(hand_id)
         before = None if last is None else last[0]
-        if before is not None and before.shape[:-1] == shape:
-            wider = cards.shape[-1] - before.shape[-1]
-            if wider > 0:  # cards added (a draw): the hand as it was had none there
-                pad = np.full((*shape, wider), -1, dtype=before.dtype)
-                before = np.concatenate([before, pad], axis=-1)
-        if last is None or before is None or before.shape != cards.shape:
+        if before is not None and before.shape[-1] > cards.shape[-1]:
+            before = None  # cards taken away: valued as they are
+        if last is None or before is None or before.shape[:-1] != shape:
             held, keys = self._evaluate(hand_id, cards.reshape(-1, cards.shape[-1]))
             v = Value(held.reshape(shape), keys.reshape(shape))
         else:
-            changed = np.flatnonzero(any_last(cards != before))
+            changed = _changed(cards, before)
             v = last[1]
             if changed.size == v.key.size:  # every hand changed: valued as they are
                 held, keys = self._evaluate(hand_id, cards.reshape(-1, cards.shape[-1]))
@@ -277,16 +286,29 @@ class ChunkHands:
         v = self.value(q[0])
         return v.key >= self.evaluator(q[0]).pack_key(q[1])
 
-    def compare(self) -> I64:
+    def compare(self) -> NDArray[np.int8]:
         """The player's hand against the dealer's: 1 higher, 0 equal, -1 lower."""
         c = self.rules.d.settle.compare  # type: ignore[union-attr]
         assert c is not None
 
-        def make() -> I64:
-            p, d = self.seat_value(c.player), self.seat_value(c.dealer)
-            return np.sign(p.key - d.key)
+        def make() -> NDArray[np.int8]:
+            return self.compare_keys(c.player, c.dealer)
 
         return self.cached("compare", make)
+
+    def compare_keys(self, a: str, b: str) -> NDArray[np.int8]:
+        """Hand ``a`` against hand ``b`` at every seat: 1 higher, 0 equal, -1 lower."""
+        st = self.state
+        out = np.empty((st.N, st.S), dtype=np.int8)
+        x, y = self.value(a).key, self.value(b).key
+        compare_keys(
+            np.ascontiguousarray(x).reshape(-1),
+            0 if x.ndim == 2 else st.S,
+            np.ascontiguousarray(y).reshape(-1),
+            0 if y.ndim == 2 else st.S,
+            out.reshape(-1),
+        )
+        return out
 
     def chain_indices(self, hand_id: str, ids: Sequence[str]) -> list[int]:
         """The categories a condition on ``ids`` holds for: those whose chain (the category

@@ -91,3 +91,90 @@ def paytable_lanes(
             elif by_lane[c]:
                 special += 1
     return none, special
+
+
+@njit(cache=True)
+def place_wager(
+    m: NDArray[np.bool_],
+    multiple: NDArray[np.int64],
+    lo: NDArray[np.int64],
+    hi: NDArray[np.int64],
+    base: NDArray[np.int64],
+    stake: NDArray[np.int64],
+    wagered: NDArray[np.int64],
+) -> int:
+    """A wager placed at the lanes ``m`` holds (rounds × seats, flat): ``multiple`` times
+    the stake ``base`` (0: the least the rules allow there, ``lo``; -1: the most, ``hi``)
+    added to ``stake`` and to each round's ``wagered``. Returns how many lanes said a
+    multiple outside ``lo``..``hi`` (nothing is to be kept then: the caller refuses it)."""
+    seats = m.shape[0] // wagered.shape[0] if wagered.shape[0] else 1
+    bad = 0
+    for p in range(m.shape[0]):
+        if not m[p]:
+            continue
+        mult = multiple[p]
+        if mult == 0:
+            mult = lo[p]
+        elif mult == -1:
+            mult = hi[p]
+        if mult < lo[p] or mult > hi[p]:
+            bad += 1
+        st = base[p] * mult
+        stake[p] += st
+        wagered[p // seats] += st
+    return bad
+
+
+@njit(cache=True)
+def compare_keys(
+    a: NDArray[np.int64],
+    a_seats: int,
+    b: NDArray[np.int64],
+    b_seats: int,
+    out: NDArray[np.int8],
+) -> None:
+    """Each lane's hand ``a`` against ``b``: 1 higher, 0 equal, -1 lower, by their keys
+    (a key per lane, or per round where its ``seats`` > 0, each round's for its seats)."""
+    for p in range(out.shape[0]):
+        x = a[p // a_seats] if a_seats > 0 else a[p]
+        y = b[p // b_seats] if b_seats > 0 else b[p]
+        out[p] = 1 if x > y else (-1 if x < y else 0)
+
+
+@njit(cache=True)
+def changed_rows(cards: NDArray[np.int8], before: NDArray[np.int8], rows: NDArray[np.int64]) -> int:
+    """The rows of ``cards`` that differ from ``before`` (as many rows, as many cards or
+    fewer: a card added where it had none), in order, into ``rows``; returns how many."""
+    n, k = cards.shape
+    kb = before.shape[1]
+    g = 0
+    for r in range(n):
+        for j in range(k):
+            if cards[r, j] != (before[r, j] if j < kb else -1):
+                rows[g] = r
+                g += 1
+                break
+    return g
+
+
+@njit(cache=True)
+def lower_of(
+    a_held: NDArray[np.int8],
+    a_key: NDArray[np.int64],
+    b_held: NDArray[np.int8],
+    b_key: NDArray[np.int64],
+    held: NDArray[np.int8],
+    key: NDArray[np.int64],
+) -> None:
+    """The lower of two hands, lane by lane: its category and key; none (-1) on a tie."""
+    for p in range(held.shape[0]):
+        x, y = a_key[p], b_key[p]
+        if x == y:
+            held[p] = -1
+            key[p] = -1
+        elif x < y:
+            held[p] = a_held[p]
+            key[p] = x
+        else:
+            held[p] = b_held[p]
+            key[p] = y
