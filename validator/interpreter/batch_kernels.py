@@ -33,31 +33,35 @@ def row_money(
 ) -> None:
     """A row's outcome at the lanes ``m`` holds: lost (the house keeps the stake, a bonus
     line nothing), pushed, or paid (``num``/``den`` to one or for one, a push, a fixed
-    ``amount``), written into what the line returns (``ret``) and keeps (``house``)."""
-    for p in range(m.shape[0]):
-        if not m[p]:
-            continue
+    ``amount``), written into what the line returns (``ret``) and keeps (``house``). Every
+    lane is read, and the lanes ``m`` holds are written by arithmetic, not a branch (a
+    mask that follows the cards would mispredict one at every other lane)."""
+    n = m.shape[0]
+    if kind in (LOSE, PUSH):
+        if bonus:
+            return
+        out = house if kind == LOSE else ret
+        for p in range(n):
+            out[p] = stake[p] if m[p] else out[p]
+        return
+    last, r, h = np.int64(-1), np.int64(0), np.int64(0)
+    for p in range(n):
         s = stake[p]
-        if kind == LOSE:
-            if not bonus:
-                house[p] = s
-        elif kind == PUSH:
-            if not bonus:
-                ret[p] = s
-        elif kind == PAY_TO:
-            win = s * num // den // _CENT * _CENT
-            ret[p] = win if bonus else s + win
-            house[p] = -win
-        elif kind == PAY_FOR:
-            back = s * num // den // _CENT * _CENT
-            ret[p] = back
-            house[p] = -back if bonus else s - back
-        elif kind == PAY_PUSH:
-            ret[p] = 0 if bonus else s
-            house[p] = 0
-        else:
-            ret[p] = amount if bonus else s + amount
-            house[p] = -amount
+        if s != last:  # the stakes are mostly alike: each outcome computed once a run
+            last = s
+            if kind == PAY_TO:
+                win = s * num // den // _CENT * _CENT
+                r, h = np.int64(win if bonus else s + win), np.int64(-win)
+            elif kind == PAY_FOR:
+                back = s * num // den // _CENT * _CENT
+                r, h = np.int64(back), np.int64(-back if bonus else s - back)
+            elif kind == PAY_PUSH:
+                r, h = np.int64(0 if bonus else s), np.int64(0)
+            else:
+                r, h = np.int64(amount if bonus else s + amount), np.int64(-amount)
+        on = np.int64(m[p])
+        ret[p] += on * (r - ret[p])
+        house[p] += on * (h - house[p])
 
 
 @njit(cache=True)
@@ -75,21 +79,19 @@ def paytable_lanes(
     """A paytable's row at the lanes ``m`` holds, by the category each lane's hand holds
     (``held``: per lane, or per round where ``seats`` > 0, each round's for its seats):
     what the row returns and keeps (by row + 1, ``ret_of`` and ``house_of``), written into
-    ``ret`` and ``house``. Returns how many of the lanes hold a hand the table has no row
-    for, and how many a row settled lane by lane (``by_lane``): where either matters, the
-    caller settles the row's lanes again itself."""
+    ``ret`` and ``house`` (by arithmetic, as ``row_money``). Returns how many of the lanes
+    hold a hand the table has no row for, and how many a row settled lane by lane
+    (``by_lane``): where either matters, the caller settles the row's lanes again."""
     none = 0
     special = 0
     for p in range(m.shape[0]):
-        if m[p]:
-            h = held[p // seats] if seats > 0 else held[p]
-            c = code_of_held[h + 1]
-            ret[p] = ret_of[c]
-            house[p] = house_of[c]
-            if c == 0:
-                none += 1
-            elif by_lane[c]:
-                special += 1
+        h = held[p // seats] if seats > 0 else held[p]
+        c = code_of_held[h + 1]
+        on = np.int64(m[p])
+        ret[p] += on * (ret_of[c] - ret[p])
+        house[p] += on * (house_of[c] - house[p])
+        none += on * (c == 0)
+        special += on * by_lane[c]
     return none, special
 
 

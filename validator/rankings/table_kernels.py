@@ -86,10 +86,9 @@ def suit_table_values(
             if c < 0 or c > 51:
                 return False
             x |= card_bit[c]
-        best = table[0, np.int64(x & np.uint64(0x1FFF))]
-        for s in range(1, 4):
-            v = table[s, np.int64((x >> np.uint64(16 * s)) & np.uint64(0x1FFF))]
-            if (v > best) if highest else (v < best):
-                best = v
-        out[r] = best
+        a = table[0, np.int64(x & np.uint64(0x1FFF))]
+        b = table[1, np.int64((x >> np.uint64(16)) & np.uint64(0x1FFF))]
+        c = table[2, np.int64((x >> np.uint64(32)) & np.uint64(0x1FFF))]
+        d = table[3, np.int64((x >> np.uint64(48)) & np.uint64(0x1FFF))]
+        out[r] = max(max(a, b), max(c, d)) if highest else min(min(a, b), min(c, d))
     return True
