@@ -165,7 +165,8 @@ class ChunkDecisions:
             placed = state.stakes.get(opt.wager, np.zeros_like(base)).copy()
             added = np.zeros(state.N, dtype=np.int64)
             # the most where -1 was said, the least where 0 (none given)
-            if place_wager(*(_flat(a) for a in (m, multiple, lo, hi, base, placed)), added):
+            lanes = [_flat(a) for a in (m, multiple, lo, hi, base, placed)]
+            if place_wager(lanes[0], lanes[1], lanes[2], lanes[3], lanes[4], lanes[5], added):
                 mult = multiple + (multiple == 0) * lo + (multiple == -1) * (hi + 1)
                 bad = m & ((mult < lo) | (mult > hi))
                 self._refuse_multiple(step, opt, bad, mult, lo, hi)

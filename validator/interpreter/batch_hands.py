@@ -19,7 +19,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from validator.interpreter.batch_kernels import changed_rows, compare_keys, lower_of
+from validator.interpreter.batch_kernels import (
+    changed_rows,
+    compare_keys,
+    counts_of_rows,
+    lower_of,
+)
 from validator.interpreter.batch_money import B
 from validator.interpreter.batch_state import CARD, ChunkState
 from validator.interpreter.rules import Rules
@@ -28,6 +33,11 @@ from validator.rankings.batch import BatchEvaluator, Hands
 BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=np.uint64)
 RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int8)
 RANK_BIT = np.array([1 << (c // 4 + 2) for c in range(52)] + [0], dtype=np.uint16)
+
+
+def _lanes(a: NDArray[Any]) -> NDArray[Any]:
+    """A per-lane array as one C-ordered axis (a copy where it is not C-contiguous)."""
+    return np.ascontiguousarray(a).reshape(-1)
 
 
 def _changed(cards: NDArray[np.int8], before: NDArray[np.int8]) -> NDArray[np.int64]:
@@ -68,18 +78,25 @@ def pick(m: B, a: Any, b: Any) -> NDArray[Any]:
     return np.asarray(b + m * (np.asarray(a) - b))
 
 
+def _counts(a: B) -> NDArray[np.int64]:
+    """Each row's count of true entries over the last axis, in one compiled pass."""
+    k = a.shape[-1]
+    out = np.zeros(a.shape[:-1], dtype=np.int64)
+    if not k or not out.size:
+        return out
+    rows = np.ascontiguousarray(a).reshape(-1, k).view(np.uint8)
+    counts_of_rows(rows, out.reshape(-1))
+    return out
+
+
 def any_last(a: B) -> B:
     """``a.any(axis=-1)``, by counting (several times faster over a few columns)."""
-    if a.shape[-1] > 255:
-        return np.asarray(a.any(axis=-1))
-    return np.asarray(np.einsum("...k->...", a.view(np.uint8)) > 0)
+    return np.asarray(_counts(a) > 0)
 
 
 def all_last(a: B) -> B:
     """``a.all(axis=-1)``, by counting (several times faster over a few columns)."""
-    if a.shape[-1] > 255:
-        return np.asarray(a.all(axis=-1))
-    return np.asarray(np.einsum("...k->...", a.view(np.uint8)) == a.shape[-1])
+    return np.asarray(_counts(a) == a.shape[-1])
 
 
 def descending(a: NDArray[Any]) -> NDArray[Any]:
@@ -207,7 +224,10 @@ class ChunkHands:
             st = self.state
             v = Value(np.empty((st.N, st.S), np.int8), np.empty((st.N, st.S), np.int64))
             lower_of(
-                *(np.ascontiguousarray(x).reshape(-1) for x in (a.held, a.key, b.held, b.key)),
+                _lanes(a.held),
+                _lanes(a.key),
+                _lanes(b.held),
+                _lanes(b.key),
                 v.held.reshape(-1),
                 v.key.reshape(-1),
             )

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from validator.errors import RulesubError
+from validator.interpreter.batch_kernels import sums_of_rows
 
 MICRO = 1_000_000
 CENT = 10_000
@@ -29,10 +30,13 @@ class InexactMoney(RulesubError, ValueError):
 
 def row_sums(a: I64) -> I64:
     """Each row's sum of an ``(N, S)`` array of micro-dollars: exact integer sums, as
-    ``a.sum(axis=1)`` gives, by ``einsum`` (several times faster over a few columns)."""
+    ``a.sum(axis=1)`` gives, in one compiled pass (several times faster over a few
+    columns)."""
     if a.dtype != np.int64 or a.ndim != 2:
         return np.asarray(a.sum(axis=1))
-    return np.einsum("ij->i", a)
+    out = np.empty(a.shape[0], dtype=np.int64)
+    sums_of_rows(np.ascontiguousarray(a), out)
+    return out
 
 
 def to_micro(d: Decimal | int) -> int:

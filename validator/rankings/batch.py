@@ -24,7 +24,8 @@ hand size on first use: a hand's rank multiset and suit counts are one additive 
 over its cards, or over its four suit masks), the multiset numbers a table holding the
 best category that reads no suit, and the suit counts say whether the hand might hold one
 that does (a flush needs five cards of a suit); only those hands take the general path.
-Hands of other sizes in the same batch go through their own size's table. A ranking whose
+Hands of other sizes in the same batch go through their own size's table; hands of one or
+two cards are read from a table of every such hand (``_card_table``). A ranking whose
 every category is held by the cards of one suit alone (High Card Flush: the longest flush,
 or straight flush, of a suit) is read instead from a table of each suit's 8,192 masks, the
 hand's value being its best suit's (``_suit_tables``). ``keys_of_cards`` and
@@ -228,6 +229,7 @@ _CARD_CODE = np.array(
     [_RANK_CODE[c // 4] + (1 << (_SUIT_SHIFT + 4 * (c % 4))) for c in range(52)], dtype=np.int64
 )
 TABLE_MAX_CARDS = 8  # hands of up to this many cards take the rank-multiset tables
+PAIR_MAX_CARDS = 2  # hands of up to this many cards take a table of every hand
 _SLICE = 1 << 15
 
 
@@ -618,6 +620,11 @@ class BatchEvaluator:
             small = n < 4096 and any((w, k) not in self._rank_tables for w in whats)
             if n == 0 or not 1 <= k <= TABLE_MAX_CARDS or small:
                 return [self._general(w, hands()) for w in whats]
+            if k <= PAIR_MAX_CARDS:
+                by_cards = [self._card_table(w, k) for w in whats]
+                if all(t is not None for t in by_cards):
+                    at = _card_table_index(cards)
+                    return [t.take(at) for t in by_cards if t is not None]
         else:
             assert h is not None
             n = h.n
@@ -676,6 +683,31 @@ class BatchEvaluator:
             for (i, _table), part in zip(tables, again, strict=True):
                 results[i][rows] = part  # type: ignore[index]
         return [r for r in results if r is not None]
+
+    def _card_table(self, what: str, k: int) -> NDArray[Any] | None:
+        """For hands of ``k`` cards (at most ``PAIR_MAX_CARDS``), the value of every hand by
+        its cards, indexed as ``_card_table_index`` numbers them (the value of the general
+        path, made once; a row of a card twice: -1); None where some hand holds no
+        category of the ranking."""
+        if (what, -k) in self._rank_tables:
+            table = self._rank_tables[what, -k]
+            return None if table is None else table.value
+        rows = np.indices((52,) * k).reshape(k, -1).T
+        distinct = np.ones(rows.shape[0], dtype=bool)
+        for i, j in combinations(range(k), 2):
+            distinct &= rows[:, i] != rows[:, j]
+        value: NDArray[Any] | None = None
+        try:
+            got = self._general(what, Hands(suit_masks(rows[distinct])))
+        except ValueError:  # a hand of no category: the other paths say so
+            got = None
+        if got is not None:
+            value = np.full(rows.shape[0], -1, dtype=got.dtype)
+            value[distinct] = got
+        self._rank_tables[what, -k] = (
+            None if value is None else _RankTable(_rank_index(k), value, np.zeros(0, dtype=bool))
+        )
+        return value
 
     def _tables_of_cards(
         self,
@@ -1235,6 +1267,17 @@ def _join_suits(masks: Sequence[U16]) -> U64:
 def _suit_total() -> NDArray[np.int8]:
     """The suit nibbles of a code → the number of cards."""
     return _suit_counts().sum(axis=1, dtype=np.int8)
+
+
+def _card_table_index(cards: NDArray[np.integer]) -> NDArray[np.intp]:
+    """Hands of a few cards (card ints 0..51) → their index in a ``_card_table``."""
+    if cards.min() < 0 or cards.max() > 51:
+        raise ValueError("cards: card ints are 0..51")
+    at = cards[:, 0].astype(np.intp)
+    for j in range(1, cards.shape[1]):
+        at *= 52
+        at += cards[:, j]
+    return at
 
 
 def _given(cards: NDArray[np.integer] | None) -> NDArray[np.integer]:
