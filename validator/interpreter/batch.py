@@ -215,7 +215,8 @@ class _Chunk:
             returned_spot[spot] += r
             state.house += row_sums(state.house_line[lid])
         for spot, stands in state.standing.items():  # a voided wager is returned
-            returned_spot[spot] += state.stakes[spot] * ~stands
+            if state.void_of and not stands.all():
+                returned_spot[spot] += state.stakes[spot] * ~stands
         ret_total = sum((row_sums(r) for r in returned_spot.values()), np.zeros(N, np.int64))
         state.house -= state.contrib
         return ChunkResult(
