@@ -105,7 +105,8 @@ class ChunkConditions:
     @meaning("batch", CONDITION.id, "beats")
     def _when_beats(self, w: When, side: str) -> B:
         assert w.beats is not None
-        cmp = self.hands.compare_keys(w.beats.hand, w.beats.other)
+        a, b = w.beats.hand, w.beats.other
+        cmp = self.hands.cached(f"beats {a} {b}", lambda: self.hands.compare_keys(a, b))
         return among(cmp, [{"higher": 1, "equal": 0, "lower": -1}[x] for x in w.beats.is_])
 
     @meaning("batch", CONDITION.id, "dealer_up")
