@@ -216,8 +216,10 @@ class ChunkDecisions:
         amount = wager.amount
         assert amount is not None
         N, S = self.state.N, self.state.S
-        lo = np.full((N, S), amount.min or 1, dtype=np.int64)
-        hi = np.full((N, S), amount.max or amount.min or 1, dtype=np.int64)
+        # the first rule that holds at each lane (its number in `which`; 0: none), and the
+        # least and the most each rule allows, looked up once for every lane
+        least, most = [amount.min or 1], [amount.max or amount.min or 1]
+        which = np.zeros((N, S), dtype=np.int16)
         open_ = np.ones((N, S), bool)
         for rule in amount.rules:
             w = rule.when
@@ -229,10 +231,12 @@ class ChunkDecisions:
                 ev = self.rules.evaluator(w.hand)
                 thr = self.hands.evaluator(w.hand).pack_key((ev.strength(w.at_least),))
                 m &= self.hands.at_seats(v.key) >= thr
-            lo[m] = rule.min or 1
-            hi[m] = rule.max or 1
+            which += m * np.int16(len(least))  # m is a part of open_: no rule there yet
+            least.append(rule.min or 1)
+            most.append(rule.max or 1)
             open_ &= ~m
-        return lo, hi
+        assert len(least) < np.iinfo(np.int16).max
+        return np.array(least, np.int64).take(which), np.array(most, np.int64).take(which)
 
     def check_exchange(self, rows: I64, s: int, counts: I64) -> None:
         """An exchange of a number of cards its option does not allow (Lunar Poker's two to
