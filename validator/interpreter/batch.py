@@ -46,6 +46,7 @@ from validator.interpreter.batch_hands import (
     first_where,
     pick,
 )
+from validator.interpreter.batch_kernels import held_twice
 from validator.interpreter.batch_meters import BatchMeter, pay_meters
 from validator.interpreter.batch_money import I64, B, frac_micro, from_micro, row_sums, to_micro
 from validator.interpreter.batch_settlement import ChunkSettlement, PayTable
@@ -393,9 +394,8 @@ class _Chunk:
                 held = descending(player[ex, s, :k])  # highest card first
                 keep = state.pending_keep[ex, s][:, None]
                 # `paired`: the cards of ranks held more than once first, if any
-                ranks = RANK.take(held)
-                same = (ranks[:, :, None] == ranks[:, None, :]).view(np.uint8)
-                twice = np.einsum("ijk->ij", same) > 1  # cards of a rank held twice or more
+                twice = np.empty(held.shape, dtype=bool)  # cards of a rank held twice or more
+                held_twice(np.ascontiguousarray(held), RANK, twice)
                 use = state.pending_paired[ex, s] & any_last(twice)
                 if use.any():
                     held = pick(use[:, None], first_where(held, twice), held)

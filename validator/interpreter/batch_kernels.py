@@ -202,3 +202,20 @@ def counts_of_rows(a: NDArray[np.uint8], out: NDArray[np.int64]) -> None:
         for j in range(k):
             t += a[r, j]
         out[r] = t
+
+
+@njit(cache=True)
+def held_twice(cards: NDArray[np.int8], rank: NDArray[np.int8], out: NDArray[np.bool_]) -> None:
+    """Each card of each row whose rank (``rank`` by card int, a negative int counted from
+    the end as numpy takes it) the row holds more than once."""
+    n, k = cards.shape
+    size = rank.shape[0]
+    for r in range(n):
+        for i in range(k):
+            c = np.int64(cards[r, i])
+            ri = rank[c + size if c < 0 else c]
+            same = 0
+            for j in range(k):
+                d = np.int64(cards[r, j])
+                same += rank[d + size if d < 0 else d] == ri
+            out[r, i] = same > 1
