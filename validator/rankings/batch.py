@@ -46,7 +46,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from validator.model.ranking import Category, Ranking
 from validator.rankings.primitives import COLORS, SUIT_INDEX
-from validator.rankings.table_kernels import numbers_of_cards, suit_table_values, table_values
+from validator.rankings.table_kernels import suit_table_values, table_values
 from validator.vocabulary import RANKING_PRIMITIVE, meaning, meaning_of
 
 NRANKS = 13
@@ -717,30 +717,20 @@ class BatchEvaluator:
         general: list[list[NDArray[np.intp]]],
     ) -> None:
         """The tables' values of hands given as card rows, in one compiled pass each: every
-        hand numbered once among the multisets of its size, then each table read there;
-        the hands a table does not answer listed in ``general``."""
-        n = cards.shape[0]
-        number = np.empty(n, dtype=np.int32)
-        suits = np.empty(n, dtype=np.int32)
-        index = tables[0][1].index
-        if not numbers_of_cards(
-            cards,
-            _CARD_CODE,
-            index.base_low,
-            index.id_high,
-            _LOW_FIELD,
-            _HIGH_SHIFT,
-            _HIGH_FIELD,
-            _SUIT_SHIFT,
-            number,
-            suits,
-        ):
-            raise ValueError("cards: card ints are 0..51")
-        rows = np.empty(n, dtype=np.int64)
+        hand numbered among the multisets of its size and the table read there; the hands
+        a table does not answer listed in ``general``."""
+        rows = np.empty(cards.shape[0], dtype=np.int64)
+        fields = np.array([_LOW_FIELD, _HIGH_SHIFT, _HIGH_FIELD, _SUIT_SHIFT], dtype=np.int64)
         for i, table in tables:
             out = results[i]
             assert out is not None
-            got = table_values(number, suits, table.value, table.check, out, rows)
+            index = table.index
+            got = table_values(
+                cards, _CARD_CODE, index.base_low, index.id_high, fields, table.value,
+                table.check, out, rows,
+            )  # fmt: skip
+            if got < 0:
+                raise ValueError("cards: card ints are 0..51")
             if got:
                 general[i].append(rows[:got].copy())
 

@@ -1,7 +1,7 @@
 """The batch evaluator's table lookups over hands given as rows of card ints, each in one
 compiled pass over the hands (no slices, no temporaries the size of the batch but the
 answers): a hand's additive code (its rank multiset and suit counts, a sum over its cards)
-numbered among the multisets of its size, then each table read at that number; or a hand's
+numbered among the multisets of its size, and the table read at that number; or a hand's
 four suit masks, each read in a table of the suit's 8,192 masks. The tables and the codes
 are the batch evaluator's (``validator.rankings.batch``); these loops only read them.
 """
@@ -16,52 +16,38 @@ from numpy.typing import NDArray
 
 
 @njit(cache=True)
-def numbers_of_cards(
+def table_values(
     cards: NDArray[Any],
     card_code: NDArray[np.int64],
     base_low: NDArray[np.int32],
     id_high: NDArray[np.int32],
-    low_field: int,
-    high_shift: int,
-    high_field: int,
-    suit_shift: int,
-    number: NDArray[np.int32],
-    suits: NDArray[np.int32],
-) -> bool:
-    """Each hand's number among the rank multisets of its size (``number``) and its suit
-    counts, a nibble per suit (``suits``); False where a card is not 0..51."""
-    n, k = cards.shape
-    for r in range(n):
-        code = np.int64(0)
-        for j in range(k):
-            c = np.int64(cards[r, j])
-            if c < 0 or c > 51:
-                return False
-            code += card_code[c]
-        number[r] = base_low[code & low_field] + id_high[(code >> high_shift) & high_field]
-        suits[r] = np.int32(code >> suit_shift)
-    return True
-
-
-@njit(cache=True)
-def table_values(
-    number: NDArray[np.int32],
-    suits: NDArray[np.int32],
+    fields: NDArray[np.int64],
     value: NDArray[Any],
     check: NDArray[np.bool_],
     out: NDArray[Any],
     general: NDArray[np.int64],
 ) -> int:
-    """Each hand's value in a table of rank multisets (``out``), and the hands the table
-    does not answer (their suits might hold a category reading suits, or no category of
-    the table is held) in ``general``, in order; returns how many those are."""
+    """Each hand's value in a table of rank multisets (``out``): its code summed over its
+    cards, numbered among the multisets of its size (``fields``: the low field's mask, the
+    high field's shift and mask, the suit counts' shift), read there; and the hands the
+    table does not answer (their suits might hold a category reading suits, or no category
+    of the table is held) in ``general``, in order. Returns how many those are, or -1
+    where a card is not 0..51."""
+    n, k = cards.shape
+    low_field, high_shift, high_field, suit_shift = fields[0], fields[1], fields[2], fields[3]
     last = value.shape[0] - 1
     g = 0
-    for r in range(number.shape[0]):
-        i = number[r]
+    for r in range(n):
+        code = np.int64(0)
+        for j in range(k):
+            c = np.int64(cards[r, j])
+            if c < 0 or c > 51:
+                return -1
+            code += card_code[c]
+        i = base_low[code & low_field] + id_high[(code >> high_shift) & high_field]
         v = value[min(max(i, 0), last)]
         out[r] = v
-        if check[suits[r]] or v < 0:
+        if check[code >> suit_shift] or v < 0:
             general[g] = r
             g += 1
     return g
