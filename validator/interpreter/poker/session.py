@@ -46,6 +46,8 @@ from validator.cards import card_str
 from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.bad_beat import describe_floor
+from validator.interpreter.poker.fast import DealtHand
+from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.block import (
     HANDED_BACK,
     NOT_CONSERVED,
@@ -53,11 +55,13 @@ from validator.interpreter.poker.fast.block import (
     Figures,
 )
 from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
+from validator.interpreter.poker.fast.narrate import ReadRound, read_round, showdown
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
 from validator.interpreter.poker.rake import completed_periods, time_charges
-from validator.interpreter.poker.settle import SeatAward
+from validator.interpreter.poker.roundfile import PokerRound, SeatRound
+from validator.interpreter.poker.settle import PokerSettlement, SeatAward, settle_round
 from validator.interpreter.poker.setup import BUY_IN_UPPER_BETS, TableSetup
 from validator.interpreter.poker.strategy import TableStrategy, strategies
 from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Rules
@@ -175,7 +179,7 @@ class HandRecord:
             "betting_rounds": [money(x) for x in self.played.round_put],
             "time_buy_ins": {str(k): money(v) for k, v in self.time_buy_ins.items()},
             "log": self.played.log,
-        }
+        } | ({} if self.played.operations is None else {"operations": self.played.operations})
 
 
 @dataclass
@@ -238,7 +242,9 @@ class Session:
         self.narrated = narrated
         # the fast path: rounds dealt and bet by the kernel where no log is kept
         self.fast_rounds = 0  # rounds the kernel dealt and bet
-        self.fast = None if narrated else FastTable(game, setup, self.seats, names)
+        # ``play``'s rounds are dealt and bet by the same kernel, their operations logged
+        self.dealer = FastTable(game, setup, self.seats, names)
+        self.fast = None if narrated else self.dealer
         self.fast_settled = 0  # rounds the settlement kernel settled
         self.settler: FastSettler | None = None
         if self.fast is not None and self.fast.reason is None:
@@ -280,6 +286,8 @@ class Session:
         fast = self.fast is not None and self.fast.reason is None
         deck = self.stream.deck()
         outcome = self._fast_round(deck) if fast else None
+        if outcome is None and self.narrated:
+            outcome = self._narrated_round(deck)
         if outcome is None:
             outcome = self._scalar_round(deck)
         if outcome.contributions != outcome.awards + outcome.rake + outcome.bad_beat_contribution:
@@ -482,6 +490,72 @@ class Session:
             settled.showdown,
             kill_next=settled.kill_next,
         )
+
+    def _narrated_round(self, deck: list[int]) -> Outcome | None:
+        """The round dealt and bet by the kernel with its operations logged, settled
+        (``_settle``), its showdown and the button's move logged after; the played round
+        and its narration read from the log. None: the kernel handed it back."""
+        dealer = self.dealer
+        if dealer.reason is not None:
+            return None
+        log = ops.new_log(True)
+        stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
+        cards = np.array(deck, dtype=np.int64)
+        dealt = dealer.deal_and_bet(cards, stacks, self.button, self.stream, self._killed(), log)
+        if dealt is None:
+            return None
+        before = dict(self.stacks)
+        show_all = self.setup.stakes.show_all
+        read = read_round(self.game, log, dealt.logged, self.seats, before)
+        settlement = self._settle(read, dealt)
+        losers = {a.seat for a in settlement.seats if a.won == 0}
+        n = dealt.logged
+        for seat, shown in showdown(read, dealt.last_aggressor, losers, show_all):
+            op = ops.SHOW if shown else ops.CONCEDE
+            n = ops.log_op(log, n, op, self.seats.index(seat), 0, 0, 0)
+        if dealt.button is not None:
+            moved = self.seats.index(self.move_button(self.seats, dealt.button))
+            n = ops.log_op(log, n, ops.MOVE_BUTTON, moved, 0, 0, 0)
+        read = read_round(self.game, log, n, self.seats, before, show_all)
+        played = PlayedHand(
+            read.players,
+            sorted(s for s in self.seats if s not in read.order),
+            read.board,
+            read.burns,
+            read.lines,
+            read.showdown_order,
+            settlement,
+            before,
+            read.shown,
+            read.conceded,
+            read.round_put,
+            ops.operations_json(log, n, self.seats),
+        )
+        return Outcome.of_played(played, dealt.button, self.seats)
+
+    def _settle(self, read: ReadRound, dealt: DealtHand) -> PokerSettlement:
+        """A round of ``play`` settled, as the log read it: the one place a narrated
+        round's settlement is made."""
+        rules = self.setup.rules
+        rake = rules.rake
+        if rake is not None and rake.per_betting_round:
+            rake = replace(rake, rounds=tuple(read.round_put))
+        seats = [
+            SeatRound(p.seat, p.card_list(), p.contributed, p.folded, p.all_in and not p.folded, "")
+            for p in read.players
+        ]
+        bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
+        rnd = PokerRound(
+            self.game.id,
+            self.setup.stakes.chip,
+            seats,
+            list(read.board),
+            dealt.button,
+            rake,
+            bad_beat,
+            self.kill,
+        )
+        return settle_round(self.game, rnd)
 
     def charge_time(self, hands_played: int) -> tuple[dict[int, Cents], dict[int, Cents]]:
         """The time charges of every period the clock has completed by the end of this hand

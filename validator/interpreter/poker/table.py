@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Protocol
+from typing import Any, Protocol
 
 from validator.cards import cards_str
 from validator.compiler import Game
@@ -82,6 +82,7 @@ class PlayedHand:
     shown: list[int] = field(default_factory=list)  # hands shown at the showdown, in order
     conceded: list[int] = field(default_factory=list)  # losing hands conceded unshown
     round_put: list[Cents] = field(default_factory=list)  # chips in by each betting round
+    operations: list[dict[str, Any]] | None = None  # the operation log's JSON (None: none)
 
     def stacks_after(self) -> dict[int, Cents]:
         out = dict(self.stacks_before)

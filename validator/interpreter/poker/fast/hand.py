@@ -38,6 +38,22 @@ from validator.interpreter.poker.fast import (
     Ints,
     SettledHand,
 )
+from validator.interpreter.poker.fast import operations as ops
+from validator.interpreter.poker.fast.operations import (
+    BURN,
+    COMMON,
+    DEAL,
+    DISCARD,
+    DRAW,
+    NO_SEAT,
+    POST_ANTE,
+    POST_BLIND,
+    POST_FORCED_BET,
+    RESHUFFLE,
+    STREET,
+    log_op,
+    new_log,
+)
 from validator.interpreter.poker.fast.program import (
     BET,
     BLINDS_AFTER,
@@ -146,7 +162,8 @@ class Outcome(NamedTuple):
     cards of each seat and of the board, the showdown's keys (0: none), the chips put in
     by each betting round; one-element arrays: the cards on the board, the betting
     rounds, the seat index of the last bet or raise of the last round (-1: none), 1 where
-    the random stream was read from and advanced."""
+    the random stream was read from and advanced; the round's operation log
+    (``operations``: no rows, off) and the rows it holds."""
 
     contributed: Ints
     folded: Flags
@@ -160,11 +177,14 @@ class Outcome(NamedTuple):
     nrounds: Ints
     last_aggressor: Ints
     drew: Ints
+    log: Ints
+    nlog: Ints
 
 
 @njit(cache=True)
-def outcome(n):  # type: ignore[no-untyped-def]
-    """An empty ``Outcome`` for ``n`` seats."""
+def outcome(n, log):  # type: ignore[no-untyped-def]
+    """An empty ``Outcome`` for ``n`` seats, its operations written to ``log`` (no rows:
+    none written)."""
     return Outcome(
         np.zeros(n, dtype=np.int64),
         np.ones(n, dtype=np.bool_),
@@ -177,6 +197,8 @@ def outcome(n):  # type: ignore[no-untyped-def]
         np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        log,
         np.zeros(1, dtype=np.int64),
     )
 
@@ -392,13 +414,15 @@ def _new_round(bets, m, max_raises, check_raise):  # type: ignore[no-untyped-def
 
 @njit(cache=True, inline="always")
 def _post(i, amount, acts, stack, contributed, bets):  # type: ignore[no-untyped-def]
-    """``BettingRound.post`` (All-in where the stack is short)."""
-    bets.street[i] += _put(i, amount, stack, contributed)
+    """``BettingRound.post`` (All-in where the stack is short); the chips put."""
+    paid = _put(i, amount, stack, contributed)
+    bets.street[i] += paid
     if bets.street[i] > bets.current[0]:
         bets.current[0] = bets.street[i]
         bets.aggressor[0] = i
     if acts:
         bets.acted[i] = True
+    return paid
 
 
 @njit(cache=True, inline="always")
@@ -449,12 +473,27 @@ def _decide(wanted, to_call, can_bet, can_raise):  # type: ignore[no-untyped-def
 
 @njit(cache=True, inline="always")
 def _act(
-    i, order, m, street, acted, may_raise, checked, tiers, rs, stack, contributed, folded, rows
+    i,
+    order,
+    m,
+    street,
+    acted,
+    may_raise,
+    checked,
+    tiers,
+    rs,
+    stack,
+    contributed,
+    folded,
+    rows,
+    log,
+    nlog,
 ):  # type: ignore[no-untyped-def]
     """Player ``i``'s turn: his options (``BettingRound.options``), the decision of his
     tier's row, and its effect (``BettingRound.act``): a bet or raise capped at what he
     can reach; a full one reopens the betting, an All-in short of it does not (§
-    553.8(b)(4)). ``rs``: the betting round's counts (``Betting.counts``)."""
+    553.8(b)(4)). ``rs``: the betting round's counts (``Betting.counts``); the action
+    logged."""
     current = rs[CURRENT]
     mine = street[i]
     to_call = max(0, current - mine)
@@ -469,14 +508,21 @@ def _act(
     acted[i] = True
     if kind == FOLD:
         folded[i] = True
+        nlog[0] = log_op(log, nlog[0], ops.FOLD, i, 0, 0, 0)
     elif kind == CHECK:
         checked[i] = True
+        nlog[0] = log_op(log, nlog[0], ops.CHECK, i, 0, 0, 0)
     elif kind == CALL:
-        street[i] += _put(i, to_call, stack, contributed)
+        paid = _put(i, to_call, stack, contributed)
+        street[i] += paid
+        nlog[0] = log_op(log, nlog[0], ops.CALL, i, paid, 0, int(stack[i] == 0))
     else:
         to = min(bet, reach) if kind == BET else min(current + bet, reach)
-        street[i] += _put(i, to - mine, stack, contributed)
+        paid = _put(i, to - mine, stack, contributed)
+        street[i] += paid
         total = street[i]
+        op = ops.BET if kind == BET else ops.RAISE
+        nlog[0] = log_op(log, nlog[0], op, i, paid, total, int(stack[i] == 0))
         full = total - current >= bet or current == 0
         if kind == RAISE:
             rs[RAISES] += 1
@@ -493,7 +539,7 @@ def _act(
 
 
 @njit(cache=True)
-def _run(bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-def]
+def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-untyped-def]
     """``BettingRound.run`` with ``TableStrategy.act`` and ``strategy.decide``; False where
     it would not end (a bug, never a game). All-in: ``stack[i] == 0``. The record's
     arrays are read once here and passed on alone: a record's field read at each turn
@@ -526,6 +572,8 @@ def _run(bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-def
             contributed,
             folded,
             rows,
+            log,
+            nlog,
         )
     return True
 
@@ -627,18 +675,21 @@ def _deal_common_card(params, stock, out):  # type: ignore[no-untyped-def]
         if not _reshuffle(stock, pile, nburns + end - top):
             return False
         top, end, nburns = 0, stock.end[0], 0
+        out.nlog[0] = log_op(out.log, out.nlog[0], RESHUFFLE, NO_SEAT, 0, 0, 0)
     if end - top < 2:
         return False  # the deck ran out
     stock.burns[nburns] = stock.cards[top]
     stock.nburns[0] = nburns + 1
     out.board[out.nboard[0]] = stock.cards[top + 1]
     out.nboard[0] += 1
+    out.nlog[0] = log_op(out.log, out.nlog[0], BURN, NO_SEAT, 0, stock.cards[top], 0)
+    out.nlog[0] = log_op(out.log, out.nlog[0], DEAL, NO_SEAT, 0, stock.cards[top + 1], COMMON)
     stock.top[0] = top + 2
     return True
 
 
 @njit(cache=True, inline="always")
-def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ignore[no-untyped-def]
+def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # type: ignore[no-untyped-def]
     """Street ``si``'s cards: its burns (§ 553.10(f), § 553.11(g)), then each deal step, a
     round of cards to each player still in (``hand[:nh]``) or cards to the board; the Stud
     common card where the stock is short (§ 553.10(h)). False: the deck ran out or a
@@ -654,10 +705,12 @@ def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ign
         return _deal_common_card(params, stock, out)
     cards, burns, nburns = stock.cards, stock.burns, stock.nburns[0]
     board, nboard, dealt, ndealt = out.board, out.nboard[0], out.cards, out.ncards
+    log, nlog = out.log, out.nlog
     for _ in range(streets.burn[si]):
         if top >= end:
             return False
         burns[nburns] = cards[top]
+        nlog[0] = log_op(log, nlog[0], BURN, NO_SEAT, 0, cards[top], 0)
         nburns += 1
         top += 1
     for t in range(first, last):
@@ -666,6 +719,7 @@ def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ign
                 if top >= end:
                     return False
                 board[nboard] = cards[top]
+                nlog[0] = log_op(log, nlog[0], DEAL, NO_SEAT, 0, cards[top], 1)
                 nboard += 1
                 top += 1
                 continue
@@ -673,7 +727,10 @@ def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ign
                 if top >= end:
                     return False
                 i = hand[j]
-                dealt[i, ndealt[i]] = cards[top]
+                k = ndealt[i]
+                dealt[i, k] = cards[top]
+                up = 1 if k < faces.shape[0] and faces[k] == 1 else 0
+                nlog[0] = log_op(log, nlog[0], DEAL, i, 0, cards[top], up)
                 ndealt[i] += 1
                 top += 1
     stock.top[0] = top
@@ -683,15 +740,17 @@ def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ign
 
 
 @njit(cache=True, inline="always")
-def _post_antes(ante, order, stack, contributed):  # type: ignore[no-untyped-def]
+def _post_antes(ante, order, stack, contributed, log, nlog):  # type: ignore[no-untyped-def]
     """Each player dealt in places the Ante (§ 553.10(b), § 553.11(b))."""
     if ante > 0:
         for j in range(order.shape[0]):
-            _put(order[j], ante, stack, contributed)
+            i = order[j]
+            paid = _put(i, ante, stack, contributed)
+            nlog[0] = log_op(log, nlog[0], POST_ANTE, i, paid, 0, int(stack[i] == 0))
 
 
 @njit(cache=True, inline="always")
-def _post_blinds(params, blinds, max_raises, hand, nh, stack, contributed, bets):  # type: ignore[no-untyped-def]
+def _post_blinds(params, blinds, max_raises, hand, nh, stack, out, bets):  # type: ignore[no-untyped-def]
     """The Blind Bets from the button's left (§ 553.11(d), § 553.13(e)), the betting round
     opened to the players after them, the blinds last."""
     nb = min(blinds.shape[0], nh)
@@ -704,7 +763,9 @@ def _post_blinds(params, blinds, max_raises, hand, nh, stack, contributed, bets)
         m += 1
     _new_round(bets, m, max_raises, params.check_raise)
     for j in range(nb):
-        _post(hand[j], blinds[j], False, stack, contributed, bets)
+        i = hand[j]
+        paid = _post(i, blinds[j], False, stack, out.contributed, bets)
+        out.nlog[0] = log_op(out.log, out.nlog[0], POST_BLIND, i, paid, j, int(stack[i] == 0))
 
 
 @njit(cache=True, inline="always")
@@ -744,6 +805,7 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
     """§ 553.13(g): each player still in discards what he does not keep and draws as many,
     the discard pile (his discards in it) reshuffled to be the stock where the stock runs
     out (§ 553.13(g)(2)). False: no reshuffle could be made, the round is handed back."""
+    log, nlog = out.log, out.nlog
     for j in range(nh):
         i = hand[j]
         nc = out.ncards[i]
@@ -758,14 +820,18 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
             else:
                 stock.discards[stock.ndiscards[0]] = own[c]
                 stock.ndiscards[0] += 1
+                nlog[0] = log_op(log, nlog[0], DISCARD, i, 0, own[c], 0)
         for c in range(nk, nc):
             if stock.top[0] >= stock.end[0]:
                 nd = stock.ndiscards[0]
                 if nd == 0 or not _reshuffle(stock, stock.discards, nd):
                     return False
                 stock.ndiscards[0] = 0
+                nlog[0] = log_op(log, nlog[0], RESHUFFLE, i, 0, 0, 1)
             out.cards[i, c] = stock.cards[stock.top[0]]
+            nlog[0] = log_op(log, nlog[0], DEAL, i, 0, out.cards[i, c], 0)
             stock.top[0] += 1
+        nlog[0] = log_op(log, nlog[0], DRAW, i, 0, nc - nk, 0)
     return True
 
 
@@ -982,6 +1048,8 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     out.nrounds[0] = 0
     out.last_aggressor[0] = -1
     out.drew[0] = 0
+    out.nlog[0] = 0
+    log, nlog = out.log, out.nlog
     stack = stacks.copy()
     stock = _stock(deck, stream)
     bets = _betting(n, order.shape[0])
@@ -994,23 +1062,20 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     streets, steps, blinds, faces = kernel.streets, kernel.steps, kernel.blinds, kernel.faces
     high_tiers, high_tables, low_tables = kernel.high_tiers, kernel.high_tables, kernel.low_tables
     put_before = 0
-    _post_antes(params.ante, order, stack, out.contributed)
+    _post_antes(params.ante, order, stack, out.contributed, log, nlog)
     for si in range(streets.burn.shape[0]):
         nh = _players_in(order, out.folded, hand)
         if nh < 2:
             break
+        nlog[0] = log_op(log, nlog[0], STREET, NO_SEAT, 0, si, int(streets.opens[si] >= 0))
         opened = streets.blinds[si] == BLINDS_BEFORE
         if opened:
-            _post_blinds(
-                params, blinds, streets.max_raises[si], hand, nh, stack, out.contributed, bets
-            )
-        if not _deal_street(params, streets, steps, si, hand, nh, stock, out):
+            _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
+        if not _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):
             return HANDED_BACK
         reads.changed_at[0] = si
         if streets.blinds[si] == BLINDS_AFTER:
-            _post_blinds(
-                params, blinds, streets.max_raises[si], hand, nh, stack, out.contributed, bets
-            )
+            _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
             opened = True
         if streets.draw[si] and not _draw(
             params, high_tiers, high_tables, hand, nh, stock, out, reads.own
@@ -1036,9 +1101,12 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
             )
         _limit_bet(params, streets, faces, si, hand, nh, out, bets)
         if forced >= 0:
-            _post(forced, params.forced_bet, True, stack, out.contributed, bets)
+            paid = _post(forced, params.forced_bet, True, stack, out.contributed, bets)
+            nlog[0] = log_op(
+                log, nlog[0], POST_FORCED_BET, forced, paid, 0, int(stack[forced] == 0)
+            )
         _read_tiers(params, high_tiers, high_tables, low_tables, si, stack, out, reads, bets, using)
-        if not _run(bets, stack, out.contributed, out.folded, kernel.rows):
+        if not _run(bets, stack, out.contributed, out.folded, kernel.rows, log, nlog):
             return HANDED_BACK
         put_before = _close_betting_round(order, bets, stock, out, mucked, put_before)
     put = 0
@@ -1114,6 +1182,7 @@ class FastTable:
         button: int | None,
         stream: Stream | None = None,
         kill_in_effect: bool = False,
+        log: Ints | None = None,
     ) -> DealtHand | None:
         """The round dealt from ``deck`` (as ``table.Hand`` deals it) and bet, or None: the
         round is played by ``table.Hand``. ``stream`` is the session's random stream, which
@@ -1121,12 +1190,14 @@ class FastTable:
         the draw (§ 553.13(g)(2)), advanced where the kernel read from it; None: a round
         that needs a reshuffle is handed back. A round handed back leaves the stream where
         it was.
-        ``kill_in_effect``: the limits are the Kill's (§ 553.12(m))."""
+        ``kill_in_effect``: the limits are the Kill's (§ 553.12(m)). ``log``: the round's
+        operations written there (``operations.new_log``; None: none), their count the
+        ``DealtHand``'s ``logged``."""
         prog = self.program
         if prog.reason is not None:
             return None
         n = len(self.seats)
-        out = outcome(n)
+        out = outcome(n, new_log(False) if log is None else log)
         order = np.zeros(n, dtype=np.int64)
         stacks = np.asarray(stacks, dtype=np.int64)
         players, at = deal_order(
@@ -1165,6 +1236,7 @@ class FastTable:
             out.low,
             out.round_put[: out.nrounds[0]].tolist(),
             aggressor + 1 if aggressor >= 0 else -1,
+            int(out.nlog[0]),
         )
 
 
