@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.poker_reference import ReferenceSession
 from validator.compiler import load_game
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.hand import FastTable
@@ -35,9 +36,8 @@ def _records(game_id: str, seats: int, seed: int, rounds: int, reference: bool) 
     """The session's round records (``--log`` lines) and narration, the rounds dealt by
     the kernel or (``reference``) by ``table.Hand``, the operations left out."""
     game = load_game(game_id)
-    session = Session(game, default_setup(game), seats, seed=seed)
-    if reference:
-        session.dealer.reason = "the reference engine"
+    kind = ReferenceSession if reference else Session
+    session = kind(game, default_setup(game), seats, seed=seed)
     out = []
     for record in session.hands(rounds):
         assert record.played is not None
@@ -146,10 +146,8 @@ def test_a_rules_submission_round_reads_the_same_from_the_log() -> None:
     game = load_game("poker-omaha-hi-lo-8")
     setup = read_settings(game, EXAMPLES / "poker-omaha-hi-lo-8.yaml")
     lines = []
-    for reference in (False, True):
-        session = Session(game, setup, 6, seed=2)
-        if reference:
-            session.dealer.reason = "the reference engine"
+    for kind in (Session, ReferenceSession):
+        session = kind(game, setup, 6, seed=2)
         out = []
         for record in session.hands(60):
             assert record.played is not None

@@ -46,7 +46,6 @@ from validator.cards import card_str
 from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.bad_beat import describe_floor
-from validator.interpreter.poker.fast import DealtHand
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.block import (
     HANDED_BACK,
@@ -54,8 +53,8 @@ from validator.interpreter.poker.fast.block import (
     BlockTable,
     Figures,
 )
-from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
-from validator.interpreter.poker.fast.narrate import ReadRound, read_round, showdown
+from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.fast.narrate import read_round, showdown
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
@@ -64,7 +63,7 @@ from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.settle import PokerSettlement, SeatAward, settle_round
 from validator.interpreter.poker.setup import BUY_IN_UPPER_BETS, TableSetup
 from validator.interpreter.poker.strategy import TableStrategy, strategies
-from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Rules
+from validator.interpreter.poker.table import BUTTON_MOVES, PlayedHand
 from validator.money import displayed, format_money
 
 DEFAULT_HANDS_PER_HOUR = 30
@@ -104,7 +103,17 @@ class Outcome:
 
     @staticmethod
     def of_played(played: PlayedHand, button: int | None, seats: list[int]) -> Outcome:
-        s = played.settlement
+        showdown = bool(played.showdown_order)
+        return Outcome.of_settlement(played.settlement, button, seats, showdown, played)
+
+    @staticmethod
+    def of_settlement(
+        s: PokerSettlement,
+        button: int | None,
+        seats: list[int],
+        showdown: bool,
+        played: PlayedHand | None = None,
+    ) -> Outcome:
         by_seat = {a.seat: a for a in s.seats}
         zero = SeatAward(0, 0, False, False)
         rows = [by_seat.get(seat, zero) for seat in seats]
@@ -116,7 +125,7 @@ class Outcome:
             s.rake.total,
             s.bad_beat_contribution,
             sum(p.pot.amount for p in s.pots),
-            bool(played.showdown_order),
+            showdown,
             bool(s.bad_beat and s.bad_beat.hit),
             None if s.kill is None else s.kill.in_effect_next,
             played,
@@ -244,6 +253,8 @@ class Session:
         self.fast_rounds = 0  # rounds the kernel dealt and bet
         # ``play``'s rounds are dealt and bet by the same kernel, their operations logged
         self.dealer = FastTable(game, setup, self.seats, names)
+        if self.dealer.reason is not None:
+            raise ValueError(f"{game.definition.name} cannot be dealt: {self.dealer.reason}")
         self.fast = None if narrated else self.dealer
         self.fast_settled = 0  # rounds the settlement kernel settled
         self.settler: FastSettler | None = None
@@ -283,13 +294,8 @@ class Session:
             if self.stacks[seat] < need:
                 buy_ins[seat] = self.buy_in - self.stacks[seat]
                 self.stacks[seat] = self.buy_in
-        fast = self.fast is not None and self.fast.reason is None
         deck = self.stream.deck()
-        outcome = self._fast_round(deck) if fast else None
-        if outcome is None and self.narrated:
-            outcome = self._narrated_round(deck)
-        if outcome is None:
-            outcome = self._scalar_round(deck)
+        outcome = self._narrated_round(deck) if self.narrated else self._fast_round(deck)
         if outcome.contributions != outcome.awards + outcome.rake + outcome.bad_beat_contribution:
             raise RuntimeError(f"hand {number}: chips not conserved")
         before = sum(self.stacks.values())
@@ -432,51 +438,39 @@ class Session:
         next_end = -(-(self.periods_charged + 1) * rule.every_minutes * self.hands_per_hour // 60)
         return max(1, next_end - number + 1)
 
-    def _hand(self, deck: list[int]) -> Hand:
-        """The round as ``table.Hand`` deals, bets and settles it."""
-        rules = self.setup.rules
-        bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
-        hand = Hand(
-            self.game,
-            dict(self.stacks),
-            self.setup.stakes,
-            deck,
-            self.strategy,
-            button=self.button,
-            rules=Rules(rake=rules.rake, bad_beat=bad_beat, kill=self.kill),
-            rng=self.stream,
-            narrated=self.narrated,
-        )
-        self.strategy.board = hand.board  # the strategy reads the board as it is dealt
-        return hand
-
-    def _scalar_round(self, deck: list[int]) -> Outcome:
-        hand = self._hand(deck)
-        return Outcome.of_played(hand.play(), hand.button, self.seats)
-
     def _killed(self) -> bool:
         """The Kill is in effect this round (§ 553.12(m))."""
         return self.kill is not None and self.kill.in_effect
 
-    def _fast_round(self, deck: list[int]) -> Outcome | None:
-        """The round dealt and bet by the kernel and settled by the settlement kernel;
-        what either hands back is done by ``table.Hand`` (a settlement handed back, from
-        where the kernel's round ended). None: the whole round is played by ``Hand``."""
-        fast, settler = self.fast, self.settler
-        if fast is None or fast.reason is not None:
-            return None
+    def _fast_round(self, deck: list[int]) -> Outcome:
+        """The round dealt and bet by the kernel, no log kept, and settled by the
+        settlement kernel; a settlement it hands back (or none: a kernel taken off the
+        session) is made by ``_settle`` from the dealt round."""
+        dealer, settler = self.dealer, self.settler
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        # the kernel reshuffles from the stream, advanced only where it takes the round
         killed = self._killed()
         cards = np.array(deck, dtype=np.int64)
-        dealt = fast.deal_and_bet(cards, stacks, self.button, self.stream, killed)
-        if dealt is None:
-            return None
+        dealt = dealer.deal_and_bet(cards, stacks, self.button, self.stream, killed)
+        assert dealt is not None  # a table the kernel does not take is refused at the start
         self.fast_rounds += 1
         settled = None if settler is None else settler.settle(dealt, self.fund, killed)
         if settled is None:
-            played = played_from_dealt(self._hand(deck), dealt, fast.program.faces)
-            return Outcome.of_played(played, dealt.button, self.seats)
+            seats = [
+                SeatRound(
+                    seat,
+                    dealt.cards[i, : dealt.ncards[i]].tolist(),
+                    int(dealt.contributed[i]),
+                    bool(dealt.folded[i]),
+                    not dealt.folded[i] and dealt.contributed[i] == stacks[i],
+                    "",
+                )
+                for i, seat in enumerate(self.seats)
+                if dealt.ncards[i]
+            ]
+            board = dealt.board[: dealt.nboard].tolist()
+            settlement = self._settle(seats, board, dealt.button, dealt.round_put)
+            showdown = sum(not s.folded for s in seats) >= 2
+            return Outcome.of_settlement(settlement, dealt.button, self.seats, showdown)
         self.fast_settled += 1
         n = len(self.seats)
         return Outcome(
@@ -491,23 +485,24 @@ class Session:
             kill_next=settled.kill_next,
         )
 
-    def _narrated_round(self, deck: list[int]) -> Outcome | None:
+    def _narrated_round(self, deck: list[int]) -> Outcome:
         """The round dealt and bet by the kernel with its operations logged, settled
         (``_settle``), its showdown and the button's move logged after; the played round
-        and its narration read from the log. None: the kernel handed it back."""
+        and its narration read from the log."""
         dealer = self.dealer
-        if dealer.reason is not None:
-            return None
         log = ops.new_log(True)
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
         cards = np.array(deck, dtype=np.int64)
         dealt = dealer.deal_and_bet(cards, stacks, self.button, self.stream, self._killed(), log)
-        if dealt is None:
-            return None
+        assert dealt is not None  # a table the kernel does not take is refused at the start
         before = dict(self.stacks)
         show_all = self.setup.stakes.show_all
         read = read_round(self.game, log, dealt.logged, self.seats, before)
-        settlement = self._settle(read, dealt)
+        seats = [
+            SeatRound(p.seat, p.card_list(), p.contributed, p.folded, p.all_in and not p.folded, "")
+            for p in read.players
+        ]
+        settlement = self._settle(seats, read.board, dealt.button, read.round_put)
         losers = {a.seat for a in settlement.seats if a.won == 0}
         n = dealt.logged
         for seat, shown in showdown(read, dealt.last_aggressor, losers, show_all):
@@ -533,24 +528,24 @@ class Session:
         )
         return Outcome.of_played(played, dealt.button, self.seats)
 
-    def _settle(self, read: ReadRound, dealt: DealtHand) -> PokerSettlement:
-        """A round of ``play`` settled, as the log read it: the one place a narrated
-        round's settlement is made."""
+    def _settle(
+        self, seats: list[SeatRound], board: list[int], button: int | None, round_put: list[int]
+    ) -> PokerSettlement:
+        """A dealt round settled (``settle_round``): each seat dealt in, the board, the
+        button as dealt, the chips each betting round put in. The one place a round of
+        ``play`` (read from its log) and a round the settlement kernel hands back are
+        settled."""
         rules = self.setup.rules
         rake = rules.rake
         if rake is not None and rake.per_betting_round:
-            rake = replace(rake, rounds=tuple(read.round_put))
-        seats = [
-            SeatRound(p.seat, p.card_list(), p.contributed, p.folded, p.all_in and not p.folded, "")
-            for p in read.players
-        ]
+            rake = replace(rake, rounds=tuple(round_put))
         bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
         rnd = PokerRound(
             self.game.id,
             self.setup.stakes.chip,
             seats,
-            list(read.board),
-            dealt.button,
+            list(board),
+            button,
             rake,
             bad_beat,
             self.kill,

@@ -84,11 +84,13 @@ from validator.rankings.packed import (
     key_part,
 )
 
-# what the kernel reports
-TAKEN, HANDED_BACK = 0, 1
-#: the unread words a round is given (a shuffle reads one a card, bar one, and another
-#: where a word is drawn again, about once in 10**17): a round that runs out of them is
-#: handed back, and ``table.Hand`` deals it from the same words
+# what the kernel reports: the round taken; handed back (no random stream given, or its
+# words ran out: the round is dealt again from more); the deck ran out even after its
+# reshuffle; a betting round that would not end (a bug, never a game)
+TAKEN, HANDED_BACK, DECK_OUT, ENDLESS = 0, 1, 2, 3
+#: the unread words a round is first given (a shuffle reads one a card, bar one, and
+#: another where a word is drawn again, about once in 10**17): a round that runs out of
+#: them is dealt again from the same words and more
 ROUND_WORDS = 256
 # the two readings of a hand, their rows in the kernel's scratch
 HIGH, LOW = 0, 1
@@ -645,11 +647,13 @@ def _readings(n, using):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def _reshuffle(stock, pile, size):  # type: ignore[no-untyped-def]
     """``pile[:size]`` shuffled from the stream to be the stock; False where no stream
-    was given or its words ran out."""
+    was given or its words ran out (``stock.at`` then -1)."""
     if stock.stream.shape[0] == 0:
+        stock.at[0] = -1
         return False
     at = shuffle(stock.stream, stock.at[0], pile, size)
     if at < 0:
+        stock.at[0] = -1
         return False  # the words ran out
     stock.at[0] = at
     stock.drew[0] = 1
@@ -1042,7 +1046,8 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     bet, from ``stacks``, into ``out`` (an ``Outcome``): the Ante, then street by street
     the Blind Bets, the cards, the draw and a betting round; the hands still in read for
     the showdown. ``stream``: the session's random words (empty: none given), advanced
-    where a pile was reshuffled. Returns ``TAKEN`` or ``HANDED_BACK``."""
+    where a pile was reshuffled. Returns ``TAKEN``, ``HANDED_BACK``, ``DECK_OUT`` or
+    ``ENDLESS``."""
     n = stacks.shape[0]
     out.nboard[0] = 0
     out.nrounds[0] = 0
@@ -1072,7 +1077,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         if opened:
             _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
         if not _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):
-            return HANDED_BACK
+            return HANDED_BACK if stock.at[0] < 0 else DECK_OUT
         reads.changed_at[0] = si
         if streets.blinds[si] == BLINDS_AFTER:
             _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
@@ -1080,7 +1085,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         if streets.draw[si] and not _draw(
             params, high_tiers, high_tables, hand, nh, stock, out, reads.own
         ):
-            return HANDED_BACK
+            return HANDED_BACK if stock.at[0] < 0 else DECK_OUT
         if streets.opens[si] < 0:
             continue
         forced = -1
@@ -1107,7 +1112,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
             )
         _read_tiers(params, high_tiers, high_tables, low_tables, si, stack, out, reads, bets, using)
         if not _run(bets, stack, out.contributed, out.folded, kernel.rows, log, nlog):
-            return HANDED_BACK
+            return ENDLESS
         put_before = _close_betting_round(order, bets, stock, out, mucked, put_before)
     put = 0
     for i in range(n):
@@ -1184,12 +1189,14 @@ class FastTable:
         kill_in_effect: bool = False,
         log: Ints | None = None,
     ) -> DealtHand | None:
-        """The round dealt from ``deck`` (as ``table.Hand`` deals it) and bet, or None: the
-        round is played by ``table.Hand``. ``stream`` is the session's random stream, which
-        shuffles the burn cards for the common card (§ 553.10(h)) and the discard pile for
-        the draw (§ 553.13(g)(2)), advanced where the kernel read from it; None: a round
-        that needs a reshuffle is handed back. A round handed back leaves the stream where
-        it was.
+        """The round dealt from ``deck`` and bet, or None: the table is one the kernel
+        does not take (``reason``), or no stream was given and the round needs a
+        reshuffle. ``stream`` is the session's random stream, which shuffles the burn
+        cards for the common card (§ 553.10(h)) and the discard pile for the draw (§
+        553.13(g)(2)), advanced where the kernel read from it (a round whose words ran
+        out is dealt again from the same words and more). Raises ``ValueError`` where
+        fewer than two players have enough table stakes or the deck runs out even after
+        its reshuffle.
         ``kill_in_effect``: the limits are the Kill's (§ 553.12(m)). ``log``: the round's
         operations written there (``operations.new_log``; None: none), their count the
         ``DealtHand``'s ``logged``."""
@@ -1197,32 +1204,35 @@ class FastTable:
         if prog.reason is not None:
             return None
         n = len(self.seats)
-        out = outcome(n, new_log(False) if log is None else log)
-        order = np.zeros(n, dtype=np.int64)
         stacks = np.asarray(stacks, dtype=np.int64)
-        players, at = deal_order(
-            stacks,
-            self.required,
-            -1 if button is None else button,
-            prog.params.button_left,
-            out.folded,
-            order,
-        )
-        if players < 2:
-            return None
+        cards = np.asarray(deck, dtype=np.int64)
+        words = ROUND_WORDS
+        while True:
+            out = outcome(n, new_log(False) if log is None else log)
+            order = np.zeros(n, dtype=np.int64)
+            players, at = deal_order(
+                stacks,
+                self.required,
+                -1 if button is None else button,
+                prog.params.button_left,
+                out.folded,
+                order,
+            )
+            if players < 2:
+                raise ValueError("a round of play needs two players with enough table stakes")
+            w = NO_WORDS if stream is None else stream.ensure(words)
+            params = prog.killed if kill_in_effect else prog.params
+            status = _deal_and_bet(params, self.kernel, cards, w, order[:players], stacks, out)
+            if status == DECK_OUT:
+                raise ValueError("the deck ran out")
+            if status == ENDLESS:
+                raise RuntimeError("a betting round that does not end")
+            if status == TAKEN:
+                break
+            if stream is None:
+                return None
+            words = 2 * (w.shape[0] - int(w[AT])) + ROUND_WORDS  # its words ran out: more
         dealt_button = int(at) if at > 0 else None
-        words = NO_WORDS if stream is None else stream.ensure(ROUND_WORDS)
-        status = _deal_and_bet(
-            prog.killed if kill_in_effect else prog.params,
-            self.kernel,
-            np.asarray(deck, dtype=np.int64),
-            words,
-            order[:players],
-            stacks,
-            out,
-        )
-        if status != TAKEN:
-            return None
         aggressor = int(out.last_aggressor[0])
         return DealtHand(
             dealt_button,
