@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_fast_settle import _contributions, _deal, _dealt, _scalar
 
-from tests.poker_reference import ReferenceSession
+from tests.poker_oracle.session import ReferenceSession
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast.settle import FastSettler

@@ -24,7 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.poker_reference import ReferenceSession
+from tests.poker_oracle.session import ReferenceSession
+from tests.poker_oracle.strategy import TableStrategy
+from tests.poker_oracle.table import Hand
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
@@ -33,8 +35,8 @@ from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.session import HandRecord, Session, summary
 from validator.interpreter.poker.setup import TableSetup, default_setup
 from validator.interpreter.poker.showdown import show
-from validator.interpreter.poker.strategy import TableStrategy, strategies
-from validator.interpreter.poker.table import Hand, PlayedHand, Rules
+from validator.interpreter.poker.strategy import strategies
+from validator.interpreter.poker.table import PlayedHand, Rules
 from validator.interpreter.settings import read_settings
 from validator.rankings.packed import pack_key
 
@@ -186,7 +188,7 @@ def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
     stack_array = np.array([stacks[s] for s in range(1, seats + 1)], dtype=np.int64)
     fast_rng, scalar_rng = Stream(chunk_rng(seed + 1)), Stream(chunk_rng(seed + 1))
     if sum(st >= setup.stakes.required() for st in stacks.values()) < 2:  # as ``Hand.play``
-        with pytest.raises(ValueError, match="^a round of play needs two players with enough"):
+        with pytest.raises(ValueError, match=r"^a round of play needs two players with enough"):
             fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
         return
     dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)

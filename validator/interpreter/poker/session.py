@@ -62,7 +62,7 @@ from validator.interpreter.poker.rake import completed_periods, time_charges
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.settle import PokerSettlement, SeatAward, settle_round
 from validator.interpreter.poker.setup import BUY_IN_UPPER_BETS, TableSetup
-from validator.interpreter.poker.strategy import TableStrategy, strategies
+from validator.interpreter.poker.strategy import strategies
 from validator.interpreter.poker.table import BUTTON_MOVES, PlayedHand
 from validator.money import displayed, format_money
 
@@ -235,9 +235,13 @@ class Session:
         self.seats = list(range(1, seats + 1))
         # every deck and every reshuffle, read by the kernels and ``table.Hand`` alike
         self.stream = Stream(chunk_rng(seed))
-        mixed = strategies(game).seats_alternate  # with no --strategy
+        ps = strategies(game)
+        mixed = ps.seats_alternate  # with no --strategy
         names = {s: strategy or mixed[(s - 1) % len(mixed)] for s in self.seats}
-        self.strategy = TableStrategy(game, names)
+        for name in names.values():
+            if name not in ps.named:
+                raise KeyError(f"no strategy {name!r}: one of {', '.join(ps.named)}")
+        self.names = names
         st = setup.stakes
         self.buy_in = BUY_IN_UPPER_BETS * (st.upper or st.lower).max_bet
         self.stacks = {s: 0 for s in self.seats}
@@ -271,7 +275,7 @@ class Session:
 
     @property
     def strategies(self) -> dict[int, str]:
-        return dict(self.strategy.by_seat)
+        return dict(self.names)
 
     def hands(self, n: int) -> Iterator[HandRecord]:
         """``n`` rounds of play, a record each. On the fast path they are played a block at

@@ -28,7 +28,6 @@ import numpy as np
 from numba import njit
 
 from validator.compiler import Game
-from validator.interpreter.poker.betting import BettingRound
 from validator.interpreter.poker.fast import (
     MAX_BOARD,
     MAX_CARDS,
@@ -36,7 +35,6 @@ from validator.interpreter.poker.fast import (
     DealtHand,
     Flags,
     Ints,
-    SettledHand,
 )
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.operations import (
@@ -69,7 +67,6 @@ from validator.interpreter.poker.fast.program import (
     compile_program,
 )
 from validator.interpreter.poker.fast.stream import AT, NO_WORDS, Stream, shuffle
-from validator.interpreter.poker.table import Hand, PlayedHand
 
 if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
     from validator.interpreter.poker.session import TableSetup
@@ -1248,48 +1245,3 @@ class FastTable:
             aggressor + 1 if aggressor >= 0 else -1,
             int(out.nlog[0]),
         )
-
-
-def played_from_dealt(hand: Hand, dealt: DealtHand, faces: Ints) -> PlayedHand:
-    """``hand`` (not yet played) brought to where the kernel's round ended, then finished by
-    ``Hand.finish``: settled by the scalar ``settle_round``, shown and conceded as a played
-    round is. The cards burned are not kept (no log is)."""
-    for p in hand.players:
-        i = p.seat - 1
-        p.contributed = int(dealt.contributed[i])
-        p.stack -= p.contributed
-        p.folded = bool(dealt.folded[i])
-        p.all_in = p.stack == 0  # every player dealt in starts with more than 0
-        n = int(dealt.ncards[i])
-        p.cards = [
-            (int(c), k < len(faces) and faces[k] == 1) for k, c in enumerate(dealt.cards[i, :n])
-        ]
-    hand.board[:] = [int(c) for c in dealt.board[: dealt.nboard]]
-    hand.round_put = list(dealt.round_put)
-    hand.put_before = sum(p.contributed for p in hand.players)
-    if dealt.round_put:
-        last = BettingRound([], hand.stakes.lower, narrated=False)
-        last.last_aggressor = dealt.last_aggressor if dealt.last_aggressor >= 0 else None
-        hand.last_round = last
-    return hand.finish()
-
-
-def settled(played: PlayedHand, seats: int) -> SettledHand:
-    """A played round's settlement as the books read it."""
-    s = played.settlement
-    awards = np.zeros(seats, dtype=np.int64)
-    for a in s.seats:
-        awards[a.seat - 1] = a.award
-    return SettledHand(
-        awards,
-        s.rake.total,
-        s.bad_beat_contribution,
-        sum(p.pot.amount for p in s.pots),
-        bool(played.showdown_order),
-    )
-
-
-def settle_scalar(hand: Hand, dealt: DealtHand, faces: Ints, seats: int) -> SettledHand:
-    """A dealt round settled by the scalar ``settle_round`` (the fallback of the kernel
-    settlement)."""
-    return settled(played_from_dealt(hand, dealt, faces), seats)

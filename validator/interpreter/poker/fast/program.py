@@ -24,7 +24,7 @@ from validator.interpreter.poker.strategy import strategies
 from validator.model.poker import TIERS
 from validator.rankings.evaluator import Evaluator, card_order_key
 from validator.rankings.packed import NotPackable, Tables, pack_key, packed
-from validator.vocabulary import POKER_WORD, meaning
+from validator.vocabulary import POKER_WORD, meaning, meaning_of
 
 if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
     from validator.interpreter.poker.session import TableSetup
@@ -285,7 +285,11 @@ def _compile_streets(game: Game, setup: TableSetup, prog: Program) -> str | None
         cols["draw"].append(street.draw is not None)
         if street.draw is not None and any(faces):
             return "a draw from a hand with cards face up"
-        cols["opens"].append(-1 if street.betting is None else opens_code(street.betting.opens))
+        opens = street.betting.opens if street.betting is not None else None
+        # who opens: the word's meaning in the vocabulary's entry
+        cols["opens"].append(
+            -1 if opens is None else meaning_of(POKER_WORD.id, opens, "kernels")(opens)
+        )
         tier = street.betting.limit if street.betting else "lower"
         if stakes.upper_from is not None:
             tier = "upper" if i >= ids.index(stakes.upper_from) else "lower"

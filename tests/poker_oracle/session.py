@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tests.poker_oracle.strategy import TableStrategy
+from tests.poker_oracle.table import Hand
 from validator.interpreter.poker.session import Outcome, Session
-from validator.interpreter.poker.table import Hand, Rules
+from validator.interpreter.poker.table import Rules
 
 
 class ReferenceSession(Session):
@@ -16,6 +18,7 @@ class ReferenceSession(Session):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.block = None
+        self.strategy = TableStrategy(self.game, self.strategies)
 
     def _by_hand(self, deck: list[int]) -> Outcome:
         rules = self.setup.rules
