@@ -78,8 +78,8 @@ ONE = Fraction(1)  # the limits' multiplier where no Kill is in effect
 @dataclass(slots=True)
 class Outcome:
     """What a round of play leaves the session's books, seat by seat in the session's seat
-    order: from ``table.Hand`` (``played``, the whole settlement kept) or from the fast
-    path's kernels (no ``PlayedHand``: no log is kept)."""
+    order: from a round of ``play`` (``played``, read from its log, the whole settlement
+    kept) or from the fast path's (no ``PlayedHand``: no log is kept)."""
 
     button: int | None  # the button as the round was dealt
     contributed: list[Cents]
@@ -233,7 +233,7 @@ class Session:
         rotates = deal.button.rotates if deal is not None and deal.button is not None else None
         self.move_button = BUTTON_MOVES[rotates or "clockwise"]
         self.seats = list(range(1, seats + 1))
-        # every deck and every reshuffle, read by the kernels and ``table.Hand`` alike
+        # every deck and every reshuffle, read by the kernels
         self.stream = Stream(chunk_rng(seed))
         ps = strategies(game)
         mixed = ps.seats_alternate  # with no --strategy

@@ -1,17 +1,17 @@
-"""A round of play dealt and bet in one numba kernel, as ``table.Hand.play`` deals and bets it
-up to ``Hand.finish``: antes, Blind Bets before or after the deal, burns, cards to the players
+"""A round of play dealt and bet in one numba kernel, for ``play`` (its operations logged,
+``operations``) and for ``simulate`` and ``par`` (nothing logged): antes, Blind Bets before or after the deal, burns, cards to the players
 still in and to the board, the draw, the Forced Bet and the best hand showing, split limits
 and their open pair, raise caps and check-raise, each seat's decision table by its tier.
 
-A put that reaches a player's whole stack makes him All-in (§ 553.8(b)(4)) as
-``BettingRound`` does: he acts no more, a bet or raise is capped at what he can reach, an
+A put that reaches a player's whole stack makes him All-in (§ 553.8(b)(4)): he acts no more, a bet or raise is capped at what he can reach, an
 All-in short of a full raise does not reopen the betting to those who have acted, and the
 streets are dealt to him to the showdown.
 
-The kernel hands a round back (``deal_and_bet`` returns None, and the round is played by
-``table.Hand``) where it would differ or needs what it does not do: fewer than two players
-dealt in, a deck that runs out even after its reshuffle (``table.Hand`` raises), a reshuffle
-with no generator state given.
+Every round is taken: fewer than two players dealt in and a deck that runs out even after
+its reshuffle are refused (``ValueError``), a round that runs out of the stream's words is
+dealt again from more. The Python reference engine the property tests hold it equal to
+(``tests/poker_oracle``) is named below where a part mirrors it (``Hand``, ``BettingRound``,
+``strategy``).
 
 The Stud common card (§ 553.10(h)) and the draw's reshuffle of the discard pile
 (§ 553.13(g)(2)) are dealt here, the piles shuffled from the session's random stream
@@ -1137,7 +1137,7 @@ def deal_order(stacks, required, button, from_button, folded, order):  # type: i
     ``folded`` and listed in ``order`` (seat indices) from the button's left where the game
     is ``from_button`` (the button as given, else the last player dealt in: seat numbers,
     -1 none), else in seat order; returns (players dealt in, the button as dealt, -1:
-    none), as ``table.Hand`` seats a round."""
+    none), as the reference engine seats a round."""
     n = stacks.shape[0]
     m = 0
     last = -1

@@ -4,9 +4,8 @@ the raise caps and check-raise, the Ante, Blind Bets and Forced Bet, the showdow
 their ``use:``, the first-to-act ranking, the card order of the Forced Bet, each seat's
 decision table and the strategy's tier thresholds.
 
-Nothing here knows a game: every value is read from the game's sections as ``table.Hand``
-reads them. What the kernel does not take sets ``Program.reason`` (the table is then played
-by ``table.Hand`` only).
+Nothing here knows a game: every value is read from the game's sections. What the kernel
+does not take sets ``Program.reason`` (a session refuses the table).
 """
 
 from __future__ import annotations
