@@ -2,11 +2,11 @@
 programs and run by numba-compiled kernels, for ``play`` (every operation logged,
 ``operations``; the narration read from the log, ``narrate``) and for ``simulate`` and
 ``par`` (nothing logged), held equal by the property tests to the Python reference engine
-under ``tests/poker_oracle``. All-ins and side pots, the Stud common card and the draw's reshuffle (from the
-session's random stream, ``stream``), odd chips by card and suit, the Kill's
-limits (§ 553.12(m)) are all taken. A round the kernels do not take (a Bad Beat that may be
-paid) is settled by ``settle_round``: the fast path changes no result, only how fast it is
-reached.
+under ``tests/poker_oracle``. All-ins and side pots, the Stud common card and the draw's
+reshuffle (from the session's random stream, ``stream``), odd chips by card and suit, the
+Kill's limits (§ 553.12(m)) are all taken. A round the kernels do not take (a Bad Beat that
+may be paid) is settled by ``settle_round``: the fast path changes no result, only how fast
+it is reached.
 
 Stages, each a module:
 

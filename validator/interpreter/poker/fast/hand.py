@@ -1,11 +1,13 @@
 """A round of play dealt and bet in one numba kernel, for ``play`` (its operations logged,
-``operations``) and for ``simulate`` and ``par`` (nothing logged): antes, Blind Bets before or after the deal, burns, cards to the players
-still in and to the board, the draw, the Forced Bet and the best hand showing, split limits
-and their open pair, raise caps and check-raise, each seat's decision table by its tier.
+``operations``) and for ``simulate`` and ``par`` (nothing logged): antes, Blind Bets before
+or after the deal, burns, cards to the players still in and to the board, the draw, the
+Forced Bet and the best hand showing, split limits and their open pair, raise caps and
+check-raise, each seat's decision table by its tier.
 
-A put that reaches a player's whole stack makes him All-in (§ 553.8(b)(4)): he acts no more, a bet or raise is capped at what he can reach, an
-All-in short of a full raise does not reopen the betting to those who have acted, and the
-streets are dealt to him to the showdown.
+A put that reaches a player's whole stack makes him All-in (§ 553.8(b)(4)): he acts no more,
+a bet or raise is capped at what he can reach, an All-in short of a full raise does not
+reopen the betting to those who have acted, and the streets are dealt to him to the
+showdown.
 
 Every round is taken: fewer than two players dealt in and a deck that runs out even after
 its reshuffle are refused (``ValueError``), a round that runs out of the stream's words is
