@@ -32,12 +32,14 @@ GAMES = [
 ]
 
 
-def _records(game_id: str, seats: int, seed: int, rounds: int, reference: bool) -> list[str]:
+def _records(
+    game_id: str, seats: int, seed: int, rounds: int, reference: bool, strategy: str | None = None
+) -> list[str]:
     """The session's round records (``--log`` lines) and narration, the rounds dealt by
     the kernel or (``reference``) by ``table.Hand``, the operations left out."""
     game = load_game(game_id)
     kind = ReferenceSession if reference else Session
-    session = kind(game, default_setup(game), seats, seed=seed)
+    session = kind(game, default_setup(game), seats, seed=seed, strategy=strategy)
     out = []
     for record in session.hands(rounds):
         assert record.played is not None
@@ -55,6 +57,25 @@ def test_play_reads_the_same_rounds_from_the_log_as_the_reference_engine(game_id
     seats = 8 if "stud" in game_id or "razz" in game_id else 6
     kernel = _records(game_id, seats, 5, 60, reference=False)
     assert kernel == _records(game_id, seats, 5, 60, reference=True)
+
+
+@pytest.mark.parametrize(
+    "game_id", ["house-seven-card-stud", "poker-seven-card-stud", "poker-five-card-draw"]
+)
+def test_the_common_card_the_reshuffles_and_all_ins_read_from_the_log(game_id: str) -> None:
+    """Eight loose players: the Stud common card dealt when the deck runs short, the burn
+    cards shuffled for it (§ 553.10(h)), the discard pile reshuffled for a draw (§
+    553.13(g)(2)), players All-in (§ 553.8(b)(4)): every line and key as the reference
+    engine writes them."""
+    kernel = _records(game_id, 8, 3, 40, reference=False, strategy="loose")
+    assert kernel == _records(game_id, 8, 3, 40, reference=True, strategy="loose")
+    text = "".join(kernel)
+    assert "All-in" in text
+    if "stud" in game_id:
+        assert "a common card for every player" in text
+        assert "the burn cards are shuffled to deal the common card" in text
+    else:
+        assert "the discard pile is reshuffled for seat" in text
 
 
 def _holdem_round() -> dict[str, object]:

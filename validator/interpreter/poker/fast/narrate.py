@@ -28,6 +28,9 @@ _ACTIONS = {
     ops.RAISE: "raise",
 }
 
+#: the operations of a seat after the street's cards are out
+_AFTER_CARDS = frozenset((ops.RESHUFFLE, ops.DISCARD, ops.DRAW, ops.SHOW, ops.CONCEDE, *_ACTIONS))
+
 
 @dataclass
 class ReadRound:
@@ -151,16 +154,15 @@ class _Reader:
         elif op == ops.RESHUFFLE and seat == ops.NO_SEAT:
             self.burns = []
             self.lines.append("the burn cards are shuffled to deal the common card")
-        else:
+        elif op in _AFTER_CARDS:
             self.call_street()
             self.act(op, seat, amount, card, detail)
+        # the settlement's operations and the button's move say nothing the narration reads
 
     def act(self, op: int, seat: int, amount: int, card: int, detail: int) -> None:
         """A row after the street's cards: the draw, the Forced Bet, an action, the
         showdown."""
-        p = self.player(seat) if seat != ops.NO_SEAT else None
-        if p is None:
-            return
+        p = self.player(seat)
         if op == ops.RESHUFFLE:
             self.lines.append(f"the discard pile is reshuffled for seat {p.seat}'s draw")
         elif op == ops.DISCARD:
@@ -170,7 +172,8 @@ class _Reader:
         elif op in (ops.SHOW, ops.CONCEDE):
             self.call_betting()
             self.showdown.append((p.seat, op == ops.SHOW))
-        elif op in _ACTIONS and self.betting is not None:
+        elif op in _ACTIONS:
+            assert self.betting is not None  # a put or action only in a street's betting round
             if op == ops.POST_FORCED_BET:
                 ups = [(q.seat, q.up_cards()[0]) for q in self.in_hand()]
                 call = forced_bet_seat(self.game, ups)
