@@ -46,6 +46,8 @@ from validator.cards import card_str
 from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.bad_beat import describe_floor
+from validator.interpreter.poker.betting import Player
+from validator.interpreter.poker.fast import DealtHand, Ints
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.block import (
     HANDED_BACK,
@@ -63,7 +65,7 @@ from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.settle import PokerSettlement, SeatAward, settle_round
 from validator.interpreter.poker.setup import BUY_IN_UPPER_BETS, TableSetup
 from validator.interpreter.poker.strategy import strategies
-from validator.interpreter.poker.table import BUTTON_MOVES, PlayedHand
+from validator.interpreter.poker.table import BUTTON_MOVES, PlayedHand, clockwise_after
 from validator.money import displayed, format_money
 
 DEFAULT_HANDS_PER_HOUR = 30
@@ -459,22 +461,7 @@ class Session:
         self.fast_rounds += 1
         settled = None if settler is None else settler.settle(dealt, self.fund, killed)
         if settled is None:
-            seats = [
-                SeatRound(
-                    seat,
-                    dealt.cards[i, : dealt.ncards[i]].tolist(),
-                    int(dealt.contributed[i]),
-                    bool(dealt.folded[i]),
-                    not dealt.folded[i] and dealt.contributed[i] == stacks[i],
-                    "",
-                )
-                for i, seat in enumerate(self.seats)
-                if dealt.ncards[i]
-            ]
-            board = dealt.board[: dealt.nboard].tolist()
-            settlement = self._settle(seats, board, dealt.button, dealt.round_put)
-            showdown = sum(not s.folded for s in seats) >= 2
-            return Outcome.of_settlement(settlement, dealt.button, self.seats, showdown)
+            return Outcome.of_played(self._played(dealt, stacks), dealt.button, self.seats)
         self.fast_settled += 1
         n = len(self.seats)
         return Outcome(
@@ -487,6 +474,42 @@ class Session:
             settled.pots,
             settled.showdown,
             kill_next=settled.kill_next,
+        )
+
+    def _played(self, dealt: DealtHand, stacks: Ints) -> PlayedHand:
+        """A dealt round whose settlement the settlement kernel handed back, settled by
+        ``_settle`` (no log kept: no burn cards, no narration)."""
+        faces = self.dealer.program.faces
+        players = []
+        for i, seat in enumerate(self.seats):
+            put, n = int(dealt.contributed[i]), int(dealt.ncards[i])
+            if n:
+                p = Player(seat, int(stacks[i]) - put, put, bool(dealt.folded[i]))
+                p.all_in = p.stack == 0
+                up = [k < len(faces) and faces[k] == 1 for k in range(n)]
+                p.cards = list(zip(dealt.cards[i, :n].tolist(), up, strict=True))
+                players.append(p)
+        board = dealt.board[: dealt.nboard].tolist()
+        settlement = self._settle(_seat_rounds(players), board, dealt.button, dealt.round_put)
+        dealt_in = [p.seat for p in players]
+        if dealt.button is not None:
+            dealt_in = clockwise_after(dealt_in, dealt.button)
+        folded = {p.seat for p in players if p.folded}
+        losers = {a.seat for a in settlement.seats if a.won == 0}
+        hand = [s for s in dealt_in if s not in folded]
+        shows = showdown(hand, dealt.last_aggressor, losers, self.setup.stakes.show_all)
+        return PlayedHand(
+            players,
+            sorted(s for s in self.seats if s not in dealt_in),
+            board,
+            [],
+            [],
+            [s for s, _ in shows],
+            settlement,
+            dict(self.stacks),
+            [s for s, shown in shows if shown],
+            [s for s, shown in shows if not shown],
+            list(dealt.round_put),
         )
 
     def _narrated_round(self, deck: list[int]) -> Outcome:
@@ -502,14 +525,11 @@ class Session:
         before = dict(self.stacks)
         show_all = self.setup.stakes.show_all
         read = read_round(self.game, log, dealt.logged, self.seats, before)
-        seats = [
-            SeatRound(p.seat, p.card_list(), p.contributed, p.folded, p.all_in and not p.folded, "")
-            for p in read.players
-        ]
+        seats = _seat_rounds(read.players)
         settlement = self._settle(seats, read.board, dealt.button, read.round_put)
         losers = {a.seat for a in settlement.seats if a.won == 0}
         n = dealt.logged
-        for seat, shown in showdown(read, dealt.last_aggressor, losers, show_all):
+        for seat, shown in showdown(read.in_hand(), dealt.last_aggressor, losers, show_all):
             op = ops.SHOW if shown else ops.CONCEDE
             n = ops.log_op(log, n, op, self.seats.index(seat), 0, 0, 0)
         if dealt.button is not None:
@@ -574,6 +594,14 @@ class Session:
                 self.stacks[seat] = self.buy_in
             self.stacks[seat] -= charge
         return {k: v for k, v in charges.items() if v}, buy_ins
+
+
+def _seat_rounds(players: list[Player]) -> list[SeatRound]:
+    """Each player dealt in as the settlement reads him."""
+    return [
+        SeatRound(p.seat, p.card_list(), p.contributed, p.folded, p.all_in and not p.folded, "")
+        for p in players
+    ]
 
 
 def log_line(record: HandRecord) -> str:

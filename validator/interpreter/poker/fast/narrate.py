@@ -233,12 +233,12 @@ def read_round(
 
 
 def showdown(
-    read: ReadRound, last_aggressor: int, losers: set[int], show_all: bool
+    hand: list[int], last_aggressor: int, losers: set[int], show_all: bool
 ) -> list[tuple[int, bool]]:
-    """§ 553.16(d): the player who made the final wager (``last_aggressor``, a seat
-    number; -1 none) shows first, then the others in turn; a losing hand (``losers``) may
-    be conceded unshown unless every hand must be shown: (seat, shown) in that order."""
-    hand = read.in_hand()
+    """§ 553.16(d): of the seats still in (``hand``, in the order dealt), the player who
+    made the final wager (``last_aggressor``, a seat number; -1 none) shows first, then the
+    others in turn; a losing hand (``losers``) may be conceded unshown unless every hand
+    must be shown: (seat, shown) in that order."""
     if len(hand) < 2:
         return []
     i = hand.index(last_aggressor) if last_aggressor in hand else 0
