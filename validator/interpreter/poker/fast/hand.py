@@ -182,10 +182,11 @@ class Outcome(NamedTuple):
     nlog: Ints
 
 
-@njit(cache=True, inline="always")
+@njit("void(int64[:, ::1], int64[::1], int64, int64, int64, int64, int64)", cache=True)
 def _note(log, nlog, op, seat, amount, card, detail):  # type: ignore[no-untyped-def]
     """An operation appended to the round's log where it is kept (``log_op``); where it is
-    off (no rows) nothing is called."""
+    off (no rows) nothing is called. One signature, compiled once: the operations' numbers
+    and the zeros the call sites pass are read as int64, never specialized as constants."""
     if log.shape[0] > 0:
         nlog[0] = log_op(log, nlog[0], op, seat, amount, card, detail)
 
