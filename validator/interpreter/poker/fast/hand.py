@@ -184,11 +184,11 @@ class Outcome(NamedTuple):
 
 @njit("void(int64[:, ::1], int64[::1], int64, int64, int64, int64, int64)", cache=True)
 def _note(log, nlog, op, seat, amount, card, detail):  # type: ignore[no-untyped-def]
-    """An operation appended to the round's log where it is kept (``log_op``); where it is
-    off (no rows) nothing is called. One signature, compiled once: the operations' numbers
-    and the zeros the call sites pass are read as int64, never specialized as constants."""
-    if log.shape[0] > 0:
-        nlog[0] = log_op(log, nlog[0], op, seat, amount, card, detail)
+    """An operation appended to the round's log (``log_op``), called only where the log
+    is kept (the call sites test it: off, no call is made). One signature, compiled once:
+    the operations' numbers and the zeros the call sites pass are read as int64, never
+    specialized as constants."""
+    nlog[0] = log_op(log, nlog[0], op, seat, amount, card, detail)
 
 
 @njit(cache=True)
@@ -518,21 +518,25 @@ def _act(
     acted[i] = True
     if kind == FOLD:
         folded[i] = True
-        _note(log, nlog, ops.FOLD, i, 0, 0, 0)
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, ops.FOLD, i, 0, 0, 0)
     elif kind == CHECK:
         checked[i] = True
-        _note(log, nlog, ops.CHECK, i, 0, 0, 0)
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, ops.CHECK, i, 0, 0, 0)
     elif kind == CALL:
         paid = _put(i, to_call, stack, contributed)
         street[i] += paid
-        _note(log, nlog, ops.CALL, i, paid, 0, int(stack[i] == 0))
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, ops.CALL, i, paid, 0, int(stack[i] == 0))
     else:
         to = min(bet, reach) if kind == BET else min(current + bet, reach)
         paid = _put(i, to - mine, stack, contributed)
         street[i] += paid
         total = street[i]
         op = ops.BET if kind == BET else ops.RAISE
-        _note(log, nlog, op, i, paid, total, int(stack[i] == 0))
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, op, i, paid, total, int(stack[i] == 0))
         full = total - current >= bet or current == 0
         if kind == RAISE:
             rs[RAISES] += 1
@@ -687,15 +691,18 @@ def _deal_common_card(params, stock, out):  # type: ignore[no-untyped-def]
         if not _reshuffle(stock, pile, nburns + end - top):
             return False
         top, end, nburns = 0, stock.end[0], 0
-        _note(out.log, out.nlog, RESHUFFLE, NO_SEAT, 0, 0, 0)
+        if out.log.shape[0]:  # the log kept
+            _note(out.log, out.nlog, RESHUFFLE, NO_SEAT, 0, 0, 0)
     if end - top < 2:
         return False  # the deck ran out
     stock.burns[nburns] = stock.cards[top]
     stock.nburns[0] = nburns + 1
     out.board[out.nboard[0]] = stock.cards[top + 1]
     out.nboard[0] += 1
-    _note(out.log, out.nlog, BURN, NO_SEAT, 0, stock.cards[top], 0)
-    _note(out.log, out.nlog, DEAL, NO_SEAT, 0, stock.cards[top + 1], COMMON)
+    if out.log.shape[0]:  # the log kept
+        _note(out.log, out.nlog, BURN, NO_SEAT, 0, stock.cards[top], 0)
+    if out.log.shape[0]:  # the log kept
+        _note(out.log, out.nlog, DEAL, NO_SEAT, 0, stock.cards[top + 1], COMMON)
     stock.top[0] = top + 2
     return True
 
@@ -722,7 +729,8 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
         if top >= end:
             return False
         burns[nburns] = cards[top]
-        _note(log, nlog, BURN, NO_SEAT, 0, cards[top], 0)
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, BURN, NO_SEAT, 0, cards[top], 0)
         nburns += 1
         top += 1
     for t in range(first, last):
@@ -731,7 +739,8 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
                 if top >= end:
                     return False
                 board[nboard] = cards[top]
-                _note(log, nlog, DEAL, NO_SEAT, 0, cards[top], 1)
+                if log.shape[0]:  # the log kept
+                    _note(log, nlog, DEAL, NO_SEAT, 0, cards[top], 1)
                 nboard += 1
                 top += 1
                 continue
@@ -742,7 +751,8 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
                 k = ndealt[i]
                 dealt[i, k] = cards[top]
                 up = 1 if k < faces.shape[0] and faces[k] == 1 else 0
-                _note(log, nlog, DEAL, i, 0, cards[top], up)
+                if log.shape[0]:  # the log kept
+                    _note(log, nlog, DEAL, i, 0, cards[top], up)
                 ndealt[i] += 1
                 top += 1
     stock.top[0] = top
@@ -758,7 +768,8 @@ def _post_antes(ante, order, stack, contributed, log, nlog):  # type: ignore[no-
         for j in range(order.shape[0]):
             i = order[j]
             paid = _put(i, ante, stack, contributed)
-            _note(log, nlog, POST_ANTE, i, paid, 0, int(stack[i] == 0))
+            if log.shape[0]:  # the log kept
+                _note(log, nlog, POST_ANTE, i, paid, 0, int(stack[i] == 0))
 
 
 @njit(cache=True, inline="always")
@@ -777,7 +788,8 @@ def _post_blinds(params, blinds, max_raises, hand, nh, stack, out, bets):  # typ
     for j in range(nb):
         i = hand[j]
         paid = _post(i, blinds[j], False, stack, out.contributed, bets)
-        _note(out.log, out.nlog, POST_BLIND, i, paid, j, int(stack[i] == 0))
+        if out.log.shape[0]:  # the log kept
+            _note(out.log, out.nlog, POST_BLIND, i, paid, j, int(stack[i] == 0))
 
 
 @njit(cache=True, inline="always")
@@ -832,18 +844,22 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
             else:
                 stock.discards[stock.ndiscards[0]] = own[c]
                 stock.ndiscards[0] += 1
-                _note(log, nlog, DISCARD, i, 0, own[c], 0)
+                if log.shape[0]:  # the log kept
+                    _note(log, nlog, DISCARD, i, 0, own[c], 0)
         for c in range(nk, nc):
             if stock.top[0] >= stock.end[0]:
                 nd = stock.ndiscards[0]
                 if nd == 0 or not _reshuffle(stock, stock.discards, nd):
                     return False
                 stock.ndiscards[0] = 0
-                _note(log, nlog, RESHUFFLE, i, 0, 0, 1)
+                if log.shape[0]:  # the log kept
+                    _note(log, nlog, RESHUFFLE, i, 0, 0, 1)
             out.cards[i, c] = stock.cards[stock.top[0]]
-            _note(log, nlog, DEAL, i, 0, out.cards[i, c], 0)
+            if log.shape[0]:  # the log kept
+                _note(log, nlog, DEAL, i, 0, out.cards[i, c], 0)
             stock.top[0] += 1
-        _note(log, nlog, DRAW, i, 0, nc - nk, 0)
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, DRAW, i, 0, nc - nk, 0)
     return True
 
 
@@ -1080,7 +1096,8 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         nh = _players_in(order, out.folded, hand)
         if nh < 2:
             break
-        _note(log, nlog, STREET, NO_SEAT, 0, si, int(streets.opens[si] >= 0))
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, STREET, NO_SEAT, 0, si, int(streets.opens[si] >= 0))
         opened = streets.blinds[si] == BLINDS_BEFORE
         if opened:
             _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
@@ -1115,7 +1132,8 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         _limit_bet(params, streets, faces, si, hand, nh, out, bets)
         if forced >= 0:
             paid = _post(forced, params.forced_bet, True, stack, out.contributed, bets)
-            _note(log, nlog, POST_FORCED_BET, forced, paid, 0, int(stack[forced] == 0))
+            if log.shape[0]:  # the log kept
+                _note(log, nlog, POST_FORCED_BET, forced, paid, 0, int(stack[forced] == 0))
         _read_tiers(params, high_tiers, high_tables, low_tables, si, stack, out, reads, bets, using)
         if not _run(bets, stack, out.contributed, out.folded, kernel.rows, log, nlog):
             return ENDLESS
