@@ -100,6 +100,8 @@ def _row(out, r):  # type: ignore[no-untyped-def]
         out[9][r],
         out[10][r],
         out[11][r],
+        out[12][r],
+        out[13][r],
     )
 
 
@@ -131,7 +133,10 @@ def kernel_alone(
             np.stack([cast(Any, c[i]) for c in calls[:rounds]]) for i in range(TABLE_ARGS, 6)
         ]
         outs: list[Any] = [c[6] for c in calls[:rounds]]
-        return [*own, tuple(np.stack([o[k] for o in outs]) for k in range(12))]
+        return [
+            *own,
+            tuple(np.stack([o[k] for o in outs]) for k in range(len(hand.Outcome._fields))),
+        ]
 
     _in_a_loop(*fixed, *stacked(1))  # the JIT, before the clock
     best = looped = float("inf")

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_fast_settle import _contributions, _deal, _dealt, _scalar
 
+from tests.poker_oracle.session import ReferenceSession
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast.settle import FastSettler
@@ -107,8 +108,7 @@ def test_a_session_with_a_kill_equals_table_hand(
     game, setup = _kill_table(game_id, option, qualifying)
     seats = 4
     blocks = Session(game, setup, seats, 5, narrated=False)
-    scalar = Session(game, setup, seats, 5, narrated=False)
-    scalar.fast = None
+    scalar = ReferenceSession(game, setup, seats, 5, narrated=False)
     assert blocks.block is not None
     killed = 0
     for a, b in zip(blocks.hands(150), scalar.hands(150), strict=True):

@@ -24,6 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.poker_oracle.session import ReferenceSession
+from tests.poker_oracle.strategy import TableStrategy
+from tests.poker_oracle.table import Hand
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
@@ -32,8 +35,8 @@ from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.session import HandRecord, Session, summary
 from validator.interpreter.poker.setup import TableSetup, default_setup
 from validator.interpreter.poker.showdown import show
-from validator.interpreter.poker.strategy import TableStrategy, strategies
-from validator.interpreter.poker.table import Hand, PlayedHand, Rules
+from validator.interpreter.poker.strategy import strategies
+from validator.interpreter.poker.table import PlayedHand, Rules
 from validator.interpreter.settings import read_settings
 from validator.rankings.packed import pack_key
 
@@ -184,10 +187,11 @@ def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
         return
     stack_array = np.array([stacks[s] for s in range(1, seats + 1)], dtype=np.int64)
     fast_rng, scalar_rng = Stream(chunk_rng(seed + 1)), Stream(chunk_rng(seed + 1))
-    dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
-    if sum(st >= setup.stakes.required() for st in stacks.values()) < 2:
-        assert dealt is None
+    if sum(st >= setup.stakes.required() for st in stacks.values()) < 2:  # as ``Hand.play``
+        with pytest.raises(ValueError, match=r"^a round of play needs two players with enough"):
+            fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
         return
+    dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
     strategy = TableStrategy(game, names)
     rules = setup.rules
     hand = Hand(
@@ -214,8 +218,7 @@ def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
 
 def _session_pair(game: Game, setup: TableSetup, seats: int, seed: int) -> tuple[Session, Session]:
     fast = Session(game, setup, seats, seed, narrated=False)
-    scalar = Session(game, setup, seats, seed, narrated=False)
-    scalar.fast = None
+    scalar = ReferenceSession(game, setup, seats, seed, narrated=False)
     return fast, scalar
 
 

@@ -4,9 +4,9 @@ ranking's packed tables)."""
 
 from __future__ import annotations
 
+from tests.poker_oracle.strategy import compiled
 from validator.cache import PerObject
 from validator.compiler import load_game
-from validator.interpreter.poker.strategy import compiled
 from validator.rankings.evaluator import evaluator_for
 
 

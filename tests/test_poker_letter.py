@@ -529,8 +529,8 @@ def _random_hands(game_id: str, stakes: Any, n: int, seed: int = 7) -> list[Any]
     """``n`` rounds of play at a table of five, every action a random legal one."""
     import random
 
+    from tests.poker_oracle.table import RandomStrategy, play_hand
     from validator.compiler import load_game
-    from validator.interpreter.poker.table import RandomStrategy, play_hand
 
     game = load_game(game_id)
     rng = random.Random(seed)
@@ -643,8 +643,8 @@ def _stud(tmp_path: Path, game: str, betting: dict[str, Any]) -> Path:
 def _limits_by_street(game_id: str, path: Path) -> dict[str, tuple[int, int]]:
     import random
 
+    from tests.poker_oracle.table import Hand, RandomStrategy
     from validator.compiler import load_game
-    from validator.interpreter.poker.table import Hand, RandomStrategy
     from validator.interpreter.settings import read_settings
 
     game = load_game(game_id)

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_rulesub
+from tests.poker_oracle.betting import Options
+from tests.poker_oracle.strategy import decide, strength
 from validator.cards import parse_card
 from validator.compiler import load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
-from validator.interpreter.poker.betting import Options
 from validator.interpreter.poker.session import Session, summary
 from validator.interpreter.poker.setup import default_setup
-from validator.interpreter.poker.strategy import decide, strength
 from validator.interpreter.settings import read_settings
 
 EXAMPLES = Path(__file__).parent.parent / "rulesubs" / "example"

@@ -16,12 +16,13 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.poker_oracle.table import RandomStrategy, play_hand
 from validator.compiler import load_game
 from validator.interpreter.poker import settle_poker_round
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.rake import RakeRule
-from validator.interpreter.poker.table import RandomStrategy, Rules, Stakes, play_hand
+from validator.interpreter.poker.table import Rules, Stakes
 
 POKER = (
     "poker-seven-card-stud",

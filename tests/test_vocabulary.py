@@ -335,18 +335,15 @@ def test_the_rake_kinds_are_the_rake_models_own() -> None:
 
 
 def test_the_poker_words_carry_each_engines_own_function() -> None:
-    """Who opens, the rake's kinds and the Kill's options: ``table.Hand`` (play, settle) and
-    the kernels' compiler (simulate, par) register their own meaning of each."""
+    """The rake's kinds and the Kill's options: the scalar settlement (play, settle) and the
+    kernels' compiler (play, simulate, par) register their own meaning of each; who opens a
+    street, the kernels' compiler alone (every round is dealt and bet by the kernels), the
+    scalar engine's none stated."""
     from validator.interpreter.poker import kill, rake
     from validator.interpreter.poker.fast import program, settle
-    from validator.interpreter.poker.table import Hand
 
     load_meanings()
     scalar = {
-        "forced_bet": Hand._opened_by_forced_bet,
-        "showing": Hand._opened_by_showing,
-        "left_of_blinds": Hand._opened_left_of_button,
-        "left_of_button": Hand._opened_left_of_button,
         "percentage": rake.take_rake,
         "incremental": rake.take_rake,
         "time": rake.time_charges,
@@ -362,16 +359,20 @@ def test_the_poker_words_carry_each_engines_own_function() -> None:
     kernels |= dict.fromkeys(("kill", "half_kill"), program.kill_limits)
     for name, fn in scalar.items():
         assert meaning_of(POKER_WORD.id, name, "scalar") is fn, name
-        assert meaning_of(POKER_WORD.id, name, "kernels") is kernels[name], name
+    for name, fn in kernels.items():
+        assert meaning_of(POKER_WORD.id, name, "kernels") is fn, name
+    for name in ("forced_bet", "showing", "left_of_blinds", "left_of_button"):
+        assert "kernels" in entry(POKER_WORD.id, name).none["scalar"], name
     assert program.opens_code("forced_bet") == program.OPENS_FORCED
     assert program.opens_code("showing") == program.OPENS_SHOWING
 
 
-def test_table_hand_reads_who_opens_through_the_registry_entry(
+def test_the_kernels_read_who_opens_through_the_registry_entry(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A Stud round's first street is opened by the Forced Bet (§ 553.10(d)), the later ones
-    by the best hand showing (§ 553.10(f)): ``table.Hand`` finds each through its entry."""
+    by the best hand showing (§ 553.10(f)): the kernels' compiler finds each through its
+    entry."""
     from validator.compiler import load_game
     from validator.interpreter.poker.session import Session
     from validator.interpreter.poker.setup import default_setup
@@ -380,13 +381,13 @@ def test_table_hand_reads_who_opens_through_the_registry_entry(
     asked: list[str] = []
     for name in ("forced_bet", "showing"):
         w = entry(POKER_WORD.id, name)
-        own = w.meanings["scalar"]
+        own = w.meanings["kernels"]
 
-        def counted(hand: Any, own: Any = own, name: str = name) -> Any:
+        def counted(opens: Any, own: Any = own, name: str = name) -> Any:
             asked.append(name)
-            return own(hand)
+            return own(opens)
 
-        monkeypatch.setitem(w.meanings, "scalar", counted)
+        monkeypatch.setitem(w.meanings, "kernels", counted)
     game = load_game("poker-seven-card-stud")
     session = Session(game, default_setup(game), 4, 3)
     next(session.hands(1))

@@ -40,7 +40,6 @@ MEANING_MODULES = (
     "validator.checks.payout_limit",
     "validator.odds.wagers",
     "validator.cli.show",
-    "validator.interpreter.poker.table",
     "validator.interpreter.poker.rake",
     "validator.interpreter.poker.kill",
     "validator.interpreter.poker.fast.program",

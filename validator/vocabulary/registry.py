@@ -120,8 +120,9 @@ POKER_WORD = _kind(
         ("scalar", "kernels"),
         "The words of a nonbanking Poker game file for who opens a street's betting "
         "(`betting: {opens: …}`), the kinds of rake a certificate holder may take (`rake:`) "
-        "and the Kill's options (`betting.kill.options`). The scalar engine (`play`, "
-        "`settle`) and the Poker kernels (`simulate`, `par`) each register their meaning.",
+        "and the Kill's options (`betting.kill.options`). The scalar settlement (`play`, "
+        "`settle`) and the Poker kernels (`play`, `simulate`, `par`) each register their "
+        "meaning; who opens a street only the kernels, which deal and bet every round.",
     )
 )
 

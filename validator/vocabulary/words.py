@@ -530,6 +530,8 @@ word(_K, "text_missing", "validator.model.constraints.TextMissing", None, field=
 
 _P = POKER_WORD
 OPENS = "validator.model.poker.StreetBetting"
+#: who opens a street is read where a round is dealt and bet: by the kernels alone
+DEALT_BY_KERNELS = "a round is dealt and bet by the Poker kernels alone, `play`'s included"
 RAKE = "validator.model.poker.Rake"
 KILL = "validator.model.poker.Kill"
 word(
@@ -540,6 +542,7 @@ word(
     (or highest, as `betting.forced_bet.by` says; ties by suit in `card_order`) posts it, a
     live bet, and the players to his left act after him, he last.""",
     field="opens",
+    none={"scalar": DEALT_BY_KERNELS},
 )
 word(
     _P,
@@ -549,6 +552,7 @@ word(
     `betting.first_to_act` names; ties to the player nearest the dealer's left) acts first,
     the others in turn to his left; a player All-in is passed over where another can act.""",
     field="opens",
+    none={"scalar": DEALT_BY_KERNELS},
 )
 word(
     _P,
@@ -557,6 +561,7 @@ word(
     """The player to the left of the Blind Bets acts first, the players who posted them
     last, in turn; where no Blind Bet was posted on the street, as `left_of_button`.""",
     field="opens",
+    none={"scalar": DEALT_BY_KERNELS},
 )
 word(
     _P,
@@ -565,6 +570,7 @@ word(
     """The first player still in to the left of the button acts first, the others in turn
     to his left, the button last.""",
     field="opens",
+    none={"scalar": DEALT_BY_KERNELS},
 )
 word(
     _P,

@@ -46,21 +46,26 @@ from validator.cards import card_str
 from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.bad_beat import describe_floor
+from validator.interpreter.poker.betting import Player
+from validator.interpreter.poker.fast import DealtHand, Ints
+from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.block import (
     HANDED_BACK,
     NOT_CONSERVED,
     BlockTable,
     Figures,
 )
-from validator.interpreter.poker.fast.hand import FastTable, played_from_dealt
+from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.fast.narrate import read_round, showdown
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
 from validator.interpreter.poker.rake import completed_periods, time_charges
-from validator.interpreter.poker.settle import SeatAward
+from validator.interpreter.poker.roundfile import PokerRound, SeatRound
+from validator.interpreter.poker.settle import PokerSettlement, SeatAward, settle_round
 from validator.interpreter.poker.setup import BUY_IN_UPPER_BETS, TableSetup
-from validator.interpreter.poker.strategy import TableStrategy, strategies
-from validator.interpreter.poker.table import BUTTON_MOVES, Hand, PlayedHand, Rules
+from validator.interpreter.poker.strategy import strategies
+from validator.interpreter.poker.table import BUTTON_MOVES, PlayedHand, clockwise_after
 from validator.money import displayed, format_money
 
 DEFAULT_HANDS_PER_HOUR = 30
@@ -75,8 +80,8 @@ ONE = Fraction(1)  # the limits' multiplier where no Kill is in effect
 @dataclass(slots=True)
 class Outcome:
     """What a round of play leaves the session's books, seat by seat in the session's seat
-    order: from ``table.Hand`` (``played``, the whole settlement kept) or from the fast
-    path's kernels (no ``PlayedHand``: no log is kept)."""
+    order: from a round of ``play`` (``played``, read from its log, the whole settlement
+    kept) or from the fast path's (no ``PlayedHand``: no log is kept)."""
 
     button: int | None  # the button as the round was dealt
     contributed: list[Cents]
@@ -100,7 +105,17 @@ class Outcome:
 
     @staticmethod
     def of_played(played: PlayedHand, button: int | None, seats: list[int]) -> Outcome:
-        s = played.settlement
+        showdown = bool(played.showdown_order)
+        return Outcome.of_settlement(played.settlement, button, seats, showdown, played)
+
+    @staticmethod
+    def of_settlement(
+        s: PokerSettlement,
+        button: int | None,
+        seats: list[int],
+        showdown: bool,
+        played: PlayedHand | None = None,
+    ) -> Outcome:
         by_seat = {a.seat: a for a in s.seats}
         zero = SeatAward(0, 0, False, False)
         rows = [by_seat.get(seat, zero) for seat in seats]
@@ -112,7 +127,7 @@ class Outcome:
             s.rake.total,
             s.bad_beat_contribution,
             sum(p.pot.amount for p in s.pots),
-            bool(played.showdown_order),
+            showdown,
             bool(s.bad_beat and s.bad_beat.hit),
             None if s.kill is None else s.kill.in_effect_next,
             played,
@@ -175,7 +190,7 @@ class HandRecord:
             "betting_rounds": [money(x) for x in self.played.round_put],
             "time_buy_ins": {str(k): money(v) for k, v in self.time_buy_ins.items()},
             "log": self.played.log,
-        }
+        } | ({} if self.played.operations is None else {"operations": self.played.operations})
 
 
 @dataclass
@@ -220,11 +235,15 @@ class Session:
         rotates = deal.button.rotates if deal is not None and deal.button is not None else None
         self.move_button = BUTTON_MOVES[rotates or "clockwise"]
         self.seats = list(range(1, seats + 1))
-        # every deck and every reshuffle, read by the kernels and ``table.Hand`` alike
+        # every deck and every reshuffle, read by the kernels
         self.stream = Stream(chunk_rng(seed))
-        mixed = strategies(game).seats_alternate  # with no --strategy
+        ps = strategies(game)
+        mixed = ps.seats_alternate  # with no --strategy
         names = {s: strategy or mixed[(s - 1) % len(mixed)] for s in self.seats}
-        self.strategy = TableStrategy(game, names)
+        for name in names.values():
+            if name not in ps.named:
+                raise KeyError(f"no strategy {name!r}: one of {', '.join(ps.named)}")
+        self.names = names
         st = setup.stakes
         self.buy_in = BUY_IN_UPPER_BETS * (st.upper or st.lower).max_bet
         self.stacks = {s: 0 for s in self.seats}
@@ -238,7 +257,11 @@ class Session:
         self.narrated = narrated
         # the fast path: rounds dealt and bet by the kernel where no log is kept
         self.fast_rounds = 0  # rounds the kernel dealt and bet
-        self.fast = None if narrated else FastTable(game, setup, self.seats, names)
+        # ``play``'s rounds are dealt and bet by the same kernel, their operations logged
+        self.dealer = FastTable(game, setup, self.seats, names)
+        if self.dealer.reason is not None:
+            raise ValueError(f"{game.definition.name} cannot be dealt: {self.dealer.reason}")
+        self.fast = None if narrated else self.dealer
         self.fast_settled = 0  # rounds the settlement kernel settled
         self.settler: FastSettler | None = None
         if self.fast is not None and self.fast.reason is None:
@@ -254,7 +277,7 @@ class Session:
 
     @property
     def strategies(self) -> dict[int, str]:
-        return dict(self.strategy.by_seat)
+        return dict(self.names)
 
     def hands(self, n: int) -> Iterator[HandRecord]:
         """``n`` rounds of play, a record each. On the fast path they are played a block at
@@ -277,11 +300,8 @@ class Session:
             if self.stacks[seat] < need:
                 buy_ins[seat] = self.buy_in - self.stacks[seat]
                 self.stacks[seat] = self.buy_in
-        fast = self.fast is not None and self.fast.reason is None
         deck = self.stream.deck()
-        outcome = self._fast_round(deck) if fast else None
-        if outcome is None:
-            outcome = self._scalar_round(deck)
+        outcome = self._narrated_round(deck) if self.narrated else self._fast_round(deck)
         if outcome.contributions != outcome.awards + outcome.rake + outcome.bad_beat_contribution:
             raise RuntimeError(f"hand {number}: chips not conserved")
         before = sum(self.stacks.values())
@@ -424,51 +444,24 @@ class Session:
         next_end = -(-(self.periods_charged + 1) * rule.every_minutes * self.hands_per_hour // 60)
         return max(1, next_end - number + 1)
 
-    def _hand(self, deck: list[int]) -> Hand:
-        """The round as ``table.Hand`` deals, bets and settles it."""
-        rules = self.setup.rules
-        bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
-        hand = Hand(
-            self.game,
-            dict(self.stacks),
-            self.setup.stakes,
-            deck,
-            self.strategy,
-            button=self.button,
-            rules=Rules(rake=rules.rake, bad_beat=bad_beat, kill=self.kill),
-            rng=self.stream,
-            narrated=self.narrated,
-        )
-        self.strategy.board = hand.board  # the strategy reads the board as it is dealt
-        return hand
-
-    def _scalar_round(self, deck: list[int]) -> Outcome:
-        hand = self._hand(deck)
-        return Outcome.of_played(hand.play(), hand.button, self.seats)
-
     def _killed(self) -> bool:
         """The Kill is in effect this round (§ 553.12(m))."""
         return self.kill is not None and self.kill.in_effect
 
-    def _fast_round(self, deck: list[int]) -> Outcome | None:
-        """The round dealt and bet by the kernel and settled by the settlement kernel;
-        what either hands back is done by ``table.Hand`` (a settlement handed back, from
-        where the kernel's round ended). None: the whole round is played by ``Hand``."""
-        fast, settler = self.fast, self.settler
-        if fast is None or fast.reason is not None:
-            return None
+    def _fast_round(self, deck: list[int]) -> Outcome:
+        """The round dealt and bet by the kernel, no log kept, and settled by the
+        settlement kernel; a settlement it hands back (or none: a kernel taken off the
+        session) is made by ``_settle`` from the dealt round."""
+        dealer, settler = self.dealer, self.settler
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        # the kernel reshuffles from the stream, advanced only where it takes the round
         killed = self._killed()
         cards = np.array(deck, dtype=np.int64)
-        dealt = fast.deal_and_bet(cards, stacks, self.button, self.stream, killed)
-        if dealt is None:
-            return None
+        dealt = dealer.deal_and_bet(cards, stacks, self.button, self.stream, killed)
+        assert dealt is not None  # a table the kernel does not take is refused at the start
         self.fast_rounds += 1
         settled = None if settler is None else settler.settle(dealt, self.fund, killed)
         if settled is None:
-            played = played_from_dealt(self._hand(deck), dealt, fast.program.faces)
-            return Outcome.of_played(played, dealt.button, self.seats)
+            return Outcome.of_played(self._played(dealt, stacks), dealt.button, self.seats)
         self.fast_settled += 1
         n = len(self.seats)
         return Outcome(
@@ -482,6 +475,106 @@ class Session:
             settled.showdown,
             kill_next=settled.kill_next,
         )
+
+    def _played(self, dealt: DealtHand, stacks: Ints) -> PlayedHand:
+        """A dealt round whose settlement the settlement kernel handed back, settled by
+        ``_settle`` (no log kept: no burn cards, no narration)."""
+        faces = self.dealer.program.faces
+        players = []
+        for i, seat in enumerate(self.seats):
+            put, n = int(dealt.contributed[i]), int(dealt.ncards[i])
+            if n:
+                p = Player(seat, int(stacks[i]) - put, put, bool(dealt.folded[i]))
+                p.all_in = p.stack == 0
+                up = [k < len(faces) and faces[k] == 1 for k in range(n)]
+                p.cards = list(zip(dealt.cards[i, :n].tolist(), up, strict=True))
+                players.append(p)
+        board = dealt.board[: dealt.nboard].tolist()
+        settlement = self._settle(_seat_rounds(players), board, dealt.button, dealt.round_put)
+        dealt_in = [p.seat for p in players]
+        if dealt.button is not None:
+            dealt_in = clockwise_after(dealt_in, dealt.button)
+        folded = {p.seat for p in players if p.folded}
+        losers = {a.seat for a in settlement.seats if a.won == 0}
+        hand = [s for s in dealt_in if s not in folded]
+        shows = showdown(hand, dealt.last_aggressor, losers, self.setup.stakes.show_all)
+        return PlayedHand(
+            players,
+            sorted(s for s in self.seats if s not in dealt_in),
+            board,
+            [],
+            [],
+            [s for s, _ in shows],
+            settlement,
+            dict(self.stacks),
+            [s for s, shown in shows if shown],
+            [s for s, shown in shows if not shown],
+            list(dealt.round_put),
+        )
+
+    def _narrated_round(self, deck: list[int]) -> Outcome:
+        """The round dealt and bet by the kernel with its operations logged, settled
+        (``_settle``), its showdown and the button's move logged after; the played round
+        and its narration read from the log."""
+        dealer = self.dealer
+        log = ops.new_log(True)
+        stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
+        cards = np.array(deck, dtype=np.int64)
+        dealt = dealer.deal_and_bet(cards, stacks, self.button, self.stream, self._killed(), log)
+        assert dealt is not None  # a table the kernel does not take is refused at the start
+        before = dict(self.stacks)
+        show_all = self.setup.stakes.show_all
+        read = read_round(self.game, log, dealt.logged, self.seats, before)
+        seats = _seat_rounds(read.players)
+        settlement = self._settle(seats, read.board, dealt.button, read.round_put)
+        losers = {a.seat for a in settlement.seats if a.won == 0}
+        n = dealt.logged
+        for seat, shown in showdown(read.in_hand(), dealt.last_aggressor, losers, show_all):
+            op = ops.SHOW if shown else ops.CONCEDE
+            n = ops.log_op(log, n, op, self.seats.index(seat), 0, 0, 0)
+        if dealt.button is not None:
+            moved = self.seats.index(self.move_button(self.seats, dealt.button))
+            n = ops.log_op(log, n, ops.MOVE_BUTTON, moved, 0, 0, 0)
+        read = read_round(self.game, log, n, self.seats, before, show_all)
+        played = PlayedHand(
+            read.players,
+            sorted(s for s in self.seats if s not in read.order),
+            read.board,
+            read.burns,
+            read.lines,
+            read.showdown_order,
+            settlement,
+            before,
+            read.shown,
+            read.conceded,
+            read.round_put,
+            ops.operations_json(log, n, self.seats),
+        )
+        return Outcome.of_played(played, dealt.button, self.seats)
+
+    def _settle(
+        self, seats: list[SeatRound], board: list[int], button: int | None, round_put: list[int]
+    ) -> PokerSettlement:
+        """A dealt round settled (``settle_round``): each seat dealt in, the board, the
+        button as dealt, the chips each betting round put in. The one place a round of
+        ``play`` (read from its log) and a round the settlement kernel hands back are
+        settled."""
+        rules = self.setup.rules
+        rake = rules.rake
+        if rake is not None and rake.per_betting_round:
+            rake = replace(rake, rounds=tuple(round_put))
+        bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
+        rnd = PokerRound(
+            self.game.id,
+            self.setup.stakes.chip,
+            seats,
+            list(board),
+            button,
+            rake,
+            bad_beat,
+            self.kill,
+        )
+        return settle_round(self.game, rnd)
 
     def charge_time(self, hands_played: int) -> tuple[dict[int, Cents], dict[int, Cents]]:
         """The time charges of every period the clock has completed by the end of this hand
@@ -501,6 +594,14 @@ class Session:
                 self.stacks[seat] = self.buy_in
             self.stacks[seat] -= charge
         return {k: v for k, v in charges.items() if v}, buy_ins
+
+
+def _seat_rounds(players: list[Player]) -> list[SeatRound]:
+    """Each player dealt in as the settlement reads him."""
+    return [
+        SeatRound(p.seat, p.card_list(), p.contributed, p.folded, p.all_in and not p.folded, "")
+        for p in players
+    ]
 
 
 def log_line(record: HandRecord) -> str:

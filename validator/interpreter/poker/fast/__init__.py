@@ -1,11 +1,12 @@
-"""The fast path of a nonbanking Poker session: the same rounds of play as ``table.Hand``
-(dealt, bet and settled by the same rules, the same strategies), compiled to integer
-programs and run by numba-compiled kernels, for ``simulate`` and ``par``, which keep no
-dealer's log. All-ins and side pots, the Stud common card and the draw's reshuffle (from the
-session's random stream, ``stream``), odd chips by card and suit, the Kill's
-limits (§ 553.12(m)) are all taken. A round the kernels do not take (a Bad Beat that may be
-paid) is handed back to ``table.Hand`` or ``settle_round``: the fast path changes no result,
-only how fast it is reached.
+"""The engine of a nonbanking Poker round: the game and the strategies compiled to integer
+programs and run by numba-compiled kernels, for ``play`` (every operation logged,
+``operations``; the narration read from the log, ``narrate``) and for ``simulate`` and
+``par`` (nothing logged), held equal by the property tests to the Python reference engine
+under ``tests/poker_oracle``. All-ins and side pots, the Stud common card and the draw's
+reshuffle (from the session's random stream, ``stream``), odd chips by card and suit, the
+Kill's limits (§ 553.12(m)) are all taken. A round the kernels do not take (a Bad Beat that
+may be paid) is settled by ``settle_round``: the fast path changes no result, only how fast
+it is reached.
 
 Stages, each a module:
 
@@ -14,6 +15,8 @@ Stages, each a module:
 - ``stream``    the session's random words (numpy's ``Generator``, seeded as every
                 simulation): the deck and the piles reshuffled in a round;
 - ``hand``      a round dealt and bet: ``FastTable.deal_and_bet`` -> ``DealtHand``;
+- ``operations`` the closed set of a round's operations and its log (on for ``play``);
+- ``narrate``   the one reader of the log: ``play``'s narration and round records;
 - ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``;
 - ``odd_chip``  the order a tie's excess goes in by card and suit (``odd_chip_order``);
 - ``block``     rounds played a block at a time in one call (between rounds, what
@@ -42,8 +45,8 @@ MAX_ROUNDS = 8
 
 @dataclass(slots=True)
 class DealtHand:
-    """A round of play dealt and bet, before it is settled: what ``table.Hand`` holds when
-    its last betting round ends (``Hand.finish``)."""
+    """A round of play dealt and bet, before it is settled: what the table holds when its
+    last betting round ends."""
 
     button: int | None  # the button's seat number as the round was dealt (``Hand.button``)
     contributed: Ints  # [seat index] all each seat put in (ante, blinds, bets)
@@ -56,6 +59,7 @@ class DealtHand:
     low: Ints  # [seat index] packed key of the seat's low hand at the showdown (0: none)
     round_put: list[int]  # chips put in by each betting round (``PlayedHand.round_put``)
     last_aggressor: int  # seat number of the last bet or raise of the last round, -1: none
+    logged: int = 0  # the rows of the round's operation log written (none where it is off)
 
 
 @dataclass(slots=True)

@@ -35,6 +35,7 @@ from validator.interpreter.poker.fast.hand import (
     outcome,
 )
 from validator.interpreter.poker.fast.odd_chip import odd_chip_order
+from validator.interpreter.poker.fast.operations import WIDTH
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
     KILL_IN_EFFECT,
@@ -172,7 +173,7 @@ def _play_block(  # type: ignore[no-untyped-def]
     n = stacks.shape[0]
     rounds = decks.shape[0]
     order = np.zeros(n, dtype=np.int64)
-    out = outcome(n)
+    out = outcome(n, np.zeros((0, WIDTH), dtype=np.int64))  # no operations logged
     result = np.zeros(n + _TAIL, dtype=np.int64)
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):

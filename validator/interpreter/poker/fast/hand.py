@@ -1,17 +1,19 @@
-"""A round of play dealt and bet in one numba kernel, as ``table.Hand.play`` deals and bets it
-up to ``Hand.finish``: antes, Blind Bets before or after the deal, burns, cards to the players
-still in and to the board, the draw, the Forced Bet and the best hand showing, split limits
-and their open pair, raise caps and check-raise, each seat's decision table by its tier.
+"""A round of play dealt and bet in one numba kernel, for ``play`` (its operations logged,
+``operations``) and for ``simulate`` and ``par`` (nothing logged): antes, Blind Bets before
+or after the deal, burns, cards to the players still in and to the board, the draw, the
+Forced Bet and the best hand showing, split limits and their open pair, raise caps and
+check-raise, each seat's decision table by its tier.
 
-A put that reaches a player's whole stack makes him All-in (§ 553.8(b)(4)) as
-``BettingRound`` does: he acts no more, a bet or raise is capped at what he can reach, an
-All-in short of a full raise does not reopen the betting to those who have acted, and the
-streets are dealt to him to the showdown.
+A put that reaches a player's whole stack makes him All-in (§ 553.8(b)(4)): he acts no more,
+a bet or raise is capped at what he can reach, an All-in short of a full raise does not
+reopen the betting to those who have acted, and the streets are dealt to him to the
+showdown.
 
-The kernel hands a round back (``deal_and_bet`` returns None, and the round is played by
-``table.Hand``) where it would differ or needs what it does not do: fewer than two players
-dealt in, a deck that runs out even after its reshuffle (``table.Hand`` raises), a reshuffle
-with no generator state given.
+Every round is taken: fewer than two players dealt in and a deck that runs out even after
+its reshuffle are refused (``ValueError``), a round that runs out of the stream's words is
+dealt again from more. The Python reference engine the property tests hold it equal to
+(``tests/poker_oracle``) is named below where a part mirrors it (``Hand``, ``BettingRound``,
+``strategy``).
 
 The Stud common card (§ 553.10(h)) and the draw's reshuffle of the discard pile
 (§ 553.13(g)(2)) are dealt here, the piles shuffled from the session's random stream
@@ -28,7 +30,6 @@ import numpy as np
 from numba import njit
 
 from validator.compiler import Game
-from validator.interpreter.poker.betting import BettingRound
 from validator.interpreter.poker.fast import (
     MAX_BOARD,
     MAX_CARDS,
@@ -36,7 +37,22 @@ from validator.interpreter.poker.fast import (
     DealtHand,
     Flags,
     Ints,
-    SettledHand,
+)
+from validator.interpreter.poker.fast import operations as ops
+from validator.interpreter.poker.fast.operations import (
+    BURN,
+    COMMON,
+    DEAL,
+    DISCARD,
+    DRAW,
+    NO_SEAT,
+    POST_ANTE,
+    POST_BLIND,
+    POST_FORCED_BET,
+    RESHUFFLE,
+    STREET,
+    log_op,
+    new_log,
 )
 from validator.interpreter.poker.fast.program import (
     BET,
@@ -53,7 +69,6 @@ from validator.interpreter.poker.fast.program import (
     compile_program,
 )
 from validator.interpreter.poker.fast.stream import AT, NO_WORDS, Stream, shuffle
-from validator.interpreter.poker.table import Hand, PlayedHand
 
 if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
     from validator.interpreter.poker.session import TableSetup
@@ -68,11 +83,13 @@ from validator.rankings.packed import (
     key_part,
 )
 
-# what the kernel reports
-TAKEN, HANDED_BACK = 0, 1
-#: the unread words a round is given (a shuffle reads one a card, bar one, and another
-#: where a word is drawn again, about once in 10**17): a round that runs out of them is
-#: handed back, and ``table.Hand`` deals it from the same words
+# what the kernel reports: the round taken; handed back (no random stream given, or its
+# words ran out: the round is dealt again from more); the deck ran out even after its
+# reshuffle; a betting round that would not end (a bug, never a game)
+TAKEN, HANDED_BACK, DECK_OUT, ENDLESS = 0, 1, 2, 3
+#: the unread words a round is first given (a shuffle reads one a card, bar one, and
+#: another where a word is drawn again, about once in 10**17): a round that runs out of
+#: them is dealt again from the same words and more
 ROUND_WORDS = 256
 # the two readings of a hand, their rows in the kernel's scratch
 HIGH, LOW = 0, 1
@@ -146,7 +163,8 @@ class Outcome(NamedTuple):
     cards of each seat and of the board, the showdown's keys (0: none), the chips put in
     by each betting round; one-element arrays: the cards on the board, the betting
     rounds, the seat index of the last bet or raise of the last round (-1: none), 1 where
-    the random stream was read from and advanced."""
+    the random stream was read from and advanced; the round's operation log
+    (``operations``: no rows, off) and the rows it holds."""
 
     contributed: Ints
     folded: Flags
@@ -160,11 +178,23 @@ class Outcome(NamedTuple):
     nrounds: Ints
     last_aggressor: Ints
     drew: Ints
+    log: Ints
+    nlog: Ints
+
+
+@njit("void(int64[:, ::1], int64[::1], int64, int64, int64, int64, int64)", cache=True)
+def _note(log, nlog, op, seat, amount, card, detail):  # type: ignore[no-untyped-def]
+    """An operation appended to the round's log (``log_op``), called only where the log
+    is kept (the call sites test it: off, no call is made). One signature, compiled once:
+    the operations' numbers and the zeros the call sites pass are read as int64, never
+    specialized as constants."""
+    nlog[0] = log_op(log, nlog[0], op, seat, amount, card, detail)
 
 
 @njit(cache=True)
-def outcome(n):  # type: ignore[no-untyped-def]
-    """An empty ``Outcome`` for ``n`` seats."""
+def outcome(n, log):  # type: ignore[no-untyped-def]
+    """An empty ``Outcome`` for ``n`` seats, its operations written to ``log`` (no rows:
+    none written)."""
     return Outcome(
         np.zeros(n, dtype=np.int64),
         np.ones(n, dtype=np.bool_),
@@ -177,6 +207,8 @@ def outcome(n):  # type: ignore[no-untyped-def]
         np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        log,
         np.zeros(1, dtype=np.int64),
     )
 
@@ -392,13 +424,15 @@ def _new_round(bets, m, max_raises, check_raise):  # type: ignore[no-untyped-def
 
 @njit(cache=True, inline="always")
 def _post(i, amount, acts, stack, contributed, bets):  # type: ignore[no-untyped-def]
-    """``BettingRound.post`` (All-in where the stack is short)."""
-    bets.street[i] += _put(i, amount, stack, contributed)
+    """``BettingRound.post`` (All-in where the stack is short); the chips put."""
+    paid = _put(i, amount, stack, contributed)
+    bets.street[i] += paid
     if bets.street[i] > bets.current[0]:
         bets.current[0] = bets.street[i]
         bets.aggressor[0] = i
     if acts:
         bets.acted[i] = True
+    return paid
 
 
 @njit(cache=True, inline="always")
@@ -449,12 +483,27 @@ def _decide(wanted, to_call, can_bet, can_raise):  # type: ignore[no-untyped-def
 
 @njit(cache=True, inline="always")
 def _act(
-    i, order, m, street, acted, may_raise, checked, tiers, rs, stack, contributed, folded, rows
+    i,
+    order,
+    m,
+    street,
+    acted,
+    may_raise,
+    checked,
+    tiers,
+    rs,
+    stack,
+    contributed,
+    folded,
+    rows,
+    log,
+    nlog,
 ):  # type: ignore[no-untyped-def]
     """Player ``i``'s turn: his options (``BettingRound.options``), the decision of his
     tier's row, and its effect (``BettingRound.act``): a bet or raise capped at what he
     can reach; a full one reopens the betting, an All-in short of it does not (§
-    553.8(b)(4)). ``rs``: the betting round's counts (``Betting.counts``)."""
+    553.8(b)(4)). ``rs``: the betting round's counts (``Betting.counts``); the action
+    logged."""
     current = rs[CURRENT]
     mine = street[i]
     to_call = max(0, current - mine)
@@ -469,14 +518,25 @@ def _act(
     acted[i] = True
     if kind == FOLD:
         folded[i] = True
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, ops.FOLD, i, 0, 0, 0)
     elif kind == CHECK:
         checked[i] = True
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, ops.CHECK, i, 0, 0, 0)
     elif kind == CALL:
-        street[i] += _put(i, to_call, stack, contributed)
+        paid = _put(i, to_call, stack, contributed)
+        street[i] += paid
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, ops.CALL, i, paid, 0, int(stack[i] == 0))
     else:
         to = min(bet, reach) if kind == BET else min(current + bet, reach)
-        street[i] += _put(i, to - mine, stack, contributed)
+        paid = _put(i, to - mine, stack, contributed)
+        street[i] += paid
         total = street[i]
+        op = ops.BET if kind == BET else ops.RAISE
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, op, i, paid, total, int(stack[i] == 0))
         full = total - current >= bet or current == 0
         if kind == RAISE:
             rs[RAISES] += 1
@@ -493,7 +553,7 @@ def _act(
 
 
 @njit(cache=True)
-def _run(bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-def]
+def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-untyped-def]
     """``BettingRound.run`` with ``TableStrategy.act`` and ``strategy.decide``; False where
     it would not end (a bug, never a game). All-in: ``stack[i] == 0``. The record's
     arrays are read once here and passed on alone: a record's field read at each turn
@@ -526,6 +586,8 @@ def _run(bets, stack, contributed, folded, rows):  # type: ignore[no-untyped-def
             contributed,
             folded,
             rows,
+            log,
+            nlog,
         )
     return True
 
@@ -597,11 +659,13 @@ def _readings(n, using):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def _reshuffle(stock, pile, size):  # type: ignore[no-untyped-def]
     """``pile[:size]`` shuffled from the stream to be the stock; False where no stream
-    was given or its words ran out."""
+    was given or its words ran out (``stock.at`` then -1)."""
     if stock.stream.shape[0] == 0:
+        stock.at[0] = -1
         return False
     at = shuffle(stock.stream, stock.at[0], pile, size)
     if at < 0:
+        stock.at[0] = -1
         return False  # the words ran out
     stock.at[0] = at
     stock.drew[0] = 1
@@ -627,18 +691,24 @@ def _deal_common_card(params, stock, out):  # type: ignore[no-untyped-def]
         if not _reshuffle(stock, pile, nburns + end - top):
             return False
         top, end, nburns = 0, stock.end[0], 0
+        if out.log.shape[0]:  # the log kept
+            _note(out.log, out.nlog, RESHUFFLE, NO_SEAT, 0, 0, 0)
     if end - top < 2:
         return False  # the deck ran out
     stock.burns[nburns] = stock.cards[top]
     stock.nburns[0] = nburns + 1
     out.board[out.nboard[0]] = stock.cards[top + 1]
     out.nboard[0] += 1
+    if out.log.shape[0]:  # the log kept
+        _note(out.log, out.nlog, BURN, NO_SEAT, 0, stock.cards[top], 0)
+    if out.log.shape[0]:  # the log kept
+        _note(out.log, out.nlog, DEAL, NO_SEAT, 0, stock.cards[top + 1], COMMON)
     stock.top[0] = top + 2
     return True
 
 
 @njit(cache=True, inline="always")
-def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ignore[no-untyped-def]
+def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # type: ignore[no-untyped-def]
     """Street ``si``'s cards: its burns (§ 553.10(f), § 553.11(g)), then each deal step, a
     round of cards to each player still in (``hand[:nh]``) or cards to the board; the Stud
     common card where the stock is short (§ 553.10(h)). False: the deck ran out or a
@@ -654,10 +724,13 @@ def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ign
         return _deal_common_card(params, stock, out)
     cards, burns, nburns = stock.cards, stock.burns, stock.nburns[0]
     board, nboard, dealt, ndealt = out.board, out.nboard[0], out.cards, out.ncards
+    log, nlog = out.log, out.nlog
     for _ in range(streets.burn[si]):
         if top >= end:
             return False
         burns[nburns] = cards[top]
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, BURN, NO_SEAT, 0, cards[top], 0)
         nburns += 1
         top += 1
     for t in range(first, last):
@@ -666,6 +739,8 @@ def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ign
                 if top >= end:
                     return False
                 board[nboard] = cards[top]
+                if log.shape[0]:  # the log kept
+                    _note(log, nlog, DEAL, NO_SEAT, 0, cards[top], 1)
                 nboard += 1
                 top += 1
                 continue
@@ -673,7 +748,11 @@ def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ign
                 if top >= end:
                     return False
                 i = hand[j]
-                dealt[i, ndealt[i]] = cards[top]
+                k = ndealt[i]
+                dealt[i, k] = cards[top]
+                up = 1 if k < faces.shape[0] and faces[k] == 1 else 0
+                if log.shape[0]:  # the log kept
+                    _note(log, nlog, DEAL, i, 0, cards[top], up)
                 ndealt[i] += 1
                 top += 1
     stock.top[0] = top
@@ -683,15 +762,18 @@ def _deal_street(params, streets, steps, si, hand, nh, stock, out):  # type: ign
 
 
 @njit(cache=True, inline="always")
-def _post_antes(ante, order, stack, contributed):  # type: ignore[no-untyped-def]
+def _post_antes(ante, order, stack, contributed, log, nlog):  # type: ignore[no-untyped-def]
     """Each player dealt in places the Ante (§ 553.10(b), § 553.11(b))."""
     if ante > 0:
         for j in range(order.shape[0]):
-            _put(order[j], ante, stack, contributed)
+            i = order[j]
+            paid = _put(i, ante, stack, contributed)
+            if log.shape[0]:  # the log kept
+                _note(log, nlog, POST_ANTE, i, paid, 0, int(stack[i] == 0))
 
 
 @njit(cache=True, inline="always")
-def _post_blinds(params, blinds, max_raises, hand, nh, stack, contributed, bets):  # type: ignore[no-untyped-def]
+def _post_blinds(params, blinds, max_raises, hand, nh, stack, out, bets):  # type: ignore[no-untyped-def]
     """The Blind Bets from the button's left (§ 553.11(d), § 553.13(e)), the betting round
     opened to the players after them, the blinds last."""
     nb = min(blinds.shape[0], nh)
@@ -704,7 +786,10 @@ def _post_blinds(params, blinds, max_raises, hand, nh, stack, contributed, bets)
         m += 1
     _new_round(bets, m, max_raises, params.check_raise)
     for j in range(nb):
-        _post(hand[j], blinds[j], False, stack, contributed, bets)
+        i = hand[j]
+        paid = _post(i, blinds[j], False, stack, out.contributed, bets)
+        if out.log.shape[0]:  # the log kept
+            _note(out.log, out.nlog, POST_BLIND, i, paid, j, int(stack[i] == 0))
 
 
 @njit(cache=True, inline="always")
@@ -744,6 +829,7 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
     """§ 553.13(g): each player still in discards what he does not keep and draws as many,
     the discard pile (his discards in it) reshuffled to be the stock where the stock runs
     out (§ 553.13(g)(2)). False: no reshuffle could be made, the round is handed back."""
+    log, nlog = out.log, out.nlog
     for j in range(nh):
         i = hand[j]
         nc = out.ncards[i]
@@ -758,14 +844,22 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
             else:
                 stock.discards[stock.ndiscards[0]] = own[c]
                 stock.ndiscards[0] += 1
+                if log.shape[0]:  # the log kept
+                    _note(log, nlog, DISCARD, i, 0, own[c], 0)
         for c in range(nk, nc):
             if stock.top[0] >= stock.end[0]:
                 nd = stock.ndiscards[0]
                 if nd == 0 or not _reshuffle(stock, stock.discards, nd):
                     return False
                 stock.ndiscards[0] = 0
+                if log.shape[0]:  # the log kept
+                    _note(log, nlog, RESHUFFLE, i, 0, 0, 1)
             out.cards[i, c] = stock.cards[stock.top[0]]
+            if log.shape[0]:  # the log kept
+                _note(log, nlog, DEAL, i, 0, out.cards[i, c], 0)
             stock.top[0] += 1
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, DRAW, i, 0, nc - nk, 0)
     return True
 
 
@@ -976,12 +1070,15 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     bet, from ``stacks``, into ``out`` (an ``Outcome``): the Ante, then street by street
     the Blind Bets, the cards, the draw and a betting round; the hands still in read for
     the showdown. ``stream``: the session's random words (empty: none given), advanced
-    where a pile was reshuffled. Returns ``TAKEN`` or ``HANDED_BACK``."""
+    where a pile was reshuffled. Returns ``TAKEN``, ``HANDED_BACK``, ``DECK_OUT`` or
+    ``ENDLESS``."""
     n = stacks.shape[0]
     out.nboard[0] = 0
     out.nrounds[0] = 0
     out.last_aggressor[0] = -1
     out.drew[0] = 0
+    out.nlog[0] = 0
+    log, nlog = out.log, out.nlog
     stack = stacks.copy()
     stock = _stock(deck, stream)
     bets = _betting(n, order.shape[0])
@@ -994,28 +1091,26 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     streets, steps, blinds, faces = kernel.streets, kernel.steps, kernel.blinds, kernel.faces
     high_tiers, high_tables, low_tables = kernel.high_tiers, kernel.high_tables, kernel.low_tables
     put_before = 0
-    _post_antes(params.ante, order, stack, out.contributed)
+    _post_antes(params.ante, order, stack, out.contributed, log, nlog)
     for si in range(streets.burn.shape[0]):
         nh = _players_in(order, out.folded, hand)
         if nh < 2:
             break
+        if log.shape[0]:  # the log kept
+            _note(log, nlog, STREET, NO_SEAT, 0, si, int(streets.opens[si] >= 0))
         opened = streets.blinds[si] == BLINDS_BEFORE
         if opened:
-            _post_blinds(
-                params, blinds, streets.max_raises[si], hand, nh, stack, out.contributed, bets
-            )
-        if not _deal_street(params, streets, steps, si, hand, nh, stock, out):
-            return HANDED_BACK
+            _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
+        if not _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):
+            return HANDED_BACK if stock.at[0] < 0 else DECK_OUT
         reads.changed_at[0] = si
         if streets.blinds[si] == BLINDS_AFTER:
-            _post_blinds(
-                params, blinds, streets.max_raises[si], hand, nh, stack, out.contributed, bets
-            )
+            _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
             opened = True
         if streets.draw[si] and not _draw(
             params, high_tiers, high_tables, hand, nh, stock, out, reads.own
         ):
-            return HANDED_BACK
+            return HANDED_BACK if stock.at[0] < 0 else DECK_OUT
         if streets.opens[si] < 0:
             continue
         forced = -1
@@ -1036,10 +1131,12 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
             )
         _limit_bet(params, streets, faces, si, hand, nh, out, bets)
         if forced >= 0:
-            _post(forced, params.forced_bet, True, stack, out.contributed, bets)
+            paid = _post(forced, params.forced_bet, True, stack, out.contributed, bets)
+            if log.shape[0]:  # the log kept
+                _note(log, nlog, POST_FORCED_BET, forced, paid, 0, int(stack[forced] == 0))
         _read_tiers(params, high_tiers, high_tables, low_tables, si, stack, out, reads, bets, using)
-        if not _run(bets, stack, out.contributed, out.folded, kernel.rows):
-            return HANDED_BACK
+        if not _run(bets, stack, out.contributed, out.folded, kernel.rows, log, nlog):
+            return ENDLESS
         put_before = _close_betting_round(order, bets, stock, out, mucked, put_before)
     put = 0
     for i in range(n):
@@ -1061,7 +1158,7 @@ def deal_order(stacks, required, button, from_button, folded, order):  # type: i
     ``folded`` and listed in ``order`` (seat indices) from the button's left where the game
     is ``from_button`` (the button as given, else the last player dealt in: seat numbers,
     -1 none), else in seat order; returns (players dealt in, the button as dealt, -1:
-    none), as ``table.Hand`` seats a round."""
+    none), as the reference engine seats a round."""
     n = stacks.shape[0]
     m = 0
     last = -1
@@ -1114,44 +1211,52 @@ class FastTable:
         button: int | None,
         stream: Stream | None = None,
         kill_in_effect: bool = False,
+        log: Ints | None = None,
     ) -> DealtHand | None:
-        """The round dealt from ``deck`` (as ``table.Hand`` deals it) and bet, or None: the
-        round is played by ``table.Hand``. ``stream`` is the session's random stream, which
-        shuffles the burn cards for the common card (§ 553.10(h)) and the discard pile for
-        the draw (§ 553.13(g)(2)), advanced where the kernel read from it; None: a round
-        that needs a reshuffle is handed back. A round handed back leaves the stream where
-        it was.
-        ``kill_in_effect``: the limits are the Kill's (§ 553.12(m))."""
+        """The round dealt from ``deck`` and bet, or None: the table is one the kernel
+        does not take (``reason``), or no stream was given and the round needs a
+        reshuffle. ``stream`` is the session's random stream, which shuffles the burn
+        cards for the common card (§ 553.10(h)) and the discard pile for the draw (§
+        553.13(g)(2)), advanced where the kernel read from it (a round whose words ran
+        out is dealt again from the same words and more). Raises ``ValueError`` where
+        fewer than two players have enough table stakes or the deck runs out even after
+        its reshuffle.
+        ``kill_in_effect``: the limits are the Kill's (§ 553.12(m)). ``log``: the round's
+        operations written there (``operations.new_log``; None: none), their count the
+        ``DealtHand``'s ``logged``."""
         prog = self.program
         if prog.reason is not None:
             return None
         n = len(self.seats)
-        out = outcome(n)
-        order = np.zeros(n, dtype=np.int64)
         stacks = np.asarray(stacks, dtype=np.int64)
-        players, at = deal_order(
-            stacks,
-            self.required,
-            -1 if button is None else button,
-            prog.params.button_left,
-            out.folded,
-            order,
-        )
-        if players < 2:
-            return None
+        cards = np.asarray(deck, dtype=np.int64)
+        words = ROUND_WORDS
+        while True:
+            out = outcome(n, new_log(False) if log is None else log)
+            order = np.zeros(n, dtype=np.int64)
+            players, at = deal_order(
+                stacks,
+                self.required,
+                -1 if button is None else button,
+                prog.params.button_left,
+                out.folded,
+                order,
+            )
+            if players < 2:
+                raise ValueError("a round of play needs two players with enough table stakes")
+            w = NO_WORDS if stream is None else stream.ensure(words)
+            params = prog.killed if kill_in_effect else prog.params
+            status = _deal_and_bet(params, self.kernel, cards, w, order[:players], stacks, out)
+            if status == DECK_OUT:
+                raise ValueError("the deck ran out")
+            if status == ENDLESS:
+                raise RuntimeError("a betting round that does not end")
+            if status == TAKEN:
+                break
+            if stream is None:
+                return None
+            words = 2 * (w.shape[0] - int(w[AT])) + ROUND_WORDS  # its words ran out: more
         dealt_button = int(at) if at > 0 else None
-        words = NO_WORDS if stream is None else stream.ensure(ROUND_WORDS)
-        status = _deal_and_bet(
-            prog.killed if kill_in_effect else prog.params,
-            self.kernel,
-            np.asarray(deck, dtype=np.int64),
-            words,
-            order[:players],
-            stacks,
-            out,
-        )
-        if status != TAKEN:
-            return None
         aggressor = int(out.last_aggressor[0])
         return DealtHand(
             dealt_button,
@@ -1165,49 +1270,5 @@ class FastTable:
             out.low,
             out.round_put[: out.nrounds[0]].tolist(),
             aggressor + 1 if aggressor >= 0 else -1,
+            int(out.nlog[0]),
         )
-
-
-def played_from_dealt(hand: Hand, dealt: DealtHand, faces: Ints) -> PlayedHand:
-    """``hand`` (not yet played) brought to where the kernel's round ended, then finished by
-    ``Hand.finish``: settled by the scalar ``settle_round``, shown and conceded as a played
-    round is. The cards burned are not kept (no log is)."""
-    for p in hand.players:
-        i = p.seat - 1
-        p.contributed = int(dealt.contributed[i])
-        p.stack -= p.contributed
-        p.folded = bool(dealt.folded[i])
-        p.all_in = p.stack == 0  # every player dealt in starts with more than 0
-        n = int(dealt.ncards[i])
-        p.cards = [
-            (int(c), k < len(faces) and faces[k] == 1) for k, c in enumerate(dealt.cards[i, :n])
-        ]
-    hand.board[:] = [int(c) for c in dealt.board[: dealt.nboard]]
-    hand.round_put = list(dealt.round_put)
-    hand.put_before = sum(p.contributed for p in hand.players)
-    if dealt.round_put:
-        last = BettingRound([], hand.stakes.lower, narrated=False)
-        last.last_aggressor = dealt.last_aggressor if dealt.last_aggressor >= 0 else None
-        hand.last_round = last
-    return hand.finish()
-
-
-def settled(played: PlayedHand, seats: int) -> SettledHand:
-    """A played round's settlement as the books read it."""
-    s = played.settlement
-    awards = np.zeros(seats, dtype=np.int64)
-    for a in s.seats:
-        awards[a.seat - 1] = a.award
-    return SettledHand(
-        awards,
-        s.rake.total,
-        s.bad_beat_contribution,
-        sum(p.pot.amount for p in s.pots),
-        bool(played.showdown_order),
-    )
-
-
-def settle_scalar(hand: Hand, dealt: DealtHand, faces: Ints, seats: int) -> SettledHand:
-    """A dealt round settled by the scalar ``settle_round`` (the fallback of the kernel
-    settlement)."""
-    return settled(played_from_dealt(hand, dealt, faces), seats)

@@ -46,11 +46,15 @@ NO_SEAT = -1
 LOG_ROWS = 1024
 
 # -- the operations: dealing and betting ------------------------------------------------------
-STREET = 1  # a street begins; card = the street's number in the game's deal
-POST_ANTE = 2  # seat posts an Ante of amount (§ 553.10(b))
-POST_BLIND = 3  # seat posts a Blind Bet of amount; card = which blind, 0 first (§ 553.11(d))
-POST_FORCED_BET = 4  # seat makes the Forced Bet (Bring-in) of amount (§ 553.10(d))
-DEAL = 5  # card dealt to seat (NO_SEAT: to the board); detail 1: face up
+STREET = 1  # a street begins; card = the street's number in the game's deal; detail 1: a
+#             betting round follows its cards
+POST_ANTE = 2  # seat posts an Ante of amount (§ 553.10(b)); detail 1: All-in
+POST_BLIND = 3  # seat posts a Blind Bet of amount; card = which blind, 0 first (§ 553.11(d));
+#                 detail 1: All-in
+POST_FORCED_BET = 4  # seat makes the Forced Bet (Bring-in) of amount (§ 553.10(d)); detail
+#                      1: All-in
+DEAL = 5  # card dealt to seat (NO_SEAT: to the board); detail 1: face up, 2: the common
+#           card (§ 553.10(h)), dealt face up to the board for every player
 BURN = 6  # card burned
 RESHUFFLE = 7  # a pile reshuffled from the random stream; detail 0: the burn cards for the
 #                common card (§ 553.10(h)), 1: the discard pile for seat's draw (§ 553.13(g))
@@ -71,6 +75,12 @@ AWARD_POT = 20  # amount of pot number card awarded to seat; detail 0: whole, 1:
 PAY_BAD_BEAT = 21  # amount paid to seat from the Bad Beat fund; detail: which share
 MOVE_KILL = 22  # the Kill in effect next round: detail 1, not: 0 (§ 553.12(m))
 MOVE_BUTTON = 23  # the button moves to seat (§ 553.11(c)(3))
+# -- the operations: dealing and betting (added) ----------------------------------------------
+DRAW = 24  # seat's draw done: card = the cards he drew, after his discards and deals
+#            (§ 553.13(g))
+
+#: ``DEAL``'s detail: the card dealt face up, and the common card
+FACE_UP, COMMON = 1, 2
 
 
 class Operation(NamedTuple):
@@ -84,10 +94,10 @@ class Operation(NamedTuple):
 
 
 OPERATIONS: dict[int, Operation] = {
-    STREET: Operation("street", "street", None, "a street of the deal begins"),
-    POST_ANTE: Operation("post_ante", None, None, "an Ante posted"),
-    POST_BLIND: Operation("post_blind", "blind", None, "a Blind Bet posted"),
-    POST_FORCED_BET: Operation("post_forced_bet", None, None, "the Forced Bet made"),
+    STREET: Operation("street", "street", "betting", "a street of the deal begins"),
+    POST_ANTE: Operation("post_ante", None, "all_in", "an Ante posted"),
+    POST_BLIND: Operation("post_blind", "blind", "all_in", "a Blind Bet posted"),
+    POST_FORCED_BET: Operation("post_forced_bet", None, "all_in", "the Forced Bet made"),
     DEAL: Operation("deal", "card", "face_up", "a card dealt to a player or the board"),
     BURN: Operation("burn", "card", None, "a card burned"),
     RESHUFFLE: Operation("reshuffle", None, "pile", "a pile reshuffled"),
@@ -109,7 +119,15 @@ OPERATIONS: dict[int, Operation] = {
     PAY_BAD_BEAT: Operation("pay_bad_beat", None, "share", "a Bad Beat payout"),
     MOVE_KILL: Operation("move_kill", None, "in_effect", "the Kill set for the next round"),
     MOVE_BUTTON: Operation("move_button", None, None, "the button moved"),
+    DRAW: Operation("draw", "drawn", None, "a player's draw done"),
 }
+
+
+#: the operations whose row's amount is written only where it is not 0
+NO_AMOUNT = (
+    *("street", "deal", "burn", "reshuffle", "discard", "draw", "check", "fold"),
+    *("show", "concede", "move_button"),
+)
 
 
 def new_log(on: bool) -> Ints:
@@ -139,7 +157,7 @@ def operation_json(row: Ints, seats: list[int]) -> dict[str, Any]:
     out: dict[str, Any] = {"op": op.name}
     if int(row[SEAT]) != NO_SEAT:
         out["seat"] = seats[int(row[SEAT])]
-    if int(row[AMOUNT]) or op.name not in ("deal", "burn", "discard", "street", "show"):
+    if int(row[AMOUNT]) or op.name not in NO_AMOUNT:
         out["amount"] = money(int(row[AMOUNT]))
     if op.card is not None:
         value = int(row[CARD])

@@ -4,9 +4,8 @@ the raise caps and check-raise, the Ante, Blind Bets and Forced Bet, the showdow
 their ``use:``, the first-to-act ranking, the card order of the Forced Bet, each seat's
 decision table and the strategy's tier thresholds.
 
-Nothing here knows a game: every value is read from the game's sections as ``table.Hand``
-reads them. What the kernel does not take sets ``Program.reason`` (the table is then played
-by ``table.Hand`` only).
+Nothing here knows a game: every value is read from the game's sections. What the kernel
+does not take sets ``Program.reason`` (a session refuses the table).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from validator.interpreter.poker.strategy import strategies
 from validator.model.poker import TIERS
 from validator.rankings.evaluator import Evaluator, card_order_key
 from validator.rankings.packed import NotPackable, Tables, pack_key, packed
-from validator.vocabulary import POKER_WORD, meaning
+from validator.vocabulary import POKER_WORD, meaning, meaning_of
 
 if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
     from validator.interpreter.poker.session import TableSetup
@@ -285,7 +284,11 @@ def _compile_streets(game: Game, setup: TableSetup, prog: Program) -> str | None
         cols["draw"].append(street.draw is not None)
         if street.draw is not None and any(faces):
             return "a draw from a hand with cards face up"
-        cols["opens"].append(-1 if street.betting is None else opens_code(street.betting.opens))
+        opens = street.betting.opens if street.betting is not None else None
+        # who opens: the word's meaning in the vocabulary's entry
+        cols["opens"].append(
+            -1 if opens is None else meaning_of(POKER_WORD.id, opens, "kernels")(opens)
+        )
         tier = street.betting.limit if street.betting else "lower"
         if stakes.upper_from is not None:
             tier = "upper" if i >= ids.index(stakes.upper_from) else "lower"

@@ -2,7 +2,7 @@
 other simulation (``validator.interpreter.chunks``), read in order by every shuffle of the
 session, the deck before each round and the piles reshuffled in a round (the burn cards for
 the Stud common card, § 553.10(h); the discard pile for the draw, § 553.13(g)(2)), whether
-the round is played by the kernels or by ``table.Hand``.
+the round is logged (``play``) or not (``simulate``, ``par``).
 
 The kernels read the stream as an int64 array: ``stream[0]`` is the index of the next unread
 word, the words follow (each uniform in [0, 2**62): one 64-bit output of the generator, its
@@ -93,7 +93,7 @@ class Stream:
             need = 2 * (w.shape[0] - int(w[AT])) + 8  # words drawn again: more of them
 
     def shuffle(self, pile: MutableSequence[int]) -> None:
-        """``pile`` shuffled in place (what ``table.Hand`` asks of its generator)."""
+        """``pile`` shuffled in place."""
         pile[:] = self.shuffled(np.asarray(pile, dtype=np.int64)).tolist()
 
     def deck(self) -> list[int]:

@@ -1,0 +1,44 @@
+"""The reference engine of a nonbanking Poker session: every round dealt, bet and settled by
+``table.Hand`` (the Python oracle the kernels are held equal to), the session's books,
+buy-ins, button and random stream kept by ``Session`` as for any round."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tests.poker_oracle.strategy import TableStrategy
+from tests.poker_oracle.table import Hand
+from validator.interpreter.poker.session import Outcome, Session
+from validator.interpreter.poker.table import Rules
+
+
+class ReferenceSession(Session):
+    """A ``Session`` whose rounds ``table.Hand`` plays (no block, no kernel)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.block = None
+        self.strategy = TableStrategy(self.game, self.strategies)
+
+    def _by_hand(self, deck: list[int]) -> Outcome:
+        rules = self.setup.rules
+        bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
+        hand = Hand(
+            self.game,
+            dict(self.stacks),
+            self.setup.stakes,
+            deck,
+            self.strategy,
+            button=self.button,
+            rules=Rules(rake=rules.rake, bad_beat=bad_beat, kill=self.kill),
+            rng=self.stream,
+            narrated=self.narrated,
+        )
+        self.strategy.board = hand.board  # the strategy reads the board as it is dealt
+        return Outcome.of_played(hand.play(), hand.button, self.seats)
+
+    def _narrated_round(self, deck: list[int]) -> Outcome:
+        return self._by_hand(deck)
+
+    def _fast_round(self, deck: list[int]) -> Outcome:
+        return self._by_hand(deck)

@@ -1,0 +1,178 @@
+"""A round's operation log (``fast.operations``): the dealing kernel appends every deal,
+burn, reshuffle, post and action when the log is on and writes nothing when it is off;
+``play``'s narration and round records are read from it (``fast.narrate``), the same as
+the reference engine (``table.Hand``) writes them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.poker_oracle.session import ReferenceSession
+from validator.compiler import load_game
+from validator.interpreter.poker.fast import operations as ops
+from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.session import Session, log_line
+from validator.interpreter.poker.setup import default_setup
+from validator.interpreter.poker.strategy import strategies
+from validator.interpreter.settings import read_settings
+
+EXAMPLES = Path(__file__).parent.parent / "rulesubs" / "example"
+
+GAMES = [
+    "poker-holdem",
+    "poker-omaha-hi-lo-8",
+    "poker-five-card-draw",
+    "poker-five-card-draw-low",
+    "house-seven-card-stud",
+    "house-razz",
+    "poker-five-card-stud",
+]
+
+
+def _records(
+    game_id: str, seats: int, seed: int, rounds: int, reference: bool, strategy: str | None = None
+) -> list[str]:
+    """The session's round records (``--log`` lines) and narration, the rounds dealt by
+    the kernel or (``reference``) by ``table.Hand``, the operations left out."""
+    game = load_game(game_id)
+    kind = ReferenceSession if reference else Session
+    session = kind(game, default_setup(game), seats, seed=seed, strategy=strategy)
+    out = []
+    for record in session.hands(rounds):
+        assert record.played is not None
+        assert (record.played.operations is None) == reference
+        record.played.operations = None
+        out.append(log_line(record))
+    return out
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_play_reads_the_same_rounds_from_the_log_as_the_reference_engine(game_id: str) -> None:
+    """Every key of a round record and every line of the narration (the streets' cards,
+    the betting lines, the Forced Bet's reason, the draw, the showdown) read from the
+    kernel's operation log is what ``table.Hand`` writes for the same seed."""
+    seats = 8 if "stud" in game_id or "razz" in game_id else 6
+    kernel = _records(game_id, seats, 5, 60, reference=False)
+    assert kernel == _records(game_id, seats, 5, 60, reference=True)
+
+
+@pytest.mark.parametrize(
+    "game_id", ["house-seven-card-stud", "poker-seven-card-stud", "poker-five-card-draw"]
+)
+def test_the_common_card_the_reshuffles_and_all_ins_read_from_the_log(game_id: str) -> None:
+    """Eight loose players: the Stud common card dealt when the deck runs short, the burn
+    cards shuffled for it (§ 553.10(h)), the discard pile reshuffled for a draw (§
+    553.13(g)(2)), players All-in (§ 553.8(b)(4)): every line and key as the reference
+    engine writes them."""
+    kernel = _records(game_id, 8, 3, 40, reference=False, strategy="loose")
+    assert kernel == _records(game_id, 8, 3, 40, reference=True, strategy="loose")
+    text = "".join(kernel)
+    assert "All-in" in text
+    if "stud" in game_id:
+        assert "a common card for every player" in text
+        assert "the burn cards are shuffled to deal the common card" in text
+    else:
+        assert "the discard pile is reshuffled for seat" in text
+
+
+def _holdem_round() -> dict[str, object]:
+    game = load_game("poker-holdem")
+    session = Session(game, default_setup(game), 3, seed=1)
+    record = next(session.hands(1))
+    return record.to_json()
+
+
+def test_a_holdem_round_logs_its_operations_in_the_order_done() -> None:
+    """The record's ``operations``: the Blind Bets before the deal (§ 553.11(d)), the
+    street's cards one round at a time from the button's left, then the betting; the
+    board's cards after their burn (§ 553.11(g)); the showdown; the button moved
+    clockwise (§ 553.11(c)(3))."""
+    rnd = _holdem_round()
+    operations = rnd["operations"]
+    assert isinstance(operations, list)
+    names = [o["op"] for o in operations]
+    assert names[:3] == ["street", "post_blind", "post_blind"]
+    assert operations[0] == {"op": "street", "street": 0, "betting": 1}
+    assert operations[1] == {
+        "op": "post_blind",
+        "seat": 1,
+        "amount": "1",
+        "blind": 0,
+        "all_in": 0,
+    }
+    assert operations[2] == {
+        "op": "post_blind",
+        "seat": 2,
+        "amount": "2",
+        "blind": 1,
+        "all_in": 0,
+    }
+    deals = [o for o in operations[3:9]]
+    assert [o["seat"] for o in deals] == [1, 2, 3, 1, 2, 3]
+    assert all(o["op"] == "deal" and o["face_up"] == 0 for o in deals)
+    cards = {s["seat"]: s["cards"] for s in rnd["seats"]}  # type: ignore[union-attr]
+    for seat, held in cards.items():
+        dealt = [o["card"] for o in operations if o["op"] == "deal" and o.get("seat") == seat]
+        assert dealt == held
+    board = [o["card"] for o in operations if o["op"] == "deal" and "seat" not in o]
+    assert board == rnd["board"]
+    burns = [k for k, o in enumerate(operations) if o["op"] == "burn"]
+    for k in burns:  # a burn, then the board's cards
+        assert operations[k + 1]["op"] == "deal" and "seat" not in operations[k + 1]
+    put = {}
+    for o in operations:
+        if o["op"] in ("post_blind", "call", "bet", "raise"):
+            put[o["seat"]] = put.get(o["seat"], 0) + float(o["amount"])
+    assert put == {
+        s["seat"]: float(s["contributed"]) for s in rnd["seats"] if float(s["contributed"])
+    }  # type: ignore[union-attr]
+    assert names[-1] == "move_button" and operations[-1]["seat"] == 1
+
+
+def test_the_log_off_writes_nothing_and_changes_no_round() -> None:
+    """The same round dealt with the log on and off: the same cards, chips and keys; off,
+    no row is written."""
+    game = load_game("house-seven-card-stud")
+    setup = default_setup(game)
+    name = strategies(game).seats_alternate[0]
+    table = FastTable(game, setup, list(range(1, 8)), dict.fromkeys(range(1, 8), name))
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        deck = rng.permutation(52).astype(np.int64)
+        stacks = np.full(7, 20_000, dtype=np.int64)
+        off = table.deal_and_bet(deck, stacks, 1)
+        log = ops.new_log(True)
+        on = table.deal_and_bet(deck, stacks, 1, log=log)
+        assert off is not None and on is not None
+        assert off.logged == 0 and on.logged > 0
+        assert (off.contributed == on.contributed).all() and (off.cards == on.cards).all()
+        assert (off.high == on.high).all() and off.round_put == on.round_put
+
+
+def test_a_log_that_overflows_is_refused() -> None:
+    log = ops.new_log(True)[:2]
+    n = 0
+    for _ in range(3):
+        n = ops.log_op(log, n, ops.CHECK, 0, 0, 0, 0)
+    with pytest.raises(ValueError, match="holds 2 operations; 3 were done"):
+        ops.operations_json(log, n, [1])
+
+
+def test_a_rules_submission_round_reads_the_same_from_the_log() -> None:
+    """Under the example Omaha hi-lo-8 submission (the Kill, § 553.12(m); the rake, §
+    553.15) the records read from the log are the reference engine's."""
+    game = load_game("poker-omaha-hi-lo-8")
+    setup = read_settings(game, EXAMPLES / "poker-omaha-hi-lo-8.yaml")
+    lines = []
+    for kind in (Session, ReferenceSession):
+        session = kind(game, setup, 6, seed=2)
+        out = []
+        for record in session.hands(60):
+            assert record.played is not None
+            record.played.operations = None
+            out.append(log_line(record))
+        lines.append(out)
+    assert lines[0] == lines[1]
