@@ -225,38 +225,15 @@ def _assert_equal(fast: SettledHand, s: PokerSettlement, n: int) -> None:
     assert fast.pots == sum(p.pot.amount for p in s.pots)
     assert fast.showdown == (sum(not a.folded for a in s.seats) >= 2)
     assert fast.kill_next == (None if s.kill is None else s.kill.in_effect_next)
+    paid = s.bad_beat.payouts if s.bad_beat is not None else {}
+    assert fast.bad_beat is not None
+    assert [int(a) for a in fast.bad_beat] == [paid.get(i + 1, 0) for i in range(n)]
+    assert fast.bad_beat_hit == bool(s.bad_beat and s.bad_beat.hit)
 
 
 def _odd_chip_by_suit(s: PokerSettlement) -> bool:
     """A tie's excess, in any pot, given by card and suit (§ 553.10(i)(2)(ii), (iii))."""
     return any(h.odd_chips and len(h.winners) > 1 for p in s.pots for h in p.halves)
-
-
-def _hand_back_reason(s: PokerSettlement) -> str | None:
-    """Why the kernel hands a round back: a losing hand of the main pot at the Bad Beat
-    floor; ``None``: no reason. Side pots and a tie's excess by card and suit are none."""
-    bb = s.round.bad_beat
-    if bb is None or not s.pots or len(s.pots[0].pot.eligible) < 2:
-        return None
-    game = s.game
-    ev = game.evaluator(bb.hand)
-    winners = {w for h in s.pots[0].halves if h.part in ("pot", "high") for w in h.winners}
-    strength = ev.strength(bb.at_least)
-    losers = [
-        a.seat
-        for a in s.seats
-        if not a.folded and a.seat not in winners and a.seat in s.pots[0].pot.eligible
-    ]
-    cards = {sr.seat: sr.cards for sr in s.round.seats}
-    for seat in losers:
-        value = show(game, seat, cards[seat], s.round.board).high
-        if value is not None and value.key[0] >= strength:
-            return "Bad Beat floor"
-    return None
-
-
-def _handed_back_for_a_reason(s: PokerSettlement) -> bool:
-    return _hand_back_reason(s) is not None
 
 
 ROUNDS = {
@@ -271,13 +248,12 @@ ROUNDS = {
 
 @FAST
 @given(**ROUNDS)
-def test_kernel_settles_as_settle_round_or_hands_back(
+def test_kernel_settles_as_settle_round(
     game_id: str, seed: int, players: int, rake: str, bad_beat: str, chip: int
 ) -> None:
     """§ 553.8(b)(4); § 553.15(b), (d); § 553.20(c); § 553.10(i), (j): the kernel's
     settlement is the scalar settlement's, seat by seat, All-ins and side pots included, or
-    the round is handed back for a stated reason; a Bad Beat the scalar settlement pays is
-    never settled by the kernel."""
+    the Bad Beat paid from the fund as the scalar settlement pays it (§ 553.20)."""
     _check_round(game_id, seed, players, rake, bad_beat, chip, _deal)
 
 
@@ -288,8 +264,7 @@ def test_ties_settle_as_settle_round_the_excess_by_card_and_suit(
 ) -> None:
     """§ 553.10(i)(2)(ii), (iii): rounds dealt to tie (players holding the same ranks in
     other suits): each tied part's excess goes to the seats in the order by card and suit,
-    as the scalar settlement gives it, in every pot; such a round is never handed back for
-    it (only for a Bad Beat that may be paid)."""
+    as the scalar settlement gives it, in every pot."""
     _check_round(game_id, seed, players, rake, bad_beat, chip, _deal_ties)
 
 
@@ -310,7 +285,11 @@ def _check_round(
     dealt = _dealt(game, cards, board, put, folded, round_put)
     settler = FastSettler(game, rules, Stakes(Limit(200, 400), chip=chip), range(1, players + 1))
     assert settler.reason is None
-    fast = settler.settle(dealt, 0)
+    fund = rng.choice([0, 2_431_800])
+    fast = settler.settle(dealt, fund)
+    bb = rules.bad_beat
+    if bb is not None:
+        rules = replace(rules, bad_beat=replace(bb, fund=fund))
     try:
         s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
     except Exception:  # contributions no round produces, a pot no hand wins
@@ -318,27 +297,30 @@ def _check_round(
         return
     event(
         ("side pots " if len(s.pots) > 1 else "one pot ")
-        + ("handed back" if fast is None else "settled")
         + (", odd chip by suit" if _odd_chip_by_suit(s) else "")
+        + (", Bad Beat" if s.bad_beat is not None and s.bad_beat.hit else "")
     )
-    if fast is None:
-        assert _handed_back_for_a_reason(s), s.to_json()
-        return
+    assert fast is not None
     _assert_equal(fast, s, players)
-    assert not (s.bad_beat is not None and s.bad_beat.hit)
     # the same kernel as plain Python (NUMBA_DISABLE_JIT=1) gives the same, asking for the
     # order by card and suit exactly when the scalar settlement gives an excess by it
     py_settle = getattr(_settle, "py_func", _settle)
-    out = np.empty(players + _TAIL, dtype=np.int64)
+    out = np.empty(2 * players + _TAIL, dtype=np.int64)
     tied = np.zeros((2, players), dtype=np.bool_)
     args = (
         dealt.contributed,
         dealt.folded,
         dealt.high,
         dealt.low,
+        dealt.cards,
+        dealt.ncards,
+        dealt.board,
+        dealt.nboard,
         np.array(round_put, dtype=np.int64),
         settler.levels,
         settler.params,
+        settler.bb_spec,
+        settler.bb_tables,
     )
     unordered = np.full((2, players), -1, dtype=np.int64)
     first = py_settle(*args, unordered, tied, out)
@@ -376,7 +358,8 @@ def _golden(
     dealt = _dealt(game, cards, shared, put, folded, round_put)
     settler = FastSettler(game, rules, Stakes(Limit(200, 400)), range(1, len(hands) + 1))
     s = _scalar(game, rules, 100, cards, shared, put, folded, round_put)
-    return settler.settle(dealt, 0), s, settler
+    fund = rules.bad_beat.fund if rules.bad_beat is not None else 0
+    return settler.settle(dealt, fund), s, settler
 
 
 def test_board_plays_for_both_pot_divided_equally_after_the_rake() -> None:
@@ -584,16 +567,38 @@ def test_a_tie_in_a_side_pot_with_an_odd_chip_by_card_and_suit() -> None:
     _assert_equal(fast, s, 3)
 
 
-def test_payable_bad_beat_is_handed_back() -> None:
-    """§ 553.20: four eights using both hole cards lose to a straight flush: the example
-    submission's Bad Beat is paid by the scalar settlement, so the kernel hands it back."""
+def test_a_bad_beat_is_paid_by_the_kernel() -> None:
+    """§ 553.20: four eights using both hole cards lose to a straight flush; the fund, $30
+    with the round's $1, pays the example submission's shares, rounded down to the cent:
+    50% ($15) to the losing hand, 25% ($7.50) to the winning hand, 25% to the table (seat 3,
+    who folded, was dealt in)."""
     game = load_game("poker-holdem")
-    rules = Rules(bad_beat=_bad_beat(game, "example"))
+    rules = Rules(bad_beat=replace(_bad_beat(game, "example"), fund=2900))
     fast, s, _ = _golden(
-        "poker-holdem", ["8d 8c", "Qd Kd"], "8s 8h 9d Td Jd", [1500, 1500], rules=rules
+        "poker-holdem",
+        ["8d 8c", "Qd Kd", "2c 3c"],
+        "8s 8h 9d Td Jd",
+        [1500, 1500, 100],
+        folded=[False, False, True],
+        rules=rules,
     )
-    assert fast is None
     assert s.bad_beat is not None and s.bad_beat.hit
+    assert fast is not None and fast.bad_beat is not None
+    assert [int(a) for a in fast.bad_beat] == [1500, 750, 750]
+    _assert_equal(fast, s, 3)
+
+
+def test_a_bad_beat_needs_both_hole_cards_playing() -> None:
+    """§ 553.20(b)(3): the board's four eights play for seat 1 with a king, one hole card:
+    the example submission's "both hole cards play" is not met, no Bad Beat."""
+    game = load_game("poker-holdem")
+    rules = Rules(bad_beat=replace(_bad_beat(game, "example"), fund=2900))
+    fast, s, _ = _golden(
+        "poker-holdem", ["Kc 2h", "Ad Qd"], "8s 8h 8d 8c Jd", [1500, 1500], rules=rules
+    )
+    assert s.bad_beat is not None and not s.bad_beat.hit
+    assert fast is not None and not fast.bad_beat_hit
+    _assert_equal(fast, s, 2)
 
 
 def test_bad_beat_contribution_when_no_hand_reaches_the_floor() -> None:
@@ -658,11 +663,8 @@ def test_session_rounds_settle_as_the_session_did(game_id: str) -> None:
     """Rounds as a session deals and bets them (the example submission's rake and Bad Beat
     where there is one, else the defaults), settled by the kernel or handed back."""
     for fast, s, n in session_rounds(game_id, 25):
-        if fast is None:
-            assert _handed_back_for_a_reason(s), s.to_json()
-            continue
+        assert fast is not None
         _assert_equal(fast, s, n)
-        assert not (s.bad_beat is not None and s.bad_beat.hit)
 
 
 if __name__ == "__main__":  # the hand-back rate on a session's rounds: GAME... [--hands N]
@@ -671,16 +673,9 @@ if __name__ == "__main__":  # the hand-back rate on a session's rounds: GAME... 
         rounds = session_rounds(gid, count)
         back = [s for f, s, _ in rounds if f is None]
         sides = sum(len(s.pots) > 1 for s in back)
-        why: dict[str, int] = {}
-        for s in back:
-            reason = _hand_back_reason(s) or "no stated reason"
-            why[reason] = why.get(reason, 0) + 1
         rate = len(back) / len(rounds)
-        reasons = ", ".join(f"{k} {v}" for k, v in sorted(why.items()))
         by_suit = sum(f is not None and _odd_chip_by_suit(s) for f, s, _ in rounds)
         print(
             f"{gid:32} {len(back):4}/{len(rounds)} handed back ({rate:.1%}), "
-            f"side pots {sides}"
-            + (f"; {reasons}" if reasons else "")
-            + f"; settled with an odd chip by suit {by_suit}"
+            f"side pots {sides}" + f"; settled with an odd chip by suit {by_suit}"
         )

@@ -3,16 +3,17 @@
 rake of each pot (§ 553.15(b)), the Bad Beat contribution (§ 553.20(c)), each pot's
 showdown among the players eligible for it, high, low or high-low halves (§ 553.10(i),
 (j)), exactly as ``settle.settle_round`` settles it (``pots.build_pots``,
-``rake.take_rake``, ``bad_beat.contribute``, ``showdown.Splitter.settle``).
+``rake.take_rake``, ``bad_beat.contribute``, ``showdown.Splitter.settle``), and the Bad
+Beat paid from the fund (§ 553.20, ``bad_beat.pay``): the losing hand's category, rank and
+hole cards (which cards the hand uses read as ``odd_chip`` reads them), the winning hand's
+category, the shares of the fund rounded down to the cent.
 
 The table's rules (``Rules``, ``Stakes``) are compiled once to an int array; each round is
 settled by ``_settle``. A round whose result could differ from ``settle_round`` without
 more work than it is worth is handed back (``settle`` returns ``None``) and settled by
 ``settle_round``:
 
-- a Bad Beat that may be paid: a hand eligible for the main pot, not among its high
-  winners, reaching the qualifying category (the rank, hole-card and winning-hand
-  conditions only narrow it, so they are not read: every such round is handed back);
+- a Bad Beat whose hole-card condition reads a hand ``odd_chip`` cannot read;
 - contributions no round of play produces, or a pot no hand can win (``settle_round``
   says why).
 
@@ -46,7 +47,12 @@ from validator.compiler import Game
 from validator.errors import RulesubError
 from validator.interpreter.poker.fast import DealtHand, Flags, Ints, SettledHand
 from validator.interpreter.poker.fast.odd_chip import (
+    _MOST_CHOICES,
+    SPEC,
     OrderArrays,
+    _hand_spec,
+    _no_tables,
+    _used,
     compile_order,
     odd_chip_order,
     unread,
@@ -54,7 +60,7 @@ from validator.interpreter.poker.fast.odd_chip import (
 from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import ShownHand, Splitter, show
 from validator.interpreter.poker.table import Rules, Stakes
-from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET
+from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET, Tables, packed
 from validator.vocabulary import POKER_WORD, meaning
 
 # -- the compiled rules: indices into the parameter array -------------------------------------
@@ -82,7 +88,12 @@ EXCESS_TO_HIGH = 19  # 1: a split pot's excess goes to the high half
 KILL_RULE = 20  # 1: the table has a Kill (§ 553.12(m)); the round's result says if it is on next
 KILL_IN_EFFECT = 21  # 1: the Kill is in effect this round (set round by round)
 KILL_QUALIFYING = 22  # the qualifying pot
-PARAMS = 23
+BB_FUND = 23  # the Bad Beat fund before the round (set round by round)
+BB_RANK = 24  # the floor's ranking cards at least this rank, as stored in a key's second part
+BB_HOLE = 25  # the player's own cards the losing hand must use
+BB_BEATEN = 26  # the winning hand's category floor as stored (-1: any winning hand)
+BB_SHARES = 27  # the losing, winning and table shares: num, den each (6 entries)
+PARAMS = 33
 
 RAKE_NONE, RAKE_PERCENT, RAKE_PER_ROUND, RAKE_INCREMENTAL = 0, 1, 2, 3
 BB_NONE, BB_FIXED, BB_RATE = 0, 1, 2
@@ -93,8 +104,9 @@ _TOP_SHIFT = PART_BITS * (KEY_PARTS - 1)
 _PART_MASK = (1 << PART_BITS) - 1
 
 #: ``_settle``'s output after the awards: rake, Bad Beat contribution, pots, showdown, the
-#: Kill in effect next round (1, 0; -1: no Kill rule)
-_TAIL = 5
+#: Kill in effect next round (1, 0; -1: no Kill rule), a Bad Beat (1: hit); then each seat's
+#: Bad Beat payout (``out[n + _TAIL + i]``)
+_TAIL = 6
 
 #: ``_settle``'s result: the round settled; handed back to ``settle_round``; a tie's excess
 #: to be given by card and suit, the tied seats in ``tied`` (call again with ``priority``)
@@ -417,20 +429,96 @@ def _pot_winner(
 
 
 @njit(cache=True, inline="always")
-def _bad_beat_may_be_paid(high: Ints, main: Flags, params: Ints) -> bool:
-    """A losing high hand of the main pot at the qualifying floor (§ 553.20)."""
-    top_high = 0
-    for i in range(high.shape[0]):
-        if main[i] and high[i] > top_high:
-            top_high = high[i]
-    for i in range(high.shape[0]):
-        if (
-            main[i]
-            and high[i] != top_high
-            and ((high[i] >> _TOP_SHIFT) & _PART_MASK) >= params[BB_FLOOR]
-        ):
-            return True
-    return False
+def _bad_beat_pay(
+    high: Ints,
+    main: Flags,
+    cards: Ints,
+    ncards: Ints,
+    board: Ints,
+    nboard: int,
+    bb_spec: Ints,
+    bb_tables: Tables,
+    params: Ints,
+    contribution: int,
+    payouts: Ints,
+) -> int:
+    """The Bad Beat of the main pot (``bad_beat.pay``, § 553.20): the losing high hands of
+    the main pot of the qualifying category (its ranking cards at least the rank, using at
+    least the player's own cards stated), beaten by a winning hand of at least the stated
+    category; the best of them takes the losing share of the fund with this round's
+    contribution, the main pot's winners the winning share, the other players dealt in the
+    table share, each rounded down to the cent. 1: a Bad Beat (``payouts`` [seat] filled),
+    0: none, -1: a hand whose cards are not read here."""
+    n = high.shape[0]
+    top = 0
+    for i in range(n):
+        if main[i] and high[i] > top:
+            top = high[i]
+    if top == 0:
+        return 0
+    if params[BB_BEATEN] >= 0 and ((top >> _TOP_SHIFT) & _PART_MASK) < params[BB_BEATEN]:
+        return 0
+    width = cards.shape[1] + board.shape[0]
+    hand = np.empty(width, dtype=np.int64)
+    pick = np.empty(width, dtype=np.int64)
+    choices = np.empty((_MOST_CHOICES, 3), dtype=np.int64)
+    best = 0
+    losing = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        key = high[i]
+        if not main[i] or key == top or key == 0:
+            continue
+        category = (key >> _TOP_SHIFT) & _PART_MASK
+        if category < params[BB_FLOOR]:
+            continue
+        second = (key >> (_TOP_SHIFT - PART_BITS)) & _PART_MASK
+        if category == params[BB_FLOOR] and params[BB_RANK] > 0 and second < params[BB_RANK]:
+            continue
+        if params[BB_HOLE] > 0:
+            used = _used(
+                bb_tables, bb_spec, cards[i], ncards[i], board, nboard, hand, pick, choices
+            )
+            if used < 0:
+                return -1
+            own = 0
+            for j in range(ncards[i]):
+                own += (used >> cards[i, j]) & 1
+            if own < params[BB_HOLE]:
+                continue
+        losing[i] = True
+        best = max(best, key)
+    if best == 0:
+        return 0
+    fund = params[BB_FUND] + contribution
+    for group in range(3):  # the losing hand, the winning hand, the table
+        num = params[BB_SHARES + 2 * group]
+        den = params[BB_SHARES + 2 * group + 1]
+        count = 0
+        for i in range(n):
+            if _bad_beat_group(group, high[i], top, best, losing[i], main[i], ncards[i]):
+                count += 1
+        if count == 0 or num == 0:
+            continue
+        each = fund * num // (den * count)
+        for i in range(n):
+            if _bad_beat_group(group, high[i], top, best, losing[i], main[i], ncards[i]):
+                payouts[i] += each
+    return 1
+
+
+@njit(cache=True, inline="always")
+def _bad_beat_group(
+    group: int, key: int, top: int, best: int, losing: bool, main: bool, ncards: int
+) -> bool:
+    """Whether a seat takes the losing (0), the winning (1) or the table's (2) share: the
+    best losing hands; the main pot's high winners; the others dealt in."""
+    lost = losing and key == best
+    won = main and key == top
+    if group == 0:
+        return lost
+    if group == 1:
+        return won
+    return ncards > 0 and not lost and not won
 
 
 @njit(cache=True)
@@ -439,20 +527,26 @@ def _settle(
     folded: Flags,
     high: Ints,
     low: Ints,
+    cards: Ints,
+    ncards: Ints,
+    board: Ints,
+    nboard: int,
     round_put: Ints,
     levels: Ints,
     params: Ints,
+    bb_spec: Ints,
+    bb_tables: Tables,
     priority: Ints,
     tied: Flags,
     out: Ints,
 ) -> int:
-    """Settle one round into ``out`` ([seat] awards, then rake, Bad Beat contribution,
-    pots, showdown): ``SETTLED``; ``HANDED_BACK`` to ``settle_round``, ``out``
+    """Settle one round into ``out`` ([seat] awards, then the ``_TAIL``, then [seat] Bad
+    Beat payouts): ``SETTLED``; ``HANDED_BACK`` to ``settle_round``, ``out``
     meaningless; ``NEEDS_ORDER``: a tie's excess goes by card and suit among seats
     ``priority`` ([part, seat], -1: not given) does not order, marked in ``tied`` ([part,
     seat], cleared here first), ``out`` meaningless: call again with their order."""
     n = contributed.shape[0]
-    for i in range(n + _TAIL):
+    for i in range(2 * n + _TAIL):
         out[i] = 0
     for part in range(2):
         for i in range(n):
@@ -515,15 +609,26 @@ def _settle(
             scooped[k], split[k] = _pot_winner(
                 high, low, mask, qualifying, params, won_high, won_low
             )
-    if (
-        params[BB_KIND] != BB_NONE
-        and params[POT_KIND] != POT_LOW
-        and contenders[0] >= 2
-        and _bad_beat_may_be_paid(high, eligible[0], params)
-    ):
-        return HANDED_BACK
     if needs_order:
         return NEEDS_ORDER
+    if params[BB_KIND] != BB_NONE and params[POT_KIND] != POT_LOW and contenders[0] >= 2:
+        payouts = out[n + _TAIL :]
+        hit = _bad_beat_pay(
+            high,
+            eligible[0],
+            cards,
+            ncards,
+            board,
+            nboard,
+            bb_spec,
+            bb_tables,
+            params,
+            bb,
+            payouts,
+        )
+        if hit < 0:
+            return HANDED_BACK
+        out[n + 5] = hit
     if bettor >= 0:
         out[bettor] += returned
     out[n] = rake
@@ -582,6 +687,9 @@ class FastSettler:
         self.seats = list(seats)
         self.params = np.zeros(PARAMS, dtype=np.int64)
         self.levels = np.zeros((0, 2), dtype=np.int64)
+        #: the Bad Beat hand as ``odd_chip._used`` reads which cards it uses (the hole cards)
+        self.bb_spec: Ints = np.zeros(SPEC, dtype=np.int64)
+        self.bb_tables: Tables = _no_tables()
         self.reason: str | None = None
         self.splitter: Splitter | None = None
         #: ``odd_chip.odd_chip_order``'s arrays for this table: each part's card keys, tie
@@ -673,9 +781,22 @@ class FastSettler:
         p[BB_MAX] = -1 if rule.max is None else rule.max
         p[BB_MIN_POT] = rule.min_pot
         ev = game.evaluator(rule.hand)
-        if ev.ranking.low is not None:
-            raise _NotTaken(f"a Bad Beat on the low hand {rule.hand!r}")
+        if ev.ranking.low is not None or rule.hand != "high":
+            raise _NotTaken(f"a Bad Beat on the hand {rule.hand!r}")
         p[BB_FLOOR] = ev.strength(rule.at_least) + PART_OFFSET
+        p[BB_RANK] = 0 if rule.rank_at_least is None else rule.rank_at_least + PART_OFFSET
+        p[BB_HOLE] = rule.hole_cards
+        p[BB_BEATEN] = -1 if rule.beaten_by is None else ev.strength(rule.beaten_by) + PART_OFFSET
+        shares = (rule.losing_share, rule.winning_share, rule.table_share)
+        for k, share in enumerate(shares):
+            p[BB_SHARES + 2 * k] = share.numerator
+            p[BB_SHARES + 2 * k + 1] = share.denominator
+        if rule.hole_cards:
+            spec = _hand_spec(game, "high")
+            if spec is None:
+                raise _NotTaken("a Bad Beat's hole cards in a hand not read here")
+            self.bb_spec = spec
+            self.bb_tables = packed(ev).tables
 
     def settle(
         self, dealt: DealtHand, fund: int, kill_in_effect: bool = False
@@ -686,8 +807,9 @@ class FastSettler:
         if self.reason is not None:
             return None
         self.params[KILL_IN_EFFECT] = kill_in_effect
+        self.params[BB_FUND] = fund
         n = len(self.seats)
-        out: Ints = np.empty(n + _TAIL, dtype=np.int64)
+        out: Ints = np.empty(2 * n + _TAIL, dtype=np.int64)
         round_put = np.array(dealt.round_put, dtype=np.int64)
         tied = self._tied
         args = (
@@ -695,9 +817,15 @@ class FastSettler:
             dealt.folded,
             dealt.high,
             dealt.low,
+            dealt.cards,
+            dealt.ncards,
+            dealt.board,
+            dealt.nboard,
             round_put,
             self.levels,
             self.params,
+            self.bb_spec,
+            self.bb_tables,
         )
         status = _settle(*args, self._unordered, tied, out)
         if status == NEEDS_ORDER:
@@ -712,6 +840,8 @@ class FastSettler:
             int(out[n + 2]),
             bool(out[n + 3]),
             None if kill < 0 else bool(kill),
+            out[n + _TAIL :],
+            bool(out[n + 5]),
         )
 
     def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints:
