@@ -3,9 +3,10 @@
 programs and run by numba-compiled kernels, for ``simulate`` and ``par``, which keep no
 dealer's log. All-ins and side pots, the Stud common card and the draw's reshuffle (from the
 session's random stream, ``stream``), odd chips by card and suit, the Kill's
-limits (§ 553.12(m)) are all taken. A round the kernels do not take (a tie whose hands
-``odd_chip`` cannot read) is handed back to ``table.Hand`` or ``settle_round``: the fast path changes no result,
-only how fast it is reached.
+limits (§ 553.12(m)) and the Bad Beat paid from the fund are all taken. A round the
+kernels do not take (a tie whose hands ``odd_chip`` cannot read) is handed back to
+``table.Hand`` or ``settle_round``: the fast path changes no result, only how fast it is
+reached.
 
 Stages, each a module:
 
@@ -17,7 +18,8 @@ Stages, each a module:
 - ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``;
 - ``odd_chip``  the order a tie's excess goes in by card and suit (``odd_chip_order``);
 - ``block``     rounds played a block at a time in one call (between rounds, what
-                ``Session.play_one`` does), stopping before a round either kernel hands back or a Bad Beat.
+                ``Session.play_one`` does), stopping before a round either kernel hands
+                back, and before a Bad Beat.
 
 Seats are indexed 0..n-1 in the session's seat order (seat numbers ascending). Cards are
 ints 0..51 (rank ``c >> 2``: 0 = deuce .. 12 = ace; suit ``c & 3``).
