@@ -30,16 +30,31 @@ from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
+from validator.interpreter.poker.fast.operations import (
+    AWARD_POT,
+    FORM_POT,
+    MOVE_KILL,
+    NO_SEAT,
+    PAY_BAD_BEAT,
+    RETURN_UNCALLED,
+    TAKE_BAD_BEAT,
+    TAKE_RAKE,
+    new_log,
+)
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
+    BB_KIND,
     NEEDS_ORDER,
+    RAKE_KIND,
     SETTLED,
     FastSettler,
     _settle,
+    no_log,
+    settle_error,
 )
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
-from validator.interpreter.poker.roundfile import PokerRound, SeatRound
+from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, SeatRound
 from validator.interpreter.poker.session import Session
 from validator.interpreter.poker.settle import PokerSettlement, settle_round
 from validator.interpreter.poker.setup import default_setup
@@ -231,6 +246,51 @@ def _assert_equal(fast: SettledHand, s: PokerSettlement, n: int) -> None:
     assert fast.bad_beat_hit == bool(s.bad_beat and s.bad_beat.hit)
 
 
+def _assert_log(log: np.ndarray, rows: int, s: PokerSettlement, settler: FastSettler) -> None:
+    """The settlement's operations as the kernel logged them, in the dealer's order
+    (§ 553.7(e)(6)), are the scalar settlement's: the uncalled bet returned, each pot formed
+    with the players eligible for it, the rake and the Bad Beat contribution of each pot,
+    each pot's (or half's) shares, the Bad Beat payouts, the Kill for the next round."""
+    ops = [tuple(int(x) for x in log[i]) for i in range(rows)]
+    assert [o[0] for o in ops] == sorted(o[0] for o in ops)
+
+    def rows_of(op: int) -> list[tuple[int, ...]]:
+        return [o[1:] for o in ops if o[0] == op]
+
+    u = s.uncalled
+    assert rows_of(RETURN_UNCALLED) == ([] if u is None else [(u.seat - 1, u.amount, 0, 0)])
+    assert rows_of(FORM_POT) == [
+        (NO_SEAT, p.pot.amount, p.pot.index, sum(1 << (e - 1) for e in p.pot.eligible))
+        for p in s.pots
+    ]
+    raked = settler.params[RAKE_KIND] != 0
+    assert [r[1] for r in rows_of(TAKE_RAKE)] == (s.rake.by_pot if raked else [])
+    bb = s.bad_beat
+    assert [r[1] for r in rows_of(TAKE_BAD_BEAT)] == (
+        bb.by_pot if bb is not None and settler.params[BB_KIND] != 0 else []
+    )
+    shares = sorted(
+        (
+            p.pot.index,
+            {"pot": 0, "high": 1, "low": 2}[h.part] if len(p.halves) == 2 else 0,
+            sh.seat - 1,
+            sh.amount,
+        )
+        for p in s.pots
+        for h in p.halves
+        for sh in h.shares
+        if sh.amount
+    )
+    awarded = sorted((r[2], r[3], r[0], r[1]) for r in rows_of(AWARD_POT) if r[1])
+    assert awarded == shares
+    paid: dict[int, int] = {}
+    for r in rows_of(PAY_BAD_BEAT):
+        paid[r[0] + 1] = paid.get(r[0] + 1, 0) + r[1]
+    assert paid == (bb.payouts if bb is not None else {})
+    kill = [] if s.kill is None else [(NO_SEAT, 0, 0, int(s.kill.in_effect_next))]
+    assert rows_of(MOVE_KILL) == kill
+
+
 def _odd_chip_by_suit(s: PokerSettlement) -> bool:
     """A tie's excess, in any pot, given by card and suit (§ 553.10(i)(2)(ii), (iii))."""
     return any(h.odd_chips and len(h.winners) > 1 for p in s.pots for h in p.halves)
@@ -286,24 +346,11 @@ def _check_round(
     settler = FastSettler(game, rules, Stakes(Limit(200, 400), chip=chip), range(1, players + 1))
     assert settler.reason is None
     fund = rng.choice([0, 2_431_800])
-    fast = settler.settle(dealt, fund)
+    log, at = new_log(True), np.zeros(1, dtype=np.int64)
+    fast = settler.settle(dealt, fund, log=log, at=at)
     bb = rules.bad_beat
     if bb is not None:
         rules = replace(rules, bad_beat=replace(bb, fund=fund))
-    try:
-        s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
-    except Exception:  # contributions no round produces, a pot no hand wins
-        assert fast is None
-        return
-    event(
-        ("side pots " if len(s.pots) > 1 else "one pot ")
-        + (", odd chip by suit" if _odd_chip_by_suit(s) else "")
-        + (", Bad Beat" if s.bad_beat is not None and s.bad_beat.hit else "")
-    )
-    assert fast is not None
-    _assert_equal(fast, s, players)
-    # the same kernel as plain Python (NUMBA_DISABLE_JIT=1) gives the same, asking for the
-    # order by card and suit exactly when the scalar settlement gives an excess by it
     py_settle = getattr(_settle, "py_func", _settle)
     out = np.empty(2 * players + _TAIL, dtype=np.int64)
     tied = np.zeros((2, players), dtype=np.bool_)
@@ -323,7 +370,27 @@ def _check_round(
         settler.bb_tables,
     )
     unordered = np.full((2, players), -1, dtype=np.int64)
-    first = py_settle(*args, unordered, tied, out)
+    try:
+        s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
+    except (PokerRoundError, ValueError) as e:  # contributions no round produces, a pot
+        # no hand wins: the kernel says which, in the scalar settlement's words
+        assert fast is None
+        assert at[0] == 0
+        status = py_settle(*args, unordered, tied, out, *no_log())
+        message = settle_error(status, out, range(1, players + 1))
+        assert message is not None and message in str(e)
+        return
+    event(
+        ("side pots " if len(s.pots) > 1 else "one pot ")
+        + (", odd chip by suit" if _odd_chip_by_suit(s) else "")
+        + (", Bad Beat" if s.bad_beat is not None and s.bad_beat.hit else "")
+    )
+    assert fast is not None
+    _assert_equal(fast, s, players)
+    _assert_log(log, int(at[0]), s, settler)
+    # the same kernel as plain Python (NUMBA_DISABLE_JIT=1) gives the same, asking for the
+    # order by card and suit exactly when the scalar settlement gives an excess by it
+    first = py_settle(*args, unordered, tied, out, *no_log())
     assert first == (NEEDS_ORDER if _odd_chip_by_suit(s) else SETTLED)
     if first == NEEDS_ORDER:
         tied_seats = {
@@ -334,7 +401,8 @@ def _check_round(
             for w in h.winners
         }
         assert {int(i) for i in np.flatnonzero(tied.any(axis=0))} >= tied_seats
-        assert py_settle(*args, settler.odd_chip_priority(dealt, tied), tied, out) == SETTLED
+        priority = settler.odd_chip_priority(dealt, tied)
+        assert py_settle(*args, priority, tied, out, *no_log()) == SETTLED
     assert [int(a) for a in out[:players]] == [int(a) for a in fast.awards]
 
 

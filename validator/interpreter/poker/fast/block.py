@@ -43,6 +43,7 @@ from validator.interpreter.poker.fast.settle import (
     SETTLED,
     FastSettler,
     _settle,
+    no_log,
 )
 from validator.interpreter.poker.fast.stream import AT, Stream, shuffle
 from validator.rankings.packed import Tables
@@ -93,6 +94,8 @@ class Settlement(NamedTuple):
     low_tables: Tables
     bb_spec: Ints
     bb_tables: Tables
+    log: Ints  # off: no rows
+    at: Ints
 
 
 def figures(rounds: int) -> Figures:
@@ -156,7 +159,7 @@ def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def
         s.bb_spec,
         s.bb_tables,
     )
-    status = _settle(*args, s.unordered, s.tied, result)
+    status = _settle(*args, s.unordered, s.tied, result, s.log, s.at)
     if status == NEEDS_ORDER and odd_chip_order(
         out.cards,
         out.ncards,
@@ -169,7 +172,7 @@ def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def
         s.low_tables,
         s.ordered,
     ):
-        status = _settle(*args, s.ordered, s.tied, result)
+        status = _settle(*args, s.ordered, s.tied, result, s.log, s.at)
     if status == SETTLED and result[out.contributed.shape[0] + 5] != 0:
         return HANDED_BACK  # a Bad Beat: paid from the fund the session keeps
     return status
@@ -292,6 +295,7 @@ class BlockTable:
             low_tables,
             settler.bb_spec,
             settler.bb_tables,
+            *no_log(),
         )
         multiplier = kill if kill is not None else Fraction(1)
         self.table = Between(

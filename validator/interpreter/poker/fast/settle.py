@@ -57,6 +57,18 @@ from validator.interpreter.poker.fast.odd_chip import (
     odd_chip_order,
     unread,
 )
+from validator.interpreter.poker.fast.operations import (
+    AWARD_POT,
+    FORM_POT,
+    MOVE_KILL,
+    NO_SEAT,
+    PAY_BAD_BEAT,
+    RETURN_UNCALLED,
+    TAKE_BAD_BEAT,
+    TAKE_RAKE,
+    WIDTH,
+    log_op,
+)
 from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import ShownHand, Splitter, show
 from validator.interpreter.poker.table import Rules, Stakes
@@ -111,6 +123,10 @@ _TAIL = 6
 #: ``_settle``'s result: the round settled; handed back to ``settle_round``; a tie's excess
 #: to be given by card and suit, the tied seats in ``tied`` (call again with ``priority``)
 SETTLED, HANDED_BACK, NEEDS_ORDER = 0, 1, 2
+#: ``_settle``'s result for contributions no round of play produces, or a pot no hand can
+#: win (``settle_error`` words them as ``settle_round`` does); the seat's or the pot's index
+#: in ``out[n]``, the part (``HIGH``, ``LOW``) in ``out[n + 1]``
+NEGATIVE, ALL_FOLDED, OVER_CALLED, NO_WINNER = 3, 4, 5, 6
 #: the parts of a pot, the rows of ``priority`` and ``tied``
 HIGH, LOW = 0, 1
 
@@ -167,6 +183,10 @@ def _pay_best(
     priority: Ints,
     tied: Flags,
     out: Ints,
+    log: Ints,
+    at: Ints,
+    pot: int,
+    part: int,
 ) -> int:
     """One part of the pot to the best of the ``eligible`` keys (``Splitter.split_part``):
     the number of winners paid, 0 when no hand can win it, -1 when a tie leaves an excess
@@ -174,7 +194,8 @@ def _pay_best(
     suit, -1: not given) does not order the tied seats: they are marked in ``tied``, nothing
     is paid. Ordered, the tied seats are paid as ``showdown.divide`` pays them in that
     order: an equal share each in the chip, the excess to the first (no cap), or one chip
-    of at most the cap at a time, in order (§ 553.10(i)(2)(ii)-(iv))."""
+    of at most the cap at a time, in order (§ 553.10(i)(2)(ii)-(iv)). Each seat paid is
+    logged (``AWARD_POT`` of ``pot``, ``part``: 0 the whole pot, 1 high, 2 low)."""
     n = keys.shape[0]
     top = 0
     for i in range(n):
@@ -190,6 +211,7 @@ def _pay_best(
         for i in range(n):
             if eligible[i] and keys[i] == top:
                 out[i] += amount
+                at[0] = log_op(log, at[0], AWARD_POT, i, amount, pot, part)
         return 1
     unit = params[ODD_UNIT]
     excess = _excess(amount, winners, unit)
@@ -197,6 +219,7 @@ def _pay_best(
         for i in range(n):
             if eligible[i] and keys[i] == top:
                 out[i] += amount // winners
+                at[0] = log_op(log, at[0], AWARD_POT, i, amount // winners, pot, part)
         return winners
     ordered = True
     for i in range(n):
@@ -219,6 +242,7 @@ def _pay_best(
                 place += 1
         extra = min(room, max(0, excess - place * room))
         out[i] += share + extra
+        at[0] = log_op(log, at[0], AWARD_POT, i, share + extra, pot, part)
     return winners
 
 
@@ -362,8 +386,11 @@ def _award_pot(
     tied: Flags,
     qualifying: Flags,
     out: Ints,
+    log: Ints,
+    at: Ints,
+    k: int,
 ) -> int:
-    """One pot of ``net`` chips awarded by the showdown among the players of ``mask``
+    """One pot (number ``k``) of ``net`` chips awarded by the showdown among the players of ``mask``
     (``showdown.Splitter.settle``): to the high hand, the low hand, or split high-low
     halves, the high hand taking all where no low qualifies (§ 553.10(j)); what
     ``_pay_best`` returns of the pot (0: no hand can win it, -1: a tie to be ordered)."""
@@ -372,15 +399,15 @@ def _award_pot(
     hp, ht = priority[HIGH], tied[HIGH]
     lp, lt = priority[LOW], tied[LOW]
     if pot_kind == POT_HIGH:
-        return _pay_best(high, mask, net, params, hp, ht, out)
+        return _pay_best(high, mask, net, params, hp, ht, out, log, at, k, 0)
     any_low = False
     for i in range(n):
         qualifying[i] = mask[i] and _low_qualifies(low[i], params)
         any_low = any_low or qualifying[i]
     if pot_kind == POT_LOW:
-        return _pay_best(low, qualifying, net, params, lp, lt, out)
+        return _pay_best(low, qualifying, net, params, lp, lt, out, log, at, k, 0)
     if not any_low:  # the high hand takes the entire pot (§ 553.10(j))
-        return _pay_best(high, mask, net, params, hp, ht, out)
+        return _pay_best(high, mask, net, params, hp, ht, out, log, at, k, 0)
     unit_odd = params[ODD_UNIT]
     capped = params[ODD_CAPPED] == 1
     larger = _divide(net, 2, unit_odd, capped, True)
@@ -388,9 +415,9 @@ def _award_pot(
     to_high = params[EXCESS_TO_HIGH] == 1
     high_half = larger if to_high else smaller
     low_half = smaller if to_high else larger
-    paid = _pay_best(high, mask, high_half, params, hp, ht, out)
+    paid = _pay_best(high, mask, high_half, params, hp, ht, out, log, at, k, 1)
     if paid != 0:
-        low_paid = _pay_best(low, qualifying, low_half, params, lp, lt, out)
+        low_paid = _pay_best(low, qualifying, low_half, params, lp, lt, out, log, at, k, 2)
         paid = low_paid if low_paid <= 0 else paid
     return paid
 
@@ -441,6 +468,8 @@ def _bad_beat_pay(
     params: Ints,
     contribution: int,
     payouts: Ints,
+    log: Ints,
+    at: Ints,
 ) -> int:
     """The Bad Beat of the main pot (``bad_beat.pay``, § 553.20): the losing high hands of
     the main pot of the qualifying category (its ranking cards at least the rank, using at
@@ -503,6 +532,7 @@ def _bad_beat_pay(
         for i in range(n):
             if _bad_beat_group(group, high[i], top, best, losing[i], main[i], ncards[i]):
                 payouts[i] += each
+                at[0] = log_op(log, at[0], PAY_BAD_BEAT, i, each, 0, group)
     return 1
 
 
@@ -539,20 +569,78 @@ def _settle(
     priority: Ints,
     tied: Flags,
     out: Ints,
+    log: Ints,
+    at: Ints,
 ) -> int:
     """Settle one round into ``out`` ([seat] awards, then the ``_TAIL``, then [seat] Bad
-    Beat payouts): ``SETTLED``; ``HANDED_BACK`` to ``settle_round``, ``out``
-    meaningless; ``NEEDS_ORDER``: a tie's excess goes by card and suit among seats
-    ``priority`` ([part, seat], -1: not given) does not order, marked in ``tied`` ([part,
-    seat], cleared here first), ``out`` meaningless: call again with their order."""
+    Beat payouts), each step appended to ``log`` from row ``at[0]`` (``at[0]`` the rows
+    after; a log of no rows: off): ``SETTLED``; ``HANDED_BACK`` to ``settle_round``;
+    ``NEEDS_ORDER``: a tie's excess goes by card and suit among seats ``priority`` ([part,
+    seat], -1: not given) does not order, marked in ``tied`` ([part, seat], cleared here
+    first): call again with their order; ``NEGATIVE`` .. ``NO_WINNER``: a round that
+    cannot be settled (``settle_error``). Not ``SETTLED``: ``out`` meaningless and the log
+    as it was."""
+    start = at[0]
+    status = _settle_body(
+        contributed,
+        folded,
+        high,
+        low,
+        cards,
+        ncards,
+        board,
+        nboard,
+        round_put,
+        levels,
+        params,
+        bb_spec,
+        bb_tables,
+        priority,
+        tied,
+        out,
+        log,
+        at,
+    )
+    if status != SETTLED:
+        at[0] = start
+    return status
+
+
+@njit(cache=True)
+def _settle_body(
+    contributed: Ints,
+    folded: Flags,
+    high: Ints,
+    low: Ints,
+    cards: Ints,
+    ncards: Ints,
+    board: Ints,
+    nboard: int,
+    round_put: Ints,
+    levels: Ints,
+    params: Ints,
+    bb_spec: Ints,
+    bb_tables: Tables,
+    priority: Ints,
+    tied: Flags,
+    out: Ints,
+    log: Ints,
+    at: Ints,
+) -> int:
+    """``_settle``, the log's rows written whatever the result."""
     n = contributed.shape[0]
     for i in range(2 * n + _TAIL):
         out[i] = 0
     for part in range(2):
         for i in range(n):
             tied[part, i] = False
+    for i in range(n):
+        if contributed[i] < 0:
+            return NEGATIVE
     called = contributed.copy()
     bettor, returned = _uncalled_bet(contributed, called)
+    if bettor >= 0:
+        at[0] = log_op(log, at[0], RETURN_UNCALLED, bettor, returned, 0, 0)
     live = 0
     top_live = -1
     for i in range(n):
@@ -560,10 +648,11 @@ def _settle(
             live += 1
             top_live = max(top_live, called[i])
     if live == 0:
-        return HANDED_BACK
+        return ALL_FOLDED
     for i in range(n):
-        if called[i] > top_live:
-            return HANDED_BACK  # a folded player's chips no one still in called
+        if called[i] > top_live:  # a folded player's chips no one still in called
+            out[n] = i
+            return OVER_CALLED
     level_of = np.empty(n, dtype=np.int64)
     npots = _pot_levels(called, folded, level_of)
     amount = np.zeros(npots, dtype=np.int64)
@@ -573,16 +662,25 @@ def _settle(
     below = 0
     for k in range(npots):  # a layer contested by the players still in who reached it
         lev = level_of[k]
+        bits = 0
         for i in range(n):
             c = called[i]
             amount[k] += min(c, lev) - min(c, below)
             if not folded[i] and c >= lev:
                 eligible[k, i] = True
                 contenders[k] += 1
+                bits |= 1 << i
+        at[0] = log_op(log, at[0], FORM_POT, NO_SEAT, amount[k], k, bits)
         pot += amount[k]
         below = lev
     rake, rake_of = _take_rake(params, amount, pot, round_put, returned, levels)
     bb, bb_of = _bad_beat_contributions(params, amount, rake_of)
+    for k in range(npots):
+        if params[RAKE_KIND] != RAKE_NONE:
+            at[0] = log_op(log, at[0], TAKE_RAKE, NO_SEAT, rake_of[k], k, 0)
+    for k in range(npots):
+        if params[BB_KIND] != BB_NONE:
+            at[0] = log_op(log, at[0], TAKE_BAD_BEAT, NO_SEAT, bb_of[k], k, 0)
     qualifying = np.zeros(n, dtype=np.bool_)
     needs_order = False
     net_of = np.zeros(npots, dtype=np.int64)
@@ -599,10 +697,13 @@ def _settle(
                 if mask[i]:
                     out[i] += net
                     scooped[k] = i
+                    at[0] = log_op(log, at[0], AWARD_POT, i, net, k, 0)
             continue
-        paid = _award_pot(net, mask, high, low, params, priority, tied, qualifying, out)
+        paid = _award_pot(net, mask, high, low, params, priority, tied, qualifying, out, log, at, k)
         if paid == 0:
-            return HANDED_BACK
+            out[n] = k
+            out[n + 1] = LOW if params[POT_KIND] == POT_LOW else HIGH
+            return NO_WINNER
         if paid < 0:
             needs_order = True  # the other pots still read, so that one call orders all
         if params[KILL_RULE]:
@@ -625,6 +726,8 @@ def _settle(
             params,
             bb,
             payouts,
+            log,
+            at,
         )
         if hit < 0:
             return HANDED_BACK
@@ -636,6 +739,8 @@ def _settle(
     out[n + 2] = pot
     out[n + 3] = 1 if live >= 2 else 0
     out[n + 4] = _kill_next(params, net_of, scooped, split) if params[KILL_RULE] else -1
+    if params[KILL_RULE]:
+        at[0] = log_op(log, at[0], MOVE_KILL, NO_SEAT, 0, 0, out[n + 4])
     return SETTLED
 
 
@@ -672,6 +777,31 @@ def _kill_next(params: Ints, net_of: Ints, scooped: Ints, split: Flags) -> int:
     if params[KILL_IN_EFFECT] == 0 or net_of[0] < q or split[0]:
         return 0
     return 1
+
+
+def no_log() -> tuple[Ints, Ints]:
+    """A log that is off (no rows) and its row count, for ``_settle``."""
+    return np.zeros((0, WIDTH), dtype=np.int64), np.zeros(1, dtype=np.int64)
+
+
+def settle_error(status: int, out: Ints, seats: Sequence[int]) -> str | None:
+    """What ``settle_round`` says of a round ``_settle`` found it cannot settle (``status``,
+    ``out`` as it left it; ``seats`` the seat numbers by index); ``None``: no such round."""
+    n = len(seats)
+    if status == NEGATIVE:
+        return "a contribution is never negative"
+    if status == ALL_FOLDED:
+        return "every player folded: the last player in wins the pot, so one is in"
+    if status == OVER_CALLED:
+        return (
+            f"seat {seats[int(out[n])]} put in more than any player still in, and more than "
+            "its own uncalled bet: a folded player's chips were all called by a player still in"
+        )
+    if status == NO_WINNER:
+        k = int(out[n])
+        pot = "main pot" if k == 0 else f"side pot {k}"
+        return f"no {'low' if out[n + 1] == LOW else 'high'} hand can win the {pot}"
+    return None
 
 
 #: a tied seat's hand of a part as shown (seat index, own cards, board, part)
@@ -799,11 +929,17 @@ class FastSettler:
             self.bb_tables = packed(ev).tables
 
     def settle(
-        self, dealt: DealtHand, fund: int, kill_in_effect: bool = False
+        self,
+        dealt: DealtHand,
+        fund: int,
+        kill_in_effect: bool = False,
+        log: Ints | None = None,
+        at: Ints | None = None,
     ) -> SettledHand | None:
-        """The round settled, or ``None``: settle it with ``settle_round``. ``fund``, the
-        Bad Beat fund before the round, decides nothing here: a round whose Bad Beat may be
-        paid from it is handed back. ``kill_in_effect``: the table's Kill is on this round."""
+        """The round settled, or ``None``: settle it with ``settle_round``. ``fund``: the
+        Bad Beat fund before the round; ``kill_in_effect``: the table's Kill is on this
+        round; ``log``, ``at``: the operation log its steps are appended to from row
+        ``at[0]`` (``operations.new_log``; none: not kept)."""
         if self.reason is not None:
             return None
         self.params[KILL_IN_EFFECT] = kill_in_effect
@@ -827,9 +963,11 @@ class FastSettler:
             self.bb_spec,
             self.bb_tables,
         )
-        status = _settle(*args, self._unordered, tied, out)
+        if log is None or at is None:
+            log, at = no_log()
+        status = _settle(*args, self._unordered, tied, out, log, at)
         if status == NEEDS_ORDER:
-            status = _settle(*args, self.odd_chip_priority(dealt, tied), tied, out)
+            status = _settle(*args, self.odd_chip_priority(dealt, tied), tied, out, log, at)
         if status != SETTLED:
             return None
         kill = int(out[n + 4])
