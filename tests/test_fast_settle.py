@@ -402,6 +402,7 @@ def _check_round(
         }
         assert {int(i) for i in np.flatnonzero(tied.any(axis=0))} >= tied_seats
         priority = settler.odd_chip_priority(dealt, tied)
+        assert priority is not None
         assert py_settle(*args, priority, tied, out, *no_log()) == SETTLED
     assert [int(a) for a in out[:players]] == [int(a) for a in fast.awards]
 
@@ -641,7 +642,9 @@ def test_a_bad_beat_is_paid_by_the_kernel() -> None:
     50% ($15) to the losing hand, 25% ($7.50) to the winning hand, 25% to the table (seat 3,
     who folded, was dealt in)."""
     game = load_game("poker-holdem")
-    rules = Rules(bad_beat=replace(_bad_beat(game, "example"), fund=2900))
+    example = _bad_beat(game, "example")
+    assert example is not None
+    rules = Rules(bad_beat=replace(example, fund=2900))
     fast, s, _ = _golden(
         "poker-holdem",
         ["8d 8c", "Qd Kd", "2c 3c"],
@@ -660,7 +663,9 @@ def test_a_bad_beat_needs_both_hole_cards_playing() -> None:
     """§ 553.20(b)(3): the board's four eights play for seat 1 with a king, one hole card:
     the example submission's "both hole cards play" is not met, no Bad Beat."""
     game = load_game("poker-holdem")
-    rules = Rules(bad_beat=replace(_bad_beat(game, "example"), fund=2900))
+    example = _bad_beat(game, "example")
+    assert example is not None
+    rules = Rules(bad_beat=replace(example, fund=2900))
     fast, s, _ = _golden(
         "poker-holdem", ["Kc 2h", "Ad Qd"], "8s 8h 8d 8c Jd", [1500, 1500], rules=rules
     )

@@ -22,8 +22,8 @@ in two calls of the kernel: the first reports which seats tie, in any pot, for a
 (high or low) with an excess (``NEEDS_ORDER``, the ``tied`` array); ``FastSettler`` then
 orders those seats as the scalar showdown does (``showdown.show`` of each, then
 ``Splitter.odd_chip_order``: the one definition of the order by card and suit) by the
-kernel ``odd_chip.odd_chip_order``, which reads the hands' cards as ``show`` does (or, for a
-hand it cannot read, by ``show`` itself), and the second call divides each tied part as
+kernel ``odd_chip.odd_chip_order``, which reads the hands' cards as ``show`` does (a table
+whose hands it cannot read is not taken), and the second call divides each tied part as
 ``showdown.divide`` does, the excess in that order (the ``priority`` array). The order of
 a subset of seats is the order of all of them restricted to it (each hand's place is given
 by a key of its own), so one priority per part and seat serves every pot.
@@ -38,7 +38,7 @@ module does not read keeps the table out of it (``FastSettler.reason``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
@@ -48,6 +48,7 @@ from validator.errors import RulesubError
 from validator.interpreter.poker.fast import DealtHand, Flags, Ints, SettledHand
 from validator.interpreter.poker.fast.odd_chip import (
     _MOST_CHOICES,
+    PRESENT,
     SPEC,
     OrderArrays,
     _hand_spec,
@@ -70,7 +71,7 @@ from validator.interpreter.poker.fast.operations import (
     log_op,
 )
 from validator.interpreter.poker.settle import card_orders
-from validator.interpreter.poker.showdown import ShownHand, Splitter, show
+from validator.interpreter.poker.showdown import Splitter
 from validator.interpreter.poker.table import Rules, Stakes
 from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET, Tables, packed
 from validator.vocabulary import POKER_WORD, meaning
@@ -804,10 +805,6 @@ def settle_error(status: int, out: Ints, seats: Sequence[int]) -> str | None:
     return None
 
 
-#: a tied seat's hand of a part as shown (seat index, own cards, board, part)
-ShownAs = Callable[[int, list[int], list[int], str], ShownHand]
-
-
 class FastSettler:
     """A table's rules compiled for ``_settle``; ``reason``: why this table's rounds are
     settled by ``settle_round`` only (``None``: the kernel takes them)."""
@@ -844,6 +841,10 @@ class FastSettler:
             p[KILL_QUALIFYING] = rules.kill.qualifying_pot
         self.splitter = Splitter(game, card_orders(game), stakes.chip)
         self.order_arrays = compile_order(game, self.splitter)
+        spec = self.order_arrays[1]
+        for part, name in ((HIGH, "high"), (LOW, "low")):
+            if sd.pot in (name, "high_low") and spec[part, PRESENT] != 1:
+                raise _NotTaken(f"the order by card and suit of the {name} hands")
         p[CHIP] = stakes.chip
         self._compile_rake(rules, stakes)
         self._compile_bad_beat(game, rules)
@@ -967,7 +968,10 @@ class FastSettler:
             log, at = no_log()
         status = _settle(*args, self._unordered, tied, out, log, at)
         if status == NEEDS_ORDER:
-            status = _settle(*args, self.odd_chip_priority(dealt, tied), tied, out, log, at)
+            priority = self.odd_chip_priority(dealt, tied)
+            if priority is None:
+                return None
+            status = _settle(*args, priority, tied, out, log, at)
         if status != SETTLED:
             return None
         kill = int(out[n + 4])
@@ -982,42 +986,16 @@ class FastSettler:
             bool(out[n + 5]),
         )
 
-    def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints:
+    def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints | None:
         """Each ``tied`` seat's place ([part, seat]; -1: not tied) in the order the excess
-        of a tied part goes (§ 553.10(i)(2)(ii)-(iv)), as the scalar showdown orders them:
-        by the kernel ``odd_chip.odd_chip_order`` with this table's ``order_arrays``, or,
-        where it cannot read a part's hand, each seat's cards shown (``showdown.show``) and
-        ordered by ``Splitter.odd_chip_order``."""
+        of a tied part goes (§ 553.10(i)(2)(ii)-(iv)), as the scalar showdown orders them
+        (``odd_chip.odd_chip_order`` with this table's ``order_arrays``); ``None`` where a
+        hand's cards are more than it reads."""
         priority: Ints = np.empty(tied.shape, dtype=np.int64)
         args = (dealt.cards, dealt.ncards, dealt.board, dealt.nboard, tied)
         if odd_chip_order(*args, *self.order_arrays, priority):
             return priority
-        return self.shown_priority(dealt, tied)
-
-    def shown_priority(
-        self, dealt: DealtHand, tied: Flags, shown_as: ShownAs | None = None
-    ) -> Ints:
-        """``odd_chip_priority`` by the scalar showdown: ``showdown.show`` of each tied
-        seat (or ``shown_as(seat index, own cards, board, part)``), ordered by
-        ``Splitter.odd_chip_order`` (the order's definition)."""
-        assert self.splitter is not None
-        priority: Ints = np.full(tied.shape, -1, dtype=np.int64)
-        board = [int(c) for c in dealt.board[: dealt.nboard]]
-        for part, name in ((HIGH, "high"), (LOW, "low")):
-            seats = [int(i) for i in np.flatnonzero(tied[part])]
-            if not seats:
-                continue
-            own = {i: [int(c) for c in dealt.cards[i, : dealt.ncards[i]]] for i in seats}
-            shown = [
-                show(self.game, i, own[i], board)
-                if shown_as is None
-                else shown_as(i, own[i], board, name)
-                for i in seats
-            ]
-            ordered = self.splitter.odd_chip_order(shown, name)
-            for place, hand in enumerate(ordered):
-                priority[part, hand.seat] = place
-        return priority
+        return None
 
 
 class _NotTaken(RulesubError):
