@@ -347,7 +347,11 @@ def _check_round(
     assert settler.reason is None
     fund = rng.choice([0, 2_431_800])
     log, at = new_log(True), np.zeros(1, dtype=np.int64)
-    fast = settler.settle(dealt, fund, log=log, at=at)
+    try:
+        fast: SettledHand | None = settler.settle(dealt, fund, log=log, at=at)
+        refused = ""
+    except ValueError as e:  # ``PokerRoundError`` is one
+        fast, refused = None, str(e)
     bb = rules.bad_beat
     if bb is not None:
         rules = replace(rules, bad_beat=replace(bb, fund=fund))
@@ -375,6 +379,7 @@ def _check_round(
     except (PokerRoundError, ValueError) as e:  # contributions no round produces, a pot
         # no hand wins: the kernel says which, in the scalar settlement's words
         assert fast is None
+        assert refused == str(e)
         assert at[0] == 0
         status = py_settle(*args, unordered, tied, out, *no_log())
         message = settle_error(status, out, range(1, players + 1))

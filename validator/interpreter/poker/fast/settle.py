@@ -9,13 +9,11 @@ hole cards (which cards the hand uses read as ``odd_chip`` reads them), the winn
 category, the shares of the fund rounded down to the cent.
 
 The table's rules (``Rules``, ``Stakes``) are compiled once to an int array; each round is
-settled by ``_settle``. A round whose result could differ from ``settle_round`` without
-more work than it is worth is handed back (``settle`` returns ``None``) and settled by
-``settle_round``:
-
-- a Bad Beat whose hole-card condition reads a hand ``odd_chip`` cannot read;
-- contributions no round of play produces, or a pot no hand can win (``settle_round``
-  says why).
+settled by ``_settle``, each step appended to the round's operation log where it is kept
+(``operations``: the uncalled bet returned, each pot formed, its rake and Bad Beat
+contribution, each pot or half awarded, the Bad Beat paid, the Kill for the next round).
+Contributions no round of play produces, or a pot no hand can win, are reported by a code
+(``NEGATIVE`` .. ``NO_WINNER``) and refused in ``settle_round``'s words (``settle_error``).
 
 A tie whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv)) is settled
 in two calls of the kernel: the first reports which seats tie, in any pot, for a part
@@ -70,6 +68,7 @@ from validator.interpreter.poker.fast.operations import (
     WIDTH,
     log_op,
 )
+from validator.interpreter.poker.roundfile import PokerRoundError
 from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import Splitter
 from validator.interpreter.poker.table import Rules, Stakes
@@ -936,13 +935,14 @@ class FastSettler:
         kill_in_effect: bool = False,
         log: Ints | None = None,
         at: Ints | None = None,
-    ) -> SettledHand | None:
-        """The round settled, or ``None``: settle it with ``settle_round``. ``fund``: the
+    ) -> SettledHand:
+        """The round settled (a round that cannot be is refused as ``settle_round``
+        refuses it: ``PokerRoundError``, ``ValueError``). ``fund``: the
         Bad Beat fund before the round; ``kill_in_effect``: the table's Kill is on this
         round; ``log``, ``at``: the operation log its steps are appended to from row
         ``at[0]`` (``operations.new_log``; none: not kept)."""
         if self.reason is not None:
-            return None
+            raise RuntimeError(f"a table the settlement kernel does not take: {self.reason}")
         self.params[KILL_IN_EFFECT] = kill_in_effect
         self.params[BB_FUND] = fund
         n = len(self.seats)
@@ -969,11 +969,11 @@ class FastSettler:
         status = _settle(*args, self._unordered, tied, out, log, at)
         if status == NEEDS_ORDER:
             priority = self.odd_chip_priority(dealt, tied)
-            if priority is None:
-                return None
-            status = _settle(*args, priority, tied, out, log, at)
+            status = (
+                HANDED_BACK if priority is None else _settle(*args, priority, tied, out, log, at)
+            )
         if status != SETTLED:
-            return None
+            self._refuse(status, out)
         kill = int(out[n + 4])
         return SettledHand(
             out[:n],
@@ -985,6 +985,15 @@ class FastSettler:
             out[n + _TAIL :],
             bool(out[n + 5]),
         )
+
+    def _refuse(self, status: int, out: Ints) -> None:
+        """Raise what ``settle_round`` raises for a round ``_settle`` cannot settle."""
+        message = settle_error(status, out, self.seats)
+        if message is None:  # pragma: no cover - cards more than a table taken deals
+            raise RuntimeError("a hand's cards are more than the settlement kernel reads")
+        if status == NO_WINNER:
+            raise ValueError(message)
+        raise PokerRoundError([("/seats", message)])
 
     def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints | None:
         """Each ``tied`` seat's place ([part, seat]; -1: not tied) in the order the excess
