@@ -757,3 +757,31 @@ if __name__ == "__main__":  # the hand-back rate on a session's rounds: GAME... 
             f"{gid:32} {len(back):4}/{len(rounds)} handed back ({rate:.1%}), "
             f"side pots {sides}" + f"; settled with an odd chip by suit {by_suit}"
         )
+
+
+@pytest.mark.parametrize(
+    ("put", "folded"),
+    [
+        ([900, 900], [True, True]),  # every player folded
+        ([900, 900, 300], [True, True, False]),  # folded players' chips no one still in called
+        ([-100, 100], [False, False]),  # a negative contribution
+    ],
+)
+def test_rounds_no_play_produces_are_refused_in_settle_rounds_words(
+    put: list[int], folded: list[bool]
+) -> None:
+    """§ 553.8(b)(4): pots are formed from what the players still in called; contributions
+    no round of play produces are refused by the kernel with ``settle_round``'s error and
+    message, and nothing is left in the log."""
+    game = load_game("poker-holdem")
+    hands = [parse_cards(h) for h in ["As Ad", "Ks Kd", "Qs Qd"][: len(put)]]
+    board = parse_cards("2c 7h 9d Jc 3s")
+    dealt = _dealt(game, hands, board, put, folded, [sum(put)])
+    settler = FastSettler(game, Rules(), Stakes(Limit(200, 400)), range(1, len(put) + 1))
+    log, at = new_log(True), np.zeros(1, dtype=np.int64)
+    with pytest.raises(PokerRoundError) as kernel:
+        settler.settle(dealt, 0, log=log, at=at)
+    with pytest.raises(PokerRoundError) as scalar:
+        _scalar(game, Rules(), 100, hands, board, put, folded, [sum(put)])
+    assert str(kernel.value) == str(scalar.value)
+    assert at[0] == 0
