@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import sys
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
@@ -712,7 +711,7 @@ def _setup(game: Game):
 
 def session_rounds(
     game_id: str, hands: int, seed: int = 1
-) -> list[tuple[SettledHand | None, PokerSettlement, int]]:
+) -> list[tuple[SettledHand, PokerSettlement, int]]:
     """A session's hands, each settled by the kernel and by ``settle_round`` (as the session
     did it): (kernel's result, scalar settlement, seats). The log is kept, so that every
     round is played by ``table.Hand`` and keeps its settlement."""
@@ -743,20 +742,6 @@ def test_session_rounds_settle_as_the_session_did(game_id: str) -> None:
     for fast, s, n in session_rounds(game_id, 25):
         assert fast is not None
         _assert_equal(fast, s, n)
-
-
-if __name__ == "__main__":  # the hand-back rate on a session's rounds: GAME... [--hands N]
-    count = int(sys.argv[sys.argv.index("--hands") + 1]) if "--hands" in sys.argv else 300
-    for gid in [a for a in sys.argv[1:] if a in POKER] or POKER:
-        rounds = session_rounds(gid, count)
-        back = [s for f, s, _ in rounds if f is None]
-        sides = sum(len(s.pots) > 1 for s in back)
-        rate = len(back) / len(rounds)
-        by_suit = sum(f is not None and _odd_chip_by_suit(s) for f, s, _ in rounds)
-        print(
-            f"{gid:32} {len(back):4}/{len(rounds)} handed back ({rate:.1%}), "
-            f"side pots {sides}" + f"; settled with an odd chip by suit {by_suit}"
-        )
 
 
 @pytest.mark.parametrize(
