@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from poker_oracle.settlement import settle_round
 
 from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
@@ -55,7 +56,7 @@ from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, SeatRound
 from validator.interpreter.poker.session import Session
-from validator.interpreter.poker.settle import PokerSettlement, settle_round
+from validator.interpreter.poker.settle import PokerSettlement
 from validator.interpreter.poker.setup import default_setup
 from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.table import Rules, Stakes

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 from conftest import cards
+from poker_oracle.settlement import PotError, build_pots, take_rake
 
 from validator.compiler import load_game
 from validator.interpreter.poker import PokerRoundError, settle_poker_round
@@ -20,8 +21,7 @@ from validator.interpreter.poker.betting import (
     Player,
 )
 from validator.interpreter.poker.kill import KillRule, next_hand
-from validator.interpreter.poker.pots import PotError, build_pots
-from validator.interpreter.poker.rake import RakeRule, take_rake, time_charge
+from validator.interpreter.poker.rake import RakeRule, time_charge
 from validator.interpreter.poker.table import Hand, RandomStrategy, Rules, Stakes, play_hand
 
 # -- pots ------------------------------------------------------------------------------------
