@@ -153,9 +153,6 @@ class Splitter:
         (iii)): ``highest_card_by_suit`` or ``lowest_card_by_suit``."""
         return self.odd.low_ties if part == "low" else self.odd.high_ties
 
-    def odd_chip_seat(self, tied: Sequence[ShownHand], part: str) -> int:
-        return self.odd_chip_order(tied, part)[0].seat
-
     def _cite(self, part: str) -> str:
         return self.odd.cite
 
