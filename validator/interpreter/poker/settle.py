@@ -24,6 +24,8 @@ from validator.interpreter.poker.bad_beat import (
     explain_contribution,
     explain_payouts,
 )
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
+from validator.interpreter.poker.fast import operations as op
 from validator.interpreter.poker.kill import KillResult, PotOutcome, explain_kill
 from validator.interpreter.poker.money import Cents, dollar_text, money
 from validator.interpreter.poker.pots import Pot, Uncalled
@@ -260,11 +262,9 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     log; the words written here from those figures."""
     d = game.definition
     assert d.showdown is not None and d.rake is not None
-    from validator.interpreter.poker.fast.operations import new_log
-
     hands = _shown(game, rnd) if _contested(rnd) else {}
     settler = _settler(game, rnd)
-    log, at = new_log(True), np.zeros(1, dtype=np.int64)
+    log, at = op.new_log(True), np.zeros(1, dtype=np.int64)
     fund = rnd.bad_beat.fund if rnd.bad_beat is not None else 0
     in_effect = rnd.kill.in_effect if rnd.kill is not None else False
     settled = settler.settle(_dealt(rnd, hands), fund, in_effect, log, at)
@@ -276,7 +276,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
         rnd.rake,
         rnd.chip,
         _rake_cite(game, rnd),
-        figures.by_pot(_op().TAKE_RAKE, pots),
+        figures.by_pot(op.TAKE_RAKE, pots),
         uncalled.amount if uncalled else 0,
     )
     after_rake = [p.amount - r for p, r in zip(pots, rake.by_pot, strict=True)]
@@ -287,7 +287,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
             rnd.bad_beat,
             pots,
             after_rake,
-            figures.by_pot(_op().TAKE_BAD_BEAT, pots),
+            figures.by_pot(op.TAKE_BAD_BEAT, pots),
             rnd.chip,
             d.bad_beat.contribution_after_rake.cite,
         )
@@ -369,12 +369,6 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     )
 
 
-def _op() -> Any:
-    from validator.interpreter.poker.fast import operations
-
-    return operations
-
-
 def _called(rnd: PokerRound) -> dict[int, Cents]:
     """Each seat's contribution less the final bet no one called (§ 553.15(d))."""
     called = {s.seat: s.contributed for s in rnd.seats}
@@ -397,10 +391,8 @@ def _shown(game: Game, rnd: PokerRound) -> dict[int, ShownHand]:
     return {s.seat: show(game, s.seat, s.cards, rnd.board) for s in rnd.seats if not s.folded}
 
 
-def _dealt(rnd: PokerRound, hands: Mapping[int, ShownHand]) -> Any:
+def _dealt(rnd: PokerRound, hands: Mapping[int, ShownHand]) -> DealtHand:
     """The round as the settlement kernel reads it: each seat's cards and hands' keys."""
-    from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
-
     n = len(rnd.seats)
     cards = np.zeros((n, MAX_CARDS), dtype=np.int64)
     high = np.zeros(n, dtype=np.int64)
@@ -462,7 +454,6 @@ class _Figures:
     """The settlement's figures read from its operation log (``fast.operations``)."""
 
     def __init__(self, rows: Any, seats: list[int]) -> None:
-        op = _op()
         self.rows = [tuple(int(x) for x in r) for r in rows]
         self.seats = seats
         self.uncalled: Uncalled | None = None
@@ -496,8 +487,8 @@ class _Figures:
 
     def by_pot(self, kind: int, pots: list[Pot]) -> list[Cents]:
         taken = [0] * len(pots)
-        for op, _, amount, card, _ in self.rows:
-            if op == kind:
+        for code, _, amount, card, _ in self.rows:
+            if code == kind:
                 taken[card] = amount
         return taken
 

@@ -1,37 +1,26 @@
-"""A dealt round of nonbanking Poker settled in one kernel: the uncalled final bet returned
-(§ 553.15(d)), the main pot and the side pots of the All-in players (§ 553.8(b)(4)), the
-rake of each pot (§ 553.15(b)), the Bad Beat contribution (§ 553.20(c)), each pot's
-showdown among the players eligible for it, high, low or high-low halves (§ 553.10(i),
-(j)), exactly as ``settle.settle_round`` settles it (``pots.build_pots``,
-``rake.take_rake``, ``bad_beat.contribute``, ``showdown.Splitter.settle``), and the Bad
-Beat paid from the fund (§ 553.20, ``bad_beat.pay``): the losing hand's category, rank and
-hole cards (which cards the hand uses read as ``odd_chip`` reads them), the winning hand's
-category, the shares of the fund rounded down to the cent.
+"""A dealt round of nonbanking Poker settled in one kernel, the one settlement of ``play``,
+``settle``, ``simulate`` and ``par``: the uncalled final bet returned (§ 553.15(d)), the
+main pot and the side pots of the All-in players (§ 553.8(b)(4)), the rake of each pot
+(§ 553.15(b)), the Bad Beat contribution (§ 553.20(c)), each pot's showdown among the
+players eligible for it, high, low or high-low halves (§ 553.10(i), (j)), the Bad Beat
+paid from the fund (§ 553.20: the losing hand's category, rank and hole cards, the winning
+hand's category, the shares rounded down to the cent) and the Kill for the next round
+(§ 553.12(m)). ``settle.settle_round`` explains a settlement from its operation log; the
+property tests hold it equal to the dealer's arithmetic worked by hand.
 
 The table's rules (``Rules``, ``Stakes``) are compiled once to an int array; each round is
 settled by ``_settle``, each step appended to the round's operation log where it is kept
-(``operations``: the uncalled bet returned, each pot formed, its rake and Bad Beat
-contribution, each pot or half awarded, the Bad Beat paid, the Kill for the next round).
-Contributions no round of play produces, or a pot no hand can win, are reported by a code
-(``NEGATIVE`` .. ``NO_WINNER``) and refused in ``settle_round``'s words (``settle_error``).
+(``operations``). Contributions no round of play produces, or a pot no hand can win, are
+reported by a code (``NEGATIVE`` .. ``NO_WINNER``) and refused (``settle_error``).
 
 A tie whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv)) is settled
-in two calls of the kernel: the first reports which seats tie, in any pot, for a part
-(high or low) with an excess (``NEEDS_ORDER``, the ``tied`` array); ``FastSettler`` then
-orders those seats as the scalar showdown does (``showdown.show`` of each, then
-``Splitter.odd_chip_order``: the one definition of the order by card and suit) by the
-kernel ``odd_chip.odd_chip_order``, which reads the hands' cards as ``show`` does (a table
-whose hands it cannot read is not taken), and the second call divides each tied part as
-``showdown.divide`` does, the excess in that order (the ``priority`` array). The order of
-a subset of seats is the order of all of them restricted to it (each hand's place is given
-by a key of its own), so one priority per part and seat serves every pot.
-
-A player still in who put in nothing while others put in chips is eligible for no pot, as
-``build_pots`` forms them (every pot's level is above nothing).
-
-A table's Kill (§ 553.12(m)) is read as ``kill.after_round`` reads it: each round's result
-says whether it is in effect the next (the limits are the dealing kernel's). A rule this
-module does not read keeps the table out of it (``FastSettler.reason``).
+in two calls of the kernel: the first reports which seats tie, in any pot, for a part with
+an excess (``NEEDS_ORDER``, the ``tied`` array); ``odd_chip.odd_chip_order`` orders them
+(the order ``showdown.Splitter.odd_chip_order`` defines), and the second call divides each
+tied part, the excess in that order (the ``priority`` array). The order of a subset of
+seats is the order of all of them restricted to it, so one priority per part and seat
+serves every pot. A rule this module does not read keeps the table out of it
+(``FastSettler.reason``).
 """
 
 from __future__ import annotations
