@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
@@ -57,6 +58,7 @@ from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, SeatRound
 from validator.interpreter.poker.session import Session
 from validator.interpreter.poker.settle import PokerSettlement
+from validator.interpreter.poker.settle import settle_round as explained
 from validator.interpreter.poker.setup import default_setup
 from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.table import Rules, Stakes
@@ -230,7 +232,15 @@ def _scalar(
     if rake is not None and rake.per_betting_round:
         rake = replace(rake, rounds=tuple(round_put))
     rnd = PokerRound(game.id, chip, seats, list(board), None, rake, rules.bad_beat, rules.kill)
-    return settle_round(game, rnd)
+    try:
+        expected = settle_round(game, rnd)
+    except (PokerRoundError, ValueError) as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            explained(game, rnd)
+        raise
+    # the one settlement, explained from the kernel's log, says what the oracle says
+    assert explained(game, rnd).to_json() == expected.to_json()
+    return expected
 
 
 def _assert_equal(fast: SettledHand, s: PokerSettlement, n: int) -> None:
@@ -771,3 +781,38 @@ def test_rounds_no_play_produces_are_refused_in_settle_rounds_words(
         _scalar(game, Rules(), 100, hands, board, put, folded, [sum(put)])
     assert str(kernel.value) == str(scalar.value)
     assert at[0] == 0
+
+
+def test_a_bad_beat_on_a_low_hand_is_refused_at_its_qualifying_hand_553_20() -> None:
+    """§ 553.20: the settlement pays a Bad Beat on the game's high hand; a round file whose
+    Bad Beat qualifies a low hand is refused at that field, never settled another way."""
+    import yaml
+
+    from validator.interpreter.poker.settle import settle_poker_round
+
+    data = yaml.safe_load(
+        """
+game: poker-omaha-hi-lo-8
+seats:
+  - {seat: 1, cards: [KD, KH, 9S, 9C], contributed: 9}
+  - {seat: 2, cards: [AH, 3D, JD, TD], contributed: 9}
+  - {seat: 3, cards: [AS, 3C, JS, TS], contributed: 9}
+board: [2C, 5D, 7H, KS, QC]
+bad_beat:
+  contribution: 1
+  max: 1
+  min_pot: 1
+  fund: 10000
+  qualifying: {hand: low, at_least: no_pair}
+  payouts: {losing_hand: 50%}
+"""
+    )
+    with pytest.raises(PokerRoundError) as e:
+        settle_poker_round(data, load_game("poker-omaha-hi-lo-8"))
+    assert e.value.problems == [
+        ("/bad_beat/qualifying/hand", "not settled here: a Bad Beat on the hand 'low'")
+    ]
+    data["bad_beat"]["qualifying"]["hand"] = "high"
+    data["bad_beat"]["qualifying"]["at_least"] = "pair"
+    settled = settle_poker_round(data, load_game("poker-omaha-hi-lo-8"))
+    assert settled.bad_beat is not None and settled.balanced

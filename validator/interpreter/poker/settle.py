@@ -444,8 +444,9 @@ def _settler(game: Game, rnd: PokerRound) -> Any:
             _SETTLERS.clear()
         rules = Rules(rake, bad_beat, kill)
         settler = FastSettler(game, rules, Stakes(Limit(rnd.chip, rnd.chip), chip=rnd.chip), seats)
-        if settler.reason is not None:
-            raise PokerRoundError([("", f"a round this engine does not settle: {settler.reason}")])
+        if settler.reason is not None:  # a round file's Bad Beat on a hand other than high
+            where = "/bad_beat/qualifying/hand" if "Bad Beat" in settler.reason else "/"
+            raise PokerRoundError([(where, f"not settled here: {settler.reason}")])
         held = _SETTLERS[key] = (game, settler)
     return held[1]
 
