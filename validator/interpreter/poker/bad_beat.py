@@ -25,7 +25,7 @@ Submission (``play``, ``simulate``, ``validate``) states it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -135,7 +135,7 @@ def explain_payouts(
     game: Game,
     main: Pot,
     winners: Sequence[int],
-    hands: dict[int, ShownHand],
+    hands: Mapping[int, ShownHand],
     payouts: Sequence[tuple[int, Cents, int]],
     cite: str,
 ) -> None:

@@ -24,7 +24,7 @@ from validator.interpreter.poker.bad_beat import (
     explain_contribution,
     explain_payouts,
 )
-from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
 from validator.interpreter.poker.fast import operations as op
 from validator.interpreter.poker.kill import KillResult, PotOutcome, explain_kill
 from validator.interpreter.poker.money import Cents, dollar_text, money
@@ -257,18 +257,33 @@ def settle_poker_round(data: dict[str, Any], game: Game) -> PokerSettlement:
 
 def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     """One round settled by the settlement kernel (``fast.settle.FastSettler``, its
-    operation log on) and explained: every figure (pots, who may win each, rake and Bad
-    Beat contribution per pot, each award, the Bad Beat payouts, the Kill) read from the
-    log; the words written here from those figures."""
-    d = game.definition
-    assert d.showdown is not None and d.rake is not None
+    operation log on) and explained (``explain_settlement``)."""
     hands = _shown(game, rnd) if _contested(rnd) else {}
-    settler = _settler(game, rnd)
     log, at = op.new_log(True), np.zeros(1, dtype=np.int64)
     fund = rnd.bad_beat.fund if rnd.bad_beat is not None else 0
     in_effect = rnd.kill.in_effect if rnd.kill is not None else False
-    settled = settler.settle(_dealt(rnd, hands), fund, in_effect, log, at)
-    figures = _Figures(log[: int(at[0])], [s.seat for s in rnd.seats])
+    settled = _settler(game, rnd).settle(_dealt(rnd, hands), fund, in_effect, log, at)
+    return explain_settlement(game, rnd, settled, log[: int(at[0])], hands)
+
+
+def explain_settlement(
+    game: Game,
+    rnd: PokerRound,
+    settled: SettledHand,
+    rows: Any,
+    hands: Mapping[int, ShownHand] | None = None,
+) -> PokerSettlement:
+    """A round the settlement kernel settled (``settled``, its operation log's ``rows``,
+    seats indexed in ``rnd.seats``' order) explained: every figure (pots, who may win each,
+    rake and Bad Beat contribution per pot, each award, the Bad Beat payouts, the Kill) read
+    from the log; the words written here from those figures. ``hands``: the hands shown
+    (``show``), where the caller has them."""
+    d = game.definition
+    assert d.showdown is not None and d.rake is not None
+    if hands is None:
+        hands = _shown(game, rnd) if _contested(rnd) else {}
+    settler = _settler(game, rnd)
+    figures = _Figures(rows, [s.seat for s in rnd.seats])
     uncalled = figures.uncalled
     pots = figures.pots(rnd)
     rake = explain_rake(
@@ -528,6 +543,7 @@ __all__ = [
     "PokerSettlement",
     "Pot",
     "SeatAward",
+    "explain_settlement",
     "settle_poker_round",
     "settle_round",
 ]
