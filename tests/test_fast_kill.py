@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from test_fast_settle import _contributions, _deal, _dealt, _scalar
+from test_fast_settle import _assert_log, _contributions, _deal, _dealt, _scalar
 
 from tests.poker_oracle.session import ReferenceSession
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.betting import Limit
+from validator.interpreter.poker.fast.operations import new_log
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.session import Session, summary
@@ -74,17 +77,18 @@ def test_the_kill_next_round_is_after_rounds_553_12_m(
     dealt = _dealt(game, cards, board, put, folded, round_put)
     settler = FastSettler(game, rules, Stakes(Limit(200, 400)), range(1, players + 1))
     assert settler.reason is None
-    fast = settler.settle(dealt, 0, in_effect)
+    log, at = new_log(True), np.zeros(1, dtype=np.int64)
     try:
-        s = _scalar(game, rules, 100, cards, board, put, folded, round_put, all_in)
-    except Exception:  # contributions no round produces
-        assert fast is None
+        fast = settler.settle(dealt, 0, in_effect, log, at)
+    except ValueError as e:  # contributions no round produces, a pot no hand wins
+        with pytest.raises(ValueError, match=re.escape(str(e))):
+            _scalar(game, rules, 100, cards, board, put, folded, round_put, all_in)
         return
-    if fast is None:  # an excess by card and suit, or a pot no hand wins: not this test's
-        return
+    s = _scalar(game, rules, 100, cards, board, put, folded, round_put, all_in)
     assert s.kill is not None
     event(f"in effect {in_effect} -> next {s.kill.in_effect_next}")
     assert fast.kill_next == s.kill.in_effect_next, s.kill.reason
+    _assert_log(log, int(at[0]), s, settler)
     assert [int(a) for a in fast.awards] == [s.seat(i + 1).award for i in range(players)]
 
 

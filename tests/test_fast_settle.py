@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
-import sys
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
@@ -24,24 +24,41 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from tests.poker_oracle.settlement import settle_round
 
 from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
+from validator.interpreter.poker.fast.operations import (
+    AWARD_POT,
+    FORM_POT,
+    MOVE_KILL,
+    NO_SEAT,
+    PAY_BAD_BEAT,
+    RETURN_UNCALLED,
+    TAKE_BAD_BEAT,
+    TAKE_RAKE,
+    new_log,
+)
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
+    BB_KIND,
     NEEDS_ORDER,
+    RAKE_KIND,
     SETTLED,
     FastSettler,
     _settle,
+    no_log,
+    settle_error,
 )
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
-from validator.interpreter.poker.roundfile import PokerRound, SeatRound
+from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, SeatRound
 from validator.interpreter.poker.session import Session
-from validator.interpreter.poker.settle import PokerSettlement, settle_round
+from validator.interpreter.poker.settle import PokerSettlement
+from validator.interpreter.poker.settle import settle_round as explained
 from validator.interpreter.poker.setup import default_setup
 from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.table import Rules, Stakes
@@ -215,7 +232,15 @@ def _scalar(
     if rake is not None and rake.per_betting_round:
         rake = replace(rake, rounds=tuple(round_put))
     rnd = PokerRound(game.id, chip, seats, list(board), None, rake, rules.bad_beat, rules.kill)
-    return settle_round(game, rnd)
+    try:
+        expected = settle_round(game, rnd)
+    except (PokerRoundError, ValueError) as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            explained(game, rnd)
+        raise
+    # the one settlement, explained from the kernel's log, says what the oracle says
+    assert explained(game, rnd).to_json() == expected.to_json()
+    return expected
 
 
 def _assert_equal(fast: SettledHand, s: PokerSettlement, n: int) -> None:
@@ -225,38 +250,60 @@ def _assert_equal(fast: SettledHand, s: PokerSettlement, n: int) -> None:
     assert fast.pots == sum(p.pot.amount for p in s.pots)
     assert fast.showdown == (sum(not a.folded for a in s.seats) >= 2)
     assert fast.kill_next == (None if s.kill is None else s.kill.in_effect_next)
+    paid = s.bad_beat.payouts if s.bad_beat is not None else {}
+    assert fast.bad_beat is not None
+    assert [int(a) for a in fast.bad_beat] == [paid.get(i + 1, 0) for i in range(n)]
+    assert fast.bad_beat_hit == bool(s.bad_beat and s.bad_beat.hit)
+
+
+def _assert_log(log: np.ndarray, rows: int, s: PokerSettlement, settler: FastSettler) -> None:
+    """The settlement's operations as the kernel logged them, in the dealer's order
+    (§ 553.7(e)(6)), are the scalar settlement's: the uncalled bet returned, each pot formed
+    with the players eligible for it, the rake and the Bad Beat contribution of each pot,
+    each pot's (or half's) shares, the Bad Beat payouts, the Kill for the next round."""
+    ops = [tuple(int(x) for x in log[i]) for i in range(rows)]
+    assert [o[0] for o in ops] == sorted(o[0] for o in ops)
+
+    def rows_of(op: int) -> list[tuple[int, ...]]:
+        return [o[1:] for o in ops if o[0] == op]
+
+    u = s.uncalled
+    assert rows_of(RETURN_UNCALLED) == ([] if u is None else [(u.seat - 1, u.amount, 0, 0)])
+    assert rows_of(FORM_POT) == [
+        (NO_SEAT, p.pot.amount, p.pot.index, sum(1 << (e - 1) for e in p.pot.eligible))
+        for p in s.pots
+    ]
+    raked = settler.params[RAKE_KIND] != 0
+    assert [r[1] for r in rows_of(TAKE_RAKE)] == (s.rake.by_pot if raked else [])
+    bb = s.bad_beat
+    assert [r[1] for r in rows_of(TAKE_BAD_BEAT)] == (
+        bb.by_pot if bb is not None and settler.params[BB_KIND] != 0 else []
+    )
+    shares = sorted(
+        (
+            p.pot.index,
+            {"pot": 0, "high": 1, "low": 2}[h.part] if len(p.halves) == 2 else 0,
+            sh.seat - 1,
+            sh.amount,
+        )
+        for p in s.pots
+        for h in p.halves
+        for sh in h.shares
+        if sh.amount
+    )
+    awarded = sorted((r[2], r[3], r[0], r[1]) for r in rows_of(AWARD_POT) if r[1])
+    assert awarded == shares
+    paid: dict[int, int] = {}
+    for r in rows_of(PAY_BAD_BEAT):
+        paid[r[0] + 1] = paid.get(r[0] + 1, 0) + r[1]
+    assert paid == (bb.payouts if bb is not None else {})
+    kill = [] if s.kill is None else [(NO_SEAT, 0, 0, int(s.kill.in_effect_next))]
+    assert rows_of(MOVE_KILL) == kill
 
 
 def _odd_chip_by_suit(s: PokerSettlement) -> bool:
     """A tie's excess, in any pot, given by card and suit (§ 553.10(i)(2)(ii), (iii))."""
     return any(h.odd_chips and len(h.winners) > 1 for p in s.pots for h in p.halves)
-
-
-def _hand_back_reason(s: PokerSettlement) -> str | None:
-    """Why the kernel hands a round back: a losing hand of the main pot at the Bad Beat
-    floor; ``None``: no reason. Side pots and a tie's excess by card and suit are none."""
-    bb = s.round.bad_beat
-    if bb is None or not s.pots or len(s.pots[0].pot.eligible) < 2:
-        return None
-    game = s.game
-    ev = game.evaluator(bb.hand)
-    winners = {w for h in s.pots[0].halves if h.part in ("pot", "high") for w in h.winners}
-    strength = ev.strength(bb.at_least)
-    losers = [
-        a.seat
-        for a in s.seats
-        if not a.folded and a.seat not in winners and a.seat in s.pots[0].pot.eligible
-    ]
-    cards = {sr.seat: sr.cards for sr in s.round.seats}
-    for seat in losers:
-        value = show(game, seat, cards[seat], s.round.board).high
-        if value is not None and value.key[0] >= strength:
-            return "Bad Beat floor"
-    return None
-
-
-def _handed_back_for_a_reason(s: PokerSettlement) -> bool:
-    return _hand_back_reason(s) is not None
 
 
 ROUNDS = {
@@ -271,13 +318,12 @@ ROUNDS = {
 
 @FAST
 @given(**ROUNDS)
-def test_kernel_settles_as_settle_round_or_hands_back(
+def test_kernel_settles_as_settle_round(
     game_id: str, seed: int, players: int, rake: str, bad_beat: str, chip: int
 ) -> None:
     """§ 553.8(b)(4); § 553.15(b), (d); § 553.20(c); § 553.10(i), (j): the kernel's
     settlement is the scalar settlement's, seat by seat, All-ins and side pots included, or
-    the round is handed back for a stated reason; a Bad Beat the scalar settlement pays is
-    never settled by the kernel."""
+    the Bad Beat paid from the fund as the scalar settlement pays it (§ 553.20)."""
     _check_round(game_id, seed, players, rake, bad_beat, chip, _deal)
 
 
@@ -288,8 +334,7 @@ def test_ties_settle_as_settle_round_the_excess_by_card_and_suit(
 ) -> None:
     """§ 553.10(i)(2)(ii), (iii): rounds dealt to tie (players holding the same ranks in
     other suits): each tied part's excess goes to the seats in the order by card and suit,
-    as the scalar settlement gives it, in every pot; such a round is never handed back for
-    it (only for a Bad Beat that may be paid)."""
+    as the scalar settlement gives it, in every pot."""
     _check_round(game_id, seed, players, rake, bad_beat, chip, _deal_ties)
 
 
@@ -310,38 +355,57 @@ def _check_round(
     dealt = _dealt(game, cards, board, put, folded, round_put)
     settler = FastSettler(game, rules, Stakes(Limit(200, 400), chip=chip), range(1, players + 1))
     assert settler.reason is None
-    fast = settler.settle(dealt, 0)
+    fund = rng.choice([0, 2_431_800])
+    log, at = new_log(True), np.zeros(1, dtype=np.int64)
     try:
-        s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
-    except Exception:  # contributions no round produces, a pot no hand wins
-        assert fast is None
-        return
-    event(
-        ("side pots " if len(s.pots) > 1 else "one pot ")
-        + ("handed back" if fast is None else "settled")
-        + (", odd chip by suit" if _odd_chip_by_suit(s) else "")
-    )
-    if fast is None:
-        assert _handed_back_for_a_reason(s), s.to_json()
-        return
-    _assert_equal(fast, s, players)
-    assert not (s.bad_beat is not None and s.bad_beat.hit)
-    # the same kernel as plain Python (NUMBA_DISABLE_JIT=1) gives the same, asking for the
-    # order by card and suit exactly when the scalar settlement gives an excess by it
+        fast: SettledHand | None = settler.settle(dealt, fund, log=log, at=at)
+        refused = ""
+    except ValueError as e:  # ``PokerRoundError`` is one
+        fast, refused = None, str(e)
+    bb = rules.bad_beat
+    if bb is not None:
+        rules = replace(rules, bad_beat=replace(bb, fund=fund))
     py_settle = getattr(_settle, "py_func", _settle)
-    out = np.empty(players + _TAIL, dtype=np.int64)
+    out = np.empty(2 * players + _TAIL, dtype=np.int64)
     tied = np.zeros((2, players), dtype=np.bool_)
     args = (
         dealt.contributed,
         dealt.folded,
         dealt.high,
         dealt.low,
+        dealt.cards,
+        dealt.ncards,
+        dealt.board,
+        dealt.nboard,
         np.array(round_put, dtype=np.int64),
         settler.levels,
         settler.params,
+        settler.bb_spec,
+        settler.bb_tables,
     )
     unordered = np.full((2, players), -1, dtype=np.int64)
-    first = py_settle(*args, unordered, tied, out)
+    try:
+        s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
+    except (PokerRoundError, ValueError) as e:  # contributions no round produces, a pot
+        # no hand wins: the kernel says which, in the scalar settlement's words
+        assert fast is None
+        assert refused == str(e)
+        assert at[0] == 0
+        status = py_settle(*args, unordered, tied, out, *no_log())
+        message = settle_error(status, out, range(1, players + 1))
+        assert message is not None and message in str(e)
+        return
+    event(
+        ("side pots " if len(s.pots) > 1 else "one pot ")
+        + (", odd chip by suit" if _odd_chip_by_suit(s) else "")
+        + (", Bad Beat" if s.bad_beat is not None and s.bad_beat.hit else "")
+    )
+    assert fast is not None
+    _assert_equal(fast, s, players)
+    _assert_log(log, int(at[0]), s, settler)
+    # the same kernel as plain Python (NUMBA_DISABLE_JIT=1) gives the same, asking for the
+    # order by card and suit exactly when the scalar settlement gives an excess by it
+    first = py_settle(*args, unordered, tied, out, *no_log())
     assert first == (NEEDS_ORDER if _odd_chip_by_suit(s) else SETTLED)
     if first == NEEDS_ORDER:
         tied_seats = {
@@ -352,7 +416,9 @@ def _check_round(
             for w in h.winners
         }
         assert {int(i) for i in np.flatnonzero(tied.any(axis=0))} >= tied_seats
-        assert py_settle(*args, settler.odd_chip_priority(dealt, tied), tied, out) == SETTLED
+        priority = settler.odd_chip_priority(dealt, tied)
+        assert priority is not None
+        assert py_settle(*args, priority, tied, out, *no_log()) == SETTLED
     assert [int(a) for a in out[:players]] == [int(a) for a in fast.awards]
 
 
@@ -376,7 +442,8 @@ def _golden(
     dealt = _dealt(game, cards, shared, put, folded, round_put)
     settler = FastSettler(game, rules, Stakes(Limit(200, 400)), range(1, len(hands) + 1))
     s = _scalar(game, rules, 100, cards, shared, put, folded, round_put)
-    return settler.settle(dealt, 0), s, settler
+    fund = rules.bad_beat.fund if rules.bad_beat is not None else 0
+    return settler.settle(dealt, fund), s, settler
 
 
 def test_board_plays_for_both_pot_divided_equally_after_the_rake() -> None:
@@ -584,16 +651,42 @@ def test_a_tie_in_a_side_pot_with_an_odd_chip_by_card_and_suit() -> None:
     _assert_equal(fast, s, 3)
 
 
-def test_payable_bad_beat_is_handed_back() -> None:
-    """§ 553.20: four eights using both hole cards lose to a straight flush: the example
-    submission's Bad Beat is paid by the scalar settlement, so the kernel hands it back."""
+def test_a_bad_beat_is_paid_by_the_kernel() -> None:
+    """§ 553.20: four eights using both hole cards lose to a straight flush; the fund, $30
+    with the round's $1, pays the example submission's shares, rounded down to the cent:
+    50% ($15) to the losing hand, 25% ($7.50) to the winning hand, 25% to the table (seat 3,
+    who folded, was dealt in)."""
     game = load_game("poker-holdem")
-    rules = Rules(bad_beat=_bad_beat(game, "example"))
+    example = _bad_beat(game, "example")
+    assert example is not None
+    rules = Rules(bad_beat=replace(example, fund=2900))
     fast, s, _ = _golden(
-        "poker-holdem", ["8d 8c", "Qd Kd"], "8s 8h 9d Td Jd", [1500, 1500], rules=rules
+        "poker-holdem",
+        ["8d 8c", "Qd Kd", "2c 3c"],
+        "8s 8h 9d Td Jd",
+        [1500, 1500, 100],
+        folded=[False, False, True],
+        rules=rules,
     )
-    assert fast is None
     assert s.bad_beat is not None and s.bad_beat.hit
+    assert fast is not None and fast.bad_beat is not None
+    assert [int(a) for a in fast.bad_beat] == [1500, 750, 750]
+    _assert_equal(fast, s, 3)
+
+
+def test_a_bad_beat_needs_both_hole_cards_playing() -> None:
+    """§ 553.20(b)(3): the board's four eights play for seat 1 with a king, one hole card:
+    the example submission's "both hole cards play" is not met, no Bad Beat."""
+    game = load_game("poker-holdem")
+    example = _bad_beat(game, "example")
+    assert example is not None
+    rules = Rules(bad_beat=replace(example, fund=2900))
+    fast, s, _ = _golden(
+        "poker-holdem", ["Kc 2h", "Ad Qd"], "8s 8h 8d 8c Jd", [1500, 1500], rules=rules
+    )
+    assert s.bad_beat is not None and not s.bad_beat.hit
+    assert fast is not None and not fast.bad_beat_hit
+    _assert_equal(fast, s, 2)
 
 
 def test_bad_beat_contribution_when_no_hand_reaches_the_floor() -> None:
@@ -629,7 +722,7 @@ def _setup(game: Game):
 
 def session_rounds(
     game_id: str, hands: int, seed: int = 1
-) -> list[tuple[SettledHand | None, PokerSettlement, int]]:
+) -> list[tuple[SettledHand, PokerSettlement, int]]:
     """A session's hands, each settled by the kernel and by ``settle_round`` (as the session
     did it): (kernel's result, scalar settlement, seats). The log is kept, so that every
     round is played by ``table.Hand`` and keeps its settlement."""
@@ -658,29 +751,68 @@ def test_session_rounds_settle_as_the_session_did(game_id: str) -> None:
     """Rounds as a session deals and bets them (the example submission's rake and Bad Beat
     where there is one, else the defaults), settled by the kernel or handed back."""
     for fast, s, n in session_rounds(game_id, 25):
-        if fast is None:
-            assert _handed_back_for_a_reason(s), s.to_json()
-            continue
+        assert fast is not None
         _assert_equal(fast, s, n)
-        assert not (s.bad_beat is not None and s.bad_beat.hit)
 
 
-if __name__ == "__main__":  # the hand-back rate on a session's rounds: GAME... [--hands N]
-    count = int(sys.argv[sys.argv.index("--hands") + 1]) if "--hands" in sys.argv else 300
-    for gid in [a for a in sys.argv[1:] if a in POKER] or POKER:
-        rounds = session_rounds(gid, count)
-        back = [s for f, s, _ in rounds if f is None]
-        sides = sum(len(s.pots) > 1 for s in back)
-        why: dict[str, int] = {}
-        for s in back:
-            reason = _hand_back_reason(s) or "no stated reason"
-            why[reason] = why.get(reason, 0) + 1
-        rate = len(back) / len(rounds)
-        reasons = ", ".join(f"{k} {v}" for k, v in sorted(why.items()))
-        by_suit = sum(f is not None and _odd_chip_by_suit(s) for f, s, _ in rounds)
-        print(
-            f"{gid:32} {len(back):4}/{len(rounds)} handed back ({rate:.1%}), "
-            f"side pots {sides}"
-            + (f"; {reasons}" if reasons else "")
-            + f"; settled with an odd chip by suit {by_suit}"
-        )
+@pytest.mark.parametrize(
+    ("put", "folded"),
+    [
+        ([900, 900], [True, True]),  # every player folded
+        ([900, 900, 300], [True, True, False]),  # folded players' chips no one still in called
+        ([-100, 100], [False, False]),  # a negative contribution
+    ],
+)
+def test_rounds_no_play_produces_are_refused_in_settle_rounds_words(
+    put: list[int], folded: list[bool]
+) -> None:
+    """§ 553.8(b)(4): pots are formed from what the players still in called; contributions
+    no round of play produces are refused by the kernel with ``settle_round``'s error and
+    message, and nothing is left in the log."""
+    game = load_game("poker-holdem")
+    hands = [parse_cards(h) for h in ["As Ad", "Ks Kd", "Qs Qd"][: len(put)]]
+    board = parse_cards("2c 7h 9d Jc 3s")
+    dealt = _dealt(game, hands, board, put, folded, [sum(put)])
+    settler = FastSettler(game, Rules(), Stakes(Limit(200, 400)), range(1, len(put) + 1))
+    log, at = new_log(True), np.zeros(1, dtype=np.int64)
+    with pytest.raises(PokerRoundError) as kernel:
+        settler.settle(dealt, 0, log=log, at=at)
+    with pytest.raises(PokerRoundError) as scalar:
+        _scalar(game, Rules(), 100, hands, board, put, folded, [sum(put)])
+    assert str(kernel.value) == str(scalar.value)
+    assert at[0] == 0
+
+
+def test_a_bad_beat_on_a_low_hand_is_refused_at_its_qualifying_hand_553_20() -> None:
+    """§ 553.20: the settlement pays a Bad Beat on the game's high hand; a round file whose
+    Bad Beat qualifies a low hand is refused at that field, never settled another way."""
+    import yaml
+
+    from validator.interpreter.poker.settle import settle_poker_round
+
+    data = yaml.safe_load(
+        """
+game: poker-omaha-hi-lo-8
+seats:
+  - {seat: 1, cards: [KD, KH, 9S, 9C], contributed: 9}
+  - {seat: 2, cards: [AH, 3D, JD, TD], contributed: 9}
+  - {seat: 3, cards: [AS, 3C, JS, TS], contributed: 9}
+board: [2C, 5D, 7H, KS, QC]
+bad_beat:
+  contribution: 1
+  max: 1
+  min_pot: 1
+  fund: 10000
+  qualifying: {hand: low, at_least: no_pair}
+  payouts: {losing_hand: 50%}
+"""
+    )
+    with pytest.raises(PokerRoundError) as e:
+        settle_poker_round(data, load_game("poker-omaha-hi-lo-8"))
+    assert e.value.problems == [
+        ("/bad_beat/qualifying/hand", "not settled here: a Bad Beat on the hand 'low'")
+    ]
+    data["bad_beat"]["qualifying"]["hand"] = "high"
+    data["bad_beat"]["qualifying"]["at_least"] = "pair"
+    settled = settle_poker_round(data, load_game("poker-omaha-hi-lo-8"))
+    assert settled.bad_beat is not None and settled.balanced

@@ -258,17 +258,29 @@ def test_a_bad_beat_dealt_on_purpose_is_paid_as_the_rules_give_553_20(
 
     monkeypatch.setattr(poker, "_session", stacked)
     spec = PokerSpec("poker-holdem", str(HOLDEM), seed=1, hands=1, hands_per_hour=30, chunk=1)
-    record = next(stacked(spec, 0).hands(1))
-    s = record.played.settlement
+    session = stacked(spec, 0)
+    record = next(session.hands(1))
+    assert record.played is None  # dealt, bet and settled by the kernels
     assert record.deck == BAD_BEAT_DECK
-    assert sum(p.contributed for p in record.played.players) == 10_100
+    assert (record.rake, record.bad_beat_contribution) == (500, 100)
+    assert record.bad_beat_hit and record.bad_beat_paid == 2_431_893
+    assert record.fund_before == 2_431_800 and record.fund_after == 7
+    # the same hand played with the dealer's log kept: each seat's payout, and the kernels'
+    # result for each seat the same
+    told = made(spec, 0)
+    told = Session(told.game, told.setup, len(told.seats), spec.seed_sequence(0), spec.strategy)
+    told.stream = StackedShuffle(0, [BAD_BEAT_DECK])
+    played = next(told.hands(1)).played
+    assert played is not None
+    s = played.settlement
+    assert sum(p.contributed for p in played.players) == 10_100
     assert s.rake.total == 500
     assert s.bad_beat_contribution == 100
     assert s.bad_beat is not None and s.bad_beat.hit
     assert s.bad_beat.payouts == {3: 1_215_950, 4: 607_975} | {
         seat: 75_996 for seat in (1, 2, 5, 6, 7, 8, 9, 10)
     }
-    assert record.fund_before == 2_431_800 and record.fund_after == 7
+    assert session.totals.net == told.totals.net
 
     sums = run_chunk(spec, 0, 1)  # the par sheet's chunk: the same hand
     assert (sums.hits, sums.payouts.s, sums.contributions.s, sums.rake.s) == (

@@ -11,13 +11,13 @@ import pytest
 from conftest import cards
 
 from tests.poker_oracle.betting import Action, BettingError, BettingRound
+from tests.poker_oracle.settlement import PotError, build_pots, take_rake
 from tests.poker_oracle.table import Hand, RandomStrategy, play_hand
 from validator.compiler import load_game
 from validator.interpreter.poker import PokerRoundError, settle_poker_round
 from validator.interpreter.poker.betting import Limit, Player
 from validator.interpreter.poker.kill import KillRule, next_hand
-from validator.interpreter.poker.pots import PotError, build_pots
-from validator.interpreter.poker.rake import RakeRule, take_rake, time_charge
+from validator.interpreter.poker.rake import RakeRule, time_charge
 from validator.interpreter.poker.table import Rules, Stakes
 
 # -- pots ------------------------------------------------------------------------------------

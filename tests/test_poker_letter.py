@@ -848,7 +848,7 @@ def test_a_divided_pot_is_whole_chips_and_its_excess_a_chip_each(
     """§ 553.10(i)(2)(ii)-(iii): equal shares, the excess "which may not exceed $1" given a
     chip (of at most $1) at a time; without the cap (the house procedures) the whole excess
     to the first. Every share is a whole number of the chips the division uses."""
-    from validator.interpreter.poker.showdown import divide
+    from tests.poker_oracle.settlement import divide
 
     amount = chips * chip
     cap = 100 if capped else None

@@ -344,8 +344,8 @@ def test_the_poker_words_carry_each_engines_own_function() -> None:
 
     load_meanings()
     scalar = {
-        "percentage": rake.take_rake,
-        "incremental": rake.take_rake,
+        "percentage": rake.explain_rake,
+        "incremental": rake.explain_rake,
         "time": rake.time_charges,
         "kill": kill.next_hand,
         "half_kill": kill.next_hand,

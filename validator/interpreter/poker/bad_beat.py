@@ -25,7 +25,7 @@ Submission (``play``, ``simulate``, ``validate``) states it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -86,17 +86,20 @@ class BadBeatResult:
         return self.fund_before + self.contribution - sum(self.payouts.values())
 
 
-def contribute(
-    rule: BadBeatRule, pots: Sequence[Pot], after_rake: Sequence[Cents], chip: Cents, cite: str
+def explain_contribution(
+    rule: BadBeatRule,
+    pots: Sequence[Pot],
+    after_rake: Sequence[Cents],
+    by_pot: list[Cents],
+    chip: Cents,
+    cite: str,
 ) -> BadBeatResult:
-    """The contribution of each pot after the rake (§ 553.20(c): "extract from each pot";
-    § 553.1: a side pot is "a separate pot"), each at most the stated maximum and nothing
-    from a pot under the minimum."""
-    by_pot: list[Cents] = []
+    """The contribution of each pot after the rake (``by_pot``, the settlement kernel's;
+    § 553.20(c): "extract from each pot"; § 553.1: a side pot is "a separate pot") and how
+    each is reckoned: at most the stated maximum, nothing from a pot under the minimum."""
     parts: list[str] = []
     for p, net in zip(pots, after_rake, strict=True):
-        take, how = _from_pot(rule, net, chip)
-        by_pot.append(take)
+        how = _how(rule, net, chip)
         parts.append(f"{p.name}: {how}" if len(pots) > 1 else how)
     take = sum(by_pot)
     return BadBeatResult(
@@ -107,10 +110,10 @@ def contribute(
     )
 
 
-def _from_pot(rule: BadBeatRule, net: Cents, chip: Cents) -> tuple[Cents, str]:
-    """What one pot, ``net`` after the rake, contributes, and how."""
+def _how(rule: BadBeatRule, net: Cents, chip: Cents) -> str:
+    """How one pot, ``net`` after the rake, contributes."""
     if net < rule.min_pot:
-        return 0, (
+        return (
             f"the pot after the rake, {dollar_text(net)}, is under the "
             f"{dollar_text(rule.min_pot)} minimum for a contribution"
         )
@@ -121,23 +124,24 @@ def _from_pot(rule: BadBeatRule, net: Cents, chip: Cents) -> tuple[Cents, str]:
         assert rule.rate is not None
         wanted = int(net * rule.rate // chip) * chip
         how = f"{format_rate(rule.rate)} of the {dollar_text(net)} pot after the rake"
-    take = min(wanted, net if rule.max is None else min(rule.max, net))
     if rule.max is not None and wanted > rule.max:
         how += f", at most {dollar_text(rule.max)}"
-    return take, how
+    return how
 
 
-def pay(
+def explain_payouts(
     result: BadBeatResult,
     rule: BadBeatRule,
     game: Game,
     main: Pot,
     winners: Sequence[int],
-    hands: dict[int, ShownHand],
-    dealt_in: Sequence[int],
+    hands: Mapping[int, ShownHand],
+    payouts: Sequence[tuple[int, Cents, int]],
     cite: str,
 ) -> None:
-    """Fill in the payouts when the main pot's showdown was a Bad Beat."""
+    """The payouts of a Bad Beat (``payouts``: seat, amount and share, 0 the losing hand's,
+    1 the winning hand's, 2 the table's, as the settlement kernel paid them; none: no Bad
+    Beat) and why the main pot's showdown was one or not."""
     if len(main.eligible) < 2 or not winners:
         result.hit_reason = "no showdown for the main pot: no Bad Beat"
         return
@@ -163,26 +167,24 @@ def pay(
         return
     top = max(v.key for _, v in losers)
     losing = [s for s, v in losers if v.key == top]
-    others = [s for s in dealt_in if s not in losing and s not in winners]
     fund = result.fund_before + result.contribution
     result.hit = True
     result.hit_reason = (
         f"seat {', '.join(map(str, losing))} lost with {hands[losing[0]].describe(rule.hand)}, "
         f"{floor}: a Bad Beat [{cite}]"
     )
-    for seats, share, what in (
-        (losing, rule.losing_share, "losing hand"),
-        (list(winners), rule.winning_share, "winning hand"),
-        (others, rule.table_share, "table share"),
-    ):
-        if not seats or not share:
-            continue
-        each = int(fund * share / len(seats))
-        for s in seats:
-            result.payouts[s] = result.payouts.get(s, 0) + each
+    shares = (
+        (rule.losing_share, "losing hand"),
+        (rule.winning_share, "winning hand"),
+        (rule.table_share, "table share"),
+    )
+    for group, (share, what) in enumerate(shares):
+        paid = [(s, a) for s, a, g in payouts if g == group]
+        for s, amount in paid:
+            result.payouts[s] = result.payouts.get(s, 0) + amount
             result.payout_reasons[s] = (
                 f"Bad Beat {what}: {format_rate(share)} of the {dollar_text(fund)} fund"
-                + (f" shared by {len(seats)}" if len(seats) > 1 else "")
+                + (f" shared by {len(paid)}" if len(paid) > 1 else "")
             )
 
 

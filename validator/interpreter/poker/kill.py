@@ -45,13 +45,14 @@ class PotOutcome:
     split_high_low: bool  # a high half and a low half to different players
 
 
-def after_round(rule: KillRule, pots: list[PotOutcome], cite: str) -> KillResult:
-    """The Kill for the next hand from every pot of this round (main pot first)."""
+def explain_kill(rule: KillRule, pots: list[PotOutcome], on: bool, cite: str) -> KillResult:
+    """The Kill for the next hand (``on``, the settlement kernel's) and why, from every pot
+    of this round (main pot first)."""
     for p in pots:
         if p.scooped_by is not None and p.net >= rule.qualifying_pot:
-            return next_hand(rule, p.net, p.scooped_by, False, cite, p.name)
+            return next_hand(rule, p.net, p.scooped_by, False, cite, p.name, on)
     main = pots[0]
-    return next_hand(rule, main.net, None, main.split_high_low, cite, main.name)
+    return next_hand(rule, main.net, None, main.split_high_low, cite, main.name, on)
 
 
 @meaning("scalar", POKER_WORD.id, "kill", "half_kill")
@@ -62,7 +63,10 @@ def next_hand(
     split_high_low: bool,
     cite: str,
     pot_name: str = "pot",
+    in_effect_next: bool | None = None,
 ) -> KillResult:
+    """The Kill for the next hand and why; ``in_effect_next``: the settlement kernel's
+    figure (none: read here, for the narration of a rule)."""
     qualifying = pot >= rule.qualifying_pot
     name = "Kill" if rule.option == "kill" else "Half-kill"
     size = f"the {dollar_text(pot)} {pot_name}"
@@ -77,6 +81,8 @@ def next_hand(
         on, why = False, "the pot was split between a high hand and a different low hand"
     else:
         on, why = True, "the limits stay until a pot is split high/low or under the qualifying pot"
+    if in_effect_next is not None and in_effect_next != on:  # pragma: no cover - a bug
+        raise AssertionError("the Kill's reason disagrees with the settlement")
     mult = rule.multiplier if on else Fraction(1)
     state = (
         f"the {name} is in effect next hand (limits ×{mult})" if on else ("posted limits next hand")

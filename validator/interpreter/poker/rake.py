@@ -58,59 +58,43 @@ class Rake:
         return sum(self.by_pot)
 
 
-def _capped(wanted: Sequence[Cents], cap: Cents | None) -> list[Cents]:
-    out = []
-    left = cap
-    for w in wanted:
-        take = w if left is None else min(w, left)
-        out.append(take)
-        if left is not None:
-            left -= take
-    return out
-
-
 @meaning("scalar", POKER_WORD.id, "percentage", "incremental")
-def take_rake(
-    pots: Sequence[Pot], rule: RakeRule | None, chip: Cents, cite: str, uncalled: Cents = 0
+def explain_rake(
+    pots: Sequence[Pot],
+    rule: RakeRule | None,
+    chip: Cents,
+    cite: str,
+    by_pot: list[Cents],
+    uncalled: Cents = 0,
 ) -> Rake:
+    """The rake taken from each pot (``by_pot``, the settlement kernel's) with its reason
+    and, for a percentage, each pot's or betting round's figure before the cap."""
     if rule is None or rule.kind == "none":
-        return Rake([0] * len(pots), "no rake stated for this round")
+        return Rake(by_pot, "no rake stated for this round")
     unit = rule.unit or chip
     if rule.kind == "time":
-        return Rake(
-            [0] * len(pots),
-            f"time charges are assessed by the clock, never from a pot [{cite}]",
-        )
+        return Rake(by_pot, f"time charges are assessed by the clock, never from a pot [{cite}]")
     cap_text = f", at most {dollar_text(rule.cap)} a round of play" if rule.cap is not None else ""
     if rule.kind == "percentage" and rule.per_betting_round and rule.rounds is not None:
-        return _per_betting_round(pots, rule, unit, cite, cap_text, uncalled)
+        return _per_betting_round(rule, unit, cite, cap_text, uncalled, by_pot)
     if rule.kind == "percentage":
         assert rule.rate is not None
-        wanted = [int(p.amount * rule.rate // unit) * unit for p in pots]
-        taken = _capped(wanted, rule.cap)
-        lines = [
-            f"{p.name}: {format_rate(rule.rate)} of {dollar_text(p.amount)}, rounded down to "
-            f"{dollar_text(unit)}: {dollar_text(w)}"
-            + (f"; the cap leaves {dollar_text(t)}" if t != w else "")
-            for p, w, t in zip(pots, wanted, taken, strict=True)
-        ]
+        lines = []
+        for p, taken in zip(pots, by_pot, strict=True):
+            wanted = int(p.amount * rule.rate // unit) * unit
+            lines.append(
+                f"{p.name}: {format_rate(rule.rate)} of {dollar_text(p.amount)}, rounded down "
+                f"to {dollar_text(unit)}: {dollar_text(wanted)}"
+                + (f"; the cap leaves {dollar_text(taken)}" if taken != wanted else "")
+            )
         return Rake(
-            taken,
+            by_pot,
             f"percentage rake {format_rate(rule.rate)} of each pot{cap_text} [{cite}]",
             lines,
         )
     total = sum(p.amount for p in pots)
-    reached = [(level, amount) for level, amount in rule.levels if total >= level]
-    take = sum(amount for _, amount in reached)
-    if rule.cap is not None:
-        take = min(take, rule.cap)
-    take = min(take, total)
-    by_pot = []
-    for p in pots:
-        t = min(take, p.amount)
-        by_pot.append(t)
-        take -= t
-    levels = ", ".join(dollar_text(level) for level, _ in reached) or "none"
+    reached = [level for level, _ in rule.levels if total >= level]
+    levels = ", ".join(dollar_text(level) for level in reached) or "none"
     return Rake(
         by_pot,
         f"incremental rake: levels reached by the {dollar_text(total)} in the pots: {levels}"
@@ -119,7 +103,7 @@ def take_rake(
 
 
 def _per_betting_round(
-    pots: Sequence[Pot], rule: RakeRule, unit: Cents, cite: str, cap_text: str, uncalled: Cents
+    rule: RakeRule, unit: Cents, cite: str, cap_text: str, uncalled: Cents, by_pot: list[Cents]
 ) -> Rake:
     """§ 553.15(b)(1)(i): the rate of what each betting round put in the pots, rounded down
     to the rake unit round by round and extracted as play progresses; the cap is for the
@@ -131,23 +115,16 @@ def _per_betting_round(
         rounds[-1] -= uncalled
     lines = []
     left = rule.cap
-    total = 0
     for i, put in enumerate(rounds, start=1):
         wanted = int(put * rule.rate // unit) * unit
         take = wanted if left is None else min(wanted, left)
         if left is not None:
             left -= take
-        total += take
         lines.append(
             f"betting round {i}: {format_rate(rule.rate)} of {dollar_text(put)}, rounded down "
             f"to {dollar_text(unit)}: {dollar_text(wanted)}"
             + (f"; the cap leaves {dollar_text(take)}" if take != wanted else "")
         )
-    by_pot = []
-    for p in pots:
-        t = min(total, p.amount)
-        by_pot.append(t)
-        total -= t
     return Rake(
         by_pot,
         f"percentage rake {format_rate(rule.rate)} of each betting round{cap_text}, extracted "

@@ -468,11 +468,12 @@ class Session:
             dealt.button,
             dealt.contributed.tolist(),
             settled.awards.tolist(),
-            [0] * n,
+            [0] * n if settled.bad_beat is None else settled.bad_beat.tolist(),
             settled.rake,
             settled.bad_beat_contribution,
             settled.pots,
             settled.showdown,
+            settled.bad_beat_hit,
             kill_next=settled.kill_next,
         )
 

@@ -12,20 +12,29 @@ Bad Beat contribution.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+import numpy as np
 
 from validator.cards import card_str
 from validator.compiler import Game, PokerGame
-from validator.interpreter.poker.bad_beat import BadBeatResult, contribute, pay
-from validator.interpreter.poker.kill import KillResult, PotOutcome, after_round
+from validator.interpreter.poker.bad_beat import (
+    BadBeatResult,
+    explain_contribution,
+    explain_payouts,
+)
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
+from validator.interpreter.poker.fast import operations as op
+from validator.interpreter.poker.kill import KillResult, PotOutcome, explain_kill
 from validator.interpreter.poker.money import Cents, dollar_text, money
-from validator.interpreter.poker.pots import Pot, PotError, Uncalled, build_pots
-from validator.interpreter.poker.rake import Rake, take_rake
+from validator.interpreter.poker.pots import Pot, Uncalled
+from validator.interpreter.poker.rake import Rake, explain_rake
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, read_poker_round
-from validator.interpreter.poker.showdown import PotResult, ShownHand, Splitter, show
+from validator.interpreter.poker.showdown import PotExplainer, PotResult, ShownHand, show
 from validator.model.ranking import CardOrder
 from validator.rankings.evaluator import card_order_key
+from validator.rankings.packed import pack_key
 
 
 @dataclass
@@ -247,35 +256,63 @@ def settle_poker_round(data: dict[str, Any], game: Game) -> PokerSettlement:
 
 
 def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
+    """One round settled by the settlement kernel (``fast.settle.FastSettler``, its
+    operation log on) and explained (``explain_settlement``)."""
+    hands = _shown(game, rnd) if _contested(rnd) else {}
+    log, at = op.new_log(True), np.zeros(1, dtype=np.int64)
+    fund = rnd.bad_beat.fund if rnd.bad_beat is not None else 0
+    in_effect = rnd.kill.in_effect if rnd.kill is not None else False
+    settled = _settler(game, rnd).settle(_dealt(rnd, hands), fund, in_effect, log, at)
+    return explain_settlement(game, rnd, settled, log[: int(at[0])], hands)
+
+
+def explain_settlement(
+    game: Game,
+    rnd: PokerRound,
+    settled: SettledHand,
+    rows: Any,
+    hands: Mapping[int, ShownHand] | None = None,
+) -> PokerSettlement:
+    """A round the settlement kernel settled (``settled``, its operation log's ``rows``,
+    seats indexed in ``rnd.seats``' order) explained: every figure (pots, who may win each,
+    rake and Bad Beat contribution per pot, each award, the Bad Beat payouts, the Kill) read
+    from the log; the words written here from those figures. ``hands``: the hands shown
+    (``show``), where the caller has them."""
     d = game.definition
     assert d.showdown is not None and d.rake is not None
-    contributions = {s.seat: s.contributed for s in rnd.seats}
-    folded = {s.seat for s in rnd.seats if s.folded}
-    try:
-        pots, uncalled = build_pots(contributions, folded)
-    except PotError as e:
-        raise PokerRoundError([("/seats", str(e))]) from None
-    rake = take_rake(
-        pots, rnd.rake, rnd.chip, _rake_cite(game, rnd), uncalled.amount if uncalled else 0
+    if hands is None:
+        hands = _shown(game, rnd) if _contested(rnd) else {}
+    settler = _settler(game, rnd)
+    figures = _Figures(rows, [s.seat for s in rnd.seats])
+    uncalled = figures.uncalled
+    pots = figures.pots(rnd)
+    rake = explain_rake(
+        pots,
+        rnd.rake,
+        rnd.chip,
+        _rake_cite(game, rnd),
+        figures.by_pot(op.TAKE_RAKE, pots),
+        uncalled.amount if uncalled else 0,
     )
     after_rake = [p.amount - r for p, r in zip(pots, rake.by_pot, strict=True)]
     bad_beat = None
     if rnd.bad_beat is not None:
         assert d.bad_beat is not None
-        bad_beat = contribute(
-            rnd.bad_beat, pots, after_rake, rnd.chip, d.bad_beat.contribution_after_rake.cite
+        bad_beat = explain_contribution(
+            rnd.bad_beat,
+            pots,
+            after_rake,
+            figures.by_pot(op.TAKE_BAD_BEAT, pots),
+            rnd.chip,
+            d.bad_beat.contribution_after_rake.cite,
         )
     bb_by_pot = bad_beat.by_pot if bad_beat else [0] * len(pots)
-    contested = any(len(p.eligible) > 1 for p in pots)
-    hands: dict[int, ShownHand] = {}
-    if contested:
-        for s in rnd.seats:
-            if not s.folded:
-                hands[s.seat] = show(game, s.seat, s.cards, rnd.board)
-    splitter = Splitter(game, card_orders(game), rnd.chip)
+    contested = bool(hands)
+    assert settler.splitter is not None
+    explainer = PotExplainer(settler.splitter)
     results = [
-        splitter.settle(p, a - b, hands, r, b)
-        for p, a, b, r in zip(pots, after_rake, bb_by_pot, rake.by_pot, strict=True)
+        explainer.explain(p, r, b, hands, figures.awards.get(p.index, {}))
+        for p, r, b in zip(pots, rake.by_pot, bb_by_pot, strict=True)
     ]
     awards = {s.seat: SeatAward(s.seat, s.contributed, s.folded, s.all_in) for s in rnd.seats}
     for seat, hand in hands.items():
@@ -309,14 +346,14 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
         main = results[0]
         winners = [s for h in main.halves if h.part in ("pot", "high") for s in h.winners]
         assert d.bad_beat is not None
-        pay(
+        explain_payouts(
             bad_beat,
             rnd.bad_beat,
             game,
             main.pot,
             winners,
             hands,
-            [s.seat for s in rnd.seats],
+            figures.payouts if settled.bad_beat_hit else [],
             d.bad_beat.rules_cite,
         )
         for seat, amount in bad_beat.payouts.items():
@@ -331,7 +368,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
             split = len(r.halves) == 2 and set(r.halves[0].winners) != set(r.halves[1].winners)
             scooped = next(iter(won)) if len(won) == 1 else None
             outcomes.append(PotOutcome(r.pot.name, r.net, scooped, split))
-        kill = after_round(rnd.kill, outcomes, d.betting.kill.cite)
+        kill = explain_kill(rnd.kill, outcomes, bool(settled.kill_next), d.betting.kill.cite)
     forced = None
     if d.betting is not None and d.betting.forced_bet is not None:
         position = min(d.cards.dealt["player"].face_up or [0])
@@ -342,15 +379,134 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
         ]
         if len(ups) == len(rnd.seats):
             forced = forced_bet_seat(game, ups)
-    settlement = PokerSettlement(
+    return PokerSettlement(
         game, rnd, results, uncalled, rake, bad_beat, kill, list(awards.values()), forced
     )
-    if not settlement.balanced:  # pragma: no cover - a bug, never a user error
-        raise AssertionError(
-            f"chips not conserved: {settlement.contributions} in, {settlement.awards} awarded, "
-            f"{settlement.rake.total} rake, {settlement.bad_beat_contribution} Bad Beat"
-        )
-    return settlement
+
+
+def _called(rnd: PokerRound) -> dict[int, Cents]:
+    """Each seat's contribution less the final bet no one called (§ 553.15(d))."""
+    called = {s.seat: s.contributed for s in rnd.seats}
+    if len(called) >= 2:
+        (top_seat, top), (_, second) = sorted(called.items(), key=lambda kv: -kv[1])[:2]
+        called[top_seat] = min(top, second)
+    return called
+
+
+def _contested(rnd: PokerRound) -> bool:
+    """Whether two players still in may win the main pot (every side pot's players are
+    among its): the hands are then shown."""
+    called = _called(rnd)
+    live = [called[s.seat] for s in rnd.seats if not s.folded]
+    level = min((c for c in live if c > 0), default=0)
+    return sum(1 for c in live if c >= level) >= 2
+
+
+def _shown(game: Game, rnd: PokerRound) -> dict[int, ShownHand]:
+    return {s.seat: show(game, s.seat, s.cards, rnd.board) for s in rnd.seats if not s.folded}
+
+
+def _dealt(rnd: PokerRound, hands: Mapping[int, ShownHand]) -> DealtHand:
+    """The round as the settlement kernel reads it: each seat's cards and hands' keys."""
+    n = len(rnd.seats)
+    cards = np.zeros((n, MAX_CARDS), dtype=np.int64)
+    high = np.zeros(n, dtype=np.int64)
+    low = np.zeros(n, dtype=np.int64)
+    for i, s in enumerate(rnd.seats):
+        cards[i, : len(s.cards)] = s.cards[:MAX_CARDS]
+        hand = hands.get(s.seat)
+        if hand is not None:
+            high[i] = pack_key(hand.high.key) if hand.high is not None else 0
+            low[i] = pack_key(hand.low.key) if hand.low is not None else 0
+    board = np.zeros(MAX_BOARD, dtype=np.int64)
+    board[: len(rnd.board)] = rnd.board[:MAX_BOARD]
+    rounds = rnd.rake.rounds if rnd.rake is not None and rnd.rake.rounds is not None else ()
+    return DealtHand(
+        rnd.button,
+        np.array([s.contributed for s in rnd.seats], dtype=np.int64),
+        np.array([s.folded for s in rnd.seats], dtype=np.bool_),
+        cards,
+        np.array([len(s.cards) for s in rnd.seats], dtype=np.int64),
+        board,
+        len(rnd.board),
+        high,
+        low,
+        list(rounds),
+        -1,
+    )
+
+
+#: the settlement kernels built, by game and the round's rules (a play log's rounds share
+#: them but for the fund, the Kill in effect and what each betting round put in)
+_SETTLERS: dict[tuple[Any, ...], tuple[Game, Any]] = {}
+
+
+def _settler(game: Game, rnd: PokerRound) -> Any:
+    from validator.interpreter.poker.betting import Limit
+    from validator.interpreter.poker.fast.settle import FastSettler
+    from validator.interpreter.poker.table import Rules, Stakes
+
+    rake = rnd.rake
+    if rake is not None:
+        rake = replace(rake, rounds=None, per_betting_round=rake.rounds is not None)
+    bad_beat = None if rnd.bad_beat is None else replace(rnd.bad_beat, fund=0)
+    kill = None if rnd.kill is None else replace(rnd.kill, in_effect=False)
+    seats = tuple(s.seat for s in rnd.seats)
+    key = (id(game), rake, bad_beat, kill, rnd.chip, seats)
+    held = _SETTLERS.get(key)
+    if held is None or held[0] is not game:
+        if len(_SETTLERS) >= 64:
+            _SETTLERS.clear()
+        rules = Rules(rake, bad_beat, kill)
+        settler = FastSettler(game, rules, Stakes(Limit(rnd.chip, rnd.chip), chip=rnd.chip), seats)
+        if settler.reason is not None:  # a round file's Bad Beat on a hand other than high
+            where = "/bad_beat/qualifying/hand" if "Bad Beat" in settler.reason else "/"
+            raise PokerRoundError([(where, f"not settled here: {settler.reason}")])
+        held = _SETTLERS[key] = (game, settler)
+    return held[1]
+
+
+class _Figures:
+    """The settlement's figures read from its operation log (``fast.operations``)."""
+
+    def __init__(self, rows: Any, seats: list[int]) -> None:
+        self.rows = [tuple(int(x) for x in r) for r in rows]
+        self.seats = seats
+        self.uncalled: Uncalled | None = None
+        self.formed: list[tuple[int, int]] = []  # (amount, eligible mask) by pot
+        #: pot -> part (0 whole, 1 high, 2 low) -> [(seat, amount)] in the log's order
+        self.awards: dict[int, dict[int, list[tuple[int, Cents]]]] = {}
+        self.payouts: list[tuple[int, Cents, int]] = []  # (seat, amount, share)
+        for kind, seat, amount, card, detail in self.rows:
+            if kind == op.RETURN_UNCALLED:
+                self.uncalled = Uncalled(seats[seat], amount)
+            elif kind == op.FORM_POT:
+                self.formed.append((amount, detail))
+            elif kind == op.AWARD_POT:
+                part = self.awards.setdefault(card, {}).setdefault(detail, [])
+                part.append((seats[seat], amount))
+            elif kind == op.PAY_BAD_BEAT:
+                self.payouts.append((seats[seat], amount, detail))
+
+    def pots(self, rnd: PokerRound) -> list[Pot]:
+        """The pots formed, each's level and contributors from the contributions called."""
+        called = _called(rnd)
+        out: list[Pot] = []
+        below = 0
+        for k, (amount, mask) in enumerate(self.formed):
+            eligible = tuple(sorted(s for i, s in enumerate(self.seats) if mask >> i & 1))
+            level = min(called[s] for s in eligible)
+            contributors = tuple(sorted(s for s, c in called.items() if c > below))
+            out.append(Pot(k, amount, level, eligible, contributors))
+            below = level
+        return out
+
+    def by_pot(self, kind: int, pots: list[Pot]) -> list[Cents]:
+        taken = [0] * len(pots)
+        for code, _, amount, card, _ in self.rows:
+            if code == kind:
+                taken[card] = amount
+        return taken
 
 
 #: the order this settlement follows (the module's docstring): what the game's ``rake.final``
@@ -387,6 +543,7 @@ __all__ = [
     "PokerSettlement",
     "Pot",
     "SeatAward",
+    "explain_settlement",
     "settle_poker_round",
     "settle_round",
 ]

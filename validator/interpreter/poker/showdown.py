@@ -106,29 +106,6 @@ class PotResult:
         return out
 
 
-def divide(amount: Cents, n: int, chip: Cents, cap: Cents | None) -> list[Cents]:
-    """``amount`` divided equally among ``n`` players, in the table's chips, the excess by
-    the order the players are given in (the first is owed it first).
-
-    Where the source caps the excess ("which may not exceed $1", § 553.10(i)(2)(i)-(iii);
-    § 553.12(j)(2)(i)-(iii)) the division is in chips of at most the cap (a larger chip is
-    changed down to it), and what cannot be divided is given one such chip at a time, in
-    order: no player receives more than the cap as excess, and nobody is paid in cents a
-    chip cannot make. A three-way tie for $20 in $1 chips is $7, $7 and $6, never $6.66.
-    Where no cap is stated, the whole excess in the table's chip goes to the first."""
-    unit = chip if cap is None else min(chip, cap)
-    share = amount // (n * unit) * unit
-    excess = amount - n * share
-    if cap is None:
-        return [share + excess] + [share] * (n - 1)
-    out = []
-    for _ in range(n):
-        extra = min(unit, excess)
-        excess -= extra
-        out.append(share + extra)
-    return out
-
-
 class Splitter:
     """Divides pots by the game's showdown rules."""
 
@@ -141,18 +118,6 @@ class Splitter:
         self.order = card_orders[self.odd.card_order]
         self.chip = chip
         self.cap = None if self.odd.cap is None else int(self.odd.cap * 100)
-
-    # -- who has the best hand ---------------------------------------------------------------
-
-    @staticmethod
-    def best(hands: Sequence[ShownHand], part: str) -> tuple[int, ...]:
-        values = [
-            (h.seat, v) for h in hands if (v := h.high if part == "high" else h.low) is not None
-        ]
-        if not values:
-            return ()
-        top = max(v.key for _, v in values)
-        return tuple(s for s, v in values if v.key == top)
 
     # -- the odd chip ------------------------------------------------------------------------
 
@@ -188,94 +153,111 @@ class Splitter:
         (iii)): ``highest_card_by_suit`` or ``lowest_card_by_suit``."""
         return self.odd.low_ties if part == "low" else self.odd.high_ties
 
-    def odd_chip_seat(self, tied: Sequence[ShownHand], part: str) -> int:
-        return self.odd_chip_order(tied, part)[0].seat
-
     def _cite(self, part: str) -> str:
         return self.odd.cite
 
-    def split_part(self, part: str, amount: Cents, winners: Sequence[ShownHand], why: str) -> Half:
-        """One part of a pot divided equally among tied winners, the excess by suit."""
+
+class PotExplainer:
+    """Each pot's awards (the settlement kernel's, read from its operation log) explained by
+    the game's showdown rules: who won each part and why, who was given what cannot be
+    divided equally."""
+
+    def __init__(self, splitter: Splitter) -> None:
+        self.splitter = splitter
+        self.showdown = splitter.showdown
+
+    def part(
+        self,
+        part: str,
+        winners: Sequence[ShownHand],
+        paid: Sequence[tuple[int, Cents]],
+        why: str,
+    ) -> Half:
+        """One part of a pot, ``paid`` to its tied winners (seat, amount)."""
+        sp = self.splitter
         seats = tuple(h.seat for h in winners)
         hands = {h.seat: h.describe("low" if part == "low" else "high") for h in winners}
-        half = Half(part, amount, seats, hands)
+        amounts = dict(paid)
+        half = Half(part, sum(amounts.values()), seats, hands)
         if len(winners) == 1:
-            half.shares.append(Share(seats[0], amount, why))
+            half.shares.append(Share(seats[0], amounts[seats[0]], why))
             return half
-        ordered = self.odd_chip_order(winners, "low" if part == "low" else "high")
-        amounts = divide(amount, len(winners), self.chip, self.cap)
-        share = min(amounts)
+        share = min(amounts.values())
         tie = f"tied {len(winners)} ways, divided equally ({dollar_text(share)} each)"
-        by = self.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
-        paid = dict(zip((h.seat for h in ordered), amounts, strict=True))
         for h in winners:
-            half.shares.append(Share(h.seat, paid[h.seat], f"{why}; {tie}"))
-        unit = self.chip if self.cap is None else min(self.chip, self.cap)
+            half.shares.append(Share(h.seat, amounts[h.seat], f"{why}; {tie}"))
+        if all(a == share for a in amounts.values()):
+            return half
+        ordered = sp.odd_chip_order(winners, "low" if part == "low" else "high")
+        by = sp.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
+        unit = sp.chip if sp.cap is None else min(sp.chip, sp.cap)
         for rank, h in enumerate(ordered):
-            extra = paid[h.seat] - share
+            extra = amounts[h.seat] - share
             if not extra:
                 continue
             place = "" if rank == 0 else f" (the next {by} after the player before)"
             each = (
                 f"the {dollar_text(extra)} that cannot be divided goes to the tied player "
                 f"with the {by} card by suit"
-                if self.cap is None
+                if sp.cap is None
                 else f"{dollar_text(extra)} of what cannot be divided equally, one "
                 f"{dollar_text(unit)} chip at most to a player, goes to the tied player with "
                 f"the {by} card by suit{place}"
             )
-            half.odd_chips.append(Share(h.seat, extra, f"{each} [{self._cite(part)}]"))
+            half.odd_chips.append(Share(h.seat, extra, f"{each} [{sp._cite(part)}]"))
         half.odd_chip = half.odd_chips[0] if half.odd_chips else None
         return half
 
-    # -- a whole pot ------------------------------------------------------------------------
-
-    def settle(
-        self, pot: Pot, net: Cents, hands: dict[int, ShownHand], rake: Cents, bad_beat: Cents
+    def explain(
+        self,
+        pot: Pot,
+        rake: Cents,
+        bad_beat: Cents,
+        hands: Mapping[int, ShownHand],
+        awards: Mapping[int, Sequence[tuple[int, Cents]]],
     ) -> PotResult:
+        """A pot awarded (``awards``: by part, 0 the whole pot, 1 the high half, 2 the low
+        half, each seat paid and how much)."""
         sd = self.showdown
+        net = pot.amount - rake - bad_beat
         if len(pot.eligible) == 1:
             seat = pot.eligible[0]
             why = f"the only player still in eligible for the {pot.name}"
             half = Half("pot", net, (seat,), {})
             half.shares.append(Share(seat, net, why))
             return PotResult(pot, rake, bad_beat, [half], why)
-        contenders = [hands[s] for s in pot.eligible]
+
+        def won(part: int) -> list[ShownHand]:
+            return [hands[s] for s in sorted(s for s, _ in awards[part])]
+
         if sd.pot in ("high", "low"):
-            part = sd.pot
-            if part == "low":  # a low-only game: only a qualifying low may win
-                contenders = [h for h in contenders if h.low is not None and h.low_qualifies]
-            winners = self.best(contenders, part)
-            if not winners:
-                raise ValueError(f"no {part} hand can win the {pot.name}")
-            why = f"the {'highest ranking high' if part == 'high' else 'best low'} hand [{sd.cite}]"
-            half = self.split_part(part, net, [hands[s] for s in winners], why)
+            why = (
+                f"the {'highest ranking high' if sd.pot == 'high' else 'best low'} hand [{sd.cite}]"
+            )
+            half = self.part(sd.pot, won(0), awards[0], why)
             return PotResult(pot, rake, bad_beat, [half], why)
-        high_seats = self.best(contenders, "high")
-        qualifying = [h for h in contenders if h.low is not None and h.low_qualifies]
-        low_seats = self.best(qualifying, "low")
-        if not low_seats:
+        if 0 in awards:
             cite = sd.no_qualifying_low.cite if sd.no_qualifying_low else sd.cite
             why = f"no hand qualifies for low: the highest high hand takes the entire pot [{cite}]"
-            half = self.split_part("high", net, [hands[s] for s in high_seats], why)
+            half = self.part("high", won(0), awards[0], why)
             return PotResult(pot, rake, bad_beat, [half], why)
-        larger, smaller = divide(net, 2, self.chip, self.cap)
-        to = self.odd.pot_excess_to  # the half given the excess (§ 553.10(i)(2)(i): high)
-        high_half, low_half = (larger, smaller) if to == "high" else (smaller, larger)
+        high_half, low_half = (sum(a for _, a in awards[k]) for k in (1, 2))
+        to = self.splitter.odd.pot_excess_to  # the half given the excess (§ 553.10(i)(2)(i))
         part_why = {
             "high": f"the highest ranking high hand wins half the pot [{sd.cite}]",
             "low": f"the best qualifying low hand wins half the pot [{sd.cite}]",
         }
-        if larger != smaller:
+        if high_half != low_half:
             part_why[to] += (
-                f"; the {dollar_text(larger - smaller)} that cannot be divided equally goes to "
-                f"the {to} hand [{self._cite('pot')}]"
+                f"; the {dollar_text(abs(high_half - low_half))} that cannot be divided "
+                f"equally goes to the {to} hand [{self.splitter._cite('pot')}]"
             )
+        high_seats, low_seats = won(1), won(2)
         halves = [
-            self.split_part("high", high_half, [hands[s] for s in high_seats], part_why["high"]),
-            self.split_part("low", low_half, [hands[s] for s in low_seats], part_why["low"]),
+            self.part("high", high_seats, awards[1], part_why["high"]),
+            self.part("low", low_seats, awards[2], part_why["low"]),
         ]
-        if set(high_seats) == set(low_seats) and len(high_seats) == 1:
+        if {h.seat for h in high_seats} == {h.seat for h in low_seats} and len(high_seats) == 1:
             reason = "one player has both the high and the low hand: he takes both halves"
         else:
             reason = "the pot is split between the high hand and the low hand"

@@ -1,12 +1,11 @@
 """The engine of a nonbanking Poker round: the game and the strategies compiled to integer
-programs and run by numba-compiled kernels, for ``play`` (every operation logged,
-``operations``; the narration read from the log, ``narrate``) and for ``simulate`` and
-``par`` (nothing logged), held equal by the property tests to the Python reference engine
-under ``tests/poker_oracle``. All-ins and side pots, the Stud common card and the draw's
-reshuffle (from the session's random stream, ``stream``), odd chips by card and suit, the
-Kill's limits (§ 553.12(m)) are all taken. A round the kernels do not take (a Bad Beat that
-may be paid) is settled by ``settle_round``: the fast path changes no result, only how fast
-it is reached.
+programs and run by numba-compiled kernels, for ``play`` and ``settle`` (every operation
+logged, ``operations``; the narration and the settlement's explanation read from the log,
+``narrate``) and for ``simulate`` and ``par`` (nothing logged), held equal by the property
+tests to the Python reference under ``tests/poker_oracle``. All-ins and side pots, the Stud
+common card and the draw's reshuffle (from the session's random stream, ``stream``), odd
+chips by card and suit, the Kill's limits (§ 553.12(m)) and the Bad Beat paid from the fund
+are all taken.
 
 Stages, each a module:
 
@@ -20,7 +19,8 @@ Stages, each a module:
 - ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``;
 - ``odd_chip``  the order a tie's excess goes in by card and suit (``odd_chip_order``);
 - ``block``     rounds played a block at a time in one call (between rounds, what
-                ``Session.play_one`` does), stopping before a round either kernel hands back.
+                ``Session.play_one`` does), stopping before a round either kernel hands
+                back, and before a Bad Beat.
 
 Seats are indexed 0..n-1 in the session's seat order (seat numbers ascending). Cards are
 ints 0..51 (rank ``c >> 2``: 0 = deuce .. 12 = ace; suit ``c & 3``).
@@ -72,6 +72,8 @@ class SettledHand:
     pots: int  # sum of the pots' amounts (``sum(p.pot.amount for p in settlement.pots)``)
     showdown: bool  # two or more hands reached the showdown (``PlayedHand.showdown_order``)
     kill_next: bool | None = None  # the Kill in effect next round (None: no Kill rule)
+    bad_beat: Ints | None = None  # [seat index] paid from the Bad Beat fund
+    bad_beat_hit: bool = False  # the round was a Bad Beat (``BadBeatResult.hit``)
 
 
 #: About how long the first run after an install compiles the kernels (two cores).

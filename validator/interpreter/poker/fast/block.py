@@ -7,7 +7,8 @@ Python (the wrappers' arrays, the books, the record) is paid once a block instea
 the round kernel reads from its named records it reads once a part, not at each turn.
 
 A tie whose excess goes by card and suit is ordered in the block (``odd_chip``). The block
-stops before the first round either kernel hands back (a Bad Beat that may be paid, a tie
+stops before the first round either kernel hands back or a Bad Beat (paid by the session
+from the fund it keeps), or a tie
 whose hands ``odd_chip`` cannot read, a deck that runs out, a stream out of words): the
 stacks, the button and the stream are left as the last round taken left them, so that
 ``Session.play_one`` plays that round as it plays any other, from the same deck.
@@ -43,6 +44,7 @@ from validator.interpreter.poker.fast.settle import (
     SETTLED,
     FastSettler,
     _settle,
+    no_log,
 )
 from validator.interpreter.poker.fast.stream import AT, Stream, shuffle
 from validator.rankings.packed import Tables
@@ -91,6 +93,10 @@ class Settlement(NamedTuple):
     order_spec: Ints
     high_tables: Tables
     low_tables: Tables
+    bb_spec: Ints
+    bb_tables: Tables
+    log: Ints  # off: no rows
+    at: Ints
 
 
 def figures(rounds: int) -> Figures:
@@ -139,8 +145,22 @@ def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def
     s = settlement
     s.params[KILL_IN_EFFECT] = kill
     put_by_round = out.round_put[: out.nrounds[0]]
-    args = (out.contributed, out.folded, out.high, out.low, put_by_round, s.levels, s.params)
-    status = _settle(*args, s.unordered, s.tied, result)
+    args = (
+        out.contributed,
+        out.folded,
+        out.high,
+        out.low,
+        out.cards,
+        out.ncards,
+        out.board,
+        out.nboard[0],
+        put_by_round,
+        s.levels,
+        s.params,
+        s.bb_spec,
+        s.bb_tables,
+    )
+    status = _settle(*args, s.unordered, s.tied, result, s.log, s.at)
     if status == NEEDS_ORDER and odd_chip_order(
         out.cards,
         out.ncards,
@@ -153,7 +173,9 @@ def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def
         s.low_tables,
         s.ordered,
     ):
-        status = _settle(*args, s.ordered, s.tied, result)
+        status = _settle(*args, s.ordered, s.tied, result, s.log, s.at)
+    if status == SETTLED and result[out.contributed.shape[0] + 5] != 0:
+        return HANDED_BACK  # a Bad Beat: paid from the fund the session keeps
     return status
 
 
@@ -174,7 +196,7 @@ def _play_block(  # type: ignore[no-untyped-def]
     rounds = decks.shape[0]
     order = np.zeros(n, dtype=np.int64)
     out = outcome(n, np.zeros((0, WIDTH), dtype=np.int64))  # no operations logged
-    result = np.zeros(n + _TAIL, dtype=np.int64)
+    result = np.zeros(2 * n + _TAIL, dtype=np.int64)
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):
         saved = stream[AT]
@@ -272,6 +294,9 @@ class BlockTable:
             spec,
             high_tables,
             low_tables,
+            settler.bb_spec,
+            settler.bb_tables,
+            *no_log(),
         )
         multiplier = kill if kill is not None else Fraction(1)
         self.table = Between(

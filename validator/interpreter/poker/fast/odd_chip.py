@@ -32,8 +32,8 @@ The arrays compiled once per table (``FastSettler.order_arrays``): ``keys`` [par
 each card's place under the part's tie rule (by rank, then suit; never 0); ``spec`` [part,
 ``SPEC``] the hand a part is ordered by (below); the packed tables of the high part's hand
 and of the low part's. A part whose hand this module cannot read (``spec[part, PRESENT]``
-0) makes ``odd_chip_order`` return False where a seat ties for it: the caller orders that
-round by ``showdown.show`` and ``Splitter.odd_chip_order``.
+0) makes ``odd_chip_order`` return False where a seat ties for it: the settlement kernel
+takes no table with such a part (``settle.FastSettler``).
 """
 
 from __future__ import annotations

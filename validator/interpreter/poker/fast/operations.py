@@ -70,9 +70,10 @@ CONCEDE = 15  # seat concedes without showing (§ 553.16(d))
 RETURN_UNCALLED = 16  # amount returned to seat: its final bet no one called (§ 553.15(d))
 FORM_POT = 17  # pot number card formed with amount; detail = the eligible seats' bit mask
 TAKE_RAKE = 18  # amount raked from pot number card (§ 553.15(b))
-TAKE_BAD_BEAT = 19  # amount taken from the pots for the Bad Beat fund (§ 553.20(c))
+TAKE_BAD_BEAT = 19  # amount taken from pot number card for the Bad Beat fund (§ 553.20(c))
 AWARD_POT = 20  # amount of pot number card awarded to seat; detail 0: whole, 1: high, 2: low
-PAY_BAD_BEAT = 21  # amount paid to seat from the Bad Beat fund; detail: which share
+PAY_BAD_BEAT = 21  # amount paid to seat from the Bad Beat fund; detail: which share (0 the
+#                  losing hand's, 1 the winning hand's, 2 the table's)
 MOVE_KILL = 22  # the Kill in effect next round: detail 1, not: 0 (§ 553.12(m))
 MOVE_BUTTON = 23  # the button moves to seat (§ 553.11(c)(3))
 # -- the operations: dealing and betting (added) ----------------------------------------------
@@ -114,7 +115,9 @@ OPERATIONS: dict[int, Operation] = {
     ),
     FORM_POT: Operation("form_pot", "pot", "eligible", "a pot formed"),
     TAKE_RAKE: Operation("take_rake", "pot", None, "the rake taken from a pot"),
-    TAKE_BAD_BEAT: Operation("take_bad_beat", None, None, "the Bad Beat contribution taken"),
+    TAKE_BAD_BEAT: Operation(
+        "take_bad_beat", "pot", None, "the Bad Beat contribution taken from a pot"
+    ),
     AWARD_POT: Operation("award_pot", "pot", "part", "a pot or its half awarded"),
     PAY_BAD_BEAT: Operation("pay_bad_beat", None, "share", "a Bad Beat payout"),
     MOVE_KILL: Operation("move_kill", None, "in_effect", "the Kill set for the next round"),

@@ -1,43 +1,31 @@
-"""A dealt round of nonbanking Poker settled in one kernel: the uncalled final bet returned
-(§ 553.15(d)), the main pot and the side pots of the All-in players (§ 553.8(b)(4)), the
-rake of each pot (§ 553.15(b)), the Bad Beat contribution (§ 553.20(c)), each pot's
-showdown among the players eligible for it, high, low or high-low halves (§ 553.10(i),
-(j)), exactly as ``settle.settle_round`` settles it (``pots.build_pots``,
-``rake.take_rake``, ``bad_beat.contribute``, ``showdown.Splitter.settle``).
+"""A dealt round of nonbanking Poker settled in one kernel, the one settlement of ``play``,
+``settle``, ``simulate`` and ``par``: the uncalled final bet returned (§ 553.15(d)), the
+main pot and the side pots of the All-in players (§ 553.8(b)(4)), the rake of each pot
+(§ 553.15(b)), the Bad Beat contribution (§ 553.20(c)), each pot's showdown among the
+players eligible for it, high, low or high-low halves (§ 553.10(i), (j)), the Bad Beat
+paid from the fund (§ 553.20: the losing hand's category, rank and hole cards, the winning
+hand's category, the shares rounded down to the cent) and the Kill for the next round
+(§ 553.12(m)). ``settle.settle_round`` explains a settlement from its operation log; the
+property tests hold it equal to the dealer's arithmetic worked by hand.
 
 The table's rules (``Rules``, ``Stakes``) are compiled once to an int array; each round is
-settled by ``_settle``. A round whose result could differ from ``settle_round`` without
-more work than it is worth is handed back (``settle`` returns ``None``) and settled by
-``settle_round``:
-
-- a Bad Beat that may be paid: a hand eligible for the main pot, not among its high
-  winners, reaching the qualifying category (the rank, hole-card and winning-hand
-  conditions only narrow it, so they are not read: every such round is handed back);
-- contributions no round of play produces, or a pot no hand can win (``settle_round``
-  says why).
+settled by ``_settle``, each step appended to the round's operation log where it is kept
+(``operations``). Contributions no round of play produces, or a pot no hand can win, are
+reported by a code (``NEGATIVE`` .. ``NO_WINNER``) and refused (``settle_error``).
 
 A tie whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv)) is settled
-in two calls of the kernel: the first reports which seats tie, in any pot, for a part
-(high or low) with an excess (``NEEDS_ORDER``, the ``tied`` array); ``FastSettler`` then
-orders those seats as the scalar showdown does (``showdown.show`` of each, then
-``Splitter.odd_chip_order``: the one definition of the order by card and suit) by the
-kernel ``odd_chip.odd_chip_order``, which reads the hands' cards as ``show`` does (or, for a
-hand it cannot read, by ``show`` itself), and the second call divides each tied part as
-``showdown.divide`` does, the excess in that order (the ``priority`` array). The order of
-a subset of seats is the order of all of them restricted to it (each hand's place is given
-by a key of its own), so one priority per part and seat serves every pot.
-
-A player still in who put in nothing while others put in chips is eligible for no pot, as
-``build_pots`` forms them (every pot's level is above nothing).
-
-A table's Kill (§ 553.12(m)) is read as ``kill.after_round`` reads it: each round's result
-says whether it is in effect the next (the limits are the dealing kernel's). A rule this
-module does not read keeps the table out of it (``FastSettler.reason``).
+in two calls of the kernel: the first reports which seats tie, in any pot, for a part with
+an excess (``NEEDS_ORDER``, the ``tied`` array); ``odd_chip.odd_chip_order`` orders them
+(the order ``showdown.Splitter.odd_chip_order`` defines), and the second call divides each
+tied part, the excess in that order (the ``priority`` array). The order of a subset of
+seats is the order of all of them restricted to it, so one priority per part and seat
+serves every pot. A rule this module does not read keeps the table out of it
+(``FastSettler.reason``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
@@ -46,15 +34,34 @@ from validator.compiler import Game
 from validator.errors import RulesubError
 from validator.interpreter.poker.fast import DealtHand, Flags, Ints, SettledHand
 from validator.interpreter.poker.fast.odd_chip import (
+    _MOST_CHOICES,
+    PRESENT,
+    SPEC,
     OrderArrays,
+    _hand_spec,
+    _no_tables,
+    _used,
     compile_order,
     odd_chip_order,
     unread,
 )
+from validator.interpreter.poker.fast.operations import (
+    AWARD_POT,
+    FORM_POT,
+    MOVE_KILL,
+    NO_SEAT,
+    PAY_BAD_BEAT,
+    RETURN_UNCALLED,
+    TAKE_BAD_BEAT,
+    TAKE_RAKE,
+    WIDTH,
+    log_op,
+)
+from validator.interpreter.poker.roundfile import PokerRoundError
 from validator.interpreter.poker.settle import card_orders
-from validator.interpreter.poker.showdown import ShownHand, Splitter, show
+from validator.interpreter.poker.showdown import Splitter
 from validator.interpreter.poker.table import Rules, Stakes
-from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET
+from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET, Tables, packed
 from validator.vocabulary import POKER_WORD, meaning
 
 # -- the compiled rules: indices into the parameter array -------------------------------------
@@ -82,7 +89,12 @@ EXCESS_TO_HIGH = 19  # 1: a split pot's excess goes to the high half
 KILL_RULE = 20  # 1: the table has a Kill (§ 553.12(m)); the round's result says if it is on next
 KILL_IN_EFFECT = 21  # 1: the Kill is in effect this round (set round by round)
 KILL_QUALIFYING = 22  # the qualifying pot
-PARAMS = 23
+BB_FUND = 23  # the Bad Beat fund before the round (set round by round)
+BB_RANK = 24  # the floor's ranking cards at least this rank, as stored in a key's second part
+BB_HOLE = 25  # the player's own cards the losing hand must use
+BB_BEATEN = 26  # the winning hand's category floor as stored (-1: any winning hand)
+BB_SHARES = 27  # the losing, winning and table shares: num, den each (6 entries)
+PARAMS = 33
 
 RAKE_NONE, RAKE_PERCENT, RAKE_PER_ROUND, RAKE_INCREMENTAL = 0, 1, 2, 3
 BB_NONE, BB_FIXED, BB_RATE = 0, 1, 2
@@ -93,12 +105,17 @@ _TOP_SHIFT = PART_BITS * (KEY_PARTS - 1)
 _PART_MASK = (1 << PART_BITS) - 1
 
 #: ``_settle``'s output after the awards: rake, Bad Beat contribution, pots, showdown, the
-#: Kill in effect next round (1, 0; -1: no Kill rule)
-_TAIL = 5
+#: Kill in effect next round (1, 0; -1: no Kill rule), a Bad Beat (1: hit); then each seat's
+#: Bad Beat payout (``out[n + _TAIL + i]``)
+_TAIL = 6
 
 #: ``_settle``'s result: the round settled; handed back to ``settle_round``; a tie's excess
 #: to be given by card and suit, the tied seats in ``tied`` (call again with ``priority``)
 SETTLED, HANDED_BACK, NEEDS_ORDER = 0, 1, 2
+#: ``_settle``'s result for contributions no round of play produces, or a pot no hand can
+#: win (``settle_error`` words them as ``settle_round`` does); the seat's or the pot's index
+#: in ``out[n]``, the part (``HIGH``, ``LOW``) in ``out[n + 1]``
+NEGATIVE, ALL_FOLDED, OVER_CALLED, NO_WINNER = 3, 4, 5, 6
 #: the parts of a pot, the rows of ``priority`` and ``tied``
 HIGH, LOW = 0, 1
 
@@ -155,6 +172,10 @@ def _pay_best(
     priority: Ints,
     tied: Flags,
     out: Ints,
+    log: Ints,
+    at: Ints,
+    pot: int,
+    part: int,
 ) -> int:
     """One part of the pot to the best of the ``eligible`` keys (``Splitter.split_part``):
     the number of winners paid, 0 when no hand can win it, -1 when a tie leaves an excess
@@ -162,7 +183,8 @@ def _pay_best(
     suit, -1: not given) does not order the tied seats: they are marked in ``tied``, nothing
     is paid. Ordered, the tied seats are paid as ``showdown.divide`` pays them in that
     order: an equal share each in the chip, the excess to the first (no cap), or one chip
-    of at most the cap at a time, in order (§ 553.10(i)(2)(ii)-(iv))."""
+    of at most the cap at a time, in order (§ 553.10(i)(2)(ii)-(iv)). Each seat paid is
+    logged (``AWARD_POT`` of ``pot``, ``part``: 0 the whole pot, 1 high, 2 low)."""
     n = keys.shape[0]
     top = 0
     for i in range(n):
@@ -178,6 +200,7 @@ def _pay_best(
         for i in range(n):
             if eligible[i] and keys[i] == top:
                 out[i] += amount
+                at[0] = log_op(log, at[0], AWARD_POT, i, amount, pot, part)
         return 1
     unit = params[ODD_UNIT]
     excess = _excess(amount, winners, unit)
@@ -185,6 +208,7 @@ def _pay_best(
         for i in range(n):
             if eligible[i] and keys[i] == top:
                 out[i] += amount // winners
+                at[0] = log_op(log, at[0], AWARD_POT, i, amount // winners, pot, part)
         return winners
     ordered = True
     for i in range(n):
@@ -207,6 +231,7 @@ def _pay_best(
                 place += 1
         extra = min(room, max(0, excess - place * room))
         out[i] += share + extra
+        at[0] = log_op(log, at[0], AWARD_POT, i, share + extra, pot, part)
     return winners
 
 
@@ -350,8 +375,11 @@ def _award_pot(
     tied: Flags,
     qualifying: Flags,
     out: Ints,
+    log: Ints,
+    at: Ints,
+    k: int,
 ) -> int:
-    """One pot of ``net`` chips awarded by the showdown among the players of ``mask``
+    """One pot (number ``k``) of ``net`` chips awarded by the showdown among the players of ``mask``
     (``showdown.Splitter.settle``): to the high hand, the low hand, or split high-low
     halves, the high hand taking all where no low qualifies (§ 553.10(j)); what
     ``_pay_best`` returns of the pot (0: no hand can win it, -1: a tie to be ordered)."""
@@ -360,15 +388,15 @@ def _award_pot(
     hp, ht = priority[HIGH], tied[HIGH]
     lp, lt = priority[LOW], tied[LOW]
     if pot_kind == POT_HIGH:
-        return _pay_best(high, mask, net, params, hp, ht, out)
+        return _pay_best(high, mask, net, params, hp, ht, out, log, at, k, 0)
     any_low = False
     for i in range(n):
         qualifying[i] = mask[i] and _low_qualifies(low[i], params)
         any_low = any_low or qualifying[i]
     if pot_kind == POT_LOW:
-        return _pay_best(low, qualifying, net, params, lp, lt, out)
+        return _pay_best(low, qualifying, net, params, lp, lt, out, log, at, k, 0)
     if not any_low:  # the high hand takes the entire pot (§ 553.10(j))
-        return _pay_best(high, mask, net, params, hp, ht, out)
+        return _pay_best(high, mask, net, params, hp, ht, out, log, at, k, 0)
     unit_odd = params[ODD_UNIT]
     capped = params[ODD_CAPPED] == 1
     larger = _divide(net, 2, unit_odd, capped, True)
@@ -376,9 +404,9 @@ def _award_pot(
     to_high = params[EXCESS_TO_HIGH] == 1
     high_half = larger if to_high else smaller
     low_half = smaller if to_high else larger
-    paid = _pay_best(high, mask, high_half, params, hp, ht, out)
+    paid = _pay_best(high, mask, high_half, params, hp, ht, out, log, at, k, 1)
     if paid != 0:
-        low_paid = _pay_best(low, qualifying, low_half, params, lp, lt, out)
+        low_paid = _pay_best(low, qualifying, low_half, params, lp, lt, out, log, at, k, 2)
         paid = low_paid if low_paid <= 0 else paid
     return paid
 
@@ -417,20 +445,99 @@ def _pot_winner(
 
 
 @njit(cache=True, inline="always")
-def _bad_beat_may_be_paid(high: Ints, main: Flags, params: Ints) -> bool:
-    """A losing high hand of the main pot at the qualifying floor (§ 553.20)."""
-    top_high = 0
-    for i in range(high.shape[0]):
-        if main[i] and high[i] > top_high:
-            top_high = high[i]
-    for i in range(high.shape[0]):
-        if (
-            main[i]
-            and high[i] != top_high
-            and ((high[i] >> _TOP_SHIFT) & _PART_MASK) >= params[BB_FLOOR]
-        ):
-            return True
-    return False
+def _bad_beat_pay(
+    high: Ints,
+    main: Flags,
+    cards: Ints,
+    ncards: Ints,
+    board: Ints,
+    nboard: int,
+    bb_spec: Ints,
+    bb_tables: Tables,
+    params: Ints,
+    contribution: int,
+    payouts: Ints,
+    log: Ints,
+    at: Ints,
+) -> int:
+    """The Bad Beat of the main pot (``bad_beat.pay``, § 553.20): the losing high hands of
+    the main pot of the qualifying category (its ranking cards at least the rank, using at
+    least the player's own cards stated), beaten by a winning hand of at least the stated
+    category; the best of them takes the losing share of the fund with this round's
+    contribution, the main pot's winners the winning share, the other players dealt in the
+    table share, each rounded down to the cent. 1: a Bad Beat (``payouts`` [seat] filled),
+    0: none, -1: a hand whose cards are not read here."""
+    n = high.shape[0]
+    top = 0
+    for i in range(n):
+        if main[i] and high[i] > top:
+            top = high[i]
+    if top == 0:
+        return 0
+    if params[BB_BEATEN] >= 0 and ((top >> _TOP_SHIFT) & _PART_MASK) < params[BB_BEATEN]:
+        return 0
+    width = cards.shape[1] + board.shape[0]
+    hand = np.empty(width, dtype=np.int64)
+    pick = np.empty(width, dtype=np.int64)
+    choices = np.empty((_MOST_CHOICES, 3), dtype=np.int64)
+    best = 0
+    losing = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        key = high[i]
+        if not main[i] or key == top or key == 0:
+            continue
+        category = (key >> _TOP_SHIFT) & _PART_MASK
+        if category < params[BB_FLOOR]:
+            continue
+        second = (key >> (_TOP_SHIFT - PART_BITS)) & _PART_MASK
+        if category == params[BB_FLOOR] and params[BB_RANK] > 0 and second < params[BB_RANK]:
+            continue
+        if params[BB_HOLE] > 0:
+            used = _used(
+                bb_tables, bb_spec, cards[i], ncards[i], board, nboard, hand, pick, choices
+            )
+            if used < 0:
+                return -1
+            own = 0
+            for j in range(ncards[i]):
+                own += (used >> cards[i, j]) & 1
+            if own < params[BB_HOLE]:
+                continue
+        losing[i] = True
+        best = max(best, key)
+    if best == 0:
+        return 0
+    fund = params[BB_FUND] + contribution
+    for group in range(3):  # the losing hand, the winning hand, the table
+        num = params[BB_SHARES + 2 * group]
+        den = params[BB_SHARES + 2 * group + 1]
+        count = 0
+        for i in range(n):
+            if _bad_beat_group(group, high[i], top, best, losing[i], main[i], ncards[i]):
+                count += 1
+        if count == 0 or num == 0:
+            continue
+        each = fund * num // (den * count)
+        for i in range(n):
+            if _bad_beat_group(group, high[i], top, best, losing[i], main[i], ncards[i]):
+                payouts[i] += each
+                at[0] = log_op(log, at[0], PAY_BAD_BEAT, i, each, 0, group)
+    return 1
+
+
+@njit(cache=True, inline="always")
+def _bad_beat_group(
+    group: int, key: int, top: int, best: int, losing: bool, main: bool, ncards: int
+) -> bool:
+    """Whether a seat takes the losing (0), the winning (1) or the table's (2) share: the
+    best losing hands; the main pot's high winners; the others dealt in."""
+    lost = losing and key == best
+    won = main and key == top
+    if group == 0:
+        return lost
+    if group == 1:
+        return won
+    return ncards > 0 and not lost and not won
 
 
 @njit(cache=True)
@@ -439,26 +546,90 @@ def _settle(
     folded: Flags,
     high: Ints,
     low: Ints,
+    cards: Ints,
+    ncards: Ints,
+    board: Ints,
+    nboard: int,
     round_put: Ints,
     levels: Ints,
     params: Ints,
+    bb_spec: Ints,
+    bb_tables: Tables,
     priority: Ints,
     tied: Flags,
     out: Ints,
+    log: Ints,
+    at: Ints,
 ) -> int:
-    """Settle one round into ``out`` ([seat] awards, then rake, Bad Beat contribution,
-    pots, showdown): ``SETTLED``; ``HANDED_BACK`` to ``settle_round``, ``out``
-    meaningless; ``NEEDS_ORDER``: a tie's excess goes by card and suit among seats
-    ``priority`` ([part, seat], -1: not given) does not order, marked in ``tied`` ([part,
-    seat], cleared here first), ``out`` meaningless: call again with their order."""
+    """Settle one round into ``out`` ([seat] awards, then the ``_TAIL``, then [seat] Bad
+    Beat payouts), each step appended to ``log`` from row ``at[0]`` (``at[0]`` the rows
+    after; a log of no rows: off): ``SETTLED``; ``HANDED_BACK`` to ``settle_round``;
+    ``NEEDS_ORDER``: a tie's excess goes by card and suit among seats ``priority`` ([part,
+    seat], -1: not given) does not order, marked in ``tied`` ([part, seat], cleared here
+    first): call again with their order; ``NEGATIVE`` .. ``NO_WINNER``: a round that
+    cannot be settled (``settle_error``). Not ``SETTLED``: ``out`` meaningless and the log
+    as it was."""
+    start = at[0]
+    status = _settle_body(
+        contributed,
+        folded,
+        high,
+        low,
+        cards,
+        ncards,
+        board,
+        nboard,
+        round_put,
+        levels,
+        params,
+        bb_spec,
+        bb_tables,
+        priority,
+        tied,
+        out,
+        log,
+        at,
+    )
+    if status != SETTLED:
+        at[0] = start
+    return status
+
+
+@njit(cache=True)
+def _settle_body(
+    contributed: Ints,
+    folded: Flags,
+    high: Ints,
+    low: Ints,
+    cards: Ints,
+    ncards: Ints,
+    board: Ints,
+    nboard: int,
+    round_put: Ints,
+    levels: Ints,
+    params: Ints,
+    bb_spec: Ints,
+    bb_tables: Tables,
+    priority: Ints,
+    tied: Flags,
+    out: Ints,
+    log: Ints,
+    at: Ints,
+) -> int:
+    """``_settle``, the log's rows written whatever the result."""
     n = contributed.shape[0]
-    for i in range(n + _TAIL):
+    for i in range(2 * n + _TAIL):
         out[i] = 0
     for part in range(2):
         for i in range(n):
             tied[part, i] = False
+    for i in range(n):
+        if contributed[i] < 0:
+            return NEGATIVE
     called = contributed.copy()
     bettor, returned = _uncalled_bet(contributed, called)
+    if bettor >= 0:
+        at[0] = log_op(log, at[0], RETURN_UNCALLED, bettor, returned, 0, 0)
     live = 0
     top_live = -1
     for i in range(n):
@@ -466,10 +637,11 @@ def _settle(
             live += 1
             top_live = max(top_live, called[i])
     if live == 0:
-        return HANDED_BACK
+        return ALL_FOLDED
     for i in range(n):
-        if called[i] > top_live:
-            return HANDED_BACK  # a folded player's chips no one still in called
+        if called[i] > top_live:  # a folded player's chips no one still in called
+            out[n] = i
+            return OVER_CALLED
     level_of = np.empty(n, dtype=np.int64)
     npots = _pot_levels(called, folded, level_of)
     amount = np.zeros(npots, dtype=np.int64)
@@ -479,16 +651,25 @@ def _settle(
     below = 0
     for k in range(npots):  # a layer contested by the players still in who reached it
         lev = level_of[k]
+        bits = 0
         for i in range(n):
             c = called[i]
             amount[k] += min(c, lev) - min(c, below)
             if not folded[i] and c >= lev:
                 eligible[k, i] = True
                 contenders[k] += 1
+                bits |= 1 << i
+        at[0] = log_op(log, at[0], FORM_POT, NO_SEAT, amount[k], k, bits)
         pot += amount[k]
         below = lev
     rake, rake_of = _take_rake(params, amount, pot, round_put, returned, levels)
     bb, bb_of = _bad_beat_contributions(params, amount, rake_of)
+    for k in range(npots):
+        if params[RAKE_KIND] != RAKE_NONE:
+            at[0] = log_op(log, at[0], TAKE_RAKE, NO_SEAT, rake_of[k], k, 0)
+    for k in range(npots):
+        if params[BB_KIND] != BB_NONE:
+            at[0] = log_op(log, at[0], TAKE_BAD_BEAT, NO_SEAT, bb_of[k], k, 0)
     qualifying = np.zeros(n, dtype=np.bool_)
     needs_order = False
     net_of = np.zeros(npots, dtype=np.int64)
@@ -505,25 +686,41 @@ def _settle(
                 if mask[i]:
                     out[i] += net
                     scooped[k] = i
+                    at[0] = log_op(log, at[0], AWARD_POT, i, net, k, 0)
             continue
-        paid = _award_pot(net, mask, high, low, params, priority, tied, qualifying, out)
+        paid = _award_pot(net, mask, high, low, params, priority, tied, qualifying, out, log, at, k)
         if paid == 0:
-            return HANDED_BACK
+            out[n] = k
+            out[n + 1] = LOW if params[POT_KIND] == POT_LOW else HIGH
+            return NO_WINNER
         if paid < 0:
             needs_order = True  # the other pots still read, so that one call orders all
         if params[KILL_RULE]:
             scooped[k], split[k] = _pot_winner(
                 high, low, mask, qualifying, params, won_high, won_low
             )
-    if (
-        params[BB_KIND] != BB_NONE
-        and params[POT_KIND] != POT_LOW
-        and contenders[0] >= 2
-        and _bad_beat_may_be_paid(high, eligible[0], params)
-    ):
-        return HANDED_BACK
     if needs_order:
         return NEEDS_ORDER
+    if params[BB_KIND] != BB_NONE and params[POT_KIND] != POT_LOW and contenders[0] >= 2:
+        payouts = out[n + _TAIL :]
+        hit = _bad_beat_pay(
+            high,
+            eligible[0],
+            cards,
+            ncards,
+            board,
+            nboard,
+            bb_spec,
+            bb_tables,
+            params,
+            bb,
+            payouts,
+            log,
+            at,
+        )
+        if hit < 0:
+            return HANDED_BACK
+        out[n + 5] = hit
     if bettor >= 0:
         out[bettor] += returned
     out[n] = rake
@@ -531,6 +728,8 @@ def _settle(
     out[n + 2] = pot
     out[n + 3] = 1 if live >= 2 else 0
     out[n + 4] = _kill_next(params, net_of, scooped, split) if params[KILL_RULE] else -1
+    if params[KILL_RULE]:
+        at[0] = log_op(log, at[0], MOVE_KILL, NO_SEAT, 0, 0, out[n + 4])
     return SETTLED
 
 
@@ -569,8 +768,29 @@ def _kill_next(params: Ints, net_of: Ints, scooped: Ints, split: Flags) -> int:
     return 1
 
 
-#: a tied seat's hand of a part as shown (seat index, own cards, board, part)
-ShownAs = Callable[[int, list[int], list[int], str], ShownHand]
+def no_log() -> tuple[Ints, Ints]:
+    """A log that is off (no rows) and its row count, for ``_settle``."""
+    return np.zeros((0, WIDTH), dtype=np.int64), np.zeros(1, dtype=np.int64)
+
+
+def settle_error(status: int, out: Ints, seats: Sequence[int]) -> str | None:
+    """What ``settle_round`` says of a round ``_settle`` found it cannot settle (``status``,
+    ``out`` as it left it; ``seats`` the seat numbers by index); ``None``: no such round."""
+    n = len(seats)
+    if status == NEGATIVE:
+        return "a contribution is never negative"
+    if status == ALL_FOLDED:
+        return "every player folded: the last player in wins the pot, so one is in"
+    if status == OVER_CALLED:
+        return (
+            f"seat {seats[int(out[n])]} put in more than any player still in, and more than "
+            "its own uncalled bet: a folded player's chips were all called by a player still in"
+        )
+    if status == NO_WINNER:
+        k = int(out[n])
+        pot = "main pot" if k == 0 else f"side pot {k}"
+        return f"no {'low' if out[n + 1] == LOW else 'high'} hand can win the {pot}"
+    return None
 
 
 class FastSettler:
@@ -582,6 +802,9 @@ class FastSettler:
         self.seats = list(seats)
         self.params = np.zeros(PARAMS, dtype=np.int64)
         self.levels = np.zeros((0, 2), dtype=np.int64)
+        #: the Bad Beat hand as ``odd_chip._used`` reads which cards it uses (the hole cards)
+        self.bb_spec: Ints = np.zeros(SPEC, dtype=np.int64)
+        self.bb_tables: Tables = _no_tables()
         self.reason: str | None = None
         self.splitter: Splitter | None = None
         #: ``odd_chip.odd_chip_order``'s arrays for this table: each part's card keys, tie
@@ -606,6 +829,10 @@ class FastSettler:
             p[KILL_QUALIFYING] = rules.kill.qualifying_pot
         self.splitter = Splitter(game, card_orders(game), stakes.chip)
         self.order_arrays = compile_order(game, self.splitter)
+        spec = self.order_arrays[1]
+        for part, name in ((HIGH, "high"), (LOW, "low")):
+            if sd.pot in (name, "high_low") and spec[part, PRESENT] != 1:
+                raise _NotTaken(f"the order by card and suit of the {name} hands")
         p[CHIP] = stakes.chip
         self._compile_rake(rules, stakes)
         self._compile_bad_beat(game, rules)
@@ -673,21 +900,42 @@ class FastSettler:
         p[BB_MAX] = -1 if rule.max is None else rule.max
         p[BB_MIN_POT] = rule.min_pot
         ev = game.evaluator(rule.hand)
-        if ev.ranking.low is not None:
-            raise _NotTaken(f"a Bad Beat on the low hand {rule.hand!r}")
+        if ev.ranking.low is not None or rule.hand != "high":
+            raise _NotTaken(f"a Bad Beat on the hand {rule.hand!r}")
         p[BB_FLOOR] = ev.strength(rule.at_least) + PART_OFFSET
+        p[BB_RANK] = 0 if rule.rank_at_least is None else rule.rank_at_least + PART_OFFSET
+        p[BB_HOLE] = rule.hole_cards
+        p[BB_BEATEN] = -1 if rule.beaten_by is None else ev.strength(rule.beaten_by) + PART_OFFSET
+        shares = (rule.losing_share, rule.winning_share, rule.table_share)
+        for k, share in enumerate(shares):
+            p[BB_SHARES + 2 * k] = share.numerator
+            p[BB_SHARES + 2 * k + 1] = share.denominator
+        if rule.hole_cards:
+            spec = _hand_spec(game, "high")
+            if spec is None:
+                raise _NotTaken("a Bad Beat's hole cards in a hand not read here")
+            self.bb_spec = spec
+            self.bb_tables = packed(ev).tables
 
     def settle(
-        self, dealt: DealtHand, fund: int, kill_in_effect: bool = False
-    ) -> SettledHand | None:
-        """The round settled, or ``None``: settle it with ``settle_round``. ``fund``, the
-        Bad Beat fund before the round, decides nothing here: a round whose Bad Beat may be
-        paid from it is handed back. ``kill_in_effect``: the table's Kill is on this round."""
+        self,
+        dealt: DealtHand,
+        fund: int,
+        kill_in_effect: bool = False,
+        log: Ints | None = None,
+        at: Ints | None = None,
+    ) -> SettledHand:
+        """The round settled (a round that cannot be is refused as ``settle_round``
+        refuses it: ``PokerRoundError``, ``ValueError``). ``fund``: the
+        Bad Beat fund before the round; ``kill_in_effect``: the table's Kill is on this
+        round; ``log``, ``at``: the operation log its steps are appended to from row
+        ``at[0]`` (``operations.new_log``; none: not kept)."""
         if self.reason is not None:
-            return None
+            raise RuntimeError(f"a table the settlement kernel does not take: {self.reason}")
         self.params[KILL_IN_EFFECT] = kill_in_effect
+        self.params[BB_FUND] = fund
         n = len(self.seats)
-        out: Ints = np.empty(n + _TAIL, dtype=np.int64)
+        out: Ints = np.empty(2 * n + _TAIL, dtype=np.int64)
         round_put = np.array(dealt.round_put, dtype=np.int64)
         tied = self._tied
         args = (
@@ -695,15 +943,26 @@ class FastSettler:
             dealt.folded,
             dealt.high,
             dealt.low,
+            dealt.cards,
+            dealt.ncards,
+            dealt.board,
+            dealt.nboard,
             round_put,
             self.levels,
             self.params,
+            self.bb_spec,
+            self.bb_tables,
         )
-        status = _settle(*args, self._unordered, tied, out)
+        if log is None or at is None:
+            log, at = no_log()
+        status = _settle(*args, self._unordered, tied, out, log, at)
         if status == NEEDS_ORDER:
-            status = _settle(*args, self.odd_chip_priority(dealt, tied), tied, out)
+            priority = self.odd_chip_priority(dealt, tied)
+            status = (
+                HANDED_BACK if priority is None else _settle(*args, priority, tied, out, log, at)
+            )
         if status != SETTLED:
-            return None
+            self._refuse(status, out)
         kill = int(out[n + 4])
         return SettledHand(
             out[:n],
@@ -712,44 +971,29 @@ class FastSettler:
             int(out[n + 2]),
             bool(out[n + 3]),
             None if kill < 0 else bool(kill),
+            out[n + _TAIL :],
+            bool(out[n + 5]),
         )
 
-    def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints:
+    def _refuse(self, status: int, out: Ints) -> None:
+        """Raise what ``settle_round`` raises for a round ``_settle`` cannot settle."""
+        message = settle_error(status, out, self.seats)
+        if message is None:  # pragma: no cover - cards more than a table taken deals
+            raise RuntimeError("a hand's cards are more than the settlement kernel reads")
+        if status == NO_WINNER:
+            raise ValueError(message)
+        raise PokerRoundError([("/seats", message)])
+
+    def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints | None:
         """Each ``tied`` seat's place ([part, seat]; -1: not tied) in the order the excess
-        of a tied part goes (§ 553.10(i)(2)(ii)-(iv)), as the scalar showdown orders them:
-        by the kernel ``odd_chip.odd_chip_order`` with this table's ``order_arrays``, or,
-        where it cannot read a part's hand, each seat's cards shown (``showdown.show``) and
-        ordered by ``Splitter.odd_chip_order``."""
+        of a tied part goes (§ 553.10(i)(2)(ii)-(iv)), as the scalar showdown orders them
+        (``odd_chip.odd_chip_order`` with this table's ``order_arrays``); ``None`` where a
+        hand's cards are more than it reads."""
         priority: Ints = np.empty(tied.shape, dtype=np.int64)
         args = (dealt.cards, dealt.ncards, dealt.board, dealt.nboard, tied)
         if odd_chip_order(*args, *self.order_arrays, priority):
             return priority
-        return self.shown_priority(dealt, tied)
-
-    def shown_priority(
-        self, dealt: DealtHand, tied: Flags, shown_as: ShownAs | None = None
-    ) -> Ints:
-        """``odd_chip_priority`` by the scalar showdown: ``showdown.show`` of each tied
-        seat (or ``shown_as(seat index, own cards, board, part)``), ordered by
-        ``Splitter.odd_chip_order`` (the order's definition)."""
-        assert self.splitter is not None
-        priority: Ints = np.full(tied.shape, -1, dtype=np.int64)
-        board = [int(c) for c in dealt.board[: dealt.nboard]]
-        for part, name in ((HIGH, "high"), (LOW, "low")):
-            seats = [int(i) for i in np.flatnonzero(tied[part])]
-            if not seats:
-                continue
-            own = {i: [int(c) for c in dealt.cards[i, : dealt.ncards[i]]] for i in seats}
-            shown = [
-                show(self.game, i, own[i], board)
-                if shown_as is None
-                else shown_as(i, own[i], board, name)
-                for i in seats
-            ]
-            ordered = self.splitter.odd_chip_order(shown, name)
-            for place, hand in enumerate(ordered):
-                priority[part, hand.seat] = place
-        return priority
+        return None
 
 
 class _NotTaken(RulesubError):
