@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from tests.poker_oracle.settlement import settle_round
 
+from tests.poker_oracle.settlement import settle_round
 from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
