@@ -5,6 +5,7 @@ the reference engine (``table.Hand``) writes them."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,7 @@ from tests.poker_oracle.session import ReferenceSession
 from validator.compiler import load_game
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.money import to_cents
 from validator.interpreter.poker.session import Session, log_line
 from validator.interpreter.poker.setup import default_setup
 from validator.interpreter.poker.strategy import strategies
@@ -176,3 +178,40 @@ def test_a_rules_submission_round_reads_the_same_from_the_log() -> None:
             out.append(log_line(record))
         lines.append(out)
     assert lines[0] == lines[1]
+
+
+@pytest.mark.parametrize("game_id", ["poker-holdem", "poker-omaha-hi-lo-8", "house-razz"])
+def test_a_round_records_its_settlement_operations_as_its_figures(game_id: str) -> None:
+    """§ 553.15(b), (d), § 553.8(b)(4): the settlement kernel's operations in a round's
+    record add up to the record's own figures: the pots formed are its pots, the rake taken
+    its rake, each seat's pots awarded and uncalled bet returned its award; every award goes
+    to a seat eligible for that pot; the settlement comes after the showdown and before the
+    button moves (a Stud table has no button)."""
+    game = load_game(game_id)
+    session = Session(game, default_setup(game), 6, seed=11)
+    settled = 0
+    for record in session.hands(60):
+        assert record.played is not None and record.played.operations is not None
+        entries = record.played.operations
+        names = [e["op"] for e in entries]
+        data = record.to_json()
+        pots = [e for e in entries if e["op"] == "form_pot"]
+        assert [e["amount"] for e in pots] == data["pots"]
+        raked = sum(to_cents(Decimal(e["amount"])) for e in entries if e["op"] == "take_rake")
+        assert raked == to_cents(Decimal(data["rake"]))
+        eligible = {e["pot"]: e["eligible"] for e in pots}
+        for seat in data["seats"]:
+            got = sum(
+                to_cents(Decimal(e["amount"]))
+                for e in entries
+                if e["op"] in ("award_pot", "return_uncalled") and e.get("seat") == seat["seat"]
+            )
+            assert got == to_cents(Decimal(seat["award"])), (record.number, seat["seat"])
+        for e in entries:
+            if e["op"] == "award_pot":
+                assert e["seat"] in eligible[e["pot"]]
+        first = names.index("form_pot")
+        assert all(n not in ("show", "concede") for n in names[first:])
+        assert (names[-1] == "move_button") == (data["button"] is not None)  # Stud: none
+        settled += 1
+    assert settled == 60

@@ -533,6 +533,7 @@ class Session:
         for seat, shown in showdown(read.in_hand(), dealt.last_aggressor, losers, show_all):
             op = ops.SHOW if shown else ops.CONCEDE
             n = ops.log_op(log, n, op, self.seats.index(seat), 0, 0, 0)
+        n = self._log_settlement(log, n, settlement)
         if dealt.button is not None:
             moved = self.seats.index(self.move_button(self.seats, dealt.button))
             n = ops.log_op(log, n, ops.MOVE_BUTTON, moved, 0, 0, 0)
@@ -552,6 +553,19 @@ class Session:
             ops.operations_json(log, n, self.seats),
         )
         return Outcome.of_played(played, dealt.button, self.seats)
+
+    def _log_settlement(self, log: Ints, n: int, settlement: PokerSettlement) -> int:
+        """The settlement kernel's operations appended to the round's log (``n`` rows),
+        its seats (indexed among the seats dealt in) and a pot's eligible seats (a bit
+        each) read again as the table's; the rows the log holds after."""
+        index = [self.seats.index(s.seat) for s in settlement.round.seats]
+        for row in settlement.operations:
+            what, seat, amount, card, detail = (int(x) for x in row)
+            if what == ops.FORM_POT:
+                detail = sum(1 << index[i] for i in range(len(index)) if detail >> i & 1)
+            seat = index[seat] if seat != ops.NO_SEAT else seat
+            n = ops.log_op(log, n, what, seat, amount, card, detail)
+        return n
 
     def _settle(
         self, seats: list[SeatRound], board: list[int], button: int | None, round_put: list[int]

@@ -76,6 +76,8 @@ class PokerSettlement:
     kill: KillResult | None
     seats: list[SeatAward]
     forced_bet: ForcedBetCall | None = None
+    #: the settlement kernel's operation log rows, seats indexed in ``round.seats``' order
+    operations: Any = None
 
     @property
     def contributions(self) -> Cents:
@@ -380,7 +382,7 @@ def explain_settlement(
         if len(ups) == len(rnd.seats):
             forced = forced_bet_seat(game, ups)
     return PokerSettlement(
-        game, rnd, results, uncalled, rake, bad_beat, kill, list(awards.values()), forced
+        game, rnd, results, uncalled, rake, bad_beat, kill, list(awards.values()), forced, rows
     )
 
 

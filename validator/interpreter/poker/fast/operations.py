@@ -172,7 +172,11 @@ def operation_json(row: Ints, seats: list[int]) -> dict[str, Any]:
             else value
         )
     if op.detail is not None:
-        out[op.detail] = int(row[DETAIL])
+        detail = int(row[DETAIL])
+        if int(row[OP]) == FORM_POT:  # the eligible seats by their numbers, not their bits
+            out[op.detail] = [s for i, s in enumerate(seats) if detail >> i & 1]
+        else:
+            out[op.detail] = detail
     return out
 
 
