@@ -491,8 +491,11 @@ class _Figures:
                 self.payouts.append((seats[seat], amount, detail))
 
     def pots(self, rnd: PokerRound) -> list[Pot]:
-        """The pots formed, each's level and contributors from the contributions called."""
-        called = _called(rnd)
+        """The pots formed, each's level and contributors from the contributions called (the
+        uncalled bet the log returned taken off)."""
+        called = {s.seat: s.contributed for s in rnd.seats}
+        if self.uncalled is not None:  # the final bet no one called, as the kernel returned it
+            called[self.uncalled.seat] -= self.uncalled.amount
         out: list[Pot] = []
         below = 0
         for k, (amount, mask) in enumerate(self.formed):
