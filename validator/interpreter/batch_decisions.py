@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from validator.interpreter.actions import parse_action
-from validator.interpreter.batch_conditions import ChunkConditions, Comparison
+from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.batch_hands import ChunkHands, pick
 from validator.interpreter.batch_kernels import place_wager
 from validator.interpreter.batch_money import I64, B, row_sums
@@ -99,8 +99,8 @@ class ChunkDecisions:
         # the rule each lane follows (the strategy's first row that holds, else the
         # default): its number in `which` (0: none), what it says in `said` (choice,
         # multiple, keep, paired), looked up once for every lane
+        which = np.zeros((N, S), np.int16)
         said: list[tuple[int, int, int, bool]] = [(-1, 0, -1, False)]
-        tests = []
         for row in rows:
             if isinstance(row.then, str):
                 a = parse_action(row.then)
@@ -110,15 +110,16 @@ class ChunkDecisions:
                 k_keep, k_paired = row.then.keep.highest, row.then.keep.paired
             if a.option not in available:
                 continue
+            m = cond(row.when, within=open_)
             where = available[a.option]
-            extra = [] if where is None else [Comparison(where, (1,))]
-            tests.append(self.conditions.comparisons(row.when) + extra)
+            if where is not None:
+                m &= where
+            if not m.any():
+                continue
             mult = -1 if a.multiple == "max" else int(a.multiple or 0)
+            which += m * np.int16(len(said))  # m is a part of open_: no rule there yet
             said.append((names.index(a.option), mult, k_keep, k_paired))
-        assert len(said) < np.iinfo(np.int16).max
-        which = self.conditions.first_row(tests, open_)  # the strategy's rows, in one pass
-        if tests:
-            open_ &= which == 0
+            open_ ^= m
         if open_.any():
             fallback = step.default if step.default is not None else None
             for o in [fallback] if fallback else names:

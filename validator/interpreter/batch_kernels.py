@@ -222,53 +222,6 @@ def held_twice(cards: NDArray[np.int8], rank: NDArray[np.int8], out: NDArray[np.
 
 
 @njit(cache=True)
-def or_words(
-    values: NDArray[Any],
-    bounds: NDArray[np.int64],
-    words: NDArray[np.uint64],
-    out: NDArray[np.uint64],
-) -> None:
-    """Each value's word (``words[i]``, ``i`` the count of ``bounds`` at most the value: the
-    interval it lies in) or-ed into ``out``: every test on one figure read at once, the
-    bounds counted over every value in turn (no branch that follows the cards)."""
-    n = values.shape[0]
-    idx = np.zeros(n, dtype=np.uint8)
-    for b in bounds:
-        for p in range(n):
-            idx[p] += values[p] >= b
-    for p in range(n):
-        out[p] |= words[idx[p]]
-
-
-@njit(cache=True)
-def first_rows(
-    within: NDArray[np.bool_],
-    lane_word: NDArray[np.uint64],
-    round_word: NDArray[np.uint64],
-    need: NDArray[np.uint64],
-    which: NDArray[np.int16],
-) -> None:
-    """The first row whose tests all hold (row ``i``: every bit of ``need[i]`` set in the
-    lane's word, its own or-ed with its round's), at each lane ``within`` holds (rounds ×
-    seats, flat): its number from 1 in ``which``, 0 where none holds or outside
-    ``within``. The rows are read from the last, each over every lane (arithmetic, no
-    branch that follows the cards)."""
-    n, rounds = which.shape[0], round_word.shape[0]
-    seats = n // rounds if rounds else 0
-    for r in range(rounds):
-        w = round_word[r]
-        for p in range(r * seats, r * seats + seats):
-            lane_word[p] |= w
-    for p in range(n):
-        which[p] = 0
-    for row in range(need.shape[0] - 1, -1, -1):
-        want = need[row]
-        for p in range(n):
-            hit = np.int16((lane_word[p] & want) == want) & np.int16(within[p])
-            which[p] += hit * (np.int16(row + 1) - which[p])
-
-
-@njit(cache=True)
 def draws(
     player: NDArray[np.int8],
     dealt: NDArray[np.int8],

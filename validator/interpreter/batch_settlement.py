@@ -144,11 +144,14 @@ class ChunkSettlement:
         computed for the lanes (flat indices over rounds and seats) it applies to only."""
         state = self.state
         N, S = state.N, state.S
-        tests = [self.conditions.comparisons(row.when, line.on) for row in line.rows]
-        which = self.conditions.first_row(tests, lanes)  # every row, in one pass
-        if (lanes & (which == 0)).any():
+        open_ = lanes.copy()
+        chosen = []
+        for row in line.rows:
+            m = self.conditions.cond(row.when, line.on, open_)
+            chosen.append(m)
+            open_ ^= m  # m is a part of open_
+        if open_.any():
             raise ValueError(f"no row of settlement line {lid!r} applies to some rounds")
-        chosen = [which == i + 1 for i in range(len(line.rows))]
         ret = state.returned.setdefault(lid, np.zeros((N, S), np.int64))
         house = state.house_line.setdefault(lid, np.zeros((N, S), np.int64))
         state.settled[lid] = state.settled.get(lid, np.zeros((N, S), bool)) | lanes
