@@ -46,7 +46,7 @@ from validator.interpreter.batch_hands import (
     first_where,
     pick,
 )
-from validator.interpreter.batch_kernels import held_twice
+from validator.interpreter.batch_kernels import draws, held_twice
 from validator.interpreter.batch_meters import BatchMeter, pay_meters
 from validator.interpreter.batch_money import I64, B, frac_micro, from_micro, row_sums, to_micro
 from validator.interpreter.batch_settlement import ChunkSettlement, PayTable
@@ -380,6 +380,28 @@ class _Chunk:
         state.player_dealt = np.concatenate([state.player_dealt, pad], axis=2)
         decks, pos = state.decks, state.pos
         asked = self.conditions.cond(step.players)
+        if state.pending_cards is None:  # no exchange names its cards: round by round
+            kind = state.pending_kind * asked
+            counts = np.zeros((N, S), np.int64)
+            seats = np.array(list(order), np.int64)
+            draws(
+                player, state.player_dealt, decks, pos, kind, state.pending_keep,
+                state.pending_paired, RANK, seats, counts,
+            )  # fmt: skip
+            for s in seats.tolist():
+                ex = np.flatnonzero(kind[:, s] == 2)
+                if ex.size:
+                    self.decisions.check_exchange(ex, s, counts[ex, s])
+        else:
+            self._draws_by_seat(order, k, asked)
+        state.pending_kind *= ~asked  # the draws asked for are made
+        state.pending_named &= ~asked
+        state.version += 1
+
+    def _draws_by_seat(self, order: range, k: int, asked: B) -> None:
+        """The draw step seat by seat over whole columns, an exchange naming its cards."""
+        state = self.state
+        player, decks, pos = state.player, state.decks, state.pos
         cols = np.arange(k)
         for s in order:
             kind = state.pending_kind[:, s] * asked[:, s]
@@ -412,9 +434,6 @@ class _Chunk:
                 new = decks.reshape(-1).take(ex[:, None] * decks.shape[1] + src)
                 player[ex, s, :k] = pick(cols[None, :] < keep, held, new)
                 pos[ex] += k - keep[:, 0]
-        state.pending_kind *= ~asked  # the draws asked for are made
-        state.pending_named &= ~asked
-        state.version += 1
 
     @meaning("batch", STEP.id, "decide")
     def _step_decide(self, step: DecideStep) -> None:

@@ -219,3 +219,80 @@ def held_twice(cards: NDArray[np.int8], rank: NDArray[np.int8], out: NDArray[np.
                 d = np.int64(cards[r, j])
                 same += rank[d + size if d < 0 else d] == ri
             out[r, i] = same > 1
+
+
+@njit(cache=True)
+def draws(
+    player: NDArray[np.int8],
+    dealt: NDArray[np.int8],
+    decks: NDArray[np.int8],
+    pos: NDArray[np.int64],
+    kind: NDArray[np.int64],
+    keep: NDArray[np.int64],
+    paired: NDArray[np.bool_],
+    rank: NDArray[np.int8],
+    order: NDArray[np.int64],
+    counts: NDArray[np.int64],
+) -> None:
+    """The draws asked for (``kind`` per round and seat: 1 a card added in the last place,
+    2 an exchange), seat by seat in ``order``, each round from its deck at ``pos``. An
+    exchange keeps the ``keep`` highest of the ``k`` cards held (``paired``: where the
+    hand holds a rank twice or more, the cards of such ranks, in their order, instead) and
+    replaces the others by as many from the deck (a place past the deck's last card reads
+    its last card); ``counts``: the cards each exchange replaced. As the batch engine's
+    draw step does it over whole columns, round by round."""
+    n, width = player.shape[0], player.shape[2]
+    k = width - 1
+    held = np.empty(k, dtype=np.int8)
+    twice = np.empty(k, dtype=np.bool_)
+    first = np.empty(k, dtype=np.int8)
+    ranks = np.empty(k, dtype=np.int64)
+    seen = np.zeros(256, dtype=np.int64)  # how many cards of each rank (a rank is a byte)
+    size = rank.shape[0]
+    for r in range(n):
+        for s in order:
+            kd = kind[r, s]
+            if kd == 1:
+                c = decks[r, pos[r]]
+                player[r, s, k] = c
+                dealt[r, s, k] = c
+                pos[r] += 1
+            elif kd == 2:
+                for i in range(k):  # the cards held, highest first
+                    c = player[r, s, i]
+                    j = i
+                    while j > 0 and held[j - 1] < c:
+                        held[j] = held[j - 1]
+                        j -= 1
+                    held[j] = c
+                for i in range(k):  # the cards of a rank held twice or more
+                    c = np.int64(held[i])
+                    ranks[i] = rank[c + size if c < 0 else c]
+                    seen[ranks[i]] += 1
+                many = 0
+                for i in range(k):
+                    twice[i] = seen[ranks[i]] > 1
+                    many += twice[i]
+                for i in range(k):
+                    seen[ranks[i]] = 0
+                kp = keep[r, s]
+                if paired[r, s] and many > 0:
+                    g = 0
+                    for i in range(k):
+                        if twice[i]:
+                            first[g] = held[i]
+                            g += 1
+                    for i in range(k):
+                        if not twice[i]:
+                            first[g] = held[i]
+                            g += 1
+                    for i in range(k):
+                        held[i] = first[i]
+                    kp = many
+                counts[r, s] = k - kp
+                for col in range(k):
+                    if col < kp:
+                        player[r, s, col] = held[col]
+                    else:
+                        player[r, s, col] = decks[r, min(pos[r] + col - kp, 51)]
+                pos[r] += k - kp
