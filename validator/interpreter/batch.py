@@ -430,7 +430,7 @@ class _Chunk:
                     held = pick(named[:, None], first, held)
                     keep = pick(named[:, None], kept.sum(axis=1)[:, None], keep)
                 self.decisions.check_exchange(ex, s, k - keep[:, 0])
-                src = np.minimum(pos[ex][:, None] + cols[None, :] - keep, 51)
+                src = np.minimum(pos[ex][:, None] + cols[None, :] - keep, decks.shape[1] - 1)
                 new = decks.reshape(-1).take(ex[:, None] * decks.shape[1] + src)
                 player[ex, s, :k] = pick(cols[None, :] < keep, held, new)
                 pos[ex] += k - keep[:, 0]

@@ -249,6 +249,7 @@ def draws(
     ranks = np.empty(k, dtype=np.int64)
     seen = np.zeros(256, dtype=np.int64)  # how many cards of each rank (a rank is a byte)
     size = rank.shape[0]
+    last = decks.shape[1] - 1  # the deck's last place, whatever the deck
     for r in range(n):
         for s in order:
             kd = kind[r, s]
@@ -294,5 +295,5 @@ def draws(
                     if col < kp:
                         player[r, s, col] = held[col]
                     else:
-                        player[r, s, col] = decks[r, min(pos[r] + col - kp, 51)]
+                        player[r, s, col] = decks[r, min(pos[r] + col - kp, last)]
                 pos[r] += k - kp
