@@ -24,7 +24,7 @@ from typing import Literal
 
 from validator.errors import RulesubError
 from validator.interpreter.poker.betting import Limit, Player
-from validator.interpreter.poker.money import Cents, dollar_text
+from validator.money import Cents, dollar_text
 
 Kind = Literal["fold", "check", "call", "bet", "raise"]
 

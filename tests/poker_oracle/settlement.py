@@ -18,7 +18,6 @@ from validator.interpreter.poker.bad_beat import (
     qualifies,
 )
 from validator.interpreter.poker.kill import KillResult, KillRule, PotOutcome, next_hand
-from validator.interpreter.poker.money import Cents, dollar_text
 from validator.interpreter.poker.pots import Pot, Uncalled
 from validator.interpreter.poker.rake import Rake, RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError
@@ -32,6 +31,7 @@ from validator.interpreter.poker.settle import (
 )
 from validator.interpreter.poker.showdown import Half, PotResult, Share, ShownHand, Splitter, show
 from validator.model.notation import format_rate
+from validator.money import Cents, dollar_text
 from validator.rankings.evaluator import HandValue
 
 # -- the pots (pots.py) ------------------------------------------------------------------------

@@ -21,11 +21,11 @@ from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.betting import Limit, Player
 from validator.interpreter.poker.fast.stream import Stream
-from validator.interpreter.poker.money import Cents, dollar_text
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.settle import PokerSettlement, forced_bet_seat, settle_round
 from validator.interpreter.poker.table import PlayedHand, Rules, Stakes, clockwise_after
 from validator.model.poker import Street
+from validator.money import Cents, dollar_text
 
 
 class Strategy(Protocol):

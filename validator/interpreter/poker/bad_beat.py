@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from validator.compiler import Game
-from validator.interpreter.poker.money import Cents, dollar_text
 from validator.interpreter.poker.pots import Pot
 from validator.interpreter.poker.showdown import ShownHand
 from validator.model.notation import format_rate
+from validator.money import Cents, dollar_text
 from validator.rankings.evaluator import Evaluator, HandValue
 
 RANK_NAMES = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from validator.interpreter.poker.money import Cents
+from validator.money import Cents
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from validator.interpreter.poker.money import Cents
+from validator.money import Cents
 
 
 @dataclass(frozen=True)

@@ -38,10 +38,10 @@ from validator.compiler import Game
 from validator.errors import RulesubError
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.kill import KillRule
-from validator.interpreter.poker.money import Cents, dollar_text, to_cents
 from validator.interpreter.poker.rake import RakeRule
 from validator.loader import LoadError, Located, did_you_mean
 from validator.model.notation import NotationError, format_rate, parse_money, parse_rate
+from validator.money import Cents, dollar_text, to_cents
 
 KEYS = ("game", "chip", "button", "seats", "board", "rake", "bad_beat", "kill")
 SEAT_KEYS = ("seat", "cards", "contributed", "folded", "all_in")

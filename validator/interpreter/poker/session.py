@@ -59,14 +59,13 @@ from validator.interpreter.poker.fast.hand import FastTable
 from validator.interpreter.poker.fast.narrate import read_round, showdown
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.fast.stream import Stream
-from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
 from validator.interpreter.poker.rake import completed_periods, time_charges
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.settle import PokerSettlement, SeatAward, settle_round
 from validator.interpreter.poker.setup import BUY_IN_UPPER_BETS, TableSetup
 from validator.interpreter.poker.strategy import strategies
 from validator.interpreter.poker.table import BUTTON_MOVES, PlayedHand, clockwise_after
-from validator.money import displayed, format_money
+from validator.money import Cents, cents_figure, displayed, dollar_text, format_money, to_cents
 
 DEFAULT_HANDS_PER_HOUR = 30
 #: the most rounds the fast path plays in one call of its block kernel
@@ -161,34 +160,36 @@ class HandRecord:
             "hand": self.number,
             "button": self.button,
             "kill_multiplier": str(self.kill_multiplier),
-            "buy_ins": {str(k): money(v) for k, v in self.buy_ins.items()},
-            "stacks_before": {str(k): money(v) for k, v in self.played.stacks_before.items()},
+            "buy_ins": {str(k): cents_figure(v) for k, v in self.buy_ins.items()},
+            "stacks_before": {
+                str(k): cents_figure(v) for k, v in self.played.stacks_before.items()
+            },
             "deck": [card_str(c) for c in self.deck],
             "board": [card_str(c) for c in self.played.board],
             "seats": [
                 {
                     "seat": p.seat,
                     "cards": [card_str(c) for c in p.card_list()],
-                    "contributed": money(p.contributed),
+                    "contributed": cents_figure(p.contributed),
                     "folded": p.folded,
                     "all_in": p.all_in and not p.folded,
-                    "award": money(s.seat(p.seat).award),
-                    "bad_beat_payout": money(s.seat(p.seat).bad_beat),
+                    "award": cents_figure(s.seat(p.seat).award),
+                    "bad_beat_payout": cents_figure(s.seat(p.seat).bad_beat),
                 }
                 for p in self.played.players
             ],
             "sitting_out": self.played.sitting_out,
-            "pots": [money(p.pot.amount) for p in s.pots],
-            "rake": money(s.rake.total),
-            "bad_beat_contribution": money(s.bad_beat_contribution),
-            "bad_beat_paid": money(self.bad_beat_paid),
-            "fund_after": money(self.fund_after),
-            "time_charges": {str(k): money(v) for k, v in self.time_charges.items()},
+            "pots": [cents_figure(p.pot.amount) for p in s.pots],
+            "rake": cents_figure(s.rake.total),
+            "bad_beat_contribution": cents_figure(s.bad_beat_contribution),
+            "bad_beat_paid": cents_figure(self.bad_beat_paid),
+            "fund_after": cents_figure(self.fund_after),
+            "time_charges": {str(k): cents_figure(v) for k, v in self.time_charges.items()},
             "shown": self.played.shown,
             "conceded": self.played.conceded,
             "deck_in_play": self.deck_in_play,
-            "betting_rounds": [money(x) for x in self.played.round_put],
-            "time_buy_ins": {str(k): money(v) for k, v in self.time_buy_ins.items()},
+            "betting_rounds": [cents_figure(x) for x in self.played.round_put],
+            "time_buy_ins": {str(k): cents_figure(v) for k, v in self.time_buy_ins.items()},
             "log": self.played.log,
         } | ({} if self.played.operations is None else {"operations": self.played.operations})
 
@@ -654,25 +655,25 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
         "seats": len(session.seats),
         "strategies": {str(k): v for k, v in session.strategies.items()},
         "stakes": {
-            "lower": [money(st.lower.min_bet), money(st.lower.max_bet)],
+            "lower": [cents_figure(st.lower.min_bet), cents_figure(st.lower.max_bet)],
             "upper": None
             if st.upper is None
-            else [money(st.upper.min_bet), money(st.upper.max_bet)],
-            "ante": money(st.ante),
-            "blinds": [money(b) for b in st.blinds],
-            "forced_bet": money(st.forced_bet),
+            else [cents_figure(st.upper.min_bet), cents_figure(st.upper.max_bet)],
+            "ante": cents_figure(st.ante),
+            "blinds": [cents_figure(b) for b in st.blinds],
+            "forced_bet": cents_figure(st.forced_bet),
             "max_raises": st.max_raises,
-            "buy_in": money(session.buy_in),
+            "buy_in": cents_figure(session.buy_in),
         },
         "hands_per_hour": hands_per_hour,
         "hours": _dollars(hours * 100, "0.01"),
         "showdowns": t.showdowns,
-        "pots": {"total": money(t.pots), "per_hand": _dollars(Fraction(t.pots, t.hands))},
+        "pots": {"total": cents_figure(t.pots), "per_hand": _dollars(Fraction(t.pots, t.hands))},
         "rake": {
             "kind": rr.kind if rr is not None else "none",
-            "from_pots": money(t.rake),
-            "time_charges": money(time_charged),
-            "total": money(total),
+            "from_pots": cents_figure(t.rake),
+            "time_charges": cents_figure(time_charged),
+            "total": cents_figure(total),
             "per_hand": _dollars(Fraction(total, t.hands), "0.0001"),
             "per_hour": _dollars(Fraction(total) / hours),
         },
@@ -681,17 +682,17 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
         else {
             "qualifying": rules.bad_beat.at_least,
             "requirements": describe_floor(session.game, rules.bad_beat),
-            "fund_start": money(session.fund_start),
-            "contributions": money(t.bad_beat_in),
-            "payouts": money(t.bad_beat_out),
+            "fund_start": cents_figure(session.fund_start),
+            "contributions": cents_figure(t.bad_beat_in),
+            "payouts": cents_figure(t.bad_beat_out),
             "hits": t.bad_beat_hits,
-            "fund_end": money(session.fund),
+            "fund_end": cents_figure(session.fund),
         },
         "players": {
-            str(s): {"strategy": session.strategies[s], "net": money(t.net[s])}
+            str(s): {"strategy": session.strategies[s], "net": cents_figure(t.net[s])}
             for s in session.seats
         },
-        "buy_ins": money(t.buy_ins),
+        "buy_ins": cents_figure(t.buy_ins),
         "invariant": {
             "rule": "contributions = awards + rake + Bad Beat contribution",
             "hands_checked": t.checked,
@@ -700,9 +701,9 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
         "session_invariant": {
             "rule": "buy-ins = stacks + rake from pots + time charges + Bad Beat contributions"
             " - Bad Beat payouts; the players' nets sum to minus all the house kept",
-            "buy_ins": money(t.buy_ins),
-            "stacks": money(stacks),
-            "players_net": money(nets),
+            "buy_ins": cents_figure(t.buy_ins),
+            "stacks": cents_figure(stacks),
+            "players_net": cents_figure(nets),
             "held": session_held,
         },
     }

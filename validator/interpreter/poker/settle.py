@@ -27,12 +27,12 @@ from validator.interpreter.poker.bad_beat import (
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
 from validator.interpreter.poker.fast import operations as op
 from validator.interpreter.poker.kill import KillResult, PotOutcome, explain_kill
-from validator.interpreter.poker.money import Cents, dollar_text, money
 from validator.interpreter.poker.pots import Pot, Uncalled
 from validator.interpreter.poker.rake import Rake, explain_rake
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, read_poker_round
 from validator.interpreter.poker.showdown import PotExplainer, PotResult, ShownHand, show
 from validator.model.ranking import CardOrder
+from validator.money import Cents, cents_figure, dollar_text
 from validator.rankings.evaluator import card_order_key
 from validator.rankings.packed import pack_key
 
@@ -103,18 +103,18 @@ class PokerSettlement:
         out: dict[str, Any] = {
             "game": self.game.id,
             "kind": d.kind,
-            "chip": money(self.round.chip),
+            "chip": cents_figure(self.round.chip),
             "uncalled": None
             if self.uncalled is None
             else {
                 "seat": self.uncalled.seat,
-                "amount": money(self.uncalled.amount),
+                "amount": cents_figure(self.uncalled.amount),
                 "reason": _uncalled_reason(self.game, self.uncalled),
             },
             "pots": [_pot_json(p) for p in self.pots],
             "rake": {
-                "total": money(self.rake.total),
-                "by_pot": [money(x) for x in self.rake.by_pot],
+                "total": cents_figure(self.rake.total),
+                "by_pot": [cents_figure(x) for x in self.rake.by_pot],
                 "reason": self.rake.reason,
                 "lines": self.rake.lines,
             },
@@ -136,25 +136,25 @@ class PokerSettlement:
             "seats": [
                 {
                     "seat": s.seat,
-                    "contributed": money(s.contributed),
+                    "contributed": cents_figure(s.contributed),
                     "folded": s.folded,
                     "all_in": s.all_in,
                     "hands": s.hands,
-                    "won": money(s.won),
-                    "uncalled_returned": money(s.returned),
-                    "award": money(s.award),
-                    "net": money(s.net),
-                    "bad_beat_payout": money(s.bad_beat),
+                    "won": cents_figure(s.won),
+                    "uncalled_returned": cents_figure(s.returned),
+                    "award": cents_figure(s.award),
+                    "net": cents_figure(s.net),
+                    "bad_beat_payout": cents_figure(s.bad_beat),
                     "reasons": s.reasons,
                 }
                 for s in self.seats
             ],
             "order": _order(self.game),
             "totals": {
-                "contributions": money(self.contributions),
-                "awards": money(self.awards),
-                "rake": money(self.rake.total),
-                "bad_beat_contribution": money(self.bad_beat_contribution),
+                "contributions": cents_figure(self.contributions),
+                "awards": cents_figure(self.awards),
+                "rake": cents_figure(self.rake.total),
+                "bad_beat_contribution": cents_figure(self.bad_beat_contribution),
                 "balanced": self.balanced,
             },
         }
@@ -173,32 +173,32 @@ def _uncalled_reason(game: Game, u: Uncalled) -> str:
 def _pot_json(p: PotResult) -> dict[str, Any]:
     return {
         "pot": p.pot.name,
-        "amount": money(p.pot.amount),
+        "amount": cents_figure(p.pot.amount),
         "eligible": list(p.pot.eligible),
         "contributors": list(p.pot.contributors),
-        "rake": money(p.rake),
-        "bad_beat_contribution": money(p.bad_beat),
-        "awarded": money(p.net),
+        "rake": cents_figure(p.rake),
+        "bad_beat_contribution": cents_figure(p.bad_beat),
+        "awarded": cents_figure(p.net),
         "reason": p.reason,
         "parts": [
             {
                 "part": h.part,
-                "amount": money(h.amount),
+                "amount": cents_figure(h.amount),
                 "winners": list(h.winners),
                 "hands": {str(k): v for k, v in h.hands.items()},
                 "shares": [
-                    {"seat": s.seat, "amount": money(s.amount), "reason": s.reason}
+                    {"seat": s.seat, "amount": cents_figure(s.amount), "reason": s.reason}
                     for s in h.shares
                 ],
                 "odd_chip": None
                 if h.odd_chip is None
                 else {
                     "seat": h.odd_chip.seat,
-                    "amount": money(h.odd_chip.amount),
+                    "amount": cents_figure(h.odd_chip.amount),
                     "reason": h.odd_chip.reason,
                 },
                 "odd_chips": [
-                    {"seat": o.seat, "amount": money(o.amount), "reason": o.reason}
+                    {"seat": o.seat, "amount": cents_figure(o.amount), "reason": o.reason}
                     for o in h.odd_chips
                 ],
             }
@@ -209,17 +209,17 @@ def _pot_json(p: PotResult) -> dict[str, Any]:
 
 def _bad_beat_json(b: BadBeatResult) -> dict[str, Any]:
     return {
-        "contribution": money(b.contribution),
-        "by_pot": [money(x) for x in b.by_pot],
+        "contribution": cents_figure(b.contribution),
+        "by_pot": [cents_figure(x) for x in b.by_pot],
         "reason": b.contribution_reason,
-        "fund_before": money(b.fund_before),
+        "fund_before": cents_figure(b.fund_before),
         "hit": b.hit,
         "hit_reason": b.hit_reason,
         "payouts": [
-            {"seat": s, "amount": money(a), "reason": b.payout_reasons[s]}
+            {"seat": s, "amount": cents_figure(a), "reason": b.payout_reasons[s]}
             for s, a in sorted(b.payouts.items())
         ],
-        "fund_after": money(b.fund_after),
+        "fund_after": cents_figure(b.fund_after),
     }
 
 

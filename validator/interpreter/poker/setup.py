@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from validator.compiler import Game
 from validator.interpreter.poker.betting import Limit
-from validator.interpreter.poker.money import Cents
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.table import Rules, Stakes
+from validator.money import Cents
 
 #: every simulated seat buys in for this many upper bets of the table's limits
 BUY_IN_UPPER_BETS = 50

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 from validator.cards import cards_str
 from validator.compiler import Game
-from validator.interpreter.poker.money import Cents, dollar_text
 from validator.interpreter.poker.pots import Pot
 from validator.model.game import GameDefinition
 from validator.model.poker import OddChips
 from validator.model.ranking import CardOrder
+from validator.money import Cents, dollar_text
 from validator.rankings.evaluator import HandValue, card_order_key, low_rank
 
 

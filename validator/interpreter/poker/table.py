@@ -13,9 +13,9 @@ from typing import Any
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.betting import Limit, Player
 from validator.interpreter.poker.kill import KillRule
-from validator.interpreter.poker.money import Cents
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.settle import PokerSettlement
+from validator.money import Cents
 
 
 @dataclass(frozen=True)
