@@ -32,11 +32,14 @@ from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
 from validator.interpreter.poker.fast.hand import FastTable
 from validator.interpreter.poker.fast.stream import Stream
-from validator.interpreter.poker.session import HandRecord, Session, summary
-from validator.interpreter.poker.setup import TableSetup, default_setup
+from validator.interpreter.poker.session import HandRecord, PlayedHand, Session, summary
 from validator.interpreter.poker.showdown import show
-from validator.interpreter.poker.strategy import strategies
-from validator.interpreter.poker.table import PlayedHand, Rules
+from validator.interpreter.poker.table import (
+    Rules,
+    TableSetup,
+    default_setup,
+    strategies,
+)
 from validator.interpreter.settings import read_settings
 from validator.rankings.packed import pack_key
 
@@ -375,8 +378,8 @@ import json, random, sys
 import numpy as np
 from validator.compiler import load_game
 from validator.interpreter.poker.fast.hand import FastTable
-from validator.interpreter.poker.setup import default_setup
-from validator.interpreter.poker.strategy import strategies
+from validator.interpreter.poker.table import default_setup
+from validator.interpreter.poker.table import strategies
 out = []
 for game_id in ("poker-omaha", "poker-omaha-hi-lo-8"):
     game = load_game(game_id)

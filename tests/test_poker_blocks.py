@@ -21,7 +21,7 @@ from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.session import BLOCK_ROUNDS, HandRecord, Session
-from validator.interpreter.poker.setup import TableSetup, default_setup
+from validator.interpreter.poker.table import TableSetup, default_setup
 
 POKER = sorted(g.id for g in all_games() if g.definition.kind == "nonbanking")
 HANDS = 120

@@ -15,10 +15,9 @@ from tests.poker_oracle.settlement import PotError, build_pots, take_rake
 from tests.poker_oracle.table import Hand, RandomStrategy, play_hand
 from validator.compiler import load_game
 from validator.interpreter.poker import PokerRoundError, settle_poker_round
-from validator.interpreter.poker.betting import Limit, Player
 from validator.interpreter.poker.kill import KillRule, next_hand
 from validator.interpreter.poker.rake import RakeRule, time_charge
-from validator.interpreter.poker.table import Rules, Stakes
+from validator.interpreter.poker.table import Limit, Player, Rules, Stakes
 
 # -- pots ------------------------------------------------------------------------------------
 

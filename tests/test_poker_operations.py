@@ -16,8 +16,7 @@ from validator.compiler import load_game
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.hand import FastTable
 from validator.interpreter.poker.session import Session, log_line
-from validator.interpreter.poker.setup import default_setup
-from validator.interpreter.poker.strategy import strategies
+from validator.interpreter.poker.table import default_setup, strategies
 from validator.interpreter.settings import read_settings
 from validator.money import to_cents
 

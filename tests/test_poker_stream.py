@@ -21,7 +21,7 @@ from validator.interpreter.poker.fast import block, hand
 from validator.interpreter.poker.fast import stream as stream_module
 from validator.interpreter.poker.fast.stream import SPAN, Stream, shuffle
 from validator.interpreter.poker.session import HandRecord, Session
-from validator.interpreter.poker.setup import default_setup
+from validator.interpreter.poker.table import default_setup
 from validator.money import cents_figure
 from validator.par import poker
 from validator.par.poker import PokerSpec

@@ -18,7 +18,6 @@ from validator.interpreter.poker.bad_beat import (
     qualifies,
 )
 from validator.interpreter.poker.kill import KillResult, KillRule, PotOutcome, next_hand
-from validator.interpreter.poker.pots import Pot, Uncalled
 from validator.interpreter.poker.rake import Rake, RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError
 from validator.interpreter.poker.settle import (
@@ -29,7 +28,16 @@ from validator.interpreter.poker.settle import (
     card_orders,
     forced_bet_seat,
 )
-from validator.interpreter.poker.showdown import Half, PotResult, Share, ShownHand, Splitter, show
+from validator.interpreter.poker.showdown import (
+    Half,
+    Pot,
+    PotResult,
+    Share,
+    ShownHand,
+    Splitter,
+    Uncalled,
+    show,
+)
 from validator.model.notation import format_rate
 from validator.money import Cents, dollar_text
 from validator.rankings.evaluator import HandValue

@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from validator.compiler import Game
-from validator.interpreter.poker.pots import Pot
-from validator.interpreter.poker.showdown import ShownHand
+from validator.interpreter.poker.showdown import Pot, ShownHand
 from validator.model.notation import format_rate
 from validator.money import Cents, dollar_text
 from validator.rankings.evaluator import Evaluator, HandValue

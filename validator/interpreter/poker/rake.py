@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-from validator.interpreter.poker.pots import Pot
+from validator.interpreter.poker.showdown import Pot
 from validator.model.notation import format_rate
 from validator.money import Cents, dollar_text
 from validator.vocabulary import POKER_WORD, meaning

@@ -27,10 +27,16 @@ from validator.interpreter.poker.bad_beat import (
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
 from validator.interpreter.poker.fast import operations as op
 from validator.interpreter.poker.kill import KillResult, PotOutcome, explain_kill
-from validator.interpreter.poker.pots import Pot, Uncalled
 from validator.interpreter.poker.rake import Rake, explain_rake
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, read_poker_round
-from validator.interpreter.poker.showdown import PotExplainer, PotResult, ShownHand, show
+from validator.interpreter.poker.showdown import (
+    Pot,
+    PotExplainer,
+    PotResult,
+    ShownHand,
+    Uncalled,
+    show,
+)
 from validator.model.ranking import CardOrder
 from validator.money import Cents, cents_figure, dollar_text
 from validator.rankings.evaluator import card_order_key
@@ -444,9 +450,8 @@ _SETTLERS: dict[tuple[Any, ...], tuple[Game, Any]] = {}
 
 
 def _settler(game: Game, rnd: PokerRound) -> Any:
-    from validator.interpreter.poker.betting import Limit
     from validator.interpreter.poker.fast.settle import FastSettler
-    from validator.interpreter.poker.table import Rules, Stakes
+    from validator.interpreter.poker.table import Limit, Rules, Stakes
 
     rake = rnd.rake
     if rake is not None:

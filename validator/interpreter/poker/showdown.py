@@ -18,12 +18,36 @@ from dataclasses import dataclass, field
 
 from validator.cards import cards_str
 from validator.compiler import Game
-from validator.interpreter.poker.pots import Pot
 from validator.model.game import GameDefinition
 from validator.model.poker import OddChips
 from validator.model.ranking import CardOrder
 from validator.money import Cents, dollar_text
 from validator.rankings.evaluator import HandValue, card_order_key, low_rank
+
+
+@dataclass(frozen=True)
+class Uncalled:
+    """The part of the largest contribution no other player matched: it returns to its
+    bettor, no part of any pot and not raked (§ 553.15(d))."""
+
+    seat: int
+    amount: Cents
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A layer of the contributions (§ 553.8(b)(4)): an All-in player "shall only be
+    eligible to win the amount of the pot to which he contributed"."""
+
+    index: int  # 0 the main pot, then the side pots in the order they formed
+    amount: Cents
+    level: Cents  # the contribution this pot covers up to, per player
+    eligible: tuple[int, ...]  # the players still in who may win it
+    contributors: tuple[int, ...]  # every player whose chips are in it
+
+    @property
+    def name(self) -> str:
+        return "main pot" if self.index == 0 else f"side pot {self.index}"
 
 
 @dataclass(frozen=True)
