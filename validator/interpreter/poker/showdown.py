@@ -122,13 +122,6 @@ class PotResult:
     def net(self) -> Cents:
         return self.pot.amount - self.rake - self.bad_beat
 
-    def awards(self) -> dict[int, Cents]:
-        out: dict[int, Cents] = {}
-        for h in self.halves:
-            for s in h.shares:
-                out[s.seat] = out.get(s.seat, 0) + s.amount
-        return out
-
 
 class Splitter:
     """Divides pots by the game's showdown rules."""
