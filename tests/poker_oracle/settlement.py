@@ -379,7 +379,7 @@ class OracleSplitter(Splitter):
                 f"{dollar_text(unit)} chip at most to a player, goes to the tied player with "
                 f"the {by} card by suit{place}"
             )
-            half.odd_chips.append(Share(h.seat, extra, f"{each} [{self._cite(part)}]"))
+            half.odd_chips.append(Share(h.seat, extra, f"{each} [{self.odd.cite}]"))
         half.odd_chip = half.odd_chips[0] if half.odd_chips else None
         return half
 
@@ -424,7 +424,7 @@ class OracleSplitter(Splitter):
         if larger != smaller:
             part_why[to] += (
                 f"; the {dollar_text(larger - smaller)} that cannot be divided equally goes to "
-                f"the {to} hand [{self._cite('pot')}]"
+                f"the {to} hand [{self.odd.cite}]"
             )
         halves = [
             self.split_part("high", high_half, [hands[s] for s in high_seats], part_why["high"]),

@@ -7,7 +7,7 @@
 - An incremental rake (§ 553.15(b)(2)): an amount taken at each predetermined level the pot
   (all pots of the round together) reaches; capped; taken from the main pot first.
 - Time charges (§ 553.15(b)(3)): an hourly fee assessed every 20 or 30 minutes per player
-  or per table; never taken from a pot (``time_charge``). "A rake based on time charges"
+  or per table; never taken from a pot (``time_charges``). "A rake based on time charges"
   is a rake, so the submission's "maximum permissible rake" (§ 553.15(a)(3)) binds it: one
   assessment (a period's share, from each player or from the table) takes at most the
   stated maximum (``assessment``).
@@ -148,15 +148,6 @@ def accrued(rule: RakeRule, periods: int) -> Cents:
     whole one."""
     assert rule.kind == "time" and rule.hourly is not None and rule.every_minutes
     return int(assessment(rule.hourly, rule.every_minutes, rule.cap) * periods)
-
-
-def time_charge(rule: RakeRule, minutes: int, players: int) -> Cents:
-    """What time charges come to over ``minutes`` of play: the hourly fee assessed
-    fractionally at the end of every full period, per player or per table
-    (§ 553.15(b)(3)(i)-(iii))."""
-    assert rule.every_minutes
-    each = accrued(rule, minutes // rule.every_minutes)
-    return each * players if rule.basis == "per_player" else each
 
 
 def completed_periods(rule: RakeRule, hands_per_hour: int, hands_played: int) -> int:

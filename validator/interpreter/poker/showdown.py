@@ -136,42 +136,34 @@ class Splitter:
         self.chip = chip
         self.cap = None if self.odd.cap is None else int(self.odd.cap * 100)
 
-    # -- the odd chip ------------------------------------------------------------------------
-
     def odd_chip_order(self, tied: Sequence[ShownHand], part: str) -> list[ShownHand]:
         """The tied players in the order the excess goes to them. High: the highest card by
         suit first, the tied hands compared from their highest card, then the players'
         other cards. Low: the lowest card by suit first, from the lowest card."""
+        low = self.tie_rule(part) == "lowest_card_by_suit"
 
-        def high_seq(h: ShownHand) -> tuple[tuple[int, int], ...]:
-            assert h.high is not None
-            used = list(h.high.cards)
-            rest = [c for c in h.cards if c not in used]
-            key = lambda c: card_order_key(self.order, c)  # noqa: E731
-            return tuple(key(c) for c in sorted(used, key=key, reverse=True)) + tuple(
-                key(c) for c in sorted(rest, key=key, reverse=True)
+        def key(c: int) -> tuple[int, int]:
+            rank, suit = card_order_key(self.order, c)
+            return (low_rank(c), suit) if low else (rank, suit)
+
+        def seq(h: ShownHand) -> tuple[tuple[int, int], ...]:
+            value = h.low if low else h.high
+            assert value is not None
+            rest = [c for c in h.cards if c not in value.cards]
+            return tuple(
+                key(c)
+                for c in (
+                    *sorted(value.cards, key=key, reverse=not low),
+                    *sorted(rest, key=key, reverse=not low),
+                )
             )
 
-        def low_seq(h: ShownHand) -> tuple[tuple[int, int], ...]:
-            assert h.low is not None
-            used = list(h.low.cards)
-            rest = [c for c in h.cards if c not in used]
-            key = lambda c: (low_rank(c), card_order_key(self.order, c)[1])  # noqa: E731
-            return tuple(key(c) for c in sorted(used, key=key)) + tuple(
-                key(c) for c in sorted(rest, key=key)
-            )
-
-        if self.tie_rule(part) == "lowest_card_by_suit":
-            return sorted(tied, key=low_seq)
-        return sorted(tied, key=high_seq, reverse=True)  # highest_card_by_suit
+        return sorted(tied, key=seq, reverse=not low)
 
     def tie_rule(self, part: str) -> str:
         """How a tied half's excess is given, as the game declares it (§ 553.10(i)(2)(ii),
         (iii)): ``highest_card_by_suit`` or ``lowest_card_by_suit``."""
         return self.odd.low_ties if part == "low" else self.odd.high_ties
-
-    def _cite(self, part: str) -> str:
-        return self.odd.cite
 
 
 class PotExplainer:
@@ -221,7 +213,7 @@ class PotExplainer:
                 f"{dollar_text(unit)} chip at most to a player, goes to the tied player with "
                 f"the {by} card by suit{place}"
             )
-            half.odd_chips.append(Share(h.seat, extra, f"{each} [{sp._cite(part)}]"))
+            half.odd_chips.append(Share(h.seat, extra, f"{each} [{sp.odd.cite}]"))
         half.odd_chip = half.odd_chips[0] if half.odd_chips else None
         return half
 
@@ -267,7 +259,7 @@ class PotExplainer:
         if high_half != low_half:
             part_why[to] += (
                 f"; the {dollar_text(abs(high_half - low_half))} that cannot be divided "
-                f"equally goes to the {to} hand [{self.splitter._cite('pot')}]"
+                f"equally goes to the {to} hand [{self.splitter.odd.cite}]"
             )
         high_seats, low_seats = won(1), won(2)
         halves = [
