@@ -26,7 +26,6 @@ from validator.interpreter.poker.rake import Rake, explain_rake
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, read_poker_round
 from validator.interpreter.poker.showdown import (
     Pot,
-    PotExplainer,
     PotResult,
     Share,
     ShownHand,
@@ -278,8 +277,8 @@ def explain_settlement(
             d.bad_beat.contribution_after_rake.cite,
         )
     bb_by_pot = bad_beat.by_pot if bad_beat else [0] * len(pots)
-    assert settler.splitter is not None
-    explainer = PotExplainer(settler.splitter)
+    explainer = settler.splitter
+    assert explainer is not None
     results = [
         explainer.explain(p, r, b, hands, figures.awards.get(p.index, {}))
         for p, r, b in zip(pots, rake.by_pot, bb_by_pot, strict=True)

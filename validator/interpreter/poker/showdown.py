@@ -124,7 +124,8 @@ class PotResult:
 
 
 class Splitter:
-    """Divides pots by the game's showdown rules."""
+    """A game's showdown rules: the order a tie's excess goes in, and each pot's awards
+    explained by them (who won each part and why, who was given what cannot be divided)."""
 
     def __init__(self, game: Game, card_orders: Mapping[str, CardOrder], chip: Cents) -> None:
         d: GameDefinition = game.definition
@@ -165,15 +166,7 @@ class Splitter:
         (iii)): ``highest_card_by_suit`` or ``lowest_card_by_suit``."""
         return self.odd.low_ties if part == "low" else self.odd.high_ties
 
-
-class PotExplainer:
-    """Each pot's awards (the settlement kernel's, read from its operation log) explained by
-    the game's showdown rules: who won each part and why, who was given what cannot be
-    divided equally."""
-
-    def __init__(self, splitter: Splitter) -> None:
-        self.splitter = splitter
-        self.showdown = splitter.showdown
+    # -- a pot's awards (the settlement kernel's, read from its operation log) explained
 
     def part(
         self,
@@ -183,7 +176,6 @@ class PotExplainer:
         why: str,
     ) -> Half:
         """One part of a pot, ``paid`` to its tied winners (seat, amount)."""
-        sp = self.splitter
         seats = tuple(h.seat for h in winners)
         hands = {h.seat: h.describe("low" if part == "low" else "high") for h in winners}
         amounts = dict(paid)
@@ -197,9 +189,9 @@ class PotExplainer:
             half.shares.append(Share(h.seat, amounts[h.seat], f"{why}; {tie}"))
         if all(a == share for a in amounts.values()):
             return half
-        ordered = sp.odd_chip_order(winners, "low" if part == "low" else "high")
-        by = sp.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
-        unit = sp.chip if sp.cap is None else min(sp.chip, sp.cap)
+        ordered = self.odd_chip_order(winners, "low" if part == "low" else "high")
+        by = self.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
+        unit = self.chip if self.cap is None else min(self.chip, self.cap)
         for rank, h in enumerate(ordered):
             extra = amounts[h.seat] - share
             if not extra:
@@ -208,12 +200,12 @@ class PotExplainer:
             each = (
                 f"the {dollar_text(extra)} that cannot be divided goes to the tied player "
                 f"with the {by} card by suit"
-                if sp.cap is None
+                if self.cap is None
                 else f"{dollar_text(extra)} of what cannot be divided equally, one "
                 f"{dollar_text(unit)} chip at most to a player, goes to the tied player with "
                 f"the {by} card by suit{place}"
             )
-            half.odd_chips.append(Share(h.seat, extra, f"{each} [{sp.odd.cite}]"))
+            half.odd_chips.append(Share(h.seat, extra, f"{each} [{self.odd.cite}]"))
         half.odd_chip = half.odd_chips[0] if half.odd_chips else None
         return half
 
@@ -251,7 +243,7 @@ class PotExplainer:
             half = self.part("high", won(0), awards[0], why)
             return PotResult(pot, rake, bad_beat, [half], why)
         high_half, low_half = (sum(a for _, a in awards[k]) for k in (1, 2))
-        to = self.splitter.odd.pot_excess_to  # the half given the excess (§ 553.10(i)(2)(i))
+        to = self.odd.pot_excess_to  # the half given the excess (§ 553.10(i)(2)(i))
         part_why = {
             "high": f"the highest ranking high hand wins half the pot [{sd.cite}]",
             "low": f"the best qualifying low hand wins half the pot [{sd.cite}]",
@@ -259,7 +251,7 @@ class PotExplainer:
         if high_half != low_half:
             part_why[to] += (
                 f"; the {dollar_text(abs(high_half - low_half))} that cannot be divided "
-                f"equally goes to the {to} hand [{self.splitter.odd.cite}]"
+                f"equally goes to the {to} hand [{self.odd.cite}]"
             )
         high_seats, low_seats = won(1), won(2)
         halves = [
