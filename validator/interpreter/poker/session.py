@@ -566,9 +566,9 @@ def log_line(record: HandRecord) -> str:
 # -- the summary -----------------------------------------------------------------------------
 
 
-def _dollars(cents: Fraction | int, places: str = "0.01") -> str:
-    """Cents as a displayed figure in dollars to ``places`` (half up: ``validator.money``)."""
-    return displayed(Fraction(cents) / 100, len(places) - 2)
+def _dollars(cents: Fraction | int, places: int = 2) -> str:
+    """Cents as a displayed figure in dollars, half up (``validator.money.displayed``)."""
+    return displayed(Fraction(cents) / 100, places)
 
 
 def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, Any]:
@@ -602,7 +602,7 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
             "buy_in": cents_figure(session.buy_in),
         },
         "hands_per_hour": hands_per_hour,
-        "hours": _dollars(hours * 100, "0.01"),
+        "hours": displayed(hours),
         "showdowns": t.showdowns,
         "pots": {"total": cents_figure(t.pots), "per_hand": _dollars(Fraction(t.pots, t.hands))},
         "rake": {
@@ -610,7 +610,7 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
             "from_pots": cents_figure(t.rake),
             "time_charges": cents_figure(time_charged),
             "total": cents_figure(total),
-            "per_hand": _dollars(Fraction(total, t.hands), "0.0001"),
+            "per_hand": _dollars(Fraction(total, t.hands), 4),
             "per_hour": _dollars(Fraction(total) / hours),
         },
         "bad_beat": None
