@@ -275,8 +275,6 @@ def test_a_session_on_the_fast_path_equals_todays(
     assert fast.stacks == scalar.stacks
     assert fast.fund == scalar.fund
     assert json.dumps(summary(fast)) == json.dumps(summary(scalar))
-    if seats == 2:
-        assert fast.fast_rounds > 0  # heads-up rounds are taken, not all handed back
 
 
 RESHUFFLING = [

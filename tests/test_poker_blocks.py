@@ -110,7 +110,7 @@ def test_rounds_played_a_block_at_a_time_equal_rounds_played_one_at_a_time(game_
         assert blocks.button == rounds.button, name
         assert blocks.stream.read == rounds.stream.read, name
         assert json.dumps(summary_of(blocks)) == json.dumps(summary_of(rounds)), name
-        assert blocks.fast_rounds > 0, name
+        assert blocks.block_rounds > 0, name
 
 
 def summary_of(session: Session) -> dict[str, object]:

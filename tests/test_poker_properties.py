@@ -133,7 +133,9 @@ def test_simulated_hands_conserve_chips_and_pay_only_eligible_players(
     )
     s = played.settlement
     _check_pots(s)
-    after = played.stacks_after()
+    after = dict(played.stacks_before) | {
+        p.seat: p.stack + s.seat(p.seat).award for p in played.players
+    }
     taken = s.rake.total + s.bad_beat_contribution
     assert sum(stacks.values()) == sum(after.values()) + taken
     for p in played.players:

@@ -79,12 +79,6 @@ class PlayedHand:
     round_put: list[Cents] = field(default_factory=list)  # chips in by each betting round
     operations: list[dict[str, Any]] | None = None  # the operation log's JSON (None: none)
 
-    def stacks_after(self) -> dict[int, Cents]:
-        out = dict(self.stacks_before)
-        for p in self.players:
-            out[p.seat] = p.stack + self.settlement.seat(p.seat).award
-        return out
-
 
 @dataclass(slots=True)
 class Outcome:
@@ -261,7 +255,6 @@ class Session:
         self.hands_per_hour = hands_per_hour
         self.periods_charged = 0
         self.narrated = narrated
-        self.fast_rounds = 0  # rounds dealt and bet by the kernel with no log kept
         self.dealer = FastTable(game, setup, self.seats, names)
         if self.dealer.reason is not None:
             raise ValueError(f"{game.definition.name} cannot be dealt: {self.dealer.reason}")
@@ -370,7 +363,6 @@ class Session:
         k = played.played
         if played.stopped == NOT_CONSERVED:
             raise RuntimeError(f"hand {number + k}: chips not conserved")
-        self.fast_rounds += k
         self.block_rounds += k
         figs = played.figures
         buy_ins = played.buy_ins[:k]
@@ -446,7 +438,6 @@ class Session:
         cards = np.array(deck, dtype=np.int64)
         dealt = self.dealer.deal_and_bet(cards, stacks, self.button, self.stream, killed)
         assert dealt is not None  # a table the kernel does not take is refused at the start
-        self.fast_rounds += 1
         settled = self.settler.settle(dealt, self.fund, killed)
         return Outcome(
             dealt.button,
