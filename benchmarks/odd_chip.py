@@ -43,12 +43,11 @@ from tests.test_fast_settle import (
     _scalar,
 )
 from validator.compiler import Game, load_game
-from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import DealtHand, Flags, Ints
 from validator.interpreter.poker.fast.odd_chip import odd_chip_order
 from validator.interpreter.poker.fast.settle import FastSettler, _settle
 from validator.interpreter.poker.showdown import ShownHand, show
-from validator.interpreter.poker.table import Rules, Stakes
+from validator.interpreter.poker.table import Limit, Rules, Stakes
 from validator.rankings.packed import Tables, best_pick_using, packed
 
 GAMES = ("poker-holdem", "poker-omaha", "poker-omaha-hi-lo-8")

@@ -43,7 +43,7 @@ from pathlib import Path
 
 from validator.compiler import all_games, load_game
 from validator.interpreter.poker.session import Session
-from validator.interpreter.poker.setup import default_setup
+from validator.interpreter.poker.table import default_setup
 from validator.rankings import evaluator
 
 
@@ -95,7 +95,7 @@ def rate(
     setup = default_setup(game)
     session = Session(game, setup, setup.positions, seed, narrated=narrated)
     if not kernel:
-        session.fast = None
+        session.block = None
     played = session.hands(warm + hands)
     for _ in range(warm):
         next(played)
@@ -114,10 +114,10 @@ CHILD = """
 import sys, time
 from validator.compiler import load_game
 from validator.interpreter.poker.session import Session
-from validator.interpreter.poker.setup import default_setup
+from validator.interpreter.settings import default_settings
 game_id, hands, warm, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 game = load_game(game_id)
-setup = default_setup(game)
+setup = default_settings(game)
 next(Session(game, setup, setup.positions, 0, narrated=False).hands(1))  # the kernels loaded
 session = Session(game, setup, setup.positions, seed, narrated=False)
 played = session.hands(warm + hands)

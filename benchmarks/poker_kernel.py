@@ -27,8 +27,7 @@ from numba import njit
 from validator.compiler import all_games, load_game
 from validator.interpreter.poker.fast import hand
 from validator.interpreter.poker.fast.hand import FastTable
-from validator.interpreter.poker.setup import default_setup
-from validator.interpreter.poker.strategy import strategies
+from validator.interpreter.poker.table import default_setup, strategies
 
 Ints = npt.NDArray[np.int64]
 

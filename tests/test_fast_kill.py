@@ -20,13 +20,11 @@ from test_fast_settle import _assert_log, _contributions, _deal, _dealt, _scalar
 
 from tests.poker_oracle.session import ReferenceSession
 from validator.compiler import Game, all_games, load_game
-from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast.operations import new_log
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.session import Session, summary
-from validator.interpreter.poker.setup import TableSetup, default_setup
-from validator.interpreter.poker.table import Rules, Stakes
+from validator.interpreter.poker.table import Limit, Rules, Stakes, TableSetup, default_setup
 
 #: the games whose file offers a Kill (read from the game files)
 KILL_GAMES = sorted(

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from tests.test_fast_settle import _deal, _deal_ties
 from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
-from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS
 from validator.interpreter.poker.fast.odd_chip import (
     _MOST_CHOICES,
@@ -30,7 +29,7 @@ from validator.interpreter.poker.fast.odd_chip import (
 )
 from validator.interpreter.poker.fast.settle import HIGH, LOW, FastSettler
 from validator.interpreter.poker.showdown import show
-from validator.interpreter.poker.table import Rules, Stakes
+from validator.interpreter.poker.table import Limit, Rules, Stakes
 from validator.rankings.packed import best_pick_using
 
 POKER = tuple(

@@ -29,7 +29,6 @@ from tests.poker_oracle.settlement import settle_round
 from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
-from validator.interpreter.poker.betting import Limit
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
 from validator.interpreter.poker.fast.operations import (
     AWARD_POT,
@@ -59,9 +58,8 @@ from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, S
 from validator.interpreter.poker.session import Session
 from validator.interpreter.poker.settle import PokerSettlement
 from validator.interpreter.poker.settle import settle_round as explained
-from validator.interpreter.poker.setup import default_setup
 from validator.interpreter.poker.showdown import show
-from validator.interpreter.poker.table import Rules, Stakes
+from validator.interpreter.poker.table import Limit, Rules, Stakes, default_setup
 from validator.interpreter.settings import read_settings
 from validator.rankings.packed import pack_key
 

@@ -80,8 +80,8 @@ def test_the_progressive_sheet_rounds_a_half_cent_up() -> None:
 
 
 def test_the_notation_and_poker_printers_delegate() -> None:
-    from validator.interpreter.poker.money import dollar_text
     from validator.model.notation import format_money as notation_money
+    from validator.money import dollar_text
 
     assert notation_money(Decimal("-0.005")) == "-$0.01"
     assert dollar_text(-237015000) == "-$2,370,150"

@@ -21,7 +21,7 @@ from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.session import BLOCK_ROUNDS, HandRecord, Session
-from validator.interpreter.poker.setup import TableSetup, default_setup
+from validator.interpreter.poker.table import TableSetup, default_setup
 
 POKER = sorted(g.id for g in all_games() if g.definition.kind == "nonbanking")
 HANDS = 120
@@ -110,7 +110,7 @@ def test_rounds_played_a_block_at_a_time_equal_rounds_played_one_at_a_time(game_
         assert blocks.button == rounds.button, name
         assert blocks.stream.read == rounds.stream.read, name
         assert json.dumps(summary_of(blocks)) == json.dumps(summary_of(rounds)), name
-        assert blocks.fast_rounds > 0, name
+        assert blocks.block_rounds > 0, name
 
 
 def summary_of(session: Session) -> dict[str, object]:

@@ -18,9 +18,8 @@ from validator import PROJECT_ROOT
 from validator.compiler import Game, load_game
 from validator.interpreter.poker import settle_poker_round
 from validator.interpreter.poker.session import Session
-from validator.interpreter.poker.setup import default_setup
 from validator.interpreter.poker.showdown import Splitter
-from validator.interpreter.poker.table import BUTTON_MOVES, next_button
+from validator.interpreter.poker.table import BUTTON_MOVES, default_setup, next_button
 from validator.model.registry import GameFileError, load_card_orders
 
 #: § 553.12(j)(2)(i): a $21 high-low pot, seat 1 the low (A-2-5-6-8), seat 2 the high

@@ -15,10 +15,9 @@ from tests.poker_oracle.settlement import PotError, build_pots, take_rake
 from tests.poker_oracle.table import Hand, RandomStrategy, play_hand
 from validator.compiler import load_game
 from validator.interpreter.poker import PokerRoundError, settle_poker_round
-from validator.interpreter.poker.betting import Limit, Player
 from validator.interpreter.poker.kill import KillRule, next_hand
-from validator.interpreter.poker.rake import RakeRule, time_charge
-from validator.interpreter.poker.table import Rules, Stakes
+from validator.interpreter.poker.rake import RakeRule, time_charges
+from validator.interpreter.poker.table import Limit, Player, Rules, Stakes
 
 # -- pots ------------------------------------------------------------------------------------
 
@@ -253,11 +252,13 @@ def test_incremental_rake_by_levels() -> None:
 
 
 def test_time_charges_every_twenty_or_thirty_minutes() -> None:
-    """§ 553.15(b)(3): an hourly fee assessed fractionally every 20 or 30 minutes."""
+    """§ 553.15(b)(3): an hourly fee assessed fractionally every 20 or 30 minutes (at 60
+    hands an hour, a hand a minute)."""
+    seats = list(range(1, 10))
     per_player = RakeRule("time", hourly=600, every_minutes=30, basis="per_player")
-    assert time_charge(per_player, 75, 9) == 2 * 300 * 9
+    assert sum(time_charges(per_player, 0, 60, 75, seats).values()) == 2 * 300 * 9
     per_table = RakeRule("time", hourly=1000, every_minutes=20, basis="per_table")
-    assert time_charge(per_table, 60, 9) == 1000
+    assert sum(time_charges(per_table, 0, 60, 60, seats).values()) == 1000
 
 
 def test_time_charges_take_nothing_from_the_pot() -> None:

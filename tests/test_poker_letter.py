@@ -576,8 +576,7 @@ def test_a_posted_check_raise_ban_is_kept_553_8_j(tmp_path: Path) -> None:
     """§ 553.8(j): "Unless specifically posted to the contrary, a player shall be permitted
     to raise after the player has previously checked": a submission may post the ban; the
     sign says so, and the dealt rounds keep it."""
-    from validator.interpreter.poker.betting import Limit
-    from validator.interpreter.poker.table import Stakes
+    from validator.interpreter.poker.table import Limit, Stakes
 
     path = variant(tmp_path, "poker-holdem", {"/betting/check_raise": False})
     assert findings(path) == {}

@@ -15,11 +15,10 @@ from tests.poker_oracle.session import ReferenceSession
 from validator.compiler import load_game
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.hand import FastTable
-from validator.interpreter.poker.money import to_cents
 from validator.interpreter.poker.session import Session, log_line
-from validator.interpreter.poker.setup import default_setup
-from validator.interpreter.poker.strategy import strategies
+from validator.interpreter.poker.table import default_setup, strategies
 from validator.interpreter.settings import read_settings
+from validator.money import to_cents
 
 EXAMPLES = Path(__file__).parent.parent / "rulesubs" / "example"
 

@@ -18,7 +18,7 @@ from validator.cards import parse_card
 from validator.compiler import load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.session import Session, summary
-from validator.interpreter.poker.setup import default_setup
+from validator.interpreter.poker.table import default_setup
 from validator.interpreter.settings import read_settings
 
 EXAMPLES = Path(__file__).parent.parent / "rulesubs" / "example"

@@ -20,9 +20,9 @@ from validator.interpreter.chunks import chunk_rng, chunk_seed
 from validator.interpreter.poker.fast import block, hand
 from validator.interpreter.poker.fast import stream as stream_module
 from validator.interpreter.poker.fast.stream import SPAN, Stream, shuffle
-from validator.interpreter.poker.money import money
 from validator.interpreter.poker.session import HandRecord, Session
-from validator.interpreter.poker.setup import default_setup
+from validator.interpreter.poker.table import default_setup
+from validator.money import cents_figure
 from validator.par import poker
 from validator.par.poker import PokerSpec
 
@@ -120,7 +120,7 @@ def test_play_and_simulate_deal_the_same_first_rounds_for_the_same_seed() -> Non
     simulated = list(poker._session(spec, 0).hands(4))
     assert [r["deck"] for r in played] == [[card_str(c) for c in r.deck] for r in simulated]
     assert [r["button"] for r in played] == [r.button for r in simulated]
-    assert [r["rake"] for r in played] == [money(r.rake) for r in simulated]
+    assert [r["rake"] for r in played] == [cents_figure(r.rake) for r in simulated]
 
 
 def test_the_decks_of_seed_1_are_pinned() -> None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from validator.compiler import all_games, load_game
 from validator.interpreter.poker.session import Session, log_line
-from validator.interpreter.poker.setup import default_setup
+from validator.interpreter.poker.table import default_setup
 from validator.model.registry import load_rankings
 from validator.rankings.evaluator import Evaluator, HandValue
 

@@ -22,7 +22,7 @@ from test_linter import EXAMPLES, rulesub
 from validator.compiler import BankingGame, PokerGame, load_game
 from validator.errors import ConfigError
 from validator.interpreter.config import TableConfig
-from validator.interpreter.poker.setup import TableSetup, default_setup
+from validator.interpreter.poker.table import TableSetup, default_setup
 from validator.interpreter.settings import default_settings, read_settings
 
 BANKING, POKER = "four-card-poker", "poker-holdem"

@@ -375,7 +375,7 @@ def test_the_kernels_read_who_opens_through_the_registry_entry(
     entry."""
     from validator.compiler import load_game
     from validator.interpreter.poker.session import Session
-    from validator.interpreter.poker.setup import default_setup
+    from validator.interpreter.poker.table import default_setup
 
     load_meanings()
     asked: list[str] = []

@@ -30,6 +30,22 @@ RANK_NAMES = {
     13: "king",
     14: "ace",
 }
+#: Ranks as a floor names them: "four eights or better".
+RANK_PLURALS = {
+    14: "aces",
+    13: "kings",
+    12: "queens",
+    11: "jacks",
+    10: "tens",
+    9: "nines",
+    8: "eights",
+    7: "sevens",
+    6: "sixes",
+    5: "fives",
+    4: "fours",
+    3: "threes",
+    2: "twos",
+}
 #: Rank words as the chapters and the game files write them.
 RANK_WORDS = {
     "A": 14,

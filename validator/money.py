@@ -100,3 +100,28 @@ def format_money(amount: Amount | str, *, cents: bool | None = None) -> str:
     if cents is None and part == 0:
         return f"{sign}${whole:,}"
     return f"{sign}${whole:,}.{part:02d}"
+
+
+#: Money on the Poker path: integer cents (the table's chips are whole cents).
+Cents = int
+
+
+def to_cents(dollars: Decimal) -> Cents:
+    """Exact dollars → cents; a fraction of a cent is refused."""
+    cents = dollars * 100
+    if cents != cents.to_integral_value():
+        raise ValueError(f"${dollars} is not a whole number of cents")
+    return int(cents)
+
+
+def cents_figure(cents: Cents) -> str:
+    """A Poker round record's figure: ``1000`` → ``10``, ``750`` → ``7.50``, ``-1225`` →
+    ``-12.25``."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}{whole}" if part == 0 else f"{sign}{whole}.{part:02d}"
+
+
+def dollar_text(cents: Cents) -> str:
+    """Cents as printed (``format_money``): ``$10``, ``$7.50``, ``$10,001``."""
+    return format_money(Fraction(cents, 100))

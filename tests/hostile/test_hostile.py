@@ -128,7 +128,7 @@ def _poker_kernels_compiled() -> None:
     kernels each of their argument types."""
     from validator.compiler import all_games
     from validator.interpreter.poker.session import Session
-    from validator.interpreter.poker.setup import default_setup
+    from validator.interpreter.poker.table import default_setup
 
     for game in all_games():
         if game.definition.kind == "nonbanking":

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from validator.errors import RulesubError
-from validator.interpreter.poker.betting import Limit, Player
-from validator.interpreter.poker.money import Cents, dollar_text
+from validator.interpreter.poker.table import Limit, Player
+from validator.money import Cents, dollar_text
 
 Kind = Literal["fold", "check", "call", "bet", "raise"]
 
@@ -178,7 +178,7 @@ class BettingRound:
     # -- the round ---------------------------------------------------------------------------
 
     def needs_action(self, p: Player) -> bool:
-        if not p.can_act:
+        if p.folded or p.all_in:
             return False
         return p.seat not in self.acted or self.street[p.seat] < self.current
 

@@ -18,8 +18,6 @@ from validator.interpreter.poker.bad_beat import (
     qualifies,
 )
 from validator.interpreter.poker.kill import KillResult, KillRule, PotOutcome, next_hand
-from validator.interpreter.poker.money import Cents, dollar_text
-from validator.interpreter.poker.pots import Pot, Uncalled
 from validator.interpreter.poker.rake import Rake, RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError
 from validator.interpreter.poker.settle import (
@@ -30,8 +28,18 @@ from validator.interpreter.poker.settle import (
     card_orders,
     forced_bet_seat,
 )
-from validator.interpreter.poker.showdown import Half, PotResult, Share, ShownHand, Splitter, show
+from validator.interpreter.poker.showdown import (
+    Half,
+    Pot,
+    PotResult,
+    Share,
+    ShownHand,
+    Splitter,
+    Uncalled,
+    show,
+)
 from validator.model.notation import format_rate
+from validator.money import Cents, dollar_text
 from validator.rankings.evaluator import HandValue
 
 # -- the pots (pots.py) ------------------------------------------------------------------------
@@ -371,7 +379,7 @@ class OracleSplitter(Splitter):
                 f"{dollar_text(unit)} chip at most to a player, goes to the tied player with "
                 f"the {by} card by suit{place}"
             )
-            half.odd_chips.append(Share(h.seat, extra, f"{each} [{self._cite(part)}]"))
+            half.odd_chips.append(Share(h.seat, extra, f"{each} [{self.odd.cite}]"))
         half.odd_chip = half.odd_chips[0] if half.odd_chips else None
         return half
 
@@ -416,7 +424,7 @@ class OracleSplitter(Splitter):
         if larger != smaller:
             part_why[to] += (
                 f"; the {dollar_text(larger - smaller)} that cannot be divided equally goes to "
-                f"the {to} hand [{self._cite('pot')}]"
+                f"the {to} hand [{self.odd.cite}]"
             )
         halves = [
             self.split_part("high", high_half, [hands[s] for s in high_seats], part_why["high"]),

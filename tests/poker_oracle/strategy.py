@@ -10,9 +10,8 @@ from collections.abc import Sequence
 from tests.poker_oracle.betting import Action, BettingRound, Options
 from validator.cache import PerObject
 from validator.compiler import Game
-from validator.interpreter.poker.betting import Player
 from validator.interpreter.poker.showdown import hand_value
-from validator.interpreter.poker.strategy import strategies
+from validator.interpreter.poker.table import Player, strategies
 from validator.model.poker import TIERS, Tier
 from validator.rankings.evaluator import HandValue
 

@@ -19,13 +19,19 @@ from tests.poker_oracle.betting import Action, BettingRound, Options
 from validator.cards import cards_str
 from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
-from validator.interpreter.poker.betting import Limit, Player
 from validator.interpreter.poker.fast.stream import Stream
-from validator.interpreter.poker.money import Cents, dollar_text
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
+from validator.interpreter.poker.session import PlayedHand
 from validator.interpreter.poker.settle import PokerSettlement, forced_bet_seat, settle_round
-from validator.interpreter.poker.table import PlayedHand, Rules, Stakes, clockwise_after
+from validator.interpreter.poker.table import (
+    Limit,
+    Player,
+    Rules,
+    Stakes,
+    clockwise_after,
+)
 from validator.model.poker import Street
+from validator.money import Cents, dollar_text
 
 
 class Strategy(Protocol):
@@ -101,7 +107,7 @@ class Hand:
     # -- helpers -----------------------------------------------------------------------------
 
     def in_hand(self) -> list[Player]:
-        return [p for p in self.order if p.in_hand]
+        return [p for p in self.order if not p.folded]
 
     def draw_card(self) -> int:
         if not self.stock:
@@ -289,7 +295,7 @@ class Hand:
         fa = self.betting.first_to_act
         assert fa is not None
         ev = self.game.evaluator(fa.ranking)
-        able = [p for p in self.in_hand() if p.can_act] or self.in_hand()
+        able = [p for p in self.in_hand() if not p.all_in] or self.in_hand()
         best = max(ev.best(p.up_cards()).key for p in able)
         return min((p for p in able if ev.best(p.up_cards()).key == best), key=lambda p: p.seat)
 

@@ -448,8 +448,8 @@ def _payout_limit_floor(c: C.PayoutLimitFloor, ctx: Context) -> Iterator[Violati
 
 @evaluator("time_charge_at_most")
 def _time_charge_at_most(c: C.TimeChargeAtMost, ctx: Context) -> Iterator[Violation]:
-    from validator.interpreter.poker.money import to_cents
     from validator.interpreter.poker.rake import assessment
+    from validator.money import to_cents
 
     time, maximum = ctx.get(c.field), ctx.get(c.than)
     if not isinstance(time, TimeRake) or not isinstance(maximum, Decimal):

@@ -1,5 +1,5 @@
 """``rulesub play`` and ``rulesub simulate`` for nonbanking Poker: a session at the table,
-players driven by the decision tables of ``validator.interpreter.poker.strategy``."""
+players driven by the decision tables of ``validator.interpreter.poker.table.strategies``."""
 
 from __future__ import annotations
 

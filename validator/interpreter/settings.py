@@ -35,17 +35,17 @@ from validator.interpreter.config import (
 )
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.kill import KillRule
-from validator.interpreter.poker.money import Cents, dollar_text, to_cents
 from validator.interpreter.poker.rake import RakeRule
-from validator.interpreter.poker.setup import (
+from validator.interpreter.poker.table import (
     BUY_IN_UPPER_BETS,
+    Rules,
     TableSetup,
     default_setup,
     has_blinds,
     limits,
 )
-from validator.interpreter.poker.table import Rules
 from validator.loader import LoadError, Located
+from validator.money import Cents, dollar_text, to_cents
 
 if TYPE_CHECKING:
     from validator.model.submission import LoadedSubmission, RulesSubmission

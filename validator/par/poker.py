@@ -29,7 +29,7 @@ from validator.interpreter.moments import Z95, add_sums, mean_half_width
 from validator.money import displayed
 
 if TYPE_CHECKING:
-    from validator.interpreter.poker.setup import TableSetup
+    from validator.interpreter.poker.table import TableSetup
 
 CHUNK = 2_000
 
@@ -59,7 +59,7 @@ class PokerSpec(ChunkedSpec):
 
     def table(self) -> TableSetup:
         """The table's settings (a nonbanking Poker game's)."""
-        from validator.interpreter.poker.setup import TableSetup
+        from validator.interpreter.poker.table import TableSetup
 
         assert isinstance(self.settings, TableSetup)
         return self.settings

@@ -96,7 +96,7 @@ def build(req: ParRequest) -> dict[str, Any]:
     out["published"] = published_figures(d, out["base_game"])
     out["notes"] = []
     if poker:
-        from validator.interpreter.poker.setup import TableSetup
+        from validator.interpreter.poker.table import TableSetup
         from validator.par.poker import PokerSpec, house_sheet
 
         out["notes"].append(

@@ -1,17 +1,8 @@
-"""Nonbanking Poker: players bet against each other and the house takes a rake.
-
-Stages, each a module:
-
-- ``pots``      table stakes, All-in and side pots, the uncalled final bet (§ 553.8(b));
-- ``showdown``  hand values, winners of each pot and each half, odd chips (§ 553.10(i));
-- ``rake``      percentage, incremental and time rakes (§ 553.15);
-- ``bad_beat``  Bad Beat contributions and payouts (§ 553.20);
-- ``kill``      the Omaha Kill / Half-kill (§ 553.12(m));
-- ``roundfile`` the poker round file, read and checked;
-- ``settle``    one round settled: ``settle_poker_round(data, game)``;
-- ``betting``   betting rounds: actions, limits, raise caps, All-in;
-- ``table``     a round of play dealt and bet street by street from the game file's
-                ``deal:`` steps, then settled.
+"""Nonbanking Poker: players bet against each other and the house takes a rake. A round is
+dealt, bet and settled by the kernels (``fast/``); here, what surrounds them: the table
+(``table``), the session of rounds (``session``), the poker round file (``roundfile``), and
+the explanation of a settlement (``settle``, with ``showdown``, ``rake``, ``bad_beat``,
+``kill``: the words of each rule, the figures read from the round's operation log).
 """
 
 from validator.interpreter.poker.roundfile import PokerRoundError

@@ -29,28 +29,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from validator.cards import RANK_PLURALS
 from validator.compiler import Game
-from validator.interpreter.poker.money import Cents, dollar_text
-from validator.interpreter.poker.pots import Pot
-from validator.interpreter.poker.showdown import ShownHand
+from validator.interpreter.poker.showdown import Pot, ShownHand
 from validator.model.notation import format_rate
+from validator.money import Cents, dollar_text
 from validator.rankings.evaluator import Evaluator, HandValue
-
-RANK_NAMES = {
-    14: "aces",
-    13: "kings",
-    12: "queens",
-    11: "jacks",
-    10: "tens",
-    9: "nines",
-    8: "eights",
-    7: "sevens",
-    6: "sixes",
-    5: "fives",
-    4: "fours",
-    3: "threes",
-    2: "twos",
-}
 
 
 @dataclass(frozen=True)
@@ -204,7 +188,7 @@ def describe_floor(game: Game, rule: BadBeatRule) -> str:
     ev = game.evaluator(rule.hand)
     text = ev.category(rule.at_least).name
     if rule.rank_at_least is not None:
-        text += f", {RANK_NAMES[rule.rank_at_least]} or better"
+        text += f", {RANK_PLURALS[rule.rank_at_least]} or better"
     else:
         text += " or better"
     if rule.hole_cards:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from validator.interpreter.poker.money import Cents, dollar_text
+from validator.money import Cents, dollar_text
 from validator.vocabulary import POKER_WORD, meaning
 
 

@@ -7,7 +7,7 @@
 - An incremental rake (§ 553.15(b)(2)): an amount taken at each predetermined level the pot
   (all pots of the round together) reaches; capped; taken from the main pot first.
 - Time charges (§ 553.15(b)(3)): an hourly fee assessed every 20 or 30 minutes per player
-  or per table; never taken from a pot (``time_charge``). "A rake based on time charges"
+  or per table; never taken from a pot (``time_charges``). "A rake based on time charges"
   is a rake, so the submission's "maximum permissible rake" (§ 553.15(a)(3)) binds it: one
   assessment (a period's share, from each player or from the table) takes at most the
   stated maximum (``assessment``).
@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-from validator.interpreter.poker.money import Cents, dollar_text
-from validator.interpreter.poker.pots import Pot
+from validator.interpreter.poker.showdown import Pot
 from validator.model.notation import format_rate
+from validator.money import Cents, dollar_text
 from validator.vocabulary import POKER_WORD, meaning
 
 
@@ -75,62 +75,56 @@ def explain_rake(
     if rule.kind == "time":
         return Rake(by_pot, f"time charges are assessed by the clock, never from a pot [{cite}]")
     cap_text = f", at most {dollar_text(rule.cap)} a round of play" if rule.cap is not None else ""
-    if rule.kind == "percentage" and rule.per_betting_round and rule.rounds is not None:
-        return _per_betting_round(rule, unit, cite, cap_text, uncalled, by_pot)
-    if rule.kind == "percentage":
-        assert rule.rate is not None
-        lines = []
-        for p, taken in zip(pots, by_pot, strict=True):
-            wanted = int(p.amount * rule.rate // unit) * unit
-            lines.append(
-                f"{p.name}: {format_rate(rule.rate)} of {dollar_text(p.amount)}, rounded down "
-                f"to {dollar_text(unit)}: {dollar_text(wanted)}"
-                + (f"; the cap leaves {dollar_text(taken)}" if taken != wanted else "")
-            )
+    if rule.kind == "incremental":
+        total = sum(p.amount for p in pots)
+        reached = [level for level, _ in rule.levels if total >= level]
+        levels = ", ".join(dollar_text(level) for level in reached) or "none"
         return Rake(
             by_pot,
-            f"percentage rake {format_rate(rule.rate)} of each pot{cap_text} [{cite}]",
-            lines,
+            f"incremental rake: levels reached by the {dollar_text(total)} in the pots: {levels}"
+            f"{cap_text}; taken from the main pot first [{cite}]",
         )
-    total = sum(p.amount for p in pots)
-    reached = [level for level, _ in rule.levels if total >= level]
-    levels = ", ".join(dollar_text(level) for level in reached) or "none"
-    return Rake(
-        by_pot,
-        f"incremental rake: levels reached by the {dollar_text(total)} in the pots: {levels}"
-        f"{cap_text}; taken from the main pot first [{cite}]",
-    )
-
-
-def _per_betting_round(
-    rule: RakeRule, unit: Cents, cite: str, cap_text: str, uncalled: Cents, by_pot: list[Cents]
-) -> Rake:
-    """§ 553.15(b)(1)(i): the rate of what each betting round put in the pots, rounded down
-    to the rake unit round by round and extracted as play progresses; the cap is for the
-    round of play. The uncalled final bet, in the last betting round, is no part of the pot
-    (§ 553.15(d)). What is taken comes from the main pot first, then the side pots."""
-    assert rule.rate is not None and rule.rounds is not None
+    assert rule.rate is not None
+    rate = format_rate(rule.rate)
+    if not (rule.per_betting_round and rule.rounds is not None):
+        reason = f"percentage rake {rate} of each pot{cap_text} [{cite}]"
+        return Rake(by_pot, reason, _lines(rule, unit, [(p.name, p.amount) for p in pots], by_pot))
+    # § 553.15(b)(1)(i): each betting round raked as play progresses, the cap for the round
+    # of play; the uncalled final bet, in the last betting round, is no part of the pot
+    # (§ 553.15(d))
     rounds = list(rule.rounds)
     if rounds:
         rounds[-1] -= uncalled
+    reason = (
+        f"percentage rake {rate} of each betting round{cap_text}, extracted as play "
+        f"progresses; from the main pot first [{cite}]"
+    )
+    items = [(f"betting round {i}", put) for i, put in enumerate(rounds, start=1)]
+    return Rake(by_pot, reason, _lines(rule, unit, items, None))
+
+
+def _lines(
+    rule: RakeRule, unit: Cents, items: list[tuple[str, Cents]], taken: list[Cents] | None
+) -> list[str]:
+    """Each pot's (or betting round's) percentage, rounded down to the rake unit, and what
+    the cap leaves of it: ``taken`` where the kernel's figures say, else the cap counted
+    down in order."""
+    assert rule.rate is not None
     lines = []
     left = rule.cap
-    for i, put in enumerate(rounds, start=1):
+    for k, (label, put) in enumerate(items):
         wanted = int(put * rule.rate // unit) * unit
         take = wanted if left is None else min(wanted, left)
-        if left is not None:
+        if taken is not None:
+            take = taken[k]
+        elif left is not None:
             left -= take
         lines.append(
-            f"betting round {i}: {format_rate(rule.rate)} of {dollar_text(put)}, rounded down "
+            f"{label}: {format_rate(rule.rate)} of {dollar_text(put)}, rounded down "
             f"to {dollar_text(unit)}: {dollar_text(wanted)}"
             + (f"; the cap leaves {dollar_text(take)}" if take != wanted else "")
         )
-    return Rake(
-        by_pot,
-        f"percentage rake {format_rate(rule.rate)} of each betting round{cap_text}, extracted "
-        f"as play progresses; from the main pot first [{cite}]",
-        lines,
-    )
+    return lines
 
 
 def assessment(hourly: Cents, every_minutes: int, maximum: Cents | None = None) -> Fraction:
@@ -148,15 +142,6 @@ def accrued(rule: RakeRule, periods: int) -> Cents:
     whole one."""
     assert rule.kind == "time" and rule.hourly is not None and rule.every_minutes
     return int(assessment(rule.hourly, rule.every_minutes, rule.cap) * periods)
-
-
-def time_charge(rule: RakeRule, minutes: int, players: int) -> Cents:
-    """What time charges come to over ``minutes`` of play: the hourly fee assessed
-    fractionally at the end of every full period, per player or per table
-    (§ 553.15(b)(3)(i)-(iii))."""
-    assert rule.every_minutes
-    each = accrued(rule, minutes // rule.every_minutes)
-    return each * players if rule.basis == "per_player" else each
 
 
 def completed_periods(rule: RakeRule, hands_per_hour: int, hands_played: int) -> int:

@@ -1,35 +1,13 @@
 """The poker round file: one round of nonbanking Poker as it ended, the contract of
-``rulesub settle`` for a nonbanking game (written out in the README)::
-
-    game: poker-omaha-hi-lo-8
-    chip: 1                       # optional: the table's smallest chip, dollars (default 1)
-    seats:
-      - seat: 1                   # optional: 1 = first to the dealer's left, then clockwise
-        cards: [AS, 2S, KD, 9C]   # the seat's own cards, in the order dealt
-        contributed: 40           # all it put in the pot this round: ante, blinds, bets
-        folded: false             # optional (default false)
-        all_in: false             # optional (default false)
-    board: [2H, 5C, 8D, KS, QH]   # community cards; Stud: the common card, if one was dealt
-    rake: {percent: 10%, cap: 4}  # or {levels: {10: 1, 20: 1}, cap: 3}, {time: {...}}, none;
-                                  # by_round: [6, 14, 20] rakes each betting round's chips
-    bad_beat:                     # optional: the table's Bad Beat rules
-      contribution: 1             # an amount, or a percentage like 5%
-      max: 1
-      min_pot: 20
-      fund: 25000                 # the fund before this round
-      qualifying: {at_least: four_of_a_kind, rank_at_least: 8, hole_cards: 2, beaten_by: straight}
-      payouts: {losing_hand: 50%, winning_hand: 25%, table: 25%}
-    kill: {option: kill, qualifying_pot: 100, in_effect: false}   # Omaha Hi-Lo 8 only
-
-Money is whole dollars (``40``) or a string (``"$12.50"``); never a float. A round that
-cannot have happened (a card twice, a wrong number of cards, a player still in who put in
-less than another without being All-in, a rake over the maximum) is refused, each problem
-with its JSON pointer and the rule it breaks.
+``rulesub settle`` for a nonbanking game (written out in the README, "Poker round files").
+A round that cannot have happened (a card twice, a wrong number of cards, a player still in
+who put in less than another without being All-in, a rake over the maximum) is refused,
+each problem with its JSON pointer and the rule it breaks.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -38,10 +16,10 @@ from validator.compiler import Game
 from validator.errors import RulesubError
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.kill import KillRule
-from validator.interpreter.poker.money import Cents, dollar_text, to_cents
 from validator.interpreter.poker.rake import RakeRule
 from validator.loader import LoadError, Located, did_you_mean
 from validator.model.notation import NotationError, format_rate, parse_money, parse_rate
+from validator.money import Cents, dollar_text, to_cents
 
 KEYS = ("game", "chip", "button", "seats", "board", "rake", "bad_beat", "kill")
 SEAT_KEYS = ("seat", "cards", "contributed", "folded", "all_in")
@@ -90,10 +68,6 @@ class PokerRound:
     rake: RakeRule | None = None
     bad_beat: BadBeatRule | None = None
     kill: KillRule | None = None
-    notes: list[str] = field(default_factory=list)
-
-    def seat(self, number: int) -> SeatRound:
-        return next(s for s in self.seats if s.seat == number)
 
 
 class _Reader:
@@ -253,8 +227,10 @@ def _rake(r: _Reader, value: Any, game: Game) -> RakeRule | None:
     if len(kinds) != 1:
         r.err("/rake", "one of `percent:`, `levels:` or `time:`")
         return None
-    cap = r.cents("/rake/cap", v["cap"], positive=True) if v.get("cap") is not None else None
-    unit = r.cents("/rake/unit", v["unit"], positive=True) if v.get("unit") is not None else None
+    cap, unit = (
+        r.cents(f"/rake/{k}", v[k], positive=True) if v.get(k) is not None else None
+        for k in ("cap", "unit")
+    )
     kind = kinds[0]
     if kind == "percent":
         rate = r.rate("/rake/percent", v["percent"])
@@ -354,22 +330,15 @@ def _bad_beat(r: _Reader, value: Any, game: Game) -> BadBeatRule | None:
         else:
             rule["hand"] = hand
             cats = game.evaluator(hand).ids
-            at_least = q.get("at_least")
-            if at_least not in cats:
-                r.err(
-                    "/bad_beat/qualifying/at_least",
-                    f"a category of the {hand} hand: {', '.join(cats)}",
-                )
-            else:
-                rule["at_least"] = at_least
-            beaten_by = q.get("beaten_by")
-            if beaten_by is not None and beaten_by not in cats:
-                r.err(
-                    "/bad_beat/qualifying/beaten_by",
-                    f"a category of the {hand} hand: {', '.join(cats)}",
-                )
-            elif beaten_by is not None:
-                rule["beaten_by"] = beaten_by
+            for key in ("at_least", "beaten_by"):  # at_least is required, beaten_by not
+                category = q.get(key)
+                if category in cats:
+                    rule[key] = category
+                elif category is not None or key == "at_least":
+                    r.err(
+                        f"/bad_beat/qualifying/{key}",
+                        f"a category of the {hand} hand: {', '.join(cats)}",
+                    )
         if q.get("rank_at_least") is not None:
             try:
                 rule["rank_at_least"] = parse_rank(q["rank_at_least"])

@@ -1,39 +1,25 @@
 """A session at a nonbanking Poker table: many rounds of play with the button moving after
-each (§ 553.11(c)(3)), the table's stakes, rake and Bad Beat rules from its Rules
-Submission, players driven by the decision tables of ``strategy``.
+each (§ 553.11(c)(3)), players driven by the game's strategies.
 
-- Stakes: ``table.min_wager``/``max_wager`` are the posted limits; a game that bets the upper
-  limit on some streets plays them as a split limit (lower = minimum, upper = maximum), the
-  others as a spread from the minimum to the maximum (§ 553.18). The Ante, Blind Bets, Forced
-  Bet and maximum raises are the submission's; the Kill of Omaha hi-lo-8 follows § 553.12(m).
-- With no submission, the documented defaults: $2-$4, Blind Bets $1 and $2 (games with
-  blinds), a $1 Forced Bet (games with one), no Ante, three raises, a percentage rake at the
-  game file's maximum rate capped at $5, no Bad Beat payout.
 - Table stakes: every seat buys in for 50 upper bets; between rounds of play (§ 553.8(b))
   a player left with less than a round requires buys in again to that amount.
 - Time charges (§ 553.15(b)(3)) are never taken from a pot: the clock runs at the assumed
-  hands per hour, and at the end of every period (20 or 30 minutes) the period's share of
-  the hourly fee is taken from the stacks of every seated player, players sitting out
-  included (per player), or the table's fee divided among them (per table). A fee that is
-  no whole number of cents a period is charged so that the cents charged by the end of
-  each period are the whole cents of the fee accrued (``time_charges``).
+  hands per hour, and at the end of every period the period's share of the hourly fee is
+  taken from the stacks of every seated player, players sitting out included.
 - The Bad Beat fund starts at the submission's ``current_amount``; contributions go in after
   the rake, payouts come out of it and are paid to the players' stacks.
-- Chips are conserved in every round of play, checked as it is settled: what the players
-  put in = what they are awarded + the rake + the Bad Beat contribution; and over the
-  session: the buy-ins = the stacks + the rake from pots + the time charges + the Bad Beat
-  contributions - the Bad Beat payouts, every rake paid by a player.
+- Chips are conserved in every round (what the players put in = what they are awarded +
+  the rake + the Bad Beat contribution) and over the session (the buy-ins = the stacks +
+  the rake + the time charges + the Bad Beat contributions - the payouts).
 
-The deck order of each round, and every pile reshuffled in a round, comes from one random
-stream (``fast.stream``): numpy's ``Generator`` seeded as every simulation's table k is
-(``validator.interpreter.chunks``), table 0 where a seed alone is given, so that ``play`` and
-``simulate`` deal the same first rounds for the same seed. The strategies are deterministic,
-so the same seed gives the same session, and the same log, byte for byte.
+Every deck and reshuffle comes from one random stream (``fast.stream``) seeded as a
+simulation's table 0 (``validator.interpreter.chunks``), so ``play`` and ``simulate`` deal
+the same first rounds for the same seed, and the same seed gives the same log, byte for byte.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -46,8 +32,7 @@ from validator.cards import card_str
 from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.bad_beat import describe_floor
-from validator.interpreter.poker.betting import Player
-from validator.interpreter.poker.fast import DealtHand, Ints
+from validator.interpreter.poker.fast import Ints
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.block import (
     HANDED_BACK,
@@ -59,14 +44,17 @@ from validator.interpreter.poker.fast.hand import FastTable
 from validator.interpreter.poker.fast.narrate import read_round, showdown
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.fast.stream import Stream
-from validator.interpreter.poker.money import Cents, dollar_text, money, to_cents
 from validator.interpreter.poker.rake import completed_periods, time_charges
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.settle import PokerSettlement, SeatAward, settle_round
-from validator.interpreter.poker.setup import BUY_IN_UPPER_BETS, TableSetup
-from validator.interpreter.poker.strategy import strategies
-from validator.interpreter.poker.table import BUTTON_MOVES, PlayedHand, clockwise_after
-from validator.money import displayed, format_money
+from validator.interpreter.poker.table import (
+    BUTTON_MOVES,
+    BUY_IN_UPPER_BETS,
+    Player,
+    TableSetup,
+    strategies,
+)
+from validator.money import Cents, cents_figure, displayed, dollar_text, format_money, to_cents
 
 DEFAULT_HANDS_PER_HOUR = 30
 #: the most rounds the fast path plays in one call of its block kernel
@@ -74,14 +62,28 @@ BLOCK_ROUNDS = 256
 ONE = Fraction(1)  # the limits' multiplier where no Kill is in effect
 
 
-# -- the session -----------------------------------------------------------------------------
+@dataclass
+class PlayedHand:
+    """A round of ``play`` as it is narrated and recorded, read from its operation log."""
+
+    players: list[Player]
+    sitting_out: list[int]
+    board: list[int]
+    burns: list[int]
+    log: list[str]
+    showdown_order: list[int]
+    settlement: PokerSettlement
+    stacks_before: dict[int, Cents] = field(default_factory=dict)
+    shown: list[int] = field(default_factory=list)  # hands shown at the showdown, in order
+    conceded: list[int] = field(default_factory=list)  # losing hands conceded unshown
+    round_put: list[Cents] = field(default_factory=list)  # chips in by each betting round
+    operations: list[dict[str, Any]] | None = None  # the operation log's JSON (None: none)
 
 
 @dataclass(slots=True)
 class Outcome:
-    """What a round of play leaves the session's books, seat by seat in the session's seat
-    order: from a round of ``play`` (``played``, read from its log, the whole settlement
-    kept) or from the fast path's (no ``PlayedHand``: no log is kept)."""
+    """What a round leaves the session's books, seat by seat in the session's seat order;
+    ``played``: the round of ``play`` it was read from (none where no log is kept)."""
 
     button: int | None  # the button as the round was dealt
     contributed: list[Cents]
@@ -99,26 +101,11 @@ class Outcome:
     def contributions(self) -> Cents:
         return sum(self.contributed)
 
-    @property
-    def awards(self) -> Cents:
-        return sum(self.award)
-
     @staticmethod
     def of_played(played: PlayedHand, button: int | None, seats: list[int]) -> Outcome:
-        showdown = bool(played.showdown_order)
-        return Outcome.of_settlement(played.settlement, button, seats, showdown, played)
-
-    @staticmethod
-    def of_settlement(
-        s: PokerSettlement,
-        button: int | None,
-        seats: list[int],
-        showdown: bool,
-        played: PlayedHand | None = None,
-    ) -> Outcome:
+        s = played.settlement
         by_seat = {a.seat: a for a in s.seats}
-        zero = SeatAward(0, 0, False, False)
-        rows = [by_seat.get(seat, zero) for seat in seats]
+        rows = [by_seat.get(seat, SeatAward(0, 0, False, False)) for seat in seats]
         return Outcome(
             button,
             [a.contributed for a in rows],
@@ -127,7 +114,7 @@ class Outcome:
             s.rake.total,
             s.bad_beat_contribution,
             sum(p.pot.amount for p in s.pots),
-            showdown,
+            bool(played.showdown_order),
             bool(s.bad_beat and s.bad_beat.hit),
             None if s.kill is None else s.kill.in_effect_next,
             played,
@@ -156,41 +143,45 @@ class HandRecord:
     def to_json(self) -> dict[str, Any]:
         if self.played is None:
             raise ValueError("a round played by the fast path keeps no log")
-        s = self.played.settlement
+        played, s = self.played, self.played.settlement
+
+        def figures(by_seat: dict[int, Cents]) -> dict[str, str]:
+            return {str(k): cents_figure(v) for k, v in by_seat.items()}
+
         return {
             "hand": self.number,
             "button": self.button,
             "kill_multiplier": str(self.kill_multiplier),
-            "buy_ins": {str(k): money(v) for k, v in self.buy_ins.items()},
-            "stacks_before": {str(k): money(v) for k, v in self.played.stacks_before.items()},
+            "buy_ins": figures(self.buy_ins),
+            "stacks_before": figures(played.stacks_before),
             "deck": [card_str(c) for c in self.deck],
-            "board": [card_str(c) for c in self.played.board],
+            "board": [card_str(c) for c in played.board],
             "seats": [
                 {
                     "seat": p.seat,
                     "cards": [card_str(c) for c in p.card_list()],
-                    "contributed": money(p.contributed),
+                    "contributed": cents_figure(p.contributed),
                     "folded": p.folded,
                     "all_in": p.all_in and not p.folded,
-                    "award": money(s.seat(p.seat).award),
-                    "bad_beat_payout": money(s.seat(p.seat).bad_beat),
+                    "award": cents_figure(s.seat(p.seat).award),
+                    "bad_beat_payout": cents_figure(s.seat(p.seat).bad_beat),
                 }
-                for p in self.played.players
+                for p in played.players
             ],
-            "sitting_out": self.played.sitting_out,
-            "pots": [money(p.pot.amount) for p in s.pots],
-            "rake": money(s.rake.total),
-            "bad_beat_contribution": money(s.bad_beat_contribution),
-            "bad_beat_paid": money(self.bad_beat_paid),
-            "fund_after": money(self.fund_after),
-            "time_charges": {str(k): money(v) for k, v in self.time_charges.items()},
-            "shown": self.played.shown,
-            "conceded": self.played.conceded,
+            "sitting_out": played.sitting_out,
+            "pots": [cents_figure(p.pot.amount) for p in s.pots],
+            "rake": cents_figure(s.rake.total),
+            "bad_beat_contribution": cents_figure(s.bad_beat_contribution),
+            "bad_beat_paid": cents_figure(self.bad_beat_paid),
+            "fund_after": cents_figure(self.fund_after),
+            "time_charges": figures(self.time_charges),
+            "shown": played.shown,
+            "conceded": played.conceded,
             "deck_in_play": self.deck_in_play,
-            "betting_rounds": [money(x) for x in self.played.round_put],
-            "time_buy_ins": {str(k): money(v) for k, v in self.time_buy_ins.items()},
-            "log": self.played.log,
-        } | ({} if self.played.operations is None else {"operations": self.played.operations})
+            "betting_rounds": [cents_figure(x) for x in played.round_put],
+            "time_buy_ins": figures(self.time_buy_ins),
+            "log": played.log,
+        } | ({} if played.operations is None else {"operations": played.operations})
 
 
 @dataclass
@@ -208,6 +199,16 @@ class Totals:
     checked: int = 0
     net: dict[int, Cents] = field(default_factory=dict)
 
+    def book(self, rounds: int, nets: Iterable[tuple[int, Cents]], **figures: int) -> None:
+        """``rounds`` more rounds, each checked as it was settled: their figures added to
+        the totals of those names and each seat's net."""
+        self.hands += rounds
+        self.checked += rounds
+        for name, value in figures.items():
+            setattr(self, name, getattr(self, name) + value)
+        for seat, net in nets:
+            self.net[seat] += net
+
 
 class Session:
     def __init__(
@@ -221,9 +222,9 @@ class Session:
         narrated: bool = True,
     ) -> None:
         """``seed``: the stream's seed, as a simulation's table 0 is seeded, or a table's
-        own seed sequence (``ChunkedSpec.seed_sequence``). ``narrated``: each hand's log of
-        the dealer's calls kept (``play``); off, the same hands are dealt, bet and settled
-        with no log written (``simulate``, ``par``)."""
+        own seed sequence (``ChunkedSpec.seed_sequence``). ``narrated``: each round's
+        operations logged and narrated (``play``); off, the same rounds are played a block
+        at a time where the block kernel takes the table (``simulate``, ``par``)."""
         if not 2 <= seats <= setup.positions:
             raise ValueError(f"{game.definition.name} seats 2 to {setup.positions} players")
         self.game = game
@@ -235,7 +236,6 @@ class Session:
         rotates = deal.button.rotates if deal is not None and deal.button is not None else None
         self.move_button = BUTTON_MOVES[rotates or "clockwise"]
         self.seats = list(range(1, seats + 1))
-        # every deck and every reshuffle, read by the kernels
         self.stream = Stream(chunk_rng(seed))
         ps = strategies(game)
         mixed = ps.seats_alternate  # with no --strategy
@@ -255,24 +255,18 @@ class Session:
         self.hands_per_hour = hands_per_hour
         self.periods_charged = 0
         self.narrated = narrated
-        # the fast path: rounds dealt and bet by the kernel where no log is kept
-        self.fast_rounds = 0  # rounds the kernel dealt and bet
-        # ``play``'s rounds are dealt and bet by the same kernel, their operations logged
         self.dealer = FastTable(game, setup, self.seats, names)
         if self.dealer.reason is not None:
             raise ValueError(f"{game.definition.name} cannot be dealt: {self.dealer.reason}")
-        self.fast = None if narrated else self.dealer
-        self.fast_settled = 0  # rounds the settlement kernel settled
         self.settler: FastSettler | None = None
-        if self.fast is not None and self.fast.reason is None:
-            settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
-            self.settler = settler if settler.reason is None else None
-        # rounds played a block at a time where both kernels take the table (``block``)
-        self.block: BlockTable | None = None
+        self.block: BlockTable | None = None  # rounds played a block at a time
         self.block_rounds = 0  # rounds played in blocks (the others by ``play_one``)
-        if self.settler is not None and self.fast is not None:
+        if not narrated:
+            self.settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
+            if self.settler.reason is not None:
+                raise ValueError(f"{game.definition.name} cannot be settled: {self.settler.reason}")
             multiplier = self.kill.multiplier if self.kill is not None else None
-            block = BlockTable(self.fast, self.settler, self.buy_in, multiplier)
+            block = BlockTable(self.dealer, self.settler, self.buy_in, multiplier)
             self.block = block if block.reason is None else None
 
     @property
@@ -280,9 +274,9 @@ class Session:
         return dict(self.names)
 
     def hands(self, n: int) -> Iterator[HandRecord]:
-        """``n`` rounds of play, a record each. On the fast path they are played a block at
-        a time (``_block``): the session's state (stacks, button, Bad Beat fund, books) is
-        that after the block when its first record is read."""
+        """``n`` rounds of play, a record each. Where the block kernel takes the table they
+        are played a block at a time (``_block``): the session's state (stacks, button, Bad
+        Beat fund, books) is that after the block when its first record is read."""
         number = 1
         while number <= n:
             records, handed_back = self._block(number, n + 1 - number)
@@ -293,7 +287,8 @@ class Session:
 
     def play_one(self, number: int) -> HandRecord:
         need: Fraction | int = self.setup.stakes.required()
-        if self.kill is not None and self.kill.in_effect:
+        if self._killed():
+            assert self.kill is not None
             need = need * self.kill.multiplier
         buy_ins = {}
         for seat in self.seats:  # between rounds of play a player may add to his table stakes
@@ -302,32 +297,30 @@ class Session:
                 self.stacks[seat] = self.buy_in
         deck = self.stream.deck()
         outcome = self._narrated_round(deck) if self.narrated else self._fast_round(deck)
-        if outcome.contributions != outcome.awards + outcome.rake + outcome.bad_beat_contribution:
+        taken = outcome.rake + outcome.bad_beat_contribution
+        if outcome.contributions != sum(outcome.award) + taken:
             raise RuntimeError(f"hand {number}: chips not conserved")
-        before = sum(self.stacks.values())
         after = dict(self.stacks)
         for i, seat in enumerate(self.seats):
             after[seat] += outcome.award[i] + outcome.bad_beat[i] - outcome.contributed[i]
         paid = sum(outcome.bad_beat)
-        if sum(after.values()) != before - outcome.rake - outcome.bad_beat_contribution + paid:
+        if sum(after.values()) != sum(self.stacks.values()) - taken + paid:
             raise RuntimeError(f"hand {number}: the stacks do not add up")
         fund_before = self.fund
         if self.setup.rules.bad_beat is not None:
             self.fund += outcome.bad_beat_contribution - paid
-        t = self.totals
-        t.hands += 1
-        t.checked += 1
-        t.pots += outcome.pots
-        t.contributions += outcome.contributions
-        t.rake += outcome.rake
-        t.bad_beat_in += outcome.bad_beat_contribution
-        t.bad_beat_out += paid
-        t.bad_beat_hits += outcome.bad_beat_hit
-        t.showdowns += outcome.showdown
-        t.buy_ins += sum(buy_ins.values())
-        for seat in self.seats:
-            t.net[seat] += after[seat] - self.stacks[seat]
-        multiplier = self.kill.multiplier if self.kill and self.kill.in_effect else ONE
+        self.totals.book(
+            1,
+            ((seat, after[seat] - self.stacks[seat]) for seat in self.seats),
+            pots=outcome.pots,
+            contributions=outcome.contributions,
+            rake=outcome.rake,
+            bad_beat_in=outcome.bad_beat_contribution,
+            bad_beat_out=paid,
+            bad_beat_hits=outcome.bad_beat_hit,
+            showdowns=outcome.showdown,
+            buy_ins=sum(buy_ins.values()),
+        )
         record = HandRecord(
             number,
             outcome.button,
@@ -337,8 +330,8 @@ class Session:
             self.fund,
             paid,
             buy_ins,
-            multiplier,
-            deck_in_play="AB"[(number - 1) % 2] if self.setup.decks_alternated else "A",
+            self.kill.multiplier if self.kill is not None and self._killed() else ONE,
+            deck_in_play=self._deck_in_play(number),
             rake=outcome.rake,
             bad_beat_contribution=outcome.bad_beat_contribution,
             showdown=outcome.showdown,
@@ -352,15 +345,9 @@ class Session:
             self.button = self.move_button(self.seats, outcome.button)
         return record
 
-    def _charge_time(self, record: HandRecord) -> None:
-        """The time charges due at the end of the record's round, on its record and in the
-        books."""
-        t = self.totals
-        record.time_charges, record.time_buy_ins = self.charge_time(record.number)
-        t.buy_ins += sum(record.time_buy_ins.values())
-        t.time_charges += sum(record.time_charges.values())
-        for seat, charge in record.time_charges.items():
-            t.net[seat] -= charge
+    def _deck_in_play(self, number: int) -> str:
+        """With two decks alternated (§ 553.3(d)), A and B in turn."""
+        return "AB"[(number - 1) % 2] if self.setup.decks_alternated else "A"
 
     def _block(self, number: int, limit: int) -> tuple[list[HandRecord], bool]:
         """Up to ``limit`` rounds from round ``number`` played by the block kernel, and
@@ -368,8 +355,6 @@ class Session:
         block kernel: no rounds, handed back. A block ends where a time-charge period
         does, so the charges are taken from the stacks that round leaves."""
         block = self.block
-        if self.fast is None or self.settler is None:
-            block = None  # a kernel taken off the session (the books compared without it)
         if block is None:
             return [], True
         rounds = min(limit, BLOCK_ROUNDS, self._rounds_to_period_end(number))
@@ -378,31 +363,27 @@ class Session:
         k = played.played
         if played.stopped == NOT_CONSERVED:
             raise RuntimeError(f"hand {number + k}: chips not conserved")
-        self.fast_rounds += k
-        self.fast_settled += k
         self.block_rounds += k
         figs = played.figures
         buy_ins = played.buy_ins[:k]
-        t = self.totals
-        t.hands += k
-        t.checked += k
-        t.pots += int(figs.pots[:k].sum())
-        t.contributions += int(figs.contributed[:k].sum())
-        t.rake += int(figs.rake[:k].sum())
-        t.bad_beat_in += int(figs.bad_beat[:k].sum())
-        t.showdowns += int(figs.showdown[:k].sum())
-        t.buy_ins += int(buy_ins.sum())
-        for seat, net in zip(self.seats, played.nets[:k].sum(axis=0).tolist(), strict=True):
-            t.net[seat] += net
+        self.totals.book(
+            k,
+            zip(self.seats, played.nets[:k].sum(axis=0).tolist(), strict=True),
+            pots=int(figs.pots[:k].sum()),
+            contributions=int(figs.contributed[:k].sum()),
+            rake=int(figs.rake[:k].sum()),
+            bad_beat_in=int(figs.bad_beat[:k].sum()),
+            showdowns=int(figs.showdown[:k].sum()),
+            buy_ins=int(buy_ins.sum()),
+        )
         self.stacks = dict(zip(self.seats, stacks.tolist(), strict=True))
         self.button = block.button if block.button is not None else self.button
         kill = self.kill
         if kill is not None:
             self.kill = replace(kill, in_effect=block.kill)
         offered = self.setup.rules.bad_beat is not None
-        alternated = self.setup.decks_alternated
         records = []
-        rows: list[dict[str, int]] = [
+        rows = [
             dict(zip(Figures._fields, values, strict=True))
             for values in zip(*(f[:k].tolist() for f in figs), strict=True)
         ]
@@ -423,7 +404,7 @@ class Session:
                     0,
                     {seat: b for seat, b in zip(self.seats, buys, strict=True) if b},
                     kill.multiplier if kill is not None and row["kill"] else ONE,
-                    deck_in_play="AB"[(number + r - 1) % 2] if alternated else "A",
+                    deck_in_play=self._deck_in_play(number + r),
                     rake=row["rake"],
                     bad_beat_contribution=row["bad_beat"],
                     showdown=bool(row["showdown"]),
@@ -449,26 +430,20 @@ class Session:
         return self.kill is not None and self.kill.in_effect
 
     def _fast_round(self, deck: list[int]) -> Outcome:
-        """The round dealt and bet by the kernel, no log kept, and settled by the
-        settlement kernel; a settlement it hands back (or none: a kernel taken off the
-        session) is made by ``_settle`` from the dealt round."""
-        dealer, settler = self.dealer, self.settler
+        """The round dealt and bet by the kernel and settled by the settlement kernel, no
+        log kept."""
+        assert self.settler is not None
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
         killed = self._killed()
         cards = np.array(deck, dtype=np.int64)
-        dealt = dealer.deal_and_bet(cards, stacks, self.button, self.stream, killed)
+        dealt = self.dealer.deal_and_bet(cards, stacks, self.button, self.stream, killed)
         assert dealt is not None  # a table the kernel does not take is refused at the start
-        self.fast_rounds += 1
-        settled = None if settler is None else settler.settle(dealt, self.fund, killed)
-        if settled is None:
-            return Outcome.of_played(self._played(dealt, stacks), dealt.button, self.seats)
-        self.fast_settled += 1
-        n = len(self.seats)
+        settled = self.settler.settle(dealt, self.fund, killed)
         return Outcome(
             dealt.button,
             dealt.contributed.tolist(),
             settled.awards.tolist(),
-            [0] * n if settled.bad_beat is None else settled.bad_beat.tolist(),
+            [0] * len(self.seats) if settled.bad_beat is None else settled.bad_beat.tolist(),
             settled.rake,
             settled.bad_beat_contribution,
             settled.pots,
@@ -477,57 +452,21 @@ class Session:
             kill_next=settled.kill_next,
         )
 
-    def _played(self, dealt: DealtHand, stacks: Ints) -> PlayedHand:
-        """A dealt round whose settlement the settlement kernel handed back, settled by
-        ``_settle`` (no log kept: no burn cards, no narration)."""
-        faces = self.dealer.program.faces
-        players = []
-        for i, seat in enumerate(self.seats):
-            put, n = int(dealt.contributed[i]), int(dealt.ncards[i])
-            if n:
-                p = Player(seat, int(stacks[i]) - put, put, bool(dealt.folded[i]))
-                p.all_in = p.stack == 0
-                up = [k < len(faces) and faces[k] == 1 for k in range(n)]
-                p.cards = list(zip(dealt.cards[i, :n].tolist(), up, strict=True))
-                players.append(p)
-        board = dealt.board[: dealt.nboard].tolist()
-        settlement = self._settle(_seat_rounds(players), board, dealt.button, dealt.round_put)
-        dealt_in = [p.seat for p in players]
-        if dealt.button is not None:
-            dealt_in = clockwise_after(dealt_in, dealt.button)
-        folded = {p.seat for p in players if p.folded}
-        losers = {a.seat for a in settlement.seats if a.won == 0}
-        hand = [s for s in dealt_in if s not in folded]
-        shows = showdown(hand, dealt.last_aggressor, losers, self.setup.stakes.show_all)
-        return PlayedHand(
-            players,
-            sorted(s for s in self.seats if s not in dealt_in),
-            board,
-            [],
-            [],
-            [s for s, _ in shows],
-            settlement,
-            dict(self.stacks),
-            [s for s, shown in shows if shown],
-            [s for s, shown in shows if not shown],
-            list(dealt.round_put),
-        )
-
     def _narrated_round(self, deck: list[int]) -> Outcome:
         """The round dealt and bet by the kernel with its operations logged, settled
         (``_settle``), its showdown and the button's move logged after; the played round
         and its narration read from the log."""
-        dealer = self.dealer
         log = ops.new_log(True)
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
         cards = np.array(deck, dtype=np.int64)
-        dealt = dealer.deal_and_bet(cards, stacks, self.button, self.stream, self._killed(), log)
+        dealt = self.dealer.deal_and_bet(
+            cards, stacks, self.button, self.stream, self._killed(), log
+        )
         assert dealt is not None  # a table the kernel does not take is refused at the start
         before = dict(self.stacks)
         show_all = self.setup.stakes.show_all
         read = read_round(self.game, log, dealt.logged, self.seats, before)
-        seats = _seat_rounds(read.players)
-        settlement = self._settle(seats, read.board, dealt.button, read.round_put)
+        settlement = self._settle(read.players, read.board, dealt.button, read.round_put)
         losers = {a.seat for a in settlement.seats if a.won == 0}
         n = dealt.logged
         for seat, shown in showdown(read.in_hand(), dealt.last_aggressor, losers, show_all):
@@ -568,55 +507,44 @@ class Session:
         return n
 
     def _settle(
-        self, seats: list[SeatRound], board: list[int], button: int | None, round_put: list[int]
+        self, players: list[Player], board: list[int], button: int | None, round_put: list[int]
     ) -> PokerSettlement:
-        """A dealt round settled (``settle_round``): each seat dealt in, the board, the
-        button as dealt, the chips each betting round put in. The one place a round of
-        ``play`` (read from its log) and a round the settlement kernel hands back are
-        settled."""
+        """A round of ``play``, read from its log, settled (``settle_round``): each seat
+        dealt in, the board, the button as dealt, the chips each betting round put in."""
         rules = self.setup.rules
         rake = rules.rake
         if rake is not None and rake.per_betting_round:
             rake = replace(rake, rounds=tuple(round_put))
         bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
-        rnd = PokerRound(
-            self.game.id,
-            self.setup.stakes.chip,
-            seats,
-            list(board),
-            button,
-            rake,
-            bad_beat,
-            self.kill,
-        )
+        seats = [
+            SeatRound(p.seat, p.card_list(), p.contributed, p.folded, p.all_in and not p.folded, "")
+            for p in players
+        ]
+        chip = self.setup.stakes.chip
+        rnd = PokerRound(self.game.id, chip, seats, list(board), button, rake, bad_beat, self.kill)
         return settle_round(self.game, rnd)
 
-    def charge_time(self, hands_played: int) -> tuple[dict[int, Cents], dict[int, Cents]]:
-        """The time charges of every period the clock has completed by the end of this hand
-        (§ 553.15(b)(3)(i)-(iii)), taken from the stacks; a stack short of its charge buys
-        in first (§ 553.8(b): between rounds of play). Returns (charges, buy-ins)."""
+    def _charge_time(self, record: HandRecord) -> None:
+        """The time charges of every period the clock has completed by the end of the
+        record's round (§ 553.15(b)(3)(i)-(iii)), taken from the stacks, on its record and
+        in the books; a stack short of its charge buys in first (§ 553.8(b): between rounds
+        of play)."""
         rule = self.setup.rules.rake
         if rule is None or rule.kind != "time":
-            return {}, {}
-        charges = time_charges(
-            rule, self.periods_charged, self.hands_per_hour, hands_played, self.seats
-        )
-        self.periods_charged = completed_periods(rule, self.hands_per_hour, hands_played)
-        buy_ins: dict[int, Cents] = {}
+            return
+        hands = record.number
+        charges = time_charges(rule, self.periods_charged, self.hands_per_hour, hands, self.seats)
+        self.periods_charged = completed_periods(rule, self.hands_per_hour, hands)
+        t = self.totals
         for seat, charge in charges.items():
             if self.stacks[seat] < charge:
-                buy_ins[seat] = self.buy_in - self.stacks[seat]
+                record.time_buy_ins[seat] = self.buy_in - self.stacks[seat]
+                t.buy_ins += record.time_buy_ins[seat]
                 self.stacks[seat] = self.buy_in
             self.stacks[seat] -= charge
-        return {k: v for k, v in charges.items() if v}, buy_ins
-
-
-def _seat_rounds(players: list[Player]) -> list[SeatRound]:
-    """Each player dealt in as the settlement reads him."""
-    return [
-        SeatRound(p.seat, p.card_list(), p.contributed, p.folded, p.all_in and not p.folded, "")
-        for p in players
-    ]
+            t.time_charges += charge
+            t.net[seat] -= charge
+        record.time_charges = {k: v for k, v in charges.items() if v}
 
 
 def log_line(record: HandRecord) -> str:
@@ -629,9 +557,9 @@ def log_line(record: HandRecord) -> str:
 # -- the summary -----------------------------------------------------------------------------
 
 
-def _dollars(cents: Fraction | int, places: str = "0.01") -> str:
-    """Cents as a displayed figure in dollars to ``places`` (half up: ``validator.money``)."""
-    return displayed(Fraction(cents) / 100, len(places) - 2)
+def _dollars(cents: Fraction | int, places: int = 2) -> str:
+    """Cents as a displayed figure in dollars, half up (``validator.money.displayed``)."""
+    return displayed(Fraction(cents) / 100, places)
 
 
 def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, Any]:
@@ -654,26 +582,26 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
         "seats": len(session.seats),
         "strategies": {str(k): v for k, v in session.strategies.items()},
         "stakes": {
-            "lower": [money(st.lower.min_bet), money(st.lower.max_bet)],
+            "lower": [cents_figure(st.lower.min_bet), cents_figure(st.lower.max_bet)],
             "upper": None
             if st.upper is None
-            else [money(st.upper.min_bet), money(st.upper.max_bet)],
-            "ante": money(st.ante),
-            "blinds": [money(b) for b in st.blinds],
-            "forced_bet": money(st.forced_bet),
+            else [cents_figure(st.upper.min_bet), cents_figure(st.upper.max_bet)],
+            "ante": cents_figure(st.ante),
+            "blinds": [cents_figure(b) for b in st.blinds],
+            "forced_bet": cents_figure(st.forced_bet),
             "max_raises": st.max_raises,
-            "buy_in": money(session.buy_in),
+            "buy_in": cents_figure(session.buy_in),
         },
         "hands_per_hour": hands_per_hour,
-        "hours": _dollars(hours * 100, "0.01"),
+        "hours": displayed(hours),
         "showdowns": t.showdowns,
-        "pots": {"total": money(t.pots), "per_hand": _dollars(Fraction(t.pots, t.hands))},
+        "pots": {"total": cents_figure(t.pots), "per_hand": _dollars(Fraction(t.pots, t.hands))},
         "rake": {
             "kind": rr.kind if rr is not None else "none",
-            "from_pots": money(t.rake),
-            "time_charges": money(time_charged),
-            "total": money(total),
-            "per_hand": _dollars(Fraction(total, t.hands), "0.0001"),
+            "from_pots": cents_figure(t.rake),
+            "time_charges": cents_figure(time_charged),
+            "total": cents_figure(total),
+            "per_hand": _dollars(Fraction(total, t.hands), 4),
             "per_hour": _dollars(Fraction(total) / hours),
         },
         "bad_beat": None
@@ -681,17 +609,17 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
         else {
             "qualifying": rules.bad_beat.at_least,
             "requirements": describe_floor(session.game, rules.bad_beat),
-            "fund_start": money(session.fund_start),
-            "contributions": money(t.bad_beat_in),
-            "payouts": money(t.bad_beat_out),
+            "fund_start": cents_figure(session.fund_start),
+            "contributions": cents_figure(t.bad_beat_in),
+            "payouts": cents_figure(t.bad_beat_out),
             "hits": t.bad_beat_hits,
-            "fund_end": money(session.fund),
+            "fund_end": cents_figure(session.fund),
         },
         "players": {
-            str(s): {"strategy": session.strategies[s], "net": money(t.net[s])}
+            str(s): {"strategy": session.strategies[s], "net": cents_figure(t.net[s])}
             for s in session.seats
         },
-        "buy_ins": money(t.buy_ins),
+        "buy_ins": cents_figure(t.buy_ins),
         "invariant": {
             "rule": "contributions = awards + rake + Bad Beat contribution",
             "hands_checked": t.checked,
@@ -700,9 +628,9 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
         "session_invariant": {
             "rule": "buy-ins = stacks + rake from pots + time charges + Bad Beat contributions"
             " - Bad Beat payouts; the players' nets sum to minus all the house kept",
-            "buy_ins": money(t.buy_ins),
-            "stacks": money(stacks),
-            "players_net": money(nets),
+            "buy_ins": cents_figure(t.buy_ins),
+            "stacks": cents_figure(stacks),
+            "players_net": cents_figure(nets),
             "held": session_held,
         },
     }

@@ -1,12 +1,7 @@
-"""Settling a round of nonbanking Poker: every pot and side pot, who may win each, who wins
-each half, the odd chips, the rake, the Bad Beat contribution and each seat's award, with
-the reason and the section of each.
-
-The order is the dealer's (§ 553.7(e)(6)): the uncalled final bet returns to its bettor,
-the pots are formed, the rake is taken (§ 553.15), then the Bad Beat contribution
-(§ 553.20(c)), then each pot is awarded by the showdown. Money is conserved exactly:
-what the players put in = what they are awarded (uncalled bet included) + the rake + the
-Bad Beat contribution.
+"""Settling a round of nonbanking Poker: the settlement kernel settles it with its operation
+log on (the dealer's order, § 553.7(e)(6): the uncalled final bet returned, the pots formed,
+the rake taken, then the Bad Beat contribution, then each pot awarded); every figure of the
+explanation is read from that log, and only the words are written here.
 """
 
 from __future__ import annotations
@@ -27,12 +22,18 @@ from validator.interpreter.poker.bad_beat import (
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
 from validator.interpreter.poker.fast import operations as op
 from validator.interpreter.poker.kill import KillResult, PotOutcome, explain_kill
-from validator.interpreter.poker.money import Cents, dollar_text, money
-from validator.interpreter.poker.pots import Pot, Uncalled
 from validator.interpreter.poker.rake import Rake, explain_rake
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, read_poker_round
-from validator.interpreter.poker.showdown import PotExplainer, PotResult, ShownHand, show
+from validator.interpreter.poker.showdown import (
+    Pot,
+    PotResult,
+    Share,
+    ShownHand,
+    Uncalled,
+    show,
+)
 from validator.model.ranking import CardOrder
+from validator.money import Cents, cents_figure, dollar_text
 from validator.rankings.evaluator import card_order_key
 from validator.rankings.packed import pack_key
 
@@ -52,10 +53,6 @@ class SeatAward:
     @property
     def award(self) -> Cents:
         return self.won + self.returned
-
-    @property
-    def net(self) -> Cents:
-        return self.award - self.contributed
 
 
 @dataclass
@@ -99,66 +96,75 @@ class PokerSettlement:
         return next(s for s in self.seats if s.seat == number)
 
     def to_json(self) -> dict[str, Any]:
-        d = self.game.definition
-        out: dict[str, Any] = {
+        bad_beat, kill, forced, u = self.bad_beat, self.kill, self.forced_bet, self.uncalled
+        return {
             "game": self.game.id,
-            "kind": d.kind,
-            "chip": money(self.round.chip),
+            "kind": self.game.definition.kind,
+            "chip": cents_figure(self.round.chip),
             "uncalled": None
-            if self.uncalled is None
-            else {
-                "seat": self.uncalled.seat,
-                "amount": money(self.uncalled.amount),
-                "reason": _uncalled_reason(self.game, self.uncalled),
-            },
+            if u is None
+            else _share_json(Share(u.seat, u.amount, _uncalled_reason(self.game, u))),
             "pots": [_pot_json(p) for p in self.pots],
             "rake": {
-                "total": money(self.rake.total),
-                "by_pot": [money(x) for x in self.rake.by_pot],
+                "total": cents_figure(self.rake.total),
+                "by_pot": [cents_figure(x) for x in self.rake.by_pot],
                 "reason": self.rake.reason,
                 "lines": self.rake.lines,
             },
-            "bad_beat": None if self.bad_beat is None else _bad_beat_json(self.bad_beat),
-            "kill": None
-            if self.kill is None
+            "bad_beat": None
+            if bad_beat is None
             else {
-                "in_effect_next_hand": self.kill.in_effect_next,
-                "limits_multiplier_next_hand": str(self.kill.multiplier_next),
-                "reason": self.kill.reason,
+                "contribution": cents_figure(bad_beat.contribution),
+                "by_pot": [cents_figure(x) for x in bad_beat.by_pot],
+                "reason": bad_beat.contribution_reason,
+                "fund_before": cents_figure(bad_beat.fund_before),
+                "hit": bad_beat.hit,
+                "hit_reason": bad_beat.hit_reason,
+                "payouts": [
+                    _share_json(Share(s, a, bad_beat.payout_reasons[s]))
+                    for s, a in sorted(bad_beat.payouts.items())
+                ],
+                "fund_after": cents_figure(bad_beat.fund_after),
+            },
+            "kill": None
+            if kill is None
+            else {
+                "in_effect_next_hand": kill.in_effect_next,
+                "limits_multiplier_next_hand": str(kill.multiplier_next),
+                "reason": kill.reason,
             },
             "forced_bet": None
-            if self.forced_bet is None
-            else {
-                "seat": self.forced_bet.seat,
-                "card": card_str(self.forced_bet.card),
-                "reason": self.forced_bet.reason,
-            },
+            if forced is None
+            else {"seat": forced.seat, "card": card_str(forced.card), "reason": forced.reason},
             "seats": [
                 {
                     "seat": s.seat,
-                    "contributed": money(s.contributed),
+                    "contributed": cents_figure(s.contributed),
                     "folded": s.folded,
                     "all_in": s.all_in,
                     "hands": s.hands,
-                    "won": money(s.won),
-                    "uncalled_returned": money(s.returned),
-                    "award": money(s.award),
-                    "net": money(s.net),
-                    "bad_beat_payout": money(s.bad_beat),
+                    "won": cents_figure(s.won),
+                    "uncalled_returned": cents_figure(s.returned),
+                    "award": cents_figure(s.award),
+                    "net": cents_figure(s.award - s.contributed),
+                    "bad_beat_payout": cents_figure(s.bad_beat),
                     "reasons": s.reasons,
                 }
                 for s in self.seats
             ],
             "order": _order(self.game),
             "totals": {
-                "contributions": money(self.contributions),
-                "awards": money(self.awards),
-                "rake": money(self.rake.total),
-                "bad_beat_contribution": money(self.bad_beat_contribution),
+                "contributions": cents_figure(self.contributions),
+                "awards": cents_figure(self.awards),
+                "rake": cents_figure(self.rake.total),
+                "bad_beat_contribution": cents_figure(self.bad_beat_contribution),
                 "balanced": self.balanced,
             },
         }
-        return out
+
+
+def _share_json(s: Share) -> dict[str, Any]:
+    return {"seat": s.seat, "amount": cents_figure(s.amount), "reason": s.reason}
 
 
 def _uncalled_reason(game: Game, u: Uncalled) -> str:
@@ -173,53 +179,25 @@ def _uncalled_reason(game: Game, u: Uncalled) -> str:
 def _pot_json(p: PotResult) -> dict[str, Any]:
     return {
         "pot": p.pot.name,
-        "amount": money(p.pot.amount),
+        "amount": cents_figure(p.pot.amount),
         "eligible": list(p.pot.eligible),
         "contributors": list(p.pot.contributors),
-        "rake": money(p.rake),
-        "bad_beat_contribution": money(p.bad_beat),
-        "awarded": money(p.net),
+        "rake": cents_figure(p.rake),
+        "bad_beat_contribution": cents_figure(p.bad_beat),
+        "awarded": cents_figure(p.net),
         "reason": p.reason,
         "parts": [
             {
                 "part": h.part,
-                "amount": money(h.amount),
+                "amount": cents_figure(h.amount),
                 "winners": list(h.winners),
                 "hands": {str(k): v for k, v in h.hands.items()},
-                "shares": [
-                    {"seat": s.seat, "amount": money(s.amount), "reason": s.reason}
-                    for s in h.shares
-                ],
-                "odd_chip": None
-                if h.odd_chip is None
-                else {
-                    "seat": h.odd_chip.seat,
-                    "amount": money(h.odd_chip.amount),
-                    "reason": h.odd_chip.reason,
-                },
-                "odd_chips": [
-                    {"seat": o.seat, "amount": money(o.amount), "reason": o.reason}
-                    for o in h.odd_chips
-                ],
+                "shares": [_share_json(s) for s in h.shares],
+                "odd_chip": None if h.odd_chip is None else _share_json(h.odd_chip),
+                "odd_chips": [_share_json(o) for o in h.odd_chips],
             }
             for h in p.halves
         ],
-    }
-
-
-def _bad_beat_json(b: BadBeatResult) -> dict[str, Any]:
-    return {
-        "contribution": money(b.contribution),
-        "by_pot": [money(x) for x in b.by_pot],
-        "reason": b.contribution_reason,
-        "fund_before": money(b.fund_before),
-        "hit": b.hit,
-        "hit_reason": b.hit_reason,
-        "payouts": [
-            {"seat": s, "amount": money(a), "reason": b.payout_reasons[s]}
-            for s, a in sorted(b.payouts.items())
-        ],
-        "fund_after": money(b.fund_after),
     }
 
 
@@ -253,14 +231,12 @@ def forced_bet_seat(game: Game, seats: list[tuple[int, int]]) -> ForcedBetCall |
 def settle_poker_round(data: dict[str, Any], game: Game) -> PokerSettlement:
     """Settle one round of a nonbanking Poker game from its round file's data. Raises
     ``PokerRoundError`` (every problem with its JSON pointer) for a round that cannot be."""
-    rnd = read_poker_round(data, game)
-    return settle_round(game, rnd)
+    return settle_round(game, read_poker_round(data, game))
 
 
 def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
-    """One round settled by the settlement kernel (``fast.settle.FastSettler``, its
-    operation log on) and explained (``explain_settlement``)."""
-    hands = _shown(game, rnd) if _contested(rnd) else {}
+    """One round settled by the settlement kernel (its operation log on) and explained."""
+    hands = _shown(game, rnd)
     log, at = op.new_log(True), np.zeros(1, dtype=np.int64)
     fund = rnd.bad_beat.fund if rnd.bad_beat is not None else 0
     in_effect = rnd.kill.in_effect if rnd.kill is not None else False
@@ -269,21 +245,14 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
 
 
 def explain_settlement(
-    game: Game,
-    rnd: PokerRound,
-    settled: SettledHand,
-    rows: Any,
-    hands: Mapping[int, ShownHand] | None = None,
+    game: Game, rnd: PokerRound, settled: SettledHand, rows: Any, hands: Mapping[int, ShownHand]
 ) -> PokerSettlement:
     """A round the settlement kernel settled (``settled``, its operation log's ``rows``,
     seats indexed in ``rnd.seats``' order) explained: every figure (pots, who may win each,
     rake and Bad Beat contribution per pot, each award, the Bad Beat payouts, the Kill) read
-    from the log; the words written here from those figures. ``hands``: the hands shown
-    (``show``), where the caller has them."""
+    from the log; the words written here from those figures."""
     d = game.definition
     assert d.showdown is not None and d.rake is not None
-    if hands is None:
-        hands = _shown(game, rnd) if _contested(rnd) else {}
     settler = _settler(game, rnd)
     figures = _Figures(rows, [s.seat for s in rnd.seats])
     uncalled = figures.uncalled
@@ -296,68 +265,32 @@ def explain_settlement(
         figures.by_pot(op.TAKE_RAKE, pots),
         uncalled.amount if uncalled else 0,
     )
-    after_rake = [p.amount - r for p, r in zip(pots, rake.by_pot, strict=True)]
     bad_beat = None
     if rnd.bad_beat is not None:
         assert d.bad_beat is not None
         bad_beat = explain_contribution(
             rnd.bad_beat,
             pots,
-            after_rake,
+            [p.amount - r for p, r in zip(pots, rake.by_pot, strict=True)],
             figures.by_pot(op.TAKE_BAD_BEAT, pots),
             rnd.chip,
             d.bad_beat.contribution_after_rake.cite,
         )
     bb_by_pot = bad_beat.by_pot if bad_beat else [0] * len(pots)
-    contested = bool(hands)
-    assert settler.splitter is not None
-    explainer = PotExplainer(settler.splitter)
+    explainer = settler.splitter
+    assert explainer is not None
     results = [
         explainer.explain(p, r, b, hands, figures.awards.get(p.index, {}))
         for p, r, b in zip(pots, rake.by_pot, bb_by_pot, strict=True)
     ]
-    awards = {s.seat: SeatAward(s.seat, s.contributed, s.folded, s.all_in) for s in rnd.seats}
-    for seat, hand in hands.items():
-        if hand.high is not None:
-            awards[seat].hands["high"] = hand.describe("high")
-        if hand.low is not None:
-            awards[seat].hands["low"] = hand.describe("low") + (
-                "" if hand.low_qualifies else " (does not qualify)"
-            )
-    if uncalled is not None:
-        awards[uncalled.seat].returned = uncalled.amount
-        awards[uncalled.seat].reasons.append(_uncalled_reason(game, uncalled))
-    for res in results:
-        for half in res.halves:
-            for share in half.shares:
-                awards[share.seat].won += share.amount
-                label = {"pot": "", "high": " (high half)", "low": " (low half)"}[half.part]
-                if half.part == "high" and len(res.halves) == 1:
-                    label = ""
-                awards[share.seat].reasons.append(
-                    f"{res.pot.name}{label}: {dollar_text(share.amount)}, {share.reason}"
-                )
-            for odd in half.odd_chips:
-                awards[odd.seat].reasons.append(odd.reason)
-    for award in awards.values():
-        if award.folded:
-            award.reasons.append("folded: no interest in any pot")
-        elif award.won == 0 and contested:
-            award.reasons.append("lost at the showdown")
+    awards = _awards(game, rnd, hands, uncalled, results)
     if bad_beat is not None and rnd.bad_beat is not None and results:
         main = results[0]
         winners = [s for h in main.halves if h.part in ("pot", "high") for s in h.winners]
         assert d.bad_beat is not None
-        explain_payouts(
-            bad_beat,
-            rnd.bad_beat,
-            game,
-            main.pot,
-            winners,
-            hands,
-            figures.payouts if settled.bad_beat_hit else [],
-            d.bad_beat.rules_cite,
-        )
+        paid = figures.payouts if settled.bad_beat_hit else []
+        cite = d.bad_beat.rules_cite
+        explain_payouts(bad_beat, rnd.bad_beat, game, main.pot, winners, hands, paid, cite)
         for seat, amount in bad_beat.payouts.items():
             awards[seat].bad_beat = amount
             awards[seat].reasons.append(bad_beat.payout_reasons[seat])
@@ -386,25 +319,60 @@ def explain_settlement(
     )
 
 
-def _called(rnd: PokerRound) -> dict[int, Cents]:
-    """Each seat's contribution less the final bet no one called (§ 553.15(d))."""
+#: how a part of a pot is named in a seat's reasons (a lone high part: the whole pot)
+_PART_LABELS = {"pot": "", "high": " (high half)", "low": " (low half)"}
+
+
+def _awards(
+    game: Game,
+    rnd: PokerRound,
+    hands: Mapping[int, ShownHand],
+    uncalled: Uncalled | None,
+    results: list[PotResult],
+) -> dict[int, SeatAward]:
+    """Each seat's hands shown, what it won of each pot and the uncalled bet returned, and
+    why."""
+    awards = {s.seat: SeatAward(s.seat, s.contributed, s.folded, s.all_in) for s in rnd.seats}
+    for seat, hand in hands.items():
+        if hand.high is not None:
+            awards[seat].hands["high"] = hand.describe("high")
+        if hand.low is not None:
+            qualifies = "" if hand.low_qualifies else " (does not qualify)"
+            awards[seat].hands["low"] = hand.describe("low") + qualifies
+    if uncalled is not None:
+        awards[uncalled.seat].returned = uncalled.amount
+        awards[uncalled.seat].reasons.append(_uncalled_reason(game, uncalled))
+    for res in results:
+        for half in res.halves:
+            lone = half.part == "high" and len(res.halves) == 1
+            label = "" if lone else _PART_LABELS[half.part]
+            for share in half.shares:
+                awards[share.seat].won += share.amount
+                awards[share.seat].reasons.append(
+                    f"{res.pot.name}{label}: {dollar_text(share.amount)}, {share.reason}"
+                )
+            for odd in half.odd_chips:
+                awards[odd.seat].reasons.append(odd.reason)
+    for award in awards.values():
+        if award.folded:
+            award.reasons.append("folded: no interest in any pot")
+        elif award.won == 0 and hands:
+            award.reasons.append("lost at the showdown")
+    return awards
+
+
+def _shown(game: Game, rnd: PokerRound) -> dict[int, ShownHand]:
+    """The hands shown: every player still in, where two of them may win the main pot
+    (every side pot's players are among its); none otherwise. The final bet no one called
+    (§ 553.15(d)) is no part of it."""
     called = {s.seat: s.contributed for s in rnd.seats}
     if len(called) >= 2:
         (top_seat, top), (_, second) = sorted(called.items(), key=lambda kv: -kv[1])[:2]
         called[top_seat] = min(top, second)
-    return called
-
-
-def _contested(rnd: PokerRound) -> bool:
-    """Whether two players still in may win the main pot (every side pot's players are
-    among its): the hands are then shown."""
-    called = _called(rnd)
     live = [called[s.seat] for s in rnd.seats if not s.folded]
     level = min((c for c in live if c > 0), default=0)
-    return sum(1 for c in live if c >= level) >= 2
-
-
-def _shown(game: Game, rnd: PokerRound) -> dict[int, ShownHand]:
+    if sum(1 for c in live if c >= level) < 2:
+        return {}
     return {s.seat: show(game, s.seat, s.cards, rnd.board) for s in rnd.seats if not s.folded}
 
 
@@ -444,9 +412,8 @@ _SETTLERS: dict[tuple[Any, ...], tuple[Game, Any]] = {}
 
 
 def _settler(game: Game, rnd: PokerRound) -> Any:
-    from validator.interpreter.poker.betting import Limit
     from validator.interpreter.poker.fast.settle import FastSettler
-    from validator.interpreter.poker.table import Rules, Stakes
+    from validator.interpreter.poker.table import Limit, Rules, Stakes
 
     rake = rnd.rake
     if rake is not None:
@@ -514,8 +481,8 @@ class _Figures:
         return taken
 
 
-#: the order this settlement follows (the module's docstring): what the game's ``rake.final``
-#: states, cited where it is (§ 553.15(e); § 553.7(e)(6))
+#: the order of the settlement, cited where the game's ``rake.final`` states it
+#: (§ 553.15(e); § 553.7(e)(6)); a game that states none keeps the same order
 ORDER = (
     "the pots formed, the rake taken from them, then the Bad Beat contribution, then each pot "
     "awarded; no rake after the pots are collected"
@@ -523,23 +490,18 @@ ORDER = (
 
 
 def _order(game: Game) -> str | None:
-    """The settlement's order with the section the game states it in, or ``None`` where the
-    game states none (the engine keeps the same order)."""
     rake = game.definition.rake
     final = rake.final if rake is not None else None
     return None if final is None else f"{ORDER} [{final.cite}]"
 
 
 def _rake_cite(game: Game, rnd: PokerRound) -> str:
+    """The section of the round's kind of rake (``percentage``, ``incremental``, ``time``),
+    else the rake's."""
     rake = game.definition.rake
     assert rake is not None
-    rule = rnd.rake
-    if rule is not None:
-        part = {"percentage": rake.percentage, "incremental": rake.incremental, "time": rake.time}
-        specific = part.get(rule.kind)
-        if specific is not None:
-            return specific.cite
-    return rake.cite
+    specific = getattr(rake, rnd.rake.kind, None) if rnd.rake is not None else None
+    return specific.cite if specific is not None else rake.cite
 
 
 __all__ = [

@@ -18,12 +18,36 @@ from dataclasses import dataclass, field
 
 from validator.cards import cards_str
 from validator.compiler import Game
-from validator.interpreter.poker.money import Cents, dollar_text
-from validator.interpreter.poker.pots import Pot
 from validator.model.game import GameDefinition
 from validator.model.poker import OddChips
 from validator.model.ranking import CardOrder
+from validator.money import Cents, dollar_text
 from validator.rankings.evaluator import HandValue, card_order_key, low_rank
+
+
+@dataclass(frozen=True)
+class Uncalled:
+    """The part of the largest contribution no other player matched: it returns to its
+    bettor, no part of any pot and not raked (§ 553.15(d))."""
+
+    seat: int
+    amount: Cents
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A layer of the contributions (§ 553.8(b)(4)): an All-in player "shall only be
+    eligible to win the amount of the pot to which he contributed"."""
+
+    index: int  # 0 the main pot, then the side pots in the order they formed
+    amount: Cents
+    level: Cents  # the contribution this pot covers up to, per player
+    eligible: tuple[int, ...]  # the players still in who may win it
+    contributors: tuple[int, ...]  # every player whose chips are in it
+
+    @property
+    def name(self) -> str:
+        return "main pot" if self.index == 0 else f"side pot {self.index}"
 
 
 @dataclass(frozen=True)
@@ -98,16 +122,10 @@ class PotResult:
     def net(self) -> Cents:
         return self.pot.amount - self.rake - self.bad_beat
 
-    def awards(self) -> dict[int, Cents]:
-        out: dict[int, Cents] = {}
-        for h in self.halves:
-            for s in h.shares:
-                out[s.seat] = out.get(s.seat, 0) + s.amount
-        return out
-
 
 class Splitter:
-    """Divides pots by the game's showdown rules."""
+    """A game's showdown rules: the order a tie's excess goes in, and each pot's awards
+    explained by them (who won each part and why, who was given what cannot be divided)."""
 
     def __init__(self, game: Game, card_orders: Mapping[str, CardOrder], chip: Cents) -> None:
         d: GameDefinition = game.definition
@@ -119,52 +137,36 @@ class Splitter:
         self.chip = chip
         self.cap = None if self.odd.cap is None else int(self.odd.cap * 100)
 
-    # -- the odd chip ------------------------------------------------------------------------
-
     def odd_chip_order(self, tied: Sequence[ShownHand], part: str) -> list[ShownHand]:
         """The tied players in the order the excess goes to them. High: the highest card by
         suit first, the tied hands compared from their highest card, then the players'
         other cards. Low: the lowest card by suit first, from the lowest card."""
+        low = self.tie_rule(part) == "lowest_card_by_suit"
 
-        def high_seq(h: ShownHand) -> tuple[tuple[int, int], ...]:
-            assert h.high is not None
-            used = list(h.high.cards)
-            rest = [c for c in h.cards if c not in used]
-            key = lambda c: card_order_key(self.order, c)  # noqa: E731
-            return tuple(key(c) for c in sorted(used, key=key, reverse=True)) + tuple(
-                key(c) for c in sorted(rest, key=key, reverse=True)
+        def key(c: int) -> tuple[int, int]:
+            rank, suit = card_order_key(self.order, c)
+            return (low_rank(c), suit) if low else (rank, suit)
+
+        def seq(h: ShownHand) -> tuple[tuple[int, int], ...]:
+            value = h.low if low else h.high
+            assert value is not None
+            rest = [c for c in h.cards if c not in value.cards]
+            return tuple(
+                key(c)
+                for c in (
+                    *sorted(value.cards, key=key, reverse=not low),
+                    *sorted(rest, key=key, reverse=not low),
+                )
             )
 
-        def low_seq(h: ShownHand) -> tuple[tuple[int, int], ...]:
-            assert h.low is not None
-            used = list(h.low.cards)
-            rest = [c for c in h.cards if c not in used]
-            key = lambda c: (low_rank(c), card_order_key(self.order, c)[1])  # noqa: E731
-            return tuple(key(c) for c in sorted(used, key=key)) + tuple(
-                key(c) for c in sorted(rest, key=key)
-            )
-
-        if self.tie_rule(part) == "lowest_card_by_suit":
-            return sorted(tied, key=low_seq)
-        return sorted(tied, key=high_seq, reverse=True)  # highest_card_by_suit
+        return sorted(tied, key=seq, reverse=not low)
 
     def tie_rule(self, part: str) -> str:
         """How a tied half's excess is given, as the game declares it (§ 553.10(i)(2)(ii),
         (iii)): ``highest_card_by_suit`` or ``lowest_card_by_suit``."""
         return self.odd.low_ties if part == "low" else self.odd.high_ties
 
-    def _cite(self, part: str) -> str:
-        return self.odd.cite
-
-
-class PotExplainer:
-    """Each pot's awards (the settlement kernel's, read from its operation log) explained by
-    the game's showdown rules: who won each part and why, who was given what cannot be
-    divided equally."""
-
-    def __init__(self, splitter: Splitter) -> None:
-        self.splitter = splitter
-        self.showdown = splitter.showdown
+    # -- a pot's awards (the settlement kernel's, read from its operation log) explained
 
     def part(
         self,
@@ -174,7 +176,6 @@ class PotExplainer:
         why: str,
     ) -> Half:
         """One part of a pot, ``paid`` to its tied winners (seat, amount)."""
-        sp = self.splitter
         seats = tuple(h.seat for h in winners)
         hands = {h.seat: h.describe("low" if part == "low" else "high") for h in winners}
         amounts = dict(paid)
@@ -188,9 +189,9 @@ class PotExplainer:
             half.shares.append(Share(h.seat, amounts[h.seat], f"{why}; {tie}"))
         if all(a == share for a in amounts.values()):
             return half
-        ordered = sp.odd_chip_order(winners, "low" if part == "low" else "high")
-        by = sp.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
-        unit = sp.chip if sp.cap is None else min(sp.chip, sp.cap)
+        ordered = self.odd_chip_order(winners, "low" if part == "low" else "high")
+        by = self.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
+        unit = self.chip if self.cap is None else min(self.chip, self.cap)
         for rank, h in enumerate(ordered):
             extra = amounts[h.seat] - share
             if not extra:
@@ -199,12 +200,12 @@ class PotExplainer:
             each = (
                 f"the {dollar_text(extra)} that cannot be divided goes to the tied player "
                 f"with the {by} card by suit"
-                if sp.cap is None
+                if self.cap is None
                 else f"{dollar_text(extra)} of what cannot be divided equally, one "
                 f"{dollar_text(unit)} chip at most to a player, goes to the tied player with "
                 f"the {by} card by suit{place}"
             )
-            half.odd_chips.append(Share(h.seat, extra, f"{each} [{sp._cite(part)}]"))
+            half.odd_chips.append(Share(h.seat, extra, f"{each} [{self.odd.cite}]"))
         half.odd_chip = half.odd_chips[0] if half.odd_chips else None
         return half
 
@@ -242,7 +243,7 @@ class PotExplainer:
             half = self.part("high", won(0), awards[0], why)
             return PotResult(pot, rake, bad_beat, [half], why)
         high_half, low_half = (sum(a for _, a in awards[k]) for k in (1, 2))
-        to = self.splitter.odd.pot_excess_to  # the half given the excess (§ 553.10(i)(2)(i))
+        to = self.odd.pot_excess_to  # the half given the excess (§ 553.10(i)(2)(i))
         part_why = {
             "high": f"the highest ranking high hand wins half the pot [{sd.cite}]",
             "low": f"the best qualifying low hand wins half the pot [{sd.cite}]",
@@ -250,7 +251,7 @@ class PotExplainer:
         if high_half != low_half:
             part_why[to] += (
                 f"; the {dollar_text(abs(high_half - low_half))} that cannot be divided "
-                f"equally goes to the {to} hand [{self.splitter._cite('pot')}]"
+                f"equally goes to the {to} hand [{self.odd.cite}]"
             )
         high_seats, low_seats = won(1), won(2)
         halves = [

@@ -1,21 +1,73 @@
-"""What a nonbanking Poker table is set with and what a round of play leaves: the posted
-figures (``Stakes``), the rake, Bad Beat and Kill rules (``Rules``), a played round as
-``play`` narrates and records it (``PlayedHand``: read from the round's operation log,
-``fast/narrate.py``), and how the button moves between rounds (``BUTTON_MOVES``).
+"""A nonbanking Poker table: its posted limits and figures (``Stakes``), the rake, Bad Beat
+and Kill it applies (``Rules``), its settings (``TableSetup``) and the documented defaults
+where no Rules Submission is given, a player's place in a round, the players' strategies
+and how the button moves. A submission's settings are read by the one reader of table
+settings (``validator.interpreter.settings``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from fractions import Fraction
 
+from validator.compiler import Game
 from validator.interpreter.poker.bad_beat import BadBeatRule
-from validator.interpreter.poker.betting import Limit, Player
 from validator.interpreter.poker.kill import KillRule
-from validator.interpreter.poker.money import Cents
 from validator.interpreter.poker.rake import RakeRule
-from validator.interpreter.poker.settle import PokerSettlement
+from validator.model.poker import PokerStrategies
+from validator.money import Cents
+
+#: every simulated seat buys in for this many upper bets of the table's limits
+BUY_IN_UPPER_BETS = 50
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A bet of ``min_bet``..``max_bet`` (§ 553.18)."""
+
+    min_bet: Cents
+    max_bet: Cents
+
+    def __post_init__(self) -> None:
+        if not 0 < self.min_bet <= self.max_bet:
+            raise ValueError("a limit is a minimum bet more than $0 and a maximum at least that")
+
+    def times(self, multiplier: Fraction, chip: Cents) -> Limit:
+        """The limit multiplied by a Kill (§ 553.1), in whole chips."""
+        if multiplier == 1:
+            return self
+        return Limit(
+            int(self.min_bet * multiplier // chip) * chip,
+            int(self.max_bet * multiplier // chip) * chip,
+        )
+
+
+@dataclass
+class Player:
+    """One seat in a round of play (§ 553.8(b)(4): table stakes, All-in)."""
+
+    seat: int
+    stack: Cents  # what is left of the table stakes
+    contributed: Cents = 0  # all put in the pot this round of play
+    folded: bool = False
+    all_in: bool = False
+    cards: list[tuple[int, bool]] = field(default_factory=list)  # (card, face up)
+
+    def put(self, amount: Cents) -> Cents:
+        """Put chips in the pot, no more than the table stakes allow."""
+        amount = min(amount, self.stack)
+        self.stack -= amount
+        self.contributed += amount
+        if self.stack == 0:
+            self.all_in = True
+        return amount
+
+    def up_cards(self) -> list[int]:
+        return [c for c, up in self.cards if up]
+
+    def card_list(self) -> list[int]:
+        return [c for c, _ in self.cards]
 
 
 @dataclass(frozen=True)
@@ -50,33 +102,76 @@ class Rules:
     kill: KillRule | None = None
 
 
-@dataclass
-class PlayedHand:
-    players: list[Player]
-    sitting_out: list[int]
-    board: list[int]
-    burns: list[int]
-    log: list[str]
-    showdown_order: list[int]
-    settlement: PokerSettlement
-    stacks_before: dict[int, Cents] = field(default_factory=dict)
-    shown: list[int] = field(default_factory=list)  # hands shown at the showdown, in order
-    conceded: list[int] = field(default_factory=list)  # losing hands conceded unshown
-    round_put: list[Cents] = field(default_factory=list)  # chips in by each betting round
-    operations: list[dict[str, Any]] | None = None  # the operation log's JSON (None: none)
+@dataclass(frozen=True)
+class TableSetup:
+    stakes: Stakes
+    rules: Rules
+    positions: int
+    source: str  # the submission, or "defaults"
+    decks_alternated: bool = False  # two decks, one dealt while the other is shuffled
 
-    def stacks_after(self) -> dict[int, Cents]:
-        out = dict(self.stacks_before)
-        for p in self.players:
-            out[p.seat] = p.stack + self.settlement.seat(p.seat).award
-        return out
+
+def limits(
+    game: Game, low: Cents, high: Cents, structure: str | None = None
+) -> tuple[Limit, Limit | None]:
+    """The posted limits as betting limits. A stated structure decides (§ 553.18): spread,
+    any amount from the minimum to the maximum; fixed, the one amount; split, the lower
+    limit, then the upper. Unstated, a game whose file bets the upper limit on some streets
+    is split, the others spread."""
+    deal = game.definition.deal
+    assert deal is not None
+    uses_upper = any(
+        s.betting is not None and s.betting.limit == "upper" for s in deal.streets.values()
+    )
+    if structure == "split" or (structure is None and uses_upper):
+        return Limit(low, low), Limit(high, high)
+    if structure == "fixed":
+        return Limit(low, low), None
+    return Limit(low, high), None
+
+
+def has_blinds(game: Game) -> bool:
+    deal = game.definition.deal
+    assert deal is not None
+    return any(s.blinds for s in deal.streets.values())
+
+
+def default_setup(game: Game) -> TableSetup:
+    """The documented defaults of a table with no Rules Submission: $2-$4, Blind Bets $1 and
+    $2 (games with blinds), a $1 Forced Bet (games with one), no Ante, three raises, a
+    percentage rake at the game file's maximum rate capped at $5, no Bad Beat payout."""
+    d = game.definition
+    assert d.betting is not None and d.rake is not None
+    lower, upper = limits(game, 200, 400)
+    rate = d.rake.percentage.max if d.rake.percentage is not None else None
+    rake = RakeRule("percentage", rate=rate, cap=500) if rate else None
+    stakes = Stakes(
+        lower,
+        upper,
+        blinds=(100, 200) if has_blinds(game) else (),
+        forced_bet=100 if d.betting.forced_bet is not None else 0,
+        max_raises=3,
+    )
+    return TableSetup(stakes, Rules(rake=rake), d.table.max_positions, "defaults")
+
+
+def strategies(game: Game) -> PokerStrategies:
+    """The game's ``poker_strategies:``: the decision tables the kernels read compiled
+    (``fast/program.py``), written once in games/strategies/poker.yaml."""
+    ps = game.definition.poker_strategies
+    if ps is None:
+        raise KeyError(
+            f"{game.id} has no players' strategies to play with: they are written in "
+            f"games/strategies/{game.id}.yaml (or in the strategy file of a shared rule file "
+            "the game extends)"
+        )
+    return ps
 
 
 def clockwise_after(seats: Sequence[int], seat: int) -> list[int]:
     """The seats clockwise from the one to the left of ``seat``."""
     ordered = sorted(seats)
-    later = [s for s in ordered if s > seat]
-    return later + [s for s in ordered if s <= seat]
+    return [s for s in ordered if s > seat] + [s for s in ordered if s <= seat]
 
 
 def next_button(seats: Sequence[int], button: int) -> int:

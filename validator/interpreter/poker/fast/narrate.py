@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 
 from validator.cards import cards_str
 from validator.compiler import Game
-from validator.interpreter.poker.betting import Player
 from validator.interpreter.poker.fast import Ints
 from validator.interpreter.poker.fast import operations as ops
-from validator.interpreter.poker.money import Cents, dollar_text
 from validator.interpreter.poker.settle import forced_bet_seat
+from validator.interpreter.poker.table import Player
+from validator.money import Cents, dollar_text
 
 #: what a betting round's line calls each put and action (a bet or raise adds its level)
 _ACTIONS = {

@@ -31,7 +31,7 @@ from numba import njit
 
 from validator.cards import card_str
 from validator.interpreter.poker.fast import Ints
-from validator.interpreter.poker.money import money
+from validator.money import cents_figure
 
 #: a row's columns
 OP, SEAT, AMOUNT, CARD, DETAIL = range(5)
@@ -161,13 +161,13 @@ def operation_json(row: Ints, seats: list[int]) -> dict[str, Any]:
     if int(row[SEAT]) != NO_SEAT:
         out["seat"] = seats[int(row[SEAT])]
     if int(row[AMOUNT]) or op.name not in NO_AMOUNT:
-        out["amount"] = money(int(row[AMOUNT]))
+        out["amount"] = cents_figure(int(row[AMOUNT]))
     if op.card is not None:
         value = int(row[CARD])
         out[op.card] = (
             card_str(value)
             if op.card in CARD_COLUMNS
-            else money(value)
+            else cents_figure(value)
             if op.card in MONEY_COLUMNS
             else value
         )

@@ -19,7 +19,7 @@ import numpy as np
 from validator.compiler import Game
 from validator.interpreter.poker.fast import Ints
 from validator.interpreter.poker.settle import card_orders
-from validator.interpreter.poker.strategy import strategies
+from validator.interpreter.poker.table import strategies
 from validator.model.poker import TIERS
 from validator.rankings.evaluator import Evaluator, card_order_key
 from validator.rankings.packed import NotPackable, Tables, pack_key, packed
