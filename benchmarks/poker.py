@@ -1,20 +1,17 @@
 """Nonbanking Poker sessions: hands per CPU second as ``simulate`` and ``par`` play them
-(hand values read from each ranking's rank-pattern table, the dealer's log not written),
-against today's code path run in the same script (every value searched, the log written).
+(rounds a block at a time in one call of the numba kernels, ``fast/block.py``, no log
+kept), against two baselines run in the same script on the same kernels: one round a
+kernel call (as a round a block stops before is played) and ``play``'s path (the
+operation log kept and narrated, each hand's value searched over the categories rather
+than read from the rank-pattern table).
 
-Each game is dealt at its full table with its documented defaults and the same seed both
-ways; the two sessions must take the same rake and leave the same Bad Beat fund and stacks
-to the cent (the table and the log change no result). Measured with ``time.process_time``
-(the machine is shared: wall time lies), one process; the table starts empty, so a short
-run measures it cold (``--warm N`` plays N hands first, unmeasured, both ways).
+Each game is dealt at its full table with its documented defaults and the same seed all
+three ways; the sessions must take the same rake and leave the same Bad Beat fund and
+stacks to the cent. Measured with ``time.process_time`` (the machine is shared: wall time
+lies), one process; the kernels' JIT compile (or load from numba's cache) happens in a
+warm-up round before the clock starts, and its time is reported apart; ``--warm N`` plays
+N hands first, unmeasured, every way. The rounds played in blocks are counted.
 Goal (issue 13): at least 10,000 hands per second.
-
-The kernel path (rounds played a block at a time by the numba kernels, ``fast/block.py``;
-a round the block hands back played alone by ``play_one``) is measured against
-the same session with the kernel off (today's no-log path), same seed, same results
-required; the kernels' JIT compile (or load from numba's cache) happens in a warm-up round
-before the clock starts, and its time is reported apart. The rounds played in blocks are
-counted (the others were handed back).
 
     python benchmarks/poker.py [--hands 500] [--warm 0] [--games poker-holdem,...]
 
@@ -211,10 +208,9 @@ def main() -> None:
         assert fast_result == base_result, f"{game_id}: the fast path changed a result"
         assert kern_result == fast_result, f"{game_id}: the kernel changed a result"
         print(
-            f"{game_id}: {kern:,.0f} hands/s kernel ({taken}/{args.hands + args.warm} rounds in "
-            "blocks, "
-            f"x{kern / fast:.2f} of {fast:,.0f} hands/s table, no log), {base:,.0f} hands/s "
-            f"searched with the log; first round (JIT, tables) {jit:.1f}s apart "
+            f"{game_id}: {kern:,.0f} hands/s in blocks ({taken}/{args.hands + args.warm} rounds "
+            f"in blocks, x{kern / fast:.2f} of {fast:,.0f} hands/s a round a call), "
+            f"{base:,.0f} hands/s logged and narrated; first round (JIT, tables) {jit:.1f}s apart "
             "(goal 10,000 hands/s)",
             flush=True,
         )
