@@ -325,8 +325,7 @@ def _compile_hands(game: Game, prog: Program, p: dict[str, Any]) -> str | None:
         p["has_high"] = 1
         p["high_own"], p["high_board"], p["high_board_counts"] = _use(game, sd.high)
         prog.high_tiers = np.array(
-            [tier_index.get(ps.high.categories.get(c, ""), -1) for c in ev.ids],
-            dtype=np.int64,
+            [tier_index.get(ps.high.categories.get(c, ""), -1) for c in ev.ids], dtype=np.int64
         )
         p["unfinished"] = ps.high.unfinished_high_card
     if sd.low:
