@@ -516,7 +516,7 @@ def _readings(n, using):  # type: ignore[no-untyped-def]
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _reshuffle(stock, pile, size):  # type: ignore[no-untyped-def]
     """``pile[:size]`` shuffled to be the stock; False: no stream, or its words ran out."""
     if stock.stream.shape[0] == 0:

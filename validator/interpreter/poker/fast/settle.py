@@ -172,30 +172,18 @@ def _pay_best(
     for i in range(n):
         if eligible[i] and keys[i] == top:
             winners += 1
-    if winners == 1:
-        for i in range(n):
-            if eligible[i] and keys[i] == top:
-                out[i] += amount
-                at[0] = log_op(log, at[0], ops.AWARD_POT, i, amount, pot, part)
-        return 1
     unit = params[ODD_UNIT]
-    excess = _excess(amount, winners, unit)
-    if excess == 0:
-        for i in range(n):
-            if eligible[i] and keys[i] == top:
-                out[i] += amount // winners
-                at[0] = log_op(log, at[0], ops.AWARD_POT, i, amount // winners, pot, part)
-        return winners
+    excess = 0 if winners == 1 else _excess(amount, winners, unit)
     ordered = True
     for i in range(n):
-        if eligible[i] and keys[i] == top and priority[i] < 0:
+        if excess and eligible[i] and keys[i] == top and priority[i] < 0:
             ordered = False
     if not ordered:
         for i in range(n):
             if eligible[i] and keys[i] == top:
                 tied[i] = True
         return -1
-    share = amount // (winners * unit) * unit
+    share = amount // (winners * unit) * unit if excess else amount // winners
     # the most of the excess one player receives: a chip of at most the cap, else all of it
     room = unit if params[ODD_CAPPED] == 1 else excess
     for i in range(n):
@@ -203,7 +191,7 @@ def _pay_best(
             continue
         place = 0  # how many tied seats the excess reaches before this one
         for j in range(n):
-            if eligible[j] and keys[j] == top and priority[j] < priority[i]:
+            if excess and eligible[j] and keys[j] == top and priority[j] < priority[i]:
                 place += 1
         extra = min(room, max(0, excess - place * room))
         out[i] += share + extra
