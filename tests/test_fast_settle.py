@@ -366,7 +366,7 @@ def _check_round(
     py_settle = getattr(_settle, "py_func", _settle)
     out = np.empty(2 * players + _TAIL, dtype=np.int64)
     tied = np.zeros((2, players), dtype=np.bool_)
-    args = (
+    arrays = (
         dealt.contributed,
         dealt.folded,
         dealt.high,
@@ -376,11 +376,8 @@ def _check_round(
         dealt.board,
         dealt.nboard,
         np.array(round_put, dtype=np.int64),
-        settler.levels,
-        settler.params,
-        settler.bb_spec,
-        settler.bb_tables,
     )
+    args = (arrays, (settler.levels, settler.params, settler.bb_spec, settler.bb_tables))
     unordered = np.full((2, players), -1, dtype=np.int64)
     try:
         s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)

@@ -1,29 +1,12 @@
 """The engine of a nonbanking Poker round: the game and the strategies compiled to integer
-programs and run by numba-compiled kernels, for ``play`` and ``settle`` (every operation
-logged, ``operations``; the narration and the settlement's explanation read from the log,
-``narrate``) and for ``simulate`` and ``par`` (nothing logged), held equal by the property
-tests to the Python reference under ``tests/poker_oracle``. All-ins and side pots, the Stud
-common card and the draw's reshuffle (from the session's random stream, ``stream``), odd
-chips by card and suit, the Kill's limits (§ 553.12(m)) and the Bad Beat paid from the fund
-are all taken.
+programs (``program``) run by numba-compiled kernels: a round dealt and bet (``hand``),
+settled (``settle``, ``odd_chip``), a block of rounds between them (``block``), every
+operation logged where the log is on (``operations``, read by ``narrate``) and the piles
+shuffled from the session's random stream (``stream``). ``play`` and ``settle`` keep the log;
+``simulate`` and ``par`` do not.
 
-Stages, each a module:
-
-- ``packed`` (in ``validator.rankings``)  a ranking's hand values as integer keys read from
-                tables built from the ranking data (``pack_key`` of the scalar key);
-- ``stream``    the session's random words (numpy's ``Generator``, seeded as every
-                simulation): the deck and the piles reshuffled in a round;
-- ``hand``      a round dealt and bet: ``FastTable.deal_and_bet`` -> ``DealtHand``;
-- ``operations`` the closed set of a round's operations and its log (on for ``play``);
-- ``narrate``   the one reader of the log: ``play``'s narration and round records;
-- ``settle``    a dealt round settled: ``FastSettler.settle`` -> ``SettledHand``;
-- ``odd_chip``  the order a tie's excess goes in by card and suit (``odd_chip_order``);
-- ``block``     rounds played a block at a time in one call (between rounds, what
-                ``Session.play_one`` does), stopping before a round either kernel hands
-                back, and before a Bad Beat.
-
-Seats are indexed 0..n-1 in the session's seat order (seat numbers ascending). Cards are
-ints 0..51 (rank ``c >> 2``: 0 = deuce .. 12 = ace; suit ``c & 3``).
+Seats are indexed 0..n-1 in the session's seat order. Cards are ints 0..51 (rank ``c >> 2``:
+0 = deuce .. 12 = ace; suit ``c & 3``).
 """
 
 from __future__ import annotations
@@ -45,8 +28,7 @@ MAX_ROUNDS = 8
 
 @dataclass(slots=True)
 class DealtHand:
-    """A round of play dealt and bet, before it is settled: what the table holds when its
-    last betting round ends."""
+    """A round of play dealt and bet, as its last betting round leaves the table."""
 
     button: int | None  # the button's seat number as the round was dealt (``Hand.button``)
     contributed: Ints  # [seat index] all each seat put in (ante, blinds, bets)
@@ -64,7 +46,7 @@ class DealtHand:
 
 @dataclass(slots=True)
 class SettledHand:
-    """A dealt round settled: what the session's books need of ``PokerSettlement``."""
+    """A dealt round settled: what the session's books need."""
 
     awards: Ints  # [seat index] won + the uncalled bet returned (``SeatAward.award``)
     rake: int  # ``Rake.total``
@@ -81,8 +63,8 @@ COMPILE_SECONDS = 60
 
 
 def kernels_cached() -> bool:
-    """Whether numba's cache already holds the compiled kernels, so that a run starts in
-    about a second; where the cache cannot be asked, they are taken to be there."""
+    """Whether numba's cache holds the compiled kernels; where it cannot be asked, they are
+    taken to be there."""
     try:
         from pathlib import Path
 

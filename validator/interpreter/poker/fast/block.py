@@ -1,21 +1,10 @@
-"""A block of rounds of play run in one kernel: between rounds, what ``Session.play_one``
-does in Python (§ 553.8(b): a player short of what a round requires buys in again; the
-deck shuffled from the session's random stream; the button moved clockwise after each round,
-§ 553.11(c)(3); the books kept and chips checked conserved), around the same two kernels a
-single round runs (``hand._deal_and_bet``, ``settle._settle``). What a round costs in
-Python (the wrappers' arrays, the books, the record) is paid once a block instead; what
-the round kernel reads from its named records it reads once a part, not at each turn.
-
-A tie whose excess goes by card and suit is ordered in the block (``odd_chip``). The block
-stops before the first round either kernel hands back or a Bad Beat (paid by the session
-from the fund it keeps), or a tie
-whose hands ``odd_chip`` cannot read, a deck that runs out, a stream out of words): the
-stacks, the button and the stream are left as the last round taken left them, so that
-``Session.play_one`` plays that round as it plays any other, from the same deck.
-
-A table's Kill (§ 553.12(m)) goes on from round to round in the block: the limits of a round
-are the Kill's where the last round's settlement put it in effect. A table the block does
-not run (a settlement or dealing kernel that takes no round) is played round by round.
+"""A block of rounds of play run in one kernel, with what ``Session.play_one`` does between
+rounds (§ 553.8(b) buy-ins, the deck shuffled from the session's stream, the button moved
+clockwise, § 553.11(c)(3), the chips checked conserved, the Kill carried, § 553.12(m)): what
+a round costs in Python is paid once a block. The block stops before a round either kernel
+hands back or a Bad Beat (paid from the session's fund), leaving the stacks, the button and
+the stream as the last round taken left them, so that ``Session.play_one`` plays that round
+from the same deck.
 """
 
 from __future__ import annotations
@@ -35,7 +24,7 @@ from validator.interpreter.poker.fast.hand import (
     deal_order,
     outcome,
 )
-from validator.interpreter.poker.fast.odd_chip import odd_chip_order
+from validator.interpreter.poker.fast.odd_chip import OrderArrays, odd_chip_order
 from validator.interpreter.poker.fast.operations import WIDTH
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
@@ -43,11 +32,11 @@ from validator.interpreter.poker.fast.settle import (
     NEEDS_ORDER,
     SETTLED,
     FastSettler,
+    TableRules,
     _settle,
     no_log,
 )
 from validator.interpreter.poker.fast.stream import AT, Stream, shuffle
-from validator.rankings.packed import Tables
 
 
 class Between(NamedTuple):
@@ -80,21 +69,13 @@ class Figures(NamedTuple):
 
 
 class Settlement(NamedTuple):
-    """The table's settlement as the block settles each round: ``settle._settle``'s rules
-    (the incremental rake's levels, the rules' array) and its priorities and ties (none
-    given; tied; ordered), ``odd_chip.odd_chip_order``'s arrays."""
+    """What ``settle._settle`` and ``odd_chip.odd_chip_order`` read of the table."""
 
-    levels: Ints
-    params: Ints
-    unordered: Ints
-    tied: Flags
+    rules: TableRules  # ``_settle``'s: the rake's levels, the rules' array, the Bad Beat hand
+    order: OrderArrays  # ``odd_chip_order``'s
+    unordered: Ints  # the priorities given: none, then the tie's order
     ordered: Ints
-    order_keys: Ints
-    order_spec: Ints
-    high_tables: Tables
-    low_tables: Tables
-    bb_spec: Ints
-    bb_tables: Tables
+    tied: Flags
     log: Ints  # off: no rows
     at: Ints
 
@@ -114,8 +95,8 @@ PLAYED, HANDED_BACK, NOT_CONSERVED = 0, 1, 2
 
 @njit(cache=True, inline="always")
 def _buy_ins(table, kill, stacks, stack, buy_ins):  # type: ignore[no-untyped-def]
-    """Between rounds of play a player may add to his table stakes (§ 553.8(b)): one short
-    of what a round requires (under a Kill, what it requires at its limits) buys in."""
+    """§ 553.8(b): a player short of what a round requires (under a Kill, at its limits)
+    buys in."""
     num = table.kill_num if kill else 1
     den = table.kill_den if kill else 1
     for i in range(stacks.shape[0]):
@@ -140,40 +121,17 @@ def _clear(out):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def]
-    """The round in ``out`` settled into ``result``: ``SETTLED`` or not; a tie's excess
-    by card and suit (§ 553.10(i)(2)) ordered and the round settled again."""
+    """The round settled into ``result``, a tie's excess by card and suit ordered first."""
     s = settlement
-    s.params[KILL_IN_EFFECT] = kill
-    put_by_round = out.round_put[: out.nrounds[0]]
-    args = (
-        out.contributed,
-        out.folded,
-        out.high,
-        out.low,
-        out.cards,
-        out.ncards,
-        out.board,
-        out.nboard[0],
-        put_by_round,
-        s.levels,
-        s.params,
-        s.bb_spec,
-        s.bb_tables,
-    )
-    status = _settle(*args, s.unordered, s.tied, result, s.log, s.at)
+    s.rules[1][KILL_IN_EFFECT] = kill  # the rules' array
+    put = out.round_put[: out.nrounds[0]]
+    cards, ncards, board, nboard = out.cards, out.ncards, out.board, out.nboard[0]
+    dealt = (out.contributed, out.folded, out.high, out.low, cards, ncards, board, nboard, put)
+    status = _settle(dealt, s.rules, s.unordered, s.tied, result, s.log, s.at)
     if status == NEEDS_ORDER and odd_chip_order(
-        out.cards,
-        out.ncards,
-        out.board,
-        out.nboard[0],
-        s.tied,
-        s.order_keys,
-        s.order_spec,
-        s.high_tables,
-        s.low_tables,
-        s.ordered,
+        cards, ncards, board, nboard, s.tied, *s.order, s.ordered
     ):
-        status = _settle(*args, s.ordered, s.tied, result, s.log, s.at)
+        status = _settle(dealt, s.rules, s.ordered, s.tied, result, s.log, s.at)
     if status == SETTLED and result[out.contributed.shape[0] + 5] != 0:
         return HANDED_BACK  # a Bad Beat: paid from the fund the session keeps
     return status
@@ -186,12 +144,9 @@ def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def
 def _play_block(  # type: ignore[no-untyped-def]
     params, killed, kernel, settlement, table, stream, stacks, state, decks, buy_ins, nets, figs
 ):
-    """Up to ``decks.shape[0]`` rounds; returns (rounds played, ``PLAYED`` /
-    ``HANDED_BACK`` / ``NOT_CONSERVED``: why it stopped, the round after the last played).
-    ``stacks`` ([seat index]), ``state`` (``Carried``: the button, the Kill) and ``stream``
-    (its next word) are advanced round by round; the round handed back leaves them
-    untouched. Round r's deck, buy-ins and net result by seat are written in row r, its
-    ``Figures`` in entry r."""
+    """Up to ``decks.shape[0]`` rounds: (rounds played, why it stopped). ``stacks``,
+    ``state`` and ``stream`` are advanced round by round, not by the round handed back. Round
+    r's deck, buy-ins and nets are written in row r, its ``Figures`` in entry r."""
     n = stacks.shape[0]
     rounds = decks.shape[0]
     order = np.zeros(n, dtype=np.int64)
@@ -280,23 +235,10 @@ class BlockTable:
             return
         prog = fast.program
         self.params, self.killed, self.kernel = prog.params, prog.killed, fast.kernel
-        unordered: Ints = np.full((2, self.seats), -1, dtype=np.int64)
+        no_priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
-        ordered: Ints = np.full((2, self.seats), -1, dtype=np.int64)
-        keys, spec, high_tables, low_tables = settler.order_arrays
         self.settlement = Settlement(
-            settler.levels,
-            settler.params,
-            unordered,
-            tied,
-            ordered,
-            keys,
-            spec,
-            high_tables,
-            low_tables,
-            settler.bb_spec,
-            settler.bb_tables,
-            *no_log(),
+            settler.rules(), settler.order_arrays, no_priority, no_priority.copy(), tied, *no_log()
         )
         multiplier = kill if kill is not None else Fraction(1)
         self.table = Between(
@@ -310,9 +252,8 @@ class BlockTable:
     def play(
         self, stream: Stream, stacks: Ints, button: int | None, kill: bool, rounds: int
     ) -> Block:
-        """Up to ``rounds`` rounds from ``stacks``, ``button`` and the Kill in effect or not
-        (``stacks`` and ``stream`` advanced in place); the button and the Kill after them in
-        ``self.button`` and ``self.kill``."""
+        """Up to ``rounds`` rounds (``stacks`` and ``stream`` advanced in place); the button and
+        the Kill after them in ``self.button`` and ``self.kill``."""
         n = self.seats
         decks = np.empty((rounds, 52), dtype=np.int64)
         buy_ins = np.empty((rounds, n), dtype=np.int64)

@@ -1,24 +1,9 @@
-"""A round of play dealt and bet in one numba kernel, for ``play`` (its operations logged,
-``operations``) and for ``simulate`` and ``par`` (nothing logged): antes, Blind Bets before
-or after the deal, burns, cards to the players still in and to the board, the draw, the
-Forced Bet and the best hand showing, split limits and their open pair, raise caps and
-check-raise, each seat's decision table by its tier.
-
-A put that reaches a player's whole stack makes him All-in (§ 553.8(b)(4)): he acts no more,
-a bet or raise is capped at what he can reach, an All-in short of a full raise does not
-reopen the betting to those who have acted, and the streets are dealt to him to the
-showdown.
-
-Every round is taken: fewer than two players dealt in and a deck that runs out even after
-its reshuffle are refused (``ValueError``), a round that runs out of the stream's words is
-dealt again from more. The Python reference engine the property tests hold it equal to
-(``tests/poker_oracle``) is named below where a part mirrors it (``Hand``, ``BettingRound``,
-``strategy``).
-
-The Stud common card (§ 553.10(h)) and the draw's reshuffle of the discard pile
-(§ 553.13(g)(2)) are dealt here, the piles shuffled from the session's random stream
-(``stream``): the same cards as ``Hand.common_card`` and ``Hand.draw_round`` deal, and the
-stream left where ``Stream.shuffle`` leaves it.
+"""A round of play dealt and bet in one numba kernel, its operations logged for ``play``
+and not for ``simulate`` and ``par``. A put that reaches a player's whole stack makes him
+All-in (§ 553.8(b)(4)): he acts no more, a bet or raise is capped at what he can reach, and
+an All-in short of a full raise does not reopen the betting to those who have acted. The
+piles reshuffled (§ 553.10(h), § 553.13(g)(2)) are shuffled from the session's random
+stream; a round that runs out of its words is dealt again from more.
 """
 
 from __future__ import annotations
@@ -39,21 +24,7 @@ from validator.interpreter.poker.fast import (
     Ints,
 )
 from validator.interpreter.poker.fast import operations as ops
-from validator.interpreter.poker.fast.operations import (
-    BURN,
-    COMMON,
-    DEAL,
-    DISCARD,
-    DRAW,
-    NO_SEAT,
-    POST_ANTE,
-    POST_BLIND,
-    POST_FORCED_BET,
-    RESHUFFLE,
-    STREET,
-    log_op,
-    new_log,
-)
+from validator.interpreter.poker.fast.operations import log_op, new_log
 from validator.interpreter.poker.fast.program import (
     BET,
     BLINDS_AFTER,
@@ -83,28 +54,20 @@ from validator.rankings.packed import (
     key_part,
 )
 
-# what the kernel reports: the round taken; handed back (no random stream given, or its
-# words ran out: the round is dealt again from more); the deck ran out even after its
-# reshuffle; a betting round that would not end (a bug, never a game)
+# the kernel's result; HANDED_BACK: no stream given, or its words ran out
 TAKEN, HANDED_BACK, DECK_OUT, ENDLESS = 0, 1, 2, 3
-#: the unread words a round is first given (a shuffle reads one a card, bar one, and
-#: another where a word is drawn again, about once in 10**17): a round that runs out of
-#: them is dealt again from the same words and more
+#: the words a round is first given (a shuffle reads about one a card)
 ROUND_WORDS = 256
-# the two readings of a hand, their rows in the kernel's scratch
 HIGH, LOW = 0, 1
 #: a key not read (``Readings.known``)
 UNREAD = -1
-#: ``Betting.counts``: the players in the round, the limit's bet, the bet to call, the
-#: aggressor, the raise cap, the raises made, check-raise
+#: the entries of ``Betting.counts``
 PLAYERS, BET_SIZE, CURRENT, AGGRESSOR, MAX_RAISES, RAISES, CHECK_RAISE = range(7)
 
 
 class Stock(NamedTuple):
-    """The cards not yet dealt and the piles beside them: ``cards[top:end]`` (the deck,
-    then a pile reshuffled to be the stock), the burn cards, the discard pile (§
-    553.13(g)(2)); the session's random ``stream`` (empty: none given) and its next word
-    ``at``, kept only where the round is taken. One-element arrays hold the counts."""
+    """The stock ``cards[top:end]`` and the piles beside it; ``stream`` (empty: none) and its
+    next word ``at``. One-element arrays hold the counts."""
 
     cards: Ints
     top: Ints
@@ -120,10 +83,8 @@ class Stock(NamedTuple):
 
 
 class Betting(NamedTuple):
-    """A betting round (``BettingRound``): the players in the order they act
-    (``order[:n]``), what each put in on this street, who acted, may raise, checked, each
-    player's tier; the bet to call, the raises made, the last aggressor (-1: none), the
-    raise cap (-1: none), whether check-raise is allowed, the bet and raise of the limit."""
+    """A betting round: the players in the order they act (``order[:n]``), what each put in
+    on this street, the flags and tiers by seat, the counts as views of one array."""
 
     order: Ints
     n: Ints
@@ -142,12 +103,9 @@ class Betting(NamedTuple):
 
 
 class Readings(NamedTuple):
-    """The hands read during a round: a seat's cards copied (``own``); where a hand is
-    read over ``use:``, each reading's choices of the board (read once a street:
-    ``bpicks[r]``, ``nbpicks[r]`` = [choices, cards on the board when read; -1 none]) and
-    of a seat's cards (``opicks``); each seat's keys read by its last tier (``known``) at
-    street ``known_at``, reused at the showdown where no card was dealt or drawn since
-    (``changed_at``)."""
+    """The hands read in a round: where a hand is read over ``use:``, each reading's board
+    choices read once a street and the keys of each seat's last tier (``known`` at street
+    ``known_at``), reused at the showdown where no card came since (``changed_at``)."""
 
     own: Ints
     bpicks: Ints
@@ -159,12 +117,8 @@ class Readings(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """What a round leaves (``DealtHand``'s arrays): all each seat put in, who folded, the
-    cards of each seat and of the board, the showdown's keys (0: none), the chips put in
-    by each betting round; one-element arrays: the cards on the board, the betting
-    rounds, the seat index of the last bet or raise of the last round (-1: none), 1 where
-    the random stream was read from and advanced; the round's operation log
-    (``operations``: no rows, off) and the rows it holds."""
+    """What a round leaves (``DealtHand``'s arrays, the counts as one-element arrays) and
+    its operation log (no rows: off)."""
 
     contributed: Ints
     folded: Flags
@@ -182,19 +136,9 @@ class Outcome(NamedTuple):
     nlog: Ints
 
 
-@njit("void(int64[:, ::1], int64[::1], int64, int64, int64, int64, int64)", cache=True)
-def _note(log, nlog, op, seat, amount, card, detail):  # type: ignore[no-untyped-def]
-    """An operation appended to the round's log (``log_op``), called only where the log
-    is kept (the call sites test it: off, no call is made). One signature, compiled once:
-    the operations' numbers and the zeros the call sites pass are read as int64, never
-    specialized as constants."""
-    nlog[0] = log_op(log, nlog[0], op, seat, amount, card, detail)
-
-
 @njit(cache=True)
 def outcome(n, log):  # type: ignore[no-untyped-def]
-    """An empty ``Outcome`` for ``n`` seats, its operations written to ``log`` (no rows:
-    none written)."""
+    """An empty ``Outcome`` for ``n`` seats."""
     return Outcome(
         np.zeros(n, dtype=np.int64),
         np.ones(n, dtype=np.bool_),
@@ -223,9 +167,8 @@ def _one(value):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks):  # type: ignore[no-untyped-def]
-    """``best_key_using`` of a reading over its ``use:`` (k_own, k_board), the cards being
-    out: a five-card hand read by ``five_picks``, the board's choices read once for every
-    seat (``b``, ``nb``: the reading's row of ``Readings.bpicks``, ``nbpicks``)."""
+    """``best_key_using`` of a reading over its ``use:``, a five-card hand read from the
+    board's choices made once a street (``b``, ``nb``)."""
     if k_own + k_board != FIVE:
         return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
     if nb[1] != n_board:  # the board read once a street (its cards only added to)
@@ -255,11 +198,14 @@ def _all_key(tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True, inline="always")
-def _reading(tables, own, n_own, board, n_board, k_own, k_board):  # type: ignore[no-untyped-def]
-    """``strategy._Reading.value``: over ``use:`` when its cards are out, else all."""
+def _read_key(tables, r, k_own, k_board, own, n_own, board, n_board, reads):  # type: ignore[no-untyped-def]
+    """Reading ``r``'s key over ``use:`` when its cards are out, else over all; and the key
+    kept for the showdown (``UNREAD``: not read over ``use:``)."""
     if _out(k_own, k_board, n_own, n_board):
-        return best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
-    return _all_key(tables, own, n_own, board, n_board)
+        b, nb = reads.bpicks[r], reads.nbpicks[r]
+        key = _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, reads.opicks)
+        return key, key
+    return _all_key(tables, own, n_own, board, n_board), UNREAD
 
 
 @njit(cache=True, inline="always")
@@ -295,63 +241,29 @@ def _low_tier(params, low_tables, key):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
-    """``strategy.Strength.tier``: 0 weak .. 3 premium. (The tables are passed, not the
-    ``Kernel``: a record of many arrays costs a reference count each in a call.)"""
+def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_board, reads):  # type: ignore[no-untyped-def]
+    """0 weak .. 3 premium, and the high and low keys read over ``use:`` (§ 553.12(j);
+    ``UNREAD``: not so read). The tables are passed, not the ``Kernel``: a record of many
+    arrays costs a reference count each in a call."""
     best = -1
+    high = low = UNREAD
     if params.has_high:
-        key = _reading(high_tables, own, n_own, board, n_board, params.high_own, params.high_board)
+        k_own, k_board = params.high_own, params.high_board
+        key, high = _read_key(high_tables, HIGH, k_own, k_board, own, n_own, board, n_board, reads)
         best = _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board)
     if params.has_low and best < 3 and not _low_possible(params, board, n_own, n_board):
         best = max(best, 0)
     elif params.has_low and best < 3:
-        key = _reading(low_tables, own, n_own, board, n_board, params.low_own, params.low_board)
+        k_own, k_board = params.low_own, params.low_board
+        key, low = _read_key(low_tables, LOW, k_own, k_board, own, n_own, board, n_board, reads)
         best = max(best, _low_tier(params, low_tables, key))
-    return best
-
-
-@njit(cache=True)
-def _tier_using(  # type: ignore[no-untyped-def]
-    params, high_tiers, high_tables, low_tables, own, n_own, board, n_board, bpicks, nbpicks, opicks
-):
-    """``_tier`` of a game whose hands are read over ``use:`` (Omaha, § 553.12(j)), each
-    read by ``_using_key`` once its cards are out: (the tier, the high key and the low key
-    so read, the showdown's, ``UNREAD`` where not read so). A function apart from
-    ``_tier``: the games without ``use:`` need no scratch."""
-    best = -1
-    high = UNREAD
-    low = UNREAD
-    k_own, k_board = params.high_own, params.high_board
-    if params.has_high:
-        tables = high_tables
-        if _out(k_own, k_board, n_own, n_board):
-            b, nb = bpicks[HIGH], nbpicks[HIGH]
-            key = _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
-            high = key
-        else:
-            key = _reading(tables, own, n_own, board, n_board, k_own, k_board)
-        best = _high_tier(params, high_tiers, tables, key, own, n_own, board, n_board)
-    k_own, k_board = params.low_own, params.low_board
-    if params.has_low and best < 3 and not _low_possible(params, board, n_own, n_board):
-        best = max(best, 0)
-    elif params.has_low and best < 3:
-        tables = low_tables
-        if _out(k_own, k_board, n_own, n_board):
-            b, nb = bpicks[LOW], nbpicks[LOW]
-            key = _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
-            low = key
-        else:
-            key = _reading(tables, own, n_own, board, n_board, k_own, k_board)
-        best = max(best, _low_tier(params, tables, key))
     return best, high, low
 
 
 @njit(cache=True)
 def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def]
-    """Whether the low can be better than weak: not where the hand must use ``k_board``
-    board cards and the board has fewer distinct ranks at or below the fair limit (every
-    such low is then paired or tops above it: weak). Where a tier is already premium the
-    low is not read at all (the better of the two is taken)."""
+    """Whether the low can be better than weak: not where the board has fewer distinct ranks
+    at or below the fair limit than the hand must use (every such low is weak)."""
     k_own, k_board = params.low_own, params.low_board
     if k_own < 0 or n_own < k_own or n_board < k_board:
         return True  # valued over all the cards: read it
@@ -369,8 +281,7 @@ def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def
 
 @njit(cache=True)
 def _showdown_key(tables, k_own, k_board, board_counts, own, n_own, board, n_board, b, nb, opicks):  # type: ignore[no-untyped-def]
-    """``showdown.hand_value``'s key of a reading (its ``use:`` k_own, k_board; whether
-    the board counts without one; its rows ``b``, ``nb`` of the board's choices)."""
+    """The showdown's key of a reading (0: too few cards for its ``use:``)."""
     if _out(k_own, k_board, n_own, n_board):
         return _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
     if k_own >= 0:
@@ -388,9 +299,7 @@ def _low_rank(card):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def _put(i, amount, stack, contributed):  # type: ignore[no-untyped-def]
-    """``Player.put``: no more than the stack; the chips put. A player whose stack is 0 is
-    All-in (§ 553.8(b)(4); every player dealt in starts with more than 0:
-    ``Stakes.required``)."""
+    """No more than the stack; the chips put. A stack of 0 is All-in (§ 553.8(b)(4))."""
     paid = min(amount, stack[i])
     stack[i] -= paid
     contributed[i] += paid
@@ -424,7 +333,7 @@ def _new_round(bets, m, max_raises, check_raise):  # type: ignore[no-untyped-def
 
 @njit(cache=True, inline="always")
 def _post(i, amount, acts, stack, contributed, bets):  # type: ignore[no-untyped-def]
-    """``BettingRound.post`` (All-in where the stack is short); the chips put."""
+    """A put on this street (All-in where the stack is short); the chips put."""
     paid = _put(i, amount, stack, contributed)
     bets.street[i] += paid
     if bets.street[i] > bets.current[0]:
@@ -437,9 +346,8 @@ def _post(i, amount, acts, stack, contributed, bets):  # type: ignore[no-untyped
 
 @njit(cache=True, inline="always")
 def _action_pending(order, m, street, acted, current, stack, folded):  # type: ignore[no-untyped-def]
-    """``BettingRound.done``'s negation: two or more players still in, one of them able to
-    act who has not acted or owes chips, and not one player alone able to act with nothing
-    to call."""
+    """Two or more players still in, one able to act who has not acted or owes chips, and
+    not one player alone able to act with nothing to call."""
     in_hand = 0
     pending = False
     ables = 0
@@ -462,8 +370,7 @@ def _action_pending(order, m, street, acted, current, stack, folded):  # type: i
 
 @njit(cache=True, inline="always")
 def _decide(wanted, to_call, can_bet, can_raise):  # type: ignore[no-untyped-def]
-    """``strategy.decide``: the wanted action where the options allow it, else the
-    nearest they do."""
+    """The wanted action where the options allow it, else the nearest they do."""
     if wanted == RAISE:
         if can_raise:
             return RAISE
@@ -481,83 +388,16 @@ def _decide(wanted, to_call, can_bet, can_raise):  # type: ignore[no-untyped-def
     return wanted
 
 
-@njit(cache=True, inline="always")
-def _act(
-    i,
-    order,
-    m,
-    street,
-    acted,
-    may_raise,
-    checked,
-    tiers,
-    rs,
-    stack,
-    contributed,
-    folded,
-    rows,
-    log,
-    nlog,
-):  # type: ignore[no-untyped-def]
-    """Player ``i``'s turn: his options (``BettingRound.options``), the decision of his
-    tier's row, and its effect (``BettingRound.act``): a bet or raise capped at what he
-    can reach; a full one reopens the betting, an All-in short of it does not (§
-    553.8(b)(4)). ``rs``: the betting round's counts (``Betting.counts``); the action
-    logged."""
-    current = rs[CURRENT]
-    mine = street[i]
-    to_call = max(0, current - mine)
-    reach = mine + stack[i]
-    can_bet = current == 0 and stack[i] > 0
-    bet = rs[BET_SIZE]
-    capped = rs[MAX_RAISES] >= 0 and rs[RAISES] >= rs[MAX_RAISES]
-    reopened = may_raise[i] and (rs[CHECK_RAISE] != 0 or not checked[i])
-    can_raise = current > 0 and reach > current and not capped and reopened
-    wanted = rows[i, tiers[i], 1 if to_call > 0 else 0]
-    kind = _decide(wanted, to_call, can_bet, can_raise)
-    acted[i] = True
-    if kind == FOLD:
-        folded[i] = True
-        if log.shape[0]:  # the log kept
-            _note(log, nlog, ops.FOLD, i, 0, 0, 0)
-    elif kind == CHECK:
-        checked[i] = True
-        if log.shape[0]:  # the log kept
-            _note(log, nlog, ops.CHECK, i, 0, 0, 0)
-    elif kind == CALL:
-        paid = _put(i, to_call, stack, contributed)
-        street[i] += paid
-        if log.shape[0]:  # the log kept
-            _note(log, nlog, ops.CALL, i, paid, 0, int(stack[i] == 0))
-    else:
-        to = min(bet, reach) if kind == BET else min(current + bet, reach)
-        paid = _put(i, to - mine, stack, contributed)
-        street[i] += paid
-        total = street[i]
-        op = ops.BET if kind == BET else ops.RAISE
-        if log.shape[0]:  # the log kept
-            _note(log, nlog, op, i, paid, total, int(stack[i] == 0))
-        full = total - current >= bet or current == 0
-        if kind == RAISE:
-            rs[RAISES] += 1
-        rs[CURRENT] = max(current, total)
-        rs[AGGRESSOR] = i
-        for j in range(m):
-            o = order[j]
-            if full:  # the betting reopens to everyone else
-                may_raise[o] = True
-            elif acted[o]:  # an All-in short of a full raise: call it, not re-raise
-                may_raise[o] = False
-            acted[o] = False
-        acted[i] = True
+#: the operation logged for each action (``program.FOLD`` .. ``RAISE``)
+_ACTION_OPS = (ops.FOLD, ops.CHECK, ops.CALL, ops.BET, ops.RAISE)
 
 
 @njit(cache=True)
 def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-untyped-def]
-    """``BettingRound.run`` with ``TableStrategy.act`` and ``strategy.decide``; False where
-    it would not end (a bug, never a game). All-in: ``stack[i] == 0``. The record's
-    arrays are read once here and passed on alone: a record's field read at each turn
-    costs a reference count."""
+    """The betting round played, each turn its tier's decision; False where it would not
+    end (a bug, never a game). A bet or raise is capped at what the player can reach; a
+    full one reopens the betting, an All-in short of it does not (§ 553.8(b)(4)). The
+    record's arrays are read once here: a field read at each turn costs a reference count."""
     guard = 0
     k = 0
     order, street, acted, may_raise = bets.order, bets.street, bets.acted, bets.may_raise
@@ -569,33 +409,55 @@ def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-
         guard += 1
         if guard > 10_000:
             return False
-        # needs_action()
-        if folded[i] or stack[i] == 0 or (acted[i] and street[i] >= rs[CURRENT]):
+        current = rs[CURRENT]
+        mine = street[i]
+        if folded[i] or stack[i] == 0 or (acted[i] and mine >= current):
             continue
-        _act(
-            i,
-            order,
-            m,
-            street,
-            acted,
-            may_raise,
-            checked,
-            tiers,
-            rs,
-            stack,
-            contributed,
-            folded,
-            rows,
-            log,
-            nlog,
-        )
+        to_call = max(0, current - mine)
+        reach = mine + stack[i]
+        can_bet = current == 0 and stack[i] > 0
+        bet = rs[BET_SIZE]
+        capped = rs[MAX_RAISES] >= 0 and rs[RAISES] >= rs[MAX_RAISES]
+        reopened = may_raise[i] and (rs[CHECK_RAISE] != 0 or not checked[i])
+        can_raise = current > 0 and reach > current and not capped and reopened
+        wanted = rows[i, tiers[i], 1 if to_call > 0 else 0]
+        kind = _decide(wanted, to_call, can_bet, can_raise)
+        acted[i] = True
+        paid = 0
+        total = 0
+        if kind == FOLD:
+            folded[i] = True
+        elif kind == CHECK:
+            checked[i] = True
+        elif kind == CALL:
+            paid = _put(i, to_call, stack, contributed)
+            street[i] += paid
+        else:
+            to = min(bet, reach) if kind == BET else min(current + bet, reach)
+            paid = _put(i, to - mine, stack, contributed)
+            street[i] += paid
+            total = street[i]
+            full = total - current >= bet or current == 0
+            if kind == RAISE:
+                rs[RAISES] += 1
+            rs[CURRENT] = max(current, total)
+            rs[AGGRESSOR] = i
+            for j in range(m):
+                o = order[j]
+                if full:  # the betting reopens to everyone else
+                    may_raise[o] = True
+                elif acted[o]:  # an All-in short of a full raise: call it, not re-raise
+                    may_raise[o] = False
+                acted[o] = False
+            acted[i] = True
+        if log.shape[0]:  # the log kept
+            nlog[0] = log_op(log, nlog[0], _ACTION_OPS[kind], i, paid, total, int(stack[i] == 0))
     return True
 
 
 @njit(cache=True, inline="always")
 def _stock(deck, stream):  # type: ignore[no-untyped-def]
-    """The stock of a round dealt from ``deck``, its piles empty (the counts and the piles
-    each views of one array: two allocations a round)."""
+    """The stock of a round, its piles empty (two allocations a round)."""
     counts = np.zeros(6, dtype=np.int64)
     counts[1] = deck.shape[0]
     counts[4] = stream[AT] if stream.shape[0] > 0 else 0
@@ -617,8 +479,7 @@ def _stock(deck, stream):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def _betting(n, players):  # type: ignore[no-untyped-def]
-    """A betting round's arrays for ``n`` seats, ``players`` dealt in (the counts views
-    of one array, the flags of another)."""
+    """A betting round's arrays for ``n`` seats, ``players`` dealt in."""
     counts = np.zeros(7, dtype=np.int64)
     counts[3] = -1  # no aggressor
     counts[4] = -1  # no raise cap
@@ -643,8 +504,7 @@ def _betting(n, players):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def _readings(n, using):  # type: ignore[no-untyped-def]
-    """The scratch of the hands read in a round (the choices only ``using``: a hand
-    read over ``use:``)."""
+    """The scratch of the hands read (the choices only where a hand is read over ``use:``)."""
     return Readings(
         np.zeros(MAX_CARDS, dtype=np.int64),
         np.empty((2, 3, (1 << MAX_BOARD) if using else 0), dtype=np.int64),
@@ -656,10 +516,9 @@ def _readings(n, using):  # type: ignore[no-untyped-def]
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _reshuffle(stock, pile, size):  # type: ignore[no-untyped-def]
-    """``pile[:size]`` shuffled from the stream to be the stock; False where no stream
-    was given or its words ran out (``stock.at`` then -1)."""
+    """``pile[:size]`` shuffled to be the stock; False: no stream, or its words ran out."""
     if stock.stream.shape[0] == 0:
         stock.at[0] = -1
         return False
@@ -678,9 +537,8 @@ def _reshuffle(stock, pile, size):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def _deal_common_card(params, stock, out):  # type: ignore[no-untyped-def]
-    """§ 553.10(h): too few cards for every player: one card burned and one to the board
-    for every player, the burn cards shuffled into the stock first when it is down to
-    ``shuffle_burns_when_left`` (``Hand.common_card``); False: the round is handed back."""
+    """§ 553.10(h): one card burned and one to the board for every player, the burn cards
+    shuffled into the stock first when it is down to ``shuffle_burns``; False: handed back."""
     top, end, nburns = stock.top[0], stock.end[0], stock.nburns[0]
     if end - top <= params.shuffle_burns:
         pile = stock.pile
@@ -692,7 +550,7 @@ def _deal_common_card(params, stock, out):  # type: ignore[no-untyped-def]
             return False
         top, end, nburns = 0, stock.end[0], 0
         if out.log.shape[0]:  # the log kept
-            _note(out.log, out.nlog, RESHUFFLE, NO_SEAT, 0, 0, 0)
+            out.nlog[0] = log_op(out.log, out.nlog[0], ops.RESHUFFLE, ops.NO_SEAT, 0, 0, 0)
     if end - top < 2:
         return False  # the deck ran out
     stock.burns[nburns] = stock.cards[top]
@@ -700,19 +558,19 @@ def _deal_common_card(params, stock, out):  # type: ignore[no-untyped-def]
     out.board[out.nboard[0]] = stock.cards[top + 1]
     out.nboard[0] += 1
     if out.log.shape[0]:  # the log kept
-        _note(out.log, out.nlog, BURN, NO_SEAT, 0, stock.cards[top], 0)
+        out.nlog[0] = log_op(out.log, out.nlog[0], ops.BURN, ops.NO_SEAT, 0, stock.cards[top], 0)
     if out.log.shape[0]:  # the log kept
-        _note(out.log, out.nlog, DEAL, NO_SEAT, 0, stock.cards[top + 1], COMMON)
+        out.nlog[0] = log_op(
+            out.log, out.nlog[0], ops.DEAL, ops.NO_SEAT, 0, stock.cards[top + 1], ops.COMMON
+        )
     stock.top[0] = top + 2
     return True
 
 
 @njit(cache=True, inline="always")
 def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # type: ignore[no-untyped-def]
-    """Street ``si``'s cards: its burns (§ 553.10(f), § 553.11(g)), then each deal step, a
-    round of cards to each player still in (``hand[:nh]``) or cards to the board; the Stud
-    common card where the stock is short (§ 553.10(h)). False: the deck ran out or a
-    reshuffle could not be made, the round is handed back."""
+    """Street ``si``'s burns (§ 553.10(f), § 553.11(g)) and deal steps; the Stud common
+    card where the stock is short (§ 553.10(h)). False: the deck ran out or no reshuffle."""
     to_board, rounds = steps.to_board, steps.rounds
     first, last = streets.step0[si], streets.step0[si] + streets.nsteps[si]
     per_player = 0
@@ -730,7 +588,7 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
             return False
         burns[nburns] = cards[top]
         if log.shape[0]:  # the log kept
-            _note(log, nlog, BURN, NO_SEAT, 0, cards[top], 0)
+            nlog[0] = log_op(log, nlog[0], ops.BURN, ops.NO_SEAT, 0, cards[top], 0)
         nburns += 1
         top += 1
     for t in range(first, last):
@@ -740,7 +598,7 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
                     return False
                 board[nboard] = cards[top]
                 if log.shape[0]:  # the log kept
-                    _note(log, nlog, DEAL, NO_SEAT, 0, cards[top], 1)
+                    nlog[0] = log_op(log, nlog[0], ops.DEAL, ops.NO_SEAT, 0, cards[top], 1)
                 nboard += 1
                 top += 1
                 continue
@@ -752,7 +610,7 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
                 dealt[i, k] = cards[top]
                 up = 1 if k < faces.shape[0] and faces[k] == 1 else 0
                 if log.shape[0]:  # the log kept
-                    _note(log, nlog, DEAL, i, 0, cards[top], up)
+                    nlog[0] = log_op(log, nlog[0], ops.DEAL, i, 0, cards[top], up)
                 ndealt[i] += 1
                 top += 1
     stock.top[0] = top
@@ -763,13 +621,13 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
 
 @njit(cache=True, inline="always")
 def _post_antes(ante, order, stack, contributed, log, nlog):  # type: ignore[no-untyped-def]
-    """Each player dealt in places the Ante (§ 553.10(b), § 553.11(b))."""
+    """§ 553.10(b), § 553.11(b): each player dealt in places the Ante."""
     if ante > 0:
         for j in range(order.shape[0]):
             i = order[j]
             paid = _put(i, ante, stack, contributed)
             if log.shape[0]:  # the log kept
-                _note(log, nlog, POST_ANTE, i, paid, 0, int(stack[i] == 0))
+                nlog[0] = log_op(log, nlog[0], ops.POST_ANTE, i, paid, 0, int(stack[i] == 0))
 
 
 @njit(cache=True, inline="always")
@@ -789,13 +647,15 @@ def _post_blinds(params, blinds, max_raises, hand, nh, stack, out, bets):  # typ
         i = hand[j]
         paid = _post(i, blinds[j], False, stack, out.contributed, bets)
         if out.log.shape[0]:  # the log kept
-            _note(out.log, out.nlog, POST_BLIND, i, paid, j, int(stack[i] == 0))
+            out.nlog[0] = log_op(
+                out.log, out.nlog[0], ops.POST_BLIND, i, paid, j, int(stack[i] == 0)
+            )
 
 
 @njit(cache=True, inline="always")
 def _kept(params, high_tiers, tables, own, nc):  # type: ignore[no-untyped-def]
-    """The cards a player keeps at the draw (bit c for card c): a made high hand's cards,
-    else his highest card; the low cards up to the fair limit, one of a rank."""
+    """The cards kept at the draw (bit c for card c): a made high hand's cards, else the
+    highest card; the low cards up to the fair limit, one of a rank."""
     keep = 0
     if params.has_high:
         key = best_key(tables, own, nc)
@@ -827,8 +687,7 @@ def _kept(params, high_tiers, tables, own, nc):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: ignore[no-untyped-def]
     """§ 553.13(g): each player still in discards what he does not keep and draws as many,
-    the discard pile (his discards in it) reshuffled to be the stock where the stock runs
-    out (§ 553.13(g)(2)). False: no reshuffle could be made, the round is handed back."""
+    the discard pile reshuffled where the stock runs out. False: handed back."""
     log, nlog = out.log, out.nlog
     for j in range(nh):
         i = hand[j]
@@ -845,7 +704,7 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
                 stock.discards[stock.ndiscards[0]] = own[c]
                 stock.ndiscards[0] += 1
                 if log.shape[0]:  # the log kept
-                    _note(log, nlog, DISCARD, i, 0, own[c], 0)
+                    nlog[0] = log_op(log, nlog[0], ops.DISCARD, i, 0, own[c], 0)
         for c in range(nk, nc):
             if stock.top[0] >= stock.end[0]:
                 nd = stock.ndiscards[0]
@@ -853,19 +712,19 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
                     return False
                 stock.ndiscards[0] = 0
                 if log.shape[0]:  # the log kept
-                    _note(log, nlog, RESHUFFLE, i, 0, 0, 1)
+                    nlog[0] = log_op(log, nlog[0], ops.RESHUFFLE, i, 0, 0, 1)
             out.cards[i, c] = stock.cards[stock.top[0]]
             if log.shape[0]:  # the log kept
-                _note(log, nlog, DEAL, i, 0, out.cards[i, c], 0)
+                nlog[0] = log_op(log, nlog[0], ops.DEAL, i, 0, out.cards[i, c], 0)
             stock.top[0] += 1
         if log.shape[0]:  # the log kept
-            _note(log, nlog, DRAW, i, 0, nc - nk, 0)
+            nlog[0] = log_op(log, nlog[0], ops.DRAW, i, 0, nc - nk, 0)
     return True
 
 
 @njit(cache=True, inline="always")
 def _players_in(order, folded, hand):  # type: ignore[no-untyped-def]
-    """The players still in, in ``hand`` in the order dealt; how many."""
+    """The players still in, into ``hand``; how many."""
     nh = 0
     for j in range(order.shape[0]):
         if not folded[order[j]]:
@@ -876,8 +735,7 @@ def _players_in(order, folded, hand):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def _forced_bet_player(params, faces, forced_order, hand, nh, cards):  # type: ignore[no-untyped-def]
-    """The place in ``hand`` of the player who places the Forced Bet: the lowest (or
-    highest) ranked up-card (§ 553.10(d))."""
+    """The place in ``hand`` of the lowest (or highest) up-card (§ 553.10(d))."""
     first_up = -1
     for k in range(faces.shape[0]):
         if faces[k] == 1:
@@ -897,9 +755,8 @@ def _forced_bet_player(params, faces, forced_order, hand, nh, cards):  # type: i
 
 @njit(cache=True, inline="always")
 def _best_showing(faces, showing_tables, hand, nh, stack, out, own):  # type: ignore[no-untyped-def]
-    """The place in ``hand`` of the player with the highest ranking hand showing, the one
-    closest to the dealer's left among equals (§ 553.10(f)(1), (2)), among the players
-    able to act (none: all still in)."""
+    """The place in ``hand`` of the highest hand showing, the first from the dealer's left
+    among equals (§ 553.10(f)(1), (2)), among the players able to act (none: all in)."""
     ables = 0
     for j in range(nh):
         if stack[hand[j]] > 0:
@@ -926,9 +783,9 @@ def _best_showing(faces, showing_tables, hand, nh, stack, out, own):  # type: ig
 def _open_betting(
     params, streets, faces, forced_order, showing, si, hand, nh, stack, out, own, bets
 ):  # type: ignore[no-untyped-def]
-    """A betting round with no Blind Bets opened: by the Forced Bet's player, the player
-    after him first to act (§ 553.10(d), (e)); by the best hand showing (§ 553.10(f)); or
-    in turn from the button's left. Returns the Forced Bet's player (-1: none)."""
+    """A betting round with no Blind Bets opened by the Forced Bet (the next player first, §
+    553.10(d), (e)), the best hand showing (§ 553.10(f)), or from the button's left. Returns
+    the Forced Bet's player (-1: none)."""
     opens = streets.opens[si]
     start = 0
     forced = -1
@@ -946,8 +803,7 @@ def _open_betting(
 
 @njit(cache=True, inline="always")
 def _limit_bet(params, streets, faces, si, hand, nh, out, bets):  # type: ignore[no-untyped-def]
-    """The street's bet: the upper limit's on an upper street or where an open pair shows
-    on the split limit's street, else the lower's."""
+    """The upper limit's bet on an upper street or where an open pair shows on the split street."""
     upper = streets.upper[si] != 0
     if streets.open_pair[si] and not upper:
         for j in range(nh):
@@ -964,8 +820,7 @@ def _limit_bet(params, streets, faces, si, hand, nh, out, bets):  # type: ignore
 
 @njit(cache=True, inline="always")
 def _read_tiers(params, tiers, tables, low_tables, si, stack, out, reads, bets, using):  # type: ignore[no-untyped-def]
-    """Each player able to act reads his hand's tier (``bets.tiers``), and, where a hand is
-    read over ``use:``, keeps the keys so read (``reads.known``, at street ``si``)."""
+    """Each player able to act reads his tier, keeping the keys read over ``use:``."""
     order, cards, ncards, board, n_board = (
         bets.order,
         out.cards,
@@ -974,35 +829,24 @@ def _read_tiers(params, tiers, tables, low_tables, si, stack, out, reads, bets, 
         out.nboard[0],
     )
     read, known, known_at = bets.tiers, reads.known, reads.known_at
-    bpicks, nbpicks, opicks = reads.bpicks, reads.nbpicks, reads.opicks
     for j in range(bets.counts[PLAYERS]):
         i = order[j]
         if stack[i] == 0:  # All-in: he acts no more
             continue
         own, n_own = cards[i], ncards[i]
-        if not using:
-            read[i] = _tier(params, tiers, tables, low_tables, own, n_own, board, n_board)
-            continue
-        read[i], known[i, HIGH], known[i, LOW] = _tier_using(
-            params,
-            tiers,
-            tables,
-            low_tables,
-            own,
-            n_own,
-            board,
-            n_board,
-            bpicks,
-            nbpicks,
-            opicks,
+        read[i], high, low = _tier(
+            params, tiers, tables, low_tables, own, n_own, board, n_board, reads
         )
-        known_at[i] = si
+        if using:
+            known[i, HIGH] = high
+            known[i, LOW] = low
+            known_at[i] = si
 
 
 @njit(cache=True, inline="always")
 def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: ignore[no-untyped-def]
-    """A betting round ended: the chips it took (``round_put``), its last aggressor, and
-    each hand folded in it to the discard pile; returns all put in so far."""
+    """A betting round ended: the chips it took, its last aggressor, and each hand folded
+    in it to the discard pile; returns all put in so far."""
     put = 0
     contributed = out.contributed
     for i in range(contributed.shape[0]):
@@ -1025,9 +869,8 @@ def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: 
 
 @njit(cache=True, inline="always")
 def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type: ignore[no-untyped-def]
-    """Each hand still in read for the showdown (§ 553.7(d)): its high key, and its low
-    key where it qualifies (0: none); a key its last tier read is taken where no card was
-    dealt or drawn since."""
+    """Each hand still in read for the showdown (§ 553.7(d)), its low key only where it
+    qualifies; a key its last tier read is reused where no card came since."""
     folded, cards, ncards, board, n_board = (
         out.folded,
         out.cards,
@@ -1066,12 +909,9 @@ def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type:
 
 @njit(cache=True)
 def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ignore[no-untyped-def]
-    """One round dealt from ``deck`` to the players dealt in (``order``, seat indices) and
-    bet, from ``stacks``, into ``out`` (an ``Outcome``): the Ante, then street by street
-    the Blind Bets, the cards, the draw and a betting round; the hands still in read for
-    the showdown. ``stream``: the session's random words (empty: none given), advanced
-    where a pile was reshuffled. Returns ``TAKEN``, ``HANDED_BACK``, ``DECK_OUT`` or
-    ``ENDLESS``."""
+    """One round dealt from ``deck`` to ``order`` (seat indices) and bet from ``stacks`` into
+    ``out``; ``stream`` advanced where a pile was reshuffled. Returns ``TAKEN``,
+    ``HANDED_BACK``, ``DECK_OUT`` or ``ENDLESS``."""
     n = stacks.shape[0]
     out.nboard[0] = 0
     out.nrounds[0] = 0
@@ -1086,10 +926,10 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     reads = _readings(n, using)
     hand = np.zeros(order.shape[0], dtype=np.int64)
     mucked = np.zeros(n, dtype=np.bool_)
-    # the compiled table's arrays read once: a record passed to a part costs a reference
-    # count for each of its arrays
+    # a record passed to a part costs a reference count for each of its arrays
     streets, steps, blinds, faces = kernel.streets, kernel.steps, kernel.blinds, kernel.faces
     high_tiers, high_tables, low_tables = kernel.high_tiers, kernel.high_tables, kernel.low_tables
+    forced_order, showing, own = kernel.forced_order, kernel.showing_tables, reads.own
     put_before = 0
     _post_antes(params.ante, order, stack, out.contributed, log, nlog)
     for si in range(streets.burn.shape[0]):
@@ -1097,7 +937,9 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         if nh < 2:
             break
         if log.shape[0]:  # the log kept
-            _note(log, nlog, STREET, NO_SEAT, 0, si, int(streets.opens[si] >= 0))
+            nlog[0] = log_op(
+                log, nlog[0], ops.STREET, ops.NO_SEAT, 0, si, int(streets.opens[si] >= 0)
+            )
         opened = streets.blinds[si] == BLINDS_BEFORE
         if opened:
             _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
@@ -1116,24 +958,15 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         forced = -1
         if not opened:
             forced = _open_betting(
-                params,
-                streets,
-                faces,
-                kernel.forced_order,
-                kernel.showing_tables,
-                si,
-                hand,
-                nh,
-                stack,
-                out,
-                reads.own,
-                bets,
+                params, streets, faces, forced_order, showing, si, hand, nh, stack, out, own, bets
             )
         _limit_bet(params, streets, faces, si, hand, nh, out, bets)
         if forced >= 0:
             paid = _post(forced, params.forced_bet, True, stack, out.contributed, bets)
             if log.shape[0]:  # the log kept
-                _note(log, nlog, POST_FORCED_BET, forced, paid, 0, int(stack[forced] == 0))
+                nlog[0] = log_op(
+                    log, nlog[0], ops.POST_FORCED_BET, forced, paid, 0, int(stack[forced] == 0)
+                )
         _read_tiers(params, high_tiers, high_tables, low_tables, si, stack, out, reads, bets, using)
         if not _run(bets, stack, out.contributed, out.folded, kernel.rows, log, nlog):
             return ENDLESS
@@ -1154,11 +987,9 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
 
 @njit(cache=True)
 def deal_order(stacks, required, button, from_button, folded, order):  # type: ignore[no-untyped-def]
-    """The players dealt in (§ 553.8(b)(3): a stack of at least ``required``), marked not
-    ``folded`` and listed in ``order`` (seat indices) from the button's left where the game
-    is ``from_button`` (the button as given, else the last player dealt in: seat numbers,
-    -1 none), else in seat order; returns (players dealt in, the button as dealt, -1:
-    none), as the reference engine seats a round."""
+    """The players dealt in (§ 553.8(b)(3): a stack of at least ``required``), not ``folded``,
+    listed in ``order`` from the button's left where ``from_button`` (the button, else the
+    last dealt in), else in seat order; returns (players, the button as dealt, -1: none)."""
     n = stacks.shape[0]
     m = 0
     last = -1
@@ -1188,11 +1019,7 @@ class FastTable:
     """A table's rounds dealt and bet by the kernel; ``reason`` says why it takes none."""
 
     def __init__(
-        self,
-        game: Game,
-        setup: TableSetup,
-        seats: Sequence[int],
-        strategy_by_seat: dict[int, str],
+        self, game: Game, setup: TableSetup, seats: Sequence[int], strategy_by_seat: dict[int, str]
     ) -> None:
         self.game = game
         self.seats = list(seats)
@@ -1213,17 +1040,12 @@ class FastTable:
         kill_in_effect: bool = False,
         log: Ints | None = None,
     ) -> DealtHand | None:
-        """The round dealt from ``deck`` and bet, or None: the table is one the kernel
-        does not take (``reason``), or no stream was given and the round needs a
-        reshuffle. ``stream`` is the session's random stream, which shuffles the burn
-        cards for the common card (§ 553.10(h)) and the discard pile for the draw (§
-        553.13(g)(2)), advanced where the kernel read from it (a round whose words ran
-        out is dealt again from the same words and more). Raises ``ValueError`` where
-        fewer than two players have enough table stakes or the deck runs out even after
-        its reshuffle.
-        ``kill_in_effect``: the limits are the Kill's (§ 553.12(m)). ``log``: the round's
-        operations written there (``operations.new_log``; None: none), their count the
-        ``DealtHand``'s ``logged``."""
+        """The round dealt and bet, or None where the kernel takes no round of the table or no
+        stream was given and a pile must be reshuffled. ``stream`` shuffles the piles (§
+        553.10(h), § 553.13(g)(2)); a round that runs out of its words is dealt again from more.
+        ``ValueError``: fewer than two players dealt in, or the deck ran out after its
+        reshuffle. ``kill_in_effect``: the Kill's limits (§ 553.12(m)); ``log``: the round's
+        operations written there."""
         prog = self.program
         if prog.reason is not None:
             return None

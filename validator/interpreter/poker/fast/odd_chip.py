@@ -1,39 +1,17 @@
-"""The order a tied part's excess goes in, by card and suit (§ 553.10(i)(2)(ii)-(iv);
-§ 553.12(j)(2)(ii)-(iv)), in a kernel: ``odd_chip_order`` gives each tied seat its place
-exactly as ``showdown.Splitter.odd_chip_order`` orders the hands ``showdown.show`` builds,
-so that a round whose tie has an excess need not leave the kernels.
+"""The order a tied part's excess goes in by card and suit (§ 553.10(i)(2)(ii)-(iv), §
+553.12(j)(2)(ii)-(iv)), in a kernel: ``odd_chip_order`` places each tied seat as
+``showdown.Splitter.odd_chip_order`` orders the hands, so that such a tie need not leave the
+kernels. Each tied hand is read as the cards it uses, then the player's other cards, each
+group sorted by the tie rule's card key, compared highest or lowest first; equal sequences
+keep their seat order.
 
-The order, as ``Splitter.odd_chip_order`` defines it: each tied hand is read as the cards it
-uses (``HandValue.cards``), then the player's other cards, each group sorted by the tie
-rule's card key; the hands are compared as these sequences, the highest first (the highest
-card by suit: the card order's rank, then its suit) or the lowest first (the lowest card by
-suit: the rank with the ace low, then the suit). Seats whose sequences are equal keep their
-seat order (the scalar sort is stable).
-
-Which cards a hand uses is read as the scalar evaluator chooses them, since which of two
-equal cards it takes decides the suit compared:
-
-- a hand of set parts (``use:``, Omaha's two and three, § 553.12(j)): the first of the best
-  choices in ``Evaluator.best_using``'s order (``packed.best_pick_using``'s, read here with
-  each part's choices read once, ``_first_best_using``); the hand of five uses all five;
-- a hand of at most the ranking's size of cards uses them all;
-- a high hand of more: a flush (straight flush) uses the cards of its suit the suited table
-  formed; any other hand the ranks of its best hand (those of any choice of ``size`` cards
-  with the best key, as every such choice has the same ranks) and, of each rank, the
-  highest suits (``primitives.Hand`` sorts the cards high to low, and each primitive and
-  the kickers take a rank's cards in that order);
-- a low hand of more: with at least ``size`` distinct ranks, the lowest ranks, each its
-  lowest suit (``Evaluator._best_low``); with fewer (pairs must play), the first of the
-  best choices of ``size`` cards in ``itertools.combinations``' order over the cards as the
-  hand lists them, the player's then the board's or as its ``cards:`` names the groups
-  (``Evaluator.best_by_subsets``).
-
-The arrays compiled once per table (``FastSettler.order_arrays``): ``keys`` [part, card],
-each card's place under the part's tie rule (by rank, then suit; never 0); ``spec`` [part,
-``SPEC``] the hand a part is ordered by (below); the packed tables of the high part's hand
-and of the low part's. A part whose hand this module cannot read (``spec[part, PRESENT]``
-0) makes ``odd_chip_order`` return False where a seat ties for it: the settlement kernel
-takes no table with such a part (``settle.FastSettler``).
+Which of two equal cards a hand uses decides the suit compared, so the cards are chosen as
+the scalar evaluator chooses them: the first best choice of a hand of set parts (``use:``);
+all of a hand of at most the ranking's size; a flush's cards of its suit; otherwise of each
+rank of the best hand its highest suits (a low hand: its lowest ranks, each its lowest suit,
+or where pairs must play the first best choice in ``itertools.combinations``' order). A
+part whose hand is not read here (``spec[part, PRESENT]`` 0) keeps its table out of the
+settlement kernel.
 """
 
 from __future__ import annotations
@@ -85,8 +63,7 @@ _HIGH = 0
 
 @njit(cache=True)
 def _sorted_into(values: Ints, n: int, lowest: bool, out: Ints, at: int) -> int:
-    """``values[:n]`` written to ``out[at:]`` highest first (lowest first if ``lowest``);
-    the next free place."""
+    """``values[:n]`` into ``out[at:]`` highest (``lowest``: lowest) first; the next place."""
     for i in range(n):
         v = values[i]
         j = at + i
@@ -99,8 +76,8 @@ def _sorted_into(values: Ints, n: int, lowest: bool, out: Ints, at: int) -> int:
 
 @njit(cache=True)
 def _first_best_choice(tables: Tables, hand: Ints, n: int, size: int, pick: Ints) -> int:
-    """The cards (bit c for card c) of the first of the best choices of ``size`` of
-    ``hand[:n]`` in ``itertools.combinations``' order (``max`` keeps the first)."""
+    """The cards (bit c for card c) of the first best choice of ``size`` of ``hand[:n]`` in
+    ``itertools.combinations``' order."""
     idx = np.arange(size, dtype=np.int64)
     top = -1
     chosen = 0
@@ -120,9 +97,8 @@ def _first_best_choice(tables: Tables, hand: Ints, n: int, size: int, pick: Ints
 
 @njit(cache=True)
 def _choices(cards: Ints, n: int, k: int, out: Ints) -> int:
-    """Each choice of ``k`` of ``cards[:n]``, in ``itertools.combinations``' order, read
-    once into a row of ``out``: its rank counts and its suits' ranks (as ``packed.picks``
-    reads them) and its cards (bit c for card c); how many choices."""
+    """Each choice of ``k`` of ``cards[:n]`` in ``itertools.combinations``' order into a row
+    of ``out``: its rank counts, its suits' ranks and its cards; how many choices."""
     idx = np.arange(max(k, 1), dtype=np.int64)
     m = 0
     more = True
@@ -154,10 +130,8 @@ def _first_best_using(
     k_second: int,
     choices: Ints,
 ) -> int:
-    """The cards (bit c for card c) ``packed.best_pick_using`` picks for the same parts:
-    the first of the best choices in ``itertools.product``'s order over each part's
-    ``itertools.combinations``, each part's choices read once (``_choices``) and every pair
-    joined by its counts, as ``packed.best_key_of_picks`` joins them."""
+    """The cards ``packed.best_pick_using`` picks: the first best choice in
+    ``itertools.product``'s order over each part's choices, each part's read once."""
     n1 = _choices(first, n_first, k_first, choices)
     n2 = _choices(second, n_second, k_second, choices[n1:])
     size = k_first + k_second
@@ -186,9 +160,8 @@ def _used(
     pick: Ints,
     choices: Ints,
 ) -> int:
-    """The cards the hand uses (``HandValue.cards`` of ``showdown.show``'s value), bit c for
-    card c; -1 where they cannot be read here. ``hand``, ``pick`` and ``choices``:
-    scratch."""
+    """The cards the hand uses (bit c for card c); -1 where they cannot be read here.
+    ``hand``, ``pick`` and ``choices``: scratch."""
     size = spec[SIZE]
     if spec[USE_OWN] >= 0:  # Omaha's two and three: the first best choice
         k_own = spec[USE_OWN]
@@ -272,8 +245,7 @@ def _used(
 
 @njit(cache=True)
 def _before(seq: Ints, a: int, b: int, lowest: bool) -> bool:
-    """Whether seat ``a``'s sequence comes before seat ``b``'s (the stable sort: equal
-    sequences keep their seat order)."""
+    """Whether seat ``a``'s sequence comes before seat ``b``'s (a stable sort)."""
     for k in range(seq.shape[1]):
         x = seq[a, k]
         y = seq[b, k]
@@ -295,11 +267,8 @@ def odd_chip_order(
     low_tables: Tables,
     priority: Ints,
 ) -> bool:
-    """Fill ``priority`` ([part, seat]: 0 gets the excess first, -1 for seats not ``tied``)
-    with the order of the ``tied`` seats ([part, seat]) by card and suit, as
-    ``Splitter.odd_chip_order`` orders ``showdown.show``'s hands of the round (``cards``
-    [seat, card], ``ncards``, ``board``, ``nboard``); False where it cannot (a part whose
-    hand is not read here): ``priority`` is then meaningless."""
+    """Fill ``priority`` ([part, seat]: 0 first, -1 not ``tied``) with the order of the tied
+    seats by card and suit; False where a part's hand is not read here."""
     n = tied.shape[1]
     width = cards.shape[1] + board.shape[0]
     seq = np.zeros((n, width), dtype=np.int64)
@@ -364,23 +333,20 @@ OrderArrays = tuple[Ints, Ints, Tables, Tables]
 
 
 def unread() -> OrderArrays:
-    """The arrays of a table whose parts are read by no hand: ``odd_chip_order`` returns
-    False for every tie."""
+    """The arrays of a table whose parts no hand is read for."""
     keys = np.zeros((_PARTS, 52), dtype=np.int64)
     return keys, np.zeros((_PARTS, SPEC), dtype=np.int64), _no_tables(), _no_tables()
 
 
 def _no_tables() -> Tables:
-    """Tables of the packed tables' types holding nothing: a part with no packed hand (its
-    ``spec`` row says so, and they are never read)."""
+    """Tables of the packed tables' types holding nothing, never read."""
     z1 = np.zeros(1, dtype=np.int64)
     return (np.zeros((1, 1, 1), dtype=np.int64), z1, z1, z1, z1, z1, z1, z1)
 
 
 def compile_order(game: Game, splitter: Splitter) -> OrderArrays:
-    """The table's arrays for ``odd_chip_order``: each part's card keys and tie rule as
-    ``splitter`` gives them, and the hand it reads (``Splitter.odd_chip_order``: the low
-    hand under the lowest card by suit, else the high hand)."""
+    """The table's arrays for ``odd_chip_order``: each part's card keys and tie rule, and
+    the hand it reads (the low hand under the lowest card by suit, else the high hand)."""
     sd = game.definition.showdown
     assert sd is not None
     keys = np.zeros((_PARTS, 52), dtype=np.int64)
@@ -405,10 +371,8 @@ def compile_order(game: Game, splitter: Splitter) -> OrderArrays:
 
 
 def _hand_spec(game: Game, hand_id: str) -> Ints | None:
-    """A ``spec`` row for the hand (``PRESENT``), or None where ``_used`` cannot read which
-    cards it uses: a ranking the tables cannot hold, that compares only the combination
-    (its hand is not all ``size`` cards), or groups other than the player's and the
-    board."""
+    """A ``spec`` row for the hand, or None where ``_used`` cannot read the cards it uses (a
+    ranking the tables cannot hold, a hand of fewer cards than its size, other groups)."""
     hd = game.hand(hand_id)
     ev = game.evaluator(hand_id)
     ranking = ev.ranking

@@ -1,25 +1,11 @@
 """The operations of a round of nonbanking Poker, in the shape PokerKit gives a table: a
-closed set of operations, each with its guard in the kernel that does it, every operation
-done appended to the round's operation log when the log is on (``play``, ``settle``) and
-nothing written when it is off (``simulate``, ``par``).
-
-A log is an int64 array of rows, ``WIDTH`` columns a row, filled from the top by the
-kernels (``log_op``); its first ``n`` rows are the round. A row is::
-
-    [operation, seat, amount, card or value, detail]
-
-- ``seat``: the seat's index in the session's seat order (0..n-1); ``NO_SEAT`` where the
-  operation is the table's (a burn, the board's card, the rake);
-- ``amount``: cents;
-- ``card``: 0..51 (rank ``c >> 2``, suit ``c & 3``), or the operation's value (a pot's
-  number, a street's number, a level bet to);
-- ``detail``: what the operation says more (a card dealt face up, a put that made the
-  player All-in, which half of a pot).
-
-The words are the chapter's (§ 553.2 defines Ante, Blind Bet, Bring-in, Forced Bet, Kill,
-Rake; § 553.15 the rake and the uncalled bet; § 553.20 the Bad Beat); ``OPERATIONS`` gives
-each its name in the log's JSON and what it means, and ``docs/poker-operations.md`` shows a
-round. The JSON of a row is made here only (``operation_json``).
+closed set, each with its guard in the kernel that does it, appended to the round's log
+where it is kept (``play``, ``settle``). A log is an int64 array of rows ``[operation,
+seat, amount, card or value, detail]``: ``seat`` the index in the session's seat order
+(``NO_SEAT``: the table's), ``amount`` cents, ``card`` 0..51 or the operation's value (a
+pot's number, a street's, a level bet to). The words are the chapter's (§ 553.2);
+``OPERATIONS`` names each in the log's JSON, made here only (``operation_json``);
+``docs/poker-operations.md`` shows a round.
 """
 
 from __future__ import annotations
@@ -139,17 +125,14 @@ def new_log(on: bool) -> Ints:
     return np.zeros((LOG_ROWS if on else 0, WIDTH), dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit("int64(int64[:, ::1], int64, int64, int64, int64, int64, int64)", cache=True)
 def log_op(log: Ints, n: int, op: int, seat: int, amount: int, card: int, detail: int) -> int:
-    """Append an operation to ``log`` holding ``n`` rows; the rows it holds after. A log with
-    no rows (off) is left as it is; a full one keeps its rows and counts on, so that a
-    reader sees ``n > len(log)`` and refuses it."""
+    """Append an operation to ``log`` holding ``n`` rows; the rows it holds after. One
+    signature, compiled once for every call site. A log with no rows (off) is left as it is;
+    a full one keeps its rows and counts on, so that a reader sees ``n > len(log)`` and
+    refuses it."""
     if n < log.shape[0]:
-        log[n, OP] = op
-        log[n, SEAT] = seat
-        log[n, AMOUNT] = amount
-        log[n, CARD] = card
-        log[n, DETAIL] = detail
+        log[n] = (op, seat, amount, card, detail)
     return n + 1 if log.shape[0] else n
 
 

@@ -130,13 +130,9 @@ class Program:
         default_factory=lambda: Steps(*(np.zeros(0, dtype=np.int64) for _ in range(3)))
     )
     blinds: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    #: [seat index, tier, free/facing] the wanted action
     rows: Ints = field(default_factory=lambda: np.zeros((0, 4, 2), dtype=np.int64))
-    #: [high category index] tier index, -1: none
     high_tiers: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    #: [card] the Forced Bet's card order (higher is higher)
     forced_order: Ints = field(default_factory=lambda: np.zeros(52, dtype=np.int64))
-    #: [card position] 1 where a seat's card at that position is dealt face up
     faces: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     high_tables: Tables = ()
     low_tables: Tables = ()
@@ -145,18 +141,7 @@ class Program:
 
     def kernel(self) -> Kernel:
         """The arrays the round kernel reads."""
-        return Kernel(
-            self.streets,
-            self.steps,
-            self.blinds,
-            self.rows,
-            self.high_tiers,
-            self.forced_order,
-            self.faces,
-            self.high_tables,
-            self.low_tables,
-            self.showing_tables,
-        )
+        return Kernel(*(getattr(self, name) for name in Kernel._fields))
 
 
 def _reason(game: Game) -> str | None:
@@ -325,8 +310,7 @@ def _compile_hands(game: Game, prog: Program, p: dict[str, Any]) -> str | None:
         p["has_high"] = 1
         p["high_own"], p["high_board"], p["high_board_counts"] = _use(game, sd.high)
         prog.high_tiers = np.array(
-            [tier_index.get(ps.high.categories.get(c, ""), -1) for c in ev.ids],
-            dtype=np.int64,
+            [tier_index.get(ps.high.categories.get(c, ""), -1) for c in ev.ids], dtype=np.int64
         )
         p["unfinished"] = ps.high.unfinished_high_card
     if sd.low:

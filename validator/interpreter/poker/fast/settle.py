@@ -1,26 +1,12 @@
-"""A dealt round of nonbanking Poker settled in one kernel, the one settlement of ``play``,
-``settle``, ``simulate`` and ``par``: the uncalled final bet returned (§ 553.15(d)), the
-main pot and the side pots of the All-in players (§ 553.8(b)(4)), the rake of each pot
-(§ 553.15(b)), the Bad Beat contribution (§ 553.20(c)), each pot's showdown among the
-players eligible for it, high, low or high-low halves (§ 553.10(i), (j)), the Bad Beat
-paid from the fund (§ 553.20: the losing hand's category, rank and hole cards, the winning
-hand's category, the shares rounded down to the cent) and the Kill for the next round
-(§ 553.12(m)). ``settle.settle_round`` explains a settlement from its operation log; the
-property tests hold it equal to the dealer's arithmetic worked by hand.
+"""A dealt round of nonbanking Poker settled in one kernel: the uncalled final bet
+returned (§ 553.15(d)), the main and side pots (§ 553.8(b)(4)), the rake (§ 553.15(b)), the
+Bad Beat contribution and payout (§ 553.20), each pot's showdown high, low or in halves (§
+553.10(i), (j)) and the Kill for the next round (§ 553.12(m)), each step logged.
 
-The table's rules (``Rules``, ``Stakes``) are compiled once to an int array; each round is
-settled by ``_settle``, each step appended to the round's operation log where it is kept
-(``operations``). Contributions no round of play produces, or a pot no hand can win, are
-reported by a code (``NEGATIVE`` .. ``NO_WINNER``) and refused (``settle_error``).
-
-A tie whose excess goes to a player by card and suit (§ 553.10(i)(2)(ii)-(iv)) is settled
-in two calls of the kernel: the first reports which seats tie, in any pot, for a part with
-an excess (``NEEDS_ORDER``, the ``tied`` array); ``odd_chip.odd_chip_order`` orders them
-(the order ``showdown.Splitter.odd_chip_order`` defines), and the second call divides each
-tied part, the excess in that order (the ``priority`` array). The order of a subset of
-seats is the order of all of them restricted to it, so one priority per part and seat
-serves every pot. A rule this module does not read keeps the table out of it
-(``FastSettler.reason``).
+A tie whose excess goes by card and suit (§ 553.10(i)(2)(ii)-(iv)) takes two calls: the
+first marks the tied seats (``NEEDS_ORDER``), ``odd_chip.odd_chip_order`` orders them, the
+second divides each tied part in that order. The order of a subset of seats is the order of
+all restricted to it, so one priority per part and seat serves every pot.
 """
 
 from __future__ import annotations
@@ -33,6 +19,7 @@ from numba import njit
 from validator.compiler import Game
 from validator.errors import RulesubError
 from validator.interpreter.poker.fast import DealtHand, Flags, Ints, SettledHand
+from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.odd_chip import (
     _MOST_CHOICES,
     PRESENT,
@@ -45,18 +32,7 @@ from validator.interpreter.poker.fast.odd_chip import (
     odd_chip_order,
     unread,
 )
-from validator.interpreter.poker.fast.operations import (
-    AWARD_POT,
-    FORM_POT,
-    MOVE_KILL,
-    NO_SEAT,
-    PAY_BAD_BEAT,
-    RETURN_UNCALLED,
-    TAKE_BAD_BEAT,
-    TAKE_RAKE,
-    WIDTH,
-    log_op,
-)
+from validator.interpreter.poker.fast.operations import WIDTH, log_op
 from validator.interpreter.poker.roundfile import PokerRoundError
 from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import Splitter
@@ -105,25 +81,19 @@ _TOP_SHIFT = PART_BITS * (KEY_PARTS - 1)
 _PART_MASK = (1 << PART_BITS) - 1
 
 #: ``_settle``'s output after the awards: rake, Bad Beat contribution, pots, showdown, the
-#: Kill in effect next round (1, 0; -1: no Kill rule), a Bad Beat (1: hit); then each seat's
-#: Bad Beat payout (``out[n + _TAIL + i]``)
+#: Kill next round (-1: no Kill rule), a Bad Beat hit; then each seat's Bad Beat payout
 _TAIL = 6
 
-#: ``_settle``'s result: the round settled; handed back to ``settle_round``; a tie's excess
-#: to be given by card and suit, the tied seats in ``tied`` (call again with ``priority``)
+#: ``_settle``'s results; the last four refuse the round, the seat or pot in ``out[n]``
 SETTLED, HANDED_BACK, NEEDS_ORDER = 0, 1, 2
-#: ``_settle``'s result for contributions no round of play produces, or a pot no hand can
-#: win (``settle_error`` words them as ``settle_round`` does); the seat's or the pot's index
-#: in ``out[n]``, the part (``HIGH``, ``LOW``) in ``out[n + 1]``
 NEGATIVE, ALL_FOLDED, OVER_CALLED, NO_WINNER = 3, 4, 5, 6
 #: the parts of a pot, the rows of ``priority`` and ``tied``
 HIGH, LOW = 0, 1
 
 
-@njit(cache=True)
+@njit("int64(int64, int64, int64, boolean, boolean)", cache=True)
 def _divide(amount: int, n: int, unit: int, capped: bool, first: bool) -> int:
-    """``showdown.divide(amount, n, ...)``'s first (``first``) or last share for n = 2, or
-    the equal share with ``first`` False and no excess."""
+    """The first (``first``) or last share of two, or the equal share with no excess."""
     share = amount // (n * unit) * unit
     excess = amount - n * share
     if not capped:
@@ -136,15 +106,14 @@ def _divide(amount: int, n: int, unit: int, capped: bool, first: bool) -> int:
 
 @njit(cache=True)
 def _excess(amount: int, n: int, unit: int) -> int:
-    """What ``showdown.divide`` cannot give equally to ``n`` players."""
+    """What cannot be given equally to ``n`` players in the unit."""
     return amount - n * (amount // (n * unit) * unit)
 
 
 @njit(cache=True)
 def _low_qualifies(key: int, params: Ints) -> bool:
-    """``Evaluator.qualifies`` read from a packed low key: the category at least the
-    qualifier's, and no card above its highest rank (the key's parts are the negated low
-    ranks)."""
+    """Whether a packed low key qualifies: its category at least the qualifier's and no
+    card above its highest rank (the key's parts are the negated low ranks)."""
     if key == 0:
         return False
     if params[LOW_QUALIFIER] == 0:
@@ -163,7 +132,18 @@ def _low_qualifies(key: int, params: Ints) -> bool:
     return True
 
 
-@njit(cache=True)
+#: one signature: the part is a constant at each call site, never specialized on
+#: what ``_settle`` reads of a dealt round: contributed, folded, high and low keys, cards,
+#: ncards, board, nboard, the chips by betting round
+Dealt = tuple[Ints, Flags, Ints, Ints, Ints, Ints, Ints, int, Ints]
+#: what it reads of the table: the incremental rake's levels, the rules, the Bad Beat hand
+TableRules = tuple[Ints, Ints, Ints, Tables]
+_PAY_BEST = "int64(int64[::1], boolean[::1], int64, int64[::1], int64[::1], boolean[::1], " + (
+    "int64[::1], int64[:, ::1], int64[::1], int64, int64)"
+)
+
+
+@njit(_PAY_BEST, cache=True)
 def _pay_best(
     keys: Ints,
     eligible: Flags,
@@ -177,14 +157,10 @@ def _pay_best(
     pot: int,
     part: int,
 ) -> int:
-    """One part of the pot to the best of the ``eligible`` keys (``Splitter.split_part``):
-    the number of winners paid, 0 when no hand can win it, -1 when a tie leaves an excess
-    that goes by card and suit and ``priority`` (each seat's place in the order by card and
-    suit, -1: not given) does not order the tied seats: they are marked in ``tied``, nothing
-    is paid. Ordered, the tied seats are paid as ``showdown.divide`` pays them in that
-    order: an equal share each in the chip, the excess to the first (no cap), or one chip
-    of at most the cap at a time, in order (§ 553.10(i)(2)(ii)-(iv)). Each seat paid is
-    logged (``AWARD_POT`` of ``pot``, ``part``: 0 the whole pot, 1 high, 2 low)."""
+    """One part of the pot to the best ``eligible`` keys: the winners paid, 0 where no hand
+    can win, -1 where a tie's excess goes by card and suit and ``priority`` does not order
+    the tied seats (marked in ``tied``, nothing paid). Ordered, an equal share each, the
+    excess one chip (at most the cap) at a time in order (§ 553.10(i)(2)(ii)-(iv))."""
     n = keys.shape[0]
     top = 0
     for i in range(n):
@@ -196,30 +172,18 @@ def _pay_best(
     for i in range(n):
         if eligible[i] and keys[i] == top:
             winners += 1
-    if winners == 1:
-        for i in range(n):
-            if eligible[i] and keys[i] == top:
-                out[i] += amount
-                at[0] = log_op(log, at[0], AWARD_POT, i, amount, pot, part)
-        return 1
     unit = params[ODD_UNIT]
-    excess = _excess(amount, winners, unit)
-    if excess == 0:
-        for i in range(n):
-            if eligible[i] and keys[i] == top:
-                out[i] += amount // winners
-                at[0] = log_op(log, at[0], AWARD_POT, i, amount // winners, pot, part)
-        return winners
+    excess = 0 if winners == 1 else _excess(amount, winners, unit)
     ordered = True
     for i in range(n):
-        if eligible[i] and keys[i] == top and priority[i] < 0:
+        if excess and eligible[i] and keys[i] == top and priority[i] < 0:
             ordered = False
     if not ordered:
         for i in range(n):
             if eligible[i] and keys[i] == top:
                 tied[i] = True
         return -1
-    share = amount // (winners * unit) * unit
+    share = amount // (winners * unit) * unit if excess else amount // winners
     # the most of the excess one player receives: a chip of at most the cap, else all of it
     room = unit if params[ODD_CAPPED] == 1 else excess
     for i in range(n):
@@ -227,18 +191,17 @@ def _pay_best(
             continue
         place = 0  # how many tied seats the excess reaches before this one
         for j in range(n):
-            if eligible[j] and keys[j] == top and priority[j] < priority[i]:
+            if excess and eligible[j] and keys[j] == top and priority[j] < priority[i]:
                 place += 1
         extra = min(room, max(0, excess - place * room))
         out[i] += share + extra
-        at[0] = log_op(log, at[0], AWARD_POT, i, share + extra, pot, part)
+        at[0] = log_op(log, at[0], ops.AWARD_POT, i, share + extra, pot, part)
     return winners
 
 
 @njit(cache=True, inline="always")
 def _uncalled_bet(contributed: Ints, called: Ints) -> tuple[int, int]:
-    """The uncalled final bet (``pots.uncalled_bet``, § 553.15(d)): taken out of ``called``;
-    (the seat it goes back to, -1: none; the amount)."""
+    """The uncalled final bet (§ 553.15(d)) out of ``called``: (its seat, -1: none; amount)."""
     n = contributed.shape[0]
     if n < 2:
         return -1, 0
@@ -261,9 +224,8 @@ def _uncalled_bet(contributed: Ints, called: Ints) -> tuple[int, int]:
 
 @njit(cache=True, inline="always")
 def _pot_levels(called: Ints, folded: Flags, level_of: Ints) -> int:
-    """The levels of the main pot and the side pots (``pots.build_pots``, §
-    553.8(b)(4)(iii)), ascending in ``level_of``: every distinct contribution of a player
-    still in; how many pots (one empty pot where nobody put anything in)."""
+    """The levels of the main pot and the side pots (§ 553.8(b)(4)(iii)) ascending in
+    ``level_of``: every distinct contribution of a player still in; how many pots."""
     npots = 0
     for i in range(called.shape[0]):
         c = called[i]
@@ -293,10 +255,8 @@ def _pot_levels(called: Ints, folded: Flags, level_of: Ints) -> int:
 def _take_rake(
     params: Ints, amount: Ints, pot: int, round_put: Ints, returned: int, levels: Ints
 ) -> tuple[int, Ints]:
-    """The rake (``rake.take_rake``, § 553.15(b)), each pot's part, the main pot first: a
-    percentage of each pot, the cap across the pots in order; a percentage of each
-    betting round's chips; or the incremental levels of the whole pot. (The rake, each
-    pot's part.)"""
+    """The rake (§ 553.15(b)) and each pot's part: a percentage of each pot with the cap
+    across the pots in order, of each betting round's chips, or the incremental levels."""
     npots = amount.shape[0]
     kind = params[RAKE_KIND]
     unit = params[RAKE_UNIT]
@@ -340,9 +300,8 @@ def _take_rake(
 
 @njit(cache=True, inline="always")
 def _bad_beat_contributions(params: Ints, amount: Ints, rake_of: Ints) -> tuple[int, Ints]:
-    """The Bad Beat contribution (``bad_beat.contribute``, § 553.20(c)): from each pot, a
-    side pot being a separate pot, of at least the minimum after the rake, each at most
-    the maximum. (The contribution, each pot's part.)"""
+    """The Bad Beat contribution (§ 553.20(c)) and each pot's part: from each pot (a side
+    pot is a separate pot) of at least the minimum after the rake, at most the maximum."""
     npots = amount.shape[0]
     bb = 0
     bb_kind = params[BB_KIND]
@@ -379,10 +338,8 @@ def _award_pot(
     at: Ints,
     k: int,
 ) -> int:
-    """One pot (number ``k``) of ``net`` chips awarded by the showdown among the players of ``mask``
-    (``showdown.Splitter.settle``): to the high hand, the low hand, or split high-low
-    halves, the high hand taking all where no low qualifies (§ 553.10(j)); what
-    ``_pay_best`` returns of the pot (0: no hand can win it, -1: a tie to be ordered)."""
+    """Pot ``k`` awarded among the players of ``mask``: high, low, or high-low halves, the
+    high hand taking all where no low qualifies (§ 553.10(j)); as ``_pay_best``."""
     n = mask.shape[0]
     pot_kind = params[POT_KIND]
     hp, ht = priority[HIGH], tied[HIGH]
@@ -421,8 +378,8 @@ def _pot_winner(
     won_high: Flags,
     won_low: Flags,
 ) -> tuple[int, bool]:
-    """What the Kill reads of a pot (``kill.PotOutcome``): the one player who won all of
-    it (-1: none), and whether a high half and a low half went to different players."""
+    """What the Kill reads of a pot: the one player who won all of it (-1: none), and
+    whether its halves went to different players."""
     pot_kind = params[POT_KIND]
     if pot_kind == POT_LOW:
         _best_of(low, qualifying, won_high)
@@ -446,27 +403,15 @@ def _pot_winner(
 
 @njit(cache=True, inline="always")
 def _bad_beat_pay(
-    high: Ints,
-    main: Flags,
-    cards: Ints,
-    ncards: Ints,
-    board: Ints,
-    nboard: int,
-    bb_spec: Ints,
-    bb_tables: Tables,
-    params: Ints,
-    contribution: int,
-    payouts: Ints,
-    log: Ints,
-    at: Ints,
+    dealt: Dealt, rules: TableRules, main: Flags, bb: int, payouts: Ints, log: Ints, at: Ints
 ) -> int:
-    """The Bad Beat of the main pot (``bad_beat.pay``, § 553.20): the losing high hands of
-    the main pot of the qualifying category (its ranking cards at least the rank, using at
-    least the player's own cards stated), beaten by a winning hand of at least the stated
-    category; the best of them takes the losing share of the fund with this round's
-    contribution, the main pot's winners the winning share, the other players dealt in the
-    table share, each rounded down to the cent. 1: a Bad Beat (``payouts`` [seat] filled),
-    0: none, -1: a hand whose cards are not read here."""
+    """The Bad Beat of the main pot (§ 553.20): the best losing high hand of the qualifying
+    category (ranking cards at least the rank, using at least the hole cards stated), beaten
+    by a hand of at least the stated category, takes the losing share of the fund; the
+    winners the winning share, the others dealt in the table share, each rounded down to the
+    cent. 1: a Bad Beat, 0: none, -1: a hand whose cards are not read here."""
+    high, cards, ncards, board, nboard = dealt[2], dealt[4], dealt[5], dealt[6], dealt[7]
+    params, bb_spec, bb_tables = rules[1], rules[2], rules[3]
     n = high.shape[0]
     top = 0
     for i in range(n):
@@ -507,7 +452,7 @@ def _bad_beat_pay(
         best = max(best, key)
     if best == 0:
         return 0
-    fund = params[BB_FUND] + contribution
+    fund = params[BB_FUND] + bb
     for group in range(3):  # the losing hand, the winning hand, the table
         num = params[BB_SHARES + 2 * group]
         den = params[BB_SHARES + 2 * group + 1]
@@ -521,7 +466,7 @@ def _bad_beat_pay(
         for i in range(n):
             if _bad_beat_group(group, high[i], top, best, losing[i], main[i], ncards[i]):
                 payouts[i] += each
-                at[0] = log_op(log, at[0], PAY_BAD_BEAT, i, each, 0, group)
+                at[0] = log_op(log, at[0], ops.PAY_BAD_BEAT, i, each, 0, group)
     return 1
 
 
@@ -529,8 +474,7 @@ def _bad_beat_pay(
 def _bad_beat_group(
     group: int, key: int, top: int, best: int, losing: bool, main: bool, ncards: int
 ) -> bool:
-    """Whether a seat takes the losing (0), the winning (1) or the table's (2) share: the
-    best losing hands; the main pot's high winners; the others dealt in."""
+    """Whether a seat takes the losing (0), the winning (1) or the table's (2) share."""
     lost = losing and key == best
     won = main and key == top
     if group == 0:
@@ -542,81 +486,16 @@ def _bad_beat_group(
 
 @njit(cache=True)
 def _settle(
-    contributed: Ints,
-    folded: Flags,
-    high: Ints,
-    low: Ints,
-    cards: Ints,
-    ncards: Ints,
-    board: Ints,
-    nboard: int,
-    round_put: Ints,
-    levels: Ints,
-    params: Ints,
-    bb_spec: Ints,
-    bb_tables: Tables,
-    priority: Ints,
-    tied: Flags,
-    out: Ints,
-    log: Ints,
-    at: Ints,
+    dealt: Dealt, rules: TableRules, priority: Ints, tied: Flags, out: Ints, log: Ints, at: Ints
 ) -> int:
-    """Settle one round into ``out`` ([seat] awards, then the ``_TAIL``, then [seat] Bad
-    Beat payouts), each step appended to ``log`` from row ``at[0]`` (``at[0]`` the rows
-    after; a log of no rows: off): ``SETTLED``; ``HANDED_BACK`` to ``settle_round``;
+    """Settle one round into ``out`` ([seat] awards, the ``_TAIL``, [seat] Bad Beat
+    payouts), each step logged from row ``at[0]``: ``SETTLED``; ``HANDED_BACK``;
     ``NEEDS_ORDER``: a tie's excess goes by card and suit among seats ``priority`` ([part,
-    seat], -1: not given) does not order, marked in ``tied`` ([part, seat], cleared here
-    first): call again with their order; ``NEGATIVE`` .. ``NO_WINNER``: a round that
-    cannot be settled (``settle_error``). Not ``SETTLED``: ``out`` meaningless and the log
-    as it was."""
-    start = at[0]
-    status = _settle_body(
-        contributed,
-        folded,
-        high,
-        low,
-        cards,
-        ncards,
-        board,
-        nboard,
-        round_put,
-        levels,
-        params,
-        bb_spec,
-        bb_tables,
-        priority,
-        tied,
-        out,
-        log,
-        at,
-    )
-    if status != SETTLED:
-        at[0] = start
-    return status
-
-
-@njit(cache=True)
-def _settle_body(
-    contributed: Ints,
-    folded: Flags,
-    high: Ints,
-    low: Ints,
-    cards: Ints,
-    ncards: Ints,
-    board: Ints,
-    nboard: int,
-    round_put: Ints,
-    levels: Ints,
-    params: Ints,
-    bb_spec: Ints,
-    bb_tables: Tables,
-    priority: Ints,
-    tied: Flags,
-    out: Ints,
-    log: Ints,
-    at: Ints,
-) -> int:
-    """``_settle``, the log's rows written whatever the result."""
+    seat], -1: not given) does not order, marked in ``tied``: call again with their order;
+    ``NEGATIVE`` .. ``NO_WINNER``: a round that cannot be settled. Not ``SETTLED``: ``out``
+    meaningless and the rows logged to be dropped by the caller."""
+    contributed, folded, high, low, round_put = dealt[0], dealt[1], dealt[2], dealt[3], dealt[8]
+    levels, params = rules[0], rules[1]
     n = contributed.shape[0]
     for i in range(2 * n + _TAIL):
         out[i] = 0
@@ -629,7 +508,7 @@ def _settle_body(
     called = contributed.copy()
     bettor, returned = _uncalled_bet(contributed, called)
     if bettor >= 0:
-        at[0] = log_op(log, at[0], RETURN_UNCALLED, bettor, returned, 0, 0)
+        at[0] = log_op(log, at[0], ops.RETURN_UNCALLED, bettor, returned, 0, 0)
     live = 0
     top_live = -1
     for i in range(n):
@@ -659,17 +538,17 @@ def _settle_body(
                 eligible[k, i] = True
                 contenders[k] += 1
                 bits |= 1 << i
-        at[0] = log_op(log, at[0], FORM_POT, NO_SEAT, amount[k], k, bits)
+        at[0] = log_op(log, at[0], ops.FORM_POT, ops.NO_SEAT, amount[k], k, bits)
         pot += amount[k]
         below = lev
     rake, rake_of = _take_rake(params, amount, pot, round_put, returned, levels)
     bb, bb_of = _bad_beat_contributions(params, amount, rake_of)
     for k in range(npots):
         if params[RAKE_KIND] != RAKE_NONE:
-            at[0] = log_op(log, at[0], TAKE_RAKE, NO_SEAT, rake_of[k], k, 0)
+            at[0] = log_op(log, at[0], ops.TAKE_RAKE, ops.NO_SEAT, rake_of[k], k, 0)
     for k in range(npots):
         if params[BB_KIND] != BB_NONE:
-            at[0] = log_op(log, at[0], TAKE_BAD_BEAT, NO_SEAT, bb_of[k], k, 0)
+            at[0] = log_op(log, at[0], ops.TAKE_BAD_BEAT, ops.NO_SEAT, bb_of[k], k, 0)
     qualifying = np.zeros(n, dtype=np.bool_)
     needs_order = False
     net_of = np.zeros(npots, dtype=np.int64)
@@ -686,7 +565,7 @@ def _settle_body(
                 if mask[i]:
                     out[i] += net
                     scooped[k] = i
-                    at[0] = log_op(log, at[0], AWARD_POT, i, net, k, 0)
+                    at[0] = log_op(log, at[0], ops.AWARD_POT, i, net, k, 0)
             continue
         paid = _award_pot(net, mask, high, low, params, priority, tied, qualifying, out, log, at, k)
         if paid == 0:
@@ -703,21 +582,7 @@ def _settle_body(
         return NEEDS_ORDER
     if params[BB_KIND] != BB_NONE and params[POT_KIND] != POT_LOW and contenders[0] >= 2:
         payouts = out[n + _TAIL :]
-        hit = _bad_beat_pay(
-            high,
-            eligible[0],
-            cards,
-            ncards,
-            board,
-            nboard,
-            bb_spec,
-            bb_tables,
-            params,
-            bb,
-            payouts,
-            log,
-            at,
-        )
+        hit = _bad_beat_pay(dealt, rules, eligible[0], bb, payouts, log, at)
         if hit < 0:
             return HANDED_BACK
         out[n + 5] = hit
@@ -729,13 +594,13 @@ def _settle_body(
     out[n + 3] = 1 if live >= 2 else 0
     out[n + 4] = _kill_next(params, net_of, scooped, split) if params[KILL_RULE] else -1
     if params[KILL_RULE]:
-        at[0] = log_op(log, at[0], MOVE_KILL, NO_SEAT, 0, 0, out[n + 4])
+        at[0] = log_op(log, at[0], ops.MOVE_KILL, ops.NO_SEAT, 0, 0, out[n + 4])
     return SETTLED
 
 
 @njit(cache=True)
 def _best_of(keys: Ints, eligible: Flags, best: Flags) -> None:
-    """``best``: the eligible seats holding the highest key (none where no key is held)."""
+    """``best``: the eligible seats holding the highest key."""
     top = 0
     for i in range(keys.shape[0]):
         if eligible[i] and keys[i] > top:
@@ -755,10 +620,8 @@ def _any_low(low: Ints, eligible: Flags, params: Ints) -> bool:
 
 @njit(cache=True)
 def _kill_next(params: Ints, net_of: Ints, scooped: Ints, split: Flags) -> int:
-    """The Kill in effect next round (``kill.after_round``, § 553.12(m)): one player winning
-    all of any pot of at least the qualifying pot puts it on; otherwise a Kill in effect
-    stays unless the main pot is under the qualifying pot or split high/low between
-    different players."""
+    """The Kill next round (§ 553.12(m)): on where one player won all of a pot of at least
+    the qualifying pot; a Kill in effect stays unless the main pot is under it or split."""
     q = params[KILL_QUALIFYING]
     for k in range(net_of.shape[0]):
         if scooped[k] >= 0 and net_of[k] >= q:
@@ -774,8 +637,7 @@ def no_log() -> tuple[Ints, Ints]:
 
 
 def settle_error(status: int, out: Ints, seats: Sequence[int]) -> str | None:
-    """What ``settle_round`` says of a round ``_settle`` found it cannot settle (``status``,
-    ``out`` as it left it; ``seats`` the seat numbers by index); ``None``: no such round."""
+    """What is said of a round ``_settle`` refused; ``None``: no such round."""
     n = len(seats)
     if status == NEGATIVE:
         return "a contribution is never negative"
@@ -794,8 +656,7 @@ def settle_error(status: int, out: Ints, seats: Sequence[int]) -> str | None:
 
 
 class FastSettler:
-    """A table's rules compiled for ``_settle``; ``reason``: why this table's rounds are
-    settled by ``settle_round`` only (``None``: the kernel takes them)."""
+    """A table's rules compiled for ``_settle``; ``reason``: why the kernel takes none."""
 
     def __init__(self, game: Game, rules: Rules, stakes: Stakes, seats: Sequence[int]) -> None:
         self.game = game
@@ -856,10 +717,8 @@ class FastSettler:
 
     @meaning("kernels", POKER_WORD.id, "percentage", "incremental", "time")
     def _compile_rake(self, rules: Rules, stakes: Stakes) -> None:
-        """The table's rake as the settlement kernel takes it from the pots (``RAKE_*``): a
-        percentage of each pot (each betting round's chips, where it is taken round by
-        round), the incremental levels; a rake by time charges takes nothing from a pot (the
-        session charges the stacks at the end of each period)."""
+        """The rake as the kernel takes it from the pots; a rake by time takes nothing from a
+        pot (the session charges the stacks at the end of each period)."""
         p = self.params
         rule = rules.rake
         p[RAKE_KIND] = RAKE_NONE
@@ -925,11 +784,9 @@ class FastSettler:
         log: Ints | None = None,
         at: Ints | None = None,
     ) -> SettledHand:
-        """The round settled (a round that cannot be is refused as ``settle_round``
-        refuses it: ``PokerRoundError``, ``ValueError``). ``fund``: the
-        Bad Beat fund before the round; ``kill_in_effect``: the table's Kill is on this
-        round; ``log``, ``at``: the operation log its steps are appended to from row
-        ``at[0]`` (``operations.new_log``; none: not kept)."""
+        """The round settled, or refused as ``settle_round`` refuses it (``PokerRoundError``,
+        ``ValueError``). ``fund``: the Bad Beat fund before the round; ``log``, ``at``: the log its
+        steps are appended to from row ``at[0]`` (none: not kept)."""
         if self.reason is not None:
             raise RuntimeError(f"a table the settlement kernel does not take: {self.reason}")
         self.params[KILL_IN_EFFECT] = kill_in_effect
@@ -938,7 +795,7 @@ class FastSettler:
         out: Ints = np.empty(2 * n + _TAIL, dtype=np.int64)
         round_put = np.array(dealt.round_put, dtype=np.int64)
         tied = self._tied
-        args = (
+        dealt_arrays = (
             dealt.contributed,
             dealt.folded,
             dealt.high,
@@ -948,20 +805,20 @@ class FastSettler:
             dealt.board,
             dealt.nboard,
             round_put,
-            self.levels,
-            self.params,
-            self.bb_spec,
-            self.bb_tables,
         )
+        args = (dealt_arrays, self.rules())
         if log is None or at is None:
             log, at = no_log()
+        start = at[0]
         status = _settle(*args, self._unordered, tied, out, log, at)
         if status == NEEDS_ORDER:
+            at[0] = start
             priority = self.odd_chip_priority(dealt, tied)
             status = (
                 HANDED_BACK if priority is None else _settle(*args, priority, tied, out, log, at)
             )
         if status != SETTLED:
+            at[0] = start
             self._refuse(status, out)
         kill = int(out[n + 4])
         return SettledHand(
@@ -975,6 +832,10 @@ class FastSettler:
             bool(out[n + 5]),
         )
 
+    def rules(self) -> TableRules:
+        """What ``_settle`` reads of the table."""
+        return self.levels, self.params, self.bb_spec, self.bb_tables
+
     def _refuse(self, status: int, out: Ints) -> None:
         """Raise what ``settle_round`` raises for a round ``_settle`` cannot settle."""
         message = settle_error(status, out, self.seats)
@@ -985,10 +846,8 @@ class FastSettler:
         raise PokerRoundError([("/seats", message)])
 
     def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints | None:
-        """Each ``tied`` seat's place ([part, seat]; -1: not tied) in the order the excess
-        of a tied part goes (§ 553.10(i)(2)(ii)-(iv)), as the scalar showdown orders them
-        (``odd_chip.odd_chip_order`` with this table's ``order_arrays``); ``None`` where a
-        hand's cards are more than it reads."""
+        """Each ``tied`` seat's place ([part, seat]; -1: not tied) in the order the excess goes
+        (§ 553.10(i)(2)(ii)-(iv)); ``None`` where a hand's cards are more than it reads."""
         priority: Ints = np.empty(tied.shape, dtype=np.int64)
         args = (dealt.cards, dealt.ncards, dealt.board, dealt.nboard, tied)
         if odd_chip_order(*args, *self.order_arrays, priority):

@@ -32,7 +32,7 @@ REFILL = 1 << 15
 NO_WORDS = np.zeros(0, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit("int64(int64[::1], int64, int64[::1], int64)", cache=True)
 def shuffle(stream, at, pile, n):  # type: ignore[no-untyped-def]
     """``pile[:n]`` shuffled in place from the words of ``stream`` read from index ``at``;
     returns the index after the last word read, or -1 where the words ran out (the pile
