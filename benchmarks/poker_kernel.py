@@ -1,6 +1,6 @@
 """The Poker dealing kernel: rounds dealt and bet per CPU second (``FastTable.deal_and_bet``)
-and the rounds it hands back to ``table.Hand``, per nonbanking Poker game, at its full table
-with its documented defaults; and the kernel alone (``hand._deal_and_bet`` called on the
+and the rounds it hands back (dealt again from more of the random stream), per nonbanking
+Poker game at its full table with its documented defaults; and the kernel alone (``hand._deal_and_bet`` called on the
 arguments the wrapper passes for the same rounds, prepared before the clock starts), in
 microseconds a round, the least of ``--passes`` passes over them.
 
