@@ -1,8 +1,9 @@
 """The Poker dealing kernel: rounds dealt and bet per CPU second (``FastTable.deal_and_bet``)
 and the rounds it hands back (dealt again from more of the random stream), per nonbanking
-Poker game at its full table with its documented defaults; and the kernel alone (``hand._deal_and_bet`` called on the
-arguments the wrapper passes for the same rounds, prepared before the clock starts), in
-microseconds a round, the least of ``--passes`` passes over them.
+Poker game at its full table with its documented defaults; and the kernel alone
+(``hand._deal_and_bet`` called on the arguments the wrapper passes for the same rounds,
+prepared before the clock starts), in microseconds a round, the least of ``--passes`` passes
+over them.
 
 Each round is dealt from a shuffled deck to stacks drawn at random from what a round
 requires (§ 553.8(b)(3)) to that plus ``--bets`` upper-limit bets: a few bets (``--bets 6``)
