@@ -199,13 +199,33 @@ class Totals:
     checked: int = 0
     net: dict[int, Cents] = field(default_factory=dict)
 
-    def book(self, rounds: int, nets: Iterable[tuple[int, Cents]], **figures: int) -> None:
+    def book(
+        self,
+        rounds: int,
+        nets: Iterable[tuple[int, Cents]],
+        *,
+        pots: Cents,
+        contributions: Cents,
+        rake: Cents,
+        bad_beat_in: Cents,
+        showdowns: int,
+        buy_ins: Cents,
+        bad_beat_out: Cents = 0,
+        bad_beat_hits: int = 0,
+    ) -> None:
         """``rounds`` more rounds, each checked as it was settled: their figures added to
-        the totals of those names and each seat's net."""
+        the totals and each seat's net (a block of rounds stops before a Bad Beat is paid,
+        so only a round played alone books a payout)."""
         self.hands += rounds
         self.checked += rounds
-        for name, value in figures.items():
-            setattr(self, name, getattr(self, name) + value)
+        self.pots += pots
+        self.contributions += contributions
+        self.rake += rake
+        self.bad_beat_in += bad_beat_in
+        self.bad_beat_out += bad_beat_out
+        self.bad_beat_hits += bad_beat_hits
+        self.showdowns += showdowns
+        self.buy_ins += buy_ins
         for seat, net in nets:
             self.net[seat] += net
 
