@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 
 from tests.poker_oracle.session import ReferenceSession
+from validator.cli.poker_rounds import log_line
 from validator.compiler import load_game
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.hand import FastTable
-from validator.interpreter.poker.session import Session, log_line
+from validator.interpreter.poker.session import Session
 from validator.interpreter.poker.table import default_setup, strategies
 from validator.interpreter.settings import read_settings
 from validator.money import to_cents
@@ -46,7 +47,7 @@ def _records(
         assert record.played is not None
         assert (record.played.operations is None) == reference
         record.played.operations = None
-        out.append(log_line(record))
+        out.append(log_line(record.to_json()))
     return out
 
 
@@ -174,7 +175,7 @@ def test_a_rules_submission_round_reads_the_same_from_the_log() -> None:
         for record in session.hands(60):
             assert record.played is not None
             record.played.operations = None
-            out.append(log_line(record))
+            out.append(log_line(record.to_json()))
         lines.append(out)
     assert lines[0] == lines[1]
 

@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from validator.cli.poker_rounds import log_line
 from validator.compiler import all_games, load_game
-from validator.interpreter.poker.session import Session, log_line
+from validator.interpreter.poker.session import Session
 from validator.interpreter.poker.table import default_setup
 from validator.model.registry import load_rankings
 from validator.rankings.evaluator import Evaluator, HandValue
@@ -89,7 +90,7 @@ def _played(game_id: str, hands: int, seed: int) -> list[str]:
     game = load_game(game_id)
     setup = default_setup(game)
     session = Session(game, setup, setup.positions, seed)
-    return [log_line(r) for r in session.hands(hands)]
+    return [log_line(r.to_json()) for r in session.hands(hands)]
 
 
 @pytest.mark.slow  # whole sessions, tables against search

@@ -6,15 +6,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from validator import jsonout
 from validator.cli.common import Format, console, fail, print_json, readable_input, refuse
 from validator.cli.gate import Gate
+from validator.money import dollar_text, format_money, to_cents
 
 if TYPE_CHECKING:
     from validator.compiler import PokerGame
+    from validator.interpreter.poker.session import HandRecord
 
 
 def poker_game(game_id: str) -> PokerGame | None:
@@ -53,8 +56,8 @@ def play_poker(
     gate: Gate | None = None,
     allow_findings: bool = False,
 ) -> None:
-    from validator.cli.rounds import _write_whole
-    from validator.interpreter.poker.session import Session, log_line, narrate
+    from validator.cli.rounds import _write_whole, marked
+    from validator.interpreter.poker.session import Session
     from validator.interpreter.settings import read_settings
 
     out = console(stderr=format is Format.json)
@@ -64,15 +67,13 @@ def play_poker(
         setup = read_settings(game, rulesub, allow_findings=allow_findings)
         session = Session(game, setup, seats or setup.positions, seed, strategy)
         for record in session.hands(hands):
-            if format is Format.json:
-                as_json = record.to_json()
-                if gate is not None and gate.draft:
-                    as_json["draft"] = gate.notes
-                records.append(as_json)
-            elif not quiet:
+            if format is not Format.json and not quiet:
                 narrate(out, record)
-            if log is not None:
-                lines.append(_marked(log_line(record), gate))
+            if format is Format.json or log is not None:
+                data = record.to_json() if gate is None else marked(record.to_json(), gate)
+                records.append(data)
+                if log is not None:
+                    lines.append(log_line(data))
     if format is Format.json:
         print_json(records)
     if log is not None:
@@ -89,13 +90,8 @@ def play_poker(
         )
 
 
-def _marked(line: str, gate: Gate | None) -> str:
-    """A hand's log line, marked DRAFT with the submission's errors where it has any."""
-    if gate is None or not gate.draft:
-        return line
-    import json
-
-    data = {**json.loads(line), "draft": gate.notes}
+def log_line(data: dict[str, Any]) -> str:
+    """A round's line of the play log: compact, keys sorted, ASCII only."""
     return jsonout.dumps(data, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n"
 
 
@@ -120,7 +116,7 @@ def simulate_poker(
     give the same bytes whatever the workers."""
     from validator.cli.tools import first_poker_run_note
     from validator.interpreter.chunks import SchedulerError
-    from validator.interpreter.poker.session import print_summary, summary
+    from validator.interpreter.poker.session import summary
     from validator.interpreter.settings import read_settings
     from validator.par.poker import PokerSpec, room
 
@@ -150,3 +146,88 @@ def simulate_poker(
         print_json(data)
         return
     print_summary(console(), data)
+
+
+def narrate(out: Any, record: HandRecord) -> None:
+    """A round of play as the dealer would call it (on a console with markup off: the text
+    is printed as written)."""
+    from rich.text import Text
+
+    played = record.played
+    if played is None:
+        raise ValueError("a round played by the fast path keeps no log to narrate")
+    s = played.settlement
+    head = Text(f"hand {record.number}", style="bold")
+    if record.button is not None:
+        head.append(f", button seat {record.button}")
+    if record.kill_multiplier != 1:
+        head.append(f", limits ×{record.kill_multiplier} (Kill)")
+    out.print(head)
+    for seat, amount in record.buy_ins.items():
+        out.print(f"  seat {seat} buys in for {dollar_text(amount)}")
+    for line in played.log:
+        out.print("  " + line)
+    for a in s.seats:
+        hands = "; ".join(f"{k} {v}" for k, v in a.hands.items())
+        out.print(
+            f"  seat {a.seat}: in {dollar_text(a.contributed)}, "
+            f"awarded {dollar_text(a.award)}" + (f" ({hands})" if hands else "")
+        )
+        if a.bad_beat:
+            out.print(f"  seat {a.seat}: Bad Beat payout {dollar_text(a.bad_beat)}")
+    out.print("  rake " + dollar_text(s.rake.total) + ": " + s.rake.reason)
+    if s.bad_beat is not None:
+        out.print(
+            f"  Bad Beat: {s.bad_beat.contribution_reason}; fund {dollar_text(record.fund_after)}"
+        )
+
+
+def _printed(figures: dict[str, Any]) -> dict[str, str]:
+    """The money strings of a summary's section as printed (``-$1,234.50``)."""
+    return {
+        k: format_money(v, cents=True)
+        for k, v in figures.items()
+        if isinstance(v, str) and v.lstrip("-").replace(".", "", 1).isdigit()
+    }
+
+
+def print_summary(out: Any, data: dict[str, Any]) -> None:
+    r = data["rake"]
+    from rich.text import Text
+
+    out.print(
+        Text.assemble(
+            (data["game"], "bold"),
+            f": {data['hands']:,} hands, {data['seats']} seats ({data['rules']}); "
+            f"{data['showdowns']:,} showdowns",
+        )
+    )
+    m = _printed(r)
+    out.print(
+        f"rake ({r['kind']}): {m['total']} in all ({m['from_pots']} from pots, "
+        f"{m['time_charges']} time charges); ${r['per_hand']} a hand; {m['per_hour']} an "
+        f"hour at {data['hands_per_hour']} hands an hour"
+    )
+    bb = data["bad_beat"]
+    if bb is not None:
+        b = _printed(bb)
+        out.print(
+            f"Bad Beat fund: {b['fund_start']} + {b['contributions']} contributed - "
+            f"{b['payouts']} paid ({bb['hits']} hits) = {b['fund_end']}"
+        )
+    else:
+        out.print("Bad Beat: not offered")
+    inv = data["invariant"]
+    out.print(
+        f"chips conserved in {inv['hands_checked']:,} of {data['hands']:,} hands ({inv['rule']})"
+    )
+    si = data["session_invariant"]
+    s = _printed(si)
+    out.print(
+        f"session {'balanced' if si['held'] else 'NOT BALANCED'}: buy-ins {s['buy_ins']} = "
+        f"stacks {s['stacks']} + rake {m['total']} + Bad Beat contributions - payouts; "
+        f"players' net {s['players_net']}"
+    )
+    for seat, p in data["players"].items():
+        net = to_cents(Decimal(p["net"]))
+        out.print(f"  seat {seat} ({p['strategy']}): net {'+' * (net > 0)}{dollar_text(net)}")

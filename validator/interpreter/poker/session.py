@@ -21,13 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from validator import jsonout
 from validator.cards import card_str
 from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
@@ -54,7 +52,7 @@ from validator.interpreter.poker.table import (
     TableSetup,
     strategies,
 )
-from validator.money import Cents, cents_figure, displayed, dollar_text, format_money, to_cents
+from validator.money import Cents, cents_figure, displayed
 
 DEFAULT_HANDS_PER_HOUR = 30
 #: the most rounds the fast path plays in one call of its block kernel
@@ -567,13 +565,6 @@ class Session:
         record.time_charges = {k: v for k, v in charges.items() if v}
 
 
-def log_line(record: HandRecord) -> str:
-    return (
-        jsonout.dumps(record.to_json(), sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-        + "\n"
-    )
-
-
 # -- the summary -----------------------------------------------------------------------------
 
 
@@ -656,97 +647,9 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
     }
 
 
-def narrate(out: Any, record: HandRecord) -> None:
-    """A round of play as the dealer would call it (on a console with markup off: the text
-    is printed as written)."""
-    from rich.text import Text
-
-    played = record.played
-    if played is None:
-        raise ValueError("a round played by the fast path keeps no log to narrate")
-    s = played.settlement
-    head = Text(f"hand {record.number}", style="bold")
-    if record.button is not None:
-        head.append(f", button seat {record.button}")
-    if record.kill_multiplier != 1:
-        head.append(f", limits ×{record.kill_multiplier} (Kill)")
-    out.print(head)
-    for seat, amount in record.buy_ins.items():
-        out.print(f"  seat {seat} buys in for {dollar_text(amount)}")
-    for line in played.log:
-        out.print("  " + line)
-    for a in s.seats:
-        hands = "; ".join(f"{k} {v}" for k, v in a.hands.items())
-        out.print(
-            f"  seat {a.seat}: in {dollar_text(a.contributed)}, "
-            f"awarded {dollar_text(a.award)}" + (f" ({hands})" if hands else "")
-        )
-        if a.bad_beat:
-            out.print(f"  seat {a.seat}: Bad Beat payout {dollar_text(a.bad_beat)}")
-    out.print("  rake " + dollar_text(s.rake.total) + ": " + s.rake.reason)
-    if s.bad_beat is not None:
-        out.print(
-            f"  Bad Beat: {s.bad_beat.contribution_reason}; fund {dollar_text(record.fund_after)}"
-        )
-
-
-def _printed(figures: dict[str, Any]) -> dict[str, str]:
-    """The money strings of a summary's section as printed (``-$1,234.50``)."""
-    return {
-        k: format_money(v, cents=True)
-        for k, v in figures.items()
-        if isinstance(v, str) and v.lstrip("-").replace(".", "", 1).isdigit()
-    }
-
-
-def print_summary(out: Any, data: dict[str, Any]) -> None:
-    r = data["rake"]
-    from rich.text import Text
-
-    out.print(
-        Text.assemble(
-            (data["game"], "bold"),
-            f": {data['hands']:,} hands, {data['seats']} seats ({data['rules']}); "
-            f"{data['showdowns']:,} showdowns",
-        )
-    )
-    m = _printed(r)
-    out.print(
-        f"rake ({r['kind']}): {m['total']} in all ({m['from_pots']} from pots, "
-        f"{m['time_charges']} time charges); ${r['per_hand']} a hand; {m['per_hour']} an "
-        f"hour at {data['hands_per_hour']} hands an hour"
-    )
-    bb = data["bad_beat"]
-    if bb is not None:
-        b = _printed(bb)
-        out.print(
-            f"Bad Beat fund: {b['fund_start']} + {b['contributions']} contributed - "
-            f"{b['payouts']} paid ({bb['hits']} hits) = {b['fund_end']}"
-        )
-    else:
-        out.print("Bad Beat: not offered")
-    inv = data["invariant"]
-    out.print(
-        f"chips conserved in {inv['hands_checked']:,} of {data['hands']:,} hands ({inv['rule']})"
-    )
-    si = data["session_invariant"]
-    s = _printed(si)
-    out.print(
-        f"session {'balanced' if si['held'] else 'NOT BALANCED'}: buy-ins {s['buy_ins']} = "
-        f"stacks {s['stacks']} + rake {m['total']} + Bad Beat contributions - payouts; "
-        f"players' net {s['players_net']}"
-    )
-    for seat, p in data["players"].items():
-        net = to_cents(Decimal(p["net"]))
-        out.print(f"  seat {seat} ({p['strategy']}): net {'+' * (net > 0)}{dollar_text(net)}")
-
-
 __all__ = [
     "DEFAULT_HANDS_PER_HOUR",
     "Session",
     "TableSetup",
-    "log_line",
-    "narrate",
-    "print_summary",
     "summary",
 ]

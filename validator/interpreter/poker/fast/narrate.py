@@ -7,8 +7,6 @@ what it reads, never from a second engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from validator.cards import cards_str
 from validator.compiler import Game
 from validator.interpreter.poker.fast import Ints
@@ -32,32 +30,12 @@ _ACTIONS = {
 _AFTER_CARDS = frozenset((ops.RESHUFFLE, ops.DISCARD, ops.DRAW, ops.SHOW, ops.CONCEDE, *_ACTIONS))
 
 
-@dataclass
 class ReadRound:
-    """What a round's log says: the players dealt in (seat order), in the order dealt
-    (``order``), the board, the burn cards, the narration's lines, the chips by betting
-    round, the showdown's order and who showed and who conceded."""
-
-    players: list[Player]
-    order: list[int]
-    board: list[int]
-    burns: list[int]
-    lines: list[str]
-    round_put: list[Cents]
-    showdown_order: list[int] = field(default_factory=list)
-    shown: list[int] = field(default_factory=list)
-    conceded: list[int] = field(default_factory=list)
-
-    def in_hand(self) -> list[int]:
-        """The seats still in, in the order dealt."""
-        folded = {p.seat for p in self.players if p.folded}
-        return [s for s in self.order if s not in folded]
-
-
-class _Reader:
-    """The log read row by row; a street's line is called once its cards are out (at the
-    first row after them that is not a card, a burn, a reshuffle of the burn cards or a
-    Blind Bet), its betting line when the next street begins or the round ends."""
+    """What a round's log says, read row by row: the players dealt in (``by_seat``), in the
+    order dealt (``order``), the board, the burn cards, the narration's lines, the chips by
+    betting round and the showdown's (seat, shown). A street's line is called once its cards
+    are out (at the first row after them that is not a card, a burn, a reshuffle of the burn
+    cards or a Blind Bet), its betting line when the next street begins or the round ends."""
 
     def __init__(self, game: Game, seats: list[int], stacks: dict[int, Cents]) -> None:
         d = game.definition
@@ -83,6 +61,27 @@ class _Reader:
         self.round_put: list[Cents] = []
         self.showdown: list[tuple[int, bool]] = []  # (seat, shown)
 
+    @property
+    def players(self) -> list[Player]:
+        """The players dealt in, in seat order."""
+        return [self.by_seat[s] for s in sorted(self.by_seat)]
+
+    @property
+    def showdown_order(self) -> list[int]:
+        return [s for s, _ in self.showdown]
+
+    @property
+    def shown(self) -> list[int]:
+        return [s for s, shown in self.showdown if shown]
+
+    @property
+    def conceded(self) -> list[int]:
+        return [s for s, shown in self.showdown if not shown]
+
+    def in_hand(self) -> list[int]:
+        """The seats still in, in the order dealt."""
+        return [s for s in self.order if not self.by_seat[s].folded]
+
     def player(self, index: int) -> Player:
         seat = self.seats[index]
         if seat not in self.by_seat:
@@ -90,8 +89,8 @@ class _Reader:
             self.order.append(seat)
         return self.by_seat[seat]
 
-    def in_hand(self) -> list[Player]:
-        return [self.by_seat[s] for s in self.order if not self.by_seat[s].folded]
+    def _live(self) -> list[Player]:
+        return [self.by_seat[s] for s in self.in_hand()]
 
     def put_in(self, p: Player, amount: Cents) -> None:
         p.put(amount)
@@ -110,7 +109,7 @@ class _Reader:
         street = self.streets[self.street]
         self.lines.append(
             f"{street.name}: "
-            + "; ".join(f"seat {p.seat} {cards_str(p.card_list())}" for p in self.in_hand())
+            + "; ".join(f"seat {p.seat} {cards_str(p.card_list())}" for p in self._live())
             + (f"; board {cards_str(self.board)}" if self.board else "")
         )
 
@@ -175,7 +174,7 @@ class _Reader:
         elif op in _ACTIONS:
             assert self.betting is not None  # a put or action only in a street's betting round
             if op == ops.POST_FORCED_BET:
-                ups = [(q.seat, q.up_cards()[0]) for q in self.in_hand()]
+                ups = [(q.seat, q.up_cards()[0]) for q in self._live()]
                 call = forced_bet_seat(self.game, ups)
                 assert call is not None
                 self.lines.append(call.reason)
@@ -203,7 +202,7 @@ def read_round(
     requires every hand at the showdown shown (§ 553.16(d)), as its line says."""
     if n > len(log):
         raise ValueError(f"the round's log holds {len(log)} operations; {n} were done")
-    r = _Reader(game, seats, stacks)
+    r = ReadRound(game, seats, stacks)
     for i in range(n):
         op, seat, amount, card, detail = (int(x) for x in log[i])
         r.row(op, seat, amount, card, detail)
@@ -219,17 +218,7 @@ def read_round(
             f"seat {s} " + ("shows" if up else "concedes without showing") for s, up in r.showdown
         )
         r.lines.append("showdown: " + "; ".join(calls) + f"; {why} [{r.showdown_cite}]")
-    return ReadRound(
-        [r.by_seat[s] for s in sorted(r.by_seat)],
-        r.order,
-        r.board,
-        r.burns,
-        r.lines,
-        r.round_put,
-        [s for s, _ in r.showdown],
-        [s for s, shown in r.showdown if shown],
-        [s for s, shown in r.showdown if not shown],
-    )
+    return r
 
 
 def showdown(
