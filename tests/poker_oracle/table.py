@@ -28,10 +28,15 @@ from validator.interpreter.poker.table import (
     Player,
     Rules,
     Stakes,
-    clockwise_after,
 )
 from validator.model.poker import Street
 from validator.money import Cents, dollar_text
+
+
+def clockwise_after(seats: Sequence[int], seat: int) -> list[int]:
+    """The seats clockwise from the one to the left of ``seat``."""
+    ordered = sorted(seats)
+    return [s for s in ordered if s > seat] + [s for s in ordered if s <= seat]
 
 
 class Strategy(Protocol):

@@ -568,11 +568,6 @@ class Session:
 # -- the summary -----------------------------------------------------------------------------
 
 
-def _dollars(cents: Fraction | int, places: int = 2) -> str:
-    """Cents as a displayed figure in dollars, half up (``validator.money.displayed``)."""
-    return displayed(Fraction(cents) / 100, places)
-
-
 def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, Any]:
     t = session.totals
     rules = session.setup.rules
@@ -606,14 +601,17 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
         "hands_per_hour": hands_per_hour,
         "hours": displayed(hours),
         "showdowns": t.showdowns,
-        "pots": {"total": cents_figure(t.pots), "per_hand": _dollars(Fraction(t.pots, t.hands))},
+        "pots": {
+            "total": cents_figure(t.pots),
+            "per_hand": displayed(Fraction(t.pots, 100 * t.hands)),
+        },
         "rake": {
             "kind": rr.kind if rr is not None else "none",
             "from_pots": cents_figure(t.rake),
             "time_charges": cents_figure(time_charged),
             "total": cents_figure(total),
-            "per_hand": _dollars(Fraction(total, t.hands), 4),
-            "per_hour": _dollars(Fraction(total) / hours),
+            "per_hand": displayed(Fraction(total, 100 * t.hands), 4),
+            "per_hour": displayed(Fraction(total, 100) / hours),
         },
         "bad_beat": None
         if rules.bad_beat is None
@@ -645,11 +643,3 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
             "held": session_held,
         },
     }
-
-
-__all__ = [
-    "DEFAULT_HANDS_PER_HOUR",
-    "Session",
-    "TableSetup",
-    "summary",
-]

@@ -19,7 +19,7 @@ from validator.interpreter.poker.bad_beat import (
     explain_contribution,
     explain_payouts,
 )
-from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
 from validator.interpreter.poker.fast import operations as op
 from validator.interpreter.poker.kill import KillResult, PotOutcome, explain_kill
 from validator.interpreter.poker.rake import Rake, explain_rake
@@ -235,25 +235,19 @@ def settle_poker_round(data: dict[str, Any], game: Game) -> PokerSettlement:
 
 
 def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
-    """One round settled by the settlement kernel (its operation log on) and explained."""
+    """One round settled by the settlement kernel, its operation log on, and explained: every
+    figure (pots, who may win each, rake and Bad Beat contribution per pot, each award, the
+    Bad Beat payouts, the Kill) read from the log; the words written here from those
+    figures."""
     hands = _shown(game, rnd)
     log, at = op.new_log(True), np.zeros(1, dtype=np.int64)
     fund = rnd.bad_beat.fund if rnd.bad_beat is not None else 0
     in_effect = rnd.kill.in_effect if rnd.kill is not None else False
-    settled = _settler(game, rnd).settle(_dealt(rnd, hands), fund, in_effect, log, at)
-    return explain_settlement(game, rnd, settled, log[: int(at[0])], hands)
-
-
-def explain_settlement(
-    game: Game, rnd: PokerRound, settled: SettledHand, rows: Any, hands: Mapping[int, ShownHand]
-) -> PokerSettlement:
-    """A round the settlement kernel settled (``settled``, its operation log's ``rows``,
-    seats indexed in ``rnd.seats``' order) explained: every figure (pots, who may win each,
-    rake and Bad Beat contribution per pot, each award, the Bad Beat payouts, the Kill) read
-    from the log; the words written here from those figures."""
+    settler = _settler(game, rnd)
+    settled = settler.settle(_dealt(rnd, hands), fund, in_effect, log, at)
+    rows = log[: int(at[0])]
     d = game.definition
     assert d.showdown is not None and d.rake is not None
-    settler = _settler(game, rnd)
     figures = _Figures(rows, [s.seat for s in rnd.seats])
     uncalled = figures.uncalled
     pots = figures.pots(rnd)
@@ -446,6 +440,8 @@ class _Figures:
         #: pot -> part (0 whole, 1 high, 2 low) -> [(seat, amount)] in the log's order
         self.awards: dict[int, dict[int, list[tuple[int, Cents]]]] = {}
         self.payouts: list[tuple[int, Cents, int]] = []  # (seat, amount, share)
+        #: the rake and the Bad Beat contribution taken, by pot
+        self.taken: dict[int, dict[int, Cents]] = {op.TAKE_RAKE: {}, op.TAKE_BAD_BEAT: {}}
         for kind, seat, amount, card, detail in self.rows:
             if kind == op.RETURN_UNCALLED:
                 self.uncalled = Uncalled(seats[seat], amount)
@@ -456,6 +452,8 @@ class _Figures:
                 part.append((seats[seat], amount))
             elif kind == op.PAY_BAD_BEAT:
                 self.payouts.append((seats[seat], amount, detail))
+            elif kind in self.taken:
+                self.taken[kind][card] = amount
 
     def pots(self, rnd: PokerRound) -> list[Pot]:
         """The pots formed, each's level and contributors from the contributions called (the
@@ -474,11 +472,7 @@ class _Figures:
         return out
 
     def by_pot(self, kind: int, pots: list[Pot]) -> list[Cents]:
-        taken = [0] * len(pots)
-        for code, _, amount, card, _ in self.rows:
-            if code == kind:
-                taken[card] = amount
-        return taken
+        return [self.taken[kind].get(p.index, 0) for p in pots]
 
 
 #: the order of the settlement, cited where the game's ``rake.final`` states it
@@ -502,15 +496,3 @@ def _rake_cite(game: Game, rnd: PokerRound) -> str:
     assert rake is not None
     specific = getattr(rake, rnd.rake.kind, None) if rnd.rake is not None else None
     return specific.cite if specific is not None else rake.cite
-
-
-__all__ = [
-    "ForcedBetCall",
-    "PokerRoundError",
-    "PokerSettlement",
-    "Pot",
-    "SeatAward",
-    "explain_settlement",
-    "settle_poker_round",
-    "settle_round",
-]

@@ -168,15 +168,10 @@ def strategies(game: Game) -> PokerStrategies:
     return ps
 
 
-def clockwise_after(seats: Sequence[int], seat: int) -> list[int]:
-    """The seats clockwise from the one to the left of ``seat``."""
-    ordered = sorted(seats)
-    return [s for s in ordered if s > seat] + [s for s in ordered if s <= seat]
-
-
 def next_button(seats: Sequence[int], button: int) -> int:
-    """The button moves clockwise after each round of play (§ 553.11(c)(3))."""
-    return clockwise_after(seats, button)[0]
+    """The button moves clockwise after each round of play (§ 553.11(c)(3)): to the seat on
+    its left, the lowest seat after the last."""
+    return min((s for s in seats if s > button), default=min(seats))
 
 
 #: how the button moves after each round, by the game's ``button.rotates`` (§ 553.1
