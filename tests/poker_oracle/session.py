@@ -20,7 +20,7 @@ class ReferenceSession(Session):
         self.block = None
         self.strategy = TableStrategy(self.game, self.strategies)
 
-    def _by_hand(self, deck: list[int]) -> Outcome:
+    def _round(self, deck: list[int]) -> Outcome:
         rules = self.setup.rules
         bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
         hand = Hand(
@@ -36,9 +36,3 @@ class ReferenceSession(Session):
         )
         self.strategy.board = hand.board  # the strategy reads the board as it is dealt
         return Outcome.of_played(hand.play(), hand.button, self.seats)
-
-    def _narrated_round(self, deck: list[int]) -> Outcome:
-        return self._by_hand(deck)
-
-    def _fast_round(self, deck: list[int]) -> Outcome:
-        return self._by_hand(deck)

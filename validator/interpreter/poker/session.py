@@ -314,7 +314,7 @@ class Session:
                 buy_ins[seat] = self.buy_in - self.stacks[seat]
                 self.stacks[seat] = self.buy_in
         deck = self.stream.deck()
-        outcome = self._narrated_round(deck) if self.narrated else self._fast_round(deck)
+        outcome = self._round(deck)
         taken = outcome.rake + outcome.bad_beat_contribution
         if outcome.contributions != sum(outcome.award) + taken:
             raise RuntimeError(f"hand {number}: chips not conserved")
@@ -447,40 +447,31 @@ class Session:
         """The Kill is in effect this round (§ 553.12(m))."""
         return self.kill is not None and self.kill.in_effect
 
-    def _fast_round(self, deck: list[int]) -> Outcome:
-        """The round dealt and bet by the kernel and settled by the settlement kernel, no
-        log kept."""
-        assert self.settler is not None
+    def _round(self, deck: list[int]) -> Outcome:
+        """The round dealt and bet by the kernel. No log kept: settled by the settlement
+        kernel. Narrated: its operations logged, settled (``_settle``), its showdown and the
+        button's move logged after; the played round and its narration read from the log."""
+        log = ops.new_log(True) if self.narrated else None
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
         killed = self._killed()
         cards = np.array(deck, dtype=np.int64)
-        dealt = self.dealer.deal_and_bet(cards, stacks, self.button, self.stream, killed)
+        dealt = self.dealer.deal_and_bet(cards, stacks, self.button, self.stream, killed, log)
         assert dealt is not None  # a table the kernel does not take is refused at the start
-        settled = self.settler.settle(dealt, self.fund, killed)
-        return Outcome(
-            dealt.button,
-            dealt.contributed.tolist(),
-            settled.awards.tolist(),
-            [0] * len(self.seats) if settled.bad_beat is None else settled.bad_beat.tolist(),
-            settled.rake,
-            settled.bad_beat_contribution,
-            settled.pots,
-            settled.showdown,
-            settled.bad_beat_hit,
-            kill_next=settled.kill_next,
-        )
-
-    def _narrated_round(self, deck: list[int]) -> Outcome:
-        """The round dealt and bet by the kernel with its operations logged, settled
-        (``_settle``), its showdown and the button's move logged after; the played round
-        and its narration read from the log."""
-        log = ops.new_log(True)
-        stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        cards = np.array(deck, dtype=np.int64)
-        dealt = self.dealer.deal_and_bet(
-            cards, stacks, self.button, self.stream, self._killed(), log
-        )
-        assert dealt is not None  # a table the kernel does not take is refused at the start
+        if log is None:
+            assert self.settler is not None
+            settled = self.settler.settle(dealt, self.fund, killed)
+            return Outcome(
+                dealt.button,
+                dealt.contributed.tolist(),
+                settled.awards.tolist(),
+                [0] * len(self.seats) if settled.bad_beat is None else settled.bad_beat.tolist(),
+                settled.rake,
+                settled.bad_beat_contribution,
+                settled.pots,
+                settled.showdown,
+                settled.bad_beat_hit,
+                kill_next=settled.kill_next,
+            )
         before = dict(self.stacks)
         show_all = self.setup.stakes.show_all
         read = read_round(self.game, log, dealt.logged, self.seats, before)
