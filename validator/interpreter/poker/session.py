@@ -36,7 +36,6 @@ from validator.interpreter.poker.fast.block import (
     HANDED_BACK,
     NOT_CONSERVED,
     BlockTable,
-    Figures,
 )
 from validator.interpreter.poker.fast.hand import FastTable
 from validator.interpreter.poker.fast.narrate import read_round, showdown
@@ -401,31 +400,27 @@ class Session:
             self.kill = replace(kill, in_effect=block.kill)
         offered = self.setup.rules.bad_beat is not None
         records = []
-        rows = [
-            dict(zip(Figures._fields, values, strict=True))
-            for values in zip(*(f[:k].tolist() for f in figs), strict=True)
-        ]
-        for r, (deck, buys, row) in enumerate(
-            zip(played.decks[:k].tolist(), buy_ins.tolist(), rows, strict=True)
-        ):
+        f = {name: column[:k].tolist() for name, column in figs._asdict().items()}
+        decks = played.decks[:k].tolist()
+        for r, (deck, buys) in enumerate(zip(decks, buy_ins.tolist(), strict=True)):
             fund_before = self.fund
             if offered:  # no Bad Beat is paid in a block: a round that may pay it is handed back
-                self.fund += row["bad_beat"]
+                self.fund += f["bad_beat"][r]
             records.append(
                 HandRecord(
                     number + r,
-                    row["button"] if row["button"] > 0 else None,
+                    f["button"][r] if f["button"][r] > 0 else None,
                     None,
                     deck,
                     fund_before,
                     self.fund,
                     0,
                     {seat: b for seat, b in zip(self.seats, buys, strict=True) if b},
-                    kill.multiplier if kill is not None and row["kill"] else ONE,
+                    kill.multiplier if kill is not None and f["kill"][r] else ONE,
                     deck_in_play=self._deck_in_play(number + r),
-                    rake=row["rake"],
-                    bad_beat_contribution=row["bad_beat"],
-                    showdown=bool(row["showdown"]),
+                    rake=f["rake"][r],
+                    bad_beat_contribution=f["bad_beat"][r],
+                    showdown=bool(f["showdown"][r]),
                 )
             )
         if records:
