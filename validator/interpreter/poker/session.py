@@ -260,7 +260,7 @@ class Session:
         for name in names.values():
             if name not in ps.named:
                 raise KeyError(f"no strategy {name!r}: one of {', '.join(ps.named)}")
-        self.names = names
+        self.strategies = names  # by seat
         st = setup.stakes
         self.buy_in = BUY_IN_UPPER_BETS * (st.upper or st.lower).max_bet
         self.stacks = {s: 0 for s in self.seats}
@@ -285,10 +285,6 @@ class Session:
             multiplier = self.kill.multiplier if self.kill is not None else None
             block = BlockTable(self.dealer, self.settler, self.buy_in, multiplier)
             self.block = block if block.reason is None else None
-
-    @property
-    def strategies(self) -> dict[int, str]:
-        return dict(self.names)
 
     def hands(self, n: int) -> Iterator[HandRecord]:
         """``n`` rounds of play, a record each. Where the block kernel takes the table they
