@@ -92,6 +92,25 @@ def test_the_same_seed_writes_the_same_log(tmp_path: Path) -> None:
     assert {"seats", "board", "rake", "pots", "bad_beat_contribution", "log"} <= first.keys()
 
 
+def test_a_draft_play_marks_every_record_and_log_line_alike(tmp_path: Path) -> None:
+    """Played under a submission with errors (--allow-findings), each round's JSON record
+    and its line of the log carry the same DRAFT notes, and the line is that record, compact
+    with its keys sorted: the log replays what was printed."""
+    text = (EXAMPLES / "poker-holdem.yaml").read_text(encoding="utf-8")
+    sub = tmp_path / "misspelt.yaml"
+    sub.write_text("paytabels: {}\n" + text, encoding="utf-8")
+    log = tmp_path / "draft.jsonl"
+    args = ("--rulesub", str(sub), "--allow-findings", "--seed", "3", "--rounds", "3")
+    out = run_rulesub("play", "poker-holdem", *args, "--log", str(log), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    records = json.loads(out.stdout)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert [r["hand"] for r in records] == [1, 2, 3] and len(lines) == 3
+    for record, line in zip(records, lines, strict=True):
+        assert record["draft"] and "paytabels" in record["draft"][0]
+        assert line == json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+
+
 def test_simulate_json_reports_rake_per_hand_and_hour_and_the_bad_beat_fund() -> None:
     out = run_rulesub(
         "simulate",
