@@ -23,7 +23,9 @@ Large batches of hands of up to eight cards go through tables, built once per ra
 hand size on first use: a hand's rank multiset and suit counts are one additive code (a sum
 over its cards, or over its four suit masks), the multiset numbers a table holding the
 best category that reads no suit, and the suit counts say whether the hand might hold one
-that does (a flush needs five cards of a suit); only those hands take the general path.
+that does (a flush needs five cards of a suit). Those hands read each suit's mask in a
+table of the categories reading suits (``_suited_values``) where each such category is held
+by one suit's cards alone and takes no kicker; otherwise they take the general path.
 Hands of other sizes in the same batch go through their own size's table; hands of one or
 two cards are read from a table of every such hand (``_card_table``). A ranking whose
 every category is held by the cards of one suit alone (High Card Flush: the longest flush,
@@ -231,6 +233,7 @@ _CARD_CODE = np.array(
 TABLE_MAX_CARDS = 8  # hands of up to this many cards take the rank-multiset tables
 PAIR_MAX_CARDS = 2  # hands of up to this many cards take a table of every hand
 _SLICE = 1 << 15
+_NO_SUITS = np.zeros((0, 0), dtype=np.int64)  # no table of suits' values
 
 
 @cache
@@ -373,6 +376,7 @@ class BatchEvaluator:
         self.comparing = [i for i, c in enumerate(self.categories) if c.refines is None]
         self._rank_tables: dict[tuple[str, int], _RankTable | None] = {}
         self._suit_table_cache: dict[str, NDArray[Any] | None] = {}
+        self._suited_value_cache: dict[str, NDArray[np.int64] | None] = {}
         #: each category's vectorised meaning, looked up in the vocabulary once
         self._meanings = {id(c): (c, _vectorised(c)) for c in self.categories}
         for c in self.categories:
@@ -651,7 +655,7 @@ class BatchEvaluator:
         general: list[list[NDArray[np.intp]]] = [[] for _ in whats]
         resized: list[NDArray[np.intp]] = []  # hands of another size: their own tables
         if tables and cards is not None:
-            self._tables_of_cards(cards, tables, results, general)
+            self._tables_of_cards(cards, whats, tables, results, general)
         for start in range(0, n, _SLICE) if tables and cards is None else ():
             stop = min(start + _SLICE, n)
             m = [x[start:stop] for x in h.m]  # type: ignore[union-attr]
@@ -712,6 +716,7 @@ class BatchEvaluator:
     def _tables_of_cards(
         self,
         cards: NDArray[np.integer],
+        whats: Sequence[str],
         tables: list[tuple[int, _RankTable]],
         results: list[NDArray[Any] | None],
         general: list[list[NDArray[np.intp]]],
@@ -724,15 +729,67 @@ class BatchEvaluator:
         for i, table in tables:
             out = results[i]
             assert out is not None
-            index = table.index
+            index, what = table.index, whats[i]
+            by_suit = self._suited_values(what)
             got = table_values(
-                cards, _CARD_CODE, index.base_low, index.id_high, fields, table.value,
-                table.check, out, rows,
+                cards, _CARD_CODE, _CARD_BIT, index.base_low, index.id_high, fields,
+                table.value, table.check, _NO_SUITS if by_suit is None else by_suit,
+                what == "keys", self._none(what), out, rows,
             )  # fmt: skip
             if got < 0:
                 raise ValueError("cards: card ints are 0..51")
             if got:
                 general[i].append(rows[:got].copy())
+
+    def _none(self, what: str) -> int:
+        """The value standing for no category held in ``_suited_values``."""
+        return -1 if what == "keys" else len(self.categories)
+
+    def _suited_values(self, what: str) -> NDArray[np.int64] | None:
+        """For the hands a rank table sends to the general path (their suits might hold a
+        category reading suits), ``(4, 8192)``: each suit's mask as a hand by itself, the
+        value of the first category reading suits it holds (``held``: its index; ``keys``:
+        its key), ``_none`` where none. A hand then holds the first of the rank table's
+        category and its suits' (``held``: the lowest index; ``keys``: the highest key,
+        its strength first). It holds where each such category is held by the cards of
+        one suit alone (a flush, a straight flush, suited ranks; not a colour) and, for
+        ``keys``, takes no kicker from the other cards (the ranking compares by the
+        combination, or the combination fills the hand); None for any other ranking."""
+        if what in self._suited_value_cache:
+            return self._suited_value_cache[what]
+        order = self.comparing if what == "keys" else range(len(self.categories))
+        free = set(self._suit_needs(order)[0])
+        suited = [i for i in order if i not in free]
+        per_suit = ("flush", "straight_flush", "ranks", "contains", "contains_any")
+        ok = bool(suited) and all(self.categories[i].shape in per_suit for i in suited)
+        if ok and what == "keys" and self.ranking.tiebreak != "combination":
+            ok = all(self._fills_hand(self.categories[i]) for i in suited)
+        table: NDArray[np.int64] | None = None
+        if ok:
+            none = self._none(what)
+            empty = np.zeros(FULL + 1, dtype=np.uint16)
+            rows = []
+            for s in SUITS:
+                h = Hands([_masks().astype(np.uint16) if j == s else empty for j in SUITS])
+                first = self._first_held(h, suited, allow_none=True).astype(np.int64)
+                value = np.full(FULL + 1, none, dtype=np.int64)
+                some = np.flatnonzero(first >= 0)
+                if what == "held":
+                    value[some] = first[some]
+                else:
+                    value[some] = self._keys_among(h.subset(some), suited)
+                rows.append(value)
+            table = np.stack(rows)
+        self._suited_value_cache[what] = table
+        return table
+
+    def _fills_hand(self, c: Category) -> bool:
+        """Whether a hand of category ``c`` takes no kicker beside its combination."""
+        if c.shape == "straight_flush":
+            return True  # compared by its top card alone
+        if c.shape == "flush":
+            return (c.flush or 0) >= self.size
+        return min(len(o) for o in self._options(c)) >= self.size
 
     def _by_suit_of_cards(
         self, what: str, table: NDArray[Any], cards: NDArray[np.integer]

@@ -1,9 +1,10 @@
 """The batch evaluator's table lookups over hands given as rows of card ints, each in one
 compiled pass over the hands (no slices, no temporaries the size of the batch but the
 answers): a hand's additive code (its rank multiset and suit counts, a sum over its cards)
-numbered among the multisets of its size, and the table read at that number; or a hand's
-four suit masks, each read in a table of the suit's 8,192 masks. The tables and the codes
-are the batch evaluator's (``validator.rankings.batch``); these loops only read them.
+numbered among the multisets of its size, and the table read at that number; where its
+suits might hold a category reading suits, its four suit masks, each read in a table of the
+suit's 8,192 masks; or a hand's four suit masks alone. The tables and the codes are the
+batch evaluator's (``validator.rankings.batch``); these loops only read them.
 """
 
 from __future__ import annotations
@@ -19,23 +20,32 @@ from numpy.typing import NDArray
 def table_values(
     cards: NDArray[Any],
     card_code: NDArray[np.int64],
+    card_bit: NDArray[np.uint64],
     base_low: NDArray[np.int32],
     id_high: NDArray[np.int32],
     fields: NDArray[np.int64],
     value: NDArray[Any],
     check: NDArray[np.bool_],
+    by_suit: NDArray[np.int64],
+    highest: bool,
+    none: int,
     out: NDArray[Any],
     general: NDArray[np.int64],
 ) -> int:
     """Each hand's value in a table of rank multisets (``out``): its code summed over its
     cards, numbered among the multisets of its size (``fields``: the low field's mask, the
-    high field's shift and mask, the suit counts' shift), read there; and the hands the
-    table does not answer (their suits might hold a category reading suits, or no category
-    of the table is held) in ``general``, in order. Returns how many those are, or -1
-    where a card is not 0..51."""
+    high field's shift and mask, the suit counts' shift), read there (-1: no category of
+    the table held). Where its suits might hold a category reading suits (``check``) and
+    ``by_suit`` holds those categories (``(4, 8192)``, by each suit's mask, read from the
+    cards' ``card_bit``; ``(0, 0)``: none), the highest (``highest``) or the lowest of the
+    table's value and its four suits' values, ``none`` standing for no category held. The
+    hands this does not answer (no ``by_suit`` where a suit might count, or no category
+    held) are listed in ``general``, in order. Returns how many those are, or -1 where a
+    card is not 0..51."""
     n, k = cards.shape
     low_field, high_shift, high_field, suit_shift = fields[0], fields[1], fields[2], fields[3]
     last = value.shape[0] - 1
+    suited = by_suit.shape[0] == 4
     g = 0
     for r in range(n):
         code = np.int64(0)
@@ -47,9 +57,33 @@ def table_values(
         i = base_low[code & low_field] + id_high[(code >> high_shift) & high_field]
         v = value[min(max(i, 0), last)]
         out[r] = v
-        if check[code >> suit_shift] or v < 0:
+        if not check[code >> suit_shift]:
+            if v < 0:
+                general[g] = r
+                g += 1
+            continue
+        if not suited:
             general[g] = r
             g += 1
+            continue
+        x = np.uint64(0)
+        for j in range(k):
+            x |= card_bit[np.int64(cards[r, j])]
+        best = np.int64(none) if v < 0 else np.int64(v)
+        for s in range(4):
+            w = by_suit[s, np.int64((x >> np.uint64(16 * s)) & np.uint64(0x1FFF))]
+            if w != none:
+                if best == none:
+                    best = w
+                elif highest:
+                    best = max(best, w)
+                else:
+                    best = min(best, w)
+        if best == none:
+            general[g] = r
+            g += 1
+        else:
+            out[r] = best
     return g
 
 
