@@ -48,7 +48,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from validator.model.ranking import Category, Ranking
 from validator.rankings.primitives import COLORS, SUIT_INDEX
-from validator.rankings.table_kernels import suit_table_values, table_values
+from validator.rankings.table_kernels import (
+    second_combinations,
+    suit_table_values,
+    table_values,
+)
 from validator.vocabulary import RANKING_PRIMITIVE, meaning, meaning_of
 
 NRANKS = 13
@@ -377,6 +381,8 @@ class BatchEvaluator:
         self._rank_tables: dict[tuple[str, int], _RankTable | None] = {}
         self._suit_table_cache: dict[str, NDArray[Any] | None] = {}
         self._suited_value_cache: dict[str, NDArray[np.int64] | None] = {}
+        self._second_cache: dict[tuple[tuple[int, ...], int], tuple[NDArray[Any], ...] | None]
+        self._second_cache = {}
         #: each category's vectorised meaning, looked up in the vocabulary once
         self._meanings = {id(c): (c, _vectorised(c)) for c in self.categories}
         for c in self.categories:
@@ -507,7 +513,10 @@ class BatchEvaluator:
         ``order`` (indices into the categories) that some ``combination_size`` cards of the
         hand form by themselves, at least one of them outside the combination the hand
         compares with (``Evaluator.best(...).combination``); -1 where none. What
-        ``interpreter.scalar.second_combination`` finds hand by hand, for every hand at once."""
+        ``interpreter.scalar.second_combination`` finds hand by hand, for every hand at once:
+        the winning combinations over all hands, then the subsets hand by hand in one
+        compiled pass (``_second_tables``), or, for a category read on a colour, subset by
+        subset over all hands (``_second_by_subsets``)."""
         c = np.asarray(cards)
         if c.ndim != 2:
             raise ValueError("cards: expected a 2-d array, one hand of card ints per row")
@@ -521,7 +530,74 @@ class BatchEvaluator:
         for i in np.unique(best).tolist():
             rows = np.flatnonzero(best == i)
             won[rows] = _join_suits(self.combination(self.categories[i], h.subset(rows)))
-        outside = whole & ~won
+        tables = self._second_tables(tuple(order), c.shape[1])
+        if tables is not None:
+            out = np.empty(h.n, dtype=np.int8)
+            rows_of = np.ascontiguousarray(c) if c.dtype.kind == "i" else c.astype(np.int64)
+            base_low, id_high, fields, order_of, size, by_ranks, by_suit = tables
+            if second_combinations(
+                rows_of, won, _CARD_CODE, _CARD_BIT, base_low, id_high, fields, order_of,
+                size, by_ranks, by_suit, out,
+            ):  # fmt: skip
+                return out
+        return self._second_by_subsets(c, order, bits, present, whole & ~won, h)
+
+    def _second_tables(self, order: tuple[int, ...], cards: int) -> tuple[NDArray[Any], ...] | None:
+        """What ``table_kernels.second_combinations`` reads for hands of at most ``cards``
+        cards: each rank-multiset index's numbers (``base_low``, ``id_high``, by size), its
+        fields, ``order``, the cards each category is formed of, and whether each category
+        is held by a rank multiset of each size, and by a suit's mask alone. None where a
+        category of ``order`` is read on a colour, or the hands are too large."""
+        key = (order, cards)
+        if key in self._second_cache:
+            return self._second_cache[key]
+        cats = [self.categories[i] for i in order]
+        free = set(self._suit_needs(order)[0])
+        per_suit = ("flush", "straight_flush", "ranks", "contains", "contains_any")
+        table: tuple[NDArray[Any], ...] | None = None
+        if cards <= TABLE_MAX_CARDS and all(
+            i in free or c.shape in per_suit for i, c in zip(order, cats, strict=True)
+        ):
+            sizes = range(cards + 1)
+            base_low = np.zeros((cards + 1, 5**_LOW_RANKS), dtype=np.int32)
+            id_high = np.zeros((cards + 1, 5 ** (NRANKS - _LOW_RANKS)), dtype=np.int32)
+            by_ranks = np.zeros((len(order), cards + 1, _rank_index(cards).size), dtype=bool)
+            by_suit = np.zeros((len(order), 4, FULL + 1), dtype=bool)
+            size = np.array(
+                [0 if c.shape == "any" else c.combination_size for c in cats], dtype=np.int64
+            )
+            empty = np.zeros(FULL + 1, dtype=np.uint16)
+            for z in sizes[1:]:
+                index = _rank_index(z)
+                base_low[z], id_high[z] = index.base_low, index.id_high
+                hands = index.hands()
+                for j, i in enumerate(order):
+                    if i in free and size[j]:
+                        by_ranks[j, z, : index.size] = self.holds(cats[j], hands)
+            for s in SUITS:
+                h = Hands([_masks().astype(np.uint16) if j == s else empty for j in SUITS])
+                for j, i in enumerate(order):
+                    if i not in free and size[j]:
+                        by_suit[j, s] = self.holds(cats[j], h)
+            fields = np.array([_LOW_FIELD, _HIGH_SHIFT, _HIGH_FIELD], dtype=np.int64)
+            table = (
+                base_low, id_high, fields, np.array(order, dtype=np.int64), size, by_ranks,
+                by_suit,
+            )  # fmt: skip
+        self._second_cache[key] = table
+        return table
+
+    def _second_by_subsets(
+        self,
+        c: NDArray[Any],
+        order: Sequence[int],
+        bits: U64,
+        present: NDArray[np.bool_],
+        outside: U64,
+        h: Hands,
+    ) -> NDArray[np.int8]:
+        """``second_combination`` category by category over all hands: each subset that may
+        form a category, of every hand holding it, asked at once."""
         out = np.full(h.n, -1, dtype=np.int8)
         open_ = outside != 0
         for i in order:
