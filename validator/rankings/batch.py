@@ -23,7 +23,9 @@ Large batches of hands of up to eight cards go through tables, built once per ra
 hand size on first use: a hand's rank multiset and suit counts are one additive code (a sum
 over its cards, or over its four suit masks), the multiset numbers a table holding the
 best category that reads no suit, and the suit counts say whether the hand might hold one
-that does (a flush needs five cards of a suit); only those hands take the general path.
+that does (a flush needs five cards of a suit). Those hands read each suit's mask in a
+table of the categories reading suits (``_suited_values``) where each such category is held
+by one suit's cards alone and takes no kicker; otherwise they take the general path.
 Hands of other sizes in the same batch go through their own size's table; hands of one or
 two cards are read from a table of every such hand (``_card_table``). A ranking whose
 every category is held by the cards of one suit alone (High Card Flush: the longest flush,
@@ -46,7 +48,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from validator.model.ranking import Category, Ranking
 from validator.rankings.primitives import COLORS, SUIT_INDEX
-from validator.rankings.table_kernels import suit_table_values, table_values
+from validator.rankings.table_kernels import (
+    second_combinations,
+    suit_table_values,
+    table_values,
+)
 from validator.vocabulary import RANKING_PRIMITIVE, meaning, meaning_of
 
 NRANKS = 13
@@ -231,6 +237,7 @@ _CARD_CODE = np.array(
 TABLE_MAX_CARDS = 8  # hands of up to this many cards take the rank-multiset tables
 PAIR_MAX_CARDS = 2  # hands of up to this many cards take a table of every hand
 _SLICE = 1 << 15
+_NO_SUITS = np.zeros((0, 0), dtype=np.int64)  # no table of suits' values
 
 
 @cache
@@ -373,6 +380,9 @@ class BatchEvaluator:
         self.comparing = [i for i, c in enumerate(self.categories) if c.refines is None]
         self._rank_tables: dict[tuple[str, int], _RankTable | None] = {}
         self._suit_table_cache: dict[str, NDArray[Any] | None] = {}
+        self._suited_value_cache: dict[str, NDArray[np.int64] | None] = {}
+        self._second_cache: dict[tuple[tuple[int, ...], int], tuple[NDArray[Any], ...] | None]
+        self._second_cache = {}
         #: each category's vectorised meaning, looked up in the vocabulary once
         self._meanings = {id(c): (c, _vectorised(c)) for c in self.categories}
         for c in self.categories:
@@ -503,7 +513,10 @@ class BatchEvaluator:
         ``order`` (indices into the categories) that some ``combination_size`` cards of the
         hand form by themselves, at least one of them outside the combination the hand
         compares with (``Evaluator.best(...).combination``); -1 where none. What
-        ``interpreter.scalar.second_combination`` finds hand by hand, for every hand at once."""
+        ``interpreter.scalar.second_combination`` finds hand by hand, for every hand at once:
+        the winning combinations over all hands, then the subsets hand by hand in one
+        compiled pass (``_second_tables``), or, for a category read on a colour, subset by
+        subset over all hands (``_second_by_subsets``)."""
         c = np.asarray(cards)
         if c.ndim != 2:
             raise ValueError("cards: expected a 2-d array, one hand of card ints per row")
@@ -517,7 +530,74 @@ class BatchEvaluator:
         for i in np.unique(best).tolist():
             rows = np.flatnonzero(best == i)
             won[rows] = _join_suits(self.combination(self.categories[i], h.subset(rows)))
-        outside = whole & ~won
+        tables = self._second_tables(tuple(order), c.shape[1])
+        if tables is not None:
+            out = np.empty(h.n, dtype=np.int8)
+            rows_of = np.ascontiguousarray(c) if c.dtype.kind == "i" else c.astype(np.int64)
+            base_low, id_high, fields, order_of, size, by_ranks, by_suit = tables
+            if second_combinations(
+                rows_of, won, _CARD_CODE, _CARD_BIT, base_low, id_high, fields, order_of,
+                size, by_ranks, by_suit, out,
+            ):  # fmt: skip
+                return out
+        return self._second_by_subsets(c, order, bits, present, whole & ~won, h)
+
+    def _second_tables(self, order: tuple[int, ...], cards: int) -> tuple[NDArray[Any], ...] | None:
+        """What ``table_kernels.second_combinations`` reads for hands of at most ``cards``
+        cards: each rank-multiset index's numbers (``base_low``, ``id_high``, by size), its
+        fields, ``order``, the cards each category is formed of, and whether each category
+        is held by a rank multiset of each size, and by a suit's mask alone. None where a
+        category of ``order`` is read on a colour, or the hands are too large."""
+        key = (order, cards)
+        if key in self._second_cache:
+            return self._second_cache[key]
+        cats = [self.categories[i] for i in order]
+        free = set(self._suit_needs(order)[0])
+        per_suit = ("flush", "straight_flush", "ranks", "contains", "contains_any")
+        table: tuple[NDArray[Any], ...] | None = None
+        if cards <= TABLE_MAX_CARDS and all(
+            i in free or c.shape in per_suit for i, c in zip(order, cats, strict=True)
+        ):
+            sizes = range(cards + 1)
+            base_low = np.zeros((cards + 1, 5**_LOW_RANKS), dtype=np.int32)
+            id_high = np.zeros((cards + 1, 5 ** (NRANKS - _LOW_RANKS)), dtype=np.int32)
+            by_ranks = np.zeros((len(order), cards + 1, _rank_index(cards).size), dtype=bool)
+            by_suit = np.zeros((len(order), 4, FULL + 1), dtype=bool)
+            size = np.array(
+                [0 if c.shape == "any" else c.combination_size for c in cats], dtype=np.int64
+            )
+            empty = np.zeros(FULL + 1, dtype=np.uint16)
+            for z in sizes[1:]:
+                index = _rank_index(z)
+                base_low[z], id_high[z] = index.base_low, index.id_high
+                hands = index.hands()
+                for j, i in enumerate(order):
+                    if i in free and size[j]:
+                        by_ranks[j, z, : index.size] = self.holds(cats[j], hands)
+            for s in SUITS:
+                h = Hands([_masks().astype(np.uint16) if j == s else empty for j in SUITS])
+                for j, i in enumerate(order):
+                    if i not in free and size[j]:
+                        by_suit[j, s] = self.holds(cats[j], h)
+            fields = np.array([_LOW_FIELD, _HIGH_SHIFT, _HIGH_FIELD], dtype=np.int64)
+            table = (
+                base_low, id_high, fields, np.array(order, dtype=np.int64), size, by_ranks,
+                by_suit,
+            )  # fmt: skip
+        self._second_cache[key] = table
+        return table
+
+    def _second_by_subsets(
+        self,
+        c: NDArray[Any],
+        order: Sequence[int],
+        bits: U64,
+        present: NDArray[np.bool_],
+        outside: U64,
+        h: Hands,
+    ) -> NDArray[np.int8]:
+        """``second_combination`` category by category over all hands: each subset that may
+        form a category, of every hand holding it, asked at once."""
         out = np.full(h.n, -1, dtype=np.int8)
         open_ = outside != 0
         for i in order:
@@ -651,7 +731,7 @@ class BatchEvaluator:
         general: list[list[NDArray[np.intp]]] = [[] for _ in whats]
         resized: list[NDArray[np.intp]] = []  # hands of another size: their own tables
         if tables and cards is not None:
-            self._tables_of_cards(cards, tables, results, general)
+            self._tables_of_cards(cards, whats, tables, results, general)
         for start in range(0, n, _SLICE) if tables and cards is None else ():
             stop = min(start + _SLICE, n)
             m = [x[start:stop] for x in h.m]  # type: ignore[union-attr]
@@ -712,6 +792,7 @@ class BatchEvaluator:
     def _tables_of_cards(
         self,
         cards: NDArray[np.integer],
+        whats: Sequence[str],
         tables: list[tuple[int, _RankTable]],
         results: list[NDArray[Any] | None],
         general: list[list[NDArray[np.intp]]],
@@ -724,15 +805,67 @@ class BatchEvaluator:
         for i, table in tables:
             out = results[i]
             assert out is not None
-            index = table.index
+            index, what = table.index, whats[i]
+            by_suit = self._suited_values(what)
             got = table_values(
-                cards, _CARD_CODE, index.base_low, index.id_high, fields, table.value,
-                table.check, out, rows,
+                cards, _CARD_CODE, _CARD_BIT, index.base_low, index.id_high, fields,
+                table.value, table.check, _NO_SUITS if by_suit is None else by_suit,
+                what == "keys", self._none(what), out, rows,
             )  # fmt: skip
             if got < 0:
                 raise ValueError("cards: card ints are 0..51")
             if got:
                 general[i].append(rows[:got].copy())
+
+    def _none(self, what: str) -> int:
+        """The value standing for no category held in ``_suited_values``."""
+        return -1 if what == "keys" else len(self.categories)
+
+    def _suited_values(self, what: str) -> NDArray[np.int64] | None:
+        """For the hands a rank table sends to the general path (their suits might hold a
+        category reading suits), ``(4, 8192)``: each suit's mask as a hand by itself, the
+        value of the first category reading suits it holds (``held``: its index; ``keys``:
+        its key), ``_none`` where none. A hand then holds the first of the rank table's
+        category and its suits' (``held``: the lowest index; ``keys``: the highest key,
+        its strength first). It holds where each such category is held by the cards of
+        one suit alone (a flush, a straight flush, suited ranks; not a colour) and, for
+        ``keys``, takes no kicker from the other cards (the ranking compares by the
+        combination, or the combination fills the hand); None for any other ranking."""
+        if what in self._suited_value_cache:
+            return self._suited_value_cache[what]
+        order = self.comparing if what == "keys" else range(len(self.categories))
+        free = set(self._suit_needs(order)[0])
+        suited = [i for i in order if i not in free]
+        per_suit = ("flush", "straight_flush", "ranks", "contains", "contains_any")
+        ok = bool(suited) and all(self.categories[i].shape in per_suit for i in suited)
+        if ok and what == "keys" and self.ranking.tiebreak != "combination":
+            ok = all(self._fills_hand(self.categories[i]) for i in suited)
+        table: NDArray[np.int64] | None = None
+        if ok:
+            none = self._none(what)
+            empty = np.zeros(FULL + 1, dtype=np.uint16)
+            rows = []
+            for s in SUITS:
+                h = Hands([_masks().astype(np.uint16) if j == s else empty for j in SUITS])
+                first = self._first_held(h, suited, allow_none=True).astype(np.int64)
+                value = np.full(FULL + 1, none, dtype=np.int64)
+                some = np.flatnonzero(first >= 0)
+                if what == "held":
+                    value[some] = first[some]
+                else:
+                    value[some] = self._keys_among(h.subset(some), suited)
+                rows.append(value)
+            table = np.stack(rows)
+        self._suited_value_cache[what] = table
+        return table
+
+    def _fills_hand(self, c: Category) -> bool:
+        """Whether a hand of category ``c`` takes no kicker beside its combination."""
+        if c.shape == "straight_flush":
+            return True  # compared by its top card alone
+        if c.shape == "flush":
+            return (c.flush or 0) >= self.size
+        return min(len(o) for o in self._options(c)) >= self.size
 
     def _by_suit_of_cards(
         self, what: str, table: NDArray[Any], cards: NDArray[np.integer]

@@ -1,9 +1,10 @@
 """The batch evaluator's table lookups over hands given as rows of card ints, each in one
 compiled pass over the hands (no slices, no temporaries the size of the batch but the
 answers): a hand's additive code (its rank multiset and suit counts, a sum over its cards)
-numbered among the multisets of its size, and the table read at that number; or a hand's
-four suit masks, each read in a table of the suit's 8,192 masks. The tables and the codes
-are the batch evaluator's (``validator.rankings.batch``); these loops only read them.
+numbered among the multisets of its size, and the table read at that number; where its
+suits might hold a category reading suits, its four suit masks, each read in a table of the
+suit's 8,192 masks; or a hand's four suit masks alone. The tables and the codes are the
+batch evaluator's (``validator.rankings.batch``); these loops only read them.
 """
 
 from __future__ import annotations
@@ -19,23 +20,32 @@ from numpy.typing import NDArray
 def table_values(
     cards: NDArray[Any],
     card_code: NDArray[np.int64],
+    card_bit: NDArray[np.uint64],
     base_low: NDArray[np.int32],
     id_high: NDArray[np.int32],
     fields: NDArray[np.int64],
     value: NDArray[Any],
     check: NDArray[np.bool_],
+    by_suit: NDArray[np.int64],
+    highest: bool,
+    none: int,
     out: NDArray[Any],
     general: NDArray[np.int64],
 ) -> int:
     """Each hand's value in a table of rank multisets (``out``): its code summed over its
     cards, numbered among the multisets of its size (``fields``: the low field's mask, the
-    high field's shift and mask, the suit counts' shift), read there; and the hands the
-    table does not answer (their suits might hold a category reading suits, or no category
-    of the table is held) in ``general``, in order. Returns how many those are, or -1
-    where a card is not 0..51."""
+    high field's shift and mask, the suit counts' shift), read there (-1: no category of
+    the table held). Where its suits might hold a category reading suits (``check``) and
+    ``by_suit`` holds those categories (``(4, 8192)``, by each suit's mask, read from the
+    cards' ``card_bit``; ``(0, 0)``: none), the highest (``highest``) or the lowest of the
+    table's value and its four suits' values, ``none`` standing for no category held. The
+    hands this does not answer (no ``by_suit`` where a suit might count, or no category
+    held) are listed in ``general``, in order. Returns how many those are, or -1 where a
+    card is not 0..51."""
     n, k = cards.shape
     low_field, high_shift, high_field, suit_shift = fields[0], fields[1], fields[2], fields[3]
     last = value.shape[0] - 1
+    suited = by_suit.shape[0] == 4
     g = 0
     for r in range(n):
         code = np.int64(0)
@@ -47,9 +57,33 @@ def table_values(
         i = base_low[code & low_field] + id_high[(code >> high_shift) & high_field]
         v = value[min(max(i, 0), last)]
         out[r] = v
-        if check[code >> suit_shift] or v < 0:
+        if not check[code >> suit_shift]:
+            if v < 0:
+                general[g] = r
+                g += 1
+            continue
+        if not suited:
             general[g] = r
             g += 1
+            continue
+        x = np.uint64(0)
+        for j in range(k):
+            x |= card_bit[np.int64(cards[r, j])]
+        best = np.int64(none) if v < 0 else np.int64(v)
+        for s in range(4):
+            w = by_suit[s, np.int64((x >> np.uint64(16 * s)) & np.uint64(0x1FFF))]
+            if w != none:
+                if best == none:
+                    best = w
+                elif highest:
+                    best = max(best, w)
+                else:
+                    best = min(best, w)
+        if best == none:
+            general[g] = r
+            g += 1
+        else:
+            out[r] = best
     return g
 
 
@@ -78,3 +112,114 @@ def suit_table_values(
         d = table[3, np.int64((x >> np.uint64(48)) & np.uint64(0x1FFF))]
         out[r] = max(max(a, b), max(c, d)) if highest else min(min(a, b), min(c, d))
     return True
+
+
+@njit(cache=True)
+def second_combinations(
+    cards: NDArray[Any],
+    won: NDArray[np.uint64],
+    card_code: NDArray[np.int64],
+    card_bit: NDArray[np.uint64],
+    base_low: NDArray[np.int32],
+    id_high: NDArray[np.int32],
+    fields: NDArray[np.int64],
+    order: NDArray[np.int64],
+    size: NDArray[np.int64],
+    by_ranks: NDArray[np.bool_],
+    by_suit: NDArray[np.bool_],
+    out: NDArray[np.int8],
+) -> bool:
+    """Each hand's second combination, hand by hand: the first category of ``order`` that
+    some ``size`` of its cards hold by themselves, at least one of them outside its winning
+    combination (``won``, as card bits); -1 where none. A hand's cards are its row's card
+    ints (-1: no card). Category ``j`` of ``order`` is held by a set of n cards where
+    ``by_ranks[j, n]`` holds at the number of their rank multiset (``base_low[n]``,
+    ``id_high[n]``, ``fields`` as ``table_values`` reads them), or where ``by_suit[j, s]``
+    holds at one suit's mask; a size of 0 is never looked for. Whole hands are tested
+    first, their subsets only where the whole hand holds the category. False where a hand
+    has more cards than the tables."""
+    n, m = cards.shape
+    low_field, high_shift, high_field = fields[0], fields[1], fields[2]
+    most = by_ranks.shape[1] - 1
+    held = np.empty(m, dtype=np.int64)
+    pick = np.empty(m, dtype=np.int64)
+    for r in range(n):
+        out[r] = -1
+        k = 0
+        x = np.uint64(0)
+        code = np.int64(0)
+        for j in range(m):
+            c = np.int64(cards[r, j])
+            if c >= 0:
+                held[k] = c
+                k += 1
+                x |= card_bit[c]
+                code += card_code[c]
+        outside = x & ~won[r]
+        if outside == 0:
+            continue
+        if k > most:
+            return False
+        for j in range(order.shape[0]):
+            want = size[j]
+            if want == 0 or want > k:
+                continue
+            if not _holds(j, k, code, x, base_low, id_high, low_field, high_shift, high_field,
+                          by_ranks, by_suit):  # fmt: skip
+                continue
+            for i in range(want):  # the subsets of `want` cards, in combinations' order
+                pick[i] = i
+            found = False
+            more = True
+            while more:
+                bits = np.uint64(0)
+                sub = np.int64(0)
+                for i in range(want):
+                    bits |= card_bit[held[pick[i]]]
+                    sub += card_code[held[pick[i]]]
+                if bits & outside and _holds(
+                    j, want, sub, bits, base_low, id_high, low_field, high_shift, high_field,
+                    by_ranks, by_suit,
+                ):  # fmt: skip
+                    found = True
+                    break
+                i = want - 1
+                while i >= 0 and pick[i] == i + k - want:
+                    i -= 1
+                if i < 0:
+                    more = False
+                else:
+                    pick[i] += 1
+                    for q in range(i + 1, want):
+                        pick[q] = pick[q - 1] + 1
+            if found:
+                out[r] = order[j]
+                break
+    return True
+
+
+@njit(cache=True, inline="always")
+def _holds(
+    j: int,
+    k: int,
+    code: np.int64,
+    x: np.uint64,
+    base_low: NDArray[np.int32],
+    id_high: NDArray[np.int32],
+    low_field: int,
+    high_shift: int,
+    high_field: int,
+    by_ranks: NDArray[np.bool_],
+    by_suit: NDArray[np.bool_],
+) -> bool:
+    """Whether ``k`` cards (their code and card bits) hold category ``j``: by their rank
+    multiset's number, or by one of their suits' masks."""
+    i = base_low[k, code & low_field] + id_high[k, (code >> high_shift) & high_field]
+    m = np.uint64(0x1FFF)
+    return bool(
+        by_ranks[j, k, i]
+        or by_suit[j, 0, np.int64(x & m)]
+        or by_suit[j, 1, np.int64((x >> np.uint64(16)) & m)]
+        or by_suit[j, 2, np.int64((x >> np.uint64(32)) & m)]
+        or by_suit[j, 3, np.int64((x >> np.uint64(48)) & m)]
+    )
