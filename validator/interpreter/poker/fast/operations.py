@@ -20,12 +20,7 @@ from validator.interpreter.poker.fast import Ints
 from validator.money import cents_figure
 
 #: a row's columns
-OP, SEAT, AMOUNT, CARD, DETAIL = range(5)
 WIDTH = 5
-#: the columns that hold a card where the operation names it ``card``
-CARD_COLUMNS = ("card",)
-#: the columns that hold money where the operation names them (a level bet to)
-MONEY_COLUMNS = ("to",)
 #: the table's, not a seat's
 NO_SEAT = -1
 #: the rows a round's log holds (a 7-seat Stud round logs well under 200)
@@ -71,51 +66,43 @@ FACE_UP, COMMON = 1, 2
 
 
 class Operation(NamedTuple):
-    """An operation's name in the log's JSON, what its row's columns are called there, and
-    what it does, in the chapter's words."""
+    """An operation's name in the log's JSON and the names of its row's ``card`` and
+    ``detail`` columns there (None: not written); what it does is said beside its number."""
 
     name: str
-    card: str | None  # the name of the ``card`` column in the JSON (None: not written)
-    detail: str | None  # the name of the ``detail`` column (None: not written)
-    meaning: str
+    card: str | None
+    detail: str | None
 
 
 OPERATIONS: dict[int, Operation] = {
-    STREET: Operation("street", "street", "betting", "a street of the deal begins"),
-    POST_ANTE: Operation("post_ante", None, "all_in", "an Ante posted"),
-    POST_BLIND: Operation("post_blind", "blind", "all_in", "a Blind Bet posted"),
-    POST_FORCED_BET: Operation("post_forced_bet", None, "all_in", "the Forced Bet made"),
-    DEAL: Operation("deal", "card", "face_up", "a card dealt to a player or the board"),
-    BURN: Operation("burn", "card", None, "a card burned"),
-    RESHUFFLE: Operation("reshuffle", None, "pile", "a pile reshuffled"),
-    DISCARD: Operation("discard", "card", None, "a card discarded in the draw"),
-    CHECK: Operation("check", None, None, "a check"),
-    BET: Operation("bet", "to", "all_in", "a bet"),
-    CALL: Operation("call", None, "all_in", "a call"),
-    RAISE: Operation("raise", "to", "all_in", "a raise"),
-    FOLD: Operation("fold", None, None, "a fold"),
-    SHOW: Operation("show", None, None, "a hand shown at the showdown"),
-    CONCEDE: Operation("concede", None, None, "a hand conceded without being shown"),
-    RETURN_UNCALLED: Operation(
-        "return_uncalled", None, None, "the uncalled part of the final bet returned"
-    ),
-    FORM_POT: Operation("form_pot", "pot", "eligible", "a pot formed"),
-    TAKE_RAKE: Operation("take_rake", "pot", None, "the rake taken from a pot"),
-    TAKE_BAD_BEAT: Operation(
-        "take_bad_beat", "pot", None, "the Bad Beat contribution taken from a pot"
-    ),
-    AWARD_POT: Operation("award_pot", "pot", "part", "a pot or its half awarded"),
-    PAY_BAD_BEAT: Operation("pay_bad_beat", None, "share", "a Bad Beat payout"),
-    MOVE_KILL: Operation("move_kill", None, "in_effect", "the Kill set for the next round"),
-    MOVE_BUTTON: Operation("move_button", None, None, "the button moved"),
-    DRAW: Operation("draw", "drawn", None, "a player's draw done"),
+    STREET: Operation("street", "street", "betting"),
+    POST_ANTE: Operation("post_ante", None, "all_in"),
+    POST_BLIND: Operation("post_blind", "blind", "all_in"),
+    POST_FORCED_BET: Operation("post_forced_bet", None, "all_in"),
+    DEAL: Operation("deal", "card", "face_up"),
+    BURN: Operation("burn", "card", None),
+    RESHUFFLE: Operation("reshuffle", None, "pile"),
+    DISCARD: Operation("discard", "card", None),
+    CHECK: Operation("check", None, None),
+    BET: Operation("bet", "to", "all_in"),
+    CALL: Operation("call", None, "all_in"),
+    RAISE: Operation("raise", "to", "all_in"),
+    FOLD: Operation("fold", None, None),
+    SHOW: Operation("show", None, None),
+    CONCEDE: Operation("concede", None, None),
+    RETURN_UNCALLED: Operation("return_uncalled", None, None),
+    FORM_POT: Operation("form_pot", "pot", "eligible"),
+    TAKE_RAKE: Operation("take_rake", "pot", None),
+    TAKE_BAD_BEAT: Operation("take_bad_beat", "pot", None),
+    AWARD_POT: Operation("award_pot", "pot", "part"),
+    PAY_BAD_BEAT: Operation("pay_bad_beat", None, "share"),
+    MOVE_KILL: Operation("move_kill", None, "in_effect"),
+    MOVE_BUTTON: Operation("move_button", None, None),
+    DRAW: Operation("draw", "drawn", None),
 }
-
-
 #: the operations whose row's amount is written only where it is not 0
-NO_AMOUNT = (
-    *("street", "deal", "burn", "reshuffle", "discard", "draw", "check", "fold"),
-    *("show", "concede", "move_button"),
+NO_AMOUNT = frozenset(
+    (STREET, DEAL, BURN, RESHUFFLE, DISCARD, DRAW, CHECK, FOLD, SHOW, CONCEDE, MOVE_BUTTON)
 )
 
 
@@ -137,29 +124,25 @@ def log_op(log: Ints, n: int, op: int, seat: int, amount: int, card: int, detail
 
 
 def operation_json(row: Ints, seats: list[int]) -> dict[str, Any]:
-    """One row of a log as the JSON round record writes it: the operation's name, the seat
-    by its number, money as round results print it, a card as ``AS``."""
-    op = OPERATIONS[int(row[OP])]
+    """One row of a log as the JSON round record writes it: the seat by its number, money as
+    round results print it, a card as ``AS``."""
+    kind, seat, amount, value, detail = (int(x) for x in row)
+    op = OPERATIONS[kind]
     out: dict[str, Any] = {"op": op.name}
-    if int(row[SEAT]) != NO_SEAT:
-        out["seat"] = seats[int(row[SEAT])]
-    if int(row[AMOUNT]) or op.name not in NO_AMOUNT:
-        out["amount"] = cents_figure(int(row[AMOUNT]))
-    if op.card is not None:
-        value = int(row[CARD])
-        out[op.card] = (
-            card_str(value)
-            if op.card in CARD_COLUMNS
-            else cents_figure(value)
-            if op.card in MONEY_COLUMNS
-            else value
-        )
-    if op.detail is not None:
-        detail = int(row[DETAIL])
-        if int(row[OP]) == FORM_POT:  # the eligible seats by their numbers, not their bits
-            out[op.detail] = [s for i, s in enumerate(seats) if detail >> i & 1]
-        else:
-            out[op.detail] = detail
+    if seat != NO_SEAT:
+        out["seat"] = seats[seat]
+    if amount or kind not in NO_AMOUNT:
+        out["amount"] = cents_figure(amount)
+    if op.card == "card":
+        out[op.card] = card_str(value)
+    elif op.card == "to":  # a level bet to: money
+        out[op.card] = cents_figure(value)
+    elif op.card is not None:
+        out[op.card] = value
+    if kind == FORM_POT:  # the eligible seats by their numbers, not their bits
+        out["eligible"] = [s for i, s in enumerate(seats) if detail >> i & 1]
+    elif op.detail is not None:
+        out[op.detail] = detail
     return out
 
 
