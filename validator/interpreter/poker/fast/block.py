@@ -44,7 +44,6 @@ class Between(NamedTuple):
 
     required: int  # what a player must have to be dealt in (``Stakes.required``)
     buy_in: int  # what a player short of it buys in to
-    from_button: int  # 1: dealt from the button's left (the button moves after each round)
     kill_num: int  # the Kill's multiplier of the limits, num / den (§ 553.12(m)); 1 / 1: none
     kill_den: int
 
@@ -80,11 +79,6 @@ class Settlement(NamedTuple):
     at: Ints
 
 
-def figures(rounds: int) -> Figures:
-    """``Figures`` for ``rounds`` rounds, not yet written."""
-    return Figures(*(np.empty(rounds, dtype=np.int64) for _ in Figures._fields))
-
-
 #: the unread words a block is given a round (a deck reads 51; a reshuffle up to 51 more):
 #: a block that runs out hands back the round, which is dealt from the same words
 BLOCK_WORDS = 64
@@ -105,18 +99,6 @@ def _buy_ins(table, kill, stacks, stack, buy_ins):  # type: ignore[no-untyped-de
         if stack[i] * den < table.required * num:
             buy_ins[i] = table.buy_in - stack[i]
             stack[i] = table.buy_in
-
-
-@njit(cache=True, inline="always")
-def _clear(out):  # type: ignore[no-untyped-def]
-    """A round's ``Outcome`` emptied for the next (who folded is set by ``deal_order``)."""
-    out.contributed[:] = 0
-    out.cards[:] = 0
-    out.ncards[:] = 0
-    out.board[:] = 0
-    out.high[:] = 0
-    out.low[:] = 0
-    out.round_put[:] = 0
 
 
 @njit(cache=True, inline="always")
@@ -165,12 +147,11 @@ def _play_block(  # type: ignore[no-untyped-def]
             return r, HANDED_BACK
         stream[AT] = at
         m, dealt_button = deal_order(
-            stack, table.required, state.button[0], table.from_button, out.folded, order
+            stack, table.required, state.button[0], params.button_left, out.folded, order
         )
         if m < 2:
             stream[AT] = saved
             return r, HANDED_BACK
-        _clear(out)
         limits = killed if kill else params
         if (
             _deal_and_bet(limits, kernel, deck, stream, order[:m], stack, out) != TAKEN
@@ -242,11 +223,7 @@ class BlockTable:
         )
         multiplier = kill if kill is not None else Fraction(1)
         self.table = Between(
-            int(fast.required),
-            int(buy_in),
-            int(prog.params.button_left),
-            multiplier.numerator,
-            multiplier.denominator,
+            int(fast.required), int(buy_in), multiplier.numerator, multiplier.denominator
         )
 
     def play(
@@ -258,7 +235,7 @@ class BlockTable:
         decks = np.empty((rounds, 52), dtype=np.int64)
         buy_ins = np.empty((rounds, n), dtype=np.int64)
         nets = np.empty((rounds, n), dtype=np.int64)
-        figs = figures(rounds)
+        figs = Figures(*(np.empty(rounds, dtype=np.int64) for _ in Figures._fields))
         state = Carried(
             np.array([-1 if button is None else button], dtype=np.int64),
             np.array([int(kill)], dtype=np.int64),
