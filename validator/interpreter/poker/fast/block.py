@@ -214,17 +214,16 @@ class BlockTable:
         self.kill = False
         if self.reason is not None or settler is None:
             return
-        prog = fast.program
-        self.params, self.killed, self.kernel = prog.params, prog.killed, fast.kernel
         no_priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
-        self.settlement = Settlement(
+        settlement = Settlement(
             settler.rules(), settler.order_arrays, no_priority, no_priority.copy(), tied, *no_log()
         )
-        multiplier = kill if kill is not None else Fraction(1)
-        self.table = Between(
-            int(fast.required), int(buy_in), multiplier.numerator, multiplier.denominator
-        )
+        m = kill if kill is not None else Fraction(1)
+        between = Between(int(fast.required), int(buy_in), m.numerator, m.denominator)
+        prog = fast.program
+        #: ``_play_block``'s arguments that are the table's
+        self.table = (prog.params, prog.killed, fast.kernel, settlement, between)
 
     def play(
         self, stream: Stream, stacks: Ints, button: int | None, kill: bool, rounds: int
@@ -240,20 +239,8 @@ class BlockTable:
             np.array([-1 if button is None else button], dtype=np.int64),
             np.array([int(kill)], dtype=np.int64),
         )
-        played, stopped = _play_block(
-            self.params,
-            self.killed,
-            self.kernel,
-            self.settlement,
-            self.table,
-            stream.ensure(rounds * BLOCK_WORDS),
-            stacks,
-            state,
-            decks,
-            buy_ins,
-            nets,
-            figs,
-        )
+        words = stream.ensure(rounds * BLOCK_WORDS)
+        played, stopped = _play_block(*self.table, words, stacks, state, decks, buy_ins, nets, figs)
         self.button = None if state.button[0] < 0 else int(state.button[0])
         self.kill = bool(state.kill[0])
         return Block(int(played), int(stopped), decks, buy_ins, nets, figs)

@@ -125,7 +125,6 @@ class Outcome(NamedTuple):
     nboard: Ints
     nrounds: Ints
     last_aggressor: Ints
-    drew: Ints
     log: Ints
     nlog: Ints
 
@@ -142,7 +141,6 @@ def outcome(n, log):  # type: ignore[no-untyped-def]
         np.zeros(n, dtype=np.int64),
         np.zeros(n, dtype=np.int64),
         np.zeros(MAX_ROUNDS, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
@@ -345,22 +343,13 @@ def _action_pending(order, m, street, acted, current, stack, folded):  # type: i
 
 @njit(cache=True, inline="always")
 def _decide(wanted, to_call, can_bet, can_raise):  # type: ignore[no-untyped-def]
-    """The wanted action where the options allow it, else the nearest they do."""
-    if wanted == RAISE:
-        if can_raise:
-            return RAISE
-        wanted = CALL
-    if wanted == BET:
-        if can_bet:
-            return BET
-        wanted = CALL if to_call > 0 else CHECK
-    if wanted == FOLD and to_call == 0:
-        wanted = CHECK
-    if wanted == CALL and not to_call > 0:
-        wanted = CHECK
-    if wanted == CHECK and to_call != 0:
-        wanted = CALL
-    return wanted
+    """The wanted action where the options allow it, else the nearest they do: a check
+    where nothing is owed, else a call (a fold stays a fold)."""
+    if (wanted == RAISE and can_raise) or (wanted == BET and can_bet):
+        return wanted
+    if to_call == 0:
+        return CHECK
+    return FOLD if wanted == FOLD else CALL
 
 
 #: the operation logged for each action (``program.FOLD`` .. ``RAISE``)
@@ -373,7 +362,6 @@ def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-
     end (a bug, never a game). A bet or raise is capped at what the player can reach; a
     full one reopens the betting, an All-in short of it does not (§ 553.8(b)(4)). The
     record's arrays are read once here: a field read at each turn costs a reference count."""
-    guard = 0
     k = 0
     order, street, acted, may_raise = bets.order, bets.street, bets.acted, bets.may_raise
     checked, tiers, rs = bets.checked, bets.tiers, bets.counts
@@ -381,8 +369,7 @@ def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-
     while _action_pending(order, m, street, acted, rs[CURRENT], stack, folded):
         i = order[k % m]
         k += 1
-        guard += 1
-        if guard > 10_000:
+        if k > 10_000:  # turns enough for any round: one that goes on does not end
             return False
         current = rs[CURRENT]
         mine = street[i]
@@ -594,11 +581,11 @@ def _kept(params, high_tiers, tables, own, nc):  # type: ignore[no-untyped-def]
             keep |= 1 << hi
     if params.has_low:
         seen = 0
-        for lr in range(1, params.fair_at_most + 1):
-            for c in range(nc):
-                if _low_rank(own[c]) == lr and not (seen >> lr) & 1:
-                    seen |= 1 << lr
-                    keep |= 1 << c
+        for c in range(nc):
+            lr = _low_rank(own[c])
+            if lr <= params.fair_at_most and not (seen >> lr) & 1:
+                seen |= 1 << lr
+                keep |= 1 << c
     return keep
 
 
@@ -806,7 +793,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     n = stacks.shape[0]
     for a in (out.contributed, out.ncards, out.board, out.high, out.low, out.round_put):
         a[:] = 0
-    for a in (out.nboard, out.nrounds, out.drew, out.nlog):
+    for a in (out.nboard, out.nrounds, out.nlog):
         a[0] = 0
     out.cards[:] = 0
     out.last_aggressor[0] = -1
@@ -870,7 +857,6 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         _showdown_keys(params, high_tables, low_tables, order, out, reads)
     if stock.drew[0]:
         stream[AT] = stock.at[0]
-        out.drew[0] = 1
     return TAKEN
 
 
@@ -893,12 +879,9 @@ def deal_order(stacks, required, button, from_button, folded, order):  # type: i
         if dealt_button < 1 or dealt_button > n or folded[dealt_button - 1]:
             dealt_button = last
     k = 0  # seat index i is seat number i + 1: the seats after the button's, then the rest
-    for i in range(n):
-        if not folded[i] and i >= dealt_button:
-            order[k] = i
-            k += 1
-    for i in range(n):
-        if not folded[i] and i < dealt_button:
+    for j in range(n):
+        i = (max(dealt_button, 0) + j) % n
+        if not folded[i]:
             order[k] = i
             k += 1
     return m, dealt_button
@@ -930,11 +913,9 @@ class FastTable:
         log: Ints | None = None,
     ) -> DealtHand | None:
         """The round dealt and bet, or None where the kernel takes no round of the table or no
-        stream was given and a pile must be reshuffled. ``stream`` shuffles the piles (§
-        553.10(h), § 553.13(g)(2)); a round that runs out of its words is dealt again from more.
-        ``ValueError``: fewer than two players dealt in, or the deck ran out after its
-        reshuffle. ``kill_in_effect``: the Kill's limits (§ 553.12(m)); ``log``: the round's
-        operations written there."""
+        ``stream`` was given to reshuffle a pile (§ 553.10(h), § 553.13(g)(2)). ``ValueError``:
+        fewer than two players dealt in, or the deck ran out after its reshuffle.
+        ``kill_in_effect``: the Kill's limits (§ 553.12(m)); ``log``: the operations kept."""
         prog = self.program
         if prog.reason is not None:
             return None

@@ -26,80 +26,75 @@ NO_SEAT = -1
 #: the rows a round's log holds (a 7-seat Stud round logs well under 200)
 LOG_ROWS = 1024
 
-# -- the operations: dealing and betting ------------------------------------------------------
-STREET = 1  # a street begins; card = the street's number in the game's deal; detail 1: a
-#             betting round follows its cards
-POST_ANTE = 2  # seat posts an Ante of amount (§ 553.10(b)); detail 1: All-in
-POST_BLIND = 3  # seat posts a Blind Bet of amount; card = which blind, 0 first (§ 553.11(d));
-#                 detail 1: All-in
-POST_FORCED_BET = 4  # seat makes the Forced Bet (Bring-in) of amount (§ 553.10(d)); detail
-#                      1: All-in
-DEAL = 5  # card dealt to seat (NO_SEAT: to the board); detail 1: face up, 2: the common
-#           card (§ 553.10(h)), dealt face up to the board for every player
-BURN = 6  # card burned
-RESHUFFLE = 7  # a pile reshuffled from the random stream; detail 0: the burn cards for the
-#                common card (§ 553.10(h)), 1: the discard pile for seat's draw (§ 553.13(g))
-DISCARD = 8  # seat discards card in the draw
-CHECK = 9  # seat checks
-BET = 10  # seat bets amount, to the level card; detail 1: All-in
-CALL = 11  # seat calls amount; detail 1: All-in
-RAISE = 12  # seat raises by putting amount in, to the level card; detail 1: All-in
-FOLD = 13  # seat folds
-SHOW = 14  # seat shows its hand at the showdown
-CONCEDE = 15  # seat concedes without showing (§ 553.16(d))
-# -- the operations: settling -----------------------------------------------------------------
-RETURN_UNCALLED = 16  # amount returned to seat: its final bet no one called (§ 553.15(d))
-FORM_POT = 17  # pot number card formed with amount; detail = the eligible seats' bit mask
-TAKE_RAKE = 18  # amount raked from pot number card (§ 553.15(b))
-TAKE_BAD_BEAT = 19  # amount taken from pot number card for the Bad Beat fund (§ 553.20(c))
-AWARD_POT = 20  # amount of pot number card awarded to seat; detail 0: whole, 1: high, 2: low
-PAY_BAD_BEAT = 21  # amount paid to seat from the Bad Beat fund; detail: which share (0 the
-#                  losing hand's, 1 the winning hand's, 2 the table's)
-MOVE_KILL = 22  # the Kill in effect next round: detail 1, not: 0 (§ 553.12(m))
-MOVE_BUTTON = 23  # the button moves to seat (§ 553.11(c)(3))
-# -- the operations: dealing and betting (added) ----------------------------------------------
-DRAW = 24  # seat's draw done: card = the cards he drew, after his discards and deals
-#            (§ 553.13(g))
-
-#: ``DEAL``'s detail: the card dealt face up, and the common card
-FACE_UP, COMMON = 1, 2
-
 
 class Operation(NamedTuple):
     """An operation's name in the log's JSON and the names of its row's ``card`` and
-    ``detail`` columns there (None: not written); what it does is said beside its number."""
+    ``detail`` columns there (None: not written)."""
 
     name: str
     card: str | None
     detail: str | None
 
 
-OPERATIONS: dict[int, Operation] = {
-    STREET: Operation("street", "street", "betting"),
-    POST_ANTE: Operation("post_ante", None, "all_in"),
-    POST_BLIND: Operation("post_blind", "blind", "all_in"),
-    POST_FORCED_BET: Operation("post_forced_bet", None, "all_in"),
-    DEAL: Operation("deal", "card", "face_up"),
-    BURN: Operation("burn", "card", None),
-    RESHUFFLE: Operation("reshuffle", None, "pile"),
-    DISCARD: Operation("discard", "card", None),
-    CHECK: Operation("check", None, None),
-    BET: Operation("bet", "to", "all_in"),
-    CALL: Operation("call", None, "all_in"),
-    RAISE: Operation("raise", "to", "all_in"),
-    FOLD: Operation("fold", None, None),
-    SHOW: Operation("show", None, None),
-    CONCEDE: Operation("concede", None, None),
-    RETURN_UNCALLED: Operation("return_uncalled", None, None),
-    FORM_POT: Operation("form_pot", "pot", "eligible"),
-    TAKE_RAKE: Operation("take_rake", "pot", None),
-    TAKE_BAD_BEAT: Operation("take_bad_beat", "pot", None),
-    AWARD_POT: Operation("award_pot", "pot", "part"),
-    PAY_BAD_BEAT: Operation("pay_bad_beat", None, "share"),
-    MOVE_KILL: Operation("move_kill", None, "in_effect"),
-    MOVE_BUTTON: Operation("move_button", None, None),
-    DRAW: Operation("draw", "drawn", None),
-}
+#: each operation by its number in a log row
+OPERATIONS: dict[int, Operation] = {}
+
+
+def _op(number: int, name: str, card: str | None = None, detail: str | None = None) -> int:
+    """``number`` the operation ``name`` (``Operation``'s columns), what it does said beside."""
+    OPERATIONS[number] = Operation(name, card, detail)
+    return number
+
+
+# -- the operations: dealing and betting (what each row's columns hold) ----------------------
+# a street begins; card = the street's number in the game's deal; detail 1: a betting round
+# follows its cards
+STREET = _op(1, "street", "street", "betting")
+# seat posts an Ante of amount (§ 553.10(b)); detail 1: All-in
+POST_ANTE = _op(2, "post_ante", detail="all_in")
+# seat posts a Blind Bet of amount; card = which blind, 0 first (§ 553.11(d)); detail 1: All-in
+POST_BLIND = _op(3, "post_blind", "blind", "all_in")
+# seat makes the Forced Bet (Bring-in) of amount (§ 553.10(d)); detail 1: All-in
+POST_FORCED_BET = _op(4, "post_forced_bet", detail="all_in")
+# card dealt to seat (NO_SEAT: to the board); detail 1: face up, 2: the common card (§
+# 553.10(h)), dealt face up to the board for every player
+DEAL = _op(5, "deal", "card", "face_up")
+BURN = _op(6, "burn", "card")  # card burned
+# a pile reshuffled from the random stream; detail 0: the burn cards for the common card (§
+# 553.10(h)), 1: the discard pile for seat's draw (§ 553.13(g))
+RESHUFFLE = _op(7, "reshuffle", detail="pile")
+DISCARD = _op(8, "discard", "card")  # seat discards card in the draw
+CHECK = _op(9, "check")  # seat checks
+BET = _op(10, "bet", "to", "all_in")  # seat bets amount, to the level card; detail 1: All-in
+CALL = _op(11, "call", detail="all_in")  # seat calls amount; detail 1: All-in
+# seat raises by putting amount in, to the level card; detail 1: All-in
+RAISE = _op(12, "raise", "to", "all_in")
+FOLD = _op(13, "fold")  # seat folds
+SHOW = _op(14, "show")  # seat shows its hand at the showdown
+CONCEDE = _op(15, "concede")  # seat concedes without showing (§ 553.16(d))
+# seat's draw done: card = the cards he drew, after his discards and deals (§ 553.13(g))
+DRAW = _op(24, "draw", "drawn")
+# -- the operations: settling -----------------------------------------------------------------
+# amount returned to seat: its final bet no one called (§ 553.15(d))
+RETURN_UNCALLED = _op(16, "return_uncalled")
+# pot number card formed with amount; detail = the eligible seats' bit mask
+FORM_POT = _op(17, "form_pot", "pot", "eligible")
+TAKE_RAKE = _op(18, "take_rake", "pot")  # amount raked from pot number card (§ 553.15(b))
+# amount taken from pot number card for the Bad Beat fund (§ 553.20(c))
+TAKE_BAD_BEAT = _op(19, "take_bad_beat", "pot")
+# amount of pot number card awarded to seat; detail 0: whole, 1: high, 2: low
+AWARD_POT = _op(20, "award_pot", "pot", "part")
+# amount paid to seat from the Bad Beat fund; detail: which share (0 the losing hand's, 1 the
+# winning hand's, 2 the table's)
+PAY_BAD_BEAT = _op(21, "pay_bad_beat", detail="share")
+# the Kill in effect next round: detail 1, not: 0 (§ 553.12(m))
+MOVE_KILL = _op(22, "move_kill", detail="in_effect")
+MOVE_BUTTON = _op(23, "move_button")  # the button moves to seat (§ 553.11(c)(3))
+
+#: ``DEAL``'s detail: the card dealt face up, and the common card
+FACE_UP, COMMON = 1, 2
+
+
 #: the operations whose row's amount is written only where it is not 0
 NO_AMOUNT = frozenset(
     (STREET, DEAL, BURN, RESHUFFLE, DISCARD, DRAW, CHECK, FOLD, SHOW, CONCEDE, MOVE_BUTTON)

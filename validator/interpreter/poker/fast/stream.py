@@ -11,8 +11,6 @@ handed back with ``stream[AT]`` untouched and dealt again from the same words an
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence
-
 import numpy as np
 from numba import njit
 
@@ -88,10 +86,6 @@ class Stream:
                 w[AT] = at
                 return out
             need = 2 * (w.shape[0] - int(w[AT])) + 8  # words drawn again: more of them
-
-    def shuffle(self, pile: MutableSequence[int]) -> None:
-        """``pile`` shuffled in place."""
-        pile[:] = self.shuffled(np.asarray(pile, dtype=np.int64)).tolist()
 
     def deck(self) -> list[int]:
         """A round's deck: the 52 cards shuffled."""
