@@ -68,7 +68,8 @@ PLAYERS, BET_SIZE, CURRENT, AGGRESSOR, MAX_RAISES, RAISES, CHECK_RAISE = range(7
 
 class Stock(NamedTuple):
     """The stock ``cards[top:end]`` and the piles beside it; ``stream`` (empty: none) and its
-    next word ``at``. One-element arrays hold the counts."""
+    next word ``at``, past the words the round's reshuffles read. One-element arrays hold the
+    counts."""
 
     cards: Ints
     top: Ints
@@ -80,7 +81,6 @@ class Stock(NamedTuple):
     pile: Ints  # scratch: the burns and the stock reshuffled together
     stream: Ints
     at: Ints
-    drew: Ints  # 1: a pile was reshuffled from the stream
 
 
 class Betting(NamedTuple):
@@ -419,14 +419,12 @@ def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-
 @njit(cache=True, inline="always")
 def _stock(deck, stream):  # type: ignore[no-untyped-def]
     """The stock of a round, its piles empty (two allocations a round)."""
-    c = np.zeros(6, dtype=np.int64)  # top, end, nburns, ndiscards, at, drew
+    c = np.zeros(5, dtype=np.int64)  # top, end, nburns, ndiscards, at
     c[1] = deck.shape[0]
     c[4] = stream[AT] if stream.shape[0] > 0 else 0
     piles = np.zeros(3 * 52, dtype=np.int64)
     burns, discards, pile = piles[0:52], piles[52:104], piles[104:156]
-    return Stock(
-        deck.copy(), c[0:1], c[1:2], burns, c[2:3], discards, c[3:4], pile, stream, c[4:5], c[5:6]
-    )
+    return Stock(deck.copy(), c[0:1], c[1:2], burns, c[2:3], discards, c[3:4], pile, stream, c[4:5])
 
 
 @njit(cache=True, inline="always")
@@ -464,7 +462,6 @@ def _reshuffle(stock, pile, size, log, nlog, seat, which):  # type: ignore[no-un
     stock.at[0] = at
     if at < 0:
         return False
-    stock.drew[0] = 1
     stock.cards[:size] = pile[:size]
     stock.top[0] = 0
     stock.end[0] = size
@@ -502,19 +499,21 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
     card where the stock is short (§ 553.10(h)). False: the deck ran out or no reshuffle."""
     to_board, rounds = steps.to_board, steps.rounds
     first, last = streets.step0[si], streets.step0[si] + streets.nsteps[si]
-    per_player = 0
+    per_player = to_the_board = 0
     for t in range(first, last):
         if to_board[t] == 0:
             per_player += rounds[t]
+        else:
+            to_the_board += rounds[t]
     top, end = stock.top[0], stock.end[0]
     if streets.common[si] and end - top < streets.burn[si] + nh * per_player:
         return _deal_common_card(params, stock, out)
+    if end - top < streets.burn[si] + to_the_board + nh * per_player:
+        return False  # the deck ran out
     cards, burns, nburns = stock.cards, stock.burns, stock.nburns[0]
     board, nboard, dealt, ndealt = out.board, out.nboard[0], out.cards, out.ncards
     log, nlog = out.log, out.nlog
     for _ in range(streets.burn[si]):
-        if top >= end:
-            return False
         burns[nburns] = cards[top]
         _log(log, nlog, ops.BURN, ops.NO_SEAT, 0, cards[top], 0)
         nburns += 1
@@ -522,16 +521,12 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
     for t in range(first, last):
         for _ in range(rounds[t]):
             if to_board[t] == 1:
-                if top >= end:
-                    return False
                 board[nboard] = cards[top]
                 _log(log, nlog, ops.DEAL, ops.NO_SEAT, 0, cards[top], 1)
                 nboard += 1
                 top += 1
                 continue
             for j in range(nh):
-                if top >= end:
-                    return False
                 i = hand[j]
                 k = ndealt[i]
                 dealt[i, k] = cards[top]
@@ -855,7 +850,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         _booked(out, put_before)
     if _players_in(order, out.folded, hand) >= 2:
         _showdown_keys(params, high_tables, low_tables, order, out, reads)
-    if stock.drew[0]:
+    if stream.shape[0] > 0:  # past the words the reshuffles read
         stream[AT] = stock.at[0]
     return TAKEN
 
