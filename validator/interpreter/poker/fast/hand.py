@@ -752,32 +752,26 @@ def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type:
     qualifies; a key its last tier read is reused where no card came since."""
     folded, cards, ncards, board = out.folded, out.cards, out.ncards, out.board
     n_board, known, known_at = out.nboard[0], reads.known, reads.known_at
-    bpicks, nbpicks, opicks = reads.bpicks, reads.nbpicks, reads.opicks
-    changed_at = reads.changed_at[0]
-    for j in range(order.shape[0]):
-        i = order[j]
-        if folded[i]:
+    changed_at, opicks = reads.changed_at[0], reads.opicks
+    for r in range(2):
+        if (r == HIGH and not params.has_high) or (r == LOW and not params.has_low):
             continue
-        fresh = known_at[i] >= changed_at
-        own, n_own = cards[i], ncards[i]
-        for r in range(2):
-            if (r == HIGH and not params.has_high) or (r == LOW and not params.has_low):
+        tables = high_tables if r == HIGH else low_tables
+        k_own = params.high_own if r == HIGH else params.low_own
+        k_board = params.high_board if r == HIGH else params.low_board
+        counts = params.high_board_counts if r == HIGH else params.low_board_counts
+        keys, b, nb = (out.high if r == HIGH else out.low), reads.bpicks[r], reads.nbpicks[r]
+        for j in range(order.shape[0]):
+            i = order[j]
+            if folded[i]:
                 continue
-            if fresh and known[i, r] != UNREAD:
-                key = known[i, r]
-            else:
-                tables = high_tables if r == HIGH else low_tables
-                k_own = params.high_own if r == HIGH else params.low_own
-                k_board = params.high_board if r == HIGH else params.low_board
-                counts = params.high_board_counts if r == HIGH else params.low_board_counts
-                b, nb = bpicks[r], nbpicks[r]
+            key = known[i, r]
+            if known_at[i] < changed_at or key == UNREAD:
+                own, n_own = cards[i], ncards[i]
                 key = _showdown_key(
                     tables, k_own, k_board, counts, own, n_own, board, n_board, b, nb, opicks
                 )
-            if r == HIGH:
-                out.high[i] = key
-            else:
-                out.low[i] = key if key >= params.low_qualifies else 0
+            keys[i] = key if r == HIGH or key >= params.low_qualifies else 0
 
 
 @njit(cache=True)
