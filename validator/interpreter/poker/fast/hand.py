@@ -181,8 +181,10 @@ def _all_key(tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def
     if n_board == 0:  # before the board: the player's cards alone, no copy made
         return best_key(tables, own, n_own)
     allc = np.empty(n_own + n_board, dtype=np.int64)
-    allc[:n_own] = own[:n_own]
-    allc[n_own:] = board[:n_board]
+    for c in range(n_own):
+        allc[c] = own[c]
+    for c in range(n_board):
+        allc[n_own + c] = board[c]
     return best_key(tables, allc, n_own + n_board)
 
 
@@ -462,7 +464,8 @@ def _reshuffle(stock, pile, size, log, nlog, seat, which):  # type: ignore[no-un
     stock.at[0] = at
     if at < 0:
         return False
-    stock.cards[:size] = pile[:size]
+    for c in range(size):
+        stock.cards[c] = pile[c]
     stock.top[0] = 0
     stock.end[0] = size
     _log(log, nlog, ops.RESHUFFLE, seat, 0, 0, which)
@@ -592,7 +595,8 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
     for j in range(nh):
         i = hand[j]
         nc = out.ncards[i]
-        own[:nc] = out.cards[i, :nc]
+        for c in range(nc):
+            own[c] = out.cards[i, c]
         keep = _kept(params, high_tiers, high_tables, own, nc)
         nk = 0
         for c in range(nc):
