@@ -132,20 +132,14 @@ class Outcome(NamedTuple):
 @njit(cache=True)
 def outcome(n, log):  # type: ignore[no-untyped-def]
     """An empty ``Outcome`` for ``n`` seats."""
+    by_seat = np.zeros((4, n), dtype=np.int64)  # what each put in, his cards' count, his keys
+    c = np.zeros(4, dtype=np.int64)  # the board's cards, betting rounds, aggressor, log rows
+    cards, folded = np.zeros((n, MAX_CARDS), dtype=np.int64), np.ones(n, dtype=np.bool_)
+    board, put = np.zeros(MAX_BOARD, dtype=np.int64), np.zeros(MAX_ROUNDS, dtype=np.int64)
+    contributed, ncards, high, low = by_seat[0], by_seat[1], by_seat[2], by_seat[3]
+    nboard, nrounds, last, nlog = c[0:1], c[1:2], c[2:3], c[3:4]  # last: the last aggressor
     return Outcome(
-        np.zeros(n, dtype=np.int64),
-        np.ones(n, dtype=np.bool_),
-        np.zeros((n, MAX_CARDS), dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(MAX_BOARD, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(MAX_ROUNDS, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        log,
-        np.zeros(1, dtype=np.int64),
+        contributed, folded, cards, ncards, board, high, low, put, nboard, nrounds, last, log, nlog
     )
 
 
