@@ -198,10 +198,13 @@ def _low_tier(params, low_tables, key):  # type: ignore[no-untyped-def]
     """The low hand's tier, its packed ``key`` read."""
     if category_index(low_tables, key) != params.low_lowest:
         return 0
-    top = -key_part(key, 1)
+    top = 0
     n = 0
     for i in range(1, 7):
-        if key_part(key, i) != 0:
+        part = key_part(key, i)
+        if i == 1:
+            top = -part  # the low's highest card
+        if part != 0:
             n += 1
     if top <= params.strong_at_most:
         return 3 if n >= FINISHED else 2
