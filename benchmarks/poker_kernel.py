@@ -101,7 +101,6 @@ def _row(out, r):  # type: ignore[no-untyped-def]
         out[10][r],
         out[11][r],
         out[12][r],
-        out[13][r],
     )
 
 

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from tests.poker_oracle.session import ReferenceSession
 from tests.poker_oracle.strategy import TableStrategy
-from tests.poker_oracle.table import Hand
+from tests.poker_oracle.table import Hand, OracleStream
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
@@ -189,7 +189,7 @@ def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
     if fast.reason is not None:
         return
     stack_array = np.array([stacks[s] for s in range(1, seats + 1)], dtype=np.int64)
-    fast_rng, scalar_rng = Stream(chunk_rng(seed + 1)), Stream(chunk_rng(seed + 1))
+    fast_rng, scalar_rng = Stream(chunk_rng(seed + 1)), OracleStream(chunk_rng(seed + 1))
     if sum(st >= setup.stakes.required() for st in stacks.values()) < 2:  # as ``Hand.play``
         with pytest.raises(ValueError, match=r"^a round of play needs two players with enough"):
             fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
@@ -302,7 +302,7 @@ class FullTable:
     def round(self, seed: int) -> tuple[DealtHand | None, PlayedHand, bool, bool, bool]:
         """(the kernel's round, ``Hand.play``'s, whether ``Hand`` read from the stream,
         whether the streams are left equal, whether the kernel's is untouched)."""
-        fast_rng, scalar_rng = Stream(chunk_rng(seed)), Stream(chunk_rng(seed))
+        fast_rng, scalar_rng = Stream(chunk_rng(seed)), OracleStream(chunk_rng(seed))
         deck = fast_rng.deck()
         assert scalar_rng.deck() == deck  # advanced as fast_rng is
         before = scalar_rng.read

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.poker_oracle.strategy import TableStrategy
-from tests.poker_oracle.table import Hand
+from tests.poker_oracle.table import Hand, OracleStream
 from validator.interpreter.poker.session import Outcome, Session
 from validator.interpreter.poker.table import Rules
 
@@ -18,6 +18,8 @@ class ReferenceSession(Session):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.block = None
+        assert self.stream.read == 0  # the same words, shuffled in place as the oracle does
+        self.stream = OracleStream(self.stream.rng)
         self.strategy = TableStrategy(self.game, self.strategies)
 
     def _round(self, deck: list[int]) -> Outcome:

@@ -15,6 +15,8 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Protocol
 
+import numpy as np
+
 from tests.poker_oracle.betting import Action, BettingRound, Options
 from validator.cards import cards_str
 from validator.compiler import Game
@@ -47,9 +49,16 @@ class Strategy(Protocol):
 
 class Shuffles(Protocol):
     """What shuffles the piles a round reshuffles: the session's random stream
-    (``fast.stream.Stream``)."""
+    (``OracleStream``)."""
 
     def shuffle(self, pile: MutableSequence[int]) -> None: ...
+
+
+class OracleStream(Stream):
+    """The session's random stream, shuffling a pile in place as the oracle does."""
+
+    def shuffle(self, pile: MutableSequence[int]) -> None:
+        pile[:] = self.shuffled(np.asarray(pile, dtype=np.int64)).tolist()
 
 
 class Hand:
@@ -78,7 +87,7 @@ class Hand:
         self.stakes = stakes
         self.strategy = strategy
         self.rules = rules or Rules()
-        self.rng = rng or Stream(chunk_rng(0))  # the reshuffles (a session's: its stream)
+        self.rng = rng or OracleStream(chunk_rng(0))  # the reshuffles (a session's: its stream)
         need = stakes.required()
         self.players = [Player(s, st) for s, st in sorted(stacks.items()) if st >= need]
         self.sitting_out = sorted(s for s, st in stacks.items() if st < need)

@@ -44,7 +44,6 @@ class Between(NamedTuple):
 
     required: int  # what a player must have to be dealt in (``Stakes.required``)
     buy_in: int  # what a player short of it buys in to
-    from_button: int  # 1: dealt from the button's left (the button moves after each round)
     kill_num: int  # the Kill's multiplier of the limits, num / den (§ 553.12(m)); 1 / 1: none
     kill_den: int
 
@@ -80,11 +79,6 @@ class Settlement(NamedTuple):
     at: Ints
 
 
-def figures(rounds: int) -> Figures:
-    """``Figures`` for ``rounds`` rounds, not yet written."""
-    return Figures(*(np.empty(rounds, dtype=np.int64) for _ in Figures._fields))
-
-
 #: the unread words a block is given a round (a deck reads 51; a reshuffle up to 51 more):
 #: a block that runs out hands back the round, which is dealt from the same words
 BLOCK_WORDS = 64
@@ -105,18 +99,6 @@ def _buy_ins(table, kill, stacks, stack, buy_ins):  # type: ignore[no-untyped-de
         if stack[i] * den < table.required * num:
             buy_ins[i] = table.buy_in - stack[i]
             stack[i] = table.buy_in
-
-
-@njit(cache=True, inline="always")
-def _clear(out):  # type: ignore[no-untyped-def]
-    """A round's ``Outcome`` emptied for the next (who folded is set by ``deal_order``)."""
-    out.contributed[:] = 0
-    out.cards[:] = 0
-    out.ncards[:] = 0
-    out.board[:] = 0
-    out.high[:] = 0
-    out.low[:] = 0
-    out.round_put[:] = 0
 
 
 @njit(cache=True, inline="always")
@@ -165,12 +147,11 @@ def _play_block(  # type: ignore[no-untyped-def]
             return r, HANDED_BACK
         stream[AT] = at
         m, dealt_button = deal_order(
-            stack, table.required, state.button[0], table.from_button, out.folded, order
+            stack, table.required, state.button[0], params.button_left, out.folded, order
         )
         if m < 2:
             stream[AT] = saved
             return r, HANDED_BACK
-        _clear(out)
         limits = killed if kill else params
         if (
             _deal_and_bet(limits, kernel, deck, stream, order[:m], stack, out) != TAKEN
@@ -233,21 +214,16 @@ class BlockTable:
         self.kill = False
         if self.reason is not None or settler is None:
             return
-        prog = fast.program
-        self.params, self.killed, self.kernel = prog.params, prog.killed, fast.kernel
         no_priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
-        self.settlement = Settlement(
+        settlement = Settlement(
             settler.rules(), settler.order_arrays, no_priority, no_priority.copy(), tied, *no_log()
         )
-        multiplier = kill if kill is not None else Fraction(1)
-        self.table = Between(
-            int(fast.required),
-            int(buy_in),
-            int(prog.params.button_left),
-            multiplier.numerator,
-            multiplier.denominator,
-        )
+        m = kill if kill is not None else Fraction(1)
+        between = Between(int(fast.required), int(buy_in), m.numerator, m.denominator)
+        prog = fast.program
+        #: ``_play_block``'s arguments that are the table's
+        self.table = (prog.params, prog.killed, fast.kernel, settlement, between)
 
     def play(
         self, stream: Stream, stacks: Ints, button: int | None, kill: bool, rounds: int
@@ -258,25 +234,13 @@ class BlockTable:
         decks = np.empty((rounds, 52), dtype=np.int64)
         buy_ins = np.empty((rounds, n), dtype=np.int64)
         nets = np.empty((rounds, n), dtype=np.int64)
-        figs = figures(rounds)
+        figs = Figures(*(np.empty(rounds, dtype=np.int64) for _ in Figures._fields))
         state = Carried(
             np.array([-1 if button is None else button], dtype=np.int64),
             np.array([int(kill)], dtype=np.int64),
         )
-        played, stopped = _play_block(
-            self.params,
-            self.killed,
-            self.kernel,
-            self.settlement,
-            self.table,
-            stream.ensure(rounds * BLOCK_WORDS),
-            stacks,
-            state,
-            decks,
-            buy_ins,
-            nets,
-            figs,
-        )
+        words = stream.ensure(rounds * BLOCK_WORDS)
+        played, stopped = _play_block(*self.table, words, stacks, state, decks, buy_ins, nets, figs)
         self.button = None if state.button[0] < 0 else int(state.button[0])
         self.kill = bool(state.kill[0])
         return Block(int(played), int(stopped), decks, buy_ins, nets, figs)

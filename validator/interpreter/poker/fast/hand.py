@@ -61,13 +61,15 @@ ROUND_WORDS = 256
 HIGH, LOW = 0, 1
 #: a key not read (``Readings.known``)
 UNREAD = -1
-#: the entries of ``Betting.counts``
+#: ``Betting.counts``: the players, the limit's bet, the bet to call, the last to bet or
+#: raise, the raise cap (-1: none), the raises made, 1: a player who checked may raise
 PLAYERS, BET_SIZE, CURRENT, AGGRESSOR, MAX_RAISES, RAISES, CHECK_RAISE = range(7)
 
 
 class Stock(NamedTuple):
     """The stock ``cards[top:end]`` and the piles beside it; ``stream`` (empty: none) and its
-    next word ``at``. One-element arrays hold the counts."""
+    next word ``at``, past the words the round's reshuffles read. One-element arrays hold the
+    counts."""
 
     cards: Ints
     top: Ints
@@ -79,27 +81,19 @@ class Stock(NamedTuple):
     pile: Ints  # scratch: the burns and the stock reshuffled together
     stream: Ints
     at: Ints
-    drew: Ints  # 1: a pile was reshuffled from the stream
 
 
 class Betting(NamedTuple):
-    """A betting round: the players in the order they act (``order[:n]``), what each put in
-    on this street, the flags and tiers by seat, the counts as views of one array."""
+    """A betting round: the players in the order they act (``order[:counts[PLAYERS]]``),
+    what each put in on this street, the flags and tiers by seat, and its counts."""
 
     order: Ints
-    n: Ints
     street: Ints
     acted: Flags
     may_raise: Flags
     checked: Flags
     tiers: Ints
-    counts: Ints  # the counts below, one array (``PLAYERS`` .. ``CHECK_RAISE``)
-    current: Ints
-    raises: Ints
-    aggressor: Ints
-    max_raises: Ints
-    check_raise: Ints
-    bet: Ints
+    counts: Ints  # ``PLAYERS`` .. ``CHECK_RAISE``
 
 
 class Readings(NamedTuple):
@@ -131,7 +125,6 @@ class Outcome(NamedTuple):
     nboard: Ints
     nrounds: Ints
     last_aggressor: Ints
-    drew: Ints
     log: Ints
     nlog: Ints
 
@@ -139,30 +132,22 @@ class Outcome(NamedTuple):
 @njit(cache=True)
 def outcome(n, log):  # type: ignore[no-untyped-def]
     """An empty ``Outcome`` for ``n`` seats."""
+    by_seat = np.zeros((4, n), dtype=np.int64)  # what each put in, his cards' count, his keys
+    c = np.zeros(4, dtype=np.int64)  # the board's cards, betting rounds, aggressor, log rows
+    cards, folded = np.zeros((n, MAX_CARDS), dtype=np.int64), np.ones(n, dtype=np.bool_)
+    board, put = np.zeros(MAX_BOARD, dtype=np.int64), np.zeros(MAX_ROUNDS, dtype=np.int64)
+    contributed, ncards, high, low = by_seat[0], by_seat[1], by_seat[2], by_seat[3]
+    nboard, nrounds, last, nlog = c[0:1], c[1:2], c[2:3], c[3:4]  # last: the last aggressor
     return Outcome(
-        np.zeros(n, dtype=np.int64),
-        np.ones(n, dtype=np.bool_),
-        np.zeros((n, MAX_CARDS), dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(MAX_BOARD, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(MAX_ROUNDS, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        log,
-        np.zeros(1, dtype=np.int64),
+        contributed, folded, cards, ncards, board, high, low, put, nboard, nrounds, last, log, nlog
     )
 
 
-@njit(cache=True)
-def _one(value):  # type: ignore[no-untyped-def]
-    """A one-element array holding ``value``."""
-    out = np.empty(1, dtype=np.int64)
-    out[0] = value
-    return out
+@njit(cache=True, inline="always")
+def _log(log, nlog, op, seat, amount, card, detail):  # type: ignore[no-untyped-def]
+    """``ops.log_op`` where the log is kept."""
+    if log.shape[0]:
+        nlog[0] = log_op(log, nlog[0], op, seat, amount, card, detail)
 
 
 @njit(cache=True)
@@ -209,20 +194,6 @@ def _read_key(tables, r, k_own, k_board, own, n_own, board, n_board, reads):  # 
 
 
 @njit(cache=True, inline="always")
-def _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
-    """The high hand's tier, its packed ``key`` read."""
-    tier = high_tiers[category_index(high_tables, key)]
-    if tier < 0:
-        top = 0
-        for j in range(n_own):
-            top = max(top, own[j] >> 2)
-        for j in range(n_board):
-            top = max(top, board[j] >> 2)
-        tier = 1 if n_own + n_board < FINISHED and top + 2 >= params.unfinished else 0
-    return tier
-
-
-@njit(cache=True, inline="always")
 def _low_tier(params, low_tables, key):  # type: ignore[no-untyped-def]
     """The low hand's tier, its packed ``key`` read."""
     if category_index(low_tables, key) != params.low_lowest:
@@ -232,7 +203,7 @@ def _low_tier(params, low_tables, key):  # type: ignore[no-untyped-def]
     for i in range(1, 7):
         part = key_part(key, i)
         if i == 1:
-            top = -part
+            top = -part  # the low's highest card
         if part != 0:
             n += 1
     if top <= params.strong_at_most:
@@ -250,7 +221,14 @@ def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_boar
     if params.has_high:
         k_own, k_board = params.high_own, params.high_board
         key, high = _read_key(high_tables, HIGH, k_own, k_board, own, n_own, board, n_board, reads)
-        best = _high_tier(params, high_tiers, high_tables, key, own, n_own, board, n_board)
+        best = high_tiers[category_index(high_tables, key)]
+        if best < 0:  # no tier's hand: an unfinished hand's high card
+            top = 0
+            for j in range(n_own):
+                top = max(top, own[j] >> 2)
+            for j in range(n_board):
+                top = max(top, board[j] >> 2)
+            best = 1 if n_own + n_board < FINISHED and top + 2 >= params.unfinished else 0
     if params.has_low and best < 3 and not _low_possible(params, board, n_own, n_board):
         best = max(best, 0)
     elif params.has_low and best < 3:
@@ -265,7 +243,7 @@ def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def
     """Whether the low can be better than weak: not where the board has fewer distinct ranks
     at or below the fair limit than the hand must use (every such low is weak)."""
     k_own, k_board = params.low_own, params.low_board
-    if k_own < 0 or n_own < k_own or n_board < k_board:
+    if not _out(k_own, k_board, n_own, n_board):
         return True  # valued over all the cards: read it
     seen = 0
     for j in range(n_board):
@@ -286,9 +264,7 @@ def _showdown_key(tables, k_own, k_board, board_counts, own, n_own, board, n_boa
         return _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
     if k_own >= 0:
         return 0  # too few cards for ``use:``: no hand
-    if board_counts:
-        return _all_key(tables, own, n_own, board, n_board)
-    return best_key(tables, own, n_own)
+    return _all_key(tables, own, n_own, board, n_board if board_counts else 0)
 
 
 @njit(cache=True)
@@ -309,13 +285,8 @@ def _put(i, amount, stack, contributed):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def _new_round(bets, m, max_raises, check_raise):  # type: ignore[no-untyped-def]
     """A betting round opened to ``bets.order[:m]``."""
-    order, street, acted, may_raise, checked = (
-        bets.order,
-        bets.street,
-        bets.acted,
-        bets.may_raise,
-        bets.checked,
-    )
+    order, street, acted = bets.order, bets.street, bets.acted
+    may_raise, checked = bets.may_raise, bets.checked
     for j in range(m):
         i = order[j]
         street[i] = 0
@@ -336,9 +307,10 @@ def _post(i, amount, acts, stack, contributed, bets):  # type: ignore[no-untyped
     """A put on this street (All-in where the stack is short); the chips put."""
     paid = _put(i, amount, stack, contributed)
     bets.street[i] += paid
-    if bets.street[i] > bets.current[0]:
-        bets.current[0] = bets.street[i]
-        bets.aggressor[0] = i
+    rs = bets.counts
+    if bets.street[i] > rs[CURRENT]:
+        rs[CURRENT] = bets.street[i]
+        rs[AGGRESSOR] = i
     if acts:
         bets.acted[i] = True
     return paid
@@ -370,22 +342,13 @@ def _action_pending(order, m, street, acted, current, stack, folded):  # type: i
 
 @njit(cache=True, inline="always")
 def _decide(wanted, to_call, can_bet, can_raise):  # type: ignore[no-untyped-def]
-    """The wanted action where the options allow it, else the nearest they do."""
-    if wanted == RAISE:
-        if can_raise:
-            return RAISE
-        wanted = CALL
-    if wanted == BET:
-        if can_bet:
-            return BET
-        wanted = CALL if to_call > 0 else CHECK
-    if wanted == FOLD and to_call == 0:
-        wanted = CHECK
-    if wanted == CALL and not to_call > 0:
-        wanted = CHECK
-    if wanted == CHECK and to_call != 0:
-        wanted = CALL
-    return wanted
+    """The wanted action where the options allow it, else the nearest they do: a check
+    where nothing is owed, else a call (a fold stays a fold)."""
+    if (wanted == RAISE and can_raise) or (wanted == BET and can_bet):
+        return wanted
+    if to_call == 0:
+        return CHECK
+    return FOLD if wanted == FOLD else CALL
 
 
 #: the operation logged for each action (``program.FOLD`` .. ``RAISE``)
@@ -398,7 +361,6 @@ def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-
     end (a bug, never a game). A bet or raise is capped at what the player can reach; a
     full one reopens the betting, an All-in short of it does not (§ 553.8(b)(4)). The
     record's arrays are read once here: a field read at each turn costs a reference count."""
-    guard = 0
     k = 0
     order, street, acted, may_raise = bets.order, bets.street, bets.acted, bets.may_raise
     checked, tiers, rs = bets.checked, bets.tiers, bets.counts
@@ -406,8 +368,7 @@ def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-
     while _action_pending(order, m, street, acted, rs[CURRENT], stack, folded):
         i = order[k % m]
         k += 1
-        guard += 1
-        if guard > 10_000:
+        if k > 10_000:  # turns enough for any round: one that goes on does not end
             return False
         current = rs[CURRENT]
         mine = street[i]
@@ -450,56 +411,32 @@ def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-
                     may_raise[o] = False
                 acted[o] = False
             acted[i] = True
-        if log.shape[0]:  # the log kept
-            nlog[0] = log_op(log, nlog[0], _ACTION_OPS[kind], i, paid, total, int(stack[i] == 0))
+        _log(log, nlog, _ACTION_OPS[kind], i, paid, total, int(stack[i] == 0))
     return True
 
 
 @njit(cache=True, inline="always")
 def _stock(deck, stream):  # type: ignore[no-untyped-def]
     """The stock of a round, its piles empty (two allocations a round)."""
-    counts = np.zeros(6, dtype=np.int64)
-    counts[1] = deck.shape[0]
-    counts[4] = stream[AT] if stream.shape[0] > 0 else 0
+    c = np.zeros(5, dtype=np.int64)  # top, end, nburns, ndiscards, at
+    c[1] = deck.shape[0]
+    c[4] = stream[AT] if stream.shape[0] > 0 else 0
     piles = np.zeros(3 * 52, dtype=np.int64)
-    return Stock(
-        deck.copy(),
-        counts[0:1],
-        counts[1:2],
-        piles[0:52],
-        counts[2:3],
-        piles[52:104],
-        counts[3:4],
-        piles[104:156],
-        stream,
-        counts[4:5],
-        counts[5:6],
-    )
+    burns, discards, pile = piles[0:52], piles[52:104], piles[104:156]
+    return Stock(deck.copy(), c[0:1], c[1:2], burns, c[2:3], discards, c[3:4], pile, stream, c[4:5])
 
 
 @njit(cache=True, inline="always")
 def _betting(n, players):  # type: ignore[no-untyped-def]
     """A betting round's arrays for ``n`` seats, ``players`` dealt in."""
     counts = np.zeros(7, dtype=np.int64)
-    counts[3] = -1  # no aggressor
-    counts[4] = -1  # no raise cap
+    counts[AGGRESSOR] = -1
+    counts[MAX_RAISES] = -1
     flags = np.zeros(3 * n, dtype=np.bool_)
-    return Betting(
-        np.zeros(players, dtype=np.int64),
-        counts[0:1],
-        np.zeros(n, dtype=np.int64),
-        flags[0:n],
-        flags[n : 2 * n],
-        flags[2 * n : 3 * n],
-        np.zeros(n, dtype=np.int64),
-        counts,
-        counts[2:3],  # the bet to call
-        counts[5:6],  # the raises made
-        counts[3:4],  # the aggressor
-        counts[4:5],  # the raise cap
-        counts[6:7],  # check-raise
-        counts[1:2],  # the limit's bet
-    )
+    acted, may_raise, checked = flags[0:n], flags[n : 2 * n], flags[2 * n : 3 * n]
+    street, tiers = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    order = np.zeros(players, dtype=np.int64)
+    return Betting(order, street, acted, may_raise, checked, tiers, counts)
 
 
 @njit(cache=True, inline="always")
@@ -512,26 +449,23 @@ def _readings(n, using):  # type: ignore[no-untyped-def]
         np.empty((3, (1 << MAX_CARDS) if using else 0), dtype=np.int64),
         np.full((n, 2), UNREAD, dtype=np.int64),
         np.full(n, -1, dtype=np.int64),
-        _one(-1),
+        np.full(1, -1, dtype=np.int64),
     )
 
 
 @njit(cache=True)
-def _reshuffle(stock, pile, size):  # type: ignore[no-untyped-def]
-    """``pile[:size]`` shuffled to be the stock; False: no stream, or its words ran out."""
-    if stock.stream.shape[0] == 0:
-        stock.at[0] = -1
-        return False
-    at = shuffle(stock.stream, stock.at[0], pile, size)
-    if at < 0:
-        stock.at[0] = -1
-        return False  # the words ran out
+def _reshuffle(stock, pile, size, log, nlog, seat, which):  # type: ignore[no-untyped-def]
+    """``pile[:size]`` shuffled to be the stock and logged (``which``: the ``RESHUFFLE``
+    row's pile); False: no stream, or its words ran out."""
+    at = shuffle(stock.stream, stock.at[0], pile, size) if stock.stream.shape[0] else -1
     stock.at[0] = at
-    stock.drew[0] = 1
+    if at < 0:
+        return False
     for c in range(size):
         stock.cards[c] = pile[c]
     stock.top[0] = 0
     stock.end[0] = size
+    _log(log, nlog, ops.RESHUFFLE, seat, 0, 0, which)
     return True
 
 
@@ -541,28 +475,20 @@ def _deal_common_card(params, stock, out):  # type: ignore[no-untyped-def]
     shuffled into the stock first when it is down to ``shuffle_burns``; False: handed back."""
     top, end, nburns = stock.top[0], stock.end[0], stock.nburns[0]
     if end - top <= params.shuffle_burns:
-        pile = stock.pile
-        for c in range(nburns):
-            pile[c] = stock.burns[c]
-        for c in range(end - top):
-            pile[nburns + c] = stock.cards[top + c]
-        if not _reshuffle(stock, pile, nburns + end - top):
+        size = nburns + end - top
+        stock.pile[:nburns] = stock.burns[:nburns]
+        stock.pile[nburns:size] = stock.cards[top:end]
+        if not _reshuffle(stock, stock.pile, size, out.log, out.nlog, ops.NO_SEAT, 0):
             return False
         top, end, nburns = 0, stock.end[0], 0
-        if out.log.shape[0]:  # the log kept
-            out.nlog[0] = log_op(out.log, out.nlog[0], ops.RESHUFFLE, ops.NO_SEAT, 0, 0, 0)
     if end - top < 2:
         return False  # the deck ran out
     stock.burns[nburns] = stock.cards[top]
     stock.nburns[0] = nburns + 1
     out.board[out.nboard[0]] = stock.cards[top + 1]
     out.nboard[0] += 1
-    if out.log.shape[0]:  # the log kept
-        out.nlog[0] = log_op(out.log, out.nlog[0], ops.BURN, ops.NO_SEAT, 0, stock.cards[top], 0)
-    if out.log.shape[0]:  # the log kept
-        out.nlog[0] = log_op(
-            out.log, out.nlog[0], ops.DEAL, ops.NO_SEAT, 0, stock.cards[top + 1], ops.COMMON
-        )
+    _log(out.log, out.nlog, ops.BURN, ops.NO_SEAT, 0, stock.cards[top], 0)
+    _log(out.log, out.nlog, ops.DEAL, ops.NO_SEAT, 0, stock.cards[top + 1], ops.COMMON)
     stock.top[0] = top + 2
     return True
 
@@ -573,44 +499,39 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
     card where the stock is short (§ 553.10(h)). False: the deck ran out or no reshuffle."""
     to_board, rounds = steps.to_board, steps.rounds
     first, last = streets.step0[si], streets.step0[si] + streets.nsteps[si]
-    per_player = 0
+    per_player = to_the_board = 0
     for t in range(first, last):
         if to_board[t] == 0:
             per_player += rounds[t]
+        else:
+            to_the_board += rounds[t]
     top, end = stock.top[0], stock.end[0]
     if streets.common[si] and end - top < streets.burn[si] + nh * per_player:
         return _deal_common_card(params, stock, out)
+    if end - top < streets.burn[si] + to_the_board + nh * per_player:
+        return False  # the deck ran out
     cards, burns, nburns = stock.cards, stock.burns, stock.nburns[0]
     board, nboard, dealt, ndealt = out.board, out.nboard[0], out.cards, out.ncards
     log, nlog = out.log, out.nlog
     for _ in range(streets.burn[si]):
-        if top >= end:
-            return False
         burns[nburns] = cards[top]
-        if log.shape[0]:  # the log kept
-            nlog[0] = log_op(log, nlog[0], ops.BURN, ops.NO_SEAT, 0, cards[top], 0)
+        _log(log, nlog, ops.BURN, ops.NO_SEAT, 0, cards[top], 0)
         nburns += 1
         top += 1
     for t in range(first, last):
         for _ in range(rounds[t]):
             if to_board[t] == 1:
-                if top >= end:
-                    return False
                 board[nboard] = cards[top]
-                if log.shape[0]:  # the log kept
-                    nlog[0] = log_op(log, nlog[0], ops.DEAL, ops.NO_SEAT, 0, cards[top], 1)
+                _log(log, nlog, ops.DEAL, ops.NO_SEAT, 0, cards[top], 1)
                 nboard += 1
                 top += 1
                 continue
             for j in range(nh):
-                if top >= end:
-                    return False
                 i = hand[j]
                 k = ndealt[i]
                 dealt[i, k] = cards[top]
                 up = 1 if k < faces.shape[0] and faces[k] == 1 else 0
-                if log.shape[0]:  # the log kept
-                    nlog[0] = log_op(log, nlog[0], ops.DEAL, i, 0, cards[top], up)
+                _log(log, nlog, ops.DEAL, i, 0, cards[top], up)
                 ndealt[i] += 1
                 top += 1
     stock.top[0] = top
@@ -620,36 +541,17 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
 
 
 @njit(cache=True, inline="always")
-def _post_antes(ante, order, stack, contributed, log, nlog):  # type: ignore[no-untyped-def]
-    """§ 553.10(b), § 553.11(b): each player dealt in places the Ante."""
-    if ante > 0:
-        for j in range(order.shape[0]):
-            i = order[j]
-            paid = _put(i, ante, stack, contributed)
-            if log.shape[0]:  # the log kept
-                nlog[0] = log_op(log, nlog[0], ops.POST_ANTE, i, paid, 0, int(stack[i] == 0))
-
-
-@njit(cache=True, inline="always")
 def _post_blinds(params, blinds, max_raises, hand, nh, stack, out, bets):  # type: ignore[no-untyped-def]
     """The Blind Bets from the button's left (§ 553.11(d), § 553.13(e)), the betting round
     opened to the players after them, the blinds last."""
     nb = min(blinds.shape[0], nh)
-    m = 0
-    for j in range(nb, nh):
-        bets.order[m] = hand[j]
-        m += 1
-    for j in range(nb):
-        bets.order[m] = hand[j]
-        m += 1
-    _new_round(bets, m, max_raises, params.check_raise)
+    for j in range(nh):
+        bets.order[j] = hand[(nb + j) % nh]
+    _new_round(bets, nh, max_raises, params.check_raise)
     for j in range(nb):
         i = hand[j]
         paid = _post(i, blinds[j], False, stack, out.contributed, bets)
-        if out.log.shape[0]:  # the log kept
-            out.nlog[0] = log_op(
-                out.log, out.nlog[0], ops.POST_BLIND, i, paid, j, int(stack[i] == 0)
-            )
+        _log(out.log, out.nlog, ops.POST_BLIND, i, paid, j, int(stack[i] == 0))
 
 
 @njit(cache=True, inline="always")
@@ -674,13 +576,11 @@ def _kept(params, high_tiers, tables, own, nc):  # type: ignore[no-untyped-def]
             keep |= 1 << hi
     if params.has_low:
         seen = 0
-        for lr in range(1, 14):
-            if lr > params.fair_at_most:
-                break
-            for c in range(nc):
-                if _low_rank(own[c]) == lr and not (seen >> lr) & 1:
-                    seen |= 1 << lr
-                    keep |= 1 << c
+        for c in range(nc):
+            lr = _low_rank(own[c])
+            if lr <= params.fair_at_most and not (seen >> lr) & 1:
+                seen |= 1 << lr
+                keep |= 1 << c
     return keep
 
 
@@ -703,22 +603,17 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
             else:
                 stock.discards[stock.ndiscards[0]] = own[c]
                 stock.ndiscards[0] += 1
-                if log.shape[0]:  # the log kept
-                    nlog[0] = log_op(log, nlog[0], ops.DISCARD, i, 0, own[c], 0)
+                _log(log, nlog, ops.DISCARD, i, 0, own[c], 0)
         for c in range(nk, nc):
             if stock.top[0] >= stock.end[0]:
                 nd = stock.ndiscards[0]
-                if nd == 0 or not _reshuffle(stock, stock.discards, nd):
+                if nd == 0 or not _reshuffle(stock, stock.discards, nd, log, nlog, i, 1):
                     return False
                 stock.ndiscards[0] = 0
-                if log.shape[0]:  # the log kept
-                    nlog[0] = log_op(log, nlog[0], ops.RESHUFFLE, i, 0, 0, 1)
             out.cards[i, c] = stock.cards[stock.top[0]]
-            if log.shape[0]:  # the log kept
-                nlog[0] = log_op(log, nlog[0], ops.DEAL, i, 0, out.cards[i, c], 0)
+            _log(log, nlog, ops.DEAL, i, 0, out.cards[i, c], 0)
             stock.top[0] += 1
-        if log.shape[0]:  # the log kept
-            nlog[0] = log_op(log, nlog[0], ops.DRAW, i, 0, nc - nk, 0)
+        _log(log, nlog, ops.DRAW, i, 0, nc - nk, 0)
     return True
 
 
@@ -734,67 +629,52 @@ def _players_in(order, folded, hand):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _forced_bet_player(params, faces, forced_order, hand, nh, cards):  # type: ignore[no-untyped-def]
-    """The place in ``hand`` of the lowest (or highest) up-card (§ 553.10(d))."""
-    first_up = -1
-    for k in range(faces.shape[0]):
-        if faces[k] == 1:
-            first_up = k
-            break
-    best = -1
-    start = 0
-    for j in range(nh):
-        v = forced_order[cards[hand[j], first_up]]
-        if params.forced_highest:
-            v = 1000 - v
-        if best < 0 or v < best:
-            best = v
-            start = j
-    return start
-
-
-@njit(cache=True, inline="always")
-def _best_showing(faces, showing_tables, hand, nh, stack, out, own):  # type: ignore[no-untyped-def]
-    """The place in ``hand`` of the highest hand showing, the first from the dealer's left
-    among equals (§ 553.10(f)(1), (2)), among the players able to act (none: all in)."""
-    ables = 0
-    for j in range(nh):
-        if stack[hand[j]] > 0:
-            ables += 1
-    start = 0
-    bestkey = -1
-    for j in range(nh):
-        i = hand[j]
-        if ables > 0 and stack[i] == 0:
-            continue
-        nu = 0
-        for c in range(out.ncards[i]):
-            if faces[c] == 1:
-                own[nu] = out.cards[i, c]
-                nu += 1
-        key = best_key(showing_tables, own, nu)
-        if key > bestkey or (key == bestkey and i < hand[start]):
-            bestkey = key
-            start = j
-    return start
-
-
-@njit(cache=True, inline="always")
 def _open_betting(
     params, streets, faces, forced_order, showing, si, hand, nh, stack, out, own, bets
 ):  # type: ignore[no-untyped-def]
-    """A betting round with no Blind Bets opened by the Forced Bet (the next player first, §
-    553.10(d), (e)), the best hand showing (§ 553.10(f)), or from the button's left. Returns
-    the Forced Bet's player (-1: none)."""
+    """A betting round with no Blind Bets opened by the Forced Bet, the lowest (or highest)
+    up-card, the next player first (§ 553.10(d), (e)); the best hand showing among the
+    players able to act (none: all in), the first from the dealer's left among equals (§
+    553.10(f)(1), (2)); or from the button's left. Returns the Forced Bet's player (-1:
+    none)."""
     opens = streets.opens[si]
     start = 0
     forced = -1
     if opens == OPENS_FORCED:
-        start = _forced_bet_player(params, faces, forced_order, hand, nh, out.cards)
+        first_up = -1
+        for k in range(faces.shape[0]):
+            if faces[k] == 1:
+                first_up = k
+                break
+        best = -1
+        for j in range(nh):
+            v = forced_order[out.cards[hand[j], first_up]]
+            if params.forced_highest:
+                v = 1000 - v
+            if best < 0 or v < best:
+                best = v
+                start = j
         forced = hand[start]
         start += 1
     elif opens == OPENS_SHOWING:
-        start = _best_showing(faces, showing, hand, nh, stack, out, own)
+        ables = 0
+        for j in range(nh):
+            if stack[hand[j]] > 0:
+                ables += 1
+        best = -1
+        for j in range(nh):
+            i = hand[j]
+            if ables > 0 and stack[i] == 0:
+                continue
+            nu = 0
+            for c in range(out.ncards[i]):
+                if faces[c] == 1:
+                    own[nu] = out.cards[i, c]
+                    nu += 1
+            key = best_key(showing, own, nu)
+            if key > best or (key == best and i < hand[start]):
+                best = key
+                start = j
     for j in range(nh):
         bets.order[j] = hand[(start + j) % nh]
     _new_round(bets, nh, streets.max_raises[si], params.check_raise)
@@ -815,20 +695,14 @@ def _limit_bet(params, streets, faces, si, hand, nh, out, bets):  # type: ignore
                     if (seen >> r) & 1:
                         upper = True
                     seen |= 1 << r
-    bets.bet[0] = params.upper_min if upper else params.lower_min
+    bets.counts[BET_SIZE] = params.upper_min if upper else params.lower_min
 
 
 @njit(cache=True, inline="always")
 def _read_tiers(params, tiers, tables, low_tables, si, stack, out, reads, bets, using):  # type: ignore[no-untyped-def]
     """Each player able to act reads his tier, keeping the keys read over ``use:``."""
-    order, cards, ncards, board, n_board = (
-        bets.order,
-        out.cards,
-        out.ncards,
-        out.board,
-        out.nboard[0],
-    )
-    read, known, known_at = bets.tiers, reads.known, reads.known_at
+    order, cards, ncards, board = bets.order, out.cards, out.ncards, out.board
+    n_board, read, known, known_at = out.nboard[0], bets.tiers, reads.known, reads.known_at
     for j in range(bets.counts[PLAYERS]):
         i = order[j]
         if stack[i] == 0:  # All-in: he acts no more
@@ -847,13 +721,8 @@ def _read_tiers(params, tiers, tables, low_tables, si, stack, out, reads, bets, 
 def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: ignore[no-untyped-def]
     """A betting round ended: the chips it took, its last aggressor, and each hand folded
     in it to the discard pile; returns all put in so far."""
-    put = 0
-    contributed = out.contributed
-    for i in range(contributed.shape[0]):
-        put += contributed[i]
-    out.round_put[out.nrounds[0]] = put - put_before
-    out.nrounds[0] += 1
-    out.last_aggressor[0] = bets.aggressor[0]
+    put = _booked(out, put_before)
+    out.last_aggressor[0] = bets.counts[AGGRESSOR]
     folded, cards, ncards = out.folded, out.cards, out.ncards
     discards, nd = stock.discards, stock.ndiscards[0]
     for j in range(order.shape[0]):
@@ -868,56 +737,56 @@ def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: 
 
 
 @njit(cache=True, inline="always")
+def _booked(out, put_before):  # type: ignore[no-untyped-def]
+    """The chips put in since ``put_before`` booked as a betting round's; all put in."""
+    put = 0
+    for i in range(out.contributed.shape[0]):
+        put += out.contributed[i]
+    out.round_put[out.nrounds[0]] = put - put_before
+    out.nrounds[0] += 1
+    return put
+
+
+@njit(cache=True, inline="always")
 def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type: ignore[no-untyped-def]
     """Each hand still in read for the showdown (§ 553.7(d)), its low key only where it
     qualifies; a key its last tier read is reused where no card came since."""
-    folded, cards, ncards, board, n_board = (
-        out.folded,
-        out.cards,
-        out.ncards,
-        out.board,
-        out.nboard[0],
-    )
-    known, known_at, changed_at = reads.known, reads.known_at, reads.changed_at[0]
-    bpicks, nbpicks, opicks = reads.bpicks, reads.nbpicks, reads.opicks
-    high, low = out.high, out.low
-    for j in range(order.shape[0]):
-        i = order[j]
-        if folded[i]:
+    folded, cards, ncards, board = out.folded, out.cards, out.ncards, out.board
+    n_board, known, known_at = out.nboard[0], reads.known, reads.known_at
+    changed_at, opicks = reads.changed_at[0], reads.opicks
+    for r in range(2):
+        if (r == HIGH and not params.has_high) or (r == LOW and not params.has_low):
             continue
-        fresh = known_at[i] >= changed_at
-        own, n_own = cards[i], ncards[i]
-        for r in range(2):
-            if (r == HIGH and not params.has_high) or (r == LOW and not params.has_low):
+        tables = high_tables if r == HIGH else low_tables
+        k_own = params.high_own if r == HIGH else params.low_own
+        k_board = params.high_board if r == HIGH else params.low_board
+        counts = params.high_board_counts if r == HIGH else params.low_board_counts
+        keys, b, nb = (out.high if r == HIGH else out.low), reads.bpicks[r], reads.nbpicks[r]
+        for j in range(order.shape[0]):
+            i = order[j]
+            if folded[i]:
                 continue
-            if fresh and known[i, r] != UNREAD:
-                key = known[i, r]
-            else:
-                tables = high_tables if r == HIGH else low_tables
-                k_own = params.high_own if r == HIGH else params.low_own
-                k_board = params.high_board if r == HIGH else params.low_board
-                counts = params.high_board_counts if r == HIGH else params.low_board_counts
-                b, nb = bpicks[r], nbpicks[r]
+            key = known[i, r]
+            if known_at[i] < changed_at or key == UNREAD:
+                own, n_own = cards[i], ncards[i]
                 key = _showdown_key(
                     tables, k_own, k_board, counts, own, n_own, board, n_board, b, nb, opicks
                 )
-            if r == HIGH:
-                high[i] = key
-            else:
-                low[i] = key if key >= params.low_qualifies else 0
+            keys[i] = key if r == HIGH or key >= params.low_qualifies else 0
 
 
 @njit(cache=True)
 def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ignore[no-untyped-def]
     """One round dealt from ``deck`` to ``order`` (seat indices) and bet from ``stacks`` into
-    ``out``; ``stream`` advanced where a pile was reshuffled. Returns ``TAKEN``,
-    ``HANDED_BACK``, ``DECK_OUT`` or ``ENDLESS``."""
+    ``out`` (emptied first, but for who folded: ``deal_order``'s); ``stream`` advanced where
+    a pile was reshuffled. Returns ``TAKEN``, ``HANDED_BACK``, ``DECK_OUT`` or ``ENDLESS``."""
     n = stacks.shape[0]
-    out.nboard[0] = 0
-    out.nrounds[0] = 0
+    for a in (out.contributed, out.ncards, out.board, out.high, out.low, out.round_put):
+        a[:] = 0
+    for a in (out.nboard, out.nrounds, out.nlog):
+        a[0] = 0
+    out.cards[:] = 0
     out.last_aggressor[0] = -1
-    out.drew[0] = 0
-    out.nlog[0] = 0
     log, nlog = out.log, out.nlog
     stack = stacks.copy()
     stock = _stock(deck, stream)
@@ -931,15 +800,16 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     high_tiers, high_tables, low_tables = kernel.high_tiers, kernel.high_tables, kernel.low_tables
     forced_order, showing, own = kernel.forced_order, kernel.showing_tables, reads.own
     put_before = 0
-    _post_antes(params.ante, order, stack, out.contributed, log, nlog)
+    if params.ante > 0:  # § 553.10(b), § 553.11(b): each player dealt in places the Ante
+        for j in range(order.shape[0]):
+            i = order[j]
+            paid = _put(i, params.ante, stack, out.contributed)
+            _log(log, nlog, ops.POST_ANTE, i, paid, 0, int(stack[i] == 0))
     for si in range(streets.burn.shape[0]):
         nh = _players_in(order, out.folded, hand)
         if nh < 2:
             break
-        if log.shape[0]:  # the log kept
-            nlog[0] = log_op(
-                log, nlog[0], ops.STREET, ops.NO_SEAT, 0, si, int(streets.opens[si] >= 0)
-            )
+        _log(log, nlog, ops.STREET, ops.NO_SEAT, 0, si, int(streets.opens[si] >= 0))
         opened = streets.blinds[si] == BLINDS_BEFORE
         if opened:
             _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
@@ -950,7 +820,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
             _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
             opened = True
         if streets.draw[si] and not _draw(
-            params, high_tiers, high_tables, hand, nh, stock, out, reads.own
+            params, high_tiers, high_tables, hand, nh, stock, out, own
         ):
             return HANDED_BACK if stock.at[0] < 0 else DECK_OUT
         if streets.opens[si] < 0:
@@ -963,10 +833,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         _limit_bet(params, streets, faces, si, hand, nh, out, bets)
         if forced >= 0:
             paid = _post(forced, params.forced_bet, True, stack, out.contributed, bets)
-            if log.shape[0]:  # the log kept
-                nlog[0] = log_op(
-                    log, nlog[0], ops.POST_FORCED_BET, forced, paid, 0, int(stack[forced] == 0)
-                )
+            _log(log, nlog, ops.POST_FORCED_BET, forced, paid, 0, int(stack[forced] == 0))
         _read_tiers(params, high_tiers, high_tables, low_tables, si, stack, out, reads, bets, using)
         if not _run(bets, stack, out.contributed, out.folded, kernel.rows, log, nlog):
             return ENDLESS
@@ -974,14 +841,12 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     put = 0
     for i in range(n):
         put += out.contributed[i]
-    if put != put_before:
-        out.round_put[out.nrounds[0]] = put - put_before
-        out.nrounds[0] += 1
+    if put != put_before:  # put in with no betting round after it
+        _booked(out, put_before)
     if _players_in(order, out.folded, hand) >= 2:
         _showdown_keys(params, high_tables, low_tables, order, out, reads)
-    if stock.drew[0]:
+    if stream.shape[0] > 0:  # past the words the reshuffles read
         stream[AT] = stock.at[0]
-        out.drew[0] = 1
     return TAKEN
 
 
@@ -1004,12 +869,9 @@ def deal_order(stacks, required, button, from_button, folded, order):  # type: i
         if dealt_button < 1 or dealt_button > n or folded[dealt_button - 1]:
             dealt_button = last
     k = 0  # seat index i is seat number i + 1: the seats after the button's, then the rest
-    for i in range(n):
-        if not folded[i] and i >= dealt_button:
-            order[k] = i
-            k += 1
-    for i in range(n):
-        if not folded[i] and i < dealt_button:
+    for j in range(n):
+        i = (max(dealt_button, 0) + j) % n
+        if not folded[i]:
             order[k] = i
             k += 1
     return m, dealt_button
@@ -1028,7 +890,7 @@ class FastTable:
         else:
             self.program = compile_program(game, setup, len(self.seats), strategy_by_seat)
         self.reason = self.program.reason
-        self.kernel = self.program.kernel()
+        self.kernel = self.program.kernel
         self.required = int(setup.stakes.required())
 
     def deal_and_bet(
@@ -1041,11 +903,9 @@ class FastTable:
         log: Ints | None = None,
     ) -> DealtHand | None:
         """The round dealt and bet, or None where the kernel takes no round of the table or no
-        stream was given and a pile must be reshuffled. ``stream`` shuffles the piles (§
-        553.10(h), § 553.13(g)(2)); a round that runs out of its words is dealt again from more.
-        ``ValueError``: fewer than two players dealt in, or the deck ran out after its
-        reshuffle. ``kill_in_effect``: the Kill's limits (§ 553.12(m)); ``log``: the round's
-        operations written there."""
+        ``stream`` was given to reshuffle a pile (§ 553.10(h), § 553.13(g)(2)). ``ValueError``:
+        fewer than two players dealt in, or the deck ran out after its reshuffle.
+        ``kill_in_effect``: the Kill's limits (§ 553.12(m)); ``log``: the operations kept."""
         prog = self.program
         if prog.reason is not None:
             return None
@@ -1056,14 +916,9 @@ class FastTable:
         while True:
             out = outcome(n, new_log(False) if log is None else log)
             order = np.zeros(n, dtype=np.int64)
-            players, at = deal_order(
-                stacks,
-                self.required,
-                -1 if button is None else button,
-                prog.params.button_left,
-                out.folded,
-                order,
-            )
+            seat = -1 if button is None else button
+            button_left = prog.params.button_left
+            players, at = deal_order(stacks, self.required, seat, button_left, out.folded, order)
             if players < 2:
                 raise ValueError("a round of play needs two players with enough table stakes")
             w = NO_WORDS if stream is None else stream.ensure(words)
@@ -1078,19 +933,9 @@ class FastTable:
             if stream is None:
                 return None
             words = 2 * (w.shape[0] - int(w[AT])) + ROUND_WORDS  # its words ran out: more
-        dealt_button = int(at) if at > 0 else None
         aggressor = int(out.last_aggressor[0])
-        return DealtHand(
-            dealt_button,
-            out.contributed,
-            out.folded,
-            out.cards,
-            out.ncards,
-            out.board,
-            int(out.nboard[0]),
-            out.high,
-            out.low,
-            out.round_put[: out.nrounds[0]].tolist(),
-            aggressor + 1 if aggressor >= 0 else -1,
-            int(out.nlog[0]),
-        )
+        seat = aggressor + 1 if aggressor >= 0 else -1  # the last aggressor's seat number
+        dealt = (out.contributed, out.folded, out.cards, out.ncards, out.board, int(out.nboard[0]))
+        put = out.round_put[: out.nrounds[0]].tolist()
+        hands = (out.high, out.low, put, seat, int(out.nlog[0]))
+        return DealtHand(int(at) if at > 0 else None, *dealt, *hands)

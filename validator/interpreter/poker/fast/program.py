@@ -36,6 +36,7 @@ OPENS_FORCED, OPENS_SHOWING, OPENS_IN_ORDER = 0, 1, 2
 # a strategy's wanted action
 ACTIONS = {"fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 4}
 FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
+FINISHED = 5  # as ``strategy.FINISHED``
 
 
 class Params(NamedTuple):
@@ -44,12 +45,9 @@ class Params(NamedTuple):
     button_left: int  # 1: dealt from the button's left (the button moves after each round)
     ante: int
     forced_bet: int
-    lower_min: int  # the lower limit's bet, and its most
-    lower_max: int
+    lower_min: int  # the lower limit's bet
     upper_min: int  # the upper limit's (the lower's where the game has one)
-    upper_max: int
     check_raise: int  # 1: a player who checked may raise (§ 553.8(j))
-    required: int  # what a player must have to be dealt in (§ 553.8(b)(3))
     forced_highest: int  # 1: the Forced Bet goes to the highest up-card (§ 553.10(d)(2))
     has_high: int  # 1: the showdown reads a high hand
     high_own: int  # its ``use:``: cards of the player's, of the board's (-1: no ``use:``)
@@ -87,20 +85,15 @@ class Streets(NamedTuple):
     common: Ints  # 1: the Stud common card may be dealt (§ 553.10(h))
 
 
-def no_streets() -> Streets:
-    return Streets(*(np.zeros(0, dtype=np.int64) for _ in Streets._fields))
-
-
 class Steps(NamedTuple):
     """The deal steps of every street, in order: one entry a step in each array."""
 
     to_board: Ints  # 1: to the board, 0: to each player
-    face_up: Ints  # 1: face up
     rounds: Ints  # how many rounds of cards
 
 
 class Kernel(NamedTuple):
-    """The compiled table as the round kernel takes it (``Program.kernel``)."""
+    """The compiled table as the round kernel takes it."""
 
     streets: Streets
     steps: Steps
@@ -114,41 +107,16 @@ class Kernel(NamedTuple):
     showing_tables: Tables
 
 
-FINISHED = 5  # as ``strategy.FINISHED``
-
-
 @dataclass
 class Program:
-    """The compiled table; ``reason`` is None where the kernel takes it."""
+    """The compiled table; ``reason`` is None where the kernel takes it (``kernel`` then
+    set)."""
 
     reason: str | None
     params: Params = field(default_factory=no_params)
     #: ``params`` with the limits a Kill in effect multiplies (§ 553.12(m))
     killed: Params = field(default_factory=no_params)
-    streets: Streets = field(default_factory=no_streets)
-    steps: Steps = field(
-        default_factory=lambda: Steps(*(np.zeros(0, dtype=np.int64) for _ in range(3)))
-    )
-    blinds: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    rows: Ints = field(default_factory=lambda: np.zeros((0, 4, 2), dtype=np.int64))
-    high_tiers: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    forced_order: Ints = field(default_factory=lambda: np.zeros(52, dtype=np.int64))
-    faces: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    high_tables: Tables = ()
-    low_tables: Tables = ()
-    showing_tables: Tables = ()
-    street_ids: list[str] = field(default_factory=list)
-
-    def kernel(self) -> Kernel:
-        """The arrays the round kernel reads."""
-        return Kernel(*(getattr(self, name) for name in Kernel._fields))
-
-
-def _reason(game: Game) -> str | None:
-    d = game.definition
-    if d.deal is None or d.betting is None or d.showdown is None:
-        return "no deal, betting or showdown section"
-    return None
+    kernel: Kernel | None = None
 
 
 def _tables(ev: Evaluator) -> Tables:
@@ -190,41 +158,37 @@ def compile_program(
     game: Game, setup: TableSetup, n_seats: int, strategy_by_seat: dict[int, str]
 ) -> Program:
     """The table as the kernel reads it; seats are 1..n_seats (the session's)."""
-    reason = _reason(game)
-    if reason is not None:
-        return Program(reason)
     d = game.definition
     deal, betting = d.deal, d.betting
-    assert deal is not None and betting is not None
+    if deal is None or betting is None or d.showdown is None:
+        return Program("no deal, betting or showdown section")
     stakes = setup.stakes
-    prog = Program(None)
     p: dict[str, Any] = dict.fromkeys(Params._fields, 0)
+    k: dict[str, Any] = {"blinds": np.array(stakes.blinds, dtype=np.int64)}  # ``Kernel``'s
     p["button_left"] = deal.first == "button_left"
     p["ante"] = stakes.ante
     p["forced_bet"] = stakes.forced_bet
-    p["lower_min"], p["lower_max"] = stakes.lower.min_bet, stakes.lower.max_bet
-    upper = stakes.upper or stakes.lower
-    p["upper_min"], p["upper_max"] = upper.min_bet, upper.max_bet
+    p["lower_min"] = stakes.lower.min_bet
+    p["upper_min"] = (stakes.upper or stakes.lower).min_bet
     cr = betting.check_raise
     check_raise = cr.allowed if cr else True
     if stakes.check_raise is not None:
         check_raise = stakes.check_raise
     p["check_raise"] = check_raise
-    p["required"] = stakes.required()
-    prog.blinds = np.array(stakes.blinds, dtype=np.int64)
     common = deal.common_card
     p["shuffle_burns"] = common.shuffle_burns_when_left if common is not None else -1
-    reason = _compile_streets(game, setup, prog)
+    reason = _compile_streets(game, setup, k)
     if reason is not None:
         return Program(reason)
+    k["forced_order"] = np.zeros(52, dtype=np.int64)
     if betting.forced_bet is not None:
         order = card_orders(game)[betting.forced_bet.card_order]
         keys = sorted(range(52), key=lambda c: card_order_key(order, c))
-        for k, c in enumerate(keys):
-            prog.forced_order[c] = k
+        for rank, c in enumerate(keys):
+            k["forced_order"][c] = rank
         p["forced_highest"] = betting.forced_bet.by == "highest"
     try:
-        reason = _compile_hands(game, prog, p)
+        reason = _compile_hands(game, k, p)
     except NotPackable as e:
         return Program(str(e))
     if reason is not None:
@@ -236,33 +200,31 @@ def compile_program(
         for t, named_tier in enumerate(TIERS):
             rows[seat - 1, t, 0] = ACTIONS[actions[named_tier].free]
             rows[seat - 1, t, 1] = ACTIONS[actions[named_tier].facing]
-    prog.rows = rows
-    prog.params = Params(**{k: int(v) for k, v in p.items()})
-    prog.killed = kill_limits(prog.params, setup)
-    return prog
+    k["rows"] = rows
+    params = Params(**{name: int(v) for name, v in p.items()})
+    return Program(None, params, kill_limits(params, setup), Kernel(**k))
 
 
-def _compile_streets(game: Game, setup: TableSetup, prog: Program) -> str | None:
-    """``prog.streets``, ``steps`` and ``faces`` from the game's deal; why the kernel
-    cannot take them (None: it can)."""
+def _compile_streets(game: Game, setup: TableSetup, k: dict[str, Any]) -> str | None:
+    """The kernel's ``streets``, ``steps`` and ``faces`` from the game's deal, into ``k``;
+    why the kernel cannot take them (None: it can)."""
     d = game.definition
     deal, betting = d.deal, d.betting
     assert deal is not None and betting is not None
     stakes = setup.stakes
     ids = list(deal.streets)
-    prog.street_ids = ids
-    cols: dict[str, list[int]] = {k: [] for k in Streets._fields}
-    steps: list[tuple[int, int, int]] = []
+    cols: dict[str, list[int]] = {name: [] for name in Streets._fields}
+    steps: list[tuple[int, int]] = []
     faces: list[int] = []
     split = betting.split_limit
     common = deal.common_card
+    blinds = {None: NO_BLINDS, "before_deal": BLINDS_BEFORE, "after_deal": BLINDS_AFTER}
     for i, (sid, street) in enumerate(deal.streets.items()):
         cols["burn"].append(street.burn)
-        blinds = {None: NO_BLINDS, "before_deal": BLINDS_BEFORE, "after_deal": BLINDS_AFTER}
         cols["blinds"].append(blinds[street.blinds])
         cols["step0"].append(len(steps))
         for r in street.deal:
-            steps.append((int(r.to == "board"), int(r.face == "up"), r.rounds))
+            steps.append((int(r.to == "board"), r.rounds))
             if r.to == "player":
                 faces += [int(r.face == "up")] * r.rounds
         cols["nsteps"].append(len(street.deal))
@@ -287,29 +249,31 @@ def _compile_streets(game: Game, setup: TableSetup, prog: Program) -> str | None
         raises = stakes.max_raises_by_street.get(sid, stakes.max_raises)
         cols["max_raises"].append(-1 if raises is None else raises)
         cols["common"].append(common is not None and sid in common.streets)
-    prog.streets = Streets(**{k: np.array(v, dtype=np.int64) for k, v in cols.items()})
-    rows = np.array(steps, dtype=np.int64).reshape(-1, 3)
-    prog.steps = Steps(*(np.ascontiguousarray(rows[:, k]) for k in range(3)))
-    prog.faces = np.array(faces, dtype=np.int64)
-    if len(faces) > 8 or sum(r for b, _, r in steps if b) > 5:
+    k["streets"] = Streets(**{name: np.array(v, dtype=np.int64) for name, v in cols.items()})
+    rows = np.array(steps, dtype=np.int64).reshape(-1, 2)
+    k["steps"] = Steps(*(np.ascontiguousarray(rows[:, c]) for c in range(2)))
+    k["faces"] = np.array(faces, dtype=np.int64)
+    if len(faces) > 8 or sum(r for b, r in steps if b) > 5:
         return "more cards than a seat or the board holds"
     return None
 
 
-def _compile_hands(game: Game, prog: Program, p: dict[str, Any]) -> str | None:
+def _compile_hands(game: Game, k: dict[str, Any], p: dict[str, Any]) -> str | None:
     """The showdown's hands, their ``use:``, the tiers of the strategy and the ranking of
-    the hand showing, into ``prog`` and ``p``; why the kernel cannot take them."""
+    the hand showing, into ``k`` and ``p``; why the kernel cannot take them."""
     d = game.definition
     sd, betting = d.showdown, d.betting
     assert sd is not None and betting is not None
     ps = strategies(game)
     tier_index: dict[str, int] = {t: i for i, t in enumerate(TIERS)}
+    tables: dict[str, Tables] = {}
+    k["high_tiers"] = np.zeros(0, dtype=np.int64)
     if sd.high:
         ev = game.evaluator(sd.high)
-        prog.high_tables = _tables(ev)
+        tables["high"] = _tables(ev)
         p["has_high"] = 1
         p["high_own"], p["high_board"], p["high_board_counts"] = _use(game, sd.high)
-        prog.high_tiers = np.array(
+        k["high_tiers"] = np.array(
             [tier_index.get(ps.high.categories.get(c, ""), -1) for c in ev.ids], dtype=np.int64
         )
         p["unfinished"] = ps.high.unfinished_high_card
@@ -317,7 +281,7 @@ def _compile_hands(game: Game, prog: Program, p: dict[str, Any]) -> str | None:
         ev = game.evaluator(sd.low)
         if ev.ranking.low is None:
             return f"low hand {sd.low!r} is not ranked as a low"
-        prog.low_tables = _tables(ev)
+        tables["low"] = _tables(ev)
         p["has_low"] = 1
         p["low_own"], p["low_board"], p["low_board_counts"] = _use(game, sd.low)
         p["strong_at_most"] = ps.low.strong_at_most
@@ -325,13 +289,11 @@ def _compile_hands(game: Game, prog: Program, p: dict[str, Any]) -> str | None:
         p["low_lowest"] = len(ev.ids) - 1
         p["low_qualifies"] = _low_threshold(game, sd.low)
     if betting.first_to_act is not None:
-        prog.showing_tables = _tables(game.evaluator(betting.first_to_act.ranking))
-    if not prog.high_tables:
-        prog.high_tables = prog.low_tables
-    if not prog.low_tables:
-        prog.low_tables = prog.high_tables
-    if not prog.showing_tables:
-        prog.showing_tables = prog.high_tables
+        tables["showing"] = _tables(game.evaluator(betting.first_to_act.ranking))
+    high = tables.get("high") or tables.get("low", ())
+    k["high_tables"] = high
+    k["low_tables"] = tables.get("low") or high
+    k["showing_tables"] = tables.get("showing") or high
     return None
 
 
@@ -353,9 +315,4 @@ def kill_limits(params: Params, setup: TableSetup) -> Params:
     stakes = setup.stakes
     m, chip = kill.multiplier, stakes.chip
     lower, upper = stakes.lower.times(m, chip), (stakes.upper or stakes.lower).times(m, chip)
-    return params._replace(
-        lower_min=int(lower.min_bet),
-        lower_max=int(lower.max_bet),
-        upper_min=int(upper.min_bet),
-        upper_max=int(upper.max_bet),
-    )
+    return params._replace(lower_min=int(lower.min_bet), upper_min=int(upper.min_bet))

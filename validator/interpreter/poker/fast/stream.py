@@ -1,21 +1,15 @@
 """A Poker session's random stream: words drawn from numpy's ``Generator``, seeded as every
 other simulation (``validator.interpreter.chunks``), read in order by every shuffle of the
-session, the deck before each round and the piles reshuffled in a round (the burn cards for
+session: the deck before each round and the piles reshuffled in a round (the burn cards for
 the Stud common card, § 553.10(h); the discard pile for the draw, § 553.13(g)(2)), whether
 the round is logged (``play``) or not (``simulate``, ``par``).
 
-The kernels read the stream as an int64 array: ``stream[0]`` is the index of the next unread
-word, the words follow (each uniform in [0, 2**62): one 64-bit output of the generator, its
-top 62 bits). An empty array gives no words: a round that must reshuffle is handed back. A
-shuffle is Fisher-Yates from the end of the pile, each position drawn exactly uniform (a
-word at or above the largest multiple of the bound is drawn again), so a round that a kernel
-hands back leaves the stream where it was (``stream[0]`` untouched) and is dealt again from
-the same words by whoever plays it.
+The kernels read it as an int64 array: ``stream[AT]`` the index of the next unread word, the
+words after (each the top 62 bits of one 64-bit output). A round that runs out of words is
+handed back with ``stream[AT]`` untouched and dealt again from the same words and more.
 """
 
 from __future__ import annotations
-
-from collections.abc import MutableSequence
 
 import numpy as np
 from numba import njit
@@ -28,15 +22,16 @@ AT = 0
 SPAN = 1 << 62
 #: words drawn from the generator at a time (a block of rounds reads about 60 a round)
 REFILL = 1 << 15
-#: an empty stream: a round that must reshuffle is handed back
+#: no words: a round that must reshuffle is handed back
 NO_WORDS = np.zeros(0, dtype=np.int64)
 
 
 @njit("int64(int64[::1], int64, int64[::1], int64)", cache=True)
 def shuffle(stream, at, pile, n):  # type: ignore[no-untyped-def]
-    """``pile[:n]`` shuffled in place from the words of ``stream`` read from index ``at``;
-    returns the index after the last word read, or -1 where the words ran out (the pile
-    partly shuffled: the caller starts again from its own copy)."""
+    """``pile[:n]`` shuffled in place, Fisher-Yates from the end, each position exactly uniform
+    (a word at or above the largest multiple of the bound drawn again), from the words read
+    from ``at``; the index after the last read, or -1 where they ran out (the pile partly
+    shuffled: the caller starts again from its own copy)."""
     end = stream.shape[0]
     for i in range(n - 1, 0, -1):
         bound = i + 1
@@ -91,10 +86,6 @@ class Stream:
                 w[AT] = at
                 return out
             need = 2 * (w.shape[0] - int(w[AT])) + 8  # words drawn again: more of them
-
-    def shuffle(self, pile: MutableSequence[int]) -> None:
-        """``pile`` shuffled in place."""
-        pile[:] = self.shuffled(np.asarray(pile, dtype=np.int64)).tolist()
 
     def deck(self) -> list[int]:
         """A round's deck: the 52 cards shuffled."""
