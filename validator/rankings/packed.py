@@ -355,10 +355,8 @@ def _bits(x: int) -> int:
 
 @njit(cache=True, inline="always")
 def best_key(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> int:
-    """The packed key of the best hand of ``cards[:n]`` (``pack_key(ev.best(...).key)``).
-    ``n`` is passed on as a plain int even where the caller gives a constant: ``_read``
-    is then compiled once, not once more for each constant it meets."""
-    return _read(tables, cards, int(n))[0]
+    """The packed key of the best hand of ``cards[:n]`` (``pack_key(ev.best(...).key)``)."""
+    return _read(tables, cards, n)[0]
 
 
 @njit(cache=True)
@@ -538,7 +536,7 @@ def kept_mask(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> int:
     cards a draw keeps), for at most the ranking's size of cards."""
     if n > tables[T_PARAMS][P_SIZE]:
         raise ValueError("kept_mask: more cards than a hand of the ranking")
-    _, i, suit, ranks = _read(tables, cards, int(n))
+    _, i, suit, ranks = _read(tables, cards, n)
     out = 0
     if suit >= 0:
         formed = tables[T_SUITED_FORMED][ranks]
