@@ -238,6 +238,9 @@ TABLE_MAX_CARDS = 8  # hands of up to this many cards take the rank-multiset tab
 PAIR_MAX_CARDS = 2  # hands of up to this many cards take a table of every hand
 _SLICE = 1 << 15
 _NO_SUITS = np.zeros((0, 0), dtype=np.int64)  # no table of suits' values
+#: the shapes whose category, where it reads suits, is held by the cards of one suit alone
+#: (a flush, a straight flush, named ranks of a suit), so that a suit's mask answers it
+_HELD_BY_ONE_SUIT = ("flush", "straight_flush", "ranks", "contains", "contains_any")
 
 
 @cache
@@ -553,10 +556,9 @@ class BatchEvaluator:
             return self._second_cache[key]
         cats = [self.categories[i] for i in order]
         free = set(self._suit_needs(order)[0])
-        per_suit = ("flush", "straight_flush", "ranks", "contains", "contains_any")
         table: tuple[NDArray[Any], ...] | None = None
         if cards <= TABLE_MAX_CARDS and all(
-            i in free or c.shape in per_suit for i, c in zip(order, cats, strict=True)
+            i in free or c.shape in _HELD_BY_ONE_SUIT for i, c in zip(order, cats, strict=True)
         ):
             sizes = range(cards + 1)
             base_low = np.zeros((cards + 1, 5**_LOW_RANKS), dtype=np.int32)
@@ -836,8 +838,7 @@ class BatchEvaluator:
         order = self.comparing if what == "keys" else range(len(self.categories))
         free = set(self._suit_needs(order)[0])
         suited = [i for i in order if i not in free]
-        per_suit = ("flush", "straight_flush", "ranks", "contains", "contains_any")
-        ok = bool(suited) and all(self.categories[i].shape in per_suit for i in suited)
+        ok = bool(suited) and all(self.categories[i].shape in _HELD_BY_ONE_SUIT for i in suited)
         if ok and what == "keys" and self.ranking.tiebreak != "combination":
             ok = all(self._fills_hand(self.categories[i]) for i in suited)
         table: NDArray[np.int64] | None = None
