@@ -1,5 +1,5 @@
 """The odd chip's order by card and suit in a kernel (``fast.odd_chip``) held equal to the
-scalar showdown's: ``Splitter.odd_chip_order`` of the hands ``showdown.show`` builds
+scalar showdown's: the oracle's ``odd_chip_order`` of the hands ``showdown.show`` builds
 (§ 553.10(i)(2)(ii)-(iv); § 553.12(j)(2)(ii)-(iv)).
 
 Every nonbanking game in ``games/`` is read from the game files; deals are built to tie
@@ -15,6 +15,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.poker_oracle.settlement import OracleSplitter
 from tests.test_fast_settle import _deal, _deal_ties
 from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
@@ -28,6 +29,7 @@ from validator.interpreter.poker.fast.odd_chip import (
     odd_chip_order,
 )
 from validator.interpreter.poker.fast.settle import HIGH, LOW, FastSettler
+from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.table import Limit, Rules, Stakes
 from validator.rankings.packed import best_pick_using
@@ -101,13 +103,14 @@ def _arrays(cards: list[list[int]], board: list[int]) -> tuple[np.ndarray, np.nd
 def _scalar_priority(
     settler: FastSettler, cards: list[list[int]], board: list[int], tied: np.ndarray
 ) -> np.ndarray:
-    """The order's definition: each tied seat's hands shown, ordered by the splitter."""
-    assert settler.splitter is not None
+    """The order's definition: each tied seat's hands shown, ordered by the oracle's
+    splitter."""
+    splitter = OracleSplitter(settler.game, card_orders(settler.game), 100)
     out = np.full(tied.shape, -1, dtype=np.int64)
     for part, name in ((HIGH, "high"), (LOW, "low")):
         seats = [int(i) for i in np.flatnonzero(tied[part])]
         shown = [show(settler.game, i, cards[i], board) for i in seats]
-        for place, hand in enumerate(settler.splitter.odd_chip_order(shown, name)):
+        for place, hand in enumerate(splitter.odd_chip_order(shown, name)):
             out[part, hand.seat] = place
     return out
 
@@ -143,7 +146,7 @@ def test_kernel_orders_tied_seats_as_the_scalar_showdown(
 ) -> None:
     """§ 553.10(i)(2)(ii)-(iv); § 553.12(j)(2)(ii)-(iv): for any set of tied seats, in
     each part the game's showdown has, the kernel gives each seat the place
-    ``Splitter.odd_chip_order`` gives its hand as ``showdown.show`` builds it (the cards
+    the oracle's ``odd_chip_order`` gives its hand as ``showdown.show`` builds it (the cards
     the hand uses, then the player's other cards), compiled or as plain Python; every
     nonbanking game's hands are read by the kernel (no round leaves it for the order)."""
     game = load_game(game_id)

@@ -15,8 +15,8 @@ from validator.interpreter.poker.bad_beat import (
     BadBeatResult,
     BadBeatRule,
     describe_floor,
-    qualifies,
 )
+from validator.interpreter.poker.fast.odd_chip import card_keys
 from validator.interpreter.poker.kill import KillResult, KillRule, PotOutcome, next_hand
 from validator.interpreter.poker.rake import Rake, RakeRule
 from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError
@@ -40,7 +40,7 @@ from validator.interpreter.poker.showdown import (
 )
 from validator.model.notation import format_rate
 from validator.money import Cents, dollar_text
-from validator.rankings.evaluator import HandValue
+from validator.rankings.evaluator import Evaluator, HandValue
 
 # -- the pots (pots.py) ------------------------------------------------------------------------
 
@@ -296,6 +296,17 @@ def pay(
             )
 
 
+def qualifies(ev: Evaluator, rule: BadBeatRule, value: HandValue, hand: ShownHand) -> bool:
+    """Whether a losing hand meets the Bad Beat requirements (the winner aside)."""
+    if not ev.at_least(value, rule.at_least):
+        return False
+    in_floor = value.key[0] == ev.strength(rule.at_least)  # the floor's own category
+    if rule.rank_at_least is not None and in_floor and value.key[1] < rule.rank_at_least:
+        return False
+    own = set(hand.cards)
+    return sum(1 for c in value.cards if c in own) >= rule.hole_cards
+
+
 # -- the Kill (kill.py) ---------------------------------------------------------------------
 
 
@@ -336,6 +347,30 @@ def divide(amount: Cents, n: int, chip: Cents, cap: Cents | None) -> list[Cents]
 
 class OracleSplitter(Splitter):
     """Divides pots by the game's showdown rules."""
+
+    def odd_chip_order(self, tied: Sequence[ShownHand], part: str) -> list[ShownHand]:
+        """The tied players in the order the excess goes to them. High: the highest card by
+        suit first, the tied hands compared from their highest card, then the players'
+        other cards. Low: the lowest card by suit first, from the lowest card."""
+        low = self.tie_rule(part) == "lowest_card_by_suit"
+        keys = card_keys(self, part)
+
+        def key(c: int) -> int:
+            return keys[c]
+
+        def seq(h: ShownHand) -> tuple[int, ...]:
+            value = h.low if low else h.high
+            assert value is not None
+            rest = [c for c in h.cards if c not in value.cards]
+            return tuple(
+                key(c)
+                for c in (
+                    *sorted(value.cards, key=key, reverse=not low),
+                    *sorted(rest, key=key, reverse=not low),
+                )
+            )
+
+        return sorted(tied, key=seq, reverse=not low)
 
     # -- who has the best hand ---------------------------------------------------------------
 

@@ -34,7 +34,6 @@ from validator.compiler import Game
 from validator.interpreter.poker.showdown import Pot, ShownHand
 from validator.model.notation import format_rate
 from validator.money import Cents, dollar_text
-from validator.rankings.evaluator import Evaluator, HandValue
 
 
 @dataclass(frozen=True)
@@ -120,37 +119,30 @@ def explain_payouts(
     main: Pot,
     winners: Sequence[int],
     hands: Mapping[int, ShownHand],
+    losing: Sequence[int],
     payouts: Sequence[tuple[int, Cents, int]],
     cite: str,
 ) -> None:
-    """The payouts of a Bad Beat (``payouts``: seat, amount and share, 0 the losing hand's,
-    1 the winning hand's, 2 the table's, as the settlement kernel paid them; none: no Bad
-    Beat) and why the main pot's showdown was one or not."""
+    """Why the main pot's showdown was a Bad Beat or not, and its payouts, as the settlement
+    kernel found them: ``losing``, the seats of the best losing hand that qualifies (none: no
+    Bad Beat); ``payouts``, seat, amount and share (0 the losing hand's, 1 the winning
+    hand's, 2 the table's)."""
     if len(main.eligible) < 2 or not winners:
         result.hit_reason = "no showdown for the main pot: no Bad Beat"
         return
     ev = game.evaluator(rule.hand)
     floor = describe_floor(game, rule)
-
-    def value_of(seat: int) -> HandValue | None:
-        return hands[seat].high if rule.hand == "high" else hands[seat].low
-
-    if rule.beaten_by is not None:
-        best = [v for v in (value_of(s) for s in winners) if v is not None]
-        if not best or not ev.at_least(max(best, key=lambda v: v.key), rule.beaten_by):
-            beaten = ev.category(rule.beaten_by).name
-            result.hit_reason = f"the winning hand is not {beaten} or better: no Bad Beat"
-            return
-    losers = []
-    for seat in main.eligible:
-        value = value_of(seat)
-        if seat not in winners and value is not None and qualifies(ev, rule, value, hands[seat]):
-            losers.append((seat, value))
-    if not losers:
-        result.hit_reason = f"no losing hand of {floor}"
+    if not losing:
+        values = [v for s in winners if (v := hands[s].high) is not None]
+        beaten = rule.beaten_by
+        if beaten is not None and not (
+            values and ev.at_least(max(values, key=lambda v: v.key), beaten)
+        ):
+            category = ev.category(beaten).name
+            result.hit_reason = f"the winning hand is not {category} or better: no Bad Beat"
+        else:
+            result.hit_reason = f"no losing hand of {floor}"
         return
-    top = max(v.key for _, v in losers)
-    losing = [s for s, v in losers if v.key == top]
     fund = result.fund_before + result.contribution
     result.hit = True
     result.hit_reason = (
@@ -170,17 +162,6 @@ def explain_payouts(
                 f"Bad Beat {what}: {format_rate(share)} of the {dollar_text(fund)} fund"
                 + (f" shared by {len(paid)}" if len(paid) > 1 else "")
             )
-
-
-def qualifies(ev: Evaluator, rule: BadBeatRule, value: HandValue, hand: ShownHand) -> bool:
-    """Whether a losing hand meets the Bad Beat requirements (the winner aside)."""
-    if not ev.at_least(value, rule.at_least):
-        return False
-    in_floor = value.key[0] == ev.strength(rule.at_least)  # the floor's own category
-    if rule.rank_at_least is not None and in_floor and value.key[1] < rule.rank_at_least:
-        return False
-    own = set(hand.cards)
-    return sum(1 for c in value.cards if c in own) >= rule.hole_cards
 
 
 def describe_floor(game: Game, rule: BadBeatRule) -> str:

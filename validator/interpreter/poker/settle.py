@@ -273,8 +273,9 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     bb_by_pot = bad_beat.by_pot if bad_beat else [0] * len(pots)
     explainer = settler.splitter
     assert explainer is not None
+    places = _places(settled.priority, figures.seats)
     results = [
-        explainer.explain(p, r, b, hands, figures.awards.get(p.index, {}))
+        explainer.explain(p, r, b, hands, figures.awards.get(p.index, {}), places)
         for p, r, b in zip(pots, rake.by_pot, bb_by_pot, strict=True)
     ]
     awards = _awards(game, rnd, hands, uncalled, results)
@@ -282,9 +283,18 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
         main = results[0]
         winners = [s for h in main.halves if h.part in ("pot", "high") for s in h.winners]
         assert d.bad_beat is not None
-        paid = figures.payouts if settled.bad_beat_hit else []
-        cite = d.bad_beat.rules_cite
-        explain_payouts(bad_beat, rnd.bad_beat, game, main.pot, winners, hands, paid, cite)
+        losing = sorted(s for i, s in enumerate(figures.seats) if settled.bad_beat_losing >> i & 1)
+        explain_payouts(
+            bad_beat,
+            rnd.bad_beat,
+            game,
+            main.pot,
+            winners,
+            hands,
+            losing,
+            figures.payouts,
+            d.bad_beat.rules_cite,
+        )
         for seat, amount in bad_beat.payouts.items():
             awards[seat].bad_beat = amount
             awards[seat].reasons.append(bad_beat.payout_reasons[seat])
@@ -427,6 +437,16 @@ def _settler(game: Game, rnd: PokerRound) -> Any:
             raise PokerRoundError([(where, f"not settled here: {settler.reason}")])
         held = _SETTLERS[key] = (game, settler)
     return held[1]
+
+
+def _places(priority: Any, seats: list[int]) -> dict[str, dict[int, int]]:
+    """By part (``priority``'s rows: high, low), each tied seat's place in the order the
+    settlement kernel gave the excess by card and suit; none where no tie needed it."""
+    rows = [] if priority is None else priority.tolist()
+    return {
+        part: {seats[i]: place for i, place in enumerate(row) if place >= 0}
+        for part, row in zip(("high", "low"), rows, strict=False)
+    }
 
 
 class _Figures:

@@ -22,7 +22,7 @@ from validator.model.game import GameDefinition
 from validator.model.poker import OddChips
 from validator.model.ranking import CardOrder
 from validator.money import Cents, dollar_text
-from validator.rankings.evaluator import HandValue, card_order_key, low_rank
+from validator.rankings.evaluator import HandValue
 
 
 @dataclass(frozen=True)
@@ -137,30 +137,6 @@ class Splitter:
         self.chip = chip
         self.cap = None if self.odd.cap is None else int(self.odd.cap * 100)
 
-    def odd_chip_order(self, tied: Sequence[ShownHand], part: str) -> list[ShownHand]:
-        """The tied players in the order the excess goes to them. High: the highest card by
-        suit first, the tied hands compared from their highest card, then the players'
-        other cards. Low: the lowest card by suit first, from the lowest card."""
-        low = self.tie_rule(part) == "lowest_card_by_suit"
-
-        def key(c: int) -> tuple[int, int]:
-            rank, suit = card_order_key(self.order, c)
-            return (low_rank(c), suit) if low else (rank, suit)
-
-        def seq(h: ShownHand) -> tuple[tuple[int, int], ...]:
-            value = h.low if low else h.high
-            assert value is not None
-            rest = [c for c in h.cards if c not in value.cards]
-            return tuple(
-                key(c)
-                for c in (
-                    *sorted(value.cards, key=key, reverse=not low),
-                    *sorted(rest, key=key, reverse=not low),
-                )
-            )
-
-        return sorted(tied, key=seq, reverse=not low)
-
     def tie_rule(self, part: str) -> str:
         """How a tied half's excess is given, as the game declares it (§ 553.10(i)(2)(ii),
         (iii)): ``highest_card_by_suit`` or ``lowest_card_by_suit``."""
@@ -174,10 +150,14 @@ class Splitter:
         winners: Sequence[ShownHand],
         paid: Sequence[tuple[int, Cents]],
         why: str,
+        places: Mapping[str, Mapping[int, int]],
     ) -> Half:
-        """One part of a pot, ``paid`` to its tied winners (seat, amount)."""
+        """One part of a pot, ``paid`` to its tied winners (seat, amount); ``places``: by
+        ``high`` and ``low``, each tied seat's place in the order the settlement kernel gave
+        the excess by card and suit (``fast.odd_chip.odd_chip_order``), where it had to."""
+        side = "low" if part == "low" else "high"
         seats = tuple(h.seat for h in winners)
-        hands = {h.seat: h.describe("low" if part == "low" else "high") for h in winners}
+        hands = {h.seat: h.describe(side) for h in winners}
         amounts = dict(paid)
         half = Half(part, sum(amounts.values()), seats, hands)
         if len(winners) == 1:
@@ -189,7 +169,7 @@ class Splitter:
             half.shares.append(Share(h.seat, amounts[h.seat], f"{why}; {tie}"))
         if all(a == share for a in amounts.values()):
             return half
-        ordered = self.odd_chip_order(winners, "low" if part == "low" else "high")
+        ordered = sorted(winners, key=lambda h: places[side][h.seat])
         by = self.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
         unit = self.chip if self.cap is None else min(self.chip, self.cap)
         for rank, h in enumerate(ordered):
@@ -216,9 +196,10 @@ class Splitter:
         bad_beat: Cents,
         hands: Mapping[int, ShownHand],
         awards: Mapping[int, Sequence[tuple[int, Cents]]],
+        places: Mapping[str, Mapping[int, int]],
     ) -> PotResult:
         """A pot awarded (``awards``: by part, 0 the whole pot, 1 the high half, 2 the low
-        half, each seat paid and how much)."""
+        half, each seat paid and how much; ``places``: as ``part`` reads them)."""
         sd = self.showdown
         net = pot.amount - rake - bad_beat
         if len(pot.eligible) == 1:
@@ -235,12 +216,12 @@ class Splitter:
             why = (
                 f"the {'highest ranking high' if sd.pot == 'high' else 'best low'} hand [{sd.cite}]"
             )
-            half = self.part(sd.pot, won(0), awards[0], why)
+            half = self.part(sd.pot, won(0), awards[0], why, places)
             return PotResult(pot, rake, bad_beat, [half], why)
         if 0 in awards:
             cite = sd.no_qualifying_low.cite if sd.no_qualifying_low else sd.cite
             why = f"no hand qualifies for low: the highest high hand takes the entire pot [{cite}]"
-            half = self.part("high", won(0), awards[0], why)
+            half = self.part("high", won(0), awards[0], why, places)
             return PotResult(pot, rake, bad_beat, [half], why)
         high_half, low_half = (sum(a for _, a in awards[k]) for k in (1, 2))
         to = self.odd.pot_excess_to  # the half given the excess (§ 553.10(i)(2)(i))
@@ -255,8 +236,8 @@ class Splitter:
             )
         high_seats, low_seats = won(1), won(2)
         halves = [
-            self.part("high", high_seats, awards[1], part_why["high"]),
-            self.part("low", low_seats, awards[2], part_why["low"]),
+            self.part("high", high_seats, awards[1], part_why["high"], places),
+            self.part("low", low_seats, awards[2], part_why["low"], places),
         ]
         if {h.seat for h in high_seats} == {h.seat for h in low_seats} and len(high_seats) == 1:
             reason = "one player has both the high and the low hand: he takes both halves"

@@ -55,7 +55,16 @@ class SettledHand:
     showdown: bool  # two or more hands reached the showdown (``PlayedHand.showdown_order``)
     kill_next: bool | None = None  # the Kill in effect next round (None: no Kill rule)
     bad_beat: Ints | None = None  # [seat index] paid from the Bad Beat fund
-    bad_beat_hit: bool = False  # the round was a Bad Beat (``BadBeatResult.hit``)
+    #: the seats of the Bad Beat's losing hand, bit i for seat index i (0: no Bad Beat)
+    bad_beat_losing: int = 0
+    #: [part, seat index] each tied seat's place in the order a tie's excess went by card and
+    #: suit (-1: not tied); None: no such tie
+    priority: Ints | None = None
+
+    @property
+    def bad_beat_hit(self) -> bool:
+        """The round was a Bad Beat (``BadBeatResult.hit``)."""
+        return self.bad_beat_losing != 0
 
 
 #: About how long the first run after an install compiles the kernels (two cores).

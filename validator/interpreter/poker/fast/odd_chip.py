@@ -1,9 +1,8 @@
 """The order a tied part's excess goes in by card and suit (§ 553.10(i)(2)(ii)-(iv), §
-553.12(j)(2)(ii)-(iv)), in a kernel: ``odd_chip_order`` places each tied seat as
-``showdown.Splitter.odd_chip_order`` orders the hands, so that such a tie need not leave the
-kernels. Each tied hand is read as the cards it uses, then the player's other cards, each
-group sorted by the tie rule's card key, compared highest or lowest first; equal sequences
-keep their seat order.
+553.12(j)(2)(ii)-(iv)), in a kernel: ``odd_chip_order`` places each tied seat, and the
+explanation of a settlement reads the places it gave. Each tied hand is read as the cards it
+uses, then the player's other cards, each group sorted by the tie rule's card key
+(``card_keys``), compared highest or lowest first; equal sequences keep their seat order.
 
 Which of two equal cards a hand uses decides the suit compared, so the cards are chosen as
 the scalar evaluator chooses them: the first best choice of a hand of set parts (``use:``);
@@ -354,9 +353,7 @@ def compile_order(game: Game, splitter: Splitter) -> OrderArrays:
     tables = [_no_tables(), _no_tables()]
     for part, name in enumerate(("high", "low")):
         lowest = splitter.tie_rule(name) == "lowest_card_by_suit"
-        for c in range(52):
-            rank, suit = card_order_key(splitter.order, c)
-            keys[part, c] = (low_rank(c) if lowest else rank) * 8 + suit
+        keys[part] = card_keys(splitter, name)
         spec[part, LOWEST] = lowest
         hand_id = sd.low if lowest else sd.high
         if hand_id is None:
@@ -368,6 +365,18 @@ def compile_order(game: Game, splitter: Splitter) -> OrderArrays:
         spec[part, LOWEST] = lowest
         tables[part] = packed(game.evaluator(hand_id)).tables
     return keys, spec, tables[0], tables[1]
+
+
+def card_keys(splitter: Splitter, part: str) -> list[int]:
+    """Each card's key for a tied part's excess (§ 553.10(i)(2)(ii)-(iv)): its rank (under
+    the lowest card by suit its low rank, the ace lowest), then its suit by the game's card
+    order; a greater key a higher card."""
+    lowest = splitter.tie_rule(part) == "lowest_card_by_suit"
+    keys = []
+    for c in range(52):
+        rank, suit = card_order_key(splitter.order, c)
+        keys.append((low_rank(c) if lowest else rank) * 8 + suit)
+    return keys
 
 
 def _hand_spec(game: Game, hand_id: str) -> Ints | None:

@@ -81,7 +81,8 @@ _TOP_SHIFT = PART_BITS * (KEY_PARTS - 1)
 _PART_MASK = (1 << PART_BITS) - 1
 
 #: ``_settle``'s output after the awards: rake, Bad Beat contribution, pots, showdown, the
-#: Kill next round (-1: no Kill rule), a Bad Beat hit; then each seat's Bad Beat payout
+#: Kill next round (-1: no Kill rule), the Bad Beat's losing seats (bit i for seat index i;
+#: 0: no Bad Beat); then each seat's Bad Beat payout
 _TAIL = 6
 
 #: ``_settle``'s results; the last four refuse the round, the seat or pot in ``out[n]``
@@ -409,7 +410,8 @@ def _bad_beat_pay(
     category (ranking cards at least the rank, using at least the hole cards stated), beaten
     by a hand of at least the stated category, takes the losing share of the fund; the
     winners the winning share, the others dealt in the table share, each rounded down to the
-    cent. 1: a Bad Beat, 0: none, -1: a hand whose cards are not read here."""
+    cent. A Bad Beat: the seats of its losing hand (bit i for seat index i); 0: none; -1: a
+    hand whose cards are not read here."""
     high, cards, ncards, board, nboard = dealt[2], dealt[4], dealt[5], dealt[6], dealt[7]
     params, bb_spec, bb_tables = rules[1], rules[2], rules[3]
     n = high.shape[0]
@@ -467,7 +469,11 @@ def _bad_beat_pay(
             if _bad_beat_group(group, high[i], top, best, losing[i], main[i], ncards[i]):
                 payouts[i] += each
                 at[0] = log_op(log, at[0], ops.PAY_BAD_BEAT, i, each, 0, group)
-    return 1
+    losers = 0
+    for i in range(n):
+        if _bad_beat_group(0, high[i], top, best, losing[i], main[i], ncards[i]):
+            losers |= 1 << i
+    return losers
 
 
 @njit(cache=True, inline="always")
@@ -811,6 +817,7 @@ class FastSettler:
             log, at = no_log()
         start = at[0]
         status = _settle(*args, self._unordered, tied, out, log, at)
+        priority = None
         if status == NEEDS_ORDER:
             at[0] = start
             priority = self.odd_chip_priority(dealt, tied)
@@ -829,7 +836,8 @@ class FastSettler:
             bool(out[n + 3]),
             None if kill < 0 else bool(kill),
             out[n + _TAIL :],
-            bool(out[n + 5]),
+            int(out[n + 5]),
+            priority,
         )
 
     def rules(self) -> TableRules:
