@@ -140,7 +140,7 @@ Dealt = tuple[Ints, Flags, Ints, Ints, Ints, Ints, Ints, int, Ints]
 #: what it reads of the table: the incremental rake's levels, the rules, the Bad Beat hand
 TableRules = tuple[Ints, Ints, Ints, Tables]
 _PAY_BEST = "int64(int64[::1], boolean[::1], int64, int64[::1], int64[::1], boolean[::1], " + (
-    "int64[::1], int64[:, ::1], int64[::1], int64, int64)"
+    "boolean[::1], int64[::1], int64[:, ::1], int64[::1], int64, int64)"
 )
 
 
@@ -152,16 +152,18 @@ def _pay_best(
     params: Ints,
     priority: Ints,
     tied: Flags,
+    won: Flags,
     out: Ints,
     log: Ints,
     at: Ints,
     pot: int,
     part: int,
 ) -> int:
-    """One part of the pot to the best ``eligible`` keys: the winners paid, 0 where no hand
-    can win, -1 where a tie's excess goes by card and suit and ``priority`` does not order
-    the tied seats (marked in ``tied``, nothing paid). Ordered, an equal share each, the
-    excess one chip (at most the cap) at a time in order (§ 553.10(i)(2)(ii)-(iv))."""
+    """One part of the pot to the best ``eligible`` keys: the winners paid (and marked in
+    ``won``), 0 where no hand can win, -1 where a tie's excess goes by card and suit and
+    ``priority`` does not order the tied seats (marked in ``tied``, nothing paid). Ordered,
+    an equal share each, the excess one chip (at most the cap) at a time in order (§
+    553.10(i)(2)(ii)-(iv))."""
     n = keys.shape[0]
     top = 0
     for i in range(n):
@@ -196,6 +198,7 @@ def _pay_best(
                 place += 1
         extra = min(room, max(0, excess - place * room))
         out[i] += share + extra
+        won[i] = True
         at[0] = log_op(log, at[0], ops.AWARD_POT, i, share + extra, pot, part)
     return winners
 
@@ -264,26 +267,21 @@ def _take_rake(
     cap = params[RAKE_CAP]
     rake_of = np.zeros(npots, dtype=np.int64)
     rake = 0
-    if kind == RAKE_PERCENT:
+    if kind in (RAKE_PERCENT, RAKE_PER_ROUND):
+        by_pot = kind == RAKE_PERCENT  # else each betting round's chips, the last's uncalled out
+        parts = npots if by_pot else round_put.shape[0]
         left = cap
-        for k in range(npots):
-            wanted = amount[k] * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
-            take = wanted if cap < 0 else min(wanted, left)
-            if cap >= 0:
-                left -= take
-            rake_of[k] = take
-            rake += take
-        return rake, rake_of
-    if kind == RAKE_PER_ROUND:
-        left = cap
-        last = round_put.shape[0] - 1
-        for r in range(round_put.shape[0]):
-            put = round_put[r] - (returned if r == last else 0)
+        for r in range(parts):
+            put = amount[r] if by_pot else round_put[r] - (returned if r == parts - 1 else 0)
             wanted = put * params[RAKE_NUM] // (params[RAKE_DEN] * unit) * unit
             take = wanted if cap < 0 else min(wanted, left)
             if cap >= 0:
                 left -= take
+            if by_pot:
+                rake_of[r] = take
             rake += take
+        if by_pot:
+            return rake, rake_of
     elif kind == RAKE_INCREMENTAL:
         for j in range(levels.shape[0]):
             if pot >= levels[j, 0]:
@@ -334,27 +332,31 @@ def _award_pot(
     priority: Ints,
     tied: Flags,
     qualifying: Flags,
+    won: Flags,
     out: Ints,
     log: Ints,
     at: Ints,
     k: int,
 ) -> int:
     """Pot ``k`` awarded among the players of ``mask``: high, low, or high-low halves, the
-    high hand taking all where no low qualifies (§ 553.10(j)); as ``_pay_best``."""
+    high hand taking all where no low qualifies (§ 553.10(j)); as ``_pay_best``, the
+    winners of the whole pot or its high half marked in ``won[HIGH]``, of its low half in
+    ``won[LOW]``."""
     n = mask.shape[0]
     pot_kind = params[POT_KIND]
     hp, ht = priority[HIGH], tied[HIGH]
     lp, lt = priority[LOW], tied[LOW]
+    wh, wl = won[HIGH], won[LOW]
     if pot_kind == POT_HIGH:
-        return _pay_best(high, mask, net, params, hp, ht, out, log, at, k, 0)
+        return _pay_best(high, mask, net, params, hp, ht, wh, out, log, at, k, 0)
     any_low = False
     for i in range(n):
         qualifying[i] = mask[i] and _low_qualifies(low[i], params)
         any_low = any_low or qualifying[i]
     if pot_kind == POT_LOW:
-        return _pay_best(low, qualifying, net, params, lp, lt, out, log, at, k, 0)
+        return _pay_best(low, qualifying, net, params, lp, lt, wh, out, log, at, k, 0)
     if not any_low:  # the high hand takes the entire pot (§ 553.10(j))
-        return _pay_best(high, mask, net, params, hp, ht, out, log, at, k, 0)
+        return _pay_best(high, mask, net, params, hp, ht, wh, out, log, at, k, 0)
     unit_odd = params[ODD_UNIT]
     capped = params[ODD_CAPPED] == 1
     larger = _divide(net, 2, unit_odd, capped, True)
@@ -362,41 +364,27 @@ def _award_pot(
     to_high = params[EXCESS_TO_HIGH] == 1
     high_half = larger if to_high else smaller
     low_half = smaller if to_high else larger
-    paid = _pay_best(high, mask, high_half, params, hp, ht, out, log, at, k, 1)
+    paid = _pay_best(high, mask, high_half, params, hp, ht, wh, out, log, at, k, 1)
     if paid != 0:
-        low_paid = _pay_best(low, qualifying, low_half, params, lp, lt, out, log, at, k, 2)
+        low_paid = _pay_best(low, qualifying, low_half, params, lp, lt, wl, out, log, at, k, 2)
         paid = low_paid if low_paid <= 0 else paid
     return paid
 
 
 @njit(cache=True, inline="always")
-def _pot_winner(
-    high: Ints,
-    low: Ints,
-    mask: Flags,
-    qualifying: Flags,
-    params: Ints,
-    won_high: Flags,
-    won_low: Flags,
-) -> tuple[int, bool]:
-    """What the Kill reads of a pot: the one player who won all of it (-1: none), and
+def _pot_winner(won_high: Flags, won_low: Flags) -> tuple[int, bool]:
+    """What the Kill reads of a pot from who was paid it (``won_high``: the whole pot or its
+    high half; ``won_low``: its low half): the one player who won all of it (-1: none), and
     whether its halves went to different players."""
-    pot_kind = params[POT_KIND]
-    if pot_kind == POT_LOW:
-        _best_of(low, qualifying, won_high)
-    else:
-        _best_of(high, mask, won_high)
-    halves = pot_kind == POT_HIGH_LOW and _any_low(low, mask, params)
-    if halves:
-        _best_of(low, qualifying, won_low)
+    halves = False
+    for i in range(won_low.shape[0]):
+        halves = halves or won_low[i]
     winners = 0
     scooped = -1
     split = False
-    for i in range(mask.shape[0]):
-        if halves:
-            split = split or won_high[i] != won_low[i]
-            won_high[i] = won_high[i] or won_low[i]
-        if won_high[i]:
+    for i in range(won_high.shape[0]):
+        split = split or (halves and won_high[i] != won_low[i])
+        if won_high[i] or won_low[i]:
             winners += 1
             scooped = i
     return (scooped if winners == 1 else -1), split
@@ -560,8 +548,7 @@ def _settle(
     net_of = np.zeros(npots, dtype=np.int64)
     scooped = np.full(npots, -1, dtype=np.int64)
     split = np.zeros(npots, dtype=np.bool_)
-    won_high = np.zeros(n, dtype=np.bool_)
-    won_low = np.zeros(n, dtype=np.bool_)
+    won = np.zeros((2, n), dtype=np.bool_)
     for k in range(npots):
         net = amount[k] - rake_of[k] - bb_of[k]
         net_of[k] = net
@@ -573,7 +560,12 @@ def _settle(
                     scooped[k] = i
                     at[0] = log_op(log, at[0], ops.AWARD_POT, i, net, k, 0)
             continue
-        paid = _award_pot(net, mask, high, low, params, priority, tied, qualifying, out, log, at, k)
+        for i in range(n):
+            won[HIGH, i] = False
+            won[LOW, i] = False
+        paid = _award_pot(
+            net, mask, high, low, params, priority, tied, qualifying, won, out, log, at, k
+        )
         if paid == 0:
             out[n] = k
             out[n + 1] = LOW if params[POT_KIND] == POT_LOW else HIGH
@@ -581,9 +573,7 @@ def _settle(
         if paid < 0:
             needs_order = True  # the other pots still read, so that one call orders all
         if params[KILL_RULE]:
-            scooped[k], split[k] = _pot_winner(
-                high, low, mask, qualifying, params, won_high, won_low
-            )
+            scooped[k], split[k] = _pot_winner(won[HIGH], won[LOW])
     if needs_order:
         return NEEDS_ORDER
     if params[BB_KIND] != BB_NONE and params[POT_KIND] != POT_LOW and contenders[0] >= 2:
@@ -602,26 +592,6 @@ def _settle(
     if params[KILL_RULE]:
         at[0] = log_op(log, at[0], ops.MOVE_KILL, ops.NO_SEAT, 0, 0, out[n + 4])
     return SETTLED
-
-
-@njit(cache=True)
-def _best_of(keys: Ints, eligible: Flags, best: Flags) -> None:
-    """``best``: the eligible seats holding the highest key."""
-    top = 0
-    for i in range(keys.shape[0]):
-        if eligible[i] and keys[i] > top:
-            top = keys[i]
-    for i in range(keys.shape[0]):
-        best[i] = top > 0 and eligible[i] and keys[i] == top
-
-
-@njit(cache=True)
-def _any_low(low: Ints, eligible: Flags, params: Ints) -> bool:
-    """An eligible seat holds a qualifying low."""
-    for i in range(low.shape[0]):  # noqa: SIM110 (numba compiles no generator in any())
-        if eligible[i] and _low_qualifies(low[i], params):
-            return True
-    return False
 
 
 @njit(cache=True)
