@@ -34,7 +34,6 @@ from validator.rankings.packed import (
     _next_combination,
     _read,
     _read_counts,
-    best_key,
     packable,
     packed,
 )
@@ -71,27 +70,6 @@ def _sorted_into(values: Ints, n: int, lowest: bool, out: Ints, at: int) -> int:
             j -= 1
         out[j] = v
     return at + n
-
-
-@njit(cache=True)
-def _first_best_choice(tables: Tables, hand: Ints, n: int, size: int, pick: Ints) -> int:
-    """The cards (bit c for card c) of the first best choice of ``size`` of ``hand[:n]`` in
-    ``itertools.combinations``' order."""
-    idx = np.arange(size, dtype=np.int64)
-    top = -1
-    chosen = 0
-    more = True
-    while more:
-        for i in range(size):
-            pick[i] = hand[idx[i]]
-        key = best_key(tables, pick, size)
-        if key > top:
-            top = key
-            chosen = 0
-            for i in range(size):
-                chosen |= 1 << pick[i]
-        more = _next_combination(idx, size, n)
-    return chosen
 
 
 @njit(cache=True)
@@ -156,11 +134,10 @@ def _used(
     board: Ints,
     n_board: int,
     hand: Ints,
-    pick: Ints,
     choices: Ints,
 ) -> int:
     """The cards the hand uses (bit c for card c); -1 where they cannot be read here.
-    ``hand``, ``pick`` and ``choices``: scratch."""
+    ``hand`` and ``choices``: scratch."""
     size = spec[SIZE]
     if spec[USE_OWN] >= 0:  # Omaha's two and three: the first best choice
         k_own = spec[USE_OWN]
@@ -171,7 +148,7 @@ def _used(
             return _first_best_using(tables, own, n_own, k_own, board, n_board, k_board, choices)
         return _first_best_using(tables, board, n_board, k_board, own, n_own, k_own, choices)
     # the hand's cards as ``hand_value`` lists them
-    n = int(np.int64(0))  # an int64 from the start: one compiled ``_first_best_choice``
+    n = int(np.int64(0))  # an int64 from the start: one compiled ``_first_best_using``
     for group in range(2):
         from_own = (group == 0) == (spec[OWN_FIRST] == 1)
         if from_own and spec[WITH_OWN] == 1:
@@ -197,7 +174,7 @@ def _used(
                     distinct += 1
                     break
         if distinct < size:  # pairs must play: the first best choice, in the order given
-            return _first_best_choice(tables, hand, n, size, pick)
+            return _first_best_using(tables, hand, n, size, hand, 0, 0, choices)
         out = 0
         taken = 0
         for low_rank in range(1, 14):  # the ace (rank 12) lowest, then the deuce up
@@ -272,7 +249,6 @@ def odd_chip_order(
     width = cards.shape[1] + board.shape[0]
     seq = np.zeros((n, width), dtype=np.int64)
     hand = np.empty(width, dtype=np.int64)
-    pick = np.empty(width, dtype=np.int64)
     group = np.empty(width, dtype=np.int64)
     # each part's choices of a hand of set parts: at most C(8, 4) + C(5, 2) rows
     choices = np.empty((_MOST_CHOICES, 3), dtype=np.int64)
@@ -296,7 +272,7 @@ def odd_chip_order(
             if not tied[part, i]:
                 continue
             own = cards[i]
-            used = _used(tables, row, own, ncards[i], board, nboard, hand, pick, choices)
+            used = _used(tables, row, own, ncards[i], board, nboard, hand, choices)
             if used < 0:
                 return False
             for k in range(width):

@@ -413,7 +413,6 @@ def _bad_beat_pay(
         return 0
     width = cards.shape[1] + board.shape[0]
     hand = np.empty(width, dtype=np.int64)
-    pick = np.empty(width, dtype=np.int64)
     choices = np.empty((_MOST_CHOICES, 3), dtype=np.int64)
     best = 0
     losing = np.zeros(n, dtype=np.bool_)
@@ -428,9 +427,7 @@ def _bad_beat_pay(
         if category == params[BB_FLOOR] and params[BB_RANK] > 0 and second < params[BB_RANK]:
             continue
         if params[BB_HOLE] > 0:
-            used = _used(
-                bb_tables, bb_spec, cards[i], ncards[i], board, nboard, hand, pick, choices
-            )
+            used = _used(bb_tables, bb_spec, cards[i], ncards[i], board, nboard, hand, choices)
             if used < 0:
                 return -1
             own = 0
