@@ -396,25 +396,14 @@ class OracleSplitter(Splitter):
         amounts = divide(amount, len(winners), self.chip, self.cap)
         share = min(amounts)
         tie = f"tied {len(winners)} ways, divided equally ({dollar_text(share)} each)"
-        by = self.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
         paid = dict(zip((h.seat for h in ordered), amounts, strict=True))
         for h in winners:
             half.shares.append(Share(h.seat, paid[h.seat], f"{why}; {tie}"))
-        unit = self.chip if self.cap is None else min(self.chip, self.cap)
         for rank, h in enumerate(ordered):
             extra = paid[h.seat] - share
-            if not extra:
-                continue
-            place = "" if rank == 0 else f" (the next {by} after the player before)"
-            each = (
-                f"the {dollar_text(extra)} that cannot be divided goes to the tied player "
-                f"with the {by} card by suit"
-                if self.cap is None
-                else f"{dollar_text(extra)} of what cannot be divided equally, one "
-                f"{dollar_text(unit)} chip at most to a player, goes to the tied player with "
-                f"the {by} card by suit{place}"
-            )
-            half.odd_chips.append(Share(h.seat, extra, f"{each} [{self.odd.cite}]"))
+            if extra:
+                reason = self.odd_chip_reason(part, extra, rank == 0)
+                half.odd_chips.append(Share(h.seat, extra, reason))
         half.odd_chip = half.odd_chips[0] if half.odd_chips else None
         return half
 

@@ -8,7 +8,8 @@ what cannot be divided equally.
 - Ties divide equally (§ 553.4(e)). A split pot's excess goes to the high hand
   (§ 553.10(i)(2)(i)); a tied half's excess to the highest (high) or lowest (low) card by
   suit ((ii)-(iv)); where the source caps the excess at $1, it is given one chip of at most
-  $1 at a time, in that order, so that every share is paid in chips (``divide``).
+  $1 at a time, in that order, so that every share is paid in chips. The settlement kernel
+  (``fast.settle``) divides; ``Splitter`` explains its awards.
 """
 
 from __future__ import annotations
@@ -170,24 +171,31 @@ class Splitter:
         if all(a == share for a in amounts.values()):
             return half
         ordered = sorted(winners, key=lambda h: places[side][h.seat])
-        by = self.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
-        unit = self.chip if self.cap is None else min(self.chip, self.cap)
         for rank, h in enumerate(ordered):
             extra = amounts[h.seat] - share
-            if not extra:
-                continue
-            place = "" if rank == 0 else f" (the next {by} after the player before)"
+            if extra:
+                reason = self.odd_chip_reason(part, extra, rank == 0)
+                half.odd_chips.append(Share(h.seat, extra, reason))
+        half.odd_chip = half.odd_chips[0] if half.odd_chips else None
+        return half
+
+    def odd_chip_reason(self, part: str, extra: Cents, first: bool) -> str:
+        """Why a tied player of ``part`` is given ``extra`` of what cannot be divided
+        (``first``: the first in the order by card and suit)."""
+        by = self.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
+        if self.cap is None:
             each = (
                 f"the {dollar_text(extra)} that cannot be divided goes to the tied player "
                 f"with the {by} card by suit"
-                if self.cap is None
-                else f"{dollar_text(extra)} of what cannot be divided equally, one "
-                f"{dollar_text(unit)} chip at most to a player, goes to the tied player with "
-                f"the {by} card by suit{place}"
             )
-            half.odd_chips.append(Share(h.seat, extra, f"{each} [{self.odd.cite}]"))
-        half.odd_chip = half.odd_chips[0] if half.odd_chips else None
-        return half
+        else:
+            place = "" if first else f" (the next {by} after the player before)"
+            each = (
+                f"{dollar_text(extra)} of what cannot be divided equally, one "
+                f"{dollar_text(min(self.chip, self.cap))} chip at most to a player, goes to "
+                f"the tied player with the {by} card by suit{place}"
+            )
+        return f"{each} [{self.odd.cite}]"
 
     def explain(
         self,
