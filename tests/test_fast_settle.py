@@ -44,6 +44,8 @@ from validator.interpreter.poker.fast.operations import (
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
     BB_KIND,
+    HIGH,
+    LOW,
     NEEDS_ORDER,
     RAKE_KIND,
     SETTLED,
@@ -811,3 +813,36 @@ bad_beat:
     data["bad_beat"]["qualifying"]["at_least"] = "pair"
     settled = settle_poker_round(data, load_game("poker-omaha-hi-lo-8"))
     assert settled.bad_beat is not None and settled.balanced
+
+
+def _golden_settled(case: str) -> SettledHand:
+    """A golden round file (``tests/golden/poker``) settled by the kernel alone, handed the
+    round as ``rulesub settle`` hands it."""
+    from validator.interpreter.poker.roundfile import read_poker_round
+    from validator.interpreter.poker.settle import _dealt, _settler, _shown
+    from validator.loader import load_yaml
+
+    data = load_yaml(Path(__file__).parent / "golden" / "poker" / f"{case}.yaml").data
+    game = load_game(data["game"])
+    rnd = read_poker_round(data, game)
+    fund = rnd.bad_beat.fund if rnd.bad_beat is not None else 0
+    return _settler(game, rnd).settle(_dealt(rnd, _shown(game, rnd)), fund)
+
+
+def test_kernel_names_the_bad_beat_losing_hand_553_20() -> None:
+    """§ 553.20: the kernel names the seat whose losing hand made the Bad Beat (seat 1's four
+    aces, beaten by a straight flush), so that the explanation reads it rather than finding
+    it again; seat 3 folded, seat 2 won."""
+    settled = _golden_settled("holdem-bad-beat")
+    assert settled.bad_beat_hit
+    assert settled.bad_beat_losing == 0b001  # seat 1, the first seat dealt in
+
+
+def test_kernel_gives_the_tied_low_hands_their_places_553_12_j_2_iii() -> None:
+    """§ 553.12(j)(2)(iii), (iv): the low half tied between seats 2 and 3; the kernel gives
+    seat 2 (the ace of hearts, below the ace of spades) the first place for the excess and
+    hands that order on, for the explanation to read; seat 1 (the high hand) is not tied."""
+    settled = _golden_settled("omaha-hi-lo-8-odd-chip-tied-low")
+    assert settled.priority is not None
+    assert settled.priority[LOW].tolist() == [-1, 0, 1]
+    assert settled.priority[HIGH].tolist() == [-1, -1, -1]
