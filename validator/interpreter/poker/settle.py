@@ -19,7 +19,7 @@ from validator.interpreter.poker.bad_beat import (
     explain_contribution,
     explain_payouts,
 )
-from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, Ints
 from validator.interpreter.poker.fast import operations as op
 from validator.interpreter.poker.kill import KillResult, PotOutcome, explain_kill
 from validator.interpreter.poker.rake import Rake, explain_rake
@@ -439,7 +439,7 @@ def _settler(game: Game, rnd: PokerRound) -> Any:
     return held[1]
 
 
-def _places(priority: Any, seats: list[int]) -> dict[str, dict[int, int]]:
+def _places(priority: Ints | None, seats: list[int]) -> dict[str, dict[int, int]]:
     """By part (``priority``'s rows: high, low), each tied seat's place in the order the
     settlement kernel gave the excess by card and suit; none where no tie needed it."""
     rows = [] if priority is None else priority.tolist()
