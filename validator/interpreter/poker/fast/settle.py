@@ -332,7 +332,8 @@ def _award_pot(
     priority: Ints,
     tied: Flags,
     qualifying: Flags,
-    won: Flags,
+    won_high: Flags,
+    won_low: Flags,
     out: Ints,
     log: Ints,
     at: Ints,
@@ -340,13 +341,13 @@ def _award_pot(
 ) -> int:
     """Pot ``k`` awarded among the players of ``mask``: high, low, or high-low halves, the
     high hand taking all where no low qualifies (§ 553.10(j)); as ``_pay_best``, the
-    winners of the whole pot or its high half marked in ``won[HIGH]``, of its low half in
-    ``won[LOW]``."""
+    winners of the whole pot or its high half marked in ``won_high``, of its low half in
+    ``won_low``."""
     n = mask.shape[0]
     pot_kind = params[POT_KIND]
     hp, ht = priority[HIGH], tied[HIGH]
     lp, lt = priority[LOW], tied[LOW]
-    wh, wl = won[HIGH], won[LOW]
+    wh, wl = won_high, won_low
     if pot_kind == POT_HIGH:
         return _pay_best(high, mask, net, params, hp, ht, wh, out, log, at, k, 0)
     any_low = False
@@ -545,7 +546,8 @@ def _settle(
     net_of = np.zeros(npots, dtype=np.int64)
     scooped = np.full(npots, -1, dtype=np.int64)
     split = np.zeros(npots, dtype=np.bool_)
-    won = np.zeros((2, n), dtype=np.bool_)
+    won_high = np.zeros(n, dtype=np.bool_)
+    won_low = np.zeros(n, dtype=np.bool_)
     for k in range(npots):
         net = amount[k] - rake_of[k] - bb_of[k]
         net_of[k] = net
@@ -558,10 +560,23 @@ def _settle(
                     at[0] = log_op(log, at[0], ops.AWARD_POT, i, net, k, 0)
             continue
         for i in range(n):
-            won[HIGH, i] = False
-            won[LOW, i] = False
+            won_high[i] = False
+            won_low[i] = False
         paid = _award_pot(
-            net, mask, high, low, params, priority, tied, qualifying, won, out, log, at, k
+            net,
+            mask,
+            high,
+            low,
+            params,
+            priority,
+            tied,
+            qualifying,
+            won_high,
+            won_low,
+            out,
+            log,
+            at,
+            k,
         )
         if paid == 0:
             out[n] = k
@@ -570,7 +585,7 @@ def _settle(
         if paid < 0:
             needs_order = True  # the other pots still read, so that one call orders all
         if params[KILL_RULE]:
-            scooped[k], split[k] = _pot_winner(won[HIGH], won[LOW])
+            scooped[k], split[k] = _pot_winner(won_high, won_low)
     if needs_order:
         return NEEDS_ORDER
     if params[BB_KIND] != BB_NONE and params[POT_KIND] != POT_LOW and contenders[0] >= 2:
