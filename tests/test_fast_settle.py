@@ -54,12 +54,13 @@ from validator.interpreter.poker.fast.settle import (
 )
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
-from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, SeatRound
 from validator.interpreter.poker.session import Session
 from validator.interpreter.poker.settle import PokerSettlement
 from validator.interpreter.poker.settle import settle_round as explained
 from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.table import Limit, Rules, Stakes, default_setup
+from validator.interpreter.roundfile import RoundFileError
+from validator.interpreter.roundfile.poker import PokerRound, SeatRound
 from validator.interpreter.settings import read_settings
 from validator.rankings.packed import pack_key
 
@@ -232,7 +233,7 @@ def _scalar(
     rnd = PokerRound(game.id, chip, seats, list(board), None, rake, rules.bad_beat, rules.kill)
     try:
         expected = settle_round(game, rnd)
-    except (PokerRoundError, ValueError) as e:
+    except (RoundFileError, ValueError) as e:
         with pytest.raises(type(e), match=re.escape(str(e))):
             explained(game, rnd)
         raise
@@ -358,7 +359,7 @@ def _check_round(
     try:
         fast: SettledHand | None = settler.settle(dealt, fund, log=log, at=at)
         refused = ""
-    except ValueError as e:  # ``PokerRoundError`` is one
+    except ValueError as e:  # ``RoundFileError`` is one
         fast, refused = None, str(e)
     bb = rules.bad_beat
     if bb is not None:
@@ -381,7 +382,7 @@ def _check_round(
     unordered = np.full((2, players), -1, dtype=np.int64)
     try:
         s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
-    except (PokerRoundError, ValueError) as e:  # contributions no round produces, a pot
+    except (RoundFileError, ValueError) as e:  # contributions no round produces, a pot
         # no hand wins: the kernel says which, in the scalar settlement's words
         assert fast is None
         assert refused == str(e)
@@ -770,9 +771,9 @@ def test_rounds_no_play_produces_are_refused_in_settle_rounds_words(
     dealt = _dealt(game, hands, board, put, folded, [sum(put)])
     settler = FastSettler(game, Rules(), Stakes(Limit(200, 400)), range(1, len(put) + 1))
     log, at = new_log(True), np.zeros(1, dtype=np.int64)
-    with pytest.raises(PokerRoundError) as kernel:
+    with pytest.raises(RoundFileError) as kernel:
         settler.settle(dealt, 0, log=log, at=at)
-    with pytest.raises(PokerRoundError) as scalar:
+    with pytest.raises(RoundFileError) as scalar:
         _scalar(game, Rules(), 100, hands, board, put, folded, [sum(put)])
     assert str(kernel.value) == str(scalar.value)
     assert at[0] == 0
@@ -802,7 +803,7 @@ bad_beat:
   payouts: {losing_hand: 50%}
 """
     )
-    with pytest.raises(PokerRoundError) as e:
+    with pytest.raises(RoundFileError) as e:
         settle_poker_round(data, load_game("poker-omaha-hi-lo-8"))
     assert e.value.problems == [
         ("/bad_beat/qualifying/hand", "not settled here: a Bad Beat on the hand 'low'")
