@@ -779,9 +779,11 @@ def test_rounds_no_play_produces_are_refused_in_settle_rounds_words(
     assert at[0] == 0
 
 
-def test_a_bad_beat_on_a_low_hand_is_refused_at_its_qualifying_hand_553_20() -> None:
-    """§ 553.20: the settlement pays a Bad Beat on the game's high hand; a round file whose
-    Bad Beat qualifies a low hand is refused at that field, never settled another way."""
+def test_a_bad_beat_on_a_low_hand_is_refused_at_its_qualifying_hand_553_1() -> None:
+    """§ 553.1: a Bad Beat is "one or more predesignated high value Poker hands" held as a
+    losing hand, read as the High Poker hands of § 553.4(b) (the game file's note); a round
+    file whose Bad Beat qualifies a low hand is refused at that field with the rule, never
+    settled another way, and a game that ranks low hands only has no Bad Beat at all."""
     import yaml
 
     from validator.interpreter.poker.settle import settle_poker_round
@@ -805,9 +807,27 @@ bad_beat:
     )
     with pytest.raises(RoundFileError) as e:
         settle_poker_round(data, load_game("poker-omaha-hi-lo-8"))
-    assert e.value.problems == [
-        ("/bad_beat/qualifying/hand", "not settled here: a Bad Beat on the hand 'low'")
-    ]
+    [(where, message)] = e.value.problems
+    assert where == "/bad_beat/qualifying/hand"
+    assert "high value Poker hands" in message and "(§ 553.1, Bad Beat)" in message
+    assert message.endswith("its qualifying hand is the high hand: high, not low")
+    lowball = {
+        **data,
+        "game": "poker-five-card-draw-low",
+        "seats": [
+            {"seat": 1, "cards": ["AS", "2D", "3C", "4H", "6S"], "contributed": 9},
+            {"seat": 2, "cards": ["AH", "2C", "3D", "4S", "5H"], "contributed": 9},
+        ],
+        "board": [],
+    }
+    for hand in ("low", "high"):
+        lowball["bad_beat"]["qualifying"]["hand"] = hand
+        with pytest.raises(RoundFileError) as e:
+            settle_poker_round(lowball, load_game("poker-five-card-draw-low"))
+        [(where, message)] = e.value.problems
+        assert where == "/bad_beat/qualifying/hand"
+        assert message.startswith("Five-card Draw Low-hand ranks low hands only, so has no Bad")
+        assert "(§ 553.1, Bad Beat)" in message
     data["bad_beat"]["qualifying"]["hand"] = "high"
     data["bad_beat"]["qualifying"]["at_least"] = "pair"
     settled = settle_poker_round(data, load_game("poker-omaha-hi-lo-8"))
