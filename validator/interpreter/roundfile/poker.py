@@ -18,7 +18,7 @@ from validator.loader import Located
 from validator.model.notation import format_rate
 from validator.money import Cents, dollar_text
 
-if TYPE_CHECKING:  # the Poker rules read the round file's types in turn
+if TYPE_CHECKING:  # imported where read: the Poker package loads this module as it loads
     from validator.interpreter.poker.bad_beat import BadBeatRule
     from validator.interpreter.poker.kill import KillRule
     from validator.interpreter.poker.rake import RakeRule
