@@ -56,12 +56,13 @@ from validator.interpreter.poker.fast.settle import (
 )
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
-from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, SeatRound
 from validator.interpreter.poker.session import Session
 from validator.interpreter.poker.settle import PokerSettlement
 from validator.interpreter.poker.settle import settle_round as explained
 from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.table import Limit, Rules, Stakes, default_setup
+from validator.interpreter.roundfile import RoundFileError
+from validator.interpreter.roundfile.poker import PokerRound, SeatRound
 from validator.interpreter.settings import read_settings
 from validator.rankings.packed import pack_key
 
@@ -234,7 +235,7 @@ def _scalar(
     rnd = PokerRound(game.id, chip, seats, list(board), None, rake, rules.bad_beat, rules.kill)
     try:
         expected = settle_round(game, rnd)
-    except (PokerRoundError, ValueError) as e:
+    except (RoundFileError, ValueError) as e:
         with pytest.raises(type(e), match=re.escape(str(e))):
             explained(game, rnd)
         raise
@@ -360,7 +361,7 @@ def _check_round(
     try:
         fast: SettledHand | None = settler.settle(dealt, fund, log=log, at=at)
         refused = ""
-    except ValueError as e:  # ``PokerRoundError`` is one
+    except ValueError as e:  # ``RoundFileError`` is one
         fast, refused = None, str(e)
     bb = rules.bad_beat
     if bb is not None:
@@ -383,7 +384,7 @@ def _check_round(
     unordered = np.full((2, players), -1, dtype=np.int64)
     try:
         s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
-    except (PokerRoundError, ValueError) as e:  # contributions no round produces, a pot
+    except (RoundFileError, ValueError) as e:  # contributions no round produces, a pot
         # no hand wins: the kernel says which, in the scalar settlement's words
         assert fast is None
         assert refused == str(e)
@@ -772,17 +773,19 @@ def test_rounds_no_play_produces_are_refused_in_settle_rounds_words(
     dealt = _dealt(game, hands, board, put, folded, [sum(put)])
     settler = FastSettler(game, Rules(), Stakes(Limit(200, 400)), range(1, len(put) + 1))
     log, at = new_log(True), np.zeros(1, dtype=np.int64)
-    with pytest.raises(PokerRoundError) as kernel:
+    with pytest.raises(RoundFileError) as kernel:
         settler.settle(dealt, 0, log=log, at=at)
-    with pytest.raises(PokerRoundError) as scalar:
+    with pytest.raises(RoundFileError) as scalar:
         _scalar(game, Rules(), 100, hands, board, put, folded, [sum(put)])
     assert str(kernel.value) == str(scalar.value)
     assert at[0] == 0
 
 
-def test_a_bad_beat_on_a_low_hand_is_refused_at_its_qualifying_hand_553_20() -> None:
-    """§ 553.20: the settlement pays a Bad Beat on the game's high hand; a round file whose
-    Bad Beat qualifies a low hand is refused at that field, never settled another way."""
+def test_a_bad_beat_on_a_low_hand_is_refused_at_its_qualifying_hand_553_1() -> None:
+    """§ 553.1: a Bad Beat is "one or more predesignated high value Poker hands" held as a
+    losing hand, read as the High Poker hands of § 553.4(b) (the game file's note); a round
+    file whose Bad Beat qualifies a low hand is refused at that field with the rule, never
+    settled another way, and a game that ranks low hands only has no Bad Beat at all."""
     import yaml
 
     from validator.interpreter.poker.settle import settle_poker_round
@@ -804,11 +807,29 @@ bad_beat:
   payouts: {losing_hand: 50%}
 """
     )
-    with pytest.raises(PokerRoundError) as e:
+    with pytest.raises(RoundFileError) as e:
         settle_poker_round(data, load_game("poker-omaha-hi-lo-8"))
-    assert e.value.problems == [
-        ("/bad_beat/qualifying/hand", "not settled here: a Bad Beat on the hand 'low'")
-    ]
+    [(where, message)] = e.value.problems
+    assert where == "/bad_beat/qualifying/hand"
+    assert "high value Poker hands" in message and "(§ 553.1, Bad Beat)" in message
+    assert message.endswith("its qualifying hand is the high hand: high, not low")
+    lowball = {
+        **data,
+        "game": "poker-five-card-draw-low",
+        "seats": [
+            {"seat": 1, "cards": ["AS", "2D", "3C", "4H", "6S"], "contributed": 9},
+            {"seat": 2, "cards": ["AH", "2C", "3D", "4S", "5H"], "contributed": 9},
+        ],
+        "board": [],
+    }
+    for hand in ("low", "high"):
+        lowball["bad_beat"]["qualifying"]["hand"] = hand
+        with pytest.raises(RoundFileError) as e:
+            settle_poker_round(lowball, load_game("poker-five-card-draw-low"))
+        [(where, message)] = e.value.problems
+        assert where == "/bad_beat/qualifying/hand"
+        assert message.startswith("Five-card Draw Low-hand ranks low hands only, so has no Bad")
+        assert "(§ 553.1, Bad Beat)" in message
     data["bad_beat"]["qualifying"]["hand"] = "high"
     data["bad_beat"]["qualifying"]["at_least"] = "pair"
     settled = settle_poker_round(data, load_game("poker-omaha-hi-lo-8"))

@@ -14,10 +14,11 @@ from tests.poker_oracle.betting import Action, BettingError, BettingRound
 from tests.poker_oracle.settlement import PotError, build_pots, take_rake
 from tests.poker_oracle.table import Hand, RandomStrategy, play_hand
 from validator.compiler import load_game
-from validator.interpreter.poker import PokerRoundError, settle_poker_round
+from validator.interpreter.poker import settle_poker_round
 from validator.interpreter.poker.kill import KillRule, next_hand
 from validator.interpreter.poker.rake import RakeRule, time_charges
 from validator.interpreter.poker.table import Limit, Player, Rules, Stakes
+from validator.interpreter.roundfile import RoundFileError
 
 # -- pots ------------------------------------------------------------------------------------
 
@@ -344,7 +345,7 @@ def _round(**changes) -> dict:
 @pytest.mark.parametrize(
     ("changes", "pointer", "words"),
     [
-        ({"board": ["2C", "3D", "9H", "JC", "AS"]}, "/board/4", "dealt twice"),
+        ({"board": ["2C", "3D", "9H", "JC", "AS"]}, "/board/4", "appears twice"),
         ({"board": ["2C", "3D", "9H"]}, "/board", "deals 5"),
         ({"rake": {"percent": "12%"}}, "/rake/percent", "may not exceed 10% [§ 553.15(b)(1)]"),
         (
@@ -378,7 +379,7 @@ def _round(**changes) -> dict:
     ],
 )
 def test_a_round_that_cannot_have_happened_is_refused(changes, pointer, words) -> None:
-    with pytest.raises(PokerRoundError) as e:
+    with pytest.raises(RoundFileError) as e:
         settle_poker_round(_round(**changes), load_game("poker-holdem"))
     assert any(p == pointer and words in m for p, m in e.value.problems), e.value.problems
 
@@ -392,7 +393,7 @@ def test_the_house_procedures_have_no_bad_beat() -> None:
         ],
         "bad_beat": {"contribution": 1},
     }
-    with pytest.raises(PokerRoundError, match="provides for no Bad Beat"):
+    with pytest.raises(RoundFileError, match="provides for no Bad Beat"):
         settle_poker_round(data, load_game("house-seven-card-stud"))
     del data["bad_beat"]
     data["rake"] = {"percent": "15%"}  # not regulated by the procedures

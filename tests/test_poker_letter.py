@@ -355,7 +355,7 @@ def test_a_submissions_bad_beat_is_the_round_files_553_20_b() -> None:
     ("four of a kind, eights or better, beaten; both hole cards play"; 50/25/25) becomes
     the same rule a round file states."""
     from validator.compiler import load_game
-    from validator.interpreter.poker.roundfile import read_poker_round
+    from validator.interpreter.roundfile.poker import read_poker_round
     from validator.interpreter.settings import read_settings
 
     game = load_game("poker-holdem")

@@ -169,3 +169,43 @@ def test_simulate_text_shows_progress_and_meters() -> None:
     assert out.returncode == 0, out.stderr
     assert "hold %" in out.stdout and "meter four_card_progressive/primary" in out.stdout
     assert "money conserved in all 2,000 rounds" in out.stdout
+
+
+def test_a_poker_round_file_is_refused_as_a_banking_one_is(tmp_path: Path) -> None:
+    """One reader: an unknown key, a card dealt twice, cards not a list read the same in a
+    Poker round file as in a banking one, at the key itself and naming the deck's section
+    (§ 553.3(a): "one deck of 52 cards"), exit 2."""
+    poker = tmp_path / "poker.yaml"
+    poker.write_text(
+        "game: poker-holdem\n"
+        "seats:\n"
+        "  - {seat: 1, cards: [AS, AH], contributed: 5, foldd: true}\n"
+        "  - {seat: 2, cards: AS KH, contributed: 5}\n"
+        "board: [2C, 3D, 9H, JC, AH]\n"
+    )
+    out = run_rulesub("settle", str(poker))
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.splitlines() == [
+        f"{poker}:3:48: /seats/0/foldd: unknown key 'foldd' (did you mean 'folded'?); "
+        "expected one of: seat, cards, contributed, folded, all_in",
+        f"{poker}:4:22: /seats/1/cards: expected a list of cards like [AS, 10H, 7C]",
+    ]
+    poker.write_text(poker.read_text().replace("foldd", "folded").replace("AS KH", "[KS, KH]"))
+    out = run_rulesub("settle", str(poker))
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.splitlines() == [
+        f"{poker}:5:25: /board/4: AH appears twice (also at /seats/0/cards/1): the game is "
+        "dealt from one 52-card deck (§ 553.3(a))"
+    ]
+    banking = tmp_path / "banking.yaml"
+    banking.write_text(
+        "game: four-card-poker\n"
+        "seats:\n"
+        "  - {wagers: {ante: 10}, cards: AS KH, actions: [fold]}\n"
+        "dealer: [2C, 3D, 9H, JC, AH, 4D]\n"
+    )
+    out = run_rulesub("settle", str(banking))
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.splitlines() == [
+        f"{banking}:3:33: /seats/0/cards: expected a list of cards like [AS, 10H, 7C]"
+    ]

@@ -19,7 +19,6 @@ from validator.interpreter.poker.bad_beat import (
 from validator.interpreter.poker.fast.odd_chip import card_keys
 from validator.interpreter.poker.kill import KillResult, KillRule, PotOutcome, next_hand
 from validator.interpreter.poker.rake import Rake, RakeRule
-from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError
 from validator.interpreter.poker.settle import (
     PokerSettlement,
     SeatAward,
@@ -38,6 +37,8 @@ from validator.interpreter.poker.showdown import (
     Uncalled,
     show,
 )
+from validator.interpreter.roundfile import RoundFileError
+from validator.interpreter.roundfile.poker import PokerRound
 from validator.model.notation import format_rate
 from validator.money import Cents, dollar_text
 from validator.rankings.evaluator import Evaluator, HandValue
@@ -472,7 +473,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     try:
         pots, uncalled = build_pots(contributions, folded)
     except PotError as e:
-        raise PokerRoundError([("/seats", str(e))]) from None
+        raise RoundFileError([("/seats", str(e))]) from None
     rake = take_rake(
         pots, rnd.rake, rnd.chip, _rake_cite(game, rnd), uncalled.amount if uncalled else 0
     )

@@ -22,7 +22,6 @@ from validator.cards import cards_str
 from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.fast.stream import Stream
-from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.session import PlayedHand
 from validator.interpreter.poker.settle import PokerSettlement, forced_bet_seat, settle_round
 from validator.interpreter.poker.table import (
@@ -31,6 +30,7 @@ from validator.interpreter.poker.table import (
     Rules,
     Stakes,
 )
+from validator.interpreter.roundfile.poker import PokerRound, SeatRound
 from validator.model.poker import Street
 from validator.money import Cents, dollar_text
 

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from validator.cli import app
-from validator.cli.common import EXIT_USAGE, Format, console, fail, print_json, refuse
+from validator.cli.common import Format, console, fail, print_json, refuse
 from validator.cli.gate import Gate, reads_once, submission_gate
 from validator.cli.options import (
     AllowFindingsOption,
@@ -195,18 +195,18 @@ def _nonbanking(path: Path) -> bool:
 def _settle_poker(path: Path, format: Format) -> None:
     """A nonbanking round: pots and side pots, the rake, the Bad Beat, each seat's award."""
     from validator.compiler import load_game
-    from validator.interpreter.poker import PokerRoundError, settle_poker_round
+    from validator.interpreter.poker.settle import settle_round
+    from validator.interpreter.roundfile import RoundFileError
+    from validator.interpreter.roundfile.poker import read_poker_round
     from validator.loader import load_yaml
 
     with _round_input():
         located = load_yaml(path)
         game = load_game(located.data["game"])
         try:
-            settled = settle_poker_round(located.data, game)
-        except PokerRoundError as e:
-            for err in e.located(located):
-                sys.stderr.write(f"{err}\n")
-            raise typer.Exit(EXIT_USAGE) from None
+            settled = settle_round(game, read_poker_round(located, game))
+        except RoundFileError as e:  # refused by the settlement: at its place in the file
+            raise e.placed(located) from None
     data = settled.to_json()
     if format is Format.json:
         print_json(data)

@@ -1,11 +1,11 @@
 """Nonbanking Poker: players bet against each other and the house takes a rake. A round is
 dealt, bet and settled by the kernels (``fast/``); here, what surrounds them: the table
-(``table``), the session of rounds (``session``), the poker round file (``roundfile``), and
-the explanation of a settlement (``settle``, with ``showdown``, ``rake``, ``bad_beat``,
-``kill``: the words of each rule, the figures read from the round's operation log).
+(``table``), the session of rounds (``session``) and the explanation of a settlement
+(``settle``, with ``showdown``, ``rake``, ``bad_beat``, ``kill``: the words of each rule, the
+figures read from the round's operation log). The round file a Poker round is settled from
+is read with every other round file's (``validator.interpreter.roundfile.poker``).
 """
 
-from validator.interpreter.poker.roundfile import PokerRoundError
 from validator.interpreter.poker.settle import PokerSettlement, settle_poker_round
 
-__all__ = ["PokerRoundError", "PokerSettlement", "settle_poker_round"]
+__all__ = ["PokerSettlement", "settle_poker_round"]

@@ -42,7 +42,6 @@ from validator.interpreter.poker.fast.narrate import read_round, showdown
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.rake import completed_periods, time_charges
-from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.settle import PokerSettlement, SeatAward, settle_round
 from validator.interpreter.poker.table import (
     BUTTON_MOVES,
@@ -51,6 +50,7 @@ from validator.interpreter.poker.table import (
     TableSetup,
     strategies,
 )
+from validator.interpreter.roundfile.poker import PokerRound, SeatRound
 from validator.money import Cents, cents_figure, displayed
 
 DEFAULT_HANDS_PER_HOUR = 30

@@ -23,7 +23,6 @@ from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, In
 from validator.interpreter.poker.fast import operations as op
 from validator.interpreter.poker.kill import KillResult, PotOutcome, explain_kill
 from validator.interpreter.poker.rake import Rake, explain_rake
-from validator.interpreter.poker.roundfile import PokerRound, PokerRoundError, read_poker_round
 from validator.interpreter.poker.showdown import (
     Pot,
     PotResult,
@@ -32,6 +31,8 @@ from validator.interpreter.poker.showdown import (
     Uncalled,
     show,
 )
+from validator.interpreter.roundfile import RoundFileError
+from validator.interpreter.roundfile.poker import PokerRound, read_poker_round
 from validator.model.ranking import CardOrder
 from validator.money import Cents, cents_figure, dollar_text
 from validator.rankings.evaluator import card_order_key
@@ -230,7 +231,7 @@ def forced_bet_seat(game: Game, seats: list[tuple[int, int]]) -> ForcedBetCall |
 
 def settle_poker_round(data: dict[str, Any], game: Game) -> PokerSettlement:
     """Settle one round of a nonbanking Poker game from its round file's data. Raises
-    ``PokerRoundError`` (every problem with its JSON pointer) for a round that cannot be."""
+    ``RoundFileError`` (every problem with its JSON pointer) for a round that cannot be."""
     return settle_round(game, read_poker_round(data, game))
 
 
@@ -434,7 +435,7 @@ def _settler(game: Game, rnd: PokerRound) -> Any:
         settler = FastSettler(game, rules, Stakes(Limit(rnd.chip, rnd.chip), chip=rnd.chip), seats)
         if settler.reason is not None:  # a round file's Bad Beat on a hand other than high
             where = "/bad_beat/qualifying/hand" if "Bad Beat" in settler.reason else "/"
-            raise PokerRoundError([(where, f"not settled here: {settler.reason}")])
+            raise RoundFileError([(where, f"not settled here: {settler.reason}")])
         held = _SETTLERS[key] = (game, settler)
     return held[1]
 

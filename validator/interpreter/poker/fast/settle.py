@@ -33,10 +33,10 @@ from validator.interpreter.poker.fast.odd_chip import (
     unread,
 )
 from validator.interpreter.poker.fast.operations import WIDTH, log_op
-from validator.interpreter.poker.roundfile import PokerRoundError
 from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import Splitter
 from validator.interpreter.poker.table import Rules, Stakes
+from validator.interpreter.roundfile import RoundFileError
 from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_OFFSET, Tables, packed
 from validator.vocabulary import POKER_WORD, meaning
 
@@ -772,7 +772,7 @@ class FastSettler:
         log: Ints | None = None,
         at: Ints | None = None,
     ) -> SettledHand:
-        """The round settled, or refused as ``settle_round`` refuses it (``PokerRoundError``,
+        """The round settled, or refused as ``settle_round`` refuses it (``RoundFileError``,
         ``ValueError``). ``fund``: the Bad Beat fund before the round; ``log``, ``at``: the log its
         steps are appended to from row ``at[0]`` (none: not kept)."""
         if self.reason is not None:
@@ -833,7 +833,7 @@ class FastSettler:
             raise RuntimeError("a hand's cards are more than the settlement kernel reads")
         if status == NO_WINNER:
             raise ValueError(message)
-        raise PokerRoundError([("/seats", message)])
+        raise RoundFileError([("/seats", message)])
 
     def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints | None:
         """Each ``tied`` seat's place ([part, seat]; -1: not tied) in the order the excess goes

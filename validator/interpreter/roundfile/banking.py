@@ -1,47 +1,18 @@
-"""The round file: one round as it was dealt and played, the contract of ``rulesub settle``::
-
-    game: lunar-poker
-    rulesub: ../rulesubs/example/lunar-poker.yaml   # optional: paytables, limits, meters
-    paytables: {super: A, instant_payout: A}         # optional: overrides or replaces the above
-    seats:
-      - wagers: {ante: 10, super: 5}
-        cards: [AS, AH, KD, 8C, 9S]
-        actions: [bet]                               # the player's decisions, in order
-    dealer: [2C, 5D, 9H, KS, AD]
-    community: []                                    # Heads-Up Hold 'Em: the five board cards
-    deck: [7H, 3S]                                   # next cards, in order
-
-Optional keys beyond the contract, all written by ``rulesub play --log``:
-
-- ``seat:`` in a seat, its position (1 = farthest to the dealer's left; default: its place
-  in the list); ``wagers: {five_card_hand_bonus: {player: 5, dealer: 5}}`` wagers on the
-  player's and on the dealer's hand;
-- ``table_system: {magic_card: 7H, lucky_bonus: 3}`` (or ``dealer``): the table game
-  system's draws;
-- ``meters: {four_card_progressive: {primary: 5123.45}}``: the meters as the round began
-  (default: the seed);
-- ``irregularity: dealer_card_exposed``: an irregularity of the chapter's § *.13 that voids
-  the round (the game file's ``settle.void`` lists them);
-- ``round``, ``seed``, ``strategy``, ``deck_order``, ``result``: what ``play`` records;
-  ``draft``: the errors of the submission it played under with ``--allow-findings``.
-
-A round that cannot have happened (a card twice, a wrong card count, an action the rules do
-not offer) is refused with the rule it breaks.
-"""
+"""The round file of a banking game: each seat's wagers, cards and decisions, the dealer's
+cards, the community cards, the next cards of the deck (the contract in the package's
+docstring and the README, "Round files")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from validator.cards import CardError, parse_card
-from validator.errors import LocatedErrors
 from validator.interpreter.actions import parse_action
 from validator.interpreter.errors import RoundError
-from validator.loader import LoadError, Located, did_you_mean, load_yaml
+from validator.interpreter.roundfile.reading import Reader, RoundFileError
+from validator.loader import Located, did_you_mean, load_yaml
 from validator.model.notation import NotationError, parse_money
 
 KNOWN_KEYS = (
@@ -63,10 +34,7 @@ KNOWN_KEYS = (
     "draft",
 )
 SEAT_KEYS = ("seat", "wagers", "cards", "actions")
-
-
-class RoundFileError(LocatedErrors):
-    """A round file that cannot be settled: every problem with its position."""
+_NO_STAKE = "a wager is more than $0"
 
 
 @dataclass
@@ -99,50 +67,6 @@ class RoundSpec:
         return (str(self.located.path), pos.line, pos.column)
 
 
-class _Reader:
-    def __init__(self, located: Located) -> None:
-        self.loc = located
-        self.errors: list[LoadError] = []
-
-    def err(self, pointer: str, message: str, key: bool = False) -> None:
-        pos = self.loc.position(pointer, key=key)
-        where = pointer or "/"
-        self.errors.append(
-            LoadError(str(self.loc.path), pos.line, pos.column, f"{where}: {message}")
-        )
-
-    def card(self, pointer: str, text: Any) -> int | None:
-        try:
-            return parse_card(str(text))
-        except CardError as e:
-            self.err(pointer, str(e))
-            return None
-
-    def cards(self, pointer: str, value: Any) -> list[int]:
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.err(pointer, "expected a list of cards like [AS, 10H, 7C]")
-            return []
-        out = []
-        for i, t in enumerate(value):
-            c = self.card(f"{pointer}/{i}", t)
-            if c is not None:
-                out.append(c)
-        return out
-
-    def money(self, pointer: str, value: Any) -> Decimal | None:
-        try:
-            amount = parse_money(value)
-        except NotationError as e:
-            self.err(pointer, str(e))
-            return None
-        if amount <= 0:
-            self.err(pointer, "a wager is more than $0")
-            return None
-        return amount
-
-
 def read_round(
     path: Path | str, data: Any | None = None, located: Located | None = None
 ) -> RoundSpec:
@@ -150,14 +74,12 @@ def read_round(
     loc = located or load_yaml(path)
     if data is not None:
         loc.data = data
-    r = _Reader(loc)
+    r = Reader(loc)
     d = loc.data
     if not isinstance(d, dict):
         r.err("", "a round file is a mapping with `game:` and `seats:`")
         raise RoundFileError(r.errors)
-    for k in d:
-        if k not in KNOWN_KEYS:
-            r.err(f"/{k}", f"unknown key {k!r}{did_you_mean(str(k), KNOWN_KEYS)}", key=True)
+    r.keys("", d, KNOWN_KEYS, listed=False)
     game = d.get("game")
     if not isinstance(game, str):
         r.err("/game", "the game's id is required, e.g. `game: four-card-poker`")
@@ -180,9 +102,7 @@ def read_round(
         if not isinstance(s, dict):
             r.err(p, "a seat is a mapping with `wagers:`, `cards:` and `actions:`")
             continue
-        for k in s:
-            if k not in SEAT_KEYS:
-                r.err(f"{p}/{k}", f"unknown key {k!r}{did_you_mean(str(k), SEAT_KEYS)}", key=True)
+        r.keys(p, s, SEAT_KEYS, listed=False)
         number = s.get("seat", last + 1)
         if not isinstance(number, int) or isinstance(number, bool) or number <= last:
             r.err(f"{p}/seat", "seats are numbered 1, 2, … from the dealer's left, in order")
@@ -200,11 +120,11 @@ def read_round(
                     if side not in ("player", "dealer"):
                         r.err(f"{wp}/{side}", "a wager on a hand is on `player` or `dealer`")
                         continue
-                    m = r.money(f"{wp}/{side}", a)
+                    m = r.money(f"{wp}/{side}", a, _NO_STAKE)
                     if m is not None:
                         wagers[wid if side == "player" else f"{wid}.dealer"] = m
             else:
-                m = r.money(wp, amount)
+                m = r.money(wp, amount, _NO_STAKE)
                 if m is not None:
                     wagers[str(wid)] = m
         actions = s.get("actions") or []
@@ -268,13 +188,20 @@ def read_round(
     irr = d.get("irregularity")
     if irr is not None:
         spec.irregularity = str(irr)
-    _no_card_twice(r, spec, _deck_cite(spec.game))
-    if r.errors:
-        raise RoundFileError(r.errors)
+    r.no_card_twice(
+        [
+            *((f"{s.pointer}/cards", s.cards) for s in spec.seats),
+            ("/dealer", spec.dealer),
+            ("/community", spec.community),
+            ("/deck", spec.deck),
+        ],
+        _deck_cite(spec.game),
+    )
+    r.refuse()
     return spec
 
 
-def _meter_money(r: _Reader, pointer: str, value: Any) -> Decimal | None:
+def _meter_money(r: Reader, pointer: str, value: Any) -> Decimal | None:
     if isinstance(value, str) and "." in value and len(value) <= 32:
         whole, _, part = value.partition(".")
         if len(part) > 2 and part.isascii() and part.isdigit():  # meters keep micro-dollars
@@ -297,25 +224,3 @@ def _deck_cite(game_id: str) -> str:
         return f" ({load_game(game_id).definition.cards.cite})"
     except Exception:  # an unknown game is reported when the round is settled
         return ""
-
-
-def _no_card_twice(r: _Reader, spec: RoundSpec, cite: str) -> None:
-    seen: dict[int, str] = {}
-    places: list[tuple[str, Sequence[int]]] = [
-        *((f"{s.pointer}/cards", s.cards) for s in spec.seats),
-        ("/dealer", spec.dealer),
-        ("/community", spec.community),
-        ("/deck", spec.deck),
-    ]
-    from validator.cards import card_str
-
-    for pointer, cards in places:
-        for i, c in enumerate(cards):
-            if c in seen:
-                r.err(
-                    f"{pointer}/{i}",
-                    f"{card_str(c)} appears twice (also at {seen[c]}): the game is dealt from "
-                    f"one 52-card deck{cite}",
-                )
-            else:
-                seen[c] = f"{pointer}/{i}"

@@ -1,25 +1,27 @@
-"""The poker round file: one round of nonbanking Poker as it ended, the contract of
-``rulesub settle`` for a nonbanking game (written out in the README, "Poker round files").
-A round that cannot have happened (a card twice, a wrong number of cards, a player still in
-who put in less than another without being All-in, a rake over the maximum) is refused,
-each problem with its JSON pointer and the rule it breaks.
+"""The round file of a nonbanking Poker game: one round as it ended, each seat's cards and
+what it put in the pot, the board, the table's rake, Bad Beat and Kill rules (the contract
+in the README, "Poker round files"). A round that cannot have happened (a card twice, a
+wrong number of cards, a player still in who put in less than another without being All-in,
+a rake over the maximum) is refused, each problem at its place and with the rule it breaks.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from validator.cards import CardError, card_str, parse_card, parse_rank
+from validator.cards import CardError, parse_rank
 from validator.compiler import Game
-from validator.errors import RulesubError
-from validator.interpreter.poker.bad_beat import BadBeatRule
-from validator.interpreter.poker.kill import KillRule
-from validator.interpreter.poker.rake import RakeRule
-from validator.loader import LoadError, Located, did_you_mean
-from validator.model.notation import NotationError, format_rate, parse_money, parse_rate
-from validator.money import Cents, dollar_text, to_cents
+from validator.interpreter.roundfile.reading import Reader
+from validator.loader import Located
+from validator.model.notation import format_rate
+from validator.money import Cents, dollar_text
+
+if TYPE_CHECKING:  # imported where read: the Poker package loads this module as it loads
+    from validator.interpreter.poker.bad_beat import BadBeatRule
+    from validator.interpreter.poker.kill import KillRule
+    from validator.interpreter.poker.rake import RakeRule
 
 KEYS = ("game", "chip", "button", "seats", "board", "rake", "bad_beat", "kill")
 SEAT_KEYS = ("seat", "cards", "contributed", "folded", "all_in")
@@ -28,24 +30,11 @@ TIME_KEYS = ("hourly", "every_minutes", "basis")
 BAD_BEAT_KEYS = ("contribution", "max", "min_pot", "fund", "qualifying", "payouts")
 PAYOUT_KEYS = ("losing_hand", "winning_hand", "table")
 KILL_KEYS = ("option", "qualifying_pot", "in_effect")
-
-
-class PokerRoundError(RulesubError, ValueError):
-    """A poker round file that cannot be settled: every problem with its JSON pointer."""
-
-    def __init__(self, problems: list[tuple[str, str]]) -> None:
-        super().__init__("\n".join(f"{p or '/'}: {m}" for p, m in problems))
-        self.problems = problems
-
-    def located(self, loc: Located) -> list[LoadError]:
-        """The problems at their file:line:column."""
-        out = []
-        for pointer, message in self.problems:
-            pos = loc.position(pointer)
-            out.append(
-                LoadError(str(loc.path), pos.line, pos.column, f"{pointer or '/'}: {message}")
-            )
-        return out
+#: Why a Bad Beat qualifies the game's high hand only (the game file's ``bad_beat.note``).
+_HIGH_ONLY = (
+    'a Bad Beat is "one or more predesignated high value Poker hands" held as a losing hand '
+    "(§ 553.1, Bad Beat), the High Poker hands (§ 553.4(b)); its qualifying hand is the high hand"
+)
 
 
 @dataclass
@@ -70,79 +59,14 @@ class PokerRound:
     kill: KillRule | None = None
 
 
-class _Reader:
-    def __init__(self) -> None:
-        self.problems: list[tuple[str, str]] = []
-
-    def err(self, pointer: str, message: str) -> None:
-        self.problems.append((pointer, message))
-
-    def keys(self, pointer: str, value: dict[str, Any], known: tuple[str, ...]) -> None:
-        for k in value:
-            if k not in known:
-                self.err(
-                    f"{pointer}/{k}",
-                    f"unknown key {k!r}{did_you_mean(str(k), known)}; expected one of: "
-                    + ", ".join(known),
-                )
-
-    def mapping(self, pointer: str, value: Any, what: str) -> dict[str, Any] | None:
-        if not isinstance(value, dict):
-            self.err(pointer, f"{what} is a mapping")
-            return None
-        return value
-
-    def cents(self, pointer: str, value: Any, *, positive: bool = False) -> Cents | None:
-        try:
-            amount = to_cents(parse_money(value))
-        except (NotationError, ValueError) as e:
-            self.err(pointer, str(e))
-            return None
-        if amount < 0 or (positive and amount == 0):
-            self.err(pointer, "an amount more than $0" if positive else "an amount of $0 or more")
-            return None
-        return amount
-
-    def rate(self, pointer: str, value: Any) -> Fraction | None:
-        try:
-            r = parse_rate(value)
-        except NotationError as e:
-            self.err(pointer, str(e))
-            return None
-        if not 0 <= r <= 1:
-            self.err(pointer, "a percentage from 0% to 100%")
-            return None
-        return r
-
-    def cards(self, pointer: str, value: Any) -> list[int]:
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.err(pointer, "a list of cards like [AS, 10H, 7C]")
-            return []
-        out = []
-        for i, text in enumerate(value):
-            try:
-                out.append(parse_card(str(text)))
-            except CardError as e:
-                self.err(f"{pointer}/{i}", str(e))
-        return out
-
-    def flag(self, pointer: str, value: Any) -> bool:
-        if value is None:
-            return False
-        if not isinstance(value, bool):
-            self.err(pointer, "true or false")
-            return False
-        return value
-
-
-def read_poker_round(data: Any, game: Game) -> PokerRound:
-    """Read and check a poker round file's data against the game's rules."""
-    r = _Reader()
-    d = game.definition
+def read_poker_round(source: Located | Any, game: Game) -> PokerRound:
+    """Read and check a Poker round file against the game's rules: ``source``, the file as
+    read (its problems at their lines), or its data alone. Raises ``RoundFileError``."""
+    r = Reader(source)
+    data, d = r.data, game.definition
     if not isinstance(data, dict):
-        raise PokerRoundError([("", "a round file is a mapping with `game:` and `seats:`")])
+        r.err("", "a round file is a mapping with `game:` and `seats:`")
+        r.refuse()
     r.keys("", data, KEYS)
     if data.get("game") != game.id:
         r.err("/game", f"this round is settled as {game.id!r}")
@@ -200,7 +124,7 @@ def read_poker_round(data: Any, game: Game) -> PokerRound:
         rnd.bad_beat = _bad_beat(r, data["bad_beat"], game)
     if data.get("kill") is not None:
         rnd.kill = _kill(r, data["kill"], game)
-    if not r.problems:
+    if not r.errors:
         _check_cards(r, rnd, game)
         _check_betting(r, rnd)
     if rnd.rake is not None and rnd.rake.rounds is not None:
@@ -211,12 +135,13 @@ def read_poker_round(data: Any, game: Game) -> PokerRound:
                 f"the betting rounds put in {dollar_text(sum(rnd.rake.rounds))}; the seats "
                 f"contributed {dollar_text(put_in)}",
             )
-    if r.problems:
-        raise PokerRoundError(r.problems)
+    r.refuse()
     return rnd
 
 
-def _rake(r: _Reader, value: Any, game: Game) -> RakeRule | None:
+def _rake(r: Reader, value: Any, game: Game) -> RakeRule | None:
+    from validator.interpreter.poker.rake import RakeRule
+
     rules = game.definition.rake
     assert rules is not None
     v = r.mapping("/rake", value, "the rake (`{percent: 10%, cap: 4}`, `{levels: …}`, `{time: …}`)")
@@ -291,7 +216,9 @@ def _rake(r: _Reader, value: Any, game: Game) -> RakeRule | None:
     return RakeRule("time", cap=cap, hourly=hourly, every_minutes=every, basis=basis)
 
 
-def _bad_beat(r: _Reader, value: Any, game: Game) -> BadBeatRule | None:
+def _bad_beat(r: Reader, value: Any, game: Game) -> BadBeatRule | None:
+    from validator.interpreter.poker.bad_beat import BadBeatRule
+
     d = game.definition
     if d.bad_beat is None:
         r.err("/bad_beat", f"{d.source.chapter} provides for no Bad Beat payout")
@@ -325,8 +252,16 @@ def _bad_beat(r: _Reader, value: Any, game: Game) -> BadBeatRule | None:
             ("hand", "at_least", "rank_at_least", "hole_cards", "beaten_by"),
         )
         hand = q.get("hand", "high")
-        if hand not in d.hands:
+        high = d.showdown.high if d.showdown is not None else None
+        if high is None:
+            r.err(
+                "/bad_beat/qualifying/hand",
+                f"{d.name} ranks low hands only, so has no Bad Beat: {_HIGH_ONLY}",
+            )
+        elif hand not in d.hands:
             r.err("/bad_beat/qualifying/hand", f"no hand {hand!r} in {d.id}")
+        elif hand != high:
+            r.err("/bad_beat/qualifying/hand", f"{_HIGH_ONLY}: {high}, not {hand}")
         else:
             rule["hand"] = hand
             cats = game.evaluator(hand).ids
@@ -365,7 +300,9 @@ def _bad_beat(r: _Reader, value: Any, game: Game) -> BadBeatRule | None:
     return BadBeatRule(**{k: x for k, x in rule.items() if x is not None})
 
 
-def _kill(r: _Reader, value: Any, game: Game) -> KillRule | None:
+def _kill(r: Reader, value: Any, game: Game) -> KillRule | None:
+    from validator.interpreter.poker.kill import KillRule
+
     betting = game.definition.betting
     assert betting is not None
     if betting.kill is None:
@@ -386,19 +323,12 @@ def _kill(r: _Reader, value: Any, game: Game) -> KillRule | None:
     return KillRule(option, betting.kill.options[option], pot, in_effect)
 
 
-def _check_cards(r: _Reader, rnd: PokerRound, game: Game) -> None:
+def _check_cards(r: Reader, rnd: PokerRound, game: Game) -> None:
     d = game.definition
-    seen: dict[int, str] = {}
-    for pointer, cards in [(s.pointer + "/cards", s.cards) for s in rnd.seats] + [
-        ("/board", rnd.board)
-    ]:
-        for i, c in enumerate(cards):
-            if c in seen:
-                r.err(
-                    f"{pointer}/{i}", f"{card_str(c)} is dealt twice (also at {seen[c]}): one deck"
-                )
-            else:
-                seen[c] = f"{pointer}/{i}"
+    r.no_card_twice(
+        [*((f"{s.pointer}/cards", s.cards) for s in rnd.seats), ("/board", rnd.board)],
+        f" ({d.cards.cite})",
+    )
     dealt = d.cards.dealt
     per_player = dealt["player"].count
     board_count = dealt["board"].count if "board" in dealt else 0
@@ -431,7 +361,7 @@ def _check_cards(r: _Reader, rnd: PokerRound, game: Game) -> None:
             )
 
 
-def _check_betting(r: _Reader, rnd: PokerRound) -> None:
+def _check_betting(r: Reader, rnd: PokerRound) -> None:
     """A player still in who is not All-in has matched every bet: only All-in players may
     have put in less (§ 553.8(b)(4))."""
     contributions = sorted((s.contributed for s in rnd.seats), reverse=True)
