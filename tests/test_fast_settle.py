@@ -839,8 +839,8 @@ bad_beat:
 def _golden_settled(case: str) -> SettledHand:
     """A golden round file (``tests/golden/poker``) settled by the kernel alone, handed the
     round as ``rulesub settle`` hands it."""
-    from validator.interpreter.poker.roundfile import read_poker_round
     from validator.interpreter.poker.settle import _dealt, _settler, _shown
+    from validator.interpreter.roundfile.poker import read_poker_round
     from validator.loader import load_yaml
 
     data = load_yaml(Path(__file__).parent / "golden" / "poker" / f"{case}.yaml").data
