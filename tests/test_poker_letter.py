@@ -861,3 +861,18 @@ def test_a_divided_pot_is_whole_chips_and_its_excess_a_chip_each(
         assert all(s - low <= cap for s in shares)
     else:
         assert shares[1:] == [low] * (n - 1)
+
+
+def test_a_bad_beat_on_a_low_only_table_is_an_error_553_1(tmp_path: Path) -> None:
+    """§ 553.1 (Bad Beat): "One or more predesignated high value Poker hands which, when held
+    by a player as a losing hand ... shall result in a Bad Beat payout"; read as the High
+    Poker hands of § 553.4(b), Five-card Draw Low-hand (§ 553.13(i)(2)) has none to offer."""
+    changes = {"/game": "poker-five-card-draw-low", "/table/positions": 8}
+    got = findings(variant(tmp_path, "poker-holdem", changes))
+    assert list(got) == ["poker-five-card-draw-low/no-bad-beat"]
+    (f,) = got["poker-five-card-draw-low/no-bad-beat"]
+    assert f.severity == "error" and f.path == "/bad_beat"
+    assert "§ 553.1 (Bad Beat)" in f.cite
+    # not offered: nothing to check
+    changes["/bad_beat"] = {"offered": False}
+    assert not findings(variant(tmp_path, "poker-holdem", changes))
