@@ -116,7 +116,7 @@ def kernel_alone(
 
     def record(*args: object) -> int:
         calls.append(args)
-        return hand.HANDED_BACK
+        return hand.OUT_OF_WORDS
 
     hand._deal_and_bet = record  # type: ignore[assignment]
     try:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from tests.poker_oracle.strategy import TableStrategy
 from tests.poker_oracle.table import Hand, OracleStream
-from validator.interpreter.poker.session import Outcome, Session
+from validator.interpreter.poker.session import PlayedHand, Session
 from validator.interpreter.poker.table import Rules
 
 
@@ -22,7 +22,7 @@ class ReferenceSession(Session):
         self.stream = OracleStream(self.stream.rng)
         self.strategy = TableStrategy(self.game, self.strategies)
 
-    def _round(self, deck: list[int]) -> Outcome:
+    def _round(self, deck: list[int]) -> tuple[int | None, PlayedHand]:
         rules = self.setup.rules
         bad_beat = replace(rules.bad_beat, fund=self.fund) if rules.bad_beat else None
         hand = Hand(
@@ -37,4 +37,5 @@ class ReferenceSession(Session):
             narrated=self.narrated,
         )
         self.strategy.board = hand.board  # the strategy reads the board as it is dealt
-        return Outcome.of_played(hand.play(), hand.button, self.seats)
+        played = hand.play()
+        return hand.button, played

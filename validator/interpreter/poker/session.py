@@ -43,7 +43,7 @@ from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.rake import completed_periods, time_charges
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
-from validator.interpreter.poker.settle import PokerSettlement, SeatAward, settle_round
+from validator.interpreter.poker.settle import PokerSettlement, settle_round
 from validator.interpreter.poker.table import (
     BUTTON_MOVES,
     BUY_IN_UPPER_BETS,
@@ -77,52 +77,11 @@ class PlayedHand:
     operations: list[dict[str, Any]] | None = None  # the operation log's JSON (None: none)
 
 
-@dataclass(slots=True)
-class Outcome:
-    """What a round leaves the session's books, seat by seat in the session's seat order;
-    ``played``: the round of ``play`` it was read from (none where no log is kept)."""
-
-    button: int | None  # the button as the round was dealt
-    contributed: list[Cents]
-    award: list[Cents]  # won + the uncalled bet returned
-    bad_beat: list[Cents]  # paid from the Bad Beat fund
-    rake: Cents
-    bad_beat_contribution: Cents
-    pots: Cents
-    showdown: bool
-    bad_beat_hit: bool = False
-    kill_next: bool | None = None  # the Kill in effect next round (None: no Kill rule)
-    played: PlayedHand | None = None
-
-    @property
-    def contributions(self) -> Cents:
-        return sum(self.contributed)
-
-    @staticmethod
-    def of_played(played: PlayedHand, button: int | None, seats: list[int]) -> Outcome:
-        s = played.settlement
-        by_seat = {a.seat: a for a in s.seats}
-        rows = [by_seat.get(seat, SeatAward(0, 0, False, False)) for seat in seats]
-        return Outcome(
-            button,
-            [a.contributed for a in rows],
-            [a.award for a in rows],
-            [a.bad_beat for a in rows],
-            s.rake.total,
-            s.bad_beat_contribution,
-            sum(p.pot.amount for p in s.pots),
-            bool(played.showdown_order),
-            bool(s.bad_beat and s.bad_beat.hit),
-            None if s.kill is None else s.kill.in_effect_next,
-            played,
-        )
-
-
 @dataclass
 class HandRecord:
     number: int
     button: int | None
-    played: PlayedHand | None  # None: dealt, bet and settled by the fast path (no log kept)
+    played: PlayedHand | None  # None: played in a block (no log kept)
     deck: list[int]
     fund_before: Cents
     fund_after: Cents
@@ -205,14 +164,13 @@ class Totals:
         contributions: Cents,
         rake: Cents,
         bad_beat_in: Cents,
+        bad_beat_out: Cents,
+        bad_beat_hits: int,
         showdowns: int,
         buy_ins: Cents,
-        bad_beat_out: Cents = 0,
-        bad_beat_hits: int = 0,
     ) -> None:
         """``rounds`` more rounds, each checked as it was settled: their figures added to
-        the totals and each seat's net (a block of rounds stops before a Bad Beat is paid,
-        so only a round played alone books a payout)."""
+        the totals and each seat's net."""
         self.hands += rounds
         self.checked += rounds
         self.pots += pots
@@ -275,16 +233,14 @@ class Session:
         self.dealer = FastTable(game, setup, self.seats, names)
         if self.dealer.reason is not None:
             raise ValueError(f"{game.definition.name} cannot be dealt: {self.dealer.reason}")
-        self.settler: FastSettler | None = None
         self.block: BlockTable | None = None  # rounds played a block at a time
         self.block_rounds = 0  # rounds played in blocks (the others by ``play_one``)
         if not narrated:
-            self.settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
-            if self.settler.reason is not None:
-                raise ValueError(f"{game.definition.name} cannot be settled: {self.settler.reason}")
+            settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
+            if settler.reason is not None:
+                raise ValueError(f"{game.definition.name} cannot be settled: {settler.reason}")
             multiplier = self.kill.multiplier if self.kill is not None else None
-            block = BlockTable(self.dealer, self.settler, self.buy_in, multiplier)
-            self.block = block if block.reason is None else None
+            self.block = BlockTable(self.dealer, settler, self.buy_in, multiplier)
 
     def hands(self, n: int) -> Iterator[HandRecord]:
         """``n`` rounds of play, a record each. Where the block kernel takes the table they
@@ -309,35 +265,36 @@ class Session:
                 buy_ins[seat] = self.buy_in - self.stacks[seat]
                 self.stacks[seat] = self.buy_in
         deck = self.stream.deck()
-        outcome = self._round(deck)
-        taken = outcome.rake + outcome.bad_beat_contribution
-        if outcome.contributions != sum(outcome.award) + taken:
+        button, played = self._round(deck)
+        s = played.settlement
+        seats = s.seats  # those dealt in
+        put = sum(a.contributed for a in seats)
+        if put != sum(a.award for a in seats) + s.rake.total + s.bad_beat_contribution:
             raise RuntimeError(f"hand {number}: chips not conserved")
-        after = dict(self.stacks)
-        for i, seat in enumerate(self.seats):
-            after[seat] += outcome.award[i] + outcome.bad_beat[i] - outcome.contributed[i]
-        paid = sum(outcome.bad_beat)
-        if sum(after.values()) != sum(self.stacks.values()) - taken + paid:
-            raise RuntimeError(f"hand {number}: the stacks do not add up")
+        nets = [(a.seat, a.award + a.bad_beat - a.contributed) for a in seats]
+        paid = sum(a.bad_beat for a in seats)
+        hit = bool(s.bad_beat and s.bad_beat.hit)
         fund_before = self.fund
         if self.setup.rules.bad_beat is not None:
-            self.fund += outcome.bad_beat_contribution - paid
+            self.fund += s.bad_beat_contribution - paid
+        pots = sum(p.pot.amount for p in s.pots)
+        showdown = bool(played.showdown_order)
         self.totals.book(
             1,
-            ((seat, after[seat] - self.stacks[seat]) for seat in self.seats),
-            pots=outcome.pots,
-            contributions=outcome.contributions,
-            rake=outcome.rake,
-            bad_beat_in=outcome.bad_beat_contribution,
+            nets,
+            pots=pots,
+            contributions=put,
+            rake=s.rake.total,
+            bad_beat_in=s.bad_beat_contribution,
             bad_beat_out=paid,
-            bad_beat_hits=outcome.bad_beat_hit,
-            showdowns=outcome.showdown,
+            bad_beat_hits=hit,
+            showdowns=showdown,
             buy_ins=sum(buy_ins.values()),
         )
         record = HandRecord(
             number,
-            outcome.button,
-            outcome.played,
+            button,
+            played,
             deck,
             fund_before,
             self.fund,
@@ -345,17 +302,18 @@ class Session:
             buy_ins,
             self.kill.multiplier if self.kill is not None and self._killed() else ONE,
             deck_in_play=self._deck_in_play(number),
-            rake=outcome.rake,
-            bad_beat_contribution=outcome.bad_beat_contribution,
-            showdown=outcome.showdown,
-            bad_beat_hit=outcome.bad_beat_hit,
+            rake=s.rake.total,
+            bad_beat_contribution=s.bad_beat_contribution,
+            showdown=showdown,
+            bad_beat_hit=hit,
         )
-        self.stacks = after
+        for seat, net in nets:
+            self.stacks[seat] += net
         self._charge_time(record)
-        if self.kill is not None and outcome.kill_next is not None:
-            self.kill = replace(self.kill, in_effect=outcome.kill_next)
-        if outcome.button is not None:
-            self.button = self.move_button(self.seats, outcome.button)
+        if self.kill is not None and s.kill is not None:
+            self.kill = replace(self.kill, in_effect=s.kill.in_effect_next)
+        if button is not None:
+            self.button = self.move_button(self.seats, button)
         return record
 
     def _deck_in_play(self, number: int) -> str:
@@ -372,7 +330,7 @@ class Session:
             return [], True
         rounds = min(limit, BLOCK_ROUNDS, self._rounds_to_period_end(number))
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        played = block.play(self.stream, stacks, self.button, self._killed(), rounds)
+        played = block.play(self.stream, stacks, self.button, self._killed(), self.fund, rounds)
         k = played.played
         if played.stopped == NOT_CONSERVED:
             raise RuntimeError(f"hand {number + k}: chips not conserved")
@@ -386,22 +344,22 @@ class Session:
             contributions=int(figs.contributed[:k].sum()),
             rake=int(figs.rake[:k].sum()),
             bad_beat_in=int(figs.bad_beat[:k].sum()),
+            bad_beat_out=int(figs.paid[:k].sum()),
+            bad_beat_hits=int(figs.hit[:k].sum()),
             showdowns=int(figs.showdown[:k].sum()),
             buy_ins=int(buy_ins.sum()),
         )
         self.stacks = dict(zip(self.seats, stacks.tolist(), strict=True))
-        self.button = block.button if block.button is not None else self.button
+        self.button = played.button if played.button is not None else self.button
         kill = self.kill
         if kill is not None:
-            self.kill = replace(kill, in_effect=block.kill)
-        offered = self.setup.rules.bad_beat is not None
+            self.kill = replace(kill, in_effect=played.kill)
         records = []
         f = {name: column[:k].tolist() for name, column in figs._asdict().items()}
         decks = played.decks[:k].tolist()
         for r, (deck, buys) in enumerate(zip(decks, buy_ins.tolist(), strict=True)):
             fund_before = self.fund
-            if offered:  # no Bad Beat is paid in a block: a round that may pay it is handed back
-                self.fund += f["bad_beat"][r]
+            self.fund += f["bad_beat"][r] - f["paid"][r]
             records.append(
                 HandRecord(
                     number + r,
@@ -410,13 +368,14 @@ class Session:
                     deck,
                     fund_before,
                     self.fund,
-                    0,
+                    f["paid"][r],
                     {seat: b for seat, b in zip(self.seats, buys, strict=True) if b},
                     kill.multiplier if kill is not None and f["kill"][r] else ONE,
                     deck_in_play=self._deck_in_play(number + r),
                     rake=f["rake"][r],
                     bad_beat_contribution=f["bad_beat"][r],
                     showdown=bool(f["showdown"][r]),
+                    bad_beat_hit=bool(f["hit"][r]),
                 )
             )
         if records:
@@ -438,31 +397,17 @@ class Session:
         """The Kill is in effect this round (§ 553.12(m))."""
         return self.kill is not None and self.kill.in_effect
 
-    def _round(self, deck: list[int]) -> Outcome:
-        """The round dealt and bet by the kernel. No log kept: settled by the settlement
-        kernel. Narrated: its operations logged, settled (``_settle``), its showdown and the
-        button's move logged after; the played round and its narration read from the log."""
-        log = ops.new_log(True) if self.narrated else None
+    def _round(self, deck: list[int]) -> tuple[int | None, PlayedHand]:
+        """The round dealt and bet by the kernel, its operations logged, settled
+        (``_settle``), its showdown and the button's move logged after; the played round
+        and its narration read from the log. Returns the button as dealt and the round."""
+        log = ops.new_log(True)
         stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        killed = self._killed()
         cards = np.array(deck, dtype=np.int64)
-        dealt = self.dealer.deal_and_bet(cards, stacks, self.button, self.stream, killed, log)
+        dealt = self.dealer.deal_and_bet(
+            cards, stacks, self.button, self.stream, self._killed(), log
+        )
         assert dealt is not None  # a table the kernel does not take is refused at the start
-        if log is None:
-            assert self.settler is not None
-            settled = self.settler.settle(dealt, self.fund, killed)
-            return Outcome(
-                dealt.button,
-                dealt.contributed.tolist(),
-                settled.awards.tolist(),
-                [0] * len(self.seats) if settled.bad_beat is None else settled.bad_beat.tolist(),
-                settled.rake,
-                settled.bad_beat_contribution,
-                settled.pots,
-                settled.showdown,
-                settled.bad_beat_hit,
-                kill_next=settled.kill_next,
-            )
         before = dict(self.stacks)
         show_all = self.setup.stakes.show_all
         read = read_round(self.game, log, dealt.logged, self.seats, before)
@@ -491,7 +436,7 @@ class Session:
             read.round_put,
             ops.operations_json(log, n, self.seats),
         )
-        return Outcome.of_played(played, dealt.button, self.seats)
+        return dealt.button, played
 
     def _log_settlement(self, log: Ints, n: int, settlement: PokerSettlement) -> int:
         """The settlement kernel's operations appended to the round's log (``n`` rows),

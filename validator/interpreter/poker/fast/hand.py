@@ -54,8 +54,8 @@ from validator.rankings.packed import (
     key_part,
 )
 
-# the kernel's result; HANDED_BACK: no stream given, or its words ran out
-TAKEN, HANDED_BACK, DECK_OUT, ENDLESS = 0, 1, 2, 3
+# the kernel's result; OUT_OF_WORDS: no stream given, or its words ran out
+TAKEN, OUT_OF_WORDS, DECK_OUT, ENDLESS = 0, 1, 2, 3
 #: the words a round is first given (a shuffle reads about one a card)
 ROUND_WORDS = 256
 HIGH, LOW = 0, 1
@@ -779,7 +779,7 @@ def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type:
 def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ignore[no-untyped-def]
     """One round dealt from ``deck`` to ``order`` (seat indices) and bet from ``stacks`` into
     ``out`` (emptied first, but for who folded: ``deal_order``'s); ``stream`` advanced where
-    a pile was reshuffled. Returns ``TAKEN``, ``HANDED_BACK``, ``DECK_OUT`` or ``ENDLESS``."""
+    a pile was reshuffled. Returns ``TAKEN``, ``OUT_OF_WORDS``, ``DECK_OUT`` or ``ENDLESS``."""
     n = stacks.shape[0]
     for a in (out.contributed, out.ncards, out.board, out.high, out.low, out.round_put):
         a[:] = 0
@@ -814,7 +814,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         if opened:
             _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
         if not _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):
-            return HANDED_BACK if stock.at[0] < 0 else DECK_OUT
+            return OUT_OF_WORDS if stock.at[0] < 0 else DECK_OUT
         reads.changed_at[0] = si
         if streets.blinds[si] == BLINDS_AFTER:
             _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
@@ -822,7 +822,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         if streets.draw[si] and not _draw(
             params, high_tiers, high_tables, hand, nh, stock, out, own
         ):
-            return HANDED_BACK if stock.at[0] < 0 else DECK_OUT
+            return OUT_OF_WORDS if stock.at[0] < 0 else DECK_OUT
         if streets.opens[si] < 0:
             continue
         forced = -1
