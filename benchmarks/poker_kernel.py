@@ -39,7 +39,7 @@ def measure(game_id: str, rounds: int, bets: int, seed: int, passes: int) -> str
     seats = setup.positions
     mixed = strategies(game).seats_alternate
     names = {s: mixed[(s - 1) % len(mixed)] for s in range(1, seats + 1)}
-    table = FastTable(game, setup, list(range(1, seats + 1)), names)
+    table = FastTable(game, setup, names)
     if table.reason is not None:
         return f"{game_id}: not taken by the kernel ({table.reason})"
     stakes = setup.stakes

@@ -45,10 +45,10 @@ from validator.interpreter.poker.rake import completed_periods, time_charges
 from validator.interpreter.poker.roundfile import PokerRound, SeatRound
 from validator.interpreter.poker.settle import PokerSettlement, settle_round
 from validator.interpreter.poker.table import (
-    BUTTON_MOVES,
     BUY_IN_UPPER_BETS,
     Player,
     TableSetup,
+    next_button,
     strategies,
 )
 from validator.money import Cents, cents_figure, displayed
@@ -152,7 +152,6 @@ class Totals:
     showdowns: int = 0
     buy_ins: Cents = 0
     time_charges: Cents = 0
-    checked: int = 0
     net: dict[int, Cents] = field(default_factory=dict)
 
     def book(
@@ -172,7 +171,6 @@ class Totals:
         """``rounds`` more rounds, each checked as it was settled: their figures added to
         the totals and each seat's net."""
         self.hands += rounds
-        self.checked += rounds
         self.pots += pots
         self.contributions += contributions
         self.rake += rake
@@ -203,13 +201,11 @@ class Session:
         if not 2 <= seats <= setup.positions:
             raise ValueError(f"{game.definition.name} seats 2 to {setup.positions} players")
         self.game = game
-        showdown, deal = game.definition.showdown, game.definition.deal
+        showdown = game.definition.showdown
         if showdown is not None and not showdown.order.concede:
             # § 553.16(d): where the game lets no losing hand be conceded, all are shown
             setup = replace(setup, stakes=replace(setup.stakes, show_all=True))
         self.setup = setup
-        rotates = deal.button.rotates if deal is not None and deal.button is not None else None
-        self.move_button = BUTTON_MOVES[rotates or "clockwise"]
         self.seats = list(range(1, seats + 1))
         self.stream = Stream(chunk_rng(seed))
         ps = strategies(game)
@@ -230,7 +226,7 @@ class Session:
         self.hands_per_hour = hands_per_hour
         self.periods_charged = 0
         self.narrated = narrated
-        self.dealer = FastTable(game, setup, self.seats, names)
+        self.dealer = FastTable(game, setup, names)
         if self.dealer.reason is not None:
             raise ValueError(f"{game.definition.name} cannot be dealt: {self.dealer.reason}")
         self.block: BlockTable | None = None  # rounds played a block at a time
@@ -313,7 +309,7 @@ class Session:
         if self.kill is not None and s.kill is not None:
             self.kill = replace(self.kill, in_effect=s.kill.in_effect_next)
         if button is not None:
-            self.button = self.move_button(self.seats, button)
+            self.button = next_button(self.seats, button)
         return record
 
     def _deck_in_play(self, number: int) -> str:
@@ -419,7 +415,7 @@ class Session:
             n = ops.log_op(log, n, op, self.seats.index(seat), 0, 0, 0)
         n = self._log_settlement(log, n, settlement)
         if dealt.button is not None:
-            moved = self.seats.index(self.move_button(self.seats, dealt.button))
+            moved = self.seats.index(next_button(self.seats, dealt.button))
             n = ops.log_op(log, n, ops.MOVE_BUTTON, moved, 0, 0, 0)
         read = read_round(self.game, log, n, self.seats, before, show_all)
         played = PlayedHand(
@@ -558,8 +554,8 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
         "buy_ins": cents_figure(t.buy_ins),
         "invariant": {
             "rule": "contributions = awards + rake + Bad Beat contribution",
-            "hands_checked": t.checked,
-            "held": t.checked == t.hands,
+            "hands_checked": t.hands,  # a round whose chips are not conserved stops the session
+            "held": True,
         },
         "session_invariant": {
             "rule": "buy-ins = stacks + rake from pots + time charges + Bad Beat contributions"

@@ -217,7 +217,7 @@ class BlockTable:
         self, fast: FastTable, settler: FastSettler, buy_in: int, kill: Fraction | None
     ) -> None:
         """``kill``: the multiplier of the limits of the table's Kill (None: no Kill)."""
-        self.seats = len(fast.seats)
+        self.seats = fast.seats
         no_priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
         settlement = Settlement(

@@ -8,7 +8,6 @@ stream; a round that runs out of its words is dealt again from more.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -36,7 +35,6 @@ from validator.interpreter.poker.fast.program import (
     OPENS_FORCED,
     OPENS_SHOWING,
     RAISE,
-    Program,
     compile_program,
 )
 from validator.interpreter.poker.fast.stream import AT, NO_WORDS, Stream, shuffle
@@ -880,15 +878,10 @@ def deal_order(stacks, required, button, from_button, folded, order):  # type: i
 class FastTable:
     """A table's rounds dealt and bet by the kernel; ``reason`` says why it takes none."""
 
-    def __init__(
-        self, game: Game, setup: TableSetup, seats: Sequence[int], strategy_by_seat: dict[int, str]
-    ) -> None:
-        self.game = game
-        self.seats = list(seats)
-        if self.seats != list(range(1, len(self.seats) + 1)):
-            self.program = Program("seats other than 1..n")
-        else:
-            self.program = compile_program(game, setup, len(self.seats), strategy_by_seat)
+    def __init__(self, game: Game, setup: TableSetup, strategy_by_seat: dict[int, str]) -> None:
+        """``strategy_by_seat``: each seat's strategy, the seats numbered 1..n."""
+        self.seats = len(strategy_by_seat)
+        self.program = compile_program(game, setup, strategy_by_seat)
         self.reason = self.program.reason
         self.kernel = self.program.kernel
         self.required = int(setup.stakes.required())
@@ -909,7 +902,7 @@ class FastTable:
         prog = self.program
         if prog.reason is not None:
             return None
-        n = len(self.seats)
+        n = self.seats
         stacks = np.asarray(stacks, dtype=np.int64)
         cards = np.asarray(deck, dtype=np.int64)
         words = ROUND_WORDS
