@@ -93,7 +93,6 @@ def test_rounds_are_dealt_from_the_same_words_however_they_are_drawn(
     assert [_books(r) for r in scant.hands(80)] == expected
     assert scant.totals == bulk.totals
     assert scant.stream.read == bulk.stream.read
-    assert scant.block_rounds == bulk.block_rounds == 80
 
 
 def test_play_and_simulate_deal_the_same_first_rounds_for_the_same_seed() -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -33,8 +33,8 @@ from validator.interpreter.poker.bad_beat import describe_floor
 from validator.interpreter.poker.fast import Ints
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.block import (
-    HANDED_BACK,
     NOT_CONSERVED,
+    Block,
     BlockTable,
 )
 from validator.interpreter.poker.fast.hand import FastTable
@@ -48,7 +48,6 @@ from validator.interpreter.poker.table import (
     BUY_IN_UPPER_BETS,
     Player,
     TableSetup,
-    next_button,
     strategies,
 )
 from validator.money import Cents, cents_figure, displayed
@@ -229,108 +228,45 @@ class Session:
         self.dealer = FastTable(game, setup, names)
         if self.dealer.reason is not None:
             raise ValueError(f"{game.definition.name} cannot be dealt: {self.dealer.reason}")
-        self.block: BlockTable | None = None  # rounds played a block at a time
-        self.block_rounds = 0  # rounds played in blocks (the others by ``play_one``)
-        if not narrated:
-            settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
-            if settler.reason is not None:
-                raise ValueError(f"{game.definition.name} cannot be settled: {settler.reason}")
-            multiplier = self.kill.multiplier if self.kill is not None else None
-            self.block = BlockTable(self.dealer, settler, self.buy_in, multiplier)
+        self.settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
+        if self.settler.reason is not None:
+            raise ValueError(f"{game.definition.name} cannot be settled: {self.settler.reason}")
+        multiplier = self.kill.multiplier if self.kill is not None else None
+        self.block = BlockTable(self.dealer, self.settler, self.buy_in, multiplier)
 
     def hands(self, n: int) -> Iterator[HandRecord]:
-        """``n`` rounds of play, a record each. Where the block kernel takes the table they
-        are played a block at a time (``_block``): the session's state (stacks, button, Bad
+        """``n`` rounds of play, a record each, played a block at a time (``_block``; a
+        round a block where each is narrated): the session's state (stacks, button, Bad
         Beat fund, books) is that after the block when its first record is read."""
         number = 1
         while number <= n:
-            records, handed_back = self._block(number, n + 1 - number)
-            if handed_back:
-                records.append(self.play_one(number + len(records)))
+            records = self._block(number, n + 1 - number)
             yield from records
             number += len(records)
-
-    def play_one(self, number: int) -> HandRecord:
-        need: Fraction | int = self.setup.stakes.required()
-        if self._killed():
-            assert self.kill is not None
-            need = need * self.kill.multiplier
-        buy_ins = {}
-        for seat in self.seats:  # between rounds of play a player may add to his table stakes
-            if self.stacks[seat] < need:
-                buy_ins[seat] = self.buy_in - self.stacks[seat]
-                self.stacks[seat] = self.buy_in
-        deck = self.stream.deck()
-        button, played = self._round(deck)
-        s = played.settlement
-        seats = s.seats  # those dealt in
-        put = sum(a.contributed for a in seats)
-        if put != sum(a.award for a in seats) + s.rake.total + s.bad_beat_contribution:
-            raise RuntimeError(f"hand {number}: chips not conserved")
-        nets = [(a.seat, a.award + a.bad_beat - a.contributed) for a in seats]
-        paid = sum(a.bad_beat for a in seats)
-        hit = bool(s.bad_beat and s.bad_beat.hit)
-        fund_before = self.fund
-        if self.setup.rules.bad_beat is not None:
-            self.fund += s.bad_beat_contribution - paid
-        pots = sum(p.pot.amount for p in s.pots)
-        showdown = bool(played.showdown_order)
-        self.totals.book(
-            1,
-            nets,
-            pots=pots,
-            contributions=put,
-            rake=s.rake.total,
-            bad_beat_in=s.bad_beat_contribution,
-            bad_beat_out=paid,
-            bad_beat_hits=hit,
-            showdowns=showdown,
-            buy_ins=sum(buy_ins.values()),
-        )
-        record = HandRecord(
-            number,
-            button,
-            played,
-            deck,
-            fund_before,
-            self.fund,
-            paid,
-            buy_ins,
-            self.kill.multiplier if self.kill is not None and self._killed() else ONE,
-            deck_in_play=self._deck_in_play(number),
-            rake=s.rake.total,
-            bad_beat_contribution=s.bad_beat_contribution,
-            showdown=showdown,
-            bad_beat_hit=hit,
-        )
-        for seat, net in nets:
-            self.stacks[seat] += net
-        self._charge_time(record)
-        if self.kill is not None and s.kill is not None:
-            self.kill = replace(self.kill, in_effect=s.kill.in_effect_next)
-        if button is not None:
-            self.button = next_button(self.seats, button)
-        return record
 
     def _deck_in_play(self, number: int) -> str:
         """With two decks alternated (§ 553.3(d)), A and B in turn."""
         return "AB"[(number - 1) % 2] if self.setup.decks_alternated else "A"
 
-    def _block(self, number: int, limit: int) -> tuple[list[HandRecord], bool]:
-        """Up to ``limit`` rounds from round ``number`` played by the block kernel, and
-        whether it handed back the round after them (to be played by ``play_one``). No
-        block kernel: no rounds, handed back. A block ends where a time-charge period
-        does, so the charges are taken from the stacks that round leaves."""
-        block = self.block
-        if block is None:
-            return [], True
+    def _block(self, number: int, limit: int) -> list[HandRecord]:
+        """Up to ``limit`` rounds from round ``number`` played by the block kernel (one where
+        each is narrated). A block ends where a time-charge period does, so the charges are
+        taken from the stacks that round leaves."""
         rounds = min(limit, BLOCK_ROUNDS, self._rounds_to_period_end(number))
-        stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        played = block.play(self.stream, stacks, self.button, self._killed(), self.fund, rounds)
+        before = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
+        stacks = before.copy()
+        log = ops.new_log(self.narrated)
+        killed = self._killed()
+        played = self.block.play(
+            self.stream, stacks, self.button, killed, self.fund, 1 if self.narrated else rounds, log
+        )
         k = played.played
         if played.stopped == NOT_CONSERVED:
             raise RuntimeError(f"hand {number + k}: chips not conserved")
-        self.block_rounds += k
+        dealt_stacks = before + played.buy_ins[0]  # the first round's, after its buy-ins
+        if k == 0:
+            self._refuse(number, played.decks[0], dealt_stacks, killed)
+        narrated = self._narrate(played, log, dealt_stacks) if self.narrated else None
         figs = played.figures
         buy_ins = played.buy_ins[:k]
         self.totals.book(
@@ -374,9 +310,9 @@ class Session:
                     bad_beat_hit=bool(f["hit"][r]),
                 )
             )
-        if records:
-            self._charge_time(records[-1])  # the only round of the block that ends a period
-        return records, played.stopped == HANDED_BACK
+        records[0].played = narrated
+        self._charge_time(records[-1])  # the only round of the block that ends a period
+        return records
 
     def _rounds_to_period_end(self, number: int) -> int:
         """How many rounds from round ``number`` to the end of the current time-charge
@@ -393,32 +329,34 @@ class Session:
         """The Kill is in effect this round (§ 553.12(m))."""
         return self.kill is not None and self.kill.in_effect
 
-    def _round(self, deck: list[int]) -> tuple[int | None, PlayedHand]:
-        """The round dealt and bet by the kernel, its operations logged, settled
-        (``_settle``), its showdown and the button's move logged after; the played round
-        and its narration read from the log. Returns the button as dealt and the round."""
-        log = ops.new_log(True)
-        stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        cards = np.array(deck, dtype=np.int64)
-        dealt = self.dealer.deal_and_bet(
-            cards, stacks, self.button, self.stream, self._killed(), log
-        )
+    def _refuse(self, number: int, deck: Ints, stacks: Ints, killed: bool) -> NoReturn:
+        """Why the kernels hand back round ``number``: the round dealt from its ``deck`` and
+        ``stacks`` and settled alone, each raising what stops it."""
+        dealt = self.dealer.deal_and_bet(deck, stacks, self.button, self.stream, killed)
         assert dealt is not None  # a table the kernel does not take is refused at the start
-        before = dict(self.stacks)
+        self.settler.settle(dealt, self.fund, killed)
+        raise RuntimeError(f"hand {number}: a round the kernels hand back")
+
+    def _narrate(self, played: Block, log: Ints, stacks: Ints) -> PlayedHand:
+        """The round of a block of one, its operations logged, settled (``_settle``), its
+        showdown and the button's move logged after; the played round and its narration
+        read from the log. ``stacks``: the seats' stacks as it was dealt."""
+        before = dict(zip(self.seats, stacks.tolist(), strict=True))
+        dealt_button = int(played.figures.button[0])
+        button = dealt_button if dealt_button > 0 else None
         show_all = self.setup.stakes.show_all
-        read = read_round(self.game, log, dealt.logged, self.seats, before)
-        settlement = self._settle(read.players, read.board, dealt.button, read.round_put)
+        read = read_round(self.game, log, played.logged, self.seats, before)
+        settlement = self._settle(read.players, read.board, button, read.round_put)
         losers = {a.seat for a in settlement.seats if a.won == 0}
-        n = dealt.logged
-        for seat, shown in showdown(read.in_hand(), dealt.last_aggressor, losers, show_all):
+        n = played.logged
+        for seat, shown in showdown(read.in_hand(), played.last_aggressor, losers, show_all):
             op = ops.SHOW if shown else ops.CONCEDE
             n = ops.log_op(log, n, op, self.seats.index(seat), 0, 0, 0)
         n = self._log_settlement(log, n, settlement)
-        if dealt.button is not None:
-            moved = self.seats.index(next_button(self.seats, dealt.button))
-            n = ops.log_op(log, n, ops.MOVE_BUTTON, moved, 0, 0, 0)
+        if played.button is not None and button is not None:
+            n = ops.log_op(log, n, ops.MOVE_BUTTON, self.seats.index(played.button), 0, 0, 0)
         read = read_round(self.game, log, n, self.seats, before, show_all)
-        played = PlayedHand(
+        return PlayedHand(
             read.players,
             sorted(s for s in self.seats if s not in read.order),
             read.board,
@@ -432,7 +370,6 @@ class Session:
             read.round_put,
             ops.operations_json(log, n, self.seats),
         )
-        return dealt.button, played
 
     def _log_settlement(self, log: Ints, n: int, settlement: PokerSettlement) -> int:
         """The settlement kernel's operations appended to the round's log (``n`` rows),

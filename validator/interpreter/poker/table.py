@@ -7,7 +7,6 @@ settings (``validator.interpreter.settings``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -166,9 +165,3 @@ def strategies(game: Game) -> PokerStrategies:
             "the game extends)"
         )
     return ps
-
-
-def next_button(seats: Sequence[int], button: int) -> int:
-    """The button moves clockwise after each round of play (§ 553.11(c)(3)): to the seat on
-    its left, the lowest seat after the last."""
-    return min((s for s in seats if s > button), default=min(seats))

@@ -1,11 +1,12 @@
-"""A block of rounds of play run in one kernel, with what ``Session.play_one`` does between
-rounds (§ 553.8(b) buy-ins, the deck shuffled from the session's stream, the button moved
-clockwise, § 553.11(c)(3), the chips checked conserved, the Kill carried, § 553.12(m), the
-Bad Beat paid from the fund, § 553.20): what a round costs in Python is paid once a block.
-The block stops before a round either kernel hands back, or one its words do not reach,
-leaving the stacks, the button, the fund and the stream as the last round taken left them,
-so that the round is dealt again from the same deck (by ``Session.play_one``, or by the
-next block given more words).
+"""A block of rounds of play run in one kernel, with the rules between rounds (§ 553.8(b)
+buy-ins, the deck shuffled from the session's stream, the button moved clockwise, §
+553.11(c)(3), the chips checked conserved, the Kill carried, § 553.12(m), the Bad Beat paid
+from the fund, § 553.20): every round of a session is played here, ``simulate`` and ``par``
+a block at a time with no log, ``play`` a round a block with its operations logged. The
+block stops before a round either kernel hands back, or one its words do not reach,
+leaving the stacks, the button, the fund and the stream as the last round taken left them:
+the next block deals that round again from more words; a round handed back is refused
+(``Session._refuse``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from validator.interpreter.poker.fast.hand import (
     outcome,
 )
 from validator.interpreter.poker.fast.odd_chip import OrderArrays, odd_chip_order
-from validator.interpreter.poker.fast.operations import WIDTH
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
     BB_FUND,
@@ -129,15 +129,27 @@ def _settle_round(settlement, kill, fund, out, result):  # type: ignore[no-untyp
 # there is marked here too, so that no cached kernel settles by the old rules.
 @njit(cache=True)
 def _play_block(  # type: ignore[no-untyped-def]
-    params, killed, kernel, settlement, table, stream, stacks, state, decks, buy_ins, nets, figs
+    params,
+    killed,
+    kernel,
+    settlement,
+    table,
+    stream,
+    stacks,
+    state,
+    decks,
+    buy_ins,
+    nets,
+    figs,
+    out,
 ):
     """Up to ``decks.shape[0]`` rounds: (rounds played, why it stopped). ``stacks``,
     ``state`` and ``stream`` are advanced round by round, not by the round handed back. Round
-    r's deck, buy-ins and nets are written in row r, its ``Figures`` in entry r."""
+    r's deck, buy-ins and nets are written in row r, its ``Figures`` in entry r; ``out``
+    holds the last round dealt (its operations logged where its log has rows)."""
     n = stacks.shape[0]
     rounds = decks.shape[0]
     order = np.zeros(n, dtype=np.int64)
-    out = outcome(n, np.zeros((0, WIDTH), dtype=np.int64))  # no operations logged
     result = np.zeros(2 * n + _TAIL, dtype=np.int64)
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):
@@ -186,7 +198,7 @@ def _play_block(  # type: ignore[no-untyped-def]
         figs.contributed[r] = put
         figs.button[r] = dealt_button
         figs.kill[r] = kill
-        if dealt_button > 0:  # clockwise to the next seat (``table.next_button``)
+        if dealt_button > 0:  # clockwise to the seat on its left (§ 553.11(c)(3))
             state.button[0] = dealt_button % n + 1
         if result[n + 4] >= 0:  # the Kill in effect next round, or not
             state.kill[0] = result[n + 4]
@@ -207,6 +219,8 @@ class Block:
     button: int | None  # the button after the last round played
     kill: bool  # the Kill in effect after it
     fund: int  # the Bad Beat fund after it
+    logged: int  # the rows of the last round's operation log (none where it is off)
+    last_aggressor: int  # seat number of the last round's last bet or raise, -1: none
 
 
 class BlockTable:
@@ -237,19 +251,23 @@ class BlockTable:
         kill: bool,
         fund: int,
         rounds: int,
+        log: Ints,
     ) -> Block:
         """Up to ``rounds`` rounds (``stacks`` and ``stream`` advanced in place); where the
-        first round's words run out, it is played again from more."""
+        first round's words run out, it is played again from more. ``log``: the last round's
+        operations (no rows: none kept)."""
         n = self.seats
         decks = np.empty((rounds, 52), dtype=np.int64)
         buy_ins = np.empty((rounds, n), dtype=np.int64)
         nets = np.empty((rounds, n), dtype=np.int64)
         figs = Figures(*(np.empty(rounds, dtype=np.int64) for _ in Figures._fields))
         state = Carried(*(np.array([x], dtype=np.int64) for x in (button or -1, kill, fund)))
+        out = outcome(n, log)
         need = rounds * BLOCK_WORDS
         while True:
             w = stream.ensure(need)
-            played, stopped = _play_block(*self.table, w, stacks, state, decks, buy_ins, nets, figs)
+            args = (w, stacks, state, decks, buy_ins, nets, figs, out)
+            played, stopped = _play_block(*self.table, *args)
             if played or stopped != WORDS_OUT:
                 break
             need = 2 * (w.shape[0] - int(w[AT])) + BLOCK_WORDS
@@ -264,4 +282,6 @@ class BlockTable:
             None if after < 0 else after,
             bool(state.kill[0]),
             int(state.fund[0]),
+            int(out.nlog[0]),
+            int(out.last_aggressor[0]) + 1 if out.last_aggressor[0] >= 0 else -1,
         )
