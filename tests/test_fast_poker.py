@@ -302,7 +302,7 @@ class FullTable:
     def round(self, seed: int) -> tuple[DealtHand | None, PlayedHand, bool, bool, bool]:
         """(the kernel's round, ``Hand.play``'s, whether ``Hand`` read from the stream,
         whether the streams are left equal, whether the kernel's is untouched)."""
-        fast_rng, scalar_rng = Stream(chunk_rng(seed)), OracleStream(chunk_rng(seed))
+        fast_rng, scalar_rng = OracleStream(chunk_rng(seed)), OracleStream(chunk_rng(seed))
         deck = fast_rng.deck()
         assert scalar_rng.deck() == deck  # advanced as fast_rng is
         before = scalar_rng.read
