@@ -139,3 +139,18 @@ def test_a_long_session_crosses_many_blocks() -> None:
         assert _books(a) == _books(b), a.number
     assert blocks.stacks == rounds.stacks
     assert blocks.totals == rounds.totals
+
+
+@pytest.mark.parametrize("narrated", [False, True])
+def test_a_round_the_kernels_hand_back_is_refused_with_its_reason_553_8_b_3(
+    narrated: bool,
+) -> None:
+    """§ 553.8(b)(3): a player is dealt in with at least the Ante, the Blind Bet and one bet
+    at the minimum; an Ante above what a player buys in for leaves no one to deal in: the
+    block hands the round back and the session says why, logged or not."""
+    game = load_game("poker-holdem")
+    base = default_setup(game)
+    setup = replace(base, stakes=replace(base.stakes, ante=1_000_000))
+    session = Session(game, setup, 4, 1, narrated=narrated)
+    with pytest.raises(ValueError, match=r"^a round of play needs two players with enough"):
+        next(session.hands(1))
