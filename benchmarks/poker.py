@@ -1,16 +1,15 @@
 """Nonbanking Poker sessions: hands per CPU second as ``simulate`` and ``par`` play them
 (rounds a block at a time in one call of the numba kernels, ``fast/block.py``, no log
-kept), against two baselines run in the same script on the same kernels: one round a
-kernel call (as a round a block stops before is played) and ``play``'s path (the
-operation log kept and narrated, each hand's value searched over the categories rather
-than read from the rank-pattern table).
+kept), against ``play``'s path run in the same script on the same kernels (a block of one
+round, the operation log kept and narrated, each hand's value searched over the categories
+rather than read from the rank-pattern table).
 
-Each game is dealt at its full table with its documented defaults and the same seed all
-three ways; the sessions must take the same rake and leave the same Bad Beat fund and
+Each game is dealt at its full table with its documented defaults and the same seed both
+ways; the sessions must take the same rake and leave the same Bad Beat fund and
 stacks to the cent. Measured with ``time.process_time`` (the machine is shared: wall time
 lies), one process; the kernels' JIT compile (or load from numba's cache) happens in a
 warm-up round before the clock starts, and its time is reported apart; ``--warm N`` plays
-N hands first, unmeasured, every way. The rounds played in blocks are counted.
+N hands first, unmeasured, both ways.
 Goal (issue 13): at least 10,000 hands per second.
 
     python benchmarks/poker.py [--hands 500] [--warm 0] [--games poker-holdem,...]
@@ -71,28 +70,20 @@ def _fresh(game_id: str) -> None:
 
 def compile_time(game_id: str) -> float:
     """CPU seconds of the first rounds: the kernels JIT-compiled (or read from numba's
-    cache) and the rankings' packed tables built; a round of a block, and a round played
-    alone (as a round a block hands back is), each loads its kernels."""
+    cache) and the rankings' packed tables built."""
     game = load_game(game_id)
     setup = default_setup(game)
     start = time.process_time()
     session = Session(game, setup, setup.positions, 0, narrated=False)
     next(session.hands(1))
-    alone = Session(game, setup, setup.positions, 0, narrated=False)
-    alone.block = None
-    next(alone.hands(1))
     return time.process_time() - start
 
 
-def rate(
-    game_id: str, hands: int, warm: int, seed: int, narrated: bool, kernel: bool = False
-) -> tuple[float, tuple, int]:
+def rate(game_id: str, hands: int, warm: int, seed: int, narrated: bool) -> tuple[float, tuple]:
     _fresh(game_id)
     game = load_game(game_id)
     setup = default_setup(game)
     session = Session(game, setup, setup.positions, seed, narrated=narrated)
-    if not kernel:
-        session.block = None
     played = session.hands(warm + hands)
     for _ in range(warm):
         next(played)
@@ -101,7 +92,7 @@ def rate(
         pass
     spent = time.process_time() - start
     result = (session.totals.rake, session.fund, tuple(sorted(session.stacks.items())))
-    return hands / spent, result, session.block_rounds
+    return hands / spent, result
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,16 +191,11 @@ def main() -> None:
     for game_id in games:
         jit = compile_time(game_id)
         with table_bypassed():
-            base, base_result, _ = rate(game_id, args.hands, args.warm, args.seed, True)
-        fast, fast_result, _ = rate(game_id, args.hands, args.warm, args.seed, False)
-        kern, kern_result, taken = rate(
-            game_id, args.hands, args.warm, args.seed, False, kernel=True
-        )
-        assert fast_result == base_result, f"{game_id}: the fast path changed a result"
-        assert kern_result == fast_result, f"{game_id}: the kernel changed a result"
+            base, base_result = rate(game_id, args.hands, args.warm, args.seed, True)
+        kern, kern_result = rate(game_id, args.hands, args.warm, args.seed, False)
+        assert kern_result == base_result, f"{game_id}: the blocks changed a result"
         print(
-            f"{game_id}: {kern:,.0f} hands/s in blocks ({taken}/{args.hands + args.warm} rounds "
-            f"in blocks, x{kern / fast:.2f} of {fast:,.0f} hands/s a round a call), "
+            f"{game_id}: {kern:,.0f} hands/s in blocks, "
             f"{base:,.0f} hands/s logged and narrated; first round (JIT, tables) {jit:.1f}s apart "
             "(goal 10,000 hands/s)",
             flush=True,

@@ -39,7 +39,7 @@ def measure(game_id: str, rounds: int, bets: int, seed: int, passes: int) -> str
     seats = setup.positions
     mixed = strategies(game).seats_alternate
     names = {s: mixed[(s - 1) % len(mixed)] for s in range(1, seats + 1)}
-    table = FastTable(game, setup, list(range(1, seats + 1)), names)
+    table = FastTable(game, setup, names)
     if table.reason is not None:
         return f"{game_id}: not taken by the kernel ({table.reason})"
     stakes = setup.stakes
@@ -116,7 +116,7 @@ def kernel_alone(
 
     def record(*args: object) -> int:
         calls.append(args)
-        return hand.HANDED_BACK
+        return hand.OUT_OF_WORDS
 
     hand._deal_and_bet = record  # type: ignore[assignment]
     try:

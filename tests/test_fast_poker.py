@@ -185,7 +185,7 @@ def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
     deck = list(range(52))
     random.Random(seed).shuffle(deck)
     names = _names(game, seats)
-    fast = FastTable(game, setup, list(range(1, seats + 1)), names)
+    fast = FastTable(game, setup, names)
     if fast.reason is not None:
         return
     stack_array = np.array([stacks[s] for s in range(1, seats + 1)], dtype=np.int64)
@@ -294,7 +294,7 @@ class FullTable:
         self.setup = default_setup(self.game)
         self.seats = self.setup.positions
         self.names = _names(self.game, self.seats)
-        self.fast = FastTable(self.game, self.setup, list(range(1, self.seats + 1)), self.names)
+        self.fast = FastTable(self.game, self.setup, self.names)
         assert self.fast.reason is None
         buy_in = 50 * (self.setup.stakes.upper or self.setup.stakes.lower).max_bet
         self.stacks = {s: buy_in for s in self.names}
@@ -302,7 +302,7 @@ class FullTable:
     def round(self, seed: int) -> tuple[DealtHand | None, PlayedHand, bool, bool, bool]:
         """(the kernel's round, ``Hand.play``'s, whether ``Hand`` read from the stream,
         whether the streams are left equal, whether the kernel's is untouched)."""
-        fast_rng, scalar_rng = Stream(chunk_rng(seed)), OracleStream(chunk_rng(seed))
+        fast_rng, scalar_rng = OracleStream(chunk_rng(seed)), OracleStream(chunk_rng(seed))
         deck = fast_rng.deck()
         assert scalar_rng.deck() == deck  # advanced as fast_rng is
         before = scalar_rng.read
@@ -385,7 +385,7 @@ for game_id in ("poker-omaha", "poker-omaha-hi-lo-8"):
     seats = setup.positions
     mixed = strategies(game).seats_alternate
     names = {s: mixed[(s - 1) % len(mixed)] for s in range(1, seats + 1)}
-    table = FastTable(game, setup, list(range(1, seats + 1)), names)
+    table = FastTable(game, setup, names)
     rng = random.Random(int(sys.argv[1]))
     need = setup.stakes.required()
     for _ in range(12):

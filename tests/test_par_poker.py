@@ -10,6 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -211,14 +212,20 @@ BAD_BEAT_DECK = TOP + [c for c in range(52) if c not in TOP]
 
 
 class StackedShuffle(Stream):
-    """A session's random stream whose next decks are these decks, in order."""
+    """A session's random stream whose first words shuffle the deck into these decks, in
+    order (each word the place the shuffle swaps from: below its bound, never drawn
+    again); the generator's words after them."""
 
     def __init__(self, seed: int, decks: list[list[int]]) -> None:
         super().__init__(chunk_rng(seed))
-        self.decks = list(decks)
-
-    def deck(self) -> list[int]:
-        return self.decks.pop(0) if self.decks else super().deck()
+        words = [1]  # the index of the next unread word
+        for deck in decks:
+            pile = list(range(52))
+            for i in range(51, 0, -1):
+                j = pile.index(deck[i])
+                words.append(j)
+                pile[i], pile[j] = pile[j], pile[i]
+        self.words = np.array(words, dtype=np.int64)
 
 
 def test_a_bad_beat_dealt_on_purpose_is_paid_as_the_rules_give_553_20(
@@ -253,7 +260,6 @@ def test_a_bad_beat_dealt_on_purpose_is_paid_as_the_rules_give_553_20(
     def stacked(spec: PokerSpec, k: int) -> Session:
         session = made(spec, k)
         session.stream = StackedShuffle(k, [BAD_BEAT_DECK])
-        session.block = None  # the deck dealt round by round, where the stack is read
         return session
 
     monkeypatch.setattr(poker, "_session", stacked)

@@ -1,11 +1,11 @@
 """Rounds of play run a block at a time in one kernel (``fast/block.py``) equal the same
-rounds run one at a time (``Session.play_one`` around the same kernels), which
-``test_fast_poker`` holds equal to ``table.Hand``: every record, the books, the stacks, the
-Bad Beat fund, the time charges, the summary.
+rounds run one a block and narrated (``play``'s session), which ``test_fast_poker`` holds
+equal to ``table.Hand``: every record, the books, the stacks, the Bad Beat fund, the time
+charges, the summary.
 
 The tables are chosen so that the block's edges are crossed often: a time charge every
-few rounds (§ 553.15(b)(3)), a Bad Beat that qualifies on a common hand (§ 553.20: a
-round that may pay it is handed back), two decks alternated (§ 553.3(d)), a Half-kill
+few rounds (§ 553.15(b)(3)), a Bad Beat that qualifies on a common hand (§ 553.20), two
+decks alternated (§ 553.3(d)), a Half-kill
 (§ 553.12(m)), and between rounds the buy-ins of § 553.8(b)."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _time_rake(setup: TableSetup, basis: str, minutes: int) -> TableSetup:
 
 def _bad_beat(game_id: str, setup: TableSetup) -> TableSetup:
     """A Bad Beat on any two pair or better beaten (§ 553.20), 10% of each pot up to $1:
-    many rounds may pay it and are handed back from the block."""
+    many rounds pay it."""
     game = load_game(game_id)
     sd = game.definition.showdown
     if sd is None or sd.high is None or game.definition.bad_beat is None:
@@ -87,8 +87,7 @@ def _kill(game_id: str, setup: TableSetup) -> list[tuple[str, TableSetup]]:
 def _pair(game_id: str, setup: TableSetup, seats: int, seed: int) -> tuple[Session, Session]:
     game = load_game(game_id)
     blocks = Session(game, setup, seats, seed, narrated=False, hands_per_hour=36)
-    rounds = Session(game, setup, seats, seed, narrated=False, hands_per_hour=36)
-    rounds.block = None
+    rounds = Session(game, setup, seats, seed, narrated=True, hands_per_hour=36)
     return blocks, rounds
 
 
@@ -96,21 +95,19 @@ def _pair(game_id: str, setup: TableSetup, seats: int, seed: int) -> tuple[Sessi
 @pytest.mark.parametrize("game_id", POKER)
 def test_rounds_played_a_block_at_a_time_equal_rounds_played_one_at_a_time(game_id: str) -> None:
     """Every table of the game: the same records in the same order, the same books, stacks,
-    fund and summary, byte for byte; the blocks take rounds (none of these tables has a
-    Kill)."""
+    fund and summary, byte for byte; only the narrated rounds keep their log."""
     for i, (name, setup) in enumerate(_tables(game_id)):
         seats = setup.positions if i % 2 == 0 else 3
         blocks, rounds = _pair(game_id, setup, seats, 1123 + i)
-        assert blocks.block is not None, name
         for a, b in zip(blocks.hands(HANDS), rounds.hands(HANDS), strict=True):
             assert _books(a) == _books(b), (name, a.number)
+            assert a.played is None and b.played is not None, (name, a.number)
         assert blocks.totals == rounds.totals, name
         assert blocks.stacks == rounds.stacks, name
         assert blocks.fund == rounds.fund, name
         assert blocks.button == rounds.button, name
         assert blocks.stream.read == rounds.stream.read, name
         assert json.dumps(summary_of(blocks)) == json.dumps(summary_of(rounds)), name
-        assert blocks.block_rounds > 0, name
 
 
 def summary_of(session: Session) -> dict[str, object]:
@@ -142,3 +139,18 @@ def test_a_long_session_crosses_many_blocks() -> None:
         assert _books(a) == _books(b), a.number
     assert blocks.stacks == rounds.stacks
     assert blocks.totals == rounds.totals
+
+
+@pytest.mark.parametrize("narrated", [False, True])
+def test_a_round_the_kernels_hand_back_is_refused_with_its_reason_553_8_b_3(
+    narrated: bool,
+) -> None:
+    """§ 553.8(b)(3): a player is dealt in with at least the Ante, the Blind Bet and one bet
+    at the minimum; an Ante above what a player buys in for leaves no one to deal in: the
+    block hands the round back and the session says why, logged or not."""
+    game = load_game("poker-holdem")
+    base = default_setup(game)
+    setup = replace(base, stakes=replace(base.stakes, ante=1_000_000))
+    session = Session(game, setup, 4, 1, narrated=narrated)
+    with pytest.raises(ValueError, match=r"^a round of play needs two players with enough"):
+        next(session.hands(1))

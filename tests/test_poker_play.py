@@ -63,7 +63,7 @@ def test_chips_are_conserved_in_every_simulated_hand(game_id: str, rulesub: str 
         bb_out += record.bad_beat_paid
         buttons.append(record.button)
     assert sum(session.stacks.values()) + raked + timed + bb_in - bb_out == bought
-    assert session.totals.checked == 300
+    assert session.totals.hands == 300
     if game.definition.deal.first == "button_left":  # the button moves one seat a hand
         assert buttons[:7] == [6, 1, 2, 3, 4, 5, 6]
 

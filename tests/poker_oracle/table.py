@@ -21,7 +21,8 @@ from tests.poker_oracle.betting import Action, BettingRound, Options
 from validator.cards import cards_str
 from validator.compiler import Game
 from validator.interpreter.chunks import chunk_rng
-from validator.interpreter.poker.fast.stream import Stream
+from validator.interpreter.poker.fast import Ints
+from validator.interpreter.poker.fast.stream import AT, Stream, shuffle
 from validator.interpreter.poker.session import PlayedHand
 from validator.interpreter.poker.settle import PokerSettlement, forced_bet_seat, settle_round
 from validator.interpreter.poker.table import (
@@ -55,10 +56,28 @@ class Shuffles(Protocol):
 
 
 class OracleStream(Stream):
-    """The session's random stream, shuffling a pile in place as the oracle does."""
+    """The session's random stream, shuffling a pile in place as the oracle does, from the
+    words the kernels read (``stream.shuffle``)."""
 
     def shuffle(self, pile: MutableSequence[int]) -> None:
         pile[:] = self.shuffled(np.asarray(pile, dtype=np.int64)).tolist()
+
+    def shuffled(self, pile: Ints) -> Ints:
+        """A shuffled copy of ``pile``, the stream advanced past the words it read."""
+        n = pile.shape[0]
+        need = 2 * n + 8
+        while True:
+            w = self.ensure(need)
+            out = pile.copy()
+            at = shuffle(w, w[AT], out, n)
+            if at >= 0:
+                w[AT] = at
+                return out
+            need = 2 * (w.shape[0] - int(w[AT])) + 8  # words drawn again: more of them
+
+    def deck(self) -> list[int]:
+        """A round's deck: the 52 cards shuffled."""
+        return self.shuffled(np.arange(52, dtype=np.int64)).tolist()
 
 
 class Hand:

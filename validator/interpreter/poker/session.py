@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -33,8 +33,8 @@ from validator.interpreter.poker.bad_beat import describe_floor
 from validator.interpreter.poker.fast import Ints
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.block import (
-    HANDED_BACK,
     NOT_CONSERVED,
+    Block,
     BlockTable,
 )
 from validator.interpreter.poker.fast.hand import FastTable
@@ -42,9 +42,8 @@ from validator.interpreter.poker.fast.narrate import read_round, showdown
 from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.rake import completed_periods, time_charges
-from validator.interpreter.poker.settle import PokerSettlement, SeatAward, settle_round
+from validator.interpreter.poker.settle import PokerSettlement, settle_round
 from validator.interpreter.poker.table import (
-    BUTTON_MOVES,
     BUY_IN_UPPER_BETS,
     Player,
     TableSetup,
@@ -77,52 +76,11 @@ class PlayedHand:
     operations: list[dict[str, Any]] | None = None  # the operation log's JSON (None: none)
 
 
-@dataclass(slots=True)
-class Outcome:
-    """What a round leaves the session's books, seat by seat in the session's seat order;
-    ``played``: the round of ``play`` it was read from (none where no log is kept)."""
-
-    button: int | None  # the button as the round was dealt
-    contributed: list[Cents]
-    award: list[Cents]  # won + the uncalled bet returned
-    bad_beat: list[Cents]  # paid from the Bad Beat fund
-    rake: Cents
-    bad_beat_contribution: Cents
-    pots: Cents
-    showdown: bool
-    bad_beat_hit: bool = False
-    kill_next: bool | None = None  # the Kill in effect next round (None: no Kill rule)
-    played: PlayedHand | None = None
-
-    @property
-    def contributions(self) -> Cents:
-        return sum(self.contributed)
-
-    @staticmethod
-    def of_played(played: PlayedHand, button: int | None, seats: list[int]) -> Outcome:
-        s = played.settlement
-        by_seat = {a.seat: a for a in s.seats}
-        rows = [by_seat.get(seat, SeatAward(0, 0, False, False)) for seat in seats]
-        return Outcome(
-            button,
-            [a.contributed for a in rows],
-            [a.award for a in rows],
-            [a.bad_beat for a in rows],
-            s.rake.total,
-            s.bad_beat_contribution,
-            sum(p.pot.amount for p in s.pots),
-            bool(played.showdown_order),
-            bool(s.bad_beat and s.bad_beat.hit),
-            None if s.kill is None else s.kill.in_effect_next,
-            played,
-        )
-
-
 @dataclass
 class HandRecord:
     number: int
     button: int | None
-    played: PlayedHand | None  # None: dealt, bet and settled by the fast path (no log kept)
+    played: PlayedHand | None  # None: played in a block (no log kept)
     deck: list[int]
     fund_before: Cents
     fund_after: Cents
@@ -193,7 +151,6 @@ class Totals:
     showdowns: int = 0
     buy_ins: Cents = 0
     time_charges: Cents = 0
-    checked: int = 0
     net: dict[int, Cents] = field(default_factory=dict)
 
     def book(
@@ -205,16 +162,14 @@ class Totals:
         contributions: Cents,
         rake: Cents,
         bad_beat_in: Cents,
+        bad_beat_out: Cents,
+        bad_beat_hits: int,
         showdowns: int,
         buy_ins: Cents,
-        bad_beat_out: Cents = 0,
-        bad_beat_hits: int = 0,
     ) -> None:
         """``rounds`` more rounds, each checked as it was settled: their figures added to
-        the totals and each seat's net (a block of rounds stops before a Bad Beat is paid,
-        so only a round played alone books a payout)."""
+        the totals and each seat's net."""
         self.hands += rounds
-        self.checked += rounds
         self.pots += pots
         self.contributions += contributions
         self.rake += rake
@@ -245,13 +200,11 @@ class Session:
         if not 2 <= seats <= setup.positions:
             raise ValueError(f"{game.definition.name} seats 2 to {setup.positions} players")
         self.game = game
-        showdown, deal = game.definition.showdown, game.definition.deal
+        showdown = game.definition.showdown
         if showdown is not None and not showdown.order.concede:
             # § 553.16(d): where the game lets no losing hand be conceded, all are shown
             setup = replace(setup, stakes=replace(setup.stakes, show_all=True))
         self.setup = setup
-        rotates = deal.button.rotates if deal is not None and deal.button is not None else None
-        self.move_button = BUTTON_MOVES[rotates or "clockwise"]
         self.seats = list(range(1, seats + 1))
         self.stream = Stream(chunk_rng(seed))
         ps = strategies(game)
@@ -272,111 +225,48 @@ class Session:
         self.hands_per_hour = hands_per_hour
         self.periods_charged = 0
         self.narrated = narrated
-        self.dealer = FastTable(game, setup, self.seats, names)
+        self.dealer = FastTable(game, setup, names)
         if self.dealer.reason is not None:
             raise ValueError(f"{game.definition.name} cannot be dealt: {self.dealer.reason}")
-        self.settler: FastSettler | None = None
-        self.block: BlockTable | None = None  # rounds played a block at a time
-        self.block_rounds = 0  # rounds played in blocks (the others by ``play_one``)
-        if not narrated:
-            self.settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
-            if self.settler.reason is not None:
-                raise ValueError(f"{game.definition.name} cannot be settled: {self.settler.reason}")
-            multiplier = self.kill.multiplier if self.kill is not None else None
-            block = BlockTable(self.dealer, self.settler, self.buy_in, multiplier)
-            self.block = block if block.reason is None else None
+        self.settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
+        if self.settler.reason is not None:
+            raise ValueError(f"{game.definition.name} cannot be settled: {self.settler.reason}")
+        multiplier = self.kill.multiplier if self.kill is not None else None
+        self.block = BlockTable(self.dealer, self.settler, self.buy_in, multiplier)
 
     def hands(self, n: int) -> Iterator[HandRecord]:
-        """``n`` rounds of play, a record each. Where the block kernel takes the table they
-        are played a block at a time (``_block``): the session's state (stacks, button, Bad
+        """``n`` rounds of play, a record each, played a block at a time (``_block``; a
+        round a block where each is narrated): the session's state (stacks, button, Bad
         Beat fund, books) is that after the block when its first record is read."""
         number = 1
         while number <= n:
-            records, handed_back = self._block(number, n + 1 - number)
-            if handed_back:
-                records.append(self.play_one(number + len(records)))
+            records = self._block(number, n + 1 - number)
             yield from records
             number += len(records)
-
-    def play_one(self, number: int) -> HandRecord:
-        need: Fraction | int = self.setup.stakes.required()
-        if self._killed():
-            assert self.kill is not None
-            need = need * self.kill.multiplier
-        buy_ins = {}
-        for seat in self.seats:  # between rounds of play a player may add to his table stakes
-            if self.stacks[seat] < need:
-                buy_ins[seat] = self.buy_in - self.stacks[seat]
-                self.stacks[seat] = self.buy_in
-        deck = self.stream.deck()
-        outcome = self._round(deck)
-        taken = outcome.rake + outcome.bad_beat_contribution
-        if outcome.contributions != sum(outcome.award) + taken:
-            raise RuntimeError(f"hand {number}: chips not conserved")
-        after = dict(self.stacks)
-        for i, seat in enumerate(self.seats):
-            after[seat] += outcome.award[i] + outcome.bad_beat[i] - outcome.contributed[i]
-        paid = sum(outcome.bad_beat)
-        if sum(after.values()) != sum(self.stacks.values()) - taken + paid:
-            raise RuntimeError(f"hand {number}: the stacks do not add up")
-        fund_before = self.fund
-        if self.setup.rules.bad_beat is not None:
-            self.fund += outcome.bad_beat_contribution - paid
-        self.totals.book(
-            1,
-            ((seat, after[seat] - self.stacks[seat]) for seat in self.seats),
-            pots=outcome.pots,
-            contributions=outcome.contributions,
-            rake=outcome.rake,
-            bad_beat_in=outcome.bad_beat_contribution,
-            bad_beat_out=paid,
-            bad_beat_hits=outcome.bad_beat_hit,
-            showdowns=outcome.showdown,
-            buy_ins=sum(buy_ins.values()),
-        )
-        record = HandRecord(
-            number,
-            outcome.button,
-            outcome.played,
-            deck,
-            fund_before,
-            self.fund,
-            paid,
-            buy_ins,
-            self.kill.multiplier if self.kill is not None and self._killed() else ONE,
-            deck_in_play=self._deck_in_play(number),
-            rake=outcome.rake,
-            bad_beat_contribution=outcome.bad_beat_contribution,
-            showdown=outcome.showdown,
-            bad_beat_hit=outcome.bad_beat_hit,
-        )
-        self.stacks = after
-        self._charge_time(record)
-        if self.kill is not None and outcome.kill_next is not None:
-            self.kill = replace(self.kill, in_effect=outcome.kill_next)
-        if outcome.button is not None:
-            self.button = self.move_button(self.seats, outcome.button)
-        return record
 
     def _deck_in_play(self, number: int) -> str:
         """With two decks alternated (§ 553.3(d)), A and B in turn."""
         return "AB"[(number - 1) % 2] if self.setup.decks_alternated else "A"
 
-    def _block(self, number: int, limit: int) -> tuple[list[HandRecord], bool]:
-        """Up to ``limit`` rounds from round ``number`` played by the block kernel, and
-        whether it handed back the round after them (to be played by ``play_one``). No
-        block kernel: no rounds, handed back. A block ends where a time-charge period
-        does, so the charges are taken from the stacks that round leaves."""
-        block = self.block
-        if block is None:
-            return [], True
+    def _block(self, number: int, limit: int) -> list[HandRecord]:
+        """Up to ``limit`` rounds from round ``number`` played by the block kernel (one where
+        each is narrated). A block ends where a time-charge period does, so the charges are
+        taken from the stacks that round leaves."""
         rounds = min(limit, BLOCK_ROUNDS, self._rounds_to_period_end(number))
-        stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        played = block.play(self.stream, stacks, self.button, self._killed(), rounds)
+        before = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
+        stacks = before.copy()
+        log = ops.new_log(self.narrated)
+        killed = self._killed()
+        played = self.block.play(
+            self.stream, stacks, self.button, killed, self.fund, 1 if self.narrated else rounds, log
+        )
         k = played.played
         if played.stopped == NOT_CONSERVED:
             raise RuntimeError(f"hand {number + k}: chips not conserved")
-        self.block_rounds += k
+        dealt_stacks = before + played.buy_ins[0]  # the first round's, after its buy-ins
+        if k == 0:
+            self._refuse(number, played.decks[0], dealt_stacks, killed)
+        narrated = self._narrate(played, log, dealt_stacks) if self.narrated else None
         figs = played.figures
         buy_ins = played.buy_ins[:k]
         self.totals.book(
@@ -386,22 +276,22 @@ class Session:
             contributions=int(figs.contributed[:k].sum()),
             rake=int(figs.rake[:k].sum()),
             bad_beat_in=int(figs.bad_beat[:k].sum()),
+            bad_beat_out=int(figs.paid[:k].sum()),
+            bad_beat_hits=int(figs.hit[:k].sum()),
             showdowns=int(figs.showdown[:k].sum()),
             buy_ins=int(buy_ins.sum()),
         )
         self.stacks = dict(zip(self.seats, stacks.tolist(), strict=True))
-        self.button = block.button if block.button is not None else self.button
+        self.button = played.button if played.button is not None else self.button
         kill = self.kill
         if kill is not None:
-            self.kill = replace(kill, in_effect=block.kill)
-        offered = self.setup.rules.bad_beat is not None
+            self.kill = replace(kill, in_effect=played.kill)
         records = []
         f = {name: column[:k].tolist() for name, column in figs._asdict().items()}
         decks = played.decks[:k].tolist()
         for r, (deck, buys) in enumerate(zip(decks, buy_ins.tolist(), strict=True)):
             fund_before = self.fund
-            if offered:  # no Bad Beat is paid in a block: a round that may pay it is handed back
-                self.fund += f["bad_beat"][r]
+            self.fund += f["bad_beat"][r] - f["paid"][r]
             records.append(
                 HandRecord(
                     number + r,
@@ -410,18 +300,19 @@ class Session:
                     deck,
                     fund_before,
                     self.fund,
-                    0,
+                    f["paid"][r],
                     {seat: b for seat, b in zip(self.seats, buys, strict=True) if b},
                     kill.multiplier if kill is not None and f["kill"][r] else ONE,
                     deck_in_play=self._deck_in_play(number + r),
                     rake=f["rake"][r],
                     bad_beat_contribution=f["bad_beat"][r],
                     showdown=bool(f["showdown"][r]),
+                    bad_beat_hit=bool(f["hit"][r]),
                 )
             )
-        if records:
-            self._charge_time(records[-1])  # the only round of the block that ends a period
-        return records, played.stopped == HANDED_BACK
+        records[0].played = narrated
+        self._charge_time(records[-1])  # the only round of the block that ends a period
+        return records
 
     def _rounds_to_period_end(self, number: int) -> int:
         """How many rounds from round ``number`` to the end of the current time-charge
@@ -438,46 +329,34 @@ class Session:
         """The Kill is in effect this round (§ 553.12(m))."""
         return self.kill is not None and self.kill.in_effect
 
-    def _round(self, deck: list[int]) -> Outcome:
-        """The round dealt and bet by the kernel. No log kept: settled by the settlement
-        kernel. Narrated: its operations logged, settled (``_settle``), its showdown and the
-        button's move logged after; the played round and its narration read from the log."""
-        log = ops.new_log(True) if self.narrated else None
-        stacks = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
-        killed = self._killed()
-        cards = np.array(deck, dtype=np.int64)
-        dealt = self.dealer.deal_and_bet(cards, stacks, self.button, self.stream, killed, log)
+    def _refuse(self, number: int, deck: Ints, stacks: Ints, killed: bool) -> NoReturn:
+        """Why the kernels hand back round ``number``: the round dealt from its ``deck`` and
+        ``stacks`` and settled alone, each raising what stops it."""
+        dealt = self.dealer.deal_and_bet(deck, stacks, self.button, self.stream, killed)
         assert dealt is not None  # a table the kernel does not take is refused at the start
-        if log is None:
-            assert self.settler is not None
-            settled = self.settler.settle(dealt, self.fund, killed)
-            return Outcome(
-                dealt.button,
-                dealt.contributed.tolist(),
-                settled.awards.tolist(),
-                [0] * len(self.seats) if settled.bad_beat is None else settled.bad_beat.tolist(),
-                settled.rake,
-                settled.bad_beat_contribution,
-                settled.pots,
-                settled.showdown,
-                settled.bad_beat_hit,
-                kill_next=settled.kill_next,
-            )
-        before = dict(self.stacks)
+        self.settler.settle(dealt, self.fund, killed)
+        raise RuntimeError(f"hand {number}: a round the kernels hand back")
+
+    def _narrate(self, played: Block, log: Ints, stacks: Ints) -> PlayedHand:
+        """The round of a block of one, its operations logged, settled (``_settle``), its
+        showdown and the button's move logged after; the played round and its narration
+        read from the log. ``stacks``: the seats' stacks as it was dealt."""
+        before = dict(zip(self.seats, stacks.tolist(), strict=True))
+        dealt_button = int(played.figures.button[0])
+        button = dealt_button if dealt_button > 0 else None
         show_all = self.setup.stakes.show_all
-        read = read_round(self.game, log, dealt.logged, self.seats, before)
-        settlement = self._settle(read.players, read.board, dealt.button, read.round_put)
+        read = read_round(self.game, log, played.logged, self.seats, before)
+        settlement = self._settle(read.players, read.board, button, read.round_put)
         losers = {a.seat for a in settlement.seats if a.won == 0}
-        n = dealt.logged
-        for seat, shown in showdown(read.in_hand(), dealt.last_aggressor, losers, show_all):
+        n = played.logged
+        for seat, shown in showdown(read.in_hand(), played.last_aggressor, losers, show_all):
             op = ops.SHOW if shown else ops.CONCEDE
             n = ops.log_op(log, n, op, self.seats.index(seat), 0, 0, 0)
         n = self._log_settlement(log, n, settlement)
-        if dealt.button is not None:
-            moved = self.seats.index(self.move_button(self.seats, dealt.button))
-            n = ops.log_op(log, n, ops.MOVE_BUTTON, moved, 0, 0, 0)
+        if played.button is not None and button is not None:
+            n = ops.log_op(log, n, ops.MOVE_BUTTON, self.seats.index(played.button), 0, 0, 0)
         read = read_round(self.game, log, n, self.seats, before, show_all)
-        played = PlayedHand(
+        return PlayedHand(
             read.players,
             sorted(s for s in self.seats if s not in read.order),
             read.board,
@@ -491,7 +370,6 @@ class Session:
             read.round_put,
             ops.operations_json(log, n, self.seats),
         )
-        return Outcome.of_played(played, dealt.button, self.seats)
 
     def _log_settlement(self, log: Ints, n: int, settlement: PokerSettlement) -> int:
         """The settlement kernel's operations appended to the round's log (``n`` rows),
@@ -613,8 +491,8 @@ def summary(session: Session, hands_per_hour: int | None = None) -> dict[str, An
         "buy_ins": cents_figure(t.buy_ins),
         "invariant": {
             "rule": "contributions = awards + rake + Bad Beat contribution",
-            "hands_checked": t.checked,
-            "held": t.checked == t.hands,
+            "hands_checked": t.hands,  # a round whose chips are not conserved stops the session
+            "held": True,
         },
         "session_invariant": {
             "rule": "buy-ins = stacks + rake from pots + time charges + Bad Beat contributions"

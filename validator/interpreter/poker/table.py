@@ -7,7 +7,6 @@ settings (``validator.interpreter.settings``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -166,14 +165,3 @@ def strategies(game: Game) -> PokerStrategies:
             "the game extends)"
         )
     return ps
-
-
-def next_button(seats: Sequence[int], button: int) -> int:
-    """The button moves clockwise after each round of play (§ 553.11(c)(3)): to the seat on
-    its left, the lowest seat after the last."""
-    return min((s for s in seats if s > button), default=min(seats))
-
-
-#: how the button moves after each round, by the game's ``button.rotates`` (§ 553.1
-#: (Button): "moved clockwise around the table"); the model admits no other way yet
-BUTTON_MOVES: dict[str, Callable[[Sequence[int], int], int]] = {"clockwise": next_button}

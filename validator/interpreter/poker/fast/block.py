@@ -1,10 +1,12 @@
-"""A block of rounds of play run in one kernel, with what ``Session.play_one`` does between
-rounds (§ 553.8(b) buy-ins, the deck shuffled from the session's stream, the button moved
-clockwise, § 553.11(c)(3), the chips checked conserved, the Kill carried, § 553.12(m)): what
-a round costs in Python is paid once a block. The block stops before a round either kernel
-hands back or a Bad Beat (paid from the session's fund), leaving the stacks, the button and
-the stream as the last round taken left them, so that ``Session.play_one`` plays that round
-from the same deck.
+"""A block of rounds of play run in one kernel, with the rules between rounds (§ 553.8(b)
+buy-ins, the deck shuffled from the session's stream, the button moved clockwise, §
+553.11(c)(3), the chips checked conserved, the Kill carried, § 553.12(m), the Bad Beat paid
+from the fund, § 553.20): every round of a session is played here, ``simulate`` and ``par``
+a block at a time with no log, ``play`` a round a block with its operations logged. The
+block stops before a round either kernel hands back, or one its words do not reach,
+leaving the stacks, the button, the fund and the stream as the last round taken left them:
+the next block deals that round again from more words; a round handed back is refused
+(``Session._refuse``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from numba import njit
 
 from validator.interpreter.poker.fast import Flags, Ints
 from validator.interpreter.poker.fast.hand import (
+    OUT_OF_WORDS,
     TAKEN,
     FastTable,
     _deal_and_bet,
@@ -25,9 +28,9 @@ from validator.interpreter.poker.fast.hand import (
     outcome,
 )
 from validator.interpreter.poker.fast.odd_chip import OrderArrays, odd_chip_order
-from validator.interpreter.poker.fast.operations import WIDTH
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
+    BB_FUND,
     KILL_IN_EFFECT,
     NEEDS_ORDER,
     SETTLED,
@@ -53,6 +56,7 @@ class Carried(NamedTuple):
 
     button: Ints  # the button's seat number, -1: none
     kill: Ints  # 1: the Kill is in effect
+    fund: Ints  # the Bad Beat fund
 
 
 class Figures(NamedTuple):
@@ -65,6 +69,8 @@ class Figures(NamedTuple):
     contributed: Ints  # all the players put in
     button: Ints  # the button's seat number as the round was dealt, -1: none
     kill: Ints  # 1: the Kill was in effect
+    paid: Ints  # paid from the Bad Beat fund
+    hit: Ints  # 1: the round was a Bad Beat
 
 
 class Settlement(NamedTuple):
@@ -84,7 +90,7 @@ class Settlement(NamedTuple):
 BLOCK_WORDS = 64
 
 #: why a block stopped
-PLAYED, HANDED_BACK, NOT_CONSERVED = 0, 1, 2
+PLAYED, HANDED_BACK, NOT_CONSERVED, WORDS_OUT = 0, 1, 2, 3
 
 
 @njit(cache=True, inline="always")
@@ -102,10 +108,11 @@ def _buy_ins(table, kill, stacks, stack, buy_ins):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True, inline="always")
-def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def]
+def _settle_round(settlement, kill, fund, out, result):  # type: ignore[no-untyped-def]
     """The round settled into ``result``, a tie's excess by card and suit ordered first."""
     s = settlement
     s.rules[1][KILL_IN_EFFECT] = kill  # the rules' array
+    s.rules[1][BB_FUND] = fund
     put = out.round_put[: out.nrounds[0]]
     cards, ncards, board, nboard = out.cards, out.ncards, out.board, out.nboard[0]
     dealt = (out.contributed, out.folded, out.high, out.low, cards, ncards, board, nboard, put)
@@ -114,8 +121,6 @@ def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def
         cards, ncards, board, nboard, s.tied, *s.order, s.ordered
     ):
         status = _settle(dealt, s.rules, s.ordered, s.tied, result, s.log, s.at)
-    if status == SETTLED and result[out.contributed.shape[0] + 5] != 0:
-        return HANDED_BACK  # a Bad Beat: paid from the fund the session keeps
     return status
 
 
@@ -124,15 +129,27 @@ def _settle_round(settlement, kill, out, result):  # type: ignore[no-untyped-def
 # there is marked here too, so that no cached kernel settles by the old rules.
 @njit(cache=True)
 def _play_block(  # type: ignore[no-untyped-def]
-    params, killed, kernel, settlement, table, stream, stacks, state, decks, buy_ins, nets, figs
+    params,
+    killed,
+    kernel,
+    settlement,
+    table,
+    stream,
+    stacks,
+    state,
+    decks,
+    buy_ins,
+    nets,
+    figs,
+    out,
 ):
     """Up to ``decks.shape[0]`` rounds: (rounds played, why it stopped). ``stacks``,
     ``state`` and ``stream`` are advanced round by round, not by the round handed back. Round
-    r's deck, buy-ins and nets are written in row r, its ``Figures`` in entry r."""
+    r's deck, buy-ins and nets are written in row r, its ``Figures`` in entry r; ``out``
+    holds the last round dealt (its operations logged where its log has rows)."""
     n = stacks.shape[0]
     rounds = decks.shape[0]
     order = np.zeros(n, dtype=np.int64)
-    out = outcome(n, np.zeros((0, WIDTH), dtype=np.int64))  # no operations logged
     result = np.zeros(2 * n + _TAIL, dtype=np.int64)
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):
@@ -144,7 +161,7 @@ def _play_block(  # type: ignore[no-untyped-def]
             deck[c] = c
         at = shuffle(stream, saved, deck, 52)
         if at < 0:  # the words ran out: more are drawn for the round
-            return r, HANDED_BACK
+            return r, WORDS_OUT
         stream[AT] = at
         m, dealt_button = deal_order(
             stack, table.required, state.button[0], params.button_left, out.folded, order
@@ -153,12 +170,10 @@ def _play_block(  # type: ignore[no-untyped-def]
             stream[AT] = saved
             return r, HANDED_BACK
         limits = killed if kill else params
-        if (
-            _deal_and_bet(limits, kernel, deck, stream, order[:m], stack, out) != TAKEN
-            or _settle_round(settlement, kill, out, result) != SETTLED
-        ):
+        dealt = _deal_and_bet(limits, kernel, deck, stream, order[:m], stack, out)
+        if dealt != TAKEN or _settle_round(settlement, kill, state.fund[0], out, result) != SETTLED:
             stream[AT] = saved
-            return r, HANDED_BACK
+            return r, WORDS_OUT if dealt == OUT_OF_WORDS else HANDED_BACK
         put = 0
         awarded = 0
         for i in range(n):
@@ -168,9 +183,14 @@ def _play_block(  # type: ignore[no-untyped-def]
         if put != awarded + rake + bad_beat:
             stream[AT] = saved
             return r, NOT_CONSERVED
+        paid = 0
         for i in range(n):
-            nets[r, i] = result[i] - out.contributed[i]
+            paid += result[n + _TAIL + i]
+            nets[r, i] = result[i] + result[n + _TAIL + i] - out.contributed[i]
             stacks[i] = stack[i] + nets[r, i]
+        state.fund[0] += bad_beat - paid
+        figs.paid[r] = paid
+        figs.hit[r] = result[n + 5]
         figs.rake[r] = rake
         figs.bad_beat[r] = bad_beat
         figs.pots[r] = result[n + 2]
@@ -178,7 +198,7 @@ def _play_block(  # type: ignore[no-untyped-def]
         figs.contributed[r] = put
         figs.button[r] = dealt_button
         figs.kill[r] = kill
-        if dealt_button > 0:  # clockwise to the next seat (``table.next_button``)
+        if dealt_button > 0:  # clockwise to the seat on its left (§ 553.11(c)(3))
             state.button[0] = dealt_button % n + 1
         if result[n + 4] >= 0:  # the Kill in effect next round, or not
             state.kill[0] = result[n + 4]
@@ -187,33 +207,31 @@ def _play_block(  # type: ignore[no-untyped-def]
 
 @dataclass(slots=True)
 class Block:
-    """What ``_play_block`` played: ``played`` rounds, row r of each array for round r."""
+    """What ``_play_block`` played: ``played`` rounds, row r of each array for round r, and
+    the table they leave."""
 
     played: int
-    stopped: int  # PLAYED, HANDED_BACK or NOT_CONSERVED (the round after the last played)
+    stopped: int  # PLAYED, HANDED_BACK, NOT_CONSERVED or WORDS_OUT (the round after the last)
     decks: Ints  # [round, 52]
     buy_ins: Ints  # [round, seat index]
-    nets: Ints  # [round, seat index] awards - contributions
+    nets: Ints  # [round, seat index] awards + Bad Beat payouts - contributions
     figures: Figures  # [round] each figure
+    button: int | None  # the button after the last round played
+    kill: bool  # the Kill in effect after it
+    fund: int  # the Bad Beat fund after it
+    logged: int  # the rows of the last round's operation log (none where it is off)
+    last_aggressor: int  # seat number of the last round's last bet or raise, -1: none
 
 
 class BlockTable:
-    """A table's rounds played a block at a time; ``reason`` says why it plays none."""
+    """A table's rounds played a block at a time (the dealing and settlement kernels take
+    the table)."""
 
     def __init__(
-        self,
-        fast: FastTable,
-        settler: FastSettler | None,
-        buy_in: int,
-        kill: Fraction | None = None,
+        self, fast: FastTable, settler: FastSettler, buy_in: int, kill: Fraction | None
     ) -> None:
         """``kill``: the multiplier of the limits of the table's Kill (None: no Kill)."""
-        self.reason: str | None = fast.reason or (settler.reason if settler else "no settler")
-        self.seats = len(fast.seats)
-        self.button: int | None = None
-        self.kill = False
-        if self.reason is not None or settler is None:
-            return
+        self.seats = fast.seats
         no_priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
         settlement = Settlement(
@@ -226,21 +244,44 @@ class BlockTable:
         self.table = (prog.params, prog.killed, fast.kernel, settlement, between)
 
     def play(
-        self, stream: Stream, stacks: Ints, button: int | None, kill: bool, rounds: int
+        self,
+        stream: Stream,
+        stacks: Ints,
+        button: int | None,
+        kill: bool,
+        fund: int,
+        rounds: int,
+        log: Ints,
     ) -> Block:
-        """Up to ``rounds`` rounds (``stacks`` and ``stream`` advanced in place); the button and
-        the Kill after them in ``self.button`` and ``self.kill``."""
+        """Up to ``rounds`` rounds (``stacks`` and ``stream`` advanced in place); where the
+        first round's words run out, it is played again from more. ``log``: the last round's
+        operations (no rows: none kept)."""
         n = self.seats
         decks = np.empty((rounds, 52), dtype=np.int64)
         buy_ins = np.empty((rounds, n), dtype=np.int64)
         nets = np.empty((rounds, n), dtype=np.int64)
         figs = Figures(*(np.empty(rounds, dtype=np.int64) for _ in Figures._fields))
-        state = Carried(
-            np.array([-1 if button is None else button], dtype=np.int64),
-            np.array([int(kill)], dtype=np.int64),
+        state = Carried(*(np.array([x], dtype=np.int64) for x in (button or -1, kill, fund)))
+        out = outcome(n, log)
+        need = rounds * BLOCK_WORDS
+        while True:
+            w = stream.ensure(need)
+            args = (w, stacks, state, decks, buy_ins, nets, figs, out)
+            played, stopped = _play_block(*self.table, *args)
+            if played or stopped != WORDS_OUT:
+                break
+            need = 2 * (w.shape[0] - int(w[AT])) + BLOCK_WORDS
+        after = int(state.button[0])
+        return Block(
+            int(played),
+            int(stopped),
+            decks,
+            buy_ins,
+            nets,
+            figs,
+            None if after < 0 else after,
+            bool(state.kill[0]),
+            int(state.fund[0]),
+            int(out.nlog[0]),
+            int(out.last_aggressor[0]) + 1 if out.last_aggressor[0] >= 0 else -1,
         )
-        words = stream.ensure(rounds * BLOCK_WORDS)
-        played, stopped = _play_block(*self.table, words, stacks, state, decks, buy_ins, nets, figs)
-        self.button = None if state.button[0] < 0 else int(state.button[0])
-        self.kill = bool(state.kill[0])
-        return Block(int(played), int(stopped), decks, buy_ins, nets, figs)

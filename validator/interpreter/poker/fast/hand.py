@@ -8,7 +8,6 @@ stream; a round that runs out of its words is dealt again from more.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -36,7 +35,6 @@ from validator.interpreter.poker.fast.program import (
     OPENS_FORCED,
     OPENS_SHOWING,
     RAISE,
-    Program,
     compile_program,
 )
 from validator.interpreter.poker.fast.stream import AT, NO_WORDS, Stream, shuffle
@@ -54,8 +52,8 @@ from validator.rankings.packed import (
     key_part,
 )
 
-# the kernel's result; HANDED_BACK: no stream given, or its words ran out
-TAKEN, HANDED_BACK, DECK_OUT, ENDLESS = 0, 1, 2, 3
+# the kernel's result; OUT_OF_WORDS: no stream given, or its words ran out
+TAKEN, OUT_OF_WORDS, DECK_OUT, ENDLESS = 0, 1, 2, 3
 #: the words a round is first given (a shuffle reads about one a card)
 ROUND_WORDS = 256
 HIGH, LOW = 0, 1
@@ -779,7 +777,7 @@ def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type:
 def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ignore[no-untyped-def]
     """One round dealt from ``deck`` to ``order`` (seat indices) and bet from ``stacks`` into
     ``out`` (emptied first, but for who folded: ``deal_order``'s); ``stream`` advanced where
-    a pile was reshuffled. Returns ``TAKEN``, ``HANDED_BACK``, ``DECK_OUT`` or ``ENDLESS``."""
+    a pile was reshuffled. Returns ``TAKEN``, ``OUT_OF_WORDS``, ``DECK_OUT`` or ``ENDLESS``."""
     n = stacks.shape[0]
     for a in (out.contributed, out.ncards, out.board, out.high, out.low, out.round_put):
         a[:] = 0
@@ -814,7 +812,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         if opened:
             _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
         if not _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):
-            return HANDED_BACK if stock.at[0] < 0 else DECK_OUT
+            return OUT_OF_WORDS if stock.at[0] < 0 else DECK_OUT
         reads.changed_at[0] = si
         if streets.blinds[si] == BLINDS_AFTER:
             _post_blinds(params, blinds, streets.max_raises[si], hand, nh, stack, out, bets)
@@ -822,7 +820,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         if streets.draw[si] and not _draw(
             params, high_tiers, high_tables, hand, nh, stock, out, own
         ):
-            return HANDED_BACK if stock.at[0] < 0 else DECK_OUT
+            return OUT_OF_WORDS if stock.at[0] < 0 else DECK_OUT
         if streets.opens[si] < 0:
             continue
         forced = -1
@@ -880,15 +878,10 @@ def deal_order(stacks, required, button, from_button, folded, order):  # type: i
 class FastTable:
     """A table's rounds dealt and bet by the kernel; ``reason`` says why it takes none."""
 
-    def __init__(
-        self, game: Game, setup: TableSetup, seats: Sequence[int], strategy_by_seat: dict[int, str]
-    ) -> None:
-        self.game = game
-        self.seats = list(seats)
-        if self.seats != list(range(1, len(self.seats) + 1)):
-            self.program = Program("seats other than 1..n")
-        else:
-            self.program = compile_program(game, setup, len(self.seats), strategy_by_seat)
+    def __init__(self, game: Game, setup: TableSetup, strategy_by_seat: dict[int, str]) -> None:
+        """``strategy_by_seat``: each seat's strategy, the seats numbered 1..n."""
+        self.seats = len(strategy_by_seat)
+        self.program = compile_program(game, setup, strategy_by_seat)
         self.reason = self.program.reason
         self.kernel = self.program.kernel
         self.required = int(setup.stakes.required())
@@ -909,7 +902,7 @@ class FastTable:
         prog = self.program
         if prog.reason is not None:
             return None
-        n = len(self.seats)
+        n = self.seats
         stacks = np.asarray(stacks, dtype=np.int64)
         cards = np.asarray(deck, dtype=np.int64)
         words = ROUND_WORDS

@@ -154,10 +154,8 @@ def _low_threshold(game: Game, hand_id: str) -> int:
     return min(keys) if keys else 1 << 62
 
 
-def compile_program(
-    game: Game, setup: TableSetup, n_seats: int, strategy_by_seat: dict[int, str]
-) -> Program:
-    """The table as the kernel reads it; seats are 1..n_seats (the session's)."""
+def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, str]) -> Program:
+    """The table as the kernel reads it; seats are 1..n (the session's)."""
     d = game.definition
     deal, betting = d.deal, d.betting
     if deal is None or betting is None or d.showdown is None:
@@ -194,6 +192,7 @@ def compile_program(
     if reason is not None:
         return Program(reason)
     named = strategies(game).named
+    n_seats = len(strategy_by_seat)
     rows = np.zeros((n_seats, len(TIERS), 2), dtype=np.int64)
     for seat in range(1, n_seats + 1):
         actions = named[strategy_by_seat[seat]].actions

@@ -73,20 +73,3 @@ class Stream:
         self._read_before += at - 1
         self.words = np.concatenate((np.ones(1, dtype=np.int64), w[at:], fresh))
         return self.words
-
-    def shuffled(self, pile: Ints) -> Ints:
-        """A shuffled copy of ``pile``, the stream advanced past the words it read."""
-        n = pile.shape[0]
-        need = 2 * n + 8
-        while True:
-            w = self.ensure(need)
-            out = pile.copy()
-            at = shuffle(w, w[AT], out, n)
-            if at >= 0:
-                w[AT] = at
-                return out
-            need = 2 * (w.shape[0] - int(w[AT])) + 8  # words drawn again: more of them
-
-    def deck(self) -> list[int]:
-        """A round's deck: the 52 cards shuffled."""
-        return self.shuffled(np.arange(52, dtype=np.int64)).tolist()
