@@ -41,3 +41,15 @@ def test_a_deck_of_cards_outside_the_deck_is_refused() -> None:
     with pytest.raises(ValueError, match=r"0\.\.51"):
         card_rows(np.array([[0, 1, 52]]))
     assert card_rows(np.array([[0, 51]])).dtype == np.int8
+
+
+@pytest.mark.parametrize("cards", [1, 2, 3, 17, 32, 33, 64, 65])
+def test_decks_of_any_size_across_the_masks_edges_are_numpys(cards: int) -> None:
+    """A deck's positions fall in runs sharing the draw's mask (a power of two less one):
+    decks whose top position is at a run's either edge are shuffled as numpy does."""
+    for seed in range(3):
+        ours, numpys = chunk_rng(seed, 1), chunk_rng(seed, 1)
+        decks = shuffled_decks(ours, 50, cards=cards)
+        expected = numpys.permuted(np.tile(np.arange(cards, dtype=np.int64), (50, 1)), axis=1)
+        assert (decks == expected).all()
+        assert ours.bit_generator.state == numpys.bit_generator.state
