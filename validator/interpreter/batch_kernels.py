@@ -82,17 +82,19 @@ def paytable_lanes(
     ``ret`` and ``house`` (by arithmetic, as ``row_money``). Returns how many of the lanes
     hold a hand the table has no row for, and how many a row settled lane by lane
     (``by_lane``): where either matters, the caller settles the row's lanes again."""
-    none = 0
-    special = 0
-    for p in range(m.shape[0]):
-        h = held[p // seats] if seats > 0 else held[p]
-        c = code_of_held[h + 1]
-        on = np.int64(m[p])
-        ret[p] += on * (ret_of[c] - ret[p])
-        house[p] += on * (house_of[c] - house[p])
-        none += on * (c == 0)
-        special += on * by_lane[c]
-    return none, special
+    none = np.int64(0)
+    special = np.int64(0)
+    per = max(seats, 1)  # lanes a hand is held for
+    for q in range(m.shape[0] // per):  # a hand at a time: no lane's division by the seats
+        c = code_of_held[held[q] + 1]
+        r, h, z, b = ret_of[c], house_of[c], np.int64(c == 0), np.int64(by_lane[c])
+        for p in range(q * per, q * per + per):
+            on = np.int64(m[p])
+            ret[p] += on * (r - ret[p])
+            house[p] += on * (h - house[p])
+            none += on * z
+            special += on * b
+    return int(none), int(special)
 
 
 @njit(cache=True)
@@ -111,19 +113,20 @@ def place_wager(
     multiple outside ``lo``..``hi`` (nothing is to be kept then: the caller refuses it)."""
     seats = m.shape[0] // wagered.shape[0] if wagered.shape[0] else 1
     bad = 0
-    for p in range(m.shape[0]):
-        if not m[p]:
-            continue
-        mult = multiple[p]
-        if mult == 0:
-            mult = lo[p]
-        elif mult == -1:
-            mult = hi[p]
-        if mult < lo[p] or mult > hi[p]:
-            bad += 1
-        st = base[p] * mult
-        stake[p] += st
-        wagered[p // seats] += st
+    for r in range(wagered.shape[0]):  # a round at a time: no lane's division by the seats
+        for p in range(r * seats, r * seats + seats):
+            if not m[p]:
+                continue
+            mult = multiple[p]
+            if mult == 0:
+                mult = lo[p]
+            elif mult == -1:
+                mult = hi[p]
+            if mult < lo[p] or mult > hi[p]:
+                bad += 1
+            st = base[p] * mult
+            stake[p] += st
+            wagered[r] += st
     return bad
 
 
@@ -137,10 +140,12 @@ def compare_keys(
 ) -> None:
     """Each lane's hand ``a`` against ``b``: 1 higher, 0 equal, -1 lower, by their keys
     (a key per lane, or per round where its ``seats`` > 0, each round's for its seats)."""
-    for p in range(out.shape[0]):
-        x = a[p // a_seats] if a_seats > 0 else a[p]
-        y = b[p // b_seats] if b_seats > 0 else b[p]
-        out[p] = 1 if x > y else (-1 if x < y else 0)
+    seats = max(a_seats, b_seats, 1)  # lanes a round holds (a key per lane: 1)
+    for r in range(out.shape[0] // seats):  # a round at a time: no lane's division
+        for p in range(r * seats, r * seats + seats):
+            x = a[r] if a_seats > 0 else a[p]
+            y = b[r] if b_seats > 0 else b[p]
+            out[p] = 1 if x > y else (-1 if x < y else 0)
 
 
 @njit(cache=True)
@@ -202,6 +207,21 @@ def counts_of_rows(a: NDArray[np.uint8], out: NDArray[np.int64]) -> None:
         for j in range(k):
             t += a[r, j]
         out[r] = t
+
+
+@njit(cache=True)
+def rank_masks(cards: NDArray[np.int8], bit: NDArray[np.uint16], out: NDArray[np.uint16]) -> None:
+    """Each seat's ranks as a mask: the ``bit`` of each of its cards (by card int, a
+    negative int counted from the end as numpy takes it) or-ed together."""
+    n, s, k = cards.shape
+    size = bit.shape[0]
+    for r in range(n):
+        for t in range(s):
+            x = np.int64(0)
+            for j in range(k):
+                c = np.int64(cards[r, t, j])
+                x |= np.int64(bit[c + size if c < 0 else c])
+            out[r, t] = x
 
 
 @njit(cache=True)
