@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from validator.interpreter.batch_decisions import _said
 from validator.interpreter.batch_hands import RANK_BIT
 from validator.interpreter.batch_kernels import (
     compare_keys,
@@ -100,3 +101,18 @@ def test_a_wager_placed_at_the_lanes_and_added_to_each_rounds_wagered() -> None:
     assert (stake == placed).all()
     assert (wagered == placed.sum(axis=1)).all()
     assert bad == int((m & ((mult < lo) | (mult > hi))).sum())
+
+
+@pytest.mark.parametrize("was", [np.int64, np.bool_])
+def test_what_each_rule_says_at_every_lane_by_the_rule_it_follows(was: type) -> None:
+    """A decision table's rows as said at each lane (``which``: the row; 0 none), gathered
+    as numpy's ``take`` gathers them; where a decision was made as played, what it was."""
+    rng = _rng(13)
+    which = rng.integers(0, 4, (N, S)).astype(np.int16)
+    values = (False, True, True, False) if was is np.bool_ else (-1, 3, 200, -7)
+    before = rng.integers(0, 2, (N, S)).astype(was)
+    expected = np.array(values, dtype=was).take(which)
+    out = _said(values, which, None, before)
+    assert out.dtype == before.dtype and (out == expected).all()
+    got = rng.random((N, S)) < 0.5
+    assert (_said(values, which, got, before) == np.where(got, expected, before)).all()

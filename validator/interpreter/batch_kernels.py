@@ -84,11 +84,19 @@ def paytable_lanes(
     (``by_lane``): where either matters, the caller settles the row's lanes again."""
     none = np.int64(0)
     special = np.int64(0)
-    per = max(seats, 1)  # lanes a hand is held for
-    for q in range(m.shape[0] // per):  # a hand at a time: no lane's division by the seats
+    if seats == 0:  # a hand per lane
+        for p in range(m.shape[0]):
+            c = code_of_held[held[p] + 1]
+            on = np.int64(m[p])
+            ret[p] += on * (ret_of[c] - ret[p])
+            house[p] += on * (house_of[c] - house[p])
+            none += on * (c == 0)
+            special += on * by_lane[c]
+        return int(none), int(special)
+    for q in range(m.shape[0] // seats):  # a round's hand at a time, for each of its seats
         c = code_of_held[held[q] + 1]
         r, h, z, b = ret_of[c], house_of[c], np.int64(c == 0), np.int64(by_lane[c])
-        for p in range(q * per, q * per + per):
+        for p in range(q * seats, q * seats + seats):
             on = np.int64(m[p])
             ret[p] += on * (r - ret[p])
             house[p] += on * (h - house[p])
@@ -113,20 +121,19 @@ def place_wager(
     multiple outside ``lo``..``hi`` (nothing is to be kept then: the caller refuses it)."""
     seats = m.shape[0] // wagered.shape[0] if wagered.shape[0] else 1
     bad = 0
-    for r in range(wagered.shape[0]):  # a round at a time: no lane's division by the seats
-        for p in range(r * seats, r * seats + seats):
-            if not m[p]:
-                continue
-            mult = multiple[p]
-            if mult == 0:
-                mult = lo[p]
-            elif mult == -1:
-                mult = hi[p]
-            if mult < lo[p] or mult > hi[p]:
-                bad += 1
-            st = base[p] * mult
-            stake[p] += st
-            wagered[r] += st
+    for p in range(m.shape[0]):
+        if not m[p]:
+            continue
+        mult = multiple[p]
+        if mult == 0:
+            mult = lo[p]
+        elif mult == -1:
+            mult = hi[p]
+        if mult < lo[p] or mult > hi[p]:
+            bad += 1
+        st = base[p] * mult
+        stake[p] += st
+        wagered[p // seats] += st
     return bad
 
 
@@ -140,8 +147,13 @@ def compare_keys(
 ) -> None:
     """Each lane's hand ``a`` against ``b``: 1 higher, 0 equal, -1 lower, by their keys
     (a key per lane, or per round where its ``seats`` > 0, each round's for its seats)."""
-    seats = max(a_seats, b_seats, 1)  # lanes a round holds (a key per lane: 1)
-    for r in range(out.shape[0] // seats):  # a round at a time: no lane's division
+    if a_seats == 0 and b_seats == 0:  # a key per lane each
+        for p in range(out.shape[0]):
+            x, y = a[p], b[p]
+            out[p] = 1 if x > y else (-1 if x < y else 0)
+        return
+    seats = max(a_seats, b_seats)  # a round's key at a time, for each of its seats
+    for r in range(out.shape[0] // seats):
         for p in range(r * seats, r * seats + seats):
             x = a[r] if a_seats > 0 else a[p]
             y = b[r] if b_seats > 0 else b[p]
@@ -222,6 +234,14 @@ def rank_masks(cards: NDArray[np.int8], bit: NDArray[np.uint16], out: NDArray[np
                 c = np.int64(cards[r, t, j])
                 x |= np.int64(bit[c + size if c < 0 else c])
             out[r, t] = x
+
+
+@njit(cache=True)
+def gather(table: NDArray[Any], idx: NDArray[np.int16], out: NDArray[Any]) -> None:
+    """``table`` at each index of ``idx`` (indices 0 and up), into ``out``: numpy's ``take``
+    of a short table by small indices, without widening the indices first."""
+    for p in range(idx.shape[0]):
+        out[p] = table[idx[p]]
 
 
 @njit(cache=True)
