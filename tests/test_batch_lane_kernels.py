@@ -12,6 +12,7 @@ from validator.interpreter.batch_kernels import (
     compare_keys,
     paytable_lanes,
     place_wager,
+    put_cards,
     rank_masks,
 )
 
@@ -116,3 +117,18 @@ def test_what_each_rule_says_at_every_lane_by_the_rule_it_follows(was: type) -> 
     assert out.dtype == before.dtype and (out == expected).all()
     got = rng.random((N, S)) < 0.5
     assert (_said(values, which, got, before) == np.where(got, expected, before)).all()
+
+
+def test_a_seats_hand_is_its_cards_then_the_tables_shared_by_every_seat() -> None:
+    """A hand of a seat's cards and the table's (the board, a dealer's): the parts side by
+    side, the table's repeated at each seat, as numpy concatenates them."""
+    rng = _rng(17)
+    own = rng.integers(-1, 52, (N, S, 4)).astype(np.int8)[:, :, :3]  # any layout
+    board = rng.integers(-1, 52, (N, 5)).astype(np.int8)
+    other = rng.integers(-1, 52, (N, 2)).astype(np.int8)
+    out = np.full((N, S, 10), 99, np.int8)
+    put_cards(board[:, None, :], 0, out)
+    put_cards(own, 5, out)
+    put_cards(other[:, None, :], 8, out)
+    wide = [np.broadcast_to(a[:, None, :], (N, S, a.shape[1])) for a in (board, other)]
+    assert (out == np.concatenate([wide[0], own, wide[1]], axis=-1)).all()

@@ -24,6 +24,7 @@ from validator.interpreter.batch_kernels import (
     compare_keys,
     counts_of_rows,
     lower_of,
+    put_cards,
     rank_masks,
 )
 from validator.interpreter.batch_money import B
@@ -208,10 +209,17 @@ class ChunkHands:
                 src = t.get(group, np.zeros((st.N, 0), CARD))
                 if hand.first:
                     src = src[:, : hand.first]
-                if seat:
-                    src = np.broadcast_to(src[:, None, :], (st.N, st.S, src.shape[1]))
+                if seat:  # the table's cards, shared by every seat
+                    src = src[:, None, :]
             parts.append(src)
-        return np.concatenate(parts, axis=-1), seat
+        if not seat:
+            return np.concatenate(parts, axis=-1), seat
+        out = np.empty((st.N, st.S, sum(p.shape[-1] for p in parts)), dtype=CARD)
+        col = 0
+        for src in parts:
+            put_cards(src, col, out)
+            col += src.shape[-1]
+        return out, seat
 
     def value(self, hand_id: str) -> Value:
         """The hand's category and key: ``(N, S)`` for a player's hand, ``(N,)`` else."""

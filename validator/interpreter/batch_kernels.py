@@ -245,6 +245,22 @@ def gather(table: NDArray[Any], idx: NDArray[np.int16], out: NDArray[Any]) -> No
 
 
 @njit(cache=True)
+def put_cards(src: NDArray[np.int8], col: int, out: NDArray[np.int8]) -> None:
+    """A part of each seat's hand (``src``: ``(rounds, seats, k)``, or ``(rounds, 1, k)``
+    for cards of the table every seat shares) written at columns ``col`` on of ``out``
+    (``(rounds, seats, cards)``): numpy's concatenation of the parts, the table's cards
+    broadcast to the seats, in one pass."""
+    n, s = out.shape[0], out.shape[1]
+    w = src.shape[2]
+    shared = src.shape[1] == 1
+    for r in range(n):
+        for t in range(s):
+            u = 0 if shared else t
+            for j in range(w):
+                out[r, t, col + j] = src[r, u, j]
+
+
+@njit(cache=True)
 def held_twice(cards: NDArray[np.int8], rank: NDArray[np.int8], out: NDArray[np.bool_]) -> None:
     """Each card of each row whose rank (``rank`` by card int, a negative int counted from
     the end as numpy takes it) the row holds more than once."""
