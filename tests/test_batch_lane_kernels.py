@@ -111,8 +111,8 @@ def test_what_each_rule_says_at_every_lane_by_the_rule_it_follows(was: type) -> 
     rng = _rng(13)
     which = rng.integers(0, 4, (N, S)).astype(np.int16)
     values = (False, True, True, False) if was is np.bool_ else (-1, 3, 200, -7)
-    before = rng.integers(0, 2, (N, S)).astype(was)
-    expected = np.array(values, dtype=was).take(which)
+    before: np.ndarray = rng.integers(0, 2, (N, S)).astype(was)
+    expected: np.ndarray = np.array(values, dtype=was).take(which)
     out = _said(values, which, None, before)
     assert out.dtype == before.dtype and (out == expected).all()
     got = rng.random((N, S)) < 0.5
