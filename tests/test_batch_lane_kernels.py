@@ -9,6 +9,8 @@ import pytest
 from validator.interpreter.batch_decisions import _said
 from validator.interpreter.batch_hands import RANK_BIT
 from validator.interpreter.batch_kernels import (
+    card_counts,
+    cards_of_rows,
     compare_keys,
     paytable_lanes,
     place_wager,
@@ -132,3 +134,21 @@ def test_a_seats_hand_is_its_cards_then_the_tables_shared_by_every_seat() -> Non
     put_cards(other[:, None, :], 8, out)
     wide = [np.broadcast_to(a[:, None, :], (N, S, a.shape[1])) for a in (board, other)]
     assert (out == np.concatenate([wide[0], own, wide[1]], axis=-1)).all()
+
+
+def test_hands_of_several_sizes_each_size_its_cards_in_their_order() -> None:
+    """Hands with places of no card (-1: a sixth card not bought, a card exchanged away):
+    each row's cards counted, and the rows of a size read as their cards in order."""
+    rng = _rng(19)
+    flat = rng.integers(0, 52, (N, 6)).astype(np.int8)
+    flat[rng.random((N, 6)) < 0.2] = -1
+    present = flat >= 0
+    counts = np.empty(N, np.int64)
+    card_counts(flat, counts)
+    assert (counts == present.sum(axis=1)).all()
+    for size in range(1, 7):  # a hand of no card is read by its suits instead
+        rows = np.flatnonzero(counts == size)
+        out = np.empty((rows.size, size), np.int8)
+        cards_of_rows(flat, rows, out)
+        assert (out == flat[rows][present[rows]].reshape(-1, size)).all()
+    assert len(set(counts.tolist())) >= 4

@@ -20,6 +20,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from validator.interpreter.batch_kernels import (
+    card_counts,
+    cards_of_rows,
     changed_rows,
     compare_keys,
     counts_of_rows,
@@ -283,14 +285,15 @@ class ChunkHands:
         elif flat.min() >= 0:  # every hand whole: its card ints as they are
             held, keys = ev.held_and_keys_of_cards(flat)
         else:
-            present = flat >= 0
-            counts = np.einsum("ij->i", present.view(np.uint8))  # a row's cards (< 256)
+            counts = np.empty(flat.shape[0], dtype=np.int64)  # a row's cards
+            card_counts(flat, counts)
             held = np.empty(flat.shape[0], dtype=np.int8)
             keys = np.empty(flat.shape[0], dtype=np.int64)
             for size in np.flatnonzero(np.bincount(counts)).tolist():
                 rows = np.flatnonzero(counts == size)
                 if size:  # each row's `size` cards, row by row
-                    cards = flat[rows][present[rows]].reshape(-1, size)
+                    cards = np.empty((rows.size, size), dtype=flat.dtype)
+                    cards_of_rows(flat, rows, cards)
                     part = ev.held_and_keys_of_cards(cards)
                 else:
                     part = ev.held_and_keys(Hands(masks_of(flat[rows])))

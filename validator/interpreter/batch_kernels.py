@@ -261,6 +261,31 @@ def put_cards(src: NDArray[np.int8], col: int, out: NDArray[np.int8]) -> None:
 
 
 @njit(cache=True)
+def card_counts(flat: NDArray[np.int8], counts: NDArray[np.int64]) -> None:
+    """Each row's cards (its entries 0 and up; -1 is no card)."""
+    n, k = flat.shape
+    for r in range(n):
+        c = 0
+        for j in range(k):
+            c += flat[r, j] >= 0
+        counts[r] = c
+
+
+@njit(cache=True)
+def cards_of_rows(flat: NDArray[np.int8], rows: NDArray[np.int64], out: NDArray[np.int8]) -> None:
+    """The cards of each of ``rows`` of ``flat`` in their order, its -1s left out: a row of
+    ``out`` each (as many cards as ``out`` has columns, ``card_counts`` of the row)."""
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        g = 0
+        for j in range(flat.shape[1]):
+            c = flat[r, j]
+            if c >= 0:
+                out[i, g] = c
+                g += 1
+
+
+@njit(cache=True)
 def held_twice(cards: NDArray[np.int8], rank: NDArray[np.int8], out: NDArray[np.bool_]) -> None:
     """Each card of each row whose rank (``rank`` by card int, a negative int counted from
     the end as numpy takes it) the row holds more than once."""
