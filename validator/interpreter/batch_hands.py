@@ -203,6 +203,7 @@ class ChunkHands:
         hand = self.rules.d.hands[hand_id]
         parts = []
         seat = "player" in hand.cards
+        shared = False  # a part of the table's, shared by every seat
         for group in hand.cards:
             if group == "player":
                 src = st.player_dealt[:, :, : hand.first] if hand.first else st.player
@@ -212,9 +213,9 @@ class ChunkHands:
                 if hand.first:
                     src = src[:, : hand.first]
                 if seat:  # the table's cards, shared by every seat
-                    src = src[:, None, :]
+                    src, shared = src[:, None, :], True
             parts.append(src)
-        if not seat:
+        if not shared:
             return np.concatenate(parts, axis=-1), seat
         out = np.empty((st.N, st.S, sum(p.shape[-1] for p in parts)), dtype=CARD)
         col = 0
