@@ -53,3 +53,20 @@ def test_decks_of_any_size_across_the_masks_edges_are_numpys(cards: int) -> None
         expected = numpys.permuted(np.tile(np.arange(cards, dtype=np.int64), (50, 1)), axis=1)
         assert (decks == expected).all()
         assert ours.bit_generator.state == numpys.bit_generator.state
+
+
+def test_decks_are_dealt_again_from_more_words_where_the_first_words_run_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The raw words drawn at first are an estimate: where a chunk's decks need more, they
+    are dealt again from twice as many, the generator put back first."""
+    import validator.interpreter.shuffle as shuffle
+
+    monkeypatch.setattr(shuffle, "_WORDS_PER_DECK", 1)
+    for half_word_kept in (False, True):
+        ours, numpys = chunk_rng(3, 2), chunk_rng(3, 2)
+        if half_word_kept:
+            ours.integers(0, 52, 1), numpys.integers(0, 52, 1)
+        decks = shuffled_decks(ours, 500)
+        assert (decks == _permuted(numpys, 500)).all()
+        assert ours.bit_generator.state == numpys.bit_generator.state
