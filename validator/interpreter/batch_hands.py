@@ -164,6 +164,8 @@ class ChunkHands:
         self._figures: dict[tuple[str, int], NDArray[Any]] = {}
         # hand -> the cards it was last evaluated on, and its value then
         self._last: dict[str, tuple[NDArray[np.int8], Value]] = {}
+        # (hand, version) -> the category alone, where nothing asked for its key
+        self._held: dict[tuple[str, int], NDArray[np.int8]] = {}
 
     def cached(self, name: str, make: Callable[[], NDArray[Any]]) -> NDArray[Any]:
         """A figure of the cards held, computed once until the cards change (``version``)."""
@@ -217,6 +219,10 @@ class ChunkHands:
             parts.append(src)
         if not shared:
             return np.concatenate(parts, axis=-1), seat
+        if any(not p.flags.c_contiguous for p in parts if p.shape[1] == st.S):
+            # a seat's cards as dealt (rounds the fastest): numpy's copy reads them faster
+            wide = [np.broadcast_to(p, (st.N, st.S, p.shape[-1])) for p in parts]
+            return np.concatenate(wide, axis=-1), seat
         out = np.empty((st.N, st.S, sum(p.shape[-1] for p in parts)), dtype=CARD)
         col = 0
         for src in parts:
@@ -247,6 +253,27 @@ class ChunkHands:
             v = self._evaluated(hand_id, cards)
         self._values[key] = v
         return v
+
+    def held(self, hand_id: str) -> NDArray[np.int8]:
+        """The hand's category alone (what a paytable's row reads): from its value where that
+        is known or its cards were valued before (only the changed ones are valued again),
+        else its whole hands valued for their category alone (their keys, a flush's kickers
+        among them, not computed)."""
+        key = (hand_id, self.state.version)
+        if key in self._values:
+            return self._values[key].held
+        if key not in self._held:
+            hand = self.rules.d.hands[hand_id]
+            if hand.losing_of or hand_id in self._last:
+                return self.value(hand_id).held
+            cards, _ = self.hand_cards(hand_id)
+            flat = cards.reshape(-1, cards.shape[-1])
+            ev = self.evaluator(hand_id)
+            if not flat.size or flat.min() < 0 or ev.ranking.low is not None:
+                return self.value(hand_id).held
+            held = ev.held_of_cards(flat)
+            self._held[key] = held.astype(np.int8, copy=False).reshape(cards.shape[:-1])
+        return self._held[key]
 
     def _evaluated(self, hand_id: str, cards: NDArray[np.int8]) -> Value:
         """The hand's category and key where its cards are: those of the hands whose cards

@@ -201,7 +201,7 @@ class ChunkSettlement:
         if not np.all((st == most) | (st == 0)):  # one stake at every lane wagered
             return False
         pt = self.paytable(then.paytable, most)
-        held = self.hands.value(then.hand or pt_hand(self.rules, then.paytable)).held
+        held = self.hands.held(then.hand or pt_hand(self.rules, then.paytable))
         outcomes = self._outcomes(pt, most, line.bonus, then.otherwise)
         none, special = paytable_lanes(
             lanes,
@@ -292,7 +292,7 @@ class ChunkSettlement:
             code = np.full(stake.size, pt.row_index.get(then.row, -1) + 1, np.int64)
         else:
             held = self._lane(
-                self.hands.value(then.hand or pt_hand(self.rules, then.paytable)).held,
+                self.hands.held(then.hand or pt_hand(self.rules, then.paytable)),
                 lane.idx,
             )
             code = pt.code_of_held.take(held + 1)
