@@ -105,3 +105,28 @@ def test_the_settlement_writes_what_each_line_returned_into_the_state() -> None:
     assert state.returned["ante"].tolist() == [[2 * ANTE], [0]]
     assert state.house_line["ante"].tolist() == [[-ANTE], [ANTE]]
     assert state.settled["ante"].all()
+
+
+def test_a_hands_category_alone_is_its_values_category() -> None:
+    """A paytable's row reads a hand's category alone: valued for the category only (no
+    key, no kickers), every hand of every banking game's table holds the category its
+    whole value holds, at every seat of a played chunk."""
+    from validator.interpreter.simulate import deal, default_wagers
+
+    for game_id in ("four-card-poker", "high-card-flush", "wpt-heads-up-holdem", "lunar-poker"):
+        game = load_game(game_id)
+        rules = Rules(game, read_settings(game, EXAMPLE.with_name(f"{game_id}.yaml")))
+        seats = rules.config.positions
+        engine = BatchEngine(rules, rules.strategy(None), seats, default_wagers(rules))
+        decks, draws = deal(np.random.default_rng(5), 1500, seats)
+        chunk = _Chunk(engine, decks, draws)
+        chunk.play()
+        checked = 0
+        for hand_id, hand in rules.d.hands.items():
+            if hand.losing_of or hand.ranking not in game.rankings:
+                continue
+            alone = ChunkHands(rules, engine.evaluator, chunk.state).held(hand_id)
+            whole = ChunkHands(rules, engine.evaluator, chunk.state).value(hand_id).held
+            assert alone.shape == whole.shape and (alone == whole).all(), (game_id, hand_id)
+            checked += 1
+        assert checked >= 2, game_id

@@ -41,3 +41,32 @@ def test_a_deck_of_cards_outside_the_deck_is_refused() -> None:
     with pytest.raises(ValueError, match=r"0\.\.51"):
         card_rows(np.array([[0, 1, 52]]))
     assert card_rows(np.array([[0, 51]])).dtype == np.int8
+
+
+@pytest.mark.parametrize("cards", [1, 2, 3, 17, 32, 33, 64, 65])
+def test_decks_of_any_size_across_the_masks_edges_are_numpys(cards: int) -> None:
+    """A deck's positions fall in runs sharing the draw's mask (a power of two less one):
+    decks whose top position is at a run's either edge are shuffled as numpy does."""
+    for seed in range(3):
+        ours, numpys = chunk_rng(seed, 1), chunk_rng(seed, 1)
+        decks = shuffled_decks(ours, 50, cards=cards)
+        expected = numpys.permuted(np.tile(np.arange(cards, dtype=np.int64), (50, 1)), axis=1)
+        assert (decks == expected).all()
+        assert ours.bit_generator.state == numpys.bit_generator.state
+
+
+def test_decks_are_dealt_again_from_more_words_where_the_first_words_run_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The raw words drawn at first are an estimate: where a chunk's decks need more, they
+    are dealt again from twice as many, the generator put back first."""
+    import validator.interpreter.shuffle as shuffle
+
+    monkeypatch.setattr(shuffle, "_WORDS_PER_DECK", 1)
+    for half_word_kept in (False, True):
+        ours, numpys = chunk_rng(3, 2), chunk_rng(3, 2)
+        if half_word_kept:
+            ours.integers(0, 52, 1), numpys.integers(0, 52, 1)
+        decks = shuffled_decks(ours, 500)
+        assert (decks == _permuted(numpys, 500)).all()
+        assert ours.bit_generator.state == numpys.bit_generator.state

@@ -210,11 +210,17 @@ class _Chunk:
             state.meter_paid,
         )
         self.settlement.payout_limit()
-        returned_spot: dict[str, I64] = {s: np.zeros((N, S), np.int64) for s in state.stakes}
+        by_spot: dict[str, I64] = {}  # a spot's first line copied, the others added
         for lid, r in state.returned.items():
             spot = self.rules.line_spot(self.rules.lines[lid])
-            returned_spot[spot] += r
+            if spot in by_spot:
+                by_spot[spot] += r
+            else:
+                by_spot[spot] = r.copy()
             state.house += row_sums(state.house_line[lid])
+        returned_spot: dict[str, I64] = {
+            s: by_spot[s] if s in by_spot else np.zeros((N, S), np.int64) for s in state.stakes
+        }
         for spot, stands in state.standing.items():  # a voided wager is returned
             if state.void_of and not stands.all():
                 returned_spot[spot] += state.stakes[spot] * ~stands

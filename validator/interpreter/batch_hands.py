@@ -20,10 +20,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from validator.interpreter.batch_kernels import (
+    card_counts,
+    cards_of_rows,
     changed_rows,
     compare_keys,
     counts_of_rows,
     lower_of,
+    put_cards,
+    rank_masks,
 )
 from validator.interpreter.batch_money import B
 from validator.interpreter.batch_state import CARD, ChunkState
@@ -160,6 +164,8 @@ class ChunkHands:
         self._figures: dict[tuple[str, int], NDArray[Any]] = {}
         # hand -> the cards it was last evaluated on, and its value then
         self._last: dict[str, tuple[NDArray[np.int8], Value]] = {}
+        # (hand, version) -> the category alone, where nothing asked for its key
+        self._held: dict[tuple[str, int], NDArray[np.int8]] = {}
 
     def cached(self, name: str, make: Callable[[], NDArray[Any]]) -> NDArray[Any]:
         """A figure of the cards held, computed once until the cards change (``version``)."""
@@ -187,9 +193,8 @@ class ChunkHands:
         st = self.state
 
         def make() -> NDArray[np.uint16]:
-            out = np.zeros((st.N, st.S), np.uint16)
-            for j in range(st.player.shape[2]):
-                out |= RANK_BIT.take(st.player[:, :, j])  # a small table: take is faster
+            out = np.empty((st.N, st.S), np.uint16)
+            rank_masks(st.player, RANK_BIT, out)
             return out
 
         return self.cached("ranks", make)
@@ -200,6 +205,7 @@ class ChunkHands:
         hand = self.rules.d.hands[hand_id]
         parts = []
         seat = "player" in hand.cards
+        shared = False  # a part of the table's, shared by every seat
         for group in hand.cards:
             if group == "player":
                 src = st.player_dealt[:, :, : hand.first] if hand.first else st.player
@@ -208,10 +214,21 @@ class ChunkHands:
                 src = t.get(group, np.zeros((st.N, 0), CARD))
                 if hand.first:
                     src = src[:, : hand.first]
-                if seat:
-                    src = np.broadcast_to(src[:, None, :], (st.N, st.S, src.shape[1]))
+                if seat:  # the table's cards, shared by every seat
+                    src, shared = src[:, None, :], True
             parts.append(src)
-        return np.concatenate(parts, axis=-1), seat
+        if not shared:
+            return np.concatenate(parts, axis=-1), seat
+        if any(not p.flags.c_contiguous for p in parts if p.shape[1] == st.S):
+            # a seat's cards as dealt (rounds the fastest): numpy's copy reads them faster
+            wide = [np.broadcast_to(p, (st.N, st.S, p.shape[-1])) for p in parts]
+            return np.concatenate(wide, axis=-1), seat
+        out = np.empty((st.N, st.S, sum(p.shape[-1] for p in parts)), dtype=CARD)
+        col = 0
+        for src in parts:
+            put_cards(src, col, out)
+            col += src.shape[-1]
+        return out, seat
 
     def value(self, hand_id: str) -> Value:
         """The hand's category and key: ``(N, S)`` for a player's hand, ``(N,)`` else."""
@@ -236,6 +253,27 @@ class ChunkHands:
             v = self._evaluated(hand_id, cards)
         self._values[key] = v
         return v
+
+    def held(self, hand_id: str) -> NDArray[np.int8]:
+        """The hand's category alone (what a paytable's row reads): from its value where that
+        is known or its cards were valued before (only the changed ones are valued again),
+        else its whole hands valued for their category alone (their keys, a flush's kickers
+        among them, not computed)."""
+        key = (hand_id, self.state.version)
+        if key in self._values:
+            return self._values[key].held
+        if key not in self._held:
+            hand = self.rules.d.hands[hand_id]
+            if hand.losing_of or hand_id in self._last:
+                return self.value(hand_id).held
+            cards, _ = self.hand_cards(hand_id)
+            flat = cards.reshape(-1, cards.shape[-1])
+            ev = self.evaluator(hand_id)
+            if not flat.size or flat.min() < 0 or ev.ranking.low is not None:
+                return self.value(hand_id).held
+            held = ev.held_of_cards(flat)
+            self._held[key] = held.astype(np.int8, copy=False).reshape(cards.shape[:-1])
+        return self._held[key]
 
     def _evaluated(self, hand_id: str, cards: NDArray[np.int8]) -> Value:
         """The hand's category and key where its cards are: those of the hands whose cards
@@ -275,14 +313,15 @@ class ChunkHands:
         elif flat.min() >= 0:  # every hand whole: its card ints as they are
             held, keys = ev.held_and_keys_of_cards(flat)
         else:
-            present = flat >= 0
-            counts = np.einsum("ij->i", present.view(np.uint8))  # a row's cards (< 256)
+            counts = np.empty(flat.shape[0], dtype=np.int64)  # a row's cards
+            card_counts(flat, counts)
             held = np.empty(flat.shape[0], dtype=np.int8)
             keys = np.empty(flat.shape[0], dtype=np.int64)
             for size in np.flatnonzero(np.bincount(counts)).tolist():
                 rows = np.flatnonzero(counts == size)
                 if size:  # each row's `size` cards, row by row
-                    cards = flat[rows][present[rows]].reshape(-1, size)
+                    cards = np.empty((rows.size, size), dtype=flat.dtype)
+                    cards_of_rows(flat, rows, cards)
                     part = ev.held_and_keys_of_cards(cards)
                 else:
                     part = ev.held_and_keys(Hands(masks_of(flat[rows])))

@@ -82,17 +82,27 @@ def paytable_lanes(
     ``ret`` and ``house`` (by arithmetic, as ``row_money``). Returns how many of the lanes
     hold a hand the table has no row for, and how many a row settled lane by lane
     (``by_lane``): where either matters, the caller settles the row's lanes again."""
-    none = 0
-    special = 0
-    for p in range(m.shape[0]):
-        h = held[p // seats] if seats > 0 else held[p]
-        c = code_of_held[h + 1]
-        on = np.int64(m[p])
-        ret[p] += on * (ret_of[c] - ret[p])
-        house[p] += on * (house_of[c] - house[p])
-        none += on * (c == 0)
-        special += on * by_lane[c]
-    return none, special
+    none = np.int64(0)
+    special = np.int64(0)
+    if seats == 0:  # a hand per lane
+        for p in range(m.shape[0]):
+            c = code_of_held[held[p] + 1]
+            on = np.int64(m[p])
+            ret[p] += on * (ret_of[c] - ret[p])
+            house[p] += on * (house_of[c] - house[p])
+            none += on * (c == 0)
+            special += on * by_lane[c]
+        return int(none), int(special)
+    for q in range(m.shape[0] // seats):  # a round's hand at a time, for each of its seats
+        c = code_of_held[held[q] + 1]
+        r, h, z, b = ret_of[c], house_of[c], np.int64(c == 0), np.int64(by_lane[c])
+        for p in range(q * seats, q * seats + seats):
+            on = np.int64(m[p])
+            ret[p] += on * (r - ret[p])
+            house[p] += on * (h - house[p])
+            none += on * z
+            special += on * b
+    return int(none), int(special)
 
 
 @njit(cache=True)
@@ -137,10 +147,17 @@ def compare_keys(
 ) -> None:
     """Each lane's hand ``a`` against ``b``: 1 higher, 0 equal, -1 lower, by their keys
     (a key per lane, or per round where its ``seats`` > 0, each round's for its seats)."""
-    for p in range(out.shape[0]):
-        x = a[p // a_seats] if a_seats > 0 else a[p]
-        y = b[p // b_seats] if b_seats > 0 else b[p]
-        out[p] = 1 if x > y else (-1 if x < y else 0)
+    if a_seats == 0 and b_seats == 0:  # a key per lane each
+        for p in range(out.shape[0]):
+            x, y = a[p], b[p]
+            out[p] = 1 if x > y else (-1 if x < y else 0)
+        return
+    seats = max(a_seats, b_seats)  # a round's key at a time, for each of its seats
+    for r in range(out.shape[0] // seats):
+        for p in range(r * seats, r * seats + seats):
+            x = a[r] if a_seats > 0 else a[p]
+            y = b[r] if b_seats > 0 else b[p]
+            out[p] = 1 if x > y else (-1 if x < y else 0)
 
 
 @njit(cache=True)
@@ -202,6 +219,70 @@ def counts_of_rows(a: NDArray[np.uint8], out: NDArray[np.int64]) -> None:
         for j in range(k):
             t += a[r, j]
         out[r] = t
+
+
+@njit(cache=True)
+def rank_masks(cards: NDArray[np.int8], bit: NDArray[np.uint16], out: NDArray[np.uint16]) -> None:
+    """Each seat's ranks as a mask: the ``bit`` of each of its cards (by card int, a
+    negative int counted from the end as numpy takes it) or-ed together."""
+    n, s, k = cards.shape
+    size = bit.shape[0]
+    for r in range(n):
+        for t in range(s):
+            x = np.int64(0)
+            for j in range(k):
+                c = np.int64(cards[r, t, j])
+                x |= np.int64(bit[c + size if c < 0 else c])
+            out[r, t] = x
+
+
+@njit(cache=True)
+def gather(table: NDArray[Any], idx: NDArray[np.int16], out: NDArray[Any]) -> None:
+    """``table`` at each index of ``idx`` (indices 0 and up), into ``out``: numpy's ``take``
+    of a short table by small indices, without widening the indices first."""
+    for p in range(idx.shape[0]):
+        out[p] = table[idx[p]]
+
+
+@njit(cache=True)
+def put_cards(src: NDArray[np.int8], col: int, out: NDArray[np.int8]) -> None:
+    """A part of each seat's hand (``src``: ``(rounds, seats, k)``, or ``(rounds, 1, k)``
+    for cards of the table every seat shares) written at columns ``col`` on of ``out``
+    (``(rounds, seats, cards)``): numpy's concatenation of the parts, the table's cards
+    broadcast to the seats, in one pass."""
+    n, s = out.shape[0], out.shape[1]
+    w = src.shape[2]
+    shared = src.shape[1] == 1
+    for r in range(n):
+        for t in range(s):
+            u = 0 if shared else t
+            for j in range(w):
+                out[r, t, col + j] = src[r, u, j]
+
+
+@njit(cache=True)
+def card_counts(flat: NDArray[np.int8], counts: NDArray[np.int64]) -> None:
+    """Each row's cards (its entries 0 and up; -1 is no card)."""
+    n, k = flat.shape
+    for r in range(n):
+        c = 0
+        for j in range(k):
+            c += flat[r, j] >= 0
+        counts[r] = c
+
+
+@njit(cache=True)
+def cards_of_rows(flat: NDArray[np.int8], rows: NDArray[np.int64], out: NDArray[np.int8]) -> None:
+    """The cards of each of ``rows`` of ``flat`` in their order, its -1s left out: a row of
+    ``out`` each (as many cards as ``out`` has columns, ``card_counts`` of the row)."""
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        g = 0
+        for j in range(flat.shape[1]):
+            c = flat[r, j]
+            if c >= 0:
+                out[i, g] = c
+                g += 1
 
 
 @njit(cache=True)

@@ -131,7 +131,9 @@ class ChunkSettlement:
             if spot not in state.stakes:
                 continue
             stake = state.stakes[spot]
-            lanes = (stake > 0) & who & ~state.settled.get(lid, np.zeros_like(who))
+            lanes = (stake > 0) & who
+            if lid in state.settled:
+                lanes &= ~state.settled[lid]
             lanes &= state.standing.get(spot, True)
             if not lanes.any():
                 continue
@@ -152,9 +154,11 @@ class ChunkSettlement:
             open_ ^= m  # m is a part of open_
         if open_.any():
             raise ValueError(f"no row of settlement line {lid!r} applies to some rounds")
-        ret = state.returned.setdefault(lid, np.zeros((N, S), np.int64))
-        house = state.house_line.setdefault(lid, np.zeros((N, S), np.int64))
-        state.settled[lid] = state.settled.get(lid, np.zeros((N, S), bool)) | lanes
+        if lid not in state.returned:  # a line's arrays made once, where it is first settled
+            state.returned[lid] = np.zeros((N, S), np.int64)
+            state.house_line[lid] = np.zeros((N, S), np.int64)
+        ret, house = state.returned[lid], state.house_line[lid]
+        state.settled[lid] = state.settled[lid] | lanes if lid in state.settled else lanes.copy()
         state.counter += 1
         state.seq.setdefault(lid, []).append((state.counter, lanes))
         flat_stake = stake.reshape(-1)
@@ -197,7 +201,7 @@ class ChunkSettlement:
         if not np.all((st == most) | (st == 0)):  # one stake at every lane wagered
             return False
         pt = self.paytable(then.paytable, most)
-        held = self.hands.value(then.hand or pt_hand(self.rules, then.paytable)).held
+        held = self.hands.held(then.hand or pt_hand(self.rules, then.paytable))
         outcomes = self._outcomes(pt, most, line.bonus, then.otherwise)
         none, special = paytable_lanes(
             lanes,
@@ -288,7 +292,7 @@ class ChunkSettlement:
             code = np.full(stake.size, pt.row_index.get(then.row, -1) + 1, np.int64)
         else:
             held = self._lane(
-                self.hands.value(then.hand or pt_hand(self.rules, then.paytable)).held,
+                self.hands.held(then.hand or pt_hand(self.rules, then.paytable)),
                 lane.idx,
             )
             code = pt.code_of_held.take(held + 1)

@@ -1,0 +1,154 @@
+"""The batch engine's compiled passes over a chunk's lanes (rounds × seats, flat), held to
+the numpy passes they replace: per lane, or per round for each of its seats."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from validator.interpreter.batch_decisions import _said
+from validator.interpreter.batch_hands import RANK_BIT
+from validator.interpreter.batch_kernels import (
+    card_counts,
+    cards_of_rows,
+    compare_keys,
+    paytable_lanes,
+    place_wager,
+    put_cards,
+    rank_masks,
+)
+
+N, S = 257, 5
+
+
+def _rng(seed: int) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+@pytest.mark.parametrize("cards", [0, 1, 4, 7])
+def test_a_seats_ranks_are_each_card_ranks_bit_no_card_none(cards: int) -> None:
+    held = _rng(cards).integers(-1, 52, (N, S, cards)).astype(np.int8)
+    expected = np.zeros((N, S), np.uint16)
+    for j in range(cards):
+        expected |= RANK_BIT.take(held[:, :, j])
+    out = np.empty((N, S), np.uint16)
+    rank_masks(held, RANK_BIT, out)
+    assert (out == expected).all()
+    rank_masks(held.repeat(2, axis=2)[:, :, ::2], RANK_BIT, out)  # any layout
+    assert (out == expected).all()
+
+
+@pytest.mark.parametrize("a_round", [False, True])
+@pytest.mark.parametrize("b_round", [False, True])
+def test_two_hands_compared_at_every_lane_by_their_keys(a_round: bool, b_round: bool) -> None:
+    rng = _rng(int(a_round) * 2 + int(b_round))
+    a = rng.integers(0, 6, N if a_round else (N, S))
+    b = rng.integers(0, 6, N if b_round else (N, S))
+    wide_a = np.broadcast_to(a[:, None], (N, S)) if a_round else a
+    wide_b = np.broadcast_to(b[:, None], (N, S)) if b_round else b
+    out = np.empty((N, S), np.int8)
+    compare_keys(
+        a.reshape(-1), S if a_round else 0, b.reshape(-1), S if b_round else 0, out.reshape(-1)
+    )
+    assert (out == np.sign(wide_a - wide_b)).all()
+    assert {-1, 0, 1} <= set(out.reshape(-1).tolist())
+
+
+@pytest.mark.parametrize("per_round", [False, True])
+def test_a_paytables_row_by_the_category_held_at_the_lanes_only(per_round: bool) -> None:
+    rng = _rng(7 + per_round)
+    held = rng.integers(-1, 6, N if per_round else (N, S)).astype(np.int8)
+    code_of_held = np.array([0, 0, 1, 2, 0, 3, 4], np.int64)  # by category + 1; 0: no row
+    ret_of = np.array([0, 10, 20, 30, 40], np.int64)
+    house_of = np.array([5, -10, -20, -30, -40], np.int64)
+    by_lane = np.array([False, False, True, False, False])
+    m = rng.random((N, S)) < 0.6
+    ret0, house0 = rng.integers(0, 99, (N, S)), rng.integers(0, 99, (N, S))
+    ret, house = ret0.copy(), house0.copy()
+    none, special = paytable_lanes(
+        m.reshape(-1),
+        held.reshape(-1),
+        S if per_round else 0,
+        code_of_held,
+        ret_of,
+        house_of,
+        by_lane,
+        ret.reshape(-1),
+        house.reshape(-1),
+    )
+    code = code_of_held[(np.broadcast_to(held[:, None], (N, S)) if per_round else held) + 1]
+    assert (ret == np.where(m, ret_of[code], ret0)).all()
+    assert (house == np.where(m, house_of[code], house0)).all()
+    assert none == int((m & (code == 0)).sum()) > 0
+    assert special == int((m & by_lane[code]).sum()) > 0
+
+
+def test_a_wager_placed_at_the_lanes_and_added_to_each_rounds_wagered() -> None:
+    rng = _rng(11)
+    m = rng.random((N, S)) < 0.5
+    multiple = rng.integers(-1, 4, (N, S))
+    lo, hi = np.ones((N, S), np.int64), np.full((N, S), 3, np.int64)
+    base = rng.integers(1, 9, (N, S)) * 1_000_000
+    stake, wagered = np.zeros((N, S), np.int64), np.zeros(N, np.int64)
+    bad = place_wager(
+        m.reshape(-1),
+        multiple.reshape(-1),
+        lo.reshape(-1),
+        hi.reshape(-1),
+        base.reshape(-1),
+        stake.reshape(-1),
+        wagered,
+    )
+    mult = np.where(multiple == 0, lo, np.where(multiple == -1, hi, multiple))
+    placed = np.where(m, base * mult, 0)
+    assert (stake == placed).all()
+    assert (wagered == placed.sum(axis=1)).all()
+    assert bad == int((m & ((mult < lo) | (mult > hi))).sum())
+
+
+@pytest.mark.parametrize("was", [np.int64, np.bool_])
+def test_what_each_rule_says_at_every_lane_by_the_rule_it_follows(was: type) -> None:
+    """A decision table's rows as said at each lane (``which``: the row; 0 none), gathered
+    as numpy's ``take`` gathers them; where a decision was made as played, what it was."""
+    rng = _rng(13)
+    which = rng.integers(0, 4, (N, S)).astype(np.int16)
+    values = (False, True, True, False) if was is np.bool_ else (-1, 3, 200, -7)
+    before: np.ndarray = rng.integers(0, 2, (N, S)).astype(was)
+    expected: np.ndarray = np.array(values, dtype=was).take(which)
+    out = _said(values, which, None, before)
+    assert out.dtype == before.dtype and (out == expected).all()
+    got = rng.random((N, S)) < 0.5
+    assert (_said(values, which, got, before) == np.where(got, expected, before)).all()
+
+
+def test_a_seats_hand_is_its_cards_then_the_tables_shared_by_every_seat() -> None:
+    """A hand of a seat's cards and the table's (the board, a dealer's): the parts side by
+    side, the table's repeated at each seat, as numpy concatenates them."""
+    rng = _rng(17)
+    own = rng.integers(-1, 52, (N, S, 4)).astype(np.int8)[:, :, :3]  # any layout
+    board = rng.integers(-1, 52, (N, 5)).astype(np.int8)
+    other = rng.integers(-1, 52, (N, 2)).astype(np.int8)
+    out = np.full((N, S, 10), 99, np.int8)
+    put_cards(board[:, None, :], 0, out)
+    put_cards(own, 5, out)
+    put_cards(other[:, None, :], 8, out)
+    wide = [np.broadcast_to(a[:, None, :], (N, S, a.shape[1])) for a in (board, other)]
+    assert (out == np.concatenate([wide[0], own, wide[1]], axis=-1)).all()
+
+
+def test_hands_of_several_sizes_each_size_its_cards_in_their_order() -> None:
+    """Hands with places of no card (-1: a sixth card not bought, a card exchanged away):
+    each row's cards counted, and the rows of a size read as their cards in order."""
+    rng = _rng(19)
+    flat = rng.integers(0, 52, (N, 6)).astype(np.int8)
+    flat[rng.random((N, 6)) < 0.2] = -1
+    present = flat >= 0
+    counts = np.empty(N, np.int64)
+    card_counts(flat, counts)
+    assert (counts == present.sum(axis=1)).all()
+    for size in range(1, 7):  # a hand of no card is read by its suits instead
+        rows = np.flatnonzero(counts == size)
+        out = np.empty((rows.size, size), np.int8)
+        cards_of_rows(flat, rows, out)
+        assert (out == flat[rows][present[rows]].reshape(-1, size)).all()
+    assert len(set(counts.tolist())) >= 4
