@@ -160,6 +160,9 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
     deal, betting = d.deal, d.betting
     if deal is None or betting is None or d.showdown is None:
         return Program("no deal, betting or showdown section")
+    if deal.button is not None and deal.button.rotates != "clockwise":
+        # the block kernel moves the button clockwise after each round (§ 553.1, Button)
+        return Program(f"a button that moves {deal.button.rotates}")
     stakes = setup.stakes
     p: dict[str, Any] = dict.fromkeys(Params._fields, 0)
     k: dict[str, Any] = {"blinds": np.array(stakes.blinds, dtype=np.int64)}  # ``Kernel``'s
