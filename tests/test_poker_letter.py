@@ -873,6 +873,13 @@ def test_a_bad_beat_on_a_low_only_table_is_an_error_553_1(tmp_path: Path) -> Non
     (f,) = got["poker-five-card-draw-low/no-bad-beat"]
     assert f.severity == "error" and f.path == "/bad_beat"
     assert "§ 553.1 (Bad Beat)" in f.cite
+    # played as a draft anyway, the table is refused with the rule, not played without it
+    sub = variant(tmp_path, "poker-holdem", changes)
+    args = ("--rulesub", str(sub), "--allow-findings", "--seats", "3", "--rounds", "2")
+    done = run_rulesub("play", "poker-five-card-draw-low", *args)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "/bad_beat: Five-card Draw Low-hand ranks low hands only" in done.stderr
+    assert "(§ 553.1, Bad Beat)" in done.stderr
     # not offered: nothing to check
     changes["/bad_beat"] = {"offered": False}
     assert not findings(variant(tmp_path, "poker-holdem", changes))

@@ -33,7 +33,7 @@ from validator.interpreter.config import (
     TableConfig,
     resolve_meters,
 )
-from validator.interpreter.poker.bad_beat import BadBeatRule
+from validator.interpreter.poker.bad_beat import HIGH_HANDS_ONLY, BadBeatRule
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.table import (
@@ -398,7 +398,8 @@ def _bad_beat(game: Game, sub: RulesSubmission, err: Any) -> BadBeatRule | None:
         return None
     sd = game.definition.showdown
     if sd is None or not sd.high:
-        return None
+        name = game.definition.name
+        raise ConfigError([err("/bad_beat", f"{name} ranks low hands only: {HIGH_HANDS_ONLY}")])
     q, shares = bb.qualifying, bb.shares
     ev = game.evaluator(sd.high)
     problems = []
@@ -412,7 +413,8 @@ def _bad_beat(game: Game, sub: RulesSubmission, err: Any) -> BadBeatRule | None:
             if value is not None and value not in ev.ids:
                 problems.append(err(f"/bad_beat/qualifying/{key}", f"one of {', '.join(ev.ids)}"))
         if q.hand not in (None, "high"):
-            problems.append(err("/bad_beat/qualifying/hand", "a Bad Beat is a high hand: high"))
+            hand = f"{HIGH_HANDS_ONLY}: high, not {q.hand}"
+            problems.append(err("/bad_beat/qualifying/hand", hand))
     if shares is None:
         problems.append(err("/bad_beat", "state `shares: {losing_hand: 50%, …}`"))
     elif sum(x or 0 for x in (shares.losing_hand, shares.winning_hand, shares.table)) > 1:

@@ -35,6 +35,13 @@ from validator.interpreter.poker.showdown import Pot, ShownHand
 from validator.model.notation import format_rate
 from validator.money import Cents, dollar_text
 
+#: Why a Bad Beat qualifies the game's high hand only (the ch. 553 game file's
+#: ``bad_beat.note``): the round file's and the Rules Submission's readers say it alike.
+HIGH_HANDS_ONLY = (
+    'a Bad Beat is "one or more predesignated high value Poker hands" held as a losing hand '
+    "(§ 553.1, Bad Beat), the High Poker hands (§ 553.4(b)); its qualifying hand is the high hand"
+)
+
 
 @dataclass(frozen=True)
 class BadBeatRule:

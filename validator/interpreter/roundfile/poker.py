@@ -30,11 +30,6 @@ TIME_KEYS = ("hourly", "every_minutes", "basis")
 BAD_BEAT_KEYS = ("contribution", "max", "min_pot", "fund", "qualifying", "payouts")
 PAYOUT_KEYS = ("losing_hand", "winning_hand", "table")
 KILL_KEYS = ("option", "qualifying_pot", "in_effect")
-#: Why a Bad Beat qualifies the game's high hand only (the game file's ``bad_beat.note``).
-_HIGH_ONLY = (
-    'a Bad Beat is "one or more predesignated high value Poker hands" held as a losing hand '
-    "(§ 553.1, Bad Beat), the High Poker hands (§ 553.4(b)); its qualifying hand is the high hand"
-)
 
 
 @dataclass
@@ -217,7 +212,7 @@ def _rake(r: Reader, value: Any, game: Game) -> RakeRule | None:
 
 
 def _bad_beat(r: Reader, value: Any, game: Game) -> BadBeatRule | None:
-    from validator.interpreter.poker.bad_beat import BadBeatRule
+    from validator.interpreter.poker.bad_beat import HIGH_HANDS_ONLY, BadBeatRule
 
     d = game.definition
     if d.bad_beat is None:
@@ -256,12 +251,12 @@ def _bad_beat(r: Reader, value: Any, game: Game) -> BadBeatRule | None:
         if high is None:
             r.err(
                 "/bad_beat/qualifying/hand",
-                f"{d.name} ranks low hands only, so has no Bad Beat: {_HIGH_ONLY}",
+                f"{d.name} ranks low hands only, so has no Bad Beat: {HIGH_HANDS_ONLY}",
             )
         elif hand not in d.hands:
             r.err("/bad_beat/qualifying/hand", f"no hand {hand!r} in {d.id}")
         elif hand != high:
-            r.err("/bad_beat/qualifying/hand", f"{_HIGH_ONLY}: {high}, not {hand}")
+            r.err("/bad_beat/qualifying/hand", f"{HIGH_HANDS_ONLY}: {high}, not {hand}")
         else:
             rule["hand"] = hand
             cats = game.evaluator(hand).ids
