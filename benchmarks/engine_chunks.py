@@ -68,7 +68,12 @@ def _side(tree: Path, cache: Path | None, games: list[str], chunks: int) -> dict
         env["NUMBA_CACHE_DIR"] = str(cache)
     args = [str(ROOT / "rulesubs" / "example"), str(chunks), *games]
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, *args], env=env, check=True, capture_output=True, text=True
+        [sys.executable, "-c", CHILD, *args],
+        env=env,
+        cwd=tree,  # ``python -c`` puts its folder first on the path: the side's own tree
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     figures: dict[str, list[float]] = json.loads(out)
     return figures

@@ -142,7 +142,12 @@ def _side(tree: Path, cache: Path | None, args: list[str]) -> tuple[float, str]:
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, *args], env=env, check=True, capture_output=True, text=True
+        [sys.executable, "-c", CHILD, *args],
+        env=env,
+        cwd=tree,  # ``python -c`` puts its folder first on the path: the side's own tree
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.splitlines()
     return float(out[0]), out[1]
 
