@@ -18,11 +18,9 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
 from pathlib import Path
 
-from poker import ROOT, _tree
+from poker import ROOT, _tree, run_side
 from scale import GOALS
 
 #: one side's measure: per game, its fastest chunk, median chunk and median shuffle (ms)
@@ -63,19 +61,8 @@ print(json.dumps(out))
 
 
 def _side(tree: Path, cache: Path | None, games: list[str], chunks: int) -> dict[str, list[float]]:
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    if cache is not None:
-        env["NUMBA_CACHE_DIR"] = str(cache)
     args = [str(ROOT / "rulesubs" / "example"), str(chunks), *games]
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, *args],
-        env=env,
-        cwd=tree,  # ``python -c`` puts its folder first on the path: the side's own tree
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    figures: dict[str, list[float]] = json.loads(out)
+    figures: dict[str, list[float]] = json.loads(run_side(CHILD, tree, cache, args))
     return figures
 
 

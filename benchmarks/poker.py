@@ -137,18 +137,23 @@ def _tree(rev: str) -> tuple[Path, Path]:
     return tree, cache
 
 
-def _side(tree: Path, cache: Path | None, args: list[str]) -> tuple[float, str]:
+def run_side(child: str, tree: Path, cache: Path | None, args: list[str]) -> str:
+    """The ``child`` script's output, run on ``tree``'s code with its own numba cache."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, *args],
+    return subprocess.run(
+        [sys.executable, "-c", child, *args],
         env=env,
         cwd=tree,  # ``python -c`` puts its folder first on the path: the side's own tree
         check=True,
         capture_output=True,
         text=True,
-    ).stdout.splitlines()
+    ).stdout
+
+
+def _side(tree: Path, cache: Path | None, args: list[str]) -> tuple[float, str]:
+    out = run_side(CHILD, tree, cache, args).splitlines()
     return float(out[0]), out[1]
 
 
