@@ -52,6 +52,7 @@ from validator.rankings.table_kernels import (
     second_combinations,
     suit_table_values,
     table_values,
+    two_table_values,
 )
 from validator.vocabulary import RANKING_PRIMITIVE, meaning, meaning_of
 
@@ -804,6 +805,10 @@ class BatchEvaluator:
         a table does not answer listed in ``general``."""
         rows = np.empty(cards.shape[0], dtype=np.int64)
         fields = np.array([_LOW_FIELD, _HIGH_SHIFT, _HIGH_FIELD, _SUIT_SHIFT], dtype=np.int64)
+        pair = [whats[i] for i, _ in tables] == ["held", "keys"]
+        if pair and tables[0][1].index is tables[1][1].index:
+            self._two_tables_of_cards(cards, whats, tables, results, general, rows, fields)
+            return
         for i, table in tables:
             out = results[i]
             assert out is not None
@@ -818,6 +823,38 @@ class BatchEvaluator:
                 raise ValueError("cards: card ints are 0..51")
             if got:
                 general[i].append(rows[:got].copy())
+
+    def _two_tables_of_cards(
+        self,
+        cards: NDArray[np.integer],
+        whats: Sequence[str],
+        tables: list[tuple[int, _RankTable]],
+        results: list[NDArray[Any] | None],
+        general: list[list[NDArray[np.intp]]],
+        rows: NDArray[np.int64],
+        fields: NDArray[np.int64],
+    ) -> None:
+        """``_tables_of_cards`` of ``held`` and ``keys`` (in that order), two tables of the
+        same multisets, in one compiled pass: each hand numbered once for both."""
+        (i, a), (j, b) = tables
+        out, out2 = results[i], results[j]
+        assert out is not None and out2 is not None
+        by_suit, by_suit2 = self._suited_values(whats[i]), self._suited_values(whats[j])
+        rows2 = np.empty(cards.shape[0], dtype=np.int64)
+        count2 = np.zeros(1, dtype=np.int64)
+        got = two_table_values(
+            cards, _CARD_CODE, _CARD_BIT, a.index.base_low, a.index.id_high, fields,
+            a.value, a.check, _NO_SUITS if by_suit is None else by_suit, self._none("held"),
+            out, rows,
+            b.value, b.check, _NO_SUITS if by_suit2 is None else by_suit2, self._none("keys"),
+            out2, rows2, count2,
+        )  # fmt: skip
+        if got < 0:
+            raise ValueError("cards: card ints are 0..51")
+        if got:
+            general[i].append(rows[:got].copy())
+        if count2[0]:
+            general[j].append(rows2[: count2[0]].copy())
 
     def _none(self, what: str) -> int:
         """The value standing for no category held in ``_suited_values``."""

@@ -88,6 +88,104 @@ def table_values(
 
 
 @njit(cache=True)
+def two_table_values(
+    cards: NDArray[Any],
+    card_code: NDArray[np.int64],
+    card_bit: NDArray[np.uint64],
+    base_low: NDArray[np.int32],
+    id_high: NDArray[np.int32],
+    fields: NDArray[np.int64],
+    value: NDArray[Any],
+    check: NDArray[np.bool_],
+    by_suit: NDArray[np.int64],
+    none: int,
+    out: NDArray[Any],
+    general: NDArray[np.int64],
+    value2: NDArray[Any],
+    check2: NDArray[np.bool_],
+    by_suit2: NDArray[np.int64],
+    none2: int,
+    out2: NDArray[Any],
+    general2: NDArray[np.int64],
+    count2: NDArray[np.int64],
+) -> int:
+    """``table_values`` of a hand's category (the first table: the lowest value wins) and
+    its key (the second: the highest wins), two tables of the same multisets, in one pass:
+    each hand's code summed and numbered once, each table then read as ``table_values``
+    reads it (written out twice: a compiled helper taking the arrays would add their
+    reference counting at every hand). Returns how many hands the first lists in
+    ``general``, the second's count in ``count2[0]``, or -1 where a card is not 0..51."""
+    n, k = cards.shape
+    low_field, high_shift, high_field, suit_shift = fields[0], fields[1], fields[2], fields[3]
+    last, last2 = value.shape[0] - 1, value2.shape[0] - 1
+    suited, suited2 = by_suit.shape[0] == 4, by_suit2.shape[0] == 4
+    g = 0
+    g2 = 0
+    for r in range(n):
+        code = np.int64(0)
+        for j in range(k):
+            c = np.int64(cards[r, j])
+            if c < 0 or c > 51:
+                return -1
+            code += card_code[c]
+        i = base_low[code & low_field] + id_high[(code >> high_shift) & high_field]
+        suits = code >> suit_shift
+        v = value[min(max(i, 0), last)]
+        v2 = value2[min(max(i, 0), last2)]
+        out[r] = v
+        out2[r] = v2
+        if not check[suits] and not check2[suits]:
+            if v < 0:
+                general[g] = r
+                g += 1
+            if v2 < 0:
+                general2[g2] = r
+                g2 += 1
+            continue
+        x = np.uint64(0)
+        for j in range(k):
+            x |= card_bit[np.int64(cards[r, j])]
+        if not check[suits]:
+            if v < 0:
+                general[g] = r
+                g += 1
+        elif not suited:
+            general[g] = r
+            g += 1
+        else:
+            best = np.int64(none) if v < 0 else np.int64(v)
+            for s in range(4):
+                w = by_suit[s, np.int64((x >> np.uint64(16 * s)) & np.uint64(0x1FFF))]
+                if w != none:
+                    best = w if best == none else min(best, w)
+            if best == none:
+                general[g] = r
+                g += 1
+            else:
+                out[r] = best
+        if not check2[suits]:
+            if v2 < 0:
+                general2[g2] = r
+                g2 += 1
+        elif not suited2:
+            general2[g2] = r
+            g2 += 1
+        else:
+            best = np.int64(none2) if v2 < 0 else np.int64(v2)
+            for s in range(4):
+                w = by_suit2[s, np.int64((x >> np.uint64(16 * s)) & np.uint64(0x1FFF))]
+                if w != none2:
+                    best = w if best == none2 else max(best, w)
+            if best == none2:
+                general2[g2] = r
+                g2 += 1
+            else:
+                out2[r] = best
+    count2[0] = g2
+    return g
+
+
+@njit(cache=True)
 def suit_table_values(
     cards: NDArray[Any],
     card_bit: NDArray[np.uint64],
