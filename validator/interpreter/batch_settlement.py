@@ -395,7 +395,8 @@ class ChunkSettlement:
         ev = self.rules.evaluator(hand)
         index = {c.id: i for i, c in enumerate(ev.categories)}
         order = [index[c.id] for c in second_combination_order(ev.categories, pt.rows)]
-        found = self.hands.evaluator(hand).second_combination(cards[lane.m], order)
+        held = self.hands.at_seats(self.hands.held(hand))[lane.m]
+        found = self.hands.evaluator(hand).second_combination(cards[lane.m], order, held)
         won = np.zeros(found.shape[0], dtype=np.int64)
         st = lane.stake
         for i in np.unique(found[found >= 0]).tolist():

@@ -66,6 +66,8 @@ U64 = NDArray[np.uint64]
 Masks = Sequence[U16] | U16  # four suit masks (a list, or a (4, N) array)
 
 _CARD_BIT = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)], dtype=np.uint64)
+#: ``_CARD_BIT`` and, last (card int -1), no card's: none
+_CARD_BIT_OR_NONE = np.append(_CARD_BIT, np.uint64(0))
 _NIBBLE_POP = np.array([bin(i).count("1") for i in range(16)], dtype=np.int8)
 # a rank group of p cards: its digit repeated p times
 _REPEAT = [sum(1 << (DIGIT * j) for j in range(p)) for p in range(NRANKS + 1)]
@@ -511,7 +513,9 @@ class BatchEvaluator:
         first); empty where the hand does not hold ``c``."""
         return self.found(c, h).cards()
 
-    def second_combination(self, cards: ArrayLike, order: Sequence[int]) -> NDArray[np.int8]:
+    def second_combination(
+        self, cards: ArrayLike, order: Sequence[int], held: NDArray[Any] | None = None
+    ) -> NDArray[np.int8]:
         """Lunar Poker's second combination (§ 589.11(e)(1)(ii)) of hands given as rows of
         card ints (-1 for no card, hands of five and six cards mixed): the first category of
         ``order`` (indices into the categories) that some ``combination_size`` cards of the
@@ -520,16 +524,24 @@ class BatchEvaluator:
         ``interpreter.scalar.second_combination`` finds hand by hand, for every hand at once:
         the winning combinations over all hands, then the subsets hand by hand in one
         compiled pass (``_second_tables``), or, for a category read on a colour, subset by
-        subset over all hands (``_second_by_subsets``)."""
+        subset over all hands (``_second_by_subsets``). ``held``: each hand's category
+        (``held``), where the caller has it: a ranking without refinements compares each
+        hand as that category, not found again."""
         c = np.asarray(cards)
         if c.ndim != 2:
             raise ValueError("cards: expected a 2-d array, one hand of card ints per row")
         self._high_only()
-        present = c >= 0
-        bits = np.where(present, _CARD_BIT[np.where(present, c, 0)], np.uint64(0))
-        whole = _or_columns(bits, range(c.shape[1]))
+        if c.dtype.kind != "i":
+            c = c.astype(np.int64)
+        whole = np.zeros(c.shape[0], dtype=np.uint64)
+        for j in range(c.shape[1]):  # column by column; -1 reads the bit of no card
+            whole |= _CARD_BIT_OR_NONE[c[:, j]]
         h = Hands(_split(whole))
-        best = self.comparing_category(h)
+        refined = len(self.comparing) != len(self.categories)
+        if held is None or refined or held.shape != (h.n,) or bool((held < 0).any()):
+            best = self.comparing_category(h)
+        else:
+            best = held
         won = np.zeros(h.n, dtype=np.uint64)
         for i in np.unique(best).tolist():
             rows = np.flatnonzero(best == i)
@@ -537,13 +549,14 @@ class BatchEvaluator:
         tables = self._second_tables(tuple(order), c.shape[1])
         if tables is not None:
             out = np.empty(h.n, dtype=np.int8)
-            rows_of = np.ascontiguousarray(c) if c.dtype.kind == "i" else c.astype(np.int64)
             base_low, id_high, fields, order_of, size, by_ranks, by_suit = tables
             if second_combinations(
-                rows_of, won, _CARD_CODE, _CARD_BIT, base_low, id_high, fields, order_of,
-                size, by_ranks, by_suit, out,
+                np.ascontiguousarray(c), won, _CARD_CODE, _CARD_BIT, base_low, id_high, fields,
+                order_of, size, by_ranks, by_suit, out,
             ):  # fmt: skip
                 return out
+        present = c >= 0
+        bits = np.where(present, _CARD_BIT[np.where(present, c, 0)], np.uint64(0))
         return self._second_by_subsets(c, order, bits, present, whole & ~won, h)
 
     def _second_tables(self, order: tuple[int, ...], cards: int) -> tuple[NDArray[Any], ...] | None:
