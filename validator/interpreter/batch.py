@@ -310,8 +310,9 @@ class _Chunk:
             return decks[rows.reshape(shape), pos.reshape(shape) + k]
 
         if seats:
-            # (N, S, k): each seat's cards (every seat is dealt as many)
-            block = take([by.get(("player", s), []) for s in seats])
+            # (N, S, k): each seat's cards (every seat is dealt as many), laid out seat by
+            # seat: a hand of these and the table's cards is then put together in one pass
+            block = np.ascontiguousarray(take([by.get(("player", s), []) for s in seats]))
             if state.player.shape[2]:
                 state.player = np.concatenate([state.player, block], axis=2)
                 state.player_dealt = np.concatenate([state.player_dealt, block], axis=2)
