@@ -90,16 +90,20 @@ class ChunkConditions:
         hands = self.hands
         out = np.ones((self.state.N, self.state.S), bool)
         for hid, test in (w.hand or {}).items():
-            v = hands.seat_value(hid)
-            bev = hands.evaluator(hid)
+            if test.at_least is None and test.below is None:  # the category alone
+                held = hands.at_seats(hands.held(hid))
+            else:
+                v = hands.seat_value(hid)
+                held = v.held
+                bev = hands.evaluator(hid)
             if test.at_least is not None:
                 out &= v.key >= bev.pack_key(self.rules.threshold(hid, test.at_least))
             if test.below is not None:
                 out &= v.key < bev.pack_key(self.rules.threshold(hid, test.below))
             if test.is_ is not None:
-                out &= among(v.held, hands.chain_indices(hid, test.is_))
+                out &= among(held, hands.chain_indices(hid, test.is_))
             if test.is_not is not None:
-                out &= ~among(v.held, hands.chain_indices(hid, test.is_not))
+                out &= ~among(held, hands.chain_indices(hid, test.is_not))
         return out
 
     @meaning("batch", CONDITION.id, "beats")
