@@ -283,7 +283,9 @@ class ChunkHands:
         before = None if last is None else last[0]
         if before is not None and before.shape[-1] > cards.shape[-1]:
             before = None  # cards taken away: valued as they are
-        if last is None or before is None or before.shape[:-1] != shape:
+        if last is None and (twin := self._twin(hand_id, cards)) is not None:
+            v = twin
+        elif last is None or before is None or before.shape[:-1] != shape:
             held, keys = self._evaluate(hand_id, cards.reshape(-1, cards.shape[-1]))
             v = Value(held.reshape(shape), keys.reshape(shape))
         else:
@@ -300,6 +302,19 @@ class ChunkHands:
                 )
         self._last[hand_id] = (cards, v)
         return v
+
+    def _twin(self, hand_id: str, cards: NDArray[np.int8]) -> Value | None:
+        """The value of another hand of the same ranking last evaluated on these very cards
+        (a player's first five cards and the five held, before a draw): the same value."""
+        ranking = self.rules.d.hands[hand_id].ranking
+        for other, (seen, v) in self._last.items():
+            if (
+                self.rules.d.hands[other].ranking == ranking
+                and seen.shape == cards.shape
+                and np.array_equal(seen, cards)
+            ):
+                return v
+        return None
 
     def _evaluate(
         self, hand_id: str, flat: NDArray[np.int8]
