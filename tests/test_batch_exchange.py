@@ -13,6 +13,7 @@ from collections import deque
 from decimal import Decimal
 
 import numpy as np
+import pytest
 
 from validator.cards import card_str
 from validator.compiler import load_game
@@ -20,6 +21,7 @@ from validator.interpreter.batch import BatchEngine, Scripted
 from validator.interpreter.batch_money import from_micro, to_micro
 from validator.interpreter.config import TableConfig
 from validator.interpreter.dealing import DeckSource
+from validator.interpreter.errors import RoundError
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import Engine
 from validator.interpreter.seats import Seat
@@ -69,3 +71,33 @@ def test_an_exchange_of_chosen_cards_settles_alike_in_both_engines() -> None:
             assert from_micro(int(res.fees[r, seat.seat - 1])) == seat.fees
         assert from_micro(int(res.house[r])) == played.ledger.house
     assert exchanged_not_lowest > N, "most exchanges are of other than the lowest cards"
+
+
+def test_an_exchange_of_one_card_is_refused_naming_the_seat() -> None:
+    """§ 589.11(d)(2)(i)(B): "the player shall discard between two and five cards". Among a
+    chunk's exchanges of three cards, one seat's exchange keeping four of its five cards is
+    refused, the seat and the rule's range named; without it the chunk settles."""
+    game = load_game("lunar-poker")
+    cfg = TableConfig.defaults(game)
+    cfg.progressives, cfg.offered = {}, set()
+    rules = Rules(game, cfg)
+    first = list(rules.decisions["first"].options)
+    after = list(rules.decisions["after_draw"].options)
+    N, S = 30, 3
+    rng = np.random.default_rng(5891)
+    decks = np.array([rng.permutation(52) for _ in range(N)], dtype=np.int64)
+    keep = np.full((N, S), 2, np.int64)  # three cards exchanged
+    keep[17, 2] = 4  # one card exchanged
+    stakes = {"ante": np.full((N, S), to_micro(ANTE), np.int64)}
+
+    def decided() -> dict[str, Scripted]:
+        made = Scripted(np.full((N, S), first.index("exchange")), np.zeros((N, S), np.int64))
+        made.keep_highest = keep.copy()
+        bet = Scripted(np.full((N, S), after.index("bet")), np.zeros((N, S), np.int64))
+        return {"first": made, "after_draw": bet}
+
+    with pytest.raises(RoundError, match=r"^seat 3: an exchange is of 2 to 5 cards, not 1 "):
+        BatchEngine(rules, None, S, {}).run(decks, {}, stakes, decided())
+    keep[17, 2] = 2
+    res = BatchEngine(rules, None, S, {}).run(decks, {}, stakes, decided())
+    assert res.balanced().all()

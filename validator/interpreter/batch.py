@@ -395,10 +395,12 @@ class _Chunk:
                 player, state.player_dealt, decks, pos, kind, state.pending_keep,
                 state.pending_paired, RANK, seats, counts,
             )  # fmt: skip
-            for s in seats.tolist():
-                ex = np.flatnonzero(kind[:, s] == 2)
-                if ex.size:
-                    self.decisions.check_exchange(ex, s, counts[ex, s])
+            exchanged = kind == 2
+            if not self.decisions.exchanges_allowed(exchanged, counts):
+                for s in seats.tolist():  # which seat's exchange is refused, and why
+                    ex = np.flatnonzero(exchanged[:, s])
+                    if ex.size:
+                        self.decisions.check_exchange(ex, s, counts[ex, s])
         else:
             self._draws_by_seat(order, k, asked)
         state.pending_kind *= ~asked  # the draws asked for are made

@@ -239,6 +239,25 @@ class ChunkDecisions:
         assert len(least) < np.iinfo(np.int16).max
         return _taken(least, which, np.int64), _taken(most, which, np.int64)
 
+    def exchanges_allowed(self, exchanged: B, counts: I64) -> bool:
+        """Whether every exchange (``exchanged``, rounds × seats) replaced a number of cards
+        its option allows, every seat at once; where not, ``check_exchange`` seat by seat
+        refuses the first."""
+        if not exchanged.any():
+            return True
+        chosen = self.state.pending_option[exchanged]
+        n = counts[exchanged]
+        one = chosen.min() == chosen.max()
+        options = [int(chosen[0])] if one else np.unique(chosen).tolist()
+        for i in options:
+            rng = self.rules.draw_cards(self.state.draw_options[i])
+            if rng is None:
+                continue
+            of = n if one else n[chosen == i]
+            if bool(((of < rng[0]) | (of > rng[1])).any()):
+                return False
+        return True
+
     def check_exchange(self, rows: I64, s: int, counts: I64) -> None:
         """An exchange of a number of cards its option does not allow (Lunar Poker's two to
         five, § 589.11(d)(2)(i)(B)) is refused, as the scalar engine refuses it."""
