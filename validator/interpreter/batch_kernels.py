@@ -321,14 +321,16 @@ def draws(
     hand holds a rank twice or more, the cards of such ranks, in their order, instead) and
     replaces the others by as many from the deck (a place past the deck's last card reads
     its last card); ``counts``: the cards each exchange replaced. As the batch engine's
-    draw step does it over whole columns, round by round."""
+    draw step does it over whole columns, round by round. The cards are ordered by
+    counting (no branch on the cards: they follow the deck, a branch on them would be
+    mispredicted at every other card), the ranks held twice found as bits (a rank is
+    below 64)."""
     n, width = player.shape[0], player.shape[2]
     k = width - 1
     held = np.empty(k, dtype=np.int8)
     twice = np.empty(k, dtype=np.bool_)
     first = np.empty(k, dtype=np.int8)
     ranks = np.empty(k, dtype=np.int64)
-    seen = np.zeros(256, dtype=np.int64)  # how many cards of each rank (a rank is a byte)
     size = rank.shape[0]
     last = decks.shape[1] - 1  # the deck's last place, whatever the deck
     for r in range(n):
@@ -340,23 +342,25 @@ def draws(
                 dealt[r, s, k] = c
                 pos[r] += 1
             elif kd == 2:
-                for i in range(k):  # the cards held, highest first
-                    c = player[r, s, i]
-                    j = i
-                    while j > 0 and held[j - 1] < c:
-                        held[j] = held[j - 1]
-                        j -= 1
-                    held[j] = c
-                for i in range(k):  # the cards of a rank held twice or more
+                for i in range(k):  # the cards held, highest first: each at its place,
+                    c = player[r, s, i]  # the count of those above it or equal and before
+                    at = 0
+                    for j in range(k):
+                        d = player[r, s, j]
+                        at += (d > c) | ((d == c) & (j < i))
+                    held[at] = c
+                once = np.int64(0)  # the ranks held, and those held twice or more, as bits
+                more = np.int64(0)
+                for i in range(k):
                     c = np.int64(held[i])
                     ranks[i] = rank[c + size if c < 0 else c]
-                    seen[ranks[i]] += 1
+                    bit = np.int64(1) << (ranks[i] & 63)
+                    more |= once & bit
+                    once |= bit
                 many = 0
-                for i in range(k):
-                    twice[i] = seen[ranks[i]] > 1
+                for i in range(k):  # the cards of a rank held twice or more
+                    twice[i] = (more >> (ranks[i] & 63)) & 1
                     many += twice[i]
-                for i in range(k):
-                    seen[ranks[i]] = 0
                 kp = keep[r, s]
                 if paired[r, s] and many > 0:
                     g = 0
