@@ -29,7 +29,7 @@ wager, over every banking game, strategy and table setting.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -82,6 +82,8 @@ class ChunkResult:
     meter_paid: I64
     qualifies: NDArray[np.bool_] | None
     folded: NDArray[np.bool_]
+    #: spot -> (N,) what the spot returned in each round (``returned``'s row sums)
+    returned_rows: dict[str, I64] = field(default_factory=dict)
 
     def balanced(self) -> NDArray[np.bool_]:
         """Per round: money wagered = returned + house result + increments - meter payouts."""
@@ -224,7 +226,8 @@ class _Chunk:
         for spot, stands in state.standing.items():  # a voided wager is returned
             if state.void_of and not stands.all():
                 returned_spot[spot] += state.stakes[spot] * ~stands
-        ret_total = sum((row_sums(r) for r in returned_spot.values()), np.zeros(N, np.int64))
+        returned_rows = {s: row_sums(r) for s, r in returned_spot.items()}
+        ret_total = sum(returned_rows.values(), np.zeros(N, np.int64))
         state.house -= state.contrib
         return ChunkResult(
             N,
@@ -238,6 +241,7 @@ class _Chunk:
             state.meter_paid,
             state.qualifies,
             state.folded,
+            returned_rows,
         )
 
     def _void_rounds(self) -> None:

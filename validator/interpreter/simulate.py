@@ -355,7 +355,8 @@ def absorb(rules: Rules, stats: Stats, res: ChunkResult) -> None:
     risk_h = np.zeros(res.rounds, np.int64)
     for spot, st in res.stakes.items():
         h = row_sums(st)
-        x = row_sums(res.returned[spot]) - h
+        ret = res.returned_rows.get(spot)
+        x = (row_sums(res.returned[spot]) if ret is None else ret) - h
         stats.wagers.setdefault(spot, Acc()).add(x, h)
         if rules.spot_wager(spot) in settle.base_game.wagers:
             base_x += x
