@@ -12,6 +12,7 @@ from validator.interpreter.batch_kernels import (
     card_counts,
     cards_of_rows,
     compare_keys,
+    one_stake,
     paytable_lanes,
     place_wager,
     put_cards,
@@ -152,3 +153,27 @@ def test_hands_of_several_sizes_each_size_its_cards_in_their_order() -> None:
         cards_of_rows(flat, rows, out)
         assert (out == flat[rows][present[rows]].reshape(-1, size)).all()
     assert len(set(counts.tolist())) >= 4
+
+
+@pytest.mark.parametrize(
+    ("stakes", "one"),
+    [
+        ([0, 0, 0], 0),
+        ([0, 5, 5, 0, 5], 5),
+        ([5, 5, 5], 5),
+        ([5, 0, 10], -1),
+        ([10, 5], -1),
+        ([0, -5, -5], -1),
+    ],
+)
+def test_the_one_stake_every_lane_wagered(stakes: list[int], one: int) -> None:
+    """The stake a paytable's row pays at one product: where every lane wagered it or
+    nothing (what ``max`` and a test of every lane against it and 0 find), else none."""
+    st = np.array(stakes, np.int64)
+    most = int(st.max())
+    alike = bool(np.all((st == most) | (st == 0))) and most >= 0
+    assert one_stake(st) == one == (most if alike else -1)
+    lanes = _rng(len(stakes)).choice(st, size=N * S) if stakes else st
+    most = int(lanes.max())
+    alike = bool(np.all((lanes == most) | (lanes == 0))) and most >= 0
+    assert one_stake(lanes) == (most if alike else -1)

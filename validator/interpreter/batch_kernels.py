@@ -65,6 +65,21 @@ def row_money(
 
 
 @njit(cache=True)
+def one_stake(stake: NDArray[np.int64]) -> int:
+    """The stake every lane wagered (0 where none did), in one pass; -1 where two lanes
+    wagered different stakes (or a stake is below 0): what ``max`` and a test of every lane
+    against it and 0 find."""
+    most = np.int64(0)
+    for p in range(stake.shape[0]):
+        s = stake[p]
+        if s != 0:
+            if s < 0 or (most != 0 and s != most):
+                return -1
+            most = s
+    return int(most)
+
+
+@njit(cache=True)
 def paytable_lanes(
     m: NDArray[np.bool_],
     held: NDArray[np.int8],

@@ -27,6 +27,7 @@ from validator.interpreter.batch_kernels import (
     PAY_PUSH,
     PAY_TO,
     PUSH,
+    one_stake,
     paytable_lanes,
     row_money,
 )
@@ -197,8 +198,8 @@ class ChunkSettlement:
             return False
         if then.row is not None or then.envy is not None:
             return False
-        most = int(st.max())
-        if not np.all((st == most) | (st == 0)):  # one stake at every lane wagered
+        most = one_stake(st)
+        if most < 0:  # one stake at every lane wagered, else left to `_outcome`
             return False
         pt = self.paytable(then.paytable, most)
         held = self.hands.held(then.hand or pt_hand(self.rules, then.paytable))
