@@ -68,15 +68,18 @@ def row_money(
 def one_stake(stake: NDArray[np.int64]) -> int:
     """The stake every lane wagered (0 where none did), in one pass; -1 where two lanes
     wagered different stakes (or a stake is below 0): what ``max`` and a test of every lane
-    against it and 0 find."""
-    most = np.int64(0)
+    against it and 0 find. The least, the most and the least of those above 0 are kept
+    by arithmetic, not a branch (lanes wagered and not alternate with the cards)."""
+    big = np.iinfo(np.int64).max
+    least, most, least_wagered = big, -big, big
     for p in range(stake.shape[0]):
         s = stake[p]
-        if s != 0:
-            if s < 0 or (most != 0 and s != most):
-                return -1
-            most = s
-    return int(most)
+        least = min(least, s)
+        most = max(most, s)
+        least_wagered = min(least_wagered, s if s != 0 else big)
+    if stake.shape[0] == 0 or least_wagered == big:
+        return 0
+    return int(most) if least >= 0 and least_wagered == most else -1
 
 
 @njit(cache=True)
