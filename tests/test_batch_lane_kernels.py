@@ -12,6 +12,7 @@ from validator.interpreter.batch_kernels import (
     card_counts,
     cards_of_rows,
     compare_keys,
+    follow_rule,
     one_stake,
     paytable_lanes,
     place_wager,
@@ -177,3 +178,19 @@ def test_the_one_stake_every_lane_wagered(stakes: list[int], one: int) -> None:
     most = int(lanes.max())
     alike = bool(np.all((lanes == most) | (lanes == 0))) and most >= 0
     assert one_stake(lanes) == (most if alike else -1)
+
+
+def test_the_lanes_a_rule_holds_at_follow_it_and_are_taken_out_of_the_open() -> None:
+    """A strategy's rows in turn: each row's lanes (a part of those no row took yet) get
+    the row's number and leave the open lanes, as ``which += m * k; open_ ^= m`` does; a
+    row holding nowhere changes nothing and says so."""
+    rng = _rng(7)
+    which, open_ = np.zeros(N * S, np.int16), np.ones(N * S, bool)
+    want_which, want_open = which.copy(), open_.copy()
+    for k in range(1, 6):
+        m = open_ & (rng.random(N * S) < 0.3) if k != 3 else np.zeros(N * S, bool)
+        assert follow_rule(m, k, which, open_) == bool(m.any())
+        want_which += m * np.int16(k)
+        want_open ^= m
+        assert (which == want_which).all() and (open_ == want_open).all()
+    assert set(np.unique(which).tolist()) == {0, 1, 2, 4, 5}

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from validator.interpreter.actions import parse_action
 from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.batch_hands import ChunkHands, pick
-from validator.interpreter.batch_kernels import gather, place_wager
+from validator.interpreter.batch_kernels import follow_rule, gather, place_wager
 from validator.interpreter.batch_money import I64, B, row_sums
 from validator.interpreter.batch_state import ChunkState
 from validator.interpreter.errors import RoundError
@@ -102,6 +102,7 @@ class ChunkDecisions:
         # multiple, keep, paired), looked up once for every lane
         which = np.zeros((N, S), np.int16)
         said: list[tuple[int, int, int, bool]] = [(-1, 0, -1, False)]
+        assert open_.flags.c_contiguous  # written through its flat view
         for row in rows:
             if isinstance(row.then, str):
                 a = parse_action(row.then)
@@ -115,12 +116,11 @@ class ChunkDecisions:
             where = available[a.option]
             if where is not None:
                 m &= where
-            if not m.any():
+            # m is a part of open_: no rule there yet
+            if not follow_rule(_flat(m), len(said), _flat(which), _flat(open_)):
                 continue
             mult = -1 if a.multiple == "max" else int(a.multiple or 0)
-            which += m * np.int16(len(said))  # m is a part of open_: no rule there yet
             said.append((names.index(a.option), mult, k_keep, k_paired))
-            open_ ^= m
         if open_.any():
             fallback = step.default if step.default is not None else None
             for o in [fallback] if fallback else names:

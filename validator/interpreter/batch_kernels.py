@@ -65,6 +65,23 @@ def row_money(
 
 
 @njit(cache=True)
+def follow_rule(
+    m: NDArray[np.bool_], number: int, which: NDArray[np.int16], open_: NDArray[np.bool_]
+) -> bool:
+    """The lanes ``m`` holds (a part of ``open_``, where ``which`` is 0) follow rule
+    ``number``: ``which`` set to it there and the lanes taken out of ``open_``, by
+    arithmetic; whether any lane does."""
+    some = False
+    k = np.int16(number)
+    for p in range(m.shape[0]):
+        on = m[p]
+        which[p] += np.int16(on) * k
+        open_[p] ^= on
+        some |= on
+    return some
+
+
+@njit(cache=True)
 def one_stake(stake: NDArray[np.int64]) -> int:
     """The stake every lane wagered (0 where none did), in one pass; -1 where two lanes
     wagered different stakes (or a stake is below 0): what ``max`` and a test of every lane
