@@ -12,6 +12,7 @@ from validator.interpreter.batch_kernels import (
     card_counts,
     cards_of_rows,
     compare_keys,
+    envy_lanes,
     follow_rule,
     one_stake,
     paytable_lanes,
@@ -194,3 +195,22 @@ def test_the_lanes_a_rule_holds_at_follow_it_and_are_taken_out_of_the_open() -> 
         want_open ^= m
         assert (which == want_which).all() and (open_ == want_open).all()
     assert set(np.unique(which).tolist()) == {0, 1, 2, 4, 5}
+
+
+@pytest.mark.parametrize("code_dtype", [np.int8, np.int64])
+def test_what_every_other_seats_hand_pays_each_lane(code_dtype: type) -> None:
+    """An Envy Bonus (§ 641a.12(d)): at each lane, the sum over its round's other seats of
+    the amount each holder's hand pays, as the numpy passes find it (every lane's amount,
+    the round's sum, less the lane's own); a seat not holding pays nothing."""
+    rng = _rng(11)
+    held = rng.integers(-1, 9, (N, S)).astype(np.int8)
+    code_of_held = rng.integers(0, 4, 10).astype(code_dtype)  # by category + 1
+    amounts = np.array([0, 5_000_000, 50_000_000, 1_000_000_000], np.int64)  # by row + 1
+    holder = rng.random((N, S)) < 0.8
+    each = amounts[code_of_held.take(held + 1)] * holder
+    expected = (each.sum(axis=1)[:, None] - each).reshape(-1)
+    idx = np.flatnonzero(rng.random(N * S) < 0.5)
+    out = np.empty(idx.size, np.int64)
+    envy_lanes(held.reshape(-1), S, code_of_held, amounts, holder.reshape(-1), idx, out)
+    assert (out == expected[idx]).all()
+    assert (out > 0).any()

@@ -82,6 +82,33 @@ def follow_rule(
 
 
 @njit(cache=True)
+def envy_lanes(
+    held: NDArray[np.int8],
+    seats: int,
+    code_of_held: NDArray[Any],
+    amounts: NDArray[np.int64],
+    holder: NDArray[np.bool_],
+    idx: NDArray[np.int64],
+    out: NDArray[np.int64],
+) -> None:
+    """What every other seat's hand pays each lane of ``idx`` (flat indices over rounds ×
+    ``seats``): at each lane the amount of the row its hand holds (``amounts`` by row + 1,
+    the row ``code_of_held`` by category + 1) where it is a holder, summed over its round's
+    seats but its own, into ``out``."""
+    n = held.shape[0] // seats
+    sums = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        t = np.int64(0)
+        for p in range(r * seats, r * seats + seats):
+            t += amounts[code_of_held[np.int64(held[p]) + 1]] * np.int64(holder[p])
+        sums[r] = t
+    for i in range(idx.shape[0]):
+        p = idx[i]
+        own = amounts[code_of_held[np.int64(held[p]) + 1]] * np.int64(holder[p])
+        out[i] = sums[p // seats] - own
+
+
+@njit(cache=True)
 def one_stake(stake: NDArray[np.int64]) -> int:
     """The stake every lane wagered (0 where none did), in one pass; -1 where two lanes
     wagered different stakes (or a stake is below 0): what ``max`` and a test of every lane

@@ -27,6 +27,7 @@ from validator.interpreter.batch_kernels import (
     PAY_PUSH,
     PAY_TO,
     PUSH,
+    envy_lanes,
     one_stake,
     paytable_lanes,
     row_money,
@@ -36,7 +37,6 @@ from validator.interpreter.batch_money import (
     B,
     InexactMoney,
     payout_micro,
-    row_sums,
     to_micro,
 )
 from validator.interpreter.batch_state import ChunkState
@@ -375,14 +375,17 @@ class ChunkSettlement:
         """What every other seat's hand pays the lane's player (an Envy Bonus)."""
         pt = self.paytable(table_id, int(lane.stake[0]))
         hand = pt_hand(self.rules, table_id)
-        v = self.hands.seat_value(hand)
+        held = self.hands.at_seats(self.hands.held(hand))
         amounts = np.array(  # by row + 1; 0: a hand the table has no row for
             [0] + [to_micro(p.amount) if p.kind is PayoutKind.FIXED else 0 for p in pt.payouts],
             np.int64,
         )
         holder = self.hands.dealt() & ~self.state.folded
-        each = amounts[pt.code_of_held.take(v.held + 1)] * holder
-        total = self._lane(row_sums(each)[:, None] - each, lane.idx)
+        total = np.empty(lane.idx.size, np.int64)
+        envy_lanes(
+            _lanes(held), self.state.S, pt.code_of_held, amounts, _lanes(holder),
+            lane.idx.astype(np.int64, copy=False), total,
+        )  # fmt: skip
         return total, -total
 
     def _second(self, then: Pays, pt: PayTable, lane: _Lanes) -> tuple[I64, I64]:
@@ -465,6 +468,12 @@ _KINDS = {
     PayoutKind.PUSH: PAY_PUSH,
     PayoutKind.FIXED: PAY_FIXED,
 }
+
+
+def _lanes(a: NDArray[Any]) -> NDArray[Any]:
+    """An ``(N, S)`` array's lanes as one C-ordered axis (a copy where it is not
+    C-contiguous)."""
+    return np.ascontiguousarray(a).reshape(-1)
 
 
 def _flat(a: I64) -> I64:
