@@ -204,7 +204,7 @@ def test_what_every_other_seats_hand_pays_each_lane(code_dtype: type) -> None:
     the round's sum, less the lane's own); a seat not holding pays nothing."""
     rng = _rng(11)
     held = rng.integers(-1, 9, (N, S)).astype(np.int8)
-    code_of_held = rng.integers(0, 4, 10).astype(code_dtype)  # by category + 1
+    code_of_held: np.ndarray = rng.integers(0, 4, 10).astype(code_dtype)  # by category + 1
     amounts = np.array([0, 5_000_000, 50_000_000, 1_000_000_000], np.int64)  # by row + 1
     holder = rng.random((N, S)) < 0.8
     each = amounts[code_of_held.take(held + 1)] * holder
