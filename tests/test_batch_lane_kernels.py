@@ -199,9 +199,10 @@ def test_the_lanes_a_rule_holds_at_follow_it_and_are_taken_out_of_the_open() -> 
 
 @pytest.mark.parametrize("code_dtype", [np.int8, np.int64])
 def test_what_every_other_seats_hand_pays_each_lane(code_dtype: type) -> None:
-    """An Envy Bonus (§ 641a.12(d)): at each lane, the sum over its round's other seats of
-    the amount each holder's hand pays, as the numpy passes find it (every lane's amount,
-    the round's sum, less the lane's own); a seat not holding pays nothing."""
+    """An Envy Bonus (§ 641a.11(c)(5)(v)(A); § 641a.12(d)(5)): at each lane, the sum over
+    its round's other seats of the amount each holder's hand pays, as the numpy passes find
+    it (every lane's amount, the round's sum, less the lane's own); a seat not holding pays
+    nothing."""
     rng = _rng(11)
     held = rng.integers(-1, 9, (N, S)).astype(np.int8)
     code_of_held: np.ndarray = rng.integers(0, 4, 10).astype(code_dtype)  # by category + 1
