@@ -8,6 +8,7 @@ and its odd chips (§ 553.10(i), (j)) and the Kill for the next hand (§ 553.12(
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass
 
 from validator.compiler import Game
 from validator.errors import RulesubError
@@ -17,7 +18,7 @@ from validator.interpreter.poker.bad_beat import (
     describe_floor,
 )
 from validator.interpreter.poker.fast.odd_chip import card_keys
-from validator.interpreter.poker.kill import KillResult, KillRule, PotOutcome, next_hand
+from validator.interpreter.poker.kill import KillResult, KillRule, next_hand
 from validator.interpreter.poker.rake import Rake, RakeRule
 from validator.interpreter.poker.settle import (
     PokerSettlement,
@@ -309,6 +310,16 @@ def qualifies(ev: Evaluator, rule: BadBeatRule, value: HandValue, hand: ShownHan
 
 
 # -- the Kill (kill.py) ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PotOutcome:
+    """One pot of a round as the Kill reads it."""
+
+    name: str  # main pot, side pot 1, …
+    net: Cents  # awarded, after the rake and any Bad Beat contribution
+    scooped_by: int | None  # the one player who won all of it
+    split_high_low: bool  # a high half and a low half to different players
 
 
 def after_round(rule: KillRule, pots: list[PotOutcome], cite: str) -> KillResult:

@@ -13,9 +13,11 @@ Kill in effect ends (split high/low between two players, or under the qualifying
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from validator.interpreter.poker.showdown import PotResult
 from validator.money import Cents, dollar_text
 from validator.vocabulary import POKER_WORD, meaning
 
@@ -35,24 +37,17 @@ class KillResult:
     reason: str
 
 
-@dataclass(frozen=True)
-class PotOutcome:
-    """One pot of a round as the Kill reads it."""
-
-    name: str  # main pot, side pot 1, …
-    net: Cents  # awarded, after the rake and any Bad Beat contribution
-    scooped_by: int | None  # the one player who won all of it
-    split_high_low: bool  # a high half and a low half to different players
-
-
-def explain_kill(rule: KillRule, pots: list[PotOutcome], on: bool, cite: str) -> KillResult:
+def explain_kill(rule: KillRule, pots: Sequence[PotResult], on: bool, cite: str) -> KillResult:
     """The Kill for the next hand (``on``, the settlement kernel's) and why, from every pot
-    of this round (main pot first)."""
+    of this round as it was awarded (main pot first)."""
     for p in pots:
-        if p.scooped_by is not None and p.net >= rule.qualifying_pot:
-            return next_hand(rule, p.net, p.scooped_by, False, cite, p.name, on)
+        won = {s for h in p.halves for s in h.winners}
+        if len(won) == 1 and p.net >= rule.qualifying_pot:
+            return next_hand(rule, p.net, won.pop(), False, cite, p.pot.name, on)
     main = pots[0]
-    return next_hand(rule, main.net, None, main.split_high_low, cite, main.name, on)
+    halves = [set(h.winners) for h in main.halves]
+    split = len(halves) == 2 and halves[0] != halves[1]
+    return next_hand(rule, main.net, None, split, cite, main.pot.name, on)
 
 
 @meaning("scalar", POKER_WORD.id, "kill", "half_kill")

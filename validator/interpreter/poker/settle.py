@@ -21,7 +21,7 @@ from validator.interpreter.poker.bad_beat import (
 )
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, Ints
 from validator.interpreter.poker.fast import operations as op
-from validator.interpreter.poker.kill import KillResult, PotOutcome, explain_kill
+from validator.interpreter.poker.kill import KillResult, explain_kill
 from validator.interpreter.poker.rake import Rake, explain_rake
 from validator.interpreter.poker.showdown import (
     Pot,
@@ -302,13 +302,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     kill = None
     if rnd.kill is not None:
         assert d.betting is not None and d.betting.kill is not None
-        outcomes = []
-        for r in results:
-            won = {s for h in r.halves for s in h.winners}
-            split = len(r.halves) == 2 and set(r.halves[0].winners) != set(r.halves[1].winners)
-            scooped = next(iter(won)) if len(won) == 1 else None
-            outcomes.append(PotOutcome(r.pot.name, r.net, scooped, split))
-        kill = explain_kill(rnd.kill, outcomes, bool(settled.kill_next), d.betting.kill.cite)
+        kill = explain_kill(rnd.kill, results, bool(settled.kill_next), d.betting.kill.cite)
     forced = None
     if d.betting is not None and d.betting.forced_bet is not None:
         position = min(d.cards.dealt["player"].face_up or [0])
