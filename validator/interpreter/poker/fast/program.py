@@ -39,6 +39,19 @@ FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
 FINISHED = 5  # as ``strategy.FINISHED``
 
 
+class Reading(NamedTuple):
+    """A hand the showdown reads (the high or the low), as the round kernel reads it."""
+
+    reads: int  # 1: the showdown reads it
+    own: int  # its ``use:``: cards of the player's, of the board's (-1: no ``use:``)
+    board: int
+    board_counts: int  # 1: the board counts for it (no ``use:``)
+
+
+#: no hand read
+NO_READING = Reading(0, -1, -1, 0)
+
+
 class Params(NamedTuple):
     """The table's figures and switches, as the round kernel reads them."""
 
@@ -49,25 +62,20 @@ class Params(NamedTuple):
     upper_min: int  # the upper limit's (the lower's where the game has one)
     check_raise: int  # 1: a player who checked may raise (§ 553.8(j))
     forced_highest: int  # 1: the Forced Bet goes to the highest up-card (§ 553.10(d)(2))
-    has_high: int  # 1: the showdown reads a high hand
-    high_own: int  # its ``use:``: cards of the player's, of the board's (-1: no ``use:``)
-    high_board: int
-    has_low: int  # 1: the showdown reads a low hand
-    low_own: int
-    low_board: int
+    high: Reading
+    low: Reading
     unfinished: int  # the strategy's unfinished high card
     strong_at_most: int  # the strategy's strong and fair lows
     fair_at_most: int
     low_lowest: int  # the low ranking's last category
     low_qualifies: int  # the lowest packed key of a qualifying low
-    high_board_counts: int  # 1: the board counts for the high hand (no ``use:``)
-    low_board_counts: int
     shuffle_burns: int  # the Stud common card: the burns reshuffled at this many cards left
 
 
 def no_params() -> Params:
     """The figures of a table the kernel does not take."""
-    return Params(*([0] * len(Params._fields)))
+    p = dict.fromkeys(Params._fields, 0)
+    return Params(**{**p, "high": NO_READING, "low": NO_READING})
 
 
 class Streets(NamedTuple):
@@ -77,6 +85,8 @@ class Streets(NamedTuple):
     blinds: Ints  # NO_BLINDS, BLINDS_BEFORE or BLINDS_AFTER the deal
     step0: Ints  # the street's first deal step (in ``Steps``)
     nsteps: Ints  # how many
+    per_player: Ints  # the cards dealt to each player
+    to_board: Ints  # the cards dealt to the board
     draw: Ints  # 1: the players draw (§ 553.13(g))
     opens: Ints  # who opens the betting (``OPENS``); -1: no betting on the street
     upper: Ints  # 1: bet at the upper limit
@@ -164,7 +174,7 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
         # the block kernel moves the button clockwise after each round (§ 553.1, Button)
         return Program(f"a button that moves {deal.button.rotates}")
     stakes = setup.stakes
-    p: dict[str, Any] = dict.fromkeys(Params._fields, 0)
+    p: dict[str, Any] = no_params()._asdict()
     k: dict[str, Any] = {"blinds": np.array(stakes.blinds, dtype=np.int64)}  # ``Kernel``'s
     p["button_left"] = deal.first == "button_left"
     p["ante"] = stakes.ante
@@ -203,7 +213,7 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
             rows[seat - 1, t, 0] = ACTIONS[actions[named_tier].free]
             rows[seat - 1, t, 1] = ACTIONS[actions[named_tier].facing]
     k["rows"] = rows
-    params = Params(**{name: int(v) for name, v in p.items()})
+    params = Params(**{name: v if isinstance(v, Reading) else int(v) for name, v in p.items()})
     return Program(None, params, kill_limits(params, setup), Kernel(**k))
 
 
@@ -230,6 +240,8 @@ def _compile_streets(game: Game, setup: TableSetup, k: dict[str, Any]) -> str | 
             if r.to == "player":
                 faces += [int(r.face == "up")] * r.rounds
         cols["nsteps"].append(len(street.deal))
+        cols["per_player"].append(sum(r.rounds for r in street.deal if r.to == "player"))
+        cols["to_board"].append(sum(r.rounds for r in street.deal if r.to == "board"))
         cols["draw"].append(street.draw is not None)
         if street.draw is not None and any(faces):
             return "a draw from a hand with cards face up"
@@ -273,8 +285,7 @@ def _compile_hands(game: Game, k: dict[str, Any], p: dict[str, Any]) -> str | No
     if sd.high:
         ev = game.evaluator(sd.high)
         tables["high"] = _tables(ev)
-        p["has_high"] = 1
-        p["high_own"], p["high_board"], p["high_board_counts"] = _use(game, sd.high)
+        p["high"] = Reading(1, *_use(game, sd.high))
         k["high_tiers"] = np.array(
             [tier_index.get(ps.high.categories.get(c, ""), -1) for c in ev.ids], dtype=np.int64
         )
@@ -284,8 +295,7 @@ def _compile_hands(game: Game, k: dict[str, Any], p: dict[str, Any]) -> str | No
         if ev.ranking.low is None:
             return f"low hand {sd.low!r} is not ranked as a low"
         tables["low"] = _tables(ev)
-        p["has_low"] = 1
-        p["low_own"], p["low_board"], p["low_board_counts"] = _use(game, sd.low)
+        p["low"] = Reading(1, *_use(game, sd.low))
         p["strong_at_most"] = ps.low.strong_at_most
         p["fair_at_most"] = ps.low.fair_at_most
         p["low_lowest"] = len(ev.ids) - 1
