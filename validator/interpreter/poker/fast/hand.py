@@ -629,16 +629,9 @@ def _open_betting(
     start = 0
     forced = -1
     if opens == OPENS_FORCED:
-        first_up = -1
-        for k in range(faces.shape[0]):
-            if faces[k] == 1:
-                first_up = k
-                break
         best = -1
         for j in range(nh):
-            v = forced_order[out.cards[hand[j], first_up]]
-            if params.forced_highest:
-                v = 1000 - v
+            v = forced_order[out.cards[hand[j], params.forced_card]]
             if best < 0 or v < best:
                 best = v
                 start = j

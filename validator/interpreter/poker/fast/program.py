@@ -61,7 +61,7 @@ class Params(NamedTuple):
     lower_min: int  # the lower limit's bet
     upper_min: int  # the upper limit's (the lower's where the game has one)
     check_raise: int  # 1: a player who checked may raise (§ 553.8(j))
-    forced_highest: int  # 1: the Forced Bet goes to the highest up-card (§ 553.10(d)(2))
+    forced_card: int  # the card of a player's the Forced Bet goes by: his first face up
     high: Reading
     low: Reading
     unfinished: int  # the strategy's unfinished high card
@@ -110,7 +110,7 @@ class Kernel(NamedTuple):
     blinds: Ints  # each Blind Bet, in order from the button's left
     rows: Ints  # [seat index, tier, free/facing] the wanted action
     high_tiers: Ints  # [high category index] tier index, -1: none
-    forced_order: Ints  # [card] the Forced Bet's card order (higher is higher)
+    forced_order: Ints  # [card] the Forced Bet's card order (the lowest makes it)
     faces: Ints  # [card position] 1 where a seat's card there is dealt face up
     high_tables: Tables
     low_tables: Tables
@@ -195,9 +195,12 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
     if betting.forced_bet is not None:
         order = card_orders(game)[betting.forced_bet.card_order]
         keys = sorted(range(52), key=lambda c: card_order_key(order, c))
+        if betting.forced_bet.by == "highest":  # to the highest up-card (§ 553.10(d)(2))
+            keys.reverse()
         for rank, c in enumerate(keys):
             k["forced_order"][c] = rank
-        p["forced_highest"] = betting.forced_bet.by == "highest"
+        ups = np.flatnonzero(k["faces"] == 1)
+        p["forced_card"] = ups[0] if len(ups) else -1
     try:
         reason = _compile_hands(game, k, p)
     except NotPackable as e:
