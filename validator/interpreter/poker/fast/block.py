@@ -230,6 +230,7 @@ class BlockTable:
         m = kill if kill is not None else Fraction(1)
         between = Between(int(fast.required), int(buy_in), m.numerator, m.denominator)
         prog = fast.program
+        assert fast.kernel is not None  # a table the kernel takes
         self.table = Table(prog.params, prog.killed, fast.kernel, settlement, between)
 
     def play(

@@ -74,7 +74,7 @@ class Params(NamedTuple):
 
 def no_params() -> Params:
     """The figures of a table the kernel does not take."""
-    p = dict.fromkeys(Params._fields, 0)
+    p: dict[str, Any] = dict.fromkeys(Params._fields, 0)
     return Params(**{**p, "high": NO_READING, "low": NO_READING})
 
 
@@ -182,10 +182,8 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
     p["lower_min"] = stakes.lower.min_bet
     p["upper_min"] = (stakes.upper or stakes.lower).min_bet
     cr = betting.check_raise
-    check_raise = cr.allowed if cr else True
-    if stakes.check_raise is not None:
-        check_raise = stakes.check_raise
-    p["check_raise"] = check_raise
+    allowed = cr.allowed if cr else True  # the game's, unless the table's stakes say
+    p["check_raise"] = allowed if stakes.check_raise is None else stakes.check_raise
     common = deal.common_card
     p["shuffle_burns"] = common.shuffle_burns_when_left if common is not None else -1
     reason = _compile_streets(game, setup, k)
@@ -216,7 +214,8 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
             rows[seat - 1, t, 0] = ACTIONS[actions[named_tier].free]
             rows[seat - 1, t, 1] = ACTIONS[actions[named_tier].facing]
     k["rows"] = rows
-    params = Params(**{name: v if isinstance(v, Reading) else int(v) for name, v in p.items()})
+    figures: dict[str, Any] = {n: v if isinstance(v, Reading) else int(v) for n, v in p.items()}
+    params = Params(**figures)
     return Program(None, params, kill_limits(params, setup), Kernel(**k))
 
 
