@@ -135,18 +135,17 @@ def _tables(ev: Evaluator) -> Tables:
     return packed(ev).tables
 
 
-def _use(game: Game, hand_id: str) -> tuple[int, int, int]:
-    """(cards of the player's, of the board's, whether the board counts without ``use:``);
-    -1, -1 with no ``use:``."""
+def _reading(game: Game, hand_id: str) -> Reading:
+    """The showdown's hand ``hand_id`` and its ``use:`` as the kernel reads them."""
     hd = game.hand(hand_id)
     board_counts = int("board" in hd.cards)
     if "player" not in hd.cards:
         raise NotPackable(f"hand {hand_id!r} is not read from the player's cards")
     if hd.use is None:
-        return -1, -1, board_counts
+        return Reading(1, -1, -1, board_counts)
     if set(hd.use) - {"player", "board"}:
         raise NotPackable(f"hand {hand_id!r} uses cards of {', '.join(hd.use)}")
-    return hd.use.get("player", 0), hd.use.get("board", 0), board_counts
+    return Reading(1, hd.use.get("player", 0), hd.use.get("board", 0), board_counts)
 
 
 def _low_threshold(game: Game, hand_id: str) -> int:
@@ -287,7 +286,7 @@ def _compile_hands(game: Game, k: dict[str, Any], p: dict[str, Any]) -> str | No
     if sd.high:
         ev = game.evaluator(sd.high)
         tables["high"] = _tables(ev)
-        p["high"] = Reading(1, *_use(game, sd.high))
+        p["high"] = _reading(game, sd.high)
         k["high_tiers"] = np.array(
             [tier_index.get(ps.high.categories.get(c, ""), -1) for c in ev.ids], dtype=np.int64
         )
@@ -297,7 +296,7 @@ def _compile_hands(game: Game, k: dict[str, Any], p: dict[str, Any]) -> str | No
         if ev.ranking.low is None:
             return f"low hand {sd.low!r} is not ranked as a low"
         tables["low"] = _tables(ev)
-        p["low"] = Reading(1, *_use(game, sd.low))
+        p["low"] = _reading(game, sd.low)
         p["strong_at_most"] = ps.low.strong_at_most
         p["fair_at_most"] = ps.low.fair_at_most
         p["low_lowest"] = len(ev.ids) - 1
