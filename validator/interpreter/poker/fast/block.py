@@ -28,7 +28,6 @@ from validator.interpreter.poker.fast.hand import (
     outcome,
 )
 from validator.interpreter.poker.fast.odd_chip import OrderArrays, odd_chip_order
-from validator.interpreter.poker.fast.program import Kernel, Params
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
     BB_FUND,
@@ -86,16 +85,6 @@ class Settlement(NamedTuple):
     at: Ints
 
 
-class Table(NamedTuple):
-    """``_play_block``'s arguments that are the table's."""
-
-    params: Params
-    killed: Params  # ``params`` under a Kill in effect (§ 553.12(m))
-    kernel: Kernel
-    settlement: Settlement
-    between: Between
-
-
 #: the unread words a block is given a round (a deck reads 51; a reshuffle up to 51 more):
 #: a block that runs out hands back the round, which is dealt from the same words
 BLOCK_WORDS = 64
@@ -139,20 +128,34 @@ def _settle_round(settlement, kill, fund, out, result):  # type: ignore[no-untyp
 # Beat contribution from each pot included) but is keyed on this file alone: a change
 # there is marked here too, so that no cached kernel settles by the old rules.
 @njit(cache=True)
-def _play_block(table, stream, stacks, state, decks, buy_ins, nets, figs, out):  # type: ignore[no-untyped-def]
+def _play_block(  # type: ignore[no-untyped-def]
+    params,
+    killed,
+    kernel,
+    settlement,
+    table,
+    stream,
+    stacks,
+    state,
+    decks,
+    buy_ins,
+    nets,
+    figs,
+    out,
+):
     """Up to ``decks.shape[0]`` rounds: (rounds played, why it stopped). ``stacks``,
     ``state`` and ``stream`` are advanced round by round, not by the round handed back. Round
     r's deck, buy-ins and nets are written in row r, its ``Figures`` in entry r; ``out``
     holds the last round dealt (its operations logged where its log has rows)."""
-    n, rounds = stacks.shape[0], decks.shape[0]
-    params, killed, kernel, settlement, between = table
+    n = stacks.shape[0]
+    rounds = decks.shape[0]
     order = np.zeros(n, dtype=np.int64)
     result = np.zeros(2 * n + _TAIL, dtype=np.int64)
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):
         saved = stream[AT]
         kill = state.kill[0]
-        _buy_ins(between, kill, stacks, stack, buy_ins[r])
+        _buy_ins(table, kill, stacks, stack, buy_ins[r])
         deck = decks[r]
         for c in range(52):
             deck[c] = c
@@ -161,7 +164,7 @@ def _play_block(table, stream, stacks, state, decks, buy_ins, nets, figs, out): 
             return r, WORDS_OUT
         stream[AT] = at
         m, dealt_button = deal_order(
-            stack, between.required, state.button[0], params.button_left, out.folded, order
+            stack, table.required, state.button[0], params.button_left, out.folded, order
         )
         if m < 2:
             stream[AT] = saved
@@ -171,12 +174,18 @@ def _play_block(table, stream, stacks, state, decks, buy_ins, nets, figs, out): 
         if dealt != TAKEN or _settle_round(settlement, kill, state.fund[0], out, result) != SETTLED:
             stream[AT] = saved
             return r, WORDS_OUT if dealt == OUT_OF_WORDS else HANDED_BACK
-        put, paid = out.contributed.sum(), result[n + _TAIL :].sum()
+        put = 0
+        awarded = 0
+        for i in range(n):
+            put += out.contributed[i]
+            awarded += result[i]
         rake, bad_beat = result[n], result[n + 1]
-        if put != result[:n].sum() + rake + bad_beat:
+        if put != awarded + rake + bad_beat:
             stream[AT] = saved
             return r, NOT_CONSERVED
+        paid = 0
         for i in range(n):
+            paid += result[n + _TAIL + i]
             nets[r, i] = result[i] + result[n + _TAIL + i] - out.contributed[i]
             stacks[i] = stack[i] + nets[r, i]
         state.fund[0] += bad_beat - paid
@@ -230,8 +239,8 @@ class BlockTable:
         m = kill if kill is not None else Fraction(1)
         between = Between(int(fast.required), int(buy_in), m.numerator, m.denominator)
         prog = fast.program
-        assert fast.kernel is not None  # a table the kernel takes
-        self.table = Table(prog.params, prog.killed, fast.kernel, settlement, between)
+        #: ``_play_block``'s arguments that are the table's
+        self.table = (prog.params, prog.killed, fast.kernel, settlement, between)
 
     def play(
         self,
@@ -257,7 +266,7 @@ class BlockTable:
         while True:
             w = stream.ensure(need)
             args = (w, stacks, state, decks, buy_ins, nets, figs, out)
-            played, stopped = _play_block(self.table, *args)
+            played, stopped = _play_block(*self.table, *args)
             if played or stopped != WORDS_OUT:
                 break
             need = 2 * (w.shape[0] - int(w[AT])) + BLOCK_WORDS

@@ -181,19 +181,14 @@ def _all_key(tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True, inline="always")
-def _read_key(tables, r, reading, own, n_own, board, n_board, reads, showdown):  # type: ignore[no-untyped-def]
-    """Reading ``r``'s key over ``use:`` when its cards are out, and the key kept for the
-    showdown; else (``UNREAD`` kept) over all the cards, but at the ``showdown`` no hand (0)
-    where too few are out for ``use:`` and the board's cards only where they count."""
-    k_own, k_board = reading.own, reading.board
+def _read_key(tables, r, k_own, k_board, own, n_own, board, n_board, reads):  # type: ignore[no-untyped-def]
+    """Reading ``r``'s key over ``use:`` when its cards are out, else over all; and the key
+    kept for the showdown (``UNREAD``: not read over ``use:``)."""
     if _out(k_own, k_board, n_own, n_board):
         b, nb = reads.bpicks[r], reads.nbpicks[r]
         key = _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, reads.opicks)
         return key, key
-    if showdown and k_own >= 0:
-        return 0, UNREAD  # too few cards for ``use:``: no hand
-    counted = n_board if reading.board_counts or not showdown else 0
-    return _all_key(tables, own, n_own, board, counted), UNREAD
+    return _all_key(tables, own, n_own, board, n_board), UNREAD
 
 
 @njit(cache=True, inline="always")
@@ -221,10 +216,9 @@ def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_boar
     arrays costs a reference count each in a call."""
     best = -1
     high = low = UNREAD
-    if params.high.reads:
-        key, high = _read_key(
-            high_tables, HIGH, params.high, own, n_own, board, n_board, reads, False
-        )
+    if params.has_high:
+        k_own, k_board = params.high_own, params.high_board
+        key, high = _read_key(high_tables, HIGH, k_own, k_board, own, n_own, board, n_board, reads)
         best = high_tiers[category_index(high_tables, key)]
         if best < 0:  # no tier's hand: an unfinished hand's high card
             top = 0
@@ -233,10 +227,11 @@ def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_boar
             for j in range(n_board):
                 top = max(top, board[j] >> 2)
             best = 1 if n_own + n_board < FINISHED and top + 2 >= params.unfinished else 0
-    if params.low.reads and best < 3 and not _low_possible(params, board, n_own, n_board):
+    if params.has_low and best < 3 and not _low_possible(params, board, n_own, n_board):
         best = max(best, 0)
-    elif params.low.reads and best < 3:
-        key, low = _read_key(low_tables, LOW, params.low, own, n_own, board, n_board, reads, False)
+    elif params.has_low and best < 3:
+        k_own, k_board = params.low_own, params.low_board
+        key, low = _read_key(low_tables, LOW, k_own, k_board, own, n_own, board, n_board, reads)
         best = max(best, _low_tier(params, low_tables, key))
     return best, high, low
 
@@ -245,7 +240,7 @@ def _tier(params, high_tiers, high_tables, low_tables, own, n_own, board, n_boar
 def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def]
     """Whether the low can be better than weak: not where the board has fewer distinct ranks
     at or below the fair limit than the hand must use (every such low is weak)."""
-    k_own, k_board = params.low.own, params.low.board
+    k_own, k_board = params.low_own, params.low_board
     if not _out(k_own, k_board, n_own, n_board):
         return True  # valued over all the cards: read it
     seen = 0
@@ -258,6 +253,16 @@ def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def
         seen &= seen - 1
         n += 1
     return n >= k_board
+
+
+@njit(cache=True)
+def _showdown_key(tables, k_own, k_board, board_counts, own, n_own, board, n_board, b, nb, opicks):  # type: ignore[no-untyped-def]
+    """The showdown's key of a reading (0: too few cards for its ``use:``)."""
+    if _out(k_own, k_board, n_own, n_board):
+        return _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
+    if k_own >= 0:
+        return 0  # too few cards for ``use:``: no hand
+    return _all_key(tables, own, n_own, board, n_board if board_counts else 0)
 
 
 @njit(cache=True)
@@ -276,13 +281,12 @@ def _put(i, amount, stack, contributed):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _new_round(bets, hand, m, start, max_raises, check_raise):  # type: ignore[no-untyped-def]
-    """A betting round opened to the players ``hand[:m]``, ``hand[start]`` first."""
+def _new_round(bets, m, max_raises, check_raise):  # type: ignore[no-untyped-def]
+    """A betting round opened to ``bets.order[:m]``."""
     order, street, acted = bets.order, bets.street, bets.acted
     may_raise, checked = bets.may_raise, bets.checked
     for j in range(m):
-        i = hand[(start + j) % m]
-        order[j] = i
+        i = order[j]
         street[i] = 0
         acted[i] = False
         may_raise[i] = True
@@ -493,11 +497,16 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
     card where the stock is short (§ 553.10(h)). False: the deck ran out or no reshuffle."""
     to_board, rounds = steps.to_board, steps.rounds
     first, last = streets.step0[si], streets.step0[si] + streets.nsteps[si]
+    per_player = to_the_board = 0
+    for t in range(first, last):
+        if to_board[t] == 0:
+            per_player += rounds[t]
+        else:
+            to_the_board += rounds[t]
     top, end = stock.top[0], stock.end[0]
-    need = streets.burn[si] + nh * streets.per_player[si]
-    if streets.common[si] and end - top < need:
+    if streets.common[si] and end - top < streets.burn[si] + nh * per_player:
         return _deal_common_card(params, stock, out)
-    if end - top < need + streets.to_board[si]:
+    if end - top < streets.burn[si] + to_the_board + nh * per_player:
         return False  # the deck ran out
     cards, burns, nburns = stock.cards, stock.burns, stock.nburns[0]
     board, nboard, dealt, ndealt = out.board, out.nboard[0], out.cards, out.ncards
@@ -534,7 +543,9 @@ def _post_blinds(params, blinds, max_raises, hand, nh, stack, out, bets):  # typ
     """The Blind Bets from the button's left (§ 553.11(d), § 553.13(e)), the betting round
     opened to the players after them, the blinds last."""
     nb = min(blinds.shape[0], nh)
-    _new_round(bets, hand, nh, nb, max_raises, params.check_raise)
+    for j in range(nh):
+        bets.order[j] = hand[(nb + j) % nh]
+    _new_round(bets, nh, max_raises, params.check_raise)
     for j in range(nb):
         i = hand[j]
         paid = _post(i, blinds[j], False, stack, out.contributed, bets)
@@ -546,14 +557,13 @@ def _kept(params, high_tiers, tables, own, nc):  # type: ignore[no-untyped-def]
     """The cards kept at the draw (bit c for card c): a made high hand's cards, else the
     highest card; the low cards up to the fair limit, one of a rank."""
     keep = 0
-    high = params.high
-    if high.reads:
+    if params.has_high:
         key = best_key(tables, own, nc)
-        if high.own >= 0 and high.board == 0 and (nc >= high.own):
-            # the hand of the player's cards alone (``high.board``, 0 here, not a constant: one
+        if params.high_own >= 0 and params.high_board == 0 and (nc >= params.high_own):
+            # the hand of the player's cards alone (``high_board``, 0 here, not a constant: one
             # compiled reading serves every call)
-            zero = high.board
-            key = best_key_using(tables, own, nc, own, zero, high.own, zero)
+            zero = params.high_board
+            key = best_key_using(tables, own, nc, own, zero, params.high_own, zero)
         if high_tiers[category_index(tables, key)] >= 0:
             keep |= kept_mask(tables, own, nc)
         else:
@@ -562,7 +572,7 @@ def _kept(params, high_tiers, tables, own, nc):  # type: ignore[no-untyped-def]
                 if own[c] > own[hi]:
                     hi = c
             keep |= 1 << hi
-    if params.low.reads:
+    if params.has_low:
         seen = 0
         for c in range(nc):
             lr = _low_rank(own[c])
@@ -629,9 +639,16 @@ def _open_betting(
     start = 0
     forced = -1
     if opens == OPENS_FORCED:
+        first_up = -1
+        for k in range(faces.shape[0]):
+            if faces[k] == 1:
+                first_up = k
+                break
         best = -1
         for j in range(nh):
-            v = forced_order[out.cards[hand[j], params.forced_card]]
+            v = forced_order[out.cards[hand[j], first_up]]
+            if params.forced_highest:
+                v = 1000 - v
             if best < 0 or v < best:
                 best = v
                 start = j
@@ -656,7 +673,9 @@ def _open_betting(
             if key > best or (key == best and i < hand[start]):
                 best = key
                 start = j
-    _new_round(bets, hand, nh, start, streets.max_raises[si], params.check_raise)
+    for j in range(nh):
+        bets.order[j] = hand[(start + j) % nh]
+    _new_round(bets, nh, streets.max_raises[si], params.check_raise)
     return forced
 
 
@@ -700,7 +719,7 @@ def _read_tiers(params, tiers, tables, low_tables, si, stack, out, reads, bets, 
 def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: ignore[no-untyped-def]
     """A betting round ended: the chips it took, its last aggressor, and each hand folded
     in it to the discard pile; returns all put in so far."""
-    put = _booked(out, put_before, True)
+    put = _booked(out, put_before)
     out.last_aggressor[0] = bets.counts[AGGRESSOR]
     folded, cards, ncards = out.folded, out.cards, out.ncards
     discards, nd = stock.discards, stock.ndiscards[0]
@@ -716,13 +735,13 @@ def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: 
 
 
 @njit(cache=True, inline="always")
-def _booked(out, put_before, always):  # type: ignore[no-untyped-def]
-    """The chips put in since ``put_before`` booked as a betting round's (where none were:
-    only if ``always``); all put in."""
-    put = out.contributed.sum()
-    if always or put != put_before:
-        out.round_put[out.nrounds[0]] = put - put_before
-        out.nrounds[0] += 1
+def _booked(out, put_before):  # type: ignore[no-untyped-def]
+    """The chips put in since ``put_before`` booked as a betting round's; all put in."""
+    put = 0
+    for i in range(out.contributed.shape[0]):
+        put += out.contributed[i]
+    out.round_put[out.nrounds[0]] = put - put_before
+    out.nrounds[0] += 1
     return put
 
 
@@ -732,12 +751,15 @@ def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type:
     qualifies; a key its last tier read is reused where no card came since."""
     folded, cards, ncards, board = out.folded, out.cards, out.ncards, out.board
     n_board, known, known_at = out.nboard[0], reads.known, reads.known_at
-    changed_at = reads.changed_at[0]
+    changed_at, opicks = reads.changed_at[0], reads.opicks
     for r in range(2):
-        reading = params.high if r == HIGH else params.low
-        if not reading.reads:
+        if (r == HIGH and not params.has_high) or (r == LOW and not params.has_low):
             continue
-        tables, keys = (high_tables, out.high) if r == HIGH else (low_tables, out.low)
+        tables = high_tables if r == HIGH else low_tables
+        k_own = params.high_own if r == HIGH else params.low_own
+        k_board = params.high_board if r == HIGH else params.low_board
+        counts = params.high_board_counts if r == HIGH else params.low_board_counts
+        keys, b, nb = (out.high if r == HIGH else out.low), reads.bpicks[r], reads.nbpicks[r]
         for j in range(order.shape[0]):
             i = order[j]
             if folded[i]:
@@ -745,7 +767,9 @@ def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type:
             key = known[i, r]
             if known_at[i] < changed_at or key == UNREAD:
                 own, n_own = cards[i], ncards[i]
-                key = _read_key(tables, r, reading, own, n_own, board, n_board, reads, True)[0]
+                key = _showdown_key(
+                    tables, k_own, k_board, counts, own, n_own, board, n_board, b, nb, opicks
+                )
             keys[i] = key if r == HIGH or key >= params.low_qualifies else 0
 
 
@@ -765,9 +789,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     stack = stacks.copy()
     stock = _stock(deck, stream)
     bets = _betting(n, order.shape[0])
-    using = (params.high.reads and params.high.own >= 0) or (
-        params.low.reads and params.low.own >= 0
-    )
+    using = (params.has_high and params.high_own >= 0) or (params.has_low and params.low_own >= 0)
     reads = _readings(n, using)
     hand = np.zeros(order.shape[0], dtype=np.int64)
     mucked = np.zeros(n, dtype=np.bool_)
@@ -814,7 +836,11 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         if not _run(bets, stack, out.contributed, out.folded, kernel.rows, log, nlog):
             return ENDLESS
         put_before = _close_betting_round(order, bets, stock, out, mucked, put_before)
-    _booked(out, put_before, False)  # put in with no betting round after it
+    put = 0
+    for i in range(n):
+        put += out.contributed[i]
+    if put != put_before:  # put in with no betting round after it
+        _booked(out, put_before)
     if _players_in(order, out.folded, hand) >= 2:
         _showdown_keys(params, high_tables, low_tables, order, out, reads)
     if stream.shape[0] > 0:  # past the words the reshuffles read

@@ -39,19 +39,6 @@ FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
 FINISHED = 5  # as ``strategy.FINISHED``
 
 
-class Reading(NamedTuple):
-    """A hand the showdown reads (the high or the low), as the round kernel reads it."""
-
-    reads: int  # 1: the showdown reads it
-    own: int  # its ``use:``: cards of the player's, of the board's (-1: no ``use:``)
-    board: int
-    board_counts: int  # 1: the board counts for it (no ``use:``)
-
-
-#: no hand read
-NO_READING = Reading(0, -1, -1, 0)
-
-
 class Params(NamedTuple):
     """The table's figures and switches, as the round kernel reads them."""
 
@@ -61,21 +48,26 @@ class Params(NamedTuple):
     lower_min: int  # the lower limit's bet
     upper_min: int  # the upper limit's (the lower's where the game has one)
     check_raise: int  # 1: a player who checked may raise (§ 553.8(j))
-    forced_card: int  # the card of a player's the Forced Bet goes by: his first face up
-    high: Reading
-    low: Reading
+    forced_highest: int  # 1: the Forced Bet goes to the highest up-card (§ 553.10(d)(2))
+    has_high: int  # 1: the showdown reads a high hand
+    high_own: int  # its ``use:``: cards of the player's, of the board's (-1: no ``use:``)
+    high_board: int
+    has_low: int  # 1: the showdown reads a low hand
+    low_own: int
+    low_board: int
     unfinished: int  # the strategy's unfinished high card
     strong_at_most: int  # the strategy's strong and fair lows
     fair_at_most: int
     low_lowest: int  # the low ranking's last category
     low_qualifies: int  # the lowest packed key of a qualifying low
+    high_board_counts: int  # 1: the board counts for the high hand (no ``use:``)
+    low_board_counts: int
     shuffle_burns: int  # the Stud common card: the burns reshuffled at this many cards left
 
 
 def no_params() -> Params:
     """The figures of a table the kernel does not take."""
-    p: dict[str, Any] = dict.fromkeys(Params._fields, 0)
-    return Params(**{**p, "high": NO_READING, "low": NO_READING})
+    return Params(*([0] * len(Params._fields)))
 
 
 class Streets(NamedTuple):
@@ -85,8 +77,6 @@ class Streets(NamedTuple):
     blinds: Ints  # NO_BLINDS, BLINDS_BEFORE or BLINDS_AFTER the deal
     step0: Ints  # the street's first deal step (in ``Steps``)
     nsteps: Ints  # how many
-    per_player: Ints  # the cards dealt to each player
-    to_board: Ints  # the cards dealt to the board
     draw: Ints  # 1: the players draw (§ 553.13(g))
     opens: Ints  # who opens the betting (``OPENS``); -1: no betting on the street
     upper: Ints  # 1: bet at the upper limit
@@ -110,7 +100,7 @@ class Kernel(NamedTuple):
     blinds: Ints  # each Blind Bet, in order from the button's left
     rows: Ints  # [seat index, tier, free/facing] the wanted action
     high_tiers: Ints  # [high category index] tier index, -1: none
-    forced_order: Ints  # [card] the Forced Bet's card order (the lowest makes it)
+    forced_order: Ints  # [card] the Forced Bet's card order (higher is higher)
     faces: Ints  # [card position] 1 where a seat's card there is dealt face up
     high_tables: Tables
     low_tables: Tables
@@ -135,17 +125,18 @@ def _tables(ev: Evaluator) -> Tables:
     return packed(ev).tables
 
 
-def _reading(game: Game, hand_id: str) -> Reading:
-    """The showdown's hand ``hand_id`` and its ``use:`` as the kernel reads them."""
+def _use(game: Game, hand_id: str) -> tuple[int, int, int]:
+    """(cards of the player's, of the board's, whether the board counts without ``use:``);
+    -1, -1 with no ``use:``."""
     hd = game.hand(hand_id)
     board_counts = int("board" in hd.cards)
     if "player" not in hd.cards:
         raise NotPackable(f"hand {hand_id!r} is not read from the player's cards")
     if hd.use is None:
-        return Reading(1, -1, -1, board_counts)
+        return -1, -1, board_counts
     if set(hd.use) - {"player", "board"}:
         raise NotPackable(f"hand {hand_id!r} uses cards of {', '.join(hd.use)}")
-    return Reading(1, hd.use.get("player", 0), hd.use.get("board", 0), board_counts)
+    return hd.use.get("player", 0), hd.use.get("board", 0), board_counts
 
 
 def _low_threshold(game: Game, hand_id: str) -> int:
@@ -173,7 +164,7 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
         # the block kernel moves the button clockwise after each round (§ 553.1, Button)
         return Program(f"a button that moves {deal.button.rotates}")
     stakes = setup.stakes
-    p: dict[str, Any] = no_params()._asdict()
+    p: dict[str, Any] = dict.fromkeys(Params._fields, 0)
     k: dict[str, Any] = {"blinds": np.array(stakes.blinds, dtype=np.int64)}  # ``Kernel``'s
     p["button_left"] = deal.first == "button_left"
     p["ante"] = stakes.ante
@@ -192,12 +183,9 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
     if betting.forced_bet is not None:
         order = card_orders(game)[betting.forced_bet.card_order]
         keys = sorted(range(52), key=lambda c: card_order_key(order, c))
-        if betting.forced_bet.by == "highest":  # to the highest up-card (§ 553.10(d)(2))
-            keys.reverse()
         for rank, c in enumerate(keys):
             k["forced_order"][c] = rank
-        ups = np.flatnonzero(k["faces"] == 1)
-        p["forced_card"] = ups[0] if len(ups) else -1
+        p["forced_highest"] = betting.forced_bet.by == "highest"
     try:
         reason = _compile_hands(game, k, p)
     except NotPackable as e:
@@ -213,8 +201,7 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
             rows[seat - 1, t, 0] = ACTIONS[actions[named_tier].free]
             rows[seat - 1, t, 1] = ACTIONS[actions[named_tier].facing]
     k["rows"] = rows
-    figures: dict[str, Any] = {n: v if isinstance(v, Reading) else int(v) for n, v in p.items()}
-    params = Params(**figures)
+    params = Params(**{name: int(v) for name, v in p.items()})
     return Program(None, params, kill_limits(params, setup), Kernel(**k))
 
 
@@ -241,8 +228,6 @@ def _compile_streets(game: Game, setup: TableSetup, k: dict[str, Any]) -> str | 
             if r.to == "player":
                 faces += [int(r.face == "up")] * r.rounds
         cols["nsteps"].append(len(street.deal))
-        cols["per_player"].append(sum(r.rounds for r in street.deal if r.to == "player"))
-        cols["to_board"].append(sum(r.rounds for r in street.deal if r.to == "board"))
         cols["draw"].append(street.draw is not None)
         if street.draw is not None and any(faces):
             return "a draw from a hand with cards face up"
@@ -286,7 +271,8 @@ def _compile_hands(game: Game, k: dict[str, Any], p: dict[str, Any]) -> str | No
     if sd.high:
         ev = game.evaluator(sd.high)
         tables["high"] = _tables(ev)
-        p["high"] = _reading(game, sd.high)
+        p["has_high"] = 1
+        p["high_own"], p["high_board"], p["high_board_counts"] = _use(game, sd.high)
         k["high_tiers"] = np.array(
             [tier_index.get(ps.high.categories.get(c, ""), -1) for c in ev.ids], dtype=np.int64
         )
@@ -296,7 +282,8 @@ def _compile_hands(game: Game, k: dict[str, Any], p: dict[str, Any]) -> str | No
         if ev.ranking.low is None:
             return f"low hand {sd.low!r} is not ranked as a low"
         tables["low"] = _tables(ev)
-        p["low"] = _reading(game, sd.low)
+        p["has_low"] = 1
+        p["low_own"], p["low_board"], p["low_board_counts"] = _use(game, sd.low)
         p["strong_at_most"] = ps.low.strong_at_most
         p["fair_at_most"] = ps.low.fair_at_most
         p["low_lowest"] = len(ev.ids) - 1
