@@ -497,16 +497,11 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
     card where the stock is short (§ 553.10(h)). False: the deck ran out or no reshuffle."""
     to_board, rounds = steps.to_board, steps.rounds
     first, last = streets.step0[si], streets.step0[si] + streets.nsteps[si]
-    per_player = to_the_board = 0
-    for t in range(first, last):
-        if to_board[t] == 0:
-            per_player += rounds[t]
-        else:
-            to_the_board += rounds[t]
     top, end = stock.top[0], stock.end[0]
-    if streets.common[si] and end - top < streets.burn[si] + nh * per_player:
+    need = streets.burn[si] + nh * streets.per_player[si]
+    if streets.common[si] and end - top < need:
         return _deal_common_card(params, stock, out)
-    if end - top < streets.burn[si] + to_the_board + nh * per_player:
+    if end - top < need + streets.to_board[si]:
         return False  # the deck ran out
     cards, burns, nburns = stock.cards, stock.burns, stock.nburns[0]
     board, nboard, dealt, ndealt = out.board, out.nboard[0], out.cards, out.ncards
@@ -639,16 +634,9 @@ def _open_betting(
     start = 0
     forced = -1
     if opens == OPENS_FORCED:
-        first_up = -1
-        for k in range(faces.shape[0]):
-            if faces[k] == 1:
-                first_up = k
-                break
         best = -1
         for j in range(nh):
-            v = forced_order[out.cards[hand[j], first_up]]
-            if params.forced_highest:
-                v = 1000 - v
+            v = forced_order[out.cards[hand[j], params.forced_card]]
             if best < 0 or v < best:
                 best = v
                 start = j
