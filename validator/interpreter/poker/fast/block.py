@@ -218,7 +218,6 @@ class Block:
     figures: Figures  # [round] each figure
     button: int | None  # the button after the last round played
     kill: bool  # the Kill in effect after it
-    fund: int  # the Bad Beat fund after it
     logged: int  # the rows of the last round's operation log (none where it is off)
     last_aggressor: int  # seat number of the last round's last bet or raise, -1: none
 
@@ -281,7 +280,6 @@ class BlockTable:
             figs,
             None if after < 0 else after,
             bool(state.kill[0]),
-            int(state.fund[0]),
             int(out.nlog[0]),
             int(out.last_aggressor[0]) + 1 if out.last_aggressor[0] >= 0 else -1,
         )

@@ -497,16 +497,11 @@ def _deal_street(params, streets, steps, faces, si, hand, nh, stock, out):  # ty
     card where the stock is short (§ 553.10(h)). False: the deck ran out or no reshuffle."""
     to_board, rounds = steps.to_board, steps.rounds
     first, last = streets.step0[si], streets.step0[si] + streets.nsteps[si]
-    per_player = to_the_board = 0
-    for t in range(first, last):
-        if to_board[t] == 0:
-            per_player += rounds[t]
-        else:
-            to_the_board += rounds[t]
     top, end = stock.top[0], stock.end[0]
-    if streets.common[si] and end - top < streets.burn[si] + nh * per_player:
+    need = streets.burn[si] + nh * streets.per_player[si]
+    if streets.common[si] and end - top < need:
         return _deal_common_card(params, stock, out)
-    if end - top < streets.burn[si] + to_the_board + nh * per_player:
+    if end - top < need + streets.to_board[si]:
         return False  # the deck ran out
     cards, burns, nburns = stock.cards, stock.burns, stock.nburns[0]
     board, nboard, dealt, ndealt = out.board, out.nboard[0], out.cards, out.ncards
@@ -639,16 +634,9 @@ def _open_betting(
     start = 0
     forced = -1
     if opens == OPENS_FORCED:
-        first_up = -1
-        for k in range(faces.shape[0]):
-            if faces[k] == 1:
-                first_up = k
-                break
         best = -1
         for j in range(nh):
-            v = forced_order[out.cards[hand[j], first_up]]
-            if params.forced_highest:
-                v = 1000 - v
+            v = forced_order[out.cards[hand[j], params.forced_card]]
             if best < 0 or v < best:
                 best = v
                 start = j
@@ -902,30 +890,28 @@ class FastTable:
         prog = self.program
         if prog.reason is not None:
             return None
-        n = self.seats
-        stacks = np.asarray(stacks, dtype=np.int64)
-        cards = np.asarray(deck, dtype=np.int64)
-        words = ROUND_WORDS
-        while True:
-            out = outcome(n, new_log(False) if log is None else log)
-            order = np.zeros(n, dtype=np.int64)
-            seat = -1 if button is None else button
-            button_left = prog.params.button_left
-            players, at = deal_order(stacks, self.required, seat, button_left, out.folded, order)
+        stacks, deck = np.asarray(stacks, dtype=np.int64), np.asarray(deck, dtype=np.int64)
+        params = prog.killed if kill_in_effect else prog.params
+        out = outcome(self.seats, new_log(False) if log is None else log)
+        order = np.zeros(self.seats, dtype=np.int64)
+        seat, words = -1 if button is None else button, ROUND_WORDS
+        while True:  # who folded in a round handed back is dealt in again
+            players, at = deal_order(
+                stacks, self.required, seat, params.button_left, out.folded, order
+            )
             if players < 2:
                 raise ValueError("a round of play needs two players with enough table stakes")
             w = NO_WORDS if stream is None else stream.ensure(words)
-            params = prog.killed if kill_in_effect else prog.params
-            status = _deal_and_bet(params, self.kernel, cards, w, order[:players], stacks, out)
-            if status == DECK_OUT:
-                raise ValueError("the deck ran out")
-            if status == ENDLESS:
-                raise RuntimeError("a betting round that does not end")
-            if status == TAKEN:
+            status = _deal_and_bet(params, self.kernel, deck, w, order[:players], stacks, out)
+            if status != OUT_OF_WORDS:
                 break
             if stream is None:
                 return None
             words = 2 * (w.shape[0] - int(w[AT])) + ROUND_WORDS  # its words ran out: more
+        if status == DECK_OUT:
+            raise ValueError("the deck ran out")
+        if status == ENDLESS:
+            raise RuntimeError("a betting round that does not end")
         aggressor = int(out.last_aggressor[0])
         seat = aggressor + 1 if aggressor >= 0 else -1  # the last aggressor's seat number
         dealt = (out.contributed, out.folded, out.cards, out.ncards, out.board, int(out.nboard[0]))

@@ -200,11 +200,9 @@ def read_round(
     """The round its log's first ``n`` rows hold, the seats' ``stacks`` as it began
     (``seats``: the seat number of each seat index); ``show_all``: the Rules Submission
     requires every hand at the showdown shown (§ 553.16(d)), as its line says."""
-    if n > len(log):
-        raise ValueError(f"the round's log holds {len(log)} operations; {n} were done")
     r = ReadRound(game, seats, stacks)
-    for i in range(n):
-        op, seat, amount, card, detail = (int(x) for x in log[i])
+    for row in ops.rows(log, n):
+        op, seat, amount, card, detail = (int(x) for x in row)
         r.row(op, seat, amount, card, detail)
     r.call_antes()
     r.call_betting()

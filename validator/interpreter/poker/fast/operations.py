@@ -141,8 +141,13 @@ def operation_json(row: Ints, seats: list[int]) -> dict[str, Any]:
     return out
 
 
-def operations_json(log: Ints, n: int, seats: list[int]) -> list[dict[str, Any]]:
-    """A round's log, its first ``n`` rows, as JSON; a log that overflowed is refused."""
+def rows(log: Ints, n: int) -> Ints:
+    """A round's log, its first ``n`` rows; a log that overflowed is refused."""
     if n > len(log):
         raise ValueError(f"the round's log holds {len(log)} operations; {n} were done")
-    return [operation_json(log[i], seats) for i in range(n)]
+    return log[:n]
+
+
+def operations_json(log: Ints, n: int, seats: list[int]) -> list[dict[str, Any]]:
+    """A round's log, its first ``n`` rows, as JSON."""
+    return [operation_json(row, seats) for row in rows(log, n)]

@@ -48,7 +48,7 @@ class Params(NamedTuple):
     lower_min: int  # the lower limit's bet
     upper_min: int  # the upper limit's (the lower's where the game has one)
     check_raise: int  # 1: a player who checked may raise (§ 553.8(j))
-    forced_highest: int  # 1: the Forced Bet goes to the highest up-card (§ 553.10(d)(2))
+    forced_card: int  # the card of a player's the Forced Bet goes by: his first face up
     has_high: int  # 1: the showdown reads a high hand
     high_own: int  # its ``use:``: cards of the player's, of the board's (-1: no ``use:``)
     high_board: int
@@ -77,6 +77,8 @@ class Streets(NamedTuple):
     blinds: Ints  # NO_BLINDS, BLINDS_BEFORE or BLINDS_AFTER the deal
     step0: Ints  # the street's first deal step (in ``Steps``)
     nsteps: Ints  # how many
+    per_player: Ints  # the cards dealt to each player
+    to_board: Ints  # the cards dealt to the board
     draw: Ints  # 1: the players draw (§ 553.13(g))
     opens: Ints  # who opens the betting (``OPENS``); -1: no betting on the street
     upper: Ints  # 1: bet at the upper limit
@@ -100,7 +102,7 @@ class Kernel(NamedTuple):
     blinds: Ints  # each Blind Bet, in order from the button's left
     rows: Ints  # [seat index, tier, free/facing] the wanted action
     high_tiers: Ints  # [high category index] tier index, -1: none
-    forced_order: Ints  # [card] the Forced Bet's card order (higher is higher)
+    forced_order: Ints  # [card] the Forced Bet's card order (the lowest makes it)
     faces: Ints  # [card position] 1 where a seat's card there is dealt face up
     high_tables: Tables
     low_tables: Tables
@@ -172,10 +174,8 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
     p["lower_min"] = stakes.lower.min_bet
     p["upper_min"] = (stakes.upper or stakes.lower).min_bet
     cr = betting.check_raise
-    check_raise = cr.allowed if cr else True
-    if stakes.check_raise is not None:
-        check_raise = stakes.check_raise
-    p["check_raise"] = check_raise
+    allowed = cr.allowed if cr else True  # the game's, unless the table's stakes say
+    p["check_raise"] = allowed if stakes.check_raise is None else stakes.check_raise
     common = deal.common_card
     p["shuffle_burns"] = common.shuffle_burns_when_left if common is not None else -1
     reason = _compile_streets(game, setup, k)
@@ -185,9 +185,12 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
     if betting.forced_bet is not None:
         order = card_orders(game)[betting.forced_bet.card_order]
         keys = sorted(range(52), key=lambda c: card_order_key(order, c))
+        if betting.forced_bet.by == "highest":  # to the highest up-card (§ 553.10(d)(2))
+            keys.reverse()
         for rank, c in enumerate(keys):
             k["forced_order"][c] = rank
-        p["forced_highest"] = betting.forced_bet.by == "highest"
+        ups = np.flatnonzero(k["faces"] == 1)
+        p["forced_card"] = ups[0] if len(ups) else -1
     try:
         reason = _compile_hands(game, k, p)
     except NotPackable as e:
@@ -230,6 +233,8 @@ def _compile_streets(game: Game, setup: TableSetup, k: dict[str, Any]) -> str | 
             if r.to == "player":
                 faces += [int(r.face == "up")] * r.rounds
         cols["nsteps"].append(len(street.deal))
+        cols["per_player"].append(sum(r.rounds for r in street.deal if r.to == "player"))
+        cols["to_board"].append(sum(r.rounds for r in street.deal if r.to == "board"))
         cols["draw"].append(street.draw is not None)
         if street.draw is not None and any(faces):
             return "a draw from a hand with cards face up"
