@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -127,12 +128,17 @@ def _tree(rev: str) -> tuple[Path, Path]:
     ).stdout.strip()
     base = Path(tempfile.gettempdir()) / f"rulesub-bench-{sha[:12]}"
     tree, cache = base / "tree", base / "numba"
-    if not (tree / "validator").is_dir():
-        tree.mkdir(parents=True, exist_ok=True)
+    if not tree.is_dir():  # unpacked whole, then named: a run beside this one sees all or none
+        base.mkdir(exist_ok=True)
+        part = Path(tempfile.mkdtemp(dir=base))
         archive = subprocess.run(
             ["git", "archive", sha], cwd=ROOT, check=True, capture_output=True
         ).stdout
-        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        subprocess.run(["tar", "-x", "-C", str(part)], input=archive, check=True)
+        try:
+            part.rename(tree)
+        except OSError:  # another run named its copy first
+            shutil.rmtree(part)
     cache.mkdir(exist_ok=True)
     return tree, cache
 
