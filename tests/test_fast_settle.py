@@ -52,7 +52,7 @@ from validator.interpreter.poker.fast.settle import (
     FastSettler,
     _settle,
     no_log,
-    settle_error,
+    refusal,
 )
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
@@ -380,7 +380,7 @@ def _check_round(
         dealt.nboard,
         np.array(round_put, dtype=np.int64),
     )
-    args = (arrays, (settler.levels, settler.params, settler.bb_spec, settler.bb_tables))
+    args = (arrays, settler.rules())
     unordered = np.full((2, players), -1, dtype=np.int64)
     try:
         s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
@@ -390,8 +390,7 @@ def _check_round(
         assert refused == str(e)
         assert at[0] == 0
         status = py_settle(*args, unordered, tied, out, *no_log())
-        message = settle_error(status, out, range(1, players + 1))
-        assert message is not None and message in str(e)
+        assert str(refusal(status, out, range(1, players + 1))) in str(e)
         return
     event(
         ("side pots " if len(s.pots) > 1 else "one pot ")

@@ -15,25 +15,21 @@ settlement kernel.
 
 from __future__ import annotations
 
-from math import comb
-
 import numpy as np
 from numba import njit
 
 from validator.compiler import Game
-from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, Flags, Ints
+from validator.interpreter.poker.fast import Flags, Ints
 from validator.interpreter.poker.showdown import Splitter
 from validator.rankings.evaluator import card_order_key, low_rank
 from validator.rankings.packed import (
-    COUNT_BITS,
     MAX_PACKED,
-    SUIT_BITS,
     T_SUITED_FORMED,
     NotPackable,
     Tables,
-    _next_combination,
+    _bits,
     _read,
-    _read_counts,
+    best_pick_using,
     packable,
     packed,
 )
@@ -51,53 +47,23 @@ WITH_OWN = 7  # 1: the hand reads the player's cards (no ``use:``)
 WITH_BOARD = 8  # 1: the hand reads the board (no ``use:``)
 SPEC = 9
 
-#: the most choices ``_first_best_using`` reads of a hand's two parts (any k of at most
-#: ``MAX_CARDS`` and of at most ``MAX_BOARD``)
-_MOST_CHOICES = comb(MAX_CARDS, MAX_CARDS // 2) + comb(MAX_BOARD, MAX_BOARD // 2)
 #: the rows of ``keys`` and ``spec`` (``settle.HIGH``, ``settle.LOW``)
 _PARTS = 2
 _HIGH = 0
 
 
 @njit(cache=True)
-def _sorted_into(values: Ints, n: int, lowest: bool, out: Ints, at: int) -> int:
-    """``values[:n]`` into ``out[at:]`` highest (``lowest``: lowest) first; the next place."""
+def _sorted_into(values: Ints, lowest: bool, out: Ints, at: int) -> int:
+    """``values`` into ``out[at:]`` highest (``lowest``: lowest) first; the next place."""
+    ordered = np.sort(values)
+    n = ordered.shape[0]
     for i in range(n):
-        v = values[i]
-        j = at + i
-        while j > at and ((out[j - 1] > v) if lowest else (out[j - 1] < v)):
-            out[j] = out[j - 1]
-            j -= 1
-        out[j] = v
+        out[at + i] = ordered[i] if lowest else ordered[n - 1 - i]
     return at + n
 
 
 @njit(cache=True)
-def _choices(cards: Ints, n: int, k: int, out: Ints) -> int:
-    """Each choice of ``k`` of ``cards[:n]`` in ``itertools.combinations``' order into a row
-    of ``out``: its rank counts, its suits' ranks and its cards; how many choices."""
-    idx = np.arange(max(k, 1), dtype=np.int64)
-    m = 0
-    more = True
-    while more:
-        counts = 0
-        suits = 0
-        chosen = 0
-        for i in range(k):
-            c = cards[idx[i]]
-            counts += 1 << (COUNT_BITS * (c >> 2))
-            suits |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
-            chosen |= 1 << c
-        out[m, 0] = counts
-        out[m, 1] = suits
-        out[m, 2] = chosen
-        m += 1
-        more = _next_combination(idx, k, n)
-    return m
-
-
-@njit(cache=True)
-def _first_best_using(
+def _first_best(
     tables: Tables,
     first: Ints,
     n_first: int,
@@ -105,50 +71,38 @@ def _first_best_using(
     second: Ints,
     n_second: int,
     k_second: int,
-    choices: Ints,
 ) -> int:
-    """The cards ``packed.best_pick_using`` picks: the first best choice in
-    ``itertools.product``'s order over each part's choices, each part's read once."""
-    n1 = _choices(first, n_first, k_first, choices)
-    n2 = _choices(second, n_second, k_second, choices[n1:])
-    size = k_first + k_second
-    top = -1
-    chosen = 0
-    for a in range(n1):
-        counts = choices[a, 0]
-        suits = choices[a, 1]
-        for b in range(n1, n1 + n2):
-            key = _read_counts(tables, counts + choices[b, 0], suits | choices[b, 1], size)[0]
-            if key > top:
-                top = key
-                chosen = choices[a, 2] | choices[b, 2]
-    return chosen
+    """The cards (bit c for card c) of ``packed.best_pick_using``'s choice: the first best
+    in ``itertools.product``'s order over each part's ``itertools.combinations``; -1 where
+    too few cards."""
+    pick = best_pick_using(tables, first, n_first, k_first, second, n_second, k_second)
+    if pick < 0:
+        return -1
+    out = 0
+    for i in range(n_first):
+        out |= (pick >> i & 1) << first[i]
+    for j in range(n_second):
+        out |= (pick >> (16 + j) & 1) << second[j]
+    return out
 
 
 @njit(cache=True)
 def _used(
-    tables: Tables,
-    spec: Ints,
-    own: Ints,
-    n_own: int,
-    board: Ints,
-    n_board: int,
-    hand: Ints,
-    choices: Ints,
+    tables: Tables, spec: Ints, own: Ints, n_own: int, board: Ints, n_board: int, hand: Ints
 ) -> int:
     """The cards the hand uses (bit c for card c); -1 where they cannot be read here.
-    ``hand`` and ``choices``: scratch."""
+    ``hand``: scratch."""
     size = spec[SIZE]
     if spec[USE_OWN] >= 0:  # Omaha's two and three: the first best choice
         k_own = spec[USE_OWN]
         k_board = spec[USE_BOARD]
-        if k_own + k_board > size or k_own > n_own or k_board > n_board:
+        if k_own + k_board > size:
             return -1
         if spec[OWN_FIRST] == 1:
-            return _first_best_using(tables, own, n_own, k_own, board, n_board, k_board, choices)
-        return _first_best_using(tables, board, n_board, k_board, own, n_own, k_own, choices)
+            return _first_best(tables, own, n_own, k_own, board, n_board, k_board)
+        return _first_best(tables, board, n_board, k_board, own, n_own, k_own)
     # the hand's cards as ``hand_value`` lists them
-    n = int(np.int64(0))  # an int64 from the start: one compiled ``_first_best_using``
+    n = int(np.int64(0))  # an int64 from the start: one compiled ``_first_best``
     for group in range(2):
         from_own = (group == 0) == (spec[OWN_FIRST] == 1)
         if from_own and spec[WITH_OWN] == 1:
@@ -159,64 +113,51 @@ def _used(
             for j in range(n_board):
                 hand[n] = board[j]
                 n += 1
+    held = 0
+    for i in range(n):
+        held |= 1 << hand[i]
     if n <= size:  # every card plays
-        out = 0
-        for i in range(n):
-            out |= 1 << hand[i]
-        return out
+        return held
     if n > MAX_PACKED:
         return -1
     if spec[LOW] == 1:
         distinct = 0
         for r in range(13):
-            for i in range(n):
-                if hand[i] >> 2 == r:
-                    distinct += 1
-                    break
-        if distinct < size:  # pairs must play: the first best choice, in the order given
-            return _first_best_using(tables, hand, n, size, hand, 0, 0, choices)
-        out = 0
-        taken = 0
-        for low_rank in range(1, 14):  # the ace (rank 12) lowest, then the deuce up
-            r = 12 if low_rank == 1 else low_rank - 2
-            lowest = -1
-            for i in range(n):
-                c = hand[i]
-                if c >> 2 == r and (lowest < 0 or c < lowest):
-                    lowest = c
-            if lowest >= 0:
-                out |= 1 << lowest
-                taken += 1
-                if taken == size:
-                    break
-        return out
-    key, _, suit, ranks = _read(tables, hand, n)
-    if suit >= 0:  # a flush: the cards of its suit the suited table formed
-        formed = tables[T_SUITED_FORMED][ranks]
-        out = 0
-        for i in range(n):
-            c = hand[i]
-            if c & 3 == suit and formed >> (c >> 2) & 1:
+            distinct += (held >> (4 * r) & 15) != 0
+        if distinct >= size:  # no pair plays: each lowest rank's lowest suit
+            out = 0
+            taken = 0
+            for low_rank in range(1, 14):  # the ace (rank 12) lowest, then the deuce up
+                r = 12 if low_rank == 1 else low_rank - 2
+                for c in range(4 * r, 4 * r + 4):
+                    if held >> c & 1 and taken < size:
+                        out |= 1 << c
+                        taken += 1
+                        break
+            return out
+    else:
+        _, _, suit, ranks = _read(tables, hand, n)
+        if suit >= 0:  # a flush: the cards of its suit the suited table formed
+            formed = tables[T_SUITED_FORMED][ranks]
+            out = 0
+            for r in range(13):
+                c = r << 2 | suit
+                out |= (held >> c & formed >> r & 1) << c
+            return out
+    # the first best choice of ``size`` cards, in the order given
+    none = int(np.int64(0))  # no second part: an int64, not a literal (one ``_first_best``)
+    pick = _first_best(tables, hand, n, size, hand, none, none)
+    if spec[LOW] == 1:  # pairs must play
+        return pick
+    out = 0  # the ranks of that choice, each rank's highest suits
+    for r in range(13):
+        left = _bits(pick >> (4 * r) & 15)
+        for s in range(3, -1, -1):  # spades, hearts, diamonds, clubs
+            c = r << 2 | s
+            if left > 0 and held >> c & 1:
                 out |= 1 << c
-        return out
-    # the ranks of a choice of ``size`` cards with the best key: each rank's highest suits
-    held = 0
-    for i in range(n):
-        held |= 1 << hand[i]
-    for a in range(_choices(hand, n, size, choices)):
-        counts = choices[a, 0]
-        if _read_counts(tables, counts, choices[a, 1], size)[0] != key:
-            continue
-        out = 0
-        for r in range(13):
-            left = (counts >> (COUNT_BITS * r)) & 7
-            for s in range(3, -1, -1):  # spades, hearts, diamonds, clubs
-                c = r << 2 | s
-                if left > 0 and held >> c & 1:
-                    out |= 1 << c
-                    left -= 1
-        return out
-    return -1
+                left -= 1
+    return out
 
 
 @njit(cache=True)
@@ -250,18 +191,10 @@ def odd_chip_order(
     seq = np.zeros((n, width), dtype=np.int64)
     hand = np.empty(width, dtype=np.int64)
     group = np.empty(width, dtype=np.int64)
-    # each part's choices of a hand of set parts: at most C(8, 4) + C(5, 2) rows
-    choices = np.empty((_MOST_CHOICES, 3), dtype=np.int64)
-    for part in range(_PARTS):
-        for i in range(n):
-            priority[part, i] = -1
+    priority[:, :] = -1
     for part in range(_PARTS):
         row = spec[part]
-        count = 0
-        for i in range(n):
-            if tied[part, i]:
-                count += 1
-        if count == 0:
+        if not tied[part].any():
             continue
         if row[PRESENT] != 1:
             return False
@@ -272,24 +205,21 @@ def odd_chip_order(
             if not tied[part, i]:
                 continue
             own = cards[i]
-            used = _used(tables, row, own, ncards[i], board, nboard, hand, choices)
+            used = _used(tables, row, own, ncards[i], board, nboard, hand)
             if used < 0:
                 return False
-            for k in range(width):
-                seq[i, k] = 0
-            m = int(np.int64(0))  # int64 from the start: one compiled ``_sorted_into``
-            for c in range(52):
-                if used >> c & 1:
-                    group[m] = key[c]
-                    m += 1
-            at = _sorted_into(group, m, lowest, seq[i], int(np.int64(0)))
-            m = int(np.int64(0))
-            for j in range(ncards[i]):  # the player's other cards
-                c = own[j]
-                if not used >> c & 1:
-                    group[m] = key[c]
-                    m += 1
-            _sorted_into(group, m, lowest, seq[i], at)
+            owned = 0
+            for j in range(ncards[i]):
+                owned |= 1 << own[j]
+            at = int(np.int64(0))  # an int64, not a literal: one compiled ``_sorted_into``
+            for chosen in (used, owned & ~used):  # the cards used, then the player's others
+                m = 0
+                for c in range(52):
+                    if chosen >> c & 1:
+                        group[m] = key[c]
+                        m += 1
+                at = _sorted_into(group[:m], lowest, seq[i], at)
+            seq[i, at:] = 0
         for i in range(n):
             if not tied[part, i]:
                 continue
@@ -330,16 +260,11 @@ def compile_order(game: Game, splitter: Splitter) -> OrderArrays:
     for part, name in enumerate(("high", "low")):
         lowest = splitter.tie_rule(name) == "lowest_card_by_suit"
         keys[part] = card_keys(splitter, name)
-        spec[part, LOWEST] = lowest
         hand_id = sd.low if lowest else sd.high
-        if hand_id is None:
-            continue
-        read = _hand_spec(game, hand_id)
-        if read is None:
-            continue
-        spec[part] = read
-        spec[part, LOWEST] = lowest
-        tables[part] = packed(game.evaluator(hand_id)).tables
+        if hand_id is not None and (read := _hand_spec(game, hand_id)) is not None:
+            spec[part] = read
+            spec[part, LOWEST] = lowest
+            tables[part] = packed(game.evaluator(hand_id)).tables
     return keys, spec, tables[0], tables[1]
 
 
