@@ -5,12 +5,12 @@ uses, then the player's other cards, each group sorted by the tie rule's card ke
 (``card_keys``), compared highest or lowest first; equal sequences keep their seat order.
 
 Which of two equal cards a hand uses decides the suit compared, so the cards are chosen as
-the scalar evaluator chooses them: the first best choice of a hand of set parts (``use:``);
-all of a hand of at most the ranking's size; a flush's cards of its suit; otherwise of each
-rank of the best hand its highest suits (a low hand: its lowest ranks, each its lowest suit,
-or where pairs must play the first best choice in ``itertools.combinations``' order). A
-part whose hand is not read here (``spec[part, PRESENT]`` 0) keeps its table out of the
-settlement kernel.
+the scalar evaluator chooses them: the first best choice (``packed.best_pick_using``) of a
+hand of set parts (``use:``); all of a hand of at most the ranking's size; otherwise the
+first best choice of its cards sorted highest first, so that of equal ranks the highest
+suits play (a low hand: lowest first, the ace lowest, its lowest suits; where its pairs
+must play, of its cards in the order given). A part whose hand is not read here
+(``spec[part, PRESENT]`` 0) keeps its table out of the settlement kernel.
 """
 
 from __future__ import annotations
@@ -24,11 +24,8 @@ from validator.interpreter.poker.showdown import Splitter
 from validator.rankings.evaluator import card_order_key, low_rank
 from validator.rankings.packed import (
     MAX_PACKED,
-    T_SUITED_FORMED,
     NotPackable,
     Tables,
-    _bits,
-    _read,
     best_pick_using,
     packable,
     packed,
@@ -120,44 +117,21 @@ def _used(
         return held
     if n > MAX_PACKED:
         return -1
-    if spec[LOW] == 1:
-        distinct = 0
-        for r in range(13):
-            distinct += (held >> (4 * r) & 15) != 0
-        if distinct >= size:  # no pair plays: each lowest rank's lowest suit
-            out = 0
-            taken = 0
-            for low_rank in range(1, 14):  # the ace (rank 12) lowest, then the deuce up
-                r = 12 if low_rank == 1 else low_rank - 2
-                for c in range(4 * r, 4 * r + 4):
-                    if held >> c & 1 and taken < size:
-                        out |= 1 << c
-                        taken += 1
-                        break
-            return out
-    else:
-        _, _, suit, ranks = _read(tables, hand, n)
-        if suit >= 0:  # a flush: the cards of its suit the suited table formed
-            formed = tables[T_SUITED_FORMED][ranks]
-            out = 0
-            for r in range(13):
-                c = r << 2 | suit
-                out |= (held >> c & formed >> r & 1) << c
-            return out
-    # the first best choice of ``size`` cards, in the order given
-    none = int(np.int64(0))  # no second part: an int64, not a literal (one ``_first_best``)
-    pick = _first_best(tables, hand, n, size, hand, none, none)
-    if spec[LOW] == 1:  # pairs must play
-        return pick
-    out = 0  # the ranks of that choice, each rank's highest suits
+    distinct = 0
     for r in range(13):
-        left = _bits(pick >> (4 * r) & 15)
-        for s in range(3, -1, -1):  # spades, hearts, diamonds, clubs
-            c = r << 2 | s
-            if left > 0 and held >> c & 1:
-                out |= 1 << c
-                left -= 1
-    return out
+        distinct += (held >> (4 * r) & 15) != 0
+    if spec[LOW] != 1 or distinct >= size:
+        # the cards sorted highest first (a low hand: lowest first, the ace lowest), so that
+        # of equal ranks the highest suits play (a low hand: the lowest); a low hand whose
+        # pairs must play keeps the order given
+        n = int(np.int64(0))
+        for place in range(52):
+            c = 51 - place if spec[LOW] != 1 else ((place >> 2) + 12) % 13 * 4 + place % 4
+            if held >> c & 1:
+                hand[n] = c
+                n += 1
+    none = int(np.int64(0))  # no second part: an int64, not a literal (one ``_first_best``)
+    return _first_best(tables, hand, n, size, hand, none, none)
 
 
 @njit(cache=True)
