@@ -2,7 +2,8 @@
 553.12(j)(2)(ii)-(iv)), in a kernel: ``odd_chip_order`` places each tied seat, and the
 explanation of a settlement reads the places it gave. Each tied hand is read as the cards it
 uses, then the player's other cards, each group sorted by the tie rule's card key
-(``card_keys``), compared highest or lowest first; equal sequences keep their seat order.
+(``card_keys``, negated where the highest card goes first), compared lowest first; equal
+sequences keep their seat order.
 
 Which of two equal cards a hand uses decides the suit compared, so the cards are chosen as
 the scalar evaluator chooses them: the first best choice (``packed.best_pick_using``) of a
@@ -34,29 +35,18 @@ from validator.rankings.packed import (
 # -- a part's hand: indices into a row of ``spec`` ---------------------------------------------
 
 PRESENT = 0  # 1: this module reads the part's hand
-LOWEST = 1  # 1: the lowest card by suit gets the excess first; 0: the highest
-LOW = 2  # 1: the hand's ranking is a low ranking (ace-to-five)
-SIZE = 3  # the ranking's size: the most cards a hand uses
-USE_OWN = 4  # use: exactly this many of the player's cards; -1: no ``use:``
-USE_BOARD = 5  # use: exactly this many of the board's
-OWN_FIRST = 6  # 1: the player's group is listed first (in ``use:``, else in ``cards:``)
-WITH_OWN = 7  # 1: the hand reads the player's cards (no ``use:``)
-WITH_BOARD = 8  # 1: the hand reads the board (no ``use:``)
-SPEC = 9
+LOW = 1  # 1: the hand's ranking is a low ranking (ace-to-five)
+SIZE = 2  # the ranking's size: the most cards a hand uses
+USE_OWN = 3  # use: exactly this many of the player's cards; -1: no ``use:``
+USE_BOARD = 4  # use: exactly this many of the board's
+OWN_FIRST = 5  # 1: the player's group is listed first (in ``use:``, else in ``cards:``)
+WITH_OWN = 6  # 1: the hand reads the player's cards (no ``use:``)
+WITH_BOARD = 7  # 1: the hand reads the board (no ``use:``)
+SPEC = 8
 
 #: the rows of ``keys`` and ``spec`` (``settle.HIGH``, ``settle.LOW``)
 _PARTS = 2
 _HIGH = 0
-
-
-@njit(cache=True)
-def _sorted_into(values: Ints, lowest: bool, out: Ints, at: int) -> int:
-    """``values`` into ``out[at:]`` highest (``lowest``: lowest) first; the next place."""
-    ordered = np.sort(values)
-    n = ordered.shape[0]
-    for i in range(n):
-        out[at + i] = ordered[i] if lowest else ordered[n - 1 - i]
-    return at + n
 
 
 @njit(cache=True)
@@ -135,13 +125,11 @@ def _used(
 
 
 @njit(cache=True)
-def _before(seq: Ints, a: int, b: int, lowest: bool) -> bool:
+def _before(seq: Ints, a: int, b: int) -> bool:
     """Whether seat ``a``'s sequence comes before seat ``b``'s (a stable sort)."""
     for k in range(seq.shape[1]):
-        x = seq[a, k]
-        y = seq[b, k]
-        if x != y:
-            return x < y if lowest else x > y
+        if seq[a, k] != seq[b, k]:
+            return seq[a, k] < seq[b, k]
     return a < b
 
 
@@ -173,7 +161,6 @@ def odd_chip_order(
         if row[PRESENT] != 1:
             return False
         tables = high_tables if part == _HIGH else low_tables
-        lowest = row[LOWEST] == 1
         key = keys[part]
         for i in range(n):
             if not tied[part, i]:
@@ -185,21 +172,22 @@ def odd_chip_order(
             owned = 0
             for j in range(ncards[i]):
                 owned |= 1 << own[j]
-            at = int(np.int64(0))  # an int64, not a literal: one compiled ``_sorted_into``
+            at = 0
             for chosen in (used, owned & ~used):  # the cards used, then the player's others
                 m = 0
                 for c in range(52):
                     if chosen >> c & 1:
                         group[m] = key[c]
                         m += 1
-                at = _sorted_into(group[:m], lowest, seq[i], at)
+                seq[i, at : at + m] = np.sort(group[:m])
+                at += m
             seq[i, at:] = 0
         for i in range(n):
             if not tied[part, i]:
                 continue
             place = 0
             for j in range(n):
-                if j != i and tied[part, j] and _before(seq, j, i, lowest):
+                if j != i and tied[part, j] and _before(seq, j, i):
                     place += 1
             priority[part, i] = place
     return True
@@ -224,8 +212,9 @@ def _no_tables() -> Tables:
 
 
 def compile_order(game: Game, splitter: Splitter) -> OrderArrays:
-    """The table's arrays for ``odd_chip_order``: each part's card keys and tie rule, and
-    the hand it reads (the low hand under the lowest card by suit, else the high hand)."""
+    """The table's arrays for ``odd_chip_order``: each part's card keys (negated where the
+    highest card by suit goes first, so that every part is ordered lowest first) and the
+    hand it reads (the low hand under the lowest card by suit, else the high hand)."""
     sd = game.definition.showdown
     assert sd is not None
     keys = np.zeros((_PARTS, 52), dtype=np.int64)
@@ -233,11 +222,10 @@ def compile_order(game: Game, splitter: Splitter) -> OrderArrays:
     tables = [_no_tables(), _no_tables()]
     for part, name in enumerate(("high", "low")):
         lowest = splitter.tie_rule(name) == "lowest_card_by_suit"
-        keys[part] = card_keys(splitter, name)
+        keys[part] = np.array(card_keys(splitter, name)) * (1 if lowest else -1)
         hand_id = sd.low if lowest else sd.high
         if hand_id is not None and (read := _hand_spec(game, hand_id)) is not None:
             spec[part] = read
-            spec[part, LOWEST] = lowest
             tables[part] = packed(game.evaluator(hand_id)).tables
     return keys, spec, tables[0], tables[1]
 

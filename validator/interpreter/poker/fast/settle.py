@@ -341,8 +341,9 @@ def _bad_beat_pay(
         return 0
     hand = np.empty(cards.shape[1] + board.shape[0], dtype=np.int64)
     best = 0
-    losing = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
+    # each seat's share: 0 the losing hand's, 1 the winning hand's, 2 the table's, -1 none
+    share = np.full(n, -1, dtype=np.int64)
+    for i in range(n):  # the losing hands that qualify
         key = high[i]
         floor = params[BB_FLOOR]
         if not main[i] or key == top or key == 0 or _part(key, 0) < floor:
@@ -358,22 +359,19 @@ def _bad_beat_pay(
                 own += (used >> cards[i, j]) & 1
             if own < params[BB_HOLE]:
                 continue
-        losing[i] = True
+        share[i] = 0
         best = max(best, key)
     if best == 0:
         return 0
-    # each seat's share: 0 the losing hand's, 1 the winning hand's, 2 the table's, -1 none
-    share = np.full(n, -1, dtype=np.int64)
     count = np.zeros(3, dtype=np.int64)
     losers = 0
     for i in range(n):
-        if losing[i] and high[i] == best:
-            share[i] = 0
+        if share[i] == 0 and high[i] == best:
             losers |= 1 << i
         elif main[i] and high[i] == top:
             share[i] = 1
-        elif ncards[i] > 0:
-            share[i] = 2
+        else:
+            share[i] = 2 if ncards[i] > 0 else -1
         if share[i] >= 0:
             count[share[i]] += 1
     fund = params[BB_FUND] + bb
@@ -431,7 +429,6 @@ def _settle(
     npots = level_of.shape[0]
     amount = np.zeros(npots, dtype=np.int64)
     eligible = np.zeros((npots, n), dtype=np.bool_)
-    contenders = np.zeros(npots, dtype=np.int64)
     below = 0
     for k in range(npots):  # a layer contested by the players still in who reached it
         lev = level_of[k]
@@ -441,7 +438,6 @@ def _settle(
             amount[k] += min(c, lev) - min(c, below)
             if not folded[i] and c >= lev:
                 eligible[k, i] = True
-                contenders[k] += 1
                 bits |= 1 << i
         at[0] = log_op(log, at[0], ops.FORM_POT, ops.NO_SEAT, amount[k], k, bits)
         below = lev
@@ -454,9 +450,8 @@ def _settle(
     if params[BB_KIND] != BB_NONE:
         for k in range(npots):
             at[0] = log_op(log, at[0], ops.TAKE_BAD_BEAT, ops.NO_SEAT, bb_of[k], k, 0)
-    qualifying = np.zeros(n, dtype=np.bool_)
     won = np.zeros((3, n), dtype=np.bool_)
-    sd = Showdown(high, low, params, priority, tied, qualifying, won, out, log, at)
+    sd = Showdown(high, low, params, priority, tied, np.zeros(n, np.bool_), won, out, log, at)
     needs_order = False
     q = params[KILL_QUALIFYING]
     kill = False  # a pot of at least the qualifying pot won by one player (§ 553.12(m))
@@ -464,7 +459,7 @@ def _settle(
     for k in range(npots):
         net = amount[k] - rake_of[k] - bb_of[k]
         won[:, :] = False
-        if contenders[k] == 1:
+        if eligible[k].sum() == 1:
             for i in range(n):
                 if eligible[k, i]:
                     out[i] += net
@@ -483,7 +478,7 @@ def _settle(
             main_stays = main_stays or (k == 0 and net >= q and not split)
     if needs_order:
         return NEEDS_ORDER
-    if params[BB_KIND] != BB_NONE and params[POT_KIND] != POT_LOW and contenders[0] >= 2:
+    if params[BB_KIND] != BB_NONE and params[POT_KIND] != POT_LOW and eligible[0].sum() >= 2:
         hit = _bad_beat_pay(dealt, rules, eligible[0], bb, out[n + _TAIL :], log, at)
         if hit < 0:
             return HANDED_BACK
@@ -577,7 +572,6 @@ class FastSettler:
         p[ODD_UNIT] = stakes.chip if cap is None else min(stakes.chip, cap)
         p[ODD_CAPPED] = cap is not None
         p[EXCESS_TO_HIGH] = odd.pot_excess_to == "high"
-        p[LOW_MAX_RANK] = -1
         if sd.low is not None:
             qualifier = game.hand(sd.low).qualifier
             if qualifier is not None:
@@ -595,9 +589,6 @@ class FastSettler:
         pot (the session charges the stacks at the end of each period)."""
         p = self.params
         rule = rules.rake
-        p[RAKE_KIND] = RAKE_NONE
-        p[RAKE_CAP] = -1
-        p[RAKE_UNIT] = stakes.chip
         if rule is None or rule.kind in ("none", "time"):  # time charges never touch a pot
             return
         p[RAKE_UNIT] = rule.unit or stakes.chip
@@ -615,8 +606,6 @@ class FastSettler:
     def _compile_bad_beat(self, game: Game, rules: Rules) -> None:
         p = self.params
         rule = rules.bad_beat
-        p[BB_KIND] = BB_NONE
-        p[BB_MAX] = -1
         if rule is None:
             return
         if game.definition.bad_beat is None:
@@ -639,10 +628,8 @@ class FastSettler:
         p[BB_RANK] = 0 if rule.rank_at_least is None else rule.rank_at_least + PART_OFFSET
         p[BB_HOLE] = rule.hole_cards
         p[BB_BEATEN] = -1 if rule.beaten_by is None else ev.strength(rule.beaten_by) + PART_OFFSET
-        shares = (rule.losing_share, rule.winning_share, rule.table_share)
-        for k, share in enumerate(shares):
-            p[BB_SHARES + 2 * k] = share.numerator
-            p[BB_SHARES + 2 * k + 1] = share.denominator
+        for k, share in enumerate((rule.losing_share, rule.winning_share, rule.table_share)):
+            p[BB_SHARES + 2 * k : BB_SHARES + 2 * k + 2] = share.numerator, share.denominator
         if rule.hole_cards:
             spec = _hand_spec(game, "high")
             if spec is None:
@@ -667,7 +654,6 @@ class FastSettler:
         self.params[BB_FUND] = fund
         n = len(self.seats)
         out: Ints = np.empty(2 * n + _TAIL, dtype=np.int64)
-        round_put = np.array(dealt.round_put, dtype=np.int64)
         tied = self._tied
         dealt_arrays = (
             dealt.contributed,
@@ -678,7 +664,7 @@ class FastSettler:
             dealt.ncards,
             dealt.board,
             dealt.nboard,
-            round_put,
+            np.array(dealt.round_put, dtype=np.int64),
         )
         args = (dealt_arrays, self.rules())
         if log is None or at is None:
