@@ -30,6 +30,7 @@ from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
+from validator.interpreter.poker.fast.odd_chip import odd_chip_order
 from validator.interpreter.poker.fast.operations import (
     AWARD_POT,
     FORM_POT,
@@ -413,8 +414,9 @@ def _check_round(
             for w in h.winners
         }
         assert {int(i) for i in np.flatnonzero(tied.any(axis=0))} >= tied_seats
-        priority = settler.odd_chip_priority(dealt, tied)
-        assert priority is not None
+        priority = np.empty(tied.shape, dtype=np.int64)
+        hands = (dealt.cards, dealt.ncards, dealt.board, dealt.nboard, tied)
+        assert odd_chip_order(*hands, *settler.order_arrays, priority)
         assert py_settle(*args, priority, tied, out, *no_log()) == SETTLED
     assert [int(a) for a in out[:players]] == [int(a) for a in fast.awards]
 

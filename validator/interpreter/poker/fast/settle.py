@@ -140,7 +140,9 @@ def _low_qualifies(key: int, params: Ints) -> bool:
     if _part(key, 0) < params[LOW_MIN_PART]:
         return False
     top_rank = params[LOW_MAX_RANK]
-    for i in range(1, KEY_PARTS if top_rank >= 0 else 1):
+    if top_rank < 0:
+        return True
+    for i in range(1, KEY_PARTS):
         stored = _part(key, i)
         if stored == 0:
             break
@@ -671,13 +673,13 @@ class FastSettler:
             log, at = no_log()
         start = at[0]
         status = _settle(*args, self._unordered, tied, out, log, at)
-        priority = None
-        if status == NEEDS_ORDER:
+        priority: Ints | None = None
+        if status == NEEDS_ORDER:  # each tied seat's place in the order the excess goes
             at[0] = start
-            priority = self.odd_chip_priority(dealt, tied)
-            status = (
-                HANDED_BACK if priority is None else _settle(*args, priority, tied, out, log, at)
-            )
+            priority = np.empty(tied.shape, dtype=np.int64)
+            hands = (dealt.cards, dealt.ncards, dealt.board, dealt.nboard, tied)
+            ordered = odd_chip_order(*hands, *self.order_arrays, priority)
+            status = _settle(*args, priority, tied, out, log, at) if ordered else HANDED_BACK
         if status != SETTLED:
             at[0] = start
             raise refusal(status, out, self.seats)
@@ -697,15 +699,6 @@ class FastSettler:
     def rules(self) -> TableRules:
         """What ``_settle`` reads of the table."""
         return TableRules(self.levels, self.params, self.bb_spec, self.bb_tables)
-
-    def odd_chip_priority(self, dealt: DealtHand, tied: Flags) -> Ints | None:
-        """Each ``tied`` seat's place ([part, seat]; -1: not tied) in the order the excess goes
-        (§ 553.10(i)(2)(ii)-(iv)); ``None`` where a hand's cards are more than it reads."""
-        priority: Ints = np.empty(tied.shape, dtype=np.int64)
-        args = (dealt.cards, dealt.ncards, dealt.board, dealt.nboard, tied)
-        if odd_chip_order(*args, *self.order_arrays, priority):
-            return priority
-        return None
 
 
 class _NotTaken(RulesubError):
