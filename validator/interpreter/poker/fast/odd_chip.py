@@ -6,7 +6,7 @@ uses, then the player's other cards, each group sorted by the tie rule's card ke
 sequences keep their seat order.
 
 Which of two equal cards a hand uses decides the suit compared, so the cards are chosen as
-the scalar evaluator chooses them: the first best choice (``packed.best_pick_using``) of a
+the scalar evaluator chooses them: the first best choice (``packed.best_pick_using``'s) of a
 hand of set parts (``use:``); all of a hand of at most the ranking's size; otherwise the
 first best choice of its cards sorted highest first, so that of equal ranks the highest
 suits play (a low hand: lowest first, the ace lowest, its lowest suits; where its pairs
@@ -24,10 +24,16 @@ from validator.interpreter.poker.fast import Flags, Ints
 from validator.interpreter.poker.showdown import Splitter
 from validator.rankings.evaluator import card_order_key, low_rank
 from validator.rankings.packed import (
+    COUNT_BITS,
     MAX_PACKED,
+    SUIT_BITS,
     NotPackable,
     Tables,
-    best_pick_using,
+    _bits,
+    _next_combination,
+    _read,
+    _read_counts,
+    best_key_using,
     packable,
     packed,
 )
@@ -58,19 +64,34 @@ def _first_best(
     second: Ints,
     n_second: int,
     k_second: int,
+    best: int,
 ) -> int:
-    """The cards (bit c for card c) of ``packed.best_pick_using``'s choice: the first best
-    in ``itertools.product``'s order over each part's ``itertools.combinations``; -1 where
-    too few cards."""
-    pick = best_pick_using(tables, first, n_first, k_first, second, n_second, k_second)
-    if pick < 0:
+    """The cards (bit c for card c) of the first choice whose key is ``best`` (the best
+    hand's: ``Evaluator.best_using``'s choice, ``packed.best_pick_using``'s) in
+    ``itertools.product``'s order over each part's ``itertools.combinations``; -1: none."""
+    if k_first > n_first or k_second > n_second:
         return -1
-    out = 0
-    for i in range(n_first):
-        out |= (pick >> i & 1) << first[i]
-    for j in range(n_second):
-        out |= (pick >> (16 + j) & 1) << second[j]
-    return out
+    a = np.arange(max(k_first, 1), dtype=np.int64)
+    b = np.empty(max(k_second, 1), dtype=np.int64)
+    more_a = True
+    while more_a:
+        for j in range(b.shape[0]):
+            b[j] = j
+        more_b = True
+        while more_b:
+            counts = 0
+            suits = 0
+            chosen = 0
+            for i in range(k_first + k_second):
+                c = first[a[i]] if i < k_first else second[b[i - k_first]]
+                counts += 1 << (COUNT_BITS * (c >> 2))
+                suits |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
+                chosen |= 1 << c
+            if _read_counts(tables, counts, suits, k_first + k_second)[0] == best:
+                return chosen
+            more_b = _next_combination(b, k_second, n_second)
+        more_a = _next_combination(a, k_first, n_first)
+    return -1
 
 
 @njit(cache=True)
@@ -85,21 +106,19 @@ def _used(
         k_board = spec[USE_BOARD]
         if k_own + k_board > size:
             return -1
+        best = best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
         if spec[OWN_FIRST] == 1:
-            return _first_best(tables, own, n_own, k_own, board, n_board, k_board)
-        return _first_best(tables, board, n_board, k_board, own, n_own, k_own)
+            return _first_best(tables, own, n_own, k_own, board, n_board, k_board, best)
+        return _first_best(tables, board, n_board, k_board, own, n_own, k_own, best)
     # the hand's cards as ``hand_value`` lists them
     n = int(np.int64(0))  # an int64 from the start: one compiled ``_first_best``
     for group in range(2):
-        from_own = (group == 0) == (spec[OWN_FIRST] == 1)
-        if from_own and spec[WITH_OWN] == 1:
-            for i in range(n_own):
-                hand[n] = own[i]
-                n += 1
-        elif not from_own and spec[WITH_BOARD] == 1:
-            for j in range(n_board):
-                hand[n] = board[j]
-                n += 1
+        if (group == 0) == (spec[OWN_FIRST] == 1):
+            cards, count = own, n_own * spec[WITH_OWN]
+        else:
+            cards, count = board, n_board * spec[WITH_BOARD]
+        hand[n : n + count] = cards[:count]
+        n += count
     held = 0
     for i in range(n):
         held |= 1 << hand[i]
@@ -110,18 +129,22 @@ def _used(
     distinct = 0
     for r in range(13):
         distinct += (held >> (4 * r) & 15) != 0
-    if spec[LOW] != 1 or distinct >= size:
-        # the cards sorted highest first (a low hand: lowest first, the ace lowest), so that
-        # of equal ranks the highest suits play (a low hand: the lowest); a low hand whose
-        # pairs must play keeps the order given
+    if spec[LOW] == 1 and distinct >= size:  # no pair plays: the lowest ranks, lowest suits
+        out = 0
+        for place in range(52):  # the ace lowest, then the deuce up; each rank's suits upward
+            c = ((place >> 2) + 12) % 13 * 4 + place % 4
+            if held >> c & 1 and not out >> (c & ~3) & 15 and _bits(out) < size:
+                out |= 1 << c
+        return out
+    if spec[LOW] != 1:  # the cards highest first, so that of equal ranks the highest suits play
         n = int(np.int64(0))
-        for place in range(52):
-            c = 51 - place if spec[LOW] != 1 else ((place >> 2) + 12) % 13 * 4 + place % 4
+        for c in range(51, -1, -1):
             if held >> c & 1:
                 hand[n] = c
                 n += 1
+    # the first best choice (a low hand whose pairs must play: of its cards in the order given)
     none = int(np.int64(0))  # no second part: an int64, not a literal (one ``_first_best``)
-    return _first_best(tables, hand, n, size, hand, none, none)
+    return _first_best(tables, hand, n, size, hand, none, none, _read(tables, hand, n)[0])
 
 
 @njit(cache=True)

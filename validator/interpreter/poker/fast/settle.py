@@ -37,14 +37,7 @@ from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import Splitter
 from validator.interpreter.poker.table import Rules, Stakes
 from validator.interpreter.roundfile import RoundFileError
-from validator.rankings.packed import (
-    KEY_PARTS,
-    PART_BITS,
-    PART_MASK,
-    PART_OFFSET,
-    Tables,
-    packed,
-)
+from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_MASK, PART_OFFSET, Tables, packed
 from validator.vocabulary import POKER_WORD, meaning
 
 # -- the compiled rules: indices into the parameter array -------------------------------------
@@ -345,9 +338,9 @@ def _bad_beat_pay(
     best = 0
     # each seat's share: 0 the losing hand's, 1 the winning hand's, 2 the table's, -1 none
     share = np.full(n, -1, dtype=np.int64)
+    floor = params[BB_FLOOR]
     for i in range(n):  # the losing hands that qualify
         key = high[i]
-        floor = params[BB_FLOOR]
         if not main[i] or key == top or key == 0 or _part(key, 0) < floor:
             continue
         if _part(key, 0) == floor and _part(key, 1) < params[BB_RANK]:
@@ -557,8 +550,7 @@ class FastSettler:
             raise _NotTaken(f"{game.id} is no nonbanking Poker game")
         p = self.params
         if rules.kill is not None:
-            p[KILL_RULE] = 1
-            p[KILL_QUALIFYING] = rules.kill.qualifying_pot
+            p[KILL_RULE], p[KILL_QUALIFYING] = 1, rules.kill.qualifying_pot
         self.splitter = Splitter(game, card_orders(game), stakes.chip)
         self.order_arrays = compile_order(game, self.splitter)
         spec = self.order_arrays[1]
@@ -599,8 +591,7 @@ class FastSettler:
             if rule.rate is None:
                 raise _NotTaken("a percentage rake with no rate")
             p[RAKE_KIND] = RAKE_PER_ROUND if rule.per_betting_round else RAKE_PERCENT
-            p[RAKE_NUM] = rule.rate.numerator
-            p[RAKE_DEN] = rule.rate.denominator
+            p[RAKE_NUM], p[RAKE_DEN] = rule.rate.numerator, rule.rate.denominator
             return
         p[RAKE_KIND] = RAKE_INCREMENTAL
         self.levels = np.array(rule.levels, dtype=np.int64).reshape(-1, 2)
@@ -617,8 +608,7 @@ class FastSettler:
             p[BB_AMOUNT] = rule.amount
         elif rule.rate is not None:
             p[BB_KIND] = BB_RATE
-            p[BB_NUM] = rule.rate.numerator
-            p[BB_DEN] = rule.rate.denominator
+            p[BB_NUM], p[BB_DEN] = rule.rate.numerator, rule.rate.denominator
         else:
             raise _NotTaken("a Bad Beat contribution with neither an amount nor a rate")
         p[BB_MAX] = -1 if rule.max is None else rule.max
@@ -683,17 +673,11 @@ class FastSettler:
         if status != SETTLED:
             at[0] = start
             raise refusal(status, out, self.seats)
-        kill = int(out[n + 4])
+        rake, bad_beat, pots, showdown, kill, losing = (int(x) for x in out[n : n + _TAIL])
+        kill_next = None if kill < 0 else bool(kill)
+        payouts = out[n + _TAIL :]
         return SettledHand(
-            out[:n],
-            int(out[n]),
-            int(out[n + 1]),
-            int(out[n + 2]),
-            bool(out[n + 3]),
-            None if kill < 0 else bool(kill),
-            out[n + _TAIL :],
-            int(out[n + 5]),
-            priority,
+            out[:n], rake, bad_beat, pots, bool(showdown), kill_next, payouts, losing, priority
         )
 
     def rules(self) -> TableRules:
