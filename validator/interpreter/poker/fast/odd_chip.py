@@ -240,11 +240,10 @@ def compile_order(game: Game, splitter: Splitter) -> OrderArrays:
     hand it reads (the low hand under the lowest card by suit, else the high hand)."""
     sd = game.definition.showdown
     assert sd is not None
-    keys = np.zeros((_PARTS, 52), dtype=np.int64)
-    spec = np.zeros((_PARTS, SPEC), dtype=np.int64)
-    tables = [_no_tables(), _no_tables()]
+    keys, spec, *tables = unread()
     for part, name in enumerate(("high", "low")):
-        lowest = splitter.tie_rule(name) == "lowest_card_by_suit"
+        ties = splitter.odd.low_ties if name == "low" else splitter.odd.high_ties
+        lowest = ties == "lowest_card_by_suit"
         keys[part] = np.array(card_keys(splitter, name)) * (1 if lowest else -1)
         hand_id = sd.low if lowest else sd.high
         if hand_id is not None and (read := _hand_spec(game, hand_id)) is not None:
@@ -257,7 +256,8 @@ def card_keys(splitter: Splitter, part: str) -> list[int]:
     """Each card's key for a tied part's excess (§ 553.10(i)(2)(ii)-(iv)): its rank (under
     the lowest card by suit its low rank, the ace lowest), then its suit by the game's card
     order; a greater key a higher card."""
-    lowest = splitter.tie_rule(part) == "lowest_card_by_suit"
+    ties = splitter.odd.low_ties if part == "low" else splitter.odd.high_ties
+    lowest = ties == "lowest_card_by_suit"
     keys = []
     for c in range(52):
         rank, suit = card_order_key(splitter.order, c)
