@@ -102,8 +102,7 @@ def _used(
     ``hand``: scratch."""
     size = spec[SIZE]
     if spec[USE_OWN] >= 0:  # Omaha's two and three: the first best choice
-        k_own = spec[USE_OWN]
-        k_board = spec[USE_BOARD]
+        k_own, k_board = spec[USE_OWN], spec[USE_BOARD]
         if k_own + k_board > size:
             return -1
         best = best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
@@ -286,8 +285,7 @@ def _hand_spec(game: Game, hand_id: str) -> Ints | None:
     if hd.use is not None:
         if len(hd.use) != 2 or set(hd.use) != known:
             return None
-        row[USE_OWN] = hd.use["player"]
-        row[USE_BOARD] = hd.use["board"]
+        row[USE_OWN], row[USE_BOARD] = hd.use["player"], hd.use["board"]
         row[OWN_FIRST] = next(iter(hd.use)) == "player"
         return row
     if not set(hd.cards) <= known or len(set(hd.cards)) != len(hd.cards):

@@ -152,7 +152,7 @@ def _pay_best(sd: Showdown, side: int, eligible: Flags, amount: int, pot: int, p
     (marked in ``sd.tied``, nothing paid). Ordered, an equal share each, the excess one chip
     (at most the cap) at a time in order (§ 553.10(i)(2)(ii)-(iv))."""
     keys = sd.low if side == LOW else sd.high
-    priority = sd.priority[side]
+    priority, out, won, log, at = sd.priority[side], sd.out, sd.won, sd.log, sd.at
     n = keys.shape[0]
     top = 0
     for i in range(n):
@@ -184,9 +184,9 @@ def _pay_best(sd: Showdown, side: int, eligible: Flags, amount: int, pot: int, p
             if excess and eligible[j] and keys[j] == top and priority[j] < priority[i]:
                 place += 1
         paid = share + min(room, max(0, excess - place * room))
-        sd.out[i] += paid
-        sd.won[part, i] = True
-        sd.at[0] = log_op(sd.log, sd.at[0], ops.AWARD_POT, i, paid, pot, part)
+        out[i] += paid
+        won[part, i] = True
+        at[0] = log_op(log, at[0], ops.AWARD_POT, i, paid, pot, part)
     return winners
 
 
@@ -196,12 +196,12 @@ def _award_pot(sd: Showdown, mask: Flags, net: int, k: int) -> int:
     high hand taking all where no low qualifies (§ 553.10(j)), the excess of halves to the
     half the game names, one chip of at most the cap where it caps it (§ 553.10(i)(2)(i));
     0 where a part has no winner, -1 where a tie's excess wants an order (``_pay_best``)."""
-    params = sd.params
+    params, low, qualifying = sd.params, sd.low, sd.qualifying
     kind = params[POT_KIND]
     any_low = False
     for i in range(mask.shape[0]):
-        sd.qualifying[i] = kind != POT_HIGH and mask[i] and _low_qualifies(sd.low[i], params)
-        any_low = any_low or sd.qualifying[i]
+        qualifying[i] = kind != POT_HIGH and mask[i] and _low_qualifies(low[i], params)
+        any_low = any_low or qualifying[i]
     halves = kind == POT_HIGH_LOW and any_low
     first = LOW if kind == POT_LOW else HIGH  # the hand a pot not split goes to
     unit = params[ODD_UNIT]
@@ -213,7 +213,7 @@ def _award_pot(sd: Showdown, mask: Flags, net: int, k: int) -> int:
         amount = net
         if halves:
             amount = larger if (side == HIGH) == (params[EXCESS_TO_HIGH] == 1) else net - larger
-        eligible = sd.qualifying if side == LOW else mask
+        eligible = qualifying if side == LOW else mask
         paid = _pay_best(sd, side, eligible, amount, k, side + 1 if halves else 0)
         if paid == 0:
             return 0
@@ -418,10 +418,13 @@ def _settle(
             return OVER_CALLED
     # the main pot and the side pots (§ 553.8(b)(4)(iii)): every distinct contribution of a
     # player still in, ascending; an empty pot where nobody put anything in
-    level_of = np.unique(called[~folded & (called > 0)])
-    if level_of.shape[0] == 0:
-        level_of = np.zeros(1, dtype=np.int64)
-    npots = level_of.shape[0]
+    level_of = np.sort(np.where(folded, 0, called))
+    npots = 0
+    for c in level_of:
+        if c > 0 and (npots == 0 or level_of[npots - 1] != c):
+            level_of[npots] = c
+            npots += 1
+    npots = max(npots, 1)
     amount = np.zeros(npots, dtype=np.int64)
     eligible = np.zeros((npots, n), dtype=np.bool_)
     below = 0
@@ -532,8 +535,8 @@ class FastSettler:
         self.bb_tables: Tables = _no_tables()
         self.reason: str | None = None
         self.splitter: Splitter | None = None
-        #: ``odd_chip.odd_chip_order``'s arrays for this table: each part's card keys, tie
-        #: rule and hand (``spec``), and the packed tables of the high and the low hand
+        #: ``odd_chip.odd_chip_order``'s arrays for this table: each part's card keys (in the
+        #: order its tie rule gives) and hand (``spec``), the packed tables of each part's hand
         self.order_arrays: OrderArrays = unread()
         n = len(self.seats)
         self._unordered: Ints = np.full((2, n), -1, dtype=np.int64)  # no priority given
@@ -561,11 +564,10 @@ class FastSettler:
         self._compile_rake(rules, stakes)
         self._compile_bad_beat(game, rules)
         p[POT_KIND] = {"high": POT_HIGH, "low": POT_LOW, "high_low": POT_HIGH_LOW}[sd.pot]
-        odd = sd.odd_chips
-        cap = None if odd.cap is None else int(odd.cap * 100)
+        cap = self.splitter.cap  # the excess's cap in cents, as the explanation reads it
         p[ODD_UNIT] = stakes.chip if cap is None else min(stakes.chip, cap)
         p[ODD_CAPPED] = cap is not None
-        p[EXCESS_TO_HIGH] = odd.pot_excess_to == "high"
+        p[EXCESS_TO_HIGH] = sd.odd_chips.pot_excess_to == "high"
         if sd.low is not None:
             qualifier = game.hand(sd.low).qualifier
             if qualifier is not None:
