@@ -174,7 +174,6 @@ def odd_chip_order(
     width = cards.shape[1] + board.shape[0]
     seq = np.zeros((n, width), dtype=np.int64)
     hand = np.empty(width, dtype=np.int64)
-    group = np.empty(width, dtype=np.int64)
     priority[:, :] = -1
     for part in range(_PARTS):
         row = spec[part]
@@ -196,13 +195,16 @@ def odd_chip_order(
                 owned |= 1 << own[j]
             at = 0
             for chosen in (used, owned & ~used):  # the cards used, then the player's others
-                m = 0
-                for c in range(52):
+                m = at
+                for c in range(52):  # each key put in its place, ascending from ``at``
                     if chosen >> c & 1:
-                        group[m] = key[c]
+                        j = m
+                        while j > at and seq[i, j - 1] > key[c]:
+                            seq[i, j] = seq[i, j - 1]
+                            j -= 1
+                        seq[i, j] = key[c]
                         m += 1
-                seq[i, at : at + m] = np.sort(group[:m])
-                at += m
+                at = m
             seq[i, at:] = 0
         for i in range(n):
             if not tied[part, i]:

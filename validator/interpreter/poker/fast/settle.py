@@ -418,12 +418,19 @@ def _settle(
             return OVER_CALLED
     # the main pot and the side pots (§ 553.8(b)(4)(iii)): every distinct contribution of a
     # player still in, ascending; an empty pot where nobody put anything in
-    level_of = np.sort(np.where(folded, 0, called))
+    level_of = np.zeros(n, dtype=np.int64)
     npots = 0
-    for c in level_of:
-        if c > 0 and (npots == 0 or level_of[npots - 1] != c):
-            level_of[npots] = c
-            npots += 1
+    for i in range(n):
+        c = called[i]
+        j = npots  # where ``c`` goes among the levels found
+        while j > 0 and level_of[j - 1] > c:
+            j -= 1
+        if folded[i] or c <= 0 or (j > 0 and level_of[j - 1] == c):
+            continue
+        for m in range(npots, j, -1):
+            level_of[m] = level_of[m - 1]
+        level_of[j] = c
+        npots += 1
     npots = max(npots, 1)
     amount = np.zeros(npots, dtype=np.int64)
     eligible = np.zeros((npots, n), dtype=np.bool_)
