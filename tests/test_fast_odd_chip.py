@@ -21,18 +21,17 @@ from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS
 from validator.interpreter.poker.fast.odd_chip import (
-    _MOST_CHOICES,
     PRESENT,
     USE_BOARD,
     USE_OWN,
-    _first_best_using,
+    _first_best,
     odd_chip_order,
 )
 from validator.interpreter.poker.fast.settle import HIGH, LOW, FastSettler
 from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import show
 from validator.interpreter.poker.table import Limit, Rules, Stakes
-from validator.rankings.packed import best_pick_using
+from validator.rankings.packed import best_key_using, best_pick_using
 
 POKER = tuple(
     g.id for g in all_games() if g.definition.kind == "nonbanking" and g.definition.showdown
@@ -250,9 +249,9 @@ def test_first_best_choice_is_best_pick_using_s(
     game_id: str, seed: int, part: int, few_ranks: bool
 ) -> None:
     """§ 553.12(j): a hand of set parts (Omaha's two of the player's and three of the
-    board) uses the cards ``packed.best_pick_using`` picks (``Evaluator.best_using``'s
-    first best choice); ``_first_best_using`` reads each part's choices once and must pick
-    the same, either part listed first."""
+        board) uses the cards ``packed.best_pick_using`` picks (``Evaluator.best_using``'s
+        first best choice); ``_first_best`` reads the choices up to the first of the best key
+    (``best_key_using``'s) and must pick the same, either part listed first."""
     game = load_game(game_id)
     settler = _settler(game, 2)
     spec = settler.order_arrays[1]
@@ -264,10 +263,10 @@ def test_first_best_choice_is_best_pick_using_s(
     own = np.array(cards[0], dtype=np.int64)
     shared = np.array(board, dtype=np.int64)
     k_own, k_board = int(spec[part, USE_OWN]), int(spec[part, USE_BOARD])
-    choices = np.empty((_MOST_CHOICES, 3), dtype=np.int64)
     for first, k1, second, k2 in ((own, k_own, shared, k_board), (shared, k_board, own, k_own)):
         mask = best_pick_using(tables, first, len(first), k1, second, len(second), k2)
         picked = {int(c) for i, c in enumerate(first) if mask >> i & 1}
         picked |= {int(c) for j, c in enumerate(second) if mask >> (16 + j) & 1}
-        fast = _first_best_using(tables, first, len(first), k1, second, len(second), k2, choices)
+        best = best_key_using(tables, own, len(own), shared, len(shared), k_own, k_board)
+        fast = _first_best(tables, first, len(first), k1, second, len(second), k2, best)
         assert {c for c in range(52) if fast >> c & 1} == picked

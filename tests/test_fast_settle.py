@@ -30,6 +30,7 @@ from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
+from validator.interpreter.poker.fast.odd_chip import odd_chip_order
 from validator.interpreter.poker.fast.operations import (
     AWARD_POT,
     FORM_POT,
@@ -52,7 +53,7 @@ from validator.interpreter.poker.fast.settle import (
     FastSettler,
     _settle,
     no_log,
-    settle_error,
+    refusal,
 )
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
@@ -380,7 +381,7 @@ def _check_round(
         dealt.nboard,
         np.array(round_put, dtype=np.int64),
     )
-    args = (arrays, (settler.levels, settler.params, settler.bb_spec, settler.bb_tables))
+    args = (arrays, settler.rules())
     unordered = np.full((2, players), -1, dtype=np.int64)
     try:
         s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
@@ -390,8 +391,7 @@ def _check_round(
         assert refused == str(e)
         assert at[0] == 0
         status = py_settle(*args, unordered, tied, out, *no_log())
-        message = settle_error(status, out, range(1, players + 1))
-        assert message is not None and message in str(e)
+        assert str(refusal(status, out, range(1, players + 1))) in str(e)
         return
     event(
         ("side pots " if len(s.pots) > 1 else "one pot ")
@@ -414,8 +414,9 @@ def _check_round(
             for w in h.winners
         }
         assert {int(i) for i in np.flatnonzero(tied.any(axis=0))} >= tied_seats
-        priority = settler.odd_chip_priority(dealt, tied)
-        assert priority is not None
+        priority = np.empty(tied.shape, dtype=np.int64)
+        hands = (dealt.cards, dealt.ncards, dealt.board, dealt.nboard, tied)
+        assert odd_chip_order(*hands, *settler.order_arrays, priority)
         assert py_settle(*args, priority, tied, out, *no_log()) == SETTLED
     assert [int(a) for a in out[:players]] == [int(a) for a in fast.awards]
 
