@@ -138,6 +138,11 @@ class Splitter:
         self.chip = chip
         self.cap = None if self.odd.cap is None else int(self.odd.cap * 100)
 
+    def tie_rule(self, part: str) -> str:
+        """How a tied half's excess is given, as the game declares it (§ 553.10(i)(2)(ii),
+        (iii)): ``highest_card_by_suit`` or ``lowest_card_by_suit``."""
+        return self.odd.low_ties if part == "low" else self.odd.high_ties
+
     # -- a pot's awards (the settlement kernel's, read from its operation log) explained
 
     def part(
@@ -177,8 +182,7 @@ class Splitter:
     def odd_chip_reason(self, part: str, extra: Cents, first: bool) -> str:
         """Why a tied player of ``part`` is given ``extra`` of what cannot be divided
         (``first``: the first in the order by card and suit)."""
-        # as the game declares it (§ 553.10(i)(2)(ii), (iii)): highest or lowest card by suit
-        by = (self.odd.low_ties if part == "low" else self.odd.high_ties).split("_")[0]
+        by = self.tie_rule(part).split("_")[0]  # "highest" or "lowest" card by suit
         if self.cap is None:
             each = (
                 f"the {dollar_text(extra)} that cannot be divided goes to the tied player "
