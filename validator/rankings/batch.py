@@ -49,6 +49,7 @@ from numpy.typing import ArrayLike, NDArray
 from validator.model.ranking import Category, Ranking
 from validator.rankings.primitives import COLORS, SUIT_INDEX
 from validator.rankings.table_kernels import (
+    of_a_kind_cards,
     second_combinations,
     suit_table_values,
     table_values,
@@ -1281,16 +1282,14 @@ def _of_a_kind(ev: BatchEvaluator, c: Category, h: Hands) -> Found:
     held = ev._groups(c, h)[0] if ranged else ev._pattern_held(c.of_a_kind or (), h)
 
     def pick() -> list[U16]:
-        out = _empty(h)
         ok, groups = ev._groups(c, h)
-        for g, p in zip(groups, c.of_a_kind or (), strict=True):
-            bit = np.where(ok, np.left_shift(1, g.clip(0).astype(np.uint16)), 0)
-            left = np.full(h.n, p, dtype=np.int8)
-            for s in (3, 2, 1, 0):  # the highest suits of the rank first
-                take = ((h.m[s] & bit) != 0) & (left > 0)
-                out[s] |= np.where(take, bit, 0).astype(np.uint16)
-                left -= take.astype(np.int8)
-        return out
+        if not groups:
+            return _empty(h)
+        out = np.empty((4, h.n), dtype=np.uint16)
+        m = [np.ascontiguousarray(x, dtype=np.uint16) for x in h.m]
+        counts = np.array(c.of_a_kind or (), dtype=np.int64)
+        of_a_kind_cards(m[0], m[1], m[2], m[3], np.stack(groups), counts, ok, out)
+        return list(out)  # the highest suits of each group's rank first
 
     return Found(held, pick)
 

@@ -4,7 +4,8 @@ answers): a hand's additive code (its rank multiset and suit counts, a sum over 
 numbered among the multisets of its size, and the table read at that number; where its
 suits might hold a category reading suits, its four suit masks, each read in a table of the
 suit's 8,192 masks; or a hand's four suit masks alone. The tables and the codes are the
-batch evaluator's (``validator.rankings.batch``); these loops only read them.
+batch evaluator's (``validator.rankings.batch``); these loops only read them. Besides, the
+cards forming a hand's rank groups (``of_a_kind_cards``), hand by hand.
 """
 
 from __future__ import annotations
@@ -321,3 +322,39 @@ def _holds(
         or by_suit[j, 2, np.int64((x >> np.uint64(32)) & m)]
         or by_suit[j, 3, np.int64((x >> np.uint64(48)) & m)]
     )
+
+
+@njit(cache=True)
+def of_a_kind_cards(
+    m0: NDArray[np.uint16],
+    m1: NDArray[np.uint16],
+    m2: NDArray[np.uint16],
+    m3: NDArray[np.uint16],
+    groups: NDArray[np.int8],
+    counts: NDArray[np.int64],
+    ok: NDArray[np.bool_],
+    out: NDArray[np.uint16],
+) -> None:
+    """The cards forming each hand's rank groups, as suit masks into ``out`` (4, hands),
+    zero where ``ok`` does not hold: of group ``g``'s rank (``groups[g]``, a rank index),
+    ``counts[g]`` cards, the highest suits (``m3`` to ``m0``, each suit's rank mask)
+    first."""
+    n = ok.shape[0]
+    for r in range(n):
+        out[0, r] = out[1, r] = out[2, r] = out[3, r] = 0
+        if not ok[r]:
+            continue
+        for g in range(groups.shape[0]):
+            bit = np.uint16(1 << np.int64(groups[g, r]))
+            left = counts[g]
+            if left > 0 and m3[r] & bit:
+                out[3, r] |= bit
+                left -= 1
+            if left > 0 and m2[r] & bit:
+                out[2, r] |= bit
+                left -= 1
+            if left > 0 and m1[r] & bit:
+                out[1, r] |= bit
+                left -= 1
+            if left > 0 and m0[r] & bit:
+                out[0, r] |= bit
