@@ -226,6 +226,8 @@ def second_combinations(
     size: NDArray[np.int64],
     by_ranks: NDArray[np.bool_],
     by_suit: NDArray[np.bool_],
+    by_outside: NDArray[np.uint16],
+    on_ranks: NDArray[np.bool_],
     out: NDArray[np.int8],
 ) -> bool:
     """Each hand's second combination, hand by hand: the first category of ``order`` that
@@ -235,8 +237,11 @@ def second_combinations(
     ``by_ranks[j, n]`` holds at the number of their rank multiset (``base_low[n]``,
     ``id_high[n]``, ``fields`` as ``table_values`` reads them), or where ``by_suit[j, s]``
     holds at one suit's mask; a size of 0 is never looked for. Whole hands are tested
-    first, their subsets only where the whole hand holds the category. False where a hand
-    has more cards than the tables."""
+    first, their subsets only where the whole hand holds the category: for a category read
+    on ranks alone (no suit's mask holds it), no subset is looked at but its ranks
+    (``by_outside[j, n]`` at the whole hand's number, as bits of rank indices) are, one of
+    them among the ranks outside the winning combination. False where a hand has more
+    cards than the tables."""
     n, m = cards.shape
     low_field, high_shift, high_field = fields[0], fields[1], fields[2]
     most = by_ranks.shape[1] - 1
@@ -259,6 +264,9 @@ def second_combinations(
             continue
         if k > most:
             return False
+        number = base_low[k, code & low_field] + id_high[k, (code >> high_shift) & high_field]
+        o = outside | (outside >> np.uint64(16)) | (outside >> np.uint64(32))
+        ranks_outside = np.uint16((o | (outside >> np.uint64(48))) & np.uint64(0x1FFF))
         for j in range(order.shape[0]):
             want = size[j]
             if want == 0 or want > k:
@@ -266,6 +274,11 @@ def second_combinations(
             if not _holds(j, k, code, x, base_low, id_high, low_field, high_shift, high_field,
                           by_ranks, by_suit):  # fmt: skip
                 continue
+            if by_outside[j, k, number] & ranks_outside:
+                out[r] = order[j]
+                break
+            if on_ranks[j]:
+                continue  # no set of its cards with one outside holds it
             for i in range(want):  # the subsets of `want` cards, in combinations' order
                 pick[i] = i
             found = False
