@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from validator.interpreter.batch_decisions import _said
-from validator.interpreter.batch_hands import RANK_BIT
+from validator.interpreter.batch_hands import RANK_BIT, pick
 from validator.interpreter.batch_kernels import (
+    ask_draw,
     card_counts,
     cards_of_rows,
     compare_keys,
@@ -215,3 +216,26 @@ def test_what_every_other_seats_hand_pays_each_lane(code_dtype: type) -> None:
     envy_lanes(held.reshape(-1), S, code_of_held, amounts, holder.reshape(-1), idx, out)
     assert (out == expected[idx]).all()
     assert (out > 0).any()
+
+
+def test_a_draw_asked_for_is_written_at_the_lanes_only() -> None:
+    """The pending draw's five arrays where a draw option was chosen, as ``pick`` (numpy's
+    select) writes them; elsewhere what they held."""
+    rng = _rng(13)
+    m = rng.random((N, S)) < 0.4
+    keep = rng.integers(-1, 3, (N, S))
+    paired, named = rng.random((N, S)) < 0.5, rng.random((N, S)) < 0.5
+    option, kind = rng.integers(-1, 3, (N, S)), rng.integers(0, 3, (N, S))
+    kept, was_paired, was_named = rng.integers(0, 5, (N, S)), paired[::-1].copy(), ~named
+    want = [
+        pick(m, 2, option), pick(m, 1, kind), pick(m, np.maximum(keep, 0), kept),
+        pick(m, paired, was_paired), pick(m, named, was_named),
+    ]  # fmt: skip
+    o, k, kp = option.copy(), kind.copy(), kept.copy()
+    pd, nd = was_paired.copy(), was_named.copy()
+    ask_draw(
+        m.reshape(-1), 2, 1, keep.reshape(-1), paired.reshape(-1), named.reshape(-1),
+        o.reshape(-1), k.reshape(-1), kp.reshape(-1), pd.reshape(-1), nd.reshape(-1),
+    )  # fmt: skip
+    for g, w in zip([o, k, kp, pd, nd], want, strict=True):
+        assert g.dtype == w.dtype and (g == w).all()

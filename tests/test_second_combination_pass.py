@@ -8,7 +8,7 @@ import pytest
 from test_second_combination import bet_rows, dealt
 
 from validator.model.registry import load_rankings
-from validator.rankings.batch import BatchEvaluator
+from validator.rankings.batch import _RANK_CODE, BatchEvaluator, _rank_index
 
 RANKINGS = load_rankings()
 DECKS = [
@@ -60,3 +60,22 @@ def test_a_category_read_on_a_colour_has_no_tables() -> None:
     ids = [c.id for c in batch.categories]
     assert batch._second_tables((ids.index("same_colored_five"),), 6) is None
     assert batch._second_tables((ids.index("flush"), ids.index("ace_king")), 6) is not None
+
+
+def test_the_ranks_a_category_read_on_ranks_takes_in_a_hand() -> None:
+    """§ 589.11(e)(1)(ii)'s example, two aces, a king, 8 and 9: a pair is made of aces
+    only, an ace-king of an ace and the king; the compiled pass pays a second combination
+    where one of these ranks lies outside the winning combination."""
+    _, batch, _, order = bet_rows()
+    tables = batch._second_tables(tuple(order), 6)
+    assert tables is not None
+    by_outside, on_ranks = tables[7], tables[8]
+    ids = [batch.categories[i].id for i in order]
+    ace, king = 12, 11
+    code = sum(_RANK_CODE[r] for r in (ace, ace, king, 6, 7))
+    number = int(_rank_index(5).number(np.array([code]))[0])
+    taken = {c: int(by_outside[j, 5, number]) for j, c in enumerate(ids)}
+    assert taken["one_pair"] == 1 << ace
+    assert taken["ace_king"] == (1 << ace) | (1 << king)
+    assert taken["two_pair"] == taken["straight"] == 0
+    assert not on_ranks[ids.index("flush")] and on_ranks[ids.index("one_pair")]

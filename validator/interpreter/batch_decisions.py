@@ -19,8 +19,8 @@ from numpy.typing import NDArray
 
 from validator.interpreter.actions import parse_action
 from validator.interpreter.batch_conditions import ChunkConditions
-from validator.interpreter.batch_hands import ChunkHands, pick
-from validator.interpreter.batch_kernels import follow_rule, gather, place_wager
+from validator.interpreter.batch_hands import ChunkHands
+from validator.interpreter.batch_kernels import ask_draw, follow_rule, gather, place_wager
 from validator.interpreter.batch_money import I64, B, row_sums
 from validator.interpreter.batch_state import ChunkState
 from validator.interpreter.errors import RoundError
@@ -184,11 +184,15 @@ class ChunkDecisions:
             if not any(o is opt for o in state.draw_options):
                 state.draw_options.append(opt)
             index = next(i for i, o in enumerate(state.draw_options) if o is opt)
-            state.pending_option = pick(m, index, state.pending_option)
-            state.pending_kind = pick(m, 1 if opt.draw == "add" else 2, state.pending_kind)
-            state.pending_keep = pick(m, np.maximum(keep, 0), state.pending_keep)
-            state.pending_paired = pick(m, paired, state.pending_paired)
-            state.pending_named = pick(m, named, state.pending_named)
+            at = [_flat(a) for a in (m, keep, paired, named)]
+            pending = [
+                state.pending_option, state.pending_kind, state.pending_keep,
+                state.pending_paired, state.pending_named,
+            ]  # fmt: skip
+            assert all(a.flags.c_contiguous for a in pending)  # written through flat views
+            p = [_flat(a) for a in pending]
+            kind = 1 if opt.draw == "add" else 2
+            ask_draw(at[0], index, kind, at[1], at[2], at[3], p[0], p[1], p[2], p[3], p[4])
 
     def _refuse_multiple(
         self, step: DecideStep, opt: Option, bad: B, mult: I64, lo: I64, hi: I64
@@ -245,8 +249,9 @@ class ChunkDecisions:
         refuses the first."""
         if not exchanged.any():
             return True
-        chosen = self.state.pending_option[exchanged]
-        n = counts[exchanged]
+        at = np.flatnonzero(exchanged)  # flat indices: faster than a mask's selection
+        chosen = self.state.pending_option.reshape(-1)[at]
+        n = counts.reshape(-1)[at]
         one = chosen.min() == chosen.max()
         options = [int(chosen[0])] if one else np.unique(chosen).tolist()
         for i in options:

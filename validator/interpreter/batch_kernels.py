@@ -444,3 +444,29 @@ def draws(
                     else:
                         player[r, s, col] = decks[r, min(pos[r] + col - kp, last)]
                 pos[r] += k - kp
+
+
+@njit(cache=True)
+def ask_draw(
+    m: NDArray[np.bool_],
+    option: int,
+    kind: int,
+    keep: NDArray[np.int64],
+    paired: NDArray[np.bool_],
+    named: NDArray[np.bool_],
+    pending_option: NDArray[np.int64],
+    pending_kind: NDArray[np.int64],
+    pending_keep: NDArray[np.int64],
+    pending_paired: NDArray[np.bool_],
+    pending_named: NDArray[np.bool_],
+) -> None:
+    """A draw asked for at the lanes ``m`` holds (rounds × seats, flat), written into the
+    pending draw's arrays there: the option's index, its kind, the cards kept (at least
+    0), whether the pair is kept, whether the exchange names its cards."""
+    for p in range(m.shape[0]):
+        if m[p]:
+            pending_option[p] = option
+            pending_kind[p] = kind
+            pending_keep[p] = max(keep[p], 0)
+            pending_paired[p] = paired[p]
+            pending_named[p] = named[p]

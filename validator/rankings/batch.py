@@ -49,6 +49,7 @@ from numpy.typing import ArrayLike, NDArray
 from validator.model.ranking import Category, Ranking
 from validator.rankings.primitives import COLORS, SUIT_INDEX
 from validator.rankings.table_kernels import (
+    of_a_kind_cards,
     second_combinations,
     suit_table_values,
     table_values,
@@ -315,6 +316,35 @@ def _rank_index(k: int) -> _RankIndex:
     return _RankIndex(k)
 
 
+def _ranks_outside(
+    by_ranks: NDArray[np.bool_], size: NDArray[np.int64], on_ranks: NDArray[np.bool_]
+) -> NDArray[np.uint16]:
+    """For each category ``j`` of an order read on ranks alone (``on_ranks``), each number
+    of cards k and rank multiset of k cards (by its number): the ranks (bit r for rank
+    index r) that some ``size[j]`` of its ranks holding ``j`` (``by_ranks[j, size[j]]``)
+    take. A hand holds ``j`` with some ``size[j]`` of its cards, one of them outside a
+    combination, exactly where one of these ranks is held outside it (a rank's cards are
+    alike to a category read on ranks)."""
+    cards = by_ranks.shape[1] - 1
+    out = np.zeros((len(size), cards + 1, _rank_index(cards).size), dtype=np.uint16)
+    bit = (1 << np.arange(NRANKS)).astype(np.uint16)
+    code = np.array(_RANK_CODE, dtype=np.int64)
+    for k in range(1, cards + 1):
+        index = _rank_index(k)
+        rows = np.arange(NRANKS)[None, :].repeat(index.size, axis=0)
+        ranks = np.repeat(rows.ravel(), index.counts.ravel()).reshape(index.size, k)
+        for z in sorted({int(n) for n, f in zip(size, on_ranks, strict=True) if f and 0 < n <= k}):
+            for combo in combinations(range(k), z):
+                sub = ranks[:, combo]
+                taken = np.bitwise_or.reduce(bit[sub], axis=1)
+                number = _rank_index(z).number(code[sub].sum(axis=1))
+                for j in np.flatnonzero(on_ranks & (size == z)).tolist():
+                    out[j, k, : index.size] |= np.where(by_ranks[j, z, number], taken, 0).astype(
+                        np.uint16
+                    )
+    return out
+
+
 class _RankTable:
     """For hands of ``k`` cards: the value (key or category index) of the first suit-free
     category of an order held by each rank multiset (-1 where none), and which suit counts
@@ -549,10 +579,10 @@ class BatchEvaluator:
         tables = self._second_tables(tuple(order), c.shape[1])
         if tables is not None:
             out = np.empty(h.n, dtype=np.int8)
-            base_low, id_high, fields, order_of, size, by_ranks, by_suit = tables
+            base_low, id_high, fields, order_of, size, by_ranks, by_suit, outside, on_ranks = tables
             if second_combinations(
                 np.ascontiguousarray(c), won, _CARD_CODE, _CARD_BIT, base_low, id_high, fields,
-                order_of, size, by_ranks, by_suit, out,
+                order_of, size, by_ranks, by_suit, outside, on_ranks, out,
             ):  # fmt: skip
                 return out
         present = c >= 0
@@ -562,8 +592,10 @@ class BatchEvaluator:
     def _second_tables(self, order: tuple[int, ...], cards: int) -> tuple[NDArray[Any], ...] | None:
         """What ``table_kernels.second_combinations`` reads for hands of at most ``cards``
         cards: each rank-multiset index's numbers (``base_low``, ``id_high``, by size), its
-        fields, ``order``, the cards each category is formed of, and whether each category
-        is held by a rank multiset of each size, and by a suit's mask alone. None where a
+        fields, ``order``, the cards each category is formed of, whether each category is
+        held by a rank multiset of each size, and by a suit's mask alone, the ranks a
+        category read on ranks takes in each rank multiset (``_ranks_outside``), and which
+        categories are read on ranks alone. None where a
         category of ``order`` is read on a colour, or the hands are too large."""
         key = (order, cards)
         if key in self._second_cache:
@@ -596,9 +628,10 @@ class BatchEvaluator:
                     if i not in free and size[j]:
                         by_suit[j, s] = self.holds(cats[j], h)
             fields = np.array([_LOW_FIELD, _HIGH_SHIFT, _HIGH_FIELD], dtype=np.int64)
+            on_ranks = np.array([i in free for i in order], dtype=bool)
             table = (
                 base_low, id_high, fields, np.array(order, dtype=np.int64), size, by_ranks,
-                by_suit,
+                by_suit, _ranks_outside(by_ranks, size, on_ranks), on_ranks,
             )  # fmt: skip
         self._second_cache[key] = table
         return table
@@ -1281,16 +1314,14 @@ def _of_a_kind(ev: BatchEvaluator, c: Category, h: Hands) -> Found:
     held = ev._groups(c, h)[0] if ranged else ev._pattern_held(c.of_a_kind or (), h)
 
     def pick() -> list[U16]:
-        out = _empty(h)
         ok, groups = ev._groups(c, h)
-        for g, p in zip(groups, c.of_a_kind or (), strict=True):
-            bit = np.where(ok, np.left_shift(1, g.clip(0).astype(np.uint16)), 0)
-            left = np.full(h.n, p, dtype=np.int8)
-            for s in (3, 2, 1, 0):  # the highest suits of the rank first
-                take = ((h.m[s] & bit) != 0) & (left > 0)
-                out[s] |= np.where(take, bit, 0).astype(np.uint16)
-                left -= take.astype(np.int8)
-        return out
+        if not groups:
+            return _empty(h)
+        out = np.empty((4, h.n), dtype=np.uint16)
+        m = [np.ascontiguousarray(x, dtype=np.uint16) for x in h.m]
+        counts = np.array(c.of_a_kind or (), dtype=np.int64)
+        of_a_kind_cards(m[0], m[1], m[2], m[3], np.stack(groups), counts, ok, out)
+        return list(out)  # the highest suits of each group's rank first
 
     return Found(held, pick)
 

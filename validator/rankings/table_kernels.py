@@ -4,7 +4,8 @@ answers): a hand's additive code (its rank multiset and suit counts, a sum over 
 numbered among the multisets of its size, and the table read at that number; where its
 suits might hold a category reading suits, its four suit masks, each read in a table of the
 suit's 8,192 masks; or a hand's four suit masks alone. The tables and the codes are the
-batch evaluator's (``validator.rankings.batch``); these loops only read them.
+batch evaluator's (``validator.rankings.batch``); these loops only read them. Besides, the
+cards forming a hand's rank groups (``of_a_kind_cards``), hand by hand.
 """
 
 from __future__ import annotations
@@ -225,6 +226,8 @@ def second_combinations(
     size: NDArray[np.int64],
     by_ranks: NDArray[np.bool_],
     by_suit: NDArray[np.bool_],
+    by_outside: NDArray[np.uint16],
+    on_ranks: NDArray[np.bool_],
     out: NDArray[np.int8],
 ) -> bool:
     """Each hand's second combination, hand by hand: the first category of ``order`` that
@@ -234,8 +237,11 @@ def second_combinations(
     ``by_ranks[j, n]`` holds at the number of their rank multiset (``base_low[n]``,
     ``id_high[n]``, ``fields`` as ``table_values`` reads them), or where ``by_suit[j, s]``
     holds at one suit's mask; a size of 0 is never looked for. Whole hands are tested
-    first, their subsets only where the whole hand holds the category. False where a hand
-    has more cards than the tables."""
+    first, their subsets only where the whole hand holds the category: for a category read
+    on ranks alone (no suit's mask holds it), no subset is looked at but its ranks
+    (``by_outside[j, n]`` at the whole hand's number, as bits of rank indices) are, one of
+    them among the ranks outside the winning combination. False where a hand has more
+    cards than the tables."""
     n, m = cards.shape
     low_field, high_shift, high_field = fields[0], fields[1], fields[2]
     most = by_ranks.shape[1] - 1
@@ -258,6 +264,9 @@ def second_combinations(
             continue
         if k > most:
             return False
+        number = base_low[k, code & low_field] + id_high[k, (code >> high_shift) & high_field]
+        o = outside | (outside >> np.uint64(16)) | (outside >> np.uint64(32))
+        ranks_outside = np.uint16((o | (outside >> np.uint64(48))) & np.uint64(0x1FFF))
         for j in range(order.shape[0]):
             want = size[j]
             if want == 0 or want > k:
@@ -265,6 +274,11 @@ def second_combinations(
             if not _holds(j, k, code, x, base_low, id_high, low_field, high_shift, high_field,
                           by_ranks, by_suit):  # fmt: skip
                 continue
+            if by_outside[j, k, number] & ranks_outside:
+                out[r] = order[j]
+                break
+            if on_ranks[j]:
+                continue  # no set of its cards with one outside holds it
             for i in range(want):  # the subsets of `want` cards, in combinations' order
                 pick[i] = i
             found = False
@@ -321,3 +335,39 @@ def _holds(
         or by_suit[j, 2, np.int64((x >> np.uint64(32)) & m)]
         or by_suit[j, 3, np.int64((x >> np.uint64(48)) & m)]
     )
+
+
+@njit(cache=True)
+def of_a_kind_cards(
+    m0: NDArray[np.uint16],
+    m1: NDArray[np.uint16],
+    m2: NDArray[np.uint16],
+    m3: NDArray[np.uint16],
+    groups: NDArray[np.int8],
+    counts: NDArray[np.int64],
+    ok: NDArray[np.bool_],
+    out: NDArray[np.uint16],
+) -> None:
+    """The cards forming each hand's rank groups, as suit masks into ``out`` (4, hands),
+    zero where ``ok`` does not hold: of group ``g``'s rank (``groups[g]``, a rank index),
+    ``counts[g]`` cards, the highest suits (``m3`` to ``m0``, each suit's rank mask)
+    first."""
+    n = ok.shape[0]
+    for r in range(n):
+        out[0, r] = out[1, r] = out[2, r] = out[3, r] = 0
+        if not ok[r]:
+            continue
+        for g in range(groups.shape[0]):
+            bit = np.uint16(1 << np.int64(groups[g, r]))
+            left = counts[g]
+            if left > 0 and m3[r] & bit:
+                out[3, r] |= bit
+                left -= 1
+            if left > 0 and m2[r] & bit:
+                out[2, r] |= bit
+                left -= 1
+            if left > 0 and m1[r] & bit:
+                out[1, r] |= bit
+                left -= 1
+            if left > 0 and m0[r] & bit:
+                out[0, r] |= bit
