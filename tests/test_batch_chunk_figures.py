@@ -135,17 +135,3 @@ def test_hands_of_several_sizes_are_valued_as_their_suit_masks_value_them() -> N
     ev = chunk.hands.evaluator("player_five")
     want_held, want_keys = ev.held_and_keys(Hands(masks_of(flat)))
     assert (held == want_held).all() and (keys == want_keys).all()
-
-
-@pytest.mark.parametrize("k", range(10))
-def test_rows_sorted_and_partitioned_as_numpy_does(k: int) -> None:
-    """The draw's orderings (highest card first; the paired or named cards first, each in
-    their order) by whole columns give numpy's row-by-row sort and stable argsort."""
-    from validator.interpreter.batch_hands import descending, first_where
-
-    rng = np.random.default_rng(k)
-    a = rng.integers(-1, 52, size=(500, k)).astype(np.int8)
-    m = rng.random((500, k)) < 0.4
-    assert (descending(a) == -np.sort(-a, axis=1)).all()
-    want = np.take_along_axis(a, np.argsort(~m, axis=1, kind="stable"), 1)
-    assert (first_where(a, m) == want).all()

@@ -38,15 +38,8 @@ from numpy.typing import NDArray
 
 from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.batch_decisions import ChunkDecisions, Scripted
-from validator.interpreter.batch_hands import (
-    RANK,
-    ChunkHands,
-    any_last,
-    descending,
-    first_where,
-    pick,
-)
-from validator.interpreter.batch_kernels import draws, held_twice
+from validator.interpreter.batch_hands import RANK, ChunkHands
+from validator.interpreter.batch_kernels import draws
 from validator.interpreter.batch_meters import BatchMeter, pay_meters
 from validator.interpreter.batch_money import I64, B, frac_micro, from_micro, row_sums, to_micro
 from validator.interpreter.batch_settlement import ChunkSettlement, PayTable
@@ -385,68 +378,27 @@ class _Chunk:
         state = self.state
         N, S = state.N, state.S
         order = range(S) if step.order == "from_dealer_left" else range(S - 1, -1, -1)
-        k = state.player.shape[2]
         pad = np.full((N, S, 1), -1, dtype=CARD)
         state.player = player = np.concatenate([state.player, pad], axis=2)
         state.player_dealt = np.concatenate([state.player_dealt, pad], axis=2)
         decks, pos = state.decks, state.pos
         asked = self.conditions.cond(step.players)
-        if state.pending_cards is None:  # no exchange names its cards: round by round
-            kind = state.pending_kind * asked
-            counts = np.zeros((N, S), np.int64)
-            seats = np.array(list(order), np.int64)
-            draws(
-                player, state.player_dealt, decks, pos, kind, state.pending_keep,
-                state.pending_paired, RANK, seats, counts,
-            )  # fmt: skip
-            exchanged = kind == 2
-            if not self.decisions.exchanges_allowed(exchanged, counts):
-                for s in seats.tolist():  # which seat's exchange is refused, and why
-                    ex = np.flatnonzero(exchanged[:, s])
-                    if ex.size:
-                        self.decisions.check_exchange(ex, s, counts[ex, s])
-        else:
-            self._draws_by_seat(order, k, asked)
+        kind = state.pending_kind * asked
+        counts = np.zeros((N, S), np.int64)
+        seats = np.array(list(order), np.int64)
+        draws(
+            player, state.player_dealt, decks, pos, kind, state.pending_keep,
+            state.pending_paired, RANK, seats, counts, state.pending_named, state.pending_cards,
+        )  # fmt: skip
+        exchanged = kind == 2
+        if not self.decisions.exchanges_allowed(exchanged, counts):
+            for s in seats.tolist():  # which seat's exchange is refused, and why
+                ex = np.flatnonzero(exchanged[:, s])
+                if ex.size:
+                    self.decisions.check_exchange(ex, s, counts[ex, s])
         state.pending_kind *= ~asked  # the draws asked for are made
         state.pending_named &= ~asked
         state.version += 1
-
-    def _draws_by_seat(self, order: range, k: int, asked: B) -> None:
-        """The draw step seat by seat over whole columns, an exchange naming its cards."""
-        state = self.state
-        player, decks, pos = state.player, state.decks, state.pos
-        cols = np.arange(k)
-        for s in order:
-            kind = state.pending_kind[:, s] * asked[:, s]
-            add = np.flatnonzero(kind == 1)
-            if add.size:
-                c = decks[add, pos[add]]
-                player[add, s, k] = c
-                state.player_dealt[add, s, k] = c
-                pos[add] += 1
-            ex = np.flatnonzero(kind == 2)
-            if ex.size:
-                held = descending(player[ex, s, :k])  # highest card first
-                keep = state.pending_keep[ex, s][:, None]
-                # `paired`: the cards of ranks held more than once first, if any
-                twice = np.empty(held.shape, dtype=bool)  # cards of a rank held twice or more
-                held_twice(np.ascontiguousarray(held), RANK, twice)
-                use = state.pending_paired[ex, s] & any_last(twice)
-                if use.any():
-                    held = pick(use[:, None], first_where(held, twice), held)
-                    keep = pick(use[:, None], twice.sum(axis=1)[:, None], keep)
-                if state.pending_cards is not None:  # the cards named, kept first
-                    kept = state.pending_cards[ex, s, :k]
-                    named = state.pending_named[ex, s]
-                    as_held = player[ex, s, :k]
-                    first = first_where(as_held, kept)
-                    held = pick(named[:, None], first, held)
-                    keep = pick(named[:, None], kept.sum(axis=1)[:, None], keep)
-                self.decisions.check_exchange(ex, s, k - keep[:, 0])
-                src = np.minimum(pos[ex][:, None] + cols[None, :] - keep, decks.shape[1] - 1)
-                new = decks.reshape(-1).take(ex[:, None] * decks.shape[1] + src)
-                player[ex, s, :k] = pick(cols[None, :] < keep, held, new)
-                pos[ex] += k - keep[:, 0]
 
     @meaning("batch", STEP.id, "decide")
     def _step_decide(self, step: DecideStep) -> None:

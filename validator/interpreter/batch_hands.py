@@ -103,40 +103,6 @@ def all_last(a: B) -> B:
     return np.asarray(_counts(a) == a.shape[-1])
 
 
-def descending(a: NDArray[Any]) -> NDArray[Any]:
-    """Each row sorted highest first, as ``-np.sort(-a, axis=1)``: over a few columns by a
-    sorting network of whole columns (odd-even transposition), not row by row."""
-    k = a.shape[1]
-    if k > 8:
-        return -np.sort(-a, axis=1)
-    cols = [a[:, j] for j in range(k)]
-    for turn in range(k):
-        for j in range(turn % 2, k - 1, 2):
-            x, y = cols[j], cols[j + 1]
-            cols[j], cols[j + 1] = np.maximum(x, y), np.minimum(x, y)
-    return np.stack(cols, axis=1) if k else a.copy()
-
-
-def first_where(a: NDArray[Any], m: B) -> NDArray[Any]:
-    """Each row's entries where ``m`` holds first, then the others, each in their order (as
-    ``np.take_along_axis(a, np.argsort(~m, axis=1, kind="stable"), 1)``): over a few
-    columns by odd-even transposition of whole columns, swapping only out of order."""
-    k = a.shape[1]
-    if k > 8:
-        return np.take_along_axis(a, np.argsort(~m, axis=1, kind="stable"), 1)
-    vals = [a[:, j] for j in range(k)]
-    later = [~m[:, j] for j in range(k)]
-    for turn in range(k):
-        for j in range(turn % 2, k - 1, 2):
-            swap = later[j] & ~later[j + 1]
-            vals[j], vals[j + 1] = (
-                pick(swap, vals[j + 1], vals[j]),
-                pick(swap, vals[j], vals[j + 1]),
-            )
-            later[j], later[j + 1] = later[j] & later[j + 1], later[j] | later[j + 1]
-    return np.stack(vals, axis=1) if k else a.copy()
-
-
 @dataclass
 class Value:
     """A hand's value in every round (and seat): its category and its key."""

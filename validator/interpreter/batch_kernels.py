@@ -348,23 +348,6 @@ def cards_of_rows(flat: NDArray[np.int8], rows: NDArray[np.int64], out: NDArray[
 
 
 @njit(cache=True)
-def held_twice(cards: NDArray[np.int8], rank: NDArray[np.int8], out: NDArray[np.bool_]) -> None:
-    """Each card of each row whose rank (``rank`` by card int, a negative int counted from
-    the end as numpy takes it) the row holds more than once."""
-    n, k = cards.shape
-    size = rank.shape[0]
-    for r in range(n):
-        for i in range(k):
-            c = np.int64(cards[r, i])
-            ri = rank[c + size if c < 0 else c]
-            same = 0
-            for j in range(k):
-                d = np.int64(cards[r, j])
-                same += rank[d + size if d < 0 else d] == ri
-            out[r, i] = same > 1
-
-
-@njit(cache=True)
 def draws(
     player: NDArray[np.int8],
     dealt: NDArray[np.int8],
@@ -376,11 +359,14 @@ def draws(
     rank: NDArray[np.int8],
     order: NDArray[np.int64],
     counts: NDArray[np.int64],
+    named: NDArray[np.bool_],
+    cards_named: NDArray[np.bool_] | None,
 ) -> None:
     """The draws asked for (``kind`` per round and seat: 1 a card added in the last place,
     2 an exchange), seat by seat in ``order``, each round from its deck at ``pos``. An
     exchange keeps the ``keep`` highest of the ``k`` cards held (``paired``: where the
-    hand holds a rank twice or more, the cards of such ranks, in their order, instead) and
+    hand holds a rank twice or more, the cards of such ranks, in their order, instead;
+    ``named``: the cards ``cards_named`` marks, in the order held, instead of either) and
     replaces the others by as many from the deck (a place past the deck's last card reads
     its last card); ``counts``: the cards each exchange replaced. As the batch engine's
     draw step does it over whole columns, round by round. The cards are ordered by
@@ -437,6 +423,15 @@ def draws(
                     for i in range(k):
                         held[i] = first[i]
                     kp = many
+                if cards_named is not None:  # noqa: SIM102 (alone, numba compiles None out)
+                    if named[r, s]:  # the cards the player named, as he holds them
+                        kp = 0
+                        for i in range(k):
+                            if cards_named[r, s, i]:
+                                first[kp] = player[r, s, i]
+                                kp += 1
+                        for i in range(kp):
+                            held[i] = first[i]
                 counts[r, s] = k - kp
                 for col in range(k):
                     if col < kp:
