@@ -347,97 +347,114 @@ def cards_of_rows(flat: NDArray[np.int8], rows: NDArray[np.int64], out: NDArray[
                 g += 1
 
 
+#: the place of a 64-bit word's one set bit, by the word times ``_SPREAD``'s top six bits
+_SPREAD = 0x03F79D71B4CB0A89
+_PLACE = np.zeros(64, dtype=np.int8)
+for _i in range(64):
+    _PLACE[((1 << _i) * _SPREAD % (1 << 64)) >> 58] = _i
+
+
+@njit(cache=True)
+def _held_twice(x: np.uint64) -> np.uint64:
+    """Of the cards ``x`` holds (a bit per card int, a rank's four cards a nibble: a card
+    int is four times its rank's place plus its suit), those of a rank held twice or
+    more."""
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    pairs = (x & (x >> one) & np.uint64(0x5555555555555555)) | (
+        x & (x >> two) & np.uint64(0x3333333333333333)
+    )
+    pairs |= ((x & (x >> three)) | ((x >> one) & (x >> two))) & np.uint64(0x1111111111111111)
+    pairs |= pairs >> one  # a bit of the nibble set: the nibble's lowest bit set
+    pairs |= pairs >> two
+    return ((pairs & np.uint64(0x1111111111111111)) * np.uint64(15)) & x
+
+
+@njit(cache=True)
+def _bits_set(x: np.uint64) -> np.int64:
+    g = np.int64(0)
+    while x:
+        x &= x - np.uint64(1)
+        g += 1
+    return g
+
+
 @njit(cache=True)
 def draws(
     player: NDArray[np.int8],
     dealt: NDArray[np.int8],
+    out: NDArray[np.int8],
+    out_dealt: NDArray[np.int8],
     decks: NDArray[np.int8],
     pos: NDArray[np.int64],
     kind: NDArray[np.int64],
     keep: NDArray[np.int64],
     paired: NDArray[np.bool_],
-    rank: NDArray[np.int8],
     order: NDArray[np.int64],
     counts: NDArray[np.int64],
     named: NDArray[np.bool_],
     cards_named: NDArray[np.bool_] | None,
 ) -> None:
     """The draws asked for (``kind`` per round and seat: 1 a card added in the last place,
-    2 an exchange), seat by seat in ``order``, each round from its deck at ``pos``. An
-    exchange keeps the ``keep`` highest of the ``k`` cards held (``paired``: where the
-    hand holds a rank twice or more, the cards of such ranks, in their order, instead;
-    ``named``: the cards ``cards_named`` marks, in the order held, instead of either) and
-    replaces the others by as many from the deck (a place past the deck's last card reads
-    its last card); ``counts``: the cards each exchange replaced. As the batch engine's
-    draw step does it over whole columns, round by round. The cards are ordered by
-    counting (no branch on the cards: they follow the deck, a branch on them would be
-    mispredicted at every other card), the ranks held twice found as bits (a rank is
-    below 64)."""
-    n, width = player.shape[0], player.shape[2]
-    k = width - 1
-    held = np.empty(k, dtype=np.int8)
-    twice = np.empty(k, dtype=np.bool_)
-    first = np.empty(k, dtype=np.int8)
-    ranks = np.empty(k, dtype=np.int64)
-    size = rank.shape[0]
+    2 an exchange), seat by seat in ``order``, each round from its deck at ``pos``: the
+    cards held (``player``, ``dealt``: ``(rounds, seats, k)``) written into ``out`` and
+    ``out_dealt`` (``(rounds, seats, k + 1)``, the last place no card but a card added). An
+    exchange keeps the ``keep`` highest of the cards held, highest first (``paired``: where
+    the hand holds a rank twice or more, the cards of such ranks instead; ``named``: the
+    cards ``cards_named`` marks, in the order held, instead of either) and replaces the
+    others by as many from the deck (a place past the deck's last card reads its last
+    card); ``counts``: the cards each exchange replaced. The cards held are a word's bits
+    (a card int is four times its rank's place plus its suit: a rank's cards a nibble),
+    so that their order, the ranks held twice and the highest are a few operations on the
+    word, no branch on the cards (they follow the deck: a branch on them would be
+    mispredicted at every other card)."""
+    n, seats, k = player.shape
     last = decks.shape[1] - 1  # the deck's last place, whatever the deck
+    one, spread, top = np.uint64(1), np.uint64(_SPREAD), np.uint64(58)
     for r in range(n):
+        for t in range(seats):
+            for i in range(k):
+                out[r, t, i] = player[r, t, i]
+                out_dealt[r, t, i] = dealt[r, t, i]
+            out[r, t, k] = -1
+            out_dealt[r, t, k] = -1
         for s in order:
             kd = kind[r, s]
             if kd == 1:
                 c = decks[r, pos[r]]
-                player[r, s, k] = c
-                dealt[r, s, k] = c
+                out[r, s, k] = c
+                out_dealt[r, s, k] = c
                 pos[r] += 1
             elif kd == 2:
-                for i in range(k):  # the cards held, highest first: each at its place,
-                    c = player[r, s, i]  # the count of those above it or equal and before
-                    at = 0
-                    for j in range(k):
-                        d = player[r, s, j]
-                        at += (d > c) | ((d == c) & (j < i))
-                    held[at] = c
-                once = np.int64(0)  # the ranks held, and those held twice or more, as bits
-                more = np.int64(0)
+                x = np.uint64(0)  # the cards held; a place of no card is no card
+                valid = np.int64(0)
                 for i in range(k):
-                    c = np.int64(held[i])
-                    ranks[i] = rank[c + size if c < 0 else c]
-                    bit = np.int64(1) << (ranks[i] & 63)
-                    more |= once & bit
-                    once |= bit
-                many = 0
-                for i in range(k):  # the cards of a rank held twice or more
-                    twice[i] = (more >> (ranks[i] & 63)) & 1
-                    many += twice[i]
-                kp = keep[r, s]
-                if paired[r, s] and many > 0:
-                    g = 0
-                    for i in range(k):
-                        if twice[i]:
-                            first[g] = held[i]
-                            g += 1
-                    for i in range(k):
-                        if not twice[i]:
-                            first[g] = held[i]
-                            g += 1
-                    for i in range(k):
-                        held[i] = first[i]
-                    kp = many
+                    c = np.int64(player[r, s, i])
+                    x |= np.uint64(c >= 0) << np.uint64(c & 63)
+                    valid += c >= 0
+                twice = _held_twice(x)
+                kp, g = keep[r, s], valid
+                if paired[r, s] and twice:
+                    x = twice
+                    kp = g = _bits_set(twice)
+                for i in range(g, kp):  # more kept than held: places of no card
+                    out[r, s, i] = -1
+                # the cards, highest first (the lowest into the last place): those past
+                # the ``kp`` kept are then dealt over
+                while x:
+                    g -= 1
+                    low = x & (~x + one)
+                    out[r, s, g] = _PLACE[(low * spread) >> top]
+                    x ^= low
                 if cards_named is not None:  # noqa: SIM102 (alone, numba compiles None out)
                     if named[r, s]:  # the cards the player named, as he holds them
                         kp = 0
                         for i in range(k):
                             if cards_named[r, s, i]:
-                                first[kp] = player[r, s, i]
+                                out[r, s, kp] = player[r, s, i]
                                 kp += 1
-                        for i in range(kp):
-                            held[i] = first[i]
                 counts[r, s] = k - kp
-                for col in range(k):
-                    if col < kp:
-                        player[r, s, col] = held[col]
-                    else:
-                        player[r, s, col] = decks[r, min(pos[r] + col - kp, last)]
+                for col in range(kp, k):
+                    out[r, s, col] = decks[r, min(pos[r] + col - kp, last)]
                 pos[r] += k - kp
 
 
