@@ -355,17 +355,17 @@ class _Chunk:
         which &= ~state.voided
         if not which.any():
             return
-        held = state.table["dealer"]
+        rows = np.flatnonzero(which)  # the rounds replacing a card, and theirs alone
+        held = state.table["dealer"][rows]
         ranks = np.where(held >= 0, RANK.take(held), -1)
         top = ranks.max(axis=1, keepdims=True)
         # of the cards of the highest rank, the one dealt first (the held order is the dealt order)
         idx = np.argmax(ranks == top, axis=1)
-        rows = np.flatnonzero(which)
         new = state.decks[rows, state.pos[rows]]
         # each row's held cards but the one replaced, in their order, then the new card
         j = np.arange(held.shape[1] - 1)[None, :]
-        src = j + (j >= idx[rows][:, None])
-        kept = np.concatenate([np.take_along_axis(held[rows], src, axis=1), new[:, None]], axis=1)
+        src = j + (j >= idx[:, None])
+        kept = np.concatenate([np.take_along_axis(held, src, axis=1), new[:, None]], axis=1)
         state.table["dealer"][rows] = kept
         state.pos[rows] += 1
         state.version += 1
