@@ -12,6 +12,7 @@ from validator.interpreter.batch_kernels import (
     ask_draw,
     card_counts,
     cards_of_rows,
+    changed_rows,
     compare_keys,
     envy_lanes,
     follow_rule,
@@ -239,3 +240,22 @@ def test_a_draw_asked_for_is_written_at_the_lanes_only() -> None:
     )  # fmt: skip
     for g, w in zip([o, k, kp, pd, nd], want, strict=True):
         assert g.dtype == w.dtype and (g == w).all()
+
+
+@pytest.mark.parametrize("added", [0, 1, 2])
+def test_the_hands_whose_cards_changed_as_numpy_compares_them(added: int) -> None:
+    """The rows whose cards differ from those before, a place the row had no card in read
+    as -1 (a card added by a draw): in order, each once."""
+    rng = _rng(added)
+    before = rng.integers(-1, 52, (N * S, 5)).astype(np.int8)
+    cards = np.concatenate([before, np.full((N * S, added), -1, np.int8)], axis=1)
+    some = rng.random(N * S) < 0.5  # a card changed at one place of half the rows
+    cards[some, rng.integers(0, cards.shape[1], int(some.sum()))] = rng.integers(
+        -1, 52, int(some.sum())
+    )
+    was = np.concatenate([before, np.full((N * S, added), -1, np.int8)], axis=1)
+    expected = np.flatnonzero((cards != was).any(axis=1))
+    rows = np.full(N * S, -7, np.int64)
+    got = rows[: changed_rows(cards, before, rows)]
+    assert 0 < expected.size < N * S
+    assert got.tolist() == expected.tolist()
