@@ -149,8 +149,12 @@ def test_hands_of_several_sizes_each_size_its_cards_in_their_order() -> None:
     flat[rng.random((N, 6)) < 0.2] = -1
     present = flat >= 0
     counts = np.empty(N, np.int64)
-    card_counts(flat, counts)
+    card_counts(flat, None, counts)
     assert (counts == present.sum(axis=1)).all()
+    some = np.flatnonzero(rng.random(N) < 0.5)  # the rows named, read where they are
+    of_some = np.full(some.size, -7, np.int64)
+    card_counts(flat, some, of_some)
+    assert (of_some == present[some].sum(axis=1)).all()
     for size in range(1, 7):  # a hand of no card is read by its suits instead
         rows = np.flatnonzero(counts == size)
         out = np.empty((rows.size, size), np.int8)

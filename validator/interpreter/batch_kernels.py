@@ -327,14 +327,18 @@ def put_cards(src: NDArray[np.int8], col: int, out: NDArray[np.int8]) -> None:
 
 
 @njit(cache=True)
-def card_counts(flat: NDArray[np.int8], counts: NDArray[np.int64]) -> None:
-    """Each row's cards (its entries 0 and up; -1 is no card)."""
-    n, k = flat.shape
-    for r in range(n):
+def card_counts(
+    flat: NDArray[np.int8], rows: NDArray[np.int64] | None, counts: NDArray[np.int64]
+) -> None:
+    """The cards of each row of ``flat`` (its entries 0 and up; -1 is no card), or of each
+    of ``rows`` of it (its flat indices, as ``cards_of_rows`` reads them)."""
+    k = flat.shape[1]
+    for i in range(counts.shape[0]):
+        r = i if rows is None else rows[i]
         c = 0
         for j in range(k):
             c += flat[r, j] >= 0
-        counts[r] = c
+        counts[i] = c
 
 
 @njit(cache=True)
