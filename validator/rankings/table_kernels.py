@@ -214,6 +214,20 @@ def suit_table_values(
 
 
 @njit(cache=True)
+def card_bits(cards: NDArray[Any], bit: NDArray[np.uint64], out: NDArray[np.uint64]) -> None:
+    """Each row's cards as bits: the ``bit`` of each of its card ints or-ed together (a
+    negative int counted from the end, as numpy takes it: -1, no card, the last entry)."""
+    n, m = cards.shape
+    size = bit.shape[0]
+    for r in range(n):
+        x = np.uint64(0)
+        for j in range(m):
+            c = np.int64(cards[r, j])
+            x |= bit[c + size if c < 0 else c]
+        out[r] = x
+
+
+@njit(cache=True)
 def second_combinations(
     cards: NDArray[Any],
     won: NDArray[np.uint64],
