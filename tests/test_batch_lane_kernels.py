@@ -17,6 +17,7 @@ from validator.interpreter.batch_kernels import (
     envy_lanes,
     follow_rule,
     one_stake,
+    pay_fee,
     paytable_lanes,
     place_wager,
     put_cards,
@@ -263,3 +264,20 @@ def test_the_hands_whose_cards_changed_as_numpy_compares_them(added: int) -> Non
     got = rows[: changed_rows(cards, before, rows)]
     assert 0 < expected.size < N * S
     assert got.tolist() == expected.tolist()
+
+
+def test_a_fee_paid_at_the_lanes_and_added_to_each_rounds_wagered_and_kept() -> None:
+    """An Options fee (§ 589.11(d)(2)): the stake times the fee's multiple at the lanes that
+    chose the option, added to their fees and to their round's money wagered and kept."""
+    rng = _rng(589)
+    m = rng.random((N, S)) < 0.4
+    stake = rng.integers(0, 5, (N, S)) * 1_000_000
+    fees = rng.integers(0, 3, (N, S)) * 1_000_000
+    wagered = rng.integers(0, 9, N) * 1_000_000
+    house = rng.integers(-9, 9, N) * 1_000_000
+    fee = stake * 2 * m
+    want = fees + fee, wagered + fee.sum(axis=1), house + fee.sum(axis=1)
+    pay_fee(m.reshape(-1), stake.reshape(-1), 2, fees.reshape(-1), wagered, house)
+    assert (fees == want[0]).all()
+    assert (wagered == want[1]).all()
+    assert (house == want[2]).all()

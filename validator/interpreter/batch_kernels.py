@@ -200,6 +200,30 @@ def place_wager(
 
 
 @njit(cache=True)
+def pay_fee(
+    m: NDArray[np.bool_],
+    stake: NDArray[np.int64],
+    times: int,
+    fees: NDArray[np.int64],
+    wagered: NDArray[np.int64],
+    house: NDArray[np.int64],
+) -> None:
+    """A fee of ``times`` the stake ``stake`` at the lanes ``m`` holds (rounds × seats,
+    flat), by arithmetic: added to the lanes' ``fees`` and to each round's ``wagered``
+    and ``house`` (its round's seats summed in turn, no division of a lane by them)."""
+    n = wagered.shape[0]
+    seats = m.shape[0] // n if n else 1
+    for r in range(n):
+        t = np.int64(0)
+        for p in range(r * seats, r * seats + seats):
+            f = stake[p] * times * np.int64(m[p])
+            fees[p] += f
+            t += f
+        wagered[r] += t
+        house[r] += t
+
+
+@njit(cache=True)
 def compare_keys(
     a: NDArray[np.int64],
     a_seats: int,
