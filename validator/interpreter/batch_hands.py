@@ -300,8 +300,10 @@ class ChunkHands:
             card_counts(flat, at, counts)
             held = np.empty(n, dtype=np.int8)
             keys = np.empty(n, dtype=np.int64)
-            for size in np.flatnonzero(np.bincount(counts)).tolist():
-                rows = np.flatnonzero(counts == size)
+            for size in range(int(counts.min(initial=0)), int(counts.max(initial=-1)) + 1):
+                rows = np.flatnonzero(counts == size)  # the sizes held (no count: faster)
+                if not rows.size:
+                    continue
                 of = rows if at is None else at[rows]  # the rows of ``flat``
                 if size:  # each row's `size` cards, row by row
                     cards = np.empty((rows.size, size), dtype=flat.dtype)
