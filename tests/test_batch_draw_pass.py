@@ -1,6 +1,6 @@
 """Lunar Poker's draw step (§ 589.11(d)(2)(i)): the compiled pass, round by round, deals
-each seat the same cards from the same places of the deck as the step taken seat by seat
-over whole columns (the way an exchange naming its cards is still dealt)."""
+each seat the same cards from the same places of the deck whether or not the exchanges
+name their cards, and as the draws said lane by lane in plain Python."""
 
 from __future__ import annotations
 
