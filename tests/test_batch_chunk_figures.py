@@ -45,9 +45,9 @@ def test_a_hand_is_re_evaluated_only_where_its_cards_changed(
     evaluated: list[int] = []
     real = ChunkHands._evaluate
 
-    def counting(self: ChunkHands, hand_id: str, flat: Any) -> Any:
-        evaluated.append(len(flat))
-        return real(self, hand_id, flat)
+    def counting(self: ChunkHands, hand_id: str, flat: Any, at: Any = None) -> Any:
+        evaluated.append(len(flat) if at is None else len(at))  # the hands valued
+        return real(self, hand_id, flat, at)
 
     monkeypatch.setattr(ChunkHands, "_evaluate", counting)
     exchanged = rng.random((6000, 3)) < 0.25
@@ -101,9 +101,9 @@ def test_a_card_bought_values_again_only_the_hands_that_bought(
     evaluated: list[int] = []
     real = ChunkHands._evaluate
 
-    def counting(self: ChunkHands, hand_id: str, flat: Any) -> Any:
-        evaluated.append(len(flat))
-        return real(self, hand_id, flat)
+    def counting(self: ChunkHands, hand_id: str, flat: Any, at: Any = None) -> Any:
+        evaluated.append(len(flat) if at is None else len(at))  # the hands valued
+        return real(self, hand_id, flat, at)
 
     monkeypatch.setattr(ChunkHands, "_evaluate", counting)
     bought = rng.random((6000, 3)) < 0.3

@@ -12,10 +12,12 @@ from validator.interpreter.batch_kernels import (
     ask_draw,
     card_counts,
     cards_of_rows,
+    changed_rows,
     compare_keys,
     envy_lanes,
     follow_rule,
     one_stake,
+    pay_fee,
     paytable_lanes,
     place_wager,
     put_cards,
@@ -148,8 +150,12 @@ def test_hands_of_several_sizes_each_size_its_cards_in_their_order() -> None:
     flat[rng.random((N, 6)) < 0.2] = -1
     present = flat >= 0
     counts = np.empty(N, np.int64)
-    card_counts(flat, counts)
+    card_counts(flat, None, counts)
     assert (counts == present.sum(axis=1)).all()
+    some = np.flatnonzero(rng.random(N) < 0.5)  # the rows named, read where they are
+    of_some = np.full(some.size, -7, np.int64)
+    card_counts(flat, some, of_some)
+    assert (of_some == present[some].sum(axis=1)).all()
     for size in range(1, 7):  # a hand of no card is read by its suits instead
         rows = np.flatnonzero(counts == size)
         out = np.empty((rows.size, size), np.int8)
@@ -239,3 +245,39 @@ def test_a_draw_asked_for_is_written_at_the_lanes_only() -> None:
     )  # fmt: skip
     for g, w in zip([o, k, kp, pd, nd], want, strict=True):
         assert g.dtype == w.dtype and (g == w).all()
+
+
+@pytest.mark.parametrize("added", [0, 1, 2])
+def test_the_hands_whose_cards_changed_as_numpy_compares_them(added: int) -> None:
+    """The rows whose cards differ from those before, a place the row had no card in read
+    as -1 (a card added by a draw): in order, each once."""
+    rng = _rng(added)
+    before = rng.integers(-1, 52, (N * S, 5)).astype(np.int8)
+    cards = np.concatenate([before, np.full((N * S, added), -1, np.int8)], axis=1)
+    some = rng.random(N * S) < 0.5  # a card changed at one place of half the rows
+    cards[some, rng.integers(0, cards.shape[1], int(some.sum()))] = rng.integers(
+        -1, 52, int(some.sum())
+    )
+    was = np.concatenate([before, np.full((N * S, added), -1, np.int8)], axis=1)
+    expected = np.flatnonzero((cards != was).any(axis=1))
+    rows = np.full(N * S, -7, np.int64)
+    got = rows[: changed_rows(cards, before, rows)]
+    assert 0 < expected.size < N * S
+    assert got.tolist() == expected.tolist()
+
+
+def test_a_fee_paid_at_the_lanes_and_added_to_each_rounds_wagered_and_kept() -> None:
+    """An Options fee (§ 589.11(d)(2)): the stake times the fee's multiple at the lanes that
+    chose the option, added to their fees and to their round's money wagered and kept."""
+    rng = _rng(589)
+    m = rng.random((N, S)) < 0.4
+    stake = rng.integers(0, 5, (N, S)) * 1_000_000
+    fees = rng.integers(0, 3, (N, S)) * 1_000_000
+    wagered = rng.integers(0, 9, N) * 1_000_000
+    house = rng.integers(-9, 9, N) * 1_000_000
+    fee = stake * 2 * m
+    want = fees + fee, wagered + fee.sum(axis=1), house + fee.sum(axis=1)
+    pay_fee(m.reshape(-1), stake.reshape(-1), 2, fees.reshape(-1), wagered, house)
+    assert (fees == want[0]).all()
+    assert (wagered == want[1]).all()
+    assert (house == want[2]).all()

@@ -8,7 +8,8 @@ import pytest
 from test_second_combination import bet_rows, dealt
 
 from validator.model.registry import load_rankings
-from validator.rankings.batch import _RANK_CODE, BatchEvaluator, _rank_index
+from validator.rankings.batch import _CARD_BIT_OR_NONE, _RANK_CODE, BatchEvaluator, _rank_index
+from validator.rankings.table_kernels import card_bits
 
 RANKINGS = load_rankings()
 DECKS = [
@@ -79,3 +80,18 @@ def test_the_ranks_a_category_read_on_ranks_takes_in_a_hand() -> None:
     assert taken["ace_king"] == (1 << ace) | (1 << king)
     assert taken["two_pair"] == taken["straight"] == 0
     assert not on_ranks[ids.index("flush")] and on_ranks[ids.index("one_pair")]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64])
+def test_a_hands_card_bits_are_each_cards_bit_no_card_none(dtype: type) -> None:
+    """The winning combinations are read from each hand's cards as bits, one compiled pass
+    for what numpy reads column by column (-1, no card, the table's last entry: none)."""
+    rng = np.random.default_rng(589)
+    hands = rng.integers(-1, 52, (3000, 6)).astype(dtype)
+    expected = np.zeros(hands.shape[0], np.uint64)
+    for j in range(hands.shape[1]):
+        expected |= _CARD_BIT_OR_NONE[hands[:, j]]
+    out = np.full(hands.shape[0], 7, np.uint64)
+    card_bits(hands, _CARD_BIT_OR_NONE, out)
+    assert (out == expected).all()
+    assert (hands == -1).any()

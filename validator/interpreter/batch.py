@@ -355,17 +355,17 @@ class _Chunk:
         which &= ~state.voided
         if not which.any():
             return
-        held = state.table["dealer"]
+        rows = np.flatnonzero(which)  # the rounds replacing a card, and theirs alone
+        held = state.table["dealer"][rows]
         ranks = np.where(held >= 0, RANK.take(held), -1)
         top = ranks.max(axis=1, keepdims=True)
         # of the cards of the highest rank, the one dealt first (the held order is the dealt order)
         idx = np.argmax(ranks == top, axis=1)
-        rows = np.flatnonzero(which)
         new = state.decks[rows, state.pos[rows]]
         # each row's held cards but the one replaced, in their order, then the new card
         j = np.arange(held.shape[1] - 1)[None, :]
-        src = j + (j >= idx[rows][:, None])
-        kept = np.concatenate([np.take_along_axis(held[rows], src, axis=1), new[:, None]], axis=1)
+        src = j + (j >= idx[:, None])
+        kept = np.concatenate([np.take_along_axis(held, src, axis=1), new[:, None]], axis=1)
         state.table["dealer"][rows] = kept
         state.pos[rows] += 1
         state.version += 1
@@ -378,18 +378,18 @@ class _Chunk:
         state = self.state
         N, S = state.N, state.S
         order = range(S) if step.order == "from_dealer_left" else range(S - 1, -1, -1)
-        pad = np.full((N, S, 1), -1, dtype=CARD)
-        state.player = player = np.concatenate([state.player, pad], axis=2)
-        state.player_dealt = np.concatenate([state.player_dealt, pad], axis=2)
-        decks, pos = state.decks, state.pos
+        k = state.player.shape[2]  # a place more: a card added, else none
+        player, dealt = np.empty((N, S, k + 1), CARD), np.empty((N, S, k + 1), CARD)
         asked = self.conditions.cond(step.players)
         kind = state.pending_kind * asked
         counts = np.zeros((N, S), np.int64)
         seats = np.array(list(order), np.int64)
         draws(
-            player, state.player_dealt, decks, pos, kind, state.pending_keep,
-            state.pending_paired, RANK, seats, counts, state.pending_named, state.pending_cards,
+            np.ascontiguousarray(state.player), np.ascontiguousarray(state.player_dealt),
+            player, dealt, state.decks, state.pos, kind, state.pending_keep,
+            state.pending_paired, seats, counts, state.pending_named, state.pending_cards,
         )  # fmt: skip
+        state.player, state.player_dealt = player, dealt
         exchanged = kind == 2
         if not self.decisions.exchanges_allowed(exchanged, counts):
             for s in seats.tolist():  # which seat's exchange is refused, and why

@@ -20,8 +20,14 @@ from numpy.typing import NDArray
 from validator.interpreter.actions import parse_action
 from validator.interpreter.batch_conditions import ChunkConditions
 from validator.interpreter.batch_hands import ChunkHands
-from validator.interpreter.batch_kernels import ask_draw, follow_rule, gather, place_wager
-from validator.interpreter.batch_money import I64, B, row_sums
+from validator.interpreter.batch_kernels import (
+    ask_draw,
+    follow_rule,
+    gather,
+    pay_fee,
+    place_wager,
+)
+from validator.interpreter.batch_money import I64, B
 from validator.interpreter.batch_state import ChunkState
 from validator.interpreter.errors import RoundError
 from validator.interpreter.rules import Rules
@@ -163,7 +169,9 @@ class ChunkDecisions:
             assert wager.amount is not None
             lo, hi = self._multiple_range(opt, step.id)
             base = state.stakes[wager.amount.of]
-            placed = state.stakes.get(opt.wager, np.zeros_like(base)).copy()
+            placed = (
+                state.stakes[opt.wager].copy() if opt.wager in state.stakes else np.zeros_like(base)
+            )
             added = np.zeros(state.N, dtype=np.int64)
             # the most where -1 was said, the least where 0 (none given)
             lanes = [_flat(a) for a in (m, multiple, lo, hi, base, placed)]
@@ -176,10 +184,10 @@ class ChunkDecisions:
         if opt.fee is not None:
             fee_def = self.rules.d.options_fee
             assert fee_def is not None
-            fee = state.stakes[fee_def.amount.of] * (fee_def.amount.min or 1) * m
-            state.fees += fee
-            state.wagered += row_sums(fee)
-            state.house += row_sums(fee)
+            times = int(fee_def.amount.min or 1)
+            stake = state.stakes[fee_def.amount.of]
+            assert state.fees.flags.c_contiguous  # written through its flat view
+            pay_fee(_flat(m), _flat(stake), times, _flat(state.fees), state.wagered, state.house)
         if opt.draw is not None:
             if not any(o is opt for o in state.draw_options):
                 state.draw_options.append(opt)

@@ -262,9 +262,9 @@ class ChunkHands:
                 v = Value(held.reshape(shape), keys.reshape(shape))
             elif changed.size:
                 v = Value(v.held.copy(), v.key.copy())
-                rows = cards.reshape(-1, cards.shape[-1])[changed]
+                flat = np.ascontiguousarray(cards).reshape(-1, cards.shape[-1])
                 v.held.reshape(-1)[changed], v.key.reshape(-1)[changed] = self._evaluate(
-                    hand_id, rows
+                    hand_id, flat, changed
                 )
         self._last[hand_id] = (cards, v)
         return v
@@ -283,29 +283,34 @@ class ChunkHands:
         return None
 
     def _evaluate(
-        self, hand_id: str, flat: NDArray[np.int8]
+        self, hand_id: str, flat: NDArray[np.int8], at: NDArray[np.int64] | None = None
     ) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
-        """(category, key) of hands given as rows of card ints (-1: no card): the hands of
-        each size by their card ints (a row's cards in their order, its -1s left out), a
-        hand of no card by its suit masks."""
+        """(category, key) of hands given as rows of card ints (-1: no card), every row of
+        ``flat`` or the rows ``at`` (flat indices: read where they are, not gathered
+        first): the hands of each size by their card ints (a row's cards in their order,
+        its -1s left out), a hand of no card by its suit masks."""
         ev = self.evaluator(hand_id)
-        if not flat.size:
+        if at is None and not flat.size:
             held, keys = ev.held_and_keys(Hands(masks_of(flat)))
-        elif flat.min() >= 0:  # every hand whole: its card ints as they are
+        elif at is None and flat.min() >= 0:  # every hand whole: its card ints as they are
             held, keys = ev.held_and_keys_of_cards(flat)
         else:
-            counts = np.empty(flat.shape[0], dtype=np.int64)  # a row's cards
-            card_counts(flat, counts)
-            held = np.empty(flat.shape[0], dtype=np.int8)
-            keys = np.empty(flat.shape[0], dtype=np.int64)
-            for size in np.flatnonzero(np.bincount(counts)).tolist():
-                rows = np.flatnonzero(counts == size)
+            n = flat.shape[0] if at is None else at.shape[0]
+            counts = np.empty(n, dtype=np.int64)  # a row's cards
+            card_counts(flat, at, counts)
+            held = np.empty(n, dtype=np.int8)
+            keys = np.empty(n, dtype=np.int64)
+            for size in range(int(counts.min(initial=0)), int(counts.max(initial=-1)) + 1):
+                rows = np.flatnonzero(counts == size)  # the sizes held (no count: faster)
+                if not rows.size:
+                    continue
+                of = rows if at is None else at[rows]  # the rows of ``flat``
                 if size:  # each row's `size` cards, row by row
                     cards = np.empty((rows.size, size), dtype=flat.dtype)
-                    cards_of_rows(flat, rows, cards)
+                    cards_of_rows(flat, of, cards)
                     part = ev.held_and_keys_of_cards(cards)
                 else:
-                    part = ev.held_and_keys(Hands(masks_of(flat[rows])))
+                    part = ev.held_and_keys(Hands(masks_of(flat[of])))
                 held[rows], keys[rows] = part
         return held.astype(np.int8, copy=False), keys
 

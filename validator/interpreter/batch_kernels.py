@@ -200,6 +200,30 @@ def place_wager(
 
 
 @njit(cache=True)
+def pay_fee(
+    m: NDArray[np.bool_],
+    stake: NDArray[np.int64],
+    times: int,
+    fees: NDArray[np.int64],
+    wagered: NDArray[np.int64],
+    house: NDArray[np.int64],
+) -> None:
+    """A fee of ``times`` the stake ``stake`` at the lanes ``m`` holds (rounds × seats,
+    flat), by arithmetic: added to the lanes' ``fees`` and to each round's ``wagered``
+    and ``house`` (its round's seats summed in turn, no division of a lane by them)."""
+    n = wagered.shape[0]
+    seats = m.shape[0] // n if n else 1
+    for r in range(n):
+        t = np.int64(0)
+        for p in range(r * seats, r * seats + seats):
+            f = stake[p] * times * np.int64(m[p])
+            fees[p] += f
+            t += f
+        wagered[r] += t
+        house[r] += t
+
+
+@njit(cache=True)
 def compare_keys(
     a: NDArray[np.int64],
     a_seats: int,
@@ -225,16 +249,20 @@ def compare_keys(
 @njit(cache=True)
 def changed_rows(cards: NDArray[np.int8], before: NDArray[np.int8], rows: NDArray[np.int64]) -> int:
     """The rows of ``cards`` that differ from ``before`` (as many rows, as many cards or
-    fewer: a card added where it had none), in order, into ``rows``; returns how many."""
+    fewer: a card added where it had none), in order, into ``rows``; returns how many.
+    Every row is written and kept by arithmetic, not a branch (the rows changed follow
+    the cards: a branch on them would be mispredicted at every other row)."""
     n, k = cards.shape
     kb = before.shape[1]
     g = 0
     for r in range(n):
-        for j in range(k):
-            if cards[r, j] != (before[r, j] if j < kb else -1):
-                rows[g] = r
-                g += 1
-                break
+        d = 0  # the bits in which the row's cards differ
+        for j in range(kb):
+            d |= cards[r, j] ^ before[r, j]
+        for j in range(kb, k):  # a place the row had no card (-1) in
+            d |= ~cards[r, j]
+        rows[g] = r
+        g += d != 0
     return g
 
 
@@ -323,14 +351,18 @@ def put_cards(src: NDArray[np.int8], col: int, out: NDArray[np.int8]) -> None:
 
 
 @njit(cache=True)
-def card_counts(flat: NDArray[np.int8], counts: NDArray[np.int64]) -> None:
-    """Each row's cards (its entries 0 and up; -1 is no card)."""
-    n, k = flat.shape
-    for r in range(n):
+def card_counts(
+    flat: NDArray[np.int8], rows: NDArray[np.int64] | None, counts: NDArray[np.int64]
+) -> None:
+    """The cards of each row of ``flat`` (its entries 0 and up; -1 is no card), or of each
+    of ``rows`` of it (its flat indices, as ``cards_of_rows`` reads them)."""
+    k = flat.shape[1]
+    for i in range(counts.shape[0]):
+        r = i if rows is None else rows[i]
         c = 0
         for j in range(k):
             c += flat[r, j] >= 0
-        counts[r] = c
+        counts[i] = c
 
 
 @njit(cache=True)
@@ -347,97 +379,114 @@ def cards_of_rows(flat: NDArray[np.int8], rows: NDArray[np.int64], out: NDArray[
                 g += 1
 
 
+#: the place of a 64-bit word's one set bit, by the word times ``_SPREAD``'s top six bits
+_SPREAD = 0x03F79D71B4CB0A89
+_PLACE = np.zeros(64, dtype=np.int8)
+for _i in range(64):
+    _PLACE[((1 << _i) * _SPREAD % (1 << 64)) >> 58] = _i
+
+
+@njit(cache=True)
+def _held_twice(x: np.uint64) -> np.uint64:
+    """Of the cards ``x`` holds (a bit per card int, a rank's four cards a nibble: a card
+    int is four times its rank's place plus its suit), those of a rank held twice or
+    more."""
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    pairs = (x & (x >> one) & np.uint64(0x5555555555555555)) | (
+        x & (x >> two) & np.uint64(0x3333333333333333)
+    )
+    pairs |= ((x & (x >> three)) | ((x >> one) & (x >> two))) & np.uint64(0x1111111111111111)
+    pairs |= pairs >> one  # a bit of the nibble set: the nibble's lowest bit set
+    pairs |= pairs >> two
+    return ((pairs & np.uint64(0x1111111111111111)) * np.uint64(15)) & x
+
+
+@njit(cache=True)
+def _bits_set(x: np.uint64) -> np.int64:
+    g = np.int64(0)
+    while x:
+        x &= x - np.uint64(1)
+        g += 1
+    return g
+
+
 @njit(cache=True)
 def draws(
     player: NDArray[np.int8],
     dealt: NDArray[np.int8],
+    out: NDArray[np.int8],
+    out_dealt: NDArray[np.int8],
     decks: NDArray[np.int8],
     pos: NDArray[np.int64],
     kind: NDArray[np.int64],
     keep: NDArray[np.int64],
     paired: NDArray[np.bool_],
-    rank: NDArray[np.int8],
     order: NDArray[np.int64],
     counts: NDArray[np.int64],
     named: NDArray[np.bool_],
     cards_named: NDArray[np.bool_] | None,
 ) -> None:
     """The draws asked for (``kind`` per round and seat: 1 a card added in the last place,
-    2 an exchange), seat by seat in ``order``, each round from its deck at ``pos``. An
-    exchange keeps the ``keep`` highest of the ``k`` cards held (``paired``: where the
-    hand holds a rank twice or more, the cards of such ranks, in their order, instead;
-    ``named``: the cards ``cards_named`` marks, in the order held, instead of either) and
-    replaces the others by as many from the deck (a place past the deck's last card reads
-    its last card); ``counts``: the cards each exchange replaced. As the batch engine's
-    draw step does it over whole columns, round by round. The cards are ordered by
-    counting (no branch on the cards: they follow the deck, a branch on them would be
-    mispredicted at every other card), the ranks held twice found as bits (a rank is
-    below 64)."""
-    n, width = player.shape[0], player.shape[2]
-    k = width - 1
-    held = np.empty(k, dtype=np.int8)
-    twice = np.empty(k, dtype=np.bool_)
-    first = np.empty(k, dtype=np.int8)
-    ranks = np.empty(k, dtype=np.int64)
-    size = rank.shape[0]
+    2 an exchange), seat by seat in ``order``, each round from its deck at ``pos``: the
+    cards held (``player``, ``dealt``: ``(rounds, seats, k)``) written into ``out`` and
+    ``out_dealt`` (``(rounds, seats, k + 1)``, the last place no card but a card added). An
+    exchange keeps the ``keep`` highest of the cards held, highest first (``paired``: where
+    the hand holds a rank twice or more, the cards of such ranks instead; ``named``: the
+    cards ``cards_named`` marks, in the order held, instead of either) and replaces the
+    others by as many from the deck (a place past the deck's last card reads its last
+    card); ``counts``: the cards each exchange replaced. The cards held are a word's bits
+    (a card int is four times its rank's place plus its suit: a rank's cards a nibble),
+    so that their order, the ranks held twice and the highest are a few operations on the
+    word, no branch on the cards (they follow the deck: a branch on them would be
+    mispredicted at every other card)."""
+    n, seats, k = player.shape
     last = decks.shape[1] - 1  # the deck's last place, whatever the deck
+    one, spread, top = np.uint64(1), np.uint64(_SPREAD), np.uint64(58)
     for r in range(n):
+        for t in range(seats):
+            for i in range(k):
+                out[r, t, i] = player[r, t, i]
+                out_dealt[r, t, i] = dealt[r, t, i]
+            out[r, t, k] = -1
+            out_dealt[r, t, k] = -1
         for s in order:
             kd = kind[r, s]
             if kd == 1:
                 c = decks[r, pos[r]]
-                player[r, s, k] = c
-                dealt[r, s, k] = c
+                out[r, s, k] = c
+                out_dealt[r, s, k] = c
                 pos[r] += 1
             elif kd == 2:
-                for i in range(k):  # the cards held, highest first: each at its place,
-                    c = player[r, s, i]  # the count of those above it or equal and before
-                    at = 0
-                    for j in range(k):
-                        d = player[r, s, j]
-                        at += (d > c) | ((d == c) & (j < i))
-                    held[at] = c
-                once = np.int64(0)  # the ranks held, and those held twice or more, as bits
-                more = np.int64(0)
+                x = np.uint64(0)  # the cards held; a place of no card is no card
+                valid = np.int64(0)
                 for i in range(k):
-                    c = np.int64(held[i])
-                    ranks[i] = rank[c + size if c < 0 else c]
-                    bit = np.int64(1) << (ranks[i] & 63)
-                    more |= once & bit
-                    once |= bit
-                many = 0
-                for i in range(k):  # the cards of a rank held twice or more
-                    twice[i] = (more >> (ranks[i] & 63)) & 1
-                    many += twice[i]
-                kp = keep[r, s]
-                if paired[r, s] and many > 0:
-                    g = 0
-                    for i in range(k):
-                        if twice[i]:
-                            first[g] = held[i]
-                            g += 1
-                    for i in range(k):
-                        if not twice[i]:
-                            first[g] = held[i]
-                            g += 1
-                    for i in range(k):
-                        held[i] = first[i]
-                    kp = many
+                    c = np.int64(player[r, s, i])
+                    x |= np.uint64(c >= 0) << np.uint64(c & 63)
+                    valid += c >= 0
+                twice = _held_twice(x)
+                kp, g = keep[r, s], valid
+                if paired[r, s] and twice:
+                    x = twice
+                    kp = g = _bits_set(twice)
+                for i in range(g, kp):  # more kept than held: places of no card
+                    out[r, s, i] = -1
+                # the cards, highest first (the lowest into the last place): those past
+                # the ``kp`` kept are then dealt over
+                while x:
+                    g -= 1
+                    low = x & (~x + one)
+                    out[r, s, g] = _PLACE[(low * spread) >> top]
+                    x ^= low
                 if cards_named is not None:  # noqa: SIM102 (alone, numba compiles None out)
                     if named[r, s]:  # the cards the player named, as he holds them
                         kp = 0
                         for i in range(k):
                             if cards_named[r, s, i]:
-                                first[kp] = player[r, s, i]
+                                out[r, s, kp] = player[r, s, i]
                                 kp += 1
-                        for i in range(kp):
-                            held[i] = first[i]
                 counts[r, s] = k - kp
-                for col in range(k):
-                    if col < kp:
-                        player[r, s, col] = held[col]
-                    else:
-                        player[r, s, col] = decks[r, min(pos[r] + col - kp, last)]
+                for col in range(kp, k):
+                    out[r, s, col] = decks[r, min(pos[r] + col - kp, last)]
                 pos[r] += k - kp
 
 

@@ -150,7 +150,10 @@ class ChunkSettlement:
         open_ = lanes.copy()
         chosen = []
         for row in line.rows:
-            m = self.conditions.cond(row.when, line.on, open_)
+            if open_.any():
+                m = self.conditions.cond(row.when, line.on, open_)
+            else:  # every lane settled by a row above: the rows below hold at none
+                m = np.zeros_like(open_)
             chosen.append(m)
             open_ ^= m  # m is a part of open_
         if open_.any():

@@ -49,6 +49,7 @@ from numpy.typing import ArrayLike, NDArray
 from validator.model.ranking import Category, Ranking
 from validator.rankings.primitives import COLORS, SUIT_INDEX
 from validator.rankings.table_kernels import (
+    card_bits,
     of_a_kind_cards,
     second_combinations,
     suit_table_values,
@@ -563,9 +564,9 @@ class BatchEvaluator:
         self._high_only()
         if c.dtype.kind != "i":
             c = c.astype(np.int64)
-        whole = np.zeros(c.shape[0], dtype=np.uint64)
-        for j in range(c.shape[1]):  # column by column; -1 reads the bit of no card
-            whole |= _CARD_BIT_OR_NONE[c[:, j]]
+        c = np.ascontiguousarray(c)
+        whole = np.empty(c.shape[0], dtype=np.uint64)
+        card_bits(c, _CARD_BIT_OR_NONE, whole)  # -1 reads the bit of no card
         h = Hands(_split(whole))
         refined = len(self.comparing) != len(self.categories)
         if held is None or refined or held.shape != (h.n,) or bool((held < 0).any()):
@@ -573,15 +574,20 @@ class BatchEvaluator:
         else:
             best = held
         won = np.zeros(h.n, dtype=np.uint64)
-        for i in np.unique(best).tolist():
-            rows = np.flatnonzero(best == i)
-            won[rows] = _join_suits(self.combination(self.categories[i], h.subset(rows)))
+        # each category's hands in their order: one stable sort, not a pass a category
+        by_best = np.argsort(best, kind="stable")
+        ends = np.cumsum(np.bincount(best - best.min(initial=0))).tolist()
+        for start, end in zip([0, *ends][: len(ends)], ends, strict=True):
+            if end > start:
+                rows = by_best[start:end]
+                found = self.combination(self.categories[best[rows[0]]], h.subset(rows))
+                won[rows] = _join_suits(found)
         tables = self._second_tables(tuple(order), c.shape[1])
         if tables is not None:
             out = np.empty(h.n, dtype=np.int8)
             base_low, id_high, fields, order_of, size, by_ranks, by_suit, outside, on_ranks = tables
             if second_combinations(
-                np.ascontiguousarray(c), won, _CARD_CODE, _CARD_BIT, base_low, id_high, fields,
+                c, won, _CARD_CODE, _CARD_BIT, base_low, id_high, fields,
                 order_of, size, by_ranks, by_suit, outside, on_ranks, out,
             ):  # fmt: skip
                 return out

@@ -214,6 +214,20 @@ def suit_table_values(
 
 
 @njit(cache=True)
+def card_bits(cards: NDArray[Any], bit: NDArray[np.uint64], out: NDArray[np.uint64]) -> None:
+    """Each row's cards as bits: the ``bit`` of each of its card ints or-ed together (a
+    negative int counted from the end, as numpy takes it: -1, no card, the last entry)."""
+    n, m = cards.shape
+    size = bit.shape[0]
+    for r in range(n):
+        x = np.uint64(0)
+        for j in range(m):
+            c = np.int64(cards[r, j])
+            x |= bit[c + size if c < 0 else c]
+        out[r] = x
+
+
+@njit(cache=True)
 def second_combinations(
     cards: NDArray[Any],
     won: NDArray[np.uint64],
@@ -267,12 +281,12 @@ def second_combinations(
         number = base_low[k, code & low_field] + id_high[k, (code >> high_shift) & high_field]
         o = outside | (outside >> np.uint64(16)) | (outside >> np.uint64(32))
         ranks_outside = np.uint16((o | (outside >> np.uint64(48))) & np.uint64(0x1FFF))
+        s0, s1, s2, s3 = _suit_masks(x)  # the whole hand's, read once for every category
         for j in range(order.shape[0]):
             want = size[j]
             if want == 0 or want > k:
                 continue
-            if not _holds(j, k, code, x, base_low, id_high, low_field, high_shift, high_field,
-                          by_ranks, by_suit):  # fmt: skip
+            if not _held_at(j, k, number, s0, s1, s2, s3, by_ranks, by_suit):
                 continue
             if by_outside[j, k, number] & ranks_outside:
                 out[r] = order[j]
@@ -327,13 +341,42 @@ def _holds(
     """Whether ``k`` cards (their code and card bits) hold category ``j``: by their rank
     multiset's number, or by one of their suits' masks."""
     i = base_low[k, code & low_field] + id_high[k, (code >> high_shift) & high_field]
+    s0, s1, s2, s3 = _suit_masks(x)
+    return _held_at(j, k, i, s0, s1, s2, s3, by_ranks, by_suit)
+
+
+@njit(cache=True, inline="always")
+def _suit_masks(x: np.uint64) -> tuple[np.int64, np.int64, np.int64, np.int64]:
+    """Card bits' four suits' masks."""
     m = np.uint64(0x1FFF)
+    return (
+        np.int64(x & m),
+        np.int64((x >> np.uint64(16)) & m),
+        np.int64((x >> np.uint64(32)) & m),
+        np.int64((x >> np.uint64(48)) & m),
+    )
+
+
+@njit(cache=True, inline="always")
+def _held_at(
+    j: int,
+    k: int,
+    i: int,
+    s0: np.int64,
+    s1: np.int64,
+    s2: np.int64,
+    s3: np.int64,
+    by_ranks: NDArray[np.bool_],
+    by_suit: NDArray[np.bool_],
+) -> bool:
+    """Whether ``k`` cards hold category ``j``: by their rank multiset's number ``i``, or
+    by one of their suits' masks ``s0`` to ``s3``."""
     return bool(
         by_ranks[j, k, i]
-        or by_suit[j, 0, np.int64(x & m)]
-        or by_suit[j, 1, np.int64((x >> np.uint64(16)) & m)]
-        or by_suit[j, 2, np.int64((x >> np.uint64(32)) & m)]
-        or by_suit[j, 3, np.int64((x >> np.uint64(48)) & m)]
+        or by_suit[j, 0, s0]
+        or by_suit[j, 1, s1]
+        or by_suit[j, 2, s2]
+        or by_suit[j, 3, s3]
     )
 
 
