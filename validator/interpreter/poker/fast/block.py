@@ -191,7 +191,7 @@ def _play_block(  # type: ignore[no-untyped-def]
             stacks[i] = stack[i] + nets[r, i]
         state.fund[0] += settled.bad_beat - paid
         figs.paid[r] = paid
-        figs.hit[r] = settled.losing
+        figs.hit[r] = 1 if settled.losing != 0 else 0
         figs.rake[r] = settled.rake
         figs.bad_beat[r] = settled.bad_beat
         figs.pots[r] = settled.pots
