@@ -43,12 +43,9 @@ from validator.interpreter.poker.fast.operations import (
     new_log,
 )
 from validator.interpreter.poker.fast.settle import (
-    _TAIL,
-    BB_KIND,
     HIGH,
     LOW,
     NEEDS_ORDER,
-    RAKE_KIND,
     SETTLED,
     FastSettler,
     _settle,
@@ -275,11 +272,11 @@ def _assert_log(log: np.ndarray, rows: int, s: PokerSettlement, settler: FastSet
         (NO_SEAT, p.pot.amount, p.pot.index, sum(1 << (e - 1) for e in p.pot.eligible))
         for p in s.pots
     ]
-    raked = settler.params[RAKE_KIND] != 0
+    raked = settler.rules().rake_kind != 0
     assert [r[1] for r in rows_of(TAKE_RAKE)] == (s.rake.by_pot if raked else [])
     bb = s.bad_beat
     assert [r[1] for r in rows_of(TAKE_BAD_BEAT)] == (
-        bb.by_pot if bb is not None and settler.params[BB_KIND] != 0 else []
+        bb.by_pot if bb is not None and settler.rules().bb_kind != 0 else []
     )
     shares = sorted(
         (
@@ -368,7 +365,8 @@ def _check_round(
     if bb is not None:
         rules = replace(rules, bad_beat=replace(bb, fund=fund))
     py_settle = getattr(_settle, "py_func", _settle)
-    out = np.empty(2 * players + _TAIL, dtype=np.int64)
+    awards = np.empty(players, dtype=np.int64)
+    payouts = np.empty(players, dtype=np.int64)
     tied = np.zeros((2, players), dtype=np.bool_)
     arrays = (
         dealt.contributed,
@@ -381,7 +379,7 @@ def _check_round(
         dealt.nboard,
         np.array(round_put, dtype=np.int64),
     )
-    args = (arrays, settler.rules())
+    args = (arrays, settler.rules(), 0, fund)
     unordered = np.full((2, players), -1, dtype=np.int64)
     try:
         s = _scalar(game, rules, chip, cards, board, put, folded, round_put, all_in)
@@ -390,8 +388,8 @@ def _check_round(
         assert fast is None
         assert refused == str(e)
         assert at[0] == 0
-        status = py_settle(*args, unordered, tied, out, *no_log())
-        assert str(refusal(status, out, range(1, players + 1))) in str(e)
+        settled = py_settle(*args, unordered, tied, awards, payouts, *no_log())
+        assert str(refusal(settled, range(1, players + 1))) in str(e)
         return
     event(
         ("side pots " if len(s.pots) > 1 else "one pot ")
@@ -403,7 +401,7 @@ def _check_round(
     _assert_log(log, int(at[0]), s, settler)
     # the same kernel as plain Python (NUMBA_DISABLE_JIT=1) gives the same, asking for the
     # order by card and suit exactly when the scalar settlement gives an excess by it
-    first = py_settle(*args, unordered, tied, out, *no_log())
+    first = py_settle(*args, unordered, tied, awards, payouts, *no_log()).status
     assert first == (NEEDS_ORDER if _odd_chip_by_suit(s) else SETTLED)
     if first == NEEDS_ORDER:
         tied_seats = {
@@ -417,8 +415,10 @@ def _check_round(
         priority = np.empty(tied.shape, dtype=np.int64)
         hands = (dealt.cards, dealt.ncards, dealt.board, dealt.nboard, tied)
         assert odd_chip_order(*hands, *settler.order_arrays, priority)
-        assert py_settle(*args, priority, tied, out, *no_log()) == SETTLED
-    assert [int(a) for a in out[:players]] == [int(a) for a in fast.awards]
+        settled = py_settle(*args, priority, tied, awards, payouts, *no_log())
+        assert settled.status == SETTLED
+    assert [int(a) for a in awards] == [int(a) for a in fast.awards]
+    assert [int(a) for a in payouts] == [int(a) for a in fast.bad_beat]
 
 
 # -- hand-worked rounds -------------------------------------------------------------------------

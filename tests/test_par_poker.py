@@ -287,6 +287,8 @@ def test_a_bad_beat_dealt_on_purpose_is_paid_as_the_rules_give_553_20(
         seat: 75_996 for seat in (1, 2, 5, 6, 7, 8, 9, 10)
     }
     assert session.totals.net == told.totals.net
+    # one Bad Beat, counted once in the session's books whichever seats held its losing hand
+    assert told.totals.bad_beat_hits == 1
 
     sums = run_chunk(spec, 0, 1)  # the par sheet's chunk: the same hand
     assert (sums.hits, sums.payouts.s, sums.contributions.s, sums.rake.s) == (

@@ -29,9 +29,6 @@ from validator.interpreter.poker.fast.hand import (
 )
 from validator.interpreter.poker.fast.odd_chip import OrderArrays, odd_chip_order
 from validator.interpreter.poker.fast.settle import (
-    _TAIL,
-    BB_FUND,
-    KILL_IN_EFFECT,
     NEEDS_ORDER,
     SETTLED,
     FastSettler,
@@ -108,20 +105,20 @@ def _buy_ins(table, kill, stacks, stack, buy_ins):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True, inline="always")
-def _settle_round(settlement, kill, fund, out, result):  # type: ignore[no-untyped-def]
-    """The round settled into ``result``, a tie's excess by card and suit ordered first."""
+def _settle_round(settlement, kill, fund, out, awards, payouts):  # type: ignore[no-untyped-def]
+    """The round settled (``settle.Settled``) into ``awards`` and ``payouts``, a tie's excess
+    by card and suit ordered first."""
     s = settlement
-    s.rules[1][KILL_IN_EFFECT] = kill  # the rules' array
-    s.rules[1][BB_FUND] = fund
     put = out.round_put[: out.nrounds[0]]
     cards, ncards, board, nboard = out.cards, out.ncards, out.board, out.nboard[0]
     dealt = (out.contributed, out.folded, out.high, out.low, cards, ncards, board, nboard, put)
-    status = _settle(dealt, s.rules, s.unordered, s.tied, result, s.log, s.at)
-    if status == NEEDS_ORDER and odd_chip_order(
+    paid = (awards, payouts, s.log, s.at)
+    settled = _settle(dealt, s.rules, kill, fund, s.unordered, s.tied, *paid)
+    if settled.status == NEEDS_ORDER and odd_chip_order(
         cards, ncards, board, nboard, s.tied, *s.order, s.ordered
     ):
-        status = _settle(dealt, s.rules, s.ordered, s.tied, result, s.log, s.at)
-    return status
+        settled = _settle(dealt, s.rules, kill, fund, s.ordered, s.tied, *paid)
+    return settled
 
 
 # numba's cache of this kernel holds the settlement it calls (``settle._settle``, the Bad
@@ -150,7 +147,8 @@ def _play_block(  # type: ignore[no-untyped-def]
     n = stacks.shape[0]
     rounds = decks.shape[0]
     order = np.zeros(n, dtype=np.int64)
-    result = np.zeros(2 * n + _TAIL, dtype=np.int64)
+    awards = np.zeros(n, dtype=np.int64)
+    payouts = np.zeros(n, dtype=np.int64)
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):
         saved = stream[AT]
@@ -171,37 +169,40 @@ def _play_block(  # type: ignore[no-untyped-def]
             return r, HANDED_BACK
         limits = killed if kill else params
         dealt = _deal_and_bet(limits, kernel, deck, stream, order[:m], stack, out)
-        if dealt != TAKEN or _settle_round(settlement, kill, state.fund[0], out, result) != SETTLED:
+        if dealt != TAKEN:
             stream[AT] = saved
             return r, WORDS_OUT if dealt == OUT_OF_WORDS else HANDED_BACK
+        settled = _settle_round(settlement, kill, state.fund[0], out, awards, payouts)
+        if settled.status != SETTLED:
+            stream[AT] = saved
+            return r, HANDED_BACK
         put = 0
         awarded = 0
         for i in range(n):
             put += out.contributed[i]
-            awarded += result[i]
-        rake, bad_beat = result[n], result[n + 1]
-        if put != awarded + rake + bad_beat:
+            awarded += awards[i]
+        if put != awarded + settled.rake + settled.bad_beat:
             stream[AT] = saved
             return r, NOT_CONSERVED
         paid = 0
         for i in range(n):
-            paid += result[n + _TAIL + i]
-            nets[r, i] = result[i] + result[n + _TAIL + i] - out.contributed[i]
+            paid += payouts[i]
+            nets[r, i] = awards[i] + payouts[i] - out.contributed[i]
             stacks[i] = stack[i] + nets[r, i]
-        state.fund[0] += bad_beat - paid
+        state.fund[0] += settled.bad_beat - paid
         figs.paid[r] = paid
-        figs.hit[r] = result[n + 5]
-        figs.rake[r] = rake
-        figs.bad_beat[r] = bad_beat
-        figs.pots[r] = result[n + 2]
-        figs.showdown[r] = result[n + 3]
+        figs.hit[r] = 1 if settled.losing != 0 else 0
+        figs.rake[r] = settled.rake
+        figs.bad_beat[r] = settled.bad_beat
+        figs.pots[r] = settled.pots
+        figs.showdown[r] = settled.showdown
         figs.contributed[r] = put
         figs.button[r] = dealt_button
         figs.kill[r] = kill
         if dealt_button > 0:  # clockwise to the seat on its left (§ 553.11(c)(3))
             state.button[0] = dealt_button % n + 1
-        if result[n + 4] >= 0:  # the Kill in effect next round, or not
-            state.kill[0] = result[n + 4]
+        if settled.kill_next >= 0:  # the Kill in effect next round, or not
+            state.kill[0] = settled.kill_next
     return rounds, PLAYED
 
 
