@@ -33,6 +33,7 @@ from validator.interpreter.poker.fast.odd_chip import (
     unread,
 )
 from validator.interpreter.poker.fast.operations import WIDTH, log_op
+from validator.interpreter.poker.fast.program import _low_threshold
 from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import Splitter
 from validator.interpreter.poker.table import Rules, Stakes
@@ -83,9 +84,9 @@ class TableRules(NamedTuple):
     bb_beaten: int = -1  # the winning hand's category floor (-1: any winning hand)
     #: the losing, winning and table shares of the fund: num, den each
     bb_shares: tuple[int, int, int, int, int, int] = (0, 1, 0, 1, 0, 1)
-    low_qualifier: int = 0  # 1: a low hand must meet the qualifier to win
-    low_min_part: int = 0  # the qualifier's category, as stored in a packed low key
-    low_max_rank: int = -1  # the qualifier's highest low rank (ace = 1); -1: none
+    #: the lowest packed key of a low hand that qualifies (``program._low_threshold``, as the
+    #: dealing kernel reads it); 1: every low hand
+    low_qualifies: int = 1
     odd_unit: int = 1  # the chip an excess is divided in (the table's chip, at most the cap)
     odd_capped: int = 0  # 1: the source caps the excess (one unit at a time)
     excess_to_high: int = 0  # 1: a split pot's excess goes to the high half
@@ -128,28 +129,6 @@ class Showdown(NamedTuple):
 def _part(key: int, i: int) -> int:
     """Part ``i`` of a packed key as stored (0: the category's strength; 0 stored: none)."""
     return (key >> (PART_BITS * (KEY_PARTS - 1 - i))) & PART_MASK
-
-
-@njit(cache=True)
-def _low_qualifies(key: int, rules: TableRules) -> bool:
-    """Whether a packed low key qualifies: its category at least the qualifier's and no
-    card above its highest rank (the key's parts are the negated low ranks)."""
-    if key == 0:
-        return False
-    if rules.low_qualifier == 0:
-        return True
-    if _part(key, 0) < rules.low_min_part:
-        return False
-    top_rank = rules.low_max_rank
-    if top_rank < 0:
-        return True
-    for i in range(1, KEY_PARTS):
-        stored = _part(key, i)
-        if stored == 0:
-            break
-        if PART_OFFSET - stored > top_rank:
-            return False
-    return True
 
 
 @njit(cache=True, inline="always")
@@ -208,7 +187,7 @@ def _award_pot(sd: Showdown, mask: Flags, net: int, k: int) -> int:
     kind = rules.pot_kind
     any_low = False
     for i in range(mask.shape[0]):
-        qualifying[i] = kind != POT_HIGH and mask[i] and _low_qualifies(low[i], rules)
+        qualifying[i] = kind != POT_HIGH and mask[i] and low[i] >= rules.low_qualifies
         any_low = any_low or qualifying[i]
     halves = kind == POT_HIGH_LOW and any_low
     first = LOW if kind == POT_LOW else HIGH  # the hand a pot not split goes to
@@ -599,16 +578,10 @@ class FastSettler:
         )
         if rules.kill is not None:
             table = table._replace(kill_rule=1, kill_qualifying=rules.kill.qualifying_pot)
-        if sd.low is not None and (qualifier := game.hand(sd.low).qualifier) is not None:
-            ev = game.evaluator(sd.low)
-            if ev.ranking.low is None:
+        if sd.low is not None and game.hand(sd.low).qualifier is not None:
+            if game.evaluator(sd.low).ranking.low is None:
                 raise _NotTaken(f"the low hand {sd.low!r} is ranked high: its qualifier")
-            q = ev.ranking.qualifiers[qualifier]
-            table = table._replace(
-                low_qualifier=1,
-                low_min_part=-ev.strength(q.at_least) + PART_OFFSET,
-                low_max_rank=-1 if q.max_rank is None else q.max_rank,
-            )
+            table = table._replace(low_qualifies=max(1, _low_threshold(game, sd.low)))
         return self._compile_bad_beat(game, rules, self._compile_rake(rules, stakes, table))
 
     @meaning("kernels", POKER_WORD.id, "percentage", "incremental", "time")
