@@ -38,7 +38,7 @@ from validator.interpreter.poker.settle import card_orders
 from validator.interpreter.poker.showdown import Splitter
 from validator.interpreter.poker.table import Rules, Stakes
 from validator.interpreter.roundfile import RoundFileError
-from validator.rankings.packed import KEY_PARTS, PART_BITS, PART_MASK, PART_OFFSET, Tables, packed
+from validator.rankings.packed import Tables, pack_key, packed
 from validator.vocabulary import POKER_WORD, meaning
 
 RAKE_NONE, RAKE_PERCENT, RAKE_PER_ROUND, RAKE_INCREMENTAL = 0, 1, 2, 3
@@ -76,12 +76,11 @@ class TableRules(NamedTuple):
     bb_den: int = 1
     bb_max: int = -1  # -1: no maximum
     bb_min_pot: int = 0
-    bb_floor: int = 0  # the qualifying category
-    bb_rank: int = (
-        0  # the floor's ranking cards at least this rank, as stored in a key's second part
-    )
+    #: the lowest packed key of a losing hand that qualifies: its category, and its ranking
+    #: cards at least the rank stated ("four eights or better")
+    bb_qualifies: int = 1
     bb_hole: int = 0  # the player's own cards the losing hand must use
-    bb_beaten: int = -1  # the winning hand's category floor (-1: any winning hand)
+    bb_beaten: int = 1  # the lowest packed key of a winning hand that makes it a Bad Beat
     #: the losing, winning and table shares of the fund: num, den each
     bb_shares: tuple[int, int, int, int, int, int] = (0, 1, 0, 1, 0, 1)
     #: the lowest packed key of a low hand that qualifies (``program._low_threshold``, as the
@@ -123,12 +122,6 @@ class Showdown(NamedTuple):
     awards: Ints  # [seat]
     log: Ints
     at: Ints
-
-
-@njit(cache=True, inline="always")
-def _part(key: int, i: int) -> int:
-    """Part ``i`` of a packed key as stored (0: the category's strength; 0 stored: none)."""
-    return (key >> (PART_BITS * (KEY_PARTS - 1 - i))) & PART_MASK
 
 
 @njit(cache=True, inline="always")
@@ -327,18 +320,15 @@ def _bad_beat_pay(
     for i in range(n):
         if main[i] and high[i] > top:
             top = high[i]
-    if top == 0 or _part(top, 0) < rules.bb_beaten:
+    if top < rules.bb_beaten:  # no winning hand (0), or none of the category stated
         return 0
     hand = np.empty(cards.shape[1] + board.shape[0], dtype=np.int64)
     best = 0
     # each seat's share: 0 the losing hand's, 1 the winning hand's, 2 the table's, -1 none
     share = np.full(n, -1, dtype=np.int64)
-    floor = rules.bb_floor
     for i in range(n):  # the losing hands that qualify
         key = high[i]
-        if not main[i] or key == top or key == 0 or _part(key, 0) < floor:
-            continue
-        if _part(key, 0) == floor and _part(key, 1) < rules.bb_rank:
+        if not main[i] or key == top or key < rules.bb_qualifies:
             continue
         if rules.bb_hole > 0:
             used = _used(rules.bb_tables, rules.bb_spec, cards[i], ncards[i], board, nboard, hand)
@@ -621,15 +611,15 @@ class FastSettler:
         ev = game.evaluator(rule.hand)
         if ev.ranking.low is not None or rule.hand != "high":
             raise _NotTaken(f"a Bad Beat on the hand {rule.hand!r}")
+        rank = () if rule.rank_at_least is None else (rule.rank_at_least,)
         shares = (rule.losing_share, rule.winning_share, rule.table_share)
         losing, winning, at_table = ((s.numerator, s.denominator) for s in shares)
         table = table._replace(
             bb_max=-1 if rule.max is None else rule.max,
             bb_min_pot=rule.min_pot,
-            bb_floor=ev.strength(rule.at_least) + PART_OFFSET,
-            bb_rank=0 if rule.rank_at_least is None else rule.rank_at_least + PART_OFFSET,
+            bb_qualifies=pack_key((ev.strength(rule.at_least), *rank)),
             bb_hole=rule.hole_cards,
-            bb_beaten=-1 if rule.beaten_by is None else ev.strength(rule.beaten_by) + PART_OFFSET,
+            bb_beaten=1 if rule.beaten_by is None else pack_key((ev.strength(rule.beaten_by),)),
             bb_shares=(*losing, *winning, *at_table),
         )
         if rule.hole_cards:
