@@ -24,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.poker_dealer import deal_and_bet
 from tests.poker_oracle.session import ReferenceSession
 from tests.poker_oracle.strategy import TableStrategy
 from tests.poker_oracle.table import Hand, OracleStream
@@ -192,9 +193,9 @@ def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
     fast_rng, scalar_rng = Stream(chunk_rng(seed + 1)), OracleStream(chunk_rng(seed + 1))
     if sum(st >= setup.stakes.required() for st in stacks.values()) < 2:  # as ``Hand.play``
         with pytest.raises(ValueError, match=r"^a round of play needs two players with enough"):
-            fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
+            deal_and_bet(fast, np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
         return
-    dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
+    dealt = deal_and_bet(fast, np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
     strategy = TableStrategy(game, names)
     rules = setup.rules
     hand = Hand(
@@ -307,7 +308,7 @@ class FullTable:
         assert scalar_rng.deck() == deck  # advanced as fast_rng is
         before = scalar_rng.read
         stacks = np.array(list(self.stacks.values()), dtype=np.int64)
-        dealt = self.fast.deal_and_bet(np.array(deck, dtype=np.int64), stacks, 1, fast_rng)
+        dealt = deal_and_bet(self.fast, np.array(deck, dtype=np.int64), stacks, 1, fast_rng)
         strategy = TableStrategy(self.game, self.names)
         hand = Hand(
             self.game,
@@ -375,6 +376,7 @@ _PLAIN_OMAHA = """
 import json, random, sys
 import numpy as np
 from validator.compiler import load_game
+from tests.poker_dealer import deal_and_bet
 from validator.interpreter.poker.fast.hand import FastTable
 from validator.interpreter.poker.table import default_setup
 from validator.interpreter.poker.table import strategies
@@ -393,7 +395,7 @@ for game_id in ("poker-omaha", "poker-omaha-hi-lo-8"):
         rng.shuffle(deck)
         stacks = [need + rng.randrange(0, 40 * setup.stakes.chip + 1, setup.stakes.chip)
                   for _ in range(seats)]
-        dealt = table.deal_and_bet(np.array(deck), np.array(stacks), rng.randint(1, seats))
+        dealt = deal_and_bet(table, np.array(deck), np.array(stacks), rng.randint(1, seats))
         out.append(None if dealt is None else [
             dealt.contributed.tolist(), dealt.folded.tolist(), dealt.high.tolist(),
             dealt.low.tolist(), dealt.round_put])

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.poker_dealer import deal_and_bet
 from tests.poker_oracle.session import ReferenceSession
 from validator.cli.poker_rounds import log_line
 from validator.compiler import load_game
@@ -145,9 +146,9 @@ def test_the_log_off_writes_nothing_and_changes_no_round() -> None:
     for _ in range(50):
         deck = rng.permutation(52).astype(np.int64)
         stacks = np.full(7, 20_000, dtype=np.int64)
-        off = table.deal_and_bet(deck, stacks, 1)
+        off = deal_and_bet(table, deck, stacks, 1)
         log = ops.new_log(True)
-        on = table.deal_and_bet(deck, stacks, 1, log=log)
+        on = deal_and_bet(table, deck, stacks, 1, log=log)
         assert off is not None and on is not None
         assert off.logged == 0 and on.logged > 0
         assert (off.contributed == on.contributed).all() and (off.cards == on.cards).all()

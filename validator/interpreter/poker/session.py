@@ -34,12 +34,14 @@ from validator.interpreter.poker.fast import Ints
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.block import (
     NOT_CONSERVED,
+    NOT_SETTLED,
+    TOO_FEW,
     Block,
     BlockTable,
 )
-from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.fast.hand import DECK_OUT, FastTable
 from validator.interpreter.poker.fast.narrate import read_round, showdown
-from validator.interpreter.poker.fast.settle import FastSettler
+from validator.interpreter.poker.fast.settle import FastSettler, refusal
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.rake import completed_periods, time_charges
 from validator.interpreter.poker.settle import PokerSettlement, settle_round
@@ -247,7 +249,7 @@ class Session:
             raise RuntimeError(f"hand {number + k}: chips not conserved")
         dealt_stacks = before + played.buy_ins[0]  # the first round's, after its buy-ins
         if k == 0:
-            self._refuse(number, played.decks[0], dealt_stacks, killed)
+            self._refuse(played)
         narrated = self._narrate(played, log, dealt_stacks) if self.narrated else None
         figs = played.figures
         buy_ins = played.buy_ins[:k]
@@ -311,13 +313,18 @@ class Session:
         """The Kill is in effect this round (§ 553.12(m))."""
         return self.kill is not None and self.kill.in_effect
 
-    def _refuse(self, number: int, deck: Ints, stacks: Ints, killed: bool) -> NoReturn:
-        """Why the kernels hand back round ``number``: the round dealt from its ``deck`` and
-        ``stacks`` and settled alone, each raising what stops it."""
-        dealt = self.dealer.deal_and_bet(deck, stacks, self.button, self.stream, killed)
-        assert dealt is not None  # a table the kernel does not take is refused at the start
-        self.settler.settle(dealt, self.fund, killed)
-        raise RuntimeError(f"hand {number}: a round the kernels hand back")
+    def _refuse(self, played: Block) -> NoReturn:
+        """Why the kernels handed back the round after the block's last (``Block.stopped``,
+        ``Block.status``): fewer than two players dealt in (§ 553.8(b)(3)), the deck run out,
+        a betting round that does not end, or what the settlement refuses (as
+        ``settle_round`` refuses it)."""
+        if played.stopped == NOT_SETTLED:
+            raise refusal(played.status, played.result, self.seats)
+        if played.stopped == TOO_FEW:
+            raise ValueError("a round of play needs two players with enough table stakes")
+        if played.status == DECK_OUT:
+            raise ValueError("the deck ran out")
+        raise RuntimeError("a betting round that does not end")
 
     def _narrate(self, played: Block, log: Ints, stacks: Ints) -> PlayedHand:
         """The round of a block of one, its operations logged, settled (``_settle``), its

@@ -6,7 +6,7 @@ a block at a time with no log, ``play`` a round a block with its operations logg
 block stops before a round either kernel hands back, or one its words do not reach,
 leaving the stacks, the button, the fund and the stream as the last round taken left them:
 the next block deals that round again from more words; a round handed back is refused
-(``Session._refuse``).
+(``Session._refuse``) with the reason the block kept (``Block.stopped``, ``Block.status``).
 """
 
 from __future__ import annotations
@@ -89,8 +89,10 @@ class Settlement(NamedTuple):
 #: a block that runs out hands back the round, which is dealt from the same words
 BLOCK_WORDS = 64
 
-#: why a block stopped
-PLAYED, HANDED_BACK, NOT_CONSERVED, WORDS_OUT = 0, 1, 2, 3
+#: why a block stopped: every round played; the round after the last handed back with
+#: fewer than two players dealt in (§ 553.8(b)(3)), by the dealing kernel or by the
+#: settlement (``Block.status``: the kernel's), its chips not conserved, or its words out
+PLAYED, TOO_FEW, NOT_DEALT, NOT_SETTLED, NOT_CONSERVED, WORDS_OUT = range(6)
 
 
 @njit(cache=True, inline="always")
@@ -142,15 +144,17 @@ def _play_block(  # type: ignore[no-untyped-def]
     nets,
     figs,
     out,
+    result,
 ):
-    """Up to ``decks.shape[0]`` rounds: (rounds played, why it stopped). ``stacks``,
-    ``state`` and ``stream`` are advanced round by round, not by the round handed back. Round
-    r's deck, buy-ins and nets are written in row r, its ``Figures`` in entry r; ``out``
-    holds the last round dealt (its operations logged where its log has rows)."""
+    """Up to ``decks.shape[0]`` rounds: (rounds played, why it stopped, the status of the
+    kernel that handed the round back). ``stacks``, ``state`` and ``stream`` are advanced
+    round by round, not by the round handed back. Round r's deck, buy-ins and nets are
+    written in row r, its ``Figures`` in entry r; ``out`` holds the last round dealt (its
+    operations logged where its log has rows), ``result`` the last settled (``_settle``'s
+    ``out``)."""
     n = stacks.shape[0]
     rounds = decks.shape[0]
     order = np.zeros(n, dtype=np.int64)
-    result = np.zeros(2 * n + _TAIL, dtype=np.int64)
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):
         saved = stream[AT]
@@ -161,19 +165,23 @@ def _play_block(  # type: ignore[no-untyped-def]
             deck[c] = c
         at = shuffle(stream, saved, deck, 52)
         if at < 0:  # the words ran out: more are drawn for the round
-            return r, WORDS_OUT
+            return r, WORDS_OUT, TAKEN
         stream[AT] = at
         m, dealt_button = deal_order(
             stack, table.required, state.button[0], params.button_left, out.folded, order
         )
         if m < 2:
             stream[AT] = saved
-            return r, HANDED_BACK
+            return r, TOO_FEW, TAKEN
         limits = killed if kill else params
         dealt = _deal_and_bet(limits, kernel, deck, stream, order[:m], stack, out)
-        if dealt != TAKEN or _settle_round(settlement, kill, state.fund[0], out, result) != SETTLED:
+        if dealt != TAKEN:
             stream[AT] = saved
-            return r, WORDS_OUT if dealt == OUT_OF_WORDS else HANDED_BACK
+            return r, WORDS_OUT if dealt == OUT_OF_WORDS else NOT_DEALT, dealt
+        settled = _settle_round(settlement, kill, state.fund[0], out, result)
+        if settled != SETTLED:
+            stream[AT] = saved
+            return r, NOT_SETTLED, settled
         put = 0
         awarded = 0
         for i in range(n):
@@ -182,7 +190,7 @@ def _play_block(  # type: ignore[no-untyped-def]
         rake, bad_beat = result[n], result[n + 1]
         if put != awarded + rake + bad_beat:
             stream[AT] = saved
-            return r, NOT_CONSERVED
+            return r, NOT_CONSERVED, SETTLED
         paid = 0
         for i in range(n):
             paid += result[n + _TAIL + i]
@@ -202,7 +210,7 @@ def _play_block(  # type: ignore[no-untyped-def]
             state.button[0] = dealt_button % n + 1
         if result[n + 4] >= 0:  # the Kill in effect next round, or not
             state.kill[0] = result[n + 4]
-    return rounds, PLAYED
+    return rounds, PLAYED, SETTLED
 
 
 @dataclass(slots=True)
@@ -211,7 +219,11 @@ class Block:
     the table they leave."""
 
     played: int
-    stopped: int  # PLAYED, HANDED_BACK, NOT_CONSERVED or WORDS_OUT (the round after the last)
+    stopped: int  # PLAYED .. WORDS_OUT: why the round after the last was not
+    #: the dealing kernel's status where ``NOT_DEALT`` (``DECK_OUT``, ``ENDLESS``), the
+    #: settlement's where ``NOT_SETTLED``
+    status: int
+    result: Ints  # ``_settle``'s ``out`` of the last round settled (``settle.refusal`` reads it)
     decks: Ints  # [round, 52]
     buy_ins: Ints  # [round, seat index]
     nets: Ints  # [round, seat index] awards + Bad Beat payouts - contributions
@@ -262,11 +274,12 @@ class BlockTable:
         figs = Figures(*(np.empty(rounds, dtype=np.int64) for _ in Figures._fields))
         state = Carried(*(np.array([x], dtype=np.int64) for x in (button or -1, kill, fund)))
         out = outcome(n, log)
+        result = np.zeros(2 * n + _TAIL, dtype=np.int64)
         need = rounds * BLOCK_WORDS
         while True:
             w = stream.ensure(need)
-            args = (w, stacks, state, decks, buy_ins, nets, figs, out)
-            played, stopped = _play_block(*self.table, *args)
+            args = (w, stacks, state, decks, buy_ins, nets, figs, out, result)
+            played, stopped, status = _play_block(*self.table, *args)
             if played or stopped != WORDS_OUT:
                 break
             need = 2 * (w.shape[0] - int(w[AT])) + BLOCK_WORDS
@@ -274,6 +287,8 @@ class BlockTable:
         return Block(
             int(played),
             int(stopped),
+            int(status),
+            result,
             decks,
             buy_ins,
             nets,

@@ -18,12 +18,11 @@ from validator.interpreter.poker.fast import (
     MAX_BOARD,
     MAX_CARDS,
     MAX_ROUNDS,
-    DealtHand,
     Flags,
     Ints,
 )
 from validator.interpreter.poker.fast import operations as ops
-from validator.interpreter.poker.fast.operations import log_op, new_log
+from validator.interpreter.poker.fast.operations import log_op
 from validator.interpreter.poker.fast.program import (
     BET,
     BLINDS_AFTER,
@@ -37,7 +36,7 @@ from validator.interpreter.poker.fast.program import (
     RAISE,
     compile_program,
 )
-from validator.interpreter.poker.fast.stream import AT, NO_WORDS, Stream, shuffle
+from validator.interpreter.poker.fast.stream import AT, shuffle
 
 if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
     from validator.interpreter.poker.session import TableSetup
@@ -54,8 +53,6 @@ from validator.rankings.packed import (
 
 # the kernel's result; OUT_OF_WORDS: no stream given, or its words ran out
 TAKEN, OUT_OF_WORDS, DECK_OUT, ENDLESS = 0, 1, 2, 3
-#: the words a round is first given (a shuffle reads about one a card)
-ROUND_WORDS = 256
 HIGH, LOW = 0, 1
 #: a key not read (``Readings.known``)
 UNREAD = -1
@@ -873,48 +870,3 @@ class FastTable:
         self.reason = self.program.reason
         self.kernel = self.program.kernel
         self.required = int(setup.stakes.required())
-
-    def deal_and_bet(
-        self,
-        deck: Ints,
-        stacks: Ints,
-        button: int | None,
-        stream: Stream | None = None,
-        kill_in_effect: bool = False,
-        log: Ints | None = None,
-    ) -> DealtHand | None:
-        """The round dealt and bet, or None where the kernel takes no round of the table or no
-        ``stream`` was given to reshuffle a pile (§ 553.10(h), § 553.13(g)(2)). ``ValueError``:
-        fewer than two players dealt in, or the deck ran out after its reshuffle.
-        ``kill_in_effect``: the Kill's limits (§ 553.12(m)); ``log``: the operations kept."""
-        prog = self.program
-        if prog.reason is not None:
-            return None
-        stacks, deck = np.asarray(stacks, dtype=np.int64), np.asarray(deck, dtype=np.int64)
-        params = prog.killed if kill_in_effect else prog.params
-        out = outcome(self.seats, new_log(False) if log is None else log)
-        order = np.zeros(self.seats, dtype=np.int64)
-        seat, words = -1 if button is None else button, ROUND_WORDS
-        while True:  # who folded in a round handed back is dealt in again
-            players, at = deal_order(
-                stacks, self.required, seat, params.button_left, out.folded, order
-            )
-            if players < 2:
-                raise ValueError("a round of play needs two players with enough table stakes")
-            w = NO_WORDS if stream is None else stream.ensure(words)
-            status = _deal_and_bet(params, self.kernel, deck, w, order[:players], stacks, out)
-            if status != OUT_OF_WORDS:
-                break
-            if stream is None:
-                return None
-            words = 2 * (w.shape[0] - int(w[AT])) + ROUND_WORDS  # its words ran out: more
-        if status == DECK_OUT:
-            raise ValueError("the deck ran out")
-        if status == ENDLESS:
-            raise RuntimeError("a betting round that does not end")
-        aggressor = int(out.last_aggressor[0])
-        seat = aggressor + 1 if aggressor >= 0 else -1  # the last aggressor's seat number
-        dealt = (out.contributed, out.folded, out.cards, out.ncards, out.board, int(out.nboard[0]))
-        put = out.round_put[: out.nrounds[0]].tolist()
-        hands = (out.high, out.low, put, seat, int(out.nlog[0]))
-        return DealtHand(int(at) if at > 0 else None, *dealt, *hands)
