@@ -29,7 +29,7 @@ from tests import poker_dealer
 from tests.poker_dealer import deal_and_bet
 from validator.compiler import all_games, load_game
 from validator.interpreter.poker.fast import hand
-from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.fast.program import Program, compile_program
 from validator.interpreter.poker.table import default_setup, strategies
 
 Ints = npt.NDArray[np.int64]
@@ -41,7 +41,7 @@ def measure(game_id: str, rounds: int, bets: int, seed: int, passes: int) -> str
     seats = setup.positions
     mixed = strategies(game).seats_alternate
     names = {s: mixed[(s - 1) % len(mixed)] for s in range(1, seats + 1)}
-    table = FastTable(game, setup, names)
+    table = compile_program(game, setup, names)
     if table.reason is not None:
         return f"{game_id}: not taken by the kernel ({table.reason})"
     stakes = setup.stakes
@@ -107,7 +107,7 @@ def _row(out, r):  # type: ignore[no-untyped-def]
 
 
 def kernel_alone(
-    table: FastTable, dealt: list[tuple[Ints, Ints, int]], passes: int
+    table: Program, dealt: list[tuple[Ints, Ints, int]], passes: int
 ) -> tuple[float, float]:
     """CPU seconds of ``_deal_and_bet`` over these rounds, given the arguments the dealer
     passes (recorded once, each round's own copies made before the clock), called from

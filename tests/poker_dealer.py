@@ -11,12 +11,12 @@ from validator.interpreter.poker.fast.hand import (
     DECK_OUT,
     ENDLESS,
     OUT_OF_WORDS,
-    FastTable,
     _deal_and_bet,
     deal_order,
     outcome,
 )
 from validator.interpreter.poker.fast.operations import new_log
+from validator.interpreter.poker.fast.program import Program
 from validator.interpreter.poker.fast.stream import AT, Stream
 
 #: the words a round is first given (a shuffle reads about one a card)
@@ -26,7 +26,7 @@ NO_WORDS = np.zeros(0, dtype=np.int64)
 
 
 def deal_and_bet(
-    table: FastTable,
+    prog: Program,
     deck: Ints,
     stacks: Ints,
     button: int | None,
@@ -38,22 +38,20 @@ def deal_and_bet(
     ``stream`` was given to reshuffle a pile (§ 553.10(h), § 553.13(g)(2)). ``ValueError``:
     fewer than two players dealt in, or the deck ran out after its reshuffle.
     ``kill_in_effect``: the Kill's limits (§ 553.12(m)); ``log``: the operations kept."""
-    prog = table.program
     if prog.reason is not None:
         return None
     stacks, deck = np.asarray(stacks, dtype=np.int64), np.asarray(deck, dtype=np.int64)
     params = prog.killed if kill_in_effect else prog.params
-    out = outcome(table.seats, new_log(False) if log is None else log)
-    order = np.zeros(table.seats, dtype=np.int64)
+    seats = stacks.shape[0]
+    out = outcome(seats, new_log(False) if log is None else log)
+    order = np.zeros(seats, dtype=np.int64)
     seat, words = -1 if button is None else button, ROUND_WORDS
     while True:  # who folded in a round handed back is dealt in again
-        players, at = deal_order(
-            stacks, table.required, seat, params.button_left, out.folded, order
-        )
+        players, at = deal_order(stacks, prog.required, seat, params.button_left, out.folded, order)
         if players < 2:
             raise ValueError("a round of play needs two players with enough table stakes")
         w = NO_WORDS if stream is None else stream.ensure(words)
-        status = _deal_and_bet(params, table.kernel, deck, w, order[:players], stacks, out)
+        status = _deal_and_bet(params, prog.kernel, deck, w, order[:players], stacks, out)
         if status != OUT_OF_WORDS:
             break
         if stream is None:

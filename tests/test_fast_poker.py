@@ -31,7 +31,7 @@ from tests.poker_oracle.table import Hand, OracleStream
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
-from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.fast.program import compile_program
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.session import HandRecord, PlayedHand, Session, summary
 from validator.interpreter.poker.showdown import show
@@ -186,7 +186,7 @@ def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
     deck = list(range(52))
     random.Random(seed).shuffle(deck)
     names = _names(game, seats)
-    fast = FastTable(game, setup, names)
+    fast = compile_program(game, setup, names)
     if fast.reason is not None:
         return
     stack_array = np.array([stacks[s] for s in range(1, seats + 1)], dtype=np.int64)
@@ -295,7 +295,7 @@ class FullTable:
         self.setup = default_setup(self.game)
         self.seats = self.setup.positions
         self.names = _names(self.game, self.seats)
-        self.fast = FastTable(self.game, self.setup, self.names)
+        self.fast = compile_program(self.game, self.setup, self.names)
         assert self.fast.reason is None
         buy_in = 50 * (self.setup.stakes.upper or self.setup.stakes.lower).max_bet
         self.stacks = {s: buy_in for s in self.names}
@@ -377,7 +377,7 @@ import json, random, sys
 import numpy as np
 from validator.compiler import load_game
 from tests.poker_dealer import deal_and_bet
-from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.fast.program import compile_program
 from validator.interpreter.poker.table import default_setup
 from validator.interpreter.poker.table import strategies
 out = []
@@ -387,7 +387,7 @@ for game_id in ("poker-omaha", "poker-omaha-hi-lo-8"):
     seats = setup.positions
     mixed = strategies(game).seats_alternate
     names = {s: mixed[(s - 1) % len(mixed)] for s in range(1, seats + 1)}
-    table = FastTable(game, setup, names)
+    table = compile_program(game, setup, names)
     rng = random.Random(int(sys.argv[1]))
     need = setup.stakes.required()
     for _ in range(12):

@@ -39,8 +39,9 @@ from validator.interpreter.poker.fast.block import (
     Block,
     BlockTable,
 )
-from validator.interpreter.poker.fast.hand import DECK_OUT, FastTable
+from validator.interpreter.poker.fast.hand import DECK_OUT
 from validator.interpreter.poker.fast.narrate import read_round, showdown
+from validator.interpreter.poker.fast.program import compile_program
 from validator.interpreter.poker.fast.settle import FastSettler, refusal
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.rake import completed_periods, time_charges
@@ -209,14 +210,14 @@ class Session:
         self.hands_per_hour = hands_per_hour
         self.periods_charged = 0
         self.narrated = narrated
-        self.dealer = FastTable(game, setup, names)
-        if self.dealer.reason is not None:
-            raise ValueError(f"{game.definition.name} cannot be dealt: {self.dealer.reason}")
-        self.settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
-        if self.settler.reason is not None:
-            raise ValueError(f"{game.definition.name} cannot be settled: {self.settler.reason}")
+        program = compile_program(game, setup, names)
+        if program.reason is not None:
+            raise ValueError(f"{game.definition.name} cannot be dealt: {program.reason}")
+        settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
+        if settler.reason is not None:
+            raise ValueError(f"{game.definition.name} cannot be settled: {settler.reason}")
         multiplier = self.kill.multiplier if self.kill is not None else None
-        self.block = BlockTable(self.dealer, self.settler, self.buy_in, multiplier)
+        self.block = BlockTable(program, settler, self.buy_in, multiplier)
 
     def hands(self, n: int) -> Iterator[HandRecord]:
         """``n`` rounds of play, a record each, played a block at a time (``_block``; a

@@ -22,12 +22,12 @@ from validator.interpreter.poker.fast import Flags, Ints
 from validator.interpreter.poker.fast.hand import (
     OUT_OF_WORDS,
     TAKEN,
-    FastTable,
     _deal_and_bet,
     deal_order,
     outcome,
 )
 from validator.interpreter.poker.fast.odd_chip import OrderArrays, odd_chip_order
+from validator.interpreter.poker.fast.program import Program
 from validator.interpreter.poker.fast.settle import (
     _TAIL,
     BB_FUND,
@@ -239,20 +239,20 @@ class BlockTable:
     the table)."""
 
     def __init__(
-        self, fast: FastTable, settler: FastSettler, buy_in: int, kill: Fraction | None
+        self, program: Program, settler: FastSettler, buy_in: int, kill: Fraction | None
     ) -> None:
-        """``kill``: the multiplier of the limits of the table's Kill (None: no Kill)."""
-        self.seats = fast.seats
+        """The table compiled for each kernel (its seats the settler's); ``kill``: the
+        multiplier of the limits of the table's Kill (None: no Kill)."""
+        self.seats = len(settler.seats)
         no_priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
         settlement = Settlement(
             settler.rules(), settler.order_arrays, no_priority, no_priority.copy(), tied, *no_log()
         )
         m = kill if kill is not None else Fraction(1)
-        between = Between(int(fast.required), int(buy_in), m.numerator, m.denominator)
-        prog = fast.program
+        between = Between(program.required, int(buy_in), m.numerator, m.denominator)
         #: ``_play_block``'s arguments that are the table's
-        self.table = (prog.params, prog.killed, fast.kernel, settlement, between)
+        self.table = (program.params, program.killed, program.kernel, settlement, between)
 
     def play(
         self,

@@ -8,12 +8,11 @@ stream; a round that runs out of its words is dealt again from more.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from validator.compiler import Game
 from validator.interpreter.poker.fast import (
     MAX_BOARD,
     MAX_CARDS,
@@ -34,12 +33,8 @@ from validator.interpreter.poker.fast.program import (
     OPENS_FORCED,
     OPENS_SHOWING,
     RAISE,
-    compile_program,
 )
 from validator.interpreter.poker.fast.stream import AT, shuffle
-
-if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
-    from validator.interpreter.poker.session import TableSetup
 from validator.rankings.packed import (
     FIVE,
     best_key,
@@ -858,15 +853,3 @@ def deal_order(stacks, required, button, from_button, folded, order):  # type: i
             order[k] = i
             k += 1
     return m, dealt_button
-
-
-class FastTable:
-    """A table's rounds dealt and bet by the kernel; ``reason`` says why it takes none."""
-
-    def __init__(self, game: Game, setup: TableSetup, strategy_by_seat: dict[int, str]) -> None:
-        """``strategy_by_seat``: each seat's strategy, the seats numbered 1..n."""
-        self.seats = len(strategy_by_seat)
-        self.program = compile_program(game, setup, strategy_by_seat)
-        self.reason = self.program.reason
-        self.kernel = self.program.kernel
-        self.required = int(setup.stakes.required())
