@@ -20,10 +20,10 @@ import pytest
 
 from validator.compiler import all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
-from validator.interpreter.poker.fast.block import NOT_DEALT, NOT_SETTLED, TOO_FEW
+from validator.interpreter.poker.fast.block import NOT_CONSERVED, NOT_DEALT, NOT_SETTLED, TOO_FEW
 from validator.interpreter.poker.fast.hand import DECK_OUT, ENDLESS, TAKEN
 from validator.interpreter.poker.fast.operations import new_log
-from validator.interpreter.poker.fast.settle import NO_WINNER, OVER_CALLED
+from validator.interpreter.poker.fast.settle import NO_WINNER, OVER_CALLED, SETTLED
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.session import BLOCK_ROUNDS, HandRecord, Session
@@ -171,6 +171,7 @@ def test_a_round_the_kernels_hand_back_is_refused_with_its_reason_553_8_b_3(
         (NOT_DEALT, ENDLESS, RuntimeError, "a betting round that does not end"),
         (NOT_SETTLED, NO_WINNER, ValueError, "no high hand can win the side pot 2"),
         (NOT_SETTLED, OVER_CALLED, RoundFileError, "seat 3 put in more than any player still in"),
+        (NOT_CONSERVED, SETTLED, RuntimeError, "hand 7: chips not conserved"),
     ],
 )
 def test_a_round_handed_back_is_refused_with_the_reason_the_block_kept(
@@ -188,4 +189,4 @@ def test_a_round_handed_back_is_refused_with_the_reason_the_block_kept(
     result[len(session.seats)] = 2  # the pot's or the seat's index the settlement names
     back = replace(played, played=0, stopped=stopped, status=status, result=result)
     with pytest.raises(error, match=re.escape(message)):
-        session._refuse(back)
+        session._refuse(7, back)

@@ -246,11 +246,9 @@ class Session:
             self.stream, stacks, self.button, killed, self.fund, 1 if self.narrated else rounds, log
         )
         k = played.played
-        if played.stopped == NOT_CONSERVED:
-            raise RuntimeError(f"hand {number + k}: chips not conserved")
+        if k == 0 or played.stopped == NOT_CONSERVED:
+            self._refuse(number + k, played)
         dealt_stacks = before + played.buy_ins[0]  # the first round's, after its buy-ins
-        if k == 0:
-            self._refuse(played)
         narrated = self._narrate(played, log, dealt_stacks) if self.narrated else None
         figs = played.figures
         buy_ins = played.buy_ins[:k]
@@ -314,11 +312,13 @@ class Session:
         """The Kill is in effect this round (§ 553.12(m))."""
         return self.kill is not None and self.kill.in_effect
 
-    def _refuse(self, played: Block) -> NoReturn:
-        """Why the kernels handed back the round after the block's last (``Block.stopped``,
-        ``Block.status``): fewer than two players dealt in (§ 553.8(b)(3)), the deck run out,
-        a betting round that does not end, or what the settlement refuses (as
-        ``settle_round`` refuses it)."""
+    def _refuse(self, number: int, played: Block) -> NoReturn:
+        """Why the block stopped before round ``number`` (``Block.stopped``,
+        ``Block.status``): its chips not conserved, fewer than two players dealt in (§
+        553.8(b)(3)), the deck run out, a betting round that does not end, or what the
+        settlement refuses (as ``settle_round`` refuses it)."""
+        if played.stopped == NOT_CONSERVED:
+            raise RuntimeError(f"hand {number}: chips not conserved")
         if played.stopped == NOT_SETTLED:
             raise refusal(played.status, played.result, self.seats)
         if played.stopped == TOO_FEW:

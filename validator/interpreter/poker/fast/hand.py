@@ -699,7 +699,7 @@ def _read_tiers(params, tiers, tables, low_tables, si, stack, out, reads, bets, 
 def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: ignore[no-untyped-def]
     """A betting round ended: the chips it took, its last aggressor, and each hand folded
     in it to the discard pile; returns all put in so far."""
-    put = _booked(out, put_before)
+    put = _booked(out, put_before, True)
     out.last_aggressor[0] = bets.counts[AGGRESSOR]
     folded, cards, ncards = out.folded, out.cards, out.ncards
     discards, nd = stock.discards, stock.ndiscards[0]
@@ -715,13 +715,15 @@ def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: 
 
 
 @njit(cache=True, inline="always")
-def _booked(out, put_before):  # type: ignore[no-untyped-def]
-    """The chips put in since ``put_before`` booked as a betting round's; all put in."""
+def _booked(out, put_before, always):  # type: ignore[no-untyped-def]
+    """The chips put in since ``put_before`` booked as a betting round's (not ``always``:
+    only where there are some); all put in."""
     put = 0
     for i in range(out.contributed.shape[0]):
         put += out.contributed[i]
-    out.round_put[out.nrounds[0]] = put - put_before
-    out.nrounds[0] += 1
+    if always or put != put_before:
+        out.round_put[out.nrounds[0]] = put - put_before
+        out.nrounds[0] += 1
     return put
 
 
@@ -816,11 +818,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         if not _run(bets, stack, out.contributed, out.folded, kernel.rows, log, nlog):
             return ENDLESS
         put_before = _close_betting_round(order, bets, stock, out, mucked, put_before)
-    put = 0
-    for i in range(n):
-        put += out.contributed[i]
-    if put != put_before:  # put in with no betting round after it
-        _booked(out, put_before)
+    _booked(out, put_before, False)  # put in with no betting round after it
     if _players_in(order, out.folded, hand) >= 2:
         _showdown_keys(params, high_tables, low_tables, order, out, reads)
     if stream.shape[0] > 0:  # past the words the reshuffles read
