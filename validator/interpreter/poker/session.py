@@ -40,7 +40,7 @@ from validator.interpreter.poker.fast.block import (
     BlockTable,
 )
 from validator.interpreter.poker.fast.hand import DECK_OUT
-from validator.interpreter.poker.fast.narrate import read_round, showdown
+from validator.interpreter.poker.fast.narrate import ReadRound, showdown
 from validator.interpreter.poker.fast.program import compile_program
 from validator.interpreter.poker.fast.settle import FastSettler, refusal
 from validator.interpreter.poker.fast.stream import Stream
@@ -335,7 +335,7 @@ class Session:
         dealt_button = int(played.figures.button[0])
         button = dealt_button if dealt_button > 0 else None
         show_all = self.setup.stakes.show_all
-        read = read_round(self.game, log, played.logged, self.seats, before)
+        read = ReadRound(self.game, self.seats, before).read(log, 0, played.logged)
         settlement = self._settle(read.players, read.board, button, read.round_put)
         losers = {a.seat for a in settlement.seats if a.won == 0}
         n = played.logged
@@ -345,7 +345,7 @@ class Session:
         n = self._log_settlement(log, n, settlement)
         if played.button is not None and button is not None:
             n = ops.log_op(log, n, ops.MOVE_BUTTON, self.seats.index(played.button), 0, 0, 0)
-        read = read_round(self.game, log, n, self.seats, before, show_all)
+        read.read(log, played.logged, n, show_all)  # the showdown, the settlement, the button
         return PlayedHand(
             read.players,
             sorted(s for s in self.seats if s not in read.order),
