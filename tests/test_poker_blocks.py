@@ -179,8 +179,8 @@ def test_a_round_handed_back_is_refused_with_the_reason_the_block_kept(
 ) -> None:
     """The block keeps why it handed a round back (who is dealt in, § 553.8(b)(3); the
     dealing kernel's status; the settlement's, with the seat or pot it names) and the
-    session refuses the round with that reason, in the words ``settle_round`` uses for a
-    settlement, without dealing the round again."""
+    session refuses the round with that reason (``Session._refuse`` reads the block alone),
+    in the words ``settle_round`` uses for a settlement."""
     game = load_game("poker-holdem")
     session = Session(game, default_setup(game), 4, 1, narrated=False)
     stacks = np.full(4, session.buy_in, dtype=np.int64)
