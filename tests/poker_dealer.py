@@ -21,8 +21,6 @@ from validator.interpreter.poker.fast.stream import AT, Stream
 
 #: the words a round is first given (a shuffle reads about one a card)
 ROUND_WORDS = 256
-#: no words: a round that must reshuffle is handed back
-NO_WORDS = np.zeros(0, dtype=np.int64)
 
 
 def deal_and_bet(
@@ -50,7 +48,8 @@ def deal_and_bet(
         players, at = deal_order(stacks, prog.required, seat, params.button_left, out.folded, order)
         if players < 2:
             raise ValueError("a round of play needs two players with enough table stakes")
-        w = NO_WORDS if stream is None else stream.ensure(words)
+        # no stream: no words after the next unread's index (a round that reshuffles is handed back)
+        w = np.ones(1, dtype=np.int64) if stream is None else stream.ensure(words)
         status = _deal_and_bet(params, prog.kernel, deck, w, order[:players], stacks, out)
         if status != OUT_OF_WORDS:
             break

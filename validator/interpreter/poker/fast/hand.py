@@ -46,7 +46,7 @@ from validator.rankings.packed import (
     key_part,
 )
 
-# the kernel's result; OUT_OF_WORDS: no stream given, or its words ran out
+# the kernel's result; OUT_OF_WORDS: the stream's words ran out
 TAKEN, OUT_OF_WORDS, DECK_OUT, ENDLESS = 0, 1, 2, 3
 HIGH, LOW = 0, 1
 #: a key not read (``Readings.known``)
@@ -57,8 +57,8 @@ PLAYERS, BET_SIZE, CURRENT, AGGRESSOR, MAX_RAISES, RAISES, CHECK_RAISE = range(7
 
 
 class Stock(NamedTuple):
-    """The stock ``cards[top:end]`` and the piles beside it; ``stream`` (empty: none) and its
-    next word ``at``, past the words the round's reshuffles read. One-element arrays hold the
+    """The stock ``cards[top:end]`` and the piles beside it; ``stream`` and its next word
+    ``at``, past the words the round's reshuffles read. One-element arrays hold the
     counts."""
 
     cards: Ints
@@ -410,7 +410,7 @@ def _stock(deck, stream):  # type: ignore[no-untyped-def]
     """The stock of a round, its piles empty (two allocations a round)."""
     c = np.zeros(5, dtype=np.int64)  # top, end, nburns, ndiscards, at
     c[1] = deck.shape[0]
-    c[4] = stream[AT] if stream.shape[0] > 0 else 0
+    c[4] = stream[AT]
     piles = np.zeros(3 * 52, dtype=np.int64)
     burns, discards, pile = piles[0:52], piles[52:104], piles[104:156]
     return Stock(deck.copy(), c[0:1], c[1:2], burns, c[2:3], discards, c[3:4], pile, stream, c[4:5])
@@ -446,8 +446,8 @@ def _readings(n, using):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _reshuffle(stock, pile, size, log, nlog, seat, which):  # type: ignore[no-untyped-def]
     """``pile[:size]`` shuffled to be the stock and logged (``which``: the ``RESHUFFLE``
-    row's pile); False: no stream, or its words ran out."""
-    at = shuffle(stock.stream, stock.at[0], pile, size) if stock.stream.shape[0] else -1
+    row's pile); False: the stream's words ran out."""
+    at = shuffle(stock.stream, stock.at[0], pile, size)
     stock.at[0] = at
     if at < 0:
         return False
@@ -821,8 +821,7 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
     _booked(out, put_before, False)  # put in with no betting round after it
     if _players_in(order, out.folded, hand) >= 2:
         _showdown_keys(params, high_tables, low_tables, order, out, reads)
-    if stream.shape[0] > 0:  # past the words the reshuffles read
-        stream[AT] = stock.at[0]
+    stream[AT] = stock.at[0]  # past the words the reshuffles read
     return TAKEN
 
 
