@@ -1,9 +1,9 @@
-"""The Poker dealing kernel: rounds dealt and bet per CPU second (``FastTable.deal_and_bet``)
-and the rounds it hands back (dealt again from more of the random stream), per nonbanking
-Poker game at its full table with its documented defaults; and the kernel alone
-(``hand._deal_and_bet`` called on the arguments the wrapper passes for the same rounds,
-prepared before the clock starts), in microseconds a round, the least of ``--passes`` passes
-over them.
+"""The Poker dealing kernel: rounds dealt and bet per CPU second, one at a time by the
+tests' dealer (``tests/poker_dealer.py``), and the rounds it hands back (dealt again from
+more of the random stream), per nonbanking Poker game at its full table with its documented
+defaults; and the kernel alone (``hand._deal_and_bet`` called on the arguments the dealer
+passes for the same rounds, prepared before the clock starts), in microseconds a round, the
+least of ``--passes`` passes over them.
 
 Each round is dealt from a shuffled deck to stacks drawn at random from what a round
 requires (§ 553.8(b)(3)) to that plus ``--bets`` upper-limit bets: a few bets (``--bets 6``)
@@ -25,9 +25,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from tests import poker_dealer
+from tests.poker_dealer import deal_and_bet
 from validator.compiler import all_games, load_game
 from validator.interpreter.poker.fast import hand
-from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.fast.program import Program, compile_program
 from validator.interpreter.poker.table import default_setup, strategies
 
 Ints = npt.NDArray[np.int64]
@@ -39,7 +41,7 @@ def measure(game_id: str, rounds: int, bets: int, seed: int, passes: int) -> str
     seats = setup.positions
     mixed = strategies(game).seats_alternate
     names = {s: mixed[(s - 1) % len(mixed)] for s in range(1, seats + 1)}
-    table = FastTable(game, setup, names)
+    table = compile_program(game, setup, names)
     if table.reason is not None:
         return f"{game_id}: not taken by the kernel ({table.reason})"
     stakes = setup.stakes
@@ -58,9 +60,9 @@ def measure(game_id: str, rounds: int, bets: int, seed: int, passes: int) -> str
                 rng.randint(1, seats),
             )
         )
-    table.deal_and_bet(*dealt[0])  # the JIT, before the clock
+    deal_and_bet(table, *dealt[0])  # the JIT, before the clock
     start = time.process_time()
-    back = sum(table.deal_and_bet(*r) is None for r in dealt)
+    back = sum(deal_and_bet(table, *r) is None for r in dealt)
     spent = time.process_time() - start
     alone, looped = kernel_alone(table, dealt, passes)
     return (
@@ -105,9 +107,9 @@ def _row(out, r):  # type: ignore[no-untyped-def]
 
 
 def kernel_alone(
-    table: FastTable, dealt: list[tuple[Ints, Ints, int]], passes: int
+    table: Program, dealt: list[tuple[Ints, Ints, int]], passes: int
 ) -> tuple[float, float]:
-    """CPU seconds of ``_deal_and_bet`` over these rounds, given the arguments the wrapper
+    """CPU seconds of ``_deal_and_bet`` over these rounds, given the arguments the dealer
     passes (recorded once, each round's own copies made before the clock), called from
     Python and from a compiled loop (no dispatch: what the kernel itself spends): the least
     of ``passes`` passes each."""
@@ -118,12 +120,12 @@ def kernel_alone(
         calls.append(args)
         return hand.OUT_OF_WORDS
 
-    hand._deal_and_bet = record  # type: ignore[assignment]
+    poker_dealer._deal_and_bet = record  # type: ignore[assignment]
     try:
         for r in dealt:
-            table.deal_and_bet(*r)
+            deal_and_bet(table, *r)
     finally:
-        hand._deal_and_bet = kernel
+        poker_dealer._deal_and_bet = kernel
     fixed = calls[0][:TABLE_ARGS]
 
     def stacked(rounds: int) -> list[Any]:

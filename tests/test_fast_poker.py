@@ -24,13 +24,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.poker_dealer import deal_and_bet
 from tests.poker_oracle.session import ReferenceSession
 from tests.poker_oracle.strategy import TableStrategy
 from tests.poker_oracle.table import Hand, OracleStream
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.chunks import chunk_rng
 from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
-from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.fast.program import compile_program
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.session import HandRecord, PlayedHand, Session, summary
 from validator.interpreter.poker.showdown import show
@@ -185,16 +186,16 @@ def _check_round(table: tuple[str, int, int, dict[int, int], int, int]) -> None:
     deck = list(range(52))
     random.Random(seed).shuffle(deck)
     names = _names(game, seats)
-    fast = FastTable(game, setup, names)
+    fast = compile_program(game, setup, names)
     if fast.reason is not None:
         return
     stack_array = np.array([stacks[s] for s in range(1, seats + 1)], dtype=np.int64)
     fast_rng, scalar_rng = Stream(chunk_rng(seed + 1)), OracleStream(chunk_rng(seed + 1))
     if sum(st >= setup.stakes.required() for st in stacks.values()) < 2:  # as ``Hand.play``
         with pytest.raises(ValueError, match=r"^a round of play needs two players with enough"):
-            fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
+            deal_and_bet(fast, np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
         return
-    dealt = fast.deal_and_bet(np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
+    dealt = deal_and_bet(fast, np.array(deck, dtype=np.int64), stack_array, button, fast_rng)
     strategy = TableStrategy(game, names)
     rules = setup.rules
     hand = Hand(
@@ -294,7 +295,7 @@ class FullTable:
         self.setup = default_setup(self.game)
         self.seats = self.setup.positions
         self.names = _names(self.game, self.seats)
-        self.fast = FastTable(self.game, self.setup, self.names)
+        self.fast = compile_program(self.game, self.setup, self.names)
         assert self.fast.reason is None
         buy_in = 50 * (self.setup.stakes.upper or self.setup.stakes.lower).max_bet
         self.stacks = {s: buy_in for s in self.names}
@@ -307,7 +308,7 @@ class FullTable:
         assert scalar_rng.deck() == deck  # advanced as fast_rng is
         before = scalar_rng.read
         stacks = np.array(list(self.stacks.values()), dtype=np.int64)
-        dealt = self.fast.deal_and_bet(np.array(deck, dtype=np.int64), stacks, 1, fast_rng)
+        dealt = deal_and_bet(self.fast, np.array(deck, dtype=np.int64), stacks, 1, fast_rng)
         strategy = TableStrategy(self.game, self.names)
         hand = Hand(
             self.game,
@@ -375,7 +376,8 @@ _PLAIN_OMAHA = """
 import json, random, sys
 import numpy as np
 from validator.compiler import load_game
-from validator.interpreter.poker.fast.hand import FastTable
+from tests.poker_dealer import deal_and_bet
+from validator.interpreter.poker.fast.program import compile_program
 from validator.interpreter.poker.table import default_setup
 from validator.interpreter.poker.table import strategies
 out = []
@@ -385,7 +387,7 @@ for game_id in ("poker-omaha", "poker-omaha-hi-lo-8"):
     seats = setup.positions
     mixed = strategies(game).seats_alternate
     names = {s: mixed[(s - 1) % len(mixed)] for s in range(1, seats + 1)}
-    table = FastTable(game, setup, names)
+    table = compile_program(game, setup, names)
     rng = random.Random(int(sys.argv[1]))
     need = setup.stakes.required()
     for _ in range(12):
@@ -393,7 +395,7 @@ for game_id in ("poker-omaha", "poker-omaha-hi-lo-8"):
         rng.shuffle(deck)
         stacks = [need + rng.randrange(0, 40 * setup.stakes.chip + 1, setup.stakes.chip)
                   for _ in range(seats)]
-        dealt = table.deal_and_bet(np.array(deck), np.array(stacks), rng.randint(1, seats))
+        dealt = deal_and_bet(table, np.array(deck), np.array(stacks), rng.randint(1, seats))
         out.append(None if dealt is None else [
             dealt.contributed.tolist(), dealt.folded.tolist(), dealt.high.tolist(),
             dealt.low.tolist(), dealt.round_put])

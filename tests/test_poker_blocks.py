@@ -11,17 +11,24 @@ decks alternated (§ 553.3(d)), a Half-kill
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from validator.compiler import all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
+from validator.interpreter.poker.fast.block import NOT_CONSERVED, NOT_DEALT, NOT_SETTLED, TOO_FEW
+from validator.interpreter.poker.fast.hand import DECK_OUT, ENDLESS, TAKEN
+from validator.interpreter.poker.fast.operations import new_log
+from validator.interpreter.poker.fast.settle import NO_WINNER, OVER_CALLED, SETTLED, Settled
 from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import RakeRule
 from validator.interpreter.poker.session import BLOCK_ROUNDS, HandRecord, Session
 from validator.interpreter.poker.table import TableSetup, default_setup
+from validator.interpreter.roundfile.reading import RoundFileError
 
 POKER = sorted(g.id for g in all_games() if g.definition.kind == "nonbanking")
 HANDS = 120
@@ -154,3 +161,31 @@ def test_a_round_the_kernels_hand_back_is_refused_with_its_reason_553_8_b_3(
     session = Session(game, setup, 4, 1, narrated=narrated)
     with pytest.raises(ValueError, match=r"^a round of play needs two players with enough"):
         next(session.hands(1))
+
+
+@pytest.mark.parametrize(
+    ("stopped", "status", "error", "message"),
+    [
+        (TOO_FEW, TAKEN, ValueError, "a round of play needs two players with enough table stakes"),
+        (NOT_DEALT, DECK_OUT, ValueError, "the deck ran out"),
+        (NOT_DEALT, ENDLESS, RuntimeError, "a betting round that does not end"),
+        (NOT_SETTLED, NO_WINNER, ValueError, "no high hand can win the side pot 2"),
+        (NOT_SETTLED, OVER_CALLED, RoundFileError, "seat 3 put in more than any player still in"),
+        (NOT_CONSERVED, SETTLED, RuntimeError, "hand 7: chips not conserved"),
+    ],
+)
+def test_a_round_handed_back_is_refused_with_the_reason_the_block_kept(
+    stopped: int, status: int, error: type[Exception], message: str
+) -> None:
+    """The block keeps why it handed a round back (who is dealt in, § 553.8(b)(3); the
+    dealing kernel's status; the settlement's, with the seat or pot it names) and the
+    session refuses the round with that reason (``Session._refuse`` reads the block alone),
+    in the words ``settle_round`` uses for a settlement."""
+    game = load_game("poker-holdem")
+    session = Session(game, default_setup(game), 4, 1, narrated=False)
+    stacks = np.full(4, session.buy_in, dtype=np.int64)
+    played = session.block.play(session.stream, stacks, 4, False, 0, 1, new_log(False))
+    settled = Settled(status, where=2)  # the pot's or the seat's index the settlement names
+    back = replace(played, played=0, stopped=stopped, status=status, settled=settled)
+    with pytest.raises(error, match=re.escape(message)):
+        session._refuse(7, back)

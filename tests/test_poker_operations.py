@@ -11,11 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.poker_dealer import deal_and_bet
 from tests.poker_oracle.session import ReferenceSession
 from validator.cli.poker_rounds import log_line
 from validator.compiler import load_game
 from validator.interpreter.poker.fast import operations as ops
-from validator.interpreter.poker.fast.hand import FastTable
+from validator.interpreter.poker.fast.program import compile_program
 from validator.interpreter.poker.session import Session
 from validator.interpreter.poker.table import default_setup, strategies
 from validator.interpreter.settings import read_settings
@@ -140,14 +141,14 @@ def test_the_log_off_writes_nothing_and_changes_no_round() -> None:
     game = load_game("house-seven-card-stud")
     setup = default_setup(game)
     name = strategies(game).seats_alternate[0]
-    table = FastTable(game, setup, dict.fromkeys(range(1, 8), name))
+    table = compile_program(game, setup, dict.fromkeys(range(1, 8), name))
     rng = np.random.default_rng(4)
     for _ in range(50):
         deck = rng.permutation(52).astype(np.int64)
         stacks = np.full(7, 20_000, dtype=np.int64)
-        off = table.deal_and_bet(deck, stacks, 1)
+        off = deal_and_bet(table, deck, stacks, 1)
         log = ops.new_log(True)
-        on = table.deal_and_bet(deck, stacks, 1, log=log)
+        on = deal_and_bet(table, deck, stacks, 1, log=log)
         assert off is not None and on is not None
         assert off.logged == 0 and on.logged > 0
         assert (off.contributed == on.contributed).all() and (off.cards == on.cards).all()

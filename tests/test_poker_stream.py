@@ -18,7 +18,7 @@ from validator.cards import card_str
 from validator.cli import app
 from validator.compiler import load_game
 from validator.interpreter.chunks import chunk_rng, chunk_seed
-from validator.interpreter.poker.fast import block, hand
+from validator.interpreter.poker.fast import block
 from validator.interpreter.poker.fast import stream as stream_module
 from validator.interpreter.poker.fast.stream import SPAN, Stream, shuffle
 from validator.interpreter.poker.session import HandRecord, Session
@@ -89,7 +89,6 @@ def test_rounds_are_dealt_from_the_same_words_however_they_are_drawn(
     expected = [_books(r) for r in bulk.hands(80)]
     monkeypatch.setattr(stream_module, "REFILL", 7)
     monkeypatch.setattr(block, "BLOCK_WORDS", 1)
-    monkeypatch.setattr(hand, "ROUND_WORDS", 60)
     scant = Session(game, setup, setup.positions, 21, narrated=False)
     assert [_books(r) for r in scant.hands(80)] == expected
     assert scant.totals == bulk.totals

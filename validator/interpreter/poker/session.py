@@ -34,12 +34,15 @@ from validator.interpreter.poker.fast import Ints
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.block import (
     NOT_CONSERVED,
+    NOT_SETTLED,
+    TOO_FEW,
     Block,
     BlockTable,
 )
-from validator.interpreter.poker.fast.hand import FastTable
-from validator.interpreter.poker.fast.narrate import read_round, showdown
-from validator.interpreter.poker.fast.settle import FastSettler
+from validator.interpreter.poker.fast.hand import DECK_OUT
+from validator.interpreter.poker.fast.narrate import ReadRound, showdown
+from validator.interpreter.poker.fast.program import compile_program
+from validator.interpreter.poker.fast.settle import FastSettler, refusal
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.rake import completed_periods, time_charges
 from validator.interpreter.poker.settle import PokerSettlement, settle_round
@@ -207,14 +210,14 @@ class Session:
         self.hands_per_hour = hands_per_hour
         self.periods_charged = 0
         self.narrated = narrated
-        self.dealer = FastTable(game, setup, names)
-        if self.dealer.reason is not None:
-            raise ValueError(f"{game.definition.name} cannot be dealt: {self.dealer.reason}")
-        self.settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
-        if self.settler.reason is not None:
-            raise ValueError(f"{game.definition.name} cannot be settled: {self.settler.reason}")
+        program = compile_program(game, setup, names)
+        if program.reason is not None:
+            raise ValueError(f"{game.definition.name} cannot be dealt: {program.reason}")
+        settler = FastSettler(game, setup.rules, setup.stakes, self.seats)
+        if settler.reason is not None:
+            raise ValueError(f"{game.definition.name} cannot be settled: {settler.reason}")
         multiplier = self.kill.multiplier if self.kill is not None else None
-        self.block = BlockTable(self.dealer, self.settler, self.buy_in, multiplier)
+        self.block = BlockTable(program, settler, self.buy_in, multiplier)
 
     def hands(self, n: int) -> Iterator[HandRecord]:
         """``n`` rounds of play, a record each, played a block at a time (``_block``; a
@@ -243,11 +246,9 @@ class Session:
             self.stream, stacks, self.button, killed, self.fund, 1 if self.narrated else rounds, log
         )
         k = played.played
-        if played.stopped == NOT_CONSERVED:
-            raise RuntimeError(f"hand {number + k}: chips not conserved")
+        if k == 0 or played.stopped == NOT_CONSERVED:
+            self._refuse(number + k, played)
         dealt_stacks = before + played.buy_ins[0]  # the first round's, after its buy-ins
-        if k == 0:
-            self._refuse(number, played.decks[0], dealt_stacks, killed)
         narrated = self._narrate(played, log, dealt_stacks) if self.narrated else None
         figs = played.figures
         buy_ins = played.buy_ins[:k]
@@ -311,13 +312,20 @@ class Session:
         """The Kill is in effect this round (§ 553.12(m))."""
         return self.kill is not None and self.kill.in_effect
 
-    def _refuse(self, number: int, deck: Ints, stacks: Ints, killed: bool) -> NoReturn:
-        """Why the kernels hand back round ``number``: the round dealt from its ``deck`` and
-        ``stacks`` and settled alone, each raising what stops it."""
-        dealt = self.dealer.deal_and_bet(deck, stacks, self.button, self.stream, killed)
-        assert dealt is not None  # a table the kernel does not take is refused at the start
-        self.settler.settle(dealt, self.fund, killed)
-        raise RuntimeError(f"hand {number}: a round the kernels hand back")
+    def _refuse(self, number: int, played: Block) -> NoReturn:
+        """Why the block stopped before round ``number`` (``Block.stopped``,
+        ``Block.status``): its chips not conserved, fewer than two players dealt in (§
+        553.8(b)(3)), the deck run out, a betting round that does not end, or what the
+        settlement refuses (as ``settle_round`` refuses it)."""
+        if played.stopped == NOT_CONSERVED:
+            raise RuntimeError(f"hand {number}: chips not conserved")
+        if played.stopped == NOT_SETTLED:
+            raise refusal(played.settled, self.seats)
+        if played.stopped == TOO_FEW:
+            raise ValueError("a round of play needs two players with enough table stakes")
+        if played.status == DECK_OUT:
+            raise ValueError("the deck ran out")
+        raise RuntimeError("a betting round that does not end")
 
     def _narrate(self, played: Block, log: Ints, stacks: Ints) -> PlayedHand:
         """The round of a block of one, its operations logged, settled (``_settle``), its
@@ -327,7 +335,7 @@ class Session:
         dealt_button = int(played.figures.button[0])
         button = dealt_button if dealt_button > 0 else None
         show_all = self.setup.stakes.show_all
-        read = read_round(self.game, log, played.logged, self.seats, before)
+        read = ReadRound(self.game, self.seats, before).read(log, 0, played.logged)
         settlement = self._settle(read.players, read.board, button, read.round_put)
         losers = {a.seat for a in settlement.seats if a.won == 0}
         n = played.logged
@@ -337,7 +345,7 @@ class Session:
         n = self._log_settlement(log, n, settlement)
         if played.button is not None and button is not None:
             n = ops.log_op(log, n, ops.MOVE_BUTTON, self.seats.index(played.button), 0, 0, 0)
-        read = read_round(self.game, log, n, self.seats, before, show_all)
+        read.read(log, played.logged, n, show_all)  # the showdown, the settlement, the button
         return PlayedHand(
             read.players,
             sorted(s for s in self.seats if s not in read.order),

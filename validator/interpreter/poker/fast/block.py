@@ -6,7 +6,7 @@ a block at a time with no log, ``play`` a round a block with its operations logg
 block stops before a round either kernel hands back, or one its words do not reach,
 leaving the stacks, the button, the fund and the stream as the last round taken left them:
 the next block deals that round again from more words; a round handed back is refused
-(``Session._refuse``).
+(``Session._refuse``) with the reason the block kept (``Block.stopped``, ``Block.status``).
 """
 
 from __future__ import annotations
@@ -22,17 +22,19 @@ from validator.interpreter.poker.fast import Flags, Ints
 from validator.interpreter.poker.fast.hand import (
     OUT_OF_WORDS,
     TAKEN,
-    FastTable,
     _deal_and_bet,
     deal_order,
     outcome,
 )
 from validator.interpreter.poker.fast.odd_chip import OrderArrays, odd_chip_order
+from validator.interpreter.poker.fast.program import Program
 from validator.interpreter.poker.fast.settle import (
     NEEDS_ORDER,
     SETTLED,
     FastSettler,
+    Settled,
     TableRules,
+    _refused,
     _settle,
     no_log,
 )
@@ -86,8 +88,10 @@ class Settlement(NamedTuple):
 #: a block that runs out hands back the round, which is dealt from the same words
 BLOCK_WORDS = 64
 
-#: why a block stopped
-PLAYED, HANDED_BACK, NOT_CONSERVED, WORDS_OUT = 0, 1, 2, 3
+#: why a block stopped: every round played; the round after the last handed back with
+#: fewer than two players dealt in (§ 553.8(b)(3)), by the dealing kernel or by the
+#: settlement (``Block.status``: the kernel's), its chips not conserved, or its words out
+PLAYED, TOO_FEW, NOT_DEALT, NOT_SETTLED, NOT_CONSERVED, WORDS_OUT = range(6)
 
 
 @njit(cache=True, inline="always")
@@ -140,15 +144,17 @@ def _play_block(  # type: ignore[no-untyped-def]
     figs,
     out,
 ):
-    """Up to ``decks.shape[0]`` rounds: (rounds played, why it stopped). ``stacks``,
-    ``state`` and ``stream`` are advanced round by round, not by the round handed back. Round
-    r's deck, buy-ins and nets are written in row r, its ``Figures`` in entry r; ``out``
-    holds the last round dealt (its operations logged where its log has rows)."""
+    """Up to ``decks.shape[0]`` rounds: (rounds played, why it stopped, the status of the
+    kernel that handed the round back, the last ``settle.Settled``). ``stacks``, ``state``
+    and ``stream`` are advanced round by round, not by the round handed back. Round r's
+    deck, buy-ins and nets are written in row r, its ``Figures`` in entry r; ``out`` holds
+    the last round dealt (its operations logged where its log has rows)."""
     n = stacks.shape[0]
     rounds = decks.shape[0]
     order = np.zeros(n, dtype=np.int64)
     awards = np.zeros(n, dtype=np.int64)
     payouts = np.zeros(n, dtype=np.int64)
+    settled = _refused(SETTLED, 0, 0)  # the last round's settlement
     stack = np.zeros(n, dtype=np.int64)
     for r in range(rounds):
         saved = stream[AT]
@@ -159,23 +165,23 @@ def _play_block(  # type: ignore[no-untyped-def]
             deck[c] = c
         at = shuffle(stream, saved, deck, 52)
         if at < 0:  # the words ran out: more are drawn for the round
-            return r, WORDS_OUT
+            return r, WORDS_OUT, TAKEN, settled
         stream[AT] = at
         m, dealt_button = deal_order(
             stack, table.required, state.button[0], params.button_left, out.folded, order
         )
         if m < 2:
             stream[AT] = saved
-            return r, HANDED_BACK
+            return r, TOO_FEW, TAKEN, settled
         limits = killed if kill else params
         dealt = _deal_and_bet(limits, kernel, deck, stream, order[:m], stack, out)
         if dealt != TAKEN:
             stream[AT] = saved
-            return r, WORDS_OUT if dealt == OUT_OF_WORDS else HANDED_BACK
+            return r, WORDS_OUT if dealt == OUT_OF_WORDS else NOT_DEALT, dealt, settled
         settled = _settle_round(settlement, kill, state.fund[0], out, awards, payouts)
         if settled.status != SETTLED:
             stream[AT] = saved
-            return r, HANDED_BACK
+            return r, NOT_SETTLED, settled.status, settled
         put = 0
         awarded = 0
         for i in range(n):
@@ -183,7 +189,7 @@ def _play_block(  # type: ignore[no-untyped-def]
             awarded += awards[i]
         if put != awarded + settled.rake + settled.bad_beat:
             stream[AT] = saved
-            return r, NOT_CONSERVED
+            return r, NOT_CONSERVED, SETTLED, settled
         paid = 0
         for i in range(n):
             paid += payouts[i]
@@ -203,7 +209,7 @@ def _play_block(  # type: ignore[no-untyped-def]
             state.button[0] = dealt_button % n + 1
         if settled.kill_next >= 0:  # the Kill in effect next round, or not
             state.kill[0] = settled.kill_next
-    return rounds, PLAYED
+    return rounds, PLAYED, SETTLED, settled
 
 
 @dataclass(slots=True)
@@ -212,7 +218,11 @@ class Block:
     the table they leave."""
 
     played: int
-    stopped: int  # PLAYED, HANDED_BACK, NOT_CONSERVED or WORDS_OUT (the round after the last)
+    stopped: int  # PLAYED .. WORDS_OUT: why the round after the last was not
+    #: the dealing kernel's status where ``NOT_DEALT`` (``DECK_OUT``, ``ENDLESS``), the
+    #: settlement's where ``NOT_SETTLED``
+    status: int
+    settled: Settled  # the last round's settlement, or the one refused (``settle.refusal``)
     decks: Ints  # [round, 52]
     buy_ins: Ints  # [round, seat index]
     nets: Ints  # [round, seat index] awards + Bad Beat payouts - contributions
@@ -228,20 +238,20 @@ class BlockTable:
     the table)."""
 
     def __init__(
-        self, fast: FastTable, settler: FastSettler, buy_in: int, kill: Fraction | None
+        self, program: Program, settler: FastSettler, buy_in: int, kill: Fraction | None
     ) -> None:
-        """``kill``: the multiplier of the limits of the table's Kill (None: no Kill)."""
-        self.seats = fast.seats
+        """The table compiled for each kernel (its seats the settler's); ``kill``: the
+        multiplier of the limits of the table's Kill (None: no Kill)."""
+        self.seats = len(settler.seats)
         no_priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
         tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
         settlement = Settlement(
             settler.rules(), settler.order_arrays, no_priority, no_priority.copy(), tied, *no_log()
         )
         m = kill if kill is not None else Fraction(1)
-        between = Between(int(fast.required), int(buy_in), m.numerator, m.denominator)
-        prog = fast.program
+        between = Between(program.required, int(buy_in), m.numerator, m.denominator)
         #: ``_play_block``'s arguments that are the table's
-        self.table = (prog.params, prog.killed, fast.kernel, settlement, between)
+        self.table = (program.params, program.killed, program.kernel, settlement, between)
 
     def play(
         self,
@@ -267,7 +277,7 @@ class BlockTable:
         while True:
             w = stream.ensure(need)
             args = (w, stacks, state, decks, buy_ins, nets, figs, out)
-            played, stopped = _play_block(*self.table, *args)
+            played, stopped, status, settled = _play_block(*self.table, *args)
             if played or stopped != WORDS_OUT:
                 break
             need = 2 * (w.shape[0] - int(w[AT])) + BLOCK_WORDS
@@ -275,6 +285,8 @@ class BlockTable:
         return Block(
             int(played),
             int(stopped),
+            int(status),
+            settled,
             decks,
             buy_ins,
             nets,

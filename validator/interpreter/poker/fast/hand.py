@@ -8,22 +8,20 @@ stream; a round that runs out of its words is dealt again from more.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from validator.compiler import Game
 from validator.interpreter.poker.fast import (
     MAX_BOARD,
     MAX_CARDS,
     MAX_ROUNDS,
-    DealtHand,
     Flags,
     Ints,
 )
 from validator.interpreter.poker.fast import operations as ops
-from validator.interpreter.poker.fast.operations import log_op, new_log
+from validator.interpreter.poker.fast.operations import log_op
 from validator.interpreter.poker.fast.program import (
     BET,
     BLINDS_AFTER,
@@ -35,12 +33,8 @@ from validator.interpreter.poker.fast.program import (
     OPENS_FORCED,
     OPENS_SHOWING,
     RAISE,
-    compile_program,
 )
-from validator.interpreter.poker.fast.stream import AT, NO_WORDS, Stream, shuffle
-
-if TYPE_CHECKING:  # the session imports the fast path: no import back at run time
-    from validator.interpreter.poker.session import TableSetup
+from validator.interpreter.poker.fast.stream import AT, shuffle
 from validator.rankings.packed import (
     FIVE,
     best_key,
@@ -52,10 +46,8 @@ from validator.rankings.packed import (
     key_part,
 )
 
-# the kernel's result; OUT_OF_WORDS: no stream given, or its words ran out
+# the kernel's result; OUT_OF_WORDS: the stream's words ran out
 TAKEN, OUT_OF_WORDS, DECK_OUT, ENDLESS = 0, 1, 2, 3
-#: the words a round is first given (a shuffle reads about one a card)
-ROUND_WORDS = 256
 HIGH, LOW = 0, 1
 #: a key not read (``Readings.known``)
 UNREAD = -1
@@ -65,8 +57,8 @@ PLAYERS, BET_SIZE, CURRENT, AGGRESSOR, MAX_RAISES, RAISES, CHECK_RAISE = range(7
 
 
 class Stock(NamedTuple):
-    """The stock ``cards[top:end]`` and the piles beside it; ``stream`` (empty: none) and its
-    next word ``at``, past the words the round's reshuffles read. One-element arrays hold the
+    """The stock ``cards[top:end]`` and the piles beside it; ``stream`` and its next word
+    ``at``, past the words the round's reshuffles read. One-element arrays hold the
     counts."""
 
     cards: Ints
@@ -418,7 +410,7 @@ def _stock(deck, stream):  # type: ignore[no-untyped-def]
     """The stock of a round, its piles empty (two allocations a round)."""
     c = np.zeros(5, dtype=np.int64)  # top, end, nburns, ndiscards, at
     c[1] = deck.shape[0]
-    c[4] = stream[AT] if stream.shape[0] > 0 else 0
+    c[4] = stream[AT]
     piles = np.zeros(3 * 52, dtype=np.int64)
     burns, discards, pile = piles[0:52], piles[52:104], piles[104:156]
     return Stock(deck.copy(), c[0:1], c[1:2], burns, c[2:3], discards, c[3:4], pile, stream, c[4:5])
@@ -454,8 +446,8 @@ def _readings(n, using):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _reshuffle(stock, pile, size, log, nlog, seat, which):  # type: ignore[no-untyped-def]
     """``pile[:size]`` shuffled to be the stock and logged (``which``: the ``RESHUFFLE``
-    row's pile); False: no stream, or its words ran out."""
-    at = shuffle(stock.stream, stock.at[0], pile, size) if stock.stream.shape[0] else -1
+    row's pile); False: the stream's words ran out."""
+    at = shuffle(stock.stream, stock.at[0], pile, size)
     stock.at[0] = at
     if at < 0:
         return False
@@ -707,7 +699,7 @@ def _read_tiers(params, tiers, tables, low_tables, si, stack, out, reads, bets, 
 def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: ignore[no-untyped-def]
     """A betting round ended: the chips it took, its last aggressor, and each hand folded
     in it to the discard pile; returns all put in so far."""
-    put = _booked(out, put_before)
+    put = _booked(out, put_before, True)
     out.last_aggressor[0] = bets.counts[AGGRESSOR]
     folded, cards, ncards = out.folded, out.cards, out.ncards
     discards, nd = stock.discards, stock.ndiscards[0]
@@ -723,13 +715,15 @@ def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: 
 
 
 @njit(cache=True, inline="always")
-def _booked(out, put_before):  # type: ignore[no-untyped-def]
-    """The chips put in since ``put_before`` booked as a betting round's; all put in."""
+def _booked(out, put_before, always):  # type: ignore[no-untyped-def]
+    """The chips put in since ``put_before`` booked as a betting round's (not ``always``:
+    only where there are some); all put in."""
     put = 0
     for i in range(out.contributed.shape[0]):
         put += out.contributed[i]
-    out.round_put[out.nrounds[0]] = put - put_before
-    out.nrounds[0] += 1
+    if always or put != put_before:
+        out.round_put[out.nrounds[0]] = put - put_before
+        out.nrounds[0] += 1
     return put
 
 
@@ -824,15 +818,10 @@ def _deal_and_bet(params, kernel, deck, stream, order, stacks, out):  # type: ig
         if not _run(bets, stack, out.contributed, out.folded, kernel.rows, log, nlog):
             return ENDLESS
         put_before = _close_betting_round(order, bets, stock, out, mucked, put_before)
-    put = 0
-    for i in range(n):
-        put += out.contributed[i]
-    if put != put_before:  # put in with no betting round after it
-        _booked(out, put_before)
+    _booked(out, put_before, False)  # put in with no betting round after it
     if _players_in(order, out.folded, hand) >= 2:
         _showdown_keys(params, high_tables, low_tables, order, out, reads)
-    if stream.shape[0] > 0:  # past the words the reshuffles read
-        stream[AT] = stock.at[0]
+    stream[AT] = stock.at[0]  # past the words the reshuffles read
     return TAKEN
 
 
@@ -861,60 +850,3 @@ def deal_order(stacks, required, button, from_button, folded, order):  # type: i
             order[k] = i
             k += 1
     return m, dealt_button
-
-
-class FastTable:
-    """A table's rounds dealt and bet by the kernel; ``reason`` says why it takes none."""
-
-    def __init__(self, game: Game, setup: TableSetup, strategy_by_seat: dict[int, str]) -> None:
-        """``strategy_by_seat``: each seat's strategy, the seats numbered 1..n."""
-        self.seats = len(strategy_by_seat)
-        self.program = compile_program(game, setup, strategy_by_seat)
-        self.reason = self.program.reason
-        self.kernel = self.program.kernel
-        self.required = int(setup.stakes.required())
-
-    def deal_and_bet(
-        self,
-        deck: Ints,
-        stacks: Ints,
-        button: int | None,
-        stream: Stream | None = None,
-        kill_in_effect: bool = False,
-        log: Ints | None = None,
-    ) -> DealtHand | None:
-        """The round dealt and bet, or None where the kernel takes no round of the table or no
-        ``stream`` was given to reshuffle a pile (§ 553.10(h), § 553.13(g)(2)). ``ValueError``:
-        fewer than two players dealt in, or the deck ran out after its reshuffle.
-        ``kill_in_effect``: the Kill's limits (§ 553.12(m)); ``log``: the operations kept."""
-        prog = self.program
-        if prog.reason is not None:
-            return None
-        stacks, deck = np.asarray(stacks, dtype=np.int64), np.asarray(deck, dtype=np.int64)
-        params = prog.killed if kill_in_effect else prog.params
-        out = outcome(self.seats, new_log(False) if log is None else log)
-        order = np.zeros(self.seats, dtype=np.int64)
-        seat, words = -1 if button is None else button, ROUND_WORDS
-        while True:  # who folded in a round handed back is dealt in again
-            players, at = deal_order(
-                stacks, self.required, seat, params.button_left, out.folded, order
-            )
-            if players < 2:
-                raise ValueError("a round of play needs two players with enough table stakes")
-            w = NO_WORDS if stream is None else stream.ensure(words)
-            status = _deal_and_bet(params, self.kernel, deck, w, order[:players], stacks, out)
-            if status != OUT_OF_WORDS:
-                break
-            if stream is None:
-                return None
-            words = 2 * (w.shape[0] - int(w[AT])) + ROUND_WORDS  # its words ran out: more
-        if status == DECK_OUT:
-            raise ValueError("the deck ran out")
-        if status == ENDLESS:
-            raise RuntimeError("a betting round that does not end")
-        aggressor = int(out.last_aggressor[0])
-        seat = aggressor + 1 if aggressor >= 0 else -1  # the last aggressor's seat number
-        dealt = (out.contributed, out.folded, out.cards, out.ncards, out.board, int(out.nboard[0]))
-        put = out.round_put[: out.nrounds[0]].tolist()
-        hands = (out.high, out.low, put, seat, int(out.nlog[0]))
-        return DealtHand(int(at) if at > 0 else None, *dealt, *hands)

@@ -38,6 +38,8 @@ class ReadRound:
     cards or a Blind Bet), its betting line when the next street begins or the round ends."""
 
     def __init__(self, game: Game, seats: list[int], stacks: dict[int, Cents]) -> None:
+        """A round to be read from its log (``read``): ``seats`` the seat number of each seat
+        index, ``stacks`` the seats' stacks as it began."""
         d = game.definition
         assert d.deal is not None and d.showdown is not None
         self.showdown_cite = d.showdown.order.cite
@@ -158,6 +160,32 @@ class ReadRound:
             self.act(op, seat, amount, card, detail)
         # the settlement's operations and the button's move say nothing the narration reads
 
+    def read(self, log: Ints, start: int, n: int, show_all: bool = False) -> ReadRound:
+        """The log's rows ``start`` to ``n`` read (those before read already), then what
+        they leave called: the antes, the last betting round, the chips put in after it and,
+        its rows read, the showdown; ``show_all``: the Rules Submission requires every hand
+        at the showdown shown (§ 553.16(d)), as its line says."""
+        for row in ops.rows(log, n)[start:]:
+            op, seat, amount, card, detail = (int(x) for x in row)
+            self.row(op, seat, amount, card, detail)
+        self.call_antes()
+        self.call_betting()
+        if self.put != self.put_before:  # chips in after the last betting round
+            self.round_put.append(self.put - self.put_before)
+            self.put_before = self.put
+        if self.showdown:
+            why = (
+                "every hand is shown (Rules Submission)"
+                if show_all
+                else "losing hands may be conceded"
+            )
+            calls = (
+                f"seat {s} " + ("shows" if up else "concedes without showing")
+                for s, up in self.showdown
+            )
+            self.lines.append("showdown: " + "; ".join(calls) + f"; {why} [{self.showdown_cite}]")
+        return self
+
     def act(self, op: int, seat: int, amount: int, card: int, detail: int) -> None:
         """A row after the street's cards: the draw, the Forced Bet, an action, the
         showdown."""
@@ -187,36 +215,6 @@ class ReadRound:
             elif op in (ops.BET, ops.RAISE):
                 what += f" to {dollar_text(card)}"
             self.betting.append((p.seat, what + " (All-in)" * p.all_in))
-
-
-def read_round(
-    game: Game,
-    log: Ints,
-    n: int,
-    seats: list[int],
-    stacks: dict[int, Cents],
-    show_all: bool = False,
-) -> ReadRound:
-    """The round its log's first ``n`` rows hold, the seats' ``stacks`` as it began
-    (``seats``: the seat number of each seat index); ``show_all``: the Rules Submission
-    requires every hand at the showdown shown (§ 553.16(d)), as its line says."""
-    r = ReadRound(game, seats, stacks)
-    for row in ops.rows(log, n):
-        op, seat, amount, card, detail = (int(x) for x in row)
-        r.row(op, seat, amount, card, detail)
-    r.call_antes()
-    r.call_betting()
-    if r.put != r.put_before:  # chips in after the last betting round
-        r.round_put.append(r.put - r.put_before)
-    if r.showdown:
-        why = (
-            "every hand is shown (Rules Submission)" if show_all else "losing hands may be conceded"
-        )
-        calls = (
-            f"seat {s} " + ("shows" if up else "concedes without showing") for s, up in r.showdown
-        )
-        r.lines.append("showdown: " + "; ".join(calls) + f"; {why} [{r.showdown_cite}]")
-    return r
 
 
 def showdown(

@@ -119,6 +119,7 @@ class Program:
     #: ``params`` with the limits a Kill in effect multiplies (§ 553.12(m))
     killed: Params = field(default_factory=no_params)
     kernel: Kernel | None = None
+    required: int = 0  # what a player must have to be dealt in (``Stakes.required``)
 
 
 def _tables(ev: Evaluator) -> Tables:
@@ -207,7 +208,7 @@ def compile_program(game: Game, setup: TableSetup, strategy_by_seat: dict[int, s
             rows[seat - 1, t, 1] = ACTIONS[actions[named_tier].facing]
     k["rows"] = rows
     params = Params(**{name: int(v) for name, v in p.items()})
-    return Program(None, params, kill_limits(params, setup), Kernel(**k))
+    return Program(None, params, kill_limits(params, setup), Kernel(**k), int(stakes.required()))
 
 
 def _compile_streets(game: Game, setup: TableSetup, k: dict[str, Any]) -> str | None:

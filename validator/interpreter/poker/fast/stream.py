@@ -22,8 +22,6 @@ AT = 0
 SPAN = 1 << 62
 #: words drawn from the generator at a time (a block of rounds reads about 60 a round)
 REFILL = 1 << 15
-#: no words: a round that must reshuffle is handed back
-NO_WORDS = np.zeros(0, dtype=np.int64)
 
 
 @njit("int64(int64[::1], int64, int64[::1], int64)", cache=True)
