@@ -156,13 +156,31 @@ class Totals:
     time_charges: Cents = 0
     net: dict[int, Cents] = field(default_factory=dict)
 
-    def book(self, rounds: int, nets: Iterable[tuple[int, Cents]], **figures: int) -> None:
-        """``rounds`` more rounds, each checked as it was settled: their ``figures`` (by the
-        totals' names: pots, rake, contributions, bad_beat_in, …) added to the totals and each
-        seat's net."""
+    def book(
+        self,
+        rounds: int,
+        nets: Iterable[tuple[int, Cents]],
+        *,
+        pots: Cents,
+        contributions: Cents,
+        rake: Cents,
+        bad_beat_in: Cents,
+        bad_beat_out: Cents,
+        bad_beat_hits: int,
+        showdowns: int,
+        buy_ins: Cents,
+    ) -> None:
+        """``rounds`` more rounds, each checked as it was settled: their figures added to the
+        totals and each seat's net."""
         self.hands += rounds
-        for name, value in figures.items():
-            setattr(self, name, getattr(self, name) + value)
+        self.pots += pots
+        self.contributions += contributions
+        self.rake += rake
+        self.bad_beat_in += bad_beat_in
+        self.bad_beat_out += bad_beat_out
+        self.bad_beat_hits += bad_beat_hits
+        self.showdowns += showdowns
+        self.buy_ins += buy_ins
         for seat, net in nets:
             self.net[seat] += net
 
