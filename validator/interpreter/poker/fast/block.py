@@ -116,12 +116,12 @@ def _settle_round(settlement, kill, fund, out, awards, payouts):  # type: ignore
     put = out.round_put[: out.nrounds[0]]
     cards, ncards, board, nboard = out.cards, out.ncards, out.board, out.nboard[0]
     dealt = (out.contributed, out.folded, out.high, out.low, cards, ncards, board, nboard, put)
-    paid = (awards, payouts, s.log, s.at)
-    settled = _settle(dealt, s.rules, kill, fund, s.unordered, s.tied, *paid)
+    rules, tied, log, at = s.rules, s.tied, s.log, s.at
+    settled = _settle(dealt, rules, kill, fund, s.unordered, tied, awards, payouts, log, at)
     if settled.status == NEEDS_ORDER and odd_chip_order(
-        cards, ncards, board, nboard, s.tied, *s.order, s.ordered
+        cards, ncards, board, nboard, tied, *s.order, s.ordered
     ):
-        settled = _settle(dealt, s.rules, kill, fund, s.ordered, s.tied, *paid)
+        settled = _settle(dealt, rules, kill, fund, s.ordered, tied, awards, payouts, log, at)
     return settled
 
 

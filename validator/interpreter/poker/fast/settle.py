@@ -110,11 +110,11 @@ class Settled(NamedTuple):
 
 
 class Showdown(NamedTuple):
-    """What a pot's awards read and write (``_award_pot``, ``_pay_best``)."""
+    """What a pot's awards read and write (``_award_pot``, ``_pay_best``; the table's rules
+    are passed beside it: a record's arrays cost a reference count each where it is built)."""
 
     high: Ints  # [seat] packed keys (0: no hand)
     low: Ints
-    rules: TableRules
     priority: Ints  # [part, seat] each tied seat's place in the order of a tie's excess
     tied: Flags  # [part, seat] marked where that order is wanted and not given
     qualifying: Flags  # [seat] a low hand that qualifies, in the pot being awarded
@@ -125,7 +125,9 @@ class Showdown(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def _pay_best(sd: Showdown, side: int, eligible: Flags, amount: int, pot: int, part: int) -> int:
+def _pay_best(
+    sd: Showdown, rules: TableRules, side: int, eligible: Flags, amount: int, pot: int, part: int
+) -> int:
     """Part ``part`` of pot ``pot`` to the best ``eligible`` hands of ``side`` (``HIGH``,
     ``LOW``): the winners paid (and marked in ``sd.won``), 0 where no hand can win, -1 where
     a tie's excess goes by card and suit and ``sd.priority`` does not order the tied seats
@@ -146,7 +148,7 @@ def _pay_best(sd: Showdown, side: int, eligible: Flags, amount: int, pot: int, p
         if eligible[i] and keys[i] == top:
             winners += 1
             unordered = unordered or priority[i] < 0
-    unit = sd.rules.odd_unit
+    unit = rules.odd_unit
     excess = 0 if winners == 1 else amount - winners * (amount // (winners * unit) * unit)
     if excess and unordered:
         for i in range(n):
@@ -155,7 +157,7 @@ def _pay_best(sd: Showdown, side: int, eligible: Flags, amount: int, pot: int, p
         return -1
     share = (amount - excess) // winners
     # the most of the excess one player receives: a chip of at most the cap, else all of it
-    room = unit if sd.rules.odd_capped == 1 else excess
+    room = unit if rules.odd_capped == 1 else excess
     for i in range(n):
         if not (eligible[i] and keys[i] == top):
             continue
@@ -171,12 +173,12 @@ def _pay_best(sd: Showdown, side: int, eligible: Flags, amount: int, pot: int, p
 
 
 @njit(cache=True, inline="always")
-def _award_pot(sd: Showdown, mask: Flags, net: int, k: int) -> int:
+def _award_pot(sd: Showdown, rules: TableRules, mask: Flags, net: int, k: int) -> int:
     """Pot ``k`` awarded among the players of ``mask``: high, low, or high-low halves, the
     high hand taking all where no low qualifies (§ 553.10(j)), the excess of halves to the
     half the game names, one chip of at most the cap where it caps it (§ 553.10(i)(2)(i));
     0 where a part has no winner, -1 where a tie's excess wants an order (``_pay_best``)."""
-    rules, low, qualifying = sd.rules, sd.low, sd.qualifying
+    low, qualifying = sd.low, sd.qualifying
     kind = rules.pot_kind
     any_low = False
     for i in range(mask.shape[0]):
@@ -194,7 +196,7 @@ def _award_pot(sd: Showdown, mask: Flags, net: int, k: int) -> int:
         if halves:
             amount = larger if (side == HIGH) == (rules.excess_to_high == 1) else net - larger
         eligible = qualifying if side == LOW else mask
-        paid = _pay_best(sd, side, eligible, amount, k, side + 1 if halves else 0)
+        paid = _pay_best(sd, rules, side, eligible, amount, k, side + 1 if halves else 0)
         if paid == 0:
             return 0
         result = min(result, paid)
@@ -450,7 +452,7 @@ def _settle(
         for k in range(npots):
             at[0] = log_op(log, at[0], ops.TAKE_BAD_BEAT, ops.NO_SEAT, bb_of[k], k, 0)
     won = np.zeros((3, n), dtype=np.bool_)
-    sd = Showdown(high, low, rules, priority, tied, np.zeros(n, np.bool_), won, awards, log, at)
+    sd = Showdown(high, low, priority, tied, np.zeros(n, np.bool_), won, awards, log, at)
     needs_order = False
     q = rules.kill_qualifying
     kill = False  # a pot of at least the qualifying pot won by one player (§ 553.12(m))
@@ -465,7 +467,7 @@ def _settle(
                     won[0, i] = True
                     at[0] = log_op(log, at[0], ops.AWARD_POT, i, net, k, 0)
         else:
-            paid = _award_pot(sd, eligible[k], net, k)
+            paid = _award_pot(sd, rules, eligible[k], net, k)
             if paid == 0:
                 return _refused(NO_WINNER, k, LOW if rules.pot_kind == POT_LOW else HIGH)
             needs_order = needs_order or paid < 0  # every pot still read: one call orders all
