@@ -58,7 +58,7 @@ Dealt = tuple[Ints, Flags, Ints, Ints, Ints, Ints, Ints, int, Ints]
 
 class TableRules(NamedTuple):
     """What ``_settle`` reads of the table, compiled once (``FastSettler``): amounts in
-    cents, rates as num / den, a category as stored in a packed key's first part."""
+    cents, rates as num / den, a hand's floor as the lowest packed key that reaches it."""
 
     levels: Ints  # the incremental rake's levels: [level, (pot at least, rake)]
     bb_spec: Ints  # the Bad Beat hand as ``odd_chip._used`` reads which cards it uses
