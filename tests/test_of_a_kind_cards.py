@@ -9,7 +9,7 @@ import pytest
 from test_second_combination_pass import DECKS
 
 from validator.model.registry import load_rankings
-from validator.rankings.batch import _CARD_BIT_OR_NONE, BatchEvaluator, Hands, _split
+from validator.rankings.batch import CARD_BIT_OR_NONE, BatchEvaluator, Hands, _split
 from validator.rankings.table_kernels import of_a_kind_cards
 
 RANKINGS = load_rankings()
@@ -35,7 +35,7 @@ def hands(seed: int, deck: list[int], n: int = 3000, size: int = 7) -> Hands:
     cards[rng.random(n) < 0.3, size - 1] = -1
     whole = np.zeros(n, dtype=np.uint64)
     for j in range(size):
-        whole |= _CARD_BIT_OR_NONE[cards[:, j]]
+        whole |= CARD_BIT_OR_NONE[cards[:, j]]
     return Hands(_split(whole))
 
 

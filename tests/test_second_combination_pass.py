@@ -8,7 +8,7 @@ import pytest
 from test_second_combination import bet_rows, dealt
 
 from validator.model.registry import load_rankings
-from validator.rankings.batch import _CARD_BIT_OR_NONE, _RANK_CODE, BatchEvaluator, _rank_index
+from validator.rankings.batch import _RANK_CODE, CARD_BIT_OR_NONE, BatchEvaluator, _rank_index
 from validator.rankings.table_kernels import card_bits
 
 RANKINGS = load_rankings()
@@ -90,8 +90,8 @@ def test_a_hands_card_bits_are_each_cards_bit_no_card_none(dtype: type) -> None:
     hands = rng.integers(-1, 52, (3000, 6)).astype(dtype)
     expected = np.zeros(hands.shape[0], np.uint64)
     for j in range(hands.shape[1]):
-        expected |= _CARD_BIT_OR_NONE[hands[:, j]]
+        expected |= CARD_BIT_OR_NONE[hands[:, j]]
     out = np.full(hands.shape[0], 7, np.uint64)
-    card_bits(hands, _CARD_BIT_OR_NONE, out)
+    card_bits(hands, CARD_BIT_OR_NONE, out)
     assert (out == expected).all()
     assert (hands == -1).any()

@@ -32,9 +32,9 @@ from validator.interpreter.batch_kernels import (
 from validator.interpreter.batch_money import B
 from validator.interpreter.batch_state import CARD, ChunkState
 from validator.interpreter.rules import Rules
-from validator.rankings.batch import BatchEvaluator, Hands
+from validator.rankings.batch import CARD_BIT_OR_NONE, BatchEvaluator, Hands
+from validator.rankings.table_kernels import card_bits
 
-BITS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)] + [0], dtype=np.uint64)
 RANK = np.array([c // 4 + 2 for c in range(52)] + [0], dtype=np.int8)
 RANK_BIT = np.array([1 << (c // 4 + 2) for c in range(52)] + [0], dtype=np.uint16)
 
@@ -56,9 +56,10 @@ def _changed(cards: NDArray[np.int8], before: NDArray[np.int8]) -> NDArray[np.in
 
 def masks_of(cards: NDArray[Any]) -> list[NDArray[np.uint16]]:
     """Rows of card ints (-1 for no card) → four suit masks, for ``BatchEvaluator``."""
-    x = np.zeros(cards.shape[:-1], np.uint64)
-    for j in range(cards.shape[-1]):  # column by column: no (rows, cards) temporary
-        x |= BITS[cards[..., j]]
+    rows = int(np.prod(cards.shape[:-1]))
+    flat = np.empty(rows, np.uint64)
+    card_bits(np.ascontiguousarray(cards).reshape(rows, cards.shape[-1]), CARD_BIT_OR_NONE, flat)
+    x = flat.reshape(cards.shape[:-1])
     return [((x >> np.uint64(16 * s)) & np.uint64(0x1FFF)).astype(np.uint16) for s in range(4)]
 
 

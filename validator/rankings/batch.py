@@ -69,7 +69,7 @@ Masks = Sequence[U16] | U16  # four suit masks (a list, or a (4, N) array)
 
 _CARD_BIT = np.array([1 << (16 * (c % 4) + c // 4) for c in range(52)], dtype=np.uint64)
 #: ``_CARD_BIT`` and, last (card int -1), no card's: none
-_CARD_BIT_OR_NONE = np.append(_CARD_BIT, np.uint64(0))
+CARD_BIT_OR_NONE = np.append(_CARD_BIT, np.uint64(0))
 _NIBBLE_POP = np.array([bin(i).count("1") for i in range(16)], dtype=np.int8)
 # a rank group of p cards: its digit repeated p times
 _REPEAT = [sum(1 << (DIGIT * j) for j in range(p)) for p in range(NRANKS + 1)]
@@ -566,7 +566,7 @@ class BatchEvaluator:
             c = c.astype(np.int64)
         c = np.ascontiguousarray(c)
         whole = np.empty(c.shape[0], dtype=np.uint64)
-        card_bits(c, _CARD_BIT_OR_NONE, whole)  # -1 reads the bit of no card
+        card_bits(c, CARD_BIT_OR_NONE, whole)  # -1 reads the bit of no card
         h = Hands(_split(whole))
         refined = len(self.comparing) != len(self.categories)
         if held is None or refined or held.shape != (h.n,) or bool((held < 0).any()):
