@@ -14,6 +14,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from validator.rankings.packed import _bits
+
 #: what a row of a settlement line does with the stake (``row_money``'s ``kind``)
 LOSE, PUSH, PAY_TO, PAY_FOR, PAY_PUSH, PAY_FIXED = range(6)
 _CENT = 10_000
@@ -402,15 +404,6 @@ def _held_twice(x: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def _bits_set(x: np.uint64) -> np.int64:
-    g = np.int64(0)
-    while x:
-        x &= x - np.uint64(1)
-        g += 1
-    return g
-
-
-@njit(cache=True)
 def draws(
     player: NDArray[np.int8],
     dealt: NDArray[np.int8],
@@ -467,7 +460,7 @@ def draws(
                 kp, g = keep[r, s], valid
                 if paired[r, s] and twice:
                     x = twice
-                    kp = g = _bits_set(twice)
+                    kp = g = np.int64(_bits(np.int64(twice)))  # a card int is below 64
                 for i in range(g, kp):  # more kept than held: places of no card
                     out[r, s, i] = -1
                 # the cards, highest first (the lowest into the last place): those past

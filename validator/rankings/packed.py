@@ -345,7 +345,8 @@ def _read_counts(tables: Tables, counts: int, suits: int, n: int) -> tuple[int, 
 
 
 @njit(cache=True, inline="always")
-def _bits(x: int) -> int:
+def _bits(x: int | np.int64) -> int:
+    """The bits set in ``x``."""
     n = 0
     while x:
         x &= x - 1

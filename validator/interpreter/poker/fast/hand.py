@@ -37,6 +37,7 @@ from validator.interpreter.poker.fast.program import (
 from validator.interpreter.poker.fast.stream import AT, shuffle
 from validator.rankings.packed import (
     FIVE,
+    _bits,
     best_key,
     best_key_of_five,
     best_key_using,
@@ -240,11 +241,7 @@ def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def
         r = _low_rank(board[j])
         if r <= params.fair_at_most:
             seen |= 1 << r
-    n = 0
-    while seen:
-        seen &= seen - 1
-        n += 1
-    return n >= k_board
+    return _bits(seen) >= k_board
 
 
 @njit(cache=True)
