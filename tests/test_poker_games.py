@@ -12,7 +12,7 @@ import pytest
 from conftest import run_rulesub
 
 from validator import GAMES_DIR
-from validator.compiler import load_game, load_game_file
+from validator.compiler import Game, load_game, load_game_file
 from validator.loader import LoadError
 from validator.model.registry import GameFileError, game_ids
 
@@ -257,3 +257,19 @@ def test_games_show_makes_the_sources_differences_visible() -> None:
     data = json.loads(r.stdout)
     assert data["betting"]["forced_bet"]["by"] == "highest"
     assert data["extends"] == ["stud-seven-card-house-7cs"]
+
+
+def test_games_show_says_whether_a_losing_hand_may_be_conceded_553_16_d(games_copy: Path) -> None:
+    """§ 553.16(d): a losing hand may be conceded unshown, unless every hand must be shown;
+    the game file's ``showdown.order.concede`` decides what ``games show`` says."""
+    from validator.cli.show_poker import poker_facts
+
+    def order(game: Game) -> str:
+        (fact,) = [f for f in poker_facts(game) if f.label == "Showdown order"]
+        return fact.value
+
+    assert order(load_game("poker-holdem")).endswith("a losing hand may be conceded")
+    shared = games_copy / "include" / "poker.yaml"
+    shared.write_text(shared.read_text().replace("    concede: true\n", "    concede: false\n", 1))
+    shown = load_game_file(games_copy / "poker-holdem.yaml", games_copy)
+    assert order(shown).endswith("every hand is shown")

@@ -38,9 +38,14 @@ def _order_text(g: Game, order_id: str) -> str:
 
 
 def poker_facts(g: Game) -> list[Fact]:
+    """The game's rules in words, each with its citation: the table and the deal, the
+    betting, the showdown, then what the house takes."""
+    return [*_table_facts(g), *_betting_facts(g), *_showdown_facts(g), *_house_facts(g)]
+
+
+def _table_facts(g: Game) -> list[Fact]:
     d = g.definition
-    assert d.players and d.deal and d.betting and d.showdown and d.rake
-    b, sd, rake = d.betting, d.showdown, d.rake
+    assert d.players and d.deal
     out = [
         Fact("Players at a Poker table", f"{d.players.min} to {d.players.max}", d.players.cite),
         Fact("Players at this game's table", f"at most {d.table.max_positions}", d.table.cite),
@@ -81,6 +86,14 @@ def poker_facts(g: Game) -> list[Fact]:
         if cc
         else Fact("Common card (deck runs short)", "none")
     )
+    return out
+
+
+def _betting_facts(g: Game) -> list[Fact]:
+    d = g.definition
+    assert d.deal and d.betting
+    b = d.betting
+    out: list[Fact] = []
     if b.forced_bet:
         fb = b.forced_bet
         out.append(
@@ -141,6 +154,14 @@ def poker_facts(g: Game) -> list[Fact]:
             f"{k.replace('_', '-')}: limits ×{_mult(m)}" for k, m in b.kill.options.items()
         )
         out.append(Fact("Kill / Half-kill", f"{opts}, after an entire qualifying pot", b.kill.cite))
+    return out
+
+
+def _showdown_facts(g: Game) -> list[Fact]:
+    d = g.definition
+    assert d.showdown
+    sd = d.showdown
+    out: list[Fact] = []
     pot = {
         "high": "the highest high hand",
         "low": "the best low hand",
@@ -186,11 +207,19 @@ def poker_facts(g: Game) -> list[Fact]:
     out.append(
         Fact(
             "Showdown order",
-            "the player who made the final wager first, then "
-            "clockwise; a losing hand may be conceded",
+            "the player who made the final wager first, then clockwise; "
+            + ("a losing hand may be conceded" if sd.order.concede else "every hand is shown"),
             sd.order.cite,
         )
     )
+    return out
+
+
+def _house_facts(g: Game) -> list[Fact]:
+    d = g.definition
+    assert d.rake
+    rake = d.rake
+    out: list[Fact] = []
     kinds = []
     if rake.percentage:
         mx = f" up to {format_rate(rake.percentage.max)}" if rake.percentage.max else ""
