@@ -1,12 +1,16 @@
-"""The dealing kernel run one round at a time (``hand._deal_and_bet``), as the property
-tests hold it equal to the oracle's ``Hand`` and ``benchmarks/poker_kernel.py`` times it: a
-session plays its rounds a block at a time (``block._play_block``) instead."""
+"""The dealing kernel run one round at a time (``hand._deal_and_bet``), and the one
+settlement (``settle.settle_dealt``) of a round so dealt, as the property tests hold them
+equal to the oracle's ``Hand`` and its settlement and ``benchmarks/poker_kernel.py`` times
+them: a session plays its rounds a block at a time (``block._play_block``) instead."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
-from validator.interpreter.poker.fast import DealtHand, Ints
+from validator.interpreter.poker.fast import Flags, Ints
 from validator.interpreter.poker.fast.hand import (
     DECK_OUT,
     ENDLESS,
@@ -17,7 +21,94 @@ from validator.interpreter.poker.fast.hand import (
 )
 from validator.interpreter.poker.fast.operations import new_log
 from validator.interpreter.poker.fast.program import Program
+from validator.interpreter.poker.fast.settle import SETTLED, FastSettler, refusal, settle_dealt
 from validator.interpreter.poker.fast.stream import AT, Stream
+
+
+@dataclass(slots=True)
+class DealtHand:
+    """A round of play dealt and bet, as its last betting round leaves the table."""
+
+    button: int | None  # the button's seat number as the round was dealt (``Hand.button``)
+    contributed: Ints  # [seat index] all each seat put in (ante, blinds, bets)
+    folded: Flags  # [seat index]
+    cards: Ints  # [seat index, MAX_CARDS] each seat's cards in the order dealt
+    ncards: Ints  # [seat index]
+    board: Ints  # [MAX_BOARD]
+    nboard: int
+    high: Ints  # [seat index] packed key of the seat's high hand at the showdown (0: none)
+    low: Ints  # [seat index] packed key of the seat's low hand at the showdown (0: none)
+    round_put: list[int]  # chips put in by each betting round (``PlayedHand.round_put``)
+    last_aggressor: int  # seat number of the last bet or raise of the last round, -1: none
+    logged: int = 0  # the rows of the round's operation log written (none where it is off)
+
+
+@dataclass(slots=True)
+class SettledHand:
+    """A dealt round settled: what the session's books need."""
+
+    awards: Ints  # [seat index] won + the uncalled bet returned (``SeatAward.award``)
+    rake: int  # ``Rake.total``
+    bad_beat_contribution: int  # ``PokerSettlement.bad_beat_contribution``
+    pots: int  # sum of the pots' amounts (``sum(p.pot.amount for p in settlement.pots)``)
+    showdown: bool  # two or more hands reached the showdown (``PlayedHand.showdown_order``)
+    kill_next: bool | None = None  # the Kill in effect next round (None: no Kill rule)
+    bad_beat: Ints | None = None  # [seat index] paid from the Bad Beat fund
+    #: the seats of the Bad Beat's losing hand, bit i for seat index i (0: no Bad Beat)
+    bad_beat_losing: int = 0
+    #: [part, seat index] each tied seat's place in the order a tie's excess went by card and
+    #: suit (-1: not tied); None: no such tie
+    priority: Ints | None = None
+
+    @property
+    def bad_beat_hit(self) -> bool:
+        """The round was a Bad Beat (``BadBeatResult.hit``)."""
+        return self.bad_beat_losing != 0
+
+
+def settle(
+    settler: FastSettler,
+    dealt: DealtHand | Any,
+    fund: int,
+    kill_in_effect: bool = False,
+    log: Ints | None = None,
+    at: Ints | None = None,
+) -> SettledHand:
+    """The round (a ``DealtHand``, or the dealing kernel's ``hand.Outcome`` as
+    ``settle._dealt`` reads a round file) settled by the one settlement (``settle_dealt``)
+    at the settler's table, or
+    refused as ``settle_round`` refuses it (``RoundFileError``, ``ValueError``). ``fund``:
+    the Bad Beat fund before the round; ``log``, ``at``: the log its steps are appended to
+    from row ``at[0]`` (none: not kept; a refused round's rows dropped)."""
+    n = len(settler.seats)
+    record = settler.record(log, at)
+    start = int(record.at[0])
+    out = dealt
+    if isinstance(dealt, DealtHand):  # as the dealing kernel leaves it (``hand.Outcome``)
+        out = outcome(n, new_log(False))
+        for name in ("contributed", "folded", "cards", "ncards", "board", "high", "low"):
+            getattr(out, name)[...] = getattr(dealt, name)
+        out.nboard[0], out.nrounds[0] = dealt.nboard, len(dealt.round_put)
+        out = out._replace(round_put=np.array(dealt.round_put, dtype=np.int64))
+    awards, payouts = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    settled = settle_dealt(record, int(kill_in_effect), int(fund), out, awards, payouts)
+    if settled.status != SETTLED:
+        record.at[0] = start
+        raise refusal(settled, settler.seats)
+    kill_next = None if settled.kill_next < 0 else bool(settled.kill_next)
+    ordered = record.ordered if (record.ordered >= 0).any() else None
+    return SettledHand(
+        awards,
+        settled.rake,
+        settled.bad_beat,
+        settled.pots,
+        bool(settled.showdown),
+        kill_next,
+        payouts,
+        settled.losing,
+        ordered,
+    )
+
 
 #: the words a round is first given (a shuffle reads about one a card)
 ROUND_WORDS = 256

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_fast_settle import _assert_log, _contributions, _deal, _dealt, _scalar
 
+from tests.poker_dealer import settle
 from tests.poker_oracle.session import ReferenceSession
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.fast.operations import new_log
@@ -77,7 +78,7 @@ def test_the_kill_next_round_is_after_rounds_553_12_m(
     assert settler.reason is None
     log, at = new_log(True), np.zeros(1, dtype=np.int64)
     try:
-        fast = settler.settle(dealt, 0, in_effect, log, at)
+        fast = settle(settler, dealt, 0, in_effect, log, at)
     except ValueError as e:  # contributions no round produces, a pot no hand wins
         with pytest.raises(ValueError, match=re.escape(str(e))):
             _scalar(game, rules, 100, cards, board, put, folded, round_put, all_in)

@@ -24,13 +24,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.poker_dealer import deal_and_bet
+from tests.poker_dealer import DealtHand, deal_and_bet
 from tests.poker_oracle.session import ReferenceSession
 from tests.poker_oracle.strategy import TableStrategy
 from tests.poker_oracle.table import Hand, OracleStream
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.chunks import chunk_rng
-from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS
 from validator.interpreter.poker.fast.program import compile_program
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.session import HandRecord, PlayedHand, Session, summary

@@ -25,11 +25,12 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from tests.poker_dealer import DealtHand, SettledHand, settle
 from tests.poker_oracle.settlement import settle_round
 from validator.cards import parse_cards
 from validator.compiler import Game, all_games, load_game
 from validator.interpreter.poker.bad_beat import BadBeatRule
-from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, SettledHand
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS
 from validator.interpreter.poker.fast.odd_chip import odd_chip_order
 from validator.interpreter.poker.fast.operations import (
     AWARD_POT,
@@ -357,7 +358,7 @@ def _check_round(
     fund = rng.choice([0, 2_431_800])
     log, at = new_log(True), np.zeros(1, dtype=np.int64)
     try:
-        fast: SettledHand | None = settler.settle(dealt, fund, log=log, at=at)
+        fast: SettledHand | None = settle(settler, dealt, fund, log=log, at=at)
         refused = ""
     except ValueError as e:  # ``RoundFileError`` is one
         fast, refused = None, str(e)
@@ -442,7 +443,7 @@ def _golden(
     settler = FastSettler(game, rules, Stakes(Limit(200, 400)), range(1, len(hands) + 1))
     s = _scalar(game, rules, 100, cards, shared, put, folded, round_put)
     fund = rules.bad_beat.fund if rules.bad_beat is not None else 0
-    return settler.settle(dealt, fund), s, settler
+    return settle(settler, dealt, fund), s, settler
 
 
 def test_board_plays_for_both_pot_divided_equally_after_the_rake() -> None:
@@ -740,7 +741,7 @@ def session_rounds(
         put = [p.contributed for p in players]
         folded = [p.folded for p in players]
         dealt = _dealt(game, cards, played.board, put, folded, played.round_put)
-        fast = settler.settle(dealt, record.fund_before, record.kill_multiplier != 1)
+        fast = settle(settler, dealt, record.fund_before, record.kill_multiplier != 1)
         out.append((fast, played.settlement, len(players)))
     return out
 
@@ -775,7 +776,7 @@ def test_rounds_no_play_produces_are_refused_in_settle_rounds_words(
     settler = FastSettler(game, Rules(), Stakes(Limit(200, 400)), range(1, len(put) + 1))
     log, at = new_log(True), np.zeros(1, dtype=np.int64)
     with pytest.raises(RoundFileError) as kernel:
-        settler.settle(dealt, 0, log=log, at=at)
+        settle(settler, dealt, 0, log=log, at=at)
     with pytest.raises(RoundFileError) as scalar:
         _scalar(game, Rules(), 100, hands, board, put, folded, [sum(put)])
     assert str(kernel.value) == str(scalar.value)
@@ -848,7 +849,7 @@ def _golden_settled(case: str) -> SettledHand:
     game = load_game(data["game"])
     rnd = read_poker_round(data, game)
     fund = rnd.bad_beat.fund if rnd.bad_beat is not None else 0
-    return _settler(game, rnd).settle(_dealt(rnd, _shown(game, rnd)), fund)
+    return settle(_settler(game, rnd), _dealt(rnd, _shown(game, rnd)), fund)
 
 
 def test_kernel_names_the_bad_beat_losing_hand_553_20() -> None:

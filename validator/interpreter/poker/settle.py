@@ -19,7 +19,7 @@ from validator.interpreter.poker.bad_beat import (
     explain_contribution,
     explain_payouts,
 )
-from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, DealtHand, Ints
+from validator.interpreter.poker.fast import MAX_BOARD, MAX_CARDS, Ints
 from validator.interpreter.poker.fast import operations as op
 from validator.interpreter.poker.kill import KillResult, explain_kill
 from validator.interpreter.poker.rake import Rake, explain_rake
@@ -240,12 +240,19 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     figure (pots, who may win each, rake and Bad Beat contribution per pot, each award, the
     Bad Beat payouts, the Kill) read from the log; the words written here from those
     figures."""
+    from validator.interpreter.poker.fast.settle import SETTLED, refusal, settle_dealt
+
     hands = _shown(game, rnd)
     log, at = op.new_log(True), np.zeros(1, dtype=np.int64)
     fund = rnd.bad_beat.fund if rnd.bad_beat is not None else 0
     in_effect = rnd.kill.in_effect if rnd.kill is not None else False
     settler = _settler(game, rnd)
-    settled = settler.settle(_dealt(rnd, hands), fund, in_effect, log, at)
+    record = settler.record(log, at)
+    won, paid = (np.zeros(len(rnd.seats), dtype=np.int64) for _ in range(2))  # as logged
+    settled = settle_dealt(record, int(in_effect), fund, _dealt(rnd, hands), won, paid)
+    if settled.status != SETTLED:
+        raise refusal(settled, settler.seats)
+    ordered = record.ordered if (record.ordered >= 0).any() else None
     rows = log[: int(at[0])]
     d = game.definition
     assert d.showdown is not None and d.rake is not None
@@ -274,7 +281,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     bb_by_pot = bad_beat.by_pot if bad_beat else [0] * len(pots)
     explainer = settler.splitter
     assert explainer is not None
-    places = _places(settled.priority, figures.seats)
+    places = _places(ordered, figures.seats)
     results = [
         explainer.explain(p, r, b, hands, figures.awards.get(p.index, {}), places)
         for p, r, b in zip(pots, rake.by_pot, bb_by_pot, strict=True)
@@ -284,7 +291,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
         main = results[0]
         winners = [s for h in main.halves if h.part in ("pot", "high") for s in h.winners]
         assert d.bad_beat is not None
-        losing = sorted(s for i, s in enumerate(figures.seats) if settled.bad_beat_losing >> i & 1)
+        losing = sorted(s for i, s in enumerate(figures.seats) if settled.losing >> i & 1)
         explain_payouts(
             bad_beat,
             rnd.bad_beat,
@@ -375,34 +382,25 @@ def _shown(game: Game, rnd: PokerRound) -> dict[int, ShownHand]:
     return {s.seat: show(game, s.seat, s.cards, rnd.board) for s in rnd.seats if not s.folded}
 
 
-def _dealt(rnd: PokerRound, hands: Mapping[int, ShownHand]) -> DealtHand:
-    """The round as the settlement kernel reads it: each seat's cards and hands' keys."""
-    n = len(rnd.seats)
-    cards = np.zeros((n, MAX_CARDS), dtype=np.int64)
-    high = np.zeros(n, dtype=np.int64)
-    low = np.zeros(n, dtype=np.int64)
+def _dealt(rnd: PokerRound, hands: Mapping[int, ShownHand]) -> Any:
+    """The round as the dealing kernel leaves it (``hand.Outcome``), for the settlement
+    kernel: each seat's contributions, cards and hands' keys, the board, the chips each
+    betting round put in."""
+    from validator.interpreter.poker.fast.hand import outcome
+
+    out = outcome(len(rnd.seats), op.new_log(False))
     for i, s in enumerate(rnd.seats):
-        cards[i, : len(s.cards)] = s.cards[:MAX_CARDS]
+        out.contributed[i], out.folded[i], out.ncards[i] = s.contributed, s.folded, len(s.cards)
+        out.cards[i, : len(s.cards)] = s.cards[:MAX_CARDS]
         hand = hands.get(s.seat)
         if hand is not None:
-            high[i] = pack_key(hand.high.key) if hand.high is not None else 0
-            low[i] = pack_key(hand.low.key) if hand.low is not None else 0
-    board = np.zeros(MAX_BOARD, dtype=np.int64)
-    board[: len(rnd.board)] = rnd.board[:MAX_BOARD]
+            out.high[i] = pack_key(hand.high.key) if hand.high is not None else 0
+            out.low[i] = pack_key(hand.low.key) if hand.low is not None else 0
+    out.board[: len(rnd.board)] = rnd.board[:MAX_BOARD]
+    out.nboard[0] = len(rnd.board)
     rounds = rnd.rake.rounds if rnd.rake is not None and rnd.rake.rounds is not None else ()
-    return DealtHand(
-        rnd.button,
-        np.array([s.contributed for s in rnd.seats], dtype=np.int64),
-        np.array([s.folded for s in rnd.seats], dtype=np.bool_),
-        cards,
-        np.array([len(s.cards) for s in rnd.seats], dtype=np.int64),
-        board,
-        len(rnd.board),
-        high,
-        low,
-        list(rounds),
-        -1,
-    )
+    out.nrounds[0] = len(rounds)
+    return out._replace(round_put=np.array(rounds, dtype=np.int64))
 
 
 #: the settlement kernels built, by game and the round's rules (a play log's rounds share

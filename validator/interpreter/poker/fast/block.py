@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from validator.interpreter.poker.fast import Flags, Ints
+from validator.interpreter.poker.fast import Ints
 from validator.interpreter.poker.fast.hand import (
     OUT_OF_WORDS,
     TAKEN,
@@ -26,17 +26,13 @@ from validator.interpreter.poker.fast.hand import (
     deal_order,
     outcome,
 )
-from validator.interpreter.poker.fast.odd_chip import OrderArrays, odd_chip_order
 from validator.interpreter.poker.fast.program import Program
 from validator.interpreter.poker.fast.settle import (
-    NEEDS_ORDER,
     SETTLED,
     FastSettler,
     Settled,
-    TableRules,
     _refused,
-    _settle,
-    no_log,
+    settle_dealt,
 )
 from validator.interpreter.poker.fast.stream import AT, Stream, shuffle
 
@@ -72,18 +68,6 @@ class Figures(NamedTuple):
     hit: Ints  # 1: the round was a Bad Beat
 
 
-class Settlement(NamedTuple):
-    """What ``settle._settle`` and ``odd_chip.odd_chip_order`` read of the table."""
-
-    rules: TableRules  # ``_settle``'s: the rake's levels, the rules' array, the Bad Beat hand
-    order: OrderArrays  # ``odd_chip_order``'s
-    unordered: Ints  # the priorities given: none, then the tie's order
-    ordered: Ints
-    tied: Flags
-    log: Ints  # off: no rows
-    at: Ints
-
-
 #: the unread words a block is given a round (a deck reads 51; a reshuffle up to 51 more):
 #: a block that runs out hands back the round, which is dealt from the same words
 BLOCK_WORDS = 64
@@ -108,25 +92,8 @@ def _buy_ins(table, kill, stacks, stack, buy_ins):  # type: ignore[no-untyped-de
             stack[i] = table.buy_in
 
 
-@njit(cache=True, inline="always")
-def _settle_round(settlement, kill, fund, out, awards, payouts):  # type: ignore[no-untyped-def]
-    """The round settled (``settle.Settled``) into ``awards`` and ``payouts``, a tie's excess
-    by card and suit ordered first."""
-    s = settlement
-    put = out.round_put[: out.nrounds[0]]
-    cards, ncards, board, nboard = out.cards, out.ncards, out.board, out.nboard[0]
-    dealt = (out.contributed, out.folded, out.high, out.low, cards, ncards, board, nboard, put)
-    rules, tied, log, at = s.rules, s.tied, s.log, s.at
-    settled = _settle(dealt, rules, kill, fund, s.unordered, tied, awards, payouts, log, at)
-    if settled.status == NEEDS_ORDER and odd_chip_order(
-        cards, ncards, board, nboard, tied, *s.order, s.ordered
-    ):
-        settled = _settle(dealt, rules, kill, fund, s.ordered, tied, awards, payouts, log, at)
-    return settled
-
-
-# numba's cache of this kernel holds the settlement it calls (``settle._settle``, the Bad
-# Beat contribution from each pot included) but is keyed on this file alone: a change
+# numba's cache of this kernel holds the settlement it calls (``settle.settle_dealt``, the
+# Bad Beat contribution from each pot included) but is keyed on this file alone: a change
 # there is marked here too, so that no cached kernel settles by the old rules.
 @njit(cache=True)
 def _play_block(  # type: ignore[no-untyped-def]
@@ -178,7 +145,7 @@ def _play_block(  # type: ignore[no-untyped-def]
         if dealt != TAKEN:
             stream[AT] = saved
             return r, WORDS_OUT if dealt == OUT_OF_WORDS else NOT_DEALT, dealt, settled
-        settled = _settle_round(settlement, kill, state.fund[0], out, awards, payouts)
+        settled = settle_dealt(settlement, kill, state.fund[0], out, awards, payouts)
         if settled.status != SETTLED:
             stream[AT] = saved
             return r, NOT_SETTLED, settled.status, settled
@@ -243,11 +210,7 @@ class BlockTable:
         """The table compiled for each kernel (its seats the settler's); ``kill``: the
         multiplier of the limits of the table's Kill (None: no Kill)."""
         self.seats = len(settler.seats)
-        no_priority: Ints = np.full((2, self.seats), -1, dtype=np.int64)
-        tied: Flags = np.zeros((2, self.seats), dtype=np.bool_)
-        settlement = Settlement(
-            settler.rules(), settler.order_arrays, no_priority, no_priority.copy(), tied, *no_log()
-        )
+        settlement = settler.record()
         m = kill if kill is not None else Fraction(1)
         between = Between(program.required, int(buy_in), m.numerator, m.denominator)
         #: ``_play_block``'s arguments that are the table's

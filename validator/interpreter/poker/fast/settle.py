@@ -19,7 +19,7 @@ from numba import njit
 
 from validator.compiler import Game
 from validator.errors import RulesubError
-from validator.interpreter.poker.fast import DealtHand, Flags, Ints, SettledHand
+from validator.interpreter.poker.fast import Flags, Ints
 from validator.interpreter.poker.fast import operations as ops
 from validator.interpreter.poker.fast.odd_chip import (
     PRESENT,
@@ -121,6 +121,18 @@ class Showdown(NamedTuple):
     won: Flags  # [0 the whole pot, 1 its high half, 2 its low half, seat] who was paid it
     awards: Ints  # [seat]
     log: Ints
+    at: Ints
+
+
+class Settlement(NamedTuple):
+    """What ``_settle`` and ``odd_chip.odd_chip_order`` read of the table."""
+
+    rules: TableRules  # ``_settle``'s: the rake's levels, the rules' array, the Bad Beat hand
+    order: OrderArrays  # ``odd_chip_order``'s
+    unordered: Ints  # the priorities given: none, then the tie's order
+    ordered: Ints
+    tied: Flags
+    log: Ints  # off: no rows
     at: Ints
 
 
@@ -500,6 +512,27 @@ def _refused(status: int, where: int, part: int) -> Settled:
     return Settled(status, 0, 0, 0, 0, -1, 0, where, part)
 
 
+@njit(cache=True, inline="always")
+def settle_dealt(settlement, kill, fund, out, awards, payouts):  # type: ignore[no-untyped-def]
+    """A dealt round (the dealing kernel's ``hand.Outcome``) settled (``Settled``) into
+    ``awards`` and ``payouts``, a tie's excess by card and suit ordered first (into
+    ``settlement.ordered``): the one settlement of ``play``, ``simulate``, ``par`` and
+    ``settle``."""
+    s = settlement
+    put = out.round_put[: out.nrounds[0]]
+    cards, ncards, board, nboard = out.cards, out.ncards, out.board, out.nboard[0]
+    dealt = (out.contributed, out.folded, out.high, out.low, cards, ncards, board, nboard, put)
+    rules, tied, log, at = s.rules, s.tied, s.log, s.at
+    start = at[0]
+    settled = _settle(dealt, rules, kill, fund, s.unordered, tied, awards, payouts, log, at)
+    if settled.status == NEEDS_ORDER and odd_chip_order(
+        cards, ncards, board, nboard, tied, *s.order, s.ordered
+    ):
+        at[0] = start  # the first call's steps logged again, in the order found
+        settled = _settle(dealt, rules, kill, fund, s.ordered, tied, awards, payouts, log, at)
+    return settled
+
+
 def no_log() -> tuple[Ints, Ints]:
     """A log that is off (no rows) and its row count, for ``_settle``."""
     return np.zeros((0, WIDTH), dtype=np.int64), np.zeros(1, dtype=np.int64)
@@ -538,9 +571,6 @@ class FastSettler:
         #: ``odd_chip.odd_chip_order``'s arrays for this table: each part's card keys (in the
         #: order its tie rule gives) and hand (``spec``), the packed tables of each part's hand
         self.order_arrays: OrderArrays = unread()
-        n = len(self.seats)
-        self._unordered: Ints = np.full((2, n), -1, dtype=np.int64)  # no priority given
-        self._tied: Flags = np.zeros((2, n), dtype=np.bool_)
         self._rules = TableRules(
             np.zeros((0, 2), dtype=np.int64), np.zeros(SPEC, dtype=np.int64), _no_tables(), 1, 0
         )
@@ -631,61 +661,18 @@ class FastSettler:
             table = table._replace(bb_spec=spec, bb_tables=packed(ev).tables)
         return table
 
-    def settle(
-        self,
-        dealt: DealtHand,
-        fund: int,
-        kill_in_effect: bool = False,
-        log: Ints | None = None,
-        at: Ints | None = None,
-    ) -> SettledHand:
-        """The round settled, or refused as ``settle_round`` refuses it (``RoundFileError``,
-        ``ValueError``). ``fund``: the Bad Beat fund before the round; ``log``, ``at``: the log its
-        steps are appended to from row ``at[0]`` (none: not kept)."""
+    def record(self, log: Ints | None = None, at: Ints | None = None) -> Settlement:
+        """The table as ``settle_dealt`` reads it, no tie ordered yet; ``log``, ``at``: the
+        log the settlement's steps are appended to from row ``at[0]`` (none: not kept)."""
         if self.reason is not None:
             raise RuntimeError(f"a table the settlement kernel does not take: {self.reason}")
         n = len(self.seats)
-        awards: Ints = np.empty(n, dtype=np.int64)
-        payouts: Ints = np.empty(n, dtype=np.int64)
-        tied = self._tied
-        dealt_arrays = (
-            dealt.contributed,
-            dealt.folded,
-            dealt.high,
-            dealt.low,
-            dealt.cards,
-            dealt.ncards,
-            dealt.board,
-            dealt.nboard,
-            np.array(dealt.round_put, dtype=np.int64),
-        )
-        args = (dealt_arrays, self._rules, int(kill_in_effect), int(fund))
+        unordered: Ints = np.full((2, n), -1, dtype=np.int64)
+        tied: Flags = np.zeros((2, n), dtype=np.bool_)
         if log is None or at is None:
             log, at = no_log()
-        start = at[0]
-        settled = _settle(*args, self._unordered, tied, awards, payouts, log, at)
-        priority: Ints | None = None
-        if settled.status == NEEDS_ORDER:  # each tied seat's place in the order the excess goes
-            at[0] = start
-            priority = np.empty(tied.shape, dtype=np.int64)
-            hands = (dealt.cards, dealt.ncards, dealt.board, dealt.nboard, tied)
-            if odd_chip_order(*hands, *self.order_arrays, priority):
-                settled = _settle(*args, priority, tied, awards, payouts, log, at)
-            else:
-                settled = Settled(HANDED_BACK)
-        if settled.status != SETTLED:
-            at[0] = start
-            raise refusal(settled, self.seats)
-        return SettledHand(
-            awards,
-            settled.rake,
-            settled.bad_beat,
-            settled.pots,
-            bool(settled.showdown),
-            None if settled.kill_next < 0 else bool(settled.kill_next),
-            payouts,
-            settled.losing,
-            priority,
+        return Settlement(
+            self._rules, self.order_arrays, unordered, unordered.copy(), tied, log, at
         )
 
     def rules(self) -> TableRules:
