@@ -94,7 +94,8 @@ class ReferenceSession(Session):
             paid,
             buy_ins,
             self.kill.multiplier if self.kill is not None and self._killed() else ONE,
-            deck_in_play=self._deck_in_play(number),
+            # two decks alternated (§ 553.3(d)): A and B in turn
+            deck_in_play="AB"[(number - 1) % 2] if self.setup.decks_alternated else "A",
             rake=s.rake.total,
             bad_beat_contribution=s.bad_beat_contribution,
             showdown=showdown,

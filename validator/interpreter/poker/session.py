@@ -44,6 +44,7 @@ from validator.interpreter.poker.fast.narrate import ReadRound, showdown
 from validator.interpreter.poker.fast.program import compile_program
 from validator.interpreter.poker.fast.settle import FastSettler, refusal
 from validator.interpreter.poker.fast.stream import Stream
+from validator.interpreter.poker.kill import KillRule
 from validator.interpreter.poker.rake import completed_periods, time_charges
 from validator.interpreter.poker.settle import PokerSettlement, settle_round
 from validator.interpreter.poker.table import (
@@ -79,7 +80,7 @@ class PlayedHand:
     operations: list[dict[str, Any]] | None = None  # the operation log's JSON (None: none)
 
 
-@dataclass
+@dataclass(slots=True)
 class HandRecord:
     number: int
     button: int | None
@@ -247,10 +248,6 @@ class Session:
             yield from records
             number += len(records)
 
-    def _deck_in_play(self, number: int) -> str:
-        """With two decks alternated (§ 553.3(d)), A and B in turn."""
-        return "AB"[(number - 1) % 2] if self.setup.decks_alternated else "A"
-
     def _block(self, number: int, limit: int) -> list[HandRecord]:
         """Up to ``limit`` rounds from round ``number`` played by the block kernel (one where
         each is narrated). A block ends where a time-charge period does, so the charges are
@@ -287,33 +284,75 @@ class Session:
         kill = self.kill
         if kill is not None:
             self.kill = replace(kill, in_effect=played.kill)
-        records = []
-        f = {name: column[:k].tolist() for name, column in figs._asdict().items()}
-        decks = played.decks[:k].tolist()
-        for r, (deck, buys) in enumerate(zip(decks, buy_ins.tolist(), strict=True)):
-            fund_before = self.fund
-            self.fund += f["bad_beat"][r] - f["paid"][r]
-            records.append(
-                HandRecord(
-                    number + r,
-                    f["button"][r] if f["button"][r] > 0 else None,
-                    None,
-                    deck,
-                    fund_before,
-                    self.fund,
-                    f["paid"][r],
-                    {seat: b for seat, b in zip(self.seats, buys, strict=True) if b},
-                    kill.multiplier if kill is not None and f["kill"][r] else ONE,
-                    deck_in_play=self._deck_in_play(number + r),
-                    rake=f["rake"][r],
-                    bad_beat_contribution=f["bad_beat"][r],
-                    showdown=bool(f["showdown"][r]),
-                    bad_beat_hit=bool(f["hit"][r]),
-                )
-            )
+        records = self._records(number, k, played, kill)
         records[0].played = narrated
         self._charge_time(records[-1])  # the only round of the block that ends a period
         return records
+
+    def _records(
+        self, number: int, k: int, played: Block, kill: KillRule | None
+    ) -> list[HandRecord]:
+        """The block's ``k`` rounds from round ``number`` as records, each figure read a
+        column at a time (a round's record costs a simulation more than its kernel does
+        where it is read field by field); the Bad Beat fund carried round by round."""
+        figs = played.figures
+        after = (self.fund + np.cumsum(figs.bad_beat[:k] - figs.paid[:k])).tolist()
+        before = [self.fund, *after[:-1]]
+        self.fund = after[-1]
+        seats = self.seats
+        buy_ins = [
+            {seat: b for seat, b in zip(seats, row, strict=True) if b} if any(row) else {}
+            for row in played.buy_ins[:k].tolist()
+        ]
+        multiplier = kill.multiplier if kill is not None else ONE
+        decks = "AB" if self.setup.decks_alternated else "AA"
+        columns = zip(
+            figs.button[:k].tolist(),
+            played.decks[:k].tolist(),
+            before,
+            after,
+            figs.paid[:k].tolist(),
+            buy_ins,
+            figs.kill[:k].tolist(),
+            figs.rake[:k].tolist(),
+            figs.bad_beat[:k].tolist(),
+            figs.showdown[:k].tolist(),
+            figs.hit[:k].tolist(),
+            strict=True,
+        )
+        return [
+            HandRecord(
+                number + r,
+                button if button > 0 else None,
+                None,
+                deck,
+                fund_before,
+                fund_after,
+                paid,
+                buys,
+                multiplier if killed else ONE,
+                {},
+                {},
+                decks[(number + r - 1) % 2],
+                rake,
+                bad_beat,
+                showdown != 0,
+                hit != 0,
+            )
+            for r, (
+                button,
+                deck,
+                fund_before,
+                fund_after,
+                paid,
+                buys,
+                killed,
+                rake,
+                bad_beat,
+                showdown,
+                hit,
+            ) in enumerate(columns)
+        ]
 
     def _rounds_to_period_end(self, number: int) -> int:
         """How many rounds from round ``number`` to the end of the current time-charge
