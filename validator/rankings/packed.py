@@ -306,16 +306,21 @@ SUIT_BITS = 16
 RANK_SET = (1 << RANKS) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _read(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> tuple[int, int, int, int]:
     """(packed key, rank pattern index, the suit whose categories decide or -1, suit ranks)."""
-    counts = 0
-    suits = 0
+    counts, suits = _tally(cards, n, 0, 0)
+    return _read_counts(tables, counts, suits, n)
+
+
+@njit(cache=True, inline="always")
+def _tally(cards: npt.NDArray[np.int64], n: int, counts: int, suits: int) -> tuple[int, int]:
+    """``cards[:n]`` added to a hand's rank counts and its suits' ranks."""
     for j in range(n):
         c = cards[j]
         counts += 1 << (COUNT_BITS * (c >> 2))
         suits |= 1 << (SUIT_BITS * (c & 3) + (c >> 2))
-    return _read_counts(tables, counts, suits, n)
+    return counts, suits
 
 
 @njit(cache=True, inline="always")
@@ -358,6 +363,17 @@ def _bits(x: int | np.int64) -> int:
 def best_key(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> int:
     """The packed key of the best hand of ``cards[:n]`` (``pack_key(ev.best(...).key)``)."""
     return _read(tables, cards, n)[0]
+
+
+@njit(cache=True, inline="always")
+def best_key_of_two(
+    tables: Tables, a: npt.NDArray[np.int64], na: int, b: npt.NDArray[np.int64], nb: int
+) -> int:
+    """``best_key`` of ``a[:na]`` and ``b[:nb]`` together (a player's cards and the board),
+    read without joining them."""
+    counts, suits = _tally(a, na, 0, 0)
+    counts, suits = _tally(b, nb, counts, suits)
+    return _read_counts(tables, counts, suits, na + nb)[0]
 
 
 @njit(cache=True)
@@ -515,14 +531,14 @@ def best_key_of_five(
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def category_index(tables: Tables, key: int) -> int:
     """The index in ``ev.ids`` of the category of the hand of packed ``key`` (-1 for 0, no
     hand)."""
     return tables[T_CATEGORY][(key >> (PART_BITS * (KEY_PARTS - 1))) & PART_MASK]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def key_part(key: int, i: int) -> int:
     """Part i of the unpacked key (the strength, then the tiebreak ranks); 0 where absent."""
     stored = (key >> (PART_BITS * (KEY_PARTS - 1 - i))) & PART_MASK

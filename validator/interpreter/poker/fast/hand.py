@@ -40,6 +40,7 @@ from validator.rankings.packed import (
     _bits,
     best_key,
     best_key_of_five,
+    best_key_of_two,
     best_key_using,
     category_index,
     five_picks,
@@ -163,14 +164,7 @@ def _out(k_own, k_board, n_own, n_board):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def _all_key(tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
     """The best hand of the player's cards and the board's together."""
-    if n_board == 0:  # before the board: the player's cards alone, no copy made
-        return best_key(tables, own, n_own)
-    allc = np.empty(n_own + n_board, dtype=np.int64)
-    for c in range(n_own):
-        allc[c] = own[c]
-    for c in range(n_board):
-        allc[n_own + c] = board[c]
-    return best_key(tables, allc, n_own + n_board)
+    return best_key_of_two(tables, own, n_own, board, n_board)
 
 
 @njit(cache=True, inline="always")
@@ -245,13 +239,11 @@ def _low_possible(params, board, n_own, n_board):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def _showdown_key(tables, k_own, k_board, board_counts, own, n_own, board, n_board, b, nb, opicks):  # type: ignore[no-untyped-def]
-    """The showdown's key of a reading (0: too few cards for its ``use:``)."""
+def _showdown_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks):  # type: ignore[no-untyped-def]
+    """The showdown's key of a reading over its ``use:`` (0: too few cards for it)."""
     if _out(k_own, k_board, n_own, n_board):
         return _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks)
-    if k_own >= 0:
-        return 0  # too few cards for ``use:``: no hand
-    return _all_key(tables, own, n_own, board, n_board if board_counts else 0)
+    return 0
 
 
 @njit(cache=True)
@@ -746,9 +738,12 @@ def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type:
             key = known[i, r]
             if known_at[i] < changed_at or key == UNREAD:
                 own, n_own = cards[i], ncards[i]
-                key = _showdown_key(
-                    tables, k_own, k_board, counts, own, n_own, board, n_board, b, nb, opicks
-                )
+                if k_own < 0:  # no ``use:``: the player's cards with the board's where it counts
+                    key = _all_key(tables, own, n_own, board, n_board if counts else 0)
+                else:
+                    key = _showdown_key(
+                        tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks
+                    )
             keys[i] = key if r == HIGH or key >= params.low_qualifies else 0
 
 
