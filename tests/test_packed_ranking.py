@@ -45,6 +45,7 @@ from validator.rankings.packed import (
     build,
     category_index,
     five_picks,
+    flat_tables,
     kept_mask,
     key_part,
     pack_key,
@@ -52,6 +53,7 @@ from validator.rankings.packed import (
     packed,
     pattern_offsets,
     picks,
+    table,
 )
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -133,7 +135,7 @@ def test_the_rank_pattern_index_is_perfect() -> None:
     """Every rank pattern of 0..7 cards has its own index, in the order enumerated."""
     offset, base = pattern_offsets()
     tables = (offset, base, *(np.zeros(1 << 13, dtype=np.int64) for _ in range(5)))
-    tables = (*tables, np.array([1 << 8, 5], dtype=np.int64))
+    tables = flat_tables((*tables, np.array([1 << 8, 5], dtype=np.int64)))
     seen = []
     for n in range(MAX_PACKED + 1):
         for ranks in _patterns(n):
@@ -311,7 +313,8 @@ def test_every_five_card_rank_pattern_has_its_own_sum(
         sums.add(total)
         cards = np.array(_dealt(rng, ranks), dtype=np.int64)
         index = _read(pr.tables, cards, FIVE)[1]
-        assert pr.tables[T_RANK_KEY][FIVE_AT + total] == pr.tables[T_RANK_KEY][index], ranks
+        rank_key = table(pr.tables, T_RANK_KEY)
+        assert rank_key[FIVE_AT + total] == rank_key[index], ranks
     assert len(sums) == len(_patterns(FIVE)) == 6175
 
 

@@ -29,7 +29,7 @@ PART_OFFSET = 16
 PART_MASK = (1 << PART_BITS) - 1
 
 #: a ranking's tables, as the kernels take them (``PackedRanking.tables``)
-Tables = tuple[npt.NDArray[np.int64], ...]
+Tables = npt.NDArray[np.int64]
 
 
 def pack_key(key: Sequence[int]) -> int:
@@ -95,8 +95,13 @@ FIVE_VALUES = np.array(
 )
 #: the rank table's combination of a hand of more cards than the ranking's size: not kept
 FORMED_UNKNOWN = -1
-# the parameters' order in tables[T_PARAMS]
+# the parameters' order in the ``T_PARAMS`` table
 P_SUIT_NEED, P_SIZE = 0, 1
+#: ``tables`` holds every table of a ranking in one array: a kernel's call then counts one
+#: reference to it, not one for each table. Its first entries hold where each table starts
+#: (``tables[T_OFFSET]`` .. ``tables[T_PARAMS]``) and the offsets' two inner sizes
+D_LEFT, D_COUNT = 8, 9
+HEADER = 10
 
 
 def _ways() -> npt.NDArray[np.int64]:
@@ -201,7 +206,22 @@ class PackedRanking:
     """A ranking's hand values as tables; ``tables`` is the first argument of the kernels."""
 
     ranking_id: str
-    tables: tuple[npt.NDArray[np.int64], ...]
+    tables: Tables  # ``flat_tables``
+
+
+def flat_tables(parts: Sequence[npt.NDArray[np.int64]]) -> Tables:
+    """The tables (``T_OFFSET`` .. ``T_PARAMS``) in one array, after the header of where
+    each starts."""
+    starts = np.cumsum([HEADER, *(part.size for part in parts[:-1])])
+    inner = parts[T_OFFSET].shape[1:]
+    head = np.array([*starts, *inner], dtype=np.int64)
+    return np.concatenate([head, *(np.ravel(part) for part in parts)]).astype(np.int64)
+
+
+def table(tables: Tables, t: int) -> npt.NDArray[np.int64]:
+    """Table ``t`` of a ranking's ``tables`` (the offsets flattened)."""
+    end = tables[t + 1] if t < T_PARAMS else tables.shape[0]
+    return tables[tables[t] : end]
 
 
 def build(ranking: Ranking) -> PackedRanking:
@@ -265,15 +285,17 @@ def build(ranking: Ranking) -> PackedRanking:
         five_key[sum(int(FIVE_VALUES[r]) for r in ranks)] = rank_key[i]
     return PackedRanking(
         ranking.id,
-        (
-            offset,
-            base,
-            np.array(rank_key + five_key, dtype=np.int64),
-            np.array(rank_formed, dtype=np.int64),
-            suited_key,
-            suited_formed,
-            category,
-            params,
+        flat_tables(
+            (
+                offset,
+                base,
+                np.array(rank_key + five_key, dtype=np.int64),
+                np.array(rank_formed, dtype=np.int64),
+                suited_key,
+                suited_formed,
+                category,
+                params,
+            )
         ),
     )
 
@@ -326,22 +348,22 @@ def _tally(cards: npt.NDArray[np.int64], n: int, counts: int, suits: int) -> tup
 @njit(cache=True, inline="always")
 def _read_counts(tables: Tables, counts: int, suits: int, n: int) -> tuple[int, int, int, int]:
     """``_read`` of a hand of n cards given as its rank counts and its suits' ranks."""
-    offset = tables[T_OFFSET]
-    i = tables[T_BASE][n]
+    offset, lefts, ks = tables[T_OFFSET], tables[D_LEFT], tables[D_COUNT]
+    i = tables[tables[T_BASE] + n]
     left = n
     for r in range(RANKS):
         k = (counts >> (COUNT_BITS * r)) & 7
-        i += offset[r, left, k]
+        i += tables[offset + (r * lefts + left) * ks + k]
         left -= k
-    key = tables[T_RANK_KEY][i]
-    need = tables[T_PARAMS][P_SUIT_NEED]
+    key = tables[tables[T_RANK_KEY] + i]
+    need = tables[tables[T_PARAMS] + P_SUIT_NEED]
     deciding = -1
     ranks = 0
     if n >= need:
         for s in range(4):
             mask = (suits >> (SUIT_BITS * s)) & RANK_SET
             if _bits(mask) >= need:
-                suited = tables[T_SUITED_KEY][mask]
+                suited = tables[tables[T_SUITED_KEY] + mask]
                 if suited > key:
                     key = suited
                     deciding = s
@@ -505,9 +527,9 @@ def best_key_of_five(
     join's rank key read at the sum of its parts' sums (``FIVE_AT``), and its suits only
     where one suit holds as many cards as the suit-reading categories need; 0 where either
     part has no choice. The best of every own choice joined to every board choice."""
-    rank_key = tables[T_RANK_KEY]
+    rank_key = tables[T_RANK_KEY]  # where the rank keys start in ``tables``
     suited_key = tables[T_SUITED_KEY]
-    need = tables[T_PARAMS][P_SUIT_NEED]
+    need = tables[tables[T_PARAMS] + P_SUIT_NEED]
     # a suit holding ``need`` of the five cards: bit 3 of its count set after this add
     add = (8 - need) * 0x1111 if need <= FIVE else 0
     top = 0
@@ -516,14 +538,16 @@ def best_key_of_five(
         oc = own[1, a]
         osu = own[2, a]
         for b in range(n_board):
-            key = rank_key[FIVE_AT + os + board[0, b]]
+            key = tables[rank_key + FIVE_AT + os + board[0, b]]
             if add:
                 held = (oc + board[1, b] + add) & SUIT_COUNT_HIGH
                 if held:
                     s = 0
                     while not (held >> (SUIT_COUNT_BITS * s + 3)) & 1:
                         s += 1
-                    suited = suited_key[((osu | board[2, b]) >> (SUIT_BITS * s)) & RANK_SET]
+                    suited = tables[
+                        suited_key + (((osu | board[2, b]) >> (SUIT_BITS * s)) & RANK_SET)
+                    ]
                     if suited > key:
                         key = suited
             if key > top:
@@ -535,7 +559,7 @@ def best_key_of_five(
 def category_index(tables: Tables, key: int) -> int:
     """The index in ``ev.ids`` of the category of the hand of packed ``key`` (-1 for 0, no
     hand)."""
-    return tables[T_CATEGORY][(key >> (PART_BITS * (KEY_PARTS - 1))) & PART_MASK]
+    return tables[tables[T_CATEGORY] + ((key >> (PART_BITS * (KEY_PARTS - 1))) & PART_MASK)]
 
 
 @njit(cache=True, inline="always")
@@ -551,18 +575,18 @@ def key_part(key: int, i: int) -> int:
 def kept_mask(tables: Tables, cards: npt.NDArray[np.int64], n: int) -> int:
     """Bit i set when ``cards[i]`` forms the category of the best hand of ``cards[:n]`` (the
     cards a draw keeps), for at most the ranking's size of cards."""
-    if n > tables[T_PARAMS][P_SIZE]:
+    if n > tables[tables[T_PARAMS] + P_SIZE]:
         raise ValueError("kept_mask: more cards than a hand of the ranking")
     _, i, suit, ranks = _read(tables, cards, n)
     out = 0
     if suit >= 0:
-        formed = tables[T_SUITED_FORMED][ranks]
+        formed = tables[tables[T_SUITED_FORMED] + ranks]
         for j in range(n):
             c = cards[j]
             if c & 3 == suit and formed >> (c >> 2) & 1:
                 out |= 1 << j
         return out
-    formed = tables[T_RANK_FORMED][i]
+    formed = tables[tables[T_RANK_FORMED] + i]
     for j in range(n):  # card j's place among the cards sorted high to low
         place = 0
         for m in range(n):

@@ -34,6 +34,7 @@ from validator.rankings.packed import (
     _read,
     _read_counts,
     best_key_using,
+    flat_tables,
     packable,
     packed,
 )
@@ -230,9 +231,9 @@ def unread() -> OrderArrays:
 
 
 def _no_tables() -> Tables:
-    """Tables of the packed tables' types holding nothing, never read."""
+    """Tables of a ranking holding nothing, never read."""
     z1 = np.zeros(1, dtype=np.int64)
-    return (np.zeros((1, 1, 1), dtype=np.int64), z1, z1, z1, z1, z1, z1, z1)
+    return flat_tables((np.zeros((1, 1, 1), dtype=np.int64), z1, z1, z1, z1, z1, z1, z1))
 
 
 def compile_order(game: Game, splitter: Splitter) -> OrderArrays:

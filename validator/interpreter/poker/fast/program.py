@@ -298,10 +298,12 @@ def _compile_hands(game: Game, k: dict[str, Any], p: dict[str, Any]) -> str | No
         p["low_qualifies"] = _low_threshold(game, sd.low)
     if betting.first_to_act is not None:
         tables["showing"] = _tables(game.evaluator(betting.first_to_act.ranking))
-    high = tables.get("high") or tables.get("low", ())
+    high = tables.get("high", tables.get("low"))
+    if high is None:
+        return "a showdown with neither a high nor a low hand"
     k["high_tables"] = high
-    k["low_tables"] = tables.get("low") or high
-    k["showing_tables"] = tables.get("showing") or high
+    k["low_tables"] = tables.get("low", high)
+    k["showing_tables"] = tables.get("showing", high)
     return None
 
 
