@@ -21,7 +21,7 @@ from validator.interpreter.poker.fast.hand import (
 )
 from validator.interpreter.poker.fast.operations import new_log
 from validator.interpreter.poker.fast.program import Program
-from validator.interpreter.poker.fast.settle import SETTLED, FastSettler, refusal, settle_dealt
+from validator.interpreter.poker.fast.settle import FastSettler
 from validator.interpreter.poker.fast.stream import AT, Stream
 
 
@@ -75,14 +75,9 @@ def settle(
     at: Ints | None = None,
 ) -> SettledHand:
     """The round (a ``DealtHand``, or the dealing kernel's ``hand.Outcome`` as
-    ``settle._dealt`` reads a round file) settled by the one settlement (``settle_dealt``)
-    at the settler's table, or
-    refused as ``settle_round`` refuses it (``RoundFileError``, ``ValueError``). ``fund``:
-    the Bad Beat fund before the round; ``log``, ``at``: the log its steps are appended to
-    from row ``at[0]`` (none: not kept; a refused round's rows dropped)."""
+    ``settle._dealt`` reads a round file) settled by the settler (``FastSettler.settle``,
+    as ``settle_round`` settles), as the oracle's ``SettledHand``."""
     n = len(settler.seats)
-    record = settler.record(log, at)
-    start = int(record.at[0])
     out = dealt
     if isinstance(dealt, DealtHand):  # as the dealing kernel leaves it (``hand.Outcome``)
         out = outcome(n, new_log(False))
@@ -90,13 +85,8 @@ def settle(
             getattr(out, name)[...] = getattr(dealt, name)
         out.nboard[0], out.nrounds[0] = dealt.nboard, len(dealt.round_put)
         out = out._replace(round_put=np.array(dealt.round_put, dtype=np.int64))
-    awards, payouts = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-    settled = settle_dealt(record, int(kill_in_effect), int(fund), out, awards, payouts)
-    if settled.status != SETTLED:
-        record.at[0] = start
-        raise refusal(settled, settler.seats)
+    settled, awards, payouts, ordered = settler.settle(out, fund, kill_in_effect, log, at)
     kill_next = None if settled.kill_next < 0 else bool(settled.kill_next)
-    ordered = record.ordered if (record.ordered >= 0).any() else None
     return SettledHand(
         awards,
         settled.rake,

@@ -240,19 +240,12 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     figure (pots, who may win each, rake and Bad Beat contribution per pot, each award, the
     Bad Beat payouts, the Kill) read from the log; the words written here from those
     figures."""
-    from validator.interpreter.poker.fast.settle import SETTLED, refusal, settle_dealt
-
     hands = _shown(game, rnd)
     log, at = op.new_log(True), np.zeros(1, dtype=np.int64)
     fund = rnd.bad_beat.fund if rnd.bad_beat is not None else 0
     in_effect = rnd.kill.in_effect if rnd.kill is not None else False
     settler = _settler(game, rnd)
-    record = settler.record(log, at)
-    won, paid = (np.zeros(len(rnd.seats), dtype=np.int64) for _ in range(2))  # as logged
-    settled = settle_dealt(record, int(in_effect), fund, _dealt(rnd, hands), won, paid)
-    if settled.status != SETTLED:
-        raise refusal(settled, settler.seats)
-    ordered = record.ordered if (record.ordered >= 0).any() else None
+    settled, _, _, ordered = settler.settle(_dealt(rnd, hands), fund, in_effect, log, at)
     rows = log[: int(at[0])]
     d = game.definition
     assert d.showdown is not None and d.rake is not None

@@ -12,7 +12,7 @@ all restricted to it, so one priority per part and seat serves every pot.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -674,6 +674,30 @@ class FastSettler:
         return Settlement(
             self._rules, self.order_arrays, unordered, unordered.copy(), tied, log, at
         )
+
+    def settle(
+        self,
+        out: Any,
+        fund: int,
+        kill_in_effect: bool = False,
+        log: Ints | None = None,
+        at: Ints | None = None,
+    ) -> tuple[Settled, Ints, Ints, Ints | None]:
+        """A dealt round (``hand.Outcome``) settled by ``settle_dealt``, or refused as
+        ``settle_round`` refuses it (``RoundFileError``, ``ValueError``; a refused round's
+        logged rows dropped): the settlement, each seat's award and Bad Beat payout, and each
+        tied seat's place in the order a tie's excess went by card and suit (None: no such
+        tie). ``fund``: the Bad Beat fund before the round; ``log``, ``at``: as ``record``."""
+        record = self.record(log, at)
+        start = int(record.at[0])
+        n = len(self.seats)
+        awards, payouts = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        settled = settle_dealt(record, int(kill_in_effect), int(fund), out, awards, payouts)
+        if settled.status != SETTLED:
+            record.at[0] = start
+            raise refusal(settled, self.seats)
+        ordered = record.ordered if (record.ordered >= 0).any() else None
+        return settled, awards, payouts, ordered
 
     def rules(self) -> TableRules:
         """What ``_settle`` reads of the table."""
