@@ -527,8 +527,8 @@ def best_key_of_five(
     join's rank key read at the sum of its parts' sums (``FIVE_AT``), and its suits only
     where one suit holds as many cards as the suit-reading categories need; 0 where either
     part has no choice. The best of every own choice joined to every board choice."""
-    rank_key = tables[T_RANK_KEY]  # where the rank keys start in ``tables``
-    suited_key = tables[T_SUITED_KEY]
+    rank_keys = tables[T_RANK_KEY]  # where each table starts in ``tables``
+    suited_keys = tables[T_SUITED_KEY]
     need = tables[tables[T_PARAMS] + P_SUIT_NEED]
     # a suit holding ``need`` of the five cards: bit 3 of its count set after this add
     add = (8 - need) * 0x1111 if need <= FIVE else 0
@@ -538,7 +538,7 @@ def best_key_of_five(
         oc = own[1, a]
         osu = own[2, a]
         for b in range(n_board):
-            key = tables[rank_key + FIVE_AT + os + board[0, b]]
+            key = tables[rank_keys + FIVE_AT + os + board[0, b]]
             if add:
                 held = (oc + board[1, b] + add) & SUIT_COUNT_HIGH
                 if held:
@@ -546,7 +546,7 @@ def best_key_of_five(
                     while not (held >> (SUIT_COUNT_BITS * s + 3)) & 1:
                         s += 1
                     suited = tables[
-                        suited_key + (((osu | board[2, b]) >> (SUIT_BITS * s)) & RANK_SET)
+                        suited_keys + (((osu | board[2, b]) >> (SUIT_BITS * s)) & RANK_SET)
                     ]
                     if suited > key:
                         key = suited

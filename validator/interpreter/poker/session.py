@@ -305,54 +305,26 @@ class Session:
             for row in played.buy_ins[:k].tolist()
         ]
         multiplier = kill.multiplier if kill is not None else ONE
-        decks = "AB" if self.setup.decks_alternated else "AA"
-        columns = zip(
-            figs.button[:k].tolist(),
+        decks = "AB" if self.setup.decks_alternated else "AA"  # two alternated (§ 553.3(d))
+        columns = zip(  # each in ``HandRecord``'s order, from its button on
+            [b if b > 0 else None for b in figs.button[:k].tolist()],
+            [None] * k,  # not narrated
             played.decks[:k].tolist(),
             before,
             after,
             figs.paid[:k].tolist(),
             buy_ins,
-            figs.kill[:k].tolist(),
+            [multiplier if on else ONE for on in figs.kill[:k].tolist()],
+            [{} for _ in range(k)],  # the time charges, taken after the block
+            [{} for _ in range(k)],
+            [decks[(number + r - 1) % 2] for r in range(k)],
             figs.rake[:k].tolist(),
             figs.bad_beat[:k].tolist(),
-            figs.showdown[:k].tolist(),
-            figs.hit[:k].tolist(),
+            [x != 0 for x in figs.showdown[:k].tolist()],
+            [x != 0 for x in figs.hit[:k].tolist()],
             strict=True,
         )
-        return [
-            HandRecord(
-                number + r,
-                button if button > 0 else None,
-                None,
-                deck,
-                fund_before,
-                fund_after,
-                paid,
-                buys,
-                multiplier if killed else ONE,
-                {},
-                {},
-                decks[(number + r - 1) % 2],
-                rake,
-                bad_beat,
-                showdown != 0,
-                hit != 0,
-            )
-            for r, (
-                button,
-                deck,
-                fund_before,
-                fund_after,
-                paid,
-                buys,
-                killed,
-                rake,
-                bad_beat,
-                showdown,
-                hit,
-            ) in enumerate(columns)
-        ]
+        return [HandRecord(number + r, *row) for r, row in enumerate(columns)]
 
     def _rounds_to_period_end(self, number: int) -> int:
         """How many rounds from round ``number`` to the end of the current time-charge

@@ -162,12 +162,6 @@ def _out(k_own, k_board, n_own, n_board):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _all_key(tables, own, n_own, board, n_board):  # type: ignore[no-untyped-def]
-    """The best hand of the player's cards and the board's together."""
-    return best_key_of_two(tables, own, n_own, board, n_board)
-
-
-@njit(cache=True, inline="always")
 def _read_key(tables, r, k_own, k_board, own, n_own, board, n_board, reads):  # type: ignore[no-untyped-def]
     """Reading ``r``'s key over ``use:`` when its cards are out, else over all; and the key
     kept for the showdown (``UNREAD``: not read over ``use:``)."""
@@ -175,7 +169,7 @@ def _read_key(tables, r, k_own, k_board, own, n_own, board, n_board, reads):  # 
         b, nb = reads.bpicks[r], reads.nbpicks[r]
         key = _using_key(tables, k_own, k_board, own, n_own, board, n_board, b, nb, reads.opicks)
         return key, key
-    return _all_key(tables, own, n_own, board, n_board), UNREAD
+    return best_key_of_two(tables, own, n_own, board, n_board), UNREAD
 
 
 @njit(cache=True, inline="always")
@@ -739,7 +733,7 @@ def _showdown_keys(params, high_tables, low_tables, order, out, reads):  # type:
             if known_at[i] < changed_at or key == UNREAD:
                 own, n_own = cards[i], ncards[i]
                 if k_own < 0:  # no ``use:``: the player's cards with the board's where it counts
-                    key = _all_key(tables, own, n_own, board, n_board if counts else 0)
+                    key = best_key_of_two(tables, own, n_own, board, n_board if counts else 0)
                 else:
                     key = _showdown_key(
                         tables, k_own, k_board, own, n_own, board, n_board, b, nb, opicks
