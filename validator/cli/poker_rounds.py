@@ -182,6 +182,72 @@ def narrate(out: Any, record: HandRecord) -> None:
         )
 
 
+def print_poker_settlement(out: Any, name: str, data: dict[str, Any]) -> None:
+    """A settled round (``PokerSettlement.to_json``) as the dealer's settlement is read back
+    to a player: each pot, who could win it and why its winners took it, the uncalled bet,
+    the rake and the Bad Beat with their figures, the Kill, the Forced Bet, each seat's
+    account, the balance and the order of the settlement."""
+    from rich.text import Text
+
+    m = format_money
+    lines: list[str] = []
+    u = data["uncalled"]
+    if u is not None:
+        lines.append(f"uncalled final bet: {u['reason']}")
+    for pot in data["pots"]:
+        seats = pot["eligible"]
+        eligible = f"seat{'s' * (len(seats) > 1)} {', '.join(map(str, seats))}"
+        taken = [f"rake {m(pot['rake'])}"] if pot["rake"] != "0" else []
+        if pot["bad_beat_contribution"] != "0":
+            taken.append(f"Bad Beat contribution {m(pot['bad_beat_contribution'])}")
+        after = f"; {', '.join(taken)}: {m(pot['awarded'])} awarded" if taken else ""
+        lines.append(f"{pot['pot']}: {m(pot['amount'])} ({eligible} eligible){after}")
+    shown = [(s["seat"], s["hands"]) for s in data["seats"] if s["hands"]]
+    if shown:
+        lines.append("hands at the showdown:")
+        for seat, hands in shown:
+            lines.append(f"  seat {seat}: " + "; ".join(f"{k} {v}" for k, v in hands.items()))
+    rake = data["rake"]
+    lines.append(f"rake {m(rake['total'])}: {rake['reason']}")
+    lines += [f"  {line}" for line in rake["lines"]]
+    bb = data["bad_beat"]
+    if bb is not None:
+        lines.append(f"Bad Beat: {bb['reason']}")
+        lines.append(f"  {bb['hit_reason']}")
+        lines += [f"  seat {p['seat']}: {m(p['amount'])}, {p['reason']}" for p in bb["payouts"]]
+        paid = sum(to_cents(Decimal(p["amount"])) for p in bb["payouts"])
+        lines.append(
+            f"  fund {m(bb['fund_before'])} + {m(bb['contribution'])} contributed - "
+            f"{dollar_text(paid)} paid = {m(bb['fund_after'])}"
+        )
+    if data["kill"] is not None:
+        lines.append(f"Kill: {data['kill']['reason']}")
+    if data["forced_bet"] is not None:
+        lines.append(f"Forced Bet: {data['forced_bet']['reason']}")
+    for seat in data["seats"]:
+        lines.append(
+            f"seat {seat['seat']}: put in {m(seat['contributed'])}, awarded "
+            f"{m(seat['award'])}, net {m(seat['net'])}"
+            + (
+                f", Bad Beat payout {m(seat['bad_beat_payout'])}"
+                if seat["bad_beat_payout"] != "0"
+                else ""
+            )
+        )
+        lines += [f"  {reason}" for reason in seat["reasons"]]
+    t = data["totals"]
+    held = "balanced" if t["balanced"] else "NOT balanced"
+    lines.append(
+        f"{held}: contributions {m(t['contributions'])} = awards {m(t['awards'])} + rake "
+        f"{m(t['rake'])} + Bad Beat contribution {m(t['bad_beat_contribution'])}"
+    )
+    if data["order"] is not None:
+        lines.append(f"order: {data['order']}")
+    out.print(Text(f"{name}: settlement", style="bold"))
+    for line in lines:
+        out.print(Text(line), soft_wrap=True)  # a reason is read whole: the terminal wraps it
+
+
 def _printed(figures: dict[str, Any]) -> dict[str, str]:
     """The money strings of a summary's section as printed (``-$1,234.50``)."""
     return {

@@ -113,26 +113,35 @@ def _table_position(rulesub: Path | None, table_id: str | None) -> str:
     return f"{rulesub}:1:1: "
 
 
-def _read_spec(path: Path, round_no: int | None) -> Any:
-    from validator.interpreter.roundfile import read_round
+def _log_round(path: Path, round_no: int | None) -> Any:
+    """Round ``round_no`` of a play log (the only one where none is named), as read from
+    its line: a banking round's record, a Poker round's (``hand``) with its round file."""
     from validator.loader import LoadError, Located, Position, json_line, read_text
 
+    lines = read_text(path).splitlines()
+    records = [(i, ln) for i, ln in enumerate(lines, 1) if ln.strip()]
+    if not records:
+        raise LoadError(str(path), 1, 1, "the log holds no round")
+    keys = (f'"round": {round_no},', f'"hand":{round_no},')  # a banking line, a Poker one
+    pick = [(i, ln) for i, ln in records if round_no is None or any(k in ln for k in keys)]
+    if not pick:
+        raise LoadError(str(path), 1, 1, f"the log holds no round {round_no}")
+    if round_no is None and len(records) > 1:
+        raise LoadError(
+            str(path), 1, 1, f"the log holds {len(records)} rounds: say which with --round N"
+        )
+    line_no, text = pick[0]
+    data = json_line(text, str(path), line_no)
+    if isinstance(data, dict) and isinstance(data.get("round_file"), dict):
+        data = data["round_file"]  # a Poker round: the round file play settled it from
+    return Located(path=path, data=data, positions={"": Position(line_no, 1)})
+
+
+def _read_spec(path: Path, round_no: int | None) -> Any:
+    from validator.interpreter.roundfile import read_round
+
     if is_log(path):
-        lines = read_text(path).splitlines()
-        records = [(i, ln) for i, ln in enumerate(lines, 1) if ln.strip()]
-        if not records:
-            raise LoadError(str(path), 1, 1, "the log holds no round")
-        pick = [(i, ln) for i, ln in records if round_no is None or f'"round": {round_no},' in ln]
-        if not pick:
-            raise LoadError(str(path), 1, 1, f"the log holds no round {round_no}")
-        if round_no is None and len(records) > 1:
-            raise LoadError(
-                str(path), 1, 1, f"the log holds {len(records)} rounds: say which with --round N"
-            )
-        line_no, text = pick[0]
-        data = json_line(text, str(path), line_no)
-        located = Located(path=path, data=data, positions={"": Position(line_no, 1)})
-        return read_round(path, located=located)
+        return read_round(path, located=_log_round(path, round_no))
     if round_no is not None:
         fail("--round is for a log (FILE.jsonl) of `rulesub play`")
     return read_round(path)
@@ -160,8 +169,9 @@ def settle(
     from validator.interpreter.narrate import print_settlement
     from validator.interpreter.settle import settle_spec
 
-    if round_no is None and not is_log(round_file) and _nonbanking(round_file):
-        _settle_poker(round_file, format)
+    poker = _poker_round(round_file, round_no)
+    if poker is not None:
+        _settle_poker(poker, format)
         return
     holder: list[Any] = [None]
     with _round_input(holder):
@@ -179,29 +189,32 @@ def settle(
     print_settlement(console(), settled.result)
 
 
-def _nonbanking(path: Path) -> bool:
-    """Whether a round file is of a nonbanking Poker game (settled by the pot engine)."""
+def _poker_round(path: Path, round_no: int | None) -> Any:
+    """The round file, or the play log's round, as read where it is of a nonbanking Poker
+    game (settled by the pot engine); None otherwise (the banking reader reports what is
+    wrong with it)."""
     from validator.cli.poker_rounds import poker_game
     from validator.loader import load_yaml
 
+    if round_no is not None and not is_log(path):
+        return None  # the banking reader says what --round is for
     try:
-        data = load_yaml(path).data
-    except Exception:  # the banking reader reports what is wrong
-        return False
+        located = _log_round(path, round_no) if is_log(path) else load_yaml(path)
+    except Exception:
+        return None
+    data = located.data
     game = data.get("game") if isinstance(data, dict) else None
-    return isinstance(game, str) and poker_game(game) is not None
+    return located if isinstance(game, str) and poker_game(game) is not None else None
 
 
-def _settle_poker(path: Path, format: Format) -> None:
+def _settle_poker(located: Any, format: Format) -> None:
     """A nonbanking round: pots and side pots, the rake, the Bad Beat, each seat's award."""
     from validator.compiler import load_game
     from validator.interpreter.poker.settle import settle_round
     from validator.interpreter.roundfile import RoundFileError
     from validator.interpreter.roundfile.poker import read_poker_round
-    from validator.loader import load_yaml
 
     with _round_input():
-        located = load_yaml(path)
         game = load_game(located.data["game"])
         try:
             settled = settle_round(game, read_poker_round(located, game))
@@ -211,19 +224,9 @@ def _settle_poker(path: Path, format: Format) -> None:
     if format is Format.json:
         print_json(data)
         return
-    from validator.money import format_money as m
+    from validator.cli.poker_rounds import print_poker_settlement
 
-    out = console()
-    for pot in data["pots"]:
-        out.print(f"{pot.get('pot', 'pot')}: {m(pot.get('amount'))}")
-    for seat in data["seats"]:
-        out.print(
-            f"seat {seat['seat']}: put in {m(seat['contributed'])}, awarded {m(seat['award'])}, "
-            f"net {m(seat['net'])}"
-        )
-        for reason in seat["reasons"]:
-            out.print(f"  {reason}")
-    out.print(f"rake {m(data['rake']['total'])}: {data['rake']['reason']}")
+    print_poker_settlement(console(), game.definition.name, data)
 
 
 def _rules(game: str, rulesub: Path | None, allow_findings: bool) -> Any:

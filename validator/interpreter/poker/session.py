@@ -53,7 +53,7 @@ from validator.interpreter.poker.table import (
     TableSetup,
     strategies,
 )
-from validator.interpreter.roundfile.poker import PokerRound, SeatRound
+from validator.interpreter.roundfile.poker import PokerRound, SeatRound, round_file
 from validator.money import Cents, cents_figure, displayed
 
 DEFAULT_HANDS_PER_HOUR = 30
@@ -140,6 +140,8 @@ class HandRecord:
             "betting_rounds": [cents_figure(x) for x in played.round_put],
             "time_buy_ins": figures(self.time_buy_ins),
             "log": played.log,
+            # what ``settle LOG.jsonl --round K`` settles: the round as its round file states it
+            "round_file": round_file(s.round),
         } | ({} if played.operations is None else {"operations": played.operations})
 
 

@@ -7,16 +7,17 @@ a rake over the maximum) is refused, each problem at its place and with the rule
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from validator.cards import CardError, parse_rank
+from validator.cards import CardError, card_str, parse_rank, rank_word
 from validator.compiler import Game
 from validator.interpreter.roundfile.reading import Reader
 from validator.loader import Located
 from validator.model.notation import format_rate
-from validator.money import Cents, dollar_text
+from validator.money import Cents, cents_figure, dollar_text
 
 if TYPE_CHECKING:  # imported where read: the Poker package loads this module as it loads
     from validator.interpreter.poker.bad_beat import BadBeatRule
@@ -132,6 +133,68 @@ def read_poker_round(source: Located | Any, game: Game) -> PokerRound:
             )
     r.refuse()
     return rnd
+
+
+def round_file(rnd: PokerRound) -> dict[str, Any]:
+    """The round as a round file states it, money as round records print it: what ``play``
+    writes in each round's record, read back by ``read_poker_round`` to the same round, so
+    that ``settle LOG.jsonl --round K`` settles the round ``play`` settled."""
+    # a folded hand goes to the discard pile, which a draw may deal again (§ 553.13(g)): a
+    # card held twice is written where it is held now, not in the hand folded before
+    held = Counter(c for s in rnd.seats for c in s.cards) + Counter(rnd.board)
+    seats = [
+        {"seat": s.seat, "cards": [card_str(c) for c in s.cards if held[c] == 1 or not s.folded]}
+        | {"contributed": cents_figure(s.contributed), "folded": s.folded, "all_in": s.all_in}
+        for s in rnd.seats
+    ]
+    out: dict[str, Any] = {"game": rnd.game, "chip": cents_figure(rnd.chip)}
+    out |= {"button": rnd.button, "seats": seats, "board": [card_str(c) for c in rnd.board]}
+    if rnd.rake is not None and rnd.rake.kind != "none":
+        out["rake"] = _rake_file(rnd.rake)
+    if (bb := rnd.bad_beat) is not None:
+        amount = format_rate(bb.rate) if bb.rate is not None else _money(bb.amount)
+        qualifying = {"hand": bb.hand, "at_least": bb.at_least, "hole_cards": bb.hole_cards}
+        if bb.rank_at_least is not None:
+            qualifying["rank_at_least"] = rank_word(bb.rank_at_least)
+        if bb.beaten_by is not None:
+            qualifying["beaten_by"] = bb.beaten_by
+        shares = (bb.losing_share, bb.winning_share, bb.table_share)
+        out["bad_beat"] = {
+            "contribution": amount,
+            "max": _money(bb.max),
+            "min_pot": cents_figure(bb.min_pot),
+            "fund": cents_figure(bb.fund),
+            "qualifying": qualifying,
+            "payouts": {k: format_rate(x) for k, x in zip(PAYOUT_KEYS, shares, strict=True)},
+        }
+    if (kill := rnd.kill) is not None:
+        pot = cents_figure(kill.qualifying_pot)
+        out["kill"] = {"option": kill.option, "qualifying_pot": pot, "in_effect": kill.in_effect}
+    return out
+
+
+def _money(cents: Cents | None) -> str | None:
+    return None if cents is None else cents_figure(cents)
+
+
+def _rake_file(rule: RakeRule) -> dict[str, Any]:
+    """A rake rule as a round file states it (``_rake`` reads it)."""
+    out: dict[str, Any] = {}
+    if rule.kind == "percentage":
+        assert rule.rate is not None
+        out["percent"] = format_rate(rule.rate)
+        if rule.rounds is not None:
+            out["by_round"] = [cents_figure(x) for x in rule.rounds]
+    elif rule.kind == "incremental":
+        out["levels"] = {cents_figure(level): cents_figure(x) for level, x in rule.levels}
+    else:
+        basis = rule.basis or "per_player"
+        hourly, every = _money(rule.hourly), rule.every_minutes
+        out["time"] = {"hourly": hourly, "every_minutes": every, "basis": basis}
+    for key, cents in (("cap", rule.cap), ("unit", rule.unit)):
+        if cents is not None:
+            out[key] = cents_figure(cents)
+    return out
 
 
 def _rake(r: Reader, value: Any, game: Game) -> RakeRule | None:

@@ -1,0 +1,150 @@
+"""A round of Poker ``play`` settles again from its log: each round's record carries the
+round as a Poker round file (README, "Poker round files"), and ``rulesub settle
+LOG.jsonl --round K`` reads it with the one round-file reader and settles it to the very
+settlement ``play`` made, pot by pot and seat by seat, on every table that changes how a
+pot is settled: a percentage rake of each pot and of each betting round (§ 553.15(b)(1)(i),
+(ii)), an incremental rake ((b)(2)), time charges ((b)(3)), a Bad Beat contribution and
+payout (§ 553.20), a Half-kill in and out of effect (§ 553.12(m))."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_rulesub
+from tests.test_poker_blocks import POKER, _tables
+from validator.cli.poker_rounds import log_line
+from validator.compiler import load_game
+from validator.interpreter.poker.rake import RakeRule
+from validator.interpreter.poker.session import Session
+from validator.interpreter.poker.settle import settle_round
+from validator.interpreter.poker.table import TableSetup
+from validator.interpreter.roundfile.poker import read_poker_round
+
+HANDS = 40
+
+
+def _raked(setup: TableSetup, rule: RakeRule) -> TableSetup:
+    return replace(setup, rules=replace(setup.rules, rake=rule))
+
+
+def _every_table(game_id: str) -> list[tuple[str, TableSetup, int]]:
+    """Each table with its seats. The time charges are whole chips a period ($6 an hour
+    every 20 minutes from each player; $9 from the table shared by three): a fee of cents
+    leaves stacks no table's chips hold, and a round file of such a stack is refused."""
+    tables = {name: setup for name, setup in _tables(game_id)}
+    base = tables.pop("defaults")
+    for name in [n for n in tables if n.startswith("time")]:
+        del tables[name]
+    full = base.positions
+    per_round = RakeRule("percentage", rate=Fraction(1, 10), cap=400, per_betting_round=True)
+    levels = RakeRule("incremental", levels=((1000, 100), (2000, 100)), cap=300, unit=100)
+    per_player = RakeRule("time", hourly=600, every_minutes=20, basis="per_player")
+    per_table = RakeRule("time", hourly=900, every_minutes=20, basis="per_table")
+    return [
+        ("defaults", base, full),
+        *((name, setup, 3 + i % 2 * (full - 3)) for i, (name, setup) in enumerate(tables.items())),
+        ("10% of each betting round", _raked(base, per_round), full),
+        ("incremental levels", _raked(base, levels), 3),
+        ("time per player, $2 a period", _raked(base, per_player), full),
+        ("time per table, $3 a period among three", _raked(base, per_table), 3),
+    ]
+
+
+@pytest.mark.parametrize("game_id", POKER)
+def test_every_played_round_settles_again_from_its_log_line(game_id: str) -> None:
+    """The round file of each record, read back from its log line, settles to the
+    settlement ``play`` made: the same JSON, reasons and all. The rounds include an
+    uncalled final bet returned and time charges in every game, and in Omaha High-low
+    Split Eight or Better side pots, odd chips, a Bad Beat paid and the Half-kill."""
+    game = load_game(game_id)
+    seen: set[str] = set()
+    for i, (name, setup, seats) in enumerate(_every_table(game_id)):
+        session = Session(game, setup, seats, 4000 + i, hands_per_hour=36)
+        for record in session.hands(HANDS):
+            assert record.played is not None
+            settled = record.played.settlement
+            line = json.loads(log_line(record.to_json()))
+            again = settle_round(game, read_poker_round(line["round_file"], game))
+            assert again.to_json() == settled.to_json(), (name, record.number)
+            seen |= {"uncalled"} if settled.uncalled else set()
+            seen |= {"time"} if record.time_charges else set()
+            seen |= {"side pot"} if len(settled.pots) > 1 else set()
+            seen |= {"Bad Beat"} if settled.bad_beat and settled.bad_beat.hit else set()
+            seen |= {"Kill"} if record.kill_multiplier != 1 else set()
+            halves = (h for p in settled.pots for h in p.halves)
+            seen |= {"odd chip"} if any(h.odd_chips for h in halves) else set()
+    assert {"uncalled", "time"} <= seen
+    if game_id == "poker-omaha-hi-lo-8":
+        assert {"side pot", "odd chip", "Bad Beat", "Kill"} <= seen
+
+
+def test_settle_replays_a_poker_round_of_a_play_log(tmp_path: Path) -> None:
+    """README: "the log holds each round's deck order, so `rulesub settle FILE.jsonl --round
+    K` replays any round": a Poker round too, its awards those ``play`` recorded."""
+    log = tmp_path / "omaha.jsonl"
+    submission = Path("rulesubs/example/poker-omaha-hi-lo-8.yaml").resolve()
+    played = run_rulesub(
+        "play", "poker-omaha-hi-lo-8", "--rulesub", str(submission), "--seats", "6",
+        "--rounds", "6", "--seed", "3", "--log", str(log), "--quiet",
+    )  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert "kill" in records[0]["round_file"] and "rake" in records[0]["round_file"]
+    for record in records:
+        out = run_rulesub("settle", str(log), "--round", str(record["hand"]), "--format", "json")
+        assert out.returncode == 0, out.stderr
+        settled = json.loads(out.stdout)
+        awards = {s["seat"]: s["award"] for s in settled["seats"]}
+        assert awards == {s["seat"]: s["award"] for s in record["seats"]}, record["hand"]
+        assert settled["rake"]["total"] == record["rake"]
+        assert [p["amount"] for p in settled["pots"]] == record["pots"]
+    text = run_rulesub("settle", str(log), "--round", "2")
+    assert text.returncode == 0, text.stderr
+    assert "main pot" in text.stdout
+    several = run_rulesub("settle", str(log))
+    assert several.returncode == 2
+    assert "say which with --round N" in several.stderr
+    missing = run_rulesub("settle", str(log), "--round", "7")
+    assert missing.returncode == 2
+    assert "the log holds no round 7" in missing.stderr
+
+
+def test_a_poker_round_file_takes_no_round_number(tmp_path: Path) -> None:
+    """``--round`` picks a round of a log; a round file is one round."""
+    out = run_rulesub("settle", "tests/golden/poker/holdem-bad-beat.yaml", "--round", "1")
+    assert out.returncode == 2
+    assert "--round is for a log" in out.stderr
+
+
+def test_settle_text_reads_the_whole_settlement_553_20() -> None:
+    """The text of a Poker settlement names what the JSON holds: every hand shown, the
+    rake by pot before the cap, the Bad Beat contribution taken after the rake (§
+    553.20(c)), the losing hand that makes it a Bad Beat, each payout of the fund with its
+    amount and the fund left, each seat's account, and that the chips balance."""
+    out = run_rulesub("settle", "tests/golden/poker/holdem-bad-beat.yaml")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    for expected in (
+        "Hold 'em: settlement",
+        "main pot: $102 (seats 1, 2 eligible); rake $4, Bad Beat contribution $1: $97 awarded",
+        "  seat 1: high Four-of-a-kind (AS AH AD AC 7H)",
+        "  seat 2: high Straight flush (9H 8H 7H 6H 5H)",
+        "  main pot: 10% of $102, rounded down to $1: $10; the cap leaves $4",
+        "  seat 1: $5,000.50, Bad Beat losing hand: 50% of the $10,001 fund",
+        "  seat 3: $2,500.25, Bad Beat table share: 25% of the $10,001 fund",
+        "  fund $10,000 + $1 contributed - $10,001 paid = $0",
+        "seat 2: put in $50, awarded $97, net $47, Bad Beat payout $2,500.25",
+        "balanced: contributions $102 = awards $97 + rake $4 + Bad Beat contribution $1",
+    ):
+        assert expected in lines, expected
+    hit = next(line for line in lines if "lost with" in line)
+    assert hit.startswith("  seat 1 lost with Four-of-a-kind") and "§ 553.20(b)" in hit
+    stud = run_rulesub("settle", "tests/golden/poker/stud-forced-bet-by-suit.yaml").stdout
+    assert "main pot: $5 (seat 2 eligible)" in stud.splitlines()
+    assert any(line.startswith("uncalled final bet: no other player") for line in stud.splitlines())
+    assert any(line.startswith("Forced Bet: the lowest up-card") for line in stud.splitlines())
