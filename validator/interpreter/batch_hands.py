@@ -24,10 +24,10 @@ from validator.interpreter.batch_kernels import (
     cards_of_rows,
     changed_rows,
     compare_keys,
-    counts_of_rows,
     lower_of,
     put_cards,
     rank_masks,
+    sums_of_rows,
 )
 from validator.interpreter.batch_money import B
 from validator.interpreter.batch_state import CARD, ChunkState
@@ -90,7 +90,7 @@ def _counts(a: B) -> NDArray[np.int64]:
     if not k or not out.size:
         return out
     rows = np.ascontiguousarray(a).reshape(-1, k).view(np.uint8)
-    counts_of_rows(rows, out.reshape(-1))
+    sums_of_rows(rows, out.reshape(-1))
     return out
 
 

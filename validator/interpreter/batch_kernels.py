@@ -292,22 +292,12 @@ def lower_of(
 
 
 @njit(cache=True)
-def sums_of_rows(a: NDArray[np.int64], out: NDArray[np.int64]) -> None:
-    """Each row's sum of a 2-d array of integers (exact: integer additions)."""
+def sums_of_rows(a: NDArray[np.int64] | NDArray[np.uint8], out: NDArray[np.int64]) -> None:
+    """Each row's sum of a 2-d array of integers, or its count of true entries where the
+    array is of booleans as bytes (exact: integer additions)."""
     n, k = a.shape
     for r in range(n):
         t = np.int64(0)
-        for j in range(k):
-            t += a[r, j]
-        out[r] = t
-
-
-@njit(cache=True)
-def counts_of_rows(a: NDArray[np.uint8], out: NDArray[np.int64]) -> None:
-    """Each row's count of true entries of a 2-d array of booleans (as bytes)."""
-    n, k = a.shape
-    for r in range(n):
-        t = 0
         for j in range(k):
             t += a[r, j]
         out[r] = t
