@@ -63,14 +63,19 @@ def test_every_assessment_takes_at_most_the_maximum_553_15_a_3() -> None:
     """The engines' one reading of it (``play``, ``simulate``): per player, $8 an hour every
     30 minutes with a $2 maximum takes $2 from each player at each period, never $4: 15
     hands at 30 an hour is one period. Per table, $10 an hour every 20 minutes is $3.33⅓ a
-    period, capped at $2.50, divided among three players: 84¢, 83¢, 83¢."""
+    period, capped at $2.50 and shared by two players: $1.25 each a period, paid in $1
+    chips as it accrues ($1, $1, $1, then $2 when four periods make $5). Uncapped, the
+    table's $3.33⅓ would make $1.66⅔ each and take $1, then $2, at the first two periods."""
     per_player = RakeRule("time", cap=200, hourly=800, every_minutes=30, basis="per_player")
-    assert time_charges(per_player, 0, 30, 15, [1, 2]) == {1: 200, 2: 200}
-    assert time_charges(per_player, 1, 30, 30, [1, 2]) == {1: 200, 2: 200}
+    assert time_charges(per_player, 0, 30, 15, [1, 2], 100) == {1: 200, 2: 200}
+    assert time_charges(per_player, 1, 30, 30, [1, 2], 100) == {1: 200, 2: 200}
     per_table = RakeRule("time", cap=250, hourly=1000, every_minutes=20, basis="per_table")
-    assert time_charges(per_table, 0, 30, 10, [1, 2, 3]) == {1: 84, 2: 83, 3: 83}
+    periods = [time_charges(per_table, k, 30, 10 * (k + 1), [1, 2], 100) for k in range(4)]
+    assert periods == [{1: 100, 2: 100}] * 3 + [{1: 200, 2: 200}]
+    uncapped_table = RakeRule("time", hourly=1000, every_minutes=20, basis="per_table")
+    assert time_charges(uncapped_table, 1, 30, 20, [1, 2], 100) == {1: 200, 2: 200}
     uncapped = RakeRule("time", hourly=800, every_minutes=30, basis="per_player")
-    assert time_charges(uncapped, 0, 30, 15, [1]) == {1: 400}
+    assert time_charges(uncapped, 0, 30, 15, [1], 100) == {1: 400}
 
 
 @pytest.mark.parametrize("narrated", [True, False])

@@ -126,13 +126,16 @@ def summary_of(session: Session) -> dict[str, object]:
 def test_a_time_charge_is_taken_where_its_period_ends_553_15_b_3() -> None:
     """§ 553.15(b)(3): at 36 hands an hour a 20-minute period ends with every 12th round;
     the block ends there, so each period's charge is on the record of the round that ends
-    it and on no other, and every seat pays the period's whole cents of $7 an hour."""
+    it and on no other, and every seat pays the whole $1 chips of $7 an hour accrued: $2,
+    $2, $3, $2 ($2.33⅓ a period; § 553.1, Rake: the chips the dealer collects)."""
     game_id = "poker-holdem"
     setup = _time_rake(default_setup(load_game(game_id)), "per_player", 20)
     blocks, _ = _pair(game_id, setup, 6, 7)
-    charged = [r.number for r in blocks.hands(48) if r.time_charges]
-    assert charged == [12, 24, 36, 48]
-    assert blocks.totals.time_charges == 6 * (700 * 80 // 60)  # 80 minutes at $7 an hour
+    charged = [r for r in blocks.hands(48) if r.time_charges]
+    assert [r.number for r in charged] == [12, 24, 36, 48]
+    paid = [dict.fromkeys(range(1, 7), c) for c in (200, 200, 300, 200)]
+    assert [r.time_charges for r in charged] == paid
+    assert blocks.totals.time_charges == 6 * 900  # 80 minutes at $7 an hour: $9.33, $9 paid
 
 
 def test_a_long_session_crosses_many_blocks() -> None:

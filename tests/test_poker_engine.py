@@ -254,12 +254,14 @@ def test_incremental_rake_by_levels() -> None:
 
 def test_time_charges_every_twenty_or_thirty_minutes() -> None:
     """§ 553.15(b)(3): an hourly fee assessed fractionally every 20 or 30 minutes (at 60
-    hands an hour, a hand a minute)."""
+    hands an hour, a hand a minute), collected in $1 chips (§ 553.1, Rake). Per table, $10
+    an hour among nine players is $1.11 each by the hour's end: each pays $1, the rest of
+    his share carried until it makes a chip."""
     seats = list(range(1, 10))
     per_player = RakeRule("time", hourly=600, every_minutes=30, basis="per_player")
-    assert sum(time_charges(per_player, 0, 60, 75, seats).values()) == 2 * 300 * 9
+    assert sum(time_charges(per_player, 0, 60, 75, seats, 100).values()) == 2 * 300 * 9
     per_table = RakeRule("time", hourly=1000, every_minutes=20, basis="per_table")
-    assert sum(time_charges(per_table, 0, 60, 60, seats).values()) == 1000
+    assert time_charges(per_table, 0, 60, 60, seats, 100) == dict.fromkeys(seats, 100)
 
 
 def test_time_charges_take_nothing_from_the_pot() -> None:

@@ -253,19 +253,19 @@ def test_every_hand_of_a_timed_session_balances_and_charges_everyone_seated() ->
 
 
 def test_a_per_table_charge_is_divided_among_the_seated_players_553_15_b_3_i() -> None:
-    """Per table: $10 an hour every 20 minutes is $3.33⅓ a period; the cents accrue whole
-    ($3.33, $3.33, $3.34: $10.00 an hour) and are shared among three seats, the odd cent
-    by seat."""
+    """Per table: $10 an hour every 20 minutes is $3.33⅓ a period, shared equally by three
+    seats: $1.11⅑ each. The rake is the gaming chips the dealer collects (§ 553.1, Rake):
+    each pays his own share in whole $1 chips as it accrues, $1 a period, and at the ninth
+    period (three hours) $2, when his share makes $10: every seat has paid $10 and the
+    table $30, three hours' fees exactly; no seat pays another's share."""
     from validator.interpreter.poker.rake import RakeRule, time_charges
 
     rule = RakeRule("time", hourly=1000, every_minutes=20, basis="per_table")
-    first = time_charges(rule, 0, 30, 10, [1, 2, 3])  # 10 hands at 30/h: one period
-    assert first == {1: 111, 2: 111, 3: 111}
-    second = time_charges(rule, 1, 30, 20, [1, 2, 3])
-    assert second == {1: 111, 2: 111, 3: 111}  # 666 - 333 cents
-    third = time_charges(rule, 2, 30, 30, [1, 2, 3])
-    assert third == {1: 112, 2: 111, 3: 111}  # 1000 - 666 = 334 cents
-    assert time_charges(rule, 3, 30, 31, [1, 2, 3]) == {}
+    seats = [1, 2, 3]
+    periods = [time_charges(rule, k, 30, 10 * (k + 1), seats, 100) for k in range(9)]
+    assert periods == [dict.fromkeys(seats, 100)] * 8 + [dict.fromkeys(seats, 200)]
+    assert sum(sum(p.values()) for p in periods) == 3 * 1000
+    assert time_charges(rule, 9, 30, 91, seats, 100) == {}  # no period completed since
 
 
 # -- Bad Beat rules as data, § 553.20(b)(3) ------------------------------------------------------

@@ -33,25 +33,17 @@ def _raked(setup: TableSetup, rule: RakeRule) -> TableSetup:
 
 
 def _every_table(game_id: str) -> list[tuple[str, TableSetup, int]]:
-    """Each table with its seats. The time charges are whole chips a period ($6 an hour
-    every 20 minutes from each player; $9 from the table shared by three): a fee of cents
-    leaves stacks no table's chips hold, and a round file of such a stack is refused."""
-    tables = {name: setup for name, setup in _tables(game_id)}
-    base = tables.pop("defaults")
-    for name in [n for n in tables if n.startswith("time")]:
-        del tables[name]
-    full = base.positions
+    """Each table with its seats, full and three in turn: ``test_poker_blocks``'s (time
+    charges of $7 an hour, no whole number of chips a period, per player and per table)
+    and a percentage rake of each betting round and an incremental one besides."""
+    tables = _tables(game_id)
+    base = tables[0][1]
     per_round = RakeRule("percentage", rate=Fraction(1, 10), cap=400, per_betting_round=True)
     levels = RakeRule("incremental", levels=((1000, 100), (2000, 100)), cap=300, unit=100)
-    per_player = RakeRule("time", hourly=600, every_minutes=20, basis="per_player")
-    per_table = RakeRule("time", hourly=900, every_minutes=20, basis="per_table")
+    tables += [("10% of each betting round", _raked(base, per_round))]
+    tables += [("incremental levels", _raked(base, levels))]
     return [
-        ("defaults", base, full),
-        *((name, setup, 3 + i % 2 * (full - 3)) for i, (name, setup) in enumerate(tables.items())),
-        ("10% of each betting round", _raked(base, per_round), full),
-        ("incremental levels", _raked(base, levels), 3),
-        ("time per player, $2 a period", _raked(base, per_player), full),
-        ("time per table, $3 a period among three", _raked(base, per_table), 3),
+        (name, setup, 3 if i % 2 else setup.positions) for i, (name, setup) in enumerate(tables)
     ]
 
 
@@ -148,3 +140,22 @@ def test_settle_text_reads_the_whole_settlement_553_20() -> None:
     assert "main pot: $5 (seat 2 eligible)" in stud.splitlines()
     assert any(line.startswith("uncalled final bet: no other player") for line in stud.splitlines())
     assert any(line.startswith("Forced Bet: the lowest up-card") for line in stud.splitlines())
+
+
+@pytest.mark.parametrize("basis", ["per_player", "per_table"])
+def test_time_charges_leave_every_stack_in_whole_chips_553_1_rake(basis: str) -> None:
+    """The rake is "the amount of gaming chips … collected by the dealer" (§ 553.1): $7 an
+    hour every 20 minutes ($2.33⅓ a period), from each of six players or from the table,
+    is collected in whole $1 chips, so no stack, and no bet, ever holds a part of a chip."""
+    game = load_game("poker-holdem")
+    rake = RakeRule("time", hourly=700, every_minutes=20, basis=basis)  # type: ignore[arg-type]
+    setup = _raked(_tables("poker-holdem")[0][1], rake)
+    session = Session(game, setup, 6, 11, hands_per_hour=36, narrated=False)
+    charged = 0
+    for record in session.hands(240):
+        charged += sum(record.time_charges.values())
+        assert all(stack % 100 == 0 for stack in session.stacks.values()), record.number
+    assert charged == session.totals.time_charges > 0
+    hours = Fraction(240, 36)
+    fee = 700 * hours if basis == "per_player" else 700 * hours / 6  # each player's share
+    assert 6 * (fee - 100) < charged <= 6 * fee  # less than a chip a player carried

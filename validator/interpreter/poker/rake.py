@@ -136,12 +136,16 @@ def assessment(hourly: Cents, every_minutes: int, maximum: Cents | None = None) 
     return share if maximum is None else min(share, Fraction(maximum))
 
 
-def accrued(rule: RakeRule, periods: int) -> Cents:
-    """The whole cents of the time charges accrued over ``periods`` periods (per head):
-    each period's ``assessment``; a fraction of a cent is not charged until it makes a
-    whole one."""
+def accrued(rule: RakeRule, periods: int, chip: Cents, payers: int = 1) -> Cents:
+    """What one payer's time charges come to over ``periods`` periods: his share of each
+    period's ``assessment`` (all of it per player; per table, one of ``payers`` equal
+    shares) in whole chips of the rake unit (the table's smallest chip unless stated). The
+    rake is the gaming chips the dealer collects (§ 553.1, Rake): a fraction of a chip is
+    not charged until it makes a whole one."""
     assert rule.kind == "time" and rule.hourly is not None and rule.every_minutes
-    return int(assessment(rule.hourly, rule.every_minutes, rule.cap) * periods)
+    unit = rule.unit or chip
+    share = assessment(rule.hourly, rule.every_minutes, rule.cap) * periods / payers
+    return int(share // unit) * unit
 
 
 def completed_periods(rule: RakeRule, hands_per_hour: int, hands_played: int) -> int:
@@ -158,18 +162,14 @@ def time_charges(
     hands_per_hour: int,
     hands_played: int,
     seats: Sequence[int],
+    chip: Cents,
 ) -> dict[int, Cents]:
-    """What each seated player pays for the periods completed since ``periods_before``.
-
-    Per player: each pays the whole cents of the fee accrued (hourly × minutes / 60) by the
-    end of the last period, less what he paid before. Per table: the table's fee accrued so,
-    divided equally among the seated players; a cent that cannot be divided is paid by the
-    lowest-numbered seats, one each."""
+    """What each seated player pays for the periods completed since ``periods_before``:
+    the whole chips of his share accrued by the end of the last period (``accrued``), less
+    what he paid before. Per player, his share is the fee (hourly × minutes / 60); per
+    table, the table's fee divided equally among the seated players, each paying his own
+    share as it makes whole chips, so that none pays another's."""
     periods = completed_periods(rule, hands_per_hour, hands_played)
-    if periods == periods_before:
-        return {}
-    due = accrued(rule, periods) - accrued(rule, periods_before)
-    if rule.basis == "per_player":
-        return {seat: due for seat in seats}
-    each, left = divmod(due, len(seats))
-    return {seat: each + (1 if i < left else 0) for i, seat in enumerate(sorted(seats))}
+    payers = 1 if rule.basis == "per_player" else len(seats)
+    due = accrued(rule, periods, chip, payers) - accrued(rule, periods_before, chip, payers)
+    return {seat: due for seat in seats} if due else {}

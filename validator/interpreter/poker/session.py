@@ -432,7 +432,9 @@ class Session:
         if rule is None or rule.kind != "time":
             return
         hands = record.number
-        charges = time_charges(rule, self.periods_charged, self.hands_per_hour, hands, self.seats)
+        chip = self.setup.stakes.chip
+        before, per_hour = self.periods_charged, self.hands_per_hour
+        charges = time_charges(rule, before, per_hour, hands, self.seats, chip)
         self.periods_charged = completed_periods(rule, self.hands_per_hour, hands)
         t = self.totals
         for seat, charge in charges.items():

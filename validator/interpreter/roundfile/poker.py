@@ -271,7 +271,7 @@ def _rake(r: Reader, value: Any, game: Game) -> RakeRule | None:
     if basis not in ("per_player", "per_table"):
         r.err("/rake/time/basis", "per_player or per_table")
         basis = "per_player"
-    return RakeRule("time", cap=cap, hourly=hourly, every_minutes=every, basis=basis)
+    return RakeRule("time", cap=cap, unit=unit, hourly=hourly, every_minutes=every, basis=basis)
 
 
 def _bad_beat(r: Reader, value: Any, game: Game) -> BadBeatRule | None:
