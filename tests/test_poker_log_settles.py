@@ -159,3 +159,22 @@ def test_time_charges_leave_every_stack_in_whole_chips_553_1_rake(basis: str) ->
     hours = Fraction(240, 36)
     fee = 700 * hours if basis == "per_player" else 700 * hours / 6  # each player's share
     assert 6 * (fee - 100) < charged <= 6 * fee  # less than a chip a player carried
+
+
+def test_play_narrates_the_time_charges_where_a_period_ends_553_15_b_3() -> None:
+    """The example Omaha submission charges $6 an hour from each seated player every 30
+    minutes; at the default 30 hands an hour the first period ends with hand 15, and the
+    narration says so there and nowhere before: $3 from each of the four stacks."""
+    submission = str(Path("rulesubs/example/poker-omaha-hi-lo-8.yaml").resolve())
+    args = ("play", "poker-omaha-hi-lo-8", "--rulesub", submission, "--seats", "4")
+    out = run_rulesub(*args, "--rounds", "16", "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    charged = [i for i, line in enumerate(lines) if "time charges at the period's end" in line]
+    assert len(charged) == 1
+    assert lines[charged[0]] == (
+        "  time charges at the period's end, from the stacks: seat 1 $3; seat 2 $3; "
+        "seat 3 $3; seat 4 $3 [§ 553.15(b)(3)]"
+    )
+    hands = [line for line in lines[: charged[0]] if line.startswith("hand ")]
+    assert hands[-1].startswith("hand 15,")

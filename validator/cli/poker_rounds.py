@@ -180,6 +180,13 @@ def narrate(out: Any, record: HandRecord) -> None:
         out.print(
             f"  Bad Beat: {s.bad_beat.contribution_reason}; fund {dollar_text(record.fund_after)}"
         )
+    if record.time_charges:  # a period of the clock ends with this round (§ 553.15(b)(3))
+        rake = s.game.definition.rake
+        cite = f" [{rake.time.cite}]" if rake is not None and rake.time is not None else ""
+        for seat, amount in record.time_buy_ins.items():
+            out.print(f"  seat {seat} buys in for {dollar_text(amount)} to pay the time charge")
+        paid = "; ".join(f"seat {k} {dollar_text(v)}" for k, v in record.time_charges.items())
+        out.print(f"  time charges at the period's end, from the stacks: {paid}{cite}")
 
 
 def print_poker_settlement(out: Any, name: str, data: dict[str, Any]) -> None:
