@@ -195,6 +195,30 @@ def test_par_cli_poker_json_extends_the_contract() -> None:
         assert "Bad Beat" in out.output and "an hour" in out.output
 
 
+OMAHA = HOLDEM.with_name("poker-omaha-hi-lo-8.yaml")
+
+
+@pytest.mark.parametrize("rounds", [45, 600])
+def test_a_time_charge_is_by_the_clock_not_simulated_553_15_b_3(rounds: int) -> None:
+    """The example Omaha submission: $6 an hour from each seated player every 30 minutes,
+    at most $3 an assessment (§ 553.15(a)(3), (b)(3)). Nine seated players pay $54 an hour
+    whatever the cards, $1.80 a hand at 30 hands an hour: exact, the same for any number of
+    hands (45 end no hour; 600 end twenty), with no interval around it."""
+    result = CliRunner().invoke(
+        app, ["par", str(OMAHA), "--format", "json", "--rounds", str(rounds), "--workers", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    rake = json.loads(result.output)["poker"]["rake"]
+    assert rake["kind"] == "time" and rake["method"] == "exact"
+    assert rake["per_hour"] == {"mean": "54.0000", "ci95": ["54.0000", "54.0000"]}
+    assert rake["per_hand"] == {"mean": "1.8000", "ci95": ["1.8000", "1.8000"]}
+    text = CliRunner().invoke(app, ["par", str(OMAHA), "--rounds", str(rounds), "--workers", "1"])
+    assert "rake (time): $54.0000 an hour exactly, $1.8000 a hand at 30 hands an hour" in (
+        text.output
+    )
+    assert "from each of 9 seated players, assessed every 30 minutes" in text.output
+
+
 # -- a Bad Beat dealt on purpose ------------------------------------------------------------
 
 

@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
 from validator.interpreter.moments import Z95, add_sums, mean_half_width
-from validator.money import displayed
+from validator.money import displayed, dollar_text
 
 if TYPE_CHECKING:
+    from validator.interpreter.poker.rake import RakeRule
     from validator.interpreter.poker.table import TableSetup
 
 CHUNK = 2_000
@@ -222,6 +223,36 @@ def _figure(m: Sum2, scale: int = 1) -> dict[str, Any]:
     return {"mean": _dollars(mean), "ci95": [_dollars(mean - half), _dollars(mean + half)]}
 
 
+def _by_the_clock(rule: RakeRule, seats: int, hands_per_hour: int) -> dict[str, Any]:
+    """A rake by time charges, exact: it is charged by the clock, not by the cards, so it
+    is no simulated mean and carries no interval. Each period takes one assessment (the
+    hourly fee's share, at most the stated maximum, § 553.15(a)(3)) from each seated player
+    (per player) or from the table (per table, shared among its players), so an hour takes
+    that times the periods in an hour (§ 553.15(b)(3)); the part of a chip a player's share
+    waits to make (§ 553.1, Rake) moves when he pays, not what."""
+    from validator.interpreter.poker.rake import assessment
+
+    assert rule.hourly is not None and rule.every_minutes
+    payers = seats if rule.basis == "per_player" else 1
+    per_hour = assessment(rule.hourly, rule.every_minutes, rule.cap) * payers
+    per_hour *= Fraction(60, rule.every_minutes)
+
+    def exact(cents: Fraction) -> dict[str, Any]:
+        return {"mean": _dollars(cents), "ci95": [_dollars(cents), _dollars(cents)]}
+
+    who = f"each of {seats} seated players" if payers > 1 else "the table"
+    return {
+        "kind": "time",
+        "method": "exact",
+        "per_hand": exact(per_hour / hands_per_hour),
+        "per_hour": exact(per_hour),
+        "reason": f"time charges of {dollar_text(rule.hourly)} an hour from {who}, assessed "
+        f"every {rule.every_minutes} minutes"
+        + (f", at most {dollar_text(rule.cap)} an assessment" if rule.cap is not None else "")
+        + ": by the clock, not simulated",
+    }
+
+
 def house_sheet(
     spec: PokerSpec, workers: int | None = None, scheduler: str | None = None
 ) -> dict[str, Any]:
@@ -244,7 +275,9 @@ def house_sheet(
         "seed": spec.seed,
         "strategies": {str(k): v for k, v in probe.strategies.items()},
         "hands_per_hour": hph,
-        "rake": {
+        "rake": _by_the_clock(rules.rake, len(probe.seats), hph)
+        if rules.rake is not None and rules.rake.kind == "time"
+        else {
             "kind": rules.rake.kind if rules.rake is not None else "none",
             "per_hand": _figure(sums.rake),
             "per_hour": _figure(sums.rake, hph),
@@ -281,6 +314,11 @@ def lines(poker: dict[str, Any]) -> list[str]:
         f"{poker['hands_per_hour']} hands an hour (95% ${r['per_hour']['ci95'][0]} … "
         f"${r['per_hour']['ci95'][1]})",
     ]
+    if r.get("method") == "exact":  # by the clock: the figures are exact, no interval
+        out[1] = (
+            f"rake (time): ${r['per_hour']['mean']} an hour exactly, ${r['per_hand']['mean']} "
+            f"a hand at {poker['hands_per_hour']} hands an hour ({r['reason']})"
+        )
     bb = poker["bad_beat"]
     if bb is None:
         out.append("Bad Beat: not offered")
