@@ -178,6 +178,29 @@ def test_the_par_sheet_printed(tmp_path: Path) -> None:
     assert "Probability (%)" in text and "Return to the player (%)" in text
 
 
+def test_the_poker_par_sheet_printed(tmp_path: Path) -> None:
+    """A nonbanking game's par sheet: no empty table of the house's wagers (the house has
+    none), its house figures on page 1; the submission named by its file, never by where it
+    lay on the machine; a time charge (§ 553.15(b)(3)) stated exactly, by the clock."""
+    omaha = EXAMPLES / "poker-omaha-hi-lo-8.yaml"
+    pdf = tmp_path / "par.pdf"
+    code = run(
+        "par", str(omaha), "--format", "pdf", "--out", str(pdf), "--rounds", "600",
+        "--workers", "1",
+    )  # fmt: skip
+    assert code == 0
+    pages = pages_of(pdf)
+    first = squeeze(pages[0])
+    assert "House edge of every wager" not in first
+    assert "The house: rake and Bad Beat fund" in first
+    assert "rake (time): $54.0000 an hour exactly, $1.8000 a hand at 30 hands an hour" in first
+    assert "seed 1 (poker-omaha-hi-lo-8.yaml)" in first
+    assert str(EXAMPLES) not in squeeze("\n".join(pages)).replace(" ", "")
+    for number, page in enumerate(pages, 1):
+        assert f"Page{number}of{len(pages)}" in squeeze(page).replace(" ", ""), number
+        assert leaks(page) == [], f"page {number}"
+
+
 def test_the_signs_printed_for_patrons(tmp_path: Path) -> None:
     """--print: no section, no paytable letter; § 553.20(b)'s live Bad Beat amount is the
     meter's, never a printed number."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
@@ -301,13 +302,19 @@ def house_sheet(
     }
 
 
+def _rules_name(rules: str) -> str:
+    """The rules the tables were played under, as a document names them: the submission's
+    file by its name (the sheet's header names it so), or the documented defaults."""
+    return "the documented defaults" if rules == "defaults" else PurePath(rules).name
+
+
 def lines(poker: dict[str, Any]) -> list[str]:
     """The house's figures in words, for every format."""
     r = poker["rake"]
     out = [
         f"simulated: {poker['hands']:,} hands at {poker['tables']:,} table(s) of "
         f"{poker['seats']} seats, seed {poker['seed']} "
-        f"({poker['rules']}); players: "
+        f"({_rules_name(poker['rules'])}); players: "
         + ", ".join(f"seat {k} {v}" for k, v in poker["strategies"].items()),
         f"rake ({r['kind']}): ${r['per_hand']['mean']} a hand (95% ${r['per_hand']['ci95'][0]}"
         f" … ${r['per_hand']['ci95'][1]}); ${r['per_hour']['mean']} an hour at "

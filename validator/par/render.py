@@ -293,6 +293,7 @@ def html_report(sheet: dict[str, Any]) -> str:
     foot = f"Par sheet: {sheet['name']}" + (
         f" · sha256 {ident['sha256']}" if ident.get("sha256") else ""
     )
+    glance = summary_table(sheet)
     return "\n".join(
         [
             "<!doctype html><html lang=en><head><meta charset=utf-8>",
@@ -301,9 +302,9 @@ def html_report(sheet: dict[str, Any]) -> str:
             draft_banner(sheet),
             f"<h1>Par sheet: {_h(sheet['name'])}</h1>",
             identification(sheet),
-            summary_table(sheet),
+            glance,
             published_table(sheet),
-            "<div class=rest>",
+            "<div class=rest>" if glance else "<div>",  # the rest from page 2, after the glance
             html_body(sheet),
             "</div></body></html>\n",
         ]
@@ -352,6 +353,8 @@ def summary_table(sheet: dict[str, Any]) -> str:
     for k, v in sheet.get("not_priced", {}).items():
         name = sheet.get("names", {}).get(k, k)
         rows.append([name, "not priced", str(v)])
+    if not rows:  # a nonbanking game: no wager of the house's; its figures follow at once
+        return ""
     return "<h2>House edge of every wager</h2>" + _html_table(
         ["Wager", "House edge", "Method"], rows
     )

@@ -103,7 +103,8 @@ def build(req: ParRequest) -> dict[str, Any]:
             "A nonbanking game: the players wager against each other, the house earns the "
             "rake. Its house figures (rake per hand and per hour, the Bad Beat fund's growth "
             "and how often the Bad Beat is hit) are simulated under the submission's rake and "
-            "Bad Beat rules, for the players the game file's poker_strategies declare."
+            "Bad Beat rules, for the players' strategies the game file declares; time charges, "
+            "charged by the clock, are exact."
         )
         if req.simulate:
             from validator.interpreter.chunks import worker_count
