@@ -224,7 +224,7 @@ def _figure(m: Sum2, scale: int = 1) -> dict[str, Any]:
     return {"mean": _dollars(mean), "ci95": [_dollars(mean - half), _dollars(mean + half)]}
 
 
-def _by_the_clock(rule: RakeRule, seats: int, hands_per_hour: int) -> dict[str, Any]:
+def by_the_clock(rule: RakeRule, seats: int, hands_per_hour: int) -> dict[str, Any]:
     """A rake by time charges, exact: it is charged by the clock, not by the cards, so it
     is no simulated mean and carries no interval. Each period takes one assessment (the
     hourly fee's share, at most the stated maximum, § 553.15(a)(3)) from each seated player
@@ -276,7 +276,7 @@ def house_sheet(
         "seed": spec.seed,
         "strategies": {str(k): v for k, v in probe.strategies.items()},
         "hands_per_hour": hph,
-        "rake": _by_the_clock(rules.rake, len(probe.seats), hph)
+        "rake": by_the_clock(rules.rake, len(probe.seats), hph)
         if rules.rake is not None and rules.rake.kind == "time"
         else {
             "kind": rules.rake.kind if rules.rake is not None else "none",

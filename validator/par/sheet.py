@@ -122,6 +122,16 @@ def build(req: ParRequest) -> dict[str, Any]:
             )
             out["poker"] = house_sheet(spec, req.workers, req.scheduler)
         else:
+            setup = req.config if isinstance(req.config, TableSetup) else None
+            rake = setup.rules.rake if setup is not None else None
+            if setup is not None and rake is not None and rake.kind == "time":
+                from validator.par.poker import by_the_clock
+
+                clock = by_the_clock(rake, setup.positions, req.hands_per_hour)
+                out["notes"].append(
+                    f"The rake, by the clock and so exact: ${clock['per_hour']['mean']} an hour "
+                    f"with every seat taken ({clock['reason']})."
+                )
             out["notes"].append(
                 "Exact figures only were asked for: the full par sheet simulates the house figures."
             )

@@ -20,6 +20,19 @@ def quoted_line(pack: ReviewPack, line: int) -> str | None:
     return None
 
 
+def no_hold(pack: ReviewPack) -> str:
+    """What the summary says where no wager has a hold to show: a nonbanking game's house
+    takes no wager (it earns the rake), or no wager of the submission is priced."""
+    d = getattr(pack.game, "definition", None)
+    if d is not None and d.kind == "nonbanking":
+        rake = f" [{d.rake.cite}]" if d.rake is not None else ""
+        return (
+            "No wager of the house's: in a nonbanking game the players wager against each "
+            f"other and the house earns the rake{rake} (the Par sheet)."
+        )
+    return "No wager of this submission is priced."
+
+
 def hold_rows(pack: ReviewPack) -> list[tuple[str, str, str, str]]:
     """Each priced wager's hold: (wager, before, after, change) — before and after from the
     diff where one was made, else the selected paytable's hold as the only figure."""

@@ -161,7 +161,7 @@ def _cover(pack: ReviewPack, pages: dict[str, int]) -> str:
 def summary_section(pack: ReviewPack, approval_page: int | None = None) -> str:
     """One page first: each wager's hold before and after, the findings by severity, where
     the decision is signed."""
-    from validator.review.cover import hold_rows
+    from validator.review.cover import hold_rows, no_hold
 
     c = pack.counts
     where = f"page {approval_page}" if approval_page else "on the last page of this pack"
@@ -170,10 +170,15 @@ def summary_section(pack: ReviewPack, approval_page: int | None = None) -> str:
         f"<td class='num'>{_e(d)}</td></tr>"
         for w, a, b, d in hold_rows(pack)
     )
+    holds = (
+        "<table><thead><tr><th>Wager</th><th>Before</th><th>After</th><th>Change</th></tr>"
+        f"</thead><tbody>{rows}</tbody></table>"
+        if rows
+        else f"<p>{_e(no_hold(pack))}</p>"
+    )
     return (
         f"<h2>{_e(_heading('summary'))}</h2>"
-        "<h3>Hold of each wager</h3><table><thead><tr><th>Wager</th><th>Before</th>"
-        f"<th>After</th><th>Change</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"<h3>Hold of each wager</h3>{holds}"
         "<h3>Findings by severity</h3><table><tbody>"
         f"<tr><td>Errors</td><td class='num'>{c['errors']}</td></tr>"
         f"<tr><td>Warnings</td><td class='num'>{c['warnings']}</td></tr>"

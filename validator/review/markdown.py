@@ -6,7 +6,7 @@ from __future__ import annotations
 from validator.markdown import md_code as _code
 from validator.markdown import md_text as _md
 from validator.review.build import SECTIONS, ReviewPack
-from validator.review.cover import hold_rows, quoted_line
+from validator.review.cover import hold_rows, no_hold, quoted_line
 from validator.review.html import cover_facts
 
 
@@ -28,10 +28,13 @@ def render_markdown(pack: ReviewPack) -> str:
         "",
         f"## {h['summary']}",
         "",
-        "| Wager | Before | After | Change |",
-        "|---|---:|---:|---:|",
     ]
-    out += [f"| {_md(w)} | {_md(a)} | {_md(b)} | {_md(d)} |" for w, a, b, d in hold_rows(pack)]
+    holds = hold_rows(pack)
+    if holds:
+        out += ["| Wager | Before | After | Change |", "|---|---:|---:|---:|"]
+        out += [f"| {_md(w)} | {_md(a)} | {_md(b)} | {_md(d)} |" for w, a, b, d in holds]
+    else:
+        out.append(_md(no_hold(pack)))
     out += ["", f"The decision is signed under {h['approval']}, at the end of this pack."]
     out += ["", f"## {h['findings']}", ""]
     if pack.findings:
