@@ -22,8 +22,8 @@ from typing import Any
 METHOD = (
     "Exact figures only, made with this pack: each wager's house edge counted hand by hand "
     "(its return table is under Paytable math), the base game where rulesub derives it from "
-    "the rules, the progressives against their meters. No figure here is simulated; "
-    "`rulesub par FILE` adds the simulated strategies, each with its 95% interval."
+    "the rules, the progressives against their meters. No figure here is simulated; the "
+    "full par sheet adds the simulated strategies, each with its 95% interval."
 )
 
 _ONE_AT_A_TIME = threading.Lock()
