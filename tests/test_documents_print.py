@@ -149,14 +149,20 @@ def test_the_office_from_the_settings(
     assert "<dt>Office</dt><dd>Office of the Examiner</dd>" in out.read_text()
 
 
-def test_the_par_sheet_printed(tmp_path: Path) -> None:
+def par_pages(submission: Path, rounds: int, tmp_path: Path) -> list[str]:
+    """The par sheet of ``submission`` printed to PDF (one worker) and read back, page by
+    page."""
     pdf = tmp_path / "par.pdf"
     code = run(
-        "par", str(FCP), "--format", "pdf", "--out", str(pdf), "--rounds", "2000",
+        "par", str(submission), "--format", "pdf", "--out", str(pdf), "--rounds", str(rounds),
         "--workers", "1",
     )  # fmt: skip
     assert code == 0
-    pages = pages_of(pdf)
+    return pages_of(pdf)
+
+
+def test_the_par_sheet_printed(tmp_path: Path) -> None:
+    pages = par_pages(FCP, 2000, tmp_path)
     first = squeeze(pages[0])
     sha = hashlib.sha256(FCP.read_bytes()).hexdigest()
     for field in (
@@ -182,14 +188,7 @@ def test_the_poker_par_sheet_printed(tmp_path: Path) -> None:
     """A nonbanking game's par sheet: no empty table of the house's wagers (the house has
     none), its house figures on page 1; the submission named by its file, never by where it
     lay on the machine; a time charge (§ 553.15(b)(3)) stated exactly, by the clock."""
-    omaha = EXAMPLES / "poker-omaha-hi-lo-8.yaml"
-    pdf = tmp_path / "par.pdf"
-    code = run(
-        "par", str(omaha), "--format", "pdf", "--out", str(pdf), "--rounds", "600",
-        "--workers", "1",
-    )  # fmt: skip
-    assert code == 0
-    pages = pages_of(pdf)
+    pages = par_pages(EXAMPLES / "poker-omaha-hi-lo-8.yaml", 600, tmp_path)
     first = squeeze(pages[0])
     assert "House edge of every wager" not in first
     assert "The house: rake and Bad Beat fund" in first
