@@ -594,7 +594,8 @@ word(
     RAKE,
     """A rake by time charges: an hourly fee by the game's limits, charged every 20 or 30
     minutes per player or per table, from the seated players' stacks at the end of each
-    period, never from a pot.""",
+    period, never from a pot; each player's share in whole chips, a part of a chip carried
+    until it makes one (the rake is the gaming chips the dealer collects).""",
 )
 word(
     _P,
