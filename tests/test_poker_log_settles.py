@@ -178,3 +178,26 @@ def test_play_narrates_the_time_charges_where_a_period_ends_553_15_b_3() -> None
     )
     hands = [line for line in lines[: charged[0]] if line.startswith("hand ")]
     assert hands[-1].startswith("hand 15,")
+
+
+def test_a_tampered_poker_log_line_is_refused_at_its_line_and_place(tmp_path: Path) -> None:
+    """A log line whose round file holds a card twice (one deck, § 553.3(a)) is refused,
+    exit 2, at the log's line, every pointer naming its place in the record."""
+    log = tmp_path / "holdem.jsonl"
+    played = run_rulesub(
+        "play", "poker-holdem", "--seats", "3", "--rounds", "3", "--seed", "1",
+        "--log", str(log), "--quiet",
+    )  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    lines = log.read_text().splitlines()
+    record = json.loads(lines[1])
+    board = record["round_file"]["board"]
+    record["round_file"]["seats"][0]["cards"][1] = board[1]  # a board card held by seat 1
+    lines[1] = log_line(record).rstrip("\n")
+    log.write_text("\n".join(lines) + "\n")
+    out = run_rulesub("settle", str(log), "--round", "2")
+    assert out.returncode == 2
+    assert out.stderr.splitlines() == [
+        f"{log}:2:1: /round_file/board/1: {board[1]} appears twice (also at "
+        "/round_file/seats/0/cards/1): the game is dealt from one 52-card deck (§ 553.3(a))"
+    ]

@@ -170,8 +170,8 @@ def settle(
     from validator.interpreter.settle import settle_spec
 
     poker = _poker_round(round_file, round_no)
-    if poker is not None:
-        _settle_poker(poker, format)
+    if poker is not None:  # a log's Poker record holds its round file under ``round_file``
+        _settle_poker(poker, format, "/round_file" if is_log(round_file) else "")
         return
     holder: list[Any] = [None]
     with _round_input(holder):
@@ -207,8 +207,9 @@ def _poker_round(path: Path, round_no: int | None) -> Any:
     return located if isinstance(game, str) and poker_game(game) is not None else None
 
 
-def _settle_poker(located: Any, format: Format) -> None:
-    """A nonbanking round: pots and side pots, the rake, the Bad Beat, each seat's award."""
+def _settle_poker(located: Any, format: Format, within: str = "") -> None:
+    """A nonbanking round: pots and side pots, the rake, the Bad Beat, each seat's award.
+    ``within``: where the round file lies in what was read (a play log's record)."""
     from validator.compiler import load_game
     from validator.interpreter.poker.settle import settle_round
     from validator.interpreter.roundfile import RoundFileError
@@ -217,9 +218,14 @@ def _settle_poker(located: Any, format: Format) -> None:
     with _round_input():
         game = load_game(located.data["game"])
         try:
-            settled = settle_round(game, read_poker_round(located, game))
-        except RoundFileError as e:  # refused by the settlement: at its place in the file
+            rnd = read_poker_round(located, game, within)
+        except RoundFileError as e:  # unreadable: each problem at its place
             raise e.placed(located) from None
+        try:
+            settled = settle_round(game, rnd)
+        except RoundFileError as e:  # refused by the settlement: at its place in the file
+            problems = [(within + p.pointer, p.message) for p in e.found]
+            raise RoundFileError(problems).placed(located) from None
     data = settled.to_json()
     if format is Format.json:
         print_json(data)

@@ -55,10 +55,11 @@ class PokerRound:
     kill: KillRule | None = None
 
 
-def read_poker_round(source: Located | Any, game: Game) -> PokerRound:
+def read_poker_round(source: Located | Any, game: Game, within: str = "") -> PokerRound:
     """Read and check a Poker round file against the game's rules: ``source``, the file as
-    read (its problems at their lines), or its data alone. Raises ``RoundFileError``."""
-    r = Reader(source)
+    read (its problems at their lines), or its data alone; ``within``: where it lies in what
+    was read (``/round_file`` in a play log's record). Raises ``RoundFileError``."""
+    r = Reader(source, within)
     data, d = r.data, game.definition
     if not isinstance(data, dict):
         r.err("", "a round file is a mapping with `game:` and `seats:`")

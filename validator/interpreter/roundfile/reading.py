@@ -55,14 +55,18 @@ class RoundFileError(LocatedErrors, ValueError):
 class Reader:
     """The problems found so far in one round file, and the readings that find them."""
 
-    def __init__(self, source: Located | Any) -> None:
-        """``source``: the round file as read (``Located``), or its data alone."""
+    def __init__(self, source: Located | Any, within: str = "") -> None:
+        """``source``: the round file as read (``Located``), or its data alone; ``within``:
+        where the round file lies in what was read (a play log's record), before every
+        pointer a problem names."""
         self.loc = source if isinstance(source, Located) else None
         self.data = source.data if isinstance(source, Located) else source
+        self.within = within
         self.errors: list[RoundProblem] = []
 
     def err(self, pointer: str, message: str, key: bool = False) -> None:
         """A problem at ``pointer`` (``key``: at the key rather than its value)."""
+        pointer = self.within + pointer
         problem = RoundProblem(pointer, message, self.loc)
         if key and self.loc is not None:
             pos = self.loc.position(pointer, key=True)
@@ -170,4 +174,4 @@ class Reader:
                         f"from one 52-card deck{cite}",
                     )
                 else:
-                    seen[c] = f"{pointer}/{i}"
+                    seen[c] = f"{self.within}{pointer}/{i}"
