@@ -137,14 +137,23 @@ def _log_round(path: Path, round_no: int | None) -> Any:
     return Located(path=path, data=data, positions={"": Position(line_no, 1)})
 
 
-def _read_spec(path: Path, round_no: int | None) -> Any:
-    from validator.interpreter.roundfile import read_round
+def _read_input(path: Path, round_no: int | None) -> Any:
+    """The round as read, once: round ``round_no`` of a play log from its line, else the
+    round file."""
+    from validator.loader import load_yaml
 
     if is_log(path):
-        return read_round(path, located=_log_round(path, round_no))
+        return _log_round(path, round_no)
     if round_no is not None:
         fail("--round is for a log (FILE.jsonl) of `rulesub play`")
-    return read_round(path)
+    return load_yaml(path)
+
+
+def _read_spec(path: Path, round_no: int | None) -> Any:
+    """A banking round, read by the one round-file reader."""
+    from validator.interpreter.roundfile import read_round
+
+    return read_round(path, located=_read_input(path, round_no))
 
 
 @app.command("settle")
@@ -167,15 +176,18 @@ def settle(
     of the settlement table applied and which hand each side held. A round under a Rules
     Submission with errors is refused with them (exit 1), unless --allow-findings."""
     from validator.interpreter.narrate import print_settlement
+    from validator.interpreter.roundfile import read_round
     from validator.interpreter.settle import settle_spec
 
-    poker = _poker_round(round_file, round_no)
-    if poker is not None:  # a log's Poker record holds its round file under ``round_file``
-        _settle_poker(poker, format, "/round_file" if is_log(round_file) else "")
-        return
     holder: list[Any] = [None]
     with _round_input(holder):
-        spec = _read_spec(round_file, round_no)
+        located = _read_input(round_file, round_no)
+    poker = _poker_game(located)
+    if poker is not None:  # a log's Poker record holds its round file under ``round_file``
+        _settle_poker(located, poker, format, "/round_file" if is_log(round_file) else "")
+        return
+    with _round_input(holder):
+        spec = read_round(round_file, located=located)
         holder[0] = spec
         gate = submission_gate(
             spec.rulesub, allow=allow_findings, what="settlement", game=spec.game
@@ -189,34 +201,24 @@ def settle(
     print_settlement(console(), settled.result)
 
 
-def _poker_round(path: Path, round_no: int | None) -> Any:
-    """The round file, or the play log's round, as read where it is of a nonbanking Poker
-    game (settled by the pot engine); None otherwise (the banking reader reports what is
-    wrong with it)."""
+def _poker_game(located: Any) -> Any:
+    """The nonbanking Poker game a round as read is of (settled by the pot engine); None for
+    any other (the banking reader reports what is wrong with it)."""
     from validator.cli.poker_rounds import poker_game
-    from validator.loader import load_yaml
 
-    if round_no is not None and not is_log(path):
-        return None  # the banking reader says what --round is for
-    try:
-        located = _log_round(path, round_no) if is_log(path) else load_yaml(path)
-    except Exception:
-        return None
     data = located.data
     game = data.get("game") if isinstance(data, dict) else None
-    return located if isinstance(game, str) and poker_game(game) is not None else None
+    return poker_game(game) if isinstance(game, str) else None
 
 
-def _settle_poker(located: Any, format: Format, within: str = "") -> None:
+def _settle_poker(located: Any, game: Any, format: Format, within: str = "") -> None:
     """A nonbanking round: pots and side pots, the rake, the Bad Beat, each seat's award.
     ``within``: where the round file lies in what was read (a play log's record)."""
-    from validator.compiler import load_game
     from validator.interpreter.poker.settle import settle_round
     from validator.interpreter.roundfile import RoundFileError
     from validator.interpreter.roundfile.poker import read_poker_round
 
     with _round_input():
-        game = load_game(located.data["game"])
         try:
             rnd = read_poker_round(located, game, within)
         except RoundFileError as e:  # unreadable: each problem at its place
