@@ -273,3 +273,35 @@ def test_games_show_says_whether_a_losing_hand_may_be_conceded_553_16_d(games_co
     shared.write_text(shared.read_text().replace("    concede: true\n", "    concede: false\n", 1))
     shown = load_game_file(games_copy / "poker-holdem.yaml", games_copy)
     assert order(shown).endswith("every hand is shown")
+
+
+@pytest.mark.parametrize(
+    ("game_id", "said", "unsaid"),
+    [
+        ("poker-holdem", ["tied high hands: the highest card by suit"], ["split pot", "low"]),
+        ("house-razz", ["tied low hands: the lowest card (the ace lowest)"], ["split", "high"]),
+        (
+            "poker-omaha-hi-lo-8",
+            [
+                "a split pot's excess to the high hand",  # § 553.10(i)(2)(i)
+                "tied high hands: the highest card by suit",
+                "tied low hands: the lowest card (the ace lowest) by suit",
+            ],
+            [],
+        ),
+    ],
+)
+def test_games_show_states_the_odd_chip_of_the_pots_the_game_has_553_10_i_2(
+    game_id: str, said: list[str], unsaid: list[str]
+) -> None:
+    """§ 553.10(i)(2)(i)-(iv): a split pot's excess goes to the high hand, a tied high half's
+    by the highest card by suit, a tied low half's by the lowest. A game whose pot is never
+    split names only the ties its hands can have: High hand only (Hold'em), low only
+    (Razz), both and the split (Omaha High-low-hand Split Eight or Better)."""
+    from validator.cli.show_poker import poker_facts
+
+    (fact,) = [f for f in poker_facts(load_game(game_id)) if f.label == "Odd chip"]
+    for text in said:
+        assert text in fact.value, text
+    for text in unsaid:
+        assert text not in fact.value.split("; suits")[0], text

@@ -192,15 +192,19 @@ def _showdown_facts(g: Game) -> list[Fact]:
         )
     out.append(Fact("Ties", "divided equally", sd.ties.cite))
     oc = sd.odd_chips
-    out.append(
-        Fact(
-            "Odd chip",
-            "excess to the high hand; tied high hands: the highest card by suit; tied low "
-            "hands: the lowest card (the ace lowest) by suit; suits "
-            + " > ".join(load_card_orders(g.path.parent)[oc.card_order].suits),
-            oc.cite,
-        )
-    )
+    ties = {
+        "highest_card_by_suit": "the highest card by suit",
+        "lowest_card_by_suit": "the lowest card (the ace lowest) by suit",
+    }
+    odd = []  # only the parts this game's pot has
+    if sd.pot == "high_low":
+        odd.append(f"a split pot's excess to the {oc.pot_excess_to} hand")
+    if sd.pot in ("high", "high_low"):
+        odd.append(f"tied high hands: {ties[oc.high_ties]}")
+    if sd.pot in ("low", "high_low"):
+        odd.append(f"tied low hands: {ties[oc.low_ties]}")
+    suits = " > ".join(load_card_orders(g.path.parent)[oc.card_order].suits)
+    out.append(Fact("Odd chip", "; ".join(odd) + f"; suits {suits}", oc.cite))
     out.append(
         Fact("Odd chip cap", format_money(oc.cap) if oc.cap is not None else "none", oc.cite)
     )
