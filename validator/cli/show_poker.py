@@ -14,6 +14,7 @@ from rich.text import Text
 
 from validator.compiler import Game, load_game
 from validator.model.notation import format_money, format_rate
+from validator.model.poker import BadBeat, Rake, Showdown
 from validator.model.registry import load_card_orders
 
 
@@ -40,7 +41,14 @@ def _order_text(g: Game, order_id: str) -> str:
 def poker_facts(g: Game) -> list[Fact]:
     """The game's rules in words, each with its citation: the table and the deal, the
     betting, the showdown, then what the house takes."""
-    return [*_table_facts(g), *_betting_facts(g), *_showdown_facts(g), *_house_facts(g)]
+    d = g.definition
+    assert d.showdown and d.rake
+    return [
+        *_table_facts(g),
+        *_betting_facts(g),
+        *_showdown_facts(g, d.showdown),
+        *_house_facts(d.rake, d.bad_beat),
+    ]
 
 
 def _table_facts(g: Game) -> list[Fact]:
@@ -157,10 +165,8 @@ def _betting_facts(g: Game) -> list[Fact]:
     return out
 
 
-def _showdown_facts(g: Game) -> list[Fact]:
+def _showdown_facts(g: Game, sd: Showdown) -> list[Fact]:
     d = g.definition
-    assert d.showdown
-    sd = d.showdown
     out: list[Fact] = []
     pot = {
         "high": "the highest high hand",
@@ -219,10 +225,7 @@ def _showdown_facts(g: Game) -> list[Fact]:
     return out
 
 
-def _house_facts(g: Game) -> list[Fact]:
-    d = g.definition
-    assert d.rake
-    rake = d.rake
+def _house_facts(rake: Rake, bb: BadBeat | None) -> list[Fact]:
     out: list[Fact] = []
     kinds = []
     if rake.percentage:
@@ -256,7 +259,6 @@ def _house_facts(g: Game) -> list[Fact]:
         if rake.uncalled_bet
         else Fact("Uncalled final bet", "not stated")
     )
-    bb = d.bad_beat
     out.append(
         Fact(
             "Bad Beat payout",
