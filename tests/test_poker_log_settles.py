@@ -104,6 +104,31 @@ def test_settle_replays_a_poker_round_of_a_play_log(tmp_path: Path) -> None:
     missing = run_rulesub("settle", str(log), "--round", "7")
     assert missing.returncode == 2
     assert "the log holds no round 7" in missing.stderr
+    assert f"replay one with `rulesub settle {log} --round N`" in played.stdout
+
+
+def test_a_poker_log_settles_whatever_its_name_and_a_json_round_file_is_no_log(
+    tmp_path: Path,
+) -> None:
+    """A log renamed keeps its rounds (its lines are what ``play`` wrote); the round file
+    of one of its lines, saved as JSON, is one round and settles to the same awards."""
+    log = tmp_path / "holdem.jsonl"
+    played = run_rulesub(
+        "play", "poker-holdem", "--rounds", "3", "--seed", "3", "--log", str(log), "--quiet"
+    )
+    assert played.returncode == 0, played.stderr
+    renamed = tmp_path / "holdem.log"
+    renamed.write_bytes(log.read_bytes())
+    record = json.loads(log.read_text().splitlines()[1])
+    out = run_rulesub("settle", str(renamed), "--round", "2", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    awards = {s["seat"]: s["award"] for s in json.loads(out.stdout)["seats"]}
+    assert awards == {s["seat"]: s["award"] for s in record["seats"]}
+    as_json = tmp_path / "round.json"
+    as_json.write_text(log_line(record["round_file"]))
+    alone = run_rulesub("settle", str(as_json), "--format", "json")
+    assert alone.returncode == 0, alone.stderr
+    assert json.loads(alone.stdout)["seats"] == json.loads(out.stdout)["seats"]
 
 
 def test_a_poker_round_file_takes_no_round_number(tmp_path: Path) -> None:

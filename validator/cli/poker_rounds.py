@@ -81,7 +81,10 @@ def play_poker(
         from rich.text import Text
 
         out.print(
-            Text(f"log: {log} ({hands} hand(s)); the same --seed writes the same log", style="dim"),
+            Text(
+                f"log: {log} ({hands} hand(s)); replay one with `rulesub settle {log} --round N`",
+                style="dim",
+            ),
             soft_wrap=True,  # the path is copied back: never cut
         )
     elif quiet and format is Format.text:  # never a silent success: say what was done

@@ -71,18 +71,22 @@ def _where(e: RulesubError, spec: Any, rulesub: Path | None) -> str:
 
 def is_log(path: Path) -> bool:
     """A log of `rulesub play` rather than a round file: ``.jsonl``, or, whatever its name,
-    lines of JSON that begin with the round's number (``{"round": 1, …``) as play writes
-    them. A round file written as one JSON object has no such first key."""
+    lines of JSON as play writes them: a banking round's beginning with its number
+    (``{"round": 1, …``), a Poker hand's (keys sorted) holding its ``"round_file":``. A
+    round file written as JSON has neither."""
     if path.suffix == ".jsonl":
         return True
     if not path.is_file():  # a FIFO is never opened here: the reader names it
         return False
     try:
         with path.open("rb") as fh:
-            head = fh.read(64)
+            first = fh.readline(1 << 20)
     except OSError:
         return False
-    return head.lstrip().startswith(b'{"round":')
+    head = first.lstrip()
+    if head.startswith(b'{"round":'):
+        return True
+    return head.startswith(b'{"') and b'"hand":' in first and b',"round_file":{' in first
 
 
 def _table_position(rulesub: Path | None, table_id: str | None) -> str:
