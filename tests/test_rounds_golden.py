@@ -17,11 +17,11 @@ import pytest
 
 from tests.conftest import GAME_IDS
 from validator.interpreter.errors import RoundError
-from validator.interpreter.results import money
 from validator.interpreter.roundfile import read_round
 from validator.interpreter.rules import MissingTable
 from validator.interpreter.settle import settle_spec
 from validator.loader import load_yaml
+from validator.money import exact_figure
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -65,10 +65,10 @@ def test_golden_round(path: Path) -> None:
     seats = {s.seat: s for s in result.seats}
     for number, wagers in expected["seats"].items():
         seat = seats[int(number)]
-        got = {spot: money(w.net) for spot, w in seat.wagers.items()}
+        got = {spot: exact_figure(w.net) for spot, w in seat.wagers.items()}
         for spot, net in wagers.items():
             if spot == "net":
-                assert money(seat.net) == str(net), f"seat {number} total: {seat.net}"
+                assert exact_figure(seat.net) == str(net), f"seat {number} total: {seat.net}"
             else:
                 assert got.get(spot) == str(net), (
                     f"seat {number} {spot}: {got.get(spot)} != {net}\n"

@@ -15,6 +15,8 @@ Two rounding rules, one per use, and no other:
 Printed, money is ``$1,234.50``, a loss ``-$2,370,150.00`` (the sign before the dollar
 sign, thousands separated by commas): :func:`format_money` is the one function every
 printer uses. :func:`plain_money` is the same figure without ``$`` or commas, for JSON.
+A round's money is exact, never rounded: :func:`exact_figure` in its JSON record,
+:func:`exact_money` where a meter's sub-cent share is printed.
 """
 
 from __future__ import annotations
@@ -80,6 +82,25 @@ def plain_money(amount: Amount | str) -> str:
     cents = display_cents(amount)
     whole, part = divmod(abs(cents), 100)
     return f"{'-' if cents < 0 else ''}{whole}.{part:02d}"
+
+
+def exact_figure(amount: Decimal) -> str:
+    """A round record's exact figure, no ``$`` or commas: ``10``, ``7.50``, ``-12.25``; a
+    meter's sub-cent amount in full (``10000.4166``)."""
+    if amount == amount.to_integral_value():
+        return str(int(amount))
+    q = amount.quantize(CENT)
+    if q == amount:
+        return f"{q:f}"
+    return f"{amount.normalize():f}"
+
+
+def exact_money(amount: Decimal) -> str:
+    """An exact amount as printed (``format_money``'s notation, nothing rounded):
+    ``$10,000``, ``-$7.50``, ``$10,000.4166``."""
+    figure = exact_figure(abs(amount))
+    whole, dot, part = figure.partition(".")
+    return f"{'-' if amount < 0 else ''}${int(whole):,}{dot}{part}"
 
 
 def format_money(amount: Amount | str, *, cents: bool | None = None) -> str:

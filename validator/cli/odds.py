@@ -430,5 +430,6 @@ def _every_table(
     _published(out, results)
     if not_priced:
         out.print(Text("Not priced:", style="bold"))
-        for table_id, reason in not_priced:
-            out.print(Text(f"  {table_id}: {reason}"))
+        names = {t: table.name for _, t, table in g.definition.tables()}
+        for table_id, reason in not_priced:  # the id too, as the table above gives it
+            out.print(Text(f"  {names.get(table_id, table_id)} ({table_id}): {reason}"))

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from rich.text import Text
 
-from validator.interpreter.results import RoundResult, money
+from validator.interpreter.results import RoundResult
+from validator.money import exact_money
 
 
-def _signed(text: str) -> str:
-    return text if text.startswith("-") or text == "0" else f"+{text}"
+def _signed(amount: Decimal) -> str:
+    """A seat's result on a wager: ``+$10``, ``-$10``, ``$0``."""
+    return f"+{exact_money(amount)}" if amount > 0 else exact_money(amount)
 
 
 def _style(result: str) -> str:
@@ -28,21 +31,28 @@ def settlement_table(result: RoundResult) -> Any:
         for spot, w in seat.wagers.items():
             t.add_row(
                 str(seat.seat) if first else "",
-                spot + (f" ({w.placed_by})" if w.placed_by else ""),
-                money(w.amount),
+                result.name(spot) + (f" ({w.placed_by})" if w.placed_by else ""),
+                exact_money(w.amount),
                 Text(w.result, style=_style(w.result)),
-                _signed(money(w.net)),
+                _signed(w.net),
                 w.reason,
             )
             first = False
         if seat.fees:
-            t.add_row("", "options fee", money(seat.fees), "paid", _signed(money(-seat.fees)), "")
+            t.add_row(
+                "",
+                "options fee",
+                exact_money(seat.fees),
+                "paid",
+                _signed(-seat.fees),
+                "",
+            )
         t.add_row(
             "",
             Text("seat total", style="bold"),
             "",
             "",
-            Text(_signed(money(seat.net)), style="bold"),
+            Text(_signed(seat.net), style="bold"),
             "",
         )
     return t
@@ -73,7 +83,8 @@ def dealer_lines(result: RoundResult) -> list[str]:
     for t, ms in result.meters_before.items():
         for n, v in ms.items():
             after = result.meters_after[t][n]
-            out.append(f"meter {t}/{n}: ${money(v)} → ${money(after)}")
+            name = result.name(f"{t}/{n}")
+            out.append(f"{name}: {exact_money(v)} → {exact_money(after)}")
     if result.void:
         out.append(f"VOID: {result.void}")
     return out
@@ -91,7 +102,7 @@ def print_settlement(console: Any, result: RoundResult) -> None:
             + f"; {acts}"
         )
     console.print(settlement_table(result))
-    console.print(f"house result: {_signed(money(result.ledger.house))}")
+    console.print(f"house result: {_signed(result.ledger.house)}")
 
 
 def narrate_round(console: Any, number: int, result: RoundResult) -> None:
@@ -108,12 +119,12 @@ def narrate_round(console: Any, number: int, result: RoundResult) -> None:
         hands = ", ".join(h.name for h in seat.hands)
         body.append(f"seat {seat.seat} {' '.join(seat.to_json()['cards'])} ({hands}): ")
         for i, (spot, w) in enumerate(seat.wagers.items()):
-            body.append(f"{', ' if i else ''}{spot} ")
-            body.append(_signed(money(w.net)), style=_style(w.result))
+            body.append(f"{', ' if i else ''}{result.name(spot)} ")
+            body.append(_signed(w.net), style=_style(w.result))
         if seat.fees:
-            body.append(f", fee -{money(seat.fees)}")
+            body.append(f", fee -{exact_money(seat.fees)}")
         body.append("  ")
-        body.append(_signed(money(seat.net)), style="bold")
+        body.append(_signed(seat.net), style="bold")
         body.append("\n")
     body.rstrip()
     console.print(Panel(body, title=f"round {number}", title_align="left"))

@@ -20,11 +20,12 @@ import numpy as np
 from validator import jsonout
 from validator.cards import cards_str
 from validator.interpreter.dealing import DeckSource
-from validator.interpreter.results import RoundResult, money
+from validator.interpreter.results import RoundResult
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import Engine
 from validator.interpreter.seats import Seat
 from validator.model.procedure import DealStep, TableSystemStep
+from validator.money import exact_figure
 
 
 def default_wagers(rules: Rules) -> dict[str, Decimal]:
@@ -57,7 +58,7 @@ def wagers_for_log(stakes: dict[str, Decimal], placed_later: set[str]) -> dict[s
         wid, _, side = spot.partition(".")
         if wid in placed_later:
             continue
-        amount: Any = int(v) if v == v.to_integral_value() else money(v)
+        amount: Any = int(v) if v == v.to_integral_value() else exact_figure(v)
         if side or any(s.startswith(wid + ".") for s in stakes):
             out.setdefault(wid, {})[side or "player"] = amount
         else:
@@ -167,12 +168,12 @@ class Table:
             }
         if meters_before:
             rec["meters"] = {
-                t: {n: money(v) for n, v in ms.items()} for t, ms in meters_before.items()
+                t: {n: exact_figure(v) for n, v in ms.items()} for t, ms in meters_before.items()
             }
         rec["deck_order"] = cards_str(order).split()
         rec["result"] = {
-            "seats": {str(s.seat): money(s.net) for s in result.seats},
-            "house": money(result.ledger.house),
+            "seats": {str(s.seat): exact_figure(s.net) for s in result.seats},
+            "house": exact_figure(result.ledger.house),
         }
         return rec
 

@@ -15,16 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from validator.cards import cards_str
-
-
-def money(d: Decimal) -> str:
-    """Exact money as text: ``10``, ``7.50``, ``-12.25``; sub-cent meter amounts in full."""
-    if d == d.to_integral_value():
-        return str(int(d))
-    q = d.quantize(Decimal("0.01"))
-    if q == d:
-        return f"{q:f}"
-    return f"{d.normalize():f}"
+from validator.money import exact_figure
 
 
 @dataclass
@@ -93,9 +84,9 @@ class WagerResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "amount": money(self.amount),
+            "amount": exact_figure(self.amount),
             "result": self.result,
-            "net": money(self.net),
+            "net": exact_figure(self.net),
             "reason": self.reason,
             "lines": [
                 {
@@ -104,9 +95,9 @@ class WagerResult:
                     "row": ln.row + 1 if ln.row >= 0 else None,
                     "cite": ln.cite,
                     "outcome": ln.outcome,
-                    "returned": money(ln.returned),
-                    **({"from_meter": money(ln.from_meter)} if ln.from_meter else {}),
-                    **({"limited": money(ln.limited)} if ln.limited else {}),
+                    "returned": exact_figure(ln.returned),
+                    **({"from_meter": exact_figure(ln.from_meter)} if ln.from_meter else {}),
+                    **({"limited": exact_figure(ln.limited)} if ln.limited else {}),
                 }
                 for ln in self.lines
             ],
@@ -136,8 +127,8 @@ class SeatResult:
             "wagers": {k: w.to_json() for k, w in self.wagers.items()},
         }
         if self.fees:
-            out["options_fee"] = money(self.fees)
-        out["net"] = money(self.net)
+            out["options_fee"] = exact_figure(self.fees)
+        out["net"] = exact_figure(self.net)
         return out
 
 
@@ -166,6 +157,11 @@ class RoundResult:
     ledger: Ledger
     events: list[tuple[str, str]]  # narration: (cite, text)
     notes: list[str] = field(default_factory=list)
+    #: each spot and each meter (``table/meter``) as people read it: the chapter's names
+    names: dict[str, str] = field(default_factory=dict)
+
+    def name(self, key: str) -> str:
+        return self.names.get(key, key)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -178,10 +174,10 @@ class RoundResult:
         if self.meters_before:
             out["meters"] = {
                 t: {
-                    n: {"before": money(v), "after": money(self.meters_after[t][n])}
+                    n: {"before": exact_figure(v), "after": exact_figure(self.meters_after[t][n])}
                     for n, v in ms.items()
                 }
                 for t, ms in self.meters_before.items()
             }
-        out["house"] = money(self.ledger.house)
+        out["house"] = exact_figure(self.ledger.house)
         return out

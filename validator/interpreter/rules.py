@@ -131,6 +131,15 @@ class Rules:
     def spot_wager(self, spot: str) -> str:
         return spot.split(".", 1)[0]
 
+    def spot_name(self, spot: str) -> str:
+        """A spot as the chapter names its wager: ``Five Card Hand Bonus Wager (dealer's
+        hand)`` where the wager may be placed on either hand."""
+        wager_id, _, side = spot.partition(".")
+        wager = self.wager(wager_id)
+        if wager.on_hands is None:
+            return wager.name
+        return f"{wager.name} ({side or 'player'}'s hand)"
+
     def line_spot(self, line: Line) -> str:
         return spot_id(line.wager, line.on)
 

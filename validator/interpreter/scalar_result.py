@@ -38,7 +38,17 @@ def round_result(
         meters.snapshot(),
         state.ledger,
         state.narration,
+        names=_names(rules, meters),
     )
+
+
+def _names(rules: Rules, meters: MeterBank) -> dict[str, str]:
+    """Each spot's wager and each meter as the chapter names them: ``Four-Card Progressive
+    Payout, Mega meter``."""
+    names = {spot: rules.spot_name(spot) for spot in rules.spots}
+    for m in meters.meters.values():
+        names[m.key] = f"{rules.table(m.table).name}, {m.name} meter"
+    return names
 
 
 def _seats(rules: Rules, state: RoundState, hands: RoundHands, settle: Settle) -> list[SeatResult]:

@@ -16,7 +16,7 @@ from typing import Any
 from validator.cards import cards_str
 from validator.interpreter.errors import RoundError, unpaid_winner
 from validator.interpreter.meters import PAYOUT_ROUNDING, MeterBank, payout_of
-from validator.interpreter.results import LineResult, money
+from validator.interpreter.results import LineResult
 from validator.interpreter.rules import Rules
 from validator.interpreter.scalar_conditions import RoundConditions
 from validator.interpreter.scalar_hands import RoundHands
@@ -25,6 +25,7 @@ from validator.interpreter.seats import Seat
 from validator.interpreter.second_combination import second_combination
 from validator.model.notation import Payout, PayoutKind
 from validator.model.procedure import Line, Pays
+from validator.money import exact_money
 from validator.vocabulary import TABLE_FEATURE, meaning
 
 
@@ -80,7 +81,7 @@ class RoundSettlement:
         reason = (
             f"{name}: "
             + ("; ".join(facts) + ": " if facts else "")
-            + f"{what}, {sign}{money(gain)} [{row.cite}]"
+            + f"{what}, {sign}{exact_money(gain)} [{row.cite}]"
         )
         if line.bonus and returned == 0:
             reason = ""
@@ -157,7 +158,7 @@ class RoundSettlement:
                 each,
                 each,
                 f"wins {payout}",
-                f"{label}: ${money(each)} from the {meter.name} meter",
+                f"{label}: {exact_money(each)} from the {meter.name} meter",
             )
         if payout.kind is PayoutKind.PUSH:
             return (Decimal(0) if bonus else stake), Decimal(0), "push", f"{label}: push"
@@ -198,7 +199,8 @@ class RoundSettlement:
             digits = f"{Decimal(exact.numerator) / Decimal(exact.denominator):f}"
             shown = digits[:16] + ("…" if len(digits) > 16 else "")
             self._rounded = (
-                f"{payout} on ${money(stake)} is ${shown}: ${money(paid)} paid, {PAYOUT_ROUNDING}"
+                f"{payout} on {exact_money(stake)} is ${shown}: {exact_money(paid)} paid, "
+                f"{PAYOUT_ROUNDING}"
             )
 
     def _ways(self, line_id: str, line: Line, row_index: int) -> int:
@@ -231,7 +233,7 @@ class RoundSettlement:
             who.append(f"seat {other.number}'s {cat.name} ({p})")
         if not who:
             return Decimal(0), Decimal(0), "no bonus", ""
-        return total, Decimal(0), f"wins ${money(total)}", "for " + ", ".join(who)
+        return total, Decimal(0), f"wins {exact_money(total)}", "for " + ", ".join(who)
 
     def _second(
         self, seat: Seat, hand_id: str, rows: dict[str, Payout], stake: Decimal, table_name: str
@@ -271,8 +273,8 @@ class RoundSettlement:
                     self.state.ledger.returned -= cut
                     self.state.ledger.house += cut
                     ln.reason += (
-                        f"; ${money(cut)} withheld: the aggregate payout limit of "
-                        f"${money(limit)} per player per round [{limit_rule.cite}]"
+                        f"; {exact_money(cut)} withheld: the aggregate payout limit of "
+                        f"{exact_money(limit)} per player per round [{limit_rule.cite}]"
                     )
                     gain -= cut
                 total += gain

@@ -14,7 +14,7 @@ from validator.interpreter.actions import parse_action
 from validator.interpreter.config import MeterConfig, Progressive, TableConfig
 from validator.interpreter.dealing import FileSource
 from validator.interpreter.errors import RoundError
-from validator.interpreter.results import RoundResult, money
+from validator.interpreter.results import RoundResult
 from validator.interpreter.roundfile import RoundSpec
 from validator.interpreter.rules import Rules, not_playable
 from validator.interpreter.scalar import Engine
@@ -22,6 +22,7 @@ from validator.interpreter.seats import Seat
 from validator.interpreter.settings import read_settings
 from validator.loader import did_you_mean
 from validator.model.procedure import DealStep
+from validator.money import exact_money
 
 
 @dataclass
@@ -183,9 +184,9 @@ def _check_seats(rules: Rules, spec: RoundSpec) -> None:
             outside = stake < cfg.min_wager or (cfg.max_wager is not None and stake > cfg.max_wager)
             if cfg.source != "defaults" and not wager.optional and outside:
                 raise RoundError(
-                    f"seat {s.number}: ${money(stake)} is outside the table's limits "
-                    f"(${money(cfg.min_wager)}"
-                    + (f" to ${money(cfg.max_wager)}" if cfg.max_wager else " or more")
+                    f"seat {s.number}: {exact_money(stake)} is outside the table's limits "
+                    f"({exact_money(cfg.min_wager)}"
+                    + (f" to {exact_money(cfg.max_wager)}" if cfg.max_wager else " or more")
                     + f", {cfg.source})",
                     f"{p}/wagers/{wid}",
                 )

@@ -34,10 +34,9 @@ from validator.interpreter.batch_money import from_micro, row_sums
 from validator.interpreter.chunks import CHUNK, SimSpec, run_jobs
 from validator.interpreter.moments import Z95, add_sums, ratio_estimate
 from validator.interpreter.play import default_wagers
-from validator.interpreter.results import money
 from validator.interpreter.rules import Rules
 from validator.interpreter.shuffle import shuffled_decks
-from validator.money import format_money
+from validator.money import exact_figure, format_money
 
 T = TypeVar("T")
 
@@ -265,7 +264,7 @@ def exact_holds(rules: Rules, stats: Stats) -> dict[str, dict[str, Any]]:
             continue
         out[wager] = {
             "table": table,
-            "meters_mean": {k: money(v.quantize(Decimal("0.01"))) for k, v in mean.items()},
+            "meters_mean": {k: exact_figure(v.quantize(Decimal("0.01"))) for k, v in mean.items()},
             "exact_hold_percent": round(float(odds.hold * 100), 4),
         }
     return out
@@ -388,8 +387,8 @@ def summary_json(stats: Stats) -> dict[str, Any]:
     wagers = {}
     for spot, acc in stats.wagers.items():
         wagers[spot] = {
-            "handle": money(from_micro(acc.handle)),
-            "player_net": money(from_micro(acc.net)),
+            "handle": exact_figure(from_micro(acc.handle)),
+            "player_net": exact_figure(from_micro(acc.net)),
             **_pct(acc),
         }
         exact = stats.exact.get(spot)
@@ -422,18 +421,20 @@ def summary_json(stats: Stats) -> dict[str, Any]:
     if stats.meters:
         out["meters"] = {
             f"{m.table}/{m.name}": {
-                "start": money(from_micro(m.start)),
-                "end": money(from_micro(m.amount)),
-                "low": money(from_micro(m.low)),
-                "high": money(from_micro(m.high)),
-                "mean": money(from_micro(m.trajectory_sum // max(m.rounds, 1))),
+                "start": exact_figure(from_micro(m.start)),
+                "end": exact_figure(from_micro(m.amount)),
+                "low": exact_figure(from_micro(m.low)),
+                "high": exact_figure(from_micro(m.high)),
+                "mean": exact_figure(from_micro(m.trajectory_sum // max(m.rounds, 1))),
                 "hits": m.hits,
-                "paid": money(from_micro(m.paid)),
-                "increments": money(from_micro(m.increments)),
-                "reserve_increments": money(from_micro(m.reserve_increments)),
-                "handle": money(from_micro(stats.meter_handles.get(f"{m.table}/{m.name}", 0))),
-                "reseed_funded": money(from_micro(m.funded)),
-                "reserve": money(from_micro(m.reserve)),
+                "paid": exact_figure(from_micro(m.paid)),
+                "increments": exact_figure(from_micro(m.increments)),
+                "reserve_increments": exact_figure(from_micro(m.reserve_increments)),
+                "handle": exact_figure(
+                    from_micro(stats.meter_handles.get(f"{m.table}/{m.name}", 0))
+                ),
+                "reseed_funded": exact_figure(from_micro(m.funded)),
+                "reserve": exact_figure(from_micro(m.reserve)),
             }
             for m in stats.meters
         }
@@ -453,7 +454,7 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
     for spot, w in data["wagers"].items():
         ci = w["ci95"]
         t.add_row(
-            spot,
+            rules.spot_name(spot),
             format_money(w["handle"], cents=True),
             format_money(w["player_net"], cents=True),
             "—" if w["hold_percent"] is None else f"{w['hold_percent']:.3f}",
@@ -462,7 +463,8 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
     console.print(t)
     settle = rules.d.settle
     assert settle is not None
-    base = ", ".join(settle.base_game.wagers) + (" + fees" if settle.base_game.fees else "")
+    base = ", ".join(rules.spot_name(w) for w in settle.base_game.wagers)
+    base += " + fees" if settle.base_game.fees else ""
     ci = data["house_edge_per_ante_ci95"]
     console.print(
         f"base game ({base}): house edge {data['house_edge_per_ante']:.3f}% of the "
@@ -474,8 +476,10 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
     console.print(f"players fold: {data['fold_percent']:.2f}% of seat-rounds")
     for key, m in (data.get("meters") or {}).items():
         d = {k: format_money(v, cents=True) for k, v in m.items() if k != "hits"}
+        table, _, meter = key.partition("/")
         console.print(
-            f"meter {key}: {d['start']} → {d['end']} (low {d['low']}, high {d['high']}, "
+            f"{rules.table(table).name}, {meter} meter: {d['start']} → {d['end']} "
+            f"(low {d['low']}, high {d['high']}, "
             f"mean {d['mean']}); {m['hits']} hit(s) paid {d['paid']}; increments "
             f"{d['increments']}; reseeds funded {d['reseed_funded']}"
         )
@@ -486,7 +490,8 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
         means = x["meters_mean"].items()
         levels = ", ".join(f"{k} {format_money(v, cents=True)}" for k, v in means)
         console.print(
-            f"{spot}: the {x['table']} table's exact hold at the mean meter ({levels}) is "
+            f"{rules.spot_name(spot)}: the {rules.table(x['table']).name} table's exact hold at "
+            f"the mean meter ({levels}) is "
             f"{x['exact_hold_percent']:.3f}%, "
             + ("within" if x["within_ci95"] else "outside")
             + " the simulated 95% CI (the wager's other lines, folds and Envy Bonuses aside)"

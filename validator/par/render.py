@@ -112,12 +112,12 @@ def text(sheet: dict[str, Any]) -> str:
         f"paytables: {sheet['paytables']}"
         + (f" — {Path(sheet['submission']).name}" if sheet["submission"] else "")
     )
+    names = sheet.get("names", {})
     base = sheet.get("base_game")
     if base:
-        out += [
-            "",
-            f"== Base game ({' + '.join(base['wagers'])}, per unit of the {base['per']}) ==",
-        ]
+        wagers = " + ".join(names.get(w, w) for w in base["wagers"])
+        per = names.get(base["per"], base["per"])
+        out += ["", f"== Base game ({wagers}, per unit of the {per}) =="]
         rows = [_strategy_row(n, s) for n, s in base["strategies"].items()]
         out.append(_table(STRATEGY_HEAD, rows))
         for n, s in base["strategies"].items():
@@ -153,8 +153,7 @@ def text(sheet: dict[str, Any]) -> str:
         out += ["", f"== {title} ==", _table(WAGER_HEAD, _wager_rows(w)), summary]
     for key, p in sheet["progressives"].items():
         letter = f", Paytable {p['paytable']}" if p["paytable"] else ""
-        name = sheet.get("names", {}).get(key, key)
-        out += ["", f"== Progressive: {name}{letter} =="]
+        out += ["", f"== Progressive: {names.get(key, key)}{letter} =="]
         out.append(_progressive_line(p))
     if sheet.get("poker"):
         from validator.par.poker import lines
@@ -164,7 +163,7 @@ def text(sheet: dict[str, Any]) -> str:
         out += ["", note]
     if sheet["not_priced"]:
         out += ["", "Not priced:"]
-        out += [f"  {k}: {v}" for k, v in sheet["not_priced"].items()]
+        out += [f"  {names.get(k, k)}: {v}" for k, v in sheet["not_priced"].items()]
     return "\n".join(out) + "\n"
 
 

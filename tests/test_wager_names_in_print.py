@@ -1,0 +1,82 @@
+"""What ``play``, ``settle``, ``simulate`` and ``par`` print for people names every wager,
+meter and table as the chapter writes it (§ 641a.7(d): "the Ante Wager", "the Aces Up
+Wager", "the Five Card Hand Bonus Wager"; § 641a.12(d)-(g): the progressive payouts),
+and prints money with its dollar sign and thousands separators, never a game file's ids
+(``aces_up``, ``five_card_hand_bonus/primary``). The JSON keeps the ids: it is read by
+programs."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.conftest import run_rulesub
+from validator.compiler import load_game
+
+SUBMISSION = "rulesubs/example/four-card-poker-five-card.yaml"
+
+
+def _ids(game_id: str) -> set[str]:
+    """Every wager's and paytable's id of the game that is no word of the chapters' (the
+    ``ante``, ``play`` are): none may appear in a printed line."""
+    d = load_game(game_id).definition
+    return {i for i in set(d.wagers) | {t for _, t, _ in d.tables()} if "_" in i}
+
+
+def _flat(text: str) -> str:
+    """Printed text with its panels' borders and wrapping taken out."""
+    return re.sub(r"[\s│]+", " ", text)
+
+
+def _ids_printed(text: str, ids: set[str]) -> set[str]:
+    return {i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)}
+
+
+def test_play_and_settle_name_the_wagers_and_meters_641a_7_d(tmp_path: Path) -> None:
+    log = tmp_path / "fcp.jsonl"
+    args = ("--rulesub", SUBMISSION, "--seats", "3", "--rounds", "3", "--seed", "5")
+    played = run_rulesub("play", "four-card-poker", *args, "--log", str(log))
+    assert played.returncode == 0, played.stderr
+    narration = _flat(played.stdout.split("log:")[0])
+    assert "Ante Wager" in narration and "Five Card Hand Bonus Wager (dealer's hand)" in narration
+    assert "Five-Card Progressive, mega meter: $50,000" in narration
+    assert not _ids_printed(narration, _ids("four-card-poker"))
+    settled = run_rulesub("settle", str(log), "--round", "2")
+    assert settled.returncode == 0, settled.stderr
+    assert "Five Card Hand Bonus, primary meter: $10,000" in settled.stdout
+    assert not _ids_printed(settled.stdout, _ids("four-card-poker"))
+    for line in re.findall(r"│ ([^│]*Wager[^│]*)│", settled.stdout):
+        assert line.strip()[0].isupper(), line  # the wager column: the chapter's names
+    as_json = run_rulesub("settle", str(log), "--round", "2", "--format", "json")
+    seat = json.loads(as_json.stdout)["seats"][0]
+    assert "five_card_hand_bonus.dealer" in seat["wagers"]  # programs read the ids
+
+
+def test_a_wager_result_prints_its_money_with_the_dollar_sign(tmp_path: Path) -> None:
+    """A losing Ante of $25 reads ``-$25`` in its reason as in the table."""
+    log = tmp_path / "fcp.jsonl"
+    played = run_rulesub(
+        "play", "four-card-poker", "--rulesub", SUBMISSION, "--rounds", "4", "--seed", "2",
+        "--log", str(log), "--quiet",
+    )  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    out = run_rulesub("settle", str(log), "--round", "1", "--format", "json")
+    reasons = [w["reason"] for s in json.loads(out.stdout)["seats"] for w in s["wagers"].values()]
+    assert reasons and all(re.search(r"(?:[-+]\$[\d,.]+|\$0) \[§", r) for r in reasons), reasons
+
+
+def test_simulate_and_par_name_the_wagers_and_tables() -> None:
+    ids = _ids("four-card-poker")
+    sim = run_rulesub(
+        "simulate", "four-card-poker", "--rulesub", SUBMISSION, "--rounds", "2000",
+        "--workers", "1",
+    )  # fmt: skip
+    assert sim.returncode == 0, sim.stderr
+    assert "Aces Up Wager" in sim.stdout and "Five-Card Progressive, mega meter" in sim.stdout
+    assert not _ids_printed(sim.stdout, ids)
+    par = run_rulesub("par", SUBMISSION)
+    assert par.returncode == 0, par.stderr
+    assert "== Base game (Ante Wager + Play Wager, per unit of the Ante Wager) ==" in par.stdout
+    assert "Five-Card Envy Bonus: fixed sums paid" in par.stdout
+    assert not _ids_printed(par.stdout, ids)
