@@ -153,9 +153,13 @@ def simulate_poker(
 
 def narrate(out: Any, record: HandRecord) -> None:
     """A round of play as the dealer would call it (on a console with markup off: the text
-    is printed as written)."""
+    is printed as written), a line each, never cut: a line piped to a file or a search is
+    whole."""
+    from functools import partial
+
     from rich.text import Text
 
+    say = partial(out.print, soft_wrap=True)
     played = record.played
     if played is None:
         raise ValueError("a round played by the fast path keeps no log to narrate")
@@ -165,31 +169,29 @@ def narrate(out: Any, record: HandRecord) -> None:
         head.append(f", button seat {record.button}")
     if record.kill_multiplier != 1:
         head.append(f", limits ×{record.kill_multiplier} (Kill)")
-    out.print(head)
+    say(head)
     for seat, amount in record.buy_ins.items():
-        out.print(f"  seat {seat} buys in for {dollar_text(amount)}")
+        say(f"  seat {seat} buys in for {dollar_text(amount)}")
     for line in played.log:
-        out.print("  " + line)
+        say("  " + line)
     for a in s.seats:
         hands = "; ".join(f"{k} {v}" for k, v in a.hands.items())
-        out.print(
+        say(
             f"  seat {a.seat}: in {dollar_text(a.contributed)}, "
             f"awarded {dollar_text(a.award)}" + (f" ({hands})" if hands else "")
         )
         if a.bad_beat:
-            out.print(f"  seat {a.seat}: Bad Beat payout {dollar_text(a.bad_beat)}")
-    out.print("  rake " + dollar_text(s.rake.total) + ": " + s.rake.reason)
+            say(f"  seat {a.seat}: Bad Beat payout {dollar_text(a.bad_beat)}")
+    say("  rake " + dollar_text(s.rake.total) + ": " + s.rake.reason)
     if s.bad_beat is not None:
-        out.print(
-            f"  Bad Beat: {s.bad_beat.contribution_reason}; fund {dollar_text(record.fund_after)}"
-        )
+        say(f"  Bad Beat: {s.bad_beat.contribution_reason}; fund {dollar_text(record.fund_after)}")
     if record.time_charges:  # a period of the clock ends with this round (§ 553.15(b)(3))
         rake = s.game.definition.rake
         cite = f" [{rake.time.cite}]" if rake is not None and rake.time is not None else ""
         for seat, amount in record.time_buy_ins.items():
-            out.print(f"  seat {seat} buys in for {dollar_text(amount)} to pay the time charge")
+            say(f"  seat {seat} buys in for {dollar_text(amount)} to pay the time charge")
         paid = "; ".join(f"seat {k} {dollar_text(v)}" for k, v in record.time_charges.items())
-        out.print(f"  time charges at the period's end, from the stacks: {paid}{cite}")
+        say(f"  time charges at the period's end, from the stacks: {paid}{cite}")
 
 
 def print_poker_settlement(out: Any, name: str, data: dict[str, Any]) -> None:
