@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,14 +89,22 @@ def _postgres_template() -> str:
 def _drop(conninfo: str, name: str) -> None:
     """The database dropped, whoever is still connected to it: a test's connection left
     open (``FORCE``), or the server's autovacuum, which ``FORCE`` may not end (it belongs to
-    no role: PostgreSQL refuses) and a plain ``DROP DATABASE`` ends itself."""
+    no role: PostgreSQL refuses) and a plain ``DROP DATABASE`` ends itself. With both at
+    once neither succeeds at first: tried again until autovacuum has gone (seconds)."""
     import psycopg
 
     with psycopg.connect(conninfo, autocommit=True) as conn:
-        try:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        except psycopg.errors.InsufficientPrivilege:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        for _ in range(40):
+            try:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                return
+            except psycopg.errors.InsufficientPrivilege:
+                try:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+                    return
+                except psycopg.errors.ObjectInUse:
+                    time.sleep(0.25)
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def migrated_sqlite(path: Path) -> str:
