@@ -374,7 +374,7 @@ def test_history_lists_the_contracts_fields_and_filters(db: str, tmp_path: Path)
     assert [r["id"] for r in only] == [h]
     text_out = cli("history", "--db", db).stdout
     assert "approved by R. Officer on 2026-12-01" in text_out
-    assert "Riverside · high-card-flush" in text_out
+    assert "Riverside · High Card Flush (high-card-flush)" in text_out  # its name, its id
 
 
 # -- retention and the audit log -------------------------------------------------------------------

@@ -102,6 +102,16 @@ def load_game(game_id: str, games_dir: Path = GAMES_DIR) -> Game:
     return load_game_file(check_game_id(game_id, games_dir), games_dir)
 
 
+@cache
+def game_name(game_id: str) -> str:
+    """A filed game's name as its chapter writes it (``High Card Flush``), for what people
+    read; a game this rulesub does not ship, or whose file does not compile, keeps its id."""
+    try:
+        return str(load_game(game_id).definition.name)
+    except Exception:
+        return game_id
+
+
 def load_game_file(path: Path, games_dir: Path = GAMES_DIR) -> Game:
     """The compiled game: from the user's cache when its files are unchanged, else built."""
     from validator import cache as user_cache

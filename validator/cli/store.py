@@ -292,6 +292,7 @@ def history(
 
 
 def _timeline(rows: list[Any], events: list[Any]) -> str:
+    from validator.compiler import game_name
     from validator.store.lifecycle import iso
 
     if not rows:
@@ -305,7 +306,7 @@ def _timeline(rows: list[Any], events: list[Any]) -> str:
         if (r.facility, r.game) != table:
             table = (r.facility, r.game)
             out += [""] if out else []
-            out.append(f"{r.facility} · {r.game}")
+            out.append(f"{r.facility} · {game_name(r.game)} ({r.game})")
         out.append(
             f"  #{r.id}  effective {iso(r.effective)}  {r.status.upper():<10}  "
             f"{r.filename}  sha256 {r.sha256[:12]}"

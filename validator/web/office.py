@@ -27,12 +27,13 @@ from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
+from validator.compiler import game_name
 from validator.store import Refused, StoreError
 from validator.store.accounts import Account
 from validator.store.lifecycle import history_entry, iso
 from validator.store.schema import submissions as subs
 from validator.web import queries
-from validator.web.queries import AuditFilters, Filters, game_name
+from validator.web.queries import AuditFilters, Filters
 from validator.web.security import checked_form
 
 # -- words ------------------------------------------------------------------------------------

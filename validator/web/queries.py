@@ -93,27 +93,10 @@ Listed = named(LISTED, "Listed")
 @cache
 def game_names() -> dict[str, str]:
     """Each shipped game's id and its name as its chapter writes it (``High Card Flush``)."""
-    from validator.compiler import load_game
+    from validator.compiler import game_name
     from validator.model.registry import game_ids
 
-    names = {}
-    for gid in game_ids():
-        try:
-            names[gid] = load_game(gid).definition.name
-        except Exception:  # a game file that does not compile keeps its id as its name
-            names[gid] = gid
-    return names
-
-
-@cache
-def game_name(game_id: str) -> str:
-    """A game's name for a page; a game this rulesub does not ship keeps the name filed."""
-    from validator.compiler import load_game
-
-    try:
-        return str(load_game(game_id).definition.name)
-    except Exception:
-        return game_id
+    return {gid: game_name(gid) for gid in game_ids()}
 
 
 def _day(text: str | None) -> dt.date | None:
