@@ -436,6 +436,23 @@ def test_meter_limit_and_dealing_changes(tmp_path: Path) -> None:
     assert data["changes"][0]["path"].startswith("/progressives/")  # meters before limits
 
 
+def test_the_terminal_names_each_changed_field_as_the_memo_does(tmp_path: Path) -> None:
+    """The terminal names each change as the memo and the review pack do (§ 678a.12(d)(3):
+    "the Progressive Jackpot ... meter"), and keeps where the submission states it."""
+    new = HIGH_CARD_FLUSH.replace(
+        "seed: 30000, reseed: 30000", "seed: 40000, reseed: 40000"
+    ).replace("payout_limit: 250000", "payout_limit: 300000")
+    code, out, err = diff(
+        str(write(tmp_path, "old.yaml", HIGH_CARD_FLUSH)),
+        str(write(tmp_path, "new.yaml", new)),
+    )
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert "Progressive Jackpot, primary meter's seed: $30,000 → $40,000" in flat
+    assert "/progressives/progressive_jackpot/meters/primary/seed" in flat
+    assert "Payout limit: $250,000 → $300,000 /payout_limit" in flat
+
+
 def test_new_findings_and_fail_on_error(tmp_path: Path) -> None:
     """The new submission changes the deck every 12 hours from a shoe (at most 8,
     § 678a.3(c)(2)): that error is new, and --fail-on error turns it into exit 1."""

@@ -54,6 +54,11 @@ def field_name(game: Any, pointer: str) -> str:
         names.update({w: wager.name for w, wager in d.wagers.items()})
         names.update({t: table.name for _, t, table in d.tables()})
     words = [names.get(p) or FIELD_NAMES.get(p) or p.replace("_", " ") for p in parts]
+    if len(parts) >= 3 and parts[0] == "progressives":  # "Four-Card Progressive, wager amount"
+        if len(parts) >= 4 and parts[2] == "meters":  # ", primary meter's seed"
+            meter = f"{words[1]}, {words[3]} meter"
+            return f"{meter}'s {' '.join(words[4:])}" if len(parts) >= 5 else meter
+        return f"{words[1]}, {' '.join(words[2:])}"
     if len(parts) >= 2 and parts[0] in ("paytables", "custom_paytables", "progressives"):
         words = [words[1], words[0], *words[2:]]  # "Aces Up paytable", "… progressive meter"
     text = " ".join(words)

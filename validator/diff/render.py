@@ -166,9 +166,10 @@ def render_terminal(diff: GameDiff, out: Any) -> None:
             line.append(c.new or "", style="bold yellow")
             out.print(line)
         else:
-            line = Text(f"{c.path}: ", style="bold")
+            line = Text(f"{field_name(diff.game, c.path)}: ", style="bold")
             line.append(f"{c.old if c.old is not None else '(not stated)'} → ")
             line.append(c.new if c.new is not None else "(not stated)", style="bold yellow")
+            line.append(f"  {c.path}", style="dim")  # where it is stated, as above
             if c.title:
                 line.append(f"  {c.title}", style="dim")
             out.print(line)
