@@ -143,7 +143,8 @@ def _rules(g: Game) -> Panel:
 def _wager(g: Game, wid: str, w: Wager, width: int = 200) -> Panel:
     parts: list[Any] = []
     status = "optional (if specified in the Rules Submission)" if w.optional else "base game"
-    parts.append(_line("Wager", f"{wid}: {status}", w.cite))
+    parts.append(_line("Wager", status, w.cite))
+    parts.append(_line("Key in a Rules Submission", wid))  # offered:, paytables:, --wager
     if w.pays:
         parts.append(_line("Pays", w.pays.payout.text, w.pays.cite))
     if w.amount:
