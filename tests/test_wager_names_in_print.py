@@ -45,6 +45,7 @@ def test_play_and_settle_name_the_wagers_and_meters_641a_7_d(tmp_path: Path) -> 
     settled = run_rulesub("settle", str(log), "--round", "2")
     assert settled.returncode == 0, settled.stderr
     assert "Five Card Hand Bonus, primary meter: $10,000" in settled.stdout
+    assert "Four Card Poker: settlement" in settled.stdout
     assert not _ids_printed(settled.stdout, _ids("four-card-poker"))
     for line in re.findall(r"│ ([^│]*Wager[^│]*)│", settled.stdout):
         assert line.strip()[0].isupper(), line  # the wager column: the chapter's names

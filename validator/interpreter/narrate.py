@@ -23,7 +23,8 @@ def _style(result: str) -> str:
 def settlement_table(result: RoundResult) -> Any:
     from rich.table import Table
 
-    t = Table(title=f"{result.game}: settlement", title_justify="left", show_lines=True)
+    title = f"{result.game_name or result.game}: settlement"
+    t = Table(title=title, title_justify="left", show_lines=True)
     for col in ("seat", "wager", "amount", "result", "net", "why (the row that applied)"):
         t.add_column(col, justify="right" if col in ("seat", "amount", "net") else "left")
     for seat in result.seats:

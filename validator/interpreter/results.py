@@ -159,6 +159,7 @@ class RoundResult:
     notes: list[str] = field(default_factory=list)
     #: each spot and each meter (``table/meter``) as people read it: the chapter's names
     names: dict[str, str] = field(default_factory=dict)
+    game_name: str = ""  # the game as its chapter names it (``game``: its id)
 
     def name(self, key: str) -> str:
         return self.names.get(key, key)

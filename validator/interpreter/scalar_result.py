@@ -39,6 +39,7 @@ def round_result(
         state.ledger,
         state.narration,
         names=_names(rules, meters),
+        game_name=rules.d.name,
     )
 
 
