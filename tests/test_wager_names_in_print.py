@@ -76,6 +76,14 @@ def test_simulate_and_par_name_the_wagers_and_tables() -> None:
     assert sim.returncode == 0, sim.stderr
     assert "Aces Up Wager" in sim.stdout and "Five-Card Progressive, mega meter" in sim.stdout
     assert not _ids_printed(sim.stdout, ids)
+    assert "folds and Envy Bonuses aside" in _flat(sim.stdout)  # § 641a.11(c)(5)(v)
+    flush = run_rulesub(
+        "simulate", "high-card-flush", "--rulesub", "rulesubs/example/high-card-flush.yaml",
+        "--rounds", "2000", "--workers", "1",
+    )  # fmt: skip
+    assert flush.returncode == 0, flush.stderr
+    assert "Envy" not in flush.stdout  # ch. 678a has no Envy Bonus
+    assert "the wager's other lines and folds aside" in _flat(flush.stdout)
     par = run_rulesub("par", SUBMISSION)
     assert par.returncode == 0, par.stderr
     assert "== Base game (Ante Wager + Play Wager, per unit of the Ante Wager) ==" in par.stdout

@@ -489,12 +489,19 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
             continue
         means = x["meters_mean"].items()
         levels = ", ".join(f"{k} {format_money(v, cents=True)}" for k, v in means)
+        tables = rules.wager(rules.spot_wager(spot)).tables.values()
+        envy = any(t.envy is not None for t in tables)  # paid for other players' hands
+        aside = (
+            "the wager's other lines, folds and Envy Bonuses"
+            if envy
+            else "the wager's other lines and folds"
+        )
         console.print(
             f"{rules.spot_name(spot)}: the {rules.table(x['table']).name} table's exact hold at "
             f"the mean meter ({levels}) is "
             f"{x['exact_hold_percent']:.3f}%, "
             + ("within" if x["within_ci95"] else "outside")
-            + " the simulated 95% CI (the wager's other lines, folds and Envy Bonuses aside)"
+            + f" the simulated 95% CI ({aside} aside)"
         )
     console.print(
         "meters: increments = the chapter's rate × the handle, exactly, and each meter's "
