@@ -437,8 +437,9 @@ def test_meter_limit_and_dealing_changes(tmp_path: Path) -> None:
 
 
 def test_the_terminal_names_each_changed_field_as_the_memo_does(tmp_path: Path) -> None:
-    """The terminal names each change as the memo and the review pack do (§ 678a.12(d)(3):
-    "the Progressive Jackpot ... meter"), and keeps where the submission states it."""
+    """The terminal names each change as the memo and the review pack do: the initial amount
+    of "the meter used for the progressive payout" (§ 678a.12(d)(3)) as that meter's seed,
+    the payout limit (§ 678a.12(e)) by its name; and keeps where the submission states it."""
     new = HIGH_CARD_FLUSH.replace(
         "seed: 30000, reseed: 30000", "seed: 40000, reseed: 40000"
     ).replace("payout_limit: 250000", "payout_limit: 300000")

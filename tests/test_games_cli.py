@@ -186,6 +186,9 @@ def test_show_one_wager() -> None:
     assert result.exit_code == 0
     t = squash(result.stdout)
     assert "Bad Beat Bonus (table id bad_beat_bonus" in t
+    # § 641a.7(d)(6): optional; the key a submission offers it by, apart from the words
+    assert "Wager: optional (if specified in the Rules Submission) [§ 641a.7(d)(6)]" in t
+    assert "Key in a Rules Submission: bad_beat_bonus" in t
     assert "Aces Up" not in t and "Positions:" not in t and "Six Card Bonus" not in t
 
 

@@ -92,6 +92,27 @@ def test_the_same_seed_writes_the_same_log(tmp_path: Path) -> None:
     assert {"seats", "board", "rake", "pots", "bad_beat_contribution", "log"} <= first.keys()
 
 
+def test_the_narration_prints_each_line_whole_on_a_narrow_console() -> None:
+    """Each line of a Poker round's narration is printed whole, never wrapped: a line piped
+    to a file or a search keeps its citation (``[§ 553.16(d)]``) in one piece."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from validator.cli.poker_rounds import narrate
+
+    game = load_game("poker-omaha-hi-lo-8")
+    session = Session(game, default_setup(game), 6, 3)
+    buffer = StringIO()
+    out = Console(file=buffer, width=40, highlight=False, markup=False, soft_wrap=False)
+    for record in session.hands(3):
+        narrate(out, record)
+    lines = buffer.getvalue().splitlines()
+    assert max(len(line) for line in lines) > 40  # lines the width would have cut
+    assert all(line.startswith(("hand ", "  ")) for line in lines), lines
+    assert any("[§ 553.16(d)]" in line for line in lines)
+
+
 def test_a_draft_play_marks_every_record_and_log_line_alike(tmp_path: Path) -> None:
     """Played under a submission with errors (--allow-findings), each round's JSON record
     and its line of the log carry the same DRAFT notes, and the line is that record, compact
