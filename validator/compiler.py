@@ -59,6 +59,13 @@ class CompiledGame:
     def table(self, table_id: str) -> tuple[str, Table]:
         return self.definition.table_by_id(table_id)
 
+    def row_names(self, table: Table) -> list[tuple[str, str]]:
+        """A paytable's rows (row id, its name as the chapter prints it) in the ranking's
+        order: a hand's category, or a draw of the table game system ("Magic Card")."""
+        if table.events:
+            return [(k, draw_name(k)) for k in table.events]
+        return [(c.id, c.name) for c in self.evaluator(table.pays_on or "").categories]
+
     @property
     def source_line(self) -> str:
         """The rule source the game encodes, with its jurisdiction and the date the copy is
@@ -67,6 +74,12 @@ class CompiledGame:
         source = self.definition.source
         line = f"{source.chapter} ({source.jurisdiction})"
         return line + (f", as of {source.as_of.isoformat()}" if source.as_of else "")
+
+
+def draw_name(draw_id: str) -> str:
+    """A draw of the table game system as the chapter's paytable names it: ``magic_card``,
+    "Magic Card" (§ 641a.12(g)(3))."""
+    return draw_id.replace("_", " ").title()
 
 
 @dataclass(frozen=True)

@@ -189,13 +189,6 @@ def _range(lo: int | None, hi: int | None) -> str:
     return ""
 
 
-def hand_names(g: Game, table: Table) -> dict[str, str]:
-    if table.events:
-        return {k: k.replace("_", " ").capitalize() for k in table.events}
-    ev = g.evaluator(table.pays_on or "")
-    return {c.id: c.name for c in ev.categories}
-
-
 def _side_by_side(
     head: str, labels: list[str], rows: list[tuple[str, list[str]]], width: int, title: str = ""
 ) -> list[RichTable]:
@@ -247,7 +240,7 @@ def _table(g: Game, tid: str, table: Table, width: int = 200) -> Group:
             )
         )
     columns = table.all_rows()
-    names = hand_names(g, table)
+    names = dict(g.row_names(table))
     order = [h for h in names if any(h in rows for rows in columns.values())]
     if columns and order:
         rows = [

@@ -102,12 +102,6 @@ class GameDiff:
 # -- paytables ---------------------------------------------------------------------------
 
 
-def hand_names(game: Game, table: Table) -> list[tuple[str, str]]:
-    if table.events:
-        return [(k, k.replace("_", " ").title()) for k in table.events]
-    return [(c.id, c.name) for c in game.evaluator(table.pays_on or "").categories]
-
-
 def table_title(game: Game, wid: str, tid: str, table: Table) -> str:
     """A wager's own table goes by the wager's name; another by its own and the wager's."""
     wager = game.definition.wagers[wid].name
@@ -127,7 +121,7 @@ def hand_rows(game: Game, table: Table, old: Rows | None, new: Rows | None) -> l
     D) is paid as the category it refines (games/rankings.yaml, ``refines``)."""
     old, new = old or {}, new or {}
     parents: dict[str, str] = {}
-    names = dict(hand_names(game, table))
+    names = dict(game.row_names(table))
     if table.pays_on is not None and not table.events:
         for c in game.evaluator(table.pays_on).categories:
             if c.refines:

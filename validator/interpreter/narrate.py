@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
+from validator.compiler import draw_name
 from validator.interpreter.results import RoundResult
 from validator.money import exact_money
 
@@ -79,7 +80,7 @@ def dealer_lines(result: RoundResult) -> list[str]:
     if "table_system" in d:
         out.append(
             "table game system: "
-            + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in d["table_system"].items())
+            + ", ".join(f"{draw_name(k)} {v}" for k, v in d["table_system"].items())
         )
     for t, ms in result.meters_before.items():
         for n, v in ms.items():

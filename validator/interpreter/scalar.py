@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from validator.cards import card_str, cards_str, rank_of
+from validator.compiler import draw_name
 from validator.interpreter.actions import exchanged
 from validator.interpreter.dealing import CardSource
 from validator.interpreter.errors import RoundError
@@ -173,6 +174,8 @@ class _Round:
     def _step_table_system(self, step: TableSystemStep) -> None:
         if step.when_wagered and not any(s.wagered(step.when_wagered) for s in self.state.seats):
             return
+        if callable(self.table_system) and not any(map(self.rules.draw_enabled, step.draws)):
+            return  # the table pays on no draw: the submission offers none (§ 641a.12(g)(3))
         for draw_id, kind in step.draws.items():
             if callable(self.table_system):
                 if not self.rules.draw_enabled(draw_id):
@@ -180,7 +183,17 @@ class _Round:
                 self.state.events[draw_id] = self.table_system(draw_id, kind)
             elif draw_id in self.table_system:
                 self.state.events[draw_id] = self.table_system[draw_id]
-        shown = ", ".join(f"{k} {event_str(v)}" for k, v in self.state.events.items())
+        shown = ", ".join(  # as the chapter's paytable names them: the Magic Card, ...
+            f"the {draw_name(k)}: "
+            + (
+                event_str(v)
+                if v[0] == "card"
+                else "the dealer's position"
+                if v[1] == 0
+                else f"position {v[1]}"
+            )
+            for k, v in self.state.events.items()
+        )
         self.state.narrate(step.cite, f"table game system draws: {shown or 'none given'}")
 
     @meaning("scalar", STEP.id, "reveal")

@@ -237,13 +237,6 @@ def _rake_figures(rake: Rake, time_rules: TimeRake | None) -> dict[str, str]:
     return out
 
 
-def hand_names(game: Game, table: Table) -> list[tuple[str, str]]:
-    """(row id, name as the chapter prints it) in the ranking's order."""
-    if table.events:
-        return [(k, k.replace("_", " ").title()) for k in table.events]
-    return [(c.id, c.name) for c in game.evaluator(table.pays_on or "").categories]
-
-
 def payout_text(payout: Payout) -> str:
     """A cell as the chapter prints it (the odds tables print "Push")."""
     return "Push" if payout.kind is PayoutKind.PUSH else payout.text
@@ -265,7 +258,7 @@ def _amount_key(amount: Decimal | None, keys: list[str]) -> str | None:
 def _rows(game: Game, table: Table, rows: Rows) -> tuple[tuple[str, str], ...]:
     return tuple(
         (name, payout_text(rows[hand]))
-        for hand, name in hand_names(game, table)
+        for hand, name in game.row_names(table)
         if hand in rows and rows[hand].pays
     )
 
