@@ -168,7 +168,7 @@ def test_simulate_text_shows_progress_and_meters() -> None:
     out = run_rulesub("simulate", "four-card-poker", "--rounds", "2000", "--seed", "3")
     assert out.returncode == 0, out.stderr
     assert "hold %" in out.stdout
-    assert "Four-Card Progressive, primary meter: $5,000.00 → " in out.stdout
+    assert "Four-Card Progressive meter: $5,000.00 → " in out.stdout
     assert "money conserved in all 2,000 rounds" in out.stdout
 
 

@@ -40,11 +40,11 @@ def test_play_and_settle_name_the_wagers_and_meters_641a_7_d(tmp_path: Path) -> 
     assert played.returncode == 0, played.stderr
     narration = _flat(played.stdout.split("log:")[0])
     assert "Ante Wager" in narration and "Five Card Hand Bonus Wager (dealer's hand)" in narration
-    assert "Five-Card Progressive, mega meter: $50,000" in narration
+    assert "Five-Card Progressive, Mega jackpot meter: $50,000" in narration
     assert not _ids_printed(narration, _ids("four-card-poker"))
     settled = run_rulesub("settle", str(log), "--round", "2")
     assert settled.returncode == 0, settled.stderr
-    assert "Five Card Hand Bonus, primary meter: $10,000" in settled.stdout
+    assert "Five Card Hand Bonus meter: $10,000" in settled.stdout
     assert "Four Card Poker: settlement" in settled.stdout
     assert not _ids_printed(settled.stdout, _ids("four-card-poker"))
     for line in re.findall(r"│ ([^│]*Wager[^│]*)│", settled.stdout):
@@ -74,7 +74,7 @@ def test_simulate_and_par_name_the_wagers_and_tables() -> None:
         "--workers", "1",
     )  # fmt: skip
     assert sim.returncode == 0, sim.stderr
-    assert "Aces Up Wager" in sim.stdout and "Five-Card Progressive, mega meter" in sim.stdout
+    assert "Aces Up Wager" in sim.stdout and "Five-Card Progressive, Mega jackpot meter" in sim.stdout
     assert not _ids_printed(sim.stdout, ids)
     assert "folds and Envy Bonuses aside" in _flat(sim.stdout)  # § 641a.11(c)(5)(v)
     flush = run_rulesub(

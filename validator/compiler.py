@@ -82,6 +82,20 @@ def draw_name(draw_id: str) -> str:
     return draw_id.replace("_", " ").title()
 
 
+def meter_name(meter_id: str) -> str:
+    """A progressive meter as a sign names it: the one meter of a table is its
+    "Progressive" meter, another by its jackpot ("Mega jackpot", § 641a.12(e)(1))."""
+    return "Progressive" if meter_id == "primary" else f"{meter_id.capitalize()} jackpot"
+
+
+def meter_label(table_name: str, meter_id: str) -> str:
+    """A meter named where several tables' meters are listed: "Four-Card Progressive meter",
+    "Five-Card Progressive, Mega jackpot meter"."""
+    if meter_id == "primary":
+        return f"{table_name} meter"
+    return f"{table_name}, {meter_name(meter_id)} meter"
+
+
 @dataclass(frozen=True)
 class BankingGame(CompiledGame):
     """A game against the house (``kind: banking``): wagers settled by paytables and the

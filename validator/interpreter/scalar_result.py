@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from validator.cards import card_str, cards_str
+from validator.compiler import meter_label
 from validator.interpreter.meters import MeterBank
 from validator.interpreter.results import RoundResult, SeatResult, WagerResult
 from validator.interpreter.rules import Rules
@@ -44,11 +45,11 @@ def round_result(
 
 
 def _names(rules: Rules, meters: MeterBank) -> dict[str, str]:
-    """Each spot's wager and each meter as the chapter names them: ``Four-Card Progressive
-    Payout, Mega meter``."""
+    """Each spot's wager and each meter as the chapter and the signs name them: ``Aces Up
+    Wager``, ``Five-Card Progressive, Mega jackpot meter``."""
     names = {spot: rules.spot_name(spot) for spot in rules.spots}
     for m in meters.meters.values():
-        names[m.key] = f"{rules.table(m.table).name}, {m.name} meter"
+        names[m.key] = meter_label(rules.table(m.table).name, m.name)
     return names
 
 

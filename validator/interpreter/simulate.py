@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from validator.compiler import meter_label
 from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine, ChunkResult
 from validator.interpreter.batch_money import from_micro, row_sums
@@ -478,7 +479,7 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
         d = {k: format_money(v, cents=True) for k, v in m.items() if k != "hits"}
         table, _, meter = key.partition("/")
         console.print(
-            f"{rules.table(table).name}, {meter} meter: {d['start']} → {d['end']} "
+            f"{meter_label(rules.table(table).name, meter)}: {d['start']} → {d['end']} "
             f"(low {d['low']}, high {d['high']}, "
             f"mean {d['mean']}); {m['hits']} hit(s) paid {d['paid']}; increments "
             f"{d['increments']}; reseeds funded {d['reseed_funded']}"

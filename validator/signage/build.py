@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from validator.compiler import Game
+from validator.compiler import Game, meter_name
 from validator.model.game import GameDefinition, Rows, Table, Wager
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
 from validator.model.poker import Street, TimeRake
@@ -240,10 +240,6 @@ def _rake_figures(rake: Rake, time_rules: TimeRake | None) -> dict[str, str]:
 def payout_text(payout: Payout) -> str:
     """A cell as the chapter prints it (the odds tables print "Push")."""
     return "Push" if payout.kind is PayoutKind.PUSH else payout.text
-
-
-def meter_name(meter: str) -> str:
-    return "Progressive" if meter == "primary" else f"{meter.capitalize()} jackpot"
 
 
 def _amount_key(amount: Decimal | None, keys: list[str]) -> str | None:
