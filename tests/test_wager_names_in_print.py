@@ -74,7 +74,8 @@ def test_simulate_and_par_name_the_wagers_and_tables() -> None:
         "--workers", "1",
     )  # fmt: skip
     assert sim.returncode == 0, sim.stderr
-    assert "Aces Up Wager" in sim.stdout and "Five-Card Progressive, Mega jackpot meter" in sim.stdout
+    assert "Aces Up Wager" in sim.stdout
+    assert "Five-Card Progressive, Mega jackpot meter" in sim.stdout
     assert not _ids_printed(sim.stdout, ids)
     assert "folds and Envy Bonuses aside" in _flat(sim.stdout)  # § 641a.11(c)(5)(v)
     flush = run_rulesub(
