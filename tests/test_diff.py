@@ -449,7 +449,7 @@ def test_the_terminal_names_each_changed_field_as_the_memo_does(tmp_path: Path) 
     )
     assert code == 0, err
     flat = " ".join(out.split())
-    assert "Progressive Jackpot, primary meter's seed: $30,000 → $40,000" in flat
+    assert "Progressive Jackpot meter's seed: $30,000 → $40,000" in flat
     assert "/progressives/progressive_jackpot/meters/primary/seed" in flat
     assert "Payout limit: $250,000 → $300,000 /payout_limit" in flat
 

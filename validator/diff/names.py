@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from validator.compiler import meter_label
 from validator.pointer import parts as pointer_parts
 
 #: a submission's field as an officer calls it (the Rules Submission's own headings)
@@ -55,8 +56,8 @@ def field_name(game: Any, pointer: str) -> str:
         names.update({t: table.name for _, t, table in d.tables()})
     words = [names.get(p) or FIELD_NAMES.get(p) or p.replace("_", " ") for p in parts]
     if len(parts) >= 3 and parts[0] == "progressives":  # "Four-Card Progressive, wager amount"
-        if len(parts) >= 4 and parts[2] == "meters":  # ", primary meter's seed"
-            meter = f"{words[1]}, {words[3]} meter"
+        if len(parts) >= 4 and parts[2] == "meters":  # "… meter's seed", as signs say
+            meter = meter_label(words[1], parts[3])
             return f"{meter}'s {' '.join(words[4:])}" if len(parts) >= 5 else meter
         return f"{words[1]}, {' '.join(words[2:])}"
     if len(parts) >= 2 and parts[0] in ("paytables", "custom_paytables", "progressives"):
