@@ -90,3 +90,15 @@ def test_simulate_and_par_name_the_wagers_and_tables() -> None:
     assert "== Base game (Ante Wager + Play Wager, per unit of the Ante Wager) ==" in par.stdout
     assert "Five-Card Envy Bonus: fixed sums paid" in par.stdout
     assert not _ids_printed(par.stdout, ids)
+
+
+def test_the_six_card_bonus_card_is_named_as_the_chapter_names_it_641a_8_d() -> None:
+    """§ 641a.8(d), § 641a.11(c)(8): "the Six Card Bonus card", dealt where a Six Card Bonus
+    Wager is placed: the game file names it, and the narration and games show read it."""
+    played = run_rulesub("play", "four-card-poker", "--rounds", "1", "--seats", "2")
+    assert played.returncode == 0, played.stderr
+    narration = _flat(played.stdout)
+    assert "deal 1 to Six Card Bonus card" in narration
+    assert re.search(r"Six Card Bonus card: [2-9TJQKA][SHDC]\b", narration)
+    shown = _flat(run_rulesub("games", "show", "four-card-poker").stdout)
+    assert "Dealt to Six Card Bonus card: 1 card(s), when a Six Card Bonus Wager is placed" in shown

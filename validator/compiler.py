@@ -59,6 +59,12 @@ class CompiledGame:
     def table(self, table_id: str) -> tuple[str, Table]:
         return self.definition.table_by_id(table_id)
 
+    def group_name(self, group: str) -> str:
+        """Cards dealt to a group as the chapter names them: the player, the dealer, the
+        community cards, or a group the game file names (the Six Card Bonus card)."""
+        dealt = self.definition.cards.dealt.get(group)
+        return dealt.name if dealt is not None and dealt.name else group.replace("_", " ")
+
     def row_names(self, table: Table) -> list[tuple[str, str]]:
         """A paytable's rows (row id, its name as the chapter prints it) in the ranking's
         order: a hand's category, or a draw of the table game system ("Magic Card")."""

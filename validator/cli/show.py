@@ -108,7 +108,7 @@ def _rules(g: Game) -> Panel:
         if dealt.when_wagered:
             extra += f", when a {d.wagers[dealt.when_wagered].name} is placed"
         lines.append(
-            _line(f"Dealt to {who.replace('_', ' ')}", f"{dealt.count} card(s){extra}", dealt.cite)
+            _line(f"Dealt to {g.group_name(who)}", f"{dealt.count} card(s){extra}", dealt.cite)
         )
     for hid, hand in d.hands.items():
         ranking = g.rankings[hand.ranking]

@@ -76,7 +76,7 @@ def dealer_lines(result: RoundResult) -> list[str]:
         out.append(f"community: {' '.join(d['community'])}")
     for k, v in d.items():
         if k not in ("cards", "up", "hand", "qualifies", "replaced", "community", "table_system"):
-            out.append(f"{k.replace('_', ' ')}: {' '.join(v)}")
+            out.append(f"{result.name(k)}: {' '.join(v)}")
     if "table_system" in d:
         out.append(
             "table game system: "

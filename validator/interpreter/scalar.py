@@ -158,7 +158,7 @@ class _Round:
                 d = self.state.table["dealer"].dealt
                 self.state.up += [d[p - 1] for p in positions if p - 1 < len(d)]
         self.state.version += 1
-        what = ", ".join(f"{n} to {g.replace('_', ' ')}" for g, n in step.cards.items())
+        what = ", ".join(f"{n} to {self.rules.game.group_name(g)}" for g, n in step.cards.items())
         burn = f"burn {step.burn} card{'s' if step.burn > 1 else ''}, then " if step.burn else ""
         self.state.narrate(
             step.cite,

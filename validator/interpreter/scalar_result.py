@@ -50,6 +50,8 @@ def _names(rules: Rules, meters: MeterBank) -> dict[str, str]:
     names = {spot: rules.spot_name(spot) for spot in rules.spots}
     for m in meters.meters.values():
         names[m.key] = meter_label(rules.table(m.table).name, m.name)
+    for group in rules.d.cards.dealt:  # the cards on the table: the Six Card Bonus card
+        names.setdefault(group, rules.game.group_name(group))
     return names
 
 

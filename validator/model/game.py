@@ -70,6 +70,11 @@ class DeckChange(Strict):
 
 class Dealt(Strict):
     count: int = Field(ge=0)
+    name: str | None = Field(
+        default=None,
+        description="the cards as the chapter names them (the Six Card Bonus card); "
+        "default: the group's id in words",
+    )
     face_up: list[int] = Field(default_factory=list, description="1-based positions dealt up")
     # the burn cards are the procedure's (a deal step's or a street's ``burn:``), not here
     when_wagered: Id | None = None
