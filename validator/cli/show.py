@@ -115,10 +115,13 @@ def _rules(g: Game) -> Panel:
         src = (
             f"the lower of {' and '.join(hand.losing_of)}"
             if hand.losing_of
-            else " + ".join(hand.cards) + (f" (first {hand.first})" if hand.first else "")
+            else " + ".join(map(g.group_name, hand.cards))
+            + (f" (first {hand.first})" if hand.first else "")
         )
         if hand.use:  # Omaha: exactly so many of each group
-            src = "exactly " + " + ".join(f"{n} of {grp}" for grp, n in hand.use.items())
+            src = "exactly " + " + ".join(
+                f"{n} of {g.group_name(grp)}" for grp, n in hand.use.items()
+            )
         qual = f", {hand.qualifier.replace('_', ' ')}" if hand.qualifier else ""
         lines.append(
             _line(f"Hand {hid}", f"{ranking.name}, best {ranking.size} of {src}{qual}", hand.cite)

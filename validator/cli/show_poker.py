@@ -180,9 +180,9 @@ def _showdown_facts(g: Game, sd: Showdown) -> list[Fact]:
             hand = d.hands[hid]
             ranking = g.rankings[hand.ranking]
             how = (
-                "exactly " + " + ".join(f"{n} of {grp}" for grp, n in hand.use.items())
+                "exactly " + " + ".join(f"{n} of {g.group_name(c)}" for c, n in hand.use.items())
                 if hand.use
-                else "best 5 of " + " + ".join(hand.cards)
+                else "best 5 of " + " + ".join(map(g.group_name, hand.cards))
             )
             qual = ""
             if hand.qualifier:
