@@ -226,3 +226,25 @@ def test_a_tampered_poker_log_line_is_refused_at_its_line_and_place(tmp_path: Pa
         f"{log}:2:1: /round_file/board/1: {board[1]} appears twice (also at "
         "/round_file/seats/0/cards/1): the game is dealt from one 52-card deck (§ 553.3(a))"
     ]
+
+
+def test_the_round_is_picked_by_its_own_number_not_a_like_field(tmp_path: Path) -> None:
+    """``--round 3`` settles the record whose own ``hand`` is 3, though an earlier line
+    holds ``"hand":3,`` in a field of its own (a reader's annotation, say)."""
+    log = tmp_path / "holdem.jsonl"
+    played = run_rulesub(
+        "play", "poker-holdem", "--rounds", "3", "--seed", "3", "--log", str(log), "--quiet"
+    )
+    assert played.returncode == 0, played.stderr
+    lines = log.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["annotation"] = {"hand": 3, "note": "see round 3"}
+    lines[0] = log_line(first).rstrip("\n")
+    assert '"hand":3,' in lines[0]
+    log.write_text("\n".join(lines) + "\n")
+    out = run_rulesub("settle", str(log), "--round", "3", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    third = json.loads(lines[2])
+    awards = {s["seat"]: s["award"] for s in json.loads(out.stdout)["seats"]}
+    assert awards == {s["seat"]: s["award"] for s in third["seats"]}
+    assert json.loads(out.stdout)["pots"][0]["amount"] == third["pots"][0]

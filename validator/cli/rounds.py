@@ -117,47 +117,52 @@ def _table_position(rulesub: Path | None, table_id: str | None) -> str:
     return f"{rulesub}:1:1: "
 
 
-def _log_round(path: Path, round_no: int | None) -> Any:
+def _log_round(path: Path, round_no: int | None) -> tuple[Any, str]:
     """Round ``round_no`` of a play log (the only one where none is named), as read from
-    its line: a banking round's record, a Poker round's (``hand``) with its round file."""
+    its line: a banking round's record, or a Poker round's (``hand``) round file, with where
+    that lies in the record (``/round_file``)."""
     from validator.loader import LoadError, Located, Position, json_line, read_text
 
     lines = read_text(path).splitlines()
     records = [(i, ln) for i, ln in enumerate(lines, 1) if ln.strip()]
     if not records:
         raise LoadError(str(path), 1, 1, "the log holds no round")
-    keys = (f'"round": {round_no},', f'"hand":{round_no},')  # a banking line, a Poker one
-    pick = [(i, ln) for i, ln in records if round_no is None or any(k in ln for k in keys)]
-    if not pick:
-        raise LoadError(str(path), 1, 1, f"the log holds no round {round_no}")
     if round_no is None and len(records) > 1:
         raise LoadError(
             str(path), 1, 1, f"the log holds {len(records)} rounds: say which with --round N"
         )
-    line_no, text = pick[0]
-    data = json_line(text, str(path), line_no)
-    if isinstance(data, dict) and isinstance(data.get("round_file"), dict):
-        data = data["round_file"]  # a Poker round: the round file play settled it from
-    return Located(path=path, data=data, positions={"": Position(line_no, 1)})
+    keys = (f'"round": {round_no},', f'"hand":{round_no},')  # a banking line, a Poker one
+    for line_no, text in records:
+        if round_no is not None and not any(k in text for k in keys):
+            continue  # read only the lines that may be the round's
+        data = json_line(text, str(path), line_no)
+        number = data.get("round", data.get("hand")) if isinstance(data, dict) else None
+        if round_no is not None and number != round_no:
+            continue  # the number was some other field's
+        within = ""
+        if isinstance(data, dict) and isinstance(data.get("round_file"), dict):
+            data, within = data["round_file"], "/round_file"  # the round file play settled
+        return Located(path=path, data=data, positions={"": Position(line_no, 1)}), within
+    raise LoadError(str(path), 1, 1, f"the log holds no round {round_no}")
 
 
-def _read_input(path: Path, round_no: int | None) -> Any:
+def _read_input(path: Path, round_no: int | None) -> tuple[Any, str]:
     """The round as read, once: round ``round_no`` of a play log from its line, else the
-    round file."""
+    round file; and where its round file lies in what was read ("" but in a Poker log)."""
     from validator.loader import load_yaml
 
     if is_log(path):
         return _log_round(path, round_no)
     if round_no is not None:
         fail("--round is for a log (FILE.jsonl) of `rulesub play`")
-    return load_yaml(path)
+    return load_yaml(path), ""
 
 
 def _read_spec(path: Path, round_no: int | None) -> Any:
     """A banking round, read by the one round-file reader."""
     from validator.interpreter.roundfile import read_round
 
-    return read_round(path, located=_read_input(path, round_no))
+    return read_round(path, located=_read_input(path, round_no)[0])
 
 
 @app.command("settle")
@@ -185,10 +190,10 @@ def settle(
 
     holder: list[Any] = [None]
     with _round_input(holder):
-        located = _read_input(round_file, round_no)
+        located, within = _read_input(round_file, round_no)
     poker = _poker_game(located)
     if poker is not None:  # a log's Poker record holds its round file under ``round_file``
-        _settle_poker(located, poker, format, "/round_file" if is_log(round_file) else "")
+        _settle_poker(located, poker, format, within)
         return
     with _round_input(holder):
         spec = read_round(round_file, located=located)
