@@ -7,8 +7,8 @@ from typing import Any
 
 from rich.text import Text
 
-from validator.compiler import draw_name
 from validator.interpreter.results import RoundResult
+from validator.interpreter.scalar_result import draw_text
 from validator.money import exact_money
 
 
@@ -79,8 +79,7 @@ def dealer_lines(result: RoundResult) -> list[str]:
             out.append(f"{result.name(k)}: {' '.join(v)}")
     if "table_system" in d:
         out.append(
-            "table game system: "
-            + ", ".join(f"{draw_name(k)} {v}" for k, v in d["table_system"].items())
+            "table game system: " + ", ".join(draw_text(k, v) for k, v in d["table_system"].items())
         )
     for t, ms in result.meters_before.items():
         for n, v in ms.items():

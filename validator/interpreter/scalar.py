@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from validator.cards import card_str, cards_str, rank_of
-from validator.compiler import draw_name
 from validator.interpreter.actions import exchanged
 from validator.interpreter.dealing import CardSource
 from validator.interpreter.errors import RoundError
@@ -31,7 +30,7 @@ from validator.interpreter.rules import Rules
 from validator.interpreter.scalar_conditions import RoundConditions
 from validator.interpreter.scalar_decisions import RoundDecisions
 from validator.interpreter.scalar_hands import RoundHands
-from validator.interpreter.scalar_result import event_str, round_result
+from validator.interpreter.scalar_result import draw_text, event_str, round_result
 from validator.interpreter.scalar_settlement import RoundSettlement
 from validator.interpreter.scalar_state import RoundState
 from validator.interpreter.seats import Cards, Seat
@@ -183,17 +182,7 @@ class _Round:
                 self.state.events[draw_id] = self.table_system(draw_id, kind)
             elif draw_id in self.table_system:
                 self.state.events[draw_id] = self.table_system[draw_id]
-        shown = ", ".join(  # as the chapter's paytable names them: the Magic Card, ...
-            f"the {draw_name(k)}: "
-            + (
-                event_str(v)
-                if v[0] == "card"
-                else "the dealer's position"
-                if v[1] == 0
-                else f"position {v[1]}"
-            )
-            for k, v in self.state.events.items()
-        )
+        shown = ", ".join(draw_text(k, event_str(v)) for k, v in self.state.events.items())
         self.state.narrate(step.cite, f"table game system draws: {shown or 'none given'}")
 
     @meaning("scalar", STEP.id, "reveal")

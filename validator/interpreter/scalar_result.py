@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from validator.cards import card_str, cards_str
-from validator.compiler import meter_label
+from validator.compiler import draw_name, meter_label
 from validator.interpreter.meters import MeterBank
 from validator.interpreter.results import RoundResult, SeatResult, WagerResult
 from validator.interpreter.rules import Rules
@@ -113,3 +113,14 @@ def event_str(v: tuple[str, int]) -> str:
     """A draw of the table game system as told: a card, or a position (the dealer's, a seat)."""
     kind, val = v
     return card_str(val) if kind == "card" else ("dealer" if val == 0 else str(val))
+
+
+def draw_text(draw_id: str, told: str) -> str:
+    """A draw as told (``event_str``) in words, for the narration and the settlement: "the
+    Magic Card: QC", "the Lucky Bonus: position 6", "the Lucky Bonus: the dealer's
+    position"."""
+    if told == "dealer":
+        told = "the dealer's position"
+    elif told.isdigit():  # a seat's position; else a card
+        told = f"position {told}"
+    return f"the {draw_name(draw_id)}: {told}"
