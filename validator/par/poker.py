@@ -310,22 +310,26 @@ def _rules_name(rules: str) -> str:
 
 def lines(poker: dict[str, Any]) -> list[str]:
     """The house's figures in words, for every format."""
-    r = poker["rake"]
+    r, hph = poker["rake"], poker["hands_per_hour"]
+    if r.get("method") == "exact":  # by the clock: the figures are exact, no interval
+        rake = (
+            f"rake (time): ${r['per_hour']['mean']} an hour exactly, ${r['per_hand']['mean']} "
+            f"a hand at {hph} hands an hour ({r['reason']})"
+        )
+    else:
+        rake = (
+            f"rake ({r['kind']}): ${r['per_hand']['mean']} a hand (95% "
+            f"${r['per_hand']['ci95'][0]} … ${r['per_hand']['ci95'][1]}); "
+            f"${r['per_hour']['mean']} an hour at {hph} hands an hour (95% "
+            f"${r['per_hour']['ci95'][0]} … ${r['per_hour']['ci95'][1]})"
+        )
     out = [
         f"simulated: {poker['hands']:,} hands at {poker['tables']:,} table(s) of "
         f"{poker['seats']} seats, seed {poker['seed']} "
         f"({_rules_name(poker['rules'])}); players: "
         + ", ".join(f"seat {k} {v}" for k, v in poker["strategies"].items()),
-        f"rake ({r['kind']}): ${r['per_hand']['mean']} a hand (95% ${r['per_hand']['ci95'][0]}"
-        f" … ${r['per_hand']['ci95'][1]}); ${r['per_hour']['mean']} an hour at "
-        f"{poker['hands_per_hour']} hands an hour (95% ${r['per_hour']['ci95'][0]} … "
-        f"${r['per_hour']['ci95'][1]})",
+        rake,
     ]
-    if r.get("method") == "exact":  # by the clock: the figures are exact, no interval
-        out[1] = (
-            f"rake (time): ${r['per_hour']['mean']} an hour exactly, ${r['per_hand']['mean']} "
-            f"a hand at {poker['hands_per_hour']} hands an hour ({r['reason']})"
-        )
     bb = poker["bad_beat"]
     if bb is None:
         out.append("Bad Beat: not offered")

@@ -23,9 +23,11 @@ def quoted_line(pack: ReviewPack, line: int) -> str | None:
 def no_hold(pack: ReviewPack) -> str:
     """What the summary says where no wager has a hold to show: a nonbanking game's house
     takes no wager (it earns the rake), or no wager of the submission is priced."""
-    d = getattr(pack.game, "definition", None)
-    if d is not None and d.kind == "nonbanking":
-        rake = f" [{d.rake.cite}]" if d.rake is not None else ""
+    from validator.compiler import PokerGame
+
+    if isinstance(pack.game, PokerGame):
+        rake_rule = pack.game.definition.rake
+        rake = f" [{rake_rule.cite}]" if rake_rule is not None else ""
         return (
             "No wager of the house's: in a nonbanking game the players wager against each "
             f"other and the house earns the rake{rake} (the Par sheet)."
