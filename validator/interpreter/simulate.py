@@ -469,8 +469,8 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
     ci = data["house_edge_per_ante_ci95"]
     console.print(
         f"base game ({base}): house edge {data['house_edge_per_ante']:.3f}% of the "
-        f"{settle.base_game.per} (95% CI {ci[0]:.3f} … {ci[1]:.3f}); element of risk "
-        f"{data['element_of_risk']:.3f}%"
+        f"{rules.spot_name(settle.base_game.per)} (95% CI {ci[0]:.3f} … {ci[1]:.3f}); "
+        f"element of risk {data['element_of_risk']:.3f}%"
     )
     if "dealer_qualifies_percent" in data:
         console.print(f"dealer qualifies: {data['dealer_qualifies_percent']:.2f}% of rounds")
