@@ -136,6 +136,44 @@ def test_show_table_and_cards(four_card_text: str) -> None:
     assert "Four-of-a-kind | 25,000 to 1 | 10,000 to 1" in t  # Bad Beat § 641a.12(f)
 
 
+def test_show_names_hands_by_their_cards_not_their_ids(four_card_text: str) -> None:
+    """§ 641a.11(c): the hands as the chapter speaks of them, the player's and the dealer's
+    Four Card Poker hands, the dealer's five-card hand of the first five cards, and the
+    losing hand the Bad Beat Bonus pays on (§ 641a.11(c)(6)); never the game file's ids."""
+    t = four_card_text
+    assert "Hand: Four Card Poker hand, best 4 of the player's cards [§ 641a.11(c)(2)]" in t
+    assert "Hand: Four Card Poker hand, best 4 of the dealer's cards [§ 641a.11(c)]" in t
+    assert (
+        "Hand: Five-card Poker hand, best 5 of the dealer's cards (the first 5 dealt) "
+        "[§ 641a.11(c)(7)]"
+    ) in t
+    assert "Hand: Four Card Poker hand, the lower of the player's and the dealer's" in t
+    assert "the player's cards + the Six Card Bonus card" in t
+    for hand_id in ("player_four", "dealer_four", "dealer_five", "losing_four"):
+        assert hand_id not in t
+
+
+def test_show_aces_up_is_offered_at_every_table_not_the_base_game(four_card_text: str) -> None:
+    """§ 641a.7(d)(2): a player may play solely against the posted paytable with an Aces Up
+    Wager; it is no option of the Rules Submission, and it is not the base game (the Ante
+    and Play Wagers against the dealer, § 641a.7(d)(1))."""
+    t = four_card_text
+    assert "Wager: offered at every table [§ 641a.7(d)(2)]" in t
+    assert "Wager: optional (if specified in the Rules Submission) [§ 641a.7(d)(4)]" in t
+    assert "base game" not in t
+
+
+def test_show_stud_common_card_is_not_a_deal_of_no_cards() -> None:
+    """§ 553.10(h): the common card is dealt only when the deck runs short; the table's
+    cards say so, not "0 card(s)", and the high hand is made with it (§ 553.10(i))."""
+    result = invoke("games", "show", "poker-seven-card-stud")
+    assert result.exit_code == 0, result.stderr
+    t = " ".join(result.stdout.replace("│", " ").split())
+    assert "0 card(s)" not in t
+    assert "Common card: none in the regular deal; one card face up in the centre" in t
+    assert "High hand: Five-card Poker hand, best 5 of the player's cards + the common card" in t
+
+
 def test_show_fits_an_80_column_terminal() -> None:
     """On a narrow terminal the paytables split into groups of whole columns (as the
     chapter prints A-C and D-F); no figure is cut."""

@@ -12,6 +12,7 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from validator.cli.show import hand_text
 from validator.compiler import Game, load_game
 from validator.model.notation import format_money, format_rate
 from validator.model.poker import BadBeat, Rake, Showdown
@@ -179,17 +180,13 @@ def _showdown_facts(g: Game, sd: Showdown) -> list[Fact]:
         if hid:
             hand = d.hands[hid]
             ranking = g.rankings[hand.ranking]
-            how = (
-                "exactly " + " + ".join(f"{n} of {g.group_name(c)}" for c, n in hand.use.items())
-                if hand.use
-                else "best 5 of " + " + ".join(map(g.group_name, hand.cards))
-            )
             qual = ""
             if hand.qualifier:
                 q = ranking.qualifiers[hand.qualifier]
                 top = f", no card above {q.max_rank}" if q.max_rank else ""
                 qual = f"; must qualify: {hand.qualifier.replace('_', ' ')} ({q.at_least}{top})"
-            out.append(Fact(f"{part.capitalize()} hand", f"{ranking.name}, {how}{qual}", hand.cite))
+            made = hand_text(g, hand, qualifier=False)
+            out.append(Fact(f"{part.capitalize()} hand", f"{made}{qual}", hand.cite))
     if sd.no_qualifying_low:
         out.append(
             Fact(
