@@ -104,6 +104,37 @@ def test_meter_option_is_used_and_said() -> None:
     assert "$20,000" in text and "(the meter's amount priced)" in text
 
 
+def test_meters_hands_and_game_are_named_as_people_read_them() -> None:
+    """§ 678a.12(d)(3): the one meter of High Card Flush's Progressive Jackpot is its
+    progressive meter, at least $30,000; § 641a.12(e)(1): Four Card Poker's Five-Card
+    Progressive has a Mega, a Major and a Minor jackpot. The text names each so, never by
+    the game file's key; the JSON keeps the key a program reads."""
+    text = invoke("high-card-flush", "--wager", "progressive_jackpot", "--paytable", "A").stdout
+    assert "Meter: Progressive meter $30,000 on a $1 wager (the least seed the chapter allows)" in (
+        text
+    )
+    assert "primary" not in text
+    text = invoke("four-card-poker", "--wager", "five_card_progressive", "--paytable", "B").stdout
+    assert "Meter: Mega jackpot meter $10,000 on a $1 wager (the seed)" in text
+    assert "Meter: Major jackpot meter" in text and "mega meter" not in text
+    # the hand in words, and the game by its name (§ 641a.11(c)(5): the five-card hand)
+    assert "Hand: Five-card Poker hand, best 5 of the player's cards; 5 cards from one deck" in text
+    assert "Four Card Poker, Five-Card Progressive Payout Wager" in text
+    assert "player_five" not in text and "four-card-poker" not in text
+    data = json.loads(
+        invoke(
+            "high-card-flush",
+            "--wager",
+            "progressive_jackpot",
+            "--paytable",
+            "A",
+            "--format",
+            "json",
+        ).stdout
+    )
+    assert [m["meter"] for m in data["meters"]] == ["primary"]
+
+
 def test_negative_hold_is_shown_prominently() -> None:
     """§ 589.12(b) as printed gives the player the edge."""
     out = invoke("lunar-poker", "--wager", "super", "--paytable", "A").stdout

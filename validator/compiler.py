@@ -65,6 +65,31 @@ class CompiledGame:
         dealt = self.definition.cards.dealt.get(group)
         return dealt.name if dealt is not None and dealt.name else group.replace("_", " ")
 
+    def cards_of(self, group: str) -> str:
+        """A group's cards in words: "the player's cards", "the Six Card Bonus card"."""
+        dealt = self.definition.cards.dealt.get(group)
+        return f"the {dealt.name}" if dealt is not None and dealt.name else f"the {group}'s cards"
+
+    def hand_text(self, hand_id: str, qualifier: bool = True) -> str:
+        """A hand in words, never its id: its ranking and the cards it is made of ("Four Card
+        Poker hand, best 4 of the player's cards"; "…, the lower of the player's and the
+        dealer's")."""
+        hand = self.hand(hand_id)
+        ranking = self.rankings[hand.ranking]
+        if hand.losing_of:
+            owners = [self.cards_of(self.hand(h).cards[0]) for h in hand.losing_of]
+            owners = [o.removesuffix(" cards") for o in owners]
+            return f"{ranking.name}, the lower of {' and '.join(owners)}"
+        if hand.use:  # Omaha: exactly so many of each group
+            made = "exactly " + " + ".join(
+                f"{n} of {self.cards_of(c)}" for c, n in hand.use.items()
+            )
+        else:
+            made = f"best {ranking.size} of " + " + ".join(map(self.cards_of, hand.cards))
+        first = f" (the first {hand.first} dealt)" if hand.first else ""
+        qual = f", {hand.qualifier.replace('_', ' ')}" if hand.qualifier and qualifier else ""
+        return f"{ranking.name}, {made}{first}{qual}"
+
     def row_names(self, table: Table) -> list[tuple[str, str]]:
         """A paytable's rows (row id, its name as the chapter prints it) in the ranking's
         order: a hand's category, or a draw of the table game system ("Magic Card")."""

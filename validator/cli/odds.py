@@ -215,7 +215,7 @@ def _single(out: Any, r: OddsResult) -> None:
     from rich.text import Text
 
     title = Text(f"{r.label}", style="bold")
-    title.append(f"  {r.game}, {r.wager_name or r.table_name} [{r.cite}]", style="dim")
+    title.append(f"  {r.game_name}, {r.wager_name or r.table_name} [{r.cite}]", style="dim")
     out.print(title)
     if r.basis == "wager" and r.hold < 0:
         out.print(
@@ -261,7 +261,7 @@ def _single(out: Any, r: OddsResult) -> None:
         ("Board's stated range", Text(rng, style=style)),
         ("Hit frequency", Text(f"{_pct(r.hit_frequency)}  exact {r.hit_frequency}")),
         ("Standard deviation per unit", Text(f"{r.std_dev:.4f}  variance {r.variance}")),
-        ("Hand", Text(f"{r.hand}: {r.ranking}, from {r.cards} cards of one deck")),
+        ("Hand", Text(f"{r.hand_text}; {r.cards} cards from one deck")),
     ]
     for m in r.meters:
         lines.append(("Meter", Text(m.describe())))
@@ -323,7 +323,7 @@ def _side_by_side(out: Any, results: list[OddsResult]) -> None:
     from rich.text import Text
 
     r0 = results[0]
-    out.print(Text(f"{r0.table_name}  {r0.game} [{r0.cite}], sorted by hold", style="bold"))
+    out.print(Text(f"{r0.table_name}  {r0.game_name} [{r0.cite}], sorted by hold", style="bold"))
     exact = out.width >= 100
     t = _summary(["Paytable"], exact)
     for r in results:

@@ -10,7 +10,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from validator.compiler import Game, PokerGame
-from validator.model.game import HandDef, MeterRule, Meters, Table, Wager
+from validator.model.game import MeterRule, Meters, Table, Wager
 from validator.model.notation import format_money, format_rate
 from validator.vocabulary import TABLE_FEATURE, meaning
 
@@ -26,28 +26,6 @@ def _line(label: str, value: str, cite: str | None = None) -> Text:
     if cite:
         t.append_text(_cite(cite))
     return t
-
-
-def _cards_of(g: Game, group: str) -> str:
-    """A group's cards in words: "the player's cards", "the Six Card Bonus card"."""
-    named = g.definition.cards.dealt.get(group)
-    return f"the {named.name}" if named and named.name else f"the {group}'s cards"
-
-
-def hand_text(g: Game, hand: HandDef, qualifier: bool = True) -> str:
-    """A hand in words, with no id: its ranking and the cards it is made of ("Four Card
-    Poker hand, best 4 of the player's cards"), the one reading of a hand for both panels."""
-    ranking = g.rankings[hand.ranking]
-    if hand.losing_of:
-        owners = [_cards_of(g, g.hand(h).cards[0]).removesuffix(" cards") for h in hand.losing_of]
-        return f"{ranking.name}, the lower of {' and '.join(owners)}"
-    if hand.use:  # Omaha: exactly so many of each group
-        made = "exactly " + " + ".join(f"{n} of {_cards_of(g, c)}" for c, n in hand.use.items())
-    else:
-        made = f"best {ranking.size} of " + " + ".join(_cards_of(g, c) for c in hand.cards)
-    first = f" (the first {hand.first} dealt)" if hand.first else ""
-    qual = f", {hand.qualifier.replace('_', ' ')}" if hand.qualifier and qualifier else ""
-    return f"{ranking.name}, {made}{first}{qual}"
 
 
 def render_game(out: Console, g: Game, only_wager: str | None = None) -> None:
@@ -135,8 +113,8 @@ def _rules(g: Game) -> Panel:
         lines.append(
             _line(f"Dealt to {g.group_name(who)}", f"{dealt.count} card(s){extra}", dealt.cite)
         )
-    for hand in d.hands.values():
-        lines.append(_line("Hand", hand_text(g, hand), hand.cite))
+    for hid, hand in d.hands.items():
+        lines.append(_line("Hand", g.hand_text(hid), hand.cite))
     if d.dealer and d.dealer.qualifies:
         q = d.dealer.qualifies
         cat = g.evaluator(q.hand).category(q.at_least).name

@@ -12,7 +12,6 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from validator.cli.show import hand_text
 from validator.compiler import Game, load_game
 from validator.model.notation import format_money, format_rate
 from validator.model.poker import BadBeat, Rake, Showdown
@@ -185,7 +184,7 @@ def _showdown_facts(g: Game, sd: Showdown) -> list[Fact]:
                 q = ranking.qualifiers[hand.qualifier]
                 top = f", no card above {q.max_rank}" if q.max_rank else ""
                 qual = f"; must qualify: {hand.qualifier.replace('_', ' ')} ({q.at_least}{top})"
-            made = hand_text(g, hand, qualifier=False)
+            made = g.hand_text(hid, qualifier=False)
             out.append(Fact(f"{part.capitalize()} hand", f"{made}{qual}", hand.cite))
     if sd.no_qualifying_low:
         out.append(

@@ -15,7 +15,7 @@ from fractions import Fraction
 from math import comb, sqrt
 from typing import Any, Literal
 
-from validator.compiler import Game
+from validator.compiler import Game, meter_name
 from validator.errors import RulesubError
 from validator.loader import did_you_mean
 from validator.model.game import ApprovedHold, GameDefinition, Table, Wager
@@ -56,7 +56,7 @@ class MeterValue:
             "--meter": "the meter's amount priced",
         }[self.source]
         return (
-            f"{self.name} meter {format_money(self.amount)} on a "
+            f"{meter_name(self.name)} meter {format_money(self.amount)} on a "
             f"{format_money(self.wager_amount)} wager ({where})"
         )
 
@@ -92,6 +92,7 @@ class OddsResult:
     """The exact odds of one paytable."""
 
     game: str
+    game_name: str  # as the chapter writes it, for what people read
     wager: str | None
     wager_name: str
     table: str | None
@@ -102,6 +103,7 @@ class OddsResult:
     hand: str
     ranking: str
     cards: int  # cards the hand is formed from
+    hand_text: str  # the hand in words (``CompiledGame.hand_text``)
     total: int  # hands: C(52, cards)
     categories: tuple[CategoryOdds, ...]
     hold: Fraction
@@ -301,7 +303,9 @@ def meter_values(
         elif rule.seed_at_least is not None:
             out[name] = MeterValue(name, rule.seed_at_least, amount, "seed_at_least")
         else:
-            raise OddsError(f"the {name} meter states no seed: give its amount (--meter)")
+            raise OddsError(
+                f"the {meter_name(name)} meter ({name}) states no seed: give its amount (--meter)"
+            )
     return out
 
 
@@ -434,6 +438,7 @@ def table_odds(
     return OddsResult(
         game=game.id,
         wager=wager_id,
+        game_name=game.definition.name,
         wager_name=wager.name,
         table=table_id,
         table_name=table.name,
@@ -443,6 +448,7 @@ def table_odds(
         hand=hand_id,
         ranking=game.hand(hand_id).ranking,
         cards=k,
+        hand_text=game.hand_text(hand_id),
         total=total,
         categories=lines,
         hold=hold,
@@ -510,6 +516,7 @@ def rows_odds(
     return OddsResult(
         game=game.id,
         wager=wager_id,
+        game_name=game.definition.name,
         wager_name=wager.name if wager else "",
         table=table_id,
         table_name=table.name if table else "Supplied table",
@@ -519,6 +526,7 @@ def rows_odds(
         hand=hand_id,
         ranking=game.hand(hand_id).ranking,
         cards=k,
+        hand_text=game.hand_text(hand_id),
         total=total,
         categories=lines,
         hold=hold,
