@@ -78,6 +78,9 @@ def test_simulate_and_par_name_the_wagers_and_tables() -> None:
     assert "Five-Card Progressive, Mega jackpot meter" in sim.stdout
     assert not _ids_printed(sim.stdout, ids)
     assert "folds and Envy Bonuses aside" in _flat(sim.stdout)  # § 641a.11(c)(5)(v)
+    # the meters' means named as the signs name the meters (§ 641a.12(e)(1)), not by key
+    assert "the meters' means (Mega jackpot meter $" in _flat(sim.stdout)
+    assert "primary" not in sim.stdout and "mega $" not in sim.stdout
     flush = run_rulesub(
         "simulate", "high-card-flush", "--rulesub", "rulesubs/example/high-card-flush.yaml",
         "--rounds", "2000", "--workers", "1",
@@ -85,6 +88,7 @@ def test_simulate_and_par_name_the_wagers_and_tables() -> None:
     assert flush.returncode == 0, flush.stderr
     assert "Envy" not in flush.stdout  # ch. 678a has no Envy Bonus
     assert "the wager's other lines and folds aside" in _flat(flush.stdout)
+    assert "the meters' means (Progressive meter $" in _flat(flush.stdout)  # § 678a.12(d)(3)
     par = run_rulesub("par", SUBMISSION)
     assert par.returncode == 0, par.stderr
     assert "== Base game (Ante Wager + Play Wager, per unit of the Ante Wager) ==" in par.stdout

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from validator.compiler import meter_label
+from validator.compiler import meter_label, meter_name
 from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine, ChunkResult
 from validator.interpreter.batch_money import from_micro, row_sums
@@ -489,7 +489,7 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
         if x is None:
             continue
         means = x["meters_mean"].items()
-        levels = ", ".join(f"{k} {format_money(v, cents=True)}" for k, v in means)
+        levels = ", ".join(f"{meter_name(k)} meter {format_money(v, cents=True)}" for k, v in means)
         tables = rules.wager(rules.spot_wager(spot)).tables.values()
         envy = any(t.envy is not None for t in tables)  # paid for other players' hands
         aside = (
@@ -499,7 +499,7 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
         )
         console.print(
             f"{rules.spot_name(spot)}: the {rules.table(x['table']).name} table's exact hold at "
-            f"the mean meter ({levels}) is "
+            f"the meters' means ({levels}) is "
             f"{x['exact_hold_percent']:.3f}%, "
             + ("within" if x["within_ci95"] else "outside")
             + f" the simulated 95% CI ({aside} aside)"
