@@ -555,3 +555,13 @@ def test_published_figures_set_beside_the_computed_ones(hcf: dict) -> None:
     page = html_report(hcf)
     assert "Published figures beside the computed ones" in page
     assert "Base game, mousseau: house edge" in page and "agrees" in page
+
+
+def test_why_a_base_game_is_simulated_is_said_in_the_chapters_words() -> None:
+    """Lunar Poker's base game is simulated: its ranking is no flush-length ranking (§ 589.6
+    ranks a royal flush, a straight, pairs). The sheet says why with the hand's name, as
+    § 589.6 writes it, never the game file's id."""
+    code, out, err = par("lunar-poker")
+    assert code == 0, err
+    assert "is not by flush length alone (Royal flush)" in out
+    assert "royal_flush" not in out

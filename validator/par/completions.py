@@ -327,7 +327,10 @@ class CompletionGame(ExactGame):
             raise NotDerivable(f"the {ranking.name} ranking names a suit or a colour")
         for h, owner in ((ph, "player"), (dh, "dealer")):
             if d.hands[h].cards != [owner] or d.hands[h].first or d.hands[h].losing_of:
-                raise NotDerivable(f"hand {h!r} is not the best hand of all its owner's cards")
+                raise NotDerivable(
+                    f"the hand compared ({rules.game.hand_text(h)}) is not the best hand of "
+                    f"all the {owner}'s cards"
+                )
         if rules.qualifier is not None:
             raise NotDerivable("the dealer qualifies: this method counts no qualifier")
         steps = rules.procedure
@@ -368,7 +371,10 @@ class CompletionGame(ExactGame):
         wager_id = option.wager or ""
 
         def features(hand_id: str, at_least: str) -> bool:
-            raise NotDerivable(f"the {wager_id} amount reads hand {hand_id!r}")
+            placed = rules.wager(wager_id).name if wager_id else "wager"
+            raise NotDerivable(
+                f"the {placed} amount reads a hand ({rules.game.hand_text(hand_id)})"
+            )
 
         least, most, _ = rules.option_multiple_range(option, step.id, features)
         evaluator = BatchEvaluator(ranking)

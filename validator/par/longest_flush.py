@@ -260,7 +260,7 @@ class FlushGame(ExactGame):
         for c in ranking.categories:
             if c.flush is None or c.suit is not None or c.refines is not None:
                 raise NotDerivable(
-                    f"the {ranking.name} ranking is not by flush length alone ({c.id!r})"
+                    f"the {ranking.name} ranking is not by flush length alone ({c.name})"
                 )
             lengths[c.id] = c.flush
         order = list(lengths.values())
@@ -272,7 +272,10 @@ class FlushGame(ExactGame):
             raise NotDerivable(f"the {ranking.name} ranking is not by flush length alone")
         for h in (ph, dh):
             if d.hands[h].cards != [("player" if h == ph else "dealer")] or d.hands[h].first:
-                raise NotDerivable(f"hand {h!r} is not formed from all its owner's cards")
+                raise NotDerivable(
+                    f"the hand compared ({rules.game.hand_text(h)}) is not formed from all "
+                    "its owner's cards"
+                )
         steps = rules.procedure
         decides = [s for s in steps if isinstance(s, DecideStep)]
         if len(decides) != 1:

@@ -155,7 +155,9 @@ def line_net(
 ) -> Fraction:
     """A base-game line's net per unit of its wager, by the first row that holds."""
     if line.bonus or line.on != "player":
-        raise NotDerivable(f"the {line.wager} line is a bonus or on the dealer's hand")
+        raise NotDerivable(
+            f"the {rules.wager(line.wager).name} line is a bonus or on the dealer's hand"
+        )
     if folded and line.wager == raised_wager:
         return Fraction(0)  # never placed
     for row in line.rows:
@@ -163,12 +165,12 @@ def line_net(
             then = row.then
             if isinstance(then, Pays):
                 if then.win is None:
-                    raise NotDerivable(f"the {line.wager} line pays from a table")
+                    raise NotDerivable(f"the {rules.wager(line.wager).name} line pays from a table")
                 return then.win.net_units()
             if then == "win":
                 pays = rules.wager(line.wager).pays
                 if pays is None:
-                    raise NotDerivable(f"the {line.wager} wager states no payout")
+                    raise NotDerivable(f"the {rules.wager(line.wager).name} states no payout")
                 return pays.payout.net_units()
             return Fraction(-1) if then == "lose" else Fraction(0)
     return Fraction(0)
@@ -188,7 +190,7 @@ def bonus_net(
     (the engine's paytables give each category its row)."""
     ncat = len(rules.game.ranking_of(player_hand).categories)
     if line.on != "player":
-        raise NotDerivable(f"the {line.wager} bonus is on the dealer's hand")
+        raise NotDerivable(f"the {rules.wager(line.wager).name} bonus is on the dealer's hand")
     if folded and line.wager == raised_wager:
         return [Fraction(0)] * ncat
     for row in line.rows:
@@ -198,11 +200,17 @@ def bonus_net(
         if then in ("none", "push"):
             return [Fraction(0)] * ncat
         if not isinstance(then, Pays) or then.paytable is None:
-            raise NotDerivable(f"the {line.wager} bonus pays other than from a paytable")
+            raise NotDerivable(
+                f"the {rules.wager(line.wager).name} bonus pays other than from a paytable"
+            )
         if (then.hand or rules.table(then.paytable).pays_on) != player_hand:
-            raise NotDerivable(f"the {then.paytable} bonus is paid on another hand")
+            raise NotDerivable(
+                f"the {rules.table(then.paytable).name} bonus is paid on another hand"
+            )
         if then.otherwise != "none":
-            raise NotDerivable(f"the {then.paytable} bonus loses the wager on a hand it lacks")
+            raise NotDerivable(
+                f"the {rules.table(then.paytable).name} bonus loses the wager on a hand it lacks"
+            )
         table = engine.paytable(then.paytable, 1_000_000)
         out = []
         for row_index in table.of_category.tolist():
@@ -211,7 +219,9 @@ def bonus_net(
                 continue
             payout = table.payouts[row_index]
             if payout.kind.name != "TO":
-                raise NotDerivable(f"the {then.paytable} bonus pays other than 'to 1' odds")
+                raise NotDerivable(
+                    f"the {rules.table(then.paytable).name} bonus pays other than 'to 1' odds"
+                )
             out.append(payout.net_units())
         return out
     return [Fraction(0)] * ncat
