@@ -252,7 +252,7 @@ def test_games_show_makes_the_sources_differences_visible() -> None:
         assert text in out, text
     r = run_rulesub("games", "show", "poker-omaha-hi-lo-8")
     assert r.returncode == 0, r.stderr
-    assert "exactly 2 of player + 3 of community cards" in r.stdout  # § 553.12(j)
+    assert "exactly 2 of the player's cards + 3 of the community cards" in r.stdout  # (j)
     assert "Kill / Half-kill" in r.stdout
     r = run_rulesub("games", "show", "house-razz", "--format", "json")
     data = json.loads(r.stdout)
