@@ -16,7 +16,7 @@ from published import FIVE_CARD_COUNTS
 from validator.compiler import Game, load_game
 from validator.model.ranking import Category, Ranking
 from validator.model.registry import load_rankings
-from validator.odds import NotPriced, OddsError, exact_odds, odds_for_rows
+from validator.odds import NotPriced, OddsError, exact_odds, not_priced_reason, odds_for_rows
 from validator.odds.enumeration import (
     _suit_assignments,
     canonical_hands,
@@ -410,7 +410,8 @@ def test_five_card_hand_bonus() -> None:
         "flush": Fraction(49),
     }
     assert r.hold == hold_of(FIVE_CARD_COUNTS, nets, comb(52, 5))
-    assert any("dealer_five" in n for n in r.notes)
+    assert any("the dealer's cards (the first 5 dealt)" in n for n in r.notes)
+    assert not any("dealer_five" in n for n in r.notes)  # the hand in words, not its id
 
 
 @pytest.mark.parametrize("letter", list("ABCDE"))
@@ -572,7 +573,6 @@ def test_progressive_jackpot_at_the_least_seed() -> None:
     [
         ("four-card-poker", "four_card_envy_bonus", "other players"),
         ("four-card-poker", "magic_card_lucky_bonus", "events"),
-        ("four-card-poker", "bad_beat_bonus", "lower of"),
         ("lunar-poker", "bet", "beats the dealer"),
         ("wpt-heads-up-holdem", "odds", "beats the dealer"),
         ("wpt-heads-up-holdem", "pocket_bonus", "missing"),
@@ -581,6 +581,21 @@ def test_progressive_jackpot_at_the_least_seed() -> None:
 def test_tables_not_priced_say_why(game_id: str, table_id: str, why: str) -> None:
     with pytest.raises(NotPriced, match=why):
         exact_odds(game(game_id), table_id)
+
+
+def test_the_bad_beat_bonus_is_priced_over_the_joint_deal_641a_12_f() -> None:
+    """The Bad Beat Bonus is paid on the lower of two hands dealt together (§ 641a.11(c)(6)):
+    priced from the game with its base game's optimal play, counted over every deal of both
+    hands; from the definition alone (what the checks read), it is not priced, and says why."""
+    g = game("four-card-poker")
+    assert not_priced_reason(g, "bad_beat_bonus", "bad_beat_bonus") is None
+    why = not_priced_reason(g.definition, "bad_beat_bonus", "bad_beat_bonus")
+    assert why is not None and "lower of 2 hands" in why
+    r = exact_odds(g, "bad_beat_bonus", "B")
+    assert r.strategy == "optimal" and r.cards == 11
+    assert r.total == 2_598_960 * 47 * 1_370_754  # the player's cards, the up card, the rest
+    assert sum(c.combinations for c in r.categories) == r.total
+    assert Fraction(21, 100) < r.hold < Fraction(22, 100)
 
 
 def test_letters_are_checked() -> None:

@@ -85,7 +85,11 @@ def test_game_id_prices_every_paytable() -> None:
     assert {s["method"] for s in strategies.values()} == {"exact"}
     assert strategies["expert"]["cost_vs_optimal_percent"] > 0
     assert data["base_game"]["not_exact_because"] is None
-    assert "bad_beat_bonus" in data["not_priced"]
+    # § 641a.12(f): the Bad Beat Bonus over every deal of both hands, the optimal play's
+    bad_beat = [w for w in data["wagers"].values() if w["table"] == "bad_beat_bonus"]
+    assert {w["paytable"] for w in bad_beat} == {"A", "B"}
+    assert {w["strategy"] for w in bad_beat} == {"optimal"}
+    assert "bad_beat_bonus" not in data["not_priced"]
 
 
 @pytest.mark.slow  # a sheet simulated on one, two and four processes

@@ -28,19 +28,18 @@ unit of that wager (``basis == "bonus"``). A meter share is valued at the meter'
 the wager amount ($1 unless stated), at the least seed the chapter allows where it states
 only a floor (High Card Flush, $30,000), or at the amount given.
 
+A table paid on the lower of two hands dealt together (Four Card Poker's Bad Beat Bonus,
+§ 641a.12(f): the player's best four of five cards and the dealer's best four of six) is
+counted over every deal of both hands, C(52, 5) × 47 × C(46, 5), by the exact method of the
+base game (``validator.par.completions``: the dealer's completions of each up card, counted
+by inclusion–exclusion, split by the dealer's category), the base game played by its optimal
+strategy; a player who folds loses the wager (``OddsResult.strategy``).
+
 Tables not priced, and why (``not_priced_reason`` says so for each):
 
 - Envy Bonuses (§ 641a.12(d)(5), (e)(5)): fixed sums paid for *other* players' hands; there
   is no stake for a hold to be a share of.
 - Magic Card and Lucky Bonus (§ 641a.12(g)(3)): paid on draws of the table game system.
-- Bad Beat Bonus (§ 641a.12(f)): paid on the lower of the player's best four of five cards
-  and the dealer's best four of six. Exact odds need the joint deal of both hands: C(52, 5)
-  × C(47, 6) ≈ 2.79e13 pairs, ≈ 1.16e12 up to suit symmetry, two evaluations each; at
-  the batch evaluator's ~20 million hands a second that is more than a day of computing,
-  not a command. An exact
-  method that is fast enough exists (inclusion–exclusion over the cards the two hands
-  would share, with tables of the dealer's hands containing each set of up to three
-  cards) but is not built; no Monte Carlo figure stands in for it.
 - Lunar Poker's Bet Wager and WPT's Odds Wager and Bad Beat: paid only when the hand beats
   the dealer's, after the player's decisions (draws, folds, raises).
 - § 677a.12(c) and (d) (WPT Bad Beat, Pocket Bonus): missing from the regulation copy; a

@@ -8,7 +8,7 @@ is refused with the reason (``NotPriced``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -113,6 +113,8 @@ class OddsResult:
     approved_hold: ApprovedHold | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
     other_reading_hold: Fraction | None = None  # the hold under approved_hold.other_reading
+    #: the base game's strategy the figures assume (a table paid on the lower of two hands)
+    strategy: str | None = None
 
     @property
     def hold_percent(self) -> float:
@@ -197,7 +199,7 @@ class OddsResult:
                 },
             },
             "notes": list(self.notes),
-        }
+        } | ({"strategy": self.strategy} if self.strategy else {})
 
 
 # -- which tables can be priced ------------------------------------------------------------
@@ -223,10 +225,13 @@ def not_priced_reason(game: Game | GameDefinition, wager_id: str, table_id: str)
     if hand is None:
         return "paid on no hand"
     if hand.losing_of:
-        return (
-            f"paid on the lower of {len(hand.losing_of)} hands dealt: the odds need the joint "
-            "deal of both hands"
+        why = (
+            "the odds need the joint deal of both hands"
+            if not isinstance(game, Game)
+            else _losing_hand_reason(game, wager_id, table_id)
         )
+        if why is not None:
+            return f"paid on the lower of {len(hand.losing_of)} hands dealt: {why}"
     if wager.amount is not None:
         return (
             f"the {wager.name} is sized from the {d.wagers[wager.amount.of].name} and paid "
@@ -236,6 +241,40 @@ def not_priced_reason(game: Game | GameDefinition, wager_id: str, table_id: str)
     if d.cards.decks != 1:
         return "the odds engine deals from one deck"
     return None
+
+
+def _losing_hand_reason(game: Game, wager_id: str, table_id: str) -> str | None:
+    from validator.par.completions import losing_hand_reason
+
+    return losing_hand_reason(game, wager_id, table_id)
+
+
+#: The strategy a table paid on the lower of two hands assumes the base game is played by.
+OPTIMAL = "optimal"
+
+
+def strategy_text(strategy: str) -> str:
+    """What a table priced over the joint deal assumes, as the documents say it."""
+    return (
+        f"every deal of both hands, the base game played by its {strategy} strategy; a player "
+        "who folds loses the wager"
+    )
+
+
+#: A table paid on the lower of two hands (``losing_of``), counted over the joint deal: the
+#: deals it pays by the category of that hand, and the deals it loses.
+Deals = tuple[Sequence[int], int]
+
+
+def joint_deals(game: Game, wager_id: str, table_id: str) -> Deals:
+    """The deals of a table paid on the lower of two hands (``Deals``), counted exactly by
+    ``validator.par.completions`` (the base game played by its optimal strategy)."""
+    from validator.par.completions import NotDerivable, losing_hand_deals
+
+    try:
+        return losing_hand_deals(game, wager_id, table_id)
+    except NotDerivable as e:  # pragma: no cover - not_priced_reason refuses it first
+        raise NotPriced(str(e)) from None
 
 
 def basis_of(wager: Wager) -> Basis:
@@ -327,9 +366,11 @@ def price(
     basis: Basis = "wager",
     meters: Mapping[str, MeterValue] | None = None,
     ace_low: bool | None = None,
+    deals: Deals | None = None,
 ) -> tuple[tuple[CategoryOdds, ...], Fraction, Fraction, Fraction, int, int]:
     """(lines, hold, hit frequency, variance, cards, total) of ``rows`` paid on ``hand_id``;
-    ``ace_low``: priced under that reading of the hand's ranking instead of its own."""
+    ``ace_low``: priced under that reading of the hand's ranking instead of its own;
+    ``deals``: a hand that is the lower of two, counted over their joint deal."""
     payouts = _rows(rows)
     ranking = game.ranking_of(hand_id)
     if ace_low is not None and ace_low != ranking.ace_low:
@@ -343,9 +384,14 @@ def price(
                 f"expected one of: {', '.join(ids)}"
             )
     meters = meters or {}
-    k = dealt_cards(game, hand_id)
-    counts = category_counts(ranking, k)
-    total = comb(52, k)
+    if deals is not None:  # every deal of both hands: those the table pays, the others lost
+        k = sum(dealt_cards(game, h) for h in game.hand(hand_id).losing_of or [])
+        counts, lost = tuple(deals[0]), deals[1]
+        total = sum(counts) + lost
+    else:
+        k = dealt_cards(game, hand_id)
+        counts, lost = category_counts(ranking, k), 0
+        total = comb(52, k)
 
     # each category held → the row it is paid on (a refinement without a row pays as its
     # parent), the N/A row it is refused on, or none
@@ -359,6 +405,9 @@ def price(
         line = paid if paid is not None else OTHER
         names[line] = evaluator.category(paid).name if paid is not None else "Any other hand"
         by_line.setdefault(line, [0])[0] += count
+    if lost:
+        names[OTHER] = "Any other deal"  # a lower hand the table does not pay, or no payout
+        by_line.setdefault(OTHER, [0])[0] += lost
     lines = []
     expected = hit = square = Fraction(0)
     order = [c.id for c in ranking.categories if c.id in by_line] + (
@@ -428,7 +477,10 @@ def table_odds(
     meters = meter_values(table, letter, meter, wager_amount)
     basis = basis_of(wager)
     hand_id = table.pays_on or ""
-    lines, hold, hit, var, k, total = price(game, hand_id, rows, basis=basis, meters=meters)
+    deals = joint_deals(game, wager_id, table_id) if game.hand(hand_id).losing_of else None
+    lines, hold, hit, var, k, total = price(
+        game, hand_id, rows, basis=basis, meters=meters, deals=deals
+    )
     other = table.approved_hold.other_reading if table.approved_hold else None
     other_hold = None
     if other is not None:
@@ -458,6 +510,7 @@ def table_odds(
         approved_hold=table.approved_hold,
         notes=tuple(_notes(game, wager, table, basis, k)),
         other_reading_hold=other_hold,
+        strategy=None if deals is None else OPTIMAL,
     )
 
 
@@ -476,10 +529,19 @@ def _notes(game: Game, wager: Wager, table: Table, basis: Basis, k: int) -> list
         same_ranking = game.hand(also).ranking == game.hand(table.pays_on or "").ranking
         if same_ranking and dealt_cards(game, also) == k:
             notes.append(
-                f"A wager on {also} is dealt the same way ({k} cards of one deck, the same "
-                "ranking): the same odds hold for it, apart from any division of a meter "
-                "share among several players."
+                f"The wager on the other hand ({game.hand_text(also)}) is dealt the same way "
+                f"({k} cards of one deck, the same ranking): the same odds hold for it, apart "
+                "from any division of a meter share among several players."
             )
+    if game.hand(table.pays_on or "").losing_of:
+        notes.append(
+            f"Paid on the lower of two hands ({game.hand_text(table.pays_on or '')}): counted "
+            "over every deal of both "
+            "hands (the player's cards, the dealer's face-up card and his other cards), the "
+            "player playing the base game by its optimal strategy (on equal returns the "
+            f"smaller wager). The {wager.name} of a player who folds loses, as does every "
+            "deal its settlement does not pay from the table (a tie among them)."
+        )
     return notes
 
 
@@ -512,7 +574,17 @@ def rows_odds(
             if value is not None
         }
     wager = game.definition.wagers[wager_id] if wager_id else None
-    lines, hold, hit, var, k, total = price(game, hand_id, rows, basis="wager", meters=meters)
+    deals = None
+    if game.hand(hand_id).losing_of:
+        if wager_id is None or table_id is None:
+            raise NotPriced(f"hand {hand_id!r} is the lower of two hands: name its table")
+        reason = not_priced_reason(game, wager_id, table_id)
+        if reason is not None:
+            raise NotPriced(reason)
+        deals = joint_deals(game, wager_id, table_id)
+    lines, hold, hit, var, k, total = price(
+        game, hand_id, rows, basis="wager", meters=meters, deals=deals
+    )
     return OddsResult(
         game=game.id,
         wager=wager_id,
@@ -537,6 +609,7 @@ def rows_odds(
         notes=("A table supplied for a paytable the regulation copy does not print.",)
         if table is not None and table.source == "missing"
         else (),
+        strategy=None if deals is None else OPTIMAL,
     )
 
 

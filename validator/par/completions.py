@@ -23,6 +23,11 @@ table look-ups each, over numpy arrays of situations. The player's hands are tak
 orbit, weighted by the orbit's size, each with every up card. Values are the ranking's own
 (``BatchEvaluator.keys``, the best hand of the ranking's size), renumbered densely.
 
+The same tables, looked up at the lowest value of each category, split every situation's
+completions by the dealer's category (``joint_counts``): every deal by the outcome and both
+hands' categories, what a wager paid on the lower of the two hands is priced from
+(``losing_hand_counts``: Four Card Poker's Bad Beat Bonus, § 641a.12(f)).
+
 ``CompletionGame.from_rules`` reads what the count needs from the game file (the hands
 compared, the cards dealt and the face-up card, the decision's options and amounts, the base
 game's settlement rows and its bonus paytable); a game outside that shape is refused with the
@@ -34,7 +39,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -48,10 +53,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from validator import jsonout
+from validator.compiler import Game
 from validator.interpreter.batch import BatchEngine
+from validator.interpreter.config import TableConfig
 from validator.interpreter.dealing import deal_order
 from validator.interpreter.rules import Rules
-from validator.model.procedure import DealStep, DecideStep
+from validator.model.procedure import DealStep, DecideStep, HandTest, Pays, Row
 from validator.odds.enumeration import symmetry_group
 from validator.par.longest_flush import StrategyFigures
 from validator.par.settlement import (
@@ -434,40 +441,66 @@ class Situations:
     dealer_total: int
 
 
+@dataclass
+class _Deck:
+    """What every count over a deck reads: its cards, the ranking's values with the category
+    of each, the dealer's completion tables, the player's hands one per orbit, and how many
+    completions each situation has."""
+
+    cards: I64
+    values: Values
+    cat_of_value: I64
+    tables: CompletionTables
+    players: Orbits
+    total: int
+
+    @classmethod
+    def of(cls, game: CompletionGame, ranks: int) -> _Deck:
+        cards = deck_cards(ranks)
+        n = cards.shape[0]
+        k, m = game.player_cards, game.dealer_cards
+        if n < k + m:
+            raise NotDerivable(f"a deck of {n} cards deals no round")
+        values = Values.of(game.evaluator, cards)
+        rep_pos = subsets(n, game.evaluator.ranking.size)
+        rep_keys = game.evaluator.keys_of_cards(cards[rep_pos])
+        first = np.unique(rep_keys, return_index=True)[1]
+        cat_of_value = game.evaluator.held_of_cards(cards[rep_pos[first]]).astype(np.int64)
+        tables = CompletionTables.build(cards, m, values)
+        players = tables.orbits[k] if k in tables.orbits else Orbits.of(cards, k)
+        return cls(cards, values, cat_of_value, tables, players, comb(n - k - 1, m - 1))
+
+    def blocks(self) -> Iterator[tuple[I64, I64, I64, I64, I64]]:
+        """Every situation, a block at a time: the player's positions, the up card's, the
+        player's value, the orbit's weight, and the completions higher, equal, lower."""
+        n = self.cards.shape[0]
+        reps_all = self.players.reps
+        step = max(1, BLOCK // (n - reps_all.shape[1]))
+        for start in range(0, reps_all.shape[0], step):
+            reps = reps_all[start : start + step]
+            free = complement(reps, n)
+            pp = np.repeat(reps, free.shape[1], axis=0)
+            uu = free.reshape(-1)
+            v = self.values(self.cards[pp])
+            ge, gt = self.tables.situations(pp, uu, v)
+            counts = np.stack([self.total - ge, ge - gt, gt], axis=1)
+            w = np.repeat(self.players.size[start : start + step], free.shape[1])
+            yield pp, uu, v, w, counts
+
+
 def count_situations(game: CompletionGame, ranks: int = FULL_RANKS) -> Situations:
     """Every situation of a deck of every suit of ``ranks`` (a 13-bit mask), exactly."""
-    cards = deck_cards(ranks)
-    n = cards.shape[0]
-    k, m = game.player_cards, game.dealer_cards
-    if n < k + m:
-        raise NotDerivable(f"a deck of {n} cards deals no round")
-    values = Values.of(game.evaluator, cards)
-    rep_pos = subsets(n, game.evaluator.ranking.size)
-    rep_keys = game.evaluator.keys_of_cards(cards[rep_pos])
-    first = np.unique(rep_keys, return_index=True)[1]
-    cat_of_value = game.evaluator.held_of_cards(cards[rep_pos[first]]).astype(np.int64)
-    tables = CompletionTables.build(cards, m, values)
-    players = tables.orbits[k] if k in tables.orbits else Orbits.of(cards, k)
-    total = comb(n - k - 1, m - 1)
+    deck = _Deck.of(game, ranks)
     parts: list[tuple[I64, I64, I64, I64, I64]] = []
-    step = max(1, BLOCK // (n - k))
-    for start in range(0, players.reps.shape[0], step):
-        reps = players.reps[start : start + step]
-        free = complement(reps, n)
-        pp = np.repeat(reps, free.shape[1], axis=0)
-        uu = free.reshape(-1)
-        v = values(cards[pp])
-        ge, gt = tables.situations(pp, uu, v)
-        counts = np.stack([total - ge, ge - gt, gt], axis=1)
-        w = np.repeat(players.size[start : start + step], free.shape[1])
-        parts.append((cards[pp], cards[uu], w, cat_of_value[v], counts))
+    for pp, uu, v, w, counts in deck.blocks():
+        parts.append((deck.cards[pp], deck.cards[uu], w, deck.cat_of_value[v], counts))
     return Situations(
         np.concatenate([p[0] for p in parts]),
         np.concatenate([p[1] for p in parts]),
         np.concatenate([p[2] for p in parts]),
         np.concatenate([p[3] for p in parts]),
         np.concatenate([p[4] for p in parts]),
-        total,
+        deck.total,
     )
 
 
@@ -476,10 +509,16 @@ def count_situations(game: CompletionGame, ranks: int = FULL_RANKS) -> Situation
 
 def optimal_choice(game: CompletionGame, s: Situations) -> I64:
     """The index of the best choice in every situation; on equal returns, the smaller wager."""
+    return best_choices(game, s.category, s.counts)
+
+
+def best_choices(game: CompletionGame, category: I64, counts: I64) -> I64:
+    """The best choice of situations given by the player's category and their completions
+    higher, equal and lower."""
     _, net, _ = game.net_table()
-    ev = np.zeros((net.shape[0], s.weight.shape[0]), dtype=np.int64)
+    ev = np.zeros((net.shape[0], category.shape[0]), dtype=np.int64)
     for j in range(net.shape[1]):
-        ev += net[:, j, :][:, s.category] * s.counts[:, j][None, :]
+        ev += net[:, j, :][:, category] * counts[:, j][None, :]
     # choices are ordered fold, 1x, 2x, …: argmax keeps the first (smallest) of equals
     return np.argmax(ev, axis=0)
 
@@ -577,6 +616,154 @@ def figures(game: CompletionGame, s: Situations, name: str, choice: I64) -> Stra
     )
 
 
+# -- the joint deal: both hands' categories, for a wager paid on the lower of them ---------------
+
+#: The comparison's outcomes, the player's hand against the dealer's, as ``JointCounts`` keeps
+#: them.
+JOINT_OUTCOMES = ("higher", "equal", "lower")
+
+
+@dataclass(frozen=True)
+class JointCounts:
+    """Every deal (the player's cards, the dealer's up card and his other cards), as the
+    optimal strategy plays the base game: the deals in which the player stays in, by the
+    comparison's outcome (``JOINT_OUTCOMES``) and both hands' categories (the ranking's
+    order: ``stayed[outcome, player's, dealer's]``), and the deals in which he folds. What a
+    wager paid on the lower of the two hands is settled by (Four Card Poker's Bad Beat
+    Bonus, § 641a.11(c)(6))."""
+
+    stayed: I64  # (3, categories, categories)
+    folded: int
+
+    @property
+    def total(self) -> int:
+        return int(self.stayed.sum()) + self.folded
+
+
+def joint_counts(game: CompletionGame, ranks: int = FULL_RANKS) -> JointCounts:
+    """``JointCounts`` of a deck of every suit of ``ranks``, exactly: each situation's
+    completions split by the dealer's category, from the completion tables at the lowest
+    value of each category (a category's values are one run of the ranking's values)."""
+    deck = _Deck.of(game, ranks)
+    cats = deck.cat_of_value
+    lows = np.concatenate([[0], np.flatnonzero(np.diff(cats)) + 1]).astype(np.int64)
+    if (np.diff(cats[lows]) >= 0).any():  # from the lowest: the ranking's order reversed
+        raise NotDerivable("the categories are not runs of values in the ranking's order")
+    ncat = len(game.categories)
+    stayed = np.zeros(3 * ncat * ncat, dtype=np.int64)
+    folded = 0
+    for pp, uu, v, w, counts in deck.blocks():
+        stay = best_choices(game, cats[v], counts) != 0
+        folded += int(w[~stay].sum()) * deck.total
+        pp, uu, v, w, counts = pp[stay], uu[stay], v[stay], w[stay], counts[stay]
+        ge, gt = counts[:, 1] + counts[:, 2], counts[:, 2]
+        # the dealer's completions of value at least each category's lowest, and none above
+        at = np.zeros((v.shape[0], lows.shape[0] + 1), dtype=np.int64)
+        at[:, 0] = deck.total
+        for q in range(1, lows.shape[0]):
+            at[:, q] = deck.tables.situations(pp, uu, np.full_like(v, lows[q]))[0]
+        mine = np.searchsorted(lows, v, side="right") - 1  # the player's category's place
+        player = cats[v]
+        for q in range(lows.shape[0]):
+            whole = at[:, q] - at[:, q + 1]
+            at_mine = mine == q
+            split = (
+                np.where(q < mine, whole, np.where(at_mine, at[:, q] - ge, 0)),  # higher
+                np.where(at_mine, ge - gt, 0),  # equal
+                np.where(q > mine, whole, np.where(at_mine, gt - at[:, q + 1], 0)),  # lower
+            )
+            for o, c in enumerate(split):
+                np.add.at(stayed, (o * ncat + player) * ncat + cats[lows[q]], w * c)
+    return JointCounts(stayed.reshape(3, ncat, ncat), folded)
+
+
+def losing_hand_counts(
+    rules: Rules, game: CompletionGame, joint: JointCounts, wager_id: str, table_id: str
+) -> tuple[list[int], int]:
+    """A wager paid from ``table_id`` on the lower of the two hands compared: per category of
+    that hand (the ranking's order), the deals its settlement pays from the table; and the
+    deals it loses. Its settlement rows are read for a folded player, then for each outcome
+    and both hands' categories; a row that reads anything else is refused (``NotDerivable``)."""
+    table = rules.table(table_id)
+    losing = rules.game.hand(table.pays_on or "").losing_of or []
+    if sorted(losing) != sorted([game.player_hand, game.dealer_hand]):
+        raise NotDerivable("the table's hand is not the lower of the two hands compared")
+    settle = rules.d.settle
+    lines = [ln for ln in settle.lines.values() if ln.wager == wager_id] if settle else []
+    if len(lines) != 1:
+        raise NotDerivable(f"the {rules.wager(wager_id).name} is settled by no one line")
+    ncat = len(game.categories)
+    paid = [0] * ncat
+    rows = lines[0].rows
+    if _joint_row(rules, game, rows, table_id, None, 0, 0) != "lose":
+        raise NotDerivable(f"the {rules.wager(wager_id).name} of a folded player does not lose")
+    lost = joint.folded
+    for o, outcome in enumerate(JOINT_OUTCOMES):
+        for cp in range(ncat):
+            for cd in range(ncat):
+                n = int(joint.stayed[o, cp, cd])
+                if n == 0:
+                    continue
+                if _joint_row(rules, game, rows, table_id, outcome, cp, cd) == "lose":
+                    lost += n
+                else:  # the lower hand: the player's where he lost, the dealer's otherwise
+                    paid[cp if outcome in ("lower", "equal") else cd] += n
+    return paid, lost
+
+
+def _joint_row(
+    rules: Rules,
+    game: CompletionGame,
+    rows: Sequence[Row],
+    table_id: str,
+    outcome: str | None,
+    cp: int,
+    cd: int,
+) -> str:
+    """What the first row that holds does: ``lose``, or ``table`` (paid from the table on
+    its hand); ``outcome`` None: the player folded."""
+    hands = {game.player_hand: cp, game.dealer_hand: cd}
+    for row in rows:
+        w = row.when
+        given = {k for k, v in w.model_dump(exclude_none=True).items() if v not in ([], {})}
+        if given - {"folded", "player", "hand"}:
+            raise NotDerivable(f"a settlement row reads {', '.join(sorted(given))}")
+        if w.folded is not None and w.folded != (outcome is None):
+            continue
+        if outcome is None and (w.player or w.hand):
+            raise NotDerivable("a settlement row compares the hands of a folded player")
+        if w.player is not None and outcome not in w.player:
+            continue
+        if w.hand and not all(_holds(game, t, hands, h) for h, t in w.hand.items()):
+            continue
+        then = row.then
+        if then == "lose":
+            return "lose"
+        pays_on = rules.table(table_id).pays_on
+        if isinstance(then, Pays) and then.paytable == table_id and then.hand in (None, pays_on):
+            return "table"
+        raise NotDerivable("a settlement row does other than lose or pay from the table")
+    raise NotDerivable("no settlement row holds")
+
+
+def _holds(game: CompletionGame, test: HandTest, hands: dict[str, int], hand_id: str) -> bool:
+    """A hand test of a category: ``at_least`` and ``below`` a category (the ranking lists
+    its categories from the highest, as ``joint_counts`` checks)."""
+    if hand_id not in hands:
+        raise NotDerivable("a settlement row reads a hand other than the two compared")
+    if test.is_ is not None or test.is_not is not None:
+        raise NotDerivable("a settlement row names a hand's categories")
+    index = {c: i for i, c in enumerate(game.categories)}
+    ok = True
+    for bound, holds_at in ((test.at_least, True), (test.below, False)):
+        if bound is None:
+            continue
+        if bound.ranks:
+            raise NotDerivable("a settlement row bounds a hand by its ranks")
+        ok = ok and ((hands[hand_id] <= index[bound.category]) == holds_at)
+    return ok
+
+
 # -- the figures of the game file's strategies, derived and kept ---------------------------------
 
 #: Bump when the method's figures would change for the same game file.
@@ -650,6 +837,41 @@ def kept_or_derived(
     return cache.memo(memo, key, derive_now)
 
 
+def exact_joint(rules: Rules, game: CompletionGame) -> JointCounts:
+    """``JointCounts`` of the full deck: those kept in ``derived/`` when derived from this
+    very game file (the same ``method_key``), else counted now (about a minute) and kept in
+    the user's cache."""
+    key = method_key(rules, game)
+    kept = read_derived_joint(game.game)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    from validator import cache
+
+    return cache.memo("par-completions-joint", key, lambda: joint_counts(game))
+
+
+def losing_hand_deals(game: Game, wager_id: str, table_id: str) -> tuple[list[int], int]:
+    """``losing_hand_counts`` of the full deck, the base game played by its optimal strategy
+    under the game's default settings."""
+    rules = Rules(game, TableConfig.defaults(game))
+    cg = CompletionGame.from_rules(rules)
+    return losing_hand_counts(rules, cg, exact_joint(rules, cg), wager_id, table_id)
+
+
+def losing_hand_reason(game: Game, wager_id: str, table_id: str) -> str | None:
+    """Why ``losing_hand_deals`` cannot count a table paid on the lower of two hands, or None:
+    the game file is read, nothing counted."""
+    try:
+        rules = Rules(game, TableConfig.defaults(game))
+        cg = CompletionGame.from_rules(rules)
+        ncat = len(cg.categories)
+        none = JointCounts(np.zeros((3, ncat, ncat), dtype=np.int64), 0)
+        losing_hand_counts(rules, cg, none, wager_id, table_id)
+    except NotDerivable as e:
+        return str(e)
+    return None
+
+
 def figures_json(f: StrategyFigures) -> dict[str, object]:
     return {
         "ev": str(f.ev),
@@ -673,6 +895,18 @@ def figures_of_json(name: str, j: dict[str, Any]) -> StrategyFigures:
     )
 
 
+def read_derived_joint(game_id: str) -> tuple[str, JointCounts] | None:
+    path = DERIVED_DIR / f"{game_id}.json"
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    joint = data.get("joint")
+    if joint is None:
+        return None
+    stayed = np.array(joint["stayed"], dtype=np.int64)
+    return data["key"], JointCounts(stayed, int(joint["folded"]))
+
+
 def read_derived(game_id: str) -> tuple[str, dict[str, StrategyFigures]] | None:
     path = DERIVED_DIR / f"{game_id}.json"
     if not path.is_file():
@@ -686,6 +920,7 @@ def write_derived(
     key: str,
     found: dict[str, StrategyFigures],
     method: str = "validator.par.completions",
+    joint: JointCounts | None = None,
 ) -> Path:
     """Written whole (a temporary file renamed into place); ``method``: the module that
     derived them (``python -m`` it, with the game, to derive them again)."""
@@ -698,6 +933,8 @@ def write_derived(
         "note": f"Derived by `python -m {method} GAME`; do not edit.",
         "strategies": {n: figures_json(f) for n, f in found.items()},
     }
+    if joint is not None:  # the deals by both hands' categories, the optimal strategy's
+        body["joint"] = {"stayed": joint.stayed.tolist(), "folded": joint.folded}
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(jsonout.dumps(body, indent=1, ensure_ascii=True) + "\n", encoding="utf-8")
     os.replace(tmp, path)
@@ -726,8 +963,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             continue
         start = time.perf_counter()
         found = derive(rules, game, partial(_say, gid))
+        _say(gid, "every deal by both hands' categories")
+        joint = joint_counts(game)
         seconds = time.perf_counter() - start
-        path = write_derived(gid, method_key(rules, game), found)
+        path = write_derived(gid, method_key(rules, game), found, joint=joint)
         best = found[OPTIMAL]
         print(
             f"{gid}: {seconds:.0f} s; optimal house edge {float(best.house_edge) * 100:.4f}% "

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from validator.money import format_money
+from validator.odds.wagers import strategy_text
 from validator.par import printed
 
 
@@ -69,6 +70,8 @@ def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
     )
     paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
     basis = " (a bonus on the wager: edge = minus its return)" if w["basis"] == "bonus" else ""
+    if w.get("strategy"):  # paid on the lower of two hands: every deal of both counted
+        basis += f" ({strategy_text(w['strategy'])})"
     return (
         f"house edge {_pct(w['house_edge_percent'])} (exact {w['exact']}){basis}; hit "
         f"frequency {w['hit_frequency']:.6f}; SD {w['sd']:.4f}{cycle}"

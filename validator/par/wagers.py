@@ -55,6 +55,7 @@ class WagerSheet:
             "sd": sqrt(o.variance),
             "variance_exact": str(o.variance),
             "combinations": o.total,
+            **({"strategy": o.strategy} if o.strategy else {}),
             "return_table": [
                 {
                     "outcome": c.category,

@@ -16,6 +16,7 @@ from typing import Any
 
 from validator.diff.render import cell, delta_text, direction, hold_text, percent, selection
 from validator.model.notation import format_rate
+from validator.odds.wagers import strategy_text
 from validator.par.printed import page_foot
 from validator.review.build import PAGE_STARTS, SECTIONS, ReviewPack
 from validator.review.cover import field_name
@@ -330,6 +331,8 @@ def math_section(pack: ReviewPack) -> str:
         out.append(f"; hit frequency {percent(r.hit_frequency)}%")
         for m in r.meters:
             out.append(f"<br>Meter: {_e(m.describe())}")
+        if r.strategy:
+            out.append(f"<br>Counted over {_e(strategy_text(r.strategy))}.")
         out.append("</p></div>")
     return "".join(out)
 

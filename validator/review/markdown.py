@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from validator.markdown import md_code as _code
 from validator.markdown import md_text as _md
+from validator.odds.wagers import strategy_text
 from validator.review.build import SECTIONS, ReviewPack
 from validator.review.cover import hold_rows, no_hold, quoted_line
 from validator.review.html import cover_facts
@@ -83,6 +84,8 @@ def render_markdown(pack: ReviewPack) -> str:
             f"Hold {percent(r.hold)}% (exact {r.hold}); hit frequency {percent(r.hit_frequency)}%",
             "",
         ]
+        if r.strategy:
+            out += [f"Counted over {_md(strategy_text(r.strategy))}.", ""]
     if not pack.priced:
         out.append("The submission selects no paytable the odds engine prices.")
     out += ["", f"## {h['par']}", ""]
