@@ -26,6 +26,7 @@ from validator.odds.enumeration import (
     orbit_counts,
     symmetry_group,
 )
+from validator.par.completions import JOINT
 
 RANKINGS = load_rankings()
 
@@ -585,13 +586,16 @@ def test_tables_not_priced_say_why(game_id: str, table_id: str, why: str) -> Non
 
 def test_the_bad_beat_bonus_is_priced_over_the_joint_deal_641a_12_f() -> None:
     """The Bad Beat Bonus is paid on the lower of two hands dealt together (§ 641a.11(c)(6)):
-    priced from the game with its base game's optimal play, counted over every deal of both
-    hands; from the definition alone (what the checks read), it is not priced, and says why."""
+    priced with the par sheet's joint count, the base game's optimal play, over every deal of
+    both hands; without it (what the checks read), it is not priced, and says why."""
     g = game("four-card-poker")
-    assert not_priced_reason(g, "bad_beat_bonus", "bad_beat_bonus") is None
-    why = not_priced_reason(g.definition, "bad_beat_bonus", "bad_beat_bonus")
-    assert why is not None and "lower of 2 hands" in why
-    r = exact_odds(g, "bad_beat_bonus", "B")
+    assert not_priced_reason(g, "bad_beat_bonus", "bad_beat_bonus", JOINT) is None
+    for alone in (g, g.definition):  # without the joint count, as the checks read it
+        why = not_priced_reason(alone, "bad_beat_bonus", "bad_beat_bonus")
+        assert why is not None and "lower of 2 hands" in why
+    with pytest.raises(NotPriced, match="lower of"):
+        exact_odds(g, "bad_beat_bonus", "B")
+    r = exact_odds(g, "bad_beat_bonus", "B", joint=JOINT)
     assert r.strategy == "optimal" and r.cards == 11
     assert r.total == 2_598_960 * 47 * 1_370_754  # the player's cards, the up card, the rest
     assert sum(c.combinations for c in r.categories) == r.total

@@ -24,12 +24,11 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+import test_par_completions as completions_tests
 from test_par_completions import DECKS, ORDER, ante_bonus, best_four, brute_counts, settle
 from typer.testing import CliRunner
 
 from validator.cli import app
-from validator.compiler import load_game
-from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
 from validator.par.completions import (
     CompletionGame,
@@ -58,15 +57,9 @@ FOLDED = {
 }
 
 
-@pytest.fixture(scope="module")
-def rules() -> Rules:
-    game = load_game("four-card-poker")
-    return Rules(game, TableConfig.defaults(game))
-
-
-@pytest.fixture(scope="module")
-def game(rules: Rules) -> CompletionGame:
-    return CompletionGame.from_rules(rules)
+# the Four Card Poker table of the base game's own tests (its default settings)
+rules = completions_tests.rules
+game = completions_tests.game
 
 
 def brute_bad_beat(deck: tuple[int, ...]) -> tuple[Counter[str], int]:

@@ -109,6 +109,7 @@ def odds(
 
     from validator.model.notation import NotationError, parse_money
     from validator.odds import OddsError, exact_odds, select
+    from validator.par.completions import JOINT
 
     g = game_as_of(load_game_or_fail(game), as_of)
     gate = submission_gate(rulesub, allow=allow_findings, what="odds", game=game)
@@ -124,7 +125,7 @@ def odds(
 
     try:
         with working("enumerating every hand"):
-            selection = select(g, wager, paytable, every)
+            selection = select(g, wager, paytable, every, JOINT)
             if selected is not None and paytable is None:  # the submission's letters only
                 priced = [
                     (t, letter)
@@ -137,7 +138,9 @@ def odds(
                 _, table = g.table(table_id)
                 with_meter = meters if (table.meters is not None or not selection.many) else None
                 results.append(
-                    exact_odds(g, table_id, letter, meter=with_meter, wager_amount=amount)
+                    exact_odds(
+                        g, table_id, letter, meter=with_meter, wager_amount=amount, joint=JOINT
+                    )
                 )
     except OddsError as e:
         refuse(e)

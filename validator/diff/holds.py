@@ -43,7 +43,9 @@ def table_hold(
     odds = _engine()
     if odds is None:
         return Hold(None, "the odds engine is not available")
-    kwargs: dict[str, Any] = {}
+    from validator.par.completions import JOINT
+
+    kwargs: dict[str, Any] = {"joint": JOINT}  # a table paid on the lower of two hands
     if wager_amount is not None:
         kwargs["wager_amount"] = wager_amount
     if meter:
@@ -62,7 +64,9 @@ def rows_hold(game: Game, table_id: str, rows: dict[str, Any]) -> Hold:
         return Hold(None, "the odds engine cannot price a stated table")
     _, table = game.table(table_id)
     try:
-        result = odds.odds_for_rows(game, table.pays_on, rows, table_id=table_id)
+        from validator.par.completions import JOINT
+
+        result = odds.odds_for_rows(game, table.pays_on, rows, table_id=table_id, joint=JOINT)
     except (KeyError, ValueError, NotImplementedError, ArithmeticError) as e:
         return Hold(None, f"the odds engine cannot price it: {e}")
     return Hold(Fraction(result.hold), basis=getattr(result, "basis", "wager"))

@@ -33,7 +33,9 @@ A table paid on the lower of two hands dealt together (Four Card Poker's Bad Bea
 counted over every deal of both hands, C(52, 5) × 47 × C(46, 5), by the exact method of the
 base game (``validator.par.completions``: the dealer's completions of each up card, counted
 by inclusion–exclusion, split by the dealer's category), the base game played by its optimal
-strategy; a player who folds loses the wager (``OddsResult.strategy``).
+strategy; a player who folds loses the wager (``OddsResult.strategy``). That method is a
+document's (the par sheet's), so the documents pass it in (``joint=JOINT``); without it, as
+the checks read a game, such a table is not priced.
 
 Tables not priced, and why (``not_priced_reason`` says so for each):
 
@@ -54,6 +56,7 @@ from decimal import Decimal
 from validator.compiler import Game
 from validator.odds.wagers import (
     CategoryOdds,
+    JointPricer,
     MeterArg,
     MeterValue,
     NotPriced,
@@ -67,6 +70,7 @@ from validator.odds.wagers import (
 
 __all__ = [
     "CategoryOdds",
+    "JointPricer",
     "MeterValue",
     "NotPriced",
     "OddsError",
@@ -85,11 +89,13 @@ def exact_odds(
     *,
     meter: MeterArg = None,
     wager_amount: Decimal | None = None,
+    joint: JointPricer | None = None,
 ) -> OddsResult:
     """The exact odds of paytable ``letter`` of table ``table_id`` (``None`` for a fixed
     table). ``meter``: the amount on the meter (dollars) instead of its seed, or amounts by
-    meter name; ``wager_amount``: the wager the meter amounts go with ($1 by default)."""
-    return table_odds(game, table_id, letter, meter=meter, wager_amount=wager_amount)
+    meter name; ``wager_amount``: the wager the meter amounts go with ($1 by default);
+    ``joint``: how a table paid on the lower of two hands is counted."""
+    return table_odds(game, table_id, letter, meter=meter, wager_amount=wager_amount, joint=joint)
 
 
 def odds_for_rows(
@@ -100,8 +106,11 @@ def odds_for_rows(
     meter: MeterArg = None,
     table_id: str | None = None,
     wager_amount: Decimal | None = None,
+    joint: JointPricer | None = None,
 ) -> OddsResult:
     """The exact odds of a table given as rows (category id → payout, as ``Payout`` or as
     the chapter writes it: ``"25 to 1"``), paid on ``hand_id``. With ``table_id`` the
     result names that table and carries its stated hold range and meters."""
-    return rows_odds(game, hand_id, rows, meter=meter, table_id=table_id, wager_amount=wager_amount)
+    return rows_odds(
+        game, hand_id, rows, meter=meter, table_id=table_id, wager_amount=wager_amount, joint=joint
+    )

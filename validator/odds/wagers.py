@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from math import comb, sqrt
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from validator.compiler import Game, meter_name
 from validator.errors import RulesubError
@@ -206,8 +206,11 @@ class OddsResult:
 
 
 @meaning("odds", TABLE_FEATURE.id, "source", "events", "envy", "by_wager_amount")
-def not_priced_reason(game: Game | GameDefinition, wager_id: str, table_id: str) -> str | None:
-    """Why a table's exact odds cannot be computed from the game file, or None if they can."""
+def not_priced_reason(
+    game: Game | GameDefinition, wager_id: str, table_id: str, joint: JointPricer | None = None
+) -> str | None:
+    """Why a table's exact odds cannot be computed from the game file, or None if they can;
+    ``joint``: how a table paid on the lower of two hands is counted (without it, it is not)."""
     d = game.definition if isinstance(game, Game) else game
     wager = d.wagers[wager_id]
     table = wager.tables[table_id]
@@ -227,8 +230,8 @@ def not_priced_reason(game: Game | GameDefinition, wager_id: str, table_id: str)
     if hand.losing_of:
         why = (
             "the odds need the joint deal of both hands"
-            if not isinstance(game, Game)
-            else _losing_hand_reason(game, wager_id, table_id)
+            if joint is None or not isinstance(game, Game)
+            else joint.reason(game, wager_id, table_id)
         )
         if why is not None:
             return f"paid on the lower of {len(hand.losing_of)} hands dealt: {why}"
@@ -243,14 +246,27 @@ def not_priced_reason(game: Game | GameDefinition, wager_id: str, table_id: str)
     return None
 
 
-def _losing_hand_reason(game: Game, wager_id: str, table_id: str) -> str | None:
-    from validator.par.completions import losing_hand_reason
-
-    return losing_hand_reason(game, wager_id, table_id)
-
-
 #: The strategy a table paid on the lower of two hands assumes the base game is played by.
 OPTIMAL = "optimal"
+
+#: A table paid on the lower of two hands (``losing_of``), counted over the joint deal: the
+#: deals it pays by the category of that hand, and the deals it loses.
+Deals = tuple[Sequence[int], int]
+
+
+class JointPricer(Protocol):
+    """Counts a table paid on the lower of two hands over their joint deal, the base game
+    played by its ``OPTIMAL`` strategy. The par sheet's exact method does it
+    (``validator.par.completions.JOINT``); a document passes it in, and without it such a
+    table is not priced (the checks, which read the game file alone)."""
+
+    def reason(self, game: Game, wager_id: str, table_id: str) -> str | None:
+        """Why the table cannot be counted so, or None."""
+        ...
+
+    def deals(self, game: Game, wager_id: str, table_id: str) -> Deals:
+        """The table's ``Deals``."""
+        ...
 
 
 def strategy_text(strategy: str) -> str:
@@ -259,22 +275,6 @@ def strategy_text(strategy: str) -> str:
         f"every deal of both hands, the base game played by its {strategy} strategy; a player "
         "who folds loses the wager"
     )
-
-
-#: A table paid on the lower of two hands (``losing_of``), counted over the joint deal: the
-#: deals it pays by the category of that hand, and the deals it loses.
-Deals = tuple[Sequence[int], int]
-
-
-def joint_deals(game: Game, wager_id: str, table_id: str) -> Deals:
-    """The deals of a table paid on the lower of two hands (``Deals``), counted exactly by
-    ``validator.par.completions`` (the base game played by its optimal strategy)."""
-    from validator.par.completions import NotDerivable, losing_hand_deals
-
-    try:
-        return losing_hand_deals(game, wager_id, table_id)
-    except NotDerivable as e:  # pragma: no cover - not_priced_reason refuses it first
-        raise NotPriced(str(e)) from None
 
 
 def basis_of(wager: Wager) -> Basis:
@@ -448,6 +448,7 @@ def table_odds(
     *,
     meter: MeterArg = None,
     wager_amount: Decimal | None = None,
+    joint: JointPricer | None = None,
 ) -> OddsResult:
     d = game.definition
     try:
@@ -459,7 +460,7 @@ def table_odds(
             f"its tables: {', '.join(known)}"
         ) from None
     wager = d.wagers[wager_id]
-    reason = not_priced_reason(game, wager_id, table_id)
+    reason = not_priced_reason(game, wager_id, table_id, joint)
     if reason:
         raise NotPriced(f"{table.name} ({table_id}): {reason}")
     if table.paytables is not None:
@@ -477,7 +478,9 @@ def table_odds(
     meters = meter_values(table, letter, meter, wager_amount)
     basis = basis_of(wager)
     hand_id = table.pays_on or ""
-    deals = joint_deals(game, wager_id, table_id) if game.hand(hand_id).losing_of else None
+    deals = None
+    if joint is not None and game.hand(hand_id).losing_of:  # not_priced_reason let it by
+        deals = joint.deals(game, wager_id, table_id)
     lines, hold, hit, var, k, total = price(
         game, hand_id, rows, basis=basis, meters=meters, deals=deals
     )
@@ -553,6 +556,7 @@ def rows_odds(
     meter: MeterArg = None,
     table_id: str | None = None,
     wager_amount: Decimal | None = None,
+    joint: JointPricer | None = None,
 ) -> OddsResult:
     if hand_id not in game.definition.hands:
         raise OddsError(
@@ -578,10 +582,11 @@ def rows_odds(
     if game.hand(hand_id).losing_of:
         if wager_id is None or table_id is None:
             raise NotPriced(f"hand {hand_id!r} is the lower of two hands: name its table")
-        reason = not_priced_reason(game, wager_id, table_id)
+        reason = not_priced_reason(game, wager_id, table_id, joint)
         if reason is not None:
             raise NotPriced(reason)
-        deals = joint_deals(game, wager_id, table_id)
+        assert joint is not None  # without it, the table has a reason
+        deals = joint.deals(game, wager_id, table_id)
     lines, hold, hit, var, k, total = price(
         game, hand_id, rows, basis="wager", meters=meters, deals=deals
     )
@@ -626,7 +631,13 @@ class Selection:
     many: bool  # whether the answer is a list
 
 
-def select(game: Game, wager: str | None, paytable: str | None, every: bool) -> Selection:
+def select(
+    game: Game,
+    wager: str | None,
+    paytable: str | None,
+    every: bool,
+    joint: JointPricer | None = None,
+) -> Selection:
     """Resolve ``--wager`` (a wager id or a table id), ``--paytable`` and ``--all``.
 
     A wager names its own table: the one with the wager's id, else its only table; a
@@ -639,7 +650,7 @@ def select(game: Game, wager: str | None, paytable: str | None, every: bool) -> 
             raise OddsError("--paytable needs --wager")
         priced, skipped = [], []
         for w, t, table in d.tables():
-            reason = not_priced_reason(game, w, t)
+            reason = not_priced_reason(game, w, t, joint)
             if reason:
                 skipped.append((t, reason))
             else:
@@ -673,7 +684,7 @@ def select(game: Game, wager: str | None, paytable: str | None, every: bool) -> 
         )
     w = table_ids[table_id]
     table = d.wagers[w].tables[table_id]
-    reason = not_priced_reason(game, w, table_id)
+    reason = not_priced_reason(game, w, table_id, joint)
     if reason:
         raise NotPriced(f"{table.name} ({table_id}): {reason}")
     if table.paytables is None:

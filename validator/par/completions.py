@@ -850,26 +850,34 @@ def exact_joint(rules: Rules, game: CompletionGame) -> JointCounts:
     return cache.memo("par-completions-joint", key, lambda: joint_counts(game))
 
 
-def losing_hand_deals(game: Game, wager_id: str, table_id: str) -> tuple[list[int], int]:
-    """``losing_hand_counts`` of the full deck, the base game played by its optimal strategy
-    under the game's default settings."""
-    rules = Rules(game, TableConfig.defaults(game))
-    cg = CompletionGame.from_rules(rules)
-    return losing_hand_counts(rules, cg, exact_joint(rules, cg), wager_id, table_id)
+class LosingHand:
+    """The odds engine's ``JointPricer``: a table paid on the lower of the two hands the base
+    game compares, counted by ``losing_hand_counts`` over the full deck's ``JointCounts``,
+    the base game played by its optimal strategy under the game's default settings."""
 
+    def reason(self, game: Game, wager_id: str, table_id: str) -> str | None:
+        """Why the game file cannot be counted so, or None: read, nothing counted."""
+        try:
+            rules, cg = self._read(game)
+            ncat = len(cg.categories)
+            none = JointCounts(np.zeros((3, ncat, ncat), dtype=np.int64), 0)
+            losing_hand_counts(rules, cg, none, wager_id, table_id)
+        except NotDerivable as e:
+            return str(e)
+        return None
 
-def losing_hand_reason(game: Game, wager_id: str, table_id: str) -> str | None:
-    """Why ``losing_hand_deals`` cannot count a table paid on the lower of two hands, or None:
-    the game file is read, nothing counted."""
-    try:
+    def deals(self, game: Game, wager_id: str, table_id: str) -> tuple[list[int], int]:
+        rules, cg = self._read(game)
+        return losing_hand_counts(rules, cg, exact_joint(rules, cg), wager_id, table_id)
+
+    @staticmethod
+    def _read(game: Game) -> tuple[Rules, CompletionGame]:
         rules = Rules(game, TableConfig.defaults(game))
-        cg = CompletionGame.from_rules(rules)
-        ncat = len(cg.categories)
-        none = JointCounts(np.zeros((3, ncat, ncat), dtype=np.int64), 0)
-        losing_hand_counts(rules, cg, none, wager_id, table_id)
-    except NotDerivable as e:
-        return str(e)
-    return None
+        return rules, CompletionGame.from_rules(rules)
+
+
+#: What the documents (odds, diff, the par sheet, the review pack) price such a table with.
+JOINT = LosingHand()
 
 
 def figures_json(f: StrategyFigures) -> dict[str, object]:

@@ -19,6 +19,7 @@ from validator.compiler import Game
 from validator.interpreter.config import TableConfig
 from validator.odds import NotPriced, OddsError, OddsResult, exact_odds, odds_for_rows
 from validator.odds.wagers import not_priced_reason
+from validator.par.completions import JOINT
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ def wager_sheets(
             continue
         if table.optional_payout and table_id not in cfg.optional_payouts and not every_paytable:
             continue
-        reason = not_priced_reason(game, wager_id, table_id)
+        reason = not_priced_reason(game, wager_id, table_id, JOINT)
         custom = cfg.custom_paytables.get(table_id)
         if reason and custom is None:
             skipped[table_id] = reason
@@ -154,6 +155,7 @@ def wager_sheets(
                         meter=at,
                         table_id=table_id,
                         wager_amount=amount,
+                        joint=JOINT,
                     )
                 else:
                     odds = exact_odds(
@@ -162,6 +164,7 @@ def wager_sheets(
                         letter,
                         meter=at or None,
                         wager_amount=amount,
+                        joint=JOINT,
                     )
             except (NotPriced, OddsError) as e:
                 skipped[table_id if len(letters) == 1 else f"{table_id}:{letter}"] = str(e)

@@ -186,6 +186,7 @@ def price_selected(game: Any, submission: Any) -> list[Priced]:
     of the tables it states where the chapter's text is missing."""
     from validator.diff.compare import table_title, valuation
     from validator.odds import OddsError, exact_odds, not_priced_reason, odds_for_rows
+    from validator.par.completions import JOINT
     from validator.signage.build import offered_wagers
 
     d = game.definition
@@ -199,7 +200,7 @@ def price_selected(game: Any, submission: Any) -> list[Priced]:
         title = table_title(game, wid, tid, table)
         if tid in custom:
             try:
-                result = odds_for_rows(game, table.pays_on, custom[tid], table_id=tid)
+                result = odds_for_rows(game, table.pays_on, custom[tid], table_id=tid, joint=JOINT)
                 out.append(Priced(f"{title}, as stated", table.cite, result))
             except (OddsError, KeyError, ValueError) as e:
                 out.append(Priced(f"{title}, as stated", table.cite, why_not=str(e)))
@@ -208,12 +209,12 @@ def price_selected(game: Any, submission: Any) -> list[Priced]:
         if letter is None or not table.selectable:
             continue
         title = f"{title}: Paytable {letter}"
-        reason = not_priced_reason(game, wid, tid)
+        reason = not_priced_reason(game, wid, tid, JOINT)
         if reason:
             out.append(Priced(title, table.cite, why_not=reason))
             continue
         value = valuation(submission, wid)
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, Any] = {"joint": JOINT}
         if value.wager_amount is not None and (table.by_wager_amount or table.meters):
             kwargs["wager_amount"] = value.wager_amount
         meters = value.meters(table, letter) if table.meters else None
