@@ -18,9 +18,11 @@ Bad Beat Bonus as lost. The base game is played by its optimal strategy.
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,6 +30,7 @@ import test_par_completions as completions_tests
 from test_par_completions import DECKS, ORDER, ante_bonus, best_four, brute_counts, settle
 from typer.testing import CliRunner
 
+from validator import PROJECT_ROOT
 from validator.cli import app
 from validator.interpreter.rules import Rules
 from validator.par.completions import (
@@ -202,3 +205,36 @@ def test_simulated_bad_beat_bonus_hold_agrees_with_the_exact() -> None:
     exact = json.loads(odds.stdout)["hold_percent"]
     half = (wager["ci95"][1] - wager["ci95"][0]) / 2 * 2.576 / 1.96
     assert abs(wager["hold_percent"] - exact) <= half
+
+
+TIE = 'then: lose, cite: "§ 641a.11(c)(6)(iii)"'
+FOLD = 'then: lose\n          cite: "§ 641a.11(b)"'
+
+
+@pytest.mark.parametrize(
+    ("written", "why"),
+    [
+        (TIE, "a settlement row does other than lose"),  # a tie pushed
+        (FOLD, "a folded player's settlement row does other"),  # his wager kept
+    ],
+)
+def test_a_settlement_the_count_cannot_read_is_refused_with_the_reason(
+    written: str, why: str, tmp_path: Path
+) -> None:
+    """A game file whose Bad Beat Bonus settles otherwise than § 641a.11(b), (c)(6) read: the
+    joint count refuses it and says why, and the odds engine says it cannot price it."""
+    from validator.compiler import load_game_file
+    from validator.odds import NotPriced, exact_odds, not_priced_reason
+    from validator.par.completions import JOINT
+
+    games = tmp_path / "games"
+    shutil.copytree(PROJECT_ROOT / "games", games)
+    path = games / "four-card-poker.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert written in text
+    path.write_text(text.replace(written, written.replace("lose", "push"), 1), encoding="utf-8")
+    g = load_game_file(path, games)
+    reason = not_priced_reason(g, "bad_beat_bonus", "bad_beat_bonus", JOINT)
+    assert reason is not None and why in reason
+    with pytest.raises(NotPriced, match=why):
+        exact_odds(g, "bad_beat_bonus", "A", joint=JOINT)

@@ -538,12 +538,10 @@ def _notes(game: Game, wager: Wager, table: Table, basis: Basis, k: int) -> list
             )
     if game.hand(table.pays_on or "").losing_of:
         notes.append(
-            f"Paid on the lower of two hands ({game.hand_text(table.pays_on or '')}): counted "
-            "over every deal of both "
-            "hands (the player's cards, the dealer's face-up card and his other cards), the "
-            "player playing the base game by its optimal strategy (on equal returns the "
-            f"smaller wager). The {wager.name} of a player who folds loses, as does every "
-            "deal its settlement does not pay from the table (a tie among them)."
+            f"Paid on the {game.hand_text(table.pays_on or '')}: counted over "
+            f"{strategy_text(OPTIMAL)}. A deal is the player's cards, the dealer's face-up card "
+            "and his other cards; on equal returns the player takes the smaller wager. Every "
+            "deal its settlement does not pay from the table loses, a tie among them."
         )
     return notes
 

@@ -742,7 +742,8 @@ def _joint_row(
         pays_on = rules.table(table_id).pays_on
         if isinstance(then, Pays) and then.paytable == table_id and then.hand in (None, pays_on):
             return "table"
-        raise NotDerivable("a settlement row does other than lose or pay from the table")
+        whose = "a folded player's settlement row" if outcome is None else "a settlement row"
+        raise NotDerivable(f"{whose} does other than lose or pay from the table")
     raise NotDerivable("no settlement row holds")
 
 
@@ -856,19 +857,27 @@ class LosingHand:
     the base game played by its optimal strategy under the game's default settings."""
 
     def reason(self, game: Game, wager_id: str, table_id: str) -> str | None:
-        """Why the game file cannot be counted so, or None: read, nothing counted."""
+        """Why the game file cannot be counted so, or None: every settlement row read for
+        every outcome and pair of categories (one deal each), nothing counted."""
         try:
             rules, cg = self._read(game)
             ncat = len(cg.categories)
-            none = JointCounts(np.zeros((3, ncat, ncat), dtype=np.int64), 0)
-            losing_hand_counts(rules, cg, none, wager_id, table_id)
+            every = JointCounts(np.ones((3, ncat, ncat), dtype=np.int64), 1)
+            losing_hand_counts(rules, cg, every, wager_id, table_id)
         except NotDerivable as e:
             return str(e)
         return None
 
     def deals(self, game: Game, wager_id: str, table_id: str) -> tuple[list[int], int]:
-        rules, cg = self._read(game)
-        return losing_hand_counts(rules, cg, exact_joint(rules, cg), wager_id, table_id)
+        """The deals the table pays by category and those it loses; what cannot be counted
+        is the odds engine's ``NotPriced``, with the reason."""
+        from validator.odds import NotPriced
+
+        try:
+            rules, cg = self._read(game)
+            return losing_hand_counts(rules, cg, exact_joint(rules, cg), wager_id, table_id)
+        except NotDerivable as e:
+            raise NotPriced(f"paid on the lower of two hands dealt: {e}") from None
 
     @staticmethod
     def _read(game: Game) -> tuple[Rules, CompletionGame]:
