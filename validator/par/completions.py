@@ -58,7 +58,7 @@ from validator.interpreter.batch import BatchEngine
 from validator.interpreter.config import TableConfig
 from validator.interpreter.dealing import deal_order
 from validator.interpreter.rules import Rules
-from validator.model.procedure import DealStep, DecideStep, HandTest, Pays, Row
+from validator.model.procedure import DealStep, DecideStep, HandTest, Line, Pays
 from validator.odds.enumeration import symmetry_group
 from validator.par.longest_flush import StrategyFigures
 from validator.par.settlement import (
@@ -70,6 +70,7 @@ from validator.par.settlement import (
     choice_nets,
     compared_hands,
     read_nets,
+    row_holds,
     wager_or_fold,
 )
 from validator.rankings.batch import BatchEvaluator, suit_masks
@@ -619,8 +620,8 @@ def figures(game: CompletionGame, s: Situations, name: str, choice: I64) -> Stra
 # -- the joint deal: both hands' categories, for a wager paid on the lower of them ---------------
 
 #: The comparison's outcomes, the player's hand against the dealer's, as ``JointCounts`` keeps
-#: them.
-JOINT_OUTCOMES = ("higher", "equal", "lower")
+#: them (the dealer always qualifies in a game this method counts).
+JOINT_OUTCOMES = OUTCOMES[1:]
 
 
 @dataclass(frozen=True)
@@ -694,8 +695,9 @@ def losing_hand_counts(
         raise NotDerivable(f"the {rules.wager(wager_id).name} is settled by no one line")
     ncat = len(game.categories)
     paid = [0] * ncat
-    rows = lines[0].rows
-    if _joint_row(rules, game, rows, table_id, None, 0, 0) != "lose":
+    row = partial(_joint_row, rules, game, lines[0], table_id)
+    every = [(o, cp, cd) for o in JOINT_OUTCOMES for cp in range(ncat) for cd in range(ncat)]
+    if any(row(True, o, cp, cd) != "lose" for o, cp, cd in every):
         raise NotDerivable(f"the {rules.wager(wager_id).name} of a folded player does not lose")
     lost = joint.folded
     for o, outcome in enumerate(JOINT_OUTCOMES):
@@ -704,7 +706,7 @@ def losing_hand_counts(
                 n = int(joint.stayed[o, cp, cd])
                 if n == 0:
                     continue
-                if _joint_row(rules, game, rows, table_id, outcome, cp, cd) == "lose":
+                if row(False, outcome, cp, cd) == "lose":
                     lost += n
                 else:  # the lower hand: the player's where he lost, the dealer's otherwise
                     paid[cp if outcome in ("lower", "equal") else cd] += n
@@ -714,27 +716,35 @@ def losing_hand_counts(
 def _joint_row(
     rules: Rules,
     game: CompletionGame,
-    rows: Sequence[Row],
+    line: Line,
     table_id: str,
-    outcome: str | None,
+    folded: bool,
+    outcome: str,
     cp: int,
     cd: int,
 ) -> str:
-    """What the first row that holds does: ``lose``, or ``table`` (paid from the table on
-    its hand); ``outcome`` None: the player folded."""
+    """What the first row of the wager's line that holds (``row_holds``, the hands read by
+    their categories) does: ``lose``, or ``table`` (paid from the table on its hand)."""
     hands = {game.player_hand: cp, game.dealer_hand: cd}
-    for row in rows:
-        w = row.when
-        given = {k for k, v in w.model_dump(exclude_none=True).items() if v not in ([], {})}
-        if given - {"folded", "player", "hand"}:
-            raise NotDerivable(f"a settlement row reads {', '.join(sorted(given))}")
-        if w.folded is not None and w.folded != (outcome is None):
-            continue
-        if outcome is None and (w.player or w.hand):
-            raise NotDerivable("a settlement row compares the hands of a folded player")
-        if w.player is not None and outcome not in w.player:
-            continue
-        if w.hand and not all(_holds(game, t, hands, h) for h, t in w.hand.items()):
+    index = {c: i for i, c in enumerate(game.categories)}
+
+    def hand_holds(hand_id: str, test: HandTest) -> bool:
+        """A hand test at a category (the ranking lists its categories from the highest, as
+        ``joint_counts`` checks): ``at_least`` and ``below`` a category."""
+        if hand_id not in hands:
+            raise NotDerivable("a settlement row reads a hand other than the two compared")
+        if test.is_ is not None or test.is_not is not None:
+            raise NotDerivable("a settlement row names a hand's categories")
+        for bound, holds_at in ((test.at_least, True), (test.below, False)):
+            if bound is not None and bound.ranks:
+                raise NotDerivable("a settlement row bounds a hand by its ranks")
+            if bound is not None and (hands[hand_id] <= index[bound.category]) != holds_at:
+                return False
+        return True
+
+    raised, per = game.raise_wager, game.per
+    for row in line.rows:
+        if not row_holds(row.when, folded, outcome, line.wager, raised, per, hand_holds):
             continue
         then = row.then
         if then == "lose":
@@ -742,27 +752,9 @@ def _joint_row(
         pays_on = rules.table(table_id).pays_on
         if isinstance(then, Pays) and then.paytable == table_id and then.hand in (None, pays_on):
             return "table"
-        whose = "a folded player's settlement row" if outcome is None else "a settlement row"
+        whose = "a folded player's settlement row" if folded else "a settlement row"
         raise NotDerivable(f"{whose} does other than lose or pay from the table")
     raise NotDerivable("no settlement row holds")
-
-
-def _holds(game: CompletionGame, test: HandTest, hands: dict[str, int], hand_id: str) -> bool:
-    """A hand test of a category: ``at_least`` and ``below`` a category (the ranking lists
-    its categories from the highest, as ``joint_counts`` checks)."""
-    if hand_id not in hands:
-        raise NotDerivable("a settlement row reads a hand other than the two compared")
-    if test.is_ is not None or test.is_not is not None:
-        raise NotDerivable("a settlement row names a hand's categories")
-    index = {c: i for i, c in enumerate(game.categories)}
-    ok = True
-    for bound, holds_at in ((test.at_least, True), (test.below, False)):
-        if bound is None:
-            continue
-        if bound.ranks:
-            raise NotDerivable("a settlement row bounds a hand by its ranks")
-        ok = ok and ((hands[hand_id] <= index[bound.category]) == holds_at)
-    return ok
 
 
 # -- the figures of the game file's strategies, derived and kept ---------------------------------

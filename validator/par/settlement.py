@@ -12,7 +12,7 @@ unit of the initial wager. A settlement outside that shape is refused with the r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from validator.errors import RulesubError
 from validator.interpreter.batch import BatchEngine
 from validator.interpreter.rules import Rules
-from validator.model.procedure import Compare, DecideStep, Line, Pays, Settle, When
+from validator.model.procedure import Compare, DecideStep, HandTest, Line, Pays, Settle, When
 from validator.model.ranking import Ranking
 
 #: What can happen to a player who stayed in, against the dealer's hand.
@@ -227,8 +227,19 @@ def bonus_net(
     return [Fraction(0)] * ncat
 
 
-def row_holds(w: When, folded: bool, outcome: str, wager: str, raised_wager: str, per: str) -> bool:
-    known = {"folded", "dealer_qualifies", "player", "wagered"}
+def row_holds(
+    w: When,
+    folded: bool,
+    outcome: str,
+    wager: str,
+    raised_wager: str,
+    per: str,
+    hand: Callable[[str, HandTest], bool] | None = None,
+) -> bool:
+    """Whether a settlement row's conditions hold for a player who folded or not, at an
+    outcome of the comparison; ``hand``: how a hand test is read (by the count that knows
+    both hands' categories), else a row that tests a hand is refused."""
+    known = {"folded", "dealer_qualifies", "player", "wagered"} | ({"hand"} if hand else set())
     given = {k for k, v in w.model_dump(exclude_none=True).items() if v not in (None, [], {})}
     if given - known:
         raise NotDerivable(f"a settlement row reads {sorted(given - known)}")
@@ -243,6 +254,8 @@ def row_holds(w: When, folded: bool, outcome: str, wager: str, raised_wager: str
             raise NotDerivable("a settlement row compares hands against a dealer who failed")
         if outcome not in w.player:
             return False
+    if hand is not None and w.hand and not all(hand(h, t) for h, t in w.hand.items()):
+        return False
     placed = {per} | (set() if folded else {raised_wager})
     return w.wagered is None or bool(placed & set(w.wagered))
 
