@@ -174,6 +174,21 @@ def test_show_stud_common_card_is_not_a_deal_of_no_cards() -> None:
     assert "High hand: Five-card Poker hand, best 5 of the player's cards + the common card" in t
 
 
+def test_show_the_raise_by_flush_length_in_words_678a_11_b() -> None:
+    """§ 678a.11(b)(1)-(3): a Raise Wager of up to three times the Ante Wager with a flush of
+    six cards or more, two times with five, once with two to four; each said by the hand
+    and the wager's names, never the game file's ids."""
+    result = invoke("games", "show", "high-card-flush", "--wager", "raise")
+    assert result.exit_code == 0, result.stderr
+    t = squash(result.stdout)
+    assert (
+        "when the player's hand is Six-card flush or better: up to 3x the Ante Wager "
+        "[§ 678a.11(b)(3)]"
+    ) in t
+    assert "when the player's hand is Two-card flush or better: 1x the Ante Wager" in t
+    assert "player_flush" not in t
+
+
 def test_show_fits_an_80_column_terminal() -> None:
     """On a narrow terminal the paytables split into groups of whole columns (as the
     chapter prints A-C and D-F); no figure is cut."""

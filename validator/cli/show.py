@@ -105,7 +105,8 @@ def _rules(g: Game) -> Panel:
         lines.append(_line("Deck change", "not stated by the rule source"))
     for who, dealt in c.dealt.items():
         if dealt.count == 0:  # dealt only as the procedure says (the Stud common card)
-            lines.append(_line(g.group_name(who).capitalize(), dealt.note or "none", dealt.cite))
+            named = g.group_name(who)
+            lines.append(_line(named[:1].upper() + named[1:], dealt.note or "none", dealt.cite))
             continue
         extra = f", card(s) {', '.join(map(str, dealt.face_up))} face up" if dealt.face_up else ""
         if dealt.when_wagered:
@@ -145,20 +146,20 @@ def _wager(g: Game, wid: str, w: Wager, width: int = 200) -> Panel:
         parts.append(_line("Pays", w.pays.payout.text, w.pays.cite))
     if w.amount:
         a = w.amount
+        of = g.definition.wagers[a.of].name  # the wager it is sized from, by its name
         rng = _range(a.min, a.max)
         if rng:
-            parts.append(
-                _line("Amount", f"{rng} the {a.of.replace('_', ' ').title()} Wager", a.cite)
-            )
+            parts.append(_line("Amount", f"{rng} the {of}", a.cite))
         for rule in a.rules:
-            cond = rule.when.decision or ""
-            if rule.when.hand and rule.when.at_least:
-                floor = g.evaluator(rule.when.hand).category(rule.when.at_least).name
-                cond = f"{rule.when.hand} at least {floor}"
-            elif rule.when.hand:
-                cond = rule.when.hand
+            cond = (rule.when.decision or "").replace("_", " ")  # a decision: a street
+            if rule.when.hand:
+                hand = g.hand(rule.when.hand)
+                whose = f"the {g.group_name(hand.cards[0])}'s hand" if hand.cards else "the hand"
+                floor = rule.when.at_least
+                name = g.evaluator(rule.when.hand).category(floor).name if floor else ""
+                cond = f"{whose} is {name} or better" if floor else whose
             parts.append(
-                _line(f"  when {cond}", f"{_range(rule.min, rule.max)} the Ante", rule.cite)
+                _line(f"  when {cond}", f"{_range(rule.min, rule.max)} the {of}", rule.cite)
             )
     if w.requires_equipment:
         parts.append(
