@@ -111,3 +111,19 @@ def test_displayed_figures_to_more_places_round_half_up() -> None:
     assert displayed(Fraction(-5, 20000), 4) == "-0.0003"
     assert displayed(Decimal("2.125")) == "2.13"
     assert displayed(Decimal("7"), 0) == "7"
+
+
+@pytest.mark.parametrize(
+    "amount", ["0", "10", "-7.5", "-12.25", "1234567.8", "10000.4166", "-0.005", "1234567.891"]
+)
+def test_an_exact_amount_is_printed_in_the_one_notation_nothing_rounded(amount: str) -> None:
+    """``exact_money`` is ``format_money`` wherever the amount is whole cents, and otherwise
+    writes every digit: read back (the sign, ``$`` and commas taken out), it is the amount,
+    as ``exact_figure`` is."""
+    from validator.money import exact_figure, exact_money
+
+    d = Decimal(amount)
+    text = exact_money(d)
+    if d == d.quantize(Decimal("0.01")):
+        assert text == format_money(d)
+    assert Decimal(text.replace("$", "").replace(",", "")) == d == Decimal(exact_figure(d))

@@ -98,9 +98,10 @@ def exact_figure(amount: Decimal) -> str:
 def exact_money(amount: Decimal) -> str:
     """An exact amount as printed (``format_money``'s notation, nothing rounded):
     ``$10,000``, ``-$7.50``, ``$10,000.4166``."""
-    figure = exact_figure(abs(amount))
-    whole, dot, part = figure.partition(".")
-    return f"{'-' if amount < 0 else ''}${int(whole):,}{dot}{part}"
+    if amount == amount.quantize(CENT):  # whole cents: the one notation, nothing to round
+        return format_money(amount)
+    whole, _, part = exact_figure(abs(amount)).partition(".")  # a meter's sub-cent share
+    return f"{'-' if amount < 0 else ''}${int(whole):,}.{part}"
 
 
 def format_money(amount: Amount | str, *, cents: bool | None = None) -> str:
