@@ -569,3 +569,21 @@ def test_why_a_base_game_is_simulated_is_said_in_the_chapters_words() -> None:
     assert code == 0, err
     assert "is not by flush length alone (Royal flush)" in out
     assert "royal_flush" not in out
+
+
+def test_the_bad_beat_bonus_section_says_every_deal_of_both_hands_641a_12_f() -> None:
+    """The printable sheet's Bad Beat Bonus counts deals of both hands, not hands: its
+    method line says so, with the strategy the figure assumes, and the count is the total
+    of every deal, C(52, 5) × 47 × C(46, 5)."""
+    from validator.par.render import html_report
+
+    code, out, err = par(str(EXAMPLES / "four-card-poker.yaml"), "--format", "json")
+    assert code == 0, err
+    sheet = json.loads(out)
+    w = sheet["wagers"]["bad_beat_bonus"]
+    assert w["combinations"] == 2_598_960 * 47 * 1_370_754
+    page = html_report(sheet)
+    section = next(x for x in page.split("<section>") if x.startswith("<h2>Bad Beat Bonus"))
+    assert f"exact: every deal of both hands counted ({w['combinations']:,})" in section
+    assert "the base game played by its optimal strategy" in section
+    assert "every hand counted" not in section

@@ -467,9 +467,10 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     for key, w in sheet["wagers"].items():
         summary, title = _wager_summary(key, w)
         table = _html_table(WAGER_HEAD, _wager_rows(w)) if return_tables else ""
+        counted = "every deal of both hands" if w.get("strategy") else "every hand"
         out.append(
             f"<section><h2>{_h(title)}</h2>{table}"
-            f"<p>{_h(summary)}</p><p class=method>exact: every hand counted "
+            f"<p>{_h(summary)}</p><p class=method>exact: {counted} counted "
             f"({w['combinations']:,}); rules {_h(w['cite'])}</p></section>"
         )
     for key, p in sheet["progressives"].items():
