@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -122,3 +123,40 @@ def test_tables_of_a_banking_game_are_refused(command: str) -> None:
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 2
     assert "banking game" in r.stderr and "Traceback" not in r.stderr
+
+
+class TestEveryCore:
+    """``--workers`` left out means every core this process may use: its CPUs (affinity),
+    lowered to its container's CPU quota; a container's ``os.cpu_count()`` counts the host's."""
+
+    def _cores(
+        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, affinity: int, cpu_max: str | None
+    ) -> int:
+        from validator.interpreter import chunks
+
+        monkeypatch.setattr(chunks.os, "sched_getaffinity", lambda pid: set(range(affinity)))
+        path = tmp_path / "cpu.max"
+        if cpu_max is not None:
+            path.write_text(cpu_max + "\n")
+        monkeypatch.setattr(chunks, "CGROUP_CPU_MAX", path)
+        return chunks.worker_count(None)
+
+    @pytest.mark.parametrize(
+        ("affinity", "cpu_max", "cores"),
+        [
+            (16, None, 16),  # no cgroup file: the affinity
+            (16, "max 100000", 16),  # no quota
+            (64, "1600000 100000", 16),  # a 16-CPU container on a 64-CPU host
+            (64, "150000 100000", 2),  # a CPU and a half: two processes
+            (4, "1600000 100000", 4),  # pinned to 4 CPUs under a larger quota
+            (8, "50000 100000", 1),  # half a CPU: still one process
+            (8, "nonsense", 8),  # an unreadable quota is no quota
+        ],
+    )
+    def test_cores_of_the_process(self, monkeypatch, tmp_path, affinity, cpu_max, cores) -> None:
+        assert self._cores(monkeypatch, tmp_path, affinity, cpu_max) == cores
+
+    def test_workers_asked_for_are_taken_as_asked(self) -> None:
+        from validator.interpreter.chunks import worker_count
+
+        assert worker_count(3) == 3

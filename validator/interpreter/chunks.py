@@ -6,9 +6,11 @@ workers."""
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -111,8 +113,29 @@ def run_jobs(
 
 
 def worker_count(workers: int | None) -> int:
-    """The processes ``--workers`` asks for: ``None`` is every core."""
-    return workers if workers is not None else (os.cpu_count() or 1)
+    """The processes ``--workers`` asks for: ``None`` is every core (``available_cores``)."""
+    return workers if workers is not None else available_cores()
+
+
+#: a container's CPU quota (cgroup v2): "max 100000", or e.g. "400000 100000" for 4 CPUs
+CGROUP_CPU_MAX = Path("/sys/fs/cgroup/cpu.max")
+
+
+def available_cores() -> int:
+    """The cores this process may run on: the CPUs it is allowed (its affinity), lowered to
+    its container's CPU quota where one is set. ``os.cpu_count()`` counts the host's CPUs,
+    which in a container can be many more than the processes that would run at once."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        n = os.cpu_count() or 1
+    try:
+        quota, period = CGROUP_CPU_MAX.read_text().split()[:2]
+        if quota != "max":
+            n = min(n, math.ceil(int(quota) / int(period)))
+    except (OSError, ValueError):
+        pass
+    return max(1, n)
 
 
 def _dask(

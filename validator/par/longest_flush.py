@@ -27,7 +27,6 @@ game's wagers. A game file outside that shape is refused with the reason (``NotD
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -222,12 +221,12 @@ def count_all(k: int, m: int, qualifier: int | None, workers: int | None = 1) ->
         for start in range(0, orbit.shape[0], BLOCK):
             part = slice(start, start + BLOCK)
             jobs.append(([x[part] for x in masks], orbit[part], m, qualifier))
-    n = workers if workers is not None else (os.cpu_count() or 1)
+    from validator.interpreter.chunks import pool_context, worker_count
+
+    n = worker_count(workers)
     if n <= 1:
         parts = [count_block(*job) for job in jobs]
     else:
-        from validator.interpreter.chunks import pool_context
-
         with ProcessPoolExecutor(max_workers=n, mp_context=pool_context()) as pool:
             parts = list(pool.map(_count_job, jobs))
     return DealerCounts.joined(parts)
