@@ -51,6 +51,40 @@ def test_with_a_meter_in_play_the_rounds_run_in_order_whatever_the_workers() -> 
     assert meters and all(m["start"] != m["end"] for m in meters.values())
 
 
+def test_the_rounds_played_before_the_fork_are_thrown_away() -> None:
+    """Workers inherit kernels loaded by rounds the parent plays first (``warm``): those
+    rounds move no meter (a table with a meter in play, § 641a.12, is not warmed: it never
+    forks) and leave nothing behind (a warmed table deals a chunk as a fresh one does)."""
+    import copy
+
+    import numpy as np
+
+    from validator.interpreter.batch import BatchEngine
+    from validator.interpreter.play import default_wagers
+    from validator.interpreter.simulate import deal, warm
+
+    def table(game_id: str) -> tuple[Rules, BatchEngine]:
+        g = load_game(game_id)
+        rules = Rules(g, read_settings(g, None))
+        _, strat = rules.played(None)
+        return rules, BatchEngine(rules, strat, 3, default_wagers(rules))
+
+    rules, metered = table("four-card-poker")
+    assert metered.meters
+    before = copy.deepcopy(metered.meters)
+    warm(rules, metered)
+    assert metered.meters == before
+
+    def chunk(engine: BatchEngine) -> dict[str, list[list[int]]]:
+        res = engine.run(*deal(np.random.default_rng(11), 3_000, rules.config.positions))
+        return {spot: (res.returned[spot] - st).tolist() for spot, st in res.stakes.items()}
+
+    rules, fresh = table("lunar-poker")
+    _, warmed = table("lunar-poker")
+    warm(rules, warmed)
+    assert chunk(warmed) == chunk(fresh)
+
+
 def test_the_draws_are_pinned() -> None:
     """The seeding rule changes the rounds dealt: seed 7, 2,000 rounds, three seats of High
     Card Flush give these figures (one chunk, ``SeedSequence(7, spawn_key=(0,))``)."""

@@ -184,7 +184,13 @@ def _results(
     workers: int | None,
     scheduler: str | None,
 ) -> Iterable[tuple[int, Sums]]:
-    return run_jobs(_job, jobs, workers, scheduler, lambda: [_engine(s) for s in specs])
+    from validator.interpreter.simulate import warm
+
+    def warm_all() -> None:
+        for spec in specs:
+            warm(*_engine(spec))
+
+    return run_jobs(_job, jobs, workers, scheduler, warm_all)
 
 
 class CannotSimulate(RulesubError, RuntimeError):
