@@ -11,11 +11,13 @@
   ``validate`` (CPU, goal 1.5x).
 
 Wall times are the best of ``--repeat`` runs; CPU is the children's user + system time.
-The default sizes are for a machine of 16 cores (about 5 minutes in all); ``--quick``
-divides them by 20 for a small machine.
+The default sizes are for a machine of 16 cores (about 5 minutes in all; par Lunar Poker at
+4,000,000 rounds a strategy); ``--quick`` divides them by 20 for a small machine. Each
+figure is printed as it is measured, then all of them as one table.
 
-    python benchmarks/scale.py [--max-workers N] [--quick] [--repeat 1]
+    python benchmarks/scale.py [--max-workers N] [--ladder] [--quick] [--repeat 1]
     python benchmarks/scale.py --only record [--record-many 1000]    # the store's figures
+    python benchmarks/scale.py --only workers --only engines --ladder  # every core, not the store
 """
 
 from __future__ import annotations
@@ -71,27 +73,31 @@ def best(repeat: int, *args: str) -> tuple[float, float, str]:
     return min(r[0] for r in runs), min(r[1] for r in runs), runs[0][2]
 
 
-def scaling(name: str, args: list[str], n: int, repeat: int, rows: list[list[str]]) -> None:
+def scaling(
+    name: str, args: list[str], n: int, repeat: int, table: Table, ladder: bool = False
+) -> None:
     """One worker against ``n`` processes and a local Dask cluster of ``n`` (after one
-    small untimed run: a first run compiles the Poker kernels)."""
+    small untimed run: a first run compiles the kernels); with ``ladder``, the processes
+    at every power of two below ``n`` too."""
     small = [a if b != "--rounds" else "200" for b, a in zip(["", *args[:-1]], args, strict=True)]
     rulesub(*small, "--workers", "1")
     one, _, ref = best(repeat, *args, "--workers", "1")
-    for how in (["--workers", str(n)], ["--scheduler", "local", "--workers", str(n)]):
+    counts = [k for k in (2, 4, 8, 16, 32, 64) if k < n] if ladder else []
+    hows = [["--workers", str(k)] for k in [*counts, n]]
+    for how in [*hows, ["--scheduler", "local", "--workers", str(n)]]:
         wall, _, out = best(repeat, *args, *how)
-        label = "processes" if how[0] == "--workers" else "local Dask"
-        rows.append(
-            [
-                f"{name}, {label}",
-                f"{one:.2f} s",
-                f"{wall:.2f} s",
-                f"{one / wall:.2f}x ({one / wall / n:.0%} of {n})",
-                "yes" if out == ref else "NO",
-            ]
+        k = int(how[-1])
+        label = f"{k} processes" if how[0] == "--workers" else f"local Dask, {k} workers"
+        table.row(
+            f"{name}, {label}",
+            f"{one:.2f} s",
+            f"{wall:.2f} s",
+            f"{one / wall:.2f}x ({one / wall / k:.0%} of {k})",
+            "yes" if out == ref else "NO",
         )
 
 
-def engine_rates(rounds: int, rows: list[list[str]]) -> None:
+def engine_rates(rounds: int, table: Table) -> None:
     """Seat-rounds per CPU second of the batch engine against the evaluator's hands."""
     import numpy as np
 
@@ -108,7 +114,7 @@ def engine_rates(rounds: int, rows: list[list[str]]) -> None:
     hands = hands.astype(np.int8)
     batch.keys_of_cards(hands[:8192])
     evaluator = _per_cpu_second(lambda: batch.keys_of_cards(hands), len(hands))
-    rows.append(["evaluator: seven-card hands / CPU s", f"{evaluator:,.0f}", "", "", ""])
+    table.row("evaluator: seven-card hands / CPU s", f"{evaluator:,.0f}")
     for game_id, goal in GOALS.items():
         game = load_game(game_id)
         rules = Rules(game, read_settings(game, EXAMPLES / f"{game_id}.yaml"))
@@ -119,14 +125,11 @@ def engine_rates(rounds: int, rows: list[list[str]]) -> None:
         start = time.process_time()
         stats = run(rules, rounds, 1, seats)
         rate = stats.seat_rounds / (time.process_time() - start)
-        rows.append(
-            [
-                f"engine: {game_id} seat-rounds / CPU s",
-                f"{rate:,.0f}",
-                f"goal {goal:,.0f}",
-                f"{rate / evaluator:.3f} of the evaluator",
-                "",
-            ]
+        table.row(
+            f"engine: {game_id} seat-rounds / CPU s",
+            f"{rate:,.0f}",
+            f"goal {goal:,.0f}",
+            f"{rate / evaluator:.3f} of the evaluator",
         )
 
 
@@ -139,7 +142,7 @@ def _per_cpu_second(work: Callable[[], object], n: int, repeat: int = 3) -> floa
     return n / min(times)
 
 
-def record_costs(files: int, many: int, repeat: int, rows: list[list[str]]) -> None:
+def record_costs(files: int, many: int, repeat: int, table: Table) -> None:
     """``files`` distinct filings in one call against one call each; ``many`` in one call
     against the goal of 20 s; one file's record against its validate (CPU, best of the
     runs, the two taking turns so that a busy machine weighs on both alike)."""
@@ -164,26 +167,20 @@ def record_costs(files: int, many: int, repeat: int, rows: list[list[str]]) -> N
             each_wall += wall
             each_cpu += cpu
         for how, one, alone in (("CPU", one_cpu, each_cpu), ("wall", one_wall, each_wall)):
-            rows.append(
-                [
-                    f"record {files} files: one call vs one call each ({how})",
-                    f"{one:.2f} s",
-                    f"{alone:.2f} s",
-                    f"{alone / one:.1f}x",
-                    "",
-                ]
+            table.row(
+                f"record {files} files: one call vs one call each ({how})",
+                f"{one:.2f} s",
+                f"{alone:.2f} s",
+                f"{alone / one:.1f}x",
             )
         big = Path(tmp) / "office"
         write(big, many)
         wall, _, _ = rulesub("record", str(big), "--db", str(Path(tmp) / "many.db"))
-        rows.append(
-            [
-                f"record {many} files in one call (wall)",
-                f"{wall:.1f} s",
-                f"goal {20 * many / 1000:g} s",
-                f"{wall / (20 * many / 1000):.2f} of the goal",
-                "",
-            ]
+        table.row(
+            f"record {many} files in one call (wall)",
+            f"{wall:.1f} s",
+            f"goal {20 * many / 1000:g} s",
+            f"{wall / (20 * many / 1000):.2f} of the goal",
         )
         # each record a new filing into a store of the current schema (made by the first)
         db = str(Path(tmp) / "single.db")
@@ -192,51 +189,77 @@ def record_costs(files: int, many: int, repeat: int, rows: list[list[str]]) -> N
         for p in each[: max(repeat, 7)]:
             validate.append(rulesub("validate", str(p))[1])
             record.append(rulesub("record", str(p), "--db", db)[1])
-        rows.append(
-            [
-                f"record one file vs validate it (CPU, best of {len(record)})",
-                f"{min(record):.3f} s",
-                f"{min(validate):.3f} s",
-                f"{min(record) / min(validate):.2f}x (goal 1.5x)",
-                "",
-            ]
+        table.row(
+            f"record one file vs validate it (CPU, best of {len(record)})",
+            f"{min(record):.3f} s",
+            f"{min(validate):.3f} s",
+            f"{min(record) / min(validate):.2f}x (goal 1.5x)",
         )
 
 
+class Table:
+    """The figures, each printed as soon as it is measured (a run cut short keeps what it
+    measured), then all of them again as one aligned table."""
+
+    HEAD = ("figure", "1 worker / this", "N workers / that", "ratio", "same bytes")
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, ...]] = []
+
+    def row(self, *cells: str) -> None:
+        cells = (*cells, *[""] * (len(self.HEAD) - len(cells)))
+        self.rows.append(cells)
+        print(" | ".join(c for c in cells if c), flush=True)
+
+    def show(self) -> None:
+        rows = [self.HEAD, *self.rows]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(self.HEAD))]
+        for r in rows:
+            print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+
+
 def main() -> None:
+    from validator.interpreter.chunks import available_cores
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--max-workers", type=int, default=available_cores())
     parser.add_argument("--quick", action="store_true", help="sizes / 20, for a small machine")
     parser.add_argument("--size", type=float, default=1.0, help="sizes / this")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument(
+        "--ladder",
+        action="store_true",
+        help="par Lunar Poker on 2, 4, 8 … processes too, up to --max-workers",
+    )
+    parser.add_argument(
         "--only",
+        action="append",
         choices=("workers", "engines", "record"),
-        help="one group of figures: workers 1 vs N, the engines' rates, or record",
+        help="a group of figures (again for more): workers 1 vs N, the engines' rates, record",
     )
     parser.add_argument(
         "--record-many", type=int, default=1000, help="files recorded in one call (goal 20 s)"
     )
     args = parser.parse_args()
     n, q = args.max_workers, 20 if args.quick else args.size
-    rows: list[list[str]] = []
-    if args.only in (None, "workers"):
-        sim = ["simulate", "high-card-flush", "--rounds", str(int(2_000_000 // q))]
-        scaling("simulate High Card Flush", [*sim, "--format", "json"], n, args.repeat, rows)
-        par = ["par", "lunar-poker", "--rounds", str(int(1_000_000 // q)), "--format", "json"]
-        scaling("par Lunar Poker", par, n, args.repeat, rows)
+    only = set(args.only or ("workers", "engines", "record"))
+    print(f"{os.cpu_count()} CPUs here, {available_cores()} for this process", end="")
+    print(f", {n} workers; sizes / {q}", flush=True)
+    table = Table()
+    if "workers" in only:
+        sim = ["simulate", "high-card-flush", "--rounds", str(int(16_000_000 // q))]
+        scaling("simulate High Card Flush", [*sim, "--format", "json"], n, args.repeat, table)
+        # the issue's figure: 4,000,000 rounds a strategy (two simulated strategies)
+        par = ["par", "lunar-poker", "--rounds", str(int(4_000_000 // q)), "--format", "json"]
+        scaling("par Lunar Poker", par, n, args.repeat, table, ladder=args.ladder)
         room = ["par", str(EXAMPLES / "poker-holdem.yaml"), "--format", "json"]
         room += ["--rounds", str(int(320_000 // q)), "--tables", str(n)]
-        scaling(f"par Hold'em, {n} tables", room, n, args.repeat, rows)
-    if args.only in (None, "engines"):
-        engine_rates(int(400_000 // q), rows)
-    if args.only in (None, "record"):
-        record_costs(max(10, int(100 // q)), args.record_many, args.repeat, rows)
-    head = ["figure", "1 worker / this", "N workers / that", "ratio", "same bytes"]
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(5)]
-    print(f"{os.cpu_count()} CPUs here, {n} workers; sizes / {q}")
-    for r in [head, *rows]:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+        scaling(f"par Hold'em, {n} tables", room, n, args.repeat, table)
+    if "engines" in only:
+        engine_rates(int(400_000 // q), table)
+    if "record" in only:
+        record_costs(max(10, int(100 // q)), args.record_many, args.repeat, table)
+    table.show()
 
 
 if __name__ == "__main__":
