@@ -16,8 +16,8 @@ import pytest
 
 from validator import PROJECT_ROOT
 from validator.compiler import Game, load_game
-from validator.interpreter.poker import settle_poker_round
 from validator.interpreter.poker.session import Session
+from validator.interpreter.poker.settle import settle_poker_round
 from validator.interpreter.poker.showdown import Splitter
 from validator.interpreter.poker.table import default_setup
 from validator.model.registry import GameFileError, load_card_orders

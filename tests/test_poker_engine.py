@@ -14,9 +14,9 @@ from tests.poker_oracle.betting import Action, BettingError, BettingRound
 from tests.poker_oracle.settlement import PotError, build_pots, take_rake
 from tests.poker_oracle.table import Hand, RandomStrategy, play_hand
 from validator.compiler import load_game
-from validator.interpreter.poker import settle_poker_round
 from validator.interpreter.poker.kill import KillRule, next_hand
 from validator.interpreter.poker.rake import RakeRule, time_charges
+from validator.interpreter.poker.settle import settle_poker_round
 from validator.interpreter.poker.table import Limit, Player, Rules, Stakes
 from validator.interpreter.roundfile import RoundFileError
 

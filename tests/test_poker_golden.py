@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from validator.compiler import load_game
-from validator.interpreter.poker import settle_poker_round
+from validator.interpreter.poker.settle import settle_poker_round
 from validator.loader import load_yaml
 
 GOLDEN = Path(__file__).parent / "golden" / "poker"

@@ -168,7 +168,7 @@ def test_house_procedures_give_the_whole_excess_to_one_player() -> None:
     """7CS Procedures § Seven-Card Stud (8)(ii)(B): no $1 cap: the $2 excess goes whole to
     the highest card by suit (the game file's borrowed rule for high poker)."""
     from validator.compiler import load_game
-    from validator.interpreter.poker import settle_poker_round
+    from validator.interpreter.poker.settle import settle_poker_round
 
     got = settle_poker_round(
         {"game": "house-seven-card-stud", "seats": THREE_WAY}, load_game("house-seven-card-stud")

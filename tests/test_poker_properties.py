@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from tests.poker_oracle.table import RandomStrategy, play_hand
 from validator.compiler import load_game
-from validator.interpreter.poker import settle_poker_round
 from validator.interpreter.poker.bad_beat import BadBeatRule
 from validator.interpreter.poker.rake import RakeRule
+from validator.interpreter.poker.settle import settle_poker_round
 from validator.interpreter.poker.table import Limit, Rules, Stakes
 
 POKER = (
