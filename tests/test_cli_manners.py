@@ -204,3 +204,41 @@ def test_a_first_poker_run_says_the_kernels_compile(monkeypatch: pytest.MonkeyPa
     err.truncate(0)
     tools.first_poker_run_note()
     assert err.getvalue().strip("\x00") == ""
+
+
+def _warm_tables(game_id: str, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The tables `rulesub warm` deals ``game_id`` at, in turn."""
+    from validator.cli import tools
+    from validator.compiler import BankingGame, load_game
+    from validator.interpreter import simulate
+
+    tables: list[Any] = []
+    real = simulate.run
+
+    def run(rules: Any, *args: Any) -> Any:
+        tables.append(rules.config)
+        return real(rules, *args)
+
+    monkeypatch.setattr(simulate, "run", run)
+    game = load_game(game_id)
+    assert isinstance(game, BankingGame)
+    tools._play_banking(game)
+    return tables
+
+
+@pytest.mark.parametrize("game_id", ["four-card-poker", "high-card-flush", "lunar-poker"])
+def test_warm_plays_each_banking_game_at_its_default_table(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`rulesub warm` deals every banking game a few rounds at its default table, every
+    wager offered (the kernels of its optional wagers and meters compiled too)."""
+    tables = _warm_tables(game_id, monkeypatch)
+    assert len(tables) == 1 and tables[0].offered
+
+
+def test_warm_goes_on_where_the_base_game_lacks_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WPT Heads-Up Hold'em's Odds Wager needs a Bad Beat table § 677a.12(c) lacks: warm
+    tries the default table, then the base game, and does not stop (the casino states the
+    table in its Rules Submission; what is left compiles on the game's first run)."""
+    tables = _warm_tables("wpt-heads-up-holdem", monkeypatch)
+    assert [bool(t.offered) for t in tables] == [True, False]

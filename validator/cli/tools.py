@@ -1,16 +1,19 @@
-"""``rulesub completion`` (a shell's completion script) and ``rulesub warm`` (the Poker
-kernels compiled ahead, for images and CI)."""
+"""``rulesub completion`` (a shell's completion script) and ``rulesub warm`` (the kernels
+compiled ahead, for images and CI)."""
 
 from __future__ import annotations
 
 import sys
 import time
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from validator.cli import app
+
+if TYPE_CHECKING:
+    from validator.compiler import BankingGame
 
 
 class Shell(StrEnum):
@@ -47,25 +50,53 @@ def first_poker_run_note() -> None:
         )
 
 
+#: rounds each banking game plays in ``warm``: enough for every step its rounds take
+WARM_ROUNDS = 2_000
+
+
 @app.command("warm")
 def warm() -> None:
-    """Compile the Poker kernels ahead (numba keeps them in its cache), so that the first
-    `simulate` or `par` of a Poker game starts at once: for container images and CI."""
+    """Compile the kernels ahead (numba keeps them in its cache), so that the first
+    `simulate` or `par` of any game starts at once: each banking game's rounds played a
+    little, then each Poker game's; for container images and CI."""
     from validator.cli.common import readable_input
-    from validator.compiler import PokerGame, all_games
+    from validator.compiler import BankingGame, PokerGame, all_games
     from validator.interpreter.poker.session import Session
     from validator.interpreter.settings import default_settings
 
     first_poker_run_note()
     start = time.perf_counter()
     with readable_input():
-        for game in all_games():
+        games = all_games()
+        for game in games:
+            if isinstance(game, BankingGame):
+                _play_banking(game)
+        for game in games:
             if not isinstance(game, PokerGame):
                 continue
             setup = default_settings(game)
             session = Session(game, setup, setup.positions, 1, None, 30, False)
             for _ in session.hands(20):
                 pass
-    sys.stderr.write(
-        f"rulesub: the Poker kernels are ready ({time.perf_counter() - start:.0f} s)\n"
-    )
+    sys.stderr.write(f"rulesub: the kernels are ready ({time.perf_counter() - start:.0f} s)\n")
+
+
+def _play_banking(game: BankingGame) -> None:
+    """A few rounds of ``game`` at its default table, every wager offered; where a wager
+    needs a table the regulation text lacks, the base game alone; where the base game needs
+    one (the casino states it in its Rules Submission), what was compiled before the round
+    stopped, the rest on the game's first run."""
+    from dataclasses import replace
+
+    from validator.interpreter.rules import MissingTable, Rules
+    from validator.interpreter.settings import default_settings
+    from validator.interpreter.simulate import run
+
+    table = default_settings(game)
+    base = replace(table, offered=set(), optional_payouts=set(), payout_limit=None)
+    for settings in (table, base):
+        try:
+            run(Rules(game, settings), WARM_ROUNDS, 1, table.positions)
+            return
+        except MissingTable:
+            continue
