@@ -72,7 +72,7 @@ def test_the_rounds_played_before_the_fork_are_thrown_away() -> None:
     rules, metered = table("four-card-poker")
     assert metered.meters
     before = copy.deepcopy(metered.meters)
-    warm(rules, metered)
+    warm(rules, metered, 1_000)
     assert metered.meters == before
 
     def chunk(engine: BatchEngine) -> dict[str, list[list[int]]]:
@@ -81,7 +81,7 @@ def test_the_rounds_played_before_the_fork_are_thrown_away() -> None:
 
     rules, fresh = table("lunar-poker")
     _, warmed = table("lunar-poker")
-    warm(rules, warmed)
+    warm(rules, warmed, 1_000)
     assert chunk(warmed) == chunk(fresh)
 
 

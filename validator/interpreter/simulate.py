@@ -150,7 +150,7 @@ def run(
     else:
         _ENGINES[_key(spec)] = (rules, engine)  # forked workers inherit the table
         jobs = [(spec, k, n) for k, n in spec.chunks()]
-        warmed = partial(warm, rules, engine)
+        warmed = partial(warm, rules, engine, chunk)
         for part in in_order(run_jobs(_job, jobs, workers, scheduler, warmed)):
             merge(stats, part)
             if progress is not None:
@@ -340,19 +340,17 @@ def deal(
     return decks, draws
 
 
-#: rounds a table plays, thrown away, before its workers fork (``warm``)
-WARM_ROUNDS = 1_000
-
-
-def warm(rules: Rules, engine: BatchEngine) -> None:
-    """A few rounds played in this process and thrown away before the workers fork: they
-    inherit the compiled kernels loaded here rather than each loading them from the cache
-    at once (measured on 16 cores: a worker's first chunk 1.0 to 1.25 s rather than 0.09,
-    every worker contending for the same files; warmed here, 0.15 to 0.23). Rounds move a
+def warm(rules: Rules, engine: BatchEngine, rounds: int) -> None:
+    """A chunk of ``rounds`` played in this process and thrown away before the workers
+    fork: they inherit the compiled kernels loaded here rather than each loading them from
+    the cache at once (measured on 16 cores: a worker's first chunk 1.0 to 1.25 s rather
+    than 0.09, every worker contending for the same files; warmed here, 0.15 to 0.23), and
+    memory laid out for a chunk's arrays (warmed on a smaller deal, each worker's first
+    chunks took several times the page faults of an unwarmed worker's). Rounds move a
     progressive meter, so a table with one in play is not warmed (nor forked)."""
     if engine.meters:
         return
-    engine.run(*deal(np.random.default_rng(0), WARM_ROUNDS, rules.config.positions))
+    engine.run(*deal(np.random.default_rng(0), rounds, rules.config.positions))
 
 
 def absorb(rules: Rules, stats: Stats, res: ChunkResult) -> None:

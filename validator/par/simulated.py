@@ -188,7 +188,7 @@ def _results(
 
     def warm_all() -> None:
         for spec in specs:
-            warm(*_engine(spec))
+            warm(*_engine(spec), spec.chunk)
 
     return run_jobs(_job, jobs, workers, scheduler, warm_all)
 
