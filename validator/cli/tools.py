@@ -61,10 +61,15 @@ def warm() -> None:
     little, then each Poker game's; for container images and CI."""
     from validator.cli.common import readable_input
     from validator.compiler import BankingGame, PokerGame, all_games
+    from validator.interpreter.poker.fast import COMPILE_SECONDS, kernels_cached
     from validator.interpreter.poker.session import Session
     from validator.interpreter.settings import default_settings
 
-    first_poker_run_note()
+    if not kernels_cached():
+        sys.stderr.write(
+            f"rulesub: compiling the kernels once (about {COMPILE_SECONDS} s on two cores); "
+            "numba keeps them\n"
+        )
     start = time.perf_counter()
     with readable_input():
         games = all_games()
