@@ -343,10 +343,10 @@ def deal(
 def warm(rules: Rules, engine: BatchEngine, rounds: int) -> None:
     """A chunk of ``rounds`` played in this process and thrown away before the workers
     fork: they inherit the compiled kernels loaded here rather than each loading them from
-    the cache at once (measured on 16 cores: a worker's first chunk 1.0 to 1.25 s rather
-    than 0.09, every worker contending for the same files; warmed here, 0.15 to 0.23), and
-    memory laid out for a chunk's arrays (warmed on a smaller deal, each worker's first
-    chunks took several times the page faults of an unwarmed worker's). Rounds move a
+    the cache at once (measured on 16 cores: a worker's first chunk took 1.0 to 1.25 s
+    rather than 0.09, every worker contending for the same files; 0.15 to 0.23 s with the
+    kernels loaded first), and memory laid out for a chunk's arrays (warmed on a smaller
+    deal, the workers took several times the page faults of unwarmed ones). Rounds move a
     progressive meter, so a table with one in play is not warmed (nor forked)."""
     if engine.meters:
         return
