@@ -200,6 +200,12 @@ def test_a_first_poker_run_says_the_kernels_compile(monkeypatch: pytest.MonkeyPa
     tools.first_poker_run_note()
     assert "compiling the Poker kernels once" in err.getvalue()
     assert f"about {fast.COMPILE_SECONDS} s" in err.getvalue()
+    assert "`rulesub warm` compiles them ahead" in err.getvalue()
+    err.truncate(0)
+    err.seek(0)
+    tools.first_poker_run_note(warming=True)  # `rulesub warm` names itself no command to run
+    assert "compiling the kernels once" in err.getvalue()
+    assert "rulesub warm" not in err.getvalue()
     monkeypatch.setattr(fast, "kernels_cached", lambda: True)
     err.truncate(0)
     tools.first_poker_run_note()

@@ -37,17 +37,25 @@ def completion(
     sys.stdout.write(script.rstrip("\n") + "\n")
 
 
-def first_poker_run_note() -> None:
-    """Say on stderr, before a first Poker run, that the kernels compile once and about how
-    long: a silent minute and a half reads as a hang."""
+def first_poker_run_note(warming: bool = False) -> None:
+    """Say on stderr, before a first Poker run (or ``warming``: `rulesub warm` itself), that
+    the kernels compile once and about how long: a silent minute and a half reads as a hang."""
     from validator.interpreter.poker.fast import COMPILE_SECONDS, kernels_cached
 
-    if not kernels_cached():
-        sys.stderr.write(
-            "rulesub: compiling the Poker kernels once (about "
-            f"{COMPILE_SECONDS} s on two cores); numba keeps them, so later runs start in "
-            "about a second (`rulesub warm` compiles them ahead)\n"
+    if kernels_cached():
+        return
+    what, then = (
+        ("the kernels", "")
+        if warming
+        else (
+            "the Poker kernels",
+            ", so later runs start in about a second (`rulesub warm` compiles them ahead)",
         )
+    )
+    sys.stderr.write(
+        f"rulesub: compiling {what} once (about {COMPILE_SECONDS} s on two cores); "
+        f"numba keeps them{then}\n"
+    )
 
 
 #: rounds each banking game plays in ``warm``: enough for every step its rounds take
@@ -61,15 +69,10 @@ def warm() -> None:
     little, then each Poker game's; for container images and CI."""
     from validator.cli.common import readable_input
     from validator.compiler import BankingGame, PokerGame, all_games
-    from validator.interpreter.poker.fast import COMPILE_SECONDS, kernels_cached
     from validator.interpreter.poker.session import Session
     from validator.interpreter.settings import default_settings
 
-    if not kernels_cached():
-        sys.stderr.write(
-            f"rulesub: compiling the kernels once (about {COMPILE_SECONDS} s on two cores); "
-            "numba keeps them\n"
-        )
+    first_poker_run_note(warming=True)
     start = time.perf_counter()
     with readable_input():
         games = all_games()
