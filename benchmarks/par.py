@@ -40,6 +40,7 @@ from math import comb
 import numpy as np
 
 from validator.compiler import load_game
+from validator.interpreter.chunks import available_cores
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
 from validator.par.longest_flush import FlushGame, count_all, figures, optimal_choice
@@ -132,7 +133,7 @@ def fcp_exact() -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--workers", type=int, default=available_cores())
     ap.add_argument("--sim-rounds", type=int, default=600_000)
     ap.add_argument("--fcp-rounds", type=int, default=100_000_000)
     ap.add_argument("--naive-sample", type=int, default=2_000_000)
