@@ -13,7 +13,7 @@ import typer
 from validator.cli import app
 
 if TYPE_CHECKING:
-    from validator.compiler import BankingGame
+    from validator.compiler import BankingGame, PokerGame
 
 
 class Shell(StrEnum):
@@ -65,28 +65,30 @@ WARM_ROUNDS = 2_000
 @app.command("warm")
 def warm() -> None:
     """Compile the kernels ahead (numba keeps them in its cache), so that the first
-    `simulate` or `par` of any game starts at once: each banking game's rounds played a
-    little, then each Poker game's; for container images and CI."""
+    `simulate` or `par` of any game starts at once: each game's rounds played a little;
+    for container images and CI."""
     from validator.cli.common import readable_input
-    from validator.compiler import BankingGame, PokerGame, all_games
-    from validator.interpreter.poker.session import Session
-    from validator.interpreter.settings import default_settings
+    from validator.compiler import BankingGame, all_games
 
     first_poker_run_note(warming=True)
     start = time.perf_counter()
     with readable_input():
-        games = all_games()
-        for game in games:
+        for game in all_games():
             if isinstance(game, BankingGame):
                 _play_banking(game)
-        for game in games:
-            if not isinstance(game, PokerGame):
-                continue
-            setup = default_settings(game)
-            session = Session(game, setup, setup.positions, 1, None, 30, False)
-            for _ in session.hands(20):
-                pass
+            else:
+                _play_poker(game)
     sys.stderr.write(f"rulesub: the kernels are ready ({time.perf_counter() - start:.0f} s)\n")
+
+
+def _play_poker(game: PokerGame) -> None:
+    """Twenty hands of ``game`` at its default table, the log off, as `simulate` deals."""
+    from validator.interpreter.poker.session import Session
+    from validator.interpreter.settings import default_settings
+
+    setup = default_settings(game)
+    for _ in Session(game, setup, setup.positions, 1, None, 30, False).hands(20):
+        pass
 
 
 def _play_banking(game: BankingGame) -> None:
