@@ -238,3 +238,18 @@ def test_a_settlement_the_count_cannot_read_is_refused_with_the_reason(
     assert reason is not None and why in reason
     with pytest.raises(NotPriced, match=why):
         exact_odds(g, "bad_beat_bonus", "A", joint=JOINT)
+
+
+def test_diff_prices_the_bad_beat_bonus_as_odds_does() -> None:
+    """A change between § 641a.12(f)'s paytables is the diff's whole purpose: the diff's
+    holds are the odds engine's, the deal of both hands counted (not "n/a")."""
+    from validator.compiler import load_game
+    from validator.diff.holds import table_hold
+    from validator.odds import exact_odds
+    from validator.par.completions import JOINT
+
+    game = load_game("four-card-poker")
+    for letter in ("A", "B"):
+        hold = table_hold(game, "bad_beat_bonus", letter)
+        assert hold.why_not is None
+        assert hold.value == Fraction(exact_odds(game, "bad_beat_bonus", letter, joint=JOINT).hold)

@@ -23,12 +23,18 @@ class Hold:
     basis: str = "wager"  # "bonus": a bonus on another wager, its hold is minus its return
 
 
-def _engine() -> Any:
-    try:
-        import validator.odds as odds
-    except ImportError:
+def _pricing() -> tuple[Any, Any] | None:
+    """The odds engine (``checks.hold.odds_engine``, None where it is not available) and the
+    pricer of a table paid on the lower of two hands that the documents price with
+    (``par.completions.JOINT``)."""
+    from validator.checks.hold import odds_engine
+
+    odds = odds_engine()
+    if odds is None:
         return None
-    return odds if hasattr(odds, "exact_odds") else None
+    from validator.par.completions import JOINT
+
+    return odds, JOINT
 
 
 def table_hold(
@@ -40,12 +46,11 @@ def table_hold(
     meter: dict[str, Decimal] | None = None,
 ) -> Hold:
     """The exact hold of one of the chapter's tables (``letter`` None: the fixed table)."""
-    odds = _engine()
-    if odds is None:
+    pricing = _pricing()
+    if pricing is None:
         return Hold(None, "the odds engine is not available")
-    from validator.par.completions import JOINT
-
-    kwargs: dict[str, Any] = {"joint": JOINT}  # a table paid on the lower of two hands
+    odds, joint = pricing
+    kwargs: dict[str, Any] = {"joint": joint}
     if wager_amount is not None:
         kwargs["wager_amount"] = wager_amount
     if meter:
@@ -59,14 +64,13 @@ def table_hold(
 
 def rows_hold(game: Game, table_id: str, rows: dict[str, Any]) -> Hold:
     """The exact hold of a table the submission states (where the chapter's text is missing)."""
-    odds = _engine()
-    if odds is None or not hasattr(odds, "odds_for_rows"):
+    pricing = _pricing()
+    if pricing is None:
         return Hold(None, "the odds engine cannot price a stated table")
+    odds, joint = pricing
     _, table = game.table(table_id)
     try:
-        from validator.par.completions import JOINT
-
-        result = odds.odds_for_rows(game, table.pays_on, rows, table_id=table_id, joint=JOINT)
+        result = odds.odds_for_rows(game, table.pays_on, rows, table_id=table_id, joint=joint)
     except (KeyError, ValueError, NotImplementedError, ArithmeticError) as e:
         return Hold(None, f"the odds engine cannot price it: {e}")
     return Hold(Fraction(result.hold), basis=getattr(result, "basis", "wager"))
