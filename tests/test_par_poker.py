@@ -78,7 +78,9 @@ def dask_cluster() -> Iterator[str]:
     """A local Dask cluster of two worker processes, as the banking test starts one; its
     scheduler's address."""
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
         yield cluster.scheduler_address
 
 
