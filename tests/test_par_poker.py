@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from validator.cards import parse_card
 from validator.cli import app
 from validator.compiler import load_game
-from validator.interpreter.chunks import chunk_rng
+from validator.interpreter.chunks import LOCAL_CLUSTER, chunk_rng
 from validator.interpreter.poker.fast.stream import Stream
 from validator.interpreter.poker.session import Session
 from validator.interpreter.settings import read_settings
@@ -78,9 +78,7 @@ def dask_cluster() -> Iterator[str]:
     """A local Dask cluster of two worker processes, as the banking test starts one; its
     scheduler's address."""
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
+    with distributed.LocalCluster(n_workers=2, **LOCAL_CLUSTER) as cluster:
         yield cluster.scheduler_address
 
 

@@ -12,6 +12,7 @@ import json
 import numpy as np
 import pytest
 
+from validator.interpreter.chunks import LOCAL_CLUSTER
 from validator.par.sheet import simulated_figures
 from validator.par.simulated import Moments, SimSpec, Sums, run_chunk, simulate
 
@@ -44,9 +45,7 @@ def test_same_seed_same_json_on_any_number_of_workers(one_worker: str, workers: 
 def test_same_seed_same_json_through_a_local_dask_cluster(one_worker: str) -> None:
     distributed = pytest.importorskip("dask.distributed")
     with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
+        distributed.LocalCluster(n_workers=2, **LOCAL_CLUSTER) as cluster,
         distributed.Client(cluster),
     ):
         got = figures_json(simulate(SPEC, scheduler=cluster.scheduler_address))

@@ -112,6 +112,32 @@ def test_cli_simulate_same_bytes_for_workers_and_a_local_cluster() -> None:
     assert json.loads(outs[0])["rounds"] == 41_000
 
 
+@pytest.mark.slow  # a local Dask cluster
+def test_a_local_cluster_says_nothing_where_the_dashboard_port_is_taken() -> None:
+    """Another Dask cluster on the machine holds port 8787: `--scheduler local` still runs,
+    and its output is the figures alone (Dask warned "Port 8787 is already in use")."""
+    import socket
+    import warnings
+
+    pytest.importorskip("dask.distributed")
+    held = socket.socket()
+    try:
+        held.bind(("127.0.0.1", 8787))
+    except OSError:
+        held.close()
+        pytest.skip("port 8787 is taken already")
+    held.listen()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a warning from the cluster fails the run
+            args = ["simulate", "high-card-flush", "--rounds", "2000", "--format", "json"]
+            r = CliRunner().invoke(app, [*args, "--scheduler", "local", "--workers", "1"])
+    finally:
+        held.close()
+    assert r.exit_code == 0, r.output
+    assert "8787" not in r.stderr and json.loads(r.stdout)["rounds"] == 2_000
+
+
 def test_cli_unreachable_scheduler_exits_2() -> None:
     pytest.importorskip("dask.distributed")
     r = CliRunner().invoke(app, [*CLI, "--scheduler", "tcp://127.0.0.1:9"])

@@ -138,6 +138,17 @@ def available_cores() -> int:
     return max(1, n)
 
 
+#: a local Dask cluster (``--scheduler local``): a process a worker, one thread each, and no
+#: dashboard; its scheduler's HTTP routes on a free port (on the default 8787, Dask warns on
+#: stderr where another cluster holds it)
+LOCAL_CLUSTER: dict[str, Any] = {
+    "threads_per_worker": 1,
+    "processes": True,
+    "dashboard_address": ":0",
+    "scheduler_kwargs": {"dashboard": False},
+}
+
+
 def _dask(
     job: Callable[[J], R], jobs: list[J], scheduler: str, workers: int | None = None
 ) -> Iterable[R]:
@@ -149,9 +160,7 @@ def _dask(
     try:
         if scheduler == "local":
             n = max(1, min(worker_count(workers), len(jobs)))
-            cluster = LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
-            )
+            cluster = LocalCluster(n_workers=n, **LOCAL_CLUSTER)
             client = Client(cluster)
         else:
             client = Client(scheduler, timeout="3s")
