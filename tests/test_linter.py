@@ -217,6 +217,34 @@ def test_fifo_and_dangling_link_in_a_directory_are_unreadable(tmp_path: Path) ->
     assert "symbolic link loop" in done.stderr
 
 
+def test_a_submission_saved_with_a_byte_order_mark_or_as_utf16_is_not_passed_over(
+    tmp_path: Path,
+) -> None:
+    """Editors on Windows save UTF-8 with a byte-order mark, or "Unicode" (UTF-16): in a
+    directory the first is checked as the same file without the mark, the second reported as
+    unreadable, naming its encoding; neither is skipped as YAML that is no submission."""
+    text = "".join(ln for ln in lunar_text().splitlines(True) if not ln.startswith("#"))
+    assert text.startswith("rulesub:")
+    (tmp_path / "marked.yaml").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    (tmp_path / "utf16.yaml").write_bytes(b"\xff\xfe" + text.encode("utf-16-le"))
+    (tmp_path / "utf16be.yaml").write_bytes(text.encode("utf-16-be"))
+    (tmp_path / "utf32.yaml").write_bytes(text.encode("utf-32"))
+    (tmp_path / "workflow.yaml").write_bytes("on: push\n".encode("utf-16"))
+    done = rulesub("validate", "--format", "json", str(tmp_path))
+    assert done.returncode == 2, done.stderr
+    findings = json.loads(done.stdout)["findings"]
+    unreadable = {Path(f["file"]).name for f in findings if f["code"] == "rulesub/unreadable"}
+    assert unreadable == {"utf16.yaml", "utf16be.yaml", "utf32.yaml"}
+    assert all("UTF-16" in f["message"] for f in findings if f["code"] == "rulesub/unreadable")
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "marked.yaml").write_text(text, encoding="utf-8")
+    plain = rulesub("validate", "--format", "json", str(tmp_path / "plain" / "marked.yaml"))
+    alone = json.loads(plain.stdout)["findings"]
+    marked = [f["code"] for f in findings if Path(f["file"]).name == "marked.yaml"]
+    assert marked == [f["code"] for f in alone]
+    assert "skipped 1 YAML file" in done.stderr  # the workflow, in UTF-16 too
+
+
 def test_sarif_is_written_when_nothing_can_be_read(tmp_path: Path) -> None:
     done = rulesub("validate", "--format", "sarif", str(tmp_path / "missing.yaml"))
     assert done.returncode == 2

@@ -139,9 +139,15 @@ def read_bytes(path: Path | str, *, display: str | None = None) -> bytes:
     return raw
 
 
+def is_wide(raw: bytes) -> bool:
+    """Whether the bytes look like UTF-16 or UTF-32 text (a byte-order mark, or a NUL among
+    the first four bytes), which rulesub does not read."""
+    return raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) > 1 and b"\x00" in raw[:4])
+
+
 def decode_text(raw: bytes, name: str) -> str:
     """UTF-8 bytes → text, or ``LoadError`` naming the encoding the bytes look like."""
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) > 1 and b"\x00" in raw[:4]):
+    if is_wide(raw):
         raise LoadError(name, 1, 1, "the file is UTF-16 (or UTF-32) text; save it as UTF-8")
     try:
         text = raw.decode("utf-8")

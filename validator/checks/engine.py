@@ -5,6 +5,7 @@ Nothing the user gave is modified: files are only read.
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import re
 from collections.abc import Iterable, Iterator
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from validator.checks.findings import FileResult, Finding, Report, root_causes
 from validator.checks.rules import constraint_rules, generic_rule
-from validator.loader import LoadError, Located, did_you_mean
+from validator.loader import LoadError, Located, did_you_mean, is_wide
 from validator.pointer import join
 
 if TYPE_CHECKING:
@@ -69,7 +70,9 @@ def is_submission(path: Path) -> bool:
             head = fh.read(SNIFF_BYTES)
     except OSError:
         return True  # unreadable: let the reader say why, with exit code 2
-    return SUBMISSION_KEY.search(head) is not None
+    if is_wide(head):  # ASCII's bytes without their NULs: the reader then names the encoding
+        head = head.replace(b"\x00", b"").lstrip(b"\xff\xfe")
+    return SUBMISSION_KEY.search(head.removeprefix(codecs.BOM_UTF8)) is not None
 
 
 def discover(paths: Iterable[Path | str], settings: Settings | None = None) -> Discovery:
