@@ -151,7 +151,8 @@ def test_money() -> None:
     assert parse_money(Decimal("2.25")) == Decimal("2.25")
     for bad, message in [
         (10.5, "whole dollars"),
-        (True, "whole dollars"),
+        (True, "money true: a yes or no, not an amount; write whole dollars"),
+        (False, "money false: a yes or no"),
         (-1, "negative"),
         ("5k", "expected"),
     ]:

@@ -182,7 +182,12 @@ def parse_money(value: object) -> Decimal:
         if not value.is_finite() or value < 0:
             raise NotationError(f"money {value}: expected a number of dollars")
         return _bounded(value, value)
-    if isinstance(value, (bool, float)):
+    if isinstance(value, bool):  # YAML's true/false (yes/no in older YAML), not an amount
+        raise NotationError(
+            f"money {str(value).lower()}: a yes or no, not an amount; write whole dollars or a "
+            "string like '$10.50'"
+        )
+    if isinstance(value, float):
         raise NotationError(f"money {value!r}: write whole dollars or a string like '$10.50'")
     if isinstance(value, int):
         if value < 0:
