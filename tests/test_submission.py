@@ -150,10 +150,46 @@ def test_bad_choice_suggests_the_nearest(tmp_path: Path) -> None:
 
 
 def test_not_a_mapping(tmp_path: Path) -> None:
-    for text in ("", "- a\n- b\n", "just words\n"):
-        sub, problems = read(tmp_path, text)
-        assert sub is None
-        assert [p[0] for p in problems] == ["rulesub/not-a-submission"]
+    """The message says what the file holds in plain words, as YAML reads it."""
+    for text, holds in [
+        ("", "empty"),
+        ("- a\n- b\n", "a list"),
+        ("just words\n", "a line of text"),
+        ("5\n", "a number"),
+        ("true\n", "the single value true"),
+    ]:
+        path = tmp_path / "s.yaml"
+        path.write_text(text, encoding="utf-8")
+        loaded = load_submission(path)
+        assert loaded.submission is None
+        assert [p.code for p in loaded.problems] == ["rulesub/not-a-submission"]
+        assert loaded.problems[0].message.endswith(f"this file is {holds}"), text
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("table: {positions: true}", "/table/positions: expected a whole number, not true"),
+        ("offered: [~]", "/offered/0: expected text, not an empty value"),
+        ("table: {positions: [6]}", "/table/positions: expected a whole number, not a list"),
+        ("table: {positions: six}", "/table/positions: expected a whole number, not the text"),
+        ("facility: 7", "/facility: expected text, not the number 7"),
+        ("dealing: {methods: [~]}", "/dealing/methods/0: an empty value is not one of: hand,"),
+        ("dealing: {shuffler: false}", "/dealing/shuffler: false is not one of: manual,"),
+        ("table: {min_wager: [5]}", "/table/min_wager: money a list: expected a number"),
+        ("table: {min_wager: {}}", "/table/min_wager: money a mapping: expected a number"),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_named_as_yaml_writes_it(
+    tmp_path: Path, written: str, message: str
+) -> None:
+    """YAML's words in the message (true, an empty value, a list), never Python's (True,
+    None, [])."""
+    path = tmp_path / "s.yaml"
+    head = HEAD.replace("facility: Example Downs\n", "") if written.startswith("fac") else HEAD
+    path.write_text(head + written + "\n")
+    found = [p.message for p in load_submission(path).problems]
+    assert any(m.startswith(message) for m in found), found
 
 
 def test_known_keys_follow_the_model() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from validator.errors import RulesubError
+from validator.loader import written
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
@@ -97,7 +98,7 @@ def parse_rank(text: str | int) -> int:
     """A rank as the game files write it: ``A``, ``K``, ``10``, ``T``, ``9``… → 2..14."""
     key = str(text).strip().upper()
     if key not in RANK_WORDS:
-        raise CardError(f"not a rank: {text!r} (expected A K Q J 10 9 8 7 6 5 4 3 2)")
+        raise CardError(f"not a rank: {written(text)} (expected A K Q J 10 9 8 7 6 5 4 3 2)")
     return RANK_WORDS[key]
 
 

@@ -82,6 +82,23 @@ class Located:
             p = p.rsplit("/", 1)[0]
 
 
+def written(value: object) -> str:
+    """A value as the file reads it, for a message: in YAML's words (``true``, an empty
+    value, a list), never Python's (``True``, ``None``, ``[]``); long text cut short."""
+    if value is None:
+        return "an empty value"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
 def read_text(path: Path | str, *, display: str | None = None) -> str:
     """The text of one input file, read safely. Raises ``LoadError`` saying what is wrong.
 

@@ -24,6 +24,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from validator.errors import RulesubError
+from validator.loader import written
 
 
 class NotationError(RulesubError, ValueError):
@@ -138,7 +139,7 @@ def parse_payout(value: object) -> Payout:
         return value
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise NotationError(
-            f"payout {value!r}: expected text like '25 to 1', '300 for 1', 'push', "
+            f"payout {written(value)}: expected text like '25 to 1', '300 for 1', 'push', "
             "'100% of meter', '$100' or 'N/A'"
         )
     text = str(value).strip()
@@ -188,7 +189,7 @@ def parse_money(value: object) -> Decimal:
             "string like '$10.50'"
         )
     if isinstance(value, float):
-        raise NotationError(f"money {value!r}: write whole dollars or a string like '$10.50'")
+        raise NotationError(f"money {value}: write whole dollars or a string like '$10.50'")
     if isinstance(value, int):
         if value < 0:
             raise NotationError(f"money {value!r}: cannot be negative")
@@ -197,7 +198,7 @@ def parse_money(value: object) -> Decimal:
         return Decimal(value)
     if isinstance(value, str) and len(value) <= 64 and (m := _MONEY.match(value)):
         return _bounded(Decimal(m.group(1).replace(",", "") + (m.group(2) or "")), value)
-    shown = repr(value) if not isinstance(value, str) or len(value) <= 64 else "(a long text)"
+    shown = written(value) if not isinstance(value, str) or len(value) <= 64 else "(a long text)"
     raise NotationError(
         f"money {shown}: expected a number of dollars (ASCII digits) or a string like '$5,000'"
     )
@@ -219,7 +220,7 @@ def parse_rate(value: object) -> Fraction:
         return Fraction(m.group(1)) / 100
     if isinstance(value, int | float) and not isinstance(value, bool):
         raise NotationError(f"rate {value!r}: write the rate with a percent sign, e.g. '{value}%'")
-    raise NotationError(f"rate {value!r}: expected a percentage like '25%'")
+    raise NotationError(f"rate {written(value)}: expected a percentage like '25%'")
 
 
 def parse_per_unit(value: object) -> Decimal:
@@ -230,7 +231,7 @@ def parse_per_unit(value: object) -> Decimal:
         return parse_money(value)
     except NotationError:
         raise NotationError(
-            f"amount {value!r}: expected an amount per unit wagered like '$5,000 for 1'"
+            f"amount {written(value)}: expected an amount per unit wagered like '$5,000 for 1'"
         ) from None
 
 

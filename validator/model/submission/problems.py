@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from validator.loader import FieldError, Located, did_you_mean
+from validator.loader import FieldError, Located, did_you_mean, written
 from validator.model.submission.descriptions import DESCRIPTIONS
 from validator.model.submission.document import REQUIRED
 from validator.model.submission.pointers import is_index, known_keys_at, resolve
@@ -142,7 +142,7 @@ def problem_of(err: FieldError, raw: Mapping[str, Any], located: Located) -> For
     if kind in _EXPECTED:
         return FormatProblem(
             "rulesub/wrong-type",
-            f"{pointer}: expected {_EXPECTED[kind]}, not {describe(value)} {_show(value)}",
+            f"{pointer}: expected {_EXPECTED[kind]}, not {_not(value)}",
             pointer,
             err.line,
             err.column,
@@ -155,7 +155,7 @@ def problem_of(err: FieldError, raw: Mapping[str, Any], located: Located) -> For
             allowed = re.findall(r"\b\d+\b", str(raw.get("ctx", {}).get("expected", "")))
         return FormatProblem(
             "rulesub/bad-value",
-            f"{pointer}: {_show(value)} is not one of: {', '.join(allowed)}"
+            f"{pointer}: {written(value)} is not one of: {', '.join(allowed)}"
             f"{did_you_mean(str(value), allowed)}",
             pointer,
             err.line,
@@ -193,26 +193,35 @@ def problem_of(err: FieldError, raw: Mapping[str, Any], located: Located) -> For
 
 
 def describe(value: Any) -> str:
+    """What a whole file holds where a mapping was expected: ``a list``, ``a number``."""
     match value:
+        case None:
+            return "empty"
         case bool():
-            return "true/false"
+            return f"the single value {written(value)}"
         case int() | float():
             return "a number"
         case str():
-            return "text"
-        case dict():
-            return "mapping"
-        case list():
-            return "list"
+            return "a line of text"
         case dt.date():
             return "a date"
-        case None:
-            return "nothing"
-    return type(value).__name__
+    return written(value)
+
+
+def _not(value: Any) -> str:
+    """What was written instead, as a wrong type's message names it: ``the text 'x'``,
+    ``the number 5``, ``true``, ``an empty value``, ``a list``."""
+    match value:
+        case bool() | None | dict() | list():
+            return written(value)
+        case int() | float():
+            return f"the number {written(value)}"
+        case str():
+            return f"the text {written(value)}"
+        case dt.date():
+            return f"the date {written(value)}"
+    return written(value)
 
 
 def _show(value: Any) -> str:
-    if isinstance(value, dict | list):
-        return ""
-    text = repr(value) if not isinstance(value, dt.date) else value.isoformat()
-    return text if len(text) <= 40 else text[:37] + "…"
+    return "" if value is None or isinstance(value, dict | list) else written(value)

@@ -86,7 +86,7 @@ def submission_bytes(path: Path | str) -> bytes:
 def parse_submission(located: Located) -> LoadedSubmission:
     data = located.data
     if not isinstance(data, dict):
-        what = "empty" if data is None else f"a {describe(data)}"
+        what = describe(data)
         problem = FormatProblem(
             "rulesub/not-a-submission",
             "a Rules Submission is a mapping of keys (rulesub, game, table, …); "
