@@ -120,6 +120,8 @@ def test_net_money_is_exact_decimal() -> None:
         ("25 to 0", "second figure cannot be 0"),
         ("0 to 1", "write 'push' or 'N/A'"),
         ("1 for 2", "returns less than the stake"),
+        ("1 for 1", "returns only the stake; write 'push'"),  # a win in name only
+        ("5 for 5", "returns only the stake; write 'push'"),
         ("150% of meter", "between 0% and 100%"),
         ("0% of meter", "between 0% and 100%"),
         ("$", "expected '25 to 1'"),

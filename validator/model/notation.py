@@ -162,6 +162,8 @@ def parse_payout(value: object) -> Payout:
             raise NotationError(f"payout {text!r}: nothing is won; write 'push' or 'N/A'")
         if kind is PayoutKind.FOR and a < b:
             raise NotationError(f"payout {text!r}: 'for' returns less than the stake")
+        if kind is PayoutKind.FOR and a == b:  # the stake back: a push, never a win
+            raise NotationError(f"payout {text!r}: returns only the stake; write 'push'")
         return Payout(kind, f"{m.group(1)} {word} {m.group(3)}", ratio=Fraction(a, b))
     if m := _METER.match(text):
         share = Fraction(m.group(1))
