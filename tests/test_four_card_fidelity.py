@@ -93,7 +93,7 @@ def test_wager_prerequisites_641a_7_d_4_to_7(tmp_path: Path) -> None:
         path.write_text(_round(wagers), encoding="utf-8")
         out = run_rulesub("settle", str(path))
         assert out.returncode == 2, (wagers, out.stdout)
-        assert cite in out.stderr and "placed only after" in out.stderr, out.stderr
+        assert cite in out.stderr and "placed only with" in out.stderr, out.stderr
         assert "Traceback" not in out.stderr
     path.write_text(
         _round("aces_up: 5, four_card_progressive: 1, five_card_progressive: 1, bad_beat_bonus: 5"),

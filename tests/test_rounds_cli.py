@@ -54,6 +54,28 @@ def test_an_impossible_round_is_refused_with_its_position(tmp_path: Path) -> Non
     assert "Traceback" not in out.stderr
 
 
+def test_a_super_wager_without_an_ante_is_refused_589_7_c_2(tmp_path: Path) -> None:
+    """§ 589.7(c)(2): the Super Wager is placed "in addition to the Ante and Bet Wagers", and
+    the cards go only "to each player who placed an Ante Wager" (§ 589.8(c)): a seat with a
+    Super Wager alone is no round of Lunar Poker (exit 2), not a Super Wager lost."""
+    f = tmp_path / "super-alone.yaml"
+    f.write_text(
+        "game: lunar-poker\npaytables: {super: A, instant_payout: A}\nseats:\n"
+        "  - wagers: {super: 5}\n    cards: [2H, 5H, 8D, 9D, JH]\n    actions: []\n"
+        "dealer: [3C, 4C, 6S, 7C, QS]\n"
+    )
+    out = run_rulesub("settle", str(f))
+    assert out.returncode == 2, out.stdout
+    assert "the Super Wager is placed only with the Ante Wager" in out.stderr
+    assert "§ 589.7(c)(2)" in out.stderr and f"{f}:4:" in out.stderr
+    f.write_text(f.read_text().replace("{super: 5}", "{ante: 5, super: 5}"))
+    f.write_text(f.read_text().replace("actions: []", "actions: [fold]"))
+    out = run_rulesub("settle", str(f), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    wagers = json.loads(out.stdout)["seats"][0]["wagers"]
+    assert (wagers["super"]["result"], wagers["super"]["net"]) == ("win", "10")  # 2 to 1
+
+
 def test_a_round_needing_a_missing_table_stops_naming_the_section() -> None:
     out = run_rulesub(
         "settle", str(GOLDEN / "wpt-heads-up-holdem" / "05-bad-beat-table-missing.yaml")

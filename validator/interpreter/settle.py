@@ -167,7 +167,7 @@ def _check_seats(rules: Rules, spec: RoundSpec) -> None:
             missing = rules.missing_prerequisite({rules.spot_wager(x) for x in s.wagers})
             if missing is not None and missing[0] == wid:
                 raise RoundError(
-                    f"seat {s.number}: the {wager.name} is placed only after {missing[1]} "
+                    f"seat {s.number}: the {wager.name} is placed only with {missing[1]} "
                     f"({wager.cite})",
                     f"{p}/wagers/{wid}",
                 )
