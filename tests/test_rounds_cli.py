@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run_rulesub
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -74,6 +76,41 @@ def test_a_super_wager_without_an_ante_is_refused_589_7_c_2(tmp_path: Path) -> N
     assert out.returncode == 0, out.stderr
     wagers = json.loads(out.stdout)["seats"][0]["wagers"]
     assert (wagers["super"]["result"], wagers["super"]["net"]) == ("win", "10")  # 2 to 1
+
+
+@pytest.mark.parametrize(
+    ("round_text", "refusal"),
+    [
+        (  # § 678a.8(d): cards "to each player who placed an Ante Wager"
+            "game: high-card-flush\npaytables: {flush_bonus: A}\nseats:\n"
+            "  - wagers: {flush_bonus: 10}\n    cards: [AS, KS, QS, JS, 3D, 4C, 5C]\n"
+            "    actions: []\ndealer: [8H, 6H, 4H, 2S, 3C, 7D, 9D]\n",
+            "the Flush Bonus Wager is placed only with the Ante Wager (§ 678a.7(c), (d)(2))",
+        ),
+        (  # § 677a.8(c): cards "to each player who placed Ante and Odds Wagers"
+            "game: wpt-heads-up-holdem\nseats:\n  - wagers: {trips_plus: 10}\n"
+            "    cards: [9C, 8D]\n    actions: []\ndealer: [QH, JC]\n"
+            "community: [7S, 6H, 5C, KD, 2S]\n",
+            "the Trips Plus Wager is placed only with the Ante Wager (§ 677a.7(c), (d)(3))",
+        ),
+        (  # § 677a.7(d)(1): "an Ante Wager and an Odds Wager equal to the player's Ante"
+            "game: wpt-heads-up-holdem\nseats:\n  - wagers: {ante: 10}\n"
+            "    cards: [9C, 8D]\n    actions: [raise 3x]\ndealer: [QH, JC]\n"
+            "community: [7S, 6H, 5C, KD, 2S]\n",
+            "the Ante Wager is placed only with the Odds Wager (§ 677a.7(c), (d)(1))",
+        ),
+    ],
+)
+def test_a_side_wager_without_the_wagers_the_cards_are_dealt_to_is_refused(
+    tmp_path: Path, round_text: str, refusal: str
+) -> None:
+    """§ 678a.8(d), § 677a.8(c): the cards go only to a player who placed the base wagers, so
+    a seat with a side wager alone is dealt nothing: refused (exit 2), never settled as lost."""
+    f = tmp_path / "round.yaml"
+    f.write_text(round_text)
+    out = run_rulesub("settle", str(f))
+    assert out.returncode == 2, out.stdout
+    assert refusal in out.stderr and "Traceback" not in out.stderr
 
 
 def test_a_round_needing_a_missing_table_stops_naming_the_section() -> None:
