@@ -610,3 +610,16 @@ def test_letters_are_checked() -> None:
         exact_odds(g, "aces_up", "G")
     with pytest.raises(OddsError, match="single table"):
         exact_odds(g, "ante_bonus", "A")
+
+
+def test_a_table_that_settles_its_wager_is_not_called_a_bonus_on_top() -> None:
+    """§ 589.11(c)(1)(ii): after Lunar Poker's instant payout the dealer "shall immediately
+    collect the player's cards": it settles the Ante in place of its settlement against the
+    dealer. Four Card Poker's Ante bonus is paid "regardless of whether the player's Four
+    Card Poker hand outranks the dealer's hand" (§ 641a.12(b)): on top of it."""
+    instant = exact_odds(game("lunar-poker"), "instant_payout", "A")
+    assert any("in place of its settlement against the dealer" in n for n in instant.notes)
+    assert not any("on top of" in n for n in instant.notes)
+    ante_bonus = exact_odds(game("four-card-poker"), "ante_bonus")
+    assert any("on top of its settlement against the dealer" in n for n in ante_bonus.notes)
+    assert not any("in place of" in n for n in ante_bonus.notes)

@@ -283,6 +283,19 @@ def basis_of(wager: Wager) -> Basis:
     return "bonus" if wager.pays is not None else "wager"
 
 
+def settles_in_place(game: Game, table_id: str) -> bool:
+    """Whether the table is paid by a row of its wager's own settlement line (Lunar Poker's
+    instant payout, § 589.11(c)(1)), not by a bonus line paid on top of it (Four Card
+    Poker's Ante bonus, § 641a.12(b))."""
+    settle = game.definition.settle
+    lines = settle.lines.values() if settle is not None else ()
+    return any(
+        not line.bonus and not isinstance(row.then, str) and row.then.paytable == table_id
+        for line in lines
+        for row in line.rows
+    )
+
+
 def dealt_cards(game: Game, hand_id: str) -> int:
     """How many cards of one deck the hand is formed from."""
     d = game.definition
@@ -511,16 +524,26 @@ def table_odds(
         variance=var,
         meters=tuple(meters.values()),
         approved_hold=table.approved_hold,
-        notes=tuple(_notes(game, wager, table, basis, k)),
+        notes=tuple(_notes(game, wager, table_id, table, basis, k)),
         other_reading_hold=other_hold,
         strategy=None if deals is None else OPTIMAL,
     )
 
 
 @meaning("odds", TABLE_FEATURE.id, "also_pays_on")
-def _notes(game: Game, wager: Wager, table: Table, basis: Basis, k: int) -> list[str]:
+def _notes(
+    game: Game, wager: Wager, table_id: str, table: Table, basis: Basis, k: int
+) -> list[str]:
     notes = []
-    if basis == "bonus":
+    if basis == "bonus" and settles_in_place(game, table_id):
+        notes.append(
+            f"Paid on the {wager.name} ({table.cite}) in place of its settlement against the "
+            f"dealer: a hand the table pays settles the {wager.name} at the table's odds; the "
+            f"hold shown is minus the table's return per unit of the {wager.name}. The "
+            f"{wager.name}'s result on every other hand depends on the dealer's hand and the "
+            "player's decisions and is not included."
+        )
+    elif basis == "bonus":
         notes.append(
             f"A bonus paid on the {wager.name} ({table.cite}), on top of its settlement "
             f"against the dealer: the hold shown is minus the bonus's return per unit of the "
