@@ -90,6 +90,16 @@ def test_show_aces_up_tables_a_to_f(four_card_text: str) -> None:
     assert "[§ 641a.12(c)]" in after.splitlines()[0]
 
 
+def test_a_seed_that_is_a_floor_is_not_titled_per_unit_wagered(four_card_text: str) -> None:
+    """§ 678a.12(d)(3): High Card Flush's meter is seeded at "at least $30,000", a sum, where
+    Four Card Poker's seeds are "for 1" (§ 641a.12(d)(3)): only the second is per unit."""
+    assert "Seed, reseed and rate of progression (per unit wagered)" in four_card_text
+    flush = squash(invoke("games", "show", "high-card-flush").stdout)
+    assert "Initial amount (primary) | at least $30,000" in flush
+    assert "Seed, reseed and rate of progression\n" in flush + "\n"
+    assert "rate of progression (per unit wagered)" not in flush
+
+
 def test_show_progressive_meters(four_card_text: str) -> None:
     """§ 641a.12(d)(3), (e)(3), (g)(4): seed/reseed per unit, primary and reserve."""
     t = four_card_text

@@ -312,7 +312,11 @@ def _meters(meters: Meters, table: Table, width: int = 200) -> Group:
             # a row the chapter prints, even where it says N/A (§ 641a.12(d)(3) "Reserve")
             if any(getattr(per[k].get(name), field, None) is not None for k in letters):
                 rows.append((f"{label} ({name})", cells))
-    title = "Seed, reseed and rate of progression (per unit wagered)"
+    # a seed "for 1" is per unit wagered (§ 641a.12(d)(3)); a floor is a sum (§ 678a.12(d)(3))
+    per_unit = any(
+        r.seed is not None or r.reseed is not None for rules in per.values() for r in rules.values()
+    )
+    title = "Seed, reseed and rate of progression" + (" (per unit wagered)" if per_unit else "")
     items: list[Any] = [*_side_by_side("", labels, rows, width, title)]
     items.append(_line("Meters", "as above", meters.cite))
     if meters.paid_when:
