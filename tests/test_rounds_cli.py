@@ -113,6 +113,78 @@ def test_a_side_wager_without_the_wagers_the_cards_are_dealt_to_is_refused(
     assert refusal in out.stderr and "Traceback" not in out.stderr
 
 
+FCP_TIE = GOLDEN / "four-card-poker" / "01-tie-goes-to-player.yaml"
+
+
+@pytest.mark.parametrize(
+    ("game_round", "action", "settled"),
+    [  # § 641a.11(b): a Play Wager "in an amount from one to three times" the Ante
+        (FCP_TIE, "play $15", {"ante": ("10", "10"), "play": ("15", "15")}),
+        (FCP_TIE, "play $30", {"ante": ("10", "10"), "play": ("30", "30")}),
+        (FCP_TIE, "play $10.50", {"ante": ("10", "10"), "play": ("10.50", "10.50")}),
+        (FCP_TIE, "play $35", "play $35 is not allowed: $10 to $30 here, the Ante Wager being $10"),
+        (FCP_TIE, "play $9", "play $9 is not allowed: $10 to $30 here"),
+        (FCP_TIE, "play 1.5x", "any other amount is written in dollars, like $15"),
+    ],
+)
+def test_a_wager_in_a_range_is_any_amount_in_it(
+    tmp_path: Path, game_round: Path, action: str, settled: dict[str, tuple[str, str]] | str
+) -> None:
+    """Where the chapter allows a range ("from one to three times the amount of the player's
+    Ante Wager", § 641a.11(b)), a round states any amount in it in dollars, beside the whole
+    multiples a strategy plays; an amount outside it is refused naming the range (exit 2)."""
+    f = tmp_path / "round.yaml"
+    f.write_text(game_round.read_text().replace("play 1x", action))
+    out = run_rulesub("settle", str(f), "--format", "json")
+    if isinstance(settled, str):
+        assert out.returncode == 2 and settled in out.stderr, out.stderr
+        return
+    assert out.returncode == 0, out.stderr
+    wagers = json.loads(out.stdout)["seats"][0]["wagers"]
+    assert {k: (w["amount"], w["net"]) for k, w in wagers.items()} == settled
+
+
+def test_a_raise_up_to_a_multiple_is_any_amount_up_to_it(tmp_path: Path) -> None:
+    """§ 678a.11(b)(2): with a five-card flush "a Raise Wager up to two times the amount of
+    the player's Ante Wager"; (b)(1): with four cards of a suit "equal to" it. § 677a.11(b):
+    "up to three times" before the flop. No minimum stated: the table's minimum wager."""
+    f = tmp_path / "round.yaml"
+    five = (
+        "game: high-card-flush\nseats:\n  - wagers: {ante: 10}\n"
+        "    cards: [AS, KS, QS, 9S, 3S, 4C, 5C]\n    actions: [raise $15]\n"
+        "dealer: [8H, 6H, 4H, 2S, 3C, 7D, 9H]\n"
+    )
+    f.write_text(five)
+    out = run_rulesub("settle", str(f), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    raised = json.loads(out.stdout)["seats"][0]["wagers"]["raise"]
+    assert (raised["amount"], raised["result"], raised["net"]) == ("15", "win", "15")
+    f.write_text(five.replace("raise $15", "raise $25"))
+    out = run_rulesub("settle", str(f))
+    assert (
+        out.returncode == 2 and "$10 to $20 here" in out.stderr and "§ 678a.11(b)(2)" in out.stderr
+    )
+    f.write_text(five.replace("3S, 4C", "3D, 4C"))  # four spades: the Raise equals the Ante
+    out = run_rulesub("settle", str(f))
+    assert out.returncode == 2 and "raise $15 is not allowed: $10 here" in out.stderr
+    wpt = (GOLDEN / "wpt-heads-up-holdem" / "01-dealer-no-pair-straight-wins.yaml").read_text()
+    f.write_text(wpt.replace("raise 3x", "raise $25"))
+    out = run_rulesub("settle", str(f), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["seats"][0]["wagers"]["raise"]["amount"] == "25"
+
+
+def test_a_strategy_states_a_multiple_not_an_amount() -> None:
+    """A strategy plays every stake alike: `raise 2x`, never `raise $20`."""
+    from pydantic import ValidationError
+
+    from validator.model.procedure import StrategyRow
+
+    assert StrategyRow(then="raise 2x").then == "raise 2x"
+    with pytest.raises(ValidationError, match="a strategy states a multiple like 2x"):
+        StrategyRow(then="raise $20")
+
+
 def test_a_round_needing_a_missing_table_stops_naming_the_section() -> None:
     out = run_rulesub(
         "settle", str(GOLDEN / "wpt-heads-up-holdem" / "05-bad-beat-table-missing.yaml")

@@ -194,6 +194,22 @@ class Rules:
     ) -> tuple[int, int, str]:
         """(min, max, cite) of the multiple of ``option.wager``'s ``of`` wager, by the first
         amount rule that holds (``features(hand_id, category)`` tests hand rules)."""
+        least, most, cite = self._amount_rule(option, decision, features)
+        return (least or 1, most, cite)
+
+    def option_amount_range(
+        self, option: Option, decision: str, features: Any, of: Decimal
+    ) -> tuple[Decimal, Decimal, str]:
+        """(least, most, cite) of ``option.wager`` stated as an amount on ``of`` (its ``of``
+        wager's stake): from the rule's least multiple, or where the rule states none ("up to
+        three times", § 677a.11(b)) from the table minimum wager, to its most."""
+        least, most, cite = self._amount_rule(option, decision, features)
+        low = of * least if least is not None else min(self.config.min_wager, of * most)
+        return (low, of * most, cite)
+
+    def _amount_rule(
+        self, option: Option, decision: str, features: Any
+    ) -> tuple[int | None, int, str]:
         wager = self.wager(option.wager or "")
         amount = wager.amount
         assert amount is not None
@@ -203,8 +219,8 @@ class Rules:
                 continue
             if w.hand is not None and w.at_least is not None and not features(w.hand, w.at_least):
                 continue
-            return (rule.min or 1, rule.max or 1, rule.cite)
-        return (amount.min or 1, amount.max or amount.min or 1, amount.cite)
+            return (rule.min, rule.max or 1, rule.cite)
+        return (amount.min, amount.max or amount.min or 1, amount.cite)
 
     def played(self, name: str | None) -> tuple[str | None, Strategy | None]:
         """The strategy a round is played with, and its name: ``name``, else the game's

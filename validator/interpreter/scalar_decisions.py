@@ -9,6 +9,8 @@ not keep).
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from validator.cards import card_str
 from validator.interpreter.actions import Action, parse_action
 from validator.interpreter.errors import RoundError
@@ -18,6 +20,7 @@ from validator.interpreter.scalar_hands import RoundHands
 from validator.interpreter.scalar_state import RoundState
 from validator.interpreter.seats import Seat
 from validator.model.procedure import DecideStep, Option, Strategy
+from validator.money import format_money
 
 
 class RoundDecisions:
@@ -101,44 +104,69 @@ class RoundDecisions:
         first = next(iter(available))
         return Action(first, text=first)
 
+    def _place(self, step: DecideStep, seat: Seat, a: Action, opt: Option) -> str:
+        """The wager an option places, at the multiple or the amount the action states,
+        within the range the chapter allows at this decision; the action's text."""
+        assert opt.wager is not None
+        wager = self.rules.wager(opt.wager)
+        assert wager.amount is not None
+        of = seat.stakes[wager.amount.of]
+        of_name = self.rules.wager(wager.amount.of).name
+
+        def features(h: str, c: str) -> bool:
+            return self.hands.at_least(h, seat, c)
+
+        lo, hi, cite = self.rules.option_multiple_range(opt, step.id, features)
+        if a.amount is not None:
+            least, most, cite = self.rules.option_amount_range(opt, step.id, features, of)
+            if not least <= a.amount <= most:
+                allowed = format_money(least) + (
+                    "" if least == most else f" to {format_money(most)}"
+                )
+                raise RoundError(
+                    f"seat {seat.number}: {a.option} {format_money(a.amount)} is not allowed: "
+                    f"{allowed} here, the {of_name} being {format_money(of)} ({cite})",
+                    seat.actions_pointer,
+                )
+            return self._stake(seat, opt.wager, a.amount, f"{a.option} {format_money(a.amount)}")
+        m = a.multiple
+        if m == "max":
+            m = hi
+        if m is None:
+            if lo != hi:
+                raise RoundError(
+                    f"seat {seat.number}: say how much: {a.option} "
+                    + " / ".join(f"{k}x" for k in range(lo, hi + 1))
+                    + f" ({cite})",
+                    seat.actions_pointer,
+                )
+            m = lo
+        assert isinstance(m, int)
+        if not lo <= m <= hi:
+            allowed = f"{lo}x" if lo == hi else f"{lo}x to {hi}x"
+            raise RoundError(
+                f"seat {seat.number}: {a.option} {m}x is not allowed: {allowed} the "
+                f"{of_name} here ({cite})",
+                seat.actions_pointer,
+            )
+        placed = self._stake(seat, opt.wager, of * m, f"{a.option} {m}x")
+        return placed if lo != hi else a.option
+
+    def _stake(self, seat: Seat, wager_id: str, stake: Decimal, text: str) -> str:
+        seat.stakes[wager_id] = stake
+        seat.standing.add(wager_id)
+        seat.placed_by[wager_id] = text
+        self.state.ledger.wagered += stake
+        self.state.ledger.house += stake
+        return text
+
     def _apply(self, step: DecideStep, seat: Seat, a: Action, opt: Option) -> None:
         seat.decided[step.id] = a.option
         text = a.text
         if opt.fold:
             seat.folded = True
         if opt.wager is not None:
-            lo, hi, cite = self.rules.option_multiple_range(
-                opt, step.id, lambda h, c: self.hands.at_least(h, seat, c)
-            )
-            m = a.multiple
-            if m == "max":
-                m = hi
-            if m is None:
-                if lo != hi:
-                    raise RoundError(
-                        f"seat {seat.number}: say how much: {a.option} "
-                        + " / ".join(f"{k}x" for k in range(lo, hi + 1))
-                        + f" ({cite})",
-                        seat.actions_pointer,
-                    )
-                m = lo
-            assert isinstance(m, int)
-            wager = self.rules.wager(opt.wager)
-            assert wager.amount is not None
-            if not lo <= m <= hi:
-                allowed = f"{lo}x" if lo == hi else f"{lo}x to {hi}x"
-                raise RoundError(
-                    f"seat {seat.number}: {a.option} {m}x is not allowed: {allowed} the "
-                    f"{wager.amount.of} here ({cite})",
-                    seat.actions_pointer,
-                )
-            stake = seat.stakes[wager.amount.of] * m
-            seat.stakes[opt.wager] = stake
-            seat.standing.add(opt.wager)
-            seat.placed_by[opt.wager] = f"{a.option} {m}x"
-            self.state.ledger.wagered += stake
-            self.state.ledger.house += stake
-            text = f"{a.option} {m}x" if lo != hi else a.option
+            text = self._place(step, seat, a, opt)
         if opt.fee is not None:
             fee_def = self.rules.d.options_fee
             assert fee_def is not None

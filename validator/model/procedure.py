@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from validator.model.base import Cite, PayoutField, Rank, Strict
 
@@ -357,6 +357,14 @@ class StrategyRow(Strict):
     when: When = Field(default_factory=When)
     then: str | Choice
     note: str | None = None
+
+    @field_validator("then")
+    @classmethod
+    def _a_multiple_not_an_amount(cls, then: str | Choice) -> str | Choice:
+        # a strategy plays every stake alike: `raise 2x`, never `raise $20` (a round's words)
+        if isinstance(then, str) and any(w.startswith("$") for w in then.split()):
+            raise ValueError(f"{then!r}: a strategy states a multiple like 2x, not an amount")
+        return then
 
 
 def _published_rate(value: object) -> str:
