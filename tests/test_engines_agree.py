@@ -26,6 +26,7 @@ from validator.interpreter.rules import Rules
 from validator.interpreter.scalar import Engine
 from validator.interpreter.seats import Seat
 from validator.model.notation import parse_payout
+from validator.model.procedure import StrategyRow
 
 BANKING = ["four-card-poker", "lunar-poker", "wpt-heads-up-holdem", "high-card-flush"]
 LIMITS = [None, Decimal(40), Decimal(150), Decimal(900), Decimal(50000)]
@@ -159,3 +160,50 @@ def test_a_meter_payout_counts_toward_a_limit_that_does_not_exclude_it() -> None
     # under the limit, the payouts of the round come to $500 at most
     assert nets[True] == (Decimal(30000) + Decimal(1)) / 10 - 5 == Decimal("2995.10")
     assert nets[False] <= Decimal(500)
+
+
+def test_a_folded_hand_kept_for_its_aces_up_qualifies_the_others_for_an_envy_bonus() -> None:
+    """§ 641a.11(b)(1): a player who does not make a Play Wager "may not forfeit the Aces Up or
+    Six Card Bonus Wager", so his cards stay and are turned up with every player's
+    (§ 641a.11(c)(1)); his four-of-a-kind makes him "the holder of a Four-Card Envy Bonus
+    Qualifying Hand" for the others (§ 641a.11(c)(5)(v)(A)). Folded with neither wager, his
+    cards are collected with his forfeited wagers (§ 641a.11(c)) and qualify no one. Every
+    player folds here (a player who folds keeps the Envy eligibility, § 641a.11(b)(2)); both
+    engines settle it alike."""
+    g = load_game("four-card-poker")
+    rules = Rules(g, TableConfig.defaults(g))
+    folds = rules.strategy(None).model_copy(
+        update={"decisions": {"play": [StrategyRow(then="fold")]}}
+    )
+    wagers = default_wagers(rules)
+    queens = [40, 41, 42, 43]  # QS QH QD QC (card = 4 × (rank - 2) + suit)
+    envy = {}
+    for kept in (True, False):
+        placed = {s: v for s, v in wagers.items() if kept or s not in ("aces_up", "six_card_bonus")}
+        identity = Engine(rules, folds).run(
+            [Seat(k, dict(placed), None) for k in (1, 2, 3)], DeckSource(list(range(52))), {}
+        )
+        deck = list(range(52))
+        for at, q in zip(identity.seats[1].cards[:4], queens, strict=True):  # seat 2's places
+            i = deck.index(q)
+            deck[at], deck[i] = deck[i], deck[at]
+        batch = BatchEngine(rules, folds, 3, placed)
+        res = batch.run(
+            np.array([deck]), {"magic_card": np.array([0]), "lucky_bonus": np.array([0])}
+        )
+        out = Engine(rules, folds).run(
+            [Seat(k, dict(placed), None) for k in (1, 2, 3)],
+            DeckSource(deck),
+            lambda d, k: ("card", 0),
+        )
+        assert sorted(out.seats[1].cards[:4]) == queens
+        for seat in out.seats:
+            w = seat.wagers["four_card_progressive"]
+            got = from_micro(
+                int(res.returned["four_card_progressive"][0, seat.seat - 1])
+                - int(res.stakes["four_card_progressive"][0, seat.seat - 1])
+            )
+            assert got == w.net, f"seat {seat.seat}: batch {got}, scalar {w.net}\n{w.reason}"
+        envy[kept] = out.seats[0].wagers["four_card_progressive"].net
+    assert envy[False] == -1  # the wager forfeited, no Envy Bonus
+    assert envy[True] > 0  # seat 2's four queens, folded with its Aces Up Wager standing

@@ -283,7 +283,7 @@ class ChunkSettlement:
         if then.win is not None:
             return self._money(then.win, stake, bonus)
         if then.envy is not None:
-            return self._envy(then.envy, lane)
+            return self._envy(then, lane)
         assert then.paytable is not None
         s0 = int(stake[0])
         if np.any(stake != s0):  # pragma: no cover - one stake per spot
@@ -374,8 +374,12 @@ class ChunkSettlement:
         pt.outcomes[key] = out
         return out
 
-    def _envy(self, table_id: str, lane: _Lanes) -> tuple[I64, I64]:
-        """What every other seat's hand pays the lane's player (an Envy Bonus)."""
+    def _envy(self, then: Pays, lane: _Lanes) -> tuple[I64, I64]:
+        """What every other seat's hand pays the lane's player (an Envy Bonus): the hands
+        of the seats still in, and of those folded with a wager of ``envy_from_folded_with``
+        standing (their cards kept to settle it)."""
+        assert then.envy is not None
+        table_id = then.envy
         pt = self.paytable(table_id, int(lane.stake[0]))
         hand = pt_hand(self.rules, table_id)
         held = self.hands.at_seats(self.hands.held(hand))
@@ -383,7 +387,11 @@ class ChunkSettlement:
             [0] + [to_micro(p.amount) if p.kind is PayoutKind.FIXED else 0 for p in pt.payouts],
             np.int64,
         )
-        holder = self.hands.dealt() & ~self.state.folded
+        kept = np.zeros_like(self.state.folded)
+        for w in then.envy_from_folded_with:
+            if w in self.state.stakes:
+                kept |= self.state.stakes[w] > 0
+        holder = self.hands.dealt() & (~self.state.folded | kept)
         total = np.empty(lane.idx.size, np.int64)
         envy_lanes(
             _lanes(held), self.state.S, pt.code_of_held, amounts, _lanes(holder),

@@ -446,6 +446,9 @@ def _check(rules: Rules) -> list[LoadError]:
                 if tid is not None and tid not in table_ids:
                     err(f"{rp}/then", f"no table {tid!r}")
                     continue
+                for w in t.envy_from_folded_with:
+                    if w not in d.wagers:
+                        err(f"{rp}/then/envy_from_folded_with", f"no wager {w!r}")
                 if t.paytable:
                     hand = t.hand or rules.table(t.paytable).pays_on
                     if t.row is None and (hand is None or not hand_ok(f"{rp}/then", hand)):

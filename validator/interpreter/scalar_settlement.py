@@ -107,7 +107,7 @@ class RoundSettlement:
         if then.win is not None:
             return (*self._pay(then.win, stake, bonus), Decimal(0), f"wins {then.win}", "")
         if then.envy is not None:
-            return self._envy(seat, then.envy, stake)
+            return self._envy(seat, then, stake)
         table_id = then.paytable
         assert table_id is not None
         table = self.rules.table(table_id)
@@ -215,16 +215,19 @@ class RoundSettlement:
                     break
         return max(n, 1)
 
-    def _envy(self, seat: Seat, table_id: str, stake: Decimal) -> tuple[Decimal, Decimal, str, str]:
-        table = self.rules.table(table_id)
-        rows = self.rules.rows_or_stop(table_id, stake)
+    def _envy(self, seat: Seat, then: Pays, stake: Decimal) -> tuple[Decimal, Decimal, str, str]:
+        assert then.envy is not None
+        table = self.rules.table(then.envy)
+        rows = self.rules.rows_or_stop(then.envy, stake)
         hand_id = table.pays_on
         assert hand_id is not None
         total = Decimal(0)
         who = []
         for other in self.state.seats:
-            if other is seat or other.folded or not other.dealt_in:
+            if other is seat or not other.dealt_in:
                 continue
+            if other.folded and not any(other.stakes.get(w) for w in then.envy_from_folded_with):
+                continue  # its cards collected with its forfeited wagers
             cat = self.hands.paying(hand_id, other, rows)
             if cat is None:
                 continue

@@ -157,6 +157,11 @@ class Pays(Strict):
     second_combination: bool = False
     divide_among_winners: bool = False
     envy: Id | None = None
+    envy_from_folded_with: list[Id] = Field(
+        default_factory=list,
+        description="an Envy Bonus: the hand of a player who folded qualifies the others "
+        "while one of these wagers of that player stands, its cards kept to settle it",
+    )
     note: str | None = None
 
     @model_validator(mode="after")
@@ -164,6 +169,8 @@ class Pays(Strict):
         kinds = [k for k in ("win", "paytable", "envy") if getattr(self, k) is not None]
         if len(kinds) != 1:
             raise ValueError(f"an outcome is one of win, paytable or envy; this one has {kinds}")
+        if self.envy_from_folded_with and self.envy is None:
+            raise ValueError("envy_from_folded_with belongs to an Envy Bonus (envy:)")
         return self
 
 
