@@ -140,6 +140,49 @@ def test_poker_effective_2027_01_01_is_warned_with_42_pa_b_2686(tmp_path: Path) 
     assert "ch. 637a" in str(warning["message"]) and "not encoded" in str(warning["message"])
 
 
+LUNAR = PROJECT_ROOT / "rulesubs" / "example" / "lunar-poker.yaml"
+
+
+@pytest.mark.parametrize(
+    ("effective", "code"),
+    [
+        ("2015-12-06", None),
+        ("2015-12-07", "lunar-poker/expired"),
+        ("2016-08-26", "lunar-poker/expired"),
+        ("2016-08-27", "lunar-poker/not-in-force"),
+    ],
+)
+def test_ch_589_expired_two_years_after_publication(
+    tmp_path: Path, effective: str, code: str | None
+) -> None:
+    """43 Pa.B. 7087 (December 7, 2013): "These temporary regulations expire 2 years after
+    publication in the Pennsylvania Bulletin" (4 Pa.C.S. § 13A03(a); the authority to adopt
+    them "does not expire", § 13A03(b), the regulations do). From December 7, 2015 until
+    46 Pa.B. 5540 rescinded the chapter, a submission is warned that it had expired; after,
+    that it was rescinded."""
+    path = tmp_path / "lunar.yaml"
+    text = LUNAR.read_text(encoding="utf-8")
+    path.write_text(re.sub(r"(?m)^effective: .*$", f"effective: {effective}", text))
+    exit_code, found = findings(path)
+    assert exit_code == 0  # a warning, as a rescission's
+    dated = [f for f in found if f["code"] in ("lunar-poker/expired", "lunar-poker/not-in-force")]
+    assert [f["code"] for f in dated] == ([code] if code else [])
+    if code == "lunar-poker/expired":
+        [f] = dated
+        assert f["severity"] == "warning" and f["cite"] == "43 Pa.B. 7087"
+        assert "it expired on 2015-12-07, 2 years after publication" in str(f["message"])
+
+
+def test_an_expiry_is_an_adoptions_and_after_it() -> None:
+    from validator.model.history import Event
+
+    base = {"citation": "43 Pa.B. 7087", "text": "encoded"}
+    assert Event(date=dt.date(2013, 12, 7), kind="adopted", expires=dt.date(2015, 12, 7), **base)
+    for kind, expires in [("amended", dt.date(2015, 12, 7)), ("adopted", dt.date(2013, 12, 7))]:
+        with pytest.raises(ValidationError, match="`expires` is an adoption's"):
+            Event(date=dt.date(2013, 12, 7), kind=kind, expires=expires, **base)
+
+
 def test_effective_before_adoption_is_an_error(tmp_path: Path) -> None:
     code, found = findings(submission(tmp_path, "2009-12-31"))
     assert code == 1
@@ -267,6 +310,11 @@ def test_games_show_heads_the_chapter_with_its_life() -> None:
     assert (
         "In force from March 6, 2010 (40 Pa.B. 1156); amended 40 Pa.B. 5167; rescinded by "
         "42 Pa.B. 2686 (May 12, 2012), replaced by 58 Pa. Code ch. 637a (not encoded here)"
+    ) in out
+    out = runner.invoke(app, ["games", "show", "lunar-poker"], env={"COLUMNS": "300"}).stdout
+    assert (
+        "In force from December 7, 2013 (43 Pa.B. 7087); temporary regulations, expiring "
+        "December 7, 2015; rescinded by 46 Pa.B. 5540 (August 27, 2016)"
     ) in out
 
 

@@ -2,6 +2,8 @@
 effective date (or ``--as-of``) gets from the game's history (``validator.model.history``).
 
 - before the chapter's adoption: ``<game>/before-adoption``, an error;
+- after temporary regulations expired by their own terms (none ended them before):
+  ``<game>/expired``, a warning naming the adopting notice and the day;
 - after its rescission: ``<game>/not-in-force``, a warning naming the rescinding notice and
   the successor chapter, and saying the successor is not encoded here (offices hold filings
   effective today and later for every game: they keep exit 0);
@@ -40,6 +42,18 @@ RULES: dict[str, tuple[Severity, str, str, str]] = {
         "{chapter} was not in force on {date}: it was {how} by {notice} and replaced by "
         "{successor}{encoded}; checked against {chapter} as encoded",
     ),
+    "expired": (
+        "warning",
+        "The temporary chapter had expired by the effective date",
+        "The encoded chapter was adopted as temporary regulations that expire by their own "
+        'terms ("These temporary regulations expire 2 years after publication"; 4 Pa.C.S. '
+        "§ 13A03(a)), and that day had passed on the submission's effective date with no "
+        "later notice held here in force. The submission is still checked against the "
+        "encoded text, but that text was no longer the regulation.",
+        "{chapter} was not in force on {date}: adopted as temporary regulations by {notice}, "
+        "it expired on {expired}, 2 years after publication; checked against {chapter} as "
+        "encoded",
+    ),
     "paytable-not-in-force": (
         "error",
         "A paytable selected that was not in force on the effective date",
@@ -72,6 +86,8 @@ def rule_cites(definition: Any) -> dict[str, str]:
     ends = [e for e in events if e.kind in ("rescinded", "superseded")]
     if ends:
         out["not-in-force"] = ends[0].citation
+    if events[0].expires is not None:
+        out["expired"] = events[0].citation
     dated = [d for t in _tables(definition).values() for d in (t.dated, *t.letters_dated.values())]
     dated = [d for d in dated if d is not None and (d.earlier == "none" or d.until is not None)]
     if dated:
@@ -129,7 +145,17 @@ def _fired(definition: Any, state: InForce) -> list[tuple[str, dict[str, Any], s
             "encoded": "" if e.successor_encoded else " (not encoded here)",
         }
         out.append(("not-in-force", values, e.citation))
-    if state.not_encoded and state.ended is None:  # after the end, the warning says it
+    if state.expired is not None:
+        e = state.expired
+        assert e.expires is not None
+        values = {
+            "chapter": chapter,
+            "date": date,
+            "notice": describe(e),
+            "expired": e.expires.isoformat(),
+        }
+        out.append(("expired", values, e.citation))
+    if state.not_encoded and state.ended is None and state.expired is None:  # said above
         values = {
             "chapter": chapter,
             "date": date,

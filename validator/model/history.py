@@ -88,10 +88,17 @@ class Event(Strict):
     successor_encoded: bool = Field(
         default=False, description="whether the successor chapter is encoded here"
     )
+    expires: dt.date | None = Field(
+        default=None,
+        description="temporary regulations: the day they expire by their own terms ('These "
+        "temporary regulations expire 2 years after publication'), unless ended before",
+    )
     note: str | None = Field(default=None, description="what the notice says, in its words")
 
     @model_validator(mode="after")
     def _kind_fields(self) -> Event:
+        if self.expires is not None and (self.kind != "adopted" or self.expires <= self.date):
+            raise ValueError("`expires` is an adoption's, after the day it took effect")
         ends = self.kind in ("rescinded", "superseded")
         if ends and self.text != "none":
             raise ValueError(f"a {self.kind} event gives no text: write `text: none`")
@@ -163,6 +170,8 @@ class InForce:
     date: dt.date
     before_adoption: Event | None = None  # the adoption, when the date is before it
     ended: Event | None = None  # the rescission (or supersession), when the date is after it
+    #: the adoption of temporary regulations that had expired by the date (none ended them)
+    expired: Event | None = None
     #: Amendments whose text on the date differs from the file's and is not held:
     #: in force on the date but not encoded, or encoded but not yet in force.
     not_encoded: list[Event] = field(default_factory=list)
@@ -200,7 +209,8 @@ def in_force(definition: GameDefinition, date: dt.date) -> InForce:
             or (date < e.date <= version_date)
         )
     ]
-    return InForce(date, ended=ended, not_encoded=differs)
+    lapsed = adoption.expires is not None and date >= adoption.expires and ended is None
+    return InForce(date, ended=ended, not_encoded=differs, expired=adoption if lapsed else None)
 
 
 def section_list(events: list[Event]) -> str:
@@ -270,6 +280,8 @@ def standing(definition: GameDefinition) -> str | None:
     amended = [e.citation for e in events if e.kind == "amended"]
     if amended:
         line += f"; amended {', '.join(amended)}"
+    if first.expires is not None:
+        line += f"; temporary regulations, expiring {long_date(first.expires)}"
     for e in events:
         if e.kind in ("rescinded", "superseded"):
             line += f"; {e.kind} by {describe(e)}"
