@@ -299,3 +299,33 @@ def test_the_signs_name_their_rule_source_its_jurisdiction_and_date(tmp_path: Pa
     assert f"Rule source: {built.source}" in render_markdown(built)
     assert load_game("four-card-poker").source_line == "58 Pa. Code ch. 641a (PA), as of 2019-08-31"
     assert load_game("high-card-flush").source_line.endswith("(PA)")  # no date stated
+
+
+def test_a_split_limit_sign_says_an_open_pair_brings_the_upper_limit_to_fourth_street(
+    tmp_path: Path,
+) -> None:
+    """7CS Procedures § Seven-Card Stud (12)(iv): the lower limit "until fifth, sixth, and
+    seventh street are dealt, unless a pair hits on fourth street and the upper limit
+    thereafter" (the game file's reading for Stud High and Hi-Lo; Razz's own exception: "The
+    presence of an open pair will not affect the limit"). The sign posts what the dealer
+    applies."""
+    from validator import PROJECT_ROOT
+
+    razz = (PROJECT_ROOT / "rulesubs" / "example" / "house-razz.yaml").read_text()
+    razz = razz.replace(
+        "max_raises: 3", "max_raises: 3\n  structure: split\n  upper_from: fifth_street"
+    )
+    assert "structure: split" in razz
+    hilo = razz.replace("game: house-razz", "game: house-seven-card-stud-hi-lo-8")
+    lines = {}
+    for game, text in (("house-razz", razz), ("house-seven-card-stud-hi-lo-8", hilo)):
+        got = signs(write(tmp_path, text), game)
+        lines[game] = [t for _, items in got for t, _ in items if "split limit" in t]
+    open_pair = ", or from fourth street when any player's up-cards show a pair there"
+    assert lines["house-seven-card-stud-hi-lo-8"] == [
+        "Limits: split limit: the minimum wager, then the maximum wager from fifth street"
+        + open_pair
+    ]
+    assert lines["house-razz"] == [
+        "Limits: split limit: the minimum wager, then the maximum wager from fifth street"
+    ]

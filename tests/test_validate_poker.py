@@ -357,3 +357,62 @@ def test_constraints_of_shared_rule_files_point_into_them() -> None:
     pos = game.located.position(f"/constraints/{i}/value")
     text = (PROJECT_ROOT / "games" / "include" / "poker-pa-553.yaml").read_text(encoding="utf-8")
     assert text.splitlines()[pos.line - 1].strip() == "value: 10%"
+
+
+@pytest.mark.parametrize(
+    ("example", "cite"),
+    [
+        ("poker-holdem", "§ 553.7(b); § 553.2(a)"),
+        ("house-razz", "7CS Procedures § Poker Overview (1)"),
+    ],
+)
+def test_a_table_of_one_position_is_refused_poker_is_played_by_two_players_or_more(
+    tmp_path: Path, example: str, cite: str
+) -> None:
+    """§ 553.7(b): "Poker shall be played by a minimum of two players"; the house procedures'
+    Poker Overview (1) alike."""
+    code = f"{example}/min-positions"
+    [f] = findings(variant(tmp_path, example, {"/table/positions": 1}))[code]
+    assert f.severity == "error" and f.cite == cite
+    assert code not in findings(variant(tmp_path, example, {"/table/positions": 2}))
+
+
+def test_the_house_games_cite_only_the_house_procedures(tmp_path: Path) -> None:
+    """The 7 Card Stud Game Procedures are another rule source: what a house game says cites
+    them, never 58 Pa. Code ch. 553 (the Kill finding, the schema's words)."""
+    kill = {"/betting/kill": {"option": "half_kill", "qualifying_pot": 20}}
+    found = validate_file(variant(tmp_path, "house-razz", kill)).findings
+    assert "house-razz/kill-not-offered" in {f.code for f in found}
+    for f in found:
+        assert "§ 553" not in f.message and "§ 553" not in (f.cite or ""), f
+    for name in ("razz", "seven-card-stud", "seven-card-stud-hi-lo-8"):
+        schema = (PROJECT_ROOT / "schemas" / f"rulesub.house-{name}.schema.json").read_text()
+        assert "§ 553" not in schema
+
+
+def test_a_house_round_and_a_house_table_are_refused_citing_the_house_procedures(
+    tmp_path: Path,
+) -> None:
+    """A house round file whose player still in did not match a bet, and a house table whose
+    forced wagers outgrow the simulated stacks, are refused citing the procedures' § Wagers
+    (3), never § 553.8(b)."""
+    from tests.conftest import run_rulesub
+
+    round_file = tmp_path / "round.yaml"
+    round_file.write_text(
+        "game: house-seven-card-stud-hi-lo-8\nchip: 1\nseats:\n"
+        "  - {seat: 1, cards: [AC, 2D, 3H, 4S, 7H, KH, KS], contributed: 10, all_in: true}\n"
+        "  - {seat: 2, cards: [TS, 9S, 8D, 7C, 6H, KD, QC], contributed: 29}\n"
+        "  - {seat: 3, cards: [QS, QH, QD, 5C, 5D, JC, 9C], contributed: 30}\n"
+    )
+    out = run_rulesub("settle", str(round_file))
+    assert out.returncode == 2 and "did not match the last $1 of seat 3's bet" in out.stderr
+    assert "(7CS Procedures § Definitions (All-in, Side pot); § Wagers (3)(ii))" in out.stderr
+    assert "§ 553" not in out.stderr
+    table = variant(tmp_path, "house-razz", {"/ante/amount": 5000})
+    out = run_rulesub("play", "house-razz", "--rulesub", str(table), "--rounds", "1")
+    assert (
+        out.returncode == 2
+        and "on the table to be dealt in (7CS Procedures § Wagers (3))" in out.stderr
+    )
+    assert "§ 553" not in out.stderr

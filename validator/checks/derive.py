@@ -80,6 +80,19 @@ def _table_and_cards(g: GameDefinition) -> list[dict[str, Any]]:
             "hint": f"positions: {n} or fewer",
         }
     )
+    if g.players is not None:  # Poker: "played by a minimum of two players" (§ 553.7(b))
+        least = g.players.min
+        out.append(
+            {
+                "id": "min-positions",
+                "kind": "at_least",
+                "field": "/table/positions",
+                "value": least,
+                "cite": g.players.cite,
+                "message": f"{g.name} is played by a minimum of {least} players",
+                "hint": f"positions: {least} or more",
+            }
+        )
     c = g.cards
     two = c.two_decks_with_shuffler
     most = c.decks + 1 if two and two.allowed else c.decks

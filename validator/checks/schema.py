@@ -206,7 +206,10 @@ def submission_schema(game: Any | None = None) -> dict[str, Any]:
         {
             "positions": _described(
                 "positions",
-                _bounded({"type": "integer", "minimum": 1}, d.table.max_positions if d else None),
+                _bounded(
+                    {"type": "integer", "minimum": d.players.min if d and d.players else 1},
+                    d.table.max_positions if d else None,
+                ),
             ),
             "min_wager": _money(DESCRIPTIONS["min_wager"]),
             "max_wager": _money(DESCRIPTIONS["max_wager"]),

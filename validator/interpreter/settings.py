@@ -326,13 +326,14 @@ def _poker_setup(game: PokerGame, sub: RulesSubmission, place: _Place) -> TableS
     )
     buy_in = BUY_IN_UPPER_BETS * (stakes.upper or stakes.lower).max_bet
     if stakes.required() > buy_in:
+        stakes_cite = d.betting.table_stakes.cite if d.betting is not None else "table stakes"
         where = "/blinds" if blinds else "/ante" if ante else "/forced_bet"
         raise ConfigError(
             [
                 err(
                     where,
                     f"a player must have {dollar_text(stakes.required())} on the table to be "
-                    f"dealt in (§ 553.8(b)(3)), more than the {dollar_text(buy_in)} the "
+                    f"dealt in ({stakes_cite}), more than the {dollar_text(buy_in)} the "
                     f"simulated players buy in for ({BUY_IN_UPPER_BETS} upper bets of this "
                     "table's limits): no hand could be dealt",
                 )

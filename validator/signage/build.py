@@ -24,7 +24,7 @@ from decimal import Decimal
 from validator.compiler import Game, meter_name
 from validator.model.game import GameDefinition, Rows, Table, Wager
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
-from validator.model.poker import Street, TimeRake
+from validator.model.poker import SplitLimit, Street, TimeRake
 from validator.model.signage import SignDef, resolve
 from validator.model.submission import PokerBetting, Progressive, Rake, RulesSubmission
 
@@ -141,7 +141,8 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
     betting = submission.betting
     streets = definition.deal.streets if definition and definition.deal else {}
     if betting is not None:
-        out.update(_betting_figures(betting, streets))
+        split = definition.betting.split_limit if definition and definition.betting else None
+        out.update(_betting_figures(betting, streets, split))
     ante = submission.ante
     if ante is not None and ante.required and ante.amount is not None:
         out["ante"] = _money(ante.amount)
@@ -182,8 +183,12 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
     return out
 
 
-def _betting_figures(betting: PokerBetting, streets: Mapping[str, Street]) -> dict[str, str]:
-    """The raise caps, the check-raise ban and the limit structure a Poker table posts."""
+def _betting_figures(
+    betting: PokerBetting, streets: Mapping[str, Street], split: SplitLimit | None = None
+) -> dict[str, str]:
+    """The raise caps, the check-raise ban and the limit structure a Poker table posts: a
+    split limit with the street its upper limit applies from, and the earlier street an open
+    pair brings it to where the game's rules say so (the house Seven-Card Stud (12)(iv))."""
     out: dict[str, str] = {}
     if isinstance(betting.max_raises, int):
         out["max_raises"] = str(betting.max_raises)
@@ -201,9 +206,18 @@ def _betting_figures(betting: PokerBetting, streets: Mapping[str, Street]) -> di
             "spread": "spread limit: any bet or raise from the minimum to the maximum wager",
             "fixed": "fixed limit: every bet and raise is the posted wager",
             "split": "split limit: the minimum wager, then the maximum wager"
-            + (f" from {streets[upper].name.lower()}" if upper and upper in streets else ""),
+            + (f" from {streets[upper].name.lower()}" if upper and upper in streets else "")
+            + _open_pair(split, streets),
         }[structure]
     return out
+
+
+def _open_pair(split: SplitLimit | None, streets: Mapping[str, Street]) -> str:
+    at = split.open_pair_street if split is not None and split.open_pair == "upper" else None
+    if at is None or at not in streets:
+        return ""
+    street = streets[at].name.lower()
+    return f", or from {street} when any player's up-cards show a pair there"
 
 
 def _rake_figures(rake: Rake, time_rules: TimeRake | None) -> dict[str, str]:

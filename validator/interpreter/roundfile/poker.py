@@ -123,7 +123,7 @@ def read_poker_round(source: Located | Any, game: Game, within: str = "") -> Pok
         rnd.kill = _kill(r, data["kill"], game)
     if not r.errors:
         _check_cards(r, rnd, game)
-        _check_betting(r, rnd)
+        _check_betting(r, rnd, game)
     if rnd.rake is not None and rnd.rake.rounds is not None:
         put_in = sum(s.contributed for s in rnd.seats)
         if sum(rnd.rake.rounds) != put_in:
@@ -420,9 +420,12 @@ def _check_cards(r: Reader, rnd: PokerRound, game: Game) -> None:
             )
 
 
-def _check_betting(r: Reader, rnd: PokerRound) -> None:
+def _check_betting(r: Reader, rnd: PokerRound, game: Game) -> None:
     """A player still in who is not All-in has matched every bet: only All-in players may
-    have put in less (§ 553.8(b)(4))."""
+    have put in less (§ 553.8(b)(4); the house rules' § Wagers (3)(ii)), cited as the
+    game's rules cite it."""
+    betting = game.definition.betting
+    all_in = betting.all_in.cite if betting is not None else "the game's rules"
     contributions = sorted((s.contributed for s in rnd.seats), reverse=True)
     top_called = contributions[1] if len(contributions) > 1 else contributions[0]
     live = [s for s in rnd.seats if not s.folded]
@@ -436,7 +439,7 @@ def _check_betting(r: Reader, rnd: PokerRound) -> None:
                 f"{s.pointer}/contributed",
                 f"seat {s.seat} is still in and not All-in, yet put in "
                 f"{dollar_text(s.contributed)}, less than {dollar_text(level)}: a player calls, "
-                "raises, folds or is All-in (§ 553.8(b)(4))",
+                f"raises, folds or is All-in ({all_in})",
             )
     top = max(rnd.seats, key=lambda s: s.contributed)
     if top.contributed > top_called:  # a last bet no one matched: no one still in called it
@@ -446,7 +449,7 @@ def _check_betting(r: Reader, rnd: PokerRound) -> None:
                     f"{s.pointer}/contributed",
                     f"seat {s.seat} is still in and not All-in, yet did not match the last "
                     f"{dollar_text(top.contributed - top_called)} of seat {top.seat}'s bet: a "
-                    "player calls, raises, folds or is All-in (§ 553.8(b)(4))",
+                    f"player calls, raises, folds or is All-in ({all_in})",
                 )
     for s in rnd.seats:
         if s.folded and s.contributed > level:

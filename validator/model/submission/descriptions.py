@@ -71,7 +71,7 @@ DESCRIPTIONS: dict[str, str] = {
     "current_amount": "the Bad Beat payout's current amount, dollars",
     "discontinuation": "the Board-approved procedure for discontinuing the payout",
     "max_raises_by_round": "the most raises in each betting round, by the game's street id",
-    "check_raise": "false where a ban on raising after checking is posted (§ 553.8(j))",
+    "check_raise": "false where a ban on raising after checking is posted",
     "structure": "spread (any amount from minimum to maximum) | fixed | split (lower, then upper)",
     "upper_from": "split limit: the street from which the upper limit (maximum wager) applies",
     "contribution_rate": "the contribution as a share of the pot after the rake, e.g. 5%",
