@@ -90,11 +90,12 @@ def explain_rake(
         reason = f"percentage rake {rate} of each pot{cap_text} [{cite}]"
         return Rake(by_pot, reason, _lines(rule, unit, [(p.name, p.amount) for p in pots], by_pot))
     # § 553.15(b)(1)(i): each betting round raked as play progresses, the cap for the round
-    # of play; the uncalled final bet, in the last betting round, is no part of the pot
-    # (§ 553.15(d))
+    # of play; the uncalled final bet, in the last betting round that put chips in (an
+    # All-in ends the betting), is no part of the pot (§ 553.15(d))
     rounds = list(rule.rounds)
-    if rounds:
-        rounds[-1] -= uncalled
+    placed = [i for i, put in enumerate(rounds) if put]
+    if placed:
+        rounds[placed[-1]] -= uncalled
     reason = (
         f"percentage rake {rate} of each betting round{cap_text}, extracted as play "
         f"progresses; from the main pot first [{cite}]"

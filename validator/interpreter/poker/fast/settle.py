@@ -247,10 +247,13 @@ def _take_rake(
     rake_of = np.zeros(npots, dtype=np.int64)
     rake = 0
     if kind in (RAKE_PERCENT, RAKE_PER_ROUND):
-        by_pot = kind == RAKE_PERCENT  # else each betting round's chips, the last's uncalled out
+        by_pot = kind == RAKE_PERCENT  # else each betting round's chips, the uncalled out
         parts = npots if by_pot else round_put.shape[0]
+        last = parts - 1  # the uncalled final bet's round: the last that put chips in
+        while not by_pot and last > 0 and round_put[last] == 0:
+            last -= 1
         for r in range(parts):
-            put = amount[r] if by_pot else round_put[r] - (returned if r == parts - 1 else 0)
+            put = amount[r] if by_pot else round_put[r] - (returned if r == last else 0)
             take = put * rules.rake_num // (rules.rake_den * unit) * unit
             if cap >= 0:
                 take = min(take, cap - rake)
