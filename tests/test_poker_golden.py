@@ -152,3 +152,20 @@ def test_eleven_dollars_three_ways(game_id: str, expected: dict[int, str]) -> No
     assert pot["amount"] == "11"
     assert {s["seat"]: s["award"] for s in got["seats"] if s["seat"] != 4} == expected
     assert pot["parts"][0]["odd_chip"]["seat"] == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "seat"),
+    [
+        ("holdem-bad-beat-not-for-a-hand-that-won-a-side-pot", 2),
+        ("stud-hi-lo-8-bad-beat-not-for-a-hand-that-won-the-low-half", 1),
+    ],
+)
+def test_a_hand_that_won_in_the_round_is_said_to_be_no_losing_hand(name: str, seat: int) -> None:
+    """§ 553.1, Bad Beat: "a losing hand in a round of play"; the settlement says why the
+    qualifying hand that lost the main pot's high was paid nothing."""
+    reason = _settle(GOLDEN / f"{name}.yaml")["bad_beat"]["hit_reason"]
+    assert reason.endswith(
+        f"seat {seat} lost to the main pot's high hand but won a pot or a share of one in the "
+        "round of play, so held no losing hand [§ 553.1]"
+    )

@@ -248,8 +248,10 @@ def pay(
     hands: dict[int, ShownHand],
     dealt_in: Sequence[int],
     cite: str,
+    won_any: frozenset[int] = frozenset(),
 ) -> None:
-    """Fill in the payouts when the main pot's showdown was a Bad Beat."""
+    """Fill in the payouts when the main pot's showdown was a Bad Beat. A seat that won any
+    pot or part of one (``won_any``) holds no "losing hand in a round of play" (§ 553.1)."""
     if len(main.eligible) < 2 or not winners:
         result.hit_reason = "no showdown for the main pot: no Bad Beat"
         return
@@ -268,7 +270,9 @@ def pay(
     losers = []
     for seat in main.eligible:
         value = value_of(seat)
-        if seat not in winners and value is not None and qualifies(ev, rule, value, hands[seat]):
+        if seat in winners or seat in won_any or value is None:
+            continue
+        if qualifies(ev, rule, value, hands[seat]):
             losers.append((seat, value))
     if not losers:
         result.hit_reason = f"no losing hand of {floor}"
@@ -548,6 +552,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
             hands,
             [s.seat for s in rnd.seats],
             d.bad_beat.rules_cite,
+            frozenset(seat for seat, a in awards.items() if a.won > 0),
         )
         for seat, amount in bad_beat.payouts.items():
             awards[seat].bad_beat = amount

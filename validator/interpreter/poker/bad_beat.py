@@ -129,11 +129,13 @@ def explain_payouts(
     losing: Sequence[int],
     payouts: Sequence[tuple[int, Cents, int]],
     cite: str,
+    won_any: frozenset[int] = frozenset(),
 ) -> None:
     """Why the main pot's showdown was a Bad Beat or not, and its payouts, as the settlement
     kernel found them: ``losing``, the seats of the best losing hand that qualifies (none: no
     Bad Beat); ``payouts``, seat, amount and share (0 the losing hand's, 1 the winning
-    hand's, 2 the table's)."""
+    hand's, 2 the table's); ``won_any``, the seats that won a pot or part of one, whose
+    hands are no losing hands."""
     if len(main.eligible) < 2 or not winners:
         result.hit_reason = "no showdown for the main pot: no Bad Beat"
         return
@@ -149,6 +151,20 @@ def explain_payouts(
             result.hit_reason = f"the winning hand is not {category} or better: no Bad Beat"
         else:
             result.hit_reason = f"no losing hand of {floor}"
+            won = [
+                s
+                for s in sorted(won_any)
+                if s in main.eligible
+                and s not in winners
+                and (v := hands[s].high) is not None
+                and ev.at_least(v, rule.at_least)
+            ]
+            if won:
+                result.hit_reason += (
+                    f": seat {', '.join(map(str, won))} lost to the main pot's high hand but "
+                    "won a pot or a share of one in the round of play, so held no losing hand "
+                    "[§ 553.1]"
+                )
         return
     fund = result.fund_before + result.contribution
     result.hit = True

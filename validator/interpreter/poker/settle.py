@@ -295,6 +295,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
             losing,
             figures.payouts,
             d.bad_beat.rules_cite,
+            frozenset(seat for seat, a in awards.items() if a.won > 0),
         )
         for seat, amount in bad_beat.payouts.items():
             awards[seat].bad_beat = amount

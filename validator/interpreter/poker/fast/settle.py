@@ -318,6 +318,7 @@ def _bad_beat_pay(
     dealt: Dealt,
     rules: TableRules,
     main: Flags,
+    awards: Ints,
     fund: int,
     bb: int,
     payouts: Ints,
@@ -328,7 +329,9 @@ def _bad_beat_pay(
     category (ranking cards at least the rank, using at least the hole cards stated), beaten
     by a hand of at least the stated category, takes the losing share of the fund; the
     winners the winning share, the others dealt in the table share, each a share of the
-    ``fund`` with this round's contribution ``bb``, rounded down to the cent. A Bad Beat: the
+    ``fund`` with this round's contribution ``bb``, rounded down to the cent. A hand that won
+    any of the round's pots (a side pot, a low half: ``awards``) is no "losing hand in a
+    round of play" (§ 553.1, Bad Beat). A Bad Beat: the
     seats of its losing hand (bit i for seat index i); 0: none; -1: a hand whose cards are
     not read here."""
     high, cards, ncards, board, nboard = dealt[2], dealt[4], dealt[5], dealt[6], dealt[7]
@@ -345,7 +348,7 @@ def _bad_beat_pay(
     share = np.full(n, -1, dtype=np.int64)
     for i in range(n):  # the losing hands that qualify
         key = high[i]
-        if not main[i] or key == top or key < rules.bb_qualifies:
+        if not main[i] or key == top or key < rules.bb_qualifies or awards[i] > 0:
             continue
         if rules.bb_hole > 0:
             used = _used(rules.bb_tables, rules.bb_spec, cards[i], ncards[i], board, nboard, hand)
@@ -494,7 +497,7 @@ def _settle(
         return _refused(NEEDS_ORDER, 0, 0)
     losing = 0
     if rules.bb_kind != BB_NONE and rules.pot_kind != POT_LOW and eligible[0].sum() >= 2:
-        losing = _bad_beat_pay(dealt, rules, eligible[0], fund, bb, payouts, log, at)
+        losing = _bad_beat_pay(dealt, rules, eligible[0], awards, fund, bb, payouts, log, at)
         if losing < 0:
             return _refused(HANDED_BACK, 0, 0)
     if bettor >= 0:
