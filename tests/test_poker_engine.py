@@ -353,7 +353,7 @@ def _round(**changes) -> dict:
         (
             {"rake": {"time": {"hourly": 6, "every_minutes": 25}}},
             "/rake/time/every_minutes",
-            "every 20 or 30 minutes",
+            "every 20, 30 or 60 minutes",
         ),
         ({"kill": {"option": "kill", "qualifying_pot": 50}}, "/kill", "no Kill"),
         ({"chips": 1}, "/chips", "unknown key 'chips' (did you mean 'chip'?)"),

@@ -92,10 +92,14 @@ def test_percentage_rake_states_its_rate_553_15_b_1(tmp_path: Path) -> None:
     assert list(got) == ["poker-holdem/percentage-rake-stated"]
 
 
-@pytest.mark.parametrize(("minutes", "ok"), [(20, True), (30, True), (15, False), (60, False)])
+@pytest.mark.parametrize(
+    ("minutes", "ok"), [(20, True), (30, True), (60, True), (15, False), (45, False)]
+)
 def test_time_charges_every_20_or_30_minutes_553_15_b_3_iii(
     tmp_path: Path, minutes: int, ok: bool
 ) -> None:
+    """§ 553.15(b)(3): "Shall be expressed as an hourly fee" that "May be assessed
+    fractionally every 20 or 30 minutes": fractionally, or else once an hour."""
     # the maximum at $6, the hourly fee: no assessment of $6 an hour is over it
     changes = {"/rake/time/every_minutes": minutes, "/rake/maximum": 6}
     path = variant(tmp_path, "poker-omaha-hi-lo-8", changes)

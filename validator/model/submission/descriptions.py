@@ -60,7 +60,7 @@ DESCRIPTIONS: dict[str, str] = {
     "pot": "the pot amount reached, dollars",
     "time": "the rake by time charges",
     "basis": "per_player | per_table",
-    "every_minutes": "how often the time charge is assessed: 20 or 30",
+    "every_minutes": "how often the time charge is assessed: 60, or fractionally 20 or 30",
     "hourly_fee": "the hourly fee, dollars",
     "bad_beat": "Poker: the Bad Beat payout and its rules",
     "max_contribution": "the most contributed from each pot, dollars",
