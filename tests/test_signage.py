@@ -420,6 +420,43 @@ def test_payout_limit_line_only_when_established(tmp_path: Path) -> None:
     assert "The Ante Wager will be returned if the dealer does not have a pair or better." in out
 
 
+def test_the_payout_limit_names_an_excluded_wager_only_where_it_is_offered(
+    tmp_path: Path,
+) -> None:
+    """§ 678a.12(e): the limit "shall not include winning Progressive Jackpot Wagers"; a
+    table that does not offer the wager posts the limit without naming it."""
+    code, out, err = signage(str(write(tmp_path, HIGH_CARD_FLUSH)), "--no-cite")
+    assert code == 0, err
+    assert (
+        "Payout limit per player per round of play: $250,000. Winning Progressive Jackpot "
+        "Wagers are not included."
+    ) in " ".join(out.split())
+    without = (
+        HIGH_CARD_FLUSH.replace(", progressive_jackpot]", "]")
+        .replace(", progressive_jackpot: B", "")
+        .split("progressives:")[0]
+        + "adjacent_boxes: 1\npayout_limit: 250000\n"
+    )
+    code, out, err = signage(str(write(tmp_path, without)), "--no-cite")
+    assert code == 0, err
+    assert "Payout limit per player per round of play: $250,000. ==" in " ".join(out.split())
+    assert "Progressive Jackpot" not in out
+
+
+def test_signs_for_a_chapter_not_in_force_say_so_on_stderr(tmp_path: Path) -> None:
+    """The signs follow the text as encoded; where the effective date finds that text no
+    longer the regulation (ch. 589 rescinded by 46 Pa.B. 5540; expired two years after
+    43 Pa.B. 7087), the command says so as `validate` does, and still prints them."""
+    code, out, err = signage(str(write(tmp_path, LUNAR_POKER)), "--no-cite")
+    assert code == 0 and out
+    assert "lunar-poker/not-in-force" in err and "46 Pa.B. 5540" in err
+    expired = LUNAR_POKER.replace("effective: 2027-01-01", "effective: 2016-01-04")
+    code, out, err = signage(str(write(tmp_path, expired)), "--no-cite")
+    assert code == 0 and "lunar-poker/expired" in err and "43 Pa.B. 7087" in err
+    code, out, err = signage(str(write(tmp_path, HIGH_CARD_FLUSH)), "--no-cite")
+    assert code == 0 and err == ""
+
+
 def test_an_optional_wager_not_offered_gets_no_sign(tmp_path: Path) -> None:
     """§ 589.2(b)(5): the odds of the wagers *offered*; the Super Wager is optional."""
     text = LUNAR_POKER.replace("offered: [super]\n", "").replace(", super: A", "")

@@ -276,6 +276,19 @@ def pay(
             losers.append((seat, value))
     if not losers:
         result.hit_reason = f"no losing hand of {floor}"
+        won = [
+            seat
+            for seat in sorted(won_any)
+            if seat in main.eligible
+            and seat not in winners
+            and (v := hands[seat].high) is not None
+            and ev.at_least(v, rule.at_least)
+        ]
+        if won:
+            result.hit_reason += (
+                f": seat {', '.join(map(str, won))} lost to the main pot's high hand but won "
+                "a pot or a share of one in the round of play, so held no losing hand [§ 553.1]"
+            )
         return
     top = max(v.key for _, v in losers)
     losing = [s for s, v in losers if v.key == top]

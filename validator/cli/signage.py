@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -85,6 +85,7 @@ def signage(
         for finding in errors:
             sys.stderr.write(f"  {describe(finding)}\n")
         raise typer.Exit(EXIT_FINDINGS)
+    _say_when_not_in_force(checked.findings)
     sub = checked.submission
     with readable_input():
         game = checked.game()
@@ -108,6 +109,18 @@ def signage(
     from validator.cli.common import emit
 
     emit(text, out, f"{len(signs.signs)} sign(s)")
+
+
+def _say_when_not_in_force(findings: list[Any]) -> None:
+    """The signs follow the text as encoded: where the effective date finds that text not
+    the regulation (a chapter rescinded or expired, an amendment's wording not held), say
+    so on stderr, as `validate` does, before printing them."""
+    from validator.checks.in_force import RULES as DATED
+    from validator.signage.checked import describe
+
+    for finding in findings:
+        if finding.severity != "error" and finding.code.rsplit("/", 1)[-1] in DATED:
+            sys.stderr.write(f"rulesub: {describe(finding)}\n")
 
 
 def render(signs: object, format: SignFormat, *, cite: bool) -> str:

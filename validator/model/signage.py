@@ -30,6 +30,10 @@ PLACEHOLDERS: dict[str, str] = {
     "min_wager": "the table's minimum wager, in dollars",
     "max_wager": "the table's maximum wager, in dollars",
     "payout_limit": "the aggregate payout limit per player per round, in dollars",
+    "payout_limit_excludes": (
+        "the winning wagers the payout limit does not include, as a sentence, where the "
+        "table offers them (empty where it offers none)"
+    ),
     "meter": "a progressive meter's name (Progressive, Mega jackpot, …)",
     "seed": "that meter's initial amount, in dollars",
     "reseed": "that meter's reset amount, in dollars",

@@ -106,7 +106,20 @@ def figures(
         out["max_wager"] = _money(table.max_wager)
     if submission.payout_limit is not None:
         out["payout_limit"] = _money(submission.payout_limit)
+        out["payout_limit_excludes"] = _excluded(submission, definition)
     return out
+
+
+def _excluded(submission: RulesSubmission, definition: GameDefinition | None) -> str:
+    """The payout limit's exclusions the table offers, as a sentence: a wager not offered
+    there is not named on its sign (§ 678a.12(e): "shall not include winning Progressive
+    Jackpot Wagers")."""
+    rule = definition.payout_limit if definition is not None else None
+    if rule is None or definition is None:
+        return ""
+    offered = offered_wagers(definition, submission.offered)
+    names = [f"{definition.wagers[w].name}s" for w in rule.excludes if w in offered]
+    return f" Winning {' and '.join(names)} are not included." if names else ""
 
 
 def _money(value: Decimal) -> str:
