@@ -82,6 +82,11 @@ class Located:
             p = p.rsplit("/", 1)[0]
 
 
+def either(items: list[str]) -> str:
+    """Choices as a sentence names them: ``20, 30 or 60``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
 def written(value: object) -> str:
     """A value as the file reads it, for a message: in YAML's words (``true``, an empty
     value, a list), never Python's (``True``, ``None``, ``[]``); long text cut short."""

@@ -13,6 +13,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from validator.compiler import Game, load_game
+from validator.loader import either
 from validator.model.notation import format_money, format_rate
 from validator.model.poker import BadBeat, Rake, Showdown
 from validator.model.registry import load_card_orders
@@ -26,10 +27,6 @@ class Fact:
     label: str
     value: str
     cite: str | None = None
-
-
-def _join_or(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 def _order_text(g: Game, order_id: str) -> str:
@@ -77,7 +74,7 @@ def _table_facts(g: Game) -> list[Fact]:
         out.append(
             Fact(
                 "Button",
-                f"placed before {_join_or([placed[p] for p in d.deal.button.placed])}; "
+                f"placed before {either([placed[p] for p in d.deal.button.placed])}; "
                 "moves clockwise after each round",
                 d.deal.button.cite,
             )
@@ -87,7 +84,7 @@ def _table_facts(g: Game) -> list[Fact]:
         Fact(
             "Common card (deck runs short)",
             "on "
-            + _join_or([d.deal.streets[s].name.lower() for s in cc.streets])
+            + either([d.deal.streets[s].name.lower() for s in cc.streets])
             + f"; burn cards shuffled when {cc.shuffle_burns_when_left} card or none is left",
             cc.cite,
         )
@@ -232,15 +229,15 @@ def _house_facts(rake: Rake, bb: BadBeat | None) -> list[Fact]:
     if rake.time:
         kinds.append(
             "time charges per "
-            + _join_or([x.replace("per_", "") for x in rake.time.basis])
+            + either([x.replace("per_", "") for x in rake.time.basis])
             + " every "
-            + _join_or([str(m) for m in rake.time.every_minutes])
+            + either([str(m) for m in rake.time.every_minutes])
             + " minutes"
         )
     out.append(
         Fact(
             "Rake",
-            _join_or(kinds)
+            either(kinds)
             if kinds
             else "collected by the dealer; type, rate and maximum not regulated",
             rake.stated_cite or rake.cite,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from validator.cards import CardError, card_str, parse_rank, rank_word
 from validator.compiler import Game
 from validator.interpreter.roundfile.reading import Reader
-from validator.loader import Located
+from validator.loader import Located, either
 from validator.model.notation import format_rate
 from validator.money import Cents, cents_figure, dollar_text
 
@@ -266,7 +266,8 @@ def _rake(r: Reader, value: Any, game: Game) -> RakeRule | None:
         assert tr is not None
         r.err(
             "/rake/time/every_minutes",
-            f"time charges are assessed every {_either(allowed)} minutes [{tr.cite}]",
+            f"time charges are assessed every {either(list(map(str, allowed)))} minutes "
+            f"[{tr.cite}]",
         )
     basis = t.get("basis", "per_player")
     if basis not in ("per_player", "per_table"):
@@ -458,9 +459,3 @@ def _check_betting(r: Reader, rnd: PokerRound, game: Game) -> None:
                 f"seat {s.seat} folded after putting in more than any player still in: a bet "
                 "is called by a player still in, or it is the last bet and returns uncalled",
             )
-
-
-def _either(values: list[int]) -> str:
-    """``[20, 30, 60]`` → ``20, 30 or 60``."""
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
