@@ -449,10 +449,14 @@ def test_signs_for_a_chapter_not_in_force_say_so_on_stderr(tmp_path: Path) -> No
     43 Pa.B. 7087), the command says so as `validate` does, and still prints them."""
     code, out, err = signage(str(write(tmp_path, LUNAR_POKER)), "--no-cite")
     assert code == 0 and out
-    assert "lunar-poker/not-in-force" in err and "46 Pa.B. 5540" in err
+    assert "warning: 58 Pa. Code ch. 589 was not in force on 2027-01-01" in err
+    assert "rescinded by 46 Pa.B. 5540" in err
     expired = LUNAR_POKER.replace("effective: 2027-01-01", "effective: 2016-01-04")
     code, out, err = signage(str(write(tmp_path, expired)), "--no-cite")
-    assert code == 0 and "lunar-poker/expired" in err and "43 Pa.B. 7087" in err
+    assert code == 0 and "it expired on 2015-12-07, 2 years after publication" in err
+    assert "[43 Pa.B. 7087]" in err and err.count("not in force") == 1
+    code, out, err = signage(str(write(tmp_path, LUNAR_POKER)), "--as-of", "2016-01-04")
+    assert code == 0 and err.count("not in force") == 1 and "expired on 2015-12-07" in err
     code, out, err = signage(str(write(tmp_path, HIGH_CARD_FLUSH)), "--no-cite")
     assert code == 0 and err == ""
 

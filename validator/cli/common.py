@@ -5,13 +5,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
 from validator import jsonout
 from validator.cli.options import Format
 from validator.errors import RulesubError, messages
+
+if TYPE_CHECKING:
+    import datetime as dt
 
 __all__ = ["EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "Format"]
 
@@ -115,15 +118,23 @@ def game_as_of(game: Any, when: str | None) -> Any:
         return game
     from dataclasses import replace
 
-    from validator.checks.in_force import messages
-    from validator.model.history import as_of, in_force
+    from validator.model.history import as_of
 
     date = parse_date(when)
+    say_in_force(game, date, refuse=True)
+    resolved = as_of(definition := game.definition, date)
+    return game if resolved is definition else replace(game, definition=resolved)
+
+
+def say_in_force(game: Any, date: dt.date, *, refuse: bool = False) -> None:
+    """Where the encoded text was not the regulation on ``date`` (before its adoption, after
+    a rescission or an expiry, an amendment's wording not held), a note on stderr; with
+    ``refuse``, a date before the adoption stops the command (exit 2)."""
+    from validator.checks.in_force import messages
+    from validator.model.history import in_force
+
     definition = game.definition
-    state = in_force(definition, date)
-    for _rule, severity, message, cite in messages(definition, state):
-        if severity == "error":
+    for _rule, severity, message, cite in messages(definition, in_force(definition, date)):
+        if severity == "error" and refuse:
             fail(f"{game.id}: {message} [{cite}]")
         sys.stderr.write(f"rulesub: {game.id}: {severity}: {message} [{cite}]\n")
-    resolved = as_of(definition, date)
-    return game if resolved is definition else replace(game, definition=resolved)

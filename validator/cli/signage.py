@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -18,6 +18,7 @@ from validator.cli.common import (
     parse_date,
     readable_input,
     refuse,
+    say_in_force,
 )
 from validator.cli.gate import AllowFindingsOption
 
@@ -85,12 +86,15 @@ def signage(
         for finding in errors:
             sys.stderr.write(f"  {describe(finding)}\n")
         raise typer.Exit(EXIT_FINDINGS)
-    _say_when_not_in_force(checked.findings)
     sub = checked.submission
     with readable_input():
         game = checked.game()
     if game is not None:
         game = game_as_of(game, as_of)
+    if game is not None and sub is not None and as_of is None and sub.effective is not None:
+        # the signs follow the encoded text: say where the effective date finds it not the
+        # regulation (a chapter rescinded or expired), as `validate` does
+        say_in_force(game, sub.effective)
     if sub is None or game is None:
         for finding in errors:
             sys.stderr.write(f"  {describe(finding)}\n")
@@ -109,18 +113,6 @@ def signage(
     from validator.cli.common import emit
 
     emit(text, out, f"{len(signs.signs)} sign(s)")
-
-
-def _say_when_not_in_force(findings: list[Any]) -> None:
-    """The signs follow the text as encoded: where the effective date finds that text not
-    the regulation (a chapter rescinded or expired, an amendment's wording not held), say
-    so on stderr, as `validate` does, before printing them."""
-    from validator.checks.in_force import RULES as DATED
-    from validator.signage.checked import describe
-
-    for finding in findings:
-        if finding.severity != "error" and finding.code.rsplit("/", 1)[-1] in DATED:
-            sys.stderr.write(f"rulesub: {describe(finding)}\n")
 
 
 def render(signs: object, format: SignFormat, *, cite: bool) -> str:
