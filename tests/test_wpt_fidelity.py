@@ -203,3 +203,55 @@ community: [2S, 3S, 4S, 5S, KC]
     wagers = json.loads(out.stdout)["seats"][0]["wagers"]
     won = {w: wagers[w]["net"] for w in ("odds", "pocket_bonus", "trips_plus")}
     assert won == {"odds": "100000", "pocket_bonus": "300", "trips_plus": "400"}
+
+
+def test_a_stated_bad_beat_table_is_no_wager_of_its_own_677a_11_h_2_iii_b(tmp_path: Path) -> None:
+    """§ 677a.1: the Bad Beat Bonus goes to a player "who holds a straight or higher and
+    loses to the dealer's hand"; § 677a.11(h)(2)(iii)(B): the Odds Wager "shall be eligible
+    for a Bad Beat payout". A stated table priced on the player's cards alone paid every
+    straight or better (the par sheet and the review pack said the house edge was -6.0275%,
+    a player's edge); it is priced with the base game, whose Odds Wager carries it."""
+    from validator.compiler import load_game
+    from validator.odds import NotPriced, odds_for_rows
+
+    game = load_game("wpt-heads-up-holdem")
+    rows = {"straight_flush": "500 to 1", "straight": "5 to 1"}
+    try:
+        odds_for_rows(game, "player_seven", rows, table_id="bad_beat")
+    except NotPriced as e:
+        assert "loses to the dealer's" in str(e)
+    else:
+        raise AssertionError("a Bad Beat table was priced as a wager of its own")
+    par = json.loads(
+        run_rulesub(
+            "par", str(EXAMPLE), "--rounds", "2000", "--workers", "1", "--format", "json"
+        ).stdout
+    )
+    assert "bad_beat" in par["not_priced"]
+    assert "bad_beat" not in json.dumps(par["wagers"])
+    review = json.loads(run_rulesub("review", str(EXAMPLE), "--format", "json").stdout)
+    (bad_beat,) = [m for m in review["math"] if m["title"].startswith("Bad Beat")]
+    assert "odds" not in bad_beat and "loses to the dealer's" in bad_beat["not_priced"]
+    # the base game still pays it: a straight paid 1,000 to 1 turns the edge to the player
+    big = _submission(tmp_path, "straight: 5 to 1", "straight: 1000 to 1")
+    text = run_rulesub(
+        "par",
+        str(big),
+        "--rounds",
+        "2000",
+        "--workers",
+        "1",
+        "--allow-findings",
+        "--format",
+        "json",
+    ).stdout
+    assert json.loads(text)["base_game"]["strategies"]["simple"]["house_edge_percent"] < 0
+
+
+def test_a_bad_beat_table_change_says_once_why_it_has_no_hold(tmp_path: Path) -> None:
+    """A stated Bad Beat table changed (§ 677a.12(c)): its rows side by side, and the reason
+    neither table has a hold of its own said once, not before and again after."""
+    new = _submission(tmp_path, "straight: 5 to 1", "straight: 4 to 1")
+    text = run_rulesub("diff", str(EXAMPLE), str(new), "--format", "markdown").stdout
+    assert "| Straight | **5 to 1** | **4 to 1** | pays less |" in text
+    assert text.count("loses to the dealer's") == 1 and "n/a before and after" in text

@@ -58,6 +58,15 @@ def hold_text(hold: Hold | None) -> str:
     return f"{percent(hold.value)}%"
 
 
+def holds_text(change: Change) -> str:
+    """The hold before → after; a reason neither can be priced for said once."""
+    old, new = change.hold_old, change.hold_new
+    unpriced = old is not None and new is not None and old.value is None and new.value is None
+    if unpriced and old is not None and new is not None and old.why_not == new.why_not:
+        return f"n/a before and after ({new.why_not})"
+    return f"{hold_text(old)} → {hold_text(new)}"
+
+
 def delta_text(change: Change) -> str:
     delta = change.hold_delta
     if delta is None:
@@ -182,7 +191,7 @@ def _hold_line(c: Change) -> Any:
     from rich.text import Text
 
     t = Text("  Hold: ")
-    t.append(f"{hold_text(c.hold_old)} → {hold_text(c.hold_new)}")
+    t.append(holds_text(c))
     if c.hold_delta is not None:
         t.append(f"  ({delta_text(c)})", style="bold")
     exact = [h.value for h in (c.hold_old, c.hold_new) if h is not None and h.value is not None]
@@ -240,7 +249,7 @@ def render_markdown(diff: GameDiff) -> str:
             f"{_md(selection(c.new, c))}"
         )
         if c.hold_delta is not None:
-            item += f"; hold {hold_text(c.hold_old)} → {hold_text(c.hold_new)} ({delta_text(c)})"
+            item += f"; hold {holds_text(c)} ({delta_text(c)})"
         out.append(item)
     if diff.submissions:
         errors = [f for f in diff.new_findings if f.severity == "error"]
@@ -271,11 +280,8 @@ def render_markdown(diff: GameDiff) -> str:
     if others:
         out += ["", "## Other changes", "", "| What | Old | New | Hold |", "|---|---|---|---|"]
         for c in others:
-            hold = (
-                f"{hold_text(c.hold_old)} → {hold_text(c.hold_new)} ({delta_text(c)})"
-                if c.has_hold
-                else ""
-            )
+            delta = delta_text(c)
+            hold = holds_text(c) + (f" ({delta})" if delta else "") if c.has_hold else ""
             out.append(
                 f"| {_md(field_name(diff.game, c.path))} | {_md(c.old or '(not stated)')} | "
                 f"{_md(c.new or '(not stated)')} | {_md(hold)} |"
@@ -290,7 +296,7 @@ def render_markdown(diff: GameDiff) -> str:
 
 
 def _hold_md(c: Change) -> str:
-    text = f"Hold: {hold_text(c.hold_old)} → {hold_text(c.hold_new)}"
+    text = f"Hold: {holds_text(c)}"
     if c.hold_delta is not None:
         text += f", **{delta_text(c)}**"
     exact = [h.value for h in (c.hold_old, c.hold_new) if h is not None and h.value is not None]

@@ -42,8 +42,12 @@ Tables not priced, and why (``not_priced_reason`` says so for each):
 - Envy Bonuses (§ 641a.12(d)(5), (e)(5)): fixed sums paid for *other* players' hands; there
   is no stake for a hold to be a share of.
 - Magic Card and Lucky Bonus (§ 641a.12(g)(3)): paid on draws of the table game system.
-- Lunar Poker's Bet Wager and WPT's Odds Wager and Bad Beat: paid only when the hand beats
-  the dealer's, after the player's decisions (draws, folds, raises).
+- Lunar Poker's Bet Wager and WPT's Odds Wager: paid only when the hand beats the dealer's,
+  after the player's decisions (draws, folds, raises).
+- WPT's Bad Beat on the Odds Wager (``paid_when: player_lower``): paid only when the player's
+  straight or better loses to the dealer's hand (§ 677a.11(h)(2)(iii)(B)), so not even a
+  table a submission states is priced as a wager of its own; the base game's figures
+  (the par sheet) carry its payouts.
 - § 677a.12(c) and (d) (WPT Bad Beat, Pocket Bonus): missing from the regulation copy; a
   supplied Pocket Bonus table is priced with ``odds_for_rows``.
 """

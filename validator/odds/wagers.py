@@ -207,14 +207,21 @@ class OddsResult:
 
 @meaning("odds", TABLE_FEATURE.id, "source", "events", "envy", "by_wager_amount")
 def not_priced_reason(
-    game: Game | GameDefinition, wager_id: str, table_id: str, joint: JointPricer | None = None
+    game: Game | GameDefinition,
+    wager_id: str,
+    table_id: str,
+    joint: JointPricer | None = None,
+    *,
+    stated: bool = False,
 ) -> str | None:
     """Why a table's exact odds cannot be computed from the game file, or None if they can;
-    ``joint``: how a table paid on the lower of two hands is counted (without it, it is not)."""
+    ``joint``: how a table paid on the lower of two hands is counted (without it, it is not);
+    ``stated``: its rows are the ones a submission states, so a text missing from the copy
+    is no reason, but how the table is paid still is."""
     d = game.definition if isinstance(game, Game) else game
     wager = d.wagers[wager_id]
     table = wager.tables[table_id]
-    if table.source == "missing":
+    if table.source == "missing" and not stated:
         return (
             f"{table.cite} is missing from the regulation copy: no paytable to price "
             "(a table stated in a Rules Submission is priced with odds_for_rows)"
@@ -235,6 +242,12 @@ def not_priced_reason(
         )
         if why is not None:
             return f"paid on the lower of {len(hand.losing_of)} hands dealt: {why}"
+    if table.paid_when == "player_lower":
+        return (
+            f"paid on the {wager.name} only when the player's hand loses to the dealer's: "
+            "its odds depend on the dealer's hand and the player's decisions, "
+            "so it is priced with the base game, not as a wager of its own"
+        )
     if wager.amount is not None:
         return (
             f"the {wager.name} is sized from the {d.wagers[wager.amount.of].name} and paid "
@@ -599,6 +612,11 @@ def rows_odds(
             if value is not None
         }
     wager = game.definition.wagers[wager_id] if wager_id else None
+    if wager_id is not None and table_id is not None:
+        # stated rows stand in for a missing text; how the table is paid still decides
+        reason = not_priced_reason(game, wager_id, table_id, joint, stated=True)
+        if reason is not None and not game.hand(hand_id).losing_of:
+            raise NotPriced(reason)
     deals = None
     if game.hand(hand_id).losing_of:
         if wager_id is None or table_id is None:

@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from validator.diff.render import cell, delta_text, direction, hold_text, percent, selection
+from validator.diff.render import cell, delta_text, direction, holds_text, percent, selection
 from validator.model.notation import format_rate
 from validator.odds.wagers import strategy_text
 from validator.par.printed import page_foot
@@ -284,7 +284,7 @@ def changes_section(pack: ReviewPack) -> str:
 
 
 def _hold(c: Any) -> str:
-    text = f"Hold: {hold_text(c.hold_old)} → {hold_text(c.hold_new)}"
+    text = f"Hold: {holds_text(c)}"
     if c.hold_delta is not None:
         text += f" (<strong>{_e(delta_text(c))}</strong>)"
     exact = [h.value for h in (c.hold_old, c.hold_new) if h is not None and h.value is not None]
