@@ -183,3 +183,20 @@ def test_bad_requests_exit_2(args: tuple[str, ...], message: str) -> None:
     result = invoke(*args)
     assert result.exit_code == 2
     assert message in result.stderr
+
+
+def test_odds_of_a_submission_price_its_meters_and_wager_amount() -> None:
+    """``odds --rulesub`` prices the Progressive Jackpot (§ 678a.12(d)) at the submission's
+    meter on its $5 wager, as the par sheet and the review pack do, not at $1: the same
+    exact hold as the amounts given on the command line, and a given amount still wins."""
+    from pathlib import Path
+
+    example = Path(__file__).parent.parent / "rulesubs" / "example" / "high-card-flush.yaml"
+    base = ("odds", "high-card-flush", "--wager", "progressive_jackpot", "--format", "json")
+    (by_file,) = json.loads(run_rulesub(*base, "--rulesub", str(example)).stdout)  # its letter A
+    table_a = (*base, "--paytable", "A", "--meter", "30000")
+    stated = json.loads(run_rulesub(*table_a, "--wager-amount", "5").stdout)
+    one = json.loads(run_rulesub(*table_a, "--wager-amount", "1").stdout)
+    assert by_file["hold_exact"] == stated["hold_exact"] != one["hold_exact"]
+    given = run_rulesub(*base, "--rulesub", str(example), "--wager-amount", "1")
+    assert json.loads(given.stdout)[0]["hold_exact"] == one["hold_exact"]

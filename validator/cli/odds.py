@@ -107,13 +107,15 @@ def odds(
     Submission with errors is refused with them (exit 1), unless --allow-findings."""
     from dataclasses import replace
 
+    from validator.interpreter.config import TableConfig
     from validator.model.notation import NotationError, parse_money
     from validator.odds import OddsError, exact_odds, select
     from validator.par.completions import JOINT
 
     g = game_as_of(load_game_or_fail(game), as_of)
     gate = submission_gate(rulesub, allow=allow_findings, what="odds", game=game)
-    selected = _selected(g, rulesub, allow_findings) if rulesub is not None else None
+    settings = _settings(g, rulesub, allow_findings) if rulesub is not None else None
+    selected = None if rulesub is None else dict(getattr(settings, "paytables", {}))
     meters = _meters(meter or [])
     amount = None
     if wager_amount is not None:
@@ -137,9 +139,19 @@ def odds(
             for table_id, letter in selection.priced:
                 _, table = g.table(table_id)
                 with_meter = meters if (table.meters is not None or not selection.many) else None
+                table_amount = amount
+                if isinstance(settings, TableConfig) and table.meters is not None:
+                    # the submission's meters and wager amount, unless given on the command
+                    with_meter = with_meter or settings.meter_seeds(table_id)
+                    table_amount = amount or settings.wager_amount(table_id)
                 results.append(
                     exact_odds(
-                        g, table_id, letter, meter=with_meter, wager_amount=amount, joint=JOINT
+                        g,
+                        table_id,
+                        letter,
+                        meter=with_meter,
+                        wager_amount=table_amount,
+                        joint=JOINT,
                     )
                 )
     except OddsError as e:
@@ -164,18 +176,16 @@ def odds(
         _every_table(out, g, results, selection.not_priced)
 
 
-def _selected(game: Any, rulesub: Path, allow_findings: bool = False) -> dict[str, str]:
-    """The paytable letter a Rules Submission selects for each table of ``game``; the
-    submission read by the one reader, refused (exit 2) where a value is not read as
-    written or names what the game has not."""
+def _settings(game: Any, rulesub: Path, allow_findings: bool = False) -> Any:
+    """A Rules Submission's settings for ``game`` (for a banking game a ``TableConfig``: the
+    paytable letters it selects, its meters and wager amounts), read by the one reader,
+    refused (exit 2) where a value is not read as written or names what the game has not.
+    A Poker table's wagers are paid from no paytable: it selects none."""
     from validator.cli.rounds import _round_input
-    from validator.interpreter.config import TableConfig
     from validator.interpreter.settings import read_settings
 
     with _round_input(rulesub=rulesub):
-        settings = read_settings(game, rulesub, allow_findings=allow_findings)
-    # a Poker table's wagers are paid from no paytable: it selects none
-    return dict(settings.paytables) if isinstance(settings, TableConfig) else {}
+        return read_settings(game, rulesub, allow_findings=allow_findings)
 
 
 # -- text -------------------------------------------------------------------------------------

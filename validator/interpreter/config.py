@@ -121,6 +121,11 @@ class TableConfig:
         p = self.progressives.get(table_id)
         return p.wager_amount if p else DEFAULT_PROGRESSIVE_WAGER
 
+    def meter_seeds(self, table_id: str) -> dict[str, Decimal] | None:
+        """The submission's meters for a progressive table, at their seed (dollars)."""
+        p = self.progressives.get(table_id)
+        return None if p is None else {name: m.seed for name, m in p.meters.items()}
+
 
 def _fully_printed(table: Table) -> bool:
     if table.source == "missing":

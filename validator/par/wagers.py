@@ -10,7 +10,6 @@ reads ``OddsResult``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from math import sqrt
 from typing import Any
@@ -107,14 +106,6 @@ def pct(x: Fraction) -> float:
     return float(f"{float(x * 100):.10g}")
 
 
-def meter_amounts(cfg: TableConfig, table_id: str) -> dict[str, Decimal] | None:
-    """The submission's meters for a progressive table, at their seed (dollars)."""
-    p = cfg.progressives.get(table_id)
-    if p is None:
-        return None
-    return {name: m.seed for name, m in p.meters.items()}
-
-
 def wager_sheets(
     game: Game, cfg: TableConfig, every_paytable: bool
 ) -> tuple[list[WagerSheet], dict[str, str]]:
@@ -141,7 +132,7 @@ def wager_sheets(
         else:
             letters = [cfg.letter(game, table_id)]
         amount = cfg.wager_amount(table_id) if table.meters is not None else None
-        meters = meter_amounts(cfg, table_id)
+        meters = cfg.meter_seeds(table_id)
         selected = cfg.letter(game, table_id)
         for letter in letters:
             # the submission's meters go with its selected paytable; others at their seeds
