@@ -255,3 +255,21 @@ def test_a_bad_beat_table_change_says_once_why_it_has_no_hold(tmp_path: Path) ->
     text = run_rulesub("diff", str(EXAMPLE), str(new), "--format", "markdown").stdout
     assert "| Straight | **5 to 1** | **4 to 1** | pays less |" in text
     assert text.count("loses to the dealer's") == 1 and "n/a before and after" in text
+
+
+def test_odds_of_a_submission_price_the_pocket_bonus_table_it_states_677a_12_d() -> None:
+    """``odds --rulesub`` prices the Pocket Bonus table the submission states (§ 677a.12(d)
+    is missing from the copy), as the par sheet does, and says why the Bad Beat table is
+    not priced. Worked by hand over the 1,326 two-card hands: a pair of aces 6 × 30, kings,
+    queens or jacks 18 × 10, another pair 54 × 3, ace-king suited 4 × 25, ace-queen or
+    ace-jack suited 8 × 20, ace-king 12 × 15, ace-queen or ace-jack 24 × 5: 1,082 won,
+    1,200 hands lose, hold 118/1,326 = 59/663."""
+    from fractions import Fraction
+
+    out = run_rulesub("odds", "wpt-heads-up-holdem", "--rulesub", str(EXAMPLE), "--format", "json")
+    (pocket,) = [r for r in json.loads(out.stdout) if r["table"] == "pocket_bonus"]
+    won = 6 * 30 + 18 * 10 + 54 * 3 + 4 * 25 + 8 * 20 + 12 * 15 + 24 * 5
+    assert Fraction(pocket["hold_exact"]) == Fraction(1200 - won, 1326) == Fraction(59, 663)
+    text = run_rulesub("odds", "wpt-heads-up-holdem", "--rulesub", str(EXAMPLE)).stdout
+    assert "as stated" in text and "odds_for_rows" not in text
+    assert "Bad Beat on the Odds Wager" in text.split("Not priced:")[1]

@@ -109,7 +109,7 @@ def odds(
 
     from validator.interpreter.config import TableConfig
     from validator.model.notation import NotationError, parse_money
-    from validator.odds import OddsError, exact_odds, select
+    from validator.odds import OddsError, exact_odds, odds_for_rows, select
     from validator.par.completions import JOINT
 
     g = game_as_of(load_game_or_fail(game), as_of)
@@ -127,7 +127,8 @@ def odds(
 
     try:
         with working("enumerating every hand"):
-            selection = select(g, wager, paytable, every, JOINT)
+            stated = dict(settings.custom_paytables) if isinstance(settings, TableConfig) else {}
+            selection = select(g, wager, paytable, every, JOINT, stated=stated)
             if selected is not None and paytable is None:  # the submission's letters only
                 priced = [
                     (t, letter)
@@ -144,6 +145,10 @@ def odds(
                     # the submission's meters and wager amount, unless given on the command
                     with_meter = with_meter or settings.meter_seeds(table_id)
                     table_amount = amount or settings.wager_amount(table_id)
+                if table_id in stated:  # the table the submission states (its text missing)
+                    rows, pays_on = stated[table_id], table.pays_on or ""
+                    results.append(odds_for_rows(g, pays_on, rows, table_id=table_id, joint=JOINT))
+                    continue
                 results.append(
                     exact_odds(
                         g,
@@ -189,6 +194,11 @@ def _settings(game: Any, rulesub: Path, allow_findings: bool = False) -> Any:
 
 
 # -- text -------------------------------------------------------------------------------------
+
+
+def _letter(r: OddsResult) -> str:
+    """The paytable column: the letter, or what kind of table has none."""
+    return r.paytable or ("as stated" if r.stated else "fixed")
 
 
 def _pct(x: Any, places: int = 4) -> str:
@@ -340,9 +350,9 @@ def _side_by_side(out: Any, results: list[OddsResult]) -> None:
     exact = out.width >= 100
     t = _summary(["Paytable"], exact)
     for r in results:
-        t.add_row(r.paytable or "fixed", *_summary_row(r, exact))
+        t.add_row(_letter(r), *_summary_row(r, exact))
     out.print(t)
-    negative = [r.paytable or "fixed" for r in results if r.basis == "wager" and r.hold < 0]
+    negative = [_letter(r) for r in results if r.basis == "wager" and r.hold < 0]
     if negative:
         out.print(
             Text(
@@ -363,7 +373,7 @@ def _side_by_side(out: Any, results: list[OddsResult]) -> None:
         lines.add_column("Hand")
         lines.add_column("Combinations", justify="right", no_wrap=True)
         for r in group:
-            lines.add_column(r.paytable or "fixed", justify="right", no_wrap=True)
+            lines.add_column(_letter(r), justify="right", no_wrap=True)
         for cid, (name, n) in seen.items():
             cells = []
             for r in group:
@@ -419,7 +429,7 @@ def _every_table(
         name = (r.table or "") + (" (bonus)" if r.basis == "bonus" else "")
         if exact:
             name = f"{r.table_name} ({name})"
-        t.add_row(name, r.paytable or "fixed", *_summary_row(r, exact))
+        t.add_row(name, _letter(r), *_summary_row(r, exact))
     out.print(t)
     negative = [r.label for r in results if r.basis == "wager" and r.hold < 0]
     if negative:

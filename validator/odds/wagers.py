@@ -8,7 +8,7 @@ is refused with the reason (``NotPriced``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -115,6 +115,7 @@ class OddsResult:
     other_reading_hold: Fraction | None = None  # the hold under approved_hold.other_reading
     #: the base game's strategy the figures assume (a table paid on the lower of two hands)
     strategy: str | None = None
+    stated: bool = False  # its rows are a submission's (``odds_for_rows``), not the chapter's
 
     @property
     def hold_percent(self) -> float:
@@ -223,8 +224,8 @@ def not_priced_reason(
     table = wager.tables[table_id]
     if table.source == "missing" and not stated:
         return (
-            f"{table.cite} is missing from the regulation copy: no paytable to price "
-            "(a table stated in a Rules Submission is priced with odds_for_rows)"
+            f"{table.cite} is missing from the regulation copy: no paytable to price, "
+            "unless a Rules Submission states the table it uses"
         )
     if table.events is not None:
         return "paid on events drawn by the table game system, not on the cards"
@@ -654,6 +655,7 @@ def rows_odds(
         if table is not None and table.source == "missing"
         else (),
         strategy=None if deals is None else OPTIMAL,
+        stated=True,
     )
 
 
@@ -676,22 +678,27 @@ def select(
     paytable: str | None,
     every: bool,
     joint: JointPricer | None = None,
+    stated: Collection[str] = (),
 ) -> Selection:
     """Resolve ``--wager`` (a wager id or a table id), ``--paytable`` and ``--all``.
 
     A wager names its own table: the one with the wager's id, else its only table; a
     wager's other tables (an Envy Bonus, Magic Card and Lucky Bonus) are named by their
-    table id. Without ``--wager``, every table of every wager.
+    table id. Without ``--wager``, every table of every wager. ``stated``: the tables whose
+    rows a submission states (``not_priced_reason``'s ``stated``), priced with no letter.
     """
     d = game.definition
     if wager is None:
         if paytable is not None:
             raise OddsError("--paytable needs --wager")
-        priced, skipped = [], []
+        priced: list[tuple[str, str | None]] = []
+        skipped: list[tuple[str, str]] = []
         for w, t, table in d.tables():
-            reason = not_priced_reason(game, w, t, joint)
+            reason = not_priced_reason(game, w, t, joint, stated=t in stated)
             if reason:
                 skipped.append((t, reason))
+            elif t in stated:
+                priced.append((t, None))
             else:
                 priced += [(t, letter) for letter in (table.letters if table.paytables else [None])]
         return Selection(priced, skipped, True)
@@ -723,10 +730,10 @@ def select(
         )
     w = table_ids[table_id]
     table = d.wagers[w].tables[table_id]
-    reason = not_priced_reason(game, w, table_id, joint)
+    reason = not_priced_reason(game, w, table_id, joint, stated=table_id in stated)
     if reason:
         raise NotPriced(f"{table.name} ({table_id}): {reason}")
-    if table.paytables is None:
+    if table.paytables is None or table_id in stated:
         if paytable is not None:
             raise OddsError(f"{table.name} is a single table: it has no paytable letters")
         return Selection([(table_id, None)], [], every)
