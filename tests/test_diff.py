@@ -439,7 +439,8 @@ def test_meter_limit_and_dealing_changes(tmp_path: Path) -> None:
 def test_the_terminal_names_each_changed_field_as_the_memo_does(tmp_path: Path) -> None:
     """The terminal names each change as the memo and the review pack do: the initial amount
     of "the meter used for the progressive payout" (§ 678a.12(d)(3)) as that meter's seed,
-    the payout limit (§ 678a.12(e)) by its name; and keeps where the submission states it."""
+    the payout limit (§ 678a.12(e)) by its name; and says where the new submission states
+    it, by its line (the JSON keeps the path)."""
     new = HIGH_CARD_FLUSH.replace(
         "seed: 30000, reseed: 30000", "seed: 40000, reseed: 40000"
     ).replace("payout_limit: 250000", "payout_limit: 300000")
@@ -450,8 +451,11 @@ def test_the_terminal_names_each_changed_field_as_the_memo_does(tmp_path: Path) 
     assert code == 0, err
     flat = " ".join(out.split())
     assert "Progressive Jackpot meter's seed: $30,000 → $40,000" in flat
-    assert "/progressives/progressive_jackpot/meters/primary/seed" in flat
-    assert "Payout limit: $250,000 → $300,000 /payout_limit" in flat
+    lines = new.splitlines()
+    seed_line = next(i for i, t in enumerate(lines, 1) if "seed: 40000" in t)
+    limit_line = next(i for i, t in enumerate(lines, 1) if t.startswith("payout_limit:"))
+    assert f"new.yaml:{seed_line}" in flat and "/progressives/" not in flat  # a line, no path
+    assert f"Payout limit: $250,000 → $300,000 {tmp_path / 'new.yaml'}:{limit_line}" in flat
 
 
 def test_new_findings_and_fail_on_error(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ import typer
 
 from validator.cli import app
 from validator.cli.common import AS_OF_HELP, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, print_json
+from validator.cli.gate import reads_once
 from validator.cli.options import DiffFailOn as FailOn
 from validator.cli.options import (
     DiffFailOnOption,
@@ -35,6 +36,7 @@ DEV_NULL = "/dev/null"
 
 @app.command("diff")
 @prints_result("the comparison")
+@reads_once
 def diff(
     args: Annotated[
         list[str] | None,
@@ -213,7 +215,7 @@ def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
         return f"{_where(checked, label)}: " + (str(e.args[0]) if e.args else "no such game")
     except GameFileError as e:
         return "\n".join(str(err) for err in e.errors)
-    return diff_submissions(
+    result = diff_submissions(
         game,
         old.submission if old is not None else None,
         new.submission if new is not None else None,
@@ -222,6 +224,11 @@ def _submissions(old: Any, new: Any, old_label: str, new_label: str) -> Any:
         old_label=old_label,
         new_label=new_label,
     )
+    for change in result.changes:  # where a person finds it: a line, not the path kept
+        change.where = next(
+            (w for c in (new, old) if c is not None and (w := c.where(change.path))), None
+        )
+    return result
 
 
 def _where(checked: Any, label: str) -> str:

@@ -69,6 +69,7 @@ class Change:
     hold_old: Hold | None = None
     hold_new: Hold | None = None
     cite: str | None = None
+    where: str | None = None  # ``file:line`` stating it: the new submission's, else the old's
 
     @property
     def group(self) -> str:

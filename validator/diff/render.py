@@ -152,7 +152,8 @@ def render_terminal(diff: GameDiff, out: Any) -> None:
         if c.hands:
             title = Text(f"{c.title}: ", style="bold")
             title.append(f"{selection(c.old, c)} → {selection(c.new, c)}")
-            title.append(f"  {c.path}", style="dim")
+            if c.where:
+                title.append(f"  {c.where}", style="dim")
             if c.cite:
                 title.append(f"  [{c.cite}]", style="dim")
             out.print(title)
@@ -178,7 +179,8 @@ def render_terminal(diff: GameDiff, out: Any) -> None:
             line = Text(f"{field_name(diff.game, c.path)}: ", style="bold")
             line.append(f"{c.old if c.old is not None else '(not stated)'} → ")
             line.append(c.new if c.new is not None else "(not stated)", style="bold yellow")
-            line.append(f"  {c.path}", style="dim")  # where it is stated, as above
+            if c.where:  # where it is stated, as above
+                line.append(f"  {c.where}", style="dim")
             if c.title:
                 line.append(f"  {c.title}", style="dim")
             out.print(line)

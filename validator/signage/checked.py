@@ -20,6 +20,20 @@ class Checked:
     findings: list[Any] = field(default_factory=list)  # validator.checks.findings.Finding
     submission: Any = None  # validator.model.submission.RulesSubmission | None
     unreadable: bool = False
+    path: str = ""  # the file read (``file`` is its name as shown)
+
+    def where(self, pointer: str) -> str | None:
+        """``file:line`` of the value at ``pointer``, where the file states it (one read
+        within ``read_once``); None where it states none or cannot be read again."""
+        from validator.errors import RulesubError
+        from validator.model.submission import load_submission
+
+        try:
+            located = load_submission(self.path, display=self.file).located
+        except (RulesubError, OSError):
+            return None
+        stated = located.positions.get(pointer) or located.key_positions.get(pointer)
+        return None if stated is None else f"{self.file}:{stated.line}"
 
     @property
     def errors(self) -> list[Any]:
@@ -52,6 +66,7 @@ def check_submission(path: Path | str, *, display: str | None = None, as_of: Any
         findings=list(result.findings),
         submission=result.submission,
         unreadable=bool(getattr(result, "unreadable", False)),
+        path=str(path),
     )
     if display is not None:
         checked.findings = [_relocated(f, display) for f in checked.findings]
