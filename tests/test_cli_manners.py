@@ -248,3 +248,38 @@ def test_warm_goes_on_where_the_base_game_lacks_a_table(monkeypatch: pytest.Monk
     table in its Rules Submission; what is left compiles on the game's first run)."""
     tables = _warm_tables("wpt-heads-up-holdem", monkeypatch)
     assert [bool(t.offered) for t in tables] == [True, False]
+
+
+# -- a file's name says what it holds ---------------------------------------------------------
+
+
+def test_an_out_files_name_picks_its_format_where_none_is_given(tmp_path: Path) -> None:
+    """``--out signs.html`` without ``--format`` writes HTML, ``report.sarif`` SARIF and
+    ``report.json`` JSON: a file is never named for what it does not hold."""
+    signs = tmp_path / "signs.html"
+    assert invoke("signage", str(FCP), "--out", str(signs)).exit_code == 0
+    assert signs.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+    sarif = tmp_path / "report.sarif"
+    assert invoke("validate", str(FCP), "--out", str(sarif)).exit_code == 0
+    assert json.loads(sarif.read_text(encoding="utf-8"))["version"] == "2.1.0"
+    report = tmp_path / "report.json"
+    assert invoke("validate", str(FCP), "--out", str(report)).exit_code == 0
+    assert "findings" in json.loads(report.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("signage", str(FCP), "--out", "signs.pdf"),  # signage writes no PDF
+        ("signage", str(FCP), "--format", "text", "--out", "signs.html"),
+        ("odds", "high-card-flush", "--out", "odds.pdf"),
+        ("validate", str(FCP), "--format", "json", "--out", "report.sarif"),
+        ("par", str(HCF), "--format", "text", "--out", "par.pdf"),
+    ],
+)
+def test_an_out_file_named_for_another_format_is_refused(tmp_path: Path, args: tuple) -> None:
+    """A name that says another format than the one written: exit 2, nothing written."""
+    *head, out = args
+    result = invoke(*head, str(tmp_path / out))
+    assert result.exit_code == 2, result.output
+    assert "the name says" in result.output and not (tmp_path / out).exists()

@@ -177,6 +177,58 @@ def written_to(out: Path | None, what: str) -> Iterator[None]:
     emit(buffer.getvalue(), out, what)
 
 
+#: What a file's name says it holds, by its extension.
+EXTENSIONS = {
+    ".pdf": "pdf",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".json": "json",
+    ".sarif": "sarif",
+    ".txt": "text",
+}
+E = TypeVar("E", bound=StrEnum)
+
+
+def out_format(out: Path | None, format: E, param: str = "format") -> E:
+    """The format written to ``--out``: where ``--format`` was not given, the one the file's
+    extension names (``par.pdf``: a PDF), where the command writes it; a file whose name
+    says it holds another format than the one written is refused (exit 2), so that no
+    ``.pdf`` ever holds text."""
+    named = EXTENSIONS.get(out.suffix.lower()) if out is not None else None
+    if named is None or named == format.value:
+        return format
+    from validator.cli.common import fail
+
+    ctx = _current_context()
+    source = ctx.get_parameter_source(param) if ctx is not None else None
+    given = source is not None and source.name != "DEFAULT"
+    kinds = type(format)
+    if not given and named in kinds.__members__:
+        return kinds(named)
+    written = " or ".join(k.value for k in kinds) if not given else format.value
+    fail(
+        f"--out {out}: the name says {named}, but this writes {written}: give a --format "
+        "that matches, or a file name that does"
+    )
+
+
+def _current_context() -> Any:
+    """The command's click context: Typer's own copy of click (Typer 0.2x vendors it), else
+    click's."""
+    import importlib
+
+    for name in ("typer._click.globals", "click.globals"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        ctx = module.get_current_context(silent=True)
+        if ctx is not None:
+            return ctx
+    return None
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -187,6 +239,8 @@ def prints_result(what: str, param: str = "out") -> Callable[[F], F]:
     def decorate(command: F) -> F:
         @functools.wraps(command)
         def run(*args: Any, **kwargs: Any) -> Any:
+            if isinstance(kwargs.get("format"), StrEnum):
+                kwargs["format"] = out_format(kwargs.get(param), kwargs["format"])
             with written_to(kwargs.get(param), what):
                 return command(*args, **kwargs)
 

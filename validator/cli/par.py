@@ -18,7 +18,7 @@ from validator.cli import app
 from validator.cli.common import AS_OF_HELP, fail, game_as_of, refuse
 from validator.cli.gate import AllowFindingsOption, reads_once, submission_gate
 from validator.cli.options import DocumentFormat as ParFormat
-from validator.cli.options import DocumentFormatOption, OutOption
+from validator.cli.options import DocumentFormatOption, OutOption, out_format
 
 ROUNDS = 200_000  # a banking game's simulated rounds per strategy, unless --rounds says
 #: a Poker game's simulated hands, a whole table dealt and bet each: the slowest game
@@ -85,6 +85,7 @@ def par(
 
     if out is not None and not out.parent.is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
+    format = out_format(out, format)
     if format is ParFormat.pdf and out is None:
         fail("--format pdf needs --out FILE")
     path = Path(target)

@@ -21,6 +21,7 @@ from validator.cli.common import (
     say_in_force,
 )
 from validator.cli.gate import AllowFindingsOption
+from validator.cli.options import out_format
 
 
 class SignFormat(StrEnum):
@@ -69,6 +70,7 @@ def signage(
         _unreadable(submission)
     if out is not None and not out.parent.is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
+    format = out_format(out, format)
     with readable_input():  # a game file that cannot be compiled: its positions, exit 2
         checked = check_submission(
             submission, as_of=parse_date(as_of) if as_of is not None else None
