@@ -43,7 +43,7 @@ from validator.store import accounts as acct  # noqa: E402
 from validator.store.lifecycle import _audit  # noqa: E402
 from validator.store.schema import submissions  # noqa: E402
 from validator.web import create_app  # noqa: E402
-from validator.web.office import audit_words, chain_place  # noqa: E402
+from validator.web.office import CSV_FIELDS, audit_words, chain_place  # noqa: E402
 
 APPROVED_ON = "2026-12-20"
 
@@ -351,6 +351,59 @@ def test_unreadable_filters_are_said_not_silently_ignored(office: Office) -> Non
     page = unescape(rev.get("/submissions?status=lost&effective_from=tomorrow").text)
     assert "Not applied: status 'lost'" in page
     assert "effective from 'tomorrow' (a date is YYYY-MM-DD)" in page
+    paged = unescape(rev.get("/submissions?page=abc").text)
+    assert "Not applied: page 'abc' (a page is a number)" in paged and "2 found" in paged
+    assert "Not applied" not in rev.get("/submissions?page=1").text
+    log = unescape(rev.get("/audit?submission=abc&date_from=x&date_to=2027-13-01").text)
+    assert (
+        "Not applied: filing number 'abc' (a filing's number is written in the digits 0 to 9); "
+        "date from 'x' (a date is YYYY-MM-DD); date to '2027-13-01' (a date is YYYY-MM-DD)."
+    ) in log
+    everything = re.search(r'id="total">(\d+) entries', rev.get("/audit").text)
+    assert everything and f'id="total">{everything.group(1)} entries' in log
+    assert "Not applied" not in rev.get(f"/audit?submission={office.ids['example']}").text
+    for unread in ("/audit?page=first", "/audit?submission=%D9%A3"):  # ٣: no 0 to 9
+        assert "Not applied" in rev.get(unread).text, unread
+
+
+PAST_ANY_KEY = "99999999999999999999999"
+
+
+def test_a_number_or_date_past_the_databases_range_matches_nothing_never_500(
+    office: Office,
+) -> None:
+    """A filing number no key can hold (past 2^63, 5,000 digits) matches no filing and no
+    entry, never handed to the database (SQLite's OverflowError was a 500, and a streamed
+    export cut off); the last day of the calendar bounds nothing; the API answers JSON."""
+    rev = TestClient(create_app(office.db, secret="s"), raise_server_exceptions=False)
+    assert sign_in(rev, "rev").status_code == 303
+    for number in (PAST_ANY_KEY, str(2**63), "9" * 5000, "0"):
+        for q in (f"%23{number}", number) if number != "0" else ("%230",):  # 0: a word too
+            found = rev.get(f"/submissions?q={q}")
+            assert found.status_code == 200 and "0 found" in found.text, (q[:30], found.text[:200])
+        log = rev.get(f"/audit?submission={number}")
+        assert log.status_code == 200 and 'id="total">0 entries' in log.text, number[:30]
+        assert "Not applied" not in log.text
+        export = rev.get(f"/audit?format=csv&submission={number}")
+        assert export.status_code == 200 and export.text.strip() == ",".join(CSV_FIELDS)
+    assert rev.get(f"/submissions?q=%23{office.ids['example']}").text.count("1 found") == 1
+    every = rev.get("/audit?format=json").json()
+    assert len(rev.get("/audit?format=json&date_to=9999-12-31").json()) == len(every)
+    assert len(rev.get("/audit?format=json&date_from=0001-01-01").json()) == len(every)
+    assert f'id="total">{len(every)} entries' in rev.get("/audit?date_to=9999-12-31").text
+    assert "0 entries" in rev.get("/audit?date_from=9999-12-31").text
+    ranged = rev.get("/submissions?effective_from=0001-01-01&effective_to=9999-12-31").text
+    assert "2 found" in ranged
+    token = acct.issue_token(office.store, "cas", by="test")
+    api = TestClient(
+        create_app(office.db, secret="s"),
+        headers={"Authorization": f"Bearer {token}"},
+        raise_server_exceptions=False,
+    )
+    for q in (f"%23{PAST_ANY_KEY}", PAST_ANY_KEY):
+        answer = api.get(f"/api/submissions?q={q}")
+        assert answer.status_code == 200 and answer.json() == [], q
+        assert answer.headers["x-total-count"] == "0"
 
 
 def test_the_api_takes_the_same_parameters_with_page_and_total(office: Office) -> None:

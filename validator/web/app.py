@@ -39,8 +39,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from validator.store import Refused, Store, StoreError
 from validator.store import accounts as acct
 from validator.store.accounts import Account
-from validator.store.lifecycle import MAX_ID
 from validator.web.packs import Packs
+from validator.web.queries import filing_number
 from validator.web.security import (
     CSRF_FIELD,
     LoginThrottle,
@@ -89,7 +89,7 @@ class Web:
 
     def account(self, conn: HTTPConnection) -> Account | None:
         """The signed-in account: by bearer token on ``/api/``, by session elsewhere."""
-        if conn.url.path.startswith("/api/") or conn.url.path == "/api":
+        if _api(conn.url.path):
             auth = conn.headers.get("authorization", "")
             scheme, _, token = auth.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
@@ -167,11 +167,15 @@ class Gate:
             try:
                 account, found = await run_in_threadpool(self.web.signed_in, conn, reader)
             except StoreError as e:
-                response: Response = PlainTextResponse(f"rulesub: {e}", status_code=503)
+                response: Response = (
+                    JSONResponse({"error": str(e)}, status_code=503)
+                    if _api(path)
+                    else PlainTextResponse(f"rulesub: {e}", status_code=503)
+                )
                 await response(scope, receive, send_with_headers)
                 return
             if account is None:
-                if path == "/api" or path.startswith("/api/"):
+                if _api(path):
                     response = JSONResponse(
                         {"error": "sign in with an API token: Authorization: Bearer TOKEN"},
                         status_code=401,
@@ -285,10 +289,11 @@ def _visible_rows(
 def _submission(web: Web, me: Account, raw_id: str) -> Any:
     """The submission, if it exists and is this account's to see; else 404 (the same
     answer for both, so that no one learns another holder's submissions exist)."""
-    if not (raw_id.isascii() and raw_id.isdigit()) or not 0 < int(raw_id) <= MAX_ID:
+    number = filing_number(raw_id)
+    if number is None:
         raise HTTPException(404, "no such submission")  # "+5", "٥", past 2^63: no key holds it
     try:
-        row = web.store.get(int(raw_id))
+        row = web.store.get(number)
     except StoreError:
         raise HTTPException(404, "no such submission") from None
     if not me.sees(row.certificate_holder):
@@ -570,10 +575,14 @@ async def _decision(request: Request, verb: str) -> Response:
 # -- errors ---------------------------------------------------------------------------------
 
 
+def _api(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
     status = getattr(exc, "status_code", 500)
     detail = getattr(exc, "detail", None) or "error"
-    if request.url.path.startswith("/api/"):
+    if _api(request.url.path):
         return JSONResponse({"error": detail}, status_code=status)
     web = _web(request)
     if "account" not in request.scope:
@@ -581,11 +590,15 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return web.render(request, "error.html", status=status, status_code=status, detail=detail)
 
 
+UNANSWERED = "rulesub could not answer this request; the server's log says why."
+
+
 async def server_error(request: Request, exc: Exception) -> Response:
-    """Never a traceback page: the officer sees that something failed, the log has it."""
-    return PlainTextResponse(
-        "rulesub could not answer this request; the server's log says why.", status_code=500
-    )
+    """Never a traceback page: the officer sees that something failed, the log has it; a
+    script on the API reads it as JSON, as every other API answer."""
+    if _api(request.url.path):
+        return JSONResponse({"error": UNANSWERED}, status_code=500)
+    return PlainTextResponse(UNANSWERED, status_code=500)
 
 
 def create_app(
