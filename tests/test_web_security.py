@@ -301,3 +301,28 @@ def test_a_casino_diff_never_compares_with_another_holders_filing(tmp_path: Path
     assert OTHER_HOLDER not in casino
     reviewer = client_as(app, "rev").get(f"/submissions/{sid}/diff").text
     assert f"approved #{rid}" in reviewer
+
+
+def test_a_method_a_route_does_not_take_is_405_with_allow_and_changes_nothing(
+    app, office: Office
+) -> None:
+    """GET, PUT, DELETE and PATCH on a route that only POSTs (approve, reject, withdraw,
+    logout), and PUT on the sign-in page: 405, with ``Allow`` naming every method the
+    path answers (RFC 9110, 15.5.6), signed in or not, and nothing recorded."""
+    sid = office.ids["example"]
+    before = [(e.id, e.action) for e in office.store.events([sid])]
+    anyone = TestClient(app)
+    answer = anyone.put("/login")
+    assert answer.status_code == 405 and answer.headers["allow"] == "GET, HEAD, POST"
+    client = client_as(app, "rev")
+    for verb in ("approve", "reject", "withdraw"):
+        for method in ("GET", "PUT", "DELETE", "PATCH"):
+            answer = client.request(method, f"/submissions/{sid}/{verb}", follow_redirects=False)
+            assert answer.status_code == 405, (method, verb)
+            assert answer.headers["allow"] == "POST", (method, verb)
+            assert answer.headers["x-frame-options"] == "DENY"  # the error page's headers too
+    answer = client.delete("/logout")
+    assert answer.status_code == 405 and answer.headers["allow"] == "POST"
+    assert client.get("/").status_code == 200  # still signed in
+    assert office.store.get(sid).status == "submitted"
+    assert [(e.id, e.action) for e in office.store.events([sid])] == before

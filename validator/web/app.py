@@ -33,7 +33,7 @@ from starlette.responses import (
     RedirectResponse,
     Response,
 )
-from starlette.routing import Route
+from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from validator.store import Refused, Store, StoreError
@@ -580,14 +580,31 @@ def _api(path: str) -> bool:
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
+    """An HTTP error in the page's terms (JSON on the API), with the headers the error
+    carries: a 405's ``Allow`` (RFC 9110, 15.5.6), a 401's ``WWW-Authenticate``."""
     status = getattr(exc, "status_code", 500)
     detail = getattr(exc, "detail", None) or "error"
+    headers = getattr(exc, "headers", None)
+    if status == 405:
+        headers = {**(headers or {}), "Allow": _allowed(request)}
     if _api(request.url.path):
-        return JSONResponse({"error": detail}, status_code=status)
+        return JSONResponse({"error": detail}, status_code=status, headers=headers)
     web = _web(request)
     if "account" not in request.scope:
-        return PlainTextResponse(detail, status_code=status)
-    return web.render(request, "error.html", status=status, status_code=status, detail=detail)
+        return PlainTextResponse(detail, status_code=status, headers=headers)
+    page = web.render(request, "error.html", status=status, status_code=status, detail=detail)
+    page.headers.update(headers or {})
+    return page
+
+
+def _allowed(request: Request) -> str:
+    """The methods the request's path answers, from every route of it (a path's GET and
+    its POST are routes of their own, and Starlette's 405 names only the first's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if isinstance(route, Route) and route.matches(request.scope)[0] is not Match.NONE:
+            methods |= route.methods or set()
+    return ", ".join(sorted(methods))
 
 
 UNANSWERED = "rulesub could not answer this request; the server's log says why."
