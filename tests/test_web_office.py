@@ -662,6 +662,43 @@ def test_pages_speak_in_names_not_ids_or_flags(tmp_path: Path) -> None:
     assert "High Card Flush" in rev.get("/").text
 
 
+def test_pages_name_a_file_by_its_name_never_its_directories(tmp_path: Path) -> None:
+    """A filing recorded from the command line with a path keeps that path in the record
+    (the export's detail), and every page names the file by its base name, as the review
+    pack does: the list, the filing's page, the diff's "Old:", the audit log's words."""
+    office = make_office(tmp_path)
+    later = tmp_path / "later.yaml"
+    later.write_text(
+        EXAMPLE.read_text(encoding="utf-8").replace(
+            "effective: 2027-01-01", "effective: 2027-03-01"
+        ),
+        encoding="utf-8",
+    )
+    where = "/srv/office/intake/2026/later.yaml"
+    lid = office.store.record(later, "clerk", display=where).id
+    office.store.approve(lid, "rev", on=dt.date.fromisoformat(APPROVED_ON))
+    sid = office.ids["example"]
+    for name in ("rev", "cas"):
+        client = client_of(office, name)
+        pages = [
+            "/submissions",
+            f"/submissions/{lid}",
+            f"/submissions/{sid}/diff",
+            f"/submissions/{sid}/review",
+        ] + (["/audit", f"/audit?format=csv&submission={lid}"] if name == "rev" else [])
+        for path in pages:
+            page = unescape(client.get(path).text)
+            assert "/srv/office" not in page.replace(f'"file"": ""{where}""', ""), (name, path)
+        assert "later.yaml" in unescape(client.get(f"/submissions/{lid}").text)
+        diff = unescape(client.get(f"/submissions/{sid}/diff").text)
+        assert f"approved #{lid} (later.yaml, effective 2027-03-01)" in diff, name
+    rev = client_of(office, "rev")
+    exported = rev.get(f"/audit?format=json&submission={lid}").json()
+    filed = next(e for e in exported if e["action"] == "record")
+    assert filed["detail"]["file"] == where  # the record keeps what was filed
+    assert filed["words"].endswith("as later.yaml: 0 errors, 0 warnings")
+
+
 # -- one transaction a page -------------------------------------------------------------------
 
 
