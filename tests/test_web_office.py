@@ -662,6 +662,52 @@ def test_pages_speak_in_names_not_ids_or_flags(tmp_path: Path) -> None:
     assert "High Card Flush" in rev.get("/").text
 
 
+def flash_of(page: str) -> str:
+    found = re.search(r'<div class="flash[^"]*" id="flash">(.*?)</div>', page, re.S)
+    assert found, page[-2000:]
+    return unescape(found.group(1))
+
+
+def test_flash_messages_speak_in_the_forms_terms_not_flags(tmp_path: Path) -> None:
+    """What the store refuses is flashed in the approval form's terms (its Waivers box, a
+    line ``CODE: reason``), never the command line's (``--waive CODE=REASON``) nor the
+    database's path."""
+    office = make_office(tmp_path)
+    rev = client_of(office, "rev")
+    sid = office.ids["example"]
+    late = "2027-06-01"  # after its effective date: an error finding, by the office's policy
+    said = []
+    for data in (
+        {"on": APPROVED_ON, "waive": "nonexistent/code: x"},
+        {"on": late},
+        {"on": late, "waive": "nonexistent/code: x\nother/code: y"},
+    ):
+        page = rev.post(f"/submissions/{sid}/approve", data={"csrf": token_of(rev), **data})
+        said.append(flash_of(page.text))
+    assert said[0] == (
+        f"Not approved: a waiver names nonexistent/code, no finding of submission {sid}. "
+        "Each waiver is a line `CODE: reason`, CODE one of its findings: none."
+    )
+    assert said[1].startswith(
+        f"Refused: submission {sid} has 1 error finding(s); an approval needs none, or each "
+        "waived on the form, a line `CODE: reason` under Waivers · line "
+    )
+    assert "error rulesub/effective-before-approval: the submission is effective" in said[1]
+    assert "nonexistent/code, other/code, no finding" in said[2]
+    assert "its findings: rulesub/effective-before-approval." in said[2]
+    assert office.store.get(sid).status == "submitted"
+    cas = client_of(office, "cas")
+    rev.post(f"/submissions/{sid}/reject", data={"csrf": token_of(rev), "reason": "no"})
+    page = cas.post(f"/submissions/{sid}/withdraw", data={"csrf": token_of(cas)})
+    said.append(flash_of(page.text))
+    assert said[-1] == (
+        f"Refused: submission {sid} is rejected (by rev): only a submitted one can be withdrawn"
+    )
+    for words in said:
+        assert not re.search(r"(?<![\w-])--[a-z]", words), words
+        assert str(tmp_path) not in words
+
+
 def test_pages_name_a_file_by_its_name_never_its_directories(tmp_path: Path) -> None:
     """A filing recorded from the command line with a path keeps that path in the record
     (the export's detail), and every page names the file by its base name, as the review

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -561,15 +562,49 @@ async def _decision(request: Request, verb: str) -> Response:
 
     try:
         request.session["flash"] = await run_in_threadpool(act)
-    except Refused as e:
-        lines = [e.message] + [
+    except (Refused, StoreError) as e:
+        request.session["flash"] = refusal_words(e)
+    return RedirectResponse(f"/submissions/{request.path_params['id']}", status_code=303)
+
+
+#: The store's refusals are worded for the command line (``--waive CODE=REASON``); the
+#: web says them in its forms' terms. An approval's unknown waiver, as the store words it:
+UNKNOWN_WAIVER = re.compile(
+    r"--waive (?P<codes>.+?): submission (?P<id>\d+) has no such finding; "
+    r"its findings are: (?P<have>.*)",
+    re.S,
+)
+WAIVERS_BOX = "each waived on the form, a line `CODE: reason` under Waivers"
+
+
+def refusal_words(e: Refused | StoreError) -> str:
+    """A refusal of the store's as a flash message in the web's terms, never the command
+    line's: a finding to waive is waived on the approval form, not with ``--waive``. The one
+    place the web words what the store refused (approve, reject, withdraw)."""
+    if isinstance(e, Refused):
+        message = e.message.replace("be withdrawd", "be withdrawn")  # the store's verb + "d"
+        if "--waive" in message:  # the error findings an approval needs waived
+            head = message.split(";", 1)[0]
+            message = f"{head}; an approval needs none, or {WAIVERS_BOX}"
+        lines = [message] + [
             f"line {f.get('line')}: {f.get('severity')} {f.get('code')}: {f.get('message')}"
             for f in e.findings
         ]
-        request.session["flash"] = "Refused: " + " · ".join(lines)
-    except StoreError as e:
-        request.session["flash"] = f"Not done: {e}"
-    return RedirectResponse(f"/submissions/{request.path_params['id']}", status_code=303)
+        return "Refused: " + " · ".join(lines)
+    said = str(e)
+    unknown = UNKNOWN_WAIVER.match(said)
+    if unknown:
+        return (
+            f"Not approved: a waiver names {unknown['codes']}, no finding of submission "
+            f"{unknown['id']}. Each waiver is a line `CODE: reason`, CODE one of its "
+            f"findings: {unknown['have']}."
+        )
+    if said.startswith("--waive"):
+        return "Not approved: a waiver names no finding of this submission."
+    gone = re.match(r"no submission (\d+) in ", said)
+    if gone:  # decided on a page read before it was purged: never the database's path
+        return f"Not done: submission {gone[1]} is no longer in the record."
+    return f"Not done: {said}"
 
 
 # -- errors ---------------------------------------------------------------------------------

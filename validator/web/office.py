@@ -467,7 +467,7 @@ async def audit(request: Request) -> Response:
 async def withdraw(request: Request) -> Response:
     """``POST /submissions/{id}/withdraw``: the holder's casino account takes back its own
     pending filing; it stays in the record as ``withdrawn``."""
-    from validator.web.app import _submission
+    from validator.web.app import _submission, refusal_words
 
     web, me = _web(request), _me(request)
     await checked_form(request)
@@ -483,10 +483,8 @@ async def withdraw(request: Request) -> Response:
 
     try:
         request.session["flash"] = await run_in_threadpool(act)
-    except Refused as e:
-        request.session["flash"] = f"Refused: {e.message}"
-    except StoreError as e:
-        request.session["flash"] = f"Not done: {e}"
+    except (Refused, StoreError) as e:
+        request.session["flash"] = refusal_words(e)
     return RedirectResponse(f"/submissions/{request.path_params['id']}", status_code=303)
 
 
