@@ -326,3 +326,34 @@ def test_a_method_a_route_does_not_take_is_405_with_allow_and_changes_nothing(
     assert client.get("/").status_code == 200  # still signed in
     assert office.store.get(sid).status == "submitted"
     assert [(e.id, e.action) for e in office.store.events([sid])] == before
+
+
+def test_a_reviewer_files_nothing_and_decides_no_filing_it_recorded(
+    app, office: Office, tmp_path: Path
+) -> None:
+    """Separation of duties: a reviewer files nothing (the page and the API, 403, nothing
+    recorded), and approves or rejects no filing recorded under its own name (at the
+    command line, ``record --by rev``): 403, the filing still pending, no form offered."""
+    client = client_as(app, "rev")
+    before = len(office.store.history())
+    assert client.get("/upload").status_code == 403
+    assert 'id="nav-upload"' not in client.get("/").text
+    text = EXAMPLE.read_text(encoding="utf-8").replace("2027-01-01", "2027-04-01")
+    answer = client.post("/upload", data={"csrf": token_of(client), "text": text})
+    assert answer.status_code == 403
+    token = acct.issue_token(office.store, "rev", by="test")
+    api = TestClient(app, headers={"Authorization": f"Bearer {token}"})
+    assert api.post("/api/submissions", content=text.encode()).status_code == 403
+    assert len(office.store.history()) == before
+    path = tmp_path / "own.yaml"
+    path.write_text(text.replace("2027-04-01", "2027-05-01"), encoding="utf-8")
+    own = office.store.record(path, "rev", display="own.yaml").id
+    page = client.get(f"/submissions/{own}").text
+    assert 'id="approve"' not in page and 'id="reject"' not in page
+    assert "another reviewer approves or rejects it" in page
+    for verb, data in (("approve", {"on": "2026-12-20"}), ("reject", {"reason": "mine"})):
+        answer = client.post(f"/submissions/{own}/{verb}", data={"csrf": token_of(client), **data})
+        assert answer.status_code == 403, verb
+        assert "another reviewer approves or rejects it" in answer.text
+    assert office.store.get(own).status == "submitted"
+    assert [e.action for e in office.store.events([own])] == ["record"]

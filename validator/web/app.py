@@ -538,6 +538,10 @@ async def _decision(request: Request, verb: str) -> Response:
         row = _submission(web, me, request.path_params["id"])
         if not me.can_decide:
             raise HTTPException(403, f"a {me.role} account cannot {verb} submissions")
+        if not me.decides(row.recorded_by):  # separation of duties
+            raise HTTPException(
+                403, f"{me.name} recorded this filing: another reviewer approves or rejects it"
+            )
         if verb == "approve":
             on = None
             if form.get("on"):
