@@ -212,6 +212,8 @@ def _safe_next(target: str | None) -> str:
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
         return "/"
+    if "\\" in target or any(ord(c) < 32 or ord(c) == 127 for c in target):
+        return "/"  # `/\host`, `/\t/host`: another host to a browser, whatever quotes it
     return target
 
 
@@ -652,9 +654,9 @@ UNANSWERED = "rulesub could not answer this request; the server's log says why."
 async def server_error(request: Request, exc: Exception) -> Response:
     """Never a traceback page: the officer sees that something failed, the log has it; a
     script on the API reads it as JSON, as every other API answer."""
-    if _api(request.url.path):
-        return JSONResponse({"error": UNANSWERED}, status_code=500)
-    return PlainTextResponse(UNANSWERED, status_code=500)
+    if _api(request.url.path):  # outside the gate: its headers are given here
+        return JSONResponse({"error": UNANSWERED}, status_code=500, headers=HEADERS)
+    return PlainTextResponse(UNANSWERED, status_code=500, headers=HEADERS)
 
 
 def create_app(
