@@ -43,7 +43,7 @@ from validator.store import accounts as acct  # noqa: E402
 from validator.store.lifecycle import _audit  # noqa: E402
 from validator.store.schema import submissions  # noqa: E402
 from validator.web import create_app  # noqa: E402
-from validator.web.office import audit_words, chain_place  # noqa: E402
+from validator.web.office import CSV_FIELDS, audit_words, chain_place  # noqa: E402
 
 APPROVED_ON = "2026-12-20"
 
@@ -351,6 +351,59 @@ def test_unreadable_filters_are_said_not_silently_ignored(office: Office) -> Non
     page = unescape(rev.get("/submissions?status=lost&effective_from=tomorrow").text)
     assert "Not applied: status 'lost'" in page
     assert "effective from 'tomorrow' (a date is YYYY-MM-DD)" in page
+    paged = unescape(rev.get("/submissions?page=abc").text)
+    assert "Not applied: page 'abc' (a page is a number)" in paged and "2 found" in paged
+    assert "Not applied" not in rev.get("/submissions?page=1").text
+    log = unescape(rev.get("/audit?submission=abc&date_from=x&date_to=2027-13-01").text)
+    assert (
+        "Not applied: filing number 'abc' (a filing's number is written in the digits 0 to 9); "
+        "date from 'x' (a date is YYYY-MM-DD); date to '2027-13-01' (a date is YYYY-MM-DD)."
+    ) in log
+    everything = re.search(r'id="total">(\d+) entries', rev.get("/audit").text)
+    assert everything and f'id="total">{everything.group(1)} entries' in log
+    assert "Not applied" not in rev.get(f"/audit?submission={office.ids['example']}").text
+    for unread in ("/audit?page=first", "/audit?submission=%D9%A3"):  # ٣: no 0 to 9
+        assert "Not applied" in rev.get(unread).text, unread
+
+
+PAST_ANY_KEY = "99999999999999999999999"
+
+
+def test_a_number_or_date_past_the_databases_range_matches_nothing_never_500(
+    office: Office,
+) -> None:
+    """A filing number no key can hold (past 2^63, 5,000 digits) matches no filing and no
+    entry, never handed to the database (SQLite's OverflowError was a 500, and a streamed
+    export cut off); the last day of the calendar bounds nothing; the API answers JSON."""
+    rev = TestClient(create_app(office.db, secret="s"), raise_server_exceptions=False)
+    assert sign_in(rev, "rev").status_code == 303
+    for number in (PAST_ANY_KEY, str(2**63), "9" * 5000, "0"):
+        for q in (f"%23{number}", number) if number != "0" else ("%230",):  # 0: a word too
+            found = rev.get(f"/submissions?q={q}")
+            assert found.status_code == 200 and "0 found" in found.text, (q[:30], found.text[:200])
+        log = rev.get(f"/audit?submission={number}")
+        assert log.status_code == 200 and 'id="total">0 entries' in log.text, number[:30]
+        assert "Not applied" not in log.text
+        export = rev.get(f"/audit?format=csv&submission={number}")
+        assert export.status_code == 200 and export.text.strip() == ",".join(CSV_FIELDS)
+    assert rev.get(f"/submissions?q=%23{office.ids['example']}").text.count("1 found") == 1
+    every = rev.get("/audit?format=json").json()
+    assert len(rev.get("/audit?format=json&date_to=9999-12-31").json()) == len(every)
+    assert len(rev.get("/audit?format=json&date_from=0001-01-01").json()) == len(every)
+    assert f'id="total">{len(every)} entries' in rev.get("/audit?date_to=9999-12-31").text
+    assert "0 entries" in rev.get("/audit?date_from=9999-12-31").text
+    ranged = rev.get("/submissions?effective_from=0001-01-01&effective_to=9999-12-31").text
+    assert "2 found" in ranged
+    token = acct.issue_token(office.store, "cas", by="test")
+    api = TestClient(
+        create_app(office.db, secret="s"),
+        headers={"Authorization": f"Bearer {token}"},
+        raise_server_exceptions=False,
+    )
+    for q in (f"%23{PAST_ANY_KEY}", PAST_ANY_KEY):
+        answer = api.get(f"/api/submissions?q={q}")
+        assert answer.status_code == 200 and answer.json() == [], q
+        assert answer.headers["x-total-count"] == "0"
 
 
 def test_the_api_takes_the_same_parameters_with_page_and_total(office: Office) -> None:
@@ -607,6 +660,89 @@ def test_pages_speak_in_names_not_ids_or_flags(tmp_path: Path) -> None:
         assert not re.search(r"(?<![\w-])--[a-z]", shown), (path, re.findall(r"--[a-z]+", shown))
         assert "high-card-flush " not in shown.replace("high-card-flush.yaml", ""), path
     assert "High Card Flush" in rev.get("/").text
+
+
+def flash_of(page: str) -> str:
+    found = re.search(r'<div class="flash[^"]*" id="flash">(.*?)</div>', page, re.S)
+    assert found, page[-2000:]
+    return unescape(found.group(1))
+
+
+def test_flash_messages_speak_in_the_forms_terms_not_flags(tmp_path: Path) -> None:
+    """What the store refuses is flashed in the approval form's terms (its Waivers box, a
+    line ``CODE: reason``), never the command line's (``--waive CODE=REASON``) nor the
+    database's path."""
+    office = make_office(tmp_path)
+    rev = client_of(office, "rev")
+    sid = office.ids["example"]
+    late = "2027-06-01"  # after its effective date: an error finding, by the office's policy
+    said = []
+    for data in (
+        {"on": APPROVED_ON, "waive": "nonexistent/code: x"},
+        {"on": late},
+        {"on": late, "waive": "nonexistent/code: x\nother/code: y"},
+    ):
+        page = rev.post(f"/submissions/{sid}/approve", data={"csrf": token_of(rev), **data})
+        said.append(flash_of(page.text))
+    assert said[0] == (
+        f"Not approved: a waiver names nonexistent/code, no finding of submission {sid}. "
+        "Each waiver is a line `CODE: reason`, CODE one of its findings: none."
+    )
+    assert said[1].startswith(
+        f"Refused: submission {sid} has 1 error finding(s); an approval needs none, or each "
+        "waived on the form, a line `CODE: reason` under Waivers · line "
+    )
+    assert "error rulesub/effective-before-approval: the submission is effective" in said[1]
+    assert "nonexistent/code, other/code, no finding" in said[2]
+    assert "its findings: rulesub/effective-before-approval." in said[2]
+    assert office.store.get(sid).status == "submitted"
+    cas = client_of(office, "cas")
+    rev.post(f"/submissions/{sid}/reject", data={"csrf": token_of(rev), "reason": "no"})
+    page = cas.post(f"/submissions/{sid}/withdraw", data={"csrf": token_of(cas)})
+    said.append(flash_of(page.text))
+    assert said[-1] == (
+        f"Refused: submission {sid} is rejected (by rev): only a submitted one can be withdrawn"
+    )
+    for words in said:
+        assert not re.search(r"(?<![\w-])--[a-z]", words), words
+        assert str(tmp_path) not in words
+
+
+def test_pages_name_a_file_by_its_name_never_its_directories(tmp_path: Path) -> None:
+    """A filing recorded from the command line with a path keeps that path in the record
+    (the export's detail), and every page names the file by its base name, as the review
+    pack does: the list, the filing's page, the diff's "Old:", the audit log's words."""
+    office = make_office(tmp_path)
+    later = tmp_path / "later.yaml"
+    later.write_text(
+        EXAMPLE.read_text(encoding="utf-8").replace(
+            "effective: 2027-01-01", "effective: 2027-03-01"
+        ),
+        encoding="utf-8",
+    )
+    where = "/srv/office/intake/2026/later.yaml"
+    lid = office.store.record(later, "clerk", display=where).id
+    office.store.approve(lid, "rev", on=dt.date.fromisoformat(APPROVED_ON))
+    sid = office.ids["example"]
+    for name in ("rev", "cas"):
+        client = client_of(office, name)
+        pages = [
+            "/submissions",
+            f"/submissions/{lid}",
+            f"/submissions/{sid}/diff",
+            f"/submissions/{sid}/review",
+        ] + (["/audit", f"/audit?format=csv&submission={lid}"] if name == "rev" else [])
+        for path in pages:
+            page = unescape(client.get(path).text)
+            assert "/srv/office" not in page.replace(f'"file"": ""{where}""', ""), (name, path)
+        assert "later.yaml" in unescape(client.get(f"/submissions/{lid}").text)
+        diff = unescape(client.get(f"/submissions/{sid}/diff").text)
+        assert f"approved #{lid} (later.yaml, effective 2027-03-01)" in diff, name
+    rev = client_of(office, "rev")
+    exported = rev.get(f"/audit?format=json&submission={lid}").json()
+    filed = next(e for e in exported if e["action"] == "record")
+    assert filed["detail"]["file"] == where  # the record keeps what was filed
+    assert filed["words"].endswith("as later.yaml: 0 errors, 0 warnings")
 
 
 # -- one transaction a page -------------------------------------------------------------------

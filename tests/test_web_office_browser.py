@@ -271,5 +271,7 @@ def test_the_office_finds_reads_decides_and_tells_the_story(
     visit.get(f"/audit?submission={ids['later']}")
     assert f"cas withdrew #{ids['later']}" in d.find_element(By.ID, "audit").text
     visit.narrow("audit")
+    visit.sign_out()
+    visit.sign_in("cas")  # a casino files; a reviewer decides
     visit.get("/upload")
     assert len(set(visit.checked)) >= 15

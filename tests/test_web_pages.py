@@ -55,7 +55,7 @@ def upload(client: TestClient, name: str, content: bytes):  # type: ignore[no-un
 def test_findings_show_inline_at_the_validators_lines(office: Office, flawed: str) -> None:
     """Each finding sits under the line ``rulesub validate`` gives it, with its severity,
     code, section and hint."""
-    client = signed_in(office, "rev")
+    client = signed_in(office, "cas")
     path = FLAWED / flawed
     answer = upload(client, flawed, path.read_bytes())
     assert answer.status_code == 303
@@ -185,9 +185,10 @@ def test_api_post_answers_the_record_json(office: Office) -> None:
 
 
 def test_diff_page_shows_the_hold_delta_against_the_approved(office: Office) -> None:
-    client = signed_in(office, "rev")
+    rev = signed_in(office, "rev")
     sid = office.ids["example"]
-    client.post(f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON})
+    rev.post(f"/submissions/{sid}/approve", data={"csrf": token_of(rev), "on": APPROVED_ON})
+    client = signed_in(office, "cas")
     text = (
         EXAMPLE.read_text(encoding="utf-8")
         .replace("paytables: {flush_bonus: E,", "paytables: {flush_bonus: A,")
@@ -284,7 +285,8 @@ def test_an_approval_with_errors_needs_each_waived_with_a_reason(office: Office)
     each is waived by name with a reason; the waivers are kept and shown."""
     client = signed_in(office, "rev")
     path = FLAWED / "hcf-progressive.yaml"
-    sid = int(upload(client, path.name, path.read_bytes()).headers["location"].rsplit("/", 1)[1])
+    filed = upload(signed_in(office, "cas"), path.name, path.read_bytes())
+    sid = int(filed.headers["location"].rsplit("/", 1)[1])
     codes = sorted({f.code for f in check_submission(path).findings})
     refused = client.post(
         f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON}

@@ -34,7 +34,7 @@ from validator.store import accounts as acct  # noqa: E402
 from validator.web import create_app  # noqa: E402
 from validator.web.security import LoginThrottle  # noqa: E402
 
-SUBMISSION_PAGES = ("", "/diff", "/math", "/signs", "/review", "/raw")
+SUBMISSION_PAGES = ("", "/diff", "/math", "/par", "/par?format=pdf", "/signs", "/review", "/raw")
 
 
 class Clock:
@@ -121,8 +121,14 @@ def test_casino_cannot_read_or_guess_another_holders_submission(app, office: Off
         assert a.text == b.text
         assert OTHER_HOLDER not in a.text and "Harbour Point" not in a.text
     token = token_of(client)
-    answer = client.post(f"/submissions/{theirs}/approve", data={"csrf": token})
-    assert answer.status_code == 404
+    for verb, data in (("approve", {}), ("reject", {"reason": "x"}), ("withdraw", {})):
+        answer = client.post(f"/submissions/{theirs}/{verb}", data={"csrf": token, **data})
+        assert answer.status_code == 404, verb
+        assert (
+            answer.text
+            == client.post(f"/submissions/{missing}/{verb}", data={"csrf": token, **data}).text
+        )
+    assert office.store.get(theirs).status == "submitted"
     for page in ("/", "/submissions"):
         text = client.get(page).text
         assert "Harbour Point" not in text and HOLDER.replace("&", "&amp;") in text
@@ -264,19 +270,34 @@ def test_approval_is_in_the_audit_log_with_the_account(tmp_path: Path) -> None:
 
 
 def test_open_redirect_is_refused(app) -> None:  # type: ignore[no-untyped-def]
-    client = TestClient(app)
-    page = client.get("/login?next=https://elsewhere.example/")
-    answer = client.post(
-        "/login",
-        data={
-            "csrf": csrf_of(page.text),
-            "name": "view",
-            "password": PASSWORDS["view"],
-            "next": "//elsewhere.example/",
-        },
-        follow_redirects=False,
-    )
-    assert answer.status_code == 303 and answer.headers["location"] == "/"
+    """``next`` leads only to a path of this site: another host, written as a URL, as
+    ``//host``, or as ``/\\host`` and ``/\t/host`` (which browsers read as ``//host``), is
+    the home page instead."""
+    for target in (
+        "https://elsewhere.example/",
+        "//elsewhere.example/",
+        "/\\elsewhere.example/",
+        "/\\/elsewhere.example/",
+        "\\\\elsewhere.example/",
+        "/\t/elsewhere.example/",
+    ):
+        client = TestClient(app)
+        page = client.get("/login", params={"next": target})
+        assert 'name="next" value="/"' in page.text, target
+        answer = client.post(
+            "/login",
+            data={
+                "csrf": csrf_of(page.text),
+                "name": "view",
+                "password": PASSWORDS["view"],
+                "next": target,
+            },
+            follow_redirects=False,
+        )
+        assert answer.status_code == 303 and answer.headers["location"] == "/", target
+    kept = TestClient(app)
+    page = kept.get("/login", params={"next": "/submissions?q=Example"})
+    assert 'name="next" value="/submissions?q=Example"' in page.text  # a path of its own stays
 
 
 def test_a_casino_diff_never_compares_with_another_holders_filing(tmp_path: Path) -> None:
@@ -301,3 +322,217 @@ def test_a_casino_diff_never_compares_with_another_holders_filing(tmp_path: Path
     assert OTHER_HOLDER not in casino
     reviewer = client_as(app, "rev").get(f"/submissions/{sid}/diff").text
     assert f"approved #{rid}" in reviewer
+
+
+def test_a_method_a_route_does_not_take_is_405_with_allow_and_changes_nothing(
+    app, office: Office
+) -> None:
+    """GET, PUT, DELETE and PATCH on a route that only POSTs (approve, reject, withdraw,
+    logout), and PUT on the sign-in page: 405, with ``Allow`` naming every method the
+    path answers (RFC 9110, 15.5.6), signed in or not, and nothing recorded."""
+    sid = office.ids["example"]
+    before = [(e.id, e.action) for e in office.store.events([sid])]
+    anyone = TestClient(app)
+    answer = anyone.put("/login")
+    assert answer.status_code == 405 and answer.headers["allow"] == "GET, HEAD, POST"
+    client = client_as(app, "rev")
+    for verb in ("approve", "reject", "withdraw"):
+        for method in ("GET", "PUT", "DELETE", "PATCH"):
+            answer = client.request(method, f"/submissions/{sid}/{verb}", follow_redirects=False)
+            assert answer.status_code == 405, (method, verb)
+            assert answer.headers["allow"] == "POST", (method, verb)
+            assert answer.headers["x-frame-options"] == "DENY"  # the error page's headers too
+    answer = client.delete("/logout")
+    assert answer.status_code == 405 and answer.headers["allow"] == "POST"
+    assert client.get("/").status_code == 200  # still signed in
+    assert office.store.get(sid).status == "submitted"
+    assert [(e.id, e.action) for e in office.store.events([sid])] == before
+
+
+def test_a_reviewer_files_nothing_and_decides_no_filing_it_recorded(
+    app, office: Office, tmp_path: Path
+) -> None:
+    """Separation of duties: a reviewer files nothing (the page and the API, 403, nothing
+    recorded), and approves or rejects no filing recorded under its own name (at the
+    command line, ``record --by rev``): 403, the filing still pending, no form offered."""
+    client = client_as(app, "rev")
+    before = len(office.store.history())
+    assert client.get("/upload").status_code == 403
+    assert 'id="nav-upload"' not in client.get("/").text
+    text = EXAMPLE.read_text(encoding="utf-8").replace("2027-01-01", "2027-04-01")
+    answer = client.post("/upload", data={"csrf": token_of(client), "text": text})
+    assert answer.status_code == 403
+    token = acct.issue_token(office.store, "rev", by="test")
+    api = TestClient(app, headers={"Authorization": f"Bearer {token}"})
+    assert api.post("/api/submissions", content=text.encode()).status_code == 403
+    assert len(office.store.history()) == before
+    path = tmp_path / "own.yaml"
+    path.write_text(text.replace("2027-04-01", "2027-05-01"), encoding="utf-8")
+    own = office.store.record(path, "rev", display="own.yaml").id
+    page = client.get(f"/submissions/{own}").text
+    assert 'id="approve"' not in page and 'id="reject"' not in page
+    assert "another reviewer approves or rejects it" in page
+    for verb, data in (("approve", {"on": "2026-12-20"}), ("reject", {"reason": "mine"})):
+        answer = client.post(f"/submissions/{own}/{verb}", data={"csrf": token_of(client), **data})
+        assert answer.status_code == 403, verb
+        assert "another reviewer approves or rejects it" in answer.text
+    assert office.store.get(own).status == "submitted"
+    assert [e.action for e in office.store.events([own])] == ["record"]
+
+
+#: The headers every answer carries, beside the CSP (which ``test_markup_in_a_submission_
+#: renders_as_text`` holds): no framing, no sniffing, no referrer off the site, no caching.
+SECURITY_HEADERS = {
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "cache-control": "no-store",
+}
+
+
+def test_every_answer_carries_the_security_headers(app, office: Office) -> None:
+    """A page, the sign-in page, a redirect, a 403, a 404, a 405, a download, the API (200,
+    401, 404): each forbids framing (``X-Frame-Options: DENY`` and ``frame-ancestors
+    'none'``), sniffing, a referrer to another site and caching."""
+    sid = office.ids["example"]
+    anyone = TestClient(app)
+    rev = client_as(app, "rev")
+    view = client_as(app, "view")
+    token = acct.issue_token(office.store, "view", by="test")
+    api = TestClient(app, headers={"Authorization": f"Bearer {token}"})
+    answers = {
+        "login": anyone.get("/login"),
+        "redirect": anyone.get("/submissions", follow_redirects=False),
+        "api 401": anyone.get("/api/submissions"),
+        "page": rev.get(f"/submissions/{sid}"),
+        "404": rev.get("/submissions/999999"),
+        "405": rev.put("/logout"),
+        "403": view.get("/upload"),
+        "download": rev.get(f"/submissions/{sid}/raw"),
+        "api": api.get("/api/submissions"),
+        "api 404": api.get("/api/nothing-here"),
+    }
+    assert answers["redirect"].status_code == 303 and answers["403"].status_code == 403
+    for what, answer in answers.items():
+        for header, value in SECURITY_HEADERS.items():
+            assert answer.headers.get(header) == value, (what, header)
+        assert "frame-ancestors 'none'" in answer.headers["content-security-policy"], what
+
+
+def test_a_server_error_is_generic_with_no_traceback(
+    office: Office, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What fails inside says nothing of itself: a page answers plain words, the API JSON,
+    both 500 with the security headers; no traceback, exception, message or path."""
+    from validator.web import queries
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("secret detail /srv/rulesub/office.sqlite3")
+
+    monkeypatch.setattr(queries, "search_submissions", broken)
+    app = create_app(office.db, secret="test-secret")
+    rev = TestClient(app, raise_server_exceptions=False)
+    assert sign_in(rev, "rev").status_code == 303
+    token = acct.issue_token(office.store, "rev", by="test")
+    api = TestClient(
+        app, headers={"Authorization": f"Bearer {token}"}, raise_server_exceptions=False
+    )
+    page, listed = rev.get("/submissions"), api.get("/api/submissions")
+    assert page.status_code == listed.status_code == 500
+    assert page.headers["content-type"].startswith("text/plain")
+    assert listed.json() == {"error": page.text}
+    for answer in (page, listed):
+        for leak in ("Traceback", "RuntimeError", "secret", "/srv/", "queries.py"):
+            assert leak not in answer.text
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["cache-control"] == "no-store"
+
+
+def test_only_the_right_role_decides_or_withdraws(app, office: Office) -> None:
+    """A casino account neither approves nor rejects, even its own holder's filing (403); a
+    viewer and a reviewer do not withdraw (only the holder takes its filing back); nothing
+    changes."""
+    sid = office.ids["example"]
+    before = [(e.id, e.action) for e in office.store.events([sid])]
+    cas = client_as(app, "cas")
+    for verb, data in (("approve", {"on": "2026-12-20"}), ("reject", {"reason": "ours"})):
+        answer = cas.post(f"/submissions/{sid}/{verb}", data={"csrf": token_of(cas), **data})
+        assert answer.status_code == 403, verb
+    assert 'id="approve"' not in cas.get(f"/submissions/{sid}").text
+    for name in ("view", "rev"):
+        client = client_as(app, name)
+        answer = client.post(f"/submissions/{sid}/withdraw", data={"csrf": token_of(client)})
+        assert answer.status_code == 403, name
+        assert 'id="withdraw"' not in client.get(f"/submissions/{sid}").text
+    assert office.store.get(sid).status == "submitted"
+    assert [(e.id, e.action) for e in office.store.events([sid])] == before
+
+
+def test_a_csrf_token_of_another_session_is_refused(app, office: Office) -> None:
+    """A CSRF token is its session's: a valid token taken from another session, the same
+    account's or another's, is refused (403) and changes nothing; the session's own is
+    taken."""
+    sid = office.ids["example"]
+    mine = client_as(app, "rev")
+    other_rev, casino = client_as(app, "rev"), client_as(app, "cas")
+    for stolen in (token_of(other_rev), token_of(casino)):
+        assert stolen != token_of(mine)
+        answer = mine.post(f"/submissions/{sid}/reject", data={"csrf": stolen, "reason": "forged"})
+        assert answer.status_code == 403
+        answer = mine.post("/logout", data={"csrf": stolen}, follow_redirects=False)
+        assert answer.status_code == 403
+    assert office.store.get(sid).status == "submitted"
+    assert mine.get("/", follow_redirects=False).status_code == 200
+    assert mine.post("/logout", data={"csrf": token_of(mine)}).url.path == "/login"
+
+
+def test_text_a_reviewer_writes_is_escaped_wherever_it_shows(tmp_path: Path) -> None:
+    """A rejection's reason, an approval's note and a waiver's reason holding markup show
+    as text on the filing's page and its history, the audit log, the review pack read in
+    the browser and the par sheet: no tag of theirs reaches a page."""
+    office = make_office(tmp_path)
+    app = create_app(office.db, secret="s")
+    rev = client_as(app, "rev")
+    approved = office.ids["example"]
+    later = tmp_path / "later.yaml"
+    later.write_text(
+        EXAMPLE.read_text(encoding="utf-8").replace("2027-01-01", "2027-03-01"), encoding="utf-8"
+    )
+    rejected = office.store.record(later, "cas", display="later.yaml").id
+    note, waiver, reason = (
+        "<script>alert('note')</script>",
+        "<script>alert('waiver')</script>",
+        "<img src=x onerror=alert('reason')>",
+    )
+    done = rev.post(
+        f"/submissions/{approved}/approve",
+        data={
+            "csrf": token_of(rev),
+            "on": "2027-02-01",  # after its effective date: a finding to waive
+            "note": note,
+            "waive": f"rulesub/effective-before-approval: {waiver}",
+        },
+    )
+    assert office.store.get(approved).status == "approved", done.text[-2000:]
+    rev.post(f"/submissions/{rejected}/reject", data={"csrf": token_of(rev), "reason": reason})
+    assert office.store.get(rejected).status == "rejected"
+    pages = [
+        f"/submissions/{approved}",
+        f"/submissions/{rejected}",
+        "/audit",
+        f"/audit?submission={approved}",
+        f"/submissions/{approved}/review",
+        f"/submissions/{rejected}/review",
+        f"/submissions/{approved}/par",
+    ]
+    for path in pages:
+        answer = rev.get(path)
+        assert answer.status_code == 200, path
+        text = answer.text.lower()
+        assert "<script" not in text and "<img src=x" not in text, path
+    for path in (f"/submissions/{approved}", f"/submissions/{rejected}", "/audit"):
+        page = rev.get(path).text  # each text, escaped, on the filing's page and the log
+        assert "&lt;script&gt;alert(&#39;note&#39;)&lt;/script&gt;" in page, path
+        assert "&lt;img src=x onerror=alert(&#39;reason&#39;)&gt;" in page, path
+    for path in (f"/submissions/{approved}", "/audit"):
+        assert "&lt;script&gt;alert(&#39;waiver&#39;)&lt;/script&gt;" in rev.get(path).text

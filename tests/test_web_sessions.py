@@ -101,6 +101,28 @@ def test_a_password_change_ends_copied_sessions_and_revokes_api_tokens(office: O
     assert sign_in(again, "cas", "another-secret").status_code == 303
 
 
+def test_removing_an_account_ends_its_open_sessions_and_tokens(office: Office) -> None:
+    """``rulesub users remove``: the account's open sessions (a copied cookie too) and its
+    API tokens open nothing afterwards, and its name signs in no more; another account's
+    session is untouched."""
+    app = create_app(office.db, secret="s")
+    browser = signed_in(app, "view")
+    thief = copy_of(browser, app)
+    other = signed_in(app, "rev")
+    token = acct.issue_token(office.store, "view", by="test")
+    api = TestClient(app, headers={"Authorization": f"Bearer {token}"})
+    assert api.get("/api/submissions").status_code == 200
+    assert thief.get("/", follow_redirects=False).status_code == 200
+    result = CliRunner().invoke(cli_app, ["users", "remove", "view", "--db", office.db])
+    assert result.exit_code == 0, result.output
+    for client in (browser, thief):
+        answer = client.get("/submissions", follow_redirects=False)
+        assert answer.status_code == 303 and answer.headers["location"].startswith("/login")
+    assert api.get("/api/submissions").status_code == 401
+    assert sign_in(TestClient(app), "view").status_code == 401
+    assert other.get("/", follow_redirects=False).status_code == 200
+
+
 def test_users_token_revoke_stops_the_accounts_tokens(office: Office) -> None:
     app = create_app(office.db, secret="s")
     kept = acct.issue_token(office.store, "rev", label="ci", by="test")

@@ -106,8 +106,15 @@ class Account:
 
     @property
     def can_file(self) -> bool:
-        """Upload (record) a submission."""
-        return self.role in ("reviewer", "casino")
+        """Upload (record) a submission: a casino account, for its own certificate holder.
+        A reviewer decides filings and files none (separation of duties: the roles of
+        ``docs/security.md``); the office's officer records at the command line."""
+        return self.role == "casino"
+
+    def decides(self, recorded_by: str | None) -> bool:
+        """Whether this account may approve or reject a filing recorded by ``recorded_by``:
+        a reviewer, and never on a filing recorded under its own name."""
+        return self.can_decide and recorded_by != self.name
 
     def sees(self, certificate_holder: str | None) -> bool:
         """Whether a submission naming ``certificate_holder`` is this account's to read."""

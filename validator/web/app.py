@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -33,14 +34,14 @@ from starlette.responses import (
     RedirectResponse,
     Response,
 )
-from starlette.routing import Route
+from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from validator.store import Refused, Store, StoreError
 from validator.store import accounts as acct
 from validator.store.accounts import Account
-from validator.store.lifecycle import MAX_ID
 from validator.web.packs import Packs
+from validator.web.queries import filing_number
 from validator.web.security import (
     CSRF_FIELD,
     LoginThrottle,
@@ -89,7 +90,7 @@ class Web:
 
     def account(self, conn: HTTPConnection) -> Account | None:
         """The signed-in account: by bearer token on ``/api/``, by session elsewhere."""
-        if conn.url.path.startswith("/api/") or conn.url.path == "/api":
+        if _api(conn.url.path):
             auth = conn.headers.get("authorization", "")
             scheme, _, token = auth.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
@@ -167,11 +168,15 @@ class Gate:
             try:
                 account, found = await run_in_threadpool(self.web.signed_in, conn, reader)
             except StoreError as e:
-                response: Response = PlainTextResponse(f"rulesub: {e}", status_code=503)
+                response: Response = (
+                    JSONResponse({"error": str(e)}, status_code=503)
+                    if _api(path)
+                    else PlainTextResponse(f"rulesub: {e}", status_code=503)
+                )
                 await response(scope, receive, send_with_headers)
                 return
             if account is None:
-                if path == "/api" or path.startswith("/api/"):
+                if _api(path):
                     response = JSONResponse(
                         {"error": "sign in with an API token: Authorization: Bearer TOKEN"},
                         status_code=401,
@@ -207,6 +212,8 @@ def _safe_next(target: str | None) -> str:
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
         return "/"
+    if "\\" in target or any(ord(c) < 32 or ord(c) == 127 for c in target):
+        return "/"  # `/\host`, `/\t/host`: another host to a browser, whatever quotes it
     return target
 
 
@@ -285,10 +292,11 @@ def _visible_rows(
 def _submission(web: Web, me: Account, raw_id: str) -> Any:
     """The submission, if it exists and is this account's to see; else 404 (the same
     answer for both, so that no one learns another holder's submissions exist)."""
-    if not (raw_id.isascii() and raw_id.isdigit()) or not 0 < int(raw_id) <= MAX_ID:
+    number = filing_number(raw_id)
+    if number is None:
         raise HTTPException(404, "no such submission")  # "+5", "٥", past 2^63: no key holds it
     try:
-        row = web.store.get(int(raw_id))
+        row = web.store.get(number)
     except StoreError:
         raise HTTPException(404, "no such submission") from None
     if not me.sees(row.certificate_holder):
@@ -532,6 +540,10 @@ async def _decision(request: Request, verb: str) -> Response:
         row = _submission(web, me, request.path_params["id"])
         if not me.can_decide:
             raise HTTPException(403, f"a {me.role} account cannot {verb} submissions")
+        if not me.decides(row.recorded_by):  # separation of duties
+            raise HTTPException(
+                403, f"{me.name} recorded this filing: another reviewer approves or rejects it"
+            )
         if verb == "approve":
             on = None
             if form.get("on"):
@@ -556,36 +568,95 @@ async def _decision(request: Request, verb: str) -> Response:
 
     try:
         request.session["flash"] = await run_in_threadpool(act)
-    except Refused as e:
-        lines = [e.message] + [
+    except (Refused, StoreError) as e:
+        request.session["flash"] = refusal_words(e)
+    return RedirectResponse(f"/submissions/{request.path_params['id']}", status_code=303)
+
+
+#: The store's refusals are worded for the command line (``--waive CODE=REASON``); the
+#: web says them in its forms' terms. An approval's unknown waiver, as the store words it:
+UNKNOWN_WAIVER = re.compile(
+    r"--waive (?P<codes>.+?): submission (?P<id>\d+) has no such finding; "
+    r"its findings are: (?P<have>.*)",
+    re.S,
+)
+WAIVERS_BOX = "each waived on the form, a line `CODE: reason` under Waivers"
+
+
+def refusal_words(e: Refused | StoreError) -> str:
+    """A refusal of the store's as a flash message in the web's terms, never the command
+    line's: a finding to waive is waived on the approval form, not with ``--waive``. The one
+    place the web words what the store refused (approve, reject, withdraw)."""
+    if isinstance(e, Refused):
+        message = e.message.replace("be withdrawd", "be withdrawn")  # the store's verb + "d"
+        if "--waive" in message:  # the error findings an approval needs waived
+            head = message.split(";", 1)[0]
+            message = f"{head}; an approval needs none, or {WAIVERS_BOX}"
+        lines = [message] + [
             f"line {f.get('line')}: {f.get('severity')} {f.get('code')}: {f.get('message')}"
             for f in e.findings
         ]
-        request.session["flash"] = "Refused: " + " · ".join(lines)
-    except StoreError as e:
-        request.session["flash"] = f"Not done: {e}"
-    return RedirectResponse(f"/submissions/{request.path_params['id']}", status_code=303)
+        return "Refused: " + " · ".join(lines)
+    said = str(e)
+    unknown = UNKNOWN_WAIVER.match(said)
+    if unknown:
+        return (
+            f"Not approved: a waiver names {unknown['codes']}, no finding of submission "
+            f"{unknown['id']}. Each waiver is a line `CODE: reason`, CODE one of its "
+            f"findings: {unknown['have']}."
+        )
+    if said.startswith("--waive"):
+        return "Not approved: a waiver names no finding of this submission."
+    gone = re.match(r"no submission (\d+) in ", said)
+    if gone:  # decided on a page read before it was purged: never the database's path
+        return f"Not done: submission {gone[1]} is no longer in the record."
+    return f"Not done: {said}"
 
 
 # -- errors ---------------------------------------------------------------------------------
 
 
+def _api(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
+    """An HTTP error in the page's terms (JSON on the API), with the headers the error
+    carries: a 405's ``Allow`` (RFC 9110, 15.5.6), a 401's ``WWW-Authenticate``."""
     status = getattr(exc, "status_code", 500)
     detail = getattr(exc, "detail", None) or "error"
-    if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": detail}, status_code=status)
+    headers = getattr(exc, "headers", None)
+    if status == 405:
+        headers = {**(headers or {}), "Allow": _allowed(request)}
+    if _api(request.url.path):
+        return JSONResponse({"error": detail}, status_code=status, headers=headers)
     web = _web(request)
     if "account" not in request.scope:
-        return PlainTextResponse(detail, status_code=status)
-    return web.render(request, "error.html", status=status, status_code=status, detail=detail)
+        return PlainTextResponse(detail, status_code=status, headers=headers)
+    page = web.render(request, "error.html", status=status, status_code=status, detail=detail)
+    page.headers.update(headers or {})
+    return page
+
+
+def _allowed(request: Request) -> str:
+    """The methods the request's path answers, from every route of it (a path's GET and
+    its POST are routes of their own, and Starlette's 405 names only the first's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if isinstance(route, Route) and route.matches(request.scope)[0] is not Match.NONE:
+            methods |= route.methods or set()
+    return ", ".join(sorted(methods))
+
+
+UNANSWERED = "rulesub could not answer this request; the server's log says why."
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
-    """Never a traceback page: the officer sees that something failed, the log has it."""
-    return PlainTextResponse(
-        "rulesub could not answer this request; the server's log says why.", status_code=500
-    )
+    """Never a traceback page: the officer sees that something failed, the log has it; a
+    script on the API reads it as JSON, as every other API answer."""
+    if _api(request.url.path):  # outside the gate: its headers are given here
+        return JSONResponse({"error": UNANSWERED}, status_code=500, headers=HEADERS)
+    return PlainTextResponse(UNANSWERED, status_code=500, headers=HEADERS)
 
 
 def create_app(

@@ -58,6 +58,14 @@ def age(since: dt.datetime | None, now: dt.datetime | None = None) -> str:
     return plural(max(1, seconds // 60), "minute")
 
 
+def file_name(stored: str | None) -> str:
+    """A filing's file as a page names it: its base name, as the review pack shows it. The
+    store keeps the name it was recorded under, which from the command line is the path
+    given (``/srv/filings/x.yaml``, ``C:\\filings\\x.yaml``): the record keeps it, no page
+    shows the directories of the machine it was filed from."""
+    return re.split(r"[\\/]", stored or "")[-1]
+
+
 def _filing(sid: int | None, facts: Any) -> str:
     if sid is None:
         return ""
@@ -80,7 +88,7 @@ def audit_words(event: Any, facts: Any = None) -> str:
         found = ", ".join(
             plural(int(f.get(k, 0)), w) for k, w in (("errors", "error"), ("warnings", "warning"))
         )
-        name = d.get("file")
+        name = file_name(str(d.get("file") or ""))
         return f"{who} filed {filing}" + (f" as {name}" if name else "") + f": {found}"
     if what == "approve":
         waived = d.get("waived") or []
@@ -196,7 +204,7 @@ def submission_row(row: Any, replacing: dict[int, list[int]]) -> str:
         f'    <td data-label="Certificate holder">{said(holder)}</td>\n'
         f'    <td data-label="Filed">{filed} by {said(row.recorded_by)}</td>\n'
         f'    <td data-label="Decided">{said(decided(row))}</td>\n'
-        f'    <td data-label="File">{said(row.filename)}</td>\n  </tr>'
+        f'    <td data-label="File">{said(file_name(row.filename))}</td>\n  </tr>'
     )
 
 
@@ -459,7 +467,7 @@ async def audit(request: Request) -> Response:
 async def withdraw(request: Request) -> Response:
     """``POST /submissions/{id}/withdraw``: the holder's casino account takes back its own
     pending filing; it stays in the record as ``withdrawn``."""
-    from validator.web.app import _submission
+    from validator.web.app import _submission, refusal_words
 
     web, me = _web(request), _me(request)
     await checked_form(request)
@@ -475,10 +483,8 @@ async def withdraw(request: Request) -> Response:
 
     try:
         request.session["flash"] = await run_in_threadpool(act)
-    except Refused as e:
-        request.session["flash"] = f"Refused: {e.message}"
-    except StoreError as e:
-        request.session["flash"] = f"Not done: {e}"
+    except (Refused, StoreError) as e:
+        request.session["flash"] = refusal_words(e)
     return RedirectResponse(f"/submissions/{request.path_params['id']}", status_code=303)
 
 
@@ -561,6 +567,7 @@ def install(web: Any) -> None:
     )
     web.templates.globals.update(
         game_name=game_name,
+        file_name=file_name,
         age=age,
         plural=plural,
         status=status_badge,

@@ -37,6 +37,7 @@ from sqlalchemy import (
 from validator.store import Store
 from validator.store.accounts import Account, accounts
 from validator.store.database import audit_head_read
+from validator.store.lifecycle import MAX_ID
 from validator.store.schema import STATUSES, audit_log, submissions
 
 PAGE_SIZE = 50
@@ -108,10 +109,28 @@ def _day(text: str | None) -> dt.date | None:
         return None
 
 
-def _page(text: str | None) -> int:
+def filing_number(text: str) -> int | None:
+    """A filing's number as every page reads one (a path's id, ``#12`` in a search, the
+    audit log's ``submission``): ASCII digits naming an id a database key can hold, 1 to
+    2^63 - 1; else ``None``, no filing's (``+5``, ``٥``, ``²``, past 2^63): a page of it
+    answers 404, a filter on it matches nothing. Never handed to the database past its
+    keys' range, where SQLite refuses it (an ``OverflowError``)."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > len(str(MAX_ID)):
+        return None  # 5,000 digits are no key either, and no int() of Python's reads them
+    number = int(text)
+    return number if 0 < number <= MAX_ID else None
+
+
+def _page(text: str | None, ignored: list[str]) -> int:
+    """The page asked for (past the last: the last, once counted); a page that is no
+    number is page 1, and said in ``ignored``."""
+    raw = (text or "").strip()
+    if not raw:
+        return 1
     try:
-        return max(1, int(text or 1))
+        return max(1, int(raw))
     except ValueError:
+        ignored.append(f"page {raw!r} (a page is a number)")
         return 1
 
 
@@ -157,7 +176,7 @@ class Filters:
             effective_from=days["effective_from"],
             effective_to=days["effective_to"],
             sort=sort,
-            page=_page(params.get("page")),
+            page=_page(params.get("page"), ignored),
             ignored=tuple(ignored),
         )
 
@@ -277,7 +296,8 @@ def _search(q: str, dialect: str, choices: Mapping[str, list[str]]) -> dict[str,
     index reads them); the words are looked up in the filings' full-text index (migration
     0007), never in the filings' bytes. Nothing found: an empty dict (matches none)."""
     if q.startswith("#") and q[1:].isdigit():  # `#12`: that filing, by its number alone
-        return {"q_number": int(q[1:])}
+        number = filing_number(q[1:])  # past any key's range: no filing (matches none)
+        return {} if number is None else {"q_number": number}
     folded = q.casefold()
     names = game_names()
     found: dict[str, Any] = {}
@@ -296,8 +316,9 @@ def _search(q: str, dialect: str, choices: Mapping[str, list[str]]) -> dict[str,
     words = words_of(q)
     if words:
         found["q_words"] = _words_query(words, dialect)
-    if q.lstrip("#").isdigit():
-        found["q_number"] = int(q.lstrip("#"))
+    number = filing_number(q.lstrip("#"))
+    if number is not None:
+        found["q_number"] = number
     return found
 
 
@@ -583,31 +604,46 @@ def pending(store: Store, me: Account, limit: int = 200) -> tuple[list[Any], int
 @dataclass(frozen=True)
 class AuditFilters:
     """``/audit``'s parameters: ``submission`` (a filing's number), ``actor`` (an account),
-    ``action``, ``date_from`` and ``date_to`` (UTC days, both included), ``page``."""
+    ``action``, ``date_from`` and ``date_to`` (UTC days, both included), ``page``; a value
+    that does not parse is dropped (and said, in ``ignored``, as ``Filters`` says it)."""
 
-    submission: int | None = None
+    submission: str = ""  # as given, ASCII digits: one past any key's range selects nothing
     actor: str = ""
     action: str = ""
     date_from: dt.date | None = None
     date_to: dt.date | None = None
     page: int = 1
+    ignored: tuple[str, ...] = field(default=(), compare=False)
 
     @classmethod
     def of(cls, params: Mapping[str, str]) -> AuditFilters:
+        ignored: list[str] = []
         raw = (params.get("submission") or "").strip().lstrip("#")
+        submission = raw if raw.isascii() and raw.isdigit() else ""
+        if raw and not submission:
+            ignored.append(
+                f"filing number {raw!r} (a filing's number is written in the digits 0 to 9)"
+            )
+        days = {}
+        for name, said in (("date_from", "date from"), ("date_to", "date to")):
+            given = (params.get(name) or "").strip()
+            days[name] = _day(given)
+            if given and days[name] is None:
+                ignored.append(f"{said} {given!r} (a date is YYYY-MM-DD)")
         return cls(
-            submission=int(raw) if raw.isdigit() else None,
+            submission=submission,
             actor=(params.get("actor") or "").strip(),
             action=(params.get("action") or "").strip(),
-            date_from=_day(params.get("date_from")),
-            date_to=_day(params.get("date_to")),
-            page=_page(params.get("page")),
+            date_from=days["date_from"],
+            date_to=days["date_to"],
+            page=_page(params.get("page"), ignored),
+            ignored=tuple(ignored),
         )
 
     def params(self, **change: Any) -> dict[str, str]:
         f = replace(self, **change)
         out = {
-            "submission": "" if f.submission is None else str(f.submission),
+            "submission": f.submission,
             "actor": f.actor,
             "action": f.action,
             "date_from": f.date_from.isoformat() if f.date_from else "",
@@ -622,20 +658,32 @@ class AuditFilters:
 
     def bound(self) -> tuple[tuple[str, ...], dict[str, Any]]:
         """The filters given, by name (the shape of ``_audit_where``), and their values:
-        the days as the instants they start and end at (UTC; the last day included)."""
+        the days as the instants they start and end at (UTC; the last day included). A
+        filing number no key can hold selects no entry; the last day the calendar has
+        (9999-12-31) ends after every entry, so it bounds nothing."""
+        names: list[str] = []
         values: dict[str, Any] = {}
-        if self.submission is not None:
-            values["submission"] = self.submission
+
+        def put(name: str, value: Any) -> None:
+            names.append(name)
+            values[name] = value
+
+        if self.submission:
+            number = filing_number(self.submission)
+            if number is None:
+                names.append("nothing")
+            else:
+                put("submission", number)
         if self.actor:
-            values["actor"] = self.actor
+            put("actor", self.actor)
         if self.action:
-            values["action"] = self.action
+            put("action", self.action)
         if self.date_from:
-            values["at_from"] = dt.datetime.combine(self.date_from, dt.time(), tzinfo=dt.UTC)
-        if self.date_to:
+            put("at_from", dt.datetime.combine(self.date_from, dt.time(), tzinfo=dt.UTC))
+        if self.date_to and self.date_to < dt.date.max:
             end = self.date_to + dt.timedelta(days=1)
-            values["at_to"] = dt.datetime.combine(end, dt.time(), tzinfo=dt.UTC)
-        return tuple(values), values
+            put("at_to", dt.datetime.combine(end, dt.time(), tzinfo=dt.UTC))
+        return tuple(names), values
 
 
 @lru_cache(maxsize=64)
@@ -643,6 +691,7 @@ def _audit_where(shape: tuple[str, ...]) -> tuple[Any, ...]:
     """The ``WHERE`` of a shape of the audit log's filters (``AuditFilters.bound``)."""
     c = audit_log.c
     made = {
+        "nothing": false,
         "submission": lambda: c.submission_id == bindparam("submission"),
         "actor": lambda: c.actor == bindparam("actor"),
         "action": lambda: c.action == bindparam("action"),
