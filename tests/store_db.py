@@ -166,6 +166,17 @@ def amended(source: Path, target: Path, *replace: tuple[str, str]) -> Path:
     return target
 
 
+def drop_audit_triggers(conn: Any) -> None:
+    """The append-only triggers dropped, as someone with write access to the database can."""
+    from sqlalchemy import text
+
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("DROP TRIGGER audit_log_append_only ON audit_log"))
+    else:
+        conn.execute(text("DROP TRIGGER audit_log_no_update"))
+        conn.execute(text("DROP TRIGGER audit_log_no_delete"))
+
+
 def cli(*args: str) -> Any:
     """A store command run in process (Typer's runner): its result, never a traceback."""
     from typer.testing import CliRunner

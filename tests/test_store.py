@@ -398,7 +398,8 @@ def test_purge_deletes_only_ended_filings_older_than_retention(
     store.reject(rejected, "R", "errors", now=long_ago)
     old = store.record(HCF, "x", now=long_ago).id
     store.approve(old, "R", on=dt.date(2020, 3, 1), now=long_ago)
-    newer = store.record(amended(HCF, tmp_path / "n.yaml", ("2027-01-01", "2027-07-01")), "x").id
+    newer = amended(HCF, tmp_path / "n.yaml", ("2027-01-01", "2027-07-01"))
+    newer = store.record(newer, "x", now=dt.datetime(2026, 11, 1, tzinfo=dt.UTC)).id
     store.approve(newer, "R", on=dt.date(2026, 12, 1), now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC))
     now = dt.datetime(2032, 1, 1, tzinfo=dt.UTC)
     with pytest.raises(Refused):  # 2027-06-01 is younger than five years on 2032-01-01

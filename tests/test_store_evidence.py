@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, insert, select, text
-from store_db import BACKENDS, EXAMPLES, amended, cli, database
+from store_db import BACKENDS, EXAMPLES, amended, cli, database, drop_audit_triggers
 from webtools import HOLDER, OTHER_HOLDER, make_office, sign_in, token_of
 
 from validator.store import Store
@@ -82,10 +82,10 @@ def test_a_purged_filings_id_is_never_given_again(db: str, tmp_path: Path) -> No
     office = make_office(tmp_path, db)
     store = office.store
     old = max(office.ids.values())
-    long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(days=6 * 366)
-    store.reject(old, "rev", "bad table", now=long_ago)
-    before = years_before(dt.date.today(), 5)
-    assert store.purge(before, "rev") == [old]
+    store.reject(old, "rev", "bad table")
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(days=6 * 366)  # past its retention
+    before = years_before(later.date(), 5)
+    assert store.purge(before, "rev", now=later) == [old]
     harbour = tmp_path / "harbour-hcf.yaml"  # the purged bytes, filed again
     new = store.record(harbour, "harbour", display="harbour-hcf.yaml").id
     assert new > old
@@ -218,14 +218,6 @@ def _logged_store(db: str) -> Store:
     return store
 
 
-def _drop_triggers(conn: Any) -> None:
-    if conn.dialect.name == "postgresql":
-        conn.execute(text("DROP TRIGGER audit_log_append_only ON audit_log"))
-    else:
-        conn.execute(text("DROP TRIGGER audit_log_no_update"))
-        conn.execute(text("DROP TRIGGER audit_log_no_delete"))
-
-
 def _forge_after(conn: Any, entry: int) -> None:
     """Append an entry, well formed, that claims to follow ``entry`` (not the last one)."""
     prev = conn.execute(select(audit_log.c.entry_hash).where(audit_log.c.id == entry)).scalar()
@@ -247,6 +239,8 @@ def _forge_after(conn: Any, entry: int) -> None:
 TAMPERING = {
     "edited": ("UPDATE audit_log SET actor = 'someone else' WHERE id = 3", 3, "was changed"),
     "deleted": ("DELETE FROM audit_log WHERE id = 3", 4, "does not follow entry #2"),
+    # on SQLite, whose ids have no gaps, the gap is named first
+    "deleted (SQLite)": ("DELETE FROM audit_log WHERE id = 3", 4, "entry #3 is missing"),
     "rehashed": (
         "UPDATE audit_log SET detail = '{}', entry_hash = 'f' || substr(entry_hash, 2) "
         "WHERE id = 3",
@@ -260,13 +254,15 @@ TAMPERING = {
 @pytest.mark.slow  # the log broken at every entry in turn
 @pytest.mark.parametrize("how", list(TAMPERING))
 def test_audit_verify_names_the_first_broken_entry(db: str, how: str) -> None:
+    if how.endswith("(SQLite)") is db.startswith("postgresql"):
+        pytest.skip("the other database's answer to this tampering")
     store = _logged_store(db)
     intact = cli("audit", "verify", "--db", db)
     assert intact.exit_code == 0, intact.stderr
     assert "intact" in intact.stdout
     statement, broken, reason = TAMPERING[how]
     with store.engine.connect() as conn, conn.begin():
-        _drop_triggers(conn)
+        drop_audit_triggers(conn)
         if statement is None:
             _forge_after(conn, 2)
         else:
@@ -317,7 +313,7 @@ def test_on_sqlite_entries_cut_from_the_end_are_named(tmp_path: Path) -> None:
     db = str(tmp_path / "store.sqlite3")
     store = _logged_store(db)
     with store.engine.connect() as conn, conn.begin():
-        _drop_triggers(conn)
+        drop_audit_triggers(conn)
         conn.execute(text("DELETE FROM audit_log WHERE id >= 6"))
     out = cli("audit", "verify", "--db", db)
     assert out.exit_code == 1
@@ -342,8 +338,9 @@ def test_the_head_is_printed_by_history_and_given_by_the_api(db: str, tmp_path: 
 
 def test_purge_deletes_filings_never_audit_entries(db: str) -> None:
     store = Store(db)
-    sid = store.record(HCF, "filer").id
-    store.reject(sid, "rev", "bad table", now=dt.datetime.now(dt.UTC) - dt.timedelta(days=2200))
+    long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(days=2200)
+    sid = store.record(HCF, "filer", now=long_ago).id
+    store.reject(sid, "rev", "bad table", now=long_ago)
     _, entries = counted(store)
     assert store.purge(years_before(dt.date.today(), 5), "rev") == [sid]
     assert counted(store) == (0, entries + 1)  # the filing gone, its entries and one more

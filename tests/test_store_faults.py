@@ -42,11 +42,12 @@ def sqlite_store(tmp_path: Path) -> Iterator[Path]:
     """A SQLite store holding two filings, one approved."""
     path = tmp_path / "store.sqlite3"
     s = Store(str(path))
-    first = s.record(HCF, "filer").id
     import datetime as dt
 
+    filed = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)  # before the approval's date
+    first = s.record(HCF, "filer", now=filed).id
     s.approve(first, "officer", on=dt.date(2026, 12, 1))
-    s.record(amended(HCF, tmp_path / "b.yaml", ("2027-01-01", "2027-03-01")), "filer")
+    s.record(amended(HCF, tmp_path / "b.yaml", ("2027-01-01", "2027-03-01")), "filer", now=filed)
     s.dispose()
     yield path
 
@@ -88,7 +89,7 @@ def test_a_read_only_database_is_read_and_refuses_writes_clearly(
     read_only = f"sqlite:///file:{sqlite_store}?mode=ro&uri=true"
     assert [r["id"] for r in history(read_only)] == [1, 2]
     new = amended(HCF, tmp_path / "c.yaml", ("2027-01-01", "2027-05-01"))
-    for args in (("record", str(new)), ("approve", "2", "--by", "R")):
+    for args in (("record", str(new)), ("approve", "2", "--by", "R", "--date", "2026-12-01")):
         out = cli(*args, "--db", read_only)
         assert out.exit_code == 2, args
         assert "the database is read-only here; nothing was changed" in out.stderr

@@ -165,11 +165,11 @@ def test_a_purged_filing_leaves_the_search(tmp_path: Path) -> None:
 
     office = make_office(tmp_path)
     old = office.ids["harbour"]
-    long_ago = dt.datetime(2015, 3, 1, tzinfo=dt.UTC)
-    office.store.reject(old, "rev", "incomplete", now=long_ago)
+    office.store.reject(old, "rev", "incomplete")
     rev = client_of(office, "rev")
     assert listed(rev.get("/submissions?q=harbour-hcf").text) == [old]
-    assert office.store.purge(dt.date(2016, 1, 1), "rev") == [old]
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(days=6 * 366)  # past its retention
+    assert office.store.purge(later.date() - dt.timedelta(days=5 * 366), "rev", now=later) == [old]
     assert listed(rev.get("/submissions?q=harbour-hcf").text) == []
     with office.store.transaction() as conn:
         conn.execute(

@@ -28,9 +28,11 @@ SUFFIXES = (".yaml", ".yml")
 
 
 def display_name(path: Path) -> str:
+    """A path as reports name it: relative to the working directory where it lies under it;
+    as given where it cannot be resolved (a loop of symbolic links)."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):
         return str(path)
 
 

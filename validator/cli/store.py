@@ -37,9 +37,22 @@ def _user() -> str:
         return "unknown"
 
 
-def _named(by: str) -> None:
-    if not by.strip():
-        fail("--by: name the officer who acts (the audit log keeps it)")
+def _named(by: str) -> str:
+    """``--by`` as the audit log will keep it: the store's one check (``named``), made
+    before any work; exit 2 on a blank name."""
+    _set_aside()
+    from validator.store import StoreError
+    from validator.store.lifecycle import named
+
+    try:
+        return named(by)
+    except StoreError as e:
+        fail(f"--by {by!r}: {e}")
+
+
+def _who(by: str | None) -> str:
+    """Who acts: ``--by`` (never blank), else the login name."""
+    return _user() if by is None else _named(by)
 
 
 def _date(value: str | None, option: str) -> dt.date | None:
@@ -132,15 +145,15 @@ def record(
     for f in files:
         if not f.exists():
             fail(f"{f}: no such file")
-    found = discover(files).files
+    who = _who(by)
+    walked = discover(files)
+    results = [{"file": name, "unreadable": why} for name, why in _passed_over(walked)]
+    found = walked.files
     if not found:
         fail(f"no Rules Submission in {', '.join(str(f) for f in files)}")
     _set_aside()
     from validator.store import StoreError
 
-    who = by or _user()
-    results: list[dict[str, Any]] = []
-    unreadable = 0
     with _store_errors(format):
         store = _open(db)
         with store.session(many=len(found) > 1):  # one connection, one transaction a file
@@ -150,7 +163,6 @@ def record(
                     rec = store.record(path, who, display=name)
                 except StoreError as e:
                     if not path.is_file() or name in str(e) or str(path) in str(e):
-                        unreadable += 1
                         sys.stderr.write(f"rulesub: {e}\n")
                         results.append({"file": name, "unreadable": str(e)})
                         continue
@@ -158,15 +170,42 @@ def record(
                 results.append({"file": name, **rec.to_json()})
                 if format is Format.text:
                     _say_recorded(rec, name if len(found) > 1 else None)
+    unreadable = sum(1 for r in results if "unreadable" in r)
     if format is Format.json:
         if len(files) > 1 or files[0].is_dir():
             print_json(results)
         elif not unreadable:  # one file named: its record, as ever
             print_json({k: v for k, v in results[0].items() if k != "file"})
     if unreadable:
-        n = len(found) - unreadable
+        n = len(results) - unreadable
         sys.stderr.write(f"rulesub: {n} recorded, {unreadable} unreadable (not recorded)\n")
         raise typer.Exit(EXIT_USAGE)
+
+
+def _passed_over(walked: Any) -> list[tuple[str, str]]:
+    """What the walk of a directory passed over, said as `validate` says it; of the YAML
+    files that are no Rules Submission, those that cannot be read as text (binary, not
+    UTF-8, over the size cap) or are empty are unreadable, each named (file and why): in a
+    directory of filings they are filings damaged, not other YAML."""
+    from validator.checks.engine import display_name
+    from validator.loader import LoadError, read_text
+
+    unreadable: list[tuple[str, str]] = []
+    for path in list(walked.other_yaml):
+        name = display_name(path)
+        try:
+            blank = not read_text(path, display=name).strip()
+            why = f"{name}:1:1: the file is empty: no Rules Submission in it"
+        except LoadError as e:
+            blank, why = True, str(e)
+        if blank:
+            walked.other_yaml.remove(path)
+            unreadable.append((name, why))
+    for note in walked.skipped:
+        sys.stderr.write(f"rulesub: {note}\n")
+    for _, why in unreadable:
+        sys.stderr.write(f"rulesub: {why}\n")
+    return unreadable
 
 
 def _say_recorded(rec: Any, name: str | None) -> None:
@@ -204,7 +243,7 @@ def approve(
     Exit 0 approved; 1 refused (findings, or another approval holds that facility, game and
     effective date); 2 unreadable input."""
     on = _date(date, "--date")
-    _named(by)
+    by = _named(by)
     waived: dict[str, str] = {}
     for w in waive or []:
         code, sep, reason = w.partition("=")
@@ -245,7 +284,7 @@ def reject(
 ) -> None:
     """Reject a submitted submission, with the reason. Exit 0 rejected; 1 refused (it is
     no longer submitted); 2 unreadable input."""
-    _named(by)
+    by = _named(by)
     if not reason.strip():
         fail("--reason: say why the submission is rejected")
     with _store_errors(format):
@@ -390,7 +429,7 @@ def purge(
     day = _date(before, "--before")
     assert day is not None
     with _store_errors(format):
-        ids = _open(db, must_exist=True).purge(day, by or _user(), retention_years=retention_years)
+        ids = _open(db, must_exist=True).purge(day, _who(by), retention_years=retention_years)
     if format is Format.json:
         print_json({"purged": ids})
         return
@@ -496,7 +535,7 @@ def facilities_set(
     """Set which certificate holder a facility belongs to (the audit log keeps it): filings
     of any other holder for it are refused, when recorded and when approved."""
     with _store_errors(format):
-        was = _open(db).set_facility(facility, holder, by or _user())
+        was = _open(db).set_facility(facility, holder, _who(by))
     if format is Format.json:
         print_json({"facility": facility, "certificate_holder": holder, "was": was})
         return
@@ -519,7 +558,7 @@ def db_upgrade(
     """Migrate the database to this rulesub's schema (creating it if empty)."""
     with _store_errors(format):
         store = _open(db)
-        before, after = store.upgrade(by or _user())
+        before, after = store.upgrade(_who(by))
     if format is Format.json:
         print_json({"database": store.name, "from": before, "to": after})
         return
@@ -536,7 +575,8 @@ def db_upgrade(
 def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path, str, Any]]:
     """The last approved submission of ``file``'s facility and game, as a temporary file:
     ``(path, label, row)``. Exit 2 where there is none or the file cannot be read."""
-    from validator.store.lifecycle import check_file, filing_key
+    from validator.store.evidence import filing_key
+    from validator.store.lifecycle import check_file
 
     with _store_errors():
         from validator.checks.engine import display_name

@@ -107,25 +107,49 @@ class Break:
         return {"entry": self.entry, "reason": self.reason}
 
 
-def walk(rows: Iterable[Any]) -> tuple[Head, Break | None]:
+def walk(rows: Iterable[Any], *, gapless: bool = False) -> tuple[Head, Break | None]:
     """Walk audit rows in id order: the head reached, and the first break if any. A break
-    is named at the first entry that does not hold: one whose content no longer gives its
-    hash (edited), or one that does not link to the entry before it (an entry deleted
-    before it, or it or its neighbour inserted out of order)."""
+    is named at the first entry that does not hold: one that does not link to the entry
+    before it (an entry deleted before it, or it or its neighbour inserted out of order),
+    one that cannot be read (``row.unreadable``, where the reader says why), or one whose
+    content no longer gives its hash (edited). ``gapless``: ids are given without gaps
+    (SQLite's), so a gap between two entries is entries deleted, even where the next entry
+    written since links to the one before the gap."""
     prev_hash, prev_id, count, last = GENESIS, None, 0, None
     for row in rows:
+        held = Head(count, prev_id, prev_hash)
+        if gapless and row.id != (prev_id or 0) + 1:
+            return held, Break(row.id, _missing(prev_id or 0, row.id))
         if row.prev_hash != prev_hash:
             where = "the start of the log" if prev_id is None else f"entry #{prev_id}"
-            return Head(count, prev_id, prev_hash), Break(
+            return held, Break(
                 row.id,
                 f"entry #{row.id} does not follow {where}: an entry between them was "
                 "deleted, or one of them was inserted out of order",
             )
+        unreadable = getattr(row, "unreadable", None)
+        if unreadable is not None and getattr(row, "at", None) is None:
+            return held, Break(row.id, f"entry #{row.id} cannot be read: {unreadable}")
         if hash_of(row) != row.entry_hash:
-            return Head(count, prev_id, prev_hash), Break(
+            return held, Break(
                 row.id,
                 f"entry #{row.id} was changed after it was written: its content no longer "
                 "gives its hash",
             )
+        if unreadable is not None:
+            return held, Break(row.id, f"entry #{row.id} cannot be read: {unreadable}")
         prev_hash, prev_id, count, last = row.entry_hash, row.id, count + 1, row
     return Head(count, prev_id, prev_hash, None if last is None else last.at), None
+
+
+def _missing(before: int, after: int) -> str:
+    """The break of entries ``before`` + 1 to ``after`` - 1 missing from a gapless log."""
+    gone = (
+        f"entry #{before + 1} is"
+        if after == before + 2
+        else f"entries #{before + 1} to #{after - 1} are"
+    )
+    return (
+        f"{gone} missing before entry #{after}: ids are given without gaps here, so "
+        f"{'it was' if after == before + 2 else 'they were'} deleted"
+    )

@@ -47,7 +47,7 @@ from sqlalchemy import exc as sa_exc
 
 from validator import jsonout
 from validator.errors import RulesubError
-from validator.store import migrate
+from validator.store import evidence, migrate
 from validator.store.chain import GENESIS, Break, Head, entry_hash, walk
 from validator.store.database import (
     AUDIT_HEAD,
@@ -61,17 +61,10 @@ from validator.store.database import (
     write_ahead,
     write_back,
 )
+from validator.store.evidence import counts
 from validator.store.schema import audit_log, facilities, submissions, waivers
 
 RETENTION_YEARS = 5
-#: The audit actions that set a filing's status.
-DECIDED = {
-    "approve": "approved",
-    "reject": "rejected",
-    "supersede": "superseded",
-    "withdraw": "withdrawn",
-    "replace": "replaced",
-}
 EFFECTIVE_BEFORE_APPROVAL = "rulesub/effective-before-approval"
 FACILITY_OF_ANOTHER_HOLDER = "rulesub/facility-of-another-holder"
 #: An arbitrary, fixed key: PostgreSQL's advisory lock under which the chain grows.
@@ -147,15 +140,6 @@ class Decision:
     superseded: list[int] = field(default_factory=list)
     waived: list[dict[str, str]] = field(default_factory=list)
     findings: list[dict[str, Any]] = field(default_factory=list)
-
-
-def counts(findings: list[dict[str, Any]]) -> dict[str, int]:
-    sev = [f.get("severity") for f in findings]
-    return {
-        "errors": sev.count("error"),
-        "warnings": sev.count("warning"),
-        "info": sev.count("info"),
-    }
 
 
 def utcnow() -> dt.datetime:
@@ -323,16 +307,15 @@ class Store:
     ) -> Recorded:
         """File a submission as it is: its bytes, its findings now, as ``submitted``."""
         now = now or utcnow()
-        try:
-            content = path.read_bytes()
-        except OSError as e:
-            raise StoreError(f"{path}: {e.strerror or e}") from None
+        by = named(by)
         name = display or str(path)
+        content = _read(path, name)
         # the findings of exactly the bytes stored, even if the file changes meanwhile
-        findings, data = _with_file(content, name, lambda p: check_file(p, name))
-        facility, game, effective = filing_key(data, name)
+        findings, _ = _with_file(content, name, lambda p: check_file(p, name))
+        key = evidence.filed_under(content, name, findings)
+        facility, game, effective = key["facility"], key["game"], key["effective"]
         sha = hashlib.sha256(content).hexdigest()
-        holder = _text(data.get("certificate_holder"))
+        holder = key["certificate_holder"]
         version = regulation_version(game)
         c = counts(findings)
         row = {
@@ -390,7 +373,8 @@ class Store:
         now: dt.datetime | None = None,
     ) -> Decision:
         now = now or utcnow()
-        on = on or now.date()
+        on = on or as_utc(now).date()  # type: ignore[union-attr]
+        by = named(by)
         waive = dict(waive or {})
         held = f"submission {submission_id}'s facility, game and effective date"
         try:
@@ -406,38 +390,9 @@ class Store:
                     row.filename,
                     "approved",
                 )
-                findings = _findings_now(row)
-                if self.policy.effective_before_approval and row.effective < on:
-                    findings.append(_effective_finding(row, on))
-                codes = {f["code"] for f in findings}
-                unknown = sorted(set(waive) - codes)
-                if unknown:
-                    raise StoreError(
-                        f"--waive {', '.join(unknown)}: submission {submission_id} has no "
-                        f"such finding; its findings are: {', '.join(sorted(codes)) or 'none'}"
-                    )
-                blocking = [f for f in findings if f["severity"] == "error"]
-                blocking = [f for f in blocking if f["code"] not in waive]
-                if blocking:
-                    raise Refused(
-                        f"submission {submission_id} has {len(blocking)} error finding(s); "
-                        "an approval needs none (or each waived with --waive CODE=REASON)",
-                        blocking,
-                    )
-                superseded = [
-                    r.id
-                    for r in conn.execute(
-                        select(submissions.c.id).where(
-                            submissions.c.facility == row.facility,
-                            submissions.c.game == row.game,
-                            submissions.c.status == "approved",
-                            submissions.c.effective < row.effective,
-                            submissions.c.certificate_holder.is_not_distinct_from(
-                                row.certificate_holder
-                            ),
-                        )
-                    )
-                ]
+                _not_before_recording(row, on, "an approval")
+                findings = self._decided_on(row, on, waive)
+                superseded = _to_supersede(conn, row, on)
                 if superseded:
                     conn.execute(
                         update(submissions)
@@ -494,12 +449,38 @@ class Store:
             ) from None
         return Decision(row.id, "approved", by, on, superseded, waived, findings)
 
+    def _decided_on(self, row: Row[Any], on: dt.date, waive: Mapping[str, str]) -> list[Any]:
+        """The findings an approval on ``on`` is decided on; refused while an error finding
+        stands unwaived, wrong usage where a waiver names no finding of it."""
+        findings = _findings_now(row)
+        if self.policy.effective_before_approval and row.effective < on:
+            findings.append(_effective_finding(row, on))
+        codes = {f["code"] for f in findings}
+        unknown = sorted(set(waive) - codes)
+        if unknown:
+            raise StoreError(
+                f"--waive {', '.join(unknown)}: submission {row.id} has no "
+                f"such finding; its findings are: {', '.join(sorted(codes)) or 'none'}"
+            )
+        blocking = [f for f in findings if f["severity"] == "error"]
+        blocking = [f for f in blocking if f["code"] not in waive]
+        if blocking:
+            raise Refused(
+                f"submission {row.id} has {len(blocking)} error finding(s); "
+                "an approval needs none (or each waived with --waive CODE=REASON)",
+                blocking,
+            )
+        return findings
+
     def reject(
         self, submission_id: int, by: str, reason: str, *, now: dt.datetime | None = None
     ) -> Decision:
-        now = now or utcnow()
+        now = as_utc(now or utcnow())  # type: ignore[assignment]
+        assert now is not None
+        by = named(by)
         with self.transaction() as conn:
             row = self._pending(conn, submission_id, "reject")
+            _not_before_recording(row, now.date(), "a rejection")
             done = conn.execute(
                 update(submissions)
                 .where(submissions.c.id == row.id, submissions.c.status == "submitted")
@@ -544,6 +525,7 @@ class Store:
         row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
             raise StoreError(f"no submission {submission_id} in {self.name}")
+        _as_logged(conn, row, verb)
         if row.status != "submitted":
             who = row.approved_by or row.rejected_by
             raise Refused(
@@ -566,7 +548,7 @@ class Store:
             row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
             raise StoreError(f"no submission {submission_id} in {self.name}")
-        return row
+        return evidence.readable(row, submission_id)
 
     def history(self, facility: str | None = None, game: str | None = None) -> list[Row[Any]]:
         query = select(*[c for c in submissions.c if c.name != "content"])
@@ -580,12 +562,12 @@ class Store:
         with self.transaction(reading=True) as conn:
             return list(conn.execute(query))
 
-    def events(self, submission_ids: list[int] | None = None) -> list[Row[Any]]:
-        query = select(audit_log).order_by(audit_log.c.id)
-        if submission_ids is not None:
-            query = query.where(audit_log.c.submission_id.in_(submission_ids))
+    def events(self, submission_ids: list[int] | None = None) -> list[evidence.Entry]:
+        """The audit entries (of ``submission_ids``), in order; one that cannot be read is
+        ``Damaged``, named."""
+        where = [] if submission_ids is None else [audit_log.c.submission_id.in_(submission_ids)]
         with self.transaction(reading=True) as conn:
-            return list(conn.execute(query))
+            return [e.readable() for e in evidence.entries(conn, *where)]
 
     def waivers_of(self, submission_id: int) -> list[Row[Any]]:
         with self.transaction(reading=True) as conn:
@@ -600,7 +582,7 @@ class Store:
     def approved_for(self, facility: str, game: str) -> Row[Any] | None:
         """The last approved submission of a facility and game: the latest effective."""
         with self.transaction(reading=True) as conn:
-            return conn.execute(
+            row = conn.execute(
                 select(submissions)
                 .where(
                     and_(
@@ -612,10 +594,12 @@ class Store:
                 .order_by(submissions.c.effective.desc())
                 .limit(1)
             ).first()
+        return None if row is None else evidence.readable(row, row.id)
 
     def find_sha(self, sha: str) -> Row[Any] | None:
         with self.transaction(reading=True) as conn:
-            return _by_sha(conn, sha)
+            row = _by_sha(conn, sha)
+        return None if row is None else evidence.readable(row, row.id)
 
     # -- the audit log's chain -----------------------------------------------------------
 
@@ -638,7 +622,8 @@ class Store:
         whose ids are given without gaps, the last id given is checked too: entries cut
         from the end of the log show there (unless that counter was rewritten as well)."""
         with self.transaction(reading=True) as conn:
-            head, broken = walk(conn.execute(select(audit_log).order_by(audit_log.c.id)))
+            gapless = conn.dialect.name == "sqlite"
+            head, broken = walk(evidence.entries(conn), gapless=gapless)
             if broken is None and conn.dialect.name == "sqlite":
                 given = conn.execute(
                     text("SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'")
@@ -653,49 +638,21 @@ class Store:
             return head, broken
 
     def unmatched_filings(self) -> list[dict[str, Any]]:
-        """The filings that no longer say what the audit log says of them: bytes that no
-        longer give their sha256, a sha256 other than their ``record`` entry's, a status
-        other than their decisions' (a row edited in the database directly). Only as
-        trustworthy as the chain: ``verify_audit`` first."""
+        """The filings that no longer say what the audit log says of them
+        (``evidence.disagreements``: their bytes, sha256, status, findings, who decided and
+        when, what they are filed under), and the filings the log records and never purged
+        whose rows are gone (a row deleted directly). Only as trustworthy as the chain:
+        ``verify_audit`` first."""
         with self.transaction(reading=True) as conn:
-            told: dict[int, tuple[str | None, str]] = {}
-            for e in conn.execute(
-                select(audit_log.c.submission_id, audit_log.c.action, audit_log.c.detail)
-                .where(audit_log.c.submission_id.is_not(None))
-                .order_by(audit_log.c.id)
-            ):
-                sha, status = told.get(e.submission_id, (None, "none"))
-                if e.action == "record":
-                    sha, status = json.loads(e.detail).get("sha256"), "submitted"
-                elif e.action in DECIDED:
-                    status = DECIDED[e.action]
-                elif e.action == "purge":
-                    sha, status = None, "none"
-                told[e.submission_id] = (sha, status)
-            out = []
-            rows = conn.execute(
-                select(
-                    submissions.c.id,
-                    submissions.c.sha256,
-                    submissions.c.content,
-                    submissions.c.status,
-                ).order_by(submissions.c.id)
-            )
-            for r in rows:
-                sha, status = told.get(r.id, (None, "none"))
-                content = r.content if isinstance(r.content, bytes) else str(r.content).encode()
-                if hashlib.sha256(content).hexdigest() != r.sha256:
-                    reason = "its bytes no longer give its sha256"
-                elif sha is None:
-                    reason = "the audit log holds no record of it"
-                elif sha != r.sha256:
-                    reason = "its sha256 is not the one the audit log recorded"
-                elif status != r.status:
-                    reason = f"it says {r.status}; the audit log says {status}"
-                else:
-                    continue
-                out.append({"submission": r.id, "reason": reason})
-        return out
+            said = evidence.told(conn)
+            out, ids = [], []
+            for r in conn.execute(select(submissions).order_by(submissions.c.id)):
+                ids.append(r.id)
+                wrong = evidence.disagreements(r, said.get(r.id))
+                if wrong:
+                    out.append({"submission": r.id, "reason": "; ".join(wrong)})
+        out += evidence.gone(said, ids)
+        return sorted(out, key=lambda f: int(f["submission"]))
 
     # -- facilities ------------------------------------------------------------------------
 
@@ -741,6 +698,7 @@ class Store:
         """A reviewer sets which certificate holder ``facility`` belongs to; the holder it
         was set to before, if any."""
         now = now or utcnow()
+        by = named(by)
         if not facility.strip() or not holder.strip():
             raise StoreError("name the facility and its certificate holder")
         with self.transaction() as conn:
@@ -782,6 +740,7 @@ class Store:
         """Delete the rejected and superseded filings that ended before ``before``; refuse
         a ``before`` inside the retention period."""
         now = now or utcnow()
+        by = named(by)
         if retention_years < 1:
             raise StoreError("the retention period is at least one year")
         limit = years_before(now.date(), retention_years)
@@ -839,6 +798,78 @@ class Store:
 # -- helpers ----------------------------------------------------------------------------
 
 
+def named(by: str) -> str:
+    """Who acts, as the audit log keeps it: never blank (the one check, for every command,
+    the web view and every entry appended)."""
+    if not isinstance(by, str) or not by.strip():
+        raise StoreError("name the officer who acts (the audit log keeps it)")
+    return by
+
+
+def _read(path: Path, name: str) -> bytes:
+    """A filing's bytes, by the loader's one bounded reader: a regular file only, at most
+    its size cap (a FIFO, a device or a huge file is refused, not read)."""
+    from validator.loader import LoadError, read_bytes
+
+    try:
+        return read_bytes(path, display=name)
+    except LoadError as e:
+        raise StoreError(str(e)) from None
+
+
+def _as_logged(conn: Connection, row: Row[Any], verb: str) -> None:
+    """Refuse to decide on a filing whose row no longer says what the audit log says of it
+    (the check ``audit verify`` makes of every filing, made here of this one): an edited row
+    is never decided on. A row or an entry that cannot be read is ``Damaged``."""
+    evidence.readable(row, row.id)
+    said = evidence.told(conn, row.id).get(row.id)
+    if said is not None and said.unreadable is not None:
+        said.unreadable.readable()
+    wrong = evidence.disagreements(row, said)
+    if wrong:
+        raise Refused(
+            f"submission {row.id} does not match the audit log: {'; '.join(wrong)}; it cannot "
+            f"be {verb}d until its record is restored (`rulesub audit verify` names every "
+            "filing that does not match)"
+        )
+
+
+def _not_before_recording(row: Row[Any], on: dt.date, what: str) -> None:
+    """Refuse a decision dated before the filing was recorded."""
+    recorded = as_utc(row.recorded_at).date()  # type: ignore[union-attr]
+    if on < recorded:
+        raise Refused(
+            f"{what} dated {on} is before submission {row.id} was recorded, on {recorded}: "
+            "a filing is decided on or after the day it was filed"
+        )
+
+
+def _to_supersede(conn: Connection, row: Row[Any], on: dt.date) -> list[int]:
+    """The approved filings an approval of ``row`` on ``on`` supersedes: its holder's, of its
+    facility and game, effective earlier. Refused where one of them was approved after
+    ``on``: an approval never supersedes one dated after it."""
+    c = submissions.c
+    older = conn.execute(
+        select(c.id, c.approved_on)
+        .where(
+            c.facility == row.facility,
+            c.game == row.game,
+            c.status == "approved",
+            c.effective < row.effective,
+            c.certificate_holder.is_not_distinct_from(row.certificate_holder),
+        )
+        .order_by(c.id)
+    ).all()
+    for old in older:
+        if old.approved_on is not None and old.approved_on > on:
+            raise Refused(
+                f"an approval dated {on} would supersede submission {old.id}, approved on "
+                f"{old.approved_on}: an approval is dated on or after the approval it "
+                "supersedes"
+            )
+    return [old.id for old in older]
+
+
 def regulation_version(game_id: str) -> str:
     """A hash of the game files a submission of ``game_id`` is checked against."""
     from validator.checks.facts import digest
@@ -859,42 +890,12 @@ def check_file(path: Path, name: str) -> tuple[list[dict[str, Any]], dict[str, A
     return [f.to_dict() for f in checked.findings], checked.submission.data()
 
 
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def filing_key(data: dict[str, Any], name: str) -> tuple[str, str, dt.date]:
-    """The facility, game and effective date a filing is kept under."""
-    facility, game, effective = data.get("facility"), data.get("game"), data.get("effective")
-    missing = [
-        k
-        for k, v in (("facility", facility), ("game", game), ("effective", effective))
-        if v is None or v == ""
-    ]
-    if missing:
-        raise StoreError(
-            f"{name}: states no {', '.join(missing)}: the store files a submission under "
-            "its facility, game and effective date"
-        )
-    if isinstance(effective, str):
-        try:
-            effective = dt.date.fromisoformat(effective)
-        except ValueError:
-            raise StoreError(
-                f"{name}: effective: {effective!r} is no date (expected YYYY-MM-DD)"
-            ) from None
-    if isinstance(effective, dt.datetime):
-        effective = effective.date()
-    if not isinstance(effective, dt.date):
-        raise StoreError(f"{name}: effective: expected a date (YYYY-MM-DD)")
-    return str(facility), str(game), effective
-
-
 def _by_sha(conn: Connection, sha: str) -> Row[Any] | None:
     return conn.execute(select(submissions).where(submissions.c.sha256 == sha)).first()
 
 
 def _recorded(row: Row[Any], *, already: bool) -> Recorded:
+    evidence.readable(row, row.id)
     return Recorded(
         row.id,
         row.status,
@@ -1081,6 +1082,7 @@ def _audit(
     """Append an entry to the audit log, chained to the entry before it. Appends take
     turns (SQLite: every writer holds the write lock; PostgreSQL: an advisory lock held to
     the end of the transaction), so the chain's order is the ids' order."""
+    actor = named(actor)
     if conn.dialect.name == "postgresql":
         conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": AUDIT_LOCK})
     when = as_utc(at or utcnow())

@@ -327,7 +327,7 @@ def _annotated_lines(row: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any
 def _timeline(web: Web, me: Account, row: Any) -> list[dict[str, Any]]:
     rows = _visible_rows(web, me, row.facility, row.game)
     events = web.store.events([r.id for r in rows])
-    by_id: dict[int, list[Any]] = {}
+    by_id: dict[int | None, list[Any]] = {}
     for e in events:
         by_id.setdefault(e.submission_id, []).append(
             {"at": e.at, "actor": e.actor, "action": e.action, "detail": json.loads(e.detail)}

@@ -1,0 +1,415 @@
+"""The record attacked where an audit found it open: on SQLite and a real PostgreSQL server.
+
+Each test attacks one control (its name says which) and fails without it:
+
+- the audit log cut at its end, then appended to: on SQLite the gap is named;
+- a filing's row deleted directly, or an id recorded twice: named by ``audit verify``;
+- a row's findings, decisions, holder, facility, game or effective date rewritten: named by
+  ``audit verify``, and the filing is not decided on;
+- an entry or a row that cannot be read: a break for ``audit verify`` (exit 1), a message
+  naming it for every other command (exit 2), never a traceback;
+- ``record`` reads through the loader's bounded reader (a FIFO, a device, a huge file), names
+  a link loop, a binary, empty or non-UTF-8 YAML file in a directory, and an unusable
+  effective date at its line; a blank actor is refused; a decision is never dated before the
+  filing was recorded, nor before the approval it supersedes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select, text
+from store_db import BACKENDS, EXAMPLES, amended, cli, database, drop_audit_triggers, rulesub
+
+from validator import PROJECT_ROOT
+from validator.store import Store
+from validator.store.lifecycle import _audit
+from validator.store.schema import audit_log
+
+HCF = EXAMPLES / "high-card-flush.yaml"
+FLAWED = PROJECT_ROOT / "rulesubs" / "flawed" / "hcf-payout-limit.yaml"
+FILED = dt.datetime(2026, 11, 1, 9, tzinfo=dt.UTC)  # before every approval date below
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database(request.param, tmp_path, migrated=True)
+
+
+def sqlite_only(db: str) -> None:
+    if db.startswith("postgresql"):
+        pytest.skip("SQLite keeps what it is given; PostgreSQL refuses it")
+
+
+def tamper(store: Store, *statements: str) -> None:
+    """Write to the database directly, the append-only triggers dropped."""
+    with store.engine.connect() as conn, conn.begin():
+        drop_audit_triggers(conn)
+        for statement in statements:
+            conn.execute(text(statement))
+
+
+def verify(db: str) -> tuple[int, dict[str, Any], str]:
+    out = cli("audit", "verify", "--db", db, "--format", "json")
+    words = cli("audit", "verify", "--db", db)
+    assert words.exit_code == out.exit_code
+    return out.exit_code, json.loads(out.stdout), words.stderr
+
+
+def filings(tmp_path: Path, store: Store, n: int) -> list[int]:
+    """``n`` filings of Example Downs' High Card Flush, effective month after month."""
+    return [
+        store.record(
+            amended(HCF, tmp_path / f"m{i}.yaml", ("2027-01-01", f"2027-{i:02d}-01")),
+            "filer",
+            now=FILED,
+        ).id
+        for i in range(1, n + 1)
+    ]
+
+
+# -- the log ---------------------------------------------------------------------------------
+
+
+def test_on_sqlite_a_tail_cut_stays_named_after_the_next_append(tmp_path: Path) -> None:
+    """The last entry deleted (and the filing's status rolled back), then an ordinary append:
+    the new entry links to the one before the gap, and the gap is still named."""
+    db = str(tmp_path / "store.sqlite3")
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    store.approve(sid, "bob", on=dt.date(2026, 12, 1))
+    tamper(
+        store,
+        "DELETE FROM audit_log WHERE id = (SELECT max(id) FROM audit_log)",
+        "UPDATE submissions SET status = 'submitted', approved_by = NULL, approved_on = NULL",
+    )
+    assert verify(db)[0] == 1
+    store.set_facility("Other", "O LLC", "carol")
+    code, report, said = verify(db)
+    assert code == 1 and report["broken"]["entry"] == 3
+    assert "entry #2 is missing before entry #3" in said
+    store.dispose()
+
+
+def test_swapped_entry_ids_are_named(db: str) -> None:
+    """Two entries' ids swapped (each row kept whole): the first out of place is named."""
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    for i in range(3):
+        store.set_facility(f"Facility {i}", "H", "rev")
+    with store.engine.connect() as conn, conn.begin():
+        drop_audit_triggers(conn)
+        rows = [
+            dict(r._mapping)
+            for r in conn.execute(select(audit_log).where(audit_log.c.id.in_((2, 3))))
+        ]
+        conn.execute(text("DELETE FROM audit_log WHERE id IN (2, 3)"))
+        over = " OVERRIDING SYSTEM VALUE" if conn.dialect.name == "postgresql" else ""
+        for r in rows:
+            r["id"] = 5 - r["id"]
+            names = ", ".join(r)
+            conn.execute(
+                text(f"INSERT INTO audit_log ({names}){over} VALUES (:{', :'.join(r)})"), r
+            )
+    code, report, said = verify(db)
+    assert code == 1 and report["broken"]["entry"] == 2, said
+    assert sid == 1
+    store.dispose()
+
+
+@pytest.mark.parametrize("status", ["submitted", "approved"])
+def test_a_filing_row_deleted_directly_is_named(db: str, tmp_path: Path, status: str) -> None:
+    store = Store(db)
+    first, second = filings(tmp_path, store, 2)
+    if status == "approved":
+        store.approve(second, "bob", on=dt.date(2026, 12, 1))
+    tamper(store, f"DELETE FROM submissions WHERE id = {second}")
+    code, report, said = verify(db)
+    assert code == 1 and report["broken"] is None
+    assert report["filings"] == [
+        {
+            "submission": second,
+            "reason": f"the audit log records it, {status}, and no purge: its row is gone",
+        }
+    ]
+    assert f"submission {second} does not match" in said and str(first) not in said
+    store.dispose()
+
+
+def test_a_row_deleted_by_hand_never_gives_its_id_again(db: str, tmp_path: Path) -> None:
+    """A filing's row deleted directly (not purged): the next filing gets a new id, and the
+    deleted one's entries never attach to it."""
+    store = Store(db)
+    _, second = filings(tmp_path, store, 2)
+    tamper(store, f"DELETE FROM submissions WHERE id = {second}")
+    again = store.record(tmp_path / "m2.yaml", "filer", now=FILED).id
+    assert again > second
+    assert [e.action for e in store.events([again])] == ["record"]
+    store.dispose()
+
+
+def test_an_id_recorded_twice_is_named(db: str, tmp_path: Path) -> None:
+    """A second record entry for one id with no purge between (well chained): an id given
+    twice."""
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    entry = store.events([sid])[0]
+    with store.transaction() as conn:
+        _audit(conn, "filer", "record", sid, json.loads(entry.detail), FILED)
+    code, report, said = verify(db)
+    assert code == 1 and report["broken"] is None
+    assert "records it twice with no purge between: its id was given twice" in said
+    store.dispose()
+
+
+# -- a row held to the log ----------------------------------------------------------------
+
+
+def test_edited_findings_are_named_and_the_filing_cannot_be_approved(db: str) -> None:
+    """A filing with an error finding, its findings and counts cleared in the database: verify
+    names it, and the approval the edit was for is refused."""
+    store = Store(db)
+    sid = store.record(FLAWED, "filer", now=FILED).id
+    assert store.get(sid).errors > 0
+    tamper(store, f"UPDATE submissions SET findings = '[]', errors = 0 WHERE id = {sid}")
+    code, _, said = verify(db)
+    assert code == 1 and "are not the ones the audit log recorded" in said
+    out = cli("approve", str(sid), "--by", "bob", "--date", "2026-12-01", "--db", db)
+    assert out.exit_code == 1
+    assert f"submission {sid} does not match the audit log" in out.stderr
+    assert "cannot be approved" in out.stderr
+    assert store.get(sid).status == "submitted"
+    store.dispose()
+
+
+#: A field the log holds, rewritten in the row: the statement, and the words naming it.
+FIELD_EDITS = {
+    "approved_by": ("approved_by = 'mallory'", "who approved it is 'mallory'"),
+    "approved_on": ("approved_on = '2026-11-02'", "its approval date is 2026-11-02"),
+    "certificate_holder": ("certificate_holder = 'Evil LLC'", "its certificate holder"),
+    "facility": ("facility = 'Elsewhere'", "its facility is 'Elsewhere'"),
+    "game": ("game = 'four-card-poker'", "its game is 'four-card-poker'"),
+    "effective": ("effective = '2031-01-01'", "its effective date is 2031-01-01"),
+    "filename": ("filename = 'other.yaml'", "its file name is 'other.yaml'"),
+    "recorded_by": ("recorded_by = 'mallory'", "who recorded it is 'mallory'"),
+}
+REJECTION_EDITS = {
+    "rejected_by": ("rejected_by = 'mallory'", "who rejected it is 'mallory'"),
+    "rejection_reason": ("rejection_reason = 'fine'", "its rejection reason is 'fine'"),
+    "ended_at": ("ended_at = '2001-01-01 00:00:00.000000'", "when it ended"),  # retention
+}
+
+
+@pytest.mark.parametrize("field", list(FIELD_EDITS) + list(REJECTION_EDITS))
+def test_a_field_the_log_holds_rewritten_in_the_row_is_named(db: str, field: str) -> None:
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    if field in REJECTION_EDITS:
+        store.reject(sid, "rev", "bad table")
+        change, words = REJECTION_EDITS[field]
+        if field == "ended_at" and db.startswith("postgresql"):
+            change = "ended_at = '2001-01-01T00:00:00+00:00'"
+    else:
+        store.approve(sid, "bob", on=dt.date(2026, 12, 1))
+        change, words = FIELD_EDITS[field]
+    assert verify(db)[0] == 0
+    tamper(store, f"UPDATE submissions SET {change} WHERE id = {sid}")
+    code, report, said = verify(db)
+    assert code == 1 and [f["submission"] for f in report["filings"]] == [sid]
+    assert words in said
+    store.dispose()
+
+
+def test_a_filing_edited_before_its_decision_is_not_decided_on(db: str) -> None:
+    """The holder of a pending filing rewritten: neither approved nor rejected."""
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    tamper(store, f"UPDATE submissions SET certificate_holder = 'Evil LLC' WHERE id = {sid}")
+    for args in (("approve", "--date", "2026-12-01"), ("reject", "--reason", "no")):
+        out = cli(args[0], str(sid), "--by", "bob", *args[1:], "--db", db)
+        assert out.exit_code == 1, out.stderr
+        assert "its certificate holder is 'Evil LLC'" in out.stderr
+    store.dispose()
+
+
+# -- what cannot be read -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["at = 'garbage'", "detail = '{not json'"],
+)
+def test_an_unreadable_entry_is_a_break_and_elsewhere_a_message(db: str, change: str) -> None:
+    if "at =" in change:
+        sqlite_only(db)
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    store.set_facility("Other", "O LLC", "carol")
+    tamper(store, f"UPDATE audit_log SET {change} WHERE id = 1")
+    code, report, said = verify(db)
+    assert code == 1 and report["broken"]["entry"] == 1
+    assert "Traceback" not in said
+    for args in (("history",), ("approve", str(sid), "--by", "bob", "--date", "2026-12-01")):
+        out = cli(*args, "--db", db)
+        assert out.exit_code == 2, (args, out.stderr)
+        assert "the database is damaged: audit entry #1" in out.stderr
+    store.dispose()
+
+
+def test_an_unreadable_row_is_named_with_exit_2_and_unmatched_for_verify(db: str) -> None:
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    tamper(store, f"UPDATE submissions SET findings = '{{x' WHERE id = {sid}")
+    for args in (("show", str(sid), "--format", "json"), ("approve", str(sid), "--by", "b")):
+        out = cli(*args, "--db", db)
+        assert out.exit_code == 2, (args, out.stderr)
+        assert f"the database is damaged: submission {sid}: its recorded findings" in out.stderr
+    code, report, _ = verify(db)
+    assert code == 1 and report["filings"][0]["submission"] == sid
+    store.dispose()
+
+
+def test_a_file_stored_as_text_is_unmatched_and_not_shown(tmp_path: Path) -> None:
+    db = str(tmp_path / "store.sqlite3")
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    tamper(store, "UPDATE submissions SET content = CAST(content AS TEXT)")
+    code, _, said = verify(db)
+    assert code == 1 and "its file is stored as text" in said
+    out = cli("show", str(sid), "--db", db)
+    assert out.exit_code == 2 and "the database is damaged" in out.stderr
+    store.dispose()
+
+
+# -- record's input -----------------------------------------------------------------------------
+
+
+def test_record_reads_only_regular_files_within_the_size_cap(tmp_path: Path) -> None:
+    """A FIFO (which would block), a device (which never ends), a sparse 3 GB file: each named
+    and refused without being read, alone and inside a directory; the others recorded."""
+    db = str(tmp_path / "store.sqlite3")
+    where = tmp_path / "filings"
+    where.mkdir()
+    amended(HCF, where / "a.yaml", ("2027-01-01", "2027-01-01"))
+    os.mkfifo(where / "pipe.yaml")
+    with (where / "huge.yaml").open("wb") as f:
+        f.truncate(3 * 1024**3)
+    for given, why in (
+        (where / "pipe.yaml", "it is a FIFO"),
+        (Path("/dev/zero"), "it is a device"),
+        (where / "huge.yaml", "the file is over 1,000,000 bytes"),
+    ):
+        out = rulesub("record", str(given), "--db", db, timeout=60)
+        assert out.returncode == 2 and why in out.stderr, out.stderr
+    out = rulesub("record", str(where), "--db", db, timeout=60)
+    assert out.returncode == 2
+    assert "it is a FIFO" in out.stderr and "over 1,000,000 bytes" in out.stderr
+    assert "1 recorded, 2 unreadable" in out.stderr
+
+
+def test_a_link_loop_in_a_directory_is_named_and_the_others_recorded(tmp_path: Path) -> None:
+    db = str(tmp_path / "store.sqlite3")
+    where = tmp_path / "filings"
+    where.mkdir()
+    amended(HCF, where / "a.yaml", ("2027-01-01", "2027-01-01"))
+    amended(HCF, where / "z.yaml", ("2027-01-01", "2027-02-01"))
+    (where / "l.yaml").symlink_to("m.yaml")
+    (where / "m.yaml").symlink_to("l.yaml")
+    out = cli("record", str(where), "--db", db)
+    assert out.exit_code == 2
+    assert "l.yaml:1:1: cannot read the file" in out.stderr and "Traceback" not in out.stderr
+    assert "2 recorded, 2 unreadable" in out.stderr
+
+
+def test_binary_empty_or_non_utf8_yaml_in_a_directory_is_named(tmp_path: Path) -> None:
+    """In a directory of filings, a .yaml that is binary, empty or not UTF-8 is named and makes
+    the exit 2; the filings beside it are recorded, other YAML is passed over, said."""
+    db = str(tmp_path / "store.sqlite3")
+    where = tmp_path / "filings"
+    where.mkdir()
+    amended(HCF, where / "a.yaml", ("2027-01-01", "2027-01-01"))
+    (where / "binary.yaml").write_bytes(bytes(range(128, 256)) * 3)
+    (where / "empty.yaml").write_bytes(b"")
+    (where / "latin.yaml").write_bytes(HCF.read_bytes().replace(b"Example", b"Ex\xe9mple", 1))
+    (where / "ci.yaml").write_text("on: push\n", encoding="utf-8")
+    out = cli("record", str(where), "--db", db, "--format", "json")
+    assert out.exit_code == 2
+    for name in ("binary.yaml", "empty.yaml", "latin.yaml"):
+        assert f"{name}:" in out.stderr
+    assert "not UTF-8" in out.stderr and "the file is empty" in out.stderr
+    assert "skipped 1 YAML file that is not a Rules Submission" in out.stderr
+    listed = json.loads(out.stdout)
+    assert [r["file"].rsplit("/", 1)[-1] for r in listed if "id" in r] == ["a.yaml"]
+    assert len([r for r in listed if "unreadable" in r]) == 3
+
+
+@pytest.mark.parametrize("effective", ['"soon"', "[1, 2]", "20270101"])
+def test_an_unusable_effective_date_is_refused_at_its_line(tmp_path: Path, effective: str) -> None:
+    db = str(tmp_path / "store.sqlite3")
+    bad = amended(HCF, tmp_path / "bad.yaml", ("effective: 2027-01-01", f"effective: {effective}"))
+    out = cli("record", str(bad), "--db", db)
+    assert out.exit_code == 2
+    line = next(
+        n for n, t in enumerate(bad.read_text().splitlines(), 1) if t.startswith("effective")
+    )
+    assert f"bad.yaml:{line}:12: " in out.stderr and "expected a date like 2027-01-01" in out.stderr
+
+
+# -- who acts, and when ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("blank", ["", "   "])
+def test_a_blank_actor_is_refused_everywhere(db: str, blank: str) -> None:
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    before = len(store.events())
+    for args in (
+        ("record", str(HCF)),
+        ("facilities", "set", "Other", "--holder", "O LLC"),
+        ("approve", str(sid), "--date", "2026-12-01"),
+        ("reject", str(sid), "--reason", "no"),
+        ("purge", "--before", "2000-01-01"),
+    ):
+        out = cli(*args, "--by", blank, "--db", db)
+        assert out.exit_code == 2, (args, out.stderr)
+        assert "name the officer who acts" in out.stderr
+    with pytest.raises(Exception, match="name the officer"), store.transaction() as conn:
+        _audit(conn, blank, "facility-holder", None, {})
+    assert len(store.events()) == before
+    store.dispose()
+
+
+def test_a_decision_dated_before_the_filing_or_the_approval_it_supersedes_is_refused(
+    db: str, tmp_path: Path
+) -> None:
+    store = Store(db)
+    earlier, later = filings(tmp_path, store, 2)
+    out = cli("approve", str(earlier), "--by", "bob", "--date", "1900-01-01", "--db", db)
+    assert out.exit_code == 1
+    assert "dated 1900-01-01 is before submission" in out.stderr and "2026-11-01" in out.stderr
+    store.approve(earlier, "bob", on=dt.date(2026, 12, 1))
+    out = cli("approve", str(later), "--by", "bob", "--date", "2026-11-15", "--db", db)
+    assert out.exit_code == 1
+    assert f"would supersede submission {earlier}, approved on 2026-12-01" in out.stderr
+    assert store.get(earlier).status == "approved"
+    with pytest.raises(Exception, match="before submission"):
+        store.reject(later, "bob", "no", now=dt.datetime(2026, 10, 1, tzinfo=dt.UTC))
+    store.dispose()
+
+
+def test_approving_an_approved_filing_is_refused(db: str) -> None:
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    assert (
+        cli("approve", str(sid), "--by", "bob", "--date", "2026-12-01", "--db", db).exit_code == 0
+    )
+    out = cli("approve", str(sid), "--by", "eve", "--date", "2026-12-02", "--db", db)
+    assert out.exit_code == 1 and "is approved (by bob)" in out.stderr
+    assert store.get(sid).approved_by == "bob"
+    store.dispose()

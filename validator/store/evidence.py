@@ -1,0 +1,446 @@
+"""What the audit log says of each filing, and whether the filing's row still says it.
+
+The chain (``validator.store.chain``) proves the entries; the rows are held to them here,
+in one place, for ``rulesub audit verify`` (``Store.unmatched_filings``) and for every
+decision (``Store._pending``: a row that no longer says what the log says of it is not
+decided on). A field of a row is compared wherever an entry holds it:
+
+- ``record``: the sha256, the file name, the findings' counts (of the row's counts and of
+  its stored findings), the regulation version, who recorded it (the actor) and when
+  (``at``); the certificate holder, facility, game and effective date are read again from
+  the bytes, by the function ``record`` files them under (``filed_under``);
+- ``approve``: who (the actor), the approval date, the note and when it was decided;
+  ``reject``: who, the day (``at``'s), the reason; ``supersede`` / ``replace``: by which
+  filing (and from which date); every ending (rejection, supersession, withdrawal,
+  replacement): when it ended (``ended_at``, from which the retention period runs);
+- the status, from the last decision; a second ``record`` of one id with no ``purge``
+  between is an id given twice; and a filing the log records and never purges must still
+  have its row.
+
+An entry or a row that cannot be read as rulesub writes it (a time that is no time, a
+detail that is no JSON object, findings that are no JSON list, a file stored as text) is
+``Damaged`` for the commands that read it (exit 2), and for ``audit verify`` a break or a
+filing that does not match (exit 1: a tampering verdict).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from sqlalchemy import Connection, String, select, type_coerce
+
+from validator.errors import RulesubError
+from validator.loader import written
+from validator.store.database import StoreError
+from validator.store.schema import audit_log
+
+#: The audit actions that set a filing's status.
+DECIDED = {
+    "approve": "approved",
+    "reject": "rejected",
+    "supersede": "superseded",
+    "withdraw": "withdrawn",
+    "replace": "replaced",
+}
+#: A row's fields that the log holds, as a sentence names them.
+LABELS = {
+    "filename": "its file name",
+    "regulation_version": "its regulation version",
+    "recorded_by": "who recorded it",
+    "recorded_at": "when it was recorded",
+    "errors": "its count of error findings",
+    "warnings": "its count of warnings",
+    "infos": "its count of info findings",
+    "certificate_holder": "its certificate holder",
+    "facility": "its facility",
+    "game": "its game",
+    "effective": "its effective date",
+    "approved_by": "who approved it",
+    "approved_on": "its approval date",
+    "approval_note": "its approval note",
+    "rejected_by": "who rejected it",
+    "rejected_on": "its rejection date",
+    "rejection_reason": "its rejection reason",
+    "superseded_by": "the filing that superseded it",
+    "superseded_on": "the date it was superseded from",
+    "decided_at": "when it was decided",
+    "ended_at": "when it ended",
+}
+KEPT_UNDER = ": the store files a submission under its facility, game and effective date"
+
+
+class Damaged(StoreError):
+    """A row or an entry that cannot be read as rulesub wrote it: exit 2, naming it."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(
+            f"the database is damaged: {what}: {why} (`rulesub audit verify` says what else "
+            "no longer holds)"
+        )
+
+
+# -- the entries, read whatever was written into them -----------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An audit entry as stored (the row's fields), with its detail read: ``data``, or
+    ``unreadable`` saying why it cannot be read."""
+
+    id: int
+    at: dt.datetime | None
+    actor: str
+    action: str
+    submission_id: int | None
+    detail: str
+    prev_hash: str
+    entry_hash: str
+    data: dict[str, Any] = field(default_factory=dict)
+    unreadable: str | None = None
+
+    def readable(self) -> Entry:
+        """The entry, or ``Damaged`` naming it."""
+        if self.unreadable is not None:
+            raise Damaged(f"audit entry #{self.id}", self.unreadable)
+        return self
+
+
+def entries(conn: Connection, *where: Any) -> Iterator[Entry]:
+    """The audit entries (those ``where`` selects), in id order. ``at`` is read as stored
+    and parsed here, so that a time that is no time (SQLite keeps what it is given) makes
+    that entry unreadable instead of stopping the read."""
+    c = audit_log.c
+    query = select(
+        c.id,
+        type_coerce(c.at, String).label("at"),
+        c.actor,
+        c.action,
+        c.submission_id,
+        c.detail,
+        c.prev_hash,
+        c.entry_hash,
+    )
+    parse = conn.dialect.type_descriptor(c.at.type).result_processor(conn.dialect, None)
+    for r in conn.execute(query.where(*where).order_by(c.id)):
+        yield _entry(r, parse)
+
+
+def _entry(r: Any, parse: Any) -> Entry:
+    at: Any = r.at
+    try:
+        at = parse(at) if parse is not None and at is not None else at
+    except (ValueError, TypeError):
+        at = None
+    why = None
+    if not isinstance(at, dt.datetime):
+        at, why = None, f"its time ({written(r.at)}) is no time"
+    data = _json(r.detail, dict)
+    if why is None and data is None:
+        why = "its detail is not a JSON object"
+    return Entry(
+        r.id,
+        at,
+        r.actor,
+        r.action,
+        r.submission_id,
+        r.detail,
+        r.prev_hash,
+        r.entry_hash,
+        data or {},
+        why,
+    )
+
+
+def _json(text: object, kind: type) -> Any:
+    """``text`` as JSON of ``kind``, else None."""
+    if not isinstance(text, str):
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, kind) else None
+
+
+# -- what the log says of one filing -------------------------------------------------------------
+
+
+@dataclass
+class Told:
+    """What the audit log says of one filing: its ``record`` entry's sha256, the status its
+    decisions give, and the row's fields its entries hold (``said``, by column)."""
+
+    sha256: str | None = None
+    status: str = "none"
+    said: dict[str, Any] = field(default_factory=dict)
+    recorded: bool = False  # a record entry since the last purge
+    twice: bool = False  # a second record entry with no purge between
+    unreadable: Entry | None = None  # the first entry about it that cannot be read
+
+    def hear(self, e: Entry) -> None:
+        if e.unreadable is not None:
+            self.unreadable = self.unreadable or e
+            return
+        d, at = e.data, _utc(e.at)
+        if e.action == "record":
+            self.twice = self.twice or self.recorded
+            self.recorded, self.status = True, "submitted"
+            self.sha256 = d.get("sha256")
+            self.said = {"recorded_by": e.actor, "recorded_at": at}
+            _held(self.said, d, file="filename", regulation_version="regulation_version")
+            found = d.get("findings")
+            if isinstance(found, dict):
+                for key, column in (("errors", "errors"), ("warnings", "warnings")):
+                    self.said[column] = found.get(key)
+                self.said["infos"] = found.get("info")
+        elif e.action == "approve":
+            self.said |= {"approved_by": e.actor, "decided_at": at}
+            _held(self.said, d, approved_on="approved_on", note="approval_note")
+        elif e.action == "reject":
+            self.said |= {"rejected_by": e.actor, "decided_at": at, "ended_at": at}
+            self.said["rejected_on"] = None if at is None else at.date()
+            _held(self.said, d, reason="rejection_reason")
+        elif e.action == "supersede":
+            self.said["ended_at"] = at
+            _held(self.said, d, superseded_by="superseded_by", **{"from": "superseded_on"})
+        elif e.action in ("withdraw", "replace"):
+            self.said |= {"decided_at": at, "ended_at": at}
+            _held(self.said, d, replaced_by="superseded_by")
+        elif e.action == "purge":
+            self.sha256, self.status, self.said, self.recorded = None, "none", {}, False
+            return
+        if e.action in DECIDED:
+            self.status = DECIDED[e.action]
+
+
+def _held(said: dict[str, Any], detail: dict[str, Any], **columns: str) -> None:
+    """The detail's keys that it holds, as the row's columns."""
+    for key, column in columns.items():
+        if key in detail:
+            said[column] = _day(detail[key]) if column in _DAYS else detail[key]
+
+
+_DAYS = {"approved_on", "superseded_on"}
+
+
+def _day(value: Any) -> Any:
+    """A date the detail holds as text, as a date (as it is, where it is none)."""
+    try:
+        return dt.date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return value
+
+
+def _utc(value: dt.datetime | None) -> dt.datetime | None:
+    if value is None:
+        return None
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
+def told(conn: Connection, submission_id: int | None = None) -> dict[int, Told]:
+    """What the log says of each filing it names (of ``submission_id`` only, if given)."""
+    c = audit_log.c
+    where = (
+        c.submission_id.is_not(None) if submission_id is None else c.submission_id == submission_id
+    )
+    out: dict[int, Told] = {}
+    for e in entries(conn, where):
+        out.setdefault(e.submission_id, Told()).hear(e)  # type: ignore[arg-type]
+    return out
+
+
+def gone(told: dict[int, Told], rows: Iterable[int]) -> list[dict[str, Any]]:
+    """The filings the log records, and never purged, whose rows are gone."""
+    present = set(rows)
+    return [
+        {
+            "submission": sid,
+            "reason": f"the audit log records it, {t.status}, and no purge: its row is gone",
+        }
+        for sid, t in sorted(told.items())
+        if t.recorded and sid not in present
+    ]
+
+
+# -- the row held to it --------------------------------------------------------------------------
+
+
+def unreadable(row: Any) -> str | None:
+    """Why a filing's row cannot be read as rulesub wrote it, if it cannot."""
+    if not isinstance(row.content, bytes):
+        return "its file is stored as text, not as the bytes filed"
+    if _findings(row.findings) is None:
+        return "its recorded findings cannot be read (not a JSON list of findings)"
+    approval = getattr(row, "approval_findings", None)
+    if approval is not None and _findings(approval) is None:
+        return "the findings of its approval cannot be read (not a JSON list of findings)"
+    return None
+
+
+def readable(row: Any, submission_id: int) -> Any:
+    """The row, or ``Damaged`` naming the filing."""
+    why = unreadable(row)
+    if why is not None:
+        raise Damaged(f"submission {submission_id}", why)
+    return row
+
+
+def _findings(text: object) -> list[dict[str, Any]] | None:
+    found = _json(text, list)
+    if found is None or not all(isinstance(f, dict) for f in found):
+        return None
+    return found
+
+
+def counts(findings: list[dict[str, Any]]) -> dict[str, int]:
+    sev = [f.get("severity") for f in findings]
+    return {
+        "errors": sev.count("error"),
+        "warnings": sev.count("warning"),
+        "info": sev.count("info"),
+    }
+
+
+def disagreements(row: Any, told: Told | None) -> list[str]:
+    """Where a filing's row (all its columns) no longer says what the log says of it:
+    each in words; none where it agrees."""
+    out = []
+    content = row.content
+    if not isinstance(content, bytes):
+        out.append("its file is stored as text, not as the bytes filed")
+        content = str(content).encode()
+    whole = hashlib.sha256(content).hexdigest() == row.sha256
+    if not whole:
+        out.append("its bytes no longer give its sha256")
+    t = told or Told()
+    if t.unreadable is not None:
+        out.append(f"audit entry #{t.unreadable.id}, about it, cannot be read")
+    if t.sha256 is None:
+        return [*out, "the audit log holds no record of it"]
+    if t.sha256 != row.sha256:
+        out.append("its sha256 is not the one the audit log recorded")
+    if t.twice:
+        out.append("the audit log records it twice with no purge between: its id was given twice")
+    if t.status != row.status:
+        out.append(f"it says {row.status}; the audit log says {t.status}")
+    said = dict(t.said)
+    if whole and isinstance(row.content, bytes):
+        try:
+            said |= filed_under(row.content, row.filename)
+        except StoreError as e:
+            out.append(f"its facility, game and effective date cannot be read again: {e}")
+    out += [
+        f"{LABELS[column]} is {_shown(getattr(row, column))} in its row; the audit log says "
+        f"{_shown(value)}"
+        for column, value in said.items()
+        if _same(getattr(row, column)) != _same(value)
+    ]
+    return out + _findings_held(row, t)
+
+
+def _findings_held(row: Any, t: Told) -> list[str]:
+    """The stored findings counted against the counts the record entry holds."""
+    found = _findings(row.findings)
+    if found is None:
+        return ["its recorded findings cannot be read (not a JSON list of findings)"]
+    logged = {k: t.said.get(c) for k, c in (("errors", "errors"), ("warnings", "warnings"))}
+    logged["info"] = t.said.get("infos")
+    if None in logged.values() or counts(found) == logged:
+        return []
+    return [
+        f"its recorded findings ({_counted(counts(found))}) are not the ones the audit log "
+        f"recorded ({_counted(logged)})"
+    ]
+
+
+def _counted(c: dict[str, Any]) -> str:
+    return f"{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} info"
+
+
+def _same(value: Any) -> Any:
+    """A value as compared: times in UTC, dates and times as ISO 8601 text."""
+    if isinstance(value, dt.datetime):
+        return _utc(value).isoformat()  # type: ignore[union-attr]
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A value for a message: a date or a time as written, else as the file would say it."""
+    same = _same(value)
+    if isinstance(value, dt.date):
+        return str(same).replace("+00:00", "Z")
+    return written(same)
+
+
+# -- what a filing is filed under ----------------------------------------------------------------
+
+
+def filed_under(
+    content: bytes, name: str, findings: Iterable[dict[str, Any]] = ()
+) -> dict[str, Any]:
+    """The certificate holder, facility, game and effective date of a filing's bytes: what
+    ``record`` files it under, and ``audit verify`` reads again. ``findings``: the
+    validator's, whose words (with the line and column) say why a key is unusable."""
+    from validator.model.submission.plain_yaml import read_yaml
+
+    try:
+        data = read_yaml(Path(name), display=name, raw=content).data
+    except RulesubError as e:
+        raise StoreError(str(e)) from None
+    if not isinstance(data, dict):
+        raise StoreError(f"{name}: expected a Rules Submission (a mapping of keys){KEPT_UNDER}")
+    facility, game, effective = filing_key(data, name, findings)
+    holder = data.get("certificate_holder")
+    return {
+        "certificate_holder": holder if isinstance(holder, str) else None,
+        "facility": facility,
+        "game": game,
+        "effective": effective,
+    }
+
+
+def filing_key(
+    data: dict[str, Any], name: str, findings: Iterable[dict[str, Any]] = ()
+) -> tuple[str, str, dt.date]:
+    """The facility, game and effective date a filing is kept under; where one is missing
+    or unusable, the validator's finding on it (``findings``) says why, at its line."""
+    found = list(findings)
+    facility, game, effective = data.get("facility"), data.get("game"), data.get("effective")
+    missing = [
+        k
+        for k, v in (("facility", facility), ("game", game), ("effective", effective))
+        if v is None or v == ""
+    ]
+    if missing:
+        _unusable(found, missing[0], f"{name}: states no {', '.join(missing)}")
+    if isinstance(effective, str):
+        try:
+            effective = dt.date.fromisoformat(effective)
+        except ValueError:
+            _unusable(
+                found,
+                "effective",
+                f"{name}: effective: {written(effective)} is no date (expected YYYY-MM-DD)",
+            )
+    if isinstance(effective, dt.datetime):
+        effective = effective.date()
+    if not isinstance(effective, dt.date):
+        _unusable(found, "effective", f"{name}: effective: expected a date (YYYY-MM-DD)")
+    return str(facility), str(game), effective
+
+
+def _unusable(findings: list[dict[str, Any]], key: str, otherwise: str) -> NoReturn:
+    """``StoreError``: the validator's error finding on ``key``, where it has one, with its
+    file, line and column; else ``otherwise``."""
+    for f in findings:
+        if f.get("path") == f"/{key}" and f.get("severity") == "error":
+            raise StoreError(f"{f['file']}:{f['line']}:{f['column']}: {f['message']}{KEPT_UNDER}")
+    raise StoreError(f"{otherwise}{KEPT_UNDER}")
