@@ -13,6 +13,8 @@ PostgreSQL ``CREATE DATABASE … TEMPLATE``), the migrations not run again for e
 from __future__ import annotations
 
 import atexit
+import contextlib
+import datetime as dt
 import os
 import shutil
 import subprocess
@@ -131,6 +133,40 @@ def database(backend: str, tmp_path: Path, *, migrated: bool = False) -> Iterato
         yield admin.set(database=name).render_as_string(hide_password=False)
     finally:
         _drop(conninfo, name)
+
+
+#: The store's clock in the tests that decide on fixed dates (December 1 and 20, 2026, before
+#: the examples' effective date, 2027-01-01): each filing is recorded on this instant, so
+#: those decisions are never dated before it was recorded (refused), whatever day the
+#: tests run.
+RECORDED_AT = dt.datetime(2026, 11, 2, 12, tzinfo=dt.UTC)
+
+
+@contextlib.contextmanager
+def pinned_store_clock() -> Iterator[None]:
+    """Within, the store records (and writes its audit entries) at ``RECORDED_AT``: in this
+    process only (a command run in a process of its own keeps the real clock)."""
+    from validator.store import lifecycle
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lifecycle, "utcnow", lambda: RECORDED_AT)
+        yield
+
+
+@pytest.fixture(scope="module", autouse=True)
+def recorded_before_the_decisions() -> Iterator[None]:
+    """Imported by a test module, its filings (module fixtures' too) are recorded at
+    ``RECORDED_AT``."""
+    with pinned_store_clock():
+        yield
+
+
+@pytest.fixture
+def store_clock() -> Iterator[None]:
+    """A test's filings recorded at ``RECORDED_AT``: named before the fixtures that record
+    (``office``), so that theirs are too."""
+    with pinned_store_clock():
+        yield
 
 
 def rulesub(

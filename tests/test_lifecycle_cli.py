@@ -12,7 +12,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from store_db import BACKENDS, EXAMPLES, amended, database, rulesub
+from store_db import (
+    BACKENDS,
+    EXAMPLES,
+    amended,
+    database,
+    recorded_before_the_decisions,  # noqa: F401 (autouse: the store's clock)
+    rulesub,
+)
 
 from validator.review.build import SECTIONS
 

@@ -21,7 +21,13 @@ from typing import Any
 import pytest
 from sqlalchemy import exc as sa_exc
 from sqlalchemy import select, text, update
-from store_db import BACKENDS, EXAMPLES, amended, database
+from store_db import (
+    BACKENDS,
+    EXAMPLES,
+    amended,
+    database,
+    recorded_before_the_decisions,  # noqa: F401 (autouse: the store's clock)
+)
 from typer.testing import CliRunner
 
 from validator import PROJECT_ROOT

@@ -29,7 +29,15 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, insert, select, text
-from store_db import BACKENDS, EXAMPLES, amended, cli, database, drop_audit_triggers
+from store_db import (
+    BACKENDS,
+    EXAMPLES,
+    amended,
+    cli,
+    database,
+    drop_audit_triggers,
+    store_clock,  # noqa: F401 (the store's clock, for the tests that name it)
+)
 from webtools import HOLDER, OTHER_HOLDER, make_office, sign_in, token_of
 
 from validator.store import Store
@@ -352,6 +360,7 @@ def test_purge_deletes_filings_never_audit_entries(db: str) -> None:
 # -- a facility belongs to one certificate holder ------------------------------------------------
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_a_filing_for_another_holders_facility_is_refused(db: str, tmp_path: Path) -> None:
     assert cli("record", str(HCF), "--db", db).exit_code == 0
     assert cli("approve", "1", "--by", "rev", "--date", "2026-12-01", "--db", db).exit_code == 0
@@ -370,6 +379,7 @@ def test_a_filing_for_another_holders_facility_is_refused(db: str, tmp_path: Pat
     store.dispose()
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_an_approval_never_supersedes_another_holders_filing(db: str, tmp_path: Path) -> None:
     store = Store(db)
     ours = store.record(HCF, "filer").id
@@ -402,6 +412,7 @@ def test_an_approval_never_supersedes_another_holders_filing(db: str, tmp_path: 
     store.dispose()
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_the_web_refuses_another_holders_facility_with_nothing_recorded(
     db: str, tmp_path: Path
 ) -> None:

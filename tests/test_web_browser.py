@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from store_db import RECORDED_AT
 from webtools import EXAMPLE, FLAWED, PASSWORDS, served
 
 from validator.signage.checked import check_submission
@@ -69,8 +70,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Stor
         .replace("effective: 2027-01-01", "effective: 2026-12-15"),
         encoding="utf-8",
     )
-    approved = store.record(older, "cas", display="hcf-2026.yaml").id
-    store.approve(approved, "rev", on=dt.date(2026, 12, 1))
+    # recorded before the fixed date it is approved on, whatever day the test runs
+    approved = store.record(older, "cas", display="hcf-2026.yaml", now=RECORDED_AT).id
+    store.approve(approved, "rev", on=RECORDED_AT.date(), now=RECORDED_AT)
     with served(db) as base:
         yield base, store, approved
 
@@ -179,8 +181,10 @@ def test_officer_files_reviewer_approves_and_prints_signs(
     assert flashes, driver.page_source[-3000:]
     assert "rejected by rev" in flashes[0].text
     driver.get(f"{base}/submissions/{fixed_id}")
-    # an approval date before the submission's effective date, whenever the test runs
-    driver.execute_script("document.getElementById('on').value = '2026-12-20'")
+    # the day it was filed (the server's clock): before the submission's effective date
+    # (2027-01-01) while the examples are effective after the day the test runs
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    driver.execute_script(f"document.getElementById('on').value = '{today}'")
     driver.find_element(By.ID, "note").send_keys("signs checked")
     driver.find_element(By.ID, "approve").click()
     flashes = driver.find_elements(By.ID, "flash")

@@ -23,7 +23,11 @@ from typing import Any
 
 import pytest
 from sqlalchemy import insert, select
-from store_db import BACKENDS, database
+from store_db import (
+    BACKENDS,
+    database,
+    store_clock,  # noqa: F401 (the store's clock, for the tests that name it)
+)
 from webtools import (
     EXAMPLE,
     HOLDER,
@@ -444,6 +448,7 @@ def test_home_lists_pending_filings_oldest_first_with_age_and_holder(office: Off
 # -- the record -------------------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_audit_reads_each_event_in_words_filtered_to_a_filing(office: Office) -> None:
     """The story of one filing: filed, approved with a waiver, in words, newest first."""
     flawed = EXAMPLE.read_text(encoding="utf-8").replace(
@@ -538,6 +543,7 @@ def test_audit_words_of_every_action() -> None:
 # -- a filing's life --------------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_a_casino_withdraws_its_own_pending_filing_which_is_kept(office: Office) -> None:
     sid = office.ids["example"]
     rev, cas, harbour = (client_of(office, n) for n in ("rev", "cas", "harbour"))
@@ -562,6 +568,7 @@ def test_a_casino_withdraws_its_own_pending_filing_which_is_kept(office: Office)
     assert "only a submitted one can be approved" in late.text
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_a_newer_filing_for_the_same_date_replaces_the_pending_one(office: Office) -> None:
     first = office.ids["example"]
     fixed = EXAMPLE.read_text(encoding="utf-8") + "# the corrected filing\n"
@@ -587,6 +594,7 @@ def test_a_newer_filing_for_the_same_date_replaces_the_pending_one(office: Offic
     )
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_another_holders_filing_for_the_same_date_is_not_replaced(office: Office) -> None:
     text = EXAMPLE.read_text(encoding="utf-8").replace(
         f"certificate_holder: {HOLDER}", "certificate_holder: Someone Else LLC"
@@ -668,6 +676,7 @@ def flash_of(page: str) -> str:
     return unescape(found.group(1))
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_flash_messages_speak_in_the_forms_terms_not_flags(tmp_path: Path) -> None:
     """What the store refuses is flashed in the approval form's terms (its Waivers box, a
     line ``CODE: reason``), never the command line's (``--waive CODE=REASON``) nor the
@@ -708,6 +717,7 @@ def test_flash_messages_speak_in_the_forms_terms_not_flags(tmp_path: Path) -> No
         assert str(tmp_path) not in words
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_pages_name_a_file_by_its_name_never_its_directories(tmp_path: Path) -> None:
     """A filing recorded from the command line with a path keeps that path in the record
     (the export's detail), and every page names the file by its base name, as the review

@@ -11,6 +11,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from store_db import store_clock  # noqa: F401 (the store's clock, for the tests that name it)
 from typer.testing import CliRunner
 from webtools import EXAMPLE, FLAWED, HOLDER, Office, make_office, sign_in, token_of
 
@@ -144,6 +145,7 @@ def test_pasted_yaml_is_recorded_and_casino_files_only_for_its_holder(office: Of
     )
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_facilities_page_shows_approved_and_pending(office: Office) -> None:
     client = signed_in(office, "rev")
     sid = office.ids["example"]
@@ -184,6 +186,7 @@ def test_api_post_answers_the_record_json(office: Office) -> None:
     assert refused.status_code == 403
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_diff_page_shows_the_hold_delta_against_the_approved(office: Office) -> None:
     rev = signed_in(office, "rev")
     sid = office.ids["example"]
@@ -280,6 +283,7 @@ def test_a_database_of_the_previous_schema_is_migrated_not_reinterpreted(tmp_pat
     acct.add(Store(db), "rev", "reviewer", "reviewer-secret", by="test")
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_an_approval_with_errors_needs_each_waived_with_a_reason(office: Office) -> None:
     """The store's rule: no approval over error findings, unless
     each is waived by name with a reason; the waivers are kept and shown."""
@@ -319,6 +323,7 @@ def test_serve_refuses_a_database_it_cannot_use(tmp_path: Path) -> None:
         assert out.stderr.startswith("rulesub: ") and "Traceback" not in out.output
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_the_review_pack_states_the_filings_status_now(office: Office) -> None:
     """The pack is cached, but never past a decision: it states the status as it is."""
     client = signed_in(office, "rev")

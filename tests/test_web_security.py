@@ -13,6 +13,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from store_db import recorded_before_the_decisions  # noqa: F401 (autouse: the store's clock)
 from webtools import (
     EXAMPLE,
     HOLDER,
