@@ -101,6 +101,29 @@ def test_the_findings_are_listed_with_sections_and_lines() -> None:
     assert "DRAFT" in html  # the signage proofs of a submission with errors
 
 
+def test_a_pack_with_errors_is_a_draft_on_every_page_and_its_approval_not_open() -> None:
+    """Every page of a pack from a submission with errors carries the DRAFT mark (a running
+    head, and the foot), the cover says so, and the approval block does not offer a plain
+    "Approved": ``rulesub approve`` needs every error fixed or waived with its reason."""
+    pack = build_pack(FLAWED, "hcf-payout-limit.yaml")
+    html, md = render_html(pack), render_markdown(pack)
+    mark = "DRAFT: made under a Rules Submission with 1 error(s); not for use until each is"
+    cover = html.split('<section id="summary"')[0]
+    assert mark in cover
+    assert "@top-center" in html and 'content: "DRAFT · sha256' in html
+    approval = html.split('<section id="approval"')[1]
+    terms = "Approval is not open: the submission had 1 error(s) when this pack was prepared"
+    assert terms in approval and "(line 12, § 678a.12(e))" in approval
+    assert "Approved, every error waived as written below" in approval
+    assert "Approved<span" not in approval
+    assert mark in md.split("## ")[0] and terms in md
+    assert "Decision: [ ] Approved  [ ]" not in md
+    clean = render_html(build_pack(HCF, "high-card-flush.yaml"))
+    assert "DRAFT" not in clean and "@top-center" not in clean
+    assert "Approval is not open" not in clean
+    assert "Approved<span class='box'></span>Rejected" in clean
+
+
 def test_review_against_a_file_and_unreadable_input(tmp_path: Path) -> None:
     out = tmp_path / "pack.md"
     r = CliRunner().invoke(

@@ -1,7 +1,8 @@
-"""What a printed document needs (the par sheet, the review pack): the foot of every page,
-and the plots, matplotlib figures as SVG inside the HTML, so a printed PDF stays vector.
-Every plot has titled axes with their units, gridlines, the exact figure marked and its
-method stated; the same figures give the same bytes (no date, a fixed hash salt)."""
+"""What a printed document needs (the par sheet, the review pack): the foot of every page
+(and a DRAFT's mark at the head of every page), and the plots, matplotlib figures as SVG
+inside the HTML, so a printed PDF stays vector. Every plot has titled axes with their units,
+gridlines, the exact figure marked and its method stated; the same figures give the same
+bytes (no date, a fixed hash salt)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,30 @@ PAGE_FOOT = """
 """
 
 
-def page_foot(text: str) -> str:
-    """The CSS that prints ``text`` and "Page N of M" at the foot of every page."""
-    return PAGE_FOOT.format(text=css_string(text))
+#: A DRAFT's mark at the head of every printed page, in the banner's red.
+PAGE_HEAD = """
+@page {{ @top-center {{ content: "{text}"; font-size: 9pt; font-weight: bold; color: #a00;
+  font-family: "DejaVu Sans", sans-serif; }} }}
+"""
+
+
+def draft_mark(errors: int) -> str:
+    """What every page of a document made from a Rules Submission with ``errors`` says."""
+    return (
+        f"DRAFT: made under a Rules Submission with {errors} error(s); not for use until "
+        "each is fixed or waived"
+    )
+
+
+def page_foot(text: str, draft: str | None = None) -> str:
+    """The CSS that prints ``text`` and "Page N of M" at the foot of every page; ``draft``
+    (:func:`draft_mark`): printed at the head of every page too, and the foot starts
+    "DRAFT"."""
+    if draft is None:
+        return PAGE_FOOT.format(text=css_string(text))
+    return PAGE_FOOT.format(text=css_string(f"DRAFT · {text}")) + PAGE_HEAD.format(
+        text=css_string(draft)
+    )
 
 
 def css_string(text: str) -> str:

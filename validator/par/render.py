@@ -296,11 +296,13 @@ def html_report(sheet: dict[str, Any]) -> str:
         f" · sha256 {ident['sha256']}" if ident.get("sha256") else ""
     )
     glance = summary_table(sheet)
+    draft = sheet.get("draft")
+    mark = printed.draft_mark(len(draft["findings"])) if draft else None
     return "\n".join(
         [
             "<!doctype html><html lang=en><head><meta charset=utf-8>",
-            f"<title>Par sheet: {_h(sheet['name'])}</title>"
-            f"<style>{CSS}{printed.page_foot(foot)}</style></head><body>",
+            f"<title>{'DRAFT · ' if draft else ''}Par sheet: {_h(sheet['name'])}</title>"
+            f"<style>{CSS}{printed.page_foot(foot, mark)}</style></head><body>",
             draft_banner(sheet),
             f"<h1>Par sheet: {_h(sheet['name'])}</h1>",
             identification(sheet),
