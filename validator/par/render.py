@@ -481,11 +481,12 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         chart = printed.line_chart(
             pts,
             title=f"Return versus the meter, {name}",
-            xlabel=f"Meter amount ($, on a {_money(p['wager_amount'])} wager)",
+            xlabel=f"Meter amount (on a {_money(p['wager_amount'])} wager)",
             ylabel="Return to the player (%)",
             method="exact: every hand counted, the meter's share valued at each amount",
             mark_y=("100% (break-even)", 100.0),
             mark_x=(f"meter {_money(p['meter'])}", float(p["meter"])),
+            x_money=True,
         )
         cite = sheet["wagers"].get(key, {}).get("cite")
         out.append(
