@@ -239,15 +239,19 @@ def test_every_format_reads_the_same_sheet(hcf: dict) -> None:
     plots = len(hcf["base_game"]["strategies"]) + len(hcf["progressives"])
     assert page.count("<svg") == plots
     assert page.count("Probability (%)") == len(hcf["base_game"]["strategies"])
-    assert "Return to the player (%)" in page and "Meter amount ($" in page
+    assert "Return to the player (%)" in page and "Meter amount (on a $5 wager)" in page
     name = hcf["wagers"]["progressive_jackpot"]["name"]
     assert f"Progressive: {name}" in page
     from decimal import Decimal
 
+    from validator.money import format_money
+
     edge = f"{hcf['base_game']['strategies']['optimal']['house_edge_percent']:.4f}%"
     meter = hcf["progressives"]["progressive_jackpot"]["break_even_meter"]
-    break_even = f"${Decimal(meter):,.2f}"  # the break-even meter of the example table
+    break_even = format_money(Decimal(meter))  # the break-even meter of the example table
     for rendered in (text(hcf), markdown(hcf), page):
+        # money printed one way: whole dollars without cents, as the rest of the documents
+        assert "meter $30,000 on a $5 wager" in rendered and "$30,000.00" not in rendered
         assert edge in rendered
         assert break_even in rendered
         # how the exact figure was counted

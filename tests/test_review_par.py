@@ -139,7 +139,5 @@ def test_a_poker_pack_says_why_no_hold_and_states_the_time_charges_exactly() -> 
     for text in (render_markdown(pack), html.unescape(render_html(pack))):
         assert "No wager of the house's: in a nonbanking game" in text
         assert "| Wager | Before |" not in text and "<th>Before</th>" not in text
-        assert "The rake, by the clock and so exact: $54.0000 an hour with every seat taken" in (
-            text
-        )
+        assert "The rake, by the clock and so exact: $54 an hour with every seat taken" in text
         assert "from each of 9 seated players, assessed every 30 minutes" in text

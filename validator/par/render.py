@@ -171,10 +171,11 @@ def text(sheet: dict[str, Any]) -> str:
 
 
 def _money(text: str | None) -> str:
-    """A money string of the JSON (``"1851933.16"``) as printed: ``$1,851,933.16``."""
+    """A money string of the JSON (``"1851933.16"``) as printed: ``$1,851,933.16``, whole
+    dollars without cents (``"30000.00"``: ``$30,000``), as every document prints money."""
     if text is None:
         return "—"
-    return format_money(text, cents=True)
+    return format_money(text)
 
 
 def _progressive_line(p: dict[str, Any]) -> str:
