@@ -48,13 +48,10 @@ STRATEGY_HEAD = ["Strategy", "Method", "House edge", "Element of risk", "Avg. to
 
 
 def _strategy_row(name: str, s: dict[str, Any]) -> list[str]:
-    edge = _pct(s["house_edge_percent"]) + (
-        f" ± {(s['ci95'][1] - s['ci95'][0]) / 2:.4f}" if s.get("ci95") else ""
-    )
     return [
         name,
         s["method"] + (f" ({s['rounds']:,} rounds)" if s["method"] == "simulated" else ""),
-        edge,
+        _strategy_edge(s),
         _pct(s["element_of_risk_percent"]),
         _num(s["average_total_wager"]),
         _num(s["sd"]),
@@ -366,9 +363,11 @@ def summary_table(sheet: dict[str, Any]) -> str:
 
 
 def _strategy_edge(s: dict[str, Any]) -> str:
+    """A strategy's house edge; simulated, with its 95% interval's half width in the unit
+    it is in: ``10.7292% ± 9.9710 percentage points``."""
     edge = _pct(s["house_edge_percent"])
     if s.get("ci95"):
-        edge += f" ± {(s['ci95'][1] - s['ci95'][0]) / 2:.4f}"
+        edge += f" ± {(s['ci95'][1] - s['ci95'][0]) / 2:.4f} percentage points"
     return edge
 
 
