@@ -124,6 +124,26 @@ def test_a_pack_with_errors_is_a_draft_on_every_page_and_its_approval_not_open()
     assert "Approved<span class='box'></span>Rejected" in clean
 
 
+def test_a_pack_speaks_to_people_names_not_ids_and_money_in_words() -> None:
+    """The wagers offered by their names, not their ids; what would comply in words with
+    money printed, not the file's YAML (``validate`` keeps it); a strategy as its strategy
+    file names it, not by its key."""
+    from html import unescape
+
+    pack = build_pack(FLAWED, "hcf-payout-limit.yaml", HCF, "high-card-flush.yaml")
+    page = unescape(render_html(pack))
+    changes = page.split('<section id="changes"')[1].split("</section>")[0]
+    assert "Progressive Jackpot Wager" in changes
+    assert "flush_bonus" not in changes and "progressive_jackpot" not in changes
+    assert "What would comply: a payout limit of $85,040 or more" in page
+    assert "payout_limit: 85040" not in page
+    par = page.split('<section id="par"')[1].split('<section id="signage"')[0]
+    assert "<h3>Charles Mousseau's strategy</h3>" in par and "<h3>mousseau</h3>" not in par
+    memo = render_markdown(pack)
+    assert "What would comply: a payout limit of $85,040 or more" in memo.replace("\\", "")
+    assert "flush_bonus" not in memo.split("## Paytable math")[0]
+
+
 def test_review_against_a_file_and_unreadable_input(tmp_path: Path) -> None:
     out = tmp_path / "pack.md"
     r = CliRunner().invoke(

@@ -349,6 +349,8 @@ def diff_submissions(
         a, b = before.get(pointer), after.get(pointer)
         if _same(a, b):
             continue
+        if pointer == "/offered":  # the wagers by their names in the chapter, never their ids
+            a, b = wager_names(game, a), wager_names(game, b)
         change = Change(pointer, None if a is None else show(a), None if b is None else show(b))
         keys = parts(pointer)
         if keys[0] == "progressives" and len(keys) > 1 and keys[1] not in priced:
@@ -365,6 +367,15 @@ def diff_submissions(
 
 
 _TABLES = ("paytables", "custom_paytables")
+
+
+def wager_names(game: Game, value: Any) -> Any:
+    """A list of wager ids (``offered:``) as the chapter names the wagers; anything else as
+    it is."""
+    if not isinstance(value, list):
+        return value
+    wagers = game.definition.wagers
+    return [wagers[w].name if isinstance(w, str) and w in wagers else w for w in value]
 
 
 def _order(table_ids: list[str]) -> Any:

@@ -47,6 +47,12 @@ WAGER_HEAD = ["Outcome", "Pays", "Combinations", "Probability", "Return"]
 STRATEGY_HEAD = ["Strategy", "Method", "House edge", "Element of risk", "Avg. total wager", "SD"]
 
 
+def strategy_name(base: dict[str, Any] | None, key: str) -> str:
+    """A strategy as its strategy file names it ("Charles Mousseau's strategy"), not by its
+    key; the key where the file gives no name."""
+    return ((base or {}).get("names") or {}).get(key, key)
+
+
 def _strategy_row(name: str, s: dict[str, Any]) -> list[str]:
     return [
         name,
@@ -118,9 +124,10 @@ def text(sheet: dict[str, Any]) -> str:
         wagers = " + ".join(names.get(w, w) for w in base["wagers"])
         per = names.get(base["per"], base["per"])
         out += ["", f"== Base game ({wagers}, per unit of the {per}) =="]
-        rows = [_strategy_row(n, s) for n, s in base["strategies"].items()]
+        rows = [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()]
         out.append(_table(STRATEGY_HEAD, rows))
-        for n, s in base["strategies"].items():
+        for key, s in base["strategies"].items():
+            n = strategy_name(base, key)
             dec = ", ".join(f"{k} {v:.4%}" for k, v in s["decisions"].items())
             q = s.get("dealer_qualifies")
             vi = s.get("volatility_index")
@@ -221,9 +228,13 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     if base:
         out += ["", "## Base game", ""]
         out.append(
-            _md_table(STRATEGY_HEAD, [_strategy_row(n, s) for n, s in base["strategies"].items()])
+            _md_table(
+                STRATEGY_HEAD,
+                [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()],
+            )
         )
-        for n, s in base["strategies"].items():
+        for key, s in base["strategies"].items():
+            n = strategy_name(base, key)
             dec = ", ".join(f"{k} {v:.4%}" for k, v in s["decisions"].items())
             out += ["", f"- **{n}** ({s['method']}): {dec}. Source: {s['source']}"]
         for label, why in (
@@ -347,8 +358,10 @@ def summary_table(sheet: dict[str, Any]) -> str:
     rows: list[list[str]] = []
     base = sheet.get("base_game")
     if base:
-        for n, st in base["strategies"].items():
-            rows.append([f"Base game, {n}", _strategy_edge(st), st["method"]])
+        for key, st in base["strategies"].items():
+            rows.append(
+                [f"Base game, {strategy_name(base, key)}", _strategy_edge(st), st["method"]]
+            )
     for w in sheet["wagers"].values():
         paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
         rows.append([f"{w['name']}{paytable}", _pct(w["house_edge_percent"]), "exact"])
@@ -404,7 +417,7 @@ def published_table(sheet: dict[str, Any]) -> str:
             verdict = f"differs: {f['reason']}" if got is not None else str(f["reason"])
         rows.append(
             [
-                f"Base game, {f['strategy']}: {f['figure']}",
+                f"Base game, {strategy_name(sheet.get('base_game'), f['strategy'])}: {f['figure']}",
                 str(f["by"]),
                 str(f["published"]),
                 "—" if got is None else _pct(got),
@@ -436,13 +449,17 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
             f"the {_h(names.get(base['per'], base['per']))} [{_h(base['cite'] or '')}]</p>"
         )
         out.append(
-            _html_table(STRATEGY_HEAD, [_strategy_row(n, s) for n, s in base["strategies"].items()])
+            _html_table(
+                STRATEGY_HEAD,
+                [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()],
+            )
         )
         for why in ("not_exact_because", "not_simulated_because"):
             if base.get(why):
                 label = "Not derived exactly" if why == "not_exact_because" else "Not simulated"
                 out.append(f"<p class=method>{label}: {_h(base[why])}</p>")
-        for n, s in base["strategies"].items():
+        for key, s in base["strategies"].items():
+            n = strategy_name(base, key)
             dist = s.get("result_distribution") or []
             method = (
                 "exact: every player hand against every dealer hand"

@@ -226,6 +226,8 @@ def base_game(req: ParRequest) -> dict[str, Any]:
         "not_exact_because": None,
         "not_simulated_because": None,
         "strategies": {},
+        # each strategy as its strategy file names it, for the documents' words
+        "names": {OPTIMAL: "Optimal strategy", **{n: s.name for n, s in declared.items()}},
     }
     strategies: dict[str, Any] = out["strategies"]
     exact_done: set[str] = set()

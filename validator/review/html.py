@@ -235,7 +235,7 @@ def _findings(pack: ReviewPack) -> str:
         "<th>Section</th></tr></thead><tbody>"
     )
     for f in pack.findings:
-        hint = f"<br><span class='cite'>What would comply: {_e(f.hint)}</span>" if f.hint else ""
+        hint = _comply(f)
         quote = quoted_line(pack, f.line)
         said = (
             f"<blockquote class='quote'>line {f.line}: <code>{_e(quote)}</code></blockquote>"
@@ -249,6 +249,19 @@ def _findings(pack: ReviewPack) -> str:
         )
     out.append("</tbody></table>")
     return "".join(out)
+
+
+def _comply(f: Any) -> str:
+    """What would comply, in words where the check gives them (money printed); else the
+    change to the file in its own notation, set as the file's text is."""
+    if f.remedy:
+        return f"<br><span class='cite'>What would comply: {_e(f.remedy)}</span>"
+    if f.hint:
+        return (
+            "<br><span class='cite'>What would comply, in the file: "
+            f"<code>{_e(f.hint)}</code></span>"
+        )
+    return ""
 
 
 def changes_section(pack: ReviewPack) -> str:

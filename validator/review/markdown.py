@@ -44,6 +44,8 @@ def render_markdown(pack: ReviewPack) -> str:
     if pack.findings:
         for f in pack.findings:
             out.append(f"- **{f.severity}**, line {f.line}: {_md(f.message)} ({_md(f.cite or '')})")
+            if f.remedy:
+                out.append(f"  What would comply: {_md(f.remedy)}")
             quote = quoted_line(pack, f.line)
             if quote:
                 out.append(f"  > line {f.line}: {_code(quote.strip())}")
