@@ -288,7 +288,7 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
                 f"no interval is stated for {method} (at most {limit} hours)",
                 hint=f"change_every_hours: {{{method}: {limit}}}",
                 cite=c.cites.get(method),
-                remedy=f"a deck change at least every {limit} hours ({method})",
+                remedy=f"the cards changed at least every {limit} hours {_dealt(method)}",
             )
         elif hours > limit:
             yield Violation(
@@ -296,13 +296,22 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
                 f"{method}: every {hours} hours, longer than {limit}",
                 hint=f"{method}: {limit} (or fewer hours)",
                 cite=c.cites.get(method),
-                remedy=f"a deck change at least every {limit} hours ({method})",
+                remedy=f"the cards changed at least every {limit} hours {_dealt(method)}",
             )
 
 
 # -- progressive meters --------------------------------------------------------------------
 
 _METER_FIELDS: tuple[C.MeterField, ...] = ("seed", "reseed", "increment", "reserve_increment")
+
+
+def _dealt(method: str) -> str:
+    """A dealing method in the chapters' words (§ 641a.3(c): the dealer's hand, a shoe)."""
+    return {"hand": "when dealt by hand", "shoe": "when dealt from a dealing shoe"}.get(
+        method, f"when dealt by {method.replace('_', ' ')}"
+    )
+
+
 _FIELD_NAMES = {
     "seed": "seed",
     "reseed": "reseed",
