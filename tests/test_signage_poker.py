@@ -329,3 +329,15 @@ def test_a_split_limit_sign_says_an_open_pair_brings_the_upper_limit_to_fourth_s
     assert lines["house-razz"] == [
         "Limits: split limit: the minimum wager, then the maximum wager from fifth street"
     ]
+
+
+def test_a_table_without_an_ante_posts_that_rule_553_11_b() -> None:
+    """§ 553.11(b): "The rule governing the placement of an Ante and the amount of the Ante,
+    if any, shall be ... posted on a sign at each Poker table": a submission offering no
+    Ante (the example Hold'em, ``ante: {required: false}``) posts "Ante: none"."""
+    from validator import PROJECT_ROOT
+
+    holdem = PROJECT_ROOT / "rulesubs" / "example" / "poker-holdem.yaml"
+    result = runner.invoke(app, ["signage", str(holdem)])
+    assert result.exit_code == 0, result.stderr
+    assert "Ante: none  [§ 553.11(b)]" in result.stdout
