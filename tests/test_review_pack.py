@@ -135,6 +135,11 @@ def test_a_pack_speaks_to_people_names_not_ids_and_money_in_words() -> None:
     changes = page.split('<section id="changes"')[1].split("</section>")[0]
     assert "Progressive Jackpot Wager" in changes
     assert "flush_bonus" not in changes and "progressive_jackpot" not in changes
+    # the dealing methods and the shuffler in words, not the file's values
+    assert (
+        "dealt from a manual dealing shoe" in changes and "an automated card shuffling" in changes
+    )
+    assert "manual_shoe" not in changes and "automated_counting" not in changes
     assert "What would comply: a payout limit of $85,040 or more" in page
     assert "payout_limit: 85040" not in page
     par = page.split('<section id="par"')[1].split('<section id="signage"')[0]

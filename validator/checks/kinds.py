@@ -307,9 +307,10 @@ _METER_FIELDS: tuple[C.MeterField, ...] = ("seed", "reseed", "increment", "reser
 
 def _dealt(method: str) -> str:
     """A dealing method in the chapters' words (§ 641a.3(c): the dealer's hand, a shoe)."""
-    return {"hand": "when dealt by hand", "shoe": "when dealt from a dealing shoe"}.get(
-        method, f"when dealt by {method.replace('_', ' ')}"
-    )
+    from validator.checks.derive import METHOD_NAMES
+
+    words = {**METHOD_NAMES, "shoe": "dealt from a dealing shoe"}
+    return f"when {words.get(method, method.replace('_', ' '))}"
 
 
 _FIELD_NAMES = {
