@@ -174,7 +174,7 @@ def test_the_par_sheet_printed(tmp_path: Path) -> None:
         "Effective date 2027-01-01",
         f"Submission sha256 {sha}",
         "House edge of every wager",
-        "Base game, optimal 2.7879%",
+        "Base game, Optimal strategy 2.7879%",
         "Aces Up, Paytable C 3.8917%",
     ):
         assert field in first, field
