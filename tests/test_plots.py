@@ -45,14 +45,14 @@ def test_money_in_a_plot_is_money_never_mathtext_and_its_axis_in_dollars() -> No
     svg = line_chart(
         [(30000.0, 50.0), (1500000.0, 110.0)],
         title="Return versus the meter",
-        xlabel="Meter amount (on a $5 wager)",
+        xlabel="Meter amount ($ on a $5 wager)",  # two "$": a pair mathtext would read
         ylabel="Return to the player (%)",
         method="exact",
         mark_y=("100% (break-even)", 100.0),
         mark_x=("meter $30,000", 30000.0),
         x_money=True,
     )
-    assert "Meter amount (on a $5 wager)" in svg
+    assert ">Meter amount ($ on a $5 wager)<" in svg  # one text, as written (not a comment)
     assert "1e6" not in svg and re.search(r">\$\d{3},000<", svg)  # a tick such as $800,000
     legend = svg[svg.index('id="legend_1"') :]
     assert "meter $30,000" in legend and "100% (break-even)" in legend
