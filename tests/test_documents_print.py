@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 from validator.cli import app
 from validator.review import SECTIONS
+from validator.review.pdf import opening
 
 pytestmark = pytest.mark.skipif(
     shutil.which("chromium") is None or shutil.which("pdftotext") is None,
@@ -111,7 +112,7 @@ def test_the_review_pack_cover_and_contents(flawed_proposal: Path, review_pages:
         found = re.search(rf"{re.escape(heading)} (\d+)", cover)
         assert found, f"{heading}: not in the contents with a page"
         page = review_pages[int(found.group(1)) - 1]
-        assert page.strip().splitlines()[0] == heading, f"{heading}: not on its page"
+        assert opening(page) == heading, f"{heading}: not on its page"
 
 
 @pytest.mark.slow
@@ -124,9 +125,11 @@ def test_the_review_pack_pages(flawed_proposal: Path, review_pages: list[str]) -
         assert f"Page{number}of{total}" in flat, f"page {number}: no page number"
         assert sha in flat, f"page {number}: no sha256"
         assert leaks(page, [q for q in quoted if "seed" in q]) == [], f"page {number}"
+        # prepared from a submission with errors: the DRAFT mark heads every page
+        assert squeeze(page).startswith("DRAFT: made under a Rules Submission with 2 error(s)")
     # the summary first: every wager's hold before and after, the findings by severity
     summary = squeeze(review_pages[1])
-    assert summary.startswith("Summary")
+    assert opening(review_pages[1]) == "Summary"
     assert "Aces Up Wager 3.8917% 2.7759% -1.1158 percentage points" in summary
     assert "Errors 2" in summary
     assert f"signed in the Approval block, page {len(review_pages)}" in summary
@@ -171,7 +174,7 @@ def test_the_par_sheet_printed(tmp_path: Path) -> None:
         "Effective date 2027-01-01",
         f"Submission sha256 {sha}",
         "House edge of every wager",
-        "Base game, optimal 2.7879%",
+        "Base game, Optimal strategy 2.7879%",
         "Aces Up, Paytable C 3.8917%",
     ):
         assert field in first, field
@@ -184,6 +187,24 @@ def test_the_par_sheet_printed(tmp_path: Path) -> None:
     assert "Probability (%)" in text and "Return to the player (%)" in text
 
 
+def test_the_draft_par_sheet_printed(tmp_path: Path) -> None:
+    """A par sheet made under a submission with errors (--allow-findings) is marked DRAFT on
+    every page, not on its first only: at the head of each page and in its foot."""
+    flawed = EXAMPLES.parent / "flawed" / "hcf-payout-limit.yaml"
+    pdf = tmp_path / "par.pdf"
+    code = run(
+        "par", str(flawed), "--format", "pdf", "--out", str(pdf), "--rounds", "500",
+        "--workers", "1", "--allow-findings",
+    )  # fmt: skip
+    assert code == 0, "--allow-findings: written, marked DRAFT"
+    pages = pages_of(pdf)
+    assert len(pages) > 1
+    for number, page in enumerate(pages, 1):
+        flat = squeeze(page)
+        assert flat.startswith("DRAFT: made under a Rules Submission with 1 error(s)"), number
+        assert "DRAFT · Par sheet: High Card Flush" in flat, number
+
+
 def test_the_poker_par_sheet_printed(tmp_path: Path) -> None:
     """A nonbanking game's par sheet: no empty table of the house's wagers (the house has
     none), its house figures on page 1; the submission named by its file, never by where it
@@ -192,7 +213,7 @@ def test_the_poker_par_sheet_printed(tmp_path: Path) -> None:
     first = squeeze(pages[0])
     assert "House edge of every wager" not in first
     assert "The house: rake and Bad Beat fund" in first
-    assert "rake (time): $54.0000 an hour exactly, $1.8000 a hand at 30 hands an hour" in first
+    assert "The rake by time charges: $54 an hour exactly, $1.80 a hand at 30 hands" in first
     assert "seed 1 (poker-omaha-hi-lo-8.yaml)" in first
     assert str(EXAMPLES) not in squeeze("\n".join(pages)).replace(" ", "")
     for number, page in enumerate(pages, 1):

@@ -5,6 +5,7 @@ the same figures whatever the number of workers."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
@@ -198,6 +199,17 @@ def test_par_cli_poker_json_extends_the_contract() -> None:
 OMAHA = HOLDEM.with_name("poker-omaha-hi-lo-8.yaml")
 
 
+def test_the_house_figures_print_money_one_way_in_the_chapters_words() -> None:
+    """Means to the cent, a fund in whole dollars with thousands separated (never
+    ``$4.9800`` or ``$24318.0000``), the rake named as § 553.15(b)(1) names it."""
+    out = CliRunner().invoke(app, ["par", str(HOLDEM), "--rounds", "40", "--workers", "1"])
+    assert out.exit_code == 0, out.output
+    assert re.search(r"The percentage rake: \$\d+\.\d\d \(95% \$\d+\.\d\d … ", out.output)
+    assert "Bad Beat fund (from $24,318): $" in out.output
+    assert "rake (percentage)" not in out.output
+    assert not re.search(r"\$[\d,]+\.\d{3}", out.output), "money to the hundredth of a cent"
+
+
 @pytest.mark.parametrize("rounds", [45, 600])
 def test_a_time_charge_is_by_the_clock_not_simulated_553_15_b_3(rounds: int) -> None:
     """The example Omaha submission: $6 an hour from each seated player every 30 minutes,
@@ -213,7 +225,7 @@ def test_a_time_charge_is_by_the_clock_not_simulated_553_15_b_3(rounds: int) -> 
     assert rake["per_hour"] == {"mean": "54.0000", "ci95": ["54.0000", "54.0000"]}
     assert rake["per_hand"] == {"mean": "1.8000", "ci95": ["1.8000", "1.8000"]}
     text = CliRunner().invoke(app, ["par", str(OMAHA), "--rounds", str(rounds), "--workers", "1"])
-    assert "rake (time): $54.0000 an hour exactly, $1.8000 a hand at 30 hands an hour" in (
+    assert "The rake by time charges: $54 an hour exactly, $1.80 a hand at 30 hands an hour" in (
         text.output
     )
     assert "from each of 9 seated players, assessed every 30 minutes" in text.output

@@ -129,3 +129,40 @@ def test_the_par_sheet_hands_its_strategies_out_in_one_call(
     simulated_names = [n for n, s in strategies.items() if s["method"] == "simulated"]
     assert len(simulated_names) >= 2
     assert calls == [len(simulated_names)]  # one call, one chunk a strategy
+
+
+def test_a_simulated_edge_carries_its_interval_in_percentage_points() -> None:
+    """ "10.7292% ± 9.9710" left the interval's unit to guess: it is in percentage points,
+    said so in every table that prints it (the strategies' table, the sheet at a glance)."""
+    from validator.par.render import html_report, markdown, text
+
+    strategy = {
+        "method": "simulated",
+        "rounds": 2000,
+        "seed": 1,
+        "house_edge_percent": 10.7292,
+        "ci95": [0.7582, 20.7002],
+        "element_of_risk_percent": 2.7576,
+        "average_total_wager": 3.8908,
+        "sd": 3.696,
+        "decisions": {},
+        "source": "a test",
+    }
+    sheet = {
+        "name": "A game",
+        "chapter": "58 Pa. Code ch. 677a",
+        "paytables": "as the submission selects",
+        "submission": None,
+        "base_game": {
+            "per": "ante",
+            "wagers": ["ante"],
+            "cite": "",
+            "strategies": {"simple": strategy},
+        },
+        "wagers": {},
+        "progressives": {},
+        "not_priced": {},
+    }
+    for rendered in (text(sheet), markdown(sheet), html_report(sheet)):
+        assert "10.7292% ± 9.9710 percentage points" in rendered
+        assert rendered.count("± 9.9710") == rendered.count("± 9.9710 percentage points")

@@ -36,3 +36,36 @@ def test_a_plot_has_titled_axes_gridlines_its_mark_and_method() -> None:
     ):
         assert words in svg, words
     assert "stroke: #cccccc" in svg  # the gridlines, in their grey
+
+
+def test_money_in_a_plot_is_money_never_mathtext_and_its_axis_in_dollars() -> None:
+    """A "$" in a label is a dollar sign, not the start of mathtext (which printed "Meter
+    amount (, ona5.00 wager)"); a meter axis ticks in dollars, with no "1e6" offset; the
+    marks are named in a key beside the plot, not written over the curve."""
+    svg = line_chart(
+        [(30000.0, 50.0), (1500000.0, 110.0)],
+        title="Return versus the meter",
+        xlabel="Meter amount ($ on a $5 wager)",  # two "$": a pair mathtext would read
+        ylabel="Return to the player (%)",
+        method="exact",
+        mark_y=("100% (break-even)", 100.0),
+        mark_x=("meter $30,000", 30000.0),
+        x_money=True,
+    )
+    assert ">Meter amount ($ on a $5 wager)<" in svg  # one text, as written (not a comment)
+    assert "1e6" not in svg and re.search(r">\$\d{3},000<", svg)  # a tick such as $800,000
+    legend = svg[svg.index('id="legend_1"') :]
+    assert "meter $30,000" in legend and "100% (break-even)" in legend
+
+
+def test_bars_not_to_scale_say_so_and_their_labels_stand_upright() -> None:
+    """Results one step apart are an axis to scale; WPT's (+2.5, +8, +13, +52) stand side by
+    side, so the axis says it is not to scale, and many labels stand upright, never run
+    together."""
+    args = {"title": "A round's result", "xlabel": "Net result", "ylabel": "Probability (%)"}
+    even = bar_chart([("-1", 52.0), ("+0", 1.0), ("+1", 47.0)], method="exact", **args)
+    assert "not to scale" not in even and even.count("rotate(-90") == 1  # the y title only
+    labels = ["-5", "-4", "-3", "-2", "+0", "+1", "+2", "+2.5", "+3", "+3.5", "+4", "+8", "+13"]
+    many = bar_chart([(x, 1.0) for x in [*labels, "+52", "+53"]], method="simulated", **args)
+    assert "Net result; one bar per result, evenly spaced, not to scale" in many
+    assert many.count("rotate(-90") >= len(labels)

@@ -147,7 +147,7 @@ def test_settle_text_reads_the_whole_settlement_553_20() -> None:
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     for expected in (
-        "Hold 'em: settlement",
+        "Hold'em: settlement",
         "main pot: $102 (seats 1, 2 eligible); rake $4, Bad Beat contribution $1: $97 awarded",
         "  seat 1: high Four-of-a-kind (AS AH AD AC 7H)",
         "  seat 2: high Straight flush (9H 8H 7H 6H 5H)",

@@ -101,6 +101,54 @@ def test_the_findings_are_listed_with_sections_and_lines() -> None:
     assert "DRAFT" in html  # the signage proofs of a submission with errors
 
 
+def test_a_pack_with_errors_is_a_draft_on_every_page_and_its_approval_not_open() -> None:
+    """Every page of a pack from a submission with errors carries the DRAFT mark (a running
+    head, and the foot), the cover says so, and the approval block does not offer a plain
+    "Approved": ``rulesub approve`` needs every error fixed or waived with its reason."""
+    pack = build_pack(FLAWED, "hcf-payout-limit.yaml")
+    html, md = render_html(pack), render_markdown(pack)
+    mark = "DRAFT: made under a Rules Submission with 1 error(s); not for use until each is"
+    cover = html.split('<section id="summary"')[0]
+    assert mark in cover
+    assert "@top-center" in html and 'content: "DRAFT · sha256' in html
+    approval = html.split('<section id="approval"')[1]
+    terms = "Approval is not open: the submission had 1 error(s) when this pack was prepared"
+    assert terms in approval and "(line 12, § 678a.12(e))" in approval
+    assert "Approved, every error waived as written below" in approval
+    assert "Approved<span" not in approval
+    assert mark in md.split("## ")[0] and terms in md
+    assert "Decision: [ ] Approved  [ ]" not in md
+    clean = render_html(build_pack(HCF, "high-card-flush.yaml"))
+    assert "DRAFT" not in clean and "@top-center" not in clean
+    assert "Approval is not open" not in clean
+    assert "Approved<span class='box'></span>Rejected" in clean
+
+
+def test_a_pack_speaks_to_people_names_not_ids_and_money_in_words() -> None:
+    """The wagers offered by their names, not their ids; what would comply in words with
+    money printed, not the file's YAML (``validate`` keeps it); a strategy as its strategy
+    file names it, not by its key."""
+    from html import unescape
+
+    pack = build_pack(FLAWED, "hcf-payout-limit.yaml", HCF, "high-card-flush.yaml")
+    page = unescape(render_html(pack))
+    changes = page.split('<section id="changes"')[1].split("</section>")[0]
+    assert "Progressive Jackpot Wager" in changes
+    assert "flush_bonus" not in changes and "progressive_jackpot" not in changes
+    # the dealing methods and the shuffler in words, not the file's values
+    assert (
+        "dealt from a manual dealing shoe" in changes and "an automated card shuffling" in changes
+    )
+    assert "manual_shoe" not in changes and "automated_counting" not in changes
+    assert "What would comply: a payout limit of $85,040 or more" in page
+    assert "payout_limit: 85040" not in page
+    par = page.split('<section id="par"')[1].split('<section id="signage"')[0]
+    assert "<h3>Charles Mousseau's strategy</h3>" in par and "<h3>mousseau</h3>" not in par
+    memo = render_markdown(pack)
+    assert "What would comply: a payout limit of $85,040 or more" in memo.replace("\\", "")
+    assert "flush_bonus" not in memo.split("## Paytable math")[0]
+
+
 def test_review_against_a_file_and_unreadable_input(tmp_path: Path) -> None:
     out = tmp_path / "pack.md"
     r = CliRunner().invoke(

@@ -203,6 +203,8 @@ def render_and_check(submission: Path, tmp_path: Path, *extra: str) -> None:
             assert "§" not in page
         if signs.draft:
             assert "DRAFT" in text
+        # printed, each page numbered, as the text's "Sign 1 of 5" is
+        assert f"signs·Page{i + 1}of{len(pages)}" in text, f"page {i + 1}: no page number"
 
 
 @pytest.mark.slow  # every example printed by a browser

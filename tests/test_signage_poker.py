@@ -329,3 +329,27 @@ def test_a_split_limit_sign_says_an_open_pair_brings_the_upper_limit_to_fourth_s
     assert lines["house-razz"] == [
         "Limits: split limit: the minimum wager, then the maximum wager from fifth street"
     ]
+
+
+def test_a_table_without_an_ante_posts_that_rule_553_11_b() -> None:
+    """§ 553.11(b): "The rule governing the placement of an Ante and the amount of the Ante,
+    if any, shall be ... posted on a sign at each Poker table": a submission offering no
+    Ante (the example Hold'em, ``ante: {required: false}``) posts "Ante: none"."""
+    from validator import PROJECT_ROOT
+
+    holdem = PROJECT_ROOT / "rulesubs" / "example" / "poker-holdem.yaml"
+    result = runner.invoke(app, ["signage", str(holdem)])
+    assert result.exit_code == 0, result.stderr
+    assert "Ante: none  [§ 553.11(b)]" in result.stdout
+
+
+def test_the_game_is_named_as_its_section_writes_it_553_11() -> None:
+    """§ 553.11 ("Hold'em Poker; procedures …", "the game of Hold'em Poker") and the chapter
+    elsewhere write "Hold'em"; only § 553.9(a)(2)'s list writes "Hold 'em". The game is named
+    as its own section names it, "Poker" left off as for its siblings (Five-card Stud)."""
+    assert load_game("poker-holdem").definition.name == "Hold'em"
+    from validator import PROJECT_ROOT
+
+    holdem = PROJECT_ROOT / "rulesubs" / "example" / "poker-holdem.yaml"
+    result = runner.invoke(app, ["signage", str(holdem)])
+    assert "Hold'em (58 Pa. Code ch. 553" in result.stdout and "Hold 'em" not in result.stdout

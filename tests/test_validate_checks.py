@@ -383,7 +383,8 @@ def test_high_card_flush_floor_is_the_most_won_at_the_minimum_wager(tmp_path: Pa
     assert "Raise Wager 3 × $10 = $30 at 1 to 1: $30" in finding.message
     assert "seven-card straight flush 8000 to 1: $80,000" in finding.message
     assert "Progressive" not in finding.message
-    assert finding.hint == "payout_limit: 85040 or more"
+    assert finding.hint == "payout_limit: 85040 or more"  # the file's notation, for `validate`
+    assert finding.remedy == "a payout limit of $85,040 or more"  # a person's, for documents
 
 
 def test_high_card_flush_floor_is_50000_when_the_most_won_is_less(tmp_path: Path) -> None:

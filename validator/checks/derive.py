@@ -27,6 +27,11 @@ METHOD_NAMES = {
     "manual_shoe": "dealt from a manual dealing shoe",
     "automated_shoe": "dealt from an automated dealing shoe",
 }
+SHUFFLER_NAMES = {
+    "manual": "shuffled by hand",
+    "automated": "an automated card shuffling device",
+    "automated_counting": "an automated card shuffling device that counts the cards",
+}
 
 
 def _make(items: list[dict[str, Any]]) -> list[Any]:

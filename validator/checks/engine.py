@@ -377,6 +377,7 @@ def check_submission(
                     detail=v.detail,
                     cite=v.cite,
                     hint=v.hint,
+                    remedy=v.remedy,
                 )
             )
     return findings

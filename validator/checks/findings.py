@@ -26,10 +26,14 @@ class Finding:
     file: str
     line: int  # 1-based
     column: int  # 1-based
-    hint: str | None = None
+    hint: str | None = None  # what would comply, in the file's notation (`validate` prints it)
+    remedy: str | None = None  # the same in a person's words, money printed (the documents')
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if self.remedy is None:  # the shape stays as it was where no words are given
+            del out["remedy"]
+        return out
 
     @property
     def location(self) -> str:

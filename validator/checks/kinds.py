@@ -26,9 +26,10 @@ class Violation:
 
     pointer: str
     detail: str = ""
-    hint: str | None = None
+    hint: str | None = None  # what would comply, in the file's own notation (YAML)
     key: bool = False  # point at the key rather than the value
     cite: str | None = None  # the paragraph broken, where narrower than the rule's cite
+    remedy: str | None = None  # what would comply in a person's words, for the documents
 
 
 @dataclass
@@ -287,6 +288,7 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
                 f"no interval is stated for {method} (at most {limit} hours)",
                 hint=f"change_every_hours: {{{method}: {limit}}}",
                 cite=c.cites.get(method),
+                remedy=f"the cards changed at least every {limit} hours {_dealt(method)}",
             )
         elif hours > limit:
             yield Violation(
@@ -294,12 +296,23 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
                 f"{method}: every {hours} hours, longer than {limit}",
                 hint=f"{method}: {limit} (or fewer hours)",
                 cite=c.cites.get(method),
+                remedy=f"the cards changed at least every {limit} hours {_dealt(method)}",
             )
 
 
 # -- progressive meters --------------------------------------------------------------------
 
 _METER_FIELDS: tuple[C.MeterField, ...] = ("seed", "reseed", "increment", "reserve_increment")
+
+
+def _dealt(method: str) -> str:
+    """A dealing method in the chapters' words (§ 641a.3(c): the dealer's hand, a shoe)."""
+    from validator.checks.derive import METHOD_NAMES
+
+    words = {**METHOD_NAMES, "shoe": "dealt from a dealing shoe"}
+    return f"when {words.get(method, method.replace('_', ' '))}"
+
+
 _FIELD_NAMES = {
     "seed": "seed",
     "reseed": "reseed",
@@ -386,12 +399,14 @@ def _equals_table(c: C.EqualsTable, ctx: Context) -> Iterator[Violation]:
                     f"{base}/meters/{name}",
                     f"{name} meter: {_FIELD_NAMES[f]} is not stated; for {where} it is {text}",
                     hint=f"{f}: {_plain(want)}",
+                    remedy=f"the {name} meter's {_FIELD_NAMES[f]} {text}",
                 )
             elif not _same(value, want):
                 yield Violation(
                     pointer,
                     f"{name} meter: {_FIELD_NAMES[f]} is {show(value)}; for {where} it is {text}",
                     hint=f"{f}: {_plain(want)}",
+                    remedy=f"the {name} meter's {_FIELD_NAMES[f]} {text}",
                 )
 
 
@@ -443,7 +458,12 @@ def _payout_limit_floor(c: C.PayoutLimitFloor, ctx: Context) -> Iterator[Violati
             f"patron could win in one round betting the minimum wager is "
             f"{format_money(win.total)}: {win.explain()})"
         )
-    yield Violation(c.field, detail, hint=f"payout_limit: {_plain(floor)} or more")
+    yield Violation(
+        c.field,
+        detail,
+        hint=f"payout_limit: {_plain(floor)} or more",
+        remedy=f"a payout limit of {format_money(floor)} or more",
+    )
 
 
 @evaluator("time_charge_at_most")
@@ -468,6 +488,9 @@ def _time_charge_at_most(c: C.TimeChargeAtMost, ctx: Context) -> Iterator[Violat
         f"each assessment, more than the stated maximum {format_money(maximum)}",
         hint=f"maximum: at least {_plain(Decimal(taken.numerator) / taken.denominator / 100)}"
         f", or an hourly fee of at most {_plain(maximum * 60 / every)}",
+        remedy="a maximum of at least "
+        f"{format_money(Decimal(taken.numerator) / taken.denominator / 100)}, or an hourly fee "
+        f"of at most {format_money(maximum * 60 / every)}",
     )
 
 

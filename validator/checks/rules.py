@@ -64,12 +64,14 @@ class Rule:
         detail: str = "",
         cite: str | None = None,
         hint: str | None = None,
+        remedy: str | None = None,
         **values: Any,
     ) -> Finding:
         """The rule's finding in ``file``: its message (the template filled with ``values``,
         then ``: detail`` where the check gives one), its section (``cite`` where narrower
         than the rule's), what would comply (the advice filled, else ``hint``, else the
-        rule's), placed as the rule says, or as ``at`` says where the check knows better (a
+        rule's; ``remedy`` the same in a person's words, for the documents), placed as the
+        rule says, or as ``at`` says where the check knows better (a
         constraint that points at a key; the reader, which gives the line and column)."""
         message = self.message.format(**values)
         if detail:
@@ -89,6 +91,7 @@ class Rule:
             max(line, 1),
             max(column, 1),
             advice,
+            remedy,
         )
 
 

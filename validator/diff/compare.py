@@ -350,6 +350,10 @@ def diff_submissions(
         a, b = before.get(pointer), after.get(pointer)
         if _same(a, b):
             continue
+        if pointer == "/offered":  # the wagers by their names in the chapter, never their ids
+            a, b = wager_names(game, a), wager_names(game, b)
+        elif pointer.endswith(("/dealing/methods", "/dealing/shuffler")):  # in words
+            a, b = method_names(a), method_names(b)
         change = Change(pointer, None if a is None else show(a), None if b is None else show(b))
         keys = parts(pointer)
         if keys[0] == "progressives" and len(keys) > 1 and keys[1] not in priced:
@@ -366,6 +370,26 @@ def diff_submissions(
 
 
 _TABLES = ("paytables", "custom_paytables")
+
+
+def method_names(value: Any) -> Any:
+    """The dealing methods (``methods:``) and the shuffler in words: "dealt from a manual
+    dealing shoe", "an automated card shuffling device"; anything else as it is."""
+    from validator.checks.derive import METHOD_NAMES, SHUFFLER_NAMES
+
+    words = {**METHOD_NAMES, **SHUFFLER_NAMES}
+    if isinstance(value, list):
+        return [words.get(m, m) if isinstance(m, str) else m for m in value]
+    return words.get(value, value) if isinstance(value, str) else value
+
+
+def wager_names(game: Game, value: Any) -> Any:
+    """A list of wager ids (``offered:``) as the chapter names the wagers; anything else as
+    it is."""
+    if not isinstance(value, list):
+        return value
+    wagers = game.definition.wagers
+    return [wagers[w].name if isinstance(w, str) and w in wagers else w for w in value]
 
 
 def _order(table_ids: list[str]) -> Any:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
 from validator.interpreter.moments import Z95, add_sums, mean_half_width
-from validator.money import displayed, dollar_text
+from validator.money import displayed, dollar_text, format_money
 
 if TYPE_CHECKING:
     from validator.interpreter.poker.rake import RakeRule
@@ -308,20 +308,37 @@ def _rules_name(rules: str) -> str:
     return "the documented defaults" if rules == "defaults" else PurePath(rules).name
 
 
+def _mean(figure: str) -> str:
+    """A mean of the JSON (``"4.9800"``) as printed: to the cent (``$4.98``)."""
+    return format_money(figure, cents=True)
+
+
+def _interval(m: dict[str, Any]) -> str:
+    """A mean and its 95% interval, as printed: ``$4.98 (95% $4.94 … $5.02)``."""
+    lo, hi = m["ci95"]
+    return f"{_mean(m['mean'])} (95% {_mean(lo)} … {_mean(hi)})"
+
+
+def rake_name(kind: str) -> str:
+    """A rake's type in the chapter's words (§ 553.15(b)): "the percentage rake"."""
+    from validator.model.submission.descriptions import DESCRIPTIONS
+
+    return "no rake" if kind == "none" else DESCRIPTIONS.get(kind, f"the {kind} rake")
+
+
 def lines(poker: dict[str, Any]) -> list[str]:
     """The house's figures in words, for every format."""
     r, hph = poker["rake"], poker["hands_per_hour"]
     if r.get("method") == "exact":  # by the clock: the figures are exact, no interval
         rake = (
-            f"rake (time): ${r['per_hour']['mean']} an hour exactly, ${r['per_hand']['mean']} "
-            f"a hand at {hph} hands an hour ({r['reason']})"
+            f"The rake by time charges: {format_money(r['per_hour']['mean'])} an hour exactly, "
+            f"{_mean(r['per_hand']['mean'])} a hand at {hph} hands an hour ({r['reason']})"
         )
     else:
+        name = rake_name(r["kind"])
         rake = (
-            f"rake ({r['kind']}): ${r['per_hand']['mean']} a hand (95% "
-            f"${r['per_hand']['ci95'][0]} … ${r['per_hand']['ci95'][1]}); "
-            f"${r['per_hour']['mean']} an hour at {hph} hands an hour (95% "
-            f"${r['per_hour']['ci95'][0]} … ${r['per_hour']['ci95'][1]})"
+            f"{name[:1].upper()}{name[1:]}: {_interval(r['per_hand'])} a hand; "
+            f"{_interval(r['per_hour'])} an hour at {hph} hands an hour"
         )
     out = [
         f"simulated: {poker['hands']:,} hands at {poker['tables']:,} table(s) of "
@@ -340,12 +357,10 @@ def lines(poker: dict[str, Any]) -> list[str]:
             + (f", one in {bb['one_in_hands']:,}" if bb["one_in_hands"] else "")
         )
         out.append(
-            f"Bad Beat fund (from ${bb['fund_at_start']}): "
-            f"${bb['contribution_per_hand']['mean']} contributed a hand (95% "
-            f"${bb['contribution_per_hand']['ci95'][0]} … "
-            f"${bb['contribution_per_hand']['ci95'][1]}), "
-            f"${bb['contribution_per_hour']['mean']} an hour; grows "
-            f"${bb['fund_growth_per_hand']} a hand after payouts, "
-            f"${bb['fund_growth_per_hour']} an hour; {hit}"
+            f"Bad Beat fund (from {format_money(bb['fund_at_start'])}): "
+            f"{_interval(bb['contribution_per_hand'])} contributed a hand, "
+            f"{_mean(bb['contribution_per_hour']['mean'])} an hour; grows "
+            f"{_mean(bb['fund_growth_per_hand'])} a hand after payouts, "
+            f"{_mean(bb['fund_growth_per_hour'])} an hour; {hit}"
         )
     return out

@@ -1,11 +1,13 @@
-"""What a printed document needs (the par sheet, the review pack): the foot of every page,
-and the plots, matplotlib figures as SVG inside the HTML, so a printed PDF stays vector.
-Every plot has titled axes with their units, gridlines, the exact figure marked and its
-method stated; the same figures give the same bytes (no date, a fixed hash salt)."""
+"""What a printed document needs (the par sheet, the review pack): the foot of every page
+(and a DRAFT's mark at the head of every page), and the plots, matplotlib figures as SVG
+inside the HTML, so a printed PDF stays vector. Every plot has titled axes with their units,
+gridlines, the exact figure marked and its method stated; the same figures give the same
+bytes (no date, a fixed hash salt)."""
 
 from __future__ import annotations
 
 import io
+from itertools import pairwise
 from typing import Any
 
 #: The foot of every printed page (a CSS page-margin box; Chromium prints them).
@@ -15,9 +17,30 @@ PAGE_FOOT = """
 """
 
 
-def page_foot(text: str) -> str:
-    """The CSS that prints ``text`` and "Page N of M" at the foot of every page."""
-    return PAGE_FOOT.format(text=css_string(text))
+#: A DRAFT's mark at the head of every printed page, in the banner's red.
+PAGE_HEAD = """
+@page {{ @top-center {{ content: "{text}"; font-size: 9pt; font-weight: bold; color: #a00;
+  font-family: "DejaVu Sans", sans-serif; }} }}
+"""
+
+
+def draft_mark(errors: int) -> str:
+    """What every page of a document made from a Rules Submission with ``errors`` says."""
+    return (
+        f"DRAFT: made under a Rules Submission with {errors} error(s); not for use until "
+        "each is fixed or waived"
+    )
+
+
+def page_foot(text: str, draft: str | None = None) -> str:
+    """The CSS that prints ``text`` and "Page N of M" at the foot of every page; ``draft``
+    (:func:`draft_mark`): printed at the head of every page too, and the foot starts
+    "DRAFT"."""
+    if draft is None:
+        return PAGE_FOOT.format(text=css_string(text))
+    return PAGE_FOOT.format(text=css_string(f"DRAFT · {text}")) + PAGE_HEAD.format(
+        text=css_string(draft)
+    )
 
 
 def css_string(text: str) -> str:
@@ -45,6 +68,7 @@ def _pyplot() -> Any:
             "axes.grid": True,
             "grid.color": "#cccccc",
             "grid.linewidth": 0.5,
+            "text.parse_math": False,  # "$5" is money, never the start of mathtext
         }
     )
     import matplotlib.pyplot as plt
@@ -77,7 +101,10 @@ def bar_chart(
     fig, ax = plt.subplots(figsize=(6.4, 2.6))
     labels = [label for label, _ in points]
     ax.bar(range(len(points)), [v for _, v in points], color="#4a6fa5", zorder=2)
-    ax.set_xticks(range(len(points)), labels)
+    crowded = len(points) > CROWDED
+    ax.set_xticks(range(len(points)), labels, rotation=90 if crowded else 0, fontsize=7)
+    if not evenly_spaced(labels):  # the bars stand side by side, whatever their values
+        xlabel += "; one bar per result, evenly spaced, not to scale"
     if mark is not None:
         ax.axhline(mark[1], color="#a33333", linestyle="--", linewidth=1, zorder=3)
         ax.annotate(
@@ -92,6 +119,21 @@ def bar_chart(
     return _svg(fig)
 
 
+#: more bars than this and their labels stand upright, so that they never run together
+CROWDED = 12
+
+
+def evenly_spaced(labels: list[str]) -> bool:
+    """Whether bars side by side, labelled ``labels``, stand to scale: numbers one step
+    apart (``-2, -1, +0, +1``), so an axis of evenly spaced bars reads true."""
+    try:
+        values = [float(label) for label in labels]
+    except ValueError:
+        return False
+    steps = {round(b - a, 9) for a, b in pairwise(values)}
+    return len(steps) <= 1
+
+
 def line_chart(
     points: list[tuple[float, float]],
     *,
@@ -101,35 +143,40 @@ def line_chart(
     method: str,
     mark_y: tuple[str, float] | None = None,
     mark_x: tuple[str, float] | None = None,
+    x_money: bool = False,
 ) -> str:
-    """A curve of (x, y); ``mark_y`` a horizontal reference, ``mark_x`` the exact point."""
+    """A curve of (x, y); ``mark_y`` a horizontal reference, ``mark_x`` the exact point,
+    each named in a key beside the plot (never over the curve); ``x_money``: x in dollars,
+    its ticks printed as money (``validator.money.format_money``)."""
     if len(points) < 2:
         return ""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 2.6))
-    ax.plot([x for x, _ in points], [y for _, y in points], color="#4a6fa5", linewidth=1.5)
+    ax.plot(
+        [x for x, _ in points], [y for _, y in points], color="#4a6fa5", linewidth=1.5, label=ylabel
+    )
     if mark_y is not None:
-        ax.axhline(mark_y[1], color="#a33333", linestyle="--", linewidth=1)
-        ax.annotate(
-            mark_y[0],
-            (0.01, mark_y[1]),
-            xycoords=("axes fraction", "data"),
-            va="bottom",
-            color="#a33333",
-        )
+        ax.axhline(mark_y[1], color="#a33333", linestyle="--", linewidth=1, label=mark_y[0])
     if mark_x is not None:
-        ax.axvline(mark_x[1], color="#333333", linestyle=":", linewidth=1)
-        ax.annotate(
-            mark_x[0],
-            (mark_x[1], 0.02),
-            xycoords=("data", "axes fraction"),
-            ha="left",
-            color="#333333",
-            rotation=90,
-            va="bottom",
-        )
+        ax.axvline(mark_x[1], color="#333333", linestyle=":", linewidth=1, label=mark_x[0])
+    if x_money:
+        from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: axis_money(x)))
+    if mark_x is not None or mark_y is not None:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
     _dress(ax, title, xlabel, ylabel, method)
     return _svg(fig)
+
+
+def axis_money(x: float) -> str:
+    """An axis tick in dollars, as money is printed (whole dollars): ``$1,250,000``."""
+    from decimal import Decimal
+
+    from validator.money import format_money
+
+    return format_money(Decimal(str(float(x))), cents=False)
 
 
 def _dress(ax: Any, title: str, xlabel: str, ylabel: str, method: str) -> None:

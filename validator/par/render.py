@@ -47,14 +47,17 @@ WAGER_HEAD = ["Outcome", "Pays", "Combinations", "Probability", "Return"]
 STRATEGY_HEAD = ["Strategy", "Method", "House edge", "Element of risk", "Avg. total wager", "SD"]
 
 
+def strategy_name(base: dict[str, Any] | None, key: str) -> str:
+    """A strategy as its strategy file names it ("Charles Mousseau's strategy"), not by its
+    key; the key where the file gives no name."""
+    return ((base or {}).get("names") or {}).get(key, key)
+
+
 def _strategy_row(name: str, s: dict[str, Any]) -> list[str]:
-    edge = _pct(s["house_edge_percent"]) + (
-        f" ± {(s['ci95'][1] - s['ci95'][0]) / 2:.4f}" if s.get("ci95") else ""
-    )
     return [
         name,
         s["method"] + (f" ({s['rounds']:,} rounds)" if s["method"] == "simulated" else ""),
-        edge,
+        _strategy_edge(s),
         _pct(s["element_of_risk_percent"]),
         _num(s["average_total_wager"]),
         _num(s["sd"]),
@@ -121,9 +124,10 @@ def text(sheet: dict[str, Any]) -> str:
         wagers = " + ".join(names.get(w, w) for w in base["wagers"])
         per = names.get(base["per"], base["per"])
         out += ["", f"== Base game ({wagers}, per unit of the {per}) =="]
-        rows = [_strategy_row(n, s) for n, s in base["strategies"].items()]
+        rows = [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()]
         out.append(_table(STRATEGY_HEAD, rows))
-        for n, s in base["strategies"].items():
+        for key, s in base["strategies"].items():
+            n = strategy_name(base, key)
             dec = ", ".join(f"{k} {v:.4%}" for k, v in s["decisions"].items())
             q = s.get("dealer_qualifies")
             vi = s.get("volatility_index")
@@ -171,10 +175,11 @@ def text(sheet: dict[str, Any]) -> str:
 
 
 def _money(text: str | None) -> str:
-    """A money string of the JSON (``"1851933.16"``) as printed: ``$1,851,933.16``."""
+    """A money string of the JSON (``"1851933.16"``) as printed: ``$1,851,933.16``, whole
+    dollars without cents (``"30000.00"``: ``$30,000``), as every document prints money."""
     if text is None:
         return "—"
-    return format_money(text, cents=True)
+    return format_money(text)
 
 
 def _progressive_line(p: dict[str, Any]) -> str:
@@ -223,9 +228,13 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     if base:
         out += ["", "## Base game", ""]
         out.append(
-            _md_table(STRATEGY_HEAD, [_strategy_row(n, s) for n, s in base["strategies"].items()])
+            _md_table(
+                STRATEGY_HEAD,
+                [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()],
+            )
         )
-        for n, s in base["strategies"].items():
+        for key, s in base["strategies"].items():
+            n = strategy_name(base, key)
             dec = ", ".join(f"{k} {v:.4%}" for k, v in s["decisions"].items())
             out += ["", f"- **{n}** ({s['method']}): {dec}. Source: {s['source']}"]
         for label, why in (
@@ -296,11 +305,13 @@ def html_report(sheet: dict[str, Any]) -> str:
         f" · sha256 {ident['sha256']}" if ident.get("sha256") else ""
     )
     glance = summary_table(sheet)
+    draft = sheet.get("draft")
+    mark = printed.draft_mark(len(draft["findings"])) if draft else None
     return "\n".join(
         [
             "<!doctype html><html lang=en><head><meta charset=utf-8>",
-            f"<title>Par sheet: {_h(sheet['name'])}</title>"
-            f"<style>{CSS}{printed.page_foot(foot)}</style></head><body>",
+            f"<title>{'DRAFT · ' if draft else ''}Par sheet: {_h(sheet['name'])}</title>"
+            f"<style>{CSS}{printed.page_foot(foot, mark)}</style></head><body>",
             draft_banner(sheet),
             f"<h1>Par sheet: {_h(sheet['name'])}</h1>",
             identification(sheet),
@@ -347,8 +358,10 @@ def summary_table(sheet: dict[str, Any]) -> str:
     rows: list[list[str]] = []
     base = sheet.get("base_game")
     if base:
-        for n, st in base["strategies"].items():
-            rows.append([f"Base game, {n}", _strategy_edge(st), st["method"]])
+        for key, st in base["strategies"].items():
+            rows.append(
+                [f"Base game, {strategy_name(base, key)}", _strategy_edge(st), st["method"]]
+            )
     for w in sheet["wagers"].values():
         paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
         rows.append([f"{w['name']}{paytable}", _pct(w["house_edge_percent"]), "exact"])
@@ -363,9 +376,11 @@ def summary_table(sheet: dict[str, Any]) -> str:
 
 
 def _strategy_edge(s: dict[str, Any]) -> str:
+    """A strategy's house edge; simulated, with its 95% interval's half width in the unit
+    it is in: ``10.7292% ± 9.9710 percentage points``."""
     edge = _pct(s["house_edge_percent"])
     if s.get("ci95"):
-        edge += f" ± {(s['ci95'][1] - s['ci95'][0]) / 2:.4f}"
+        edge += f" ± {(s['ci95'][1] - s['ci95'][0]) / 2:.4f} percentage points"
     return edge
 
 
@@ -402,7 +417,7 @@ def published_table(sheet: dict[str, Any]) -> str:
             verdict = f"differs: {f['reason']}" if got is not None else str(f["reason"])
         rows.append(
             [
-                f"Base game, {f['strategy']}: {f['figure']}",
+                f"Base game, {strategy_name(sheet.get('base_game'), f['strategy'])}: {f['figure']}",
                 str(f["by"]),
                 str(f["published"]),
                 "—" if got is None else _pct(got),
@@ -434,13 +449,17 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
             f"the {_h(names.get(base['per'], base['per']))} [{_h(base['cite'] or '')}]</p>"
         )
         out.append(
-            _html_table(STRATEGY_HEAD, [_strategy_row(n, s) for n, s in base["strategies"].items()])
+            _html_table(
+                STRATEGY_HEAD,
+                [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()],
+            )
         )
         for why in ("not_exact_because", "not_simulated_because"):
             if base.get(why):
                 label = "Not derived exactly" if why == "not_exact_because" else "Not simulated"
                 out.append(f"<p class=method>{label}: {_h(base[why])}</p>")
-        for n, s in base["strategies"].items():
+        for key, s in base["strategies"].items():
+            n = strategy_name(base, key)
             dist = s.get("result_distribution") or []
             method = (
                 "exact: every player hand against every dealer hand"
@@ -479,11 +498,12 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         chart = printed.line_chart(
             pts,
             title=f"Return versus the meter, {name}",
-            xlabel=f"Meter amount ($, on a {_money(p['wager_amount'])} wager)",
+            xlabel=f"Meter amount (on a {_money(p['wager_amount'])} wager)",
             ylabel="Return to the player (%)",
             method="exact: every hand counted, the meter's share valued at each amount",
             mark_y=("100% (break-even)", 100.0),
             mark_x=(f"meter {_money(p['meter'])}", float(p["meter"])),
+            x_money=True,
         )
         cite = sheet["wagers"].get(key, {}).get("cite")
         out.append(

@@ -25,6 +25,7 @@ from validator.compiler import Game, PokerGame
 from validator.interpreter.config import TableConfig
 from validator.interpreter.rules import Rules
 from validator.interpreter.settings import TableSettings
+from validator.money import format_money
 from validator.par.completions import CompletionGame, exact_figures
 from validator.par.longest_flush import FlushGame, NotDerivable, StrategyFigures
 from validator.par.longest_flush import exact_figures as flush_figures
@@ -129,7 +130,8 @@ def build(req: ParRequest) -> dict[str, Any]:
 
                 clock = by_the_clock(rake, setup.positions, req.hands_per_hour)
                 out["notes"].append(
-                    f"The rake, by the clock and so exact: ${clock['per_hour']['mean']} an hour "
+                    "The rake, by the clock and so exact: "
+                    f"{format_money(clock['per_hour']['mean'])} an hour "
                     f"with every seat taken ({clock['reason']})."
                 )
             out["notes"].append(
@@ -224,6 +226,8 @@ def base_game(req: ParRequest) -> dict[str, Any]:
         "not_exact_because": None,
         "not_simulated_because": None,
         "strategies": {},
+        # each strategy as its strategy file names it, for the documents' words
+        "names": {OPTIMAL: "Optimal strategy", **{n: s.name for n, s in declared.items()}},
     }
     strategies: dict[str, Any] = out["strategies"]
     exact_done: set[str] = set()

@@ -17,7 +17,7 @@ from typing import Any
 from validator.diff.render import cell, delta_text, direction, holds_text, percent, selection
 from validator.model.notation import format_rate
 from validator.odds.wagers import strategy_text
-from validator.par.printed import page_foot
+from validator.par.printed import draft_mark, page_foot
 from validator.review.build import PAGE_STARTS, SECTIONS, ReviewPack
 from validator.review.cover import field_name
 from validator.signage.build import PLACEMENT, Line, Paytable
@@ -80,11 +80,12 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
     first printing found them (``validator.review.pdf.print_paged``), for the contents."""
     title = f"Review pack: {pack.value('facility')} · {pack.game_name}"
     foot = f"sha256 {pack.sha256} · Approved on: ______________"
+    draft = pack_draft(pack)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{_e(title)}</title>",
-        f"<style>{CSS}{page_foot(foot)}</style></head><body>",
+        f"<title>{'DRAFT · ' if draft else ''}{_e(title)}</title>",
+        f"<style>{CSS}{page_foot(foot, draft)}</style></head><body>",
     ]
     for key, _ in SECTIONS:
         cls = ' class="page-start"' if key in PAGE_STARTS else ""
@@ -99,6 +100,27 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
     parts.append(f'<footer class="every-page">{_e(foot)}</footer>')
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def pack_draft(pack: ReviewPack) -> str | None:
+    """The DRAFT mark of a pack prepared from a submission with errors (every page, the
+    cover); ``None`` where it has none."""
+    errors = pack.counts["errors"]
+    return draft_mark(errors) if errors else None
+
+
+def approval_terms(pack: ReviewPack) -> str | None:
+    """Why approval is not open, where the submission has errors: ``rulesub approve`` needs
+    none, or each waived with its reason."""
+    errors = [f for f in pack.findings if f.severity == "error"]
+    if not errors:
+        return None
+    where = "; ".join(f"line {f.line}" + (f", {f.cite}" if f.cite else "") for f in errors)
+    return (
+        f"Approval is not open: the submission had {len(errors)} error(s) when this pack was "
+        f"prepared ({where}). It may be approved only once each is fixed (a corrected filing, "
+        "and a new pack) or waived, each with its reason written below."
+    )
 
 
 def paged_review(pack: ReviewPack) -> str:
@@ -147,9 +169,11 @@ def _cover(pack: ReviewPack, pages: dict[str, int]) -> str:
         f"<td class='num'>{pages.get(key, '')}</td></tr>"
         for key, heading in SECTIONS[1:]
     )
+    draft = pack_draft(pack)
     return (
         f"<h1>{_e(_heading('submission'))}</h1>"
-        f'<dl class="facts">{facts}</dl>'
+        + (f"<p class='draft'>{_e(draft)}.</p>" if draft else "")
+        + f'<dl class="facts">{facts}</dl>'
         "<p>The regulation version is a hash of the game files the findings and the math "
         "were computed from; the same version gives the same figures.</p>"
         f"<p><strong>{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} "
@@ -211,7 +235,7 @@ def _findings(pack: ReviewPack) -> str:
         "<th>Section</th></tr></thead><tbody>"
     )
     for f in pack.findings:
-        hint = f"<br><span class='cite'>What would comply: {_e(f.hint)}</span>" if f.hint else ""
+        hint = _comply(f)
         quote = quoted_line(pack, f.line)
         said = (
             f"<blockquote class='quote'>line {f.line}: <code>{_e(quote)}</code></blockquote>"
@@ -225,6 +249,19 @@ def _findings(pack: ReviewPack) -> str:
         )
     out.append("</tbody></table>")
     return "".join(out)
+
+
+def _comply(f: Any) -> str:
+    """What would comply, in words where the check gives them (money printed); else the
+    change to the file in its own notation, set as the file's text is."""
+    if f.remedy:
+        return f"<br><span class='cite'>What would comply: {_e(f.remedy)}</span>"
+    if f.hint:
+        return (
+            "<br><span class='cite'>What would comply, in the file: "
+            f"<code>{_e(f.hint)}</code></span>"
+        )
+    return ""
 
 
 def changes_section(pack: ReviewPack) -> str:
@@ -396,6 +433,13 @@ def _signage(pack: ReviewPack) -> str:
 
 def _approval(pack: ReviewPack) -> str:
     c = pack.counts
+    terms = approval_terms(pack)
+    decision = (
+        "<p>Decision:<span class='box'></span>Approved<span class='box'></span>Rejected</p>"
+        if terms is None
+        else f"<p class='draft'>{_e(terms)}</p><p>Decision:<span class='box'></span>Approved, "
+        "every error waived as written below<span class='box'></span>Rejected</p>"
+    )
     return (
         f"<div class='approval'><h2>{_e(_heading('approval'))}</h2>"
         f"<p>{_e(pack.value('facility'))} · {_e(pack.game_name)} · effective "
@@ -403,7 +447,7 @@ def _approval(pack: ReviewPack) -> str:
         f"{_e(pack.sha256)}<br>"
         f"Regulation version {_e(pack.regulation_version)}<br>"
         f"Findings when prepared: {c['errors']} error(s), {c['warnings']} warning(s)</p>"
-        "<p>Decision:<span class='box'></span>Approved<span class='box'></span>Rejected</p>"
+        f"{decision}"
         "<div class='field'>Name of the approving officer</div>"
         "<div class='field'>Title</div>"
         "<div class='field'>Date of approval (YYYY-MM-DD)</div>"

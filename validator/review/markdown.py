@@ -8,7 +8,7 @@ from validator.markdown import md_text as _md
 from validator.odds.wagers import strategy_text
 from validator.review.build import SECTIONS, ReviewPack
 from validator.review.cover import hold_rows, no_hold, quoted_line
-from validator.review.html import cover_facts
+from validator.review.html import approval_terms, cover_facts, pack_draft
 
 
 def _demote(markdown: str, levels: int = 2) -> str:
@@ -22,6 +22,9 @@ def render_markdown(pack: ReviewPack) -> str:
     h = dict(SECTIONS)
     c = pack.counts
     out = [f"# {h['submission']}", ""]
+    draft = pack_draft(pack)
+    if draft:
+        out += [f"> **{_md(draft)}.**", ""]
     out += [f"- **{k}:** {_md(v)}" for k, v in cover_facts(pack)]
     out += ["", f"**{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} info.**"]
     out += ["", "Contents: " + " · ".join(_md(heading) for _, heading in SECTIONS[1:])]
@@ -41,6 +44,8 @@ def render_markdown(pack: ReviewPack) -> str:
     if pack.findings:
         for f in pack.findings:
             out.append(f"- **{f.severity}**, line {f.line}: {_md(f.message)} ({_md(f.cite or '')})")
+            if f.remedy:
+                out.append(f"  What would comply: {_md(f.remedy)}")
             quote = quoted_line(pack, f.line)
             if quote:
                 out.append(f"  > line {f.line}: {_code(quote.strip())}")
@@ -112,7 +117,7 @@ def render_markdown(pack: ReviewPack) -> str:
         f"{_md(pack.value('effective'))}; sha256 `{pack.sha256}`; regulation version "
         f"`{pack.regulation_version}`",
         "",
-        "Decision: [ ] Approved  [ ] Rejected",
+        *_decision(pack),
         "",
         "Name of the approving officer: ______________________________",
         "",
@@ -123,3 +128,15 @@ def render_markdown(pack: ReviewPack) -> str:
         "Findings waived, with the reasons: ______________________________",
     ]
     return "\n".join(out) + "\n"
+
+
+def _decision(pack: ReviewPack) -> list[str]:
+    """The approval's decision: open, or why not yet (``approval_terms``)."""
+    terms = approval_terms(pack)
+    if terms is None:
+        return ["Decision: [ ] Approved  [ ] Rejected"]
+    return [
+        f"**{_md(terms)}**",
+        "",
+        "Decision: [ ] Approved, every error waived as written below  [ ] Rejected",
+    ]

@@ -90,13 +90,21 @@ def page_texts(pdf: bytes) -> list[str] | None:
 
 
 def section_pages(pdf: bytes, headings: dict[str, str]) -> dict[str, int]:
-    """The page each section starts on: the first page that opens with its heading."""
+    """The page each section starts on: the first page that opens with its heading (below
+    a DRAFT's mark, which heads every page of one)."""
     pages = page_texts(pdf) or []
     found: dict[str, int] = {}
     for key, heading in headings.items():
         for number, text in enumerate(pages, 1):
-            first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-            if first == heading:
+            if opening(text) == heading:
                 found[key] = number
                 break
     return found
+
+
+def opening(page: str) -> str:
+    """A printed page's first line of its own: the running DRAFT mark above it passed over."""
+    lines = [ln.strip() for ln in page.splitlines() if ln.strip()]
+    if lines and lines[0].startswith("DRAFT:"):
+        lines = lines[1:]
+    return lines[0] if lines else ""

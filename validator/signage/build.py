@@ -159,6 +159,8 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
     ante = submission.ante
     if ante is not None and ante.required and ante.amount is not None:
         out["ante"] = _money(ante.amount)
+    elif ante is not None and ante.required is False:  # the rule governing the Ante, "if
+        out["ante"] = "none"  # any", is posted (§ 553.11(b)): a table without one says so
     if submission.blinds:
         out["blinds"] = ", ".join(_money(b) for b in submission.blinds)
     if submission.forced_bet is not None:

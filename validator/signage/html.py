@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from html import escape
 
+from validator.par.printed import page_foot
 from validator.signage.build import PLACEMENT, Line, Paytable, Sign, SignSet
 from validator.signage.render import DRAFT_NOTICE, heading
 
@@ -181,9 +182,10 @@ def render_html(signs: SignSet, *, cite: bool = True) -> str:
         if p
     )
     body = "\n".join(_sign_html(signs, sign, cite) for sign in signs.signs)
+    foot = page_foot(f"{signs.game_name} signs", DRAFT_NOTICE if signs.draft else None)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n"
+        f"<title>{escape(title)}</title>\n<style>{CSS}{foot}</style>\n</head>\n"
         f"<body>\n{body}\n</body>\n</html>\n"
     )
