@@ -592,3 +592,25 @@ def test_the_bad_beat_bonus_section_says_every_deal_of_both_hands_641a_12_f() ->
     assert f"exact: every deal of both hands counted ({w['combinations']:,})" in section
     assert "the base game played by its optimal strategy" in section
     assert "every hand counted" not in section
+
+
+def test_the_long_run_return_counts_every_meter_641a_12_e_3() -> None:
+    """Four Card Poker's Five-Card Progressive, paytable C: a royal flush pays 100% of the
+    mega jackpot, a straight flush the major, four of a kind the minor, each meter with its
+    own incrementation rate, 9%, 7% and 3% (§ 641a.12(e)(3)). In the long run each meter
+    pays out what flows into it: its increment on every wager and its reseed after every
+    hit. Worked by hand over the 2,598,960 five-card hands, on the example's $5 wager with
+    reseeds of $50,000, $5,000 and $1,250: the fixed rows return (3,744 × 50 + 5,108 × 40 +
+    10,200 × 30 + 54,912 × 10) / 2,598,960; the increments 19%; the reseeds (4 × 50,000 +
+    36 × 5,000 + 624 × 1,250) / (2,598,960 × 5). The par sheet counted the mega meter
+    alone (65.89% where the text gives 75.89%)."""
+    from fractions import Fraction
+
+    example = EXAMPLES / "four-card-poker-five-card.yaml"
+    code, out, err = par(str(example), "--rounds", "2000", "--workers", "1", "--format", "json")
+    assert code == 0, err
+    sheet = json.loads(out)["progressives"]["five_card_progressive"]
+    fixed = Fraction(3744 * 50 + 5108 * 40 + 10200 * 30 + 54912 * 10, 2598960)
+    reseeds = Fraction(4 * 50000 + 36 * 5000 + 624 * 1250, 2598960 * 5)
+    assert Fraction(sheet["long_run_return_exact"]) == fixed + Fraction(19, 100) + reseeds
+    assert sheet["increment_by_meter"] == {"mega": 9.0, "major": 7.0, "minor": 3.0}

@@ -15,11 +15,13 @@ round equals what flows into it: the increment on each wager, and the reseed put
 meter after each hit of the whole meter (a share below 100% is paid from the meter, which
 keeps the rest). Per unit wagered::
 
-    long-run return = fixed + increment + p(whole-meter hit) · reseed / w
+    long-run return = fixed + Σ over meters (increment + p(whole-meter hit) · reseed / w)
 
-(one player per hit: a jackpot shared by several players at once is left aside; on a table
-with several meters the figures follow the meter of the top award, the others valued at
-their seed). The
+(one player per hit: a jackpot shared by several players at once is left aside). On a table
+with several meters (Four Card Poker's mega, major and minor jackpots, § 641a.12(e)) every
+meter the submission states is counted so, each with its own increment and reseed; the
+return at the meter, the break-even and the curve follow the meter of the top award, the
+others valued at their seed. The
 reserve (hidden) increment builds a reserve between two whole-meter hits, on average
 ``reserve_increment · w / p`` dollars against one reseed: the reserve funds the reseed
 when that is at least the reseed, and the difference is its surplus or shortfall per reset.
@@ -27,7 +29,7 @@ when that is at least the reseed, and the difference is its surplus or shortfall
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -51,6 +53,11 @@ class ProgressiveSheet:
     fixed: Fraction  # return per unit from the rows paid at fixed odds
     slope: Fraction  # return per unit per dollar on the meter
     whole_hit: Fraction  # probability of a hit of the whole meter
+    #: every meter the submission states, with the probability of a hit of its whole meter
+    meters: dict[str, tuple[MeterConfig, Fraction]] = field(default_factory=dict)
+    #: return per unit from the fixed rows and the meters the submission does not state
+    #: (at their seed): what the long run adds the stated meters' flows to
+    unstated: Fraction = Fraction(0)
 
     def return_at(self, meter: Decimal | Fraction) -> Fraction:
         return self.fixed + self.slope * Fraction(meter)
@@ -63,11 +70,18 @@ class ProgressiveSheet:
 
     @property
     def long_run(self) -> Fraction | None:
-        c = self.config
-        if c is None:
+        if self.config is None:
             return None
         w = Fraction(self.wager_amount)
-        return self.fixed + c.increment + self.whole_hit * Fraction(c.reseed) / w
+        flows = (c.increment + hit * Fraction(c.reseed) / w for c, hit in self.meters.values())
+        return self.unstated + sum(flows, Fraction(0))
+
+    @property
+    def increment(self) -> Fraction | None:
+        """What every stated meter takes of each wager, together."""
+        if self.config is None:
+            return None
+        return sum((c.increment for c, _ in self.meters.values()), Fraction(0))
 
     def reserve(self) -> dict[str, Any] | None:
         c = self.config
@@ -103,6 +117,7 @@ class ProgressiveSheet:
             "top_award_probability": float(self.whole_hit),
             "top_award_probability_exact": str(self.whole_hit),
             "increment_percent": None if c is None else pct(c.increment),
+            "increment_by_meter": {name: pct(m.increment) for name, (m, _) in self.meters.items()},
             "reseed": None if c is None else money(Fraction(c.reseed)),
             "long_run_return_percent": None if lr is None else pct(lr),
             "long_run_return_exact": None if lr is None else str(lr),
@@ -137,7 +152,8 @@ def progressive_sheet(
 ) -> ProgressiveSheet | None:
     """The progressive figures of one table with meters, or ``None`` without meter rows."""
 
-    def price(meter: Decimal) -> Any:
+    def price(meter: Decimal | dict[str, Decimal]) -> Any:
+        """Priced at ``meter``: the top award's meter, or each meter by name."""
         if rows is not None:
             _, table = game.table(table_id)
             return odds_for_rows(
@@ -164,11 +180,28 @@ def progressive_sheet(
     slope = (at_zero.hold - at_seed.hold) / Fraction(seed) if seed else Fraction(0)
     _, table = game.table(table_id)
     payouts = rows if rows is not None else table.rows(letter)
-    whole = Fraction(0)
+    whole: dict[str, Fraction] = {}
     for c in at_zero.categories:
         p = payouts.get(c.category) if payouts else None
         meter_row = p is not None and getattr(p, "kind", None) is PayoutKind.METER
-        if meter_row and p is not None and p.meter == top and p.share >= 1:
-            whole += c.probability
+        if meter_row and p is not None and p.share >= 1:
+            whole[p.meter] = whole.get(p.meter, Fraction(0)) + c.probability
+    stated = {n: (m, whole.get(n, Fraction(0))) for n, m in (config or {}).items()}
+    # the stated meters at nothing, the others at their seed: what their flows add to
+    others = {m.name: Decimal(0) if m.name in stated else m.amount for m in seed_odds.meters}
+    others[top] = Decimal(0)
+    unstated = 1 - price(others).hold if len(seed_odds.meters) > 1 else fixed
     cfg = config.get(top) if config else None
-    return ProgressiveSheet(table_id, letter, top, wager_amount, cfg, seed, fixed, slope, whole)
+    return ProgressiveSheet(
+        table_id,
+        letter,
+        top,
+        wager_amount,
+        cfg,
+        seed,
+        fixed,
+        slope,
+        whole.get(top, Fraction(0)),
+        stated,
+        unstated,
+    )

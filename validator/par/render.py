@@ -192,12 +192,15 @@ def _progressive_line(p: dict[str, Any]) -> str:
         f"top award probability {p['top_award_probability']:.3e}",
     ]
     if p["long_run_return_percent"] is not None:
-        parts.append(
-            f"long-run return {_pct(p['long_run_return_percent'])} (increment "
-            f"{p['increment_percent']}%, reseed {_money(p['reseed'])})"
+        increments = p.get("increment_by_meter") or {}
+        each = (
+            "increments " + ", ".join(f"{n.capitalize()} {v}%" for n, v in increments.items())
+            if len(increments) > 1  # every meter's flow is counted (§ 641a.12(e)'s three)
+            else f"increment {p['increment_percent']}%, reseed {_money(p['reseed'])}"
         )
+        parts.append(f"long-run return {_pct(p['long_run_return_percent'])} ({each})")
     r = p["reserve"]
-    if r:
+    if r and r["reserve_increment_percent"]:  # no reserve stated: nothing to fund a reseed
         verdict = "funds" if r["funds_reseed"] else "does not fund"
         parts.append(
             f"the reserve ({r['reserve_increment_percent']}%) {verdict} the reseed: "
