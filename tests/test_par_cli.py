@@ -614,3 +614,16 @@ def test_the_long_run_return_counts_every_meter_641a_12_e_3() -> None:
     reseeds = Fraction(4 * 50000 + 36 * 5000 + 624 * 1250, 2598960 * 5)
     assert Fraction(sheet["long_run_return_exact"]) == fixed + Fraction(19, 100) + reseeds
     assert sheet["increment_by_meter"] == {"mega": 9.0, "major": 7.0, "minor": 3.0}
+
+
+def test_a_par_sheet_says_when_the_chapter_was_not_in_force() -> None:
+    """Ch. 589 was rescinded by 46 Pa.B. 5540 (August 27, 2016): the example Lunar Poker
+    submission, effective 2027-01-01, gets the warning `validate` gives, on stderr and on
+    the sheet filed, from `par` (and from `odds --rulesub`, which said nothing either)."""
+    lunar = EXAMPLES / "lunar-poker.yaml"
+    code, out, err = par(str(lunar), "--rounds", "2000", "--workers", "1", "--format", "json")
+    assert code == 0, err
+    assert "46 Pa.B. 5540" in err and "not in force on 2027-01-01" in err
+    assert any("not in force on 2027-01-01" in n for n in json.loads(out)["notes"])
+    odds = runner.invoke(app, ["odds", "lunar-poker", "--rulesub", str(lunar)])
+    assert odds.exit_code == 0 and "not in force on 2027-01-01" in odds.stderr

@@ -15,6 +15,7 @@ from validator.errors import RulesubError, messages
 
 if TYPE_CHECKING:
     import datetime as dt
+    from pathlib import Path
 
 __all__ = ["EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "Format"]
 
@@ -126,15 +127,27 @@ def game_as_of(game: Any, when: str | None) -> Any:
     return game if resolved is definition else replace(game, definition=resolved)
 
 
-def say_in_force(game: Any, date: dt.date, *, refuse: bool = False) -> None:
+def say_in_force_of(game: Any, submission: Path) -> list[str]:
+    """``say_in_force`` on the submission's effective date (none stated: nothing said)."""
+    from validator.model.submission import load_submission
+
+    effective = getattr(load_submission(submission).submission, "effective", None)
+    return say_in_force(game, effective) if effective is not None else []
+
+
+def say_in_force(game: Any, date: dt.date, *, refuse: bool = False) -> list[str]:
     """Where the encoded text was not the regulation on ``date`` (before its adoption, after
     a rescission or an expiry, an amendment's wording not held), a note on stderr; with
-    ``refuse``, a date before the adoption stops the command (exit 2)."""
+    ``refuse``, a date before the adoption stops the command (exit 2). The notes said, each
+    with its citation, for a document to carry too."""
     from validator.checks.in_force import messages
     from validator.model.history import in_force
 
     definition = game.definition
+    said = []
     for _rule, severity, message, cite in messages(definition, in_force(definition, date)):
         if severity == "error" and refuse:
             fail(f"{game.id}: {message} [{cite}]")
         sys.stderr.write(f"rulesub: {game.id}: {severity}: {message} [{cite}]\n")
+        said.append(f"{message} [{cite}]")
+    return said
