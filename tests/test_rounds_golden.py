@@ -212,3 +212,16 @@ def test_every_banking_game_replays_its_golden_rounds_in_the_batch_engine() -> N
             not_replayed[f"{path.parent.name}/{path.stem}"] = why
     assert all(replayed.get(g, 0) >= 8 for g in GAME_IDS), replayed
     assert not not_replayed, not_replayed
+
+
+@pytest.mark.parametrize(
+    "submission", sorted(GOLDEN.glob("*/rulesub.yaml")), ids=lambda p: p.parent.name
+)
+def test_a_golden_submission_complies(submission: Path) -> None:
+    """The Rules Submission golden rounds are settled under complies with the chapter, so
+    that `rulesub settle` settles them as an officer runs it, not only with its findings
+    allowed (Heads-Up Hold 'Em's lacked `dealing:`, a required key)."""
+    from validator.checks import validate_file
+
+    result = validate_file(submission)
+    assert [f.code for f in result.findings if f.severity == "error"] == []
