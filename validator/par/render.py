@@ -75,9 +75,23 @@ def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
     basis = " (a bonus on the wager: edge = minus its return)" if w["basis"] == "bonus" else ""
     if w.get("strategy"):  # paid on the lower of two hands: every deal of both counted
         basis += f" ({strategy_text(w['strategy'])})"
+    ah = w.get("approved_hold")
+    stated = (
+        f"; the Board's stated hold {ah['from_percent']:g}%"
+        + (f" – {ah['to_percent']:g}%" if ah["to_percent"] != ah["from_percent"] else "")
+        + (
+            ": inside"
+            if ah["inside"]
+            else " (a progressive's hold moves with its meter: see the progressive below)"
+            if w.get("meters")
+            else ": outside (the exact figure stands)"
+        )
+        if ah
+        else ""
+    )
     return (
         f"house edge {_pct(w['house_edge_percent'])} (exact {w['exact']}){basis}; hit "
-        f"frequency {w['hit_frequency']:.6f}; SD {w['sd']:.4f}{cycle}"
+        f"frequency {w['hit_frequency']:.6f}; SD {w['sd']:.4f}{cycle}{stated}"
     ), f"{w['name']}{paytable} [{w['cite']}]"
 
 
