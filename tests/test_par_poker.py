@@ -341,3 +341,12 @@ def test_a_bad_beat_dealt_on_purpose_is_paid_as_the_rules_give_553_20(
     assert bb["fund_growth_per_hand"] == "-24317.9300"
     after = Decimal(bb["fund_at_start"]) + Decimal(bb["fund_growth_per_hand"])
     assert after == Decimal("0.07")
+
+
+def test_the_sheet_names_the_players_as_the_strategy_file_does() -> None:
+    """The players are named as games/strategies/poker.yaml names them (Tight, Loose), never
+    by their keys, on the sheet people read; the JSON keeps the keys beside the names."""
+    sheet = house_sheet(PokerSpec(**{**SPEC.__dict__, "hands": 20}), workers=1)
+    assert sheet["strategy_names"] == {"tight": "Tight", "loose": "Loose"}
+    players = next(line for line in poker.lines(sheet) if "players:" in line)
+    assert "seat 1 Tight" in players and "tight" not in players.split("players:")[1]

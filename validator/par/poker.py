@@ -275,6 +275,12 @@ def house_sheet(
         "seats": len(probe.seats),
         "seed": spec.seed,
         "strategies": {str(k): v for k, v in probe.strategies.items()},
+        # each as the strategy file names it, for what people read
+        "strategy_names": {
+            key: named.name
+            for key, named in probe.game.definition.poker_strategies.named.items()  # type: ignore[union-attr]
+            if key in probe.strategies.values()
+        },
         "hands_per_hour": hph,
         "rake": by_the_clock(rules.rake, len(probe.seats), hph)
         if rules.rake is not None and rules.rake.kind == "time"
@@ -344,7 +350,10 @@ def lines(poker: dict[str, Any]) -> list[str]:
         f"simulated: {poker['hands']:,} hands at {poker['tables']:,} table(s) of "
         f"{poker['seats']} seats, seed {poker['seed']} "
         f"({_rules_name(poker['rules'])}); players: "
-        + ", ".join(f"seat {k} {v}" for k, v in poker["strategies"].items()),
+        + ", ".join(
+            f"seat {k} {(poker.get('strategy_names') or {}).get(v, v)}"
+            for k, v in poker["strategies"].items()
+        ),
         rake,
     ]
     bb = poker["bad_beat"]
