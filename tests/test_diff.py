@@ -573,3 +573,16 @@ def test_a_refinement_without_a_row_is_paid_as_its_parent(tmp_path: Path) -> Non
         "| Six-card royal flush—diamonds | **1,000 to 1 (as royal flush)** | **200,000 to 1** |"
         in out
     )
+
+
+def test_a_deck_change_is_named_by_how_the_cards_are_dealt() -> None:
+    """The decks are "changed at least every" so many hours by how the cards are dealt (by
+    hand, from a manual or an automated dealing shoe; § 678a.3(c)): a change is named so,
+    not as the file's keys ("Dealing deck change, hours manual shoe")."""
+    from validator.diff.names import field_name
+
+    assert (
+        field_name(None, "/dealing/change_every_hours/manual_shoe")
+        == "Deck change (hours), cards dealt from a manual dealing shoe"
+    )
+    assert field_name(None, "/dealing/change_every_hours/hand").endswith("cards dealt by hand")

@@ -60,6 +60,10 @@ def field_name(game: Any, pointer: str) -> str:
             meter = meter_label(words[1], parts[3])
             return f"{meter}'s {' '.join(words[4:])}" if len(parts) >= 5 else meter
         return f"{words[1]}, {' '.join(words[2:])}"
+    if parts[:2] == ["dealing", "change_every_hours"] and len(parts) == 3:
+        from validator.checks.derive import METHOD_NAMES  # "Deck change, cards dealt by hand"
+
+        return f"Deck change (hours), cards {METHOD_NAMES.get(parts[2], words[2])}"
     if len(parts) >= 2 and parts[0] in ("paytables", "custom_paytables", "progressives"):
         words = [words[1], words[0], *words[2:]]  # "Aces Up paytable", "… progressive meter"
     text = " ".join(words)
