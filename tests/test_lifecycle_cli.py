@@ -144,3 +144,28 @@ def test_a_submissions_life(db: str, tmp_path: Path) -> None:
     assert "inside the retention period" in out.stderr
     assert len(json.loads(run("history", "--db", db, "--format", "json"))) == 3
     assert run("show", str(first["id"]), "--db", db).encode() == filed.read_bytes()
+
+
+def test_whoever_recorded_a_filing_does_not_decide_it(db: str) -> None:
+    """Separation of duties at the command line, as on the web: ``--by`` naming who
+    recorded the filing (the name as the store compares names: another case, spaces) is
+    refused, exit 1, nothing changed; another officer decides it."""
+    from validator.store import Store
+
+    sid = str(
+        json.loads(run("record", str(HCF), "--by", "Alice Clerk", "--db", db, "--format", "json"))[
+            "id"
+        ]
+    )
+    for verb, said in (("approve", ("--date", "2026-12-01")), ("reject", ("--reason", "mine"))):
+        for me in ("Alice Clerk", " alice  CLERK "):
+            out = rulesub(verb, sid, "--by", me, *said, "--db", db, own_process=False)
+            assert out.returncode == 1, (verb, me, out.stderr)
+            assert f"submission {sid} was recorded by Alice Clerk" in out.stderr
+            assert "separation of duties" in out.stderr
+    store = Store(db)
+    assert store.get(int(sid)).status == "submitted"
+    assert [e.action for e in store.events([int(sid)])] == ["record"]
+    run("approve", sid, "--by", "Bob Reviewer", "--date", "2026-12-01", "--db", db)
+    assert store.get(int(sid)).status == "approved"
+    store.dispose()

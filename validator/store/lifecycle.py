@@ -28,6 +28,8 @@ office's policy:
   and when approved, and an approval supersedes only its own holder's filings. A facility
   is found under every spelling of its name (``names.key``: case, spaces); a facility's or
   holder's name mixing scripts is refused (``rulesub/name-mixes-scripts``).
+- Separation of duties: whoever recorded a filing does not approve or reject it
+  (``may_decide``), at the command line as on the web.
 """
 
 from __future__ import annotations
@@ -383,6 +385,7 @@ class Store:
         try:
             with self.transaction() as conn:
                 row = self._pending(conn, submission_id, "approve")
+                _not_recorded_by(row, by)
                 held = f"{row.facility}, {row.game} from {row.effective}"
                 _one_approver(conn, row.facility, row.game)
                 _own_facility(conn, row.content, row.filename, _filed_under(row), "approved")
@@ -477,6 +480,7 @@ class Store:
         by = named(by)
         with self.transaction() as conn:
             row = self._pending(conn, submission_id, "reject")
+            _not_recorded_by(row, by)
             _not_before_recording(row, now.date(), "a rejection")
             done = conn.execute(
                 update(submissions)
@@ -848,6 +852,23 @@ def _as_logged(conn: Connection, row: Row[Any], verb: str) -> None:
             f"submission {row.id} does not match the audit log: {'; '.join(wrong)}; it cannot "
             f"be {verb}d until its record is restored (`rulesub audit verify` names every "
             "filing that does not match)"
+        )
+
+
+def may_decide(recorded_by: str | None, by: str) -> bool:
+    """Separation of duties: whether ``by`` may approve or reject a filing recorded by
+    ``recorded_by``, i.e. is not who recorded it, the names compared as the store compares
+    every name a person writes (``names.same``: ``"Alice "``, ``"alice"`` are one officer).
+    The one rule, for the store's decisions and the web's forms (``Account.decides``)."""
+    return not names.same(recorded_by, by)
+
+
+def _not_recorded_by(row: Row[Any], by: str) -> None:
+    """Refuse a decision by whoever recorded the filing (``may_decide``)."""
+    if not may_decide(row.recorded_by, by):
+        raise Refused(
+            f"submission {row.id} was recorded by {row.recorded_by}: another officer approves "
+            "or rejects it (separation of duties); nothing was changed"
         )
 
 
