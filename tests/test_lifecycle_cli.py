@@ -169,3 +169,23 @@ def test_whoever_recorded_a_filing_does_not_decide_it(db: str) -> None:
     run("approve", sid, "--by", "Bob Reviewer", "--date", "2026-12-01", "--db", db)
     assert store.get(int(sid)).status == "approved"
     store.dispose()
+
+
+def test_a_refused_decision_says_its_verb(db: str) -> None:
+    """The store's refusals say the verb as a person does: "can be rejected", "can be
+    withdrawn", never "rejectd" or "withdrawd" (the web shows the store's words)."""
+    from validator.store import Refused, Store
+
+    sid = str(
+        json.loads(run("record", str(HCF), "--by", "clerk", "--db", db, "--format", "json"))["id"]
+    )
+    run("approve", sid, "--by", "rev", "--date", "2026-12-01", "--db", db)
+    out = rulesub("reject", sid, "--by", "rev", "--reason", "late", "--db", db, own_process=False)
+    assert out.returncode == 1
+    assert (
+        f"submission {sid} is approved (by rev): only a submitted one can be rejected" in out.stderr
+    )
+    store = Store(db)
+    with pytest.raises(Refused, match=r"only a submitted one can be withdrawn$"):
+        store.withdraw(int(sid), "cas")
+    store.dispose()

@@ -532,7 +532,7 @@ class Store:
             raise Refused(
                 f"submission {submission_id} is {row.status}"
                 + (f" (by {who})" if who else "")
-                + f": only a submitted one can be {verb}d"
+                + f": only a submitted one can be {evidence.DECIDED[verb]}"
             )
         return row
 
@@ -850,8 +850,8 @@ def _as_logged(conn: Connection, row: Row[Any], verb: str) -> None:
     if wrong:
         raise Refused(
             f"submission {row.id} does not match the audit log: {'; '.join(wrong)}; it cannot "
-            f"be {verb}d until its record is restored (`rulesub audit verify` names every "
-            "filing that does not match)"
+            f"be {evidence.DECIDED[verb]} until its record is restored (`rulesub audit verify` "
+            "names every filing that does not match)"
         )
 
 
