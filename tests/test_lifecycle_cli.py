@@ -189,3 +189,25 @@ def test_a_refused_decision_says_its_verb(db: str) -> None:
     with pytest.raises(Refused, match=r"only a submitted one can be withdrawn$"):
         store.withdraw(int(sid), "cas")
     store.dispose()
+
+
+def test_the_approved_filing_compared_with_is_named_by_its_file_name(
+    db: str, tmp_path: Path
+) -> None:
+    """``review --against approved`` and ``diff --against approved`` name the approved
+    filing by its file's name, never the directories it was recorded from."""
+    filed = tmp_path / "filings" / "office-copy" / "hcf.yaml"
+    filed.parent.mkdir(parents=True)
+    filed.write_bytes(HCF.read_bytes())
+    sid = json.loads(run("record", str(filed), "--by", "clerk", "--db", db, "--format", "json"))[
+        "id"
+    ]
+    run("approve", str(sid), "--by", "rev", "--date", "2026-12-01", "--db", db)
+    proposal = amended(HCF, tmp_path / "next.yaml", ("2027-01-01", "2027-07-01"))
+    named = f"approved #{sid} (hcf.yaml, effective 2027-01-01)"
+    for fmt in ("markdown", "html", "json"):
+        pack = run("review", str(proposal), "--against", "approved", "--format", fmt, "--db", db)
+        assert named in pack, fmt
+        assert "office-copy" not in pack, fmt
+    diff = run("diff", "--against", "approved", str(proposal), "--db", db)
+    assert named in diff and "office-copy" not in diff

@@ -525,7 +525,7 @@ class Store:
         self._known(submission_id)
         row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
-            raise StoreError(f"no submission {submission_id} in {self.name}")
+            raise _no_submission(submission_id)
         _as_logged(conn, row, verb)
         if row.status != "submitted":
             who = row.approved_by or row.rejected_by
@@ -541,14 +541,14 @@ class Store:
     def _known(self, submission_id: int) -> None:
         """An id no database key can hold names no submission (not a database error)."""
         if not 0 < submission_id <= MAX_ID:
-            raise StoreError(f"no submission {submission_id} in {self.name}")
+            raise _no_submission(submission_id)
 
     def get(self, submission_id: int) -> Row[Any]:
         self._known(submission_id)
         with self.transaction(reading=True) as conn:
             row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
-            raise StoreError(f"no submission {submission_id} in {self.name}")
+            raise _no_submission(submission_id)
         return evidence.readable(row, submission_id)
 
     def history(self, facility: str | None = None, game: str | None = None) -> list[Row[Any]]:
@@ -853,6 +853,12 @@ def _as_logged(conn: Connection, row: Row[Any], verb: str) -> None:
             f"be {evidence.DECIDED[verb]} until its record is restored (`rulesub audit verify` "
             "names every filing that does not match)"
         )
+
+
+def _no_submission(submission_id: int) -> StoreError:
+    """No such submission, said where a person reads it: "the database", never its path
+    (the path is named where it is the point: a database that cannot be opened)."""
+    return StoreError(f"no submission {submission_id} in the database")
 
 
 def may_decide(recorded_by: str | None, by: str) -> bool:

@@ -1,5 +1,5 @@
-"""Names as people write them: the one place the store compares a name a person wrote (a
-facility, who acts).
+"""Names as people write and read them: the one place the store compares a name a person
+wrote (a facility, who acts) and says a stored file's name.
 
 A name is compared by its ``key``: Unicode NFKC (a no-break space is a space, a full-width
 letter its plain one), case folded, each run of white space one space, trimmed. So
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 _SPACES = re.compile(r"\s+")
 #: The letters a script check reads: capital, small, title-case and other letters; a
@@ -82,3 +83,16 @@ def _said(script: str) -> str:
 def _named(c: str) -> str:
     """A character as Unicode names it: ``U+043E CYRILLIC SMALL LETTER O``."""
     return f"U+{ord(c):04X} {unicodedata.name(c, 'UNNAMED')}"
+
+
+def file_name(stored: str | None) -> str:
+    """A filing's file as a person reads it: its base name. The store keeps the name it was
+    recorded under, which from the command line is the path given
+    (``/srv/filings/x.yaml``, ``C:\\filings\\x.yaml``): the record keeps it; no page, pack
+    or message shows the directories of the machine it was filed from."""
+    return re.split(r"[\\/]", stored or "")[-1]
+
+
+def approved_label(row: Any) -> str:
+    """An approved filing compared with, as the review pack and ``diff`` name it."""
+    return f"approved #{row.id} ({file_name(row.filename)}, effective {row.effective})"
