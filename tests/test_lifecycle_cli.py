@@ -144,3 +144,70 @@ def test_a_submissions_life(db: str, tmp_path: Path) -> None:
     assert "inside the retention period" in out.stderr
     assert len(json.loads(run("history", "--db", db, "--format", "json"))) == 3
     assert run("show", str(first["id"]), "--db", db).encode() == filed.read_bytes()
+
+
+def test_whoever_recorded_a_filing_does_not_decide_it(db: str) -> None:
+    """Separation of duties at the command line, as on the web: ``--by`` naming who
+    recorded the filing (the name as the store compares names: another case, spaces) is
+    refused, exit 1, nothing changed; another officer decides it."""
+    from validator.store import Store
+
+    sid = str(
+        json.loads(run("record", str(HCF), "--by", "Alice Clerk", "--db", db, "--format", "json"))[
+            "id"
+        ]
+    )
+    for verb, said in (("approve", ("--date", "2026-12-01")), ("reject", ("--reason", "mine"))):
+        for me in ("Alice Clerk", " alice  CLERK "):
+            out = rulesub(verb, sid, "--by", me, *said, "--db", db, own_process=False)
+            assert out.returncode == 1, (verb, me, out.stderr)
+            assert f"submission {sid} was recorded by Alice Clerk" in out.stderr
+            assert "separation of duties" in out.stderr
+    store = Store(db)
+    assert store.get(int(sid)).status == "submitted"
+    assert [e.action for e in store.events([int(sid)])] == ["record"]
+    run("approve", sid, "--by", "Bob Reviewer", "--date", "2026-12-01", "--db", db)
+    assert store.get(int(sid)).status == "approved"
+    store.dispose()
+
+
+def test_a_refused_decision_says_its_verb(db: str) -> None:
+    """The store's refusals say the verb as a person does: "can be rejected", "can be
+    withdrawn", never "rejectd" or "withdrawd" (the web shows the store's words)."""
+    from validator.store import Refused, Store
+
+    sid = str(
+        json.loads(run("record", str(HCF), "--by", "clerk", "--db", db, "--format", "json"))["id"]
+    )
+    run("approve", sid, "--by", "rev", "--date", "2026-12-01", "--db", db)
+    out = rulesub("reject", sid, "--by", "rev", "--reason", "late", "--db", db, own_process=False)
+    assert out.returncode == 1
+    assert (
+        f"submission {sid} is approved (by rev): only a submitted one can be rejected" in out.stderr
+    )
+    store = Store(db)
+    with pytest.raises(Refused, match=r"only a submitted one can be withdrawn$"):
+        store.withdraw(int(sid), "cas")
+    store.dispose()
+
+
+def test_the_approved_filing_compared_with_is_named_by_its_file_name(
+    db: str, tmp_path: Path
+) -> None:
+    """``review --against approved`` and ``diff --against approved`` name the approved
+    filing by its file's name, never the directories it was recorded from."""
+    filed = tmp_path / "filings" / "office-copy" / "hcf.yaml"
+    filed.parent.mkdir(parents=True)
+    filed.write_bytes(HCF.read_bytes())
+    sid = json.loads(run("record", str(filed), "--by", "clerk", "--db", db, "--format", "json"))[
+        "id"
+    ]
+    run("approve", str(sid), "--by", "rev", "--date", "2026-12-01", "--db", db)
+    proposal = amended(HCF, tmp_path / "next.yaml", ("2027-01-01", "2027-07-01"))
+    named = f"approved #{sid} (hcf.yaml, effective 2027-01-01)"
+    for fmt in ("markdown", "html", "json"):
+        pack = run("review", str(proposal), "--against", "approved", "--format", fmt, "--db", db)
+        assert named in pack, fmt
+        assert "office-copy" not in pack, fmt
+    diff = run("diff", "--against", "approved", str(proposal), "--db", db)
+    assert named in diff and "office-copy" not in diff

@@ -33,6 +33,7 @@ from typer.testing import CliRunner
 from validator import PROJECT_ROOT
 from validator.cli import app
 from validator.store import Refused, Store, StoreError
+from validator.store.database import describe, resolve_url
 from validator.store.lifecycle import _audit
 from validator.store.schema import audit_log, submissions
 
@@ -343,7 +344,9 @@ def test_an_unknown_submission_is_unreadable_input(db: str) -> None:
     ):
         out = cli(*args, "--db", db)
         assert out.exit_code == 2
-        assert "no submission 99" in out.stderr
+        # the database as a person names it, not the machine's path to it
+        assert "no submission 99 in the database" in out.stderr
+        assert describe(resolve_url(db)) not in out.stderr
 
 
 # -- history ------------------------------------------------------------------------------------

@@ -43,7 +43,11 @@ from webtools import HOLDER, OTHER_HOLDER, make_office, sign_in, token_of
 from validator.store import Store
 from validator.store import accounts as acct
 from validator.store.chain import GENESIS, entry_hash
-from validator.store.lifecycle import FACILITY_OF_ANOTHER_HOLDER, years_before
+from validator.store.lifecycle import (
+    FACILITY_OF_ANOTHER_HOLDER,
+    NAME_MIXES_SCRIPTS,
+    years_before,
+)
 from validator.store.schema import audit_log, submissions, waivers
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -439,6 +443,145 @@ def test_the_web_refuses_another_holders_facility_with_nothing_recorded(
     assert [f["code"] for f in answer.json()["findings"]] == [FACILITY_OF_ANOTHER_HOLDER]
     assert before[0] == after_token[0] == counted(office.store)[0]
     assert counted(office.store) == after_token
+    office.store.dispose()
+
+
+#: "Example Downs" written so that a page shows it the same (or nearly), each of them one
+#: facility by the name's key (``validator.store.names``).
+SPELLINGS = {
+    "a trailing space": '"Example Downs "',
+    "other letter case": "example DOWNS",
+    "a doubled space": '"Example  Downs"',
+    "a no-break space": '"Example\u00a0Downs"',
+    "a full-width letter": "\uff25xample Downs",
+}
+#: A name mixing scripts, and the character named as out of place.
+MIXED = {
+    "a Cyrillic a": (
+        "facility",
+        "Ex\u0430mple Downs",
+        "character 3, U+0430 CYRILLIC SMALL LETTER A",
+    ),
+    "a Greek omicron": ("facility", "Example D\u03bfwns", "character 10, U+03BF GREEK SMALL"),
+    "a zero-width space": (
+        "facility",
+        "Example\u200bDowns",
+        "character 8, U+200B ZERO WIDTH SPACE",
+    ),
+    "a Cyrillic o in the holder": (
+        "certificate_holder",
+        "Harb\u043eur Point Gaming LLC",
+        "character 5, U+043E CYRILLIC SMALL LETTER O",
+    ),
+}
+
+
+def written_as(tmp: Path, facility: str, holder: str = OTHER_HOLDER) -> Path:
+    """The example filed by ``holder`` for ``facility`` as written in the YAML."""
+    return amended(
+        HCF,
+        tmp / f"written-{abs(hash((facility, holder)))}.yaml",
+        (f"certificate_holder: {HOLDER}", f"certificate_holder: {holder}"),
+        ("facility: Example Downs", f"facility: {facility}"),
+    )
+
+
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
+@pytest.mark.parametrize("how", list(SPELLINGS))
+def test_a_facility_written_another_way_is_the_same_facility(
+    db: str, tmp_path: Path, how: str
+) -> None:
+    """Another holder's filing for a facility, its name written with a space more, another
+    case, a no-break or a full-width letter, is refused as the name written exactly is;
+    the holder's own filing so written is the same facility: one in the list, superseded."""
+    assert cli("record", str(HCF), "--by", "clerk", "--db", db).exit_code == 0
+    assert cli("approve", "1", "--by", "rev", "--date", "2026-12-01", "--db", db).exit_code == 0
+    store = Store(db)
+    before = counted(store)
+    out = cli("record", str(written_as(tmp_path, SPELLINGS[how])), "--db", db, "--format", "json")
+    assert out.exit_code == 1, out.stdout
+    refused = json.loads(out.stdout)
+    assert [f["code"] for f in refused["findings"]] == [FACILITY_OF_ANOTHER_HOLDER]
+    assert counted(store) == before  # nothing recorded, nothing logged
+    ours = amended(written_as(tmp_path, SPELLINGS[how], HOLDER), tmp_path / "ours.yaml")
+    ours = amended(ours, tmp_path / "ours-later.yaml", ("2027-01-01", "2027-03-01"))
+    assert cli("record", str(ours), "--by", "clerk", "--db", db).exit_code == 0
+    listed = json.loads(cli("facilities", "list", "--db", db, "--format", "json").stdout)
+    assert [(f["facility"], f["filing_holders"]) for f in listed] == [("Example Downs", [HOLDER])]
+    assert store.approve(2, "rev", on=dt.date(2026, 12, 1)).superseded == [1]
+    assert sorted(r.id for r in store.history("  example downs")) == [1, 2]
+    # a reviewer gives it to the other holder under yet another spelling: one facility still
+    given = ("facilities", "set", "EXAMPLE DOWNS", "--holder", OTHER_HOLDER, "--by", "rev")
+    assert cli(*given, "--db", db).exit_code == 0
+    listed = json.loads(cli("facilities", "list", "--db", db, "--format", "json").stdout)
+    assert [(f["facility"], f["certificate_holder"]) for f in listed] == [
+        ("Example Downs", OTHER_HOLDER)
+    ]
+    assert cli("record", str(written_as(tmp_path, SPELLINGS[how])), "--db", db).exit_code == 0
+    store.dispose()
+
+
+@pytest.mark.parametrize("how", list(MIXED))
+def test_a_name_mixing_scripts_is_refused_naming_the_letter(
+    db: str, tmp_path: Path, how: str
+) -> None:
+    """A facility's or a holder's name with a letter of another script (a Cyrillic ``а``
+    that shows as a Latin ``a``) or a character no one sees is refused (exit 1, nothing
+    recorded), the character named by its place and its Unicode name; so is a reviewer
+    setting such a name."""
+    field, name, named = MIXED[how]
+    filing = (
+        written_as(tmp_path, name, HOLDER)
+        if field == "facility"
+        else written_as(tmp_path, "X", name)
+    )
+    store = Store(db)
+    before = counted(store)
+    out = cli("record", str(filing), "--db", db, "--format", "json")
+    assert out.exit_code == 1, out.stdout
+    refused = json.loads(out.stdout)
+    assert [(f["code"], f["path"]) for f in refused["findings"]] == [
+        (NAME_MIXES_SCRIPTS, f"/{field}")
+    ]
+    assert named in refused["refused"]
+    assert refused["findings"][0]["line"] == (6 if field == "facility" else 5)
+    assert counted(store) == before
+    args = (name, "--holder", HOLDER) if field == "facility" else ("X", "--holder", name)
+    given = cli("facilities", "set", *args, "--by", "rev", "--db", db)
+    assert given.exit_code == 1 and named in given.stderr
+    assert counted(store) == before
+    store.dispose()
+
+
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
+def test_the_web_refuses_a_facility_written_another_way_or_in_mixed_letters(
+    db: str, tmp_path: Path
+) -> None:
+    """The upload goes through the store's one check: another holder's facility under any
+    spelling, 403; a name mixing scripts, 422 naming the letter; nothing recorded."""
+    office = make_office(tmp_path, db)
+    office.store.approve(office.ids["example"], "rev", on=dt.date(2026, 12, 1))
+    before = counted(office.store)
+    client = TestClient(create_app(db, secret="test-secret"))
+    assert sign_in(client, "harbour").status_code == 303
+
+    def upload(facility: str) -> Any:
+        content = written_as(tmp_path, facility).read_bytes()
+        return client.post(
+            "/upload",
+            data={"csrf": token_of(client)},
+            files={"file": ("hcf.yaml", content, "application/yaml")},
+            follow_redirects=False,
+        )
+
+    for how, facility in SPELLINGS.items():
+        page = upload(facility)
+        assert page.status_code == 403, how
+        assert "belongs to another certificate holder" in page.text, how
+    page = upload(MIXED["a Cyrillic a"][1])
+    assert page.status_code == 422
+    assert "U+0430 CYRILLIC SMALL LETTER A" in page.text
+    assert counted(office.store) == before
     office.store.dispose()
 
 

@@ -601,7 +601,7 @@ def test_another_holders_filing_for_the_same_date_is_not_replaced(office: Office
     )
     path = office.tmp / "someone.yaml"
     path.write_text(text, encoding="utf-8")
-    other = office.store.record(path, "rev", display="someone.yaml").id
+    other = office.store.record(path, "clerk", display="someone.yaml").id
     assert office.store.replaces(other) == []
     office.store.approve(other, "rev", on=dt.date(2026, 12, 20))
     assert office.store.get(office.ids["example"]).status == "submitted"

@@ -577,6 +577,7 @@ def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path, str, Any]]
     ``(path, label, row)``. Exit 2 where there is none or the file cannot be read."""
     from validator.store.evidence import filing_key
     from validator.store.lifecycle import check_file
+    from validator.store.names import approved_label
 
     with _store_errors():
         from validator.checks.engine import display_name
@@ -590,8 +591,7 @@ def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path, str, Any]]
     with tempfile.TemporaryDirectory(prefix="rulesub-") as tmp:
         path = Path(tmp) / f"approved-{row.id}{suffix}"
         path.write_bytes(row.content)
-        label = f"approved #{row.id} ({row.filename}, effective {row.effective})"
-        yield path, label, row
+        yield path, approved_label(row), row
 
 
 # -- the review pack --------------------------------------------------------------------

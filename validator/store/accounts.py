@@ -44,7 +44,7 @@ from sqlalchemy import (
 from sqlalchemy import exc as sa_exc
 
 from validator.store.database import StoreError
-from validator.store.lifecycle import Store, _audit, utcnow
+from validator.store.lifecycle import Store, _audit, may_decide, utcnow
 from validator.store.schema import metadata
 
 ROLES = ("reviewer", "viewer", "casino")
@@ -113,8 +113,9 @@ class Account:
 
     def decides(self, recorded_by: str | None) -> bool:
         """Whether this account may approve or reject a filing recorded by ``recorded_by``:
-        a reviewer, and never on a filing recorded under its own name."""
-        return self.can_decide and recorded_by != self.name
+        a reviewer, and never on a filing recorded under its own name (the store's one
+        rule, ``lifecycle.may_decide``, which ``Store.approve`` and ``reject`` hold too)."""
+        return self.can_decide and may_decide(recorded_by, self.name)
 
     def sees(self, certificate_holder: str | None) -> bool:
         """Whether a submission naming ``certificate_holder`` is this account's to read."""

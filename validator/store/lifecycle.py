@@ -25,7 +25,11 @@ office's policy:
 - A facility belongs to one certificate holder: the one a reviewer set
   (``rulesub facilities set``), else the holder of its approved filings. A filing of
   another holder for it is refused (``rulesub/facility-of-another-holder``), when recorded
-  and when approved, and an approval supersedes only its own holder's filings.
+  and when approved, and an approval supersedes only its own holder's filings. A facility
+  is found under every spelling of its name (``names.key``: case, spaces); a facility's or
+  holder's name mixing scripts is refused (``rulesub/name-mixes-scripts``).
+- Separation of duties: whoever recorded a filing does not approve or reject it
+  (``may_decide``), at the command line as on the web.
 """
 
 from __future__ import annotations
@@ -40,14 +44,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import Connection, Engine, Row, and_, delete, func, insert, select, text, update
 from sqlalchemy import exc as sa_exc
 
 from validator import jsonout
 from validator.errors import RulesubError
-from validator.store import evidence, migrate
+from validator.store import evidence, migrate, names
 from validator.store.chain import GENESIS, Break, Head, entry_hash, walk
 from validator.store.database import (
     AUDIT_HEAD,
@@ -67,6 +71,7 @@ from validator.store.schema import audit_log, facilities, submissions, waivers
 RETENTION_YEARS = 5
 EFFECTIVE_BEFORE_APPROVAL = "rulesub/effective-before-approval"
 FACILITY_OF_ANOTHER_HOLDER = "rulesub/facility-of-another-holder"
+NAME_MIXES_SCRIPTS = "rulesub/name-mixes-scripts"
 #: An arbitrary, fixed key: PostgreSQL's advisory lock under which the chain grows.
 AUDIT_LOCK = 7_145_515
 #: The largest id a database key holds (SQLite's and PostgreSQL's 64-bit integers).
@@ -340,7 +345,7 @@ class Store:
                 existing = _by_sha(conn, sha)
                 if existing is not None:
                     return _recorded(existing, already=True)
-                _own_facility(conn, facility, holder, content, name, "recorded")
+                _own_facility(conn, content, name, key, "recorded")
                 inserted = conn.execute(insert(submissions).values(**row)).inserted_primary_key
                 assert inserted is not None
                 new_id = inserted[0]
@@ -380,16 +385,11 @@ class Store:
         try:
             with self.transaction() as conn:
                 row = self._pending(conn, submission_id, "approve")
+                _not_recorded_by(row, by)
                 held = f"{row.facility}, {row.game} from {row.effective}"
                 _one_approver(conn, row.facility, row.game)
-                _own_facility(
-                    conn,
-                    row.facility,
-                    row.certificate_holder,
-                    row.content,
-                    row.filename,
-                    "approved",
-                )
+                _own_facility(conn, row.content, row.filename, _filed_under(row), "approved")
+                _not_held_already(conn, row, held)
                 _not_before_recording(row, on, "an approval")
                 findings = self._decided_on(row, on, waive)
                 superseded = _to_supersede(conn, row, on)
@@ -480,6 +480,7 @@ class Store:
         by = named(by)
         with self.transaction() as conn:
             row = self._pending(conn, submission_id, "reject")
+            _not_recorded_by(row, by)
             _not_before_recording(row, now.date(), "a rejection")
             done = conn.execute(
                 update(submissions)
@@ -524,14 +525,14 @@ class Store:
         self._known(submission_id)
         row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
-            raise StoreError(f"no submission {submission_id} in {self.name}")
+            raise _no_submission(submission_id)
         _as_logged(conn, row, verb)
         if row.status != "submitted":
             who = row.approved_by or row.rejected_by
             raise Refused(
                 f"submission {submission_id} is {row.status}"
                 + (f" (by {who})" if who else "")
-                + f": only a submitted one can be {verb}d"
+                + f": only a submitted one can be {evidence.DECIDED[verb]}"
             )
         return row
 
@@ -540,26 +541,26 @@ class Store:
     def _known(self, submission_id: int) -> None:
         """An id no database key can hold names no submission (not a database error)."""
         if not 0 < submission_id <= MAX_ID:
-            raise StoreError(f"no submission {submission_id} in {self.name}")
+            raise _no_submission(submission_id)
 
     def get(self, submission_id: int) -> Row[Any]:
         self._known(submission_id)
         with self.transaction(reading=True) as conn:
             row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
-            raise StoreError(f"no submission {submission_id} in {self.name}")
+            raise _no_submission(submission_id)
         return evidence.readable(row, submission_id)
 
     def history(self, facility: str | None = None, game: str | None = None) -> list[Row[Any]]:
         query = select(*[c for c in submissions.c if c.name != "content"])
-        if facility is not None:
-            query = query.where(submissions.c.facility == facility)
         if game is not None:
             query = query.where(submissions.c.game == game)
         query = query.order_by(
             submissions.c.facility, submissions.c.game, submissions.c.effective, submissions.c.id
         )
         with self.transaction(reading=True) as conn:
+            if facility is not None:  # under every spelling of its name
+                query = query.where(submissions.c.facility.in_(_spellings(conn, facility)))
             return list(conn.execute(query))
 
     def events(self, submission_ids: list[int] | None = None) -> list[evidence.Entry]:
@@ -586,7 +587,7 @@ class Store:
                 select(submissions)
                 .where(
                     and_(
-                        submissions.c.facility == facility,
+                        submissions.c.facility.in_(_spellings(conn, facility)),
                         submissions.c.game == game,
                         submissions.c.status == "approved",
                     )
@@ -660,7 +661,10 @@ class Store:
         """Every facility the store knows, with the certificate holder it belongs to: the
         one a reviewer set, else the holder(s) of its approved filings."""
         with self.transaction(reading=True) as conn:
-            set_rows = {r.facility: r for r in conn.execute(select(facilities))}
+            # by the name's key (every spelling of it one facility), as a reviewer set it,
+            # else as first filed
+            set_rows = {names.key(r.facility): r for r in _set_facilities(conn)}
+            shown = {k: r.facility for k, r in set_rows.items()}
             approved: dict[str, list[str]] = {}
             known: dict[str, list[str]] = {}
             rows = conn.execute(
@@ -669,25 +673,27 @@ class Store:
                 ).order_by(submissions.c.id)
             )
             for r in rows:
+                k = names.key(r.facility)
+                shown.setdefault(k, r.facility)
                 holder = r.certificate_holder or ""
-                if holder not in known.setdefault(r.facility, []):
-                    known[r.facility].append(holder)
-                if r.status == "approved" and holder not in approved.setdefault(r.facility, []):
-                    approved[r.facility].append(holder)
+                if holder not in known.setdefault(k, []):
+                    known[k].append(holder)
+                if r.status == "approved" and holder not in approved.setdefault(k, []):
+                    approved[k].append(holder)
         out = []
-        for name in sorted(set(set_rows) | set(known)):
-            s = set_rows.get(name)
-            held = approved.get(name, [])
+        for k in sorted(shown, key=lambda k: shown[k]):
+            s = set_rows.get(k)
+            held = approved.get(k, [])
             out.append(
                 {
-                    "facility": name,
+                    "facility": shown[k],
                     "certificate_holder": s.certificate_holder
                     if s is not None
                     else (held[0] if len(held) == 1 else None),
                     "set_by": None if s is None else s.set_by,
                     "set_at": None if s is None else iso(s.set_at),
                     "approved_holders": held,
-                    "filing_holders": known.get(name, []),
+                    "filing_holders": known.get(k, []),
                 }
             )
         return out
@@ -695,26 +701,41 @@ class Store:
     def set_facility(
         self, facility: str, holder: str, by: str, *, now: dt.datetime | None = None
     ) -> str | None:
-        """A reviewer sets which certificate holder ``facility`` belongs to; the holder it
-        was set to before, if any."""
+        """A reviewer sets which certificate holder ``facility`` (under any spelling of its
+        name: kept under the one it is known by) belongs to; the holder it was set to
+        before, if any."""
         now = now or utcnow()
         by = named(by)
         if not facility.strip() or not holder.strip():
             raise StoreError("name the facility and its certificate holder")
+        for what, name in (("facility", facility), ("certificate holder", holder)):
+            why = names.out_of_place(name)
+            if why is not None:
+                raise Refused(f"{what} {name!r}: {why}; nothing was changed")
         with self.transaction() as conn:
-            was = conn.execute(
-                select(facilities.c.certificate_holder).where(facilities.c.facility == facility)
-            ).scalar()
-            if was is None:
+            # the facility under any spelling of its name a reviewer set before, else as
+            # first filed: a facility keeps the name it is known by
+            spelled = [r for r in _set_facilities(conn) if names.same(r.facility, facility)]
+            was = spelled[-1].certificate_holder if spelled else None
+            if not spelled:
+                c = submissions.c
+                filed = conn.execute(
+                    select(c.facility)
+                    .where(c.facility.in_(_spellings(conn, facility)))
+                    .order_by(c.id)
+                    .limit(1)
+                ).scalar()
+                facility = filed or facility
                 conn.execute(
                     insert(facilities).values(
                         facility=facility, certificate_holder=holder, set_by=by, set_at=now
                     )
                 )
             else:
+                facility = spelled[-1].facility
                 conn.execute(
                     update(facilities)
-                    .where(facilities.c.facility == facility)
+                    .where(facilities.c.facility.in_([r.facility for r in spelled]))
                     .values(certificate_holder=holder, set_by=by, set_at=now)
                 )
             _audit(
@@ -829,8 +850,31 @@ def _as_logged(conn: Connection, row: Row[Any], verb: str) -> None:
     if wrong:
         raise Refused(
             f"submission {row.id} does not match the audit log: {'; '.join(wrong)}; it cannot "
-            f"be {verb}d until its record is restored (`rulesub audit verify` names every "
-            "filing that does not match)"
+            f"be {evidence.DECIDED[verb]} until its record is restored (`rulesub audit verify` "
+            "names every filing that does not match)"
+        )
+
+
+def _no_submission(submission_id: int) -> StoreError:
+    """No such submission, said where a person reads it: "the database", never its path
+    (the path is named where it is the point: a database that cannot be opened)."""
+    return StoreError(f"no submission {submission_id} in the database")
+
+
+def may_decide(recorded_by: str | None, by: str) -> bool:
+    """Separation of duties: whether ``by`` may approve or reject a filing recorded by
+    ``recorded_by``, i.e. is not who recorded it, the names compared as the store compares
+    every name a person writes (``names.same``: ``"Alice "``, ``"alice"`` are one officer).
+    The one rule, for the store's decisions and the web's forms (``Account.decides``)."""
+    return not names.same(recorded_by, by)
+
+
+def _not_recorded_by(row: Row[Any], by: str) -> None:
+    """Refuse a decision by whoever recorded the filing (``may_decide``)."""
+    if not may_decide(row.recorded_by, by):
+        raise Refused(
+            f"submission {row.id} was recorded by {row.recorded_by}: another officer approves "
+            "or rejects it (separation of duties); nothing was changed"
         )
 
 
@@ -852,7 +896,7 @@ def _to_supersede(conn: Connection, row: Row[Any], on: dt.date) -> list[int]:
     older = conn.execute(
         select(c.id, c.approved_on)
         .where(
-            c.facility == row.facility,
+            c.facility.in_(_spellings(conn, row.facility)),
             c.game == row.game,
             c.status == "approved",
             c.effective < row.effective,
@@ -972,18 +1016,36 @@ def _effective_finding(row: Row[Any], on: dt.date) -> dict[str, Any]:
     }
 
 
+def _spellings(conn: Connection, facility: str) -> list[str]:
+    """Every way the store holds ``facility``'s name written: the names that are the same
+    facility (``names.key``), as filed or as a reviewer set it. The rows keep the name as
+    written; a facility is found under every spelling of it."""
+    held = set(conn.execute(select(facilities.c.facility)).scalars())
+    held |= set(conn.execute(select(submissions.c.facility).distinct()).scalars())
+    wanted = names.key(facility)
+    return sorted({n for n in held if names.key(n) == wanted} | {facility})
+
+
+def _set_facilities(conn: Connection) -> list[Row[Any]]:
+    """The facilities' holders a reviewer set, the last set last."""
+    return list(conn.execute(select(facilities).order_by(facilities.c.set_at)))
+
+
 def _facility_holder(conn: Connection, facility: str, holder: str | None) -> bool:
-    """Whether ``facility`` is ``holder``'s, or no one's yet: the holder a reviewer set,
-    else the holder of its approved filings."""
-    owner = conn.execute(
-        select(facilities.c.certificate_holder).where(facilities.c.facility == facility)
-    ).scalar()
-    if owner is not None:
-        return bool(owner == holder)
+    """Whether ``facility`` (under any spelling of its name) is ``holder``'s, or no one's
+    yet: the holder a reviewer set, else the holder of its approved filings."""
+    spellings = _spellings(conn, facility)
+    owners = set(
+        conn.execute(
+            select(facilities.c.certificate_holder).where(facilities.c.facility.in_(spellings))
+        ).scalars()
+    )
+    if owners:
+        return owners == {holder}
     other = conn.execute(
         select(submissions.c.id)
         .where(
-            submissions.c.facility == facility,
+            submissions.c.facility.in_(spellings),
             submissions.c.status == "approved",
             submissions.c.certificate_holder.is_distinct_from(holder),
         )
@@ -992,38 +1054,80 @@ def _facility_holder(conn: Connection, facility: str, holder: str | None) -> boo
     return other is None
 
 
+def _filed_under(row: Row[Any]) -> dict[str, Any]:
+    """A filing's row as ``evidence.filed_under`` reads its bytes: its holder and facility."""
+    return {"certificate_holder": row.certificate_holder, "facility": row.facility}
+
+
 def _own_facility(
-    conn: Connection,
-    facility: str,
-    holder: str | None,
-    content: bytes,
-    filename: str,
-    verb: str,
+    conn: Connection, content: bytes, filename: str, key: Mapping[str, Any], verb: str
 ) -> None:
-    """Refuse a filing for a facility that belongs to another certificate holder. The
-    message names neither that holder nor its filings (a casino account reads it)."""
-    if _facility_holder(conn, facility, holder):
-        return
-    line, column = _position(content, filename, "/facility")
-    message = (
-        f"facility {facility!r} belongs to another certificate holder: a filing of "
-        f"{holder!r} for it cannot be {verb}"
-    )
+    """Refuse a filing (``key``: what it is filed under) whose facility or certificate
+    holder is named in letters of several scripts, or whose facility belongs to another
+    certificate holder. The message names neither that holder nor its filings (a casino
+    account reads it)."""
+    facility, holder = key["facility"], key["certificate_holder"]
+    for field_, name in (("certificate_holder", holder), ("facility", facility)):
+        why = None if name is None else names.out_of_place(name)
+        if why is not None:
+            what = field_.replace("_", " ")
+            _refuse_at(
+                content,
+                filename,
+                field_,
+                NAME_MIXES_SCRIPTS,
+                f"{what} {name!r}: {why}; a filing naming it cannot be {verb}",
+                f"write the {what}'s name in the letters of one script",
+            )
+    if not _facility_holder(conn, facility, holder):
+        _refuse_at(
+            content,
+            filename,
+            "facility",
+            FACILITY_OF_ANOTHER_HOLDER,
+            f"facility {facility!r} belongs to another certificate holder: a filing of "
+            f"{holder!r} for it cannot be {verb}",
+            "a reviewer sets which certificate holder a facility belongs to",
+        )
+
+
+def _refuse_at(
+    content: bytes, filename: str, field_: str, code: str, message: str, hint: str
+) -> NoReturn:
+    """``Refused``, with its finding at ``field_``'s line in the filing."""
+    line, column = _position(content, filename, f"/{field_}")
     raise Refused(
         f"{message}; nothing was changed",
         [
             {
-                "code": FACILITY_OF_ANOTHER_HOLDER,
+                "code": code,
                 "severity": "error",
                 "message": message,
-                "path": "/facility",
+                "path": f"/{field_}",
                 "file": filename,
                 "line": line,
                 "column": column,
-                "hint": "a reviewer sets which certificate holder a facility belongs to",
+                "hint": hint,
             }
         ],
     )
+
+
+def _not_held_already(conn: Connection, row: Row[Any], held: str) -> None:
+    """Refuse an approval where another holds the facility (under any spelling of its
+    name), game and effective date: the database's unique index (``one_approval_per_date``)
+    compares the names as written."""
+    c = submissions.c
+    other = conn.execute(
+        select(c.id).where(
+            c.facility.in_(_spellings(conn, row.facility)),
+            c.game == row.game,
+            c.effective == row.effective,
+            c.status == "approved",
+        )
+    ).first()
+    if other is not None:
+        raise Refused(f"another approval already holds {held}: submission {row.id} is not approved")
 
 
 def _one_approver(conn: Connection, facility: str, game: str) -> None:
@@ -1034,7 +1138,7 @@ def _one_approver(conn: Connection, facility: str, game: str) -> None:
     if conn.dialect.name == "postgresql":
         conn.execute(
             text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
-            {"key": f"rulesub approve|{facility}|{game}"},
+            {"key": f"rulesub approve|{names.key(facility)}|{game}"},
         )
 
 
@@ -1046,7 +1150,7 @@ def _earlier_pending(conn: Connection, row: Row[Any]) -> list[int]:
         else c.certificate_holder == row.certificate_holder
     )
     query = select(c.id).where(
-        c.facility == row.facility,
+        c.facility.in_(_spellings(conn, row.facility)),
         c.game == row.game,
         c.effective == row.effective,
         holder,

@@ -588,7 +588,7 @@ def refusal_words(e: Refused | StoreError) -> str:
     line's: a finding to waive is waived on the approval form, not with ``--waive``. The one
     place the web words what the store refused (approve, reject, withdraw)."""
     if isinstance(e, Refused):
-        message = e.message.replace("be withdrawd", "be withdrawn")  # the store's verb + "d"
+        message = e.message
         if "--waive" in message:  # the error findings an approval needs waived
             head = message.split(";", 1)[0]
             message = f"{head}; an approval needs none, or {WAIVERS_BOX}"

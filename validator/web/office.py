@@ -31,6 +31,7 @@ from validator.compiler import game_name
 from validator.store import Refused, StoreError
 from validator.store.accounts import Account
 from validator.store.lifecycle import history_entry, iso
+from validator.store.names import file_name
 from validator.store.schema import submissions as subs
 from validator.web import queries
 from validator.web.queries import AuditFilters, Filters
@@ -56,14 +57,6 @@ def age(since: dt.datetime | None, now: dt.datetime | None = None) -> str:
     if seconds >= 3600:
         return plural(seconds // 3600, "hour")
     return plural(max(1, seconds // 60), "minute")
-
-
-def file_name(stored: str | None) -> str:
-    """A filing's file as a page names it: its base name, as the review pack shows it. The
-    store keeps the name it was recorded under, which from the command line is the path
-    given (``/srv/filings/x.yaml``, ``C:\\filings\\x.yaml``): the record keeps it, no page
-    shows the directories of the machine it was filed from."""
-    return re.split(r"[\\/]", stored or "")[-1]
 
 
 def _filing(sid: int | None, facts: Any) -> str:

@@ -68,9 +68,9 @@ class Packs:
 
 def build(row: Any, old: Any) -> Any:
     """The pack of ``row`` against ``old``, each file named as the pages name it (its base
-    name: ``office.file_name``)."""
+    name: ``names.file_name``)."""
     from validator.review import build_pack
-    from validator.web.office import file_name
+    from validator.store.names import approved_label, file_name
 
     with tempfile.TemporaryDirectory(prefix="rulesub-web-") as tmp:
         suffix = Path(row.filename).suffix or ".yaml"
@@ -80,5 +80,5 @@ def build(row: Any, old: Any) -> Any:
         if old is not None:
             old_path = Path(tmp) / f"approved{Path(old.filename).suffix or '.yaml'}"
             old_path.write_bytes(old.content)
-            label = f"approved #{old.id} ({file_name(old.filename)}, effective {old.effective})"
+            label = approved_label(old)
         return build_pack(path, file_name(row.filename), old_path, label, record=row, approved=old)

@@ -20,7 +20,7 @@ from starlette.datastructures import FormData, UploadFile
 from validator.errors import RulesubError
 from validator.store import Refused, Store, StoreError
 from validator.store.accounts import Account
-from validator.store.lifecycle import Recorded
+from validator.store.lifecycle import FACILITY_OF_ANOTHER_HOLDER, Recorded
 
 PASTED = "pasted.yaml"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -96,8 +96,11 @@ def file_upload(store: Store, account: Account, upload: Upload) -> Recorded:
             )
         try:
             return store.record(path, account.name, display=upload.name)
-        except Refused as e:  # a facility of another certificate holder
-            raise UploadRefused(f"{e.message}.", e.findings, status=403) from None
+        except Refused as e:  # another holder's facility (the account's fault), a name
+            theirs = any(f["code"] == FACILITY_OF_ANOTHER_HOLDER for f in e.findings)
+            raise UploadRefused(
+                f"{e.message}.", e.findings, status=403 if theirs else 422
+            ) from None
         except StoreError as e:
             raise UploadRefused(f"{e}. Nothing was recorded.") from None
 
