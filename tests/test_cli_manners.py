@@ -275,6 +275,7 @@ def test_an_out_files_name_picks_its_format_where_none_is_given(tmp_path: Path) 
         ("odds", "high-card-flush", "--out", "odds.pdf"),
         ("validate", str(FCP), "--format", "json", "--out", "report.sarif"),
         ("par", str(HCF), "--format", "text", "--out", "par.pdf"),
+        ("review", str(HCF), "--format", "html", "--out", "review.pdf"),
     ],
 )
 def test_an_out_file_named_for_another_format_is_refused(tmp_path: Path, args: tuple) -> None:

@@ -25,7 +25,7 @@ import typer
 from validator import jsonout
 from validator.cli import app
 from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, Format, fail, print_json
-from validator.cli.options import DbOption, FormatOption, OutOption, prints_result
+from validator.cli.options import DbOption, FormatOption, OutOption, out_format, prints_result
 
 # --db and --format, with every command's --out, are declared once in validator.cli.options
 
@@ -634,10 +634,11 @@ def review(
 
     if not file.is_file():
         fail(f"{file}: no such file")
-    if format is ReviewFormat.pdf and out is None:
-        fail("--format pdf needs --out FILE")
     if out is not None and not out.parent.is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
+    format = out_format(out, format)
+    if format is ReviewFormat.pdf and out is None:
+        fail("--format pdf needs --out FILE")
     with _against(file, against, db) as (old_path, old_label, old_row):
         from validator.checks.engine import display_name
 
