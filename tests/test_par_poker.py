@@ -183,7 +183,7 @@ def test_par_cli_poker_json_extends_the_contract() -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    sheet = json.loads(result.output)
+    sheet = json.loads(result.stdout)
     assert {"game", "wagers", "base_game", "progressives"} <= set(sheet)
     poker = sheet["poker"]
     assert poker["hands"] == 40 and poker["hands_per_hour"] == 25
@@ -220,7 +220,7 @@ def test_a_time_charge_is_by_the_clock_not_simulated_553_15_b_3(rounds: int) -> 
         app, ["par", str(OMAHA), "--format", "json", "--rounds", str(rounds), "--workers", "1"]
     )
     assert result.exit_code == 0, result.output
-    rake = json.loads(result.output)["poker"]["rake"]
+    rake = json.loads(result.stdout)["poker"]["rake"]
     assert rake["kind"] == "time" and rake["method"] == "exact"
     assert rake["per_hour"] == {"mean": "54.0000", "ci95": ["54.0000", "54.0000"]}
     assert rake["per_hand"] == {"mean": "1.8000", "ci95": ["1.8000", "1.8000"]}

@@ -218,7 +218,7 @@ def test_officer_files_reviewer_approves_and_prints_signs(
     driver.get(f"{base}/submissions/{fixed_id}/par")
     driver.set_page_load_timeout(60)
     par = driver.find_element(By.ID, "section-par")
-    assert "Base game" in par.text and "optimal" in par.text and "2.6645%" in par.text
+    assert "Base game" in par.text and "Optimal strategy" in par.text and "2.6645%" in par.text
     assert "simulated:" not in par.text
     # matplotlib's plots, drawn by the browser: the distribution and the return against the
     # meter, each with titled axes
