@@ -136,7 +136,7 @@ def shot(driver: webdriver.Chrome, artefacts: Path, name: str) -> None:
 
 
 def test_officer_files_reviewer_approves_and_prints_signs(
-    server: tuple[str, Store, int], browser: webdriver.Chrome, artefacts: Path
+    server: tuple[str, Store, int], browser: webdriver.Chrome, artefacts: Path, tmp_path: Path
 ) -> None:
     base, store, old_id = server
     driver = browser
@@ -160,9 +160,19 @@ def test_officer_files_reviewer_approves_and_prints_signs(
     shot(driver, artefacts, "02-flawed-submission")
 
     # the fix
-    fixed_id = file_submission(driver, base, EXAMPLE)
+    # effective 60 days after the day the walk runs, approved on that day: before it takes
+    # effect whatever the day (an approval after the effective date is a finding)
+    today = dt.datetime.now(dt.UTC).date()
+    example = tmp_path / EXAMPLE.name
+    example.write_text(
+        EXAMPLE.read_text(encoding="utf-8").replace(
+            "effective: 2027-01-01", f"effective: {today + dt.timedelta(days=60)}"
+        ),
+        encoding="utf-8",
+    )
+    fixed_id = file_submission(driver, base, example)
     assert "0 errors" in driver.find_element(By.ID, "counts").text
-    fixed = check_submission(EXAMPLE).findings  # information only (the published range)
+    fixed = check_submission(example).findings  # information only (the published range)
     assert all(f.severity != "error" for f in fixed)
     rows = driver.find_elements(By.CSS_SELECTOR, "tr.finding")
     shown = sorted((int(r.get_attribute("data-line")), r.get_attribute("data-code")) for r in rows)
@@ -181,10 +191,8 @@ def test_officer_files_reviewer_approves_and_prints_signs(
     assert flashes, driver.page_source[-3000:]
     assert "rejected by rev" in flashes[0].text
     driver.get(f"{base}/submissions/{fixed_id}")
-    # the day it was filed (the server's clock): before the submission's effective date
-    # (2027-01-01) while the examples are effective after the day the test runs
-    today = dt.datetime.now(dt.UTC).date().isoformat()
-    driver.execute_script(f"document.getElementById('on').value = '{today}'")
+    # the day it was filed (the server's clock), before the submission's effective date
+    driver.execute_script(f"document.getElementById('on').value = '{today.isoformat()}'")
     driver.find_element(By.ID, "note").send_keys("signs checked")
     driver.find_element(By.ID, "approve").click()
     flashes = driver.find_elements(By.ID, "flash")
