@@ -287,6 +287,28 @@ def test_a_file_stored_as_text_is_unmatched_and_not_shown(tmp_path: Path) -> Non
     store.dispose()
 
 
+@pytest.mark.parametrize("column", ["recorded_at", "effective", "decided_at"])
+def test_a_date_written_over_is_named_by_verify_and_refused_elsewhere(
+    tmp_path: Path, column: str
+) -> None:
+    """SQLite keeps what it is given: a filing's date or time written over with a word.
+    `audit verify` names the filing and the field (exit 1); every other command says the
+    database is damaged (exit 2), never a traceback."""
+    db = str(tmp_path / "store.sqlite3")
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    store.reject(sid, "rev", "a date to damage", now=FILED)
+    tamper(store, f"UPDATE submissions SET {column} = 'x' WHERE id = {sid}")
+    code, report, _ = verify(db)
+    assert code == 1 and report["filings"][0]["submission"] == sid
+    assert "cannot be read" in report["filings"][0]["reason"]
+    for args in (("history",), ("show", str(sid)), ("approve", str(sid), "--by", "b")):
+        out = cli(*args, "--db", db)
+        assert out.exit_code == 2, (args, out.stderr, out.exception)
+        assert "the database is damaged: a stored date or time cannot be read" in out.stderr
+    store.dispose()
+
+
 # -- record's input -----------------------------------------------------------------------------
 
 

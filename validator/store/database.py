@@ -234,6 +234,23 @@ def translated(url: str) -> Iterator[None]:
         if isinstance(e, sa_exc.IntegrityError):
             raise
         raise problem(e, url) from None
+    except (ValueError, TypeError) as e:
+        if not _read_by_the_driver(e):
+            raise
+        # SQLite keeps what it is given: a date or time written over by hand cannot be read
+        raise StoreError(
+            f"the database is damaged: a stored date or time cannot be read ({e}) "
+            "(`rulesub audit verify` names the filing)"
+        ) from None
+
+
+def _read_by_the_driver(e: BaseException) -> bool:
+    """Whether ``e`` was raised converting a stored value as it was read (SQLAlchemy's
+    result processors), not by rulesub's own code."""
+    import traceback
+
+    frames = traceback.extract_tb(e.__traceback__)
+    return bool(frames) and "sqlalchemy" in frames[-1].filename.replace("\\", "/")
 
 
 def audit_head_read(conn: Connection) -> int | None:

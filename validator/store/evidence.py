@@ -283,6 +283,40 @@ def unreadable(row: Any) -> str | None:
     return None
 
 
+def rows_as_stored(conn: Connection) -> Iterator[tuple[Any, list[str]]]:
+    """Every filing's row in id order, with the fields that cannot be read as rulesub wrote
+    them (a date or time written over by hand: SQLite keeps what it is given), each named
+    as ``LABELS`` names it. Dates and times are read as stored and parsed here, as
+    ``entries`` reads an entry's time, so that one such field does not stop the reading."""
+    from types import SimpleNamespace
+
+    from sqlalchemy import Date, DateTime
+
+    from validator.store.schema import submissions
+
+    columns: list[Any] = []
+    parsers: dict[str, Any] = {}
+    for column in submissions.c:
+        if isinstance(column.type, Date | DateTime):
+            columns.append(type_coerce(column, String).label(column.name))
+            stored: Any = column.type
+            parse = conn.dialect.type_descriptor(stored).result_processor(conn.dialect, None)
+            parsers[column.name] = parse
+        else:
+            columns.append(column)
+    for r in conn.execute(select(*columns).order_by(submissions.c.id)):
+        values, bad = dict(r._mapping), []
+        for name, parse in parsers.items():
+            if values[name] is None or parse is None or not isinstance(values[name], str):
+                continue
+            try:
+                values[name] = parse(values[name])
+            except (ValueError, TypeError):
+                bad.append(LABELS.get(name, name))
+                values[name] = None
+        yield SimpleNamespace(**values), bad
+
+
 def readable(row: Any, submission_id: int) -> Any:
     """The row, or ``Damaged`` naming the filing."""
     why = unreadable(row)

@@ -647,9 +647,10 @@ class Store:
         with self.transaction(reading=True) as conn:
             said = evidence.told(conn)
             out, ids = [], []
-            for r in conn.execute(select(submissions).order_by(submissions.c.id)):
+            for r, unreadable in evidence.rows_as_stored(conn):
                 ids.append(r.id)
-                wrong = evidence.disagreements(r, said.get(r.id))
+                wrong = [f"{what} cannot be read" for what in unreadable]
+                wrong += evidence.disagreements(r, said.get(r.id)) if not unreadable else []
                 if wrong:
                     out.append({"submission": r.id, "reason": "; ".join(wrong)})
         out += evidence.gone(said, ids)
