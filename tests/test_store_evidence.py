@@ -550,6 +550,13 @@ def test_a_name_mixing_scripts_is_refused_naming_the_letter(
     given = cli("facilities", "set", *args, "--by", "rev", "--db", db)
     assert given.exit_code == 1 and named in given.stderr
     assert counted(store) == before
+    if field == "certificate_holder":  # nor is a casino account bound to such a holder
+        account = cli(
+            "users", "add", "eve", "--role", "casino", "--holder", name,
+            "--password", "Passw0rd-1234", "--db", db,
+        )  # fmt: skip
+        assert account.exit_code == 2 and named in account.stderr
+        assert counted(store) == before
     store.dispose()
 
 

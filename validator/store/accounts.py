@@ -43,6 +43,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import exc as sa_exc
 
+from validator.store import names
 from validator.store.database import StoreError
 from validator.store.lifecycle import Store, _audit, may_decide, utcnow
 from validator.store.schema import metadata
@@ -164,6 +165,9 @@ def add(
         raise StoreError("a casino account is bound to one certificate holder: give --holder")
     if role != "casino" and holder:
         raise StoreError(f"--holder is for casino accounts; a {role} reads every holder's")
+    why = names.out_of_place(holder) if holder else None
+    if why is not None:  # as a filing's holder is refused: the account could file nothing
+        raise StoreError(f"--holder {holder!r}: {why}")
     digest = hash_password(password)
     now = now or utcnow()
     try:
