@@ -12,7 +12,7 @@ import hashlib
 import json
 import shutil
 import subprocess
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 
 import pytest
@@ -240,3 +240,16 @@ def test_the_pack_as_json_carries_the_stages_own_figures(proposal: Path) -> None
     assert data["sha256"] == hashlib.sha256(proposal.read_bytes()).hexdigest()
     titles = [s["title"] for s in data["signage"]["signs"]]
     assert titles and all(t in cli("signage", str(proposal)) for t in titles)
+
+
+def test_a_packs_findings_name_fields_in_words_not_paths() -> None:
+    """The pack an officer signs names each field a finding is about as a person does ("the
+    Progressive Jackpot meter's rate of progression is not stated", § 678a.12(d)(3)), never
+    by its path into the file (`/progressives/progressive_jackpot/meters/primary/increment`),
+    which `validate`'s line keeps for the file's author."""
+    flawed = PROJECT_ROOT / "rulesubs" / "flawed" / "hcf-progressive.yaml"
+    pack = build_pack(flawed, "hcf-progressive.yaml")
+    for text in (render_markdown(pack), unescape(render_html(pack))):
+        findings = text.split("Findings", 1)[1]
+        assert "/progressives/" not in findings and "/equipment/" not in findings
+        assert "Progressive Jackpot meter's rate of progression is not stated" in findings

@@ -19,6 +19,7 @@ from store_db import EXAMPLES
 from typer.testing import CliRunner
 
 from validator.cli import app
+from validator.diff.names import in_words
 from validator.review import build_pack, render_html, render_markdown
 from validator.review.build import pack_json
 
@@ -105,7 +106,9 @@ def test_a_submission_the_interpreter_cannot_read_says_why_there_is_no_par_sheet
     assert pack.par is None
     assert pack.par_problem and pack.par_problem.startswith("fcp.yaml:")
     assert str(tmp_path) not in pack.par_problem
-    assert f"No par sheet: {pack.par_problem}" in render_markdown(pack).replace("\\", "")
+    said = in_words(pack.game, pack.par_problem)  # the field in words, not its path
+    assert f"No par sheet: {said}" in render_markdown(pack).replace("\\", "")
+    assert "Aces Up paytable" in said and "/paytables/" not in said
 
 
 PDFTOTEXT = shutil.which("pdftotext")

@@ -110,7 +110,9 @@ def signage(
     from validator.signage.build import build_signage
     from validator.signage.checked import draft_note
 
-    signs = build_signage(game, sub, draft=bool(errors), problems=[draft_note(f) for f in errors])
+    signs = build_signage(
+        game, sub, draft=bool(errors), problems=[draft_note(f, game) for f in errors]
+    )
     text = render(signs, format, cite=not printed)
     from validator.cli.common import emit
 

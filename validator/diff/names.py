@@ -3,6 +3,7 @@ the review pack): never the JSON pointer the diff keeps it by."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from validator.compiler import meter_label
@@ -34,6 +35,8 @@ FIELD_NAMES = {
     "reserve_increment": "reserve rate",
     "wager_amount": "wager amount",
     "equipment": "Equipment",
+    "progressive_system": "progressive table game system",
+    "electronic_wagering_system": "electronic wagering system",
     "payout_limit": "Payout limit",
     "adjacent_boxes": "Adjacent wagering areas",
     "rake": "Rake",
@@ -68,3 +71,14 @@ def field_name(game: Any, pointer: str) -> str:
         words = [words[1], words[0], *words[2:]]  # "Aces Up paytable", "… progressive meter"
     text = " ".join(words)
     return text[:1].upper() + text[1:] if text else "The submission"
+
+
+#: A field as a finding's message names it: a path into the submission (``/table/max_wager``).
+_POINTER = re.compile(r"(?<![\w/.])/[a-z][a-z0-9_]*(?:/[A-Za-z0-9_~.-]+)*")
+
+
+def in_words(game: Any, message: str) -> str:
+    """A finding's message for the documents and pages people read: each field it names by
+    its path into the submission (as `validate`'s line names it, for the file's author)
+    named as a person names it (``field_name``)."""
+    return _POINTER.sub(lambda m: field_name(game, m.group(0)), message)

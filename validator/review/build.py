@@ -239,7 +239,7 @@ def _signage(pack: ReviewPack, checked: Any) -> None:
         pack.game,
         checked.submission,
         draft=bool(errors),
-        problems=[draft_note(f) for f in errors],
+        problems=[draft_note(f, pack.game) for f in errors],
     )
 
 

@@ -14,6 +14,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from validator.diff.names import in_words
 from validator.diff.render import cell, delta_text, direction, holds_text, percent, selection
 from validator.model.notation import format_rate
 from validator.odds.wagers import strategy_text
@@ -245,7 +246,8 @@ def _findings(pack: ReviewPack) -> str:
         out.append(
             f"<tr><td class='{_e(f.severity)}'>{_e(f.severity)}</td>"
             f"<td class='num'>{f.line}</td>"
-            f"<td>{_e(f.message)}{hint}{said}</td><td>{_e(f.cite or '')}</td></tr>"
+            f"<td>{_e(in_words(pack.game, f.message))}{hint}{said}</td>"
+            f"<td>{_e(f.cite or '')}</td></tr>"
         )
     out.append("</tbody></table>")
     return "".join(out)
@@ -383,7 +385,7 @@ def par_section(pack: ReviewPack) -> str:
     out = [f"<h2>{_e(_heading('par'))}</h2>"]
     sheet = pack.par
     if sheet is None:
-        out.append(f"<p>No par sheet: {_e(pack.par_problem)}</p>")
+        out.append(f"<p>No par sheet: {_e(in_words(pack.game, pack.par_problem or ''))}</p>")
         return "".join(out)
     body = html_body(sheet, return_tables=False).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
     out.append(f"<p class='cite'>{_e(METHOD)}</p><div class='par'>{body}</div>")

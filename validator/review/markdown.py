@@ -3,6 +3,7 @@ the signage in the words of their own Markdown renderers, one heading level down
 
 from __future__ import annotations
 
+from validator.diff.names import in_words
 from validator.markdown import md_code as _code
 from validator.markdown import md_text as _md
 from validator.odds.wagers import strategy_text
@@ -43,7 +44,8 @@ def render_markdown(pack: ReviewPack) -> str:
     out += ["", f"## {h['findings']}", ""]
     if pack.findings:
         for f in pack.findings:
-            out.append(f"- **{f.severity}**, line {f.line}: {_md(f.message)} ({_md(f.cite or '')})")
+            said = in_words(pack.game, f.message)
+            out.append(f"- **{f.severity}**, line {f.line}: {_md(said)} ({_md(f.cite or '')})")
             if f.remedy:
                 out.append(f"  What would comply: {_md(f.remedy)}")
             quote = quoted_line(pack, f.line)
@@ -96,7 +98,7 @@ def render_markdown(pack: ReviewPack) -> str:
     out += ["", f"## {h['par']}", ""]
     sheet = pack.par
     if sheet is None:
-        out.append(f"No par sheet: {_md(pack.par_problem)}")
+        out.append(f"No par sheet: {_md(in_words(pack.game, pack.par_problem or ''))}")
     else:
         from validator.par.render import markdown as par_markdown
         from validator.review.par import METHOD

@@ -90,8 +90,12 @@ def describe(finding: Any) -> str:
     return f"{where}: {finding.severity} {finding.code}: {finding.message}{cite}"
 
 
-def draft_note(finding: Any) -> str:
+def draft_note(finding: Any, game: Any = None) -> str:
     """One finding as a document lists it (a DRAFT's list, a pack's signs): ``file, line N:
-    message (§ …)`` — no finding code, no directories."""
+    message (§ …)`` — no finding code, no directories, each field named in words (under
+    ``game``'s names where given)."""
+    from validator.diff.names import in_words
+
     cite = f" ({finding.cite})" if getattr(finding, "cite", None) else ""
-    return f"{Path(str(finding.file)).name}, line {finding.line}: {finding.message}{cite}"
+    said = in_words(game, finding.message)
+    return f"{Path(str(finding.file)).name}, line {finding.line}: {said}{cite}"

@@ -10,6 +10,7 @@ certificate holder; another holder's submission answers 404 exactly as a missing
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -87,6 +88,7 @@ class Web:
             lstrip_blocks=True,
             auto_reload=False,  # the templates are the package's: read once, never changed
         )
+        self.templates.filters["in_words"] = _in_words
 
     def account(self, conn: HTTPConnection) -> Account | None:
         """The signed-in account: by bearer token on ``/api/``, by session elsewhere."""
@@ -717,3 +719,18 @@ def create_app(
     )
     app.state.web = web
     return app
+
+
+def _in_words(message: str, game_id: object = None) -> str:
+    """A finding's message with each field named in words (``diff.names.in_words``), under
+    the game the filing names where it can be compiled."""
+    from validator.diff.names import in_words
+
+    game = None
+    if isinstance(game_id, str):
+        from validator.compiler import load_game
+        from validator.errors import RulesubError
+
+        with contextlib.suppress(KeyError, RulesubError):  # a page shows the words it can
+            game = load_game(game_id)
+    return in_words(game, message)
