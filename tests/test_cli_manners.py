@@ -284,3 +284,25 @@ def test_an_out_file_named_for_another_format_is_refused(tmp_path: Path, args: t
     result = invoke(*head, str(tmp_path / out))
     assert result.exit_code == 2, result.output
     assert "the name says" in result.output and not (tmp_path / out).exists()
+
+
+@pytest.mark.parametrize("command", ["signage", "review", "par", "odds"])
+@pytest.mark.parametrize("flawed", ["not-a-mapping.yaml", "unknown-game.yaml", "no game"])
+def test_a_submission_naming_no_game_is_input_no_command_can_use(
+    tmp_path: Path, command: str, flawed: str
+) -> None:
+    """README: "A submission that cannot be read, or names no game, is input no command can
+    use: exit 2", from every command that computes from one; a game id rulesub has not is
+    no game either. (`signage` and `review` said exit 1, `par` did for an unknown game.)"""
+    if flawed == "no game":
+        path = tmp_path / "no-game.yaml"
+        path.write_text("rulesub: 1\nfacility: Example Downs\n", encoding="utf-8")
+    else:
+        path = FLAWED / flawed
+    args = (
+        ["odds", "four-card-poker", "--rulesub", str(path)]
+        if command == "odds"
+        else [command, str(path)]
+    )
+    result = invoke(*args)
+    assert result.exit_code == 2, (result.output, result.exception)

@@ -200,3 +200,17 @@ def test_odds_of_a_submission_price_its_meters_and_wager_amount() -> None:
     assert by_file["hold_exact"] == stated["hold_exact"] != one["hold_exact"]
     given = run_rulesub(*base, "--rulesub", str(example), "--wager-amount", "1")
     assert json.loads(given.stdout)[0]["hold_exact"] == one["hold_exact"]
+
+
+def test_a_progressives_stated_hold_is_said_to_move_with_its_meter() -> None:
+    """The preamble's 23% for High Card Flush's Progressive Jackpot is a hold at some meter
+    it does not state: `odds` says the hold moves with the meter, as the par sheet does,
+    rather than OUTSIDE (which a table of fixed odds outside its range gets)."""
+    out = run_rulesub(
+        "odds", "high-card-flush", "--wager", "progressive_jackpot", "--paytable", "A"
+    )
+    assert "moves with the meter" in " ".join(out.stdout.split())
+    fixed = run_rulesub(
+        "odds", "high-card-flush", "--wager", "straight_flush_bonus", "--paytable", "C"
+    )
+    assert "OUTSIDE" in fixed.stdout

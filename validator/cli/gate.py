@@ -77,9 +77,11 @@ def submission_gate(path: Path | None, *, allow: bool, what: str, game: str | No
     errors = [f for f in result.findings if f.severity == "error"]
     for f in errors:
         sys.stderr.write("\n".join(finding_lines(f, None)) + "\n")
+    from validator.model.registry import game_ids
+
     named = getattr(result.submission, "game", None)
-    if result.unreadable or not isinstance(named, str):  # no game to compute: unusable
-        raise typer.Exit(EXIT_USAGE)
+    if result.unreadable or not isinstance(named, str) or named not in game_ids():
+        raise typer.Exit(EXIT_USAGE)  # no game (or none rulesub has) to compute: unusable
     if game is not None and named != game:
         fail(f"{path} is a Rules Submission for {named}, not {game}")
     if errors and not allow:

@@ -218,6 +218,8 @@ def _range_text(r: OddsResult) -> tuple[str, str]:
     rng = f"{format_rate(ah.low)}–{format_rate(ah.high)}"
     if r.inside_approved:
         return f"{rng}: inside", "green"
+    if r.meters:  # as the par sheet says it: the hold at this meter, not the table's
+        return f"{rng}: moves with the meter", "yellow"
     return f"{rng}: OUTSIDE", "bold red"
 
 

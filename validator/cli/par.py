@@ -40,7 +40,8 @@ def par(
             "--rounds",
             min=1,
             metavar="N",
-            help="rounds per simulated strategy (default 200,000; a Poker game: 2,000 hands)",
+            help=f"rounds per simulated strategy (default {ROUNDS:,}; a Poker game: "
+            f"{POKER_HANDS:,} hands)",
         ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="the simulation's seed")] = 1,

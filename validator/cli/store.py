@@ -656,6 +656,13 @@ def review(
         for line in pack.unreadable:
             sys.stderr.write(f"rulesub: {line}\n")
         raise typer.Exit(EXIT_USAGE)
+    if pack.game is None:  # names no game rulesub has: input no command can use
+        from validator.signage.checked import describe
+
+        for finding in pack.findings:
+            if finding.severity == "error":
+                sys.stderr.write(f"rulesub: {describe(finding)}\n")
+        fail(f"{file}: it names no game to review it against, so no pack is written")
     pack.office = office or _office_setting()
     if record is not None:
         pack.audit_head = _audit_head(db)
