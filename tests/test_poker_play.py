@@ -237,3 +237,18 @@ def test_an_unknown_strategy_is_a_usage_error() -> None:
     out = run_rulesub("simulate", "poker-holdem", "--rounds", "5", "--strategy", "maniac")
     assert out.returncode == 2
     assert "tight, loose" in out.stderr
+
+
+def test_a_simulations_summary_speaks_in_the_chapters_words() -> None:
+    """`simulate`'s Poker summary names the game as ch. 553 does (Hold'em, § 553.11), the
+    rake in § 553.15(b)'s words ("the percentage rake"), and its mean a hand to the cent,
+    as the par sheet does: never "poker-holdem", "rake (percentage)" nor "$3.6400"."""
+    example = Path(__file__).parent.parent / "rulesubs" / "example" / "poker-holdem.yaml"
+    out = run_rulesub(
+        "simulate", "poker-holdem", "--rulesub", str(example), "--rounds", "60", "--seats", "6"
+    ).stdout
+    flat = " ".join(out.split())
+    assert flat.startswith("Hold'em: 60 hands, 6 seats")
+    assert "The percentage rake: $" in flat and "rake (percentage)" not in flat
+    per_hand = flat.split(" a hand;")[0].rsplit(" ", 1)[1]
+    assert per_hand.startswith("$") and len(per_hand.split(".")[1]) == 2

@@ -273,18 +273,24 @@ def print_summary(out: Any, data: dict[str, Any]) -> None:
     r = data["rake"]
     from rich.text import Text
 
+    from validator.compiler import game_name
+
     out.print(
         Text.assemble(
-            (data["game"], "bold"),
+            (game_name(data["game"]), "bold"),  # the game as its chapter names it
             f": {data['hands']:,} hands, {data['seats']} seats ({data['rules']}); "
             f"{data['showdowns']:,} showdowns",
         )
     )
     m = _printed(r)
+    from validator.money import format_money
+    from validator.par.poker import rake_name
+
+    name = rake_name(r["kind"])  # in § 553.15(b)'s words; a mean to the cent, as the par sheet
     out.print(
-        f"rake ({r['kind']}): {m['total']} in all ({m['from_pots']} from pots, "
-        f"{m['time_charges']} time charges); ${r['per_hand']} a hand; {m['per_hour']} an "
-        f"hour at {data['hands_per_hour']} hands an hour"
+        f"{name[:1].upper()}{name[1:]}: {m['total']} in all ({m['from_pots']} from pots, "
+        f"{m['time_charges']} time charges); {format_money(r['per_hand'], cents=True)} a "
+        f"hand; {m['per_hour']} an hour at {data['hands_per_hour']} hands an hour"
     )
     bb = data["bad_beat"]
     if bb is not None:

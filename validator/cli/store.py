@@ -586,7 +586,12 @@ def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path, str, Any]]
         facility, game, _ = filing_key(data, str(file))
         row = _open(db, must_exist=True).approved_for(facility, game)
     if row is None:
-        fail(f"no approved submission of {facility}, {game} in the database to compare with")
+        from validator.compiler import game_name
+
+        fail(
+            f"no approved submission of {facility}, {game_name(game)} in the database to "
+            "compare with"
+        )
     suffix = Path(row.filename).suffix or ".yaml"
     with tempfile.TemporaryDirectory(prefix="rulesub-") as tmp:
         path = Path(tmp) / f"approved-{row.id}{suffix}"
