@@ -341,3 +341,13 @@ def test_a_poker_round_file_is_refused_as_a_banking_one_is(tmp_path: Path) -> No
     assert out.stderr.splitlines() == [
         f"{banking}:3:33: /seats/0/cards: expected a list of cards like [AS, 10H, 7C]"
     ]
+
+
+def test_a_rules_submission_given_to_settle_is_said_to_be_one(tmp_path: Path) -> None:
+    """`settle` given the Rules Submission rather than a round under it says so, exit 2,
+    where it listed the submission's keys one by one as a round file's unknown keys."""
+    example = Path(__file__).parent.parent / "rulesubs" / "example" / "high-card-flush.yaml"
+    result = run_rulesub("settle", str(example))
+    assert result.returncode == 2
+    assert "is a Rules Submission, not a round file" in result.stderr
+    assert "unknown key" not in result.stderr

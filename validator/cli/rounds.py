@@ -191,6 +191,7 @@ def settle(
     holder: list[Any] = [None]
     with _round_input(holder):
         located, within = _read_input(round_file, round_no)
+    _not_a_submission(located, round_file)
     poker = _poker_game(located)
     if poker is not None:  # a log's Poker record holds its round file under ``round_file``
         _settle_poker(located, poker, format, within)
@@ -208,6 +209,17 @@ def settle(
         return
     _draft_banner(gate)
     print_settlement(console(), settled.result)
+
+
+def _not_a_submission(located: Any, path: Path) -> None:
+    """A Rules Submission given where a round file is asked for is said so (exit 2), not
+    reported key by key as a round file's unknown keys."""
+    data = located.data
+    if isinstance(data, dict) and "certificate_holder" in data and "seats" not in data:
+        fail(
+            f"{path} is a Rules Submission, not a round file: a round file states the cards "
+            f"and wagers of one round and names its submission (`rulesub: {path.name}`)"
+        )
 
 
 def _poker_game(located: Any) -> Any:

@@ -611,7 +611,7 @@ class ReviewFormat(StrEnum):
 
 @app.command("review")
 def review(
-    file: Annotated[Path, typer.Argument(help="the proposed Rules Submission")],
+    file: Annotated[Path, typer.Argument(help="the proposed Rules Submission", metavar="FILE")],
     against: Annotated[
         str | None,
         typer.Option("--against", help="`approved` (from the database) or an OLD_FILE"),
