@@ -349,5 +349,5 @@ def test_a_rules_submission_given_to_settle_is_said_to_be_one(tmp_path: Path) ->
     example = Path(__file__).parent.parent / "rulesubs" / "example" / "high-card-flush.yaml"
     result = run_rulesub("settle", str(example))
     assert result.returncode == 2
-    assert "is a Rules Submission, not a round file" in result.stderr
+    assert "high-card-flush.yaml:5:1: a Rules Submission, not a round file" in result.stderr
     assert "unknown key" not in result.stderr

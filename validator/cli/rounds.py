@@ -216,9 +216,11 @@ def _not_a_submission(located: Any, path: Path) -> None:
     reported key by key as a round file's unknown keys."""
     data = located.data
     if isinstance(data, dict) and "certificate_holder" in data and "seats" not in data:
+        at = located.position("/certificate_holder", key=True)
         fail(
-            f"{path} is a Rules Submission, not a round file: a round file states the cards "
-            f"and wagers of one round and names its submission (`rulesub: {path.name}`)"
+            f"{path}:{at.line}:{at.column}: a Rules Submission, not a round file: a round "
+            "file states the cards and wagers of one round and names its submission "
+            f"(`rulesub: {path.name}`)"
         )
 
 
