@@ -116,27 +116,35 @@ def entries(conn: Connection, *where: Any) -> Iterator[Entry]:
     and parsed here, so that a time that is no time (SQLite keeps what it is given) makes
     that entry unreadable instead of stopping the read."""
     c = audit_log.c
+    at, parse = as_stored(conn, c.at)
     query = select(
-        c.id,
-        type_coerce(c.at, String).label("at"),
-        c.actor,
-        c.action,
-        c.submission_id,
-        c.detail,
-        c.prev_hash,
-        c.entry_hash,
+        c.id, at, c.actor, c.action, c.submission_id, c.detail, c.prev_hash, c.entry_hash
     )
-    parse = conn.dialect.type_descriptor(c.at.type).result_processor(conn.dialect, None)
     for r in conn.execute(query.where(*where).order_by(c.id)):
         yield _entry(r, parse)
 
 
-def _entry(r: Any, parse: Any) -> Entry:
-    at: Any = r.at
+def as_stored(conn: Connection, column: Any) -> tuple[Any, Any]:
+    """A date or time column read as stored (its text, on SQLite), and the dialect's own
+    parser of it: read so, a value written over by hand does not stop the reading of the
+    others (``parsed``)."""
+    kind: Any = column.type
+    parse = conn.dialect.type_descriptor(kind).result_processor(conn.dialect, None)
+    return type_coerce(column, String).label(column.name), parse
+
+
+def parsed(parse: Any, value: Any) -> tuple[Any, bool]:
+    """A value read ``as_stored``, parsed, and whether it could be (``None`` where not)."""
+    if value is None or parse is None or not isinstance(value, str):
+        return value, True  # nothing to parse, or the driver gave the value itself
     try:
-        at = parse(at) if parse is not None and at is not None else at
+        return parse(value), True
     except (ValueError, TypeError):
-        at = None
+        return None, False
+
+
+def _entry(r: Any, parse: Any) -> Entry:
+    at, _ = parsed(parse, r.at)
     why = None
     if not isinstance(at, dt.datetime):
         at, why = None, f"its time ({written(r.at)}) is no time"
@@ -298,22 +306,16 @@ def rows_as_stored(conn: Connection) -> Iterator[tuple[Any, list[str]]]:
     parsers: dict[str, Any] = {}
     for column in submissions.c:
         if isinstance(column.type, Date | DateTime):
-            columns.append(type_coerce(column, String).label(column.name))
-            stored: Any = column.type
-            parse = conn.dialect.type_descriptor(stored).result_processor(conn.dialect, None)
-            parsers[column.name] = parse
+            stored, parsers[column.name] = as_stored(conn, column)
+            columns.append(stored)
         else:
             columns.append(column)
     for r in conn.execute(select(*columns).order_by(submissions.c.id)):
         values, bad = dict(r._mapping), []
         for name, parse in parsers.items():
-            if values[name] is None or parse is None or not isinstance(values[name], str):
-                continue
-            try:
-                values[name] = parse(values[name])
-            except (ValueError, TypeError):
+            values[name], ok = parsed(parse, values[name])
+            if not ok:
                 bad.append(LABELS.get(name, name))
-                values[name] = None
         yield SimpleNamespace(**values), bad
 
 
