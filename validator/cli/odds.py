@@ -110,7 +110,7 @@ def odds(
     from validator.cli.common import say_in_force_of
     from validator.interpreter.config import TableConfig
     from validator.model.notation import NotationError, parse_money
-    from validator.odds import OddsError, exact_odds, odds_for_rows, select
+    from validator.odds import OddsError, priced_table, select
     from validator.par.completions import JOINT
 
     g = game_as_of(load_game_or_fail(game), as_of)
@@ -148,15 +148,12 @@ def odds(
                     # the submission's meters and wager amount, unless given on the command
                     with_meter = with_meter or settings.meter_seeds(table_id)
                     table_amount = amount or settings.wager_amount(table_id)
-                if table_id in stated:  # the table the submission states (its text missing)
-                    rows, pays_on = stated[table_id], table.pays_on or ""
-                    results.append(odds_for_rows(g, pays_on, rows, table_id=table_id, joint=JOINT))
-                    continue
-                results.append(
-                    exact_odds(
+                results.append(  # the table the submission states where the text is missing
+                    priced_table(
                         g,
                         table_id,
                         letter,
+                        stated.get(table_id),
                         meter=with_meter,
                         wager_amount=table_amount,
                         joint=JOINT,

@@ -82,6 +82,7 @@ __all__ = [
     "exact_odds",
     "not_priced_reason",
     "odds_for_rows",
+    "priced_table",
     "select",
 ]
 
@@ -117,4 +118,33 @@ def odds_for_rows(
     result names that table and carries its stated hold range and meters."""
     return rows_odds(
         game, hand_id, rows, meter=meter, table_id=table_id, wager_amount=wager_amount, joint=joint
+    )
+
+
+def priced_table(
+    game: Game,
+    table_id: str,
+    letter: str | None = None,
+    rows: Mapping[str, object] | None = None,
+    *,
+    meter: MeterArg = None,
+    wager_amount: Decimal | None = None,
+    joint: JointPricer | None = None,
+) -> OddsResult:
+    """The exact odds of a table as a submission has it: the ``rows`` it states where the
+    chapter's text is missing (``odds_for_rows``), else the chapter's paytable ``letter``
+    (``exact_odds``)."""
+    if rows is None:
+        return exact_odds(
+            game, table_id, letter, meter=meter, wager_amount=wager_amount, joint=joint
+        )
+    _, table = game.table(table_id)
+    return odds_for_rows(
+        game,
+        table.pays_on or "",
+        rows,
+        meter=meter,
+        table_id=table_id,
+        wager_amount=wager_amount,
+        joint=joint,
     )

@@ -38,7 +38,7 @@ from validator.compiler import Game
 from validator.interpreter.config import MeterConfig
 from validator.model.notation import PayoutKind
 from validator.money import plain_money
-from validator.odds import exact_odds, odds_for_rows
+from validator.odds import exact_odds, priced_table
 from validator.par.wagers import pct
 
 
@@ -154,17 +154,7 @@ def progressive_sheet(
 
     def price(meter: Decimal | dict[str, Decimal]) -> Any:
         """Priced at ``meter``: the top award's meter, or each meter by name."""
-        if rows is not None:
-            _, table = game.table(table_id)
-            return odds_for_rows(
-                game,
-                table.pays_on or "",
-                rows,
-                meter=meter,
-                table_id=table_id,
-                wager_amount=wager_amount,
-            )
-        return exact_odds(game, table_id, letter, meter=meter, wager_amount=wager_amount)
+        return priced_table(game, table_id, letter, rows, meter=meter, wager_amount=wager_amount)
 
     seed_odds = price(Decimal(1))  # names the meters and the seed the engine would use
     if not seed_odds.meters:

@@ -16,7 +16,7 @@ from typing import Any
 
 from validator.compiler import Game
 from validator.interpreter.config import TableConfig
-from validator.odds import NotPriced, OddsError, OddsResult, exact_odds, odds_for_rows
+from validator.odds import NotPriced, OddsError, OddsResult, priced_table
 from validator.odds.wagers import not_priced_reason
 from validator.par.completions import JOINT
 
@@ -138,25 +138,15 @@ def wager_sheets(
             # the submission's meters go with its selected paytable; others at their seeds
             at = meters if letter == selected or custom is not None else None
             try:
-                if custom is not None:
-                    odds = odds_for_rows(
-                        game,
-                        table.pays_on or "",
-                        custom,
-                        meter=at,
-                        table_id=table_id,
-                        wager_amount=amount,
-                        joint=JOINT,
-                    )
-                else:
-                    odds = exact_odds(
-                        game,
-                        table_id,
-                        letter,
-                        meter=at or None,
-                        wager_amount=amount,
-                        joint=JOINT,
-                    )
+                odds = priced_table(
+                    game,
+                    table_id,
+                    letter,
+                    custom,
+                    meter=at or None,
+                    wager_amount=amount,
+                    joint=JOINT,
+                )
             except (NotPriced, OddsError) as e:
                 skipped[table_id if len(letters) == 1 else f"{table_id}:{letter}"] = str(e)
                 continue

@@ -185,7 +185,7 @@ def price_selected(game: Any, submission: Any) -> list[Priced]:
     """The exact odds of every paytable the submission selects for a wager it offers, and
     of the tables it states where the chapter's text is missing."""
     from validator.diff.compare import table_title, valuation
-    from validator.odds import OddsError, exact_odds, not_priced_reason, odds_for_rows
+    from validator.odds import OddsError, exact_odds, not_priced_reason, priced_table
     from validator.par.completions import JOINT
     from validator.signage.build import offered_wagers
 
@@ -200,7 +200,7 @@ def price_selected(game: Any, submission: Any) -> list[Priced]:
         title = table_title(game, wid, tid, table)
         if tid in custom:
             try:
-                result = odds_for_rows(game, table.pays_on, custom[tid], table_id=tid, joint=JOINT)
+                result = priced_table(game, tid, rows=custom[tid], joint=JOINT)
                 out.append(Priced(f"{title}, as stated", table.cite, result))
             except (OddsError, KeyError, ValueError) as e:
                 out.append(Priced(f"{title}, as stated", table.cite, why_not=str(e)))
