@@ -15,7 +15,6 @@ from validator.errors import RulesubError, messages
 
 if TYPE_CHECKING:
     import datetime as dt
-    from pathlib import Path
 
 __all__ = ["EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "Format"]
 
@@ -125,14 +124,6 @@ def game_as_of(game: Any, when: str | None) -> Any:
     say_in_force(game, date, refuse=True)
     resolved = as_of(definition := game.definition, date)
     return game if resolved is definition else replace(game, definition=resolved)
-
-
-def say_in_force_of(game: Any, submission: Path) -> list[str]:
-    """``say_in_force`` on the submission's effective date (none stated: nothing said)."""
-    from validator.model.submission import load_submission
-
-    effective = getattr(load_submission(submission).submission, "effective", None)
-    return say_in_force(game, effective) if effective is not None else []
 
 
 def say_in_force(game: Any, date: dt.date, *, refuse: bool = False) -> list[str]:

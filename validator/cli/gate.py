@@ -35,6 +35,20 @@ class Gate:
 
     path: Path | None = None
     errors: list[Any] = field(default_factory=list)  # validator.checks.findings.Finding
+    #: the findings of the chapter's state on the effective date that are no error (a
+    #: chapter rescinded or expired, an amendment not held), as the check found them
+    in_force: list[Any] = field(default_factory=list)
+
+    def say_in_force(self) -> list[str]:
+        """The chapter's state on the effective date, said on stderr as ``validate`` says
+        it (its errors the gate printed already); the notes, with their citations, for a
+        document to carry."""
+        said = []
+        for f in self.in_force:
+            game = f.code.split("/", 1)[0]
+            sys.stderr.write(f"rulesub: {game}: {f.severity}: {f.message} [{f.cite}]\n")
+            said.append(f"{f.message} [{f.cite}]")
+        return said
 
     @property
     def draft(self) -> bool:
@@ -93,7 +107,12 @@ def submission_gate(path: Path | None, *, allow: bool, what: str, game: str | No
         )
     if errors:
         sys.stderr.write(f"rulesub: {path} has {len(errors)} error(s): {what} marked DRAFT\n")
-    return Gate(path, errors)
+    from validator.checks.in_force import RULES
+
+    in_force = [
+        f for f in result.findings if f.severity != "error" and f.code.split("/")[-1] in RULES
+    ]
+    return Gate(path, errors, in_force)
 
 
 def reads_once(command: F) -> F:

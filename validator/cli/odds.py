@@ -107,7 +107,6 @@ def odds(
     Submission with errors is refused with them (exit 1), unless --allow-findings."""
     from dataclasses import replace
 
-    from validator.cli.common import say_in_force_of
     from validator.interpreter.config import TableConfig
     from validator.model.notation import NotationError, parse_money
     from validator.odds import OddsError, priced_table, select
@@ -116,8 +115,8 @@ def odds(
     g = game_as_of(load_game_or_fail(game), as_of)
     gate = submission_gate(rulesub, allow=allow_findings, what="odds", game=game)
     settings = _settings(g, rulesub, allow_findings) if rulesub is not None else None
-    if rulesub is not None and as_of is None:  # the chapter on the effective date, as validate
-        say_in_force_of(g, rulesub)
+    if as_of is None:  # the chapter on the effective date, as validate says it
+        gate.say_in_force()
     selected = None if rulesub is None else dict(getattr(settings, "paytables", {}))
     meters = _meters(meter or [])
     amount = None

@@ -130,9 +130,7 @@ def par(
 
         sheet["identification"] = identification(path, game.id)
         if as_of is None:  # the chapter as on the effective date: said, and on the sheet
-            from validator.cli.common import say_in_force_of
-
-            sheet["notes"] = say_in_force_of(game, path) + list(sheet.get("notes") or [])
+            sheet["notes"] = gate.say_in_force() + list(sheet.get("notes") or [])
     if gate.draft:
         sheet["draft"] = gate.mark()
     if format is ParFormat.pdf:
