@@ -283,14 +283,12 @@ def print_summary(out: Any, data: dict[str, Any]) -> None:
         )
     )
     m = _printed(r)
-    from validator.money import format_money
-    from validator.par.poker import rake_name
+    from validator.par.poker import rake_heading
 
-    name = rake_name(r["kind"])  # in § 553.15(b)'s words; a mean to the cent, as the par sheet
-    out.print(
-        f"{name[:1].upper()}{name[1:]}: {m['total']} in all ({m['from_pots']} from pots, "
-        f"{m['time_charges']} time charges); {format_money(r['per_hand'], cents=True)} a "
-        f"hand; {m['per_hour']} an hour at {data['hands_per_hour']} hands an hour"
+    out.print(  # the rake in § 553.15(b)'s words; a mean to the cent, as the par sheet
+        f"{rake_heading(r['kind'])}: {m['total']} in all ({m['from_pots']} from pots, "
+        f"{m['time_charges']} time charges); {m['per_hand']} a hand; {m['per_hour']} an "
+        f"hour at {data['hands_per_hour']} hands an hour"
     )
     bb = data["bad_beat"]
     if bb is not None:

@@ -332,6 +332,12 @@ def rake_name(kind: str) -> str:
     return "no rake" if kind == "none" else DESCRIPTIONS.get(kind, f"the {kind} rake")
 
 
+def rake_heading(kind: str) -> str:
+    """``rake_name`` opening a line: "The percentage rake"."""
+    name = rake_name(kind)
+    return f"{name[:1].upper()}{name[1:]}"
+
+
 def lines(poker: dict[str, Any]) -> list[str]:
     """The house's figures in words, for every format."""
     r, hph = poker["rake"], poker["hands_per_hour"]
@@ -341,9 +347,8 @@ def lines(poker: dict[str, Any]) -> list[str]:
             f"{_mean(r['per_hand']['mean'])} a hand at {hph} hands an hour ({r['reason']})"
         )
     else:
-        name = rake_name(r["kind"])
         rake = (
-            f"{name[:1].upper()}{name[1:]}: {_interval(r['per_hand'])} a hand; "
+            f"{rake_heading(r['kind'])}: {_interval(r['per_hand'])} a hand; "
             f"{_interval(r['per_hour'])} an hour at {hph} hands an hour"
         )
     out = [

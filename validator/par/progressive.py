@@ -76,13 +76,6 @@ class ProgressiveSheet:
         flows = (c.increment + hit * Fraction(c.reseed) / w for c, hit in self.meters.values())
         return self.unstated + sum(flows, Fraction(0))
 
-    @property
-    def increment(self) -> Fraction | None:
-        """What every stated meter takes of each wager, together."""
-        if self.config is None:
-            return None
-        return sum((c.increment for c, _ in self.meters.values()), Fraction(0))
-
     def reserve(self) -> dict[str, Any] | None:
         c = self.config
         if c is None or self.whole_hit == 0:
