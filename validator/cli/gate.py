@@ -78,6 +78,15 @@ class Gate:
         ]
 
 
+def unusable(result: Any) -> bool:
+    """A submission as checked (``FileResult`` or ``Checked``) that no command can compute
+    from: unreadable, naming no game, or naming one rulesub does not have (exit 2)."""
+    from validator.model.registry import game_ids
+
+    named = getattr(result.submission, "game", None)
+    return bool(result.unreadable) or not isinstance(named, str) or named not in game_ids()
+
+
 def submission_gate(path: Path | None, *, allow: bool, what: str, game: str | None = None) -> Gate:
     """Read ``path`` as ``rulesub validate`` reads it. Unreadable, naming no game, or a
     submission for another ``game``: exit 2. Errors: printed, then exit 1 unless ``allow``
@@ -91,11 +100,9 @@ def submission_gate(path: Path | None, *, allow: bool, what: str, game: str | No
     errors = [f for f in result.findings if f.severity == "error"]
     for f in errors:
         sys.stderr.write("\n".join(finding_lines(f, None)) + "\n")
-    from validator.model.registry import game_ids
-
-    named = getattr(result.submission, "game", None)
-    if result.unreadable or not isinstance(named, str) or named not in game_ids():
-        raise typer.Exit(EXIT_USAGE)  # no game (or none rulesub has) to compute: unusable
+    if unusable(result):
+        raise typer.Exit(EXIT_USAGE)
+    named = result.submission.game
     if game is not None and named != game:
         fail(f"{path} is a Rules Submission for {named}, not {game}")
     if errors and not allow:

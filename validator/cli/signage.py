@@ -20,7 +20,7 @@ from validator.cli.common import (
     refuse,
     say_in_force,
 )
-from validator.cli.gate import AllowFindingsOption
+from validator.cli.gate import AllowFindingsOption, unusable
 from validator.cli.options import out_format
 
 
@@ -62,7 +62,6 @@ def signage(
     A submission with errors gets no signage: the errors are printed, exit 1
     (--allow-findings prints a DRAFT marked with them).
     """
-    from validator.model.registry import game_ids
     from validator.signage.checked import check_submission, describe
 
     if submission.is_dir():
@@ -76,9 +75,7 @@ def signage(
         checked = check_submission(
             submission, as_of=parse_date(as_of) if as_of is not None else None
         )
-    named = getattr(checked.submission, "game", None)
-    if checked.unreadable or not isinstance(named, str) or named not in game_ids():
-        # unreadable, or naming no game rulesub has: input no command can use
+    if unusable(checked):  # input no command can use
         for finding in checked.errors if not checked.unreadable else checked.findings:
             sys.stderr.write(f"rulesub: {describe(finding)}\n")
         raise typer.Exit(2)
