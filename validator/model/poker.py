@@ -312,6 +312,8 @@ class BadBeat(Strict):
     rules_cite: Cite
     contribution_after_rake: CiteRule
     discontinuation: CiteRule
+    #: a hand that won anything in the round of play is no losing hand (the definition)
+    losing_hand: CiteRule
     sign: Signs | None = None
     note: str | None = None
 

@@ -160,10 +160,11 @@ def explain_payouts(
                 and ev.at_least(v, rule.at_least)
             ]
             if won:
+                cite = game.definition.bad_beat.losing_hand.cite if game.definition.bad_beat else ""
                 result.hit_reason += (
                     f": seat {', '.join(map(str, won))} lost to the main pot's high hand but "
                     "won a pot or a share of one in the round of play, so held no losing hand "
-                    "[§ 553.1]"
+                    f"[{cite}]"
                 )
         return
     fund = result.fund_before + result.contribution
