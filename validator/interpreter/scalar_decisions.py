@@ -116,7 +116,6 @@ class RoundDecisions:
         def features(h: str, c: str) -> bool:
             return self.hands.at_least(h, seat, c)
 
-        lo, hi, cite = self.rules.option_multiple_range(opt, step.id, features)
         if a.amount is not None:
             least, most, cite = self.rules.option_amount_range(opt, step.id, features, of)
             if not least <= a.amount <= most:
@@ -129,6 +128,7 @@ class RoundDecisions:
                     seat.actions_pointer,
                 )
             return self._stake(seat, opt.wager, a.amount, f"{a.option} {format_money(a.amount)}")
+        lo, hi, cite = self.rules.option_multiple_range(opt, step.id, features)
         m = a.multiple
         if m == "max":
             m = hi
