@@ -273,6 +273,8 @@ def _sum_at_most(c: C.SumAtMost, ctx: Context) -> Iterator[Violation]:
 
 @evaluator("max_interval")
 def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
+    from validator.checks.derive import METHOD_NAMES
+
     methods = ctx.get(c.methods_field)
     stated = ctx.get(c.field)
     if not isinstance(methods, list) or not isinstance(stated, dict):
@@ -282,13 +284,15 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
         if limit is None:
             continue
         hours = stated.get(method)
+        dealt = METHOD_NAMES.get(method, method)  # in the chapters' words: "dealt by hand"
+        remedy = f"the cards changed at least every {limit} hours when {dealt}"
         if hours is None:
             yield Violation(
                 c.field,
                 f"no interval is stated for {method} (at most {limit} hours)",
                 hint=f"change_every_hours: {{{method}: {limit}}}",
                 cite=c.cites.get(method),
-                remedy=f"the cards changed at least every {limit} hours {_dealt(method)}",
+                remedy=remedy,
             )
         elif hours > limit:
             yield Violation(
@@ -296,21 +300,13 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
                 f"{method}: every {hours} hours, longer than {limit}",
                 hint=f"{method}: {limit} (or fewer hours)",
                 cite=c.cites.get(method),
-                remedy=f"the cards changed at least every {limit} hours {_dealt(method)}",
+                remedy=remedy,
             )
 
 
 # -- progressive meters --------------------------------------------------------------------
 
 _METER_FIELDS: tuple[C.MeterField, ...] = ("seed", "reseed", "increment", "reserve_increment")
-
-
-def _dealt(method: str) -> str:
-    """A dealing method in the chapters' words (§ 641a.3(c): the dealer's hand, a shoe)."""
-    from validator.checks.derive import METHOD_NAMES
-
-    words = {**METHOD_NAMES, "shoe": "dealt from a dealing shoe"}
-    return f"when {words.get(method, method.replace('_', ' '))}"
 
 
 _FIELD_NAMES = {
