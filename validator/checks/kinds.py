@@ -477,16 +477,16 @@ def _time_charge_at_most(c: C.TimeChargeAtMost, ctx: Context) -> Iterator[Violat
     if taken <= to_cents(maximum):
         return
     who = "each player" if (time.basis or "per_player") == "per_player" else "the table"
+    least = Decimal(taken.numerator) / taken.denominator / 100  # the maximum that would do
+    hourly = maximum * 60 / every  # the hourly fee the stated maximum allows
     yield Violation(
         f"{c.field}/hourly_fee",
         f"{format_money(fee)} an hour assessed every {every} minutes takes "
-        f"{format_money(Decimal(taken.numerator) / taken.denominator / 100)} from {who} at "
-        f"each assessment, more than the stated maximum {format_money(maximum)}",
-        hint=f"maximum: at least {_plain(Decimal(taken.numerator) / taken.denominator / 100)}"
-        f", or an hourly fee of at most {_plain(maximum * 60 / every)}",
-        remedy="a maximum of at least "
-        f"{format_money(Decimal(taken.numerator) / taken.denominator / 100)}, or an hourly fee "
-        f"of at most {format_money(maximum * 60 / every)}",
+        f"{format_money(least)} from {who} at each assessment, more than the stated maximum "
+        f"{format_money(maximum)}",
+        hint=f"maximum: at least {_plain(least)}, or an hourly fee of at most {_plain(hourly)}",
+        remedy=f"a maximum of at least {format_money(least)}, or an hourly fee of at most "
+        f"{format_money(hourly)}",
     )
 
 
