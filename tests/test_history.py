@@ -349,3 +349,16 @@ def test_a_selected_paytable_not_yet_in_force_is_an_error() -> None:
         facts, dt.date(2020, 1, 1), "x.yaml", "/effective", 1, 1, submission, located
     )
     assert not any(f.code.endswith("/paytable-not-in-force") for f in later)
+
+
+def test_an_expiry_says_the_term_its_dates_give() -> None:
+    """Ch. 589's temporary regulations "expire 2 years after publication" (43 Pa.B. 7087):
+    the warning reads the term from the game file's dates, never a term typed in for every
+    chapter; dates that give no whole years say only that they ended by their own terms."""
+    import datetime as dt
+
+    from validator.checks.in_force import _term
+
+    assert _term(dt.date(2013, 12, 7), dt.date(2015, 12, 7)) == "2 years after publication"
+    assert _term(dt.date(2010, 3, 6), dt.date(2011, 3, 6)) == "1 year after publication"
+    assert _term(dt.date(2013, 12, 7), dt.date(2015, 6, 1)) == "by their own terms"

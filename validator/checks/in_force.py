@@ -51,8 +51,7 @@ RULES: dict[str, tuple[Severity, str, str, str]] = {
         "later notice held here in force. The submission is still checked against the "
         "encoded text, but that text was no longer the regulation.",
         "{chapter} was not in force on {date}: adopted as temporary regulations by {notice}, "
-        "it expired on {expired}, 2 years after publication; checked against {chapter} as "
-        "encoded",
+        "it expired on {expired}, {term}; checked against {chapter} as encoded",
     ),
     "paytable-not-in-force": (
         "error",
@@ -153,6 +152,7 @@ def _fired(definition: Any, state: InForce) -> list[tuple[str, dict[str, Any], s
             "date": date,
             "notice": describe(e),
             "expired": e.expires.isoformat(),
+            "term": _term(e.date, e.expires),
         }
         out.append(("expired", values, e.citation))
     if state.not_encoded and state.ended is None and state.expired is None:  # said above
@@ -164,6 +164,15 @@ def _fired(definition: Any, state: InForce) -> list[tuple[str, dict[str, Any], s
         }
         out.append(("amendment-not-encoded", values, cites["amendment-not-encoded"]))
     return out
+
+
+def _term(since: dt.date, until: dt.date) -> str:
+    """How long temporary regulations ran, as the game file's dates give it: "2 years after
+    publication" where they end on the day they began, some years on."""
+    years = until.year - since.year
+    if years > 0 and (until.month, until.day) == (since.month, since.day):
+        return f"{years} year{'s' if years > 1 else ''} after publication"
+    return "by their own terms"
 
 
 def findings(
