@@ -444,9 +444,7 @@ class Store:
                     )
                 _replace_earlier(conn, row, by, now)
         except sa_exc.IntegrityError:
-            raise Refused(
-                f"another approval already holds {held}: submission {submission_id} is not approved"
-            ) from None
+            raise _held_already(held, submission_id) from None
         return Decision(row.id, "approved", by, on, superseded, waived, findings)
 
     def _decided_on(self, row: Row[Any], on: dt.date, waive: Mapping[str, str]) -> list[Any]:
@@ -1128,7 +1126,15 @@ def _not_held_already(conn: Connection, row: Row[Any], held: str) -> None:
         )
     ).first()
     if other is not None:
-        raise Refused(f"another approval already holds {held}: submission {row.id} is not approved")
+        raise _held_already(held, row.id)
+
+
+def _held_already(held: str, submission_id: int) -> Refused:
+    """The refusal of a second approval for one facility, game and effective date: by the
+    check of every spelling of the facility, or by the database's unique index."""
+    return Refused(
+        f"another approval already holds {held}: submission {submission_id} is not approved"
+    )
 
 
 def _one_approver(conn: Connection, facility: str, game: str) -> None:
