@@ -72,6 +72,10 @@ LABELS = {
     "decided_at": "when it was decided",
     "ended_at": "when it ended",
 }
+#: what a row that cannot be read as rulesub wrote it says, in ``unreadable`` and
+#: ``disagreements`` alike
+AS_TEXT = "its file is stored as text, not as the bytes filed"
+FINDINGS_UNREADABLE = "its recorded findings cannot be read (not a JSON list of findings)"
 KEPT_UNDER = ": the store files a submission under its facility, game and effective date"
 
 
@@ -282,9 +286,9 @@ def gone(told: dict[int, Told], rows: Iterable[int]) -> list[dict[str, Any]]:
 def unreadable(row: Any) -> str | None:
     """Why a filing's row cannot be read as rulesub wrote it, if it cannot."""
     if not isinstance(row.content, bytes):
-        return "its file is stored as text, not as the bytes filed"
+        return AS_TEXT
     if _findings(row.findings) is None:
-        return "its recorded findings cannot be read (not a JSON list of findings)"
+        return FINDINGS_UNREADABLE
     approval = getattr(row, "approval_findings", None)
     if approval is not None and _findings(approval) is None:
         return "the findings of its approval cannot be read (not a JSON list of findings)"
@@ -349,7 +353,7 @@ def disagreements(row: Any, told: Told | None) -> list[str]:
     out = []
     content = row.content
     if not isinstance(content, bytes):
-        out.append("its file is stored as text, not as the bytes filed")
+        out.append(AS_TEXT)
         content = str(content).encode()
     whole = hashlib.sha256(content).hexdigest() == row.sha256
     if not whole:
@@ -384,7 +388,7 @@ def _findings_held(row: Any, t: Told) -> list[str]:
     """The stored findings counted against the counts the record entry holds."""
     found = _findings(row.findings)
     if found is None:
-        return ["its recorded findings cannot be read (not a JSON list of findings)"]
+        return [FINDINGS_UNREADABLE]
     logged = {k: t.said.get(c) for k, c in (("errors", "errors"), ("warnings", "warnings"))}
     logged["info"] = t.said.get("infos")
     if None in logged.values() or counts(found) == logged:
