@@ -96,6 +96,21 @@ def test_simulate_and_par_name_the_wagers_and_tables() -> None:
     assert not _ids_printed(par.stdout, ids)
 
 
+def test_simulate_names_the_options_fee_as_the_chapter_names_it_589_11_d_2() -> None:
+    """§ 589.1, § 589.11(d)(2)(i): "an Options fee", a payment beside the wagers. Its row in
+    ``simulate``'s table is named by the game file (the text summary once ended in a
+    traceback on the fee's key), as is its share of the base game."""
+    sim = run_rulesub(
+        "simulate", "lunar-poker", "--rulesub", "rulesubs/example/lunar-poker.yaml",
+        "--rounds", "300", "--seed", "3", "--workers", "1",
+    )  # fmt: skip
+    assert sim.returncode == 0, sim.stderr
+    flat = _flat(sim.stdout)
+    assert re.search(r"Options fee \$[\d,]+\.\d\d -\$[\d,]+\.\d\d 100\.000", flat), flat
+    assert "base game (Ante Wager, Bet Wager + Options fees)" in flat
+    assert not _ids_printed(sim.stdout, _ids("lunar-poker") | {"options_fee"})
+
+
 def test_the_six_card_bonus_card_is_named_as_the_chapter_names_it_641a_8_d() -> None:
     """§ 641a.8(d), § 641a.11(c)(8): "the Six Card Bonus card", dealt where a Six Card Bonus
     Wager is placed: the game file names it, and the narration and games show read it."""

@@ -41,6 +41,9 @@ from validator.vocabulary import TABLE_FEATURE, meaning
 #: the condition keys, in the order a row's reasons are told (and each engine tests them)
 CONDITION_KEYS = tuple(When.model_fields)
 
+#: the spot of the fees paid beside the wagers (the game file's ``options_fee``)
+FEES = "options_fee"
+
 
 class MissingTable(RulesubError):
     """A round needs a table the regulation text lacks and no submission supplied."""
@@ -135,6 +138,9 @@ class Rules:
         """A spot as the chapter names its wager: ``Five Card Hand Bonus Wager (dealer's
         hand)`` where the wager may be placed on either hand."""
         wager_id, _, side = spot.partition(".")
+        fee = self.d.options_fee
+        if fee is not None and wager_id == FEES:
+            return fee.name  # a payment beside the wagers (Lunar Poker's Options fee)
         wager = self.wager(wager_id)
         if wager.on_hands is None:
             return wager.name

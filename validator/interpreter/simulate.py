@@ -36,13 +36,11 @@ from validator.interpreter.batch_money import from_micro, row_sums
 from validator.interpreter.chunks import CHUNK, SimSpec, run_jobs
 from validator.interpreter.moments import Z95, add_sums, ratio_estimate
 from validator.interpreter.play import default_wagers
-from validator.interpreter.rules import Rules
+from validator.interpreter.rules import FEES, Rules
 from validator.interpreter.shuffle import shuffled_decks
 from validator.money import exact_figure, format_money
 
 T = TypeVar("T")
-
-FEES = "options_fee"
 
 
 @dataclass
@@ -480,7 +478,7 @@ def print_summary(console: Any, rules: Rules, stats: Stats, data: dict[str, Any]
     settle = rules.d.settle
     assert settle is not None
     base = ", ".join(rules.spot_name(w) for w in settle.base_game.wagers)
-    base += " + fees" if settle.base_game.fees else ""
+    base += f" + {rules.spot_name(FEES)}s" if settle.base_game.fees else ""
     ci = data["house_edge_per_ante_ci95"]
     console.print(
         f"base game ({base}): house edge {data['house_edge_per_ante']:.3f}% of the "
