@@ -140,6 +140,32 @@ def test_poker_effective_2027_01_01_is_warned_with_42_pa_b_2686(tmp_path: Path) 
     assert "ch. 637a" in str(warning["message"]) and "not encoded" in str(warning["message"])
 
 
+@pytest.mark.parametrize(
+    ("effective", "codes"),
+    [
+        ("2012-03-05", ["poker-holdem/amendment-not-encoded"]),
+        ("2012-03-06", ["poker-holdem/expired"]),
+        ("2012-05-11", ["poker-holdem/expired"]),
+        ("2012-05-12", ["poker-holdem/not-in-force"]),
+    ],
+)
+def test_ch_553_expired_two_years_after_publication(
+    tmp_path: Path, effective: str, codes: list[str]
+) -> None:
+    """40 Pa.B. 1156 (March 6, 2010), Regulatory Review: "These temporary regulations shall
+    expire 2 years after publication in the Pennsylvania Bulletin" (4 Pa.C.S. § 1303A). From
+    March 6, 2012 until 42 Pa.B. 2686 rescinded ch. 553 (May 12, 2012) a Poker submission is
+    warned that the chapter had expired, as ch. 589's are; the day before, it is still told
+    that 40 Pa.B. 5167's wording is not held."""
+    code, found = findings(submission(tmp_path, effective))
+    assert code == 0  # a warning, as a rescission's
+    assert [f["code"] for f in found] == codes
+    if codes == ["poker-holdem/expired"]:
+        [f] = found
+        assert f["severity"] == "warning" and f["cite"] == "40 Pa.B. 1156"
+        assert "it expired on 2012-03-06, 2 years after publication" in str(f["message"])
+
+
 LUNAR = PROJECT_ROOT / "rulesubs" / "example" / "lunar-poker.yaml"
 
 
@@ -308,12 +334,13 @@ def test_the_shipped_examples_effective_2027_keep_exit_0_with_the_warning() -> N
 def test_games_show_heads_the_chapter_with_its_life() -> None:
     out = runner.invoke(app, ["games", "show", "poker-holdem"], env={"COLUMNS": "300"}).stdout
     assert (
-        "In force from March 6, 2010 (40 Pa.B. 1156); amended 40 Pa.B. 5167; rescinded by "
-        "42 Pa.B. 2686 (May 12, 2012), replaced by 58 Pa. Code ch. 637a (not encoded here)"
+        "In force from March 6, 2010 (40 Pa.B. 1156), temporary regulations expiring March 6, "
+        "2012; amended 40 Pa.B. 5167; rescinded by 42 Pa.B. 2686 (May 12, 2012), replaced by "
+        "58 Pa. Code ch. 637a (not encoded here)"
     ) in out
     out = runner.invoke(app, ["games", "show", "lunar-poker"], env={"COLUMNS": "300"}).stdout
     assert (
-        "In force from December 7, 2013 (43 Pa.B. 7087); temporary regulations, expiring "
+        "In force from December 7, 2013 (43 Pa.B. 7087), temporary regulations expiring "
         "December 7, 2015; rescinded by 46 Pa.B. 5540 (August 27, 2016)"
     ) in out
 

@@ -270,18 +270,19 @@ def as_of(definition: GameDefinition, date: dt.date) -> GameDefinition:
 
 def standing(definition: GameDefinition) -> str | None:
     """The chapter's life in one line, as `games show` heads it: "In force from March 6,
-    2010 (40 Pa.B. 1156); amended 40 Pa.B. 5167; rescinded by 42 Pa.B. 2686 (May 12, 2012),
-    replaced by 58 Pa. Code ch. 637a (not encoded here)"."""
+    2010 (40 Pa.B. 1156), temporary regulations expiring March 6, 2012; amended 40 Pa.B.
+    5167; rescinded by 42 Pa.B. 2686 (May 12, 2012), replaced by 58 Pa. Code ch. 637a (not
+    encoded here)"."""
     events = list(definition.history)
     if not events:
         return definition.undated
     first = events[0]
     line = f"In force from {long_date(first.date)} ({first.citation})"
+    if first.expires is not None:
+        line += f", temporary regulations expiring {long_date(first.expires)}"
     amended = [e.citation for e in events if e.kind == "amended"]
     if amended:
         line += f"; amended {', '.join(amended)}"
-    if first.expires is not None:
-        line += f"; temporary regulations, expiring {long_date(first.expires)}"
     for e in events:
         if e.kind in ("rescinded", "superseded"):
             line += f"; {e.kind} by {describe(e)}"
