@@ -1,9 +1,10 @@
 """One reader of a Rules Submission for every command: the model ``rulesub validate`` reads.
 
 A misspelt ``paytabels:`` is no key of a submission. ``validate`` reports it; a command that
-acts on the submission's figures (play, simulate, settle, odds, par, diff) refuses it rather
-than act on the default paytables; ``signage`` prints no sign for it. Every one of them says
-so with the same file:line:column and the same words.
+acts on the submission's figures (play, simulate, settle, odds, par) refuses it rather than
+act on the default paytables; ``signage`` prints no sign for it; ``diff`` writes its document
+(reviewing a flawed filing is its job) saying first what was not read as written. Every one
+of them says so with the same file:line:column and the same words, and exits 1.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def _round_file(tmp_path: Path, typo: Path) -> Path:
 
 
 #: a misspelt key is a finding (an error): every command computing from the submission refuses
-#: it as validate counts it, exit 1; diff refuses to compare what the file does not say, exit 2
+#: it as validate counts it, exit 1; diff writes its document and exits 1, as validate does
 COMMANDS: dict[str, tuple[Callable[[Path, Path], list[str]], int]] = {
     "validate": (lambda typo, tmp: ["validate", str(typo)], 1),
     "play": (lambda typo, tmp: ["play", "high-card-flush", "--rulesub", str(typo)], 1),
@@ -54,7 +55,7 @@ COMMANDS: dict[str, tuple[Callable[[Path, Path], list[str]], int]] = {
     ),
     "settle": (lambda typo, tmp: ["settle", str(_round_file(tmp, typo))], 1),
     "signage": (lambda typo, tmp: ["signage", str(typo)], 1),
-    "diff": (lambda typo, tmp: ["diff", str(EXAMPLE), str(typo)], 2),
+    "diff": (lambda typo, tmp: ["diff", str(EXAMPLE), str(typo)], 1),
     "odds": (lambda typo, tmp: ["odds", "high-card-flush", "--rulesub", str(typo)], 1),
     "par": (lambda typo, tmp: ["par", str(typo), "--rounds", "100"], 1),
 }
@@ -76,6 +77,31 @@ def test_a_misspelt_paytables_is_refused_by_every_command_with_one_message(
     assert said, f"no `{typo}:{line}:1: … {MESSAGE}` in:\n{done.stdout}{done.stderr}"
     assert "rulesub/unknown-key" in said[0]
     assert "Traceback" not in done.stderr
+
+
+def test_diff_says_what_was_not_read_before_the_changes_it_makes(tmp_path: Path) -> None:
+    """A diff of a filing with a misspelt ``paytabels:`` is written (the review is its job),
+    and says first that the key was not read, so that no "Paytable A → none" is taken for a
+    paytable the casino removed; the JSON lists it under ``not_read_as_written``."""
+    import json
+
+    typo, line = _typo(tmp_path)
+    text = rulesub("diff", str(EXAMPLE), str(typo), columns=400)
+    assert text.returncode == 1, text.stderr
+    head, _, rest = text.stdout.partition("Paytables")
+    assert "Not read as written, so compared as if left out" in head
+    assert f"{typo}:{line}:1: error rulesub/unknown-key: {MESSAGE}" in head
+    assert "→ none" in rest and "rulesub/unknown-key" in rest  # and among the findings
+    done = rulesub("diff", str(EXAMPLE), str(typo), "--format", "json")
+    assert done.returncode == 1, done.stderr
+    [not_read] = json.loads(done.stdout)["not_read_as_written"]
+    assert (not_read["code"], not_read["line"], not_read["message"]) == (
+        "rulesub/unknown-key",
+        line,
+        MESSAGE,
+    )
+    clean = rulesub("diff", str(EXAMPLE), str(EXAMPLE), "--format", "json")
+    assert clean.returncode == 0 and "not_read_as_written" not in json.loads(clean.stdout)
 
 
 def test_the_table_comes_from_the_model_validate_reads() -> None:

@@ -172,15 +172,13 @@ def _against(
 
 
 def _read(path: Path, display: str | None = None) -> Any:
-    from validator.model.submission import MISREAD
     from validator.signage.checked import check_submission, describe
 
     checked = check_submission(path, display=display)
-    # unreadable, or a value written that was not read as written (a misspelt `paytabels:`):
-    # a diff of it would compare defaults, not what the file says
-    refused = [f for f in checked.findings if checked.unreadable or f.code in MISREAD]
-    if refused:
-        for finding in refused:
+    # unreadable: exit 2. A value not read as written (a misspelt `paytabels:`) is an error
+    # the document shows, before the changes it makes: reviewing a flawed filing is its job
+    if checked.unreadable:
+        for finding in checked.findings:
             sys.stderr.write(f"rulesub: {describe(finding)}\n")
         raise typer.Exit(EXIT_USAGE)
     return checked

@@ -29,6 +29,7 @@ from validator.compiler import Game
 from validator.diff.holds import Hold, rows_hold, table_hold
 from validator.model.game import Rows, Table
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
+from validator.model.submission.problems import MISREAD
 from validator.pointer import escape, parts
 
 #: How the changes are grouped, by the first part of their path, in this order.
@@ -98,6 +99,9 @@ class GameDiff:
     new_errors: int = 0
     new_warnings: int = 0
     submissions: bool = True  # two submissions (False: two of the chapter's paytables)
+    #: what either submission wrote that was not read as written (a misspelt `paytabels:`):
+    #: compared as if left out, and said so before the changes
+    not_read: list[Any] = field(default_factory=list)
 
 
 # -- paytables ---------------------------------------------------------------------------
@@ -362,6 +366,7 @@ def diff_submissions(
         result.changes.append(change)
     order = [*dict.fromkeys(GROUPS.values()), OTHER]
     result.changes.sort(key=lambda c: order.index(c.group))  # stable: file order within
+    result.not_read = [f for f in (*old_findings, *new_findings) if f.code in MISREAD]
     seen = {(f.code, f.path) for f in old_findings}
     result.new_findings = [f for f in new_findings if (f.code, f.path) not in seen]
     result.new_errors = sum(1 for f in new_findings if f.severity == "error")

@@ -115,11 +115,20 @@ def to_json(diff: GameDiff) -> dict[str, Any]:
                 "hold_percent": hold,
             }
         )
-    return {
+    out: dict[str, Any] = {
         "game": diff.game.id,
         "changes": changes,
         "new_findings": [_finding(f) for f in diff.new_findings],
     }
+    if diff.not_read:
+        out["not_read_as_written"] = [_finding(f) for f in diff.not_read]
+    return out
+
+
+#: said before the changes where a submission wrote what was not read as written
+NOT_READ = (
+    "Not read as written, so compared as if left out (each is an error, with the findings below):"
+)
 
 
 def _finding(finding: Any) -> dict[str, Any]:
@@ -142,6 +151,10 @@ def render_terminal(diff: GameDiff, out: Any) -> None:
     head.append(f"  {d.chapter}", style="cyan")
     out.print(head)
     out.print(Text(f"old: {diff.old_label}\nnew: {diff.new_label}", style="dim"))
+    if diff.not_read:
+        out.print(Text(f"\n{NOT_READ}", style="bold red"))
+        for f in diff.not_read:
+            out.print(Text(f"  {f.file}:{f.line}:{f.column}: {f.severity} {f.code}: {f.message}"))
     if not diff.changes:
         out.print("\nNo selection or stated value changed.")
     group = None
@@ -242,6 +255,11 @@ def render_markdown(diff: GameDiff) -> str:
     out.append(f"{_md(d.chapter)}  ")
     out.append(f"Old: {_code(diff.old_label)}  ")
     out.append(f"New: {_code(diff.new_label)}")
+    if diff.not_read:
+        out += ["", f"**{_md(NOT_READ)}**", ""]
+        out += [
+            f"- {_code(f'{f.file}:{f.line}:{f.column}')}: {_md(f.message)}" for f in diff.not_read
+        ]
     out += ["", "## Summary", ""]
     if not diff.changes:
         out.append("- No selection or stated value changed.")
