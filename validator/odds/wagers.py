@@ -489,7 +489,7 @@ def table_odds(
     wager = d.wagers[wager_id]
     reason = not_priced_reason(game, wager_id, table_id, joint)
     if reason:
-        raise NotPriced(f"{table.name} ({table_id}): {reason}")
+        raise NotPriced(f"{table.name}: {reason}")  # a name: said in documents
     if table.paytables is not None:
         if letter is None:
             raise OddsError(f"{table.name}: choose a paytable: {', '.join(table.letters)}")
@@ -732,7 +732,7 @@ def select(
     table = d.wagers[w].tables[table_id]
     reason = not_priced_reason(game, w, table_id, joint, stated=table_id in stated)
     if reason:
-        raise NotPriced(f"{table.name} ({table_id}): {reason}")
+        raise NotPriced(f"{table.name}: {reason}")  # a name: said in documents
     if table.paytables is None or table_id in stated:
         if paytable is not None:
             raise OddsError(f"{table.name} is a single table: it has no paytable letters")
