@@ -111,6 +111,19 @@ def test_simulate_names_the_options_fee_as_the_chapter_names_it_589_11_d_2() -> 
     assert not _ids_printed(sim.stdout, _ids("lunar-poker") | {"options_fee"})
 
 
+def test_a_table_not_priced_is_named_as_the_chapter_names_it_641a_11_c_5_v() -> None:
+    """§ 641a.11(c)(5)(v)(A): the Four-Card Envy Bonus pays fixed sums for other players'
+    hands, so no hold is given; the reason the diff prints names the table, never its id."""
+    done = run_rulesub(
+        "diff", "four-card-poker", "--wager", "four_card_envy_bonus", "--paytable", "A",
+        "--to", "B", "--format", "markdown",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    flat = _flat(done.stdout)
+    assert "Four-Card Envy Bonus: fixed sums paid for other players' hands" in flat
+    assert not _ids_printed(done.stdout, _ids("four-card-poker"))
+
+
 def test_the_six_card_bonus_card_is_named_as_the_chapter_names_it_641a_8_d() -> None:
     """§ 641a.8(d), § 641a.11(c)(8): "the Six Card Bonus card", dealt where a Six Card Bonus
     Wager is placed: the game file names it, and the narration and games show read it."""
