@@ -235,9 +235,18 @@ def test_exit_codes_of_validate() -> None:
 
 def test_out_is_not_written_when_the_input_cannot_be_read(tmp_path: Path) -> None:
     """Files we write are whole or not at all: an unreadable submission (exit 2) leaves no
-    report behind; a report of findings (exit 1) is the result, and is written."""
+    sheet and no text report behind (the text says it on stderr); a report of findings
+    (exit 1) is the result, and is written; and `validate`'s report in a form that names
+    the file that cannot be read is written whole then too (a CI job uploads its SARIF
+    whatever the exit code)."""
+    sheet = tmp_path / "par.txt"
+    invoke("par", str(FLAWED / "unreadable-tag.yaml"), "--out", str(sheet), code=2)
+    assert not sheet.exists()
     target = tmp_path / "report.txt"
     invoke("validate", str(FLAWED / "unreadable-tag.yaml"), "--out", str(target), code=2)
     assert not target.exists()
+    memo = tmp_path / "report.md"
+    invoke("validate", str(FLAWED / "unreadable-tag.yaml"), "--out", str(memo), code=2)
+    assert "`rulesub/unreadable`" in memo.read_text(encoding="utf-8")
     invoke("validate", str(FLAWED / "lunar-poker.yaml"), "--out", str(target), code=1)
     assert "lunar-poker/one-position-per-player" in target.read_text(encoding="utf-8")

@@ -252,6 +252,26 @@ def test_sarif_is_written_when_nothing_can_be_read(tmp_path: Path) -> None:
     assert run["results"] == [] and run["tool"]["driver"]["informationUri"]
 
 
+def test_sarif_out_is_written_when_input_cannot_be_read(tmp_path: Path) -> None:
+    """`validate --format sarif --out results.sarif` in CI: the file is there to upload when a
+    submission cannot be read (exit 2), with the notification that says why, as it is when
+    printed; a usage error that prints no report writes no file."""
+    broken = tmp_path / "date.yaml"
+    broken.write_text("rulesub: 1\ngame: four-card-poker\neffective: 2027-02-30\n")
+    for fmt, name in (("sarif", "results.sarif"), ("json", "results.json")):
+        out = tmp_path / name
+        done = rulesub("validate", "--format", fmt, "--out", str(out), str(broken))
+        assert done.returncode == 2, done.stderr
+        printed = rulesub("validate", "--format", fmt, str(broken))
+        assert out.read_text() == printed.stdout
+    run = json.loads((tmp_path / "results.sarif").read_text())["runs"][0]
+    [note] = run["invocations"][0]["toolExecutionNotifications"]
+    assert "2027-02-30" in note["message"]["text"] and note["level"] == "error"
+    usage = tmp_path / "usage.sarif"
+    done = rulesub("validate", "-", str(broken), "--out", str(usage))
+    assert done.returncode == 2 and not usage.exists()
+
+
 def test_no_game_files_is_an_error(tmp_path: Path) -> None:
     for args in (("games", "list"), ("rules",), ("validate", str(LUNAR))):
         done = rulesub("--games", str(tmp_path), *args)

@@ -155,10 +155,12 @@ RegulationNotesOption = Annotated[
 
 
 @contextmanager
-def written_to(out: Path | None, what: str) -> Iterator[None]:
+def written_to(out: Path | None, what: str, *, unreadable_too: bool = False) -> Iterator[None]:
     """What the block prints to stdout goes to ``out`` instead, written whole once it is
     done: also when it ends with exit 1 (the findings are the result), never when it
-    fails with exit 2 (nothing is written)."""
+    fails with exit 2 (nothing is written), unless ``unreadable_too``: a report that says
+    which input could not be read (``validate``'s, SARIF's notifications) is a whole
+    result, written where it was printed in full before the exit 2."""
     if out is None:
         yield
         return
@@ -171,8 +173,9 @@ def written_to(out: Path | None, what: str) -> Iterator[None]:
         with redirect_stdout(buffer):
             yield
     except typer.Exit as e:
-        if e.exit_code in (0, 1):
-            emit(buffer.getvalue(), out, what)
+        printed = buffer.getvalue()
+        if e.exit_code in (0, 1) or (unreadable_too and e.exit_code == 2 and printed):
+            emit(printed, out, what)
         raise
     emit(buffer.getvalue(), out, what)
 
@@ -232,16 +235,21 @@ def _current_context() -> Any:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def prints_result(what: str, param: str = "out") -> Callable[[F], F]:
+def prints_result(
+    what: str, param: str = "out", *, unreadable_too: Callable[[dict[str, Any]], bool] | None = None
+) -> Callable[[F], F]:
     """A command whose printed result ``--out FILE`` sends to a file: its parameter ``param``
-    (``out``, or another name where the command's body calls its console ``out``)."""
+    (``out``, or another name where the command's body calls its console ``out``);
+    ``unreadable_too``: whether, given the command's arguments, the result printed before an
+    exit 2 is written too (``written_to``)."""
 
     def decorate(command: F) -> F:
         @functools.wraps(command)
         def run(*args: Any, **kwargs: Any) -> Any:
             if isinstance(kwargs.get("format"), StrEnum):
                 kwargs["format"] = out_format(kwargs.get(param), kwargs["format"])
-            with written_to(kwargs.get(param), what):
+            too = unreadable_too is not None and unreadable_too(kwargs)
+            with written_to(kwargs.get(param), what, unreadable_too=too):
                 return command(*args, **kwargs)
 
         return run  # type: ignore[return-value]

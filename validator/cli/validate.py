@@ -40,7 +40,9 @@ from validator.report import OutputFormat, ReportFormat
 
 
 @app.command("validate")
-@prints_result("the report")
+# a report naming what could not be read is whole: every format but text, which says it on
+# stderr (a CI job uploads its SARIF whatever the exit code)
+@prints_result("the report", unreadable_too=lambda kw: kw["format"] is not ReportFormat.text)
 def validate(
     paths: Annotated[
         list[Path],
