@@ -217,6 +217,33 @@ def test_fifo_and_dangling_link_in_a_directory_are_unreadable(tmp_path: Path) ->
     assert "symbolic link loop" in done.stderr
 
 
+def test_file_link_loops_and_dangling_links_are_named_as_given(tmp_path: Path) -> None:
+    """Two file links pointing at each other, and a dangling link, in a directory given
+    relative to the working directory: each is unreadable (exit 2) under its own name, never
+    a traceback, and a dangling link is not named after the file it misses."""
+    d = tmp_path / "subs"
+    d.mkdir()
+    (d / "ok.yaml").write_text(lunar_text())
+    (d / "a.yaml").symlink_to("b.yaml")
+    (d / "b.yaml").symlink_to("a.yaml")
+    (d / "gone.yaml").symlink_to("nowhere.yaml")
+    for fmt in ("json", "sarif", "text"):
+        done = rulesub("validate", "--format", fmt, "subs", cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr
+    done = rulesub("validate", "--format", "json", "subs", cwd=tmp_path)
+    unreadable = {
+        f["file"]: f["message"]
+        for f in json.loads(done.stdout)["findings"]
+        if f["code"] == "rulesub/unreadable"
+    }
+    assert set(unreadable) == {"subs/a.yaml", "subs/b.yaml", "subs/gone.yaml"}
+    assert "a symbolic link loop" in unreadable["subs/a.yaml"]
+    assert "a dangling symbolic link" in unreadable["subs/gone.yaml"]
+    named = rulesub("validate", "subs/gone.yaml", cwd=tmp_path)
+    assert named.returncode == 2 and "subs/gone.yaml:1:1: a dangling" in named.stderr
+
+
 def test_a_submission_saved_with_a_byte_order_mark_or_as_utf16_is_not_passed_over(
     tmp_path: Path,
 ) -> None:

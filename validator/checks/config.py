@@ -198,7 +198,7 @@ def matches(path: Path, pattern: str, root: Path) -> bool:
     pattern = pattern.rstrip("/")
     try:
         rel = PurePosixPath(path.resolve().relative_to(root).as_posix())
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside root, or a loop of links
         rel = PurePosixPath(path.as_posix())
     if "/" not in pattern:
         rx = _regex(pattern)

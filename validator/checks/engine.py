@@ -29,9 +29,14 @@ SUFFIXES = (".yaml", ".yml")
 
 def display_name(path: Path) -> str:
     """A path as reports name it: relative to the working directory where it lies under it;
-    as given where it cannot be resolved (a loop of symbolic links)."""
+    as given where it cannot be resolved (a loop of symbolic links). A symbolic link keeps
+    its own name (its folder resolved, not the link): the file the user named, and a
+    dangling link is not reported under the name of the file it misses."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        where = (
+            path.resolve() if path.name in ("", ".", "..") else path.parent.resolve() / path.name
+        )
+        return str(where.relative_to(Path.cwd().resolve()))
     except (ValueError, OSError, RuntimeError):
         return str(path)
 
