@@ -234,6 +234,9 @@ def test_validate_as_of_overrides_the_effective_date(tmp_path: Path) -> None:
             "42 Pa.B. 4333",
         ),
         (["par", "four-card-poker", "--as-of", "2012-01-01"], "42 Pa.B. 4333"),
+        (["par", str(EXAMPLE), "--as-of", "2010-03-05"], "40 Pa.B. 1156"),
+        (["validate", str(EXAMPLE), "--as-of", "2010-03-05"], "40 Pa.B. 1156"),
+        (["signage", str(EXAMPLE), "--as-of", "2010-03-05"], "40 Pa.B. 1156"),
         (
             [
                 "diff",
@@ -300,10 +303,26 @@ def test_a_paytable_added_by_an_amendment_shows_in_the_regulations_diff() -> Non
 
 
 def test_signage_as_of_before_adoption_prints_no_sign() -> None:
+    """--as-of a date before ch. 589's adoption: no rule was in force, so no sign; the date
+    is refused (exit 2), as `par` refuses it for the same submission."""
     example = PROJECT_ROOT / "rulesubs" / "example" / "lunar-poker.yaml"
     result = runner.invoke(app, ["signage", str(example), "--as-of", "2013-01-01"])
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 2 and result.stdout == ""
     assert "lunar-poker/before-adoption" in result.stderr and "43 Pa.B. 7087" in result.stderr
+    par = runner.invoke(app, ["par", str(example), "--as-of", "2013-01-01"])
+    assert par.exit_code == 2 and "43 Pa.B. 7087" in par.stderr
+
+
+def test_validate_as_of_before_adoption_reports_and_refuses_the_date(tmp_path: Path) -> None:
+    """The report names the adopting notice and the exit is 2 (the date asked has no rules
+    to check against); the same submission effective before the adoption is a finding,
+    exit 1 (issue: "before the chapter's adoption, an error")."""
+    code, found = findings(EXAMPLE, "--as-of", "2010-03-05")
+    assert code == 2
+    [f] = found
+    assert f["code"] == "poker-holdem/before-adoption" and f["cite"] == "40 Pa.B. 1156"
+    code, _ = findings(submission(tmp_path, "2010-03-05"))
+    assert code == 1
 
 
 def test_diff_from_to_lists_the_notices_between_the_dates_and_says_their_text_is_missing() -> None:

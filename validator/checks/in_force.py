@@ -20,6 +20,9 @@ from validator.checks.findings import Finding, Severity
 from validator.checks.rules import Placement, Rule
 from validator.model.history import InForce, dated_in_force, describe, in_force, section_list
 
+#: the rule of a date before the chapter's adoption
+BEFORE_ADOPTION = "before-adoption"
+
 #: name → (severity, summary, doc, message): the message a template of the values the date
 #: gives (``messages``)
 RULES: dict[str, tuple[Severity, str, str, str]] = {

@@ -126,6 +126,22 @@ def game_as_of(game: Any, when: str | None) -> Any:
     return game if resolved is definition else replace(game, definition=resolved)
 
 
+def before_adoption(findings: Any, as_of: str | None) -> bool:
+    """Whether ``--as-of`` asked for a date before a chapter's adoption (its finding among
+    ``findings``): no rule was in force to check against, so the command is refused (exit
+    2), as `games show`, `odds` and `par` refuse it; a submission's own effective date
+    before the adoption is a finding (exit 1)."""
+    from validator.checks.in_force import BEFORE_ADOPTION
+    from validator.signage.checked import describe
+
+    refused = [f for f in findings if f.code.endswith(f"/{BEFORE_ADOPTION}")]
+    if as_of is None or not refused:
+        return False
+    for f in refused:  # said where a refusal is said, whatever the report's format
+        sys.stderr.write(f"rulesub: --as-of {as_of}: {describe(f)}\n")
+    return True
+
+
 def say_in_force(game: Any, date: dt.date, *, refuse: bool = False) -> list[str]:
     """Where the encoded text was not the regulation on ``date`` (before its adoption, after
     a rescission or an expiry, an amendment's wording not held), a note on stderr; with

@@ -13,6 +13,7 @@ from validator.cli import app
 from validator.cli.common import (
     AS_OF_HELP,
     EXIT_FINDINGS,
+    before_adoption,
     fail,
     game_as_of,
     parse_date,
@@ -78,6 +79,8 @@ def signage(
     if unusable(checked):  # input no command can use
         for finding in checked.errors if not checked.unreadable else checked.findings:
             sys.stderr.write(f"rulesub: {describe(finding)}\n")
+        raise typer.Exit(2)
+    if before_adoption(checked.errors, as_of):  # no rule in force on the date asked
         raise typer.Exit(2)
     errors = checked.errors
     if errors and not (force or allow_findings):

@@ -21,6 +21,7 @@ from validator.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     Format,
+    before_adoption,
     fail,
     parse_date,
     print_json,
@@ -110,7 +111,8 @@ def validate(
         settings = replace(settings, as_of=parse_date(as_of))
     if [str(p) for p in paths] == ["-"]:
         report = _from_stdin(stdin_filename or "-", settings, show_regulation_notes)
-        _finish(report, format, output_format.value, missing=False)
+        refused = before_adoption([f for r in report.files for f in r.findings], as_of)
+        _finish(report, format, output_format.value, missing=refused)
     if "-" in map(str, paths):
         fail("`-` (stdin) is the only FILE_OR_DIR when given")
     if stdin_filename is not None:
@@ -136,7 +138,9 @@ def validate(
             found.files, settings, progress=advance, regulation_notes=show_regulation_notes
         )
     report.skipped = found.skipped
-    _finish(report, format, output_format.value, missing=bool(missing))
+    findings = [f for result in report.files for f in result.findings]
+    refused = before_adoption(findings, as_of)  # the report, and exit 2: the date is refused
+    _finish(report, format, output_format.value, missing=bool(missing) or refused)
 
 
 def _from_stdin(name: str, settings: Any, regulation_notes: bool) -> Any:
