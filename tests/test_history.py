@@ -335,6 +335,25 @@ def test_diff_from_to_lists_the_notices_between_the_dates_and_says_their_text_is
     assert "as in force on 2014-01-01 differs" in result.stderr
 
 
+def test_an_amendment_not_encoded_cites_the_notices_that_differ_on_the_date() -> None:
+    """On 2015-01-01 ch. 641a read as 44 Pa.B. 7683 left it; the encoded text differs from
+    it only where 49 Pa.B. 4956 amended it: the note cites that notice alone."""
+    result = runner.invoke(app, ["games", "show", "four-card-poker", "--as-of", "2015-01-01"])
+    assert result.exit_code == 0, result.output
+    [note] = [ln for ln in result.stderr.splitlines() if "differs from the encoded text" in ln]
+    assert "where 49 Pa.B. 4956 (August 31, 2019) amended it" in note
+    assert note.endswith("[49 Pa.B. 4956]")
+
+
+def test_diff_from_a_later_date_to_an_earlier_is_refused() -> None:
+    """49 Pa.B. 4956 (August 31, 2019) amended ch. 641a: from 2020 to 2015 it would read as
+    made in that direction, so the dates are refused in that order (exit 2)."""
+    argv = ["diff", "four-card-poker", "--from", "2020-01-01", "--to", "2015-01-01"]
+    result = runner.invoke(app, argv)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "--from 2020-01-01 is after --to 2015-01-01" in result.stderr
+
+
 def test_dates_are_written_as_dates() -> None:
     result = runner.invoke(app, ["games", "show", "poker-holdem", "--as-of", "May 2011"])
     assert result.exit_code == 2 and "YYYY-MM-DD" in result.stderr

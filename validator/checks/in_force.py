@@ -165,7 +165,10 @@ def _fired(definition: Any, state: InForce) -> list[tuple[str, dict[str, Any], s
             "notices": ", ".join(describe(e) for e in state.not_encoded),
             "sections": section_list(state.not_encoded),
         }
-        out.append(("amendment-not-encoded", values, cites["amendment-not-encoded"]))
+        # the notices that make the difference on this date, not every amendment's
+        out.append(
+            ("amendment-not-encoded", values, "; ".join(e.citation for e in state.not_encoded))
+        )
     return out
 
 

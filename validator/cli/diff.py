@@ -279,6 +279,8 @@ def _dates(game_id: str, old: str, new: str, format: DiffFormat) -> None:
 
     game = load_game_or_fail(game_id)
     old_date, new_date = parse_date(old, "--from"), parse_date(new, "--to")
+    if old_date > new_date:  # the notices between would read as made in the wrong direction
+        fail(f"--from {old} is after --to {new}: the regulation's changes run from the earlier")
     for when in (old, new):
         game_as_of(game, when)  # refused before the adoption; notes where the text is not held
     _print(diff_dates(game, old_date, new_date), format)
