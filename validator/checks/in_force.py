@@ -128,7 +128,7 @@ def messages(definition: Any, state: InForce) -> list[tuple[str, Severity, str, 
 
 def _fired(definition: Any, state: InForce) -> list[tuple[str, dict[str, Any], str]]:
     """(rule name, the values of its message, citation) for what a date means."""
-    chapter, cites = definition.chapter, rule_cites(definition)
+    chapter = definition.chapter
     date = state.date.isoformat()
     out: list[tuple[str, dict[str, Any], str]] = []
     if state.before_adoption is not None:
