@@ -343,6 +343,22 @@ def test_a_poker_round_file_is_refused_as_a_banking_one_is(tmp_path: Path) -> No
     ]
 
 
+def test_an_unknown_key_with_a_slash_is_placed_at_its_line(tmp_path: Path) -> None:
+    """A key a pointer must escape (``/``, ``~``) is found at its own line, not at 1:1."""
+    banking = tmp_path / "slash.yaml"
+    banking.write_text(
+        'game: four-card-poker\n"[/]x": 1\n"a~b": 2\nseats:\n'
+        "  - {wagers: {ante: 10}, cards: [AS, KH, QD, JC, 9S], actions: [fold]}\n"
+        "dealer: [2C, 3D, 9H, JD, AH, 4D]\n"
+    )
+    out = run_rulesub("settle", str(banking))
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.splitlines()[:2] == [
+        f"{banking}:2:1: /[~1]x: unknown key '[/]x'",
+        f"{banking}:3:1: /a~0b: unknown key 'a~b'",
+    ]
+
+
 def test_a_rules_submission_given_to_settle_is_said_to_be_one(tmp_path: Path) -> None:
     """`settle` given the Rules Submission rather than a round under it says so, exit 2,
     where it listed the submission's keys one by one as a round file's unknown keys."""

@@ -14,6 +14,7 @@ from validator.errors import LocatedErrors, RulesubError
 from validator.loader import Located, did_you_mean
 from validator.model.notation import NotationError, parse_money, parse_rate
 from validator.money import Cents, to_cents
+from validator.pointer import escape
 
 
 class RoundProblem(RulesubError):
@@ -87,7 +88,7 @@ class Reader:
             if k not in known:
                 expected = "; expected one of: " + ", ".join(known) if listed else ""
                 self.err(
-                    f"{pointer}/{k}",
+                    f"{pointer}/{escape(k)}",  # a `/` or `~` in a key: placed at its line
                     f"unknown key {k!r}{did_you_mean(str(k), known)}{expected}",
                     key=True,
                 )
