@@ -57,8 +57,8 @@ COMMANDS = (
 )
 
 #: Commands that act rather than print a result (a server, a script for the shell, a
-#: compile ahead, an account's secret): no --format.
-ACTING = {"serve", "completion", "warm", "users remove", "users passwd", "users token"}
+#: compile ahead): no --format.
+ACTING = {"serve", "completion", "warm"}
 #: Formats of their own the issue leaves to another change (the signs' JSON).
 NOT_HERE = {"signage"}
 
@@ -192,6 +192,34 @@ def test_the_store_commands_print_json(tmp_path: Path) -> None:
     held = _json("facilities", "set", "Example Downs", "--holder", "C. Holder", "--db", db)
     assert held["certificate_holder"] == "C. Holder"
     assert [f["facility"] for f in _json("facilities", "list", "--db", db)] == ["Example Downs"]
+    issued = _json("users", "token", "viewer1", "--label", "ci", "--db", db)
+    assert (issued["name"], issued["label"]) == ("viewer1", "ci") and len(issued["token"]) > 20
+    revoked = _json("users", "token", "viewer1", "--revoke", "--db", db)
+    assert (revoked["name"], revoked["label"], revoked["revoked"]) == ("viewer1", None, 1)
+    changed = _json("users", "passwd", "viewer1", "--password", "pw-87654321", "--db", db)
+    assert changed == {"name": "viewer1", "password_changed": True}
+    assert _json("users", "remove", "viewer1", "--db", db) == {"name": "viewer1", "removed": True}
+
+
+def test_an_api_token_written_with_out_is_its_owners_alone(tmp_path: Path) -> None:
+    """A token is a secret (docs/security.md): `users token NAME --out FILE` writes it
+    readable and writable by its owner alone, whatever the umask, even over a file that was
+    readable by all."""
+    import os
+    import stat
+
+    db = str(tmp_path / "store.sqlite3")
+    invoke("db", "upgrade", "--db", db)
+    invoke("users", "add", "ci1", "--role", "viewer", "--password", "pw-12345678", "--db", db)
+    target = tmp_path / "token.txt"
+    target.write_text("old\n")
+    os.chmod(target, 0o644)
+    invoke("users", "token", "ci1", "--out", str(target), "--db", db)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    fresh = tmp_path / "fresh.json"
+    invoke("users", "token", "ci1", "--out", str(fresh), "--db", db)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
+    assert len(json.loads(fresh.read_text())["token"]) > 20  # .json: the JSON form
 
 
 # -- --out: the same bytes as printed -------------------------------------------------------

@@ -67,9 +67,10 @@ def is_stream(path: Path) -> bool:
     return not stat.S_ISREG(mode) or str(path.absolute()).startswith(_STREAM_ROOTS)
 
 
-def write_whole(path: Path, content: str | bytes) -> None:
-    """Write ``content`` to ``path`` whole or not at all, with the user's normal permissions;
-    to a stream as it comes. Raises ``WriteError``."""
+def write_whole(path: Path, content: str | bytes, *, private: bool = False) -> None:
+    """Write ``content`` to ``path`` whole or not at all, with the user's normal permissions
+    (``private``, a secret: the owner's alone); to a stream as it comes. Raises
+    ``WriteError``."""
     path = Path(path)
     data = content.encode("utf-8") if isinstance(content, str) else content
     if path.is_dir():
@@ -95,7 +96,7 @@ def write_whole(path: Path, content: str | bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, mode)
+        os.chmod(tmp, mode & 0o600 if private else mode)
         os.replace(tmp, path)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)

@@ -75,16 +75,17 @@ def load_game_or_fail(game_id: str) -> Any:
         return load_game(game_id)
 
 
-def emit(text: str, out: Any, what: str) -> None:
+def emit(text: str, out: Any, what: str, *, private: bool = False) -> None:
     """A command's document to stdout, or to ``--out`` written whole (exit 2 where that
-    cannot be written), saying what was written where."""
+    cannot be written; ``private``, a secret, readable by its owner alone), saying what was
+    written where."""
     if out is None:
         sys.stdout.write(text)
         return
     from validator.files import write_whole
 
     try:
-        write_whole(out, text)
+        write_whole(out, text, private=private)
     except OSError as e:
         fail(f"--out {out}: {e.strerror or e}")
     sys.stderr.write(f"rulesub: wrote {what} to {out}\n")

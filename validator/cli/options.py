@@ -155,12 +155,15 @@ RegulationNotesOption = Annotated[
 
 
 @contextmanager
-def written_to(out: Path | None, what: str, *, unreadable_too: bool = False) -> Iterator[None]:
+def written_to(
+    out: Path | None, what: str, *, unreadable_too: bool = False, private: bool = False
+) -> Iterator[None]:
     """What the block prints to stdout goes to ``out`` instead, written whole once it is
     done: also when it ends with exit 1 (the findings are the result), never when it
     fails with exit 2 (nothing is written), unless ``unreadable_too``: a report that says
     which input could not be read (``validate``'s, SARIF's notifications) is a whole
-    result, written where it was printed in full before the exit 2."""
+    result, written where it was printed in full before the exit 2. ``private``: a secret
+    (an API token), written readable by its owner alone."""
     if out is None:
         yield
         return
@@ -175,9 +178,9 @@ def written_to(out: Path | None, what: str, *, unreadable_too: bool = False) -> 
     except typer.Exit as e:
         printed = buffer.getvalue()
         if e.exit_code in (0, 1) or (unreadable_too and e.exit_code == 2 and printed):
-            emit(printed, out, what)
+            emit(printed, out, what, private=private)
         raise
-    emit(buffer.getvalue(), out, what)
+    emit(buffer.getvalue(), out, what, private=private)
 
 
 #: What a file's name says it holds, by its extension.
@@ -236,12 +239,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def prints_result(
-    what: str, param: str = "out", *, unreadable_too: Callable[[dict[str, Any]], bool] | None = None
+    what: str,
+    param: str = "out",
+    *,
+    unreadable_too: Callable[[dict[str, Any]], bool] | None = None,
+    private: bool = False,
 ) -> Callable[[F], F]:
     """A command whose printed result ``--out FILE`` sends to a file: its parameter ``param``
     (``out``, or another name where the command's body calls its console ``out``);
     ``unreadable_too``: whether, given the command's arguments, the result printed before an
-    exit 2 is written too (``written_to``)."""
+    exit 2 is written too (``written_to``); ``private``: the result is a secret."""
 
     def decorate(command: F) -> F:
         @functools.wraps(command)
@@ -249,7 +256,7 @@ def prints_result(
             if isinstance(kwargs.get("format"), StrEnum):
                 kwargs["format"] = out_format(kwargs.get(param), kwargs["format"])
             too = unreadable_too is not None and unreadable_too(kwargs)
-            with written_to(kwargs.get(param), what, unreadable_too=too):
+            with written_to(kwargs.get(param), what, unreadable_too=too, private=private):
                 return command(*args, **kwargs)
 
         return run  # type: ignore[return-value]

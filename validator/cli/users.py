@@ -89,34 +89,47 @@ def add(
 
 
 @users_app.command("remove")
+@prints_result("the account removed")
 def remove(
     name: Annotated[str, typer.Argument(metavar="NAME")],
     db: DbOption = None,
+    format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Remove an account and its API tokens (the audit log keeps what it did)."""
     from validator.store import accounts
 
-    with _store_errors():
+    with _store_errors(format):
         accounts.remove(_open(db, must_exist=True), name, by=_user())
+    if format is Format.json:
+        print_json({"name": name, "removed": True})
+        return
     sys.stdout.write(f"account {name}: removed\n")
 
 
 @users_app.command("passwd")
+@prints_result("the password change")
 def passwd(
     name: Annotated[str, typer.Argument(metavar="NAME")],
     password: PasswordOption = None,
     db: DbOption = None,
+    format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Set an account's password; its open sessions end and its API tokens are revoked."""
     from validator.store import accounts
 
     secret = password if password is not None else _ask_password()
-    with _store_errors():
+    with _store_errors(format):
         accounts.set_password(_open(db, must_exist=True), name, secret, by=_user())
+    if format is Format.json:
+        print_json({"name": name, "password_changed": True})
+        return
     sys.stdout.write(f"account {name}: password changed\n")
 
 
 @users_app.command("token")
+@prints_result("the API token", private=True)  # a secret: the owner's file alone
 def token(
     name: Annotated[str, typer.Argument(metavar="NAME")],
     label: Annotated[
@@ -130,24 +143,33 @@ def token(
         typer.Option("--revoke", help="revoke the account's API tokens instead of issuing one"),
     ] = False,
     db: DbOption = None,
+    format: FormatOption = Format.text,
+    out: OutOption = None,
 ) -> None:
     """Issue an API token for the account (`Authorization: Bearer TOKEN`); it is printed
-    once and kept only as its hash. With --revoke, the account's tokens stop working (a
-    password change revokes them too)."""
+    once (or written with --out, readable by its owner alone) and kept only as its hash.
+    With --revoke, the account's tokens stop working (a password change revokes them
+    too)."""
     from validator.store import accounts
 
     if revoke:
-        with _store_errors():
+        with _store_errors(format):
             count = accounts.revoke_tokens(
                 _open(db, must_exist=True), name, label=label, by=_user()
             )
+        if format is Format.json:
+            print_json({"name": name, "label": label, "revoked": count})
+            return
         which = f" labelled {label}" if label is not None else ""
         sys.stdout.write(f"account {name}: {count} API token(s){which} revoked\n")
         return
-    with _store_errors():
+    with _store_errors(format):
         secret = accounts.issue_token(
             _open(db, must_exist=True), name, label=label or "api", by=_user()
         )
+    if format is Format.json:
+        print_json({"name": name, "label": label or "api", "token": secret})
+        return
     sys.stdout.write(secret + "\n")
 
 
