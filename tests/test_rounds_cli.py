@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_rulesub
+from validator import PROJECT_ROOT
 
 GOLDEN = Path(__file__).parent / "golden"
 EXAMPLE = GOLDEN / "lunar-poker" / "01-second-combination-example.yaml"
@@ -341,6 +342,37 @@ def test_a_poker_round_file_is_refused_as_a_banking_one_is(tmp_path: Path) -> No
     assert out.stderr.splitlines() == [
         f"{banking}:3:33: /seats/0/cards: expected a list of cards like [AS, 10H, 7C]"
     ]
+
+
+def test_a_log_whose_submission_lies_elsewhere_replays_with_rulesub(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log may not name a file outside its folder (a stranger's log naming any file is
+    refused, not read); a log `play` wrote under a submission kept elsewhere is replayed by
+    naming that submission with --rulesub, as `play`'s last line says."""
+    elsewhere, here = tmp_path / "filings", tmp_path / "logs"
+    elsewhere.mkdir()
+    here.mkdir()
+    submission = elsewhere / "fcp.yaml"
+    submission.write_text((PROJECT_ROOT / "rulesubs/example/four-card-poker.yaml").read_text())
+    monkeypatch.chdir(here)
+    played = run_rulesub(
+        "play", "four-card-poker", "--rulesub", str(submission), "--rounds", "2", "--quiet",
+        "--log", "play.jsonl",
+    )  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    said = " ".join(played.stdout.split())
+    assert f"rulesub settle play.jsonl --round N --rulesub {submission}" in said
+    refused = run_rulesub("settle", "play.jsonl", "--round", "2")
+    assert refused.returncode == 2
+    assert "name the submission yourself with --rulesub FILE" in refused.stderr
+    assert "certificate_holder" not in refused.stderr  # nothing of the other file
+    replayed = run_rulesub(
+        "settle", "play.jsonl", "--round", "2", "--rulesub", str(submission), "--format", "json"
+    )
+    assert replayed.returncode == 0, replayed.stderr
+    [record] = [json.loads(ln) for ln in Path("play.jsonl").read_text().splitlines()][1:]
+    assert json.loads(replayed.stdout)["house"] == record["result"]["house"]
 
 
 def test_an_unknown_key_with_a_slash_is_placed_at_its_line(tmp_path: Path) -> None:

@@ -177,6 +177,15 @@ def settle(
         int | None,
         typer.Option("--round", help="which round of a play log to settle", metavar="ROUND_NO"),
     ] = None,
+    rulesub: Annotated[
+        Path | None,
+        typer.Option(
+            "--rulesub",
+            metavar="FILE",
+            help="the Rules Submission the round was played under, in place of the one the "
+            "round file or log names (a file may name only one beside it)",
+        ),
+    ] = None,
     format: FormatOption = Format.text,
     out: OutOption = None,
     allow_findings: AllowFindingsOption = False,
@@ -194,10 +203,14 @@ def settle(
     _not_a_submission(located, round_file)
     poker = _poker_game(located)
     if poker is not None:  # a log's Poker record holds its round file under ``round_file``
+        if rulesub is not None:
+            fail("--rulesub: a Poker round file states its table (stakes, rake) itself")
         _settle_poker(located, poker, format, within)
         return
+    if rulesub is not None and not rulesub.is_file():
+        fail(f"--rulesub {rulesub}: no such file")
     with _round_input(holder):
-        spec = read_round(round_file, located=located)
+        spec = read_round(round_file, located=located, rulesub=rulesub)
         holder[0] = spec
         gate = submission_gate(
             spec.rulesub, allow=allow_findings, what="settlement", game=spec.game
@@ -335,7 +348,8 @@ def play(
 
         out.print(
             Text(
-                f"log: {log} ({rounds} round(s)); replay one with `rulesub settle {log} --round N`",
+                f"log: {log} ({rounds} round(s)); replay one with "
+                f"`rulesub settle {log} --round N{_named_too(log, rulesub)}`",
                 style="dim",
             ),
             soft_wrap=True,  # the path is copied back: never cut
@@ -344,6 +358,21 @@ def play(
         sys.stdout.write(
             f"{rounds} round(s) of {game} played, not narrated (--quiet); --log FILE keeps them\n"
         )
+
+
+def _named_too(log: Path, rulesub: Path | None) -> str:
+    """`` --rulesub FILE`` where the log's submission lies where a log may not name it (outside
+    its folder, the shipped examples and games): the replay names it itself."""
+    if rulesub is None:
+        return ""
+    from validator import GAMES_DIR, PROJECT_ROOT
+    from validator.loader import PathRefused, named_path
+
+    try:
+        named_path(log, str(rulesub.resolve()), also=(GAMES_DIR, PROJECT_ROOT / "rulesubs"))
+    except PathRefused:
+        return f" --rulesub {rulesub}"
+    return ""
 
 
 def _draft_banner(gate: Gate) -> None:

@@ -68,9 +68,14 @@ class RoundSpec:
 
 
 def read_round(
-    path: Path | str, data: Any | None = None, located: Located | None = None
+    path: Path | str,
+    data: Any | None = None,
+    located: Located | None = None,
+    rulesub: Path | None = None,
 ) -> RoundSpec:
-    """Read a round file (YAML or one JSON line). Raises ``LoadError`` / ``RoundFileError``."""
+    """Read a round file (YAML or one JSON line). Raises ``LoadError`` / ``RoundFileError``.
+    ``rulesub``: the Rules Submission the user names for it, in place of the one the file
+    names (which is then not read)."""
     loc = located or load_yaml(path)
     if data is not None:
         loc.data = data
@@ -147,7 +152,9 @@ def read_round(
         deck=r.cards("/deck", d.get("deck")),
         located=loc,
     )
-    if d.get("rulesub") is not None:
+    if rulesub is not None:  # the user's own choice: read from wherever it lies
+        spec.rulesub = rulesub
+    elif d.get("rulesub") is not None:
         from validator import GAMES_DIR, PROJECT_ROOT
         from validator.loader import PathRefused, named_path
 
@@ -158,7 +165,7 @@ def read_round(
                 also=(GAMES_DIR, PROJECT_ROOT / "rulesubs"),
             )
         except PathRefused as e:
-            r.err("/rulesub", str(e))
+            r.err("/rulesub", f"{e}; name the submission yourself with --rulesub FILE")
         else:
             if not spec.rulesub.is_file():
                 r.err("/rulesub", "no Rules Submission file at that path")
