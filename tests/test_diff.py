@@ -586,3 +586,19 @@ def test_a_deck_change_is_named_by_how_the_cards_are_dealt() -> None:
         == "Deck change (hours), cards dealt from a manual dealing shoe"
     )
     assert field_name(None, "/dealing/change_every_hours/hand").endswith("cards dealt by hand")
+
+
+def test_a_section_sign_stays_with_its_number_at_80_columns() -> None:
+    """As `validate` keeps `§ 641a.12(c)` whole where a line wraps, so does `diff`'s
+    terminal report (here at 46 columns, where the cite falls at a line's end); the space
+    printed is a plain one."""
+    tables = CliRunner().invoke(
+        app,
+        ["diff", "four-card-poker", "--wager", "aces_up", "--paytable", "A", "--to", "C"],
+        env={"COLUMNS": "46"},
+    )
+    assert tables.exit_code == 0, tables.output
+    lines = tables.stdout.splitlines()
+    assert any("[§ 641a.12(c)]" in ln for ln in lines), tables.stdout
+    assert not any(ln.rstrip().endswith("§") for ln in lines)
+    assert "\ue000" not in tables.stdout and "\u00a0" not in tables.stdout

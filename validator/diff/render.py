@@ -141,8 +141,25 @@ def _finding(finding: Any) -> dict[str, Any]:
 # -- terminal ---------------------------------------------------------------------------------
 
 
+#: a section sign held to its number where a line wraps: a character of one cell that is
+#: no whitespace to the wrapping (a private-use one, never in a game file), printed back as
+#: a space by ``render_terminal`` (a no-break space is whitespace to it)
+NO_BREAK = "\ue000"
+
+
+def held(cite: str) -> str:
+    return cite.replace("§ ", f"§{NO_BREAK}")
+
+
 def render_terminal(diff: GameDiff, out: Any) -> None:
-    """A rich report: per change, the hands side by side, changed cells highlighted."""
+    """A rich report: per change, the hands side by side, changed cells highlighted; no
+    line breaks between a section sign and its number."""
+    with out.capture() as captured:
+        _render_terminal(diff, out)
+    out.file.write(captured.get().replace(NO_BREAK, " "))
+
+
+def _render_terminal(diff: GameDiff, out: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -168,7 +185,7 @@ def render_terminal(diff: GameDiff, out: Any) -> None:
             if c.where:
                 title.append(f"  {c.where}", style="dim")
             if c.cite:
-                title.append(f"  [{c.cite}]", style="dim")
+                title.append(f"  [{held(c.cite)}]", style="dim")
             out.print(title)
             t = Table(show_edge=True, header_style="bold")
             t.add_column("Hand")
@@ -229,7 +246,7 @@ def _findings_terminal(diff: GameDiff, out: Any) -> None:
         line = Text(f"  {f.severity:<7} ", style="bold red" if f.severity == "error" else "")
         line.append(f"{f.code}: {f.message}")
         if f.cite:
-            line.append(f"  [{f.cite}]", style="dim")
+            line.append(f"  [{held(f.cite)}]", style="dim")
         line.append(f"  {f.file}:{f.line}:{f.column}", style="dim")
         out.print(line)
 
