@@ -315,16 +315,18 @@ def history(
     format: FormatOption = Format.text,
     out: OutOption = None,
 ) -> None:
-    """The timeline of the submissions: statuses, dates and who acted."""
+    """The timeline of the submissions: statuses, dates and who acted, and the audit log's
+    chain head (with --format json, on stderr: the list is the JSON)."""
     with _store_errors(format):
         store = _open(db, must_exist=True)
         rows = store.history(facility, game)
         events = store.events([r.id for r in rows]) if format is Format.text else []
-        head = store.audit_head() if format is Format.text else None
+        head = store.audit_head()
     if format is Format.json:
         from validator.store.lifecycle import history_entry
 
         print_json([history_entry(r) for r in rows])
+        sys.stderr.write(f"rulesub: audit log chain head: {head}\n")
         return
     sys.stdout.write(_timeline(rows, events))
     sys.stdout.write(f"\naudit log chain head: {head}\n")
