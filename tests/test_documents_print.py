@@ -125,6 +125,7 @@ def test_the_review_pack_pages(flawed_proposal: Path, review_pages: list[str]) -
         assert f"Page{number}of{total}" in flat, f"page {number}: no page number"
         assert sha in flat, f"page {number}: no sha256"
         assert leaks(page, [q for q in quoted if "seed" in q]) == [], f"page {number}"
+        assert "Audit chain head" not in page, f"page {number}: not from the store, no chain"
         # prepared from a submission with errors: the DRAFT mark heads every page
         assert squeeze(page).startswith("DRAFT: made under a Rules Submission with 2 error(s)")
     # the summary first: every wager's hold before and after, the findings by severity
@@ -270,3 +271,42 @@ def test_the_audit_chain_head_on_the_cover_when_the_store_has_one(
     monkeypatch.setattr(Store, "audit_head", lambda self: "9f2c" * 16, raising=False)
     assert run("review", str(FCP), "--db", db, "--out", str(pack)) == 0
     assert f"<dt>Audit chain head</dt><dd>{'9f2c' * 16}</dd>" in pack.read_text()
+
+
+@pytest.mark.slow  # the pack is printed twice: once to find its pages, once with them
+def test_the_audit_chain_head_at_the_foot_of_every_page_from_the_store(tmp_path: Path) -> None:
+    """A pack made from the store names its audit chain's head, as the cover words it, at
+    the foot of every printed page: a line of its own under the sha256 and the page's
+    number, so the foot stays legible at the page's width. The HTML and the Markdown, which
+    have no pages, say it once, on the cover; the JSON gives it as data, as the API does."""
+    import json
+
+    from validator.store import Store
+
+    db = f"sqlite:///{tmp_path / 'store.db'}"
+    assert run("record", str(FCP), "--by", "C. Holder", "--db", db) == 0
+    store = Store(db)
+    head = store.audit_head()
+    store.dispose()
+    said = f"Audit chain head {head}"
+    pdf = tmp_path / "pack.pdf"
+    assert run("review", str(FCP), "--db", db, "--format", "pdf", "--out", str(pdf)) == 0
+    pages = pages_of(pdf)
+    assert len(pages) > 1
+    sha = hashlib.sha256(FCP.read_bytes()).hexdigest()
+    for number, page in enumerate(pages, 1):
+        foot = [line.strip() for line in page.splitlines() if line.strip()][-2:]
+        assert foot[0].startswith(f"sha256 {sha}"), f"page {number}: {foot}"
+        assert foot[0].endswith(f"Page {number} of {len(pages)}"), f"page {number}: {foot}"
+        assert squeeze(foot[1]) == said, f"page {number}: no audit chain head at its foot"
+    assert said in squeeze(pages[0].rsplit(sha, 1)[0])  # the cover's own line too
+    html = tmp_path / "pack.html"
+    assert run("review", str(FCP), "--db", db, "--out", str(html)) == 0
+    shown = html.read_text(encoding="utf-8").split("</style>", 1)[1]
+    assert shown.count(head.hash) == 1 and f"<dd>{head}</dd>" in shown
+    md = tmp_path / "pack.md"
+    assert run("review", str(FCP), "--db", db, "--out", str(md)) == 0
+    assert md.read_text(encoding="utf-8").count(head.hash) == 1
+    data = tmp_path / "pack.json"
+    assert run("review", str(FCP), "--db", db, "--out", str(data)) == 0
+    assert json.loads(data.read_text(encoding="utf-8"))["audit_head"] == head.to_json()

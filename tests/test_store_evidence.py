@@ -338,6 +338,10 @@ def test_the_head_is_printed_by_history_and_given_by_the_api(db: str, tmp_path: 
     head = office.store.audit_head()
     assert head.entries == 6 and head.hash != GENESIS  # four accounts, two filings
     assert head.hash in cli("history", "--db", db).stdout
+    # the JSON is the list, as ever; the head beside it on stderr, as the text says it
+    listed = cli("history", "--db", db, "--format", "json")
+    assert [r["id"] for r in json.loads(listed.stdout)] == [r.id for r in office.store.history()]
+    assert listed.stderr == f"rulesub: audit log chain head: {head}\n"
     verified = json.loads(cli("audit", "verify", "--db", db, "--format", "json").stdout)
     assert verified["head"]["hash"] == head.hash and verified["intact"] is True
     token = acct.issue_token(office.store, "cas", by="test")

@@ -315,16 +315,18 @@ def history(
     format: FormatOption = Format.text,
     out: OutOption = None,
 ) -> None:
-    """The timeline of the submissions: statuses, dates and who acted."""
+    """The timeline of the submissions: statuses, dates and who acted, and the audit log's
+    chain head (with --format json, on stderr: the list is the JSON)."""
     with _store_errors(format):
         store = _open(db, must_exist=True)
         rows = store.history(facility, game)
         events = store.events([r.id for r in rows]) if format is Format.text else []
-        head = store.audit_head() if format is Format.text else None
+        head = store.audit_head()
     if format is Format.json:
         from validator.store.lifecycle import history_entry
 
         print_json([history_entry(r) for r in rows])
+        sys.stderr.write(f"rulesub: audit log chain head: {head}\n")
         return
     sys.stdout.write(_timeline(rows, events))
     sys.stdout.write(f"\naudit log chain head: {head}\n")
@@ -670,7 +672,11 @@ def review(
         fail(f"{file}: it names no game to review it against, so no pack is written")
     pack.office = office or _office_setting()
     if record is not None:
-        pack.audit_head = _audit_head(db)
+        head = _audit_head(db)
+        if head is not None:
+            pack.audit_head = str(head)
+            as_data = getattr(head, "to_json", None)
+            pack.audit_head_data = as_data() if callable(as_data) else {"hash": str(head)}
     if format is ReviewFormat.pdf:
         from validator.review.html import paged_review
         from validator.review.pdf import PdfError, print_pdf
@@ -725,17 +731,17 @@ def _office_setting() -> str:
         fail(str(e))
 
 
-def _audit_head(db: str | None) -> str | None:
+def _audit_head(db: str | None) -> Any:
     """The head of the store's audit chain, where the store offers one (its
-    ``audit_head()``); None where it does not, or cannot be read."""
+    ``audit_head()``: a ``Head``, its words ``str()``, its data ``to_json()``); None where
+    it does not, or cannot be read."""
     from validator.store import StoreError
 
     try:
         head = getattr(_open(db, must_exist=True), "audit_head", None)
-        value = head() if callable(head) else None
+        return head() if callable(head) else None
     except StoreError:
         return None
-    return None if value is None else str(value)
 
 
 def _record_of(file: Path, db: str | None) -> Any:

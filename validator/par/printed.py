@@ -10,10 +10,11 @@ import io
 from itertools import pairwise
 from typing import Any
 
-#: The foot of every printed page (a CSS page-margin box; Chromium prints them).
+#: The foot of every printed page (a CSS page-margin box; Chromium prints them). ``{more}``:
+#: a second line of the foot, or nothing (``"\\A"`` breaks the line, kept by ``pre-line``).
 PAGE_FOOT = """
-@page {{ @bottom-center {{ content: "{text} · Page " counter(page) " of " counter(pages);
-  font-size: 7pt; color: #333; font-family: "DejaVu Sans", sans-serif; }} }}
+@page {{ @bottom-center {{ content: "{text} · Page " counter(page) " of " counter(pages){more};
+  white-space: pre-line; font-size: 7pt; color: #333; font-family: "DejaVu Sans", sans-serif; }} }}
 """
 
 
@@ -32,13 +33,15 @@ def draft_mark(errors: int) -> str:
     )
 
 
-def page_foot(text: str, draft: str | None = None) -> str:
+def page_foot(text: str, draft: str | None = None, *, second: str | None = None) -> str:
     """The CSS that prints ``text`` and "Page N of M" at the foot of every page; ``draft``
     (:func:`draft_mark`): printed at the head of every page too, and the foot starts
-    "DRAFT"."""
+    "DRAFT"; ``second``: a second line of the foot, under the first (what would make one
+    line too long for the page at a legible size)."""
+    more = "" if second is None else f' "\\A {css_string(second)}"'
     if draft is None:
-        return PAGE_FOOT.format(text=css_string(text))
-    return PAGE_FOOT.format(text=css_string(f"DRAFT · {text}")) + PAGE_HEAD.format(
+        return PAGE_FOOT.format(text=css_string(text), more=more)
+    return PAGE_FOOT.format(text=css_string(f"DRAFT · {text}"), more=more) + PAGE_HEAD.format(
         text=css_string(draft)
     )
 

@@ -66,6 +66,7 @@ class ReviewPack:
     office: str = ""  # the office reviewing: `[tool.rulesub] office`, or --office
     prepared_by: str = ""
     audit_head: str | None = None  # the store's audit chain head, when the pack is from it
+    audit_head_data: dict[str, Any] | None = None  # the same head as data, for the JSON
     content: bytes = b""  # the filing's own bytes: findings quote its lines
 
     @property
@@ -269,6 +270,7 @@ def pack_json(pack: ReviewPack) -> dict[str, Any]:
         "game": pack.value("game") or None,
         "effective": pack.value("effective") or None,
         "recorded": None if record is None else {"id": record.id, "status": record.status},
+        "audit_head": pack.audit_head_data,
         "findings": [f.to_dict() for f in pack.findings],
         "against": pack.against_label,
         "changes": None if pack.diff is None else diff_json(pack.diff),

@@ -5,7 +5,8 @@ the changes, the paytable math, the par sheet, the signage proofs and the approv
 each start a new page, as a person assembling the pack would put them. A table row, a
 paytable, a sign and the approval block are never split across pages; a heading never ends a
 page. Every page carries the file, its sha256, a blank for the approval date and its
-number ("Page N of M"); the cover's contents give the page each section starts on.
+number ("Page N of M"), and, where the pack is from the store, the head of its audit chain
+on a line of its own; the cover's contents give the page each section starts on.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{'DRAFT · ' if draft else ''}{_e(title)}</title>",
-        f"<style>{CSS}{page_foot(foot, draft)}</style></head><body>",
+        f"<style>{CSS}{page_foot(foot, draft, second=chain_line(pack))}</style></head><body>",
     ]
     for key, _ in SECTIONS:
         cls = ' class="page-start"' if key in PAGE_STARTS else ""
@@ -101,6 +102,13 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
     parts.append(f'<footer class="every-page">{_e(foot)}</footer>')
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def chain_line(pack: ReviewPack) -> str | None:
+    """The audit chain's head as the cover words it, for the foot of every printed page (a
+    line of its own: with the sha256 on one line the foot would outrun the page); ``None``
+    where the pack is not from the store."""
+    return f"Audit chain head {pack.audit_head}" if pack.audit_head else None
 
 
 def pack_draft(pack: ReviewPack) -> str | None:
