@@ -24,6 +24,7 @@ import sys
 import time
 import warnings
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -342,6 +343,8 @@ def test_the_head_is_printed_by_history_and_given_by_the_api(db: str, tmp_path: 
     listed = cli("history", "--db", db, "--format", "json")
     assert [r["id"] for r in json.loads(listed.stdout)] == [r.id for r in office.store.history()]
     assert listed.stderr == f"rulesub: audit log chain head: {head}\n"
+    assert str(head).endswith(f"(entry #{head.entry}, 6 entries)")
+    assert str(replace(head, entries=1)).endswith(", 1 entry)")  # counted in words
     verified = json.loads(cli("audit", "verify", "--db", db, "--format", "json").stdout)
     assert verified["head"]["hash"] == head.hash and verified["intact"] is True
     token = acct.issue_token(office.store, "cas", by="test")

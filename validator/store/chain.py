@@ -93,7 +93,8 @@ class Head:
     def __str__(self) -> str:
         if self.entry is None:
             return f"{self.hash} (the audit log is empty)"
-        return f"{self.hash} (entry #{self.entry}, {self.entries} entries)"
+        count = "1 entry" if self.entries == 1 else f"{self.entries:,} entries"
+        return f"{self.hash} (entry #{self.entry}, {count})"
 
 
 @dataclass(frozen=True)
