@@ -427,6 +427,51 @@ def test_the_api_takes_the_same_parameters_with_page_and_total(office: Office) -
     assert api.get("/api/submissions?q=Harbour").headers["x-total-count"] == "0"
 
 
+def test_the_api_refuses_a_parameter_it_cannot_read_with_400(office: Office) -> None:
+    """A parameter the list cannot read is a 400 naming it and what was expected, as the
+    page says "Not applied" (one reader of both), never the list unfiltered; a page past
+    the last is no error: empty, with the headers."""
+    token = acct.issue_token(office.store, "cas", by="test")
+    api = TestClient(
+        create_app(office.db, secret="s"), headers={"Authorization": f"Bearer {token}"}
+    )
+    rev = client_of(office, "rev")
+    for query, parameter, expected in (
+        ("status=bogus", "status", "one of submitted, approved, rejected"),
+        ("sort=bogus", "sort", "one of -recorded, recorded"),
+        ("effective_from=nope", "effective_from", "a date is YYYY-MM-DD"),
+        ("page=abc", "page", "a page is a number"),
+        ("page=0", "page", "a page is a number from 1"),
+        ("stauts=approved", "stauts", "the list takes q, status, game"),
+    ):
+        answer = api.get(f"/api/submissions?{query}")
+        assert answer.status_code == 400, query
+        assert answer.headers["content-type"] == "application/json"
+        (unread,) = answer.json()["not_applied"]
+        assert unread["parameter"] == parameter and unread["given"] == query.split("=")[1]
+        assert unread["expected"].startswith(expected), (query, unread)
+        assert answer.json()["error"].startswith("Not applied: ")
+        page = unescape(rev.get(f"/submissions?{query}").text)
+        assert answer.json()["error"] in page, query  # the page's words, from one reader
+    both = api.get("/api/submissions?status=bogus&effective_to=2027-13-01&q=example")
+    assert both.status_code == 400
+    assert [u["parameter"] for u in both.json()["not_applied"]] == ["status", "effective_to"]
+    past = api.get("/api/submissions?page=99")
+    assert past.status_code == 200 and past.json() == []
+    assert (past.headers["x-total-count"], past.headers["x-page"], past.headers["x-pages"]) == (
+        "1",
+        "99",
+        "1",
+    )
+    assert "link" not in past.headers
+    assert api.get("/api/submissions?page=1").json()[0]["id"] == office.ids["example"]
+    assert "1 found" in rev.get("/submissions?page=99&q=harbour").text  # a page: the last
+    for fmt in ("csv", "json"):  # the audit log's exports: refused, never the whole log
+        export = rev.get(f"/audit?format={fmt}&date_from=x")
+        assert export.status_code == 400, fmt
+        assert [u["parameter"] for u in export.json()["not_applied"]] == ["date_from"]
+
+
 def test_home_lists_pending_filings_oldest_first_with_age_and_holder(office: Office) -> None:
     theirs = office.ids["harbour"]
     with office.store.transaction() as conn:  # filed three days ago: the oldest

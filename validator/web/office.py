@@ -355,15 +355,37 @@ async def submissions(request: Request) -> Response:
     )
 
 
-def _api_list_reads(web: Any, conn: HTTPConnection, me: Account) -> queries.SubmissionPage:
-    return queries.search_submissions(web.store, me, Filters.of(conn.query_params))
+def not_applied(ignored: tuple[queries.Unread, ...]) -> JSONResponse:
+    """A JSON list asked with parameters it cannot read: 400, naming each, the value given
+    and what was expected (a page says the same, "Not applied: …"), never a list unfiltered."""
+    return JSONResponse(
+        {
+            "error": "Not applied: " + "; ".join(map(str, ignored)),
+            "not_applied": [u.json() for u in ignored],
+        },
+        status_code=400,
+    )
+
+
+def _api_list_reads(
+    web: Any, conn: HTTPConnection, me: Account
+) -> queries.SubmissionPage | Filters:
+    """The API's page of filings; or, where a parameter cannot be read, its filters alone
+    (answered 400, nothing searched)."""
+    filters = Filters.of(conn.query_params)
+    if filters.ignored:
+        return filters
+    return queries.search_submissions(web.store, me, filters, past_last=True)
 
 
 async def api_submissions(request: Request) -> Response:
     """``GET /api/submissions``: the list's parameters; the body is the page's filings (50
     a page, each as ``history --format json`` prints it), the headers say the page and the
-    total: ``X-Total-Count``, ``X-Page``, ``X-Pages`` and a ``Link`` to the next page."""
+    total: ``X-Total-Count``, ``X-Page``, ``X-Pages`` and a ``Link`` to the next page. A
+    page past the last is empty; a parameter it cannot read is a 400 (``not_applied``)."""
     found = await _web(request).page_reads(request)
+    if isinstance(found, Filters):
+        return not_applied(found.ignored)
     headers = {
         "X-Total-Count": str(found.total),
         "X-Page": str(found.page),
@@ -444,6 +466,8 @@ async def audit(request: Request) -> Response:
     fmt = request.query_params.get("format", "html")
     if fmt in ("csv", "json"):
         filters = AuditFilters.of(request.query_params)
+        if filters.ignored:  # an export says nothing of a filter it dropped: refused
+            return not_applied(filters.ignored)
         media = "text/csv; charset=utf-8" if fmt == "csv" else "application/json"
         lines = _csv_lines(web, filters) if fmt == "csv" else _json_lines(web, filters)
         return StreamingResponse(
