@@ -121,11 +121,39 @@ def audit_words(event: Any, facts: Any = None) -> str:
     if what == "account-remove":
         return f"{who} removed the account {d.get('account')}"
     if what == "account-password":
-        return f"{who} set a new password for the account {d.get('account')}"
+        ended = [
+            plural(int(d[k]), w)
+            for k, w in (("sessions_ended", "session"), ("tokens_revoked", "API token"))
+            if isinstance(d.get(k), int)
+        ]
+        return f"{who} set a new password for the account {d.get('account')}" + (
+            f": {ended[0]} ended, {ended[1]} revoked" if len(ended) == 2 else ""
+        )
     if what == "account-token":
         label = d.get("label")
         return f"{who} issued an API token to {d.get('account')}" + (f" ({label})" if label else "")
+    if what == "account-token-revoke":
+        return _revoked(who, d)
+    if what == "facility-holder":
+        return _facility_set(who, d)
     return f"{who}: {what.replace('-', ' ')}" + (f" {filing}" if filing else "")
+
+
+def _revoked(who: str, d: dict[str, Any]) -> str:
+    """``root revoked 1 API token (labelled ci) of the account eddie``."""
+    label, count = d.get("label"), d.get("revoked")
+    tokens = plural(count, "API token") if isinstance(count, int) else "the API tokens"
+    which = f" (labelled {label})" if label else " (every one it held)" if label is None else ""
+    return f"{who} revoked {tokens}{which} of the account {d.get('account')}"
+
+
+def _facility_set(who: str, d: dict[str, Any]) -> str:
+    """``rev set the certificate holder of Example Downs to H, in place of G``."""
+    holder, was = d.get("certificate_holder"), d.get("was")
+    out = f"{who} set the certificate holder of {d.get('facility')} to {holder}"
+    if was == holder:
+        return out + ", as it was"
+    return out + (f", in place of {was}" if was else ", none set before")
 
 
 @cache

@@ -38,25 +38,9 @@ from validator.store import Store
 from validator.store.accounts import Account, accounts
 from validator.store.database import audit_head_read
 from validator.store.lifecycle import MAX_ID
-from validator.store.schema import STATUSES, audit_log, submissions
+from validator.store.schema import ACTIONS, STATUSES, audit_log, submissions
 
 PAGE_SIZE = 50
-
-#: What the audit log records, as its ``action`` column names it.
-ACTIONS = (
-    "record",
-    "approve",
-    "reject",
-    "withdraw",
-    "supersede",
-    "replace",
-    "purge",
-    "upgrade",
-    "account-add",
-    "account-remove",
-    "account-password",
-    "account-token",
-)
 
 #: The list's orders, as ``sort=`` names them; the first is the default (newest first).
 SORTS: dict[str, tuple[str, Any]] = {
@@ -659,9 +643,10 @@ def pending(store: Store, me: Account, limit: int = 200) -> tuple[list[Any], int
 @dataclass(frozen=True)
 class AuditFilters:
     """``/audit``'s parameters: ``submission`` (a filing's number), ``actor`` (an account),
-    ``action``, ``date_from`` and ``date_to`` (UTC days, both included), ``page``; a value
-    that does not parse is dropped (and said, in ``ignored``, as ``Filters`` says it: the
-    page says it, an export answers 400)."""
+    ``action`` (one of the store's ``ACTIONS``), ``date_from`` and ``date_to`` (UTC days,
+    both included), ``page``, and the page's ``format`` (``html``, ``csv``, ``json``); a
+    value that does not parse, or a parameter the log does not take, is dropped (and said,
+    in ``ignored``, as ``Filters`` says it: the page says it, an export answers 400)."""
 
     submission: str = ""  # as given, ASCII digits: one past any key's range selects nothing
     actor: str = ""
@@ -671,9 +656,14 @@ class AuditFilters:
     page: int = 1
     ignored: tuple[Unread, ...] = field(default=(), compare=False)
 
+    #: The parameters the log takes, and the forms it is given in.
+    TAKES = ("submission", "actor", "action", "date_from", "date_to", "page", "format")
+    FORMATS = ("html", "csv", "json")
+
     @classmethod
     def of(cls, params: Mapping[str, str]) -> AuditFilters:
         ignored: list[Unread] = []
+        _unknown(params, cls.TAKES, ignored)
         raw = (params.get("submission") or "").strip().lstrip("#")
         submission = raw if raw.isascii() and raw.isdigit() else ""
         if raw and not submission:
@@ -685,16 +675,23 @@ class AuditFilters:
                     "a filing's number is written in the digits 0 to 9",
                 )
             )
+        action = (params.get("action") or "").strip()
+        if action and action not in ACTIONS:
+            ignored.append(Unread("action", "action", action, f"one of {', '.join(ACTIONS)}"))
+            action = ""
         days = {}
         for name, said in (("date_from", "date from"), ("date_to", "date to")):
             given = (params.get(name) or "").strip()
             days[name] = _day(given)
             if given and days[name] is None:
                 ignored.append(Unread(name, said, given, "a date is YYYY-MM-DD"))
+        shape = params.get("format") or "html"  # as the page reads it: not stripped
+        if shape not in cls.FORMATS:
+            ignored.append(Unread("format", "format", shape, f"one of {', '.join(cls.FORMATS)}"))
         return cls(
             submission=submission,
             actor=(params.get("actor") or "").strip(),
-            action=(params.get("action") or "").strip(),
+            action=action,
             date_from=days["date_from"],
             date_to=days["date_to"],
             page=_page(params.get("page"), ignored),
