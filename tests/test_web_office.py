@@ -45,7 +45,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from validator.store import accounts as acct  # noqa: E402
 from validator.store.lifecycle import _audit  # noqa: E402
-from validator.store.schema import submissions  # noqa: E402
+from validator.store.schema import ACTIONS, submissions  # noqa: E402
 from validator.web import create_app  # noqa: E402
 from validator.web.office import CSV_FIELDS, audit_words, chain_place  # noqa: E402
 
@@ -427,6 +427,51 @@ def test_the_api_takes_the_same_parameters_with_page_and_total(office: Office) -
     assert api.get("/api/submissions?q=Harbour").headers["x-total-count"] == "0"
 
 
+def test_the_api_refuses_a_parameter_it_cannot_read_with_400(office: Office) -> None:
+    """A parameter the list cannot read is a 400 naming it and what was expected, as the
+    page says "Not applied" (one reader of both), never the list unfiltered; a page past
+    the last is no error: empty, with the headers."""
+    token = acct.issue_token(office.store, "cas", by="test")
+    api = TestClient(
+        create_app(office.db, secret="s"), headers={"Authorization": f"Bearer {token}"}
+    )
+    rev = client_of(office, "rev")
+    for query, parameter, expected in (
+        ("status=bogus", "status", "one of submitted, approved, rejected"),
+        ("sort=bogus", "sort", "one of -recorded, recorded"),
+        ("effective_from=nope", "effective_from", "a date is YYYY-MM-DD"),
+        ("page=abc", "page", "a page is a number"),
+        ("page=0", "page", "a page is a number from 1"),
+        ("stauts=approved", "stauts", "the list takes q, status, game"),
+    ):
+        answer = api.get(f"/api/submissions?{query}")
+        assert answer.status_code == 400, query
+        assert answer.headers["content-type"] == "application/json"
+        (unread,) = answer.json()["not_applied"]
+        assert unread["parameter"] == parameter and unread["given"] == query.split("=")[1]
+        assert unread["expected"].startswith(expected), (query, unread)
+        assert answer.json()["error"].startswith("Not applied: ")
+        page = unescape(rev.get(f"/submissions?{query}").text)
+        assert answer.json()["error"] in page, query  # the page's words, from one reader
+    both = api.get("/api/submissions?status=bogus&effective_to=2027-13-01&q=example")
+    assert both.status_code == 400
+    assert [u["parameter"] for u in both.json()["not_applied"]] == ["status", "effective_to"]
+    past = api.get("/api/submissions?page=99")
+    assert past.status_code == 200 and past.json() == []
+    assert (past.headers["x-total-count"], past.headers["x-page"], past.headers["x-pages"]) == (
+        "1",
+        "99",
+        "1",
+    )
+    assert "link" not in past.headers
+    assert api.get("/api/submissions?page=1").json()[0]["id"] == office.ids["example"]
+    assert "1 found" in rev.get("/submissions?page=99&q=harbour").text  # a page: the last
+    for fmt in ("csv", "json"):  # the audit log's exports: refused, never the whole log
+        export = rev.get(f"/audit?format={fmt}&date_from=x")
+        assert export.status_code == 400, fmt
+        assert [u["parameter"] for u in export.json()["not_applied"]] == ["date_from"]
+
+
 def test_home_lists_pending_filings_oldest_first_with_age_and_holder(office: Office) -> None:
     theirs = office.ids["harbour"]
     with office.store.transaction() as conn:  # filed three days ago: the oldest
@@ -538,6 +583,90 @@ def test_audit_words_of_every_action() -> None:
     assert audit_words(event("upgrade", {"from": "0002", "to": "0003"}, None)) == (
         "ana upgraded the database's schema from 0002 to 0003"
     )
+
+
+def _actions_the_store_writes() -> set[str]:
+    """Every action named by a call of ``_audit`` in the store's code (each a literal)."""
+    import ast
+
+    import validator.store
+
+    named: set[str] = set()
+    for path in Path(validator.store.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_audit":
+                action = node.args[2]
+                assert isinstance(action, ast.Constant), f"{path.name}:{node.lineno}"
+                named.add(action.value)
+    return named
+
+
+def test_every_action_the_store_writes_is_offered_and_said_in_words(office: Office) -> None:
+    """The audit page's Action filter offers every action the store writes, from the
+    store's one list, and each is said in words, never the bare action's name."""
+    assert _actions_the_store_writes() == set(ACTIONS)
+    rev = client_of(office, "rev")
+    select_ = rev.get("/audit").text.split('id="action"', 1)[1].split("</select>", 1)[0]
+    assert re.findall(r"<option(?: selected)?>([^<]+)</option>", select_) == list(ACTIONS)
+    for action in ACTIONS:
+        event = SimpleNamespace(actor="ana", action=action, submission_id=None, detail="{}")
+        assert not audit_words(event).startswith("ana: "), action
+
+
+def test_a_facilitys_holder_and_revoked_tokens_are_said_with_what_they_acted_on(
+    office: Office,
+) -> None:
+    """``facilities set`` and ``users token --revoke`` name the facility, its holder (and
+    the one it had), how many tokens and of which label, on the page and in the exports."""
+    office.store.set_facility("Example Downs", HOLDER, "R. Officer")
+    office.store.set_facility("Example Downs", OTHER_HOLDER, "R. Officer")
+    acct.issue_token(office.store, "cas", label="ci", by="root")
+    acct.issue_token(office.store, "cas", label="desk", by="root")
+    acct.revoke_tokens(office.store, "cas", label="ci", by="root")
+    acct.revoke_tokens(office.store, "cas", by="root")
+    set_words = [
+        f"R. Officer set the certificate holder of Example Downs to {OTHER_HOLDER}, "
+        f"in place of {HOLDER}",
+        f"R. Officer set the certificate holder of Example Downs to {HOLDER}, none set before",
+    ]
+    revoke_words = [
+        "root revoked 1 API token (every one it held) of the account cas",
+        "root revoked 1 API token (labelled ci) of the account cas",
+    ]
+    rev = client_of(office, "rev")
+    for action, said in (("facility-holder", set_words), ("account-token-revoke", revoke_words)):
+        page = unescape(rev.get(f"/audit?action={action}").text)
+        assert re.findall(r'<td class="words"[^>]*>(.*?)</td>', page) == said, action
+        assert "Not applied" not in page
+        rows = list(csv.DictReader(io.StringIO(rev.get(f"/audit?format=csv&action={action}").text)))
+        assert [r["words"] for r in reversed(rows)] == said
+        assert [e["words"] for e in rev.get(f"/audit?format=json&action={action}").json()] == (
+            said[::-1]
+        )
+
+
+def test_an_action_the_log_does_not_write_is_said_not_applied(office: Office) -> None:
+    """``/audit?action=bogus`` read no filter: the page says so, as ``/submissions`` does,
+    and shows the whole log; an export of it is refused (400), never the whole log."""
+    rev = client_of(office, "rev")
+    everything = re.search(r'id="total">(\d+) entries', rev.get("/audit").text)
+    assert everything
+    page = unescape(rev.get("/audit?action=bogus").text)
+    assert f"Not applied: action 'bogus' (one of {', '.join(ACTIONS)})." in page
+    assert f'id="total">{everything.group(1)} entries' in page
+    for unread, said in (
+        ("format=xml", "format 'xml' (one of html, csv, json)"),
+        ("acton=record", "acton 'record' (the list takes submission, actor, action,"),
+        ("page=0", "page '0' (a page is a number from 1 to"),
+    ):
+        assert f"Not applied: {said}" in unescape(rev.get(f"/audit?{unread}").text), unread
+    for fmt in ("csv", "json"):
+        refused = rev.get(f"/audit?format={fmt}&action=bogus&date_from=x")
+        assert refused.status_code == 400, fmt
+        assert [(u["parameter"], u["given"]) for u in refused.json()["not_applied"]] == [
+            ("action", "bogus"),
+            ("date_from", "x"),
+        ]
 
 
 # -- a filing's life --------------------------------------------------------------------------

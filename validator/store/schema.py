@@ -43,6 +43,26 @@ from sqlalchemy import (
 
 STATUSES = ("submitted", "approved", "rejected", "superseded", "withdrawn", "replaced")
 
+#: Every action the audit log's ``action`` column names: the one list of what the store
+#: writes (``lifecycle._audit``'s callers), which the web view's filter offers and says in
+#: words (a test holds each call of ``_audit`` to it, and each action to its words).
+ACTIONS = (
+    "record",
+    "approve",
+    "reject",
+    "withdraw",
+    "supersede",
+    "replace",
+    "purge",
+    "facility-holder",
+    "upgrade",
+    "account-add",
+    "account-remove",
+    "account-password",
+    "account-token",
+    "account-token-revoke",
+)
+
 metadata = MetaData()
 
 submissions = Table(

@@ -4,7 +4,9 @@
   history --format json`` prints it, searched and paged as the submissions page is (``q``,
   ``status``, ``game``, ``facility``, ``holder``, ``effective_from``, ``effective_to``,
   ``sort``, ``page``: 50 a page), the total and the page in ``X-Total-Count``, ``X-Page``,
-  ``X-Pages`` and a ``Link`` to the next page;
+  ``X-Pages`` and a ``Link`` to the next page (a page past the last: empty); a parameter
+  it cannot read, or does not take, answers 400 naming each (``not_applied``: the
+  parameter, the value given, what was expected), never the list unfiltered;
 - ``GET /api/submissions/{id}``: one of them, with its recorded findings;
 - ``POST /api/submissions``: file one (the YAML as the body, or a multipart ``file``;
   ``?name=`` names it); answers ``rulesub record --format json``'s object, 201 (200 when

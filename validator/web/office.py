@@ -121,11 +121,39 @@ def audit_words(event: Any, facts: Any = None) -> str:
     if what == "account-remove":
         return f"{who} removed the account {d.get('account')}"
     if what == "account-password":
-        return f"{who} set a new password for the account {d.get('account')}"
+        ended = [
+            plural(int(d[k]), w)
+            for k, w in (("sessions_ended", "session"), ("tokens_revoked", "API token"))
+            if isinstance(d.get(k), int)
+        ]
+        return f"{who} set a new password for the account {d.get('account')}" + (
+            f": {ended[0]} ended, {ended[1]} revoked" if len(ended) == 2 else ""
+        )
     if what == "account-token":
         label = d.get("label")
         return f"{who} issued an API token to {d.get('account')}" + (f" ({label})" if label else "")
+    if what == "account-token-revoke":
+        return _revoked(who, d)
+    if what == "facility-holder":
+        return _facility_set(who, d)
     return f"{who}: {what.replace('-', ' ')}" + (f" {filing}" if filing else "")
+
+
+def _revoked(who: str, d: dict[str, Any]) -> str:
+    """``root revoked 1 API token (labelled ci) of the account eddie``."""
+    label, count = d.get("label"), d.get("revoked")
+    tokens = plural(count, "API token") if isinstance(count, int) else "the API tokens"
+    which = f" (labelled {label})" if label else " (every one it held)" if label is None else ""
+    return f"{who} revoked {tokens}{which} of the account {d.get('account')}"
+
+
+def _facility_set(who: str, d: dict[str, Any]) -> str:
+    """``rev set the certificate holder of Example Downs to H, in place of G``."""
+    holder, was = d.get("certificate_holder"), d.get("was")
+    out = f"{who} set the certificate holder of {d.get('facility')} to {holder}"
+    if was == holder:
+        return out + ", as it was"
+    return out + (f", in place of {was}" if was else ", none set before")
 
 
 @cache
@@ -355,15 +383,37 @@ async def submissions(request: Request) -> Response:
     )
 
 
-def _api_list_reads(web: Any, conn: HTTPConnection, me: Account) -> queries.SubmissionPage:
-    return queries.search_submissions(web.store, me, Filters.of(conn.query_params))
+def not_applied(ignored: tuple[queries.Unread, ...]) -> JSONResponse:
+    """A JSON list asked with parameters it cannot read: 400, naming each, the value given
+    and what was expected (a page says the same, "Not applied: …"), never a list unfiltered."""
+    return JSONResponse(
+        {
+            "error": "Not applied: " + "; ".join(map(str, ignored)),
+            "not_applied": [u.json() for u in ignored],
+        },
+        status_code=400,
+    )
+
+
+def _api_list_reads(
+    web: Any, conn: HTTPConnection, me: Account
+) -> queries.SubmissionPage | Filters:
+    """The API's page of filings; or, where a parameter cannot be read, its filters alone
+    (answered 400, nothing searched)."""
+    filters = Filters.of(conn.query_params)
+    if filters.ignored:
+        return filters
+    return queries.search_submissions(web.store, me, filters, past_last=True)
 
 
 async def api_submissions(request: Request) -> Response:
     """``GET /api/submissions``: the list's parameters; the body is the page's filings (50
     a page, each as ``history --format json`` prints it), the headers say the page and the
-    total: ``X-Total-Count``, ``X-Page``, ``X-Pages`` and a ``Link`` to the next page."""
+    total: ``X-Total-Count``, ``X-Page``, ``X-Pages`` and a ``Link`` to the next page. A
+    page past the last is empty; a parameter it cannot read is a 400 (``not_applied``)."""
     found = await _web(request).page_reads(request)
+    if isinstance(found, Filters):
+        return not_applied(found.ignored)
     headers = {
         "X-Total-Count": str(found.total),
         "X-Page": str(found.page),
@@ -444,6 +494,8 @@ async def audit(request: Request) -> Response:
     fmt = request.query_params.get("format", "html")
     if fmt in ("csv", "json"):
         filters = AuditFilters.of(request.query_params)
+        if filters.ignored:  # an export says nothing of a filter it dropped: refused
+            return not_applied(filters.ignored)
         media = "text/csv; charset=utf-8" if fmt == "csv" else "application/json"
         lines = _csv_lines(web, filters) if fmt == "csv" else _json_lines(web, filters)
         return StreamingResponse(

@@ -38,25 +38,9 @@ from validator.store import Store
 from validator.store.accounts import Account, accounts
 from validator.store.database import audit_head_read
 from validator.store.lifecycle import MAX_ID
-from validator.store.schema import STATUSES, audit_log, submissions
+from validator.store.schema import ACTIONS, STATUSES, audit_log, submissions
 
 PAGE_SIZE = 50
-
-#: What the audit log records, as its ``action`` column names it.
-ACTIONS = (
-    "record",
-    "approve",
-    "reject",
-    "withdraw",
-    "supersede",
-    "replace",
-    "purge",
-    "upgrade",
-    "account-add",
-    "account-remove",
-    "account-password",
-    "account-token",
-)
 
 #: The list's orders, as ``sort=`` names them; the first is the default (newest first).
 SORTS: dict[str, tuple[str, Any]] = {
@@ -121,23 +105,54 @@ def filing_number(text: str) -> int | None:
     return number if 0 < number <= MAX_ID else None
 
 
-def _page(text: str | None, ignored: list[str]) -> int:
-    """The page asked for (past the last: the last, once counted); a page that is no
-    number is page 1, and said in ``ignored``."""
+@dataclass(frozen=True)
+class Unread:
+    """A list's parameter that could not be read, and so was not applied: its name in the
+    query (``effective_from``), as a page says it (``effective from``), the value given and
+    what was expected. A page says it (``str``), the API answers it (``json``)."""
+
+    parameter: str
+    said: str
+    given: str
+    expected: str
+
+    def __str__(self) -> str:
+        return f"{self.said} {self.given!r} ({self.expected})"
+
+    def json(self) -> dict[str, str]:
+        return {"parameter": self.parameter, "given": self.given, "expected": self.expected}
+
+
+def _unknown(params: Mapping[str, str], known: tuple[str, ...], ignored: list[Unread]) -> None:
+    """A parameter the list does not take (``stauts=``, a typo) filters nothing: said."""
+    takes = f"the list takes {', '.join(known)}"
+    for name, value in params.items():
+        if name not in known:
+            ignored.append(Unread(name, name, value, takes))
+
+
+def _page(text: str | None, ignored: list[Unread]) -> int:
+    """The page asked for: ASCII digits, 1 to 2^63 - 1 (past the last: the last, once
+    counted, on a page; none on the API); a page that is no such number is page 1, and
+    said in ``ignored``."""
     raw = (text or "").strip()
     if not raw:
         return 1
-    try:
-        return max(1, int(raw))
-    except ValueError:
-        ignored.append(f"page {raw!r} (a page is a number)")
+    if not (raw.isascii() and raw.isdigit()):
+        ignored.append(Unread("page", "page", raw, "a page is a number"))
         return 1
+    number = int(raw) if len(raw.lstrip("0")) <= len(str(MAX_ID)) else 0
+    if not 0 < number <= MAX_ID:
+        ignored.append(Unread("page", "page", raw, f"a page is a number from 1 to {MAX_ID}"))
+        return 1
+    return number
 
 
 @dataclass(frozen=True)
 class Filters:
     """The submissions list's parameters, as ``/submissions`` and ``/api/submissions``
-    take them; a value that does not parse is dropped (and said, in ``ignored``)."""
+    take them, read here alone; a value that does not parse, or a parameter the list does
+    not take, is dropped (and said, in ``ignored``: a page says it, the API answers 400)."""
 
     q: str = ""
     status: str = ""
@@ -148,25 +163,40 @@ class Filters:
     effective_to: dt.date | None = None
     sort: str = "-recorded"
     page: int = 1
-    ignored: tuple[str, ...] = field(default=(), compare=False)
+    ignored: tuple[Unread, ...] = field(default=(), compare=False)
+
+    #: The parameters the list takes.
+    TAKES = (
+        "q",
+        "status",
+        "game",
+        "facility",
+        "holder",
+        "effective_from",
+        "effective_to",
+        "sort",
+        "page",
+    )
 
     @classmethod
     def of(cls, params: Mapping[str, str]) -> Filters:
-        ignored = []
+        ignored: list[Unread] = []
+        _unknown(params, cls.TAKES, ignored)
         status = (params.get("status") or "").strip()
         if status and status not in STATUSES:
-            ignored.append(f"status {status!r} (one of {', '.join(STATUSES)})")
+            ignored.append(Unread("status", "status", status, f"one of {', '.join(STATUSES)}"))
             status = ""
         sort = (params.get("sort") or "-recorded").strip()
         if sort not in SORTS:
-            ignored.append(f"sort {sort!r}")
+            ignored.append(Unread("sort", "sort", sort, f"one of {', '.join(SORTS)}"))
             sort = "-recorded"
         days = {}
         for name in ("effective_from", "effective_to"):
             raw = params.get(name) or ""
             days[name] = _day(raw)
             if raw and days[name] is None:
-                ignored.append(f"{name.replace('_', ' ')} {raw!r} (a date is YYYY-MM-DD)")
+                said = name.replace("_", " ")
+                ignored.append(Unread(name, said, raw, "a date is YYYY-MM-DD"))
         return cls(
             q=(params.get("q") or "").strip(),
             status=status,
@@ -538,10 +568,16 @@ def _by_status(
 
 
 def search_submissions(
-    store: Store, me: Account, f: Filters, *, with_replacing: bool = False
+    store: Store,
+    me: Account,
+    f: Filters,
+    *,
+    with_replacing: bool = False,
+    past_last: bool = False,
 ) -> SubmissionPage:
     """One page of the filings ``f`` selects among those ``me`` may read (``with_replacing``:
-    and, for each pending one, the earlier pending filings it would replace)."""
+    and, for each pending one, the earlier pending filings it would replace). A page past
+    the last is the last (a page's reader), or that page, empty (``past_last``: the API's)."""
     dialect = store.engine.dialect.name
     with store.transaction(reading=True) as conn:
         head = KEPT.head(conn)
@@ -549,10 +585,13 @@ def search_submissions(
         by_status = _by_status(conn, store.engine, me, f, head, choices)
         total = by_status.get(f.status, 0) if f.status else sum(by_status.values())
         pages = max(1, -(-total // PAGE_SIZE))
-        page = min(f.page, pages)
-        shape, values = _bound(f, me, dialect, choices)
-        values.update(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
-        rows = [Listed._make(r) for r in conn.execute(_listing(shape, dialect, f.sort), values)]
+        page = f.page if past_last else min(f.page, pages)
+        rows = []
+        if page <= pages:  # past the last, nothing to read
+            shape, values = _bound(f, me, dialect, choices)
+            values.update(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+            listing = _listing(shape, dialect, f.sort)
+            rows = [Listed._make(r) for r in conn.execute(listing, values)]
         replaced = replacing(conn, rows) if with_replacing else {}
     return SubmissionPage(
         rows,
@@ -604,8 +643,10 @@ def pending(store: Store, me: Account, limit: int = 200) -> tuple[list[Any], int
 @dataclass(frozen=True)
 class AuditFilters:
     """``/audit``'s parameters: ``submission`` (a filing's number), ``actor`` (an account),
-    ``action``, ``date_from`` and ``date_to`` (UTC days, both included), ``page``; a value
-    that does not parse is dropped (and said, in ``ignored``, as ``Filters`` says it)."""
+    ``action`` (one of the store's ``ACTIONS``), ``date_from`` and ``date_to`` (UTC days,
+    both included), ``page``, and the page's ``format`` (``html``, ``csv``, ``json``); a
+    value that does not parse, or a parameter the log does not take, is dropped (and said,
+    in ``ignored``, as ``Filters`` says it: the page says it, an export answers 400)."""
 
     submission: str = ""  # as given, ASCII digits: one past any key's range selects nothing
     actor: str = ""
@@ -613,27 +654,44 @@ class AuditFilters:
     date_from: dt.date | None = None
     date_to: dt.date | None = None
     page: int = 1
-    ignored: tuple[str, ...] = field(default=(), compare=False)
+    ignored: tuple[Unread, ...] = field(default=(), compare=False)
+
+    #: The parameters the log takes, and the forms it is given in.
+    TAKES = ("submission", "actor", "action", "date_from", "date_to", "page", "format")
+    FORMATS = ("html", "csv", "json")
 
     @classmethod
     def of(cls, params: Mapping[str, str]) -> AuditFilters:
-        ignored: list[str] = []
+        ignored: list[Unread] = []
+        _unknown(params, cls.TAKES, ignored)
         raw = (params.get("submission") or "").strip().lstrip("#")
         submission = raw if raw.isascii() and raw.isdigit() else ""
         if raw and not submission:
             ignored.append(
-                f"filing number {raw!r} (a filing's number is written in the digits 0 to 9)"
+                Unread(
+                    "submission",
+                    "filing number",
+                    raw,
+                    "a filing's number is written in the digits 0 to 9",
+                )
             )
+        action = (params.get("action") or "").strip()
+        if action and action not in ACTIONS:
+            ignored.append(Unread("action", "action", action, f"one of {', '.join(ACTIONS)}"))
+            action = ""
         days = {}
         for name, said in (("date_from", "date from"), ("date_to", "date to")):
             given = (params.get(name) or "").strip()
             days[name] = _day(given)
             if given and days[name] is None:
-                ignored.append(f"{said} {given!r} (a date is YYYY-MM-DD)")
+                ignored.append(Unread(name, said, given, "a date is YYYY-MM-DD"))
+        shape = params.get("format") or "html"  # as the page reads it: not stripped
+        if shape not in cls.FORMATS:
+            ignored.append(Unread("format", "format", shape, f"one of {', '.join(cls.FORMATS)}"))
         return cls(
             submission=submission,
             actor=(params.get("actor") or "").strip(),
-            action=(params.get("action") or "").strip(),
+            action=action,
             date_from=days["date_from"],
             date_to=days["date_to"],
             page=_page(params.get("page"), ignored),
