@@ -343,6 +343,26 @@ def test_the_review_pack_states_the_filings_status_now(office: Office) -> None:
     assert markdown.text.startswith("# Rules Submission under review")
 
 
+def test_the_review_pack_carries_the_audit_chain_head_as_it_stands(office: Office) -> None:
+    """Every review pack from the store states the audit log's chain head (on its cover, at
+    every printed page's foot): the web's too, read when the pack is handed out, so that a
+    pack kept for its filing never states a head the log has moved past."""
+    from html import unescape as plain
+
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    head = office.store.audit_head()
+    page = plain(client.get(f"/submissions/{sid}/review?format=html").text)
+    assert f"Audit chain head {head}" in page
+    markdown = client.get(f"/submissions/{sid}/review?format=markdown").text
+    assert head.hash in markdown
+    client.post(f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON})
+    moved = office.store.audit_head()
+    assert moved.hash != head.hash
+    page = plain(client.get(f"/submissions/{sid}/review?format=html").text)
+    assert f"Audit chain head {moved}" in page and head.hash not in page
+
+
 def test_par_page_shows_the_exact_par_sheet_of_the_submission(office: Office) -> None:
     """The par sheet tab: `rulesub par`'s figures, exact only (no simulation in a page
     request), the derived optimal strategy of High Card Flush with its method and source."""

@@ -672,11 +672,7 @@ def review(
         fail(f"{file}: it names no game to review it against, so no pack is written")
     pack.office = office or _office_setting()
     if record is not None:
-        head = _audit_head(db)
-        if head is not None:
-            pack.audit_head = str(head)
-            as_data = getattr(head, "to_json", None)
-            pack.audit_head_data = as_data() if callable(as_data) else {"hash": str(head)}
+        pack = pack.headed(_audit_head(db))
     if format is ReviewFormat.pdf:
         from validator.review.html import paged_review
         from validator.review.pdf import PdfError, print_pdf
@@ -732,14 +728,11 @@ def _office_setting() -> str:
 
 
 def _audit_head(db: str | None) -> Any:
-    """The head of the store's audit chain, where the store offers one (its
-    ``audit_head()``: a ``Head``, its words ``str()``, its data ``to_json()``); None where
-    it does not, or cannot be read."""
+    """The head of the store's audit chain (a ``Head``); None where it cannot be read."""
     from validator.store import StoreError
 
     try:
-        head = getattr(_open(db, must_exist=True), "audit_head", None)
-        return head() if callable(head) else None
+        return _open(db, must_exist=True).audit_head()
     except StoreError:
         return None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -68,6 +68,13 @@ class ReviewPack:
     audit_head: str | None = None  # the store's audit chain head, when the pack is from it
     audit_head_data: dict[str, Any] | None = None  # the same head as data, for the JSON
     content: bytes = b""  # the filing's own bytes: findings quote its lines
+
+    def headed(self, head: Any) -> ReviewPack:
+        """The pack carrying the store's audit chain head (``validator.store.chain.Head``),
+        read when the pack is handed out: a pack kept for its filing stays as built."""
+        if head is None:
+            return self
+        return replace(self, audit_head=str(head), audit_head_data=head.to_json())
 
     @property
     def par(self) -> dict[str, Any] | None:

@@ -431,7 +431,8 @@ async def review_pack(request: Request) -> Response:
 
     def gather() -> tuple[Any, Any]:
         row = _submission(web, me, request.path_params["id"])
-        return row, web.packs.pack(row, me.sees)
+        # the chain head as it stands now, on a pack kept for the filing's bytes and status
+        return row, web.packs.pack(row, me.sees).headed(web.store.audit_head())
 
     row, pack = await run_in_threadpool(gather)
     if pack.unreadable:
