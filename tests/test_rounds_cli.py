@@ -373,6 +373,20 @@ def test_a_log_whose_submission_lies_elsewhere_replays_with_rulesub(
     assert replayed.returncode == 0, replayed.stderr
     [record] = [json.loads(ln) for ln in Path("play.jsonl").read_text().splitlines()][1:]
     assert json.loads(replayed.stdout)["house"] == record["result"]["house"]
+    # a log written below the working directory, its submission in the working directory:
+    # the replay from the log's own folder needs --rulesub too, and is told so
+    monkeypatch.chdir(elsewhere)
+    (elsewhere / "logs").mkdir()
+    below = run_rulesub(
+        "play", "four-card-poker", "--rulesub", "fcp.yaml", "--rounds", "1", "--quiet",
+        "--log", "logs/play.jsonl",
+    )  # fmt: skip
+    assert below.returncode == 0, below.stderr
+    assert "rulesub settle logs/play.jsonl --round N --rulesub fcp.yaml" in " ".join(
+        below.stdout.split()
+    )
+    beside = run_rulesub("play", "four-card-poker", "--rulesub", "fcp.yaml", "--log", "p.jsonl")
+    assert "rulesub settle p.jsonl --round N`" in " ".join(beside.stdout.split())
 
 
 def test_an_unknown_key_with_a_slash_is_placed_at_its_line(tmp_path: Path) -> None:

@@ -361,18 +361,18 @@ def play(
 
 
 def _named_too(log: Path, rulesub: Path | None) -> str:
-    """`` --rulesub FILE`` where the log's submission lies where a log may not name it (outside
-    its folder, the shipped examples and games): the replay names it itself."""
+    """`` --rulesub FILE`` where the log's submission lies where a log may not name it from
+    its own folder (outside that folder, the shipped examples and games): the replay names
+    it itself, from wherever it is run."""
     if rulesub is None:
         return ""
     from validator import GAMES_DIR, PROJECT_ROOT
-    from validator.loader import PathRefused, named_path
 
-    try:
-        named_path(log, str(rulesub.resolve()), also=(GAMES_DIR, PROJECT_ROOT / "rulesubs"))
-    except PathRefused:
-        return f" --rulesub {rulesub}"
-    return ""
+    target = rulesub.resolve()
+    roots = (log.resolve().parent, GAMES_DIR.resolve(), (PROJECT_ROOT / "rulesubs").resolve())
+    if any(target.is_relative_to(root) for root in roots):
+        return ""
+    return f" --rulesub {rulesub}"
 
 
 def _draft_banner(gate: Gate) -> None:
