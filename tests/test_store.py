@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -180,7 +181,8 @@ def test_waived_findings_are_listed_with_their_reasons(db: str) -> None:
     assert [w["code"] for w in shown["waived"]] == codes
     assert all(w["reason"].startswith("agreed with the Bureau") for w in shown["waived"])
     timeline = cli("history", "--db", db).stdout
-    assert f"waived {codes[0]}: agreed with the Bureau" in timeline
+    assert f"with {len(codes)} waiver" in timeline  # as the office's audit log says it
+    assert f"{codes[0]}: agreed with the Bureau" in timeline
 
 
 def test_waiving_a_finding_the_submission_does_not_have_is_wrong_usage(db: str) -> None:
@@ -382,7 +384,7 @@ def test_history_lists_the_contracts_fields_and_filters(db: str, tmp_path: Path)
     )
     assert [r["id"] for r in only] == [h]
     text_out = cli("history", "--db", db).stdout
-    assert "approved by R. Officer on 2026-12-01" in text_out
+    assert re.search(r"R\. Officer approved #\d+ on 2026-12-01", text_out)
     assert "Riverside · High Card Flush (high-card-flush)" in text_out  # its name, its id
 
 

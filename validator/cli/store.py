@@ -335,6 +335,7 @@ def history(
 def _timeline(rows: list[Any], events: list[Any]) -> str:
     from validator.compiler import game_name
     from validator.store.lifecycle import iso
+    from validator.store.words import audit_words
 
     if not rows:
         return "no submissions recorded\n"
@@ -352,29 +353,9 @@ def _timeline(rows: list[Any], events: list[Any]) -> str:
             f"  #{r.id}  effective {iso(r.effective)}  {r.status.upper():<10}  "
             f"{r.filename}  sha256 {r.sha256[:12]}"
         )
-        for e in by_id.get(r.id, []):
-            detail = json.loads(e.detail)
-            out.append(f"      {iso(e.at)}  {_event_text(e.action, e.actor, detail)}")
+        for e in by_id.get(r.id, []):  # in the words the office's audit log reads
+            out.append(f"      {iso(e.at)}  {audit_words(e)}")
     return "\n".join(out) + "\n"
-
-
-def _event_text(action: str, actor: str, d: dict[str, Any]) -> str:
-    if action == "record":
-        f = d.get("findings", {})
-        return (
-            f"recorded by {actor} ({f.get('errors', 0)} error(s), "
-            f"{f.get('warnings', 0)} warning(s))"
-        )
-    if action == "approve":
-        text = f"approved by {actor} on {d.get('approved_on')}"
-        for w in d.get("waived", []):
-            text += f"; waived {w['code']}: {w['reason']}"
-        return text + (f"; note: {d['note']}" if d.get("note") else "")
-    if action == "reject":
-        return f"rejected by {actor}: {d.get('reason')}"
-    if action == "supersede":
-        return f"superseded by #{d.get('superseded_by')} from {d.get('from')} ({actor})"
-    return f"{action} by {actor}"
 
 
 @app.command("show")

@@ -93,8 +93,9 @@ class Head:
     def __str__(self) -> str:
         if self.entry is None:
             return f"{self.hash} (the audit log is empty)"
-        count = "1 entry" if self.entries == 1 else f"{self.entries:,} entries"
-        return f"{self.hash} (entry #{self.entry}, {count})"
+        from validator.store.words import plural
+
+        return f"{self.hash} (entry #{self.entry}, {plural(self.entries, 'entry')})"
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@ submissions list with its search, the audit log in words with its exports, a hol
 withdrawal of a pending filing, and the review pack and par sheet printed to PDF.
 
 The searches are ``validator.web.queries``'s (done by the database); the events' words are
-``audit_words``'s, the one place an audit entry becomes a sentence (the page, the CSV and
-the JSON export say the same).
+``validator.store.words.audit_words``'s, the one place an audit entry becomes a sentence
+(the page, the CSV and the JSON export, and `rulesub history`, say the same).
 """
 
 from __future__ import annotations
@@ -33,15 +33,12 @@ from validator.store.accounts import Account
 from validator.store.lifecycle import history_entry, iso
 from validator.store.names import file_name
 from validator.store.schema import submissions as subs
+from validator.store.words import audit_words, plural
 from validator.web import queries
 from validator.web.queries import AuditFilters, Filters
 from validator.web.security import checked_form
 
 # -- words ------------------------------------------------------------------------------------
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def age(since: dt.datetime | None, now: dt.datetime | None = None) -> str:
@@ -57,103 +54,6 @@ def age(since: dt.datetime | None, now: dt.datetime | None = None) -> str:
     if seconds >= 3600:
         return plural(seconds // 3600, "hour")
     return plural(max(1, seconds // 60), "minute")
-
-
-def _filing(sid: int | None, facts: Any) -> str:
-    if sid is None:
-        return ""
-    if facts is None:
-        return f"#{sid}"
-    return f"#{sid} ({facts.facility} · {game_name(facts.game)}, effective {facts.effective})"
-
-
-def audit_words(event: Any, facts: Any = None) -> str:
-    """An audit entry as a sentence: ``rev approved #12 (…), effective 2027-01-01, with 1
-    waiver: CODE: reason``. ``facts``: the filing's facility, game and effective date."""
-    try:
-        d = json.loads(event.detail) if isinstance(event.detail, str) else dict(event.detail)
-    except ValueError:
-        d = {}
-    who, sid, what = event.actor, event.submission_id, event.action
-    filing = _filing(sid, facts)
-    if what == "record":
-        f = d.get("findings") or {}
-        found = ", ".join(
-            plural(int(f.get(k, 0)), w) for k, w in (("errors", "error"), ("warnings", "warning"))
-        )
-        name = file_name(str(d.get("file") or ""))
-        return f"{who} filed {filing}" + (f" as {name}" if name else "") + f": {found}"
-    if what == "approve":
-        waived = d.get("waived") or []
-        out = f"{who} approved {filing}"
-        if d.get("approved_on"):
-            out += f" on {d['approved_on']}"
-        if waived:
-            out += f", with {plural(len(waived), 'waiver')}: " + "; ".join(
-                f"{w.get('code')}: {w.get('reason')}" for w in waived
-            )
-        if d.get("note"):
-            out += f" (note: {d['note']})"
-        return out
-    if what == "reject":
-        return f"{who} rejected {filing}: {d.get('reason', '')}"
-    if what == "withdraw":
-        return f"{who} withdrew {filing}"
-    if what == "supersede":
-        by_new = f"#{d.get('superseded_by')} from {d.get('from')}"
-        return f"{filing} was superseded by {by_new} ({who}'s approval)"
-    if what == "replace":
-        return f"{filing} was replaced by #{d.get('replaced_by')} ({who}'s approval)"
-    if what == "purge":
-        return (
-            f"{who} purged #{sid} ({d.get('facility')} · {game_name(str(d.get('game')))}, "
-            f"{d.get('status')}, ended {str(d.get('ended_at', ''))[:10]}) after the "
-            f"{d.get('retention_years')}-year retention period"
-        )
-    if what == "upgrade":
-        before = d.get("from") or "nothing"
-        return f"{who} upgraded the database's schema from {before} to {d.get('to')}"
-    if what == "account-add":
-        holder = d.get("certificate_holder")
-        return f"{who} added the {d.get('role')} account {d.get('account')}" + (
-            f" for {holder}" if holder else ""
-        )
-    if what == "account-remove":
-        return f"{who} removed the account {d.get('account')}"
-    if what == "account-password":
-        ended = [
-            plural(int(d[k]), w)
-            for k, w in (("sessions_ended", "session"), ("tokens_revoked", "API token"))
-            if isinstance(d.get(k), int)
-        ]
-        return f"{who} set a new password for the account {d.get('account')}" + (
-            f": {ended[0]} ended, {ended[1]} revoked" if len(ended) == 2 else ""
-        )
-    if what == "account-token":
-        label = d.get("label")
-        return f"{who} issued an API token to {d.get('account')}" + (f" ({label})" if label else "")
-    if what == "account-token-revoke":
-        return _revoked(who, d)
-    if what == "facility-holder":
-        return _facility_set(who, d)
-    return f"{who}: {what.replace('-', ' ')}" + (f" {filing}" if filing else "")
-
-
-def _revoked(who: str, d: dict[str, Any]) -> str:
-    """``root revoked 1 API token (labelled ci) of the account eddie``."""
-    label, count = d.get("label"), d.get("revoked")
-    tokens = plural(count, "API token") if isinstance(count, int) else "the API tokens"
-    which = f" (labelled {label})" if label else " (every one it held)" if label is None else ""
-    return f"{who} revoked {tokens}{which} of the account {d.get('account')}"
-
-
-def _facility_set(who: str, d: dict[str, Any]) -> str:
-    """``rev set the certificate holder of Example Downs to H, in place of G``."""
-    holder, was = d.get("certificate_holder"), d.get("was")
-    out = f"{who} set the certificate holder of {d.get('facility')} to {holder}"
-    if was == holder:
-        return out + ", as it was"
-    return out + (f", in place of {was}" if was else ", none set before")
 
 
 @cache
