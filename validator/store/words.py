@@ -11,6 +11,29 @@ from typing import Any
 from validator.compiler import game_name
 from validator.store.names import file_name
 
+#: each action the store writes (``schema.ACTIONS``), as a list of them names it
+ACTION_NAMES = {
+    "record": "filed",
+    "approve": "approved",
+    "reject": "rejected",
+    "withdraw": "withdrawn",
+    "supersede": "superseded",
+    "replace": "replaced",
+    "purge": "purged after retention",
+    "facility-holder": "facility's certificate holder set",
+    "upgrade": "database upgraded",
+    "account-add": "account added",
+    "account-remove": "account removed",
+    "account-password": "password changed",
+    "account-token": "API token issued",
+    "account-token-revoke": "API tokens revoked",
+}
+
+
+def action_name(action: str) -> str:
+    """An action as the audit page's filter offers it: ``API tokens revoked``."""
+    return ACTION_NAMES.get(action, action)
+
 
 def plural(n: int, word: str) -> str:
     """``1 entry``, ``2 errors``: a count in words."""

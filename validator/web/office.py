@@ -33,7 +33,7 @@ from validator.store.accounts import Account
 from validator.store.lifecycle import history_entry, iso
 from validator.store.names import file_name
 from validator.store.schema import submissions as subs
-from validator.store.words import audit_words, plural
+from validator.store.words import action_name, audit_words, plural
 from validator.web import queries
 from validator.web.queries import AuditFilters, Filters
 from validator.web.security import checked_form
@@ -515,6 +515,7 @@ def install(web: Any) -> None:
         file_name=file_name,
         age=age,
         plural=plural,
+        action_name=action_name,
         status=status_badge,
         counts=finding_counts,
         numbers=numbers,
