@@ -1,6 +1,7 @@
 """An audit entry in words, the one place it becomes a sentence: the office's `/audit` page,
 its CSV and JSON exports, and `rulesub history` say the same. Each action the store writes
-(``schema.ACTIONS``) says who did what to which filing, account or facility.
+(``schema.ACTIONS``) says who did what to which filing, account or facility, and has a name
+in words for the page's filter (``ACTION_NAMES``); counts are said by ``plural``.
 """
 
 from __future__ import annotations
