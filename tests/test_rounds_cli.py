@@ -413,3 +413,12 @@ def test_a_rules_submission_given_to_settle_is_said_to_be_one(tmp_path: Path) ->
     assert result.returncode == 2
     assert "high-card-flush.yaml:5:1: a Rules Submission, not a round file" in result.stderr
     assert "unknown key" not in result.stderr
+
+
+def test_an_unknown_strategy_is_refused_before_any_round_is_dealt() -> None:
+    """`simulate --strategy nosuch` says the game's strategies, exit 2, with no progress
+    bar drawn first for rounds that will never be dealt."""
+    out = run_rulesub("simulate", "four-card-poker", "--strategy", "nosuch", "--rounds", "2000")
+    assert out.returncode == 2
+    assert "has no strategy 'nosuch'; its strategies are: expert, basic" in out.stderr
+    assert "simulating" not in out.stderr and out.stdout == ""

@@ -107,7 +107,8 @@ def _options(
         typer.Option(
             "--games",
             metavar="DIR",
-            help="read the game files from DIR instead of the ones rulesub ships "
+            help="read the game files from DIR instead of the ones rulesub ships: a whole "
+            "tree as shipped, the game files with rankings.yaml, include/ and strategies/ "
             "(also RULESUB_GAMES_DIR)",
         ),
     ] = None,

@@ -515,6 +515,7 @@ def simulate(
         k = seats or rules.max_seats()
         _check_seats(rules, k)
         _check_tables(rules)
+        rules.strategy(strategy)  # an unknown strategy refused before the progress bar
         stats = _simulated(rules, rounds, seed, k, strategy, format, spread)
     data = summary_json(stats)
     if gate.draft:
