@@ -335,6 +335,16 @@ def test_diff_from_to_lists_the_notices_between_the_dates_and_says_their_text_is
     assert "as in force on 2014-01-01 differs" in result.stderr
 
 
+def test_games_show_as_of_says_the_day_it_shows() -> None:
+    """The heading's date is the copy's (ch. 641a as of 2019-08-31); with --as-of the
+    rules shown are that day's, and the page says which day."""
+    shown = runner.invoke(app, ["games", "show", "four-card-poker", "--as-of", "2015-01-01"])
+    assert shown.exit_code == 0, shown.output
+    assert "Shown as in force on 2015-01-01" in shown.stdout
+    plain = runner.invoke(app, ["games", "show", "four-card-poker"])
+    assert "Shown as in force" not in plain.stdout
+
+
 def test_an_amendment_not_encoded_cites_the_notices_that_differ_on_the_date() -> None:
     """On 2015-01-01 ch. 641a read as 44 Pa.B. 7683 left it; the encoded text differs from
     it only where 49 Pa.B. 4956 amended it: the note cites that notice alone."""

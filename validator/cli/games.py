@@ -131,7 +131,7 @@ def games_show(
     with readable_input():
         from validator.cli.show import render_game
 
-        render_game(console(), g, wager)
+        render_game(console(), g, wager, as_of)
 
 
 @games_app.command("history")

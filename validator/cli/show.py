@@ -28,11 +28,15 @@ def _line(label: str, value: str, cite: str | None = None) -> Text:
     return t
 
 
-def render_game(out: Console, g: Game, only_wager: str | None = None) -> None:
+def render_game(
+    out: Console, g: Game, only_wager: str | None = None, as_of: str | None = None
+) -> None:
     d = g.definition
     head = Text(d.name, style="bold")
     head.append(f"  {g.source_line}", style="cyan")
     out.print(head)
+    if as_of is not None:  # the heading's date is the copy's; the rules shown are the day's
+        out.print(Text(f"Shown as in force on {as_of}", style="bold"))
     out.print(Text(d.source.document, style="dim"))
     from validator.model.history import standing
 
