@@ -195,16 +195,18 @@ class PathRefused(RulesubError, ValueError):
     """A path a file names that leads outside the directories it may name."""
 
 
-def named_path(base: Path, text: object, *, also: tuple[Path, ...] = ()) -> Path:
+def named_path(base: Path, text: object, *, also: tuple[Path, ...] = (), cwd: bool = True) -> Path:
     """A path that a file names (``rulesub:`` in a round file or a play log), resolved
     relative to that file, symbolic links followed. It must stay inside the file's own
-    directory, the working directory, or one of ``also`` (the games tree); anything else is
-    refused by ``PathRefused`` with a message that says nothing of the other file."""
+    directory, the working directory (unless not ``cwd``: wherever the file is read from),
+    or one of ``also`` (the games tree); anything else is refused by ``PathRefused`` with a
+    message that says nothing of the other file."""
     if not isinstance(text, str) or not text.strip() or "\x00" in text or len(text) > 4096:
         raise PathRefused("expected the path of a Rules Submission file, as text")
     try:
         target = (base.resolve().parent / text).resolve()
-        roots = [base.resolve().parent, Path.cwd().resolve(), *(r.resolve() for r in also)]
+        here = [Path.cwd().resolve()] if cwd else []
+        roots = [base.resolve().parent, *here, *(r.resolve() for r in also)]
     except (OSError, RuntimeError, ValueError):
         raise PathRefused("the path cannot be resolved (a loop of links?)") from None
     if not any(target == r or target.is_relative_to(r) for r in roots):

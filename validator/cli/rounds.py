@@ -366,13 +366,14 @@ def _named_too(log: Path, rulesub: Path | None) -> str:
     it itself, from wherever it is run."""
     if rulesub is None:
         return ""
-    from validator import GAMES_DIR, PROJECT_ROOT
+    from validator.interpreter.roundfile.banking import shipped
+    from validator.loader import PathRefused, named_path
 
-    target = rulesub.resolve()
-    roots = (log.resolve().parent, GAMES_DIR.resolve(), (PROJECT_ROOT / "rulesubs").resolve())
-    if any(target.is_relative_to(root) for root in roots):
-        return ""
-    return f" --rulesub {rulesub}"
+    try:  # as settle reads the log, from wherever it is run
+        named_path(log, str(rulesub.resolve()), also=shipped(), cwd=False)
+    except PathRefused:
+        return f" --rulesub {rulesub}"
+    return ""
 
 
 def _draft_banner(gate: Gate) -> None:

@@ -67,6 +67,14 @@ class RoundSpec:
         return (str(self.located.path), pos.line, pos.column)
 
 
+def shipped() -> tuple[Path, ...]:
+    """Where a round file or a play log may name a Rules Submission beside its own folder
+    and the working directory: the shipped games and example submissions."""
+    from validator import GAMES_DIR, PROJECT_ROOT
+
+    return (GAMES_DIR, PROJECT_ROOT / "rulesubs")
+
+
 def read_round(
     path: Path | str,
     data: Any | None = None,
@@ -155,15 +163,10 @@ def read_round(
     if rulesub is not None:  # the user's own choice: read from wherever it lies
         spec.rulesub = rulesub
     elif d.get("rulesub") is not None:
-        from validator import GAMES_DIR, PROJECT_ROOT
         from validator.loader import PathRefused, named_path
 
         try:
-            spec.rulesub = named_path(
-                Path(path or "round.yaml"),
-                d["rulesub"],
-                also=(GAMES_DIR, PROJECT_ROOT / "rulesubs"),
-            )
+            spec.rulesub = named_path(Path(path or "round.yaml"), d["rulesub"], also=shipped())
         except PathRefused as e:
             r.err("/rulesub", f"{e}; name the submission yourself with --rulesub FILE")
         else:
