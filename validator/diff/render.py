@@ -10,6 +10,7 @@ from validator.diff.compare import Change, GameDiff, HandRow
 from validator.diff.holds import Hold
 from validator.diff.names import field_name
 from validator.model.notation import parse_payout
+from validator.report.text import held, released
 
 PLACES = 4
 
@@ -141,22 +142,12 @@ def _finding(finding: Any) -> dict[str, Any]:
 # -- terminal ---------------------------------------------------------------------------------
 
 
-#: a section sign held to its number where a line wraps: a character of one cell that is
-#: no whitespace to the wrapping (a private-use one, never in a game file), printed back as
-#: a space by ``render_terminal`` (a no-break space is whitespace to it)
-NO_BREAK = "\ue000"
-
-
-def held(cite: str) -> str:
-    return cite.replace("§ ", f"§{NO_BREAK}")
-
-
 def render_terminal(diff: GameDiff, out: Any) -> None:
     """A rich report: per change, the hands side by side, changed cells highlighted; no
     line breaks between a section sign and its number."""
     with out.capture() as captured:
         _render_terminal(diff, out)
-    out.file.write(captured.get().replace(NO_BREAK, " "))
+    out.file.write(released(captured.get()))
 
 
 def _render_terminal(diff: GameDiff, out: Any) -> None:

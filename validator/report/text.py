@@ -45,18 +45,33 @@ def summary_line(summary: dict[str, int]) -> str:
     return line
 
 
+#: a section sign held to its number where a line wraps: a character of one cell that no
+#: wrapping (textwrap's, rich's) takes for a space, as a no-break space is to rich; a
+#: private-use one, never in a game file, printed back as a space (``released``)
+HELD = "\ue000"
+
+
+def held(text: str) -> str:
+    """``text`` with each ``§`` held to its number for wrapping."""
+    return text.replace("§ ", f"§{HELD}")
+
+
+def released(text: str) -> str:
+    """Wrapped text printed: the held spaces spaces again."""
+    return text.replace(HELD, " ")
+
+
 def _wrap(text: str, width: int | None, indent: str) -> list[str]:
     if width is None:
         return [text]
-    held = text.replace("§ ", "§\u00a0")  # a section sign stays with its number
     lines = textwrap.wrap(
-        held,
+        held(text),
         width=max(width, 40),
         subsequent_indent=indent,
         break_long_words=False,
         break_on_hyphens=False,
-    ) or [held]
-    return [line.replace("\u00a0", " ") for line in lines]
+    ) or [held(text)]
+    return [released(line) for line in lines]
 
 
 def finding_lines(f: Any, width: int | None) -> list[str]:
@@ -64,9 +79,9 @@ def finding_lines(f: Any, width: int | None) -> list[str]:
     line always holds the place, the severity and the code together."""
     lead = f"{f.location}: {f.severity} {f.code}"
     if width is not None and len(lead) <= width:
-        lead = lead.replace(" ", "\u00a0")
+        lead = lead.replace(" ", HELD)
     elif width is not None:
-        lead = f"{f.location}:\u00a0{f.severity} {f.code}"
+        lead = f"{f.location}:{HELD}{f.severity} {f.code}"
     head = f"{lead} {f.message}"
     if f.cite:
         head += f" [{f.cite}]"
