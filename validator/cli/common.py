@@ -129,9 +129,9 @@ def game_as_of(game: Any, when: str | None) -> Any:
 
 def before_adoption(findings: Any, as_of: str | None) -> bool:
     """Whether ``--as-of`` asked for a date before a chapter's adoption (its finding among
-    ``findings``): no rule was in force to check against, so the command is refused (exit
-    2), as `games show`, `odds` and `par` refuse it; a submission's own effective date
-    before the adoption is a finding (exit 1)."""
+    ``findings``), said on stderr where it did: no rule was in force to check against, so
+    the command is refused (exit 2), as `games show`, `odds` and `par` refuse it; a
+    submission's own effective date before the adoption is a finding (exit 1)."""
     from validator.checks.in_force import BEFORE_ADOPTION
     from validator.signage.checked import describe
 
