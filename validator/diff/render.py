@@ -6,11 +6,12 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any
 
+from validator.checks.findings import held, released
 from validator.diff.compare import Change, GameDiff, HandRow
 from validator.diff.holds import Hold
 from validator.diff.names import field_name
 from validator.model.notation import parse_payout
-from validator.report.text import held, released
+from validator.signage.checked import describe
 
 PLACES = 4
 
@@ -162,7 +163,7 @@ def _render_terminal(diff: GameDiff, out: Any) -> None:
     if diff.not_read:
         out.print(Text(f"\n{NOT_READ}", style="bold red"))
         for f in diff.not_read:
-            out.print(Text(f"  {f.file}:{f.line}:{f.column}: {f.severity} {f.code}: {f.message}"))
+            out.print(Text(f"  {describe(f)}"))
     if not diff.changes:
         out.print("\nNo selection or stated value changed.")
     group = None
@@ -265,9 +266,7 @@ def render_markdown(diff: GameDiff) -> str:
     out.append(f"New: {_code(diff.new_label)}")
     if diff.not_read:
         out += ["", f"**{_md(NOT_READ)}**", ""]
-        out += [
-            f"- {_code(f'{f.file}:{f.line}:{f.column}')}: {_md(f.message)}" for f in diff.not_read
-        ]
+        out += [f"- {_code(f.location)}: {_md(f.message)}" for f in diff.not_read]
     out += ["", "## Summary", ""]
     if not diff.changes:
         out.append("- No selection or stated value changed.")

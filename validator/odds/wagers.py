@@ -206,7 +206,7 @@ class OddsResult:
 # -- which tables can be priced ------------------------------------------------------------
 
 
-@meaning("odds", TABLE_FEATURE.id, "source", "events", "envy", "by_wager_amount")
+@meaning("odds", TABLE_FEATURE.id, "source", "events", "envy", "by_wager_amount", "paid_when")
 def not_priced_reason(
     game: Game | GameDefinition,
     wager_id: str,

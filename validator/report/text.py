@@ -18,6 +18,8 @@ import shutil
 import textwrap
 from typing import Any, TextIO
 
+from validator.checks.findings import HELD, held, released
+
 STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -43,22 +45,6 @@ def summary_line(summary: dict[str, int]) -> str:
     if summary.get("suppressed"):
         line += f" ({summary['suppressed']} waived)"
     return line
-
-
-#: a section sign held to its number where a line wraps: a character of one cell that no
-#: wrapping (textwrap's, rich's) takes for a space, as a no-break space is to rich; a
-#: private-use one, never in a game file, printed back as a space (``released``)
-HELD = "\ue000"
-
-
-def held(text: str) -> str:
-    """``text`` with each ``§`` held to its number for wrapping."""
-    return text.replace("§ ", f"§{HELD}")
-
-
-def released(text: str) -> str:
-    """Wrapped text printed: the held spaces spaces again."""
-    return text.replace(HELD, " ")
 
 
 def _wrap(text: str, width: int | None, indent: str) -> list[str]:
