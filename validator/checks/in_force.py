@@ -26,7 +26,7 @@ BEFORE_ADOPTION = "before-adoption"
 #: name → (severity, summary, doc, message): the message a template of the values the date
 #: gives (``messages``)
 RULES: dict[str, tuple[Severity, str, str, str]] = {
-    "before-adoption": (
+    BEFORE_ADOPTION: (
         "error",
         "The effective date is before the chapter was adopted",
         "A submission is checked against the rules in force on its effective date. On a "
@@ -84,7 +84,7 @@ def rule_cites(definition: Any) -> dict[str, str]:
     events = definition.history
     if not events:
         return {}
-    out = {"before-adoption": events[0].citation}
+    out = {BEFORE_ADOPTION: events[0].citation}
     ends = [e for e in events if e.kind in ("rescinded", "superseded")]
     if ends:
         out["not-in-force"] = ends[0].citation
@@ -134,7 +134,7 @@ def _fired(definition: Any, state: InForce) -> list[tuple[str, dict[str, Any], s
     if state.before_adoption is not None:
         e = state.before_adoption
         values = {"chapter": chapter, "date": date, "notice": describe(e)}
-        out.append(("before-adoption", {**values, "since": e.date.isoformat()}, e.citation))
+        out.append((BEFORE_ADOPTION, {**values, "since": e.date.isoformat()}, e.citation))
         return out
     if state.ended is not None:
         e = state.ended
