@@ -43,25 +43,26 @@ from sqlalchemy import (
 
 STATUSES = ("submitted", "approved", "rejected", "superseded", "withdrawn", "replaced")
 
-#: Every action the audit log's ``action`` column names: the one list of what the store
-#: writes (``lifecycle._audit``'s callers), which the web view's filter offers and says in
-#: words (a test holds each call of ``_audit`` to it, and each action to its words).
-ACTIONS = (
-    "record",
-    "approve",
-    "reject",
-    "withdraw",
-    "supersede",
-    "replace",
-    "purge",
-    "facility-holder",
-    "upgrade",
-    "account-add",
-    "account-remove",
-    "account-password",
-    "account-token",
-    "account-token-revoke",
-)
+#: Every action the audit log's ``action`` column names, with its name in words as a list
+#: of them offers it: the one list of what the store writes (``lifecycle._audit``'s
+#: callers), which the web view's filter offers (a test holds each call of ``_audit`` to
+#: it; ``words.audit_words`` says each entry).
+ACTIONS: dict[str, str] = {
+    "record": "filed",
+    "approve": "approved",
+    "reject": "rejected",
+    "withdraw": "withdrawn",
+    "supersede": "superseded",
+    "replace": "replaced",
+    "purge": "purged after retention",
+    "facility-holder": "facility's certificate holder set",
+    "upgrade": "database upgraded",
+    "account-add": "account added",
+    "account-remove": "account removed",
+    "account-password": "password changed",
+    "account-token": "API token issued",
+    "account-token-revoke": "API tokens revoked",
+}
 
 metadata = MetaData()
 

@@ -1,7 +1,7 @@
 """An audit entry in words, the one place it becomes a sentence: the office's `/audit` page,
 its CSV and JSON exports, and `rulesub history` say the same. Each action the store writes
-(``schema.ACTIONS``) says who did what to which filing, account or facility, and has a name
-in words for the page's filter (``ACTION_NAMES``); counts are said by ``plural``.
+(``schema.ACTIONS``, each with its name in words for the page's filter, ``action_name``)
+says who did what to which filing, account or facility; counts are said by ``plural``.
 """
 
 from __future__ import annotations
@@ -12,28 +12,12 @@ from typing import Any
 from validator.compiler import game_name
 from validator.store.names import file_name
 
-#: each action the store writes (``schema.ACTIONS``), as a list of them names it
-ACTION_NAMES = {
-    "record": "filed",
-    "approve": "approved",
-    "reject": "rejected",
-    "withdraw": "withdrawn",
-    "supersede": "superseded",
-    "replace": "replaced",
-    "purge": "purged after retention",
-    "facility-holder": "facility's certificate holder set",
-    "upgrade": "database upgraded",
-    "account-add": "account added",
-    "account-remove": "account removed",
-    "account-password": "password changed",
-    "account-token": "API token issued",
-    "account-token-revoke": "API tokens revoked",
-}
-
 
 def action_name(action: str) -> str:
     """An action as the audit page's filter offers it: ``API tokens revoked``."""
-    return ACTION_NAMES.get(action, action)
+    from validator.store.schema import ACTIONS
+
+    return ACTIONS.get(action, action)
 
 
 def plural(n: int, word: str) -> str:
