@@ -65,8 +65,7 @@ class ReviewPack:
     lazy_par: LazyPar | None = None
     office: str = ""  # the office reviewing: `[tool.rulesub] office`, or --office
     prepared_by: str = ""
-    audit_head: str | None = None  # the store's audit chain head, when the pack is from it
-    audit_head_data: dict[str, Any] | None = None  # the same head as data, for the JSON
+    audit_head: Any = None  # the store's audit chain head (chain.Head), when from the store
     content: bytes = b""  # the filing's own bytes: findings quote its lines
 
     def headed(self, head: Any) -> ReviewPack:
@@ -74,7 +73,7 @@ class ReviewPack:
         read when the pack is handed out: a pack kept for its filing stays as built."""
         if head is None:
             return self
-        return replace(self, audit_head=str(head), audit_head_data=head.to_json())
+        return replace(self, audit_head=head)
 
     @property
     def par(self) -> dict[str, Any] | None:
@@ -277,7 +276,7 @@ def pack_json(pack: ReviewPack) -> dict[str, Any]:
         "game": pack.value("game") or None,
         "effective": pack.value("effective") or None,
         "recorded": None if record is None else {"id": record.id, "status": record.status},
-        "audit_head": pack.audit_head_data,
+        "audit_head": pack.audit_head.to_json() if pack.audit_head is not None else None,
         "findings": [f.to_dict() for f in pack.findings],
         "against": pack.against_label,
         "changes": None if pack.diff is None else diff_json(pack.diff),

@@ -108,7 +108,7 @@ def chain_line(pack: ReviewPack) -> str | None:
     """The audit chain's head as the cover words it, for the foot of every printed page (a
     line of its own: with the sha256 on one line the foot would outrun the page); ``None``
     where the pack is not from the store."""
-    return f"Audit chain head {pack.audit_head}" if pack.audit_head else None
+    return f"Audit chain head {pack.audit_head}" if pack.audit_head is not None else None
 
 
 def pack_draft(pack: ReviewPack) -> str | None:
@@ -165,8 +165,8 @@ def cover_facts(pack: ReviewPack) -> list[tuple[str, str]]:
         ("Recorded", _recorded(pack)),
         ("Compared with", shown_label(pack.against_label) or "nothing: no approved submission"),
     ]
-    if pack.audit_head:
-        rows.append(("Audit chain head", pack.audit_head))
+    if pack.audit_head is not None:
+        rows.append(("Audit chain head", str(pack.audit_head)))
     return rows
 
 
