@@ -332,7 +332,7 @@ def _timeline(web: Web, me: Account, row: Any) -> list[dict[str, Any]]:
     by_id: dict[int | None, list[Any]] = {}
     for e in events:
         by_id.setdefault(e.submission_id, []).append(
-            {"at": e.at, "actor": e.actor, "action": e.action, "detail": json.loads(e.detail)}
+            {"at": e.at, "actor": e.actor, "action": e.action, "detail": e.data}
         )
     return [{"row": r, "events": by_id.get(r.id, [])} for r in rows]
 
