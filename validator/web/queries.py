@@ -141,8 +141,8 @@ def _page(text: str | None, ignored: list[Unread]) -> int:
     if not (raw.isascii() and raw.isdigit()):
         ignored.append(Unread("page", "page", raw, "a page is a number"))
         return 1
-    number = int(raw) if len(raw.lstrip("0")) <= len(str(MAX_ID)) else 0
-    if not 0 < number <= MAX_ID:
+    number = filing_number(raw)  # the same digits and range as a filing's number
+    if number is None:
         ignored.append(Unread("page", "page", raw, f"a page is a number from 1 to {MAX_ID}"))
         return 1
     return number
