@@ -4,8 +4,9 @@ Each test attacks one control (its name says which) and fails without it:
 
 - the audit log cut at its end, then appended to: on SQLite the gap is named;
 - a filing's row deleted directly, or an id recorded twice: named by ``audit verify``;
-- a row's findings, decisions, holder, facility, game or effective date rewritten: named by
-  ``audit verify``, and the filing is not decided on;
+- a row's findings (their counts kept or not), decisions, holder, facility, game or
+  effective date rewritten, or an approval's findings or waivers: named by ``audit
+  verify``, and the filing is not decided on;
 - an entry or a row that cannot be read: a break for ``audit verify`` (exit 1), a message
   naming it for every other command (exit 2), never a traceback;
 - ``record`` reads through the loader's bounded reader (a FIFO, a device, a huge file), names
@@ -185,6 +186,96 @@ def test_edited_findings_are_named_and_the_filing_cannot_be_approved(db: str) ->
     assert f"submission {sid} does not match the audit log" in out.stderr
     assert "cannot be approved" in out.stderr
     assert store.get(sid).status == "submitted"
+    store.dispose()
+
+
+def _rewrite_findings(store: Store, sid: int, column: str, old: str, new: str) -> None:
+    """One value in a filing's stored findings replaced, their counts left as they were."""
+    with store.engine.connect() as conn:
+        stored = conn.execute(text(f"SELECT {column} FROM submissions WHERE id = {sid}")).scalar()
+    assert old in stored
+    edited = stored.replace(old, new).replace("'", "''")
+    tamper(store, f"UPDATE submissions SET {column} = '{edited}' WHERE id = {sid}")
+
+
+def test_a_finding_recoded_with_its_counts_kept_is_named_and_not_waived(db: str) -> None:
+    """The error's code rewritten to one a waiver then names, the counts untouched: the
+    record entry holds the findings' sha256, so verify names the filing and the approval
+    that would waive the rewritten code is refused."""
+    store = Store(db)
+    sid = store.record(FLAWED, "filer", now=FILED).id
+    assert verify(db)[0] == 0
+    _rewrite_findings(
+        store, sid, "findings", "high-card-flush/payout-limit-floor", "high-card-flush/typo"
+    )
+    code, report, said = verify(db)
+    assert code == 1 and [f["submission"] for f in report["filings"]] == [sid]
+    assert "the counts agree, the findings themselves were changed" in said
+    out = cli(
+        "approve", str(sid), "--by", "bob", "--date", "2026-12-01",
+        "--waive", "high-card-flush/typo=clerical", "--db", db,
+    )  # fmt: skip
+    assert out.exit_code == 1 and "cannot be approved" in out.stderr
+    assert store.get(sid).status == "submitted" and not store.waivers_of(sid)
+    store.dispose()
+
+
+def test_the_findings_an_approval_was_decided_on_rewritten_are_named(db: str) -> None:
+    """The approval's findings kept (with their sha256 in its entry): an error made a
+    warning there after the approval is named, though no count is kept for them."""
+    store = Store(db)
+    sid = store.record(FLAWED, "filer", now=FILED).id
+    store.approve(
+        sid, "bob", on=dt.date(2026, 12, 1), waive={"high-card-flush/payout-limit-floor": "ok"}
+    )
+    assert verify(db)[0] == 0
+    _rewrite_findings(store, sid, "approval_findings", '"error"', '"warning"')
+    code, _, said = verify(db)
+    assert code == 1
+    assert "the findings its approval was decided on are not the ones the audit log" in said
+    store.dispose()
+
+
+WAIVER_EDITS = {
+    "its reason rewritten": "UPDATE waivers SET reason = 'the Board agreed' WHERE id = 1",
+    "its waiver deleted": "DELETE FROM waivers",
+    "a waiver added": "INSERT INTO waivers (submission_id, code, reason, waived_by, waived_at) "
+    "SELECT submission_id, 'high-card-flush/other', 'fine', waived_by, waived_at FROM waivers",
+    "its waiver given to another": "UPDATE waivers SET waived_by = 'carol'",
+}
+
+
+@pytest.mark.parametrize("edit", list(WAIVER_EDITS))
+def test_an_approvals_waivers_rewritten_are_named(db: str, edit: str) -> None:
+    """The approve entry holds each waiver's code and reason, the approver and the time:
+    a waiver row rewritten, deleted or added is named by verify."""
+    store = Store(db)
+    sid = store.record(FLAWED, "filer", now=FILED).id
+    store.approve(
+        sid,
+        "bob",
+        on=dt.date(2026, 12, 1),
+        waive={"high-card-flush/payout-limit-floor": "below the floor by a cent"},
+    )
+    assert verify(db)[0] == 0
+    tamper(store, WAIVER_EDITS[edit])
+    code, report, said = verify(db)
+    assert code == 1 and [f["submission"] for f in report["filings"]] == [sid]
+    assert "its waivers (" in said and "are not the ones the audit log recorded" in said
+    assert "high-card-flush/payout-limit-floor by bob: 'below the floor by a cent'" in said
+    store.dispose()
+
+
+def test_a_waiver_for_a_filing_never_approved_is_named(db: str) -> None:
+    store = Store(db)
+    sid = store.record(FLAWED, "filer", now=FILED).id
+    tamper(
+        store,
+        "INSERT INTO waivers (submission_id, code, reason, waived_by, waived_at) VALUES "
+        f"({sid}, 'high-card-flush/payout-limit-floor', 'fine', 'bob', '2026-12-01 09:00:00')",
+    )
+    code, _, said = verify(db)
+    assert code == 1 and "it has waivers, and the audit log records no approval of it" in said
     store.dispose()
 
 

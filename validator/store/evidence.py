@@ -6,10 +6,15 @@ decision (``Store._pending``: a row that no longer says what the log says of it 
 decided on). A field of a row is compared wherever an entry holds it:
 
 - ``record``: the sha256, the file name, the findings' counts (of the row's counts and of
-  its stored findings), the regulation version, who recorded it (the actor) and when
-  (``at``); the certificate holder, facility, game and effective date are read again from
-  the bytes, by the function ``record`` files them under (``filed_under``);
-- ``approve``: who (the actor), the approval date, the note and when it was decided;
+  its stored findings) and the stored findings' own sha256 (``findings_sha256``, in the
+  entries written after release 0.3.0: an edit that keeps the counts, a finding's code
+  changed to one a waiver then names, shows), the regulation version, who recorded it (the
+  actor) and when (``at``); the certificate holder, facility, game and effective date are
+  read again from the bytes, by the function ``record`` files them under
+  (``filed_under``);
+- ``approve``: who (the actor), the approval date, the note and when it was decided; the
+  findings it was decided on (their sha256, in the entries written after 0.3.0) and its
+  waivers (each code and reason, the approver and the time: the ``waivers`` rows);
   ``reject``: who, the day (``at``'s), the reason; ``supersede`` / ``replace``: by which
   filing (and from which date); every ending (rejection, supersession, withdrawal,
   replacement): when it ended (``ended_at``, from which the retention period runs);
@@ -191,6 +196,9 @@ class Told:
     sha256: str | None = None
     status: str = "none"
     said: dict[str, Any] = field(default_factory=dict)
+    findings_sha256: str | None = None  # the stored findings', where the record entry holds it
+    approval_sha256: str | None = None  # the approval's findings', where its entry holds it
+    waived: list[tuple[str, str, str, str]] | None = None  # code, reason, by, at, as approved
     recorded: bool = False  # a record entry since the last purge
     twice: bool = False  # a second record entry with no purge between
     unreadable: Entry | None = None  # the first entry about it that cannot be read
@@ -204,6 +212,11 @@ class Told:
             self.twice = self.twice or self.recorded
             self.recorded, self.status = True, "submitted"
             self.sha256 = d.get("sha256")
+            self.findings_sha256, self.approval_sha256, self.waived = (
+                d.get("findings_sha256"),
+                None,
+                None,
+            )
             self.said = {"recorded_by": e.actor, "recorded_at": at}
             _held(self.said, d, file="filename", regulation_version="regulation_version")
             found = d.get("findings")
@@ -214,6 +227,13 @@ class Told:
         elif e.action == "approve":
             self.said |= {"approved_by": e.actor, "decided_at": at}
             _held(self.said, d, approved_on="approved_on", note="approval_note")
+            self.approval_sha256 = d.get("findings_sha256")
+            if isinstance(d.get("waived"), list):
+                self.waived = sorted(
+                    (str(w.get("code")), str(w.get("reason")), e.actor, _same(at))
+                    for w in d["waived"]
+                    if isinstance(w, dict)
+                )
         elif e.action == "reject":
             self.said |= {"rejected_by": e.actor, "decided_at": at, "ended_at": at}
             self.said["rejected_on"] = None if at is None else at.date()
@@ -226,6 +246,7 @@ class Told:
             _held(self.said, d, replaced_by="superseded_by")
         elif e.action == "purge":
             self.sha256, self.status, self.said, self.recorded = None, "none", {}, False
+            self.findings_sha256, self.approval_sha256, self.waived = None, None, None
             return
         if e.action in DECIDED:
             self.status = DECIDED[e.action]
@@ -347,9 +368,33 @@ def counts(findings: list[dict[str, Any]]) -> dict[str, int]:
     }
 
 
-def disagreements(row: Any, told: Told | None) -> list[str]:
-    """Where a filing's row (all its columns) no longer says what the log says of it:
-    each in words; none where it agrees."""
+def digest(findings: str) -> str:
+    """The sha256 of findings as stored (their JSON text), as an entry holds it."""
+    return hashlib.sha256(findings.encode()).hexdigest()
+
+
+def waivers(conn: Connection, submission_id: int | None = None) -> dict[int, list[Any]]:
+    """The waiver rows of each filing (of ``submission_id`` only, if given), as stored."""
+    from validator.store.schema import waivers as table
+
+    c = table.c
+    at, parse = as_stored(conn, c.waived_at)
+    query = select(c.submission_id, c.code, c.reason, c.waived_by, at)
+    if submission_id is not None:
+        query = query.where(c.submission_id == submission_id)
+    out: dict[int, list[tuple[str, str, str, Any]]] = {}
+    for r in conn.execute(query.order_by(c.id)):
+        when, ok = parsed(parse, r.waived_at)
+        waived_at = _same(_utc(when)) if ok and isinstance(when, dt.datetime) else r.waived_at
+        out.setdefault(r.submission_id, []).append((r.code, r.reason, r.waived_by, waived_at))
+    return out
+
+
+def disagreements(
+    row: Any, told: Told | None, waived: list[tuple[str, str, str, Any]] | None = None
+) -> list[str]:
+    """Where a filing's row (all its columns) and its waiver rows (``waived``) no longer
+    say what the log says of it: each in words; none where it agrees."""
     out = []
     content = row.content
     if not isinstance(content, bytes):
@@ -381,7 +426,7 @@ def disagreements(row: Any, told: Told | None) -> list[str]:
         for column, value in said.items()
         if _same(getattr(row, column)) != _same(value)
     ]
-    return out + _findings_held(row, t)
+    return out + _findings_held(row, t) + _waivers_held(waived or [], t)
 
 
 def _findings_held(row: Any, t: Told) -> list[str]:
@@ -391,12 +436,49 @@ def _findings_held(row: Any, t: Told) -> list[str]:
         return [FINDINGS_UNREADABLE]
     logged = {k: t.said.get(c) for k, c in (("errors", "errors"), ("warnings", "warnings"))}
     logged["info"] = t.said.get("infos")
-    if None in logged.values() or counts(found) == logged:
+    out = []
+    if None not in logged.values() and counts(found) != logged:
+        out.append(
+            f"its recorded findings ({_counted(counts(found))}) are not the ones the audit log "
+            f"recorded ({_counted(logged)})"
+        )
+    elif t.findings_sha256 is not None and digest(row.findings) != t.findings_sha256:
+        out.append(
+            "its recorded findings are not the ones the audit log recorded: the counts agree, "
+            "the findings themselves were changed"
+        )
+    approval = getattr(row, "approval_findings", None)
+    if t.approval_sha256 is not None and (
+        approval is None or digest(approval) != t.approval_sha256
+    ):
+        out.append(
+            "the findings its approval was decided on are not the ones the audit log "
+            "recorded at the approval"
+        )
+    return out
+
+
+def _waivers_held(rows: list[tuple[str, str, str, Any]], t: Told) -> list[str]:
+    """The waiver rows against the waivers the approval's entry holds (its code and
+    reason, the approver and the time). An approval written before its entry held its
+    waivers holds none to compare."""
+    if t.waived is None:
+        if rows and "approved_by" not in t.said:
+            return ["it has waivers, and the audit log records no approval of it"]
+        return []
+    stored = sorted(rows)
+    if stored == t.waived:
         return []
     return [
-        f"its recorded findings ({_counted(counts(found))}) are not the ones the audit log "
-        f"recorded ({_counted(logged)})"
+        f"its waivers ({_waived(stored)}) are not the ones the audit log recorded at its "
+        f"approval ({_waived(t.waived)})"
     ]
+
+
+def _waived(waived: list[tuple[str, str, str, str]]) -> str:
+    if not waived:
+        return "none"
+    return "; ".join(f"{code} by {by}: {reason!r}" for code, reason, by, _ in waived)
 
 
 def _counted(c: dict[str, Any]) -> str:

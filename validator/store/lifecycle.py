@@ -323,6 +323,7 @@ class Store:
         holder = key["certificate_holder"]
         version = regulation_version(game)
         c = counts(findings)
+        stored = jsonout.dumps(findings)
         row = {
             "sha256": sha,
             "content": content,
@@ -334,7 +335,7 @@ class Store:
             "recorded_at": now,
             "recorded_by": by,
             "regulation_version": version,
-            "findings": jsonout.dumps(findings),
+            "findings": stored,
             "errors": c["errors"],
             "warnings": c["warnings"],
             "infos": c["info"],
@@ -354,7 +355,13 @@ class Store:
                     by,
                     "record",
                     new_id,
-                    {"sha256": sha, "file": name, "findings": c, "regulation_version": version},
+                    {
+                        "sha256": sha,
+                        "file": name,
+                        "findings": c,
+                        "findings_sha256": evidence.digest(stored),
+                        "regulation_version": version,
+                    },
                     now,
                 )
         except sa_exc.IntegrityError:  # the same bytes, recorded at this moment elsewhere
@@ -392,6 +399,7 @@ class Store:
                 _not_held_already(conn, row, held)
                 _not_before_recording(row, on, "an approval")
                 findings = self._decided_on(row, on, waive)
+                decided_on = jsonout.dumps(findings)
                 superseded = _to_supersede(conn, row, on)
                 if superseded:
                     conn.execute(
@@ -412,7 +420,7 @@ class Store:
                         approved_by=by,
                         approved_on=on,
                         approval_note=note,
-                        approval_findings=jsonout.dumps(findings),
+                        approval_findings=decided_on,
                         decided_at=now,
                     )
                 )
@@ -430,7 +438,12 @@ class Store:
                     by,
                     "approve",
                     row.id,
-                    {"approved_on": iso(on), "note": note, "waived": waived},
+                    {
+                        "approved_on": iso(on),
+                        "note": note,
+                        "waived": waived,
+                        "findings_sha256": evidence.digest(decided_on),
+                    },
                     now,
                 )
                 for old in superseded:
@@ -643,12 +656,13 @@ class Store:
         whose rows are gone (a row deleted directly). Only as trustworthy as the chain:
         ``verify_audit`` first."""
         with self.transaction(reading=True) as conn:
-            said = evidence.told(conn)
+            said, waived = evidence.told(conn), evidence.waivers(conn)
             out, ids = [], []
             for r, unreadable in evidence.rows_as_stored(conn):
                 ids.append(r.id)
                 wrong = [f"{what} cannot be read" for what in unreadable]
-                wrong += evidence.disagreements(r, said.get(r.id)) if not unreadable else []
+                if not unreadable:
+                    wrong += evidence.disagreements(r, said.get(r.id), waived.get(r.id))
                 if wrong:
                     out.append({"submission": r.id, "reason": "; ".join(wrong)})
         out += evidence.gone(said, ids)
@@ -845,7 +859,8 @@ def _as_logged(conn: Connection, row: Row[Any], verb: str) -> None:
     said = evidence.told(conn, row.id).get(row.id)
     if said is not None and said.unreadable is not None:
         said.unreadable.readable()
-    wrong = evidence.disagreements(row, said)
+    waived = evidence.waivers(conn, row.id).get(row.id)
+    wrong = evidence.disagreements(row, said, waived)
     if wrong:
         raise Refused(
             f"submission {row.id} does not match the audit log: {'; '.join(wrong)}; it cannot "
