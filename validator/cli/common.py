@@ -156,6 +156,12 @@ def say_in_force(game: Any, date: dt.date, *, refuse: bool = False) -> list[str]
     for _rule, severity, message, cite in messages(definition, in_force(definition, date)):
         if severity == "error" and refuse:
             fail(f"{game.id}: {message} [{cite}]")
-        sys.stderr.write(f"rulesub: {game.id}: {severity}: {message} [{cite}]\n")
-        said.append(f"{message} [{cite}]")
+        said.append(say_note(game.id, severity, message, cite))
     return said
+
+
+def say_note(game_id: str, severity: str, message: str, cite: str) -> str:
+    """A note on the chapter's state, said on stderr as ``validate`` says a finding; the
+    note with its citation, as a document carries it."""
+    sys.stderr.write(f"rulesub: {game_id}: {severity}: {message} [{cite}]\n")
+    return f"{message} [{cite}]"

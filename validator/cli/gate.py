@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail
+from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, say_note
 from validator.cli.options import AllowFindingsOption
 
 __all__ = ["AllowFindingsOption", "Gate", "reads_once", "submission_gate"]
@@ -43,12 +43,9 @@ class Gate:
         """The chapter's state on the effective date, said on stderr as ``validate`` says
         it (its errors the gate printed already); the notes, with their citations, for a
         document to carry."""
-        said = []
-        for f in self.in_force:
-            game = f.code.split("/", 1)[0]
-            sys.stderr.write(f"rulesub: {game}: {f.severity}: {f.message} [{f.cite}]\n")
-            said.append(f"{f.message} [{f.cite}]")
-        return said
+        return [
+            say_note(f.code.split("/", 1)[0], f.severity, f.message, f.cite) for f in self.in_force
+        ]
 
     @property
     def draft(self) -> bool:
