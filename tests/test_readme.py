@@ -180,6 +180,20 @@ def test_readme_console_block(index: int, tmp_path: Path) -> None:
         )
 
 
+def test_the_round_file_settles_where_the_readme_saves_it(tmp_path: Path) -> None:
+    """The README's round file, saved as it says (``round.yaml`` at the checkout's root, the
+    submission it names beside it), settles as written: exit 0."""
+    found = re.search(
+        r"A round file \(the contract.*?```yaml\n(.*?)```", README.read_text("utf-8"), re.S
+    )
+    assert found is not None and "saved as `round.yaml` at the checkout's root" in found.group(0)
+    shutil.copytree(PROJECT_ROOT / "rulesubs" / "example", tmp_path / "rulesubs" / "example")
+    (tmp_path / "round.yaml").write_text(found.group(1), "utf-8")
+    done = in_process(["settle", "round.yaml"], {"COLUMNS": "100"}, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Lunar Poker: settlement" in done.stdout and "house result: -$70" in done.stdout
+
+
 def test_the_pre_commit_snippet_names_this_release_and_a_hook_it_has() -> None:
     """The README's pre-commit snippet works as written: its hook is the one
     .pre-commit-hooks.yaml declares, its rev this release's tag (CI runs it:
