@@ -25,6 +25,7 @@ from sqlalchemy import select, text, update
 from store_db import (
     BACKENDS,
     EXAMPLES,
+    RECORDED_AT,
     amended,
     database,
     recorded_before_the_decisions,  # noqa: F401 (autouse: the store's clock)
@@ -430,7 +431,8 @@ def test_purge_deletes_only_ended_filings_older_than_retention(
 def test_the_retention_period_is_configurable(db: str) -> None:
     rid = record(db, HCF)
     cli("reject", str(rid), "--by", "R", "--reason", "x", "--db", db)
-    before = (dt.date.today() - dt.timedelta(days=400)).isoformat()
+    # 400 days before the store's clock (``RECORDED_AT``): past a year, within three
+    before = (RECORDED_AT.date() - dt.timedelta(days=400)).isoformat()
     assert cli("purge", "--before", before, "--db", db).exit_code == 1
     out = CliRunner().invoke(
         app,

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
-from store_db import BACKENDS, EXAMPLES, amended, database, rulesub
+from store_db import BACKENDS, EXAMPLES, RECORDED_AT, amended, database, rulesub
 from typer.testing import CliRunner
 
 from validator.cli import app
@@ -280,7 +280,7 @@ def test_concurrent_approvals_of_one_facility_game_and_date_approve_once(
     for w in range(WORKERS):
         copy = tmp_path / f"copy-{w}.yaml"
         copy.write_bytes(HCF.read_bytes() + f"# copy {w}\n".encode())
-        ids.append(s.record(copy, "filer").id)
+        ids.append(s.record(copy, "filer", now=RECORDED_AT).id)  # before the approvals' date
     s.dispose()
     procs = [
         subprocess.Popen(

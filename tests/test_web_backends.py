@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import exc as sa_exc
 from sqlalchemy import insert
-from store_db import BACKENDS, database
+from store_db import BACKENDS, database, store_clock  # noqa: F401 (the store's clock)
 from webtools import EXAMPLE, make_office, sign_in, token_of
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -51,6 +51,7 @@ def test_a_casino_account_without_its_holder_is_refused_by_the_database(
     assert {a.name for a in acct.all_accounts(office.store)} == {"rev", "view", "cas", "harbour"}
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_file_review_and_read_over_the_backend(db: str, tmp_path: Path) -> None:
     office = make_office(tmp_path, db)
     app = create_app(db, secret="s")
