@@ -21,7 +21,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from store_db import BACKENDS, database
+from store_db import BACKENDS, RECORDED_AT, database
 from webtools import EXAMPLE, HOLDER, PASSWORDS, other_holders_submission, served
 
 from validator import PROJECT_ROOT
@@ -157,14 +157,19 @@ def office(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[str, Store, dict[str, int]]]:
     """``rulesub serve`` over a store with two holders' filings, one of them a second
-    pending filing the casino will withdraw."""
+    pending filing the casino will withdraw; recorded at ``RECORDED_AT``, before the
+    approval's fixed date (the server keeps the real clock)."""
     tmp = tmp_path_factory.mktemp(f"office-{request.param}")
     for db in database(request.param, tmp):
         store = Store(db)
         for name, role in (("rev", "reviewer"), ("cas", "casino")):
             holder = HOLDER if role == "casino" else None
             acct.add(store, name, role, PASSWORDS[name], holder=holder, by="test")
-        ids = {"example": store.record(EXAMPLE, "cas", display="high-card-flush.yaml").id}
+        ids = {
+            "example": store.record(
+                EXAMPLE, "cas", display="high-card-flush.yaml", now=RECORDED_AT
+            ).id
+        }
         later = tmp / "hcf-2027-06.yaml"
         later.write_text(
             EXAMPLE.read_text(encoding="utf-8").replace(
@@ -172,9 +177,9 @@ def office(
             ),
             encoding="utf-8",
         )
-        ids["later"] = store.record(later, "cas", display="hcf-2027-06.yaml").id
+        ids["later"] = store.record(later, "cas", display="hcf-2027-06.yaml", now=RECORDED_AT).id
         ids["harbour"] = store.record(
-            other_holders_submission(tmp), "test", display="harbour-hcf.yaml"
+            other_holders_submission(tmp), "test", display="harbour-hcf.yaml", now=RECORDED_AT
         ).id
         with served(db) as base:
             yield base, store, ids

@@ -343,6 +343,7 @@ def test_the_review_pack_states_the_filings_status_now(office: Office) -> None:
     assert markdown.text.startswith("# Rules Submission under review")
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on a fixed date
 def test_the_review_pack_carries_the_audit_chain_head_as_it_stands(office: Office) -> None:
     """Every review pack from the store states the audit log's chain head (on its cover, at
     every printed page's foot): the web's too, read when the pack is handed out, so that a
