@@ -10,6 +10,7 @@ with the findings listed. ``review`` and ``diff`` always write their document an
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,30 @@ def test_a_clean_submission_runs_unmarked(tmp_path: Path) -> None:
     code, out, _ = run("odds", "four-card-poker", "--rulesub", str(FCP), "--format", "json")
     assert code == 0 and all("draft" not in item for item in json.loads(out))
     assert run("diff", str(FCP), str(FCP))[0] == 0
+
+
+def test_every_draft_document_says_one_sentence(flawed: Path, tmp_path: Path) -> None:
+    """A document made under errors says one thing, in words and in every format: made
+    under a submission with N error(s) (here the seed and the reseed), not for use until
+    each is fixed or waived (an
+    approval may waive an error, each with its reason). Signs say "not for posting"."""
+    said = "DRAFT: made under a Rules Submission with 2 error(s); not for use until each is "
+    said += "fixed or waived"
+    sub = str(flawed)
+    log = tmp_path / "rounds.jsonl"
+    texts = {
+        "par text": run("par", sub, "--allow-findings")[1],
+        "play": run("play", "four-card-poker", "--rulesub", sub, "--log", str(log),
+                    "--allow-findings")[1],
+        "simulate": run("simulate", "four-card-poker", "--rounds", "40", "--rulesub", sub,
+                        "--allow-findings")[1],
+    }  # fmt: skip
+    texts["settle"] = run("settle", str(log), "--round", "1", "--allow-findings")[1]
+    for name, out in texts.items():
+        assert out.startswith(said + ":\n"), (name, out[:200])
+    page = tmp_path / "par.html"
+    assert run("par", sub, "--allow-findings", "--format", "html", "--out", str(page))[0] == 0
+    from html import unescape
+
+    flat = " ".join(unescape(re.sub(r"<[^>]+>", " ", page.read_text("utf-8"))).split())
+    assert said.removeprefix("DRAFT") + "." in flat.replace("DRAFT :", "DRAFT:")

@@ -25,9 +25,6 @@ __all__ = ["AllowFindingsOption", "Gate", "reads_once", "submission_gate"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: The word every document made under errors carries.
-DRAFT = "DRAFT"
-
 
 @dataclass
 class Gate:
@@ -68,11 +65,9 @@ class Gate:
         """The DRAFT banner of a text document: one heading line, then each finding."""
         if not self.draft:
             return []
-        return [
-            f"{DRAFT}: made under a Rules Submission with {len(self.errors)} error(s); "
-            "not for use until they are fixed:",
-            *(f"  - {n}" for n in self.notes),
-        ]
+        from validator.par.printed import draft_mark  # lazily: commands start fast
+
+        return [draft_mark(len(self.errors)) + ":", *(f"  - {n}" for n in self.notes)]
 
 
 def unusable(result: Any) -> bool:

@@ -119,7 +119,7 @@ def _draft_lines(sheet: dict[str, Any]) -> list[str]:
     if not draft:
         return []
     return [
-        "DRAFT: made under a Rules Submission with errors; not for use until they are fixed:",
+        printed.draft_mark(len(draft["findings"])) + ":",
         *(f"  - {n}" for n in draft["findings"]),
         "",
     ]
@@ -346,10 +346,8 @@ def draft_banner(sheet: dict[str, Any]) -> str:
     if not draft:
         return ""
     items = "".join(f"<li>{_h(n)}</li>" for n in draft["findings"])
-    return (
-        "<div class=draft><strong>DRAFT</strong>: made under a Rules Submission with errors; "
-        f"not for use until they are fixed.<ul>{items}</ul></div>"
-    )
+    said = printed.draft_mark(len(draft["findings"])).removeprefix("DRAFT")
+    return f"<div class=draft><strong>DRAFT</strong>{_h(said)}.<ul>{items}</ul></div>"
 
 
 def identification(sheet: dict[str, Any]) -> str:
