@@ -214,3 +214,27 @@ def test_a_progressives_stated_hold_is_said_to_move_with_its_meter() -> None:
         "odds", "high-card-flush", "--wager", "straight_flush_bonus", "--paytable", "C"
     )
     assert "OUTSIDE" in fixed.stdout
+
+
+def test_a_paytable_the_submission_does_not_select_is_priced_at_its_own_seed() -> None:
+    """§ 641a.12(d)(3) fixes the Four-Card Progressive meter's seed per paytable: $5,000 for
+    1 on paytable A, $1,000 on B. The example submission selects B; `odds --paytable A`
+    under it prices A at A's seed, as without the submission and as the par sheet's every
+    paytable does, never at B's. B is priced at the submission's meter, said to be so."""
+    from validator import PROJECT_ROOT
+
+    sub = str(PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml")
+    args = ("four-card-poker", "--wager", "four_card_progressive", "--format", "json")
+
+    def priced(*more: str) -> dict:
+        return json.loads(invoke(*args, *more).stdout)
+
+    under_a, plain_a = priced("--paytable", "A", "--rulesub", sub), priced("--paytable", "A")
+    assert under_a["meters"] == plain_a["meters"]
+    assert [m["amount"] for m in under_a["meters"]] == ["5000"]
+    assert under_a["hold_exact"] == plain_a["hold_exact"]
+    under_b = priced("--paytable", "B", "--rulesub", sub)
+    assert [(m["amount"], m["source"]) for m in under_b["meters"]] == [("1000", "submission")]
+    assert under_b["meter_source"] == "submission"
+    text = invoke(*args[:3], "--rulesub", sub).stdout
+    assert "(as the Rules Submission states it)" in text and "--meter" not in text

@@ -110,6 +110,7 @@ def odds(
     from validator.interpreter.config import TableConfig
     from validator.model.notation import NotationError, parse_money
     from validator.odds import OddsError, priced_table, select
+    from validator.odds.wagers import StatedMeters
     from validator.par.completions import JOINT
 
     g = game_as_of(load_game_or_fail(game), as_of)
@@ -145,7 +146,9 @@ def odds(
                 table_amount = amount
                 if isinstance(settings, TableConfig) and table.meters is not None:
                     # the submission's meters and wager amount, unless given on the command
-                    with_meter = with_meter or settings.meter_seeds(table_id)
+                    stated_meters = settings.meters_priced(g, table_id, letter)
+                    if with_meter is None and stated_meters:
+                        with_meter = StatedMeters(stated_meters)
                     table_amount = amount or settings.wager_amount(table_id)
                 results.append(  # the table the submission states where the text is missing
                     priced_table(

@@ -126,6 +126,17 @@ class TableConfig:
         p = self.progressives.get(table_id)
         return None if p is None else {name: m.seed for name, m in p.meters.items()}
 
+    def meters_priced(
+        self, game: Game, table_id: str, letter: str | None
+    ) -> dict[str, Decimal] | None:
+        """The submission's meters a table is priced at on ``letter``: its own where the
+        letter is the one it selects (or the table has no letters: a single or a stated
+        table), else none, so another paytable is priced at the seeds the chapter fixes for
+        it (§ 641a.12(d)(3) fixes a seed per paytable), never at the selected one's."""
+        if letter is not None and letter != self.letter(game, table_id):
+            return None
+        return self.meter_seeds(table_id)
+
 
 def _fully_printed(table: Table) -> bool:
     if table.source == "missing":

@@ -43,7 +43,7 @@ class MeterValue:
     name: str
     amount: Decimal  # dollars on the meter for the wager amount
     wager_amount: Decimal
-    source: Literal["seed", "seed_at_least", "--meter"]
+    source: Literal["seed", "seed_at_least", "--meter", "submission"]
 
     @property
     def per_unit(self) -> Fraction:
@@ -54,6 +54,7 @@ class MeterValue:
             "seed": "the seed",
             "seed_at_least": "the least seed the chapter allows",
             "--meter": "the meter's amount priced",
+            "submission": "as the Rules Submission states it",
         }[self.source]
         return (
             f"{meter_name(self.name)} meter {format_money(self.amount)} on a "
@@ -328,7 +329,15 @@ def dealt_cards(game: Game, hand_id: str) -> int:
 
 # -- meters ---------------------------------------------------------------------------------
 
+
+class StatedMeters(dict[str, Decimal]):
+    """Meters by name as a Rules Submission states them (its progressive's seeds, for the
+    paytable it selects): priced as given, their source named as the submission."""
+
+
 MeterArg = Decimal | Mapping[str, Decimal] | None
+#: where a meter's amount came from when it was given, not read from the chapter's seed
+GivenBy = Literal["--meter", "submission"]
 
 
 def meter_values(
@@ -363,7 +372,8 @@ def meter_values(
         if name in given:
             if given[name] < 0:
                 raise OddsError("a meter amount cannot be negative")
-            out[name] = MeterValue(name, given[name], amount, "--meter")
+            source: GivenBy = "submission" if isinstance(meter, StatedMeters) else "--meter"
+            out[name] = MeterValue(name, given[name], amount, source)
         elif rule.seed is not None:
             out[name] = MeterValue(name, rule.seed * amount, amount, "seed")
         elif rule.seed_at_least is not None:
@@ -607,8 +617,9 @@ def rows_odds(
         single = meter if isinstance(meter, Decimal) else None
         named = meter if isinstance(meter, Mapping) else {"primary": single}
         amount = Decimal(1) if wager_amount is None else wager_amount
+        given_by: GivenBy = "submission" if isinstance(meter, StatedMeters) else "--meter"
         meters = {
-            name: MeterValue(name, value, amount, "--meter")
+            name: MeterValue(name, value, amount, given_by)
             for name, value in named.items()
             if value is not None
         }

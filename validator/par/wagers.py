@@ -17,7 +17,7 @@ from typing import Any
 from validator.compiler import Game
 from validator.interpreter.config import TableConfig
 from validator.odds import NotPriced, OddsError, OddsResult, priced_table
-from validator.odds.wagers import not_priced_reason
+from validator.odds.wagers import StatedMeters, not_priced_reason
 from validator.par.completions import JOINT
 
 
@@ -132,18 +132,15 @@ def wager_sheets(
         else:
             letters = [cfg.letter(game, table_id)]
         amount = cfg.wager_amount(table_id) if table.meters is not None else None
-        meters = cfg.meter_seeds(table_id)
-        selected = cfg.letter(game, table_id)
         for letter in letters:
-            # the submission's meters go with its selected paytable; others at their seeds
-            at = meters if letter == selected or custom is not None else None
+            at = cfg.meters_priced(game, table_id, letter)
             try:
                 odds = priced_table(
                     game,
                     table_id,
                     letter,
                     custom,
-                    meter=at or None,
+                    meter=StatedMeters(at) if at else None,
                     wager_amount=amount,
                     joint=JOINT,
                 )
