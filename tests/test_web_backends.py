@@ -90,6 +90,7 @@ def test_file_review_and_read_over_the_backend(db: str, tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.usefixtures("store_clock")  # decided on a fixed date
 def test_a_running_server_replaces_the_connections_a_database_restart_dropped(
     db: str, tmp_path: Path
 ) -> None:
