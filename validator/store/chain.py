@@ -29,10 +29,17 @@ from validator import jsonout
 GENESIS = "0" * 64
 
 
+def as_utc(value: dt.datetime | None) -> dt.datetime | None:
+    """A time the store read, in UTC: SQLite hands back naive datetimes, PostgreSQL aware
+    ones; the store writes UTC only."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
 def _at(value: dt.datetime) -> str:
-    """``at`` as hashed: SQLite hands back naive UTC datetimes, PostgreSQL aware ones."""
-    utc = value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
-    return utc.isoformat(timespec="microseconds")
+    """``at`` as hashed."""
+    return as_utc(value).isoformat(timespec="microseconds")  # type: ignore[union-attr]
 
 
 def canonical(

@@ -42,6 +42,7 @@ from sqlalchemy import Connection, String, select, type_coerce
 
 from validator.errors import RulesubError
 from validator.loader import written
+from validator.store.chain import as_utc
 from validator.store.database import StoreError
 from validator.store.schema import audit_log
 
@@ -207,7 +208,7 @@ class Told:
         if e.unreadable is not None:
             self.unreadable = self.unreadable or e
             return
-        d, at = e.data, _utc(e.at)
+        d, at = e.data, as_utc(e.at)
         if e.action == "record":
             self.twice = self.twice or self.recorded
             self.recorded, self.status = True, "submitted"
@@ -268,12 +269,6 @@ def _day(value: Any) -> Any:
         return dt.date.fromisoformat(value)
     except (TypeError, ValueError):
         return value
-
-
-def _utc(value: dt.datetime | None) -> dt.datetime | None:
-    if value is None:
-        return None
-    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
 
 
 def told(conn: Connection, submission_id: int | None = None) -> dict[int, Told]:
@@ -385,7 +380,7 @@ def waivers(conn: Connection, submission_id: int | None = None) -> dict[int, lis
     out: dict[int, list[tuple[str, str, str, Any]]] = {}
     for r in conn.execute(query.order_by(c.id)):
         when, ok = parsed(parse, r.waived_at)
-        waived_at = _same(_utc(when)) if ok and isinstance(when, dt.datetime) else r.waived_at
+        waived_at = _same(as_utc(when)) if ok and isinstance(when, dt.datetime) else r.waived_at
         out.setdefault(r.submission_id, []).append((r.code, r.reason, r.waived_by, waived_at))
     return out
 
@@ -488,7 +483,7 @@ def _counted(c: dict[str, Any]) -> str:
 def _same(value: Any) -> Any:
     """A value as compared: times in UTC, dates and times as ISO 8601 text."""
     if isinstance(value, dt.datetime):
-        return _utc(value).isoformat()  # type: ignore[union-attr]
+        return as_utc(value).isoformat()  # type: ignore[union-attr]
     if isinstance(value, dt.date):
         return value.isoformat()
     return value

@@ -52,7 +52,7 @@ from sqlalchemy import exc as sa_exc
 from validator import jsonout
 from validator.errors import RulesubError
 from validator.store import evidence, migrate, names
-from validator.store.chain import GENESIS, Break, Head, entry_hash, walk
+from validator.store.chain import GENESIS, Break, Head, as_utc, entry_hash, walk
 from validator.store.database import (
     AUDIT_HEAD,
     READING,
@@ -149,13 +149,6 @@ class Decision:
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
-
-
-def as_utc(value: dt.datetime | None) -> dt.datetime | None:
-    """SQLite hands back naive datetimes; the store writes UTC only."""
-    if value is None:
-        return None
-    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
 
 
 def iso(value: dt.datetime | dt.date | None) -> str | None:
