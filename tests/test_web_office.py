@@ -1026,3 +1026,27 @@ def test_the_home_pages_kept_tables_are_each_accounts_own_and_follow_the_log(
     mine = cas.get("/").text
     assert "<h3>Lakeside Lanes</h3>" in mine and "(2, oldest first)" in mine
     assert "<h3>Lakeside Lanes</h3>" in rev.get("/").text
+
+
+def test_the_store_refusals_are_worded_by_their_kind_not_their_text() -> None:
+    """The web reads a refusal's kind and fields (``Unwaived``, ``UnknownWaiver``,
+    ``NoSubmission``), not the command line's wording of it: the same words whatever the
+    store's message says, and none of the command line's flags."""
+    from validator.store import NoSubmission, UnknownWaiver, Unwaived
+    from validator.web.app import refusal_words
+
+    unwaived = Unwaived(7, [{"line": 3, "severity": "error", "code": "g/x", "message": "m"}])
+    assert "--waive" in str(unwaived)  # the command line's words, kept for it
+    assert refusal_words(unwaived) == (
+        "Refused: submission 7 has 1 error finding(s); an approval needs none, or each waived "
+        "on the form, a line `CODE: reason` under Waivers · line 3: error g/x: m"
+    )
+    unknown = UnknownWaiver(7, ["a/b", "c/d"], ["g/x"])
+    assert str(unknown).startswith("--waive a/b, c/d: submission 7 has no such finding")
+    assert refusal_words(unknown) == (
+        "Not approved: a waiver names a/b, c/d, no finding of submission 7. Each waiver is a "
+        "line `CODE: reason`, CODE one of its findings: g/x."
+    )
+    gone = NoSubmission(7)
+    assert str(gone) == "no submission 7 in the database"
+    assert refusal_words(gone) == "Not done: submission 7 is no longer in the record."

@@ -111,6 +111,38 @@ class Refused(RulesubError):
         self.findings = findings or []
 
 
+class Unwaived(Refused):
+    """An approval refused for its error findings that no waiver names (``findings``): the
+    command line asks for ``--waive CODE=REASON``, the web for its form's Waivers."""
+
+    def __init__(self, submission_id: int, findings: list[dict[str, Any]]) -> None:
+        self.head = f"submission {submission_id} has {len(findings)} error finding(s)"
+        super().__init__(
+            f"{self.head}; an approval needs none (or each waived with --waive CODE=REASON)",
+            findings,
+        )
+
+
+class UnknownWaiver(StoreError):
+    """A waiver that names no finding of the submission: wrong usage, not a rule."""
+
+    def __init__(self, submission_id: int, codes: list[str], findings: list[str]) -> None:
+        self.submission_id, self.codes, self.findings = submission_id, codes, findings
+        super().__init__(
+            f"--waive {', '.join(codes)}: submission {submission_id} has no such finding; "
+            f"its findings are: {', '.join(findings) or 'none'}"
+        )
+
+
+class NoSubmission(StoreError):
+    """No such submission, said where a person reads it: "the database", never its path
+    (the path is named where it is the point: a database that cannot be opened)."""
+
+    def __init__(self, submission_id: int) -> None:
+        self.submission_id = submission_id
+        super().__init__(f"no submission {submission_id} in the database")
+
+
 @dataclass
 class Recorded:
     id: int
@@ -462,18 +494,11 @@ class Store:
         codes = {f["code"] for f in findings}
         unknown = sorted(set(waive) - codes)
         if unknown:
-            raise StoreError(
-                f"--waive {', '.join(unknown)}: submission {row.id} has no "
-                f"such finding; its findings are: {', '.join(sorted(codes)) or 'none'}"
-            )
+            raise UnknownWaiver(row.id, unknown, sorted(codes))
         blocking = [f for f in findings if f["severity"] == "error"]
         blocking = [f for f in blocking if f["code"] not in waive]
         if blocking:
-            raise Refused(
-                f"submission {row.id} has {len(blocking)} error finding(s); "
-                "an approval needs none (or each waived with --waive CODE=REASON)",
-                blocking,
-            )
+            raise Unwaived(row.id, blocking)
         return findings
 
     def reject(
@@ -529,7 +554,7 @@ class Store:
         self._known(submission_id)
         row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
-            raise _no_submission(submission_id)
+            raise NoSubmission(submission_id)
         _as_logged(conn, row, verb)
         if row.status != "submitted":
             who = row.approved_by or row.rejected_by
@@ -545,14 +570,14 @@ class Store:
     def _known(self, submission_id: int) -> None:
         """An id no database key can hold names no submission (not a database error)."""
         if not 0 < submission_id <= MAX_ID:
-            raise _no_submission(submission_id)
+            raise NoSubmission(submission_id)
 
     def get(self, submission_id: int) -> Row[Any]:
         self._known(submission_id)
         with self.transaction(reading=True) as conn:
             row = conn.execute(select(submissions).where(submissions.c.id == submission_id)).first()
         if row is None:
-            raise _no_submission(submission_id)
+            raise NoSubmission(submission_id)
         return evidence.readable(row, submission_id)
 
     def history(self, facility: str | None = None, game: str | None = None) -> list[Row[Any]]:
@@ -860,12 +885,6 @@ def _as_logged(conn: Connection, row: Row[Any], verb: str) -> None:
             f"be {evidence.DECIDED[verb]} until its record is restored (`rulesub audit verify` "
             "names every filing that does not match)"
         )
-
-
-def _no_submission(submission_id: int) -> StoreError:
-    """No such submission, said where a person reads it: "the database", never its path
-    (the path is named where it is the point: a database that cannot be opened)."""
-    return StoreError(f"no submission {submission_id} in the database")
 
 
 def may_decide(recorded_by: str | None, by: str) -> bool:

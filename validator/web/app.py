@@ -14,7 +14,6 @@ import contextlib
 import datetime as dt
 import json
 import os
-import re
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -38,7 +37,7 @@ from starlette.responses import (
 from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from validator.store import Refused, Store, StoreError
+from validator.store import NoSubmission, Refused, Store, StoreError, UnknownWaiver, Unwaived
 from validator.store import accounts as acct
 from validator.store.accounts import Account
 from validator.web.packs import Packs
@@ -576,44 +575,35 @@ async def _decision(request: Request, verb: str) -> Response:
     return RedirectResponse(f"/submissions/{request.path_params['id']}", status_code=303)
 
 
-#: The store's refusals are worded for the command line (``--waive CODE=REASON``); the
-#: web says them in its forms' terms. An approval's unknown waiver, as the store words it:
-UNKNOWN_WAIVER = re.compile(
-    r"--waive (?P<codes>.+?): submission (?P<id>\d+) has no such finding; "
-    r"its findings are: (?P<have>.*)",
-    re.S,
-)
+#: How the approval form takes waivers, where the command line says ``--waive CODE=REASON``.
 WAIVERS_BOX = "each waived on the form, a line `CODE: reason` under Waivers"
 
 
 def refusal_words(e: Refused | StoreError) -> str:
     """A refusal of the store's as a flash message in the web's terms, never the command
     line's: a finding to waive is waived on the approval form, not with ``--waive``. The one
-    place the web words what the store refused (approve, reject, withdraw)."""
+    place the web words what the store refused (approve, reject, withdraw), read from the
+    refusal's kind and fields, never from its command-line wording."""
     if isinstance(e, Refused):
-        message = e.message
-        if "--waive" in message:  # the error findings an approval needs waived
-            head = message.split(";", 1)[0]
-            message = f"{head}; an approval needs none, or {WAIVERS_BOX}"
+        message = (
+            f"{e.head}; an approval needs none, or {WAIVERS_BOX}"
+            if isinstance(e, Unwaived)
+            else e.message
+        )
         lines = [message] + [
             f"line {f.get('line')}: {f.get('severity')} {f.get('code')}: {f.get('message')}"
             for f in e.findings
         ]
         return "Refused: " + " · ".join(lines)
-    said = str(e)
-    unknown = UNKNOWN_WAIVER.match(said)
-    if unknown:
+    if isinstance(e, UnknownWaiver):
         return (
-            f"Not approved: a waiver names {unknown['codes']}, no finding of submission "
-            f"{unknown['id']}. Each waiver is a line `CODE: reason`, CODE one of its "
-            f"findings: {unknown['have']}."
+            f"Not approved: a waiver names {', '.join(e.codes)}, no finding of submission "
+            f"{e.submission_id}. Each waiver is a line `CODE: reason`, CODE one of its "
+            f"findings: {', '.join(e.findings) or 'none'}."
         )
-    if said.startswith("--waive"):
-        return "Not approved: a waiver names no finding of this submission."
-    gone = re.match(r"no submission (\d+) in ", said)
-    if gone:  # decided on a page read before it was purged: never the database's path
-        return f"Not done: submission {gone[1]} is no longer in the record."
-    return f"Not done: {said}"
+    if isinstance(e, NoSubmission):  # decided on a page read before it was purged
+        return f"Not done: submission {e.submission_id} is no longer in the record."
+    return f"Not done: {e}"
 
 
 # -- errors ---------------------------------------------------------------------------------
