@@ -173,7 +173,24 @@ def _contributions(
     bounds = [0, *cuts, total - uncalled]
     round_put = [b - a for a, b in itertools.pairwise(bounds)]
     round_put[-1] += uncalled
-    return put, folded, all_in, round_put
+    return put, folded, all_in, _final_bet_in_its_round(put, round_put)
+
+
+def _final_bet_in_its_round(put: list[int], round_put: list[int]) -> list[int]:
+    """The rounds' chips moved back so that the uncalled final bet (the largest
+    contribution's excess over the next, an All-in's too) lies in the last betting round
+    that put chips in, where it was bet: a round file stating otherwise is refused
+    (§ 553.15(d)), so no round of play produces it."""
+    top, second = sorted(put, reverse=True)[:2]
+    placed = [i for i, x in enumerate(round_put) if x]
+    if not placed or round_put[placed[-1]] >= top - second:
+        return round_put
+    last = placed[-1]
+    for i in reversed(range(last)):
+        moved = min(round_put[i], top - second - round_put[last])
+        round_put[i] -= moved
+        round_put[last] += moved
+    return round_put
 
 
 def _dealt(

@@ -782,6 +782,39 @@ def test_settle_rakes_each_betting_round_553_15_b_1_i(tmp_path: Path) -> None:
     assert done.returncode == 2 and "/rake/by_round" in done.stderr
 
 
+def test_the_uncalled_final_bet_is_out_of_the_last_round_that_put_chips_in_553_15_d(
+    tmp_path: Path,
+) -> None:
+    """§ 553.15(d): no rake on the uncalled final bet. Seat 1 puts in $21, seat 2 is All-in
+    for $9: the last $12 of seat 1's bet is returned. It was bet in betting round 3, the
+    last that put chips in; round 4 dealt cards to an All-in player and put in nothing.
+    By hand, 10% rounded down to the $1 chip: round 1 $10 gives $1, round 2 $8 gives $0,
+    round 3 $12 - $12 = $0 gives $0, round 4 $0: a $1 rake of the $18 pot; seat 1's Kings
+    win $17 and have $12 back. A round whose last chips are fewer than the uncalled bet
+    (round 3 putting in $1) is one no round of play produces: refused, never raked at a
+    negative amount."""
+    data = {
+        "game": "poker-holdem",
+        "chip": 1,
+        "seats": [
+            {"seat": 1, "cards": ["AS", "KS"], "contributed": 21},
+            {"seat": 2, "cards": ["2H", "7D"], "contributed": 9, "all_in": True},
+        ],
+        "board": ["2C", "5C", "8D", "KH", "QH"],
+        "rake": {"percent": "10%", "by_round": [10, 8, 12, 0]},
+    }
+    got = settle_json(tmp_path, data)
+    assert got["rake"]["total"] == "1"
+    assert [line.rsplit(": ", 1)[1] for line in got["rake"]["lines"]] == ["$1", "$0", "$0", "$0"]
+    assert "betting round 3: 10% of $0" in got["rake"]["lines"][2]
+    seat = {s["seat"]: s for s in got["seats"]}
+    assert (seat[1]["award"], seat[2]["award"]) == ("29", "0")
+    data["rake"] = {"percent": "10%", "by_round": [15, 14, 1, 0]}
+    done = run_rulesub("settle", str(_write(tmp_path, data)))
+    assert done.returncode == 2 and "/rake/by_round" in done.stderr
+    assert "the uncalled final bet of $12" in done.stderr and "betting round 3" in done.stderr
+
+
 def _write(tmp_path: Path, data: dict[str, Any]) -> Path:
     path = tmp_path / "bad-round.yaml"
     path.write_text(json.dumps(data), encoding="utf-8")

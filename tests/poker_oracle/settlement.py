@@ -162,12 +162,14 @@ def _per_betting_round(
 ) -> Rake:
     """§ 553.15(b)(1)(i): the rate of what each betting round put in the pots, rounded down
     to the rake unit round by round and extracted as play progresses; the cap is for the
-    round of play. The uncalled final bet, in the last betting round, is no part of the pot
-    (§ 553.15(d)). What is taken comes from the main pot first, then the side pots."""
+    round of play. The uncalled final bet, in the last betting round that put chips in, is
+    no part of the pot (§ 553.15(d)). What is taken comes from the main pot first, then the
+    side pots."""
     assert rule.rate is not None and rule.rounds is not None
     rounds = list(rule.rounds)
-    if rounds:
-        rounds[-1] -= uncalled
+    placed = [i for i, put in enumerate(rounds) if put]  # rounds after it: cards to All-ins
+    if placed:
+        rounds[placed[-1]] -= uncalled
     lines = []
     left = rule.cap
     total = 0

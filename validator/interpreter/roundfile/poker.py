@@ -125,15 +125,36 @@ def read_poker_round(source: Located | Any, game: Game, within: str = "") -> Pok
         _check_cards(r, rnd, game)
         _check_betting(r, rnd, game)
     if rnd.rake is not None and rnd.rake.rounds is not None:
-        put_in = sum(s.contributed for s in rnd.seats)
-        if sum(rnd.rake.rounds) != put_in:
-            r.err(
-                "/rake/by_round",
-                f"the betting rounds put in {dollar_text(sum(rnd.rake.rounds))}; the seats "
-                f"contributed {dollar_text(put_in)}",
-            )
+        _check_rounds(r, rnd, rnd.rake.rounds)
     r.refuse()
     return rnd
+
+
+def _check_rounds(r: Any, rnd: PokerRound, rounds: tuple[int, ...]) -> None:
+    """What each betting round put in (``by_round``) must be what the seats contributed,
+    and the uncalled final bet (§ 553.15(d): the largest contribution's excess over the
+    next) must lie in the last betting round that put chips in, where it was bet: a round
+    of play produces no other. (Rounds after it may put in nothing: cards dealt to players
+    All-in.)"""
+    put_in = sum(s.contributed for s in rnd.seats)
+    if sum(rounds) != put_in:
+        r.err(
+            "/rake/by_round",
+            f"the betting rounds put in {dollar_text(sum(rounds))}; the seats contributed "
+            f"{dollar_text(put_in)}",
+        )
+        return
+    ordered = sorted((s.contributed for s in rnd.seats), reverse=True)
+    uncalled = ordered[0] - ordered[1] if len(ordered) > 1 else 0
+    placed = [(i, put) for i, put in enumerate(rounds, start=1) if put]
+    if uncalled > 0 and placed and placed[-1][1] < uncalled:
+        number, put = placed[-1]
+        r.err(
+            "/rake/by_round",
+            f"the uncalled final bet of {dollar_text(uncalled)} (§ 553.15(d)) was bet in the "
+            f"last betting round that put chips in, betting round {number}, which put in "
+            f"{dollar_text(put)}: no round of play puts in these chips",
+        )
 
 
 def round_file(rnd: PokerRound) -> dict[str, Any]:
