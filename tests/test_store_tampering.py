@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -262,7 +263,11 @@ def test_an_approvals_waivers_rewritten_are_named(db: str, edit: str) -> None:
     code, report, said = verify(db)
     assert code == 1 and [f["submission"] for f in report["filings"]] == [sid]
     assert "its waivers (" in said and "are not the ones the audit log recorded" in said
-    assert "high-card-flush/payout-limit-floor by bob: 'below the floor by a cent'" in said
+    assert re.search(
+        r"approval \(high-card-flush/payout-limit-floor by bob at [0-9T:.-]+Z: "
+        r"'below the floor by a cent'\)",
+        said,
+    ), said
     store.dispose()
 
 
@@ -525,4 +530,90 @@ def test_approving_an_approved_filing_is_refused(db: str) -> None:
     out = cli("approve", str(sid), "--by", "eve", "--date", "2026-12-02", "--db", db)
     assert out.exit_code == 1 and "is approved (by bob)" in out.stderr
     assert store.get(sid).approved_by == "bob"
+    store.dispose()
+
+
+# -- the evidence read whatever was written, and never crying wolf --------------------------
+
+
+def _approved_with_a_waiver(db: str, now: dt.datetime | None = None) -> tuple[Store, int]:
+    store = Store(db)
+    sid = store.record(FLAWED, "filer", now=FILED).id
+    store.approve(
+        sid,
+        "bob",
+        on=dt.date(2026, 12, 1),
+        waive={"high-card-flush/payout-limit-floor": "ok"},
+        now=now,
+    )
+    return store, sid
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ("UPDATE submissions SET approval_findings = CAST(approval_findings AS BLOB)",
+         "the findings of its approval cannot be read"),
+        ("UPDATE waivers SET code = CAST(code AS BLOB)", "are not the ones the audit log"),
+        ("INSERT INTO waivers (submission_id, code, reason, waived_by, waived_at) SELECT "
+         "submission_id, X'6869', reason, waived_by, waived_at FROM waivers",
+         "are not the ones the audit log"),
+        ("UPDATE waivers SET waived_at = 12345", "the time of one of its waivers cannot be read"),
+        ("UPDATE waivers SET waived_at = 'garbage'",
+         "the time of one of its waivers cannot be read"),
+    ],
+)  # fmt: skip
+def test_an_approval_or_waiver_written_as_no_text_is_named_never_a_traceback(
+    tmp_path: Path, change: str, words: str
+) -> None:
+    """SQLite keeps what it is given (bytes in a text column, a number for a time): verify
+    names the filing (exit 1) and never stops with a traceback."""
+    db = str(tmp_path / "store.sqlite3")
+    store, sid = _approved_with_a_waiver(db)
+    tamper(store, change)
+    code, report, said = verify(db)
+    assert code == 1 and [f["submission"] for f in report["filings"]] == [sid], said
+    assert words in said and "Traceback" not in said
+    store.dispose()
+
+
+def test_a_waivers_time_rewritten_is_named_with_both_times(db: str) -> None:
+    store, _ = _approved_with_a_waiver(db)
+    tamper(store, "UPDATE waivers SET waived_at = '2030-01-01 00:00:00+00:00'")
+    code, _, said = verify(db)
+    assert code == 1 and "at 2030-01-01T00:00:00Z" in said and "by bob at 20" in said
+    store.dispose()
+
+
+def test_an_action_given_a_time_in_another_zone_is_written_in_utc(db: str) -> None:
+    """An approval at 10:00 at UTC+2 (the API may pass its own time) is written at 08:00
+    UTC, its waiver too: verify finds the filing as the log holds it."""
+    two_hours_east = dt.timezone(dt.timedelta(hours=2))
+    store, sid = _approved_with_a_waiver(db, dt.datetime(2026, 12, 1, 10, tzinfo=two_hours_east))
+    assert verify(db)[0] == 0
+    assert store.get(sid).decided_at.replace(tzinfo=dt.UTC).hour == 8
+    store.dispose()
+
+
+def test_a_purged_filing_named_by_one_it_replaced_is_no_tampering(db: str, tmp_path: Path) -> None:
+    """A pending filing replaced by a second copy for the same date (the replaced one is kept:
+    only rejected and superseded filings are purged); the second, approved, is superseded
+    and later purged. ``purge`` clears its id from the replaced filing's row, as the log's
+    purge entry says: verify finds no tampering."""
+    store = Store(db)
+    first = store.record(HCF, "filer", now=FILED).id
+    copy = tmp_path / "copy.yaml"
+    copy.write_bytes(HCF.read_bytes() + b"# the same, filed again\n")
+    second = store.record(copy, "filer", now=FILED).id
+    store.approve(second, "bob", on=dt.date(2026, 12, 1), now=FILED)
+    assert store.get(first).status == "replaced"
+    later = amended(HCF, tmp_path / "later.yaml", ("2027-01-01", "2027-02-01"))
+    third = store.record(later, "filer", now=FILED).id
+    store.approve(third, "bob", on=dt.date(2026, 12, 2), now=FILED)
+    assert store.get(second).status == "superseded"
+    assert verify(db)[0] == 0
+    when = FILED + dt.timedelta(days=6 * 366)  # past the retention period
+    assert store.purge(dt.date(when.year - 5, 1, 1), "rev", now=when) == [second]
+    code, _, said = verify(db)
+    assert code == 0, said
     store.dispose()

@@ -133,9 +133,12 @@ class TableConfig:
         letter is the one it selects (or the table has no letters: a single or a stated
         table), else none, so another paytable is priced at the seeds the chapter fixes for
         it (§ 641a.12(d)(3) fixes a seed per paytable), never at the selected one's."""
-        if letter is not None and letter != self.letter(game, table_id):
-            return None
-        return self.meter_seeds(table_id)
+        return self.meter_seeds(table_id) if self.meters_go_with(game, table_id, letter) else None
+
+    def meters_go_with(self, game: Game, table_id: str, letter: str | None) -> bool:
+        """Whether the submission's meters (seeds, reseeds, rates) go with ``letter`` of the
+        table: the letter it selects, or a table with no letters."""
+        return letter is None or letter == self.letter(game, table_id)
 
 
 def _fully_printed(table: Table) -> bool:

@@ -145,7 +145,7 @@ def build(req: ParRequest) -> dict[str, Any]:
             continue
         p = cfg.progressives.get(s.odds.table or "")
         custom = cfg.custom_paytables.get(s.odds.table or "")
-        if custom is None and s.odds.paytable != cfg.letter(game, s.odds.table or ""):
+        if not cfg.meters_go_with(game, s.odds.table or "", s.odds.paytable):
             p = None  # the submission's meters go with the paytable it selects
         sheet = progressive_sheet(
             game,

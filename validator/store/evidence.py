@@ -280,6 +280,17 @@ def told(conn: Connection, submission_id: int | None = None) -> dict[int, Told]:
     out: dict[int, Told] = {}
     for e in entries(conn, where):
         out.setdefault(e.submission_id, Told()).hear(e)  # type: ignore[arg-type]
+    # ``purge`` clears a purged filing's id from the rows that named it as the filing that
+    # superseded or replaced them (ids are never given again): their row says none
+    named = {t.said.get("superseded_by") for t in out.values()} - {None}
+    if named:
+        c = audit_log.c
+        purged = {
+            e.submission_id for e in entries(conn, c.action == "purge", c.submission_id.in_(named))
+        }
+        for t in out.values():
+            if t.said.get("superseded_by") in purged:
+                t.said["superseded_by"] = None
     return out
 
 
@@ -380,8 +391,11 @@ def waivers(conn: Connection, submission_id: int | None = None) -> dict[int, lis
     out: dict[int, list[tuple[str, str, str, Any]]] = {}
     for r in conn.execute(query.order_by(c.id)):
         when, ok = parsed(parse, r.waived_at)
-        waived_at = _same(as_utc(when)) if ok and isinstance(when, dt.datetime) else r.waived_at
-        out.setdefault(r.submission_id, []).append((r.code, r.reason, r.waived_by, waived_at))
+        waived_at = _same(as_utc(when)) if ok and isinstance(when, dt.datetime) else None
+        code, reason, by = (
+            v if isinstance(v, str) else written(v) for v in (r.code, r.reason, r.waived_by)
+        )
+        out.setdefault(r.submission_id, []).append((code, reason, by, waived_at))
     return out
 
 
@@ -443,7 +457,9 @@ def _findings_held(row: Any, t: Told) -> list[str]:
             "the findings themselves were changed"
         )
     approval = getattr(row, "approval_findings", None)
-    if t.approval_sha256 is not None and (
+    if approval is not None and _findings(approval) is None:
+        out.append("the findings of its approval cannot be read (not a JSON list of findings)")
+    elif t.approval_sha256 is not None and (
         approval is None or digest(approval) != t.approval_sha256
     ):
         out.append(
@@ -461,6 +477,8 @@ def _waivers_held(rows: list[tuple[str, str, str, Any]], t: Told) -> list[str]:
         if rows and "approved_by" not in t.said:
             return ["it has waivers, and the audit log records no approval of it"]
         return []
+    if any(at is None for *_, at in rows):
+        return ["the time of one of its waivers cannot be read"]
     stored = sorted(rows)
     if stored == t.waived:
         return []
@@ -473,7 +491,10 @@ def _waivers_held(rows: list[tuple[str, str, str, Any]], t: Told) -> list[str]:
 def _waived(waived: list[tuple[str, str, str, str]]) -> str:
     if not waived:
         return "none"
-    return "; ".join(f"{code} by {by}: {reason!r}" for code, reason, by, _ in waived)
+    return "; ".join(
+        f"{code} by {by} at {str(at).replace('+00:00', 'Z')}: {reason!r}"
+        for code, reason, by, at in waived
+    )
 
 
 def _counted(c: dict[str, Any]) -> str:

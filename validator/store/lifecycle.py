@@ -183,6 +183,12 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def _utc(now: dt.datetime | None) -> dt.datetime:
+    """The time an action is written at: the one given, in UTC (the store writes UTC
+    only: SQLite keeps no offset), else the clock's. Tests and the API may pass one."""
+    return utcnow() if now is None else as_utc(now)  # type: ignore[return-value]
+
+
 def iso(value: dt.datetime | dt.date | None) -> str | None:
     if value is None:
         return None
@@ -336,7 +342,7 @@ class Store:
         self, path: Path, by: str, *, now: dt.datetime | None = None, display: str | None = None
     ) -> Recorded:
         """File a submission as it is: its bytes, its findings now, as ``submitted``."""
-        now = now or utcnow()
+        now = _utc(now)
         by = named(by)
         name = display or str(path)
         content = _read(path, name)
@@ -409,8 +415,8 @@ class Store:
         waive: Mapping[str, str] | None = None,
         now: dt.datetime | None = None,
     ) -> Decision:
-        now = now or utcnow()
-        on = on or as_utc(now).date()  # type: ignore[union-attr]
+        now = _utc(now)
+        on = on or now.date()
         by = named(by)
         waive = dict(waive or {})
         held = f"submission {submission_id}'s facility, game and effective date"
@@ -504,8 +510,7 @@ class Store:
     def reject(
         self, submission_id: int, by: str, reason: str, *, now: dt.datetime | None = None
     ) -> Decision:
-        now = as_utc(now or utcnow())  # type: ignore[assignment]
-        assert now is not None
+        now = _utc(now)
         by = named(by)
         with self.transaction() as conn:
             row = self._pending(conn, submission_id, "reject")
@@ -530,7 +535,7 @@ class Store:
 
     def withdraw(self, submission_id: int, by: str, *, now: dt.datetime | None = None) -> Decision:
         """The holder takes back its pending filing: ``withdrawn``, audited, kept."""
-        now = now or utcnow()
+        now = _utc(now)
         with self.transaction() as conn:
             row = self._pending(conn, submission_id, "withdraw")
             done = conn.execute(
@@ -735,7 +740,7 @@ class Store:
         """A reviewer sets which certificate holder ``facility`` (under any spelling of its
         name: kept under the one it is known by) belongs to; the holder it was set to
         before, if any."""
-        now = now or utcnow()
+        now = _utc(now)
         by = named(by)
         if not facility.strip() or not holder.strip():
             raise StoreError("name the facility and its certificate holder")
@@ -791,7 +796,7 @@ class Store:
     ) -> list[int]:
         """Delete the rejected and superseded filings that ended before ``before``; refuse
         a ``before`` inside the retention period."""
-        now = now or utcnow()
+        now = _utc(now)
         by = named(by)
         if retention_years < 1:
             raise StoreError("the retention period is at least one year")
