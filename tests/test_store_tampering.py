@@ -237,6 +237,17 @@ def test_the_findings_an_approval_was_decided_on_rewritten_are_named(db: str) ->
     store.dispose()
 
 
+def _approved_with_a_waiver(
+    db: str, now: dt.datetime | None = None, reason: str = "ok"
+) -> tuple[Store, int]:
+    """The flawed filing recorded, then approved by bob with its one error waived."""
+    store = Store(db)
+    sid = store.record(FLAWED, "filer", now=FILED).id
+    waive = {"high-card-flush/payout-limit-floor": reason}
+    store.approve(sid, "bob", on=dt.date(2026, 12, 1), waive=waive, now=now)
+    return store, sid
+
+
 WAIVER_EDITS = {
     "its reason rewritten": "UPDATE waivers SET reason = 'the Board agreed' WHERE id = 1",
     "its waiver deleted": "DELETE FROM waivers",
@@ -250,14 +261,7 @@ WAIVER_EDITS = {
 def test_an_approvals_waivers_rewritten_are_named(db: str, edit: str) -> None:
     """The approve entry holds each waiver's code and reason, the approver and the time:
     a waiver row rewritten, deleted or added is named by verify."""
-    store = Store(db)
-    sid = store.record(FLAWED, "filer", now=FILED).id
-    store.approve(
-        sid,
-        "bob",
-        on=dt.date(2026, 12, 1),
-        waive={"high-card-flush/payout-limit-floor": "below the floor by a cent"},
-    )
+    store, sid = _approved_with_a_waiver(db, reason="below the floor by a cent")
     assert verify(db)[0] == 0
     tamper(store, WAIVER_EDITS[edit])
     code, report, said = verify(db)
@@ -534,19 +538,6 @@ def test_approving_an_approved_filing_is_refused(db: str) -> None:
 
 
 # -- the evidence read whatever was written, and never crying wolf --------------------------
-
-
-def _approved_with_a_waiver(db: str, now: dt.datetime | None = None) -> tuple[Store, int]:
-    store = Store(db)
-    sid = store.record(FLAWED, "filer", now=FILED).id
-    store.approve(
-        sid,
-        "bob",
-        on=dt.date(2026, 12, 1),
-        waive={"high-card-flush/payout-limit-floor": "ok"},
-        now=now,
-    )
-    return store, sid
 
 
 @pytest.mark.parametrize(
