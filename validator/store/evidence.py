@@ -45,6 +45,7 @@ from validator.loader import written
 from validator.store.chain import as_utc
 from validator.store.database import StoreError
 from validator.store.schema import audit_log
+from validator.store.schema import waivers as waivers_table
 
 #: The audit actions that set a filing's status.
 DECIDED = {
@@ -213,11 +214,8 @@ class Told:
             self.twice = self.twice or self.recorded
             self.recorded, self.status = True, "submitted"
             self.sha256 = d.get("sha256")
-            self.findings_sha256, self.approval_sha256, self.waived = (
-                d.get("findings_sha256"),
-                None,
-                None,
-            )
+            self.findings_sha256 = d.get("findings_sha256")
+            self.approval_sha256 = self.waived = None
             self.said = {"recorded_by": e.actor, "recorded_at": at}
             _held(self.said, d, file="filename", regulation_version="regulation_version")
             found = d.get("findings")
@@ -379,11 +377,13 @@ def digest(findings: str) -> str:
     return hashlib.sha256(findings.encode()).hexdigest()
 
 
-def waivers(conn: Connection, submission_id: int | None = None) -> dict[int, list[Any]]:
-    """The waiver rows of each filing (of ``submission_id`` only, if given), as stored."""
-    from validator.store.schema import waivers as table
-
-    c = table.c
+def waivers(
+    conn: Connection, submission_id: int | None = None
+) -> dict[int, list[tuple[str, str, str, Any]]]:
+    """The waiver rows of each filing (of ``submission_id`` only, if given): code, reason
+    and approver as text, the time as ``_same`` gives it (``None`` where it cannot be
+    read), whatever was written into them."""
+    c = waivers_table.c
     at, parse = as_stored(conn, c.waived_at)
     query = select(c.submission_id, c.code, c.reason, c.waived_by, at)
     if submission_id is not None:
