@@ -144,8 +144,7 @@ def _check_rounds(r: Any, rnd: PokerRound, rounds: tuple[int, ...]) -> None:
             f"{dollar_text(put_in)}",
         )
         return
-    ordered = sorted((s.contributed for s in rnd.seats), reverse=True)
-    uncalled = ordered[0] - ordered[1] if len(ordered) > 1 else 0
+    uncalled = _uncalled(rnd)
     placed = [(i, put) for i, put in enumerate(rounds, start=1) if put]
     if uncalled > 0 and placed and placed[-1][1] < uncalled:
         number, put = placed[-1]
@@ -442,14 +441,21 @@ def _check_cards(r: Reader, rnd: PokerRound, game: Game) -> None:
             )
 
 
+def _uncalled(rnd: PokerRound) -> int:
+    """The uncalled final bet (§ 553.15(d)): the largest contribution's excess over the
+    next, which no player matched (none with one seat)."""
+    ordered = sorted((s.contributed for s in rnd.seats), reverse=True)
+    return ordered[0] - ordered[1] if len(ordered) > 1 else 0
+
+
 def _check_betting(r: Reader, rnd: PokerRound, game: Game) -> None:
     """A player still in who is not All-in has matched every bet: only All-in players may
     have put in less (§ 553.8(b)(4); the house rules' § Wagers (3)(ii)), cited as the
     game's rules cite it."""
     betting = game.definition.betting
     all_in = betting.all_in.cite if betting is not None else "the game's rules"
-    contributions = sorted((s.contributed for s in rnd.seats), reverse=True)
-    top_called = contributions[1] if len(contributions) > 1 else contributions[0]
+    top = max(rnd.seats, key=lambda s: s.contributed)
+    top_called = top.contributed - _uncalled(rnd)
     live = [s for s in rnd.seats if not s.folded]
     if not live:
         r.err("/seats", "every seat folded: the last player still in wins the pot")
@@ -463,7 +469,6 @@ def _check_betting(r: Reader, rnd: PokerRound, game: Game) -> None:
                 f"{dollar_text(s.contributed)}, less than {dollar_text(level)}: a player calls, "
                 f"raises, folds or is All-in ({all_in})",
             )
-    top = max(rnd.seats, key=lambda s: s.contributed)
     if top.contributed > top_called:  # a last bet no one matched: no one still in called it
         for s in live:
             if s is not top and not s.all_in:
