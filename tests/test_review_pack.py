@@ -253,3 +253,19 @@ def test_a_packs_findings_name_fields_in_words_not_paths() -> None:
         findings = text.split("Findings", 1)[1]
         assert "/progressives/" not in findings and "/equipment/" not in findings
         assert "Progressive Jackpot meter's rate of progression is not stated" in findings
+
+
+def test_a_packs_findings_count_a_lists_items_from_one_and_print_no_empty_section() -> None:
+    """The first wager ``offered`` lists is item 1 to the officer, not 0 as its path counts
+    it; a finding on the file's form cites no section, and the memo prints no empty
+    brackets for one."""
+    flawed = PROJECT_ROOT / "rulesubs" / "flawed" / "fcp-limits-and-keys.yaml"
+    pack = build_pack(flawed, "fcp-limits-and-keys.yaml")
+    memo = render_markdown(pack)
+    findings = memo.split("## Findings", 1)[1].split("## Changes", 1)[0]
+    assert "Wagers offered (item 1): 'ante' is a base wager" in findings
+    assert "Wagers offered 0" not in findings and "()" not in findings
+    assert "the maximum wager $10\n" in findings  # rulesub/wager-limits: no section
+    assert "is not stated (§ 641a.12(c))" in findings  # a rule's section, as before
+    page = unescape(render_html(pack))
+    assert "Wagers offered (item 1)" in page.split("Findings", 1)[1]

@@ -57,7 +57,7 @@ def field_name(game: Any, pointer: str) -> str:
         d = game.definition
         names.update({w: wager.name for w, wager in d.wagers.items()})
         names.update({t: table.name for _, t, table in d.tables()})
-    words = [names.get(p) or FIELD_NAMES.get(p) or p.replace("_", " ") for p in parts]
+    words = [_word(p, names) for p in parts]
     if len(parts) >= 3 and parts[0] == "progressives":  # "Four-Card Progressive, wager amount"
         if len(parts) >= 4 and parts[2] == "meters":  # "… meter's seed", as signs say
             meter = meter_label(words[1], parts[3])
@@ -71,6 +71,14 @@ def field_name(game: Any, pointer: str) -> str:
         words = [words[1], words[0], *words[2:]]  # "Aces Up paytable", "… progressive meter"
     text = " ".join(words)
     return text[:1].upper() + text[1:] if text else "The submission"
+
+
+def _word(part: str, names: dict[str, str]) -> str:
+    """One key of a path in words; a list's index counted from one, as people count
+    (``/offered/0`` is the first wager offered: "Wagers offered (item 1)")."""
+    if part.isdigit():
+        return f"(item {int(part) + 1})"
+    return names.get(part) or FIELD_NAMES.get(part) or part.replace("_", " ")
 
 
 #: A field as a finding's message names it: a path into the submission (``/table/max_wager``).

@@ -45,7 +45,8 @@ def render_markdown(pack: ReviewPack) -> str:
     if pack.findings:
         for f in pack.findings:
             said = in_words(pack.game, f.message)
-            out.append(f"- **{f.severity}**, line {f.line}: {_md(said)} ({_md(f.cite or '')})")
+            cite = f" ({_md(f.cite)})" if f.cite else ""  # the file's form: no section
+            out.append(f"- **{f.severity}**, line {f.line}: {_md(said)}{cite}")
             if f.remedy:
                 out.append(f"  What would comply: {_md(f.remedy)}")
             quote = quoted_line(pack, f.line)
