@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import run_rulesub
 from typer.testing import CliRunner
 
+from validator import PROJECT_ROOT
 from validator.cli import app
 
 runner = CliRunner()
@@ -238,3 +240,23 @@ def test_a_paytable_the_submission_does_not_select_is_priced_at_its_own_seed() -
     assert under_b["meter_source"] == "submission"
     text = invoke(*args[:3], "--rulesub", sub).stdout
     assert "(as the Rules Submission states it)" in text and "--meter" not in text
+
+
+@pytest.mark.parametrize(
+    "example", ["four-card-poker.yaml", "four-card-poker-five-card.yaml", "high-card-flush.yaml"]
+)
+def test_a_submissions_odds_price_the_tables_its_par_sheet_prices(example: str) -> None:
+    """``odds --rulesub`` prices "the paytables it selects": the tables of the wagers a round
+    at that table plays (a base wager, or an optional one the submission offers, § 641a.12
+    "selected … in its Rules Submission"), the same tables as the submission's par sheet,
+    not every letter of a wager the casino does not offer."""
+    sub = PROJECT_ROOT / "rulesubs" / "example" / example
+    game = next(x.split(":")[1].strip() for x in sub.read_text().splitlines() if x[:5] == "game:")
+    odds = json.loads(run_rulesub("odds", game, "--rulesub", str(sub), "--format", "json").stdout)
+    par = json.loads(run_rulesub("par", str(sub), "--format", "json").stdout)
+    assert [o["table"] for o in odds] == list(par["wagers"])
+    assert len({o["table"] for o in odds}) == len(odds)  # one letter each: the selected one
+    assert [o["paytable"] for o in odds] == [w.get("paytable") for w in par["wagers"].values()]
+    text = run_rulesub("odds", game, "--rulesub", str(sub)).stdout
+    said = text.split("Not priced:")[1] if "Not priced:" in text else ""
+    assert re.findall(r"\(([a-z][a-z0-9_]*)\):", said) == list(par["not_priced"])

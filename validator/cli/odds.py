@@ -139,6 +139,12 @@ def odds(
                     if letter is None or selected.get(t, letter) == letter
                 ]
                 selection = replace(selection, priced=priced)
+            if isinstance(settings, TableConfig) and wager is None:  # the tables it plays
+                selection = replace(
+                    selection,
+                    priced=[(t, x) for t, x in selection.priced if settings.plays(g, t)],
+                    not_priced=[(t, r) for t, r in selection.not_priced if settings.plays(g, t)],
+                )
             results = []
             for table_id, letter in selection.priced:
                 _, table = g.table(table_id)

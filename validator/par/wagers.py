@@ -115,10 +115,7 @@ def wager_sheets(
     out: list[WagerSheet] = []
     skipped: dict[str, str] = {}
     for wager_id, table_id, table in d.tables():
-        wager = d.wagers[wager_id]
-        if wager.optional and wager_id not in cfg.offered and not every_paytable:
-            continue
-        if table.optional_payout and table_id not in cfg.optional_payouts and not every_paytable:
+        if not every_paytable and not cfg.plays(game, table_id):
             continue
         reason = not_priced_reason(game, wager_id, table_id, JOINT)
         custom = cfg.custom_paytables.get(table_id)
