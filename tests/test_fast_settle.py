@@ -257,6 +257,10 @@ def _scalar(
         raise
     # the one settlement, explained from the kernel's log, says what the oracle says
     assert explained(game, rnd).to_json() == expected.to_json()
+    if rake is not None and rake.kind == "percentage":  # § 553.15(b)(1): "not to exceed"
+        assert rake.rate is not None  # the rate, of each pot and side pot
+        for p, taken in zip(expected.pots, expected.rake.by_pot, strict=True):
+            assert taken <= p.pot.amount * rake.rate, (p.pot.name, taken, p.pot.amount)
     return expected
 
 

@@ -30,6 +30,7 @@ def test_the_golden_rounds_are_all_here() -> None:
         "holdem-board-plays-split",
         "holdem-rake-uncalled-bet",
         "holdem-bad-beat",
+        "holdem-rake-by-round-side-pot",
     } <= names
     for p in ROUNDS:
         assert p.with_suffix(".expected.yaml").is_file(), p

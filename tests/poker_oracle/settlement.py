@@ -160,39 +160,50 @@ def take_rake(
 def _per_betting_round(
     pots: Sequence[Pot], rule: RakeRule, unit: Cents, cite: str, cap_text: str, uncalled: Cents
 ) -> Rake:
-    """§ 553.15(b)(1)(i): the rate of what each betting round put in the pots, rounded down
-    to the rake unit round by round and extracted as play progresses; the cap is for the
-    round of play. The uncalled final bet, in the last betting round that put chips in, is
-    no part of the pot (§ 553.15(d)). What is taken comes from the main pot first, then the
-    side pots."""
+    """§ 553.15(b)(1)(i): extracted "from the pot and any side pots" after each betting
+    round, the cap for the round of play. Laid end to end, the pots hold the chips
+    [0, main), [main, main + side 1), …, and the betting rounds put in [0, round 1),
+    [round 1, round 1 + round 2), …: a round's part of a pot is where the two overlap. Each
+    part is raked at the rate, rounded down to the rake unit. The uncalled final bet, in
+    the last betting round that put chips in, is no part of the pot (§ 553.15(d))."""
     assert rule.rate is not None and rule.rounds is not None
     rounds = list(rule.rounds)
     placed = [i for i, put in enumerate(rounds) if put]  # rounds after it: cards to All-ins
     if placed:
         rounds[placed[-1]] -= uncalled
+    pot_spans = []
+    start = 0
+    for p in pots:
+        pot_spans.append((start, start + p.amount))
+        start += p.amount
     lines = []
     left = rule.cap
-    total = 0
+    by_pot = [0] * len(pots)
+    start = 0
     for i, put in enumerate(rounds, start=1):
-        wanted = int(put * rule.rate // unit) * unit
-        take = wanted if left is None else min(wanted, left)
-        if left is not None:
-            left -= take
-        total += take
-        lines.append(
-            f"betting round {i}: {format_rate(rule.rate)} of {dollar_text(put)}, rounded down "
-            f"to {dollar_text(unit)}: {dollar_text(wanted)}"
-            + (f"; the cap leaves {dollar_text(take)}" if take != wanted else "")
-        )
-    by_pot = []
-    for p in pots:
-        t = min(total, p.amount)
-        by_pot.append(t)
-        total -= t
+        end = start + put
+        for k, (low, high) in enumerate(pot_spans):
+            part = max(0, min(end, high) - max(start, low))
+            wanted = int(part * rule.rate // unit) * unit
+            take = wanted if left is None else min(wanted, left)
+            if left is not None:
+                left -= take
+            by_pot[k] += take
+            if len(pots) == 1 or not put:
+                label = f"betting round {i}" if k == 0 else None
+            else:
+                label = f"betting round {i}, {pots[k].name}" if part else None
+            if label is not None:
+                lines.append(
+                    f"{label}: {format_rate(rule.rate)} of {dollar_text(part)}, rounded down "
+                    f"to {dollar_text(unit)}: {dollar_text(wanted)}"
+                    + (f"; the cap leaves {dollar_text(take)}" if take != wanted else "")
+                )
+        start = end
     return Rake(
         by_pot,
-        f"percentage rake {format_rate(rule.rate)} of each betting round{cap_text}, extracted "
-        f"as play progresses; from the main pot first [{cite}]",
+        f"percentage rake {format_rate(rule.rate)} of what each betting round put in each "
+        f"pot{cap_text}, extracted as play progresses [{cite}]",
         lines,
     )
 

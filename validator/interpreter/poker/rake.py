@@ -3,7 +3,10 @@
 - A percentage rake, at most the source's maximum rate (10%, § 553.15(b)(1)), of the pot
   and of each side pot, rounded down to the rake unit (the table's smallest chip unless
   stated), so that no pot is raked more than the rate; a cap applies to the round of play,
-  taken from the pots in the order they formed (the main pot first).
+  taken from the pots in the order they formed (the main pot first). Taken after each
+  betting round (§ 553.15(b)(1)(i)), each round's part of each pot is raked: the chips
+  fill the pots from the main pot up, so an All-in player's pot pays no rake on the
+  rounds bet after his All-in.
 - An incremental rake (§ 553.15(b)(2)): an amount taken at each predetermined level the pot
   (all pots of the round together) reaches; capped; taken from the main pot first.
 - Time charges (§ 553.15(b)(3)): an hourly fee assessed every 20 or 30 minutes per player
@@ -89,19 +92,39 @@ def explain_rake(
     if not (rule.per_betting_round and rule.rounds is not None):
         reason = f"percentage rake {rate} of each pot{cap_text} [{cite}]"
         return Rake(by_pot, reason, _lines(rule, unit, [(p.name, p.amount) for p in pots], by_pot))
-    # § 553.15(b)(1)(i): each betting round raked as play progresses, the cap for the round
-    # of play; the uncalled final bet, in the last betting round that put chips in (an
-    # All-in ends the betting), is no part of the pot (§ 553.15(d))
+    # § 553.15(b)(1)(i): each betting round raked as play progresses, "from the pot and any
+    # side pots", the cap for the round of play; the uncalled final bet, in the last
+    # betting round that put chips in (an All-in ends the betting), is no part of the pot
+    # (§ 553.15(d))
     rounds = list(rule.rounds)
     placed = [i for i, put in enumerate(rounds) if put]
     if placed:
         rounds[placed[-1]] -= uncalled
     reason = (
-        f"percentage rake {rate} of each betting round{cap_text}, extracted as play "
-        f"progresses; from the main pot first [{cite}]"
+        f"percentage rake {rate} of what each betting round put in each pot{cap_text}, "
+        f"extracted as play progresses [{cite}]"
     )
-    items = [(f"betting round {i}", put) for i, put in enumerate(rounds, start=1)]
-    return Rake(by_pot, reason, _lines(rule, unit, items, None))
+    return Rake(by_pot, reason, _lines(rule, unit, _round_parts(pots, rounds), None))
+
+
+def _round_parts(pots: Sequence[Pot], rounds: list[Cents]) -> list[tuple[str, Cents]]:
+    """What each betting round put in each pot: the chips fill the pots from the main pot
+    up (a pot is the band of contributions between two All-in amounts), so a round's part
+    of a pot is what the pot held after it less what it held before. A round is named
+    alone where the round of play has one pot, or where it put nothing in."""
+    items: list[tuple[str, Cents]] = []
+    before = 0
+    for i, put in enumerate(rounds, start=1):
+        after, below = before + put, 0
+        for p in pots:
+            part = min(max(after - below, 0), p.amount) - min(max(before - below, 0), p.amount)
+            below += p.amount
+            if len(pots) == 1 or not put:
+                items += [(f"betting round {i}", part)] if p is pots[0] else []
+            elif part:
+                items.append((f"betting round {i}, {p.name}", part))
+        before = after
+    return items
 
 
 def _lines(

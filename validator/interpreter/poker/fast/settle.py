@@ -239,30 +239,47 @@ def _take_rake(
     rules: TableRules, amount: Ints, pot: int, round_put: Ints, returned: int
 ) -> tuple[int, Ints]:
     """The rake (§ 553.15(b)) and each pot's part: a percentage of each pot with the cap
-    across the pots in order, of each betting round's chips, or the incremental levels."""
+    across the pots in order, of what each betting round put in each pot, or the
+    incremental levels."""
     npots = amount.shape[0]
     kind = rules.rake_kind
     unit = rules.rake_unit
     cap = rules.rake_cap
     rake_of = np.zeros(npots, dtype=np.int64)
     rake = 0
-    if kind in (RAKE_PERCENT, RAKE_PER_ROUND):
-        by_pot = kind == RAKE_PERCENT  # else each betting round's chips, the uncalled out
-        parts = npots if by_pot else round_put.shape[0]
-        last = parts - 1  # the uncalled final bet's round: the last that put chips in
-        while not by_pot and last > 0 and round_put[last] == 0:
-            last -= 1
-        for r in range(parts):
-            put = amount[r] if by_pot else round_put[r] - (returned if r == last else 0)
-            take = put * rules.rake_num // (rules.rake_den * unit) * unit
+    if kind == RAKE_PERCENT:
+        for k in range(npots):
+            take = amount[k] * rules.rake_num // (rules.rake_den * unit) * unit
             if cap >= 0:
                 take = min(take, cap - rake)
-            if by_pot:
-                rake_of[r] = take
+            rake_of[k] = take
             rake += take
-        if by_pot:
-            return rake, rake_of
-    elif kind == RAKE_INCREMENTAL:
+        return rake, rake_of
+    if kind == RAKE_PER_ROUND:
+        # § 553.15(b)(1)(i): extracted "from the pot and any side pots" after each betting
+        # round. A pot is the band of contributions between two All-in amounts, so the
+        # chips fill the pots from the main pot up as play progresses: what a round put in
+        # pot k is what pot k held after it less what it held before. The uncalled final
+        # bet is out of the last round that put chips in (§ 553.15(d)).
+        last = round_put.shape[0] - 1
+        while last > 0 and round_put[last] == 0:
+            last -= 1
+        before = 0
+        for r in range(round_put.shape[0]):
+            after = before + round_put[r] - (returned if r == last else 0)
+            below = 0  # the chips of the pots under pot k
+            for k in range(npots):
+                held = min(max(after - below, 0), amount[k])
+                had = min(max(before - below, 0), amount[k])
+                below += amount[k]
+                take = (held - had) * rules.rake_num // (rules.rake_den * unit) * unit
+                if cap >= 0:
+                    take = min(take, cap - rake)
+                rake_of[k] += take
+                rake += take
+            before = after
+        return rake, rake_of
+    if kind == RAKE_INCREMENTAL:
         levels = rules.levels
         for j in range(levels.shape[0]):
             if pot >= levels[j, 0]:
