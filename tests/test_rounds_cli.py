@@ -422,3 +422,64 @@ def test_an_unknown_strategy_is_refused_before_any_round_is_dealt() -> None:
     assert out.returncode == 2
     assert "has no strategy 'nosuch'; its strategies are: expert, basic" in out.stderr
     assert "simulating" not in out.stderr and out.stdout == ""
+
+
+def test_an_unknown_wager_beside_a_known_one_is_placed_and_named(tmp_path: Path) -> None:
+    """A misspelt wager after the Ante is named at its line with the game's wagers, exit 2,
+    as one alone is; it was "rulesub: acesup", with no file, line or what was expected."""
+    f = tmp_path / "misspelt.yaml"
+    f.write_text(
+        "game: four-card-poker\nseats:\n  - wagers: {ante: 10, acesup: 5}\n"
+        "    cards: [AS, AD, 7C, 4H, 2S]\n    actions: [play 2x]\n"
+        "dealer: [QS, QD, 8S, 8D, 3H, 6C]\n"
+    )
+    out = run_rulesub("settle", str(f))
+    assert out.returncode == 2
+    assert f"{f}:3:" in out.stderr and "no wager 'acesup' (did you mean 'aces_up'?)" in out.stderr
+
+
+FOUR_ACES = (
+    "game: four-card-poker\n{rulesub}seats:\n"
+    "  - wagers: {{ante: 10, four_card_progressive: {first}}}\n"
+    "    cards: [AS, AH, AD, AC, 9S]\n    actions: [play 3x]\n"
+    "  - wagers: {{ante: 10, four_card_progressive: {second}}}\n"
+    "    cards: [KS, KH, 2D, 5C, 9H]\n    actions: [play 1x]\n"
+    "dealer: [2C, 5D, 9C, QD, QC, JD]\n"
+)
+
+
+def test_a_progressive_wager_of_5_is_paid_from_the_meter_seeded_for_5_641a_12_d_3(
+    tmp_path: Path,
+) -> None:
+    """§ 641a.12(d)(3): the seed and reseed "must be based upon the amount of the
+    Progressive Payout Wager being offered", paytable A's "$5,000 for 1". Without a
+    submission, a round whose seats wager $5 is a $5 table: the meter starts at $25,000,
+    each $5 wager adds 29% ($1.45), and four aces wins 100% of it, $25,002.90; it was paid
+    from the $1 table's $5,000 meter."""
+    f = tmp_path / "five.yaml"
+    f.write_text(FOUR_ACES.format(rulesub="", first=5, second=5))
+    out = run_rulesub("settle", str(f), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    won = json.loads(out.stdout)["seats"][0]["wagers"]["four_card_progressive"]
+    assert won["net"] == "24997.90" and "$25,002.90 from the primary meter" in won["reason"]
+    mixed = tmp_path / "mixed.yaml"
+    mixed.write_text(FOUR_ACES.format(rulesub="", first=5, second=1))
+    out = run_rulesub("settle", str(mixed))
+    assert out.returncode == 2 and f"{mixed}:6:" in out.stderr
+    assert "seat 2: the Four-Card Progressive Payout Wager is $1 where seat 1's is $5" in (
+        out.stderr
+    )
+
+
+def test_a_progressive_wager_the_submission_does_not_offer_is_refused(tmp_path: Path) -> None:
+    """Under the example submission the Four-Card Progressive is offered on a $1 wager
+    (`wager_amount: 1`), its meter seeded for $1: a $5 wager at that table is refused at
+    its line, not paid from the $1 meter."""
+    example = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
+    f = tmp_path / "five.yaml"
+    f.write_text(FOUR_ACES.format(rulesub=f"rulesub: {example}\n", first=5, second=1))
+    out = run_rulesub("settle", str(f))
+    assert out.returncode == 2 and f"{f}:4:" in out.stderr
+    assert "the Rules Submission offers it at $1" in out.stderr
+    f.write_text(FOUR_ACES.format(rulesub=f"rulesub: {example}\n", first=1, second=1))
+    assert run_rulesub("settle", str(f)).returncode == 0

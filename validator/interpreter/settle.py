@@ -11,7 +11,7 @@ from pathlib import Path
 from validator import GAMES_DIR
 from validator.compiler import Game, load_game
 from validator.interpreter.actions import parse_action
-from validator.interpreter.config import MeterConfig, Progressive, TableConfig
+from validator.interpreter.config import MeterConfig, Progressive, TableConfig, resolve_meters
 from validator.interpreter.dealing import FileSource
 from validator.interpreter.errors import RoundError
 from validator.interpreter.results import RoundResult
@@ -44,6 +44,7 @@ def settle_spec(
     _override_paytables(game, cfg, spec)
     wagered = {s for seat in spec.seats for s in seat.wagers}
     _offer_what_was_wagered(game, cfg, spec, wagered)
+    _progressive_wager(game, cfg, spec)
     if spec.table_system:  # the table game system drew: the table pays what it drew for
         cfg.optional_payouts |= {t for _, t, tb in game.definition.tables() if tb.optional_payout}
     rules = Rules(game, cfg)
@@ -138,6 +139,50 @@ def _offer_what_was_wagered(
             )
 
 
+def _progressive_wager(game: Game, cfg: TableConfig, spec: RoundSpec) -> None:
+    """A progressive's meters are seeded "based upon the amount of the Progressive Payout
+    Wager being offered" (§ 641a.12(d)(3)): one amount a table. Under a submission a round
+    wagers the amount it states (``wager_amount``); without one, the amount the round's
+    seats wagered is the table's, its meters seeded as the chapter fixes them for it."""
+    d = game.definition
+    for tid, progressive in list(cfg.progressives.items()):
+        wid = next(w for w, t, _ in d.tables() if t == tid)
+        table = d.wagers[wid].tables[tid]
+        cite = table.meters.cite if table.meters else table.cite
+        name = d.wagers[wid].name
+        stakes = [
+            (s, stake)
+            for s in spec.seats
+            for x, stake in s.wagers.items()
+            if x.split(".")[0] == wid
+        ]
+        if {stake for _, stake in stakes} <= {progressive.wager_amount}:
+            continue
+        if cfg.source != "defaults":
+            seat, stake = next((s, x) for s, x in stakes if x != progressive.wager_amount)
+            raise RoundError(
+                f"seat {seat.number}: the {name} is {exact_money(stake)}; the Rules Submission "
+                f"offers it at {exact_money(progressive.wager_amount)}, the amount its meters "
+                f"are seeded for ({cite})",
+                f"{seat.pointer}/wagers/{wid}",
+            )
+        first, amount = stakes[0]
+        for seat, stake in stakes:
+            if stake != amount:
+                raise RoundError(
+                    f"seat {seat.number}: the {name} is {exact_money(stake)} where seat "
+                    f"{first.number}'s is {exact_money(amount)}; a table's progressive meters "
+                    f"are seeded for one amount of the wager ({cite})",
+                    f"{seat.pointer}/wagers/{wid}",
+                )
+        meters = (
+            progressive.meters
+            if tid in spec.meters  # amounts the round file states: as stated
+            else resolve_meters(table, cfg.letter(game, tid), amount, progressive.meters)
+        )
+        cfg.progressives[tid] = Progressive(amount, meters)
+
+
 def _check_seats(rules: Rules, spec: RoundSpec) -> None:
     d = rules.d
     cfg = rules.config
@@ -148,15 +193,16 @@ def _check_seats(rules: Rules, spec: RoundSpec) -> None:
                 f"seat {s.number}: the table has {cfg.positions} positions ({d.table.cite})",
                 f"{p}/seat",
             )
-        for spot, stake in s.wagers.items():
-            wid = rules.spot_wager(spot)
+        for spot in s.wagers:  # every spot known before any is read with the others
             if spot not in rules.spots:
                 known = rules.spots
                 raise RoundError(
                     f"seat {s.number}: {d.id} has no wager {spot!r}{did_you_mean(spot, known)}; "
                     f"its wagers are: {', '.join(known)}",
-                    f"{p}/wagers/{wid}",
+                    f"{p}/wagers/{rules.spot_wager(spot)}",
                 )
+        for spot, stake in s.wagers.items():
+            wid = rules.spot_wager(spot)
             wager = rules.wager(wid)
             if wager.placed_after_cards:
                 raise RoundError(
