@@ -483,3 +483,24 @@ def test_a_progressive_wager_the_submission_does_not_offer_is_refused(tmp_path: 
     assert "the Rules Submission offers it at $1" in out.stderr
     f.write_text(FOUR_ACES.format(rulesub=f"rulesub: {example}\n", first=1, second=1))
     assert run_rulesub("settle", str(f)).returncode == 0
+
+
+def test_a_log_line_cut_short_is_named_and_a_record_respaced_is_found(tmp_path: Path) -> None:
+    """`settle LOG --round K` reads first the lines `play` wrote for round K; where none is
+    it, it reads every line, so a line cut short is named at its line (it was "the log
+    holds no round 2"), and a record written with other spacing is still round K."""
+    log = tmp_path / "play.jsonl"
+    out = run_rulesub("play", "four-card-poker", "--rounds", "3", "--seed", "7", "--log", str(log))
+    assert out.returncode == 0, out.stderr
+    lines = log.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join([lines[0], lines[1][:150], lines[2]]) + "\n")
+    out = run_rulesub("settle", str(cut), "--round", "2")
+    assert out.returncode == 2 and f"{cut}:2:" in out.stderr and "not valid JSON" in out.stderr
+    assert run_rulesub("settle", str(cut), "--round", "3").returncode == 0  # the others read
+    respaced = tmp_path / "respaced.jsonl"
+    records = [json.loads(x) for x in lines]
+    respaced.write_text("\n".join(json.dumps(r, separators=(",", ":")) for r in records) + "\n")
+    out = run_rulesub("settle", str(respaced), "--round", "2", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["house"] == records[1]["result"]["house"]

@@ -132,17 +132,20 @@ def _log_round(path: Path, round_no: int | None) -> tuple[Any, str]:
             str(path), 1, 1, f"the log holds {len(records)} rounds: say which with --round N"
         )
     keys = (f'"round": {round_no},', f'"hand":{round_no},')  # a banking line, a Poker one
-    for line_no, text in records:
-        if round_no is not None and not any(k in text for k in keys):
-            continue  # read only the lines that may be the round's
-        data = json_line(text, str(path), line_no)
-        number = data.get("round", data.get("hand")) if isinstance(data, dict) else None
-        if round_no is not None and number != round_no:
-            continue  # the number was some other field's
-        within = ""
-        if isinstance(data, dict) and isinstance(data.get("round_file"), dict):
-            data, within = data["round_file"], "/round_file"  # the round file play settled
-        return Located(path=path, data=data, positions={"": Position(line_no, 1)}), within
+    # first only the lines `play` writes for the round; where none is it, every line, so
+    # that a line no JSON reader can read is named rather than passed over
+    for quick in (True, False) if round_no is not None else (False,):
+        for line_no, text in records:
+            if quick and not any(k in text for k in keys):
+                continue
+            data = json_line(text, str(path), line_no)
+            number = data.get("round", data.get("hand")) if isinstance(data, dict) else None
+            if round_no is not None and number != round_no:
+                continue  # the number was some other field's
+            within = ""
+            if isinstance(data, dict) and isinstance(data.get("round_file"), dict):
+                data, within = data["round_file"], "/round_file"  # the round file play settled
+            return Located(path=path, data=data, positions={"": Position(line_no, 1)}), within
     raise LoadError(str(path), 1, 1, f"the log holds no round {round_no}")
 
 
