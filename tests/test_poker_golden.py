@@ -170,3 +170,23 @@ def test_a_hand_that_won_in_the_round_is_said_to_be_no_losing_hand(name: str, se
         f"seat {seat} lost to the main pot's high hand but won a pot or a share of one in the "
         "round of play, so held no losing hand [§ 553.1]"
     )
+
+
+def test_the_winner_of_a_pot_of_nothing_is_not_said_to_have_lost() -> None:
+    """A round where no chips went in (no Blind Bets, no Ante, all checked) still has a
+    winner by the hands (§ 553.11(j)): the aces win the $0 main pot, and only the kings
+    lost at the showdown. The winner was said both to win it and to have lost."""
+    data = {
+        "game": "poker-holdem",
+        "seats": [
+            {"seat": 1, "cards": ["AS", "AH"], "contributed": 0},
+            {"seat": 2, "cards": ["KS", "KH"], "contributed": 0},
+        ],
+        "board": ["2C", "3D", "4H", "5S", "9C"],
+    }
+    seats = {
+        s["seat"]: s for s in settle_poker_round(data, load_game("poker-holdem")).to_json()["seats"]
+    }
+    assert "lost at the showdown" not in seats[1]["reasons"]
+    assert seats[1]["reasons"][0].startswith("main pot: $0, the highest ranking high hand")
+    assert seats[2]["reasons"] == ["lost at the showdown"]

@@ -563,8 +563,8 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     for award in awards.values():
         if award.folded:
             award.reasons.append("folded: no interest in any pot")
-        elif award.won == 0 and contested:
-            award.reasons.append("lost at the showdown")
+        elif not any(award.seat in h.winners for r in results for h in r.halves) and contested:
+            award.reasons.append("lost at the showdown")  # a winner of a $0 pot did not lose
     if bad_beat is not None and rnd.bad_beat is not None and results:
         main = results[0]
         winners = [s for h in main.halves if h.part in ("pot", "high") for s in h.winners]

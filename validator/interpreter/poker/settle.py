@@ -356,8 +356,8 @@ def _awards(
     for award in awards.values():
         if award.folded:
             award.reasons.append("folded: no interest in any pot")
-        elif award.won == 0 and hands:
-            award.reasons.append("lost at the showdown")
+        elif not any(award.seat in h.winners for r in results for h in r.halves) and hands:
+            award.reasons.append("lost at the showdown")  # a winner of a $0 pot did not lose
     return awards
 
 
