@@ -31,6 +31,7 @@ def test_the_golden_rounds_are_all_here() -> None:
         "holdem-rake-uncalled-bet",
         "holdem-bad-beat",
         "holdem-rake-by-round-side-pot",
+        "holdem-rake-incremental-side-pot",
     } <= names
     for p in ROUNDS:
         assert p.with_suffix(".expected.yaml").is_file(), p

@@ -7,6 +7,7 @@ and its odd chips (§ 553.10(i), (j)) and the Kill for the next hand (§ 553.12(
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
@@ -140,20 +141,27 @@ def take_rake(
         )
     total = sum(p.amount for p in pots)
     reached = [(level, amount) for level, amount in rule.levels if total >= level]
-    take = sum(amount for _, amount in reached)
-    if rule.cap is not None:
-        take = min(take, rule.cap)
-    take = min(take, total)
-    by_pot = []
-    for p in pots:
-        t = min(take, p.amount)
-        by_pot.append(t)
-        take -= t
+    # laid end to end the pots hold [0, main), [main, main + side 1), …; the chip that
+    # reaches a level is the level-th: its pot pays the level's amount, the pots after it
+    # then before it what it cannot hold (§ 553.15(b)(2))
+    ends = list(itertools.accumulate(p.amount for p in pots))
+    by_pot = [0] * len(pots)
+    left = rule.cap
+    for level, amount in reached:
+        want = amount if left is None else min(amount, left)
+        first = next(k for k, end in enumerate(ends) if end >= level)
+        for k in [*range(first, len(pots)), *range(first)]:
+            take = min(want, pots[k].amount - by_pot[k])
+            by_pot[k] += take
+            want -= take
+            if left is not None:
+                left -= take
     levels = ", ".join(dollar_text(level) for level, _ in reached) or "none"
     return Rake(
         by_pot,
         f"incremental rake: levels reached by the {dollar_text(total)} in the pots: {levels}"
-        f"{cap_text}; taken from the main pot first [{cite}]",
+        f"{cap_text}; each from the pot its level was reached in, the chips filling the pots "
+        f"from the main pot up [{cite}]",
     )
 
 

@@ -587,7 +587,8 @@ word(
     "incremental",
     RAKE,
     """An incremental rake: a fixed amount taken as the pot reaches each stated level
-    (`levels: [{pot: 20, rake: 1}, …]`), at most the cap, taken from the main pot first.""",
+    (`levels: [{pot: 20, rake: 1}, …]`), at most the cap, each from the pot the level was
+    reached in, the chips filling the pots from the main pot up.""",
 )
 word(
     _P,

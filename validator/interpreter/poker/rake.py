@@ -8,7 +8,9 @@
   fill the pots from the main pot up, so an All-in player's pot pays no rake on the
   rounds bet after his All-in.
 - An incremental rake (§ 553.15(b)(2)): an amount taken at each predetermined level the pot
-  (all pots of the round together) reaches; capped; taken from the main pot first.
+  (all pots of the round together) reaches; capped; each level's amount from the pot the
+  chips that reached it are in, the chips filling the pots from the main pot up, so an
+  All-in player's pot pays only for the levels reached while it was filling.
 - Time charges (§ 553.15(b)(3)): an hourly fee assessed every 20 or 30 minutes per player
   or per table; never taken from a pot (``time_charges``). "A rake based on time charges"
   is a rake, so the submission's "maximum permissible rake" (§ 553.15(a)(3)) binds it: one
@@ -85,7 +87,8 @@ def explain_rake(
         return Rake(
             by_pot,
             f"incremental rake: levels reached by the {dollar_text(total)} in the pots: {levels}"
-            f"{cap_text}; taken from the main pot first [{cite}]",
+            f"{cap_text}; each from the pot its level was reached in, the chips filling the "
+            f"pots from the main pot up [{cite}]",
         )
     assert rule.rate is not None
     rate = format_rate(rule.rate)

@@ -93,8 +93,8 @@ def _buy_ins(table, kill, stacks, stack, buy_ins):  # type: ignore[no-untyped-de
 
 
 # numba's cache of this kernel holds the settlement it calls (``settle.settle_dealt``, the
-# Bad Beat contribution from each pot and the rake of each betting round's part of each
-# pot included) but is keyed on this file alone: a change
+# Bad Beat contribution from each pot, and the rake of each betting round's part of each
+# pot and of each level from its own pot, included) but is keyed on this file alone: a change
 # there is marked here too, so that no cached kernel settles by the old rules.
 @njit(cache=True)
 def _play_block(  # type: ignore[no-untyped-def]

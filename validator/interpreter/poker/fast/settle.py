@@ -240,7 +240,7 @@ def _take_rake(
 ) -> tuple[int, Ints]:
     """The rake (§ 553.15(b)) and each pot's part: a percentage of each pot with the cap
     across the pots in order, of what each betting round put in each pot, or the
-    incremental levels."""
+    incremental levels, each from the pot it was reached in."""
     npots = amount.shape[0]
     kind = rules.rake_kind
     unit = rules.rake_unit
@@ -280,17 +280,30 @@ def _take_rake(
             before = after
         return rake, rake_of
     if kind == RAKE_INCREMENTAL:
+        # § 553.15(b)(2): taken "as certain predetermined dollar levels have been achieved"
+        # by the chips in the pots, which fill them from the main pot up: each level's
+        # amount from the pot its level was reached in (the next pots, then those before,
+        # where that one cannot hold it), the cap counted in the order the levels are reached
         levels = rules.levels
         for j in range(levels.shape[0]):
-            if pot >= levels[j, 0]:
-                rake += levels[j, 1]
-        rake = min(rake, pot) if cap < 0 else min(rake, pot, cap)
-    left = rake
-    for k in range(npots):
-        take = min(left, amount[k])
-        rake_of[k] = take
-        left -= take
-    return rake - left, rake_of  # what no pot held is not taken
+            if pot < levels[j, 0]:
+                continue
+            want = levels[j, 1] if cap < 0 else min(levels[j, 1], cap - rake)
+            below = 0
+            for k in range(npots):
+                below += amount[k]
+                if below < levels[j, 0] or want == 0:
+                    continue
+                take = min(want, amount[k] - rake_of[k])
+                rake_of[k] += take
+                rake += take
+                want -= take
+            for k in range(npots):  # what those pots could not hold, from the pots before
+                take = min(want, amount[k] - rake_of[k])
+                rake_of[k] += take
+                rake += take
+                want -= take
+    return rake, rake_of
 
 
 @njit(cache=True, inline="always")
