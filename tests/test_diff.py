@@ -602,3 +602,42 @@ def test_a_section_sign_stays_with_its_number_at_80_columns() -> None:
     assert any("[§ 641a.12(c)]" in ln for ln in lines), tables.stdout
     assert not any(ln.rstrip().endswith("§") for ln in lines)
     assert "\ue000" not in tables.stdout and "\u00a0" not in tables.stdout
+
+
+def test_the_memo_says_a_value_not_read_as_such_and_its_findings_in_words(tmp_path: Path) -> None:
+    """A new filing states the table maximum as `500.5` and the meter's seed as `1000.25`,
+    money not read as written. The memo a person reads said "Table maximum wager: $500 →
+    none" (as if the limit were dropped) and gave the findings by their paths
+    (`/table/max_wager: money 500.5 …`); it now says "not read as written" and names each
+    field in words. Dropping the Bad Beat Bonus from `offered` while selecting its paytable
+    is said in words too, not as "paytables states the … table"."""
+    from validator import PROJECT_ROOT
+
+    old = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
+    text = old.read_text()
+    new = tmp_path / "new.yaml"
+    new.write_text(
+        text.replace("max_wager: 500}", "max_wager: 500.5}")
+        .replace('{seed: "$1,000"', "{seed: 1000.25")
+        .replace(
+            "offered: [four_card_progressive, bad_beat_bonus,", "offered: [four_card_progressive,"
+        )
+    )
+    out = CliRunner().invoke(app, ["diff", str(old), str(new), "--format", "markdown"])
+    assert out.exit_code == 1, out.output
+    memo = out.stdout
+    assert "- Table maximum wager: $500 → not read as written" in memo
+    assert "| Table maximum wager | $500 | (not read as written) |  |" in memo
+    assert "→ none" not in memo and "(not stated)" not in memo
+    assert "/table/" not in memo and "/progressives/" not in memo and "/paytables/" not in memo
+    assert "| error | Table maximum wager: money 500.5:" in memo
+    assert "Four-Card Progressive meter's seed: money 1000.25:" in memo
+    assert (
+        "The Rules Submission selects a paytable of the Bad Beat Bonus, but the Bad Beat "
+        "Bonus Wager is not offered" in memo
+    )
+    data = json.loads(
+        CliRunner().invoke(app, ["diff", str(old), str(new), "--format", "json"]).stdout
+    )
+    limit = next(c for c in data["changes"] if c["path"] == "/table/max_wager")
+    assert (limit["old"], limit["new"]) == ("$500", None)  # the JSON keeps null

@@ -354,6 +354,14 @@ def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str
     return out
 
 
+#: what a submission's section says of a table, in words
+_UNUSED = {
+    "paytables": "selects a paytable of the",
+    "progressives": "states meters for the",
+    "custom_paytables": "states the rows of the",
+}
+
+
 def _unused(cid: str, pointer: str, wid: str, wager_name: str, table: Table) -> dict[str, Any]:
     return {
         "id": cid,
@@ -362,7 +370,7 @@ def _unused(cid: str, pointer: str, wid: str, wager_name: str, table: Table) -> 
         "when": {"offered": wid},
         "severity": "warning",
         "cite": table.cite,
-        "message": f"{pointer.split('/')[1]} states the {table.name} table, but the "
+        "message": f"The Rules Submission {_UNUSED[pointer.split('/')[1]]} {table.name}, but the "
         f"{wager_name} is not offered",
         "hint": f"add {wid} to `offered`, or remove the entry",
     }

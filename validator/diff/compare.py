@@ -71,6 +71,8 @@ class Change:
     hold_new: Hold | None = None
     cite: str | None = None
     where: str | None = None  # ``file:line`` stating it: the new submission's, else the old's
+    #: the old and the new submission state it in a form not read (``None`` shown as that)
+    misread: tuple[bool, bool] = (False, False)
 
     @property
     def group(self) -> str:
@@ -367,6 +369,13 @@ def diff_submissions(
     order = [*dict.fromkeys(GROUPS.values()), OTHER]
     result.changes.sort(key=lambda c: order.index(c.group))  # stable: file order within
     result.not_read = [f for f in (*old_findings, *new_findings) if f.code in MISREAD]
+    old_misread = [f.path for f in old_findings if f.code in MISREAD and f.path]
+    new_misread = [f.path for f in new_findings if f.code in MISREAD and f.path]
+    for c in result.changes:
+        c.misread = (
+            c.old is None and _within(c.path, old_misread),
+            c.new is None and _within(c.path, new_misread),
+        )
     seen = {(f.code, f.path) for f in old_findings}
     result.new_findings = [f for f in new_findings if (f.code, f.path) not in seen]
     result.new_errors = sum(1 for f in new_findings if f.severity == "error")
@@ -438,3 +447,8 @@ def diff_tables(
     result = GameDiff(game, f"Paytable {old_letter}", f"Paytable {new_letter}", submissions=False)
     result.changes.append(paytable_change(game, table_id, old_letter, new_letter, value, value))
     return result
+
+
+def _within(path: str, misread: list[str]) -> bool:
+    """Whether a change's field is, holds or lies within a field not read as written."""
+    return any(path == p or path.startswith(f"{p}/") or p.startswith(f"{path}/") for p in misread)

@@ -9,7 +9,7 @@ from typing import Any
 from validator.checks.findings import held, released
 from validator.diff.compare import Change, GameDiff, HandRow
 from validator.diff.holds import Hold
-from validator.diff.names import field_name
+from validator.diff.names import field_name, in_words
 from validator.model.notation import parse_payout
 from validator.signage.checked import describe
 
@@ -74,6 +74,27 @@ def delta_text(change: Change) -> str:
     if delta is None:
         return ""
     return f"{percent(delta, sign=True)} percentage points"
+
+
+#: a value a submission states in a form not read (its finding says how), compared as if
+#: left out: never shown as "none", which would read as removed
+NOT_READ_VALUE = "not read as written"
+
+
+def sides(change: Change) -> tuple[str, str]:
+    """The old and the new value of a change as the documents show them."""
+    return (
+        NOT_READ_VALUE if change.misread[0] else selection(change.old, change),
+        NOT_READ_VALUE if change.misread[1] else selection(change.new, change),
+    )
+
+
+def stated(change: Change) -> tuple[str, str]:
+    """The old and the new value of a change without a paytable, as its table shows it."""
+    return (
+        f"({NOT_READ_VALUE})" if change.misread[0] else change.old or "(not stated)",
+        f"({NOT_READ_VALUE})" if change.misread[1] else change.new or "(not stated)",
+    )
 
 
 def selection(value: str | None, change: Change) -> str:
@@ -173,7 +194,7 @@ def _render_terminal(diff: GameDiff, out: Any) -> None:
             out.print(Text(f"\n{group}", style="bold underline"))
         if c.hands:
             title = Text(f"{c.title}: ", style="bold")
-            title.append(f"{selection(c.old, c)} → {selection(c.new, c)}")
+            title.append(f"{sides(c)[0]} → {sides(c)[1]}")
             if c.where:
                 title.append(f"  {c.where}", style="dim")
             if c.cite:
@@ -181,8 +202,8 @@ def _render_terminal(diff: GameDiff, out: Any) -> None:
             out.print(title)
             t = Table(show_edge=True, header_style="bold")
             t.add_column("Hand")
-            t.add_column(selection(c.old, c), justify="right")
-            t.add_column(selection(c.new, c), justify="right")
+            t.add_column(sides(c)[0], justify="right")
+            t.add_column(sides(c)[1], justify="right")
             t.add_column("")
             for row in c.hands:
                 style = "bold yellow" if row.changed else ""
@@ -199,8 +220,8 @@ def _render_terminal(diff: GameDiff, out: Any) -> None:
             out.print(line)
         else:
             line = Text(f"{field_name(diff.game, c.path)}: ", style="bold")
-            line.append(f"{c.old if c.old is not None else '(not stated)'} → ")
-            line.append(c.new if c.new is not None else "(not stated)", style="bold yellow")
+            line.append(f"{stated(c)[0]} → ")
+            line.append(stated(c)[1], style="bold yellow")
             if c.where:  # where it is stated, as above
                 line.append(f"  {c.where}", style="dim")
             if c.title:
@@ -266,15 +287,14 @@ def render_markdown(diff: GameDiff) -> str:
     out.append(f"New: {_code(diff.new_label)}")
     if diff.not_read:
         out += ["", f"**{_md(NOT_READ)}**", ""]
-        out += [f"- {_code(f.location)}: {_md(f.message)}" for f in diff.not_read]
+        out += [
+            f"- {_code(f.location)}: {_md(in_words(diff.game, f.message))}" for f in diff.not_read
+        ]
     out += ["", "## Summary", ""]
     if not diff.changes:
         out.append("- No selection or stated value changed.")
     for c in diff.changes:
-        item = (
-            f"- {_md(field_name(diff.game, c.path))}: {_md(selection(c.old, c))} → "
-            f"{_md(selection(c.new, c))}"
-        )
+        item = f"- {_md(field_name(diff.game, c.path))}: {_md(sides(c)[0])} → {_md(sides(c)[1])}"
         if c.hold_delta is not None:
             item += f"; hold {holds_text(c)} ({delta_text(c)})"
         out.append(item)
@@ -288,13 +308,13 @@ def render_markdown(diff: GameDiff) -> str:
     for c in diff.changes:
         if not c.hands:
             continue
-        out += ["", f"## {_md(c.title)}: {_md(selection(c.old, c))} → {_md(selection(c.new, c))}"]
+        out += ["", f"## {_md(c.title)}: {_md(sides(c)[0])} → {_md(sides(c)[1])}"]
         out += [
             "",
             _md(field_name(diff.game, c.path)) + (f" ({_md(c.cite)})" if c.cite else ""),
             "",
         ]
-        out.append(f"| Hand | {_md(selection(c.old, c))} | {_md(selection(c.new, c))} | |")
+        out.append(f"| Hand | {_md(sides(c)[0])} | {_md(sides(c)[1])} | |")
         out.append("|---|---:|---:|---|")
         for row in c.hands:
             old, new = _md(cell(row.old, row.old_as)), _md(cell(row.new, row.new_as))
@@ -310,15 +330,16 @@ def render_markdown(diff: GameDiff) -> str:
             delta = delta_text(c)
             hold = holds_text(c) + (f" ({delta})" if delta else "") if c.has_hold else ""
             out.append(
-                f"| {_md(field_name(diff.game, c.path))} | {_md(c.old or '(not stated)')} | "
-                f"{_md(c.new or '(not stated)')} | {_md(hold)} |"
+                f"| {_md(field_name(diff.game, c.path))} | {_md(stated(c)[0])} | "
+                f"{_md(stated(c)[1])} | {_md(hold)} |"
             )
     if diff.new_findings:
         out += ["", "## New findings", ""]
         out.append("| Severity | Finding | Section | Line |")
         out.append("|---|---|---|---:|")
         for f in diff.new_findings:  # a memo a person reads: no finding codes, no paths
-            out.append(f"| {f.severity} | {_md(f.message)} | {_md(f.cite or '')} | {f.line} |")
+            said = in_words(diff.game, f.message)
+            out.append(f"| {f.severity} | {_md(said)} | {_md(f.cite or '')} | {f.line} |")
     return "\n".join(out) + "\n"
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from validator.diff.names import in_words
-from validator.diff.render import cell, delta_text, direction, holds_text, percent, selection
+from validator.diff.render import cell, delta_text, direction, holds_text, percent, sides, stated
 from validator.model.notation import format_rate
 from validator.odds.wagers import strategy_text
 from validator.par.printed import draft_mark, page_foot
@@ -292,10 +292,10 @@ def changes_section(pack: ReviewPack) -> str:
         if not c.hands:
             continue
         out.append(
-            f"<div class='keep'><h3>{_e(c.title)}: {_e(selection(c.old, c))} → "
-            f"{_e(selection(c.new, c))}</h3><p class='cite'>{_e(field_name(pack.game, c.path))} "
+            f"<div class='keep'><h3>{_e(c.title)}: {_e(sides(c)[0])} → "
+            f"{_e(sides(c)[1])}</h3><p class='cite'>{_e(field_name(pack.game, c.path))} "
             f"{_e(c.cite or '')}</p><table><thead><tr><th>Hand</th>"
-            f"<th>{_e(selection(c.old, c))}</th><th>{_e(selection(c.new, c))}</th>"
+            f"<th>{_e(sides(c)[0])}</th><th>{_e(sides(c)[1])}</th>"
             "<th></th></tr></thead><tbody>"
         )
         for row in c.hands:
@@ -318,8 +318,8 @@ def changes_section(pack: ReviewPack) -> str:
             hold = _hold(c) if c.has_hold else ""
             out.append(
                 f"<tr><td>{_e(field_name(pack.game, c.path))}</td>"
-                f"<td class='v'>{_e(c.old or '(not stated)')}</td>"
-                f"<td class='v'>{_e(c.new or '(not stated)')}</td><td>{hold}</td></tr>"
+                f"<td class='v'>{_e(stated(c)[0])}</td>"
+                f"<td class='v'>{_e(stated(c)[1])}</td><td>{hold}</td></tr>"
             )
         out.append("</tbody></table>")
     if diff.new_findings:
