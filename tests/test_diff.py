@@ -641,3 +641,28 @@ def test_the_memo_says_a_value_not_read_as_such_and_its_findings_in_words(tmp_pa
     )
     limit = next(c for c in data["changes"] if c["path"] == "/table/max_wager")
     assert (limit["old"], limit["new"]) == ("$500", None)  # the JSON keeps null
+
+
+def test_an_envy_bonus_diff_names_the_wager_its_sums_are_for_641a_12_d_5(tmp_path: Path) -> None:
+    """§ 641a.12(d)(5) prints the Four-Card Envy Bonus by the amount of the Progressive
+    Payout Wager ("$1 …", "$5 …"). Paytable A on a $1 wager to paytable B on a $5 wager:
+    four aces' $100 to $500 is the same per $1 wagered, not "pays more"; four-of-a-kind's
+    $10 to $125 pays more per $1; the straight flush's $5 to N/A is no longer paid: "pays
+    less", not "changed". Each column names its wager."""
+    from validator import PROJECT_ROOT
+
+    old = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
+    new = tmp_path / "new.yaml"
+    new.write_text(
+        old.read_text()
+        .replace("four_card_envy_bonus: A", "four_card_envy_bonus: B")
+        .replace("wager_amount: 1", "wager_amount: 5")
+        .replace('seed: "$1,000", reseed: "$1,000"', 'seed: "$5,000", reseed: "$5,000"')
+    )
+    out = CliRunner().invoke(app, ["diff", str(old), str(new), "--format", "markdown"])
+    assert out.exit_code == 0, out.output
+    envy = out.stdout.split("## Four-Card Envy Bonus")[1].split("\nHold")[0]
+    assert "Paytable A, $1 wager → Paytable B, $5 wager" in envy
+    assert "| Four aces | **$100** | **$500** | the same per $1 wagered |" in envy
+    assert "| Four-of-a-kind | **$10** | **$125** | pays more |" in envy
+    assert "| Straight flush | **$5** | **N/A** | pays less |" in envy

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -54,6 +54,8 @@ class HandRow:
     new: str | None
     old_as: str | None = None  # the table has no row of its own: paid as this category
     new_as: str | None = None
+    #: the wagers a table printed by the amount wagered pays its sums on (§ 641a.12(d)(5))
+    wagers: tuple[Decimal | None, Decimal | None] = (None, None)
 
     @property
     def changed(self) -> bool:
@@ -73,6 +75,8 @@ class Change:
     where: str | None = None  # ``file:line`` stating it: the new submission's, else the old's
     #: the old and the new submission state it in a form not read (``None`` shown as that)
     misread: tuple[bool, bool] = (False, False)
+    #: the wagers a table printed by the amount wagered is read at (else ``None``)
+    wagers: tuple[Decimal | None, Decimal | None] = (None, None)
 
     @property
     def group(self) -> str:
@@ -227,12 +231,20 @@ def paytable_change(
     wid, table = game.table(tid)
     old_rows = table_rows(table, old_letter, old_value.wager_amount) if old_letter else None
     new_rows = table_rows(table, new_letter, new_value.wager_amount) if new_letter else None
+    wagers: tuple[Decimal | None, Decimal | None] = (None, None)
+    if table.by_wager_amount is not None:  # its sums are for the amount wagered
+        wagers = (
+            old_value.wager_amount if old_letter else None,
+            new_value.wager_amount if new_letter else None,
+        )
+    hands = [replace(row, wagers=wagers) for row in hand_rows(game, table, old_rows, new_rows)]
     return Change(
         path=f"/paytables/{escape(tid)}",
         old=old_letter,
         new=new_letter,
         title=table_title(game, wid, tid, table),
-        hands=hand_rows(game, table, old_rows, new_rows),
+        hands=hands,
+        wagers=wagers,
         hold_old=_hold(game, tid, table, old_letter, old_rows, old_value) if old_letter else None,
         hold_new=_hold(game, tid, table, new_letter, new_rows, new_value) if new_letter else None,
         cite=table.cite,

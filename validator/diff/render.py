@@ -10,7 +10,7 @@ from validator.checks.findings import held, released
 from validator.diff.compare import Change, GameDiff, HandRow
 from validator.diff.holds import Hold
 from validator.diff.names import field_name, in_words
-from validator.model.notation import parse_payout
+from validator.model.notation import format_money, parse_payout
 from validator.signage.checked import describe
 
 PLACES = 4
@@ -36,8 +36,13 @@ def direction(row: HandRow) -> str:
     b: Any = None
     if kinds <= {"to", "for", "push", "na"}:
         a, b = old.net_units(), new.net_units()
-    elif kinds == {"fixed"}:
-        a, b = old.amount, new.amount
+    elif kinds <= {"fixed", "na"}:  # a sum, or not paid; per $1 where the wagers differ
+        a, b = (x.amount if x.kind.value == "fixed" else 0 for x in (old, new))
+        was, now = row.wagers
+        if was is not None and now is not None and was != now:
+            a, b = Fraction(a) / Fraction(was), Fraction(b) / Fraction(now)
+            if a == b:
+                return "the same per $1 wagered"
     elif kinds == {"meter"} and old.meter == new.meter:
         a, b = old.share, new.share
     if a is None or a == b:
@@ -82,11 +87,15 @@ NOT_READ_VALUE = "not read as written"
 
 
 def sides(change: Change) -> tuple[str, str]:
-    """The old and the new value of a change as the documents show them."""
-    return (
-        NOT_READ_VALUE if change.misread[0] else selection(change.old, change),
-        NOT_READ_VALUE if change.misread[1] else selection(change.new, change),
-    )
+    """The old and the new value of a change as the documents show them: a table printed
+    by the amount wagered with the wager its sums are for ("Paytable B, $5 wager")."""
+    out = []
+    for value, misread, wager in zip(
+        (change.old, change.new), change.misread, change.wagers, strict=True
+    ):
+        text = NOT_READ_VALUE if misread else selection(value, change)
+        out.append(text if wager is None else f"{text}, {format_money(wager)} wager")
+    return out[0], out[1]
 
 
 def stated(change: Change) -> tuple[str, str]:
