@@ -666,3 +666,23 @@ def test_an_envy_bonus_diff_names_the_wager_its_sums_are_for_641a_12_d_5(tmp_pat
     assert "| Four aces | **$100** | **$500** | the same per $1 wagered |" in envy
     assert "| Four-of-a-kind | **$10** | **$125** | pays more |" in envy
     assert "| Straight flush | **$5** | **N/A** | pays less |" in envy
+
+
+def test_a_stated_tables_rows_are_headed_old_and_new_not_stated_and_stated(
+    tmp_path: Path,
+) -> None:
+    """A table the submissions state where the text is missing (the Pocket Bonus,
+    § 677a.12(d)) was headed "as stated: stated → stated" over columns "stated | stated";
+    its columns are the old and the new rows."""
+    from validator import PROJECT_ROOT
+
+    old = PROJECT_ROOT / "rulesubs" / "example" / "wpt-heads-up-holdem.yaml"
+    new = tmp_path / "new.yaml"
+    text = old.read_text()
+    assert "    pair: 3 to 1\n" in text
+    new.write_text(text.replace("    pair: 3 to 1\n", "    pair: 4 to 1\n"))
+    out = CliRunner().invoke(app, ["diff", str(old), str(new), "--format", "markdown"])
+    assert out.exit_code == 0, out.output
+    assert "## Pocket Bonus Wager, as stated: old rows → new rows" in out.stdout
+    assert "| Hand | old rows | new rows | |" in out.stdout
+    assert "stated → stated" not in out.stdout and "| stated | stated |" not in out.stdout

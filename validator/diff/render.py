@@ -88,7 +88,10 @@ NOT_READ_VALUE = "not read as written"
 
 def sides(change: Change) -> tuple[str, str]:
     """The old and the new value of a change as the documents show them: a table printed
-    by the amount wagered with the wager its sums are for ("Paytable B, $5 wager")."""
+    by the amount wagered with the wager its sums are for ("Paytable B, $5 wager"), a table
+    whose rows both submissions state as its old and new rows."""
+    if change.old == change.new == "stated":
+        return "old rows", "new rows"
     out = []
     for value, misread, wager in zip(
         (change.old, change.new), change.misread, change.wagers, strict=True
