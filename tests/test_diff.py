@@ -666,6 +666,12 @@ def test_an_envy_bonus_diff_names_the_wager_its_sums_are_for_641a_12_d_5(tmp_pat
     assert "| Four aces | **$100** | **$500** | the same per $1 wagered |" in envy
     assert "| Four-of-a-kind | **$10** | **$125** | pays more |" in envy
     assert "| Straight flush | **$5** | **N/A** | pays less |" in envy
+    unstated = tmp_path / "old.yaml"  # no wager_amount: the $1 table is read, and said
+    unstated.write_text(old.read_text().replace("    wager_amount: 1\n", ""))
+    out = CliRunner().invoke(app, ["diff", str(unstated), str(new), "--format", "markdown"])
+    envy = out.stdout.split("## Four-Card Envy Bonus")[1].split("\nHold")[0]
+    assert "| Four aces | **$100** | **$500** | the same per $1 wagered |" in envy
+    assert "Paytable A, $1 wager → Paytable B, $5 wager" in envy
 
 
 def test_a_stated_tables_rows_are_headed_old_and_new_not_stated_and_stated(

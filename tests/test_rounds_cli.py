@@ -504,3 +504,24 @@ def test_a_log_line_cut_short_is_named_and_a_record_respaced_is_found(tmp_path: 
     out = run_rulesub("settle", str(respaced), "--round", "2", "--format", "json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["house"] == records[1]["result"]["house"]
+    both = tmp_path / "both.jsonl"  # a line cut short before a record respaced
+    both.write_text(
+        respaced.read_text().replace(respaced.read_text().splitlines()[0], lines[0][:150])
+    )
+    assert run_rulesub("settle", str(both), "--round", "3").returncode == 0
+    out = run_rulesub("settle", str(both), "--round", "1")
+    assert out.returncode == 2 and f"{both}:1:" in out.stderr
+
+
+def test_a_meter_a_round_states_resets_to_the_reseed_of_its_own_wager(tmp_path: Path) -> None:
+    """`meters:` gives a meter's amount, not its seeds: four aces on $5 wagers win a
+    $30,000 meter stated in the round, and it resets to paytable A's "$5,000 for 1" of the
+    $5 wager (§ 641a.12(d)(3)), $25,000, not the $1 table's $5,000."""
+    f = tmp_path / "stated.yaml"
+    text = FOUR_ACES.format(rulesub="", first=5, second=5)
+    f.write_text(
+        text.replace("seats:\n", "meters: {four_card_progressive: {primary: 30000}}\nseats:\n")
+    )
+    out = run_rulesub("settle", str(f))
+    assert out.returncode == 0, out.stderr
+    assert "Four-Card Progressive meter: $30,000 → $25,000" in out.stdout

@@ -134,11 +134,18 @@ def _log_round(path: Path, round_no: int | None) -> tuple[Any, str]:
     keys = (f'"round": {round_no},', f'"hand":{round_no},')  # a banking line, a Poker one
     # first only the lines `play` writes for the round; where none is it, every line, so
     # that a line no JSON reader can read is named rather than passed over
+    unread: LoadError | None = None  # the first line no JSON reader can read
     for quick in (True, False) if round_no is not None else (False,):
         for line_no, text in records:
             if quick and not any(k in text for k in keys):
                 continue
-            data = json_line(text, str(path), line_no)
+            try:
+                data = json_line(text, str(path), line_no)
+            except LoadError as e:
+                if round_no is None or quick:
+                    raise
+                unread = unread or e
+                continue
             number = data.get("round", data.get("hand")) if isinstance(data, dict) else None
             if round_no is not None and number != round_no:
                 continue  # the number was some other field's
@@ -146,6 +153,8 @@ def _log_round(path: Path, round_no: int | None) -> tuple[Any, str]:
             if isinstance(data, dict) and isinstance(data.get("round_file"), dict):
                 data, within = data["round_file"], "/round_file"  # the round file play settled
             return Located(path=path, data=data, positions={"": Position(line_no, 1)}), within
+    if unread is not None:  # round K may be the line that cannot be read: name it
+        raise unread
     raise LoadError(str(path), 1, 1, f"the log holds no round {round_no}")
 
 

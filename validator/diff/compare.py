@@ -233,10 +233,12 @@ def paytable_change(
     new_rows = table_rows(table, new_letter, new_value.wager_amount) if new_letter else None
     wagers: tuple[Decimal | None, Decimal | None] = (None, None)
     if table.by_wager_amount is not None:  # its sums are for the amount wagered
-        wagers = (
-            old_value.wager_amount if old_letter else None,
-            new_value.wager_amount if new_letter else None,
+        read = (  # the amount whose table the rows are read from (the first where none is)
+            None if letter is None else _amount_key(table, value.wager_amount)
+            for letter, value in ((old_letter, old_value), (new_letter, new_value))
         )
+        was, now = (None if k is None else Decimal(k) for k in read)
+        wagers = (was, now)
     hands = [replace(row, wagers=wagers) for row in hand_rows(game, table, old_rows, new_rows)]
     return Change(
         path=f"/paytables/{escape(tid)}",

@@ -175,11 +175,9 @@ def _progressive_wager(game: Game, cfg: TableConfig, spec: RoundSpec) -> None:
                     f"are seeded for one amount of the wager ({cite})",
                     f"{seat.pointer}/wagers/{wid}",
                 )
-        meters = (
-            progressive.meters
-            if tid in spec.meters  # amounts the round file states: as stated
-            else resolve_meters(table, cfg.letter(game, tid), amount, progressive.meters)
-        )
+        # the chapter's meters seeded for the amount; a meter it leaves to the submission
+        # as the round file states it (``meters:`` gives the meters' amounts, not seeds)
+        meters = resolve_meters(table, cfg.letter(game, tid), amount, progressive.meters)
         cfg.progressives[tid] = Progressive(amount, meters)
 
 

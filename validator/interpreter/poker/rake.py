@@ -10,7 +10,8 @@
 - An incremental rake (§ 553.15(b)(2)): an amount taken at each predetermined level the pot
   (all pots of the round together) reaches; capped; each level's amount from the pot the
   chips that reached it are in, the chips filling the pots from the main pot up, so an
-  All-in player's pot pays only for the levels reached while it was filling.
+  All-in player's pot pays only for the levels reached while it was filling (unless the
+  pots after it cannot hold a level's amount: the rest comes from the pots before).
 - Time charges (§ 553.15(b)(3)): an hourly fee assessed every 20 or 30 minutes per player
   or per table; never taken from a pot (``time_charges``). "A rake based on time charges"
   is a rake, so the submission's "maximum permissible rake" (§ 553.15(a)(3)) binds it: one
