@@ -140,13 +140,17 @@ class TableConfig:
         table: the letter it selects, or a table with no letters."""
         return letter is None or letter == self.letter(game, table_id)
 
+    def offers(self, game: Game, wager_id: str) -> bool:
+        """Whether a round at this table plays the wager: a base wager, or one offered."""
+        return not game.definition.wagers[wager_id].optional or wager_id in self.offered
+
     def plays(self, game: Game, table_id: str) -> bool:
-        """Whether a round at this table can pay from ``table_id``: its wager is a base wager
-        or one offered, and where the table is an optional payout (paid where the
-        certificate holder "may pay" it), the submission offers that payout too."""
+        """Whether a round at this table can pay from ``table_id``: its wager is played
+        (``offers``), and where the table is an optional payout (paid where the certificate
+        holder "may pay" it), the submission offers that payout too."""
         wager_id = next(w for w, t, _ in game.definition.tables() if t == table_id)
         _, table = game.table(table_id)
-        if game.definition.wagers[wager_id].optional and wager_id not in self.offered:
+        if not self.offers(game, wager_id):
             return False
         return not table.optional_payout or table_id in self.optional_payouts
 

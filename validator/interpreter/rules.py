@@ -150,8 +150,7 @@ class Rules:
         return spot_id(line.wager, line.on)
 
     def offered(self, wager_id: str) -> bool:
-        wager = self.wager(wager_id)
-        return not wager.optional or wager_id in self.config.offered
+        return self.config.offers(self.game, wager_id)
 
     @cached_property
     def decisions(self) -> dict[str, DecideStep]:
