@@ -276,7 +276,8 @@ def test_sarif_is_written_when_nothing_can_be_read(tmp_path: Path) -> None:
     done = rulesub("validate", "--format", "sarif", str(tmp_path / "missing.yaml"))
     assert done.returncode == 2
     run = json.loads(done.stdout)["runs"][0]
-    assert run["results"] == [] and run["tool"]["driver"]["informationUri"]
+    (result,) = run["results"]  # the missing file, unreadable, as a FIFO is
+    assert result["ruleId"] == "rulesub/unreadable" and run["tool"]["driver"]["informationUri"]
 
 
 def test_sarif_out_is_written_when_input_cannot_be_read(tmp_path: Path) -> None:

@@ -301,17 +301,22 @@ def test_641a_12_d_3_four_card_progressive_meters(games) -> None:
 
 def test_641a_12_e_3_five_card_progressive_meters(games) -> None:
     """Table A: $10,000 for 1, primary 21%, reserve N/A. Tables B-D: mega $10,000, major
-    $1,000, minor N/A / $250 / $250; mega 11/9/10%, major 10/7/8%, minor N/A/3/3%."""
+    $1,000, minor N/A / $250 / $250; mega 11/9/10%, major 10/7/8%, minor N/A/3/3%; B-D
+    print no reserve row, and the rates "must be as follows": no reserve (N/A)."""
     _, table = games["four-card-poker"].table("five_card_progressive")
     m = table.meters
     assert m.cite == "§ 641a.12(e)(3)" and m.paid_when.cite == "§ 641a.12(e)(4)"
 
     def rule(seed: int, inc: int) -> dict[str, object]:
-        return {"seed": per_unit(seed), "reseed": per_unit(seed), "increment": Fraction(inc, 100)}
+        return {
+            "seed": per_unit(seed),
+            "reseed": per_unit(seed),
+            "increment": Fraction(inc, 100),
+            "reserve_increment": "N/A",
+        }
 
-    a = rule(10_000, 21) | {"reserve_increment": "N/A"}
     assert {k: {n: meter(r) for n, r in v.items()} for k, v in m.paytables.items()} == {
-        "A": {"primary": a},
+        "A": {"primary": rule(10_000, 21)},
         "B": {"mega": rule(10_000, 11), "major": rule(1_000, 10)},
         "C": {"mega": rule(10_000, 9), "major": rule(1_000, 7), "minor": rule(250, 3)},
         "D": {"mega": rule(10_000, 10), "major": rule(1_000, 8), "minor": rule(250, 3)},

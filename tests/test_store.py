@@ -186,6 +186,42 @@ def test_waived_findings_are_listed_with_their_reasons(db: str) -> None:
     assert f"{codes[0]}: agreed with the Bureau" in timeline
 
 
+def test_a_waiver_written_in_the_filing_is_the_officers_to_grant(db: str, tmp_path: Path) -> None:
+    """§ 641a.2(a): "no more than seven players". A filing of eight positions that waives
+    its own error in a comment is recorded with the error, and the approval is refused until
+    the officer waives it; the filing's reason is shown, never taken as the office's."""
+    text = FCP.read_text(encoding="utf-8")
+    table = next(line for line in text.splitlines() if line.startswith("table:"))
+    eight = table.replace("positions: 7", "positions: 8")
+    assert eight != table
+    waiver = "  # rulesub: ignore[four-card-poker/max-positions] -- we like eight"
+    path = tmp_path / "eight.yaml"
+    path.write_text(text.replace(table, eight + waiver), encoding="utf-8")
+    assert cli("validate", str(path)).exit_code == 0  # the filer's linter honours it
+    rid = record(db, path)
+    shown = as_json(cli("show", str(rid), "--db", db, "--format", "json"))
+    (error,) = [f for f in shown["findings_recorded"] if f["severity"] == "error"]
+    assert error["code"] == "four-card-poker/max-positions"
+    assert error["filing_waiver"].startswith("we like eight (line ")
+    out = cli("approve", str(rid), "--by", "R. Officer", "--date", BEFORE_EFFECTIVE, "--db", db)
+    assert out.exit_code == 1
+    assert "the filing asks to waive it: we like eight" in out.stderr
+    out = cli(
+        "approve",
+        str(rid),
+        "--by",
+        "R. Officer",
+        "--date",
+        BEFORE_EFFECTIVE,
+        "--waive=four-card-poker/max-positions=eight seats approved by letter",
+        "--db",
+        db,
+    )
+    assert out.exit_code == 0, out.stderr
+    pack = as_json(cli("review", str(path), "--format", "json"))
+    assert [f["filing_waiver"] for f in pack["findings"]] == [error["filing_waiver"]]
+
+
 def test_waiving_a_finding_the_submission_does_not_have_is_wrong_usage(db: str) -> None:
     rid = record(db, HCF)
     out = cli(

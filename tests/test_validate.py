@@ -319,3 +319,21 @@ def test_every_finding_code_is_a_rule() -> None:
         assert rule.severity == f.severity
         # the rule's section, or the paragraph of it the submission breaks (§ 641a.3(c)(1))
         assert f.cite == rule.cite or (rule.cite and f.cite.startswith(rule.cite + "(")), f.code
+
+
+def test_a_missing_file_is_in_the_json_and_sarif_reports(tmp_path: Path) -> None:
+    """A report read by a machine names every input it could not read: a missing file is
+    an unreadable finding in JSON and a result in SARIF, as a FIFO is, with exit 2."""
+    gone = tmp_path / "nowhere.yaml"
+    good = EXAMPLES / "four-card-poker.yaml"
+    for fmt in ("json", "sarif"):
+        done = run_rulesub("validate", "--format", fmt, str(gone), str(good))
+        assert done.returncode == 2
+        report = json.loads(done.stdout)
+        if fmt == "json":
+            (f,) = report["findings"]
+            assert f["code"] == "rulesub/unreadable" and f["file"] == str(gone)
+            assert report["summary"]["files"] == 2
+        else:
+            (result,) = report["runs"][0]["results"]
+            assert "cannot be opened" in result["message"]["text"]

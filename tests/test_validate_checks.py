@@ -160,6 +160,46 @@ def test_deck_change_interval(
     assert ("four-card-poker/deck-change-interval" in errors(path)) is bad
 
 
+def test_an_interval_of_no_hours_is_refused_once_not_called_unstated(tmp_path: Path) -> None:
+    """§ 641a.3(c)(2): an interval of 0 hours is refused as a value; it was stated, so the
+    interval check does not also say "no interval is stated"."""
+    path = variant(
+        tmp_path,
+        "four-card-poker-five-card",
+        {"/dealing/methods": ["manual_shoe"], "/dealing/change_every_hours": {"manual_shoe": 0}},
+    )
+    assert set(codes(path)) == {"rulesub/bad-value"}
+
+
+def test_a_quoted_date_that_is_no_day_says_so(tmp_path: Path) -> None:
+    """February 30 written in quotes is refused as no date, not as text "not like a date"."""
+    path = variant(tmp_path, "four-card-poker", {"/effective": "2027-02-30"})
+    (found,) = codes(path)["rulesub/wrong-type"]
+    assert found.message == "/effective: '2027-02-30' is no date (day is out of range for month)"
+
+
+def test_a_submission_written_as_json_reads_its_dates(tmp_path: Path) -> None:
+    """JSON is YAML too, and has no dates: `"effective": "2027-01-01"` (as the editor schema
+    writes it) is the date it names, so a JSON submission checks as its YAML does."""
+    import json
+
+    yaml = YAML(typ="safe")
+    data = yaml.load((EXAMPLES / "four-card-poker.yaml").read_text(encoding="utf-8"))
+    data["effective"] = data["effective"].isoformat()
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert validate_file(path).findings == []
+    quoted = variant(tmp_path, "four-card-poker", {"/effective": "2027-01-01"}, "q.yaml")
+    assert validate_file(quoted).findings == []
+
+
+def test_a_format_version_written_as_text_says_so(tmp_path: Path) -> None:
+    """`rulesub: "1"` is refused as text, not as "'1' is not one of: 1 (did you mean '1'?)"."""
+    (found,) = codes(variant(tmp_path, "four-card-poker", {"/rulesub": "1"}))["rulesub/bad-value"]
+    assert found.message == "/rulesub: '1' is text, not the number 1"
+    assert found.hint == "write 1 without quotes"
+
+
 def test_minimum_wager_at_most_maximum(tmp_path: Path) -> None:
     path = variant(tmp_path, "lunar-poker", {"/table/min_wager": "$300"})
     (finding,) = codes(path)["rulesub/wager-limits"]
@@ -286,6 +326,49 @@ def test_five_card_progressive_meters_per_paytable(tmp_path: Path) -> None:
     }
     assert code not in _five_card(tmp_path, "D", d)
     assert code in _five_card(tmp_path, "C", d)  # C: mega 9%, major 7%
+
+
+@pytest.mark.parametrize("letter", ["B", "C", "D"])
+def test_five_card_progressive_b_to_d_print_no_reserve_rate(tmp_path: Path, letter: str) -> None:
+    """§ 641a.12(e)(3): the rates "must be as follows", and paytables B, C and D print one
+    incrementation rate for each meter and no reserve: a reserve rate stated beside them is
+    refused, as paytable A's printed "N/A" is."""
+    code = "four-card-poker/five-card-progressive-meters"
+    rates = {"B": ("11%", "10%", None), "C": ("9%", "7%", "3%"), "D": ("10%", "8%", "3%")}
+    mega, major, minor = rates[letter]
+    meters = {
+        "mega": {"seed": 50000, "reseed": 50000, "increment": mega},
+        "major": {"seed": 5000, "reseed": 5000, "increment": major},
+    }
+    if minor is not None:
+        meters["minor"] = {"seed": 1250, "reseed": 1250, "increment": minor}
+    assert code not in _five_card(tmp_path, letter, meters)
+    assert code not in _five_card(
+        tmp_path, letter, {**meters, "mega": {**meters["mega"], "reserve_increment": "N/A"}}
+    )
+    reserved = {k: {**m, "reserve_increment": "20%"} for k, m in meters.items()}
+    assert code in _five_card(tmp_path, letter, reserved)
+
+
+def test_a_progressive_wager_of_nothing_is_refused(tmp_path: Path) -> None:
+    """§ 641a.12(g)(4): the seed is "based upon the amount of the Progressive Payout Wager
+    being offered": a $0 wager is no wager, refused as a $0 table minimum is, and not read as
+    a $0 seed that the meter check would then pass."""
+    base = "/progressives/five_card_hand_bonus"
+    found = codes(
+        variant(
+            tmp_path,
+            "four-card-poker-five-card",
+            {f"{base}/wager_amount": 0, f"{base}/meters/primary/seed": 0},
+        )
+    )
+    assert "four-card-poker/five-card-hand-bonus-meters" not in found  # not "not stated"
+    (bad,) = found["rulesub/bad-value"]
+    assert bad.message.endswith("0 is too small: it must be more than 0"), bad.message
+    table = codes(variant(tmp_path, "four-card-poker", {"/table/min_wager": 0}, "t.yaml"))
+    assert [f.message.split(": ", 1)[1] for f in table["rulesub/bad-value"]] == [
+        "0 is too small: it must be more than 0"
+    ]
 
 
 def test_five_card_hand_bonus_meter(tmp_path: Path) -> None:
@@ -447,6 +530,18 @@ def test_missing_text_is_reported_as_information(tmp_path: Path) -> None:
         "wpt-heads-up-holdem/pocket-bonus-text-missing": ["info"],
     }
     assert found["wpt-heads-up-holdem/pocket-bonus-text-missing"][0].cite == "§ 677a.12(d)"
+
+
+def test_a_bad_beat_table_without_a_straight_names_the_hand_it_leaves_unpaid(
+    tmp_path: Path,
+) -> None:
+    """§ 677a.1: a Bad Beat is paid on a straight or higher that loses: a stated table
+    without a straight row is refused, the hand named as the chapter names it (no id), and
+    never called "a winning hand", which a Bad Beat hand is not."""
+    path = variant(tmp_path, "wpt-heads-up-holdem", {"/custom_paytables/bad_beat/straight": DELETE})
+    (found,) = codes(path)["wpt-heads-up-holdem/bad-beat-pays-every-straight-or-better"]
+    assert found.message.endswith("the table pays nothing for straight, a hand the wager pays on")
+    assert found.hint == "add a row: straight: <odds>"
 
 
 def test_offered_without_a_table_is_an_error(tmp_path: Path) -> None:

@@ -50,7 +50,9 @@ def test_a_bad_beat_table_pays_every_straight_or_better(tmp_path: Path) -> None:
     for row in ("    straight: 5 to 1\n", "    full_house: 10 to 1\n"):
         found = _codes(_submission(tmp_path, BAD_BEAT, BAD_BEAT.replace(row, "")))
         assert found[code]["severity"] == "error"
-        assert row.split(":")[0].strip() in found[code]["message"]
+        row_id = row.split(":")[0].strip()
+        assert f"add a row: {row_id}: <odds>" in found[code]["hint"]  # the file's notation
+        assert f"pays nothing for {row_id.replace('_', ' ')}, a hand" in found[code]["message"]
         assert found[code]["cite"] == "§ 677a.1; § 677a.11(h)(2)(iii)(B)"
 
 
@@ -62,11 +64,12 @@ def test_a_pocket_bonus_table_pays_a_pair_and_an_ace_with_a_face_card(tmp_path: 
     pairs_only = "  pocket_bonus:\n    pair_of_aces: 30 to 1\n    pair: 3 to 1\n"
     found = _codes(_submission(tmp_path, POCKET, pairs_only))
     assert found[code]["severity"] == "error"
-    assert "ace_king_queen_or_jack" in found[code]["message"]
+    assert "add a row: ace_king_queen_or_jack: <odds>" in found[code]["hint"]
+    assert "pays nothing for ace and a king, queen or jack," in found[code]["message"]
     assert found[code]["cite"] == "§ 677a.7(d)(2); § 677a.11(i)(1)(i)"
     ace_face_only = "  pocket_bonus:\n    ace_king_queen_or_jack: 5 to 1\n"
     found = _codes(_submission(tmp_path, POCKET, ace_face_only))
-    assert "(pair)" in found[code]["message"]
+    assert "pays nothing for pair, a hand the wager pays on" in found[code]["message"]
 
 
 def test_settle_never_settles_a_winning_pocket_bonus_as_a_loss(tmp_path: Path) -> None:
@@ -273,3 +276,25 @@ def test_odds_of_a_submission_price_the_pocket_bonus_table_it_states_677a_12_d()
     text = run_rulesub("odds", "wpt-heads-up-holdem", "--rulesub", str(EXAMPLE)).stdout
     assert "as stated" in text and "odds_for_rows" not in text
     assert "Bad Beat on the Odds Wager" in text.split("Not priced:")[1]
+
+
+def test_a_bad_beat_payout_names_the_table_the_submission_states(tmp_path: Path) -> None:
+    """§ 677a.11(h)(2)(iii)(B): a straight flush that loses to a qualifying dealer is
+    "eligible for a Bad Beat payout as provided in § 677a.12(c)", whose text is missing:
+    the Odds Wager's reason says the example's 500 to 1 is the Bad Beat table the
+    submission states, never the Odds table's, and pays it ($10 at 500 to 1: $5,000)."""
+    rnd = tmp_path / "bad-beat.yaml"
+    rnd.write_text(
+        f"game: wpt-heads-up-holdem\nrulesub: {EXAMPLE}\nseats:\n"
+        "  - wagers: {ante: 10, odds: 10}\n    cards: [4S, 3S]\n    actions: [check, raise 2x]\n"
+        "dealer: [9S, TS]\ncommunity: [5S, 6S, 7S, 8S, 2D]\n"
+    )
+    out = run_rulesub("settle", str(rnd), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    odds = json.loads(out.stdout)["seats"][0]["wagers"]["odds"]
+    assert odds["net"] == "5000"
+    assert (
+        "by the Bad Beat on the Odds Wager table as the Rules Submission states it"
+        in (odds["reason"])
+    )
+    assert odds["lines"][0]["outcome"] == "wins 500 to 1"

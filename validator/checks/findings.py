@@ -28,11 +28,15 @@ class Finding:
     column: int  # 1-based
     hint: str | None = None  # what would comply, in the file's notation (`validate` prints it)
     remedy: str | None = None  # the same in a person's words, money printed (the documents')
+    #: the reason a waiver written in the filing itself gives, where the office has not
+    #: granted it (the store and the review pack: ``Checked.as_filed``)
+    filing_waiver: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        if self.remedy is None:  # the shape stays as it was where no words are given
-            del out["remedy"]
+        for key in ("remedy", "filing_waiver"):  # the shape stays as it was where none is given
+            if out[key] is None:
+                del out[key]
         return out
 
     @property

@@ -287,6 +287,8 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
         dealt = METHOD_NAMES.get(method, method)  # in the chapters' words: "dealt by hand"
         remedy = f"the cards changed at least every {limit} hours when {dealt}"
         if hours is None:
+            if ctx.ill_formed(f"{c.field}/{method}"):
+                continue  # stated but refused (0 hours): a problem of form, reported as such
             yield Violation(
                 c.field,
                 f"no interval is stated for {method} (at most {limit} hours)",
@@ -339,7 +341,7 @@ def _equals_table(c: C.EqualsTable, ctx: Context) -> Iterator[Violation]:
     needs_amount = any(
         getattr(rule, f) is not None for rule in rules.values() for f in ("seed", "reseed")
     ) and any(f in fields for f in ("seed", "reseed"))
-    if needs_amount and amount is None:
+    if needs_amount and amount is None and not ctx.stated(f"{base}/wager_amount"):
         yield Violation(
             base,
             "no wager_amount is stated, and the seed and reseed are fixed per unit wagered",
@@ -641,7 +643,7 @@ def _unpaid_winners(
         if c is None:
             yield Violation(
                 f"/custom_paytables/{table_id}",
-                f"the table pays nothing for {cat.name.lower()} ({cat.id}), a winning hand",
+                f"the table pays nothing for {cat.name.lower()}, a hand the wager pays on",
                 hint=f"add a row: {cat.id}: <odds>",
             )
 

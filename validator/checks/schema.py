@@ -40,11 +40,12 @@ RATE_PATTERN = r"^\s*\d+(\.\d+)?\s*%\s*$"
 RATE_OR_NA_PATTERN = r"^\s*(\d+(\.\d+)?\s*%|N/A|n/a|NA)\s*$"
 
 
-def _money(description: str) -> dict[str, Any]:
+def _money(description: str, positive: bool = False) -> dict[str, Any]:
+    """Dollars; ``positive`` where the submission model refuses $0 (a wager of nothing)."""
     return {
         "description": f"{description} (a number of dollars, or a string like '$5,000')",
         "type": ["integer", "string"],
-        "minimum": 0,
+        "exclusiveMinimum" if positive else "minimum": 0,
         "pattern": MONEY_PATTERN,
     }
 
@@ -175,7 +176,7 @@ def _any_game_sections() -> dict[str, Any]:
                 "type": "object",
                 "additionalProperties": _object(
                     {
-                        "wager_amount": _money(DESCRIPTIONS["wager_amount"]),
+                        "wager_amount": _money(DESCRIPTIONS["wager_amount"], positive=True),
                         "meters": {"type": "object", "additionalProperties": _meter()},
                     },
                     REQUIRED["/progressives/*"],
@@ -211,8 +212,8 @@ def submission_schema(game: Any | None = None) -> dict[str, Any]:
                     d.table.max_positions if d else None,
                 ),
             ),
-            "min_wager": _money(DESCRIPTIONS["min_wager"]),
-            "max_wager": _money(DESCRIPTIONS["max_wager"]),
+            "min_wager": _money(DESCRIPTIONS["min_wager"], positive=True),
+            "max_wager": _money(DESCRIPTIONS["max_wager"], positive=True),
         },
         REQUIRED["/table"],
     )
@@ -518,7 +519,7 @@ def _game_sections(game: Any) -> dict[str, Any]:
                 "description": f"{table.name} meters ({table.meters.cite})",
                 **_object(
                     {
-                        "wager_amount": _money(DESCRIPTIONS["wager_amount"]),
+                        "wager_amount": _money(DESCRIPTIONS["wager_amount"], positive=True),
                         "meters": {
                             "description": DESCRIPTIONS["meters"],
                             **_object({n: _meter() for n in names}),
@@ -644,7 +645,12 @@ def export(
 
 def write_whole(path: Path, text: str) -> None:
     """Write a file whole or not at all (see ``validator.files``)."""
+    from validator.files import WriteError, reason
     from validator.files import write_whole as write
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # a file where the directory is to be: said, never a traceback
+        what = "it is a file, not a directory" if path.parent.is_file() else reason(e)
+        raise WriteError(e.errno, f"cannot make the directory: {what}", str(path.parent)) from None
     write(path, text)

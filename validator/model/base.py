@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Annotated, Any
@@ -84,6 +86,21 @@ Rate = Annotated[
     PlainSerializer(format_rate, return_type=str),
     WithJsonSchema({"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?%$"}),
 ]
+
+
+def _day(value: Any) -> Any:
+    """A day written as text, ``"2027-01-01"`` (a JSON submission, a quoted date), read as
+    the date it names; anything else is left for the strict date check to refuse."""
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            return value  # no day of the calendar: refused, and said so
+    return value
+
+
+#: A date: YAML's own, or the same written as text (JSON has no dates).
+Day = Annotated[dt.date, BeforeValidator(_day)]
 
 
 def _rank(value: Any) -> int:

@@ -140,7 +140,7 @@ def build_pack(
         pack.unreadable = [describe(f) for f in checked.findings] or [f"{display}: unreadable"]
         return pack
     pack.submission = checked.submission
-    pack.findings = list(checked.findings)
+    pack.findings = checked.as_filed()  # a waiver the filing writes is the officer's to grant
     game_id = getattr(checked.submission, "game", None)
     pack.game = checked.game()
     if isinstance(game_id, str):

@@ -9,7 +9,7 @@ from validator.markdown import md_text as _md
 from validator.odds.wagers import strategy_text
 from validator.review.build import SECTIONS, ReviewPack
 from validator.review.cover import hold_rows, no_hold, quoted_line
-from validator.review.html import approval_terms, cover_facts, pack_draft
+from validator.review.html import FILING_WAIVER, approval_terms, cover_facts, pack_draft
 
 
 def _demote(markdown: str, levels: int = 2) -> str:
@@ -49,6 +49,8 @@ def render_markdown(pack: ReviewPack) -> str:
             out.append(f"- **{f.severity}**, line {f.line}: {_md(said)}{cite}")
             if f.remedy:
                 out.append(f"  What would comply: {_md(f.remedy)}")
+            if f.filing_waiver:
+                out.append(f"  {_md(FILING_WAIVER)}: {_md(f.filing_waiver)}")
             quote = quoted_line(pack, f.line)
             if quote:
                 out.append(f"  > line {f.line}: {_code(quote.strip())}")

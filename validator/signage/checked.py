@@ -7,6 +7,7 @@ new submission has and the old did not. Both take the validator's findings as th
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,22 @@ class Checked:
     submission: Any = None  # validator.model.submission.RulesSubmission | None
     unreadable: bool = False
     path: str = ""  # the file read (``file`` is its name as shown)
+    #: the findings the filing's own waivers set aside (``validator.checks.findings.Suppressed``)
+    waived: list[Any] = field(default_factory=list)
+
+    def as_filed(self) -> list[Any]:
+        """Every finding of the filing, its own waivers set aside: a waiver written in a
+        submission is the filer's request, which an office grants only at approval
+        (``approve --waive``), never by the filer's word. Each such finding carries the
+        reason the filing gives (``filing_waiver``)."""
+        asked = [
+            dataclasses.replace(
+                s.finding, filing_waiver=f"{s.reason} (line {s.where.rsplit(':', 1)[-1]})"
+            )
+            for s in self.waived
+            if s.waiver in ("inline", "file")
+        ]
+        return sorted([*self.findings, *asked], key=lambda f: (f.line, f.column, f.code))
 
     def where(self, pointer: str) -> str | None:
         """``file:line`` of the value at ``pointer``, where the file states it (one read
@@ -67,9 +84,13 @@ def check_submission(path: Path | str, *, display: str | None = None, as_of: Any
         submission=result.submission,
         unreadable=bool(getattr(result, "unreadable", False)),
         path=str(path),
+        waived=list(getattr(result, "suppressed", [])),
     )
     if display is not None:
         checked.findings = [_relocated(f, display) for f in checked.findings]
+        checked.waived = [
+            dataclasses.replace(s, finding=_relocated(s.finding, display)) for s in checked.waived
+        ]
     return checked
 
 

@@ -953,7 +953,8 @@ def regulation_version(game_id: str) -> str:
 
 
 def check_file(path: Path, name: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The validator's findings (as ``rulesub validate --format json`` gives them) and the
+    """The validator's findings (as ``rulesub validate --format json`` gives them, the
+    filing's own waivers set aside: the office grants a waiver at approval) and the
     submission's data; an unreadable file is a ``StoreError``."""
     from validator.signage.checked import check_submission, describe
 
@@ -962,7 +963,7 @@ def check_file(path: Path, name: str) -> tuple[list[dict[str, Any]], dict[str, A
         raise StoreError(
             "; ".join(describe(f) for f in checked.findings) or f"{name}: cannot be read"
         )
-    return [f.to_dict() for f in checked.findings], checked.submission.data()
+    return [f.to_dict() for f in checked.as_filed()], checked.submission.data()
 
 
 def _by_sha(conn: Connection, sha: str) -> Row[Any] | None:

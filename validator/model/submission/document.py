@@ -4,12 +4,11 @@ parts each section is read with; which keys must be stated."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from validator.model.base import Money, PayoutField
+from validator.model.base import Day, Money, PayoutField
 from validator.model.submission.part import Part
 from validator.model.submission.poker import (
     Ante,
@@ -30,7 +29,7 @@ class RulesSubmission(Part):
     certificate_holder: str | None = Field(default=None, min_length=1)
     facility: str | None = Field(default=None, min_length=1)
     game: str | None = None
-    effective: dt.date | None = None
+    effective: Day | None = None
     table: TableLimits | None = None
     dealing: Dealing | None = None
     offered: list[str] | None = None

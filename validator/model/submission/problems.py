@@ -126,6 +126,9 @@ _EXPECTED = {
 }
 
 
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
 def problem_of(err: FieldError, raw: Mapping[str, Any], located: Located) -> FormatProblem:
     pointer, kind = err.pointer, err.kind
     name = pointer.rsplit("/", 1)[-1] or "the file"
@@ -139,6 +142,18 @@ def problem_of(err: FieldError, raw: Mapping[str, Any], located: Located) -> For
         if close:  # the suggestion says enough: leave out the list of every key
             message = message.split("; expected one of:")[0]
         return FormatProblem("rulesub/unknown-key", message, pointer, err.line, err.column, hint)
+    if kind.startswith("date_") and isinstance(value, str) and _DAY.match(value.strip()):
+        try:  # written as a date, but no day of the calendar: say why, as the loader does
+            dt.date.fromisoformat(value.strip())
+        except ValueError as e:
+            return FormatProblem(
+                "rulesub/wrong-type",
+                f"{pointer}: {written(value)} is no date ({e})",
+                pointer,
+                err.line,
+                err.column,
+                "write a day of the calendar, like 2027-01-01",
+            )
     if kind in _EXPECTED:
         return FormatProblem(
             "rulesub/wrong-type",
@@ -153,6 +168,15 @@ def problem_of(err: FieldError, raw: Mapping[str, Any], located: Located) -> For
         allowed = re.findall(r"'([^']*)'", str(raw.get("ctx", {}).get("expected", "")))
         if not allowed:
             allowed = re.findall(r"\b\d+\b", str(raw.get("ctx", {}).get("expected", "")))
+        if isinstance(value, str) and value in allowed and value.isdigit():  # `rulesub: "1"`
+            return FormatProblem(
+                "rulesub/bad-value",
+                f"{pointer}: {written(value)} is text, not the number {value}",
+                pointer,
+                err.line,
+                err.column,
+                f"write {value} without quotes",
+            )
         return FormatProblem(
             "rulesub/bad-value",
             f"{pointer}: {written(value)} is not one of: {', '.join(allowed)}"
@@ -173,9 +197,15 @@ def problem_of(err: FieldError, raw: Mapping[str, Any], located: Located) -> For
             err.column,
             f"write '{value}%' if {value} percent is meant",
         )
-    if kind in ("greater_than_equal", "too_short"):
+    if kind in ("greater_than", "greater_than_equal", "too_short"):
         ctx = raw.get("ctx", {})
-        need = f"at least {ctx['ge']}" if "ge" in ctx else f"at least {ctx.get('min_length')} item"
+        need = (
+            f"more than {ctx['gt']}"
+            if "gt" in ctx
+            else f"at least {ctx['ge']}"
+            if "ge" in ctx
+            else f"at least {ctx.get('min_length')} item"
+        )
         return FormatProblem(
             "rulesub/bad-value",
             f"{pointer}: {_show(value) or 'this'} is too small: it must be {need}",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, PlainSerializer
+from pydantic import BeforeValidator, Field, PlainSerializer
 
 from validator.model.base import Money, Rate
 from validator.model.notation import format_rate, parse_rate
@@ -33,5 +33,5 @@ class Meter(Part):
 
 
 class Progressive(Part):
-    wager_amount: Money | None = None
+    wager_amount: Money | None = Field(default=None, gt=0)
     meters: dict[str, Meter] | None = None
