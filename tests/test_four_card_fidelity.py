@@ -249,3 +249,19 @@ def test_every_hold_check_can_fire() -> None:
             table = facts.table(c.table)
             for letter in table.letters or [None]:
                 assert facts.hold(c.table, letter) is not None, (game, c.id, letter)
+
+
+def test_a_jackpot_divided_among_the_dealers_hand_wagers_says_so() -> None:
+    """§ 641a.12(g)(2): a meter share won on the dealer's hand "will be divided equally among
+    the number of players who wagered on the dealer's hand": each winner's reason says the
+    share was divided, and how many ways, not that one player won the whole meter."""
+    out = run_rulesub("settle", str(GOLDEN / "08-dealer-jackpot-divided.yaml"), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    reasons = [
+        w["reason"]
+        for s in json.loads(out.stdout)["seats"]
+        for w in s["wagers"].values()
+        if "dealer's hand" in w["reason"] and "meter" in w["reason"]
+    ]
+    assert len(reasons) == 2
+    assert all("from the primary meter: 100% of meter divided equally 2 ways" in r for r in reasons)

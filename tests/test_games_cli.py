@@ -9,6 +9,7 @@ import pytest
 from conftest import GAME_IDS, run_rulesub
 from typer.testing import CliRunner
 
+from validator import PROJECT_ROOT
 from validator.cli import app
 from validator.model.game import GameDefinition
 
@@ -253,6 +254,37 @@ def test_show_one_wager() -> None:
     assert "Wager: optional (if specified in the Rules Submission) [§ 641a.7(d)(6)]" in t
     assert "Key in a Rules Submission: bad_beat_bonus" in t
     assert "Aces Up" not in t and "Positions:" not in t and "Six Card Bonus" not in t
+
+
+POKER_GAMES = sorted(
+    p.stem
+    for p in (PROJECT_ROOT / "games").glob("*.yaml")
+    if p.stem.startswith(("poker-", "house-"))
+)
+
+
+@pytest.mark.parametrize("game_id", POKER_GAMES)
+def test_every_key_shown_is_one_a_submission_may_write(game_id: str) -> None:
+    """The key `games show` names for each forced wager of a Poker game is one the game's
+    submission schema knows (Hold'em's Blind Bets are stated under `blinds:`, not under the
+    wager's id)."""
+    from validator import SCHEMAS_DIR
+
+    schema = json.loads((SCHEMAS_DIR / f"rulesub.{game_id}.schema.json").read_text("utf-8"))
+    known = set(schema["properties"])
+    result = invoke("games", "show", game_id)
+    assert result.exit_code == 0, result.stderr
+    shown = re.findall(r"Key in a Rules Submission: (\w+)", squash(result.stdout))
+    assert shown and set(shown) <= known, set(shown) - known
+
+
+def test_the_low_qualifier_is_said_in_the_chapters_words() -> None:
+    """§ 553.12(k): the winning low-hand "may not contain a pair ... or a nine, 10, jack, queen
+    or king": shown as no pair and no card above 8, never by the category's id."""
+    result = invoke("games", "show", "poker-omaha-hi-lo-8")
+    t = squash(result.stdout)
+    assert "must qualify: eight or better (no pair, no card above 8)" in t
+    assert "no_pair" not in t
 
 
 # -- --format json ---------------------------------------------------------------------------------

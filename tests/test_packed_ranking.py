@@ -450,18 +450,22 @@ def test_the_functions_run_as_plain_python() -> None:
 @given(st.permutations(range(52)), st.sampled_from(["poker-omaha", "poker-omaha-hi-lo-8"]))
 def test_best_pick_using_takes_the_cards_best_using_takes(deck: list[int], game_id: str) -> None:
     """§ 553.12(j): exactly two of the player's four cards and three of the five on the
-    board; the cards ``packed.best_pick_using`` picks make the very ``HandValue`` (cards
-    included, the first of equal choices) that ``Evaluator.best_using`` returns."""
+    board; the cards ``packed.best_pick_using`` picks, from each part in play order, make
+    the very ``HandValue`` (cards included, the first of equal choices) that
+    ``Evaluator.best_using`` returns, whatever the order the cards are listed in."""
     from validator.rankings.packed import best_pick_using
 
     game = load_game(game_id)
-    own, board = deck[:4], deck[4:9]
     sd = game.definition.showdown
     assert sd is not None
     for hand_id in (sd.high, sd.low):
         if not hand_id:
             continue
         ev = game.evaluator(hand_id)
+        own = sorted(deck[:4], key=ev._play_order)
+        board = sorted(deck[4:9], key=ev._play_order)
+        listed = ev.best_using([(deck[:4][::-1], 2), (deck[4:9][::-1], 3)])
+        assert listed == ev.best_using([(deck[:4], 2), (deck[4:9], 3)])
         mask = best_pick_using(
             packed(ev).tables,
             np.array(own, dtype=np.int64),
@@ -473,4 +477,4 @@ def test_best_pick_using_takes_the_cards_best_using_takes(deck: list[int], game_
         )
         chosen = [c for i, c in enumerate(own) if mask >> i & 1]
         chosen += [c for j, c in enumerate(board) if mask >> (16 + j) & 1]
-        assert ev.best(chosen) == ev.best_using([(own, 2), (board, 3)])
+        assert ev.best(chosen) == listed

@@ -191,3 +191,12 @@ def test_the_winner_of_a_pot_of_nothing_is_not_said_to_have_lost() -> None:
     assert "lost at the showdown" not in seats[1]["reasons"]
     assert seats[1]["reasons"][0].startswith("main pot: $0, the highest ranking high hand")
     assert seats[2]["reasons"] == ["lost at the showdown"]
+
+
+@pytest.mark.parametrize("name", ["razz-straight-does-not-hurt"])
+def test_a_low_hand_that_takes_the_whole_pot_is_not_paid_a_half(name: str) -> None:
+    """7CS Procedures § Seven-Card Stud (12)(v): in Razz the best low hand wins the pot,
+    all of it; its reason names the main pot, never "(low half)"."""
+    seats = {s["seat"]: s for s in _settle(GOLDEN / f"{name}.yaml")["seats"]}
+    (reason,) = [r for s in seats.values() for r in s["reasons"] if r.startswith("main pot")]
+    assert reason.startswith("main pot: $30, the best low hand"), reason

@@ -108,7 +108,8 @@ def test_session_with_tables_equals_session_searched(game_id: str) -> None:
 def test_best_using_equals_every_pick_searched(ranking_id: str) -> None:
     """§ 553.12(j): Omaha's hand is two of the four hole cards and three of the five
     community cards. The keys read from the table pick the same hand as searching every
-    pick's value (the first of equal hands, in the order the cards are given)."""
+    pick's value (the first of equal hands, each part in play order: of equal ranks the
+    highest suits first, a low hand's lowest, whatever order the cards are given in)."""
     from itertools import combinations, product
 
     ev = Evaluator(RANKINGS[ranking_id])
@@ -116,12 +117,18 @@ def test_best_using_equals_every_pick_searched(ranking_id: str) -> None:
     for _ in range(150):
         cards = rng.sample(range(52), 9)
         hole, board = cards[:4], cards[4:]
+        if ev.ranking.low is not None:  # the ace lowest, then each rank's suits upward
+            hole.sort(key=lambda c: ((c >> 2) + 1) % 13 * 4 + (c & 3))
+            board.sort(key=lambda c: ((c >> 2) + 1) % 13 * 4 + (c & 3))
+        else:
+            hole.sort(reverse=True)
+            board.sort(reverse=True)
         expected: HandValue | None = None
         for picks in product(combinations(hole, 2), combinations(board, 3)):
             value = ev.searched([c for pick in picks for c in pick])
             if expected is None or value.key > expected.key:
                 expected = value
-        assert ev.best_using([(hole, 2), (board, 3)]) == expected
+        assert ev.best_using([(cards[:4], 2), (cards[4:], 3)]) == expected
 
 
 @pytest.mark.parametrize("game_id", POKER_GAMES)

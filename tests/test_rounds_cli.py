@@ -525,3 +525,56 @@ def test_a_meter_a_round_states_resets_to_the_reseed_of_its_own_wager(tmp_path: 
     out = run_rulesub("settle", str(f))
     assert out.returncode == 0, out.stderr
     assert "Four-Card Progressive meter: $30,000 → $25,000" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        # a meter misspelt was passed over, and four aces paid from the $5,000 seed
+        (
+            "meters: {four_card_progressive: {jackpot: 7000}}\n",
+            "no meter 'jackpot'; the table's: primary",
+        ),
+        (
+            "meters: {four_card_progresive: {primary: 7000}}\n",
+            "(did you mean 'four_card_progressive'?)",
+        ),
+        ("meters: 5\n", "the meters are a mapping"),
+        # § 641a.1: the Magic Card is "the card randomly selected", never a position
+        ("table_system: {magic_card: 1}\n", "magic_card draws a card, like 7H, not a position"),
+        ("table_system: {lucky_bonus: AS}\n", "lucky_bonus draws a position"),
+        ("table_system: {lucky_bonus: 9}\n", "a betting position (1 to 7) or `dealer`"),
+        ("table_system: {magic: 7H}\n", "draws no 'magic'"),
+    ],
+)
+def test_what_a_round_names_of_the_meters_and_the_table_system_is_the_games(
+    tmp_path: Path, extra: str, said: str
+) -> None:
+    """A meter, a progressive table or a table game system's draw the game does not have is
+    refused at its line (exit 2), never passed over to settle on the seed's amount."""
+    f = tmp_path / "named.yaml"
+    f.write_text(
+        "game: four-card-poker\n" + extra + "seats:\n"
+        "  - wagers: {ante: 10, four_card_progressive: 1}\n"
+        "    cards: [AS, AH, AD, AC, 9D]\n    actions: [play 1x]\n"
+        "dealer: [2C, 3D, 4C, 8D, JD, QC]\n"
+    )
+    out = run_rulesub("settle", str(f))
+    assert out.returncode == 2, out.stdout
+    assert f"{f}:2:" in out.stderr and said in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_an_exchange_naming_a_card_twice_is_refused_589_11(tmp_path: Path) -> None:
+    """§ 589.11(d)(2)(i)(B): the player discards two to five of his cards; a card named
+    twice is refused at its line, not a traceback."""
+    f = tmp_path / "twice.yaml"
+    f.write_text(
+        "game: lunar-poker\nseats:\n  - wagers: {ante: 10}\n"
+        "    cards: [2S, 3S, 7D, 9C, QH]\n    actions: [exchange 2S 2S, bet]\n"
+        "dealer: [AD, KH, 8D, 6C, 5D]\ndeck: [4D, 4S]\n"
+    )
+    out = run_rulesub("settle", str(f))
+    assert out.returncode == 2
+    assert "the exchange names 2S twice" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -561,7 +561,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
             for share in half.shares:
                 awards[share.seat].won += share.amount
                 label = {"pot": "", "high": " (high half)", "low": " (low half)"}[half.part]
-                if half.part == "high" and len(res.halves) == 1:
+                if len(res.halves) == 1:  # the whole pot (Razz's low hand takes it all)
                     label = ""
                 awards[share.seat].reasons.append(
                     f"{res.pot.name}{label}: {dollar_text(share.amount)}, {share.reason}"

@@ -145,7 +145,10 @@ def _wager(g: Game, wid: str, w: Wager, width: int = 200) -> Panel:
         else "offered at every table"
     )
     parts.append(_line("Wager", status, w.cite))
-    parts.append(_line("Key in a Rules Submission", wid))  # offered:, paytables:, --wager
+    from validator.model.submission.poker import WAGER_KEYS
+
+    key = WAGER_KEYS.get(wid, wid) if g.definition.kind == "nonbanking" else wid
+    parts.append(_line("Key in a Rules Submission", key))  # offered:, paytables:, blinds:
     if w.pays:
         parts.append(_line("Pays", w.pays.payout.text, w.pays.cite))
     if w.amount:
@@ -265,12 +268,14 @@ def _table(g: Game, tid: str, table: Table, width: int = 200) -> Group:
             )
         )
     if table.approved_hold:
+        from validator.par.printed import stated_range
+
         ah = table.approved_hold
         n = f"{ah.tables} tables, " if ah.tables else ""
         items.append(
             _line(
                 "Board's stated hold",
-                f"{n}{format_rate(ah.low)} to {format_rate(ah.high)}",
+                f"{n}{stated_range(format_rate(ah.low), format_rate(ah.high))}",
                 ah.cite,
             )
         )

@@ -180,7 +180,10 @@ def _showdown_facts(g: Game, sd: Showdown) -> list[Fact]:
             if hand.qualifier:
                 q = ranking.qualifiers[hand.qualifier]
                 top = f", no card above {q.max_rank}" if q.max_rank else ""
-                qual = f"; must qualify: {hand.qualifier.replace('_', ' ')} ({q.at_least}{top})"
+                cat = next(c for c in ranking.categories if c.id == q.at_least)
+                best = ranking.low is not None and cat.any  # a low's best: no pair
+                least = cat.name.lower() if best else f"at least {cat.name.lower()}"
+                qual = f"; must qualify: {hand.qualifier.replace('_', ' ')} ({least}{top})"
             made = g.hand_text(hid, qualifier=False)
             out.append(Fact(f"{part.capitalize()} hand", f"{made}{qual}", hand.cite))
     if sd.no_qualifying_low:

@@ -230,6 +230,13 @@ class _Round:
             opt = self.decisions.option_of(a)
             if a.cards or (opt is not None and opt.draw == "exchange"):
                 rng = self.rules.draw_cards(opt)
+                twice = sorted({c for c in a.cards if a.cards.count(c) > 1})
+                if twice:  # each card discarded is one of the hand's, named once
+                    raise RoundError(
+                        f"seat {seat.number}: the exchange names "
+                        f"{', '.join(card_str(c) for c in twice)} twice",
+                        seat.actions_pointer,
+                    )
                 for c in a.cards:
                     if c not in cards.held:
                         raise RoundError(

@@ -29,6 +29,11 @@ from validator.money import exact_money
 from validator.vocabulary import TABLE_FEATURE, meaning
 
 
+def stated_table(table: Any) -> str:
+    """A table whose text the chapter's copy lacks, named as paid: the submission's own."""
+    return f"the {table.name} table as the Rules Submission states it ({table.cite}: text missing)"
+
+
 class RoundSettlement:
     """Each settlement line settled by the first row of its decision table whose conditions
     hold, and the payout limit applied."""
@@ -146,23 +151,28 @@ class RoundSettlement:
         if payout.kind is PayoutKind.METER:
             meter = self.meters.get(table_id, payout.meter)
             key = f"{line_id}/{meter.key}"
+            divided = ""
             if then.divide_among_winners:
+                ways = self._ways(line_id, line, row_index)
                 if key not in self.state.pots:
-                    ways = self._ways(line_id, line, row_index)
                     self.state.pots[key] = meter.pay(payout.share, ways)
                     self.state.narrate(table.cite, f"{table.name}: {payout} divided {ways} way(s)")
                 each = self.state.pots[key]
+                if ways > 1:  # the whole meter's share, said as divided, never as one's own
+                    divided = f": {payout} divided equally {ways} ways"
             else:
                 each = meter.pay(payout.share)
             return (
                 each,
                 each,
                 f"wins {payout}",
-                f"{label}: {exact_money(each)} from the {meter.name} meter",
+                f"{label}: {exact_money(each)} from the {meter.name} meter{divided}",
             )
         if payout.kind is PayoutKind.PUSH:
             return (Decimal(0) if bonus else stake), Decimal(0), "push", f"{label}: push"
         ret = self._pay(payout, stake, bonus)[0]
+        if getattr(table, "source", None) == "missing":  # the chapter's text is not held
+            return ret, Decimal(0), f"wins {payout}", f"{label}, by {stated_table(table)}"
         return ret, Decimal(0), f"wins {payout}", label
 
     def _label(self, hand_id: str | None, category: str | None) -> str:

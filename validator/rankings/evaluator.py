@@ -267,7 +267,10 @@ class Evaluator:
         for cards, n in parts:
             if len(cards) < n:
                 raise ValueError(f"{n} cards must be used from {len(cards)}: {cards_str(cards)}")
-        key = tuple((tuple(cards), n) for cards, n in parts)
+        # each part in the order its equal ranks play (the highest suits; a low hand's lowest,
+        # the ace lowest), so that which of two equal cards plays, and so the suit the odd
+        # chip compares (§ 553.12(j)(2)(ii)-(iii)), never depends on the order cards are listed
+        key = tuple((tuple(sorted(cards, key=self._play_order)), n) for cards, n in parts)
         known = self._best_using.get(key)
         if known is not None:
             return known
@@ -275,13 +278,21 @@ class Evaluator:
             self._best_using.clear()
         top: tuple[int, ...] | None = None
         chosen: list[int] = []
-        for picks in product(*(combinations(cards, n) for cards, n in parts)):
+        for picks in product(*(combinations(cards, n) for cards, n in key)):
             cards_used = [c for pick in picks for c in pick]
             k = self.key_of(cards_used)
-            if top is None or k > top:  # the first of equal hands, in the order given
+            if top is None or k > top:  # the first of equal hands, in play order
                 top, chosen = k, cards_used
         best = self._best_using[key] = self.best(chosen)
         return best
+
+    def _play_order(self, card: int) -> tuple[int, int]:
+        """Where a card sorts when a hand's cards are chosen: highest first, so that of equal
+        ranks the highest suit plays; for a low hand lowest first, the ace lowest, the lowest
+        suit first (as ``_best_low`` keeps the lowest suit of each rank)."""
+        if self._low:
+            return low_rank(card), suit_of(card)
+        return -card, 0
 
     def key_of(self, cards: Sequence[int]) -> tuple[int, ...]:
         """The compare key of the best hand the cards make: read from the rank pattern's

@@ -319,7 +319,7 @@ def settle_round(game: Game, rnd: PokerRound) -> PokerSettlement:
     )
 
 
-#: how a part of a pot is named in a seat's reasons (a lone high part: the whole pot)
+#: how a part of a pot is named in a seat's reasons (a lone part: the whole pot)
 _PART_LABELS = {"pot": "", "high": " (high half)", "low": " (low half)"}
 
 
@@ -344,7 +344,7 @@ def _awards(
         awards[uncalled.seat].reasons.append(_uncalled_reason(game, uncalled))
     for res in results:
         for half in res.halves:
-            lone = half.part == "high" and len(res.halves) == 1
+            lone = len(res.halves) == 1  # a lone part is the whole pot (Razz's: the low)
             label = "" if lone else _PART_LABELS[half.part]
             for share in half.shares:
                 awards[share.seat].won += share.amount

@@ -177,24 +177,41 @@ def read_round(
         r.err("/paytables", "paytables are a mapping like {aces_up: C}")
     else:
         spec.paytables = {str(k): str(v) for k, v in pts.items()}
-    ts = d.get("table_system") or {}
-    if isinstance(ts, dict):
-        for k, v in ts.items():
-            if isinstance(v, int) and not isinstance(v, bool):
-                spec.table_system[str(k)] = ("position", v)
-            elif str(v).lower() == "dealer":
-                spec.table_system[str(k)] = ("position", 0)
-            else:
-                c = r.card(f"/table_system/{k}", v)
-                if c is not None:
-                    spec.table_system[str(k)] = ("card", c)
+    draws, progressive, positions = _game_parts(spec.game)
+    _table_system(r, d.get("table_system"), draws, positions, spec)
     meters = d.get("meters") or {}
-    if isinstance(meters, dict):
-        for t, ms in meters.items():
-            for n, v in ms.items() if isinstance(ms, dict) else []:
-                m = _meter_money(r, f"/meters/{t}/{n}", v)
-                if m is not None:
-                    spec.meters.setdefault(str(t), {})[str(n)] = m
+    if not isinstance(meters, dict):
+        r.err(
+            "/meters",
+            "the meters are a mapping, e.g. `meters: {five_card_progressive: {mega: 12000}}`",
+        )
+        meters = {}
+    for t, ms in meters.items():
+        names = progressive.get(str(t))
+        if names is None:
+            tables = list(progressive)
+            r.err(
+                f"/meters/{t}",
+                f"no progressive table {str(t)!r}{did_you_mean(str(t), tables)}; "
+                f"the game's: {', '.join(tables) or 'none'}",
+            )
+            continue
+        if not isinstance(ms, dict):
+            r.err(
+                f"/meters/{t}", f"a mapping of the table's meters ({', '.join(names)}) to amounts"
+            )
+            continue
+        for n, v in ms.items():
+            if str(n) not in names:
+                r.err(
+                    f"/meters/{t}/{n}",
+                    f"no meter {str(n)!r}{did_you_mean(str(n), names)}; the table's: "
+                    f"{', '.join(names)}",
+                )
+                continue
+            m = _meter_money(r, f"/meters/{t}/{n}", v)
+            if m is not None:
+                spec.meters.setdefault(str(t), {})[str(n)] = m
     irr = d.get("irregularity")
     if irr is not None:
         spec.irregularity = str(irr)
@@ -224,6 +241,71 @@ def _meter_money(r: Reader, pointer: str, value: Any) -> Decimal | None:
     except NotationError as e:
         r.err(pointer, f"a meter amount like 5000 or '5123.45': {e}")
         return None
+
+
+def _game_parts(game_id: str) -> tuple[dict[str, str], dict[str, list[str]], int]:
+    """What a round file may name of the game: its table game system's draws (each a
+    ``card`` or a ``position``), its progressive tables' meters by table, and its betting
+    positions."""
+    from validator.compiler import load_game
+
+    try:
+        d = load_game(game_id).definition
+    except Exception:  # an unknown game is reported with its own finding
+        return {}, {}, 0
+    from validator.model.procedure import TableSystemStep
+
+    draws: dict[str, str] = {
+        k: str(kind)
+        for step in d.procedure or ()
+        if isinstance(step, TableSystemStep)
+        for k, kind in step.draws.items()
+    }
+    meters: dict[str, list[str]] = {}
+    for _, t, table in d.tables():
+        if table.meters is not None:
+            sets = [table.meters.all or {}, *(table.meters.paytables or {}).values()]
+            meters[t] = list(dict.fromkeys(n for rules in sets for n in rules))
+    return draws, meters, d.table.max_positions
+
+
+def _table_system(
+    r: Reader, ts: Any, draws: dict[str, str], positions: int, spec: RoundSpec
+) -> None:
+    """The table game system's draws: a card where the game draws a card (the Magic Card,
+    § 641a.1), a seat or ``dealer`` where it draws a position (the Lucky Bonus)."""
+    if ts is None:
+        return
+    if not isinstance(ts, dict):
+        r.err(
+            "/table_system", "the table game system's draws are a mapping, e.g. `{magic_card: 7H}`"
+        )
+        return
+    for k, v in ts.items():
+        p, kind = f"/table_system/{k}", draws.get(str(k))
+        if kind is None:
+            r.err(
+                p,
+                f"the game's table game system draws no {str(k)!r}"
+                f"{did_you_mean(str(k), list(draws))}; it draws: "
+                f"{', '.join(f'{n} (a {w})' for n, w in draws.items()) or 'nothing'}",
+            )
+        elif kind == "position":
+            if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= positions:
+                spec.table_system[str(k)] = ("position", v)
+            elif str(v).lower() == "dealer":
+                spec.table_system[str(k)] = ("position", 0)
+            else:
+                r.err(
+                    p,
+                    f"{k} draws a position: a betting position (1 to {positions}) or `dealer`",
+                )
+        else:
+            c = r.card(p, v) if not isinstance(v, int) or isinstance(v, bool) else None
+            if c is not None:
+                spec.table_system[str(k)] = ("card", c)
+            elif isinstance(v, int):
+                r.err(p, f"{k} draws a card, like 7H, not a position")
 
 
 def _deck_cite(game_id: str) -> str:

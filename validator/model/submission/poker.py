@@ -3,15 +3,19 @@ rake, Bad Beat payout, showdown and decks."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Literal
 
 from pydantic import Field
 
-from validator.model.base import Money, Rank, Rate
+from validator.model.base import Day, Money, Rank, Rate
 from validator.model.submission.part import Part
 
 RakeType = Literal["percentage", "incremental", "time"]
+
+
+#: The key of a nonbanking Poker submission that states each of the chapter's forced
+#: wagers (its amount): a wager's id where it is the key, else the key.
+WAGER_KEYS: dict[str, str] = {"blind_bet": "blinds"}
 
 
 class Ante(Part):
@@ -82,7 +86,7 @@ class Rake(Part):
 class Discontinuation(Part):
     """The Board-approved procedure for discontinuing a Bad Beat payout (§ 553.20(i))."""
 
-    approved: dt.date | None = None
+    approved: Day | None = None
     method: Literal["terminate_contributions", "transfer", "both"] | None = None
     procedure: str | None = Field(default=None, min_length=1)
 

@@ -6,11 +6,12 @@ uses, then the player's other cards, each group sorted by the tie rule's card ke
 sequences keep their seat order.
 
 Which of two equal cards a hand uses decides the suit compared, so the cards are chosen as
-the scalar evaluator chooses them: the first best choice (``packed.best_pick_using``'s) of a
-hand of set parts (``use:``); all of a hand of at most the ranking's size; otherwise the
-first best choice of its cards sorted highest first, so that of equal ranks the highest
-suits play (a low hand: lowest first, the ace lowest, its lowest suits; where its pairs
-must play, of its cards in the order given). A part whose hand is not read here
+the scalar evaluator chooses them: the first best choice of a hand of set parts (``use:``),
+each part in play order (highest first; a low hand lowest first, the ace lowest), so that
+the order the cards are listed in never decides; all of a hand of at most the ranking's
+size; otherwise the first best choice of its cards sorted highest first, so that of equal
+ranks the highest suits play (a low hand: lowest first, the ace lowest, its lowest suits;
+where its pairs must play, of its cards in the order given). A part whose hand is not read here
 (``spec[part, PRESENT]`` 0) keeps its table out of the settlement kernel.
 """
 
@@ -96,20 +97,41 @@ def _first_best(
 
 
 @njit(cache=True)
+def _in_play_order(cards: Ints, n: int, low: bool, out: Ints) -> int:
+    """``cards[:n]`` into ``out`` in the order their equal ranks play (``Evaluator``'s
+    ``_play_order``): highest first, the highest suits; a low hand lowest first, the ace
+    lowest, the lowest suits. Their count."""
+    held = 0
+    for i in range(n):
+        held |= 1 << cards[i]
+    m = 0
+    for place in range(52):
+        c = ((place >> 2) + 12) % 13 * 4 + place % 4 if low else 51 - place
+        if held >> c & 1:
+            out[m] = c
+            m += 1
+    return m
+
+
+@njit(cache=True)
 def _used(
     tables: Tables, spec: Ints, own: Ints, n_own: int, board: Ints, n_board: int, hand: Ints
 ) -> int:
     """The cards the hand uses (bit c for card c); -1 where they cannot be read here.
     ``hand``: scratch."""
     size = spec[SIZE]
-    if spec[USE_OWN] >= 0:  # Omaha's two and three: the first best choice
+    if spec[USE_OWN] >= 0:  # Omaha's two and three: the first best choice, in play order
         k_own, k_board = spec[USE_OWN], spec[USE_BOARD]
         if k_own + k_board > size:
             return -1
         best = best_key_using(tables, own, n_own, board, n_board, k_own, k_board)
+        low = spec[LOW] == 1
+        n_mine = _in_play_order(own, n_own, low, hand)
+        mine, theirs = hand[:n_mine], hand[n_mine:]
+        n_theirs = _in_play_order(board, n_board, low, theirs)
         if spec[OWN_FIRST] == 1:
-            return _first_best(tables, own, n_own, k_own, board, n_board, k_board, best)
-        return _first_best(tables, board, n_board, k_board, own, n_own, k_own, best)
+            return _first_best(tables, mine, n_mine, k_own, theirs, n_theirs, k_board, best)
+        return _first_best(tables, theirs, n_theirs, k_board, mine, n_mine, k_own, best)
     # the hand's cards as ``hand_value`` lists them
     n = int(np.int64(0))  # an int64 from the start: one compiled ``_first_best``
     for group in range(2):

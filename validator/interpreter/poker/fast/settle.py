@@ -374,7 +374,7 @@ def _bad_beat_pay(
         return 0
     hand = np.empty(cards.shape[1] + board.shape[0], dtype=np.int64)
     best = 0
-    # each seat's share: 0 the losing hand's, 1 the winning hand's, 2 the table's, -1 none
+    # each seat's share: 0 the losing hand's, 1 the winning hand's, 2 the table's
     share = np.full(n, -1, dtype=np.int64)
     for i in range(n):  # the losing hands that qualify
         key = high[i]
@@ -401,9 +401,8 @@ def _bad_beat_pay(
         elif main[i] and high[i] == top:
             share[i] = 1
         else:
-            share[i] = 2 if ncards[i] > 0 else -1
-        if share[i] >= 0:
-            count[share[i]] += 1
+            share[i] = 2  # every other player of the round was dealt in, his cards known or not
+        count[share[i]] += 1
     fund += bb
     for group in range(3):
         num = rules.bb_shares[2 * group]
