@@ -72,3 +72,18 @@ def test_a_misspelt_condition_id_is_refused_by_every_command(
         assert first.startswith(f"{path}:{line}:") and words in first, (args, first)
         messages.add(first)
     assert len(messages) == 1  # one message, whichever command met it
+
+
+@pytest.mark.parametrize(("game", "text"), [("high-card-flush", ""), ("house-razz", "- a\n")])
+def test_a_game_file_that_is_no_mapping_is_named_itself(
+    tmp_path: Path, game: str, text: str
+) -> None:
+    """An emptied game file in a tree of one's own is named at its own line 1, never blamed
+    on its strategy file (High Card Flush has one) nor said as a model's name."""
+    games = tmp_path / "games"
+    shutil.copytree(PROJECT_ROOT / "games", games)
+    (games / f"{game}.yaml").write_text(text, encoding="utf-8")
+    done = rulesub("--games", str(games), "games", "list", env={"RULESUB_NO_CACHE": "1"})
+    assert done.returncode == 2
+    assert f"{game}.yaml:1:1: a game file is a mapping (id:, name:, …), not " in done.stderr
+    assert "strategies" not in done.stderr and "GameDefinition" not in done.stderr

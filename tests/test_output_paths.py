@@ -138,3 +138,60 @@ def test_a_symlink_to_a_file_stays_a_link(tmp_path: Path) -> None:
     link.symlink_to(real)
     files.write_whole(link, "new\n")
     assert link.is_symlink() and real.read_text() == "new\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "{s}", "--out", "{s}"],
+        ["review", "{s}", "--out", "{s}"],
+        ["review", "{s}", "--format", "pdf", "--out", "{s}"],
+        ["signage", "{s}", "--out", "{s}"],
+        ["odds", "high-card-flush", "--rulesub", "{s}", "--out", "{s}"],
+        ["diff", "{s}", "{s}", "--out", "{s}"],
+        ["play", "high-card-flush", "--rulesub", "{s}", "--log", "{s}"],
+        ["play", "high-card-flush", "--log", "{log}", "--out", "{log}"],
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
+def test_an_output_naming_a_file_the_command_was_given_is_refused(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """Nothing the user gave is modified: `--out` (or `--log`) naming the submission read,
+    or another output of the same command, is refused with exit 2, and the file is kept."""
+    s = tmp_path / "s.yaml"
+    s.write_bytes(EXAMPLE.read_bytes())
+    log = tmp_path / "same.jsonl"
+    out = rulesub(*(a.format(s=s, log=log) for a in args), cwd=tmp_path)
+    assert out.returncode == 2, out.stderr
+    assert "rulesub never writes over what it is given" in out.stderr
+    assert s.read_bytes() == EXAMPLE.read_bytes()
+    assert not log.exists()
+
+
+def test_a_command_that_refuses_a_flawed_submission_keeps_the_out_file(tmp_path: Path) -> None:
+    """`odds --rulesub` makes no odds from a submission with errors (exit 1): the file named
+    by `--out` keeps what it held, and nothing says it was written."""
+    flawed = PROJECT_ROOT / "rulesubs" / "flawed" / "hcf-payout-limit.yaml"
+    kept = tmp_path / "odds.txt"
+    kept.write_text("kept\n")
+    for args in (
+        ["odds", "high-card-flush", "--rulesub", str(flawed)],
+        ["simulate", "high-card-flush", "--rulesub", str(flawed), "--rounds", "10"],
+    ):
+        out = rulesub(*args, "--out", str(kept))
+        assert out.returncode == 1, out.stderr
+        assert kept.read_text() == "kept\n"
+        assert "wrote" not in out.stderr
+
+
+@pytest.mark.parametrize("option", ["--dir", "--compiled"])
+def test_schema_export_into_a_file_is_exit_2_in_words(tmp_path: Path, option: str) -> None:
+    """A file where the directory to write into should be: said, exit 2, no traceback."""
+    afile = tmp_path / "afile"
+    afile.write_text("x\n")
+    args = ["schema", "export", "--dir", str(tmp_path / "schemas"), option, str(afile)]
+    out = rulesub(*args)
+    assert out.returncode == 2
+    assert "cannot make the directory: it is a file, not a directory" in out.stderr
+    assert "Traceback" not in out.stderr and afile.read_text() == "x\n"

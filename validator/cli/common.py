@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
@@ -41,9 +42,17 @@ def working(message: str) -> Iterator[None]:
         yield
 
 
+#: Set where a command stops without making what it was asked for (a submission with
+#: errors, exit 1 through ``fail``): nothing is its result, so nothing goes to ``--out``.
+REFUSED: ContextVar[bool] = ContextVar("refused", default=False)
+
+
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    """Say what is wrong on stderr and stop: never a traceback."""
+    """Say what is wrong on stderr and stop: never a traceback. Exit 1 here is a refusal
+    (``REFUSED``), never findings that are the command's result."""
     sys.stderr.write(f"rulesub: {message}\n")
+    if code == EXIT_FINDINGS:
+        REFUSED.set(True)
     raise typer.Exit(code)
 
 
@@ -82,8 +91,10 @@ def emit(text: str, out: Any, what: str, *, private: bool = False) -> None:
     if out is None:
         sys.stdout.write(text)
         return
+    from validator.cli.options import not_given
     from validator.files import write_whole
 
+    not_given(out)
     try:
         write_whole(out, text, private=private)
     except OSError as e:

@@ -160,9 +160,10 @@ def written_to(
 ) -> Iterator[None]:
     """What the block prints to stdout goes to ``out`` instead, written whole once it is
     done: also when it ends with exit 1 (the findings are the result), never when it
-    fails with exit 2 (nothing is written), unless ``unreadable_too``: a report that says
-    which input could not be read (``validate``'s, SARIF's notifications) is a whole
-    result, written where it was printed in full before the exit 2. ``private``: a secret
+    fails with exit 2 or refuses (``REFUSED``: nothing is written), unless
+    ``unreadable_too``: a report that says which input could not be read (``validate``'s,
+    SARIF's notifications) is a whole result, written where it was printed in full before
+    the exit 2. ``private``: a secret
     (an API token), written readable by its owner alone."""
     if out is None:
         yield
@@ -171,16 +172,59 @@ def written_to(
 
     if not (out.parent if str(out.parent) else Path(".")).is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
+    not_given(out)
+    from validator.cli.common import REFUSED
+
     buffer = io.StringIO()
+    REFUSED.set(False)
     try:
         with redirect_stdout(buffer):
             yield
     except typer.Exit as e:
         printed = buffer.getvalue()
+        if REFUSED.get():  # made nothing: the file keeps what it held
+            raise
         if e.exit_code in (0, 1) or (unreadable_too and e.exit_code == 2 and printed):
             emit(printed, out, what, private=private)
         raise
     emit(buffer.getvalue(), out, what, private=private)
+
+
+def not_given(out: Path | None, option: str = "--out") -> None:
+    """Refuse (exit 2) an output that names a file the command was given, or another of
+    its outputs: nothing the user gave is written over."""
+    clash = _named_elsewhere(out, option) if out is not None else None
+    if clash is not None:
+        from validator.cli.common import fail
+
+        fail(
+            f"{option} {out}: that is the file {clash}: rulesub never writes over what it is given"
+        )
+
+
+def _named_elsewhere(out: Path, option: str) -> str | None:
+    """The command's other argument or option that names the same file as ``--out`` (an
+    input, or another output such as ``--log``), said as the user gave it; None if none.
+    A stream (``/dev/stdout``) names no file."""
+    if str(out).startswith(("/dev/", "/proc/")):
+        return None
+    ctx = _current_context()
+    if ctx is None:
+        return None
+    target = out.resolve()
+    opts = {p.name: tuple(getattr(p, "opts", ())) for p in getattr(ctx.command, "params", ())}
+    for name, value in ctx.params.items():
+        if option in opts.get(name, ()):
+            continue  # the output itself
+        for v in value if isinstance(value, list | tuple) else [value]:
+            if not isinstance(v, str | Path) or not str(v):
+                continue
+            try:
+                if Path(v).resolve() == target:
+                    return str(v)
+            except (OSError, RuntimeError, ValueError):
+                continue
+    return None
 
 
 #: What a file's name says it holds, by its extension.

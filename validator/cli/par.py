@@ -134,8 +134,10 @@ def par(
     if gate.draft:
         sheet["draft"] = gate.mark()
     if format is ParFormat.pdf:
+        from validator.cli.options import not_given
         from validator.review.pdf import PdfError, print_pdf
 
+        not_given(out)
         try:
             print_pdf(RENDERERS["html"](sheet), out, "the par sheet")  # type: ignore[arg-type]
         except PdfError as e:

@@ -430,8 +430,10 @@ def _check_seats(rules: Any, seats: int) -> None:
 
 
 def _write_whole(path: Path, text: str) -> None:
+    from validator.cli.options import not_given
     from validator.files import write_whole
 
+    not_given(path, "--log")
     try:
         write_whole(path, text)
     except OSError as e:

@@ -105,6 +105,8 @@ def _store_errors(format: Format = Format.text) -> Iterator[None]:
                 f"  {f['file']}:{f['line']}:{f['column']}: {f['severity']} {f['code']}: "
                 f"{f['message']}{cite}\n"
             )
+            if f.get("filing_waiver"):
+                sys.stderr.write(f"    the filing asks to waive it: {f['filing_waiver']}\n")
         raise typer.Exit(EXIT_FINDINGS) from None
 
 
@@ -655,9 +657,11 @@ def review(
     if record is not None:
         pack = pack.headed(_audit_head(db))
     if format is ReviewFormat.pdf:
+        from validator.cli.options import not_given
         from validator.review.html import paged_review
         from validator.review.pdf import PdfError, print_pdf
 
+        not_given(out)
         try:
             print_pdf(paged_review(pack), out)  # type: ignore[arg-type]
         except PdfError as e:

@@ -118,9 +118,12 @@ def validate(
     if stdin_filename is not None:
         fail("--stdin-filename names a submission read from stdin: give `-` as FILE_OR_DIR")
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
-    for p in missing:
+    reported = format in (ReportFormat.sarif, ReportFormat.json)
+    for p in missing if not reported else ():
         sys.stderr.write(f"rulesub: {p}: no such file or directory\n")
     found = discover([p for p in paths if p not in missing], settings)
+    if reported:  # a missing file is in the report, as an unreadable one is
+        found.files = [*missing, *found.files]
     for note in found.skipped:
         sys.stderr.write(f"rulesub: {note}\n")
     if not found.files:
@@ -292,7 +295,10 @@ def schema_export(
     from validator.checks.schema import export
 
     with readable_input():
-        stale = export(directory, compiled=compiled, check=check)
+        try:
+            stale = export(directory, compiled=compiled, check=check)
+        except OSError as e:  # a directory that cannot be made or written: said in words
+            fail(f"{e.filename or directory}: {e.strerror or e}")
     if format is Format.json:
         key = "out_of_date" if check else "written"
         print_json({"dir": str(directory), key: [str(p) for p in stale]})

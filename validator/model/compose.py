@@ -84,7 +84,16 @@ def include_names(games_dir: Path) -> list[str]:
 def compose(path: Path, games_dir: Path, display: Any) -> Located:
     """Load a game file; with ``extends:``, merged with its shared files (a ``Composed``)."""
     top = load_yaml(path, display=display(path))
-    if not isinstance(top.data, dict) or not top.data.get("extends"):
+    if not isinstance(top.data, dict):  # said of this file, never of a file merged with it
+        from validator.model.submission.problems import describe
+
+        raise LoadError(
+            display(path),
+            1,
+            1,
+            f"a game file is a mapping (id:, name:, …), not {describe(top.data)}",
+        )
+    if not top.data.get("extends"):
         return top
     layers = _layers(top, games_dir, display, (path.resolve(),))
     data: dict[str, Any] = {}
