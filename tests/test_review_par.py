@@ -32,15 +32,24 @@ HCF_OPTIMAL = "1348050875653/50592437455560"
 
 def test_a_base_game_with_no_exact_method_is_not_simulated_in_a_pack() -> None:
     """Lunar Poker's base game has no exact method: nothing is simulated in a pack, the
-    strategies are named, for the full par sheet."""
+    strategies are named, for the full par sheet, by their names; and no table of
+    strategies is printed with no row in it."""
     pack = build_pack(EXAMPLES / "lunar-poker.yaml", "lunar-poker.yaml")
     sheet = pack.par
     assert sheet is not None and pack.par_problem is None
     base = sheet["base_game"]
     assert base["strategies"] == {}
     assert "the full par sheet simulates" in base["not_simulated_because"]
-    for name in ("basic", "caribbean"):
-        assert name in base["not_simulated_because"]
+    declared = pack.game.definition.strategies.by_name
+    assert all(s.name != key for key, s in declared.items())
+    # each as its strategy file names it ("Basic strategy (…)"), never by its key ("basic")
+    names = ", ".join(s.name for s in declared.values())
+    assert base["not_simulated_because"].endswith(f"simulates {names}")
+    from validator.par.render import STRATEGY_HEAD, html_body, markdown, text
+
+    for shown in (text(sheet), markdown(sheet), html.unescape(html_body(sheet))):
+        assert "Base game" in shown and names in shown
+        assert STRATEGY_HEAD[-2] not in shown  # the strategies' table's header, with no row
 
 
 def test_every_figure_of_the_packs_par_sheet_is_exact() -> None:

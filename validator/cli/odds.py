@@ -216,15 +216,17 @@ def _pct(x: Any, places: int = 4) -> str:
 def _range_text(r: OddsResult) -> tuple[str, str]:
     """The Board's stated range and the verdict, as text and a style."""
     from validator.model.notation import format_rate
+    from validator.par.printed import INSIDE, MOVES, range_verdict, stated_range
 
     ah = r.approved_hold
     if ah is None:
         return "none stated", "dim"
-    rng = f"{format_rate(ah.low)}–{format_rate(ah.high)}"
-    if r.inside_approved:
+    rng = stated_range(format_rate(ah.low), format_rate(ah.high))
+    verdict = range_verdict(r.inside_approved, bool(r.meters))
+    if verdict == INSIDE:
         return f"{rng}: inside", "green"
-    if r.meters:  # as the par sheet says it: the hold at this meter, not the table's
-        return f"{rng}: moves with the meter", "yellow"
+    if verdict == MOVES:  # as every document says it: the hold at this meter, not the table's
+        return f"{rng}: {MOVES}", "yellow"
     return f"{rng}: OUTSIDE", "bold red"
 
 
@@ -285,7 +287,7 @@ def _single(out: Any, r: OddsResult) -> None:
         t.add_row(*(cells if exact else cells[:3] + cells[4:]))
     total = ["Total", f"{r.total:,}", "1", "1", "", f"{float(-r.hold):+.6f}"]
     t.add_row(*(total if exact else total[:3] + total[4:]), style="bold")
-    out.print(t)
+    _print_whole(out, t)
     if not exact:
         out.print(Text("exact probabilities: --format json, or 100 columns or more", style="dim"))
     rng, style = _range_text(r)
@@ -323,11 +325,54 @@ def _summary(first: list[str], exact: bool = True) -> Any:
 
     t = Table()
     for col in first:
-        t.add_column(col, no_wrap=col in ("Paytable", "Table"))  # ids are typed back: never cut
+        t.add_column(col, no_wrap=col == "Paytable")  # a letter, typed back: never cut
     for col in ("Hold", "Exact hold", "Hit frequency", "Std dev", "Board's range"):
         if col != "Exact hold" or exact:
             t.add_column(col, justify="left" if col == "Board's range" else "right")
     return t
+
+
+def _longest_word(cell: Any) -> int:
+    """The widest word of a cell: the narrowest it is printed without cutting one."""
+    from rich.cells import cell_len
+
+    plain = cell.plain if hasattr(cell, "plain") else str(cell)
+    return max((cell_len(w) for w in plain.split()), default=1)
+
+
+def _print_whole(out: Any, t: Any) -> None:
+    """Print the table ``t`` with no figure ever cut. rich narrows a table that is too wide
+    for the terminal by shortening its widest columns, past their longest word, and cuts
+    the words (``-48.803…``); here every column is held to its longest word (a figure is
+    one word; names and verdicts wrap between theirs). Where the width cannot hold even
+    that, each row is printed folded instead: its first cell, then each column's header
+    and value on a line of its own, wrapped between words."""
+    from rich.text import Text
+
+    columns = list(t.columns)
+    for col in columns:
+        words = [_longest_word(col.header), *(_longest_word(c) for c in col.cells)]
+        col.min_width = max(words)
+    pad = t.padding[1] + t.padding[3] if len(t.padding) == 4 else 2
+    edges = len(columns) + 1 if t.box is not None else 0
+    if sum(c.min_width or 0 for c in columns) + pad * len(columns) + edges <= out.width:
+        out.print(t)
+        return
+    if t.title:
+        out.print(Text(str(t.title), style="bold"))
+    rows = [list(cells) for cells in zip(*(list(c.cells) for c in columns), strict=True)]
+    heads = [" ".join(str(c.header).split()) for c in columns]
+    for cells in rows:
+        first = cells[0] if isinstance(cells[0], Text) else Text(str(cells[0]))
+        line = Text(style="bold")
+        line.append_text(first)
+        out.print(line)
+        for head, cell in zip(heads[1:], cells[1:], strict=True):
+            value = cell if isinstance(cell, Text) else Text(str(cell))
+            if value.plain:
+                item = Text(f"  {head}: ")
+                item.append_text(value)
+                out.print(item)
 
 
 def _hold_cell(r: OddsResult) -> Any:
@@ -361,7 +406,7 @@ def _side_by_side(out: Any, results: list[OddsResult]) -> None:
     t = _summary(["Paytable"], exact)
     for r in results:
         t.add_row(_letter(r), *_summary_row(r, exact))
-    out.print(t)
+    _print_whole(out, t)
     negative = [_letter(r) for r in results if r.basis == "wager" and r.hold < 0]
     if negative:
         out.print(
@@ -436,11 +481,15 @@ def _every_table(
     exact = out.width >= 100
     t = _summary(["Table", "Paytable"], exact)
     for r in results:
-        name = (r.table or "") + (" (bonus)" if r.basis == "bonus" else "")
-        if exact:
-            name = f"{r.table_name} ({name})"
+        bonus = " (bonus)" if r.basis == "bonus" else ""
+        # the table as the chapter names it; its id too where the width holds it
+        name = f"{r.table_name} ({r.table or ''}{bonus})" if exact else f"{r.table_name}{bonus}"
         t.add_row(name, _letter(r), *_summary_row(r, exact))
-    out.print(t)
+    _print_whole(out, t)
+    if not exact:
+        out.print(
+            Text("table ids, exact holds: --format json, or 100 columns or more", style="dim")
+        )
     negative = [r.label for r in results if r.basis == "wager" and r.hold < 0]
     if negative:
         out.print(

@@ -83,10 +83,22 @@ def _word(part: str, names: dict[str, str]) -> str:
 
 #: A field as a finding's message names it: a path into the submission (``/table/max_wager``).
 _POINTER = re.compile(r"(?<![\w/.])/[a-z][a-z0-9_]*(?:/[A-Za-z0-9_~.-]+)*")
+#: What follows a file's path, never a pointer: its place (``file.yaml:11:22``).
+_PLACE = re.compile(r":\d")
+#: A file's name ends a path: ``…/fcp-paytables.yaml`` (a pointer's keys have no extension).
+_FILE_NAME = re.compile(r"/[^/]*[A-Za-z0-9_-]\.[A-Za-z][A-Za-z0-9]*$")
 
 
 def in_words(game: Any, message: str) -> str:
     """A finding's message for the documents and pages people read: each field it names by
     its path into the submission (as `validate`'s line names it, for the file's author)
-    named as a person names it (``field_name``)."""
-    return _POINTER.sub(lambda m: field_name(game, m.group(0)), message)
+    named as a person names it (``field_name``). A file's path (``/srv/rulesubs/x.yaml:11:22``,
+    the place of a problem) is no field: it stays as written."""
+
+    def named(m: re.Match[str]) -> str:
+        text = m.group(0)
+        if _PLACE.match(message, m.end()) or _FILE_NAME.search(text):
+            return text
+        return field_name(game, text)
+
+    return _POINTER.sub(named, message)

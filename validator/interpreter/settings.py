@@ -182,7 +182,8 @@ class _BankingReader:
             _, t = self.game.table(tid)
             if letter not in t.letters:
                 self.place.add(
-                    f"/paytables/{key}", f"no paytable {letter!r}; expected one of {t.letters}"
+                    f"/paytables/{key}",
+                    f"no paytable {letter!r}; the chapter's are {', '.join(t.letters)}",
                 )
                 continue
             cfg.select(self.game, tid, letter)

@@ -25,6 +25,29 @@ PAGE_HEAD = """
 """
 
 
+#: The Board's stated hold against the exact one: the verdicts every document gives.
+INSIDE, OUTSIDE, MOVES = "inside", "outside", "moves with the meter"
+
+
+def range_verdict(inside: bool | None, meters: bool) -> str | None:
+    """The one verdict on a table's exact hold against the Board's stated hold (``inside``:
+    the odds engine's ``OddsResult.inside_approved``; ``meters``: the table pays from a
+    progressive meter). A progressive's hold moves with its meter, and the range states no
+    meter: outside it at the meter priced is no finding, so it is never "outside". None
+    where no range is stated."""
+    if inside is None:
+        return None
+    if inside:
+        return INSIDE
+    return MOVES if meters else OUTSIDE
+
+
+def stated_range(low: str, high: str) -> str:
+    """The Board's stated hold as every document prints it: one figure (``23%``) where it
+    is one, else its range (``5.3%–11.6%``)."""
+    return low if low == high else f"{low}–{high}"
+
+
 def draft_mark(errors: int) -> str:
     """What every page of a document made from a Rules Submission with ``errors`` says."""
     return (

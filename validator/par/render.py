@@ -76,23 +76,31 @@ def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
     if w.get("strategy"):  # paid on the lower of two hands: every deal of both counted
         basis += f" ({strategy_text(w['strategy'])})"
     ah = w.get("approved_hold")
-    stated = (
-        f"; the Board's stated hold {ah['from_percent']:g}%"
-        + (f" – {ah['to_percent']:g}%" if ah["to_percent"] != ah["from_percent"] else "")
-        + (
-            ": inside"
-            if ah["inside"]
-            else " (a progressive's hold moves with its meter: see the progressive below)"
-            if w.get("meters")
-            else ": outside (the exact figure stands)"
+    stated = ""
+    if ah:
+        verdict = _verdict(w)
+        stated = f"; the Board's stated hold {_stated(ah)}: {verdict}" + (
+            " (the exact figure stands)"
+            if verdict == printed.OUTSIDE
+            else " (a progressive's hold: see the progressive below)"
+            if verdict == printed.MOVES
+            else ""
         )
-        if ah
-        else ""
-    )
     return (
         f"house edge {_pct(w['house_edge_percent'])} (exact {w['exact']}){basis}; hit "
         f"frequency {w['hit_frequency']:.6f}; SD {w['sd']:.4f}{cycle}{stated}"
     ), f"{w['name']}{paytable} [{w['cite']}]"
+
+
+def _stated(ah: dict[str, Any]) -> str:
+    """The Board's stated hold of a wager's JSON: ``23%``, or ``5.3%–11.1%``."""
+    return printed.stated_range(f"{ah['from_percent']:g}%", f"{ah['to_percent']:g}%")
+
+
+def _verdict(w: dict[str, Any]) -> str | None:
+    """The wager's exact hold against the Board's stated hold (``printed.range_verdict``)."""
+    ah = w.get("approved_hold") or {}
+    return printed.range_verdict(ah.get("inside"), bool(w.get("meters")))
 
 
 # -- text -------------------------------------------------------------------------------------
@@ -139,7 +147,8 @@ def text(sheet: dict[str, Any]) -> str:
         per = names.get(base["per"], base["per"])
         out += ["", f"== Base game ({wagers}, per unit of the {per}) =="]
         rows = [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()]
-        out.append(_table(STRATEGY_HEAD, rows))
+        if rows:  # no strategy priced (none exact, none simulated): no table, the reason below
+            out.append(_table(STRATEGY_HEAD, rows))
         for key, s in base["strategies"].items():
             n = strategy_name(base, key)
             dec = ", ".join(f"{k} {v:.4%}" for k, v in s["decisions"].items())
@@ -243,13 +252,10 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     ]
     base = sheet.get("base_game")
     if base:
-        out += ["", "## Base game", ""]
-        out.append(
-            _md_table(
-                STRATEGY_HEAD,
-                [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()],
-            )
-        )
+        out += ["", "## Base game"]
+        rows = [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()]
+        if rows:  # no strategy priced: no table, the reason below
+            out += ["", _md_table(STRATEGY_HEAD, rows)]
         for key, s in base["strategies"].items():
             n = strategy_name(base, key)
             dec = ", ".join(f"{k} {v:.4%}" for k, v in s["decisions"].items())
@@ -407,10 +413,17 @@ def published_table(sheet: dict[str, Any]) -> str:
         ah = w.get("approved_hold")
         if not ah:
             continue
-        published = f"{ah['from_percent']:g}% – {ah['to_percent']:g}%"
-        where = f"the Board's stated hold range ({ah.get('cite', '')})"
-        if ah["inside"]:
+        published = _stated(ah)
+        kind = "hold" if ah["from_percent"] == ah["to_percent"] else "hold range"
+        where = f"the Board's stated {kind} ({ah.get('cite', '')})"
+        said = _verdict(w)
+        if said == printed.INSIDE:
             verdict = "agrees: the exact hold lies in the range"
+        elif said == printed.MOVES:
+            verdict = (
+                f"{printed.MOVES}: the Board's figure states no meter; the progressive below "
+                "gives the return at every meter"
+            )
         else:
             verdict = "differs: the exact hold lies outside the range; the exact figure stands"
             other = ah.get("other_reading")
@@ -463,12 +476,9 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
             f"{_h(', '.join(names.get(w, w) for w in base['wagers']))}; figures per unit of "
             f"the {_h(names.get(base['per'], base['per']))} [{_h(base['cite'] or '')}]</p>"
         )
-        out.append(
-            _html_table(
-                STRATEGY_HEAD,
-                [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()],
-            )
-        )
+        rows = [_strategy_row(strategy_name(base, n), s) for n, s in base["strategies"].items()]
+        if rows:  # no strategy priced: no table, the reason below
+            out.append(_html_table(STRATEGY_HEAD, rows))
         for why in ("not_exact_because", "not_simulated_because"):
             if base.get(why):
                 label = "Not derived exactly" if why == "not_exact_because" else "Not simulated"

@@ -249,9 +249,10 @@ def base_game(req: ParRequest) -> dict[str, Any]:
         left = [n for n in declared if n not in exact_done]
         if not declared and fg is None:
             left = ["the base game (no strategy declared)"]
-        if left:
+        if left:  # each strategy as its file names it ("Simple raise strategy"), not its key
             out["not_simulated_because"] = (
-                "exact figures only were asked for: the full par sheet simulates " + ", ".join(left)
+                "exact figures only were asked for: the full par sheet simulates "
+                + ", ".join(out["names"].get(n, n) for n in left)
             )
         return out
     wanted: list[tuple[str, str | None, str]] = [

@@ -19,7 +19,7 @@ from validator.diff.names import in_words
 from validator.diff.render import cell, delta_text, direction, holds_text, percent, sides, stated
 from validator.model.notation import format_rate
 from validator.odds.wagers import strategy_text
-from validator.par.printed import draft_mark, page_foot
+from validator.par.printed import OUTSIDE, draft_mark, page_foot, range_verdict, stated_range
 from validator.review.build import PAGE_STARTS, SECTIONS, ReviewPack
 from validator.review.cover import field_name
 from validator.signage.build import PLACEMENT, Line, Paytable
@@ -254,11 +254,21 @@ def _findings(pack: ReviewPack) -> str:
         out.append(
             f"<tr><td class='{_e(f.severity)}'>{_e(f.severity)}</td>"
             f"<td class='num'>{f.line}</td>"
-            f"<td>{_e(in_words(pack.game, f.message))}{hint}{said}</td>"
+            f"<td>{_e(in_words(pack.game, f.message))}{hint}{_asked(f)}{said}</td>"
             f"<td>{_e(f.cite or '')}</td></tr>"
         )
     out.append("</tbody></table>")
     return "".join(out)
+
+
+#: how a pack names a waiver written in the filing, which only the approval grants
+FILING_WAIVER = "The filing asks to waive it; not waived unless the approval says so"
+
+
+def _asked(f: Any) -> str:
+    if not f.filing_waiver:
+        return ""
+    return f"<br><span class='cite'>{_e(FILING_WAIVER)}: {_e(f.filing_waiver)}</span>"
 
 
 def _comply(f: Any) -> str:
@@ -371,10 +381,10 @@ def math_section(pack: ReviewPack) -> str:
         out.append(f"<p><strong>{label}: {figure}%</strong> exact {_e(r.hold)}")
         ah = r.approved_hold
         if ah is not None:
-            verdict = "inside" if r.inside_approved else "OUTSIDE"
-            out.append(
-                f"; Board's stated range {format_rate(ah.low)}–{format_rate(ah.high)}: {verdict}"
-            )
+            verdict = range_verdict(r.inside_approved, bool(r.meters))
+            rng = stated_range(format_rate(ah.low), format_rate(ah.high))
+            word = "Board's stated hold" if ah.low == ah.high else "Board's stated range"
+            out.append(f"; {word} {rng}: {'OUTSIDE' if verdict == OUTSIDE else verdict}")
         out.append(f"; hit frequency {percent(r.hit_frequency)}%")
         for m in r.meters:
             out.append(f"<br>Meter: {_e(m.describe())}")

@@ -370,15 +370,15 @@ def _pack_page(section: str) -> Any:
         if section == "par" and request.query_params.get("format") == "pdf":
             from validator.web.office import par_pdf_html, pdf_answer, pdf_response
 
+            name = f"par-{row.id}.pdf"
             html = await run_in_threadpool(par_pdf_html, pack)
-            data, problem = (
-                (None, pack.par_problem or "no par sheet")
-                if html is None
-                else (
-                    await run_in_threadpool(pdf_answer, html, f"par-{row.id}.pdf", "the par sheet")
+            if html is None:  # no sheet for this filing: no server could print one
+                why = _in_words(pack.par_problem or "no par sheet", row.game)
+                return pdf_response(
+                    web, request, row, None, f"No par sheet: {why}", name, status=422
                 )
-            )
-            return pdf_response(web, request, row, data, problem, f"par-{row.id}.pdf")
+            data, problem = await run_in_threadpool(pdf_answer, html, name, "the par sheet")
+            return pdf_response(web, request, row, data, problem, name)
         render = {
             "diff": review_html.changes_section,
             "math": review_html.math_section,
@@ -438,11 +438,13 @@ async def review_pack(request: Request) -> Response:
         raise HTTPException(409, "the stored submission cannot be read: no review pack")
     fmt = request.query_params.get("format")
     if fmt == "pdf":
+        from validator.review.html import paged_review
         from validator.web.office import pdf_answer, pdf_response
 
         name = f"review-{row.id}.pdf"
+        # as `rulesub review --format pdf` prints it: the contents with their page numbers
         data, problem = await run_in_threadpool(
-            pdf_answer, render_html(pack), name, "the review pack"
+            pdf_answer, lambda: paged_review(pack), name, "the review pack"
         )
         return pdf_response(web, request, row, data, problem, name)
     if fmt not in ("markdown", "html"):  # read in the browser, inside the office's pages

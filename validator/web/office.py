@@ -436,8 +436,12 @@ async def withdraw(request: Request) -> Response:
 # -- documents --------------------------------------------------------------------------------
 
 
-def pdf_answer(html: str, name: str, what: str) -> tuple[bytes | None, str | None]:
-    """``html`` printed by Chromium on the server: the PDF's bytes, or why there is none."""
+def pdf_answer(
+    html: str | Callable[[], str], name: str, what: str
+) -> tuple[bytes | None, str | None]:
+    """``html`` printed by Chromium on the server: the PDF's bytes, or why there is none.
+    ``html`` may be made here (a callable): the review pack's, whose contents' page numbers
+    are found by printing it once (``review.html.paged_review``), needs Chromium too."""
     from validator.review.pdf import PdfError, chromium, print_pdf
 
     if chromium() is None:
@@ -448,7 +452,7 @@ def pdf_answer(html: str, name: str, what: str) -> tuple[bytes | None, str | Non
     with tempfile.TemporaryDirectory(prefix="rulesub-pdf-") as tmp:
         out = Path(tmp) / name
         try:
-            print_pdf(html, out, what)
+            print_pdf(html if isinstance(html, str) else html(), out, what)
         except PdfError as e:
             said = str(e) if "--" not in str(e) else f"Chromium could not print {what}"
             return None, f"{said}. Open the HTML version and print it from your browser."
@@ -456,13 +460,22 @@ def pdf_answer(html: str, name: str, what: str) -> tuple[bytes | None, str | Non
 
 
 def pdf_response(
-    web: Any, request: Request, row: Any, data: bytes | None, problem: str | None, name: str
+    web: Any,
+    request: Request,
+    row: Any,
+    data: bytes | None,
+    problem: str | None,
+    name: str,
+    *,
+    status: int = 503,
 ) -> Response:
+    """The PDF, or a page saying why there is none: 503 where this server cannot print it
+    (no Chromium), ``status`` where the filing has no such document (422)."""
     if data is None:
         return web.render(
             request,
             "section.html",
-            status=503,
+            status=status,
             row=row,
             section="pdf",
             body=None,
@@ -492,9 +505,26 @@ def document_page(web: Any, request: Request, row: Any, html: str, section: str)
 
 
 def par_pdf_html(pack: Any) -> str | None:
+    """The par sheet of ``pack`` as ``rulesub par FILE --format pdf`` prints it: with its
+    identification block (holder, facility, effective date, the filing's sha256, the
+    regulation version, when it was prepared), made by the one function the command uses
+    (``review.cover.identification``) from the filing's stored bytes. None: no sheet."""
     from validator.par.render import html_report
 
-    return None if pack.par is None else html_report(pack.par)
+    if pack.par is None:
+        return None
+    return html_report({**pack.par, "identification": sheet_identification(pack)})
+
+
+def sheet_identification(pack: Any) -> dict[str, str | None]:
+    """``review.cover.identification`` of the filing a pack is made from (its bytes, as
+    stored: the file they were read from is gone)."""
+    from validator.review.cover import identification
+
+    with tempfile.TemporaryDirectory(prefix="rulesub-ident-") as tmp:
+        path = Path(tmp) / "submission.yaml"
+        path.write_bytes(pack.content)
+        return identification(path, pack.game.id)
 
 
 def install(web: Any) -> None:

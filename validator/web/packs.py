@@ -22,9 +22,16 @@ CACHE_SIZE = 32
 
 
 def counterpart(store: Store, row: Any) -> Any:
-    """The approved submission ``row`` is compared with, or ``None``."""
+    """The approved submission ``row`` is compared with, or ``None``: only a filing that was
+    approved (``approved``, or ``superseded`` since) is ever the approved one. A filing
+    ``replaced`` by ``row``'s approval names ``row`` in ``superseded_by`` too, but it never
+    had an approval."""
     if row.status in ("approved", "superseded"):
-        older = [r for r in store.history(row.facility, row.game) if r.superseded_by == row.id]
+        older = [
+            r
+            for r in store.history(row.facility, row.game)
+            if r.superseded_by == row.id and was_approved(r)
+        ]
         if not older:
             return None
         return store.get(max(older, key=lambda r: (r.effective, r.id)).id)
@@ -32,6 +39,11 @@ def counterpart(store: Store, row: Any) -> Any:
     if approved is None or approved.id == row.id:
         return None
     return approved
+
+
+def was_approved(row: Any) -> bool:
+    """Whether ``row`` had an approval: approved now, or approved and superseded since."""
+    return row.status in ("approved", "superseded")
 
 
 class Packs:

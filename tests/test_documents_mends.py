@@ -1,0 +1,272 @@
+"""The documents agree with each other and with the record: the web view compares a filing
+only with one that was approved; a file's path stays a path; the web's PDFs are the
+command line's; `odds` never cuts a figure; every document gives one verdict on the
+Board's stated hold of a progressive."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+import shutil
+import warnings
+from fractions import Fraction
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from store_db import (
+    EXAMPLES,
+    amended,
+    store_clock,  # noqa: F401 (the store's clock, for the tests that name it)
+)
+from typer.testing import CliRunner
+from webtools import FLAWED, HOLDER, Office, make_office, sign_in
+
+from validator.cli import app as cli
+
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from validator.web import create_app  # noqa: E402
+
+FCP = EXAMPLES / "four-card-poker.yaml"
+HCF = EXAMPLES / "high-card-flush.yaml"
+LUNAR = EXAMPLES / "lunar-poker.yaml"
+ON = dt.date(2026, 12, 20)
+PRINTS = shutil.which("chromium") is not None and shutil.which("pdftotext") is not None
+
+
+@pytest.fixture
+def office(tmp_path: Path) -> Office:
+    return make_office(tmp_path)
+
+
+def client_of(office: Office, name: str) -> TestClient:
+    client = TestClient(create_app(office.db, secret="s"))
+    assert sign_in(client, name).status_code == 303
+    return client
+
+
+def waived(recorded: Any) -> dict[str, str]:
+    """Each error finding of a recorded filing waived, with a reason."""
+    return {f["code"]: "the office's test" for f in recorded.findings if f["severity"] == "error"}
+
+
+# -- 1. the approved baseline ------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("store_clock")  # decided on a fixed date
+def test_the_web_compares_a_filing_only_with_one_that_was_approved(office: Office) -> None:
+    """An approval supersedes the approved filing and replaces the holder's earlier pending
+    one of the same date: both name the new one in ``superseded_by``, but only the first
+    was ever approved. The diff and the pack compare with it, never with the replaced one."""
+    store, tmp = office.store, office.tmp
+    first = store.record(FCP, "cas").id
+    store.approve(first, "rev", on=ON)
+    later = ("effective: 2027-01-01", "effective: 2027-03-01")
+    pending = store.record(amended(FLAWED / "fcp-paytables.yaml", tmp / "p.yaml", later), "cas")
+    filed = store.record(amended(FLAWED / "fcp-equipment.yaml", tmp / "e.yaml", later), "cas")
+    new = filed.id
+    store.approve(new, "rev", on=ON, waive=waived(filed))
+    assert store.get(pending.id).status == "replaced"
+    assert store.get(pending.id).superseded_by == new == store.get(first).superseded_by
+    rev = client_of(office, "rev")
+    for page in ("diff", "review"):
+        shown = unescape(rev.get(f"/submissions/{new}/{page}").text)
+        assert f"approved #{first} " in shown, page
+        assert f"#{pending.id} " not in shown, page
+
+
+@pytest.mark.usefixtures("store_clock")
+def test_a_filing_that_replaced_a_never_approved_one_is_compared_with_nothing(
+    office: Office,
+) -> None:
+    """The audit's case: the same holder files two, the second is approved with waivers;
+    the first was never approved, so there is no approved filing to compare with."""
+    store = office.store
+    first = store.record(FLAWED / "fcp-paytables.yaml", "cas").id
+    filed = store.record(FLAWED / "fcp-equipment.yaml", "cas")
+    second = filed.id
+    store.approve(second, "rev", on=ON, waive=waived(filed))
+    assert store.get(first).status == "replaced"
+    rev = client_of(office, "rev")
+    review = re.sub(r"<[^>]+>", " ", rev.get(f"/submissions/{second}/review").text)
+    assert "Compared with nothing: no approved submission" in " ".join(unescape(review).split())
+    for page in ("diff", "review"):
+        assert f"approved #{first}" not in unescape(rev.get(f"/submissions/{second}/{page}").text)
+
+
+# -- 3. a file's path, and a par sheet a filing cannot have ------------------------------------
+
+
+def test_a_files_path_in_a_message_stays_as_written() -> None:
+    """``in_words`` names a field by its JSON pointer; the place of a problem,
+    ``/srv/…/file.yaml:11:22``, is a file's path and keeps its words."""
+    from validator.diff.names import in_words
+
+    path = str((FLAWED / "fcp-paytables.yaml").resolve())
+    said = in_words(None, f"{path}:11:22: /paytables/aces_up: no paytable 'G'")
+    assert said.startswith(f"{path}:11:22: ")
+    assert "/paytables/aces_up" not in said and "paytable: no paytable 'G'" in said
+    assert in_words(None, "see /tmp/x/filed.yaml") == "see /tmp/x/filed.yaml"
+
+
+def test_the_review_pack_names_an_absolute_path_as_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`rulesub review /abs/path.yaml --format markdown`, run outside the file's folder:
+    the par sheet's problem names the file as given, at its line and column."""
+    monkeypatch.chdir(tmp_path)
+    path = (FLAWED / "fcp-paytables.yaml").resolve()
+    out = tmp_path / "pack.md"
+    no_store = str(tmp_path / "none.sqlite3")
+    args = ["review", str(path), "--format", "markdown", "--out", str(out), "--db", no_store]
+    CliRunner().invoke(cli, args)
+    found = re.search(r"No par sheet: (.*)", out.read_text(encoding="utf-8"))
+    assert found
+    assert found.group(1).startswith(f"{path}:11:22: "), found.group(1)
+
+
+def test_a_par_sheet_pdf_a_filing_cannot_have_is_a_page_in_words(office: Office) -> None:
+    """No par sheet can be made for a filing selecting a paytable the chapter has not: the
+    PDF's address answers 422 (not 503, which says the server cannot print) with the reason
+    in words, the field by its name, not its JSON pointer."""
+    sid = office.store.record(FLAWED / "fcp-paytables.yaml", "cas").id
+    answer = client_of(office, "rev").get(f"/submissions/{sid}/par?format=pdf")
+    assert answer.status_code == 422
+    assert answer.headers["content-type"].startswith("text/html")
+    shown = unescape(answer.text)
+    assert "No par sheet:" in shown and "no paytable 'G'" in shown
+    assert "/paytables/aces_up" not in shown and "Aces Up paytable" in shown
+
+
+# -- 4, 5. the web's PDFs are the command line's -----------------------------------------------
+
+
+def test_the_webs_par_sheet_pdf_is_identified_as_the_commands(office: Office) -> None:
+    """The par sheet the web prints carries the identification block `rulesub par FILE
+    --format pdf` prints: made by the same function, from the stored bytes."""
+    from validator.review.cover import identification
+    from validator.web import office as web_office
+
+    sid = office.ids["example"]
+    printed: list[str] = []
+
+    def pdf_answer(html, name, what):  # type: ignore[no-untyped-def]
+        printed.append(html if isinstance(html, str) else html())
+        return b"%PDF-1.4 printed", None
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(web_office, "pdf_answer", pdf_answer)
+    try:
+        answer = client_of(office, "rev").get(f"/submissions/{sid}/par?format=pdf")
+    finally:
+        mp.undo()
+    assert answer.status_code == 200 and answer.content.startswith(b"%PDF")
+    (html,) = printed
+    facts = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", unescape(html)))
+    stored = office.store.get(sid).content
+    ident = identification(HCF, "high-card-flush")
+    assert ident["sha256"] == hashlib.sha256(stored).hexdigest()
+    assert facts["Certificate holder"] == ident["certificate_holder"] == HOLDER
+    for label, key in (
+        ("Facility", "facility"),
+        ("Effective date", "effective"),
+        ("Submission sha256", "sha256"),
+        ("Regulation version", "regulation_version"),
+    ):
+        assert facts[label] == ident[key], label
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC", facts["Prepared on"])
+
+
+@pytest.mark.slow  # printed twice, as the command prints it: once to find its pages
+@pytest.mark.skipif(not PRINTS, reason="printing needs Debian's chromium and pdftotext")
+def test_the_webs_review_pack_pdf_gives_its_contents_page_numbers(office: Office) -> None:
+    """The contents of the pack the web prints give the page each section starts on, as
+    `rulesub review --format pdf`'s do; and each section does start there."""
+    from validator.review import SECTIONS
+    from validator.review.pdf import opening, page_texts
+
+    answer = client_of(office, "rev").get(f"/submissions/{office.ids['example']}/review?format=pdf")
+    assert answer.status_code == 200 and answer.content.startswith(b"%PDF")
+    pages = [p for p in page_texts(answer.content) or [] if p.strip()]
+    cover = " ".join(pages[0].split())
+    assert "Contents" in cover
+    for _, heading in SECTIONS[1:]:
+        found = re.search(rf"{re.escape(heading)} (\d+)", cover)
+        assert found, f"{heading}: no page number in the contents"
+        assert opening(pages[int(found.group(1)) - 1]) == heading
+
+
+# -- 6. odds at 80 columns -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("columns", [80, 50])
+@pytest.mark.parametrize("example", [LUNAR, HCF])
+def test_odds_never_cuts_a_figure(tmp_path: Path, example: Path, columns: int) -> None:
+    """`rulesub odds GAME --rulesub FILE --out FILE` at 80 columns (and narrower): every
+    figure whole (a hold, a hit frequency, a deviation, the Board's stated hold), no cut
+    marked "…"; the tables by the chapter's names."""
+    game = "lunar-poker" if example == LUNAR else "high-card-flush"
+    run = CliRunner().invoke
+    out = tmp_path / "odds.txt"
+    args = ["odds", game, "--rulesub", str(example)]
+    done = run(cli, [*args, "--out", str(out)], env={"COLUMNS": str(columns)})
+    assert done.exit_code == 0, done.output
+    text = out.read_text(encoding="utf-8")
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= columns
+    flat = " ".join(text.split())
+    data = json.loads(run(cli, [*args, "--format", "json"], env={"COLUMNS": "200"}).stdout)
+    assert data
+    for r in data:
+        assert f"{float(Fraction(r['hold_exact'])) * 100:.4f}%" in text, r["table"]
+        assert f"{float(Fraction(r['hit_frequency_exact'])) * 100:.4f}%" in text
+        assert f"{r['std_dev']:.4f}" in text
+        ah = r["approved_hold"]
+        if ah:
+            assert ah["from"] in text and ah["to"] in text
+    from validator.compiler import load_game
+
+    names = {t: table.name for _, t, table in load_game(game).definition.tables()}
+    for r in data:  # a name may wrap in its cell: word by word
+        assert all(word in flat for word in names[r["table"]].split()), names[r["table"]]
+        assert r["table"] not in flat or columns > 100, r["table"]  # its id is for JSON
+
+
+# -- 7. one verdict on the Board's stated hold of a progressive ---------------------------------
+
+
+def test_every_document_gives_one_verdict_on_a_progressives_stated_hold() -> None:
+    """High Card Flush's Progressive Jackpot: the preamble states one hold, 23%, at no
+    meter. The par sheet (text, markdown, printed), its published figures, the review
+    pack's math and `odds` print it as one figure and say the hold moves with the meter;
+    none calls it outside the range. A table of fixed odds outside its range still is."""
+    from validator.par.render import html_report, markdown, text
+    from validator.review import build_pack, render_html
+
+    pack = build_pack(HCF, "high-card-flush.yaml")
+    assert pack.par is not None
+    odds = CliRunner().invoke(
+        cli, ["odds", "high-card-flush", "--rulesub", str(HCF)], env={"COLUMNS": "200"}
+    )
+    documents = {
+        "par text": text(pack.par),
+        "par markdown": markdown(pack.par),
+        "par printed": unescape(re.sub(r"<[^>]+>", " ", html_report(pack.par))),
+        "review pack": unescape(re.sub(r"<[^>]+>", " ", render_html(pack))),
+        "odds": odds.stdout,
+    }
+    for name, shown in documents.items():
+        flat = " ".join(shown.split())
+        assert "23%–23%" not in flat and "23% – 23%" not in flat, name
+        said = [m.group(0) for m in re.finditer(r"23%[^;.]{0,120}", flat)]
+        assert said, name
+        assert all("outside" not in s.lower() and "differs" not in s for s in said), (name, said)
+        assert any("moves with the meter" in s for s in said), (name, said)
+    review = " ".join(documents["review pack"].split())
+    assert "Board's stated range 6.6%–13%: OUTSIDE" in review  # Straight Flush Bonus C
