@@ -195,3 +195,21 @@ def test_schema_export_into_a_file_is_exit_2_in_words(tmp_path: Path, option: st
     assert out.returncode == 2
     assert "cannot make the directory: it is a file, not a directory" in out.stderr
     assert "Traceback" not in out.stderr and afile.read_text() == "x\n"
+
+
+def test_a_scheduler_a_table_with_meters_cannot_use_is_said_unused() -> None:
+    """Four Card Poker's progressive meters carry from round to round, so its rounds run in
+    one process: a `--scheduler` given (even one that cannot be reached) is said unused,
+    never passed over in silence."""
+    out = rulesub(
+        "simulate",
+        "four-card-poker",
+        "--rounds",
+        "200",
+        "--scheduler",
+        "tcp://127.0.0.1:1",
+        "--format",
+        "json",
+    )
+    assert out.returncode == 0, out.stderr
+    assert "--scheduler was not used" in out.stderr

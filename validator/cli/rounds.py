@@ -532,6 +532,11 @@ def simulate(
         _check_tables(rules)
         rules.strategy(strategy)  # an unknown strategy refused before the progress bar
         stats = _simulated(rules, rounds, seed, k, strategy, format, spread)
+    if scheduler is not None and stats.meters:  # an address given is never passed over unsaid
+        sys.stderr.write(
+            f"rulesub: {game}'s progressive meters carry from one round to the next, so its "
+            "rounds are simulated in this one process: --scheduler was not used\n"
+        )
     data = summary_json(stats)
     if gate.draft:
         data["draft"] = gate.mark()
