@@ -523,3 +523,22 @@ def test_a_waiver_inside_a_value_waives_nothing(tmp_path: Path, facility: str) -
     )
     waived = json.loads(rulesub("validate", "--format", "json", str(sub)).stdout)
     assert {s["code"] for s in waived["suppressed"]} == set(LUNAR_ERRORS)
+
+
+def test_a_configuration_error_names_the_file_given_not_another(tmp_path: Path) -> None:
+    """`--config bad.toml` with a bad value names bad.toml and the key, never a
+    `rulesub.toml` the user did not write."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('fail-on = "bogus"\n')
+    done = rulesub("validate", "--config", str(bad), str(EXAMPLES / "four-card-poker.yaml"))
+    assert done.returncode == 2
+    assert f"{bad}: fail-on: expected one of error, warning, info, never" in done.stderr
+    assert "rulesub.toml" not in done.stderr
+
+
+def test_options_that_would_be_passed_over_are_refused() -> None:
+    """`odds --meter` for a table that pays from no meter, and a negative `par --seed`, are
+    refused (exit 2), not passed over."""
+    done = rulesub("odds", "four-card-poker", "--meter", "primary=5000", "--wager", "aces_up")
+    assert done.returncode == 2 and "no table priced here pays from a meter" in done.stderr
+    assert rulesub("par", "four-card-poker", "--seed", "-5").returncode == 2

@@ -218,8 +218,16 @@ def test_a_waiver_written_in_the_filing_is_the_officers_to_grant(db: str, tmp_pa
         db,
     )
     assert out.exit_code == 0, out.stderr
-    pack = as_json(cli("review", str(path), "--format", "json"))
+    pack = as_json(cli("review", str(path), "--format", "json", "--db", db))
     assert [f["filing_waiver"] for f in pack["findings"]] == [error["filing_waiver"]]
+    # the pack of the decided filing carries the decision and its waiver, not a blank
+    assert pack["recorded"]["decision"] == f"Approved by R. Officer on {BEFORE_EFFECTIVE}"
+    assert pack["recorded"]["waived"] == [
+        {"code": "four-card-poker/max-positions", "reason": "eight seats approved by letter"}
+    ]
+    text = cli("review", str(path), "--format", "markdown", "--db", db).stdout
+    assert "DRAFT" not in text and "Signature: ____" not in text
+    assert "it is not signed again" in text
 
 
 def test_waiving_a_finding_the_submission_does_not_have_is_wrong_usage(db: str) -> None:

@@ -114,15 +114,16 @@ def load_settings(config: Path | None = None, *, cwd: Path | None = None) -> Set
         tool = data.get("tool", {})
         table = tool.get("rulesub", {}) if isinstance(tool, dict) else None
         where = "[tool.rulesub]"
-    else:
+    else:  # the file itself is the table, whatever its name (``--config FILE``)
         table = data
-        where = "rulesub.toml"
+        where = ""
     return _settings(table, path, where)
 
 
 def _settings(table: Any, path: Path, where: str) -> Settings:
     def bad(key: str, expected: str) -> ConfigError:
-        return ConfigError(f"{path}: {where} {key}: expected {expected}")
+        named = " ".join(w for w in (where, key) if w)
+        return ConfigError(f"{path}: {named + ': ' if named else ''}expected {expected}")
 
     if not isinstance(table, dict):
         raise bad("", "a table of settings")
@@ -131,7 +132,8 @@ def _settings(table: Any, path: Path, where: str) -> Settings:
         from validator.loader import did_you_mean
 
         raise ConfigError(
-            f"{path}: {where}: unknown key {unknown[0]!r}{did_you_mean(unknown[0], KEYS)}; "
+            f"{path}: {where + ': ' if where else ''}unknown key {unknown[0]!r}"
+            f"{did_you_mean(unknown[0], KEYS)}; "
             f"the keys are: {', '.join(KEYS)}"
         )
 

@@ -169,6 +169,8 @@ def odds(
                 )
     except OddsError as e:
         refuse(e)
+    if meters is not None and not any(g.table(t)[1].meters for t, _ in selection.priced):
+        fail("--meter: no table priced here pays from a meter, so the amount would price nothing")
     if wager is not None and selection.many:
         results.sort(key=lambda r: r.hold)
     if format is Format.json:

@@ -44,7 +44,7 @@ def par(
             f"{POKER_HANDS:,} hands)",
         ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="the simulation's seed")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="the simulation's seed")] = 1,
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, help="processes (default: every core)")
     ] = None,

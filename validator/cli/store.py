@@ -642,6 +642,9 @@ def review(
             approved=old_row,
             par_workers=None,  # the par sheet's exact count on every core
         )
+    if record is not None:  # a decided filing's pack carries the approval's waivers
+        kept = _open(db, must_exist=True).waivers_of(record.id)
+        pack.waived = [(w.code, w.reason) for w in kept]
     if pack.unreadable:
         for line in pack.unreadable:
             sys.stderr.write(f"rulesub: {line}\n")

@@ -67,6 +67,29 @@ class ReviewPack:
     prepared_by: str = ""
     audit_head: Any = None  # the store's audit chain head (chain.Head), when from the store
     content: bytes = b""  # the filing's own bytes: findings quote its lines
+    #: the approval's waivers, as the store holds them: (code, reason)
+    waived: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def is_approved(self) -> bool:
+        """Whether the store records an approval of exactly these bytes."""
+        return bool(self.record is not None and getattr(self.record, "approved_by", None))
+
+    @property
+    def decided(self) -> str | None:
+        """The decision the store records for exactly these bytes, in words; None while
+        there is none (the pack is then the form the officer signs)."""
+        r = self.record
+        if r is None:
+            return None
+        if self.is_approved:
+            text = f"Approved by {r.approved_by} on {r.approved_on}"
+            if r.superseded_by is not None:
+                text += f"; superseded since by #{r.superseded_by}"
+            return text
+        if getattr(r, "rejected_by", None):
+            return f"Rejected by {r.rejected_by} on {r.rejected_on}: {r.rejection_reason}"
+        return None
 
     def headed(self, head: Any) -> ReviewPack:
         """The pack carrying the store's audit chain head (``validator.store.chain.Head``),
@@ -275,7 +298,14 @@ def pack_json(pack: ReviewPack) -> dict[str, Any]:
         "facility": pack.value("facility") or None,
         "game": pack.value("game") or None,
         "effective": pack.value("effective") or None,
-        "recorded": None if record is None else {"id": record.id, "status": record.status},
+        "recorded": None
+        if record is None
+        else {
+            "id": record.id,
+            "status": record.status,
+            "decision": pack.decided,
+            "waived": [{"code": c, "reason": r} for c, r in pack.waived],
+        },
         "audit_head": pack.audit_head.to_json() if pack.audit_head is not None else None,
         "findings": [f.to_dict() for f in pack.findings],
         "against": pack.against_label,

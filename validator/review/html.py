@@ -81,7 +81,8 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
     """The pack as one printable page. ``pages``: the page each section starts on, where a
     first printing found them (``validator.review.pdf.print_paged``), for the contents."""
     title = f"Review pack: {pack.value('facility')} · {pack.game_name}"
-    foot = f"sha256 {pack.sha256} · Approved on: ______________"
+    on = pack.record.approved_on if pack.is_approved else "______________"
+    foot = f"sha256 {pack.sha256} · Approved on: {on}"
     draft = pack_draft(pack)
     parts = [
         "<!DOCTYPE html>",
@@ -115,14 +116,14 @@ def pack_draft(pack: ReviewPack) -> str | None:
     """The DRAFT mark of a pack prepared from a submission with errors (every page, the
     cover); ``None`` where it has none."""
     errors = pack.counts["errors"]
-    return draft_mark(errors) if errors else None
+    return draft_mark(errors) if errors and not pack.is_approved else None
 
 
 def approval_terms(pack: ReviewPack) -> str | None:
     """Why approval is not open, where the submission has errors: ``rulesub approve`` needs
     none, or each waived with its reason."""
     errors = [f for f in pack.findings if f.severity == "error"]
-    if not errors:
+    if not errors or pack.decided is not None:
         return None
     where = "; ".join(f"line {f.line}" + (f", {f.cite}" if f.cite else "") for f in errors)
     return (
@@ -451,8 +452,29 @@ def _signage(pack: ReviewPack) -> str:
     return "".join(out)
 
 
+def _decided(pack: ReviewPack) -> str:
+    """The approval block of a filing the store records a decision for: the decision and
+    its waivers, as recorded, and no blank to sign again."""
+    waived = "".join(f"<li><code>{_e(c)}</code>: {_e(r)}</li>" for c, r in pack.waived)
+    return (
+        f"<p><strong>Decision recorded:</strong> {_e(pack.decided or '')}</p>"
+        + (f"<p>Findings waived, with the reasons:</p><ul>{waived}</ul>" if waived else "")
+        + "<p class='cite'>This pack is a copy for the record of a filing already decided; "
+        "it is not signed again.</p>"
+    )
+
+
 def _approval(pack: ReviewPack) -> str:
     c = pack.counts
+    if pack.decided is not None:
+        return (
+            f"<div class='approval'><h2>{_e(_heading('approval'))}</h2>"
+            f"<p>{_e(pack.value('facility'))} · {_e(pack.game_name)} · effective "
+            f"{_e(pack.value('effective'))}<br>File {_e(Path(pack.file).name)}, sha256 "
+            f"{_e(pack.sha256)}<br>Regulation version {_e(pack.regulation_version)}<br>"
+            f"Findings when prepared: {c['errors']} error(s), {c['warnings']} warning(s)</p>"
+            f"{_decided(pack)}</div>"
+        )
     terms = approval_terms(pack)
     decision = (
         "<p>Decision:<span class='box'></span>Approved<span class='box'></span>Rejected</p>"

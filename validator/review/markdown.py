@@ -122,9 +122,24 @@ def render_markdown(pack: ReviewPack) -> str:
         f"{_md(pack.value('effective'))}; sha256 `{pack.sha256}`; regulation version "
         f"`{pack.regulation_version}`",
         "",
+    ]
+    if pack.decided is not None:  # decided: the record's decision, nothing to sign again
+        out += [f"Decision recorded: {_md(pack.decided)}", ""]
+        if pack.waived:
+            out += ["Findings waived, with the reasons:", ""]
+            out += [f"- {_code(c)}: {_md(r)}" for c, r in pack.waived]
+            out.append("")
+        out.append(
+            "This pack is a copy for the record of a filing already decided; it is not "
+            "signed again."
+        )
+        return "\n".join(out) + "\n"
+    out += [
         *_decision(pack),
         "",
         "Name of the approving officer: ______________________________",
+        "",
+        "Title: ______________________________",
         "",
         "Date of approval: ______________________________",
         "",

@@ -70,6 +70,7 @@ class Packs:
                 if key in self._cache:
                     return self._cache[key]
             built = build(row, old)
+            built.waived = [(w.code, w.reason) for w in self.store.waivers_of(row.id)]
             with self._lock:
                 self._cache[key] = built
                 self._building.pop(key, None)
