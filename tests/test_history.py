@@ -36,9 +36,21 @@ def test_ch_553_history_adopted_amended_rescinded() -> None:
         ("2010-09-11", "40 Pa.B. 5167", "amended"),
         ("2012-05-12", "42 Pa.B. 2686", "rescinded"),
     ]
-    assert set(events[0]) == {"date", "citation", "kind", "sections", "note"}
-    assert "text: missing" in str(events[1]["note"])
-    assert "637a" in str(events[2]["note"])
+    assert set(events[0]) == {
+        "date",
+        "citation",
+        "kind",
+        "sections",
+        "text",
+        "expires",
+        "successor",
+        "note",
+    }
+    # the temporary regulations' own term, and the notice whose text is not held, by machine
+    assert events[0]["expires"] == "2012-03-06"
+    assert [e["text"] for e in events] == ["encoded", "missing", "none"]
+    assert "The text this notice gave is not held here." in str(events[1]["note"])
+    assert "637a" in str(events[2]["note"]) and "637a" in str(events[2]["successor"])
     assert history("poker-seven-card-stud") == events  # every ch. 553 game shares it
 
 
@@ -182,8 +194,8 @@ def test_ch_589_expired_two_years_after_publication(
     tmp_path: Path, effective: str, code: str | None
 ) -> None:
     """43 Pa.B. 7087 (December 7, 2013): "These temporary regulations expire 2 years after
-    publication in the Pennsylvania Bulletin" (4 Pa.C.S. § 13A03(a); the authority to adopt
-    them "does not expire", § 13A03(b), the regulations do). From December 7, 2015 until
+    publication in the Pennsylvania Bulletin" (the preamble; the authority to adopt them
+    "does not expire", 4 Pa.C.S. § 13A03(b), the regulations do). From December 7, 2015 until
     46 Pa.B. 5540 rescinded the chapter, a submission is warned that it had expired; after,
     that it was rescinded."""
     path = tmp_path / "lunar.yaml"
@@ -437,3 +449,54 @@ def test_an_expiry_says_the_term_its_dates_give() -> None:
     assert _term(dt.date(2013, 12, 7), dt.date(2015, 12, 7)) == "2 years after publication"
     assert _term(dt.date(2010, 3, 6), dt.date(2011, 3, 6)) == "1 year after publication"
     assert _term(dt.date(2013, 12, 7), dt.date(2015, 6, 1)) == "by their own terms"
+
+
+@pytest.mark.parametrize(
+    ("game", "dates", "paths"),
+    [
+        # 43 Pa.B. 7087: "These temporary regulations expire 2 years after publication"
+        ("lunar-poker", ("2014-01-01", "2016-01-01"), ["/regulation/2015-12-07"]),
+        # 40 Pa.B. 1156: amended 2010-09-11, expired 2012-03-06, rescinded 2012-05-12
+        (
+            "poker-holdem",
+            ("2010-03-06", "2012-06-01"),
+            ["/regulation/2010-09-11", "/regulation/2012-03-06", "/regulation/2012-05-12"],
+        ),
+        # from after the expiry: only the rescission is between the dates
+        ("poker-holdem", ("2012-04-01", "2012-06-01"), ["/regulation/2012-05-12"]),
+    ],
+)
+def test_diff_from_to_lists_a_temporary_chapters_expiry_in_its_place(
+    game: str, dates: tuple[str, str], paths: list[str]
+) -> None:
+    """A temporary chapter that expires by its own term between the two dates is the
+    largest change of all: listed, in date order, with the notice that set the term."""
+    argv = ["diff", game, "--from", dates[0], "--to", dates[1], "--format", "json"]
+    result = runner.invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    changes = json.loads(result.stdout)["changes"]
+    assert [c["path"] for c in changes] == paths
+    expired = [c["new"] for c in changes if c["new"].startswith("expired on ")]
+    assert len(expired) == sum(
+        p in ("/regulation/2015-12-07", "/regulation/2012-03-06") for p in paths
+    )
+
+
+def test_signs_and_a_par_sheet_made_as_of_a_day_say_the_day_and_the_chapters_state() -> None:
+    """43 Pa.B. 7087: ch. 589's temporary regulations expired on 2015-12-07. Signs and a par
+    sheet made `--as-of 2016-01-01` say the day they are as of and that the chapter was not
+    in force then, on the document itself, not only on stderr."""
+    lunar = str(LUNAR)
+    signs = runner.invoke(app, ["signage", lunar, "--as-of", "2016-01-01", "--format", "json"])
+    assert signs.exit_code == 0, signs.output
+    said = json.loads(signs.stdout)["as_of"]
+    assert said[0] == "As in force on 2016-01-01: the rules of that day"
+    assert "was not in force on 2016-01-01" in said[1] and said[1].endswith("[43 Pa.B. 7087]")
+    plain = json.loads(runner.invoke(app, ["signage", lunar, "--format", "json"]).stdout)
+    assert "as_of" not in plain
+    argv = ["par", lunar, "--as-of", "2016-01-01", "--rounds", "100", "--workers", "1"]
+    sheet = runner.invoke(app, [*argv, "--format", "json"])
+    assert sheet.exit_code == 0, sheet.output
+    notes = json.loads(sheet.stdout)["notes"]
+    assert notes[0] == "As in force on 2016-01-01: the rules of that day"
+    assert any("was not in force on 2016-01-01" in n for n in notes)

@@ -49,10 +49,10 @@ RULES: dict[str, tuple[Severity, str, str, str]] = {
         "warning",
         "The temporary chapter had expired by the effective date",
         "The encoded chapter was adopted as temporary regulations that expire by their own "
-        'terms ("These temporary regulations expire 2 years after publication"; 4 Pa.C.S. '
-        "§ 13A03(a)), and that day had passed on the submission's effective date with no "
-        "later notice held here in force. The submission is still checked against the "
-        "encoded text, but that text was no longer the regulation.",
+        'terms ("These temporary regulations expire 2 years after publication", as the '
+        "adopting notice's preamble says), and that day had passed on the submission's "
+        "effective date with no later notice held here in force. The submission is still "
+        "checked against the encoded text, but that text was no longer the regulation.",
         "{chapter} was not in force on {date}: adopted as temporary regulations by {notice}, "
         "it expired on {expired}, {term}; checked against {chapter} as encoded",
     ),

@@ -126,16 +126,23 @@ def game_as_of(game: Any, when: str | None) -> Any:
     """The compiled game with the values in force on ``when`` (``model.history.as_of``).
     Before the chapter's adoption: refused, exit 2, naming the adopting notice. Where the
     encoded text was not the regulation on the date, a note on stderr says why."""
+    return game_as_of_noted(game, when)[0]
+
+
+def game_as_of_noted(game: Any, when: str | None) -> tuple[Any, list[str]]:
+    """``game_as_of``, and the notes it said, for a document made as of ``when`` to carry:
+    the day first ("As in force on …"), then the chapter's state that day."""
     if when is None:
-        return game
+        return game, []
     from dataclasses import replace
 
     from validator.model.history import as_of
 
     date = parse_date(when)
-    say_in_force(game, date, refuse=True)
+    said = say_in_force(game, date, refuse=True)
     resolved = as_of(definition := game.definition, date)
-    return game if resolved is definition else replace(game, definition=resolved)
+    game = game if resolved is definition else replace(game, definition=resolved)
+    return game, [f"As in force on {date.isoformat()}: the rules of that day", *said]
 
 
 def before_adoption(findings: Any, as_of: str | None) -> bool:

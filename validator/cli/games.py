@@ -189,7 +189,7 @@ def _event_row(e: Any) -> dict[str, Any]:
         encoded = "" if e.successor_encoded else " (not encoded here)"
         note = f"Replaced by {e.successor}{encoded}. " + note
     if e.text == "missing":
-        note += " The text this notice gave is not held here (text: missing)."
+        note += " The text this notice gave is not held here."
     elif e.text == "encoded":
         note += " The game file encodes the text this notice gave."
     return {
@@ -197,5 +197,8 @@ def _event_row(e: Any) -> dict[str, Any]:
         "citation": e.citation,
         "kind": e.kind,
         "sections": list(e.sections),
+        "text": e.text,  # encoded, missing, or none (a notice that gave no text)
+        "expires": e.expires.isoformat() if e.expires else None,
+        "successor": e.successor,
         "note": note.strip(),
     }

@@ -15,7 +15,7 @@ import typer
 
 from validator import jsonout
 from validator.cli import app
-from validator.cli.common import AS_OF_HELP, fail, game_as_of, refuse
+from validator.cli.common import AS_OF_HELP, fail, game_as_of_noted, refuse
 from validator.cli.gate import AllowFindingsOption, reads_once, submission_gate
 from validator.cli.options import DocumentFormat as ParFormat
 from validator.cli.options import DocumentFormatOption, OutOption, out_format
@@ -93,13 +93,13 @@ def par(
     gate = submission_gate(path if path.is_file() else None, allow=allow_findings, what="par sheet")
     with _round_input():
         if path.is_file():
-            game = game_as_of(load_game(submission_game(path)), as_of)
+            game, dated = game_as_of_noted(load_game(submission_game(path)), as_of)
             config = read_settings(game, path, allow_findings=allow_findings)
             submission: str | None = str(path)
         else:
             if target not in game_ids():
                 fail(f"{target}: neither a file nor a game id; games: {', '.join(game_ids())}")
-            game = game_as_of(load_game(target), as_of)
+            game, dated = game_as_of_noted(load_game(target), as_of)
             config = read_settings(game, None)
             submission = None
         poker = isinstance(game, PokerGame)
@@ -131,6 +131,8 @@ def par(
         sheet["identification"] = identification(path, game.id)
         if as_of is None:  # the chapter as on the effective date: said, and on the sheet
             sheet["notes"] = gate.say_in_force() + list(sheet.get("notes") or [])
+    if dated:  # made as of a day: the sheet says which, and the chapter's state that day
+        sheet["notes"] = dated + list(sheet.get("notes") or [])
     if gate.draft:
         sheet["draft"] = gate.mark()
     if format is ParFormat.pdf:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -15,7 +16,7 @@ from validator.cli.common import (
     EXIT_FINDINGS,
     before_adoption,
     fail,
-    game_as_of,
+    game_as_of_noted,
     parse_date,
     readable_input,
     refuse,
@@ -94,8 +95,9 @@ def signage(
     sub = checked.submission
     with readable_input():
         game = checked.game()
+    dated: list[str] = []
     if game is not None:
-        game = game_as_of(game, as_of)
+        game, dated = game_as_of_noted(game, as_of)
     if game is not None and sub is not None and as_of is None and sub.effective is not None:
         # the signs follow the encoded text: say where the effective date finds it not the
         # regulation (a chapter rescinded or expired), as `validate` does
@@ -116,6 +118,7 @@ def signage(
     signs = build_signage(
         game, sub, draft=bool(errors), problems=[draft_note(f, game) for f in errors]
     )
+    signs = replace(signs, as_of=tuple(dated))  # made as of a day: the signs say which
     text = render(signs, format, cite=not printed)
     from validator.cli.common import emit
 

@@ -24,7 +24,7 @@ from validator.diff.compare import (
     table_title,
 )
 from validator.model.game import GameDefinition, Rows, Table
-from validator.model.history import as_of, describe
+from validator.model.history import as_of, describe, long_date
 from validator.pointer import escape
 
 
@@ -51,19 +51,39 @@ def diff_dates(game: Game, old: dt.date, new: dt.date) -> GameDiff:
     after = replace(game, definition=as_of(game.definition, new))
     result = GameDiff(game, old.isoformat(), new.isoformat(), submissions=False)
     lo, hi = min(old, new), max(old, new)
-    for e in game.definition.history:
+    events: list[tuple[dt.date, Change]] = []
+    history = game.definition.history
+    for e in history:
         if lo < e.date <= hi:
             text = {"missing": "; its text is not held here", "encoded": "", "none": ""}[e.text]
             sections = f" ({', '.join(e.sections)})" if e.sections else ""
-            result.changes.append(
-                Change(
-                    path=f"/regulation/{e.date.isoformat()}",
-                    old=None,
-                    new=f"{e.kind} by {describe(e)}{sections}{text}",
-                    title=f"{e.citation}, {e.kind}",
-                    cite=e.citation,
+            change = Change(
+                path=f"/regulation/{e.date.isoformat()}",
+                old=None,
+                new=f"{e.kind} by {describe(e)}{sections}{text}",
+                title=f"{e.citation}, {e.kind}",
+                cite=e.citation,
+            )
+            events.append((e.date, change))
+        if e.expires is None or not lo < e.expires <= hi:
+            continue
+        ended = any(x.kind in ("rescinded", "superseded") and x.date <= e.expires for x in history)
+        if not ended:
+            # temporary regulations out of force by their own term: the largest change of all
+            events.append(
+                (
+                    e.expires,
+                    Change(
+                        path=f"/regulation/{e.expires.isoformat()}",
+                        old=None,
+                        new=f"expired on {long_date(e.expires)}: the temporary regulations "
+                        f"of {describe(e)} by their own term",
+                        title=f"{e.citation}, expired",
+                        cite=e.citation,
+                    ),
                 )
             )
+    result.changes += [c for _, c in sorted(events, key=lambda dc: dc[0])]
     was, now = _columns(before.definition), _columns(after.definition)
     for key in list(was) + [k for k in now if k not in was]:
         tid, letter = key
@@ -88,7 +108,9 @@ def diff_dates(game: Game, old: dt.date, new: dt.date) -> GameDiff:
                 hold_new=_hold(after, tid, table, letter, new_rows, Valuation())
                 if new_rows is not None
                 else None,
-                cite=dated.cite if dated is not None else table.cite,
+                cite=(dated.until_cite if new_rows is None and dated.until_cite else dated.cite)
+                if dated is not None
+                else table.cite,
             )
         )
     return result

@@ -81,6 +81,8 @@ class SignSet:
     problems: tuple[str, ...] = field(default=())
     #: the rule source, its jurisdiction and date (``CompiledGame.source_line``)
     source: str = ""
+    #: made as of a day (``--as-of``): that day, then the chapter's state on it, in words
+    as_of: tuple[str, ...] = field(default=())
 
 
 def offered_wagers(definition: GameDefinition, offered: list[str] | None) -> list[str]:

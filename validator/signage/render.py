@@ -43,7 +43,7 @@ def heading(signs: SignSet) -> list[str]:
     game = f"{signs.game_name} ({signs.chapter})" if signs.chapter else signs.game_name
     if signs.effective:
         game += f" · Rules Submission effective {signs.effective.isoformat()}"
-    return [who, game] if who else [game]
+    return ([who, game] if who else [game]) + list(signs.as_of)
 
 
 def _paytable_text(table: Paytable, with_cite: bool) -> list[str]:
@@ -176,6 +176,7 @@ def render_json(signs: SignSet, *, cite: bool = True) -> str:
         "game": signs.game_name,
         "chapter": signs.chapter,
         "effective": signs.effective.isoformat() if signs.effective else None,
+        **({"as_of": list(signs.as_of)} if signs.as_of else {}),
         "draft": signs.draft,
         "findings" if signs.draft else "unstated": list(signs.problems),
         "signs": [
