@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -500,3 +504,39 @@ def test_signs_and_a_par_sheet_made_as_of_a_day_say_the_day_and_the_chapters_sta
     notes = json.loads(sheet.stdout)["notes"]
     assert notes[0] == "As in force on 2016-01-01: the rules of that day"
     assert any("was not in force on 2016-01-01" in n for n in notes)
+
+
+def test_a_paytable_a_notice_removed_is_cited_with_the_notice_that_removed_it(
+    tmp_path: Path,
+) -> None:
+    """A game file of one's own dates Aces Up paytable E until 49 Pa.B. 4956 (August 31,
+    2019) removed it: a diff across that day cites the removing notice, not the adopting."""
+    games = tmp_path / "games"
+    shutil.copytree(PROJECT_ROOT / "games", games)
+    path = games / "four-card-poker.yaml"
+    text = path.read_text(encoding="utf-8")
+    anchor = "        paytables:\n          A: {four_of_a_kind: 50 to 1, straight_flush: 30 to 1"
+    assert anchor in text
+    dated = (
+        "        letters_dated:\n"
+        '          E: {since: 2012-07-07, cite: "42 Pa.B. 4333", earlier: missing, '
+        'until: 2019-08-31, until_cite: "49 Pa.B. 4956"}\n'
+    )
+    path.write_text(text.replace(anchor, dated + anchor, 1), encoding="utf-8")
+    argv = ["--games", str(games), "diff", "four-card-poker", "--from", "2014-01-01"]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from validator.cli import main; main()",
+            *argv,
+            "--to",
+            "2020-01-01",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "RULESUB_NO_CACHE": "1", "COLUMNS": "100"},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Aces Up Wager: Paytable E → none  [49 Pa.B. 4956]" in done.stdout
