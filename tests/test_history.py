@@ -540,3 +540,15 @@ def test_a_paytable_a_notice_removed_is_cited_with_the_notice_that_removed_it(
     )
     assert done.returncode == 0, done.stderr
     assert "Aces Up Wager: Paytable E → none  [49 Pa.B. 4956]" in done.stdout
+
+
+def test_a_chapter_without_dates_says_so_when_asked_for_a_day() -> None:
+    """Chs. 677a and 678a take effect "upon final-form publication", whose date the copy
+    leaves blank: signs made `--as-of` any day say the text carries no dates, never
+    silently."""
+    hcf = str(PROJECT_ROOT / "rulesubs" / "example" / "high-card-flush.yaml")
+    signs = runner.invoke(app, ["signage", hcf, "--as-of", "2000-01-01", "--format", "json"])
+    assert signs.exit_code == 0, signs.output
+    (undated,) = [n for n in json.loads(signs.stdout)["as_of"] if "carries no dates" in n]
+    assert undated.startswith("58 Pa. Code ch. 678a carries no dates")
+    assert "info: 58 Pa. Code ch. 678a carries no dates" in signs.stderr

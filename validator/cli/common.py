@@ -140,6 +140,13 @@ def game_as_of_noted(game: Any, when: str | None) -> tuple[Any, list[str]]:
 
     date = parse_date(when)
     said = say_in_force(game, date, refuse=True)
+    if game.definition.undated:  # no day to check against: said, never silently
+        undated = (
+            f"{game.definition.chapter} carries no dates (its game file says why): the "
+            "rules are its text's, whatever the day"
+        )
+        sys.stderr.write(f"rulesub: {game.id}: info: {undated}\n")
+        said.append(undated)
     resolved = as_of(definition := game.definition, date)
     game = game if resolved is definition else replace(game, definition=resolved)
     return game, [f"As in force on {date.isoformat()}: the rules of that day", *said]
