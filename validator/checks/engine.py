@@ -467,10 +467,7 @@ def _table_keys(
         if tid not in allowed["progressives"]:
             continue
         table = facts.table(tid)
-        meters = table.meters
-        names: list[str] = []
-        for rules in [meters.all or {}, *(meters.paytables or {}).values()] if meters else []:
-            names += [n for n in rules if n not in names]
+        names = table.meters.names if table.meters else []
         for meter in progressive.meters or {}:
             if meter not in names:
                 yield rule.finding(

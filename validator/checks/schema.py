@@ -512,9 +512,7 @@ def _game_sections(game: Any) -> dict[str, Any]:
                 "enum": table.letters,
             }
         if table.meters is not None:
-            names: list[str] = []
-            for rules in [table.meters.all or {}, *(table.meters.paytables or {}).values()]:
-                names += [n for n in rules if n not in names]
+            names = table.meters.names
             progressives[tid] = {
                 "description": f"{table.name} meters ({table.meters.cite})",
                 **_object(

@@ -199,6 +199,14 @@ class Meters(Strict):
             return self.paytables[letter]
         return self.all or {}
 
+    @property
+    def names(self) -> list[str]:
+        """Every meter any paytable of the table has, in the file's order."""
+        out: list[str] = []
+        for rules in [self.all or {}, *(self.paytables or {}).values()]:
+            out += [n for n in rules if n not in out]
+        return out
+
 
 Rows = dict[Id, PayoutField]
 
@@ -462,6 +470,17 @@ class GameDefinition(Strict):
         return [
             (w, t, table) for w, wager in self.wagers.items() for t, table in wager.tables.items()
         ]
+
+    def system_draws(self) -> dict[str, str]:
+        """What the table game system draws: each draw's id, and ``card`` or ``position``."""
+        from validator.model.procedure import TableSystemStep
+
+        return {
+            draw: str(kind)
+            for step in self.procedure
+            if isinstance(step, TableSystemStep)
+            for draw, kind in step.draws.items()
+        }
 
     def table_by_id(self, table_id: str) -> tuple[str, Table]:
         for w, t, table in self.tables():

@@ -50,12 +50,7 @@ def condition_problems(g: Any, categories: Callable[[str], list[str]]) -> list[t
     out: list[tuple[str, str]] = []
     decided_ids = decisions(g)
     groups = list(dict.fromkeys([*g.cards.dealt, "community"]))
-    draws = [
-        d
-        for step in g.procedure or ()
-        if getattr(step, "step", None) == "table_system"
-        for d in step.draws
-    ]
+    draws = list(g.system_draws())
 
     def check(pointer: str, w: Any) -> None:
         for did, options in (w.decided or {}).items():

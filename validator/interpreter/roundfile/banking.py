@@ -253,20 +253,8 @@ def _game_parts(game_id: str) -> tuple[dict[str, str], dict[str, list[str]], int
         d = load_game(game_id).definition
     except Exception:  # an unknown game is reported with its own finding
         return {}, {}, 0
-    from validator.model.procedure import TableSystemStep
-
-    draws: dict[str, str] = {
-        k: str(kind)
-        for step in d.procedure or ()
-        if isinstance(step, TableSystemStep)
-        for k, kind in step.draws.items()
-    }
-    meters: dict[str, list[str]] = {}
-    for _, t, table in d.tables():
-        if table.meters is not None:
-            sets = [table.meters.all or {}, *(table.meters.paytables or {}).values()]
-            meters[t] = list(dict.fromkeys(n for rules in sets for n in rules))
-    return draws, meters, d.table.max_positions
+    meters = {t: table.meters.names for _, t, table in d.tables() if table.meters is not None}
+    return d.system_draws(), meters, d.table.max_positions
 
 
 def _table_system(
