@@ -23,15 +23,12 @@ from store_db import (
     store_clock,  # noqa: F401 (the store's clock, for the tests that name it)
 )
 from typer.testing import CliRunner
-from webtools import FLAWED, HOLDER, Office, make_office, sign_in
+from webtools import FLAWED, HOLDER, Office, make_office, signed_in
 
 from validator.cli import app as cli
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
-from starlette.testclient import TestClient  # noqa: E402
-
-from validator.web import create_app  # noqa: E402
 
 FCP = EXAMPLES / "four-card-poker.yaml"
 HCF = EXAMPLES / "high-card-flush.yaml"
@@ -40,15 +37,12 @@ ON = dt.date(2026, 12, 20)
 PRINTS = shutil.which("chromium") is not None and shutil.which("pdftotext") is not None
 
 
+client_of = signed_in  # the name these tests read
+
+
 @pytest.fixture
 def office(tmp_path: Path) -> Office:
     return make_office(tmp_path)
-
-
-def client_of(office: Office, name: str) -> TestClient:
-    client = TestClient(create_app(office.db, secret="s"))
-    assert sign_in(client, name).status_code == 303
-    return client
 
 
 def waived(recorded: Any) -> dict[str, str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from store_db import store_clock  # noqa: F401 (the store's clock, for the tests that name it)
 from typer.testing import CliRunner
-from webtools import EXAMPLE, FLAWED, HOLDER, Office, make_office, sign_in, token_of
+from webtools import EXAMPLE, FLAWED, HOLDER, Office, make_office, signed_in, token_of
 
 from validator.diff.names import in_words
 
@@ -35,12 +35,6 @@ FINDING_ROW = re.compile(r'<tr class="finding" data-line="(\d+)" data-code="([^"
 @pytest.fixture
 def office(tmp_path: Path) -> Office:
     return make_office(tmp_path)
-
-
-def signed_in(office: Office, name: str) -> TestClient:
-    client = TestClient(create_app(office.db, secret="s"))
-    assert sign_in(client, name).status_code == 303
-    return client
 
 
 def upload(client: TestClient, name: str, content: bytes):  # type: ignore[no-untyped-def]

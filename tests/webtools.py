@@ -137,6 +137,20 @@ def sign_in(client, name: str, password: str | None = None):  # type: ignore[no-
     )
 
 
+def signed_in(office: Office, name: str):  # type: ignore[no-untyped-def]
+    """A test client of the office's web view, signed in as ``name``."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message=".*httpx.*")
+    from starlette.testclient import TestClient
+
+    from validator.web import create_app
+
+    client = TestClient(create_app(office.db, secret="s"))
+    assert sign_in(client, name).status_code == 303
+    return client
+
+
 def token_of(client) -> str:  # type: ignore[no-untyped-def]
     """The signed-in session's CSRF token, as its pages carry it."""
     return csrf_of(client.get("/").text)
