@@ -164,6 +164,21 @@ def test_review_against_a_file_and_unreadable_input(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "--out" in r.stderr
 
 
+@pytest.mark.parametrize("old", ["unreadable-tag.yaml", "another game"])
+def test_review_against_a_file_no_diff_can_use_writes_no_pack(tmp_path: Path, old: str) -> None:
+    """An OLD_FILE that cannot be read, or is another game's, is input the command cannot
+    use: exit 2 and no pack, not a pack that says "No diff" and exits 0 as if compared."""
+    against = FCP if old == "another game" else PROJECT_ROOT / "rulesubs" / "flawed" / old
+    out = tmp_path / "pack.md"
+    r = CliRunner().invoke(
+        app,
+        ["review", str(HCF), "--against", str(against), "--format", "markdown", "--out", str(out)],
+    )
+    assert r.exit_code == 2, r.stdout
+    assert f"--against {against}:" in r.stderr and "no pack is written" in r.stderr
+    assert not out.exists()
+
+
 # -- printed ----------------------------------------------------------------------------------
 
 CHROMIUM = shutil.which("chromium")

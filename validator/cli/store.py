@@ -649,6 +649,8 @@ def review(
         for line in pack.unreadable:
             sys.stderr.write(f"rulesub: {line}\n")
         raise typer.Exit(EXIT_USAGE)
+    if pack.against_unusable and against != "approved":  # the OLD_FILE the user gave
+        fail(f"--against {against}: {pack.diff_problem}; no pack is written")
     if pack.game is None:  # names no game rulesub has: input no command can use
         from validator.signage.checked import describe
 

@@ -56,6 +56,8 @@ class ReviewPack:
     against_label: str | None = None
     diff: Any = None  # validator.diff.GameDiff
     diff_problem: str | None = None
+    #: the submission compared with cannot be read, or is another game's: no diff can be made
+    against_unusable: bool = False
     priced: list[Priced] = field(default_factory=list)
     signs: Any = None  # validator.signage.build.SignSet
     signs_problem: str | None = None
@@ -193,8 +195,10 @@ def _changes(pack: ReviewPack, new: Any, old_path: Path, old_label: str) -> None
     old = check_submission(old_path, display=old_label)
     if old.unreadable or old.submission is None:
         pack.diff_problem = "; ".join(describe(f) for f in old.findings)
+        pack.against_unusable = True
         return
     if getattr(old.submission, "game", None) != pack.game.id:
+        pack.against_unusable = True
         pack.diff_problem = (
             f"{old_label} is a {getattr(old.submission, 'game', None)} submission: "
             f"a diff compares two submissions of {pack.game.id}"
