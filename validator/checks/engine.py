@@ -394,6 +394,7 @@ def _game_keys(
     """Keys and values that only the game file can tell right from wrong."""
     return [
         *_offered(facts, submission, located, name),
+        *_listed_twice(submission, located, name),
         *_table_keys(facts, submission, located, name),
         *_streets(facts, submission, located, name),
     ]
@@ -424,6 +425,35 @@ def _offered(
         yield rule.finding(
             name, located=located, pointer=f"/offered/{i}", message=message, hint=hint
         )
+
+
+def _listed_twice(submission: RulesSubmission, located: Located, name: str) -> Iterator[Finding]:
+    """An entry a list of choices names again: ``offered`` and the dealing methods."""
+    rule = generic_rule("rulesub/listed-twice")
+    dealing = submission.dealing
+    lists = (
+        ("/offered", "`offered`", submission.offered),
+        ("/dealing/methods", "`dealing: methods:`", dealing.methods if dealing else None),
+    )
+    for pointer, where, entries in lists:
+        first: dict[str, int] = {}
+        for i, entry in enumerate(entries or ()):
+            key = str(getattr(entry, "value", entry))
+            if key not in first:
+                first[key] = i
+                continue
+            yield rule.finding(
+                name,
+                located=located,
+                pointer=f"{pointer}/{i}",
+                where=where,
+                entry=key,
+                first=_line_and_column(located.position(f"{pointer}/{first[key]}")),
+            )
+
+
+def _line_and_column(pos: Any) -> str:
+    return f"line {pos.line}, column {pos.column}"
 
 
 #: What a key of each section of tables names: the tables of the game it may name.

@@ -240,6 +240,18 @@ GENERIC: tuple[Rule, ...] = (
         at="given",
     ),
     Rule(
+        "rulesub/listed-twice",
+        "listed-twice",
+        "warning",
+        None,
+        "A list that names one entry twice",
+        "`offered` names each optional wager once and `dealing: methods:` each dealing method "
+        "once. A second mention adds nothing, and is often a slip for another entry "
+        "(a wager meant to be offered that the list now leaves out).",
+        "remove the second mention, or correct it to the entry meant",
+        message="{where} names {entry!r} twice (first at {first})",
+    ),
+    Rule(
         "rulesub/wager-limits",
         "wager-limits",
         "error",
