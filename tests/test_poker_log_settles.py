@@ -131,6 +131,38 @@ def test_a_poker_log_settles_whatever_its_name_and_a_json_round_file_is_no_log(
     assert json.loads(alone.stdout)["seats"] == json.loads(out.stdout)["seats"]
 
 
+def test_settle_says_where_a_poker_log_records_another_award(tmp_path: Path) -> None:
+    """A Poker log's record states each seat's award and the rake beside its round file;
+    ``settle`` holds them against its own settlement: agreeing, exit 0; an award edited
+    by a chip, exit 1 with the seat, both figures and the settlement still written."""
+    log = tmp_path / "holdem.jsonl"
+    played = run_rulesub(
+        "play", "poker-holdem", "--rounds", "1", "--seed", "2", "--log", str(log), "--quiet"
+    )
+    assert played.returncode == 0, played.stderr
+    record = json.loads(log.read_text())
+    out = run_rulesub("settle", str(log), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["recorded_result"]["agrees"] is True
+    winner = max(record["seats"], key=lambda s: int(s["award"]))
+    award = winner["award"]
+    winner["award"] = str(int(award) + 1)
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text(log_line(record))
+    out = run_rulesub("settle", str(edited), "--format", "json")
+    assert out.returncode == 1
+    said = json.loads(out.stdout)
+    assert {s["seat"]: s["award"] for s in said["seats"]}[winner["seat"]] == award
+    assert said["recorded_result"]["differences"] == [
+        {
+            "what": f"seat {winner['seat']}'s award",
+            "recorded": str(int(award) + 1),
+            "settled": award,
+        }
+    ]
+    assert f"seat {winner['seat']}'s award: recorded" in out.stderr
+
+
 def test_a_poker_round_file_takes_no_round_number(tmp_path: Path) -> None:
     """``--round`` picks a round of a log; a round file is one round."""
     out = run_rulesub("settle", "tests/golden/poker/holdem-bad-beat.yaml", "--round", "1")

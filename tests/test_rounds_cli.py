@@ -232,6 +232,40 @@ def test_play_is_reproducible_and_every_logged_round_replays(tmp_path: Path) -> 
         assert settled["house"] == r["result"]["house"]
 
 
+def test_settle_holds_a_log_round_against_the_result_the_log_recorded(tmp_path: Path) -> None:
+    """A play log is a record: settling one of its rounds says whether the result the log
+    recorded is this settlement's, and where it is not (a house result edited from $110 to
+    $100, a seat's net from -$40 to -$30), exit 1 with both figures, the settlement still
+    written."""
+    log = tmp_path / "hcf.jsonl"
+    out = run_rulesub("play", "high-card-flush", "--rounds", "1", "--seed", "3", "--log", str(log))
+    assert out.returncode == 0, out.stderr
+    record = json.loads(log.read_text())
+    agrees = run_rulesub("settle", str(log), "--format", "json")
+    assert agrees.returncode == 0, agrees.stderr
+    assert json.loads(agrees.stdout)["recorded_result"] == {"agrees": True, "differences": []}
+    text = run_rulesub("settle", str(log))
+    assert "recorded result agrees with this settlement" in " ".join(text.stdout.split())
+    house = record["result"]["house"]
+    seat, net = next(iter(record["result"]["seats"].items()))
+    record["result"]["house"] = str(int(house) - 10)
+    record["result"]["seats"][seat] = str(int(net) + 10)
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text(json.dumps(record) + "\n")
+    differs = run_rulesub("settle", str(edited), "--format", "json")
+    assert differs.returncode == 1
+    said = json.loads(differs.stdout)
+    assert said["house"] == house  # the settlement, as the chapter settles the cards
+    assert said["recorded_result"] == {
+        "agrees": False,
+        "differences": [
+            {"what": f"seat {seat}'s net", "recorded": str(int(net) + 10), "settled": net},
+            {"what": "the house result", "recorded": str(int(house) - 10), "settled": house},
+        ],
+    }
+    assert "the house result: recorded" in differs.stderr
+
+
 def test_play_logs_differ_by_seed_and_strategy(tmp_path: Path) -> None:
     logs = {}
     for name, args in {

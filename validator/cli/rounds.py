@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from validator.cli import app
-from validator.cli.common import Format, console, fail, print_json, refuse
+from validator.cli.common import EXIT_FINDINGS, Format, console, fail, print_json, refuse
 from validator.cli.gate import Gate, reads_once, submission_gate
 from validator.cli.options import (
     AllowFindingsOption,
@@ -27,6 +27,7 @@ from validator.cli.options import (
     prints_result,
 )
 from validator.errors import RulesubError
+from validator.interpreter.recorded import recorded_result
 
 # the options `play` and `simulate` share are declared once, in validator.cli.options
 
@@ -117,10 +118,11 @@ def _table_position(rulesub: Path | None, table_id: str | None) -> str:
     return f"{rulesub}:1:1: "
 
 
-def _log_round(path: Path, round_no: int | None) -> tuple[Any, str]:
+def _log_round(path: Path, round_no: int | None) -> tuple[Any, str, Any]:
     """Round ``round_no`` of a play log (the only one where none is named), as read from
     its line: a banking round's record, or a Poker round's (``hand``) round file, with where
-    that lies in the record (``/round_file``)."""
+    that lies in the record (``/round_file``), and the whole record (what ``play`` recorded
+    of the round's result beside its round file)."""
     from validator.loader import LoadError, Located, Position, json_line, read_text
 
     lines = read_text(path).splitlines()
@@ -149,25 +151,28 @@ def _log_round(path: Path, round_no: int | None) -> tuple[Any, str]:
             number = data.get("round", data.get("hand")) if isinstance(data, dict) else None
             if round_no is not None and number != round_no:
                 continue  # the number was some other field's
-            within = ""
+            within, record = "", data
             if isinstance(data, dict) and isinstance(data.get("round_file"), dict):
                 data, within = data["round_file"], "/round_file"  # the round file play settled
-            return Located(path=path, data=data, positions={"": Position(line_no, 1)}), within
+            located = Located(path=path, data=data, positions={"": Position(line_no, 1)})
+            return located, within, record
     if unread is not None:  # round K may be the line that cannot be read: name it
         raise unread
     raise LoadError(str(path), 1, 1, f"the log holds no round {round_no}")
 
 
-def _read_input(path: Path, round_no: int | None) -> tuple[Any, str]:
+def _read_input(path: Path, round_no: int | None) -> tuple[Any, str, Any]:
     """The round as read, once: round ``round_no`` of a play log from its line, else the
-    round file; and where its round file lies in what was read ("" but in a Poker log)."""
+    round file; where its round file lies in what was read ("" but in a Poker log); and
+    the whole of what was read (a log's record, with the result ``play`` recorded)."""
     from validator.loader import load_yaml
 
     if is_log(path):
         return _log_round(path, round_no)
     if round_no is not None:
         fail("--round is for a log (FILE.jsonl) of `rulesub play`")
-    return load_yaml(path), ""
+    located = load_yaml(path)
+    return located, "", located.data
 
 
 def _read_spec(path: Path, round_no: int | None) -> Any:
@@ -211,13 +216,13 @@ def settle(
 
     holder: list[Any] = [None]
     with _round_input(holder):
-        located, within = _read_input(round_file, round_no)
+        located, within, record = _read_input(round_file, round_no)
     _not_a_submission(located, round_file)
     poker = _poker_game(located)
     if poker is not None:  # a log's Poker record holds its round file under ``round_file``
         if rulesub is not None:
             fail("--rulesub: a Poker round file states its table (stakes, rake) itself")
-        _settle_poker(located, poker, format, within)
+        _settle_poker(located, poker, format, within, record)
         return
     if rulesub is not None and not rulesub.is_file():
         fail(f"--rulesub {rulesub}: no such file")
@@ -228,12 +233,17 @@ def settle(
             spec.rulesub, allow=allow_findings, what="settlement", game=spec.game
         )
         settled = settle_spec(spec)
+    data = settled.result.to_json()
+    recorded = recorded_result(record, data)
     if format is Format.json:
-        data = settled.result.to_json()
-        print_json({**data, "draft": gate.mark()} if gate.draft else data)
-        return
-    _draft_banner(gate)
-    print_settlement(console(), settled.result)
+        shown = {**data, **recorded.json()} if recorded else data
+        print_json({**shown, "draft": gate.mark()} if gate.draft else shown)
+    else:
+        _draft_banner(gate)
+        print_settlement(console(), settled.result)
+        if recorded:
+            console().print(recorded.text(), highlight=False)
+    _recorded_exit(recorded)
 
 
 def _not_a_submission(located: Any, path: Path) -> None:
@@ -259,9 +269,11 @@ def _poker_game(located: Any) -> Any:
     return poker_game(game) if isinstance(game, str) else None
 
 
-def _settle_poker(located: Any, game: Any, format: Format, within: str = "") -> None:
+def _settle_poker(
+    located: Any, game: Any, format: Format, within: str = "", record: Any = None
+) -> None:
     """A nonbanking round: pots and side pots, the rake, the Bad Beat, each seat's award.
-    ``within``: where the round file lies in what was read (a play log's record)."""
+    ``within``: where the round file lies in what was read (a play log's ``record``)."""
     from validator.interpreter.poker.settle import settle_round
     from validator.interpreter.roundfile import RoundFileError
     from validator.interpreter.roundfile.poker import read_poker_round
@@ -277,12 +289,24 @@ def _settle_poker(located: Any, game: Any, format: Format, within: str = "") -> 
             problems = [(within + p.pointer, p.message) for p in e.found]
             raise RoundFileError(problems).placed(located) from None
     data = settled.to_json()
+    recorded = recorded_result(record, data)
     if format is Format.json:
-        print_json(data)
-        return
-    from validator.cli.poker_rounds import print_poker_settlement
+        print_json({**data, **recorded.json()} if recorded else data)
+    else:
+        from validator.cli.poker_rounds import print_poker_settlement
 
-    print_poker_settlement(console(), game.definition.name, data)
+        print_poker_settlement(console(), game.definition.name, data)
+        if recorded:
+            console().print(recorded.text(), highlight=False)
+    _recorded_exit(recorded)
+
+
+def _recorded_exit(recorded: Any) -> None:
+    """A settlement that differs from the result the log recorded is a finding: exit 1,
+    said on stderr as well (the settlement itself is written)."""
+    if recorded and recorded.differences:
+        sys.stderr.write(f"rulesub: {recorded.text()}\n")
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _rules(game: str, rulesub: Path | None, allow_findings: bool) -> Any:
