@@ -81,6 +81,27 @@ def test_the_common_card_the_reshuffles_and_all_ins_read_from_the_log(game_id: s
         assert "the discard pile is reshuffled for seat" in text
 
 
+@pytest.mark.parametrize("game_id", ["poker-five-card-draw", "poker-five-card-draw-low"])
+def test_a_drawing_player_is_never_dealt_his_own_discard(game_id: str) -> None:
+    """§ 553.13(g): "Each discarded card shall be replaced by the dealer with a new card";
+    where the deck runs short the discard pile is reshuffled (g)(2), without the cards of
+    the player now drawing: eight loose players, read from the kernel's operation log."""
+    game = load_game(game_id)
+    session = Session(game, default_setup(game), 8, seed=3, strategy="loose")
+    reshuffled = 0
+    for record in session.hands(60):
+        assert record.played is not None and record.played.operations is not None
+        discarded: dict[int, set[str]] = {}
+        for op in record.to_json()["operations"]:  # type: ignore[union-attr]
+            if op["op"] == "discard":
+                discarded.setdefault(op["seat"], set()).add(op["card"])
+            elif op["op"] == "reshuffle" and op.get("seat") in discarded:
+                reshuffled += 1
+            elif op["op"] == "deal" and op.get("seat") in discarded:
+                assert op["card"] not in discarded[op["seat"]], (record.number, op)
+    assert reshuffled > 0, "no draw ran the deck short: the test checks nothing"
+
+
 def _holdem_round() -> dict[str, object]:
     game = load_game("poker-holdem")
     session = Session(game, default_setup(game), 3, seed=1)

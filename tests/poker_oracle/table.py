@@ -334,15 +334,15 @@ class Hand:
 
     def draw_round(self) -> None:
         """§ 553.13(g): each player in turn from the button's left; the discard pile (not
-        the burn cards, not the cards of players yet to draw) is reshuffled when the deck
-        runs short."""
+        the burn cards, not the cards of players yet to draw, and not the drawing player's
+        own discards: each is replaced "with a new card") is reshuffled when the deck runs
+        short."""
         for p in self.in_hand():
             out = self.strategy.discard(p, self.game)
             cards = p.card_list()
             if not set(out) <= set(cards):
                 raise ValueError(f"seat {p.seat} discards cards it does not hold")
             kept = [(c, up) for c, up in p.cards if c not in out]
-            self.discards += out
             new: list[tuple[int, bool]] = []
             for _ in out:
                 if not self.stock:
@@ -352,6 +352,7 @@ class Hand:
                     self.stock = deque(pile)
                     self.say(f"the discard pile is reshuffled for seat {p.seat}'s draw")
                 new.append((self.draw_card(), False))
+            self.discards += out  # to the pile once his new cards are dealt
             p.cards = kept + new
             if self.narrated:
                 self.say(f"seat {p.seat} draws {len(out)}")

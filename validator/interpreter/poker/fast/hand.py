@@ -555,7 +555,9 @@ def _kept(params, high_tiers, tables, own, nc):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: ignore[no-untyped-def]
     """§ 553.13(g): each player still in discards what he does not keep and draws as many,
-    the discard pile reshuffled where the stock runs out. False: handed back."""
+    the discard pile reshuffled where the stock runs out: without his own discards, which
+    join the pile after his draw, since each is replaced "with a new card". False: handed
+    back."""
     log, nlog = out.log, out.nlog
     for j in range(nh):
         i = hand[j]
@@ -564,6 +566,7 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
             own[c] = out.cards[i, c]
         keep = _kept(params, high_tiers, high_tables, own, nc)
         nk = 0
+        older = stock.ndiscards[0]  # the pile before this player's discards
         for c in range(nc):
             if (keep >> c) & 1:
                 out.cards[i, nk] = own[c]
@@ -574,10 +577,13 @@ def _draw(params, high_tiers, high_tables, hand, nh, stock, out, own):  # type: 
                 _log(log, nlog, ops.DISCARD, i, 0, own[c], 0)
         for c in range(nk, nc):
             if stock.top[0] >= stock.end[0]:
-                nd = stock.ndiscards[0]
-                if nd == 0 or not _reshuffle(stock, stock.discards, nd, log, nlog, i, 1):
+                if older == 0 or not _reshuffle(stock, stock.discards, older, log, nlog, i, 1):
                     return False
-                stock.ndiscards[0] = 0
+                mine = stock.ndiscards[0] - older  # his discards, now the whole pile
+                for d in range(mine):
+                    stock.discards[d] = stock.discards[older + d]
+                stock.ndiscards[0] = mine
+                older = 0
             out.cards[i, c] = stock.cards[stock.top[0]]
             _log(log, nlog, ops.DEAL, i, 0, out.cards[i, c], 0)
             stock.top[0] += 1
