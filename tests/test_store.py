@@ -332,6 +332,96 @@ def test_an_approval_for_an_earlier_date_leaves_a_later_one_approved(
     assert rows == {later: "approved", earlier: "approved"}
 
 
+def test_an_approval_between_two_cuts_the_earlier_ones_time_in_force(
+    store: Store, db: str, tmp_path: Path
+) -> None:
+    """Approved for 2027-03-01, then for 2027-06-01 (the first superseded from 06-01), then
+    for 2027-04-01: the last takes over from its own date, so the first is superseded by
+    it from 04-01, audited again, and each day has one approval in force
+    (``in_force_on``): the one effective latest on or before it, not yet superseded. A
+    fourth for 2027-03-01, which the first held, is refused. The log still verifies."""
+    from validator.store.lifecycle import in_force_on
+
+    filed = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    on = dt.date(2026, 12, 1)
+
+    def filing(effective: str, letter: str) -> int:
+        path = amended(
+            HCF,
+            tmp_path / f"{effective}-{letter}.yaml",
+            ("2027-01-01", effective),
+            ("flush_bonus: E", f"flush_bonus: {letter}"),
+        )
+        return store.record(path, "clerk", now=filed).id
+
+    march, june, april = (
+        filing("2027-03-01", "A"),
+        filing("2027-06-01", "B"),
+        filing("2027-04-01", "C"),
+    )
+    store.approve(march, "R", on=on, now=filed)
+    assert store.approve(june, "R", on=on, now=filed).superseded == [march]
+    assert store.approve(april, "R", on=on, now=filed).superseded == [march]
+    rows = {r.id: r for r in store.history()}
+    assert (rows[march].status, rows[march].superseded_by) == ("superseded", april)
+    assert rows[march].superseded_on == dt.date(2027, 4, 1)
+    assert rows[april].status == rows[june].status == "approved"
+    held = {
+        day: in_force_on(rows.values(), dt.date.fromisoformat(day)).id  # type: ignore[union-attr]
+        for day in ("2027-03-01", "2027-03-31", "2027-04-01", "2027-05-31", "2027-06-01")
+    }
+    assert held == {
+        "2027-03-01": march, "2027-03-31": march, "2027-04-01": april,
+        "2027-05-31": april, "2027-06-01": june,
+    }  # fmt: skip
+    assert in_force_on(rows.values(), dt.date(2027, 2, 28)) is None
+    assert (
+        store.approved_for("Example Downs", "high-card-flush", on=dt.date(2027, 5, 1)).id == april
+    )  # type: ignore[union-attr]
+    again = filing("2027-03-01", "D")
+    with pytest.raises(Refused, match="another approval already holds"):
+        store.approve(again, "R", on=on, now=filed)
+    supersessions = [
+        (e.submission_id, e.data["superseded_by"], e.data["from"])
+        for e in store.events()
+        if e.action == "supersede"
+    ]
+    assert supersessions == [(march, june, "2027-06-01"), (march, april, "2027-04-01")]
+    verified = cli("audit", "verify", "--db", db)
+    assert verified.exit_code == 0, verified.stderr
+
+
+def test_review_against_approved_compares_with_the_approval_in_force_on_its_date(
+    db: str, tmp_path: Path
+) -> None:
+    """Approved for 2027-03-01 (Flush Bonus A) and for 2027-06-01 (B): a proposal for
+    2027-04-15 replaces the first, in force that day, not the latest approved, and is
+    compared with it; one for a day before any approval has nothing to compare with."""
+
+    def filing(effective: str, letter: str) -> Path:
+        return amended(
+            HCF,
+            tmp_path / f"{effective}-{letter}.yaml",
+            ("2027-01-01", effective),
+            ("flush_bonus: E", f"flush_bonus: {letter}"),
+        )
+
+    for effective, letter in (("2027-03-01", "A"), ("2027-06-01", "B")):
+        rid = record(db, filing(effective, letter))
+        approved = cli("approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db)
+        assert approved.exit_code == 0, approved.stderr
+    proposal = filing("2027-04-15", "A")
+    out = cli("diff", "--against", "approved", str(proposal), "--db", db)
+    assert out.exit_code == 0, out.stderr
+    assert "old: approved #1 (2027-03-01-A.yaml, effective 2027-03-01)" in out.stdout
+    assert "Effective date: 2027-03-01 → 2027-04-15" in out.stdout
+    assert "Flush Bonus" not in out.stdout  # the same paytable as the one it replaces
+    early = filing("2027-02-01", "C")
+    out = cli("review", str(early), "--against", "approved", "--db", db, "--format", "json")
+    assert out.exit_code == 2
+    assert "in force on 2027-02-01" in out.stderr
+
+
 def test_a_second_approval_for_the_same_date_is_refused(db: str, tmp_path: Path) -> None:
     one = record(db, HCF)
     two = record(db, amended(HCF, tmp_path / "two.yaml", ("flush_bonus: E", "flush_bonus: A")))
@@ -460,9 +550,13 @@ def test_purge_deletes_only_ended_filings_older_than_retention(
     now = dt.datetime(2032, 1, 1, tzinfo=dt.UTC)
     with pytest.raises(Refused):  # 2027-06-01 is younger than five years on 2032-01-01
         store.purge(dt.date(2027, 6, 1), "P", now=now)
-    # the supersession of `old` ended it on 2026-12-01: kept until 2031-12-01 has passed
     assert store.purge(dt.date(2026, 12, 1), "P", now=now) == [rejected]
-    assert store.purge(dt.date(2026, 12, 2), "P", now=now) == [old]
+    # approved on 2026-12-01, `newer` took over from 2027-07-01: `old` was in force until
+    # then, and retention runs from that day, not from the approval that superseded it
+    assert store.purge(dt.date(2026, 12, 2), "P", now=now) == []
+    later = dt.datetime(2033, 1, 1, tzinfo=dt.UTC)
+    assert store.purge(dt.date(2027, 7, 1), "P", now=later) == []
+    assert store.purge(dt.date(2027, 7, 2), "P", now=later) == [old]
     left = [r.id for r in store.history()]
     assert left == [newer]  # the approved one is never purged
     actions = [(e.action, e.submission_id) for e in store.events()]

@@ -603,7 +603,7 @@ def test_a_purged_filing_named_by_one_it_replaced_is_no_tampering(db: str, tmp_p
     store.approve(third, "bob", on=dt.date(2026, 12, 2), now=FILED)
     assert store.get(second).status == "superseded"
     assert verify(db)[0] == 0
-    when = FILED + dt.timedelta(days=6 * 366)  # past the retention period
+    when = FILED + dt.timedelta(days=7 * 366)  # past the retention from 2027-02-01
     assert store.purge(dt.date(when.year - 5, 1, 1), "rev", now=when) == [second]
     code, _, said = verify(db)
     assert code == 0, said

@@ -859,7 +859,7 @@ def test_pages_name_a_file_by_its_name_never_its_directories(tmp_path: Path) -> 
     later = tmp_path / "later.yaml"
     later.write_text(
         EXAMPLE.read_text(encoding="utf-8").replace(
-            "effective: 2027-01-01", "effective: 2027-03-01"
+            "effective: 2027-01-01", "effective: 2026-12-20"
         ),
         encoding="utf-8",
     )
@@ -880,7 +880,7 @@ def test_pages_name_a_file_by_its_name_never_its_directories(tmp_path: Path) -> 
             assert "/srv/office" not in page.replace(f'"file"": ""{where}""', ""), (name, path)
         assert "later.yaml" in unescape(client.get(f"/submissions/{lid}").text)
         diff = unescape(client.get(f"/submissions/{sid}/diff").text)
-        assert f"approved #{lid} (later.yaml, effective 2027-03-01)" in diff, name
+        assert f"approved #{lid} (later.yaml, effective 2026-12-20)" in diff, name
     rev = client_of(office, "rev")
     exported = rev.get(f"/audit?format=json&submission={lid}").json()
     filed = next(e for e in exported if e["action"] == "record")

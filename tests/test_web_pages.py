@@ -4,6 +4,7 @@ command, and a database of issue 14's schema migrated before use."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import warnings
@@ -151,7 +152,13 @@ def test_facilities_page_shows_approved_and_pending(office: Office) -> None:
     assert "Example Downs" in page and "Harbour Point" in page
     assert f'href="/submissions/{sid}">#{sid}</a></td>' in page.split('id="pending"')[1]
     client.post(f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON})
-    page = client.get("/").text
+    page = client.get("/").text  # the store's clock: 2026-11-02, before it takes effect
+    assert f'none; next <a href="/submissions/{sid}">#{sid}</a> from 2027-01-01</td>' in page
+    from validator.store import lifecycle
+
+    with pytest.MonkeyPatch.context() as patch:  # in force from its effective date
+        patch.setattr(lifecycle, "utcnow", lambda: dt.datetime(2027, 1, 1, 9, tzinfo=dt.UTC))
+        page = client.get("/").text
     assert f'href="/submissions/{sid}">#{sid}</a> effective 2027-01-01</td>' in page
 
 

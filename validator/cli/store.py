@@ -558,8 +558,9 @@ def db_upgrade(
 
 @contextmanager
 def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path, str, Any]]:
-    """The last approved submission of ``file``'s facility and game, as a temporary file:
-    ``(path, label, row)``. Exit 2 where there is none or the file cannot be read."""
+    """The approved submission of ``file``'s facility and game in force on its effective
+    date (the one it would replace), as a temporary file: ``(path, label, row)``. Exit 2
+    where there is none or the file cannot be read."""
     from validator.store.evidence import filing_key
     from validator.store.lifecycle import check_file
     from validator.store.names import approved_label
@@ -568,14 +569,14 @@ def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path, str, Any]]
         from validator.checks.engine import display_name
 
         _, data = check_file(file, display_name(file))
-        facility, game, _ = filing_key(data, str(file))
-        row = _open(db, must_exist=True).approved_for(facility, game)
+        facility, game, effective = filing_key(data, str(file))
+        row = _open(db, must_exist=True).approved_for(facility, game, on=effective)
     if row is None:
         from validator.compiler import game_name
 
         fail(
-            f"no approved submission of {facility}, {game_name(game)} in the database to "
-            "compare with"
+            f"no approved submission of {facility}, {game_name(game)} in force on {effective} "
+            "in the database to compare with"
         )
     suffix = Path(row.filename).suffix or ".yaml"
     with tempfile.TemporaryDirectory(prefix="rulesub-") as tmp:

@@ -54,6 +54,8 @@ class ReviewPack:
     findings: list[Any] = field(default_factory=list)  # validator.checks.Finding
     regulation_version: str = ""
     against_label: str | None = None
+    #: why nothing is compared, where ``against_label`` is None
+    not_compared: str = "no approved submission was given"
     diff: Any = None  # validator.diff.GameDiff
     diff_problem: str | None = None
     #: the submission compared with cannot be read, or is another game's: no diff can be made

@@ -288,7 +288,7 @@ def _comply(f: Any) -> str:
 def changes_section(pack: ReviewPack) -> str:
     out = [f"<h2>{_e(_heading('changes'))}</h2>"]
     if pack.against_label is None:
-        out.append("<p>Not compared: no approved submission was given.</p>")
+        out.append(f"<p>Not compared: {_e(pack.not_compared)}.</p>")
         return "".join(out)
     out.append(
         f"<p>Old: {_e(shown_label(pack.against_label))}<br>New: {_e(Path(pack.file).name)}</p>"

@@ -58,7 +58,7 @@ def render_markdown(pack: ReviewPack) -> str:
         out.append("None: the validator finds nothing in this submission.")
     out += ["", f"## {h['changes']}", ""]
     if pack.against_label is None:
-        out.append("Not compared: no approved submission was given.")
+        out.append(f"Not compared: {_md(pack.not_compared)}.")
     elif pack.diff is None:
         out.append(f"No diff: {_md(pack.diff_problem)}")
     else:

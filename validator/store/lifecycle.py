@@ -16,12 +16,18 @@ office's policy:
   approval. The policy is on unless the office turns it off; like every finding it may be
   waived, by name, with a reason.
 - An approval supersedes each approved submission of the same facility and game whose
-  effective date is earlier than its own; one effective later (already approved for a
-  later date) stays approved. An approval for the same effective date as one that holds
-  is refused by the database (``one_approval_per_date``).
-- Retention runs from when a filing stopped being in force: its rejection, or the
-  approval that superseded it. Approved and pending filings are never purged. A purge
-  deletes filings, never audit entries: it appends its own.
+  effective date is earlier than its own, from its own effective date; one effective later
+  (already approved for a later date) stays approved, and takes over from its date. An
+  approval for a date inside an earlier filing's time in force (between two approvals)
+  supersedes that filing from its own date, the earlier supersession cut short and
+  audited again. The approval in force on a day (``in_force_on``) is the one effective
+  latest on or before it, of those not superseded by then. An approval for the same
+  effective date as one that held it is refused (``one_approval_per_date``, and the
+  superseded filings' dates).
+- Retention runs from when a filing stopped being in force: its rejection, or the day
+  its successor took effect (not the day of the approval that superseded it, which may
+  come years earlier). Approved and pending filings are never purged. A purge deletes
+  filings, never audit entries: it appends its own.
 - A facility belongs to one certificate holder: the one a reviewer set
   (``rulesub facilities set``), else the holder of its approved filings. A filing of
   another holder for it is refused (``rulesub/facility-of-another-holder``), when recorded
@@ -39,14 +45,26 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from sqlalchemy import Connection, Engine, Row, and_, delete, func, insert, select, text, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Row,
+    and_,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy import exc as sa_exc
 
 from validator import jsonout
@@ -431,7 +449,7 @@ class Store:
                 _not_before_recording(row, on, "an approval")
                 findings = self._decided_on(row, on, waive)
                 decided_on = jsonout.dumps(findings)
-                superseded = _to_supersede(conn, row, on)
+                superseded = _to_supersede(conn, row, on) + _to_cut(conn, row, on)
                 if superseded:
                     conn.execute(
                         update(submissions)
@@ -614,21 +632,24 @@ class Store:
                 )
             )
 
-    def approved_for(self, facility: str, game: str) -> Row[Any] | None:
-        """The last approved submission of a facility and game: the latest effective."""
+    def approved_for(self, facility: str, game: str, on: dt.date | None = None) -> Row[Any] | None:
+        """The approval of a facility and game in force on ``on`` (``in_force_on``): the one a
+        filing effective that day would replace. Without ``on``: the latest effective."""
         with self.transaction(reading=True) as conn:
-            row = conn.execute(
-                select(submissions)
-                .where(
+            rows = conn.execute(
+                select(submissions).where(
                     and_(
                         submissions.c.facility.in_(_spellings(conn, facility)),
                         submissions.c.game == game,
-                        submissions.c.status == "approved",
+                        submissions.c.status.in_(("approved", "superseded")),
                     )
                 )
-                .order_by(submissions.c.effective.desc())
-                .limit(1)
-            ).first()
+            ).all()
+        if on is None:
+            approved = [r for r in rows if r.status == "approved"]
+            row = max(approved, key=lambda r: (r.effective, r.id), default=None)
+        else:
+            row = in_force_on(rows, on)
         return None if row is None else evidence.readable(row, row.id)
 
     def find_sha(self, sha: str) -> Row[Any] | None:
@@ -820,6 +841,11 @@ class Store:
                     ).where(
                         submissions.c.status.in_(("rejected", "superseded")),
                         submissions.c.ended_at < cutoff,
+                        # superseded: in force until its successor took effect
+                        or_(
+                            submissions.c.superseded_on.is_(None),
+                            submissions.c.superseded_on < before,
+                        ),
                     )
                 )
             )
@@ -935,6 +961,35 @@ def _to_supersede(conn: Connection, row: Row[Any], on: dt.date) -> list[int]:
         )
         .order_by(c.id)
     ).all()
+    _dated_after(older, on)
+    return [old.id for old in older]
+
+
+def _to_cut(conn: Connection, row: Row[Any], on: dt.date) -> list[int]:
+    """The superseded filings whose time in force an approval of ``row`` falls inside: its
+    holder's, of its facility and game, effective before it and superseded only from a
+    later day (approved for a date between two approvals, it supersedes the earlier from
+    its own effective date). Refused where one was approved after ``on``."""
+    c = submissions.c
+    inside = conn.execute(
+        select(c.id, c.approved_on)
+        .where(
+            c.facility.in_(_spellings(conn, row.facility)),
+            c.game == row.game,
+            c.status == "superseded",
+            c.approved_on.is_not(None),
+            c.effective < row.effective,
+            c.superseded_on > row.effective,
+            c.certificate_holder.is_not_distinct_from(row.certificate_holder),
+        )
+        .order_by(c.id)
+    ).all()
+    _dated_after(inside, on)
+    return [r.id for r in inside]
+
+
+def _dated_after(older: Iterable[Any], on: dt.date) -> None:
+    """Refuse an approval dated before one it would supersede."""
     for old in older:
         if old.approved_on is not None and old.approved_on > on:
             raise Refused(
@@ -942,7 +997,22 @@ def _to_supersede(conn: Connection, row: Row[Any], on: dt.date) -> list[int]:
                 f"{old.approved_on}: an approval is dated on or after the approval it "
                 "supersedes"
             )
-    return [old.id for old in older]
+
+
+def in_force_on(rows: Iterable[Any], day: dt.date) -> Any:
+    """The approval in force on ``day`` among ``rows`` (filings of one facility and game):
+    of those approved, and not yet superseded on ``day``, the one effective latest on or
+    before it (an approval effective later takes over from its own date). None: none."""
+    held = [
+        r
+        for r in rows
+        if r.effective <= day
+        and (
+            r.status == "approved"
+            or (r.status == "superseded" and r.superseded_on is not None and r.superseded_on > day)
+        )
+    ]
+    return max(held, key=lambda r: (r.effective, r.id), default=None)
 
 
 def regulation_version(game_id: str) -> str:
@@ -1155,7 +1225,10 @@ def _not_held_already(conn: Connection, row: Row[Any], held: str) -> None:
             c.facility.in_(_spellings(conn, row.facility)),
             c.game == row.game,
             c.effective == row.effective,
-            c.status == "approved",
+            or_(
+                c.status == "approved",
+                and_(c.status == "superseded", c.superseded_on > row.effective),
+            ),
         )
     ).first()
     if other is not None:

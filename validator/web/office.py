@@ -28,9 +28,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from validator.compiler import game_name
-from validator.store import Refused, StoreError
+from validator.store import Refused, StoreError, lifecycle
 from validator.store.accounts import Account
-from validator.store.lifecycle import history_entry, iso
+from validator.store.lifecycle import history_entry, in_force_on, iso
 from validator.store.names import file_name
 from validator.store.schema import submissions as subs
 from validator.store.words import action_name, audit_words, plural
@@ -203,18 +203,20 @@ def _facilities(web: Any, me: Account) -> Markup:
     store = web.store
     with store.transaction(reading=True) as conn:
         head = queries.KEPT.head(conn)
-        key = ("facilities", me.certificate_holder if me.role == "casino" else None)
+        today = lifecycle.utcnow().date()  # the approval in force changes with the day
+        key = ("facilities", me.certificate_holder if me.role == "casino" else None, today)
         kept = queries.KEPT.get(store.engine, key)
         if kept is not None and kept[0] == head:
             return Markup(kept[1])
-        tables = _tables(conn, me)
+        tables = _tables(conn, me, today)
     made = Markup(web.templates.get_template("_facilities.html").render(tables=tables))
     queries.KEPT.put(store.engine, key, head, made)
     return made
 
 
-def _tables(conn: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
-    """Each facility's games: how many filings, how many pending, the approval in force."""
+def _tables(conn: Any, me: Account, today: dt.date) -> dict[str, list[dict[str, Any]]]:
+    """Each facility's games: how many filings, how many pending, the approval in force
+    ``today`` (``in_force_on``) and the next one approved to take effect after it."""
     seen = queries.visible_to(me)
     pending = func.sum(case((subs.c.status == "submitted", 1), else_=0))
     counted = list(
@@ -225,13 +227,20 @@ def _tables(conn: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
             .order_by(subs.c.facility, subs.c.game)
         )
     )
-    approved = {}
+    decided: dict[tuple[str, str], list[Any]] = {}
     for r in conn.execute(
-        select(subs.c.id, subs.c.facility, subs.c.game, subs.c.effective)
-        .where(seen, subs.c.status == "approved")
-        .order_by(subs.c.effective)
-    ):
-        approved[(r.facility, r.game)] = r  # the latest effective holds
+        select(
+            subs.c.id, subs.c.facility, subs.c.game, subs.c.effective, subs.c.status,
+            subs.c.superseded_on,
+        ).where(seen, subs.c.status.in_(("approved", "superseded")))
+    ):  # fmt: skip
+        decided.setdefault((r.facility, r.game), []).append(r)
+    approved = {k: in_force_on(rows, today) for k, rows in decided.items()}
+    upcoming = {
+        k: min(later, key=lambda r: (r.effective, r.id))
+        for k, rows in decided.items()
+        if (later := [r for r in rows if r.status == "approved" and r.effective > today])
+    }
     out: dict[str, list[dict[str, Any]]] = {}
     for facility, game, count, waiting in counted:
         out.setdefault(facility, []).append(
@@ -241,6 +250,7 @@ def _tables(conn: Any, me: Account) -> dict[str, list[dict[str, Any]]]:
                 "count": count,
                 "pending": int(waiting or 0),
                 "approved": approved.get((facility, game)),
+                "upcoming": upcoming.get((facility, game)),
             }
         )
     return out

@@ -35,7 +35,7 @@ def counterpart(store: Store, row: Any) -> Any:
         if not older:
             return None
         return store.get(max(older, key=lambda r: (r.effective, r.id)).id)
-    approved = store.approved_for(row.facility, row.game)
+    approved = store.approved_for(row.facility, row.game, on=row.effective)
     if approved is None or approved.id == row.id:
         return None
     return approved
@@ -82,6 +82,7 @@ class Packs:
 def build(row: Any, old: Any) -> Any:
     """The pack of ``row`` against ``old``, each file named as the pages name it (its base
     name: ``names.file_name``)."""
+    from validator.compiler import game_name
     from validator.review import build_pack
     from validator.store.names import approved_label, file_name
 
@@ -94,4 +95,12 @@ def build(row: Any, old: Any) -> Any:
             old_path = Path(tmp) / f"approved{Path(old.filename).suffix or '.yaml'}"
             old_path.write_bytes(old.content)
             label = approved_label(old)
-        return build_pack(path, file_name(row.filename), old_path, label, record=row, approved=old)
+        pack = build_pack(path, file_name(row.filename), old_path, label, record=row, approved=old)
+        if old is None:
+            pack.not_compared = (
+                f"no approval of {row.facility}, {game_name(row.game)} was in force on "
+                f"{row.effective}, its effective date"
+                if row.status not in ("approved", "superseded")
+                else "it superseded no approved submission"
+            )
+        return pack
