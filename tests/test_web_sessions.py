@@ -312,6 +312,51 @@ def test_the_account_wide_slowdown_is_bounded() -> None:
     assert throttle.begin("192.0.2.1", "rev") == 0
 
 
+def test_one_client_spraying_many_names_is_slowed_down() -> None:
+    """Password spraying: one client trying one password on each of many names never
+    reaches any name's own count, and is slowed by its count across every name (after
+    ``client_free`` attempts, base · 2^(n - free) s, at most ``client_cap``); another
+    client is not, nor is an address signing in to an account it signed in to before."""
+    clock = Clock()
+    throttle = LoginThrottle(free=5, client_free=30, client_cap=60.0, clock=clock)
+    assert throttle.begin("192.0.2.1", "rev") == 0
+    throttle.succeeded("192.0.2.1", "rev")  # the owner, known at this address
+    for i in range(30):
+        assert throttle.begin("192.0.2.1", f"name-{i}") == 0
+    waits = []
+    for i in range(8):
+        wait = throttle.begin("192.0.2.1", f"other-{i}")
+        waits.append(wait)
+        clock.now += wait
+        assert throttle.begin("192.0.2.1", f"other-{i}") == 0
+    assert waits == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0]
+    assert throttle.begin("192.0.2.1", "another") == 60.0
+    assert throttle.begin("198.51.100.7", "another") == 0  # another client
+    assert throttle.begin("192.0.2.1", "rev") == 0  # the owner, from where he signed in
+
+
+def test_an_account_name_no_account_can_have_is_refused_before_it_is_counted(
+    office: Office,
+) -> None:
+    """A name longer than any account's (``MAX_NAME``) is answered "wrong" without trying
+    a password or keeping a count under it: names of megabytes, each new, fill no table."""
+    throttle = LoginThrottle(clock=Clock())
+    app = create_app(office.db, secret="s", throttle=throttle)
+    browser = TestClient(app)
+    answer = browser.post(
+        "/login",
+        data={
+            "csrf": csrf_of(browser.get("/login").text),
+            "name": "x" * (acct.MAX_NAME + 1),
+            "password": "p" * 12,
+        },
+        follow_redirects=False,
+    )
+    assert answer.status_code == 401
+    assert "Wrong account name or password." in answer.text
+    assert not throttle._pairs and not throttle._accounts and not throttle._clients
+
+
 @pytest.mark.slow  # a long run beside its quick kin; the full suite keeps it
 def test_a_real_server_ignores_forwarded_for_unless_a_proxy_is_trusted(
     office: Office,

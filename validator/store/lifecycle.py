@@ -1322,9 +1322,11 @@ def _audit(
     )
 
 
-def history_entry(row: Any) -> dict[str, Any]:
+def history_entry(row: Any, *, served: bool = False) -> dict[str, Any]:
     """One submission as ``history --format json`` prints it (the contract's fields
-    first, then more)."""
+    first, then more). ``served``: for the web view's API, whose readers are not on the
+    machine that recorded it, the file by its base name (``names.file_name``), never the
+    directories it lay in there."""
     return {
         "id": row.id,
         "facility": row.facility,
@@ -1337,7 +1339,7 @@ def history_entry(row: Any) -> dict[str, Any]:
         "approved_on": iso(row.approved_on),
         "sha256": row.sha256,
         "certificate_holder": row.certificate_holder,
-        "file": row.filename,
+        "file": names.file_name(row.filename) if served else row.filename,
         "findings": {"errors": row.errors, "warnings": row.warnings, "info": row.infos},
         "regulation_version": row.regulation_version,
         "rejected_by": row.rejected_by,

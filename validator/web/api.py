@@ -37,7 +37,7 @@ from validator.web.upload import Upload, UploadRefused, file_upload, record_json
 def _entry(row: Any) -> dict[str, Any]:
     from validator.store.lifecycle import history_entry
 
-    return history_entry(row)
+    return history_entry(row, served=True)
 
 
 async def list_submissions(request: Request) -> Response:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import logging
 import os
 import secrets
 from collections.abc import Callable
@@ -53,6 +54,12 @@ from validator.web.upload import Upload, UploadRefused, file_upload
 
 ENV_SECRET = "RULESUB_SECRET_KEY"
 SESSION_KEY = "session"  # the session's key, in the signed cookie; the store holds its hash
+#: Where the server says what it does not tell the browser (uvicorn's log shows it).
+LOG = logging.getLogger("rulesub.web")
+#: The answer while the store cannot be read: the reason, which may name the database's
+#: path, goes to the server's log only.
+UNAVAILABLE = "the office's database cannot be read just now: try again shortly"
+
 PUBLIC = ("/login",)
 READ = "rulesub.read"  # the scope's key of what the gate read for a page, until it takes it
 
@@ -168,11 +175,12 @@ class Gate:
             reader = self.web.readers.get(path) if scope["method"] in ("GET", "HEAD") else None
             try:
                 account, found = await run_in_threadpool(self.web.signed_in, conn, reader)
-            except StoreError as e:
+            except StoreError as e:  # said in the server's log; the answer names no path
+                LOG.error("the store cannot be read: %s", e)
                 response: Response = (
-                    JSONResponse({"error": str(e)}, status_code=503)
+                    JSONResponse({"error": UNAVAILABLE}, status_code=503)
                     if _api(path)
-                    else PlainTextResponse(f"rulesub: {e}", status_code=503)
+                    else PlainTextResponse(f"rulesub: {UNAVAILABLE}", status_code=503)
                 )
                 await response(scope, receive, send_with_headers)
                 return
@@ -238,6 +246,14 @@ async def login(request: Request) -> Response:
     password = str(form.get("password") or "")
     target = _safe_next(str(form.get("next") or "/"))
     client = _client(request)
+    if len(name) > acct.MAX_NAME:  # no account has such a name: neither counted nor kept
+        return web.render(
+            request,
+            "login.html",
+            status=401,
+            next=target,
+            error="Wrong account name or password.",
+        )
     wait = web.throttle.begin(client, name)  # counted before the password is tried
     if wait > 0:
         refused = web.render(

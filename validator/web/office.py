@@ -333,7 +333,7 @@ async def api_submissions(request: Request) -> Response:
         headers["Link"] = (
             f'<{found.filters.link("/api/submissions", page=found.page + 1)}>; rel="next"'
         )
-    return JSONResponse([history_entry(r) for r in found.rows], headers=headers)
+    return JSONResponse([history_entry(r, served=True) for r in found.rows], headers=headers)
 
 
 def _reviewer_only(me: Account) -> None:

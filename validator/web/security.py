@@ -79,12 +79,17 @@ class LoginThrottle:
       ``account_cap`` — a bounded slowdown: a guesser spread over many clients gets one try
       per ``account_cap`` seconds, and the owner, from a client of their own, waits at most
       ``account_cap`` seconds after the last failure, never longer; from an address that
-      has signed in to the account before (the last ``KEPT`` such), not at all.
+      has signed in to the account before (the last ``KEPT`` such), not at all;
+    - per client, across every account name (``client``): after ``client_free`` attempts,
+      each further one waits ``base · 2^(n - client_free)`` s, at most ``client_cap``: one
+      client trying a few passwords on many names (spraying) is slowed as one trying many
+      on one name is; an address signing in to an account it has signed in to before is
+      not.
 
     ``begin`` counts the attempt (under a lock) before the password is checked, so that
     thirty attempts sent at once are not all tried; an attempt turned away is not counted,
     so waiting out the slowdown is never held against anyone. ``succeeded`` clears the
-    pair's count and takes back the account-wide count of this attempt.
+    pair's count and takes back the account-wide and client-wide counts of this attempt.
     """
 
     free: int = 5
@@ -92,9 +97,12 @@ class LoginThrottle:
     cap: float = 300.0
     account_free: int = 20
     account_cap: float = 30.0
+    client_free: int = 30
+    client_cap: float = 60.0
     clock: Callable[[], float] = time.monotonic
     _pairs: dict[tuple[str, str], tuple[int, float]] = field(default_factory=dict)
     _accounts: dict[str, tuple[int, float]] = field(default_factory=dict)
+    _clients: dict[str, tuple[int, float]] = field(default_factory=dict)
     _known: dict[tuple[str, str], None] = field(default_factory=dict)  # oldest first
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -113,7 +121,9 @@ class LoginThrottle:
             return max(0.0, pair)
         count, last = self._accounts.get(name, (0, 0.0))
         whole = last + self._pause(count, self.account_free, self.account_cap) - now
-        return max(0.0, pair, whole if count else 0.0)
+        n, since = self._clients.get(client, (0, 0.0))
+        spread = since + self._pause(n, self.client_free, self.client_cap) - now
+        return max(0.0, pair, whole if count else 0.0, spread if n else 0.0)
 
     def begin(self, client: str, name: str) -> float:
         """Count an attempt by ``client`` at account ``name``: 0 if it may be tried now,
@@ -129,6 +139,8 @@ class LoginThrottle:
             self._pairs[(client, name)] = (count + 1, now)
             count, _ = self._accounts.get(name, (0, 0.0))
             self._accounts[name] = (count + 1, now)
+            count, _ = self._clients.get(client, (0, 0.0))
+            self._clients[client] = (count + 1, now)
         return 0.0
 
     def succeeded(self, client: str, name: str) -> None:
@@ -139,11 +151,12 @@ class LoginThrottle:
             self._known[(client, name)] = None
             while len(self._known) > self.KEPT:
                 del self._known[next(iter(self._known))]
-            count, last = self._accounts.get(name, (0, 0.0))
-            if count <= 1:
-                self._accounts.pop(name, None)
-            else:
-                self._accounts[name] = (count - 1, last)
+            for table, key in ((self._accounts, name), (self._clients, client)):
+                count, last = table.get(key, (0, 0.0))
+                if count <= 1:
+                    table.pop(key, None)
+                else:
+                    table[key] = (count - 1, last)
 
     def _forget(self, now: float) -> None:
         if len(self._pairs) >= self.KEPT:
@@ -157,6 +170,12 @@ class LoginThrottle:
                 k: (n, last)
                 for k, (n, last) in self._accounts.items()
                 if last + self._pause(n, self.account_free, self.account_cap) > now
+            }
+        if len(self._clients) >= self.KEPT:
+            self._clients = {
+                k: (n, last)
+                for k, (n, last) in self._clients.items()
+                if last + self._pause(n, self.client_free, self.client_cap) > now
             }
 
     @staticmethod
