@@ -518,8 +518,8 @@ def test_every_figure_of_the_html_report_says_its_method_and_rules(hcf: dict) ->
         assert f"exact: every hand counted ({w['combinations']:,}); rules {escape(w['cite'])}" in (
             section
         )
-    for key in hcf["progressives"]:
-        name = escape(hcf["wagers"][key]["name"])
+    for key, p in hcf["progressives"].items():
+        name = escape(f"{hcf['wagers'][key]['name']}, Paytable {p['paytable']}")
         section = next(x for x in sections if x.startswith(f"<h2>Progressive: {name}</h2>"))
         cite = escape(hcf["wagers"][key]["cite"])
         assert "<svg" in section and "Return to the player (%)" in section
@@ -614,6 +614,65 @@ def test_the_long_run_return_counts_every_meter_641a_12_e_3() -> None:
     reseeds = Fraction(4 * 50000 + 36 * 5000 + 624 * 1250, 2598960 * 5)
     assert Fraction(sheet["long_run_return_exact"]) == fixed + Fraction(19, 100) + reseeds
     assert sheet["increment_by_meter"] == {"mega": 9.0, "major": 7.0, "minor": 3.0}
+
+
+def test_the_five_card_hand_bonus_long_run_counts_its_reserve_641a_12_g_4() -> None:
+    """§ 641a.12(g)(4): seed $10,000 for 1, reseed $0, 13% to the meter and 8% to the
+    reserve; the game file reads that at a hit of the whole meter all of the reserve moves
+    onto it (``reserve_on_reset: moves_to_meter``), as the engine resets it. So in the long
+    run the 8% is paid out as well as the 13%. Worked by hand over the 2,598,960 hands:
+    the fixed rows return (624 × 500 + 3,744 × 100 + 5,108 × 50) / 2,598,960 (each "for 1",
+    stake included); the long run adds 13% + 8% = 57.2376%. The sheet said 49.2376%,
+    leaving the reserve out, and that it "funds the reseed" with a surplus."""
+    from fractions import Fraction
+
+    example = EXAMPLES / "four-card-poker-five-card.yaml"
+    code, out, err = par(str(example), "--rounds", "2000", "--workers", "1", "--format", "json")
+    assert code == 0, err
+    sheet = json.loads(out)["progressives"]["five_card_hand_bonus"]
+    fixed = Fraction(624 * 500 + 3744 * 100 + 5108 * 50, 2598960)
+    assert Fraction(sheet["long_run_return_exact"]) == fixed + Fraction(13, 100) + Fraction(8, 100)
+    assert round(sheet["long_run_return_percent"], 4) == 57.2376
+    assert sheet["reserve"]["moves_to_meter"] is True
+    code, text, err = par(str(example), "--rounds", "2000", "--workers", "1")
+    assert code == 0, err
+    line = text.split("== Progressive: Five Card Hand Bonus ==")[1].splitlines()[1]
+    assert "the reserve (8.0%) moves onto the meter at each reset" in line
+    assert "surplus" not in line and "funds the reseed" not in line
+
+
+def test_every_paytable_whose_meters_the_chapter_fixes_has_its_long_run_641a_12_d_e() -> None:
+    """§ 641a.12(d)(3) and (e)(3): the seeds, reseeds and rates of each paytable "must be
+    as follows". A game's par sheet gives every paytable's long-run return from them, not
+    only paytable A's (the default table's), each under its name and letter; the figures
+    an independent enumeration of the 2,598,960 five-card and 270,725 four-card hands
+    gave. High Card Flush's Progressive Jackpot leaves its rate to the submission
+    (§ 678a.12(d)(3)): no long run without one."""
+    code, out, err = par(
+        "four-card-poker", "--rounds", "2000", "--workers", "1", "--format", "json"
+    )
+    assert code == 0, err
+    progs = json.loads(out)["progressives"]
+    long_run = {k: round(p["long_run_return_percent"], 4) for k, p in progs.items()}
+    assert long_run == {
+        "four_card_progressive": 73.1678,
+        "four_card_progressive:B": 75.3217,
+        "five_card_progressive": 75.596,
+        "five_card_progressive:B": 76.9812,
+        "five_card_progressive:C": 75.8935,
+        "five_card_progressive:D": 75.7807,
+        "five_card_hand_bonus": 57.2376,
+    }
+    code, text, err = par("four-card-poker", "--rounds", "2000", "--workers", "1")
+    assert "== Progressive: Five-Card Progressive, Paytable C ==" in text
+    assert "five_card_progressive:C" not in text
+    code, out, err = par(
+        "high-card-flush", "--rounds", "2000", "--workers", "1", "--format", "json"
+    )
+    assert code == 0, err
+    assert {p["long_run_return_percent"] for p in json.loads(out)["progressives"].values()} == {
+        None
+    }
 
 
 def test_a_par_sheet_says_when_the_chapter_was_not_in_force() -> None:

@@ -25,6 +25,9 @@ others valued at their seed. The
 reserve (hidden) increment builds a reserve between two whole-meter hits, on average
 ``reserve_increment · w / p`` dollars against one reseed: the reserve funds the reseed
 when that is at least the reseed, and the difference is its surplus or shortfall per reset.
+Where the whole reserve moves onto the meter at a reset (the game file's
+``reserve_on_reset: moves_to_meter``, Four Card Poker's Five Card Hand Bonus, § 641a.12(g)),
+all of it is paid out in the long run: the reserve's increment is part of the flow.
 """
 
 from __future__ import annotations
@@ -72,9 +75,22 @@ class ProgressiveSheet:
     def long_run(self) -> Fraction | None:
         if self.config is None:
             return None
+        flows = [self._flow(c, hit) for c, hit in self.meters.values()]
+        counted = [f for f in flows if f is not None]
+        if len(counted) < len(flows):
+            return None
+        return self.unstated + sum(counted, Fraction(0))
+
+    def _flow(self, c: MeterConfig, hit: Fraction) -> Fraction | None:
+        """What flows onto one meter per unit wagered, in the long run all paid out: its
+        increment, and at each hit of the whole meter the reseed; where the whole reserve
+        moves onto the meter at a reset (``moves_to_meter``) the reserve's increment too,
+        which then pays a $0 reseed (a reseed above $0 makes the flow depend on the
+        reserve's spread between hits, which this does not count: None)."""
         w = Fraction(self.wager_amount)
-        flows = (c.increment + hit * Fraction(c.reseed) / w for c, hit in self.meters.values())
-        return self.unstated + sum(flows, Fraction(0))
+        if c.reserve_on_reset == "moves_to_meter" and c.reserve_increment:
+            return c.increment + c.reserve_increment if c.reseed == 0 else None
+        return c.increment + hit * Fraction(c.reseed) / w
 
     def reserve(self) -> dict[str, Any] | None:
         c = self.config
@@ -88,6 +104,7 @@ class ProgressiveSheet:
             "expected_rounds_between_resets": float(1 / self.whole_hit),
             "expected_reserve_per_reset": money(per_reset),
             "funds_reseed": per_reset >= Fraction(c.reseed),
+            "moves_to_meter": c.reserve_on_reset == "moves_to_meter",
             "surplus_per_reset": money(surplus),
             "funded_share_percent": pct(per_reset / Fraction(c.reseed)) if c.reseed else None,
         }

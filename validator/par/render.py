@@ -183,7 +183,7 @@ def text(sheet: dict[str, Any]) -> str:
         out += ["", f"== {title} ==", _table(WAGER_HEAD, _wager_rows(w)), summary]
     for key, p in sheet["progressives"].items():
         letter = f", Paytable {p['paytable']}" if p["paytable"] else ""
-        out += ["", f"== Progressive: {names.get(key, key)}{letter} =="]
+        out += ["", f"== Progressive: {_progressive_name(sheet, key)}{letter} =="]
         out.append(_progressive_line(p))
     if sheet.get("poker"):
         from validator.par.poker import lines
@@ -205,6 +205,12 @@ def _money(text: str | None) -> str:
     return format_money(text)
 
 
+def _progressive_name(sheet: dict[str, Any], key: str) -> str:
+    """A progressive's name as the chapter writes it: its wager sheet's (a paytable after
+    the first is keyed ``table:B``), else the sheet's names."""
+    return sheet["wagers"].get(key, {}).get("name") or sheet.get("names", {}).get(key, key)
+
+
 def _progressive_line(p: dict[str, Any]) -> str:
     parts = [
         f"meter {_money(p['meter'])} on a {_money(p['wager_amount'])} wager: return "
@@ -221,9 +227,17 @@ def _progressive_line(p: dict[str, Any]) -> str:
             if len(increments) > 1  # every meter's flow is counted (§ 641a.12(e)'s three)
             else f"increment {p['increment_percent']}%, reseed {_money(p['reseed'])}"
         )
+        reserve = p["reserve"] or {}
+        if reserve.get("moves_to_meter") and reserve.get("reserve_increment_percent"):
+            each += f", and the reserve's {reserve['reserve_increment_percent']}%"
         parts.append(f"long-run return {_pct(p['long_run_return_percent'])} ({each})")
     r = p["reserve"]
-    if r and r["reserve_increment_percent"]:  # no reserve stated: nothing to fund a reseed
+    if r and r["reserve_increment_percent"] and r.get("moves_to_meter"):
+        parts.append(
+            f"the reserve ({r['reserve_increment_percent']}%) moves onto the meter at each "
+            f"reset: {_money(r['expected_reserve_per_reset'])} per reset on average"
+        )
+    elif r and r["reserve_increment_percent"]:  # no reserve stated: nothing to fund a reseed
         verdict = "funds" if r["funds_reseed"] else "does not fund"
         parts.append(
             f"the reserve ({r['reserve_increment_percent']}%) {verdict} the reseed: "
@@ -272,7 +286,9 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         table = ["", _md_table(WAGER_HEAD, _wager_rows(w))] if return_tables else []
         out += ["", f"## {title}", *table, "", summary]
     for key, p in sheet["progressives"].items():
-        name = sheet.get("names", {}).get(key, key)
+        name = _progressive_name(sheet, key) + (
+            f", Paytable {p['paytable']}" if p["paytable"] else ""
+        )
         out += ["", f"## Progressive: {name}", "", _progressive_line(p)]
     if sheet.get("poker"):
         from validator.par.poker import lines
@@ -519,7 +535,9 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         )
     for key, p in sheet["progressives"].items():
         pts = [(float(c["meter"]), c["return_percent"]) for c in p["curve"]]
-        name = sheet["wagers"].get(key, {}).get("name", key)
+        name = _progressive_name(sheet, key) + (
+            f", Paytable {p['paytable']}" if p["paytable"] else ""
+        )
         chart = printed.line_chart(
             pts,
             title=f"Return versus the meter, {name}",

@@ -145,20 +145,29 @@ def build(req: ParRequest) -> dict[str, Any]:
             continue
         p = cfg.progressives.get(s.odds.table or "")
         custom = cfg.custom_paytables.get(s.odds.table or "")
+        amount = p.wager_amount if p else cfg.wager_amount(s.odds.table or "")
+        meters = p.meters if p else None
         if not cfg.meters_go_with(game, s.odds.table or "", s.odds.paytable):
-            p = None  # the submission's meters go with the paytable it selects
+            # the submission's meters go with the paytable it selects; another letter's are
+            # the chapter's where it fixes every one (§ 641a.12(d)(3): "must be as follows")
+            meters = _fixed_meters(table, s.odds.paytable, amount)
         sheet = progressive_sheet(
-            game,
-            s.odds.table or "",
-            s.odds.paytable,
-            p.wager_amount if p else cfg.wager_amount(s.odds.table or ""),
-            p.meters if p else None,
-            rows=custom,
+            game, s.odds.table or "", s.odds.paytable, amount, meters, rows=custom
         )
         if sheet is not None:
             progs[s.key] = sheet.to_json()
     out["progressives"] = progs
     return out
+
+
+def _fixed_meters(table: Any, letter: str | None, amount: Any) -> Any:
+    """Paytable ``letter``'s meters as the chapter fixes them for the wager ``amount``;
+    None where it leaves one to the submission (a rate "as stated")."""
+    from validator.interpreter.config import resolve_meters
+
+    fixed = resolve_meters(table, letter, amount, {})
+    rules = table.meters.for_paytable(letter) if table.meters is not None else {}
+    return fixed if fixed and set(fixed) == set(rules) else None
 
 
 # -- published figures -----------------------------------------------------------------------
