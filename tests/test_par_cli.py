@@ -675,6 +675,19 @@ def test_every_paytable_whose_meters_the_chapter_fixes_has_its_long_run_641a_12_
     }
 
 
+def test_every_hand_dealt_is_in_the_decision_shares_589_11_b_2() -> None:
+    """§ 589.11(b)(2): a Lunar Poker player holding a straight flush or better "shall not
+    place a Bet Wager but shall declare the hand": neither a Bet nor a fold. The shares of
+    the decisions add up to every hand dealt, that one counted as no choice to make (it
+    was left out: bet 2x and fold summed to 99.9987% on this seed)."""
+    code, out, err = par("lunar-poker", "--rounds", "20000", "--workers", "1", "--format", "json")
+    assert code == 0, err
+    for name, s in json.loads(out)["base_game"]["strategies"].items():
+        shares = s["decisions"]
+        assert shares.get("no choice to make", 0) > 0, name
+        assert abs(sum(shares.values()) - 1) < 1e-5, (name, shares)
+
+
 def test_a_par_sheet_says_when_the_chapter_was_not_in_force() -> None:
     """Ch. 589 was rescinded by 46 Pa.B. 5540 (August 27, 2016): the example Lunar Poker
     submission, effective 2027-01-01, gets the warning `validate` gives, on stderr and on

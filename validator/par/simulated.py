@@ -122,17 +122,29 @@ def run_chunk(spec: SimSpec, k: int, n: int) -> Sums:
         out.qualified = int(res.qualifies.sum())
     out.folded = int((res.folded & dealt).sum())
     out.decisions["fold"] = out.folded
+    decided = res.folded & dealt
     for spot, st in res.stakes.items():
         wager = rules.wager(rules.spot_wager(spot))
         if not wager.placed_after_cards or wager.amount is None:
             continue
         base = res.stakes[wager.amount.of]
         placed = (st > 0) & dealt
+        decided |= placed
         multiple = np.where(placed, st // np.maximum(base, 1), 0)
         for m in np.unique(multiple[placed]).tolist():
             label = f"{spot} {m}x"
             out.decisions[label] = out.decisions.get(label, 0) + int((multiple == m).sum())
+    # a hand the rules settle without a choice (Lunar Poker's straight flush is declared,
+    # § 589.11(b)(2)): counted, so that the shares add up to every hand dealt
+    undecided = int((dealt & ~decided).sum())
+    if undecided and out.decisions.keys() - {"fold"}:
+        out.decisions[NO_FURTHER_WAGER] = undecided
     return out
+
+
+#: The share of the hands that neither folded nor placed a wager after their cards: the
+#: rules settle them without a choice (a declared straight flush).
+NO_FURTHER_WAGER = "no choice to make"
 
 
 def _job(args: tuple[int, SimSpec, int, int]) -> tuple[int, Sums]:
