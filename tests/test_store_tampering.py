@@ -326,6 +326,39 @@ def test_a_field_the_log_holds_rewritten_in_the_row_is_named(db: str, field: str
     store.dispose()
 
 
+UNDECIDED_EDITS = {
+    "an approval on a pending filing": (
+        "approved_by = 'mallory', approved_on = '2026-11-28', approval_note = 'looks fine'",
+        "who approved it is 'mallory' in its row; the audit log records none",
+    ),
+    "a rejection reason on a pending filing": (
+        "rejection_reason = 'void'",
+        "its rejection reason is 'void' in its row; the audit log records none",
+    ),
+    "a supersession on a pending filing": (
+        "superseded_by = 1, superseded_on = '2027-06-01'",
+        "the filing that superseded it is 1 in its row; the audit log records none",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", list(UNDECIDED_EDITS))
+def test_a_decision_no_entry_made_written_into_a_row_is_named(db: str, edit: str) -> None:
+    """A pending filing whose row is given an approval, a rejection reason or a
+    supersession straight in the database (its status left "submitted", so no status
+    differs): no entry decided it, so each such field is held empty, and verify names it.
+    The web page showed "submitted" beside "Approved 2026-11-28 by mallory"."""
+    store = Store(db)
+    sid = store.record(HCF, "filer", now=FILED).id
+    assert verify(db)[0] == 0
+    change, words = UNDECIDED_EDITS[edit]
+    tamper(store, f"UPDATE submissions SET {change} WHERE id = {sid}")
+    code, report, said = verify(db)
+    assert code == 1 and [f["submission"] for f in report["filings"]] == [sid]
+    assert words in said
+    store.dispose()
+
+
 def test_a_filing_edited_before_its_decision_is_not_decided_on(db: str) -> None:
     """The holder of a pending filing rewritten: neither approved nor rejected."""
     store = Store(db)

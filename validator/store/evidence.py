@@ -79,6 +79,20 @@ LABELS = {
     "decided_at": "when it was decided",
     "ended_at": "when it ended",
 }
+#: A row's fields that only a decision's entry sets (approve, reject, supersede, withdraw,
+#: replace): empty on a filing no entry decided.
+DECISION = (
+    "approved_by",
+    "approved_on",
+    "approval_note",
+    "rejected_by",
+    "rejected_on",
+    "rejection_reason",
+    "superseded_by",
+    "superseded_on",
+    "decided_at",
+    "ended_at",
+)
 #: what a row that cannot be read as rulesub wrote it says, in ``unreadable`` and
 #: ``disagreements`` alike
 AS_TEXT = "its file is stored as text, not as the bytes filed"
@@ -216,7 +230,9 @@ class Told:
             self.sha256 = d.get("sha256")
             self.findings_sha256 = d.get("findings_sha256")
             self.approval_sha256 = self.waived = None
-            self.said = {"recorded_by": e.actor, "recorded_at": at}
+            # a decision's fields are empty until an entry decides: a row that says an
+            # approval, a rejection or a supersession no entry made is caught
+            self.said = {"recorded_by": e.actor, "recorded_at": at, **dict.fromkeys(DECISION)}
             _held(self.said, d, file="filename", regulation_version="regulation_version")
             found = d.get("findings")
             if isinstance(found, dict):
@@ -430,8 +446,8 @@ def disagreements(
         except StoreError as e:
             out.append(f"its facility, game and effective date cannot be read again: {e}")
     out += [
-        f"{LABELS[column]} is {_shown(getattr(row, column))} in its row; the audit log says "
-        f"{_shown(value)}"
+        f"{LABELS[column]} is {_shown(getattr(row, column))} in its row; the audit log "
+        + ("records none" if value is None else f"says {_shown(value)}")
         for column, value in said.items()
         if _same(getattr(row, column)) != _same(value)
     ]
@@ -474,7 +490,7 @@ def _waivers_held(rows: list[tuple[str, str, str, Any]], t: Told) -> list[str]:
     reason, the approver and the time). An approval written before its entry held its
     waivers holds none to compare."""
     if t.waived is None:
-        if rows and "approved_by" not in t.said:
+        if rows and t.said.get("approved_by") is None:
             return ["it has waivers, and the audit log records no approval of it"]
         return []
     if any(at is None for *_, at in rows):
