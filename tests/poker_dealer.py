@@ -39,7 +39,7 @@ class DealtHand:
     high: Ints  # [seat index] packed key of the seat's high hand at the showdown (0: none)
     low: Ints  # [seat index] packed key of the seat's low hand at the showdown (0: none)
     round_put: list[int]  # chips put in by each betting round (``PlayedHand.round_put``)
-    last_aggressor: int  # seat number of the last bet or raise of the last round, -1: none
+    last_aggressor: int  # seat number of the round of play's last bet or raise, -1: none
     logged: int = 0  # the rows of the round's operation log written (none where it is off)
 
 

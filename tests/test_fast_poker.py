@@ -91,8 +91,7 @@ def dealt_from_played(hand: Hand, played: PlayedHand, seats: int) -> DealtHand:
             shown = show(game, p.seat, own, played.board)
             high[i] = pack_key(shown.high.key) if shown.high else 0
             low[i] = pack_key(shown.low.key) if shown.low and shown.low_qualifies else 0
-    last = hand.last_round
-    aggressor = last.last_aggressor if last is not None else None
+    aggressor = hand.final_wager  # the round of play's last bet or raise
     return DealtHand(
         hand.button,
         contributed,

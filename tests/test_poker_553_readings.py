@@ -208,3 +208,43 @@ def test_the_kill_reads_each_pot_a_side_pot_being_one_553_12_m(tmp_path: Path) -
     assert [p["amount"] for p in got["pots"]] == ["60", "160"]
     assert got["kill"]["in_effect_next_hand"] is True
     assert "seat 2 won all of the $160 side pot 1" in got["kill"]["reason"]
+
+
+@pytest.mark.parametrize(
+    "game_id", ["house-seven-card-stud", "house-razz", "poker-seven-card-stud", "poker-holdem"]
+)
+def test_who_made_the_final_wager_shows_first_on_whatever_street_553_16_d(game_id: str) -> None:
+    """§ 553.16(d) (and the house procedures' General Operating Rules (4)): "The player
+    initiating the final wager shall be the first player to show his hand at the
+    showdown". The final wager is the round of play's last: a later street checked
+    around makes none, so the player who last bet or raised (or posted the Blind Bet or
+    Forced Bet no one raised) shows first. Shown from every round's operations: the last
+    such seat, where still in, is the first to show. House 7 Card Stud, seed 6, two
+    seats: seat 2 bets on fourth street, both check on, seat 2 shows first (seat 1 did,
+    the first to the dealer's left, as if no wager had been made)."""
+    game = load_game(game_id)
+    session = Session(game, read_settings(game, None), 4, seed=11)
+    checked = 0
+    for record in session.hands(60):
+        operations = record.to_json()["operations"]
+        assert isinstance(operations, list)
+        final, level, folded = None, 0, set()
+        for op in operations:
+            if op["op"] == "street":
+                level = 0
+            elif op["op"] in ("post_blind", "post_forced_bet"):
+                amount = float(op["amount"])
+                if amount > level:
+                    final, level = op["seat"], amount
+            elif op["op"] in ("bet", "raise"):
+                final, level = op["seat"], float("inf")
+            elif op["op"] == "fold":
+                folded.add(op["seat"])
+        shown = [op["seat"] for op in operations if op["op"] in ("show", "concede")]
+        if len(shown) >= 2 and final is not None and final not in folded:
+            assert shown[0] == final, (record.number, final, shown)
+            checked += 1
+    assert checked >= 10
+    said = run_rulesub("play", "house-seven-card-stud", "--seed", "6", "--seats", "2")
+    assert "Seventh street betting: seat 1 check; seat 2 check" in said.stdout
+    assert "showdown: seat 2 shows; seat 1 shows" in said.stdout

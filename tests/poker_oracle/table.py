@@ -128,6 +128,7 @@ class Hand:
         self.log: list[str] = []
         self.narrated = narrated  # the dealer's calls written to ``log`` (off: no log kept)
         self.last_round: BettingRound | None = None
+        self.final_wager: int | None = None  # who made the round of play's last wager
         self.round_put: list[Cents] = []  # what each betting round put in the pots
         self.put_before = 0
         self.street_ids = list(self.deal.streets)
@@ -300,6 +301,8 @@ class Hand:
         self.round_put.append(put - self.put_before)
         self.put_before = put
         self.last_round = br
+        if br.last_aggressor is not None:
+            self.final_wager = br.last_aggressor
         if self.narrated:
             self.say(
                 f"{street.name} betting: " + "; ".join(f"seat {s} {what}" for s, what in br.log)
@@ -360,11 +363,13 @@ class Hand:
     # -- the end -----------------------------------------------------------------------------
 
     def showdown_order(self) -> list[int]:
-        """§ 553.16(d): the player who made the final wager shows first, then clockwise."""
+        """§ 553.16(d): the player who made the final wager (the round of play's last, on
+        whatever street: a later street checked around makes none) shows first, then
+        clockwise."""
         hand = self.in_hand()
         if len(hand) < 2:
             return []
-        first_seat = self.last_round.last_aggressor if self.last_round else None
+        first_seat = self.final_wager
         first = self.by_seat.get(first_seat) if first_seat is not None else None
         if first is None or first.folded:
             first = hand[0]

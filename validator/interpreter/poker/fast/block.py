@@ -198,7 +198,7 @@ class Block:
     button: int | None  # the button after the last round played
     kill: bool  # the Kill in effect after it
     logged: int  # the rows of the last round's operation log (none where it is off)
-    last_aggressor: int  # seat number of the last round's last bet or raise, -1: none
+    last_aggressor: int  # seat number of the round of play's last bet or raise, -1: none
 
 
 class BlockTable:

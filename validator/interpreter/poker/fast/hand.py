@@ -686,10 +686,13 @@ def _read_tiers(params, tiers, tables, low_tables, si, stack, out, reads, bets, 
 
 @njit(cache=True, inline="always")
 def _close_betting_round(order, bets, stock, out, mucked, put_before):  # type: ignore[no-untyped-def]
-    """A betting round ended: the chips it took, its last aggressor, and each hand folded
-    in it to the discard pile; returns all put in so far."""
+    """A betting round ended: the chips it took, its last aggressor (the round of play's
+    stays the last who bet or raised, where this one had no wager: § 553.16(d)'s "final
+    wager" is the last made), and each hand folded in it to the discard pile; returns all
+    put in so far."""
     put = _booked(out, put_before, True)
-    out.last_aggressor[0] = bets.counts[AGGRESSOR]
+    if bets.counts[AGGRESSOR] >= 0:
+        out.last_aggressor[0] = bets.counts[AGGRESSOR]
     folded, cards, ncards = out.folded, out.cards, out.ncards
     discards, nd = stock.discards, stock.ndiscards[0]
     for j in range(order.shape[0]):
