@@ -248,3 +248,47 @@ def test_who_made_the_final_wager_shows_first_on_whatever_street_553_16_d(game_i
     said = run_rulesub("play", "house-seven-card-stud", "--seed", "6", "--seats", "2")
     assert "Seventh street betting: seat 1 check; seat 2 check" in said.stdout
     assert "showdown: seat 2 shows; seat 1 shows" in said.stdout
+
+
+def test_raising_is_capped_only_where_a_rule_or_the_submission_caps_it(tmp_path: Path) -> None:
+    """The house procedures set no raise cap (Wagers (4): actions bind within "the minimum
+    and maximum wager limits"), and their Rules Submission need not state one: a silent
+    submission plays no cap, not the three raises of the ch. 553 tables' defaults, where
+    § 553.18's restriction is stated by every submission (`max-raises-stated`)."""
+    house = load_game("house-razz")
+    example = EXAMPLES / "house-razz.yaml"
+    silent = _variant(tmp_path, example, ("betting:\n  max_raises: 3\n", ""))
+    assert read_settings(house, silent).stakes.max_raises is None
+    assert read_settings(house, example).stakes.max_raises == 3  # as stated
+    assert read_settings(house, None).stakes.max_raises is None
+    holdem = load_game("poker-holdem")
+    assert read_settings(holdem, None).stakes.max_raises == 3
+    stated = read_settings(holdem, EXAMPLES / "poker-holdem.yaml").stakes.max_raises
+    assert stated is not None and stated >= 1
+
+
+def test_a_house_submission_need_not_state_deck_changes(tmp_path: Path) -> None:
+    """The house procedures regulate "neither the rake … nor how often decks are changed"
+    (the game file's source note): a house submission without `change_every_hours`
+    validates clean, and its editor schema does not ask for it. Ch. 553 sets a change
+    every 6 hours (§ 553.3(b)): there the key is still required."""
+    house = _variant(
+        tmp_path, EXAMPLES / "house-razz.yaml", ("  change_every_hours: {hand: 8}\n", "")
+    )
+    done = run_rulesub("validate", str(house), "--format", "json")
+    assert done.returncode == 0, done.stdout
+    holdem = _variant(
+        tmp_path, EXAMPLES / "poker-holdem.yaml", ("  change_every_hours: {hand: 6}\n", "")
+    )
+    done = run_rulesub("validate", str(holdem), "--format", "json")
+    assert done.returncode == 1
+    codes = {(f["code"], f["path"]) for f in json.loads(done.stdout)["findings"]}
+    assert ("rulesub/missing-key", "/dealing/change_every_hours") in codes
+    schemas = Path(__file__).parent.parent / "schemas"
+
+    def dealing_required(game: str) -> list[str]:
+        schema = json.loads((schemas / f"rulesub.{game}.schema.json").read_text())
+        return schema["properties"]["dealing"]["required"]
+
+    assert "change_every_hours" not in dealing_required("house-razz")
+    assert "change_every_hours" in dealing_required("poker-holdem")

@@ -272,6 +272,7 @@ def _check_file(path: Path, name: str, as_of: dt.date | None = None) -> FileResu
     if facts is None or not _states_wager_limits(facts):
         findings += _wager_limits(submission, located, name)
     if facts is not None:
+        findings[:] = [f for f in findings if not _unregulated(facts, f)]
         findings += _in_force(facts, submission, located, name, as_of)
         game_findings = check_submission(facts, submission, located, name)
         # a value the game's own rule refuses, with its section, stands for the form's
@@ -282,6 +283,16 @@ def _check_file(path: Path, name: str, as_of: dt.date | None = None) -> FileResu
     findings[:] = root_causes(findings, located.positions)
     findings.sort(key=lambda f: (f.line, f.column, f.code))
     return result
+
+
+def _unregulated(facts: GameFacts, finding: Finding) -> bool:
+    """A key the form asks of every game that this game's rule source does not regulate:
+    the deck-change hours where it sets none (the house 7 Card Stud procedures)."""
+    return (
+        finding.code == "rulesub/missing-key"
+        and finding.path == "/dealing/change_every_hours"
+        and facts.definition.cards.change_every_hours is None
+    )
 
 
 #: The form's refusals of a value that a game's rule may refuse in its own words.

@@ -117,7 +117,11 @@ def _dealing(d: Any | None) -> dict[str, Any]:
                 ),
             ),
         },
-        REQUIRED["/dealing"],
+        [  # the deck-change hours, where the rule source sets them
+            k
+            for k in REQUIRED["/dealing"]
+            if k != "change_every_hours" or d is None or d.cards.change_every_hours is not None
+        ],
     )
     automated = {"properties": {"shuffler": {"enum": list(AUTOMATED_SHUFFLERS)}}}
     rules: list[dict[str, Any]] = []
