@@ -329,6 +329,11 @@ def test_a_split_limit_sign_says_an_open_pair_brings_the_upper_limit_to_fourth_s
     assert lines["house-razz"] == [
         "Limits: split limit: the minimum wager, then the maximum wager from fifth street"
     ]
+    # a submission that leaves `upper_from` out plays the game file's fifth street: the
+    # sign says so (it stopped at "then the maximum wager")
+    silent = razz.replace("\n  upper_from: fifth_street", "")
+    got = signs(write(tmp_path, silent), "house-razz")
+    assert [t for _, items in got for t, _ in items if "split limit" in t] == lines["house-razz"]
 
 
 def test_a_table_without_an_ante_posts_that_rule_553_11_b() -> None:

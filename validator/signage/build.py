@@ -218,7 +218,8 @@ def _betting_figures(
         out["check_raise_ban"] = "A player may not raise after checking in a betting round"
     structure = betting.structure
     if structure is not None:
-        upper = betting.upper_from
+        # the street the upper limit starts on: the submission's, else the game file's
+        upper = betting.upper_from or (split.upper_from if split is not None else None)
         out["limit_structure"] = {
             "spread": "spread limit: any bet or raise from the minimum to the maximum wager",
             "fixed": "fixed limit: every bet and raise is the posted wager",
