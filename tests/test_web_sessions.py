@@ -77,6 +77,34 @@ def test_signing_out_ends_the_session_for_a_copied_cookie(office: Office) -> Non
     assert thief.get(f"/submissions/{office.ids['example']}/raw").url.path == "/login"
 
 
+def test_every_sign_in_and_sign_out_is_in_the_servers_log(
+    office: Office, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ASVS V7.1.3 / V7.2.1: each sign-in decision (the client, the name as typed, the
+    result) and each sign-out is logged; a password never is."""
+    app = create_app(office.db, secret="s", throttle=LoginThrottle(clock=Clock()))
+    browser = TestClient(app)
+    with caplog.at_level("INFO", logger="rulesub.web"):
+        wrong = browser.post(
+            "/login",
+            data={"csrf": csrf_of(browser.get("/login").text), "name": "rev", "password": "nope"},
+            follow_redirects=False,
+        )
+        assert wrong.status_code == 401
+        assert sign_in(browser, "rev").status_code == 303
+        token = csrf_of(browser.get("/").text)
+        assert (
+            browser.post("/logout", data={"csrf": token}, follow_redirects=False).status_code == 303
+        )
+    said = [r.getMessage() for r in caplog.records if r.name == "rulesub.web"]
+    assert said == [
+        "sign-in failed from testclient as 'rev'",
+        "signed in from testclient as 'rev'",
+        "signed out from testclient",
+    ]
+    assert not any("nope" in m or PASSWORDS["rev"] in m for m in said)
+
+
 def test_a_password_change_ends_copied_sessions_and_revokes_api_tokens(office: Office) -> None:
     """ASVS V3.3.3 / V2.1: after a password change no earlier session or token opens
     anything; the audit log says how many ended."""

@@ -81,6 +81,7 @@ def serve(
             f"rulesub: listening on {host}: put it behind a proxy that speaks HTTPS; "
             "passwords and session cookies cross the network as sent\n"
         )
+    _log_to_stderr()
     uvicorn.run(
         web,
         host=host,
@@ -90,3 +91,17 @@ def serve(
         proxy_headers=proxy_headers,
         forwarded_allow_ips=(forwarded_allow_ips or "127.0.0.1,::1") if proxy_headers else None,
     )
+
+
+def _log_to_stderr() -> None:
+    """The server's own log (sign-ins and sign-outs, a database it cannot read) on stderr
+    beside uvicorn's, in its manner: ``INFO:     signed in from 127.0.0.1 as 'rev'``."""
+    import logging
+
+    log = logging.getLogger("rulesub.web")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+        log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False

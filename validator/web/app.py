@@ -247,6 +247,7 @@ async def login(request: Request) -> Response:
     target = _safe_next(str(form.get("next") or "/"))
     client = _client(request)
     if len(name) > acct.MAX_NAME:  # no account has such a name: neither counted nor kept
+        LOG.warning("sign-in refused from %s: a name of %d characters", client, len(name))
         return web.render(
             request,
             "login.html",
@@ -256,6 +257,7 @@ async def login(request: Request) -> Response:
         )
     wait = web.throttle.begin(client, name)  # counted before the password is tried
     if wait > 0:
+        LOG.warning("sign-in turned away from %s as %r: wait %.0f s", client, name, wait)
         refused = web.render(
             request,
             "login.html",
@@ -269,6 +271,7 @@ async def login(request: Request) -> Response:
         return refused
     account = await run_in_threadpool(acct.authenticate, web.store, name, password)
     if account is None:
+        LOG.warning("sign-in failed from %s as %r", client, name)
         return web.render(
             request,
             "login.html",
@@ -278,6 +281,7 @@ async def login(request: Request) -> Response:
             error="Wrong account name or password.",
         )
     web.throttle.succeeded(client, name)
+    LOG.info("signed in from %s as %r", client, account.name)
     key = await run_in_threadpool(acct.begin_session, web.store, account)
     old = request.session.get(SESSION_KEY)
     if isinstance(old, str) and old:
@@ -293,6 +297,7 @@ async def logout(request: Request) -> Response:
     key = request.session.get(SESSION_KEY)
     if isinstance(key, str) and key:
         await run_in_threadpool(acct.end_session, _web(request).store, key)
+        LOG.info("signed out from %s", _client(request))
     request.session.clear()
     return RedirectResponse("/login", status_code=303)
 
