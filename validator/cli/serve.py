@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from typing import Annotated
@@ -96,12 +97,18 @@ def serve(
 def _log_to_stderr() -> None:
     """The server's own log (sign-ins and sign-outs, a database it cannot read) on stderr
     beside uvicorn's, in its manner: ``INFO:     signed in from 127.0.0.1 as 'rev'``."""
-    import logging
-
     log = logging.getLogger("rulesub.web")
     if not log.handlers:
         handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+        handler.setFormatter(_UvicornManner())
         log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
+
+
+class _UvicornManner(logging.Formatter):
+    """``INFO:     message``, ``WARNING:  message``: the level and its colon in nine
+    columns, as uvicorn writes its own lines."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname + ':':<9} {record.getMessage()}"
