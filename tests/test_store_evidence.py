@@ -517,6 +517,13 @@ def test_a_facility_written_another_way_is_the_same_facility(
     assert [(f["facility"], f["filing_holders"]) for f in listed] == [("Example Downs", [HOLDER])]
     assert store.approve(2, "rev", on=dt.date(2026, 12, 1)).superseded == [1]
     assert sorted(r.id for r in store.history("  example downs")) == [1, 2]
+    # `history` lists them as one facility and game, saying how the other was written
+    timeline = cli("history", "--db", db).stdout
+    assert timeline.count("· High Card Flush (high-card-flush)") == 1, timeline
+    assert (
+        "Example Downs · High Card Flush (high-card-flush) "
+        f"(also filed as {store.get(2).facility!r})" in timeline
+    )
     # a reviewer gives it to the other holder under yet another spelling: one facility still
     given = ("facilities", "set", "EXAMPLE DOWNS", "--holder", OTHER_HOLDER, "--by", "rev")
     assert cli(*given, "--db", db).exit_code == 0

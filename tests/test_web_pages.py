@@ -162,6 +162,30 @@ def test_facilities_page_shows_approved_and_pending(office: Office) -> None:
     assert f'href="/submissions/{sid}">#{sid}</a> effective 2027-01-01</td>' in page
 
 
+@pytest.mark.usefixtures("store_clock")  # recorded on a fixed date
+def test_a_facility_written_two_ways_is_one_facility_on_the_home_page(
+    office: Office, tmp_path: Path
+) -> None:
+    """The store finds, refuses and supersedes a facility under every spelling of its name
+    (``names.key``): the home page lists it once too, its filings counted together, under
+    the spelling first filed."""
+    variant = tmp_path / "lower.yaml"
+    variant.write_text(
+        EXAMPLE.read_text(encoding="utf-8")
+        .replace("facility: Example Downs", "facility: example downs")
+        .replace("effective: 2027-01-01", "effective: 2027-02-01"),
+        encoding="utf-8",
+    )
+    office.store.record(variant, "clerk")
+    page = signed_in(office, "rev").get("/").text
+    facilities = page.split("Facilities and their games")[1]
+    assert "<h3>example downs</h3>" not in facilities
+    assert facilities.count("<h3>Example Downs</h3>") == 1
+    rows = [r.game for r in office.store.history("Example Downs") if r.game == "high-card-flush"]
+    block = facilities.split("<h3>Example Downs</h3>")[1].split("<h3>")[0]
+    assert f'data-label="Filings">{len(rows)}</td>' in block
+
+
 def test_api_post_answers_the_record_json(office: Office) -> None:
     token = acct.issue_token(office.store, "cas", by="test")
     api = TestClient(

@@ -344,19 +344,29 @@ def _timeline(rows: list[Any], events: list[Any]) -> str:
     by_id: dict[int, list[Any]] = {}
     for e in events:
         by_id.setdefault(e.submission_id, []).append(e)
+    from itertools import groupby
+
+    from validator.store.names import key
+
     out: list[str] = []
-    table = None
-    for r in rows:
-        if (r.facility, r.game) != table:
-            table = (r.facility, r.game)
-            out += [""] if out else []
-            out.append(f"{r.facility} · {game_name(r.game)} ({r.game})")
+    # one facility under every spelling of its name, as the store finds and supersedes it
+    ordered = sorted(rows, key=lambda r: (key(r.facility), r.game, r.effective, r.id))
+    for _, group in groupby(ordered, key=lambda r: (key(r.facility), r.game)):
+        filings = list(group)
+        spellings = list(dict.fromkeys(r.facility for r in filings))
+        also = [repr(s) for s in spellings[1:]]
+        out += [""] if out else []
         out.append(
-            f"  #{r.id}  effective {iso(r.effective)}  {r.status.upper():<10}  "
-            f"{r.filename}  sha256 {r.sha256[:12]}"
+            f"{spellings[0]} · {game_name(filings[0].game)} ({filings[0].game})"
+            + (f" (also filed as {', '.join(also)})" if also else "")
         )
-        for e in by_id.get(r.id, []):  # in the words the office's audit log reads
-            out.append(f"      {iso(e.at)}  {audit_words(e)}")
+        for r in filings:
+            out.append(
+                f"  #{r.id}  effective {iso(r.effective)}  {r.status.upper():<10}  "
+                f"{r.filename}  sha256 {r.sha256[:12]}"
+            )
+            for e in by_id.get(r.id, []):  # in the words the office's audit log reads
+                out.append(f"      {iso(e.at)}  {audit_words(e)}")
     return "\n".join(out) + "\n"
 
 

@@ -32,6 +32,7 @@ from validator.store import Refused, StoreError, lifecycle
 from validator.store.accounts import Account
 from validator.store.lifecycle import history_entry, in_force_on, iso
 from validator.store.names import file_name
+from validator.store.names import key as name_key
 from validator.store.schema import submissions as subs
 from validator.store.words import action_name, audit_words, plural
 from validator.web import queries
@@ -234,25 +235,36 @@ def _tables(conn: Any, me: Account, today: dt.date) -> dict[str, list[dict[str, 
             subs.c.superseded_on,
         ).where(seen, subs.c.status.in_(("approved", "superseded")))
     ):  # fmt: skip
-        decided.setdefault((r.facility, r.game), []).append(r)
+        decided.setdefault((name_key(r.facility), r.game), []).append(r)
     approved = {k: in_force_on(rows, today) for k, rows in decided.items()}
     upcoming = {
         k: min(later, key=lambda r: (r.effective, r.id))
         for k, rows in decided.items()
         if (later := [r for r in rows if r.status == "approved" and r.effective > today])
     }
-    out: dict[str, list[dict[str, Any]]] = {}
+    # one facility under every spelling of its name (``names.key``), as the store finds
+    # and supersedes it: shown under the first spelling, its counts summed
+    shown: dict[str, str] = {}
+    games: dict[tuple[str, str], dict[str, Any]] = {}
     for facility, game, count, waiting in counted:
-        out.setdefault(facility, []).append(
+        k = name_key(facility)
+        shown.setdefault(k, facility)
+        row = games.setdefault(
+            (k, game),
             {
                 "game": game,
                 "name": game_name(game),
-                "count": count,
-                "pending": int(waiting or 0),
-                "approved": approved.get((facility, game)),
-                "upcoming": upcoming.get((facility, game)),
-            }
+                "count": 0,
+                "pending": 0,
+                "approved": approved.get((k, game)),
+                "upcoming": upcoming.get((k, game)),
+            },
         )
+        row["count"] += count
+        row["pending"] += int(waiting or 0)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for (k, _), row in games.items():
+        out.setdefault(shown[k], []).append(row)
     return out
 
 
