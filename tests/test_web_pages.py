@@ -116,6 +116,10 @@ def test_megabytes_are_a_finding_and_past_the_body_limit_refused_cleanly(
     huge = upload(client, "huge.yaml", b"a: " + b"x" * 5_000_000)
     assert huge.status_code == 413
     assert "Traceback" not in huge.text
+    assert "frame-ancestors 'none'" in huge.headers["content-security-policy"]
+    assert huge.headers["x-frame-options"] == "DENY"
+    api = signed_in(office, "rev").post("/login", content=b"x" * 5_000_000)
+    assert api.status_code == 413 and api.headers["x-frame-options"] == "DENY"
     assert len(office.store.history()) == 2
 
 

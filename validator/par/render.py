@@ -169,7 +169,8 @@ def text(sheet: dict[str, Any]) -> str:
             if ranges:
                 r = ranges[1]
                 out.append(
-                    f"  a table's hold over {r['rounds']:,} rounds should lie in "
+                    f"  a table's hold over {r['rounds']:,} rounds, per unit of the {per}, "
+                    "should lie in "
                     f"{r['hold_percent_range'][0]:.2f}% … {r['hold_percent_range'][1]:.2f}% (95%)"
                 )
         if base.get("exact_method"):

@@ -26,6 +26,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import (
@@ -727,9 +728,10 @@ def create_app(
                 https_only=secure_cookies,
             ),
             Middleware(Gate, web=web),
+            # inside the Gate, so that an answer over the limit carries the security headers
+            Middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY),
         ],
         exception_handlers={HTTPException: http_error, Exception: server_error},
-        max_body_size=MAX_BODY,
     )
     app.state.web = web
     return app
