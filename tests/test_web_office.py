@@ -797,6 +797,29 @@ def test_without_chromium_the_pdf_page_says_so(
     assert "Chromium is not installed" in answer.text and 'header class="bar"' in answer.text
 
 
+def test_pdfs_are_printed_a_few_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each PDF is a Chromium of its own: at most ``PRINTING``'s few print at once, and a
+    request that waits ``PRINT_WAIT`` for one in vain is told to try again (503, on the
+    page), not left to start one more browser. Chromium is not run here: every printer is
+    taken."""
+    import threading
+
+    from validator.review import pdf
+    from validator.web import office as pages
+
+    monkeypatch.setattr(pdf, "chromium", lambda: "chromium")  # as if installed
+    busy = threading.BoundedSemaphore(1)
+    assert busy.acquire()
+    monkeypatch.setattr(pages, "PRINTING", busy)
+    monkeypatch.setattr(pages, "PRINT_WAIT", 0.01)
+    office = make_office(tmp_path)
+    rev = client_of(office, "rev")
+    answer = rev.get(f"/submissions/{office.ids['example']}/review?format=pdf")
+    assert answer.status_code == 503
+    assert "printing other documents" in answer.text and 'header class="bar"' in answer.text
+    busy.release()
+
+
 def test_pages_speak_in_names_not_ids_or_flags(tmp_path: Path) -> None:
     """The game by its chapter's name; the signs page inside the navigation; no
     command-line flag in what a page says (the filed YAML quoted as filed aside)."""

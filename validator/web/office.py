@@ -15,6 +15,7 @@ import io
 import json
 import re
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -457,6 +458,11 @@ async def withdraw(request: Request) -> Response:
 
 # -- documents --------------------------------------------------------------------------------
 
+#: Chromiums printing at once (each a browser of its own, a few hundred MB and a core): a
+#: request past them waits ``PRINT_WAIT`` seconds for one, then is told to try again (503).
+PRINTING = threading.BoundedSemaphore(2)
+PRINT_WAIT = 60.0
+
 
 def pdf_answer(
     html: str | Callable[[], str], name: str, what: str
@@ -471,14 +477,22 @@ def pdf_answer(
             f"This server cannot print {what} to PDF: Chromium is not installed on it. "
             "Open the HTML version and print it from your browser."
         )
-    with tempfile.TemporaryDirectory(prefix="rulesub-pdf-") as tmp:
-        out = Path(tmp) / name
-        try:
-            print_pdf(html if isinstance(html, str) else html(), out, what)
-        except PdfError as e:
-            said = str(e) if "--" not in str(e) else f"Chromium could not print {what}"
-            return None, f"{said}. Open the HTML version and print it from your browser."
-        return out.read_bytes(), None
+    if not PRINTING.acquire(timeout=PRINT_WAIT):
+        return None, (
+            f"This server is printing other documents and cannot print {what} now: try "
+            "again in a minute, or open the HTML version and print it from your browser."
+        )
+    try:
+        with tempfile.TemporaryDirectory(prefix="rulesub-pdf-") as tmp:
+            out = Path(tmp) / name
+            try:
+                print_pdf(html if isinstance(html, str) else html(), out, what)
+            except PdfError as e:
+                said = str(e) if "--" not in str(e) else f"Chromium could not print {what}"
+                return None, f"{said}. Open the HTML version and print it from your browser."
+            return out.read_bytes(), None
+    finally:
+        PRINTING.release()
 
 
 def pdf_response(
