@@ -90,6 +90,37 @@ def test_chs_677a_678a_record_the_proposal_and_no_guessed_adoption(game: str) ->
     assert "45 Pa.B. 4764" in text and "not found" in text
 
 
+@pytest.mark.parametrize("game", ["wpt-heads-up-holdem", "high-card-flush"])
+def test_a_date_before_the_proposal_of_chs_677a_678a_is_refused(game: str, tmp_path: Path) -> None:
+    """The preamble: "Notice of the proposed rulemaking was published at 45 Pa.B. 4764
+    (August 15, 2015)"; the rulemaking "will become effective upon final-form
+    publication", a day the copy leaves blank. So no text of the chapter was in force
+    before August 15, 2015: a submission effective 2014-01-01 is an error naming the
+    proposal (it passed clean), `--as-of` that day is refused (exit 2), and the day of
+    the proposal itself is checked against the final-form text as every later day is."""
+    from validator.checks.in_force import BEFORE_PROPOSAL
+
+    assert in_force(load_game(game).definition, dt.date(2015, 8, 14)).refused
+    assert not in_force(load_game(game).definition, dt.date(2015, 8, 15)).refused
+    example = PROJECT_ROOT / "rulesubs" / "example" / f"{game}.yaml"
+    early = tmp_path / "early.yaml"
+    early.write_text(example.read_text().replace("effective: 2027-01-01", "effective: 2014-01-01"))
+    done = runner.invoke(app, ["validate", str(early), "--format", "json"])
+    assert done.exit_code == 1
+    found = [
+        f for f in json.loads(done.stdout)["findings"] if f["code"] == f"{game}/{BEFORE_PROPOSAL}"
+    ]
+    assert len(found) == 1 and found[0]["severity"] == "error"
+    assert "proposed at 45 Pa.B. 4764 (August 15, 2015)" in found[0]["message"]
+    on_the_day = tmp_path / "on-the-day.yaml"
+    on_the_day.write_text(early.read_text().replace("2014-01-01", "2015-08-15"))
+    done = runner.invoke(app, ["validate", str(on_the_day), "--format", "json"])
+    codes = {f["code"] for f in json.loads(done.stdout)["findings"]}
+    assert f"{game}/{BEFORE_PROPOSAL}" not in codes
+    refused = runner.invoke(app, ["games", "show", game, "--as-of", "2015-08-14"])
+    assert refused.exit_code == 2 and "45 Pa.B. 4764" in refused.stderr
+
+
 @pytest.mark.parametrize("game", ["house-seven-card-stud", "house-razz"])
 def test_house_procedures_say_they_carry_no_dates(game: str) -> None:
     assert load_game(game).definition.undated
@@ -544,10 +575,10 @@ def test_a_paytable_a_notice_removed_is_cited_with_the_notice_that_removed_it(
 
 def test_a_chapter_without_dates_says_so_when_asked_for_a_day() -> None:
     """Chs. 677a and 678a take effect "upon final-form publication", whose date the copy
-    leaves blank: signs made `--as-of` any day say the text carries no dates, never
-    silently."""
+    leaves blank: signs made `--as-of` any day since its proposal (45 Pa.B. 4764, August
+    15, 2015) say the text carries no dates, never silently."""
     hcf = str(PROJECT_ROOT / "rulesubs" / "example" / "high-card-flush.yaml")
-    signs = runner.invoke(app, ["signage", hcf, "--as-of", "2000-01-01", "--format", "json"])
+    signs = runner.invoke(app, ["signage", hcf, "--as-of", "2016-01-01", "--format", "json"])
     assert signs.exit_code == 0, signs.output
     (undated,) = [n for n in json.loads(signs.stdout)["as_of"] if "carries no dates" in n]
     assert undated.startswith("58 Pa. Code ch. 678a carries no dates")

@@ -1,7 +1,9 @@
 """Whether the encoded text was the regulation on a date: the findings a submission's
 effective date (or ``--as-of``) gets from the game's history (``validator.model.history``).
 
-- before the chapter's adoption: ``<game>/before-adoption``, an error;
+- before the chapter's adoption: ``<game>/before-adoption``, an error; before an undated
+  chapter's proposal (it took effect, if at all, after it): ``<game>/before-proposal``,
+  an error;
 - after temporary regulations expired by their own terms (none ended them before):
   ``<game>/expired``, a warning naming the adopting notice and the day;
 - after its rescission: ``<game>/not-in-force``, a warning naming the rescinding notice and
@@ -18,10 +20,21 @@ from typing import Any
 
 from validator.checks.findings import Finding, Severity
 from validator.checks.rules import Placement, Rule
-from validator.model.history import InForce, dated_in_force, describe, in_force, section_list
+from validator.model.history import (
+    InForce,
+    dated_in_force,
+    describe,
+    in_force,
+    long_date,
+    section_list,
+)
 
 #: the rule of a date before the chapter's adoption
 BEFORE_ADOPTION = "before-adoption"
+#: the rule of a date before an undated chapter's proposal
+BEFORE_PROPOSAL = "before-proposal"
+#: the rules of a date on which no text of the chapter was in force: a date refused
+REFUSED_DATE = (BEFORE_ADOPTION, BEFORE_PROPOSAL)
 
 #: name → (severity, summary, doc, message): the message a template of the values the date
 #: gives (``messages``)
@@ -33,6 +46,16 @@ RULES: dict[str, tuple[Severity, str, str, str]] = {
         "date before the chapter's adoption no rule of the game was in force: the message "
         "names the adopting Pennsylvania Bulletin notice.",
         "{chapter} was not in force on {date}: it was adopted by {notice}, effective {since}",
+    ),
+    BEFORE_PROPOSAL: (
+        "error",
+        "The effective date is before the chapter was proposed",
+        "The chapter's copy gives no date of adoption (its final-form publication date is "
+        "blank), but it was proposed in the Pennsylvania Bulletin on a known day and took "
+        "effect, if at all, only on its final-form publication after that: on a date before "
+        "the proposal no rule of the game was in force. The message names the proposal.",
+        "{chapter} was not in force on {date}: it was proposed at {notice} and took effect, "
+        "if at all, only on its final-form publication, later",
     ),
     "not-in-force": (
         "warning",
@@ -83,7 +106,8 @@ def rule_cites(definition: Any) -> dict[str, str]:
     adoption; the rescission; the amendments."""
     events = definition.history
     if not events:
-        return {}
+        proposed = getattr(definition, "proposed", None)
+        return {BEFORE_PROPOSAL: proposed.citation} if proposed is not None else {}
     out = {BEFORE_ADOPTION: events[0].citation}
     ends = [e for e in events if e.kind in ("rescinded", "superseded")]
     if ends:
@@ -135,6 +159,13 @@ def _fired(definition: Any, state: InForce) -> list[tuple[str, dict[str, Any], s
         e = state.before_adoption
         values = {"chapter": chapter, "date": date, "notice": describe(e)}
         out.append((BEFORE_ADOPTION, {**values, "since": e.date.isoformat()}, e.citation))
+        return out
+    if state.before_proposal is not None:
+        p = state.before_proposal
+        notice = f"{p.citation} ({long_date(p.date)})"
+        out.append(
+            (BEFORE_PROPOSAL, {"chapter": chapter, "date": date, "notice": notice}, p.citation)
+        )
         return out
     if state.ended is not None:
         e = state.ended
@@ -203,7 +234,7 @@ def findings(
         )
         for rule, values, cite in _fired(definition, state)
     ]
-    if submission is not None and state.before_adoption is None:
+    if submission is not None and not state.refused:
         out += _selected_out_of_force(facts, date, name, submission, located)
     return out
 

@@ -157,10 +157,10 @@ def before_adoption(findings: Any, as_of: str | None) -> bool:
     ``findings``), said on stderr where it did: no rule was in force to check against, so
     the command is refused (exit 2), as `games show`, `odds` and `par` refuse it; a
     submission's own effective date before the adoption is a finding (exit 1)."""
-    from validator.checks.in_force import BEFORE_ADOPTION
+    from validator.checks.in_force import REFUSED_DATE
     from validator.signage.checked import describe
 
-    refused = [f for f in findings if f.code.endswith(f"/{BEFORE_ADOPTION}")]
+    refused = [f for f in findings if f.code.rpartition("/")[2] in REFUSED_DATE]
     if as_of is None or not refused:
         return False
     for f in refused:  # said where a refusal is said, whatever the report's format

@@ -15,7 +15,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from validator.model.base import Cite, Money, PayoutField, PerUnit, Rate, Strict
 from validator.model.constraints import Constraints
-from validator.model.history import Dated, Event, check_history
+from validator.model.history import Dated, Event, Proposal, check_history
 from validator.model.poker import BadBeat, Betting, Deal, Players, PokerStrategies, Rake, Showdown
 from validator.model.procedure import Settle, Step, Strategies
 from validator.model.signage import Signage, Signs, check_signage
@@ -443,6 +443,10 @@ class GameDefinition(Strict):
     undated: str | None = Field(
         default=None, description="a rule source with no dates: what it says of its dates"
     )
+    proposed: Proposal | None = Field(
+        default=None,
+        description="an undated chapter's proposed rulemaking: no date before it is in force",
+    )
 
     @field_validator("wagers", "hands")
     @classmethod
@@ -459,6 +463,8 @@ class GameDefinition(Strict):
         problems = check_signage(self) + check_history(self.history)
         if self.history and self.undated:
             problems.append("a game file has a `history:` or says it is `undated:`, not both")
+        if self.proposed is not None and not self.undated:
+            problems.append("`proposed:` bounds an `undated:` chapter's dates; a history dates it")
         if problems:
             raise ValueError("; ".join(problems))
         return self

@@ -163,6 +163,16 @@ def check_history(events: list[Event]) -> list[str]:
 # -- what a date means for a game file ------------------------------------------------------
 
 
+class Proposal(Strict):
+    """An undated source's proposed rulemaking: the chapter took effect, if at all, after
+    it (45 Pa.B. 4764, August 15, 2015, for chs. 677a and 678a, whose final-form
+    publication date the copy leaves blank)."""
+
+    date: dt.date = Field(description="the day the proposal was published")
+    citation: BulletinCite = Field(description="the Pennsylvania Bulletin notice, '45 Pa.B. 4764'")
+    note: str | None = None
+
+
 @dataclass(frozen=True)
 class InForce:
     """What the game file can tell of the regulation on one date."""
@@ -176,10 +186,12 @@ class InForce:
     #: in force on the date but not encoded, or encoded but not yet in force.
     not_encoded: list[Event] = field(default_factory=list)
     undated: str | None = None  # a source with no dates: why nothing can be said
+    #: an undated source's proposal, when the date is before it: no text was in force
+    before_proposal: Proposal | None = None
 
     @property
     def refused(self) -> bool:
-        return self.before_adoption is not None
+        return self.before_adoption is not None or self.before_proposal is not None
 
 
 def encoded_event(events: list[Event]) -> Event | None:
@@ -191,7 +203,9 @@ def encoded_event(events: list[Event]) -> Event | None:
 def in_force(definition: GameDefinition, date: dt.date) -> InForce:
     events = list(definition.history)
     if not events:
-        return InForce(date, undated=definition.undated)
+        proposed = definition.proposed
+        early = proposed if proposed is not None and date < proposed.date else None
+        return InForce(date, undated=definition.undated, before_proposal=early)
     adoption = events[0]
     if date < adoption.date:
         return InForce(date, before_adoption=adoption)
