@@ -88,7 +88,7 @@ def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
         )
     return (
         f"house edge {_pct(w['house_edge_percent'])} (exact {w['exact']}){basis}; hit "
-        f"frequency {w['hit_frequency']:.6f}; SD {w['sd']:.4f}{cycle}{stated}"
+        f"frequency {_pct(100 * w['hit_frequency'])}; SD {w['sd']:.4f}{cycle}{stated}"
     ), f"{w['name']}{paytable} [{w['cite']}]"
 
 
