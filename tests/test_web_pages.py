@@ -12,7 +12,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from store_db import store_clock  # noqa: F401 (the store's clock, for the tests that name it)
+from store_db import amended, store_clock  # noqa: F401 (the store's clock, for the tests that name it)
 from typer.testing import CliRunner
 from webtools import EXAMPLE, FLAWED, HOLDER, Office, make_office, signed_in, token_of
 
@@ -173,12 +173,11 @@ def test_a_facility_written_two_ways_is_one_facility_on_the_home_page(
     """The store finds, refuses and supersedes a facility under every spelling of its name
     (``names.key``): the home page lists it once too, its filings counted together, under
     the spelling first filed."""
-    variant = tmp_path / "lower.yaml"
-    variant.write_text(
-        EXAMPLE.read_text(encoding="utf-8")
-        .replace("facility: Example Downs", "facility: example downs")
-        .replace("effective: 2027-01-01", "effective: 2027-02-01"),
-        encoding="utf-8",
+    variant = amended(
+        EXAMPLE,
+        tmp_path / "lower.yaml",
+        ("facility: Example Downs", "facility: example downs"),
+        ("effective: 2027-01-01", "effective: 2027-02-01"),
     )
     office.store.record(variant, "clerk")
     page = signed_in(office, "rev").get("/").text

@@ -449,7 +449,7 @@ class Store:
                 _not_before_recording(row, on, "an approval")
                 findings = self._decided_on(row, on, waive)
                 decided_on = jsonout.dumps(findings)
-                superseded = _to_supersede(conn, row, on) + _to_cut(conn, row, on)
+                superseded = _to_supersede(conn, row, on)
                 if superseded:
                     conn.execute(
                         update(submissions)
@@ -946,8 +946,10 @@ def _not_before_recording(row: Row[Any], on: dt.date, what: str) -> None:
 
 
 def _to_supersede(conn: Connection, row: Row[Any], on: dt.date) -> list[int]:
-    """The approved filings an approval of ``row`` on ``on`` supersedes: its holder's, of its
-    facility and game, effective earlier. Refused where one of them was approved after
+    """The filings an approval of ``row`` on ``on`` supersedes from its effective date: its
+    holder's, of its facility and game, effective earlier, approved, or superseded only
+    from a later day (an approval for a date between two approvals cuts the earlier one's
+    time in force short at its own date). Refused where one of them was approved after
     ``on``: an approval never supersedes one dated after it."""
     c = submissions.c
     older = conn.execute(
@@ -955,37 +957,21 @@ def _to_supersede(conn: Connection, row: Row[Any], on: dt.date) -> list[int]:
         .where(
             c.facility.in_(_spellings(conn, row.facility)),
             c.game == row.game,
-            c.status == "approved",
             c.effective < row.effective,
             c.certificate_holder.is_not_distinct_from(row.certificate_holder),
+            or_(
+                c.status == "approved",
+                and_(
+                    c.status == "superseded",
+                    c.approved_on.is_not(None),
+                    c.superseded_on > row.effective,
+                ),
+            ),
         )
         .order_by(c.id)
     ).all()
     _dated_after(older, on)
     return [old.id for old in older]
-
-
-def _to_cut(conn: Connection, row: Row[Any], on: dt.date) -> list[int]:
-    """The superseded filings whose time in force an approval of ``row`` falls inside: its
-    holder's, of its facility and game, effective before it and superseded only from a
-    later day (approved for a date between two approvals, it supersedes the earlier from
-    its own effective date). Refused where one was approved after ``on``."""
-    c = submissions.c
-    inside = conn.execute(
-        select(c.id, c.approved_on)
-        .where(
-            c.facility.in_(_spellings(conn, row.facility)),
-            c.game == row.game,
-            c.status == "superseded",
-            c.approved_on.is_not(None),
-            c.effective < row.effective,
-            c.superseded_on > row.effective,
-            c.certificate_holder.is_not_distinct_from(row.certificate_holder),
-        )
-        .order_by(c.id)
-    ).all()
-    _dated_after(inside, on)
-    return [r.id for r in inside]
 
 
 def _dated_after(older: Iterable[Any], on: dt.date) -> None:
