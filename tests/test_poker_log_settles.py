@@ -133,8 +133,8 @@ def test_a_poker_log_settles_whatever_its_name_and_a_json_round_file_is_no_log(
 
 def test_settle_says_where_a_poker_log_records_another_award(tmp_path: Path) -> None:
     """A Poker log's record states each seat's award and the rake beside its round file;
-    ``settle`` holds them against its own settlement: agreeing, exit 0; an award edited
-    by a chip, exit 1 with the seat, both figures and the settlement still written."""
+    ``settle`` holds them against its own settlement: an award edited by a chip is named,
+    with the seat and both figures (a warning on stderr), the settlement its own."""
     log = tmp_path / "holdem.jsonl"
     played = run_rulesub(
         "play", "poker-holdem", "--rounds", "1", "--seed", "2", "--log", str(log), "--quiet"
@@ -150,7 +150,7 @@ def test_settle_says_where_a_poker_log_records_another_award(tmp_path: Path) -> 
     edited = tmp_path / "edited.jsonl"
     edited.write_text(log_line(record))
     out = run_rulesub("settle", str(edited), "--format", "json")
-    assert out.returncode == 1
+    assert out.returncode == 0, out.stderr
     said = json.loads(out.stdout)
     assert {s["seat"]: s["award"] for s in said["seats"]}[winner["seat"]] == award
     assert said["recorded_result"]["differences"] == [

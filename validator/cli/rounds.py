@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from validator.cli import app
-from validator.cli.common import EXIT_FINDINGS, Format, console, fail, print_json, refuse
+from validator.cli.common import Format, console, fail, print_json, refuse
 from validator.cli.gate import Gate, reads_once, submission_gate
 from validator.cli.options import (
     AllowFindingsOption,
@@ -243,7 +243,7 @@ def settle(
         print_settlement(console(), settled.result)
         if recorded:
             console().print(recorded.text(), highlight=False)
-    _recorded_exit(recorded)
+    _say_recorded(recorded)
 
 
 def _not_a_submission(located: Any, path: Path) -> None:
@@ -298,15 +298,15 @@ def _settle_poker(
         print_poker_settlement(console(), game.definition.name, data)
         if recorded:
             console().print(recorded.text(), highlight=False)
-    _recorded_exit(recorded)
+    _say_recorded(recorded)
 
 
-def _recorded_exit(recorded: Any) -> None:
-    """A settlement that differs from the result the log recorded is a finding: exit 1,
-    said on stderr as well (the settlement itself is written)."""
+def _say_recorded(recorded: Any) -> None:
+    """A settlement that differs from the result the log recorded is said on stderr as a
+    warning too, beside the settlement: the settlement is the command's result (exit 0);
+    the log is what someone wrote, and the difference is for the reader to pursue."""
     if recorded and recorded.differences:
-        sys.stderr.write(f"rulesub: {recorded.text()}\n")
-        raise typer.Exit(EXIT_FINDINGS)
+        sys.stderr.write(f"rulesub: warning: {recorded.text()}\n")
 
 
 def _rules(game: str, rulesub: Path | None, allow_findings: bool) -> Any:
