@@ -274,7 +274,7 @@ def _through_time() -> list[str]:
     from the models' own descriptions; no engine reads them in a round."""
     from validator.model.game import GameDefinition, Table, Wager
     from validator.model.history import KINDS as EVENT_KINDS
-    from validator.model.history import Dated, Event
+    from validator.model.history import Dated, Event, Proposal
 
     out = [
         f"## {THROUGH_TIME}",
@@ -290,12 +290,14 @@ def _through_time() -> list[str]:
     rows: list[tuple[str, str, Any]] = [
         ("history", "game file", GameDefinition.model_fields["history"]),
         ("undated", "game file", GameDefinition.model_fields["undated"]),
+        ("proposed", "game file", GameDefinition.model_fields["proposed"]),
         ("dated", "wager", Wager.model_fields["dated"]),
         ("dated", "paytable", Table.model_fields["dated"]),
         ("letters_dated", "paytable", Table.model_fields["letters_dated"]),
     ]
     rows += [(k, "history event", f) for k, f in Event.model_fields.items()]
     rows += [(k, "`dated:`", f) for k, f in Dated.model_fields.items()]
+    rows += [(k, "`proposed:`", f) for k, f in Proposal.model_fields.items()]
     for word_, where, f in rows:
         out.append(f"| `{word_}` | {where} | {f.description or 'a note in words'} |")
     return [*out, ""]
