@@ -189,6 +189,42 @@ def test_a_facility_written_two_ways_is_one_facility_on_the_home_page(
     assert f'data-label="Filings">{len(rows)}</td>' in block
 
 
+@pytest.mark.usefixtures("store_clock")  # recorded and decided on fixed dates
+def test_the_home_page_shows_the_approval_in_force_today_and_the_next(
+    office: Office, tmp_path: Path
+) -> None:
+    """Approved for 2027-03-01, 2027-06-01 and then 2027-04-01 (which cuts the first one's
+    time short): before any takes effect the page says none is in force and names the
+    first to come, the one for 2027-03-01, superseded from 2027-04-01 though it is; on
+    2027-04-15 the one for 2027-04-01 is in force and the one for 2027-06-01 comes next."""
+    from validator.store import lifecycle
+
+    ids = {}
+    for effective, letter in (("2027-03-01", "A"), ("2027-06-01", "B"), ("2027-04-01", "C")):
+        path = amended(
+            EXAMPLE,
+            tmp_path / f"{effective}.yaml",
+            ("effective: 2027-01-01", f"effective: {effective}"),
+            ("flush_bonus: E", f"flush_bonus: {letter}"),
+        )
+        ids[effective] = office.store.record(path, "clerk").id
+        office.store.approve(ids[effective], "rev", on=dt.date.fromisoformat(APPROVED_ON))
+    client = signed_in(office, "rev")
+
+    def shown() -> str:
+        page = client.get("/").text.split("Facilities and their games")[1]
+        return page.split('data-label="Approved">')[1].split("</td>")[0]
+
+    march, april, june = ids["2027-03-01"], ids["2027-04-01"], ids["2027-06-01"]
+    assert shown() == f'none; next <a href="/submissions/{march}">#{march}</a> from 2027-03-01'
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lifecycle, "utcnow", lambda: dt.datetime(2027, 4, 15, tzinfo=dt.UTC))
+        assert shown() == (
+            f'<a href="/submissions/{april}">#{april}</a> effective 2027-04-01; '
+            f'next <a href="/submissions/{june}">#{june}</a> from 2027-06-01'
+        )
+
+
 def test_api_post_answers_the_record_json(office: Office) -> None:
     token = acct.issue_token(office.store, "cas", by="test")
     api = TestClient(
