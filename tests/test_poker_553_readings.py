@@ -250,21 +250,21 @@ def test_who_made_the_final_wager_shows_first_on_whatever_street_553_16_d(game_i
     assert "showdown: seat 2 shows; seat 1 shows" in said.stdout
 
 
-def test_raising_is_capped_only_where_a_rule_or_the_submission_caps_it(tmp_path: Path) -> None:
+def test_a_house_table_plays_the_raise_cap_its_submission_states(tmp_path: Path) -> None:
     """The house procedures set no raise cap (Wagers (4): actions bind within "the minimum
-    and maximum wager limits"), and their Rules Submission need not state one: a silent
-    submission plays no cap, not the three raises of the ch. 553 tables' defaults, where
-    § 553.18's restriction is stated by every submission (`max-raises-stated`)."""
+    and maximum wager limits"): a house submission states its table's rule, a number or
+    `unlimited`, and is played so; where it is silent the tables' default of three raises
+    is played (the game file's note), so that a round of eight players ends."""
     house = load_game("house-razz")
     example = EXAMPLES / "house-razz.yaml"
-    silent = _variant(tmp_path, example, ("betting:\n  max_raises: 3\n", ""))
-    assert read_settings(house, silent).stakes.max_raises is None
     assert read_settings(house, example).stakes.max_raises == 3  # as stated
-    assert read_settings(house, None).stakes.max_raises is None
-    holdem = load_game("poker-holdem")
-    assert read_settings(holdem, None).stakes.max_raises == 3
-    stated = read_settings(holdem, EXAMPLES / "poker-holdem.yaml").stakes.max_raises
-    assert stated is not None and stated >= 1
+    for stated, played in (("5", 5), ("unlimited", None)):
+        path = _variant(tmp_path, example, ("  max_raises: 3\n", f"  max_raises: {stated}\n"))
+        assert read_settings(house, path).stakes.max_raises == played
+    silent = _variant(tmp_path, example, ("betting:\n  max_raises: 3\n", ""))
+    assert read_settings(house, silent).stakes.max_raises == 3
+    note = house.definition.betting.limits.note  # type: ignore[union-attr]
+    assert note is not None and "three raises a betting round" in note
 
 
 def test_a_house_submission_need_not_state_deck_changes(tmp_path: Path) -> None:

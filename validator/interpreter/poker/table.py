@@ -137,8 +137,7 @@ def has_blinds(game: Game) -> bool:
 
 def default_setup(game: Game) -> TableSetup:
     """The documented defaults of a table with no Rules Submission: $2-$4, Blind Bets $1 and
-    $2 (games with blinds), a $1 Forced Bet (games with one), no Ante, three raises (none
-    where the rule source leaves raises uncapped), a
+    $2 (games with blinds), a $1 Forced Bet (games with one), no Ante, three raises, a
     percentage rake at the game file's maximum rate capped at $5, no Bad Beat payout."""
     d = game.definition
     assert d.betting is not None and d.rake is not None
@@ -150,9 +149,7 @@ def default_setup(game: Game) -> TableSetup:
         upper,
         blinds=(100, 200) if has_blinds(game) else (),
         forced_bet=100 if d.betting.forced_bet is not None else 0,
-        # where the rule source sets no raise cap for a submission to state (the house
-        # procedures), none is played: a silent submission does not cap raising either
-        max_raises=3 if d.betting.limits.max_raises_stated else None,
+        max_raises=3,
     )
     return TableSetup(stakes, Rules(rake=rake), d.table.max_positions, "defaults")
 

@@ -23,8 +23,8 @@ from validator.money import cents_figure
 WIDTH = 5
 #: the table's, not a seat's
 NO_SEAT = -1
-#: the rows a round's log holds: a 7-seat Stud round logs well under 200, but where raises
-#: are not capped (the house procedures set no cap) eight loose players raising to their
+#: the rows a round's log holds: a 7-seat Stud round logs well under 200, but where a
+#: submission caps no raise (`max_raises: unlimited`) eight loose players raising to their
 #: table stakes have logged over 1,300
 LOG_ROWS = 8192
 
