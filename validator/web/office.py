@@ -241,7 +241,8 @@ def _tables(conn: Any, me: Account, today: dt.date) -> dict[str, list[dict[str, 
     upcoming = {
         k: min(later, key=lambda r: (r.effective, r.id))
         for k, rows in decided.items()
-        if (later := [r for r in rows if r.effective > today and _will_hold(r)])
+        # one that holds on its own effective date, by the one rule of what is in force
+        if (later := [r for r in rows if r.effective > today and in_force_on([r], r.effective)])
     }
     # one facility under every spelling of its name (``names.key``), as the store finds
     # and supersedes it: shown under the first spelling, its counts summed
@@ -267,14 +268,6 @@ def _tables(conn: Any, me: Account, today: dt.date) -> dict[str, list[dict[str, 
     for (k, _), row in games.items():
         out.setdefault(shown[k], []).append(row)
     return out
-
-
-def _will_hold(row: Any) -> bool:
-    """Whether an approval holds on its own effective date: approved, or superseded only
-    from a later day (one approved for a date between two approvals)."""
-    return row.status == "approved" or (
-        row.superseded_on is not None and row.superseded_on > row.effective
-    )
 
 
 # -- pages ------------------------------------------------------------------------------------
