@@ -393,8 +393,9 @@ SECURITY_HEADERS = {
 
 def test_every_answer_carries_the_security_headers(app, office: Office) -> None:
     """A page, the sign-in page, a redirect, a 403, a 404, a 405, a download, the API (200,
-    401, 404): each forbids framing (``X-Frame-Options: DENY`` and ``frame-ancestors
-    'none'``), sniffing, a referrer to another site and caching."""
+    401, 404), a host name the server does not answer to (400): each forbids framing
+    (``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``), sniffing, a referrer to
+    another site and caching."""
     sid = office.ids["example"]
     anyone = TestClient(app)
     rev = client_as(app, "rev")
@@ -412,8 +413,13 @@ def test_every_answer_carries_the_security_headers(app, office: Office) -> None:
         "download": rev.get(f"/submissions/{sid}/raw"),
         "api": api.get("/api/submissions"),
         "api 404": api.get("/api/nothing-here"),
+        "host refused": TestClient(
+            create_app(office.db, secret="s", allowed_hosts=["127.0.0.1"]),
+            base_url="http://rebind.example",
+        ).get("/login"),
     }
     assert answers["redirect"].status_code == 303 and answers["403"].status_code == 403
+    assert answers["host refused"].status_code == 400
     for what, answer in answers.items():
         for header, value in SECURITY_HEADERS.items():
             assert answer.headers.get(header) == value, (what, header)

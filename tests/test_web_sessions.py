@@ -7,6 +7,8 @@
 - The sign-in throttle counts an attempt before the password is tried (thirty wrong
   passwords sent at once are not all tried), per client and account, with a bounded
   account-wide slowdown, and ``X-Forwarded-For`` is not believed unless a proxy is trusted.
+- ``rulesub serve`` answers only to the host names it is reached by: a page of another site
+  whose name is pointed at 127.0.0.1 (DNS rebinding) is refused before anything is read.
 """
 
 from __future__ import annotations
@@ -221,7 +223,9 @@ def test_serve_secure_cookies_flag_reaches_the_app(
     result = runner.invoke(cli_app, ["serve", "--db", office.db, "--secure-cookies"])
     assert result.exit_code == 0, result.output
     assert seen["proxy_headers"] is False  # X-Forwarded-For believed from no one
-    assert "; secure" in _session_cookie(TestClient(seen["app"]).get("/login"))
+    assert "; secure" in _session_cookie(
+        TestClient(seen["app"], base_url="http://127.0.0.1:8000").get("/login")
+    )
     result = runner.invoke(
         cli_app,
         ["serve", "--db", office.db, "--proxy-headers", "--forwarded-allow-ips", "10.0.0.2"],
@@ -230,6 +234,71 @@ def test_serve_secure_cookies_flag_reaches_the_app(
     assert seen["proxy_headers"] is True and seen["forwarded_allow_ips"] == "10.0.0.2"
     alone = runner.invoke(cli_app, ["serve", "--db", office.db, "--forwarded-allow-ips", "x"])
     assert alone.exit_code == 2
+
+
+# -- the host names answered (DNS rebinding) ------------------------------------------------
+
+
+def _login_status(app: Any, base_url: str) -> tuple[int, int]:
+    """The login page's status and a sign-in's, the browser at ``base_url``."""
+    browser = TestClient(app, base_url=base_url)
+    page = browser.get("/login")
+    csrf = csrf_of(page.text) if page.status_code == 200 else "x"
+    answer = browser.post(
+        "/login",
+        data={"csrf": csrf, "name": "view", "password": PASSWORDS["view"]},
+        follow_redirects=False,
+    )
+    return page.status_code, answer.status_code
+
+
+def test_a_rebound_host_name_reaches_nothing(
+    office: Office, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page at http://rebind.example:8000/ whose name now resolves to 127.0.0.1 sends
+    ``Host: rebind.example``: the server on this machine refuses it (400) before the login
+    page or a sign-in is read, so its script can neither try passwords from the victim's
+    browser nor read an answer; this machine's own names are answered."""
+    import uvicorn
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app, **kw))
+    runner = CliRunner()
+    assert runner.invoke(cli_app, ["serve", "--db", office.db]).exit_code == 0
+    app = seen["app"]
+    throttle = app.state.web.throttle
+    assert _login_status(app, "http://rebind.example:8000") == (400, 400)
+    assert _login_status(app, "http://127.0.0.1.rebind.example") == (400, 400)
+    assert not throttle._pairs and not throttle._clients  # no sign-in was tried
+    for own in ("http://127.0.0.1:8000", "http://localhost:8000", "http://[::1]:8000"):
+        assert _login_status(app, own) == (200, 303), own
+
+    # on every address the names are not known here: any is answered, and the log says so
+    result = runner.invoke(cli_app, ["serve", "--db", office.db, "--host", "0.0.0.0"])
+    assert result.exit_code == 0 and "answering to any host name" in result.output
+    assert _login_status(seen["app"], "http://rebind.example")[0] == 200
+    # named: those names and no other
+    named = ["serve", "--db", office.db, "--host", "0.0.0.0", "--allowed-hosts"]
+    assert runner.invoke(cli_app, [*named, "*.casino.example, office.example"]).exit_code == 0
+    assert _login_status(seen["app"], "http://rulesub.casino.example")[0] == 200
+    assert _login_status(seen["app"], "http://office.example:8443")[0] == 200
+    assert _login_status(seen["app"], "http://rebind.example")[0] == 400
+    # an address listened on is answered with this machine's names
+    assert runner.invoke(cli_app, ["serve", "--db", office.db, "--host", "10.0.0.5"]).exit_code == 0
+    assert _login_status(seen["app"], "http://10.0.0.5:8000")[0] == 200
+    assert _login_status(seen["app"], "http://rebind.example")[0] == 400
+    for bad in ("office.*.example", "*example.org", " , "):
+        refused = runner.invoke(cli_app, [*named, bad])
+        assert refused.exit_code == 2 and "--allowed-hosts" in refused.output, bad
+
+
+@pytest.mark.slow  # a real server beside its quick kin; the full suite keeps it
+def test_a_real_server_refuses_a_rebound_host_name(office: Office) -> None:
+    """Against ``rulesub serve`` on 127.0.0.1: the same connection, ``Host: rebind.example``
+    is refused and ``Host: 127.0.0.1:PORT`` answered."""
+    with served(office.db) as base, httpx.Client(base_url=base, timeout=30) as c:
+        assert c.get("/login", headers={"Host": "rebind.example"}).status_code == 400
+        assert c.get("/login").status_code == 200
 
 
 # -- the sign-in throttle -------------------------------------------------------------------

@@ -13,6 +13,10 @@ from validator.cli import app
 from validator.cli.common import fail, refuse
 from validator.cli.store import DbOption
 
+#: the addresses of this machine alone, and those of every interface
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARD = ("0.0.0.0", "::")
+
 
 @app.command("serve")
 def serve(
@@ -50,12 +54,23 @@ def serve(
             "networks (this machine's unless given)",
         ),
     ] = None,
+    allowed_hosts: Annotated[
+        str | None,
+        typer.Option(
+            "--allowed-hosts",
+            metavar="NAMES",
+            help="the host names (or addresses) the server answers to, comma-separated, "
+            "'*.example.org' for its subdomains, '*' for any (by default this machine's "
+            "names when listening on it, the --host address otherwise, any on 0.0.0.0 or ::)",
+        ),
+    ] = None,
 ) -> None:
     """The web view: facilities and games, submissions with their findings at their lines,
     diffs with hold deltas, signs, odds, review packs; approvals by reviewers; a JSON API.
     Accounts: `rulesub users add`. Sessions are signed with RULESUB_SECRET_KEY (else a key
     made at start). The sign-in throttle counts attempts by the connection's address:
-    X-Forwarded-For is ignored unless --proxy-headers names a trusted proxy."""
+    X-Forwarded-For is ignored unless --proxy-headers names a trusted proxy. A request
+    naming a host it does not answer to (DNS rebinding) is refused with 400."""
     import uvicorn
 
     from validator.store import StoreError
@@ -66,21 +81,26 @@ def serve(
         fail(f"--port {port}: a port is 1 to 65535")
     if forwarded_allow_ips is not None and not proxy_headers:
         fail("--forwarded-allow-ips names the proxies --proxy-headers trusts: give both")
+    hosts = _answered_hosts(host, allowed_hosts)
     try:
-        web = create_app(db, secure_cookies=secure_cookies)
+        web = create_app(db, secure_cookies=secure_cookies, allowed_hosts=hosts)
     except StoreError as e:
         refuse(e)
     store = web.state.web.store
-    sys.stderr.write(f"rulesub: serving {store.name} on http://{host}:{port}/\n")
+    sys.stderr.write(f"rulesub: serving {store.name} on http://{_bracketed(host)}:{port}/\n")
     if not os.environ.get(ENV_SECRET):
         sys.stderr.write(
             f"rulesub: {ENV_SECRET} is not set: sessions are signed with a key made now and "
             "end when the server stops\n"
         )
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in LOOPBACK:
         sys.stderr.write(
             f"rulesub: listening on {host}: put it behind a proxy that speaks HTTPS; "
             "passwords and session cookies cross the network as sent\n"
+        )
+    if hosts == ["*"]:
+        sys.stderr.write(
+            "rulesub: answering to any host name: name the server's with --allowed-hosts\n"
         )
     _log_to_stderr()
     uvicorn.run(
@@ -92,6 +112,30 @@ def serve(
         proxy_headers=proxy_headers,
         forwarded_allow_ips=(forwarded_allow_ips or "127.0.0.1,::1") if proxy_headers else None,
     )
+
+
+def _answered_hosts(host: str, given: str | None) -> list[str]:
+    """The names a request's ``Host:`` may carry: those given, else this machine's own
+    when listening on it alone (a browser's page from elsewhere, its name pointed at
+    127.0.0.1, is refused), else the address listened on and this machine's, else (every
+    address: the names it is reached by are not known here) any."""
+    if given is not None:
+        names = [n.strip() for n in given.split(",") if n.strip()]
+        for name in names:
+            if "*" in name[1:] or (name.startswith("*") and name != "*" and name[:2] != "*."):
+                fail(f"--allowed-hosts {name!r}: a wildcard is '*' or '*.example.org'")
+        if not names:
+            fail("--allowed-hosts names no host: give a name, or '*' for any")
+        return [_bracketed(n) for n in names]
+    if host in WILDCARD:
+        return ["*"]
+    own = [_bracketed(n) for n in LOOPBACK]
+    return own if host in LOOPBACK else [_bracketed(host), *own]
+
+
+def _bracketed(name: str) -> str:
+    """An IPv6 address as a ``Host:`` header writes it: ``[::1]``."""
+    return f"[{name}]" if ":" in name and not name.startswith("[") else name
 
 
 def _log_to_stderr() -> None:

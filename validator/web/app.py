@@ -16,7 +16,7 @@ import json
 import logging
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import (
     HTMLResponse,
@@ -146,13 +147,12 @@ class Web:
         return HTMLResponse(html, status_code=status)
 
 
-class Gate:
-    """Every request but the login page's is signed in, or turned away: a page to the login
-    page (303), an ``/api/`` path with 401. Adds the security headers to every answer."""
+class SecurityHeaders:
+    """Adds the security headers to every answer, a host refused and a body over the limit
+    included: the outermost middleware."""
 
-    def __init__(self, app: ASGIApp, web: Web) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.web = web
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -169,6 +169,21 @@ class Gate:
                 message["headers"] = headers
             await send(message)
 
+        await self.app(scope, receive, send_with_headers)
+
+
+class Gate:
+    """Every request but the login page's is signed in, or turned away: a page to the login
+    page (303), an ``/api/`` path with 401."""
+
+    def __init__(self, app: ASGIApp, web: Web) -> None:
+        self.app = app
+        self.web = web
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
         path = scope["path"]
         if path not in PUBLIC:
             conn = HTTPConnection(scope)
@@ -183,7 +198,7 @@ class Gate:
                     if _api(path)
                     else PlainTextResponse(f"rulesub: {UNAVAILABLE}", status_code=503)
                 )
-                await response(scope, receive, send_with_headers)
+                await response(scope, receive, send)
                 return
             if account is None:
                 if _api(path):
@@ -199,12 +214,12 @@ class Gate:
                     response = RedirectResponse(
                         f"/login?next={quote(target, safe='')}", status_code=303
                     )
-                await response(scope, receive, send_with_headers)
+                await response(scope, receive, send)
                 return
             scope["account"] = account
             if reader is not None:
                 scope[READ] = found
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive, send)
 
 
 def _web(request: Request) -> Web:
@@ -682,11 +697,15 @@ def create_app(
     secret: str | None = None,
     throttle: LoginThrottle | None = None,
     secure_cookies: bool = False,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """The web application over the store at ``db`` (``--db``, else ``RULESUB_DB``, else
     the default SQLite file). Sessions are signed with ``secret`` (else
     ``RULESUB_SECRET_KEY``, else a key made now) and kept in the store; the session cookie
-    is ``Secure`` over HTTPS, and always with ``secure_cookies``."""
+    is ``Secure`` over HTTPS, and always with ``secure_cookies``. With ``allowed_hosts``
+    a request naming another host (``Host:``) is refused with 400 before anything is read:
+    a page of another site whose name has been pointed at this machine (DNS rebinding)
+    reaches nothing."""
     from validator.web import api, office
 
     store = Store(
@@ -718,6 +737,13 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[
+            Middleware(SecurityHeaders),
+            # before anything is read: a name pointed at this machine from elsewhere
+            *(
+                [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))]
+                if allowed_hosts is not None
+                else []
+            ),
             Middleware(SecureCookies, always=secure_cookies),
             Middleware(
                 SessionMiddleware,
@@ -728,7 +754,6 @@ def create_app(
                 https_only=secure_cookies,
             ),
             Middleware(Gate, web=web),
-            # inside the Gate, so that an answer over the limit carries the security headers
             Middleware(RequestBodyLimitMiddleware, max_body_size=MAX_BODY),
         ],
         exception_handlers={HTTPException: http_error, Exception: server_error},

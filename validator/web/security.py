@@ -186,7 +186,7 @@ class LoginThrottle:
 class SecureCookies:
     """Marks the session cookie ``Secure`` when the request came over HTTPS (as uvicorn
     reports it: TLS of its own, or a trusted proxy's ``X-Forwarded-Proto``) or always, with
-    ``rulesub serve --secure-cookies``. The outermost middleware, so that it sees the
+    ``rulesub serve --secure-cookies``. Outside the session middleware, so that it sees the
     ``Set-Cookie`` the session middleware adds."""
 
     def __init__(self, app: ASGIApp, always: bool = False) -> None:
