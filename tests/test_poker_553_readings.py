@@ -267,6 +267,37 @@ def test_a_house_table_plays_the_raise_cap_its_submission_states(tmp_path: Path)
     assert note is not None and "three raises a betting round" in note
 
 
+def test_unlimited_raising_at_a_rich_table_ends_and_is_logged_whole(tmp_path: Path) -> None:
+    """A house submission may cap no raise (`max_raises: unlimited`; 7CS Procedures §
+    Wagers (4): actions bind within the table's wager limits alone), and a table's stacks
+    grow without bound over a session (§ 553.8(b)(4): table stakes; the losers buy in
+    again). Eight seats of 5,000 upper bets each, loose players raising to them: every
+    betting round ends (the turns it may take are counted from the chips the players can
+    reach, not a fixed 10,000) and every round's operations are logged whole (over
+    12,000 of them in a round here, past a fixed 8,192), simulated and played alike,
+    with the same rounds either way."""
+    house = load_game("house-razz")
+    unlimited = _variant(
+        tmp_path, EXAMPLES / "house-razz.yaml", ("  max_raises: 3\n", "  max_raises: unlimited\n")
+    )
+    setup = read_settings(house, unlimited)
+    assert setup.stakes.max_raises is None and setup.stakes.upper is not None
+    rich = 5_000 * setup.stakes.upper.max_bet
+    outcomes = []
+    for narrated in (False, True):
+        session = Session(house, setup, 8, 7, narrated=narrated)
+        session.stacks = {seat: rich for seat in session.seats}
+        records = list(session.hands(40))
+        assert [r.number for r in records] == list(range(1, 41))
+        outcomes.append((session.stacks, [r.rake for r in records]))
+        if narrated:
+            logged = [r.played.operations or [] for r in records if r.played is not None]
+            assert max(len(ops) for ops in logged) > 8_192  # raising went on, and was said
+            raises = max(sum(line.count("raise") for line in r.played.log) for r in records)
+            assert raises > 1_000
+    assert outcomes[0] == outcomes[1]
+
+
 def test_a_house_submission_need_not_state_deck_changes(tmp_path: Path) -> None:
     """The house procedures regulate "neither the rake … nor how often decks are changed"
     (the game file's source note): a house submission without `change_every_hours`

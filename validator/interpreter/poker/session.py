@@ -257,7 +257,8 @@ class Session:
         rounds = min(limit, BLOCK_ROUNDS, self._rounds_to_period_end(number))
         before = np.array([self.stacks[s] for s in self.seats], dtype=np.int64)
         stacks = before.copy()
-        log = ops.new_log(self.narrated)
+        dealt = np.maximum(before, self.buy_in)  # at most, a short stack bought in again
+        log = ops.new_log(self.narrated, ops.log_rows(dealt, self.setup.stakes.lower.min_bet))
         killed = self._killed()
         played = self.block.play(
             self.stream, stacks, self.button, killed, self.fund, 1 if self.narrated else rounds, log

@@ -338,10 +338,17 @@ def _run(bets, stack, contributed, folded, rows, log, nlog):  # type: ignore[no-
     order, street, acted, may_raise = bets.order, bets.street, bets.acted, bets.may_raise
     checked, tiers, rs = bets.checked, bets.tiers, bets.counts
     m = rs[PLAYERS]
+    # every raise but an All-in short of a full one (one a seat) adds a bet to what is
+    # owed, which no one can raise past the most a player can reach; after each, every
+    # seat acts at most once: turns past these are a round that does not end
+    reach = 0
+    for j in range(m):
+        reach = max(reach, street[order[j]] + stack[order[j]])
+    turns = m * (reach // max(rs[BET_SIZE], 1) + m + 4)
     while _action_pending(order, m, street, acted, rs[CURRENT], stack, folded):
         i = order[k % m]
         k += 1
-        if k > 10_000:  # turns enough for any round: one that goes on does not end
+        if k > turns:
             return False
         current = rs[CURRENT]
         mine = street[i]

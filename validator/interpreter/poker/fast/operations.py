@@ -23,9 +23,9 @@ from validator.money import cents_figure
 WIDTH = 5
 #: the table's, not a seat's
 NO_SEAT = -1
-#: the rows a round's log holds: a 7-seat Stud round logs well under 200, but where a
-#: submission caps no raise (`max_raises: unlimited`) eight loose players raising to their
-#: table stakes have logged over 1,300
+#: the rows of any round's log: a 7-seat Stud round logs well under 200, eight loose
+#: players raising to their table stakes where a submission caps no raise
+#: (`max_raises: unlimited`) over 1,300; more where the stacks have grown (``log_rows``)
 LOG_ROWS = 8192
 
 
@@ -103,10 +103,20 @@ NO_AMOUNT = frozenset(
 )
 
 
-def new_log(on: bool) -> Ints:
-    """A log for a round: ``LOG_ROWS`` rows where it is kept, none where it is off (the
+def new_log(on: bool, rows: int = LOG_ROWS) -> Ints:
+    """A log for a round: ``rows`` rows where it is kept, none where it is off (the
     kernels then write nothing)."""
-    return np.zeros((LOG_ROWS if on else 0, WIDTH), dtype=np.int64)
+    return np.zeros((rows if on else 0, WIDTH), dtype=np.int64)
+
+
+def log_rows(stacks: Ints, least_bet: int) -> int:
+    """The rows a round dealt to ``stacks`` can log. Every action but a fold, a check, a
+    call of a Bring-in or a Blind and a seat's one All-in puts in at least the least bet,
+    and no one's chips go in past what the others can match and a bet more: beyond the
+    ``LOG_ROWS`` of any round, two rows for each least bet the stacks but the largest hold
+    (a table whose winners have grown rich, under ``max_raises: unlimited``)."""
+    others = int(stacks.sum()) - int(stacks.max(initial=0))
+    return LOG_ROWS + 2 * others // max(least_bet, 1)
 
 
 @njit("int64(int64[:, ::1], int64, int64, int64, int64, int64, int64)", cache=True)
