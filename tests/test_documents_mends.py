@@ -89,9 +89,27 @@ def test_a_filing_that_replaced_a_never_approved_one_is_compared_with_nothing(
     assert store.get(first).status == "replaced"
     rev = client_of(office, "rev")
     review = re.sub(r"<[^>]+>", " ", rev.get(f"/submissions/{second}/review").text)
-    assert "Compared with nothing: no approved submission" in " ".join(unescape(review).split())
+    said = " ".join(unescape(review).split())
+    assert "Compared with nothing: it superseded no approved submission" in said
     for page in ("diff", "review"):
         assert f"approved #{first}" not in unescape(rev.get(f"/submissions/{second}/{page}").text)
+
+
+def test_a_pending_filing_with_nothing_in_force_says_why_nothing_is_compared(
+    office: Office,
+) -> None:
+    """A filing awaiting its decision is compared with the approval in force on its
+    effective date; with none, the cover and the changes section say so in the same words
+    (the facility, the game by its chapter's name and the day), never a bare "nothing"."""
+    rev = client_of(office, "rev")
+    page = rev.get(f"/submissions/{office.ids['example']}/review").text
+    said = " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    why = (
+        "no approval of Example Downs, High Card Flush was in force on 2027-01-01, "
+        "its effective date"
+    )
+    assert f"Compared with nothing: {why}" in said
+    assert f"Not compared: {why}." in said
 
 
 # -- 3. a file's path, and a par sheet a filing cannot have ------------------------------------

@@ -164,7 +164,7 @@ def cover_facts(pack: ReviewPack) -> list[tuple[str, str]]:
         ("Prepared on", pack.generated_at.strftime("%Y-%m-%d %H:%M UTC")),
         ("Prepared by", pack.prepared_by),
         ("Recorded", _recorded(pack)),
-        ("Compared with", shown_label(pack.against_label) or "nothing: no approved submission"),
+        ("Compared with", shown_label(pack.against_label) or f"nothing: {pack.not_compared}"),
     ]
     if pack.audit_head is not None:
         rows.append(("Audit chain head", str(pack.audit_head)))
