@@ -116,10 +116,20 @@ def test_megabytes_are_a_finding_and_past_the_body_limit_refused_cleanly(
     huge = upload(client, "huge.yaml", b"a: " + b"x" * 5_000_000)
     assert huge.status_code == 413
     assert "Traceback" not in huge.text
+    said = " ".join(unescape(huge.text).split())  # the office's page, in words
+    assert "over the 4 MB the office reads" in said and "at most 1 MB" in said
+    assert "Back to the facilities" in said and "Content Too Large" not in said
     assert "frame-ancestors 'none'" in huge.headers["content-security-policy"]
     assert huge.headers["x-frame-options"] == "DENY"
     api = signed_in(office, "rev").post("/login", content=b"x" * 5_000_000)
     assert api.status_code == 413 and api.headers["x-frame-options"] == "DENY"
+    token = acct.issue_token(office.store, "cas", by="test")
+    filed = TestClient(signed_in(office, "cas").app).post(
+        "/api/submissions",
+        content=b"a: " + b"x" * 5_000_000,
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert filed.status_code == 413 and "over the 4 MB" in filed.json()["error"]
     assert len(office.store.history()) == 2
 
 

@@ -24,6 +24,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.body_limit import RequestBodyLimitMiddleware
@@ -40,6 +41,7 @@ from starlette.responses import (
 from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from validator.loader import MAX_BYTES
 from validator.store import NoSubmission, Refused, Store, StoreError, UnknownWaiver, Unwaived
 from validator.store import accounts as acct
 from validator.store.accounts import Account
@@ -68,6 +70,10 @@ READ = "rulesub.read"  # the scope's key of what the gate read for a page, until
 #: How a page that only reads reads what it shows, as the account asking (``Web.readers``).
 Reader = Callable[["Web", HTTPConnection, Account], Any]
 MAX_BODY = 4_000_000
+TOO_LARGE = (
+    f"This request is over the {MAX_BODY // 1_000_000} MB the office reads, and nothing of "
+    f"it was read. A Rules Submission is at most {MAX_BYTES // 1_000_000} MB."
+)
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
@@ -219,7 +225,18 @@ class Gate:
             scope["account"] = account
             if reader is not None:
                 scope[READ] = found
+        if _declared_length(scope) > MAX_BODY:  # said on the page, before a byte is read
+            exc = HTTPException(413, TOO_LARGE)
+            await (await http_error(Request(scope, receive), exc))(scope, receive, send)
+            return
         await self.app(scope, receive, send)
+
+
+def _declared_length(scope: Scope) -> int:
+    """The body's length its ``Content-Length`` declares (0 where none, or unreadable:
+    the body limit then counts what arrives)."""
+    value = Headers(scope=scope).get("content-length", "")
+    return int(value) if value.isdigit() else 0
 
 
 def _web(request: Request) -> Web:
