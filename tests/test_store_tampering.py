@@ -7,6 +7,8 @@ Each test attacks one control (its name says which) and fails without it:
 - a row's findings (their counts kept or not), decisions, holder, facility, game or
   effective date rewritten, or an approval's findings or waivers: named by ``audit
   verify``, and the filing is not decided on;
+- an account's role or certificate holder rewritten, an account or an API token inserted
+  by hand, an account's row deleted: named by ``audit verify``;
 - an entry or a row that cannot be read: a break for ``audit verify`` (exit 1), a message
   naming it for every other command (exit 2), never a traceback;
 - ``record`` reads through the loader's bounded reader (a FIFO, a device, a huge file), names
@@ -641,3 +643,57 @@ def test_a_purged_filing_named_by_one_it_replaced_is_no_tampering(db: str, tmp_p
     code, _, said = verify(db)
     assert code == 0, said
     store.dispose()
+
+
+# -- the accounts ----------------------------------------------------------------------------
+
+
+def test_an_account_or_token_written_by_hand_is_named_by_verify(db: str) -> None:
+    """Roles never change once an account is added (``users add``), and every API token is
+    issued through the log: a viewer made reviewer, a casino account moved to another
+    certificate holder, an account or a token inserted, an account deleted, all in the
+    database directly, are each named by ``audit verify`` (exit 1); the accounts as the
+    commands left them, including tokens revoked and issued again and an account removed
+    and added again, are not."""
+    from validator.store import accounts as acct
+
+    store = Store(db)
+    for name, role, holder in (
+        ("val", "viewer", None),
+        ("cas", "casino", "Example Downs Racing & Casino"),
+        ("gone", "viewer", None),
+        ("again", "viewer", None),
+    ):
+        acct.add(store, name, role, "a-long-password", holder=holder, by="officer")
+    acct.issue_token(store, "val", label="ci", by="officer")
+    acct.revoke_tokens(store, "val", by="officer")
+    acct.issue_token(store, "val", label="ci", by="officer")
+    acct.issue_token(store, "cas", by="officer")
+    acct.set_password(store, "cas", "another-long-password", by="officer")
+    acct.remove(store, "again", by="officer")
+    acct.add(store, "again", "reviewer", "a-long-password", by="officer")
+    code, out, _ = verify(db)
+    assert (code, out["intact"], out["accounts"]) == (0, True, [])
+
+    tamper(
+        store,
+        "UPDATE accounts SET role = 'reviewer' WHERE name = 'val'",
+        "UPDATE accounts SET certificate_holder = 'Harbour Casino' WHERE name = 'cas'",
+        "INSERT INTO accounts (name, role, password_hash, created_at) "
+        "SELECT 'mole', 'reviewer', password_hash, created_at FROM accounts WHERE name = 'val'",
+        "INSERT INTO api_tokens (account_id, token_sha256, label, created_at) "
+        "SELECT id, 'f00d', 'api', created_at FROM accounts WHERE name = 'cas'",
+        "DELETE FROM accounts WHERE name = 'gone'",
+    )
+    code, out, words = verify(db)
+    assert code == 1 and out["intact"] is False and out["filings"] == []
+    reasons = {a["account"]: a["reason"] for a in out["accounts"]}
+    assert reasons == {
+        "cas": "its certificate holder is Harbour Casino; the audit log added it as Example "
+        "Downs Racing & Casino; it holds 1 API token(s) labelled 'api'; the audit log issued "
+        "0 still unrevoked",
+        "gone": "the audit log added it and never removed it; it is gone",
+        "mole": "the audit log never added it",
+        "val": "its role is reviewer; the audit log added it as viewer",
+    }
+    assert "rulesub: account 'val' does not match the audit log: its role is reviewer" in words

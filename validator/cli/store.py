@@ -444,23 +444,28 @@ app.add_typer(audit_app, name="audit")
 def audit_verify(
     db: DbOption = None, format: FormatOption = Format.text, out: OutOption = None
 ) -> None:
-    """Walk the audit log's hash chain from its first entry, and hold each filing to it.
-    Exit 0 intact; 1 an entry was edited, deleted or inserted out of order (the first
-    broken entry named), or a filing no longer says what the log says of it; 2 no database.
+    """Walk the audit log's hash chain from its first entry, and hold each filing and each
+    account to it. Exit 0 intact; 1 an entry was edited, deleted or inserted out of order
+    (the first broken entry named), or a filing or an account (its role, certificate
+    holder, API tokens) no longer says what the log says of it; 2 no database.
 
     Entries removed from the end, or a log rewritten whole, show only against a chain head
     written down before (`rulesub history` prints it, every review pack carries it)."""
+    from validator.store.accounts import unmatched_accounts
+
     with _store_errors(format):
         store = _open(db, must_exist=True)
         head, broken = store.verify_audit()
         filings = store.unmatched_filings()
+        accounts = unmatched_accounts(store)
     if format is Format.json:
         print_json(
             {
-                "intact": broken is None and not filings,
+                "intact": broken is None and not filings and not accounts,
                 "head": head.to_json(),
                 "broken": None if broken is None else broken.to_json(),
                 "filings": filings,
+                "accounts": accounts,
             }
         )
     elif broken is None:
@@ -477,7 +482,11 @@ def audit_verify(
                 f"rulesub: submission {f['submission']} does not match the audit log: "
                 f"{f['reason']}\n"
             )
-    if broken is not None or filings:
+        for a in accounts:
+            sys.stderr.write(
+                f"rulesub: account {a['account']!r} does not match the audit log: {a['reason']}\n"
+            )
+    if broken is not None or filings or accounts:
         raise typer.Exit(EXIT_FINDINGS)
 
 

@@ -355,3 +355,96 @@ def by_token(store: Store, token: str) -> Account | None:
     with store.transaction(reading=True) as conn:
         row = conn.execute(BY_TOKEN, {"digest": _token_digest(token)}).first()
     return None if row is None else _account(row)
+
+
+# -- held to the audit log -------------------------------------------------------------------
+
+
+@dataclass
+class _Said:
+    """What the audit log says of one account: its role and holder as added, and how many
+    API tokens of each label it holds (issued since each was last revoked)."""
+
+    role: object
+    holder: object
+    tokens: dict[str, int]
+
+
+def _as_logged(conn: Any) -> dict[str, _Said]:
+    """The accounts the audit log has added and not removed, as it says of them. Roles never
+    change after an account is added; tokens go by a revocation, a password change or the
+    account's removal."""
+    from validator.store.evidence import entries
+    from validator.store.schema import audit_log
+
+    said: dict[str, _Said] = {}
+    for e in entries(conn, audit_log.c.action.like("account-%")):
+        if e.unreadable is not None:
+            continue  # the chain's walk names it
+        name, d = e.data.get("account"), e.data
+        if not isinstance(name, str):
+            continue
+        if e.action == "account-add":
+            said[name] = _Said(d.get("role"), d.get("certificate_holder"), {})
+        elif e.action == "account-remove":
+            said.pop(name, None)
+        elif name not in said:
+            continue
+        elif e.action == "account-token":
+            tokens = said[name].tokens
+            tokens[str(d.get("label"))] = tokens.get(str(d.get("label")), 0) + 1
+        elif e.action == "account-password" or (
+            e.action == "account-token-revoke" and d.get("label") is None
+        ):
+            said[name].tokens.clear()
+        elif e.action == "account-token-revoke":
+            said[name].tokens.pop(str(d.get("label")), None)
+    return said
+
+
+def unmatched_accounts(store: Store) -> list[dict[str, str]]:
+    """The accounts that do not say what the audit log says of them (``rulesub audit
+    verify``): one the log never added, or removed; one whose role or certificate holder is
+    not the one it was added with (a viewer made reviewer in the database); one holding an
+    API token the log never issued; and one the log added and never removed whose row is
+    gone. Only as trustworthy as the chain: ``verify_audit`` first."""
+    with store.transaction(reading=True) as conn:
+        said = _as_logged(conn)
+        rows = conn.execute(
+            select(accounts.c.id, accounts.c.name, accounts.c.role, accounts.c.certificate_holder)
+        ).all()
+        held: dict[int, dict[str, int]] = {}
+        for t in conn.execute(select(api_tokens.c.account_id, api_tokens.c.label)):
+            labels = held.setdefault(t.account_id, {})
+            labels[t.label] = labels.get(t.label, 0) + 1
+    out = []
+    for r in rows:
+        s = said.pop(r.name, None)
+        if s is None:
+            out.append({"account": r.name, "reason": "the audit log never added it"})
+            continue
+        wrong = [
+            f"its {what} is {_shown(now)}; the audit log added it as {_shown(then)}"
+            for what, now, then in (
+                ("role", r.role, s.role),
+                ("certificate holder", r.certificate_holder, s.holder),
+            )
+            if now != then
+        ]
+        wrong += [
+            f"it holds {n} API token(s) labelled {label!r}; the audit log issued "
+            f"{s.tokens.get(label, 0)} still unrevoked"
+            for label, n in sorted(held.get(r.id, {}).items())
+            if n > s.tokens.get(label, 0)
+        ]
+        if wrong:
+            out.append({"account": r.name, "reason": "; ".join(wrong)})
+    out += [
+        {"account": name, "reason": "the audit log added it and never removed it; it is gone"}
+        for name in said
+    ]
+    return sorted(out, key=lambda a: a["account"])
+
+
+def _shown(value: object) -> str:
+    return "none" if value is None else repr(value) if not isinstance(value, str) else value
