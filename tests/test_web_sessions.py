@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import threading
 import warnings
 from pathlib import Path
@@ -105,6 +106,54 @@ def test_every_sign_in_and_sign_out_is_in_the_servers_log(
         "signed out from testclient",
     ]
     assert not any("nope" in m or PASSWORDS["rev"] in m for m in said)
+
+
+def test_an_account_the_audit_log_did_not_make_opens_nothing(
+    office: Office, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Roles are given by ``users add`` and written to the audit log; tokens are issued
+    through it. Written into the database by hand (the audit log untouched), a viewer made
+    reviewer loses the session it holds and cannot sign in, an account inserted cannot sign
+    in, and an API token inserted opens no API: each refused as a wrong sign-in or a
+    missing token, the server's log saying why. ``audit verify`` names each."""
+    from sqlalchemy import text
+
+    app = create_app(office.db, secret="s")
+    viewer = signed_in(app, "view")
+    token = acct.issue_token(office.store, "cas", by="test")
+    api = TestClient(app, headers={"Authorization": f"Bearer {token}"})
+    assert viewer.get("/submissions").status_code == 200
+    assert api.get("/api/submissions").status_code == 200
+    forged = "rst_forged-by-hand"
+    with office.store.engine.connect() as conn, conn.begin():
+        conn.execute(text("UPDATE accounts SET role = 'reviewer' WHERE name = 'view'"))
+        conn.execute(
+            text(
+                "INSERT INTO accounts (name, role, password_hash, created_at) "
+                "SELECT 'mole', 'reviewer', password_hash, created_at FROM accounts "
+                "WHERE name = 'rev'"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO api_tokens (account_id, token_sha256, label, created_at) "
+                "SELECT id, :digest, 'api', created_at FROM accounts WHERE name = 'cas'"
+            ),
+            {"digest": hashlib.sha256(forged.encode()).hexdigest()},
+        )
+    with caplog.at_level("INFO", logger="rulesub.web"):
+        assert viewer.get("/submissions", follow_redirects=False).status_code == 303
+        assert sign_in(TestClient(app), "view").status_code == 401
+        assert sign_in(TestClient(app), "mole", PASSWORDS["rev"]).status_code == 401
+        bearer = {"Authorization": f"Bearer {forged}"}
+        assert TestClient(app, headers=bearer).get("/api/submissions").status_code == 401
+        # the token the log issued is refused too: the account holds one more than issued
+        assert api.get("/api/submissions").status_code == 401
+    said = " ".join(r.getMessage() for r in caplog.records if r.name == "rulesub.web")
+    assert "account 'view' refused: its role or certificate holder is not the one" in said
+    assert "account 'mole' refused: the audit log never added it" in said
+    assert "account 'cas' refused: it holds more API tokens labelled 'api'" in said
+    assert sign_in(TestClient(app), "rev").status_code == 303  # the others are as they were
 
 
 def test_a_password_change_ends_copied_sessions_and_revokes_api_tokens(office: Office) -> None:

@@ -37,6 +37,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     delete,
+    func,
     insert,
     select,
     update,
@@ -370,7 +371,7 @@ class _Said:
     tokens: dict[str, int]
 
 
-def _as_logged(conn: Any) -> dict[str, _Said]:
+def as_logged(conn: Any) -> dict[str, _Said]:
     """The accounts the audit log has added and not removed, as it says of them. Roles never
     change after an account is added; tokens go by a revocation, a password change or the
     account's removal."""
@@ -393,9 +394,9 @@ def _as_logged(conn: Any) -> dict[str, _Said]:
         elif e.action == "account-token":
             tokens = said[name].tokens
             tokens[str(d.get("label"))] = tokens.get(str(d.get("label")), 0) + 1
-        elif e.action == "account-password" or (
+        elif (e.action == "account-password" and "tokens_revoked" in d) or (
             e.action == "account-token-revoke" and d.get("label") is None
-        ):
+        ):  # a password change revokes the tokens since it says how many it did
             said[name].tokens.clear()
         elif e.action == "account-token-revoke":
             said[name].tokens.pop(str(d.get("label")), None)
@@ -409,7 +410,7 @@ def unmatched_accounts(store: Store) -> list[dict[str, str]]:
     API token the log never issued; and one the log added and never removed whose row is
     gone. Only as trustworthy as the chain: ``verify_audit`` first."""
     with store.transaction(reading=True) as conn:
-        said = _as_logged(conn)
+        said = as_logged(conn)
         rows = conn.execute(
             select(accounts.c.id, accounts.c.name, accounts.c.role, accounts.c.certificate_holder)
         ).all()
@@ -448,3 +449,27 @@ def unmatched_accounts(store: Store) -> list[dict[str, str]]:
 
 def _shown(value: object) -> str:
     return "none" if value is None else repr(value) if not isinstance(value, str) else value
+
+
+def not_as_logged(
+    conn: Any, account: Account, said: dict[str, _Said], token: str | None = None
+) -> str | None:
+    """Why ``account`` (signed in with ``token``, an API token, if given) is not as the
+    audit log (``said``, read by ``as_logged``) made it, else None: the web view refuses
+    it, as ``audit verify`` names it."""
+    s = said.get(account.name)
+    if s is None:
+        return "the audit log never added it"
+    if (account.role, account.certificate_holder) != (s.role, s.holder):
+        return "its role or certificate holder is not the one it was added with"
+    if token is not None:
+        t = api_tokens.c
+        label = conn.execute(
+            select(t.label).where(t.token_sha256 == _token_digest(token))
+        ).scalar_one_or_none()
+        held = conn.execute(
+            select(func.count()).where(t.account_id == account.id, t.label == label)
+        ).scalar_one()
+        if held > s.tokens.get(str(label), 0):
+            return f"it holds more API tokens labelled {label!r} than the audit log issued"
+    return None

@@ -45,6 +45,7 @@ from validator.loader import MAX_BYTES
 from validator.store import NoSubmission, Refused, Store, StoreError, UnknownWaiver, Unwaived
 from validator.store import accounts as acct
 from validator.store.accounts import Account
+from validator.web import queries
 from validator.web.packs import Packs
 from validator.web.queries import filing_number
 from validator.web.security import (
@@ -105,17 +106,39 @@ class Web:
         self.templates.filters["in_words"] = _in_words
 
     def account(self, conn: HTTPConnection) -> Account | None:
-        """The signed-in account: by bearer token on ``/api/``, by session elsewhere."""
+        """The signed-in account: by bearer token on ``/api/``, by session elsewhere; and
+        only as the audit log made it (``as_logged``)."""
+        token = None
         if _api(conn.url.path):
             auth = conn.headers.get("authorization", "")
             scheme, _, token = auth.partition(" ")
-            if scheme.lower() != "bearer" or not token.strip():
+            token = token.strip()
+            if scheme.lower() != "bearer" or not token:
                 return None
-            return acct.by_token(self.store, token.strip())
-        key = conn.session.get(SESSION_KEY)
-        if not isinstance(key, str) or not key:
-            return None
-        return acct.by_session(self.store, key)
+            account = acct.by_token(self.store, token)
+        else:
+            key = conn.session.get(SESSION_KEY)
+            if not isinstance(key, str) or not key:
+                return None
+            account = acct.by_session(self.store, key)
+        return None if account is None else self.as_logged(account, token)
+
+    def as_logged(self, account: Account, token: str | None = None) -> Account | None:
+        """``account``, where it is as the audit log made it (its role and certificate
+        holder as added, its API token issued); else None, and the server's log says why:
+        an account written into the database by hand opens nothing. The log's accounts are
+        read again only when the log has grown."""
+        with self.store.transaction(reading=True) as conn:
+            head = queries.KEPT.head(conn)
+            kept = queries.KEPT.get(self.store.engine, "accounts as logged")
+            if kept is None or kept[0] != head:
+                kept = (head, acct.as_logged(conn))
+                queries.KEPT.put(self.store.engine, "accounts as logged", head, kept[1])
+            why = acct.not_as_logged(conn, account, kept[1], token)
+        if why is None:
+            return account
+        LOG.warning("account %r refused: %s (rulesub audit verify)", account.name, why)
+        return None
 
     def signed_in(
         self, conn: HTTPConnection, reader: Reader | None = None
@@ -303,6 +326,8 @@ async def login(request: Request) -> Response:
         refused.headers["Retry-After"] = LoginThrottle.retry_after(wait)
         return refused
     account = await run_in_threadpool(acct.authenticate, web.store, name, password)
+    if account is not None:  # one the audit log did not make signs in to nothing
+        account = await run_in_threadpool(web.as_logged, account)
     if account is None:
         LOG.warning("sign-in failed from %s as %r", client, name)
         return web.render(
