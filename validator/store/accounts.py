@@ -361,6 +361,16 @@ def by_token(store: Store, token: str) -> Account | None:
 # -- held to the audit log -------------------------------------------------------------------
 
 
+#: The audit log's actions on accounts.
+ACCOUNT_ACTIONS = (
+    "account-add",
+    "account-remove",
+    "account-password",
+    "account-token",
+    "account-token-revoke",
+)
+
+
 @dataclass
 class _Said:
     """What the audit log says of one account: its role and holder as added, and how many
@@ -379,7 +389,7 @@ def as_logged(conn: Any) -> dict[str, _Said]:
     from validator.store.schema import audit_log
 
     said: dict[str, _Said] = {}
-    for e in entries(conn, audit_log.c.action.like("account-%")):
+    for e in entries(conn, audit_log.c.action.in_(ACCOUNT_ACTIONS)):  # read by the index
         if e.unreadable is not None:
             continue  # the chain's walk names it
         name, d = e.data.get("account"), e.data
