@@ -8,7 +8,8 @@ Each test attacks one control (its name says which) and fails without it:
   effective date rewritten, or an approval's findings or waivers: named by ``audit
   verify``, and the filing is not decided on;
 - an account's role or certificate holder rewritten, an account or an API token inserted
-  by hand, an account's row deleted: named by ``audit verify``;
+  by hand, an account's row deleted, a facility's certificate holder rewritten or a
+  facility's row inserted or deleted: named by ``audit verify``;
 - an entry or a row that cannot be read: a break for ``audit verify`` (exit 1), a message
   naming it for every other command (exit 2), never a traceback;
 - ``record`` reads through the loader's bounded reader (a FIFO, a device, a huge file), names
@@ -697,3 +698,39 @@ def test_an_account_or_token_written_by_hand_is_named_by_verify(db: str) -> None
         "val": "its role is reviewer; the audit log added it as viewer",
     }
     assert "rulesub: account 'val' does not match the audit log: its role is reviewer" in words
+
+
+def test_a_facilitys_holder_written_by_hand_is_named_by_verify(db: str, tmp_path: Path) -> None:
+    """A reviewer sets which certificate holder a facility belongs to (``facilities set``,
+    audited), and another holder's filing for it is refused. Rewritten in the database, the
+    holder would let the other holder file: ``audit verify`` names it, and a facility set
+    by no entry, and one whose row is gone; set again under another spelling of its name,
+    it is not."""
+    store = Store(db)
+    filings(tmp_path, store, 1)
+    store.set_facility("Example Downs", "Example Downs Racing & Casino", "rev")
+    store.set_facility("EXAMPLE  downs", "Example Downs Racing & Casino", "rev2")
+    store.set_facility("Harbour Point", "Harbour Casino", "rev")
+    code, out, _ = verify(db)
+    assert (code, out["facilities"]) == (0, [])
+    tamper(
+        store,
+        "UPDATE facilities SET certificate_holder = 'Harbour Casino' "
+        "WHERE facility = 'Example Downs'",
+        "INSERT INTO facilities (facility, certificate_holder, set_by, set_at) "
+        "SELECT 'Lakeside', 'Harbour Casino', set_by, set_at FROM facilities "
+        "WHERE facility = 'Harbour Point'",
+        "DELETE FROM facilities WHERE facility = 'Harbour Point'",
+    )
+    code, out, words = verify(db)
+    assert code == 1 and out["intact"] is False
+    assert out["facilities"] == [
+        {
+            "facility": "Example Downs",
+            "reason": "its certificate holder is Harbour Casino, set by rev2; the audit log "
+            "set Example Downs Racing & Casino, by rev2",
+        },
+        {"facility": "Harbour Point", "reason": "the audit log set its holder; its row is gone"},
+        {"facility": "Lakeside", "reason": "the audit log never set its holder"},
+    ]
+    assert "rulesub: facility Lakeside does not match the audit log" in words

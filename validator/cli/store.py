@@ -446,8 +446,9 @@ def audit_verify(
 ) -> None:
     """Walk the audit log's hash chain from its first entry, and hold each filing and each
     account to it. Exit 0 intact; 1 an entry was edited, deleted or inserted out of order
-    (the first broken entry named), or a filing or an account (its role, certificate
-    holder, API tokens) no longer says what the log says of it; 2 no database.
+    (the first broken entry named), or a filing, an account (its role, certificate
+    holder, API tokens) or a facility's certificate holder no longer says what the log
+    says of it; 2 no database.
 
     Entries removed from the end, or a log rewritten whole, show only against a chain head
     written down before (`rulesub history` prints it, every review pack carries it)."""
@@ -458,14 +459,16 @@ def audit_verify(
         head, broken = store.verify_audit()
         filings = store.unmatched_filings()
         accounts = unmatched_accounts(store)
+        held = store.unmatched_facilities()
     if format is Format.json:
         print_json(
             {
-                "intact": broken is None and not filings and not accounts,
+                "intact": broken is None and not filings and not accounts and not held,
                 "head": head.to_json(),
                 "broken": None if broken is None else broken.to_json(),
                 "filings": filings,
                 "accounts": accounts,
+                "facilities": held,
             }
         )
     elif broken is None:
@@ -486,7 +489,11 @@ def audit_verify(
             sys.stderr.write(
                 f"rulesub: account {a['account']!r} does not match the audit log: {a['reason']}\n"
             )
-    if broken is not None or filings or accounts:
+        for f in held:
+            sys.stderr.write(
+                f"rulesub: facility {f['facility']} does not match the audit log: {f['reason']}\n"
+            )
+    if broken is not None or filings or accounts or held:
         raise typer.Exit(EXIT_FINDINGS)
 
 

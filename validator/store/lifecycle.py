@@ -805,6 +805,48 @@ class Store:
             )
         return was
 
+    def unmatched_facilities(self) -> list[dict[str, str]]:
+        """The facilities whose certificate holder is not the one the audit log set
+        (``facility-holder``, the last for each name however spelled), with who set it; one
+        the log never set; and one the log set whose row is gone (``rulesub audit
+        verify``). A holder rewritten in the database would let another holder file for
+        the facility. Only as trustworthy as the chain: ``verify_audit`` first."""
+        with self.transaction(reading=True) as conn:
+            said: dict[str, dict[str, Any]] = {}
+            for e in evidence.entries(conn, audit_log.c.action == "facility-holder"):
+                name = e.data.get("facility")
+                if e.unreadable is None and isinstance(name, str):
+                    said[names.key(name)] = {**e.data, "by": e.actor}
+            rows = list(
+                conn.execute(
+                    select(
+                        facilities.c.facility, facilities.c.certificate_holder, facilities.c.set_by
+                    )
+                )
+            )
+        out, seen = [], set()
+        for r in rows:
+            k = names.key(r.facility)
+            seen.add(k)
+            s = said.get(k)
+            if s is None:
+                out.append({"facility": r.facility, "reason": "the audit log never set its holder"})
+            elif (r.certificate_holder, r.set_by) != (s.get("certificate_holder"), s["by"]):
+                out.append(
+                    {
+                        "facility": r.facility,
+                        "reason": f"its certificate holder is {r.certificate_holder}, set by "
+                        f"{r.set_by}; the audit log set {s.get('certificate_holder')}, by "
+                        f"{s['by']}",
+                    }
+                )
+        out += [
+            {"facility": s["facility"], "reason": "the audit log set its holder; its row is gone"}
+            for k, s in said.items()
+            if k not in seen
+        ]
+        return sorted(out, key=lambda f: f["facility"])
+
     # -- retention ---------------------------------------------------------------------
 
     def purge(
