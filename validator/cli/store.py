@@ -459,16 +459,16 @@ def audit_verify(
         head, broken = store.verify_audit()
         filings = store.unmatched_filings()
         accounts = unmatched_accounts(store)
-        held = store.unmatched_facilities()
+        owned = store.unmatched_facilities()
     if format is Format.json:
         print_json(
             {
-                "intact": broken is None and not filings and not accounts and not held,
+                "intact": broken is None and not filings and not accounts and not owned,
                 "head": head.to_json(),
                 "broken": None if broken is None else broken.to_json(),
                 "filings": filings,
                 "accounts": accounts,
-                "facilities": held,
+                "facilities": owned,
             }
         )
     elif broken is None:
@@ -489,11 +489,11 @@ def audit_verify(
             sys.stderr.write(
                 f"rulesub: account {a['account']!r} does not match the audit log: {a['reason']}\n"
             )
-        for f in held:
+        for f in owned:
             sys.stderr.write(
                 f"rulesub: facility {f['facility']} does not match the audit log: {f['reason']}\n"
             )
-    if broken is not None or filings or accounts or held:
+    if broken is not None or filings or accounts or owned:
         raise typer.Exit(EXIT_FINDINGS)
 
 
