@@ -5,13 +5,15 @@ maximum (§ 553.15), raise caps that agree (§ 553.18), "pot" for the Bad Beat c
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import run_rulesub
 from validator.compiler import load_game
-from validator.interpreter.poker.rake import RakeRule, time_charges
+from validator.interpreter.poker.rake import RakeRule, a_period, time_charges
 from validator.interpreter.poker.session import Session, summary
 from validator.interpreter.settings import read_settings
 
@@ -59,19 +61,60 @@ def test_a_time_charge_over_the_stated_maximum_is_an_error_553_15_a_3_b_3(
     assert "$4 from each player" in found["message"] and "maximum $2" in found["message"]
 
 
+def test_a_rake_and_time_charges_are_both_taken_whatever_their_order_553_15_b(
+    tmp_path: Path,
+) -> None:
+    """§ 553.15(b): "A certificate holder may use one or more of the following procedures".
+    A submission listing a percentage rake and time charges has both taken, in either
+    order: the pots raked in play as with the percentage alone, the time charges from the
+    stacks at each period's end, the par sheet's figures the same for both orders, with
+    the time charges' exact part named. Only the first listed was played."""
+    example = EXAMPLES / "poker-holdem.yaml"
+    time = "  time: {basis: per_player, every_minutes: 30, hourly_fee: 6}\n"
+    orders = {}
+    for types in ("[percentage, time]", "[time, percentage]"):
+        text = example.read_text(encoding="utf-8").replace(
+            "  types: [percentage]\n", f"  types: {types}\n"
+        )
+        path = tmp_path / f"both-{len(orders)}.yaml"
+        path.write_text(text.replace("rake:\n", "rake:\n" + time), encoding="utf-8")
+        setup = read_settings(load_game("poker-holdem"), path)
+        assert setup.rules.rake is not None and setup.rules.rake.kind == "percentage"
+        assert setup.rules.charged_by_time is not None
+        session = Session(load_game("poker-holdem"), setup, 4, 1, narrated=False)
+        records = list(session.hands(16))  # 30 hands an hour: a period ends at hand 15
+        assert sum(r.rake for r in records) > 0
+        assert records[14].time_charges == {seat: 300 for seat in (1, 2, 3, 4)}
+        said = run_rulesub("par", str(path), "--rounds", "60", "--workers", "1", "--format", "json")
+        assert said.returncode == 0, said.stderr
+        par = json.loads(said.stdout)
+        orders[types] = par["poker"]["rake"]
+    first, second = orders.values()
+    assert first == second and first["kind"] == "percentage"
+    assert Decimal(first["time_charges"]["per_hour"]["mean"]) == 60  # $6 × 10 seats
+
+
 def test_every_assessment_takes_at_most_the_maximum_553_15_a_3() -> None:
     """The engines' one reading of it (``play``, ``simulate``): per player, $8 an hour every
     30 minutes with a $2 maximum takes $2 from each player at each period, never $4: 15
     hands at 30 an hour is one period. Per table, $10 an hour every 20 minutes is $3.33⅓ a
     period, capped at $2.50 and shared by two players: $1.25 each a period, paid in $1
-    chips as it accrues ($1, $1, $1, then $2 when four periods make $5). Uncapped, the
-    table's $3.33⅓ would make $1.66⅔ each and take $1, then $2, at the first two periods."""
+    chips, $1 each at every period: the fractions carried into a second chip would take $2
+    each, $4 from the table, past the $2.50 maximum at that assessment. Per player, $5 an
+    hour every 30 minutes with a $2.50 maximum is $2 each time in $1 chips, never $3. The
+    par sheet's exact figure is what is taken (``rake.a_period``). Uncapped, the table's
+    $3.33⅓ would make $1.66⅔ each and take $1, then $2, at the first two periods."""
     per_player = RakeRule("time", cap=200, hourly=800, every_minutes=30, basis="per_player")
     assert time_charges(per_player, 0, 30, 15, [1, 2], 100) == {1: 200, 2: 200}
     assert time_charges(per_player, 1, 30, 30, [1, 2], 100) == {1: 200, 2: 200}
     per_table = RakeRule("time", cap=250, hourly=1000, every_minutes=20, basis="per_table")
     periods = [time_charges(per_table, k, 30, 10 * (k + 1), [1, 2], 100) for k in range(4)]
-    assert periods == [{1: 100, 2: 100}] * 3 + [{1: 200, 2: 200}]
+    assert periods == [{1: 100, 2: 100}] * 4
+    assert a_period(per_table, 100, 2) == 100
+    halves = RakeRule("time", cap=250, hourly=500, every_minutes=30, basis="per_player")
+    periods = [time_charges(halves, k, 30, 15 * (k + 1), [1], 100) for k in range(4)]
+    assert periods == [{1: 200}] * 4 and a_period(halves, 100, 1) == 200
+    assert a_period(replace(halves, cap=None), 100, 1) == 250  # $2, $3, …: $2.50 a period
     uncapped_table = RakeRule("time", hourly=1000, every_minutes=20, basis="per_table")
     assert time_charges(uncapped_table, 1, 30, 20, [1, 2], 100) == {1: 200, 2: 200}
     uncapped = RakeRule("time", hourly=800, every_minutes=30, basis="per_player")

@@ -340,7 +340,7 @@ def _poker_setup(game: PokerGame, sub: RulesSubmission, place: _Place) -> TableS
                 )
             ]
         )
-    rake = _rake(sub, err)
+    rake, time = _rake(sub, err)
     bad_beat = _bad_beat(game, sub, err)
     positions = d.table.max_positions
     if table is not None and table.positions is not None:
@@ -352,7 +352,11 @@ def _poker_setup(game: PokerGame, sub: RulesSubmission, place: _Place) -> TableS
         and not (rotation is not None and rotation.alternated_every_round is False)
     )
     return TableSetup(
-        stakes, Rules(rake=rake, bad_beat=bad_beat, kill=kill), positions, place.name, alternated
+        stakes,
+        Rules(rake=rake, bad_beat=bad_beat, kill=kill, time=time),
+        positions,
+        place.name,
+        alternated,
     )
 
 
@@ -360,12 +364,36 @@ def _c(value: Decimal | None) -> Cents | None:
     return None if value is None else to_cents(value)
 
 
-def _rake(sub: RulesSubmission, err: Any) -> RakeRule | None:
+def _rake(sub: RulesSubmission, err: Any) -> tuple[RakeRule | None, RakeRule | None]:
+    """The rake from the pots and the time charges beside it, of every procedure the
+    submission lists (§ 553.15(b): "one or more"), whatever their order; time charges
+    alone are the table's rake. A percentage and an incremental rake both taken from
+    the same pots are refused: how the two would combine is not stated."""
     r = sub.rake
     if r is None or not r.types:
-        return None
+        return None, None
+    kinds = list(dict.fromkeys(r.types))
+    pot_kinds = [k for k in kinds if k != "time"]
+    if len(pot_kinds) > 1:
+        raise ConfigError(
+            [
+                err(
+                    "/rake/types",
+                    "a percentage and an incremental rake both taken from the pots: the "
+                    "Rules Submission does not say how they combine, so no round can be "
+                    "settled; state one of them",
+                )
+            ]
+        )
+    rules = [_rake_of(r, kind, err) for kind in kinds]
+    pot = next((x for x in rules if x.kind != "time"), None)
+    time = next((x for x in rules if x.kind == "time"), None)
+    return (pot, time) if pot is not None else (time, None)
+
+
+def _rake_of(r: Any, kind: str, err: Any) -> RakeRule:
+    """One procedure of the submission's rake, as it states it."""
     cap = _c(r.maximum)
-    kind = r.types[0]
     if kind == "percentage" and r.percentage is not None and r.percentage.rate is not None:
         per_round = r.percentage.taken == "per_betting_round"
         return RakeRule("percentage", rate=r.percentage.rate, cap=cap, per_betting_round=per_round)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
 from validator.interpreter.moments import Z95, add_sums, mean_half_width
-from validator.money import displayed, dollar_text, format_money
+from validator.money import Cents, displayed, dollar_text, format_money
 
 if TYPE_CHECKING:
     from validator.interpreter.poker.rake import RakeRule
@@ -224,18 +224,20 @@ def _figure(m: Sum2, scale: int = 1) -> dict[str, Any]:
     return {"mean": _dollars(mean), "ci95": [_dollars(mean - half), _dollars(mean + half)]}
 
 
-def by_the_clock(rule: RakeRule, seats: int, hands_per_hour: int) -> dict[str, Any]:
+def by_the_clock(rule: RakeRule, seats: int, hands_per_hour: int, chip: Cents) -> dict[str, Any]:
     """A rake by time charges, exact: it is charged by the clock, not by the cards, so it
     is no simulated mean and carries no interval. Each period takes one assessment (the
     hourly fee's share, at most the stated maximum, § 553.15(a)(3)) from each seated player
     (per player) or from the table (per table, shared among its players), so an hour takes
     that times the periods in an hour (§ 553.15(b)(3)); the part of a chip a player's share
-    waits to make (§ 553.1, Rake) moves when he pays, not what."""
-    from validator.interpreter.poker.rake import assessment
+    waits to make (§ 553.1, Rake) moves when he pays, not what; where whole chips would pass
+    the maximum, each pays the whole chips it allows (``rake.a_period``)."""
+    from validator.interpreter.poker.rake import a_period
 
     assert rule.hourly is not None and rule.every_minutes
     payers = seats if rule.basis == "per_player" else 1
-    per_hour = assessment(rule.hourly, rule.every_minutes, rule.cap) * payers
+    sharers = 1 if rule.basis == "per_player" else seats  # one table's assessment, shared
+    per_hour = a_period(rule, chip, sharers) * sharers * payers
     per_hour *= Fraction(60, rule.every_minutes)
 
     def exact(cents: Fraction) -> dict[str, Any]:
@@ -263,7 +265,7 @@ def house_sheet(
     sums = simulate_house(spec, workers, scheduler)
     probe: Session = _session(spec, 0)
     rules = probe.setup.rules
-    hph = spec.hands_per_hour
+    hph, chip = spec.hands_per_hour, probe.setup.stakes.chip
     growth = Sum2(sums.hands, sums.contributions.s - sums.payouts.s, 0)
     p = sums.hits / sums.hands if sums.hands else 0.0
     lo, hi = wilson(sums.hits, sums.hands)
@@ -282,12 +284,18 @@ def house_sheet(
             if key in probe.strategies.values()
         },
         "hands_per_hour": hph,
-        "rake": by_the_clock(rules.rake, len(probe.seats), hph)
+        "rake": by_the_clock(rules.rake, len(probe.seats), hph, chip)
         if rules.rake is not None and rules.rake.kind == "time"
         else {
             "kind": rules.rake.kind if rules.rake is not None else "none",
             "per_hand": _figure(sums.rake),
             "per_hour": _figure(sums.rake, hph),
+            # beside a rake from the pots, the time charges are in its figures, and exact
+            **(
+                {"time_charges": by_the_clock(rules.time, len(probe.seats), hph, chip)}
+                if rules.time is not None
+                else {}
+            ),
         },
         "bad_beat": None
         if rules.bad_beat is None
@@ -347,9 +355,18 @@ def lines(poker: dict[str, Any]) -> list[str]:
             f"{_mean(r['per_hand']['mean'])} a hand at {hph} hands an hour ({r['reason']})"
         )
     else:
+        time = r.get("time_charges")
         rake = (
-            f"{rake_heading(r['kind'])}: {_interval(r['per_hand'])} a hand; "
+            f"{rake_heading(r['kind'])}"
+            + (" and the time charges" if time else "")
+            + f": {_interval(r['per_hand'])} a hand; "
             f"{_interval(r['per_hour'])} an hour at {hph} hands an hour"
+            + (
+                f"; of which the time charges {format_money(time['per_hour']['mean'])} an "
+                f"hour exactly ({time['reason']})"
+                if time
+                else ""
+            )
         )
     out = [
         f"simulated: {poker['hands']:,} hands at {poker['tables']:,} table(s) of "

@@ -124,13 +124,14 @@ def build(req: ParRequest) -> dict[str, Any]:
             out["poker"] = house_sheet(spec, req.workers, req.scheduler)
         else:
             setup = req.config if isinstance(req.config, TableSetup) else None
-            rake = setup.rules.rake if setup is not None else None
-            if setup is not None and rake is not None and rake.kind == "time":
+            rake = setup.rules.charged_by_time if setup is not None else None
+            if setup is not None and rake is not None:
                 from validator.par.poker import by_the_clock
 
-                clock = by_the_clock(rake, setup.positions, req.hands_per_hour)
+                clock = by_the_clock(rake, setup.positions, req.hands_per_hour, setup.stakes.chip)
+                what = "The time charges" if setup.rules.time is not None else "The rake"
                 out["notes"].append(
-                    "The rake, by the clock and so exact: "
+                    f"{what}, by the clock and so exact: "
                     f"{format_money(clock['per_hour']['mean'])} an hour "
                     f"with every seat taken ({clock['reason']})."
                 )

@@ -196,8 +196,32 @@ def time_charges(
     the whole chips of his share accrued by the end of the last period (``accrued``), less
     what he paid before. Per player, his share is the fee (hourly × minutes / 60); per
     table, the table's fee divided equally among the seated players, each paying his own
-    share as it makes whole chips, so that none pays another's."""
+    share as it makes whole chips, so that none pays another's. Where a maximum is stated,
+    no assessment takes more (§ 553.15(a)(3)): a fraction carried into a whole chip that
+    would pass it is not charged (a $2.50 share in $1 chips is $2 each time, never $3)."""
     periods = completed_periods(rule, hands_per_hour, hands_played)
     payers = 1 if rule.basis == "per_player" else len(seats)
     due = accrued(rule, periods, chip, payers) - accrued(rule, periods_before, chip, payers)
+    most = most_a_period(rule, chip, payers)
+    if most is not None:
+        due = min(due, most * (periods - periods_before))
     return {seat: due for seat in seats} if due else {}
+
+
+def most_a_period(rule: RakeRule, chip: Cents, payers: int) -> Cents | None:
+    """The whole chips one of ``payers`` may pay at an assessment under the stated
+    maximum (per table, his equal share of it); None where no maximum is stated."""
+    if rule.cap is None:
+        return None
+    unit = rule.unit or chip
+    return int(Fraction(rule.cap) / payers // unit) * unit
+
+
+def a_period(rule: RakeRule, chip: Cents, payers: int) -> Fraction:
+    """What one of ``payers`` pays an assessment in the long run: his share of it, the
+    fractions of a chip carried until they make whole ones; where his share passes the
+    whole chips the maximum lets him pay (``most_a_period``), those chips, every time."""
+    assert rule.hourly is not None and rule.every_minutes
+    share = assessment(rule.hourly, rule.every_minutes, rule.cap) / payers
+    most = most_a_period(rule, chip, payers)
+    return share if most is None else min(share, Fraction(most))

@@ -332,8 +332,8 @@ class Session:
     def _rounds_to_period_end(self, number: int) -> int:
         """How many rounds from round ``number`` to the end of the current time-charge
         period, that round included (``completed_periods``); no time charge: no end."""
-        rule = self.setup.rules.rake
-        if rule is None or rule.kind != "time":
+        rule = self.setup.rules.charged_by_time
+        if rule is None:
             return BLOCK_ROUNDS
         assert rule.every_minutes
         # the period ends with the first round whose hands played reach its minutes
@@ -429,8 +429,8 @@ class Session:
         record's round (§ 553.15(b)(3)(i)-(iii)), taken from the stacks, on its record and
         in the books; a stack short of its charge buys in first (§ 553.8(b): between rounds
         of play)."""
-        rule = self.setup.rules.rake
-        if rule is None or rule.kind != "time":
+        rule = self.setup.rules.charged_by_time
+        if rule is None:
             return
         hands = record.number
         chip = self.setup.stakes.chip

@@ -99,6 +99,16 @@ class Rules:
     rake: RakeRule | None = None
     bad_beat: BadBeatRule | None = None
     kill: KillRule | None = None
+    #: time charges taken beside a rake from the pots (§ 553.15(b): "one or more of the
+    #: following procedures"); a table charging by time alone has them as its ``rake``
+    time: RakeRule | None = None
+
+    @property
+    def charged_by_time(self) -> RakeRule | None:
+        """The time charges the table assesses by the clock (§ 553.15(b)(3)), if any."""
+        if self.time is not None:
+            return self.time
+        return self.rake if self.rake is not None and self.rake.kind == "time" else None
 
 
 @dataclass(frozen=True)
