@@ -37,6 +37,31 @@ def _findings(path: Path) -> dict[str, dict]:
     return {f["code"]: f for f in json.loads(out.stdout)["findings"]}
 
 
+# -- § 553.1: the mandatory wagers -----------------------------------------------------------
+
+
+def test_a_mandatory_wager_of_nothing_is_an_error_and_a_stated_one_is_played_553_1(
+    tmp_path: Path,
+) -> None:
+    """§ 553.1: a Blind Bet is "a mandatory wager", a Forced Bet "a wager which is required
+    to start the wagering", an Ante "the wager that a player may be required to make": each
+    an amount of money. A $0 one is an error at its line (a Blind Bet at its place in the
+    list); a stated Forced Bet is played as stated, never replaced by the default (a $0 one
+    was, and its sign posted "Forced Bet: $0")."""
+    holdem = EXAMPLES / "poker-holdem.yaml"
+    no_blind = _variant(tmp_path, holdem, ("blinds: [1, 2]", "blinds: [0, 2]"))
+    found = _findings(no_blind)["poker-holdem/mandatory-wagers-more-than-nothing"]
+    assert found["severity"] == "error" and "/blinds/0 is $0" in found["message"]
+    assert found["line"] == no_blind.read_text().splitlines().index("blinds: [0, 2]") + 1
+    razz = EXAMPLES / "house-razz.yaml"
+    house = load_game("house-razz")
+    for stated, played in (("0", 0), ("3", 300)):
+        path = _variant(tmp_path, razz, ("forced_bet: 2", f"forced_bet: {stated}"))
+        codes = _findings(path)
+        assert ("house-razz/mandatory-wagers-more-than-nothing" in codes) == (played == 0)
+        assert read_settings(house, path, allow_findings=True).stakes.forced_bet == played
+
+
 # -- § 553.15: the time charge and the maximum permissible rake ------------------------------
 
 

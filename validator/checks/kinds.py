@@ -235,12 +235,15 @@ def _bound(c: C.AtLeast | C.AtMost, ctx: Context, sign: int) -> Iterator[Violati
 
 def _bounded(ctx: Context, pointers: Iterable[str]) -> Iterator[tuple[str, Any]]:
     """The values a bound holds: each field's, or each value of a field that is a map (the
-    raises permitted in each betting round, each held to the one restriction)."""
+    raises permitted in each betting round, each held to the one restriction) or a list
+    (each Blind Bet)."""
     for pointer in pointers:
         value = ctx.get(pointer)
         items = stated_items(value)
         if items is not None:
             yield from ((f"{pointer}/{k}", v) for k, v in items.items())
+        elif isinstance(value, list):
+            yield from ((f"{pointer}/{i}", v) for i, v in enumerate(value))
         else:
             yield pointer, value
 

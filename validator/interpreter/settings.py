@@ -307,8 +307,8 @@ def _poker_setup(game: PokerGame, sub: RulesSubmission, place: _Place) -> TableS
         stakes = replace(stakes, show_all=True)
     ante = _c(sub.ante.amount) if sub.ante and sub.ante.required else 0
     blinds = tuple(to_cents(b) for b in sub.blinds) if sub.blinds else ()
-    forced = _c(sub.forced_bet) or 0
-    if d.betting is not None and d.betting.forced_bet is not None and not forced:
+    forced = _c(sub.forced_bet)  # as stated: a default only where none is
+    if forced is None and d.betting is not None and d.betting.forced_bet is not None:
         forced = stakes.lower.min_bet // 2 // 100 * 100 or stakes.lower.min_bet
     if has_blinds(game) and not blinds:
         raise ConfigError([err("/blinds", f"{d.name} is played with Blind Bets: state them")])
@@ -323,7 +323,7 @@ def _poker_setup(game: PokerGame, sub: RulesSubmission, place: _Place) -> TableS
             if k.option in options and k.qualifying_pot is not None:
                 kill = KillRule(k.option, options[k.option], to_cents(k.qualifying_pot))
     stakes = replace(
-        stakes, ante=ante or 0, blinds=blinds, forced_bet=forced, max_raises=max_raises
+        stakes, ante=ante or 0, blinds=blinds, forced_bet=forced or 0, max_raises=max_raises
     )
     buy_in = BUY_IN_UPPER_BETS * (stakes.upper or stakes.lower).max_bet
     if stakes.required() > buy_in:
