@@ -49,8 +49,9 @@ def test_two_decks_in_use_without_a_shuffler_553_3_a(tmp_path: Path) -> None:
     assert list(got) == ["poker-holdem/two-decks-need-shuffler"]
     assert got["poker-holdem/two-decks-need-shuffler"][0].cite == "§ 553.3(a), (d)"
     three = dict(dealing, shuffler="automated", decks=3)
-    assert list(findings(variant(tmp_path, "poker-holdem", {"/dealing": three}))) == [
-        "poker-holdem/max-decks"
+    assert sorted(findings(variant(tmp_path, "poker-holdem", {"/dealing": three}))) == [
+        "poker-holdem/max-decks",
+        "poker-holdem/shuffler-needs-two-decks",
     ]
 
 
@@ -745,7 +746,7 @@ def test_two_decks_alternate_every_round_553_3_d(tmp_path: Path) -> None:
         "decks": 2,
         "change_every_hours": {"hand": 6},
     }
-    missing = variant(tmp_path, "poker-holdem", {"/dealing": two})
+    missing = variant(tmp_path, "poker-holdem", {"/dealing": two, "/deck_rotation": None})
     got = findings(missing)
     assert list(got) == ["poker-holdem/decks-alternated-with-a-shuffler"]
     assert got["poker-holdem/decks-alternated-with-a-shuffler"][0].cite == "§ 553.3(d)(1), (2)"
@@ -755,6 +756,15 @@ def test_two_decks_alternate_every_round_553_3_d(tmp_path: Path) -> None:
     game = load_game("poker-holdem")
     session = Session(game, read_settings(game, path), 4, seed=1)
     assert [r.deck_in_play for r in session.hands(4)] == ["A", "B", "A", "B"]
+    # § 553.3(d)(1): "One deck shall be shuffled by the automated card shuffling device
+    # while the other deck is being dealt": a shuffler with one deck is an error
+    (tmp_path / "one").mkdir()
+    (tmp_path / "manual").mkdir()
+    one = variant(tmp_path / "one", "poker-holdem", {"/dealing": dict(two, decks=1)})
+    assert list(findings(one)) == ["poker-holdem/shuffler-needs-two-decks"]
+    assert findings(one)["poker-holdem/shuffler-needs-two-decks"][0].cite == "§ 553.3(a), (d)(1)"
+    manual = dict(two, decks=1, shuffler="manual")
+    assert findings(variant(tmp_path / "manual", "poker-holdem", {"/dealing": manual})) == {}
 
 
 # -- a percentage rake per betting round, § 553.15(b)(1)(i) -------------------------------------

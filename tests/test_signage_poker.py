@@ -25,7 +25,8 @@ facility: Example Downs
 game: poker-omaha-hi-lo-8
 effective: 2027-01-01
 table: {positions: 10, min_wager: 4, max_wager: 8}
-dealing: {methods: [hand], shuffler: automated_counting, decks: 1, change_every_hours: {hand: 6}}
+dealing: {methods: [hand], shuffler: automated_counting, decks: 2, change_every_hours: {hand: 6}}
+deck_rotation: {alternated_every_round: true}
 ante: {required: true, amount: "$0.50"}
 blinds: [2, 4]
 betting:
