@@ -62,6 +62,24 @@ def test_a_mandatory_wager_of_nothing_is_an_error_and_a_stated_one_is_played_553
         assert read_settings(house, path, allow_findings=True).stakes.forced_bet == played
 
 
+def test_a_half_kill_hand_is_named_a_half_kill_553_1() -> None:
+    """§ 553.1 names two options: the Kill (limits twice the posted) and the Half-kill (one
+    and a half times). A hand played under the Half-kill was headed "limits ×3/2 (Kill)"."""
+    said = run_rulesub(
+        "play",
+        "poker-omaha-hi-lo-8",
+        "--rulesub",
+        str(EXAMPLES / "poker-omaha-hi-lo-8.yaml"),
+        "--seed",
+        "1",
+        "--rounds",
+        "4",
+        "--seats",
+        "4",
+    ).stdout
+    assert "limits ×3/2 (Half-kill)" in said and "(Kill)" not in said
+
+
 # -- § 553.15: the time charge and the maximum permissible rake ------------------------------
 
 

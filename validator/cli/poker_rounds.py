@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -168,7 +169,8 @@ def narrate(out: Any, record: HandRecord) -> None:
     if record.button is not None:
         head.append(f", button seat {record.button}")
     if record.kill_multiplier != 1:
-        head.append(f", limits ×{record.kill_multiplier} (Kill)")
+        option = "Half-kill" if record.kill_multiplier == Fraction(3, 2) else "Kill"
+        head.append(f", limits ×{record.kill_multiplier} ({option})")
     say(head)
     for seat, amount in record.buy_ins.items():
         say(f"  seat {seat} buys in for {dollar_text(amount)}")
