@@ -80,6 +80,33 @@ def test_a_half_kill_hand_is_named_a_half_kill_553_1() -> None:
     assert "limits ×3/2 (Half-kill)" in said and "(Kill)" not in said
 
 
+def test_the_bad_beat_hand_is_shown_before_it_is_paid_553_20_f(tmp_path: Path) -> None:
+    """§ 553.16(d) lets a losing hand be discarded unshown, but § 553.20(f): "Each Bad Beat
+    Poker hand shall be verified by the Poker shift supervisor prior to awarding the Bad
+    Beat payout". A Bad Beat's losing hand is shown at the showdown, in every round that
+    pays one; it was conceded unshown and paid $501."""
+    easy = _variant(
+        tmp_path,
+        EXAMPLES / "poker-holdem.yaml",
+        (
+            "qualifying: {at_least: four_of_a_kind, rank_at_least: 8, hole_cards: 2}",
+            "qualifying: {at_least: two_pair}",
+        ),
+    )
+    game = load_game("poker-holdem")
+    session = Session(game, read_settings(game, easy), 4, 1)
+    paid = 0
+    for record in session.hands(12):
+        played = record.played
+        assert played is not None
+        bb = played.settlement.bad_beat
+        if bb is not None and bb.hit:
+            paid += 1
+            assert bb.losing and set(bb.losing) <= set(played.shown), record.number
+            assert not set(bb.losing) & set(played.conceded)
+    assert paid >= 2
+
+
 # -- § 553.15: the time charge and the maximum permissible rake ------------------------------
 
 

@@ -70,6 +70,9 @@ class BadBeatResult:
     hit_reason: str = ""
     payouts: dict[int, Cents] = field(default_factory=dict)
     payout_reasons: dict[int, str] = field(default_factory=dict)
+    #: the seats of the losing hand paid as the Bad Beat: shown at the showdown, for the
+    #: Poker shift supervisor verifies each Bad Beat hand before it is paid (§ 553.20(f))
+    losing: list[int] = field(default_factory=list)
 
     @property
     def fund_after(self) -> Cents:
@@ -169,6 +172,7 @@ def explain_payouts(
         return
     fund = result.fund_before + result.contribution
     result.hit = True
+    result.losing = list(losing)
     result.hit_reason = (
         f"seat {', '.join(map(str, losing))} lost with {hands[losing[0]].describe(rule.hand)}, "
         f"{floor}: a Bad Beat [{cite}]"

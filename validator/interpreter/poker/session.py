@@ -369,7 +369,10 @@ class Session:
         show_all = self.setup.stakes.show_all
         read = ReadRound(self.game, self.seats, before).read(log, 0, played.logged)
         settlement = self._settle(read.players, read.board, button, read.round_put)
-        losers = {a.seat for a in settlement.seats if a.won == 0}
+        # a losing hand may be conceded unshown (§ 553.16(d)), but not the Bad Beat's: it
+        # is verified before it is paid (§ 553.20(f)), so it is shown
+        verified = set(settlement.bad_beat.losing) if settlement.bad_beat is not None else set()
+        losers = {a.seat for a in settlement.seats if a.won == 0} - verified
         n = played.logged
         for seat, shown in showdown(read.in_hand(), played.last_aggressor, losers, show_all):
             op = ops.SHOW if shown else ops.CONCEDE
