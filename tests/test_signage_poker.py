@@ -35,11 +35,11 @@ betting:
   kill: {option: kill, qualifying_pot: 40}
 rake:
   types: [percentage, incremental]
-  methodology: 10% of each pot up to $30, then $4 at $40 and $5 at $50; at most $5.
+  methodology: 10% of each pot up to $30, then $4 at $40 and $1 more at $50; at most $5.
   maximum: 5
   percentage: {rate: 10%, taken: per_betting_round}
   incremental:
-    levels: [{pot: 40, rake: 4}, {pot: 50, rake: 5}]
+    levels: [{pot: 40, rake: 4}, {pot: 50, rake: 1}]
     taken: as_levels_reached
 bad_beat:
   offered: true
@@ -69,7 +69,10 @@ OMAHA_SIGNS = [
         ("rake", "Rake", "§ 553.15(c)", "sign"),
         [
             ("Rake: 10% of each pot and side pot, to a maximum of $5", "§ 553.15(b)(1), (c)"),
-            ("Rake by pot level reached: $4 at $40, $5 at $50; at most $5", "§ 553.15(b)(2), (c)"),
+            (
+                "Rake by pot level reached: $4 at $40, $1 more at $50 ($5 in all); at most $5",
+                "§ 553.15(b)(2), (c)",
+            ),
         ],
     ),
     (

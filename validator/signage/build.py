@@ -20,6 +20,7 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from validator.compiler import Game, meter_name
 from validator.model.game import GameDefinition, Rows, Table, Wager
@@ -238,6 +239,21 @@ def _open_pair(split: SplitLimit | None, streets: Mapping[str, Street]) -> str:
     return f", or from {street} when any player's up-cards show a pair there"
 
 
+def _levels(levels: list[tuple[Any, Any]]) -> str:
+    """An incremental rake's levels as the table takes them, each level's amount added to
+    those before it (§ 553.15(b)(2): "incremental amounts"): "$1 at $20, $2 more at $40
+    ($3 in all)", so that the sign says what a $40 pot pays."""
+    said, total = [], 0
+    for k, (pot, rake) in enumerate(levels):
+        total += rake
+        said.append(
+            f"{_money(rake)} at {_money(pot)}"
+            if k == 0
+            else f"{_money(rake)} more at {_money(pot)} ({_money(total)} in all)"
+        )
+    return ", ".join(said)
+
+
 def _rake_figures(rake: Rake, time_rules: TimeRake | None) -> dict[str, str]:
     """The rake's maximum and, for each type the table uses, its rate, levels or fee; a
     time charge per player says that inactive seated players pay it where the game's rules
@@ -255,7 +271,7 @@ def _rake_figures(rake: Rake, time_rules: TimeRake | None) -> dict[str, str]:
             if lv.pot is not None and lv.rake is not None and lv.rake
         ]
         if levels:
-            out["rake_levels"] = ", ".join(f"{_money(r)} at {_money(p)}" for p, r in levels)
+            out["rake_levels"] = _levels(sorted(levels))
     time = rake.time if "time" in types else None
     if time is not None:
         if time.hourly_fee is not None:
