@@ -107,6 +107,36 @@ def test_the_bad_beat_hand_is_shown_before_it_is_paid_553_20_f(tmp_path: Path) -
     assert paid >= 2
 
 
+def test_a_hint_describes_the_field_where_it_is_not_another_of_its_name(tmp_path: Path) -> None:
+    """A key's name can mean two things: the deck change `hand` (hours when dealt by hand)
+    is not the Bad Beat's `hand`, the Bad Beat's `offered` not the optional wagers', a level's
+    `rake` not the table's rake. Each problem's hint describes the field where it is; a
+    level without its amount is an error (a table could take nothing from it, and its sign
+    was dropped); a list is asked for without another field's example."""
+    holdem = EXAMPLES / "poker-holdem.yaml"
+    cases = {
+        ("change_every_hours: {hand: 6}", "change_every_hours: {hand: 0}"): (
+            "/dealing/change_every_hours/hand",
+            "hours between deck changes when dealt by hand",
+        ),
+        ("offered: true", "offered: sometimes"): (
+            "/bad_beat/offered",
+            "true where the table offers a Bad Beat payout",
+        ),
+        ("blinds: [1, 2]", "blinds: one"): ("/blinds", "write a list (each Blind Bet in order"),
+        (
+            "percentage: {rate: 10%, taken: end_of_round}",
+            "percentage: {rate: 10%, taken: end_of_round}\n  incremental: {levels: [{pot: 20}]}",
+        ): ("/rake/incremental/levels/0/rake", "the amount taken when the pots reach the level"),
+    }
+    for edit, (pointer, hint) in cases.items():
+        path = _variant(tmp_path, holdem, edit)
+        said = run_rulesub("validate", str(path), "--format", "json")
+        found = [f for f in json.loads(said.stdout)["findings"] if f.get("path") == pointer]
+        assert found and found[0]["severity"] == "error", (pointer, said.stdout[:400])
+        assert hint in found[0]["hint"], found[0]
+
+
 # -- § 553.15: the time charge and the maximum permissible rake ------------------------------
 
 

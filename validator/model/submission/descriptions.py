@@ -94,3 +94,32 @@ DESCRIPTIONS: dict[str, str] = {
     "method": "terminate_contributions | transfer | both",
     "procedure": "the procedure, in words",
 }
+
+#: Where one key's name means two things, what it holds under its parent: the longest
+#: tail of a field's path (list places left out) is looked up first (``described_at``).
+DESCRIPTIONS_AT: dict[str, str] = {
+    "change_every_hours/hand": "hours between deck changes when dealt by hand",
+    "change_every_hours/manual_shoe": "hours between deck changes from a manual shoe",
+    "change_every_hours/automated_shoe": "hours between deck changes from an automated shoe",
+    "bad_beat/offered": "true where the table offers a Bad Beat payout",
+    "levels/rake": "the amount taken when the pots reach the level, dollars",
+    "levels/pot": "the pot amount reached, dollars",
+    "blinds": "each Blind Bet in order, dollars, e.g. [1, 2]",
+    "qualifying/hand": "the game's hand it is judged on (default: the high hand)",
+}
+
+
+def described_at(pointer: str) -> str | None:
+    """What the field at ``pointer`` holds: by the longest tail of its path that names it
+    (``/dealing/change_every_hours/hand``: the hours by hand, not the Bad Beat's hand),
+    else by its own name; None for a list's place or a name not described."""
+    from validator.model.submission.pointers import is_index
+
+    parts = [p for p in pointer.split("/") if p and not is_index(p)]
+    if not parts or is_index(pointer.rsplit("/", 1)[-1]):
+        return None
+    for k in range(len(parts) - 1):
+        found = DESCRIPTIONS_AT.get("/".join(parts[k:]))
+        if found is not None:
+            return found
+    return DESCRIPTIONS_AT.get(parts[-1]) or DESCRIPTIONS.get(parts[-1])

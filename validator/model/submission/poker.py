@@ -57,8 +57,11 @@ class PercentageRake(Part):
 
 
 class RakeLevel(Part):
-    pot: Money | None = None
-    rake: Money | None = None
+    """A predetermined level and the amount taken when the pot reaches it (§ 553.15(b)(2)):
+    a level without either says nothing a table can take."""
+
+    pot: Money
+    rake: Money
 
 
 class IncrementalRake(Part):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from validator.loader import FieldError, Located, did_you_mean, written
-from validator.model.submission.descriptions import DESCRIPTIONS
+from validator.model.submission.descriptions import described_at
 from validator.model.submission.document import REQUIRED
 from validator.model.submission.pointers import is_index, known_keys_at, resolve
 from validator.pointer import join
@@ -58,7 +58,6 @@ def empty_values(data: Any, located: Located, pointer: str = "") -> list[FormatP
         child = join(pointer, k)
         if v is None:
             pos = located.position(child, key=isinstance(data, dict))
-            name = str(k)
             out.append(
                 FormatProblem(
                     "rulesub/bad-value",
@@ -66,8 +65,8 @@ def empty_values(data: Any, located: Located, pointer: str = "") -> list[FormatP
                     child,
                     pos.line,
                     pos.column,
-                    f"write the value ({DESCRIPTIONS[name]}), or remove the key"
-                    if name in DESCRIPTIONS
+                    f"write the value ({described_at(child)}), or remove the key"
+                    if described_at(child)
                     else "write the value, or remove the key",
                 )
             )
@@ -93,7 +92,7 @@ def missing_keys(data: dict[str, Any], located: Located) -> list[FormatProblem]:
                         join(pointer, key),
                         pos.line,
                         pos.column,
-                        f"add `{key}:` ({DESCRIPTIONS.get(key, key)})",
+                        f"add `{key}:` ({described_at(join(pointer, key)) or key})",
                     )
                 )
 
@@ -121,7 +120,7 @@ _EXPECTED = {
     "dict_type": "a mapping of keys to values",
     "model_type": "a mapping of keys to values",
     "model_attributes_type": "a mapping of keys to values",
-    "list_type": "a list, e.g. [manual_shoe]",
+    "list_type": "a list",
     "decimal_type": "a number of dollars or a string like '$5,000'",
 }
 
@@ -162,7 +161,7 @@ def problem_of(err: FieldError, raw: Mapping[str, Any], located: Located) -> For
             err.line,
             err.column,
             f"write {_EXPECTED[kind]}"
-            + (f" ({DESCRIPTIONS[name]})" if name in DESCRIPTIONS else ""),
+            + (f" ({described_at(pointer)})" if described_at(pointer) else ""),
         )
     if kind == "literal_error":
         allowed = re.findall(r"'([^']*)'", str(raw.get("ctx", {}).get("expected", "")))
@@ -212,9 +211,9 @@ def problem_of(err: FieldError, raw: Mapping[str, Any], located: Located) -> For
             pointer,
             err.line,
             err.column,
-            DESCRIPTIONS.get(name),
+            described_at(pointer),
         )
-    described = DESCRIPTIONS.get(name)
+    described = described_at(pointer)
     if is_index(name) or pointer.startswith("/custom_paytables/"):
         described = None
     return FormatProblem(
