@@ -322,7 +322,13 @@ def _betting(kill: Any) -> dict[str, Any]:
 
 def _rake() -> dict[str, Any]:
     """The rake: its types, methodology, maximum and each type's terms (§ 553.15)."""
-    level = _object({"pot": _money(DESCRIPTIONS["pot"]), "rake": _money("the rake taken")})
+    level = _object(
+        {
+            "pot": _money(DESCRIPTIONS["pot"]),
+            "rake": _money("the amount taken when the pots reach the level, dollars"),
+        },
+        required=("pot", "rake"),
+    )
     return _described(
         "rake",
         _object(
