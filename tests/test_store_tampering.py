@@ -698,6 +698,8 @@ def test_an_account_or_token_written_by_hand_is_named_by_verify(db: str) -> None
         "val": "its role is reviewer; the audit log added it as viewer",
     }
     assert "rulesub: account 'val' does not match the audit log: its role is reviewer" in words
+    said = cli("audit", "verify", "--db", db).stdout
+    assert "chain is intact" in said and "but 4 record(s) in the database do not match" in said
 
 
 def test_a_facilitys_holder_written_by_hand_is_named_by_verify(db: str, tmp_path: Path) -> None:

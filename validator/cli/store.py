@@ -472,7 +472,13 @@ def audit_verify(
             }
         )
     elif broken is None:
-        sys.stdout.write(f"the audit log is intact: chain head {head}\n")
+        unmatched = len(filings) + len(accounts) + len(owned)
+        sys.stdout.write(
+            f"the audit log is intact: chain head {head}\n"
+            if not unmatched
+            else f"the audit log's chain is intact (chain head {head}), but {unmatched} "
+            "record(s) in the database do not match it (below)\n"
+        )
     else:
         held = "no entry" if head.entry is None else f"entries up to #{head.entry}"
         sys.stderr.write(
