@@ -84,6 +84,11 @@ OMAHA_SIGNS = [
             ),
             ("Bad Beat payout: the current amount is shown on the meter", "§ 553.20(b)"),
             (
+                "Bad Beat payouts: 50% to the losing hand, 25% to the winning hand, 25% shared "
+                "by the table",
+                "§ 553.20(b)(3)",
+            ),
+            (
                 "Up to $1 of each pot of $15 or more is contributed to the Bad Beat payout, after "
                 "the rake; the Bad Beat payout rules are posted in the Poker room",
                 "§ 553.20(b)(1), (2), (c)",

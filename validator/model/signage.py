@@ -57,6 +57,7 @@ PLACEHOLDERS: dict[str, str] = {
     "kill_min_wager": "the minimum wager while the option is in effect",
     "kill_max_wager": "the maximum wager while the option is in effect",
     "bad_beat_hands": "the qualifying Bad Beat hands, when a Bad Beat payout is offered",
+    "bad_beat_payouts": "how a Bad Beat payout is shared, as the submission states it",
     "bad_beat_amount": "where the Bad Beat payout's current amount is shown (its meter)",
     "bad_beat_max_contribution": "the most contributed from each pot to the Bad Beat payout",
     "bad_beat_minimum_pot": "the minimum pot for a Bad Beat contribution",

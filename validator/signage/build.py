@@ -198,6 +198,8 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
                 out[key] = _money(amount)
         if bad_beat.qualifying_hands:
             out["bad_beat_hands"] = bad_beat.qualifying_hands
+        if bad_beat.payouts:
+            out["bad_beat_payouts"] = bad_beat.payouts
     return out
 
 
