@@ -129,6 +129,9 @@ paytables: {instant_payout: B, super: A}
 LUNAR_POKER_SIGNS = """\
 Example Downs Racing & Casino · Example Downs
 Lunar Poker (58 Pa. Code ch. 589) · Rules Submission effective 2027-01-01
+58 Pa. Code ch. 589 was not in force on 2027-01-01: it was rescinded by 46 Pa.B. 5540 \
+(August 27, 2016) and replaced by the permanent chapters 58 Pa. Code chs. 668a–676a (not \
+encoded here); checked against 58 Pa. Code ch. 589 as encoded [46 Pa.B. 5540]
 
 == Sign 1 of 5: Payout odds ==
 Inscribed on the layout, or posted at each table  [§ 589.2(b)(5)]
@@ -446,11 +449,20 @@ def test_the_payout_limit_names_an_excluded_wager_only_where_it_is_offered(
 def test_signs_for_a_chapter_not_in_force_say_so_on_stderr(tmp_path: Path) -> None:
     """The signs follow the text as encoded; where the effective date finds that text no
     longer the regulation (ch. 589 rescinded by 46 Pa.B. 5540; expired two years after
-    43 Pa.B. 7087), the command says so as `validate` does, and still prints them."""
+    43 Pa.B. 7087), the command says so as `validate` does, and still prints them, each
+    format carrying the note under its heading (the file written said nothing of it)."""
     code, out, err = signage(str(write(tmp_path, LUNAR_POKER)), "--no-cite")
     assert code == 0 and out
     assert "warning: 58 Pa. Code ch. 589 was not in force on 2027-01-01" in err
     assert "rescinded by 46 Pa.B. 5540" in err
+    for fmt in ("text", "markdown", "html", "json"):
+        code, out, err = signage(str(write(tmp_path, LUNAR_POKER)), "--format", fmt)
+        said = out.replace("\n", " ").replace("&amp;", "&")
+        assert code == 0 and "ch. 589 was not in force on 2027-01-01" in said, fmt
+        assert "46 Pa.B. 5540" in said, fmt
+    # the copy patrons read carries no citation, nor this note: the officer's stderr does
+    code, out, err = signage(str(write(tmp_path, LUNAR_POKER)), "--print")
+    assert code == 0 and "not in force" not in out and "not in force" in err
     expired = LUNAR_POKER.replace("effective: 2027-01-01", "effective: 2016-01-04")
     code, out, err = signage(str(write(tmp_path, expired)), "--no-cite")
     assert code == 0 and "it expired on 2015-12-07, 2 years after publication" in err
@@ -458,7 +470,7 @@ def test_signs_for_a_chapter_not_in_force_say_so_on_stderr(tmp_path: Path) -> No
     code, out, err = signage(str(write(tmp_path, LUNAR_POKER)), "--as-of", "2016-01-04")
     assert code == 0 and err.count("not in force") == 1 and "expired on 2015-12-07" in err
     code, out, err = signage(str(write(tmp_path, HIGH_CARD_FLUSH)), "--no-cite")
-    assert code == 0 and err == ""
+    assert code == 0 and err == "" and "not in force" not in out
 
 
 def test_an_optional_wager_not_offered_gets_no_sign(tmp_path: Path) -> None:

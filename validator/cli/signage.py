@@ -96,12 +96,13 @@ def signage(
     with readable_input():
         game = checked.game()
     dated: list[str] = []
+    noted: list[str] = []
     if game is not None:
         game, dated = game_as_of_noted(game, as_of)
     if game is not None and sub is not None and as_of is None and sub.effective is not None:
         # the signs follow the encoded text: say where the effective date finds it not the
-        # regulation (a chapter rescinded or expired), as `validate` does
-        say_in_force(game, sub.effective)
+        # regulation (a chapter rescinded or expired), as `validate` does, and on the signs
+        noted = say_in_force(game, sub.effective)
     if sub is None or game is None:
         for finding in errors:
             sys.stderr.write(f"  {describe(finding)}\n")
@@ -118,7 +119,8 @@ def signage(
     signs = build_signage(
         game, sub, draft=bool(errors), problems=[draft_note(f, game) for f in errors]
     )
-    signs = replace(signs, as_of=tuple(dated))  # made as of a day: the signs say which
+    # made as of a day, or on a day the chapter was not in force: the signs say which
+    signs = replace(signs, as_of=tuple(dated), in_force=tuple(noted))
     text = render(signs, format, cite=not printed)
     from validator.cli.common import emit
 

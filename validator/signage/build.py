@@ -84,6 +84,9 @@ class SignSet:
     source: str = ""
     #: made as of a day (``--as-of``): that day, then the chapter's state on it, in words
     as_of: tuple[str, ...] = field(default=())
+    #: where the filing's effective date finds the encoded text not the regulation (a
+    #: chapter rescinded or expired), what ``validate`` warns of, with its citation
+    in_force: tuple[str, ...] = field(default=())
 
 
 def offered_wagers(definition: GameDefinition, offered: list[str] | None) -> list[str]:

@@ -13,7 +13,7 @@ from html import escape
 
 from validator.par.printed import page_foot
 from validator.signage.build import PLACEMENT, Line, Paytable, Sign, SignSet
-from validator.signage.render import DRAFT_NOTICE, heading
+from validator.signage.render import DRAFT_NOTICE, named, notes
 
 # US Letter with 0.5 in margins: the printable area, in points.
 PAGE_WIDTH_PT = 7.5 * 72
@@ -25,6 +25,7 @@ SIZES_PT = (30, 26, 22, 19, 16, 14)
 TITLE_PT = 30
 CITE_PT = 9 * 1.4  # a citation line in small type
 CASINO_PT, GAME_PT = 16, 12  # the head of every sign: the casino, the game
+NOTE_PT = 10  # a note on the text the signs follow (made as of a day, or not in force)
 FOOT_PT = 9 * 1.4 + 12
 DRAFT_PT = 14 * 1.3 + 20
 SAFETY = 0.92
@@ -72,9 +73,12 @@ def layout(
     """The largest type that fits the sign on one page, in one column if it can.
 
     ``head``: the casino and game lines printed above the title."""
+    sizes = ((CASINO_PT, GAME_PT)[-min(len(head), 2) :] if head else ()) + (NOTE_PT,) * (
+        len(head) - 2 if len(head) > 2 else 0
+    )
     head_pt = 8.0 + sum(
         _wrapped(text, size * 1.1, PAGE_WIDTH_PT) * size * 1.3
-        for text, size in zip(head, (CASINO_PT, GAME_PT)[-len(head) :] if head else (), strict=True)
+        for text, size in zip(head, sizes, strict=True)
     )
     title = _wrapped(sign.title, TITLE_PT * 1.1, PAGE_WIDTH_PT) * TITLE_PT * 1.15 + 18
     budget = PAGE_HEIGHT_PT - head_pt - title - (FOOT_PT if with_cite else 0)
@@ -101,6 +105,7 @@ body { font-family: "DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-ser
 .casino { font-size: 16pt; font-weight: bold; text-align: center;
           border-bottom: 2pt solid #000; padding-bottom: 4pt; }
 .game { font-size: 12pt; text-align: center; margin-top: 2pt; }
+.note { font-size: 10pt; text-align: center; margin-top: 2pt; font-style: italic; }
 h1 { font-size: 30pt; text-align: center; margin: 10pt 0 8pt; line-height: 1.15; }
 .content { line-height: 1.3; margin-bottom: 8pt; }
 .content.two { column-count: 2; column-gap: 0.4in; column-fill: balance; }
@@ -144,16 +149,19 @@ def _item_html(item: Line | Paytable, with_cite: bool) -> str:
 
 
 def _sign_html(signs: SignSet, sign: Sign, with_cite: bool) -> str:
-    head = heading(signs)
+    who, named_game = named(signs)
+    said = notes(signs)
+    head = ([who] if who else []) + [named_game] + said
     fit = layout(sign, with_cite, signs.draft, tuple(head))
-    casino = escape(head[0]) if len(head) > 1 else ""
-    game = escape(head[-1])
+    casino = escape(who)
+    game = escape(named_game)
     parts = [f'<section class="sign" id="sign-{escape(sign.id)}">']
     if signs.draft:
         parts.append('<div class="watermark">DRAFT</div>')
     if casino:
         parts.append(f'<div class="casino">{casino}</div>')
     parts.append(f'<div class="game">{game}</div>')
+    parts += [f'<div class="note">{escape(note)}</div>' for note in said]
     if signs.draft:
         parts.append(f'<div class="draft">{escape(DRAFT_NOTICE)}</div>')
     parts.append(f"<h1>{escape(sign.title)}</h1>")

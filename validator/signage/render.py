@@ -38,12 +38,26 @@ UNSTATED = "The game's rules call for these on the signs; the Rules Submission d
 
 
 def heading(signs: SignSet) -> list[str]:
-    """Who the signs are for: the casino, the game, the submission's date."""
+    """Who the signs are for: the casino, the game, the submission's date; then the notes
+    on the day's text (``notes``)."""
+    who, game = named(signs)
+    return ([who, game] if who else [game]) + notes(signs)
+
+
+def named(signs: SignSet) -> tuple[str, str]:
+    """The casino (empty where the submission names none) and the game, with its chapter
+    and the submission's date where the proof shows them."""
     who = " · ".join(p for p in (signs.certificate_holder, signs.facility) if p)
     game = f"{signs.game_name} ({signs.chapter})" if signs.chapter else signs.game_name
     if signs.effective:
         game += f" · Rules Submission effective {signs.effective.isoformat()}"
-    return ([who, game] if who else [game]) + list(signs.as_of)
+    return who, game
+
+
+def notes(signs: SignSet) -> list[str]:
+    """What the signs say of the text they follow: made as of a day, or on a day the
+    chapter was not in force."""
+    return list(signs.as_of) + list(signs.in_force)
 
 
 def _paytable_text(table: Paytable, with_cite: bool) -> list[str]:
@@ -148,6 +162,7 @@ def as_posted(signs: SignSet) -> SignSet:
         signs,
         chapter="",  # the chapter and the filing's date are the proof's, not the patron's
         effective=None,
+        in_force=(),  # so is the note on the chapter's state: said on stderr when printed
         signs=tuple(replace(s, items=tuple(posted(i) for i in s.items)) for s in signs.signs),
     )
 
@@ -177,6 +192,7 @@ def render_json(signs: SignSet, *, cite: bool = True) -> str:
         "chapter": signs.chapter,
         "effective": signs.effective.isoformat() if signs.effective else None,
         **({"as_of": list(signs.as_of)} if signs.as_of else {}),
+        **({"in_force": list(signs.in_force)} if signs.in_force else {}),
         "draft": signs.draft,
         "findings" if signs.draft else "unstated": list(signs.problems),
         "signs": [
