@@ -692,3 +692,25 @@ def test_a_stated_tables_rows_are_headed_old_and_new_not_stated_and_stated(
     assert "## Pocket Bonus Wager, as stated: old rows → new rows" in out.stdout
     assert "| Hand | old rows | new rows | |" in out.stdout
     assert "stated → stated" not in out.stdout and "| stated | stated |" not in out.stdout
+
+
+def test_a_progressives_hold_says_the_meter_it_stands_at(tmp_path: Path) -> None:
+    """A progressive table's hold is priced with its meter standing at an amount: the diff
+    says which ($30,000 → $50,000 on the $5 wager, § 678a.12(d)(3)) and that the increments
+    the meter pays back later are not in it, in the text and the memo (a bare "56.3%" read
+    as the wager's long-run hold)."""
+    from validator import PROJECT_ROOT
+
+    old = PROJECT_ROOT / "rulesubs" / "example" / "high-card-flush.yaml"
+    new = tmp_path / "hcf.yaml"
+    new.write_text(
+        old.read_text(encoding="utf-8").replace(
+            'seed: "$30,000", reseed: "$30,000"', 'seed: "$50,000", reseed: "$50,000"'
+        ),
+        encoding="utf-8",
+    )
+    for fmt in ("text", "markdown"):
+        result = runner.invoke(app, ["diff", str(old), str(new), "--format", fmt])
+        said = " ".join(result.stdout.split())
+        assert "the meter at $30,000 on a $5 wager → $50,000 on a $5 wager" in said, fmt
+        assert "the increments it pays back later are not counted" in said, fmt

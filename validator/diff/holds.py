@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from validator.compiler import Game
+from validator.money import format_money
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,9 @@ class Hold:
     value: Fraction | None
     why_not: str | None = None
     basis: str = "wager"  # "bonus": a bonus on another wager, its hold is minus its return
+    #: priced with its progressive meter(s) standing at these amounts ("$30,000 on a $1
+    #: wager"): the increments the meter pays back later are not in it
+    meters: tuple[str, ...] = ()
 
 
 def _pricing() -> tuple[Any, Any] | None:
@@ -59,7 +63,11 @@ def table_hold(
         result = odds.exact_odds(game, table_id, letter, **kwargs)
     except (KeyError, ValueError, NotImplementedError, ArithmeticError) as e:
         return Hold(None, f"the odds engine cannot price it: {e}")
-    return Hold(Fraction(result.hold), basis=getattr(result, "basis", "wager"))
+    meters = tuple(
+        f"{format_money(m.amount)} on a {format_money(m.wager_amount)} wager"
+        for m in getattr(result, "meters", ()) or ()
+    )
+    return Hold(Fraction(result.hold), basis=getattr(result, "basis", "wager"), meters=meters)
 
 
 def rows_hold(game: Game, table_id: str, rows: dict[str, Any]) -> Hold:

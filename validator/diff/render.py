@@ -256,7 +256,26 @@ def _hold_line(c: Change) -> Any:
         t.append("  exact: " + " → ".join(str(v) for v in exact), style="dim")
     if any(h is not None and h.basis == "bonus" for h in (c.hold_old, c.hold_new)):
         t.append("  (a bonus on another wager: minus its return per unit)", style="dim")
+    at = metered(c)
+    if at:
+        t.append(f"  ({at})", style="dim")
     return t
+
+
+def metered(c: Change) -> str | None:
+    """Where a hold is a progressive's: the meter it was priced at, and that the increments
+    the meter pays back later are not in it (a change of the rate of progression moves the
+    long-run return, which the par sheet gives)."""
+    old, new = (h.meters if h is not None else () for h in (c.hold_old, c.hold_new))
+    if not old and not new:
+        return None
+    said = "; ".join(old) if old == new or not new else f"{'; '.join(old)} → {'; '.join(new)}"
+    if not said:
+        said = "; ".join(new)
+    return (
+        f"the meter at {said}; the increments it pays back later are not counted: the par "
+        "sheet gives the long-run return"
+    )
 
 
 def _findings_terminal(diff: GameDiff, out: Any) -> None:
@@ -339,8 +358,12 @@ def render_markdown(diff: GameDiff) -> str:
     if others:
         out += ["", "## Other changes", "", "| What | Old | New | Hold |", "|---|---|---|---|"]
         for c in others:
-            delta = delta_text(c)
-            hold = holds_text(c) + (f" ({delta})" if delta else "") if c.has_hold else ""
+            delta, at = delta_text(c), metered(c)
+            hold = (
+                holds_text(c) + (f" ({delta})" if delta else "") + (f"; {at}" if at else "")
+                if c.has_hold
+                else ""
+            )
             out.append(
                 f"| {_md(field_name(diff.game, c.path))} | {_md(stated(c)[0])} | "
                 f"{_md(stated(c)[1])} | {_md(hold)} |"
@@ -362,4 +385,7 @@ def _hold_md(c: Change) -> str:
     exact = [h.value for h in (c.hold_old, c.hold_new) if h is not None and h.value is not None]
     if exact:
         text += " (exact: " + " → ".join(str(v) for v in exact) + ")"
+    at = metered(c)
+    if at:
+        text += f" ({at})"
     return _md(text).replace("\\*\\*", "**")
