@@ -182,7 +182,9 @@ def test_the_command_prints_the_poker_signs(tmp_path: Path) -> None:
 
 
 def test_house_razz_signs_cite_the_house_procedures(tmp_path: Path) -> None:
-    """7CS Procedures § Wagers (4): the limits bind; the procedures have no rake sign."""
+    """7CS Procedures § Wagers (4): the limits bind; the procedures have no rake sign. Razz's
+    Forced Bet is made by the high card, by suit ((12)(iii)), not the lowest up-card of the
+    high game ((3)): its sign cites both."""
     from validator import PROJECT_ROOT
 
     got = signs(PROJECT_ROOT / "rulesubs" / "example" / "house-razz.yaml", "house-razz")
@@ -192,7 +194,7 @@ def test_house_razz_signs_cite_the_house_procedures(tmp_path: Path) -> None:
             [
                 ("Minimum wager $5; maximum wager $10", "7CS Procedures § Wagers (4)"),
                 ("Ante: $1", "7CS Procedures § Wagers (2)(i); § Seven-Card Stud (1)"),
-                ("Forced Bet: $2", "7CS Procedures § Seven-Card Stud (3), (4)"),
+                ("Forced Bet: $2", "7CS Procedures § Seven-Card Stud (3), (4), (12)(iii)"),
             ],
         )
     ]
