@@ -47,12 +47,22 @@ def test_a_mandatory_wager_of_nothing_is_an_error_and_a_stated_one_is_played_553
     to start the wagering", an Ante "the wager that a player may be required to make": each
     an amount of money. A $0 one is an error at its line (a Blind Bet at its place in the
     list); a stated Forced Bet is played as stated, never replaced by the default (a $0 one
-    was, and its sign posted "Forced Bet: $0")."""
+    was, and its sign posted "Forced Bet: $0"). Nor is one more than the table's maximum
+    wager (§ 553.18; the house procedures' Wagers (4))."""
     holdem = EXAMPLES / "poker-holdem.yaml"
     no_blind = _variant(tmp_path, holdem, ("blinds: [1, 2]", "blinds: [0, 2]"))
     found = _findings(no_blind)["poker-holdem/mandatory-wagers-more-than-nothing"]
     assert found["severity"] == "error" and "/blinds/0 is $0" in found["message"]
     assert found["line"] == no_blind.read_text().splitlines().index("blinds: [0, 2]") + 1
+    # § 553.18: the maximum wager posted binds them too: a $100 Blind Bet at a $2-$4 table
+    over = _variant(tmp_path, holdem, ("blinds: [1, 2]", "blinds: [2, 100]"))
+    said = json.loads(run_rulesub("validate", str(over), "--format", "json").stdout)
+    within = [
+        f["path"]
+        for f in said["findings"]
+        if f["code"] == "poker-holdem/mandatory-wagers-within-the-maximum"
+    ]
+    assert within == ["/blinds/1"]
     razz = EXAMPLES / "house-razz.yaml"
     house = load_game("house-razz")
     for stated, played in (("0", 0), ("3", 300)):

@@ -413,8 +413,9 @@ def test_a_house_round_and_a_house_table_are_refused_citing_the_house_procedures
     assert out.returncode == 2 and "did not match the last $1 of seat 3's bet" in out.stderr
     assert "(7CS Procedures § Definitions (All-in, Side pot); § Wagers (3)(ii))" in out.stderr
     assert "§ 553" not in out.stderr
-    table = variant(tmp_path, "house-razz", {"/ante/amount": 5000})
-    out = run_rulesub("play", "house-razz", "--rulesub", str(table), "--rounds", "1")
+    table = variant(tmp_path, "house-razz", {"/ante/amount": 5000})  # past the maximum wager
+    args = ("play", "house-razz", "--rulesub", str(table), "--rounds", "1", "--allow-findings")
+    out = run_rulesub(*args)
     assert (
         out.returncode == 2
         and "on the table to be dealt in (7CS Procedures § Wagers (3))" in out.stderr
