@@ -147,6 +147,20 @@ def test_a_hint_describes_the_field_where_it_is_not_another_of_its_name(tmp_path
         assert hint in found[0]["hint"], found[0]
 
 
+def test_the_deck_change_is_said_as_ch_553_says_it_553_3_b(tmp_path: Path) -> None:
+    """§ 553.3(b): "All decks opened for use on a Poker table shall be changed at least every
+    6 hours", whatever the dealing: the finding says so once, naming no shoe (the chapter
+    provides for none), where it listed hand, manual shoe and automated shoe."""
+    late = _variant(
+        tmp_path,
+        EXAMPLES / "poker-holdem.yaml",
+        ("change_every_hours: {hand: 6}", "change_every_hours: {hand: 7}"),
+    )
+    found = _findings(late)["poker-holdem/deck-change-interval"]
+    assert found["message"].startswith("The decks shall be changed at least every 6 hours:")
+    assert "shoe" not in found["message"]
+
+
 # -- § 553.15: the time charge and the maximum permissible rake ------------------------------
 
 

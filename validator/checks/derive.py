@@ -158,7 +158,14 @@ def _table_and_cards(g: GameDefinition) -> list[dict[str, Any]]:
                     else {}
                 ),
                 "cite": ch.cite,
-                "message": "The decks shall be changed at least every " + "; ".join(parts),
+                # one interval for every method (ch. 553: "at least every 6 hours") is said
+                # once, naming no dealing method the chapter does not provide for
+                "message": "The decks shall be changed at least every "
+                + (
+                    f"{ch.any} hours"
+                    if ch.any is not None and ch.hand is None and ch.shoe is None
+                    else "; ".join(parts)
+                ),
                 "hint": "change_every_hours: one entry per dealing method used, e.g. "
                 + ", ".join(f"{m}: {h}" for m, h in hours.items()),
             }
