@@ -150,9 +150,10 @@ def test_an_account_the_audit_log_did_not_make_opens_nothing(
         # the token the log issued is refused too: the account holds one more than issued
         assert api.get("/api/submissions").status_code == 401
     said = " ".join(r.getMessage() for r in caplog.records if r.name == "rulesub.web")
-    assert "account 'view' refused: its role or certificate holder is not the one" in said
+    # in the words `audit verify` names them by: one rule of what the log made
+    assert "account 'view' refused: its role is reviewer; the audit log added it as viewer" in said
     assert "account 'mole' refused: the audit log never added it" in said
-    assert "account 'cas' refused: it holds more API tokens labelled 'api'" in said
+    assert "account 'cas' refused: it holds 2 API token(s) labelled 'api'; the audit log " in said
     assert sign_in(TestClient(app), "rev").status_code == 303  # the others are as they were
 
 

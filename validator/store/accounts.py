@@ -417,44 +417,47 @@ def unmatched_accounts(store: Store) -> list[dict[str, str]]:
     """The accounts that do not say what the audit log says of them (``rulesub audit
     verify``): one the log never added, or removed; one whose role or certificate holder is
     not the one it was added with (a viewer made reviewer in the database); one holding an
-    API token the log never issued; and one the log added and never removed whose row is
-    gone. Only as trustworthy as the chain: ``verify_audit`` first."""
+    API token the log never issued (``_unlike``); and one the log added and never removed
+    whose row is gone. Only as trustworthy as the chain: ``verify_audit`` first."""
     with store.transaction(reading=True) as conn:
         said = as_logged(conn)
-        rows = conn.execute(
-            select(accounts.c.id, accounts.c.name, accounts.c.role, accounts.c.certificate_holder)
-        ).all()
+        rows = conn.execute(select(accounts)).all()
         held: dict[int, dict[str, int]] = {}
         for t in conn.execute(select(api_tokens.c.account_id, api_tokens.c.label)):
             labels = held.setdefault(t.account_id, {})
             labels[t.label] = labels.get(t.label, 0) + 1
     out = []
     for r in rows:
-        s = said.pop(r.name, None)
-        if s is None:
-            out.append({"account": r.name, "reason": "the audit log never added it"})
-            continue
-        wrong = [
-            f"its {what} is {_shown(now)}; the audit log added it as {_shown(then)}"
-            for what, now, then in (
-                ("role", r.role, s.role),
-                ("certificate holder", r.certificate_holder, s.holder),
-            )
-            if now != then
-        ]
-        wrong += [
-            f"it holds {n} API token(s) labelled {label!r}; the audit log issued "
-            f"{s.tokens.get(label, 0)} still unrevoked"
-            for label, n in sorted(held.get(r.id, {}).items())
-            if n > s.tokens.get(label, 0)
-        ]
+        wrong = _unlike(_account(r), said.pop(r.name, None), held.get(r.id, {}))
         if wrong:
-            out.append({"account": r.name, "reason": "; ".join(wrong)})
+            out.append({"account": r.name, "reason": wrong})
     out += [
         {"account": name, "reason": "the audit log added it and never removed it; it is gone"}
         for name in said
     ]
     return sorted(out, key=lambda a: a["account"])
+
+
+def _unlike(account: Account, s: _Said | None, held: dict[str, int]) -> str | None:
+    """How ``account``, holding ``held`` API tokens by label, is not what the audit log
+    (``s``, its entries read by ``as_logged``) made it; None where it is."""
+    if s is None:
+        return "the audit log never added it"
+    wrong = [
+        f"its {what} is {_shown(now)}; the audit log added it as {_shown(then)}"
+        for what, now, then in (
+            ("role", account.role, s.role),
+            ("certificate holder", account.certificate_holder, s.holder),
+        )
+        if now != then
+    ]
+    wrong += [
+        f"it holds {n} API token(s) labelled {label!r}; the audit log issued "
+        f"{s.tokens.get(label, 0)} still unrevoked"
+        for label, n in sorted(held.items())
+        if n > s.tokens.get(label, 0)
+    ]
+    return "; ".join(wrong) or None
 
 
 def _shown(value: object) -> str:
@@ -466,20 +469,16 @@ def not_as_logged(
 ) -> str | None:
     """Why ``account`` (signed in with ``token``, an API token, if given) is not as the
     audit log (``said``, read by ``as_logged``) made it, else None: the web view refuses
-    it, as ``audit verify`` names it."""
-    s = said.get(account.name)
-    if s is None:
-        return "the audit log never added it"
-    if (account.role, account.certificate_holder) != (s.role, s.holder):
-        return "its role or certificate holder is not the one it was added with"
+    it, by the rule ``audit verify`` names it by (``_unlike``), its tokens of the label
+    signed in with counted."""
+    held: dict[str, int] = {}
     if token is not None:
         t = api_tokens.c
         label = conn.execute(
             select(t.label).where(t.token_sha256 == _token_digest(token))
         ).scalar_one_or_none()
-        held = conn.execute(
-            select(func.count()).where(t.account_id == account.id, t.label == label)
-        ).scalar_one()
-        if held > s.tokens.get(str(label), 0):
-            return f"it holds more API tokens labelled {label!r} than the audit log issued"
-    return None
+        if label is not None:
+            held[label] = conn.execute(
+                select(func.count()).where(t.account_id == account.id, t.label == label)
+            ).scalar_one()
+    return _unlike(account, said.get(account.name), held)
