@@ -68,17 +68,17 @@ def _column_height(heights: list[float], columns: int) -> float:
 
 
 def layout(
-    sign: Sign, with_cite: bool = True, draft: bool = False, head: tuple[str, ...] = ()
+    sign: Sign,
+    with_cite: bool = True,
+    draft: bool = False,
+    head: tuple[tuple[str, float], ...] = (),
 ) -> Layout:
     """The largest type that fits the sign on one page, in one column if it can.
 
-    ``head``: the casino and game lines printed above the title."""
-    sizes = ((CASINO_PT, GAME_PT)[-min(len(head), 2) :] if head else ()) + (NOTE_PT,) * (
-        len(head) - 2 if len(head) > 2 else 0
-    )
+    ``head``: the lines printed above the title (the casino, the game, the notes), each
+    with its type size."""
     head_pt = 8.0 + sum(
-        _wrapped(text, size * 1.1, PAGE_WIDTH_PT) * size * 1.3
-        for text, size in zip(head, sizes, strict=True)
+        _wrapped(text, size * 1.1, PAGE_WIDTH_PT) * size * 1.3 for text, size in head
     )
     title = _wrapped(sign.title, TITLE_PT * 1.1, PAGE_WIDTH_PT) * TITLE_PT * 1.15 + 18
     budget = PAGE_HEIGHT_PT - head_pt - title - (FOOT_PT if with_cite else 0)
@@ -151,7 +151,11 @@ def _item_html(item: Line | Paytable, with_cite: bool) -> str:
 def _sign_html(signs: SignSet, sign: Sign, with_cite: bool) -> str:
     who, named_game = named(signs)
     said = notes(signs)
-    head = ([who] if who else []) + [named_game] + said
+    head = (
+        ([(who, CASINO_PT)] if who else [])
+        + [(named_game, GAME_PT)]
+        + [(note, NOTE_PT) for note in said]
+    )
     fit = layout(sign, with_cite, signs.draft, tuple(head))
     casino = escape(who)
     game = escape(named_game)
