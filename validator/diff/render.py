@@ -269,9 +269,8 @@ def metered(c: Change) -> str | None:
     old, new = (h.meters if h is not None else () for h in (c.hold_old, c.hold_new))
     if not old and not new:
         return None
-    said = "; ".join(old) if old == new or not new else f"{'; '.join(old)} → {'; '.join(new)}"
-    if not said:
-        said = "; ".join(new)
+    moved = old and new and old != new
+    said = f"{'; '.join(old)} → {'; '.join(new)}" if moved else "; ".join(old or new)
     return (
         f"the meter at {said}; the increments it pays back later are not counted: the par "
         "sheet gives the long-run return"
