@@ -7,7 +7,6 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,7 +68,7 @@ def play_poker(
         session = Session(game, setup, seats or setup.positions, seed, strategy)
         for record in session.hands(hands):
             if format is not Format.json and not quiet:
-                narrate(out, record)
+                narrate(out, record, session.kill.option if session.kill else None)
             if format is Format.json or log is not None:
                 data = record.to_json() if gate is None else marked(record.to_json(), gate)
                 records.append(data)
@@ -152,7 +151,7 @@ def simulate_poker(
     print_summary(console(), data)
 
 
-def narrate(out: Any, record: HandRecord) -> None:
+def narrate(out: Any, record: HandRecord, kill_option: str | None = None) -> None:
     """A round of play as the dealer would call it (on a console with markup off: the text
     is printed as written), a line each, never cut: a line piped to a file or a search is
     whole."""
@@ -169,8 +168,9 @@ def narrate(out: Any, record: HandRecord) -> None:
     if record.button is not None:
         head.append(f", button seat {record.button}")
     if record.kill_multiplier != 1:
-        option = "Half-kill" if record.kill_multiplier == Fraction(3, 2) else "Kill"
-        head.append(f", limits ×{record.kill_multiplier} ({option})")
+        from validator.interpreter.poker.kill import option_name
+
+        head.append(f", limits ×{record.kill_multiplier} ({option_name(kill_option or 'kill')})")
     say(head)
     for seat, amount in record.buy_ins.items():
         say(f"  seat {seat} buys in for {dollar_text(amount)}")

@@ -30,6 +30,11 @@ class KillRule:
     in_effect: bool = False  # for this hand
 
 
+def option_name(option: str) -> str:
+    """The option as § 553.1 names it: the Kill, the Half-kill."""
+    return "Kill" if option == "kill" else "Half-kill"
+
+
 @dataclass(frozen=True)
 class KillResult:
     in_effect_next: bool
@@ -63,7 +68,7 @@ def next_hand(
     """The Kill for the next hand and why; ``in_effect_next``: the settlement kernel's
     figure (none: read here, for the narration of a rule)."""
     qualifying = pot >= rule.qualifying_pot
-    name = "Kill" if rule.option == "kill" else "Half-kill"
+    name = option_name(rule.option)
     size = f"the {dollar_text(pot)} {pot_name}"
     threshold = f"the {dollar_text(rule.qualifying_pot)} qualifying pot"
     if scooped_by is not None and qualifying:
