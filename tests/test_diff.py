@@ -714,3 +714,81 @@ def test_a_progressives_hold_says_the_meter_it_stands_at(tmp_path: Path) -> None
         said = " ".join(result.stdout.split())
         assert "the meter at $30,000 on a $5 wager → $50,000 on a $5 wager" in said, fmt
         assert "the increments it pays back later are not counted" in said, fmt
+
+
+def test_a_poker_change_is_said_in_the_chapters_words_not_the_files(tmp_path: Path) -> None:
+    """§ 553.12(b) names "the Kill or Half-kill option", § 553.15(b)(3) time charges "on a
+    per-player basis", § 553.20(i) a Bad Beat payout's discontinuing by terminating "pot
+    contributions" or "transferring … to other Bad Beat payouts": a change of any is shown in
+    those words, the Bad Beat's qualifying hand by the ranking's name for it, and the Bad
+    Beat payout's own ``offered`` is never "Wagers offered"."""
+    root = Path(__file__).resolve().parents[1] / "rulesubs" / "example"
+    omaha = (root / "poker-omaha-hi-lo-8.yaml").read_text(encoding="utf-8")
+    changed = omaha.replace("option: half_kill", "option: kill").replace(
+        "time: {basis: per_player,", "time: {basis: per_table,"
+    )
+    _, out, _ = diff(
+        str(write(tmp_path, "old.yaml", omaha)), str(write(tmp_path, "new.yaml", changed))
+    )
+    assert "Betting Kill option: Half-kill → Kill" in out
+    assert "Rake time charge basis: per player → per table" in out
+    assert "half_kill" not in out and "per_player" not in out
+
+    holdem = (root / "poker-holdem.yaml").read_text(encoding="utf-8")
+    assert "at_least: four_of_a_kind" in holdem and "method: both" in holdem
+    changed = (
+        holdem.replace("at_least: four_of_a_kind", "at_least: full_house")
+        .replace("method: both", "method: transfer")
+        .replace("types: [percentage]", "types: [percentage, time]")
+    )
+    data = diff_json(tmp_path, holdem, changed)
+    at_least = change_at(data, "/bad_beat/qualifying/at_least")
+    assert (at_least["old"], at_least["new"]) == ("Four-of-a-kind", "Full house")
+    method = change_at(data, "/bad_beat/discontinuation/method")
+    assert method["new"] == "transferred to other Bad Beat payouts"
+    assert change_at(data, "/rake/types")["new"] == "percentage, time charges"
+
+    off = holdem.replace("bad_beat:\n  offered: true", "bad_beat:\n  offered: false")
+    assert off != holdem
+    _, out, _ = diff(
+        str(write(tmp_path, "old.yaml", holdem)), str(write(tmp_path, "off.yaml", off))
+    )
+    assert "Bad Beat payout offered: yes → no" in out
+    assert "Wagers offered" not in out
+
+
+def test_an_offered_table_is_named_as_the_chapter_names_it(tmp_path: Path) -> None:
+    """The Magic Card and Lucky Bonus of § 641a.12(g)(3) is offered by its table's name in
+    ``offered:``; a diff names it so, never by its id."""
+    root = Path(__file__).resolve().parents[1] / "rulesubs" / "example"
+    five = (root / "four-card-poker-five-card.yaml").read_text(encoding="utf-8")
+    assert "offered: [five_card_progressive, five_card_hand_bonus]" in five
+    more = five.replace(
+        "offered: [five_card_progressive, five_card_hand_bonus]",
+        "offered: [five_card_progressive, five_card_hand_bonus, magic_card_lucky_bonus]",
+    )
+    _, out, _ = diff(str(write(tmp_path, "old.yaml", five)), str(write(tmp_path, "new.yaml", more)))
+    assert "Magic Card and Lucky Bonus" in " ".join(out.split())
+    assert "magic_card_lucky_bonus" not in out
+
+
+@pytest.mark.parametrize(
+    ("args", "title"),
+    [
+        (("four-card-poker", "--wager", "aces_up", "--paytable", "A", "--to", "C"), "Paytable"),
+        (("lunar-poker", "--from", "2014-01-01", "--to", "2016-09-01"), "Regulation"),
+    ],
+)
+def test_a_memo_is_titled_by_what_changed(args: tuple[str, ...], title: str) -> None:
+    """A memo of two of the chapter's paytables is a paytable change; of the chapter's own
+    amendments between two dates, a regulation change."""
+    _, out, _ = diff(*args, "--format", "markdown")
+    assert out.startswith(f"# {title} change: ")
+
+
+def test_a_memo_of_more_than_paytables_is_a_rules_submission_change(tmp_path: Path) -> None:
+    """A change of the table's limits is not a paytable change: the memo says what it is."""
+    old = write(tmp_path, "old.yaml", FOUR_CARD_POKER)
+    new = write(tmp_path, "new.yaml", FOUR_CARD_POKER.replace("max_wager: 500", "max_wager: 400"))
+    _, out, _ = diff(str(old), str(new), "--format", "markdown")
+    assert out.startswith("# Rules Submission change: Four Card Poker\n")

@@ -27,6 +27,7 @@ from typing import Any
 
 from validator.compiler import Game
 from validator.diff.holds import Hold, rows_hold, table_hold
+from validator.diff.names import value_words
 from validator.model.game import Rows, Table
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
 from validator.model.submission.problems import MISREAD
@@ -105,6 +106,7 @@ class GameDiff:
     new_errors: int = 0
     new_warnings: int = 0
     submissions: bool = True  # two submissions (False: two of the chapter's paytables)
+    between_dates: bool = False  # the regulation's own changes between two dates
     #: what either submission wrote that was not read as written (a misspelt `paytabels:`):
     #: compared as if left out, and said so before the changes
     not_read: list[Any] = field(default_factory=list)
@@ -370,10 +372,10 @@ def diff_submissions(
         a, b = before.get(pointer), after.get(pointer)
         if _same(a, b):
             continue
-        if pointer == "/offered":  # the wagers by their names in the chapter, never their ids
-            a, b = wager_names(game, a), wager_names(game, b)
-        elif pointer.endswith(("/dealing/methods", "/dealing/shuffler")):  # in words
+        if pointer.endswith(("/dealing/methods", "/dealing/shuffler")):  # in words
             a, b = method_names(a), method_names(b)
+        else:  # a wager, a choice or a hand by its name in the chapter, never its id
+            a, b = value_words(game, pointer, a), value_words(game, pointer, b)
         change = Change(pointer, None if a is None else show(a), None if b is None else show(b))
         keys = parts(pointer)
         if keys[0] == "progressives" and len(keys) > 1 and keys[1] not in priced:
@@ -409,15 +411,6 @@ def method_names(value: Any) -> Any:
     if isinstance(value, list):
         return [words.get(m, m) if isinstance(m, str) else m for m in value]
     return words.get(value, value) if isinstance(value, str) else value
-
-
-def wager_names(game: Game, value: Any) -> Any:
-    """A list of wager ids (``offered:``) as the chapter names the wagers; anything else as
-    it is."""
-    if not isinstance(value, list):
-        return value
-    wagers = game.definition.wagers
-    return [wagers[w].name if isinstance(w, str) and w in wagers else w for w in value]
 
 
 def _order(table_ids: list[str]) -> Any:

@@ -49,7 +49,7 @@ def diff_dates(game: Game, old: dt.date, new: dt.date) -> GameDiff:
     """The regulation's own changes from ``old`` to ``new``."""
     before = replace(game, definition=as_of(game.definition, old))
     after = replace(game, definition=as_of(game.definition, new))
-    result = GameDiff(game, old.isoformat(), new.isoformat(), submissions=False)
+    result = GameDiff(game, old.isoformat(), new.isoformat(), submissions=False, between_dates=True)
     lo, hi = min(old, new), max(old, new)
     events: list[tuple[dt.date, Change]] = []
     history = game.definition.history

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from validator.cards import RANK_PLURALS
 from validator.compiler import meter_label
+from validator.model.submission.descriptions import choice_words
 from validator.pointer import parts as pointer_parts
 
 #: a submission's field as an officer calls it (the Rules Submission's own headings)
@@ -44,6 +46,31 @@ FIELD_NAMES = {
     "betting": "Betting",
     "blinds": "Blind Bets",
     "ante": "Ante",
+    "forced_bet": "Forced Bet",
+    "max_raises": "raise cap",
+    "max_raises_by_round": "raise cap by betting round",
+    "check_raise": "raising after a check",
+    "structure": "limit structure",
+    "upper_from": "upper limit from",
+    "raised_minimum": "raised minimum wager",
+    "max_increase": "most increase",
+    "kill": "Kill",
+    "every_minutes": "assessed every (minutes)",
+    "time": "time charge",
+    "max_contribution": "most contributed from a pot",
+    "box": "payout box",
+    "approved": "approved on",
+    "showdown": "Showdown",
+    "deck_rotation": "Deck rotation",
+}
+
+#: A key whose parent makes it another thing, by the last two keys: the Bad Beat payout's
+#: ``offered`` is whether it is offered, not the wagers offered (looked up first).
+FIELD_NAMES_AT = {
+    "bad_beat/offered": "offered",
+    "shares/table": "table share",
+    "shares/losing_hand": "losing hand's share",
+    "shares/winning_hand": "winning hand's share",
 }
 
 
@@ -57,7 +84,10 @@ def field_name(game: Any, pointer: str) -> str:
         d = game.definition
         names.update({w: wager.name for w, wager in d.wagers.items()})
         names.update({t: table.name for _, t, table in d.tables()})
-    words = [_word(p, names) for p in parts]
+    above = ["", *parts[:-1]]  # each key's parent, for the names it changes
+    words = [
+        FIELD_NAMES_AT.get(f"{a}/{p}") or _word(p, names) for a, p in zip(above, parts, strict=True)
+    ]
     if len(parts) >= 3 and parts[0] == "progressives":  # "Four-Card Progressive, wager amount"
         if len(parts) >= 4 and parts[2] == "meters":  # "… meter's seed", as signs say
             meter = meter_label(words[1], parts[3])
@@ -79,6 +109,28 @@ def _word(part: str, names: dict[str, str]) -> str:
     if part.isdigit():
         return f"(item {int(part) + 1})"
     return names.get(part) or FIELD_NAMES.get(part) or part.replace("_", " ")
+
+
+def value_words(game: Any, pointer: str, value: Any) -> Any:
+    """A stated value as the chapter words it: a choice by its words (``choice_words``), a
+    wager or table offered by its name, a hand of the ranking (the Bad Beat's
+    ``at_least: four_of_a_kind``) by the ranking's name for it; anything else as it is."""
+    keys = [p for p in pointer_parts(pointer) if p]
+    if game is None or not keys:
+        return choice_words(pointer, value)
+    d = game.definition
+    if keys == ["offered"] and isinstance(value, list):
+        names = {t: table.name for _, t, table in d.tables()}
+        names.update({w: wager.name for w, wager in d.wagers.items()})
+        return [names.get(v, v) if isinstance(v, str) else v for v in value]
+    if keys[-2:] in (["qualifying", "at_least"], ["qualifying", "beaten_by"]):
+        showdown = getattr(d, "showdown", None)
+        if isinstance(value, str) and showdown is not None and showdown.high:
+            ev = game.evaluator(showdown.high)
+            return ev.category(value).name if value in ev.ids else value
+    if keys[-2:] == ["qualifying", "rank_at_least"] and isinstance(value, int):
+        return f"{RANK_PLURALS[value]} or better" if value in RANK_PLURALS else value
+    return choice_words(pointer, value)
 
 
 #: A field as a finding's message names it: a path into the submission (``/table/max_wager``).

@@ -309,9 +309,20 @@ def _code(text: str) -> str:
     return md_code(text)
 
 
+def memo_title(diff: GameDiff) -> str:
+    """What the memo is about: a paytable change where only paytables changed (or two of the
+    chapter's paytables are compared), the regulation's change between two dates, else a
+    change of the Rules Submission."""
+    if diff.between_dates:
+        return "Regulation change"
+    if not diff.submissions or {c.group for c in diff.changes} <= {"Paytables"}:
+        return "Paytable change"
+    return "Rules Submission change"
+
+
 def render_markdown(diff: GameDiff) -> str:
     d = diff.game.definition
-    out = [f"# Paytable change: {_md(d.name)}", ""]
+    out = [f"# {memo_title(diff)}: {_md(d.name)}", ""]
     out.append(f"{_md(d.chapter)}  ")
     out.append(f"Old: {_code(diff.old_label)}  ")
     out.append(f"New: {_code(diff.new_label)}")

@@ -28,6 +28,7 @@ from validator.model.notation import Payout, PayoutKind, format_money, format_ra
 from validator.model.poker import SplitLimit, Street, TimeRake
 from validator.model.signage import SignDef, resolve
 from validator.model.submission import PokerBetting, Progressive, Rake, RulesSubmission
+from validator.model.submission.descriptions import CHOICES
 
 PLACEMENT = {
     "layout": "Inscribed on the layout",
@@ -136,7 +137,7 @@ KILL = {
     "kill": ("Kill option", "twice the posted limits"),
     "half_kill": ("Half-kill option", "the posted limits increased by one-half"),
 }
-TIME_BASIS = {"per_player": "per player", "per_table": "per table"}
+TIME_BASIS = CHOICES["time/basis"]
 #: § 553.15(b)(3)(i): "if taken on a per-player basis, inactive players seated at the table
 #: shall also be assessed" (``inactive_players_assessed``)
 INACTIVE_ASSESSED = ", inactive seated players included"

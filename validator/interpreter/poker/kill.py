@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from validator.interpreter.poker.showdown import PotResult
+from validator.model.submission.descriptions import CHOICES
 from validator.money import Cents, dollar_text
 from validator.vocabulary import POKER_WORD, meaning
 
@@ -32,7 +33,7 @@ class KillRule:
 
 def option_name(option: str) -> str:
     """The option as § 553.1 names it: the Kill, the Half-kill."""
-    return "Kill" if option == "kill" else "Half-kill"
+    return CHOICES["kill/option"]["kill" if option == "kill" else "half_kill"]
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,50 @@ DESCRIPTIONS_AT: dict[str, str] = {
 }
 
 
+#: A stated choice in words, by the last two keys of the field that holds it
+#: (``/rake/time/basis: per_player`` is "per player"): for the documents that show a value
+#: changed or stated, never the word the file is written in.
+CHOICES: dict[str, dict[str, str]] = {
+    "rake/types": {
+        "percentage": "percentage",
+        "incremental": "incremental",
+        "time": "time charges",
+    },
+    "percentage/taken": {
+        "per_betting_round": "after each betting round",
+        "end_of_round": "at the end of the round of play",
+    },
+    "incremental/taken": {
+        "as_levels_reached": "as each level is reached",
+        "end_of_round": "at the end of the round of play",
+    },
+    "time/basis": {"per_player": "per player", "per_table": "per table"},
+    "kill/option": {"kill": "Kill", "half_kill": "Half-kill", "none": "neither"},
+    "betting/structure": {
+        "spread": "spread limit",
+        "fixed": "fixed limit",
+        "split": "split limit",
+    },
+    # § 553.20(i): "pot contributions shall be terminated or … transferring Bad Beat payout
+    # amounts to other Bad Beat payouts, or both"
+    "discontinuation/method": {
+        "terminate_contributions": "pot contributions terminated",
+        "transfer": "transferred to other Bad Beat payouts",
+        "both": "contributions terminated and transferred to other Bad Beat payouts",
+    },
+}
+
+
+def choice_words(pointer: str, value: object) -> object:
+    """A stated choice (or a list of them) in words, by the field at ``pointer``; any other
+    value, or a word the field does not take, as it is."""
+    parts = [p for p in pointer.split("/") if p]
+    words = CHOICES.get("/".join(parts[-2:]), {})
+    if isinstance(value, list):
+        return [words.get(v, v) if isinstance(v, str) else v for v in value]
+    return words.get(value, value) if isinstance(value, str) else value
+
+
 def described_at(pointer: str) -> str | None:
     """What the field at ``pointer`` holds: by the longest tail of its path that names it
     (``/dealing/change_every_hours/hand``: the hours by hand, not the Bad Beat's hand),
