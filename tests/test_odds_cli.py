@@ -260,3 +260,19 @@ def test_a_submissions_odds_price_the_tables_its_par_sheet_prices(example: str) 
     text = run_rulesub("odds", game, "--rulesub", str(sub)).stdout
     said = text.split("Not priced:")[1] if "Not priced:" in text else ""
     assert re.findall(r"\(([a-z][a-z0-9_]*)\):", said) == list(par["not_priced"])
+
+
+def test_every_table_names_the_meter_each_paytable_is_priced_at() -> None:
+    """§ 641a.12(d)(3) fixes the Four-Card Progressive's seed by paytable: $5,000 for 1 with
+    table A, $1,000 for 1 with table B. `odds --all` prices each at its own seed and says
+    which meter went with which paytable, never a list of seeds without their tables."""
+    text = " ".join(invoke("four-card-poker", "--all").stdout.split())
+    assert (
+        "Meter, Four-Card Progressive paytable A: Progressive meter $5,000 on a $1 wager "
+        "(the seed)" in text
+    )
+    assert (
+        "Meter, Four-Card Progressive paytable B: Progressive meter $1,000 on a $1 wager "
+        "(the seed)" in text
+    )
+    assert "Meter: " not in text

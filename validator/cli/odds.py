@@ -508,9 +508,10 @@ def _every_table(
                 style="italic",
             )
         )
-    meters = {m.describe() for r in results for m in r.meters}
-    for m in sorted(meters):
-        out.print(Text(f"Meter: {m}", style="dim"))
+    for r in results:  # each paytable's own meters: a table A and a table B differ in seed
+        if r.meters:
+            metered = "; ".join(m.describe() for m in r.meters)
+            out.print(Text(f"Meter, {r.label}: {metered}", style="dim"))
     _published(out, results)
     if not_priced:
         out.print(Text("Not priced:", style="bold"))
