@@ -140,6 +140,9 @@ def database(backend: str, tmp_path: Path, *, migrated: bool = False) -> Iterato
 #: those decisions are never dated before it was recorded (refused), whatever day the
 #: tests run.
 RECORDED_AT = dt.datetime(2026, 11, 2, 12, tzinfo=dt.UTC)
+#: The office's day in those tests: their decisions, dated up to the end of 2027, are made on
+#: or before it (an approval dated after the day it is made is refused).
+DECIDED_BY = dt.date(2027, 12, 31)
 
 
 @contextlib.contextmanager
@@ -150,6 +153,27 @@ def pinned_store_clock() -> Iterator[None]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(lifecycle, "utcnow", lambda: RECORDED_AT)
+        patch.setattr(lifecycle, "today", lambda now: DECIDED_BY)
+        yield
+
+
+@contextlib.contextmanager
+def office_day(day: dt.date = DECIDED_BY) -> Iterator[None]:
+    """Within, the office's day is ``day`` (in this process only): an approval dated up to
+    it is not after the day it is made, whatever day the tests run; the store's clock
+    itself is left as it is."""
+    from validator.store import lifecycle
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lifecycle, "today", lambda now: day)
+        yield
+
+
+@pytest.fixture(scope="module")
+def decided_by_the_office_day() -> Iterator[None]:
+    """A module's decisions, dated up to ``DECIDED_BY``, made on that day (``office_day``),
+    its filings recorded at the times the tests give."""
+    with office_day():
         yield
 
 

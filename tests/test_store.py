@@ -785,12 +785,12 @@ def test_an_approval_is_decided_on_the_regulation_in_force(db: str, tmp_path: Pa
     hcf_game.write_text(text_.replace("  max_positions: 6\n", "  max_positions: 5\n"), "utf-8")
     rid = record(db, HCF)
     amended_rules = {"RULESUB_GAMES_DIR": str(games)}
-    refused = rulesub(
-        "approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db, env=amended_rules
-    )
+    # in a process of its own, on the real clock: dated the day it was recorded, never later
+    on = RECORDED_AT.date().isoformat()
+    refused = rulesub("approve", str(rid), "--by", "R", "--date", on, "--db", db, env=amended_rules)
     assert refused.returncode == 1, refused.stderr
     assert "high-card-flush/max-positions" in refused.stderr
     approved = rulesub(
-        "approve", str(rid), "--by", "R", "--date", BEFORE_EFFECTIVE, "--db", db, own_process=False
+        "approve", str(rid), "--by", "R", "--date", on, "--db", db, own_process=False
     )
     assert approved.returncode == 0, approved.stderr

@@ -19,7 +19,15 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
-from store_db import BACKENDS, EXAMPLES, RECORDED_AT, amended, database, rulesub
+from store_db import (
+    BACKENDS,
+    EXAMPLES,
+    RECORDED_AT,
+    amended,
+    database,
+    decided_by_the_office_day,  # noqa: F401 (the office's day, for the approvals)
+    rulesub,
+)
 from typer.testing import CliRunner
 
 from validator.cli import app
@@ -29,6 +37,9 @@ from validator.store.schema import audit_log, submissions
 HCF = EXAMPLES / "high-card-flush.yaml"
 WORKERS = 4  # processes at once: bounded, the machine is shared
 FILES_EACH = 5
+#: the approvals made in this process are dated up to the end of 2027: made on the office's
+#: day then; those made in processes of their own are dated the day the filings were recorded
+pytestmark = pytest.mark.usefixtures("decided_by_the_office_day")
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> Any:
@@ -293,7 +304,7 @@ def test_concurrent_approvals_of_one_facility_game_and_date_approve_once(
                 "--by",
                 f"officer {i}",
                 "--date",
-                "2026-12-01",
+                RECORDED_AT.date().isoformat(),  # on the real clock: never after today
                 "--db",
                 db,
             ],

@@ -30,7 +30,16 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, text
-from store_db import BACKENDS, EXAMPLES, amended, cli, database, drop_audit_triggers, rulesub
+from store_db import (
+    BACKENDS,
+    EXAMPLES,
+    amended,
+    cli,
+    database,
+    decided_by_the_office_day,  # noqa: F401 (the office's day, for the approvals)
+    drop_audit_triggers,
+    rulesub,
+)
 
 from validator import PROJECT_ROOT
 from validator.store import Store
@@ -40,6 +49,8 @@ from validator.store.schema import audit_log
 HCF = EXAMPLES / "high-card-flush.yaml"
 FLAWED = PROJECT_ROOT / "rulesubs" / "flawed" / "hcf-payout-limit.yaml"
 FILED = dt.datetime(2026, 11, 1, 9, tzinfo=dt.UTC)  # before every approval date below
+#: the approvals below are dated up to the end of 2027: made on the office's day then
+pytestmark = pytest.mark.usefixtures("decided_by_the_office_day")
 
 
 @pytest.fixture(params=BACKENDS)

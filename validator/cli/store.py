@@ -228,7 +228,11 @@ def approve(
     submission_id: Annotated[int, typer.Argument(metavar="ID", help="the submission's id")],
     by: Annotated[str, typer.Option("--by", help="who approves it")],
     date: Annotated[
-        str | None, typer.Option("--date", help="the approval date, YYYY-MM-DD (default today)")
+        str | None,
+        typer.Option(
+            "--date",
+            help="the approval date, YYYY-MM-DD (default today; never after today)",
+        ),
     ] = None,
     note: Annotated[str | None, typer.Option("--note", help="a note kept with it")] = None,
     waive: Annotated[
@@ -242,8 +246,8 @@ def approve(
     """Approve a submitted submission: it needs zero error findings (or each waived);
     it supersedes the approved one of its facility and game from its effective date.
 
-    Exit 0 approved; 1 refused (findings, or another approval holds that facility, game and
-    effective date); 2 unreadable input."""
+    Exit 0 approved; 1 refused (findings, another approval holds that facility, game and
+    effective date, or a date after today); 2 unreadable input."""
     on = _date(date, "--date")
     by = _named(by)
     waived: dict[str, str] = {}

@@ -447,6 +447,7 @@ class Store:
                 _own_facility(conn, row.content, row.filename, _filed_under(row), "approved")
                 _not_held_already(conn, row, held)
                 _not_before_recording(row, on, "an approval")
+                _not_after_today(on, now)
                 findings = self._decided_on(row, on, waive)
                 decided_on = jsonout.dumps(findings)
                 superseded = _to_supersede(conn, row, on)
@@ -984,6 +985,29 @@ def _not_before_recording(row: Row[Any], on: dt.date, what: str) -> None:
         raise Refused(
             f"{what} dated {on} is before submission {row.id} was recorded, on {recorded}: "
             "a filing is decided on or after the day it was filed"
+        )
+
+
+def today(now: dt.datetime) -> dt.date:
+    """The day a decision written at ``now`` is made on: its date in UTC."""
+    return now.date()
+
+
+def decision_day() -> dt.date:
+    """Today, as a decision made now is dated at the latest (the web form's default)."""
+    return today(utcnow())
+
+
+def _not_after_today(on: dt.date, now: dt.datetime) -> None:
+    """Refuse an approval dated after the day it is made: each later approval must be dated
+    on or after the one it supersedes, so one dated in a mistyped year (9999) would hold
+    every later decision of its facility and game. When the rules start is the
+    submission's effective date, not the approval's."""
+    if on > today(now):
+        raise Refused(
+            f"an approval dated {on} is after today, {today(now)}: a decision is dated on or "
+            "before the day it is made (the submission's effective date says when its "
+            "rules start)"
         )
 
 

@@ -45,6 +45,7 @@ from validator.loader import MAX_BYTES
 from validator.store import NoSubmission, Refused, Store, StoreError, UnknownWaiver, Unwaived
 from validator.store import accounts as acct
 from validator.store.accounts import Account
+from validator.store.lifecycle import decision_day
 from validator.web import queries
 from validator.web.packs import Packs
 from validator.web.queries import filing_number
@@ -429,7 +430,7 @@ async def submission(request: Request) -> Response:
             "timeline": _timeline(web, me, row),
             "waivers": web.store.waivers_of(row.id),
             "replaces": web.store.replaces(row.id) if row.status == "submitted" else [],
-            "today": dt.date.today().isoformat(),
+            "today": decision_day().isoformat(),  # the store's day (UTC), not the server's
         }
 
     return web.render(request, "submission.html", **await run_in_threadpool(gather))
