@@ -182,7 +182,7 @@ def test_show_stud_common_card_is_not_a_deal_of_no_cards() -> None:
     t = " ".join(result.stdout.replace("│", " ").split())
     assert "0 card(s)" not in t
     assert "Common card: none in the regular deal; one card face up in the centre" in t
-    assert "High hand: Five-card Poker hand, best 5 of the player's cards + the common card" in t
+    assert "High hand: High Poker hand, best 5 of the player's cards + the common card" in t
 
 
 def test_show_the_raise_by_flush_length_in_words_678a_11_b() -> None:

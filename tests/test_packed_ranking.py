@@ -58,9 +58,9 @@ from validator.rankings.packed import (
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 #: the rankings a nonbanking Poker game reads (held so by the first test)
-POKER_RANKINGS = ("five-card", "low-ace-to-five")
+POKER_RANKINGS = ("poker", "low-ace-to-five")
 #: packable rankings of the banking games, held to the same agreement
-OTHER_PACKABLE = ("four-card", "lunar")
+OTHER_PACKABLE = ("five-card", "four-card", "lunar")
 
 
 def _game_ids() -> list[str]:

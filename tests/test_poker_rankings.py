@@ -163,3 +163,32 @@ def test_evaluator_at_least_reads_low_categories_the_low_way(evaluator) -> None:
     ev: Evaluator = evaluator(LOW)
     assert ev.at_least(ev.best(cards("8S 7D 4C 2H AD")), "pair")
     assert not ev.at_least(ev.best(cards("8S 8D 4C 2H AD")), "no_pair")
+
+
+NONBANKING = (
+    "poker-holdem",
+    "poker-omaha",
+    "poker-omaha-hi-lo-8",
+    "poker-five-card-draw",
+    "poker-five-card-stud",
+    "poker-seven-card-stud",
+    "house-seven-card-stud",
+)
+
+
+@pytest.mark.parametrize("game_id", NONBANKING)
+def test_a_poker_hand_is_named_as_553_4_b_names_it(game_id: str) -> None:
+    """§ 553.4(b)(8), (9) and the house procedures' Poker Rankings (2)(viii), (ix): "Two
+    pairs", "One pair". The banking chapters' paytables print "Two pair" and "Pair", and
+    their five-card hand keeps those names (§ 641a.12; WPT's § 677a.6(b)(8))."""
+    from validator.compiler import load_game
+
+    game = load_game(game_id)
+    ev = game.evaluator("high")
+    assert ev.category("two_pair").name == "Two pairs"
+    assert ev.category("pair").name == "One pair"
+    banking = load_game("four-card-poker").evaluator("player_five")
+    assert (banking.category("two_pair").name, banking.category("pair").name) == (
+        "Two pair",
+        "Pair",
+    )
