@@ -204,7 +204,9 @@ def test_officer_files_reviewer_approves_and_prints_signs(
 
     # the history: approved, superseded, rejected, with who acted
     history = driver.find_element(By.ID, "history").text
-    assert "approve by rev" in history and "reject by rev" in history
+    # in words, as `history` says it: never the store's action words ("approve by rev")
+    assert f"rev approved #{fixed_id} on " in history and "rev rejected #" in history
+    assert "approve by" not in history
     assert "SUPERSEDED" in history.upper()
     shot(driver, artefacts, "04-approved-submission")
 

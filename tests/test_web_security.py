@@ -267,7 +267,7 @@ def test_approval_is_in_the_audit_log_with_the_account(tmp_path: Path) -> None:
     assert [e.actor for e in approvals] == ["rev"]
     assert json.loads(approvals[0].detail)["note"] == "checked at the table"
     page = client.get(f"/submissions/{sid}").text
-    assert "approve by rev" in page
+    assert f"rev approved #{sid} on 2026-12-20 (note: checked at the table)" in page
 
 
 def test_open_redirect_is_refused(app) -> None:  # type: ignore[no-untyped-def]

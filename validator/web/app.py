@@ -46,6 +46,7 @@ from validator.store import NoSubmission, Refused, Store, StoreError, UnknownWai
 from validator.store import accounts as acct
 from validator.store.accounts import Account
 from validator.store.lifecycle import decision_day
+from validator.store.words import audit_words
 from validator.web import queries
 from validator.web.packs import Packs
 from validator.web.queries import filing_number
@@ -411,7 +412,7 @@ def _timeline(web: Web, me: Account, row: Any) -> list[dict[str, Any]]:
     by_id: dict[int | None, list[Any]] = {}
     for e in events:
         by_id.setdefault(e.submission_id, []).append(
-            {"at": e.at, "actor": e.actor, "action": e.action, "detail": e.data}
+            {"at": e.at, "words": audit_words(e)}  # as `history` and the audit page say it
         )
     return [{"row": r, "events": by_id.get(r.id, [])} for r in rows]
 
