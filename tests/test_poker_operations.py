@@ -237,3 +237,28 @@ def test_a_round_records_its_settlement_operations_as_its_figures(game_id: str) 
         assert (names[-1] == "move_button") == (data["button"] is not None)  # Stud: none
         settled += 1
     assert settled == 60
+
+
+@pytest.mark.parametrize("game_id", ["house-seven-card-stud", "poker-holdem"])
+def test_the_side_pots_are_awarded_before_the_main_pot(game_id: str) -> None:
+    """§ 553.7(e)(6)(ii): "Prior to pushing the pot to the winner … the dealer shall … Award
+    all side pots"; the house procedures' Poker Overview (4)(v): "All side pots shall be
+    awarded before the dealer awards the pot in the center of the poker table". Eight loose
+    players go All-in often: in every round of several pots the awards run from the
+    outermost side pot to the main pot, each after the pots are formed and raked."""
+    game = load_game(game_id)
+    session = Session(game, default_setup(game), 8, seed=11, strategy="loose")
+    several = 0
+    for record in session.hands(60):
+        assert record.played is not None and record.played.operations is not None
+        done = record.to_json()["operations"]  # type: ignore[index]
+        formed = [op["pot"] for op in done if op["op"] == "form_pot"]  # type: ignore[index]
+        awarded = [op["pot"] for op in done if op["op"] == "award_pot"]  # type: ignore[index]
+        if len(formed) < 2:
+            continue
+        several += 1
+        order = list(dict.fromkeys(awarded))  # a split pot is awarded in parts, one after another
+        assert order == sorted(formed, reverse=True), (record.number, awarded)
+        names = [op["op"] for op in done]  # type: ignore[index]
+        assert names.index("award_pot") > max(i for i, n in enumerate(names) if n == "form_pot")
+    assert several > 0, "no round of several pots: the test checks nothing"

@@ -1,7 +1,7 @@
 """Settling a round of nonbanking Poker: the settlement kernel settles it with its operation
 log on (the dealer's order, § 553.7(e)(6): the uncalled final bet returned, the pots formed,
-the rake taken, then the Bad Beat contribution, then each pot awarded); every figure of the
-explanation is read from that log, and only the words are written here.
+the rake taken, then the Bad Beat contribution, then each pot awarded, the side pots first);
+every figure of the explanation is read from that log, and only the words are written here.
 """
 
 from __future__ import annotations
@@ -486,7 +486,7 @@ class _Figures:
 #: (§ 553.15(e); § 553.7(e)(6)); a game that states none keeps the same order
 ORDER = (
     "the pots formed, the rake taken from them, then the Bad Beat contribution, then each pot "
-    "awarded; no rake after the pots are collected"
+    "awarded, the side pots before the main pot; no rake after the pots are collected"
 )
 
 

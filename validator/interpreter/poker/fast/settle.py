@@ -504,7 +504,9 @@ def _settle(
     q = rules.kill_qualifying
     kill = False  # a pot of at least the qualifying pot won by one player (§ 553.12(m))
     main_stays = False  # the main pot at least the qualifying pot, its halves not split
-    for k in range(npots):
+    # the side pots are awarded before the main pot, the outermost first (§ 553.7(e)(6)(ii);
+    # the house procedures' Poker Overview (4)(v))
+    for k in range(npots - 1, -1, -1):
         net = amount[k] - rake_of[k] - bb_of[k]
         won[:, :] = False
         if eligible[k].sum() == 1:
