@@ -244,7 +244,10 @@ def test_the_office_finds_reads_decides_and_tells_the_story(
 
     # approves it
     visit.get(f"/submissions/{sid}")
-    d.execute_script("document.getElementById('on').value = '2026-12-20'")
+    # the server keeps the real clock: an approval dated the day the filing was recorded is
+    # never after today (nor before the recording, nor on or after its effective date)
+    on = RECORDED_AT.date().isoformat()
+    d.execute_script(f"document.getElementById('on').value = '{on}'")
     visit.click("approve", rf"/submissions/{sid}$")
     assert f"Submission {sid} approved by rev" in d.find_element(By.ID, "flash").text
     assert store.get(sid).status == "approved"
@@ -267,8 +270,7 @@ def test_the_office_finds_reads_decides_and_tells_the_story(
     visit.click("filter", rf"submission={sid}")
     story = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#audit td.words")]
     assert story == [
-        f"rev approved #{sid} (Example Downs · High Card Flush, effective 2027-01-01) on "
-        "2026-12-20",
+        f"rev approved #{sid} (Example Downs · High Card Flush, effective 2027-01-01) on {on}",
         f"cas filed #{sid} (Example Downs · High Card Flush, effective 2027-01-01) as "
         "high-card-flush.yaml: 0 errors, 0 warnings",
     ]
