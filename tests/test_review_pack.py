@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
+from fractions import Fraction
 from html import escape, unescape
 from pathlib import Path
 
@@ -284,3 +286,16 @@ def test_a_packs_findings_count_a_lists_items_from_one_and_print_no_empty_sectio
     assert "is not stated (§ 641a.12(c))" in findings  # a rule's section, as before
     page = unescape(render_html(pack))
     assert "Wagers offered (item 1)" in page.split("Findings", 1)[1]
+
+
+def test_a_bonus_shows_its_return_with_its_own_exact_fraction() -> None:
+    """Lunar Poker's Bet Wager payout is a bonus (§ 589.11(c)): the pack states what it
+    returns per unit of the wager it is paid on, 5/637 (`odds` gives its hold, -5/637);
+    the exact fraction beside the percentage is the return's, never the hold's sign."""
+    page = cli("review", str(EXAMPLES / "lunar-poker.yaml"), "--format", "html")
+    found = re.findall(
+        r"Returned per unit \(a bonus\): ([-\d.]+)%</strong> exact (-?\d+/\d+)", page
+    )
+    assert found, "the pack prices no bonus"
+    for percent, exact in found:
+        assert float(percent) == pytest.approx(float(Fraction(exact)) * 100, abs=1e-4)

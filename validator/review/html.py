@@ -378,8 +378,8 @@ def math_section(pack: ReviewPack) -> str:
             f"<td class='num'>{percent(-r.hold, 6, sign=True)}</td></tr></tbody></table>"
         )
         label = "Returned per unit (a bonus)" if r.basis == "bonus" else "Hold"
-        figure = percent(-r.hold if r.basis == "bonus" else r.hold)
-        out.append(f"<p><strong>{label}: {figure}%</strong> exact {_e(r.hold)}")
+        shown = -r.hold if r.basis == "bonus" else r.hold  # a bonus's return, not its hold
+        out.append(f"<p><strong>{label}: {percent(shown)}%</strong> exact {_e(shown)}")
         ah = r.approved_hold
         if ah is not None:
             verdict = range_verdict(r.inside_approved, bool(r.meters))
