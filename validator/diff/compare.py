@@ -372,10 +372,8 @@ def diff_submissions(
         a, b = before.get(pointer), after.get(pointer)
         if _same(a, b):
             continue
-        if pointer.endswith(("/dealing/methods", "/dealing/shuffler")):  # in words
-            a, b = method_names(a), method_names(b)
-        else:  # a wager, a choice or a hand by its name in the chapter, never its id
-            a, b = value_words(game, pointer, a), value_words(game, pointer, b)
+        # a wager, a choice, a dealing method or a hand in the chapter's words, never its id
+        a, b = value_words(game, pointer, a), value_words(game, pointer, b)
         change = Change(pointer, None if a is None else show(a), None if b is None else show(b))
         keys = parts(pointer)
         if keys[0] == "progressives" and len(keys) > 1 and keys[1] not in priced:
@@ -400,17 +398,6 @@ def diff_submissions(
 
 
 _TABLES = ("paytables", "custom_paytables")
-
-
-def method_names(value: Any) -> Any:
-    """The dealing methods (``methods:``) and the shuffler in words: "dealt from a manual
-    dealing shoe", "an automated card shuffling device"; anything else as it is."""
-    from validator.checks.derive import METHOD_NAMES, SHUFFLER_NAMES
-
-    words = {**METHOD_NAMES, **SHUFFLER_NAMES}
-    if isinstance(value, list):
-        return [words.get(m, m) if isinstance(m, str) else m for m in value]
-    return words.get(value, value) if isinstance(value, str) else value
 
 
 def _order(table_ids: list[str]) -> Any:

@@ -116,6 +116,8 @@ def value_words(game: Any, pointer: str, value: Any) -> Any:
     wager or table offered by its name, a hand of the ranking (the Bad Beat's
     ``at_least: four_of_a_kind``) by the ranking's name for it; anything else as it is."""
     keys = [p for p in pointer_parts(pointer) if p]
+    if keys[-2:] in (["dealing", "methods"], ["dealing", "shuffler"]):
+        return method_names(value)
     if game is None or not keys:
         return choice_words(pointer, value)
     d = game.definition
@@ -131,6 +133,17 @@ def value_words(game: Any, pointer: str, value: Any) -> Any:
     if keys[-2:] == ["qualifying", "rank_at_least"] and isinstance(value, int):
         return f"{RANK_PLURALS[value]} or better" if value in RANK_PLURALS else value
     return choice_words(pointer, value)
+
+
+def method_names(value: Any) -> Any:
+    """The dealing methods (``methods:``) and the shuffler in words: "dealt from a manual
+    dealing shoe", "an automated card shuffling device"; anything else as it is."""
+    from validator.checks.derive import METHOD_NAMES, SHUFFLER_NAMES
+
+    words = {**METHOD_NAMES, **SHUFFLER_NAMES}
+    if isinstance(value, list):
+        return [words.get(m, m) if isinstance(m, str) else m for m in value]
+    return words.get(value, value) if isinstance(value, str) else value
 
 
 #: A field as a finding's message names it: a path into the submission (``/table/max_wager``).
