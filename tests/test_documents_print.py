@@ -108,7 +108,9 @@ def test_the_review_pack_cover_and_contents(flawed_proposal: Path, review_pages:
     assert "Audit chain head" not in cover  # not from the store: no chain to name
     # the contents: each section with the page it starts on, and it does start there
     assert "Contents" in cover
-    for _, heading in SECTIONS[1:]:
+    given = {"changes": "Changes against the file given"}  # --against FILE: not the record's
+    for key, heading in SECTIONS[1:]:
+        heading = given.get(key, heading)
         found = re.search(rf"{re.escape(heading)} (\d+)", cover)
         assert found, f"{heading}: not in the contents with a page"
         page = review_pages[int(found.group(1)) - 1]
@@ -131,7 +133,8 @@ def test_the_review_pack_pages(flawed_proposal: Path, review_pages: list[str]) -
     # the summary first: every wager's hold before and after, the findings by severity
     summary = squeeze(review_pages[1])
     assert opening(review_pages[1]) == "Summary"
-    assert "Aces Up Wager 3.8917% 2.7759% -1.1158 percentage points" in summary
+    # a changed paytable's row names both paytables, as an unchanged one names its own
+    assert "Aces Up Wager: Paytable C → Paytable A 3.8917% 2.7759% -1.1158 percentage" in summary
     assert "Errors 2" in summary
     assert f"signed in the Approval block, page {len(review_pages)}" in summary
     text = squeeze("\n".join(review_pages))

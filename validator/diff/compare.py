@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from validator.compiler import Game
-from validator.diff.holds import Hold, rows_hold, table_hold
+from validator.diff.holds import Hold, long_run, rows_hold, table_hold
 from validator.diff.names import value_words
 from validator.model.game import Rows, Table
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
@@ -78,6 +78,7 @@ class Change:
     misread: tuple[bool, bool] = (False, False)
     #: the wagers a table printed by the amount wagered is read at (else ``None``)
     wagers: tuple[Decimal | None, Decimal | None] = (None, None)
+    table_id: str | None = None  # the table whose holds it carries
 
     @property
     def group(self) -> str:
@@ -90,6 +91,17 @@ class Change:
         if self.hold_old.value is None or self.hold_new.value is None:
             return None
         return self.hold_new.value - self.hold_old.value
+
+    @property
+    def long_run_delta(self) -> Fraction | None:
+        """The move of a progressive's hold in the long run (increments counted)."""
+        old, new = (h.long_run_hold if h else None for h in (self.hold_old, self.hold_new))
+        return None if old is None or new is None else new - old
+
+    @property
+    def long_run(self) -> bool:
+        """Whether either hold has a long-run figure."""
+        return any(h is not None and h.long_run is not None for h in (self.hold_old, self.hold_new))
 
     @property
     def has_hold(self) -> bool:
@@ -252,6 +264,7 @@ def paytable_change(
         hold_old=_hold(game, tid, table, old_letter, old_rows, old_value) if old_letter else None,
         hold_new=_hold(game, tid, table, new_letter, new_rows, new_value) if new_letter else None,
         cite=table.cite,
+        table_id=tid,
     )
 
 
@@ -382,6 +395,7 @@ def diff_submissions(
         result.changes.append(change)
     order = [*dict.fromkeys(GROUPS.values()), OTHER]
     result.changes.sort(key=lambda c: order.index(c.group))  # stable: file order within
+    _long_run(game, result.changes, (old, old_label), (new, new_label))
     result.not_read = [f for f in (*old_findings, *new_findings) if f.code in MISREAD]
     old_misread = [f.path for f in old_findings if f.code in MISREAD and f.path]
     new_misread = [f.path for f in new_findings if f.code in MISREAD and f.path]
@@ -424,13 +438,38 @@ def _price_meter_change(
         if not _has_meter(rows):
             continue
         va, vb = valuation(old, wid), valuation(new, wid)
-        if va == vb:
-            continue
+        change.table_id = tid  # a rate or a reseed alone moves the long run only
         change.title = table_title(game, wid, tid, table)
         change.hold_old = _hold(game, tid, table, letter_old, rows, va)
         change.hold_new = _hold(game, tid, table, letter_new, rows, vb)
         change.cite = table.meters.cite if table.meters else table.cite
         return
+
+
+def _long_run(game: Game, changes: list[Change], *sides: tuple[Any, str]) -> None:
+    """Each progressive's hold in the long run before and after, at each submission's
+    meters: the increments and reseeds it pays back counted, which the hold at the meter
+    leaves out (a lower rate of progression moves no hold at the seed)."""
+    from validator.interpreter.settings import stated_settings
+
+    settings: list[Any] = []
+    for change in changes:
+        if change.table_id is None or not any(h and h.meters for h in _holds(change)):
+            continue
+        if not settings:
+            settings = [
+                stated_settings(game, sub, label) if sub is not None else None
+                for sub, label in sides
+            ]
+        with_long_run = [
+            None if h is None else replace(h, long_run=long_run(game, s, change.table_id))
+            for h, s in zip(_holds(change), settings, strict=True)
+        ]
+        change.hold_old, change.hold_new = with_long_run
+
+
+def _holds(change: Change) -> tuple[Hold | None, Hold | None]:
+    return change.hold_old, change.hold_new
 
 
 def diff_tables(

@@ -25,6 +25,14 @@ class Hold:
     #: priced with its progressive meter(s) standing at these amounts ("$30,000 on a $1
     #: wager"): the increments the meter pays back later are not in it
     meters: tuple[str, ...] = ()
+    #: a progressive's return per unit in the long run at the submission's meters: the
+    #: increments and reseeds it pays back counted (``par.progressive``); None where the
+    #: submission states no meters for it
+    long_run: Fraction | None = None
+
+    @property
+    def long_run_hold(self) -> Fraction | None:
+        return None if self.long_run is None else 1 - self.long_run
 
 
 def _pricing() -> tuple[Any, Any] | None:
@@ -82,3 +90,19 @@ def rows_hold(game: Game, table_id: str, rows: dict[str, Any]) -> Hold:
     except (KeyError, ValueError, NotImplementedError, ArithmeticError) as e:
         return Hold(None, f"the odds engine cannot price it: {e}")
     return Hold(Fraction(result.hold), basis=getattr(result, "basis", "wager"))
+
+
+def long_run(game: Game, settings: Any, table_id: str) -> Fraction | None:
+    """The long-run return per unit of a progressive table at a submission's table
+    (``settings``, its ``TableConfig``), on the paytable it selects: None where it states
+    no meters for it or the figure cannot be had."""
+    from validator.interpreter.config import TableConfig
+    from validator.par.progressive import table_progressive
+
+    if not isinstance(settings, TableConfig):
+        return None
+    try:
+        sheet = table_progressive(game, settings, table_id, settings.letter(game, table_id))
+    except (KeyError, ValueError, NotImplementedError, ArithmeticError):
+        return None
+    return None if sheet is None else sheet.long_run

@@ -139,6 +139,13 @@ def to_json(diff: GameDiff) -> dict[str, Any]:
                 "new": _number(c.hold_new.value if c.hold_new else None),
                 "delta": _number(c.hold_delta),
             }
+        long_run = None
+        if c.long_run:  # a progressive's, the increments and reseeds it pays back counted
+            long_run = {
+                "old": _number(c.hold_old.long_run_hold if c.hold_old else None),
+                "new": _number(c.hold_new.long_run_hold if c.hold_new else None),
+                "delta": _number(c.long_run_delta),
+            }
         changes.append(
             {
                 "path": c.path,
@@ -148,6 +155,7 @@ def to_json(diff: GameDiff) -> dict[str, Any]:
                     {"hand": h.hand, "old": h.old, "new": h.new} for h in c.hands if h.changed
                 ],
                 "hold_percent": hold,
+                "long_run_hold_percent": long_run,
             }
         )
     out: dict[str, Any] = {
@@ -241,6 +249,8 @@ def _render_terminal(diff: GameDiff, out: Any) -> None:
             out.print(line)
         if c.has_hold:
             out.print(_hold_line(c))
+        if (long_run := long_run_text(c)) is not None:
+            out.print(Text(f"  {long_run}"))
     _findings_terminal(diff, out)
 
 
@@ -271,9 +281,37 @@ def metered(c: Change) -> str | None:
         return None
     moved = old and new and old != new
     said = f"{'; '.join(old)} → {'; '.join(new)}" if moved else "; ".join(old or new)
+    where = (
+        "the long-run hold counts them" if c.long_run else "the par sheet gives the long-run return"
+    )
+    return f"the meter at {said}; the increments it pays back later are not counted: {where}"
+
+
+def long_run_sides(c: Change) -> tuple[str, str, str]:
+    """A progressive's hold in the long run: before, after and the change, as the summary
+    shows them."""
+    old, new = (h.long_run_hold if h is not None else None for h in (c.hold_old, c.hold_new))
+    delta = c.long_run_delta
+    shown = ("—" if x is None else f"{percent(x)}%" for x in (old, new))
+    moved = "" if delta is None else f"{percent(delta, sign=True)} percentage points"
+    return next(shown), next(shown), moved
+
+
+def long_run_text(c: Change) -> str | None:
+    """A progressive's hold in the long run before → after, what it counts, and the return
+    to players it leaves (``Hold.long_run``); None where neither side has one."""
+    if not c.long_run:
+        return None
+    old, new, moved = long_run_sides(c)
+    returns = (
+        "—" if h is None or h.long_run is None else f"{percent(h.long_run)}%"
+        for h in (c.hold_old, c.hold_new)
+    )
     return (
-        f"the meter at {said}; the increments it pays back later are not counted: the par "
-        "sheet gives the long-run return"
+        "Hold in the long run (the increments and reseeds it pays back counted): "
+        f"{old} → {new}"
+        + (f" ({moved})" if moved else "")
+        + f"; return to players {next(returns)} → {next(returns)}"
     )
 
 
@@ -338,6 +376,9 @@ def render_markdown(diff: GameDiff) -> str:
         item = f"- {_md(field_name(diff.game, c.path))}: {_md(sides(c)[0])} → {_md(sides(c)[1])}"
         if c.hold_delta is not None:
             item += f"; hold {holds_text(c)} ({delta_text(c)})"
+        if c.long_run_delta is not None:
+            old, new, moved = long_run_sides(c)
+            item += f"; in the long run {old} → {new} ({moved})"
         out.append(item)
     if diff.submissions:
         errors = [f for f in diff.new_findings if f.severity == "error"]
@@ -368,9 +409,12 @@ def render_markdown(diff: GameDiff) -> str:
     if others:
         out += ["", "## Other changes", "", "| What | Old | New | Hold |", "|---|---|---|---|"]
         for c in others:
-            delta, at = delta_text(c), metered(c)
+            delta, at, long_run = delta_text(c), metered(c), long_run_text(c)
             hold = (
-                holds_text(c) + (f" ({delta})" if delta else "") + (f"; {at}" if at else "")
+                holds_text(c)
+                + (f" ({delta})" if delta else "")
+                + (f"; {at}" if at else "")
+                + (f". {long_run}" if long_run else "")
                 if c.has_hold
                 else ""
             )
@@ -398,4 +442,6 @@ def _hold_md(c: Change) -> str:
     at = metered(c)
     if at:
         text += f" ({at})"
-    return _md(text).replace("\\*\\*", "**")
+    long_run = long_run_text(c)
+    shown = _md(text).replace("\\*\\*", "**")
+    return shown + (f"\n\n{_md(long_run)}" if long_run else "")

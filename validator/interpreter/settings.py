@@ -94,6 +94,21 @@ def default_settings(game: Game) -> TableSettings:
     return TableConfig.defaults(game)
 
 
+def stated_settings(game: Game, sub: RulesSubmission, name: str) -> TableSettings | None:
+    """The table settings of a submission already read (``name``: its file, as shown), or
+    ``None`` where a value cannot be used (``read_settings`` says which, at its line): for
+    a document that shows what a setting means beside what the file says."""
+    if sub.game != game.definition.id:
+        return None
+    place = _Place(Located(Path(name), None))
+    try:
+        if isinstance(game, PokerGame):
+            return _poker_setup(game, sub, place)
+        return _BankingReader(game, place, TableConfig.defaults(game)).read(sub)
+    except ConfigError:
+        return None
+
+
 def _settings_of(
     game: Game, loaded: LoadedSubmission, *, allow_findings: bool = False
 ) -> TableSettings:

@@ -38,7 +38,8 @@ from fractions import Fraction
 from typing import Any
 
 from validator.compiler import Game
-from validator.interpreter.config import MeterConfig
+from validator.interpreter.config import MeterConfig, TableConfig, resolve_meters
+from validator.model.game import Table
 from validator.model.notation import PayoutKind
 from validator.money import plain_money
 from validator.odds import exact_odds, priced_table
@@ -205,3 +206,34 @@ def progressive_sheet(
         stated,
         unstated,
     )
+
+
+def table_progressive(
+    game: Game, cfg: TableConfig, table_id: str, letter: str | None
+) -> ProgressiveSheet | None:
+    """The progressive figures of paytable ``letter`` of a table with meters at a table set
+    up as ``cfg`` (a submission's): its wager amount, the tables it states where the text is
+    missing, and its meters where they go with ``letter``; ``None`` for a table without
+    meters."""
+    table = game.table(table_id)[1]
+    if table.meters is None:
+        return None
+    p = cfg.progressives.get(table_id)
+    amount = p.wager_amount if p else cfg.wager_amount(table_id)
+    meters = p.meters if p else None
+    if not cfg.meters_go_with(game, table_id, letter):
+        # the submission's meters go with the paytable it selects; another letter's are
+        # the chapter's where it fixes every one (§ 641a.12(d)(3): "must be as follows")
+        meters = _fixed_meters(table, letter, amount)
+    rows = cfg.custom_paytables.get(table_id)
+    return progressive_sheet(game, table_id, letter, amount, meters, rows=rows)
+
+
+def _fixed_meters(
+    table: Table, letter: str | None, amount: Decimal
+) -> dict[str, MeterConfig] | None:
+    """Paytable ``letter``'s meters as the chapter fixes them for the wager ``amount``;
+    None where it leaves one to the submission (a rate "as stated")."""
+    fixed = resolve_meters(table, letter, amount, {})
+    rules = table.meters.for_paytable(letter) if table.meters is not None else {}
+    return fixed if fixed and set(fixed) == set(rules) else None

@@ -29,7 +29,7 @@ from validator.money import format_money
 from validator.par.completions import CompletionGame, exact_figures
 from validator.par.longest_flush import FlushGame, NotDerivable, StrategyFigures
 from validator.par.longest_flush import exact_figures as flush_figures
-from validator.par.progressive import progressive_sheet
+from validator.par.progressive import table_progressive
 from validator.par.simulated import (
     Z95,
     CannotSimulate,
@@ -140,35 +140,11 @@ def build(req: ParRequest) -> dict[str, Any]:
             )
     progs: dict[str, Any] = {}
     for s in sheets:
-        cfg = req.banking()
-        table = game.table(s.odds.table or "")[1]
-        if table.meters is None:
-            continue
-        p = cfg.progressives.get(s.odds.table or "")
-        custom = cfg.custom_paytables.get(s.odds.table or "")
-        amount = p.wager_amount if p else cfg.wager_amount(s.odds.table or "")
-        meters = p.meters if p else None
-        if not cfg.meters_go_with(game, s.odds.table or "", s.odds.paytable):
-            # the submission's meters go with the paytable it selects; another letter's are
-            # the chapter's where it fixes every one (§ 641a.12(d)(3): "must be as follows")
-            meters = _fixed_meters(table, s.odds.paytable, amount)
-        sheet = progressive_sheet(
-            game, s.odds.table or "", s.odds.paytable, amount, meters, rows=custom
-        )
+        sheet = table_progressive(game, req.banking(), s.odds.table or "", s.odds.paytable)
         if sheet is not None:
             progs[s.key] = sheet.to_json()
     out["progressives"] = progs
     return out
-
-
-def _fixed_meters(table: Any, letter: str | None, amount: Any) -> Any:
-    """Paytable ``letter``'s meters as the chapter fixes them for the wager ``amount``;
-    None where it leaves one to the submission (a rate "as stated")."""
-    from validator.interpreter.config import resolve_meters
-
-    fixed = resolve_meters(table, letter, amount, {})
-    rules = table.meters.for_paytable(letter) if table.meters is not None else {}
-    return fixed if fixed and set(fixed) == set(rules) else None
 
 
 # -- published figures -----------------------------------------------------------------------

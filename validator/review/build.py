@@ -116,6 +116,18 @@ class ReviewPack:
         v = getattr(self.submission, key, None) if self.submission is not None else None
         return "" if v is None else str(v)
 
+    def heading(self, key: str) -> str:
+        """A section's heading: the changes are against the approval on record, or against
+        a file the officer gave (never called the approved submission: nothing shows it is)."""
+        if key == "changes" and self.against_label is not None and self.approved is None:
+            return "Changes against the file given"
+        return dict(SECTIONS)[key]
+
+    @property
+    def sections(self) -> list[tuple[str, str]]:
+        """The pack's sections, in order, with this pack's headings."""
+        return [(key, self.heading(key)) for key, _ in SECTIONS]
+
     @property
     def game_name(self) -> str:
         if self.game is not None:

@@ -38,7 +38,7 @@ def no_hold(pack: ReviewPack) -> str:
 def hold_rows(pack: ReviewPack) -> list[tuple[str, str, str, str]]:
     """Each priced wager's hold: (wager, before, after, change) — before and after from the
     diff where one was made, else the selected paytable's hold as the only figure."""
-    from validator.diff.render import delta_text, hold_text
+    from validator.diff.render import delta_text, hold_text, long_run_sides, sides
 
     rows: list[tuple[str, str, str, str]] = []
     seen: set[str] = set()
@@ -47,7 +47,20 @@ def hold_rows(pack: ReviewPack) -> list[tuple[str, str, str, str]]:
             if c.has_hold:
                 name = c.title or field_name(pack.game, c.path)
                 seen.add(name.split(":")[0])
-                rows.append((name, hold_text(c.hold_old), hold_text(c.hold_new), delta_text(c)))
+                if c.hands:  # a paytable's change: which paytables, as an unchanged row says
+                    name = f"{name}: {sides(c)[0]} → {sides(c)[1]}"
+                if not c.long_run:
+                    rows.append((name, hold_text(c.hold_old), hold_text(c.hold_new), delta_text(c)))
+                    continue
+                # a progressive: at the meter's seed, and over the meter's life
+                at_seed = (hold_text(c.hold_old), hold_text(c.hold_new), delta_text(c))
+                rows.append((f"{name}, with the meter at its seed", *at_seed))
+                rows.append(
+                    (
+                        f"{name}, in the long run (increments and reseeds counted)",
+                        *long_run_sides(c),
+                    )
+                )
     for p in pack.priced:
         if p.title.split(":")[0] in seen:
             continue

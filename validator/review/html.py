@@ -16,7 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from validator.diff.names import in_words
-from validator.diff.render import cell, delta_text, direction, holds_text, percent, sides, stated
+from validator.diff.render import (
+    cell,
+    delta_text,
+    direction,
+    holds_text,
+    long_run_text,
+    metered,
+    percent,
+    sides,
+    stated,
+)
 from validator.model.notation import format_rate
 from validator.odds.wagers import strategy_text
 from validator.par.printed import OUTSIDE, draft_mark, page_foot, range_verdict, stated_range
@@ -71,10 +81,6 @@ footer.every-page { display: none; } }
 
 def _e(value: object) -> str:
     return escape("" if value is None else str(value))
-
-
-def _heading(key: str) -> str:
-    return dict(SECTIONS)[key]
 
 
 def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
@@ -139,7 +145,7 @@ def paged_review(pack: ReviewPack) -> str:
     from validator.review.pdf import render_pdf, section_pages
 
     first = render_pdf(render_html(pack), "the review pack")
-    return render_html(pack, section_pages(first, dict(SECTIONS[1:])))
+    return render_html(pack, section_pages(first, dict(pack.sections[1:])))
 
 
 def shown_label(label: str | None) -> str:
@@ -148,6 +154,19 @@ def shown_label(label: str | None) -> str:
     if not label:
         return ""
     return label if label.startswith("approved") else Path(label).name
+
+
+def compared_with(pack: ReviewPack) -> str:
+    """The submission compared with, and whether it is the approval on record or a file
+    the officer gave (which nothing shows to be the approved one)."""
+    if pack.against_label is None:
+        return f"nothing: {pack.not_compared}"
+    shown = shown_label(pack.against_label)
+    return (
+        shown
+        if pack.approved is not None
+        else f"{shown} (a file given, not the approval on record)"
+    )
 
 
 def cover_facts(pack: ReviewPack) -> list[tuple[str, str]]:
@@ -164,7 +183,7 @@ def cover_facts(pack: ReviewPack) -> list[tuple[str, str]]:
         ("Prepared on", pack.generated_at.strftime("%Y-%m-%d %H:%M UTC")),
         ("Prepared by", pack.prepared_by),
         ("Recorded", _recorded(pack)),
-        ("Compared with", shown_label(pack.against_label) or f"nothing: {pack.not_compared}"),
+        ("Compared with", compared_with(pack)),
     ]
     if pack.audit_head is not None:
         rows.append(("Audit chain head", str(pack.audit_head)))
@@ -177,11 +196,11 @@ def _cover(pack: ReviewPack, pages: dict[str, int]) -> str:
     toc = "".join(
         f"<tr><td><a href='#{key}'>{_e(heading)}</a></td>"
         f"<td class='num'>{pages.get(key, '')}</td></tr>"
-        for key, heading in SECTIONS[1:]
+        for key, heading in pack.sections[1:]
     )
     draft = pack_draft(pack)
     return (
-        f"<h1>{_e(_heading('submission'))}</h1>"
+        f"<h1>{_e(pack.heading('submission'))}</h1>"
         + (f"<p class='draft'>{_e(draft)}.</p>" if draft else "")
         + f'<dl class="facts">{facts}</dl>'
         "<p>The regulation version is a hash of the game files the findings and the math "
@@ -212,13 +231,13 @@ def summary_section(pack: ReviewPack, approval_page: int | None = None) -> str:
         else f"<p>{_e(no_hold(pack))}</p>"
     )
     return (
-        f"<h2>{_e(_heading('summary'))}</h2>"
+        f"<h2>{_e(pack.heading('summary'))}</h2>"
         f"<h3>Hold of each wager</h3>{holds}"
         "<h3>Findings by severity</h3><table><tbody>"
         f"<tr><td>Errors</td><td class='num'>{c['errors']}</td></tr>"
         f"<tr><td>Warnings</td><td class='num'>{c['warnings']}</td></tr>"
         f"<tr><td>Informational</td><td class='num'>{c['info']}</td></tr></tbody></table>"
-        f"<p>The decision is signed in the <a href='#approval'>{_e(_heading('approval'))}</a> "
+        f"<p>The decision is signed in the <a href='#approval'>{_e(pack.heading('approval'))}</a> "
         f"block, {where}.</p>"
     )
 
@@ -234,7 +253,7 @@ def _recorded(pack: ReviewPack) -> str:
 
 
 def _findings(pack: ReviewPack) -> str:
-    out = [f"<h2>{_e(_heading('findings'))}</h2>"]
+    out = [f"<h2>{_e(pack.heading('findings'))}</h2>"]
     if not pack.findings:
         out.append("<p>None: the validator finds nothing in this submission.</p>")
         return "".join(out)
@@ -286,13 +305,11 @@ def _comply(f: Any) -> str:
 
 
 def changes_section(pack: ReviewPack) -> str:
-    out = [f"<h2>{_e(_heading('changes'))}</h2>"]
+    out = [f"<h2>{_e(pack.heading('changes'))}</h2>"]
     if pack.against_label is None:
         out.append(f"<p>Not compared: {_e(pack.not_compared)}.</p>")
         return "".join(out)
-    out.append(
-        f"<p>Old: {_e(shown_label(pack.against_label))}<br>New: {_e(Path(pack.file).name)}</p>"
-    )
+    out.append(f"<p>Old: {_e(compared_with(pack))}<br>New: {_e(Path(pack.file).name)}</p>")
     if pack.diff is None:
         out.append(f"<p class='error'>No diff: {_e(pack.diff_problem)}</p>")
         return "".join(out)
@@ -348,11 +365,16 @@ def _hold(c: Any) -> str:
     exact = [h.value for h in (c.hold_old, c.hold_new) if h is not None and h.value is not None]
     if exact:
         text += " exact: " + " → ".join(_e(v) for v in exact)
+    at, long_run = metered(c), long_run_text(c)
+    if at:
+        text += f" ({_e(at)})"
+    if long_run:
+        text += f"<br>{_e(long_run)}"
     return text
 
 
 def math_section(pack: ReviewPack) -> str:
-    out = [f"<h2>{_e(_heading('math'))}</h2>"]
+    out = [f"<h2>{_e(pack.heading('math'))}</h2>"]
     if not pack.priced:
         out.append("<p>The submission selects no paytable the odds engine prices.</p>")
     for p in pack.priced:
@@ -401,7 +423,7 @@ def par_section(pack: ReviewPack) -> str:
     from validator.par.render import html_body
     from validator.review.par import METHOD
 
-    out = [f"<h2>{_e(_heading('par'))}</h2>"]
+    out = [f"<h2>{_e(pack.heading('par'))}</h2>"]
     sheet = pack.par
     if sheet is None:
         out.append(f"<p>No par sheet: {_e(in_words(pack.game, pack.par_problem or ''))}</p>")
@@ -412,7 +434,7 @@ def par_section(pack: ReviewPack) -> str:
 
 
 def _signage(pack: ReviewPack) -> str:
-    out = [f"<h2>{_e(_heading('signage'))}</h2>"]
+    out = [f"<h2>{_e(pack.heading('signage'))}</h2>"]
     signs = pack.signs
     if signs is None:
         out.append(f"<p>No signage: {_e(pack.signs_problem)}</p>")
@@ -468,7 +490,7 @@ def _approval(pack: ReviewPack) -> str:
     c = pack.counts
     if pack.decided is not None:
         return (
-            f"<div class='approval'><h2>{_e(_heading('approval'))}</h2>"
+            f"<div class='approval'><h2>{_e(pack.heading('approval'))}</h2>"
             f"<p>{_e(pack.value('facility'))} · {_e(pack.game_name)} · effective "
             f"{_e(pack.value('effective'))}<br>File {_e(Path(pack.file).name)}, sha256 "
             f"{_e(pack.sha256)}<br>Regulation version {_e(pack.regulation_version)}<br>"
@@ -483,7 +505,7 @@ def _approval(pack: ReviewPack) -> str:
         "every error waived as written below<span class='box'></span>Rejected</p>"
     )
     return (
-        f"<div class='approval'><h2>{_e(_heading('approval'))}</h2>"
+        f"<div class='approval'><h2>{_e(pack.heading('approval'))}</h2>"
         f"<p>{_e(pack.value('facility'))} · {_e(pack.game_name)} · effective "
         f"{_e(pack.value('effective'))}<br>File {_e(Path(pack.file).name)}, sha256 "
         f"{_e(pack.sha256)}<br>"

@@ -7,7 +7,7 @@ from validator.diff.names import in_words
 from validator.markdown import md_code as _code
 from validator.markdown import md_text as _md
 from validator.odds.wagers import strategy_text
-from validator.review.build import SECTIONS, ReviewPack
+from validator.review.build import ReviewPack
 from validator.review.cover import hold_rows, no_hold, quoted_line
 from validator.review.html import FILING_WAIVER, approval_terms, cover_facts, pack_draft
 
@@ -20,7 +20,7 @@ def _demote(markdown: str, levels: int = 2) -> str:
 
 
 def render_markdown(pack: ReviewPack) -> str:
-    h = dict(SECTIONS)
+    h = dict(pack.sections)
     c = pack.counts
     out = [f"# {h['submission']}", ""]
     draft = pack_draft(pack)
@@ -28,7 +28,7 @@ def render_markdown(pack: ReviewPack) -> str:
         out += [f"> **{_md(draft)}.**", ""]
     out += [f"- **{k}:** {_md(v)}" for k, v in cover_facts(pack)]
     out += ["", f"**{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} info.**"]
-    out += ["", "Contents: " + " · ".join(_md(heading) for _, heading in SECTIONS[1:])]
+    out += ["", "Contents: " + " · ".join(_md(heading) for _, heading in pack.sections[1:])]
     out += [
         "",
         f"## {h['summary']}",
