@@ -713,3 +713,52 @@ def test_each_wager_says_the_boards_stated_hold_and_whether_it_lies_inside(hcf: 
     assert lines[1].startswith("house edge 15.5765%")
     assert lines[1].endswith("6.6%–13%: outside (the exact figure stands)")
     assert "the Board's stated hold 23%: moves with the meter" in lines[2]
+
+
+def _banking_examples() -> list[str]:
+    """The example submissions of banking games (a Poker room's house takes no wager)."""
+    import yaml
+
+    def kind(path: Path) -> str | None:
+        game = yaml.safe_load(path.read_text(encoding="utf-8"))["game"]
+        return yaml.safe_load((PROJECT_ROOT / "games" / f"{game}.yaml").read_text()).get("kind")
+
+    return sorted(p.name for p in EXAMPLES.glob("*.yaml") if kind(p) == "banking")
+
+
+@pytest.mark.parametrize("name", _banking_examples())
+def test_a_table_that_holds_nothing_is_flagged_on_the_par_sheet_as_validate_warns(
+    name: str,
+) -> None:
+    """A table the validator warns "should hold a positive share of the wager" (Lunar
+    Poker's Super Wager as § 589.12(b) prints it, an exact -48.8037%) is flagged on the par
+    sheet filed with the submission: its row says so and a note says why, with the section;
+    a table the validator passes carries no such flag. Two paths to one answer: the checks'
+    facts and the par sheet's odds."""
+    path = EXAMPLES / name
+    validated = runner.invoke(app, ["validate", str(path), "--format", "json"])
+    warned = {
+        f["path"].rsplit("/", 1)[1]
+        for f in json.loads(validated.stdout)["findings"]
+        if f["code"].endswith("-hold") and f["path"].startswith("/paytables/")
+    }
+    result = runner.invoke(app, ["par", str(path), "--format", "json", "--rounds", "100"])
+    assert result.exit_code == 0, result.output
+    sheet = json.loads(result.stdout)
+    said = " ".join(sheet["notes"])
+    noted = {
+        k
+        for k, w in sheet["wagers"].items()
+        if f"{w['name']}, Paytable {w['paytable']} ret" in said
+    }
+    assert noted == warned
+    for key in noted:
+        w = sheet["wagers"][key]
+        note = next(n for n in sheet["notes"] if n.startswith(f"{w['name']}, Paytable"))
+        assert f"a house edge of {w['house_edge_percent']:.4f}%" in note
+        assert note.endswith(f"[{w['cite']}].") and "second look" in note
+    if name.startswith("lunar"):
+        assert warned == {"super"}
+        assert "Super Wager, Paytable A returns more than it takes: a house edge of -48.8037%" in (
+            " ".join(sheet["notes"])
+        )

@@ -13,6 +13,7 @@ from typing import Any
 from validator.money import format_money
 from validator.odds.wagers import strategy_text
 from validator.par import printed
+from validator.par.wagers import holds_nothing
 
 
 def _pct(x: float | None, places: int = 4) -> str:
@@ -402,7 +403,9 @@ def summary_table(sheet: dict[str, Any]) -> str:
             )
     for w in sheet["wagers"].values():
         paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
-        rows.append([f"{w['name']}{paytable}", _pct(w["house_edge_percent"]), "exact"])
+        flag = holds_nothing(w)  # the note at the end says why it needs a second look
+        method = "exact" if flag is None else f"exact; {flag} (see the notes)"
+        rows.append([f"{w['name']}{paytable}", _pct(w["house_edge_percent"]), method])
     for k, v in sheet.get("not_priced", {}).items():
         name = sheet.get("names", {}).get(k, k)
         rows.append([name, "not priced", str(v)])

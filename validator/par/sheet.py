@@ -39,7 +39,7 @@ from validator.par.simulated import (
     simulate_all,
     table_hold_range,
 )
-from validator.par.wagers import pct, wager_sheets
+from validator.par.wagers import hold_notes, pct, wager_sheets
 
 #: The volatility index: the standard deviation of one round's result times the z of a 90%
 #: two-sided interval, as slot and table par sheets commonly print it.
@@ -95,7 +95,7 @@ def build(req: ParRequest) -> dict[str, Any]:
     }
     out["base_game"] = base_game(req) if d.settle is not None and d.procedure else None
     out["published"] = published_figures(d, out["base_game"])
-    out["notes"] = []
+    out["notes"] = hold_notes(sheets)
     if poker:
         from validator.interpreter.poker.table import TableSetup
         from validator.par.poker import PokerSpec, house_sheet

@@ -101,6 +101,37 @@ class WagerSheet:
         }
 
 
+def holds_nothing(w: dict[str, Any]) -> str | None:
+    """What the sheet says of a wager table (its ``to_json``) that holds nothing or less:
+    the validator's warning that it "needs a second look" (a bonus paid on another wager's
+    stake has no hold of its own); None for one that holds a share of the wager."""
+    hold = Fraction(w["exact"])
+    if w["basis"] == "bonus" or hold > 0:
+        return None
+    return "returns more than it takes" if hold < 0 else "returns all it takes"
+
+
+def hold_notes(sheets: list[WagerSheet]) -> list[str]:
+    """A note for each table that holds nothing or less, in the validator's words: a
+    paytable should hold a positive share of the wager, and one that does not needs a
+    second look at the text or its transcription."""
+    out = []
+    for s in sheets:
+        w = s.to_json()
+        said = holds_nothing(w)
+        if said is None:
+            continue
+        paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
+        seed = " with the meter at its seed" if w["meters"] else ""
+        out.append(
+            f"{w['name']}{paytable} {said}: a house edge of "
+            f"{pct(s.odds.hold):.4f}%{seed}. A paytable should hold a positive share of the "
+            "wager; one that does not needs a second look at the text or its transcription "
+            f"(the validator warns of it) [{w['cite']}]."
+        )
+    return out
+
+
 def pct(x: Fraction) -> float:
     """A percentage for JSON: a number, rounded to 10 significant places."""
     return float(f"{float(x * 100):.10g}")
