@@ -762,3 +762,41 @@ def test_a_table_that_holds_nothing_is_flagged_on_the_par_sheet_as_validate_warn
         assert "Super Wager, Paytable A returns more than it takes: a house edge of -48.8037%" in (
             " ".join(sheet["notes"])
         )
+
+
+def test_a_table_whose_text_is_missing_is_named_as_the_submission_states_it() -> None:
+    """§ 677a.12(d) (the Pocket Bonus) is missing from the regulation copy: the WPT par
+    sheet prices the table the Rules Submission states, and says so where it names it and
+    its section, as the signage and the review pack do; a table the chapter prints is named
+    by its paytable."""
+    path = str(EXAMPLES / "wpt-heads-up-holdem.yaml")
+    sheet = json.loads(
+        runner.invoke(app, ["par", path, "--format", "json", "--rounds", "100"]).stdout
+    )
+    stated = {k for k, w in sheet["wagers"].items() if w["stated"]}
+    assert stated == {"pocket_bonus"}
+    for fmt in ("text", "markdown", "html"):
+        out = runner.invoke(app, ["par", path, "--format", fmt, "--rounds", "100"]).stdout
+        said = " ".join(out.split())
+        assert "Pocket Bonus, as stated in the Rules Submission" in said, fmt
+        assert "§ 677a.12(d), missing from the regulation text" in said, fmt
+        assert "Trips Plus, Paytable B" in said, fmt  # as the example selects it
+
+
+@pytest.mark.parametrize(
+    ("name", "wager", "base"),
+    [
+        ("wpt-heads-up-holdem.yaml", "Odds Wager", "Ante Wager + Odds Wager + Raise Wager"),
+        ("lunar-poker.yaml", "Bet Wager", "Ante Wager + Bet Wager"),
+    ],
+)
+def test_a_wager_is_named_as_the_chapter_names_it_not_by_its_table(
+    name: str, wager: str, base: str
+) -> None:
+    """§ 677a.7(d)(1) "an Odds Wager", § 589.7(c)(1) "a Bet Wager": the par sheet names the
+    wager so, never by its table's heading ("Odds", "Bet Wager payout")."""
+    out = runner.invoke(app, ["par", str(EXAMPLES / name), "--rounds", "100"]).stdout
+    said = " ".join(out.split())
+    assert f"Base game ({base}, per unit of the Ante Wager)" in said
+    assert f"{wager}: the {wager} is sized from the Ante Wager" in said
+    assert "Bet Wager payout" not in said and "+ Odds +" not in said

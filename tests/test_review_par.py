@@ -113,7 +113,9 @@ def test_a_submission_the_interpreter_cannot_read_says_why_there_is_no_par_sheet
     bad.write_text(FCP.read_text(encoding="utf-8").replace("aces_up: C", "aces_up: G"))
     pack = build_pack(bad, "fcp.yaml")
     assert pack.par is None
-    assert pack.par_problem and pack.par_problem.startswith("fcp.yaml:")
+    # its line and what is wrong: no file (the cover names it), no finding code
+    assert pack.par_problem and pack.par_problem.startswith("line ")
+    assert "fcp.yaml" not in pack.par_problem and "rulesub/" not in pack.par_problem
     assert str(tmp_path) not in pack.par_problem
     said = in_words(pack.game, pack.par_problem)  # the field in words, not its path
     assert f"No par sheet: {said}" in render_markdown(pack).replace("\\", "")

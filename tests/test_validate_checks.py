@@ -171,6 +171,36 @@ def test_an_interval_of_no_hours_is_refused_once_not_called_unstated(tmp_path: P
     assert set(codes(path)) == {"rulesub/bad-value"}
 
 
+def test_a_deck_change_interval_is_said_by_how_the_cards_are_dealt_641a_3_c_2(
+    tmp_path: Path,
+) -> None:
+    """§ 641a.3(c)(2): cards dealt "from a manual dealing shoe" are changed at least every 8
+    hours. The finding says how the cards are dealt as the chapter does, never the file's
+    word for it (``manual_shoe``), and what would comply."""
+    path = variant(
+        tmp_path,
+        "four-card-poker-five-card",
+        {"/dealing/methods": ["manual_shoe"], "/dealing/change_every_hours": {"manual_shoe": 12}},
+    )
+    (found,) = codes(path)["four-card-poker/deck-change-interval"]
+    assert found.message.endswith(
+        "the cards dealt from a manual dealing shoe: every 12 hours, longer than 8"
+    )
+    assert "manual_shoe" not in found.message
+    assert (
+        found.remedy
+        == "the cards changed at least every 8 hours when dealt from a manual dealing shoe"
+    )
+    unstated = variant(
+        tmp_path,
+        "four-card-poker-five-card",
+        {"/dealing/methods": ["manual_shoe"], "/dealing/change_every_hours": {"hand": 4}},
+        name="t.yaml",
+    )
+    (missing,) = codes(unstated)["four-card-poker/deck-change-interval"]
+    assert "no interval is stated for the cards dealt from a manual dealing shoe" in missing.message
+
+
 def test_a_quoted_date_that_is_no_day_says_so(tmp_path: Path) -> None:
     """February 30 written in quotes is refused as no date, not as text "not like a date"."""
     path = variant(tmp_path, "four-card-poker", {"/effective": "2027-02-30"})

@@ -294,7 +294,7 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
                 continue  # stated but refused (0 hours): a problem of form, reported as such
             yield Violation(
                 c.field,
-                f"no interval is stated for {method} (at most {limit} hours)",
+                f"no interval is stated for the cards {dealt} (at most {limit} hours)",
                 hint=f"change_every_hours: {{{method}: {limit}}}",
                 cite=c.cites.get(method),
                 remedy=remedy,
@@ -302,7 +302,7 @@ def _max_interval(c: C.MaxInterval, ctx: Context) -> Iterator[Violation]:
         elif hours > limit:
             yield Violation(
                 f"{c.field}/{method}",
-                f"{method}: every {hours} hours, longer than {limit}",
+                f"the cards {dealt}: every {hours} hours, longer than {limit}",
                 hint=f"{method}: {limit} (or fewer hours)",
                 cite=c.cites.get(method),
                 remedy=remedy,

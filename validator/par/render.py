@@ -20,6 +20,20 @@ def _pct(x: float | None, places: int = 4) -> str:
     return "—" if x is None else f"{x:.{places}f}%"
 
 
+def wager_label(w: dict[str, Any]) -> str:
+    """A priced table as the sheet names it: with its paytable's letter, or as the Rules
+    Submission states it where the chapter's text is missing."""
+    if w.get("stated"):
+        return f"{w['name']}, as stated in the Rules Submission"
+    return f"{w['name']}, Paytable {w['paytable']}" if w["paytable"] else w["name"]
+
+
+def rules_of(w: dict[str, Any]) -> str:
+    """The section a priced table's rules are, said missing where its text is (its rows
+    then the Rules Submission's: ``wager_label``)."""
+    return f"{w['cite']}, missing from the regulation text" if w.get("stated") else w["cite"]
+
+
 def _num(x: float | None, places: int = 4) -> str:
     return "—" if x is None else f"{x:.{places}f}"
 
@@ -72,7 +86,6 @@ def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
         if top
         else ""
     )
-    paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
     basis = " (a bonus on the wager: edge = minus its return)" if w["basis"] == "bonus" else ""
     if w.get("strategy"):  # paid on the lower of two hands: every deal of both counted
         basis += f" ({strategy_text(w['strategy'])})"
@@ -90,7 +103,7 @@ def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
     return (
         f"house edge {_pct(w['house_edge_percent'])} (exact {w['exact']}){basis}; hit "
         f"frequency {_pct(100 * w['hit_frequency'])}; SD {w['sd']:.4f}{cycle}{stated}"
-    ), f"{w['name']}{paytable} [{w['cite']}]"
+    ), f"{wager_label(w)} [{rules_of(w)}]"
 
 
 def _stated(ah: dict[str, Any]) -> str:
@@ -402,10 +415,9 @@ def summary_table(sheet: dict[str, Any]) -> str:
                 [f"Base game, {strategy_name(base, key)}", _strategy_edge(st), st["method"]]
             )
     for w in sheet["wagers"].values():
-        paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
         flag = holds_nothing(w)  # the note at the end says why it needs a second look
         method = "exact" if flag is None else f"exact; {flag} (see the notes)"
-        rows.append([f"{w['name']}{paytable}", _pct(w["house_edge_percent"]), method])
+        rows.append([wager_label(w), _pct(w["house_edge_percent"]), method])
     for k, v in sheet.get("not_priced", {}).items():
         name = sheet.get("names", {}).get(k, k)
         rows.append([name, "not priced", str(v)])
@@ -453,10 +465,7 @@ def published_table(sheet: dict[str, Any]) -> str:
                     f"{_pct(other['hold_percent'])}"
                     + (", inside the range)" if other["inside"] else ")")
                 )
-        paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
-        rows.append(
-            [f"{w['name']}{paytable}", where, published, _pct(w["house_edge_percent"]), verdict]
-        )
+        rows.append([wager_label(w), where, published, _pct(w["house_edge_percent"]), verdict])
     for f in sheet.get("published") or []:
         got = f["computed_percent"]
         if f["agrees"]:
@@ -535,7 +544,7 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         out.append(
             f"<section><h2>{_h(title)}</h2>{table}"
             f"<p>{_h(summary)}</p><p class=method>exact: {counted} counted "
-            f"({w['combinations']:,}); rules {_h(w['cite'])}</p></section>"
+            f"({w['combinations']:,}); rules {_h(rules_of(w))}</p></section>"
         )
     for key, p in sheet["progressives"].items():
         pts = [(float(c["meter"]), c["return_percent"]) for c in p["curve"]]

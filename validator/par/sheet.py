@@ -87,10 +87,12 @@ def build(req: ParRequest) -> dict[str, Any]:
         "paytables": "every paytable" if every else "as the submission selects",
         "wagers": {s.key: s.to_json() for s in sheets},
         "not_priced": skipped,
-        # the chapter's names of the game's wagers and tables, for the documents' words
+        # the chapter's names of the game's wagers and tables, for the documents' words: a
+        # wager's own table (its id the wager's) by the wager's name ("Odds Wager", not the
+        # table's "Odds"; "Bet Wager", not "Bet Wager payout")
         "names": {
-            **{w: wager.name for w, wager in d.wagers.items()},
             **{t: table.name for _, t, table in d.tables()},
+            **{w: wager.name for w, wager in d.wagers.items()},
         },
     }
     out["base_game"] = base_game(req) if d.settle is not None and d.procedure else None
@@ -293,7 +295,13 @@ def _completions(req: ParRequest, rules: Rules, out: dict[str, Any]) -> set[str]
     shape (Four Card Poker): the optimal strategy and every declared one, exactly."""
     try:
         cg = CompletionGame.from_rules(rules)
-    except NotDerivable:
+    except NotDerivable:  # neither shape: the reason the flush count gave, said as such
+        out["not_exact_because"] = (
+            "the base game is simulated: it is counted exactly only where the hands are "
+            "ranked by flush length alone (as in High Card Flush) or a hand meets every "
+            "completion of the dealer's (as in Four Card Poker), and here "
+            f"{out['not_exact_because']}"
+        )
         return set()
     out["not_exact_because"] = None
     out["exact_method"] = (

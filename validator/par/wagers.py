@@ -48,6 +48,8 @@ class WagerSheet:
             "paytable": o.paytable,
             "basis": o.basis,
             "cite": o.cite,
+            #: its rows are the Rules Submission's, where the chapter's text is missing
+            "stated": o.stated,
             "house_edge_percent": pct(o.hold),
             "exact": str(o.hold),
             "hit_frequency": float(o.hit_frequency),

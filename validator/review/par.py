@@ -14,6 +14,7 @@ the exact count is long, and a second request for the same pack waits for the fi
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -75,11 +76,21 @@ def par_input(game: Any, path: Any, display: str, workers: int | None) -> LazyPa
 
     try:
         config = read_settings(game, path)
-    except ConfigError as e:
-        return LazyPar(None, "; ".join(_shown(str(err), path, display) for err in e.errors))
+    except ConfigError as e:  # each at its line, in the pack's words: no file, no code
+        return LazyPar(None, "; ".join(_at_line(err) for err in e.errors))
     except LoadError as e:
         return LazyPar(None, _shown(str(e), path, display))
     return LazyPar(ParInput(game, config, display, workers))
+
+
+def _at_line(err: Any) -> str:
+    """One problem as a page says it: its line and what is wrong, without the file (the
+    cover names it) or the finding's code (``error rulesub/unknown-key``)."""
+    from validator.loader import LoadError
+
+    if not isinstance(err, LoadError):
+        return str(err)
+    return f"line {err.line}: {re.sub(r'^(error|warning) [a-z0-9-]+/[a-z0-9-]+ ', '', err.message)}"
 
 
 def _shown(message: str, path: Any, display: str) -> str:
