@@ -241,6 +241,9 @@ def test_the_printed_pack_pages(proposal: Path, tmp_path: Path) -> None:
         assert field in pages[-1]
     # content reached the print: the changed paytable, the proofs, the regulation version
     assert "Aces Up Wager: Paytable C → Paytable A" in text
+    # a payout and a hand each on one line of its cell (§ 641a.12(f): "10,000 to 1")
+    assert re.search(r"Four-of-a-kind +[\d,]+ +1/\d+ +10,000 to 1 ", text)
+    assert re.search(r"Three-of-a-kind +[\d,]+ ", text)
     assert "Sign 1 of" in text
     pack = build_pack(proposal, "fcp-proposal.yaml")
     assert pack.regulation_version in squeeze(text)

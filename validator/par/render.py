@@ -20,6 +20,10 @@ def _pct(x: float | None, places: int = 4) -> str:
     return "—" if x is None else f"{x:.{places}f}%"
 
 
+#: what a bonus's house edge is: it is paid on another wager's stake and holds nothing itself
+BONUS = "a bonus on the wager: edge = minus its return"
+
+
 def wager_label(w: dict[str, Any]) -> str:
     """A priced table as the sheet names it: with its paytable's letter, or as the Rules
     Submission states it where the chapter's text is missing."""
@@ -86,7 +90,7 @@ def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
         if top
         else ""
     )
-    basis = " (a bonus on the wager: edge = minus its return)" if w["basis"] == "bonus" else ""
+    basis = f" ({BONUS})" if w["basis"] == "bonus" else ""
     if w.get("strategy"):  # paid on the lower of two hands: every deal of both counted
         basis += f" ({strategy_text(w['strategy'])})"
     ah = w.get("approved_hold")
@@ -417,6 +421,8 @@ def summary_table(sheet: dict[str, Any]) -> str:
     for w in sheet["wagers"].values():
         flag = holds_nothing(w)  # the note at the end says why it needs a second look
         method = "exact" if flag is None else f"exact; {flag} (see the notes)"
+        if w["basis"] == "bonus":  # paid on another wager's stake: no hold of its own
+            method = f"exact; {BONUS}"
         rows.append([wager_label(w), _pct(w["house_edge_percent"]), method])
     for k, v in sheet.get("not_priced", {}).items():
         name = sheet.get("names", {}).get(k, k)

@@ -390,8 +390,9 @@ def math_section(pack: ReviewPack) -> str:
         )
         for c in r.categories:
             out.append(
-                f"<tr><td>{_e(c.name)}</td><td class='num'>{c.combinations:,}</td>"
-                f"<td class='num'>{_e(c.probability)}</td><td class='num'>{_e(c.payout)}</td>"
+                f"<tr><td class='v'>{_e(c.name)}</td><td class='num'>{c.combinations:,}</td>"
+                f"<td class='num'>{_e(c.probability)}</td>"
+                f"<td class='num v'>{_e(c.payout)}</td>"  # "10,000 to 1" on one line
                 f"<td class='num'>{percent(c.contribution, 6, sign=True)}</td></tr>"
             )
         out.append(
