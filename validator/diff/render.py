@@ -375,7 +375,8 @@ def render_markdown(diff: GameDiff) -> str:
     for c in diff.changes:
         item = f"- {_md(field_name(diff.game, c.path))}: {_md(sides(c)[0])} → {_md(sides(c)[1])}"
         if c.hold_delta is not None:
-            item += f"; hold {holds_text(c)} ({delta_text(c)})"
+            seed = " with the meter at its seed" if c.long_run else ""
+            item += f"; hold{seed} {holds_text(c)} ({delta_text(c)})"
         if c.long_run_delta is not None:
             old, new, moved = long_run_sides(c)
             item += f"; in the long run {old} → {new} ({moved})"
