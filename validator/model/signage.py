@@ -113,9 +113,11 @@ class SignDef(Strict):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     title: str
     cite: Cite
-    placement: Literal["layout", "layout_or_sign", "sign"] = Field(
+    placement: Literal["layout", "layout_or_sign", "sign", "house_sign"] = Field(
         description="layout: must be inscribed on the layout; layout_or_sign: inscribed on "
-        "the layout or posted as a sign at each table; sign: posted at each table"
+        "the layout or posted as a sign at each table; sign: posted at each table; "
+        "house_sign: posted at each table by the house, though no section of the chapter "
+        "requires it (cited by the rule it is approved under)"
     )
     payout_odds: list[str] = Field(
         default_factory=list,
