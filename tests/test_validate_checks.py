@@ -201,6 +201,38 @@ def test_a_deck_change_interval_is_said_by_how_the_cards_are_dealt_641a_3_c_2(
     assert "no interval is stated for the cards dealt from a manual dealing shoe" in missing.message
 
 
+def test_a_house_table_silent_on_raises_is_told_the_rule_it_is_played_by(tmp_path: Path) -> None:
+    """The house 7CS Procedures set no raise cap (§ Wagers (4) binds a wager "within ... the
+    minimum and maximum wager limits"); a submission silent on its rule is played with
+    three raises a betting round. validate says so (info: nothing requires the rule to be
+    stated), and says nothing where the submission states one."""
+    silent = variant(tmp_path, "house-razz", {"/betting": DELETE})
+    (found,) = codes(silent)["house-razz/raise-cap-stated"]
+    assert found.severity == "info"
+    assert "three raises a betting round" in found.message
+    assert "house-razz/raise-cap-stated" not in codes(EXAMPLES / "house-razz.yaml")
+    stated = variant(tmp_path, "house-razz", {"/betting": {"max_raises": "unlimited"}}, "u.yaml")
+    assert "house-razz/raise-cap-stated" not in codes(stated)
+
+
+def test_a_house_table_silent_on_its_forced_bet_is_told_the_amount_it_is_dealt(
+    tmp_path: Path,
+) -> None:
+    """7CS Procedures § Seven-Card Stud (3), (4): a forced bet opens the first betting
+    round, its amount left to the room. A submission silent on it is warned, and told the
+    amount its rounds are dealt: half the lower limit's bet in whole dollars ($2 at $5-$10,
+    half of $5 rounded down)."""
+    from validator.compiler import load_game
+    from validator.interpreter.settings import read_settings
+
+    silent = variant(tmp_path, "house-razz", {"/forced_bet": DELETE})
+    (found,) = codes(silent)["house-razz/forced-bet-stated"]
+    assert found.severity == "warning"
+    assert "half the lower limit's bet, in whole dollars" in found.message
+    setup = read_settings(load_game("house-razz"), silent)
+    assert setup.stakes.forced_bet == 200  # cents: $2
+
+
 def test_a_quoted_date_that_is_no_day_says_so(tmp_path: Path) -> None:
     """February 30 written in quotes is refused as no date, not as text "not like a date"."""
     path = variant(tmp_path, "four-card-poker", {"/effective": "2027-02-30"})
