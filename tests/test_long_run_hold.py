@@ -18,29 +18,12 @@ from html import unescape
 from math import comb
 from pathlib import Path
 
+from tests.test_diff import HIGH_CARD_FLUSH
 from validator.compiler import load_game
 from validator.diff import diff_submissions
 from validator.model.submission import load_submission
 
-OLD = """\
-rulesub: 1
-certificate_holder: Example Downs Racing & Casino
-facility: Example Downs
-effective: 2027-01-01
-game: high-card-flush
-table: {positions: 6, min_wager: 10, max_wager: 1000}
-dealing: {methods: [automated_shoe], shuffler: automated_counting, decks: 2,
-          change_every_hours: {automated_shoe: 8}}
-offered: [flush_bonus, progressive_jackpot]
-paytables: {flush_bonus: A, progressive_jackpot: A}
-progressives:
-  progressive_jackpot:
-    wager_amount: 1
-    meters: {primary: {seed: 30000, reseed: 30000, increment: 20%}}
-equipment: {progressive_system: true}
-adjacent_boxes: 1
-payout_limit: 250000
-"""
+OLD = HIGH_CARD_FLUSH  # $1 wager; seed and reseed $30,000; a rate of 20%
 
 
 def longest_straight_flush() -> dict[int, int]:
