@@ -623,7 +623,9 @@ def _stud(tmp_path: Path, game: str, betting: dict[str, Any]) -> Path:
     tmp_path.mkdir(parents=True, exist_ok=True)
     if game.startswith("house"):
         return variant(
-            tmp_path, "house-razz", {"/game": game, "/table/min_wager": 5, "/betting": betting}
+            tmp_path,
+            "house-razz",
+            {"/game": game, "/table/min_wager": 5, "/betting": {"max_raises": 3, **betting}},
         )
     provisions = {"max_increase": 0, "agreement": "no increase"}
     return variant(

@@ -328,7 +328,8 @@ def test_players_per_table_within_the_variants_maximum(
 
 def test_house_games_apply_none_of_553s_limits(tmp_path: Path) -> None:
     """The 7 Card Stud Game Procedures set no rake rate, time charge, deck change or raise
-    rule: a 20% rake every 45 minutes, decks kept 12 hours, is not an error there."""
+    rule: a 20% rake every 45 minutes, decks kept 12 hours, is not an error there, and no
+    raise rule stated is told only the three-raise default it is played by (info)."""
     path = variant(
         tmp_path,
         "house-razz",
@@ -340,7 +341,9 @@ def test_house_games_apply_none_of_553s_limits(tmp_path: Path) -> None:
             "/betting": None,
         },
     )
-    assert findings(path) == {}
+    got = findings(path)
+    assert list(got) == ["house-razz/raise-cap-stated"]
+    assert {f.severity for f in got["house-razz/raise-cap-stated"]} == {"info"}
 
 
 def test_house_rake_unstated_is_a_warning_not_an_error(tmp_path: Path) -> None:
