@@ -264,6 +264,27 @@ def test_effective_before_adoption_is_an_error(tmp_path: Path) -> None:
     )
 
 
+def test_before_641a_the_error_names_the_temporary_ch_557_it_replaced(tmp_path: Path) -> None:
+    """40 Pa.B. 1156 (March 6, 2010) "adopts temporary regulations in Chapters ... 557
+    (relating to ... Four Card Poker ...)"; ch. 641a took effect July 7, 2012 (42 Pa.B.
+    4333). A Four Card Poker submission effective in 2011 is an error against ch. 641a, and
+    the error names the rules in force then, which are not encoded here."""
+    example = EXAMPLE.parent / "four-card-poker.yaml"
+    text = re.sub(r"(?m)^effective: .*$", "effective: 2011-01-01", example.read_text("utf-8"))
+    path = tmp_path / "fcp-2011.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, found = findings(path)
+    assert code == 1
+    (error,) = [f for f in found if f["code"] == "four-card-poker/before-adoption"]
+    assert str(error["message"]).endswith(
+        "effective 2012-07-07; it replaced the temporary Four Card Poker rules of ch. 557 "
+        "(40 Pa.B. 1156, March 6, 2010), not encoded here"
+    )
+    _, holdem = findings(submission(tmp_path, "2009-12-31"))  # ch. 553 replaced no chapter
+    (first,) = [f for f in holdem if f["code"] == "poker-holdem/before-adoption"]
+    assert "replaced" not in str(first["message"])
+
+
 def test_validate_as_of_overrides_the_effective_date(tmp_path: Path) -> None:
     _, found = findings(submission(tmp_path, "2010-06-01"), "--as-of", "2013-01-01")
     # after the rescission the warning alone: it names the notice and the successor
@@ -382,12 +403,37 @@ def test_diff_from_to_lists_the_notices_between_the_dates_and_says_their_text_is
     assert "as in force on 2014-01-01 differs" in result.stderr
 
 
+def test_diff_across_an_amendment_whose_replaced_wording_is_missing_says_so_49_pa_b_4956() -> None:
+    """49 Pa.B. 4956 amended § 641a.12 effective August 31, 2019 (the Source note); the
+    paytables held are its wording, the one it replaced is not. A diff of the two days
+    lists no paytable change, and the memo and the JSON say that is not "nothing changed"
+    (not only on stderr)."""
+    argv = ["diff", "four-card-poker", "--from", "2019-08-30", "--to", "2019-08-31"]
+    for fmt in ("json", "markdown", "text"):
+        result = runner.invoke(app, [*argv, "--format", fmt])
+        assert result.exit_code == 0, result.output
+        said = " ".join(result.stdout.split())
+        assert "49 Pa.B. 4956" in said, fmt
+        assert "the wording it replaced is not held here: its changes are not all listed" in said
+    changes = json.loads(runner.invoke(app, [*argv, "--format", "json"]).stdout)["changes"]
+    assert [c["path"] for c in changes] == ["/regulation/2019-08-31"]  # no paytable invented
+    later = ["diff", "four-card-poker", "--from", "2019-08-31", "--to", "2020-01-01"]
+    assert json.loads(runner.invoke(app, [*later, "--format", "json"]).stdout)["changes"] == []
+
+
 def test_games_show_as_of_says_the_day_it_shows() -> None:
     """The heading's date is the copy's (ch. 641a as of 2019-08-31); with --as-of the
     rules shown are that day's, and the page says which day."""
     shown = runner.invoke(app, ["games", "show", "four-card-poker", "--as-of", "2015-01-01"])
     assert shown.exit_code == 0, shown.output
     assert "Shown as in force on 2015-01-01" in shown.stdout
+    # and, on the page itself, that the text of that day is not the one shown (§ 641a.12,
+    # amended by 49 Pa.B. 4956 in 2019): a page read alone is not misread as 2015's rules
+    said = " ".join(shown.stdout.split())
+    assert "as in force on 2015-01-01 differs from the encoded text" in said
+    assert "49 Pa.B. 4956" in said
+    current = runner.invoke(app, ["games", "show", "four-card-poker", "--as-of", "2020-01-01"])
+    assert "differs from the encoded text" not in current.stdout
     plain = runner.invoke(app, ["games", "show", "four-card-poker"])
     assert "Shown as in force" not in plain.stdout
 
@@ -583,3 +629,9 @@ def test_a_chapter_without_dates_says_so_when_asked_for_a_day() -> None:
     (undated,) = [n for n in json.loads(signs.stdout)["as_of"] if "carries no dates" in n]
     assert undated.startswith("58 Pa. Code ch. 678a carries no dates")
     assert "info: 58 Pa. Code ch. 678a carries no dates" in signs.stderr
+
+
+def test_diff_from_without_to_says_what_is_missing() -> None:
+    result = runner.invoke(app, ["diff", "four-card-poker", "--from", "2019-08-30"])
+    assert result.exit_code == 2
+    assert "--from 2019-08-30 needs --to DATE" in result.stderr

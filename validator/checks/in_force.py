@@ -43,9 +43,11 @@ RULES: dict[str, tuple[Severity, str, str, str]] = {
         "error",
         "The effective date is before the chapter was adopted",
         "A submission is checked against the rules in force on its effective date. On a "
-        "date before the chapter's adoption no rule of the game was in force: the message "
-        "names the adopting Pennsylvania Bulletin notice.",
-        "{chapter} was not in force on {date}: it was adopted by {notice}, effective {since}",
+        "date before the chapter's adoption no rule of this chapter was in force: the "
+        "message names the adopting Pennsylvania Bulletin notice, and the rules it replaced "
+        "where the game file records them (not encoded here).",
+        "{chapter} was not in force on {date}: it was adopted by {notice}, effective "
+        "{since}{before}",
     ),
     BEFORE_PROPOSAL: (
         "error",
@@ -158,7 +160,10 @@ def _fired(definition: Any, state: InForce) -> list[tuple[str, dict[str, Any], s
     if state.before_adoption is not None:
         e = state.before_adoption
         values = {"chapter": chapter, "date": date, "notice": describe(e)}
-        out.append((BEFORE_ADOPTION, {**values, "since": e.date.isoformat()}, e.citation))
+        before = f"; it replaced {e.predecessor}, not encoded here" if e.predecessor else ""
+        out.append(
+            (BEFORE_ADOPTION, {**values, "since": e.date.isoformat(), "before": before}, e.citation)
+        )
         return out
     if state.before_proposal is not None:
         p = state.before_proposal

@@ -109,7 +109,9 @@ def diff(
     if against is not None:
         raise typer.Exit(_against(args, against, db, format, fail_on))
     if from_date is not None:
-        if len(args) != 1 or to is None:
+        if to is None:
+            fail(f"--from {from_date} needs --to DATE: rulesub diff GAME --from DATE --to DATE")
+        if len(args) != 1:
             fail("the dates form takes one game id: rulesub diff GAME --from DATE --to DATE")
         _dates(args[0], from_date, to, format)
         return

@@ -12,7 +12,7 @@ from validator.cli.common import (
     AS_OF_HELP,
     Format,
     console,
-    game_as_of,
+    game_as_of_noted,
     load_game_or_fail,
     print_json,
     readable_input,
@@ -113,7 +113,7 @@ def games_show(
     """The game as the regulation has it: table, cards, wagers, paytables, meters, limits."""
     from validator.cli.common import fail
 
-    g = game_as_of(load_game_or_fail(game), as_of)
+    g, said = game_as_of_noted(load_game_or_fail(game), as_of)
     d = g.definition
     if wager is not None and wager not in d.wagers:
         from validator.loader import did_you_mean
@@ -131,7 +131,7 @@ def games_show(
     with readable_input():
         from validator.cli.show import render_game
 
-        render_game(console(), g, wager, as_of)
+        render_game(console(), g, wager, as_of, said[1:])  # the day's state, on the page too
 
 
 @games_app.command("history")

@@ -29,14 +29,22 @@ def _line(label: str, value: str, cite: str | None = None) -> Text:
 
 
 def render_game(
-    out: Console, g: Game, only_wager: str | None = None, as_of: str | None = None
+    out: Console,
+    g: Game,
+    only_wager: str | None = None,
+    as_of: str | None = None,
+    notes: list[str] | None = None,
 ) -> None:
+    """The game; ``as_of``: the day its rules are shown as in force, with ``notes`` saying
+    where the text of that day is not the one held (the wording shown is then the file's)."""
     d = g.definition
     head = Text(d.name, style="bold")
     head.append(f"  {g.source_line}", style="cyan")
     out.print(head)
     if as_of is not None:  # the heading's date is the copy's; the rules shown are the day's
         out.print(Text(f"Shown as in force on {as_of}", style="bold"))
+        for note in notes or []:
+            out.print(Text(note, style="yellow"))
     out.print(Text(d.source.document, style="dim"))
     from validator.model.history import standing
 

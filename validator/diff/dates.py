@@ -24,7 +24,7 @@ from validator.diff.compare import (
     table_title,
 )
 from validator.model.game import GameDefinition, Rows, Table
-from validator.model.history import as_of, describe, long_date
+from validator.model.history import as_of, describe, in_force, long_date
 from validator.pointer import escape
 
 
@@ -53,9 +53,12 @@ def diff_dates(game: Game, old: dt.date, new: dt.date) -> GameDiff:
     lo, hi = min(old, new), max(old, new)
     events: list[tuple[dt.date, Change]] = []
     history = game.definition.history
+    unheld = in_force(game.definition, lo).not_encoded  # the wording on the first date
     for e in history:
         if lo < e.date <= hi:
             text = {"missing": "; its text is not held here", "encoded": "", "none": ""}[e.text]
+            if e.text == "encoded" and e in unheld:  # the text it replaced is not held
+                text = "; the wording it replaced is not held here: its changes are not all listed"
             sections = f" ({', '.join(e.sections)})" if e.sections else ""
             change = Change(
                 path=f"/regulation/{e.date.isoformat()}",

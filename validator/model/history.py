@@ -88,6 +88,11 @@ class Event(Strict):
     successor_encoded: bool = Field(
         default=False, description="whether the successor chapter is encoded here"
     )
+    predecessor: str | None = Field(
+        default=None,
+        description="the rules this chapter replaced, as the texts name them, with their "
+        "notice (an adoption; not encoded here): 'the temporary ch. 557 (40 Pa.B. 1156)'",
+    )
     expires: dt.date | None = Field(
         default=None,
         description="temporary regulations: the day they expire by their own terms ('These "
@@ -106,6 +111,8 @@ class Event(Strict):
             raise ValueError(f"an {self.kind} event gives text: `encoded` or `missing`")
         if self.successor is not None and not ends:
             raise ValueError("only a rescinded or superseded chapter has a `successor`")
+        if self.predecessor is not None and self.kind != "adopted":
+            raise ValueError("only an adoption has a `predecessor`")
         return self
 
 
