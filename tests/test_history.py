@@ -95,13 +95,15 @@ def test_a_date_before_the_proposal_of_chs_677a_678a_is_refused(game: str, tmp_p
     """The preamble: "Notice of the proposed rulemaking was published at 45 Pa.B. 4764
     (August 15, 2015)"; the rulemaking "will become effective upon final-form
     publication", a day the copy leaves blank. So no text of the chapter was in force
-    before August 15, 2015: a submission effective 2014-01-01 is an error naming the
-    proposal (it passed clean), `--as-of` that day is refused (exit 2), and the day of
-    the proposal itself is checked against the final-form text as every later day is."""
-    from validator.checks.in_force import BEFORE_PROPOSAL
+    after August 15, 2015: a submission effective 2014-01-01 is an error naming the
+    proposal (it passed clean), `--as-of` that day is refused (exit 2), as is the day of
+    the proposal itself; a later day is checked against the final-form text, and with
+    --show-regulation-notes told that the chapter's date of adoption is not known."""
+    from validator.checks.in_force import ADOPTION_UNKNOWN, BEFORE_PROPOSAL
 
     assert in_force(load_game(game).definition, dt.date(2015, 8, 14)).refused
-    assert not in_force(load_game(game).definition, dt.date(2015, 8, 15)).refused
+    assert in_force(load_game(game).definition, dt.date(2015, 8, 15)).refused
+    assert not in_force(load_game(game).definition, dt.date(2015, 8, 16)).refused
     example = PROJECT_ROOT / "rulesubs" / "example" / f"{game}.yaml"
     early = tmp_path / "early.yaml"
     early.write_text(example.read_text().replace("effective: 2027-01-01", "effective: 2014-01-01"))
@@ -116,9 +118,25 @@ def test_a_date_before_the_proposal_of_chs_677a_678a_is_refused(game: str, tmp_p
     on_the_day.write_text(early.read_text().replace("2014-01-01", "2015-08-15"))
     done = runner.invoke(app, ["validate", str(on_the_day), "--format", "json"])
     codes = {f["code"] for f in json.loads(done.stdout)["findings"]}
-    assert f"{game}/{BEFORE_PROPOSAL}" not in codes
-    refused = runner.invoke(app, ["games", "show", game, "--as-of", "2015-08-14"])
-    assert refused.exit_code == 2 and "45 Pa.B. 4764" in refused.stderr
+    assert f"{game}/{BEFORE_PROPOSAL}" in codes and done.exit_code == 1
+    after = tmp_path / "after.yaml"
+    after.write_text(early.read_text().replace("2014-01-01", "2015-08-16"))
+    done = runner.invoke(app, ["validate", str(after), "--format", "json"])
+    codes = {f["code"] for f in json.loads(done.stdout)["findings"]}
+    assert f"{game}/{BEFORE_PROPOSAL}" not in codes and f"{game}/{ADOPTION_UNKNOWN}" not in codes
+    noted = runner.invoke(
+        app, ["validate", str(after), "--format", "json", "--show-regulation-notes"]
+    )
+    (note,) = [
+        f for f in json.loads(noted.stdout)["findings"] if f["code"] == f"{game}/{ADOPTION_UNKNOWN}"
+    ]
+    assert note["severity"] == "info" and noted.exit_code == 0
+    assert (
+        "gives no date of adoption: proposed at 45 Pa.B. 4764 (August 15, 2015)" in note["message"]
+    )
+    for day in ("2015-08-14", "2015-08-15"):
+        refused = runner.invoke(app, ["games", "show", game, "--as-of", day])
+        assert refused.exit_code == 2 and "45 Pa.B. 4764" in refused.stderr
 
 
 @pytest.mark.parametrize("game", ["house-seven-card-stud", "house-razz"])

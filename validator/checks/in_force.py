@@ -33,6 +33,10 @@ from validator.model.history import (
 BEFORE_ADOPTION = "before-adoption"
 #: the rule of a date before an undated chapter's proposal
 BEFORE_PROPOSAL = "before-proposal"
+#: the rule of a date after an undated chapter's proposal: its adoption's day unknown
+ADOPTION_UNKNOWN = "adoption-unknown"
+#: the rules that state a fact about the regulation's copy, not about the submission
+REGULATION_NOTES = frozenset({ADOPTION_UNKNOWN})
 #: the rules of a date on which no text of the chapter was in force: a date refused
 REFUSED_DATE = (BEFORE_ADOPTION, BEFORE_PROPOSAL)
 
@@ -51,13 +55,26 @@ RULES: dict[str, tuple[Severity, str, str, str]] = {
     ),
     BEFORE_PROPOSAL: (
         "error",
-        "The effective date is before the chapter was proposed",
+        "The effective date is not after the chapter was proposed",
         "The chapter's copy gives no date of adoption (its final-form publication date is "
         "blank), but it was proposed in the Pennsylvania Bulletin on a known day and took "
-        "effect, if at all, only on its final-form publication after that: on a date before "
-        "the proposal no rule of the game was in force. The message names the proposal.",
+        "effect, if at all, only on its final-form publication after that: on the "
+        "proposal's day or before no rule of the game was in force. The message names the "
+        "proposal.",
         "{chapter} was not in force on {date}: it was proposed at {notice} and took effect, "
         "if at all, only on its final-form publication, later",
+    ),
+    ADOPTION_UNKNOWN: (
+        "info",
+        "The chapter's date of adoption is not in the texts",
+        "The chapter's copy gives no date of adoption (its final-form publication date is "
+        "blank); it was proposed in the Pennsylvania Bulletin on a known day, and a date "
+        "after that is checked against the final-form text, though the text may not yet "
+        "have been in force on it. A fact about the regulation's copy, which the "
+        "submission cannot act on: listed with --show-regulation-notes.",
+        "{chapter}'s copy gives no date of adoption: proposed at {notice}, it took effect, "
+        "if at all, on its final-form publication, a day the copy leaves blank; {date} is "
+        "checked against the final-form text",
     ),
     "not-in-force": (
         "warning",
@@ -109,7 +126,9 @@ def rule_cites(definition: Any) -> dict[str, str]:
     events = definition.history
     if not events:
         proposed = getattr(definition, "proposed", None)
-        return {BEFORE_PROPOSAL: proposed.citation} if proposed is not None else {}
+        if proposed is None:
+            return {}
+        return {BEFORE_PROPOSAL: proposed.citation, ADOPTION_UNKNOWN: proposed.citation}
     out = {BEFORE_ADOPTION: events[0].citation}
     ends = [e for e in events if e.kind in ("rescinded", "superseded")]
     if ends:
@@ -172,6 +191,11 @@ def _fired(definition: Any, state: InForce) -> list[tuple[str, dict[str, Any], s
             (BEFORE_PROPOSAL, {"chapter": chapter, "date": date, "notice": notice}, p.citation)
         )
         return out
+    proposed = getattr(definition, "proposed", None)
+    if state.undated is not None and proposed is not None:
+        notice = f"{proposed.citation} ({long_date(proposed.date)})"
+        values = {"chapter": chapter, "date": date, "notice": notice}
+        out.append((ADOPTION_UNKNOWN, values, proposed.citation))
     if state.ended is not None:
         e = state.ended
         values = {

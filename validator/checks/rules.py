@@ -359,6 +359,10 @@ def is_regulation_note(code: str) -> bool:
     game, _, constraint = code.partition("/")
     if game == "rulesub" or not constraint:
         return False
+    from validator.checks.in_force import REGULATION_NOTES
+
+    if constraint in REGULATION_NOTES:  # a fact about the regulation's copy (its dates)
+        return True
     from validator.checks.facts import facts_for, known_games
 
     if game not in known_games():

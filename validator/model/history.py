@@ -211,7 +211,9 @@ def in_force(definition: GameDefinition, date: dt.date) -> InForce:
     events = list(definition.history)
     if not events:
         proposed = definition.proposed
-        early = proposed if proposed is not None and date < proposed.date else None
+        # the chapter took effect, if at all, on a final-form publication after the
+        # proposal: the proposal's own day is before it too
+        early = proposed if proposed is not None and date <= proposed.date else None
         return InForce(date, undated=definition.undated, before_proposal=early)
     adoption = events[0]
     if date < adoption.date:
