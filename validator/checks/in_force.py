@@ -164,10 +164,13 @@ def in_force_rule(game_id: str, name: str, cite: str | None) -> Rule:
 
 
 def messages(definition: Any, state: InForce) -> list[tuple[str, Severity, str, str]]:
-    """(rule name, severity, message, citation) for what a date means for the file."""
+    """(rule name, severity, message, citation) for what a date means for the file; the
+    facts about the regulation's copy (``REGULATION_NOTES``) are validate's to list, with
+    --show-regulation-notes, not every document's."""
     return [
         (name, RULES[name][0], RULES[name][3].format(**values), cite)
         for name, values, cite in _fired(definition, state)
+        if name not in REGULATION_NOTES
     ]
 
 
