@@ -42,7 +42,14 @@ def test_flawed_file_triggers_exactly_the_codes_it_states(path: Path) -> None:
     if _needs_odds(expected) and not HAS_ODDS:
         pytest.skip("validator.odds is not importable")
     report = validate_paths([path], regulation_notes=True)  # the notes are listed too
-    assert {f.code for f in report.findings} == expected
+    found = {f.code for f in report.findings}
+    # the copy's unknown day of adoption is said of every file of chs. 677a and 678a: a
+    # fact about the texts held, not what a flawed file shows
+    said_of_every_file = {c for c in found if c.endswith("/adoption-unknown")}
+    assert found - said_of_every_file == expected - said_of_every_file
+    assert said_of_every_file <= {
+        f"{g}/adoption-unknown" for g in ("high-card-flush", "wpt-heads-up-holdem")
+    }
 
 
 def test_flawed_set_covers_every_check_the_issue_lists() -> None:
