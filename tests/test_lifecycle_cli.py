@@ -171,6 +171,31 @@ def test_whoever_recorded_a_filing_does_not_decide_it(db: str) -> None:
     store.dispose()
 
 
+def test_a_filing_for_a_game_rulesub_has_not_cannot_be_approved_even_waived(
+    db: str, tmp_path: Path
+) -> None:
+    """A filing naming no game rulesub has (`game: baccarat`) is recorded with its error,
+    as every filing is, but no rule of it was checked: approving it with a waiver of that
+    error is refused, exit 1, and nothing is written; rejecting it stays open."""
+    from validator.store import Store
+
+    text = HCF.read_text(encoding="utf-8").replace("game: high-card-flush", "game: baccarat")
+    unknown = tmp_path / "baccarat.yaml"
+    unknown.write_text(text, encoding="utf-8")
+    out = run("record", str(unknown), "--by", "clerk", "--db", db, "--format", "json")
+    sid = str(json.loads(out)["id"])
+    waived = ("--waive", "rulesub/unknown-game=we offer it", "--date", "2026-12-01")
+    refused = rulesub("approve", sid, "--by", "rev", *waived, "--db", db, own_process=False)
+    assert refused.returncode == 1, refused.stderr
+    assert "names no game rulesub has ('baccarat')" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    store = Store(db)
+    assert store.get(int(sid)).status == "submitted"
+    assert [e.action for e in store.events([int(sid)])] == ["record"]
+    store.dispose()
+    run("reject", sid, "--by", "rev", "--reason", "no such game", "--db", db)
+
+
 def test_a_refused_decision_says_its_verb(db: str) -> None:
     """The store's refusals say the verb as a person does: "can be rejected", "can be
     withdrawn", never "rejectd" or "withdrawd" (the web shows the store's words)."""

@@ -131,6 +131,19 @@ def test_a_file_that_is_no_database_is_refused_untouched(tmp_path: Path) -> None
     assert junk.read_bytes() == data
 
 
+def test_an_empty_file_given_to_a_reading_command_is_left_empty(tmp_path: Path) -> None:
+    """SQLite takes an empty file for an empty database: `history --db empty.yaml` wrote a
+    database into the file it was given to read. A command that only reads refuses it,
+    exit 2, and leaves it empty; `record` may still start a store there."""
+    empty = tmp_path / "empty.yaml"
+    empty.write_bytes(b"")
+    for args in (("history",), ("audit", "verify")):
+        out = cli(*args, "--db", str(empty))
+        assert out.exit_code == 2, (args, out.stderr)
+        assert "an empty file, not a rulesub database" in out.stderr
+        assert empty.read_bytes() == b""
+
+
 def test_a_damaged_store_is_refused_untouched(sqlite_store: Path) -> None:
     data = bytearray(sqlite_store.read_bytes())
     page = 4096

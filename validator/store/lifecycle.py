@@ -129,6 +129,10 @@ class Refused(RulesubError):
         self.findings = findings or []
 
 
+#: findings no waiver answers: the filing names no game, so no rule of it was checked
+UNWAIVABLE = frozenset({"rulesub/unknown-game"})
+
+
 class Unwaived(Refused):
     """An approval refused for its error findings that no waiver names (``findings``): the
     command line asks for ``--waive CODE=REASON``, the web for its form's Waivers."""
@@ -251,6 +255,13 @@ class Store:
                     path.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as e:
                     raise StoreError(f"{path.parent}: cannot create: {e.strerror}") from None
+            elif must_exist and path.is_file() and path.stat().st_size == 0:
+                # SQLite takes an empty file for an empty database and would write its schema
+                # into it: a command that only reads leaves the file it was given as it was
+                raise StoreError(
+                    f"{path}: an empty file, not a rulesub database (`rulesub record` creates "
+                    "one); give --db or RULESUB_DB"
+                )
         self.engine: Engine = make_engine(self.url, pooled=pooled)
         self._held: Connection | None = None
         #: The reading transaction of the work in hand (``shared``): its reads join it.
@@ -514,6 +525,14 @@ class Store:
         """The findings an approval on ``on`` is decided on; refused while an error finding
         stands unwaived, wrong usage where a waiver names no finding of it."""
         findings = _findings_now(row)
+        unchecked = [f for f in findings if f["code"] in UNWAIVABLE]
+        if unchecked:  # no rule of the game was checked: nothing a waiver could stand for
+            raise Refused(
+                f"submission {row.id} names no game rulesub has ({row.game!r}): none of its "
+                "rules could be checked, so it cannot be approved, with or without a waiver; "
+                "a corrected filing names the game",
+                unchecked,
+            )
         if self.policy.effective_before_approval and row.effective < on:
             findings.append(_effective_finding(row, on))
         codes = {f["code"] for f in findings}
