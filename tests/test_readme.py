@@ -212,3 +212,24 @@ def test_the_pre_commit_snippet_names_this_release_and_a_hook_it_has() -> None:
     assert [h["id"] for h in repo["hooks"]] == [hooks[0]["id"]]
     changelog = (PROJECT_ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert f"## {__version__}\n" in changelog
+
+
+def test_the_readmes_rules_submission_is_one_validate_passes_clean(tmp_path: Path) -> None:
+    """The README's Rules Submission, "as the examples write it", is one a reader can copy:
+    no error, no warning (it once stated a payout limit ch. 641a provides for none)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from validator.cli import app
+
+    text = README.read_text(encoding="utf-8")
+    start = text.index("```yaml", text.index("A Rules Submission, as the examples")) + len(
+        "```yaml"
+    )
+    block = text[start : text.index("```", start)]
+    path = tmp_path / "readme.yaml"
+    path.write_text(block, encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["findings"] == []
