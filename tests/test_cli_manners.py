@@ -306,3 +306,19 @@ def test_a_submission_naming_no_game_is_input_no_command_can_use(
     )
     result = invoke(*args)
     assert result.exit_code == 2, (result.output, result.exception)
+
+
+def test_a_directory_given_for_one_submission_is_called_a_directory(tmp_path: Path) -> None:
+    """`review DIR` said "no such file" of a directory that is there: the refusal says
+    what it is, exit 2 (as `diff OLD DIR` already did)."""
+    from typer.testing import CliRunner
+
+    from validator import PROJECT_ROOT
+    from validator.cli import app
+
+    example = str(PROJECT_ROOT / "rulesubs" / "example" / "high-card-flush.yaml")
+    out = CliRunner().invoke(app, ["review", str(tmp_path)])
+    assert out.exit_code == 2, out.output
+    assert f"{tmp_path}: is a directory; give one Rules Submission file" in out.stderr
+    out = CliRunner().invoke(app, ["diff", example, str(tmp_path)])
+    assert out.exit_code == 2 and "it is a directory" in out.stderr

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
@@ -54,6 +55,14 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     if code == EXIT_FINDINGS:
         REFUSED.set(True)
     raise typer.Exit(code)
+
+
+def not_a_file(path: Path | str) -> str:
+    """Why ``path`` is no file to read, as the refusal says it: a directory, or nothing."""
+    p = Path(path)
+    if p.is_dir():
+        return f"{p}: is a directory; give one Rules Submission file"
+    return f"{p}: no such file"
 
 
 def refuse(e: RulesubError, where: str = "") -> NoReturn:

@@ -18,7 +18,15 @@ from typing import Annotated, Any
 import typer
 
 from validator.cli import app
-from validator.cli.common import AS_OF_HELP, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, print_json
+from validator.cli.common import (
+    AS_OF_HELP,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    fail,
+    not_a_file,
+    print_json,
+)
 from validator.cli.gate import reads_once
 from validator.cli.options import DiffFailOn as FailOn
 from validator.cli.options import (
@@ -156,7 +164,7 @@ def _against(
         fail("--against takes one submission: rulesub diff --against approved FILE")
     new = Path(args[0])
     if not new.is_file():
-        fail(f"{new}: no such file")
+        fail(not_a_file(new))
     if against != "approved":
         old = Path(against)
         if not old.is_file():

@@ -24,7 +24,7 @@ import typer
 
 from validator import jsonout
 from validator.cli import app
-from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, Format, fail, print_json
+from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, Format, fail, not_a_file, print_json
 from validator.cli.options import DbOption, FormatOption, OutOption, out_format, prints_result
 
 # --db and --format, with every command's --out, are declared once in validator.cli.options
@@ -146,7 +146,7 @@ def record(
 
     for f in files:
         if not f.exists():
-            fail(f"{f}: no such file")
+            fail(not_a_file(f))
     who = _who(by)
     walked = discover(files)
     results = [{"file": name, "unreadable": why} for name, why in _passed_over(walked)]
@@ -660,7 +660,7 @@ def review(
     from validator.review import build_pack, render_html, render_markdown
 
     if not file.is_file():
-        fail(f"{file}: no such file")
+        fail(not_a_file(file))
     if out is not None and not out.parent.is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
     format = out_format(out, format)
