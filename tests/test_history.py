@@ -653,3 +653,13 @@ def test_diff_from_without_to_says_what_is_missing() -> None:
     result = runner.invoke(app, ["diff", "four-card-poker", "--from", "2019-08-30"])
     assert result.exit_code == 2
     assert "--from 2019-08-30 needs --to DATE" in result.stderr
+
+
+def test_as_of_a_day_that_does_not_exist_says_so() -> None:
+    """February 30 is written as a date should be: the refusal says the day does not
+    exist, not that another form was expected."""
+    result = runner.invoke(app, ["games", "show", "four-card-poker", "--as-of", "2027-02-30"])
+    assert result.exit_code == 2
+    assert "--as-of '2027-02-30': no such day (day is out of range for month)" in result.stderr
+    other = runner.invoke(app, ["games", "show", "four-card-poker", "--as-of", "2027-2-3"])
+    assert other.exit_code == 2 and "YYYY-MM-DD was expected" in other.stderr

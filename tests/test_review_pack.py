@@ -304,3 +304,19 @@ def test_a_bonus_shows_its_return_with_its_own_exact_fraction() -> None:
     assert found, "the pack prices no bonus"
     for percent, exact in found:
         assert float(percent) == pytest.approx(float(Fraction(exact)) * 100, abs=1e-4)
+
+
+def test_a_waiver_that_waives_nothing_says_what_would_comply_in_words(tmp_path: Path) -> None:
+    """A waiver comment whose finding does not stand is reported; the pack an officer signs
+    says what would comply in words, never "(`rulesub rules` lists them)", a command."""
+    text = FCP.read_text(encoding="utf-8").replace(
+        "adjacent_boxes: 2",
+        "adjacent_boxes: 2  # rulesub: ignore[four-card-poker/no-payout-limit] -- x",
+    )
+    path = tmp_path / "fcp.yaml"
+    path.write_text(text, encoding="utf-8")
+    pack = build_pack(path, "fcp.yaml")
+    assert any(f.code == "rulesub/unused-waiver" for f in pack.findings)
+    for page in (render_html(pack), render_markdown(pack)):
+        assert "the waiver removed, or its code corrected to one of this submission" in page
+        assert "rulesub rules" not in page

@@ -153,6 +153,9 @@ def apply_waivers(
                         column=w.column,
                         code=code,
                         where="in this file" if w.whole_file else "on this line",
+                        # the documents' words: no command to run, no file notation
+                        remedy="the waiver removed, or its code corrected to one of this "
+                        "submission's findings",
                     )
                 )
     standing += problems

@@ -127,7 +127,11 @@ def parse_date(text: str, flag: str = "--as-of") -> Any:
 
     try:
         return dt.date.fromisoformat(text)
-    except ValueError:
+    except ValueError as e:
+        import re
+
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):  # the form is right, the day is not
+            fail(f"{flag} {text!r}: no such day ({e})")
         fail(f"{flag} {text!r}: a date written YYYY-MM-DD was expected, e.g. 2027-01-01")
 
 
