@@ -322,3 +322,18 @@ def test_a_directory_given_for_one_submission_is_called_a_directory(tmp_path: Pa
     assert f"{tmp_path}: is a directory; give one Rules Submission file" in out.stderr
     out = CliRunner().invoke(app, ["diff", example, str(tmp_path)])
     assert out.exit_code == 2 and "it is a directory" in out.stderr
+
+
+def test_serve_refuses_a_session_key_too_short_to_keep_cookies_unforged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`RULESUB_SECRET_KEY=x rulesub serve` signed every session cookie with a one-character
+    key: one guess from a forged session. A key under 32 characters is refused (exit 2)
+    before the server starts, saying how to make one."""
+    from validator.cli import app
+
+    monkeypatch.setenv("RULESUB_SECRET_KEY", "x")
+    out = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "office.sqlite3")])
+    assert out.exit_code == 2, out.output
+    assert "RULESUB_SECRET_KEY is 1 character(s): a session key is at least 32" in out.stderr
+    assert "serving" not in out.stderr

@@ -170,7 +170,7 @@ def served(db: str, seconds: float = 60.0, extra: list[str] | None = None) -> It
     """``rulesub serve --db DB`` (and ``extra`` options) on a free port of 127.0.0.1, as its
     base URL; stopped after."""
     port = free_port()
-    env = {**os.environ, "RULESUB_SECRET_KEY": "test-server-key"}
+    env = {**os.environ, "RULESUB_SECRET_KEY": "test-server-key-of-at-least-32-characters"}
     proc = subprocess.Popen(
         [*RULESUB, "serve", "--db", db, "--port", str(port), *(extra or [])],
         env=env,

@@ -81,6 +81,13 @@ def serve(
         fail(f"--port {port}: a port is 1 to 65535")
     if forwarded_allow_ips is not None and not proxy_headers:
         fail("--forwarded-allow-ips names the proxies --proxy-headers trusts: give both")
+    given_key = os.environ.get(ENV_SECRET)
+    if given_key and len(given_key) < MIN_SECRET:  # a short key is a guessable signature
+        fail(
+            f"{ENV_SECRET} is {len(given_key)} character(s): a session key is at least "
+            f"{MIN_SECRET} random characters (python3 -c 'import secrets; "
+            "print(secrets.token_urlsafe(48))' makes one)"
+        )
     hosts = _answered_hosts(host, allowed_hosts)
     try:
         web = create_app(db, secure_cookies=secure_cookies, allowed_hosts=hosts)
@@ -112,6 +119,11 @@ def serve(
         proxy_headers=proxy_headers,
         forwarded_allow_ips=(forwarded_allow_ips or "127.0.0.1,::1") if proxy_headers else None,
     )
+
+
+#: The fewest characters a session key given in the environment may have: the cookies'
+#: signatures are only as hard to forge as the key is to guess.
+MIN_SECRET = 32
 
 
 def _answered_hosts(host: str, given: str | None) -> list[str]:
