@@ -123,7 +123,7 @@ def test_the_par_sheet_and_the_diff_give_one_long_run_return(tmp_path: Path) -> 
         "paytables: {flush_bonus: B, progressive_jackpot: A}",
     )
     result = _diff(tmp_path, new)
-    (change,) = [c for c in result.changes if c.has_hold and c.long_run]  # type: ignore[attr-defined]
+    (change,) = [c for c in result.changes if c.has_hold and c.has_long_run]  # type: ignore[attr-defined]
     import json
 
     runner = CliRunner()

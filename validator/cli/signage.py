@@ -17,6 +17,7 @@ from validator.cli.common import (
     before_adoption,
     fail,
     game_as_of_noted,
+    not_a_file,
     parse_date,
     readable_input,
     refuse,
@@ -67,7 +68,7 @@ def signage(
     from validator.signage.checked import check_submission, describe
 
     if submission.is_dir():
-        fail(f"{submission} is a directory: give one Rules Submission file (signs are per table)")
+        fail(f"{not_a_file(submission)} (signs are per table)")
     if not submission.is_file():
         _unreadable(submission)
     if out is not None and not out.parent.is_dir():

@@ -99,8 +99,8 @@ class Change:
         return None if old is None or new is None else new - old
 
     @property
-    def long_run(self) -> bool:
-        """Whether either hold has a long-run figure."""
+    def has_long_run(self) -> bool:
+        """Whether either hold has a long-run figure (a progressive's)."""
         return any(h is not None and h.long_run is not None for h in (self.hold_old, self.hold_new))
 
     @property

@@ -140,7 +140,7 @@ def to_json(diff: GameDiff) -> dict[str, Any]:
                 "delta": _number(c.hold_delta),
             }
         long_run = None
-        if c.long_run:  # a progressive's, the increments and reseeds it pays back counted
+        if c.has_long_run:  # a progressive's, the increments and reseeds it pays back counted
             long_run = {
                 "old": _number(c.hold_old.long_run_hold if c.hold_old else None),
                 "new": _number(c.hold_new.long_run_hold if c.hold_new else None),
@@ -282,7 +282,9 @@ def metered(c: Change) -> str | None:
     moved = old and new and old != new
     said = f"{'; '.join(old)} → {'; '.join(new)}" if moved else "; ".join(old or new)
     where = (
-        "the long-run hold counts them" if c.long_run else "the par sheet gives the long-run return"
+        "the long-run hold counts them"
+        if c.has_long_run
+        else "the par sheet gives the long-run return"
     )
     return f"the meter at {said}; the increments it pays back later are not counted: {where}"
 
@@ -300,7 +302,7 @@ def long_run_sides(c: Change) -> tuple[str, str, str]:
 def long_run_text(c: Change) -> str | None:
     """A progressive's hold in the long run before → after, what it counts, and the return
     to players it leaves (``Hold.long_run``); None where neither side has one."""
-    if not c.long_run:
+    if not c.has_long_run:
         return None
     old, new, moved = long_run_sides(c)
     returns = (
@@ -375,7 +377,7 @@ def render_markdown(diff: GameDiff) -> str:
     for c in diff.changes:
         item = f"- {_md(field_name(diff.game, c.path))}: {_md(sides(c)[0])} → {_md(sides(c)[1])}"
         if c.hold_delta is not None:
-            seed = " with the meter at its seed" if c.long_run else ""
+            seed = " with the meter at its seed" if c.has_long_run else ""
             item += f"; hold{seed} {holds_text(c)} ({delta_text(c)})"
         if c.long_run_delta is not None:
             old, new, moved = long_run_sides(c)

@@ -13,7 +13,7 @@ from typing import Any
 from validator.money import format_money
 from validator.odds.wagers import strategy_text
 from validator.par import printed
-from validator.par.wagers import holds_nothing
+from validator.par.wagers import holds_nothing, wager_label
 
 
 def _pct(x: float | None, places: int = 4) -> str:
@@ -22,14 +22,6 @@ def _pct(x: float | None, places: int = 4) -> str:
 
 #: what a bonus's house edge is: it is paid on another wager's stake and holds nothing itself
 BONUS = "a bonus on the wager: edge = minus its return"
-
-
-def wager_label(w: dict[str, Any]) -> str:
-    """A priced table as the sheet names it: with its paytable's letter, or as the Rules
-    Submission states it where the chapter's text is missing."""
-    if w.get("stated"):
-        return f"{w['name']}, as stated in the Rules Submission"
-    return f"{w['name']}, Paytable {w['paytable']}" if w["paytable"] else w["name"]
 
 
 def rules_of(w: dict[str, Any]) -> str:

@@ -103,6 +103,14 @@ class WagerSheet:
         }
 
 
+def wager_label(w: dict[str, Any]) -> str:
+    """A priced table as the sheet names it: with its paytable's letter, or as the Rules
+    Submission states it where the chapter's text is missing."""
+    if w.get("stated"):
+        return f"{w['name']}, as stated in the Rules Submission"
+    return f"{w['name']}, Paytable {w['paytable']}" if w["paytable"] else w["name"]
+
+
 def holds_nothing(w: dict[str, Any]) -> str | None:
     """What the sheet says of a wager table (its ``to_json``) that holds nothing or less:
     the validator's warning that it "needs a second look" (a bonus paid on another wager's
@@ -123,10 +131,9 @@ def hold_notes(sheets: list[WagerSheet]) -> list[str]:
         said = holds_nothing(w)
         if said is None:
             continue
-        paytable = f", Paytable {w['paytable']}" if w["paytable"] else ""
         seed = " with the meter at its seed" if w["meters"] else ""
         out.append(
-            f"{w['name']}{paytable} {said}: a house edge of "
+            f"{wager_label(w)} {said}: a house edge of "
             f"{pct(s.odds.hold):.4f}%{seed}. A paytable should hold a positive share of the "
             "wager; one that does not needs a second look at the text or its transcription "
             f"(the validator warns of it) [{w['cite']}]."

@@ -49,7 +49,7 @@ def hold_rows(pack: ReviewPack) -> list[tuple[str, str, str, str]]:
                 seen.add(name.split(":")[0])
                 if c.hands:  # a paytable's change: which paytables, as an unchanged row says
                     name = f"{name}: {sides(c)[0]} → {sides(c)[1]}"
-                if not c.long_run:
+                if not c.has_long_run:
                     rows.append((name, hold_text(c.hold_old), hold_text(c.hold_new), delta_text(c)))
                     continue
                 # a progressive: at the meter's seed, and over the meter's life
