@@ -321,7 +321,7 @@ def test_a_directory_given_for_one_submission_is_called_a_directory(tmp_path: Pa
     assert out.exit_code == 2, out.output
     assert f"{tmp_path}: is a directory; give one Rules Submission file" in out.stderr
     out = CliRunner().invoke(app, ["diff", example, str(tmp_path)])
-    assert out.exit_code == 2 and "it is a directory" in out.stderr
+    assert out.exit_code == 2 and "is a directory, not a file to read" in out.stderr
 
 
 def test_serve_refuses_a_session_key_too_short_to_keep_cookies_unforged(
@@ -337,3 +337,64 @@ def test_serve_refuses_a_session_key_too_short_to_keep_cookies_unforged(
     assert out.exit_code == 2, out.output
     assert "RULESUB_SECRET_KEY is 1 character(s): a session key is at least 32" in out.stderr
     assert "serving" not in out.stderr
+
+
+def test_a_missing_file_is_said_one_way_by_every_command(tmp_path: Path) -> None:
+    """A missing file was worded five ways across the commands ("no such file or
+    directory", ":1:1: cannot read the file: No such file or directory", "no such file",
+    a hint to fix it "at this line and column"): each command that reads one submission
+    now says "PATH: no such file", exit 2, with no place in a file that is not there."""
+    gone = str(tmp_path / "gone.yaml")
+    for args in (
+        ["diff", str(HCF), gone],
+        ["diff", gone, str(HCF)],
+        ["signage", gone],
+        ["review", gone],
+        ["settle", gone],
+        ["record", gone, "--db", str(tmp_path / "store.sqlite3")],
+    ):
+        out = invoke(*args)
+        assert out.exit_code == 2, (args, out.output)
+        assert f"rulesub: {gone}: no such file\n" in out.stderr, (args, out.stderr)
+        assert ":1:1" not in out.stderr and "Traceback" not in out.stderr
+    # where the missing file is a finding (a command that reports findings), its hint
+    # asks for the right file, not for a fix at a line and column
+    out = invoke("odds", "high-card-flush", "--rulesub", gone)
+    assert out.exit_code == 2 and "no such file" in out.output
+    assert "at this line and column" not in out.output
+    assert "give the path of the Rules Submission's YAML file" in out.output
+
+
+def test_a_reader_that_closes_the_pipe_is_not_reported_as_findings() -> None:
+    """`rulesub rules | head -1` exited 1, the code that means findings (and `validate DIR
+    | head -1` turned its exit 2 into 1): a closed pipe now stops the command quietly with
+    141, what a shell reports of any command a closed pipe stops (`yes | head -1`)."""
+    # each prints more than a pipe holds (64 KiB), so the closed pipe is met, not missed
+    for args in (["rules"], ["rules", "--format", "json"]):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from validator.cli import main; main()", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.read(10)  # the first line's start, then the reader goes
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=120) == 141, (args, err)
+        assert "Traceback" not in err and "Broken pipe" not in err, err
+
+
+def test_history_of_a_game_id_mistyped_is_refused_not_empty(tmp_path: Path) -> None:
+    """`history --game nope` printed "no submissions recorded", exit 0, as if none had
+    been filed: a game id rulesub does not declare is refused (exit 2) with the nearest id;
+    a declared game with no filing says which game had none."""
+    db = str(tmp_path / "store.sqlite3")
+    assert invoke("record", str(HCF), "--db", db).exit_code == 0
+    out = invoke("history", "--game", "hig-card-flush", "--db", db)
+    assert out.exit_code == 2, out.output
+    assert "no game 'hig-card-flush' (did you mean 'high-card-flush'?)" in out.stderr
+    out = invoke("history", "--game", "four-card-poker", "--db", db)
+    assert out.exit_code == 0, out.output
+    assert out.stdout.startswith("no submissions recorded for Four Card Poker\n")
+    out = invoke("history", "--game", "high-card-flush", "--db", db)
+    assert out.exit_code == 0 and "High Card Flush (high-card-flush)" in out.stdout

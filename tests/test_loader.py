@@ -250,7 +250,7 @@ def test_load_yaml_limits(tmp_path: Path) -> None:
     big.write_text("a: " + "x" * (MAX_BYTES + 1) + "\n")
     with pytest.raises(LoadError, match="at most 1,000,000 are read"):
         load_yaml(big)
-    with pytest.raises(LoadError, match="cannot read the file"):
+    with pytest.raises(LoadError, match=r"absent\.yaml: no such file$"):
         load_yaml(tmp_path / "absent.yaml")
     bom = tmp_path / "bom.yaml"
     bom.write_text("\ufeffa: 1\nb: [2, 3]\n", encoding="utf-8")
@@ -300,3 +300,59 @@ def test_the_games_dir_override_is_used(games_dir: Path) -> None:
     done = run_rulesub("games", "list", "--format", "json", games_dir=games_dir)
     assert done.returncode == 0, done.stderr
     assert "Four Card Poker Under Review" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary data"),  # an image saved as .yaml
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\x0b\x02", "binary data"),
+        (b"PK\x03\x04\x14\x00\x06\x00", "binary data"),  # a spreadsheet (a zip)
+        ("rulesub: 1\n".encode("utf-16-le"), "UTF-16 (or UTF-32)"),  # no byte-order mark
+        ("rulesub: 1\n".encode("utf-32-le"), "UTF-16 (or UTF-32)"),
+        ("\ufeffrulesub: 1\n".encode("utf-16"), "UTF-16 (or UTF-32)"),
+    ],
+)
+def test_a_file_that_is_not_text_is_called_what_it_is(
+    tmp_path: Path, raw: bytes, said: str
+) -> None:
+    """A PNG, a PDF or a spreadsheet given for a submission was called "not UTF-8 text
+    (byte 0x89 (Latin-1 or Windows-1252?))" at a line and column: the file is said to be
+    what it is, as a whole, with no place in it to fix."""
+    path = tmp_path / "filing.yaml"
+    path.write_bytes(raw)
+    with pytest.raises(LoadError) as caught:
+        load_yaml(path)
+    assert said in caught.value.message and "Latin-1" not in caught.value.message
+    assert str(caught.value) == f"{path}: {caught.value.message}"  # no line:column
+
+
+def test_latin1_text_is_still_placed_at_its_first_byte(tmp_path: Path) -> None:
+    """Text in Latin-1 (no control character, an accented letter) is text: the message
+    keeps the line and column of the byte to fix, and the guess of its encoding."""
+    path = tmp_path / "filing.yaml"
+    path.write_bytes(b"rulesub: 1\nfacility: Caf\xe9 Downs\n")
+    with pytest.raises(LoadError) as caught:
+        load_yaml(path)
+    assert (caught.value.line, caught.value.column) == (2, 14)
+    assert str(caught.value).endswith(
+        ":2:14: the file is not UTF-8 text (byte 0xe9 (Latin-1 or Windows-1252?)): save it as UTF-8"
+    )
+
+
+def test_a_missing_or_unopenable_file_is_said_one_way(tmp_path: Path) -> None:
+    """One wording for each reason a path cannot be opened, with no line and column (there
+    is no file to place them in): missing, a dangling link, a link loop, a directory."""
+    (tmp_path / "dangling.yaml").symlink_to(tmp_path / "gone.yaml")
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
+    cases = {
+        "absent.yaml": "no such file",
+        "dangling.yaml": "a dangling symbolic link",
+        "loop.yaml": "a symbolic link loop",
+        "": "is a directory, not a file to read",
+    }
+    for name, why in cases.items():
+        path = tmp_path / name
+        with pytest.raises(LoadError) as caught:
+            load_yaml(path)
+        assert str(caught.value) == f"{path}: {why}"

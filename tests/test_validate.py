@@ -343,4 +343,4 @@ def test_a_missing_file_is_in_the_json_and_sarif_reports(tmp_path: Path) -> None
             assert report["summary"]["files"] == 2
         else:
             (result,) = report["runs"][0]["results"]
-            assert "cannot be opened" in result["message"]["text"]
+            assert "no such file" in result["message"]["text"]

@@ -16,8 +16,10 @@ directories the user gave.
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import difflib
+import errno
 import os
 import re
 import stat
@@ -53,9 +55,30 @@ class LoadError(RulesubError):
     line: int
     column: int
     message: str
+    #: the problem is the file as a whole (missing, a directory, not text): said without a
+    #: line and column, which would point into a file that is not there to read
+    whole: bool = False
 
     def __str__(self) -> str:
+        if self.whole:
+            return f"{self.file}: {self.message}"
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
+
+
+def unopenable(name: str, path: Path, e: OSError) -> LoadError:
+    """Why ``path`` could not be opened, as every command says it: the one wording of a
+    missing file, a dangling link, a link loop, a file the user may not read."""
+    if e.errno == errno.ENOENT:
+        why = "a dangling symbolic link" if path.is_symlink() else "no such file"
+    elif e.errno == errno.ELOOP:
+        why = "a symbolic link loop"
+    elif e.errno in (errno.EACCES, errno.EPERM):
+        why = "cannot read the file: permission denied"
+    elif e.errno == errno.ENOTDIR:
+        why = "no such file (a directory on its path is a file)"
+    else:
+        why = f"cannot read the file: {(e.strerror or str(e)).lower()}"
+    return LoadError(name, 1, 1, why, whole=True)
 
 
 @dataclass
@@ -125,7 +148,7 @@ def read_bytes(path: Path | str, *, display: str | None = None) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as e:
-        raise LoadError(name, 1, 1, f"cannot read the file: {e.strerror or e}") from None
+        raise unopenable(name, path, e) from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -138,9 +161,9 @@ def read_bytes(path: Path | str, *, display: str | None = None) -> bytes:
                 if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
                 else "a socket"
                 if stat.S_ISSOCK(mode)
-                else "not a regular file"
+                else "a special file"
             )
-            raise LoadError(name, 1, 1, f"cannot read the file: it is {what}, not a regular file")
+            raise LoadError(name, 1, 1, f"is {what}, not a file to read", whole=True)
         chunks: list[bytes] = []
         size = 0
         while size <= MAX_BYTES:
@@ -150,27 +173,69 @@ def read_bytes(path: Path | str, *, display: str | None = None) -> bytes:
             chunks.append(chunk)
             size += len(chunk)
     except OSError as e:
-        raise LoadError(name, 1, 1, f"cannot read the file: {e.strerror or e}") from None
+        raise unopenable(name, path, e) from None
     finally:
         os.close(fd)
     raw = b"".join(chunks)
     if len(raw) > MAX_BYTES:
         raise LoadError(
-            name, 1, 1, f"the file is over {MAX_BYTES:,} bytes; at most {MAX_BYTES:,} are read"
+            name,
+            1,
+            1,
+            f"the file is over {MAX_BYTES:,} bytes; at most {MAX_BYTES:,} are read",
+            whole=True,
         )
     return raw
 
 
 def is_wide(raw: bytes) -> bool:
-    """Whether the bytes look like UTF-16 or UTF-32 text (a byte-order mark, or a NUL among
-    the first four bytes), which rulesub does not read."""
-    return raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) > 1 and b"\x00" in raw[:4])
+    """Whether the bytes look like UTF-16 or UTF-32 text, which rulesub does not read: a
+    byte-order mark, or (text in a Latin script) a NUL in every other byte of the start."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    start = raw[:64]
+    if len(start) < 2 or b"\x00" not in start[:4]:
+        return False
+    return not start[0::2].strip(b"\x00") or not start[1::2].strip(b"\x00")
+
+
+#: control characters no text file holds (tab, line feed, form feed, carriage return and
+#: escape aside)
+_CONTROL = frozenset(range(0x20)) - {0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1B}
+
+
+def is_binary(raw: bytes) -> bool:
+    """Whether the bytes are no text at all (an image, a spreadsheet, a PDF), being no
+    UTF-16 or UTF-32 text: among the first 8 KiB, control characters more than one in a
+    hundred, or any with bytes that are not UTF-8. A stray one in UTF-8 text (a NUL pasted
+    in) is placed at its line, as a typing slip is."""
+    start = raw[:8192]
+    controls = sum(1 for b in start if b in _CONTROL)
+    if not controls or is_wide(raw):
+        return False
+    if controls >= 2 and controls * 100 > len(start):
+        return True
+    try:  # the cut at 8 KiB may split a character: only a byte no UTF-8 has counts
+        codecs.getincrementaldecoder("utf-8")().decode(start, final=False)
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def decode_text(raw: bytes, name: str) -> str:
-    """UTF-8 bytes → text, or ``LoadError`` naming the encoding the bytes look like."""
+    """UTF-8 bytes → text, or ``LoadError`` naming what the bytes look like instead."""
     if is_wide(raw):
-        raise LoadError(name, 1, 1, "the file is UTF-16 (or UTF-32) text; save it as UTF-8")
+        raise LoadError(
+            name, 1, 1, "the file is UTF-16 (or UTF-32) text; save it as UTF-8", whole=True
+        )
+    if is_binary(raw):
+        raise LoadError(
+            name,
+            1,
+            1,
+            "the file is binary data (an image, a PDF, a spreadsheet?), not text",
+            whole=True,
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:

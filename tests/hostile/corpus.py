@@ -41,6 +41,7 @@ class Case:
     data: bytes = b""
     kind: str = "submission"  # submission | round | log
     special: str = ""  # "" | fifo | device | directory | dangling | outside_link
+    whole: bool = False  # refused as a whole (not UTF-8 at all): named, with no line
 
     def write(self, directory: Path) -> Path:
         import os
@@ -233,8 +234,8 @@ def handmade() -> list[Case]:
         Case("fifo.jsonl", kind="log", special="fifo"),
         Case("empty.yaml", b""),
         Case("bom.yaml", b"\xef\xbb\xbf" + fcp.encode()),
-        Case("utf16.yaml", fcp.encode("utf-16")),
-        Case("utf16be.yaml", fcp.encode("utf-16-be")),
+        Case("utf16.yaml", fcp.encode("utf-16"), whole=True),
+        Case("utf16be.yaml", fcp.encode("utf-16-be"), whole=True),
         Case("latin1.yaml", fcp.replace("Example Downs", "Café Downs").encode("latin-1")),
         Case("nul.yaml", fcp.encode().replace(b"rulesub: 1", b"rulesub: 1\x00")),
         Case("crlf.yaml", fcp.replace("\n", "\r\n").encode()),
@@ -259,7 +260,7 @@ def handmade() -> list[Case]:
     ]
     log = play_log_line()
     cases += [
-        Case("utf16.jsonl", (json.dumps(log) + "\n").encode("utf-16"), "log"),
+        Case("utf16.jsonl", (json.dumps(log) + "\n").encode("utf-16"), "log", whole=True),
         Case(
             "latin1.jsonl",
             (json.dumps(log, ensure_ascii=False) + "\n")
@@ -456,4 +457,6 @@ def log_lines(draw: st.DrawFn) -> Case:
     record[field] = "\x00VALUE\x00"
     text = json.dumps(record, ensure_ascii=False).replace('"\\u0000VALUE\\u0000"', value) + "\n"
     encoding = draw(st.sampled_from(["utf-8", "utf-8", "utf-8-sig", "utf-16", "latin-1"]))
-    return Case("log.jsonl", text.encode(encoding, errors="replace"), "log")
+    return Case(
+        "log.jsonl", text.encode(encoding, errors="replace"), "log", whole=encoding == "utf-16"
+    )

@@ -62,7 +62,7 @@ def run_every_command(case: Case, path: Path, tally: Tally, workdir: Path) -> No
     name = str(path)
 
     def go(*args: str, located: str | None = name) -> Outcome:
-        outcome = run(*args, located=located, named=bool(case.special))
+        outcome = run(*args, located=located, named=bool(case.special) or case.whole)
         tally.add(outcome)
         return outcome
 

@@ -9,7 +9,7 @@ import codecs
 import datetime as dt
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -227,24 +227,8 @@ def validate_file(
 
 
 def _check_file(path: Path, name: str, as_of: dt.date | None = None) -> FileResult:
-    import os
-    import stat
-
     from validator.model.submission import load_submission
 
-    try:
-        mode = path.stat().st_mode
-    except OSError as e:
-        what = "a dangling symbolic link" if path.is_symlink() else "cannot be opened"
-        if e.errno == 40:  # ELOOP
-            what = "a symbolic link loop"
-        return _unreadable(name, LoadError(name, 1, 1, f"{what} ({os.strerror(e.errno or 0)})"))
-    if stat.S_ISDIR(mode):
-        return _unreadable(name, LoadError(name, 1, 1, "is a directory, not a file"))
-    if not stat.S_ISREG(mode):
-        return _unreadable(
-            name, LoadError(name, 1, 1, "not a regular file (a FIFO, socket or device); not read")
-        )
     try:
         loaded = load_submission(path, display=name)
     except LoadError as e:
@@ -303,6 +287,9 @@ def _unreadable(name: str, e: LoadError) -> FileResult:
     finding = generic_rule("rulesub/unreadable").finding(
         e.file, line=e.line, column=e.column, message=e.message
     )
+    if e.whole:  # nothing in the file to fix at a line: the file itself is the wrong one
+        hint = "give the path of the Rules Submission's YAML file, saved as UTF-8 text"
+        finding = replace(finding, hint=hint, remedy=hint)
     return FileResult(name, [finding], None, unreadable=True)
 
 

@@ -141,6 +141,26 @@ for _name in COMMAND_MODULES:
     importlib.import_module(f"validator.cli.{_name}")
 
 
+#: The exit code when the reader of stdout went away (`rulesub rules | head -1`): what a
+#: shell reports of a command a closed pipe stops (128 + SIGPIPE), never the 1 that means
+#: findings, nor 2, which would say the input was wrong.
+EXIT_READER_GONE = 141
+
+
+def _reader_gone(stop: SystemExit) -> bool:
+    """Whether stdout's reader closed the pipe. The libraries stop with exit 1 when it does:
+    the command line's after swapping in a stream that drops what is still written (its
+    name says so), the console's from the broken pipe it met (the exit's context)."""
+    if type(sys.stdout).__name__.endswith("PacifyFlushWrapper"):
+        return True
+    cause: BaseException | None = stop.__context__
+    while cause is not None:
+        if isinstance(cause, BrokenPipeError):
+            return True
+        cause = cause.__context__
+    return False
+
+
 def main() -> None:
     """The console script. An error of rulesub that no command placed is refused the same
     way whichever command met it (``validator.errors.messages``, its exit code): a game file
@@ -152,6 +172,10 @@ def main() -> None:
         completion_init()
     try:
         app()
+    except SystemExit as e:
+        if _reader_gone(e):
+            sys.exit(EXIT_READER_GONE)
+        raise e from None
     except OSError as e:
         if not isinstance(e, WriteError) and e.errno not in (errno.ENOSPC, errno.EDQUOT):
             raise

@@ -149,4 +149,4 @@ def _unreadable(path: Path) -> None:
         read_text(path)
     except LoadError as e:
         refuse(e)
-    fail(f"{path}:1:1: no such file")
+    fail(f"{path}: no such file")

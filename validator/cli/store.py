@@ -326,6 +326,8 @@ def history(
     with _store_errors(format):
         store = _open(db, must_exist=True)
         rows = store.history(facility, game)
+        if game is not None and not rows:
+            _known_game(game)
         events = store.events([r.id for r in rows]) if format is Format.text else []
         head = store.audit_head()
     if format is Format.json:
@@ -334,17 +336,37 @@ def history(
         print_json([history_entry(r) for r in rows])
         sys.stderr.write(f"rulesub: audit log chain head: {head}\n")
         return
-    sys.stdout.write(_timeline(rows, events))
+    sys.stdout.write(_timeline(rows, events, _filter_words(facility, game)))
     sys.stdout.write(f"\naudit log chain head: {head}\n")
 
 
-def _timeline(rows: list[Any], events: list[Any]) -> str:
+def _known_game(game: str) -> None:
+    """A game filter that matched nothing is a game rulesub declares (none filed yet), or
+    refused (exit 2) as the typing slip it is: an empty timeline would read as "none filed"."""
+    from validator.model.registry import check_game_id
+
+    try:
+        check_game_id(game)
+    except KeyError as e:
+        fail(f"--game: {e.args[0]}")
+
+
+def _filter_words(facility: str | None, game: str | None) -> str:
+    """What the timeline was asked for, said in words: " at Example Downs for High Card
+    Flush", or nothing when every submission was asked for."""
+    from validator.compiler import game_name
+
+    words = f" at {facility}" if facility is not None else ""
+    return words + (f" for {game_name(game)}" if game is not None else "")
+
+
+def _timeline(rows: list[Any], events: list[Any], asked: str = "") -> str:
     from validator.compiler import game_name
     from validator.store.lifecycle import iso
     from validator.store.words import audit_words
 
     if not rows:
-        return "no submissions recorded\n"
+        return f"no submissions recorded{asked}\n"
     by_id: dict[int, list[Any]] = {}
     for e in events:
         by_id.setdefault(e.submission_id, []).append(e)
