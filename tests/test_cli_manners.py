@@ -398,3 +398,20 @@ def test_history_of_a_game_id_mistyped_is_refused_not_empty(tmp_path: Path) -> N
     assert out.stdout.startswith("no submissions recorded for Four Card Poker\n")
     out = invoke("history", "--game", "high-card-flush", "--db", db)
     assert out.exit_code == 0 and "High Card Flush (high-card-flush)" in out.stdout
+
+
+def test_users_list_of_no_account_says_so(tmp_path: Path) -> None:
+    """`users list` of a store with no account printed nothing, exit 0: what a command that
+    failed quietly prints. It says there is none and how to add one (on stderr: the list's
+    stdout, one account a line, stays empty for a script)."""
+    db = str(tmp_path / "store.sqlite3")
+    assert invoke("record", str(HCF), "--db", db).exit_code == 0
+    out = invoke("users", "list", "--db", db)
+    assert out.exit_code == 0 and out.stdout == ""
+    assert "no accounts yet; `rulesub users add NAME --role ROLE` adds one" in out.stderr
+    added = invoke(
+        "users", "add", "viewer1", "--role", "viewer", "--password", "pw-12345678", "--db", db
+    )
+    assert added.exit_code == 0, added.output
+    out = invoke("users", "list", "--db", db)
+    assert out.stdout == "viewer1\tviewer\t\n" and "no accounts" not in out.stderr

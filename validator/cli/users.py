@@ -189,5 +189,9 @@ def list_(db: DbOption = None, format: FormatOption = Format.text, out: OutOptio
             ]
         )
         return
+    if not found:  # said, not left blank: an empty list reads as a command that failed
+        sys.stderr.write(
+            "rulesub: no accounts yet; `rulesub users add NAME --role ROLE` adds one\n"
+        )
     for a in found:
         sys.stdout.write(f"{a.name}\t{a.role}\t{a.certificate_holder or ''}\n")
