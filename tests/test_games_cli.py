@@ -361,3 +361,18 @@ def test_show_prints_the_rule_sources_jurisdiction_and_date() -> None:
     r = invoke("games", "show", "four-card-poker")
     assert r.exit_code == 0
     assert r.stdout.splitlines()[0].endswith("58 Pa. Code ch. 641a (PA), as of 2019-08-31")
+
+
+def test_games_show_counts_decks_and_cards_in_words() -> None:
+    """§ 678a.3(a): "one deck of cards … and two cover cards" was shown "Decks: 1, 2 cover
+    card(s)", which reads as one or two decks; the counts are words now."""
+    from typer.testing import CliRunner
+
+    from validator.cli import app
+
+    shown = CliRunner().invoke(app, ["games", "show", "high-card-flush"], env={"COLUMNS": "200"})
+    assert "Decks: 1 deck and 2 cover cards [§ 678a.3(a)]" in shown.stdout
+    assert "Dealt to player: 7 cards [" in shown.stdout and "card(s)" not in shown.stdout
+    shown = CliRunner().invoke(app, ["games", "show", "four-card-poker"], env={"COLUMNS": "200"})
+    assert "Decks: 1 deck and 1 cover card [§ 641a.3(a)]" in shown.stdout
+    assert "Dealt to dealer: 6 cards, card 6 face up [§ 641a.8(d)]" in shown.stdout

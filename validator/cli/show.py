@@ -12,6 +12,7 @@ from rich.text import Text
 from validator.compiler import Game, PokerGame
 from validator.model.game import MeterRule, Meters, Table, Wager
 from validator.model.notation import format_money, format_rate
+from validator.store.words import plural
 from validator.vocabulary import TABLE_FEATURE, meaning
 
 
@@ -83,7 +84,8 @@ def _rules(g: Game) -> Panel:
         _line("Positions", f"no more than {d.table.max_positions}", d.table.cite),
         _line(
             "Decks",
-            f"{c.decks}" + (f", {c.cover_cards} cover card(s)" if c.cover_cards else ""),
+            plural(c.decks, "deck")
+            + (f" and {plural(c.cover_cards, 'cover card')}" if c.cover_cards else ""),
             c.cite,
         ),
     ]
@@ -120,11 +122,18 @@ def _rules(g: Game) -> Panel:
             named = g.group_name(who)
             lines.append(_line(named[:1].upper() + named[1:], dealt.note or "none", dealt.cite))
             continue
-        extra = f", card(s) {', '.join(map(str, dealt.face_up))} face up" if dealt.face_up else ""
+        up = dealt.face_up
+        extra = (
+            f", {'card' if len(up) == 1 else 'cards'} {', '.join(map(str, up))} face up"
+            if up
+            else ""
+        )
         if dealt.when_wagered:
             extra += f", when a {d.wagers[dealt.when_wagered].name} is placed"
         lines.append(
-            _line(f"Dealt to {g.group_name(who)}", f"{dealt.count} card(s){extra}", dealt.cite)
+            _line(
+                f"Dealt to {g.group_name(who)}", f"{plural(dealt.count, 'card')}{extra}", dealt.cite
+            )
         )
     for hid, hand in d.hands.items():
         lines.append(_line("Hand", g.hand_text(hid), hand.cite))
