@@ -129,7 +129,7 @@ def test_the_review_pack_pages(flawed_proposal: Path, review_pages: list[str]) -
         assert leaks(page, [q for q in quoted if "seed" in q]) == [], f"page {number}"
         assert "Audit chain head" not in page, f"page {number}: not from the store, no chain"
         # prepared from a submission with errors: the DRAFT mark heads every page
-        assert squeeze(page).startswith("DRAFT: made under a Rules Submission with 2 error(s)")
+        assert squeeze(page).startswith("DRAFT: made under a Rules Submission with 2 errors")
     # the summary first: every wager's hold before and after, the findings by severity
     summary = squeeze(review_pages[1])
     assert opening(review_pages[1]) == "Summary"
@@ -205,7 +205,7 @@ def test_the_draft_par_sheet_printed(tmp_path: Path) -> None:
     assert len(pages) > 1
     for number, page in enumerate(pages, 1):
         flat = squeeze(page)
-        assert flat.startswith("DRAFT: made under a Rules Submission with 1 error(s)"), number
+        assert flat.startswith("DRAFT: made under a Rules Submission with 1 error"), number
         assert "DRAFT · Par sheet: High Card Flush" in flat, number
 
 

@@ -102,10 +102,10 @@ def test_a_clean_submission_runs_unmarked(tmp_path: Path) -> None:
 
 def test_every_draft_document_says_one_sentence(flawed: Path, tmp_path: Path) -> None:
     """A document made under errors says one thing, in words and in every format: made
-    under a submission with N error(s) (here the seed and the reseed), not for use until
+    under a submission with N errors (here the seed and the reseed), not for use until
     each is fixed or waived (an
     approval may waive an error, each with its reason). Signs say "not for posting"."""
-    said = "DRAFT: made under a Rules Submission with 2 error(s); not for use until each is "
+    said = "DRAFT: made under a Rules Submission with 2 errors; not for use until each is "
     said += "fixed or waived"
     sub = str(flawed)
     log = tmp_path / "rounds.jsonl"

@@ -31,6 +31,7 @@ STAGES: tuple[frozenset[str], ...] = (
             "cards",
             "markdown",
             "money",
+            "counts",
         }
     ),
     frozenset({"model", "vocabulary"}),  # what a game and a submission are; the words they use

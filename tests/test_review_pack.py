@@ -109,12 +109,12 @@ def test_a_pack_with_errors_is_a_draft_on_every_page_and_its_approval_not_open()
     "Approved": ``rulesub approve`` needs every error fixed or waived with its reason."""
     pack = build_pack(FLAWED, "hcf-payout-limit.yaml")
     html, md = render_html(pack), render_markdown(pack)
-    mark = "DRAFT: made under a Rules Submission with 1 error(s); not for use until each is"
+    mark = "DRAFT: made under a Rules Submission with 1 error; not for use until each is"
     cover = html.split('<section id="summary"')[0]
     assert mark in cover
     assert "@top-center" in html and 'content: "DRAFT · sha256' in html
     approval = html.split('<section id="approval"')[1]
-    terms = "Approval is not open: the submission had 1 error(s) when this pack was prepared"
+    terms = "Approval is not open: the submission had 1 error when this pack was prepared"
     assert terms in approval and "(line 12, § 678a.12(e))" in approval
     assert "Approved, every error waived as written below" in approval
     assert "Approved<span" not in approval

@@ -702,7 +702,7 @@ def test_an_account_or_token_written_by_hand_is_named_by_verify(db: str) -> None
     reasons = {a["account"]: a["reason"] for a in out["accounts"]}
     assert reasons == {
         "cas": "its certificate holder is Harbour Casino; the audit log added it as Example "
-        "Downs Racing & Casino; it holds 1 API token(s) labelled 'api'; the audit log issued "
+        "Downs Racing & Casino; it holds 1 API token labelled 'api'; the audit log issued "
         "0 still unrevoked",
         "gone": "the audit log added it and never removed it; it is gone",
         "mole": "the audit log never added it",

@@ -112,9 +112,9 @@ def test_a_poker_table_under_a_submission_with_errors_is_a_draft(
         args = [command, POKER, "--rulesub", str(path), "--allow-findings", "--seed", "3"]
         done = rulesub(*args, *(["--rounds", "20", "--workers", "1"] * (command == "simulate")))
         assert done.returncode == 0, done.stderr
-        assert done.stdout.startswith("DRAFT: made under a Rules Submission with 1 error(s)")
+        assert done.stdout.startswith("DRAFT: made under a Rules Submission with 1 error")
         assert said in done.stdout
-        assert f"rulesub: {path} has 1 error(s)" in done.stderr
+        assert f"rulesub: {path} has 1 error" in done.stderr
         assert f"{path}:" not in done.stderr.split("marked DRAFT", 1)[1]
 
 

@@ -866,7 +866,7 @@ def test_flash_messages_speak_in_the_forms_terms_not_flags(tmp_path: Path) -> No
         "Each waiver is a line `CODE: reason`, CODE one of its findings: none."
     )
     assert said[1].startswith(
-        f"Refused: submission {sid} has 1 error finding(s); an approval needs none, or each "
+        f"Refused: submission {sid} has 1 error finding; an approval needs none, or each "
         "waived on the form, a line `CODE: reason` under Waivers · line "
     )
     assert "error rulesub/effective-before-approval: the submission is effective" in said[1]
@@ -1080,7 +1080,7 @@ def test_the_store_refusals_are_worded_by_their_kind_not_their_text() -> None:
     unwaived = Unwaived(7, [{"line": 3, "severity": "error", "code": "g/x", "message": "m"}])
     assert "--waive" in str(unwaived)  # the command line's words, kept for it
     assert refusal_words(unwaived) == (
-        "Refused: submission 7 has 1 error finding(s); an approval needs none, or each waived "
+        "Refused: submission 7 has 1 error finding; an approval needs none, or each waived "
         "on the form, a line `CODE: reason` under Waivers · line 3: error g/x: m"
     )
     unknown = UnknownWaiver(7, ["a/b", "c/d"], ["g/x"])

@@ -373,7 +373,7 @@ def test_an_approval_with_errors_needs_each_waived_with_a_reason(office: Office)
     refused = client.post(
         f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON}
     )
-    assert "Refused" in unescape(refused.text) and "3 error finding(s)" in refused.text
+    assert "Refused" in unescape(refused.text) and "3 error findings" in refused.text
     assert office.store.get(sid).status == "submitted"
     bad = client.post(
         f"/submissions/{sid}/approve",

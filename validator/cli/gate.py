@@ -20,6 +20,7 @@ import typer
 
 from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, say_note
 from validator.cli.options import AllowFindingsOption
+from validator.counts import plural
 
 __all__ = ["AllowFindingsOption", "Gate", "reads_once", "submission_gate"]
 
@@ -99,13 +100,15 @@ def submission_gate(path: Path | None, *, allow: bool, what: str, game: str | No
         fail(f"{path} is a Rules Submission for {named}, not {game}")
     if errors and not allow:
         fail(
-            f"{path} has {len(errors)} error(s) (above): rulesub makes no {what} from a "
+            f"{path} has {plural(len(errors), 'error')} (above): rulesub makes no {what} from a "
             "submission with errors; fix them, or pass --allow-findings for a DRAFT marked "
             "with them",
             EXIT_FINDINGS,
         )
     if errors:
-        sys.stderr.write(f"rulesub: {path} has {len(errors)} error(s): {what} marked DRAFT\n")
+        sys.stderr.write(
+            f"rulesub: {path} has {plural(len(errors), 'error')}: {what} marked DRAFT\n"
+        )
     from validator.checks.in_force import RULES
 
     in_force = [

@@ -10,9 +10,9 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from validator.compiler import Game, PokerGame
+from validator.counts import plural
 from validator.model.game import MeterRule, Meters, Table, Wager
 from validator.model.notation import format_money, format_rate
-from validator.store.words import plural
 from validator.vocabulary import TABLE_FEATURE, meaning
 
 

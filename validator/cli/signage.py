@@ -25,6 +25,7 @@ from validator.cli.common import (
 )
 from validator.cli.gate import AllowFindingsOption, unusable
 from validator.cli.options import out_format
+from validator.counts import plural
 
 
 class SignFormat(StrEnum):
@@ -87,7 +88,7 @@ def signage(
     errors = checked.errors
     if errors and not (force or allow_findings):
         sys.stderr.write(
-            f"rulesub: {submission} has {len(errors)} error(s); no signage is printed "
+            f"rulesub: {submission} has {plural(len(errors), 'error')}; no signage is printed "
             "for a submission with errors (--allow-findings prints a DRAFT):\n"
         )
         for finding in errors:
@@ -112,7 +113,7 @@ def signage(
         fail(f"{submission}: the game file of {sub.game} declares no signs (`signage:`)")
     if errors:
         sys.stderr.write(
-            f"rulesub: {submission} has {len(errors)} error(s); printing DRAFT signage\n"
+            f"rulesub: {submission} has {plural(len(errors), 'error')}; printing DRAFT signage\n"
         )
     from validator.signage.build import build_signage
     from validator.signage.checked import draft_note
@@ -125,7 +126,7 @@ def signage(
     text = render(signs, format, cite=not printed)
     from validator.cli.common import emit
 
-    emit(text, out, f"{len(signs.signs)} sign(s)")
+    emit(text, out, plural(len(signs.signs), "sign"))
 
 
 def render(signs: object, format: SignFormat, *, cite: bool) -> str:

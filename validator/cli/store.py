@@ -26,6 +26,7 @@ from validator import jsonout
 from validator.cli import app
 from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, Format, fail, not_a_file, print_json
 from validator.cli.options import DbOption, FormatOption, OutOption, out_format, prints_result
+from validator.counts import plural
 
 # --db and --format, with every command's --out, are declared once in validator.cli.options
 
@@ -217,7 +218,8 @@ def _say_recorded(rec: Any, name: str | None) -> None:
     sys.stdout.write(
         (f"{name}\n" if name else "") + f"submission {rec.id}: {rec.status}{again}\n"
         f"  sha256 {rec.sha256}\n"
-        f"  findings: {c['errors']} error(s), {c['warnings']} warning(s), {c['info']} info\n"
+        f"  findings: {plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, "
+        f"{c['info']} info\n"
         f"  regulation version {rec.regulation_version[:16]}\n"
     )
 
@@ -455,7 +457,8 @@ def purge(
         print_json({"purged": ids})
         return
     sys.stdout.write(
-        f"purged {len(ids)} filing(s){': ' if ids else ''}{', '.join(f'#{i}' for i in ids)}\n"
+        f"purged {plural(len(ids), 'filing')}"
+        f"{': ' if ids else ''}{', '.join(f'#{i}' for i in ids)}\n"
     )
 
 

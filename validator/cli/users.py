@@ -16,6 +16,7 @@ from validator.cli import app
 from validator.cli.common import Format, fail, print_json
 from validator.cli.options import DbOption, FormatOption, OutOption, prints_result
 from validator.cli.store import _open, _store_errors, _user
+from validator.counts import plural
 
 users_app = typer.Typer(
     help="Accounts of the web view (`rulesub serve`): reviewer, viewer, casino.",
@@ -161,7 +162,7 @@ def token(
             print_json({"name": name, "label": label, "revoked": count})
             return
         which = f" labelled {label}" if label is not None else ""
-        sys.stdout.write(f"account {name}: {count} API token(s){which} revoked\n")
+        sys.stdout.write(f"account {name}: {plural(count, 'API token')}{which} revoked\n")
         return
     with _store_errors(format):
         secret = accounts.issue_token(

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from validator.checks.findings import held, released
+from validator.counts import plural
 from validator.diff.compare import Change, GameDiff, HandRow
 from validator.diff.holds import Hold
 from validator.diff.names import field_name, in_words
@@ -386,8 +387,9 @@ def render_markdown(diff: GameDiff) -> str:
     if diff.submissions:
         errors = [f for f in diff.new_findings if f.severity == "error"]
         out.append(
-            f"- The new submission has {diff.new_errors} error(s) and {diff.new_warnings} "
-            f"warning(s); {len(diff.new_findings)} finding(s) are new"
+            f"- The new submission has {plural(diff.new_errors, 'error')} and "
+            f"{plural(diff.new_warnings, 'warning')}; {plural(len(diff.new_findings), 'finding')} "
+            f"{'is' if len(diff.new_findings) == 1 else 'are'} new"
             + (f", {len(errors)} of them errors." if errors else ".")
         )
     for c in diff.changes:

@@ -25,6 +25,7 @@ from fractions import Fraction
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+from validator.counts import plural
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
 from validator.interpreter.moments import Z95, add_sums, mean_half_width
 from validator.money import Cents, displayed, dollar_text, format_money
@@ -369,7 +370,7 @@ def lines(poker: dict[str, Any]) -> list[str]:
             )
         )
     out = [
-        f"simulated: {poker['hands']:,} hands at {poker['tables']:,} table(s) of "
+        f"simulated: {poker['hands']:,} hands at {plural(poker['tables'], 'table')} of "
         f"{poker['seats']} seats, seed {poker['seed']} "
         f"({_rules_name(poker['rules'])}); players: "
         + ", ".join(

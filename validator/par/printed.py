@@ -10,6 +10,8 @@ import io
 from itertools import pairwise
 from typing import Any
 
+from validator.counts import plural
+
 #: The foot of every printed page (a CSS page-margin box; Chromium prints them). ``{more}``:
 #: a second line of the foot, or nothing (``"\\A"`` breaks the line, kept by ``pre-line``).
 PAGE_FOOT = """
@@ -51,7 +53,7 @@ def stated_range(low: str, high: str) -> str:
 def draft_mark(errors: int) -> str:
     """What every page of a document made from a Rules Submission with ``errors`` says."""
     return (
-        f"DRAFT: made under a Rules Submission with {errors} error(s); not for use until "
+        f"DRAFT: made under a Rules Submission with {plural(errors, 'error')}; not for use until "
         "each is fixed or waived"
     )
 

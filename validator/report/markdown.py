@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from validator import __version__
+from validator.counts import plural
 from validator.markdown import md_code, md_text
 from validator.report.text import ORDER, summary_line
 
@@ -34,8 +35,8 @@ def render_markdown(report: Any) -> str:
             continue
         counts = {s: sum(1 for f in result.findings if f.severity == s) for s in ORDER}
         lines.append(
-            f"{counts['error']} error(s), {counts['warning']} warning(s), "
-            f"{counts['info']} note(s) for information."
+            f"{plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}, "
+            f"{plural(counts['info'], 'note')} for information."
         )
         lines.append("")
         lines.append("| # | Severity | Finding | Section | Line | What would comply | Code |")

@@ -15,6 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from validator.counts import plural
 from validator.diff.names import in_words
 from validator.diff.render import (
     cell,
@@ -133,9 +134,9 @@ def approval_terms(pack: ReviewPack) -> str | None:
         return None
     where = "; ".join(f"line {f.line}" + (f", {f.cite}" if f.cite else "") for f in errors)
     return (
-        f"Approval is not open: the submission had {len(errors)} error(s) when this pack was "
-        f"prepared ({where}). It may be approved only once each is fixed (a corrected filing, "
-        "and a new pack) or waived, each with its reason written below."
+        f"Approval is not open: the submission had {plural(len(errors), 'error')} when this "
+        f"pack was prepared ({where}). It may be approved only once each is fixed (a corrected "
+        "filing, and a new pack) or waived, each with its reason written below."
     )
 
 
@@ -205,8 +206,8 @@ def _cover(pack: ReviewPack, pages: dict[str, int]) -> str:
         + f'<dl class="facts">{facts}</dl>'
         "<p>The regulation version is a hash of the game files the findings and the math "
         "were computed from; the same version gives the same figures.</p>"
-        f"<p><strong>{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} "
-        "informational finding(s).</strong></p>"
+        f"<p><strong>{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, "
+        f"{plural(c['info'], 'informational finding')}.</strong></p>"
         "<h2>Contents</h2><table class='toc'><thead><tr><th>Section</th><th>Page</th></tr>"
         f"</thead><tbody>{toc}</tbody></table>"
     )
@@ -352,7 +353,8 @@ def changes_section(pack: ReviewPack) -> str:
         out.append("</tbody></table>")
     if diff.new_findings:
         out.append(
-            f"<p>{len(diff.new_findings)} finding(s) are new in this submission "
+            f"<p>{plural(len(diff.new_findings), 'finding')} "
+            f"{'is' if len(diff.new_findings) == 1 else 'are'} new in this submission "
             "(listed under Findings).</p>"
         )
     return "".join(out)
@@ -446,7 +448,7 @@ def _signage(pack: ReviewPack) -> str:
             "posted as they are.</p>"
         )
     out.append(
-        f"<p>{len(signs.signs)} sign(s), each as it is to be posted, with the section "
+        f"<p>{plural(len(signs.signs), 'sign')}, each as it is to be posted, with the section "
         "requiring every line.</p>"
     )
     for n, sign in enumerate(signs.signs, 1):
@@ -495,7 +497,8 @@ def _approval(pack: ReviewPack) -> str:
             f"<p>{_e(pack.value('facility'))} · {_e(pack.game_name)} · effective "
             f"{_e(pack.value('effective'))}<br>File {_e(Path(pack.file).name)}, sha256 "
             f"{_e(pack.sha256)}<br>Regulation version {_e(pack.regulation_version)}<br>"
-            f"Findings when prepared: {c['errors']} error(s), {c['warnings']} warning(s)</p>"
+            f"Findings when prepared: {plural(c['errors'], 'error')}, "
+            f"{plural(c['warnings'], 'warning')}</p>"
             f"{_decided(pack)}</div>"
         )
     terms = approval_terms(pack)
@@ -511,7 +514,8 @@ def _approval(pack: ReviewPack) -> str:
         f"{_e(pack.value('effective'))}<br>File {_e(Path(pack.file).name)}, sha256 "
         f"{_e(pack.sha256)}<br>"
         f"Regulation version {_e(pack.regulation_version)}<br>"
-        f"Findings when prepared: {c['errors']} error(s), {c['warnings']} warning(s)</p>"
+        f"Findings when prepared: {plural(c['errors'], 'error')}, "
+        f"{plural(c['warnings'], 'warning')}</p>"
         f"{decision}"
         "<div class='field'>Name of the approving officer</div>"
         "<div class='field'>Title</div>"

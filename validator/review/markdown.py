@@ -3,6 +3,7 @@ the signage in the words of their own Markdown renderers, one heading level down
 
 from __future__ import annotations
 
+from validator.counts import plural
 from validator.diff.names import in_words
 from validator.markdown import md_code as _code
 from validator.markdown import md_text as _md
@@ -27,7 +28,11 @@ def render_markdown(pack: ReviewPack) -> str:
     if draft:
         out += [f"> **{_md(draft)}.**", ""]
     out += [f"- **{k}:** {_md(v)}" for k, v in cover_facts(pack)]
-    out += ["", f"**{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} info.**"]
+    out += [
+        "",
+        f"**{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, "
+        f"{c['info']} info.**",
+    ]
     out += ["", "Contents: " + " · ".join(_md(heading) for _, heading in pack.sections[1:])]
     out += [
         "",

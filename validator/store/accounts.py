@@ -44,6 +44,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import exc as sa_exc
 
+from validator.counts import plural
 from validator.store import names
 from validator.store.database import StoreError
 from validator.store.lifecycle import Store, _audit, may_decide, utcnow
@@ -452,7 +453,7 @@ def _unlike(account: Account, s: _Said | None, held: dict[str, int]) -> str | No
         if now != then
     ]
     wrong += [
-        f"it holds {n} API token(s) labelled {label!r}; the audit log issued "
+        f"it holds {plural(n, 'API token')} labelled {label!r}; the audit log issued "
         f"{s.tokens.get(label, 0)} still unrevoked"
         for label, n in sorted(held.items())
         if n > s.tokens.get(label, 0)

@@ -100,7 +100,7 @@ class Head:
     def __str__(self) -> str:
         if self.entry is None:
             return f"{self.hash} (the audit log is empty)"
-        from validator.store.words import plural
+        from validator.counts import plural
 
         return f"{self.hash} (entry #{self.entry}, {plural(self.entries, 'entry')})"
 

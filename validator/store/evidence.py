@@ -40,6 +40,7 @@ from typing import Any, NoReturn
 
 from sqlalchemy import Connection, String, select, type_coerce
 
+from validator.counts import plural
 from validator.errors import RulesubError
 from validator.loader import written
 from validator.store.chain import as_utc
@@ -514,7 +515,7 @@ def _waived(waived: list[tuple[str, str, str, str]]) -> str:
 
 
 def _counted(c: dict[str, Any]) -> str:
-    return f"{c['errors']} error(s), {c['warnings']} warning(s), {c['info']} info"
+    return f"{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, {c['info']} info"
 
 
 def _same(value: Any) -> Any:

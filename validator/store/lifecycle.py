@@ -68,6 +68,7 @@ from sqlalchemy import (
 from sqlalchemy import exc as sa_exc
 
 from validator import jsonout
+from validator.counts import plural
 from validator.errors import RulesubError
 from validator.store import evidence, migrate, names
 from validator.store.chain import GENESIS, Break, Head, as_utc, entry_hash, walk
@@ -138,7 +139,7 @@ class Unwaived(Refused):
     command line asks for ``--waive CODE=REASON``, the web for its form's Waivers."""
 
     def __init__(self, submission_id: int, findings: list[dict[str, Any]]) -> None:
-        self.head = f"submission {submission_id} has {len(findings)} error finding(s)"
+        self.head = f"submission {submission_id} has {plural(len(findings), 'error finding')}"
         super().__init__(
             f"{self.head}; an approval needs none (or each waived with --waive CODE=REASON)",
             findings,

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from validator.compiler import game_name
+from validator.counts import plural
 from validator.store.names import file_name
 
 
@@ -18,13 +19,6 @@ def action_name(action: str) -> str:
     from validator.store.schema import ACTIONS
 
     return ACTIONS.get(action, action)
-
-
-def plural(n: int, word: str) -> str:
-    """``1 entry``, ``2 errors``: a count in words."""
-    if n != 1 and word.endswith("y") and word[-2:-1] not in "aeiou":
-        return f"{n:,} {word[:-1]}ies"
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def _filing(sid: int | None, facts: Any) -> str:

@@ -29,13 +29,14 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from validator.compiler import game_name
+from validator.counts import plural
 from validator.store import Refused, StoreError, lifecycle
 from validator.store.accounts import Account
 from validator.store.lifecycle import history_entry, in_force_on, iso
 from validator.store.names import file_name
 from validator.store.names import key as name_key
 from validator.store.schema import submissions as subs
-from validator.store.words import action_name, audit_words, plural
+from validator.store.words import action_name, audit_words
 from validator.web import queries
 from validator.web.queries import AuditFilters, Filters
 from validator.web.security import checked_form
