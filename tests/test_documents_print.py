@@ -217,7 +217,7 @@ def test_the_poker_par_sheet_printed(tmp_path: Path) -> None:
     first = squeeze(pages[0])
     assert "House edge of every wager" not in first
     assert "The house: rake and Bad Beat fund" in first
-    assert "The rake by time charges: $54 an hour exactly, $1.80 a hand at 30 hands" in first
+    assert "The rake by time charges: $54.00 an hour exactly, $1.80 a hand at 30 hands" in first
     assert "seed 1 (poker-omaha-hi-lo-8.yaml)" in first
     assert str(EXAMPLES) not in squeeze("\n".join(pages)).replace(" ", "")
     for number, page in enumerate(pages, 1):

@@ -248,7 +248,8 @@ def test_every_format_reads_the_same_sheet(hcf: dict) -> None:
 
     edge = f"{hcf['base_game']['strategies']['optimal']['house_edge_percent']:.4f}%"
     meter = hcf["progressives"]["progressive_jackpot"]["break_even_meter"]
-    break_even = format_money(Decimal(meter))  # the break-even meter of the example table
+    # the break-even meter of the example table: computed, so to the cent
+    break_even = format_money(Decimal(meter), cents=True)
     for rendered in (text(hcf), markdown(hcf), page):
         # money printed one way: whole dollars without cents, as the rest of the documents
         assert "meter $30,000 on a $5 wager" in rendered and "$30,000.00" not in rendered
@@ -256,6 +257,35 @@ def test_every_format_reads_the_same_sheet(hcf: dict) -> None:
         assert break_even in rendered
         # how the exact figure was counted
         assert hcf["base_game"]["exact_method"] in unescape(rendered)
+
+
+def test_the_reserves_computed_figures_print_to_the_cent_beside_the_stated_ones(
+    hcf: dict,
+) -> None:
+    """The example's Progressive Jackpot: its reserve (5% of a $5 wager) builds
+    $1,194,505 a reset on average, against a $30,000 reseed. Both are computed, so both
+    are printed to the cent ("$1,194,505.00", never "$1,194,505" beside a break-even meter
+    of "$2,250,681.49"); the meter, the wager and the reseed are stated: whole dollars. Its
+    top award is one in 4,778,020 (1/p of the exact probability), not "2.093e-07"."""
+    from fractions import Fraction
+
+    from validator.par.render import html_report, markdown
+
+    prog = hcf["progressives"]["progressive_jackpot"]
+    reserve = prog["reserve"]
+    assert (reserve["expected_reserve_per_reset"], reserve["surplus_per_reset"]) == (
+        "1194505.00",
+        "1164505.00",
+    )
+    assert Fraction(prog["top_award_probability_exact"]) == Fraction(1, 4778020)
+    line = (
+        "meter $30,000 on a $5 wager: return 43.6964%; break-even meter $2,250,681.49; top "
+        "award probability one in 4,778,020; long-run return 63.0614% (increment 20.0%, "
+        "reseed $30,000); the reserve (5.0%) funds the reseed: $1,194,505.00 per reset on "
+        "average, surplus $1,164,505.00"
+    )
+    for rendered in (text(hcf), markdown(hcf), unescape(html_report(hcf))):
+        assert line in rendered
 
 
 # -- issue 13's contract, field by field -------------------------------------------------------

@@ -225,7 +225,8 @@ def test_a_time_charge_is_by_the_clock_not_simulated_553_15_b_3(rounds: int) -> 
     assert rake["per_hour"] == {"mean": "54.0000", "ci95": ["54.0000", "54.0000"]}
     assert rake["per_hand"] == {"mean": "1.8000", "ci95": ["1.8000", "1.8000"]}
     text = CliRunner().invoke(app, ["par", str(OMAHA), "--rounds", str(rounds), "--workers", "1"])
-    assert "The rake by time charges: $54 an hour exactly, $1.80 a hand at 30 hands an hour" in (
+    # computed, so to the cent, as the figure a hand beside it
+    assert "The rake by time charges: $54.00 an hour exactly, $1.80 a hand at 30 hands an hour" in (
         text.output
     )
     assert "from each of 9 seated players, assessed every 30 minutes" in text.output
@@ -333,8 +334,13 @@ def test_a_bad_beat_dealt_on_purpose_is_paid_as_the_rules_give_553_20(
         100,
         500,
     )
-    bb = house_sheet(spec, workers=1)["bad_beat"]
+    house = house_sheet(spec, workers=1)
+    bb = house["bad_beat"]
     assert bb["hits"] == 1 and bb["one_in_hands"] == 1
+    # as printed, one in hands/hits from the counts (``printed.one_in``): 2 in 3 is 1.5
+    assert poker.lines(house)[-1].endswith(", one in 1")
+    two_in_three = {**house, "hands": 3, "bad_beat": {**bb, "hits": 2}}
+    assert poker.lines(two_in_three)[-1].endswith(", one in 1.5")
     assert bb["fund_at_start"] == "24318.0000"
     assert bb["contribution_per_hand"]["mean"] == "1.0000"
     assert bb["paid_per_hand"] == "24318.9300"

@@ -149,10 +149,11 @@ def test_a_poker_pack_says_why_no_hold_and_states_the_time_charges_exactly() -> 
     """The Omaha example's pack: a nonbanking game has no wager of the house's, so its
     summary says so instead of an empty table of holds; its rake by time charges is exact
     (§ 553.15(b)(3): $6 an hour from each of the nine seated players, at most $3 an
-    assessment), so the exact-only par sheet of a pack states it: $54 an hour."""
+    assessment), so the exact-only par sheet of a pack states it: $54.00 an hour (computed:
+    to the cent)."""
     pack = build_pack(EXAMPLES / "poker-omaha-hi-lo-8.yaml", "poker-omaha-hi-lo-8.yaml")
     for text in (render_markdown(pack), html.unescape(render_html(pack))):
         assert "No wager of the house's: in a nonbanking game" in text
         assert "| Wager | Before |" not in text and "<th>Before</th>" not in text
-        assert "The rake, by the clock and so exact: $54 an hour with every seat taken" in text
+        assert "The rake, by the clock and so exact: $54.00 an hour with every seat taken" in text
         assert "from each of 9 seated players, assessed every 30 minutes" in text

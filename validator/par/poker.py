@@ -29,6 +29,7 @@ from validator.counts import plural
 from validator.interpreter.chunks import ChunkedSpec, run_jobs
 from validator.interpreter.moments import Z95, add_sums, mean_half_width
 from validator.money import Cents, displayed, dollar_text, format_money
+from validator.par.printed import one_in
 
 if TYPE_CHECKING:
     from validator.interpreter.poker.rake import RakeRule
@@ -352,7 +353,7 @@ def lines(poker: dict[str, Any]) -> list[str]:
     r, hph = poker["rake"], poker["hands_per_hour"]
     if r.get("method") == "exact":  # by the clock: the figures are exact, no interval
         rake = (
-            f"The rake by time charges: {format_money(r['per_hour']['mean'])} an hour exactly, "
+            f"The rake by time charges: {_mean(r['per_hour']['mean'])} an hour exactly, "
             f"{_mean(r['per_hand']['mean'])} a hand at {hph} hands an hour ({r['reason']})"
         )
     else:
@@ -363,7 +364,7 @@ def lines(poker: dict[str, Any]) -> list[str]:
             + f": {_interval(r['per_hand'])} a hand; "
             f"{_interval(r['per_hour'])} an hour at {hph} hands an hour"
             + (
-                f"; of which the time charges {format_money(time['per_hour']['mean'])} an "
+                f"; of which the time charges {_mean(time['per_hour']['mean'])} an "
                 f"hour exactly ({time['reason']})"
                 if time
                 else ""
@@ -386,7 +387,7 @@ def lines(poker: dict[str, Any]) -> list[str]:
         hit = (
             f"hit {bb['hits']:,} times, {bb['hit_frequency']:.6%} of hands (95% "
             f"{bb['hit_frequency_ci95'][0]:.6%} … {bb['hit_frequency_ci95'][1]:.6%})"
-            + (f", one in {bb['one_in_hands']:,}" if bb["one_in_hands"] else "")
+            + (f", {one_in(Fraction(bb['hits'], poker['hands']))}" if bb["hits"] else "")
         )
         out.append(
             f"Bad Beat fund (from {format_money(bb['fund_at_start'])}): "

@@ -7,10 +7,12 @@ bytes (no date, a fixed hash salt)."""
 from __future__ import annotations
 
 import io
+from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
 from validator.counts import plural
+from validator.money import displayed
 
 #: The foot of every printed page (a CSS page-margin box; Chromium prints them). ``{more}``:
 #: a second line of the foot, or nothing (``"\\A"`` breaks the line, kept by ``pre-line``).
@@ -48,6 +50,28 @@ def stated_range(low: str, high: str) -> str:
     """The Board's stated hold as every document prints it: one figure (``23%``) where it
     is one, else its range (``5.3%–11.6%``)."""
     return low if low == high else f"{low}–{high}"
+
+
+def one_in(probability: Fraction | str) -> str:
+    """A probability as a person reads it, the one way every document prints one: "one in"
+    the rounds (or hands) it takes on average, ``1/p``: ``Fraction(1, 54145)`` →
+    ``one in 54,145``, ``Fraction(2, 5)`` → ``one in 2.5``; a probability of 0 is ``0
+    (never)``. ``probability``: the exact figure, or its exact string as the JSON holds it
+    (``"1/54145"``), never a float: nothing is printed in scientific notation.
+
+    Rounding: ``1/p`` rounded half up (``validator.money.displayed``: away from zero) to a
+    whole number from 100 on, to one decimal place from 10, to two below 10, trailing zeros
+    dropped (``one in 4,165``, never ``4,165.0``); so the printed figure is within 0.5% of
+    ``1/p`` at any size."""
+    p = Fraction(probability)
+    if p <= 0:
+        return "0 (never)"
+    n = 1 / p
+    shown = displayed(n, 0 if n >= 100 else 1 if n >= 10 else 2)
+    if "." in shown:
+        shown = shown.rstrip("0").removesuffix(".")
+    whole, dot, part = shown.partition(".")
+    return f"one in {int(whole):,}{dot}{part}"
 
 
 def draft_mark(errors: int) -> str:

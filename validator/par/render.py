@@ -78,7 +78,8 @@ def _strategy_row(name: str, s: dict[str, Any]) -> list[str]:
 def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
     top = w["top_award"]
     cycle = (
-        f"; top award ({top.get('name', top['outcome'])}, {top['pays']}) one in {top['cycle']:,.1f}"
+        f"; top award ({top.get('name', top['outcome'])}, {top['pays']}) "
+        f"{printed.one_in(top['probability_exact'])}"
         if top
         else ""
     )
@@ -209,11 +210,19 @@ def text(sheet: dict[str, Any]) -> str:
 
 
 def _money(text: str | None) -> str:
-    """A money string of the JSON (``"1851933.16"``) as printed: ``$1,851,933.16``, whole
-    dollars without cents (``"30000.00"``: ``$30,000``), as every document prints money."""
+    """A stated amount of the JSON (a meter, a reseed, a wager: ``"30000.00"``) as printed,
+    as every document prints a stated amount: whole dollars without cents (``$30,000``),
+    cents where there are any (``$2.50``)."""
     if text is None:
         return "—"
     return format_money(text)
+
+
+def _computed(text: str) -> str:
+    """A computed amount of the JSON (a break-even meter, a reserve per reset: ``"296008.00"``)
+    as printed: always to the cent (``$296,008.00``), as every document prints a computed
+    figure, so that one line never shows a figure with cents beside one without."""
+    return format_money(text, cents=True)
 
 
 def _progressive_name(sheet: dict[str, Any], key: str) -> str:
@@ -226,10 +235,10 @@ def _progressive_line(p: dict[str, Any]) -> str:
     parts = [
         f"meter {_money(p['meter'])} on a {_money(p['wager_amount'])} wager: return "
         f"{_pct(p['return_percent_at_meter'])}",
-        f"break-even meter {_money(p['break_even_meter'])}"
+        f"break-even meter {_computed(p['break_even_meter'])}"
         if p["break_even_meter"]
         else "no break-even",
-        f"top award probability {p['top_award_probability']:.3e}",
+        f"top award probability {printed.one_in(p['top_award_probability_exact'])}",
     ]
     if p["long_run_return_percent"] is not None:
         increments = p.get("increment_by_meter") or {}
@@ -246,14 +255,14 @@ def _progressive_line(p: dict[str, Any]) -> str:
     if r and r["reserve_increment_percent"] and r.get("moves_to_meter"):
         parts.append(
             f"the reserve ({r['reserve_increment_percent']}%) moves onto the meter at each "
-            f"reset: {_money(r['expected_reserve_per_reset'])} per reset on average"
+            f"reset: {_computed(r['expected_reserve_per_reset'])} per reset on average"
         )
     elif r and r["reserve_increment_percent"]:  # no reserve stated: nothing to fund a reseed
         verdict = "funds" if r["funds_reseed"] else "does not fund"
         parts.append(
             f"the reserve ({r['reserve_increment_percent']}%) {verdict} the reseed: "
-            f"{_money(r['expected_reserve_per_reset'])} per reset on average, surplus "
-            f"{_money(r['surplus_per_reset'])}"
+            f"{_computed(r['expected_reserve_per_reset'])} per reset on average, surplus "
+            f"{_computed(r['surplus_per_reset'])}"
         )
     return "; ".join(parts)
 

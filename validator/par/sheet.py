@@ -134,7 +134,7 @@ def build(req: ParRequest) -> dict[str, Any]:
                 what = "The time charges" if setup.rules.time is not None else "The rake"
                 out["notes"].append(
                     f"{what}, by the clock and so exact: "
-                    f"{format_money(clock['per_hour']['mean'])} an hour "
+                    f"{format_money(clock['per_hour']['mean'], cents=True)} an hour "
                     f"with every seat taken ({clock['reason']})."
                 )
             out["notes"].append(
