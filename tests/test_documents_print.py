@@ -318,3 +318,35 @@ def test_the_audit_chain_head_at_the_foot_of_every_page_from_the_store(tmp_path:
     data = tmp_path / "pack.json"
     assert run("review", str(FCP), "--db", db, "--out", str(data)) == 0
     assert json.loads(data.read_text(encoding="utf-8"))["audit_head"] == head.to_json()
+
+
+def test_a_kept_pack_is_dated_when_it_is_handed_out_with_its_chain_head(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The web view keeps a filing's pack (its figures are fixed by the filing's bytes,
+    status and counterpart) and reads the audit chain head each time it hands it out. The
+    pack said it was prepared when first built, so a pack downloaded after another filing
+    was decided was dated before the audit entry its foot commits to. It is dated when it
+    is handed out, as its chain head is read."""
+    from validator.store import Store
+    from validator.web.packs import Packs
+
+    db = f"sqlite:///{tmp_path / 'store.db'}"
+    assert run("record", str(FCP), "--by", "C. Holder", "--db", db) == 0
+    store = Store(db)
+    try:
+        row = store.get(1)
+        packs = Packs(store)
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798761600")  # 2027-01-01 00:00 UTC
+        first = packs.pack(row).headed(store.audit_head())
+        assert first.generated_at.isoformat() == "2027-01-01T00:00:00+00:00"
+        other = amended(FCP, tmp_path / "later.yaml", ("2027-01-01", "2027-03-01"))
+        assert run("record", str(other), "--by", "C. Holder", "--db", db) == 0
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798848000")  # a day later
+        again = packs.pack(store.get(1))
+        assert again.findings is first.findings  # the kept pack, not built again
+        later = again.headed(store.audit_head())
+        assert later.audit_head.entry == first.audit_head.entry + 1
+        assert later.generated_at.isoformat() == "2027-01-02T00:00:00+00:00"
+    finally:
+        store.dispose()

@@ -374,6 +374,10 @@ def test_an_approval_with_errors_needs_each_waived_with_a_reason(office: Office)
         f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON}
     )
     assert "Refused" in unescape(refused.text) and "3 error findings" in refused.text
+    # the refusal names each field as the page's findings do, never by its path in the file
+    said = unescape(refused.text)
+    assert "/equipment/progressive_system" not in said and "/progressives/" not in said
+    assert "Equipment progressive table game system is not stated" in said
     assert office.store.get(sid).status == "submitted"
     bad = client.post(
         f"/submissions/{sid}/approve",

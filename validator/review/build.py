@@ -97,10 +97,14 @@ class ReviewPack:
 
     def headed(self, head: Any) -> ReviewPack:
         """The pack carrying the store's audit chain head (``validator.store.chain.Head``),
-        read when the pack is handed out: a pack kept for its filing stays as built."""
+        read when the pack is handed out, and prepared then: a pack kept for its filing
+        (its figures fixed by the filing's bytes, status and counterpart) is dated when it
+        is handed out, never before the audit entry it commits to."""
         if head is None:
             return self
-        return replace(self, audit_head=head)
+        from validator.clock import prepared_at
+
+        return replace(self, audit_head=head, generated_at=prepared_at())
 
     @property
     def par(self) -> dict[str, Any] | None:

@@ -674,7 +674,10 @@ def refusal_words(e: Refused | StoreError) -> str:
             else e.message
         )
         lines = [message] + [
-            f"line {f.get('line')}: {f.get('severity')} {f.get('code')}: {f.get('message')}"
+            f"line {f.get('line')}: {f.get('severity')} {f.get('code')}: "
+            # each field in words, as the page's findings name it: a game's finding code
+            # starts with the game's id (``poker-holdem/rake-methodology-stated``)
+            + _in_words(str(f.get("message")), str(f.get("code", "")).split("/")[0])
             for f in e.findings
         ]
         return "Refused: " + " · ".join(lines)
