@@ -415,3 +415,33 @@ def test_users_list_of_no_account_says_so(tmp_path: Path) -> None:
     assert added.exit_code == 0, added.output
     out = invoke("users", "list", "--db", db)
     assert out.stdout == "viewer1\tviewer\t\n" and "no accounts" not in out.stderr
+
+
+def test_show_out_writes_the_bytes_as_filed(tmp_path: Path) -> None:
+    """`show ID --out FILE` failed with a traceback (the filing's bytes written to a stream
+    that had none), exit 1, no file. It writes the filing as filed, byte for byte: a
+    byte-order mark and CRLF line ends kept."""
+    filed = tmp_path / "crlf.yaml"
+    filed.write_bytes(b"\xef\xbb\xbf" + FCP.read_bytes().replace(b"\n", b"\r\n"))
+    db = str(tmp_path / "store.sqlite3")
+    assert invoke("record", str(filed), "--db", db).exit_code == 0
+    copy = tmp_path / "copy.yaml"
+    out = invoke("show", "1", "--db", db, "--out", str(copy))
+    assert out.exit_code == 0, out.output
+    assert copy.read_bytes() == filed.read_bytes()
+
+
+def test_purge_with_a_retention_past_the_calendar_refuses_in_words(tmp_path: Path) -> None:
+    """`purge --retention-years 2026` (or RULESUB_RETENTION_YEARS=5000) ended in a traceback
+    ("year 0 is out of range"), exit 1: a period that reaches past the calendar's first year
+    keeps every filing, and the purge is refused as any inside the period is."""
+    db = str(tmp_path / "store.sqlite3")
+    assert invoke("record", str(FCP), "--db", db).exit_code == 0
+    for years in ("2026", "5000"):
+        out = invoke(
+            "purge", "--before", "2000-01-01", "--retention-years", years, "--by", "C", "--db", db
+        )
+        assert out.exit_code == 1, out.output
+        assert out.exception is None or isinstance(out.exception, SystemExit), out.exception
+        assert f"inside the retention period of {years} years" in out.stderr
+        assert "filings that ended after 0001-01-01 are kept; nothing was purged" in out.stderr

@@ -412,8 +412,16 @@ def show(
         row = store.get(submission_id)
         kept = store.waivers_of(submission_id) if format is Format.json else []
     if format is Format.text:
-        sys.stdout.buffer.write(row.content)
-        sys.stdout.buffer.flush()
+        if hasattr(sys.stdout, "buffer"):  # the bytes as filed, to the terminal or a pipe
+            sys.stdout.buffer.write(row.content)
+            sys.stdout.buffer.flush()
+            return
+        # --out: the text the filing's bytes are (every filing recorded was read as UTF-8;
+        # the file is written back in UTF-8 byte for byte, line ends and BOM as filed)
+        try:
+            sys.stdout.write(row.content.decode("utf-8"))
+        except UnicodeDecodeError:
+            fail(f"submission {submission_id}'s bytes are not UTF-8 text: `show ID > FILE`")
         return
     from validator.store.lifecycle import history_entry
 

@@ -221,6 +221,10 @@ def iso(value: dt.datetime | dt.date | None) -> str | None:
 
 
 def years_before(day: dt.date, years: int) -> dt.date:
+    """``years`` before ``day`` (28 February for a 29th in a common year); a period reaching
+    past the calendar's first year keeps everything: the calendar's first day."""
+    if years >= day.year:
+        return dt.date.min
     try:
         return day.replace(year=day.year - years)
     except ValueError:  # 29 February
