@@ -351,3 +351,71 @@ def test_the_command_line_agrees(db: str) -> None:
     out = rulesub("record", str(HCF), "--db", db, "--format", "json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["status"] == "submitted"
+
+
+@pytest.mark.slow  # processes racing
+def test_two_holders_approved_at_once_for_one_facility_are_not_both_approved(
+    db: str, tmp_path: Path
+) -> None:
+    """A facility belongs to one certificate holder. Two holders' filings of different games
+    for an unowned facility, approved at once on PostgreSQL, each read no approval of the
+    other holder (their locks were per facility and game) and both committed: the facility
+    was left "disputed". What decides a facility's holder now takes turns by facility: the
+    second approval reads the first and is refused. The audit log's lock is held while both
+    start, so that they overlap every time."""
+    if not db.startswith("postgresql"):
+        pytest.skip("SQLite serialises every writer: no two approvals overlap")
+    from sqlalchemy import text
+
+    from validator.store.database import make_engine
+
+    s = Store(db)
+    ours = s.record(HCF, "filer", now=RECORDED_AT).id
+    rival = tmp_path / "rival.yaml"
+    rival.write_text(
+        (EXAMPLES / "four-card-poker.yaml")
+        .read_text(encoding="utf-8")
+        .replace(
+            "certificate_holder: Example Downs Racing & Casino",
+            "certificate_holder: Rival Gaming LLC",
+        ),
+        encoding="utf-8",
+    )
+    theirs = s.record(rival, "filer", now=RECORDED_AT).id
+    s.dispose()
+    holder = make_engine(db)
+    env = {k: v for k, v in os.environ.items() if k != "RULESUB_DB"}
+    with holder.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(7145515)"))  # the audit log's
+        procs = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-c",
+                    "from validator.cli import main; main()",
+                    "approve",
+                    str(i),
+                    "--by",
+                    f"officer {i}",
+                    "--date",
+                    RECORDED_AT.date().isoformat(),
+                    "--db",
+                    db,
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+            for i in (ours, theirs)
+        ]
+        time.sleep(4)  # both inside their transactions, one waiting at the log's lock
+        conn.execute(text("SELECT pg_advisory_unlock(7145515)"))
+        conn.commit()
+    holder.dispose()
+    results = [(p.communicate(timeout=300), p.returncode) for p in procs]
+    assert sorted(code for _, code in results) == [0, 1], results
+    (err,) = [err for (_, err), code in results if code == 1]
+    assert "facility" in err and "Traceback" not in err, err
+    status = {r["id"]: r["status"] for r in history(db)}
+    assert sorted(status.values()) == ["approved", "submitted"]

@@ -795,6 +795,7 @@ class Store:
             if why is not None:
                 raise Refused(f"{what} {name!r}: {why}; nothing was changed")
         with self.transaction() as conn:
+            _facility_turn(conn, facility)
             # the facility under any spelling of its name a reviewer set before, else as
             # first filed: a facility keeps the name it is known by
             spelled = [r for r in _set_facilities(conn) if names.same(r.facility, facility)]
@@ -1245,6 +1246,7 @@ def _own_facility(
     certificate holder. The message names neither that holder nor its filings (a casino
     account reads it)."""
     facility, holder = key["facility"], key["certificate_holder"]
+    _facility_turn(conn, facility)
     for field_, name in (("certificate_holder", holder), ("facility", facility)):
         why = None if name is None else names.out_of_place(name)
         if why is not None:
@@ -1317,6 +1319,19 @@ def _held_already(held: str, submission_id: int) -> Refused:
     return Refused(
         f"another approval already holds {held}: submission {submission_id} is not approved"
     )
+
+
+def _facility_turn(conn: Connection, facility: str) -> None:
+    """PostgreSQL: what decides a facility's certificate holder takes turns, whatever the
+    game (a transaction-scoped advisory lock on the facility under any spelling): a
+    recording, an approval and `facilities set`. Two holders' approvals of different games
+    at an unowned facility, at once, each read no other holder's approval and both
+    committed; now the second reads the first's. SQLite serialises every writer already."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+            {"key": f"rulesub facility|{names.key(facility)}"},
+        )
 
 
 def _one_approver(conn: Connection, facility: str, game: str) -> None:
