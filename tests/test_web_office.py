@@ -1092,3 +1092,30 @@ def test_the_store_refusals_are_worded_by_their_kind_not_their_text() -> None:
     gone = NoSubmission(7)
     assert str(gone) == "no submission 7 in the database"
     assert refusal_words(gone) == "Not done: submission 7 is no longer in the record."
+
+
+def test_the_par_page_offers_no_download_where_there_is_no_par_sheet(tmp_path: Path) -> None:
+    """A filing whose par sheet cannot be made (a paytable the chapter has not) showed "No
+    par sheet: …" and beside it "Download the par sheet (PDF)", a link that answered 422.
+    The download is offered only where there is a sheet to print."""
+    from validator import PROJECT_ROOT
+
+    office = make_office(tmp_path)
+    flawed = PROJECT_ROOT / "rulesubs" / "flawed" / "fcp-paytables.yaml"  # Aces Up 'G'
+    sid = office.store.record(flawed, "cas", display="fcp-paytables.yaml").id
+    rev = client_of(office, "rev")
+    page = rev.get(f"/submissions/{sid}/par").text
+    assert "No par sheet" in page and 'id="par-pdf"' not in page
+    page = rev.get(f"/submissions/{office.ids['example']}/par").text
+    assert 'id="par-pdf"' in page and "No par sheet" not in page
+
+
+def test_the_filed_date_in_the_list_is_never_split(tmp_path: Path) -> None:
+    """The list's Filed cell ("2026-11-29 01:26 by C. Holder") broke at the date's dash,
+    "2026-11-" over "29": its date and time are kept whole, as the Effective column's are."""
+    office = make_office(tmp_path)
+    page = client_of(office, "rev").get("/submissions").text
+    assert re.search(
+        r'data-label="Filed"><span class="date">\d{4}-\d\d-\d\d \d\d:\d\d</span> by', page
+    )
+    assert "span.date { white-space: nowrap; }" in page or "span.date {" in page

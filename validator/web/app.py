@@ -473,6 +473,8 @@ def _pack_page(section: str) -> Any:
             section=section,
             body=Markup(body),
             unreadable=pack.unreadable,
+            # the download offered only where there is a sheet to print (none: the page says why)
+            has_par=section == "par" and pack.par is not None,
         )
 
     return page

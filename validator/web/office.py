@@ -126,7 +126,8 @@ def submission_row(row: Any, replacing: dict[int, list[int]]) -> str:
         f'    <td data-label="Status">{status_badge(row.status)}</td>'
         f'<td data-label="Findings">{finding_counts(row)}</td>\n'
         f'    <td data-label="Certificate holder">{said(holder)}</td>\n'
-        f'    <td data-label="Filed">{filed} by {said(row.recorded_by)}</td>\n'
+        f'    <td data-label="Filed"><span class="date">{filed}</span> by {said(row.recorded_by)}'
+        "</td>\n"
         f'    <td data-label="Decided">{said(decided(row))}</td>\n'
         f'    <td data-label="File">{said(file_name(row.filename))}</td>\n  </tr>'
     )
