@@ -419,3 +419,58 @@ def test_two_holders_approved_at_once_for_one_facility_are_not_both_approved(
     assert "facility" in err and "Traceback" not in err, err
     status = {r["id"]: r["status"] for r in history(db)}
     assert sorted(status.values()) == ["approved", "submitted"]
+
+
+@pytest.mark.slow  # processes racing
+def test_one_filing_approved_twice_at_once_tells_the_loser_it_is_approved(
+    db: str, tmp_path: Path
+) -> None:
+    """Two reviewers approving one filing at once on PostgreSQL: the second read it pending,
+    waited, then was told "another approval already holds …: submission 1 is not approved"
+    of a filing the first had just approved. It is told what the one after the other is
+    told: the filing is approved, by whom."""
+    if not db.startswith("postgresql"):
+        pytest.skip("SQLite serialises every writer: no two approvals overlap")
+    from sqlalchemy import text
+
+    from validator.store.database import make_engine
+
+    s = Store(db)
+    sid = s.record(HCF, "filer", now=RECORDED_AT).id
+    s.dispose()
+    holder = make_engine(db)
+    env = {k: v for k, v in os.environ.items() if k != "RULESUB_DB"}
+    with holder.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(7145515)"))  # the audit log's
+        procs = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-c",
+                    "from validator.cli import main; main()",
+                    "approve",
+                    str(sid),
+                    "--by",
+                    who,
+                    "--date",
+                    RECORDED_AT.date().isoformat(),
+                    "--db",
+                    db,
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+            for who in ("officer A", "officer B")
+        ]
+        time.sleep(4)  # both past their first reading, one waiting at the log's lock
+        conn.execute(text("SELECT pg_advisory_unlock(7145515)"))
+        conn.commit()
+    holder.dispose()
+    results = [(p.communicate(timeout=300), p.returncode) for p in procs]
+    assert sorted(code for _, code in results) == [0, 1], results
+    (won,) = [out for (out, _), code in results if code == 0]
+    (err,) = [err for (_, err), code in results if code == 1]
+    winner = "officer A" if "officer A" in won else "officer B"
+    assert f"submission {sid} is approved (by {winner}): only a submitted one" in err, err

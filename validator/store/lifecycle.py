@@ -1309,6 +1309,12 @@ def _not_held_already(conn: Connection, row: Row[Any], held: str) -> None:
             ),
         )
     ).first()
+    if other is not None and other.id == row.id:  # approved meanwhile, by another process
+        now = conn.execute(select(c.status, c.approved_by).where(c.id == row.id)).one()
+        raise Refused(
+            f"submission {row.id} is {now.status} (by {now.approved_by}): only a submitted "
+            "one can be approved"
+        )
     if other is not None:
         raise _held_already(held, row.id)
 
