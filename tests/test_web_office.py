@@ -368,6 +368,11 @@ def test_unreadable_filters_are_said_not_silently_ignored(office: Office) -> Non
     paged = unescape(rev.get("/submissions?page=abc").text)
     assert "Not applied: page 'abc' (a page is a number)" in paged and "2 found" in paged
     assert "Not applied" not in rev.get("/submissions?page=1").text
+    # a parameter given twice filtered by its last value alone, unsaid
+    twice = unescape(rev.get("/submissions?status=rejected&status=submitted").text)
+    assert "Not applied: status 'rejected' (given once: 'submitted', the last, is applied)" in (
+        twice
+    )
     log = unescape(rev.get("/audit?submission=abc&date_from=x&date_to=2027-13-01").text)
     assert (
         "Not applied: filing number 'abc' (a filing's number is written in the digits 0 to 9); "
@@ -466,6 +471,15 @@ def test_the_api_refuses_a_parameter_it_cannot_read_with_400(office: Office) -> 
     both = api.get("/api/submissions?status=bogus&effective_to=2027-13-01&q=example")
     assert both.status_code == 400
     assert [u["parameter"] for u in both.json()["not_applied"]] == ["status", "effective_to"]
+    twice = api.get("/api/submissions?status=submitted&status=approved")
+    assert twice.status_code == 400  # it answered 200 with the approved ones alone
+    assert twice.json()["not_applied"] == [
+        {
+            "parameter": "status",
+            "given": "submitted",
+            "expected": "given once: 'approved', the last, is applied",
+        }
+    ]
     past = api.get("/api/submissions?page=99")
     assert past.status_code == 200 and past.json() == []
     assert (past.headers["x-total-count"], past.headers["x-page"], past.headers["x-pages"]) == (

@@ -124,11 +124,22 @@ class Unread:
 
 
 def _unknown(params: Mapping[str, str], known: tuple[str, ...], ignored: list[Unread]) -> None:
-    """A parameter the list does not take (``stauts=``, a typo) filters nothing: said."""
+    """A parameter the list does not take (``stauts=``, a typo) filters nothing: said. One
+    given more than once (``status=submitted&status=approved``) filters by its last value
+    alone: the others are said, not dropped unseen."""
     takes = f"the list takes {', '.join(known)}"
     for name, value in params.items():
         if name not in known:
             ignored.append(Unread(name, name, value, takes))
+    getlist = getattr(params, "getlist", None)
+    if getlist is None:  # a plain mapping holds each name once
+        return
+    for name in dict.fromkeys(params):
+        values = getlist(name)
+        if name in known and len(values) > 1:
+            once = f"given once: {values[-1]!r}, the last, is applied"
+            said = name.replace("_", " ")
+            ignored.extend(Unread(name, said, v, once) for v in values[:-1])
 
 
 def _page(text: str | None, ignored: list[Unread]) -> int:
