@@ -1133,3 +1133,21 @@ def test_the_filed_date_in_the_list_is_never_split(tmp_path: Path) -> None:
         r'data-label="Filed"><span class="date">\d{4}-\d\d-\d\d \d\d:\d\d</span> by', page
     )
     assert "span.date { white-space: nowrap; }" in page or "span.date {" in page
+
+
+def test_a_document_format_that_does_not_exist_is_refused_not_ignored(tmp_path: Path) -> None:
+    """`/submissions/1/review?format=json` (or `bogus`) answered the HTML pack, 200, as if
+    it had been asked for: a format no document is made in is refused (400), in words."""
+    office = make_office(tmp_path)
+    rev = client_of(office, "rev")
+    sid = office.ids["example"]
+    for path, said in (
+        (f"/submissions/{sid}/review?format=json", "no review pack as 'json'"),
+        (f"/submissions/{sid}/par?format=bogus", "no par sheet as 'bogus'"),
+        (f"/submissions/{sid}/math?format=pdf", "no paytable math as 'pdf'"),
+    ):
+        answer = rev.get(path)
+        assert answer.status_code == 400, path
+        assert said in unescape(answer.text), (path, answer.text[:300])
+    assert rev.get(f"/submissions/{sid}/review?format=markdown").status_code == 200
+    assert rev.get(f"/submissions/{sid}/par").status_code == 200

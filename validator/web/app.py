@@ -448,7 +448,12 @@ def _pack_page(section: str) -> Any:
             return row, web.packs.pack(row, me.sees)
 
         row, pack = await run_in_threadpool(gather)
-        if section == "par" and request.query_params.get("format") == "pdf":
+        fmt = request.query_params.get("format")
+        if fmt is not None and not (section == "par" and fmt == "pdf"):
+            named = {"diff": "changes", "math": "paytable math", "par": "par sheet"}[section]
+            made = "shown as a page, or printed as pdf" if section == "par" else "shown as a page"
+            raise HTTPException(400, f"no {named} as {fmt!r}: it is {made}")
+        if section == "par" and fmt == "pdf":
             from validator.web.office import par_pdf_html, pdf_answer, pdf_response
 
             name = f"par-{row.id}.pdf"
@@ -520,6 +525,8 @@ async def review_pack(request: Request) -> Response:
     if pack.unreadable:
         raise HTTPException(409, "the stored submission cannot be read: no review pack")
     fmt = request.query_params.get("format")
+    if fmt is not None and fmt not in ("pdf", "markdown", "html"):  # asked, not given: said
+        raise HTTPException(400, f"no review pack as {fmt!r}: it is made as html, markdown or pdf")
     if fmt == "pdf":
         from validator.review.html import paged_review
         from validator.web.office import pdf_answer, pdf_response
