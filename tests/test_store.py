@@ -430,7 +430,7 @@ def test_a_second_approval_for_the_same_date_is_refused(db: str, tmp_path: Path)
     )
     out = cli("approve", str(two), "--by", "S", "--date", BEFORE_EFFECTIVE, "--db", db)
     assert out.exit_code == 1
-    assert "another approval already holds Example Downs, high-card-flush from 2027-01-01" in (
+    assert "another approval already holds Example Downs, High Card Flush from 2027-01-01" in (
         out.stderr
     )
     rows = {r["id"]: r["status"] for r in as_json(cli("history", "--db", db, "--format", "json"))}

@@ -458,7 +458,9 @@ class Store:
             with self.transaction() as conn:
                 row = self._pending(conn, submission_id, "approve")
                 _not_recorded_by(row, by)
-                held = f"{row.facility}, {row.game} from {row.effective}"
+                from validator.compiler import game_name  # the chapter's name, never the id
+
+                held = f"{row.facility}, {game_name(row.game)} from {row.effective}"
                 _one_approver(conn, row.facility, row.game)
                 _own_facility(conn, row.content, row.filename, _filed_under(row), "approved")
                 _not_held_already(conn, row, held)
