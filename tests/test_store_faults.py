@@ -295,6 +295,30 @@ def test_concurrent_records_lose_nothing(db: str, tmp_path: Path) -> None:
     }
 
 
+def approving(db: str, sid: int, who: str) -> subprocess.Popen[str]:
+    """``rulesub approve SID --by WHO`` in a process of its own, dated the day the tests'
+    filings are recorded (on the real clock: never after today)."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from validator.cli import main; main()",
+            "approve",
+            str(sid),
+            "--by",
+            who,
+            "--date",
+            RECORDED_AT.date().isoformat(),
+            "--db",
+            db,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "RULESUB_DB"},
+    )
+
+
 @pytest.mark.slow  # processes racing
 def test_concurrent_approvals_of_one_facility_game_and_date_approve_once(
     db: str, tmp_path: Path
@@ -306,28 +330,7 @@ def test_concurrent_approvals_of_one_facility_game_and_date_approve_once(
         copy.write_bytes(HCF.read_bytes() + f"# copy {w}\n".encode())
         ids.append(s.record(copy, "filer", now=RECORDED_AT).id)  # before the approvals' date
     s.dispose()
-    procs = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                "from validator.cli import main; main()",
-                "approve",
-                str(i),
-                "--by",
-                f"officer {i}",
-                "--date",
-                RECORDED_AT.date().isoformat(),  # on the real clock: never after today
-                "--db",
-                db,
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={k: v for k, v in os.environ.items() if k != "RULESUB_DB"},
-        )
-        for i in ids
-    ]
+    procs = [approving(db, i, f"officer {i}") for i in ids]
     results = [(p.communicate(timeout=300), p.returncode) for p in procs]
     codes = sorted(code for _, code in results)
     assert codes == [0] + [1] * (WORKERS - 1), results
@@ -353,6 +356,27 @@ def test_the_command_line_agrees(db: str) -> None:
     assert json.loads(out.stdout)["status"] == "submitted"
 
 
+def approved_at_once(db: str, approvals: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
+    """``approve ID --by WHO`` for each of ``approvals`` in processes of their own, started
+    while a connection holds the audit log's advisory lock, so that every one is inside
+    its transaction before the first can commit (PostgreSQL). Each one's stdout, stderr and
+    exit code."""
+    from sqlalchemy import text
+
+    from validator.store.database import make_engine
+
+    holder = make_engine(db)
+    with holder.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(7145515)"))  # the audit log's
+        procs = [approving(db, sid, who) for sid, who in approvals]
+        time.sleep(4)  # each inside its transaction, one waiting at the log's lock
+        conn.execute(text("SELECT pg_advisory_unlock(7145515)"))
+        conn.commit()
+    holder.dispose()
+    done = [(p.communicate(timeout=300), p.returncode) for p in procs]
+    return [(out, err, code) for (out, err), code in done]
+
+
 @pytest.mark.slow  # processes racing
 def test_two_holders_approved_at_once_for_one_facility_are_not_both_approved(
     db: str, tmp_path: Path
@@ -365,10 +389,6 @@ def test_two_holders_approved_at_once_for_one_facility_are_not_both_approved(
     start, so that they overlap every time."""
     if not db.startswith("postgresql"):
         pytest.skip("SQLite serialises every writer: no two approvals overlap")
-    from sqlalchemy import text
-
-    from validator.store.database import make_engine
-
     s = Store(db)
     ours = s.record(HCF, "filer", now=RECORDED_AT).id
     rival = tmp_path / "rival.yaml"
@@ -383,39 +403,9 @@ def test_two_holders_approved_at_once_for_one_facility_are_not_both_approved(
     )
     theirs = s.record(rival, "filer", now=RECORDED_AT).id
     s.dispose()
-    holder = make_engine(db)
-    env = {k: v for k, v in os.environ.items() if k != "RULESUB_DB"}
-    with holder.connect() as conn:
-        conn.execute(text("SELECT pg_advisory_lock(7145515)"))  # the audit log's
-        procs = [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-c",
-                    "from validator.cli import main; main()",
-                    "approve",
-                    str(i),
-                    "--by",
-                    f"officer {i}",
-                    "--date",
-                    RECORDED_AT.date().isoformat(),
-                    "--db",
-                    db,
-                ],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=env,
-            )
-            for i in (ours, theirs)
-        ]
-        time.sleep(4)  # both inside their transactions, one waiting at the log's lock
-        conn.execute(text("SELECT pg_advisory_unlock(7145515)"))
-        conn.commit()
-    holder.dispose()
-    results = [(p.communicate(timeout=300), p.returncode) for p in procs]
-    assert sorted(code for _, code in results) == [0, 1], results
-    (err,) = [err for (_, err), code in results if code == 1]
+    results = approved_at_once(db, [(ours, f"officer {ours}"), (theirs, f"officer {theirs}")])
+    assert sorted(code for _, _, code in results) == [0, 1], results
+    (err,) = [err for _, err, code in results if code == 1]
     assert "facility" in err and "Traceback" not in err, err
     status = {r["id"]: r["status"] for r in history(db)}
     assert sorted(status.values()) == ["approved", "submitted"]
@@ -431,46 +421,12 @@ def test_one_filing_approved_twice_at_once_tells_the_loser_it_is_approved(
     told: the filing is approved, by whom."""
     if not db.startswith("postgresql"):
         pytest.skip("SQLite serialises every writer: no two approvals overlap")
-    from sqlalchemy import text
-
-    from validator.store.database import make_engine
-
     s = Store(db)
     sid = s.record(HCF, "filer", now=RECORDED_AT).id
     s.dispose()
-    holder = make_engine(db)
-    env = {k: v for k, v in os.environ.items() if k != "RULESUB_DB"}
-    with holder.connect() as conn:
-        conn.execute(text("SELECT pg_advisory_lock(7145515)"))  # the audit log's
-        procs = [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-c",
-                    "from validator.cli import main; main()",
-                    "approve",
-                    str(sid),
-                    "--by",
-                    who,
-                    "--date",
-                    RECORDED_AT.date().isoformat(),
-                    "--db",
-                    db,
-                ],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=env,
-            )
-            for who in ("officer A", "officer B")
-        ]
-        time.sleep(4)  # both past their first reading, one waiting at the log's lock
-        conn.execute(text("SELECT pg_advisory_unlock(7145515)"))
-        conn.commit()
-    holder.dispose()
-    results = [(p.communicate(timeout=300), p.returncode) for p in procs]
-    assert sorted(code for _, code in results) == [0, 1], results
-    (won,) = [out for (out, _), code in results if code == 0]
-    (err,) = [err for (_, err), code in results if code == 1]
+    results = approved_at_once(db, [(sid, "officer A"), (sid, "officer B")])
+    assert sorted(code for _, _, code in results) == [0, 1], results
+    (won,) = [out for out, _, code in results if code == 0]
+    (err,) = [err for _, err, code in results if code == 1]
     winner = "officer A" if "officer A" in won else "officer B"
     assert f"submission {sid} is approved (by {winner}): only a submitted one" in err, err
