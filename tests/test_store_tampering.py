@@ -657,6 +657,38 @@ def test_a_purged_filing_named_by_one_it_replaced_is_no_tampering(db: str, tmp_p
     store.dispose()
 
 
+def test_a_purge_appended_by_hand_of_a_filing_in_force_is_named(db: str, tmp_path: Path) -> None:
+    """Someone with write access deletes an approved filing's row and appends one well-formed
+    `purge` entry (its hashes chained): the chain holds, and verify said the log intact,
+    exit 0, though the log had it approved and never ended. rulesub purges only a rejected
+    or superseded filing, and never gives a number twice: verify names a purge of a filing
+    in force or pending, and a record entry after a purge (a number given again)."""
+    from sqlalchemy import delete
+
+    from validator.store.schema import submissions
+
+    store = Store(db)
+    approved = store.record(HCF, "filer", now=FILED).id
+    store.approve(approved, "bob", on=dt.date(2026, 12, 1), now=FILED)
+    later = amended(HCF, tmp_path / "later.yaml", ("2027-01-01", "2027-02-01"))
+    pending = store.record(later, "filer", now=FILED).id
+    assert verify(db)[0] == 0
+    with store.transaction() as conn:
+        for sid in (approved, pending):
+            conn.execute(delete(submissions).where(submissions.c.id == sid))
+            _audit(conn, "rev", "purge", sid, {"status": "rejected"}, FILED)
+        # the number of the pending one handed out again, as a counter set back would
+        _audit(conn, "filer", "record", pending, {"sha256": "0" * 64}, FILED)
+    code, _, said = verify(db)
+    assert code == 1, said
+    assert (
+        f"submission {approved} does not match the audit log: the audit log purges it while "
+        "approved: rulesub purges only a rejected or superseded filing"
+    ) in said
+    assert f"submission {pending} does not match the audit log: the audit log purges it " in said
+    store.dispose()
+
+
 # -- the accounts ----------------------------------------------------------------------------
 
 
@@ -747,3 +779,24 @@ def test_a_facilitys_holder_written_by_hand_is_named_by_verify(db: str, tmp_path
         {"facility": "Lakeside", "reason": "the audit log never set its holder"},
     ]
     assert "rulesub: facility Lakeside does not match the audit log" in words
+
+
+def test_a_number_recorded_again_after_its_purge_is_named() -> None:
+    """The log's own story of one number: recorded, rejected, purged (as `purge` writes
+    it), then recorded again, which rulesub never does (a number is never given twice; a
+    counter set back by hand would). What the log says is read as a contradiction; the
+    same story without the second record entry is none."""
+    from validator.store.evidence import Entry, Told
+
+    def entry(n: int, action: str) -> Entry:
+        return Entry(n, FILED, "x", action, 4, "{}", "", "", {"sha256": "0" * 64})
+
+    story = [entry(1, "record"), entry(2, "reject"), entry(3, "purge")]
+    told = Told()
+    for e in story:
+        told.hear(e)
+    assert told.contradicted is None and told.purged
+    told.hear(entry(4, "record"))
+    assert told.contradicted == (
+        "the audit log records it again after its purge: a filing's number is never given twice"
+    )

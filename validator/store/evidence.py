@@ -204,6 +204,9 @@ def _json(text: object, kind: type) -> Any:
 
 # -- what the log says of one filing -------------------------------------------------------------
 
+#: The statuses `purge` deletes a filing in (``Store.purge``): ended, never in force or pending.
+PURGED_FROM = frozenset({"rejected", "superseded"})
+
 
 @dataclass
 class Told:
@@ -219,6 +222,10 @@ class Told:
     recorded: bool = False  # a record entry since the last purge
     twice: bool = False  # a second record entry with no purge between
     unreadable: Entry | None = None  # the first entry about it that cannot be read
+    purged: bool = False  # a purge entry about it
+    #: what the log says of it that rulesub never writes: a purge of a filing in force or
+    #: pending, a record entry after its purge (a number given twice)
+    contradicted: str | None = None
 
     def hear(self, e: Entry) -> None:
         if e.unreadable is not None:
@@ -226,6 +233,11 @@ class Told:
             return
         d, at = e.data, as_utc(e.at)
         if e.action == "record":
+            if self.purged and self.contradicted is None:
+                self.contradicted = (
+                    "the audit log records it again after its purge: a filing's number is "
+                    "never given twice"
+                )
             self.twice = self.twice or self.recorded
             self.recorded, self.status = True, "submitted"
             self.sha256 = d.get("sha256")
@@ -261,6 +273,12 @@ class Told:
             self.said |= {"decided_at": at, "ended_at": at}
             _held(self.said, d, replaced_by="superseded_by")
         elif e.action == "purge":
+            if self.status not in PURGED_FROM and self.contradicted is None:
+                self.contradicted = (
+                    f"the audit log purges it while {self.status}: rulesub purges only a "
+                    "rejected or superseded filing"
+                )
+            self.purged = True
             self.sha256, self.status, self.said, self.recorded = None, "none", {}, False
             self.findings_sha256, self.approval_sha256, self.waived = None, None, None
             return
@@ -310,15 +328,22 @@ def told(conn: Connection, submission_id: int | None = None) -> dict[int, Told]:
 
 
 def gone(told: dict[int, Told], rows: Iterable[int]) -> list[dict[str, Any]]:
-    """The filings the log records, and never purged, whose rows are gone."""
+    """The filings the log records, and never purged, whose rows are gone; and those of
+    which the log says what rulesub never writes (``Told.contradicted``): a purge appended
+    by hand, its entry well formed, is named though the chain holds."""
     present = set(rows)
-    return [
+    out = [
         {
             "submission": sid,
             "reason": f"the audit log records it, {t.status}, and no purge: its row is gone",
         }
         for sid, t in sorted(told.items())
         if t.recorded and sid not in present
+    ]
+    return out + [
+        {"submission": sid, "reason": t.contradicted}
+        for sid, t in sorted(told.items())
+        if t.contradicted is not None
     ]
 
 
