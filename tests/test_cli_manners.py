@@ -335,7 +335,7 @@ def test_serve_refuses_a_session_key_too_short_to_keep_cookies_unforged(
     monkeypatch.setenv("RULESUB_SECRET_KEY", "x")
     out = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "office.sqlite3")])
     assert out.exit_code == 2, out.output
-    assert "RULESUB_SECRET_KEY is 1 character(s): a session key is at least 32" in out.stderr
+    assert "RULESUB_SECRET_KEY is 1 character: a session key is at least 32" in out.stderr
     assert "serving" not in out.stderr
 
 

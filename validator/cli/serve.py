@@ -12,6 +12,7 @@ import typer
 from validator.cli import app
 from validator.cli.common import fail, refuse
 from validator.cli.store import DbOption
+from validator.counts import plural
 
 #: the addresses of this machine alone, and those of every interface
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -84,7 +85,7 @@ def serve(
     given_key = os.environ.get(ENV_SECRET)
     if given_key and len(given_key) < MIN_SECRET:  # a short key is a guessable signature
         fail(
-            f"{ENV_SECRET} is {len(given_key)} character(s): a session key is at least "
+            f"{ENV_SECRET} is {plural(len(given_key), 'character')}: a session key is at least "
             f"{MIN_SECRET} random characters (python3 -c 'import secrets; "
             "print(secrets.token_urlsafe(48))' makes one)"
         )

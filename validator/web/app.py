@@ -630,8 +630,11 @@ async def _decision(request: Request, verb: str) -> Response:
     web, me = _web(request), _me(request)
     form = await checked_form(request)
 
+    decided: dict[str, str] = {}  # the filing's game, for a refusal's words
+
     def act() -> str:
         row = _submission(web, me, request.path_params["id"])
+        decided["game"] = row.game
         if not me.can_decide:
             raise HTTPException(403, f"a {me.role} account cannot {verb} submissions")
         if not me.decides(row.recorded_by):  # separation of duties
@@ -663,7 +666,7 @@ async def _decision(request: Request, verb: str) -> Response:
     try:
         request.session["flash"] = await run_in_threadpool(act)
     except (Refused, StoreError) as e:
-        request.session["flash"] = refusal_words(e)
+        request.session["flash"] = refusal_words(e, decided.get("game"))
     return RedirectResponse(f"/submissions/{request.path_params['id']}", status_code=303)
 
 
@@ -671,7 +674,7 @@ async def _decision(request: Request, verb: str) -> Response:
 WAIVERS_BOX = "each waived on the form, a line `CODE: reason` under Waivers"
 
 
-def refusal_words(e: Refused | StoreError) -> str:
+def refusal_words(e: Refused | StoreError, game: str | None = None) -> str:
     """A refusal of the store's as a flash message in the web's terms, never the command
     line's: a finding to waive is waived on the approval form, not with ``--waive``. The one
     place the web words what the store refused (approve, reject, withdraw), read from the
@@ -684,9 +687,8 @@ def refusal_words(e: Refused | StoreError) -> str:
         )
         lines = [message] + [
             f"line {f.get('line')}: {f.get('severity')} {f.get('code')}: "
-            # each field in words, as the page's findings name it: a game's finding code
-            # starts with the game's id (``poker-holdem/rake-methodology-stated``)
-            + _in_words(str(f.get("message")), str(f.get("code", "")).split("/")[0])
+            # each field in words, as the page's findings name it, under the filing's game
+            + _in_words(str(f.get("message")), game)
             for f in e.findings
         ]
         return "Refused: " + " · ".join(lines)
