@@ -461,3 +461,16 @@ def test_par_page_shows_the_exact_par_sheet_of_the_submission(office: Office) ->
         assert f"{w['house_edge_percent']:.4f}%" in page
     other = signed_in(office, "cas")  # the holder's officer sees it too; another holder not
     assert other.get(f"/submissions/{office.ids['harbour']}/par").status_code == 404
+
+
+def test_an_error_page_is_headed_in_words_with_its_status_beside(office: Office) -> None:
+    """An officer reads what happened ("Not found"), not a bare number; the status stays
+    beside it for whoever reports the page."""
+    client = signed_in(office, "rev")
+    page = client.get("/submissions/999999")
+    assert page.status_code == 404
+    assert "<h1>Not found (404)</h1>" in page.text
+    assert "<title>Not found (404)" in page.text
+    refused = client.get(f"/submissions/{office.ids['harbour']}/review?format=docx")
+    assert refused.status_code == 400
+    assert "<h1>The request could not be read (400)</h1>" in refused.text

@@ -17,6 +17,7 @@ import logging
 import os
 import secrets
 from collections.abc import Callable, Sequence
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -723,9 +724,31 @@ async def http_error(request: Request, exc: Exception) -> Response:
     web = _web(request)
     if "account" not in request.scope:
         return PlainTextResponse(detail, status_code=status, headers=headers)
-    page = web.render(request, "error.html", status=status, status_code=status, detail=detail)
+    page = web.render(request, "error.html", status=status, heading=_heading(status), detail=detail)
     page.headers.update(headers or {})
     return page
+
+
+# The heading of an error page: what happened in the officer's words, the status beside it.
+_HEADINGS = {
+    400: "The request could not be read",
+    401: "Sign in first",
+    403: "Not allowed",
+    404: "Not found",
+    405: "Not answered this way",
+    409: "Not done",
+    413: "Too large",
+}
+
+
+def _heading(status: int) -> str:
+    words = _HEADINGS.get(status)
+    if words is None:
+        try:
+            words = HTTPStatus(status).phrase
+        except ValueError:
+            words = "Not done"
+    return f"{words} ({status})"
 
 
 def _allowed(request: Request) -> str:
