@@ -158,6 +158,27 @@ def test_pasted_yaml_is_recorded_and_casino_files_only_for_its_holder(office: Of
     )
 
 
+def test_a_file_and_pasted_text_together_record_neither(office: Office) -> None:
+    """Given both, the form cannot tell which filing the holder meant: it records nothing
+    and says so, rather than one in the other's place."""
+    client = signed_in(office, "cas")
+    before = len(office.store.history())
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "effective: 2027-01-01", "effective: 2027-03-01"
+    )
+    answer = client.post(
+        "/upload",
+        data={"csrf": token_of(client), "text": text},
+        files={"file": ("hcf.yaml", EXAMPLE.read_bytes(), "application/yaml")},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 422
+    said = unescape(answer.text)
+    assert "Both a file (hcf.yaml) and pasted text were given: choose one" in said
+    assert "Nothing was recorded." in said
+    assert len(office.store.history()) == before
+
+
 @pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_facilities_page_shows_approved_and_pending(office: Office) -> None:
     client = signed_in(office, "rev")

@@ -56,18 +56,27 @@ class Upload:
 
     @classmethod
     async def from_form(cls, form: FormData) -> Upload:
-        """A chosen file, else the pasted text."""
+        """A chosen file, or the pasted text; both refused, as a filing the holder did
+        not mean could be recorded in the other's place."""
         item = form.get("file")
+        chosen: Upload | None = None
         if isinstance(item, UploadFile) and item.filename:
             content = await item.read()
             if content:
-                return cls(cls.clean_name(item.filename), content)
+                chosen = cls(cls.clean_name(item.filename), content)
         text = form.get("text")
         if isinstance(text, str) and text.strip():
+            if chosen is not None:
+                raise UploadRefused(
+                    f"Both a file ({chosen.name}) and pasted text were given: choose one, "
+                    "and send the form again. Nothing was recorded."
+                )
             return cls(
                 cls.clean_name(str(form.get("name") or PASTED)),
                 text.replace("\r\n", "\n").encode("utf-8"),
             )
+        if chosen is not None:
+            return chosen
         raise UploadRefused("Choose a file or paste the submission's YAML.")
 
 
