@@ -372,7 +372,7 @@ def test_games_show_counts_decks_and_cards_in_words() -> None:
 
     shown = CliRunner().invoke(app, ["games", "show", "high-card-flush"], env={"COLUMNS": "200"})
     assert "Decks: 1 deck and 2 cover cards [§ 678a.3(a)]" in shown.stdout
-    assert "Dealt to player: 7 cards [" in shown.stdout and "card(s)" not in shown.stdout
+    assert "Dealt to each player: 7 cards [" in shown.stdout and "card(s)" not in shown.stdout
     shown = CliRunner().invoke(app, ["games", "show", "four-card-poker"], env={"COLUMNS": "200"})
     assert "Decks: 1 deck and 1 cover card [§ 641a.3(a)]" in shown.stdout
-    assert "Dealt to dealer: 6 cards, card 6 face up [§ 641a.8(d)]" in shown.stdout
+    assert "Dealt to the dealer: 6 cards, card 6 face up [§ 641a.8(d)]" in shown.stdout

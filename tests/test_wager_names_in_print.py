@@ -130,7 +130,8 @@ def test_the_six_card_bonus_card_is_named_as_the_chapter_names_it_641a_8_d() -> 
     played = run_rulesub("play", "four-card-poker", "--rounds", "1", "--seats", "2")
     assert played.returncode == 0, played.stderr
     narration = _flat(played.stdout)
-    assert "deal 1 to Six Card Bonus card" in narration
+    assert "deal 1 as the Six Card Bonus card" in narration
     assert re.search(r"Six Card Bonus card: [2-9TJQKA][SHDC]\b", narration)
     shown = _flat(run_rulesub("games", "show", "four-card-poker").stdout)
-    assert "Dealt to Six Card Bonus card: 1 card, when a Six Card Bonus Wager is placed" in shown
+    said = "Dealt as the Six Card Bonus card: 1 card, when a Six Card Bonus Wager is placed"
+    assert said in shown

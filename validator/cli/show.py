@@ -20,6 +20,16 @@ def _cite(text: str) -> Text:
     return Text(f" [{text}]", style="dim")
 
 
+def _dealt_to(g: Game, group: str) -> str:
+    """Who or what a group's cards are dealt as: "Dealt to each player", "Dealt to the
+    dealer", "Dealt as the Six Card Bonus card" (a group the game file names)."""
+    if group == "player":
+        return "Dealt to each player"
+    if group == "dealer":
+        return "Dealt to the dealer"
+    return f"Dealt as the {g.group_name(group)}"
+
+
 def _line(label: str, value: str, cite: str | None = None) -> Text:
     t = Text()
     t.append(f"{label}: ", style="bold")
@@ -130,11 +140,7 @@ def _rules(g: Game) -> Panel:
         )
         if dealt.when_wagered:
             extra += f", when a {d.wagers[dealt.when_wagered].name} is placed"
-        lines.append(
-            _line(
-                f"Dealt to {g.group_name(who)}", f"{plural(dealt.count, 'card')}{extra}", dealt.cite
-            )
-        )
+        lines.append(_line(_dealt_to(g, who), f"{plural(dealt.count, 'card')}{extra}", dealt.cite))
     for hid, hand in d.hands.items():
         lines.append(_line("Hand", g.hand_text(hid), hand.cite))
     if d.dealer and d.dealer.qualifies:

@@ -157,7 +157,11 @@ class _Round:
                 d = self.state.table["dealer"].dealt
                 self.state.up += [d[p - 1] for p in positions if p - 1 < len(d)]
         self.state.version += 1
-        what = ", ".join(f"{n} to {self.rules.game.group_name(g)}" for g, n in step.cards.items())
+        game = self.rules.game  # a seat's cards dealt to it; the table's dealt as what they are
+        what = ", ".join(
+            f"{n} to {g}" if g in ("player", "dealer") else f"{n} as {game.cards_of(g)}"
+            for g, n in step.cards.items()
+        )
         burn = f"burn {step.burn} card{'s' if step.burn > 1 else ''}, then " if step.burn else ""
         self.state.narrate(
             step.cite,
