@@ -445,3 +445,21 @@ def test_purge_with_a_retention_past_the_calendar_refuses_in_words(tmp_path: Pat
         assert out.exception is None or isinstance(out.exception, SystemExit), out.exception
         assert f"inside the retention period of {years} years" in out.stderr
         assert "filings that ended after 0001-01-01 are kept; nothing was purged" in out.stderr
+
+
+@pytest.mark.parametrize("command", ["show", "approve", "reject"])
+@pytest.mark.parametrize("given", ["abc", "#3", "3.0", "٣"])
+def test_a_submission_number_not_written_as_one_is_said_in_words(
+    command: str, given: str, tmp_path: Path
+) -> None:
+    """A filing is named by the number the record gave it: anything else is a usage error
+    (exit 2) that says what a submission number is, not a parser's words."""
+    decided = {"show": [], "approve": ["--by", "A. Reviewer"]}.get(
+        command, ["--by", "A. Reviewer", "--reason", "no"]
+    )
+    result = invoke(command, given, *decided, "--db", str(tmp_path / "office.sqlite3"))
+    assert result.exit_code == 2
+    assert f"{given!r} is not a submission number" in result.output
+    assert "`history` lists" in result.output
+    assert "valid integer" not in result.output
+    assert not (tmp_path / "office.sqlite3").exists()

@@ -120,6 +120,23 @@ DbOption = Annotated[
         "(default: RULESUB_DB, else rulesub.sqlite3 in the user's data directory)",
     ),
 ]
+
+
+def _submission_number(value: str) -> int:
+    """A filing's number as the record gives it: digits, nothing else ("12", not "#12")."""
+    if not (value.isascii() and value.isdigit()):
+        raise typer.BadParameter(
+            f"{value!r} is not a submission number: give the number `history` lists, as 12"
+        )
+    return int(value)
+
+
+SubmissionIdArgument = Annotated[
+    int,
+    typer.Argument(metavar="ID", parser=_submission_number, help="the submission's id"),
+]
+
+
 RulesubOption = Annotated[
     Path | None,
     typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"),

@@ -25,7 +25,14 @@ import typer
 from validator import jsonout
 from validator.cli import app
 from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, Format, fail, not_a_file, print_json
-from validator.cli.options import DbOption, FormatOption, OutOption, out_format, prints_result
+from validator.cli.options import (
+    DbOption,
+    FormatOption,
+    OutOption,
+    SubmissionIdArgument,
+    out_format,
+    prints_result,
+)
 from validator.counts import plural
 
 # --db and --format, with every command's --out, are declared once in validator.cli.options
@@ -227,7 +234,7 @@ def _say_recorded(rec: Any, name: str | None) -> None:
 @app.command("approve")
 @prints_result("the decision")
 def approve(
-    submission_id: Annotated[int, typer.Argument(metavar="ID", help="the submission's id")],
+    submission_id: SubmissionIdArgument,
     by: Annotated[str, typer.Option("--by", help="who approves it")],
     date: Annotated[
         str | None,
@@ -283,7 +290,7 @@ def approve(
 @app.command("reject")
 @prints_result("the decision")
 def reject(
-    submission_id: Annotated[int, typer.Argument(metavar="ID", help="the submission's id")],
+    submission_id: SubmissionIdArgument,
     by: Annotated[str, typer.Option("--by", help="who rejects it")],
     reason: Annotated[str, typer.Option("--reason", help="why")],
     db: DbOption = None,
@@ -401,7 +408,7 @@ def _timeline(rows: list[Any], events: list[Any], asked: str = "") -> str:
 @app.command("show")
 @prints_result("the filing")
 def show(
-    submission_id: Annotated[int, typer.Argument(metavar="ID", help="the submission's id")],
+    submission_id: SubmissionIdArgument,
     db: DbOption = None,
     format: FormatOption = Format.text,
     out: OutOption = None,
