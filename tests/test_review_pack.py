@@ -320,3 +320,17 @@ def test_a_waiver_that_waives_nothing_says_what_would_comply_in_words(tmp_path: 
     for page in (render_html(pack), render_markdown(pack)):
         assert "the waiver removed, or its code corrected to one of this submission" in page
         assert "rulesub rules" not in page
+
+
+def test_the_contents_give_pages_only_where_a_printing_found_them(proposal: Path) -> None:
+    """A pack read on screen (or printed from the browser) lists its sections as links,
+    with no page column it cannot fill; the PDF's contents give each section's page."""
+    pack = build_pack(proposal, "fcp-proposal.yaml")
+    screen = render_html(pack)
+    contents = screen.split("<h2>Contents</h2>", 1)[1].split("</table>", 1)[0]
+    assert "<th>Page</th>" not in contents and "class='num'" not in contents
+    assert contents.count("<a href='#") == len(pack.sections) - 1
+    printed = render_html(pack, {"findings": 2, "changes": 3})
+    contents = printed.split("<h2>Contents</h2>", 1)[1].split("</table>", 1)[0]
+    assert "<th>Page</th>" in contents
+    assert "<td class='num'>2</td>" in contents and "<td class='num'>3</td>" in contents

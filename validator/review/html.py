@@ -86,7 +86,7 @@ def _e(value: object) -> str:
 
 def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
     """The pack as one printable page. ``pages``: the page each section starts on, where a
-    first printing found them (``validator.review.pdf.print_paged``), for the contents."""
+    first printing found them (``paged_review``), for the contents; none, no page column."""
     title = f"Review pack: {pack.value('facility')} · {pack.game_name}"
     on = pack.record.approved_on if pack.is_approved else "______________"
     foot = f"sha256 {pack.sha256} · Approved on: {on}"
@@ -101,7 +101,7 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
         cls = ' class="page-start"' if key in PAGE_STARTS else ""
         parts.append(f'<section id="{key}"{cls}>')
         if key == "submission":
-            parts.append(_cover(pack, pages or {}))
+            parts.append(_cover(pack, pages))
         elif key == "summary":
             parts.append(summary_section(pack, (pages or {}).get("approval")))
         else:
@@ -145,7 +145,7 @@ def paged_review(pack: ReviewPack) -> str:
     contents keep their size, so no page moves; without ``pdftotext`` no numbers)."""
     from validator.review.pdf import render_pdf, section_pages
 
-    first = render_pdf(render_html(pack), "the review pack")
+    first = render_pdf(render_html(pack, {}), "the review pack")  # the same layout, blank
     return render_html(pack, section_pages(first, dict(pack.sections[1:])))
 
 
@@ -191,14 +191,18 @@ def cover_facts(pack: ReviewPack) -> list[tuple[str, str]]:
     return rows
 
 
-def _cover(pack: ReviewPack, pages: dict[str, int]) -> str:
+def _cover(pack: ReviewPack, pages: dict[str, int] | None) -> str:
     facts = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in cover_facts(pack))
     c = pack.counts
+    # the page column only in a printing (the PDF's, its first printing's blank); a page
+    # read on screen, or printed from the browser, has links, not numbers it cannot know
     toc = "".join(
         f"<tr><td><a href='#{key}'>{_e(heading)}</a></td>"
-        f"<td class='num'>{pages.get(key, '')}</td></tr>"
+        + (f"<td class='num'>{pages.get(key, '')}</td>" if pages is not None else "")
+        + "</tr>"
         for key, heading in pack.sections[1:]
     )
+    page_head = "<th>Page</th>" if pages is not None else ""
     draft = pack_draft(pack)
     return (
         f"<h1>{_e(pack.heading('submission'))}</h1>"
@@ -208,7 +212,7 @@ def _cover(pack: ReviewPack, pages: dict[str, int]) -> str:
         "were computed from; the same version gives the same figures.</p>"
         f"<p><strong>{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, "
         f"{plural(c['info'], 'informational finding')}.</strong></p>"
-        "<h2>Contents</h2><table class='toc'><thead><tr><th>Section</th><th>Page</th></tr>"
+        f"<h2>Contents</h2><table class='toc'><thead><tr><th>Section</th>{page_head}</tr>"
         f"</thead><tbody>{toc}</tbody></table>"
     )
 
