@@ -149,12 +149,9 @@ def _page(text: str | None, ignored: list[Unread]) -> int:
     raw = (text or "").strip()
     if not raw:
         return 1
-    if not (raw.isascii() and raw.isdigit()):
-        ignored.append(Unread("page", "page", raw, "a page is a number"))
-        return 1
     number = filing_number(raw)  # the same digits and range as a filing's number
-    if number is None:
-        ignored.append(Unread("page", "page", raw, f"a page is a number from 1 to {MAX_ID}"))
+    if number is None:  # "abc", "-1", "0", past the range: one wording for all
+        ignored.append(Unread("page", "page", raw, f"a page is a number from 1 to {MAX_ID:,}"))
         return 1
     return number
 
