@@ -495,3 +495,15 @@ def test_an_error_page_is_headed_in_words_with_its_status_beside(office: Office)
     refused = client.get(f"/submissions/{office.ids['harbour']}/review?format=docx")
     assert refused.status_code == 400
     assert "<h1>The request could not be read (400)</h1>" in refused.text
+
+
+def test_a_filings_details_name_its_facility(office: Office) -> None:
+    """The facility is what an approval is held to (one in force per facility and game):
+    the filing's details state it beside its certificate holder, not only its heading."""
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    row = office.store.get(sid)
+    page = unescape(client.get(f"/submissions/{sid}").text)
+    details = page.split('<dl class="meta">', 1)[1].split("</dl>", 1)[0]
+    assert f'<dt>Facility</dt><dd id="facility">{row.facility}</dd>' in details
+    assert f"<dt>Certificate holder</dt><dd>{row.certificate_holder}</dd>" in details
