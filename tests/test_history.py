@@ -589,7 +589,10 @@ def test_signs_and_a_par_sheet_made_as_of_a_day_say_the_day_and_the_chapters_sta
     signs = runner.invoke(app, ["signage", lunar, "--as-of", "2016-01-01", "--format", "json"])
     assert signs.exit_code == 0, signs.output
     said = json.loads(signs.stdout)["as_of"]
-    assert said[0] == "As in force on 2016-01-01: the rules of that day"
+    # never "the rules of that day" where the encoded text was not the regulation then
+    assert said[0] == (
+        "Made as of 2016-01-01 from the encoded text, which was not the regulation that day"
+    )
     assert "was not in force on 2016-01-01" in said[1] and said[1].endswith("[43 Pa.B. 7087]")
     plain = json.loads(runner.invoke(app, ["signage", lunar, "--format", "json"]).stdout)
     assert "as_of" not in plain
@@ -597,8 +600,33 @@ def test_signs_and_a_par_sheet_made_as_of_a_day_say_the_day_and_the_chapters_sta
     sheet = runner.invoke(app, [*argv, "--format", "json"])
     assert sheet.exit_code == 0, sheet.output
     notes = json.loads(sheet.stdout)["notes"]
-    assert notes[0] == "As in force on 2016-01-01: the rules of that day"
+    assert notes[0] == said[0]
     assert any("was not in force on 2016-01-01" in n for n in notes)
+
+
+def test_a_sign_printed_as_of_a_day_whose_text_is_not_held_is_not_for_posting() -> None:
+    """49 Pa.B. 4956 (August 31, 2019) amended ch. 641a; the wording before it is not
+    encoded. A finished sign made as of 2016-01-01 would post the 2019 paytables as that
+    day's: it is a draft, saying why, and its heading never says "the rules of that day".
+    As of a day the encoded text was the regulation, the finished sign is no draft."""
+    fcp = str(PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml")
+    printed = runner.invoke(app, ["signage", fcp, "--as-of", "2016-01-01", "--print"])
+    assert printed.exit_code == 0, printed.output
+    lines = printed.stdout.splitlines()
+    assert lines[0] == (
+        "DRAFT: the regulation on 2016-01-01 is not the text these signs follow; not for posting"
+    )
+    assert "49 Pa.B. 4956" in lines[1] and "not encoded here" in lines[1]
+    assert "the rules of that day" not in printed.stdout
+    assert printed.stdout.count("49 Pa.B. 4956 (August 31, 2019) amended it") == 1
+    as_json = runner.invoke(
+        app, ["signage", fcp, "--as-of", "2016-01-01", "--print", "--format", "json"]
+    )
+    assert json.loads(as_json.stdout)["draft"] is True
+    current = runner.invoke(app, ["signage", fcp, "--as-of", "2020-01-01", "--print"])
+    assert current.exit_code == 0, current.output
+    assert "DRAFT" not in current.stdout
+    assert "As in force on 2020-01-01: the rules of that day" in current.stdout
 
 
 def test_a_paytable_a_notice_removed_is_cited_with_the_notice_that_removed_it(

@@ -153,6 +153,12 @@ def game_as_of_noted(game: Any, when: str | None) -> tuple[Any, list[str]]:
 
     date = parse_date(when)
     said = say_in_force(game, date, refuse=True)
+    day = (  # "the rules of that day" only where the encoded text was
+        f"Made as of {date.isoformat()} from the encoded text, which was not the regulation "
+        "that day"
+        if said
+        else f"As in force on {date.isoformat()}: the rules of that day"
+    )
     if game.definition.undated:  # no day to check against: said, never silently
         undated = (
             f"{game.definition.chapter} carries no dates (its game file says why): the "
@@ -162,7 +168,7 @@ def game_as_of_noted(game: Any, when: str | None) -> tuple[Any, list[str]]:
         said.append(undated)
     resolved = as_of(definition := game.definition, date)
     game = game if resolved is definition else replace(game, definition=resolved)
-    return game, [f"As in force on {date.isoformat()}: the rules of that day", *said]
+    return game, [day, *said]
 
 
 def before_adoption(findings: Any, as_of: str | None) -> bool:

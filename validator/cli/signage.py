@@ -118,9 +118,22 @@ def signage(
     from validator.signage.build import build_signage
     from validator.signage.checked import draft_note
 
+    # a finished sign made as of a day is posted as that day's rules: where the encoded
+    # text was not the regulation then, it is a draft, not for posting (the filing's own
+    # effective date past the chapter's end is `validate`'s warning, said on stderr)
+    unheld = dated[1:] if dated and dated[0].startswith("Made as of") else []
+    day = parse_date(as_of) if as_of else None
+    not_posted = bool(printed and unheld and not errors)
     signs = build_signage(
-        game, sub, draft=bool(errors), problems=[draft_note(f, game) for f in errors]
+        game,
+        sub,
+        draft=bool(errors) or not_posted,
+        problems=[draft_note(f, game) for f in errors] + (unheld if not_posted else []),
     )
+    if not_posted:
+        signs = replace(
+            signs, draft_reason=f"the regulation on {day} is not the text these signs follow"
+        )
     # made as of a day, or on a day the chapter was not in force: the signs say which
     signs = replace(signs, as_of=tuple(dated), in_force=tuple(noted))
     text = render(signs, format, cite=not printed)

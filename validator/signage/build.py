@@ -89,6 +89,13 @@ class SignSet:
     #: where the filing's effective date finds the encoded text not the regulation (a
     #: chapter rescinded or expired), what ``validate`` warns of, with its citation
     in_force: tuple[str, ...] = field(default=())
+    #: why a draft is not for posting, where it is not the submission's errors
+    draft_reason: str = ""
+
+    @property
+    def draft_notice(self) -> str:
+        """The draft's one line: why these signs are not for posting."""
+        return f"DRAFT: {self.draft_reason or 'the Rules Submission has errors'}; not for posting"
 
 
 def offered_wagers(definition: GameDefinition, offered: list[str] | None) -> list[str]:

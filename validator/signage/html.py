@@ -13,7 +13,7 @@ from html import escape
 
 from validator.par.printed import page_foot
 from validator.signage.build import PLACEMENT, Line, Paytable, Sign, SignSet
-from validator.signage.render import DRAFT_NOTICE, named, notes
+from validator.signage.render import named, notes
 
 # US Letter with 0.5 in margins: the printable area, in points.
 PAGE_WIDTH_PT = 7.5 * 72
@@ -167,7 +167,7 @@ def _sign_html(signs: SignSet, sign: Sign, with_cite: bool) -> str:
     parts.append(f'<div class="game">{game}</div>')
     parts += [f'<div class="note">{escape(note)}</div>' for note in said]
     if signs.draft:
-        parts.append(f'<div class="draft">{escape(DRAFT_NOTICE)}</div>')
+        parts.append(f'<div class="draft">{escape(signs.draft_notice)}</div>')
     parts.append(f"<h1>{escape(sign.title)}</h1>")
     cls = "content two" if fit.columns == 2 else "content"
     parts.append(f'<div class="{cls}" style="font-size: {fit.size_pt}pt">')
@@ -194,7 +194,7 @@ def render_html(signs: SignSet, *, cite: bool = True) -> str:
         if p
     )
     body = "\n".join(_sign_html(signs, sign, cite) for sign in signs.signs)
-    foot = page_foot(f"{signs.game_name} signs", DRAFT_NOTICE if signs.draft else None)
+    foot = page_foot(f"{signs.game_name} signs", signs.draft_notice if signs.draft else None)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'

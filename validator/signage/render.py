@@ -14,9 +14,6 @@ from typing import Any
 from validator import jsonout
 from validator.signage.build import PLACEMENT, Item, Line, Paytable, Sign, SignSet
 
-DRAFT_NOTICE = "DRAFT: the Rules Submission has errors; not for posting"
-
-
 WIDTH = 88  # the terminal text wraps long lines; HTML and Markdown do not
 
 
@@ -87,7 +84,7 @@ def sign_text(sign: Sign, number: int, total: int, with_cite: bool = True) -> li
 def render_text(signs: SignSet, *, cite: bool = True) -> str:
     lines: list[str] = []
     if signs.draft:
-        lines += [DRAFT_NOTICE, *[f"  {p}" for p in signs.problems], ""]
+        lines += [signs.draft_notice, *[f"  {p}" for p in signs.problems], ""]
     elif signs.problems:
         lines += [UNSTATED, *[f"  {p}" for p in signs.problems], ""]
     lines += heading(signs)
@@ -115,7 +112,7 @@ def render_markdown(signs: SignSet, *, cite: bool = True) -> str:
     out.append(f"# Signage: {_md(who)}")
     out.append("")
     if signs.draft or signs.problems:
-        out.append(f"> **{_md(DRAFT_NOTICE if signs.draft else UNSTATED)}**")
+        out.append(f"> **{_md(signs.draft_notice if signs.draft else UNSTATED)}**")
         out += [f"> - {_md(p)}" for p in signs.problems]
         out.append("")
     out += [_md(line) + "  " for line in heading(signs)]
@@ -163,6 +160,7 @@ def as_posted(signs: SignSet) -> SignSet:
         chapter="",  # the chapter and the filing's date are the proof's, not the patron's
         effective=None,
         in_force=(),  # so is the note on the chapter's state: said on stderr when printed
+        as_of=signs.as_of[:1],  # the day; the chapter's state, where not the day's, a draft's
         signs=tuple(replace(s, items=tuple(posted(i) for i in s.items)) for s in signs.signs),
     )
 
