@@ -283,3 +283,65 @@ def test_every_document_gives_one_verdict_on_a_progressives_stated_hold() -> Non
         assert any("moves with the meter" in s for s in said), (name, said)
     review = " ".join(documents["review pack"].split())
     assert "Board's stated range 6.6%–13%: OUTSIDE" in review  # Straight Flush Bonus C
+
+
+@pytest.mark.usefixtures("store_clock")
+def test_the_command_lines_pack_of_a_recorded_filing_compares_what_the_webs_does(
+    office: Office,
+) -> None:
+    """Two copies of one filing's pack, the command line's and the web's, state one
+    comparison: an approved filing is compared with the approval it superseded, never with
+    itself; the first approval with nothing. A superseded filing's decision says from when
+    (it is in force until then)."""
+    store, tmp = office.store, office.tmp
+    first = store.record(HCF, "cas").id
+    store.approve(first, "rev", on=ON)
+    later = amended(HCF, tmp / "later.yaml", ("effective: 2027-01-01", "effective: 2027-05-01"))
+    second = store.record(later, "cas").id
+    store.approve(second, "rev", on=ON)
+    web = unescape(client_of(office, "rev").get(f"/submissions/{second}/review").text)
+
+    def pack(path: Path) -> str:
+        argv = ["review", str(path), "--against", "approved", "--format", "markdown"]
+        result = CliRunner().invoke(cli, [*argv, "--db", office.db])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    said = pack(later)
+    assert f"approved \\#{first} (high-card-flush.yaml" in said
+    assert f"approved #{first} (high-card-flush.yaml" in web
+    assert f"approved \\#{second}" not in said
+    original = pack(HCF)  # the first approval: nothing before it
+    assert "Not compared: it superseded no approved submission." in original
+    assert f"superseded by \\#{second} from 2027-05-01" in original
+    diffed = CliRunner().invoke(cli, ["diff", "--against", "approved", str(HCF), "--db", office.db])
+    assert diffed.exit_code == 2
+    assert "as recorded, it superseded no approved submission" in diffed.stderr
+
+
+@pytest.mark.usefixtures("store_clock")
+def test_a_file_for_another_holders_facility_is_compared_with_none_of_its_filings(
+    office: Office,
+) -> None:
+    """`record` refuses a filing for a facility another certificate holder holds
+    (``rulesub/facility-of-another-holder``); `review` and `diff` against the approved
+    refuse it too (exit 1, nothing written), never showing that holder's approved filing
+    as its "before"."""
+    store, tmp = office.store, office.tmp
+    theirs = store.record(FCP, "cas").id
+    store.approve(theirs, "rev", on=ON)
+    rival = amended(
+        FCP,
+        tmp / "rival.yaml",
+        (f"certificate_holder: {HOLDER}", "certificate_holder: Rival Gaming LLC"),
+    )
+    out = tmp / "pack.md"
+    for argv in (
+        ["review", str(rival), "--against", "approved", "--out", str(out)],
+        ["diff", "--against", "approved", str(rival)],
+    ):
+        result = CliRunner().invoke(cli, [*argv, "--db", office.db])
+        assert result.exit_code == 1, argv
+        assert "belongs to another certificate holder" in result.stderr
+        assert f"approved #{theirs}" not in result.output
+    assert not out.exists()

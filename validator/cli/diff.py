@@ -174,6 +174,8 @@ def _against(
         from validator.cli.store import approved_file
 
         with approved_file(new, db) as (path, label, _):
+            if path is None:  # recorded, with no approval before it
+                fail(f"{new}: as recorded, {label}; there is nothing to compare it with")
             result = _submissions(_read(path, label), _read(new), label, str(new))
     if isinstance(result, str):
         fail(result)

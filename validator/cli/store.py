@@ -633,23 +633,48 @@ def db_upgrade(
 
 
 @contextmanager
-def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path, str, Any]]:
-    """The approved submission of ``file``'s facility and game in force on its effective
-    date (the one it would replace), as a temporary file: ``(path, label, row)``. Exit 2
-    where there is none or the file cannot be read."""
+def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path | None, str, Any]]:
+    """The approved submission ``file`` is compared with, as a temporary file: ``(path,
+    label, row)``. For a file the database records (these very bytes), the one its record
+    is compared with, as the web view's pack compares it (``Store.counterpart``: for an
+    approved filing, the approval it superseded, never itself); where there is none,
+    ``(None, why, None)``. For a file not recorded, the approval of its facility and game
+    in force on its effective date: exit 2 where there is none, exit 1 where the facility
+    is another certificate holder's (whose filings it is never shown)."""
+    import hashlib
+
+    from validator.checks.engine import display_name
+    from validator.compiler import game_name
+    from validator.review.build import not_compared
     from validator.store.evidence import filing_key
-    from validator.store.lifecycle import check_file
+    from validator.store.lifecycle import FACILITY_OF_ANOTHER_HOLDER, check_file
     from validator.store.names import approved_label
 
     with _store_errors():
-        from validator.checks.engine import display_name
-
         _, data = check_file(file, display_name(file))
         facility, game, effective = filing_key(data, str(file))
-        row = _open(db, must_exist=True).approved_for(facility, game, on=effective)
+        store = _open(db, must_exist=True)
+        record = store.find_sha(hashlib.sha256(file.read_bytes()).hexdigest())
+        holder = data.get("certificate_holder")
+        theirs = record is None and not store.holds_facility(facility, holder)
+        row = (
+            None
+            if theirs
+            else store.approved_for(facility, game, on=effective)
+            if record is None
+            else store.counterpart(record)
+        )
+    if theirs:
+        fail(
+            f"{file}: facility {facility!r} belongs to another certificate holder: a filing "
+            f"of {holder!r} for it is compared with none of that holder's filings "
+            f"({FACILITY_OF_ANOTHER_HOLDER}); nothing was written",
+            EXIT_FINDINGS,
+        )
+    if row is None and record is not None:
+        yield None, not_compared(record), None
+        return
     if row is None:
-        from validator.compiler import game_name
-
         fail(
             f"no approved submission of {facility}, {game_name(game)} in force on {effective} "
             "in the database to compare with"
@@ -714,11 +739,13 @@ def review(
             file,
             display_name(file),
             old_path,
-            old_label,
+            old_label if old_path is not None else None,
             record=record,
             approved=old_row,
             par_workers=None,  # the par sheet's exact count on every core
         )
+        if old_path is None and old_label:  # a recorded filing with no approval before it
+            pack.not_compared = old_label
     if record is not None:  # a decided filing's pack carries the approval's waivers
         kept = _open(db, must_exist=True).waivers_of(record.id)
         pack.waived = [(w.code, w.reason) for w in kept]

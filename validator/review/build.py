@@ -88,8 +88,9 @@ class ReviewPack:
             return None
         if self.is_approved:
             text = f"Approved by {r.approved_by} on {r.approved_on}"
-            if r.superseded_by is not None:
-                text += f"; superseded since by #{r.superseded_by}"
+            if r.superseded_by is not None:  # in force until the day its successor is
+                on = getattr(r, "superseded_on", None)
+                text += f"; superseded by #{r.superseded_by}" + (f" from {on}" if on else "")
             return text
         if getattr(r, "rejected_by", None):
             return f"Rejected by {r.rejected_by} on {r.rejected_on}: {r.rejection_reason}"
@@ -146,6 +147,20 @@ class ReviewPack:
             "warnings": sev.count("warning"),
             "info": sev.count("info"),
         }
+
+
+def not_compared(row: Any) -> str:
+    """Why a recorded filing's pack compares it with nothing (``Store.counterpart`` found
+    no approval): for one approved, it superseded none; else none was in force on its
+    effective date."""
+    from validator.compiler import game_name
+
+    if row.status in ("approved", "superseded"):
+        return "it superseded no approved submission"
+    return (
+        f"no approval of {row.facility}, {game_name(row.game)} was in force on "
+        f"{row.effective}, its effective date"
+    )
 
 
 def build_pack(

@@ -679,6 +679,32 @@ class Store:
             row = in_force_on(rows, on)
         return None if row is None else evidence.readable(row, row.id)
 
+    def counterpart(self, row: Row[Any]) -> Row[Any] | None:
+        """The approved submission a recorded filing is compared with, or ``None``: for one
+        approved (or superseded since), the approval it superseded, never itself; for one
+        not approved, the approval in force on its effective date, the one it would
+        replace. A filing ``replaced`` by an approval names it in ``superseded_by`` too, but
+        never had an approval of its own to be compared with."""
+        if row.status in ("approved", "superseded"):
+            older = [
+                r
+                for r in self.history(row.facility, row.game)
+                if r.superseded_by == row.id and r.status in ("approved", "superseded")
+            ]
+            if not older:
+                return None
+            return self.get(max(older, key=lambda r: (r.effective, r.id)).id)
+        approved = self.approved_for(row.facility, row.game, on=row.effective)
+        if approved is None or approved.id == row.id:
+            return None
+        return approved
+
+    def holds_facility(self, facility: str, holder: str | None) -> bool:
+        """Whether ``facility`` is ``holder``'s, or no one's yet: whether a filing of
+        ``holder`` for it could be recorded (``FACILITY_OF_ANOTHER_HOLDER``)."""
+        with self.transaction(reading=True) as conn:
+            return _facility_holder(conn, facility, holder)
+
     def find_sha(self, sha: str) -> Row[Any] | None:
         with self.transaction(reading=True) as conn:
             row = _by_sha(conn, sha)

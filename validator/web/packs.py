@@ -21,31 +21,6 @@ from validator.store import Store
 CACHE_SIZE = 32
 
 
-def counterpart(store: Store, row: Any) -> Any:
-    """The approved submission ``row`` is compared with, or ``None``: only a filing that was
-    approved (``approved``, or ``superseded`` since) is ever the approved one. A filing
-    ``replaced`` by ``row``'s approval names ``row`` in ``superseded_by`` too, but it never
-    had an approval."""
-    if row.status in ("approved", "superseded"):
-        older = [
-            r
-            for r in store.history(row.facility, row.game)
-            if r.superseded_by == row.id and was_approved(r)
-        ]
-        if not older:
-            return None
-        return store.get(max(older, key=lambda r: (r.effective, r.id)).id)
-    approved = store.approved_for(row.facility, row.game, on=row.effective)
-    if approved is None or approved.id == row.id:
-        return None
-    return approved
-
-
-def was_approved(row: Any) -> bool:
-    """Whether ``row`` had an approval: approved now, or approved and superseded since."""
-    return row.status in ("approved", "superseded")
-
-
 class Packs:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -56,7 +31,7 @@ class Packs:
     def pack(self, row: Any, sees: Callable[[str | None], bool] = lambda holder: True) -> Any:
         """The pack of ``row``: built once, however many requests ask for it at once. The
         counterpart is left out where the reader may not see it (another holder's)."""
-        old = counterpart(self.store, row)
+        old = self.store.counterpart(row)
         if old is not None and not sees(old.certificate_holder):
             old = None
         key = (row.sha256, row.status, None if old is None else old.sha256)
@@ -82,8 +57,8 @@ class Packs:
 def build(row: Any, old: Any) -> Any:
     """The pack of ``row`` against ``old``, each file named as the pages name it (its base
     name: ``names.file_name``)."""
-    from validator.compiler import game_name
     from validator.review import build_pack
+    from validator.review.build import not_compared
     from validator.store.names import approved_label, file_name
 
     with tempfile.TemporaryDirectory(prefix="rulesub-web-") as tmp:
@@ -97,10 +72,5 @@ def build(row: Any, old: Any) -> Any:
             label = approved_label(old)
         pack = build_pack(path, file_name(row.filename), old_path, label, record=row, approved=old)
         if old is None:
-            pack.not_compared = (
-                f"no approval of {row.facility}, {game_name(row.game)} was in force on "
-                f"{row.effective}, its effective date"
-                if row.status not in ("approved", "superseded")
-                else "it superseded no approved submission"
-            )
+            pack.not_compared = not_compared(row)
         return pack
