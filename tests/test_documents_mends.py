@@ -345,3 +345,26 @@ def test_a_file_for_another_holders_facility_is_compared_with_none_of_its_filing
         assert "belongs to another certificate holder" in result.stderr
         assert f"approved #{theirs}" not in result.output
     assert not out.exists()
+
+
+@pytest.mark.usefixtures("store_clock")
+def test_a_finding_the_approval_waived_is_said_waived_at_the_finding(office: Office) -> None:
+    """An approved filing's pack is the record of what was approved: an error the approval
+    waived says so where it is listed and beside the count, not only in the approval block;
+    its filing's own request to waive is not offered as still undecided."""
+    store = office.store
+    filed = store.record(FLAWED / "hcf-payout-limit.yaml", "cas")
+    store.approve(
+        filed.id, "rev", on=ON, waive={"high-card-flush/payout-limit-floor": "the Board's letter"}
+    )
+    for fmt in ("markdown", "html"):
+        argv = ["review", str(FLAWED / "hcf-payout-limit.yaml"), "--format", fmt]
+        result = CliRunner().invoke(cli, [*argv, "--db", office.db])
+        said = unescape(result.stdout)
+        assert "1 error (each waived by the approval)" in said, fmt
+        assert "Waived by the approval (rev): the Board's letter" in said, fmt
+        assert "Each error is waived by the approval" in said, fmt
+    before = CliRunner().invoke(
+        cli, ["review", str(FLAWED / "fcp-paytables.yaml"), "--format", "markdown"]
+    )
+    assert "waived by the approval" not in before.stdout.lower()

@@ -80,6 +80,13 @@ class ReviewPack:
         return bool(self.record is not None and getattr(self.record, "approved_by", None))
 
     @property
+    def errors_waived(self) -> bool:
+        """Whether the record's approval waived each of the submission's errors."""
+        granted = {code for code, _ in self.waived}
+        errors = [f for f in self.findings if f.severity == "error"]
+        return bool(errors) and self.is_approved and all(f.code in granted for f in errors)
+
+    @property
     def decided(self) -> str | None:
         """The decision the store records for exactly these bytes, in words; None while
         there is none (the pack is then the form the officer signs)."""

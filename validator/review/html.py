@@ -210,7 +210,8 @@ def _cover(pack: ReviewPack, pages: dict[str, int] | None) -> str:
         + f'<dl class="facts">{facts}</dl>'
         "<p>The regulation version is a hash of the game files the findings and the math "
         "were computed from; the same version gives the same figures.</p>"
-        f"<p><strong>{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, "
+        f"<p><strong>{plural(c['errors'], 'error')}{WAIVED if pack.errors_waived else ''}, "
+        f"{plural(c['warnings'], 'warning')}, "
         f"{plural(c['info'], 'informational finding')}.</strong></p>"
         f"<h2>Contents</h2><table class='toc'><thead><tr><th>Section</th>{page_head}</tr>"
         f"</thead><tbody>{toc}</tbody></table>"
@@ -279,18 +280,38 @@ def _findings(pack: ReviewPack) -> str:
         out.append(
             f"<tr><td class='{_e(f.severity)}'>{_e(f.severity)}</td>"
             f"<td class='num'>{f.line}</td>"
-            f"<td>{_e(in_words(pack.game, f.message))}{hint}{_asked(f)}{said}</td>"
+            f"<td>{_e(in_words(pack.game, f.message))}{hint}{_asked(f, pack)}{said}</td>"
             f"<td>{_e(f.cite or '')}</td></tr>"
         )
     out.append("</tbody></table>")
     return "".join(out)
 
 
+#: beside the count of errors an approval waived, each
+WAIVED = " (each waived by the approval)"
+#: over the proofs of a filing approved with each error waived
+SIGNS_WAIVED = (
+    "Each error is waived by the approval: the proofs below carry the DRAFT mark the "
+    "signage gives any submission with errors; the approval decides their posting."
+)
+
 #: how a pack names a waiver written in the filing, which only the approval grants
 FILING_WAIVER = "The filing asks to waive it; not waived unless the approval says so"
 
 
-def _asked(f: Any) -> str:
+def approval_waiver(pack: ReviewPack, f: Any) -> str | None:
+    """The approval's waiver of finding ``f``, in words, where the record holds one: a
+    decided filing's pack says so at the finding, not only in its approval block."""
+    reasons = [r for code, r in pack.waived if code == f.code]
+    if not reasons or not pack.is_approved:
+        return None
+    return f"Waived by the approval ({pack.record.approved_by}): {reasons[0]}"
+
+
+def _asked(f: Any, pack: ReviewPack) -> str:
+    granted = approval_waiver(pack, f)
+    if granted:
+        return f"<br><span class='cite'>{_e(granted)}</span>"
     if not f.filing_waiver:
         return ""
     return f"<br><span class='cite'>{_e(FILING_WAIVER)}: {_e(f.filing_waiver)}</span>"
@@ -448,7 +469,9 @@ def _signage(pack: ReviewPack) -> str:
         return "".join(out)
     if signs.draft:
         out.append(
-            "<p class='draft'>DRAFT: the submission has errors; these signs may not be "
+            f"<p>{_e(SIGNS_WAIVED)}</p>"
+            if pack.errors_waived
+            else "<p class='draft'>DRAFT: the submission has errors; these signs may not be "
             "posted as they are.</p>"
         )
     out.append(

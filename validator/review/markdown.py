@@ -10,7 +10,15 @@ from validator.markdown import md_text as _md
 from validator.odds.wagers import strategy_text
 from validator.review.build import ReviewPack
 from validator.review.cover import hold_rows, no_hold, quoted_line
-from validator.review.html import FILING_WAIVER, approval_terms, cover_facts, pack_draft
+from validator.review.html import (
+    FILING_WAIVER,
+    SIGNS_WAIVED,
+    WAIVED,
+    approval_terms,
+    approval_waiver,
+    cover_facts,
+    pack_draft,
+)
 
 
 def _demote(markdown: str, levels: int = 2) -> str:
@@ -30,7 +38,8 @@ def render_markdown(pack: ReviewPack) -> str:
     out += [f"- **{k}:** {_md(v)}" for k, v in cover_facts(pack)]
     out += [
         "",
-        f"**{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, "
+        f"**{plural(c['errors'], 'error')}{WAIVED if pack.errors_waived else ''}, "
+        f"{plural(c['warnings'], 'warning')}, "
         f"{c['info']} info.**",
     ]
     out += ["", "Contents: " + " · ".join(_md(heading) for _, heading in pack.sections[1:])]
@@ -54,7 +63,10 @@ def render_markdown(pack: ReviewPack) -> str:
             out.append(f"- **{f.severity}**, line {f.line}: {_md(said)}{cite}")
             if f.remedy:
                 out.append(f"  What would comply: {_md(f.remedy)}")
-            if f.filing_waiver:
+            granted = approval_waiver(pack, f)
+            if granted:
+                out.append(f"  {_md(granted)}")
+            elif f.filing_waiver:
                 out.append(f"  {_md(FILING_WAIVER)}: {_md(f.filing_waiver)}")
             quote = quoted_line(pack, f.line)
             if quote:
@@ -118,6 +130,8 @@ def render_markdown(pack: ReviewPack) -> str:
     else:
         from validator.signage.render import render_markdown as signs_markdown
 
+        if pack.errors_waived:
+            out += [_md(SIGNS_WAIVED), ""]
         out.append(_demote(signs_markdown(pack.signs)))
     out += [
         "",
