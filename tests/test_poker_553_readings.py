@@ -63,6 +63,14 @@ def test_a_mandatory_wager_of_nothing_is_an_error_and_a_stated_one_is_played_553
         if f["code"] == "poker-holdem/mandatory-wagers-within-the-maximum"
     ]
     assert within == ["/blinds/1"]
+    # § 553.11(b): "may be required to place an Ante ... the amount of the Ante, if any":
+    # an Ante not required may state $0; one required may not
+    for required, refused in (("false", False), ("true", True)):
+        stated = f"ante: {{required: {required}, amount: 0}}"
+        ante = _variant(tmp_path, holdem, ("ante: {required: false}", stated))
+        codes = _findings(ante)
+        assert ("poker-holdem/required-ante-more-than-nothing" in codes) == refused, required
+        assert "poker-holdem/mandatory-wagers-more-than-nothing" not in codes
     razz = EXAMPLES / "house-razz.yaml"
     house = load_game("house-razz")
     for stated, played in (("0", 0), ("3", 300)):

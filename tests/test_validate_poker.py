@@ -183,9 +183,15 @@ def test_blinds_in_stud_and_a_forced_bet_in_holdem_warn_553_1(tmp_path: Path) ->
 # -- Kill and Half-kill, § 553.12(m) --------------------------------------------------------
 
 
-def test_omaha_hi_lo_states_the_kill_option_553_12_m(tmp_path: Path) -> None:
+def test_omaha_hi_lo_silent_on_the_kill_option_offers_neither_553_12_b_m(tmp_path: Path) -> None:
+    """§ 553.12(b): the Kill or Half-kill option, "if offered, shall be specified"; (m): "If
+    the certificate holder elects to use either option" it says which. A submission silent
+    on both offers neither and complies: a warning that the silence is read as "none",
+    never an error."""
     got = findings(variant(tmp_path, "poker-omaha-hi-lo-8", {"/betting/kill": None}))
     assert list(got) == ["poker-omaha-hi-lo-8/kill-option-stated"]
+    (said,) = got["poker-omaha-hi-lo-8/kill-option-stated"]
+    assert said.severity == "warning" and "which reads as neither" in said.message
     none = variant(tmp_path, "poker-omaha-hi-lo-8", {"/betting/kill": {"option": "none"}})
     assert findings(none) == {}
 
@@ -216,9 +222,14 @@ def test_kill_is_only_omaha_hi_lo_8s_553_12_m(tmp_path: Path, game: str) -> None
 # -- raises and the minimum wager, § 553.18 -------------------------------------------------
 
 
-def test_maximum_number_of_raises_stated_553_18(tmp_path: Path) -> None:
+def test_no_restriction_on_raises_stated_reads_as_none_553_18(tmp_path: Path) -> None:
+    """§ 553.18: the Rules Submission "must also include any restrictions with regard to
+    the maximum number of raises": with none, the text asks nothing. Silence is a warning
+    (read as unlimited), not an error."""
     got = findings(variant(tmp_path, "poker-holdem", {"/betting/max_raises": None}))
     assert list(got) == ["poker-holdem/max-raises-stated"]
+    (said,) = got["poker-holdem/max-raises-stated"]
+    assert said.severity == "warning" and "reads as no restriction" in said.message
     unlimited = variant(tmp_path, "poker-holdem", {"/betting/max_raises": "unlimited"})
     assert findings(unlimited) == {}
 
