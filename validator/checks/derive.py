@@ -123,8 +123,10 @@ def _table_and_cards(g: GameDefinition) -> list[dict[str, Any]]:
                 "values": list(AUTOMATED_SHUFFLERS),
                 "when": {"field": "/dealing/decks", "in": [most]},
                 "cite": two.cite,
-                "message": f"{g.name} may be played with {most} decks only if an automated "
-                "card shuffling device is used",
+                # "deals from": Poker keeps two decks at every table (§ 553.3(a)) and deals
+                # from both in turn only with the device (§ 553.3(d))
+                "message": f"{g.name} deals from {most} decks only with an automated card "
+                "shuffling device",
                 "hint": f"shuffler: automated (or automated_counting), or decks: {c.decks}",
             }
         )
