@@ -7,6 +7,7 @@ that the finding (or its absence) can only come from that rule.
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -14,11 +15,13 @@ from typing import Any
 
 import pytest
 from ruamel.yaml import YAML
+from typer.testing import CliRunner
 
 from validator import PROJECT_ROOT
 from validator.checks import validate_file
 from validator.checks.facts import facts_for
 from validator.checks.hold import custom_hold
+from validator.cli import app
 from validator.model.notation import parse_payout
 
 EXAMPLES = PROJECT_ROOT / "rulesubs" / "example"
@@ -158,6 +161,39 @@ def test_deck_change_interval(
         {"/dealing/methods": methods, "/dealing/change_every_hours": hours},
     )
     assert ("four-card-poker/deck-change-interval" in errors(path)) is bad
+
+
+@pytest.mark.parametrize(
+    ("example", "method", "limit"),
+    [
+        ("four-card-poker-five-card", "manual_shoe", 8),  # § 641a.3(c)(2)
+        ("high-card-flush", "hand", 4),  # § 678a.3(c)(1)
+        ("lunar-poker", "automated_shoe", 8),  # § 589.3(c)(2)
+        ("poker-holdem", "hand", 6),  # § 553.3(b): "at least every 6 hours"
+    ],
+)
+def test_decks_changed_more_often_than_each_hour_comply(
+    tmp_path: Path, example: str, method: str, limit: int
+) -> None:
+    """ "Shall be changed at least every" N hours: any shorter interval complies, whole hours
+    or not (7.5 hours, half an hour), and one a half hour over the limit does not. The
+    hours are read exactly as written, and a diff shows them as hours, never as dollars."""
+    game = example.removesuffix("-five-card")
+
+    def every(hours: float, name: str) -> Path:
+        changes: dict[str, Any] = {"/dealing/change_every_hours": {method: hours}}
+        if game != "poker-holdem":  # the Poker example deals by hand already
+            changes["/dealing/methods"] = [method]
+        return variant(tmp_path, example, changes, name=name)
+
+    for hours, bad in ((0.5, False), (limit - 0.5, False), (limit + 0.5, True)):
+        path = every(hours, f"{hours}.yaml")
+        assert "rulesub/bad-value" not in codes(path), hours
+        assert (f"{game}/deck-change-interval" in errors(path)) is bad, hours
+    old, new = every(limit, "old.yaml"), every(0.5, "new.yaml")
+    shown = CliRunner().invoke(app, ["diff", str(old), str(new), "--format", "json"])
+    (said,) = [c for c in json.loads(shown.stdout)["changes"] if c["path"].endswith(method)]
+    assert (said["old"], said["new"]) == (str(limit), "0.5")
 
 
 def test_an_interval_of_no_hours_is_refused_once_not_called_unstated(tmp_path: Path) -> None:

@@ -113,7 +113,10 @@ def _dealing(d: Any | None) -> dict[str, Any]:
             "change_every_hours": _described(
                 "change_every_hours",
                 _object(
-                    {m: _bounded({"type": "integer", "minimum": 1}, hours[m]) for m in METHODS}
+                    {
+                        m: _bounded({"type": "number", "exclusiveMinimum": 0}, hours[m])
+                        for m in METHODS
+                    }
                 ),
             ),
         },

@@ -28,6 +28,7 @@ from typing import Any
 from validator.compiler import Game
 from validator.diff.holds import Hold, long_run, rows_hold, table_hold
 from validator.diff.names import value_words
+from validator.model.base import HoursCount
 from validator.model.game import Rows, Table
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
 from validator.model.submission.problems import MISREAD
@@ -293,6 +294,8 @@ def show(value: Any) -> str:
     match value:
         case bool():
             return "yes" if value else "no"
+        case HoursCount():
+            return str(value)
         case Decimal():
             return format_money(value)
         case Fraction():

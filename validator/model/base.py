@@ -8,10 +8,19 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    PlainSerializer,
+    WithJsonSchema,
+)
 
 from validator.cards import CardError, parse_rank
+from validator.loader import written
 from validator.model.notation import (
+    NotationError,
     Payout,
     format_money,
     format_rate,
@@ -85,6 +94,36 @@ Rate = Annotated[
     BeforeValidator(parse_rate),
     PlainSerializer(format_rate, return_type=str),
     WithJsonSchema({"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?%$"}),
+]
+
+
+class HoursCount(Decimal):
+    """A number of hours, exact: a ``Decimal`` that is no amount of money (a document
+    shows it as a number, never as dollars)."""
+
+    def __str__(self) -> str:
+        return format(self.normalize(), "f")
+
+
+def _hours(value: Any) -> Decimal:
+    """Hours between deck changes: a number more than 0, whole or not (``8``, ``7.5``):
+    the chapters' "at least every" is met by any shorter interval. Read exactly, as
+    written (``7.5`` is 7.5, not the float nearest it)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        raise NotationError(f"hours {written(value)}: expected a number of hours, as 8 or 7.5")
+    hours = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+    if not hours.is_finite() or hours <= 0 or hours > 10_000:
+        raise NotationError(f"hours {written(value)}: expected a number of hours more than 0")
+    return HoursCount(hours)
+
+
+#: Hours, exact: whole ones read back as integers, others as the decimal written.
+Hours = Annotated[
+    Decimal,
+    BeforeValidator(_hours),
+    AfterValidator(HoursCount),  # kept as hours past the Decimal check, which makes a Decimal
+    PlainSerializer(lambda h: int(h) if h == h.to_integral_value() else float(h)),
+    WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "description": "hours: 8 or 7.5"}),
 ]
 
 

@@ -3,11 +3,11 @@ shuffled and dealt, and the table game systems installed."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from validator.model.base import Money
+from validator.model.base import Hours, Money
 from validator.model.submission.part import Part
 
 METHODS = ("hand", "manual_shoe", "automated_shoe")
@@ -33,7 +33,7 @@ class Dealing(Part):
     methods: list[Method] | None = Field(default=None, min_length=1)
     shuffler: Shuffler | None = None
     decks: int | None = Field(default=None, ge=1)
-    change_every_hours: dict[Method, Annotated[int, Field(ge=1)]] | None = None
+    change_every_hours: dict[Method, Hours] | None = None
 
 
 class Equipment(Part):
