@@ -11,6 +11,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
+from validator import PROJECT_ROOT
 from validator.cli import app
 from validator.compiler import load_game
 from validator.signage.build import build_signage
@@ -72,6 +73,11 @@ OMAHA_SIGNS = [
             (
                 "Rake by pot level reached: $4 at $40, $1 more at $50 ($5 in all); at most $5",
                 "§ 553.15(b)(2), (c)",
+            ),
+            (  # § 553.15(c): the rake "to be collected", in the filing's own words
+                "How the rake is calculated: 10% of each pot up to $30, then $4 at $40 and $1 "
+                "more at $50; at most $5.",
+                "§ 553.15(a)(2), (c)",
             ),
         ],
     ),
@@ -159,7 +165,8 @@ def test_time_charge_sign_553_15_b_3_and_c(tmp_path: Path) -> None:
         (
             "Time charge: $6 an hour per table, assessed every 20 minutes",
             "§ 553.15(b)(3), (c)",
-        )
+        ),
+        ("How the rake is calculated: $6 an hour per table", "§ 553.15(a)(2), (c)"),
     ]
 
 
@@ -239,12 +246,14 @@ def test_a_per_player_time_charge_assesses_inactive_players_553_15_b_3_i(
             "Time charge: $6 an hour per player, inactive seated players included, assessed "
             "every 30 minutes",
             "§ 553.15(b)(3), (c)",
-        )
+        ),
+        ("How the rake is calculated: $6 an hour per player", "§ 553.15(a)(2), (c)"),
     ]
     game = _with(load_game("poker-omaha-hi-lo-8"), "rake.time", inactive_players_assessed=False)
     built = _built(tmp_path, PER_PLAYER, game)
     assert [i.text for s in built.signs if s.id == "rake" for i in s.items] == [
-        "Time charge: $6 an hour per player, assessed every 30 minutes"
+        "Time charge: $6 an hour per player, assessed every 30 minutes",
+        "How the rake is calculated: $6 an hour per player",
     ]
 
 
@@ -369,3 +378,17 @@ def test_the_game_is_named_as_its_section_writes_it_553_11() -> None:
     holdem = PROJECT_ROOT / "rulesubs" / "example" / "poker-holdem.yaml"
     result = runner.invoke(app, ["signage", str(holdem)])
     assert "Hold'em (58 Pa. Code ch. 553" in result.stdout and "Hold 'em" not in result.stdout
+
+
+def test_the_rake_sign_carries_the_methodology_that_takes_less_553_15_c(tmp_path: Path) -> None:
+    """§ 553.15(c): "A sign describing the type and amount of rake to be collected". The
+    Hold'em example takes no rake from a pot won before the flop and rounds down to $1: a
+    sign of the rate and maximum alone would overstate it, so the filing's methodology,
+    in its own words, is on the sign under them."""
+    example = PROJECT_ROOT / "rulesubs" / "example" / "poker-holdem.yaml"
+    rake = dict(signs(example, "poker-holdem"))[("rake", "Rake", "§ 553.15(c)", "sign")]
+    texts = [t for t, _ in rake]
+    assert texts[0] == "Rake: 10% of each pot and side pot, to a maximum of $5"
+    assert texts[1].startswith("How the rake is calculated: 10% of the pot and of each side pot")
+    assert "no rake is taken from a pot won before the flop" in texts[1]
+    assert "\n" not in texts[1] and "  " not in texts[1]

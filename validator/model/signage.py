@@ -51,6 +51,7 @@ PLACEHOLDERS: dict[str, str] = {
     "rake_hourly_fee": "a time charge's hourly fee, in dollars",
     "rake_time_basis": "per player or per table",
     "rake_time_minutes": "how often a time charge is assessed, in minutes",
+    "rake_methodology": "the rake's methodology, in the Rules Submission's own words",
     "kill_option": "Kill option or Half-kill option, when one is used",
     "qualifying_pot": "the minimum value of a qualifying pot, in dollars",
     "kill_limits": "what the option makes of the posted limits",

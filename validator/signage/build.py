@@ -276,6 +276,8 @@ def _rake_figures(rake: Rake, time_rules: TimeRake | None) -> dict[str, str]:
     types = rake.types or ()
     if rake.maximum is not None:
         out["rake_maximum"] = _money(rake.maximum)
+    if rake.methodology:
+        out["rake_methodology"] = " ".join(rake.methodology.split())
     if "percentage" in types and rake.percentage and rake.percentage.rate is not None:
         out["rake_percentage"] = format_rate(rake.percentage.rate)
     if "incremental" in types and rake.incremental and rake.incremental.levels:
