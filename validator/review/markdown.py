@@ -130,7 +130,7 @@ def render_markdown(pack: ReviewPack) -> str:
     else:
         from validator.signage.render import render_markdown as signs_markdown
 
-        if pack.errors_waived:
+        if pack.errors_waived and pack.signs.draft:
             out += [_md(SIGNS_WAIVED), ""]
         out.append(_demote(signs_markdown(pack.signs)))
     out += [
