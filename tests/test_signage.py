@@ -103,7 +103,7 @@ Six Card Bonus Wager, Paytable D  [§ 641a.12(h)]
   Three-of-a-kind      7 to 1
 
 == Sign 4 of 4: Table limits ==
-Posted at each table by the house; the chapter requires no such sign  [§ 601a.10(a)]
+Posted at each table by the house; no rule requires this sign  [§ 601a.10(a)]
 
 Minimum wager $10  [§ 601a.10(a)]
 
@@ -188,7 +188,7 @@ Buy a 6th Card  [§ 589.2(b)(3)(ii)]
 Force the Dealer  [§ 589.2(b)(3)(iii)]
 
 == Sign 5 of 5: Table limits ==
-Posted at each table by the house; the chapter requires no such sign  [§ 601a.10(a)]
+Posted at each table by the house; no rule requires this sign  [§ 601a.10(a)]
 
 Minimum wager $15  [§ 601a.10(a)]
 
@@ -274,7 +274,7 @@ The Ante Wager will be returned if the dealer does not have a pair or better.  [
 Payout limit per player per round of play: $100,000  [§ 677a.2(b)(8)(ii); § 677a.12(f)]
 
 == Sign 4 of 4: Table limits ==
-Posted at each table by the house; the chapter requires no such sign  [§ 601a.10(a)]
+Posted at each table by the house; no rule requires this sign  [§ 601a.10(a)]
 
 Minimum wager $10  [§ 601a.10(a)]
 
@@ -362,7 +362,7 @@ Payout limit per player per round of play: $250,000. Winning Progressive Jackpot
     are not included.  [§ 678a.2(b)(7)(iv); § 678a.12(e)]
 
 == Sign 4 of 4: Table limits ==
-Posted at each table by the house; the chapter requires no such sign  [§ 601a.10(a)]
+Posted at each table by the house; no rule requires this sign  [§ 601a.10(a)]
 
 Minimum wager $10  [§ 601a.10(a)]
 

@@ -189,15 +189,16 @@ def test_the_command_prints_the_poker_signs(tmp_path: Path) -> None:
 
 
 def test_house_razz_signs_cite_the_house_procedures(tmp_path: Path) -> None:
-    """7CS Procedures § Wagers (4): the limits bind; the procedures have no rake sign. Razz's
-    Forced Bet is made by the high card, by suit ((12)(iii)), not the lowest up-card of the
-    high game ((3)): its sign cites both."""
+    """7CS Procedures § Wagers (4): the limits bind; the procedures have no rake sign, and
+    require no sign in terms, so the limits sign is the house's, never said "required".
+    Razz's Forced Bet is made by the high card, by suit ((12)(iii)), not the lowest up-card
+    of the high game ((3)): its sign cites both."""
     from validator import PROJECT_ROOT
 
     got = signs(PROJECT_ROOT / "rulesubs" / "example" / "house-razz.yaml", "house-razz")
     assert got == [
         (
-            ("limits", "Wagers and limits", "7CS Procedures § Wagers (4)", "sign"),
+            ("limits", "Wagers and limits", "7CS Procedures § Wagers (4)", "house_sign"),
             [
                 ("Minimum wager $5; maximum wager $10", "7CS Procedures § Wagers (4)"),
                 ("Ante: $1", "7CS Procedures § Wagers (2)(i); § Seven-Card Stud (1)"),

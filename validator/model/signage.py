@@ -117,8 +117,8 @@ class SignDef(Strict):
     placement: Literal["layout", "layout_or_sign", "sign", "house_sign"] = Field(
         description="layout: must be inscribed on the layout; layout_or_sign: inscribed on "
         "the layout or posted as a sign at each table; sign: posted at each table; "
-        "house_sign: posted at each table by the house, though no section of the chapter "
-        "requires it (cited by the rule it is approved under)"
+        "house_sign: posted at each table by the house, though no section of the game's "
+        "rules requires it (cited by the rule it is approved under, or that its figures bind)"
     )
     payout_odds: list[str] = Field(
         default_factory=list,

@@ -34,7 +34,7 @@ PLACEMENT = {
     "layout": "Inscribed on the layout",
     "layout_or_sign": "Inscribed on the layout, or posted at each table",
     "sign": "Posted at each table",
-    "house_sign": "Posted at each table by the house; the chapter requires no such sign",
+    "house_sign": "Posted at each table by the house; no rule requires this sign",
 }
 
 
