@@ -368,3 +368,22 @@ def test_a_finding_the_approval_waived_is_said_waived_at_the_finding(office: Off
         cli, ["review", str(FLAWED / "fcp-paytables.yaml"), "--format", "markdown"]
     )
     assert "waived by the approval" not in before.stdout.lower()
+
+
+def test_a_progressives_hold_is_said_at_its_seed_wherever_it_is_summed_up(tmp_path: Path) -> None:
+    """§ 641a.12(d): the Four-Card Progressive's hold is its meter's; 49.6783% is the hold
+    with the meter at its $1,000 seed, not the hold over the meter's life. The pack's
+    summary and the par sheet's table of every wager say so beside the figure, as the High
+    Card Flush progressive's rows already did."""
+    pack = CliRunner().invoke(cli, ["review", str(FCP), "--format", "markdown"]).stdout
+    row = next(line for line in pack.splitlines() if "Four-Card Progressive Payout" in line)
+    assert "Paytable B, with the meter at its seed" in row and "49.6783%" in row
+    out = tmp_path / "par.html"
+    made = CliRunner().invoke(cli, ["par", str(FCP), "--format", "html", "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    summary = re.sub(r"<[^>]+>", "|", out.read_text().split("House edge of every wager")[1])
+    cells = [c.strip() for c in summary.split("|") if c.strip()]
+    at = cells.index("Four-Card Progressive, Paytable B")
+    assert cells[at + 1 : at + 3] == ["49.6783%", "exact, with the meter at its seed"]
+    aces = cells.index("Aces Up, Paytable C")
+    assert cells[aces + 2] == "exact"

@@ -424,6 +424,8 @@ def summary_table(sheet: dict[str, Any]) -> str:
         method = "exact" if flag is None else f"exact; {flag} (see the notes)"
         if w["basis"] == "bonus":  # paid on another wager's stake: no hold of its own
             method = f"exact; {BONUS}"
+        elif w["meters"]:  # a progressive's hold is its meter's: said where it is given
+            method += ", with the meter at its seed"
         rows.append([wager_label(w), _pct(w["house_edge_percent"]), method])
     for k, v in sheet.get("not_priced", {}).items():
         name = sheet.get("names", {}).get(k, k)

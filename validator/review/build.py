@@ -42,6 +42,8 @@ class Priced:
     cite: str | None
     result: Any = None  # validator.odds.OddsResult
     why_not: str | None = None
+    #: a progressive's table, priced with its meters at their seeds (the hold then)
+    at_seed: bool = False
 
 
 @dataclass
@@ -295,7 +297,8 @@ def price_selected(game: Any, submission: Any) -> list[Priced]:
         if meters:
             kwargs["meter"] = meters
         try:
-            out.append(Priced(title, table.cite, exact_odds(game, tid, letter, **kwargs)))
+            result = exact_odds(game, tid, letter, **kwargs)
+            out.append(Priced(title, table.cite, result, at_seed=bool(meters)))
         except (OddsError, KeyError, ValueError) as e:
             out.append(Priced(title, table.cite, why_not=str(e)))
     return out

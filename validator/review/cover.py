@@ -70,7 +70,8 @@ def hold_rows(pack: ReviewPack) -> list[tuple[str, str, str, str]]:
         hold: Fraction = p.result.hold
         figure = _pct(-hold) + " returned" if p.result.basis == "bonus" else _pct(hold)
         before = figure if pack.diff is not None else ""
-        rows.append((p.title, before, figure, "unchanged" if pack.diff is not None else ""))
+        title = f"{p.title}, with the meter at its seed" if p.at_seed else p.title
+        rows.append((title, before, figure, "unchanged" if pack.diff is not None else ""))
     return rows
 
 
