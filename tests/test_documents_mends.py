@@ -387,3 +387,13 @@ def test_a_progressives_hold_is_said_at_its_seed_wherever_it_is_summed_up(tmp_pa
     assert cells[at + 1 : at + 3] == ["49.6783%", "exact, with the meter at its seed"]
     aces = cells.index("Aces Up, Paytable C")
     assert cells[aces + 2] == "exact"
+
+
+def test_the_par_sheet_reports_a_dealers_qualifying_only_where_the_game_has_one() -> None:
+    """Ch. 641a has the dealer's hand compared in every round (no qualifying hand): the par
+    sheet printed "dealer qualifies 100.0000%" for it. Ch. 678a's dealer qualifies with a
+    three-card flush, nine high (§ 678a.11(d)): 75.3637%, as printed."""
+    fcp = CliRunner().invoke(cli, ["par", str(FCP)])
+    assert fcp.exit_code == 0 and "dealer qualifies" not in fcp.stdout
+    hcf = CliRunner().invoke(cli, ["par", str(HCF)])
+    assert "dealer qualifies 75.3637%" in hcf.stdout

@@ -167,7 +167,8 @@ def text(sheet: dict[str, Any]) -> str:
             vi = s.get("volatility_index")
             out.append(
                 f"{n}: decisions {dec}"
-                + (f"; dealer qualifies {q:.4%}" if q else "")
+                # a dealer that qualifies every round has no qualifier to report
+                + (f"; dealer qualifies {q:.4%}" if q and q < 1 else "")
                 + (f"; volatility index {vi:.4f}" if vi is not None else "")
             )
             if s["method"] == "simulated":
