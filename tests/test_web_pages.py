@@ -177,6 +177,15 @@ def test_a_file_and_pasted_text_together_record_neither(office: Office) -> None:
     assert "Both a file (hcf.yaml) and pasted text were given: choose one" in said
     assert "Nothing was recorded." in said
     assert len(office.store.history()) == before
+    # the pasted text is given back to mend, escaped, never lost
+    assert f'<textarea id="text" name="text" rows="16">{text}</textarea>' in said
+    hostile = client.post(
+        "/upload",
+        data={"csrf": token_of(client), "text": "</textarea><script>x()</script>"},
+        follow_redirects=False,
+    )
+    assert hostile.status_code == 422
+    assert "<script>x()" not in hostile.text and "&lt;script&gt;x()" in hostile.text
 
 
 @pytest.mark.usefixtures("store_clock")  # decided on fixed dates

@@ -573,6 +573,10 @@ async def upload_form(request: Request) -> Response:
     return web.render(request, "upload.html")
 
 
+#: the upload form's fields a refused form gives back: the page's name for each
+KEPT = {"pasted": "text", "pasted_name": "name"}
+
+
 async def upload(request: Request) -> Response:
     web, me = _web(request), _me(request)
     try:
@@ -590,15 +594,17 @@ async def upload(request: Request) -> Response:
         )
     if not me.can_file:
         raise HTTPException(403, f"a {me.role} account does not file submissions")
+    # a refused form keeps what was pasted, to mend rather than write again
+    kept = {k: v if isinstance(v := form.get(f), str) else "" for k, f in KEPT.items()}
     try:
         incoming = await Upload.from_form(form)
     except UploadRefused as e:
-        return web.render(request, "upload.html", status=422, error=e.message, findings=[])
+        return web.render(request, "upload.html", status=422, error=e.message, findings=[], **kept)
     try:
         recorded = await run_in_threadpool(file_upload, web.store, me, incoming)
     except UploadRefused as e:
         return web.render(
-            request, "upload.html", status=e.status, error=e.message, findings=e.findings
+            request, "upload.html", status=e.status, error=e.message, findings=e.findings, **kept
         )
     request.session["flash"] = f"Submission {recorded.id} recorded as {recorded.status}" + (
         " (these bytes were recorded before: the same record)." if recorded.already else "."
