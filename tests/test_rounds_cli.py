@@ -271,6 +271,26 @@ def test_settle_holds_a_log_round_against_the_result_the_log_recorded(tmp_path: 
     assert said + format_money(house) in text
 
 
+@pytest.mark.parametrize("written", ["NaN", "Infinity", "-inf", "1e999999"])
+def test_a_recorded_result_that_is_no_amount_differs_never_a_traceback(
+    tmp_path: Path, written: str
+) -> None:
+    """A log edited to record no amount a table pays (NaN, Infinity, 1e999999) is a
+    recorded result that differs, shown as written; it was a traceback."""
+    log = tmp_path / "hcf.jsonl"
+    out = run_rulesub("play", "high-card-flush", "--rounds", "1", "--seed", "3", "--log", str(log))
+    assert out.returncode == 0, out.stderr
+    assert f"log: {log} (1 round);" in " ".join(out.stdout.split())
+    record = json.loads(log.read_text())
+    record["result"]["house"] = written
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text(json.dumps(record) + "\n")
+    text = run_rulesub("settle", str(edited))
+    assert text.returncode == 0, text.stderr
+    assert "Traceback" not in text.stderr
+    assert f"the house result: recorded {written!r}, settled" in " ".join(text.stdout.split())
+
+
 def test_play_logs_differ_by_seed_and_strategy(tmp_path: Path) -> None:
     logs = {}
     for name, args in {

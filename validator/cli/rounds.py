@@ -26,6 +26,7 @@ from validator.cli.options import (
     StrategyOption,
     prints_result,
 )
+from validator.counts import plural
 from validator.errors import RulesubError
 from validator.interpreter.recorded import recorded_result
 
@@ -384,7 +385,7 @@ def play(
 
         out.print(
             Text(
-                f"log: {log} ({rounds} round(s)); replay one with "
+                f"log: {log} ({plural(rounds, 'round')}); replay one with "
                 f"`rulesub settle {log} --round N{_named_too(log, rulesub)}`",
                 style="dim",
             ),
@@ -392,7 +393,8 @@ def play(
         )
     elif quiet and format is Format.text:  # never a silent success: say what was done
         sys.stdout.write(
-            f"{rounds} round(s) of {game} played, not narrated (--quiet); --log FILE keeps them\n"
+            f"{plural(rounds, 'round')} of {game} played, not narrated (--quiet); "
+            "--log FILE keeps them\n"
         )
 
 

@@ -120,9 +120,13 @@ def _amount(value: Any) -> Decimal | str | None:
     if isinstance(value, bool):
         return str(value)
     try:
-        return Decimal(str(value))
+        amount = Decimal(str(value))
     except InvalidOperation:
         return str(value)
+    # NaN, Infinity and 1e999999 are no amounts a table paid: kept as written, to differ
+    if not amount.is_finite() or amount.adjusted() > 15 or amount.adjusted() < -15:
+        return str(value)
+    return amount
 
 
 def _shown(value: Decimal | str | None) -> str:
