@@ -463,3 +463,45 @@ def test_a_submission_number_not_written_as_one_is_said_in_words(
     assert "`history` lists" in result.output
     assert "valid integer" not in result.output
     assert not (tmp_path / "office.sqlite3").exists()
+
+
+def _without_root_bypass() -> list[str]:
+    """The command prefix that runs it as root runs it without reading past permissions
+    (root reads a directory of mode 000 anyway); none for another user."""
+    if os.geteuid() != 0:
+        return []
+    import shutil
+
+    if shutil.which("setpriv") is None:
+        pytest.skip("root reads every directory, and setpriv is not here to stop it")
+    return ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
+
+
+def test_a_directory_that_cannot_be_listed_is_reported_not_passed_over(tmp_path: Path) -> None:
+    """README: in a directory, "an entry that cannot be read ... is reported as unreadable
+    (exit 2), never skipped in silence". A subdirectory of filings the user may not list
+    was walked past: `validate` said "1 file checked" and exit 0, `record` recorded the
+    rest and said nothing of it."""
+    tree = tmp_path / "filings"
+    locked = tree / "locked"
+    locked.mkdir(parents=True)
+    (tree / "hcf.yaml").write_bytes(HCF.read_bytes())
+    (locked / "fcp.yaml").write_bytes(FCP.read_bytes())
+    locked.chmod(0)
+    try:
+        prefix = _without_root_bypass()
+        for argv in (
+            ["validate", str(tree)],
+            ["record", str(tree), "--by", "A. Filer", "--db", str(tmp_path / "o.sqlite3")],
+        ):
+            done = subprocess.run(
+                [*prefix, sys.executable, "-c", "from validator.cli import main; main()", *argv],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert done.returncode == 2, (argv, done.stdout, done.stderr)
+            assert f"{locked}" in done.stderr + done.stdout
+            assert "cannot read the directory: permission denied" in done.stderr
+    finally:
+        locked.chmod(0o755)

@@ -73,7 +73,8 @@ def unopenable(name: str, path: Path, e: OSError) -> LoadError:
     elif e.errno == errno.ELOOP:
         why = "a symbolic link loop"
     elif e.errno in (errno.EACCES, errno.EPERM):
-        why = "cannot read the file: permission denied"
+        what = "directory" if path.is_dir() else "file"
+        why = f"cannot read the {what}: permission denied"
     elif e.errno == errno.ENOTDIR:
         why = "no such file (a directory on its path is a file)"
     else:

@@ -98,10 +98,12 @@ def load_settings(config: Path | None = None, *, cwd: Path | None = None) -> Set
     path = config if config is not None else find_config(cwd)
     if path is None:
         return Settings(root=cwd)
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot be read ({e.strerror or e})") from None
+    from validator.loader import LoadError, read_bytes
+
+    try:  # the one reader: a regular file, at most a megabyte (a FIFO never blocks)
+        raw = read_bytes(path)
+    except LoadError as e:
+        raise ConfigError(str(e)) from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:

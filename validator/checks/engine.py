@@ -88,8 +88,9 @@ def discover(paths: Iterable[Path | str], settings: Settings | None = None) -> D
     A file named on the command line is always checked. In a directory, the ``*.yaml`` and
     ``*.yml`` files with a top-level ``rulesub:`` key are; other YAML (CI workflows,
     pre-commit configuration) is counted and passed over; excluded paths are never walked.
-    An entry that is not a regular file (a FIFO, a dangling link, a link loop) is kept, so
-    that it is reported as unreadable rather than silently skipped.
+    An entry that is not a regular file (a FIFO, a dangling link, a link loop), or a
+    directory that cannot be listed, is kept, so that it is reported as unreadable rather
+    than silently skipped.
     """
     import os
     import stat
@@ -109,7 +110,12 @@ def discover(paths: Iterable[Path | str], settings: Settings | None = None) -> D
             add(top)
             continue
         walked: set[tuple[int, int]] = set()
-        for directory, dirs, names in os.walk(top, followlinks=True):
+
+        def blocked(e: OSError) -> None:  # a directory it may not list: reported, not passed
+            if e.filename is not None:
+                add(Path(e.filename))
+
+        for directory, dirs, names in os.walk(top, onerror=blocked, followlinks=True):
             here = Path(directory)
             st = here.stat()
             if (st.st_dev, st.st_ino) in walked:

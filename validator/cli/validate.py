@@ -152,8 +152,9 @@ def _from_stdin(name: str, settings: Any, regulation_notes: bool) -> Any:
 
     from validator.checks import validate_file
     from validator.checks.findings import Report
+    from validator.loader import MAX_BYTES
 
-    data = sys.stdin.buffer.read()
+    data = sys.stdin.buffer.read(MAX_BYTES + 1)  # one more than is read: refused as too large
     with tempfile.TemporaryDirectory() as where:
         path = Path(where) / "stdin.yaml"
         path.write_bytes(data)
