@@ -505,3 +505,25 @@ def test_a_directory_that_cannot_be_listed_is_reported_not_passed_over(tmp_path:
             assert "cannot read the directory: permission denied" in done.stderr
     finally:
         locked.chmod(0o755)
+
+
+def test_stdin_and_a_configuration_are_read_within_the_bounds_of_any_input(
+    tmp_path: Path,
+) -> None:
+    """`validate -` reads at most a megabyte and a byte of stdin (it read all of it first:
+    `/dev/zero` until memory ran out); `--config` names a FIFO or a device by what it is,
+    never waits on it, as a submission named so is (exit 2)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from validator.cli import main; main()", "validate", "-"],
+        input=b"a" * 3_000_000,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert b"over 1,000,000 bytes" in done.stderr
+    fifo = tmp_path / "rulesub.toml"
+    os.mkfifo(fifo)
+    for config, said in ((fifo, "is a FIFO (named pipe)"), (Path("/dev/zero"), "is a device")):
+        result = invoke("validate", str(HCF), "--config", str(config))
+        assert result.exit_code == 2
+        assert f"{config}: {said}, not a file to read" in result.output
