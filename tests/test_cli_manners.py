@@ -527,3 +527,28 @@ def test_stdin_and_a_configuration_are_read_within_the_bounds_of_any_input(
         result = invoke("validate", str(HCF), "--config", str(config))
         assert result.exit_code == 2
         assert f"{config}: {said}, not a file to read" in result.output
+
+
+def test_a_first_filing_refused_leaves_no_empty_database_and_blames_the_file(
+    tmp_path: Path,
+) -> None:
+    """A first `record` whose filing is refused wrote nothing: it left a 0-byte file that
+    every later command refused as "an empty file, not a rulesub database". A facility
+    named with a YAML escape of half a UTF-16 pair ("\\ud800") was blamed on the database
+    ("the database is damaged"); it is the filing's, at its line (exit 1)."""
+    text = FCP.read_text(encoding="utf-8")
+    assert "facility: Example Downs\n" in text
+    cases = {
+        "half.yaml": (text.replace("facility: Example Downs\n", 'facility: "Ex\\ud800Downs"\n'), 1),
+        "bell.yaml": (text.replace("facility: Example Downs\n", "facility: Ex\x07Downs\n"), 2),
+    }
+    for name, (content, code) in cases.items():
+        path = tmp_path / name
+        path.write_text(content, encoding="utf-8", errors="surrogatepass")
+        db = tmp_path / f"{name}.sqlite3"
+        result = invoke("record", str(path), "--by", "A. Filer", "--db", str(db))
+        assert result.exit_code == code, result.output
+        assert not db.exists(), name
+        assert "damaged" not in result.output
+    said = invoke("record", str(tmp_path / "half.yaml"), "--by", "A. Filer", "--db", str(db))
+    assert "half of a UTF-16 pair" in said.output and "half.yaml:" in said.output

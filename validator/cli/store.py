@@ -150,7 +150,7 @@ def record(
     The same bytes recorded twice are one record. A directory records the submissions in
     it, as `rulesub validate` finds them. With --format json: one file, its record; more,
     a list in the order given. Exit 0 recorded, 2 one or more unreadable (each named)."""
-    from validator.checks.engine import discover, display_name
+    from validator.checks.engine import discover
 
     for f in files:
         if not f.exists():
@@ -162,24 +162,13 @@ def record(
     if not found:
         fail(f"no Rules Submission in {', '.join(str(f) for f in files)}")
     _set_aside()
-    from validator.store import StoreError
 
     with _store_errors(format):
         store = _open(db)
-        with store.session(many=len(found) > 1):  # one connection, one transaction a file
-            for path in found:
-                name = display_name(path)
-                try:
-                    rec = store.record(path, who, display=name)
-                except StoreError as e:
-                    if not path.is_file() or name in str(e) or str(path) in str(e):
-                        sys.stderr.write(f"rulesub: {e}\n")
-                        results.append({"file": name, "unreadable": str(e)})
-                        continue
-                    raise  # the database, not the file: stop
-                results.append({"file": name, **rec.to_json()})
-                if format is Format.text:
-                    _say_recorded(rec, name if len(found) > 1 else None)
+        try:
+            _record_each(store, found, who, results, format)
+        finally:
+            store.discard_if_unwritten()  # a first filing refused leaves no empty file
     unreadable = sum(1 for r in results if "unreadable" in r)
     if format is Format.json:
         if len(files) > 1 or files[0].is_dir():
@@ -190,6 +179,30 @@ def record(
         n = len(results) - unreadable
         sys.stderr.write(f"rulesub: {n} recorded, {unreadable} unreadable (not recorded)\n")
         raise typer.Exit(EXIT_USAGE)
+
+
+def _record_each(
+    store: Any, found: list[Path], who: str, results: list[dict[str, Any]], format: Format
+) -> None:
+    """Record each file in its own transaction, one connection for all; a file that cannot
+    be read is named in ``results`` and the others go on."""
+    from validator.checks.engine import display_name
+    from validator.store import StoreError
+
+    with store.session(many=len(found) > 1):  # one connection, one transaction a file
+        for path in found:
+            name = display_name(path)
+            try:
+                rec = store.record(path, who, display=name)
+            except StoreError as e:
+                if not path.is_file() or name in str(e) or str(path) in str(e):
+                    sys.stderr.write(f"rulesub: {e}\n")
+                    results.append({"file": name, "unreadable": str(e)})
+                    continue
+                raise  # the database, not the file: stop
+            results.append({"file": name, **rec.to_json()})
+            if format is Format.text:
+                _say_recorded(rec, name if len(found) > 1 else None)
 
 
 def _passed_over(walked: Any) -> list[tuple[str, str]]:

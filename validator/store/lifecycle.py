@@ -267,6 +267,8 @@ class Store:
                     f"{path}: an empty file, not a rulesub database (`rulesub record` creates "
                     "one); give --db or RULESUB_DB"
                 )
+        #: the SQLite file this store is to create, where there was none
+        self._creating = path if path is not None and not path.exists() else None
         self.engine: Engine = make_engine(self.url, pooled=pooled)
         self._held: Connection | None = None
         #: The reading transaction of the work in hand (``shared``): its reads join it.
@@ -278,6 +280,15 @@ class Store:
     @property
     def name(self) -> str:
         return describe(self.url)
+
+    def discard_if_unwritten(self) -> None:
+        """Remove the SQLite file this store created where nothing was written into it (a
+        first filing refused): SQLite makes the file on connecting, and an empty one left
+        behind would be refused by every later command as no database."""
+        path = self._creating
+        if path is not None and path.is_file() and path.stat().st_size == 0:
+            self.engine.dispose()
+            path.unlink(missing_ok=True)
 
     @contextmanager
     def transaction(self, *, reading: bool = False) -> Iterator[Connection]:

@@ -63,6 +63,8 @@ def out_of_place(name: str) -> str | None:
     for i, c in enumerate(name, 1):
         if unicodedata.category(c) in ("Cc", "Cf"):
             return f"character {i}, {_named(c)}, is not seen on a page"
+        if unicodedata.category(c) == "Cs":  # a YAML escape "\ud800": half of a pair, no text
+            return f"character {i}, U+{ord(c):04X}, is half of a UTF-16 pair, no character"
     scripts = [(i, c, _script(c)) for i, c in enumerate(name, 1)]
     letters = [(i, c, s) for i, c, s in scripts if s is not None]
     if len({s for _, _, s in letters}) < 2:
