@@ -552,3 +552,29 @@ def test_a_first_filing_refused_leaves_no_empty_database_and_blames_the_file(
         assert "damaged" not in result.output
     said = invoke("record", str(tmp_path / "half.yaml"), "--by", "A. Filer", "--db", str(db))
     assert "half of a UTF-16 pair" in said.output and "half.yaml:" in said.output
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ('"\\e]0;title\\a\\e[31mRed"', "character 1, U+001B a control character, is not seen"),
+        ('"Example\\u200bDowns"', "character 8, U+200B ZERO WIDTH SPACE, is not seen"),
+        ('"Example\\ud800Downs"', "character 8, U+D800, is half of a UTF-16 pair"),
+    ],
+)
+def test_a_name_no_page_can_print_is_an_error_before_it_reaches_a_sign(
+    tmp_path: Path, written: str, said: str
+) -> None:
+    """A facility named with a terminal's escape sequence, an invisible space or half of a
+    UTF-16 pair: `validate` says so at its line (exit 1), and `signage` prints no sign
+    carrying it (the escape reached the terminal raw, retitling it and colouring it red)."""
+    path = tmp_path / "named.yaml"
+    text = FCP.read_text(encoding="utf-8").replace(
+        "facility: Example Downs\n", f"facility: {written}\n"
+    )
+    path.write_text(text, encoding="utf-8")
+    checked = invoke("validate", str(path))
+    assert checked.exit_code == 1
+    assert said in checked.output and "named.yaml:6:" in checked.output
+    signs = invoke("signage", str(path))
+    assert signs.exit_code == 1 and "\x1b" not in signs.stdout and not signs.stdout

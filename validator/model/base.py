@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from decimal import Decimal
 from fractions import Fraction
 from typing import Annotated, Any
@@ -95,6 +96,30 @@ Rate = Annotated[
     PlainSerializer(format_rate, return_type=str),
     WithJsonSchema({"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?%$"}),
 ]
+
+
+def unseen(text: str) -> str | None:
+    """Why ``text`` cannot stand on a page or a sign as written, else ``None``: a character
+    no one sees (a control or format character: a bell, an escape, ``U+200B``), or half of a
+    UTF-16 pair (a YAML escape ``"\\ud800"``), which is no character at all."""
+    for i, c in enumerate(text, 1):
+        kind = unicodedata.category(c)
+        if kind in ("Cc", "Cf"):
+            named = unicodedata.name(c, "") or "a control character"
+            return f"character {i}, U+{ord(c):04X} {named}, is not seen on a page"
+        if kind == "Cs":
+            return f"character {i}, U+{ord(c):04X}, is half of a UTF-16 pair, no character"
+    return None
+
+
+def _seen(value: Any) -> Any:
+    if isinstance(value, str) and (why := unseen(value)) is not None:
+        raise NotationError(f"{why}: a name is written in characters a sign can print")
+    return value
+
+
+#: A name that is printed (a certificate holder's, a facility's): every character seen.
+Name = Annotated[str, BeforeValidator(_seen)]
 
 
 class HoursCount(Decimal):

@@ -20,6 +20,8 @@ import re
 import unicodedata
 from typing import Any
 
+from validator.model.base import unseen
+
 _SPACES = re.compile(r"\s+")
 #: The letters a script check reads: capital, small, title-case and other letters; a
 #: modifier letter (``ʼ``, ``ー``) belongs to no one script.
@@ -60,11 +62,9 @@ def out_of_place(name: str) -> str | None:
     character no one sees (a control or format character, ``U+200B``), or a letter of
     another script than the name's (the script most of its letters are written in; the
     first letter's where as many are of each)."""
-    for i, c in enumerate(name, 1):
-        if unicodedata.category(c) in ("Cc", "Cf"):
-            return f"character {i}, {_named(c)}, is not seen on a page"
-        if unicodedata.category(c) == "Cs":  # a YAML escape "\ud800": half of a pair, no text
-            return f"character {i}, U+{ord(c):04X}, is half of a UTF-16 pair, no character"
+    why = unseen(name)  # a bell, an escape, half a UTF-16 pair: the model's one reading
+    if why is not None:
+        return why
     scripts = [(i, c, _script(c)) for i, c in enumerate(name, 1)]
     letters = [(i, c, s) for i, c, s in scripts if s is not None]
     if len({s for _, _, s in letters}) < 2:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from validator.model.base import Day, Money, PayoutField
+from validator.model.base import Day, Money, Name, PayoutField
 from validator.model.submission.part import Part
 from validator.model.submission.poker import (
     Ante,
@@ -26,8 +26,8 @@ FORMAT_VERSION = 1
 
 class RulesSubmission(Part):
     rulesub: Literal[1] | None = None
-    certificate_holder: str | None = Field(default=None, min_length=1)
-    facility: str | None = Field(default=None, min_length=1)
+    certificate_holder: Name | None = Field(default=None, min_length=1)
+    facility: Name | None = Field(default=None, min_length=1)
     game: str | None = None
     effective: Day | None = None
     table: TableLimits | None = None
