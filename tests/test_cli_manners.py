@@ -578,3 +578,30 @@ def test_a_name_no_page_can_print_is_an_error_before_it_reaches_a_sign(
     assert said in checked.output and "named.yaml:6:" in checked.output
     signs = invoke("signage", str(path))
     assert signs.exit_code == 1 and "\x1b" not in signs.stdout and not signs.stdout
+
+
+def test_a_standard_stream_the_shell_closed_is_said_never_a_traceback() -> None:
+    """`rulesub validate - <&-` and a command run with its output closed (`>&-`) ended in a
+    traceback: stdin closed is said (exit 2); stdout closed is said, and the exit code
+    still tells the findings."""
+    run = [sys.executable, "-c", "from validator.cli import main; main()"]
+    closed_in = subprocess.run(
+        ["sh", "-c", 'exec "$@" <&-', "sh", *run, "validate", "-"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert closed_in.returncode == 2
+    assert "standard input, which is closed" in closed_in.stderr
+    assert "Traceback" not in closed_in.stderr
+    for path, code in ((HCF, 0), (FLAWED / "hcf-payout-limit.yaml", 1)):
+        closed_out = subprocess.run(
+            ["sh", "-c", 'exec "$@" >&-', "sh", *run, "validate", str(path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+        assert closed_out.returncode == code, closed_out.stderr
+        assert "standard output is closed" in closed_out.stderr
+        assert "Traceback" not in closed_out.stderr

@@ -161,6 +161,26 @@ def _reader_gone(stop: SystemExit) -> bool:
     return False
 
 
+#: Standard input was closed by the shell (``<&-``): ``-`` has nothing to read.
+stdin_closed = False
+
+
+def _closed_streams() -> None:
+    """A standard stream the shell closed (``>&-``, ``<&-``) is Python's ``None``: stdin
+    reads as empty (``-`` then says it is closed), stdout's result goes nowhere and is said
+    to, so that the exit code still tells the findings; never a traceback."""
+    global stdin_closed
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (the process's own)
+        stdin_closed = True
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+        if sys.stderr is not None:
+            sys.stderr.write("rulesub: standard output is closed: what is printed is lost\n")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
 def main() -> None:
     """The console script. An error of rulesub that no command placed is refused the same
     way whichever command met it (``validator.errors.messages``, its exit code): a game file
@@ -170,6 +190,7 @@ def main() -> None:
         from typer.completion import completion_init
 
         completion_init()
+    _closed_streams()
     try:
         app()
     except SystemExit as e:

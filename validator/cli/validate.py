@@ -150,10 +150,13 @@ def _from_stdin(name: str, settings: Any, regulation_notes: bool) -> Any:
     """One submission read from stdin, reported under ``name`` (``--stdin-filename``)."""
     import tempfile
 
+    import validator.cli
     from validator.checks import validate_file
     from validator.checks.findings import Report
     from validator.loader import MAX_BYTES
 
+    if validator.cli.stdin_closed:
+        fail("`-` reads a submission from standard input, which is closed")
     data = sys.stdin.buffer.read(MAX_BYTES + 1)  # one more than is read: refused as too large
     with tempfile.TemporaryDirectory() as where:
         path = Path(where) / "stdin.yaml"
