@@ -605,3 +605,18 @@ def test_a_standard_stream_the_shell_closed_is_said_never_a_traceback() -> None:
         assert closed_out.returncode == code, closed_out.stderr
         assert "standard output is closed" in closed_out.stderr
         assert "Traceback" not in closed_out.stderr
+
+
+def test_schema_export_writes_its_set_whole_or_not_at_all(tmp_path: Path) -> None:
+    """A directory where one schema is to go stopped `schema export` after it had written
+    the others (18 of 19); a FIFO there made it wait for a reader. Either is found first:
+    nothing is written, the path and what is in the way said (exit 2)."""
+    for kind in ("directory", "fifo"):
+        target = tmp_path / kind
+        target.mkdir()
+        blocker = target / "game.schema.json"
+        blocker.mkdir() if kind == "directory" else os.mkfifo(blocker)
+        result = invoke("schema", "export", "--dir", str(target))
+        assert result.exit_code == 2, result.output
+        assert f"{blocker}: is a" in result.output
+        assert sorted(p.name for p in target.iterdir()) == ["game.schema.json"]

@@ -644,14 +644,36 @@ def export(
     wanted = {directory / name: render(schema) for name, schema in schema_files().items()}
     if compiled is not None:
         wanted.update({compiled / name: text for name, text in compiled_files().items()})
-    stale: list[Path] = []
-    for path, text in wanted.items():
-        if path.is_file() and path.read_text(encoding="utf-8") == text:
-            continue
-        stale.append(path)
-        if not check:
-            write_whole(path, text)
+    stale = [
+        path
+        for path, text in wanted.items()
+        if not (path.is_file() and path.read_text(encoding="utf-8") == text)
+    ]
+    if not check:
+        _writable(stale)  # the set whole or not at all: a target in the way stops it first
+        for path in stale:
+            write_whole(path, wanted[path])
     return stale
+
+
+def _writable(paths: list[Path]) -> None:
+    """Refuse, before any is written, a set of files one of which could not be: a directory
+    or a FIFO where a schema is to go, a file where its directory is to be."""
+    import errno
+
+    from validator.files import WriteError
+
+    for path in paths:
+        if path.exists() and not path.is_file():
+            what = "a directory" if path.is_dir() else "a special file (a FIFO, a device)"
+            raise WriteError(errno.EEXIST, f"is {what}, not a file to write", str(path))
+        for parent in path.parents:
+            if parent.exists():
+                if not parent.is_dir():
+                    raise WriteError(
+                        errno.ENOTDIR, "cannot make the directory: it is a file", str(parent)
+                    )
+                break
 
 
 def write_whole(path: Path, text: str) -> None:
