@@ -620,3 +620,18 @@ def test_schema_export_writes_its_set_whole_or_not_at_all(tmp_path: Path) -> Non
         assert result.exit_code == 2, result.output
         assert f"{blocker}: is a" in result.output
         assert sorted(p.name for p in target.iterdir()) == ["game.schema.json"]
+
+
+def test_a_character_yaml_refuses_is_reported_at_its_line_and_column(tmp_path: Path) -> None:
+    """A bell in a facility's name on line 6 was reported at 1:1, with the parser's
+    "in '<unicode string>', position 320": it is reported where it is, by its code point."""
+    text = FCP.read_text(encoding="utf-8").replace(
+        "facility: Example Downs\n", "facility: Example\x07Downs\n"
+    )
+    path = tmp_path / "bell.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = invoke("validate", str(path))
+    line = text.splitlines().index("facility: Example\x07Downs") + 1
+    said = f"bell.yaml:{line}:18: not valid YAML: character U+0007 is not allowed in YAML text"
+    assert said in result.output
+    assert "<unicode string>" not in result.output and "position" not in result.output

@@ -434,6 +434,15 @@ def parse_yaml(text: str, path: Path, name: str, *, checked: bool = False) -> Lo
             line, col = (mark.line + 1, mark.column + 1) if mark else (line, col)
         raise LoadError(name, line, col, f"not valid YAML: {what}") from None
     except YAMLError as e:
+        position = getattr(e, "position", None)  # a character YAML refuses: where it is
+        if isinstance(position, int) and 0 <= position <= len(text):
+            line = text.count("\n", 0, position) + 1
+            col = position - (text.rfind("\n", 0, position) + 1) + 1
+            c = getattr(e, "character", None)
+            what = f"character U+{c:04X}" if isinstance(c, int) else "a character"
+            raise LoadError(
+                name, line, col, f"not valid YAML: {what} is not allowed in YAML text"
+            ) from None
         raise LoadError(name, 1, 1, f"not valid YAML: {e}") from None
     except RecursionError:
         raise LoadError(name, 1, 1, f"nesting deeper than {MAX_DEPTH} levels") from None
