@@ -635,3 +635,36 @@ def test_a_character_yaml_refuses_is_reported_at_its_line_and_column(tmp_path: P
     said = f"bell.yaml:{line}:18: not valid YAML: character U+0007 is not allowed in YAML text"
     assert said in result.output
     assert "<unicode string>" not in result.output and "position" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("replace", "said"),
+    [
+        (("rulesub: 1\n", "rulesub: 1\n? {a: 1}\n: 2\n"), "a key must be text, not a mapping"),
+        (("rulesub: 1\n", "rulesub: 1\n2027-01-01: 2\n"), "not the date 2027-01-01 (quote it)"),
+        (
+            ("facility: Example Downs\n", "facility: !!binary aGVsbG8=\n"),
+            "binary data (!!binary) is not accepted here",
+        ),
+        (
+            ("certificate_holder: Example Downs Racing & Casino\n", 'certificate_holder: ""\n'),
+            "/certificate_holder: is empty text: write it out",
+        ),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_said_in_yamls_words_not_pythons(
+    tmp_path: Path, replace: tuple[str, str], said: str
+) -> None:
+    """A key that is a mapping or a date, binary data where a name goes, an empty name: each
+    said in the file's words; never "ordereddict([('a', 1)])", "datetime.date(2027, 1, 1)",
+    "b'hello'" or "String should have at least 1 character". Binary data is refused as
+    unreadable, never recorded as the text "b'hello'"."""
+    text = FCP.read_text(encoding="utf-8")
+    assert replace[0] in text
+    path = tmp_path / "kind.yaml"
+    path.write_text(text.replace(replace[0], replace[1], 1), encoding="utf-8")
+    result = invoke("validate", str(path))
+    assert result.exit_code in (1, 2)
+    assert said in result.output
+    for python in ("ordereddict", "datetime.date", "b'hello'", "String should"):
+        assert python not in result.output

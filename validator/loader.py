@@ -118,12 +118,16 @@ def written(value: object) -> str:
         return "an empty value"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, dict):
+    if isinstance(value, dict) or hasattr(value, "keys"):  # ruamel's ordereddict too
         return "a mapping"
     if isinstance(value, list | tuple):
         return "a list"
     if isinstance(value, dt.date):
         return value.isoformat()
+    if isinstance(value, bytes | bytearray):
+        return "binary data"
+    if isinstance(value, set | frozenset):
+        return "a set"
     text = repr(value) if isinstance(value, str) else str(value)
     return text if len(text) <= 40 else text[:37] + "…"
 
@@ -481,7 +485,10 @@ def _plain(node: Any, pointer: str, loc: Located, name: str, depth: int, counter
         for k in node:
             if not isinstance(k, str | int) or isinstance(k, bool):
                 pos = loc.position(pointer)
-                raise LoadError(name, pos.line, pos.column, f"a key must be text, not {k!r}")
+                shown = (
+                    f"the date {written(k)} (quote it)" if isinstance(k, dt.date) else written(k)
+                )
+                raise LoadError(name, pos.line, pos.column, f"a key must be text, not {shown}")
             child = join(pointer, k)
             try:
                 kl, kc = node.lc.key(k)
@@ -515,7 +522,18 @@ def _plain(node: Any, pointer: str, loc: Located, name: str, depth: int, counter
         return float(node)
     if isinstance(node, str):
         return str(node)
-    return node
+    # YAML's other types (!!binary, !!set, !!omap, !!pairs): no Rules Submission writes one
+    what = (
+        "binary data (!!binary)"
+        if isinstance(node, bytes | bytearray)
+        else "a set (!!set)"
+        if isinstance(node, set | frozenset) or type(node).__name__.endswith("Set")
+        else f"a value of YAML type {type(node).__name__}"
+    )
+    pos = loc.position(pointer)
+    raise LoadError(
+        name, pos.line, pos.column, f"{what} is not accepted here: write text or a list"
+    )
 
 
 # -- pydantic errors, located -------------------------------------------------------------

@@ -196,6 +196,15 @@ def problem_of(err: FieldError, raw: Mapping[str, Any], located: Located) -> For
             err.column,
             f"write '{value}%' if {value} percent is meant",
         )
+    if kind in ("string_too_short", "too_short") and value == "":  # `facility: ""`, in words
+        return FormatProblem(
+            "rulesub/bad-value",
+            f"{pointer}: is empty text: write it out",
+            pointer,
+            err.line,
+            err.column,
+            described_at(pointer),
+        )
     if kind in ("greater_than", "greater_than_equal", "too_short"):
         ctx = raw.get("ctx", {})
         need = (
