@@ -668,3 +668,20 @@ def test_a_value_of_the_wrong_kind_is_said_in_yamls_words_not_pythons(
     assert said in result.output
     for python in ("ordereddict", "datetime.date", "b'hello'", "String should"):
         assert python not in result.output
+
+
+def test_a_fifo_given_for_a_submission_is_called_one_by_every_command(tmp_path: Path) -> None:
+    """`review`, `par` and the rest said "no such file" or "neither a file nor a game id" of
+    a FIFO that is there: each says what it is, as `validate` does (exit 2), and none
+    waits on it."""
+    fifo = tmp_path / "filing.yaml"
+    os.mkfifo(fifo)
+    for argv in (
+        ["review", str(fifo)],
+        ["par", str(fifo)],
+        ["signage", str(fifo)],
+        ["diff", str(fifo), str(HCF)],
+    ):
+        result = invoke(*argv)
+        assert result.exit_code == 2, argv
+        assert f"{fifo}: is a FIFO (named pipe), not a file to read" in result.output, argv

@@ -145,6 +145,19 @@ def read_text(path: Path | str, *, display: str | None = None) -> str:
     return decode_text(read_bytes(path, display=name), name)
 
 
+def node_kind(mode: int) -> str:
+    """What a path that is no regular file is, in words: "a FIFO (named pipe)"."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
 def read_bytes(path: Path | str, *, display: str | None = None) -> bytes:
     """The bytes of one input file: a regular file only, at most ``MAX_BYTES`` (the
     ``LoadError`` says why not)."""
@@ -157,18 +170,7 @@ def read_bytes(path: Path | str, *, display: str | None = None) -> bytes:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            what = (
-                "a directory"
-                if stat.S_ISDIR(mode)
-                else "a FIFO (named pipe)"
-                if stat.S_ISFIFO(mode)
-                else "a device"
-                if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                else "a socket"
-                if stat.S_ISSOCK(mode)
-                else "a special file"
-            )
-            raise LoadError(name, 1, 1, f"is {what}, not a file to read", whole=True)
+            raise LoadError(name, 1, 1, f"is {node_kind(mode)}, not a file to read", whole=True)
         chunks: list[bytes] = []
         size = 0
         while size <= MAX_BYTES:

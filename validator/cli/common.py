@@ -58,10 +58,21 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 
 def not_a_file(path: Path | str) -> str:
-    """Why ``path`` is no file to read, as the refusal says it: a directory, or nothing."""
+    """Why ``path`` is no file to read, as the refusal says it: a directory, a FIFO or a
+    device, a dangling link, or nothing there."""
+    import stat
+
+    from validator.loader import node_kind
+
     p = Path(path)
     if p.is_dir():
         return f"{p}: is a directory; give one Rules Submission file"
+    try:
+        mode = p.stat().st_mode
+    except OSError:
+        return f"{p}: a dangling symbolic link" if p.is_symlink() else f"{p}: no such file"
+    if not stat.S_ISREG(mode):  # a FIFO, a device: there, but nothing to read
+        return f"{p}: is {node_kind(mode)}, not a file to read"
     return f"{p}: no such file"
 
 

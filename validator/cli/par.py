@@ -15,7 +15,7 @@ import typer
 
 from validator import jsonout
 from validator.cli import app
-from validator.cli.common import AS_OF_HELP, fail, game_as_of_noted, refuse
+from validator.cli.common import AS_OF_HELP, fail, game_as_of_noted, not_a_file, refuse
 from validator.cli.gate import AllowFindingsOption, reads_once, submission_gate
 from validator.cli.options import DocumentFormat as ParFormat
 from validator.cli.options import DocumentFormatOption, OutOption, out_format
@@ -98,6 +98,8 @@ def par(
             submission: str | None = str(path)
         else:
             if target not in game_ids():
+                if path.exists() or path.is_symlink():  # a directory, a FIFO: said what it is
+                    fail(not_a_file(path))
                 fail(f"{target}: neither a file nor a game id; games: {', '.join(game_ids())}")
             game, dated = game_as_of_noted(load_game(target), as_of)
             config = read_settings(game, None)
