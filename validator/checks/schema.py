@@ -671,7 +671,9 @@ def _writable(paths: list[Path]) -> None:
             if parent.exists():
                 if not parent.is_dir():
                     raise WriteError(
-                        errno.ENOTDIR, "cannot make the directory: it is a file", str(parent)
+                        errno.ENOTDIR,
+                        "cannot make the directory: it is a file, not a directory",
+                        str(parent),
                     )
                 break
 
