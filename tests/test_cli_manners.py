@@ -685,3 +685,24 @@ def test_a_fifo_given_for_a_submission_is_called_one_by_every_command(tmp_path: 
         result = invoke(*argv)
         assert result.exit_code == 2, argv
         assert f"{fifo}: is a FIFO (named pipe), not a file to read" in result.output, argv
+
+
+def test_a_log_line_with_a_key_twice_and_a_version_of_true_are_refused(tmp_path: Path) -> None:
+    """A play log's line with `"round"` given twice let the last win in silence (YAML
+    refuses a duplicate key; so does the log now, exit 2 at its line); `rulesub: true` was
+    taken for the format's version 1 (Python's True == 1)."""
+    log = tmp_path / "play.jsonl"
+    played = invoke("play", "high-card-flush", "--rounds", "1", "--seed", "3", "--log", str(log))
+    assert played.exit_code == 0, played.output
+    line = log.read_text(encoding="utf-8")
+    assert '"round": 1,' in line
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(line.replace('"round": 1,', '"round": 1, "round": 2,', 1), encoding="utf-8")
+    result = invoke("settle", str(twice), "--round", "1")
+    assert result.exit_code == 2
+    assert f"{twice}:1:1: not valid JSON: duplicate key 'round'" in result.output
+    yes = tmp_path / "yes.yaml"
+    yes.write_text(FCP.read_text(encoding="utf-8").replace("rulesub: 1\n", "rulesub: true\n"))
+    checked = invoke("validate", str(yes))
+    assert checked.exit_code == 1
+    assert "/rulesub: true is a yes or no, not the format's version: write 1" in checked.output

@@ -292,7 +292,8 @@ def named_path(base: Path, text: object, *, also: tuple[Path, ...] = (), cwd: bo
 def json_line(text: str, name: str, line: int) -> Any:
     """One line of a ``.jsonl`` log as plain Python, or ``LoadError`` at its line and column:
     nesting past ``MAX_DEPTH`` and integers past ``MAX_INT_DIGITS`` digits are refused before
-    or while decoding (neither a deep line nor a 5,000-digit number may crash the reader)."""
+    or while decoding (neither a deep line nor a 5,000-digit number may crash the reader), and
+    a key given twice, which JSON would let the last win in silence."""
     import json
 
     try:
@@ -305,8 +306,16 @@ def json_line(text: str, name: str, line: int) -> Any:
             raise ValueError(f"an integer of {len(digits.lstrip('-')):,} digits")
         return int(digits)
 
+    def once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:  # as YAML: a key once a mapping
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r}: each key may appear only once")
+            seen[key] = value
+        return seen
+
     try:
-        return json.loads(text, parse_int=integer)
+        return json.loads(text, parse_int=integer, object_pairs_hook=once)
     except json.JSONDecodeError as e:
         raise LoadError(name, line, e.colno, f"not valid JSON: {e.msg}") from None
     except (ValueError, RecursionError) as e:

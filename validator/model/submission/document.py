@@ -4,11 +4,13 @@ parts each section is read with; which keys must be stated."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
+from validator.loader import written
 from validator.model.base import Day, Money, Name, PayoutField
+from validator.model.notation import NotationError
 from validator.model.submission.part import Part
 from validator.model.submission.poker import (
     Ante,
@@ -24,8 +26,16 @@ from validator.model.submission.table import Dealing, Equipment, TableLimits
 FORMAT_VERSION = 1
 
 
+def _version(value: Any) -> Any:
+    """The format's version is the number 1: YAML's ``true`` (Python's ``True == 1``) is a
+    yes, not a version, and is refused as what it is."""
+    if isinstance(value, bool):
+        raise NotationError(f"{written(value)} is a yes or no, not the format's version: write 1")
+    return value
+
+
 class RulesSubmission(Part):
-    rulesub: Literal[1] | None = None
+    rulesub: Annotated[Literal[1], BeforeValidator(_version)] | None = None
     certificate_holder: Name | None = Field(default=None, min_length=1)
     facility: Name | None = Field(default=None, min_length=1)
     game: str | None = None
