@@ -526,13 +526,13 @@ def test_a_waiver_inside_a_value_waives_nothing(tmp_path: Path, facility: str) -
 
 
 def test_a_configuration_error_names_the_file_given_not_another(tmp_path: Path) -> None:
-    """`--config bad.toml` with a bad value names bad.toml and the key, never a
+    """`--config bad.toml` with a bad value names bad.toml, the line and the key, never a
     `rulesub.toml` the user did not write."""
     bad = tmp_path / "bad.toml"
-    bad.write_text('fail-on = "bogus"\n')
+    bad.write_text('office = "Gaming Lab"\n\nfail-on = "bogus"\n')
     done = rulesub("validate", "--config", str(bad), str(EXAMPLES / "four-card-poker.yaml"))
     assert done.returncode == 2
-    assert f"{bad}: fail-on: expected one of error, warning, info, never" in done.stderr
+    assert f"{bad}:3: fail-on: expected one of error, warning, info, never" in done.stderr
     assert "rulesub.toml" not in done.stderr
 
 

@@ -119,13 +119,27 @@ def load_settings(config: Path | None = None, *, cwd: Path | None = None) -> Set
     else:  # the file itself is the table, whatever its name (``--config FILE``)
         table = data
         where = ""
-    return _settings(table, path, where)
+    return _settings(table, path, where, raw.decode("utf-8"))
 
 
-def _settings(table: Any, path: Path, where: str) -> Settings:
+def _line_of(text: str, key: str, where: str) -> int | None:
+    """The line a setting's key is written on (in its table, past ``[tool.rulesub]`` in a
+    pyproject.toml), for a message to point at; ``None`` where it cannot be found."""
+    start = 0
+    if where:
+        header = re.search(r"^[ \t]*\[tool\.rulesub\]", text, re.M)
+        start = header.end() if header else 0
+    written = rf"^[ \t]*\[?[ \t]*(?:tool\.rulesub\.)?[\"']?{re.escape(key)}[\"']?[ \t]*[=.\]]"
+    found = re.compile(written, re.M).search(text, start)
+    return text.count("\n", 0, found.start()) + 1 if found else None
+
+
+def _settings(table: Any, path: Path, where: str, text: str = "") -> Settings:
     def bad(key: str, expected: str) -> ConfigError:
         named = " ".join(w for w in (where, key) if w)
-        return ConfigError(f"{path}: {named + ': ' if named else ''}expected {expected}")
+        line = _line_of(text, key.split(".")[0], where) if key else None
+        at = f"{path}:{line}" if line else f"{path}"
+        return ConfigError(f"{at}: {named + ': ' if named else ''}expected {expected}")
 
     if not isinstance(table, dict):
         raise bad("", "a table of settings")
@@ -133,8 +147,10 @@ def _settings(table: Any, path: Path, where: str) -> Settings:
     if unknown:
         from validator.loader import did_you_mean
 
+        line = _line_of(text, unknown[0], where)
         raise ConfigError(
-            f"{path}: {where + ': ' if where else ''}unknown key {unknown[0]!r}"
+            f"{path}{f':{line}' if line else ''}: {where + ': ' if where else ''}"
+            f"unknown key {unknown[0]!r}"
             f"{did_you_mean(unknown[0], KEYS)}; "
             f"the keys are: {', '.join(KEYS)}"
         )
