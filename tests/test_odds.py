@@ -615,7 +615,7 @@ def test_letters_are_checked() -> None:
 def test_a_table_that_settles_its_wager_is_not_called_a_bonus_on_top() -> None:
     """§ 589.11(c)(1)(ii): after Lunar Poker's instant payout the dealer "shall immediately
     collect the player's cards": it settles the Ante in place of its settlement against the
-    dealer. Four Card Poker's Ante bonus is paid "regardless of whether the player's Four
+    dealer. Four Card Poker's Ante Bonus is paid "regardless of whether the player's Four
     Card Poker hand outranks the dealer's hand" (§ 641a.12(b)): on top of it."""
     instant = exact_odds(game("lunar-poker"), "instant_payout", "A")
     assert any("in place of its settlement against the dealer" in n for n in instant.notes)

@@ -63,7 +63,7 @@ def test_every_wager_of_the_game() -> None:
 
 
 def test_ante_names_its_bonus_table() -> None:
-    """`--wager ante`: the Ante bonus (§ 641a.12(b)) in Four Card Poker, the instant payout
+    """`--wager ante`: the Ante Bonus (§ 641a.12(b)) in Four Card Poker, the instant payout
     (§ 589.12(a)) in Lunar Poker."""
     fcp = json.loads(invoke("four-card-poker", "--wager", "ante", "--format", "json").stdout)
     assert fcp["table"] == "ante_bonus" and fcp["basis"] == "bonus"

@@ -3,7 +3,7 @@ inclusion–exclusion over the player's cards.
 
 - The game file is read as § 641a reads: five cards to the player, six to the dealer with
   the sixth face up (§ 641a.8(d)), a Play Wager of one to three times the Ante or a fold
-  (§ 641a.11(b)), ties to the player (§ 641a.11(c)(3)(ii)), the Ante bonus on a Play Wager
+  (§ 641a.11(b)), ties to the player (§ 641a.11(c)(3)(ii)), the Ante Bonus on a Play Wager
   whatever the dealer holds (§ 641a.12(b)).
 - On reduced decks the same code runs, and an independent brute force written here (every
   dealer hand of every situation, each hand's best four cards found by plain comparison of
@@ -311,7 +311,7 @@ def test_kept_figures_are_derived_from_this_game_file(rules: Rules, game: Comple
 
 def test_kept_figures_agree_with_the_published_ones() -> None:
     """Wizard of Odds: the optimal strategy's house edge is 2.78% of the Ante, 1.30% of the
-    total wagered (Ante bonus 25/20/2); Frome: the Shuffle Master basic strategy returns about
+    total wagered (Ante Bonus 25/20/2); Frome: the Shuffle Master basic strategy returns about
     98.41% of the total wagered; the optimal never worse than a declared strategy."""
     kept = read_derived("four-card-poker")
     assert kept is not None

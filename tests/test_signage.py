@@ -53,7 +53,7 @@ Inscribed on the layout, or posted at each table  [§ 641a.2(b)(7)]
 
 Ante Wager pays 1 to 1  [§ 641a.12(a)]
 
-Ante bonus  [§ 641a.12(b)]
+Ante Bonus  [§ 641a.12(b)]
   Hand              Payout
   Four-of-a-kind   25 to 1
   Straight flush   20 to 1

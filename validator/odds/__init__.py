@@ -16,13 +16,13 @@ figures are fractions; a float appears only in printed percentages and JSON numb
 
 Tables priced (every table paid on a plain deal of cards, whatever the player decides):
 
-- Four Card Poker: Aces Up (A–F), the Ante bonus (§ 641a.12(b)), Four-Card Progressive
+- Four Card Poker: Aces Up (A–F), the Ante Bonus (§ 641a.12(b)), Four-Card Progressive
   (A, B), Five-Card Progressive (A–D), Five Card Hand Bonus, Six Card Bonus (A–E);
 - Lunar Poker: Super Wager (A–C) and the instant payout on the Ante (A–H);
 - WPT Heads-Up Hold 'Em: Trips Plus (A–D); Pocket Bonus when a table is supplied;
 - High Card Flush: Flush Bonus (A–H), Straight Flush Bonus (A–D), Progressive Jackpot (A, B).
 
-A table of a wager that is also settled against the dealer (the Ante bonus, the instant
+A table of a wager that is also settled against the dealer (the Ante Bonus, the instant
 payout on the Ante) is a bonus with no stake of its own: its "hold" is minus its return per
 unit of that wager (``basis == "bonus"``). A meter share is valued at the meter's seed for
 the wager amount ($1 unless stated), at the least seed the chapter allows where it states

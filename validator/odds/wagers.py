@@ -301,7 +301,7 @@ def basis_of(wager: Wager) -> Basis:
 def settles_in_place(game: Game, table_id: str) -> bool:
     """Whether the table is paid by a row of its wager's own settlement line (Lunar Poker's
     instant payout, § 589.11(c)(1)), not by a bonus line paid on top of it (Four Card
-    Poker's Ante bonus, § 641a.12(b))."""
+    Poker's Ante Bonus, § 641a.12(b))."""
     settle = game.definition.settle
     lines = settle.lines.values() if settle is not None else ()
     return any(
