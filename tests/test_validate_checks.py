@@ -755,3 +755,25 @@ def test_a_transcription_that_gives_away_the_house_is_caught(tmp_path: Path) -> 
     found = check_submission(facts, loaded.submission, loaded.located, "s.yaml")
     (finding,) = [f for f in found if f.code == "four-card-poker/aces-up-hold"]
     assert "paytable A has an exact hold of -" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("increment", "reserve", "warned"),
+    [("20%", "5%", False), ("95%", "5%", False), ("91%", "10%", True), ("150%", "0%", True)],
+)
+def test_a_meter_fed_more_than_the_wager_is_warned_678a_12_d_3(
+    tmp_path: Path, increment: str, reserve: str, warned: bool
+) -> None:
+    """§ 678a.12(d)(3) has the rate of progression stated and bounds it nowhere; a rate and
+    a reserve that come to more than the wager feed the meter more than is wagered: a
+    warning (the filing still complies), never an error, and none at 100% exactly."""
+    meters = "/progressives/progressive_jackpot/meters/primary"
+    path = variant(
+        tmp_path,
+        "high-card-flush",
+        {f"{meters}/increment": increment, f"{meters}/reserve_increment": reserve},
+    )
+    found = codes(path).get("high-card-flush/meter-feed-within-the-wager", [])
+    assert bool(found) is warned
+    assert all(f.severity == "warning" for f in found)
+    assert "high-card-flush/meter-feed-within-the-wager" not in errors(path)
