@@ -226,3 +226,16 @@ def test_a_draft_is_marked_on_every_page(tmp_path: Path) -> None:
     path = tmp_path / "draft.yaml"
     path.write_text(EVERYTHING.replace("aces_up: F", "aces_up: Q"), encoding="utf-8")
     render_and_check(path, tmp_path, "--force")
+
+
+def test_a_signs_foot_names_the_games_chapter_only_beside_its_own_sections() -> None:
+    """The Table limits sign cites § 601a.10(a), a section of ch. 601a: its foot said
+    "§ 601a.10(a) (58 Pa. Code ch. 678a (PA))", as if it were ch. 678a's. A section of the
+    game's own chapter keeps the source beside it."""
+    hcf = PROJECT_ROOT / "rulesubs" / "example" / "high-card-flush.yaml"
+    page = CliRunner().invoke(app, ["signage", str(hcf), "--format", "html"]).stdout
+    feet = re.findall(r'<div class="foot">([^<]*)</div>', page)
+    limits = [f for f in feet if "601a.10(a)" in f]
+    assert limits and all("ch. 678a" not in f for f in limits)
+    own = [f for f in feet if "§ 678a." in f]
+    assert own and all(f.endswith("(58 Pa. Code ch. 678a (PA))") for f in own)

@@ -8,6 +8,7 @@ Letter page, estimated from its lines; long payout-odds signs flow into two colu
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from html import escape
 
@@ -174,7 +175,11 @@ def _sign_html(signs: SignSet, sign: Sign, with_cite: bool) -> str:
     parts += [_item_html(item, with_cite) for item in sign.items]
     parts.append("</div>")
     if with_cite:
-        source = f" ({escape(signs.source)})" if signs.source else ""
+        # the game's source beside a section of its own chapter; another chapter's section
+        # (§ 601a.10(a)'s table limits) is not that chapter's, and is cited alone
+        chapter = re.search(r"ch\. (\w+)", signs.source or "")
+        own = chapter is None or f"§ {chapter.group(1)}." in sign.cite
+        source = f" ({escape(signs.source)})" if signs.source and own else ""
         parts.append(
             f'<div class="foot">{escape(PLACEMENT[sign.placement])}: {escape(sign.cite)}'
             f"{source}</div>"
