@@ -62,15 +62,15 @@ def not_a_file(path: Path | str) -> str:
     device, a dangling link, or nothing there."""
     import stat
 
-    from validator.loader import node_kind
+    from validator.loader import node_kind, unopenable
 
     p = Path(path)
     if p.is_dir():
         return f"{p}: is a directory; give one Rules Submission file"
     try:
         mode = p.stat().st_mode
-    except OSError:
-        return f"{p}: a dangling symbolic link" if p.is_symlink() else f"{p}: no such file"
+    except OSError as e:  # missing, a dangling link, a loop: the one reader's words
+        return str(unopenable(str(p), p, e))
     if not stat.S_ISREG(mode):  # a FIFO, a device: there, but nothing to read
         return f"{p}: is {node_kind(mode)}, not a file to read"
     return f"{p}: no such file"
@@ -153,6 +153,16 @@ def game_as_of(game: Any, when: str | None) -> Any:
     return game_as_of_noted(game, when)[0]
 
 
+#: How ``game_as_of_noted``'s first note opens where the encoded text was not the day's.
+MADE_AS_OF = "Made as of"
+
+
+def not_the_days(noted: list[str]) -> list[str]:
+    """Of ``game_as_of_noted``'s notes, those saying the encoded text was not the
+    regulation on the day asked (none where it was)."""
+    return noted[1:] if noted and noted[0].startswith(MADE_AS_OF) else []
+
+
 def game_as_of_noted(game: Any, when: str | None) -> tuple[Any, list[str]]:
     """``game_as_of``, and the notes it said, for a document made as of ``when`` to carry:
     the day first ("As in force on …"), then the chapter's state that day."""
@@ -165,7 +175,7 @@ def game_as_of_noted(game: Any, when: str | None) -> tuple[Any, list[str]]:
     date = parse_date(when)
     said = say_in_force(game, date, refuse=True)
     day = (  # "the rules of that day" only where the encoded text was
-        f"Made as of {date.isoformat()} from the encoded text, which was not the regulation "
+        f"{MADE_AS_OF} {date.isoformat()} from the encoded text, which was not the regulation "
         "that day"
         if said
         else f"As in force on {date.isoformat()}: the rules of that day"

@@ -18,6 +18,7 @@ from validator.cli.common import (
     fail,
     game_as_of_noted,
     not_a_file,
+    not_the_days,
     parse_date,
     readable_input,
     refuse,
@@ -121,7 +122,7 @@ def signage(
     # a finished sign made as of a day is posted as that day's rules: where the encoded
     # text was not the regulation then, it is a draft, not for posting (the filing's own
     # effective date past the chapter's end is `validate`'s warning, said on stderr)
-    unheld = dated[1:] if dated and dated[0].startswith("Made as of") else []
+    unheld = not_the_days(dated)
     day = parse_date(as_of) if as_of else None
     not_posted = bool(printed and unheld and not errors)
     signs = build_signage(

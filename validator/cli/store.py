@@ -654,8 +654,6 @@ def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path | None, str
     ``(None, why, None)``. For a file not recorded, the approval of its facility and game
     in force on its effective date: exit 2 where there is none, exit 1 where the facility
     is another certificate holder's (whose filings it is never shown)."""
-    import hashlib
-
     from validator.checks.engine import display_name
     from validator.compiler import game_name
     from validator.review.build import not_compared
@@ -667,7 +665,7 @@ def approved_file(file: Path, db: str | None) -> Iterator[tuple[Path | None, str
         _, data = check_file(file, display_name(file))
         facility, game, effective = filing_key(data, str(file))
         store = _open(db, must_exist=True)
-        record = store.find_sha(hashlib.sha256(file.read_bytes()).hexdigest())
+        record = _record_of(file, db)  # these very bytes, recorded
         holder = data.get("certificate_holder")
         theirs = record is None and not store.holds_facility(facility, holder)
         row = (
