@@ -32,6 +32,7 @@ STAGES: tuple[frozenset[str], ...] = (
             "markdown",
             "money",
             "counts",
+            "wrapping",
         }
     ),
     frozenset({"model", "vocabulary"}),  # what a game and a submission are; the words they use

@@ -82,8 +82,8 @@ Four-Card Progressive Payout Wager, Paytable B  [§ 641a.12(d)(1)]
   Three-of-a-kind       15 for 1
   Progressive meter: starts at $1,000, reset to $1,000 when won  [§ 641a.12(d)(3)]
 
-Four-Card Envy Bonus, Paytable A, $1 Four-Card Progressive Payout Wager  [§
-    641a.12(d)(5)]
+Four-Card Envy Bonus, Paytable A, $1 Four-Card Progressive Payout Wager
+    [§ 641a.12(d)(5)]
   Hand            Paytable A
   Four aces             $100
   Four-of-a-kind         $10
@@ -268,8 +268,8 @@ Trips Plus Wager, Paytable B  [§ 677a.12(e)]
 == Sign 3 of 4: Dealer qualification and payout limit ==
 Inscribed on the layout, or posted at each table  [§ 677a.2(b)(8), (9)]
 
-The Ante Wager will be returned if the dealer does not have a pair or better.  [§
-    677a.2(b)(8)(i)]
+The Ante Wager will be returned if the dealer does not have a pair or better.
+    [§ 677a.2(b)(8)(i)]
 
 Payout limit per player per round of play: $100,000  [§ 677a.2(b)(8)(ii); § 677a.12(f)]
 
@@ -643,3 +643,16 @@ def test_json_gives_every_sign_line_with_its_section(tmp_path: Path) -> None:
     posted = json.loads(out)
     titles = [i.get("paytable") for s in posted["signs"] for i in s["items"]]
     assert "Aces Up Wager" in titles and not any("Paytable" in (t or "") for t in titles)
+
+
+@pytest.mark.parametrize("game", list(SUBMISSIONS))
+def test_a_citation_never_breaks_after_its_section_sign(tmp_path: Path, game: str) -> None:
+    """The terminal text wraps a long line, never between "§" and the section it names: a
+    reader finds § 641a.12(d)(5) only whole."""
+    submission, _ = SUBMISSIONS[game]
+    code, out, err = signage(str(write(tmp_path, submission)))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert not any(line.rstrip().endswith("§") for line in lines)
+    cites = [c for line in lines for c in line.split("[")[1:]]
+    assert cites and all(c.startswith("§ ") or not c.startswith("§") for c in cites)

@@ -156,19 +156,3 @@ class Report:
             out["suppressed"] = [s.to_dict() for s in self.suppressed]
         out["summary"] = self.summary
         return out
-
-
-#: a section sign held to its number where a line wraps: a character of one cell that no
-#: wrapping (textwrap's, rich's) takes for a space, as a no-break space is to rich; a
-#: private-use one, never in a game file, printed back as a space (``released``)
-HELD = "\ue000"
-
-
-def held(text: str) -> str:
-    """``text`` with each ``§`` held to its number for wrapping."""
-    return text.replace("§ ", f"§{HELD}")
-
-
-def released(text: str) -> str:
-    """Wrapped text printed: the held spaces spaces again."""
-    return text.replace(HELD, " ")

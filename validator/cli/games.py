@@ -166,20 +166,10 @@ def games_history(
 
 
 def _indented(text: str, width: int) -> str:
-    """``text`` wrapped under a four-space indent, never breaking a section sign from its
-    number (``§ 641a.12`` stays on one line)."""
-    import textwrap
+    """``text`` wrapped under a four-space indent."""
+    from validator.wrapping import wrapped
 
-    glued = text.replace("§ ", "§\x00")
-    lines = textwrap.wrap(
-        glued,
-        width=max(width, 40),
-        initial_indent="    ",
-        subsequent_indent="    ",
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
-    return "\n".join(lines).replace("§\x00", "§ ")
+    return "\n".join(wrapped(text, max(width, 40), "    ", "    "))
 
 
 def _event_row(e: Any) -> dict[str, Any]:

@@ -6,13 +6,13 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any
 
-from validator.checks.findings import held, released
 from validator.counts import plural
 from validator.diff.compare import Change, GameDiff, HandRow
 from validator.diff.holds import Hold
 from validator.diff.names import field_name, in_words
 from validator.model.notation import format_money, parse_payout
 from validator.signage.checked import describe
+from validator.wrapping import held, released
 
 PLACES = 4
 

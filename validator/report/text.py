@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import textwrap
 from typing import Any, TextIO
 
-from validator.checks.findings import HELD, held, released
+from validator.wrapping import HELD, wrapped
 
 STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -50,14 +49,7 @@ def summary_line(summary: dict[str, int]) -> str:
 def _wrap(text: str, width: int | None, indent: str) -> list[str]:
     if width is None:
         return [text]
-    lines = textwrap.wrap(
-        held(text),
-        width=max(width, 40),
-        subsequent_indent=indent,
-        break_long_words=False,
-        break_on_hyphens=False,
-    ) or [held(text)]
-    return [released(line) for line in lines]
+    return wrapped(text, max(width, 40), hanging=indent)
 
 
 def finding_lines(f: Any, width: int | None) -> list[str]:

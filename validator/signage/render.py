@@ -7,12 +7,12 @@ paytable's citation stands on its title line and covers its rows.
 from __future__ import annotations
 
 import re
-import textwrap
 from dataclasses import replace
 from typing import Any
 
 from validator import jsonout
 from validator.signage.build import PLACEMENT, Item, Line, Paytable, Sign, SignSet
+from validator.wrapping import wrapped
 
 WIDTH = 88  # the terminal text wraps long lines; HTML and Markdown do not
 
@@ -20,14 +20,7 @@ WIDTH = 88  # the terminal text wraps long lines; HTML and Markdown do not
 def _cited(text: str, cite: str, with_cite: bool, indent: str = "") -> str:
     """A line and its citation, wrapped with a hanging indent."""
     line = f"{text}  [{cite}]" if with_cite else text
-    return textwrap.fill(
-        line,
-        WIDTH,
-        initial_indent=indent,
-        subsequent_indent=indent + "    ",
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
+    return "\n".join(wrapped(line, WIDTH, indent, indent + "    "))
 
 
 #: said above the signs where the game's rules call for a figure the submission does not give

@@ -1,0 +1,36 @@
+"""Prose wrapped for a terminal or a text file, one way everywhere: a section sign stays
+with its number (``§ 641a.12`` never breaks across lines), and words and hyphenated names
+are never split."""
+
+from __future__ import annotations
+
+import textwrap
+
+#: a section sign held to its number where a line wraps: a character of one cell that no
+#: wrapping (textwrap's, rich's) takes for a space, as a no-break space is to rich; a
+#: private-use one, never in a game file, printed back as a space (``released``)
+HELD = "\ue000"
+
+
+def held(text: str) -> str:
+    """``text`` with each ``§`` held to its number for wrapping."""
+    return text.replace("§ ", f"§{HELD}")
+
+
+def released(text: str) -> str:
+    """Wrapped text printed: the held spaces spaces again."""
+    return text.replace(HELD, " ")
+
+
+def wrapped(text: str, width: int, indent: str = "", hanging: str = "") -> list[str]:
+    """``text`` in lines of at most ``width`` where its words allow: the first line after
+    ``indent``, the rest after ``hanging``."""
+    lines = textwrap.wrap(
+        held(text),
+        width=width,
+        initial_indent=indent,
+        subsequent_indent=hanging,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [indent + held(text)]
+    return [released(line) for line in lines]
