@@ -334,3 +334,17 @@ def test_the_contents_give_pages_only_where_a_printing_found_them(proposal: Path
     contents = printed.split("<h2>Contents</h2>", 1)[1].split("</table>", 1)[0]
     assert "<th>Page</th>" in contents
     assert "<td class='num'>2</td>" in contents and "<td class='num'>3</td>" in contents
+
+
+def test_every_table_in_the_pack_heads_its_columns(proposal: Path) -> None:
+    """A table read aloud, or split across a page, says what its columns are: the signage
+    section's paytables head theirs as the signs do ("Hand" and the chapter's column)."""
+    page = render_html(build_pack(proposal, "fcp-proposal.yaml"))
+    signage = page.split('<section id="signage"')[1].split("</section>")[0]
+    tables = re.findall(r"<table>.*?</table>", signage)
+    assert tables
+    for table in tables:
+        assert re.match(r"<table><thead><tr><th>Hand</th><th class='num'>[^<]+</th></tr>", table)
+    for table in re.findall(r"<table[^>]*>.*?</table>", page):
+        rows = re.findall(r"<tr>.*?</tr>", table)
+        assert "<thead>" in table or all(r.startswith("<tr><th scope='row'>") for r in rows)

@@ -48,7 +48,7 @@ section.page-start { break-before: page; }
 table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt 0; }
 th, td { border: 0.5pt solid #666; padding: 2pt 4pt; text-align: left; vertical-align: top; }
 th { background: #eee; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.v { white-space: nowrap; }
 tr, .keep { break-inside: avoid; }
 .changed { font-weight: bold; }
@@ -60,6 +60,9 @@ dl.facts dt { font-weight: bold; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .sign { border: 1pt solid #000; padding: 6pt 10pt; margin: 0 0 10pt 0; break-inside: avoid; }
 .sign .title { font-size: 12pt; font-weight: bold; }
+.sign p { margin: 4pt 0; }
+.sign table { margin: 2pt 0 4pt 0; }
+.sign th, .sign td { padding: 0.5pt 4pt; }
 .approval { break-inside: avoid; }
 .approval .field { margin: 26pt 0 0 0; border-top: 0.75pt solid #000; padding-top: 2pt;
   width: 70%; }
@@ -72,10 +75,7 @@ blockquote.quote { margin: 2pt 0 0 0; padding: 1pt 4pt; border-left: 2pt solid #
   font-size: 8.5pt; }
 table.toc { width: 60%; }
 footer.every-page { margin-top: 2em; font-size: 8pt; color: #333; }
-@media print { blockquote.quote { margin: 2pt 0 0 0; padding: 1pt 4pt; border-left: 2pt solid #999;
-  font-size: 8.5pt; }
-table.toc { width: 60%; }
-footer.every-page { display: none; } }
+@media print { footer.every-page { display: none; } }
 @media screen { body { max-width: 8in; margin: 1em auto; } }
 """
 
@@ -240,9 +240,10 @@ def summary_section(pack: ReviewPack, approval_page: int | None = None) -> str:
         f"<h2>{_e(pack.heading('summary'))}</h2>"
         f"<h3>Hold of each wager</h3>{holds}"
         "<h3>Findings by severity</h3><table><tbody>"
-        f"<tr><td>Errors</td><td class='num'>{c['errors']}</td></tr>"
-        f"<tr><td>Warnings</td><td class='num'>{c['warnings']}</td></tr>"
-        f"<tr><td>Informational</td><td class='num'>{c['info']}</td></tr></tbody></table>"
+        f"<tr><th scope='row'>Errors</th><td class='num'>{c['errors']}</td></tr>"
+        f"<tr><th scope='row'>Warnings</th><td class='num'>{c['warnings']}</td></tr>"
+        f"<tr><th scope='row'>Informational</th><td class='num'>{c['info']}</td></tr>"
+        "</tbody></table>"
         f"<p>The decision is signed in the <a href='#approval'>{_e(pack.heading('approval'))}</a> "
         f"block, {where}.</p>"
     )
@@ -490,7 +491,8 @@ def _signage(pack: ReviewPack) -> str:
             elif isinstance(item, Paytable):
                 out.append(
                     f"<p><strong>{_e(item.title)}</strong> "
-                    f"<span class='cite'>[{_e(item.cite)}]</span></p><table><tbody>"
+                    f"<span class='cite'>[{_e(item.cite)}]</span></p><table><thead><tr>"
+                    f"<th>Hand</th><th class='num'>{_e(item.column)}</th></tr></thead><tbody>"
                 )
                 out += [
                     f"<tr><td>{_e(h)}</td><td class='num'>{_e(p)}</td></tr>" for h, p in item.rows
