@@ -793,3 +793,20 @@ def test_a_memo_of_more_than_paytables_is_a_rules_submission_change(tmp_path: Pa
     new = write(tmp_path, "new.yaml", FOUR_CARD_POKER.replace("max_wager: 500", "max_wager: 400"))
     _, out, _ = diff(str(old), str(new), "--format", "markdown")
     assert out.startswith("# Rules Submission change: Four Card Poker\n")
+
+
+def test_a_hold_that_did_not_move_says_unchanged(tmp_path: Path) -> None:
+    """A lower rate of progression (§ 641a.12(d)(3)) leaves the hold with the meter at its
+    seed where it was and moves only the long run: the terminal and the memo say
+    "unchanged", as the review pack does, never "0.0000 percentage points"."""
+    example = Path(__file__).parents[1] / "rulesubs" / "example" / "four-card-poker.yaml"
+    text = example.read_text(encoding="utf-8")
+    before = write(tmp_path, "old.yaml", text)
+    after = write(tmp_path, "new.yaml", text.replace("increment: 25%", "increment: 20%"))
+    for fmt in ("text", "markdown"):
+        code, out, err = diff(str(before), str(after), "--format", fmt)
+        assert code == 1, err  # the rate is not § 641a.12(d)(3)'s: a new finding
+        flat = " ".join(out.split())
+        assert "0.0000 percentage points" not in flat
+        assert "49.6783% → 49.6783% (unchanged)" in flat
+        assert "24.6783% → 29.6783% (+5.0000 percentage points)" in flat

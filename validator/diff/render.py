@@ -76,10 +76,15 @@ def holds_text(change: Change) -> str:
 
 
 def delta_text(change: Change) -> str:
-    delta = change.hold_delta
+    return moved_text(change.hold_delta)
+
+
+def moved_text(delta: Fraction | None) -> str:
+    """How far a hold moved, in percentage points; "unchanged" where it did not (never
+    "0.0000 percentage points", as the review pack says it too)."""
     if delta is None:
         return ""
-    return f"{percent(delta, sign=True)} percentage points"
+    return "unchanged" if delta == 0 else f"{percent(delta, sign=True)} percentage points"
 
 
 #: a value a submission states in a form not read (its finding says how), compared as if
@@ -296,8 +301,7 @@ def long_run_sides(c: Change) -> tuple[str, str, str]:
     old, new = (h.long_run_hold if h is not None else None for h in (c.hold_old, c.hold_new))
     delta = c.long_run_delta
     shown = ("—" if x is None else f"{percent(x)}%" for x in (old, new))
-    moved = "" if delta is None else f"{percent(delta, sign=True)} percentage points"
-    return next(shown), next(shown), moved
+    return next(shown), next(shown), moved_text(delta)
 
 
 def long_run_text(c: Change) -> str | None:
