@@ -348,3 +348,33 @@ def test_every_table_in_the_pack_heads_its_columns(proposal: Path) -> None:
     for table in re.findall(r"<table[^>]*>.*?</table>", page):
         rows = re.findall(r"<tr>.*?</tr>", table)
         assert "<thead>" in table or all(r.startswith("<tr><th scope='row'>") for r in rows)
+
+
+def test_a_waiver_the_filing_asks_for_is_counted_alike_on_the_cover_and_in_the_changes(
+    tmp_path: Path,
+) -> None:
+    """A waiver written in a filing is the filer's request, granted only at approval: the
+    cover counts the finding, and so does the changes section, which names it new where
+    the approved submission did not have it (it said "1 warning; 0 findings are new"
+    under a cover of 2 warnings, hiding the new one)."""
+    lunar = EXAMPLES / "lunar-poker.yaml"
+    old = amended(
+        lunar,
+        tmp_path / "old.yaml",
+        ("offered: [super]", "offered: []"),
+        ("instant_payout: B, super: A}", "instant_payout: B}"),
+    )
+    new = amended(
+        lunar,
+        tmp_path / "new.yaml",
+        ("super: A}", "super: A}  # rulesub: ignore[lunar-poker/super-hold] -- the chapter's"),
+        ("2027-01-01", "2027-06-01"),
+    )
+    pack = build_pack(new, "new.yaml", old, "old.yaml")
+    warnings = pack.counts["warnings"]
+    assert any(f.code == "lunar-poker/super-hold" for f in pack.findings)
+    memo = render_markdown(pack)
+    assert f"**0 errors, {warnings} warnings, 0 info.**" in memo
+    assert f"The new submission has 0 errors and {warnings} warnings; 1 finding is new." in memo
+    assert pack.diff is not None
+    assert [f.code for f in pack.diff.new_findings] == ["lunar-poker/super-hold"]

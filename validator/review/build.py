@@ -250,8 +250,9 @@ def _changes(pack: ReviewPack, new: Any, old_path: Path, old_label: str) -> None
         pack.game,
         old.submission,
         new.submission,
-        old_findings=old.findings,
-        new_findings=new.findings,
+        # counted as the pack counts them: a waiver a filing writes is only asked for
+        old_findings=old.as_filed(),
+        new_findings=pack.findings,
         old_label=old_label,
         new_label=pack.file,
     )
