@@ -17,6 +17,11 @@ def held(text: str) -> str:
     return text.replace("§ ", f"§{HELD}")
 
 
+def unbroken(text: str) -> str:
+    """``text`` held on one line where a line wraps (``12643/324870 → 1503/54145``)."""
+    return text.replace(" ", HELD)
+
+
 def released(text: str) -> str:
     """Wrapped text printed: the held spaces spaces again."""
     return text.replace(HELD, " ")

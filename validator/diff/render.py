@@ -12,7 +12,7 @@ from validator.diff.holds import Hold
 from validator.diff.names import field_name, in_words
 from validator.model.notation import format_money, parse_payout
 from validator.signage.checked import describe
-from validator.wrapping import held, released
+from validator.wrapping import held, released, unbroken
 
 PLACES = 4
 
@@ -264,12 +264,12 @@ def _hold_line(c: Change) -> Any:
     from rich.text import Text
 
     t = Text("  Hold: ")
-    t.append(holds_text(c))
+    t.append(unbroken(holds_text(c)))
     if c.hold_delta is not None:
         t.append(f"  ({delta_text(c)})", style="bold")
     exact = [h.value for h in (c.hold_old, c.hold_new) if h is not None and h.value is not None]
     if exact:
-        t.append("  exact: " + " → ".join(str(v) for v in exact), style="dim")
+        t.append("  " + unbroken("exact: " + " → ".join(str(v) for v in exact)), style="dim")
     if any(h is not None and h.basis == "bonus" for h in (c.hold_old, c.hold_new)):
         t.append("  (a bonus on another wager: minus its return per unit)", style="dim")
     at = metered(c)
