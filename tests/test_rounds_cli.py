@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -637,3 +638,43 @@ def test_an_exchange_naming_a_card_twice_is_refused_589_11(tmp_path: Path) -> No
     assert out.returncode == 2
     assert "the exchange names 2S twice" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_play_tells_each_choice_by_its_name_in_the_chapters_words() -> None:
+    """§ 589.2(b)(3), § 589.11(b), (e)(2): Lunar Poker's elections are told as the game
+    file names them from the chapter ("Buy a 6th card", "Force the dealer", "Exchange 2-5
+    cards", "Bet Wager"), never by their ids (``buy_sixth``, ``force_dealer``, ``none``); a
+    wager with the amount placed; the fee as "Options fee" (§ 589.1)."""
+    lunar = PROJECT_ROOT / "rulesubs" / "example" / "lunar-poker.yaml"
+    out = run_rulesub(
+        "play", "lunar-poker", "--rulesub", str(lunar), "--rounds", "40", "--seed", "11"
+    )
+    assert out.returncode == 0, out.stderr
+    choices = {
+        line.split(": ", 1)[1].rstrip(" │")
+        for line in out.stdout.splitlines()
+        if "  seat " in line and ": " in line.split("  seat ", 1)[1]
+    }
+    told = {c.split(" $")[0].split(":")[0] for c in choices}
+    assert {"Bet Wager", "Fold", "Exchange 2-5 cards", "Force the dealer"} <= told, told
+    assert not told & {"bet", "fold", "buy_sixth", "exchange", "force_dealer", "none"}
+    assert all(c.startswith("Bet Wager $") for c in choices if c.startswith("Bet"))
+    assert "Options fee -$" in out.stdout and ", fee -" not in out.stdout
+    four = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
+    out = run_rulesub("play", "four-card-poker", "--rulesub", str(four), "--rounds", "5")
+    assert out.returncode == 0, out.stderr
+    # § 641a.11(b): one to three times the Ante, said with the amount it comes to
+    assert re.search(r"seat \d: Play Wager [123]x \(\$[1-3]0\)", out.stdout)
+    assert not re.search(r"seat \d: (play|fold)\b", out.stdout)
+
+
+def test_settle_names_the_choice_a_row_rests_on() -> None:
+    """§ 589.11(c)(1): a declared royal flush wins the instant payout; the reason names
+    the election as the game file does, not by its id ``declare``."""
+    out = run_rulesub(
+        "settle", str(GOLDEN / "lunar-poker" / "04-instant-payout-royal-and-super.yaml")
+    )
+    assert out.returncode == 0, out.stderr
+    flat = " ".join(out.stdout.replace("│", " ").split())
+    assert 'chose "Declare a royal flush or straight flush"' in flat
+    assert "chose declare" not in flat

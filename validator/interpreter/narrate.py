@@ -10,6 +10,7 @@ from rich.text import Text
 from validator.interpreter.results import RoundResult
 from validator.interpreter.scalar_result import draw_text
 from validator.money import exact_money
+from validator.wrapping import held, released
 
 
 def _signed(amount: Decimal) -> str:
@@ -37,13 +38,13 @@ def settlement_table(result: RoundResult) -> Any:
                 exact_money(w.amount),
                 Text(w.result, style=_style(w.result)),
                 _signed(w.net),
-                w.reason,
+                held(w.reason),
             )
             first = False
         if seat.fees:
             t.add_row(
                 "",
-                "options fee",
+                result.name("options_fee"),
                 exact_money(seat.fees),
                 "paid",
                 _signed(-seat.fees),
@@ -102,8 +103,16 @@ def print_settlement(console: Any, result: RoundResult) -> None:
             + (f" — {hands}" if hands else "")
             + f"; {acts}"
         )
-    console.print(settlement_table(result))
+    _print_held(console, settlement_table(result))
     console.print(f"house result: {_signed(result.ledger.house)}")
+
+
+def _print_held(console: Any, renderable: Any) -> None:
+    """``renderable`` printed where the console wraps it, each section sign kept with its
+    number (``held``)."""
+    with console.capture() as captured:
+        console.print(renderable)
+    console.file.write(released(captured.get()))
 
 
 def narrate_round(console: Any, number: int, result: RoundResult) -> None:
@@ -111,8 +120,8 @@ def narrate_round(console: Any, number: int, result: RoundResult) -> None:
 
     body = Text()
     for cite, text in result.events:
-        body.append(cite, style="dim")
-        body.append(f"  {text}\n")
+        body.append(held(cite), style="dim")
+        body.append(f"  {held(text)}\n")
     body.append("\n")
     for line in dealer_lines(result):
         body.append(f"{line}\n")
@@ -123,9 +132,9 @@ def narrate_round(console: Any, number: int, result: RoundResult) -> None:
             body.append(f"{', ' if i else ''}{result.name(spot)} ")
             body.append(_signed(w.net), style=_style(w.result))
         if seat.fees:
-            body.append(f", fee -{exact_money(seat.fees)}")
+            body.append(f", {result.name('options_fee')} -{exact_money(seat.fees)}")
         body.append("  ")
         body.append(_signed(seat.net), style="bold")
         body.append("\n")
     body.rstrip()
-    console.print(Panel(body, title=f"round {number}", title_align="left"))
+    _print_held(console, Panel(body, title=f"round {number}", title_align="left"))

@@ -50,7 +50,17 @@ class RoundConditions:
     def _when_decided(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:
         for did, opts in (w.decided or {}).items():
             chose = seat.decided.get(did, "none") if seat else "none"
-            yield chose in opts, (f"chose {chose}" if chose != "none" else "")
+            yield (
+                chose in opts,
+                (f'chose "{self._option_name(did, chose)}"' if chose != "none" else ""),
+            )
+
+    def _option_name(self, decision: str, option: str) -> str:
+        """An option as the game file names it (``Declare a royal flush or straight flush``,
+        never ``declare``)."""
+        step = self.rules.decisions.get(decision)
+        opt = step.options.get(option) if step is not None else None
+        return (opt.name if opt is not None else None) or option
 
     @meaning("scalar", CONDITION.id, "wagered")
     def _when_wagered(self, w: When, seat: Seat | None, side: str) -> Iterator[tuple[bool, str]]:

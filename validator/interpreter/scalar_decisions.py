@@ -186,4 +186,16 @@ class RoundDecisions:
                 text = "exchange " + " ".join(card_str(c) for c in a.cards)
         if a.option != step.default:  # a default choice is not an action
             seat.taken.append(text)
-        self.state.narrate(step.cite, f"seat {seat.number}: {text}")
+        self.state.narrate(step.cite, f"seat {seat.number}: {self._said(seat, a, opt, text)}")
+
+    @staticmethod
+    def _said(seat: Seat, a: Action, opt: Option, text: str) -> str:
+        """A choice as the narration tells it: by the option's name in the game file (the
+        chapter's words, never its id), with the multiple placed and its amount, or the
+        cards exchanged."""
+        name = opt.name or a.option
+        rest = text[len(a.option) :].strip() if text.startswith(a.option) else ""
+        if opt.wager is not None:
+            placed = format_money(seat.stakes[opt.wager])
+            return f"{name} {rest} ({placed})" if rest.endswith("x") else f"{name} {placed}"
+        return f"{name}: {rest}" if rest else name

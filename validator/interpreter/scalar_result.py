@@ -52,6 +52,8 @@ def _names(rules: Rules, meters: MeterBank) -> dict[str, str]:
         names[m.key] = meter_label(rules.table(m.table).name, m.name)
     for group in rules.d.cards.dealt:  # the cards on the table: the Six Card Bonus card
         names.setdefault(group, rules.game.group_name(group))
+    if rules.d.options_fee is not None:  # Lunar Poker's "Options fee" (§ 589.1)
+        names["options_fee"] = rules.d.options_fee.name
     return names
 
 
