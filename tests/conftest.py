@@ -167,3 +167,11 @@ def empty_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     from store_db import database
 
     yield from database(request.param, tmp_path)
+
+
+def unheld(html: str) -> str:
+    """An HTML document's citations as written (``§ 641a.12(d)(1)``): the spans and the
+    no-break spaces that keep each whole where a line wraps taken out."""
+    import re
+
+    return re.sub(r'<span class="nb">§&nbsp;(.*?)</span>', r"§ \1", html)

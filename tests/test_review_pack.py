@@ -21,6 +21,7 @@ import pytest
 from store_db import EXAMPLES, amended
 from typer.testing import CliRunner
 
+from tests.conftest import unheld
 from validator import PROJECT_ROOT
 from validator.cli import app
 from validator.review import SECTIONS, build_pack, render_html, render_markdown
@@ -90,7 +91,7 @@ def test_the_findings_are_listed_with_sections_and_lines() -> None:
         CliRunner().invoke(app, ["validate", str(FLAWED), "--format", "json"]).stdout
     )
     pack = build_pack(FLAWED, "hcf-payout-limit.yaml")
-    html = render_html(pack)
+    html = unheld(render_html(pack))
     assert validated["findings"]
     lines = FLAWED.read_text(encoding="utf-8").splitlines()
     for f in validated["findings"]:
@@ -108,7 +109,7 @@ def test_a_pack_with_errors_is_a_draft_on_every_page_and_its_approval_not_open()
     head, and the foot), the cover says so, and the approval block does not offer a plain
     "Approved": ``rulesub approve`` needs every error fixed or waived with its reason."""
     pack = build_pack(FLAWED, "hcf-payout-limit.yaml")
-    html, md = render_html(pack), render_markdown(pack)
+    html, md = unheld(render_html(pack)), render_markdown(pack)
     mark = "DRAFT: made under a Rules Submission with 1 error; not for use until each is"
     cover = html.split('<section id="summary"')[0]
     assert mark in cover
@@ -378,3 +379,15 @@ def test_a_waiver_the_filing_asks_for_is_counted_alike_on_the_cover_and_in_the_c
     assert f"The new submission has 0 errors and {warnings} warnings; 1 finding is new." in memo
     assert pack.diff is not None
     assert [f.code for f in pack.diff.new_findings] == ["lunar-poker/super-hold"]
+
+
+def test_a_citation_is_printed_whole_never_broken_at_a_line_end() -> None:
+    """The findings table's Section column and the approval block broke "§ 641a.12(d)" from
+    its "(1)", and "§" from its number: each citation is now set in a span that does not
+    wrap, its section sign held to its number, in the pack and in the par sheet it holds."""
+    html = render_html(build_pack(FLAWED, "hcf-payout-limit.yaml"))
+    body = html.split("<body>", 1)[1]
+    text = re.sub(r'<span class="nb">§&nbsp;[^<\s]+</span>', "", body)
+    assert "§ " not in text and "§&nbsp;" not in text
+    assert re.search(r'<span class="nb">§&nbsp;678a\.12\(e\)\)?</span>', body)
+    assert ".nb { white-space: nowrap; }" in html

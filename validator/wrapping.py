@@ -4,6 +4,7 @@ are never split."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 #: a section sign held to its number where a line wraps: a character of one cell that no
@@ -20,6 +21,13 @@ def held(text: str) -> str:
 def unbroken(text: str) -> str:
     """``text`` held on one line where a line wraps (``12643/324870 → 1503/54145``)."""
     return text.replace(" ", HELD)
+
+
+def held_html(escaped: str) -> str:
+    """HTML text (escaped) with each citation set whole where a browser wraps it: ``§`` held
+    to its number by a no-break space, the citation itself (``§ 641a.12(d)(1)``, which a
+    browser would break before its ``(1)``) in a span that does not wrap (``nb``)."""
+    return re.sub(r"§ (\S+)", r'<span class="nb">§&nbsp;\1</span>', escaped)
 
 
 def released(text: str) -> str:

@@ -6,8 +6,11 @@ bytes (no date, a fixed hash salt)."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import re
 from fractions import Fraction
+from html import escape
 from itertools import pairwise
 from typing import Any
 
@@ -128,13 +131,25 @@ def _pyplot() -> Any:
     return plt
 
 
-def _svg(fig: Any) -> str:
+def _svg(fig: Any, title: str) -> str:
+    """The figure as inline SVG, named by its title for a screen reader (``role="img"``),
+    its element ids its own: every figure numbers its parts alike (``figure_1``), so in a
+    document of several each id is prefixed with a digest of the figure's bytes."""
     plt = _pyplot()
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     text = buf.getvalue()
-    return text[text.index("<svg") :]  # inline: no XML declaration or doctype
+    text = text[text.index("<svg") :]  # inline: no XML declaration or doctype
+    key = "f" + hashlib.sha256(text.encode()).hexdigest()[:10]
+    ids = set(re.findall(r'\bid="([^"]+)"', text))
+    text = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{key}-{m[1]}"', text)
+    text = re.sub(
+        r'((?:xlink:)?href="#|url\(#)([^")]+)',
+        lambda m: f"{m[1]}{key}-{m[2]}" if m[2] in ids else m[0],
+        text,
+    )
+    return text.replace("<svg ", f'<svg role="img" aria-label="{escape(title)}" ', 1)
 
 
 def bar_chart(
@@ -168,7 +183,7 @@ def bar_chart(
             color="#a33333",
         )
     _dress(ax, title, xlabel, ylabel, method)
-    return _svg(fig)
+    return _svg(fig, title)
 
 
 #: more bars than this and their labels stand upright, so that they never run together
@@ -219,7 +234,7 @@ def line_chart(
     if mark_x is not None or mark_y is not None:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
     _dress(ax, title, xlabel, ylabel, method)
-    return _svg(fig)
+    return _svg(fig, title)
 
 
 def axis_money(x: float) -> str:

@@ -14,6 +14,7 @@ from validator.money import format_money
 from validator.odds.wagers import strategy_text
 from validator.par import printed
 from validator.par.wagers import holds_nothing, wager_label
+from validator.wrapping import held_html
 
 
 def _pct(x: float | None, places: int = 4) -> str:
@@ -329,6 +330,7 @@ body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 10pt; color: #1
 h1 { font-size: 18pt; margin: 0 0 4pt; } h2 { font-size: 13pt; margin: 14pt 0 4pt; }
 table { border-collapse: collapse; margin: 4pt 0; page-break-inside: avoid; width: 100%; }
 th, td { border: 1px solid #999; padding: 2pt 5pt; } td.n { text-align: right; }
+td:first-child { min-width: 14em; }  /* a wager's name is read on one line where it can be */
 figure { page-break-inside: avoid; margin: 6pt 0; } figcaption { font-size: 9pt; color: #333; }
 section { page-break-inside: avoid; }
 .method { font-size: 9pt; color: #444; }
@@ -339,11 +341,13 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; font-size: 9pt; }
 .draft { border: 2pt solid #a00; color: #a00; padding: 4pt; margin-bottom: 8pt; }
 .rest > :first-child { break-before: page; }
 svg { max-width: 100%; height: auto; }
+.nb { white-space: nowrap; }
 """
 
 
 def _h(s: object) -> str:
-    return html.escape(str(s))
+    """Text set in the sheet, each citation kept whole where a line wraps."""
+    return held_html(html.escape(str(s)))
 
 
 def _html_table(head: list[str], rows: list[list[str]]) -> str:
@@ -370,7 +374,7 @@ def html_report(sheet: dict[str, Any]) -> str:
     return "\n".join(
         [
             "<!doctype html><html lang=en><head><meta charset=utf-8>",
-            f"<title>{'DRAFT · ' if draft else ''}Par sheet: {_h(sheet['name'])}</title>"
+            f"<title>{'DRAFT · ' if draft else ''}Par sheet: {html.escape(sheet['name'])}</title>"
             f"<style>{CSS}{printed.page_foot(foot, mark)}</style></head><body>",
             draft_banner(sheet),
             f"<h1>Par sheet: {_h(sheet['name'])}</h1>",

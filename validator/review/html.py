@@ -34,6 +34,7 @@ from validator.par.printed import OUTSIDE, draft_mark, page_foot, range_verdict,
 from validator.review.build import PAGE_STARTS, SECTIONS, ReviewPack
 from validator.review.cover import field_name
 from validator.signage.build import PLACEMENT, Line, Paytable
+from validator.wrapping import held_html
 
 CSS = """
 @page { size: Letter; margin: 0.6in 0.6in 0.85in 0.6in; }
@@ -53,6 +54,7 @@ td.v { white-space: nowrap; }
 tr, .keep { break-inside: avoid; }
 .changed { font-weight: bold; }
 .cite { color: #333; font-size: 8.5pt; }
+.nb { white-space: nowrap; }
 .error { color: #a00; font-weight: bold; }
 .draft { border: 2pt solid #a00; color: #a00; padding: 4pt; font-weight: bold; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2pt 12pt; }
@@ -81,7 +83,8 @@ footer.every-page { margin-top: 2em; font-size: 8pt; color: #333; }
 
 
 def _e(value: object) -> str:
-    return escape("" if value is None else str(value))
+    """Text set in the pack, each citation kept whole where a line wraps."""
+    return held_html(escape("" if value is None else str(value)))
 
 
 def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
@@ -94,7 +97,7 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{'DRAFT · ' if draft else ''}{_e(title)}</title>",
+        f"<title>{'DRAFT · ' if draft else ''}{escape(title)}</title>",
         f"<style>{CSS}{page_foot(foot, draft, second=chain_line(pack))}</style></head><body>",
     ]
     for key, _ in SECTIONS:
