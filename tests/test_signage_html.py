@@ -239,3 +239,34 @@ def test_a_signs_foot_names_the_games_chapter_only_beside_its_own_sections() -> 
     assert limits and all("ch. 678a" not in f for f in limits)
     own = [f for f in feet if "§ 678a." in f]
     assert own and all(f.endswith("(58 Pa. Code ch. 678a (PA))") for f in own)
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+@pytest.mark.parametrize("name", ["four-card-poker.yaml", "everything"])
+def test_a_hand_on_a_posted_sign_is_printed_on_one_line(name: str, tmp_path: Path) -> None:
+    """A patron reads each hand whole: the printed payout tables broke "Four-of-a-" from
+    "kind" and "Straight" from "flush" in two columns of large type. The type is now the
+    largest at which every row of the sign's tables fits its column on one line."""
+    import subprocess
+
+    path = PROJECT_ROOT / "rulesubs" / "example" / name
+    if name == "everything":
+        path = tmp_path / "everything.yaml"
+        path.write_text(EVERYTHING, encoding="utf-8")
+    out = tmp_path / "signs.html"
+    result = CliRunner().invoke(
+        app, ["signage", str(path), "--print", "--format", "html", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.stderr
+    pdf = tmp_path / "signs.pdf"
+    pdf.write_bytes(print_pdf(out, tmp_path))
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    checked = check_submission(path)
+    signs = build_signage(load_game(checked.submission.game), checked.submission)
+    hands = {h for s in signs.signs for i in s.items if isinstance(i, Paytable) for h, _ in i.rows}
+    assert hands
+    for hand in hands:
+        assert any(hand in line for line in lines), f"{hand!r} is broken across lines"

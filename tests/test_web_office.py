@@ -855,7 +855,7 @@ def test_pages_speak_in_names_not_ids_or_flags(tmp_path: Path) -> None:
 
 
 def flash_of(page: str) -> str:
-    found = re.search(r'<div class="flash[^"]*" id="flash">(.*?)</div>', page, re.S)
+    found = re.search(r'<div class="flash[^"]*" id="flash"[^>]*>(.*?)</div>', page, re.S)
     assert found, page[-2000:]
     return unescape(found.group(1))
 

@@ -14,7 +14,16 @@ from pathlib import Path
 import pytest
 from store_db import amended, store_clock  # noqa: F401 (the store's clock, for the tests that name it)
 from typer.testing import CliRunner
-from webtools import EXAMPLE, FLAWED, HOLDER, Office, make_office, signed_in, token_of
+from webtools import (
+    EXAMPLE,
+    FLAWED,
+    HOLDER,
+    Office,
+    make_office,
+    sign_in,
+    signed_in,
+    token_of,
+)
 
 from validator.diff.names import in_words
 
@@ -178,7 +187,10 @@ def test_a_file_and_pasted_text_together_record_neither(office: Office) -> None:
     assert "Nothing was recorded." in said
     assert len(office.store.history()) == before
     # the pasted text is given back to mend, escaped, never lost
-    assert f'<textarea id="text" name="text" rows="16">{text}</textarea>' in said
+    assert (
+        f'<textarea id="text" name="text" rows="16" aria-invalid="true" '
+        f'aria-describedby="upload-error" autofocus>{text}</textarea>'
+    ) in said
     hostile = client.post(
         "/upload",
         data={"csrf": token_of(client), "text": "</textarea><script>x()</script>"},
@@ -197,13 +209,18 @@ def test_facilities_page_shows_approved_and_pending(office: Office) -> None:
     assert f'href="/submissions/{sid}">#{sid}</a></td>' in page.split('id="pending"')[1]
     client.post(f"/submissions/{sid}/approve", data={"csrf": token_of(client), "on": APPROVED_ON})
     page = client.get("/").text  # the store's clock: 2026-11-02, before it takes effect
-    assert f'none; next <a href="/submissions/{sid}">#{sid}</a> from 2027-01-01</td>' in page
+    assert (
+        f'none; next <a href="/submissions/{sid}">#{sid}</a> from '
+        '<span class="date">2027-01-01</span></td>'
+    ) in page
     from validator.store import lifecycle
 
     with pytest.MonkeyPatch.context() as patch:  # in force from its effective date
         patch.setattr(lifecycle, "utcnow", lambda: dt.datetime(2027, 1, 1, 9, tzinfo=dt.UTC))
         page = client.get("/").text
-    assert f'href="/submissions/{sid}">#{sid}</a> effective 2027-01-01</td>' in page
+    assert (
+        f'href="/submissions/{sid}">#{sid}</a> effective <span class="date">2027-01-01</span></td>'
+    ) in page
 
 
 @pytest.mark.usefixtures("store_clock")  # recorded on a fixed date
@@ -256,12 +273,17 @@ def test_the_home_page_shows_the_approval_in_force_today_and_the_next(
         return page.split('data-label="Approved">')[1].split("</td>")[0]
 
     march, april, june = ids["2027-03-01"], ids["2027-04-01"], ids["2027-06-01"]
-    assert shown() == f'none; next <a href="/submissions/{march}">#{march}</a> from 2027-03-01'
+    assert shown() == (
+        f'none; next <a href="/submissions/{march}">#{march}</a> from '
+        '<span class="date">2027-03-01</span>'
+    )
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(lifecycle, "utcnow", lambda: dt.datetime(2027, 4, 15, tzinfo=dt.UTC))
         assert shown() == (
-            f'<a href="/submissions/{april}">#{april}</a> effective 2027-04-01; '
-            f'next <a href="/submissions/{june}">#{june}</a> from 2027-06-01'
+            f'<a href="/submissions/{april}">#{april}</a> effective '
+            '<span class="date">2027-04-01</span>; '
+            f'next <a href="/submissions/{june}">#{june}</a> from '
+            '<span class="date">2027-06-01</span>'
         )
 
 
@@ -516,3 +538,64 @@ def test_a_filings_details_name_its_facility(office: Office) -> None:
     details = page.split('<dl class="meta">', 1)[1].split("</dl>", 1)[0]
     assert f'<dt>Facility</dt><dd id="facility">{row.facility}</dd>' in details
     assert f"<dt>Certificate holder</dt><dd>{row.certificate_holder}</dd>" in details
+
+
+def test_the_signs_tab_offers_the_proofs_and_the_finished_signs_apart(office: Office) -> None:
+    """The tab shows the proofs (each line with its section, the paytable letters) and says
+    they are not for posting; the finished signs, as posted, carry no section, paytable
+    letter or chapter, and are the page to print. Either way the page has one h1: the
+    signs' titles sit one level under it."""
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    proofs = client.get(f"/submissions/{sid}/signs")
+    assert proofs.status_code == 200
+    page = unescape(proofs.text)
+    assert "not for posting" in page and f'href="/submissions/{sid}/signs?as=posted"' in page
+    body = page.split('id="document-signs"', 1)[1]
+    assert "§ " in body and "Paytable" in body
+    posted = client.get(f"/submissions/{sid}/signs?as=posted")
+    assert posted.status_code == 200
+    page = unescape(posted.text)
+    assert "print this page" in page and f'href="/submissions/{sid}/signs"' in page
+    body = page.split('id="document-signs"', 1)[1].split("</main>", 1)[0]
+    assert "§" not in body and "Paytable" not in body and "Pa. Code" not in body
+    for shown in (proofs.text, posted.text):
+        assert shown.count("<h1") == 1, shown.count("<h1")
+    assert client.get(f"/submissions/{sid}/signs?as=draft").status_code == 400
+
+
+def test_a_refused_entry_is_tied_to_its_field_and_announced(office: Office) -> None:
+    """A message that refuses what was typed names its field (``aria-describedby``,
+    ``aria-invalid``) and is announced (``role="alert"``): the sign-in, the upload, a
+    rejection without a reason."""
+    anonymous = TestClient(create_app(office.db, secret="k" * 32), base_url="http://127.0.0.1")
+    wrong = sign_in(anonymous, "rev", "no such password").text
+    assert 'role="alert"' in wrong
+    for field in ("name", "password"):
+        tag = re.search(rf'<input [^>]*id="{field}"[^>]*>', wrong)
+        assert (
+            tag and 'aria-invalid="true"' in tag[0] and 'aria-describedby="login-error"' in tag[0]
+        )
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    page = client.post(
+        f"/submissions/{sid}/reject", data={"csrf": token_of(client), "reason": "   "}
+    ).text
+    assert re.search(r'<div class="flash refused" id="flash" role="alert">Not rejected', page)
+    reason = re.search(r'<input [^>]*id="reason"[^>]*>', page)
+    assert reason and 'aria-describedby="flash"' in reason[0]
+    assert 'aria-invalid="true"' in reason[0]
+    calm = client.get(f"/submissions/{sid}").text
+    reason = re.search(r'<input [^>]*id="reason"[^>]*>', calm)
+    assert reason and "aria-invalid" not in reason[0]  # said once, with its message
+
+
+def test_the_filing_shown_is_marked_in_its_history_in_words(office: Office) -> None:
+    """The history table marks the filing on screen by more than its colour: "(this
+    filing)" and ``aria-current``; the others are links named as submissions."""
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    page = client.get(f"/submissions/{sid}").text
+    history = page.split('id="history"', 1)[1].split("</table>", 1)[0]
+    assert '<tr class="changed" aria-current="true">' in history
+    assert f'{sid} <span class="muted">(this filing)</span>' in history

@@ -354,7 +354,7 @@ def changes_section(pack: ReviewPack) -> str:
             f"{_e(sides(c)[1])}</h3><p class='cite'>{_e(field_name(pack.game, c.path))} "
             f"{_e(c.cite or '')}</p><table><thead><tr><th>Hand</th>"
             f"<th>{_e(sides(c)[0])}</th><th>{_e(sides(c)[1])}</th>"
-            "<th></th></tr></thead><tbody>"
+            "<th>Change</th></tr></thead><tbody>"
         )
         for row in c.hands:
             cls = " class='num changed'" if row.changed else " class='num'"

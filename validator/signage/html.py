@@ -61,6 +61,17 @@ def _item_heights(sign: Sign, size: int, width: float, with_cite: bool) -> list[
     return out
 
 
+def _rows_whole(sign: Sign, size: int, width: float) -> bool:
+    """Whether every row of the sign's paytables reads on one line in a column ``width``
+    at type ``size``: a hand's name is never broken ("Four-of-a-" over "kind")."""
+    return all(
+        _wrapped(f"{a}   {b}", size, width) == 1
+        for item in sign.items
+        if isinstance(item, Paytable)
+        for a, b in item.rows
+    )
+
+
 def _column_height(heights: list[float], columns: int) -> float:
     """The tallest column when items (kept whole, in order) are balanced over the columns."""
     if columns == 1 or len(heights) < 2:
@@ -89,7 +100,7 @@ def layout(
         for columns in (1, 2) if tables and len(sign.items) > 1 else (1,):
             width = (PAGE_WIDTH_PT - COLUMN_GAP_PT * (columns - 1)) / columns
             heights = _item_heights(sign, size, width, with_cite)
-            if _column_height(heights, columns) <= budget:
+            if _column_height(heights, columns) <= budget and _rows_whole(sign, size, width):
                 return Layout(size, columns)
     return Layout(SIZES_PT[-1], 2)
 
@@ -118,6 +129,7 @@ caption { text-align: left; font-weight: bold; }
 th { text-align: left; border-bottom: 1pt solid #000; font-size: 0.8em; }
 th.pays, td.pays { text-align: right; white-space: nowrap; padding-left: 0.6em; }
 td { padding: 0; }
+td:first-child { white-space: nowrap; }  /* a hand's name whole: the layout leaves it room */
 .cite { font-size: 9pt; line-height: 1.4; color: #333; font-weight: normal; display: block; }
 .foot { font-size: 9pt; color: #333; border-top: 1pt solid #000; padding-top: 3pt; }
 .draft { border: 3pt solid #000; font-size: 14pt; font-weight: bold; text-align: center;

@@ -507,9 +507,15 @@ async def signs(request: Request) -> Response:
             problem=pack.signs_problem or "no signs",
             unreadable=pack.unreadable,
         )
+    from validator.signage.render import as_posted
     from validator.web.office import document_page
 
-    return document_page(web, request, row, render_html(pack.signs), "signs")
+    shown = request.query_params.get("as", "proofs")
+    if shown not in ("proofs", "posted"):  # asked, not given: said
+        raise HTTPException(400, f"no signs as {shown!r}: they are shown as proofs or as posted")
+    posted = shown == "posted"
+    html = render_html(as_posted(pack.signs), cite=False) if posted else render_html(pack.signs)
+    return document_page(web, request, row, html, "signs", posted=posted)
 
 
 async def review_pack(request: Request) -> Response:

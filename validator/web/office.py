@@ -528,9 +528,12 @@ def pdf_response(
     )
 
 
-def document_page(web: Any, request: Request, row: Any, html: str, section: str) -> Response:
+def document_page(
+    web: Any, request: Request, row: Any, html: str, section: str, **context: Any
+) -> Response:
     """A printable document (the review pack, the signs) read in the browser, inside the
-    office's pages: its body and its style, under the navigation and the filing's tabs."""
+    office's pages: its body and its style, under the navigation and the filing's tabs, its
+    headings one level down (the page's own title is its one ``h1``)."""
     body = html.split("<body>", 1)[1].rsplit("</body>", 1)[0] if "<body>" in html else html
     style = html.split("<style>", 1)[1].split("</style>", 1)[0] if "<style>" in html else ""
     return web.render(
@@ -538,9 +541,15 @@ def document_page(web: Any, request: Request, row: Any, html: str, section: str)
         "document.html",
         row=row,
         section=section,
-        body=Markup(body),
-        doc_style=Markup(style.replace("</", "<\\/")),
+        body=Markup(demoted(body)),
+        doc_style=Markup(demoted(style).replace("</", "<\\/")),
+        **context,
     )
+
+
+def demoted(text: str) -> str:
+    """HTML or its stylesheet with every heading one level down (``h1`` → ``h2``)."""
+    return re.sub(r"\b(</?)?h([1-5])\b", lambda m: f"{m[1] or ''}h{int(m[2]) + 1}", text)
 
 
 def par_pdf_html(pack: Any) -> str | None:
