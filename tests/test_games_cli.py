@@ -376,3 +376,15 @@ def test_games_show_counts_decks_and_cards_in_words() -> None:
     shown = CliRunner().invoke(app, ["games", "show", "four-card-poker"], env={"COLUMNS": "200"})
     assert "Decks: 1 deck and 1 cover card [§ 641a.3(a)]" in shown.stdout
     assert "Dealt to the dealer: 6 cards, card 6 face up [§ 641a.8(d)]" in shown.stdout
+
+
+def test_a_table_whose_text_is_missing_claims_no_selection() -> None:
+    """§ 677a.12(c), (d) are missing from the copy (MISSING.md): whether the certificate
+    holder selects among several Bad Beat or Pocket Bonus tables is not known, and `games
+    show` no longer says the table is "selected by the certificate holder"; a table the
+    chapter prints among several still says so."""
+    out = squash(invoke("games", "show", "wpt-heads-up-holdem").stdout)
+    bad_beat = out.split("(table id bad_beat", 1)[1].split("§", 1)[0]
+    assert "selected by the certificate holder" not in bad_beat
+    trips = out.split("(table id trips_plus", 1)[1].split("§", 1)[0]
+    assert "selected by the certificate holder" in trips

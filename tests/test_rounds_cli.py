@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -678,3 +679,39 @@ def test_settle_names_the_choice_a_row_rests_on() -> None:
     flat = " ".join(out.stdout.replace("│", " ").split())
     assert 'chose "Declare a royal flush or straight flush"' in flat
     assert "chose declare" not in flat
+
+
+def test_a_meter_share_says_what_the_meter_stood_at_when_the_seat_was_paid() -> None:
+    """§ 641a.11(c): winners are paid from the dealer's right; § 641a.12(e)(4): a
+    progressive hand is paid "the amount on the meter when it is the player's turn to be
+    paid". Seat 2's straight flush (10% of the meter) is paid before seat 1's royal flush
+    (100%), which therefore gets less than the meter read at the round's start: each
+    reason says the amount the meter stood at on that seat's turn."""
+    golden = GOLDEN / "four-card-poker" / "05-two-progressive-hits-and-envy.yaml"
+    out = run_rulesub("settle", str(golden), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    seats = {
+        s["seat"]: s["wagers"]["five_card_progressive"] for s in json.loads(out.stdout)["seats"]
+    }
+    royal, straight = seats[1]["reason"], seats[2]["reason"]
+    taken = re.search(r"\$([\d,.]+) from the primary meter, which stood at \$([\d,.]+)", straight)
+    left = re.search(r"\$([\d,.]+) from the primary meter, which stood at \$([\d,.]+)", royal)
+    assert taken and left
+    money = [Decimal(x.replace(",", "")) for x in (*taken.groups(), *left.groups())]
+    paid_first, stood_first, paid_then, stood_then = money
+    assert paid_first == (stood_first / 10).quantize(Decimal("0.01"))  # 10% of the meter
+    assert stood_then == stood_first - paid_first and paid_then == stood_then  # 100% of it
+
+
+def test_the_table_game_systems_draws_are_named_as_the_chapter_prints_them() -> None:
+    """§ 641a.1, § 641a.12(g)(3): the "Magic Card" and the "Lucky Bonus", in the reasons
+    as on the sign, never the ids lowercased ("the magic card 9D", "(lucky bonus)")."""
+    golden = GOLDEN / "four-card-poker" / "09-magic-card-and-lucky-bonus.yaml"
+    out = run_rulesub("settle", str(golden), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    reasons = " ".join(
+        w["reason"] for s in json.loads(out.stdout)["seats"] for w in s["wagers"].values()
+    )
+    assert "the Magic Card 9D is in the hand" in reasons and "(Magic Card)" in reasons
+    assert "the Lucky Bonus position is" in reasons and "(Lucky Bonus)" in reasons
+    assert "magic card" not in reasons and "lucky bonus" not in reasons

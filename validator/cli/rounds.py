@@ -337,7 +337,11 @@ def play(
     strategy: StrategyOption = None,
     log: Annotated[
         Path | None,
-        typer.Option("--log", help="write each round to FILE.jsonl (replayable)", metavar="FILE"),
+        typer.Option(
+            "--log",
+            help="write each round to FILE, one JSON line a round (replayable)",
+            metavar="FILE",
+        ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="no narration")] = False,
     format: FormatOption = Format.text,

@@ -256,7 +256,9 @@ def _side_by_side(
 def _table(g: Game, tid: str, table: Table, width: int = 200) -> Group:
     title = Text(f"{table.name} ", style="bold")
     title.append(f"(table id {tid}", style="dim")
-    title.append(", selected by the certificate holder)" if table.selectable else ")", style="dim")
+    # a table whose text is missing: whether the holder selects among several is not known
+    chosen = table.selectable and table.source != "missing"
+    title.append(", selected by the certificate holder)" if chosen else ")", style="dim")
     title.append_text(_cite(table.cite))
     items: list[Any] = [Text(), title]
     if table.source == "missing":

@@ -28,7 +28,10 @@ def settlement_table(result: RoundResult) -> Any:
     title = f"{result.game_name or result.game}: settlement"
     t = Table(title=title, title_justify="left", show_lines=True)
     for col in ("seat", "wager", "amount", "result", "net", "why (the row that applied)"):
-        t.add_column(col, justify="right" if col in ("seat", "amount", "net") else "left")
+        # a word too long for its cell (a citation kept whole) folds, never cut off with "…"
+        t.add_column(
+            col, justify="right" if col in ("seat", "amount", "net") else "left", overflow="fold"
+        )
     for seat in result.seats:
         first = True
         for spot, w in seat.wagers.items():

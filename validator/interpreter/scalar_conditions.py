@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from validator.cards import card_str, rank_of
+from validator.compiler import draw_name
 from validator.interpreter.rules import CONDITION_KEYS, Rules
 from validator.interpreter.scalar_hands import RoundHands
 from validator.interpreter.scalar_state import RoundState
@@ -166,11 +167,11 @@ class RoundConditions:
                 event_hand = self.rules.d.hands[w.event.hand] if w.event.hand else None
                 hs = None if w.event.hand and w.event.hand.startswith("dealer") else seat
                 ok = event_hand is not None and val in self.hands.cards_of(event_hand, hs)
-                why = f"the {w.event.id.replace('_', ' ')} {card_str(val)} is in the hand"
+                why = f"the {draw_name(w.event.id)} {card_str(val)} is in the hand"
             else:
                 pos = 0 if side == "dealer" else (seat.number if seat else -1)
                 ok = val == pos
-                why = f"the {w.event.id.replace('_', ' ')} position is {_position(val)}"
+                why = f"the {draw_name(w.event.id)} position is {_position(val)}"
         yield ok, why if ok else ""
 
     @meaning("scalar", CONDITION.id, "any_player")

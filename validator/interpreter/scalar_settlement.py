@@ -23,6 +23,7 @@ from validator.interpreter.scalar_hands import RoundHands
 from validator.interpreter.scalar_state import RoundState
 from validator.interpreter.seats import Seat
 from validator.interpreter.second_combination import second_combination
+from validator.model.game import Table
 from validator.model.notation import Payout, PayoutKind
 from validator.model.procedure import Line, Pays
 from validator.money import exact_money
@@ -136,7 +137,7 @@ class RoundSettlement:
                 return self._second(seat, hand_id, rows, stake, table.name)
         if payout is None or not payout.pays:
             other = then.otherwise
-            held_label = self._label(then.hand or table.pays_on, category_held)
+            held_label = self._label(then.hand or table.pays_on, category_held, table)
             if other == "refuse":
                 raise RoundError(unpaid_winner(table.name, held_label, line.cite))
             if other == "push":
@@ -145,12 +146,15 @@ class RoundSettlement:
             word = "lose" if other == "lose" else "no bonus"
             why = f"{held_label} pays nothing on {table.name}" if hand_note else ""
             return Decimal(0), Decimal(0), word, why
-        label = self._label(then.hand or table.pays_on, category)
+        label = self._label(then.hand or table.pays_on, category, table)
         if hand_note:
             label += f" ({hand_note})"
         if payout.kind is PayoutKind.METER:
             meter = self.meters.get(table_id, payout.meter)
             key = f"{line_id}/{meter.key}"
+            # a share of the meter is of the amount on it at this seat's turn to be paid
+            # (§ 641a.12(d)(4)): a seat paid before it took its share first
+            stood = f", which stood at {exact_money(meter.amount)} at this seat's turn"
             divided = ""
             if then.divide_among_winners:
                 ways = self._ways(line_id, line, row_index)
@@ -160,13 +164,14 @@ class RoundSettlement:
                 each = self.state.pots[key]
                 if ways > 1:  # the whole meter's share, said as divided, never as one's own
                     divided = f": {payout} divided equally {ways} ways"
+                stood = ""  # one share for every winner: the meter as it stood for them all
             else:
                 each = meter.pay(payout.share)
             return (
                 each,
                 each,
                 f"wins {payout}",
-                f"{label}: {exact_money(each)} from the {meter.name} meter{divided}",
+                f"{label}: {exact_money(each)} from the {meter.name} meter{stood}{divided}",
             )
         if payout.kind is PayoutKind.PUSH:
             return (Decimal(0) if bonus else stake), Decimal(0), "push", f"{label}: push"
@@ -175,14 +180,16 @@ class RoundSettlement:
             return ret, Decimal(0), f"wins {payout}", f"{label}, by {stated_table(table)}"
         return ret, Decimal(0), f"wins {payout}", label
 
-    def _label(self, hand_id: str | None, category: str | None) -> str:
+    def _label(self, hand_id: str | None, category: str | None, table: Table) -> str:
+        """A paytable's row as the chapter prints it: a hand's category ("Straight flush"),
+        or a draw of the table game system ("Magic Card", § 641a.12(g)(3))."""
         if category is None:
             return "the hand"
-        if hand_id is not None:
+        if hand_id is not None and not table.events:
             ev = self.rules.evaluator(hand_id)
             if category in ev.ids:
                 return ev.category(category).name
-        return category.replace("_", " ")
+        return dict(self.rules.game.row_names(table)).get(category, category.replace("_", " "))
 
     def _pay(self, payout: Payout, stake: Decimal, bonus: bool) -> tuple[Decimal]:
         r = payout.ratio
