@@ -542,3 +542,29 @@ def test_options_that_would_be_passed_over_are_refused() -> None:
     done = rulesub("odds", "four-card-poker", "--meter", "primary=5000", "--wager", "aces_up")
     assert done.returncode == 2 and "no table priced here pays from a meter" in done.stderr
     assert rulesub("par", "four-card-poker", "--seed", "-5").returncode == 2
+
+
+def test_a_round_file_in_a_directory_is_passed_over_not_checked_as_a_submission(
+    tmp_path: Path,
+) -> None:
+    """A round file names the submission it was played under in its own `rulesub:` (a
+    path) beside its `seats:`: the README's `round.yaml` at a checkout's root made
+    `validate .` report nine errors on it, and `record DIR` refuse it as unreadable. In a
+    directory it is passed over and said; named on the command line it is still checked."""
+    golden = PROJECT_ROOT / "tests" / "golden" / "high-card-flush"
+    for f in golden.glob("*.yaml"):
+        if not f.name.endswith(".expected.yaml"):
+            (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    rounds = [  # the round files that name the submission they were played under
+        f.name
+        for f in tmp_path.glob("*.yaml")
+        if "\nseats:" in f.read_text() and "\nrulesub: " in f"\n{f.read_text()}"
+    ]
+    assert rounds
+    done = rulesub("validate", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 file checked" in done.stdout
+    n = len(rounds)
+    assert f"skipped {n} round file{'s' if n != 1 else ''}" in done.stderr
+    named = rulesub("validate", rounds[0], cwd=tmp_path)
+    assert named.returncode == 1  # asked for by name: checked, and it is no submission

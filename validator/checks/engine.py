@@ -43,6 +43,12 @@ def display_name(path: Path) -> str:
 
 #: A Rules Submission starts with its format version: ``rulesub: 1`` at the top level.
 SUBMISSION_KEY = re.compile(rb"^(?:\{\s*)?[\"']?rulesub[\"']?\s*:", re.M)
+#: a round file (``settle``'s input) names the submission it was played under in its own
+#: ``rulesub:`` (a path, never a version number) beside its ``seats:``: not a submission
+ROUND_FILE_KEYS = (
+    re.compile(rb"^rulesub\s*:\s*[\"']?[^\s\d\"'#]", re.M),
+    re.compile(rb"^seats\s*:", re.M),
+)
 SNIFF_BYTES = 64 * 1024
 
 
@@ -53,6 +59,7 @@ class Discovery:
     files: list[Path] = field(default_factory=list)
     other_yaml: list[Path] = field(default_factory=list)  # YAML without a top-level rulesub:
     excluded: list[Path] = field(default_factory=list)
+    rounds: list[Path] = field(default_factory=list)  # round files, passed over
     notes: list[str] = field(default_factory=list)  # symlink loops and the like, said aloud
 
     @property
@@ -64,22 +71,43 @@ class Discovery:
                 f"skipped {n} YAML file{'s' if n != 1 else ''} that "
                 f"{'are' if n != 1 else 'is'} not a Rules Submission (no top-level `rulesub:` key)"
             )
+        if self.rounds:
+            n = len(self.rounds)
+            out.append(
+                f"skipped {n} round file{'s' if n != 1 else ''} (a `rulesub:` naming the "
+                "submission a round was played under, beside its `seats:`): `settle` reads them"
+            )
         if self.excluded:
             n = len(self.excluded)
             out.append(f"excluded {n} path{'s' if n != 1 else ''} (exclude settings)")
         return out
 
 
-def is_submission(path: Path) -> bool:
-    """Whether a regular file reads as a Rules Submission: a top-level ``rulesub:`` key."""
+def _head(path: Path) -> bytes | None:
+    """The first bytes of a file as the sniffs read them; None: it cannot be opened."""
     try:
         with path.open("rb") as fh:
             head = fh.read(SNIFF_BYTES)
     except OSError:
-        return True  # unreadable: let the reader say why, with exit code 2
+        return None
     if is_wide(head):  # ASCII's bytes without their NULs: the reader then names the encoding
         head = head.replace(b"\x00", b"").lstrip(b"\xff\xfe")
-    return SUBMISSION_KEY.search(head.removeprefix(codecs.BOM_UTF8)) is not None
+    return head.removeprefix(codecs.BOM_UTF8)
+
+
+def is_submission(path: Path) -> bool:
+    """Whether a regular file reads as a Rules Submission: a top-level ``rulesub:`` key."""
+    head = _head(path)
+    if head is None:
+        return True  # unreadable: let the reader say why, with exit code 2
+    return SUBMISSION_KEY.search(head) is not None
+
+
+def is_round_file(path: Path) -> bool:
+    """Whether a file that has a top-level ``rulesub:`` is a round file instead: the key
+    names a file (``rulesub: lunar-poker.yaml``) and the file deals ``seats:``."""
+    head = _head(path)
+    return head is not None and all(key.search(head) for key in ROUND_FILE_KEYS)
 
 
 def discover(paths: Iterable[Path | str], settings: Settings | None = None) -> Discovery:
@@ -143,6 +171,9 @@ def discover(paths: Iterable[Path | str], settings: Settings | None = None) -> D
                     regular = False  # dangling link or loop: reported as unreadable
                 if regular and not is_submission(p):
                     found.other_yaml.append(p)
+                    continue
+                if regular and is_round_file(p):
+                    found.rounds.append(p)
                     continue
                 add(p)
     return found
