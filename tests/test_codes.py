@@ -74,3 +74,22 @@ def test_rules_names_a_retired_code_and_why() -> None:
         pytest.skip("no code has been retired")
     result = CliRunner().invoke(app, ["rules", retired])
     assert result.exit_code == 1 and "was removed" in result.stderr
+
+
+def test_the_regenerator_reads_its_arguments_and_writes_nothing_when_asked_not_to() -> None:
+    """`python -m validator.checks.codes --help` (or any argument) rewrote the table; it
+    now answers `--help`, refuses an unknown argument (exit 2) and with `--check` writes
+    nothing, exit 0 while the table is current."""
+    import subprocess
+    import sys
+
+    from validator.checks.codes import TABLE
+
+    before = TABLE.read_bytes(), TABLE.stat().st_mtime_ns
+    run = [sys.executable, "-m", "validator.checks.codes"]
+    helped = subprocess.run([*run, "--help"], capture_output=True, text=True)
+    assert helped.returncode == 0 and "--check" in helped.stdout
+    assert subprocess.run([*run, "--bogus"], capture_output=True).returncode == 2
+    checked = subprocess.run([*run, "--check"], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    assert (TABLE.read_bytes(), TABLE.stat().st_mtime_ns) == before

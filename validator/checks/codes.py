@@ -53,13 +53,21 @@ def current_codes() -> dict[str, str]:
     return {r.code: r.severity for r in all_rules()}
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Rewrite the table: every current code, and every code that ever was kept with its
-    redirect. A code gone without a redirect stops the rewrite: say where it went first."""
+    redirect. A code gone without a redirect stops the rewrite: say where it went first.
+    ``--check`` writes nothing and exits 1 where the table is out of date."""
+    import argparse
     import sys
 
     from validator.files import write_whole
 
+    parser = argparse.ArgumentParser(
+        prog="python -m validator.checks.codes",
+        description=f"rewrite {TABLE.name}, the table of every finding code rulesub reports",
+    )
+    parser.add_argument("--check", action="store_true", help="exit 1 if the table is stale")
+    args = parser.parse_args(argv)
     old = table()
     redirects = dict(old["redirects"])
     current = current_codes()
@@ -77,7 +85,14 @@ def main() -> None:
         "redirects": dict(sorted(redirects.items())),
         "removed": dict(sorted(removed.items())),
     }
-    write_whole(TABLE, jsonout.dumps(data, indent=1) + "\n")
+    text = jsonout.dumps(data, indent=1) + "\n"
+    if args.check:
+        if TABLE.read_text(encoding="utf-8") != text:
+            sys.stderr.write(f"{TABLE.name} is stale: run python -m validator.checks.codes\n")
+            raise SystemExit(1)
+        print(f"{TABLE.name} is current")
+        return
+    write_whole(TABLE, text)
     print(f"wrote {TABLE.name}: {len(data['codes'])} codes, {len(redirects)} redirects")
 
 

@@ -28,14 +28,15 @@ from validator.cli.common import (
     print_json,
 )
 from validator.cli.gate import reads_once
-from validator.cli.options import DiffFailOn as FailOn
 from validator.cli.options import (
+    DB_HELP,
     DiffFailOnOption,
     DiffFormat,
     DiffFormatOption,
     OutOption,
     prints_result,
 )
+from validator.cli.options import DiffFailOn as FailOn
 
 #: git gives an external diff driver 7 arguments, and 9 for a rename or a copy.
 GIT_ARGS = (7, 9)
@@ -85,13 +86,13 @@ def diff(
         str | None,
         typer.Option(
             "--against",
-            help="`approved`: compare FILE with the last approved submission of its facility "
-            "and game, from the database (--db)",
+            help="`approved`: compare FILE with the approval of its facility and game in force "
+            "on FILE's effective date (the one it would replace), from the database (--db)",
         ),
     ] = None,
     db: Annotated[
         str | None,
-        typer.Option("--db", help="with --against approved: the database (default RULESUB_DB)"),
+        typer.Option("--db", help=f"with --against approved: {DB_HELP}"),
     ] = None,
     from_date: Annotated[
         str | None,

@@ -112,14 +112,12 @@ DiffFailOnOption = Annotated[
     DiffFailOn | None,
     typer.Option("--fail-on", help="exit 1 if the new submission has errors (or warnings)"),
 ]
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        help="the database: a SQLite file or postgresql://… "
-        "(default: RULESUB_DB, else rulesub.sqlite3 in the user's data directory)",
-    ),
-]
+#: what ``--db`` names, wherever a command takes it
+DB_HELP = (
+    "the database: a SQLite file or postgresql://… "
+    "(default: RULESUB_DB, else rulesub.sqlite3 in the user's data directory)"
+)
+DbOption = Annotated[str | None, typer.Option("--db", help=DB_HELP)]
 
 
 def _submission_number(value: str) -> int:

@@ -293,9 +293,9 @@ def schema_export(
     format: FormatOption = Format.text,
     out: OutOption = None,
 ) -> None:
-    """Write rulesub.schema.json, one rulesub.<game>.schema.json per game and
-    game.schema.json, generated from the game files, into DIR (default ./schemas). Nothing
-    is written anywhere else."""
+    """Write rulesub.schema.json, one rulesub.<game>.schema.json per game,
+    game.schema.json and strategy.schema.json, generated from the game files, into DIR
+    (default ./schemas). Nothing is written anywhere else."""
     from validator.checks.schema import export
 
     with readable_input():
