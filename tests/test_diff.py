@@ -810,3 +810,79 @@ def test_a_hold_that_did_not_move_says_unchanged(tmp_path: Path) -> None:
         assert "0.0000 percentage points" not in flat
         assert "49.6783% → 49.6783% (unchanged)" in flat
         assert "24.6783% → 29.6783% (+5.0000 percentage points)" in flat
+
+
+def test_a_progressive_is_named_once_never_progressive_progressive() -> None:
+    """A finding on a progressive left unstated (§ 641a.12(e)(3)) named it "Five-Card
+    Progressive progressive" in the review pack and the web view; High Card Flush's
+    "Progressive Jackpot progressive". Each is named once; a paytable keeps its word."""
+    from validator.compiler import load_game
+    from validator.diff.names import field_name
+
+    fcp, hcf = load_game("four-card-poker"), load_game("high-card-flush")
+    assert field_name(fcp, "/progressives/five_card_progressive") == "Five-Card Progressive"
+    assert field_name(hcf, "/progressives/progressive_jackpot") == "Progressive Jackpot"
+    assert field_name(fcp, "/paytables/aces_up") == "Aces Up paytable"
+
+
+def test_a_letter_the_chapter_has_no_paytable_for_lists_no_hand_as_removed(
+    tmp_path: Path,
+) -> None:
+    """§ 641a.12(h) prints Six Card Bonus paytables A to E: a submission moving to "G"
+    listed every hand of D as "removed", as if G were a table without them. The change is
+    said without hand rows, its hold "n/a (no such paytable)", and the finding says why."""
+    example = Path(__file__).parents[1] / "rulesubs" / "example" / "four-card-poker.yaml"
+    text = example.read_text(encoding="utf-8")
+    before = write(tmp_path, "old.yaml", text)
+    after = write(tmp_path, "new.yaml", text.replace("six_card_bonus: D", "six_card_bonus: G"))
+    data = diff_json(tmp_path, text, after.read_text(encoding="utf-8"))
+    change = change_at(data, "/paytables/six_card_bonus")
+    assert (change["old"], change["new"], change["hands"]) == ("D", "G", [])
+    code, out, _ = diff(str(before), str(after))
+    assert code == 1 and "removed" not in out and "no such paytable" in out
+
+
+def test_a_poker_change_is_said_in_words_with_the_sections_that_rule_on_it(
+    tmp_path: Path,
+) -> None:
+    """ch. 553: a change of the rake (§ 553.15) or the Bad Beat payout (§ 553.20) names
+    the sections that rule on the field, as a paytable change does; an incremental rake's
+    levels read "pot $20, rake $1", never Python's "{'pot': Decimal('20'), …}"."""
+    example = Path(__file__).parents[1] / "rulesubs" / "example" / "poker-holdem.yaml"
+    text = example.read_text(encoding="utf-8")
+    new = (
+        text.replace("types: [percentage]", "types: [incremental]")
+        .replace(
+            "percentage: {rate: 10%, taken: end_of_round}",
+            "incremental: {levels: [{pot: 20, rake: 1}, {pot: 40, rake: 1}], "
+            "taken: end_of_round}",
+        )
+        .replace("shares: {losing_hand: 50%, winning_hand: 25%, table: 25%}",
+                 "shares: {losing_hand: 40%, winning_hand: 35%, table: 25%}")
+    )  # fmt: skip
+    before, after = write(tmp_path, "old.yaml", text), write(tmp_path, "new.yaml", new)
+    for fmt in ("text", "markdown"):
+        code, out, err = diff(str(before), str(after), "--format", fmt)
+        assert code == 0, err
+        flat = " ".join(out.split())
+        assert "Decimal(" not in flat and "{'" not in flat
+        assert "pot $20, rake $1; pot $40, rake $1" in flat
+        assert "§ 553.15(b)(2)" in flat  # the incremental levels
+        assert "§ 553.20(a), (b)(3)" in flat  # a Bad Beat share
+
+
+@pytest.mark.parametrize("columns", ["60", "80"])
+def test_a_hold_and_its_exact_fractions_are_each_read_on_one_line(columns: str) -> None:
+    """§ 641a.12(c): the Aces Up hold before → after, and its exact fractions, wrapped
+    onto the next line whole at a narrow terminal: never "12643/324870 →" over
+    "1503/54145"."""
+    tables = CliRunner().invoke(
+        app,
+        ["diff", "four-card-poker", "--wager", "aces_up", "--paytable", "A", "--to", "C"],
+        env={"COLUMNS": columns},
+    )
+    assert tables.exit_code == 0, tables.output
+    lines = [" ".join(ln.split()) for ln in tables.stdout.splitlines()]
+    assert any("2.7759% → 3.8917%" in ln for ln in lines), tables.stdout
+    assert any("exact: 1503/54145 → 12643/324870" in ln for ln in lines), tables.stdout
+    assert "\ue000" not in tables.stdout

@@ -54,7 +54,7 @@ def test_money_in_a_plot_is_money_never_mathtext_and_its_axis_in_dollars() -> No
     )
     assert ">Meter amount ($ on a $5 wager)<" in svg  # one text, as written (not a comment)
     assert "1e6" not in svg and re.search(r">\$\d{3},000<", svg)  # a tick such as $800,000
-    legend = svg[svg.index('id="legend_1"') :]
+    legend = svg[svg.index('-legend_1"') :]
     assert "meter $30,000" in legend and "100% (break-even)" in legend
 
 

@@ -387,7 +387,30 @@ def test_a_citation_is_printed_whole_never_broken_at_a_line_end() -> None:
     wrap, its section sign held to its number, in the pack and in the par sheet it holds."""
     html = render_html(build_pack(FLAWED, "hcf-payout-limit.yaml"))
     body = html.split("<body>", 1)[1]
-    text = re.sub(r'<span class="nb">§&nbsp;[^<\s]+</span>', "", body)
+    text = re.sub(r'<span class="nb">§&nbsp;[^<]+</span>', "", body)
     assert "§ " not in text and "§&nbsp;" not in text
     assert re.search(r'<span class="nb">§&nbsp;678a\.12\(e\)\)?</span>', body)
     assert ".nb { white-space: nowrap; }" in html
+
+
+def test_a_long_value_changed_wraps_and_every_column_stays_on_the_page(
+    tmp_path: Path,
+) -> None:
+    """A rake methodology changed (§ 553.15(a)(2)) ran its Old cell off the printed page,
+    taking the New and Hold columns with it: words wrap in their cells, a figure stays on
+    one line, and each change names the section that rules on its field."""
+    holdem = EXAMPLES / "poker-holdem.yaml"
+    new = amended(
+        holdem,
+        tmp_path / "new.yaml",
+        ("10% of the pot and of each side pot", "5% of the pot and of each side pot"),
+        ("rate: 10%", "rate: 5%"),
+    )
+    page = unheld(render_html(build_pack(new, "new.yaml", holdem, "poker-holdem.yaml")))
+    others = page.split("<h3>Other changes</h3>", 1)[1].split("</table>", 1)[0]
+    assert "<th>Section</th>" in others
+    methodology = re.search(r"<tr><td>Rake methodology</td>(.*?)</tr>", others)
+    assert methodology and methodology[1].count("<td class='v prose'>") == 2
+    assert "§ 553.15(a)(2)" in methodology[1]
+    rate = re.search(r"<tr><td>Rake percentage rate</td>(.*?)</tr>", others)
+    assert rate and rate[1].count("<td class='v'>") == 2 and "§ 553.15(b)(1)" in rate[1]

@@ -777,3 +777,19 @@ def test_a_meter_fed_more_than_the_wager_is_warned_678a_12_d_3(
     assert bool(found) is warned
     assert all(f.severity == "warning" for f in found)
     assert "high-card-flush/meter-feed-within-the-wager" not in errors(path)
+
+
+def test_a_field_left_out_is_placed_at_the_key_it_belongs_under(tmp_path: Path) -> None:
+    """§ 641a.12(e)(3): a Five-Card Progressive offered without its meters. The finding
+    stood at the first entry under `progressives:` (another wager's, the Four-Card
+    Progressive's key), which names another field; it stands at `progressives:`, where
+    the missing entry is to be written."""
+    text = (PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml").read_text()
+    text = text.replace("offered: [", "offered: [five_card_progressive, ", 1)
+    path = tmp_path / "fcp.yaml"
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    report = validate_file(path)
+    found = [f for f in report.findings if f.code.endswith("five-card-progressive-meters-stated")]
+    assert len(found) == 1
+    assert lines[found[0].line - 1].startswith("progressives:") and found[0].column == 1

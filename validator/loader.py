@@ -93,13 +93,15 @@ class Located:
     text: str = ""
 
     def position(self, pointer: str, *, key: bool = False) -> Position:
-        """The position of ``pointer``, or of its nearest ancestor that has one."""
+        """The position of ``pointer``, or of its nearest ancestor that has one: where
+        that ancestor's key stands (``progressives:``, where a progressive left out is to be
+        written), never its value's first entry, which names another field."""
         p = pointer
         while True:
-            table = self.key_positions if key else self.positions
+            table = self.key_positions if key or p != pointer else self.positions
             if p in table:
                 return table[p]
-            if key and p in self.positions:
+            if (key or p != pointer) and p in self.positions:  # the document's root: no key
                 return self.positions[p]
             if p in ("", "/"):
                 return Position(1, 1)

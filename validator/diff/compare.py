@@ -255,6 +255,8 @@ def paytable_change(
         was, now = (None if k is None else Decimal(k) for k in read)
         wagers = (was, now)
     hands = [replace(row, wagers=wagers) for row in hand_rows(game, table, old_rows, new_rows)]
+    if (old_letter and old_rows is None) or (new_letter and new_rows is None):
+        hands = []  # a letter the chapter has no paytable for: no row was added or removed
     return Change(
         path=f"/paytables/{escape(tid)}",
         old=old_letter,
@@ -289,6 +291,24 @@ def custom_change(
 # -- every other stated value ---------------------------------------------------------------
 
 
+def field_cite(game: Game, pointer: str) -> str | None:
+    """The sections that rule on a stated field: those of the game's checks of the field
+    itself, else of the nearest field above it that has one (a Bad Beat share, § 553.20;
+    the Kill's qualifying pot, § 553.12(m)); None where no check names it."""
+    by_field: dict[str, list[str]] = {}
+    for c in game.definition.constraints:
+        field, fields = getattr(c, "field", None), getattr(c, "fields", None)
+        for f in [field] if field else list(fields or ()):
+            by_field.setdefault(f, []).append(c.cite)
+    p = pointer
+    while p:
+        if p in by_field:
+            sections = [x.strip() for cite in by_field[p] for x in cite.split(";")]
+            return "; ".join(dict.fromkeys(sections))
+        p = p.rsplit("/", 1)[0]
+    return None
+
+
 def show(value: Any) -> str:
     """A stated value as a compliance officer reads it."""
     match value:
@@ -302,8 +322,11 @@ def show(value: Any) -> str:
             return format_rate(value)
         case dt.date():
             return value.isoformat()
-        case list() | tuple():
-            return ", ".join(show(v) for v in value)
+        case list() | tuple():  # a list of entries (an incremental rake's levels) by "; "
+            joint = "; " if any(isinstance(v, dict) for v in value) else ", "
+            return joint.join(show(v) for v in value)
+        case dict():  # an entry of named values: "pot $20, rake $1", never Python's braces
+            return ", ".join(f"{str(k).replace('_', ' ')} {show(v)}" for k, v in value.items())
         case Payout():
             return value.text
     return str(value)
@@ -391,6 +414,7 @@ def diff_submissions(
         # a wager, a choice, a dealing method or a hand in the chapter's words, never its id
         a, b = value_words(game, pointer, a), value_words(game, pointer, b)
         change = Change(pointer, None if a is None else show(a), None if b is None else show(b))
+        change.cite = field_cite(game, pointer)
         keys = parts(pointer)
         if keys[0] == "progressives" and len(keys) > 1 and keys[1] not in priced:
             priced.add(keys[1])

@@ -57,7 +57,10 @@ FIELD_NAMES = {
     "kill": "Kill",
     "every_minutes": "assessed every (minutes)",
     "time": "time charge",
-    "max_contribution": "most contributed from a pot",
+    "max_contribution": "contribution, at most, from a pot",
+    "min_pot": "minimum pot",
+    "rank_at_least": "rank, at least",
+    "qualifying_pot": "qualifying pot",
     "box": "payout box",
     "approved": "approved on",
     "showdown": "Showdown",
@@ -68,9 +71,9 @@ FIELD_NAMES = {
 #: ``offered`` is whether it is offered, not the wagers offered (looked up first).
 FIELD_NAMES_AT = {
     "bad_beat/offered": "offered",
-    "shares/table": "table share",
-    "shares/losing_hand": "losing hand's share",
-    "shares/winning_hand": "winning hand's share",
+    "shares/table": "to the other players dealt in",  # "Bad Beat payout shares to …"
+    "shares/losing_hand": "to the losing hand",
+    "shares/winning_hand": "to the winning hand",
 }
 
 
@@ -86,7 +89,8 @@ def field_name(game: Any, pointer: str) -> str:
         names.update({t: table.name for _, t, table in d.tables()})
     above = ["", *parts[:-1]]  # each key's parent, for the names it changes
     words = [
-        FIELD_NAMES_AT.get(f"{a}/{p}") or _word(p, names) for a, p in zip(above, parts, strict=True)
+        FIELD_NAMES_AT[f"{a}/{p}"] if f"{a}/{p}" in FIELD_NAMES_AT else _word(p, names)
+        for a, p in zip(above, parts, strict=True)
     ]
     if len(parts) >= 3 and parts[0] == "progressives":  # "Four-Card Progressive, wager amount"
         if len(parts) >= 4 and parts[2] == "meters":  # "… meter's seed", as signs say
@@ -99,6 +103,8 @@ def field_name(game: Any, pointer: str) -> str:
         return f"Deck change (hours), cards {METHOD_NAMES.get(parts[2], words[2])}"
     if len(parts) >= 2 and parts[0] in ("paytables", "custom_paytables", "progressives"):
         words = [words[1], words[0], *words[2:]]  # "Aces Up paytable", "… progressive meter"
+        if words[1] in words[0].lower():  # "Five-Card Progressive", never "… progressive"
+            words = [words[0], *words[2:]]
     text = " ".join(words)
     return text[:1].upper() + text[1:] if text else "The submission"
 
@@ -130,6 +136,10 @@ def value_words(game: Any, pointer: str, value: Any) -> Any:
         if isinstance(value, str) and showdown is not None and showdown.high:
             ev = game.evaluator(showdown.high)
             return ev.category(value).name if value in ev.ids else value
+    if keys[-1] == "upper_from" and isinstance(value, str):  # a street, as the sign names it
+        deal = getattr(d, "deal", None)
+        streets = deal.streets if deal is not None else {}
+        return streets[value].name.lower() if value in streets else value
     if keys[-2:] == ["qualifying", "rank_at_least"] and isinstance(value, int):
         return f"{RANK_PLURALS[value]} or better" if value in RANK_PLURALS else value
     return choice_words(pointer, value)

@@ -252,6 +252,8 @@ def _render_terminal(diff: GameDiff, out: Any) -> None:
                 line.append(f"  {c.where}", style="dim")
             if c.title:
                 line.append(f"  {c.title}", style="dim")
+            if c.cite:  # the sections that rule on the field
+                line.append(f"  [{held(c.cite)}]", style="dim")
             out.print(line)
         if c.has_hold:
             out.print(_hold_line(c))
@@ -416,7 +418,13 @@ def render_markdown(diff: GameDiff) -> str:
             out += ["", _hold_md(c)]
     others = [c for c in diff.changes if not c.hands]
     if others:
-        out += ["", "## Other changes", "", "| What | Old | New | Hold |", "|---|---|---|---|"]
+        out += [
+            "",
+            "## Other changes",
+            "",
+            "| What | Old | New | Section | Hold |",
+            "|---|---|---|---|---|",
+        ]
         for c in others:
             delta, at, long_run = delta_text(c), metered(c), long_run_text(c)
             hold = (
@@ -429,7 +437,7 @@ def render_markdown(diff: GameDiff) -> str:
             )
             out.append(
                 f"| {_md(field_name(diff.game, c.path))} | {_md(stated(c)[0])} | "
-                f"{_md(stated(c)[1])} | {_md(hold)} |"
+                f"{_md(stated(c)[1])} | {_md(c.cite or '')} | {_md(hold)} |"
             )
     if diff.new_findings:
         out += ["", "## New findings", ""]

@@ -51,6 +51,7 @@ th, td { border: 0.5pt solid #666; padding: 2pt 4pt; text-align: left; vertical-
 th { background: #eee; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.v { white-space: nowrap; }
+td.v.prose { white-space: normal; }  /* a methodology in words wraps in its cell */
 tr, .keep { break-inside: avoid; }
 .changed { font-weight: bold; }
 .cite { color: #333; font-size: 8.5pt; }
@@ -80,6 +81,12 @@ footer.every-page { margin-top: 2em; font-size: 8pt; color: #333; }
 @media print { footer.every-page { display: none; } }
 @media screen { body { max-width: 8in; margin: 1em auto; } }
 """
+
+
+def _value_class(value: str) -> str:
+    """A stated value's cell: a figure kept on one line ("$1,000", "10%"); words that run
+    longer (a methodology, a list of levels) wrap, so that every column stays on the page."""
+    return "v prose" if len(value) > 24 else "v"
 
 
 def _e(value: object) -> str:
@@ -370,14 +377,14 @@ def changes_section(pack: ReviewPack) -> str:
     if others:
         out.append(
             "<h3>Other changes</h3><table><thead><tr><th>What</th><th>Old</th><th>New</th>"
-            "<th>Hold</th></tr></thead><tbody>"
+            "<th>Section</th><th>Hold</th></tr></thead><tbody>"
         )
         for c in others:
             hold = _hold(c) if c.has_hold else ""
             out.append(
                 f"<tr><td>{_e(field_name(pack.game, c.path))}</td>"
-                f"<td class='v'>{_e(stated(c)[0])}</td>"
-                f"<td class='v'>{_e(stated(c)[1])}</td><td>{hold}</td></tr>"
+                + "".join(f"<td class='{_value_class(v)}'>{_e(v)}</td>" for v in stated(c))
+                + f"<td>{_e(c.cite or '')}</td><td>{hold}</td></tr>"
             )
         out.append("</tbody></table>")
     if diff.new_findings:
