@@ -568,3 +568,15 @@ def test_a_round_file_in_a_directory_is_passed_over_not_checked_as_a_submission(
     assert f"skipped {n} round file{'s' if n != 1 else ''}" in done.stderr
     named = rulesub("validate", rounds[0], cwd=tmp_path)
     assert named.returncode == 1  # asked for by name: checked, and it is no submission
+    # a submission whose name starts with a digit, as a dated one does
+    dated = (
+        (tmp_path / rounds[0])
+        .read_text()
+        .replace("rulesub: rulesub.yaml", "rulesub: 2027-hcf.yaml")
+    )
+    assert "rulesub: 2027-hcf.yaml" in dated
+    (tmp_path / "dated-round.yaml").write_text(dated)
+    (tmp_path / "2027-hcf.yaml").write_text((tmp_path / "rulesub.yaml").read_text())
+    done = rulesub("validate", ".", cwd=tmp_path)
+    assert done.returncode == 0 and "2 files checked" in done.stdout, done.stdout
+    assert f"skipped {n + 1} round files" in done.stderr

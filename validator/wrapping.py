@@ -13,9 +13,15 @@ import textwrap
 HELD = "\ue000"
 
 
+#: a citation: the section sign, its number, and the subsections that follow it after a
+#: comma (``§ 677a.2(b)(8), (9)``), read as one
+CITATION = re.compile(r"§ ([^\s,;]+(?:, \([^)\s]+\)[^\s,;]*)*)")
+
+
 def held(text: str) -> str:
-    """``text`` with each ``§`` held to its number for wrapping."""
-    return text.replace("§ ", f"§{HELD}")
+    """``text`` with each citation held together for wrapping: "§" to its number, and its
+    number to the subsections after it."""
+    return CITATION.sub(lambda m: f"§{HELD}" + m[1].replace(" ", HELD), text)
 
 
 def unbroken(text: str) -> str:
@@ -27,7 +33,7 @@ def held_html(escaped: str) -> str:
     """HTML text (escaped) with each citation set whole where a browser wraps it: ``§`` held
     to its number by a no-break space, the citation itself (``§ 641a.12(d)(1)``, which a
     browser would break before its ``(1)``) in a span that does not wrap (``nb``)."""
-    return re.sub(r"§ (\S+)", r'<span class="nb">§&nbsp;\1</span>', escaped)
+    return CITATION.sub(lambda m: f'<span class="nb">§&nbsp;{m[1]}</span>', escaped)
 
 
 def released(text: str) -> str:

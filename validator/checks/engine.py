@@ -46,7 +46,7 @@ SUBMISSION_KEY = re.compile(rb"^(?:\{\s*)?[\"']?rulesub[\"']?\s*:", re.M)
 #: a round file (``settle``'s input) names the submission it was played under in its own
 #: ``rulesub:`` (a path, never a version number) beside its ``seats:``: not a submission
 ROUND_FILE_KEYS = (
-    re.compile(rb"^rulesub\s*:\s*[\"']?[^\s\d\"'#]", re.M),
+    re.compile(rb"^rulesub\s*:[ \t]*(?![\"']?\d+[\"']?[ \t]*(?:#.*)?$)[^\s#]", re.M),
     re.compile(rb"^seats\s*:", re.M),
 )
 SNIFF_BYTES = 64 * 1024

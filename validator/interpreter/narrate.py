@@ -28,7 +28,8 @@ def settlement_table(result: RoundResult) -> Any:
     title = f"{result.game_name or result.game}: settlement"
     t = Table(title=title, title_justify="left", show_lines=True)
     for col in ("seat", "wager", "amount", "result", "net", "why (the row that applied)"):
-        # a word too long for its cell (a citation kept whole) folds, never cut off with "…"
+        # a word too long for its cell folds, never cut off with "…"; a citation in a cell
+        # is not held whole (``held``): a narrow cell would then fold it inside its number
         t.add_column(
             col, justify="right" if col in ("seat", "amount", "net") else "left", overflow="fold"
         )
@@ -41,7 +42,7 @@ def settlement_table(result: RoundResult) -> Any:
                 exact_money(w.amount),
                 Text(w.result, style=_style(w.result)),
                 _signed(w.net),
-                held(w.reason),
+                w.reason,
             )
             first = False
         if seat.fees:
@@ -106,7 +107,7 @@ def print_settlement(console: Any, result: RoundResult) -> None:
             + (f" — {hands}" if hands else "")
             + f"; {acts}"
         )
-    _print_held(console, settlement_table(result))
+    console.print(settlement_table(result))
     console.print(f"house result: {_signed(result.ledger.house)}")
 
 

@@ -15,6 +15,7 @@ from html import escape
 from validator.par.printed import page_foot
 from validator.signage.build import PLACEMENT, Line, Paytable, Sign, SignSet
 from validator.signage.render import named, notes
+from validator.wrapping import held_html
 
 # US Letter with 0.5 in margins: the printable area, in points.
 PAGE_WIDTH_PT = 7.5 * 72
@@ -131,6 +132,7 @@ th.pays, td.pays { text-align: right; white-space: nowrap; padding-left: 0.6em; 
 td { padding: 0; }
 td:first-child { white-space: nowrap; }  /* a hand's name whole: the layout leaves it room */
 .cite { font-size: 9pt; line-height: 1.4; color: #333; font-weight: normal; display: block; }
+.nb { white-space: nowrap; }
 .foot { font-size: 9pt; color: #333; border-top: 1pt solid #000; padding-top: 3pt; }
 .draft { border: 3pt solid #000; font-size: 14pt; font-weight: bold; text-align: center;
          padding: 4pt; margin-top: 6pt; }
@@ -141,7 +143,7 @@ td:first-child { white-space: nowrap; }  /* a hand's name whole: the layout leav
 
 
 def _cite(cite: str, with_cite: bool) -> str:
-    return f'<span class="cite">{escape(cite)}</span>' if with_cite else ""
+    return f'<span class="cite">{held_html(escape(cite))}</span>' if with_cite else ""
 
 
 def _item_html(item: Line | Paytable, with_cite: bool) -> str:

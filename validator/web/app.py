@@ -107,6 +107,7 @@ class Web:
             auto_reload=False,  # the templates are the package's: read once, never changed
         )
         self.templates.filters["in_words"] = _in_words
+        self.templates.filters["cited"] = _cited
 
     def account(self, conn: HTTPConnection) -> Account | None:
         """The signed-in account: by bearer token on ``/api/``, by session elsewhere; and
@@ -853,6 +854,15 @@ def create_app(
     )
     app.state.web = web
     return app
+
+
+def _cited(cite: str) -> Markup:
+    """A citation on a page, escaped, and kept whole where its line wraps (``held_html``)."""
+    from html import escape
+
+    from validator.wrapping import held_html
+
+    return Markup(held_html(escape(cite)))
 
 
 def _in_words(message: str, game_id: object = None) -> str:

@@ -542,14 +542,25 @@ def document_page(
         row=row,
         section=section,
         body=Markup(demoted(body)),
-        doc_style=Markup(demoted(style).replace("</", "<\\/")),
+        doc_style=Markup(demoted_style(style).replace("</", "<\\/")),
         **context,
     )
 
 
-def demoted(text: str) -> str:
-    """HTML or its stylesheet with every heading one level down (``h1`` → ``h2``)."""
-    return re.sub(r"\b(</?)?h([1-5])\b", lambda m: f"{m[1] or ''}h{int(m[2]) + 1}", text)
+def demoted(html: str) -> str:
+    """HTML with every heading tag one level down (``<h1>`` → ``<h2>``); text that names
+    one ("h1" in a file's name, a reason, a link) is left as written."""
+    return re.sub(r"<(/?)h([1-5])(?=[\s>/])", lambda m: f"<{m[1]}h{int(m[2]) + 1}", html)
+
+
+def demoted_style(css: str) -> str:
+    """A stylesheet's heading selectors one level down, to match ``demoted``; a rule's
+    declarations (``content: "…"``) are left as written."""
+
+    def selectors(m: re.Match[str]) -> str:
+        return re.sub(r"\bh([1-5])\b", lambda h: f"h{int(h[1]) + 1}", m[1]) + m[2]
+
+    return re.sub(r"([^{}]*)(\{[^{}]*\})", selectors, css)
 
 
 def par_pdf_html(pack: Any) -> str | None:
