@@ -610,3 +610,19 @@ def test_a_findings_citation_is_kept_whole_on_the_page(office: Office) -> None:
     shown = client.get(page.headers["location"]).text
     assert '<span class="cite">[<span class="nb">§&nbsp;' in shown
     assert "[§ " not in shown
+
+
+def test_a_documents_headings_go_down_a_level_and_nothing_else_changes() -> None:
+    """The document embedded in a page has its headings one level down (the page's title
+    is its one h1), and its stylesheet's heading rules with them; a file named
+    "lunar h1.yaml", a reason "per h2 of our memo", a link to /h1/ are left as written."""
+    from validator.web.office import demoted, demoted_style
+
+    html = '<h1 class="t">lunar h1.yaml</h1><p>per h2 of our memo</p><a href="/h1/">x</a><h3>'
+    assert demoted(html) == (
+        '<h2 class="t">lunar h1.yaml</h2><p>per h2 of our memo</p><a href="/h1/">x</a><h4>'
+    )
+    css = 'h1 { font-size: 30pt; } .sign h2, h3 { content: "h1"; } header { x: y; }'
+    assert demoted_style(css) == (
+        'h2 { font-size: 30pt; } .sign h3, h4 { content: "h1"; } header { x: y; }'
+    )
