@@ -715,3 +715,15 @@ def test_the_table_game_systems_draws_are_named_as_the_chapter_prints_them() -> 
     assert "the Magic Card 9D is in the hand" in reasons and "(Magic Card)" in reasons
     assert "the Lucky Bonus position is" in reasons and "(Lucky Bonus)" in reasons
     assert "magic card" not in reasons and "lucky bonus" not in reasons
+
+
+def test_settle_tells_the_decisions_in_the_game_files_words() -> None:
+    """`settle` says each seat's decisions as `play` narrates them ("Bet Wager $20"), and
+    a wager by the size it was placed at ("Bet Wager (2x)"), never the round file's action
+    words (`bet`, `bet 2x`); its JSON keeps the actions as written, which a replay reads."""
+    text = run_rulesub("settle", str(EXAMPLE))
+    assert text.returncode == 0, text.stderr
+    assert "One pair (AS AH KD 9S 8C); Bet Wager $20" in text.stdout
+    assert "Bet Wager (2x)" in text.stdout and "(bet 2x)" not in text.stdout
+    data = json.loads(run_rulesub("settle", str(EXAMPLE), "--format", "json").stdout)
+    assert data["seats"][0]["actions"] == ["bet"]

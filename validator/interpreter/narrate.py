@@ -18,6 +18,13 @@ def _signed(amount: Decimal) -> str:
     return f"+{exact_money(amount)}" if amount > 0 else exact_money(amount)
 
 
+def _placed(placed_by: str) -> str:
+    """How a wager was placed, beside its name: the multiple or the amount the action
+    stated ("Play Wager (3x)", "Raise Wager ($25)"), never the action's own word."""
+    size = placed_by.split(" ", 1)[1] if " " in placed_by else ""
+    return f" ({size})" if size else ""
+
+
 def _style(result: str) -> str:
     return {"win": "green", "lose": "red", "push": "yellow", "void": "magenta"}.get(result, "")
 
@@ -38,7 +45,7 @@ def settlement_table(result: RoundResult) -> Any:
         for spot, w in seat.wagers.items():
             t.add_row(
                 str(seat.seat) if first else "",
-                result.name(spot) + (f" ({w.placed_by})" if w.placed_by else ""),
+                result.name(spot) + _placed(w.placed_by),
                 exact_money(w.amount),
                 Text(w.result, style=_style(w.result)),
                 _signed(w.net),
@@ -101,7 +108,7 @@ def print_settlement(console: Any, result: RoundResult) -> None:
         console.print(line)
     for seat in result.seats:
         hands = ", ".join(f"{h.name} ({' '.join(h.to_json()['cards'])})" for h in seat.hands)
-        acts = ", ".join(seat.decisions) or "no decision"
+        acts = ", ".join(seat.told or seat.decisions) or "no decision"
         console.print(
             f"seat {seat.seat}: {' '.join(seat.to_json()['cards'])}"
             + (f" — {hands}" if hands else "")

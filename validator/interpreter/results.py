@@ -113,6 +113,7 @@ class SeatResult:
     hands: list[HandShown]
     fees: Decimal = Decimal(0)
     folded: bool = False
+    told: list[str] = field(default_factory=list)  # the decisions in the game file's words
 
     @property
     def net(self) -> Decimal:

@@ -184,9 +184,11 @@ class RoundDecisions:
                 )
             if a.cards:
                 text = "exchange " + " ".join(card_str(c) for c in a.cards)
+        said = self._said(seat, a, opt, text)
         if a.option != step.default:  # a default choice is not an action
             seat.taken.append(text)
-        self.state.narrate(step.cite, f"seat {seat.number}: {self._said(seat, a, opt, text)}")
+            seat.told.append(said)
+        self.state.narrate(step.cite, f"seat {seat.number}: {said}")
 
     @staticmethod
     def _said(seat: Seat, a: Action, opt: Option, text: str) -> str:

@@ -83,6 +83,7 @@ def _seats(rules: Rules, state: RoundState, hands: RoundHands, settle: Settle) -
                 shown,
                 seat.fees,
                 seat.folded,
+                list(seat.told),
             )
         )
     return seats_out

@@ -33,6 +33,7 @@ class Seat:
     folded: bool = False
     decided: dict[str, str] = field(default_factory=dict)
     taken: list[str] = field(default_factory=list)  # the actions, as written
+    told: list[str] = field(default_factory=list)  # the same, in the game file's words
     pending: Action | None = None
     fees: Decimal = Decimal(0)
     placed_by: dict[str, str] = field(default_factory=dict)
