@@ -435,3 +435,48 @@ def test_a_house_round_and_a_house_table_are_refused_citing_the_house_procedures
         and "on the table to be dealt in (7CS Procedures § Wagers (3))" in out.stderr
     )
     assert "§ 553" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("levels", "maximum", "ok"),
+    [
+        ([{"pot": 20, "rake": 1}, {"pot": 40, "rake": 1}], 2, True),  # $2 in all, at most $2
+        ([{"pot": 20, "rake": 1}, {"pot": 40, "rake": 2}], 2, False),  # $3 in all
+        ([{"pot": 20, "rake": 3}, {"pot": 40, "rake": 3}], 4, False),  # $6 in all
+    ],
+)
+def test_incremental_levels_in_all_at_most_the_maximum_553_15_a_3_b_2(
+    tmp_path: Path, levels: list[dict[str, int]], maximum: int, ok: bool
+) -> None:
+    """§ 553.15(b)(2) takes "incremental amounts", each level's added to those before;
+    § 553.15(a)(3) states one "maximum permissible rake". Levels that come to more were
+    accepted, and the sign posted "$6 in all; at most $4"."""
+    path = variant(
+        tmp_path,
+        "poker-holdem",
+        {
+            "/rake/types": ["incremental"],
+            "/rake/percentage": None,
+            "/rake/incremental": {"levels": levels, "taken": "end_of_round"},
+            "/rake/maximum": maximum,
+        },
+    )
+    got = findings(path)
+    code = "poker-holdem/incremental-rake-within-maximum"
+    assert (code not in got) == ok, got
+    if not ok:
+        (finding,) = got[code]
+        total = sum(level["rake"] for level in levels)
+        assert f"take ${total} in all from a pot that reaches $40" in finding.message
+        assert f"more than the stated maximum ${maximum}" in finding.message
+
+
+@pytest.mark.parametrize(("amount", "ok"), [(0, False), ("0.01", True), (1, True)])
+def test_an_offered_bad_beat_takes_more_than_nothing_553_20_a_c(
+    tmp_path: Path, amount: object, ok: bool
+) -> None:
+    """§ 553.20(a): the payout is made "from a separate fund created from pot contributions
+    required"; (c): the certificate holder "shall extract from each pot … a prescribed
+    contribution". A maximum contribution of $0 posted "Up to $0 of each pot"."""
+    got = findings(variant(tmp_path, "poker-holdem", {"/bad_beat/max_contribution": amount}))
+    assert ("poker-holdem/bad-beat-contribution-more-than-nothing" not in got) == ok, got

@@ -495,6 +495,30 @@ def _time_charge_at_most(c: C.TimeChargeAtMost, ctx: Context) -> Iterator[Violat
     )
 
 
+@evaluator("rake_levels_at_most")
+def _rake_levels_at_most(c: C.RakeLevelsAtMost, ctx: Context) -> Iterator[Violation]:
+    incremental, maximum = ctx.get(c.field), ctx.get(c.than)
+    levels = getattr(incremental, "levels", None)
+    if not levels or not isinstance(maximum, Decimal):
+        return
+    amounts = [a for level in levels if isinstance(a := getattr(level, "rake", None), Decimal)]
+    if len(amounts) != len(levels):
+        return  # a level not read as written: its own finding says so
+    total = sum(amounts, Decimal(0))
+    if total <= maximum:
+        return
+    last = getattr(levels[-1], "pot", None)
+    reaching = f" from a pot that reaches {format_money(last)}" if last is not None else ""
+    yield Violation(
+        f"{c.field}/levels",
+        f"the levels take {format_money(total)} in all{reaching}, more than the stated "
+        f"maximum {format_money(maximum)}",
+        hint=f"maximum: at least {_plain(total)}, or levels that come to at most {_plain(maximum)}",
+        remedy=f"a maximum of at least {format_money(total)}, or levels that come to at most "
+        f"{format_money(maximum)} in all",
+    )
+
+
 @evaluator("positive_hold")
 def _positive_hold(c: C.PositiveHold, ctx: Context) -> Iterator[Violation]:
     letter = ctx.selected(c.table)

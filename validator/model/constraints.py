@@ -265,6 +265,16 @@ class TimeChargeAtMost(_Base):
     than: Pointer = "/rake/maximum"
 
 
+class RakeLevelsAtMost(_Base):
+    """An incremental rake is a rake: what its levels take in all from a pot that reaches
+    the last (each level's amount added to those before, § 553.15(b)(2)) is at most the
+    maximum permissible rake the submission states (§ 553.15(a)(3))."""
+
+    kind: Literal["rake_levels_at_most"]
+    field: Pointer = "/rake/incremental"
+    than: Pointer = "/rake/maximum"
+
+
 class PositiveHold(_Base):
     """The selected paytable's exact hold is positive (else the text or its transcription
     needs a second look)."""
@@ -340,6 +350,7 @@ Constraint = Annotated[
     | EqualsTable
     | PayoutLimitFloor
     | TimeChargeAtMost
+    | RakeLevelsAtMost
     | PositiveHold
     | HoldInRange
     | PublishedHoldRange
@@ -364,6 +375,7 @@ KINDS: tuple[str, ...] = (
     "equals_table",
     "payout_limit_floor",
     "time_charge_at_most",
+    "rake_levels_at_most",
     "positive_hold",
     "hold_in_range",
     "published_hold_range",

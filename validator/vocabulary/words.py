@@ -507,6 +507,7 @@ word(_K, "max_interval", "validator.model.constraints.MaxInterval", None, field=
 word(_K, "equals_table", "validator.model.constraints.EqualsTable", None, field="kind")
 word(_K, "payout_limit_floor", "validator.model.constraints.PayoutLimitFloor", None, field="kind")
 word(_K, "time_charge_at_most", "validator.model.constraints.TimeChargeAtMost", None, field="kind")
+word(_K, "rake_levels_at_most", "validator.model.constraints.RakeLevelsAtMost", None, field="kind")
 word(_K, "positive_hold", "validator.model.constraints.PositiveHold", None, field="kind")
 word(_K, "hold_in_range", "validator.model.constraints.HoldInRange", None, field="kind")
 word(
