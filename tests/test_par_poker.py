@@ -356,3 +356,18 @@ def test_the_sheet_names_the_players_as_the_strategy_file_does() -> None:
     assert sheet["strategy_names"] == {"tight": "Tight", "loose": "Loose"}
     players = next(line for line in poker.lines(sheet) if "players:" in line)
     assert "seat 1 Tight" in players and "tight" not in players.split("players:")[1]
+
+
+def test_a_poker_sheet_does_not_say_it_prices_paytables() -> None:
+    """A Poker game's wagers (the Ante, the Blind Bets) are paid from no paytable: its sheet
+    said "paytables: as the submission selects" for a game that has none."""
+    from typer.testing import CliRunner
+
+    from validator import PROJECT_ROOT
+    from validator.cli import app
+
+    path = PROJECT_ROOT / "rulesubs" / "example" / "poker-omaha-hi-lo-8.yaml"
+    for fmt in ("text", "markdown", "html"):
+        out = CliRunner().invoke(app, ["par", str(path), "--format", fmt, "--rounds", "200"])
+        assert out.exit_code == 0, out.output
+        assert "paytables" not in out.stdout.lower(), fmt

@@ -145,13 +145,22 @@ def _draft_lines(sheet: dict[str, Any]) -> list[str]:
     ]
 
 
+def _paytables(sheet: dict[str, Any]) -> str | None:
+    """Which paytables the sheet prices ("as the submission selects"); None for a Poker
+    game, whose wagers are paid from no paytable (the sheet does not say it prices any)."""
+    return None if sheet.get("poker") else sheet["paytables"]
+
+
 def text(sheet: dict[str, Any]) -> str:
     out = _draft_lines(sheet)
     out.append(f"Par sheet: {sheet['name']} ({sheet.get('source', sheet['chapter'])})")
-    out.append(
-        f"paytables: {sheet['paytables']}"
-        + (f" — {Path(sheet['submission']).name}" if sheet["submission"] else "")
-    )
+    named = Path(sheet["submission"]).name if sheet["submission"] else None
+    said = _paytables(sheet)
+    if said or named:
+        out.append(
+            (f"paytables: {said}" if said else "the Rules Submission")
+            + (f" — {named}" if named else "")
+        )
     names = sheet.get("names", {})
     base = sheet.get("base_game")
     if base:
@@ -284,7 +293,8 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         *draft,
         f"# Par sheet: {sheet['name']}",
         "",
-        f"{sheet.get('source', sheet['chapter'])}; paytables: {sheet['paytables']}",
+        f"{sheet.get('source', sheet['chapter'])}"
+        + (f"; paytables: {_paytables(sheet)}" if _paytables(sheet) else ""),
     ]
     base = sheet.get("base_game")
     if base:
@@ -409,7 +419,7 @@ def identification(sheet: dict[str, Any]) -> str:
         ("Regulation version", ident.get("regulation_version")),
         ("Submission sha256", ident.get("sha256")),
         ("Prepared on", ident.get("prepared_on")),
-        ("Paytables", sheet["paytables"]),
+        ("Paytables", _paytables(sheet)),
     ]
     facts = "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in rows if v)
     return f"<dl class=facts>{facts}</dl>"
@@ -507,7 +517,8 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     it (the review pack, the web view: those print the selected paytables' tables in their
     own math section, so ``return_tables=False`` leaves them out here)."""
     out = [
-        f"<p>{_h(sheet.get('source', sheet['chapter']))}; paytables: {_h(sheet['paytables'])}"
+        f"<p>{_h(sheet.get('source', sheet['chapter']))}"
+        + (f"; paytables: {_h(_paytables(sheet))}" if _paytables(sheet) else "")
         + (f" ({_h(Path(sheet['submission']).name)})" if sheet["submission"] else "")
         + "</p>",
     ]
