@@ -727,3 +727,15 @@ def test_settle_tells_the_decisions_in_the_game_files_words() -> None:
     assert "Bet Wager (2x)" in text.stdout and "(bet 2x)" not in text.stdout
     data = json.loads(run_rulesub("settle", str(EXAMPLE), "--format", "json").stdout)
     assert data["seats"][0]["actions"] == ["bet"]
+
+
+def test_the_community_cards_are_dealt_by_the_chapters_names() -> None:
+    """§ 677a.11(c), (e): the dealer burns a card and deals "the three-card Flop", then
+    burns one and deals "the Turn and River cards" (§ 677a.1 defines both): the narration
+    says so, where it said "deal 3 as the community cards"."""
+    wpt = PROJECT_ROOT / "rulesubs" / "example" / "wpt-heads-up-holdem.yaml"
+    out = run_rulesub("play", "wpt-heads-up-holdem", "--rulesub", str(wpt), "--seed", "2")
+    assert out.returncode == 0, out.stderr
+    assert "§ 677a.11(c)  burn 1 card, then deal the three-card Flop" in out.stdout
+    assert "§ 677a.11(e)  burn 1 card, then deal the Turn and River cards" in out.stdout
+    assert "as the community cards" not in out.stdout

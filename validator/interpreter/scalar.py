@@ -158,7 +158,7 @@ class _Round:
                 self.state.up += [d[p - 1] for p in positions if p - 1 < len(d)]
         self.state.version += 1
         game = self.rules.game  # a seat's cards dealt to it; the table's dealt as what they are
-        what = ", ".join(
+        what = step.name or ", ".join(  # the chapter's name for them, where it gives one
             f"{n} to {g}" if g in ("player", "dealer") else f"{n} as {game.cards_of(g)}"
             for g, n in step.cards.items()
         )

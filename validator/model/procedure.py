@@ -261,6 +261,11 @@ class DealStep(Strict):
     burn: int = Field(default=0, ge=0)
     players: When = Field(default_factory=When, description="the players dealt to")
     when_wagered: Id | None = None
+    name: str | None = Field(
+        default=None,
+        description="the chapter's name for the cards dealt (`the three-card Flop`), as the "
+        "narration tells them",
+    )
     cite: Cite
     note: str | None = None
 
