@@ -739,3 +739,16 @@ def test_the_community_cards_are_dealt_by_the_chapters_names() -> None:
     assert "§ 677a.11(c)  burn 1 card, then deal the three-card Flop" in out.stdout
     assert "§ 677a.11(e)  burn 1 card, then deal the Turn and River cards" in out.stdout
     assert "as the community cards" not in out.stdout
+
+
+def test_a_bonus_paid_on_a_wager_is_named_in_the_rounds_summary() -> None:
+    """§ 641a.11(c)(3)(ii): the dealer pays "the Ante and Play Wagers and any Ante Bonus";
+    the round's summary folded the Ante Bonus into "Ante Wager +$30". It names it, as
+    `settle` itemises it: "Ante Wager +$30 (with Ante Bonus paid $20)"."""
+    four = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
+    out = run_rulesub(
+        "play", "four-card-poker", "--rulesub", str(four), "--rounds", "3", "--seed", "7"
+    )
+    assert out.returncode == 0, out.stderr
+    flat = " ".join(out.stdout.replace("│", " ").split())
+    assert "(Three-of-a-kind): Ante Wager +$30 (with Ante Bonus paid $20)" in flat

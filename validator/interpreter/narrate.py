@@ -142,6 +142,12 @@ def narrate_round(console: Any, number: int, result: RoundResult) -> None:
         for i, (spot, w) in enumerate(seat.wagers.items()):
             body.append(f"{', ' if i else ''}{result.name(spot)} ")
             body.append(_signed(w.net), style=_style(w.result))
+            # a bonus paid on the wager by a line of its own (the Ante Bonus, § 641a.12(b)),
+            # named within the wager's result, as `settle` itemises it
+            bonus = [ln for ln in w.lines[1:] if ln.returned > 0 and ln.name != result.name(spot)]
+            if bonus:
+                paid = "; ".join(f"{ln.name} paid {exact_money(ln.returned)}" for ln in bonus)
+                body.append(f" (with {paid})")
         if seat.fees:
             body.append(f", {result.name('options_fee')} -{exact_money(seat.fees)}")
         body.append("  ")
