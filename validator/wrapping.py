@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Callable
+from typing import Any
 
 #: a section sign held to its number where a line wraps: a character of one cell that no
 #: wrapping (textwrap's, rich's) takes for a space, as a no-break space is to rich; a
@@ -39,6 +41,14 @@ def held_html(escaped: str) -> str:
 def released(text: str) -> str:
     """Wrapped text printed: the held spaces spaces again."""
     return text.replace(HELD, " ")
+
+
+def print_held(console: Any, render: Callable[[], None]) -> None:
+    """What ``render`` prints on a rich ``console``, wrapped by it with the held spaces
+    kept (``held``, ``unbroken``), then written with them spaces again."""
+    with console.capture() as captured:
+        render()
+    console.file.write(released(captured.get()))
 
 
 def wrapped(text: str, width: int, indent: str = "", hanging: str = "") -> list[str]:

@@ -291,15 +291,20 @@ def custom_change(
 # -- every other stated value ---------------------------------------------------------------
 
 
-def field_cite(game: Game, pointer: str) -> str | None:
-    """The sections that rule on a stated field: those of the game's checks of the field
-    itself, else of the nearest field above it that has one (a Bad Beat share, § 553.20;
-    the Kill's qualifying pot, § 553.12(m)); None where no check names it."""
+def sections_by_field(game: Game) -> dict[str, list[str]]:
+    """Each field the game's checks name, with the sections of those checks."""
     by_field: dict[str, list[str]] = {}
     for c in game.definition.constraints:
         field, fields = getattr(c, "field", None), getattr(c, "fields", None)
         for f in [field] if field else list(fields or ()):
             by_field.setdefault(f, []).append(c.cite)
+    return by_field
+
+
+def field_cite(by_field: dict[str, list[str]], pointer: str) -> str | None:
+    """The sections that rule on a stated field (``sections_by_field``): those of the
+    checks of the field itself, else of the nearest field above it that has one (a Bad
+    Beat share, § 553.20; the Kill's qualifying pot, § 553.12(m)); None where none does."""
     p = pointer
     while p:
         if p in by_field:
@@ -407,6 +412,7 @@ def diff_submissions(
     before = leaves({k: v for k, v in old_data.items() if k not in _TABLES})
     after = leaves({k: v for k, v in new_data.items() if k not in _TABLES})
     priced: set[str] = set()
+    ruled = sections_by_field(game)
     for pointer in list(after) + [p for p in before if p not in after]:
         a, b = before.get(pointer), after.get(pointer)
         if _same(a, b):
@@ -414,7 +420,7 @@ def diff_submissions(
         # a wager, a choice, a dealing method or a hand in the chapter's words, never its id
         a, b = value_words(game, pointer, a), value_words(game, pointer, b)
         change = Change(pointer, None if a is None else show(a), None if b is None else show(b))
-        change.cite = field_cite(game, pointer)
+        change.cite = field_cite(ruled, pointer)
         keys = parts(pointer)
         if keys[0] == "progressives" and len(keys) > 1 and keys[1] not in priced:
             priced.add(keys[1])

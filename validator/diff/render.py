@@ -12,7 +12,7 @@ from validator.diff.holds import Hold
 from validator.diff.names import field_name, in_words
 from validator.model.notation import format_money, parse_payout
 from validator.signage.checked import describe
-from validator.wrapping import held, released, unbroken
+from validator.wrapping import held, print_held, unbroken
 
 PLACES = 4
 
@@ -193,9 +193,7 @@ def _finding(finding: Any) -> dict[str, Any]:
 def render_terminal(diff: GameDiff, out: Any) -> None:
     """A rich report: per change, the hands side by side, changed cells highlighted; no
     line breaks between a section sign and its number."""
-    with out.capture() as captured:
-        _render_terminal(diff, out)
-    out.file.write(released(captured.get()))
+    print_held(out, lambda: _render_terminal(diff, out))
 
 
 def _render_terminal(diff: GameDiff, out: Any) -> None:

@@ -10,7 +10,7 @@ from rich.text import Text
 from validator.interpreter.results import RoundResult
 from validator.interpreter.scalar_result import draw_text
 from validator.money import exact_money
-from validator.wrapping import held, released
+from validator.wrapping import held, print_held
 
 
 def _signed(amount: Decimal) -> str:
@@ -118,14 +118,6 @@ def print_settlement(console: Any, result: RoundResult) -> None:
     console.print(f"house result: {_signed(result.ledger.house)}")
 
 
-def _print_held(console: Any, renderable: Any) -> None:
-    """``renderable`` printed where the console wraps it, each section sign kept with its
-    number (``held``)."""
-    with console.capture() as captured:
-        console.print(renderable)
-    console.file.write(released(captured.get()))
-
-
 def narrate_round(console: Any, number: int, result: RoundResult) -> None:
     from rich.panel import Panel
 
@@ -154,4 +146,5 @@ def narrate_round(console: Any, number: int, result: RoundResult) -> None:
         body.append(_signed(seat.net), style="bold")
         body.append("\n")
     body.rstrip()
-    _print_held(console, Panel(body, title=f"round {number}", title_align="left"))
+    panel = Panel(body, title=f"round {number}", title_align="left")
+    print_held(console, lambda: console.print(panel))
