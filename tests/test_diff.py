@@ -871,6 +871,22 @@ def test_a_poker_change_is_said_in_words_with_the_sections_that_rule_on_it(
         assert "§ 553.20(a), (b)(3)" in flat  # a Bad Beat share
 
 
+def test_a_table_maximum_wager_change_cites_553_18(tmp_path: Path) -> None:
+    """§ 553.18: "post a sign stating the minimum and maximum wagers in effect at each
+    Poker table". The maximum is the field a check compares the minimum with (never the
+    field it checks), so its change cites the section through that comparison."""
+    example = Path(__file__).parents[1] / "rulesubs" / "example" / "poker-holdem.yaml"
+    text = example.read_text(encoding="utf-8")
+    new = text.replace("min_wager: 2, max_wager: 4", "min_wager: 2, max_wager: 5")
+    assert new != text
+    before, after = write(tmp_path, "old.yaml", text), write(tmp_path, "new.yaml", new)
+    for fmt in ("text", "markdown"):
+        code, out, err = diff(str(before), str(after), "--format", fmt)
+        assert code == 0, err
+        flat = " ".join(out.split())  # the one change, its section wrapped onto a line
+        assert "maximum wager" in flat and "$5" in flat and "§ 553.18" in flat
+
+
 @pytest.mark.parametrize("columns", ["60", "80"])
 def test_a_hold_and_its_exact_fractions_are_each_read_on_one_line(columns: str) -> None:
     """§ 641a.12(c): the Aces Up hold before → after, and its exact fractions, wrapped

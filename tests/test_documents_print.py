@@ -240,7 +240,7 @@ def test_the_signs_printed_for_patrons(tmp_path: Path) -> None:
             assert "§" not in page and "Pa. Code" not in page
             assert not re.search(r"Paytable [A-Z]\b", page)
     holdem = squeeze("\n".join(pages_of(tmp_path / "poker-holdem.pdf")))
-    assert "Bad Beat payout: the current amount is shown on the meter" in holdem
+    assert "Bad Beat payout: the current amount is displayed in the Poker area" in holdem
     assert "24,318" not in holdem
 
 

@@ -88,7 +88,7 @@ OMAHA_SIGNS = [
                 "This table offers a Bad Beat payout: aces full of tens or better beaten",
                 "§ 553.20(b)",
             ),
-            ("Bad Beat payout: the current amount is shown on the meter", "§ 553.20(b)"),
+            ("Bad Beat payout: the current amount is displayed in the Poker area", "§ 553.20(b)"),
             (
                 "Bad Beat payouts: 50% to the losing hand, 25% to the winning hand, 25% shared "
                 "by the table",
@@ -183,7 +183,7 @@ def test_the_command_prints_the_poker_signs(tmp_path: Path) -> None:
     for title in ("Wagers and limits", "Rake", "Bad Beat payout", "Kill or Half-kill option"):
         assert f"== {title} ==" in out
     # § 553.20(b): the live amount is the meter's, never a number printed on the sign
-    assert "Bad Beat payout: the current amount is shown on the meter" in out
+    assert "Bad Beat payout: the current amount is displayed in the Poker area" in out
     assert "12,500" not in out
     assert "§" not in out
 

@@ -292,11 +292,15 @@ def custom_change(
 
 
 def sections_by_field(game: Game) -> dict[str, list[str]]:
-    """Each field the game's checks name, with the sections of those checks."""
+    """Each field the game's checks name, with the sections of those checks: the fields
+    checked and the field they are compared with (``than``: the table's maximum wager,
+    § 553.18, is ruled on by the check that holds the minimum under it)."""
     by_field: dict[str, list[str]] = {}
     for c in game.definition.constraints:
         field, fields = getattr(c, "field", None), getattr(c, "fields", None)
-        for f in [field] if field else list(fields or ()):
+        than = getattr(c, "than", None)
+        named = [field] if field else list(fields or ())
+        for f in [*named, *([than] if isinstance(than, str) else [])]:
             by_field.setdefault(f, []).append(c.cite)
     return by_field
 

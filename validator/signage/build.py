@@ -158,8 +158,9 @@ BAD_BEAT_RULES = {
 }
 
 
-#: a live meter's amount on a sign: never a printed number, which is stale once printed
-ON_THE_METER = "the current amount is shown on the meter"
+#: a Bad Beat payout's amount on its notice: never a printed number, stale once printed, as
+#: the amount displayed is adjusted at least once a day and on each payout (§ 553.20(h)(1))
+ON_THE_DISPLAY = "the current amount is displayed in the Poker area"
 
 
 def poker_figures(submission: RulesSubmission, definition: GameDefinition | None) -> dict[str, str]:
@@ -200,7 +201,7 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
                 out[f"kill_{key}"] = _money(value * times.numerator / times.denominator)
     bad_beat = submission.bad_beat
     if bad_beat is not None and bad_beat.offered:
-        out["bad_beat_amount"] = ON_THE_METER  # live: stale the moment it is printed
+        out["bad_beat_amount"] = ON_THE_DISPLAY  # live: stale the moment it is printed
         amounts = {
             "bad_beat_max_contribution": bad_beat.max_contribution,
             "bad_beat_minimum_pot": bad_beat.minimum_pot,
