@@ -112,10 +112,17 @@ def _bad_beat(game: Game, kind: str) -> BadBeatRule | None:
 
 def _deal(game: Game, players: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
     """Each player's cards and the board, from one shuffled deck, as many as the game
-    deals."""
-    dealt = game.definition.cards.dealt
+    deals: in Stud, where the deck cannot give every player the last card, a common card
+    in the centre instead (§ 553.1 (Common card); § 553.10(h)), never a player short of
+    cards at the showdown."""
+    d = game.definition
+    dealt = d.cards.dealt
     own = dealt["player"].count
     board = dealt["board"].count if "board" in dealt else 0
+    common = d.deal.common_card if d.deal is not None else None
+    while common is not None and players * own + board > 52 and board < len(common.streets):
+        own, board = own - 1, board + 1
+    assert players * own + board <= 52, (game.id, players)
     deck = list(range(52))
     rng.shuffle(deck)
     cards = [deck[i * own : (i + 1) * own] for i in range(players)]
