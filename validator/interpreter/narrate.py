@@ -18,10 +18,9 @@ def _signed(amount: Decimal) -> str:
     return f"+{exact_money(amount)}" if amount > 0 else exact_money(amount)
 
 
-def _placed(placed_by: str) -> str:
+def _placed(size: str) -> str:
     """How a wager was placed, beside its name: the multiple or the amount the action
     stated ("Play Wager (3x)", "Raise Wager ($25)"), never the action's own word."""
-    size = placed_by.split(" ", 1)[1] if " " in placed_by else ""
     return f" ({size})" if size else ""
 
 
@@ -45,7 +44,7 @@ def settlement_table(result: RoundResult) -> Any:
         for spot, w in seat.wagers.items():
             t.add_row(
                 str(seat.seat) if first else "",
-                result.name(spot) + _placed(w.placed_by),
+                result.name(spot) + _placed(w.placed_as),
                 exact_money(w.amount),
                 Text(w.result, style=_style(w.result)),
                 _signed(w.net),

@@ -56,7 +56,7 @@ class WagerResult:
     amount: Decimal
     lines: list[LineResult] = field(default_factory=list)
     void: bool = False
-    placed_by: str = ""  # the action that placed it (Play, Raise, Bet)
+    placed_as: str = ""  # the size its action stated: a multiple ("3x") or an amount ("$25")
 
     @property
     def returned(self) -> Decimal:

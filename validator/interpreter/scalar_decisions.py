@@ -127,7 +127,8 @@ class RoundDecisions:
                     f"{allowed} here, the {of_name} being {format_money(of)} ({cite})",
                     seat.actions_pointer,
                 )
-            return self._stake(seat, opt.wager, a.amount, f"{a.option} {format_money(a.amount)}")
+            size = format_money(a.amount)
+            return self._stake(seat, opt.wager, a.amount, size, f"{a.option} {size}")
         lo, hi, cite = self.rules.option_multiple_range(opt, step.id, features)
         m = a.multiple
         if m == "max":
@@ -149,13 +150,14 @@ class RoundDecisions:
                 f"{of_name} here ({cite})",
                 seat.actions_pointer,
             )
-        placed = self._stake(seat, opt.wager, of * m, f"{a.option} {m}x")
+        placed = self._stake(seat, opt.wager, of * m, f"{m}x", f"{a.option} {m}x")
         return placed if lo != hi else a.option
 
-    def _stake(self, seat: Seat, wager_id: str, stake: Decimal, text: str) -> str:
+    def _stake(self, seat: Seat, wager_id: str, stake: Decimal, size: str, text: str) -> str:
+        """Place a wager: its stake, and its size as the action stated it ("3x", "$25")."""
         seat.stakes[wager_id] = stake
         seat.standing.add(wager_id)
-        seat.placed_by[wager_id] = text
+        seat.placed_as[wager_id] = size
         self.state.ledger.wagered += stake
         self.state.ledger.house += stake
         return text

@@ -64,7 +64,7 @@ def _seats(rules: Rules, state: RoundState, hands: RoundHands, settle: Settle) -
         for spot in rules.spots:
             if spot not in seat.stakes:
                 continue
-            wr = WagerResult(spot, seat.stakes[spot], placed_by=seat.placed_by.get(spot, ""))
+            wr = WagerResult(spot, seat.stakes[spot], placed_as=seat.placed_as.get(spot, ""))
             wr.lines = [ln for ln in seat.lines.values() if ln.spot == spot]
             if spot not in seat.standing:
                 wr.void = True

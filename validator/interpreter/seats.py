@@ -36,7 +36,7 @@ class Seat:
     told: list[str] = field(default_factory=list)  # the same, in the game file's words
     pending: Action | None = None
     fees: Decimal = Decimal(0)
-    placed_by: dict[str, str] = field(default_factory=dict)
+    placed_as: dict[str, str] = field(default_factory=dict)  # the size stated ("3x", "$25")
     lines: dict[str, LineResult] = field(default_factory=dict)
     standing: set[str] = field(default_factory=set)  # spots not returned by a void
 
