@@ -157,3 +157,21 @@ def test_a_poker_pack_says_why_no_hold_and_states_the_time_charges_exactly() -> 
         assert "| Wager | Before |" not in text and "<th>Before</th>" not in text
         assert "The rake, by the clock and so exact: $54.00 an hour with every seat taken" in text
         assert "from each of 9 seated players, assessed every 30 minutes" in text
+
+
+def test_a_poker_pack_has_no_paytable_math_and_says_what_its_par_figures_are() -> None:
+    """§ 553.15: the house's revenue from a Poker table is the rake, and a nonbanking game
+    has no paytable: its pack carries no Paytable math section (it could only say there
+    is none), its contents do not list one, and its par section says which of its figures
+    are exact (the time charges) and which the full sheet simulates, never "each wager's
+    house edge counted hand by hand". A banking game's pack keeps the section."""
+    pack = build_pack(EXAMPLES / "poker-holdem.yaml", "poker-holdem.yaml")
+    assert [k for k, _ in pack.sections if k == "math"] == []
+    for text in (render_markdown(pack), html.unescape(render_html(pack))):
+        assert "Paytable math" not in text and "house edge counted hand by hand" not in text
+        assert "in a nonbanking game the house earns the rake" in text
+        assert "paytables: as the submission selects" not in text
+    banking = build_pack(HCF, "high-card-flush.yaml")
+    assert "math" in dict(banking.sections)
+    for text in (render_markdown(banking), html.unescape(render_html(banking))):
+        assert "Paytable math" in text and "house edge counted hand by hand" in text

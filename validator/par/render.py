@@ -148,7 +148,8 @@ def _draft_lines(sheet: dict[str, Any]) -> list[str]:
 def _paytables(sheet: dict[str, Any]) -> str | None:
     """Which paytables the sheet prices ("as the submission selects"); None for a Poker
     game, whose wagers are paid from no paytable (the sheet does not say it prices any)."""
-    return None if sheet.get("poker") else sheet["paytables"]
+    nonbanking = sheet.get("kind") == "nonbanking" or sheet.get("poker")
+    return None if nonbanking else sheet["paytables"]
 
 
 def text(sheet: dict[str, Any]) -> str:

@@ -83,6 +83,7 @@ def build(req: ParRequest) -> dict[str, Any]:
         "name": d.name,
         "chapter": d.source.chapter,
         "source": game.source_line,
+        "kind": d.kind,  # banking, or nonbanking (Poker: no paytable, the house earns the rake)
         "submission": req.submission,
         "paytables": "every paytable" if every else "as the submission selects",
         "wagers": {s.key: s.to_json() for s in sheets},

@@ -138,9 +138,16 @@ class ReviewPack:
         return dict(SECTIONS)[key]
 
     @property
+    def banking(self) -> bool:
+        """A game the house banks, whose paytables the pack prices; a nonbanking game (Poker:
+        the players wager against each other, the house earns the rake) has none to price."""
+        return self.game is None or self.game.definition.kind != "nonbanking"
+
+    @property
     def sections(self) -> list[tuple[str, str]]:
-        """The pack's sections, in order, with this pack's headings."""
-        return [(key, self.heading(key)) for key, _ in SECTIONS]
+        """The pack's sections, in order, with this pack's headings: a nonbanking game's
+        without the paytable math, which would only say it has no paytable."""
+        return [(key, self.heading(key)) for key, _ in SECTIONS if key != "math" or self.banking]
 
     @property
     def game_name(self) -> str:

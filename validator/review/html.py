@@ -31,7 +31,7 @@ from validator.diff.render import (
 from validator.model.notation import format_rate
 from validator.odds.wagers import strategy_text
 from validator.par.printed import OUTSIDE, draft_mark, page_foot, range_verdict, stated_range
-from validator.review.build import PAGE_STARTS, SECTIONS, ReviewPack
+from validator.review.build import PAGE_STARTS, ReviewPack
 from validator.review.cover import field_name
 from validator.signage.build import PLACEMENT, Line, Paytable
 from validator.wrapping import held_html
@@ -107,7 +107,7 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
         f"<title>{'DRAFT · ' if draft else ''}{escape(title)}</title>",
         f"<style>{CSS}{page_foot(foot, draft, second=chain_line(pack))}</style></head><body>",
     ]
-    for key, _ in SECTIONS:
+    for key, _ in pack.sections:
         cls = ' class="page-start"' if key in PAGE_STARTS else ""
         parts.append(f'<section id="{key}"{cls}>')
         if key == "submission":
@@ -411,10 +411,20 @@ def _hold(c: Any) -> str:
     return text
 
 
+def unpriced(pack: ReviewPack) -> str:
+    """Why the math section prices nothing: the web view's tab asks it of every filing."""
+    if not pack.banking:
+        return (
+            "No paytable: in a nonbanking game the players wager against each other and the "
+            "house earns the rake (the Par sheet)."
+        )
+    return "The submission selects no paytable the odds engine prices."
+
+
 def math_section(pack: ReviewPack) -> str:
     out = [f"<h2>{_e(pack.heading('math'))}</h2>"]
     if not pack.priced:
-        out.append("<p>The submission selects no paytable the odds engine prices.</p>")
+        out.append(f"<p>{_e(unpriced(pack))}</p>")
     for p in pack.priced:
         out.append(f"<div class='keep'><h3>{_e(p.title)}</h3>")
         out.append(f"<p class='cite'>{_e(p.cite or '')}</p>")
@@ -460,7 +470,7 @@ def par_section(pack: ReviewPack) -> str:
     """The par sheet, as ``rulesub par --format html`` renders it (its headings one level
     down), without the return tables the math section prints."""
     from validator.par.render import html_body
-    from validator.review.par import METHOD
+    from validator.review.par import method
 
     out = [f"<h2>{_e(pack.heading('par'))}</h2>"]
     sheet = pack.par
@@ -468,7 +478,7 @@ def par_section(pack: ReviewPack) -> str:
         out.append(f"<p>No par sheet: {_e(in_words(pack.game, pack.par_problem or ''))}</p>")
         return "".join(out)
     body = html_body(sheet, return_tables=False).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
-    out.append(f"<p class='cite'>{_e(METHOD)}</p><div class='par'>{body}</div>")
+    out.append(f"<p class='cite'>{_e(method(pack.banking))}</p><div class='par'>{body}</div>")
     return "".join(out)
 
 

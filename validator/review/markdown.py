@@ -18,6 +18,7 @@ from validator.review.html import (
     approval_waiver,
     cover_facts,
     pack_draft,
+    unpriced,
 )
 
 
@@ -91,7 +92,8 @@ def render_markdown(pack: ReviewPack) -> str:
             new_label=Path(pack.file).name,
         )
         out.append(_demote(diff_markdown(shown)))
-    out += ["", f"## {h['math']}", ""]
+    if "math" in h:
+        out += ["", f"## {h['math']}", ""]
     for p in pack.priced:
         out += [f"### {_md(p.title)}", "", f"{_md(p.cite or '')}", ""]
         r = p.result
@@ -113,17 +115,17 @@ def render_markdown(pack: ReviewPack) -> str:
         ]
         if r.strategy:
             out += [f"Counted over {_md(strategy_text(r.strategy))}.", ""]
-    if not pack.priced:
-        out.append("The submission selects no paytable the odds engine prices.")
+    if not pack.priced and "math" in h:
+        out.append(_md(unpriced(pack)))
     out += ["", f"## {h['par']}", ""]
     sheet = pack.par
     if sheet is None:
         out.append(f"No par sheet: {_md(in_words(pack.game, pack.par_problem or ''))}")
     else:
         from validator.par.render import markdown as par_markdown
-        from validator.review.par import METHOD
+        from validator.review.par import method
 
-        out += [_md(METHOD), "", _demote(par_markdown(sheet, return_tables=False))]
+        out += [_md(method(pack.banking)), "", _demote(par_markdown(sheet, return_tables=False))]
     out += ["", f"## {h['signage']}", ""]
     if pack.signs is None:
         out.append(f"No signage: {_md(pack.signs_problem)}")

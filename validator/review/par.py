@@ -19,13 +19,25 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-#: What every par section states about its figures.
+#: What every par section states about its figures: a banking game's, then a nonbanking's.
 METHOD = (
     "Exact figures only, made with this pack: each wager's house edge counted hand by hand "
     "(its return table is under Paytable math), the base game where rulesub derives it from "
     "the rules, the progressives against their meters. No figure here is simulated; the "
     "full par sheet adds the simulated strategies, each with its 95% interval."
 )
+NONBANKING_METHOD = (
+    "Exact figures only, made with this pack: in a nonbanking game the house earns the "
+    "rake, which turns on how the players bet, so only time charges, charged by the clock, "
+    "are exact. No figure here is simulated; the full par sheet simulates the rake and the "
+    "Bad Beat fund's growth, each with its 95% interval."
+)
+
+
+def method(banking: bool) -> str:
+    """What the pack's par section states about its figures."""
+    return METHOD if banking else NONBANKING_METHOD
+
 
 _ONE_AT_A_TIME = threading.Lock()
 
