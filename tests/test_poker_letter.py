@@ -773,8 +773,11 @@ def test_two_decks_alternate_every_round_553_3_d(tmp_path: Path) -> None:
 
 
 def test_settle_rakes_each_betting_round_553_15_b_1_i(tmp_path: Path) -> None:
-    """10% of each betting round, rounded down to the $1 chip: $15 then $25 put in is $1 +
-    $2 = $3, where 10% of the $40 pot at the end would be $4."""
+    """§ 553.15(b)(1)(i): "calculated and extracted from the pot and any side pots" after
+    each betting round, at 10% rounded down to the $1 chip. $15 then $25 put in: after
+    round 1 the pot holds $15, $1; after round 2 it holds $40, $4 less the $1 taken, $3:
+    $4 in all, what 10% of the $40 pot at the end takes ((b)(1)(ii)), never $1 + $2 of
+    each round's chips rounded down alone."""
     data = {
         "game": "poker-holdem",
         "seats": [
@@ -785,8 +788,11 @@ def test_settle_rakes_each_betting_round_553_15_b_1_i(tmp_path: Path) -> None:
         "rake": {"percent": "10%", "by_round": [15, 25]},
     }
     got = settle_json(tmp_path, data)
-    assert got["rake"]["total"] == "3"
-    assert got["rake"]["lines"][0].startswith("betting round 1: 10% of $15")
+    assert got["rake"]["total"] == "4"
+    assert got["rake"]["lines"] == [
+        "betting round 1: 10% of $15, rounded down to $1: $1",
+        "betting round 2: 10% of $40, rounded down to $1: $4, less $1 taken before: $3",
+    ]
     data["rake"] = {"percent": "10%"}
     assert settle_json(tmp_path, data)["rake"]["total"] == "4"
     data["rake"] = {"percent": "10%", "by_round": [15, 20]}
@@ -800,8 +806,9 @@ def test_the_uncalled_final_bet_is_out_of_the_last_round_that_put_chips_in_553_1
     """§ 553.15(d): no rake on the uncalled final bet. Seat 1 puts in $21, seat 2 is All-in
     for $9: the last $12 of seat 1's bet is returned. It was bet in betting round 3, the
     last that put chips in; round 4 dealt cards to an All-in player and put in nothing.
-    By hand, 10% rounded down to the $1 chip: round 1 $10 gives $1, round 2 $8 gives $0,
-    round 3 $12 - $12 = $0 gives $0, round 4 $0: a $1 rake of the $18 pot; seat 1's Kings
+    By hand, 10% of the pot rounded down to the $1 chip, less what was taken before: the
+    pot after round 1 holds $10, $1; after round 2 $18, $1 less $1, $0; round 3 puts in
+    $12 - $12 = $0 and round 4 $0, $0 each: a $1 rake of the $18 pot; seat 1's Kings
     win $17 and have $12 back. A round whose last chips are fewer than the uncalled bet
     (round 3 putting in $1) is one no round of play produces: refused, never raked at a
     negative amount."""
@@ -818,7 +825,7 @@ def test_the_uncalled_final_bet_is_out_of_the_last_round_that_put_chips_in_553_1
     got = settle_json(tmp_path, data)
     assert got["rake"]["total"] == "1"
     assert [line.rsplit(": ", 1)[1] for line in got["rake"]["lines"]] == ["$1", "$0", "$0", "$0"]
-    assert "betting round 3: 10% of $0" in got["rake"]["lines"][2]
+    assert got["rake"]["lines"][2].startswith("betting round 3: 10% of $18")  # $12 returned
     seat = {s["seat"]: s for s in got["seats"]}
     assert (seat[1]["award"], seat[2]["award"]) == ("29", "0")
     data["rake"] = {"percent": "10%", "by_round": [15, 14, 1, 0]}
@@ -834,8 +841,11 @@ def _write(tmp_path: Path, data: dict[str, Any]) -> Path:
 
 
 def test_simulate_rakes_each_betting_round_when_stated(tmp_path: Path) -> None:
-    """A submission whose percentage rake is `taken: per_betting_round`: every simulated
-    hand is raked round by round, re-computed here from the rounds' chips."""
+    """§ 553.15(b)(1)(i): a percentage rake `taken: per_betting_round` is "calculated and
+    extracted from the pot and any side pots" after each betting round: every simulated
+    hand is raked round by round, re-computed here from the rounds' chips (the rate of
+    the pot so far, less what was taken before), which comes to what (b)(1)(ii) takes
+    once from the whole pot: the two differ in when the rake is placed, not how much."""
     from validator.compiler import load_game
     from validator.interpreter.poker.session import Session
     from validator.interpreter.settings import read_settings
@@ -843,16 +853,16 @@ def test_simulate_rakes_each_betting_round_when_stated(tmp_path: Path) -> None:
     path = variant(tmp_path, "poker-holdem", {"/rake/percentage/taken": "per_betting_round"})
     game = load_game("poker-holdem")
     session = Session(game, read_settings(game, path), 6, seed=9)
-    differs = 0
+    rounded_alone = 0
     for record in session.hands(150):
         s = record.played.settlement
+        once = sum(p.pot.amount * 10 // 100 // 100 * 100 for p in s.pots)
+        assert s.rake.total == min(once, 500)
         rounds = list(record.played.round_put)
         rounds[-1] -= s.uncalled.amount if s.uncalled else 0
-        wanted = sum(r * 10 // 100 // 100 * 100 for r in rounds)
-        assert s.rake.total == min(wanted, 500)
-        whole = sum(p.pot.amount for p in s.pots)
-        differs += s.rake.total != min(whole * 10 // 100 // 100 * 100, 500)
-    assert differs > 0  # rounding per round is not rounding once
+        alone = sum(r * 10 // 100 // 100 * 100 for r in rounds)
+        rounded_alone += min(alone, 500) < s.rake.total
+    assert rounded_alone > 0  # each round's chips rounded down alone would take less
 
 
 @pytest.mark.parametrize(

@@ -168,12 +168,13 @@ def take_rake(
 def _per_betting_round(
     pots: Sequence[Pot], rule: RakeRule, unit: Cents, cite: str, cap_text: str, uncalled: Cents
 ) -> Rake:
-    """§ 553.15(b)(1)(i): extracted "from the pot and any side pots" after each betting
-    round, the cap for the round of play. Laid end to end, the pots hold the chips
-    [0, main), [main, main + side 1), …, and the betting rounds put in [0, round 1),
-    [round 1, round 1 + round 2), …: a round's part of a pot is where the two overlap. Each
-    part is raked at the rate, rounded down to the rake unit. The uncalled final bet, in
-    the last betting round that put chips in, is no part of the pot (§ 553.15(d))."""
+    """§ 553.15(b)(1)(i): "calculated and extracted from the pot and any side pots" after
+    each betting round, the cap for the round of play. Laid end to end, the pots hold the
+    chips [0, main), [main, main + side 1), …, and the betting rounds put in [0, round 1),
+    [round 1, round 1 + round 2), …: after a round, a pot holds the part of it below the
+    round's end. Each pot is raked the rate of what it holds then, rounded down to the rake
+    unit, less what it was raked before. The uncalled final bet, in the last betting round
+    that put chips in, is no part of the pot (§ 553.15(d))."""
     assert rule.rate is not None and rule.rounds is not None
     rounds = list(rule.rounds)
     placed = [i for i, put in enumerate(rounds) if put]  # rounds after it: cards to All-ins
@@ -187,12 +188,17 @@ def _per_betting_round(
     lines = []
     left = rule.cap
     by_pot = [0] * len(pots)
+    raked_at = [0] * len(pots)  # the rate of each pot's chips so far, in rake units
     start = 0
     for i, put in enumerate(rounds, start=1):
         end = start + put
         for k, (low, high) in enumerate(pot_spans):
-            part = max(0, min(end, high) - max(start, low))
-            wanted = int(part * rule.rate // unit) * unit
+            held = max(0, min(end, high) - low)
+            grew = held > max(0, min(start, high) - low)
+            so_far = int(held * rule.rate // unit) * unit
+            before = raked_at[k]
+            raked_at[k] = so_far
+            wanted = so_far - before
             take = wanted if left is None else min(wanted, left)
             if left is not None:
                 left -= take
@@ -200,18 +206,23 @@ def _per_betting_round(
             if len(pots) == 1 or not put:
                 label = f"betting round {i}" if k == 0 else None
             else:
-                label = f"betting round {i}, {pots[k].name}" if part else None
+                label = f"betting round {i}, {pots[k].name}" if grew else None
             if label is not None:
                 lines.append(
-                    f"{label}: {format_rate(rule.rate)} of {dollar_text(part)}, rounded down "
-                    f"to {dollar_text(unit)}: {dollar_text(wanted)}"
+                    f"{label}: {format_rate(rule.rate)} of {dollar_text(held)}, rounded down "
+                    f"to {dollar_text(unit)}: {dollar_text(so_far)}"
+                    + (
+                        f", less {dollar_text(before)} taken before: {dollar_text(wanted)}"
+                        if before
+                        else ""
+                    )
                     + (f"; the cap leaves {dollar_text(take)}" if take != wanted else "")
                 )
         start = end
     return Rake(
         by_pot,
-        f"percentage rake {format_rate(rule.rate)} of what each betting round put in each "
-        f"pot{cap_text}, extracted as play progresses [{cite}]",
+        f"percentage rake {format_rate(rule.rate)} of each pot as it stands after each betting "
+        f"round, less what was taken before{cap_text}, extracted as play progresses [{cite}]",
         lines,
     )
 

@@ -578,10 +578,11 @@ word(
     "percentage",
     RAKE,
     """A percentage rake: at most the `max` rate of each pot and side pot, rounded down to
-    the table's smallest chip, taken after each betting round (of what the round put in
-    each pot, the chips filling the pots from the main pot up) or at the end of the round
-    of play; a cap applies to the round of play, taken from the pots in the order they
-    formed. The uncalled final bet is never raked.""",
+    the table's smallest chip, taken after each betting round (the rate of what each pot
+    holds then, less what was taken before, the chips filling the pots from the main pot
+    up) or at the end of the round of play, the same amount either way; a cap applies to
+    the round of play, taken from the pots in the order they formed. The uncalled final
+    bet is never raked.""",
 )
 word(
     _P,

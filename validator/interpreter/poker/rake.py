@@ -96,8 +96,9 @@ def explain_rake(
     if not (rule.per_betting_round and rule.rounds is not None):
         reason = f"percentage rake {rate} of each pot{cap_text} [{cite}]"
         return Rake(by_pot, reason, _lines(rule, unit, [(p.name, p.amount) for p in pots], by_pot))
-    # § 553.15(b)(1)(i): each betting round raked as play progresses, "from the pot and any
-    # side pots", the cap for the round of play; the uncalled final bet, in the last
+    # § 553.15(b)(1)(i): each betting round raked as play progresses, "calculated and
+    # extracted from the pot and any side pots" as they stand after it, less what was
+    # taken before; the cap for the round of play. The uncalled final bet, in the last
     # betting round that put chips in (an All-in ends the betting), is no part of the pot
     # (§ 553.15(d))
     rounds = list(rule.rounds)
@@ -105,48 +106,66 @@ def explain_rake(
     if placed:
         rounds[placed[-1]] -= uncalled
     reason = (
-        f"percentage rake {rate} of what each betting round put in each pot{cap_text}, "
-        f"extracted as play progresses [{cite}]"
+        f"percentage rake {rate} of each pot as it stands after each betting round, less "
+        f"what was taken before{cap_text}, extracted as play progresses [{cite}]"
     )
-    return Rake(by_pot, reason, _lines(rule, unit, _round_parts(pots, rounds), None))
+    return Rake(by_pot, reason, _round_lines(rule, unit, _round_parts(pots, rounds)))
 
 
-def _round_parts(pots: Sequence[Pot], rounds: list[Cents]) -> list[tuple[str, Cents]]:
-    """What each betting round put in each pot: the chips fill the pots from the main pot
-    up (a pot is the band of contributions between two All-in amounts), so a round's part
-    of a pot is what the pot held after it less what it held before. A round is named
-    alone where the round of play has one pot, or where it put nothing in."""
-    items: list[tuple[str, Cents]] = []
+def _round_parts(pots: Sequence[Pot], rounds: list[Cents]) -> list[tuple[str, Cents, Cents]]:
+    """What each pot held after each betting round and before it: the chips fill the pots
+    from the main pot up (a pot is the band of contributions between two All-in amounts).
+    A round is named alone where the round of play has one pot, or where it put nothing
+    in; a pot the round put nothing in is not named."""
+    items: list[tuple[str, Cents, Cents]] = []
     before = 0
     for i, put in enumerate(rounds, start=1):
         after, below = before + put, 0
         for p in pots:
-            part = min(max(after - below, 0), p.amount) - min(max(before - below, 0), p.amount)
+            held = min(max(after - below, 0), p.amount)
+            had = min(max(before - below, 0), p.amount)
             below += p.amount
             if len(pots) == 1 or not put:
-                items += [(f"betting round {i}", part)] if p is pots[0] else []
-            elif part:
-                items.append((f"betting round {i}, {p.name}", part))
+                items += [(f"betting round {i}", held, had)] if p is pots[0] else []
+            elif held > had:
+                items.append((f"betting round {i}, {p.name}", held, had))
         before = after
     return items
 
 
-def _lines(
-    rule: RakeRule, unit: Cents, items: list[tuple[str, Cents]], taken: list[Cents] | None
-) -> list[str]:
-    """Each pot's (or betting round's) percentage, rounded down to the rake unit, and what
-    the cap leaves of it: ``taken`` where the kernel's figures say, else the cap counted
-    down in order."""
+def _round_lines(rule: RakeRule, unit: Cents, items: list[tuple[str, Cents, Cents]]) -> list[str]:
+    """Each betting round's rake from each pot: the rate of what the pot holds then, rounded
+    down to the rake unit, less what the rate of what it held before took, within the cap
+    counted down in order."""
     assert rule.rate is not None
     lines = []
     left = rule.cap
-    for k, (label, put) in enumerate(items):
-        wanted = int(put * rule.rate // unit) * unit
+    for label, held, had in items:
+        so_far = int(held * rule.rate // unit) * unit
+        before = int(had * rule.rate // unit) * unit
+        wanted = so_far - before
         take = wanted if left is None else min(wanted, left)
-        if taken is not None:
-            take = taken[k]
-        elif left is not None:
+        if left is not None:
             left -= take
+        less = f", less {dollar_text(before)} taken before: {dollar_text(wanted)}"
+        lines.append(
+            f"{label}: {format_rate(rule.rate)} of {dollar_text(held)}, rounded down to "
+            f"{dollar_text(unit)}: {dollar_text(so_far)}"
+            + (less if before else "")
+            + (f"; the cap leaves {dollar_text(take)}" if take != wanted else "")
+        )
+    return lines
+
+
+def _lines(
+    rule: RakeRule, unit: Cents, items: list[tuple[str, Cents]], taken: list[Cents]
+) -> list[str]:
+    """Each pot's percentage, rounded down to the rake unit, and what the cap leaves of it
+    (``taken``, the settlement kernel's figure for the pot)."""
+    assert rule.rate is not None
+    lines = []
+    for (label, put), take in zip(items, taken, strict=True):
+        wanted = int(put * rule.rate // unit) * unit
         lines.append(
             f"{label}: {format_rate(rule.rate)} of {dollar_text(put)}, rounded down "
             f"to {dollar_text(unit)}: {dollar_text(wanted)}"

@@ -239,7 +239,7 @@ def _take_rake(
     rules: TableRules, amount: Ints, pot: int, round_put: Ints, returned: int
 ) -> tuple[int, Ints]:
     """The rake (§ 553.15(b)) and each pot's part: a percentage of each pot with the cap
-    across the pots in order, of what each betting round put in each pot, or the
+    across the pots in order, of each pot as it stands after each betting round, or the
     incremental levels, each from the pot it was reached in."""
     npots = amount.shape[0]
     kind = rules.rake_kind
@@ -256,11 +256,13 @@ def _take_rake(
             rake += take
         return rake, rake_of
     if kind == RAKE_PER_ROUND:
-        # § 553.15(b)(1)(i): extracted "from the pot and any side pots" after each betting
-        # round. A pot is the band of contributions between two All-in amounts, so the
-        # chips fill the pots from the main pot up as play progresses: what a round put in
-        # pot k is what pot k held after it less what it held before. The uncalled final
-        # bet is out of the last round that put chips in (§ 553.15(d)).
+        # § 553.15(b)(1)(i): "calculated and extracted from the pot and any side pots"
+        # after each betting round: the rate of what pot k holds then, less what the rate
+        # of what it held before took, so that the round of play's rake is the rate of each
+        # whole pot as (b)(1)(ii) takes it once (the two differ in when and where the rake
+        # is placed, not how much). A pot is the band of contributions between two All-in
+        # amounts: the chips fill the pots from the main pot up as play progresses. The
+        # uncalled final bet is out of the last round that put chips in (§ 553.15(d)).
         last = round_put.shape[0] - 1
         while last > 0 and round_put[last] == 0:
             last -= 1
@@ -272,7 +274,8 @@ def _take_rake(
                 held = min(max(after - below, 0), amount[k])
                 had = min(max(before - below, 0), amount[k])
                 below += amount[k]
-                take = (held - had) * rules.rake_num // (rules.rake_den * unit) * unit
+                per = rules.rake_den * unit
+                take = (held * rules.rake_num // per - had * rules.rake_num // per) * unit
                 if cap >= 0:
                     take = min(take, cap - rake)
                 rake_of[k] += take
