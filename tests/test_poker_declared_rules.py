@@ -63,7 +63,7 @@ def test_the_split_pots_excess_goes_where_the_game_says_553_10_i_2_i() -> None:
     low = _with(game, "showdown.odd_chips", pot_excess_to="low")
     assert _awards(low) == {1: "11", 2: "10", 3: "0"}
     reasons = settle_poker_round(SPLIT, low).to_json()["seats"][0]["reasons"]
-    assert any("cannot be divided equally goes to the low hand" in r for r in reasons)
+    assert any("cannot be divided equally goes with the low half" in r for r in reasons)
 
 
 def test_a_tied_halfs_excess_follows_the_declared_order_553_10_i_2_ii_iii() -> None:

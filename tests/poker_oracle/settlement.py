@@ -508,8 +508,8 @@ class OracleSplitter(Splitter):
         }
         if larger != smaller:
             part_why[to] += (
-                f"; the {dollar_text(larger - smaller)} that cannot be divided equally goes to "
-                f"the {to} hand [{self.odd.cite}]"
+                f"; the {dollar_text(larger - smaller)} that cannot be divided equally goes "
+                f"with the {to} half [{self.odd.cite}]"
             )
         halves = [
             self.split_part("high", high_half, [hands[s] for s in high_seats], part_why["high"]),

@@ -237,10 +237,10 @@ class Splitter:
             "high": f"the highest ranking high hand wins half the pot [{sd.cite}]",
             "low": f"the best qualifying low hand wins half the pot [{sd.cite}]",
         }
-        if high_half != low_half:
+        if high_half != low_half:  # said of the half: where it is tied, (ii)/(iii) say who
             part_why[to] += (
                 f"; the {dollar_text(abs(high_half - low_half))} that cannot be divided "
-                f"equally goes to the {to} hand [{self.odd.cite}]"
+                f"equally goes with the {to} half [{self.odd.cite}]"
             )
         high_seats, low_seats = won(1), won(2)
         halves = [
