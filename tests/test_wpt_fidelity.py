@@ -298,3 +298,21 @@ def test_a_bad_beat_payout_names_the_table_the_submission_states(tmp_path: Path)
         in (odds["reason"])
     )
     assert odds["lines"][0]["outcome"] == "wins 500 to 1"
+
+
+def test_each_wager_cites_the_branch_of_677a_11_h_that_settled_it() -> None:
+    """§ 677a.11(h)(1): the dealer's hand "does not contain a pair or better"; (h)(2): it
+    "contains a pair or better". A Raise or Odds Wager cites the paragraph that applied,
+    never both: the golden round where the dealer does not qualify cites (h)(1) only, the
+    one where he does cites (h)(2) only."""
+    golden = ROOT / "tests" / "golden" / "wpt-heads-up-holdem"
+    for name, branch, other in (
+        ("01-dealer-no-pair-straight-wins.yaml", "(h)(1)", "(h)(2)"),
+        ("02-dealer-qualifies-flush-wins.yaml", "(h)(2)", "(h)(1)"),
+    ):
+        out = run_rulesub("settle", str(golden / name), "--format", "json")
+        assert out.returncode == 0, out.stderr
+        (seat,) = json.loads(out.stdout)["seats"]
+        for wager in ("raise", "odds"):
+            (line,) = seat["wagers"][wager]["lines"]
+            assert f"§ 677a.11{branch}(i)" in line["cite"] and other not in line["cite"], line
