@@ -334,6 +334,45 @@ def test_on_sqlite_entries_cut_from_the_end_are_named(tmp_path: Path) -> None:
     store.dispose()
 
 
+def test_a_log_cut_short_or_restored_is_named_against_a_head_kept(db: str, tmp_path: Path) -> None:
+    """docs/security.md: the head `history` prints "is a commitment to every entry before
+    it", and a log cut short or restored from an earlier copy is a chain that holds by
+    itself. `audit verify --head ENTRY:HASH` holds the log to a head written down before:
+    the entry gone, or its hash another, is named (exit 1) on SQLite and PostgreSQL alike,
+    the sequence counter rewritten too; the head the log still holds verifies (exit 0); a
+    head not written as ENTRY:HASH is refused (exit 2)."""
+    store = _logged_store(db)
+    head = store.audit_head()
+    assert head.entry is not None
+    kept = f"{head.entry}:{head.hash[:12]}"
+    assert cli("audit", "verify", "--db", db, "--head", kept).exit_code == 0
+    assert cli("audit", "verify", "--db", db, "--head", f"{head.entry}:{head.hash}").exit_code == 0
+    with store.engine.connect() as conn, conn.begin():  # the last entry cut, its id reset
+        drop_audit_triggers(conn)
+        conn.execute(text(f"DELETE FROM audit_log WHERE id = {head.entry}"))
+        conn.execute(text("DELETE FROM facilities WHERE facility = 'Facility 5'"))  # its row
+        if conn.dialect.name == "sqlite":
+            conn.execute(
+                text(f"UPDATE sqlite_sequence SET seq = {head.entry - 1} WHERE name = 'audit_log'")
+            )
+    assert cli("audit", "verify", "--db", db).exit_code == 0  # the chain holds by itself
+    out = cli("audit", "verify", "--db", db, "--head", kept)
+    assert out.exit_code == 1
+    assert f"entry #{head.entry}, the head kept, is not in the log" in out.stderr
+    store.set_facility("Facility 9", HOLDER, "rev")  # the next entry takes the number again
+    again = store.audit_head()
+    if again.entry == head.entry:  # SQLite, its counter rewritten; PostgreSQL moves on
+        out = cli("audit", "verify", "--db", db, "--head", kept, "--format", "json")
+        assert out.exit_code == 1
+        got = json.loads(out.stdout)
+        assert got["intact"] is False and got["kept_head"]["holds"] is False
+        assert f"entry #{head.entry}'s hash is {again.hash}" in got["kept_head"]["why"]
+    for bad in ("abc", f"{head.entry}:xyz", f"{head.entry}:{head.hash[:7]}"):
+        out = cli("audit", "verify", "--db", db, "--head", bad)
+        assert out.exit_code == 2 and "expected ENTRY:HASH" in out.stderr
+    store.dispose()
+
+
 def test_the_head_is_printed_by_history_and_given_by_the_api(db: str, tmp_path: Path) -> None:
     office = make_office(tmp_path, db)
     head = office.store.audit_head()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import getpass
 import json
+import re
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -499,7 +500,19 @@ app.add_typer(audit_app, name="audit")
 @audit_app.command("verify")
 @prints_result("the audit log's verification")
 def audit_verify(
-    db: DbOption = None, format: FormatOption = Format.text, out: OutOption = None
+    db: DbOption = None,
+    format: FormatOption = Format.text,
+    out: OutOption = None,
+    head_kept: Annotated[
+        str | None,
+        typer.Option(
+            "--head",
+            metavar="ENTRY:HASH",
+            help="a chain head written down before (`history` prints it, every review pack "
+            "carries it), as its entry number and hash, e.g. 47:ad1d2dbf (eight hex digits "
+            "at least): the log must still hold that entry with that hash",
+        ),
+    ] = None,
 ) -> None:
     """Walk the audit log's hash chain from its first entry, and hold each filing and each
     account to it. Exit 0 intact; 1 an entry was edited, deleted or inserted out of order
@@ -508,26 +521,38 @@ def audit_verify(
     says of it; 2 no database.
 
     Entries removed from the end, or a log rewritten whole, show only against a chain head
-    written down before (`rulesub history` prints it, every review pack carries it)."""
+    written down before (`rulesub history` prints it, every review pack carries it):
+    give it with --head, and a log that no longer holds it is named (exit 1)."""
     from validator.store.accounts import unmatched_accounts
 
+    kept = _kept_head(head_kept) if head_kept is not None else None
     with _store_errors(format):
         store = _open(db, must_exist=True)
         head, broken = store.verify_audit()
         filings = store.unmatched_filings()
         accounts = unmatched_accounts(store)
         owned = store.unmatched_facilities()
+        differs = store.kept_head_differs(*kept) if kept is not None else None
     if format is Format.json:
         print_json(
             {
-                "intact": broken is None and not filings and not accounts and not owned,
+                "intact": broken is None
+                and differs is None
+                and not filings
+                and not accounts
+                and not owned,
                 "head": head.to_json(),
                 "broken": None if broken is None else broken.to_json(),
+                "kept_head": None
+                if kept is None
+                else {"entry": kept[0], "hash": kept[1], "holds": differs is None, "why": differs},
                 "filings": filings,
                 "accounts": accounts,
                 "facilities": owned,
             }
         )
+    elif differs is not None:
+        sys.stderr.write(f"rulesub: the audit log does not hold the head kept: {differs}\n")
     elif broken is None:
         unmatched = len(filings) + len(accounts) + len(owned)
         sys.stdout.write(
@@ -556,8 +581,21 @@ def audit_verify(
             sys.stderr.write(
                 f"rulesub: facility {f['facility']} does not match the audit log: {f['reason']}\n"
             )
-    if broken is not None or filings or accounts or owned:
+    if broken is not None or differs is not None or filings or accounts or owned:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _kept_head(given: str) -> tuple[int, str]:
+    """``--head ENTRY:HASH``: the entry number and the hash (a prefix of eight hex digits
+    at least), or exit 2 saying what was expected."""
+    entry, _, digest = given.strip().lstrip("#").partition(":")
+    digest = digest.strip().rstrip("…")
+    if not (entry.strip().isdigit() and re.fullmatch(r"[0-9a-fA-F]{8,64}", digest)):
+        fail(
+            f"--head {given!r}: expected ENTRY:HASH, the entry number and its hash (eight "
+            "hex digits at least), as `history` prints the chain head, e.g. 47:ad1d2dbf"
+        )
+    return int(entry), digest
 
 
 # -- facilities and their certificate holders ------------------------------------------------

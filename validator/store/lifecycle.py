@@ -757,6 +757,28 @@ class Store:
                     )
             return head, broken
 
+    def kept_head_differs(self, entry: int, kept: str) -> str | None:
+        """Why the log no longer holds a chain head written down before (``history``
+        prints one, every review pack carries one): entry ``entry`` gone, or its hash not
+        the one ``kept`` (a prefix of it, eight hex digits at least); ``None`` where it
+        holds. A log cut short, rewritten whole or restored from an earlier copy is a chain
+        that holds by itself: only a kept head shows it."""
+        with self.transaction(reading=True) as conn:
+            now = conn.execute(
+                select(audit_log.c.entry_hash).where(audit_log.c.id == entry)
+            ).scalar()
+        if now is None:
+            return (
+                f"entry #{entry}, the head kept, is not in the log: the log was cut short "
+                "or restored from an earlier copy"
+            )
+        if not str(now).lower().startswith(kept.lower()):
+            return (
+                f"entry #{entry}'s hash is {now}, not the {kept} kept: the history up to "
+                "that entry was rewritten, or the log restored from another copy"
+            )
+        return None
+
     def unmatched_filings(self) -> list[dict[str, Any]]:
         """The filings that no longer say what the audit log says of them
         (``evidence.disagreements``: their bytes, sha256, status, findings, who decided and
