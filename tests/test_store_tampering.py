@@ -689,6 +689,60 @@ def test_a_purge_appended_by_hand_of_a_filing_in_force_is_named(db: str, tmp_pat
     store.dispose()
 
 
+def _forge_approval(store: Store, sid: int, by: str, on: dt.date, at: dt.datetime) -> None:
+    """An approval written by hand, row and entry agreeing (its hashes chained, its
+    findings' sha256 the row's): what ``Store.approve`` would write, without its refusals."""
+    from sqlalchemy import update
+
+    from validator.store.evidence import digest
+    from validator.store.schema import submissions
+
+    with store.transaction() as conn:
+        found = conn.execute(
+            select(submissions.c.findings).where(submissions.c.id == sid)
+        ).scalar_one()
+        conn.execute(
+            update(submissions)
+            .where(submissions.c.id == sid)
+            .values(
+                status="approved",
+                approved_by=by,
+                approved_on=on,
+                approval_findings=found,
+                decided_at=at,
+            )
+        )
+        detail = {"approved_on": on.isoformat(), "note": None, "waived": []}
+        _audit(conn, by, "approve", sid, {**detail, "findings_sha256": digest(found)}, at)
+
+
+@pytest.mark.parametrize(
+    ("file", "by", "on", "named"),
+    [
+        (HCF, "Filer", dt.date(2026, 11, 2), "by Filer, who recorded it"),
+        (FLAWED, "bob", dt.date(2026, 11, 2), "on an error finding no waiver covers"),
+        (HCF, "bob", dt.date(2020, 1, 1), "on 2020-01-01, before it was recorded on 2026-11-01"),
+    ],
+    ids=["by-its-recorder", "unwaived-error", "before-recording"],
+)
+def test_an_approval_appended_by_hand_that_rulesub_refuses_is_named(
+    db: str, file: Path, by: str, on: dt.date, named: str
+) -> None:
+    """An approval rulesub never writes, appended by hand with its row to match and its
+    hashes chained: by whoever recorded the filing (separation of duties), on an error
+    finding no waiver covers, or dated before the filing was recorded. The chain holds,
+    and verify said the log intact (exit 0); each is now named from what the log itself
+    holds (exit 1)."""
+    store = Store(db)
+    sid = store.record(file, "filer", now=FILED).id
+    _forge_approval(store, sid, by, on, FILED + dt.timedelta(days=1))
+    code, _, said = verify(db)
+    assert code == 1, said
+    assert f"submission {sid} does not match the audit log: the audit log has it approved " in said
+    assert named in said
+    store.dispose()
+
+
 # -- the accounts ----------------------------------------------------------------------------
 
 
@@ -788,8 +842,9 @@ def test_a_number_recorded_again_after_its_purge_is_named() -> None:
     same story without the second record entry is none."""
     from validator.store.evidence import Entry, Told
 
-    def entry(n: int, action: str) -> Entry:
-        return Entry(n, FILED, "x", action, 4, "{}", "", "", {"sha256": "0" * 64})
+    def entry(n: int, action: str) -> Entry:  # recorded by one, decided by another
+        by = "filer" if action == "record" else "rev"
+        return Entry(n, FILED, by, action, 4, "{}", "", "", {"sha256": "0" * 64})
 
     story = [entry(1, "record"), entry(2, "reject"), entry(3, "purge")]
     told = Told()

@@ -43,6 +43,7 @@ from sqlalchemy import Connection, String, select, type_coerce
 from validator.counts import plural
 from validator.errors import RulesubError
 from validator.loader import written
+from validator.store import names
 from validator.store.chain import as_utc
 from validator.store.database import StoreError
 from validator.store.schema import audit_log
@@ -253,6 +254,7 @@ class Told:
                     self.said[column] = found.get(key)
                 self.said["infos"] = found.get("info")
         elif e.action == "approve":
+            self._decision_as_written(e, "approved", _day(d.get("approved_on")))
             self.said |= {"approved_by": e.actor, "decided_at": at}
             _held(self.said, d, approved_on="approved_on", note="approval_note")
             self.approval_sha256 = d.get("findings_sha256")
@@ -263,6 +265,7 @@ class Told:
                     if isinstance(w, dict)
                 )
         elif e.action == "reject":
+            self._decision_as_written(e, "rejected", None if at is None else at.date())
             self.said |= {"rejected_by": e.actor, "decided_at": at, "ended_at": at}
             self.said["rejected_on"] = None if at is None else at.date()
             _held(self.said, d, reason="rejection_reason")
@@ -284,6 +287,33 @@ class Told:
             return
         if e.action in DECIDED:
             self.status = DECIDED[e.action]
+
+    def _decision_as_written(self, e: Entry, done: str, on: Any) -> None:
+        """An approval or rejection entry that says what rulesub never writes: a decision
+        of a filing not pending, by whoever recorded it (separation of duties), or dated
+        before it was recorded (``Store.approve``'s refusals).
+        Appended by hand, well formed, the chain holds: the filing is named."""
+        if self.contradicted is not None:
+            return
+        recorded_by, recorded_at = self.said.get("recorded_by"), self.said.get("recorded_at")
+        why = None
+        if self.status != "submitted":
+            why = f"the audit log has it {done} while {self.status}"
+        elif names.same(recorded_by, e.actor):
+            why = (
+                f"the audit log has it {done} by {e.actor}, who recorded it: rulesub refuses "
+                "a decision by whoever recorded the filing (separation of duties)"
+            )
+        elif (
+            isinstance(on, dt.date)
+            and isinstance(recorded_at, dt.datetime)
+            and (on < recorded_at.date())
+        ):
+            why = (
+                f"the audit log has it {done} on {on}, before it was recorded on "
+                f"{recorded_at.date()}"
+            )
+        self.contradicted = why
 
 
 def _held(said: dict[str, Any], detail: dict[str, Any], **columns: str) -> None:
@@ -508,6 +538,21 @@ def _findings_held(row: Any, t: Told) -> list[str]:
             "the findings its approval was decided on are not the ones the audit log "
             "recorded at the approval"
         )
+    elif approval is not None and t.waived is not None:  # the findings the entry holds
+        waived = {code for code, *_ in t.waived}
+        standing = sorted(
+            {
+                str(f.get("code"))
+                for f in _findings(approval) or []
+                if f.get("severity") == "error" and f.get("code") not in waived
+            }
+        )
+        if standing:  # ``Store.approve`` refuses an error finding no waiver covers
+            out.append(
+                "the audit log has it approved on an error finding no waiver covers ("
+                + ", ".join(standing)
+                + "): rulesub refuses such an approval"
+            )
     return out
 
 
