@@ -414,3 +414,23 @@ def test_a_long_value_changed_wraps_and_every_column_stays_on_the_page(
     assert "§ 553.15(a)(2)" in methodology[1]
     rate = re.search(r"<tr><td>Rake percentage rate</td>(.*?)</tr>", others)
     assert rate and rate[1].count("<td class='v'>") == 2 and "§ 553.15(b)(1)" in rate[1]
+
+
+def test_a_citation_before_an_apostrophe_or_a_quote_is_set_whole_and_the_text_kept(
+    tmp_path: Path,
+) -> None:
+    """A citation is held whole in the text as written, never in its escaped form: "as
+    § 553.20(i)'s procedures say" in a changed value reads so in the pack, its citation
+    in a span that does not wrap, where an apostrophe's entity (``&#x27;``) was cut by the
+    citation's end and the page read "§ 553.20(i)';s"."""
+    holdem = EXAMPLES / "poker-holdem.yaml"
+    said = "Contributions end on the date"
+    new = amended(
+        holdem, tmp_path / "holdem.yaml", (said, 'As § 553.20(i)\'s "procedures" say, c' + said[1:])
+    )
+    pack = build_pack(new, "holdem.yaml", holdem, "holdem-approved.yaml")
+    page = render_html(pack)
+    assert '<span class="nb">§&nbsp;553.20(i)</span>&#x27;s &quot;procedures&quot;' in page
+    shown = unescape(unheld(page))
+    assert 'As § 553.20(i)\'s "procedures" say, contributions end' in shown
+    assert "';s" not in shown and '";' not in shown

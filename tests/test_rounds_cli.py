@@ -752,3 +752,28 @@ def test_a_bonus_paid_on_a_wager_is_named_in_the_rounds_summary() -> None:
     assert out.returncode == 0, out.stderr
     flat = " ".join(out.stdout.replace("│", " ").split())
     assert "(Three-of-a-kind): Ante Wager +$30 (with Ante Bonus paid $20)" in flat
+
+
+def test_the_settlement_table_keeps_each_section_sign_with_its_number() -> None:
+    """A citation in the settlement table's narrow cell may wrap, but never between "§"
+    and its number ("+$20 [§" over "589.11(e)(1)(ii)"): every golden round settled at 100
+    and 160 columns, no cell's line ends in a section sign, and the numbers are kept."""
+    import os
+
+    from tests.conftest import in_process
+
+    rounds = sorted(
+        p
+        for p in (PROJECT_ROOT / "tests" / "golden").rglob("*.yaml")
+        if not p.name.endswith(".expected.yaml")
+    )
+    assert len(rounds) > 40
+    for columns in ("100", "160"):
+        env = {**os.environ, "COLUMNS": columns}
+        for path in rounds:
+            done = in_process(("settle", str(path)), env)
+            if done.returncode != 0:
+                continue  # a round that stops (a table missing) prints no table
+            alone = [ln for ln in done.stdout.splitlines() if re.search(r"§\s*│", ln)]
+            assert not alone, (path.name, columns, alone)
+            assert "\ue000" not in done.stdout  # the held spaces printed as spaces

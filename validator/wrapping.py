@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 #: a section sign held to its number where a line wraps: a character of one cell that no
@@ -16,8 +17,9 @@ HELD = "\ue000"
 
 
 #: a citation: the section sign, its number, and the subsections that follow it after a
-#: comma (``§ 677a.2(b)(8), (9)``), read as one
-CITATION = re.compile(r"§ ([^\s,;]+(?:, \([^)\s]+\)[^\s,;]*)*)")
+#: comma (``§ 677a.2(b)(8), (9)``), read as one; a quote or an apostrophe after it ends it
+#: ("§ 553.20(f)'s notice")
+CITATION = re.compile(r"§ ([^\s,;'\"’”]+(?:, \([^)\s]+\)[^\s,;'\"’”]*)*)")
 
 
 def held(text: str) -> str:
@@ -26,16 +28,29 @@ def held(text: str) -> str:
     return CITATION.sub(lambda m: f"§{HELD}" + m[1].replace(" ", HELD), text)
 
 
+def held_sign(text: str) -> str:
+    """``text`` with each section sign held to the number after it, and no more: for a
+    table's narrow cell, where a citation held whole (``held``) could be wider than the
+    cell."""
+    return re.sub(r"§ (?=\S)", f"§{HELD}", text)
+
+
 def unbroken(text: str) -> str:
     """``text`` held on one line where a line wraps (``12643/324870 → 1503/54145``)."""
     return text.replace(" ", HELD)
 
 
-def held_html(escaped: str) -> str:
-    """HTML text (escaped) with each citation set whole where a browser wraps it: ``§`` held
-    to its number by a no-break space, the citation itself (``§ 641a.12(d)(1)``, which a
-    browser would break before its ``(1)``) in a span that does not wrap (``nb``)."""
-    return CITATION.sub(lambda m: f'<span class="nb">§&nbsp;{m[1]}</span>', escaped)
+def held_html(text: str) -> str:
+    """``text`` escaped for HTML, each citation set whole where a browser wraps it: ``§``
+    held to its number by a no-break space, the citation itself (``§ 641a.12(d)(1)``, which
+    a browser would break before its ``(1)``) in a span that does not wrap (``nb``). The
+    citations are found in the text as written, never in its escaped form, whose entities
+    (``&#x27;``) a citation's end would cut."""
+    out, at = [], 0
+    for m in CITATION.finditer(text):
+        out += [escape(text[at : m.start()]), f'<span class="nb">§&nbsp;{escape(m[1])}</span>']
+        at = m.end()
+    return "".join([*out, escape(text[at:])])
 
 
 def released(text: str) -> str:

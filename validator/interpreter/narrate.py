@@ -10,7 +10,7 @@ from rich.text import Text
 from validator.interpreter.results import RoundResult
 from validator.interpreter.scalar_result import draw_text
 from validator.money import exact_money
-from validator.wrapping import held, print_held
+from validator.wrapping import held, held_sign, print_held
 
 
 def _signed(amount: Decimal) -> str:
@@ -35,7 +35,8 @@ def settlement_table(result: RoundResult) -> Any:
     t = Table(title=title, title_justify="left", show_lines=True)
     for col in ("seat", "wager", "amount", "result", "net", "why (the row that applied)"):
         # a word too long for its cell folds, never cut off with "…"; a citation in a cell
-        # is not held whole (``held``): a narrow cell would then fold it inside its number
+        # keeps its sign with its number (``held_sign``), never held whole (``held``): a
+        # narrow cell would then fold it inside its number
         t.add_column(
             col, justify="right" if col in ("seat", "amount", "net") else "left", overflow="fold"
         )
@@ -48,7 +49,7 @@ def settlement_table(result: RoundResult) -> Any:
                 exact_money(w.amount),
                 Text(w.result, style=_style(w.result)),
                 _signed(w.net),
-                w.reason,
+                held_sign(w.reason),
             )
             first = False
         if seat.fees:
@@ -113,7 +114,7 @@ def print_settlement(console: Any, result: RoundResult) -> None:
             + (f" — {hands}" if hands else "")
             + f"; {acts}"
         )
-    console.print(settlement_table(result))
+    print_held(console, lambda: console.print(settlement_table(result)))
     console.print(f"house result: {_signed(result.ledger.house)}")
 
 

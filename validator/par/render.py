@@ -358,7 +358,7 @@ svg { max-width: 100%; height: auto; }
 
 def _h(s: object) -> str:
     """Text set in the sheet, each citation kept whole where a line wraps."""
-    return held_html(html.escape(str(s)))
+    return held_html(str(s))
 
 
 def _html_table(head: list[str], rows: list[list[str]]) -> str:

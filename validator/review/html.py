@@ -91,7 +91,7 @@ def _value_class(value: str) -> str:
 
 def _e(value: object) -> str:
     """Text set in the pack, each citation kept whole where a line wraps."""
-    return held_html(escape("" if value is None else str(value)))
+    return held_html("" if value is None else str(value))
 
 
 def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:

@@ -143,7 +143,7 @@ td:first-child { white-space: nowrap; }  /* a hand's name whole: the layout leav
 
 
 def _cite(cite: str, with_cite: bool) -> str:
-    return f'<span class="cite">{held_html(escape(cite))}</span>' if with_cite else ""
+    return f'<span class="cite">{held_html(cite)}</span>' if with_cite else ""
 
 
 def _item_html(item: Line | Paytable, with_cite: bool) -> str:

@@ -858,11 +858,9 @@ def create_app(
 
 def _cited(cite: str) -> Markup:
     """A citation on a page, escaped, and kept whole where its line wraps (``held_html``)."""
-    from html import escape
-
     from validator.wrapping import held_html
 
-    return Markup(held_html(escape(cite)))
+    return Markup(held_html(cite))
 
 
 def _in_words(message: str, game_id: object = None) -> str:
