@@ -859,6 +859,7 @@ def test_a_poker_change_is_said_in_words_with_the_sections_that_rule_on_it(
         )
         .replace("shares: {losing_hand: 50%, winning_hand: 25%, table: 25%}",
                  "shares: {losing_hand: 40%, winning_hand: 35%, table: 25%}")
+        .replace("change_every_hours: {hand: 6}", "change_every_hours: {hand: 5}")
     )  # fmt: skip
     before, after = write(tmp_path, "old.yaml", text), write(tmp_path, "new.yaml", new)
     for fmt in ("text", "markdown"):
@@ -869,6 +870,14 @@ def test_a_poker_change_is_said_in_words_with_the_sections_that_rule_on_it(
         assert "pot $20, rake $1; pot $40, rake $1" in flat
         assert "§ 553.15(b)(2)" in flat  # the incremental levels
         assert "§ 553.20(a), (b)(3)" in flat  # a Bad Beat share
+    _, memo, _ = diff(str(before), str(after), "--format", "markdown")
+    rows = {r.split("|")[1].strip(): r for r in memo.splitlines() if r.startswith("| ")}
+    # the levels' own check (§ 553.15(a)(3): within the maximum) beside the levels, never
+    # beside how they are taken; the deck change's section, a check the game file's
+    # facts give (§ 553.3(b))
+    assert "§ 553.15(a)(3), (b)(2)" in rows["Rake incremental levels"]
+    assert "(a)(3)" not in rows["Rake incremental taken"]
+    assert "§ 553.3(b)" in rows["Deck change (hours), cards dealt by hand"]
 
 
 def test_a_table_maximum_wager_change_cites_553_18(tmp_path: Path) -> None:

@@ -443,6 +443,7 @@ def test_a_house_round_and_a_house_table_are_refused_citing_the_house_procedures
         ([{"pot": 20, "rake": 1}, {"pot": 40, "rake": 1}], 2, True),  # $2 in all, at most $2
         ([{"pot": 20, "rake": 1}, {"pot": 40, "rake": 2}], 2, False),  # $3 in all
         ([{"pot": 20, "rake": 3}, {"pot": 40, "rake": 3}], 4, False),  # $6 in all
+        ([{"pot": 40, "rake": 3}, {"pot": 20, "rake": 3}], 4, False),  # listed highest first
     ],
 )
 def test_incremental_levels_in_all_at_most_the_maximum_553_15_a_3_b_2(

@@ -507,8 +507,8 @@ def _rake_levels_at_most(c: C.RakeLevelsAtMost, ctx: Context) -> Iterator[Violat
     total = sum(amounts, Decimal(0))
     if total <= maximum:
         return
-    last = getattr(levels[-1], "pot", None)
-    reaching = f" from a pot that reaches {format_money(last)}" if last is not None else ""
+    pots = [p for level in levels if isinstance(p := getattr(level, "pot", None), Decimal)]
+    reaching = f" from a pot that reaches {format_money(max(pots))}" if pots else ""
     yield Violation(
         f"{c.field}/levels",
         f"the levels take {format_money(total)} in all{reaching}, more than the stated "

@@ -294,13 +294,13 @@ def custom_change(
 def sections_by_field(game: Game) -> dict[str, list[str]]:
     """Each field the game's checks name, with the sections of those checks: the fields
     checked and the field they are compared with (``than``: the table's maximum wager,
-    § 553.18, is ruled on by the check that holds the minimum under it)."""
+    § 553.18, is ruled on by the check that holds the minimum under it); the checks the
+    game file's facts give (``derived_constraints``: the deck change, the positions) too."""
+    from validator.checks.derive import derived_constraints
+
     by_field: dict[str, list[str]] = {}
-    for c in game.definition.constraints:
-        field, fields = getattr(c, "field", None), getattr(c, "fields", None)
-        than = getattr(c, "than", None)
-        named = [field] if field else list(fields or ())
-        for f in [*named, *([than] if isinstance(than, str) else [])]:
+    for c in [*game.definition.constraints, *derived_constraints(game.definition)]:
+        for f in c.ruled:
             by_field.setdefault(f, []).append(c.cite)
     return by_field
 

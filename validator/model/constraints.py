@@ -118,6 +118,13 @@ class _Base(Strict):
     note: str | None = Field(default=None, description="how the text was read, and why")
     when: ConstraintWhen | None = None
 
+    @property
+    def ruled(self) -> list[str]:
+        """The submission's fields this check rules on, for the section beside a change of
+        one (``diff``): those it checks, and the field it compares them with (``than``)."""
+        named = [getattr(self, "field", None), *(getattr(self, "fields", None) or ())]
+        return [p for p in [*named, getattr(self, "than", None)] if isinstance(p, str)]
+
 
 class _Fields(_Base):
     field: Pointer | None = None
@@ -273,6 +280,10 @@ class RakeLevelsAtMost(_Base):
     kind: Literal["rake_levels_at_most"]
     field: Pointer = "/rake/incremental"
     than: Pointer = "/rake/maximum"
+
+    @property
+    def ruled(self) -> list[str]:
+        return [f"{self.field}/levels", self.than]  # the levels, never how they are taken
 
 
 class PositiveHold(_Base):
