@@ -911,3 +911,18 @@ def test_a_hold_and_its_exact_fractions_are_each_read_on_one_line(columns: str) 
     assert any("2.7759% → 3.8917%" in ln for ln in lines), tables.stdout
     assert any("exact: 1503/54145 → 12643/324870" in ln for ln in lines), tables.stdout
     assert "\ue000" not in tables.stdout
+
+
+def test_a_street_inside_a_sentence_keeps_the_chapters_capitals() -> None:
+    """A street named inside a sentence ("the maximum wager from fifth street") takes a
+    lower first letter, but a term the chapter capitalises stays so: "Blind Bets and hole
+    cards" (§ 553.11(d): "the Blind Bets"), never "blind bets and hole cards"."""
+    from validator.compiler import load_game
+
+    holdem = load_game("poker-holdem").definition.deal
+    stud = load_game("poker-seven-card-stud").definition.deal
+    draw = load_game("poker-five-card-draw").definition.deal
+    assert holdem is not None and stud is not None and draw is not None
+    assert holdem.streets["preflop"].in_sentence == "Blind Bets and hole cards"
+    assert draw.streets["predraw"].in_sentence == "five cards and Blind Bets"
+    assert stud.streets["fifth_street"].in_sentence == "fifth street"

@@ -344,3 +344,28 @@ def test_a_missing_file_is_in_the_json_and_sarif_reports(tmp_path: Path) -> None
         else:
             (result,) = report["runs"][0]["results"]
             assert "no such file" in result["message"]["text"]
+
+
+@pytest.mark.parametrize(
+    ("head", "round_file"),
+    [
+        (b"rulesub: lunar-poker.yaml\nseats: []\n", True),
+        (b"rulesub: lunar-poker.yaml\r\nseats: []\r\n", True),
+        (b"rulesub:\n  rounds/lunar-poker.yaml\nseats: []\n", True),  # the value indented below
+        (b"rulesub: 1\nseats: []\n", False),  # a submission with a stray key: reported
+        (b"rulesub: 1\r\nseats: []\r\n", False),  # the same with Windows line ends
+        (b"rulesub: '1'  # the format\nseats: []\n", False),
+        (b"rulesub:\nseats: []\n", False),  # no value: not a file's name
+    ],
+)
+def test_a_round_file_is_told_from_a_submission_by_its_rulesub_value(
+    tmp_path: Path, head: bytes, round_file: bool
+) -> None:
+    """`validate DIR` passes over a round file (its `rulesub:` names the submission it was
+    played under, a path) and checks every submission (`rulesub:` its format version),
+    whatever line ends the file has and wherever the value is written."""
+    from validator.checks.engine import is_round_file
+
+    path = tmp_path / "file.yaml"
+    path.write_bytes(head)
+    assert is_round_file(path) is round_file

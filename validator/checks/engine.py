@@ -46,8 +46,14 @@ SUBMISSION_KEY = re.compile(rb"^(?:\{\s*)?[\"']?rulesub[\"']?\s*:", re.M)
 #: a round file (``settle``'s input) names the submission it was played under in its own
 #: ``rulesub:`` (a path, never a version number) beside its ``seats:``: not a submission
 ROUND_FILE_KEYS = (
-    re.compile(rb"^rulesub\s*:[ \t]*(?![\"']?\d+[\"']?[ \t]*(?:#.*)?$)[^\s#]", re.M),
-    re.compile(rb"^seats\s*:", re.M),
+    # the value on the key's line or, indented, on the next; a version number (``1``, its
+    # line ended by ``\n`` or ``\r\n``) is a submission's
+    re.compile(
+        rb"^rulesub[ \t]*:(?:[ \t]*(?:#[^\n]*)?\r?\n(?=[ \t]))?[ \t]*"
+        rb"(?![\"']?\d+[\"']?[ \t]*(?:#[^\n]*)?\r?$)[^\s#]",
+        re.M,
+    ),
+    re.compile(rb"^seats[ \t]*:", re.M),
 )
 SNIFF_BYTES = 64 * 1024
 

@@ -84,7 +84,7 @@ def _table_facts(g: Game) -> list[Fact]:
         Fact(
             "Common card (deck runs short)",
             "on "
-            + either([d.deal.streets[s].name.lower() for s in cc.streets])
+            + either([d.deal.streets[s].in_sentence for s in cc.streets])
             + f"; burn cards shuffled when {cc.shuffle_burns_when_left} card or none is left",
             cc.cite,
         )
@@ -141,14 +141,14 @@ def _betting_facts(g: Game) -> list[Fact]:
     if b.split_limit:
         sl = b.split_limit
         pair = (
-            f"an open pair on {d.deal.streets[sl.open_pair_street].name.lower()} allows the upper"
+            f"an open pair on {d.deal.streets[sl.open_pair_street].in_sentence} allows the upper"
             if sl.open_pair == "upper" and sl.open_pair_street
             else "an open pair does not affect the limit"
         )
         out.append(
             Fact(
                 "Split limit",
-                f"lower limit, upper from {d.deal.streets[sl.upper_from].name.lower()}; {pair}",
+                f"lower limit, upper from {d.deal.streets[sl.upper_from].in_sentence}; {pair}",
                 sl.cite,
             )
         )

@@ -300,7 +300,7 @@ def sections_by_field(game: Game) -> dict[str, list[str]]:
 
     by_field: dict[str, list[str]] = {}
     for c in [*game.definition.constraints, *derived_constraints(game.definition)]:
-        for f in c.ruled:
+        for f in c.ruled():
             by_field.setdefault(f, []).append(c.cite)
     return by_field
 

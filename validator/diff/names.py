@@ -139,7 +139,7 @@ def value_words(game: Any, pointer: str, value: Any) -> Any:
     if keys[-1] == "upper_from" and isinstance(value, str):  # a street, as the sign names it
         deal = getattr(d, "deal", None)
         streets = deal.streets if deal is not None else {}
-        return streets[value].name.lower() if value in streets else value
+        return streets[value].in_sentence if value in streets else value
     if keys[-2:] == ["qualifying", "rank_at_least"] and isinstance(value, int):
         return f"{RANK_PLURALS[value]} or better" if value in RANK_PLURALS else value
     return choice_words(pointer, value)

@@ -118,7 +118,6 @@ class _Base(Strict):
     note: str | None = Field(default=None, description="how the text was read, and why")
     when: ConstraintWhen | None = None
 
-    @property
     def ruled(self) -> list[str]:
         """The submission's fields this check rules on, for the section beside a change of
         one (``diff``): those it checks, and the field it compares them with (``than``)."""
@@ -281,7 +280,6 @@ class RakeLevelsAtMost(_Base):
     field: Pointer = "/rake/incremental"
     than: Pointer = "/rake/maximum"
 
-    @property
     def ruled(self) -> list[str]:
         return [f"{self.field}/levels", self.than]  # the levels, never how they are taken
 

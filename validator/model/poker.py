@@ -83,6 +83,16 @@ class Street(Strict):
     cite: Cite
     note: str | None = None
 
+    @property
+    def in_sentence(self) -> str:
+        """The street's name inside a sentence ("from fifth street"): its first letter
+        lower, unless its first words are a term the chapter capitalises ("Blind Bets and
+        hole cards")."""
+        words = self.name.split(" ")
+        if len(words) > 1 and words[1][:1].isupper():
+            return self.name
+        return self.name[:1].lower() + self.name[1:]
+
 
 class Button(Strict):
     placed: list[Literal["first_right_of_dealer", "high_card"]]

@@ -240,7 +240,7 @@ def _betting_figures(
             "spread": "spread limit: any bet or raise from the minimum to the maximum wager",
             "fixed": "fixed limit: every bet and raise is the posted wager",
             "split": "split limit: the minimum wager, then the maximum wager"
-            + (f" from {streets[upper].name.lower()}" if upper and upper in streets else "")
+            + (f" from {streets[upper].in_sentence}" if upper and upper in streets else "")
             + _open_pair(split, streets),
         }[structure]
     return out
@@ -250,7 +250,7 @@ def _open_pair(split: SplitLimit | None, streets: Mapping[str, Street]) -> str:
     at = split.open_pair_street if split is not None and split.open_pair == "upper" else None
     if at is None or at not in streets:
         return ""
-    street = streets[at].name.lower()
+    street = streets[at].in_sentence
     return f", or from {street} when any player's up-cards show a pair there"
 
 
