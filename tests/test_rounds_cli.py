@@ -656,10 +656,10 @@ def test_play_tells_each_choice_by_its_name_in_the_chapters_words() -> None:
         for line in out.stdout.splitlines()
         if "  seat " in line and ": " in line.split("  seat ", 1)[1]
     }
-    told = {c.split(" $")[0].split(":")[0] for c in choices}
-    assert {"Bet Wager", "Fold", "Exchange 2-5 cards", "Force the dealer"} <= told, told
+    told = {c.split(" (")[0].split(":")[0] for c in choices}
+    assert {"Bet Wager 2x", "Fold", "Exchange 2-5 cards", "Force the dealer"} <= told, told
     assert not told & {"bet", "fold", "buy_sixth", "exchange", "force_dealer", "none"}
-    assert all(c.startswith("Bet Wager $") for c in choices if c.startswith("Bet"))
+    assert all(c.startswith("Bet Wager 2x ($") for c in choices if c.startswith("Bet"))
     assert "Options fee -$" in out.stdout and ", fee -" not in out.stdout
     four = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
     out = run_rulesub("play", "four-card-poker", "--rulesub", str(four), "--rounds", "5")
@@ -718,12 +718,13 @@ def test_the_table_game_systems_draws_are_named_as_the_chapter_prints_them() -> 
 
 
 def test_settle_tells_the_decisions_in_the_game_files_words() -> None:
-    """`settle` says each seat's decisions as `play` narrates them ("Bet Wager $20"), and
-    a wager by the size it was placed at ("Bet Wager (2x)"), never the round file's action
-    words (`bet`, `bet 2x`); its JSON keeps the actions as written, which a replay reads."""
+    """`settle` says each seat's decisions as `play` narrates them ("Bet Wager 2x ($20)"),
+    and a wager by the size it was placed at ("Bet Wager (2x)"): one size, said alike on
+    the seat's line and in the table, never the round file's action words (`bet`,
+    `bet 2x`); its JSON keeps the actions as written, which a replay reads."""
     text = run_rulesub("settle", str(EXAMPLE))
     assert text.returncode == 0, text.stderr
-    assert "One pair (AS AH KD 9S 8C); Bet Wager $20" in text.stdout
+    assert "One pair (AS AH KD 9S 8C); Bet Wager 2x ($20)" in text.stdout
     assert "Bet Wager (2x)" in text.stdout and "(bet 2x)" not in text.stdout
     data = json.loads(run_rulesub("settle", str(EXAMPLE), "--format", "json").stdout)
     assert data["seats"][0]["actions"] == ["bet"]
@@ -752,6 +753,16 @@ def test_a_bonus_paid_on_a_wager_is_named_in_the_rounds_summary() -> None:
     assert out.returncode == 0, out.stderr
     flat = " ".join(out.stdout.replace("│", " ").split())
     assert "(Three-of-a-kind): Ante Wager +$30 (with Ante Bonus paid $20)" in flat
+    # § 589.11(e)(2)(ii)(B): Lunar Poker's second combination, a line of the Bet Wager,
+    # named within it once ("Bet Wager, second combination" would repeat the wager)
+    lunar = PROJECT_ROOT / "rulesubs" / "example" / "lunar-poker.yaml"
+    out = run_rulesub(
+        "play", "lunar-poker", "--rulesub", str(lunar), "--rounds", "300", "--seed", "1"
+    )
+    assert out.returncode == 0, out.stderr
+    flat = " ".join(out.stdout.replace("│", " ").split())
+    assert "(with the second combination paid $" in flat
+    assert "(with Bet Wager, second combination" not in flat
 
 
 def test_the_settlement_table_keeps_each_section_sign_with_its_number() -> None:

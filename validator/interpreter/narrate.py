@@ -24,6 +24,13 @@ def _placed(size: str) -> str:
     return f" ({size})" if size else ""
 
 
+def _part_of(line: str, wager: str) -> str:
+    """A line of a wager named within the wager's result: "the second combination" for
+    "Bet Wager, second combination", never the wager's name twice."""
+    prefix = f"{wager}, "
+    return f"the {line[len(prefix) :]}" if line.startswith(prefix) else line
+
+
 def _style(result: str) -> str:
     return {"win": "green", "lose": "red", "push": "yellow", "void": "magenta"}.get(result, "")
 
@@ -136,9 +143,12 @@ def narrate_round(console: Any, number: int, result: RoundResult) -> None:
             body.append(_signed(w.net), style=_style(w.result))
             # a bonus paid on the wager by a line of its own (the Ante Bonus, § 641a.12(b)),
             # named within the wager's result, as `settle` itemises it
-            bonus = [ln for ln in w.lines[1:] if ln.returned > 0 and ln.name != result.name(spot)]
+            wager = result.name(spot)
+            bonus = [ln for ln in w.lines[1:] if ln.returned > 0 and ln.name != wager]
             if bonus:
-                paid = "; ".join(f"{ln.name} paid {exact_money(ln.returned)}" for ln in bonus)
+                paid = "; ".join(
+                    f"{_part_of(ln.name, wager)} paid {exact_money(ln.returned)}" for ln in bonus
+                )
                 body.append(f" (with {paid})")
         if seat.fees:
             body.append(f", {result.name('options_fee')} -{exact_money(seat.fees)}")

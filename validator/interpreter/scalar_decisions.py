@@ -198,8 +198,9 @@ class RoundDecisions:
         chapter's words, never its id), with the multiple placed and its amount, or the
         cards exchanged."""
         name = opt.name or a.option
-        rest = text[len(a.option) :].strip() if text.startswith(a.option) else ""
-        if opt.wager is not None:
+        if opt.wager is not None:  # the size placed, as the settlement table gives it
             placed = format_money(seat.stakes[opt.wager])
-            return f"{name} {rest} ({placed})" if rest.endswith("x") else f"{name} {placed}"
+            size = seat.placed_as.get(opt.wager, "")
+            return f"{name} {size} ({placed})" if size.endswith("x") else f"{name} {placed}"
+        rest = text[len(a.option) :].strip() if text.startswith(a.option) else ""
         return f"{name}: {rest}" if rest else name
