@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -668,6 +669,22 @@ def test_a_value_of_the_wrong_kind_is_said_in_yamls_words_not_pythons(
     assert said in result.output
     for python in ("ordereddict", "datetime.date", "b'hello'", "String should"):
         assert python not in result.output
+
+
+@pytest.mark.parametrize("key", ["? [a, b]\n: 1", "{a: 1}: 2"])
+def test_a_key_that_is_not_text_is_reported_at_its_own_line(tmp_path: Path, key: str) -> None:
+    """A list or a mapping as a key, six lines down, was reported at 1:1 (the mapping it
+    sits in): it is reported on its own line, exit 2."""
+    text = FCP.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    at = 6
+    path = tmp_path / "key.yaml"
+    path.write_text("\n".join([*lines[: at - 1], key, *lines[at - 1 :]]) + "\n", encoding="utf-8")
+    result = invoke("validate", str(path))
+    assert result.exit_code == 2
+    assert re.search(rf"key\.yaml:{at}:\d+: a key must be text, not a", result.output), (
+        result.output
+    )
 
 
 def test_a_fifo_given_for_a_submission_is_called_one_by_every_command(tmp_path: Path) -> None:

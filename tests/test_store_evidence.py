@@ -373,6 +373,29 @@ def test_a_log_cut_short_or_restored_is_named_against_a_head_kept(db: str, tmp_p
     store.dispose()
 
 
+def test_triggers_dropped_are_warned_of_and_a_dropped_log_is_a_break(db: str) -> None:
+    """The append-only triggers dropped, the log untouched: verify still says intact (the
+    chain shows any edit) and warns that they are gone, by name (JSON
+    `append_only_triggers_missing`). The audit log's table dropped: exit 1, "the audit
+    log's table is gone", never exit 2 as if there were no database."""
+    store = _logged_store(db)
+    out = cli("audit", "verify", "--db", db, "--format", "json")
+    assert out.exit_code == 0 and json.loads(out.stdout)["append_only_triggers_missing"] == []
+    with store.engine.connect() as conn, conn.begin():
+        drop_audit_triggers(conn)
+    out = cli("audit", "verify", "--db", db)
+    assert out.exit_code == 0 and "the audit log is intact" in out.stdout
+    assert "warning: the triggers that keep the audit log append-only are gone" in out.stderr
+    got = json.loads(cli("audit", "verify", "--db", db, "--format", "json").stdout)
+    assert got["append_only_triggers_missing"] and got["intact"] is True
+    with store.engine.connect() as conn, conn.begin():
+        conn.execute(text("DROP TABLE audit_log"))
+    out = cli("audit", "verify", "--db", db)
+    assert out.exit_code == 1
+    assert "the audit log's table is gone from the database" in out.stderr
+    store.dispose()
+
+
 def test_the_head_is_printed_by_history_and_given_by_the_api(db: str, tmp_path: Path) -> None:
     office = make_office(tmp_path, db)
     head = office.store.audit_head()

@@ -796,7 +796,7 @@ def test_an_account_or_token_written_by_hand_is_named_by_verify(db: str) -> None
     }
     assert "rulesub: account 'val' does not match the audit log: its role is reviewer" in words
     said = cli("audit", "verify", "--db", db).stdout
-    assert "chain is intact" in said and "but 4 record(s) in the database do not match" in said
+    assert "chain is intact" in said and "but 4 records in the database do not match" in said
 
 
 def test_a_facilitys_holder_written_by_hand_is_named_by_verify(db: str, tmp_path: Path) -> None:

@@ -497,7 +497,7 @@ def _plain(node: Any, pointer: str, loc: Located, name: str, depth: int, counter
         out: dict[str, Any] = {}
         for k in node:
             if not isinstance(k, str | int) or isinstance(k, bool):
-                pos = loc.position(pointer)
+                pos = _key_position(node, k) or loc.position(pointer)
                 shown = (
                     f"the date {written(k)} (quote it)" if isinstance(k, dt.date) else written(k)
                 )
@@ -641,3 +641,12 @@ def _data_path(loc: tuple[Any, ...], data: Any, kind: str) -> list[Any]:
             out.append(part)
         # anything else is a name pydantic adds for a union member: not in the data
     return out
+
+
+def _key_position(node: Any, key: Any) -> Position | None:
+    """Where a key is written (a key that is no text: a list, a mapping), else ``None``."""
+    try:
+        line, column = node.lc.key(key)
+    except (KeyError, TypeError, AttributeError, IndexError):
+        return None
+    return Position(line + 1, column + 1)

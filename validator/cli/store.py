@@ -526,13 +526,19 @@ def audit_verify(
     from validator.store.accounts import unmatched_accounts
 
     kept = _kept_head(head_kept) if head_kept is not None else None
+    filings: list[dict[str, Any]] = []
+    accounts: list[dict[str, Any]] = []
+    owned: list[dict[str, Any]] = []
+    differs: str | None = None
     with _store_errors(format):
         store = _open(db, must_exist=True)
         head, broken = store.verify_audit()
-        filings = store.unmatched_filings()
-        accounts = unmatched_accounts(store)
-        owned = store.unmatched_facilities()
-        differs = store.kept_head_differs(*kept) if kept is not None else None
+        if store.holds_audit_log():  # else nothing is left to hold the rows to
+            filings = store.unmatched_filings()
+            accounts = unmatched_accounts(store)
+            owned = store.unmatched_facilities()
+            differs = store.kept_head_differs(*kept) if kept is not None else None
+        unguarded = store.append_only_missing()
     if format is Format.json:
         print_json(
             {
@@ -543,6 +549,7 @@ def audit_verify(
                 and not owned,
                 "head": head.to_json(),
                 "broken": None if broken is None else broken.to_json(),
+                "append_only_triggers_missing": unguarded,
                 "kept_head": None
                 if kept is None
                 else {"entry": kept[0], "hash": kept[1], "holds": differs is None, "why": differs},
@@ -558,8 +565,9 @@ def audit_verify(
         sys.stdout.write(
             f"the audit log is intact: chain head {head}\n"
             if not unmatched
-            else f"the audit log's chain is intact (chain head {head}), but {unmatched} "
-            "record(s) in the database do not match it (below)\n"
+            else f"the audit log's chain is intact (chain head {head}), but "
+            f"{plural(unmatched, 'record')} in the database "
+            f"{'does' if unmatched == 1 else 'do'} not match it (below)\n"
         )
     else:
         held = "no entry" if head.entry is None else f"entries up to #{head.entry}"
@@ -568,6 +576,12 @@ def audit_verify(
             f"  the chain holds for {held} (head {head.hash})\n"
         )
     if format is Format.text:
+        if unguarded:  # the chain still shows an edit: a warning, not a break
+            sys.stderr.write(
+                "rulesub: warning: the triggers that keep the audit log append-only are gone "
+                f"({', '.join(unguarded)}): an entry can be edited or deleted without an "
+                "error; the chain still shows it here\n"
+            )
         for f in filings:
             sys.stderr.write(
                 f"rulesub: submission {f['submission']} does not match the audit log: "

@@ -80,6 +80,7 @@ from validator.store.database import (
     make_engine,
     resolve_url,
     sqlite_file,
+    table_names,
     translated,
     write_ahead,
     write_back,
@@ -229,6 +230,14 @@ def years_before(day: dt.date, years: int) -> dt.date:
         return day.replace(year=day.year - years)
     except ValueError:  # 29 February
         return day.replace(year=day.year - years, day=28)
+
+
+#: the audit log's table dropped: what ``audit verify`` says of it (exit 1, never "no
+#: database")
+AUDIT_LOG_GONE = (
+    "the audit log's table is gone from the database, and every entry with it: the record "
+    "of every filing and decision is lost"
+)
 
 
 class Store:
@@ -742,6 +751,8 @@ class Store:
         whose ids are given without gaps, the last id given is checked too: entries cut
         from the end of the log show there (unless that counter was rewritten as well)."""
         with self.transaction(reading=True) as conn:
+            if "audit_log" not in table_names(conn):
+                return Head(0, None, GENESIS), Break(1, AUDIT_LOG_GONE)
             gapless = conn.dialect.name == "sqlite"
             head, broken = walk(evidence.entries(conn), gapless=gapless)
             if broken is None and conn.dialect.name == "sqlite":
@@ -750,12 +761,38 @@ class Store:
                 ).scalar()
                 last = head.entry or 0
                 if given is not None and int(given) > last:
+                    cut = (
+                        f"entry #{given} was"
+                        if int(given) == last + 1
+                        else f"entries #{last + 1} to #{given} were"
+                    )
                     broken = Break(
                         last + 1,
-                        f"entries #{last + 1} to #{given} were deleted from the end of the "
-                        f"log: ids up to #{given} were given",
+                        f"{cut} deleted from the end of the log: ids up to #{given} were given",
                     )
             return head, broken
+
+    def holds_audit_log(self) -> bool:
+        """Whether the database still has its audit log's table."""
+        with self.transaction(reading=True) as conn:
+            return "audit_log" in table_names(conn)
+
+    def append_only_missing(self) -> list[str]:
+        """The triggers that keep the audit log append-only (the migrations' own), by name,
+        that are no longer in the database: dropping them is the first step of editing the
+        log in place, which the chain still shows."""
+        with self.transaction(reading=True) as conn:
+            if conn.dialect.name == "sqlite":
+                wanted = {"audit_log_no_update", "audit_log_no_delete"}
+                found = conn.execute(
+                    text("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+                ).scalars()
+            else:
+                wanted = {"audit_log_append_only"}
+                found = conn.execute(
+                    text("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
+                ).scalars()
+            return sorted(wanted - set(found))
 
     def kept_head_differs(self, entry: int, kept: str) -> str | None:
         """Why the log no longer holds a chain head written down before (``history``
@@ -1326,8 +1363,9 @@ def _own_facility(
             filename,
             "facility",
             FACILITY_OF_ANOTHER_HOLDER,
-            f"facility {facility!r} belongs to another certificate holder: a filing of "
-            f"{holder!r} for it cannot be {verb}",
+            f"facility {facility!r} belongs to another certificate holder: a filing "
+            + (f"of {holder!r}" if holder else "that names no certificate holder")
+            + f" for it cannot be {verb}",
             "a reviewer sets which certificate holder a facility belongs to",
         )
 

@@ -98,7 +98,9 @@ def file_upload(store: Store, account: Account, upload: Upload) -> Recorded:
         holder = checked.submission.data().get("certificate_holder")
         if account.role == "casino" and holder != account.certificate_holder:
             raise UploadRefused(
-                f"{upload.name} names certificate holder {holder!r}; the account "
+                f"{upload.name} names "
+                + (f"certificate holder {holder!r}" if holder else "no certificate holder")
+                + f"; the account "
                 f"{account.name} files for {account.certificate_holder!r} only. "
                 "Nothing was recorded.",
                 status=403,
