@@ -418,6 +418,34 @@ def test_users_list_of_no_account_says_so(tmp_path: Path) -> None:
     assert out.stdout == "viewer1\tviewer\t\n" and "no accounts" not in out.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("REV", "there is already an account 'rev'"),  # the same name, another case
+        ("ｒｅｖ", "there is already an account 'rev'"),  # full-width letters
+        ("r\u0435v", "is Cyrillic in a name written in Latin letters"),  # a Cyrillic е
+    ],
+)
+def test_an_account_name_a_person_cannot_tell_apart_is_refused(
+    tmp_path: Path, name: str, said: str
+) -> None:
+    """The audit log names people by name, and separation of duties compares names as a
+    person reads them (case and width folded): a second account under the same name so
+    read, or a name mixing scripts, would read as one person filing and approving. Each
+    is refused (exit 2), nothing added."""
+    db = str(tmp_path / "store.sqlite3")
+    added = invoke(
+        "users", "add", "rev", "--role", "reviewer", "--password", "pw-12345678", "--db", db
+    )
+    assert added.exit_code == 0, added.output
+    out = invoke(
+        "users", "add", name, "--role", "casino", "--holder", "Example Downs Racing & Casino",
+        "--password", "pw-12345678", "--db", db,
+    )  # fmt: skip
+    assert out.exit_code == 2 and said in out.output, out.output
+    assert invoke("users", "list", "--db", db).stdout == "rev\treviewer\t\n"
+
+
 def test_show_out_writes_the_bytes_as_filed(tmp_path: Path) -> None:
     """`show ID --out FILE` failed with a traceback (the filing's bytes written to a stream
     that had none), exit 1, no file. It writes the filing as filed, byte for byte: a

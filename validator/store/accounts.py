@@ -159,8 +159,14 @@ def add(
     by: str,
     now: dt.datetime | None = None,
 ) -> Account:
-    """A new account; a ``casino`` account names its certificate holder, no other does."""
+    """A new account; a ``casino`` account names its certificate holder, no other does. Its
+    name is one a person tells apart from every other account's: the audit log names
+    people by name, so "REV" beside "rev", or "rеv" with a Cyrillic "е", would read as one
+    person filing and approving."""
     _check_name(name)
+    why = names.out_of_place(name)
+    if why is not None:
+        raise StoreError(f"account name {name!r}: {why}")
     if role not in ROLES:
         raise StoreError(f"--role {role}: one of {', '.join(ROLES)}")
     if role == "casino" and not holder:
@@ -174,6 +180,14 @@ def add(
     now = now or utcnow()
     try:
         with store.transaction() as conn:
+            alike = [
+                n for n in conn.execute(select(accounts.c.name)).scalars() if names.same(n, name)
+            ]
+            if alike:
+                raise StoreError(
+                    f"there is already an account {alike[0]!r}: {name!r} is the same name as "
+                    "a person reads it (the audit log names people by name)"
+                )
             inserted = conn.execute(
                 insert(accounts).values(
                     name=name,
