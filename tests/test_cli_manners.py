@@ -446,6 +446,23 @@ def test_an_account_name_a_person_cannot_tell_apart_is_refused(
     assert invoke("users", "list", "--db", db).stdout == "rev\treviewer\t\n"
 
 
+def test_recording_a_rejected_filings_bytes_again_says_nothing_was_filed(tmp_path: Path) -> None:
+    """A filing's bytes are recorded once, as one filing: recording the bytes of a rejected
+    filing again said only "the same record", which reads as if it were filed anew. It
+    says the filing has ended, that nothing new was recorded, and how to file again."""
+    db = str(tmp_path / "store.sqlite3")
+    first = invoke("record", str(HCF), "--by", "filer", "--db", db)
+    assert first.exit_code == 0, first.output
+    again = invoke("record", str(HCF), "--by", "filer", "--db", db)
+    assert "(these bytes were recorded before: the same record)" in again.stdout
+    rejected = invoke("reject", "1", "--by", "rev", "--reason", "wrong paytable", "--db", db)
+    assert rejected.exit_code == 0, rejected.output
+    again = invoke("record", str(HCF), "--by", "filer", "--db", db)
+    flat = " ".join(again.stdout.split())
+    assert "submission 1: rejected (these bytes were recorded before, as this filing, now" in flat
+    assert "rejected: nothing new was recorded; to file the same rules again, change" in flat
+
+
 def test_show_out_writes_the_bytes_as_filed(tmp_path: Path) -> None:
     """`show ID --out FILE` failed with a traceback (the filing's bytes written to a stream
     that had none), exit 1, no file. It writes the filing as filed, byte for byte: a

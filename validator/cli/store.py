@@ -235,7 +235,9 @@ def _passed_over(walked: Any) -> list[tuple[str, str]]:
 def _say_recorded(rec: Any, name: str | None) -> None:
     """One record, as the text output says it; ``name``: the file, where several are."""
     c = rec.counts
-    again = " (these bytes were recorded before: the same record)" if rec.already else ""
+    from validator.store.words import recorded_again
+
+    again = f" ({recorded_again(rec.status)})" if rec.already else ""
     sys.stdout.write(
         (f"{name}\n" if name else "") + f"submission {rec.id}: {rec.status}{again}\n"
         f"  sha256 {rec.sha256}\n"

@@ -116,3 +116,19 @@ def _facility_set(who: str, d: dict[str, Any]) -> str:
     if was == holder:
         return out + ", as it was"
     return out + (f", in place of {was}" if was else ", none set before")
+
+
+#: a filing's status after which it is no longer pending or in force
+ENDED = ("withdrawn", "rejected", "superseded", "replaced")
+
+
+def recorded_again(status: str) -> str:
+    """What recording bytes recorded before says (a filing's bytes are recorded once, as
+    one filing): the same record; where that filing has ended, that nothing was filed and
+    how to file the same rules again."""
+    if status in ENDED:
+        return (
+            f"these bytes were recorded before, as this filing, now {status}: nothing new was "
+            "recorded; to file the same rules again, change the file (a comment will do)"
+        )
+    return "these bytes were recorded before: the same record"

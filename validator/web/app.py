@@ -613,8 +613,12 @@ async def upload(request: Request) -> Response:
         return web.render(
             request, "upload.html", status=e.status, error=e.message, findings=e.findings, **kept
         )
-    request.session["flash"] = f"Submission {recorded.id} recorded as {recorded.status}" + (
-        " (these bytes were recorded before: the same record)." if recorded.already else "."
+    from validator.store.words import recorded_again
+
+    request.session["flash"] = (
+        f"Submission {recorded.id}: {recorded.status} ({recorded_again(recorded.status)})."
+        if recorded.already
+        else f"Submission {recorded.id} recorded as {recorded.status}."
     )
     return RedirectResponse(f"/submissions/{recorded.id}", status_code=303)
 
