@@ -383,7 +383,7 @@ def test_the_game_is_named_as_its_section_writes_it_553_11() -> None:
 
 def test_the_rake_sign_carries_the_methodology_that_takes_less_553_15_c(tmp_path: Path) -> None:
     """§ 553.15(c): "A sign describing the type and amount of rake to be collected". The
-    Hold'em example takes no rake from a pot won before the flop and rounds down to $1: a
+    Hold'em example rounds down to $1 and returns an uncalled final bet before the rake: a
     sign of the rate and maximum alone would overstate it, so the filing's methodology,
     in its own words, is on the sign under them."""
     example = PROJECT_ROOT / "rulesubs" / "example" / "poker-holdem.yaml"
@@ -391,5 +391,6 @@ def test_the_rake_sign_carries_the_methodology_that_takes_less_553_15_c(tmp_path
     texts = [t for t, _ in rake]
     assert texts[0] == "Rake: 10% of each pot and side pot, to a maximum of $5"
     assert texts[1].startswith("How the rake is calculated: 10% of the pot and of each side pot")
-    assert "no rake is taken from a pot won before the flop" in texts[1]
+    assert "rounded down to the nearest $1" in texts[1]
+    assert "an uncalled final bet is returned before the rake" in texts[1]
     assert "\n" not in texts[1] and "  " not in texts[1]
