@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from validator.cards import cards_str
+from validator.cards import card_str, cards_str
 from validator.compiler import Game
 from validator.model.game import GameDefinition
 from validator.model.poker import OddChips
@@ -62,9 +62,15 @@ class ShownHand:
     low_qualifies: bool
 
     def describe(self, part: str) -> str:
+        """A hand as the narration names it: its category and cards; a low of five
+        different ranks by its cards from the highest, as a player calls it ("8-7-5-3-A",
+        § 553.4(d): a low is ranked by its cards), never "No pair"."""
         value = self.high if part == "high" else self.low
         if value is None:
             return "no hand"
+        ranks = [card_str(c)[:-1] for c in value.cards]
+        if part == "low" and len(set(ranks)) == len(ranks) == 5:
+            return f"{'-'.join(r.replace('T', '10') for r in ranks)} ({cards_str(value.cards)})"
         return f"{value.name} ({cards_str(value.cards)})"
 
 
