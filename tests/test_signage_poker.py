@@ -69,9 +69,13 @@ OMAHA_SIGNS = [
     (
         ("rake", "Rake", "§ 553.15(c)", "sign"),
         [
-            ("Rake: 10% of each pot and side pot, to a maximum of $5", "§ 553.15(b)(1), (c)"),
             (
-                "Rake by pot level reached: $4 at $40, $1 more at $50 ($5 in all); at most $5",
+                "Rake: 10% of each pot and side pot, to a maximum of $5 a round of play",
+                "§ 553.15(b)(1), (c)",
+            ),
+            (
+                "Rake by pot level reached: $4 at $40, $1 more at $50 ($5 in all); at most $5"
+                " a round of play",
                 "§ 553.15(b)(2), (c)",
             ),
             (  # § 553.15(c): the rake "to be collected", in the filing's own words
@@ -389,7 +393,7 @@ def test_the_rake_sign_carries_the_methodology_that_takes_less_553_15_c(tmp_path
     example = PROJECT_ROOT / "rulesubs" / "example" / "poker-holdem.yaml"
     rake = dict(signs(example, "poker-holdem"))[("rake", "Rake", "§ 553.15(c)", "sign")]
     texts = [t for t, _ in rake]
-    assert texts[0] == "Rake: 10% of each pot and side pot, to a maximum of $5"
+    assert texts[0] == "Rake: 10% of each pot and side pot, to a maximum of $5 a round of play"
     assert texts[1].startswith("How the rake is calculated: 10% of the pot and of each side pot")
     assert "rounded down to the nearest $1" in texts[1]
     assert "an uncalled final bet is returned before the rake" in texts[1]
