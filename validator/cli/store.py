@@ -560,17 +560,21 @@ def audit_verify(
                 "facilities": owned,
             }
         )
-    elif differs is not None:
-        sys.stderr.write(f"rulesub: the audit log does not hold the head kept: {differs}\n")
     elif broken is None:
         unmatched = len(filings) + len(accounts) + len(owned)
-        sys.stdout.write(
-            f"the audit log is intact: chain head {head}\n"
-            if not unmatched
-            else f"the audit log's chain is intact (chain head {head}), but "
-            f"{plural(unmatched, 'record')} in the database "
-            f"{'does' if unmatched == 1 else 'do'} not match it (below)\n"
-        )
+        if differs is not None:  # a chain that holds by itself, but not the head kept
+            sys.stderr.write(
+                f"rulesub: the audit log does not hold the head kept: {differs}\n"
+                f"  its chain holds by itself, to chain head {head}\n"
+            )
+        if unmatched:
+            sys.stdout.write(
+                f"the audit log's chain is intact (chain head {head}), but "
+                f"{plural(unmatched, 'record')} in the database "
+                f"{'does' if unmatched == 1 else 'do'} not match it (below)\n"
+            )
+        elif differs is None:
+            sys.stdout.write(f"the audit log is intact: chain head {head}\n")
     else:
         held = "no entry" if head.entry is None else f"entries up to #{head.entry}"
         sys.stderr.write(
