@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from validator.compiler import game_name
 from validator.counts import plural
 from validator.store.names import file_name
 
@@ -19,6 +18,14 @@ def action_name(action: str) -> str:
     from validator.store.schema import ACTIONS
 
     return ACTIONS.get(action, action)
+
+
+def game_name(game: str) -> str:
+    """The game's name as its chapter writes it (loaded on first use: ``record`` says its
+    words without the compiler)."""
+    from validator.compiler import game_name as named
+
+    return named(game)
 
 
 def _filing(sid: int | None, facts: Any) -> str:
