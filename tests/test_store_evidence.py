@@ -453,6 +453,30 @@ def test_a_filing_for_another_holders_facility_is_refused(db: str, tmp_path: Pat
 
 
 @pytest.mark.usefixtures("store_clock")  # decided on fixed dates
+def test_a_holder_written_in_another_case_is_told_so_not_called_another(
+    db: str, tmp_path: Path
+) -> None:
+    """A facility's filings are its certificate holder's, names compared as written: a
+    filing writing the same holder in lower case was refused as "another certificate
+    holder", which reads as a competitor's. It is still refused (holders are not folded
+    into one), but told as its own name written otherwise, with the spelling to use."""
+    assert cli("record", str(HCF), "--db", db).exit_code == 0
+    assert cli("approve", "1", "--by", "rev", "--date", "2026-12-01", "--db", db).exit_code == 0
+    lower = amended(
+        HCF,
+        tmp_path / "lower.yaml",
+        (f"certificate_holder: {HOLDER}", f"certificate_holder: {HOLDER.lower()}"),
+        ("2027-01-01", "2027-03-01"),
+    )
+    out = cli("record", str(lower), "--db", db, "--format", "json")
+    assert out.exit_code == 1
+    (finding,) = json.loads(out.stdout)["findings"]
+    assert finding["code"] == FACILITY_OF_ANOTHER_HOLDER and finding["line"] == 5
+    assert f"belongs to certificate holder {HOLDER!r}, written so" in finding["message"]
+    assert "another certificate holder" not in finding["message"]
+
+
+@pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_an_approval_never_supersedes_another_holders_filing(db: str, tmp_path: Path) -> None:
     store = Store(db)
     ours = store.record(HCF, "filer").id

@@ -1331,6 +1331,26 @@ def _facility_holder(conn: Connection, facility: str, holder: str | None) -> boo
     return other is None
 
 
+def _holder_spelled_otherwise(conn: Connection, facility: str, holder: str | None) -> str | None:
+    """The holder ``facility`` belongs to where it is ``holder`` written otherwise ("Example
+    Downs Racing & Casino" for "example downs racing & casino"), else ``None``: its own
+    name, which the refusal may show to the casino that wrote it."""
+    spellings = _spellings(conn, facility)
+    owners = set(
+        conn.execute(
+            select(facilities.c.certificate_holder).where(facilities.c.facility.in_(spellings))
+        ).scalars()
+    ) or set(
+        conn.execute(
+            select(submissions.c.certificate_holder).where(
+                submissions.c.facility.in_(spellings), submissions.c.status == "approved"
+            )
+        ).scalars()
+    )
+    alike = [o for o in owners if o is not None and names.same(o, holder)]
+    return alike[0] if len(owners) == 1 and alike else None
+
+
 def _filed_under(row: Row[Any]) -> dict[str, Any]:
     """A filing's row as ``evidence.filed_under`` reads its bytes: its holder and facility."""
     return {"certificate_holder": row.certificate_holder, "facility": row.facility}
@@ -1358,6 +1378,18 @@ def _own_facility(
                 f"write the {what}'s name in the letters of one script",
             )
     if not _facility_holder(conn, facility, holder):
+        spelled = _holder_spelled_otherwise(conn, facility, holder)
+        if spelled is not None:  # the same holder as a person reads it: say so, not "another"
+            _refuse_at(
+                content,
+                filename,
+                "certificate_holder",
+                FACILITY_OF_ANOTHER_HOLDER,
+                f"facility {facility!r} belongs to certificate holder {spelled!r}, written "
+                f"so; this filing writes it {holder!r}: a filing for it cannot be {verb} "
+                "until it writes the holder's name as the facility's filings do",
+                f"certificate_holder: {spelled}",
+            )
         _refuse_at(
             content,
             filename,
