@@ -110,6 +110,7 @@ def test_on_sqlite_a_tail_cut_stays_named_after_the_next_append(tmp_path: Path) 
     code, report, said = verify(db)
     assert code == 1 and report["broken"]["entry"] == 3
     assert "entry #2 is missing before entry #3" in said
+    assert "deleted, or entry #3 was written with a number not its own" in said
     store.dispose()
 
 

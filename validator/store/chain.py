@@ -160,5 +160,6 @@ def _missing(before: int, after: int) -> str:
     )
     return (
         f"{gone} missing before entry #{after}: ids are given without gaps here, so "
-        f"{'it was' if after == before + 2 else 'they were'} deleted"
+        f"{'it was' if after == before + 2 else 'they were'} deleted, or entry #{after} "
+        "was written with a number not its own"
     )
