@@ -363,7 +363,7 @@ def test_a_missing_file_is_said_one_way_by_every_command(tmp_path: Path) -> None
     out = invoke("odds", "high-card-flush", "--rulesub", gone)
     assert out.exit_code == 2 and "no such file" in out.output
     assert "at this line and column" not in out.output
-    assert "give the path of the Rules Submission's YAML file" in out.output
+    assert "give the Rules Submission's own YAML file" in out.output
 
 
 def test_a_reader_that_closes_the_pipe_is_not_reported_as_findings() -> None:

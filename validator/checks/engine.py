@@ -331,7 +331,8 @@ def _unreadable(name: str, e: LoadError) -> FileResult:
         e.file, line=e.line, column=e.column, message=e.message
     )
     if e.whole:  # nothing in the file to fix at a line: the file itself is the wrong one
-        hint = "give the path of the Rules Submission's YAML file, saved as UTF-8 text"
+        # (said for a path and an upload alike)
+        hint = "give the Rules Submission's own YAML file, saved as UTF-8 text"
         finding = replace(finding, hint=hint, remedy=hint)
     return FileResult(name, [finding], None, unreadable=True)
 
