@@ -656,6 +656,7 @@ def test_play_tells_each_choice_by_its_name_in_the_chapters_words() -> None:
         for line in out.stdout.splitlines()
         if "  seat " in line and ": " in line.split("  seat ", 1)[1]
     }
+    choices = {c for c in choices if not re.search(r", [+-]?\$[\d,.]+$", c)}  # settled
     told = {c.split(" (")[0].split(":")[0] for c in choices}
     assert {"Bet Wager 2x", "Fold", "Exchange 2-5 cards", "Force the dealer"} <= told, told
     assert not told & {"bet", "fold", "buy_sixth", "exchange", "force_dealer", "none"}
@@ -715,6 +716,29 @@ def test_the_table_game_systems_draws_are_named_as_the_chapter_prints_them() -> 
     assert "the Magic Card 9D is in the hand" in reasons and "(Magic Card)" in reasons
     assert "the Lucky Bonus position is" in reasons and "(Lucky Bonus)" in reasons
     assert "magic card" not in reasons and "lucky bonus" not in reasons
+
+
+def test_play_tells_a_settlement_before_the_draw_where_it_happens_589_11_c() -> None:
+    """§ 589.11(c): the Super Wager is settled on the first five cards, and a declared
+    winning hand paid its instant payout, before any draw: `play` tells each where it
+    happens, between the elections and the draw, as it tells the elections; the round's
+    last settlement stays the summary's. A game settled once, at the end (Four Card
+    Poker), tells no settlement in its narration."""
+    lunar = PROJECT_ROOT / "rulesubs" / "example" / "lunar-poker.yaml"
+    out = run_rulesub(
+        "play", "lunar-poker", "--rulesub", str(lunar), "--rounds", "1", "--seed", "3"
+    )
+    assert out.returncode == 0, out.stderr
+    lines = [ln.strip(" │") for ln in out.stdout.splitlines()]
+    super_wager = [
+        i for i, ln in enumerate(lines) if "§ 589.11(c)(2)" in ln and "Super Wager:" in ln
+    ]
+    draw = next(i for i, ln in enumerate(lines) if " draws " in ln)
+    assert super_wager and max(super_wager) < draw
+    assert all(re.search(r"Super Wager: \w.*, [+-]?\$\d", lines[i]) for i in super_wager)
+    four = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
+    out = run_rulesub("play", "four-card-poker", "--rulesub", str(four), "--rounds", "2")
+    assert out.returncode == 0 and "Ante Wager: " not in out.stdout
 
 
 def test_settle_tells_the_decisions_in_the_game_files_words() -> None:

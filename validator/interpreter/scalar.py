@@ -278,8 +278,14 @@ class _Round:
 
     @meaning("scalar", STEP.id, "settle")
     def _step_settle(self, step: SettleStep) -> None:
+        # a settlement before the round's end (Lunar Poker's Super Wager and instant payout
+        # before any draw, § 589.11(c)) is told where it happens; the round's last
+        # settlement is the settlement table's
+        steps = list(self.rules.procedure)
+        later = steps[next(i for i, s in enumerate(steps) if s is step) + 1 :]
+        told = any(not isinstance(s, SettleStep) for s in later)
         for seat in self.state.ordered(step.order):
             if not self.conditions.holds(step.players, seat):
                 continue
             for lid in step.lines:
-                self.settlement.settle_line(seat, lid, self.rules.lines[lid])
+                self.settlement.settle_line(seat, lid, self.rules.lines[lid], told=told)

@@ -54,7 +54,9 @@ class RoundSettlement:
         self.conditions = conditions
         self._rounded = ""  # the rounding of the payout being settled, if any
 
-    def settle_line(self, seat: Seat, line_id: str, line: Line) -> None:
+    def settle_line(self, seat: Seat, line_id: str, line: Line, *, told: bool = False) -> None:
+        """Settle one line of a seat's wager by the first row that applies; ``told``: the
+        narration says it where it happens (a settlement before the round's end)."""
         spot = self.rules.line_spot(line)
         stake = seat.stakes.get(spot)
         if not stake or line_id in seat.lines or spot not in seat.standing:
@@ -91,6 +93,11 @@ class RoundSettlement:
         )
         if line.bonus and returned == 0:
             reason = ""
+        elif told:  # a loss by its word alone: the row's detail is the summary's
+            said = outcome if outcome == "lose" else what
+            self.state.narrate(
+                row.cite, f"seat {seat.number}: {name}: {said}, {sign}{exact_money(gain)}"
+            )
         seat.lines[line_id] = LineResult(
             line_id, name, spot, i, row.cite, outcome, returned, from_meter, reason, note=row.note
         )
