@@ -1308,45 +1308,34 @@ def _set_facilities(conn: Connection) -> list[Row[Any]]:
     return list(conn.execute(select(facilities).order_by(facilities.c.set_at)))
 
 
-def _facility_holder(conn: Connection, facility: str, holder: str | None) -> bool:
-    """Whether ``facility`` (under any spelling of its name) is ``holder``'s, or no one's
-    yet: the holder a reviewer set, else the holder of its approved filings."""
+def _facility_owners(conn: Connection, facility: str) -> set[str | None]:
+    """Whose ``facility`` (under any spelling of its name) is: the holder a reviewer set,
+    else the holders of its approved filings; none where it is no one's yet."""
     spellings = _spellings(conn, facility)
-    owners = set(
+    given = set(
         conn.execute(
             select(facilities.c.certificate_holder).where(facilities.c.facility.in_(spellings))
         ).scalars()
     )
-    if owners:
-        return owners == {holder}
-    other = conn.execute(
-        select(submissions.c.id)
-        .where(
-            submissions.c.facility.in_(spellings),
-            submissions.c.status == "approved",
-            submissions.c.certificate_holder.is_distinct_from(holder),
-        )
-        .limit(1)
-    ).first()
-    return other is None
-
-
-def _holder_spelled_otherwise(conn: Connection, facility: str, holder: str | None) -> str | None:
-    """The holder ``facility`` belongs to where it is ``holder`` written otherwise ("Example
-    Downs Racing & Casino" for "example downs racing & casino"), else ``None``: its own
-    name, which the refusal may show to the casino that wrote it."""
-    spellings = _spellings(conn, facility)
-    owners = set(
-        conn.execute(
-            select(facilities.c.certificate_holder).where(facilities.c.facility.in_(spellings))
-        ).scalars()
-    ) or set(
+    return given or set(
         conn.execute(
             select(submissions.c.certificate_holder).where(
                 submissions.c.facility.in_(spellings), submissions.c.status == "approved"
             )
         ).scalars()
     )
+
+
+def _facility_holder(conn: Connection, facility: str, holder: str | None) -> bool:
+    """Whether ``facility`` is ``holder``'s, or no one's yet (``_facility_owners``)."""
+    return _facility_owners(conn, facility) <= {holder}
+
+
+def _holder_spelled_otherwise(conn: Connection, facility: str, holder: str | None) -> str | None:
+    """The holder ``facility`` belongs to where it is ``holder`` written otherwise ("Example
+    Downs Racing & Casino" for "example downs racing & casino"), else ``None``: its own
+    name, which the refusal may show to the casino that wrote it."""
+    owners = _facility_owners(conn, facility)
     alike = [o for o in owners if o is not None and names.same(o, holder)]
     return alike[0] if len(owners) == 1 and alike else None
 
