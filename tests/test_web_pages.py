@@ -626,3 +626,23 @@ def test_a_documents_headings_go_down_a_level_and_nothing_else_changes() -> None
     assert demoted_style(css) == (
         'h2 { font-size: 30pt; } .sign h3, h4 { content: "h1"; } header { x: y; }'
     )
+
+
+def test_a_download_link_says_what_it_downloads(office: Office) -> None:
+    """WCAG 2.4.4: a link's text says where it goes. The review page's downloads read
+    "HTML" and "Markdown", the audit page's "CSV" and "JSON": a list of the page's links
+    (what a screen reader offers) said nothing of what they were. Each names its document."""
+    import re
+
+    client = signed_in(office, "rev")
+    sid = office.ids["example"]
+    for path in (f"/submissions/{sid}/review", "/audit"):
+        page = client.get(path).text
+        texts = [
+            re.sub(r"<[^>]+>", "", t).strip() for t in re.findall(r"<a\b[^>]*>(.*?)</a>", page)
+        ]
+        bare = {"HTML", "Markdown", "CSV", "JSON", "PDF"}
+        assert not bare & set(texts), (path, texts)
+    review = client.get(f"/submissions/{sid}/review").text
+    assert ">The review pack as Markdown</a>" in review
+    assert ">Export these entries as CSV</a>" in client.get("/audit").text
