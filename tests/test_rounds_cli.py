@@ -766,25 +766,25 @@ def test_the_community_cards_are_dealt_by_the_chapters_names() -> None:
     assert "as the community cards" not in out.stdout
 
 
+def _played(game: str, *, rounds: int, seed: int) -> str:
+    """`play` of the game's example submission, its panels' text on one line."""
+    example = PROJECT_ROOT / "rulesubs" / "example" / f"{game}.yaml"
+    out = run_rulesub(
+        "play", game, "--rulesub", str(example), "--rounds", str(rounds), "--seed", str(seed)
+    )
+    assert out.returncode == 0, out.stderr
+    return " ".join(out.stdout.replace("│", " ").split())
+
+
 def test_a_bonus_paid_on_a_wager_is_named_in_the_rounds_summary() -> None:
     """§ 641a.11(c)(3)(ii): the dealer pays "the Ante and Play Wagers and any Ante Bonus";
     the round's summary folded the Ante Bonus into "Ante Wager +$30". It names it, as
     `settle` itemises it: "Ante Wager +$30 (with Ante Bonus paid $20)"."""
-    four = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker.yaml"
-    out = run_rulesub(
-        "play", "four-card-poker", "--rulesub", str(four), "--rounds", "3", "--seed", "7"
-    )
-    assert out.returncode == 0, out.stderr
-    flat = " ".join(out.stdout.replace("│", " ").split())
+    flat = _played("four-card-poker", rounds=3, seed=7)
     assert "(Three-of-a-kind): Ante Wager +$30 (with Ante Bonus paid $20)" in flat
     # § 589.11(e)(2)(ii)(B): Lunar Poker's second combination, a line of the Bet Wager,
     # named within it once ("Bet Wager, second combination" would repeat the wager)
-    lunar = PROJECT_ROOT / "rulesubs" / "example" / "lunar-poker.yaml"
-    out = run_rulesub(
-        "play", "lunar-poker", "--rulesub", str(lunar), "--rounds", "300", "--seed", "1"
-    )
-    assert out.returncode == 0, out.stderr
-    flat = " ".join(out.stdout.replace("│", " ").split())
+    flat = _played("lunar-poker", rounds=300, seed=1)
     assert "(with the second combination paid $" in flat
     assert "(with Bet Wager, second combination" not in flat
 

@@ -139,11 +139,11 @@ def narrate_round(console: Any, number: int, result: RoundResult) -> None:
         hands = ", ".join(h.name for h in seat.hands)
         body.append(f"seat {seat.seat} {' '.join(seat.to_json()['cards'])} ({hands}): ")
         for i, (spot, w) in enumerate(seat.wagers.items()):
-            body.append(f"{', ' if i else ''}{result.name(spot)} ")
+            wager = result.name(spot)
+            body.append(f"{', ' if i else ''}{wager} ")
             body.append(_signed(w.net), style=_style(w.result))
             # a bonus paid on the wager by a line of its own (the Ante Bonus, § 641a.12(b)),
             # named within the wager's result, as `settle` itemises it
-            wager = result.name(spot)
             bonus = [ln for ln in w.lines[1:] if ln.returned > 0 and ln.name != wager]
             if bonus:
                 paid = "; ".join(

@@ -153,6 +153,19 @@ class Rules:
         return self.config.offers(self.game, wager_id)
 
     @cached_property
+    def settled_midway(self) -> frozenset[int]:
+        """The settle steps (by place in the procedure) that other steps follow: a
+        settlement before the round's end (Lunar Poker's Super Wager before any draw,
+        § 589.11(c)), which the narration tells where it happens."""
+        steps = self.procedure
+        return frozenset(
+            i
+            for i, s in enumerate(steps)
+            if isinstance(s, SettleStep)
+            and any(not isinstance(t, SettleStep) for t in steps[i + 1 :])
+        )
+
+    @cached_property
     def decisions(self) -> dict[str, DecideStep]:
         return {s.id: s for s in self.procedure if isinstance(s, DecideStep)}
 

@@ -281,9 +281,8 @@ class _Round:
         # a settlement before the round's end (Lunar Poker's Super Wager and instant payout
         # before any draw, § 589.11(c)) is told where it happens; the round's last
         # settlement is the settlement table's
-        steps = list(self.rules.procedure)
-        later = steps[next(i for i, s in enumerate(steps) if s is step) + 1 :]
-        told = any(not isinstance(s, SettleStep) for s in later)
+        at = next(i for i, s in enumerate(self.rules.procedure) if s is step)
+        told = at in self.rules.settled_midway
         for seat in self.state.ordered(step.order):
             if not self.conditions.holds(step.players, seat):
                 continue
