@@ -164,12 +164,16 @@ def test_a_poker_pack_has_no_paytable_math_and_says_what_its_par_figures_are() -
     has no paytable: its pack carries no Paytable math section (it could only say there
     is none), its contents do not list one, and its par section says which of its figures
     are exact (the time charges) and which the full sheet simulates, never "each wager's
-    house edge counted hand by hand". A banking game's pack keeps the section."""
+    house edge counted hand by hand". It says once which figures the full sheet simulates,
+    where it said so three times over. A banking game's pack keeps the section."""
     pack = build_pack(EXAMPLES / "poker-holdem.yaml", "poker-holdem.yaml")
     assert [k for k, _ in pack.sections if k == "math"] == []
     for text in (render_markdown(pack), html.unescape(render_html(pack))):
         assert "Paytable math" not in text and "house edge counted hand by hand" not in text
-        assert "in a nonbanking game the house earns the rake" in text
+        assert "A nonbanking game: the players wager against each other" in text
+        assert text.count("the full par sheet") == 1, text
+        assert "are simulated in the full par sheet under the submission's rake" in text
+        assert text.count("rake per hand and per hour") == 1
         assert "paytables: as the submission selects" not in text
     banking = build_pack(HCF, "high-card-flush.yaml")
     assert "math" in dict(banking.sections)

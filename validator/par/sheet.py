@@ -103,12 +103,14 @@ def build(req: ParRequest) -> dict[str, Any]:
         from validator.interpreter.poker.table import TableSetup
         from validator.par.poker import PokerSpec, house_sheet
 
+        # said once: the simulated figures here, or where they are when none is made
+        where = "" if req.simulate else " in the full par sheet"
         out["notes"].append(
             "A nonbanking game: the players wager against each other, the house earns the "
             "rake. Its house figures (rake per hand and per hour, the Bad Beat fund's growth "
-            "and how often the Bad Beat is hit) are simulated under the submission's rake and "
-            "Bad Beat rules, for the players' strategies the game file declares; time charges, "
-            "charged by the clock, are exact."
+            f"and how often the Bad Beat is hit) are simulated{where} under the submission's "
+            "rake and Bad Beat rules, for the players' strategies the game file declares; "
+            "time charges, charged by the clock, are exact."
         )
         if req.simulate:
             from validator.interpreter.chunks import worker_count
@@ -138,9 +140,6 @@ def build(req: ParRequest) -> dict[str, Any]:
                     f"{format_money(clock['per_hour']['mean'], cents=True)} an hour "
                     f"with every seat taken ({clock['reason']})."
                 )
-            out["notes"].append(
-                "Exact figures only were asked for: the full par sheet simulates the house figures."
-            )
     progs: dict[str, Any] = {}
     for s in sheets:
         sheet = table_progressive(game, req.banking(), s.odds.table or "", s.odds.paytable)

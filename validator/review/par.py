@@ -26,12 +26,8 @@ METHOD = (
     "the rules, the progressives against their meters. No figure here is simulated; the "
     "full par sheet adds the simulated strategies, each with its 95% interval."
 )
-NONBANKING_METHOD = (
-    "Exact figures only, made with this pack: in a nonbanking game the house earns the "
-    "rake, which turns on how the players bet, so only time charges, charged by the clock, "
-    "are exact. No figure here is simulated; the full par sheet simulates the rake and the "
-    "Bad Beat fund's growth, each with its 95% interval."
-)
+#: (a nonbanking sheet's own note says which figures the full sheet simulates)
+NONBANKING_METHOD = "Exact figures only, made with this pack: no figure here is simulated."
 
 
 def method(banking: bool) -> str:
