@@ -4,6 +4,7 @@ side: stated tables that validate or not, rounds that settle to the dollar or st
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 from tests.conftest import run_rulesub
@@ -316,3 +317,42 @@ def test_each_wager_cites_the_branch_of_677a_11_h_that_settled_it() -> None:
         for wager in ("raise", "odds"):
             (line,) = seat["wagers"][wager]["lines"]
             assert f"§ 677a.11{branch}(i)" in line["cite"] and other not in line["cite"], line
+
+
+def test_a_selected_trips_plus_table_outside_the_boards_range_is_a_regulation_note(
+    tmp_path: Path,
+) -> None:
+    """Final-form rulemaking 125-192's preamble: "the Board approved the four payout tables
+    [of the Trips Plus Wager] with a range between 0.75% and 4.34%". § 677a.12(e)'s
+    paytable A holds less: counted here from the published seven-card counts (the best five
+    of seven), not from the engine. Tables B to D lie inside, so the range as a whole stands;
+    a submission selecting A is told that its table lies outside it, as a note about the
+    published figures (shown with --show-regulation-notes), never as the submission's
+    fault. A submission selecting B is told nothing."""
+    counts = {  # of the C(52, 7) seven-card hands, by the best five
+        "royal_flush": 4_324,
+        "straight_flush": 37_260,
+        "four_of_a_kind": 224_848,
+        "full_house": 3_473_184,
+        "flush": 4_047_644,
+        "straight": 6_180_020,
+        "three_of_a_kind": 6_461_620,
+    }
+    paid_a = {"royal_flush": 100, "straight_flush": 40, "four_of_a_kind": 30}
+    paid_a |= {"full_house": 9, "flush": 7, "straight": 4, "three_of_a_kind": 3}
+    total = 133_784_560
+    won = sum(counts[k] * paid_a[k] for k in counts)
+    hold = Fraction(total - sum(counts.values()) - won, total)
+    assert f"{float(hold * 100):.4f}%" == "0.7402%"
+    code = "wpt-heads-up-holdem/trips-plus-published-hold-range"
+    path = _submission(tmp_path, "trips_plus: B", "trips_plus: A")
+    out = run_rulesub("validate", "--show-regulation-notes", str(path), "--format", "json")
+    assert out.returncode == 0
+    found = {f["code"]: f for f in json.loads(out.stdout)["findings"]}
+    assert found[code]["severity"] == "info"
+    assert "paytable A's exact hold is 0.7402%, outside 0.75%–4.34%" in found[code]["message"]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert found[code]["line"] == next(n for n, x in enumerate(lines, 1) if "trips_plus: A" in x)
+    assert code not in _codes(path)  # a fact about the regulation: only when asked
+    out = run_rulesub("validate", "--show-regulation-notes", str(EXAMPLE), "--format", "json")
+    assert code not in {f["code"] for f in json.loads(out.stdout)["findings"]}

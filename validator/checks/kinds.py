@@ -599,8 +599,14 @@ def _published_hold_range(c: C.PublishedHoldRange, ctx: Context) -> Iterator[Vio
         alt = {k: h.other_reading for k, h in holds.items() if h and h.other_reading is not None}
         other = (reading.name, alt)
     low, high = table.approved_hold.low, table.approved_hold.high
+    selected = ctx.get(f"/paytables/{c.table}")
     text = published_range_finding(
-        table.name, low, high, {k: h.hold for k, h in holds.items() if h}, other
+        table.name,
+        low,
+        high,
+        {k: h.hold for k, h in holds.items() if h},
+        other,
+        selected if isinstance(selected, str) else None,
     )
     if text:
         yield Violation(f"/paytables/{c.table}", text)

@@ -2,8 +2,9 @@
 worded once for `rulesub odds` and `rulesub validate` (a check's text: it needs no engine).
 
 A table's range (``approved_hold``) comes from a rulemaking preamble; the exact holds come
-from the text. When no paytable's exact hold lies in the range, that is a finding about the
-published figures: the exact figures stand. Where the game file names another reading of the
+from the text. When no paytable's exact hold lies in the range, or the one a submission
+selects lies outside it, that is a finding about the published figures: the exact figures
+stand. Where the game file names another reading of the
 ranking (``approved_hold.other_reading``), the holds it would give are shown beside them.
 """
 
@@ -24,12 +25,22 @@ def published_range_finding(
     high: Fraction,
     holds: dict[str, Fraction],
     other: tuple[str, dict[str, Fraction]] | None = None,
+    selected: str | None = None,
 ) -> str | None:
     """The finding's text when no paytable's exact hold (``holds``: letter → hold) lies in
-    ``low``-``high``; ``None`` when one does. ``other``: (the reading's name, its holds)."""
-    if not holds or any(low <= h <= high for h in holds.values()):
-        return None
+    ``low``-``high``, or when the ``selected`` one alone is outside; ``None`` otherwise.
+    ``other``: (the reading's name, its holds)."""
     rng = f"{format_rate(low)}–{format_rate(high)}"
+    if not holds:
+        return None
+    if any(low <= h <= high for h in holds.values()):
+        hold = holds.get(selected or "")
+        if hold is None or low <= hold <= high:
+            return None
+        return (
+            f"paytable {selected}'s exact hold is {_pct(hold)}, outside {rng}; a finding "
+            "about the published figures, the exact figures stand"
+        )
     text = (
         f"No {table_name} paytable's exact hold lies in the Board's stated {rng}: "
         + ", ".join(f"{k} {_pct(h)}" for k, h in sorted(holds.items()))

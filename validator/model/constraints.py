@@ -300,8 +300,9 @@ class HoldInRange(_Base):
 
 
 class PublishedHoldRange(_Base):
-    """Some paytable of the chapter's has an exact hold in the Board's stated range; when
-    none has, a finding about the published figures (info)."""
+    """Some paytable of the chapter's, and the one the submission selects, has an exact hold
+    in the Board's stated range; when none has, or the selected one has not, a finding
+    about the published figures (info)."""
 
     kind: Literal["published_hold_range"]
     table: str
