@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from tests.conftest import run_rulesub
 from validator import PROJECT_ROOT
 from validator.checks import validate_file
 from validator.checks.engine import constraints_for
@@ -234,6 +235,32 @@ def test_no_restriction_on_raises_stated_reads_as_none_553_18(tmp_path: Path) ->
     assert findings(unlimited) == {}
 
 
+def test_a_table_silent_on_raises_is_played_as_the_finding_says_553_18(tmp_path: Path) -> None:
+    """§ 553.18's silence reads as no restriction, but the engines deal a silent table three
+    raises a betting round (the tables' default, as under the house procedures): the
+    finding says so, and so does every round played and the par sheet, where the finding
+    said "unlimited" and the rounds raised three times. Stated, each is played as stated."""
+    from validator.interpreter.settings import read_settings
+    from validator.par.sheet import played_by_default
+
+    game = load_game("poker-holdem")
+    silent = variant(tmp_path, "poker-holdem", {"/betting/max_raises": None})
+    (said,) = findings(silent)["poker-holdem/max-raises-stated"]
+    assert "played with three raises a betting round" in said.message
+    setup = read_settings(game, silent)
+    assert setup.stakes.max_raises == 3
+    assert setup.defaults == ("3 raises a betting round",)
+    narrated = run_rulesub("play", "poker-holdem", "--rulesub", str(silent), "--seats", "3")
+    assert narrated.stdout.startswith(played_by_default(setup.defaults).split(",")[0])
+    assert "defaults: 3 raises a betting round." in " ".join(narrated.stdout.split())
+    for stated, cap in (("unlimited", None), (4, 4)):
+        path = variant(tmp_path, "poker-holdem", {"/betting/max_raises": stated})
+        setup = read_settings(game, path)
+        assert (setup.stakes.max_raises, setup.defaults) == (cap, ())
+        narrated = run_rulesub("play", "poker-holdem", "--rulesub", str(path), "--seats", "3")
+        assert narrated.stdout.startswith("hand 1")
+
+
 def test_raising_the_minimum_by_agreement_553_18(tmp_path: Path) -> None:
     """§ 553.18: the submission "must include provisions specifying the maximum amount that
     the minimum wager can be increased and how the dealer will determine that all of the
@@ -380,7 +407,7 @@ def test_constraints_of_shared_rule_files_point_into_them() -> None:
 @pytest.mark.parametrize(
     ("example", "cite"),
     [
-        ("poker-holdem", "§ 553.7(b); § 553.2(a)"),
+        ("poker-holdem", "§ 553.7(b)"),
         ("house-razz", "7CS Procedures § Poker Overview (1)"),
     ],
 )
@@ -481,3 +508,54 @@ def test_an_offered_bad_beat_takes_more_than_nothing_553_20_a_c(
     contribution". A maximum contribution of $0 posted "Up to $0 of each pot"."""
     got = findings(variant(tmp_path, "poker-holdem", {"/bad_beat/max_contribution": amount}))
     assert ("poker-holdem/bad-beat-contribution-more-than-nothing" not in got) == ok, got
+
+
+@pytest.mark.parametrize(
+    "game_id", ["poker-holdem", "poker-omaha-hi-lo-8", "poker-seven-card-stud"]
+)
+def test_each_check_cites_where_the_text_defines_or_states_it(game_id: str) -> None:
+    """The Ante is defined in § 521.1 (the temporary rules' general definitions); § 553.1
+    defines the Blind Bet and the Forced Bet but no Ante. "Played by a minimum of two
+    players" is § 553.7(b), not § 553.2(a)'s table. A section is cited once: the decks are
+    "§ 553.3(a), (d)", never "§ 553.3(a); § 553.3(a), (d)". And an Omaha table is "An
+    Omaha … table"."""
+    constraints = constraints_for(load_game(game_id))
+    cites = {c.id: c.cite for c in constraints}
+    assert not [c for c in cites.values() if "553.1 (Ante" in c]
+    assert cites["required-ante-more-than-nothing"] == "§ 521.1 (Ante)"
+    assert cites["min-positions"] == "§ 553.7(b)"
+    assert cites["max-decks"] == "§ 553.3(a), (d)"
+    positions = next(c for c in constraints if c.id == "max-positions").message
+    assert positions.startswith("An Omaha" if "omaha" in game_id else "A ")
+
+
+def test_a_percentage_and_an_incremental_rake_together_are_told_not_refused_553_15_b(
+    tmp_path: Path,
+) -> None:
+    """§ 553.15(b): "one or more of the following procedures". A percentage and an
+    incremental rake both from the pots comply, and their combination is the methodology's
+    words alone (§ 553.15(a)(2)): `validate` says, as information, that no round of the
+    table can be settled, played or priced, where it said nothing and `play` then stopped.
+    Time charges beside a percentage rake are played; an incremental block the types do not
+    list is told as unused, not as combined."""
+    code = "poker-holdem/pot-rakes-combined"
+    levels = {"levels": [{"pot": 10, "rake": 1}], "taken": "end_of_round"}
+    both = variant(
+        tmp_path,
+        "poker-holdem",
+        {"/rake/types": ["percentage", "incremental"], "/rake/incremental": levels},
+    )
+    got = findings(both)
+    assert list(got) == [code]
+    assert got[code][0].severity == "info" and got[code][0].cite == "§ 553.15(a)(2), (b)"
+    played = run_rulesub("play", "poker-holdem", "--rulesub", str(both), "--seats", "3")
+    assert played.returncode == 2 and "how they combine" in played.stderr
+    unused = variant(tmp_path, "poker-holdem", {"/rake/incremental": levels})
+    assert list(findings(unused)) == ["poker-holdem/incremental-rake-unused"]
+    time = {"hourly_fee": 6, "basis": "per_player", "every_minutes": 30}
+    beside = variant(
+        tmp_path, "poker-holdem", {"/rake/types": ["percentage", "time"], "/rake/time": time}
+    )
+    assert code not in findings(beside)
+    played = run_rulesub("play", "poker-holdem", "--rulesub", str(beside), "--seats", "3")
+    assert played.returncode == 0, played.stderr

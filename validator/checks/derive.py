@@ -67,6 +67,11 @@ def derived_constraints(g: GameDefinition) -> list[Any]:
     return _make(out)
 
 
+def _a(name: str) -> str:
+    """The name with its article: "An Omaha … table", "A Hold'em table"."""
+    return f"{'An' if name[:1] in 'AEIOU' else 'A'} {name}"
+
+
 def _when_played(g: GameDefinition, wid: str) -> dict[str, Any]:
     return {"when": {"offered": wid}} if g.wagers[wid].optional else {}
 
@@ -81,7 +86,7 @@ def _table_and_cards(g: GameDefinition) -> list[dict[str, Any]]:
             "field": "/table/positions",
             "value": n,
             "cite": g.table.cite,
-            "message": f"A {g.name} table has betting positions for no more than {n} players",
+            "message": f"{_a(g.name)} table has betting positions for no more than {n} players",
             "hint": f"positions: {n} or fewer",
         }
     )
@@ -101,7 +106,9 @@ def _table_and_cards(g: GameDefinition) -> list[dict[str, Any]]:
     c = g.cards
     two = c.two_decks_with_shuffler
     most = c.decks + 1 if two and two.allowed else c.decks
-    cite = f"{c.cite}; {two.cite}" if two and two.allowed else c.cite
+    cite = c.cite
+    if two and two.allowed:  # "§ 553.3(a); § 553.3(a), (d)" says (a) twice: the wider one
+        cite = two.cite if two.cite.startswith(f"{c.cite},") else f"{c.cite}; {two.cite}"
     out.append(
         {
             "id": "max-decks",
@@ -284,7 +291,7 @@ def _table(g: GameDefinition, wid: str, tid: str, table: Table) -> list[dict[str
                 "kind": "optional_payout_offered",
                 "table": tid,
                 "cite": table.cite,
-                "message": f"A {table.name} payout is made only on the {wager.name}: it is "
+                "message": f"{_a(table.name)} payout is made only on the {wager.name}: it is "
                 "offered only with that wager",
             }
         )

@@ -73,6 +73,10 @@ class Context:
                 return any(_same(value, v) for v in when.in_)
             if when.contains is not None:
                 return isinstance(value, list) and any(_same(x, when.contains) for x in value)
+            if when.contains_all is not None:
+                return isinstance(value, list) and all(
+                    any(_same(x, v) for x in value) for v in when.contains_all
+                )
         return True
 
     def selected(self, table_id: str) -> str | None:

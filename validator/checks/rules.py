@@ -317,6 +317,8 @@ def _when(when: Any) -> str:
             parts.append(f"{when.field} is {' or '.join(map(str, when.in_))}")
         elif when.contains is not None:
             parts.append(f"{when.field} includes {when.contains}")
+        elif when.contains_all is not None:
+            parts.append(f"{when.field} includes {' and '.join(map(str, when.contains_all))}")
     return " and ".join(parts)
 
 

@@ -57,6 +57,7 @@ def play_poker(
     allow_findings: bool = False,
 ) -> None:
     from validator.cli.rounds import _write_whole, marked
+    from validator.counts import plural
     from validator.interpreter.poker.session import Session
     from validator.interpreter.settings import read_settings
 
@@ -66,6 +67,10 @@ def play_poker(
     with _session_input():
         setup = read_settings(game, rulesub, allow_findings=allow_findings)
         session = Session(game, setup, seats or setup.positions, seed, strategy)
+        if setup.defaults and format is not Format.json and not quiet:
+            from validator.par.sheet import played_by_default
+
+            out.print(played_by_default(setup.defaults), style="dim", soft_wrap=False)
         for record in session.hands(hands):
             if format is not Format.json and not quiet:
                 narrate(out, record, session.kill.option if session.kill else None)
@@ -82,14 +87,16 @@ def play_poker(
 
         out.print(
             Text(
-                f"log: {log} ({hands} hand(s)); replay one with `rulesub settle {log} --round N`",
+                f"log: {log} ({plural(hands, 'hand')}); replay one with "
+                f"`rulesub settle {log} --round N`",
                 style="dim",
             ),
             soft_wrap=True,  # the path is copied back: never cut
         )
     elif quiet and format is Format.text:  # never a silent success: say what was done
         sys.stdout.write(
-            f"{hands} hand(s) of {game.id} played, not narrated (--quiet); --log FILE keeps them\n"
+            f"{plural(hands, 'hand')} of {game.id} played, not narrated (--quiet); "
+            "--log FILE keeps them\n"
         )
 
 

@@ -323,8 +323,10 @@ def _poker_setup(game: PokerGame, sub: RulesSubmission, place: _Place) -> TableS
     ante = _c(sub.ante.amount) if sub.ante and sub.ante.required else 0
     blinds = tuple(to_cents(b) for b in sub.blinds) if sub.blinds else ()
     forced = _c(sub.forced_bet)  # as stated: a default only where none is
+    defaults: list[str] = []  # what the engines play where the submission is silent
     if forced is None and d.betting is not None and d.betting.forced_bet is not None:
         forced = stakes.lower.min_bet // 2 // 100 * 100 or stakes.lower.min_bet
+        defaults.append(f"a Forced Bet of {dollar_text(forced)}")
     if has_blinds(game) and not blinds:
         raise ConfigError([err("/blinds", f"{d.name} is played with Blind Bets: state them")])
     max_raises = stakes.max_raises
@@ -337,6 +339,8 @@ def _poker_setup(game: PokerGame, sub: RulesSubmission, place: _Place) -> TableS
             options = d.betting.kill.options if d.betting.kill is not None else {}
             if k.option in options and k.qualifying_pot is not None:
                 kill = KillRule(k.option, options[k.option], to_cents(k.qualifying_pot))
+    if (sub.betting is None or sub.betting.max_raises is None) and max_raises is not None:
+        defaults.append(f"{max_raises} raises a betting round")
     stakes = replace(
         stakes, ante=ante or 0, blinds=blinds, forced_bet=forced or 0, max_raises=max_raises
     )
@@ -372,6 +376,7 @@ def _poker_setup(game: PokerGame, sub: RulesSubmission, place: _Place) -> TableS
         positions,
         place.name,
         alternated,
+        tuple(defaults),
     )
 
 

@@ -93,15 +93,25 @@ class ConstraintWhen(Strict):
     field: Pointer | None = None
     in_: list[Value] | None = Field(default=None, alias="in", description="field's value is one of")
     contains: Value | None = Field(default=None, description="field is a list holding this")
+    contains_all: list[Value] | None = Field(
+        default=None, description="field is a list holding each of these"
+    )
     stated: bool | None = Field(default=None, description="field is (or is not) stated")
 
     @model_validator(mode="after")
     def _field_tests(self) -> ConstraintWhen:
-        tests = [self.in_ is not None, self.contains is not None, self.stated is not None]
+        tests = [
+            self.in_ is not None,
+            self.contains is not None,
+            self.contains_all is not None,
+            self.stated is not None,
+        ]
         if self.field is None and any(tests):
-            raise ValueError("`in`, `contains` and `stated` test a `field`")
+            raise ValueError("`in`, `contains`, `contains_all` and `stated` test a `field`")
         if self.field is not None and sum(tests) != 1:
-            raise ValueError("a `field` condition has exactly one of `in`, `contains`, `stated`")
+            raise ValueError(
+                "a `field` condition has exactly one of `in`, `contains`, `contains_all`, `stated`"
+            )
         if self.field is None and self.offered is None:
             raise ValueError("a condition needs `offered` or `field`")
         return self

@@ -127,6 +127,8 @@ def build(req: ParRequest) -> dict[str, Any]:
                 settings=setup,
             )
             out["poker"] = house_sheet(spec, req.workers, req.scheduler)
+            if setup is not None and setup.defaults:
+                out["notes"].append(played_by_default(setup.defaults))
         else:
             setup = req.config if isinstance(req.config, TableSetup) else None
             rake = setup.rules.charged_by_time if setup is not None else None
@@ -147,6 +149,14 @@ def build(req: ParRequest) -> dict[str, Any]:
             progs[s.key] = sheet.to_json()
     out["progressives"] = progs
     return out
+
+
+def played_by_default(defaults: tuple[str, ...]) -> str:
+    """What a Poker table's hands were played with where its Rules Submission is silent."""
+    return (
+        "Where the Rules Submission is silent, the hands are played with the tables' "
+        f"defaults: {'; '.join(defaults)}."
+    )
 
 
 # -- published figures -----------------------------------------------------------------------

@@ -118,6 +118,8 @@ class TableSetup:
     positions: int
     source: str  # the submission, or "defaults"
     decks_alternated: bool = False  # two decks, one dealt while the other is shuffled
+    #: what is played where the submission is silent, in words ("3 raises a betting round")
+    defaults: tuple[str, ...] = ()
 
 
 def limits(
