@@ -559,3 +559,19 @@ def test_a_percentage_and_an_incremental_rake_together_are_told_not_refused_553_
     assert code not in findings(beside)
     played = run_rulesub("play", "poker-holdem", "--rulesub", str(beside), "--seats", "3")
     assert played.returncode == 0, played.stderr
+
+
+def test_the_irregularities_supplemented_in_the_submission_are_kept_553_16_q(
+    tmp_path: Path,
+) -> None:
+    """§ 553.16(q): "A certificate holder may clarify and supplement the procedures related
+    to irregularities in this section in the certificate holder's Rules Submission". Such a
+    submission was refused, its `irregularities` an unknown key; it is accepted, and the
+    words are kept."""
+    words = "A misdeal is declared by the floorperson; the round is dealt again."
+    path = variant(tmp_path, "poker-holdem", {"/irregularities": words})
+    assert findings(path) == {}
+    from validator.model.submission import load_submission
+
+    loaded = load_submission(path).submission
+    assert loaded is not None and loaded.irregularities == words

@@ -495,6 +495,7 @@ def _poker_sections(kill: Any) -> dict[str, Any]:
                 }
             ),
         ),
+        "irregularities": _text("irregularities"),
     }
 
 

@@ -90,6 +90,8 @@ DESCRIPTIONS: dict[str, str] = {
     "deck_rotation": "Poker: how the table's two decks are rotated in and out of play",
     "alternated_every_round": "with a shuffler, the two decks alternate every round of play",
     "distribution": "how decks with distinguishable backs are distributed among the tables",
+    "irregularities": "Poker: how the certificate holder clarifies and supplements the "
+    "procedures for irregularities, in words",
     "approved": "the date the Board approved the procedure",
     "method": "terminate_contributions | transfer | both",
     "procedure": "the procedure, in words",

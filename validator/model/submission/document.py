@@ -58,6 +58,9 @@ class RulesSubmission(Part):
     bad_beat: BadBeat | None = None
     showdown: PokerShowdown | None = None
     deck_rotation: DeckRotation | None = None
+    # ch. 553's irregularities as the certificate holder clarifies and supplements them
+    # (§ 553.16(q)), in its words: kept as filed, checked against nothing
+    irregularities: str | None = Field(default=None, min_length=1)
 
     def data(self) -> dict[str, Any]:
         """The stated values, parsed (money ``Decimal``, rates ``Fraction``), as a tree."""
