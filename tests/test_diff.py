@@ -896,6 +896,44 @@ def test_a_table_maximum_wager_change_cites_553_18(tmp_path: Path) -> None:
         assert "maximum wager" in flat and "$5" in flat and "§ 553.18" in flat
 
 
+def test_a_change_cites_only_the_checks_that_apply_to_the_filings_553_15(
+    tmp_path: Path,
+) -> None:
+    """§ 553.15(a)(3): "the amount of maximum permissible rake". Of a filing with a
+    percentage rake alone, a change of the maximum cites that, where it cited the checks of
+    incremental levels (§ 553.15(b)(2)) and of time charges (§ 553.15(b)(3)) the filings do
+    not state, and (a)(3) three times. Stating time charges, their check is cited too. The
+    maximum number of raises is named as § 553.18 names it."""
+    example = Path(__file__).parents[1] / "rulesubs" / "example" / "poker-holdem.yaml"
+    text = example.read_text(encoding="utf-8")
+    new = text.replace("  maximum: 5\n", "  maximum: 4\n").replace("max_raises: 3", "max_raises: 4")
+    assert new.count("maximum: 4") == 1 and "max_raises: 4" in new
+    before, after = write(tmp_path, "old.yaml", text), write(tmp_path, "new.yaml", new)
+    _, memo, _ = diff(str(before), str(after), "--format", "markdown")
+    rows = {r.split("|")[1].strip(): r for r in memo.splitlines() if r.startswith("| ")}
+    assert rows["Rake maximum"].count("§") == 1 and "§ 553.15(a)(3)" in rows["Rake maximum"]
+    assert "Betting maximum number of raises" in rows
+
+    def timed(t: str) -> str:
+        return (
+            t.replace("types: [percentage]", "types: [percentage, time]")
+            .replace(
+                "percentage: {rate: 10%, taken: end_of_round}",
+                "percentage: {rate: 10%, taken: end_of_round}\n"
+                "  time: {hourly_fee: 4, basis: per_player, every_minutes: 60}",
+            )
+            .replace("  maximum: 5\n", "  maximum: 6\n")
+        )
+
+    before, after = (
+        write(tmp_path, "old.yaml", timed(text)),
+        write(tmp_path, "new.yaml", timed(new)),
+    )
+    _, memo, _ = diff(str(before), str(after), "--format", "markdown")
+    rows = {r.split("|")[1].strip(): r for r in memo.splitlines() if r.startswith("| ")}
+    assert "(b)(3)" in rows["Rake maximum"] and "(b)(2)" not in rows["Rake maximum"]
+
+
 @pytest.mark.parametrize("columns", ["60", "80"])
 def test_a_hold_and_its_exact_fractions_are_each_read_on_one_line(columns: str) -> None:
     """§ 641a.12(c): the Aces Up hold before → after, and its exact fractions, wrapped

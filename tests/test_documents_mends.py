@@ -389,6 +389,59 @@ def test_a_progressives_hold_is_said_at_its_seed_wherever_it_is_summed_up(tmp_pa
     assert cells[aces + 2] == "exact"
 
 
+def test_a_bonus_the_base_game_pays_is_never_summed_beside_it(tmp_path: Path) -> None:
+    """§ 641a.12(b): the Ante Bonus is paid on the Ante Wager, whatever the dealer's hand,
+    and the base game's rows (Ante and Play Wagers) settle it: its nets of 24 and 29 units
+    are a straight flush's and four of a kind's bonus. The table of every wager listed it
+    as a wager beside them, which an officer adding the rows counts twice: it says it is
+    already in the base game. Lunar Poker's Bet Wager, settled in the base game (§ 589.12(c))
+    but without a paytable of its own, is "in the base game above", not "not priced"."""
+    out = tmp_path / "par.html"
+    made = CliRunner().invoke(cli, ["par", str(FCP), "--format", "html", "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    data = json.loads(CliRunner().invoke(cli, ["par", str(FCP), "--format", "json"]).stdout)
+    (optimal,) = [s for k, s in data["base_game"]["strategies"].items() if k == "optimal"]
+    assert {24, 29} <= {r["net"] for r in optimal["result_distribution"]}
+    summary = re.sub(r"<[^>]+>", "|", out.read_text().split("House edge of every wager")[1])
+    cells = [c.strip() for c in summary.split("|") if c.strip()]
+    bonus = cells.index("Ante Bonus")
+    assert cells[bonus + 2].endswith("; already in the base game above")
+    made = CliRunner().invoke(
+        cli, ["par", str(LUNAR), "--format", "html", "--out", str(out), "--rounds", "2000"]
+    )
+    assert made.exit_code == 0, made.output
+    summary = re.sub(r"<[^>]+>", "|", out.read_text().split("House edge of every wager")[1])
+    cells = [c.strip() for c in summary.split("|") if c.strip()]
+    bet = cells.index("Bet Wager")
+    assert cells[bet + 1] == "in the base game above"
+    assert cells[bet + 2].startswith("not priced alone: ")
+    assert cells[cells.index("Instant payout, Paytable B") + 2].endswith("base game above")
+
+
+def test_a_par_sheet_says_on_its_first_page_that_its_chapter_was_not_in_force(
+    tmp_path: Path,
+) -> None:
+    """43 Pa.B. 7087: ch. 589's temporary rules "expire 2 years after publication", and the
+    example's filing takes effect in 2027. The printed sheet named the chapter "as of
+    2013-12-07" on page 1 and said only on its last page that it was not in force; the
+    identification block says it, beside the chapter, once. The JSON keeps it among the
+    notes, and with the identification."""
+    out = tmp_path / "par.html"
+    made = CliRunner().invoke(
+        cli, ["par", str(LUNAR), "--format", "html", "--out", str(out), "--rounds", "2000"]
+    )
+    assert made.exit_code == 0, made.output
+    page = unescape(out.read_text(encoding="utf-8"))
+    facts = page.split("<dl class=facts>")[1].split("</dl>")[0]
+    assert "<dt>In force</dt><dd>" in facts and "was not in force on 2027-01-01" in facts
+    assert page.count("was not in force on 2027-01-01") == 1
+    data = json.loads(
+        CliRunner().invoke(cli, ["par", str(LUNAR), "--format", "json", "--rounds", "2000"]).stdout
+    )
+    (said,) = data["identification"]["in_force"]
+    assert said in data["notes"]
+
+
 def test_the_par_sheet_reports_a_dealers_qualifying_only_where_the_game_has_one() -> None:
     """Ch. 641a has the dealer's hand compared in every round (no qualifying hand): the par
     sheet printed "dealer qualifies 100.0000%" for it. Ch. 678a's dealer qualifies with a

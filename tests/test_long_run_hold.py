@@ -194,3 +194,46 @@ def test_the_review_pack_summary_gives_the_long_run_and_names_the_file_compared(
     assert "old.yaml (a file given, not the approval on record)" in said
     pack.approved = object()  # the store's approval on record, compared with
     assert "Changes against the approved submission" in render_html(pack)
+
+
+def test_a_seed_changed_with_the_reseed_and_rate_never_owns_their_long_run(
+    tmp_path: Path,
+) -> None:
+    """§ 678a.12(d)(3): the meter's initial amount, its reset amount and its rate of
+    progression. The long run counts the reseeds and the increments (``long_run_return``),
+    never the seed, which is on the meter once. Changed together, the seed's line carried
+    the whole long-run move, and an officer read that a larger seed raised the hold by
+    almost five points; the move is the rate's, less the reseed's. The line says which
+    values move it, and the JSON lists them; the seed alone moves none of it."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from validator.cli import app
+
+    together = OLD.replace(
+        "seed: 30000, reseed: 30000, increment: 20%", "seed: 50000, reseed: 50000, increment: 15%"
+    )
+    seed_alone = OLD.replace("seed: 30000, reseed: 30000", "seed: 50000, reseed: 30000")
+    assert together != OLD and seed_alone != OLD
+    (tmp_path / "old.yaml").write_text(OLD, encoding="utf-8")
+    before = 1 - long_run_return(Fraction(20, 100), 30000)
+    after = 1 - long_run_return(Fraction(15, 100), 50000)
+    for text, moved in ((together, ["reseed", "rate of progression"]), (seed_alone, [])):
+        (tmp_path / "new.yaml").write_text(text, encoding="utf-8")
+        files = [str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml")]
+        out = CliRunner().invoke(app, ["diff", *files, "--format", "json"])
+        (change,) = [c for c in json.loads(out.stdout)["changes"] if c["long_run_hold_percent"]]
+        assert change["path"].endswith("/seed")
+        figures = change["long_run_hold_percent"]
+        assert figures["moved_by"] == moved
+        assert figures["old"] == float(before * 100)
+        if not moved:  # the seed leaves the long run where it was
+            assert figures["delta"] == 0
+            continue
+        assert figures["new"] == float(after * 100)
+        said = " ".join(CliRunner().invoke(app, ["diff", *files]).stdout.split())
+        assert (
+            "Hold in the long run, which the seed leaves and the reseed and the rate of "
+            "progression move (the increments and reseeds it pays back counted)"
+        ) in said

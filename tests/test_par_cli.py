@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from html import unescape
 from itertools import pairwise
+from math import comb
 from pathlib import Path
 
 import pytest
@@ -610,7 +611,10 @@ def test_why_a_base_game_is_simulated_is_said_in_the_chapters_words() -> None:
 def test_the_bad_beat_bonus_section_says_every_deal_of_both_hands_641a_12_f() -> None:
     """The printable sheet's Bad Beat Bonus counts deals of both hands, not hands: its
     method line says so, with the strategy the figure assumes, and the count is the total
-    of every deal, C(52, 5) × 47 × C(46, 5)."""
+    of every deal, C(52, 5) × 47 × C(46, 5): six times C(52, 5) × C(47, 6), the dealer's
+    hands, since which of his six cards is dealt face up decides the player's play.
+    The line says the face-up card is told apart, where a reader checking the total
+    against C(52, 5) × C(47, 6) found it six times too large."""
     from validator.par.render import html_report
 
     code, out, err = par(str(EXAMPLES / "four-card-poker.yaml"), "--format", "json")
@@ -620,7 +624,12 @@ def test_the_bad_beat_bonus_section_says_every_deal_of_both_hands_641a_12_f() ->
     assert w["combinations"] == 2_598_960 * 47 * 1_370_754
     page = html_report(sheet)
     section = next(x for x in page.split("<section>") if x.startswith("<h2>Bad Beat Bonus"))
-    assert f"exact: every deal of both hands counted ({w['combinations']:,})" in section
+    assert w["combinations"] == 6 * 2_598_960 * comb(47, 6)
+    said = " ".join(section.split())
+    assert (
+        "exact: every deal of both hands, the dealer's face-up card told apart counted "
+        f"({w['combinations']:,})"
+    ) in said
     assert "the base game played by its optimal strategy" in section
     assert "every hand counted" not in section
 

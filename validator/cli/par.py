@@ -132,7 +132,10 @@ def par(
 
         sheet["identification"] = identification(path, game.id)
         if as_of is None:  # the chapter as on the effective date: said, and on the sheet
-            sheet["notes"] = gate.say_in_force() + list(sheet.get("notes") or [])
+            in_force = gate.say_in_force()
+            sheet["notes"] = in_force + list(sheet.get("notes") or [])
+            if in_force:  # the printed sheet's first page says it beside the chapter
+                sheet["identification"]["in_force"] = in_force
     if dated:  # made as of a day: the sheet says which, and the chapter's state that day
         sheet["notes"] = dated + list(sheet.get("notes") or [])
     if gate.draft:

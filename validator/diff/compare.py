@@ -31,6 +31,7 @@ from validator.diff.names import value_words
 from validator.model.base import HoursCount
 from validator.model.game import Rows, Table
 from validator.model.notation import Payout, PayoutKind, format_money, format_rate
+from validator.model.submission.document import RulesSubmission
 from validator.model.submission.problems import MISREAD
 from validator.pointer import escape, parts
 
@@ -80,6 +81,9 @@ class Change:
     #: the wagers a table printed by the amount wagered is read at (else ``None``)
     wagers: tuple[Decimal | None, Decimal | None] = (None, None)
     table_id: str | None = None  # the table whose holds it carries
+    #: where more than one value of the progressive changed, those that move the long run
+    #: it carries ("reseed", "rate of progression"): the seed moves none of it
+    moved_with: tuple[str, ...] = ()
 
     @property
     def group(self) -> str:
@@ -291,18 +295,42 @@ def custom_change(
 # -- every other stated value ---------------------------------------------------------------
 
 
-def sections_by_field(game: Game) -> dict[str, list[str]]:
+def sections_by_field(game: Game, *submissions: Any) -> dict[str, list[str]]:
     """Each field the game's checks name, with the sections of those checks: the fields
     checked and the field they are compared with (``than``: the table's maximum wager,
     § 553.18, is ruled on by the check that holds the minimum under it); the checks the
-    game file's facts give (``derived_constraints``: the deck change, the positions) too."""
-    from validator.checks.derive import derived_constraints
+    game file's facts give (``derived_constraints``: the deck change, the positions) too.
 
+    Given the ``submissions`` compared, only the checks that apply to one of them count: a
+    check whose condition holds, and for the field it compares with, one whose own field is
+    stated. A percentage rake's maximum is not the time charges' (§ 553.15(b)(3)), and an
+    effective date is not ruled on by a Bad Beat's discontinuation no filing states."""
+    from validator.checks.derive import derived_constraints
+    from validator.checks.facts import compile_facts
+    from validator.checks.kinds import Context
+
+    stated = [s for s in submissions if isinstance(s, RulesSubmission)]
+    contexts = [Context(compile_facts(game), s) for s in stated] if stated else []
     by_field: dict[str, list[str]] = {}
     for c in [*game.definition.constraints, *derived_constraints(game.definition)]:
+        than = getattr(c, "than", None)
         for f in c.ruled():
+            if contexts and not any(_applies(c, ctx, f == than) for ctx in contexts):
+                continue
             by_field.setdefault(f, []).append(c.cite)
     return by_field
+
+
+def _applies(check: Any, ctx: Any, compared: bool) -> bool:
+    """Whether a check rules on a submission: its condition holds (a check of what may be
+    stated only under a condition rules on it whatever), and where the field is the one it
+    compares with, some field it checks is stated."""
+    if check.kind != "only_if" and not ctx.holds(check.when):
+        return False
+    if not compared:
+        return True
+    own = [f for f in check.ruled() if f != getattr(check, "than", None)]
+    return any(ctx.stated(f) for f in own)
 
 
 def field_cite(by_field: dict[str, list[str]], pointer: str) -> str | None:
@@ -416,7 +444,7 @@ def diff_submissions(
     before = leaves({k: v for k, v in old_data.items() if k not in _TABLES})
     after = leaves({k: v for k, v in new_data.items() if k not in _TABLES})
     priced: set[str] = set()
-    ruled = sections_by_field(game)
+    ruled = sections_by_field(game, old, new)
     for pointer in list(after) + [p for p in before if p not in after]:
         a, b = before.get(pointer), after.get(pointer)
         if _same(a, b):
@@ -503,6 +531,25 @@ def _long_run(game: Game, changes: list[Change], *sides: tuple[Any, str]) -> Non
             for h, s in zip(_holds(change), settings, strict=True)
         ]
         change.hold_old, change.hold_new = with_long_run
+        change.moved_with = _moved_with(change, changes)
+
+
+#: a meter's values that move its hold in the long run (the seed moves only the first)
+_LONG_RUN_KEYS = ("reseed", "increment", "reserve_increment", "wager_amount")
+
+
+def _moved_with(carrier: Change, changes: list[Change]) -> tuple[str, ...]:
+    """Where the carrier's progressive changed more than one value, those that move the
+    long run it shows (the carrier's own among them where it is one); else none."""
+    from validator.diff.names import FIELD_NAMES
+
+    wager = parts(carrier.path)[:2]
+    together = [c for c in changes if parts(c.path)[:2] == wager]
+    if len(together) < 2:
+        return ()
+    return tuple(
+        FIELD_NAMES[parts(c.path)[-1]] for c in together if parts(c.path)[-1] in _LONG_RUN_KEYS
+    )
 
 
 def _holds(change: Change) -> tuple[Hold | None, Hold | None]:

@@ -151,6 +151,8 @@ def to_json(diff: GameDiff) -> dict[str, Any]:
                 "old": _number(c.hold_old.long_run_hold if c.hold_old else None),
                 "new": _number(c.hold_new.long_run_hold if c.hold_new else None),
                 "delta": _number(c.long_run_delta),
+                # where a meter's values changed together, those that move the long run
+                "moved_by": list(c.moved_with),
             }
         changes.append(
             {
@@ -314,8 +316,15 @@ def long_run_text(c: Change) -> str | None:
         "—" if h is None or h.long_run is None else f"{percent(h.long_run)}%"
         for h in (c.hold_old, c.hold_new)
     )
+    by = ""
+    if c.moved_with:  # a meter's values changed together: which of them move it
+        names = [f"the {n}" for n in c.moved_with]
+        movers = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        seed = c.path.endswith("/seed")
+        verb = "moves" if len(names) == 1 else "move"
+        by = f", which {'the seed leaves and ' if seed else ''}{movers} {verb}"
     return (
-        "Hold in the long run (the increments and reseeds it pays back counted): "
+        f"Hold in the long run{by} (the increments and reseeds it pays back counted): "
         f"{old} → {new}"
         + (f" ({moved})" if moved else "")
         + f"; return to players {next(returns)} → {next(returns)}"

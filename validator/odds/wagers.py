@@ -287,8 +287,9 @@ class JointPricer(Protocol):
 def strategy_text(strategy: str) -> str:
     """What a table priced over the joint deal assumes, as the documents say it."""
     return (
-        f"every deal of both hands, the base game played by its {strategy} strategy; a player "
-        "who folds loses the wager"
+        "every deal of both hands with the dealer's face-up card told apart (the player "
+        f"decides seeing it), the base game played by its {strategy} strategy; a player who "
+        "folds loses the wager"
     )
 
 

@@ -417,6 +417,7 @@ def identification(sheet: dict[str, Any]) -> str:
         ("Facility", ident.get("facility")),
         ("Game", f"{sheet['name']} ({sheet.get('source', sheet['chapter'])})"),
         ("Effective date", ident.get("effective")),
+        ("In force", " ".join(ident.get("in_force") or ())),
         ("Regulation version", ident.get("regulation_version")),
         ("Submission sha256", ident.get("sha256")),
         ("Prepared on", ident.get("prepared_on")),
@@ -430,6 +431,7 @@ def summary_table(sheet: dict[str, Any]) -> str:
     """Every wager's house edge, and the base game's per strategy: the sheet at a glance."""
     rows: list[list[str]] = []
     base = sheet.get("base_game")
+    in_base = set(base.get("wagers") or ()) if base else set()  # what its rows settle
     if base:
         for key, st in base["strategies"].items():
             rows.append(
@@ -440,12 +442,17 @@ def summary_table(sheet: dict[str, Any]) -> str:
         method = "exact" if flag is None else f"exact; {flag} (see the notes)"
         if w["basis"] == "bonus":  # paid on another wager's stake: no hold of its own
             method = f"exact; {BONUS}"
+            if w.get("wager") in in_base:  # never to be added to the rows that hold it
+                method += "; already in the base game above"
         elif w["meters"]:  # a progressive's hold is its meter's: said where it is given
             method += ", with the meter at its seed"
         rows.append([wager_label(w), _pct(w["house_edge_percent"]), method])
     for k, v in sheet.get("not_priced", {}).items():
         name = sheet.get("names", {}).get(k, k)
-        rows.append([name, "not priced", str(v)])
+        if k in in_base:  # no figure of its own, but settled in the base game's
+            rows.append([name, "in the base game above", f"not priced alone: {v}"])
+        else:
+            rows.append([name, "not priced", str(v)])
     if not rows:  # a nonbanking game: no wager of the house's; its figures follow at once
         return ""
     return "<h2>House edge of every wager</h2>" + _html_table(
@@ -566,7 +573,11 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
     for key, w in sheet["wagers"].items():
         summary, title = _wager_summary(key, w)
         table = _html_table(WAGER_HEAD, _wager_rows(w)) if return_tables else ""
-        counted = "every deal of both hands" if w.get("strategy") else "every hand"
+        counted = (  # C(52, 5) × 47 × C(46, 5): the up card is one of the dealer's six
+            "every deal of both hands, the dealer's face-up card told apart"
+            if w.get("strategy")
+            else "every hand"
+        )
         out.append(
             f"<section><h2>{_h(title)}</h2>{table}"
             f"<p>{_h(summary)}</p><p class=method>exact: {counted} counted "
@@ -601,8 +612,10 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         out.append("<section><h2>The house: rake and Bad Beat fund</h2>")
         out += [f"<p>{_h(line)}</p>" for line in lines(sheet["poker"])]
         out.append("</section>")
+    said = (sheet.get("identification") or {}).get("in_force") or ()
     for note in sheet.get("notes") or []:
-        out.append(f"<p>{_h(note)}</p>")
+        if note not in said:  # on the first page already, beside the chapter
+            out.append(f"<p>{_h(note)}</p>")
     return "\n".join(out)
 
 
