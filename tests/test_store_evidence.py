@@ -340,13 +340,18 @@ def test_a_log_cut_short_or_restored_is_named_against_a_head_kept(db: str, tmp_p
     itself. `audit verify --head ENTRY:HASH` holds the log to a head written down before:
     the entry gone, or its hash another, is named (exit 1) on SQLite and PostgreSQL alike,
     the sequence counter rewritten too; the head the log still holds verifies (exit 0); a
-    head not written as ENTRY:HASH is refused (exit 2)."""
+    head not written as ENTRY:HASH, nor as `history` and the review pack print it
+    (`HASH (entry #N, N entries)`, which it refused), is refused (exit 2)."""
     store = _logged_store(db)
     head = store.audit_head()
     assert head.entry is not None
     kept = f"{head.entry}:{head.hash[:12]}"
     assert cli("audit", "verify", "--db", db, "--head", kept).exit_code == 0
     assert cli("audit", "verify", "--db", db, "--head", f"{head.entry}:{head.hash}").exit_code == 0
+    # the head as `history` prints it, and as the review pack does, cut short: each taken
+    printed = cli("history", "--db", db).stdout.split("audit log chain head:")[-1].strip()
+    for written in (printed, f"{head.hash[:8]}…{head.hash[-5:]} (entry #{head.entry}, …)"):
+        assert cli("audit", "verify", "--db", db, "--head", written).exit_code == 0, written
     with store.engine.connect() as conn, conn.begin():  # the last entry cut, its id reset
         drop_audit_triggers(conn)
         conn.execute(text(f"DELETE FROM audit_log WHERE id = {head.entry}"))
@@ -369,7 +374,7 @@ def test_a_log_cut_short_or_restored_is_named_against_a_head_kept(db: str, tmp_p
         assert f"entry #{head.entry}'s hash is {again.hash}" in got["kept_head"]["why"]
     for bad in ("abc", f"{head.entry}:xyz", f"{head.entry}:{head.hash[:7]}"):
         out = cli("audit", "verify", "--db", db, "--head", bad)
-        assert out.exit_code == 2 and "expected ENTRY:HASH" in out.stderr
+        assert out.exit_code == 2 and "or ENTRY:HASH" in out.stderr
     store.dispose()
 
 

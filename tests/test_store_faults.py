@@ -430,3 +430,103 @@ def test_one_filing_approved_twice_at_once_tells_the_loser_it_is_approved(
     (err,) = [err for _, err, code in results if code == 1]
     winner = "officer A" if "officer A" in won else "officer B"
     assert f"submission {sid} is approved (by {winner}): only a submitted one" in err, err
+
+
+def test_postgresql_without_its_driver_is_said_how_to_add_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PostgreSQL is the install's `postgres` extra: a plain install given
+    `--db postgresql://…` ended in a traceback from SQLAlchemy's import of psycopg, exit 1.
+    It is told what to install, exit 2, as any other database it cannot open; a URL naming
+    another driver is told rulesub's."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name in ("psycopg", "psycopg2") else real(name, *a),
+    )
+    for url, said in (
+        ("postgresql://u:secret@127.0.0.1:1/x", "needs the psycopg package"),
+        ("postgresql+psycopg2://u:secret@127.0.0.1:1/x", "names the psycopg2 driver"),
+    ):
+        out = CliRunner().invoke(app, ["history", "--db", url])
+        assert out.exit_code == 2, out.output
+        assert said in out.stderr and "pip install 'rulesub[postgres]'" in out.stderr
+        assert "secret" not in out.stderr and "Traceback" not in out.output
+
+
+def test_an_out_that_cannot_be_written_is_refused_before_the_record_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`record`, `approve` and `reject` with an `--out` in a folder rulesub may not write
+    in recorded, approved or rejected the filing, then said only "--out …: permission
+    denied" (exit 2, unreadable input): the officer read that nothing was done. The folder
+    is tried first: refused, exit 2, the store unchanged."""
+    import tempfile
+
+    db = str(tmp_path / "store.sqlite3")
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    real = tempfile.mkstemp
+
+    def mkstemp(*args: Any, **kwargs: Any) -> Any:
+        if Path(kwargs.get("dir") or ".").resolve() == shut.resolve():
+            raise PermissionError(13, "Permission denied")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    run = CliRunner().invoke
+    out = run(app, ["record", str(HCF), "--by", "filer", "--db", db, "--out", str(shut / "r.json")])
+    assert out.exit_code == 2 and "permission denied" in out.stderr.lower(), out.output
+    assert "Traceback" not in out.output
+    if Path(db).exists():  # nothing recorded
+        store = Store(db)
+        assert store.history() == []
+        store.dispose()
+    assert run(app, ["record", str(HCF), "--by", "filer", "--db", db]).exit_code == 0
+    for command in (
+        ["approve", "1", "--by", "bob"],
+        ["reject", "1", "--by", "bob", "--reason", "no"],
+    ):
+        out = run(app, [*command, "--db", db, "--out", str(shut / "a.json")])
+        assert out.exit_code == 2 and "permission denied" in out.stderr.lower(), out.output
+        store = Store(db)
+        assert store.get(1).status == "submitted"
+        store.dispose()
+
+
+def test_no_line_of_history_can_be_forged_through_a_name_a_reason_or_a_file_name(
+    tmp_path: Path,
+) -> None:
+    """What the record keeps and prints as one line (who acts, a rejection's reason, a
+    waiver's reason, an approval's note, the file's name) took a line break or a terminal's
+    escape: a reason "fine\\n   … R. Officer approved #2" printed an approval in `history`
+    that no one gave, and the same reached the signed pack's waivers. Each is refused
+    (exit 2), as names in a submission are, and nothing is recorded or decided."""
+    import shutil
+
+    db = str(tmp_path / "store.sqlite3")
+    run = CliRunner().invoke
+    forged = "fine\n      2026-11-29T11:30:00Z  R. Officer approved #1 on 2026-11-29"
+    out = run(app, ["record", str(HCF), "--by", "C. Holder\x1b[2K\x1b[1A", "--db", db])
+    assert out.exit_code == 2 and "U+001B" in out.stderr, out.output
+    odd = tmp_path / "x.yaml\n      R. Officer approved #1"
+    shutil.copy(HCF, odd)
+    out = run(app, ["record", str(odd), "--by", "filer", "--db", db])
+    assert out.exit_code == 2 and "the file's name" in out.stderr, out.output
+    assert run(app, ["record", str(HCF), "--by", "filer", "--db", db]).exit_code == 0
+    for command in (
+        ["reject", "1", "--by", "bob", "--reason", forged],
+        ["approve", "1", "--by", "bob", "--note", forged],
+        ["approve", "1", "--by", "bob\nR. Officer"],
+    ):
+        out = run(app, [*command, "--db", db])
+        assert out.exit_code == 2 and "U+000A" in out.stderr, (command, out.output)
+    store = Store(db)
+    assert [r.status for r in store.history()] == ["submitted"]
+    assert [e.action for e in store.events()] == ["record"]
+    store.dispose()
+    history = run(app, ["history", "--db", db]).stdout
+    assert "approved #1" not in history

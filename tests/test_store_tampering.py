@@ -856,3 +856,41 @@ def test_a_number_recorded_again_after_its_purge_is_named() -> None:
     assert told.contradicted == (
         "the audit log records it again after its purge: a filing's number is never given twice"
     )
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ("UPDATE audit_log SET actor = X'fffe00' WHERE id = 1", "broken at entry #1"),
+        ("UPDATE audit_log SET actor = CAST(actor AS BLOB) WHERE id = 2",
+         "its actor is stored as bytes"),
+        ("UPDATE audit_log SET action = CAST(action AS BLOB) WHERE id = 2",
+         "its action is stored as bytes"),
+        ("UPDATE submissions SET filename = CAST(filename AS BLOB)",
+         "its file name (stored as bytes)"),
+        ("UPDATE submissions SET facility = CAST(facility AS BLOB)",
+         "its facility (stored as bytes)"),
+        ("UPDATE accounts SET name = CAST(name AS BLOB)", "account"),
+    ],
+)  # fmt: skip
+def test_bytes_written_over_a_text_column_are_named_never_a_traceback(
+    tmp_path: Path, change: str, said: str
+) -> None:
+    """SQLite keeps what it is given: bytes in place of an entry's actor or action, a
+    filing's file name or facility, an account's name. `audit verify` stopped with a
+    traceback on the very edit it is there to find, and `history` on others; verify names
+    the entry or the filing (exit 1), even where the bytes spell the same words, and the
+    other commands read on or say the database is damaged (exit 2), never a traceback."""
+    from validator.store import accounts as acct
+
+    db = str(tmp_path / "store.sqlite3")
+    store, sid = _approved_with_a_waiver(db)
+    acct.add(store, "val", "viewer", "a-long-password", by="officer")
+    tamper(store, change)
+    code, _, words = verify(db)
+    assert code == 1 and said in words and "Traceback" not in words, words
+    for command in (["history"], ["show", str(sid)], ["users", "list"]):
+        out = cli(*command, "--db", db)
+        assert out.exit_code in (0, 2) and "Traceback" not in out.output, (command, out.output)
+        assert out.exception is None or isinstance(out.exception, SystemExit), command
+    store.dispose()

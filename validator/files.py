@@ -67,6 +67,27 @@ def is_stream(path: Path) -> bool:
     return not stat.S_ISREG(mode) or str(path.absolute()).startswith(_STREAM_ROOTS)
 
 
+def can_write_whole(path: Path) -> None:
+    """Raise the ``WriteError`` that ``write_whole`` would meet at ``path`` for want of a
+    place to write (a directory, a folder it may not write in), before a command acts: a
+    filing recorded or approved is never followed by "cannot write", as if it had not
+    been."""
+    path = Path(path)
+    if path.is_dir():
+        raise WriteError(errno.EISDIR, reason(OSError(errno.EISDIR, "")), str(path))
+    if is_stream(path):
+        return
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:
+        raise _error(path, e) from None
+    os.close(fd)
+    Path(tmp).unlink(missing_ok=True)
+
+
 def write_whole(path: Path, content: str | bytes, *, private: bool = False) -> None:
     """Write ``content`` to ``path`` whole or not at all, with the user's normal permissions
     (``private``, a secret: the owner's alone); to a stream as it comes. Raises

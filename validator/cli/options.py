@@ -188,6 +188,12 @@ def written_to(
     if not (out.parent if str(out.parent) else Path(".")).is_dir():
         fail(f"--out {out}: the directory {out.parent} does not exist")
     not_given(out)
+    from validator.files import WriteError, can_write_whole
+
+    try:  # before the command acts: never a filing recorded, then "cannot write"
+        can_write_whole(out)
+    except WriteError as e:
+        fail(f"--out {out}: {e.strerror or e}")
     from validator.cli.common import REFUSED
 
     buffer = io.StringIO()

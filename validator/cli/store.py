@@ -509,10 +509,11 @@ def audit_verify(
         str | None,
         typer.Option(
             "--head",
-            metavar="ENTRY:HASH",
-            help="a chain head written down before (`history` prints it, every review pack "
-            "carries it), as its entry number and hash, e.g. 47:ad1d2dbf (eight hex digits "
-            "at least): the log must still hold that entry with that hash",
+            metavar="HEAD",
+            help="a chain head written down before, as `history` prints it and every review "
+            "pack carries it ('ad1d2dbf… (entry #47, 47 entries)'), or as ENTRY:HASH, e.g. "
+            "47:ad1d2dbf (eight hex digits at least): the log must still hold that entry "
+            "with that hash",
         ),
     ] = None,
 ) -> None:
@@ -606,14 +607,22 @@ def audit_verify(
 
 
 def _kept_head(given: str) -> tuple[int, str]:
-    """``--head ENTRY:HASH``: the entry number and the hash (a prefix of eight hex digits
-    at least), or exit 2 saying what was expected."""
+    """``--head``: the chain head as `history` and the review pack print it (``HASH (entry
+    #12, 12 entries)``, the hash whole or cut short with "…"), or ``ENTRY:HASH``: the entry
+    number and the hash (a prefix of eight hex digits at least), else exit 2 saying what
+    was expected."""
+    printed = re.fullmatch(
+        r"\s*([0-9a-fA-F]{8,64})(?:…[0-9a-fA-F]*)?\s*\(entry #(\d+)\b.*\)\s*", given
+    )
+    if printed is not None:
+        return int(printed.group(2)), printed.group(1)
     entry, _, digest = given.strip().lstrip("#").partition(":")
     digest = digest.strip().rstrip("…")
     if not (entry.strip().isdigit() and re.fullmatch(r"[0-9a-fA-F]{8,64}", digest)):
         fail(
-            f"--head {given!r}: expected ENTRY:HASH, the entry number and its hash (eight "
-            "hex digits at least), as `history` prints the chain head, e.g. 47:ad1d2dbf"
+            f"--head {given!r}: expected the chain head as `history` and the review pack "
+            "print it, e.g. 'ad1d2dbf… (entry #47, 47 entries)', or ENTRY:HASH, the entry "
+            "number and its hash (eight hex digits at least), e.g. 47:ad1d2dbf"
         )
     return int(entry), digest
 

@@ -32,9 +32,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
-    String,
     Table,
-    Text,
     bindparam,
     delete,
     func,
@@ -48,7 +46,7 @@ from validator.counts import plural
 from validator.store import names
 from validator.store.database import StoreError
 from validator.store.lifecycle import Store, _audit, may_decide, utcnow
-from validator.store.schema import metadata
+from validator.store.schema import Code, Words, metadata
 
 ROLES = ("reviewer", "viewer", "casino")
 MIN_PASSWORD = 8
@@ -58,10 +56,10 @@ accounts = Table(
     "accounts",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name", Text, nullable=False, unique=True),
-    Column("role", String(16), nullable=False),
-    Column("certificate_holder", Text),
-    Column("password_hash", Text, nullable=False),
+    Column("name", Words, nullable=False, unique=True),
+    Column("role", Code(16), nullable=False),
+    Column("certificate_holder", Words),
+    Column("password_hash", Words, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     CheckConstraint("role IN ('reviewer', 'viewer', 'casino')", name="known_role"),
     CheckConstraint(
@@ -74,8 +72,8 @@ api_tokens = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
-    Column("token_sha256", String(64), nullable=False, unique=True),
-    Column("label", Text, nullable=False),
+    Column("token_sha256", Code(64), nullable=False, unique=True),
+    Column("label", Words, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
@@ -85,7 +83,7 @@ sessions = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
-    Column("session_sha256", String(64), nullable=False, unique=True),
+    Column("session_sha256", Code(64), nullable=False, unique=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("expires_at", DateTime(timezone=True), nullable=False),
 )

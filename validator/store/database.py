@@ -102,6 +102,25 @@ def timeout() -> float:
         raise StoreError(f"{ENV_TIMEOUT} must be a number of seconds") from None
 
 
+def _driver_installed(url: str) -> None:
+    """PostgreSQL is an extra of the install: without its driver, said how to add it, where
+    SQLAlchemy's import error was a traceback."""
+    import importlib.util
+
+    driver = make_url(url).get_driver_name()
+    if importlib.util.find_spec(driver) is not None:
+        return
+    if driver == "psycopg":
+        raise StoreError(
+            f"--db {describe(url)}: PostgreSQL needs the psycopg package, which this install "
+            "lacks: pip install 'rulesub[postgres]'"
+        )
+    raise StoreError(
+        f"--db {describe(url)}: names the {driver} driver, which this install lacks; "
+        "write postgresql://… to use psycopg (pip install 'rulesub[postgres]')"
+    )
+
+
 def make_engine(url: str, *, pooled: bool = False) -> Engine:
     """An engine whose transactions take the write lock first (SQLite: ``BEGIN
     IMMEDIATE``), so two writers queue instead of failing halfway; a connection with the
@@ -130,6 +149,7 @@ def make_engine(url: str, *, pooled: bool = False) -> Engine:
             conn.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
         return engine
+    _driver_installed(url)
     return create_engine(
         url,
         **pool,

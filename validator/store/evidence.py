@@ -46,7 +46,7 @@ from validator.loader import written
 from validator.store import names
 from validator.store.chain import as_utc
 from validator.store.database import StoreError
-from validator.store.schema import audit_log
+from validator.store.schema import NotText, audit_log
 from validator.store.schema import waivers as waivers_table
 
 #: The audit actions that set a filing's status.
@@ -178,6 +178,10 @@ def _entry(r: Any, parse: Any) -> Entry:
     data = _json(r.detail, dict)
     if why is None and data is None:
         why = "its detail is not a JSON object"
+    stored = ("actor", "action", "detail", "prev_hash", "entry_hash")
+    for name in stored:  # bytes written over text: read, but not as rulesub wrote them
+        if why is None and isinstance(getattr(r, name), NotText):
+            why = f"its {name.replace('_', ' ')} is stored as bytes, not as text"
     return Entry(
         r.id,
         at,
@@ -193,8 +197,8 @@ def _entry(r: Any, parse: Any) -> Entry:
 
 
 def _json(text: object, kind: type) -> Any:
-    """``text`` as JSON of ``kind``, else None."""
-    if not isinstance(text, str):
+    """``text`` as JSON of ``kind``, else None (bytes written over it: none)."""
+    if not isinstance(text, str) or isinstance(text, NotText):
         return None
     try:
         value = json.loads(text)
@@ -278,7 +282,9 @@ class Told:
         elif e.action == "purge":
             if self.status not in PURGED_FROM and self.contradicted is None:
                 self.contradicted = (
-                    f"the audit log purges it while {self.status}: rulesub purges only a "
+                    f"the audit log purges it while "
+                    f"{'no record of it is read' if self.status == 'none' else self.status}: "
+                    "rulesub purges only a "
                     "rejected or superseded filing"
                 )
             self.purged = True
@@ -297,8 +303,9 @@ class Told:
             return
         recorded_by, recorded_at = self.said.get("recorded_by"), self.said.get("recorded_at")
         why = None
-        if self.status != "submitted":
-            why = f"the audit log has it {done} while {self.status}"
+        if self.status != "submitted":  # "while none": no record entry the log still reads
+            state = "no record of it is read" if self.status == "none" else self.status
+            why = f"the audit log has it {done} while {state}"
         elif names.same(recorded_by, e.actor):
             why = (
                 f"the audit log has it {done} by {e.actor}, who recorded it: rulesub refuses "
@@ -417,6 +424,11 @@ def rows_as_stored(conn: Connection) -> Iterator[tuple[Any, list[str]]]:
             values[name], ok = parsed(parse, values[name])
             if not ok:
                 bad.append(LABELS.get(name, name))
+        bad += [  # bytes written over a text column (the findings: unreadable JSON)
+            f"{LABELS.get(name, name)} (stored as bytes)"
+            for name, value in values.items()
+            if isinstance(value, NotText) and name not in ("findings", "approval_findings")
+        ]
         yield SimpleNamespace(**values), bad
 
 

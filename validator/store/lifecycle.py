@@ -398,7 +398,7 @@ class Store:
         """File a submission as it is: its bytes, its findings now, as ``submitted``."""
         now = _utc(now)
         by = named(by)
-        name = display or str(path)
+        name = in_words(display or str(path), "the file's name")
         content = _read(path, name)
         # the findings of exactly the bytes stored, even if the file changes meanwhile
         findings, _ = _with_file(content, name, lambda p: check_file(p, name))
@@ -472,7 +472,11 @@ class Store:
         now = _utc(now)
         on = on or now.date()
         by = named(by)
-        waive = dict(waive or {})
+        waive = {
+            code: in_words(why, f"the reason of waiving {code}")
+            for code, why in (waive or {}).items()
+        }
+        note = None if note is None else in_words(note, "the approval's note")
         held = f"submission {submission_id}'s facility, game and effective date"
         try:
             with self.transaction() as conn:
@@ -577,6 +581,7 @@ class Store:
     ) -> Decision:
         now = _utc(now)
         by = named(by)
+        reason = in_words(reason, "the reason of the rejection")
         with self.transaction() as conn:
             row = self._pending(conn, submission_id, "reject")
             _not_recorded_by(row, by)
@@ -1048,11 +1053,23 @@ class Store:
 
 
 def named(by: str) -> str:
-    """Who acts, as the audit log keeps it: never blank (the one check, for every command,
-    the web view and every entry appended)."""
+    """Who acts, as the audit log keeps it: never blank, every character seen (the one
+    check, for every command, the web view and every entry appended): a line break or a
+    terminal's escape in a name would print a line of history no one wrote."""
     if not isinstance(by, str) or not by.strip():
         raise StoreError("name the officer who acts (the audit log keeps it)")
-    return by
+    return in_words(by, "the name of the officer who acts")
+
+
+def in_words(text: str, what: str) -> str:
+    """A name, a reason or a note the record keeps and prints: one line of characters a
+    page shows (``validator.model.base.unseen``), else refused, saying which."""
+    from validator.model.base import unseen
+
+    why = unseen(text)
+    if why is not None:
+        raise StoreError(f"{what}: {why}: it is kept and printed as one line of words")
+    return text
 
 
 def _read(path: Path, name: str) -> bytes:

@@ -25,6 +25,8 @@ holds it).
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import (
     CheckConstraint,
     Column,
@@ -39,7 +41,49 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    TypeDecorator,
 )
+
+
+class NotText(str):
+    """A text column's value SQLite gave back as bytes: a value written over by hand (SQLite
+    keeps what it is given), read as UTF-8 so that no reader stops on it, and marked so that
+    `audit verify` names it. It equals nothing but itself: never what the log holds."""
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    __hash__ = str.__hash__
+
+
+def _read_as_text(value: object) -> object:
+    if isinstance(value, bytes):
+        return NotText(value.decode("utf-8", "replace"))
+    return value
+
+
+class Words(TypeDecorator[str]):
+    """Text, as rulesub writes it; read back as text whatever was written over it."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_result_value(self, value: Any, dialect: Any) -> Any:
+        return _read_as_text(value)
+
+
+class Code(TypeDecorator[str]):
+    """A short text (a hash, a status, an action), as ``Words``."""
+
+    impl = String
+    cache_ok = True
+
+    def process_result_value(self, value: Any, dialect: Any) -> Any:
+        return _read_as_text(value)
+
 
 STATUSES = ("submitted", "approved", "rejected", "superseded", "withdrawn", "replaced")
 
@@ -70,28 +114,28 @@ submissions = Table(
     "submissions",
     metadata,
     Column("id", Integer, Identity(always=True), primary_key=True),
-    Column("sha256", String(64), nullable=False, unique=True),
+    Column("sha256", Code(64), nullable=False, unique=True),
     Column("content", LargeBinary, nullable=False),
-    Column("filename", Text, nullable=False),  # the name it was filed under
-    Column("certificate_holder", Text),
-    Column("facility", Text, nullable=False),
-    Column("game", Text, nullable=False),
+    Column("filename", Words, nullable=False),  # the name it was filed under
+    Column("certificate_holder", Words),
+    Column("facility", Words, nullable=False),
+    Column("game", Words, nullable=False),
     Column("effective", Date, nullable=False),
     Column("recorded_at", DateTime(timezone=True), nullable=False),
-    Column("recorded_by", Text, nullable=False),
-    Column("regulation_version", String(64), nullable=False),
-    Column("findings", Text, nullable=False),  # JSON: the validator's findings when recorded
+    Column("recorded_by", Words, nullable=False),
+    Column("regulation_version", Code(64), nullable=False),
+    Column("findings", Words, nullable=False),  # JSON: the validator's findings when recorded
     Column("errors", Integer, nullable=False),
     Column("warnings", Integer, nullable=False),
     Column("infos", Integer, nullable=False),
-    Column("status", String(16), nullable=False, server_default="submitted"),
-    Column("approved_by", Text),
+    Column("status", Code(16), nullable=False, server_default="submitted"),
+    Column("approved_by", Words),
     Column("approved_on", Date),
-    Column("approval_note", Text),
-    Column("approval_findings", Text),  # JSON: the findings the approval was decided on
-    Column("rejected_by", Text),
+    Column("approval_note", Words),
+    Column("approval_findings", Words),  # JSON: the findings the approval was decided on
+    Column("rejected_by", Words),
     Column("rejected_on", Date),
-    Column("rejection_reason", Text),
+    Column("rejection_reason", Words),
     Column("decided_at", DateTime(timezone=True)),
     Column("superseded_by", Integer, ForeignKey("submissions.id")),
     Column("superseded_on", Date),  # the superseding submission's effective date
@@ -170,9 +214,9 @@ waivers = Table(
     Column(
         "submission_id", Integer, ForeignKey("submissions.id", ondelete="CASCADE"), nullable=False
     ),
-    Column("code", Text, nullable=False),
-    Column("reason", Text, nullable=False),
-    Column("waived_by", Text, nullable=False),
+    Column("code", Words, nullable=False),
+    Column("reason", Words, nullable=False),
+    Column("waived_by", Words, nullable=False),
     Column("waived_at", DateTime(timezone=True), nullable=False),
 )
 
@@ -181,21 +225,21 @@ audit_log = Table(
     metadata,
     Column("id", Integer, Identity(always=True), primary_key=True),
     Column("at", DateTime(timezone=True), nullable=False),
-    Column("actor", Text, nullable=False),
-    Column("action", String(32), nullable=False),
+    Column("actor", Words, nullable=False),
+    Column("action", Code(32), nullable=False),
     Column("submission_id", Integer),  # no foreign key: the log outlives a purged filing
-    Column("detail", Text, nullable=False),  # JSON
-    Column("prev_hash", String(64), nullable=False),  # the entry before's entry_hash
-    Column("entry_hash", String(64), nullable=False),  # sha256 of this entry's content
+    Column("detail", Words, nullable=False),  # JSON
+    Column("prev_hash", Code(64), nullable=False),  # the entry before's entry_hash
+    Column("entry_hash", Code(64), nullable=False),  # sha256 of this entry's content
     sqlite_autoincrement=True,
 )
 
 facilities = Table(
     "facilities",
     metadata,
-    Column("facility", Text, primary_key=True),
-    Column("certificate_holder", Text, nullable=False),
-    Column("set_by", Text, nullable=False),
+    Column("facility", Words, primary_key=True),
+    Column("certificate_holder", Words, nullable=False),
+    Column("set_by", Words, nullable=False),
     Column("set_at", DateTime(timezone=True), nullable=False),
 )
 
