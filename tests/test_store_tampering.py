@@ -894,3 +894,29 @@ def test_bytes_written_over_a_text_column_are_named_never_a_traceback(
         assert out.exit_code in (0, 2) and "Traceback" not in out.output, (command, out.output)
         assert out.exception is None or isinstance(out.exception, SystemExit), command
     store.dispose()
+
+
+def test_a_filing_counter_set_back_is_named_and_never_gives_a_number_again(
+    tmp_path: Path,
+) -> None:
+    """schema.py: "a purged filing's id is never given again". A filing rejected and
+    purged, then SQLite's counter of filing numbers set back by hand: `audit verify` said
+    "intact", and the next `record` gave the purged number again, the first filing's
+    rejection and purge then shown on the new one. Verify names the counter (exit 1);
+    `record` refuses the number (exit 2) and records nothing."""
+    db = str(tmp_path / "store.sqlite3")
+    store = Store(db)
+    first, second = filings(tmp_path, store, 2)
+    store.reject(second, "rev", "no", now=FILED + dt.timedelta(days=1))
+    later = FILED + dt.timedelta(days=2 * 366)  # past the retention of a year
+    assert store.purge(dt.date(2027, 6, 1), "rev", retention_years=1, now=later) == [second]
+    assert verify(db)[0] == 0
+    tamper(store, f"UPDATE sqlite_sequence SET seq = {first} WHERE name = 'submissions'")
+    code, report, words = verify(db)
+    assert code == 1 and [f["submission"] for f in report["filings"]] == [second], words
+    assert "counter of filing numbers was set back" in words
+    again = amended(HCF, tmp_path / "again.yaml", ("2027-01-01", "2027-09-01"))
+    out = cli("record", str(again), "--by", "filer", "--db", db)
+    assert out.exit_code == 2 and "never given twice" in out.stderr, out.output
+    assert [r.id for r in store.history()] == [first]
+    store.dispose()

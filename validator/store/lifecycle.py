@@ -435,6 +435,7 @@ class Store:
                 inserted = conn.execute(insert(submissions).values(**row)).inserted_primary_key
                 assert inserted is not None
                 new_id = inserted[0]
+                _never_given_before(conn, new_id)
                 _audit(
                     conn,
                     by,
@@ -837,6 +838,7 @@ class Store:
                     wrong += evidence.disagreements(r, said.get(r.id), waived.get(r.id))
                 if wrong:
                     out.append({"submission": r.id, "reason": "; ".join(wrong)})
+            out += _numbers_given_again(conn, said)
         out += evidence.gone(said, ids)
         return sorted(out, key=lambda f: int(f["submission"]))
 
@@ -995,8 +997,9 @@ class Store:
         limit = years_before(now.date(), retention_years)
         if before > limit:
             raise Refused(
-                f"--before {before} is inside the retention period of {retention_years} "
-                f"years: filings that ended after {limit} are kept; nothing was purged"
+                f"--before {before} is inside the retention period of "
+                f"{plural(retention_years, 'year')}: filings that ended after {limit} are "
+                "kept; nothing was purged"
             )
         cutoff = dt.datetime.combine(before, dt.time(), tzinfo=dt.UTC)
         with self.transaction() as conn:
@@ -1050,6 +1053,42 @@ class Store:
 
 
 # -- helpers ----------------------------------------------------------------------------
+
+
+def _never_given_before(conn: Connection, submission_id: int) -> None:
+    """A new filing's number is one the audit log has never named: a purged filing's given
+    again (its counter set back by hand) would wear the first one's entries."""
+    again = conn.execute(
+        select(audit_log.c.id).where(audit_log.c.submission_id == submission_id).limit(1)
+    ).first()
+    if again is not None:
+        raise evidence.Damaged(
+            f"filing number {submission_id}",
+            "the audit log records a filing of that number already (its counter was set "
+            "back): a filing's number is never given twice, and nothing was recorded",
+        )
+
+
+def _numbers_given_again(conn: Connection, said: Mapping[int, Any]) -> list[dict[str, Any]]:
+    """On SQLite, the counter of filing numbers set back below a number the audit log
+    records: the next filing would be given that number again, and the log's entries of
+    the first would show on it. Named before it happens (``record`` refuses it after)."""
+    if conn.dialect.name != "sqlite" or not said:
+        return []
+    given = conn.execute(
+        text("SELECT seq FROM sqlite_sequence WHERE name = 'submissions'")
+    ).scalar()
+    most = max(said)
+    if given is None or int(given) >= most:
+        return []
+    return [
+        {
+            "submission": most,
+            "reason": f"the store's counter of filing numbers was set back to #{given}, "
+            f"below #{most}, which the audit log records: a filing's number is never "
+            "given twice",
+        }
+    ]
 
 
 def named(by: str) -> str:
