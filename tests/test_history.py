@@ -691,3 +691,13 @@ def test_as_of_a_day_that_does_not_exist_says_so() -> None:
     assert "--as-of '2027-02-30': no such day (day is out of range for month)" in result.stderr
     other = runner.invoke(app, ["games", "show", "four-card-poker", "--as-of", "2027-2-3"])
     assert other.exit_code == 2 and "YYYY-MM-DD was expected" in other.stderr
+
+
+def test_as_of_is_written_yyyy_mm_dd_in_ascii_digits() -> None:
+    """Every message asks for YYYY-MM-DD: `20270101` was taken all the same (Python reads
+    the basic form too), and Arabic-Indic digits, read by the pattern as digits, answered
+    "no such day (Invalid isoformat string: …)", Python's words. Each is told the form."""
+    for written in ("20270101", "٢٠٢٧-٠١-٠١", "2027-W01-1"):
+        result = runner.invoke(app, ["games", "show", "four-card-poker", "--as-of", written])
+        assert result.exit_code == 2, written
+        assert "YYYY-MM-DD was expected" in result.stderr and "isoformat" not in result.stderr

@@ -575,3 +575,14 @@ def test_the_irregularities_supplemented_in_the_submission_are_kept_553_16_q(
 
     loaded = load_submission(path).submission
     assert loaded is not None and loaded.irregularities == words
+
+
+def test_a_rake_maximum_of_nothing_is_warned_of_553_15_a_3(tmp_path: Path) -> None:
+    """§ 553.15(a)(3): "the amount of maximum permissible rake". A 10% rake to a maximum
+    of $0 validated clean and was posted as "10% of each pot and side pot, to a maximum of
+    $0 a round of play": a rake that takes nothing. It is a warning; $1 is not."""
+    code = "poker-holdem/rake-maximum-more-than-nothing"
+    got = findings(variant(tmp_path, "poker-holdem", {"/rake/maximum": 0}))
+    assert list(got) == [code] and got[code][0].severity == "warning"
+    assert got[code][0].cite == "§ 553.15(a)(3)"
+    assert findings(variant(tmp_path, "poker-holdem", {"/rake/maximum": 1})) == {}

@@ -135,15 +135,15 @@ AS_OF_HELP = "the rules in force on this date (YYYY-MM-DD); refused before the c
 def parse_date(text: str, flag: str = "--as-of") -> Any:
     """A date the user typed, as ``datetime.date``; exit 2 with what was expected."""
     import datetime as dt
+    import re
 
+    expected = f"{flag} {text!r}: a date written YYYY-MM-DD was expected, e.g. 2027-01-01"
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):  # never 20270101, nor ٢٠٢٧
+        fail(expected)
     try:
         return dt.date.fromisoformat(text)
-    except ValueError as e:
-        import re
-
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):  # the form is right, the day is not
-            fail(f"{flag} {text!r}: no such day ({e})")
-        fail(f"{flag} {text!r}: a date written YYYY-MM-DD was expected, e.g. 2027-01-01")
+    except ValueError as e:  # the form is right, the day is not: "day is out of range …"
+        fail(f"{flag} {text!r}: no such day ({e})")
 
 
 def game_as_of(game: Any, when: str | None) -> Any:

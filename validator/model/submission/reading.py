@@ -94,7 +94,8 @@ def parse_submission(located: Located) -> LoadedSubmission:
             "",
             1,
             1,
-            "start from an example in rulesubs/example/",
+            "start from an example (rulesubs/example/ in rulesub's source), with the "
+            "choices `rulesub games show GAME` lists",
         )
         return LoadedSubmission(located, None, [problem])
     problems: list[FormatProblem] = []
