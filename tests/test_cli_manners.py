@@ -489,7 +489,7 @@ def test_purge_with_a_retention_past_the_calendar_refuses_in_words(tmp_path: Pat
         )
         assert out.exit_code == 1, out.output
         assert out.exception is None or isinstance(out.exception, SystemExit), out.exception
-        assert f"inside the retention period of {years} years" in out.stderr
+        assert f"inside the retention period of {int(years):,} years" in out.stderr
         assert "filings that ended after 0001-01-01 are kept; nothing was purged" in out.stderr
 
 
