@@ -50,7 +50,7 @@ def test_no_document_hedges_a_count(tmp_path: Path) -> None:
         assert out.exit_code in (0, 1), (name, out.output)
         assert not HEDGED.search(out.output), (name, HEDGED.findall(out.output))
         said[name] = out.output
-    assert "**3 errors, 0 warnings, 0 info.**" in said["review markdown"]
+    assert "**3 errors, 0 warnings, 0 informational findings.**" in said["review markdown"]
     assert "3 errors, 0 warnings, 0 informational findings." in said["review html"]
     assert (
         "The new submission has 3 errors and 0 warnings; 3 findings are new"

@@ -236,3 +236,24 @@ def test_the_approved_filing_compared_with_is_named_by_its_file_name(
         assert "office-copy" not in pack, fmt
     diff = run("diff", "--against", "approved", str(proposal), "--db", db)
     assert named in diff and "office-copy" not in diff
+
+
+def test_a_pack_of_an_approved_filing_names_the_one_it_superseded_as_such(
+    db: str, tmp_path: Path
+) -> None:
+    """Once a filing is approved, the approval it replaced is superseded (from its
+    effective date): the pack made again of that filing still said "Compared with:
+    approved #1", which `history` shows as SUPERSEDED. It says so, by which and from when."""
+    first = json.loads(run("record", str(HCF), "--by", "clerk", "--db", db, "--format", "json"))
+    run("approve", str(first["id"]), "--by", "rev", "--date", "2026-12-01", "--db", db)
+    nxt = amended(HCF, tmp_path / "next.yaml", ("2027-01-01", "2027-07-01"))
+    second = json.loads(run("record", str(nxt), "--by", "clerk", "--db", db, "--format", "json"))
+    before = run("review", str(nxt), "--against", "approved", "--format", "markdown", "--db", db)
+    assert f"approved #{first['id']} (high-card-flush.yaml, effective 2027-01-01)" in before
+    assert "superseded by" not in before
+    run("approve", str(second["id"]), "--by", "rev", "--date", "2026-12-02", "--db", db)
+    after = run("review", str(nxt), "--against", "approved", "--format", "markdown", "--db", db)
+    assert (
+        f"approved #{first['id']} (high-card-flush.yaml, effective 2027-01-01), superseded "
+        f"by #{second['id']} from 2027-07-01"
+    ) in " ".join(after.split())

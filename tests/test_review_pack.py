@@ -375,7 +375,7 @@ def test_a_waiver_the_filing_asks_for_is_counted_alike_on_the_cover_and_in_the_c
     warnings = pack.counts["warnings"]
     assert any(f.code == "lunar-poker/super-hold" for f in pack.findings)
     memo = render_markdown(pack)
-    assert f"**0 errors, {warnings} warnings, 0 info.**" in memo
+    assert f"**0 errors, {warnings} warnings, 0 informational findings.**" in memo
     assert f"The new submission has 0 errors and {warnings} warnings; 1 finding is new." in memo
     assert pack.diff is not None
     assert [f.code for f in pack.diff.new_findings] == ["lunar-poker/super-hold"]
@@ -434,3 +434,21 @@ def test_a_citation_before_an_apostrophe_or_a_quote_is_set_whole_and_the_text_ke
     shown = unescape(unheld(page))
     assert 'As § 553.20(i)\'s "procedures" say, contributions end' in shown
     assert "';s" not in shown and '";' not in shown
+
+
+def test_the_approval_block_counts_the_findings_as_the_cover_does() -> None:
+    """The WPT example has two informational findings (§ 677a.12(c), (d) missing from the
+    text): the cover counted them, the approval block an officer signs under said "0
+    errors, 0 warnings" and left them out, and the Markdown cover said "2 info". Both say
+    "2 informational findings"; the waived reasons have room to be written above their
+    line."""
+    pack = build_pack(EXAMPLES / "wpt-heads-up-holdem.yaml", "wpt-heads-up-holdem.yaml")
+    assert pack.counts == {"errors": 0, "warnings": 0, "info": 2}
+    page = unescape(render_html(pack))
+    block = page.split("class='approval'")[1]
+    assert "Findings when prepared: 0 errors, 0 warnings, 2 informational findings" in block
+    assert "<div class='field waived'>Findings waived, with the reasons</div>" in block
+    memo = render_markdown(pack)
+    assert "**0 errors, 0 warnings, 2 informational findings.**" in memo
+    approval = memo.split(f"## {HEADINGS['approval']}")[1]
+    assert "findings when prepared: 0 errors, 0 warnings, 2 informational findings" in approval

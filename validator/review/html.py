@@ -69,6 +69,7 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .approval { break-inside: avoid; }
 .approval .field { margin: 26pt 0 0 0; border-top: 0.75pt solid #000; padding-top: 2pt;
   width: 70%; }
+.approval .field.waived { margin-top: 78pt; }  /* room to write the reasons above the line */
 .approval .box { display: inline-block; width: 10pt; height: 10pt; border: 1pt solid #000;
   margin: 0 6pt 0 18pt; vertical-align: middle; }
 .par td.n { text-align: right; font-variant-numeric: tabular-nums; }
@@ -538,6 +539,14 @@ def _decided(pack: ReviewPack) -> str:
     )
 
 
+def _prepared(c: dict[str, int]) -> str:
+    """The findings counted as the cover counts them, the informational ones too."""
+    return (
+        f"{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, "
+        f"{plural(c['info'], 'informational finding')}"
+    )
+
+
 def _approval(pack: ReviewPack) -> str:
     c = pack.counts
     if pack.decided is not None:
@@ -546,8 +555,7 @@ def _approval(pack: ReviewPack) -> str:
             f"<p>{_e(pack.value('facility'))} · {_e(pack.game_name)} · effective "
             f"{_e(pack.value('effective'))}<br>File {_e(Path(pack.file).name)}, sha256 "
             f"{_e(pack.sha256)}<br>Regulation version {_e(pack.regulation_version)}<br>"
-            f"Findings when prepared: {plural(c['errors'], 'error')}, "
-            f"{plural(c['warnings'], 'warning')}</p>"
+            f"Findings when prepared: {_prepared(c)}</p>"
             f"{_decided(pack)}</div>"
         )
     terms = approval_terms(pack)
@@ -563,14 +571,13 @@ def _approval(pack: ReviewPack) -> str:
         f"{_e(pack.value('effective'))}<br>File {_e(Path(pack.file).name)}, sha256 "
         f"{_e(pack.sha256)}<br>"
         f"Regulation version {_e(pack.regulation_version)}<br>"
-        f"Findings when prepared: {plural(c['errors'], 'error')}, "
-        f"{plural(c['warnings'], 'warning')}</p>"
+        f"Findings when prepared: {_prepared(c)}</p>"
         f"{decision}"
         "<div class='field'>Name of the approving officer</div>"
         "<div class='field'>Title</div>"
         "<div class='field'>Date of approval (YYYY-MM-DD)</div>"
         "<div class='field'>Signature</div>"
-        "<div class='field'>Findings waived, with the reasons</div>"
+        "<div class='field waived'>Findings waived, with the reasons</div>"
         "<p class='cite'>The office's policy: rules are implemented only after the written "
         "notice of approval; an effective date before the approval date is a finding.</p>"
         "</div>"

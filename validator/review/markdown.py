@@ -41,7 +41,7 @@ def render_markdown(pack: ReviewPack) -> str:
         "",
         f"**{plural(c['errors'], 'error')}{WAIVED if pack.errors_waived else ''}, "
         f"{plural(c['warnings'], 'warning')}, "
-        f"{c['info']} info.**",
+        f"{plural(c['info'], 'informational finding')}.**",
     ]
     out += ["", "Contents: " + " · ".join(_md(heading) for _, heading in pack.sections[1:])]
     out += [
@@ -141,7 +141,9 @@ def render_markdown(pack: ReviewPack) -> str:
         "",
         f"{_md(pack.value('facility'))} · {_md(pack.game_name)} · effective "
         f"{_md(pack.value('effective'))}; sha256 `{pack.sha256}`; regulation version "
-        f"`{pack.regulation_version}`",
+        f"`{pack.regulation_version}`; findings when prepared: "
+        f"{plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, "
+        f"{plural(c['info'], 'informational finding')}",
         "",
     ]
     if pack.decided is not None:  # decided: the record's decision, nothing to sign again

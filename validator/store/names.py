@@ -96,5 +96,9 @@ def file_name(stored: str | None) -> str:
 
 
 def approved_label(row: Any) -> str:
-    """An approved filing compared with, as the review pack and ``diff`` name it."""
-    return f"approved #{row.id} ({file_name(row.filename)}, effective {row.effective})"
+    """An approved filing compared with, as the review pack and ``diff`` name it: superseded
+    since (by the filing under review, once it is approved), it says so and by which."""
+    label = f"approved #{row.id} ({file_name(row.filename)}, effective {row.effective})"
+    if getattr(row, "status", None) == "superseded" and row.superseded_by is not None:
+        label += f", superseded by #{row.superseded_by} from {row.superseded_on}"
+    return label
