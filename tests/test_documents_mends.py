@@ -416,6 +416,15 @@ def test_a_bonus_the_base_game_pays_is_never_summed_beside_it(tmp_path: Path) ->
     assert cells[bet + 1] == "in the base game above"
     assert cells[bet + 2].startswith("not priced alone: ")
     assert cells[cells.index("Instant payout, Paytable B") + 2].endswith("base game above")
+    # a table of a base wager (§ 677a.12(c), the Bad Beat on the Odds Wager) alike
+    wpt = EXAMPLES / "wpt-heads-up-holdem.yaml"
+    made = CliRunner().invoke(
+        cli, ["par", str(wpt), "--format", "html", "--out", str(out), "--rounds", "2000"]
+    )
+    assert made.exit_code == 0, made.output
+    summary = re.sub(r"<[^>]+>", "|", out.read_text().split("House edge of every wager")[1])
+    cells = [c.strip() for c in summary.split("|") if c.strip()]
+    assert cells[cells.index("Bad Beat on the Odds Wager") + 1] == "in the base game above"
 
 
 def test_a_par_sheet_says_on_its_first_page_that_its_chapter_was_not_in_force(
@@ -440,6 +449,12 @@ def test_a_par_sheet_says_on_its_first_page_that_its_chapter_was_not_in_force(
     )
     (said,) = data["identification"]["in_force"]
     assert said in data["notes"]
+    for fmt, first_section in (("text", "\n=="), ("markdown", "\n## ")):
+        sheet = (
+            CliRunner().invoke(cli, ["par", str(LUNAR), "--format", fmt, "--rounds", "2000"]).stdout
+        )
+        assert sheet.count("was not in force on 2027-01-01") == 1, fmt
+        assert sheet.index("was not in force") < sheet.index(first_section), fmt
 
 
 def test_the_par_sheet_reports_a_dealers_qualifying_only_where_the_game_has_one() -> None:

@@ -215,11 +215,13 @@ def test_a_seed_changed_with_the_reseed_and_rate_never_owns_their_long_run(
         "seed: 30000, reseed: 30000, increment: 20%", "seed: 50000, reseed: 50000, increment: 15%"
     )
     seed_alone = OLD.replace("seed: 30000, reseed: 30000", "seed: 50000, reseed: 30000")
-    assert together != OLD and seed_alone != OLD
+    with_reserve = seed_alone.replace("increment: 20%}", "increment: 20%, reserve_increment: 5%}")
+    assert together != OLD and seed_alone != OLD and with_reserve != seed_alone
     (tmp_path / "old.yaml").write_text(OLD, encoding="utf-8")
     before = 1 - long_run_return(Fraction(20, 100), 30000)
     after = 1 - long_run_return(Fraction(15, 100), 50000)
-    for text, moved in ((together, ["reseed", "rate of progression"]), (seed_alone, [])):
+    cases = ((together, ["reseed", "rate of progression"]), (seed_alone, []), (with_reserve, []))
+    for text, moved in cases:  # a reserve rate that moves nothing is never said to
         (tmp_path / "new.yaml").write_text(text, encoding="utf-8")
         files = [str(tmp_path / "old.yaml"), str(tmp_path / "new.yaml")]
         out = CliRunner().invoke(app, ["diff", *files, "--format", "json"])

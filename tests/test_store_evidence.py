@@ -352,6 +352,9 @@ def test_a_log_cut_short_or_restored_is_named_against_a_head_kept(db: str, tmp_p
     printed = cli("history", "--db", db).stdout.split("audit log chain head:")[-1].strip()
     for written in (printed, f"{head.hash[:8]}…{head.hash[-5:]} (entry #{head.entry}, …)"):
         assert cli("audit", "verify", "--db", db, "--head", written).exit_code == 0, written
+    wrong_end = "0" if head.hash[-1] != "0" else "1"  # the end after "…" is held too
+    written = f"{head.hash[:8]}…{head.hash[-5:-1]}{wrong_end} (entry #{head.entry}, …)"
+    assert cli("audit", "verify", "--db", db, "--head", written).exit_code == 1
     with store.engine.connect() as conn, conn.begin():  # the last entry cut, its id reset
         drop_audit_triggers(conn)
         conn.execute(text(f"DELETE FROM audit_log WHERE id = {head.entry}"))

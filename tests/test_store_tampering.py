@@ -870,7 +870,8 @@ def test_a_number_recorded_again_after_its_purge_is_named() -> None:
          "its file name (stored as bytes)"),
         ("UPDATE submissions SET facility = CAST(facility AS BLOB)",
          "its facility (stored as bytes)"),
-        ("UPDATE accounts SET name = CAST(name AS BLOB)", "account"),
+        ("UPDATE accounts SET name = CAST(name AS BLOB)",
+         "account 'val' does not match the audit log"),
     ],
 )  # fmt: skip
 def test_bytes_written_over_a_text_column_are_named_never_a_traceback(
@@ -919,4 +920,26 @@ def test_a_filing_counter_set_back_is_named_and_never_gives_a_number_again(
     out = cli("record", str(again), "--by", "filer", "--db", db)
     assert out.exit_code == 2 and "never given twice" in out.stderr, out.output
     assert [r.id for r in store.history()] == [first]
+    store.dispose()
+
+
+def test_a_decision_on_a_row_with_bytes_over_its_text_says_so(tmp_path: Path) -> None:
+    """`approve` holds the row to the log before deciding (as `audit verify` does): its game
+    written back as bytes was refused as "its game is 'high-card-flush' in its row; the audit
+    log says 'high-card-flush'", and its sha256 so as "its bytes no longer give its sha256".
+    Each says the column is stored as bytes."""
+    db = str(tmp_path / "store.sqlite3")
+    store = Store(db)
+    (sid,) = filings(tmp_path, store, 1)
+    for column, said in (
+        ("game", "its game is stored as bytes"),
+        ("sha256", "its sha256 is stored as bytes"),
+    ):
+        with store.engine.connect() as conn, conn.begin():  # the filings have no triggers
+            conn.execute(text(f"UPDATE submissions SET {column} = CAST({column} AS BLOB)"))
+        out = cli("approve", str(sid), "--by", "rev", "--date", "2026-12-01", "--db", db)
+        assert out.exit_code in (1, 2) and said in out.stderr, out.output
+        assert "Traceback" not in out.output
+        with store.engine.connect() as conn, conn.begin():
+            conn.execute(text(f"UPDATE submissions SET {column} = CAST({column} AS TEXT)"))
     store.dispose()

@@ -246,7 +246,7 @@ def test_a_table_silent_on_raises_is_played_as_the_finding_says_553_18(tmp_path:
     game = load_game("poker-holdem")
     silent = variant(tmp_path, "poker-holdem", {"/betting/max_raises": None})
     (said,) = findings(silent)["poker-holdem/max-raises-stated"]
-    assert "played with three raises a betting round" in said.message
+    assert "played with three raises in each betting round that states no limit" in said.message
     setup = read_settings(game, silent)
     assert setup.stakes.max_raises == 3
     assert setup.defaults == ("3 raises a betting round",)
@@ -259,6 +259,16 @@ def test_a_table_silent_on_raises_is_played_as_the_finding_says_553_18(tmp_path:
         assert (setup.stakes.max_raises, setup.defaults) == (cap, ())
         narrated = run_rulesub("play", "poker-holdem", "--rulesub", str(path), "--seats", "3")
         assert narrated.stdout.startswith("hand 1")
+    # a round's own limit is played where stated: said of the others alone, or not at all
+    rounds = {"preflop": 1, "flop": 1, "turn": 1, "river": 1}
+    for own, said_of in ((rounds, ()), ({"preflop": 2}, ("3 raises a betting round where",))):
+        path = variant(
+            tmp_path,
+            "poker-holdem",
+            {"/betting/max_raises": None, "/betting/max_raises_by_round": own},
+        )
+        setup = read_settings(game, path)
+        assert [d[: len(said_of[0])] for d in setup.defaults] == list(said_of)
 
 
 def test_raising_the_minimum_by_agreement_553_18(tmp_path: Path) -> None:
@@ -575,6 +585,10 @@ def test_the_irregularities_supplemented_in_the_submission_are_kept_553_16_q(
 
     loaded = load_submission(path).submission
     assert loaded is not None and loaded.irregularities == words
+    # the house procedures give no such leave: kept, with a warning that nothing checks it
+    house = findings(variant(tmp_path, "house-razz", {"/irregularities": words}))
+    assert list(house) == ["house-razz/no-irregularities-supplement"]
+    assert house["house-razz/no-irregularities-supplement"][0].severity == "warning"
 
 
 def test_a_rake_maximum_of_nothing_is_warned_of_553_15_a_3(tmp_path: Path) -> None:

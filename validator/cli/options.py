@@ -183,17 +183,9 @@ def written_to(
     if out is None:
         yield
         return
-    from validator.cli.common import emit, fail
+    from validator.cli.common import emit
 
-    if not (out.parent if str(out.parent) else Path(".")).is_dir():
-        fail(f"--out {out}: the directory {out.parent} does not exist")
-    not_given(out)
-    from validator.files import WriteError, can_write_whole
-
-    try:  # before the command acts: never a filing recorded, then "cannot write"
-        can_write_whole(out)
-    except WriteError as e:
-        fail(f"--out {out}: {e.strerror or e}")
+    ready_to_write(out)
     from validator.cli.common import REFUSED
 
     buffer = io.StringIO()
@@ -209,6 +201,24 @@ def written_to(
             emit(printed, out, what, private=private)
         raise
     emit(buffer.getvalue(), out, what, private=private)
+
+
+def ready_to_write(out: Path | None, option: str = "--out") -> None:
+    """Refuse (exit 2), before the command acts, an output it could not write whole: a
+    folder that is not there or that rulesub may not write in, or a file it was given.
+    Never a filing recorded, or a long simulation run, and then "cannot write"."""
+    if out is None:
+        return
+    from validator.cli.common import fail
+    from validator.files import WriteError, can_write_whole
+
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        fail(f"{option} {out}: the directory {out.parent} does not exist")
+    not_given(out, option)
+    try:
+        can_write_whole(out)
+    except WriteError as e:
+        fail(f"{option} {out}: {e.strerror or e}")
 
 
 def not_given(out: Path | None, option: str = "--out") -> None:

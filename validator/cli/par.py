@@ -18,7 +18,7 @@ from validator.cli import app
 from validator.cli.common import AS_OF_HELP, fail, game_as_of_noted, not_a_file, refuse
 from validator.cli.gate import AllowFindingsOption, reads_once, submission_gate
 from validator.cli.options import DocumentFormat as ParFormat
-from validator.cli.options import DocumentFormatOption, OutOption, out_format
+from validator.cli.options import DocumentFormatOption, OutOption, out_format, ready_to_write
 
 ROUNDS = 200_000  # a banking game's simulated rounds per strategy, unless --rounds says
 #: a Poker game's simulated hands, a whole table dealt and bet each: the slowest game
@@ -84,8 +84,7 @@ def par(
     from validator.par.render import RENDERERS
     from validator.par.sheet import ParRequest, build, submission_game
 
-    if out is not None and not out.parent.is_dir():
-        fail(f"--out {out}: the directory {out.parent} does not exist")
+    ready_to_write(out)  # before any work: never a sheet made, then "cannot write"
     format = out_format(out, format)
     if format is ParFormat.pdf and out is None:
         fail("--format pdf needs --out FILE")

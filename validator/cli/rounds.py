@@ -25,6 +25,7 @@ from validator.cli.options import (
     SeedOption,
     StrategyOption,
     prints_result,
+    ready_to_write,
 )
 from validator.counts import plural
 from validator.errors import RulesubError
@@ -355,6 +356,7 @@ def play(
     gate = submission_gate(rulesub, allow=allow_findings, what="rounds", game=game)
     if log is not None and not (log.parent if str(log.parent) else Path(".")).is_dir():
         fail(f"cannot write the log {str(log)!r}: the directory {log.parent} does not exist")
+    ready_to_write(log, "--log")  # before the rounds are played, not after
     if format is not Format.json:
         _draft_banner(gate)
     poker = poker_game(game)

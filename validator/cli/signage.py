@@ -25,7 +25,7 @@ from validator.cli.common import (
     say_in_force,
 )
 from validator.cli.gate import AllowFindingsOption, unusable
-from validator.cli.options import out_format
+from validator.cli.options import out_format, ready_to_write
 from validator.counts import plural
 
 
@@ -73,8 +73,7 @@ def signage(
         fail(f"{not_a_file(submission)} (signs are per table)")
     if not submission.is_file():
         _unreadable(submission)
-    if out is not None and not out.parent.is_dir():
-        fail(f"--out {out}: the directory {out.parent} does not exist")
+    ready_to_write(out)  # before any work: never a sheet made, then "cannot write"
     format = out_format(out, format)
     with readable_input():  # a game file that cannot be compiled: its positions, exit 2
         checked = check_submission(

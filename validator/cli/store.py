@@ -33,6 +33,7 @@ from validator.cli.options import (
     SubmissionIdArgument,
     out_format,
     prints_result,
+    ready_to_write,
 )
 from validator.counts import plural
 
@@ -65,12 +66,14 @@ def _who(by: str | None) -> str:
 
 
 def _date(value: str | None, option: str) -> dt.date | None:
+    """``--date``, ``--before``: the command line's one reading of a date
+    (``common.parse_date``: YYYY-MM-DD only)."""
     if value is None:
         return None
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        fail(f"{option} {value!r}: expected a date, YYYY-MM-DD")
+    from validator.cli.common import parse_date
+
+    day: dt.date = parse_date(value, option)
+    return day
 
 
 def _set_aside() -> None:
@@ -612,9 +615,9 @@ def _kept_head(given: str) -> tuple[int, str]:
     number and the hash (a prefix of eight hex digits at least), else exit 2 saying what
     was expected."""
     printed = re.fullmatch(
-        r"\s*([0-9a-fA-F]{8,64})(?:…[0-9a-fA-F]*)?\s*\(entry #(\d+)\b.*\)\s*", given
+        r"\s*([0-9a-fA-F]{8,64}(?:…[0-9a-fA-F]*)?)\s*\(entry #(\d+)\b.*\)\s*", given
     )
-    if printed is not None:
+    if printed is not None:  # "ad1d2dbf…94ff": both ends held
         return int(printed.group(2)), printed.group(1)
     entry, _, digest = given.strip().lstrip("#").partition(":")
     digest = digest.strip().rstrip("…")
@@ -804,8 +807,7 @@ def review(
 
     if not file.is_file():
         fail(not_a_file(file))
-    if out is not None and not out.parent.is_dir():
-        fail(f"--out {out}: the directory {out.parent} does not exist")
+    ready_to_write(out)  # before any work: never a sheet made, then "cannot write"
     format = out_format(out, format)
     if format is ReviewFormat.pdf and out is None:
         fail("--format pdf needs --out FILE")

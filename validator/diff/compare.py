@@ -534,8 +534,9 @@ def _long_run(game: Game, changes: list[Change], *sides: tuple[Any, str]) -> Non
         change.moved_with = _moved_with(change, changes)
 
 
-#: a meter's values that move its hold in the long run (the seed moves only the first)
-_LONG_RUN_KEYS = ("reseed", "increment", "reserve_increment", "wager_amount")
+#: a meter's values that move its hold in the long run (the seed moves only the first; the
+#: reserve rate only where the reserve, not a reseed, restarts the meter)
+_LONG_RUN_KEYS = ("reseed", "increment", "wager_amount")
 
 
 def _moved_with(carrier: Change, changes: list[Change]) -> tuple[str, ...]:
@@ -545,7 +546,7 @@ def _moved_with(carrier: Change, changes: list[Change]) -> tuple[str, ...]:
 
     wager = parts(carrier.path)[:2]
     together = [c for c in changes if parts(c.path)[:2] == wager]
-    if len(together) < 2:
+    if len(together) < 2 or not carrier.long_run_delta:  # unmoved: nothing moved it
         return ()
     return tuple(
         FIELD_NAMES[parts(c.path)[-1]] for c in together if parts(c.path)[-1] in _LONG_RUN_KEYS

@@ -340,7 +340,10 @@ def _poker_setup(game: PokerGame, sub: RulesSubmission, place: _Place) -> TableS
             if k.option in options and k.qualifying_pot is not None:
                 kill = KillRule(k.option, options[k.option], to_cents(k.qualifying_pot))
     if (sub.betting is None or sub.betting.max_raises is None) and max_raises is not None:
-        defaults.append(f"{max_raises} raises a betting round")
+        own = set(sub.betting.max_raises_by_round or {}) if sub.betting is not None else set()
+        if any(s not in own for s in streets):  # a round's own limit is played where stated
+            where = " where no round's own limit is stated" if own else ""
+            defaults.append(f"{max_raises} raises a betting round{where}")
     stakes = replace(
         stakes, ante=ante or 0, blinds=blinds, forced_bet=forced or 0, max_raises=max_raises
     )

@@ -104,7 +104,7 @@ def unseen(text: str) -> str | None:
     UTF-16 pair (a YAML escape ``"\\ud800"``), which is no character at all."""
     for i, c in enumerate(text, 1):
         kind = unicodedata.category(c)
-        if kind in ("Cc", "Cf"):
+        if kind in ("Cc", "Cf", "Zl", "Zp"):  # Zl, Zp: a line or paragraph break
             named = unicodedata.name(c, "") or "a control character"
             return f"character {i}, U+{ord(c):04X} {named}, is not seen on a page"
         if kind == "Cs":

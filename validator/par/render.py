@@ -7,6 +7,7 @@ readings. Each figure says its method (exact or simulated) and its source rules.
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +163,7 @@ def text(sheet: dict[str, Any]) -> str:
             (f"paytables: {said}" if said else "the Rules Submission")
             + (f" — {named}" if named else "")
         )
+    out += _in_force(sheet)  # under the chapter's name, never only at the end
     names = sheet.get("names", {})
     base = sheet.get("base_game")
     if base:
@@ -214,7 +216,8 @@ def text(sheet: dict[str, Any]) -> str:
 
         out += ["", "== The house: rake and Bad Beat fund ==", *lines(sheet["poker"])]
     for note in sheet.get("notes") or []:
-        out += ["", note]
+        if note not in _in_force(sheet):
+            out += ["", note]
     if sheet["not_priced"]:
         out += ["", "Not priced:"]
         out += [f"  {names.get(k, k)}: {v}" for k, v in sheet["not_priced"].items()]
@@ -296,6 +299,7 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         "",
         f"{sheet.get('source', sheet['chapter'])}"
         + (f"; paytables: {_paytables(sheet)}" if _paytables(sheet) else ""),
+        *(f"\n**{note}**" for note in _in_force(sheet)),
     ]
     base = sheet.get("base_game")
     if base:
@@ -329,8 +333,14 @@ def markdown(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         out += ["", "## The house: rake and Bad Beat fund", ""]
         out += [f"- {line}" for line in lines(sheet["poker"])]
     for note in sheet.get("notes") or []:
-        out += ["", note]
+        if note not in _in_force(sheet):
+            out += ["", note]
     return "\n".join(out) + "\n"
+
+
+def _in_force(sheet: dict[str, Any]) -> list[str]:
+    """The chapter's state on the effective date, where it was not in force: said first."""
+    return list((sheet.get("identification") or {}).get("in_force") or ())
 
 
 # -- HTML -------------------------------------------------------------------------------------
@@ -341,6 +351,8 @@ body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 10pt; color: #1
 h1 { font-size: 18pt; margin: 0 0 4pt; } h2 { font-size: 13pt; margin: 14pt 0 4pt; }
 table { border-collapse: collapse; margin: 4pt 0; page-break-inside: avoid; width: 100%; }
 th, td { border: 1px solid #999; padding: 2pt 5pt; } td.n { text-align: right; }
+table.glance td.fig { white-space: nowrap; }  /* "10.0312% ± 4.9017 percentage points" */
+table.glance th:first-child { width: 30%; } table.glance th:last-child { width: 40%; }
 td:first-child { min-width: 14em; }  /* a wager's name is read on one line where it can be */
 figure { page-break-inside: avoid; margin: 6pt 0; } figcaption { font-size: 9pt; color: #333; }
 section { page-break-inside: avoid; }
@@ -361,15 +373,29 @@ def _h(s: object) -> str:
     return held_html(str(s))
 
 
-def _html_table(head: list[str], rows: list[list[str]]) -> str:
+def _figure_class(cell: str) -> str:
+    """A figure's cell, right aligned; one that is a figure kept on one line where the
+    table asks (``glance``: "10.0312% ± 4.9017 percentage points" never in four)."""
+    return " class='n fig'" if re.match(r"-?[0-9]", cell) else " class=n"
+
+
+def _html_table(
+    head: list[str], rows: list[list[str]], words: tuple[int, ...] = (), cls: str = ""
+) -> str:
+    """A table whose first column names its rows and whose others are figures (right
+    aligned), but the columns ``words`` that hold sentences (left aligned)."""
     th = "".join(f"<th>{_h(h)}</th>" for h in head)
     body = "".join(
         "<tr>"
-        + "".join(f"<td{'' if i == 0 else ' class=n'}>{_h(c)}</td>" for i, c in enumerate(r))
+        + "".join(
+            f"<td{'' if i == 0 or i in words else _figure_class(c)}>{_h(c)}</td>"
+            for i, c in enumerate(r)
+        )
         + "</tr>"
         for r in rows
     )
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+    at = f" class={cls}" if cls else ""
+    return f"<table{at}><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def html_report(sheet: dict[str, Any]) -> str:
@@ -449,14 +475,14 @@ def summary_table(sheet: dict[str, Any]) -> str:
         rows.append([wager_label(w), _pct(w["house_edge_percent"]), method])
     for k, v in sheet.get("not_priced", {}).items():
         name = sheet.get("names", {}).get(k, k)
-        if k in in_base:  # no figure of its own, but settled in the base game's
+        if sheet.get("not_priced_wagers", {}).get(k, k) in in_base:  # settled in its figure
             rows.append([name, "in the base game above", f"not priced alone: {v}"])
         else:
             rows.append([name, "not priced", str(v)])
     if not rows:  # a nonbanking game: no wager of the house's; its figures follow at once
         return ""
     return "<h2>House edge of every wager</h2>" + _html_table(
-        ["Wager", "House edge", "Method"], rows
+        ["Wager", "House edge", "Method"], rows, words=(2,), cls="glance"
     )
 
 
@@ -574,14 +600,15 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         summary, title = _wager_summary(key, w)
         table = _html_table(WAGER_HEAD, _wager_rows(w)) if return_tables else ""
         counted = (  # C(52, 5) × 47 × C(46, 5): the up card is one of the dealer's six
-            "every deal of both hands, the dealer's face-up card told apart"
+            f"every deal of both hands counted ({w['combinations']:,}, the dealer's face-up "
+            "card told apart)"
             if w.get("strategy")
-            else "every hand"
+            else f"every hand counted ({w['combinations']:,})"
         )
         out.append(
             f"<section><h2>{_h(title)}</h2>{table}"
-            f"<p>{_h(summary)}</p><p class=method>exact: {counted} counted "
-            f"({w['combinations']:,}); rules {_h(rules_of(w))}</p></section>"
+            f"<p>{_h(summary)}</p><p class=method>exact: {counted}; "
+            f"rules {_h(rules_of(w))}</p></section>"
         )
     for key, p in sheet["progressives"].items():
         pts = [(float(c["meter"]), c["return_percent"]) for c in p["curve"]]
@@ -612,9 +639,8 @@ def html_body(sheet: dict[str, Any], *, return_tables: bool = True) -> str:
         out.append("<section><h2>The house: rake and Bad Beat fund</h2>")
         out += [f"<p>{_h(line)}</p>" for line in lines(sheet["poker"])]
         out.append("</section>")
-    said = (sheet.get("identification") or {}).get("in_force") or ()
     for note in sheet.get("notes") or []:
-        if note not in said:  # on the first page already, beside the chapter
+        if note not in _in_force(sheet):  # on the first page already, beside the chapter
             out.append(f"<p>{_h(note)}</p>")
     return "\n".join(out)
 

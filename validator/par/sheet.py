@@ -88,6 +88,8 @@ def build(req: ParRequest) -> dict[str, Any]:
         "paytables": "every paytable" if every else "as the submission selects",
         "wagers": {s.key: s.to_json() for s in sheets},
         "not_priced": skipped,
+        # the wager each table not priced is paid on (one in the base game is priced there)
+        "not_priced_wagers": {t: w for w, t, _ in d.tables() if t in skipped},
         # the chapter's names of the game's wagers and tables, for the documents' words: a
         # wager's own table (its id the wager's) by the wager's name ("Odds Wager", not the
         # table's "Odds"; "Bet Wager", not "Bet Wager payout")

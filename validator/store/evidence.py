@@ -494,7 +494,9 @@ def disagreements(
         out.append(AS_TEXT)
         content = str(content).encode()
     whole = hashlib.sha256(content).hexdigest() == row.sha256
-    if not whole:
+    if isinstance(row.sha256, NotText):
+        out.append("its sha256 is stored as bytes, not as text")
+    elif not whole:
         out.append("its bytes no longer give its sha256")
     t = told or Told()
     if t.unreadable is not None:
@@ -514,7 +516,9 @@ def disagreements(
         except StoreError as e:
             out.append(f"its facility, game and effective date cannot be read again: {e}")
     out += [
-        f"{LABELS[column]} is {_shown(getattr(row, column))} in its row; the audit log "
+        f"{LABELS[column]} is stored as bytes in its row, not as text"
+        if isinstance(getattr(row, column), NotText)
+        else f"{LABELS[column]} is {_shown(getattr(row, column))} in its row; the audit log "
         + ("records none" if value is None else f"says {_shown(value)}")
         for column, value in said.items()
         if _same(getattr(row, column)) != _same(value)

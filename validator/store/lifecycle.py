@@ -803,7 +803,8 @@ class Store:
     def kept_head_differs(self, entry: int, kept: str) -> str | None:
         """Why the log no longer holds a chain head written down before (``history``
         prints one, every review pack carries one): entry ``entry`` gone, or its hash not
-        the one ``kept`` (a prefix of it, eight hex digits at least); ``None`` where it
+        the one ``kept`` (a prefix of it, eight hex digits at least, and where it is cut
+        short as printed, "ad1d2dbf…94ff", the end after the "…" too); ``None`` where it
         holds. A log cut short, rewritten whole or restored from an earlier copy is a chain
         that holds by itself: only a kept head shows it."""
         with self.transaction(reading=True) as conn:
@@ -815,7 +816,8 @@ class Store:
                 f"entry #{entry}, the head kept, is not in the log: the log was cut short "
                 "or restored from an earlier copy"
             )
-        if not str(now).lower().startswith(kept.lower()):
+        start, _, end = kept.lower().partition("…")  # as printed, cut short: both ends
+        if not (str(now).lower().startswith(start) and str(now).lower().endswith(end)):
             return (
                 f"entry #{entry}'s hash is {now}, not the {kept} kept: the history up to "
                 "that entry was rewritten, or the log restored from another copy"

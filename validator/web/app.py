@@ -15,6 +15,7 @@ import datetime as dt
 import json
 import logging
 import os
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from http import HTTPStatus
@@ -662,8 +663,11 @@ async def _decision(request: Request, verb: str) -> Response:
         if verb == "approve":
             on = None
             if form.get("on"):
-                try:
-                    on = dt.date.fromisoformat(str(form.get("on")))
+                written = str(form.get("on"))
+                try:  # the form's date field sends YYYY-MM-DD, the one form taken
+                    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", written):
+                        raise ValueError(written)
+                    on = dt.date.fromisoformat(written)
                 except ValueError:
                     return "Not approved: the approval date is YYYY-MM-DD."
             note = str(form.get("note") or "").strip() or None
