@@ -768,3 +768,37 @@ def test_a_log_line_with_a_key_twice_and_a_version_of_true_are_refused(tmp_path:
     checked = invoke("validate", str(yes))
     assert checked.exit_code == 1
     assert "/rulesub: true is a yes or no, not the format's version: write 1" in checked.output
+
+
+def test_a_file_that_may_not_be_read_is_told_at_its_place_with_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file named on the command line that its permissions keep from being read got the
+    command line library's usage error ("Invalid value for 'FILE_OR_DIR': … is not
+    readable") before rulesub read anything: `validate --format json` wrote no report,
+    though one is written when a file cannot be read, and `review` then stopped with a
+    traceback. rulesub reads it and says so at its place (exit 2), in the report too."""
+    shut = tmp_path / "shut.yaml"
+    shut.write_bytes(FCP.read_bytes())
+    real_access, real_open = os.access, os.open
+
+    def access(path: Any, mode: int, *a: Any, **k: Any) -> bool:
+        return False if Path(path).name == "shut.yaml" else real_access(path, mode, *a, **k)
+
+    def opened(path: Any, flags: int, *a: Any, **k: Any) -> int:
+        if Path(path).name == "shut.yaml":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *a, **k)
+
+    monkeypatch.setattr(os, "access", access)
+    monkeypatch.setattr(os, "open", opened)
+    report = tmp_path / "report.json"
+    out = invoke("validate", "--format", "json", "--out", str(report), str(shut), str(FCP))
+    assert out.exit_code == 2 and "Invalid value" not in out.output, out.output
+    found = json.loads(report.read_text(encoding="utf-8"))["findings"]
+    assert [f["code"] for f in found if f["file"].endswith("shut.yaml")] == ["rulesub/unreadable"]
+    for command in (["signage", str(shut)], ["review", str(shut)], ["settle", str(shut)]):
+        out = invoke(*command)
+        assert out.exit_code == 2, (command, out.output)
+        assert "permission denied" in out.stderr and "Invalid value" not in out.stderr, command
+        assert out.exception is None or isinstance(out.exception, SystemExit), command

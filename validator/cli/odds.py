@@ -95,6 +95,7 @@ def odds(
             "--rulesub",
             help="a Rules Submission: price the paytables it selects (read as validate reads it)",
             metavar="FILE",
+            readable=False,
         ),
     ] = None,
     format: FormatOption = Format.text,

@@ -137,7 +137,12 @@ SubmissionIdArgument = Annotated[
 
 RulesubOption = Annotated[
     Path | None,
-    typer.Option("--rulesub", help="a Rules Submission: paytables, meters, limits", metavar="FILE"),
+    typer.Option(
+        "--rulesub",
+        help="a Rules Submission: paytables, meters, limits",
+        metavar="FILE",
+        readable=False,
+    ),
 ]
 AllowFindingsOption = Annotated[
     bool,

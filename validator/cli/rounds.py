@@ -190,7 +190,9 @@ def _read_spec(path: Path, round_no: int | None) -> Any:
 def settle(
     round_file: Annotated[
         Path,
-        typer.Argument(help="a round file (YAML), or a play log (.jsonl)", metavar="ROUND_FILE"),
+        typer.Argument(
+            help="a round file (YAML), or a play log (.jsonl)", metavar="ROUND_FILE", readable=False
+        ),
     ],
     round_no: Annotated[
         int | None,
@@ -203,6 +205,7 @@ def settle(
             metavar="FILE",
             help="the Rules Submission the round was played under, in place of the one the "
             "round file or log names (a file may name only one beside it)",
+            readable=False,
         ),
     ] = None,
     format: FormatOption = Format.text,

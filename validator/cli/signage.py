@@ -38,7 +38,9 @@ class SignFormat(StrEnum):
 
 @app.command("signage")
 def signage(
-    submission: Annotated[Path, typer.Argument(help="a Rules Submission (YAML)", metavar="FILE")],
+    submission: Annotated[
+        Path, typer.Argument(help="a Rules Submission (YAML)", metavar="FILE", readable=False)
+    ],
     format: Annotated[
         SignFormat,
         typer.Option("--format", help="text, markdown, html (print-ready) or json"),

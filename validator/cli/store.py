@@ -25,7 +25,15 @@ import typer
 
 from validator import jsonout
 from validator.cli import app
-from validator.cli.common import EXIT_FINDINGS, EXIT_USAGE, Format, fail, not_a_file, print_json
+from validator.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_USAGE,
+    Format,
+    fail,
+    not_a_file,
+    print_json,
+    readable_input,
+)
 from validator.cli.options import (
     DbOption,
     FormatOption,
@@ -139,6 +147,7 @@ def record(
         typer.Argument(
             metavar="FILE...",
             help="Rules Submissions as filed (YAML), or directories of them",
+            readable=False,
         ),
     ],
     by: Annotated[
@@ -779,7 +788,9 @@ class ReviewFormat(StrEnum):
 
 @app.command("review")
 def review(
-    file: Annotated[Path, typer.Argument(help="the proposed Rules Submission", metavar="FILE")],
+    file: Annotated[
+        Path, typer.Argument(help="the proposed Rules Submission", metavar="FILE", readable=False)
+    ],
     against: Annotated[
         str | None,
         typer.Option("--against", help="`approved` (from the database) or an OLD_FILE"),
@@ -811,7 +822,7 @@ def review(
     format = out_format(out, format)
     if format is ReviewFormat.pdf and out is None:
         fail("--format pdf needs --out FILE")
-    with _against(file, against, db) as (old_path, old_label, old_row):
+    with _against(file, against, db) as (old_path, old_label, old_row), readable_input():
         from validator.checks.engine import display_name
 
         record = _record_of(file, db)

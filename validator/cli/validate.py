@@ -51,6 +51,7 @@ def validate(
             help="Rules Submission files or directories (in a directory, every YAML file with "
             "a top-level `rulesub:` key, recursively); `-` reads one from stdin",
             metavar="FILE_OR_DIR",
+            readable=False,
         ),
     ],
     format: ReportFormatOption = ReportFormat.text,
@@ -72,6 +73,7 @@ def validate(
             metavar="FILE",
             help="the configuration to use (default: the nearest rulesub.toml, or "
             "pyproject.toml with [tool.rulesub])",
+            readable=False,
         ),
     ] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help=AS_OF_HELP)] = None,

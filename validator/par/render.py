@@ -352,7 +352,7 @@ h1 { font-size: 18pt; margin: 0 0 4pt; } h2 { font-size: 13pt; margin: 14pt 0 4p
 table { border-collapse: collapse; margin: 4pt 0; page-break-inside: avoid; width: 100%; }
 th, td { border: 1px solid #999; padding: 2pt 5pt; } td.n { text-align: right; }
 table.glance td.fig { white-space: nowrap; }  /* "10.0312% ± 4.9017 percentage points" */
-table.glance th:first-child { width: 30%; } table.glance th:last-child { width: 40%; }
+table.glance th:last-child { width: 38%; }  /* the method in lines, not a column of words */
 td:first-child { min-width: 14em; }  /* a wager's name is read on one line where it can be */
 figure { page-break-inside: avoid; margin: 6pt 0; } figcaption { font-size: 9pt; color: #333; }
 section { page-break-inside: avoid; }
@@ -541,8 +541,12 @@ def published_table(sheet: dict[str, Any]) -> str:
         )
     if not rows:
         return ""
-    return "<h2>Published figures beside the computed ones</h2>" + _html_table(
-        ["Wager", "Published by", "Published", "Computed (exact)", "Agrees or differs"], rows
+    return (  # one section: its heading never left alone at the foot of a page
+        "<section><h2>Published figures beside the computed ones</h2>"
+        + _html_table(
+            ["Wager", "Published by", "Published", "Computed (exact)", "Agrees or differs"], rows
+        )
+        + "</section>"
     )
 
 

@@ -193,9 +193,10 @@ def build_pack(
     """The review pack of the submission at ``path``, compared with ``old_path``.
     ``par_workers``: processes for the par sheet's exact base game (``None``: every core;
     a server keeps to one, as no process pool is forked from its threads)."""
+    from validator.loader import read_bytes
     from validator.signage.checked import check_submission, describe
 
-    content = path.read_bytes()
+    content = read_bytes(path, display=display)  # the loader's one bounded reader
     from validator import __version__
     from validator.clock import prepared_at
 
