@@ -257,3 +257,45 @@ def test_a_pack_of_an_approved_filing_names_the_one_it_superseded_as_such(
         f"approved #{first['id']} (high-card-flush.yaml, effective 2027-01-01), superseded "
         f"by #{second['id']} from 2027-07-01"
     ) in " ".join(after.split())
+    # a decision refused on it names what superseded it, never its own approver as that
+    said = rulesub(
+        "reject",
+        str(first["id"]),
+        "--by",
+        "rev2",
+        "--reason",
+        "late",
+        "--db",
+        db,
+        own_process=False,
+    ).stderr
+    assert (
+        f"is superseded by #{second['id']} from 2027-07-01 (approved by rev): only a "
+        "submitted one can be rejected"
+    ) in " ".join(said.split())
+
+
+def test_a_pack_of_an_ended_filing_offers_no_form_and_keeps_the_note(
+    db: str, tmp_path: Path
+) -> None:
+    """A withdrawn filing's pack (and a replaced one's) was the blank form an officer signs
+    ("Decision: Approved / Rejected … Signature"), and a rejected one's foot read
+    "Approved on: ______"; an approval's note, kept on the record, was left out of the
+    copy of record. Each ended filing says how it ended and offers nothing to sign; the
+    note is in the approved filing's pack."""
+    from validator.store import Store
+
+    first = json.loads(run("record", str(HCF), "--by", "clerk", "--db", db, "--format", "json"))
+    nxt = amended(HCF, tmp_path / "next.yaml", ("2027-01-01", "2027-07-01"))
+    second = json.loads(run("record", str(nxt), "--by", "clerk", "--db", db, "--format", "json"))
+    store = Store(db)
+    store.withdraw(second["id"], "clerk")
+    store.dispose()
+    withdrawn = run("review", str(nxt), "--format", "markdown", "--db", db)
+    assert "Decision recorded: Withdrawn by its certificate holder on " in withdrawn
+    assert "Name of the approving officer" not in withdrawn
+    run("approve", str(first["id"]), "--by", "rev", "--note", "per the Board's letter", "--db", db)
+    approved = run("review", str(HCF), "--format", "markdown", "--db", db)
+    assert "(the approval's note: per the Board's letter)" in approved
+    page = run("review", str(nxt), "--format", "html", "--db", db)
+    assert "Approved on: ______" not in page and "Withdrawn by its certificate holder" in page

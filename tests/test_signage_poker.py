@@ -103,6 +103,10 @@ OMAHA_SIGNS = [
                 "the rake; the Bad Beat payout rules are posted in the Poker room",
                 "§ 553.20(b)(1), (2), (c)",
             ),
+            (  # § 553.20(b)(1): "the method of calculation for any contributed amount"
+                "How the contribution is calculated: $1 from each pot of $15 or more",
+                "§ 553.20(b)(1)",
+            ),
         ],
     ),
     (

@@ -517,16 +517,48 @@ def test_no_line_of_history_can_be_forged_through_a_name_a_reason_or_a_file_name
     out = run(app, ["record", str(odd), "--by", "filer", "--db", db])
     assert out.exit_code == 2 and "the file's name" in out.stderr, out.output
     assert run(app, ["record", str(HCF), "--by", "filer", "--db", db]).exit_code == 0
-    for command in (
-        ["reject", "1", "--by", "bob", "--reason", forged],
-        ["approve", "1", "--by", "bob", "--note", forged],
-        ["approve", "1", "--by", "bob\nR. Officer"],
+    for command, said in (
+        (["reject", "1", "--by", "bob", "--reason", forged], "U+000A"),
+        (["approve", "1", "--by", "bob", "--note", forged], "U+000A"),
+        (["approve", "1", "--by", "bob\nR. Officer"], "U+000A"),
+        (["reject", "1", "--by", "bob", "--reason", "\u2800"], "shows nothing"),
+        (["reject", "1", "--by", "bob", "--reason", "x" * 200_000], "200,000 characters"),
     ):
         out = run(app, [*command, "--db", db])
-        assert out.exit_code == 2 and "U+000A" in out.stderr, (command, out.output)
+        assert out.exit_code == 2 and said in out.stderr, (command, out.output)
+        assert "nothing was recorded" in out.stderr
     store = Store(db)
     assert [r.status for r in store.history()] == ["submitted"]
     assert [e.action for e in store.events()] == ["record"]
     store.dispose()
     history = run(app, ["history", "--db", db]).stdout
     assert "approved #1" not in history
+
+
+def test_a_finding_waived_twice_is_refused_never_a_reason_dropped(tmp_path: Path) -> None:
+    """`approve --waive CODE=first --waive CODE=second` kept the second reason and dropped
+    the first without a word; it is refused (exit 2), the filing left pending."""
+    flawed = EXAMPLES.parent / "flawed" / "hcf-payout-limit.yaml"
+    db = str(tmp_path / "store.sqlite3")
+    run = CliRunner().invoke
+    assert run(app, ["record", str(flawed), "--by", "filer", "--db", db]).exit_code == 0
+    code = "high-card-flush/payout-limit-floor"
+    out = run(
+        app,
+        [
+            "approve",
+            "1",
+            "--by",
+            "rev",
+            "--db",
+            db,
+            "--waive",
+            f"{code}=first",
+            "--waive",
+            f"{code}=second",
+        ],
+    )
+    assert out.exit_code == 2 and f"{code} is waived twice" in out.stderr, out.output
+    store = Store(db)
+    assert store.get(1).status == "submitted"
+    store.dispose()

@@ -1153,3 +1153,28 @@ def test_a_document_format_that_does_not_exist_is_refused_not_ignored(tmp_path: 
         assert said in unescape(answer.text), (path, answer.text[:300])
     assert rev.get(f"/submissions/{sid}/review?format=markdown").status_code == 200
     assert rev.get(f"/submissions/{sid}/par").status_code == 200
+
+
+def test_a_par_sheet_of_a_filing_with_errors_is_marked_draft_on_the_page_and_printed(
+    tmp_path: Path,
+) -> None:
+    """`rulesub par` refuses a filing with errors, or marks the sheet DRAFT on every page
+    with each error listed (`--allow-findings`). The web view's par page and its PDF showed
+    the sheet of a pending filing with an error (a payout limit under § 678a.12(e)'s floor)
+    clean, the PDF the document most likely to leave the office. Each is marked DRAFT, the
+    error listed on the printed one; a clean filing's is not."""
+    from validator import PROJECT_ROOT
+    from validator.web.office import par_pdf_html
+    from validator.web.packs import Packs
+
+    office = make_office(tmp_path)
+    flawed = PROJECT_ROOT / "rulesubs" / "flawed" / "hcf-payout-limit.yaml"
+    sid = office.store.record(flawed, "cas", display="hcf.yaml").id
+    rev = client_of(office, "rev")
+    page = unescape(rev.get(f"/submissions/{sid}/par").text)
+    assert "DRAFT" in page and "1 error" in page
+    clean = unescape(rev.get(f"/submissions/{office.ids['example']}/par").text)
+    assert "DRAFT" not in clean
+    printed = par_pdf_html(Packs(office.store).pack(office.store.get(sid)))
+    assert printed is not None and "<strong>DRAFT</strong>" in printed
+    assert "payout limit" in printed.lower()

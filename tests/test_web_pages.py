@@ -437,6 +437,13 @@ def test_an_approval_with_errors_needs_each_waived_with_a_reason(office: Office)
         data={"csrf": token_of(client), "on": APPROVED_ON, "waive": codes[0]},
     )
     assert "waiver line 1 is not" in unescape(bad.text)
+    twice = f"{codes[0]}: first reason\n{codes[0]}: second reason"  # never one dropped
+    bad = client.post(
+        f"/submissions/{sid}/approve",
+        data={"csrf": token_of(client), "on": APPROVED_ON, "waive": twice},
+    )
+    assert f"waiver lines 1 and 2 both waive {codes[0]}" in unescape(bad.text)
+    assert office.store.get(sid).status == "submitted"
     waive = "\n".join(f"{c}: the meter is replaced before opening" for c in codes)
     done = client.post(
         f"/submissions/{sid}/approve",

@@ -292,6 +292,8 @@ def approve(
         code, sep, reason = w.partition("=")
         if not sep or not code.strip() or not reason.strip():
             fail(f"--waive {w!r}: expected CODE=REASON (a finding code and why it is waived)")
+        if code.strip() in waived:  # never a reason dropped without a word
+            fail(f"--waive {w!r}: {code.strip()} is waived twice; give it one reason")
         waived[code.strip()] = reason.strip()
     with _store_errors(format):
         decision = _open(db, must_exist=True).approve(

@@ -62,6 +62,7 @@ PLACEHOLDERS: dict[str, str] = {
     "bad_beat_amount": "where the Bad Beat payout's current amount is shown (its meter)",
     "bad_beat_max_contribution": "the most contributed from each pot to the Bad Beat payout",
     "bad_beat_minimum_pot": "the minimum pot for a Bad Beat contribution",
+    "bad_beat_method": "how a Bad Beat contribution is calculated, as the submission states it",
 }
 
 

@@ -97,12 +97,24 @@ class ReviewPack:
             return None
         if self.is_approved:
             text = f"Approved by {r.approved_by} on {r.approved_on}"
+            if getattr(r, "approval_note", None):  # the copy of record keeps what was noted
+                text += f" (the approval's note: {r.approval_note})"
             if r.superseded_by is not None:  # in force until the day its successor is
                 on = getattr(r, "superseded_on", None)
                 text += f"; superseded by #{r.superseded_by}" + (f" from {on}" if on else "")
             return text
         if getattr(r, "rejected_by", None):
             return f"Rejected by {r.rejected_by} on {r.rejected_on}: {r.rejection_reason}"
+        ended = getattr(r, "decided_at", None)
+        day = f" on {ended:%Y-%m-%d}" if ended is not None else ""
+        if getattr(r, "status", None) == "withdrawn":  # never a form to sign: it ended
+            return f"Withdrawn by its certificate holder{day}: it can no longer be decided"
+        if getattr(r, "status", None) == "replaced":
+            return (
+                f"Replaced{day} by #{r.superseded_by}, the certificate holder's filing "
+                "approved for the same facility, game and effective date: it can no longer "
+                "be decided"
+            )
         return None
 
     def headed(self, head: Any) -> ReviewPack:

@@ -99,8 +99,12 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
     """The pack as one printable page. ``pages``: the page each section starts on, where a
     first printing found them (``paged_review``), for the contents; none, no page column."""
     title = f"Review pack: {pack.value('facility')} · {pack.game_name}"
-    on = pack.record.approved_on if pack.is_approved else "______________"
-    foot = f"sha256 {pack.sha256} · Approved on: {on}"
+    if pack.is_approved:
+        foot = f"sha256 {pack.sha256} · Approved on: {pack.record.approved_on}"
+    elif pack.decided is not None:  # rejected, withdrawn, replaced: nothing to approve
+        foot = f"sha256 {pack.sha256} · {pack.decided.split(':')[0].split(';')[0]}"
+    else:
+        foot = f"sha256 {pack.sha256} · Approved on: ______________"
     draft = pack_draft(pack)
     parts = [
         "<!DOCTYPE html>",
@@ -479,6 +483,9 @@ def par_section(pack: ReviewPack) -> str:
         out.append(f"<p>No par sheet: {_e(in_words(pack.game, pack.par_problem or ''))}</p>")
         return "".join(out)
     body = html_body(sheet, return_tables=False).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
+    draft = pack_draft(pack)  # the web view shows this section alone: it says so itself
+    if draft:
+        out.append(f"<p class='draft'>{_e(draft)}.</p>")
     out.append(f"<p class='cite'>{_e(method(pack.banking))}</p><div class='par'>{body}</div>")
     return "".join(out)
 

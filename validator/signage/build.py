@@ -213,6 +213,8 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
             out["bad_beat_hands"] = bad_beat.qualifying_hands
         if bad_beat.payouts:
             out["bad_beat_payouts"] = bad_beat.payouts
+        if bad_beat.contribution_method:  # § 553.20(b)(1): "the method of calculation"
+            out["bad_beat_method"] = bad_beat.contribution_method
     return out
 
 

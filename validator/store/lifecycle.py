@@ -477,7 +477,7 @@ class Store:
             code: in_words(why, f"the reason of waiving {code}")
             for code, why in (waive or {}).items()
         }
-        note = None if note is None else in_words(note, "the approval's note")
+        note = in_words(note, "the approval's note") if note and note.strip() else None
         held = f"submission {submission_id}'s facility, game and effective date"
         try:
             with self.transaction() as conn:
@@ -607,6 +607,7 @@ class Store:
     def withdraw(self, submission_id: int, by: str, *, now: dt.datetime | None = None) -> Decision:
         """The holder takes back its pending filing: ``withdrawn``, audited, kept."""
         now = _utc(now)
+        by = named(by)
         with self.transaction() as conn:
             row = self._pending(conn, submission_id, "withdraw")
             done = conn.execute(
@@ -633,11 +634,9 @@ class Store:
             raise NoSubmission(submission_id)
         _as_logged(conn, row, verb)
         if row.status != "submitted":
-            who = row.approved_by or row.rejected_by
             raise Refused(
-                f"submission {submission_id} is {row.status}"
-                + (f" (by {who})" if who else "")
-                + f": only a submitted one can be {evidence.DECIDED[verb]}"
+                f"submission {submission_id} is {_how_ended(row)}: only a submitted one can "
+                f"be {evidence.DECIDED[verb]}"
             )
         return row
 
@@ -1057,6 +1056,24 @@ class Store:
 # -- helpers ----------------------------------------------------------------------------
 
 
+def _how_ended(row: Any) -> str:
+    """A filing no longer pending, in words: "approved (by rev)", "superseded by #6 from
+    2027-06-01 (approved by rev)", "replaced by #31", "withdrawn". A superseded filing's
+    approver is its own, never the one whose approval superseded it."""
+    if row.status == "approved":
+        return f"approved (by {row.approved_by})"
+    if row.status == "rejected":
+        return f"rejected (by {row.rejected_by})"
+    if row.status == "superseded":
+        return (
+            f"superseded by #{row.superseded_by} from {row.superseded_on} (approved by "
+            f"{row.approved_by})"
+        )
+    if row.status == "replaced":
+        return f"replaced by #{row.superseded_by}"
+    return str(row.status)
+
+
 def _never_given_before(conn: Connection, submission_id: int) -> None:
     """A new filing's number is one the audit log has never named: a purged filing's given
     again (its counter set back by hand) would wear the first one's entries."""
@@ -1102,14 +1119,29 @@ def named(by: str) -> str:
     return in_words(by, "the name of the officer who acts")
 
 
+#: letters that print as nothing (a blank braille cell, the Hangul fillers): a reason of
+#: them alone shows as none
+_BLANK_LETTERS = "\u2800\u3164\u115f\u1160\uffa0"
+#: the most characters a name, a reason or a note the record prints may hold
+MOST_WORDS = 2000
+
+
 def in_words(text: str, what: str) -> str:
     """A name, a reason or a note the record keeps and prints: one line of characters a
-    page shows (``validator.model.base.unseen``), else refused, saying which."""
+    page shows (``validator.model.base.unseen``), some of them seen, and no more than
+    ``MOST_WORDS`` of them; else refused, saying which."""
     from validator.model.base import unseen
 
     why = unseen(text)
+    if why is None and not text.strip().strip(_BLANK_LETTERS).strip():
+        why = "it shows nothing on a page"
+    if why is None and len(text) > MOST_WORDS:
+        why = f"{len(text):,} characters, more than the {MOST_WORDS:,} a record prints"
     if why is not None:
-        raise StoreError(f"{what}: {why}: it is kept and printed as one line of words")
+        raise StoreError(
+            f"{what}: {why}: a name, a reason or a note is one line of words a page shows; "
+            "nothing was recorded"
+        )
     return text
 
 

@@ -628,13 +628,20 @@ def waivers(text: str) -> dict[str, str] | str:
     """The approval form's waivers, one a line: ``CODE: reason`` (a reason is required);
     or what is wrong with them."""
     out: dict[str, str] = {}
+    lines: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         code, sep, reason = line.partition(":")
         if not sep or not code.strip() or not reason.strip():
             return f"Not approved: waiver line {number} is not `CODE: reason`."
+        if code.strip() in out:  # never a reason the reviewer wrote dropped without a word
+            return (
+                f"Not approved: waiver lines {lines[code.strip()]} and {number} both waive "
+                f"{code.strip()}: give it one reason."
+            )
         out[code.strip()] = reason.strip()
+        lines[code.strip()] = number
     return out
 
 

@@ -569,10 +569,19 @@ def par_pdf_html(pack: Any) -> str | None:
     regulation version, when it was prepared), made by the one function the command uses
     (``review.cover.identification``) from the filing's stored bytes. None: no sheet."""
     from validator.par.render import html_report
+    from validator.review.html import pack_draft
+    from validator.signage.checked import draft_note
 
     if pack.par is None:
         return None
-    return html_report({**pack.par, "identification": sheet_identification(pack)})
+    sheet = {**pack.par, "identification": sheet_identification(pack)}
+    if pack_draft(pack):  # as `rulesub par --allow-findings` marks it: every page, each error
+        errors = [f for f in pack.findings if f.severity == "error"]
+        sheet["draft"] = {
+            "reason": "made under a Rules Submission with errors",
+            "findings": [draft_note(f, pack.game) for f in errors],
+        }
+    return html_report(sheet)
 
 
 def sheet_identification(pack: Any) -> dict[str, str | None]:

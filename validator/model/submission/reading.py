@@ -94,8 +94,8 @@ def parse_submission(located: Located) -> LoadedSubmission:
             "",
             1,
             1,
-            "start from an example (rulesubs/example/ in rulesub's source), with the "
-            "choices `rulesub games show GAME` lists",
+            "start from an example Rules Submission of the game (rulesub's source keeps "
+            "one of each in rulesubs/example/)",
         )
         return LoadedSubmission(located, None, [problem])
     problems: list[FormatProblem] = []
