@@ -209,6 +209,11 @@ def test_house_razz_signs_cite_the_house_procedures(tmp_path: Path) -> None:
             ("limits", "Wagers and limits", "7CS Procedures § Wagers (4)", "house_sign"),
             [
                 ("Minimum wager $5; maximum wager $10", "7CS Procedures § Wagers (4)"),
+                (  # unstated, played split as the procedures deal it: posted so
+                    "Limits: split limit: the minimum wager, then the maximum wager from fifth "
+                    "street",
+                    "7CS Procedures § Wagers (4); § Seven-Card Stud (12)(iv)",
+                ),
                 ("Ante: $1", "7CS Procedures § Wagers (2)(i); § Seven-Card Stud (1)"),
                 ("Forced Bet: $2", "7CS Procedures § Seven-Card Stud (3), (4), (12)(iii)"),
             ],
@@ -402,3 +407,23 @@ def test_the_rake_sign_carries_the_methodology_that_takes_less_553_15_c(tmp_path
     assert "rounded down to the nearest $1" in texts[1]
     assert "an uncalled final bet is returned before the rake" in texts[1]
     assert "\n" not in texts[1] and "  " not in texts[1]
+
+
+def test_a_split_limit_the_game_file_plays_is_posted_unstated() -> None:
+    """7CS Procedures § Seven-Card Stud (12)(iv): the lower limit bets to fourth street, the
+    upper from fifth. The Razz example states no structure and is played so, but its sign
+    posted only "Minimum wager $5; maximum wager $10", which reads as a spread limit; it
+    posts the split the rounds play. A flop game silent on it, spread, posts none."""
+    examples = PROJECT_ROOT / "rulesubs" / "example"
+    razz = examples / "house-razz.yaml"
+    assert "structure" not in razz.read_text(encoding="utf-8")
+    lines = [text for _, items in signs(razz, "house-razz") for text, _ in items]
+    assert (
+        "Limits: split limit: the minimum wager, then the maximum wager from fifth street" in lines
+    )
+    holdem = [
+        text
+        for _, items in signs(examples / "poker-holdem.yaml", "poker-holdem")
+        for text, _ in items
+    ]
+    assert not [t for t in holdem if t.startswith("Limits:")]

@@ -653,3 +653,24 @@ def test_a_download_link_says_what_it_downloads(office: Office) -> None:
     review = client.get(f"/submissions/{sid}/review").text
     assert ">The review pack as Markdown</a>" in review
     assert ">Export these entries as CSV</a>" in client.get("/audit").text
+
+
+def test_an_upload_of_another_holder_is_refused_in_words(office: Office) -> None:
+    """A casino account files for its own certificate holder only. The refusal said
+    "names no certificate holder" of a holder written as a number, which the file does
+    name, and quoted names as Python does, by turns 'Say "Hi" Casino' and "O'Brien's
+    Casino". A holder that cannot be read is said so, with the validator's words; a name is
+    quoted one way."""
+    client = signed_in(office, "cas")
+    text = EXAMPLE.read_text(encoding="utf-8")
+    assert f"certificate_holder: {HOLDER}" in text
+    for written, said in (
+        ("12345", "names a certificate holder that cannot be read ("),
+        ("\"O'Brien's Casino\"", "names certificate holder “O'Brien's Casino”;"),
+        ("'Say \"Hi\" Casino'", 'names certificate holder “Say "Hi" Casino”;'),
+    ):
+        body = text.replace(f"certificate_holder: {HOLDER}", f"certificate_holder: {written}")
+        answer = upload(client, "other.yaml", body.encode("utf-8"))
+        page = unescape(answer.text)
+        assert answer.status_code == 403 and said in page, (written, page[-600:])
+        assert f"files for “{HOLDER}” only" in page

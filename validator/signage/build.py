@@ -235,6 +235,10 @@ def _betting_figures(
     if betting.check_raise is False:
         out["check_raise_ban"] = "A player may not raise after checking in a betting round"
     structure = betting.structure
+    if structure is None and any(  # unstated: the game file's split, as the rounds play it
+        s.betting is not None and s.betting.limit == "upper" for s in streets.values()
+    ):
+        structure = "split"
     if structure is not None:
         # the street the upper limit starts on: the submission's, else the game file's
         upper = betting.upper_from or (split.upper_from if split is not None else None)

@@ -23,6 +23,8 @@ from validator.store.accounts import Account
 from validator.store.lifecycle import FACILITY_OF_ANOTHER_HOLDER, Recorded
 
 PASTED = "pasted.yaml"
+#: the submission's field naming who files it
+HOLDER_FIELD = "/certificate_holder"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -97,12 +99,18 @@ def file_upload(store: Store, account: Account, upload: Upload) -> Recorded:
             )
         holder = checked.submission.data().get("certificate_holder")
         if account.role == "casino" and holder != account.certificate_holder:
+            unread = [f for f in checked.findings if getattr(f, "path", None) == HOLDER_FIELD]
+            named = (
+                f"certificate holder “{holder}”"
+                if holder
+                else f"a certificate holder that cannot be read ({unread[0].message})"
+                if unread
+                else "no certificate holder"
+            )
             raise UploadRefused(
-                f"{upload.name} names "
-                + (f"certificate holder {holder!r}" if holder else "no certificate holder")
-                + f"; the account "
-                f"{account.name} files for {account.certificate_holder!r} only. "
-                "Nothing was recorded.",
+                f"{upload.name} names {named}; the account {account.name} files for "
+                f"“{account.certificate_holder}” only. Nothing was recorded.",
+                [f.to_dict() for f in unread],
                 status=403,
             )
         try:
