@@ -13,3 +13,15 @@ FIVE_CARD_COUNTS = {
     "pair": 1_098_240,
     "high_card": 1_302_540,
 }
+
+#: The best five-card Poker hand among seven cards, three of a kind or better, over all
+#: C(52, 7) = 133,784,560 hands.
+SEVEN_CARD_COUNTS = {
+    "royal_flush": 4_324,
+    "straight_flush": 37_260,
+    "four_of_a_kind": 224_848,
+    "full_house": 3_473_184,
+    "flush": 4_047_644,
+    "straight": 6_180_020,
+    "three_of_a_kind": 6_461_620,
+}

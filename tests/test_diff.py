@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from published import SEVEN_CARD_COUNTS
 from typer.testing import CliRunner
 
 from validator.cli import app
@@ -219,16 +220,7 @@ def super_counts(five_cards: tuple[np.ndarray, np.ndarray]) -> dict[str, int]:
     return {name: int((code == i).sum()) for i, name in enumerate(names, 1)}
 
 
-#: The well-known counts of the best five-card hand among seven cards (of 133,784,560).
-SEVEN_CARDS = {
-    "royal_flush": 4_324,
-    "straight_flush": 37_260,
-    "four_of_a_kind": 224_848,
-    "full_house": 3_473_184,
-    "flush": 4_047_644,
-    "straight": 6_180_020,
-    "three_of_a_kind": 6_461_620,
-}
+SEVEN_CARDS = SEVEN_CARD_COUNTS  # the best five of seven (tests/published.py)
 
 
 def longest_suit_counts() -> dict[int, int]:

@@ -11,7 +11,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from published import FIVE_CARD_COUNTS
+from published import FIVE_CARD_COUNTS, SEVEN_CARD_COUNTS
 
 from validator.compiler import Game, load_game
 from validator.model.ranking import Category, Ranking
@@ -30,15 +30,7 @@ from validator.par.completions import JOINT
 
 RANKINGS = load_rankings()
 
-FIVE_OF_7 = {
-    "royal_flush": 4_324,
-    "straight_flush": 37_260,
-    "four_of_a_kind": 224_848,
-    "full_house": 3_473_184,
-    "flush": 4_047_644,
-    "straight": 6_180_020,
-    "three_of_a_kind": 6_461_620,
-}
+FIVE_OF_7 = SEVEN_CARD_COUNTS  # the best five of seven (tests/published.py)
 FIVE_OF_6 = {  # the best five of six cards
     "royal_flush": 188,
     "straight_flush": 1_656,

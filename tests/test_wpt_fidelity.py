@@ -7,6 +7,8 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+from published import SEVEN_CARD_COUNTS
+
 from tests.conftest import run_rulesub
 
 ROOT = Path(__file__).parent.parent
@@ -329,15 +331,7 @@ def test_a_selected_trips_plus_table_outside_the_boards_range_is_a_regulation_no
     a submission selecting A is told that its table lies outside it, as a note about the
     published figures (shown with --show-regulation-notes), never as the submission's
     fault. A submission selecting B is told nothing."""
-    counts = {  # of the C(52, 7) seven-card hands, by the best five
-        "royal_flush": 4_324,
-        "straight_flush": 37_260,
-        "four_of_a_kind": 224_848,
-        "full_house": 3_473_184,
-        "flush": 4_047_644,
-        "straight": 6_180_020,
-        "three_of_a_kind": 6_461_620,
-    }
+    counts = SEVEN_CARD_COUNTS  # of the C(52, 7) seven-card hands, by the best five
     paid_a = {"royal_flush": 100, "straight_flush": 40, "four_of_a_kind": 30}
     paid_a |= {"full_house": 9, "flush": 7, "straight": 4, "three_of_a_kind": 3}
     total = 133_784_560
