@@ -350,3 +350,30 @@ def test_a_selected_trips_plus_table_outside_the_boards_range_is_a_regulation_no
     assert code not in _codes(path)  # a fact about the regulation: only when asked
     out = run_rulesub("validate", "--show-regulation-notes", str(EXAMPLE), "--format", "json")
     assert code not in {f["code"] for f in json.loads(out.stdout)["findings"]}
+
+
+def test_a_stated_pocket_bonus_table_is_posted_as_the_submission_writes_it(
+    tmp_path: Path,
+) -> None:
+    """§ 677a.12(d) is missing from the text: the table in use is the submission's own
+    ("as stated in the Rules Submission"). Its sign listed the rows in the ranking's
+    order, the pairs first, "Pair 3 to 1" above "Ace-king suited 25 to 1", in neither the
+    filing's order nor the payouts'. It posts them as the filing writes them."""
+    written = POCKET.strip("\n").split("\n")
+    reordered = "\n".join([written[0], *reversed(written[1:])]) + "\n"
+    path = _submission(tmp_path, POCKET, reordered)
+    out = run_rulesub("signage", str(path))
+    assert out.returncode == 0, out.stderr
+    sign = out.stdout.split("Pocket Bonus Wager  [")[1].split("==")[0]
+    rows = [
+        line.strip().rsplit("  ", 1)[0].strip() for line in sign.splitlines() if " to 1" in line
+    ]
+    assert rows == [
+        "Pair",
+        "Ace and a king, queen or jack",
+        "Pair of kings, queens or jacks",
+        "Ace-king",
+        "Ace-queen or ace-jack suited",
+        "Ace-king suited",
+        "Pair of aces",
+    ]

@@ -322,7 +322,18 @@ def _amount_key(amount: Decimal | None, keys: list[str]) -> str | None:
     return None
 
 
-def _rows(game: Game, table: Table, rows: Rows) -> tuple[tuple[str, str], ...]:
+def _rows(
+    game: Game, table: Table, rows: Rows, as_stated: bool = False
+) -> tuple[tuple[str, str], ...]:
+    """A table's rows that pay, in the chapter's order; a table the submission states (its
+    text missing from the regulation), in the order the submission writes them."""
+    if as_stated:
+        names = dict(game.row_names(table))
+        return tuple(
+            (names[hand], payout_text(payout))
+            for hand, payout in rows.items()
+            if hand in names and payout.pays
+        )
     return tuple(
         (name, payout_text(rows[hand]))
         for hand, name in game.row_names(table)
@@ -376,7 +387,7 @@ def _table_items(
         if not rows:
             return [Line(f"{name}: no paytable is stated in the Rules Submission", table.cite)]
         cite = f"{table.cite}, missing from the regulation text: as stated in the Rules Submission"
-        return [Paytable(name, cite, "Payout", _rows(game, table, rows))]
+        return [Paytable(name, cite, "Payout", _rows(game, table, rows, as_stated=True))]
     if table.paytable is not None:
         rows = table.paytable
         return [
