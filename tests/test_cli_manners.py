@@ -797,7 +797,14 @@ def test_a_file_that_may_not_be_read_is_told_at_its_place_with_the_report(
     assert out.exit_code == 2 and "Invalid value" not in out.output, out.output
     found = json.loads(report.read_text(encoding="utf-8"))["findings"]
     assert [f["code"] for f in found if f["file"].endswith("shut.yaml")] == ["rulesub/unreadable"]
-    for command in (["signage", str(shut)], ["review", str(shut)], ["settle", str(shut)]):
+    db = str(tmp_path / "store.sqlite3")  # an office's pack reads the store too
+    assert invoke("record", str(FCP), "--by", "clerk", "--db", db).exit_code == 0
+    for command in (
+        ["signage", str(shut)],
+        ["review", str(shut)],
+        ["review", str(shut), "--db", db],
+        ["settle", str(shut)],
+    ):
         out = invoke(*command)
         assert out.exit_code == 2, (command, out.output)
         assert "permission denied" in out.stderr and "Invalid value" not in out.stderr, command

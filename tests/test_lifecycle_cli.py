@@ -299,3 +299,18 @@ def test_a_pack_of_an_ended_filing_offers_no_form_and_keeps_the_note(
     assert "(the approval's note: per the Board's letter)" in approved
     page = run("review", str(nxt), "--format", "html", "--db", db)
     assert "Approved on: ______" not in page and "Withdrawn by its certificate holder" in page
+    # every page's foot says the day it ended, whatever the officer's name holds
+    third = amended(HCF, tmp_path / "third.yaml", ("2027-01-01", "2028-01-01"))
+    filed = json.loads(run("record", str(third), "--by", "clerk", "--db", db, "--format", "json"))
+    run(
+        "reject",
+        str(filed["id"]),
+        "--by",
+        "Lee, J. (Chief: Compliance)",
+        "--reason",
+        "no",
+        "--db",
+        db,
+    )
+    page = run("review", str(third), "--format", "html", "--db", db)
+    assert "· Rejected on 20" in page and "Rejected by Lee, J. (Chief</" not in page

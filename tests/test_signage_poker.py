@@ -427,3 +427,17 @@ def test_a_split_limit_the_game_file_plays_is_posted_unstated() -> None:
         for text, _ in items
     ]
     assert not [t for t in holdem if t.startswith("Limits:")]
+
+
+def test_the_bad_beat_method_is_posted_on_one_line(tmp_path: Path) -> None:
+    """§ 553.20(b)(1): "the method of calculation for any contributed amount", in the
+    filing's words: written as a YAML block it kept the file's line breaks on the sign,
+    where the rake's methodology beside it is set on one line."""
+    text = OMAHA.replace(
+        "  contribution_method: $1 from each pot of $15 or more\n",
+        "  contribution_method: |-\n    $1 from each pot\n    of $15 or more\n",
+    )
+    assert text != OMAHA
+    built = _built(tmp_path, text)
+    lines = [i.text for s in built.signs for i in s.items if hasattr(i, "text")]
+    assert "How the contribution is calculated: $1 from each pot of $15 or more" in lines

@@ -523,6 +523,8 @@ def test_no_line_of_history_can_be_forged_through_a_name_a_reason_or_a_file_name
         (["approve", "1", "--by", "bob", "--note", forged], "U+000A"),
         (["approve", "1", "--by", "bob\nR. Officer"], "U+000A"),
         (["reject", "1", "--by", "bob", "--reason", "\u2800"], "shows nothing"),
+        (["reject", "1", "--by", "bob", "--reason", "\u2800 \u3164 \u2800"], "shows nothing"),
+        (["reject", "1", "--by", "bob", "--reason", "\u034f"], "shows nothing"),
         (["reject", "1", "--by", "bob", "--reason", "x" * 200_000], "200,000 characters"),
     ):
         out = run(app, [*command, "--db", db])

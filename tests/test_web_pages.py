@@ -674,3 +674,14 @@ def test_an_upload_of_another_holder_is_refused_in_words(office: Office) -> None
         page = unescape(answer.text)
         assert answer.status_code == 403 and said in page, (written, page[-600:])
         assert f"files for “{HOLDER}” only" in page
+
+
+def test_the_decision_forms_take_no_more_than_the_record_prints(office: Office) -> None:
+    """A reason or a note runs to 2,000 characters at most (the record refuses more): the
+    form's fields say so to the browser, so that a longer one is never typed, posted and
+    lost with the refusal."""
+    from validator.store.lifecycle import MOST_WORDS
+
+    client = signed_in(office, "rev")
+    page = client.get(f"/submissions/{office.ids['example']}").text
+    assert page.count(f'maxlength="{MOST_WORDS}"') == 2

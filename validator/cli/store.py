@@ -928,9 +928,11 @@ def _record_of(file: Path, db: str | None) -> Any:
     """The record of exactly these bytes, where the database holds it."""
     import hashlib
 
+    from validator.loader import read_bytes
     from validator.store import StoreError
 
+    content = read_bytes(file)  # the loader's one reader: a file it may not read is said so
     try:
-        return _open(db, must_exist=True).find_sha(hashlib.sha256(file.read_bytes()).hexdigest())
+        return _open(db, must_exist=True).find_sha(hashlib.sha256(content).hexdigest())
     except StoreError:  # no database, or none of this rulesub: the pack says "not recorded"
         return None

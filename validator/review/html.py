@@ -99,12 +99,7 @@ def render_html(pack: ReviewPack, pages: dict[str, int] | None = None) -> str:
     """The pack as one printable page. ``pages``: the page each section starts on, where a
     first printing found them (``paged_review``), for the contents; none, no page column."""
     title = f"Review pack: {pack.value('facility')} · {pack.game_name}"
-    if pack.is_approved:
-        foot = f"sha256 {pack.sha256} · Approved on: {pack.record.approved_on}"
-    elif pack.decided is not None:  # rejected, withdrawn, replaced: nothing to approve
-        foot = f"sha256 {pack.sha256} · {pack.decided.split(':')[0].split(';')[0]}"
-    else:
-        foot = f"sha256 {pack.sha256} · Approved on: ______________"
+    foot = f"sha256 {pack.sha256} · {_ended(pack)}"
     draft = pack_draft(pack)
     parts = [
         "<!DOCTYPE html>",
@@ -132,6 +127,21 @@ def chain_line(pack: ReviewPack) -> str | None:
     line of its own: with the sha256 on one line the foot would outrun the page); ``None``
     where the pack is not from the store."""
     return f"Audit chain head {pack.audit_head}" if pack.audit_head is not None else None
+
+
+def _ended(pack: ReviewPack) -> str:
+    """What every page's foot says of the decision: the day approved, else how the filing
+    ended and when, else the blank the officer fills in."""
+    r = pack.record
+    if pack.is_approved:
+        return f"Approved on: {r.approved_on}"
+    status = getattr(r, "status", None) if r is not None else None
+    ended = getattr(r, "decided_at", None)
+    if status == "rejected":
+        return f"Rejected on {r.rejected_on}"
+    if status in ("withdrawn", "replaced") and ended is not None:
+        return f"{status.title()} on {ended:%Y-%m-%d}"
+    return "Approved on: ______________"
 
 
 def pack_draft(pack: ReviewPack) -> str | None:

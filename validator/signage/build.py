@@ -214,7 +214,7 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
         if bad_beat.payouts:
             out["bad_beat_payouts"] = bad_beat.payouts
         if bad_beat.contribution_method:  # § 553.20(b)(1): "the method of calculation"
-            out["bad_beat_method"] = bad_beat.contribution_method
+            out["bad_beat_method"] = " ".join(bad_beat.contribution_method.split())
     return out
 
 

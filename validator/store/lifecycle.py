@@ -1126,6 +1126,14 @@ _BLANK_LETTERS = "\u2800\u3164\u115f\u1160\uffa0"
 MOST_WORDS = 2000
 
 
+def _seen_letter(c: str) -> bool:
+    """A character that shows on a page by itself: not a space, a blank letter or a mark
+    set on another (a lone combining mark shows nothing)."""
+    import unicodedata
+
+    return not c.isspace() and c not in _BLANK_LETTERS and unicodedata.category(c)[0] != "M"
+
+
 def in_words(text: str, what: str) -> str:
     """A name, a reason or a note the record keeps and prints: one line of characters a
     page shows (``validator.model.base.unseen``), some of them seen, and no more than
@@ -1133,7 +1141,7 @@ def in_words(text: str, what: str) -> str:
     from validator.model.base import unseen
 
     why = unseen(text)
-    if why is None and not text.strip().strip(_BLANK_LETTERS).strip():
+    if why is None and not any(_seen_letter(c) for c in text):
         why = "it shows nothing on a page"
     if why is None and len(text) > MOST_WORDS:
         why = f"{len(text):,} characters, more than the {MOST_WORDS:,} a record prints"

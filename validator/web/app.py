@@ -47,7 +47,7 @@ from validator.loader import MAX_BYTES
 from validator.store import NoSubmission, Refused, Store, StoreError, UnknownWaiver, Unwaived
 from validator.store import accounts as acct
 from validator.store.accounts import Account
-from validator.store.lifecycle import decision_day
+from validator.store.lifecycle import MOST_WORDS, decision_day
 from validator.store.words import audit_words
 from validator.web import queries
 from validator.web.packs import Packs
@@ -435,6 +435,7 @@ async def submission(request: Request) -> Response:
             "waivers": web.store.waivers_of(row.id),
             "replaces": web.store.replaces(row.id) if row.status == "submitted" else [],
             "today": decision_day().isoformat(),  # the store's day (UTC), not the server's
+            "most_words": MOST_WORDS,  # a reason or a note the record prints, at most
         }
 
     return web.render(request, "submission.html", **await run_in_threadpool(gather))
