@@ -92,6 +92,8 @@ class ReviewPack:
     def decided(self) -> str | None:
         """The decision the store records for exactly these bytes, in words; None while
         there is none (the pack is then the form the officer signs)."""
+        from validator.store.names import ended
+
         r = self.record
         if r is None:
             return None
@@ -99,21 +101,19 @@ class ReviewPack:
             text = f"Approved by {r.approved_by} on {r.approved_on}"
             if getattr(r, "approval_note", None):  # the copy of record keeps what was noted
                 text += f" (the approval's note: {r.approval_note})"
-            if r.superseded_by is not None:  # in force until the day its successor is
-                on = getattr(r, "superseded_on", None)
-                text += f"; superseded by #{r.superseded_by}" + (f" from {on}" if on else "")
-            return text
+            gone = ended(r)  # in force until the day its successor is
+            return text + (f"; {gone}" if gone else "")
         if getattr(r, "rejected_by", None):
             return f"Rejected by {r.rejected_by} on {r.rejected_on}: {r.rejection_reason}"
-        ended = getattr(r, "decided_at", None)
-        day = f" on {ended:%Y-%m-%d}" if ended is not None else ""
+        at = getattr(r, "decided_at", None)
+        day = f" on {at:%Y-%m-%d}" if at is not None else ""
         if getattr(r, "status", None) == "withdrawn":  # never a form to sign: it ended
             return f"Withdrawn by its certificate holder{day}: it can no longer be decided"
-        if getattr(r, "status", None) == "replaced":
+        gone = ended(r)
+        if gone is not None:  # replaced
             return (
-                f"Replaced{day} by #{r.superseded_by}, the certificate holder's filing "
-                "approved for the same facility, game and effective date: it can no longer "
-                "be decided"
+                f"{gone[:1].upper()}{gone[1:]}{day}, the certificate holder's filing approved "
+                "for the same facility, game and effective date: it can no longer be decided"
             )
         return None
 

@@ -1064,14 +1064,10 @@ def _how_ended(row: Any) -> str:
         return f"approved (by {row.approved_by})"
     if row.status == "rejected":
         return f"rejected (by {row.rejected_by})"
-    if row.status == "superseded":
-        return (
-            f"superseded by #{row.superseded_by} from {row.superseded_on} (approved by "
-            f"{row.approved_by})"
-        )
-    if row.status == "replaced":
-        return f"replaced by #{row.superseded_by}"
-    return str(row.status)
+    gone = names.ended(row)
+    if row.status == "superseded" and gone:
+        return f"{gone} (approved by {row.approved_by})"
+    return gone or str(row.status)
 
 
 def _never_given_before(conn: Connection, submission_id: int) -> None:

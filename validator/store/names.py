@@ -95,10 +95,20 @@ def file_name(stored: str | None) -> str:
     return re.split(r"[\\/]", stored or "")[-1]
 
 
+def ended(row: Any) -> str | None:
+    """How a filing another one took the place of ended, in words: "superseded by #6 from
+    2027-06-01", "replaced by #31"; None for any other (the one phrase for the store's
+    refusals, the review pack and the filing compared with)."""
+    status = getattr(row, "status", None)
+    if status == "superseded" and row.superseded_by is not None:
+        return f"superseded by #{row.superseded_by} from {row.superseded_on}"
+    if status == "replaced" and row.superseded_by is not None:
+        return f"replaced by #{row.superseded_by}"
+    return None
+
+
 def approved_label(row: Any) -> str:
     """An approved filing compared with, as the review pack and ``diff`` name it: superseded
     since (by the filing under review, once it is approved), it says so and by which."""
     label = f"approved #{row.id} ({file_name(row.filename)}, effective {row.effective})"
-    if getattr(row, "status", None) == "superseded" and row.superseded_by is not None:
-        label += f", superseded by #{row.superseded_by} from {row.superseded_on}"
-    return label
+    return label + (f", {gone}" if (gone := ended(row)) else "")
