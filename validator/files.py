@@ -67,51 +67,54 @@ def is_stream(path: Path) -> bool:
     return not stat.S_ISREG(mode) or str(path.absolute()).startswith(_STREAM_ROOTS)
 
 
+def _written_at(path: Path) -> Path | None:
+    """The file ``write_whole`` writes for ``path``: a link's target (the link stays);
+    None for a stream, written as it comes; a ``WriteError`` for a directory."""
+    if path.is_dir():
+        raise WriteError(errno.EISDIR, reason(OSError(errno.EISDIR, "")), str(path))
+    if is_stream(path):
+        return None
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _temporary(path: Path) -> tuple[int, str]:
+    """A temporary file beside ``path``, that the whole is written to before it replaces it."""
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        return tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:
+        raise _error(path, e) from None
+
+
 def can_write_whole(path: Path) -> None:
     """Raise the ``WriteError`` that ``write_whole`` would meet at ``path`` for want of a
     place to write (a directory, a folder it may not write in), before a command acts: a
     filing recorded or approved is never followed by "cannot write", as if it had not
     been."""
-    path = Path(path)
-    if path.is_dir():
-        raise WriteError(errno.EISDIR, reason(OSError(errno.EISDIR, "")), str(path))
-    if is_stream(path):
-        return
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as e:
-        raise _error(path, e) from None
-    os.close(fd)
-    Path(tmp).unlink(missing_ok=True)
+    target = _written_at(Path(path))
+    if target is not None:
+        fd, tmp = _temporary(target)
+        os.close(fd)
+        Path(tmp).unlink(missing_ok=True)
 
 
 def write_whole(path: Path, content: str | bytes, *, private: bool = False) -> None:
     """Write ``content`` to ``path`` whole or not at all, with the user's normal permissions
     (``private``, a secret: the owner's alone); to a stream as it comes. Raises
     ``WriteError``."""
-    path = Path(path)
     data = content.encode("utf-8") if isinstance(content, str) else content
-    if path.is_dir():
-        raise WriteError(errno.EISDIR, reason(OSError(errno.EISDIR, "")), str(path))
-    if is_stream(path):
-        _write_stream(path, data)
+    target = _written_at(Path(path))
+    if target is None:
+        _write_stream(Path(path), data)
         return
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))  # the link stays; its target is written
-    directory = path.parent if str(path.parent) else Path(".")
+    path = target
     try:
         mode = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
     except OSError as e:
         raise _error(path, e) from None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as e:
-        raise _error(path, e) from None
+    fd, tmp = _temporary(path)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
