@@ -120,6 +120,14 @@ class Deal(Strict):
     common_card: CommonCard | None = None
     note: str | None = None
 
+    def bets_the_upper_limit(self) -> bool:
+        """Whether some street bets the upper limit: a table whose filing states no limit
+        structure is then split (the lower limit, then the upper), else spread; the one
+        reading for the rounds and the sign."""
+        return any(
+            s.betting is not None and s.betting.limit == "upper" for s in self.streets.values()
+        )
+
     @model_validator(mode="after")
     def _consistent(self) -> Deal:
         if (self.first == "button_left") != (self.button is not None):

@@ -171,7 +171,8 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
     streets = definition.deal.streets if definition and definition.deal else {}
     if betting is not None:
         split = definition.betting.split_limit if definition and definition.betting else None
-        out.update(_betting_figures(betting, streets, split))
+        played = definition.deal.bets_the_upper_limit() if definition and definition.deal else False
+        out.update(_betting_figures(betting, streets, split, played))
     ante = submission.ante
     if ante is not None and ante.required and ante.amount is not None:
         out["ante"] = _money(ante.amount)
@@ -219,7 +220,10 @@ def poker_figures(submission: RulesSubmission, definition: GameDefinition | None
 
 
 def _betting_figures(
-    betting: PokerBetting, streets: Mapping[str, Street], split: SplitLimit | None = None
+    betting: PokerBetting,
+    streets: Mapping[str, Street],
+    split: SplitLimit | None = None,
+    split_unstated: bool = False,
 ) -> dict[str, str]:
     """The raise caps, the check-raise ban and the limit structure a Poker table posts: a
     split limit with the street its upper limit applies from, and the earlier street an open
@@ -235,9 +239,7 @@ def _betting_figures(
     if betting.check_raise is False:
         out["check_raise_ban"] = "A player may not raise after checking in a betting round"
     structure = betting.structure
-    if structure is None and any(  # unstated: the game file's split, as the rounds play it
-        s.betting is not None and s.betting.limit == "upper" for s in streets.values()
-    ):
+    if structure is None and split_unstated:  # the game file's split, as the rounds play it
         structure = "split"
     if structure is not None:
         # the street the upper limit starts on: the submission's, else the game file's

@@ -131,10 +131,7 @@ def limits(
     is split, the others spread."""
     deal = game.definition.deal
     assert deal is not None
-    uses_upper = any(
-        s.betting is not None and s.betting.limit == "upper" for s in deal.streets.values()
-    )
-    if structure == "split" or (structure is None and uses_upper):
+    if structure == "split" or (structure is None and deal.bets_the_upper_limit()):
         return Limit(low, low), Limit(high, high)
     if structure == "fixed":
         return Limit(low, low), None
