@@ -1,5 +1,10 @@
 """A bounded load on ``rulesub serve`` on 127.0.0.1: 50 uploads and 50 page loads at once
-lose no submission and answer every request (issue 15)."""
+lose no submission and answer every request (issue 15).
+
+Nothing here times the server: its speed is measured in ``benchmarks/``. A request is
+given ``ANSWERED_WITHIN`` seconds, the bound past which a server is hung rather than slow on
+a machine busy with the rest of the suite; one that waits so long fails with the server's
+log and where each of its threads stood (``webtools.served``)."""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from validator.store import accounts as acct  # noqa: E402
 
 UPLOADS = 50
 PAGE_LOADS = 50
+ANSWERED_WITHIN = 360.0
 
 
 def variants(count: int) -> list[bytes]:
@@ -36,8 +42,8 @@ def test_fifty_concurrent_uploads_and_page_loads_lose_nothing(tmp_path: Path) ->
     async def load(base: str) -> tuple[list[httpx.Response], list[httpx.Response]]:
         limits = httpx.Limits(max_connections=UPLOADS + PAGE_LOADS)
         async with (
-            httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as api,
-            httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as pages,
+            httpx.AsyncClient(base_url=base, timeout=ANSWERED_WITHIN, limits=limits) as api,
+            httpx.AsyncClient(base_url=base, timeout=ANSWERED_WITHIN, limits=limits) as pages,
         ):
             login = await pages.get("/login")
             signed = await pages.post(

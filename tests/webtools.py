@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -168,31 +170,54 @@ def free_port() -> int:
 @contextmanager
 def served(db: str, seconds: float = 60.0, extra: list[str] | None = None) -> Iterator[str]:
     """``rulesub serve --db DB`` (and ``extra`` options) on a free port of 127.0.0.1, as its
-    base URL; stopped after."""
+    base URL; stopped after.
+
+    The server's log goes to a file, never a pipe no one reads while it serves (a full
+    pipe would stop a server that logs much). Where the test fails while it serves, the
+    failure carries that log and where each of the server's threads stood (Python's
+    fault handler, on SIGABRT): a request that waited for ever shows what held it."""
     port = free_port()
-    env = {**os.environ, "RULESUB_SECRET_KEY": "test-server-key-of-at-least-32-characters"}
-    proc = subprocess.Popen(
-        [*RULESUB, "serve", "--db", db, "--port", str(port), *(extra or [])],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + seconds
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"rulesub serve stopped: {proc.stderr.read().decode()}")  # type: ignore[union-attr]
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            if time.monotonic() > deadline:
-                raise AssertionError("rulesub serve did not listen in time")
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
+    env = {
+        **os.environ,
+        "RULESUB_SECRET_KEY": "test-server-key-of-at-least-32-characters",
+        "PYTHONFAULTHANDLER": "1",
+    }
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            [*RULESUB, "serve", "--db", db, "--port", str(port), *(extra or [])],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+
+        def said() -> str:
+            log.seek(0)
+            return log.read().decode(errors="replace")
+
         try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            deadline = time.monotonic() + seconds
+            while True:
+                if proc.poll() is not None:
+                    raise AssertionError(f"rulesub serve stopped: {said()}")
+                with socket.socket() as s:
+                    if s.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+                if time.monotonic() > deadline:
+                    raise AssertionError("rulesub serve did not listen in time")
+                time.sleep(0.1)
+            yield f"http://127.0.0.1:{port}"
+        except Exception as e:  # a skip is no failure: no log
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGABRT)  # the fault handler writes every thread's stack
+                with suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=15)
+            e.add_note(f"rulesub serve's log (the last 20,000 characters):\n{said()[-20000:]}")
+            raise
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
