@@ -237,3 +237,53 @@ def test_compiled_constraints_are_the_game_files(game: str) -> None:
             assert got == want, (model.id, name)
         if hasattr(model, "pointers"):
             assert made.pointers == model.pointers
+
+
+# -- what only a Poker table states --------------------------------------------------------
+
+
+def _poker_values() -> dict[str, Any]:
+    """A well-formed value of each Poker section, as the Poker examples state them."""
+    holdem = plain(load_yaml(EXAMPLES / "poker-holdem.yaml").data)
+    razz = plain(load_yaml(EXAMPLES / "house-razz.yaml").data)
+    return {
+        **{k: holdem[k] for k in ("ante", "blinds", "betting", "rake", "bad_beat")},
+        "forced_bet": razz["forced_bet"],
+        "showdown": {"discarded_hands_shown": True},
+        "deck_rotation": holdem["deck_rotation"],
+        "irregularities": "A card exposed by the dealer is shown to every player.",
+    }
+
+
+def test_the_poker_sections_are_one_list() -> None:
+    from validator.checks.schema import _poker_sections
+    from validator.model.submission import POKER_SECTIONS
+
+    assert list(_poker_sections(True)) == list(POKER_SECTIONS)
+    assert set(_poker_values()) == set(POKER_SECTIONS)
+
+
+@pytest.mark.parametrize("game", BANKING)
+def test_a_poker_section_on_a_banking_filing_is_refused_as_its_schema_refuses_it(
+    game: str, tmp_path: Path
+) -> None:
+    """A key of ch. 553's nonbanking tables (a Forced Bet, a rake, a Bad Beat payout) on a
+    banking game's filing answers no rule of its chapter: the game's schema refuses it, and
+    ``validate`` refused it too, where it was read in silence as though it applied."""
+    from validator.checks import validate_paths
+
+    text = (EXAMPLES / f"{game}.yaml").read_text(encoding="utf-8")
+    lines = len(text.splitlines())
+
+    def found(path: Path) -> list[tuple[str, str, int]]:
+        return sorted((f.code, f.path, f.line) for f in validate_paths([path]).files[0].findings)
+
+    example = found(EXAMPLES / f"{game}.yaml")  # what the example itself is told (Lunar's)
+    for key, value in _poker_values().items():
+        data = plain(load_yaml(EXAMPLES / f"{game}.yaml").data) | {key: value}
+        for validator in VALIDATORS:
+            assert list(validator(schema_for(data)).iter_errors(data)), (game, key)
+        path = tmp_path / f"{key}.yaml"
+        path.write_text(f"{text}{key}: {json.dumps(value)}\n", encoding="utf-8")
+        refused = ("rulesub/unknown-key", f"/{key}", lines + 1)
+        assert found(path) == sorted([*example, refused]), (game, key)

@@ -439,6 +439,7 @@ def _game_keys(
         *_listed_twice(submission, located, name),
         *_table_keys(facts, submission, located, name),
         *_streets(facts, submission, located, name),
+        *_poker_keys(facts, submission, located, name),
     ]
 
 
@@ -550,6 +551,29 @@ def _table_keys(
                     f"{table.name} meters are {', '.join(names)}",
                     hint=f"the meters here are: {', '.join(names)}",
                 )
+
+
+def _poker_keys(
+    facts: GameFacts, submission: RulesSubmission, located: Located, name: str
+) -> Iterator[Finding]:
+    """What only a nonbanking Poker table states (``POKER_SECTIONS``), on a banking game's
+    filing: a key of no rule of its game, refused as the game's own schema refuses it (not
+    kept in silence, as though read)."""
+    from validator.model.submission import POKER_SECTIONS
+
+    if facts.definition.kind != "banking":
+        return
+    stated = [key for key in POKER_SECTIONS if getattr(submission, key) is not None]
+    for key in stated:
+        yield generic_rule("rulesub/unknown-key").finding(
+            name,
+            located=located,
+            pointer=f"/{key}",
+            at="key",
+            message=f"unknown key {key!r}: a Poker (nonbanking) table states it, and "
+            f"{facts.name} is a banking game, which has none",
+            hint="remove the key",
+        )
 
 
 def _streets(

@@ -43,6 +43,7 @@ from validator.model.submission.descriptions import (
 )
 from validator.model.submission.document import (
     FORMAT_VERSION,
+    POKER_SECTIONS,
     REQUIRED,
     RulesSubmission,
 )
@@ -115,6 +116,7 @@ __all__ = [
     "METHODS",
     "MISREAD",
     "MISSING",
+    "POKER_SECTIONS",
     "REQUIRED",
     "SHUFFLERS",
     "Ante",

@@ -25,6 +25,20 @@ from validator.model.submission.table import Dealing, Equipment, TableLimits
 
 FORMAT_VERSION = 1
 
+#: What only a nonbanking Poker table states (ch. 553 and the house procedures): a banking
+#: game's filing that states one is refused, as its game's schema refuses it.
+POKER_SECTIONS = (
+    "ante",
+    "blinds",
+    "forced_bet",
+    "betting",
+    "rake",
+    "bad_beat",
+    "showdown",
+    "deck_rotation",
+    "irregularities",
+)
+
 
 def _version(value: Any) -> Any:
     """The format's version is the number 1: YAML's ``true`` (Python's ``True == 1``) is a
