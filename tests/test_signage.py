@@ -105,9 +105,9 @@ Six Card Bonus Wager, Paytable D  [§ 641a.12(h)]
 == Sign 4 of 4: Table limits ==
 Posted at each table by the house; no rule requires this sign  [§ 601a.10(a)]
 
-Minimum wager $10  [§ 601a.10(a)]
+Minimum wager $10
 
-Maximum wager $500  [§ 601a.10(a)]
+Maximum wager $500
 """
 
 LUNAR_POKER = """\
@@ -190,9 +190,9 @@ Force the Dealer  [§ 589.2(b)(3)(iii)]
 == Sign 5 of 5: Table limits ==
 Posted at each table by the house; no rule requires this sign  [§ 601a.10(a)]
 
-Minimum wager $15  [§ 601a.10(a)]
+Minimum wager $15
 
-Maximum wager $1,000  [§ 601a.10(a)]
+Maximum wager $1,000
 """
 
 WPT_HEADS_UP_HOLDEM = """\
@@ -276,9 +276,9 @@ Payout limit per player per round of play: $100,000  [§ 677a.2(b)(8)(ii); § 67
 == Sign 4 of 4: Table limits ==
 Posted at each table by the house; no rule requires this sign  [§ 601a.10(a)]
 
-Minimum wager $10  [§ 601a.10(a)]
+Minimum wager $10
 
-Maximum wager $500  [§ 601a.10(a)]
+Maximum wager $500
 """
 
 HIGH_CARD_FLUSH = """\
@@ -364,9 +364,9 @@ Payout limit per player per round of play: $250,000. Winning Progressive Jackpot
 == Sign 4 of 4: Table limits ==
 Posted at each table by the house; no rule requires this sign  [§ 601a.10(a)]
 
-Minimum wager $10  [§ 601a.10(a)]
+Minimum wager $10
 
-Maximum wager $1,000  [§ 601a.10(a)]
+Maximum wager $1,000
 """
 
 SUBMISSIONS = {
@@ -656,3 +656,31 @@ def test_a_citation_never_breaks_after_its_section_sign(tmp_path: Path, game: st
     assert not any(line.rstrip().endswith("§") for line in lines)
     cites = [c for line in lines for c in line.split("[")[1:]]
     assert cites and all(c.startswith("§ ") or not c.startswith("§") for c in cites)
+
+
+def test_the_house_table_limits_are_posted_without_a_section_said_to_require_them(
+    tmp_path: Path,
+) -> None:
+    """§ 641a.2(b) cites § 601a.10(a) for the approval of a table's "layouts, signage and
+    equipment"; no sentence held requires the limits posted. The house's limits sign cites
+    it once, for the sign; its lines, printed with it beside each as the proofs print "the
+    section behind every line", read as required by it. The JSON keeps each line's section."""
+    import json
+
+    from validator.review import build_pack, render_html
+
+    path = write(tmp_path, FOUR_CARD_POKER)
+    code, text, _ = signage(str(path))
+    assert code == 0
+    assert "no rule requires this sign  [§ 601a.10(a)]\n\nMinimum wager $10\n" in text
+    assert "Maximum wager $500\n" in text and "$500  [" not in text
+    _, markdown, _ = signage(str(path), "--format", "markdown")
+    assert "\nMinimum wager $10\n" in markdown and "$10 (§" not in markdown
+    _, html, _ = signage(str(path), "--format", "html")
+    assert '<p class="item notice">Minimum wager $10</p>' in html
+    pack = render_html(build_pack(path, path.name))
+    assert "<p>Minimum wager $10</p>" in pack and "$10 <span" not in pack
+    _, out, _ = signage(str(path), "--format", "json")
+    limits = next(s for s in json.loads(out)["signs"] if s["title"] == "Table limits")
+    assert [i["section"] for i in limits["items"]] == ["§ 601a.10(a)"] * 2
+    assert "§ 641a.12(a)]" in text  # a sign a rule requires keeps its lines' sections

@@ -515,7 +515,7 @@ def _signage(pack: ReviewPack) -> str:
         )
     out.append(
         f"<p>{plural(len(signs.signs), 'sign')}, each as it is to be posted, with the section "
-        "requiring every line.</p>"
+        "behind every line.</p>"
     )
     for n, sign in enumerate(signs.signs, 1):
         out.append(
@@ -524,7 +524,9 @@ def _signage(pack: ReviewPack) -> str:
             f"{_e(PLACEMENT.get(sign.placement, sign.placement))} [{_e(sign.cite)}]</div>"
         )
         for item in sign.items:
-            if isinstance(item, Line):
+            if isinstance(item, Line) and not sign.cites(item):
+                out.append(f"<p>{_e(item.text)}</p>")
+            elif isinstance(item, Line):
                 out.append(f"<p>{_e(item.text)} <span class='cite'>[{_e(item.cite)}]</span></p>")
             elif isinstance(item, Paytable):
                 out.append(

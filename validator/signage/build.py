@@ -68,6 +68,12 @@ class Sign:
     placement: str
     items: tuple[Item, ...]
 
+    def cites(self, line: Line) -> bool:
+        """Whether ``line`` is printed with its section: not on a sign the house posts where
+        it is the sign's own (a banking table's limits, § 601a.10(a), which approves the
+        signage): printed again beside each line, it read as the section requiring it."""
+        return not (self.placement == "house_sign" and line.cite == self.cite)
+
 
 @dataclass(frozen=True)
 class SignSet:

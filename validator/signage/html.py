@@ -186,7 +186,10 @@ def _sign_html(signs: SignSet, sign: Sign, with_cite: bool) -> str:
     parts.append(f"<h1>{escape(sign.title)}</h1>")
     cls = "content two" if fit.columns == 2 else "content"
     parts.append(f'<div class="{cls}" style="font-size: {fit.size_pt}pt">')
-    parts += [_item_html(item, with_cite) for item in sign.items]
+    parts += [
+        _item_html(item, with_cite and (isinstance(item, Paytable) or sign.cites(item)))
+        for item in sign.items
+    ]
     parts.append("</div>")
     if with_cite:
         # the game's source beside a section of its own chapter; another chapter's section

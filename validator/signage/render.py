@@ -70,7 +70,7 @@ def sign_text(sign: Sign, number: int, total: int, with_cite: bool = True) -> li
         if isinstance(item, Paytable):
             out += _paytable_text(item, with_cite)
         else:
-            out.append(_cited(item.text, item.cite, with_cite))
+            out.append(_cited(item.text, item.cite, with_cite and sign.cites(item)))
     return out
 
 
@@ -130,7 +130,7 @@ def render_markdown(signs: SignSet, *, cite: bool = True) -> str:
                     out += ["", _md(line.text) + _md_cite(line.cite, cite)]
             else:
                 assert isinstance(item, Line)
-                out.append(_md(item.text) + _md_cite(item.cite, cite))
+                out.append(_md(item.text) + _md_cite(item.cite, cite and sign.cites(item)))
     return "\n".join(out) + "\n"
 
 
