@@ -812,3 +812,41 @@ def test_the_settlement_table_keeps_each_section_sign_with_its_number() -> None:
             alone = [ln for ln in done.stdout.splitlines() if re.search(r"§\s*│", ln)]
             assert not alone, (path.name, columns, alone)
             assert "\ue000" not in done.stdout  # the held spaces printed as spaces
+
+
+MAGIC_CARD_ROUND = """\
+game: four-card-poker
+seats:
+  - wagers: {ante: 25, five_card_hand_bonus: 1}
+    cards: [2S, 7H, 9D, JC, KH]
+    actions: [play 1x]
+dealer: [3S, 4S, 5S, 6S, 8C, QD]
+table_system: {magic_card: 9D, lucky_bonus: 1}
+"""
+
+
+def test_a_drawn_magic_card_is_paid_only_where_the_submission_offers_it_641a_12_g_3(
+    tmp_path: Path,
+) -> None:
+    """§ 641a.12(g)(3): the certificate holder "may pay a Magic Card or Lucky Bonus". A
+    round under a submission that does not offer them (its table's system draws for none)
+    is refused at the draw, where it paid the $1 Five Card Hand Bonus Wager $20 and $5;
+    under one that offers them, they are paid: 20 for 1 and 5 for 1 on $1."""
+    round_file = tmp_path / "magic.yaml"
+    round_file.write_text(MAGIC_CARD_ROUND)
+    example = PROJECT_ROOT / "rulesubs" / "example" / "four-card-poker-five-card.yaml"
+    refused = run_rulesub("settle", str(round_file), "--rulesub", str(example))
+    assert refused.returncode == 2, refused.stdout
+    assert f"{round_file}:7:" in refused.stderr
+    assert "does not offer the Magic Card and Lucky Bonus (§ 641a.12(g)(3))" in refused.stderr
+    offering = tmp_path / "offering.yaml"
+    text = example.read_text(encoding="utf-8")
+    offered = re.search(r"^offered: \[(.*)\]$", text, re.M)
+    assert offered is not None
+    offering.write_text(
+        text.replace(offered.group(0), f"offered: [{offered.group(1)}, magic_card_lucky_bonus]")
+    )
+    paid = run_rulesub("settle", str(round_file), "--rulesub", str(offering), "--format", "json")
+    assert paid.returncode == 0, paid.stderr
+    bonus = json.loads(paid.stdout)["seats"][0]["wagers"]["five_card_hand_bonus"]
+    assert Decimal(bonus["net"]) == Decimal(-1 + 20 + 5)

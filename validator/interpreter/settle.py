@@ -46,7 +46,7 @@ def settle_spec(
     _offer_what_was_wagered(game, cfg, spec, wagered)
     _progressive_wager(game, cfg, spec)
     if spec.table_system:  # the table game system drew: the table pays what it drew for
-        cfg.optional_payouts |= {t for _, t, tb in game.definition.tables() if tb.optional_payout}
+        _offer_what_was_drawn(game, cfg)
     rules = Rules(game, cfg)
     _check_seats(rules, spec)
     meters = rules.new_meters(spec.meters)
@@ -101,6 +101,23 @@ def _override_paytables(game: Game, cfg: TableConfig, spec: RoundSpec) -> None:
                 f"/paytables/{key}",
             )
         cfg.select(game, tid, letter)
+
+
+def _offer_what_was_drawn(game: Game, cfg: TableConfig) -> None:
+    """A round file in which the table game system drew (a Magic Card, a Lucky Bonus
+    position) is of a table that pays what it draws: without a submission, the payouts
+    the certificate holder "may pay" are paid; a submission that does not offer them has
+    no such draw at its tables, and its round is refused, not paid."""
+    optional = {tid: tb for _, tid, tb in game.definition.tables() if tb.optional_payout}
+    if cfg.source != "defaults" and optional and not set(optional) & cfg.optional_payouts:
+        names = " and ".join(tb.name for tb in optional.values())
+        raise RoundError(
+            f"the Rules Submission {cfg.source} does not offer the {names} "
+            f"({'; '.join(tb.cite for tb in optional.values())}); the table game system "
+            "draws for none at its tables, and a round there pays none",
+            "/table_system",
+        )
+    cfg.optional_payouts |= set(optional)
 
 
 def _offer_what_was_wagered(
