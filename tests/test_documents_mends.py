@@ -384,7 +384,11 @@ def test_a_progressives_hold_is_said_at_its_seed_wherever_it_is_summed_up(tmp_pa
     summary = re.sub(r"<[^>]+>", "|", out.read_text().split("House edge of every wager")[1])
     cells = [c.strip() for c in summary.split("|") if c.strip()]
     at = cells.index("Four-Card Progressive, Paytable B")
-    assert cells[at + 1 : at + 3] == ["49.6783%", "exact, with the meter at its seed"]
+    assert cells[at + 1 : at + 3] == [
+        "49.6783%",
+        "exact, with the meter at its seed, before the Four-Card Envy Bonus it also pays "
+        "(not priced)",
+    ]
     aces = cells.index("Aces Up, Paytable C")
     assert cells[aces + 2] == "exact"
 
@@ -465,3 +469,34 @@ def test_the_par_sheet_reports_a_dealers_qualifying_only_where_the_game_has_one(
     assert fcp.exit_code == 0 and "dealer qualifies" not in fcp.stdout
     hcf = CliRunner().invoke(cli, ["par", str(HCF)])
     assert "dealer qualifies 75.3637%" in hcf.stdout
+
+
+def test_a_wagers_edge_says_what_it_also_pays_and_no_figure_prices_641a_12_g_3(
+    tmp_path: Path,
+) -> None:
+    """§ 641a.1, § 641a.12(g)(3): the Magic Card and Lucky Bonus are paid "to a player who
+    placed a Five Card Hand Bonus Wager". Offered, they are not priced (the table game
+    system draws them), and the wager's 60.8382% edge is the paytable's alone: the sheet
+    says so beside the figure, in every format, where it read as the wager's whole edge.
+    Not offered, the figure stands alone."""
+    example = (FCP.parent / "four-card-poker-five-card.yaml").read_text(encoding="utf-8")
+    offered = re.search(r"^offered: \[(.*)\]$", example, re.M)
+    assert offered is not None
+    both = tmp_path / "magic.yaml"
+    both.write_text(
+        example.replace(offered.group(0), f"offered: [{offered.group(1)}, magic_card_lucky_bonus]")
+    )
+    said = "before the Magic Card and Lucky Bonus it also pays (not priced)"
+    for fmt in ("text", "markdown", "html", "json"):
+        out = CliRunner().invoke(cli, ["par", str(both), "--format", fmt]).stdout
+        if fmt == "json":
+            bonus = next(
+                w
+                for w in json.loads(out)["wagers"].values()
+                if w["wager"] == "five_card_hand_bonus"
+            )
+            assert bonus["not_in_figure"] == ["Magic Card and Lucky Bonus"]
+            continue
+        assert said in unescape(out), fmt
+    alone = CliRunner().invoke(cli, ["par", str(FCP.parent / "four-card-poker-five-card.yaml")])
+    assert "Magic Card" not in alone.stdout

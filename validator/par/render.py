@@ -100,9 +100,19 @@ def _wager_summary(key: str, w: dict[str, Any]) -> tuple[str, str]:
             else ""
         )
     return (
-        f"house edge {_pct(w['house_edge_percent'])} (exact {w['exact']}){basis}; hit "
-        f"frequency {_pct(100 * w['hit_frequency'])}; SD {w['sd']:.4f}{cycle}{stated}"
+        f"house edge {_pct(w['house_edge_percent'])} (exact {w['exact']}){basis}"
+        f"{_without(w)}; hit frequency {_pct(100 * w['hit_frequency'])}; SD {w['sd']:.4f}"
+        f"{cycle}{stated}"
     ), f"{wager_label(w)} [{rules_of(w)}]"
+
+
+def _without(w: dict[str, Any]) -> str:
+    """What the wager also pays and no figure here prices (the Magic Card and Lucky Bonus on
+    the Five Card Hand Bonus Wager): its edge is the paytable's alone."""
+    unpriced = w.get("not_in_figure") or []
+    return (
+        f", before the {' and the '.join(unpriced)} it also pays (not priced)" if unpriced else ""
+    )
 
 
 def _stated(ah: dict[str, Any]) -> str:
@@ -472,6 +482,7 @@ def summary_table(sheet: dict[str, Any]) -> str:
                 method += "; already in the base game above"
         elif w["meters"]:  # a progressive's hold is its meter's: said where it is given
             method += ", with the meter at its seed"
+        method += _without(w)
         rows.append([wager_label(w), _pct(w["house_edge_percent"]), method])
     for k, v in sheet.get("not_priced", {}).items():
         name = sheet.get("names", {}).get(k, k)

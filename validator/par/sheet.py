@@ -98,6 +98,12 @@ def build(req: ParRequest) -> dict[str, Any]:
             **{w: wager.name for w, wager in d.wagers.items()},
         },
     }
+    for w in out["wagers"].values():  # a payout not priced that this wager pays (§ 641a.12(g)(3))
+        unpriced = [
+            out["names"][t] for t, wid in out["not_priced_wagers"].items() if wid == w["wager"]
+        ]
+        if unpriced:
+            w["not_in_figure"] = unpriced
     out["base_game"] = base_game(req) if d.settle is not None and d.procedure else None
     out["published"] = published_figures(d, out["base_game"])
     out["notes"] = hold_notes(sheets)
