@@ -369,3 +369,27 @@ def test_a_round_file_is_told_from_a_submission_by_its_rulesub_value(
     path = tmp_path / "file.yaml"
     path.write_bytes(head)
     assert is_round_file(path) is round_file
+
+
+def test_a_submission_whose_rulesub_key_is_misspelt_is_checked_in_a_directory(
+    tmp_path: Path,
+) -> None:
+    """A directory's run passed over a file whose `rulesub:` was misspelt as "not a Rules
+    Submission" and exited 0, a broken filing green in CI; named alone, the same file had
+    two errors. A file naming a certificate holder and a game is checked; a round file
+    (`game:` and `seats:`) and other YAML are still passed over."""
+    text = (FLAWED / "hcf-payout-limit.yaml").read_text(encoding="utf-8")
+    assert "\nrulesub: 1\n" in text
+    (tmp_path / "typo.yaml").write_text(text.replace("\nrulesub: 1\n", "\nrulesbu: 1\n"))
+    (tmp_path / "none.yaml").write_text(text.replace("\nrulesub: 1\n", "\n"))
+    (tmp_path / "round.yaml").write_text("game: lunar-poker\nseats:\n  - wagers: {ante: 5}\n")
+    (tmp_path / "ci.yaml").write_text("name: ci\non: push\n")
+    report = validate_paths([tmp_path])
+    assert sorted(Path(r.file).name for r in report.files) == ["none.yaml", "typo.yaml"]
+    codes = {Path(r.file).name: {f.code for f in r.findings} for r in report.files}
+    assert {"rulesub/unknown-key", "high-card-flush/payout-limit-floor"} <= codes["typo.yaml"]
+    assert {"rulesub/missing-key", "high-card-flush/payout-limit-floor"} <= codes["none.yaml"]
+    out = run_rulesub("validate", str(tmp_path))
+    assert out.returncode == 1, out.stdout
+    assert "did you mean 'rulesub'?" in out.stdout
+    assert "skipped 2 YAML files that are not a Rules Submission" in out.stderr

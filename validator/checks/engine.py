@@ -43,6 +43,12 @@ def display_name(path: Path) -> str:
 
 #: A Rules Submission starts with its format version: ``rulesub: 1`` at the top level.
 SUBMISSION_KEY = re.compile(rb"^(?:\{\s*)?[\"']?rulesub[\"']?\s*:", re.M)
+#: ... and names its certificate holder and its game: a file that does, its ``rulesub:``
+#: misspelt or left out, is a submission to check (and be told so), never passed over
+SUBMISSION_NAMES = (
+    re.compile(rb"^[\"']?certificate_holder[\"']?[ \t]*:", re.M),
+    re.compile(rb"^[\"']?game[\"']?[ \t]*:", re.M),
+)
 #: a round file (``settle``'s input) names the submission it was played under in its own
 #: ``rulesub:`` (a path, never a version number) beside its ``seats:``: not a submission
 ROUND_FILE_KEYS = (
@@ -102,11 +108,15 @@ def _head(path: Path) -> bytes | None:
 
 
 def is_submission(path: Path) -> bool:
-    """Whether a regular file reads as a Rules Submission: a top-level ``rulesub:`` key."""
+    """Whether a regular file reads as a Rules Submission: a top-level ``rulesub:`` key, or
+    the ``certificate_holder:`` and ``game:`` only a submission names (a file whose
+    ``rulesub:`` is misspelt is checked and told so, where a directory's run passed it)."""
     head = _head(path)
     if head is None:
         return True  # unreadable: let the reader say why, with exit code 2
-    return SUBMISSION_KEY.search(head) is not None
+    if SUBMISSION_KEY.search(head) is not None:
+        return True
+    return all(key.search(head) for key in SUBMISSION_NAMES)
 
 
 def is_round_file(path: Path) -> bool:
