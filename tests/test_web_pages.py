@@ -465,6 +465,57 @@ def test_serve_refuses_a_database_it_cannot_use(tmp_path: Path) -> None:
         assert out.stderr.startswith("rulesub: ") and "Traceback" not in out.output
 
 
+def test_serve_opens_the_offices_store_and_makes_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mistyped --db served a new, empty database on which every sign-in was refused as a
+    wrong password: `serve` makes no database (exit 2, nothing written, saying how one is
+    made), and says on starting that a store of no accounts lets no one in."""
+    import uvicorn
+
+    monkeypatch.setenv("RULESUB_SECRET_KEY", "test-server-key-of-at-least-32-characters")
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    typo = tmp_path / "ofice" / "office.sqlite"
+    out = CliRunner().invoke(cli, ["serve", "--db", str(typo)])
+    assert out.exit_code == 2, out.output
+    assert f"--db {typo}: no database there" in out.stderr
+    assert f"rulesub db upgrade --db {typo}" in out.stderr and "rulesub users add" in out.stderr
+    assert not typo.parent.exists()
+    empty = tmp_path / "empty.sqlite3"
+    assert CliRunner().invoke(cli, ["db", "upgrade", "--db", str(empty)]).exit_code == 0
+    out = CliRunner().invoke(cli, ["serve", "--db", str(empty)])
+    assert out.exit_code == 0, out.output
+    assert "has no accounts: no one can sign in" in out.stderr
+
+
+def test_serve_on_a_port_in_use_is_refused_with_exit_2(tmp_path: Path) -> None:
+    """A port another program holds: uvicorn's own exit (3) and its errno were all a user
+    saw; rulesub says which address, and exits 2, as for every command used wrongly."""
+    import os
+    import socket
+    import subprocess
+
+    from webtools import RULESUB
+
+    db = tmp_path / "office.sqlite3"
+    assert CliRunner().invoke(cli, ["db", "upgrade", "--db", str(db)]).exit_code == 0
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        env = {**os.environ, "RULESUB_SECRET_KEY": "test-server-key-of-at-least-32-characters"}
+        out = subprocess.run(
+            [*RULESUB, "serve", "--db", str(db), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+    assert out.returncode == 2, out.stderr
+    assert f"--host 127.0.0.1 --port {port}: the server could not start listening" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
 @pytest.mark.usefixtures("store_clock")  # decided on fixed dates
 def test_the_review_pack_states_the_filings_status_now(office: Office) -> None:
     """The pack is cached, but never past a decision: it states the status as it is."""

@@ -74,7 +74,7 @@ def serve(
     naming a host it does not answer to (DNS rebinding) is refused with 400."""
     import uvicorn
 
-    from validator.store import StoreError
+    from validator.store import StoreError, accounts
     from validator.web import create_app
     from validator.web.app import ENV_SECRET
 
@@ -90,11 +90,17 @@ def serve(
             "print(secrets.token_urlsafe(48))' makes one)"
         )
     hosts = _answered_hosts(host, allowed_hosts)
+    _an_office_there(db)
     try:
         web = create_app(db, secure_cookies=secure_cookies, allowed_hosts=hosts)
     except StoreError as e:
         refuse(e)
     store = web.state.web.store
+    if not accounts.all_accounts(store):
+        sys.stderr.write(
+            f"rulesub: {store.name} has no accounts: no one can sign in; add one with "
+            "`rulesub users add NAME --role reviewer`\n"
+        )
     sys.stderr.write(f"rulesub: serving {store.name} on http://{_bracketed(host)}:{port}/\n")
     if not os.environ.get(ENV_SECRET):
         sys.stderr.write(
@@ -111,15 +117,43 @@ def serve(
             "rulesub: answering to any host name: name the server's with --allowed-hosts\n"
         )
     _log_to_stderr()
-    uvicorn.run(
-        web,
-        host=host,
-        port=port,
-        log_level="info",
-        server_header=False,
-        proxy_headers=proxy_headers,
-        forwarded_allow_ips=(forwarded_allow_ips or "127.0.0.1,::1") if proxy_headers else None,
-    )
+    try:
+        uvicorn.run(
+            web,
+            host=host,
+            port=port,
+            log_level="info",
+            server_header=False,
+            proxy_headers=proxy_headers,
+            forwarded_allow_ips=(forwarded_allow_ips or "127.0.0.1,::1") if proxy_headers else None,
+        )
+    except SystemExit as e:  # uvicorn's "could not start" (its error said above): usage, 2
+        if e.code in (0, None):
+            raise
+        fail(
+            f"--host {host} --port {port}: the server could not start listening there (the "
+            "error above says why: a port in use, or not this user's to open); choose "
+            "another with --port"
+        )
+
+
+def _an_office_there(db: str | None) -> None:
+    """A server opens the office's store and makes none: a mistyped --db served a new,
+    empty database, on which every sign-in failed as a wrong password."""
+    from validator.store import StoreError
+    from validator.store.database import describe, resolve_url, sqlite_file
+
+    try:
+        url = resolve_url(db)
+    except StoreError as e:
+        refuse(e)
+    file = sqlite_file(url)
+    if file is not None and not file.exists():
+        fail(
+            f"--db {describe(url)}: no database there; a server opens the office's store and "
+            f"makes none: make it with `rulesub db upgrade --db {file}`, and its accounts with "
+            "`rulesub users add`"
+        )
 
 
 #: The fewest characters a session key given in the environment may have: the cookies'
