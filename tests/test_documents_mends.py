@@ -500,3 +500,18 @@ def test_a_wagers_edge_says_what_it_also_pays_and_no_figure_prices_641a_12_g_3(
         assert said in unescape(out), fmt
     alone = CliRunner().invoke(cli, ["par", str(FCP.parent / "four-card-poker-five-card.yaml")])
     assert "Magic Card" not in alone.stdout
+
+
+def test_no_par_sheet_names_the_game_as_its_chapter_does() -> None:
+    """Where a pack has no par sheet it says why, each problem at its line: "'acesup' is no
+    table of four-card-poker" named the game by its file's id, where the Findings of the
+    same pack write "Four Card Poker"."""
+    pack = (
+        CliRunner()
+        .invoke(cli, ["review", str(FLAWED / "fcp-limits-and-keys.yaml"), "--format", "markdown"])
+        .stdout
+    )
+    said = next(line for line in pack.splitlines() if line.startswith("No par sheet:"))
+    assert "'ante' is no optional wager of Four Card Poker" in said
+    assert "'acesup' is no table of Four Card Poker" in said
+    assert "four-card-poker" not in said

@@ -187,12 +187,12 @@ class _BankingReader:
             elif w in optional_tables:
                 cfg.optional_payouts.add(w)
             else:
-                self.place.add(f"/offered/{i}", f"{w!r} is no optional wager of {d.id}")
+                self.place.add(f"/offered/{i}", f"{w!r} is no optional wager of {d.name}")
         table_ids = {t for _, t, _ in d.tables()}
         for key, letter in (sub.paytables or {}).items():
             tid = key if key in table_ids else self._selectable_table(key)
             if tid is None:
-                self.place.add(f"/paytables/{key}", f"{key!r} is no table of {d.id}")
+                self.place.add(f"/paytables/{key}", f"{key!r} is no table of {d.name}")
                 continue
             _, t = self.game.table(tid)
             if letter not in t.letters:
@@ -205,7 +205,7 @@ class _BankingReader:
         for key, rows in (sub.custom_paytables or {}).items():
             tid = key if key in table_ids else self._selectable_table(key) or key
             if tid not in table_ids:
-                self.place.add(f"/custom_paytables/{key}", f"{key!r} is no table of {d.id}")
+                self.place.add(f"/custom_paytables/{key}", f"{key!r} is no table of {d.name}")
                 continue
             cfg.custom_paytables[tid] = dict(rows)
         if sub.payout_limit is not None:

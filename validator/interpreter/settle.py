@@ -90,7 +90,7 @@ def _override_paytables(game: Game, cfg: TableConfig, spec: RoundSpec) -> None:
             )
         if tid not in table_ids:
             raise RoundError(
-                f"{key!r} is no table of {game.id}{did_you_mean(key, table_ids)}",
+                f"{key!r} is no table of {game.definition.name}{did_you_mean(key, table_ids)}",
                 f"/paytables/{key}",
             )
         letters = game.table(tid)[1].letters
