@@ -222,9 +222,24 @@ def test_markdown_report() -> None:
     md = done.stdout
     assert md.startswith("# Rules Submission review\n")
     assert "## rulesubs/flawed/hcf-payout-limit.yaml" in md or "hcf-payout-limit.yaml" in md
-    assert "Example Downs Racing & Casino, Example Downs: `high-card-flush`" in md
+    assert "Example Downs Racing & Casino, Example Downs: High Card Flush (58 Pa. Code" in md
     row = next(x for x in md.splitlines() if "payout-limit-floor" in x)
     assert row.startswith("| 1 | error | ") and "§ 678a.12(e)" in row
+
+
+def test_the_markdown_memo_names_fields_and_games_as_a_person_does() -> None:
+    """The memo is the one report written for a person to attach to a letter: it named
+    the game by its file's id and fields by JSON pointer ("/paytables/aces_up is not
+    stated"), where the review pack says "Aces Up paytable"; a game rulesub has not keeps
+    the id the file gives."""
+    md = run_rulesub(
+        "validate", "--format", "markdown", str(FLAWED / "fcp-limits-and-keys.yaml")
+    ).stdout
+    assert "Example Downs: Four Card Poker (58 Pa. Code ch. 641a), effective" in md
+    assert "Aces Up paytable is not stated" in md and "/paytables/" not in md
+    assert "Wagers offered (item 1): 'ante' is a base wager" in md
+    unknown = run_rulesub("validate", "--format", "markdown", str(FLAWED / "unknown-game.yaml"))
+    assert "Example Downs: `four-card-pokr`, effective" in unknown.stdout
 
 
 def test_sarif_is_valid_sarif_2_1_0() -> None:
