@@ -34,7 +34,7 @@ def render_markdown(report: Any) -> str:
             )
             lines.append(f"{_cell(', '.join(parts))}: {named}{effective}.")
             lines.append("")
-        waived = _waived(result)
+        waived = _waived(result, game)
         if not result.findings:
             lines.append("No findings: the submission passes every check rulesub makes.")
             lines.append("")
@@ -71,7 +71,7 @@ def _game(game_id: str) -> Any:
     return load_game(game_id, validator.GAMES_DIR) if game_id in known_games() else None
 
 
-def _waived(result: Any) -> list[str]:
+def _waived(result: Any, game: Any) -> list[str]:
     """The findings waived in this file, each with the reason given and where."""
     if not result.suppressed:
         return []
@@ -84,7 +84,8 @@ def _waived(result: Any) -> list[str]:
     for s in result.suppressed:
         f = s.finding
         lines.append(
-            f"| {f.severity} | {_cell(f.message)} | {_cell(f.cite) or '—'} | {f.line}:{f.column} "
+            f"| {f.severity} | {_cell(in_words(game, f.message))} | {_cell(f.cite) or '—'} | "
+            f"{f.line}:{f.column} "
             f"| {_cell(s.reason)} | {_cell(s.where)} ({s.waiver}) | `{_cell(f.code)}` |"
         )
     lines.append("")
