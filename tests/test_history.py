@@ -88,6 +88,7 @@ def test_chs_677a_678a_record_the_proposal_and_no_guessed_adoption(game: str) ->
     assert history(game) == []
     text = runner.invoke(app, ["games", "history", game]).stdout
     assert "45 Pa.B. 4764" in text and "not found" in text
+    assert not re.search(r"`[a-z_]+:`", text), text  # a game file's key is not a person's word
 
 
 @pytest.mark.parametrize("game", ["wpt-heads-up-holdem", "high-card-flush"])
