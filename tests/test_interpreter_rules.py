@@ -152,3 +152,19 @@ def test_strategies_are_named_and_defaulted() -> None:
     assert "Shuffle Master" in rules.strategy("basic").name
     with pytest.raises(KeyError, match="its strategies are: expert, basic"):
         rules.strategy("optimal")
+
+
+def test_the_steps_of_one_turn_go_round_the_table_one_way() -> None:
+    """Steps ``in_turn`` are one turn each player takes in order (§ 589.11(d)); a turn
+    whose steps went from the dealer's left and from the right is no order at all."""
+    import copy
+
+    from validator.model.game import GameDefinition
+
+    data = copy.deepcopy(load_game("lunar-poker").located.data)
+    turn = [s for s in data["procedure"] if s.get("in_turn")]
+    assert len(turn) == 4
+    GameDefinition.model_validate(data)
+    turn[1]["order"] = "from_dealer_right"
+    with pytest.raises(ValueError, match="the steps of one turn"):
+        GameDefinition.model_validate(data)

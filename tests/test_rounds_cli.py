@@ -850,3 +850,47 @@ def test_a_drawn_magic_card_is_paid_only_where_the_submission_offers_it_641a_12_
     assert paid.returncode == 0, paid.stderr
     bonus = json.loads(paid.stdout)["seats"][0]["wagers"]["five_card_hand_bonus"]
     assert Decimal(bonus["net"]) == Decimal(-1 + 20 + 5)
+
+
+LUNAR_TURNS = """\
+game: lunar-poker
+seats:
+  - wagers: {ante: 10}
+    cards: [2S, 3S, 7D, 9C, QH]
+    actions: [exchange 2S 3S, bet]
+  - wagers: {ante: 10}
+    cards: [4C, 5D, 8H, JS, KD]
+    actions: [fold]
+  - wagers: {ante: 10}
+    cards: [6C, 6D, TH, JH, 2C]
+    actions: [buy_sixth, fold]
+dealer: [AD, KH, 8D, 6H, 5S]
+deck: [4D, 4S, 9H]
+"""
+
+
+def test_each_lunar_player_takes_a_whole_turn_from_the_dealers_left_589_11_d(
+    tmp_path: Path,
+) -> None:
+    """§ 589.11(d): "beginning with the player to the dealer's left and moving clockwise
+    around the table: (1) For any player who did not make a Bet Wager and folded, the dealer
+    shall collect the player's Ante Wager … (2) For any player who placed an Options fee …
+    deal … The dealer shall then ask the player if the player would like to fold … or place
+    a Bet Wager", all before the dealer's cards are revealed (e). Every draw was dealt first
+    and the bets asked after, and a folded Ante collected at the round's end."""
+    from validator.interpreter.roundfile import read_round
+    from validator.interpreter.settle import settle_spec
+
+    path = tmp_path / "turns.yaml"
+    path.write_text(LUNAR_TURNS)
+    told = [text for _, text in settle_spec(read_round(path)).result.events]
+    at = told.index("seat 1 draws 4D 4S")
+    assert told[at : at + 6] == [
+        "seat 1 draws 4D 4S",
+        "seat 1: Bet Wager 2x ($20)",
+        "seat 2: Ante Wager: lose, -$10",
+        "seat 3 draws 9H",
+        "seat 3: Fold",
+        "seat 3: Ante Wager: lose, -$10",
+    ]
+    assert told[at + 6].startswith("dealer reveals")

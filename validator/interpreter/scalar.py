@@ -19,6 +19,7 @@ which the batch engine reproduces, so the same deck settles the same in both eng
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from validator.cards import card_str, cards_str, rank_of
 from validator.interpreter.actions import exchanged
@@ -98,6 +99,11 @@ class _Round:
         self.conditions = conditions = RoundConditions(rules, state, hands)
         self.decisions = RoundDecisions(rules, engine.strategy, state, hands, conditions)
         self.settlement = RoundSettlement(rules, engine.meters, state, hands, conditions)
+        self._turn: Seat | None = None  # the player whose turn it is (steps ``in_turn``)
+
+    def _seats(self, order: str) -> list[Seat]:
+        """The players a step goes to, in its order; in a turn, the one whose turn it is."""
+        return [self._turn] if self._turn is not None else self.state.ordered(order)
 
     # -- running ------------------------------------------------------------------------
 
@@ -108,10 +114,18 @@ class _Round:
             for spot in seat.stakes:
                 if void is None or self.rules.stands_in_void(spot, void):
                     seat.standing.add(spot)
-        for step in self.rules.procedure:
-            if void is not None and not isinstance(step, WagersStep | DealStep | TableSystemStep):
+        before_play = WagersStep | DealStep | TableSystemStep  # all a void round plays
+        for steps in _turns(self.rules.procedure):
+            if void is not None and not isinstance(steps[0], before_play):
                 continue
-            meaning_of(STEP.id, step.step, "scalar")(self, step)
+            if len(steps) == 1 and not getattr(steps[0], "in_turn", False):
+                meaning_of(STEP.id, steps[0].step, "scalar")(self, steps[0])
+                continue
+            for seat in state.ordered(steps[0].order):  # each player's turn, in order
+                self._turn = seat
+                for step in steps:
+                    meaning_of(STEP.id, step.step, "scalar")(self, step)
+            self._turn = None
         if void is not None:
             state.narrate(void.cite, f"void: {void.name}; the wagers are returned")
             for seat in state.ordered("from_dealer_right"):
@@ -223,7 +237,7 @@ class _Round:
 
     @meaning("scalar", STEP.id, "draw")
     def _step_draw(self, step: DrawStep) -> None:
-        for seat in self.state.ordered(step.order):
+        for seat in self._seats(step.order):
             a = seat.pending
             if a is None or not self.conditions.holds(step.players, seat):
                 continue
@@ -271,7 +285,7 @@ class _Round:
     def _step_decide(self, step: DecideStep) -> None:
         if step.when is not None and not self.conditions.holds(step.when, None):
             return
-        for seat in self.state.ordered(step.order):
+        for seat in self._seats(step.order):
             if not seat.dealt_in or seat.folded or not self.conditions.holds(step.players, seat):
                 continue
             self.decisions.decide(step, seat)
@@ -283,8 +297,20 @@ class _Round:
         # settlement is the settlement table's
         at = next(i for i, s in enumerate(self.rules.procedure) if s is step)
         told = at in self.rules.settled_midway
-        for seat in self.state.ordered(step.order):
+        for seat in self._seats(step.order):
             if not self.conditions.holds(step.players, seat):
                 continue
             for lid in step.lines:
                 self.settlement.settle_line(seat, lid, self.rules.lines[lid], told=told)
+
+
+def _turns(procedure: list[Any]) -> list[list[Any]]:
+    """The procedure's steps, one at a time, and the consecutive steps ``in_turn`` together:
+    one turn each player takes in order (§ 589.11(d))."""
+    out: list[list[Any]] = []
+    for step in procedure:
+        if getattr(step, "in_turn", False) and out and getattr(out[-1][0], "in_turn", False):
+            out[-1].append(step)
+        else:
+            out.append([step])
+    return out

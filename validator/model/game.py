@@ -465,6 +465,7 @@ class GameDefinition(Strict):
             problems.append("a game file has a `history:` or says it is `undated:`, not both")
         if self.proposed is not None and not self.undated:
             problems.append("`proposed:` bounds an `undated:` chapter's dates; a history dates it")
+        problems += _turns_in_one_order(self.procedure)
         if problems:
             raise ValueError("; ".join(problems))
         return self
@@ -497,3 +498,16 @@ class GameDefinition(Strict):
     @property
     def chapter(self) -> str:
         return self.source.chapter
+
+
+def _turns_in_one_order(procedure: list[Any]) -> list[str]:
+    """The steps of one turn (consecutive steps ``in_turn``) go round the table one way."""
+    problems, orders = [], []
+    for step in [*procedure, None]:
+        if getattr(step, "in_turn", False):
+            orders.append(step.order)  # type: ignore[union-attr]
+            continue
+        if len(set(orders)) > 1:
+            problems.append(f"the steps of one turn (`in_turn`) go {' and '.join(orders)}")
+        orders = []
+    return problems

@@ -23,6 +23,10 @@ section. The step vocabulary (``step:``):
                   order of players (from the dealer's left or right), each line by its
                   decision table.
 
+Consecutive ``decide``, ``draw`` and ``settle`` steps marked ``in_turn`` are one turn each
+player takes in order: the first player's steps, then the next player's (their ``order``
+one and the same).
+
 Nonbanking Poker will add steps to this vocabulary (``betting_round`` among players with
 blinds and limits, ``pot`` and side pots, ``rake``, ``showdown``); the engine dispatches on
 ``step`` so each is a new handler and a new model here, nothing else changes.
@@ -286,6 +290,12 @@ class DecideStep(Strict):
     options: dict[Id, Option]
     default: Id | None = None
     order: Order = "from_dealer_left"
+    in_turn: bool = Field(
+        default=False,
+        description="with the steps beside it marked so, one player's turn: each player's "
+        "steps in turn, the next player's after (§ 589.11(d): each player from the dealer's "
+        "left draws, then bets or folds)",
+    )
     cite: Cite
     note: str | None = None
 
@@ -300,6 +310,12 @@ class DrawStep(Strict):
     step: Literal["draw"]
     players: When = Field(default_factory=When)
     order: Order = "from_dealer_left"
+    in_turn: bool = Field(
+        default=False,
+        description="with the steps beside it marked so, one player's turn: each player's "
+        "steps in turn, the next player's after (§ 589.11(d): each player from the dealer's "
+        "left draws, then bets or folds)",
+    )
     cite: Cite
     note: str | None = None
 
@@ -329,6 +345,12 @@ class SettleStep(Strict):
     lines: list[Id]
     players: When = Field(default_factory=When)
     order: Order = "from_dealer_right"
+    in_turn: bool = Field(
+        default=False,
+        description="with the steps beside it marked so, one player's turn: each player's "
+        "steps in turn, the next player's after (§ 589.11(d): each player from the dealer's "
+        "left draws, then bets or folds)",
+    )
     cite: Cite
     note: str | None = None
 
