@@ -794,3 +794,49 @@ def test_an_approval_is_decided_on_the_regulation_in_force(db: str, tmp_path: Pa
         "approve", str(rid), "--by", "R", "--date", on, "--db", db, own_process=False
     )
     assert approved.returncode == 0, approved.stderr
+
+
+def test_times_are_read_in_utc_whatever_the_postgresql_servers_zone(tmp_path: Path) -> None:
+    """A PostgreSQL database whose own time zone is New York's: a filing recorded at 02:30
+    UTC on August 4 was read back as 22:30 on August 3, and the review pack and the pages,
+    which print the time read, dated it the day before ("UTC" on the page). The store reads
+    every time in UTC, as SQLite's are."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    for url in database("postgresql", tmp_path, migrated=True):
+        name = make_url(url).database
+        conninfo = make_url(url).set(drivername="postgresql").render_as_string(False)
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            conn.execute(f"ALTER DATABASE \"{name}\" SET timezone TO 'America/New_York'")
+        store = Store(url)
+        try:
+            at = dt.datetime(2026, 8, 4, 2, 30, tzinfo=dt.UTC)
+            recorded = store.record(HCF, "cas", now=at)
+            read = store.get(recorded.id).recorded_at
+            assert read.utcoffset() == dt.timedelta(0), read
+            assert (read.date(), read.hour, read.minute) == (dt.date(2026, 8, 4), 2, 30)
+        finally:
+            store.dispose()
+
+
+def test_a_name_of_spaces_alone_is_no_name(tmp_path: Path, store: Store) -> None:
+    """`facility: "   "` passed `validate` and `record` where `""` was refused, and a
+    filing under a holder of spaces, once approved, took the facility from its real holder:
+    spaces alone name nothing. `validate` says so at the line; `record` refuses a facility of
+    spaces (the store files under it), and files a holder of spaces as no holder."""
+    from validator.checks import validate_paths
+
+    text = HCF.read_text(encoding="utf-8")
+    facility = tmp_path / "facility.yaml"
+    facility.write_text(re.sub(r"(?m)^facility: .*$", 'facility: "   "', text))
+    holder = tmp_path / "holder.yaml"
+    holder.write_text(re.sub(r"(?m)^certificate_holder: .*$", 'certificate_holder: "  "', text))
+    for path, key in ((facility, "/facility"), (holder, "/certificate_holder")):
+        (result,) = validate_paths([path]).files
+        said = [f.message for f in result.findings if f.path == key]
+        assert said and "spaces alone are no name" in said[0], result.findings
+    with pytest.raises(StoreError, match="spaces alone are no name"):
+        store.record(facility, "cas")
+    assert store.record(holder, "cas").id == 1
+    assert store.get(1).certificate_holder is None

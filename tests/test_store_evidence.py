@@ -375,9 +375,15 @@ def test_a_log_cut_short_or_restored_is_named_against_a_head_kept(db: str, tmp_p
         got = json.loads(out.stdout)
         assert got["intact"] is False and got["kept_head"]["holds"] is False
         assert f"entry #{head.entry}'s hash is {again.hash}" in got["kept_head"]["why"]
-    for bad in ("abc", f"{head.entry}:xyz", f"{head.entry}:{head.hash[:7]}"):
+    for bad in ("abc", f"{head.entry}:xyz", f"{head.entry}:{head.hash[:7]}", "٤٧:ad1d2dbf"):
         out = cli("audit", "verify", "--db", db, "--head", bad)
         assert out.exit_code == 2 and "or ENTRY:HASH" in out.stderr
+    # an entry past any a 64-bit id numbers: the databases' own errors spoke (a traceback)
+    for past in (f"{2**63}:{head.hash}", f"{head.hash} (entry #{10**30}, 1 entry)"):
+        out = cli("audit", "verify", "--db", db, "--head", past)
+        assert out.exit_code == 2, out.output
+        assert "is no entry of any audit log (1 to 9,223,372,036,854,775,807)" in out.stderr
+        assert "Traceback" not in out.output
     store.dispose()
 
 

@@ -628,17 +628,34 @@ def _kept_head(given: str) -> tuple[int, str]:
     printed = re.fullmatch(
         r"\s*([0-9a-fA-F]{8,64}(?:…[0-9a-fA-F]*)?)\s*\(entry #(\d+)\b.*\)\s*", given
     )
-    if printed is not None:  # "ad1d2dbf…94ff": both ends held
-        return int(printed.group(2)), printed.group(1)
+    if printed is not None and printed.group(2).isascii():  # "ad1d2dbf…94ff": both ends held
+        return _entry_numbered(given, printed.group(2)), printed.group(1)
     entry, _, digest = given.strip().lstrip("#").partition(":")
     digest = digest.strip().rstrip("…")
-    if not (entry.strip().isdigit() and re.fullmatch(r"[0-9a-fA-F]{8,64}", digest)):
+    entry = entry.strip()
+    if not (entry.isascii() and entry.isdigit() and re.fullmatch(r"[0-9a-fA-F]{8,64}", digest)):
         fail(
             f"--head {given!r}: expected the chain head as `history` and the review pack "
             "print it, e.g. 'ad1d2dbf… (entry #47, 47 entries)', or ENTRY:HASH, the entry "
             "number and its hash (eight hex digits at least), e.g. 47:ad1d2dbf"
         )
-    return int(entry), digest
+    return _entry_numbered(given, entry), digest
+
+
+#: The most entries an audit log numbers: its ids are 64-bit, on SQLite and on PostgreSQL.
+MOST_ENTRIES = 2**63 - 1
+
+
+def _entry_numbered(given: str, entry: str) -> int:
+    """The entry number of ``--head``, one a log can hold (past 2^63 - 1 the databases'
+    own errors spoke: a traceback on SQLite, "integer out of range" on PostgreSQL)."""
+    number = int(entry)
+    if not 1 <= number <= MOST_ENTRIES:
+        fail(
+            f"--head {given!r}: entry #{number} is no entry of any audit log "
+            f"(1 to {MOST_ENTRIES:,})"
+        )
+    return number
 
 
 # -- facilities and their certificate holders ------------------------------------------------

@@ -115,6 +115,8 @@ def unseen(text: str) -> str | None:
 def _seen(value: Any) -> Any:
     if isinstance(value, str) and (why := unseen(value)) is not None:
         raise NotationError(f"{why}: a name is written in characters a sign can print")
+    if isinstance(value, str) and value and not value.strip():  # "" is the length's to refuse
+        raise NotationError("spaces alone are no name: write the name as it is printed")
     return value
 
 

@@ -156,7 +156,9 @@ def make_engine(url: str, *, pooled: bool = False) -> Engine:
         pool_pre_ping=pooled,  # a connection the server dropped meanwhile is replaced
         connect_args={
             "connect_timeout": max(1, int(wait)),
-            "options": f"-c lock_timeout={int(wait * 1000)}",
+            # times read in UTC, whatever the server's or the database's own zone: psycopg
+            # gives a timestamptz in the session's zone, which a page then printed as "UTC"
+            "options": f"-c lock_timeout={int(wait * 1000)} -c TimeZone=UTC",
         },
     )
 

@@ -641,7 +641,8 @@ def filed_under(
     facility, game, effective = filing_key(data, name, findings)
     holder = data.get("certificate_holder")
     return {
-        "certificate_holder": holder if isinstance(holder, str) else None,
+        # a holder of spaces alone names no one, as one not stated (it could take a facility)
+        "certificate_holder": holder if isinstance(holder, str) and holder.strip() else None,
         "facility": facility,
         "game": game,
         "effective": effective,
@@ -658,7 +659,7 @@ def filing_key(
     missing = [
         k
         for k, v in (("facility", facility), ("game", game), ("effective", effective))
-        if v is None or v == ""
+        if v is None or (isinstance(v, str) and not v.strip())  # spaces alone name nothing
     ]
     if missing:
         _unusable(found, missing[0], f"{name}: states no {', '.join(missing)}")
