@@ -923,6 +923,38 @@ def test_a_filing_counter_set_back_is_named_and_never_gives_a_number_again(
     store.dispose()
 
 
+@pytest.mark.parametrize("table", ["submissions", "audit_log"])
+def test_a_postgresql_counter_set_back_is_named_and_the_next_write_refused_in_words(
+    tmp_path: Path, table: str
+) -> None:
+    """PostgreSQL's counters (identity sequences) set back by hand below the numbers given:
+    `audit verify` said "intact" where SQLite's was named, the next `record` stopped with a
+    traceback (a duplicate key), and `approve` was refused as though "another approval
+    already holds" the facility, a false reason. Verify names the counter (exit 1); each
+    write is refused as the damage it is (exit 2), naming the key, and writes nothing."""
+    for db in database("postgresql", tmp_path, migrated=True):
+        store = Store(db)
+        first, _, third = filings(tmp_path, store, 3)
+        tamper(store, f"ALTER TABLE {table} ALTER COLUMN id RESTART WITH 2")
+        code, _, words = verify(db)
+        named = {
+            "submissions": "counter of filing numbers was set back to #1, below #3",
+            "audit_log": "the log's counter of entries was set back to #1, below entry #3",
+        }[table]
+        assert code == 1 and named in words, words
+        again = amended(HCF, tmp_path / "again.yaml", ("2027-01-01", "2027-09-01"))
+        out = cli("record", str(again), "--by", "filer", "--db", db)
+        assert out.exit_code == 2 and "Traceback" not in out.output, out.output
+        assert f"the database refused it on its key '{table}_pkey'" in out.stderr
+        if table == "audit_log":
+            out = cli("approve", str(first), "--by", "rev", "--db", db)
+            assert out.exit_code == 2 and "another approval" not in out.stderr, out.output
+            assert "the database refused it on its key 'audit_log_pkey'" in out.stderr
+        assert [r.id for r in store.history()] == [first, first + 1, third]
+        assert all(r.status == "submitted" for r in store.history())
+        store.dispose()
+
+
 def test_a_decision_on_a_row_with_bytes_over_its_text_says_so(tmp_path: Path) -> None:
     """`approve` holds the row to the log before deciding (as `audit verify` does): its game
     written back as bytes was refused as "its game is 'high-card-flush' in its row; the audit

@@ -450,11 +450,11 @@ class Store:
                     },
                     now,
                 )
-        except sa_exc.IntegrityError:  # the same bytes, recorded at this moment elsewhere
+        except sa_exc.IntegrityError as e:  # the same bytes, recorded at this moment elsewhere
             with self.transaction() as conn:
                 existing = _by_sha(conn, sha)
             if existing is None:
-                raise
+                raise _refused_by_a_key(e, "the filing") from None
             return _recorded(existing, already=True)
         return Recorded(new_id, "submitted", sha, findings, False, version)
 
@@ -549,7 +549,9 @@ class Store:
                         now,
                     )
                 _replace_earlier(conn, row, by, now)
-        except sa_exc.IntegrityError:
+        except sa_exc.IntegrityError as e:
+            if _constraint(e) != "one_approval_per_date":
+                raise _refused_by_a_key(e, f"the approval of submission {submission_id}") from None
             raise _held_already(held, submission_id) from None
         return Decision(row.id, "approved", by, on, superseded, waived, findings)
 
@@ -754,27 +756,32 @@ class Store:
     def verify_audit(self) -> tuple[Head, Break | None]:
         """Walk the whole chain: the head reached and the first break, if any. On SQLite,
         whose ids are given without gaps, the last id given is checked too: entries cut
-        from the end of the log show there (unless that counter was rewritten as well)."""
+        from the end of the log show there (unless that counter was rewritten as well). On
+        PostgreSQL, whose next id is its counter's alone, a counter set back below the last
+        entry is named: the next entry would fail on a number given before."""
         with self.transaction(reading=True) as conn:
             if "audit_log" not in table_names(conn):
                 return Head(0, None, GENESIS), Break(1, AUDIT_LOG_GONE)
             gapless = conn.dialect.name == "sqlite"
             head, broken = walk(evidence.entries(conn), gapless=gapless)
-            if broken is None and conn.dialect.name == "sqlite":
-                given = conn.execute(
-                    text("SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'")
-                ).scalar()
-                last = head.entry or 0
-                if given is not None and int(given) > last:
-                    cut = (
-                        f"entry #{given} was"
-                        if int(given) == last + 1
-                        else f"entries #{last + 1} to #{given} were"
-                    )
-                    broken = Break(
-                        last + 1,
-                        f"{cut} deleted from the end of the log: ids up to #{given} were given",
-                    )
+            given = _last_given(conn, "audit_log") if broken is None else None
+            last = head.entry or 0
+            if given is not None and given < last and not gapless:  # its next number is
+                broken = Break(  # one the log holds (SQLite's is past the last row's)
+                    last + 1,
+                    f"the log's counter of entries was set back to #{given}, below entry "
+                    f"#{last}: the next entry would be given a number given before",
+                )
+            elif given is not None and gapless and given > last:  # PostgreSQL's skips
+                cut = (  # a number each transaction rolled back takes
+                    f"entry #{given} was"
+                    if given == last + 1
+                    else f"entries #{last + 1} to #{given} were"
+                )
+                broken = Break(
+                    last + 1,
+                    f"{cut} deleted from the end of the log: ids up to #{given} were given",
+                )
             return head, broken
 
     def holds_audit_log(self) -> bool:
@@ -1084,15 +1091,30 @@ def _never_given_before(conn: Connection, submission_id: int) -> None:
         )
 
 
+def _last_given(conn: Connection, table: str) -> int | None:
+    """The last number a table's counter gave: SQLite's ``sqlite_sequence``, PostgreSQL's
+    identity sequence (``last_value``, less one where it has given none since it was set)."""
+    if conn.dialect.name == "sqlite":
+        given = conn.execute(
+            text("SELECT seq FROM sqlite_sequence WHERE name = :t"), {"t": table}
+        ).scalar()
+        return None if given is None else int(given)
+    sequence = conn.execute(text("SELECT pg_get_serial_sequence(:t, 'id')"), {"t": table}).scalar()
+    if sequence is None:
+        return None
+    last, called = conn.execute(
+        text(f"SELECT last_value, is_called FROM {sequence}")  # a name the catalogue gave
+    ).one()
+    return int(last) if called else int(last) - 1
+
+
 def _numbers_given_again(conn: Connection, said: Mapping[int, Any]) -> list[dict[str, Any]]:
-    """On SQLite, the counter of filing numbers set back below a number the audit log
-    records: the next filing would be given that number again, and the log's entries of
-    the first would show on it. Named before it happens (``record`` refuses it after)."""
-    if conn.dialect.name != "sqlite" or not said:
+    """The counter of filing numbers set back below a number the audit log records: the
+    next filing would be given that number again, and the log's entries of the first would
+    show on it. Named before it happens (``record`` refuses it after)."""
+    if not said:
         return []
-    given = conn.execute(
-        text("SELECT seq FROM sqlite_sequence WHERE name = 'submissions'")
-    ).scalar()
+    given = _last_given(conn, "submissions")
     most = max(said)
     if given is None or int(given) >= most:
         return []
@@ -1531,6 +1553,30 @@ def _not_held_already(conn: Connection, row: Row[Any], held: str) -> None:
         )
     if other is not None:
         raise _held_already(held, row.id)
+
+
+def _constraint(e: sa_exc.IntegrityError) -> str | None:
+    """The name of the key or index a write broke: PostgreSQL's diagnostics give it; SQLite
+    names an index's columns, of which the one-approval index alone holds these three."""
+    diag = getattr(getattr(e.orig, "diag", None), "constraint_name", None)
+    if diag is not None:
+        return str(diag)
+    said = str(e.orig)
+    if "submissions.facility, submissions.game, submissions.effective" in said:
+        return "one_approval_per_date"
+    return None
+
+
+def _refused_by_a_key(e: sa_exc.IntegrityError, what: str) -> evidence.Damaged:
+    """A write the database refused on a key no rule of rulesub's explains (a counter set
+    back by hand, so that a number is given twice): said as the damage it is, not a
+    traceback, nor another rule's refusal."""
+    key = _constraint(e) or str(e.orig).splitlines()[0]
+    return evidence.Damaged(
+        what,
+        f"the database refused it on its key {key!r}: a number given before was given again "
+        "(a counter set back by hand); nothing was written",
+    )
 
 
 def _held_already(held: str, submission_id: int) -> Refused:
