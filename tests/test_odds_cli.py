@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from conftest import run_rulesub
@@ -191,7 +193,6 @@ def test_odds_of_a_submission_price_its_meters_and_wager_amount() -> None:
     """``odds --rulesub`` prices the Progressive Jackpot (§ 678a.12(d)) at the submission's
     meter on its $5 wager, as the par sheet and the review pack do, not at $1: the same
     exact hold as the amounts given on the command line, and a given amount still wins."""
-    from pathlib import Path
 
     example = Path(__file__).parent.parent / "rulesubs" / "example" / "high-card-flush.yaml"
     base = ("odds", "high-card-flush", "--wager", "progressive_jackpot", "--format", "json")
@@ -276,3 +277,31 @@ def test_every_table_names_the_meter_each_paytable_is_priced_at() -> None:
         "(the seed)" in text
     )
     assert "Meter: " not in text
+
+
+def test_a_hand_counted_otherwise_under_one_paytable_says_so_641a_12_h() -> None:
+    """§ 641a.12(h): Paytable E pays a six-card royal flush on rows of its own (200,000 and
+    20,000 to 1), so under E a Royal flush is 184 hands, under A to D 188. The side-by-side
+    table's one Combinations column said 188 beside E's 1,000 to 1."""
+    out = invoke("four-card-poker", "--wager", "six_card_bonus", "--all").stdout
+    royal = next(line for line in out.splitlines() if "│ Royal flush " in line)
+    assert "188 (E: 184)" in royal
+    straight = next(line for line in out.splitlines() if "│ Straight flush " in line)
+    assert "1,656 │" in straight and "(" not in straight
+
+
+def test_a_reseed_of_nothing_is_written_as_the_chapter_prints_it_641a_12_g_4() -> None:
+    """§ 641a.12(g)(4) prints the Five Card Hand Bonus meter's "Seed $10,000 for 1" and
+    "Reseed $0": `games show` and `validate` wrote "$0 for 1", an amount per unit of
+    nothing. Nothing is "$0"; an amount is "for 1"."""
+    from validator.cli import app as cli
+    from validator.money import format_per_unit
+
+    assert format_per_unit(Decimal(0)) == "$0"
+    assert format_per_unit(Decimal(10000)) == "$10,000 for 1"
+    shown = runner.invoke(cli, ["games", "show", "four-card-poker"], env={"COLUMNS": "200"})
+    assert "$0 for 1" not in shown.stdout and "$10,000 for 1" in shown.stdout
+    reseed = next(
+        line for line in shown.stdout.splitlines() if "Reseed (primary)" in line and "$0" in line
+    )
+    assert " $0 " in reseed

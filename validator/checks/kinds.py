@@ -14,6 +14,7 @@ from validator.loader import did_you_mean
 from validator.model.notation import PayoutKind, format_money, format_rate
 from validator.model.submission import MISSING, RulesSubmission, TimeRake, resolve
 from validator.model.submission.pointers import stated_items
+from validator.money import format_per_unit
 from validator.vocabulary import CONSTRAINT_KIND, TABLE_FEATURE, meaning, meaning_of
 
 if TYPE_CHECKING:  # the models of the constraints; at run time compiled ones read alike
@@ -391,8 +392,10 @@ def _equals_table(c: C.EqualsTable, ctx: Context) -> Iterator[Violation]:
                     continue
                 want = expected * amount
                 text = (
-                    f"{format_money(expected)} for 1 × the {format_money(amount)} wager "
+                    f"{format_per_unit(expected)} × the {format_money(amount)} wager "
                     f"= {format_money(want)}"
+                    if expected
+                    else "$0"  # "Reseed $0" (§ 641a.12(g)(4)): nothing, whatever the wager
                 )
             else:
                 want = expected

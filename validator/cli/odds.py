@@ -418,11 +418,13 @@ def _side_by_side(out: Any, results: list[OddsResult]) -> None:
                 style="bold white on red",
             )
         )
-    seen: dict[str, tuple[str, int]] = {}
+    seen: dict[str, str] = {}  # each hand's name, in the order the paytables list them
+    counted: dict[str, dict[str, int]] = {}  # hand → paytable → its combinations there
     for r in results:
         for c in r.categories:
             if c.category != "other":
-                seen.setdefault(c.category, (c.name, c.combinations))
+                seen.setdefault(c.category, c.name)
+                counted.setdefault(c.category, {})[_letter(r)] = c.combinations
     # As many paytables side by side as the width holds, in groups: no figure is ever cut.
     per_group = max(1, (out.width - 34) // 11)
     for start in range(0, len(results), per_group):
@@ -432,18 +434,30 @@ def _side_by_side(out: Any, results: list[OddsResult]) -> None:
         lines.add_column("Combinations", justify="right", no_wrap=True)
         for r in group:
             lines.add_column(_letter(r), justify="right", no_wrap=True)
-        for cid, (name, n) in seen.items():
+        for cid, name in seen.items():
             cells = []
             for r in group:
                 line = next((c for c in r.categories if c.category == cid), None)
                 cells.append(line.payout if line else "—")
-            lines.add_row(name, f"{n:,}", *cells)
+            lines.add_row(name, _combinations(counted[cid]), *cells)
         out.print(lines)
     for m in r0.meters:
         out.print(Text(f"Meter: {m.describe()}"))
     _published(out, results)
     for note in r0.notes:
         out.print(Text(note, style="italic"))
+
+
+def _combinations(by_paytable: dict[str, int]) -> str:
+    """A hand's combinations beside every paytable's payout: one figure where each paytable
+    counts it alike, else the most paytables' figure and the others by letter (Six Card
+    Bonus E pays the six-card royal flushes on rows of their own: its Royal flush is
+    184 hands, the others' 188)."""
+    from collections import Counter
+
+    common, _ = Counter(by_paytable.values()).most_common(1)[0]
+    others = [f"{letter}: {n:,}" for letter, n in by_paytable.items() if n != common]
+    return f"{common:,}" + (f" ({'; '.join(others)})" if others else "")
 
 
 def _published(out: Any, results: list[OddsResult]) -> None:

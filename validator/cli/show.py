@@ -316,7 +316,9 @@ def _meter_cell(rule: MeterRule | None, field: str) -> str:
     if value is None:
         return ""
     if field in ("seed", "reseed"):
-        return f"{format_money(value)} for 1"
+        from validator.money import format_per_unit
+
+        return format_per_unit(value)
     if field.endswith("at_least"):
         return f"at least {format_money(value)}"
     if isinstance(value, str):

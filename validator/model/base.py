@@ -81,10 +81,17 @@ Money = Annotated[
     WithJsonSchema({"type": ["string", "integer"], "description": "dollars: 5000 or '$5,000'"}),
 ]
 
+
+def _per_unit(amount: Decimal) -> str:
+    from validator.money import format_per_unit  # the one money module formats it
+
+    return format_per_unit(amount)
+
+
 PerUnit = Annotated[
     Decimal,
     BeforeValidator(parse_per_unit),
-    PlainSerializer(lambda d: f"{format_money(d)} for 1", return_type=str),
+    PlainSerializer(lambda d: _per_unit(d), return_type=str),
     WithJsonSchema(
         {"type": ["string", "integer"], "description": "per unit wagered: '$5,000 for 1'"}
     ),
