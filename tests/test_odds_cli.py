@@ -161,7 +161,7 @@ def test_published_straight_flush_bonus_range_is_a_finding_with_the_ace_low_hold
     the holds were A-2-3 counted (C and D would lie inside, A above, B below)."""
     args = ("high-card-flush", "--wager", "straight_flush_bonus")
     out = " ".join(invoke(*args, "--all").stdout.split())
-    assert "6.6%–13%: inside" not in out
+    assert "6.6%–13.0%: inside" not in out
     assert "info: No Straight Flush Bonus paytable's exact hold lies in the Board's stated" in out
     assert "A 20.5082%, B 14.2832%, C 15.5765%, D 15.2485%" in out
     assert "they would be A 13.0864%, B 6.2673%, C 7.7574%, D 7.3885% (C, D inside" in out
@@ -305,3 +305,20 @@ def test_a_reseed_of_nothing_is_written_as_the_chapter_prints_it_641a_12_g_4() -
         line for line in shown.stdout.splitlines() if "Reseed (primary)" in line and "$0" in line
     )
     assert " $0 " in reseed
+
+
+def test_the_boards_range_is_printed_with_its_own_digits() -> None:
+    """The final-form rulemaking's preamble: a Straight Flush Bonus hold "between 6.6% and
+    13.0%". The figure read back is 13%, printed "6.6%–13%" in every document: both ends
+    are printed to the same places, zeros added, never a digit cut."""
+    from validator.par.printed import stated_range
+
+    assert stated_range("6.6%", "13%") == "6.6%–13.0%"
+    assert stated_range("0.75%", "4.34%") == "0.75%–4.34%"
+    assert stated_range("23%", "23%") == "23%"
+    notes = run_rulesub(
+        "validate",
+        "--show-regulation-notes",
+        str(PROJECT_ROOT / "rulesubs/example/high-card-flush.yaml"),
+    ).stdout
+    assert "the Board's stated 6.6%–13.0%: A 20.5082%" in notes

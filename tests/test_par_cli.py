@@ -744,14 +744,14 @@ def test_a_par_sheet_says_when_the_chapter_was_not_in_force() -> None:
 def test_each_wager_says_the_boards_stated_hold_and_whether_it_lies_inside(hcf: dict) -> None:
     """The final-form preamble states the holds of High Card Flush's tables: the par sheet
     says, at each wager, whether its exact hold lies inside (Flush Bonus E, 5.3%–11.1%) or
-    not (Straight Flush Bonus C, 6.6%–13%: 15.5765%, the exact figure stands), as `odds`
+    not (Straight Flush Bonus C, 6.6%–13.0%: 15.5765%, the exact figure stands), as `odds`
     and the review pack do, in their words; a progressive's moves with its meter, and its
     single stated figure is printed as one (23%, not 23%–23%)."""
     sheet = text(hcf)
     lines = [line for line in sheet.splitlines() if line.startswith("house edge")]
     assert lines[0].endswith("the Board's stated hold 5.3%–11.1%: inside")
     assert lines[1].startswith("house edge 15.5765%")
-    assert lines[1].endswith("6.6%–13%: outside (the exact figure stands)")
+    assert lines[1].endswith("6.6%–13.0%: outside (the exact figure stands)")
     assert "the Board's stated hold 23%: moves with the meter" in lines[2]
 
 

@@ -30,7 +30,9 @@ def published_range_finding(
     """The finding's text when no paytable's exact hold (``holds``: letter → hold) lies in
     ``low``-``high``, or when the ``selected`` one alone is outside; ``None`` otherwise.
     ``other``: (the reading's name, its holds)."""
-    rng = f"{format_rate(low)}–{format_rate(high)}"
+    from validator.par.printed import stated_range  # its ends to the same places
+
+    rng = stated_range(format_rate(low), format_rate(high))
     if not holds:
         return None
     if any(low <= h <= high for h in holds.values()):
