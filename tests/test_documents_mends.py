@@ -517,3 +517,17 @@ def test_no_par_sheet_names_the_game_as_its_chapter_does() -> None:
     assert "'ante' is no optional wager of Four Card Poker" in said
     assert "'acesup' is no table of Four Card Poker" in said
     assert "four-card-poker" not in said
+
+
+def test_a_poker_packs_summary_sends_no_one_to_an_empty_section() -> None:
+    """A Hold'em pack's summary said the house earns the rake "(the Par sheet)", where the
+    pack's Par sheet section holds no figure (its house figures are simulated, never in a
+    pack): the summary says the full par sheet simulates them, not this pack."""
+    pack = (
+        CliRunner()
+        .invoke(cli, ["review", str(EXAMPLES / "poker-holdem.yaml"), "--format", "markdown"])
+        .stdout
+    )
+    said = next(line for line in pack.splitlines() if line.startswith("No wager of the house"))
+    assert "(the Par sheet)" not in said
+    assert "simulated in the full par sheet, not in this pack" in said
