@@ -387,6 +387,21 @@ def test_a_log_cut_short_or_restored_is_named_against_a_head_kept(db: str, tmp_p
     store.dispose()
 
 
+def test_a_postgresql_trigger_disabled_is_warned_of_as_one_dropped(tmp_path: Path) -> None:
+    """PostgreSQL: the table's owner may disable the append-only trigger without dropping it
+    (no superuser needed), and an entry is then edited without an error; verify looked for
+    the trigger by name alone and said nothing. A disabled trigger is warned of."""
+    for db in database("postgresql", tmp_path, migrated=True):
+        store = _logged_store(db)
+        with store.engine.connect() as conn, conn.begin():
+            conn.execute(text("ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only"))
+        got = json.loads(cli("audit", "verify", "--db", db, "--format", "json").stdout)
+        assert got["append_only_triggers_missing"] == ["audit_log_append_only"]
+        out = cli("audit", "verify", "--db", db)
+        assert "append-only are gone or disabled (audit_log_append_only)" in out.stderr
+        store.dispose()
+
+
 def test_triggers_dropped_are_warned_of_and_a_dropped_log_is_a_break(db: str) -> None:
     """The append-only triggers dropped, the log untouched: verify still says intact (the
     chain shows any edit) and warns that they are gone, by name (JSON
@@ -399,7 +414,7 @@ def test_triggers_dropped_are_warned_of_and_a_dropped_log_is_a_break(db: str) ->
         drop_audit_triggers(conn)
     out = cli("audit", "verify", "--db", db)
     assert out.exit_code == 0 and "the audit log is intact" in out.stdout
-    assert "warning: the triggers that keep the audit log append-only are gone" in out.stderr
+    assert "the triggers that keep the audit log append-only are gone or disabled" in out.stderr
     got = json.loads(cli("audit", "verify", "--db", db, "--format", "json").stdout)
     assert got["append_only_triggers_missing"] and got["intact"] is True
     with store.engine.connect() as conn, conn.begin():

@@ -600,6 +600,7 @@ def audit_verify(
         if unguarded:  # the chain still shows an edit: a warning, not a break
             sys.stderr.write(
                 "rulesub: warning: the triggers that keep the audit log append-only are gone "
+                "or disabled "
                 f"({', '.join(unguarded)}): an entry can be edited or deleted without an "
                 "error; the chain still shows it here\n"
             )

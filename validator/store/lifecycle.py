@@ -791,7 +791,8 @@ class Store:
 
     def append_only_missing(self) -> list[str]:
         """The triggers that keep the audit log append-only (the migrations' own), by name,
-        that are no longer in the database: dropping them is the first step of editing the
+        that are no longer in the database, or (PostgreSQL) are there but disabled, as the
+        table's owner may do without dropping them: either is the first step of editing the
         log in place, which the chain still shows."""
         with self.transaction(reading=True) as conn:
             if conn.dialect.name == "sqlite":
@@ -801,8 +802,12 @@ class Store:
                 ).scalars()
             else:
                 wanted = {"audit_log_append_only"}
-                found = conn.execute(
-                    text("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
+                found = conn.execute(  # a trigger disabled ('D') holds nothing back
+                    text(
+                        "SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+                        "WHERE c.relname = 'audit_log' AND NOT t.tgisinternal "
+                        "AND t.tgenabled <> 'D'"
+                    )
                 ).scalars()
             return sorted(wanted - set(found))
 
