@@ -159,7 +159,12 @@ def test_show_names_hands_by_their_cards_not_their_ids(four_card_text: str) -> N
         "[§ 641a.11(c)(7)]"
     ) in t
     assert "Hand: Four Card Poker hand, the lower of the player's and the dealer's" in t
-    assert "the player's cards + the Six Card Bonus card" in t
+    # § 641a.11(c)(8): the Six Card Bonus card "combining it with the player's five cards":
+    # all six, no choice among them (it read "best 6 of the player's cards + …"); a hand of
+    # all the cards dealt is said so (the player's five for the Five Card Hand Bonus)
+    assert "the player's cards and the Six Card Bonus card [§ 641a.11(c)(8)]" in t
+    assert "best 6 of" not in t
+    assert "Hand: Five-card Poker hand, the player's cards [§ 641a.11(c)(5), (7)]" in t
     for hand_id in ("player_four", "dealer_four", "dealer_five", "losing_four"):
         assert hand_id not in t
 

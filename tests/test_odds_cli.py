@@ -122,7 +122,7 @@ def test_meters_hands_and_game_are_named_as_people_read_them() -> None:
     assert "Meter: Mega jackpot meter $10,000 on a $1 wager (the seed)" in text
     assert "Meter: Major jackpot meter" in text and "mega meter" not in text
     # the hand in words, and the game by its name (§ 641a.11(c)(5): the five-card hand)
-    assert "Hand: Five-card Poker hand, best 5 of the player's cards; 5 cards from one deck" in text
+    assert "Hand: Five-card Poker hand, the player's cards; 5 cards from one deck" in text
     assert "Four Card Poker, Five-Card Progressive Payout Wager" in text
     assert "player_five" not in text and "four-card-poker" not in text
     data = json.loads(

@@ -84,11 +84,26 @@ class CompiledGame:
             made = "exactly " + " + ".join(
                 f"{n} of {self.cards_of(c)}" for c, n in hand.use.items()
             )
+        elif not hand.first and self._cards_in(hand.cards) == ranking.size:  # no choice made
+            made = " and ".join(map(self.cards_of, hand.cards))  # (§ 641a.11(c)(8): "combining")
         else:
             made = f"best {ranking.size} of " + " + ".join(map(self.cards_of, hand.cards))
         first = f" (the first {hand.first} dealt)" if hand.first else ""
         qual = f", {hand.qualifier.replace('_', ' ')}" if hand.qualifier and qualifier else ""
         return f"{ranking.name}, {made}{first}{qual}"
+
+    def _cards_in(self, groups: list[str]) -> int | None:
+        """How many cards the groups hold as dealt; ``None`` where one is not dealt so, or
+        where a draw may add to them (Lunar Poker's sixth card: then the best 5 of 6)."""
+        if any(step.step == "draw" for step in self.definition.procedure):
+            return None
+        total = 0
+        for group in groups:
+            dealt = self.definition.cards.dealt.get(group)
+            if dealt is None:
+                return None
+            total += dealt.count
+        return total
 
     def row_names(self, table: Table) -> list[tuple[str, str]]:
         """A paytable's rows (row id, its name as the chapter prints it) in the ranking's
