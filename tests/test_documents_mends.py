@@ -242,7 +242,7 @@ def test_odds_never_cuts_a_figure(tmp_path: Path, example: Path, columns: int) -
         assert f"{r['std_dev']:.4f}" in text
         ah = r["approved_hold"]
         if ah:  # as printed, both ends to the same places (13% is the preamble's "13.0%")
-            from validator.par.printed import stated_range
+            from validator.model.notation import stated_range
 
             assert all(end in text for end in stated_range(ah["from"], ah["to"]).split("–"))
     from validator.compiler import load_game
@@ -522,7 +522,7 @@ def test_no_par_sheet_names_the_game_as_its_chapter_does() -> None:
 def test_a_poker_packs_summary_sends_no_one_to_an_empty_section() -> None:
     """A Hold'em pack's summary said the house earns the rake "(the Par sheet)", where the
     pack's Par sheet section holds no figure (its house figures are simulated, never in a
-    pack): the summary says the full par sheet simulates them, not this pack."""
+    pack): the summary says the pack holds none, and the section where they are made."""
     pack = (
         CliRunner()
         .invoke(cli, ["review", str(EXAMPLES / "poker-holdem.yaml"), "--format", "markdown"])
@@ -530,4 +530,5 @@ def test_a_poker_packs_summary_sends_no_one_to_an_empty_section() -> None:
     )
     said = next(line for line in pack.splitlines() if line.startswith("No wager of the house"))
     assert "(the Par sheet)" not in said
-    assert "simulated in the full par sheet, not in this pack" in said
+    assert "This pack holds no figure of what it earns" in said
+    assert pack.count("the full par sheet") == 1  # said once, in the Par sheet section

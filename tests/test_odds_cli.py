@@ -311,7 +311,7 @@ def test_the_boards_range_is_printed_with_its_own_digits() -> None:
     """The final-form rulemaking's preamble: a Straight Flush Bonus hold "between 6.6% and
     13.0%". The figure read back is 13%, printed "6.6%–13%" in every document: both ends
     are printed to the same places, zeros added, never a digit cut."""
-    from validator.par.printed import stated_range
+    from validator.model.notation import stated_range
 
     assert stated_range("6.6%", "13%") == "6.6%–13.0%"
     assert stated_range("0.75%", "4.34%") == "0.75%–4.34%"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from validator.model.notation import format_rate
+from validator.model.notation import format_rate, stated_range
 
 
 def _pct(x: Fraction) -> str:
@@ -30,9 +30,7 @@ def published_range_finding(
     """The finding's text when no paytable's exact hold (``holds``: letter → hold) lies in
     ``low``-``high``, or when the ``selected`` one alone is outside; ``None`` otherwise.
     ``other``: (the reading's name, its holds)."""
-    from validator.par.printed import stated_range  # its ends to the same places
-
-    rng = stated_range(format_rate(low), format_rate(high))
+    rng = stated_range(format_rate(low), format_rate(high))  # its ends to the same places
     if not holds:
         return None
     if any(low <= h <= high for h in holds.values()):

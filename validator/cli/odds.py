@@ -218,8 +218,8 @@ def _pct(x: Any, places: int = 4) -> str:
 
 def _range_text(r: OddsResult) -> tuple[str, str]:
     """The Board's stated range and the verdict, as text and a style."""
-    from validator.model.notation import format_rate
-    from validator.par.printed import INSIDE, MOVES, range_verdict, stated_range
+    from validator.model.notation import format_rate, stated_range
+    from validator.par.printed import INSIDE, MOVES, range_verdict
 
     ah = r.approved_hold
     if ah is None:

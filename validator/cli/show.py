@@ -293,7 +293,7 @@ def _table(g: Game, tid: str, table: Table, width: int = 200) -> Group:
             )
         )
     if table.approved_hold:
-        from validator.par.printed import stated_range
+        from validator.model.notation import stated_range
 
         ah = table.approved_hold
         n = f"{ah.tables} tables, " if ah.tables else ""

@@ -253,3 +253,28 @@ def format_rate(rate: Fraction) -> str:
         return f"{Decimal(pct.numerator) / Decimal(pct.denominator):f}%"
     except InvalidOperation:  # pragma: no cover
         return f"{pct}%"
+
+
+def stated_range(low: str, high: str) -> str:
+    """The Board's stated hold as every document prints it: one figure (``23%``) where it
+    is one, else its range (``5.3%–11.6%``), both ends to the same places, as the preamble
+    prints them ("between 6.6% and 13.0%", where a figure read back is ``13%``)."""
+    if low == high:
+        return low
+    places = max(_places(low), _places(high))
+    return f"{_to_places(low, places)}–{_to_places(high, places)}"
+
+
+def _places(figure: str) -> int:
+    """The decimal places of a printed percentage: ``13.0%`` 1, ``23%`` 0."""
+    number = figure.rstrip("%")
+    return len(number.partition(".")[2])
+
+
+def _to_places(figure: str, places: int) -> str:
+    """A printed percentage written to ``places``, zeros added (never a digit cut)."""
+    number = figure.rstrip("%")
+    whole, _, part = number.partition(".")
+    if not places or len(part) >= places or not whole.isdigit():
+        return figure
+    return f"{whole}.{part.ljust(places, '0')}%"

@@ -49,31 +49,6 @@ def range_verdict(inside: bool | None, meters: bool) -> str | None:
     return MOVES if meters else OUTSIDE
 
 
-def stated_range(low: str, high: str) -> str:
-    """The Board's stated hold as every document prints it: one figure (``23%``) where it
-    is one, else its range (``5.3%–11.6%``), both ends to the same places, as the preamble
-    prints them ("between 6.6% and 13.0%", where a figure read back is ``13%``)."""
-    if low == high:
-        return low
-    places = max(_places(low), _places(high))
-    return f"{_to_places(low, places)}–{_to_places(high, places)}"
-
-
-def _places(figure: str) -> int:
-    """The decimal places of a printed percentage: ``13.0%`` 1, ``23%`` 0."""
-    number = figure.rstrip("%")
-    return len(number.partition(".")[2])
-
-
-def _to_places(figure: str, places: int) -> str:
-    """A printed percentage written to ``places``, zeros added (never a digit cut)."""
-    number = figure.rstrip("%")
-    whole, _, part = number.partition(".")
-    if not places or len(part) >= places or not whole.isdigit():
-        return figure
-    return f"{whole}.{part.ljust(places, '0')}%"
-
-
 def one_in(probability: Fraction | str) -> str:
     """A probability as a person reads it, the one way every document prints one: "one in"
     the rounds (or hands) it takes on average, ``1/p``: ``Fraction(1, 54145)`` →

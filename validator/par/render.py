@@ -117,7 +117,9 @@ def _without(w: dict[str, Any]) -> str:
 
 def _stated(ah: dict[str, Any]) -> str:
     """The Board's stated hold of a wager's JSON: ``23%``, or ``5.3%–11.1%``."""
-    return printed.stated_range(f"{ah['from_percent']:g}%", f"{ah['to_percent']:g}%")
+    from validator.model.notation import stated_range
+
+    return stated_range(f"{ah['from_percent']:g}%", f"{ah['to_percent']:g}%")
 
 
 def _verdict(w: dict[str, Any]) -> str | None:

@@ -30,8 +30,8 @@ def no_hold(pack: ReviewPack) -> str:
         rake = f" [{rake_rule.cite}]" if rake_rule is not None else ""
         return (
             "No wager of the house's: in a nonbanking game the players wager against each "
-            f"other and the house earns the rake{rake}. What it earns is simulated in the full "
-            "par sheet, not in this pack (its Par sheet section says under which rules)."
+            f"other and the house earns the rake{rake}. This pack holds no figure of what it "
+            "earns: its Par sheet section says where they are made."
         )
     return "No wager of this submission is priced."
 

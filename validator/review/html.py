@@ -28,9 +28,9 @@ from validator.diff.render import (
     sides,
     stated,
 )
-from validator.model.notation import format_rate
+from validator.model.notation import format_rate, stated_range
 from validator.odds.wagers import strategy_text
-from validator.par.printed import OUTSIDE, draft_mark, page_foot, range_verdict, stated_range
+from validator.par.printed import OUTSIDE, draft_mark, page_foot, range_verdict
 from validator.review.build import PAGE_STARTS, ReviewPack
 from validator.review.cover import field_name
 from validator.signage.build import PLACEMENT, Line, Paytable
