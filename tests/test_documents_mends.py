@@ -125,6 +125,10 @@ def test_a_files_path_in_a_message_stays_as_written() -> None:
     assert said.startswith(f"{path}:11:22: ")
     assert "/paytables/aces_up" not in said and "paytable: no paytable 'G'" in said
     assert in_words(None, "see /tmp/x/filed.yaml") == "see /tmp/x/filed.yaml"
+    # a value the filer wrote, quoted, is as written: '/opt/shufflemaster' read as a field
+    # was "'Opt shufflemaster'" in the memo and the pack
+    quoted = "/dealing/shuffler: '/opt/shufflemaster' is not a shuffler"
+    assert in_words(None, quoted) == "Dealing shuffler: '/opt/shufflemaster' is not a shuffler"
 
 
 def test_the_review_pack_names_an_absolute_path_as_given(

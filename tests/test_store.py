@@ -823,20 +823,24 @@ def test_times_are_read_in_utc_whatever_the_postgresql_servers_zone(tmp_path: Pa
 def test_a_name_of_spaces_alone_is_no_name(tmp_path: Path, store: Store) -> None:
     """`facility: "   "` passed `validate` and `record` where `""` was refused, and a
     filing under a holder of spaces, once approved, took the facility from its real holder:
-    spaces alone name nothing. `validate` says so at the line; `record` refuses a facility of
-    spaces (the store files under it), and files a holder of spaces as no holder."""
+    a name that shows nothing (spaces, a blank braille cell, a Hangul filler) names
+    nothing. `validate` says so at the line; `record` refuses such a facility (the store
+    files under it), and files such a holder as no holder."""
     from validator.checks import validate_paths
 
     text = HCF.read_text(encoding="utf-8")
-    facility = tmp_path / "facility.yaml"
-    facility.write_text(re.sub(r"(?m)^facility: .*$", 'facility: "   "', text))
-    holder = tmp_path / "holder.yaml"
-    holder.write_text(re.sub(r"(?m)^certificate_holder: .*$", 'certificate_holder: "  "', text))
-    for path, key in ((facility, "/facility"), (holder, "/certificate_holder")):
-        (result,) = validate_paths([path]).files
-        said = [f.message for f in result.findings if f.path == key]
-        assert said and "spaces alone are no name" in said[0], result.findings
-    with pytest.raises(StoreError, match="spaces alone are no name"):
-        store.record(facility, "cas")
-    assert store.record(holder, "cas").id == 1
-    assert store.get(1).certificate_holder is None
+    for blank in ("   ", "\u2800", "\u3164 \u3164"):
+        facility = tmp_path / "facility.yaml"
+        facility.write_text(re.sub(r"(?m)^facility: .*$", f'facility: "{blank}"', text))
+        holder = tmp_path / "holder.yaml"
+        holder.write_text(
+            re.sub(r"(?m)^certificate_holder: .*$", f'certificate_holder: "{blank}"', text)
+        )
+        for path, key in ((facility, "/facility"), (holder, "/certificate_holder")):
+            (result,) = validate_paths([path]).files
+            said = [f.message for f in result.findings if f.path == key]
+            assert said and "it shows nothing on a page" in said[0], (blank, result.findings)
+        with pytest.raises(StoreError, match="it shows nothing on a page"):
+            store.record(facility, "cas")
+    recorded = store.record(holder, "cas")
+    assert store.get(recorded.id).certificate_holder is None

@@ -393,12 +393,17 @@ def test_a_postgresql_trigger_disabled_is_warned_of_as_one_dropped(tmp_path: Pat
     the trigger by name alone and said nothing. A disabled trigger is warned of."""
     for db in database("postgresql", tmp_path, migrated=True):
         store = _logged_store(db)
+        for how in ("DISABLE", "ENABLE REPLICA"):  # a replica's trigger fires in no session
+            with store.engine.connect() as conn, conn.begin():
+                conn.execute(text(f"ALTER TABLE audit_log {how} TRIGGER audit_log_append_only"))
+            got = json.loads(cli("audit", "verify", "--db", db, "--format", "json").stdout)
+            assert got["append_only_triggers_missing"] == ["audit_log_append_only"], how
+            out = cli("audit", "verify", "--db", db)
+            assert "append-only are gone or disabled (audit_log_append_only)" in out.stderr
         with store.engine.connect() as conn, conn.begin():
-            conn.execute(text("ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only"))
+            conn.execute(text("ALTER TABLE audit_log ENABLE ALWAYS TRIGGER audit_log_append_only"))
         got = json.loads(cli("audit", "verify", "--db", db, "--format", "json").stdout)
-        assert got["append_only_triggers_missing"] == ["audit_log_append_only"]
-        out = cli("audit", "verify", "--db", db)
-        assert "append-only are gone or disabled (audit_log_append_only)" in out.stderr
+        assert got["append_only_triggers_missing"] == []
         store.dispose()
 
 

@@ -481,11 +481,38 @@ def test_serve_opens_the_offices_store_and_makes_none(
     assert f"--db {typo}: no database there" in out.stderr
     assert f"rulesub db upgrade --db {typo}" in out.stderr and "rulesub users add" in out.stderr
     assert not typo.parent.exists()
+    zero = tmp_path / "zero.sqlite3"  # a file of no bytes: opened, it would be given tables
+    zero.write_bytes(b"")
+    for given in (str(zero), "sqlite:///:memory:"):
+        out = CliRunner().invoke(cli, ["serve", "--db", given])
+        assert out.exit_code == 2 and "no store of rulesub's there" in out.stderr, out.output
+    assert zero.read_bytes() == b""
     empty = tmp_path / "empty.sqlite3"
     assert CliRunner().invoke(cli, ["db", "upgrade", "--db", str(empty)]).exit_code == 0
     out = CliRunner().invoke(cli, ["serve", "--db", str(empty)])
     assert out.exit_code == 0, out.output
     assert "has no accounts: no one can sign in" in out.stderr
+
+
+def test_serve_gives_an_empty_postgresql_database_no_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty PostgreSQL database named by mistake was given rulesub's tables and served:
+    refused, and left as it was."""
+    import uvicorn
+    from sqlalchemy import create_engine, inspect
+    from store_db import database
+
+    monkeypatch.setenv("RULESUB_SECRET_KEY", "test-server-key-of-at-least-32-characters")
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    for url in database("postgresql", tmp_path):
+        out = CliRunner().invoke(cli, ["serve", "--db", url])
+        assert out.exit_code == 2 and "no store of rulesub's there" in out.stderr, out.output
+        engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+        try:
+            assert inspect(engine).get_table_names() == []
+        finally:
+            engine.dispose()
 
 
 def test_serve_on_a_port_in_use_is_refused_with_exit_2(tmp_path: Path) -> None:
@@ -512,7 +539,7 @@ def test_serve_on_a_port_in_use_is_refused_with_exit_2(tmp_path: Path) -> None:
             timeout=120,
         )
     assert out.returncode == 2, out.stderr
-    assert f"--host 127.0.0.1 --port {port}: the server could not start listening" in out.stderr
+    assert f"--host 127.0.0.1 --port {port}: the server could not start" in out.stderr
     assert "Traceback" not in out.stderr
 
 

@@ -131,7 +131,8 @@ Cents = int
 def format_per_unit(amount: Amount) -> str:
     """A meter's amount per unit wagered, as the chapters print it: ``$5,000 for 1``; none at
     all is ``$0`` (§ 641a.12(g)(4): "Reseed $0"), nothing for one or for a hundred."""
-    return "$0" if amount == 0 else f"{format_money(amount)} for 1"
+    printed = format_money(amount)  # to the cent: what rounds to nothing is nothing
+    return printed if printed == "$0" else f"{printed} for 1"
 
 
 def to_cents(dollars: Decimal) -> Cents:

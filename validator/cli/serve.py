@@ -131,28 +131,49 @@ def serve(
         if e.code in (0, None):
             raise
         fail(
-            f"--host {host} --port {port}: the server could not start listening there (the "
-            "error above says why: a port in use, or not this user's to open); choose "
-            "another with --port"
+            f"--host {host} --port {port}: the server could not start (the error above says "
+            "why; a port in use, or one not this user's to open, is the usual cause: choose "
+            "another with --port)"
         )
 
 
 def _an_office_there(db: str | None) -> None:
     """A server opens the office's store and makes none: a mistyped --db served a new,
-    empty database, on which every sign-in failed as a wrong password."""
+    empty database (a file made, or an empty one given its tables), on which every sign-in
+    failed as a wrong password."""
+    from sqlalchemy import inspect
+
     from validator.store import StoreError
-    from validator.store.database import describe, resolve_url, sqlite_file
+    from validator.store.database import (
+        describe,
+        make_engine,
+        resolve_url,
+        sqlite_file,
+        translated,
+    )
 
     try:
         url = resolve_url(db)
+        file = sqlite_file(url)
+        if file is not None and not file.exists():  # opening it would make it
+            fail(
+                f"--db {describe(url)}: no database there; a server opens the office's store "
+                f"and makes none: make it with `rulesub db upgrade --db {file}`, and its "
+                "accounts with `rulesub users add`"
+            )
+        engine = make_engine(url)
+        try:
+            with translated(url):
+                held = inspect(engine).has_table("audit_log")
+        finally:
+            engine.dispose()
     except StoreError as e:
         refuse(e)
-    file = sqlite_file(url)
-    if file is not None and not file.exists():
+    if not held:
         fail(
-            f"--db {describe(url)}: no database there; a server opens the office's store and "
-            f"makes none: make it with `rulesub db upgrade --db {file}`, and its accounts with "
-            "`rulesub users add`"
+            f"--db {describe(url)}: no store of rulesub's there; a server opens the office's "
+            f"store and makes none: make it with `rulesub db upgrade --db {describe(url)}`, "
+            "and its accounts with `rulesub users add`"
         )
 
 

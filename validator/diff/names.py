@@ -156,8 +156,9 @@ def method_names(value: Any) -> Any:
     return words.get(value, value) if isinstance(value, str) else value
 
 
-#: A field as a finding's message names it: a path into the submission (``/table/max_wager``).
-_POINTER = re.compile(r"(?<![\w/.])/[a-z][a-z0-9_]*(?:/[A-Za-z0-9_~.-]+)*")
+#: A field as a finding's message names it: a path into the submission (``/table/max_wager``),
+#: never a value the filer wrote, which a message quotes (``shuffler: '/opt/shuffler'``).
+_POINTER = re.compile(r"(?<![\w/.'\"])/[a-z][a-z0-9_]*(?:/[A-Za-z0-9_~.-]+)*")
 #: What follows a file's path, never a pointer: its place (``file.yaml:11:22``).
 _PLACE = re.compile(r":\d")
 #: A file's name ends a path: ``…/fcp-paytables.yaml`` (a pointer's keys have no extension).

@@ -119,11 +119,23 @@ def unseen(text: str) -> str | None:
     return None
 
 
+#: letters that print as nothing (a blank braille cell, the Hangul fillers): a name or a
+#: reason of them alone shows as none
+BLANK_LETTERS = "\u2800\u3164\u115f\u1160\uffa0"
+
+
+def seen_letter(c: str) -> bool:
+    """A character that shows on a page by itself: not a space, a blank letter or a mark
+    set on another (a lone combining mark shows nothing)."""
+    return not c.isspace() and c not in BLANK_LETTERS and unicodedata.category(c)[0] != "M"
+
+
 def _seen(value: Any) -> Any:
     if isinstance(value, str) and (why := unseen(value)) is not None:
         raise NotationError(f"{why}: a name is written in characters a sign can print")
-    if isinstance(value, str) and value and not value.strip():  # "" is the length's to refuse
-        raise NotationError("spaces alone are no name: write the name as it is printed")
+    if isinstance(value, str) and value and not any(seen_letter(c) for c in value):
+        # "" is the length's to refuse; spaces, a blank braille cell: nothing a page shows
+        raise NotationError("it shows nothing on a page: write the name as it is printed")
     return value
 
 

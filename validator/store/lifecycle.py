@@ -802,11 +802,11 @@ class Store:
                 ).scalars()
             else:
                 wanted = {"audit_log_append_only"}
-                found = conn.execute(  # a trigger disabled ('D') holds nothing back
-                    text(
+                found = conn.execute(  # one that fires in every session: 'O' or 'A' (a
+                    text(  # trigger disabled, 'D', or for replicas alone, 'R', holds nothing)
                         "SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
                         "WHERE c.relname = 'audit_log' AND NOT t.tgisinternal "
-                        "AND t.tgenabled <> 'D'"
+                        "AND t.tgenabled IN ('O', 'A')"
                     )
                 ).scalars()
             return sorted(wanted - set(found))
@@ -1142,29 +1142,18 @@ def named(by: str) -> str:
     return in_words(by, "the name of the officer who acts")
 
 
-#: letters that print as nothing (a blank braille cell, the Hangul fillers): a reason of
-#: them alone shows as none
-_BLANK_LETTERS = "\u2800\u3164\u115f\u1160\uffa0"
 #: the most characters a name, a reason or a note the record prints may hold
 MOST_WORDS = 2000
-
-
-def _seen_letter(c: str) -> bool:
-    """A character that shows on a page by itself: not a space, a blank letter or a mark
-    set on another (a lone combining mark shows nothing)."""
-    import unicodedata
-
-    return not c.isspace() and c not in _BLANK_LETTERS and unicodedata.category(c)[0] != "M"
 
 
 def in_words(text: str, what: str) -> str:
     """A name, a reason or a note the record keeps and prints: one line of characters a
     page shows (``validator.model.base.unseen``), some of them seen, and no more than
     ``MOST_WORDS`` of them; else refused, saying which."""
-    from validator.model.base import unseen
+    from validator.model.base import seen_letter, unseen
 
     why = unseen(text)
-    if why is None and not any(_seen_letter(c) for c in text):
+    if why is None and not any(seen_letter(c) for c in text):
         why = "it shows nothing on a page"
     if why is None and len(text) > MOST_WORDS:
         why = f"{len(text):,} characters, more than the {MOST_WORDS:,} a record prints"
