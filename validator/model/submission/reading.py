@@ -94,8 +94,8 @@ def parse_submission(located: Located) -> LoadedSubmission:
             "",
             1,
             1,
-            "start from an example Rules Submission of the game (rulesub's source keeps "
-            "one of each in rulesubs/example/)",
+            "start from an example Rules Submission (rulesub's source keeps them in "
+            "rulesubs/example/), or write one by the game's schema (`rulesub schema export`)",
         )
         return LoadedSubmission(located, None, [problem])
     problems: list[FormatProblem] = []
