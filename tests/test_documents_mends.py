@@ -389,13 +389,13 @@ def test_a_progressives_hold_is_said_at_its_seed_wherever_it_is_summed_up(tmp_pa
     assert made.exit_code == 0, made.output
     summary = re.sub(r"<[^>]+>", "|", out.read_text().split("House edge of every wager")[1])
     cells = [c.strip() for c in summary.split("|") if c.strip()]
-    at = cells.index("Four-Card Progressive, Paytable B")
+    at = cells.index("Four-Card Progressive Payout Wager, Paytable B")
     assert cells[at + 1 : at + 3] == [
         "49.6783%",
         "exact, with the meter at its seed, before the Four-Card Envy Bonus it also pays "
         "(not priced)",
     ]
-    aces = cells.index("Aces Up, Paytable C")
+    aces = cells.index("Aces Up Wager, Paytable C")
     assert cells[aces + 2] == "exact"
 
 
@@ -536,3 +536,19 @@ def test_a_poker_packs_summary_sends_no_one_to_an_empty_section() -> None:
     assert "(the Par sheet)" not in said
     assert "This pack holds no figure of what it earns" in said
     assert pack.count("the full par sheet") == 1  # said once, in the Par sheet section
+
+
+def test_the_par_sheet_names_a_wager_as_the_pack_and_the_chapter_do() -> None:
+    """§ 641a.12(c), (f), (h) pay "Aces Up Wagers", "Bad Beat Wagers", "Six Card Bonus
+    Wagers": the par sheet named their tables "Aces Up, Paytable C" beside the pack's math,
+    which says "Aces Up Wager: Paytable C". A wager's own table is named by the wager; a
+    table of its own (the Ante Bonus) by its name. The JSON's `name` stays the table's, and
+    `wager_name` is added."""
+    out = CliRunner().invoke(cli, ["par", str(FCP)]).stdout
+    heads = [line for line in out.splitlines() if line.startswith("== ")]
+    assert "== Aces Up Wager, Paytable C [§ 641a.12(c)] ==" in heads
+    assert "== Six Card Bonus Wager, Paytable D [§ 641a.12(h)] ==" in heads
+    assert "== Ante Bonus [§ 641a.12(b)] ==" in heads
+    data = json.loads(CliRunner().invoke(cli, ["par", str(FCP), "--format", "json"]).stdout)
+    aces = data["wagers"]["aces_up"]
+    assert (aces["name"], aces["wager_name"]) == ("Aces Up", "Aces Up Wager")

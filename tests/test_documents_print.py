@@ -179,7 +179,7 @@ def test_the_par_sheet_printed(tmp_path: Path) -> None:
         f"Submission sha256 {sha}",
         "House edge of every wager",
         "Base game, Optimal strategy 2.7879%",
-        "Aces Up, Paytable C 3.8917%",
+        "Aces Up Wager, Paytable C 3.8917%",
     ):
         assert field in first, field
     assert re.search(r"Regulation version [0-9a-f]{64}", first)

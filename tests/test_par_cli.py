@@ -818,9 +818,9 @@ def test_a_table_whose_text_is_missing_is_named_as_the_submission_states_it() ->
     for fmt in ("text", "markdown", "html"):
         out = runner.invoke(app, ["par", path, "--format", fmt, "--rounds", "100"]).stdout
         said = " ".join(unheld(out).split())
-        assert "Pocket Bonus, as stated in the Rules Submission" in said, fmt
+        assert "Pocket Bonus Wager, as stated in the Rules Submission" in said, fmt
         assert "§ 677a.12(d), missing from the regulation text" in said, fmt
-        assert "Trips Plus, Paytable B" in said, fmt  # as the example selects it
+        assert "Trips Plus Wager, Paytable B" in said, fmt  # as the example selects it
 
 
 @pytest.mark.parametrize(

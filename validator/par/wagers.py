@@ -44,6 +44,7 @@ class WagerSheet:
             "method": "exact",
             "name": o.table_name,
             "wager": self.wager,
+            "wager_name": o.wager_name,
             "table": o.table,
             "paytable": o.paytable,
             "basis": o.basis,
@@ -105,10 +106,14 @@ class WagerSheet:
 
 def wager_label(w: dict[str, Any]) -> str:
     """A priced table as the sheet names it: with its paytable's letter, or as the Rules
-    Submission states it where the chapter's text is missing."""
+    Submission states it where the chapter's text is missing. A wager's own table is named
+    by the wager, as the chapter pays it ("Aces Up Wager, Paytable C"), as the review pack
+    and the signs name it; a table of its own by its name ("Ante Bonus")."""
+    own = w.get("table") == w.get("wager") and w.get("wager_name")
+    name = w["wager_name"] if own else w["name"]
     if w.get("stated"):
-        return f"{w['name']}, as stated in the Rules Submission"
-    return f"{w['name']}, Paytable {w['paytable']}" if w["paytable"] else w["name"]
+        return f"{name}, as stated in the Rules Submission"
+    return f"{name}, Paytable {w['paytable']}" if w["paytable"] else name
 
 
 def holds_nothing(w: dict[str, Any]) -> str | None:
