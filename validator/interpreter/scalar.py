@@ -19,7 +19,6 @@ which the batch engine reproduces, so the same deck settles the same in both eng
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from validator.cards import card_str, cards_str, rank_of
 from validator.interpreter.actions import exchanged
@@ -46,6 +45,7 @@ from validator.model.procedure import (
     Strategy,
     TableSystemStep,
     WagersStep,
+    turns,
 )
 from validator.vocabulary import STEP, meaning, meaning_of
 
@@ -115,7 +115,7 @@ class _Round:
                 if void is None or self.rules.stands_in_void(spot, void):
                     seat.standing.add(spot)
         before_play = WagersStep | DealStep | TableSystemStep  # all a void round plays
-        for steps in _turns(self.rules.procedure):
+        for steps in turns(self.rules.procedure):
             if void is not None and not isinstance(steps[0], before_play):
                 continue
             if len(steps) == 1 and not getattr(steps[0], "in_turn", False):
@@ -302,15 +302,3 @@ class _Round:
                 continue
             for lid in step.lines:
                 self.settlement.settle_line(seat, lid, self.rules.lines[lid], told=told)
-
-
-def _turns(procedure: list[Any]) -> list[list[Any]]:
-    """The procedure's steps, one at a time, and the consecutive steps ``in_turn`` together:
-    one turn each player takes in order (§ 589.11(d))."""
-    out: list[list[Any]] = []
-    for step in procedure:
-        if getattr(step, "in_turn", False) and out and getattr(out[-1][0], "in_turn", False):
-            out[-1].append(step)
-        else:
-            out.append([step])
-    return out

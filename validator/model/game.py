@@ -502,12 +502,10 @@ class GameDefinition(Strict):
 
 def _turns_in_one_order(procedure: list[Any]) -> list[str]:
     """The steps of one turn (consecutive steps ``in_turn``) go round the table one way."""
-    problems, orders = [], []
-    for step in [*procedure, None]:
-        if getattr(step, "in_turn", False):
-            orders.append(step.order)  # type: ignore[union-attr]
-            continue
-        if len(set(orders)) > 1:
-            problems.append(f"the steps of one turn (`in_turn`) go {' and '.join(orders)}")
-        orders = []
-    return problems
+    from validator.model.procedure import turns
+
+    return [
+        f"the steps of one turn (`in_turn`) go {' and '.join(s.order for s in steps)}"
+        for steps in turns(procedure)
+        if len({getattr(s, "order", None) for s in steps}) > 1
+    ]

@@ -56,6 +56,7 @@ Conditions (``when:``; every key given must hold):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
@@ -239,6 +240,31 @@ class Settle(Strict):
 # -- procedure ------------------------------------------------------------------------------
 
 
+#: A step of a player's turn: with the consecutive steps marked so, each player's steps in
+#: turn, the next player's after (§ 589.11(d): each player from the dealer's left draws, then
+#: bets or folds); ``turns`` groups them.
+InTurn = Annotated[
+    bool,
+    Field(
+        description="with the steps beside it marked so, one player's turn: each player's "
+        "steps in turn, the next player's after (§ 589.11(d): each player from the dealer's "
+        "left draws, then bets or folds)"
+    ),
+]
+
+
+def turns(procedure: Sequence[Any]) -> list[list[Any]]:
+    """The procedure's steps, one at a time, and the consecutive steps ``in_turn`` together
+    (one turn each player takes, the engine's and the game file's check's one grouping)."""
+    out: list[list[Any]] = []
+    for step in procedure:
+        if getattr(step, "in_turn", False) and out and getattr(out[-1][0], "in_turn", False):
+            out[-1].append(step)
+        else:
+            out.append([step])
+    return out
+
+
 class Option(Strict):
     """One choice at a decision."""
 
@@ -290,12 +316,7 @@ class DecideStep(Strict):
     options: dict[Id, Option]
     default: Id | None = None
     order: Order = "from_dealer_left"
-    in_turn: bool = Field(
-        default=False,
-        description="with the steps beside it marked so, one player's turn: each player's "
-        "steps in turn, the next player's after (§ 589.11(d): each player from the dealer's "
-        "left draws, then bets or folds)",
-    )
+    in_turn: InTurn = False
     cite: Cite
     note: str | None = None
 
@@ -310,12 +331,7 @@ class DrawStep(Strict):
     step: Literal["draw"]
     players: When = Field(default_factory=When)
     order: Order = "from_dealer_left"
-    in_turn: bool = Field(
-        default=False,
-        description="with the steps beside it marked so, one player's turn: each player's "
-        "steps in turn, the next player's after (§ 589.11(d): each player from the dealer's "
-        "left draws, then bets or folds)",
-    )
+    in_turn: InTurn = False
     cite: Cite
     note: str | None = None
 
@@ -345,12 +361,7 @@ class SettleStep(Strict):
     lines: list[Id]
     players: When = Field(default_factory=When)
     order: Order = "from_dealer_right"
-    in_turn: bool = Field(
-        default=False,
-        description="with the steps beside it marked so, one player's turn: each player's "
-        "steps in turn, the next player's after (§ 589.11(d): each player from the dealer's "
-        "left draws, then bets or folds)",
-    )
+    in_turn: InTurn = False
     cite: Cite
     note: str | None = None
 
