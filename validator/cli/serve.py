@@ -141,9 +141,7 @@ def _an_office_there(db: str | None) -> None:
     """A server opens the office's store and makes none: a mistyped --db served a new,
     empty database (a file made, or an empty one given its tables), on which every sign-in
     failed as a wrong password."""
-    from sqlalchemy import inspect
-
-    from validator.store import StoreError
+    from validator.store import StoreError, migrate
     from validator.store.database import (
         describe,
         make_engine,
@@ -155,25 +153,22 @@ def _an_office_there(db: str | None) -> None:
     try:
         url = resolve_url(db)
         file = sqlite_file(url)
-        if file is not None and not file.exists():  # opening it would make it
-            fail(
-                f"--db {describe(url)}: no database there; a server opens the office's store "
-                f"and makes none: make it with `rulesub db upgrade --db {file}`, and its "
-                "accounts with `rulesub users add`"
-            )
-        engine = make_engine(url)
-        try:
-            with translated(url):
-                held = inspect(engine).has_table("audit_log")
-        finally:
-            engine.dispose()
+        held = file is None or file.exists()  # a file not there: opening it would make it
+        if held:  # the migrations' own reading of a database: empty, or rulesub's
+            engine = make_engine(url)
+            try:
+                with translated(url), engine.connect() as conn:
+                    held = migrate.state(conn, url) != "empty"
+            finally:
+                engine.dispose()
     except StoreError as e:
         refuse(e)
     if not held:
+        there = "no database" if file is not None and not file.exists() else "no store of rulesub's"
         fail(
-            f"--db {describe(url)}: no store of rulesub's there; a server opens the office's "
-            f"store and makes none: make it with `rulesub db upgrade --db {describe(url)}`, "
-            "and its accounts with `rulesub users add`"
+            f"--db {describe(url)}: {there} there; a server opens the office's store and makes "
+            f"none: make it with `rulesub db upgrade --db {describe(url)}`, and its accounts "
+            "with `rulesub users add`"
         )
 
 

@@ -83,7 +83,8 @@ Money = Annotated[
 
 
 def _per_unit(amount: Decimal) -> str:
-    from validator.money import format_per_unit  # the one money module formats it
+    """``$5,000 for 1``, ``$0``: the money module's words (imported when first written)."""
+    from validator.money import format_per_unit
 
     return format_per_unit(amount)
 
@@ -91,7 +92,7 @@ def _per_unit(amount: Decimal) -> str:
 PerUnit = Annotated[
     Decimal,
     BeforeValidator(parse_per_unit),
-    PlainSerializer(lambda d: _per_unit(d), return_type=str),
+    PlainSerializer(_per_unit, return_type=str),
     WithJsonSchema(
         {"type": ["string", "integer"], "description": "per unit wagered: '$5,000 for 1'"}
     ),
@@ -130,10 +131,16 @@ def seen_letter(c: str) -> bool:
     return not c.isspace() and c not in BLANK_LETTERS and unicodedata.category(c)[0] != "M"
 
 
+def shows(text: str) -> bool:
+    """Whether a name, a reason or a note shows anything on a page: spaces, blank letters
+    or marks alone do not (the one test: the model's names, the store's words)."""
+    return any(seen_letter(c) for c in text)
+
+
 def _seen(value: Any) -> Any:
     if isinstance(value, str) and (why := unseen(value)) is not None:
         raise NotationError(f"{why}: a name is written in characters a sign can print")
-    if isinstance(value, str) and value and not any(seen_letter(c) for c in value):
+    if isinstance(value, str) and value and not shows(value):
         # "" is the length's to refuse; spaces, a blank braille cell: nothing a page shows
         raise NotationError("it shows nothing on a page: write the name as it is printed")
     return value

@@ -43,6 +43,7 @@ from sqlalchemy import Connection, String, select, type_coerce
 from validator.counts import plural
 from validator.errors import RulesubError
 from validator.loader import written
+from validator.model.base import shows
 from validator.store import names
 from validator.store.chain import as_utc
 from validator.store.database import StoreError
@@ -624,13 +625,6 @@ def _shown(value: Any) -> str:
 # -- what a filing is filed under ----------------------------------------------------------------
 
 
-def _shows(name: str) -> bool:
-    """Whether a name shows anything on a page: spaces or blank letters alone do not."""
-    from validator.model.base import seen_letter
-
-    return any(seen_letter(c) for c in name)
-
-
 def filed_under(
     content: bytes, name: str, findings: Iterable[dict[str, Any]] = ()
 ) -> dict[str, Any]:
@@ -649,7 +643,7 @@ def filed_under(
     holder = data.get("certificate_holder")
     return {
         # a holder of spaces alone names no one, as one not stated (it could take a facility)
-        "certificate_holder": holder if isinstance(holder, str) and _shows(holder) else None,
+        "certificate_holder": holder if isinstance(holder, str) and shows(holder) else None,
         "facility": facility,
         "game": game,
         "effective": effective,
@@ -666,7 +660,7 @@ def filing_key(
     missing = [
         k
         for k, v in (("facility", facility), ("game", game), ("effective", effective))
-        if v is None or (isinstance(v, str) and not _shows(v))  # spaces alone name nothing
+        if v is None or (isinstance(v, str) and not shows(v))  # spaces alone name nothing
     ]
     if missing:
         _unusable(found, missing[0], f"{name}: states no {', '.join(missing)}")

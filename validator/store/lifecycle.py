@@ -766,14 +766,18 @@ class Store:
             head, broken = walk(evidence.entries(conn), gapless=gapless)
             given = _last_given(conn, "audit_log") if broken is None else None
             last = head.entry or 0
-            if given is not None and given < last and not gapless:  # its next number is
-                broken = Break(  # one the log holds (SQLite's is past the last row's)
+            # PostgreSQL's next number is its counter's alone: set back, one the log holds
+            # (SQLite's is past the last row's whatever its counter says)
+            if given is not None and given < last and not gapless:
+                broken = Break(
                     last + 1,
                     f"the log's counter of entries was set back to #{given}, below entry "
                     f"#{last}: the next entry would be given a number given before",
                 )
-            elif given is not None and gapless and given > last:  # PostgreSQL's skips
-                cut = (  # a number each transaction rolled back takes
+            # SQLite gives its numbers without gaps: one given past the last entry is an
+            # entry cut from the end (PostgreSQL's counter skips what a transaction rolled back)
+            elif given is not None and gapless and given > last:
+                cut = (
                     f"entry #{given} was"
                     if given == last + 1
                     else f"entries #{last + 1} to #{given} were"
@@ -1121,7 +1125,7 @@ def _numbers_given_again(conn: Connection, said: Mapping[int, Any]) -> list[dict
         return []
     given = _last_given(conn, "submissions")
     most = max(said)
-    if given is None or int(given) >= most:
+    if given is None or given >= most:
         return []
     return [
         {
@@ -1150,10 +1154,10 @@ def in_words(text: str, what: str) -> str:
     """A name, a reason or a note the record keeps and prints: one line of characters a
     page shows (``validator.model.base.unseen``), some of them seen, and no more than
     ``MOST_WORDS`` of them; else refused, saying which."""
-    from validator.model.base import seen_letter, unseen
+    from validator.model.base import shows, unseen
 
     why = unseen(text)
-    if why is None and not any(seen_letter(c) for c in text):
+    if why is None and not shows(text):
         why = "it shows nothing on a page"
     if why is None and len(text) > MOST_WORDS:
         why = f"{len(text):,} characters, more than the {MOST_WORDS:,} a record prints"
